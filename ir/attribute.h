@@ -1,0 +1,96 @@
+// A node (or function) attribute, mirroring AttributeProto. Subgraph attributes own their Graph.
+#ifndef ONNX_OPT_IR_ATTRIBUTE_H_
+#define ONNX_OPT_IR_ATTRIBUTE_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ir/tensor.h"
+#include "ir/type.h"
+
+namespace onnx_opt::ir {
+
+class Graph;
+
+// Numbered as AttributeProto.AttributeType.
+enum class AttributeKind : int32_t {
+  kUndefined = 0,
+  kFloat = 1,
+  kInt = 2,
+  kString = 3,
+  kTensor = 4,
+  kGraph = 5,
+  kFloats = 6,
+  kInts = 7,
+  kStrings = 8,
+  kTensors = 9,
+  kGraphs = 10,
+  kSparseTensor = 11,
+  kSparseTensors = 12,
+  kTypeProto = 13,
+  kTypeProtos = 14,
+};
+
+// "float", "ints", "graph", ... as the text syntax and messages spell them.
+std::string AttributeKindName(AttributeKind kind);
+
+class Attribute {
+ public:
+  Attribute();
+  Attribute(std::string name, AttributeKind kind);
+  ~Attribute();
+  Attribute(Attribute&&) noexcept;
+  Attribute& operator=(Attribute&&) noexcept;
+  Attribute(const Attribute&) = delete;
+  Attribute& operator=(const Attribute&) = delete;
+
+  static Attribute Float(std::string name, float v);
+  static Attribute Int(std::string name, int64_t v);
+  static Attribute String(std::string name, std::string v);
+  static Attribute Floats(std::string name, std::vector<float> v);
+  static Attribute Ints(std::string name, std::vector<int64_t> v);
+  static Attribute Strings(std::string name, std::vector<std::string> v);
+  static Attribute FromTensor(std::string name, Tensor t);
+  static Attribute FromGraph(std::string name, std::unique_ptr<Graph> g);
+  // Inside a function body: the value comes from the calling node's attribute `ref`.
+  static Attribute Reference(std::string name, AttributeKind kind, std::string ref);
+
+  const std::string& name() const { return name_; }
+  void set_name(std::string n) { name_ = std::move(n); }
+  AttributeKind kind() const { return kind_; }
+  void set_kind(AttributeKind k) { kind_ = k; }
+  const std::string& ref_attr_name() const { return ref_attr_name_; }
+  void set_ref_attr_name(std::string r) { ref_attr_name_ = std::move(r); }
+  bool is_reference() const { return !ref_attr_name_.empty(); }
+  const std::string& doc_string() const { return doc_string_; }
+  void set_doc_string(std::string d) { doc_string_ = std::move(d); }
+
+  // The payload; only the member matching kind() is meaningful. Lists are public because they are
+  // plain data with no invariant to protect.
+  float f = 0.0f;
+  int64_t i = 0;
+  std::string s;
+  Tensor t;
+  std::unique_ptr<Graph> g;
+  SparseTensor sparse_tensor;
+  Type tp;
+  std::vector<float> floats;
+  std::vector<int64_t> ints;
+  std::vector<std::string> strings;
+  std::vector<Tensor> tensors;
+  std::vector<std::unique_ptr<Graph>> graphs;
+  std::vector<SparseTensor> sparse_tensors;
+  std::vector<Type> type_protos;
+
+ private:
+  std::string name_;
+  AttributeKind kind_ = AttributeKind::kUndefined;
+  std::string ref_attr_name_;
+  std::string doc_string_;
+};
+
+}  // namespace onnx_opt::ir
+
+#endif  // ONNX_OPT_IR_ATTRIBUTE_H_

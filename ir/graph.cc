@@ -1,0 +1,263 @@
+#include "ir/graph.h"
+
+#include <algorithm>
+
+#include "glog/logging.h"
+#include "absl/strings/str_cat.h"
+#include "ir/function.h"
+
+namespace onnx_opt::ir {
+
+Graph::NodeIterator& Graph::NodeIterator::operator++() {
+  // An erased node keeps its old `next_`, so a walk that erased the node it stands on continues.
+  Node* n = node_->next_;
+  while (n != nullptr && n->erased_) n = n->next_;
+  node_ = n;
+  return *this;
+}
+
+Graph::Graph(std::string name) : name_(std::move(name)) {}
+
+Graph::~Graph() {
+  DropAllReferences();
+  // Destroy nodes last-to-first so no node outlives a value it could name; all uses are gone anyway.
+  erased_.clear();
+  nodes_storage_.clear();
+  head_ = tail_ = nullptr;
+}
+
+void Graph::DropAllReferences() {
+  for (size_t i = 0; i < outputs_.size(); ++i) {
+    if (outputs_[i] != nullptr) outputs_[i]->RemoveUse(Use{nullptr, this, i});
+    outputs_[i] = nullptr;
+  }
+  outputs_.clear();
+  for (auto& n : nodes_storage_) n->DropAllReferences();
+  for (auto& n : erased_) n->DropAllReferences();
+}
+
+Value* Graph::NewOwnedValue(std::string name) {
+  owned_values_.push_back(std::unique_ptr<Value>(new Value(this, nullptr, 0, std::move(name))));
+  return owned_values_.back().get();
+}
+
+Value* Graph::AddInput(std::string name, Type type) {
+  Value* v = NewOwnedValue(std::move(name));
+  v->type_ = std::move(type);
+  v->is_graph_input_ = true;
+  inputs_.push_back(v);
+  return v;
+}
+
+absl::Status Graph::RemoveInput(Value* input) {
+  auto it = std::find(inputs_.begin(), inputs_.end(), input);
+  if (it == inputs_.end()) {
+    return absl::NotFoundError(absl::StrCat("'", input->name(), "' is not an input of graph '", name_, "'"));
+  }
+  if (!input->is_initializer() && input->has_uses()) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("cannot remove graph input '", input->name(), "': it is still used"));
+  }
+  inputs_.erase(it);
+  input->is_graph_input_ = false;
+  if (!input->is_initializer()) {
+    RemoveValueInfo(input);
+    owned_values_.erase(std::find_if(owned_values_.begin(), owned_values_.end(),
+                                     [input](const auto& p) { return p.get() == input; }));
+  }
+  return absl::OkStatus();
+}
+
+Value* Graph::AddInitializer(Tensor tensor) {
+  Value* v = NewOwnedValue(tensor.name());
+  v->type_ = Type::Tensor(tensor.data_type(), Shape::FromSizes(tensor.dims()));
+  v->initializer_ = std::make_unique<Tensor>(std::move(tensor));
+  initializers_.push_back(v);
+  return v;
+}
+
+Value* Graph::AddSparseInitializer(std::string name, SparseTensor tensor) {
+  Value* v = NewOwnedValue(std::move(name));
+  v->type_ = Type::SparseTensor(tensor.values.data_type(), Shape::FromSizes(tensor.dims));
+  v->sparse_initializer_ = std::make_unique<SparseTensor>(std::move(tensor));
+  sparse_initializers_.push_back(v);
+  return v;
+}
+
+void Graph::SetInitializer(Value* input, Tensor tensor) {
+  CHECK(input->graph_ == this && input->producer_ == nullptr);
+  if (input->initializer_ == nullptr) initializers_.push_back(input);
+  input->initializer_ = std::make_unique<Tensor>(std::move(tensor));
+}
+
+absl::Status Graph::RemoveInitializer(Value* value) {
+  auto& list = value->sparse_initializer_ ? sparse_initializers_ : initializers_;
+  auto it = std::find(list.begin(), list.end(), value);
+  if (it == list.end()) {
+    return absl::NotFoundError(
+        absl::StrCat("'", value->name(), "' is not an initializer of graph '", name_, "'"));
+  }
+  if (value->is_graph_input_) {
+    // Only the default goes; the input stays.
+    list.erase(it);
+    value->initializer_.reset();
+    value->sparse_initializer_.reset();
+    return absl::OkStatus();
+  }
+  if (value->has_uses()) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("cannot remove initializer '", value->name(), "': it is still used"));
+  }
+  list.erase(it);
+  RemoveValueInfo(value);
+  owned_values_.erase(std::find_if(owned_values_.begin(), owned_values_.end(),
+                                   [value](const auto& p) { return p.get() == value; }));
+  return absl::OkStatus();
+}
+
+void Graph::AddOutput(Value* v) {
+  CHECK(v != nullptr);
+  outputs_.push_back(v);
+  v->AddUse(Use{nullptr, this, outputs_.size() - 1});
+}
+
+void Graph::SetOutput(size_t i, Value* v) {
+  CHECK_LT(i, outputs_.size());
+  CHECK(v != nullptr);
+  if (outputs_[i] == v) return;
+  outputs_[i]->RemoveUse(Use{nullptr, this, i});
+  outputs_[i] = v;
+  v->AddUse(Use{nullptr, this, i});
+}
+
+void Graph::RemoveOutput(size_t i) {
+  CHECK_LT(i, outputs_.size());
+  outputs_[i]->RemoveUse(Use{nullptr, this, i});
+  for (size_t j = i + 1; j < outputs_.size(); ++j) {
+    outputs_[j]->RenumberUse(Use{nullptr, this, j}, j - 1);
+  }
+  outputs_.erase(outputs_.begin() + i);
+}
+
+void Graph::Link(Node* node, Node* before) {
+  node->graph_ = this;
+  for (auto& out : node->outputs_) out->graph_ = this;
+  if (before == nullptr) {
+    node->prev_ = tail_;
+    node->next_ = nullptr;
+    if (tail_ != nullptr) tail_->next_ = node; else head_ = node;
+    tail_ = node;
+  } else {
+    CHECK(before->graph_ == this && !before->erased_);
+    node->next_ = before;
+    node->prev_ = before->prev_;
+    if (before->prev_ != nullptr) before->prev_->next_ = node; else head_ = node;
+    before->prev_ = node;
+  }
+  ++num_nodes_;
+}
+
+void Graph::Unlink(Node* node) {
+  // Keep node->next_ so iterators standing on the node can advance.
+  if (node->prev_ != nullptr) node->prev_->next_ = node->next_; else head_ = node->next_;
+  if (node->next_ != nullptr) node->next_->prev_ = node->prev_; else tail_ = node->prev_;
+  --num_nodes_;
+}
+
+Node* Graph::Append(std::unique_ptr<Node> node) {
+  CHECK(node->graph_ == nullptr);
+  Node* n = node.get();
+  n->storage_index_ = nodes_storage_.size();
+  nodes_storage_.push_back(std::move(node));
+  Link(n, nullptr);
+  return n;
+}
+
+Node* Graph::InsertBefore(Node* pos, std::unique_ptr<Node> node) {
+  CHECK(node->graph_ == nullptr);
+  Node* n = node.get();
+  n->storage_index_ = nodes_storage_.size();
+  nodes_storage_.push_back(std::move(node));
+  Link(n, pos);
+  return n;
+}
+
+Node* Graph::InsertAfter(Node* pos, std::unique_ptr<Node> node) {
+  CHECK(pos->graph_ == this && !pos->erased_);
+  return InsertBefore(pos->next_, std::move(node));
+}
+
+Node* Graph::AddNode(std::string op_type, const std::vector<Value*>& inputs,
+                     const std::vector<std::string>& output_names, std::string domain) {
+  return Append(Node::Create(std::move(domain), std::move(op_type), inputs, output_names));
+}
+
+void Graph::MoveBefore(Node* node, Node* pos) {
+  CHECK(node->graph_ == this && !node->erased_);
+  if (node == pos) return;
+  Unlink(node);
+  Link(node, pos);
+}
+
+void Graph::MoveAfter(Node* node, Node* pos) {
+  CHECK(node->graph_ == this && !node->erased_ && pos->graph_ == this);
+  if (node == pos) return;
+  Unlink(node);
+  Link(node, pos->next_);
+}
+
+absl::Status Graph::Erase(Node* node) {
+  if (node->graph_ != this || node->erased_) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("cannot erase ", node->Describe(), ": it is not a live node of this graph"));
+  }
+  for (const auto& out : node->outputs_) {
+    if (out->has_uses()) {
+      return absl::FailedPreconditionError(absl::StrCat("cannot erase ", node->Describe(), ": output '",
+                                                        out->name(), "' is still used"));
+    }
+  }
+  node->DropAllReferences();
+  for (const auto& out : node->outputs_) RemoveValueInfo(out.get());
+  Unlink(node);
+  node->erased_ = true;
+  const size_t index = node->storage_index_;
+  CHECK(index < nodes_storage_.size() && nodes_storage_[index].get() == node);
+  erased_.push_back(std::move(nodes_storage_[index]));
+  // Order in storage does not matter: move the last into the hole.
+  if (index + 1 != nodes_storage_.size()) {
+    nodes_storage_[index] = std::move(nodes_storage_.back());
+    nodes_storage_[index]->storage_index_ = index;
+  }
+  nodes_storage_.pop_back();
+  return absl::OkStatus();
+}
+
+void Graph::ReleaseErased() { erased_.clear(); }
+
+void Graph::Reorder(const std::vector<Node*>& order) {
+  CHECK_EQ(order.size(), num_nodes_);
+  head_ = tail_ = nullptr;
+  num_nodes_ = 0;
+  for (Node* n : order) {
+    CHECK(n->graph_ == this && !n->erased_);
+    Link(n, nullptr);
+  }
+}
+
+Graph* Graph::parent_graph() const {
+  return parent_node_ != nullptr ? parent_node_->graph() : nullptr;
+}
+
+bool Graph::IsWithin(const Graph* other) const {
+  for (const Graph* g = this; g != nullptr; g = g->parent_graph()) {
+    if (g == other) return true;
+  }
+  return false;
+}
+
+void Graph::AddValueInfo(Value* v) { v->value_info_order_ = NextValueInfoOrder(); }
+
+void Graph::RemoveValueInfo(Value* v) { v->value_info_order_ = 0; }
+
+}  // namespace onnx_opt::ir

@@ -1,0 +1,120 @@
+// A Node: one operator application. Inputs are Values (null for an omitted optional input); outputs are
+// Values created with and owned by the node. Every input change keeps both sides of the use-def chain.
+#ifndef ONNX_OPT_IR_NODE_H_
+#define ONNX_OPT_IR_NODE_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ir/attribute.h"
+#include "ir/value.h"
+
+namespace onnx_opt::ir {
+
+class Graph;
+
+class Node {
+ public:
+  // A detached node; outputs get the given names ("" for an omitted optional output).
+  static std::unique_ptr<Node> Create(std::string domain, std::string op_type,
+                                      const std::vector<Value*>& inputs,
+                                      const std::vector<std::string>& output_names);
+  ~Node();
+  Node(const Node&) = delete;
+  Node& operator=(const Node&) = delete;
+
+  const std::string& domain() const { return domain_; }
+  void set_domain(std::string d) { domain_ = std::move(d); }
+  const std::string& op_type() const { return op_type_; }
+  void set_op_type(std::string t) { op_type_ = std::move(t); }
+  const std::string& overload() const { return overload_; }
+  void set_overload(std::string o) { overload_ = std::move(o); }
+  const std::string& name() const { return name_; }
+  void set_name(std::string n) { name_ = std::move(n); }
+  const std::string& doc_string() const { return doc_string_; }
+  void set_doc_string(std::string d) { doc_string_ = std::move(d); }
+  // True for the default domain, whether spelled "" or "ai.onnx".
+  bool is_onnx_domain() const { return domain_.empty() || domain_ == "ai.onnx"; }
+  // "Relu" or "com.example::MyOp" (for messages).
+  std::string QualifiedOpType() const;
+  // "node 'name' (Relu)" or "node #3 (Relu)" style description for error messages.
+  std::string Describe() const;
+
+  // Inputs.
+  size_t num_inputs() const { return inputs_.size(); }
+  Value* input(size_t i) const { return inputs_[i]; }
+  const std::vector<Value*>& inputs() const { return inputs_; }
+  bool has_input(size_t i) const { return i < inputs_.size() && inputs_[i] != nullptr; }
+  void SetInput(size_t i, Value* v);
+  void AddInput(Value* v);
+  // Removes input i; later inputs shift down by one.
+  void RemoveInput(size_t i);
+  void RemoveAllInputs();
+
+  // Outputs.
+  size_t num_outputs() const { return outputs_.size(); }
+  Value* output(size_t i) const { return outputs_[i].get(); }
+  Value* AddOutput(std::string name);
+  // Removes the last output; it must have no uses.
+  absl::Status RemoveLastOutput();
+
+  // Attributes, in order.
+  const std::vector<Attribute>& attributes() const { return attributes_; }
+  const Attribute* FindAttribute(std::string_view name) const;
+  Attribute* FindMutableAttribute(std::string_view name);
+  // Adds or replaces (keeping the position of a replaced one).
+  void SetAttribute(Attribute attr);
+  bool RemoveAttribute(std::string_view name);
+  // Typed getters that fall back to a default when the attribute is absent.
+  int64_t GetInt(std::string_view name, int64_t fallback) const;
+  float GetFloat(std::string_view name, float fallback) const;
+  std::string GetString(std::string_view name, std::string fallback) const;
+  std::vector<int64_t> GetInts(std::string_view name, std::vector<int64_t> fallback = {}) const;
+  // Every subgraph held by an attribute (graph and graphs kinds).
+  std::vector<Graph*> subgraphs() const;
+
+  // NodeProto fields kept for round trips.
+  const StringPairs& metadata_props() const { return metadata_props_; }
+  StringPairs& mutable_metadata_props() { return metadata_props_; }
+  // Serialized NodeDeviceConfigurationProto messages (multi-device annotations, passed through).
+  const std::vector<std::string>& device_configurations() const { return device_configurations_; }
+  std::vector<std::string>& mutable_device_configurations() { return device_configurations_; }
+
+  // The graph the node is in (null while detached), and its neighbours in that graph's node list.
+  Graph* graph() const { return graph_; }
+  bool is_erased() const { return erased_; }
+  Node* next() const;
+  Node* prev() const;
+
+  // Drops every input of this node and of every node in its subgraphs (and subgraph outputs), so
+  // that nothing outside still lists them as uses. Used when a node dies.
+  void DropAllReferences();
+
+ private:
+  friend class Graph;
+  Node() = default;
+
+  void SetSubgraphParent(Attribute& attr);
+
+  std::string domain_;
+  std::string op_type_;
+  std::string overload_;
+  std::string name_;
+  std::string doc_string_;
+  std::vector<Value*> inputs_;
+  std::vector<std::unique_ptr<Value>> outputs_;
+  std::vector<Attribute> attributes_;
+  StringPairs metadata_props_;
+  std::vector<std::string> device_configurations_;
+
+  Graph* graph_ = nullptr;
+  Node* prev_ = nullptr;
+  Node* next_ = nullptr;
+  bool erased_ = false;
+  size_t storage_index_ = 0;  // position in the graph's owning vector, for O(1) erase
+};
+
+}  // namespace onnx_opt::ir
+
+#endif  // ONNX_OPT_IR_NODE_H_

@@ -1,0 +1,127 @@
+#include "ir/type.h"
+
+#include <limits>
+
+#include "absl/strings/str_cat.h"
+
+namespace onnx_opt::ir {
+
+Shape Shape::FromSizes(const std::vector<int64_t>& sizes) {
+  std::vector<Dim> dims;
+  dims.reserve(sizes.size());
+  for (int64_t s : sizes) dims.push_back(Dim::Known(s));
+  return Shape(std::move(dims));
+}
+
+bool Shape::is_static() const {
+  for (const Dim& d : dims_) {
+    if (!d.is_known()) return false;
+  }
+  return true;
+}
+
+std::optional<int64_t> Shape::num_elements() const {
+  int64_t n = 1;
+  for (const Dim& d : dims_) {
+    if (!d.is_known() || d.value() < 0) return std::nullopt;
+    if (d.value() != 0 && n > std::numeric_limits<int64_t>::max() / d.value()) return std::nullopt;
+    n *= d.value();
+  }
+  return n;
+}
+
+Type Type::Tensor(DataType elem, std::optional<Shape> shape) {
+  Type t;
+  t.kind_ = Kind::kTensor;
+  t.elem_type_ = elem;
+  t.shape_ = std::move(shape);
+  return t;
+}
+
+Type Type::SparseTensor(DataType elem, std::optional<Shape> shape) {
+  Type t = Tensor(elem, std::move(shape));
+  t.kind_ = Kind::kSparseTensor;
+  return t;
+}
+
+Type Type::Sequence(Type elem) {
+  Type t;
+  t.kind_ = Kind::kSequence;
+  t.inner_ = std::make_shared<const Type>(std::move(elem));
+  return t;
+}
+
+Type Type::Map(DataType key, Type value) {
+  Type t;
+  t.kind_ = Kind::kMap;
+  t.elem_type_ = key;
+  t.inner_ = std::make_shared<const Type>(std::move(value));
+  return t;
+}
+
+Type Type::Optional(Type elem) {
+  Type t;
+  t.kind_ = Kind::kOptional;
+  t.inner_ = std::make_shared<const Type>(std::move(elem));
+  return t;
+}
+
+Type Type::Opaque(std::string domain, std::string name) {
+  Type t;
+  t.kind_ = Kind::kOpaque;
+  t.opaque_domain_ = std::move(domain);
+  t.opaque_name_ = std::move(name);
+  return t;
+}
+
+bool Type::operator==(const Type& other) const {
+  if (kind_ != other.kind_ || elem_type_ != other.elem_type_ || shape_ != other.shape_ ||
+      opaque_domain_ != other.opaque_domain_ || opaque_name_ != other.opaque_name_ ||
+      denotation_ != other.denotation_) {
+    return false;
+  }
+  if ((inner_ == nullptr) != (other.inner_ == nullptr)) return false;
+  return inner_ == nullptr || *inner_ == *other.inner_;
+}
+
+std::string ShapeToString(const Shape& shape) {
+  std::string out = "[";
+  for (size_t i = 0; i < shape.rank(); ++i) {
+    if (i > 0) out += ",";
+    const Dim& d = shape.dim(i);
+    if (d.is_known()) {
+      absl::StrAppend(&out, d.value());
+    } else if (d.is_symbolic()) {
+      out += d.symbol();
+    } else {
+      out += "?";
+    }
+  }
+  return out + "]";
+}
+
+std::string Type::ToString() const {
+  switch (kind_) {
+    case Kind::kNone:
+      return "unknown";
+    case Kind::kTensor:
+    case Kind::kSparseTensor: {
+      std::string out = absl::StrCat(kind_ == Kind::kTensor ? "tensor(" : "sparse_tensor(",
+                                     DataTypeName(elem_type_), ")");
+      if (shape_.has_value()) out += ShapeToString(*shape_);
+      return out;
+    }
+    case Kind::kSequence:
+      return absl::StrCat("seq(", inner_ ? inner_->ToString() : "unknown", ")");
+    case Kind::kMap:
+      return absl::StrCat("map(", DataTypeName(elem_type_), ",",
+                          inner_ ? inner_->ToString() : "unknown", ")");
+    case Kind::kOptional:
+      return absl::StrCat("optional(", inner_ ? inner_->ToString() : "unknown", ")");
+    case Kind::kOpaque:
+      return absl::StrCat("opaque(", opaque_domain_, ",", opaque_name_, ")");
+  }
+  return "unknown";
+}
+
+}  // namespace onnx_opt::ir

@@ -1,0 +1,102 @@
+// A Value: something a node consumes. Produced by exactly one of: a node output, a graph input, or an
+// initializer (a graph input may also carry an initializer: its default). Knows every use.
+#ifndef ONNX_OPT_IR_VALUE_H_
+#define ONNX_OPT_IR_VALUE_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ir/tensor.h"
+#include "ir/type.h"
+
+namespace onnx_opt::ir {
+
+class Graph;
+class Node;
+
+// One use of a value: input `index` of `node`, or, when node is null, output `index` of `graph`.
+struct Use {
+  Node* node = nullptr;
+  Graph* graph = nullptr;
+  size_t index = 0;
+
+  bool is_graph_output() const { return node == nullptr; }
+  bool operator==(const Use& other) const = default;
+};
+
+class Value {
+ public:
+  ~Value();
+  Value(const Value&) = delete;
+  Value& operator=(const Value&) = delete;
+
+  const std::string& name() const { return name_; }
+  void set_name(std::string name) { name_ = std::move(name); }
+  const Type& type() const { return type_; }
+  Type& mutable_type() { return type_; }
+  void set_type(Type type) { type_ = std::move(type); }
+
+  // ValueInfoProto's other fields, kept for round trips.
+  const std::string& doc_string() const { return doc_string_; }
+  void set_doc_string(std::string d) { doc_string_ = std::move(d); }
+  const StringPairs& metadata_props() const { return metadata_props_; }
+  StringPairs& mutable_metadata_props() { return metadata_props_; }
+
+  // The node whose output this is, or null for graph inputs and initializers.
+  Node* producer() const { return producer_; }
+  size_t output_index() const { return output_index_; }
+  // The graph (or function body) in whose scope the value is defined.
+  Graph* graph() const { return graph_; }
+
+  bool is_graph_input() const { return is_graph_input_; }
+  bool is_initializer() const { return initializer_ != nullptr || sparse_initializer_ != nullptr; }
+  // A constant is an initializer that a caller cannot override (not also a graph input).
+  bool is_constant_initializer() const { return initializer_ != nullptr && !is_graph_input_; }
+  const Tensor* initializer() const { return initializer_.get(); }
+  Tensor* mutable_initializer() { return initializer_.get(); }
+  const SparseTensor* sparse_initializer() const { return sparse_initializer_.get(); }
+  // An omitted optional node output (written as "" in ONNX).
+  bool is_omitted() const { return producer_ != nullptr && name_.empty(); }
+
+  // Uses in the order they were made. Graph outputs are uses too.
+  const std::vector<Use>& uses() const { return uses_; }
+  bool has_uses() const { return !uses_.empty(); }
+  bool is_graph_output() const;
+
+  // Every use of this value (node inputs, graph outputs, captures in subgraphs) now uses `other`.
+  void ReplaceAllUsesWith(Value* other);
+
+  // Whether the value is listed in the graph's value_info, and where (for a stable order on export).
+  bool in_value_info() const { return value_info_order_ != 0; }
+  uint64_t value_info_order() const { return value_info_order_; }
+
+ private:
+  friend class Graph;
+  friend class Node;
+
+  Value(Graph* graph, Node* producer, size_t output_index, std::string name)
+      : name_(std::move(name)), graph_(graph), producer_(producer), output_index_(output_index) {}
+
+  void AddUse(const Use& use) { uses_.push_back(use); }
+  void RemoveUse(const Use& use);
+  void RenumberUse(const Use& from, size_t new_index);
+
+  std::string name_;
+  Type type_;
+  std::string doc_string_;
+  StringPairs metadata_props_;
+  Graph* graph_;
+  Node* producer_;
+  size_t output_index_;
+  bool is_graph_input_ = false;
+  std::unique_ptr<Tensor> initializer_;
+  std::unique_ptr<SparseTensor> sparse_initializer_;
+  std::vector<Use> uses_;
+  uint64_t value_info_order_ = 0;
+};
+
+}  // namespace onnx_opt::ir
+
+#endif  // ONNX_OPT_IR_VALUE_H_
