@@ -1,0 +1,178 @@
+#include "ir/graph.h"
+
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "ir/model.h"
+
+namespace onnx_opt::ir {
+namespace {
+
+Type FloatVec() { return Type::Tensor(DataType::kFloat, Shape::FromSizes({4})); }
+
+TEST(GraphTest, InputsUsesAndOutputsStayConsistent) {
+  Graph g("g");
+  Value* x = g.AddInput("X", FloatVec());
+  Node* relu = g.AddNode("Relu", {x}, {"Y"});
+  Node* neg = g.AddNode("Neg", {relu->output(0)}, {"Z"});
+  g.AddOutput(neg->output(0));
+
+  ASSERT_EQ(x->uses().size(), 1u);
+  EXPECT_EQ(x->uses()[0].node, relu);
+  EXPECT_EQ(x->uses()[0].index, 0u);
+  EXPECT_EQ(relu->output(0)->producer(), relu);
+  EXPECT_EQ(relu->output(0)->graph(), &g);
+  EXPECT_TRUE(neg->output(0)->is_graph_output());
+  ASSERT_EQ(neg->output(0)->uses().size(), 1u);
+  EXPECT_TRUE(neg->output(0)->uses()[0].is_graph_output());
+
+  // Rewiring an input moves the use from one value to the other.
+  neg->SetInput(0, x);
+  EXPECT_EQ(x->uses().size(), 2u);
+  EXPECT_FALSE(relu->output(0)->has_uses());
+}
+
+TEST(GraphTest, EraseRefusesWhileOutputsAreUsed) {
+  Graph g;
+  Value* x = g.AddInput("X", FloatVec());
+  Node* relu = g.AddNode("Relu", {x}, {"Y"});
+  g.AddOutput(relu->output(0));
+  absl::Status s = g.Erase(relu);
+  EXPECT_FALSE(s.ok());
+  EXPECT_NE(std::string(s.message()).find("'Y' is still used"), std::string::npos) << s;
+  EXPECT_EQ(g.num_nodes(), 1u);
+
+  g.SetOutput(0, x);
+  ASSERT_TRUE(g.Erase(relu).ok());
+  EXPECT_EQ(g.num_nodes(), 0u);
+  // The erased node let go of its input.
+  ASSERT_EQ(x->uses().size(), 1u);
+  EXPECT_TRUE(x->uses()[0].is_graph_output());
+}
+
+TEST(GraphTest, ReplaceAllUsesWithCoversNodesAndGraphOutputs) {
+  Graph g;
+  Value* x = g.AddInput("X", FloatVec());
+  Node* id = g.AddNode("Identity", {x}, {"A"});
+  Node* add = g.AddNode("Add", {id->output(0), id->output(0)}, {"B"});
+  g.AddOutput(id->output(0));
+  g.AddOutput(add->output(0));
+
+  id->output(0)->ReplaceAllUsesWith(x);
+  EXPECT_FALSE(id->output(0)->has_uses());
+  EXPECT_EQ(add->input(0), x);
+  EXPECT_EQ(add->input(1), x);
+  EXPECT_EQ(g.outputs()[0], x);
+  EXPECT_EQ(x->uses().size(), 4u);  // Identity, Add x2, graph output
+  ASSERT_TRUE(g.Erase(id).ok());
+}
+
+TEST(GraphTest, WalkSurvivesErasingAndInsertingAroundTheCurrentNode) {
+  Graph g;
+  Value* v = g.AddInput("X", FloatVec());
+  std::vector<Node*> created;
+  for (int i = 0; i < 6; ++i) {
+    Node* n = g.AddNode(i % 2 == 0 ? "Identity" : "Relu", {v}, {"v" + std::to_string(i)});
+    created.push_back(n);
+    v = n->output(0);
+  }
+  g.AddOutput(v);
+
+  // Remove every Identity while walking; insert a Neg before each Relu.
+  std::vector<std::string> visited;
+  for (Node* n : g.nodes()) {
+    visited.push_back(n->op_type());
+    if (n->op_type() == "Identity") {
+      n->output(0)->ReplaceAllUsesWith(n->input(0));
+      ASSERT_TRUE(g.Erase(n).ok());
+    } else if (n->op_type() == "Relu") {
+      auto neg = Node::Create("", "Neg", {n->input(0)}, {n->output(0)->name() + "_neg"});
+      Node* inserted = g.InsertBefore(n, std::move(neg));
+      n->SetInput(0, inserted->output(0));
+    }
+  }
+  EXPECT_EQ(visited, (std::vector<std::string>{"Identity", "Relu", "Identity", "Relu", "Identity", "Relu"}));
+  std::vector<std::string> ops;
+  for (Node* n : g.nodes()) ops.push_back(n->op_type());
+  EXPECT_EQ(ops, (std::vector<std::string>{"Neg", "Relu", "Neg", "Relu", "Neg", "Relu"}));
+  EXPECT_EQ(g.num_nodes(), 6u);
+  g.ReleaseErased();
+  EXPECT_EQ(g.num_nodes(), 6u);
+}
+
+TEST(GraphTest, RemoveInputShiftsLaterUses) {
+  Graph g;
+  Value* a = g.AddInput("A", FloatVec());
+  Value* b = g.AddInput("B", FloatVec());
+  Value* c = g.AddInput("C", FloatVec());
+  Node* sum = g.AddNode("Sum", {a, b, c}, {"S"});
+  sum->RemoveInput(1);
+  ASSERT_EQ(sum->num_inputs(), 2u);
+  EXPECT_EQ(sum->input(1), c);
+  ASSERT_EQ(c->uses().size(), 1u);
+  EXPECT_EQ(c->uses()[0].index, 1u);
+  EXPECT_FALSE(b->has_uses());
+}
+
+TEST(GraphTest, SubgraphsUseOuterValuesAndDieCleanly) {
+  auto g = std::make_unique<Graph>("main");
+  Value* x = g->AddInput("X", FloatVec());
+  Value* cond = g->AddInput("C", Type::Tensor(DataType::kBool, Shape()));
+  auto then_branch = std::make_unique<Graph>("then");
+  Node* inner = then_branch->AddNode("Relu", {x}, {"T"});
+  then_branch->AddOutput(inner->output(0));
+  auto else_branch = std::make_unique<Graph>("else");
+  else_branch->AddOutput(x);
+
+  Node* if_node = g->AddNode("If", {cond}, {"Y"});
+  if_node->SetAttribute(Attribute::FromGraph("then_branch", std::move(then_branch)));
+  if_node->SetAttribute(Attribute::FromGraph("else_branch", std::move(else_branch)));
+  g->AddOutput(if_node->output(0));
+
+  ASSERT_EQ(if_node->subgraphs().size(), 2u);
+  EXPECT_EQ(if_node->subgraphs()[0]->parent_node(), if_node);
+  EXPECT_EQ(if_node->subgraphs()[0]->parent_graph(), g.get());
+  EXPECT_EQ(x->uses().size(), 2u);  // Relu inside then, output of else
+
+  // Dropping the node (after it has no users) removes the captured uses too.
+  g->SetOutput(0, x);
+  ASSERT_TRUE(g->Erase(if_node).ok());
+  ASSERT_EQ(x->uses().size(), 1u);
+  EXPECT_TRUE(x->uses()[0].is_graph_output());
+  g.reset();  // no CHECK failure on destruction
+}
+
+TEST(GraphTest, InitializersAndDefaults) {
+  Graph g;
+  Tensor w = Tensor::FromVector<float>(DataType::kFloat, {2}, {1.0f, 2.0f});
+  w.set_name("W");
+  Value* wv = g.AddInitializer(std::move(w));
+  EXPECT_TRUE(wv->is_constant_initializer());
+  EXPECT_EQ(wv->type(), Type::Tensor(DataType::kFloat, Shape::FromSizes({2})));
+  EXPECT_EQ(wv->initializer()->at<float>(1), 2.0f);
+
+  Value* b = g.AddInput("B", Type::Tensor(DataType::kFloat, Shape::FromSizes({2})));
+  g.SetInitializer(b, Tensor::FromVector<float>(DataType::kFloat, {2}, {0.0f, 0.0f}));
+  EXPECT_TRUE(b->is_initializer());
+  EXPECT_FALSE(b->is_constant_initializer());  // a caller may override a graph input
+  EXPECT_EQ(g.initializers().size(), 2u);
+
+  Node* add = g.AddNode("Add", {wv, b}, {"S"});
+  EXPECT_FALSE(g.RemoveInitializer(wv).ok());
+  add->SetInput(0, b);
+  EXPECT_TRUE(g.RemoveInitializer(wv).ok());
+  EXPECT_EQ(g.initializers().size(), 1u);
+}
+
+TEST(ModelTest, OpsetLookupTreatsEmptyAndAiOnnxAlike) {
+  Model m;
+  m.mutable_opset_imports().push_back({"", 17});
+  EXPECT_EQ(m.OpsetVersion("ai.onnx"), 17);
+  m.SetOpsetVersion("ai.onnx", 21);
+  EXPECT_EQ(m.OpsetVersion(""), 21);
+  EXPECT_EQ(m.opset_imports().size(), 1u);
+  EXPECT_FALSE(m.OpsetVersion("com.microsoft").has_value());
+}
+
+}  // namespace
+}  // namespace onnx_opt::ir

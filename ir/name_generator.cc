@@ -1,0 +1,36 @@
+#include "ir/name_generator.h"
+
+#include "absl/strings/str_cat.h"
+
+namespace onnx_opt::ir {
+
+NameGenerator::NameGenerator(const Model& model) {
+  Collect(model.graph());
+  for (const auto& f : model.functions()) Collect(f->body());
+}
+
+NameGenerator::NameGenerator(const Graph& graph) { Collect(graph); }
+
+void NameGenerator::Collect(const Graph& graph) {
+  for (const Value* v : graph.inputs()) taken_.insert(v->name());
+  for (const Value* v : graph.initializers()) taken_.insert(v->name());
+  for (const Value* v : graph.sparse_initializers()) taken_.insert(v->name());
+  for (const Node* n : graph.nodes()) {
+    if (!n->name().empty()) taken_.insert(n->name());
+    for (size_t i = 0; i < n->num_outputs(); ++i) taken_.insert(n->output(i)->name());
+    for (const Graph* sub : n->subgraphs()) Collect(*sub);
+  }
+}
+
+std::string NameGenerator::Fresh(std::string_view base) {
+  std::string name(base.empty() ? "v" : base);
+  if (taken_.insert(name).second) return name;
+  int64_t& suffix = next_suffix_[name];
+  std::string candidate;
+  do {
+    candidate = absl::StrCat(name, "_", ++suffix);
+  } while (!taken_.insert(candidate).second);
+  return candidate;
+}
+
+}  // namespace onnx_opt::ir

@@ -1,0 +1,185 @@
+#include "ir/verifier.h"
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/str_cat.h"
+#include "ir/captures.h"
+#include "ir/function.h"
+#include "ir/topological_sort.h"
+
+namespace onnx_opt::ir {
+namespace {
+
+std::string GraphLabel(const Graph& g) {
+  if (g.owner_function() != nullptr) return absl::StrCat("function '", g.owner_function()->name(), "'");
+  return absl::StrCat("graph '", g.name(), "'");
+}
+
+class GraphVerifier {
+ public:
+  absl::Status Run(const Graph& graph) { return VerifyScope(graph); }
+
+ private:
+  absl::Status Define(const Graph& g, const Value* v, const std::string& what) {
+    if (v->name().empty()) {
+      if (v->producer() != nullptr) return absl::OkStatus();  // omitted optional output
+      return absl::InvalidArgumentError(absl::StrCat(GraphLabel(g), ": ", what, " has an empty name"));
+    }
+    if (names_.insert(v->name()).second) {
+      defined_.push_back(v->name());
+    } else {
+      return absl::InvalidArgumentError(absl::StrCat(
+          GraphLabel(g), ": '", v->name(), "' is defined more than once (", what,
+          "); values must be in single static assignment form"));
+    }
+    return absl::OkStatus();
+  }
+
+  absl::Status CheckUses(const Graph& g, const Value* v) {
+    for (const Use& u : v->uses()) {
+      if (u.is_graph_output()) {
+        if (u.index >= u.graph->outputs().size() || u.graph->outputs()[u.index] != v) {
+          return absl::InternalError(absl::StrCat(GraphLabel(g), ": use list of '", v->name(),
+                                                  "' names a graph output that does not use it"));
+        }
+      } else if (u.node->is_erased() || u.index >= u.node->num_inputs() ||
+                 u.node->input(u.index) != v) {
+        return absl::InternalError(absl::StrCat(GraphLabel(g), ": use list of '", v->name(),
+                                                "' names ", u.node->Describe(),
+                                                " input ", u.index, ", which does not use it"));
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  absl::Status CheckInputUse(const Graph& g, const Node* n, size_t i) {
+    const Value* v = n->input(i);
+    if (v == nullptr) return absl::OkStatus();
+    const Use expected{const_cast<Node*>(n), nullptr, i};
+    size_t count = 0;
+    for (const Use& u : v->uses()) count += (u == expected);
+    if (count != 1) {
+      return absl::InternalError(absl::StrCat(GraphLabel(g), ": ", n->Describe(), " input ", i, " '",
+                                              v->name(), "' is missing from the value's use list"));
+    }
+    if (v->graph() == nullptr || !g.IsWithin(v->graph())) {
+      return absl::InvalidArgumentError(absl::StrCat(GraphLabel(g), ": ", n->Describe(), " input '",
+                                                     v->name(), "' is not defined in scope"));
+    }
+    return absl::OkStatus();
+  }
+
+  absl::Status VerifyScope(const Graph& g) {
+    for (const Value* v : g.inputs()) {
+      if (v->graph() != &g || !v->is_graph_input()) {
+        return absl::InternalError(absl::StrCat(GraphLabel(g), ": input '", v->name(), "' is not owned by it"));
+      }
+      if (auto s = Define(g, v, "graph input"); !s.ok()) return s;
+      if (auto s = CheckUses(g, v); !s.ok()) return s;
+    }
+    for (const auto* list : {&g.initializers(), &g.sparse_initializers()}) {
+      for (const Value* v : *list) {
+        if (v->graph() != &g || !v->is_initializer()) {
+          return absl::InternalError(absl::StrCat(GraphLabel(g), ": initializer '", v->name(), "' is not owned by it"));
+        }
+        if (!v->is_graph_input()) {
+          if (auto s = Define(g, v, "initializer"); !s.ok()) return s;
+        }
+        if (auto s = CheckUses(g, v); !s.ok()) return s;
+      }
+    }
+
+    // Values of this graph's nodes may only be used after the node that produces them.
+    absl::flat_hash_set<const Node*> done;
+    size_t count = 0;
+    for (const Node* n : g.nodes()) {
+      ++count;
+      if (n->graph() != &g || n->is_erased()) {
+        return absl::InternalError(absl::StrCat(GraphLabel(g), ": node list holds ", n->Describe(),
+                                                " of another graph"));
+      }
+      auto defined_before = [&](const Value* v) {
+        return v == nullptr || v->producer() == nullptr || v->producer()->graph() != &g ||
+               done.contains(v->producer());
+      };
+      for (size_t i = 0; i < n->num_inputs(); ++i) {
+        if (auto s = CheckInputUse(g, n, i); !s.ok()) return s;
+        if (!defined_before(n->input(i))) return OrderError(g, *n, *n->input(i));
+      }
+      for (Graph* sub : n->subgraphs()) {
+        if (sub->parent_node() != n) {
+          return absl::InternalError(absl::StrCat(GraphLabel(g), ": a subgraph of ", n->Describe(),
+                                                  " does not know its parent"));
+        }
+        for (const Value* v : CapturedValues(*sub)) {
+          if (!defined_before(v)) return OrderError(g, *n, *v);
+        }
+      }
+      for (size_t i = 0; i < n->num_outputs(); ++i) {
+        const Value* out = n->output(i);
+        if (out->producer() != n || out->output_index() != i || out->graph() != &g) {
+          return absl::InternalError(absl::StrCat(GraphLabel(g), ": output ", i, " of ", n->Describe(),
+                                                  " does not point back to it"));
+        }
+        if (out->is_omitted() && out->has_uses()) {
+          return absl::InvalidArgumentError(absl::StrCat(GraphLabel(g), ": omitted output ", i, " of ",
+                                                         n->Describe(), " is used"));
+        }
+        if (auto s = Define(g, out, absl::StrCat("output of ", n->Describe())); !s.ok()) return s;
+        if (auto s = CheckUses(g, out); !s.ok()) return s;
+      }
+      done.insert(n);
+      // Subgraphs see every name defined so far; their own names must not clash with any, but
+      // sibling subgraphs (then/else branches) may reuse each other's names.
+      for (Graph* sub : n->subgraphs()) {
+        const size_t mark = defined_.size();
+        if (auto s = VerifyScope(*sub); !s.ok()) return s;
+        while (defined_.size() > mark) {
+          names_.erase(defined_.back());
+          defined_.pop_back();
+        }
+      }
+    }
+    if (count != g.num_nodes()) {
+      return absl::InternalError(absl::StrCat(GraphLabel(g), ": node count ", g.num_nodes(),
+                                              " does not match the node list (", count, ")"));
+    }
+    for (size_t i = 0; i < g.outputs().size(); ++i) {
+      const Value* v = g.outputs()[i];
+      if (v == nullptr) {
+        return absl::InvalidArgumentError(absl::StrCat(GraphLabel(g), ": output ", i, " is not set"));
+      }
+      if (v->graph() == nullptr || !g.IsWithin(v->graph())) {
+        return absl::InvalidArgumentError(absl::StrCat(GraphLabel(g), ": output '", v->name(),
+                                                       "' is not defined in scope"));
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  absl::Status OrderError(const Graph& g, const Node& user, const Value& v) {
+    absl::StatusOr<std::vector<Node*>> order = TopologicalOrder(g);
+    if (!order.ok()) return order.status();
+    return absl::InvalidArgumentError(absl::StrCat(GraphLabel(g), ": ", user.Describe(), " uses '",
+                                                   v.name(),
+                                                   "' before it is defined (nodes are not in "
+                                                   "topological order)"));
+  }
+
+  absl::flat_hash_set<std::string> names_;
+  std::vector<std::string> defined_;  // names_ in insertion order, to leave a subgraph's scope
+};
+
+}  // namespace
+
+absl::Status VerifyGraph(const Graph& graph) { return GraphVerifier().Run(graph); }
+
+absl::Status Verify(const Model& model) {
+  if (auto s = VerifyGraph(model.graph()); !s.ok()) return s;
+  for (const auto& f : model.functions()) {
+    if (auto s = VerifyGraph(f->body()); !s.ok()) return s;
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace onnx_opt::ir
