@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Installs what onnx-opt needs to build and test on Debian 12, as root. Safe to run again: it only
+# installs what is missing.
+set -euo pipefail
+
+packages=(
+  bazel-bootstrap
+  g++
+  pkg-config
+  protobuf-compiler
+  libprotobuf-dev
+  libabsl-dev
+  libboost-graph-dev
+  libgflags-dev
+  libgoogle-glog-dev
+  libgtest-dev
+  libbenchmark-dev
+  libeigen3-dev
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ "${#missing[@]}" -eq 0 ]; then
+  echo "setup: all ${#packages[@]} packages are installed"
+  exit 0
+fi
+
+if [ "$(id -u)" -ne 0 ]; then
+  echo "setup: missing packages: ${missing[*]}; run this script as root to install them" >&2
+  exit 1
+fi
+
+echo "setup: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}"
+echo "setup: done"
