@@ -1,0 +1,43 @@
+#include "optimizer/model_stats.h"
+
+#include "ir/captures.h"
+
+namespace onnx_opt::optimizer {
+namespace {
+
+int64_t TensorBytes(const ir::Tensor& t) {
+  int64_t n = static_cast<int64_t>(t.raw_size());
+  for (const std::string& s : t.strings()) n += static_cast<int64_t>(s.size());
+  return n;
+}
+
+void MeasureGraph(const ir::Graph& g, ModelSize& size) {
+  for (const ir::Value* v : g.initializers()) size.initializer_bytes += TensorBytes(*v->initializer());
+  for (const ir::Value* v : g.sparse_initializers()) {
+    size.initializer_bytes += TensorBytes(v->sparse_initializer()->values) +
+                              TensorBytes(v->sparse_initializer()->indices);
+  }
+  for (const ir::Node* n : g.nodes()) {
+    ++size.nodes;
+    for (const ir::Graph* sub : n->subgraphs()) MeasureGraph(*sub, size);
+  }
+}
+
+}  // namespace
+
+ModelSize MeasureModel(const ir::Model& model) {
+  ModelSize size;
+  MeasureGraph(model.graph(), size);
+  for (const auto& f : model.functions()) MeasureGraph(f->body(), size);
+  return size;
+}
+
+std::map<std::string, int64_t> CountOpTypes(const ir::Model& model) {
+  std::map<std::string, int64_t> counts;
+  auto count = [&](ir::Node* n) { ++counts[n->QualifiedOpType()]; };
+  ir::ForEachNodeRecursive(model.graph(), count);
+  for (const auto& f : model.functions()) ir::ForEachNodeRecursive(f->body(), count);
+  return counts;
+}
+
+}  // namespace onnx_opt::optimizer

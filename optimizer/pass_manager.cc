@@ -1,0 +1,129 @@
+#include "optimizer/pass_manager.h"
+
+#include <algorithm>
+#include <chrono>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "ir/verifier.h"
+#include "optimizer/pipeline.h"
+
+namespace onnx_opt::optimizer {
+namespace {
+
+// Measures and checks one leaf pass.
+class InstrumentedPass final : public Pass {
+ public:
+  InstrumentedPass(std::unique_ptr<Pass> inner, const PassManagerOptions& options,
+                   std::vector<PassRun>& runs)
+      : inner_(std::move(inner)), options_(options), runs_(runs) {}
+
+  std::string_view name() const override { return inner_->name(); }
+
+  absl::StatusOr<bool> Run(ir::Model& model, PassContext& ctx) override {
+    PassRun run;
+    run.pass = std::string(inner_->name());
+    run.before = MeasureModel(model);
+    const int64_t rewrites_before = ctx.rewrites();
+    const auto start = std::chrono::steady_clock::now();
+    absl::StatusOr<bool> changed = inner_->Run(model, ctx);
+    run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (!changed.ok()) {
+      return absl::Status(changed.status().code(),
+                          absl::StrCat("pass '", run.pass, "' failed: ", changed.status().message()));
+    }
+    run.changed = *changed;
+    run.rewrites = ctx.rewrites() - rewrites_before;
+    run.after = MeasureModel(model);
+    runs_.push_back(run);
+    if (options_.verify_structure) {
+      if (absl::Status s = ir::Verify(model); !s.ok()) {
+        return absl::InternalError(absl::StrCat("pass '", run.pass, "' left an invalid model: ", s.message()));
+      }
+    }
+    if (*changed && options_.after_each) {
+      if (absl::Status s = options_.after_each(model, run.pass); !s.ok()) {
+        return absl::Status(s.code(), absl::StrCat("pass '", run.pass, "' broke the model: ", s.message()));
+      }
+    }
+    return changed;
+  }
+
+ private:
+  std::unique_ptr<Pass> inner_;
+  const PassManagerOptions& options_;
+  std::vector<PassRun>& runs_;
+};
+
+}  // namespace
+
+absl::StatusOr<PipelineResult> PassManager::Run(ir::Model& model, const std::string& pipeline) {
+  PipelineResult result;
+  auto wrap = [&](std::unique_ptr<Pass> pass) -> std::unique_ptr<Pass> {
+    return std::make_unique<InstrumentedPass>(std::move(pass), options_, result.runs);
+  };
+  absl::StatusOr<std::unique_ptr<Pass>> root = ParsePipeline(pipeline, PassRegistry::Global(), wrap);
+  if (!root.ok()) return root.status();
+  result.before = MeasureModel(model);
+  PassContext ctx(options_.pass_options);
+  absl::StatusOr<bool> changed = (*root)->Run(model, ctx);
+  if (!changed.ok()) return changed.status();
+  result.changed = *changed;
+  result.after = MeasureModel(model);
+  return result;
+}
+
+std::vector<PassRun> SummarizeRuns(const std::vector<PassRun>& runs) {
+  std::vector<PassRun> rows;
+  for (const PassRun& r : runs) {
+    auto it = std::find_if(rows.begin(), rows.end(), [&](const PassRun& x) { return x.pass == r.pass; });
+    if (it == rows.end()) {
+      rows.push_back(r);
+      continue;
+    }
+    it->seconds += r.seconds;
+    it->rewrites += r.rewrites;
+    it->changed |= r.changed;
+    it->after = r.after;
+  }
+  return rows;
+}
+
+std::string FormatStatsTable(const PipelineResult& result) {
+  std::string out = absl::StrFormat("%-28s %5s %9s %10s %10s %14s %14s\n", "pass", "runs", "rewrites",
+                                    "time(ms)", "nodes", "init bytes", "");
+  const std::vector<PassRun> rows = SummarizeRuns(result.runs);
+  for (const PassRun& row : rows) {
+    const int64_t runs = std::count_if(result.runs.begin(), result.runs.end(),
+                                       [&](const PassRun& r) { return r.pass == row.pass; });
+    absl::StrAppendFormat(&out, "%-28s %5d %9d %10.2f %4d -> %-4d %6d -> %d\n", row.pass, runs,
+                          row.rewrites, row.seconds * 1e3, row.before.nodes, row.after.nodes,
+                          row.before.initializer_bytes, row.after.initializer_bytes);
+  }
+  absl::StrAppendFormat(&out, "total: nodes %d -> %d, initializer bytes %d -> %d\n", result.before.nodes,
+                        result.after.nodes, result.before.initializer_bytes,
+                        result.after.initializer_bytes);
+  return out;
+}
+
+std::string FormatStatsJson(const PipelineResult& result) {
+  std::string out = "{\n  \"runs\": [\n";
+  for (size_t i = 0; i < result.runs.size(); ++i) {
+    const PassRun& r = result.runs[i];
+    absl::StrAppendFormat(&out,
+                          "    {\"pass\": \"%s\", \"seconds\": %.6f, \"rewrites\": %d, \"changed\": %s, "
+                          "\"nodes_before\": %d, \"nodes_after\": %d, \"initializer_bytes_before\": %d, "
+                          "\"initializer_bytes_after\": %d}%s\n",
+                          r.pass, r.seconds, r.rewrites, r.changed ? "true" : "false", r.before.nodes,
+                          r.after.nodes, r.before.initializer_bytes, r.after.initializer_bytes,
+                          i + 1 < result.runs.size() ? "," : "");
+  }
+  absl::StrAppendFormat(&out,
+                        "  ],\n  \"nodes_before\": %d,\n  \"nodes_after\": %d,\n"
+                        "  \"initializer_bytes_before\": %d,\n  \"initializer_bytes_after\": %d\n}\n",
+                        result.before.nodes, result.after.nodes, result.before.initializer_bytes,
+                        result.after.initializer_bytes);
+  return out;
+}
+
+}  // namespace onnx_opt::optimizer

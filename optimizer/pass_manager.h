@@ -1,0 +1,64 @@
+// Runs a pipeline over a model, recording per-pass statistics and checking the model after every pass.
+#ifndef ONNX_OPT_OPTIMIZER_PASS_MANAGER_H_
+#define ONNX_OPT_OPTIMIZER_PASS_MANAGER_H_
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "optimizer/model_stats.h"
+#include "optimizer/pass.h"
+#include "optimizer/pass_registry.h"
+
+namespace onnx_opt::optimizer {
+
+// One run of one pass.
+struct PassRun {
+  std::string pass;
+  double seconds = 0;
+  int64_t rewrites = 0;
+  bool changed = false;
+  ModelSize before;
+  ModelSize after;
+};
+
+// Called after each pass that changed the model; a non-OK status stops the pipeline and is reported
+// as "pass X broke the model: ...". Used for --verify-each (numerical) checks.
+using AfterPassCheck = std::function<absl::Status(const ir::Model& model, const std::string& pass)>;
+
+struct PassManagerOptions {
+  PassOptions pass_options;
+  // Run the structural verifier (ir::Verify) after every pass. Cheap; on by default.
+  bool verify_structure = true;
+  AfterPassCheck after_each;
+};
+
+struct PipelineResult {
+  bool changed = false;
+  std::vector<PassRun> runs;
+  ModelSize before;
+  ModelSize after;
+};
+
+class PassManager {
+ public:
+  explicit PassManager(PassManagerOptions options = {}) : options_(std::move(options)) {}
+
+  // Parses `pipeline` with the global registry and runs it.
+  absl::StatusOr<PipelineResult> Run(ir::Model& model, const std::string& pipeline);
+
+ private:
+  PassManagerOptions options_;
+};
+
+// Per-pass totals of `runs`, one row per pass name, in first-run order.
+std::vector<PassRun> SummarizeRuns(const std::vector<PassRun>& runs);
+// A readable table of the summary, and the raw runs as JSON.
+std::string FormatStatsTable(const PipelineResult& result);
+std::string FormatStatsJson(const PipelineResult& result);
+
+}  // namespace onnx_opt::optimizer
+
+#endif  // ONNX_OPT_OPTIMIZER_PASS_MANAGER_H_

@@ -1,0 +1,94 @@
+#include "optimizer/pass_manager.h"
+
+#include "gtest/gtest.h"
+#include "ir/graph.h"
+
+namespace onnx_opt::optimizer {
+namespace {
+
+// Removes one Identity node per run (a tiny real rewrite, so stats have something to count).
+class DropOneIdentity final : public Pass {
+ public:
+  std::string_view name() const override { return "test-drop-one-identity"; }
+  absl::StatusOr<bool> Run(ir::Model& model, PassContext& ctx) override {
+    for (ir::Node* n : model.graph().nodes()) {
+      if (n->op_type() != "Identity") continue;
+      n->output(0)->ReplaceAllUsesWith(n->input(0));
+      if (absl::Status s = model.graph().Erase(n); !s.ok()) return s;
+      ctx.CountRewrite();
+      return true;
+    }
+    return false;
+  }
+};
+REGISTER_PASS(DropOneIdentity, "test-drop-one-identity", "removes one Identity");
+
+// Breaks use-def ordering on purpose, to show the structural check catches it.
+class BreakOrder final : public Pass {
+ public:
+  std::string_view name() const override { return "test-break-order"; }
+  absl::StatusOr<bool> Run(ir::Model& model, PassContext&) override {
+    ir::Graph& g = model.graph();
+    if (g.num_nodes() < 2) return false;
+    g.MoveAfter(g.first_node(), g.last_node());
+    return true;
+  }
+};
+REGISTER_PASS(BreakOrder, "test-break-order", "moves the first node last");
+
+std::unique_ptr<ir::Model> ChainOfIdentities(int n) {
+  auto model = std::make_unique<ir::Model>();
+  ir::Graph& g = model->graph();
+  ir::Value* v = g.AddInput("X", ir::Type::Tensor(ir::DataType::kFloat, ir::Shape::FromSizes({2})));
+  for (int i = 0; i < n; ++i) v = g.AddNode("Identity", {v}, {"v" + std::to_string(i)})->output(0);
+  v = g.AddNode("Relu", {v}, {"Y"})->output(0);
+  g.AddOutput(v);
+  return model;
+}
+
+TEST(PassManagerTest, RunsToFixedPointAndRecordsStats) {
+  auto model = ChainOfIdentities(3);
+  PassManager pm;
+  absl::StatusOr<PipelineResult> result = pm.Run(*model, "fixed(test-drop-one-identity)");
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_TRUE(result->changed);
+  EXPECT_EQ(model->graph().num_nodes(), 1u);
+  ASSERT_EQ(result->runs.size(), 4u);  // three removals and one round with no change
+  EXPECT_EQ(result->before.nodes, 4);
+  EXPECT_EQ(result->after.nodes, 1);
+  std::vector<PassRun> rows = SummarizeRuns(result->runs);
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].rewrites, 3);
+  EXPECT_EQ(rows[0].before.nodes, 4);
+  EXPECT_EQ(rows[0].after.nodes, 1);
+  EXPECT_NE(FormatStatsTable(*result).find("test-drop-one-identity"), std::string::npos);
+  EXPECT_NE(FormatStatsJson(*result).find("\"rewrites\": 1"), std::string::npos);
+}
+
+TEST(PassManagerTest, StructuralCheckNamesThePassThatBrokeTheModel) {
+  auto model = ChainOfIdentities(2);
+  PassManager pm;
+  absl::StatusOr<PipelineResult> result = pm.Run(*model, "test-break-order");
+  ASSERT_FALSE(result.ok());
+  EXPECT_NE(std::string(result.status().message()).find("pass 'test-break-order' left an invalid model"),
+            std::string::npos)
+      << result.status();
+}
+
+TEST(PassManagerTest, AfterEachCheckStopsThePipeline) {
+  auto model = ChainOfIdentities(3);
+  PassManagerOptions options;
+  int calls = 0;
+  options.after_each = [&](const ir::Model&, const std::string& pass) -> absl::Status {
+    ++calls;
+    return calls == 2 ? absl::InvalidArgumentError("outputs differ") : absl::OkStatus();
+  };
+  PassManager pm(options);
+  absl::StatusOr<PipelineResult> result = pm.Run(*model, "fixed(test-drop-one-identity)");
+  ASSERT_FALSE(result.ok());
+  EXPECT_EQ(result.status().message(), "pass 'test-drop-one-identity' broke the model: outputs differ");
+  EXPECT_EQ(calls, 2);
+}
+
+}  // namespace
+}  // namespace onnx_opt::optimizer
