@@ -1,0 +1,50 @@
+// unused-opsets: removes opset imports of domains that no node of the model (or of a function body,
+// for the function's own imports) uses. The default ONNX domain always stays.
+#include <set>
+#include <string>
+
+#include "ir/captures.h"
+#include "optimizer/pass_registry.h"
+
+namespace onnx_opt::passes {
+namespace {
+
+std::set<std::string> UsedDomains(const ir::Graph& g) {
+  std::set<std::string> used;
+  ir::ForEachNodeRecursive(g, [&](ir::Node* n) { used.insert(n->is_onnx_domain() ? "" : n->domain()); });
+  return used;
+}
+
+int64_t Prune(std::vector<ir::OpsetImport>& imports, const std::set<std::string>& used) {
+  const size_t before = imports.size();
+  std::erase_if(imports, [&](const ir::OpsetImport& imp) {
+    return !ir::IsOnnxDomain(imp.domain) && !used.count(imp.domain);
+  });
+  return static_cast<int64_t>(before - imports.size());
+}
+
+class EliminateUnusedOpsetImports final : public optimizer::Pass {
+ public:
+  std::string_view name() const override { return "unused-opsets"; }
+
+  absl::StatusOr<bool> Run(ir::Model& model, optimizer::PassContext& ctx) override {
+    std::set<std::string> used = UsedDomains(model.graph());
+    int64_t removed = 0;
+    for (auto& f : model.functions()) {
+      // A function's domain must stay imported while the function exists; its body's domains too.
+      std::set<std::string> body_used = UsedDomains(f->body());
+      used.insert(f->domain());
+      used.insert(body_used.begin(), body_used.end());
+      removed += Prune(f->mutable_opset_imports(), body_used);
+    }
+    removed += Prune(model.mutable_opset_imports(), used);
+    ctx.CountRewrite(removed);
+    return removed > 0;
+  }
+};
+
+}  // namespace
+
+REGISTER_PASS(EliminateUnusedOpsetImports, "unused-opsets", "remove opset imports no node uses");
+
+}  // namespace onnx_opt::passes
