@@ -1,0 +1,14 @@
+// The named pass groups. `default` is what onnx-opt runs when --passes is not given.
+#include "optimizer/pass_registry.h"
+
+namespace onnx_opt::passes {
+
+REGISTER_PASS_GROUP(dce, "dce", "remove dead nodes, unused initializers, functions and opset imports",
+                    "dead-nodes,unused-initializers,unused-functions,unused-opsets");
+REGISTER_PASS_GROUP(fuse, "fuse", "fuse operator patterns into fewer nodes",
+                    "fuse-bn-into-conv,fuse-add-into-conv");
+REGISTER_PASS_GROUP(cleanup, "cleanup", "remove no-op nodes and merge duplicates", "identity,cse");
+REGISTER_PASS_GROUP(default_pipeline, "default", "the standard pipeline, to a fixed point",
+                    "fixed(cleanup,fuse,dce)");
+
+}  // namespace onnx_opt::passes
