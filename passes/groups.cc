@@ -6,8 +6,8 @@ namespace onnx_opt::passes {
 REGISTER_PASS_GROUP(dce, "dce", "remove dead nodes, unused initializers, functions and opset imports",
                     "dead-nodes,unused-initializers,unused-functions,unused-opsets");
 REGISTER_PASS_GROUP(fuse, "fuse", "fuse operator patterns into fewer nodes",
-                    "fuse-bn-into-conv,fuse-add-into-conv");
-REGISTER_PASS_GROUP(cleanup, "cleanup", "remove no-op nodes and merge duplicates", "identity,cse");
+                    "fuse-bn-into-conv,fuse-add-into-conv,fuse-transposes,fuse-log-softmax");
+REGISTER_PASS_GROUP(cleanup, "cleanup", "remove no-op nodes and merge duplicates", "identity,nops,cse");
 REGISTER_PASS_GROUP(default_pipeline, "default", "the standard pipeline, to a fixed point",
                     "fixed(cleanup,fuse,dce)");
 
