@@ -90,15 +90,26 @@ std::vector<PassRun> SummarizeRuns(const std::vector<PassRun>& runs) {
 }
 
 std::string FormatStatsTable(const PipelineResult& result) {
-  std::string out = absl::StrFormat("%-28s %5s %9s %10s %10s %14s %14s\n", "pass", "runs", "rewrites",
-                                    "time(ms)", "nodes", "init bytes", "");
-  const std::vector<PassRun> rows = SummarizeRuns(result.runs);
-  for (const PassRun& row : rows) {
-    const int64_t runs = std::count_if(result.runs.begin(), result.runs.end(),
-                                       [&](const PassRun& r) { return r.pass == row.pass; });
-    absl::StrAppendFormat(&out, "%-28s %5d %9d %10.2f %4d -> %-4d %6d -> %d\n", row.pass, runs,
-                          row.rewrites, row.seconds * 1e3, row.before.nodes, row.after.nodes,
-                          row.before.initializer_bytes, row.after.initializer_bytes);
+  // Node and byte columns are the net change each pass made, summed over its runs.
+  std::string out = absl::StrFormat("%-24s %5s %9s %10s %8s %12s\n", "pass", "runs", "rewrites",
+                                    "time(ms)", "nodes", "init bytes");
+  std::vector<std::string> order;
+  for (const PassRun& r : result.runs) {
+    if (std::find(order.begin(), order.end(), r.pass) == order.end()) order.push_back(r.pass);
+  }
+  for (const std::string& pass : order) {
+    int64_t runs = 0, rewrites = 0, nodes = 0, bytes = 0;
+    double seconds = 0;
+    for (const PassRun& r : result.runs) {
+      if (r.pass != pass) continue;
+      ++runs;
+      rewrites += r.rewrites;
+      seconds += r.seconds;
+      nodes += r.after.nodes - r.before.nodes;
+      bytes += r.after.initializer_bytes - r.before.initializer_bytes;
+    }
+    absl::StrAppendFormat(&out, "%-24s %5d %9d %10.2f %+8d %+12d\n", pass, runs, rewrites, seconds * 1e3,
+                          nodes, bytes);
   }
   absl::StrAppendFormat(&out, "total: nodes %d -> %d, initializer bytes %d -> %d\n", result.before.nodes,
                         result.after.nodes, result.before.initializer_bytes,
