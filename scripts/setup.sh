@@ -14,6 +14,7 @@ packages=(
   libgflags-dev
   libgoogle-glog-dev
   libgtest-dev
+  libgmock-dev
   libbenchmark-dev
   libeigen3-dev
 )

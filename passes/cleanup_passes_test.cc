@@ -1,0 +1,158 @@
+// Tests for the cleanup passes: dead nodes, identity, no-ops, CSE, unused initializers, functions and
+// opset imports. Each runs a text model through the pass and checks the graph and the outputs.
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "passes/testing/pass_test_util.h"
+
+namespace onnx_opt::passes {
+namespace {
+
+using ::onnx_opt::passes::testing::ExpectSameOutputs;
+using ::onnx_opt::passes::testing::OpTypes;
+using ::onnx_opt::passes::testing::RunPipelineOnText;
+using ::testing::ElementsAre;
+
+TEST(DeadNodesTest, RemovesUnusedChainsButKeepsUnknownDomains) {
+  auto run = RunPipelineOnText(R"(
+    <ir_version: 8, opset_import: ["" : 17, "com.example" : 1]>
+    g (float[4] X) => (float[4] Y) {
+      A = Relu(X)
+      B = Neg(A)
+      C = com.example.Log(X)
+      Y = Abs(X)
+    })", "dead-nodes");
+  ASSERT_TRUE(run.ok()) << run.status();
+  EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("com.example::Log", "Abs"));
+  EXPECT_EQ(run->result.runs[0].rewrites, 2);
+  // The interpreter cannot run com.example ops; the numeric check is the next test's.
+}
+
+TEST(DeadNodesTest, NumericallyEqual) {
+  auto run = RunPipelineOnText(R"(
+    <ir_version: 8, opset_import: ["" : 17]>
+    g (float[4] X) => (float[4] Y) {
+      A = Relu(X)
+      B = Neg(A)
+      Y = Abs(X)
+    })", "dead-nodes");
+  ASSERT_TRUE(run.ok()) << run.status();
+  EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("Abs"));
+  EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
+}
+
+TEST(DeadNodesTest, CleansSubgraphsToo) {
+  auto run = RunPipelineOnText(R"(
+    <ir_version: 8, opset_import: ["" : 17]>
+    g (bool C, float[4] X) => (float[4] Y) {
+      Y = If(C) <
+        then_branch = t () => (float[4] T) { Unused = Neg(X)  T = Relu(X) },
+        else_branch = e () => (float[4] E) { E = Abs(X) }>
+    })", "dead-nodes");
+  ASSERT_TRUE(run.ok()) << run.status();
+  EXPECT_EQ(run->after->graph().first_node()->subgraphs()[0]->num_nodes(), 1u);
+  EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
+}
+
+TEST(IdentityTest, ForwardsInputsAndKeepsOutputNames) {
+  auto run = RunPipelineOnText(R"(
+    <ir_version: 8, opset_import: ["" : 17]>
+    g (float[4] X) => (float[4] Y, float[4] Z) {
+      A = Relu(X)
+      B = Identity(A)
+      Y = Identity(B)
+      Z = Identity(X)
+    })", "identity");
+  ASSERT_TRUE(run.ok()) << run.status();
+  // Z must stay: X is a graph input and cannot be renamed to Z.
+  EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("Relu", "Identity"));
+  EXPECT_EQ(run->after->graph().outputs()[0]->name(), "Y");
+  EXPECT_EQ(run->after->graph().outputs()[0]->producer()->op_type(), "Relu");
+  EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
+}
+
+TEST(CseTest, MergesEqualNodesButNotRandomOnes) {
+  auto run = RunPipelineOnText(R"(
+    <ir_version: 8, opset_import: ["" : 17]>
+    g (float[2,3] X) => (float[3,2] Y, float[3,2] Z, float[2,3] R) {
+      A = Transpose<perm = [1, 0]>(X)
+      B = Transpose<perm = [1, 0]>(X)
+      C = Transpose<perm = [0, 1]>(X)
+      Y = Add(A, B)
+      Z = Relu(B)
+      N1 = RandomNormalLike(X)
+      N2 = RandomNormalLike(X)
+      S = Sub(N1, N2)
+      R = Add(C, S)
+    })", "cse");
+  ASSERT_TRUE(run.ok()) << run.status();
+  EXPECT_THAT(OpTypes(run->after->graph()),
+              ElementsAre("Transpose", "Transpose", "Add", "Relu", "RandomNormalLike", "RandomNormalLike",
+                          "Sub", "Add"));
+  const ir::Node* add = run->after->graph().first_node()->next()->next();
+  EXPECT_EQ(add->input(0), add->input(1));
+}
+
+TEST(CseTest, NumericallyEqual) {
+  auto run = RunPipelineOnText(R"(
+    <ir_version: 8, opset_import: ["" : 17]>
+    g (float[2,3] X) => (float[3,2] Y, float[3,2] Z) {
+      A = Transpose<perm = [1, 0]>(X)
+      B = Transpose<perm = [1, 0]>(X)
+      Y = Add(A, B)
+      Z = Transpose<perm = [1, 0]>(X)
+    })", "cse");
+  ASSERT_TRUE(run.ok()) << run.status();
+  // Z is a graph output computed like A: it takes over A's node, which now has the name Z.
+  EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("Transpose", "Add"));
+  EXPECT_EQ(run->after->graph().outputs()[1]->name(), "Z");
+  EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
+}
+
+TEST(NopsTest, RemovesNoOpsOnlyWhenProvablyNeutral) {
+  auto run = RunPipelineOnText(R"(
+    <ir_version: 8, opset_import: ["" : 17]>
+    g (float[2,3] X) => (float[2,3] Y, float[2,3] Z) {
+      A = Transpose<perm = [0, 1]>(X)
+      B = Dropout(A)
+      zero = Constant<value = float {0.0}>()
+      C = Add(B, zero)
+      one = Constant<value = float[1,1] {1.0}>()
+      D = Mul(one, C)
+      E = Cast<to = 1>(D)
+      Y = Relu(E)
+      wide = Constant<value = float[2,2,3] {0,0,0,0,0,0,0,0,0,0,0,0}>()
+      F = Add(Y, wide)
+      Z = ReduceSum<axes = [0], keepdims = 0>(F)
+    })", "nops");
+  ASSERT_TRUE(run.ok()) << run.status();
+  // The [2,2,3] zero broadcasts X to a bigger shape, so that Add stays.
+  EXPECT_THAT(OpTypes(run->after->graph()),
+              ElementsAre("Constant", "Constant", "Relu", "Constant", "Add", "ReduceSum"));
+  EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
+}
+
+TEST(UnusedTest, InitializersFunctionsAndOpsetImports) {
+  auto run = RunPipelineOnText(R"(
+    <ir_version: 8, opset_import: ["" : 17, "local" : 1, "unused.domain" : 1]>
+    g (float[2] X, float[2] D = {5.0, 6.0}) => (float[2] Y) <float[2] W = {1.0, 2.0}, float[2] V = {3.0, 4.0}> {
+      T = local.twice(X)
+      Y = Add(T, W)
+    }
+    <domain: "local", opset_import: ["" : 17]>
+    twice (x) => (y) { y = Add(x, x) }
+    <domain: "local", opset_import: ["" : 17]>
+    never (x) => (y) { y = Neg(x) }
+  )", "dce");
+  ASSERT_TRUE(run.ok()) << run.status();
+  const ir::Graph& g = run->after->graph();
+  // V goes; W is used; D is a graph input with a default, part of the interface.
+  ASSERT_EQ(g.initializers().size(), 2u);
+  EXPECT_EQ(run->after->functions().size(), 1u);
+  EXPECT_EQ(run->after->functions()[0]->name(), "twice");
+  EXPECT_FALSE(run->after->OpsetVersion("unused.domain").has_value());
+  EXPECT_TRUE(run->after->OpsetVersion("local").has_value());
+  EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
+}
+
+}  // namespace
+}  // namespace onnx_opt::passes
