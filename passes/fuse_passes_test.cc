@@ -1,0 +1,143 @@
+// Tests for the fusion passes; every rewrite is also checked numerically.
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "passes/testing/pass_test_util.h"
+
+namespace onnx_opt::passes {
+namespace {
+
+using ::onnx_opt::passes::testing::ExpectSameOutputs;
+using ::onnx_opt::passes::testing::OpTypes;
+using ::onnx_opt::passes::testing::RunPipelineOnText;
+using ::testing::ElementsAre;
+
+constexpr char kConvBn[] = R"(
+  <ir_version: 8, opset_import: ["" : 17]>
+  g (float[1,2,5,5] X) => (float[1,3,5,5] Y)
+  <float[3,2,3,3] W = {0.1,-0.2,0.3,0.4,0.5,-0.6,0.7,0.8,0.9,1.0,-1.1,1.2,0.1,0.2,0.3,0.4,0.5,0.6,
+                       -0.7,0.8,0.9,1.0,1.1,1.2,0.1,0.2,-0.3,0.4,0.5,0.6,0.7,0.8,0.9,1.0,1.1,1.2,
+                       0.1,0.2,0.3,-0.4,0.5,0.6,0.7,0.8,0.9,1.0,1.1,1.2,0.1,0.2,0.3,0.4,0.5,0.6},
+   float[3] B = {0.5, -0.5, 0.25},
+   float[3] scale = {1.5, 0.5, 2.0}, float[3] bias = {0.1, 0.2, 0.3},
+   float[3] mean = {0.05, -0.1, 0.2}, float[3] var = {0.9, 1.1, 0.3}>
+  {
+    C = Conv<pads = [1, 1, 1, 1]>(X, W, B)
+    Y = BatchNormalization<epsilon = 0.001>(C, scale, bias, mean, var)
+  })";
+
+TEST(FuseBatchNormTest, FoldsIntoConvWeightsAndBias) {
+  auto run = RunPipelineOnText(kConvBn, "fuse-bn-into-conv");
+  ASSERT_TRUE(run.ok()) << run.status();
+  EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("Conv"));
+  EXPECT_EQ(run->after->graph().outputs()[0]->name(), "Y");
+  EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
+}
+
+TEST(FuseBatchNormTest, ConvTransposeWithGroups) {
+  auto run = RunPipelineOnText(R"(
+    <ir_version: 8, opset_import: ["" : 17]>
+    g (float[1,4,3,3] X) => (float[1,4,4,4] Y)
+    <float[4,2,2,2] W = {0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,-0.1,-0.2,-0.3,-0.4,-0.5,-0.6,-0.7,-0.8,
+                         1.1,1.2,1.3,1.4,1.5,1.6,1.7,1.8,-1.1,-1.2,-1.3,-1.4,-1.5,-1.6,-1.7,-1.8},
+     float[4] scale = {1.5, 0.5, 2.0, 1.0}, float[4] bias = {0.1, 0.2, 0.3, 0.4},
+     float[4] mean = {0.05, -0.1, 0.2, 0.0}, float[4] var = {0.9, 1.1, 0.3, 2.0}>
+    {
+      C = ConvTranspose<group = 2>(X, W)
+      Y = BatchNormalization(C, scale, bias, mean, var)
+    })", "fuse-bn-into-conv");
+  ASSERT_TRUE(run.ok()) << run.status();
+  EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("ConvTranspose"));
+  EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
+}
+
+TEST(FuseBatchNormTest, LeavesTrainingModeAndSharedConvAlone) {
+  auto run = RunPipelineOnText(R"(
+    <ir_version: 8, opset_import: ["" : 17]>
+    g (float[1,1,3,3] X) => (float[1,1,3,3] Y, float[1,1,3,3] Z, float[1] M)
+    <float[1,1,1,1] W = {2.0}, float[1] s = {1.0}, float[1] b = {0.0}, float[1] m = {0.0}, float[1] v = {1.0}>
+    {
+      C = Conv(X, W)
+      Y = BatchNormalization(C, s, b, m, v)
+      Z = Relu(C)
+      D = Conv(X, W)
+      Z2, M, V2 = BatchNormalization<training_mode = 1>(D, s, b, m, v)
+    })", "fuse-bn-into-conv");
+  ASSERT_TRUE(run.ok()) << run.status();
+  EXPECT_THAT(OpTypes(run->after->graph()),
+              ElementsAre("Conv", "BatchNormalization", "Relu", "Conv", "BatchNormalization"));
+}
+
+TEST(FuseAddIntoConvTest, PerChannelAndScalarConstants) {
+  auto run = RunPipelineOnText(R"(
+    <ir_version: 8, opset_import: ["" : 17]>
+    g (float[1,2,4,4] X) => (float[1,2,3,3] Y, float[1,2,3,3] Z)
+    <float[2,2,2,2] W = {0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,-0.1,-0.2,-0.3,-0.4,-0.5,-0.6,-0.7,-0.8},
+     float[2,1,1] c = {1.0, -2.0}, float s = {0.5}>
+    {
+      A = Conv(X, W)
+      Y = Add(A, c)
+      B = Conv(X, W)
+      Z = Add(s, B)
+    })", "fuse-add-into-conv");
+  ASSERT_TRUE(run.ok()) << run.status();
+  EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("Conv", "Conv"));
+  EXPECT_EQ(run->after->graph().first_node()->num_inputs(), 3u);
+  EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
+}
+
+TEST(FuseAddIntoConvTest, KeepsAddsThatAreNotPerChannel) {
+  auto run = RunPipelineOnText(R"(
+    <ir_version: 8, opset_import: ["" : 17]>
+    g (float[1,2,3,3] X) => (float[1,2,2,2] Y)
+    <float[2,2,2,2] W = {0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,-0.1,-0.2,-0.3,-0.4,-0.5,-0.6,-0.7,-0.8},
+     float[2,2] c = {1.0, -2.0, 3.0, 4.0}>
+    {
+      A = Conv(X, W)
+      Y = Add(A, c)
+    })", "fuse-add-into-conv");
+  ASSERT_TRUE(run.ok()) << run.status();
+  EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("Conv", "Add"));
+}
+
+TEST(FuseTransposesTest, ComposesPermutationsAndRemovesIdentity) {
+  auto run = RunPipelineOnText(R"(
+    <ir_version: 8, opset_import: ["" : 17]>
+    g (float[2,3,4] X) => (float[4,2,3] Y, float[2,3,4] Z) {
+      A = Transpose<perm = [1, 2, 0]>(X)
+      Y = Transpose<perm = [1, 2, 0]>(A)
+      B = Transpose<perm = [2, 0, 1]>(X)
+      Z = Transpose<perm = [1, 2, 0]>(B)
+    })", "fuse-transposes,nops,dead-nodes");
+  ASSERT_TRUE(run.ok()) << run.status();
+  // Y = Transpose(X, [2,0,1]); Z = X, so the last Transpose stays as the output's producer.
+  EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("Transpose", "Transpose"));
+  EXPECT_EQ(run->after->graph().first_node()->GetInts("perm"), (std::vector<int64_t>{2, 0, 1}));
+  EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
+}
+
+TEST(FuseLogSoftmaxTest, BecomesOneNodeAtOldAndNewOpsets) {
+  for (const char* opset : {"11", "17"}) {
+    auto run = RunPipelineOnText(std::string(R"(
+      <ir_version: 8, opset_import: ["" : )") + opset + R"(]>
+      g (float[2,3,4] X) => (float[2,3,4] Y) {
+        S = Softmax<axis = 1>(X)
+        Y = Log(S)
+      })", "fuse-log-softmax");
+    ASSERT_TRUE(run.ok()) << run.status();
+    EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("LogSoftmax"));
+    EXPECT_EQ(run->after->graph().first_node()->GetInt("axis", 0), 1);
+    EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
+  }
+}
+
+TEST(DefaultPipelineTest, ShrinksTheBundledStyleCnn) {
+  auto run = RunPipelineOnText(kConvBn, "default");
+  ASSERT_TRUE(run.ok()) << run.status();
+  EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("Conv"));
+  // Only the fused weight and bias remain.
+  EXPECT_EQ(run->after->graph().initializers().size(), 2u);
+  EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
+}
+
+}  // namespace
+}  // namespace onnx_opt::passes
