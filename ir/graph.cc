@@ -32,6 +32,7 @@ void Graph::DropAllReferences() {
     outputs_[i] = nullptr;
   }
   outputs_.clear();
+  output_info_.clear();
   for (auto& n : nodes_storage_) n->DropAllReferences();
   for (auto& n : erased_) n->DropAllReferences();
 }
@@ -128,6 +129,7 @@ void Graph::SetOutput(size_t i, Value* v) {
   outputs_[i]->RemoveUse(Use{nullptr, this, i});
   outputs_[i] = v;
   v->AddUse(Use{nullptr, this, i});
+  if (i < output_info_.size()) output_info_[i].reset();
 }
 
 void Graph::RemoveOutput(size_t i) {
@@ -137,6 +139,18 @@ void Graph::RemoveOutput(size_t i) {
     outputs_[j]->RenumberUse(Use{nullptr, this, j}, j - 1);
   }
   outputs_.erase(outputs_.begin() + i);
+  if (i < output_info_.size()) output_info_.erase(output_info_.begin() + i);
+}
+
+const std::optional<OutputInfo>& Graph::output_info(size_t i) const {
+  static const std::optional<OutputInfo> kNone;
+  return i < output_info_.size() ? output_info_[i] : kNone;
+}
+
+void Graph::set_output_info(size_t i, std::optional<OutputInfo> info) {
+  CHECK_LT(i, outputs_.size());
+  if (output_info_.size() <= i) output_info_.resize(i + 1);
+  output_info_[i] = std::move(info);
 }
 
 void Graph::Link(Node* node, Node* before) {
@@ -234,6 +248,22 @@ absl::Status Graph::Erase(Node* node) {
 }
 
 void Graph::ReleaseErased() { erased_.clear(); }
+
+std::unique_ptr<Node> Graph::Detach(Node* node) {
+  CHECK(node->graph_ == this && !node->erased_);
+  Unlink(node);
+  const size_t index = node->storage_index_;
+  std::unique_ptr<Node> owned = std::move(nodes_storage_[index]);
+  if (index + 1 != nodes_storage_.size()) {
+    nodes_storage_[index] = std::move(nodes_storage_.back());
+    nodes_storage_[index]->storage_index_ = index;
+  }
+  nodes_storage_.pop_back();
+  owned->graph_ = nullptr;
+  owned->prev_ = owned->next_ = nullptr;
+  for (auto& out : owned->outputs_) out->graph_ = nullptr;
+  return owned;
+}
 
 void Graph::Reorder(const std::vector<Node*>& order) {
   CHECK_EQ(order.size(), num_nodes_);

@@ -6,10 +6,12 @@
 #include <cstdint>
 #include <iterator>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/status/status.h"
+#include "ir/explicit_defaults.h"
 #include "ir/node.h"
 #include "ir/value.h"
 
@@ -21,6 +23,14 @@ class Function;
 struct TensorAnnotation {
   std::string tensor_name;
   StringPairs quant_parameter_tensor_names;
+};
+
+// A graph output's own ValueInfoProto fields, when they differ from its value's (e.g. a subgraph
+// that returns an outer value, or the same value returned twice with different types).
+struct OutputInfo {
+  Type type;
+  std::string doc_string;
+  StringPairs metadata_props;
 };
 
 // A value_info entry whose name matches no value of the graph; kept so load -> save is lossless.
@@ -90,6 +100,10 @@ class Graph {
   void SetOutput(size_t i, Value* v);
   void RemoveOutput(size_t i);
   const std::vector<Value*>& outputs() const { return outputs_; }
+  // Output i's own description, if it has one (see OutputInfo); SetOutput and RemoveOutput keep
+  // these aligned with the outputs, and replacing an output drops its description.
+  const std::optional<OutputInfo>& output_info(size_t i) const;
+  void set_output_info(size_t i, std::optional<OutputInfo> info);
 
   // --- Nodes -------------------------------------------------------------------------------------
   NodeRange nodes() const { return NodeRange{head_}; }
@@ -111,6 +125,10 @@ class Graph {
   // dies or ReleaseErased() runs, so iterators standing on it stay valid.
   absl::Status Erase(Node* node);
   void ReleaseErased();
+  // Takes a live node out of this graph with its inputs, outputs and uses intact, so it can be put
+  // into another graph (e.g. when inlining an If branch). The caller must insert it somewhere where
+  // everything it uses is in scope.
+  std::unique_ptr<Node> Detach(Node* node);
   // Reorders the node list to `order`, which must hold exactly this graph's live nodes.
   void Reorder(const std::vector<Node*>& order);
 
@@ -139,6 +157,9 @@ class Graph {
   }
   const StringPairs& metadata_props() const { return metadata_props_; }
   StringPairs& mutable_metadata_props() { return metadata_props_; }
+  // Fields the file wrote with their default value (see explicit_defaults.h).
+  const ExplicitDefaults& explicit_defaults() const { return explicit_defaults_; }
+  ExplicitDefaults& mutable_explicit_defaults() { return explicit_defaults_; }
 
   // Drops every reference this graph's nodes and outputs hold (recursively), before destruction.
   void DropAllReferences();
@@ -159,6 +180,7 @@ class Graph {
   std::vector<Value*> initializers_;
   std::vector<Value*> sparse_initializers_;
   std::vector<Value*> outputs_;
+  std::vector<std::optional<OutputInfo>> output_info_;  // may be shorter than outputs_
 
   std::vector<std::unique_ptr<Node>> nodes_storage_;  // live nodes, unordered
   std::vector<std::unique_ptr<Node>> erased_;
@@ -173,6 +195,7 @@ class Graph {
   std::vector<DanglingValueInfo> dangling_value_info_;
   std::vector<TensorAnnotation> quantization_annotation_;
   StringPairs metadata_props_;
+  ExplicitDefaults explicit_defaults_;
 };
 
 }  // namespace onnx_opt::ir

@@ -176,3 +176,29 @@ TEST(ModelTest, OpsetLookupTreatsEmptyAndAiOnnxAlike) {
 
 }  // namespace
 }  // namespace onnx_opt::ir
+
+namespace onnx_opt::ir {
+namespace {
+
+TEST(GraphTest, DetachMovesANodeWithItsUsesIntoAnotherGraph) {
+  auto outer = std::make_unique<Graph>("outer");
+  Value* x = outer->AddInput("X");
+  auto inner = std::make_unique<Graph>("inner");
+  Node* relu = inner->AddNode("Relu", {x}, {"R"});
+  inner->AddOutput(relu->output(0));
+  Node* if_node = outer->AddNode("If", {x}, {"Y"});
+  if_node->SetAttribute(Attribute::FromGraph("then_branch", std::move(inner)));
+  Graph* branch = if_node->subgraphs()[0];
+
+  std::unique_ptr<Node> moved = branch->Detach(relu);
+  EXPECT_EQ(branch->num_nodes(), 0u);
+  EXPECT_EQ(moved->graph(), nullptr);
+  Node* placed = outer->InsertBefore(if_node, std::move(moved));
+  EXPECT_EQ(placed->graph(), outer.get());
+  EXPECT_EQ(placed->output(0)->graph(), outer.get());
+  EXPECT_EQ(x->uses().size(), 2u);  // Relu and the If's condition
+  EXPECT_EQ(outer->first_node(), placed);
+}
+
+}  // namespace
+}  // namespace onnx_opt::ir

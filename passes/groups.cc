@@ -3,12 +3,14 @@
 
 namespace onnx_opt::passes {
 
+REGISTER_PASS_GROUP(fold_group, "fold", "evaluate constant subgraphs and take constant If branches",
+                    "fold-constants,fold-if");
 REGISTER_PASS_GROUP(dce, "dce", "remove dead nodes, unused initializers, functions and opset imports",
                     "dead-nodes,unused-initializers,unused-functions,unused-opsets");
 REGISTER_PASS_GROUP(fuse, "fuse", "fuse operator patterns into fewer nodes",
                     "fuse-bn-into-conv,fuse-add-into-conv,fuse-transposes,fuse-log-softmax");
 REGISTER_PASS_GROUP(cleanup, "cleanup", "remove no-op nodes and merge duplicates", "identity,nops,cse");
 REGISTER_PASS_GROUP(default_pipeline, "default", "the standard pipeline, to a fixed point",
-                    "fixed(cleanup,fuse,dce)");
+                    "fixed(fold,cleanup,fuse,dce)");
 
 }  // namespace onnx_opt::passes

@@ -1,0 +1,163 @@
+// fold-constants: evaluates with the interpreter every deterministic node whose inputs are all constant and
+// replaces its outputs by initializers; turns Constant nodes into initializers; folds Shape and Size
+// of values whose shape is static. A fold whose outputs are larger than the size limit and larger
+// than its inputs is refused, so folding never blows a model up (Expand/Tile/ConstantOfShape of big
+// shapes stay nodes). Initializers that are also graph inputs are defaults a caller may override: not
+// constants, unless PassOptions::fold_overridable_initializers, which also drops them from the inputs.
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+#include "interpreter/evaluator.h"
+#include "interpreter/tensor.h"
+#include "ir/name_generator.h"
+#include "optimizer/pass_registry.h"
+#include "passes/constant.h"
+#include "passes/graph_walk.h"
+#include "passes/op_traits.h"
+
+namespace onnx_opt::passes {
+namespace {
+
+using interpreter::RuntimeValue;
+
+// Replaces every use of `out` (keeping its name, which graph outputs depend on) by a new initializer
+// of graph `g` holding `tensor`.
+void ReplaceWithInitializer(ir::Graph& g, ir::Value* out, ir::Tensor tensor, ir::NameGenerator& names) {
+  std::string name = out->name();
+  out->set_name(names.Fresh(name + "_folded"));
+  tensor.set_name(name);
+  tensor.set_storage(ir::Tensor::Storage::kRaw);
+  ir::Value* init = g.AddInitializer(std::move(tensor));
+  if (out->in_value_info()) g.AddValueInfo(init);
+  init->set_doc_string(out->doc_string());
+  out->ReplaceAllUsesWith(init);
+}
+
+int64_t TensorBytes(const ir::Tensor& t) {
+  int64_t n = static_cast<int64_t>(t.raw_size());
+  for (const std::string& s : t.strings()) n += static_cast<int64_t>(s.size());
+  return n;
+}
+
+// Shape/Size of a value whose shape is static: the answer without running anything.
+std::optional<ir::Tensor> FoldShapeOf(const ir::Node& n, int64_t opset) {
+  if (!n.has_input(0)) return std::nullopt;
+  const ir::Type& type = n.input(0)->type();
+  if (!type.is_tensor() || !type.shape().has_value() || !type.shape()->is_static()) return std::nullopt;
+  std::vector<int64_t> dims;
+  for (const ir::Dim& d : type.shape()->dims()) dims.push_back(d.value());
+  if (n.op_type() == "Size") {
+    int64_t count = 1;
+    for (int64_t d : dims) count *= d;
+    return ir::Tensor::FromVector<int64_t>(ir::DataType::kInt64, {}, {count});
+  }
+  // Shape-15 slices with start/end (clamped, negative counted from the back).
+  int64_t rank = static_cast<int64_t>(dims.size());
+  int64_t start = opset >= 15 ? n.GetInt("start", 0) : 0;
+  int64_t end = opset >= 15 ? n.GetInt("end", rank) : rank;
+  if (start < 0) start += rank;
+  if (end < 0) end += rank;
+  start = std::clamp<int64_t>(start, 0, rank);
+  end = std::clamp<int64_t>(end, 0, rank);
+  std::vector<int64_t> values(dims.begin() + start, dims.begin() + std::max(start, end));
+  const int64_t count = static_cast<int64_t>(values.size());
+  return ir::Tensor::FromVector<int64_t>(ir::DataType::kInt64, {count}, values);
+}
+
+class ConstantFolding final : public optimizer::Pass {
+ public:
+  std::string_view name() const override { return "fold-constants"; }
+
+  absl::StatusOr<bool> Run(ir::Model& model, optimizer::PassContext& ctx) override {
+    bool changed = false;
+    if (ctx.options().fold_overridable_initializers) changed |= FreezeInputDefaults(model.graph(), ctx);
+    const int64_t opset = model.OpsetVersion("").value_or(0);
+    ir::NameGenerator names(model);
+    interpreter::Evaluator evaluator(model);
+    // Function bodies are left alone: their nodes follow the function's own opset imports and may
+    // take attributes from the caller.
+    absl::StatusOr<bool> folded = ForEachGraphOuterFirst(model.graph(), [&](ir::Graph& g) -> absl::StatusOr<bool> {
+      bool any = false;
+      for (ir::Node* n : g.nodes()) {
+        if (!n->is_onnx_domain() || IsNondeterministic(*n) || !n->subgraphs().empty()) continue;
+        std::optional<std::vector<ir::Tensor>> outputs = Evaluate(*n, opset, evaluator, ctx);
+        if (!outputs.has_value()) continue;
+        for (size_t i = 0; i < n->num_outputs(); ++i) {
+          if (!n->output(i)->is_omitted()) ReplaceWithInitializer(g, n->output(i), std::move((*outputs)[i]), names);
+        }
+        if (absl::Status s = g.Erase(n); !s.ok()) return s;
+        ctx.CountRewrite();
+        any = true;
+      }
+      g.ReleaseErased();
+      return any;
+    });
+    if (!folded.ok()) return folded.status();
+    return changed || *folded;
+  }
+
+ private:
+  // Graph inputs with an initializer become plain constants (only when the user asked for it).
+  static bool FreezeInputDefaults(ir::Graph& g, optimizer::PassContext& ctx) {
+    std::vector<ir::Value*> frozen;
+    for (ir::Value* v : g.inputs()) {
+      if (v->initializer() != nullptr) frozen.push_back(v);
+    }
+    for (ir::Value* v : frozen) {
+      if (g.RemoveInput(v).ok()) ctx.CountRewrite();
+    }
+    return !frozen.empty();
+  }
+
+  // The node's outputs as tensors, or nullopt when it cannot or should not be folded.
+  static std::optional<std::vector<ir::Tensor>> Evaluate(const ir::Node& n, int64_t opset,
+                                                         interpreter::Evaluator& evaluator,
+                                                         optimizer::PassContext& ctx) {
+    if (n.op_type() == "Shape" || n.op_type() == "Size") {
+      std::optional<ir::Tensor> t = FoldShapeOf(n, opset);
+      if (!t.has_value()) return std::nullopt;
+      std::vector<ir::Tensor> out;
+      out.push_back(std::move(*t));
+      return out;
+    }
+    std::vector<RuntimeValue> inputs(n.num_inputs());
+    std::vector<const RuntimeValue*> input_ptrs(n.num_inputs(), nullptr);
+    int64_t input_bytes = 0;
+    for (size_t i = 0; i < n.num_inputs(); ++i) {
+      if (!n.has_input(i)) continue;
+      const ir::Tensor* t = GetConstantTensor(n.input(i));
+      if (t == nullptr) return std::nullopt;
+      absl::StatusOr<interpreter::Tensor> rt = interpreter::Tensor::FromIr(*t);
+      if (!rt.ok()) return std::nullopt;
+      input_bytes += TensorBytes(*t);
+      inputs[i] = RuntimeValue(std::move(*rt));
+      input_ptrs[i] = &inputs[i];
+    }
+    absl::StatusOr<std::vector<RuntimeValue>> results = evaluator.RunNode(n, input_ptrs);
+    // Anything the interpreter cannot do (or a node that would fail at run time) stays as it is.
+    if (!results.ok() || results->size() < n.num_outputs()) return std::nullopt;
+    std::vector<ir::Tensor> out;
+    int64_t output_bytes = 0;
+    for (size_t i = 0; i < n.num_outputs(); ++i) {
+      if (n.output(i)->is_omitted()) {
+        out.emplace_back();
+        continue;
+      }
+      if (!(*results)[i].is_tensor()) return std::nullopt;
+      ir::Tensor t = (*results)[i].tensor().ToIr();
+      output_bytes += TensorBytes(t);
+      out.push_back(std::move(t));
+    }
+    // A Constant node is always worth turning into an initializer (same bytes, one node less).
+    if (n.op_type() != "Constant" && output_bytes > ctx.options().fold_size_limit && output_bytes > input_bytes) {
+      return std::nullopt;
+    }
+    return out;
+  }
+};
+
+}  // namespace
+
+REGISTER_PASS(ConstantFolding, "fold-constants", "evaluate nodes whose inputs are all constant");
+
+}  // namespace onnx_opt::passes

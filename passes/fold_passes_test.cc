@@ -1,0 +1,100 @@
+// Tests for constant folding and constant-If inlining.
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "passes/testing/pass_test_util.h"
+
+namespace onnx_opt::passes {
+namespace {
+
+using ::onnx_opt::passes::testing::ExpectSameOutputs;
+using ::onnx_opt::passes::testing::OpTypes;
+using ::onnx_opt::passes::testing::RunPipelineOnText;
+using ::testing::ElementsAre;
+
+TEST(FoldTest, EvaluatesConstantChainsAndKeepsOutputNames) {
+  auto run = RunPipelineOnText(R"(
+    <ir_version: 8, opset_import: ["" : 17]>
+    g (float[2] X) => (float[2] Y, float[2] K) <float[2] A = {1.0, 2.0}, float[2] B = {3.0, 4.0}> {
+      C = Add(A, B)
+      two = Constant<value = float {2.0}>()
+      K = Mul(C, two)
+      Y = Add(X, K)
+    })", "fold-constants");
+  ASSERT_TRUE(run.ok()) << run.status();
+  EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("Add"));
+  // K is a graph output: it is now an initializer with the same name.
+  const ir::Value* k = run->after->graph().outputs()[1];
+  EXPECT_EQ(k->name(), "K");
+  ASSERT_NE(k->initializer(), nullptr);
+  EXPECT_EQ(k->initializer()->ToVector<float>(), (std::vector<float>{8.0f, 12.0f}));
+  EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
+}
+
+TEST(FoldTest, ShapeOfStaticShapeAndSizeGuard) {
+  optimizer::PassOptions options;
+  options.fold_size_limit = 1024;
+  auto run = RunPipelineOnText(R"(
+    <ir_version: 8, opset_import: ["" : 17]>
+    g (float[3,4] X) => (float[3,4] Y, float[1000,1000] Big) <int64[2] big_shape = {1000, 1000}> {
+      S = Shape(X)
+      Z = ConstantOfShape<value = float[1] {1.0}>(S)
+      Y = Add(X, Z)
+      Big = ConstantOfShape<value = float[1] {0.5}>(big_shape)
+    })", "fold-constants", options);
+  ASSERT_TRUE(run.ok()) << run.status();
+  // Shape and the small ConstantOfShape fold; the 4 MB one would grow the model and stays.
+  EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("Add", "ConstantOfShape"));
+  EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
+}
+
+TEST(FoldTest, InputDefaultsAreNotConstantsUnlessAsked) {
+  const std::string text = R"(
+    <ir_version: 8, opset_import: ["" : 17]>
+    g (float[2] X, float[2] D = {1.0, 2.0}) => (float[2] Y) {
+      E = Neg(D)
+      Y = Add(X, E)
+    })";
+  auto kept = RunPipelineOnText(text, "fold-constants");
+  ASSERT_TRUE(kept.ok()) << kept.status();
+  EXPECT_THAT(OpTypes(kept->after->graph()), ElementsAre("Neg", "Add"));
+
+  optimizer::PassOptions options;
+  options.fold_overridable_initializers = true;
+  auto frozen = RunPipelineOnText(text, "fold-constants", options);
+  ASSERT_TRUE(frozen.ok()) << frozen.status();
+  EXPECT_THAT(OpTypes(frozen->after->graph()), ElementsAre("Add"));
+  EXPECT_EQ(frozen->after->graph().inputs().size(), 1u);
+  EXPECT_OK(ExpectSameOutputs(*frozen->before, *frozen->after));
+}
+
+TEST(FoldTest, LeavesRandomAndUnknownOpsAlone) {
+  auto run = RunPipelineOnText(R"(
+    <ir_version: 8, opset_import: ["" : 17, "com.example" : 1]>
+    g (float[2] X) => (float[2] Y, float[2] Z) <float[2] A = {1.0, 2.0}> {
+      Y = RandomNormalLike(A)
+      Z = com.example.Twice(A)
+    })", "fold-constants");
+  ASSERT_TRUE(run.ok()) << run.status();
+  EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("RandomNormalLike", "com.example::Twice"));
+}
+
+TEST(FoldIfTest, InlinesTheTakenBranch) {
+  auto run = RunPipelineOnText(R"(
+    <ir_version: 8, opset_import: ["" : 17]>
+    g (float[2] X) => (float[2] Y, float[2] Z) <bool c = {1}> {
+      Y = If(c) <
+        then_branch = t () => (float[2] T) { T = Relu(X) },
+        else_branch = e () => (float[2] E) { E = Neg(X) }>
+      Z = If(c) <
+        then_branch = t2 () => (float[2] T2) { T2 = Identity(X) },
+        else_branch = e2 () => (float[2] E2) { E2 = Abs(X) }>
+    })", "fold-if");
+  ASSERT_TRUE(run.ok()) << run.status();
+  EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("Relu", "Identity"));
+  EXPECT_EQ(run->after->graph().outputs()[0]->name(), "Y");
+  EXPECT_EQ(run->after->graph().outputs()[1]->name(), "Z");
+  EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
+}
+
+}  // namespace
+}  // namespace onnx_opt::passes

@@ -1,0 +1,83 @@
+// fold-if: an If whose condition is a constant is replaced by the nodes of the branch it takes. The
+// branch's nodes move into the enclosing graph (names are unique model-wide, so they stay valid), its
+// initializers become initializers of the enclosing graph, and the If's outputs become the branch's.
+#include "absl/strings/str_cat.h"
+#include "ir/name_generator.h"
+#include "optimizer/pass_registry.h"
+#include "passes/constant.h"
+#include "passes/forward_value.h"
+#include "passes/graph_walk.h"
+
+namespace onnx_opt::passes {
+namespace {
+
+class InlineConstantIf final : public optimizer::Pass {
+ public:
+  std::string_view name() const override { return "fold-if"; }
+
+  absl::StatusOr<bool> Run(ir::Model& model, optimizer::PassContext& ctx) override {
+    ir::NameGenerator names(model);
+    return ForEachGraphOuterFirst(model, [&](ir::Graph& g) -> absl::StatusOr<bool> {
+      bool changed = false;
+      for (ir::Node* n : g.nodes()) {
+        if (!n->is_onnx_domain() || n->op_type() != "If" || !n->has_input(0)) continue;
+        const ir::Tensor* cond = GetConstantTensor(n->input(0));
+        if (cond == nullptr) continue;
+        std::optional<std::vector<double>> v = ConstantAsDoubles(*cond);
+        if (!v.has_value() && cond->data_type() == ir::DataType::kBool && cond->raw_size() >= 1) {
+          v = std::vector<double>{static_cast<double>(cond->raw_data()[0] != 0)};
+        }
+        if (!v.has_value() || v->size() != 1) continue;
+        ir::Attribute* branch_attr = n->FindMutableAttribute((*v)[0] != 0 ? "then_branch" : "else_branch");
+        if (branch_attr == nullptr || !branch_attr->g) continue;
+        ir::Graph& branch = *branch_attr->g;
+        if (branch.outputs().size() != n->num_outputs() || !branch.inputs().empty()) continue;
+        if (absl::Status s = Inline(g, *n, branch, names); !s.ok()) return s;
+        if (absl::Status s = g.Erase(n); !s.ok()) return s;
+        ctx.CountRewrite();
+        changed = true;
+      }
+      g.ReleaseErased();
+      return changed;
+    });
+  }
+
+ private:
+  static absl::Status Inline(ir::Graph& g, ir::Node& if_node, ir::Graph& branch, ir::NameGenerator& names) {
+    // Initializers of the branch become initializers of g (same names: unique model-wide).
+    std::vector<ir::Value*> inits = branch.initializers();
+    for (ir::Value* v : inits) {
+      ir::Tensor t = *v->initializer();
+      t.set_name(v->name());
+      v->set_name(names.Fresh(v->name() + "_moved"));
+      ir::Value* moved = g.AddInitializer(std::move(t));
+      v->ReplaceAllUsesWith(moved);
+    }
+    // Nodes move in front of the If, in order.
+    std::vector<ir::Node*> nodes;
+    for (ir::Node* b : branch.nodes()) nodes.push_back(b);
+    for (ir::Node* b : nodes) g.InsertBefore(&if_node, branch.Detach(b));
+    // The If's outputs become the branch's outputs. A graph output that cannot take over the name
+    // of what the branch returns (say, an outer value) gets an Identity to keep its name.
+    const std::vector<ir::Value*> results = branch.outputs();
+    for (size_t i = 0; i < if_node.num_outputs(); ++i) {
+      ir::Value* out = if_node.output(i);
+      ir::Value* result = results[i];
+      if (!out->has_uses()) continue;
+      if (ForwardValue(out, result)) continue;
+      ir::Node* id = g.InsertBefore(&if_node, ir::Node::Create("", "Identity", {result},
+                                                               {names.Fresh(out->name() + "_inlined")}));
+      id->output(0)->set_type(out->type());
+      if (!ForwardValue(out, id->output(0))) {
+        return absl::InternalError(absl::StrCat("cannot forward If output '", out->name(), "'"));
+      }
+    }
+    return absl::OkStatus();
+  }
+};
+
+}  // namespace
+
+REGISTER_PASS(InlineConstantIf, "fold-if", "replace an If with a constant condition by the branch it takes");
+
+}  // namespace onnx_opt::passes
