@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "ir/attribute.h"
+#include "ir/explicit_defaults.h"
 #include "ir/graph.h"
 #include "ir/opset_import.h"
 
@@ -44,6 +45,9 @@ class Function {
 
   const StringPairs& metadata_props() const { return metadata_props_; }
   StringPairs& mutable_metadata_props() { return metadata_props_; }
+  // Fields the file wrote with their default value (see explicit_defaults.h).
+  const ExplicitDefaults& explicit_defaults() const { return explicit_defaults_; }
+  ExplicitDefaults& mutable_explicit_defaults() { return explicit_defaults_; }
 
  private:
   std::string domain_;
@@ -55,6 +59,7 @@ class Function {
   std::vector<Attribute> attribute_defaults_;
   std::vector<OpsetImport> opset_imports_;
   StringPairs metadata_props_;
+  ExplicitDefaults explicit_defaults_;
 };
 
 }  // namespace onnx_opt::ir

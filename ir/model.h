@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "ir/function.h"
+#include "ir/explicit_defaults.h"
 #include "ir/graph.h"
 #include "ir/opset_import.h"
 
@@ -59,6 +60,9 @@ class Model {
   const std::vector<std::string>& training_info() const { return training_info_; }
   std::vector<std::string>& mutable_configuration() { return configuration_; }
   const std::vector<std::string>& configuration() const { return configuration_; }
+  // Fields the file wrote with their default value (see explicit_defaults.h).
+  const ExplicitDefaults& explicit_defaults() const { return explicit_defaults_; }
+  ExplicitDefaults& mutable_explicit_defaults() { return explicit_defaults_; }
 
  private:
   int64_t ir_version_ = 0;
@@ -73,6 +77,7 @@ class Model {
   std::vector<std::unique_ptr<Function>> functions_;
   std::vector<std::string> training_info_;
   std::vector<std::string> configuration_;
+  ExplicitDefaults explicit_defaults_;
 };
 
 }  // namespace onnx_opt::ir

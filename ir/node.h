@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "ir/attribute.h"
+#include "ir/explicit_defaults.h"
 #include "ir/value.h"
 
 namespace onnx_opt::ir {
@@ -80,6 +81,9 @@ class Node {
   // Serialized NodeDeviceConfigurationProto messages (multi-device annotations, passed through).
   const std::vector<std::string>& device_configurations() const { return device_configurations_; }
   std::vector<std::string>& mutable_device_configurations() { return device_configurations_; }
+  // Fields the file wrote with their default value (see explicit_defaults.h).
+  const ExplicitDefaults& explicit_defaults() const { return explicit_defaults_; }
+  ExplicitDefaults& mutable_explicit_defaults() { return explicit_defaults_; }
 
   // The graph the node is in (null while detached), and its neighbours in that graph's node list.
   Graph* graph() const { return graph_; }
@@ -107,6 +111,7 @@ class Node {
   std::vector<Attribute> attributes_;
   StringPairs metadata_props_;
   std::vector<std::string> device_configurations_;
+  ExplicitDefaults explicit_defaults_;
 
   Graph* graph_ = nullptr;
   Node* prev_ = nullptr;

@@ -8,12 +8,18 @@
 #include <string_view>
 #include <vector>
 
+#include "ir/explicit_defaults.h"
+
 namespace onnx_opt::ir {
 
 struct OpsetImport {
   std::string domain;  // "" (or "ai.onnx") is the default ONNX domain
   int64_t version = 0;
-  bool operator==(const OpsetImport& other) const = default;
+  ExplicitDefaults explicit_defaults;  // fields the file wrote with their default value
+  // Compares what the import means, not how it was spelled.
+  bool operator==(const OpsetImport& other) const {
+    return domain == other.domain && version == other.version;
+  }
 };
 
 // "" and "ai.onnx" name the same domain.

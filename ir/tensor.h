@@ -14,6 +14,7 @@
 
 #include "ir/buffer.h"
 #include "ir/data_type.h"
+#include "ir/explicit_defaults.h"
 
 namespace onnx_opt::ir {
 
@@ -92,6 +93,9 @@ class Tensor {
   void set_segment(std::optional<std::pair<int64_t, int64_t>> s) { segment_ = s; }
   const StringPairs& metadata_props() const { return metadata_props_; }
   StringPairs& mutable_metadata_props() { return metadata_props_; }
+  // Fields the file wrote with their default value (see explicit_defaults.h).
+  const ExplicitDefaults& explicit_defaults() const { return explicit_defaults_; }
+  ExplicitDefaults& mutable_explicit_defaults() { return explicit_defaults_; }
 
   // Same type, dims and data bytes (names and storage do not matter).
   bool ContentEquals(const Tensor& other) const;
@@ -109,6 +113,7 @@ class Tensor {
   StringPairs external_data_;
   std::optional<std::pair<int64_t, int64_t>> segment_;
   StringPairs metadata_props_;
+  ExplicitDefaults explicit_defaults_;
 };
 
 // SparseTensorProto: values (1-D), indices (COO, [NNZ] linearized or [NNZ, rank]) and the dense dims.

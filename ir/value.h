@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "ir/tensor.h"
 #include "ir/type.h"
 
@@ -24,6 +25,10 @@ struct Use {
 
   bool is_graph_output() const { return node == nullptr; }
   bool operator==(const Use& other) const = default;
+  template <typename H>
+  friend H AbslHashValue(H h, const Use& u) {
+    return H::combine(std::move(h), u.node, u.graph, u.index);
+  }
 };
 
 class Value {
@@ -60,7 +65,9 @@ class Value {
   // An omitted optional node output (written as "" in ONNX).
   bool is_omitted() const { return producer_ != nullptr && name_.empty(); }
 
-  // Uses in the order they were made. Graph outputs are uses too.
+  // Every use, once. The order is deterministic: the order uses were made, except that on values with
+  // many uses a removed use's place is taken by the last one (so removal stays O(1)).
+  // Graph outputs are uses too.
   const std::vector<Use>& uses() const { return uses_; }
   bool has_uses() const { return !uses_.empty(); }
   bool is_graph_output() const;
@@ -79,7 +86,7 @@ class Value {
   Value(Graph* graph, Node* producer, size_t output_index, std::string name)
       : name_(std::move(name)), graph_(graph), producer_(producer), output_index_(output_index) {}
 
-  void AddUse(const Use& use) { uses_.push_back(use); }
+  void AddUse(const Use& use);
   void RemoveUse(const Use& use);
   void RenumberUse(const Use& from, size_t new_index);
 
@@ -94,6 +101,10 @@ class Value {
   std::unique_ptr<Tensor> initializer_;
   std::unique_ptr<SparseTensor> sparse_initializer_;
   std::vector<Use> uses_;
+  // Position of each use in uses_, kept only for values with many uses (shared constants), where a
+  // linear search per removal would make passes quadratic.
+  std::unique_ptr<absl::flat_hash_map<Use, size_t>> use_index_;
+  size_t graph_output_uses_ = 0;
   uint64_t value_info_order_ = 0;
 };
 

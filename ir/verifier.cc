@@ -36,6 +36,7 @@ class GraphVerifier {
   }
 
   absl::Status CheckUses(const Graph& g, const Value* v) {
+    checked_values_.push_back(v);
     for (const Use& u : v->uses()) {
       if (u.is_graph_output()) {
         if (u.index >= u.graph->outputs().size() || u.graph->outputs()[u.index] != v) {
@@ -52,16 +53,12 @@ class GraphVerifier {
     return absl::OkStatus();
   }
 
-  absl::Status CheckInputUse(const Graph& g, const Node* n, size_t i) {
+  // Checks that input i of n is in scope, and counts the reference; the use lists are compared with
+  // the counts at the end (a linear scan per input would be quadratic for shared constants).
+  absl::Status CheckInput(const Graph& g, const Node* n, size_t i) {
     const Value* v = n->input(i);
     if (v == nullptr) return absl::OkStatus();
-    const Use expected{const_cast<Node*>(n), nullptr, i};
-    size_t count = 0;
-    for (const Use& u : v->uses()) count += (u == expected);
-    if (count != 1) {
-      return absl::InternalError(absl::StrCat(GraphLabel(g), ": ", n->Describe(), " input ", i, " '",
-                                              v->name(), "' is missing from the value's use list"));
-    }
+    ++references_[v];
     if (v->graph() == nullptr || !g.IsWithin(v->graph())) {
       return absl::InvalidArgumentError(absl::StrCat(GraphLabel(g), ": ", n->Describe(), " input '",
                                                      v->name(), "' is not defined in scope"));
@@ -103,7 +100,7 @@ class GraphVerifier {
                done.contains(v->producer());
       };
       for (size_t i = 0; i < n->num_inputs(); ++i) {
-        if (auto s = CheckInputUse(g, n, i); !s.ok()) return s;
+        if (auto s = CheckInput(g, n, i); !s.ok()) return s;
         if (!defined_before(n->input(i))) return OrderError(g, *n, *n->input(i));
       }
       for (Graph* sub : n->subgraphs()) {
@@ -167,12 +164,35 @@ class GraphVerifier {
   }
 
   absl::flat_hash_set<std::string> names_;
-  std::vector<std::string> defined_;  // names_ in insertion order, to leave a subgraph's scope
+  std::vector<std::string> defined_;
+  absl::flat_hash_map<const Value*, size_t> references_;  // node inputs naming each value
+  std::vector<const Value*> checked_values_;
+
+ public:
+  // Every node input must appear in its value's use list: the lists hold only valid entries (checked
+  // per value), so equal counts mean equal sets.
+  absl::Status CheckReferenceCounts() {
+    for (const Value* v : checked_values_) {
+      size_t node_uses = 0;
+      for (const Use& u : v->uses()) node_uses += !u.is_graph_output();
+      auto it = references_.find(v);
+      const size_t refs = it == references_.end() ? 0 : it->second;
+      if (refs != node_uses) {
+        return absl::InternalError(absl::StrCat("value '", v->name(), "' is an input of ", refs,
+                                                " node input(s) but its use list has ", node_uses));
+      }
+    }
+    return absl::OkStatus();
+  }  // names_ in insertion order, to leave a subgraph's scope
 };
 
 }  // namespace
 
-absl::Status VerifyGraph(const Graph& graph) { return GraphVerifier().Run(graph); }
+absl::Status VerifyGraph(const Graph& graph) {
+  GraphVerifier verifier;
+  if (absl::Status s = verifier.Run(graph); !s.ok()) return s;
+  return verifier.CheckReferenceCounts();
+}
 
 absl::Status Verify(const Model& model) {
   if (auto s = VerifyGraph(model.graph()); !s.ok()) return s;

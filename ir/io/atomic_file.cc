@@ -1,0 +1,104 @@
+#include "ir/io/atomic_file.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <random>
+
+#include "absl/strings/str_cat.h"
+
+namespace onnx_opt::ir::io {
+namespace {
+
+absl::Status Errno(const std::string& what, int err) {
+  return absl::InternalError(absl::StrCat(what, ": ", std::strerror(err)));
+}
+
+}  // namespace
+
+std::string DirName(const std::string& path) {
+  const size_t slash = path.find_last_of('/');
+  if (slash == std::string::npos) return ".";
+  if (slash == 0) return "/";
+  return path.substr(0, slash);
+}
+
+std::string BaseName(const std::string& path) {
+  const size_t slash = path.find_last_of('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+absl::StatusOr<std::unique_ptr<AtomicFile>> AtomicFile::Create(const std::string& path) {
+  const std::string base = BaseName(path);
+  if (base.empty() || base == "." || base == "..") {
+    return absl::InvalidArgumentError(absl::StrCat("'", path, "' does not name a file"));
+  }
+  struct stat st;
+  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
+    return absl::InvalidArgumentError(absl::StrCat("'", path, "' is a folder"));
+  }
+  // Same folder as the destination, so the final rename never crosses file systems.
+  std::random_device rd;
+  for (int attempt = 0; attempt < 16; ++attempt) {
+    const std::string temp = absl::StrCat(DirName(path), "/.", base, ".tmp.", ::getpid(), ".", rd());
+    const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd >= 0) return std::unique_ptr<AtomicFile>(new AtomicFile(path, temp, fd));
+    if (errno != EEXIST) {
+      return Errno(absl::StrCat("cannot create a temporary file next to '", path, "'"), errno);
+    }
+  }
+  return absl::InternalError(absl::StrCat("cannot create a temporary file next to '", path, "'"));
+}
+
+AtomicFile::~AtomicFile() {
+  if (fd_ >= 0) ::close(fd_);
+  if (!committed_) ::unlink(temp_path_.c_str());
+}
+
+absl::Status AtomicFile::Write(const char* data, size_t size) {
+  if (fd_ < 0) return absl::FailedPreconditionError("write after Finish()");
+  while (size > 0) {
+    const ssize_t n = ::write(fd_, data, size);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return Errno(absl::StrCat("cannot write '", path_, "'"), errno);
+    }
+    data += n;
+    size -= static_cast<size_t>(n);
+    size_ += static_cast<uint64_t>(n);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status AtomicFile::Finish() {
+  if (fd_ < 0) return absl::OkStatus();
+  const int fd = fd_;
+  fd_ = -1;
+  if (::fsync(fd) != 0) {
+    const int err = errno;
+    ::close(fd);
+    return Errno(absl::StrCat("cannot sync '", path_, "'"), err);
+  }
+  if (::close(fd) != 0) return Errno(absl::StrCat("cannot close '", path_, "'"), errno);
+  return absl::OkStatus();
+}
+
+absl::Status AtomicFile::Commit() {
+  if (absl::Status s = Finish(); !s.ok()) return s;
+  if (::rename(temp_path_.c_str(), path_.c_str()) != 0) {
+    return Errno(absl::StrCat("cannot rename '", temp_path_, "' to '", path_, "'"), errno);
+  }
+  committed_ = true;
+  // Make the rename itself durable (best effort: not every file system supports it).
+  const int dir = ::open(DirName(path_).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dir >= 0) {
+    ::fsync(dir);
+    ::close(dir);
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace onnx_opt::ir::io

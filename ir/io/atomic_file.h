@@ -1,0 +1,53 @@
+// Writing a file atomically: bytes go to a temporary file in the destination's folder, which is
+// fsynced and renamed over the destination only on Commit(). If anything fails (or Commit is never
+// called), the temporary file is removed and the destination is untouched.
+#ifndef ONNX_OPT_IR_IO_ATOMIC_FILE_H_
+#define ONNX_OPT_IR_IO_ATOMIC_FILE_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+
+namespace onnx_opt::ir::io {
+
+class AtomicFile {
+ public:
+  static absl::StatusOr<std::unique_ptr<AtomicFile>> Create(const std::string& path);
+  ~AtomicFile();
+  AtomicFile(const AtomicFile&) = delete;
+  AtomicFile& operator=(const AtomicFile&) = delete;
+
+  int fd() const { return fd_; }
+  const std::string& path() const { return path_; }
+  const std::string& temp_path() const { return temp_path_; }
+
+  // Appends bytes (the file position only moves forward).
+  absl::Status Write(const char* data, size_t size);
+  uint64_t size() const { return size_; }
+  // Flushes to disk and closes; the file is complete but not yet visible at `path`.
+  absl::Status Finish();
+  // Renames the finished file to `path` (replacing what was there) and syncs the folder.
+  absl::Status Commit();
+
+ private:
+  AtomicFile(std::string path, std::string temp_path, int fd)
+      : path_(std::move(path)), temp_path_(std::move(temp_path)), fd_(fd) {}
+
+  std::string path_;
+  std::string temp_path_;
+  int fd_;
+  uint64_t size_ = 0;
+  bool committed_ = false;
+};
+
+// Folder and file name of a path ("a/b.onnx" -> "a", "b.onnx"; "b.onnx" -> ".", "b.onnx").
+std::string DirName(const std::string& path);
+std::string BaseName(const std::string& path);
+
+}  // namespace onnx_opt::ir::io
+
+#endif  // ONNX_OPT_IR_IO_ATOMIC_FILE_H_

@@ -1,0 +1,210 @@
+#include "ir/io/external_data.h"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
+#include <cstring>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+
+namespace onnx_opt::ir::io {
+namespace {
+
+// The canonical path, or the reason (strerror) it has none.
+absl::StatusOr<std::string> RealPath(const std::string& path) {
+  char* resolved = ::realpath(path.c_str(), nullptr);
+  if (resolved == nullptr) return absl::NotFoundError(std::strerror(errno));
+  std::string out(resolved);
+  std::free(resolved);
+  return out;
+}
+
+// A non-negative decimal integer, as the spec stores offset and length.
+std::optional<uint64_t> ParseSize(const std::string& s) {
+  if (s.empty() || s.size() > 19) return std::nullopt;
+  for (char c : s) {
+    if (c < '0' || c > '9') return std::nullopt;
+  }
+  uint64_t v = 0;
+  if (!absl::SimpleAtoi(s, &v)) return std::nullopt;
+  return v;
+}
+
+void SetEntry(StringPairs& entries, const std::string& key, const std::string& value) {
+  for (auto& [k, v] : entries) {
+    if (k == key) {
+      v = value;
+      return;
+    }
+  }
+  entries.emplace_back(key, value);
+}
+
+}  // namespace
+
+void ReleaseMappedPages(const Buffer* buffer, const char* data, size_t size) {
+  if (dynamic_cast<const MappedFile*>(buffer) == nullptr || size == 0) return;
+  static const uintptr_t page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
+  // Only whole pages inside the range.
+  const uintptr_t begin = (reinterpret_cast<uintptr_t>(data) + page - 1) & ~(page - 1);
+  const uintptr_t end = (reinterpret_cast<uintptr_t>(data) + size) & ~(page - 1);
+  if (end > begin) {
+    // A read-only private mapping never written: dropped pages are read again from the file.
+    ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
+  }
+}
+
+ExternalDataReader::ExternalDataReader(std::string model_dir) : model_dir_(std::move(model_dir)) {}
+
+absl::StatusOr<std::shared_ptr<MappedFile>> ExternalDataReader::Map(const std::string& location,
+                                                                    const std::string& name) {
+  auto leaves = [&]() {
+    return absl::InvalidArgumentError(absl::StrCat("external data path '", location, "' of tensor '",
+                                                   name, "' leaves the model folder"));
+  };
+  if (location.empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("external data of tensor '", name, "' has no location"));
+  }
+  if (location.find('\0') != std::string::npos) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("external data path of tensor '", name, "' contains a NUL byte"));
+  }
+  if (location[0] == '/' || location[0] == '\\' ||
+      (location.size() > 1 && location[1] == ':')) {  // "C:..." from Windows
+    return absl::InvalidArgumentError(absl::StrCat("external data path '", location, "' of tensor '",
+                                                   name, "' is absolute; it must be relative to the model folder"));
+  }
+  // "\" too: a model written on Windows may use it as a separator.
+  for (absl::string_view part : absl::StrSplit(location, absl::ByAnyChar("/\\"))) {
+    if (part == "..") return leaves();
+  }
+  if (model_dir_.empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("tensor '", name, "' uses external data ('", location,
+                     "') but the model was not loaded from a file; give a folder to read it from"));
+  }
+  if (real_model_dir_.empty()) {
+    absl::StatusOr<std::string> dir = RealPath(model_dir_);
+    if (!dir.ok()) {
+      return absl::NotFoundError(
+          absl::StrCat("model folder '", model_dir_, "' cannot be opened: ", dir.status().message()));
+    }
+    real_model_dir_ = *dir;
+  }
+  const std::string joined = absl::StrCat(model_dir_, "/", location);
+  absl::StatusOr<std::string> real = RealPath(joined);
+  if (!real.ok()) {
+    return absl::NotFoundError(absl::StrCat("external data file '", location, "' of tensor '", name,
+                                            "' cannot be opened: ", real.status().message()));
+  }
+  // Symlinks may not lead outside the folder either.
+  const std::string prefix = real_model_dir_ == "/" ? "/" : real_model_dir_ + "/";
+  if (real->compare(0, prefix.size(), prefix) != 0) return leaves();
+  if (auto it = files_.find(*real); it != files_.end()) return it->second;
+  absl::StatusOr<std::shared_ptr<MappedFile>> file = MappedFile::Open(*real);
+  if (!file.ok()) {
+    return absl::Status(file.status().code(),
+                        absl::StrCat("external data of tensor '", name, "': ", file.status().message()));
+  }
+  files_.emplace(*real, *file);
+  return *file;
+}
+
+absl::Status ExternalDataReader::Attach(const StringPairs& entries, const std::string& name,
+                                        std::optional<uint64_t> expected_size, Tensor* tensor) {
+  std::string location;
+  bool has_location = false;
+  std::optional<uint64_t> offset, length;
+  for (const auto& [key, value] : entries) {
+    if (key == "location") {
+      location = value;
+      has_location = true;
+    } else if (key == "offset" || key == "length") {
+      std::optional<uint64_t> v = ParseSize(value);
+      if (!v.has_value()) {
+        return absl::InvalidArgumentError(absl::StrCat("external data of tensor '", name, "': ", key,
+                                                       " '", value, "' is not a non-negative integer"));
+      }
+      (key == "offset" ? offset : length) = v;
+    }
+  }
+  if (!has_location) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("external data of tensor '", name, "' has no location"));
+  }
+  absl::StatusOr<std::shared_ptr<MappedFile>> file = Map(location, name);
+  if (!file.ok()) return file.status();
+  const uint64_t file_size = (*file)->size();
+  const uint64_t begin = offset.value_or(0);
+  if (begin > file_size) {
+    return absl::OutOfRangeError(absl::StrCat("external data of tensor '", name, "': offset ", begin,
+                                              " is beyond the end of '", location, "' (", file_size,
+                                              " bytes)"));
+  }
+  const uint64_t size = length.value_or(file_size - begin);
+  if (size > file_size - begin) {
+    return absl::OutOfRangeError(absl::StrCat("external data of tensor '", name, "': bytes [", begin,
+                                              ", ", begin, "+", size, ") are beyond the end of '",
+                                              location, "' (", file_size, " bytes)"));
+  }
+  if (expected_size.has_value() && size != *expected_size) {
+    return absl::InvalidArgumentError(absl::StrCat("external data of tensor '", name, "' has ", size,
+                                                   " bytes; its type and dims need ", *expected_size));
+  }
+  tensor->SetRawView(*file, begin, size);
+  tensor->mutable_external_data() = entries;
+  tensor->set_storage(Tensor::Storage::kExternal);
+  return absl::OkStatus();
+}
+
+ExternalDataWriter::ExternalDataWriter(std::string path, uint64_t alignment)
+    : path_(std::move(path)), location_(BaseName(path_)), alignment_(std::max<uint64_t>(alignment, 1)) {}
+
+absl::StatusOr<StringPairs> ExternalDataWriter::Append(const Tensor& tensor) {
+  if (file_ == nullptr) {
+    absl::StatusOr<std::unique_ptr<AtomicFile>> f = AtomicFile::Create(path_);
+    if (!f.ok()) return f.status();
+    file_ = *std::move(f);
+  }
+  const uint64_t size = tensor.raw_size();
+  const uint64_t align = size >= alignment_ ? alignment_ : std::min<uint64_t>(alignment_, 64);
+  const uint64_t pad = (align - file_->size() % align) % align;
+  if (pad > 0) {
+    static const std::string kZeros(65536, '\0');
+    uint64_t left = pad;
+    while (left > 0) {
+      const size_t n = static_cast<size_t>(std::min<uint64_t>(left, kZeros.size()));
+      if (absl::Status s = file_->Write(kZeros.data(), n); !s.ok()) return s;
+      left -= n;
+    }
+  }
+  const uint64_t offset = file_->size();
+  // Stream in chunks and let go of mapped pages behind us, so a huge tensor never sits in memory.
+  constexpr uint64_t kChunk = uint64_t{16} << 20;
+  const char* data = tensor.raw_data();
+  for (uint64_t done = 0; done < size;) {
+    const size_t n = static_cast<size_t>(std::min(kChunk, size - done));
+    if (absl::Status s = file_->Write(data + done, n); !s.ok()) return s;
+    ReleaseMappedPages(tensor.buffer().get(), data + done, n);
+    done += n;
+  }
+  StringPairs entries;
+  if (tensor.storage() == Tensor::Storage::kExternal) entries = tensor.external_data();
+  SetEntry(entries, "location", location_);
+  SetEntry(entries, "offset", absl::StrCat(offset));
+  SetEntry(entries, "length", absl::StrCat(size));
+  return entries;
+}
+
+absl::Status ExternalDataWriter::Finish() { return file_ ? file_->Finish() : absl::OkStatus(); }
+
+absl::Status ExternalDataWriter::Commit() { return file_ ? file_->Commit() : absl::OkStatus(); }
+
+}  // namespace onnx_opt::ir::io

@@ -1,0 +1,29 @@
+// ModelProto -> ir::Model. Names are resolved by scope (a subgraph sees its own values, then those of
+// the graphs around it; a function body sees only its own), after all nodes exist, so graphs listed
+// out of topological order (or cyclic) still import; the verifier judges order later. Everything a
+// ModelProto holds is kept so that export reproduces it field by field.
+#ifndef ONNX_OPT_IR_IO_PROTO_IMPORT_H_
+#define ONNX_OPT_IR_IO_PROTO_IMPORT_H_
+
+#include <memory>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "ir/model.h"
+#include "proto/onnx.pb.h"
+
+namespace onnx_opt::ir::io {
+
+struct ImportOptions {
+  // The folder external data locations are relative to. Empty: external tensors are an error.
+  std::string external_data_dir;
+};
+
+// Errors are InvalidArgument (or NotFound/OutOfRange for external data) and name the graph, node
+// and value. Tensor bytes are moved out of `proto`, so it is left partly emptied.
+absl::StatusOr<std::unique_ptr<Model>> ImportModel(onnx::ModelProto& proto,
+                                                   const ImportOptions& options = {});
+
+}  // namespace onnx_opt::ir::io
+
+#endif  // ONNX_OPT_IR_IO_PROTO_IMPORT_H_

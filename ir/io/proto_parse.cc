@@ -1,0 +1,105 @@
+#include "ir/io/proto_parse.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "absl/strings/str_cat.h"
+#include "google/protobuf/io/coded_stream.h"
+#include "google/protobuf/io/zero_copy_stream_impl.h"
+#include "google/protobuf/io/zero_copy_stream_impl_lite.h"
+#include "ir/io/limits.h"
+
+namespace onnx_opt::ir::io {
+namespace {
+
+absl::Status ParseError(const std::string& source, const std::string& what, const std::string& why) {
+  return absl::InvalidArgumentError(absl::StrCat("cannot parse '", source, "' as ", what, ": ", why));
+}
+
+absl::Status ParseStream(google::protobuf::io::ZeroCopyInputStream* stream, const std::string& source,
+                         const std::string& what, google::protobuf::Message* message) {
+  google::protobuf::io::CodedInputStream coded(stream);
+  coded.SetTotalBytesLimit(static_cast<int>(kMaxProtoBytes));
+  coded.SetRecursionLimit(kProtoRecursionLimit);
+  // Partial: ONNX messages have no required fields, and missing ones are checked by the importer.
+  if (!message->ParsePartialFromCodedStream(&coded) || !coded.ConsumedEntireMessage()) {
+    return ParseError(source, what,
+                      absl::StrCat("the data is truncated or corrupt (or nests deeper than ",
+                                   kProtoRecursionLimit, " message levels)"));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status OneLine(const absl::Status& status) {
+  if (status.ok()) return status;
+  const std::string_view msg(status.message().data(), status.message().size());
+  bool clean = true;
+  for (unsigned char c : msg) clean &= c >= 0x20 && c < 0x7f;
+  if (clean) return status;
+  std::string out;
+  for (unsigned char c : msg) {
+    if (c >= 0x20 && c < 0x7f) {
+      out += static_cast<char>(c);
+    } else if (c == '\n') {
+      out += "\\n";
+    } else {
+      static const char kHex[] = "0123456789abcdef";
+      out += "\\x";
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    }
+  }
+  return absl::Status(status.code(), out);
+}
+
+absl::Status ParseProtoFile(const std::string& path, const std::string& what,
+                            google::protobuf::Message* message) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    const int err = errno;
+    const std::string msg = absl::StrCat("cannot open '", path, "': ", std::strerror(err));
+    return err == ENOENT ? absl::NotFoundError(msg) : absl::PermissionDeniedError(msg);
+  }
+  struct stat st;
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    return ParseError(path, what, "it is not a regular file");
+  }
+  if (st.st_size == 0) {
+    ::close(fd);
+    return ParseError(path, what, "the file is empty");
+  }
+  if (static_cast<uint64_t>(st.st_size) > kMaxProtoBytes) {
+    ::close(fd);
+    return ParseError(path, what,
+                      absl::StrCat("the file has ", st.st_size,
+                                   " bytes; protobuf cannot parse 2 GiB or more (large tensors "
+                                   "belong in external data)"));
+  }
+  google::protobuf::io::FileInputStream stream(fd);
+  stream.SetCloseOnDelete(true);
+  absl::Status status = ParseStream(&stream, path, what, message);
+  if (status.ok() && stream.GetErrno() != 0) {
+    return ParseError(path, what, absl::StrCat("read error: ", std::strerror(stream.GetErrno())));
+  }
+  return status;
+}
+
+absl::Status ParseProtoBytes(std::string_view bytes, const std::string& source,
+                             const std::string& what, google::protobuf::Message* message) {
+  if (bytes.empty()) return ParseError(source, what, "there are no bytes");
+  if (bytes.size() > kMaxProtoBytes) {
+    return ParseError(source, what,
+                      absl::StrCat(bytes.size(), " bytes; protobuf cannot parse 2 GiB or more"));
+  }
+  google::protobuf::io::ArrayInputStream stream(bytes.data(), static_cast<int>(bytes.size()));
+  return ParseStream(&stream, source, what, message);
+}
+
+}  // namespace onnx_opt::ir::io

@@ -1,0 +1,29 @@
+// Parses protobuf messages from files or bytes with our limits (2 GiB, deep nesting allowed up to
+// kProtoRecursionLimit), turning every failure into one clear error line.
+#ifndef ONNX_OPT_IR_IO_PROTO_PARSE_H_
+#define ONNX_OPT_IR_IO_PROTO_PARSE_H_
+
+#include <string>
+#include <string_view>
+
+#include "absl/status/status.h"
+#include "google/protobuf/message.h"
+
+namespace onnx_opt::ir::io {
+
+// `what` names the expected content in messages, e.g. "an ONNX model" or "a TensorProto":
+// "cannot parse 'x.onnx' as an ONNX model: ...".
+absl::Status ParseProtoFile(const std::string& path, const std::string& what,
+                            google::protobuf::Message* message);
+
+// Names in a file may hold any byte: errors that quote them are made printable and one line long
+// (bytes outside printable ASCII become \n or \xNN escapes).
+absl::Status OneLine(const absl::Status& status);
+
+// `source` names the bytes in messages (a path, or "<memory>").
+absl::Status ParseProtoBytes(std::string_view bytes, const std::string& source,
+                             const std::string& what, google::protobuf::Message* message);
+
+}  // namespace onnx_opt::ir::io
+
+#endif  // ONNX_OPT_IR_IO_PROTO_PARSE_H_

@@ -1,0 +1,49 @@
+// How the default pipeline's time grows with model size: synthetic chains and DAGs of 10^3 to 10^6
+// nodes. The "ns_per_node" counter should stay flat (within 2x) across sizes.
+#include "benchmark/benchmark.h"
+#include "optimizer/pass_manager.h"
+#include "tools/bench/synthetic_models.h"
+
+namespace onnx_opt::bench {
+namespace {
+
+template <std::unique_ptr<ir::Model> (*Make)(int64_t)>
+void BM_DefaultPipeline(benchmark::State& state) {
+  const int64_t nodes = state.range(0);
+  int64_t before = 0, after = 0;
+  for (auto _ : state) {
+    state.PauseTiming();
+    std::unique_ptr<ir::Model> model = Make(nodes);
+    before = static_cast<int64_t>(model->graph().num_nodes());
+    optimizer::PassManagerOptions options;
+    // The structural verifier runs after every pass in tests; a production run does not need it.
+    options.verify_structure = false;
+    optimizer::PassManager manager(options);
+    state.ResumeTiming();
+    auto result = manager.Run(*model, "default");
+    if (!result.ok()) {
+      state.SkipWithError(std::string(result.status().message()).c_str());
+      return;
+    }
+    state.PauseTiming();
+    after = static_cast<int64_t>(model->graph().num_nodes());
+    model.reset();
+    state.ResumeTiming();
+  }
+  state.counters["nodes_before"] = static_cast<double>(before);
+  state.counters["nodes_after"] = static_cast<double>(after);
+  state.counters["ns_per_node"] = benchmark::Counter(static_cast<double>(before) * state.iterations(),
+                                                     benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+
+std::unique_ptr<ir::Model> Dag(int64_t nodes) { return MakeDag(nodes); }
+
+BENCHMARK(BM_DefaultPipeline<MakeChain>)->Name("chain")->RangeMultiplier(10)->Range(1000, 1000000)
+    ->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime()->UseRealTime();
+BENCHMARK(BM_DefaultPipeline<Dag>)->Name("dag")->RangeMultiplier(10)->Range(1000, 1000000)
+    ->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime()->UseRealTime();
+
+}  // namespace
+}  // namespace onnx_opt::bench
+
+BENCHMARK_MAIN();

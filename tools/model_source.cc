@@ -1,0 +1,40 @@
+#include "tools/model_source.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <iostream>
+#include <iterator>
+#include <sstream>
+
+#include "absl/strings/str_cat.h"
+
+namespace onnx_opt::tools {
+
+absl::StatusOr<std::unique_ptr<ir::Model>> ReadModel(const std::string& path) {
+  if (path != "-") return ir::io::LoadModel(path);
+  std::ostringstream buffer;
+  buffer << std::cin.rdbuf();
+  if (std::cin.bad()) return absl::DataLossError("cannot read the model from standard input");
+  return ir::io::LoadModelFromString(buffer.str());
+}
+
+absl::Status WriteModel(const ir::Model& model, const std::string& path,
+                        const ir::io::SaveOptions& options) {
+  if (path != "-") return ir::io::SaveModel(model, path, options);
+  absl::StatusOr<std::string> bytes = ir::io::SerializeModel(model, options);
+  if (!bytes.ok()) return bytes.status();
+  if (std::fwrite(bytes->data(), 1, bytes->size(), stdout) != bytes->size() || std::fflush(stdout) != 0) {
+    return absl::DataLossError("cannot write the model to standard output");
+  }
+  return absl::OkStatus();
+}
+
+bool SameFile(const std::string& a, const std::string& b) {
+  struct stat sa, sb;
+  if (a == "-" || b == "-" || ::stat(a.c_str(), &sa) != 0 || ::stat(b.c_str(), &sb) != 0) return false;
+  return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+}  // namespace onnx_opt::tools
