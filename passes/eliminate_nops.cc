@@ -45,9 +45,10 @@ std::optional<size_t> NeutralBinary(const ir::Node& n, int64_t opset, double neu
     const ir::Tensor* c = GetConstantTensor(n.input(side));
     const ir::Value* x = n.input(1 - side);
     if (c == nullptr || !AllEqual(*c, neutral)) continue;
-    // The result's type must be x's: same element type (ONNX requires it) and shape.
+    // A scalar never broadcasts x, and ONNX requires both inputs to have the same element type, so
+    // the result is x whatever x's declared type.
+    if (c->dims().empty()) return 1 - side;
     if (!x->type().is_tensor() || x->type().elem_type() != c->data_type()) continue;
-    if (c->dims().empty()) return 1 - side;  // a scalar never broadcasts x
     std::optional<size_t> rank = Rank(x);
     if (!rank.has_value() || c->dims().size() > *rank) continue;
     bool all_ones = true;

@@ -13,7 +13,15 @@
 namespace onnx_opt::tools {
 
 absl::StatusOr<std::unique_ptr<ir::Model>> ReadModel(const std::string& path) {
-  if (path != "-") return ir::io::LoadModel(path);
+  if (path != "-") {
+    absl::StatusOr<std::unique_ptr<ir::Model>> model = ir::io::LoadModel(path);
+    if (model.ok()) return model;
+    // The tools print the path first; drop the loader's copy of it.
+    const std::string prefix = "'" + path + "': ";
+    std::string message(model.status().message());
+    if (message.rfind(prefix, 0) == 0) message = message.substr(prefix.size());
+    return absl::Status(model.status().code(), message);
+  }
   std::ostringstream buffer;
   buffer << std::cin.rdbuf();
   if (std::cin.bad()) return absl::DataLossError("cannot read the model from standard input");

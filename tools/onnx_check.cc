@@ -2,7 +2,7 @@
 #include <iostream>
 #include <string>
 
-#include "ir/verifier.h"
+#include "schema/checker/checker.h"
 #include "tools/cli/args.h"
 #include "tools/model_source.h"
 
@@ -12,17 +12,19 @@ namespace {
 constexpr char kUsage[] =
     "usage: onnx-check [options] MODEL...\n"
     "\n"
-    "Loads each ONNX model (\"-\" reads standard input) and checks that it is well formed: it parses,\n"
-    "every name is defined once, every node input is defined in scope before it is used, there are\n"
-    "no cycles, external data stays inside the model's folder and matches the declared sizes.\n"
-    "Prints \"MODEL: ok\" or \"MODEL: error: ...\" for each model.\n"
+    "Loads each ONNX model (\"-\" reads standard input) and checks that it is valid: it parses, external\n"
+    "data stays inside the model's folder and matches the declared sizes, every name is defined once and\n"
+    "before it is used, there are no cycles, the IR version fits the opset imports, and every node matches\n"
+    "its operator's schema at the imported opset (inputs, outputs, attributes, type constraints).\n"
+    "Prints \"MODEL: ok\" or \"MODEL: error: ...\" (the first error) for each model; warnings go to stderr.\n"
     "\n"
     "Exit status: 0 if every model is ok, 1 if any is not, 2 on bad usage.\n"
     "\n"
     "options:\n";
 
 int Main(int argc, char** argv) {
-  cli::Args args({{"help", "h", false, false, "", "print this help"}});
+  cli::Args args({{"all-errors", "", false, false, "", "print every error, not just the first"},
+                  {"help", "h", false, false, "", "print this help"}});
   if (absl::Status s = args.Parse(argc, argv); !s.ok()) {
     std::cerr << "onnx-check: " << s.message() << "\n" << kUsage << args.OptionsHelp();
     return 2;
@@ -38,12 +40,24 @@ int Main(int argc, char** argv) {
   int status = 0;
   for (const std::string& path : args.positional()) {
     absl::StatusOr<std::unique_ptr<ir::Model>> model = ReadModel(path);
-    absl::Status s = model.ok() ? ir::Verify(**model) : model.status();
-    if (s.ok()) {
-      std::cout << path << ": ok\n";
-    } else {
-      std::cout << path << ": error: " << s.message() << "\n";
+    if (!model.ok()) {
+      std::cout << path << ": error: " << model.status().message() << "\n";
       status = 1;
+      continue;
+    }
+    const schema::checker::CheckResult result = schema::checker::Check(**model);
+    for (const std::string& w : result.warnings) std::cerr << path << ": warning: " << w << "\n";
+    if (result.ok()) {
+      std::cout << path << ": ok\n";
+      continue;
+    }
+    status = 1;
+    if (args.Has("all-errors")) {
+      for (const std::string& e : result.errors) std::cout << path << ": error: " << e << "\n";
+    } else {
+      std::cout << path << ": error: " << result.errors[0];
+      if (result.errors.size() > 1) std::cout << " (and " << result.errors.size() - 1 << " more)";
+      std::cout << "\n";
     }
   }
   return status;

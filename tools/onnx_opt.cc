@@ -3,7 +3,7 @@
 #include <iostream>
 #include <string>
 
-#include "ir/verifier.h"
+#include "schema/checker/checker.h"
 #include "optimizer/pass_manager.h"
 #include "optimizer/pass_registry.h"
 #include "tools/cli/args.h"
@@ -86,8 +86,9 @@ int Main(int argc, char** argv) {
     std::cerr << "onnx-opt: " << input << ": " << model.status().message() << "\n";
     return 1;
   }
-  if (absl::Status s = ir::Verify(**model); !s.ok()) {
-    std::cerr << "onnx-opt: " << input << ": " << s.message() << "\n";
+  // Passes assume a valid model, and an invalid input cannot give a valid output.
+  if (const auto check = schema::checker::Check(**model); !check.ok()) {
+    std::cerr << "onnx-opt: " << input << " is not a valid model: " << check.errors[0] << "\n";
     return 1;
   }
 
@@ -109,8 +110,8 @@ int Main(int argc, char** argv) {
       return 1;
     }
   }
-  if (absl::Status s = ir::Verify(**model); !s.ok()) {
-    std::cerr << "onnx-opt: the result is invalid, nothing written: " << s.message() << "\n";
+  if (const auto check = schema::checker::Check(**model); !check.ok()) {
+    std::cerr << "onnx-opt: the result would be invalid, nothing written: " << check.errors[0] << "\n";
     return 1;
   }
   if (absl::Status s = WriteModel(**model, output); !s.ok()) {

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# The command-line tools on broken and hostile models: each gives one clear line and exit status 1,
+# never a crash and never an output file; good models pass; usage errors exit 2.
+set -uo pipefail
+check=$1
+opt=$2
+make_bad=$3
+good=$4
+work=$(mktemp -d "${TEST_TMPDIR:-/tmp}/cli.XXXXXX")
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+"$make_bad" "$good" "$work" || { echo "cannot make the bad models"; exit 1; }
+
+for model in truncated random cycle undefined_input duplicate_output deep_nesting huge_dims escaping_external_data; do
+  out=$("$check" "$work/$model.onnx" 2>/dev/null); rc=$?
+  [ "$rc" -eq 1 ] || fail "onnx-check $model: exit $rc, expected 1"
+  [ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] || fail "onnx-check $model: expected one line, got: $out"
+  case "$out" in *": error: "*) ;; *) fail "onnx-check $model: no error line: $out" ;; esac
+  echo "onnx-check $model -> $out"
+
+  err=$("$opt" "$work/$model.onnx" -o "$work/$model.out.onnx" 2>&1 >/dev/null); rc=$?
+  [ "$rc" -eq 1 ] || fail "onnx-opt $model: exit $rc, expected 1"
+  [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] || fail "onnx-opt $model: expected one line, got: $err"
+  [ ! -e "$work/$model.out.onnx" ] || fail "onnx-opt $model: wrote an output file"
+done
+# Specific messages a user needs to see.
+expect_message() {
+  local out
+  out=$("$check" "$work/$1.onnx" 2>/dev/null)
+  case "$out" in *"$2"*) ;; *) fail "$1: expected '$2' in: $out" ;; esac
+}
+expect_message cycle "has a cycle through"
+expect_message undefined_input "input 'missing' is not defined"
+expect_message duplicate_output "output 'Y' is already defined"
+expect_message huge_dims "dims [2147483648,2147483648]"
+expect_message escaping_external_data "leaves the model folder"
+expect_message truncated "cannot parse"
+
+# A good model passes and optimizes; the input is untouched.
+cp "$good" "$work/good.onnx"
+before=$(md5sum < "$work/good.onnx")
+"$check" "$work/good.onnx" | grep -q ": ok$" || fail "good model not ok"
+"$opt" "$work/good.onnx" -o "$work/good.opt.onnx" || fail "onnx-opt failed on the good model"
+"$check" "$work/good.opt.onnx" | grep -q ": ok$" || fail "optimized model not ok"
+[ "$(md5sum < "$work/good.onnx")" = "$before" ] || fail "input file changed"
+# stdin to stdout.
+"$opt" - -o - < "$work/good.onnx" | "$check" - | grep -q "^-: ok$" || fail "stdin/stdout pipeline"
+# Writing over the input is safe (atomic).
+"$opt" "$work/good.onnx" -o "$work/good.onnx" || fail "in-place optimize"
+"$check" "$work/good.onnx" | grep -q ": ok$" || fail "in-place result not ok"
+
+# Usage errors exit 2; --help exits 0 and lists the options.
+"$opt" >/dev/null 2>&1; [ $? -eq 2 ] || fail "onnx-opt without arguments should exit 2"
+"$opt" "$work/good.onnx" -o "$work/x.onnx" --passes=nonsense >/dev/null 2>&1; [ $? -eq 2 ] || fail "unknown pass should exit 2"
+"$opt" --bogus >/dev/null 2>&1; [ $? -eq 2 ] || fail "unknown option should exit 2"
+"$check" >/dev/null 2>&1; [ $? -eq 2 ] || fail "onnx-check without arguments should exit 2"
+"$opt" --help | grep -q -- "--passes" || fail "--help does not list --passes"
+"$opt" --list-passes | grep -q "fuse-bn-into-conv" || fail "--list-passes"
+
+if [ "$failures" -ne 0 ]; then
+  echo "$failures check(s) failed"
+  exit 1
+fi
+echo "all CLI checks passed"
