@@ -1,4 +1,5 @@
 // onnx-opt: loads a model, runs a pass pipeline over it, verifies and writes the result.
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <string>
@@ -8,6 +9,7 @@
 #include "optimizer/pass_registry.h"
 #include "tools/cli/args.h"
 #include "tools/model_source.h"
+#include "tools/verification.h"
 
 namespace onnx_opt::tools {
 namespace {
@@ -23,7 +25,11 @@ constexpr char kUsage[] =
     "(fixed<N>(...) at most N rounds). Without --passes the 'default' group runs. --list-passes shows\n"
     "every pass and group.\n"
     "\n"
-    "Exit status: 0 on success, 1 on a model or pass error, 2 on bad usage.\n"
+    "--verify runs the input and the result through the bundled interpreter on the same inputs (random\n"
+    "ones from the declared types, or --inputs=DIR) and writes nothing unless every output matches;\n"
+    "--verify-each does that after every pass and names the first pass that changed an output.\n"
+    "\n"
+    "Exit status: 0 on success, 1 on a model, pass or verification error, 2 on bad usage.\n"
     "\n"
     "options:\n";
 
@@ -42,15 +48,19 @@ void ListPasses() {
 }
 
 int Main(int argc, char** argv) {
-  cli::Args args({
+  std::vector<cli::OptionSpec> specs = {
       {"output", "o", true, false, "FILE", "where to write the result (\"-\": standard output)"},
       {"passes", "", true, false, "LIST", "the pipeline to run (default: \"default\")"},
       {"list-passes", "", false, false, "", "print every pass and group, then exit"},
       {"print-stats", "", false, false, "", "print per-pass time, rewrites, nodes and bytes to stderr"},
       {"stats-json", "", true, false, "FILE", "write the per-pass statistics as JSON"},
       {"fold-size-limit", "", true, false, "BYTES", "largest folded constant that may grow the model (default 1048576)"},
+      {"verify", "", false, false, "", "check that the result computes the same outputs; write nothing if not"},
+      {"verify-each", "", false, false, "", "check outputs after every pass; name the first pass that breaks them"},
       {"help", "h", false, false, "", "print this help"},
-  });
+  };
+  for (cli::OptionSpec& spec : InputOptionSpecs()) specs.push_back(std::move(spec));
+  cli::Args args(std::move(specs));
   if (absl::Status s = args.Parse(argc, argv); !s.ok()) {
     std::cerr << "onnx-opt: " << s.message() << "\n" << kUsage << args.OptionsHelp();
     return 2;
@@ -81,6 +91,13 @@ int Main(int argc, char** argv) {
     options.pass_options.fold_size_limit = v;
   }
 
+  optimizer::EquivalenceOptions eq_options;
+  if (absl::Status s = ParseInputOptions(args, eq_options); !s.ok()) {
+    std::cerr << "onnx-opt: " << s.message() << "\n";
+    return 2;
+  }
+  const bool verify = args.Has("verify") || args.Has("verify-each");
+
   absl::StatusOr<std::unique_ptr<ir::Model>> model = ReadModel(input);
   if (!model.ok()) {
     std::cerr << "onnx-opt: " << input << ": " << model.status().message() << "\n";
@@ -92,6 +109,32 @@ int Main(int argc, char** argv) {
     return 1;
   }
 
+  // The original, kept for verification: a lossless copy through the serialized form.
+  std::unique_ptr<ir::Model> original;
+  Reference reference;
+  if (verify) {
+    absl::StatusOr<std::string> bytes = ir::io::SerializeModel(**model);
+    ir::io::LoadOptions load_options;
+    if (input != "-") load_options.external_data_dir = std::filesystem::path(input).parent_path().string();
+    absl::StatusOr<std::unique_ptr<ir::Model>> copy =
+        bytes.ok() ? ir::io::LoadModelFromString(*bytes, load_options) : bytes.status();
+    if (!copy.ok()) {
+      std::cerr << "onnx-opt: cannot keep a copy of the input for verification: " << copy.status().message() << "\n";
+      return 1;
+    }
+    original = std::move(*copy);
+    absl::StatusOr<Reference> ref = MakeReference(*original, args.Get("inputs").value_or(""), eq_options);
+    if (!ref.ok()) {
+      std::cerr << "onnx-opt: " << ref.status().message() << "\n";
+      return 1;
+    }
+    reference = std::move(*ref);
+  }
+  if (args.Has("verify-each")) {
+    options.after_each = [&](const ir::Model& m, const std::string&) {
+      return optimizer::CheckOutputs(m, reference.inputs, reference.outputs, eq_options);
+    };
+  }
   optimizer::PassManager manager(options);
   absl::StatusOr<optimizer::PipelineResult> result =
       manager.Run(**model, args.Get("passes").value_or("default"));
@@ -113,6 +156,15 @@ int Main(int argc, char** argv) {
   if (const auto check = schema::checker::Check(**model); !check.ok()) {
     std::cerr << "onnx-opt: the result would be invalid, nothing written: " << check.errors[0] << "\n";
     return 1;
+  }
+  if (verify) {
+    std::vector<optimizer::OutputDifference> report;
+    if (absl::Status s = optimizer::CheckOutputs(**model, reference.inputs, reference.outputs, eq_options, &report);
+        !s.ok()) {
+      std::cerr << "onnx-opt: verification failed, nothing written: " << s.message() << "\n";
+      return 1;
+    }
+    std::cerr << "onnx-opt: verified: " << DescribeMatch(report) << "\n";
   }
   if (absl::Status s = WriteModel(**model, output); !s.ok()) {
     std::cerr << "onnx-opt: " << output << ": " << s.message() << "\n";

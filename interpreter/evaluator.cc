@@ -1,0 +1,376 @@
+#include "interpreter/evaluator.h"
+
+#include <queue>
+
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "interpreter/status_macros.h"
+#include "ir/function.h"
+#include "ir/opset_import.h"
+
+namespace onnx_opt::interpreter {
+namespace {
+
+// Values a subgraph (recursively) uses from outside itself.
+void CollectCaptures(const ir::Graph& sub, std::vector<const ir::Value*>& out) {
+  auto consider = [&](const ir::Value* v) {
+    if (v != nullptr && v->graph() != nullptr && !v->graph()->IsWithin(&sub)) out.push_back(v);
+  };
+  for (const ir::Node* n : sub.nodes()) {
+    for (const ir::Value* v : n->inputs()) consider(v);
+    for (const ir::Graph* g : n->subgraphs()) {
+      std::vector<const ir::Value*> inner;
+      CollectCaptures(*g, inner);
+      for (const ir::Value* v : inner) consider(v);
+    }
+  }
+  for (const ir::Value* v : sub.outputs()) consider(v);
+}
+
+// How to run one graph: node order and which values die after each node.
+struct Plan {
+  std::vector<const ir::Node*> order;
+  std::vector<std::vector<const ir::Value*>> free_after;
+  std::vector<std::vector<const ir::Value*>> captures;  // per node in order
+};
+
+absl::StatusOr<std::unique_ptr<Plan>> MakePlan(const ir::Graph& g) {
+  auto plan = std::make_unique<Plan>();
+  std::vector<const ir::Node*> nodes;
+  absl::flat_hash_map<const ir::Node*, size_t> index;
+  for (const ir::Node* n : g.nodes()) {
+    index[n] = nodes.size();
+    nodes.push_back(n);
+  }
+  const size_t n = nodes.size();
+  std::vector<std::vector<const ir::Value*>> caps(n);
+  std::vector<std::vector<size_t>> users(n);
+  std::vector<int> pending(n, 0);
+  for (size_t i = 0; i < n; ++i) {
+    for (const ir::Graph* sg : nodes[i]->subgraphs()) CollectCaptures(*sg, caps[i]);
+    auto dep = [&](const ir::Value* v) {
+      if (v == nullptr || v->producer() == nullptr || v->graph() != &g) return;
+      auto it = index.find(v->producer());
+      if (it == index.end() || it->second == i) return;
+      users[it->second].push_back(i);
+      ++pending[i];
+    };
+    for (const ir::Value* v : nodes[i]->inputs()) dep(v);
+    for (const ir::Value* v : caps[i]) dep(v);
+  }
+  std::priority_queue<size_t, std::vector<size_t>, std::greater<size_t>> ready;
+  for (size_t i = 0; i < n; ++i) {
+    if (pending[i] == 0) ready.push(i);
+  }
+  std::vector<size_t> order;
+  while (!ready.empty()) {
+    const size_t i = ready.top();
+    ready.pop();
+    order.push_back(i);
+    for (size_t u : users[i]) {
+      if (--pending[u] == 0) ready.push(u);
+    }
+  }
+  if (order.size() != n) {
+    return absl::InvalidArgumentError(absl::StrCat("graph '", g.name(), "' has a cycle"));
+  }
+  // Last use of each value defined in this graph.
+  absl::flat_hash_map<const ir::Value*, size_t> last;
+  absl::flat_hash_set<const ir::Value*> outputs(g.outputs().begin(), g.outputs().end());
+  for (size_t k = 0; k < n; ++k) {
+    const size_t i = order[k];
+    for (const ir::Value* v : nodes[i]->inputs()) {
+      if (v != nullptr && v->graph() == &g) last[v] = k;
+    }
+    for (const ir::Value* v : caps[i]) {
+      if (v->graph() == &g) last[v] = k;
+    }
+    // Outputs nobody uses die right away.
+    for (size_t o = 0; o < nodes[i]->num_outputs(); ++o) {
+      const ir::Value* v = nodes[i]->output(o);
+      if (!last.contains(v)) last[v] = k;
+    }
+  }
+  plan->order.resize(n);
+  plan->free_after.resize(n);
+  plan->captures.resize(n);
+  for (size_t k = 0; k < n; ++k) {
+    plan->order[k] = nodes[order[k]];
+    plan->captures[k] = std::move(caps[order[k]]);
+  }
+  for (const auto& [v, k] : last) {
+    if (!outputs.contains(v)) plan->free_after[k].push_back(v);
+  }
+  return plan;
+}
+
+}  // namespace
+
+struct Scope {
+  const Scope* parent = nullptr;
+  absl::flat_hash_map<const ir::Value*, RuntimeValue> values;
+  absl::flat_hash_set<const ir::Value*> absent;  // formal inputs the caller omitted
+  const std::vector<ir::OpsetImport>* opsets = nullptr;
+  const AttributeScope* attrs = nullptr;
+
+  // Returns the value, or null with *omitted set when it is an omitted input.
+  const RuntimeValue* Find(const ir::Value* v, bool* omitted) const {
+    for (const Scope* s = this; s != nullptr; s = s->parent) {
+      auto it = s->values.find(v);
+      if (it != s->values.end()) return &it->second;
+      if (s->absent.contains(v)) {
+        *omitted = true;
+        return nullptr;
+      }
+    }
+    return nullptr;
+  }
+};
+
+struct Evaluator::Impl {
+  const ir::Model* model = nullptr;
+  const ir::Graph* main = nullptr;
+  std::vector<ir::OpsetImport> main_opsets;
+  const KernelRegistry& registry = KernelRegistry::Global();
+  absl::flat_hash_map<const ir::Graph*, std::unique_ptr<Plan>> plans;
+  absl::flat_hash_map<const ir::Value*, Tensor> constants;
+  int depth = 0;
+
+  absl::StatusOr<const Plan*> GetPlan(const ir::Graph& g) {
+    auto it = plans.find(&g);
+    if (it != plans.end()) return it->second.get();
+    ASSIGN_OR_RETURN(auto p, MakePlan(g));
+    const Plan* raw = p.get();
+    plans[&g] = std::move(p);
+    return raw;
+  }
+
+  absl::StatusOr<Tensor> Constant(const ir::Value* v) {
+    auto it = constants.find(v);
+    if (it != constants.end()) return it->second;
+    if (v->initializer() == nullptr) {
+      return absl::UnimplementedError(absl::StrCat("sparse initializer '", v->name(), "' is not supported"));
+    }
+    ASSIGN_OR_RETURN(Tensor t, Tensor::FromIr(*v->initializer()));
+    constants[v] = t;
+    return t;
+  }
+
+  absl::StatusOr<std::vector<RuntimeValue>> RunGraph(const ir::Graph& g, std::vector<RuntimeValue> inputs,
+                                                     const std::vector<bool>* omitted, Scope* parent,
+                                                     const std::vector<ir::OpsetImport>* opsets,
+                                                     const AttributeScope* attrs);
+  absl::Status RunNodeIn(const ir::Node& node, Scope& scope, std::vector<const RuntimeValue*> inputs,
+                         std::vector<RuntimeValue>& outputs);
+};
+
+namespace {
+
+class ScopedRunner final : public SubgraphRunner {
+ public:
+  ScopedRunner(Evaluator::Impl* impl, Scope* scope) : impl_(impl), scope_(scope) {}
+  absl::StatusOr<std::vector<RuntimeValue>> RunSubgraph(const ir::Graph& graph,
+                                                        std::vector<RuntimeValue> inputs) override {
+    return impl_->RunGraph(graph, std::move(inputs), nullptr, scope_, scope_->opsets, scope_->attrs);
+  }
+
+ private:
+  Evaluator::Impl* impl_;
+  Scope* scope_;
+};
+
+}  // namespace
+
+absl::StatusOr<std::vector<RuntimeValue>> Evaluator::Impl::RunGraph(
+    const ir::Graph& g, std::vector<RuntimeValue> inputs, const std::vector<bool>* omitted,
+    Scope* parent, const std::vector<ir::OpsetImport>* opsets, const AttributeScope* attrs) {
+  if (++depth > 64) {
+    --depth;
+    return absl::ResourceExhaustedError("graph nesting deeper than 64 (recursive function?)");
+  }
+  struct DepthGuard {
+    int* d;
+    ~DepthGuard() { --*d; }
+  } guard{&depth};
+
+  Scope scope;
+  scope.parent = parent;
+  scope.opsets = opsets;
+  scope.attrs = attrs;
+  for (const ir::Value* v : g.initializers()) {
+    ASSIGN_OR_RETURN(Tensor t, Constant(v));
+    scope.values[v] = std::move(t);
+  }
+  for (size_t i = 0; i < g.inputs().size(); ++i) {
+    const ir::Value* v = g.inputs()[i];
+    if (omitted != nullptr && i < omitted->size() && (*omitted)[i]) {
+      scope.values.erase(v);
+      scope.absent.insert(v);
+      continue;
+    }
+    if (i < inputs.size()) {
+      scope.values[v] = std::move(inputs[i]);
+    } else if (!scope.values.contains(v)) {
+      return absl::InvalidArgumentError(absl::StrCat("graph '", g.name(), "': no value for input '",
+                                                     v->name(), "'"));
+    }
+  }
+  ASSIGN_OR_RETURN(const Plan* plan, GetPlan(g));
+  for (size_t k = 0; k < plan->order.size(); ++k) {
+    const ir::Node& node = *plan->order[k];
+    std::vector<const RuntimeValue*> ins(node.num_inputs(), nullptr);
+    for (size_t i = 0; i < node.num_inputs(); ++i) {
+      const ir::Value* v = node.input(i);
+      if (v == nullptr || v->name().empty()) continue;
+      bool is_omitted = false;
+      ins[i] = scope.Find(v, &is_omitted);
+      if (ins[i] == nullptr && !is_omitted) {
+        return absl::InvalidArgumentError(absl::StrCat(node.Describe(), ": input '", v->name(),
+                                                       "' has no value"));
+      }
+    }
+    std::vector<RuntimeValue> outs;
+    RETURN_IF_ERROR(RunNodeIn(node, scope, std::move(ins), outs));
+    for (size_t o = 0; o < node.num_outputs() && o < outs.size(); ++o) {
+      const ir::Value* v = node.output(o);
+      if (!v->name().empty()) scope.values[v] = std::move(outs[o]);
+    }
+    for (const ir::Value* v : plan->free_after[k]) scope.values.erase(v);
+  }
+  std::vector<RuntimeValue> results;
+  results.reserve(g.outputs().size());
+  for (const ir::Value* v : g.outputs()) {
+    bool is_omitted = false;
+    const RuntimeValue* r = scope.Find(v, &is_omitted);
+    if (r == nullptr) {
+      if (is_omitted) {
+        results.emplace_back();
+        continue;
+      }
+      return absl::InvalidArgumentError(absl::StrCat("graph '", g.name(), "': output '", v->name(),
+                                                     "' was not computed"));
+    }
+    results.push_back(*r);
+  }
+  return results;
+}
+
+absl::Status Evaluator::Impl::RunNodeIn(const ir::Node& node, Scope& scope,
+                                        std::vector<const RuntimeValue*> inputs,
+                                        std::vector<RuntimeValue>& outputs) {
+  const std::vector<ir::OpsetImport>& opsets = scope.opsets ? *scope.opsets : main_opsets;
+  std::optional<int64_t> version = ir::FindOpsetVersion(opsets, node.domain());
+  if (!version && scope.opsets != &main_opsets) version = ir::FindOpsetVersion(main_opsets, node.domain());
+  const bool onnx = node.is_onnx_domain();
+  const ir::Function* fn = nullptr;
+  if (model != nullptr) fn = model->FindFunction(node.domain(), node.op_type(), node.overload());
+  const KernelFn* kernel = nullptr;
+  if (fn == nullptr || onnx) {
+    if (!version && (onnx || node.domain() == "ai.onnx.ml")) version = onnx ? 28 : 5;
+    if (version) kernel = registry.Find(node.domain(), node.op_type(), *version);
+  }
+  if (kernel != nullptr) {
+    ScopedRunner runner(this, &scope);
+    KernelContext ctx(node, *version, std::move(inputs), scope.attrs, &runner);
+    absl::Status st = (*kernel)(ctx);
+    if (!st.ok()) {
+      const std::string desc = node.Describe();
+      if (absl::StrContains(st.message(), desc)) return st;
+      return absl::Status(st.code(), absl::StrCat(desc, ": ", st.message()));
+    }
+    outputs = std::move(ctx.outputs());
+    return absl::OkStatus();
+  }
+  if (fn != nullptr) {
+    // Attributes visible in the body: the function's defaults, overridden by the call's attributes.
+    AttributeScope attrs;
+    for (const ir::Attribute& a : fn->attribute_defaults()) attrs[a.name()] = &a;
+    for (const ir::Attribute& a : node.attributes()) {
+      const ir::Attribute* resolved = &a;
+      if (a.is_reference()) {
+        resolved = nullptr;
+        if (scope.attrs != nullptr) {
+          auto it = scope.attrs->find(a.ref_attr_name());
+          if (it != scope.attrs->end()) resolved = it->second;
+        }
+      }
+      if (resolved != nullptr) attrs[a.name()] = resolved;
+    }
+    std::vector<RuntimeValue> args;
+    std::vector<bool> omitted(fn->body().inputs().size(), true);
+    for (size_t i = 0; i < inputs.size() && i < omitted.size(); ++i) {
+      args.push_back(inputs[i] ? *inputs[i] : RuntimeValue());
+      omitted[i] = inputs[i] == nullptr;
+    }
+    const std::vector<ir::OpsetImport>* fn_opsets =
+        fn->opset_imports().empty() ? &main_opsets : &fn->opset_imports();
+    ASSIGN_OR_RETURN(outputs, RunGraph(fn->body(), std::move(args), &omitted, nullptr, fn_opsets, &attrs));
+    return absl::OkStatus();
+  }
+  if (!version) {
+    return absl::UnimplementedError(absl::StrCat(node.Describe(), ": domain '", node.domain(),
+                                                 "' is not imported"));
+  }
+  if (registry.HasOp(node.domain(), node.op_type())) {
+    return absl::UnimplementedError(absl::StrCat(node.Describe(), ": no kernel for opset ", *version,
+                                                 " of ", node.QualifiedOpType()));
+  }
+  return absl::UnimplementedError(absl::StrCat(node.Describe(), ": operator ", node.QualifiedOpType(),
+                                               " is not supported by the interpreter"));
+}
+
+Evaluator::Evaluator(const ir::Model& model) : impl_(std::make_unique<Impl>()) {
+  impl_->model = &model;
+  impl_->main = &model.graph();
+  impl_->main_opsets = model.opset_imports();
+}
+
+Evaluator::Evaluator(const ir::Graph& graph, std::vector<ir::OpsetImport> opsets)
+    : impl_(std::make_unique<Impl>()) {
+  impl_->main = &graph;
+  impl_->main_opsets = std::move(opsets);
+}
+
+Evaluator::~Evaluator() = default;
+
+absl::StatusOr<std::vector<RuntimeValue>> Evaluator::Run(std::vector<RuntimeValue> inputs) {
+  if (inputs.size() > impl_->main->inputs().size()) {
+    return absl::InvalidArgumentError(absl::StrCat("got ", inputs.size(), " inputs for a graph with ",
+                                                   impl_->main->inputs().size()));
+  }
+  return impl_->RunGraph(*impl_->main, std::move(inputs), nullptr, nullptr, &impl_->main_opsets, nullptr);
+}
+
+absl::StatusOr<std::vector<RuntimeValue>> Evaluator::RunByName(
+    const absl::flat_hash_map<std::string, RuntimeValue>& inputs) {
+  std::vector<RuntimeValue> ordered;
+  const auto& gin = impl_->main->inputs();
+  size_t needed = 0;
+  for (size_t i = 0; i < gin.size(); ++i) {
+    if (inputs.contains(gin[i]->name())) needed = i + 1;
+  }
+  for (size_t i = 0; i < needed; ++i) {
+    auto it = inputs.find(gin[i]->name());
+    if (it != inputs.end()) {
+      ordered.push_back(it->second);
+    } else if (gin[i]->initializer() != nullptr) {
+      ASSIGN_OR_RETURN(Tensor t, impl_->Constant(gin[i]));
+      ordered.push_back(std::move(t));
+    } else {
+      return absl::InvalidArgumentError(absl::StrCat("no value for graph input '", gin[i]->name(), "'"));
+    }
+  }
+  return Run(std::move(ordered));
+}
+
+absl::StatusOr<std::vector<RuntimeValue>> Evaluator::RunNode(
+    const ir::Node& node, const std::vector<const RuntimeValue*>& inputs) {
+  Scope scope;
+  scope.opsets = &impl_->main_opsets;
+  std::vector<RuntimeValue> outs;
+  RETURN_IF_ERROR(impl_->RunNodeIn(node, scope, inputs, outs));
+  return outs;
+}
+
+}  // namespace onnx_opt::interpreter

@@ -1,0 +1,46 @@
+// Runs an ir::Graph: nodes in topological order, each value freed after its last use, subgraphs
+// (If/Loop/Scan) with outer-scope captures, model-local functions expanded on the fly.
+#ifndef ONNX_OPT_INTERPRETER_EVALUATOR_H_
+#define ONNX_OPT_INTERPRETER_EVALUATOR_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/statusor.h"
+#include "interpreter/kernel.h"
+#include "interpreter/value.h"
+#include "ir/model.h"
+
+namespace onnx_opt::interpreter {
+
+class Evaluator {
+ public:
+  // `model` supplies opset imports and local functions; it must outlive the evaluator.
+  explicit Evaluator(const ir::Model& model);
+  // A graph without a model (opset imports given explicitly, no local functions).
+  Evaluator(const ir::Graph& graph, std::vector<ir::OpsetImport> opsets);
+  ~Evaluator();
+
+  // Runs the main graph. `inputs` match the graph inputs by position; trailing graph inputs that have
+  // an initializer may be left out. Returns the graph outputs in order.
+  absl::StatusOr<std::vector<RuntimeValue>> Run(std::vector<RuntimeValue> inputs);
+  // Same, inputs by name (graph inputs with an initializer default to it).
+  absl::StatusOr<std::vector<RuntimeValue>> RunByName(
+      const absl::flat_hash_map<std::string, RuntimeValue>& inputs);
+
+  // Evaluates one node on the given inputs (null for an omitted input), using the main graph's
+  // opset imports. For constant folding.
+  absl::StatusOr<std::vector<RuntimeValue>> RunNode(const ir::Node& node,
+                                                    const std::vector<const RuntimeValue*>& inputs);
+
+  struct Impl;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace onnx_opt::interpreter
+
+#endif  // ONNX_OPT_INTERPRETER_EVALUATOR_H_

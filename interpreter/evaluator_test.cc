@@ -1,0 +1,80 @@
+#include "interpreter/evaluator.h"
+
+#include "gtest/gtest.h"
+#include "interpreter/test_util.h"
+#include "ir/function.h"
+#include "ir/model.h"
+
+namespace onnx_opt::interpreter {
+namespace {
+
+using testing::F;
+
+TEST(EvaluatorTest, RunsNodesInTopologicalOrderEvenIfListedOutOfOrder) {
+  ir::Graph g("g");
+  ir::Value* x = g.AddInput("x");
+  // Append the consumer first, then its producer.
+  std::unique_ptr<ir::Node> relu = ir::Node::Create("", "Relu", {}, {"y"});
+  ir::Node* neg = g.AddNode("Neg", {x}, {"n"});
+  ir::Node* r = g.InsertBefore(neg, std::move(relu));
+  r->AddInput(neg->output(0));
+  g.AddOutput(r->output(0));
+  Evaluator ev(g, {{"", 17}});
+  auto out = ev.Run({F({2}, {1, -2})});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_EQ((*out)[0].tensor().ToVector<float>(), (std::vector<float>{0, 2}));
+}
+
+TEST(EvaluatorTest, UnsupportedOpIsAClearError) {
+  ir::Graph g("g");
+  ir::Node* n = g.AddNode("NoSuchOp", {g.AddInput("x")}, {"y"});
+  g.AddOutput(n->output(0));
+  Evaluator ev(g, {{"", 17}});
+  auto out = ev.Run({F({1}, {1})});
+  ASSERT_FALSE(out.ok());
+  EXPECT_NE(out.status().message().find("NoSuchOp"), std::string::npos);
+}
+
+TEST(EvaluatorTest, IfCapturesOuterValues) {
+  ir::Graph g("g");
+  ir::Value* c = g.AddInput("c");
+  ir::Value* x = g.AddInput("x");
+  auto then_g = std::make_unique<ir::Graph>("then");
+  ir::Node* neg = then_g->AddNode("Neg", {x}, {"t"});
+  then_g->AddOutput(neg->output(0));
+  auto else_g = std::make_unique<ir::Graph>("else");
+  ir::Node* id = else_g->AddNode("Identity", {x}, {"e"});
+  else_g->AddOutput(id->output(0));
+  ir::Node* iff = g.AddNode("If", {c}, {"y"});
+  iff->SetAttribute(ir::Attribute::FromGraph("then_branch", std::move(then_g)));
+  iff->SetAttribute(ir::Attribute::FromGraph("else_branch", std::move(else_g)));
+  g.AddOutput(iff->output(0));
+  Evaluator ev(g, {{"", 17}});
+  auto out = ev.Run({Tensor::Scalar<bool>(DataType::kBool, true), F({1}, {3})});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_EQ((*out)[0].tensor().ToVector<float>()[0], -3);
+}
+
+TEST(EvaluatorTest, ExpandsModelLocalFunctionsWithAttributeReferences) {
+  ir::Model m;
+  m.set_graph(std::make_unique<ir::Graph>("main"));
+  m.mutable_opset_imports() = {{"", 17}, {"local", 1}};
+  auto fn = std::make_unique<ir::Function>("local", "Scale");
+  fn->mutable_opset_imports() = {{"", 17}};
+  ir::Value* fx = fn->body().AddInput("x");
+  ir::Node* k = fn->body().AddNode("Constant", {}, {"k"});
+  k->SetAttribute(ir::Attribute::Reference("value_float", ir::AttributeKind::kFloat, "factor"));
+  ir::Node* mul = fn->body().AddNode("Mul", {fx, k->output(0)}, {"y"});
+  fn->body().AddOutput(mul->output(0));
+  m.mutable_functions().push_back(std::move(fn));
+  ir::Node* call = m.graph().AddNode("Scale", {m.graph().AddInput("x")}, {"out"}, "local");
+  call->SetAttribute(ir::Attribute::Float("factor", 3));
+  m.graph().AddOutput(call->output(0));
+  Evaluator ev(m);
+  auto out = ev.Run({F({2}, {1, 2})});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_EQ((*out)[0].tensor().ToVector<float>(), (std::vector<float>{3, 6}));
+}
+
+}  // namespace
+}  // namespace onnx_opt::interpreter

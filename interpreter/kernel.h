@@ -1,0 +1,136 @@
+// Kernels and their registry. A kernel is a function of a KernelContext: it reads inputs and
+// attributes (defaults given at the call), may run subgraphs through the context, and sets outputs.
+#ifndef ONNX_OPT_INTERPRETER_KERNEL_H_
+#define ONNX_OPT_INTERPRETER_KERNEL_H_
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "interpreter/value.h"
+#include "ir/attribute.h"
+#include "ir/graph.h"
+#include "ir/node.h"
+
+namespace onnx_opt::interpreter {
+
+class KernelContext;
+using KernelFn = std::function<absl::Status(KernelContext&)>;
+
+// Runs a subgraph (If/Loop/Scan bodies) in the scope of the node being evaluated.
+class SubgraphRunner {
+ public:
+  virtual ~SubgraphRunner() = default;
+  virtual absl::StatusOr<std::vector<RuntimeValue>> RunSubgraph(const ir::Graph& graph,
+                                                                std::vector<RuntimeValue> inputs) = 0;
+};
+
+// Resolves attribute references (`ref_attr_name`) inside function bodies.
+using AttributeScope = absl::flat_hash_map<std::string, const ir::Attribute*>;
+
+class KernelContext {
+ public:
+  KernelContext(const ir::Node& node, int64_t opset, std::vector<const RuntimeValue*> inputs,
+                const AttributeScope* attr_scope, SubgraphRunner* runner)
+      : node_(node), opset_(opset), inputs_(std::move(inputs)), attr_scope_(attr_scope),
+        runner_(runner), outputs_(node.num_outputs()) {}
+
+  const ir::Node& node() const { return node_; }
+  int64_t opset() const { return opset_; }
+
+  // Inputs (an omitted optional input is absent).
+  size_t num_inputs() const { return inputs_.size(); }
+  bool has_input(size_t i) const { return i < inputs_.size() && inputs_[i] != nullptr; }
+  const RuntimeValue& value(size_t i) const;
+  // The tensor at input i; an empty, undefined tensor when absent or not a tensor.
+  const Tensor& input(size_t i) const;
+  // Input i as a tensor, or an error naming the node.
+  absl::StatusOr<const Tensor*> TensorInput(size_t i) const;
+  // Reads an integer tensor input (int32/int64) as int64s.
+  absl::StatusOr<std::vector<int64_t>> IntsInput(size_t i) const;
+
+  // Attributes (references resolved); null when absent.
+  const ir::Attribute* attr(std::string_view name) const;
+  bool has_attr(std::string_view name) const { return attr(name) != nullptr; }
+  int64_t GetInt(std::string_view name, int64_t fallback) const;
+  float GetFloat(std::string_view name, float fallback) const;
+  std::string GetString(std::string_view name, std::string fallback = "") const;
+  std::vector<int64_t> GetInts(std::string_view name, std::vector<int64_t> fallback = {}) const;
+  std::vector<float> GetFloats(std::string_view name, std::vector<float> fallback = {}) const;
+  std::vector<std::string> GetStrings(std::string_view name) const;
+  const ir::Graph* GetGraph(std::string_view name) const;
+
+  // Outputs.
+  size_t num_outputs() const { return outputs_.size(); }
+  // Whether output i is wanted (present and not omitted).
+  bool wants_output(size_t i) const;
+  void set_output(size_t i, RuntimeValue v) {
+    if (i < outputs_.size()) outputs_[i] = std::move(v);
+  }
+  std::vector<RuntimeValue>& outputs() { return outputs_; }
+
+  absl::StatusOr<std::vector<RuntimeValue>> RunSubgraph(const ir::Graph& g,
+                                                        std::vector<RuntimeValue> inputs) {
+    return runner_->RunSubgraph(g, std::move(inputs));
+  }
+
+  // An InvalidArgument error prefixed with the node's description.
+  absl::Status Error(std::string_view msg) const;
+
+ private:
+  const ir::Node& node_;
+  int64_t opset_;
+  std::vector<const RuntimeValue*> inputs_;
+  const AttributeScope* attr_scope_;
+  SubgraphRunner* runner_;
+  std::vector<RuntimeValue> outputs_;
+};
+
+class KernelRegistry {
+ public:
+  // The registry with every kernel this library has (built once).
+  static const KernelRegistry& Global();
+
+  void Register(std::string_view domain, std::string_view op_type, int since_version, KernelFn fn);
+  // The kernel with the largest since_version <= opset, or null.
+  const KernelFn* Find(std::string_view domain, std::string_view op_type, int64_t opset) const;
+  // Whether any version of the operator has a kernel.
+  bool HasOp(std::string_view domain, std::string_view op_type) const;
+  std::vector<std::string> OpNames() const;
+
+ private:
+  struct Entry {
+    int since_version;
+    KernelFn fn;
+  };
+  absl::flat_hash_map<std::string, std::vector<Entry>> kernels_;  // "domain::op" -> sorted entries
+};
+
+// Family registration functions (kernels/*.cc).
+void RegisterElementwiseKernels(KernelRegistry& r);
+void RegisterMathKernels(KernelRegistry& r);
+void RegisterReductionKernels(KernelRegistry& r);
+void RegisterLinalgKernels(KernelRegistry& r);
+void RegisterConvPoolKernels(KernelRegistry& r);
+void RegisterNormalizationKernels(KernelRegistry& r);
+void RegisterShapeKernels(KernelRegistry& r);
+void RegisterIndexingKernels(KernelRegistry& r);
+void RegisterControlFlowKernels(KernelRegistry& r);
+void RegisterSequenceKernels(KernelRegistry& r);
+void RegisterMiscKernels(KernelRegistry& r);
+void RegisterLossKernels(KernelRegistry& r);
+void RegisterAttentionKernels(KernelRegistry& r);
+void RegisterQuantizationKernels(KernelRegistry& r);
+void RegisterImageKernels(KernelRegistry& r);
+void RegisterRecurrentKernels(KernelRegistry& r);
+void RegisterSignalKernels(KernelRegistry& r);
+void RegisterMlKernels(KernelRegistry& r);
+
+}  // namespace onnx_opt::interpreter
+
+#endif  // ONNX_OPT_INTERPRETER_KERNEL_H_

@@ -1,0 +1,136 @@
+#include "interpreter/kernels/common.h"
+
+#include <cstring>
+
+namespace onnx_opt::interpreter {
+
+absl::StatusOr<int64_t> NormalizeAxis(int64_t axis, int64_t rank) {
+  if (axis < -rank || axis >= rank) {
+    if (!(rank == 0 && (axis == 0 || axis == -1))) {
+      return absl::InvalidArgumentError(absl::StrCat("axis ", axis, " is out of range for rank ", rank));
+    }
+    return 0;
+  }
+  return axis < 0 ? axis + rank : axis;
+}
+
+absl::StatusOr<std::vector<int64_t>> NormalizeAxes(std::vector<int64_t> axes, int64_t rank) {
+  for (int64_t& a : axes) {
+    ASSIGN_OR_RETURN(a, NormalizeAxis(a, rank));
+  }
+  return axes;
+}
+
+std::vector<int64_t> Strides(const std::vector<int64_t>& dims) {
+  std::vector<int64_t> s(dims.size(), 1);
+  for (int64_t i = static_cast<int64_t>(dims.size()) - 2; i >= 0; --i) s[i] = s[i + 1] * dims[i + 1];
+  return s;
+}
+
+absl::StatusOr<std::vector<int64_t>> BroadcastShapes(const std::vector<int64_t>& a,
+                                                     const std::vector<int64_t>& b) {
+  const size_t r = std::max(a.size(), b.size());
+  std::vector<int64_t> out(r);
+  for (size_t i = 0; i < r; ++i) {
+    const int64_t da = i < r - a.size() ? 1 : a[i - (r - a.size())];
+    const int64_t db = i < r - b.size() ? 1 : b[i - (r - b.size())];
+    if (da == db || db == 1) {
+      out[i] = da;
+    } else if (da == 1) {
+      out[i] = db;
+    } else {
+      return absl::InvalidArgumentError(absl::StrCat("shapes ", DimsToString(a), " and ", DimsToString(b),
+                                                     " cannot be broadcast"));
+    }
+  }
+  return out;
+}
+
+std::vector<int64_t> BroadcastStrides(const std::vector<int64_t>& in, const std::vector<int64_t>& out) {
+  const size_t r = out.size();
+  std::vector<int64_t> s(r, 0);
+  const std::vector<int64_t> own = Strides(in);
+  for (size_t i = 0; i < in.size(); ++i) {
+    const size_t o = r - in.size() + i;
+    s[o] = in[i] == 1 ? 0 : own[i];
+  }
+  return s;
+}
+
+absl::StatusOr<double> ScalarInput(const KernelContext& ctx, size_t i, double fallback) {
+  if (!ctx.has_input(i)) return fallback;
+  ASSIGN_OR_RETURN(const Tensor* t, ctx.TensorInput(i));
+  if (t->size() < 1) return ctx.Error(absl::StrCat("input ", i, " must hold one element"));
+  Tensor w = WidenToFloat(*t);
+  return DispatchNumericBool(w.dtype(), [&](auto tag) -> absl::StatusOr<double> {
+    using T = decltype(tag);
+    return static_cast<double>(w.data<T>()[0]);
+  });
+}
+
+int64_t DimProduct(const std::vector<int64_t>& dims, int64_t begin, int64_t end) {
+  int64_t p = 1;
+  for (int64_t i = begin; i < end; ++i) p *= dims[i];
+  return p;
+}
+
+void CopyElements(const Tensor& src, int64_t src_offset, Tensor& dst, int64_t dst_offset, int64_t count) {
+  if (count <= 0) return;
+  if (src.is_string()) {
+    const std::string* s = src.data<std::string>() + src_offset;
+    std::string* d = dst.mutable_data<std::string>() + dst_offset;
+    for (int64_t i = 0; i < count; ++i) d[i] = s[i];
+    return;
+  }
+  const int es = src.element_size();
+  std::memcpy(dst.mutable_raw() + dst_offset * es, src.raw() + src_offset * es, count * es);
+}
+
+absl::StatusOr<Tensor> TransposeTensor(const Tensor& x, const std::vector<int64_t>& perm) {
+  const int64_t r = x.rank();
+  if (static_cast<int64_t>(perm.size()) != r) {
+    return absl::InvalidArgumentError(absl::StrCat("perm has ", perm.size(), " entries for rank ", r));
+  }
+  std::vector<int64_t> out_dims(r);
+  std::vector<bool> seen(r, false);
+  for (int64_t i = 0; i < r; ++i) {
+    if (perm[i] < 0 || perm[i] >= r || seen[perm[i]]) {
+      return absl::InvalidArgumentError("perm is not a permutation");
+    }
+    seen[perm[i]] = true;
+    out_dims[i] = x.dim(perm[i]);
+  }
+  Tensor out(x.dtype(), out_dims);
+  const int64_t n = x.size();
+  if (n == 0) return out;
+  const std::vector<int64_t> in_strides = Strides(x.dims());
+  std::vector<int64_t> src_stride(r);
+  for (int64_t i = 0; i < r; ++i) src_stride[i] = in_strides[perm[i]];
+  absl::Status st = DispatchBySize(x.dtype(), [&](auto tag) -> absl::Status {
+    using T = decltype(tag);
+    const T* src = x.data<T>();
+    T* dst = out.mutable_data<T>();
+    if (r == 0) {
+      dst[0] = src[0];
+      return absl::OkStatus();
+    }
+    std::vector<int64_t> idx(r, 0);
+    int64_t p = 0;
+    const int64_t inner = out_dims[r - 1], is = src_stride[r - 1];
+    for (int64_t o = 0; o < n; o += inner) {
+      for (int64_t j = 0; j < inner; ++j) dst[o + j] = src[p + j * is];
+      for (int64_t d = r - 2; d >= 0; --d) {
+        ++idx[d];
+        p += src_stride[d];
+        if (idx[d] < out_dims[d]) break;
+        p -= src_stride[d] * out_dims[d];
+        idx[d] = 0;
+      }
+    }
+    return absl::OkStatus();
+  });
+  if (!st.ok()) return st;
+  return out;
+}
+
+}  // namespace onnx_opt::interpreter

@@ -1,0 +1,124 @@
+// Helpers shared by kernel files: shapes and axes, numpy broadcasting, element loops.
+#ifndef ONNX_OPT_INTERPRETER_KERNELS_COMMON_H_
+#define ONNX_OPT_INTERPRETER_KERNELS_COMMON_H_
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "interpreter/dispatch.h"
+#include "interpreter/kernel.h"
+#include "interpreter/status_macros.h"
+#include "interpreter/tensor.h"
+
+namespace onnx_opt::interpreter {
+
+// Normalizes a possibly negative axis into [0, rank); error when out of range.
+absl::StatusOr<int64_t> NormalizeAxis(int64_t axis, int64_t rank);
+absl::StatusOr<std::vector<int64_t>> NormalizeAxes(std::vector<int64_t> axes, int64_t rank);
+
+// Row-major strides of dims.
+std::vector<int64_t> Strides(const std::vector<int64_t>& dims);
+
+// numpy broadcast of two shapes.
+absl::StatusOr<std::vector<int64_t>> BroadcastShapes(const std::vector<int64_t>& a,
+                                                     const std::vector<int64_t>& b);
+
+// Element strides of `in` (right-aligned) when read as `out` dims: 0 where broadcast.
+std::vector<int64_t> BroadcastStrides(const std::vector<int64_t>& in, const std::vector<int64_t>& out);
+
+// For each output element in order, calls f(out_index, a_index, b_index).
+template <typename F>
+void ForEachBroadcast(const std::vector<int64_t>& out_dims, const std::vector<int64_t>& a_dims,
+                      const std::vector<int64_t>& b_dims, F&& f) {
+  const int64_t n = NumElements(out_dims);
+  if (n == 0) return;
+  const int64_t na = NumElements(a_dims), nb = NumElements(b_dims);
+  if (na == n && nb == n) {
+    for (int64_t i = 0; i < n; ++i) f(i, i, i);
+    return;
+  }
+  if (na == n && nb == 1) {
+    for (int64_t i = 0; i < n; ++i) f(i, i, 0);
+    return;
+  }
+  if (na == 1 && nb == n) {
+    for (int64_t i = 0; i < n; ++i) f(i, 0, i);
+    return;
+  }
+  const std::vector<int64_t> sa = BroadcastStrides(a_dims, out_dims);
+  const std::vector<int64_t> sb = BroadcastStrides(b_dims, out_dims);
+  const int64_t r = static_cast<int64_t>(out_dims.size());
+  const int64_t inner = out_dims[r - 1];
+  const int64_t ia = sa[r - 1], ib = sb[r - 1];
+  std::vector<int64_t> idx(r, 0);
+  int64_t pa = 0, pb = 0;
+  for (int64_t o = 0; o < n; o += inner) {
+    for (int64_t j = 0; j < inner; ++j) f(o + j, pa + j * ia, pb + j * ib);
+    // advance the outer counters
+    for (int64_t d = r - 2; d >= 0; --d) {
+      ++idx[d];
+      pa += sa[d];
+      pb += sb[d];
+      if (idx[d] < out_dims[d]) break;
+      pa -= sa[d] * out_dims[d];
+      pb -= sb[d] * out_dims[d];
+      idx[d] = 0;
+    }
+  }
+}
+
+// out = f(a, b) with broadcasting; TO is the output element type.
+template <typename TA, typename TB, typename TO, typename F>
+Tensor BinaryMap(const Tensor& a, const Tensor& b, const std::vector<int64_t>& out_dims, DataType out_type,
+                 F&& f) {
+  Tensor out(out_type, out_dims);
+  const TA* pa = a.data<TA>();
+  const TB* pb = b.data<TB>();
+  TO* po = out.mutable_data<TO>();
+  ForEachBroadcast(out_dims, a.dims(), b.dims(),
+                   [&](int64_t o, int64_t i, int64_t j) { po[o] = static_cast<TO>(f(pa[i], pb[j])); });
+  return out;
+}
+
+// out = f(x) elementwise.
+template <typename TI, typename TO, typename F>
+Tensor UnaryMap(const Tensor& x, DataType out_type, F&& f) {
+  Tensor out(out_type, x.dims());
+  const TI* px = x.data<TI>();
+  TO* po = out.mutable_data<TO>();
+  const int64_t n = x.size();
+  for (int64_t i = 0; i < n; ++i) po[i] = static_cast<TO>(f(px[i]));
+  return out;
+}
+
+// Runs a float computation on float/double inputs; float16/bfloat16 are widened to float and the
+// result narrowed back. `compute(const Tensor& widened) -> StatusOr<Tensor>`.
+template <typename F>
+absl::StatusOr<Tensor> WithWidened(const Tensor& x, F&& compute) {
+  if (IsNarrowFloat(x.dtype())) {
+    ASSIGN_OR_RETURN(Tensor r, compute(WidenToFloat(x)));
+    return CastTensor(r, x.dtype());
+  }
+  return compute(x);
+}
+
+// Reads a scalar input (any numeric type) as double; `fallback` when absent.
+absl::StatusOr<double> ScalarInput(const KernelContext& ctx, size_t i, double fallback);
+
+// Product of dims[begin, end).
+int64_t DimProduct(const std::vector<int64_t>& dims, int64_t begin, int64_t end);
+
+// Copies `count` elements of any type (strings included).
+void CopyElements(const Tensor& src, int64_t src_offset, Tensor& dst, int64_t dst_offset, int64_t count);
+
+// Transposes x by perm.
+absl::StatusOr<Tensor> TransposeTensor(const Tensor& x, const std::vector<int64_t>& perm);
+
+}  // namespace onnx_opt::interpreter
+
+#endif  // ONNX_OPT_INTERPRETER_KERNELS_COMMON_H_

@@ -1,0 +1,214 @@
+// Control flow: If, Loop, Scan (opset 8 batched form and opset 9+). Bodies run through the
+// context's subgraph runner, so they see outer-scope values directly.
+#include <algorithm>
+
+#include "interpreter/kernels/common.h"
+#include "ir/type.h"
+
+namespace onnx_opt::interpreter {
+namespace {
+
+using absl::OkStatus;
+using absl::Status;
+using absl::StatusOr;
+
+StatusOr<bool> ScalarBool(const KernelContext& ctx, size_t i) {
+  ASSIGN_OR_RETURN(const Tensor* t, ctx.TensorInput(i));
+  if (t->size() != 1) return ctx.Error(absl::StrCat("input ", i, " must hold one element"));
+  if (t->dtype() == DataType::kBool) return t->data<bool>()[0];
+  ASSIGN_OR_RETURN(double v, ScalarInput(ctx, i, 0));
+  return v != 0;
+}
+
+Status IfKernel(KernelContext& ctx) {
+  ASSIGN_OR_RETURN(bool cond, ScalarBool(ctx, 0));
+  const ir::Graph* g = ctx.GetGraph(cond ? "then_branch" : "else_branch");
+  if (g == nullptr) return ctx.Error("missing branch");
+  ASSIGN_OR_RETURN(std::vector<RuntimeValue> outs, ctx.RunSubgraph(*g, {}));
+  for (size_t i = 0; i < ctx.num_outputs() && i < outs.size(); ++i) ctx.set_output(i, std::move(outs[i]));
+  return OkStatus();
+}
+
+// Stacks per-iteration tensors along a new axis 0 (or an empty tensor typed from `type`).
+StatusOr<Tensor> Stack(const std::vector<Tensor>& parts, const ir::Type& type) {
+  if (parts.empty()) {
+    DataType dt = type.is_tensor() ? type.elem_type() : DataType::kFloat;
+    std::vector<int64_t> dims{0};
+    if (type.is_tensor() && type.shape()) {
+      for (const ir::Dim& d : type.shape()->dims()) dims.push_back(d.is_known() ? d.value() : 0);
+    }
+    return Tensor(dt, dims);
+  }
+  std::vector<int64_t> dims{static_cast<int64_t>(parts.size())};
+  dims.insert(dims.end(), parts[0].dims().begin(), parts[0].dims().end());
+  Tensor out(parts[0].dtype(), dims);
+  const int64_t n = parts[0].size();
+  for (size_t i = 0; i < parts.size(); ++i) {
+    if (parts[i].dims() != parts[0].dims() || parts[i].dtype() != parts[0].dtype()) {
+      return absl::InvalidArgumentError("scan outputs differ in shape between iterations");
+    }
+    CopyElements(parts[i], 0, out, i * n, n);
+  }
+  return out;
+}
+
+Status LoopKernel(KernelContext& ctx) {
+  const ir::Graph* body = ctx.GetGraph("body");
+  if (body == nullptr) return ctx.Error("missing body");
+  int64_t max_trip = std::numeric_limits<int64_t>::max();
+  if (ctx.has_input(0) && ctx.input(0).size() > 0) {
+    ASSIGN_OR_RETURN(double m, ScalarInput(ctx, 0, 0));
+    max_trip = static_cast<int64_t>(m);
+  }
+  bool cond = true;
+  if (ctx.has_input(1) && ctx.input(1).size() > 0) {
+    ASSIGN_OR_RETURN(cond, ScalarBool(ctx, 1));
+  }
+  const size_t n_carried = ctx.num_inputs() > 2 ? ctx.num_inputs() - 2 : 0;
+  std::vector<RuntimeValue> carried;
+  for (size_t i = 0; i < n_carried; ++i) carried.push_back(ctx.value(i + 2));
+  const size_t n_body_out = body->outputs().size();
+  if (n_body_out < 1 + n_carried) return ctx.Error("body has too few outputs");
+  const size_t n_scan = n_body_out - 1 - n_carried;
+  std::vector<std::vector<Tensor>> scans(n_scan);
+  for (int64_t it = 0; it < max_trip && cond; ++it) {
+    std::vector<RuntimeValue> args;
+    args.push_back(Tensor::Scalar<int64_t>(DataType::kInt64, it));
+    args.push_back(Tensor::Scalar<bool>(DataType::kBool, cond));
+    for (auto& v : carried) args.push_back(v);
+    ASSIGN_OR_RETURN(std::vector<RuntimeValue> outs, ctx.RunSubgraph(*body, std::move(args)));
+    if (!outs[0].is_tensor() || outs[0].tensor().size() != 1) return ctx.Error("body condition must be a scalar");
+    {
+      Tensor c = outs[0].tensor();
+      ASSIGN_OR_RETURN(Tensor cb, CastTensor(c, DataType::kBool));
+      cond = cb.data<bool>()[0];
+    }
+    for (size_t i = 0; i < n_carried; ++i) carried[i] = std::move(outs[1 + i]);
+    for (size_t i = 0; i < n_scan; ++i) {
+      const RuntimeValue& v = outs[1 + n_carried + i];
+      if (!v.is_tensor()) return ctx.Error("scan outputs must be tensors");
+      scans[i].push_back(v.tensor());
+    }
+  }
+  for (size_t i = 0; i < n_carried; ++i) ctx.set_output(i, std::move(carried[i]));
+  for (size_t i = 0; i < n_scan; ++i) {
+    ASSIGN_OR_RETURN(Tensor t, Stack(scans[i], body->outputs()[1 + n_carried + i]->type()));
+    ctx.set_output(n_carried + i, std::move(t));
+  }
+  return OkStatus();
+}
+
+// Slice `t` at index `i` along `axis` (dropping the axis).
+Tensor SliceAt(const Tensor& t, int64_t axis, int64_t i) {
+  std::vector<int64_t> dims = t.dims();
+  const int64_t len = dims[axis];
+  dims.erase(dims.begin() + axis);
+  Tensor out(t.dtype(), dims);
+  const int64_t outer = DimProduct(t.dims(), 0, axis), inner = DimProduct(t.dims(), axis + 1, t.rank());
+  for (int64_t o = 0; o < outer; ++o) CopyElements(t, (o * len + i) * inner, out, o * inner, inner);
+  return out;
+}
+
+// One Scan over unbatched inputs (opset 9 form).
+Status ScanOnce(KernelContext& ctx, const ir::Graph& body, std::vector<RuntimeValue> states,
+                const std::vector<Tensor>& scan_in, std::vector<RuntimeValue>& final_states,
+                std::vector<Tensor>& scan_out) {
+  const size_t n_state = states.size(), m = scan_in.size();
+  std::vector<int64_t> in_axes = ctx.GetInts("scan_input_axes", std::vector<int64_t>(m, 0));
+  std::vector<int64_t> in_dirs = ctx.GetInts("scan_input_directions", std::vector<int64_t>(m, 0));
+  const size_t k = body.outputs().size() - n_state;
+  std::vector<int64_t> out_axes = ctx.GetInts("scan_output_axes", std::vector<int64_t>(k, 0));
+  std::vector<int64_t> out_dirs = ctx.GetInts("scan_output_directions", std::vector<int64_t>(k, 0));
+  int64_t len = -1;
+  for (size_t j = 0; j < m; ++j) {
+    ASSIGN_OR_RETURN(in_axes[j], NormalizeAxis(in_axes[j], scan_in[j].rank()));
+    const int64_t l = scan_in[j].dim(in_axes[j]);
+    if (len >= 0 && l != len) return ctx.Error("scan inputs differ in length");
+    len = l;
+  }
+  if (len < 0) len = 0;
+  std::vector<std::vector<Tensor>> parts(k);
+  for (int64_t it = 0; it < len; ++it) {
+    std::vector<RuntimeValue> args = states;
+    for (size_t j = 0; j < m; ++j) {
+      const int64_t idx = in_dirs[j] ? len - 1 - it : it;
+      args.push_back(SliceAt(scan_in[j], in_axes[j], idx));
+    }
+    ASSIGN_OR_RETURN(std::vector<RuntimeValue> outs, ctx.RunSubgraph(body, std::move(args)));
+    for (size_t i = 0; i < n_state; ++i) states[i] = std::move(outs[i]);
+    for (size_t i = 0; i < k; ++i) parts[i].push_back(outs[n_state + i].tensor());
+  }
+  final_states = std::move(states);
+  scan_out.clear();
+  for (size_t i = 0; i < k; ++i) {
+    if (out_dirs[i]) std::reverse(parts[i].begin(), parts[i].end());
+    ASSIGN_OR_RETURN(Tensor st, Stack(parts[i], body.outputs()[n_state + i]->type()));
+    const int64_t r = st.rank();
+    ASSIGN_OR_RETURN(int64_t ax, NormalizeAxis(out_axes[i], r));
+    if (ax != 0) {
+      std::vector<int64_t> perm;
+      for (int64_t d = 1; d <= ax; ++d) perm.push_back(d);
+      perm.push_back(0);
+      for (int64_t d = ax + 1; d < r; ++d) perm.push_back(d);
+      ASSIGN_OR_RETURN(st, TransposeTensor(st, perm));
+    }
+    scan_out.push_back(std::move(st));
+  }
+  return OkStatus();
+}
+
+Status ScanKernel(KernelContext& ctx) {
+  const ir::Graph* body = ctx.GetGraph("body");
+  if (body == nullptr) return ctx.Error("missing body");
+  const int64_t m = ctx.GetInt("num_scan_inputs", 0);
+  const bool v8 = ctx.opset() < 9;
+  const size_t first = v8 ? 1 : 0;
+  const size_t n_state = ctx.num_inputs() - first - m;
+  if (!v8) {
+    std::vector<RuntimeValue> states;
+    for (size_t i = 0; i < n_state; ++i) states.push_back(ctx.value(first + i));
+    std::vector<Tensor> scan_in;
+    for (int64_t j = 0; j < m; ++j) scan_in.push_back(ctx.input(first + n_state + j));
+    std::vector<RuntimeValue> fs;
+    std::vector<Tensor> so;
+    RETURN_IF_ERROR(ScanOnce(ctx, *body, states, scan_in, fs, so));
+    for (size_t i = 0; i < n_state; ++i) ctx.set_output(i, std::move(fs[i]));
+    for (size_t i = 0; i < so.size(); ++i) ctx.set_output(n_state + i, std::move(so[i]));
+    return OkStatus();
+  }
+  // Opset 8: inputs carry a batch axis 0; sequence_lens is not supported beyond full length.
+  const int64_t batch = ctx.input(first).rank() > 0 ? ctx.input(first).dim(0) : 0;
+  std::vector<std::vector<Tensor>> state_parts(n_state), scan_parts;
+  for (int64_t b = 0; b < batch; ++b) {
+    std::vector<RuntimeValue> states;
+    for (size_t i = 0; i < n_state; ++i) states.push_back(SliceAt(ctx.input(first + i), 0, b));
+    std::vector<Tensor> scan_in;
+    for (int64_t j = 0; j < m; ++j) scan_in.push_back(SliceAt(ctx.input(first + n_state + j), 0, b));
+    // Opset 8 scans along axis 0 of the per-batch input; directions attr name differs.
+    std::vector<RuntimeValue> fs;
+    std::vector<Tensor> so;
+    RETURN_IF_ERROR(ScanOnce(ctx, *body, states, scan_in, fs, so));
+    for (size_t i = 0; i < n_state; ++i) state_parts[i].push_back(fs[i].tensor());
+    scan_parts.resize(so.size());
+    for (size_t i = 0; i < so.size(); ++i) scan_parts[i].push_back(so[i]);
+  }
+  for (size_t i = 0; i < n_state; ++i) {
+    ASSIGN_OR_RETURN(Tensor t, Stack(state_parts[i], ir::Type()));
+    ctx.set_output(i, std::move(t));
+  }
+  for (size_t i = 0; i < scan_parts.size(); ++i) {
+    ASSIGN_OR_RETURN(Tensor t, Stack(scan_parts[i], ir::Type()));
+    ctx.set_output(n_state + i, std::move(t));
+  }
+  return OkStatus();
+}
+
+}  // namespace
+
+void RegisterControlFlowKernels(KernelRegistry& r) {
+  r.Register("", "If", 1, IfKernel);
+  r.Register("", "Loop", 1, LoopKernel);
+  r.Register("", "Scan", 8, ScanKernel);
+}
+
+}  // namespace onnx_opt::interpreter

@@ -1,0 +1,54 @@
+#include "gtest/gtest.h"
+#include "interpreter/test_util.h"
+
+namespace onnx_opt::interpreter {
+namespace {
+
+using testing::F;
+using testing::I64;
+
+// Loop: sum = sum + i for M iterations, scan output i*1.0.
+TEST(ControlFlowTest, LoopCarriesStateAndStacksScanOutputs) {
+  ir::Graph g("g");
+  ir::Value* m = g.AddInput("M");
+  ir::Value* s0 = g.AddInput("s0");
+  auto body = std::make_unique<ir::Graph>("body");
+  ir::Value* it = body->AddInput("i");
+  ir::Value* cond = body->AddInput("cond");
+  ir::Value* s = body->AddInput("s");
+  ir::Node* add = body->AddNode("Add", {s, it}, {"s_next"});
+  ir::Node* c = body->AddNode("Identity", {cond}, {"cond_out"});
+  ir::Node* sc = body->AddNode("Identity", {it}, {"scan"});
+  body->AddOutput(c->output(0));
+  body->AddOutput(add->output(0));
+  body->AddOutput(sc->output(0));
+  ir::Node* loop = g.AddNode("Loop", {m, nullptr, s0}, {"s_final", "scans"});
+  loop->SetAttribute(ir::Attribute::FromGraph("body", std::move(body)));
+  g.AddOutput(loop->output(0));
+  g.AddOutput(loop->output(1));
+  Evaluator ev(g, {{"", 17}});
+  auto out = ev.Run({Tensor::Scalar<int64_t>(DataType::kInt64, 4), Tensor::Scalar<int64_t>(DataType::kInt64, 10)});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_EQ((*out)[0].tensor().ToVector<int64_t>()[0], 16);
+  EXPECT_EQ((*out)[1].tensor().ToVector<int64_t>(), (std::vector<int64_t>{0, 1, 2, 3}));
+}
+
+TEST(SequenceTest, ConstructInsertAt) {
+  ir::Graph g("g");
+  ir::Value* a = g.AddInput("a");
+  ir::Value* b = g.AddInput("b");
+  ir::Node* c = g.AddNode("SequenceConstruct", {a}, {"s"});
+  ir::Node* ins = g.AddNode("SequenceInsert", {c->output(0), b}, {"s2"});
+  ir::Node* len = g.AddNode("SequenceLength", {ins->output(0)}, {"n"});
+  g.AddOutput(ins->output(0));
+  g.AddOutput(len->output(0));
+  Evaluator ev(g, {{"", 17}});
+  auto out = ev.Run({F({1}, {1}), F({2}, {2, 3})});
+  ASSERT_TRUE(out.ok()) << out.status();
+  ASSERT_TRUE((*out)[0].is_sequence());
+  EXPECT_EQ((*out)[0].sequence()[1].ToVector<float>(), (std::vector<float>{2, 3}));
+  EXPECT_EQ((*out)[1].tensor().ToVector<int64_t>()[0], 2);
+}
+
+}  // namespace
+}  // namespace onnx_opt::interpreter

@@ -1,0 +1,606 @@
+// Convolution and pooling: Conv, ConvTranspose, ConvInteger (im2col / col2im + Eigen GEMM), MaxPool,
+// AveragePool, LpPool, the Global* pools and MaxUnpool. All spatial ranks (1-D, 2-D, 3-D, ...).
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "interpreter/kernels/common.h"
+#include "interpreter/kernels/gemm.h"
+
+namespace onnx_opt::interpreter {
+namespace {
+
+using absl::OkStatus;
+using absl::Status;
+using absl::StatusOr;
+
+struct Geometry {
+  int64_t nd = 0;
+  std::vector<int64_t> in, out, k, s, d, pb, pe;
+  int64_t in_size() const { return NumElements(in); }
+  int64_t out_size() const { return NumElements(out); }
+  int64_t k_size() const { return NumElements(k); }
+};
+
+StatusOr<Geometry> MakeGeometry(const KernelContext& ctx, const std::vector<int64_t>& in,
+                                std::vector<int64_t> kernel, bool ceil_mode) {
+  Geometry g;
+  g.nd = static_cast<int64_t>(in.size());
+  g.in = in;
+  g.k = std::move(kernel);
+  if (static_cast<int64_t>(g.k.size()) != g.nd) return ctx.Error("kernel_shape rank mismatch");
+  g.s = ctx.GetInts("strides", std::vector<int64_t>(g.nd, 1));
+  g.d = ctx.GetInts("dilations", std::vector<int64_t>(g.nd, 1));
+  std::vector<int64_t> pads = ctx.GetInts("pads", std::vector<int64_t>(2 * g.nd, 0));
+  if (static_cast<int64_t>(g.s.size()) != g.nd || static_cast<int64_t>(g.d.size()) != g.nd ||
+      static_cast<int64_t>(pads.size()) != 2 * g.nd) {
+    return ctx.Error("strides/dilations/pads rank mismatch");
+  }
+  const std::string auto_pad = ctx.GetString("auto_pad", "NOTSET");
+  g.pb.assign(pads.begin(), pads.begin() + g.nd);
+  g.pe.assign(pads.begin() + g.nd, pads.end());
+  g.out.resize(g.nd);
+  for (int64_t i = 0; i < g.nd; ++i) {
+    const int64_t ek = (g.k[i] - 1) * g.d[i] + 1;
+    if (auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") {
+      g.out[i] = (in[i] + g.s[i] - 1) / g.s[i];
+      const int64_t total = std::max<int64_t>(0, (g.out[i] - 1) * g.s[i] + ek - in[i]);
+      g.pb[i] = auto_pad == "SAME_UPPER" ? total / 2 : total - total / 2;
+      g.pe[i] = total - g.pb[i];
+    } else {
+      if (auto_pad == "VALID") g.pb[i] = g.pe[i] = 0;
+      const int64_t span = in[i] + g.pb[i] + g.pe[i] - ek;
+      if (span < 0) return ctx.Error("kernel larger than padded input");
+      if (ceil_mode) {
+        g.out[i] = (span + g.s[i] - 1) / g.s[i] + 1;
+        if ((g.out[i] - 1) * g.s[i] >= in[i] + g.pb[i]) --g.out[i];
+      } else {
+        g.out[i] = span / g.s[i] + 1;
+      }
+    }
+  }
+  return g;
+}
+
+// Advances a multi-index; returns false after the last.
+bool Next(std::vector<int64_t>& idx, const std::vector<int64_t>& dims) {
+  for (int64_t d = static_cast<int64_t>(idx.size()) - 1; d >= 0; --d) {
+    if (++idx[d] < dims[d]) return true;
+    idx[d] = 0;
+  }
+  return false;
+}
+
+// col[(c*K + kk) * O + o] = x[c, in position of (o, kk)] (0 outside).
+template <typename T>
+void Im2Col(const T* x, int64_t channels, const Geometry& g, T* col) {
+  const int64_t K = g.k_size(), O = g.out_size(), I = g.in_size();
+  const std::vector<int64_t> in_strides = Strides(g.in);
+  std::vector<int64_t> kk(g.nd, 0);
+  int64_t kl = 0;
+  do {
+    // For this kernel offset, the input coordinate along each dim is o*s - pb + k*d.
+    std::vector<int64_t> oi(g.nd, 0);
+    int64_t ol = 0;
+    const int64_t last = g.nd - 1;
+    do {
+      int64_t off = 0;
+      bool inside = true;
+      for (int64_t i = 0; i < last; ++i) {
+        const int64_t p = oi[i] * g.s[i] - g.pb[i] + kk[i] * g.d[i];
+        if (p < 0 || p >= g.in[i]) {
+          inside = false;
+          break;
+        }
+        off += p * in_strides[i];
+      }
+      // innermost dim as a run
+      const int64_t n = g.out[last];
+      for (int64_t c = 0; c < channels; ++c) {
+        T* dst = col + (c * K + kl) * O + ol;
+        const T* src = x + c * I + off;
+        for (int64_t j = 0; j < n; ++j) {
+          const int64_t p = j * g.s[last] - g.pb[last] + kk[last] * g.d[last];
+          dst[j] = (inside && p >= 0 && p < g.in[last]) ? src[p] : T(0);
+        }
+      }
+      ol += n;
+      oi[last] = n - 1;
+    } while (Next(oi, g.out));
+    ++kl;
+  } while (Next(kk, g.k));
+}
+
+// The inverse scatter-add of Im2Col.
+template <typename T>
+void Col2Im(const T* col, int64_t channels, const Geometry& g, T* x) {
+  const int64_t K = g.k_size(), O = g.out_size(), I = g.in_size();
+  const std::vector<int64_t> in_strides = Strides(g.in);
+  std::vector<int64_t> kk(g.nd, 0);
+  int64_t kl = 0;
+  do {
+    std::vector<int64_t> oi(g.nd, 0);
+    int64_t ol = 0;
+    do {
+      int64_t off = 0;
+      bool inside = true;
+      for (int64_t i = 0; i < g.nd; ++i) {
+        const int64_t p = oi[i] * g.s[i] - g.pb[i] + kk[i] * g.d[i];
+        if (p < 0 || p >= g.in[i]) {
+          inside = false;
+          break;
+        }
+        off += p * in_strides[i];
+      }
+      if (inside) {
+        for (int64_t c = 0; c < channels; ++c) x[c * I + off] += col[(c * K + kl) * O + ol];
+      }
+      ++ol;
+    } while (Next(oi, g.out));
+    ++kl;
+  } while (Next(kk, g.k));
+}
+
+std::vector<int64_t> Spatial(const Tensor& t) { return std::vector<int64_t>(t.dims().begin() + 2, t.dims().end()); }
+
+template <typename T>
+Status ConvImpl(const KernelContext& ctx, const Tensor& x, const Tensor& w, const Tensor* b, Tensor& y) {
+  const int64_t N = x.dim(0), C = x.dim(1), M = w.dim(0);
+  const int64_t group = ctx.GetInt("group", 1);
+  if (group <= 0 || C % group != 0 || M % group != 0 || w.dim(1) * group != C) {
+    return ctx.Error("channels do not match group and weights");
+  }
+  std::vector<int64_t> kernel = ctx.GetInts("kernel_shape", Spatial(w));
+  ASSIGN_OR_RETURN(Geometry g, MakeGeometry(ctx, Spatial(x), kernel, false));
+  std::vector<int64_t> ydims{N, M};
+  ydims.insert(ydims.end(), g.out.begin(), g.out.end());
+  y = Tensor(x.dtype(), ydims);
+  const int64_t Cg = C / group, Mg = M / group, K = g.k_size(), O = g.out_size(), I = g.in_size();
+  std::vector<T> col(static_cast<size_t>(Cg * K * O));
+  const T* px = x.data<T>();
+  const T* pw = w.data<T>();
+  T* py = y.mutable_data<T>();
+  for (int64_t n = 0; n < N; ++n) {
+    for (int64_t gi = 0; gi < group; ++gi) {
+      Im2Col<T>(px + (n * C + gi * Cg) * I, Cg, g, col.data());
+      Gemm<T>(false, false, Mg, O, Cg * K, T(1), pw + gi * Mg * Cg * K, col.data(), T(0),
+              py + (n * M + gi * Mg) * O);
+    }
+    if (b != nullptr) {
+      const T* pb = b->data<T>();
+      for (int64_t m = 0; m < M; ++m) {
+        T* row = py + (n * M + m) * O;
+        for (int64_t o = 0; o < O; ++o) row[o] += pb[m];
+      }
+    }
+  }
+  return OkStatus();
+}
+
+Status ConvKernel(KernelContext& ctx) {
+  ASSIGN_OR_RETURN(const Tensor* x0, ctx.TensorInput(0));
+  ASSIGN_OR_RETURN(const Tensor* w0, ctx.TensorInput(1));
+  if (x0->rank() < 3 || w0->rank() != x0->rank()) return ctx.Error("X and W must have the same rank >= 3");
+  Tensor x = WidenToFloat(*x0), w = WidenToFloat(*w0);
+  Tensor b;
+  if (ctx.has_input(2)) b = WidenToFloat(ctx.input(2));
+  Tensor y;
+  RETURN_IF_ERROR(DispatchFloat(x.dtype(), [&](auto tag) -> Status {
+    using T = decltype(tag);
+    return ConvImpl<T>(ctx, x, w, ctx.has_input(2) ? &b : nullptr, y);
+  }));
+  if (y.dtype() != x0->dtype()) {
+    ASSIGN_OR_RETURN(y, CastTensor(y, x0->dtype()));
+  }
+  ctx.set_output(0, std::move(y));
+  return OkStatus();
+}
+
+Status ConvIntegerKernel(KernelContext& ctx) {
+  ASSIGN_OR_RETURN(const Tensor* x0, ctx.TensorInput(0));
+  ASSIGN_OR_RETURN(const Tensor* w0, ctx.TensorInput(1));
+  ASSIGN_OR_RETURN(Tensor x, CastTensor(*x0, DataType::kDouble));
+  ASSIGN_OR_RETURN(Tensor w, CastTensor(*w0, DataType::kDouble));
+  ASSIGN_OR_RETURN(double xz, ScalarInput(ctx, 2, 0));
+  double* px = x.mutable_data<double>();
+  for (int64_t i = 0; i < x.size(); ++i) px[i] -= xz;
+  if (ctx.has_input(3)) {
+    ASSIGN_OR_RETURN(Tensor wz, CastTensor(ctx.input(3), DataType::kDouble));
+    double* pw = w.mutable_data<double>();
+    const int64_t per = w.size() / w.dim(0);
+    for (int64_t i = 0; i < w.size(); ++i) pw[i] -= wz.data<double>()[wz.size() == 1 ? 0 : i / per];
+  }
+  // Zero-point padding: pads read as x_zero_point, i.e. 0 after the shift.
+  Tensor y;
+  RETURN_IF_ERROR(ConvImpl<double>(ctx, x, w, nullptr, y));
+  ASSIGN_OR_RETURN(y, CastTensor(y, DataType::kInt32));
+  ctx.set_output(0, std::move(y));
+  return OkStatus();
+}
+
+// Dequantize, convolve in double, requantize. W is per-tensor or per output channel.
+Status QLinearConvKernel(KernelContext& ctx) {
+  for (size_t i = 0; i < 8; ++i) {
+    if (!ctx.has_input(i)) return ctx.Error("QLinearConv needs 8 inputs");
+  }
+  ASSIGN_OR_RETURN(Tensor x, CastTensor(ctx.input(0), DataType::kDouble));
+  ASSIGN_OR_RETURN(double xs, ScalarInput(ctx, 1, 1));
+  ASSIGN_OR_RETURN(double xz, ScalarInput(ctx, 2, 0));
+  ASSIGN_OR_RETURN(Tensor w, CastTensor(ctx.input(3), DataType::kDouble));
+  ASSIGN_OR_RETURN(Tensor ws, CastTensor(ctx.input(4), DataType::kDouble));
+  ASSIGN_OR_RETURN(Tensor wz, CastTensor(ctx.input(5), DataType::kDouble));
+  ASSIGN_OR_RETURN(double ys, ScalarInput(ctx, 6, 1));
+  ASSIGN_OR_RETURN(double yz, ScalarInput(ctx, 7, 0));
+  for (int64_t i = 0; i < x.size(); ++i) x.mutable_data<double>()[i] = (x.data<double>()[i] - xz) * xs;
+  const int64_t M = w.dim(0), per = w.size() / M;
+  for (int64_t i = 0; i < w.size(); ++i) {
+    const int64_t m = ws.size() == 1 ? 0 : i / per;
+    w.mutable_data<double>()[i] = (w.data<double>()[i] - wz.data<double>()[wz.size() == 1 ? 0 : m]) * ws.data<double>()[m];
+  }
+  Tensor b;
+  if (ctx.has_input(8)) {
+    ASSIGN_OR_RETURN(b, CastTensor(ctx.input(8), DataType::kDouble));
+    for (int64_t m = 0; m < b.size(); ++m) b.mutable_data<double>()[m] *= xs * ws.data<double>()[ws.size() == 1 ? 0 : m];
+  }
+  Tensor y;
+  RETURN_IF_ERROR(ConvImpl<double>(ctx, x, w, ctx.has_input(8) ? &b : nullptr, y));
+  const DataType t = ctx.input(7).dtype();
+  const double lo = t == DataType::kUint8 ? 0 : -128, hi = t == DataType::kUint8 ? 255 : 127;
+  for (int64_t i = 0; i < y.size(); ++i) {
+    y.mutable_data<double>()[i] = std::clamp(std::nearbyint(y.data<double>()[i] / ys) + yz, lo, hi);
+  }
+  ASSIGN_OR_RETURN(y, CastTensor(y, t));
+  ctx.set_output(0, std::move(y));
+  return OkStatus();
+}
+
+// Bilinear sample of a [H, W] plane; neighbours outside the plane count as 0.
+double SampleZero(const double* plane, int64_t H, int64_t W, double y, double x) {
+  const double y0 = std::floor(y), x0 = std::floor(x);
+  const double ly = y - y0, lx = x - x0;
+  double acc = 0;
+  for (int dy = 0; dy < 2; ++dy) {
+    for (int dx = 0; dx < 2; ++dx) {
+      const int64_t yy = static_cast<int64_t>(y0) + dy, xx = static_cast<int64_t>(x0) + dx;
+      if (yy < 0 || yy >= H || xx < 0 || xx >= W) continue;
+      acc += (dy ? ly : 1 - ly) * (dx ? lx : 1 - lx) * plane[yy * W + xx];
+    }
+  }
+  return acc;
+}
+
+Status DeformConvKernel(KernelContext& ctx) {
+  ASSIGN_OR_RETURN(const Tensor* x0, ctx.TensorInput(0));
+  ASSIGN_OR_RETURN(Tensor x, CastTensor(*x0, DataType::kDouble));
+  ASSIGN_OR_RETURN(Tensor w, CastTensor(ctx.input(1), DataType::kDouble));
+  ASSIGN_OR_RETURN(Tensor off, CastTensor(ctx.input(2), DataType::kDouble));
+  if (x.rank() != 4) return ctx.Error("only 2-D DeformConv is supported");
+  const int64_t N = x.dim(0), C = x.dim(1), H = x.dim(2), W = x.dim(3);
+  const int64_t M = w.dim(0), kH = w.dim(2), kW = w.dim(3), K = kH * kW;
+  const int64_t group = ctx.GetInt("group", 1), og = ctx.GetInt("offset_group", 1);
+  const std::vector<int64_t> s = ctx.GetInts("strides", {1, 1}), d = ctx.GetInts("dilations", {1, 1});
+  const std::vector<int64_t> pads = ctx.GetInts("pads", {0, 0, 0, 0});
+  const int64_t oH = off.dim(2), oW = off.dim(3);
+  Tensor mask;
+  if (ctx.has_input(4)) {
+    ASSIGN_OR_RETURN(mask, CastTensor(ctx.input(4), DataType::kDouble));
+  }
+  Tensor b(DataType::kDouble, {M});
+  if (ctx.has_input(3)) {
+    ASSIGN_OR_RETURN(b, CastTensor(ctx.input(3), DataType::kDouble));
+  }
+  const int64_t Cg = C / group, Mg = M / group, Co = C / og;
+  Tensor y(DataType::kDouble, {N, M, oH, oW});
+  std::vector<double> col(C * K);
+  for (int64_t n = 0; n < N; ++n) {
+    for (int64_t oh = 0; oh < oH; ++oh) {
+      for (int64_t ow = 0; ow < oW; ++ow) {
+        for (int64_t c = 0; c < C; ++c) {
+          const int64_t g = c / Co;
+          for (int64_t i = 0; i < kH; ++i) {
+            for (int64_t j = 0; j < kW; ++j) {
+              const int64_t k = i * kW + j;
+              const double dy = off.data<double>()[((n * og * 2 * K + g * 2 * K + 2 * k) * oH + oh) * oW + ow];
+              const double dx = off.data<double>()[((n * og * 2 * K + g * 2 * K + 2 * k + 1) * oH + oh) * oW + ow];
+              const double py = oh * s[0] - pads[0] + i * d[0] + dy;
+              const double px = ow * s[1] - pads[1] + j * d[1] + dx;
+              double v = SampleZero(x.data<double>() + (n * C + c) * H * W, H, W, py, px);
+              if (mask.is_defined()) v *= mask.data<double>()[((n * og * K + g * K + k) * oH + oh) * oW + ow];
+              col[c * K + k] = v;
+            }
+          }
+        }
+        for (int64_t m = 0; m < M; ++m) {
+          const int64_t gi = m / Mg;
+          double acc = b.data<double>()[m];
+          for (int64_t c = 0; c < Cg; ++c) {
+            for (int64_t k = 0; k < K; ++k) acc += w.data<double>()[(m * Cg + c) * K + k] * col[(gi * Cg + c) * K + k];
+          }
+          y.mutable_data<double>()[((n * M + m) * oH + oh) * oW + ow] = acc;
+        }
+      }
+    }
+  }
+  ASSIGN_OR_RETURN(y, CastTensor(y, x0->dtype()));
+  ctx.set_output(0, std::move(y));
+  return OkStatus();
+}
+
+Status Col2ImKernel(KernelContext& ctx) {
+  ASSIGN_OR_RETURN(const Tensor* x0, ctx.TensorInput(0));
+  ASSIGN_OR_RETURN(Tensor x, CastTensor(*x0, DataType::kDouble));
+  ASSIGN_OR_RETURN(std::vector<int64_t> image, ctx.IntsInput(1));
+  ASSIGN_OR_RETURN(std::vector<int64_t> block, ctx.IntsInput(2));
+  ASSIGN_OR_RETURN(Geometry g, MakeGeometry(ctx, image, block, false));
+  const int64_t N = x.dim(0), K = g.k_size(), C = x.dim(1) / std::max<int64_t>(K, 1);
+  if (x.dim(2) != g.out_size()) return ctx.Error("input length does not match the block count");
+  std::vector<int64_t> dims{N, C};
+  dims.insert(dims.end(), image.begin(), image.end());
+  Tensor y(DataType::kDouble, dims);
+  for (int64_t n = 0; n < N; ++n) {
+    Col2Im<double>(x.data<double>() + n * C * K * g.out_size(), C, g, y.mutable_data<double>() + n * C * g.in_size());
+  }
+  ASSIGN_OR_RETURN(y, CastTensor(y, x0->dtype()));
+  ctx.set_output(0, std::move(y));
+  return OkStatus();
+}
+
+Status ConvTransposeKernel(KernelContext& ctx) {
+  ASSIGN_OR_RETURN(const Tensor* x0, ctx.TensorInput(0));
+  ASSIGN_OR_RETURN(const Tensor* w0, ctx.TensorInput(1));
+  if (x0->rank() < 3 || w0->rank() != x0->rank()) return ctx.Error("X and W must have the same rank >= 3");
+  Tensor x = WidenToFloat(*x0), w = WidenToFloat(*w0);
+  const int64_t N = x.dim(0), C = x.dim(1), group = ctx.GetInt("group", 1);
+  const int64_t Mg = w.dim(1), M = Mg * group, nd = x.rank() - 2;
+  if (w.dim(0) != C || C % group != 0) return ctx.Error("weights do not match the input channels");
+  std::vector<int64_t> k = ctx.GetInts("kernel_shape", Spatial(w));
+  std::vector<int64_t> s = ctx.GetInts("strides", std::vector<int64_t>(nd, 1));
+  std::vector<int64_t> d = ctx.GetInts("dilations", std::vector<int64_t>(nd, 1));
+  std::vector<int64_t> op = ctx.GetInts("output_padding", std::vector<int64_t>(nd, 0));
+  std::vector<int64_t> pads = ctx.GetInts("pads", std::vector<int64_t>(2 * nd, 0));
+  std::vector<int64_t> out_shape = ctx.GetInts("output_shape");
+  const std::string auto_pad = ctx.GetString("auto_pad", "NOTSET");
+  const std::vector<int64_t> in = Spatial(x);
+  std::vector<int64_t> out(nd);
+  for (int64_t i = 0; i < nd; ++i) {
+    const int64_t ek = (k[i] - 1) * d[i] + 1;
+    const int64_t full = s[i] * (in[i] - 1) + op[i] + ek;
+    if (!out_shape.empty() || auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") {
+      const int64_t target = out_shape.empty() ? in[i] * s[i] : out_shape[out_shape.size() - nd + i];
+      const int64_t total = full - target;
+      if (total < 0) {  // a larger output_shape only appends zeros at the end
+        pads[i] = pads[i + nd] = 0;
+      } else if (auto_pad == "SAME_UPPER") {
+        pads[i] = total / 2;
+        pads[i + nd] = total - total / 2;
+      } else {
+        pads[i] = total - total / 2;
+        pads[i + nd] = total / 2;
+      }
+      out[i] = target;
+    } else {
+      if (auto_pad == "VALID") pads[i] = pads[i + nd] = 0;
+      out[i] = full - pads[i] - pads[i + nd];
+    }
+  }
+  // Geometry of the equivalent forward conv: "in" is Y's spatial, "out" is X's spatial.
+  Geometry g;
+  g.nd = nd;
+  g.in = out;
+  g.out = in;
+  g.k = k;
+  g.s = s;
+  g.d = d;
+  g.pb.assign(pads.begin(), pads.begin() + nd);
+  g.pe.assign(pads.begin() + nd, pads.end());
+  std::vector<int64_t> ydims{N, M};
+  ydims.insert(ydims.end(), out.begin(), out.end());
+  Tensor y(x.dtype(), ydims);
+  Tensor b;
+  if (ctx.has_input(2)) b = WidenToFloat(ctx.input(2));
+  RETURN_IF_ERROR(DispatchFloat(x.dtype(), [&](auto tag) -> Status {
+    using T = decltype(tag);
+    const int64_t Cg = C / group, K = g.k_size(), I = g.out_size(), O = g.in_size();
+    std::vector<T> col(static_cast<size_t>(Mg * K * I));
+    const T* px = x.data<T>();
+    const T* pw = w.data<T>();
+    T* py = y.mutable_data<T>();
+    for (int64_t n = 0; n < N; ++n) {
+      for (int64_t gi = 0; gi < group; ++gi) {
+        // col [Mg*K, I] = W_g^T [Mg*K, Cg] * X_g [Cg, I]
+        Gemm<T>(true, false, Mg * K, I, Cg, T(1), pw + gi * Cg * Mg * K, px + (n * C + gi * Cg) * I, T(0),
+                col.data());
+        Col2Im<T>(col.data(), Mg, g, py + (n * M + gi * Mg) * O);
+      }
+      if (ctx.has_input(2)) {
+        for (int64_t m = 0; m < M; ++m) {
+          for (int64_t o = 0; o < O; ++o) py[(n * M + m) * O + o] += b.data<T>()[m];
+        }
+      }
+    }
+    return OkStatus();
+  }));
+  if (y.dtype() != x0->dtype()) {
+    ASSIGN_OR_RETURN(y, CastTensor(y, x0->dtype()));
+  }
+  ctx.set_output(0, std::move(y));
+  return OkStatus();
+}
+
+enum class Pool { kMax, kAvg, kLp };
+
+template <Pool kind>
+Status PoolKernel(KernelContext& ctx) {
+  ASSIGN_OR_RETURN(const Tensor* x0, ctx.TensorInput(0));
+  if (x0->rank() < 3) return ctx.Error("input must have rank >= 3");
+  Tensor x = WidenToFloat(*x0);
+  const std::vector<int64_t> kernel = ctx.GetInts("kernel_shape");
+  ASSIGN_OR_RETURN(Geometry g, MakeGeometry(ctx, Spatial(x), kernel, ctx.GetInt("ceil_mode", 0) != 0));
+  const bool count_pad = ctx.GetInt("count_include_pad", 0) != 0;
+  const double p = ctx.GetInt("p", 2);
+  const bool col_major = ctx.GetInt("storage_order", 0) != 0;
+  const int64_t N = x.dim(0), C = x.dim(1), I = g.in_size(), O = g.out_size();
+  std::vector<int64_t> ydims{N, C};
+  ydims.insert(ydims.end(), g.out.begin(), g.out.end());
+  Tensor y(x.dtype(), ydims);
+  Tensor idx(DataType::kInt64, ydims);
+  const std::vector<int64_t> in_strides = Strides(g.in);
+  if (kind != Pool::kMax && !ir::IsFloatingPoint(x.dtype())) return UnsupportedType(x.dtype(), "pooling");
+  // Column-major strides for storage_order=1 indices.
+  std::vector<int64_t> cm_strides(g.nd, 1);
+  for (int64_t i = 1; i < g.nd; ++i) cm_strides[i] = cm_strides[i - 1] * g.in[i - 1];
+  RETURN_IF_ERROR(DispatchNumeric(x.dtype(), [&](auto tag) -> Status {
+    using T = decltype(tag);
+    const T* px = x.data<T>();
+    T* py = y.mutable_data<T>();
+    int64_t* pi = idx.mutable_data<int64_t>();
+    for (int64_t nc = 0; nc < N * C; ++nc) {
+      const T* src = px + nc * I;
+      std::vector<int64_t> oi(g.nd, 0);
+      int64_t ol = 0;
+      do {
+        double acc = kind == Pool::kMax ? -std::numeric_limits<double>::infinity() : 0;
+        int64_t best = -1, count = 0;
+        std::vector<int64_t> kk(g.nd, 0);
+        do {
+          int64_t off = 0, cm_off = 0;
+          bool inside = true, in_padded = true;
+          for (int64_t i = 0; i < g.nd; ++i) {
+            const int64_t q = oi[i] * g.s[i] - g.pb[i] + kk[i] * g.d[i];
+            if (q < 0 || q >= g.in[i]) inside = false;
+            if (q >= g.in[i] + g.pe[i]) in_padded = false;
+            off += q * in_strides[i];
+            cm_off += q * cm_strides[i];
+          }
+          if (inside) {
+            const double v = src[off];
+            if (kind == Pool::kMax) {
+              if (v > acc || best < 0) {
+                acc = v;
+                best = col_major ? cm_off : off;
+              }
+            } else if (kind == Pool::kAvg) {
+              acc += v;
+            } else {
+              acc += std::pow(std::abs(v), p);
+            }
+            ++count;
+          } else if (count_pad && in_padded) {
+            ++count;
+          }
+        } while (Next(kk, g.k));
+        double r = acc;
+        if (kind == Pool::kAvg) r = count > 0 ? acc / count : 0;
+        if (kind == Pool::kLp) r = std::pow(acc, 1.0 / p);
+        py[nc * O + ol] = static_cast<T>(r);
+        pi[nc * O + ol] = best < 0 ? 0 : nc * I + best;
+        ++ol;
+      } while (Next(oi, g.out));
+    }
+    return OkStatus();
+  }));
+  if (y.dtype() != x0->dtype()) {
+    ASSIGN_OR_RETURN(y, CastTensor(y, x0->dtype()));
+  }
+  ctx.set_output(0, std::move(y));
+  if (ctx.num_outputs() > 1) ctx.set_output(1, std::move(idx));
+  return OkStatus();
+}
+
+template <Pool kind>
+Status GlobalPoolKernel(KernelContext& ctx) {
+  ASSIGN_OR_RETURN(const Tensor* x0, ctx.TensorInput(0));
+  if (x0->rank() < 3) return ctx.Error("input must have rank >= 3");
+  Tensor x = WidenToFloat(*x0);
+  const int64_t N = x.dim(0), C = x.dim(1), I = DimProduct(x.dims(), 2, x.rank());
+  const double p = ctx.GetInt("p", 2);
+  std::vector<int64_t> ydims(x.rank(), 1);
+  ydims[0] = N;
+  ydims[1] = C;
+  Tensor y(x.dtype(), ydims);
+  RETURN_IF_ERROR(DispatchFloat(x.dtype(), [&](auto tag) -> Status {
+    using T = decltype(tag);
+    const T* px = x.data<T>();
+    T* py = y.mutable_data<T>();
+    for (int64_t nc = 0; nc < N * C; ++nc) {
+      double acc = kind == Pool::kMax ? -std::numeric_limits<double>::infinity() : 0;
+      for (int64_t i = 0; i < I; ++i) {
+        const double v = px[nc * I + i];
+        if (kind == Pool::kMax) acc = std::max(acc, v);
+        else if (kind == Pool::kAvg) acc += v;
+        else acc += std::pow(std::abs(v), p);
+      }
+      if (kind == Pool::kAvg) acc /= I;
+      if (kind == Pool::kLp) acc = std::pow(acc, 1.0 / p);
+      py[nc] = static_cast<T>(acc);
+    }
+    return OkStatus();
+  }));
+  if (y.dtype() != x0->dtype()) {
+    ASSIGN_OR_RETURN(y, CastTensor(y, x0->dtype()));
+  }
+  ctx.set_output(0, std::move(y));
+  return OkStatus();
+}
+
+Status MaxUnpoolKernel(KernelContext& ctx) {
+  ASSIGN_OR_RETURN(const Tensor* x, ctx.TensorInput(0));
+  ASSIGN_OR_RETURN(std::vector<int64_t> ind, ctx.IntsInput(1));
+  const int64_t nd = x->rank() - 2;
+  std::vector<int64_t> dims;
+  {
+    const std::vector<int64_t> k = ctx.GetInts("kernel_shape");
+    const std::vector<int64_t> s = ctx.GetInts("strides", std::vector<int64_t>(nd, 1));
+    const std::vector<int64_t> pads = ctx.GetInts("pads", std::vector<int64_t>(2 * nd, 0));
+    dims = {x->dim(0), x->dim(1)};
+    for (int64_t i = 0; i < nd; ++i) dims.push_back((x->dim(2 + i) - 1) * s[i] + k[i] - pads[i] - pads[i + nd]);
+  }
+  Tensor y(x->dtype(), dims);
+  for (int64_t i = 0; i < x->size(); ++i) {
+    if (ind[i] < 0 || ind[i] >= y.size()) return ctx.Error("index out of range");
+    CopyElements(*x, i, y, ind[i], 1);
+  }
+  if (ctx.has_input(2)) {  // pad the inferred result at the end up to output_shape
+    ASSIGN_OR_RETURN(std::vector<int64_t> out_dims, ctx.IntsInput(2));
+    if (out_dims.size() != dims.size()) return ctx.Error("output_shape rank mismatch");
+    Tensor z(x->dtype(), out_dims);
+    std::vector<int64_t> i(dims.size(), 0);
+    const std::vector<int64_t> zs = Strides(out_dims);
+    for (int64_t lin = 0; lin < y.size(); ++lin) {
+      int64_t off = 0;
+      bool ok = true;
+      for (size_t d = 0; d < dims.size(); ++d) {
+        if (i[d] >= out_dims[d]) ok = false;
+        off += i[d] * zs[d];
+      }
+      if (ok) CopyElements(y, lin, z, off, 1);
+      for (int64_t d = static_cast<int64_t>(dims.size()) - 1; d >= 0; --d) {
+        if (++i[d] < dims[d]) break;
+        i[d] = 0;
+      }
+    }
+    y = std::move(z);
+  }
+  ctx.set_output(0, std::move(y));
+  return OkStatus();
+}
+
+}  // namespace
+
+void RegisterConvPoolKernels(KernelRegistry& r) {
+  r.Register("", "Conv", 1, ConvKernel);
+  r.Register("", "ConvInteger", 10, ConvIntegerKernel);
+  r.Register("", "QLinearConv", 10, QLinearConvKernel);
+  r.Register("", "DeformConv", 19, DeformConvKernel);
+  r.Register("", "Col2Im", 18, Col2ImKernel);
+  r.Register("", "ConvTranspose", 1, ConvTransposeKernel);
+  r.Register("", "MaxPool", 1, PoolKernel<Pool::kMax>);
+  r.Register("", "AveragePool", 1, PoolKernel<Pool::kAvg>);
+  r.Register("", "LpPool", 1, PoolKernel<Pool::kLp>);
+  r.Register("", "GlobalMaxPool", 1, GlobalPoolKernel<Pool::kMax>);
+  r.Register("", "GlobalAveragePool", 1, GlobalPoolKernel<Pool::kAvg>);
+  r.Register("", "GlobalLpPool", 2, GlobalPoolKernel<Pool::kLp>);
+  r.Register("", "MaxUnpool", 9, MaxUnpoolKernel);
+}
+
+}  // namespace onnx_opt::interpreter

@@ -1,0 +1,589 @@
+// Elementwise operators: unary math and activations, binary arithmetic with numpy broadcasting
+// (and the pre-opset-7 `broadcast`/`axis` form), comparisons, logical and bitwise ops, variadic
+// Sum/Mean/Max/Min, Where, Clip, Cast and CastLike.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "interpreter/kernels/common.h"
+
+namespace onnx_opt::interpreter {
+namespace {
+
+using absl::OkStatus;
+using absl::Status;
+using absl::StatusOr;
+
+// ---- unary ---------------------------------------------------------------------------------------
+
+// A unary kernel over float/double (narrow floats widened). `maker(ctx)` returns the element function.
+template <typename Maker>
+KernelFn FloatUnary(Maker maker) {
+  return [maker](KernelContext& ctx) -> Status {
+    ASSIGN_OR_RETURN(const Tensor* x, ctx.TensorInput(0));
+    auto f = maker(ctx);
+    ASSIGN_OR_RETURN(Tensor out, WithWidened(*x, [&](const Tensor& w) -> StatusOr<Tensor> {
+      return DispatchFloat(w.dtype(), [&](auto tag) -> StatusOr<Tensor> {
+        using T = decltype(tag);
+        return UnaryMap<T, T>(w, w.dtype(), [&](T v) { return static_cast<T>(f(v)); });
+      });
+    }));
+    ctx.set_output(0, std::move(out));
+    return OkStatus();
+  };
+}
+
+// A unary kernel over every numeric type.
+template <typename Maker>
+KernelFn NumericUnary(Maker maker) {
+  return [maker](KernelContext& ctx) -> Status {
+    ASSIGN_OR_RETURN(const Tensor* x, ctx.TensorInput(0));
+    auto f = maker(ctx);
+    ASSIGN_OR_RETURN(Tensor out, WithWidened(*x, [&](const Tensor& w) -> StatusOr<Tensor> {
+      return DispatchNumeric(w.dtype(), [&](auto tag) -> StatusOr<Tensor> {
+        using T = decltype(tag);
+        return UnaryMap<T, T>(w, w.dtype(), [&](T v) { return static_cast<T>(f(v)); });
+      });
+    }));
+    ctx.set_output(0, std::move(out));
+    return OkStatus();
+  };
+}
+
+template <typename F>
+auto Simple(F f) {
+  return [f](const KernelContext&) { return f; };
+}
+
+// ---- binary --------------------------------------------------------------------------------------
+
+// Applies the opset < 7 `broadcast`/`axis` rule: B is aligned to A at `axis` (default: suffix).
+StatusOr<Tensor> LegacyAlign(const KernelContext& ctx, const Tensor& a, const Tensor& b) {
+  if (ctx.opset() >= 7 || ctx.GetInt("broadcast", 0) == 0 || b.rank() == a.rank()) return b;
+  int64_t axis = ctx.GetInt("axis", a.rank() - b.rank());
+  if (axis < 0) axis += a.rank();
+  if (axis < 0 || axis + b.rank() > a.rank()) return ctx.Error("broadcast axis out of range");
+  std::vector<int64_t> dims(a.rank(), 1);
+  for (int64_t i = 0; i < b.rank(); ++i) dims[axis + i] = b.dim(i);
+  return b.Reshaped(dims);
+}
+
+struct BinaryInputs {
+  Tensor a, b;
+  std::vector<int64_t> out_dims;
+  DataType orig;  // the input type before widening
+};
+
+StatusOr<BinaryInputs> PrepareBinary(const KernelContext& ctx, bool widen = true) {
+  ASSIGN_OR_RETURN(const Tensor* a, ctx.TensorInput(0));
+  ASSIGN_OR_RETURN(const Tensor* b, ctx.TensorInput(1));
+  BinaryInputs in;
+  in.orig = a->dtype();
+  in.a = widen ? WidenToFloat(*a) : *a;
+  in.b = widen ? WidenToFloat(*b) : *b;
+  ASSIGN_OR_RETURN(in.b, LegacyAlign(ctx, in.a, in.b));
+  ASSIGN_OR_RETURN(in.out_dims, BroadcastShapes(in.a.dims(), in.b.dims()));
+  return in;
+}
+
+// Arithmetic: output has the input type. `maker(ctx)` returns a generic (T, T) -> T function.
+template <typename Maker>
+KernelFn Arith(Maker maker, bool allow_int = true) {
+  return [maker, allow_int](KernelContext& ctx) -> Status {
+    ASSIGN_OR_RETURN(BinaryInputs in, PrepareBinary(ctx));
+    if (in.a.dtype() != in.b.dtype()) {
+      return ctx.Error(absl::StrCat("input types differ: ", in.a.ShapeString(), " vs ", in.b.ShapeString()));
+    }
+    if (!allow_int && !ir::IsFloatingPoint(in.a.dtype())) return UnsupportedType(in.a.dtype(), ctx.node().op_type());
+    auto f = maker(ctx);
+    ASSIGN_OR_RETURN(Tensor out, DispatchNumeric(in.a.dtype(), [&](auto tag) -> StatusOr<Tensor> {
+      using T = decltype(tag);
+      return BinaryMap<T, T, T>(in.a, in.b, in.out_dims, in.a.dtype(), [&](T x, T y) { return static_cast<T>(f(x, y)); });
+    }));
+    if (in.orig != out.dtype()) {
+      ASSIGN_OR_RETURN(out, CastTensor(out, in.orig));
+    }
+    ctx.set_output(0, std::move(out));
+    return OkStatus();
+  };
+}
+
+// Comparison: bool output. Strings compare too.
+template <typename Cmp>
+KernelFn Compare(Cmp cmp) {
+  return [cmp](KernelContext& ctx) -> Status {
+    ASSIGN_OR_RETURN(BinaryInputs in, PrepareBinary(ctx));
+    if (in.a.dtype() != in.b.dtype()) return ctx.Error("input types differ");
+    StatusOr<Tensor> out;
+    if (in.a.is_string()) {
+      out = BinaryMap<std::string, std::string, bool>(in.a, in.b, in.out_dims, DataType::kBool, cmp);
+    } else {
+      out = DispatchNumericBool(in.a.dtype(), [&](auto tag) -> StatusOr<Tensor> {
+        using T = decltype(tag);
+        return BinaryMap<T, T, bool>(in.a, in.b, in.out_dims, DataType::kBool, cmp);
+      });
+    }
+    if (!out.ok()) return out.status();
+    ctx.set_output(0, std::move(*out));
+    return OkStatus();
+  };
+}
+
+template <typename F>
+KernelFn Logical(F f) {
+  return [f](KernelContext& ctx) -> Status {
+    ASSIGN_OR_RETURN(BinaryInputs in, PrepareBinary(ctx, false));
+    if (in.a.dtype() != DataType::kBool || in.b.dtype() != DataType::kBool) {
+      return UnsupportedType(in.a.dtype(), ctx.node().op_type());
+    }
+    ctx.set_output(0, BinaryMap<bool, bool, bool>(in.a, in.b, in.out_dims, DataType::kBool, f));
+    return OkStatus();
+  };
+}
+
+template <typename F>
+KernelFn Bitwise(F f) {
+  return [f](KernelContext& ctx) -> Status {
+    ASSIGN_OR_RETURN(BinaryInputs in, PrepareBinary(ctx, false));
+    if (in.a.dtype() != in.b.dtype()) return ctx.Error("input types differ");
+    ASSIGN_OR_RETURN(Tensor out, DispatchInt(in.a.dtype(), [&](auto tag) -> StatusOr<Tensor> {
+      using T = decltype(tag);
+      return BinaryMap<T, T, T>(in.a, in.b, in.out_dims, in.a.dtype(), [&](T x, T y) { return static_cast<T>(f(x, y)); });
+    }));
+    ctx.set_output(0, std::move(out));
+    return OkStatus();
+  };
+}
+
+template <typename T>
+T SafeDiv(T x, T y) {
+  if constexpr (std::is_integral_v<T>) {
+    if (y == 0) return 0;
+    if constexpr (std::is_signed_v<T>) {
+      if (x == std::numeric_limits<T>::min() && y == T(-1)) return x;
+    }
+    return x / y;
+  } else {
+    return x / y;
+  }
+}
+
+template <typename T>
+T NanMax(T x, T y) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if (std::isnan(x) || std::isnan(y)) return std::numeric_limits<T>::quiet_NaN();
+  }
+  return x > y ? x : y;
+}
+template <typename T>
+T NanMin(T x, T y) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if (std::isnan(x) || std::isnan(y)) return std::numeric_limits<T>::quiet_NaN();
+  }
+  return x < y ? x : y;
+}
+
+template <typename T>
+T ModOp(T x, T y, bool fmod) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if (fmod) return std::fmod(x, y);
+    T r = std::fmod(x, y);
+    if (r != 0 && ((r < 0) != (y < 0))) r += y;
+    return r;
+  } else {
+    if (y == 0) return 0;
+    if constexpr (std::is_signed_v<T>) {
+      if (y == T(-1)) return 0;
+      T r = x % y;
+      if (!fmod && r != 0 && ((r < 0) != (y < 0))) r += y;
+      return r;
+    } else {
+      return x % y;
+    }
+  }
+}
+
+Status PowKernel(KernelContext& ctx) {
+  ASSIGN_OR_RETURN(const Tensor* a0, ctx.TensorInput(0));
+  ASSIGN_OR_RETURN(const Tensor* b0, ctx.TensorInput(1));
+  Tensor a = WidenToFloat(*a0);
+  ASSIGN_OR_RETURN(Tensor b, CastTensor(WidenToFloat(*b0), DataType::kDouble));
+  ASSIGN_OR_RETURN(b, LegacyAlign(ctx, a, b));
+  ASSIGN_OR_RETURN(std::vector<int64_t> dims, BroadcastShapes(a.dims(), b.dims()));
+  ASSIGN_OR_RETURN(Tensor out, DispatchNumeric(a.dtype(), [&](auto tag) -> StatusOr<Tensor> {
+    using T = decltype(tag);
+    return BinaryMap<T, double, T>(a, b, dims, a.dtype(), [](T x, double y) {
+      if constexpr (std::is_integral_v<T>) {
+        return static_cast<T>(static_cast<int64_t>(std::pow(static_cast<double>(x), y)));
+      } else {
+        return static_cast<T>(std::pow(x, static_cast<T>(y)));
+      }
+    });
+  }));
+  if (out.dtype() != a0->dtype()) {
+    ASSIGN_OR_RETURN(out, CastTensor(out, a0->dtype()));
+  }
+  ctx.set_output(0, std::move(out));
+  return OkStatus();
+}
+
+Status BitShiftKernel(KernelContext& ctx) {
+  const bool left = ctx.GetString("direction", "") == "LEFT";
+  return Bitwise([left](auto x, auto y) {
+    using T = decltype(x);
+    if (y >= static_cast<T>(sizeof(T) * 8)) return T(0);
+    return static_cast<T>(left ? (x << y) : (x >> y));
+  })(ctx);
+}
+
+// ---- variadic ------------------------------------------------------------------------------------
+
+template <typename Maker>
+KernelFn Variadic(Maker maker, bool mean = false) {
+  return [maker, mean](KernelContext& ctx) -> Status {
+    if (ctx.num_inputs() == 0) return ctx.Error("needs at least one input");
+    ASSIGN_OR_RETURN(const Tensor* first, ctx.TensorInput(0));
+    const DataType orig = first->dtype();
+    Tensor acc = WidenToFloat(*first);
+    auto f = maker(ctx);
+    for (size_t i = 1; i < ctx.num_inputs(); ++i) {
+      ASSIGN_OR_RETURN(const Tensor* x0, ctx.TensorInput(i));
+      Tensor x = WidenToFloat(*x0);
+      if (x.dtype() != acc.dtype()) return ctx.Error("input types differ");
+      ASSIGN_OR_RETURN(std::vector<int64_t> dims, BroadcastShapes(acc.dims(), x.dims()));
+      ASSIGN_OR_RETURN(acc, DispatchNumeric(acc.dtype(), [&](auto tag) -> StatusOr<Tensor> {
+        using T = decltype(tag);
+        return BinaryMap<T, T, T>(acc, x, dims, acc.dtype(), [&](T p, T q) { return static_cast<T>(f(p, q)); });
+      }));
+    }
+    if (mean) {
+      const double n = static_cast<double>(ctx.num_inputs());
+      ASSIGN_OR_RETURN(acc, DispatchNumeric(acc.dtype(), [&](auto tag) -> StatusOr<Tensor> {
+        using T = decltype(tag);
+        return UnaryMap<T, T>(acc, acc.dtype(), [n](T v) { return static_cast<T>(v / n); });
+      }));
+    } else if (ctx.num_inputs() == 1) {
+      acc = acc.Clone();
+    }
+    if (acc.dtype() != orig) {
+      ASSIGN_OR_RETURN(acc, CastTensor(acc, orig));
+    }
+    ctx.set_output(0, std::move(acc));
+    return OkStatus();
+  };
+}
+
+// ---- Where ---------------------------------------------------------------------------------------
+
+Status WhereKernel(KernelContext& ctx) {
+  ASSIGN_OR_RETURN(const Tensor* c, ctx.TensorInput(0));
+  ASSIGN_OR_RETURN(const Tensor* x, ctx.TensorInput(1));
+  ASSIGN_OR_RETURN(const Tensor* y, ctx.TensorInput(2));
+  if (c->dtype() != DataType::kBool) return ctx.Error("condition must be bool");
+  if (x->dtype() != y->dtype()) return ctx.Error("X and Y types differ");
+  ASSIGN_OR_RETURN(std::vector<int64_t> d1, BroadcastShapes(c->dims(), x->dims()));
+  ASSIGN_OR_RETURN(std::vector<int64_t> dims, BroadcastShapes(d1, y->dims()));
+  // Broadcast the condition and X together, then combine with Y.
+  const std::vector<int64_t> sc = BroadcastStrides(c->dims(), dims);
+  const std::vector<int64_t> sx = BroadcastStrides(x->dims(), dims);
+  const std::vector<int64_t> sy = BroadcastStrides(y->dims(), dims);
+  Tensor out(x->dtype(), dims);
+  const int64_t n = out.size(), r = static_cast<int64_t>(dims.size());
+  const bool* pc = c->data<bool>();
+  Status st = DispatchBySize(x->dtype(), [&](auto tag) -> Status {
+    using T = decltype(tag);
+    const T* px = x->data<T>();
+    const T* py = y->data<T>();
+    T* po = out.mutable_data<T>();
+    std::vector<int64_t> idx(r, 0);
+    for (int64_t o = 0; o < n; ++o) {
+      int64_t ic = 0, ix = 0, iy = 0;
+      for (int64_t d = 0; d < r; ++d) {
+        ic += idx[d] * sc[d];
+        ix += idx[d] * sx[d];
+        iy += idx[d] * sy[d];
+      }
+      po[o] = pc[ic] ? px[ix] : py[iy];
+      for (int64_t d = r - 1; d >= 0; --d) {
+        if (++idx[d] < dims[d]) break;
+        idx[d] = 0;
+      }
+    }
+    return OkStatus();
+  });
+  RETURN_IF_ERROR(st);
+  ctx.set_output(0, std::move(out));
+  return OkStatus();
+}
+
+// ---- Clip ----------------------------------------------------------------------------------------
+
+Status ClipKernel(KernelContext& ctx) {
+  ASSIGN_OR_RETURN(const Tensor* x0, ctx.TensorInput(0));
+  Tensor x = WidenToFloat(*x0);
+  double lo, hi;
+  bool has_lo, has_hi;
+  if (ctx.opset() < 11) {
+    has_lo = has_hi = true;
+    lo = ctx.GetFloat("min", -std::numeric_limits<float>::max());
+    hi = ctx.GetFloat("max", std::numeric_limits<float>::max());
+  } else {
+    has_lo = ctx.has_input(1);
+    has_hi = ctx.has_input(2);
+    ASSIGN_OR_RETURN(lo, ScalarInput(ctx, 1, 0));
+    ASSIGN_OR_RETURN(hi, ScalarInput(ctx, 2, 0));
+  }
+  ASSIGN_OR_RETURN(Tensor out, DispatchNumeric(x.dtype(), [&](auto tag) -> StatusOr<Tensor> {
+    using T = decltype(tag);
+    const T l = has_lo ? static_cast<T>(lo) : std::numeric_limits<T>::lowest();
+    const T h = has_hi ? static_cast<T>(hi) : std::numeric_limits<T>::max();
+    return UnaryMap<T, T>(x, x.dtype(), [&](T v) {
+      if constexpr (std::is_floating_point_v<T>) {
+        if (std::isnan(v)) return v;
+      }
+      return std::min(std::max(v, l), h);
+    });
+  }));
+  if (out.dtype() != x0->dtype()) {
+    ASSIGN_OR_RETURN(out, CastTensor(out, x0->dtype()));
+  }
+  ctx.set_output(0, std::move(out));
+  return OkStatus();
+}
+
+// ---- Cast ----------------------------------------------------------------------------------------
+
+Status CastTo(KernelContext& ctx, DataType to) {
+  ASSIGN_OR_RETURN(const Tensor* x, ctx.TensorInput(0));
+  const bool saturate = ctx.GetInt("saturate", 1) != 0;
+  ASSIGN_OR_RETURN(Tensor out, CastTensor(*x, to, saturate));
+  ctx.set_output(0, std::move(out));
+  return OkStatus();
+}
+
+Status CastKernel(KernelContext& ctx) {
+  const ir::Attribute* to = ctx.attr("to");
+  if (to == nullptr) return ctx.Error("missing attribute 'to'");
+  DataType t = static_cast<DataType>(to->i);
+  if (to->kind() == ir::AttributeKind::kString) {  // opset 1 spelled the type as a string
+    std::string s = to->s;
+    std::transform(s.begin(), s.end(), s.begin(), ::tolower);
+    auto parsed = ir::ParseDataTypeName(s);
+    if (!parsed) return ctx.Error(absl::StrCat("unknown type '", to->s, "'"));
+    t = *parsed;
+  }
+  return CastTo(ctx, t);
+}
+
+Status CastLikeKernel(KernelContext& ctx) {
+  ASSIGN_OR_RETURN(const Tensor* like, ctx.TensorInput(1));
+  return CastTo(ctx, like->dtype());
+}
+
+// ---- predicates ----------------------------------------------------------------------------------
+
+Status IsNaNKernel(KernelContext& ctx) {
+  ASSIGN_OR_RETURN(const Tensor* x0, ctx.TensorInput(0));
+  Tensor x = WidenToFloat(*x0);
+  ASSIGN_OR_RETURN(Tensor out, DispatchFloat(x.dtype(), [&](auto tag) -> StatusOr<Tensor> {
+    using T = decltype(tag);
+    return UnaryMap<T, bool>(x, DataType::kBool, [](T v) { return std::isnan(v); });
+  }));
+  ctx.set_output(0, std::move(out));
+  return OkStatus();
+}
+
+Status IsInfKernel(KernelContext& ctx) {
+  ASSIGN_OR_RETURN(const Tensor* x0, ctx.TensorInput(0));
+  Tensor x = WidenToFloat(*x0);
+  const bool pos = ctx.GetInt("detect_positive", 1) != 0, neg = ctx.GetInt("detect_negative", 1) != 0;
+  ASSIGN_OR_RETURN(Tensor out, DispatchFloat(x.dtype(), [&](auto tag) -> StatusOr<Tensor> {
+    using T = decltype(tag);
+    return UnaryMap<T, bool>(x, DataType::kBool,
+                             [&](T v) { return std::isinf(v) && ((v > 0 && pos) || (v < 0 && neg)); });
+  }));
+  ctx.set_output(0, std::move(out));
+  return OkStatus();
+}
+
+Status NotKernel(KernelContext& ctx) {
+  ASSIGN_OR_RETURN(const Tensor* x, ctx.TensorInput(0));
+  if (x->dtype() != DataType::kBool) return UnsupportedType(x->dtype(), "Not");
+  ctx.set_output(0, UnaryMap<bool, bool>(*x, DataType::kBool, [](bool v) { return !v; }));
+  return OkStatus();
+}
+
+Status BitwiseNotKernel(KernelContext& ctx) {
+  ASSIGN_OR_RETURN(const Tensor* x, ctx.TensorInput(0));
+  ASSIGN_OR_RETURN(Tensor out, DispatchInt(x->dtype(), [&](auto tag) -> StatusOr<Tensor> {
+    using T = decltype(tag);
+    return UnaryMap<T, T>(*x, x->dtype(), [](T v) { return static_cast<T>(~v); });
+  }));
+  ctx.set_output(0, std::move(out));
+  return OkStatus();
+}
+
+// PRelu: slope broadcast to X (unidirectional).
+Status PReluKernel(KernelContext& ctx) {
+  return Arith(Simple([](auto x, auto s) { return x < 0 ? x * s : x; }))(ctx);
+}
+
+double Erf(double x) { return std::erf(x); }
+
+}  // namespace
+
+void RegisterElementwiseKernels(KernelRegistry& r) {
+  // Unary math over floats.
+  r.Register("", "Acos", 7, FloatUnary(Simple([](auto x) { return std::acos(x); })));
+  r.Register("", "Acosh", 9, FloatUnary(Simple([](auto x) { return std::acosh(x); })));
+  r.Register("", "Asin", 7, FloatUnary(Simple([](auto x) { return std::asin(x); })));
+  r.Register("", "Asinh", 9, FloatUnary(Simple([](auto x) { return std::asinh(x); })));
+  r.Register("", "Atan", 7, FloatUnary(Simple([](auto x) { return std::atan(x); })));
+  r.Register("", "Atanh", 9, FloatUnary(Simple([](auto x) { return std::atanh(x); })));
+  r.Register("", "Cos", 7, FloatUnary(Simple([](auto x) { return std::cos(x); })));
+  r.Register("", "Cosh", 9, FloatUnary(Simple([](auto x) { return std::cosh(x); })));
+  r.Register("", "Sin", 7, FloatUnary(Simple([](auto x) { return std::sin(x); })));
+  r.Register("", "Sinh", 9, FloatUnary(Simple([](auto x) { return std::sinh(x); })));
+  r.Register("", "Tan", 7, FloatUnary(Simple([](auto x) { return std::tan(x); })));
+  r.Register("", "Tanh", 1, FloatUnary(Simple([](auto x) { return std::tanh(x); })));
+  r.Register("", "Exp", 1, FloatUnary(Simple([](auto x) { return std::exp(x); })));
+  r.Register("", "Log", 1, FloatUnary(Simple([](auto x) { return std::log(x); })));
+  r.Register("", "Sqrt", 1, FloatUnary(Simple([](auto x) { return std::sqrt(x); })));
+  r.Register("", "Erf", 9, FloatUnary(Simple([](auto x) { return static_cast<decltype(x)>(Erf(x)); })));
+  r.Register("", "Reciprocal", 1, FloatUnary(Simple([](auto x) { return 1 / x; })));
+  r.Register("", "Ceil", 1, FloatUnary(Simple([](auto x) { return std::ceil(x); })));
+  r.Register("", "Floor", 1, FloatUnary(Simple([](auto x) { return std::floor(x); })));
+  r.Register("", "Round", 11, FloatUnary(Simple([](auto x) { return std::nearbyint(x); })));
+  r.Register("", "Sigmoid", 1, FloatUnary(Simple([](auto x) {
+               using T = decltype(x);
+               return x >= 0 ? T(1) / (T(1) + std::exp(-x)) : std::exp(x) / (T(1) + std::exp(x));
+             })));
+  r.Register("", "Softplus", 1, FloatUnary(Simple([](auto x) {
+               using T = decltype(x);
+               return x > 0 ? x + std::log1p(std::exp(-x)) : std::log1p(std::exp(x)) + T(0);
+             })));
+  r.Register("", "Softsign", 1, FloatUnary(Simple([](auto x) { return x / (1 + std::abs(x)); })));
+  r.Register("", "Mish", 18, FloatUnary(Simple([](auto x) {
+               using T = decltype(x);
+               const T sp = x > 0 ? x + std::log1p(std::exp(-x)) : std::log1p(std::exp(x));
+               return x * std::tanh(sp);
+             })));
+  r.Register("", "Elu", 1, FloatUnary([](const KernelContext& c) {
+               const double a = c.GetFloat("alpha", 1.0f);
+               return [a](auto x) { return x < 0 ? static_cast<decltype(x)>(a * (std::exp(x) - 1)) : x; };
+             }));
+  r.Register("", "Celu", 12, FloatUnary([](const KernelContext& c) {
+               const double a = c.GetFloat("alpha", 1.0f);
+               return [a](auto x) {
+                 using T = decltype(x);
+                 return static_cast<T>(std::max<double>(0, x) + std::min<double>(0, a * (std::exp(x / a) - 1)));
+               };
+             }));
+  r.Register("", "Selu", 1, FloatUnary([](const KernelContext& c) {
+               const double a = c.GetFloat("alpha", 1.67326319217681884765625f);
+               const double g = c.GetFloat("gamma", 1.05070102214813232421875f);
+               return [a, g](auto x) {
+                 using T = decltype(x);
+                 return static_cast<T>(x > 0 ? g * x : g * (a * std::exp(static_cast<double>(x)) - a));
+               };
+             }));
+  r.Register("", "LeakyRelu", 1, FloatUnary([](const KernelContext& c) {
+               const float a = c.GetFloat("alpha", 0.01f);
+               return [a](auto x) { return x < 0 ? static_cast<decltype(x)>(a * x) : x; };
+             }));
+  r.Register("", "ThresholdedRelu", 10, FloatUnary([](const KernelContext& c) {
+               const float a = c.GetFloat("alpha", 1.0f);
+               return [a](auto x) { return x > a ? x : decltype(x)(0); };
+             }));
+  r.Register("", "HardSigmoid", 1, FloatUnary([](const KernelContext& c) {
+               const float a = c.GetFloat("alpha", 0.2f), b = c.GetFloat("beta", 0.5f);
+               return [a, b](auto x) {
+                 using T = decltype(x);
+                 return std::max(T(0), std::min(T(1), static_cast<T>(a * x + b)));
+               };
+             }));
+  r.Register("", "HardSwish", 14, FloatUnary(Simple([](auto x) {
+               using T = decltype(x);
+               return x * std::max(T(0), std::min(T(1), static_cast<T>(x / T(6) + T(0.5))));
+             })));
+  r.Register("", "Swish", 24, FloatUnary([](const KernelContext& c) {
+               const double a = c.GetFloat("alpha", 1.0f);
+               return [a](auto x) {
+                 using T = decltype(x);
+                 return static_cast<T>(x / (1 + std::exp(-a * x)));
+               };
+             }));
+  r.Register("", "Gelu", 20, FloatUnary([](const KernelContext& c) {
+               const bool tanh = c.GetString("approximate", "none") == "tanh";
+               return [tanh](auto x) {
+                 using T = decltype(x);
+                 const double v = x;
+                 if (tanh) {
+                   return static_cast<T>(0.5 * v * (1 + std::tanh(std::sqrt(2 / M_PI) * (v + 0.044715 * v * v * v))));
+                 }
+                 return static_cast<T>(0.5 * v * (1 + std::erf(v / std::sqrt(2.0))));
+               };
+             }));
+  r.Register("", "Shrink", 9, NumericUnary([](const KernelContext& c) {
+               const double l = c.GetFloat("lambd", 0.5f), b = c.GetFloat("bias", 0.0f);
+               return [l, b](auto x) {
+                 using T = decltype(x);
+                 const double v = static_cast<double>(x);
+                 return static_cast<T>(v < -l ? v + b : (v > l ? v - b : 0.0));
+               };
+             }));
+  // Numeric unary.
+  r.Register("", "Abs", 1, NumericUnary(Simple([](auto x) {
+               if constexpr (std::is_unsigned_v<decltype(x)>) return x;
+               else return x < 0 ? static_cast<decltype(x)>(-x) : x;
+             })));
+  r.Register("", "Neg", 1, NumericUnary(Simple([](auto x) { return static_cast<decltype(x)>(-x); })));
+  r.Register("", "Sign", 9, NumericUnary(Simple([](auto x) {
+               using T = decltype(x);
+               return static_cast<T>(x > T(0) ? 1 : (x < T(0) ? -1 : 0));
+             })));
+  r.Register("", "Relu", 1, NumericUnary(Simple([](auto x) { return x > 0 ? x : decltype(x)(0); })));
+
+  // Binary arithmetic.
+  r.Register("", "Add", 1, Arith(Simple([](auto x, auto y) { return x + y; })));
+  r.Register("", "Sub", 1, Arith(Simple([](auto x, auto y) { return x - y; })));
+  r.Register("", "Mul", 1, Arith(Simple([](auto x, auto y) { return x * y; })));
+  r.Register("", "Div", 1, Arith(Simple([](auto x, auto y) { return SafeDiv(x, y); })));
+  r.Register("", "Mod", 10, Arith([](const KernelContext& c) {
+               const bool fmod = c.GetInt("fmod", 0) != 0;
+               return [fmod](auto x, auto y) { return ModOp(x, y, fmod); };
+             }));
+  r.Register("", "Pow", 1, PowKernel);
+  r.Register("", "PRelu", 1, PReluKernel);
+  r.Register("", "BitShift", 11, BitShiftKernel);
+  r.Register("", "BitwiseAnd", 18, Bitwise([](auto x, auto y) { return x & y; }));
+  r.Register("", "BitwiseOr", 18, Bitwise([](auto x, auto y) { return x | y; }));
+  r.Register("", "BitwiseXor", 18, Bitwise([](auto x, auto y) { return x ^ y; }));
+  r.Register("", "BitwiseNot", 18, BitwiseNotKernel);
+
+  // Comparison and logic.
+  r.Register("", "Equal", 1, Compare([](const auto& x, const auto& y) { return x == y; }));
+  r.Register("", "Less", 1, Compare([](const auto& x, const auto& y) { return x < y; }));
+  r.Register("", "LessOrEqual", 12, Compare([](const auto& x, const auto& y) { return x <= y; }));
+  r.Register("", "Greater", 1, Compare([](const auto& x, const auto& y) { return x > y; }));
+  r.Register("", "GreaterOrEqual", 12, Compare([](const auto& x, const auto& y) { return x >= y; }));
+  r.Register("", "And", 1, Logical([](bool x, bool y) { return x && y; }));
+  r.Register("", "Or", 1, Logical([](bool x, bool y) { return x || y; }));
+  r.Register("", "Xor", 1, Logical([](bool x, bool y) { return x != y; }));
+  r.Register("", "Not", 1, NotKernel);
+  r.Register("", "IsNaN", 9, IsNaNKernel);
+  r.Register("", "IsInf", 10, IsInfKernel);
+
+  // Variadic.
+  r.Register("", "Sum", 1, Variadic(Simple([](auto x, auto y) { return x + y; })));
+  r.Register("", "Mean", 1, Variadic(Simple([](auto x, auto y) { return x + y; }), true));
+  r.Register("", "Max", 1, Variadic(Simple([](auto x, auto y) { return NanMax(x, y); })));
+  r.Register("", "Min", 1, Variadic(Simple([](auto x, auto y) { return NanMin(x, y); })));
+
+  r.Register("", "Where", 9, WhereKernel);
+  r.Register("", "Clip", 1, ClipKernel);
+  r.Register("", "Cast", 1, CastKernel);
+  r.Register("", "CastLike", 15, CastLikeKernel);
+}
+
+}  // namespace onnx_opt::interpreter

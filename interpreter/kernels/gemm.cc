@@ -1,0 +1,63 @@
+#include "interpreter/kernels/gemm.h"
+
+#include <Eigen/Core>
+
+namespace onnx_opt::interpreter {
+namespace {
+
+template <typename T>
+using RowMajor = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+template <typename T>
+void EigenGemm(bool ta, bool tb, int64_t M, int64_t N, int64_t K, T alpha, const T* A, const T* B, T beta,
+               T* C) {
+  Eigen::Map<RowMajor<T>> c(C, M, N);
+  Eigen::Map<const RowMajor<T>> a(A, ta ? K : M, ta ? M : K);
+  Eigen::Map<const RowMajor<T>> b(B, tb ? N : K, tb ? K : N);
+  if (beta == T(0)) {
+    c.setZero();
+  } else if (beta != T(1)) {
+    c *= beta;
+  }
+  if (!ta && !tb) c.noalias() += alpha * (a * b);
+  else if (ta && !tb) c.noalias() += alpha * (a.transpose() * b);
+  else if (!ta && tb) c.noalias() += alpha * (a * b.transpose());
+  else c.noalias() += alpha * (a.transpose() * b.transpose());
+}
+
+template <typename T>
+void LoopGemm(bool ta, bool tb, int64_t M, int64_t N, int64_t K, T alpha, const T* A, const T* B, T beta,
+              T* C) {
+  for (int64_t i = 0; i < M; ++i) {
+    for (int64_t j = 0; j < N; ++j) {
+      T acc = 0;
+      for (int64_t k = 0; k < K; ++k) {
+        const T a = ta ? A[k * M + i] : A[i * K + k];
+        const T b = tb ? B[j * K + k] : B[k * N + j];
+        acc += a * b;
+      }
+      C[i * N + j] = static_cast<T>(alpha * acc + (beta == T(0) ? T(0) : beta * C[i * N + j]));
+    }
+  }
+}
+
+}  // namespace
+
+template <typename T>
+void Gemm(bool ta, bool tb, int64_t M, int64_t N, int64_t K, T alpha, const T* A, const T* B, T beta, T* C) {
+  if (M == 0 || N == 0) return;
+  if constexpr (std::is_floating_point_v<T>) {
+    EigenGemm<T>(ta, tb, M, N, K, alpha, A, B, beta, C);
+  } else {
+    LoopGemm<T>(ta, tb, M, N, K, alpha, A, B, beta, C);
+  }
+}
+
+template void Gemm<float>(bool, bool, int64_t, int64_t, int64_t, float, const float*, const float*, float, float*);
+template void Gemm<double>(bool, bool, int64_t, int64_t, int64_t, double, const double*, const double*, double, double*);
+template void Gemm<int32_t>(bool, bool, int64_t, int64_t, int64_t, int32_t, const int32_t*, const int32_t*, int32_t, int32_t*);
+template void Gemm<int64_t>(bool, bool, int64_t, int64_t, int64_t, int64_t, const int64_t*, const int64_t*, int64_t, int64_t*);
+template void Gemm<uint32_t>(bool, bool, int64_t, int64_t, int64_t, uint32_t, const uint32_t*, const uint32_t*, uint32_t, uint32_t*);
+template void Gemm<uint64_t>(bool, bool, int64_t, int64_t, int64_t, uint64_t, const uint64_t*, const uint64_t*, uint64_t, uint64_t*);
+
+}  // namespace onnx_opt::interpreter

@@ -1,0 +1,18 @@
+// Row-major matrix multiply C = alpha * op(A) * op(B) + beta * C through Eigen (float, double) or a
+// plain loop (integers).
+#ifndef ONNX_OPT_INTERPRETER_KERNELS_GEMM_H_
+#define ONNX_OPT_INTERPRETER_KERNELS_GEMM_H_
+
+#include <cstdint>
+
+namespace onnx_opt::interpreter {
+
+// A is M x K (or K x M when trans_a), B is K x N (or N x K when trans_b), C is M x N; all row-major
+// and contiguous. beta == 0 ignores C's old contents.
+template <typename T>
+void Gemm(bool trans_a, bool trans_b, int64_t M, int64_t N, int64_t K, T alpha, const T* A, const T* B,
+          T beta, T* C);
+
+}  // namespace onnx_opt::interpreter
+
+#endif  // ONNX_OPT_INTERPRETER_KERNELS_GEMM_H_

@@ -1,0 +1,294 @@
+// Linear algebra: MatMul (numpy batching), Gemm, MatMulInteger, Det, Einsum.
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "interpreter/kernels/common.h"
+#include "interpreter/kernels/gemm.h"
+
+namespace onnx_opt::interpreter {
+namespace {
+
+using absl::OkStatus;
+using absl::Status;
+using absl::StatusOr;
+
+// Batched matmul with numpy semantics on same-typed float/double/int32/int64 tensors.
+StatusOr<Tensor> BatchedMatMul(const Tensor& a0, const Tensor& b0) {
+  if (a0.rank() == 0 || b0.rank() == 0) return absl::InvalidArgumentError("MatMul inputs must not be scalars");
+  Tensor a = a0.rank() == 1 ? a0.Reshaped({1, a0.dim(0)}) : a0;
+  Tensor b = b0.rank() == 1 ? b0.Reshaped({b0.dim(0), 1}) : b0;
+  const int64_t M = a.dim(a.rank() - 2), K = a.dim(a.rank() - 1);
+  const int64_t K2 = b.dim(b.rank() - 2), N = b.dim(b.rank() - 1);
+  if (K != K2) {
+    return absl::InvalidArgumentError(absl::StrCat("MatMul shapes ", a0.ShapeString(), " and ",
+                                                   b0.ShapeString(), " do not match"));
+  }
+  std::vector<int64_t> ba(a.dims().begin(), a.dims().end() - 2), bb(b.dims().begin(), b.dims().end() - 2);
+  ASSIGN_OR_RETURN(std::vector<int64_t> batch, BroadcastShapes(ba, bb));
+  std::vector<int64_t> dims = batch;
+  dims.push_back(M);
+  dims.push_back(N);
+  Tensor out(a.dtype(), dims);
+  RETURN_IF_ERROR(DispatchNumeric(a.dtype(), [&](auto tag) -> Status {
+    using T = decltype(tag);
+    using C = std::conditional_t<std::is_floating_point_v<T>, T,
+                                 std::conditional_t<std::is_signed_v<T>, int64_t, uint64_t>>;
+    const T* pa = a.data<T>();
+    const T* pb = b.data<T>();
+    T* po = out.mutable_data<T>();
+    if constexpr (std::is_same_v<T, C>) {
+      ForEachBroadcast(batch, ba, bb, [&](int64_t o, int64_t i, int64_t j) {
+        Gemm<T>(false, false, M, N, K, T(1), pa + i * M * K, pb + j * K * N, T(0), po + o * M * N);
+      });
+    } else {
+      std::vector<C> ca(M * K), cb(K * N), cc(M * N);
+      ForEachBroadcast(batch, ba, bb, [&](int64_t o, int64_t i, int64_t j) {
+        for (int64_t t = 0; t < M * K; ++t) ca[t] = pa[i * M * K + t];
+        for (int64_t t = 0; t < K * N; ++t) cb[t] = pb[j * K * N + t];
+        Gemm<C>(false, false, M, N, K, C(1), ca.data(), cb.data(), C(0), cc.data());
+        for (int64_t t = 0; t < M * N; ++t) po[o * M * N + t] = static_cast<T>(cc[t]);
+      });
+    }
+    return OkStatus();
+  }));
+  std::vector<int64_t> final_dims = batch;
+  if (a0.rank() != 1) final_dims.push_back(M);
+  if (b0.rank() != 1) final_dims.push_back(N);
+  return out.Reshaped(final_dims);
+}
+
+Status MatMulKernel(KernelContext& ctx) {
+  ASSIGN_OR_RETURN(const Tensor* a, ctx.TensorInput(0));
+  ASSIGN_OR_RETURN(const Tensor* b, ctx.TensorInput(1));
+  if (a->dtype() != b->dtype()) return ctx.Error("input types differ");
+  ASSIGN_OR_RETURN(Tensor out, BatchedMatMul(WidenToFloat(*a), WidenToFloat(*b)));
+  if (out.dtype() != a->dtype()) {
+    ASSIGN_OR_RETURN(out, CastTensor(out, a->dtype()));
+  }
+  ctx.set_output(0, std::move(out));
+  return OkStatus();
+}
+
+Status MatMulIntegerKernel(KernelContext& ctx) {
+  ASSIGN_OR_RETURN(const Tensor* a, ctx.TensorInput(0));
+  ASSIGN_OR_RETURN(const Tensor* b, ctx.TensorInput(1));
+  ASSIGN_OR_RETURN(Tensor fa, CastTensor(*a, DataType::kInt32));
+  ASSIGN_OR_RETURN(Tensor fb, CastTensor(*b, DataType::kInt32));
+  // Subtract zero points (scalar or per-row of A / per-column of B).
+  if (ctx.has_input(2)) {
+    ASSIGN_OR_RETURN(Tensor za, CastTensor(ctx.input(2), DataType::kInt32));
+    Tensor zb = za.size() == 1 ? za : za.Reshaped({za.size(), 1});
+    ASSIGN_OR_RETURN(std::vector<int64_t> d, BroadcastShapes(fa.dims(), zb.dims()));
+    fa = BinaryMap<int32_t, int32_t, int32_t>(fa, zb, d, DataType::kInt32, [](int32_t x, int32_t y) { return x - y; });
+  }
+  if (ctx.has_input(3)) {
+    ASSIGN_OR_RETURN(Tensor zb, CastTensor(ctx.input(3), DataType::kInt32));
+    ASSIGN_OR_RETURN(std::vector<int64_t> d, BroadcastShapes(fb.dims(), zb.dims()));
+    fb = BinaryMap<int32_t, int32_t, int32_t>(fb, zb, d, DataType::kInt32, [](int32_t x, int32_t y) { return x - y; });
+  }
+  ASSIGN_OR_RETURN(Tensor out, BatchedMatMul(fa, fb));
+  ctx.set_output(0, std::move(out));
+  return OkStatus();
+}
+
+Status GemmKernel(KernelContext& ctx) {
+  ASSIGN_OR_RETURN(const Tensor* a0, ctx.TensorInput(0));
+  ASSIGN_OR_RETURN(const Tensor* b0, ctx.TensorInput(1));
+  Tensor a = WidenToFloat(*a0), b = WidenToFloat(*b0);
+  const bool ta = ctx.GetInt("transA", 0) != 0, tb = ctx.GetInt("transB", 0) != 0;
+  const double alpha = ctx.GetFloat("alpha", 1.0f), beta = ctx.GetFloat("beta", 1.0f);
+  if (a.rank() != 2 || b.rank() != 2) return ctx.Error("A and B must be 2-D");
+  const int64_t M = ta ? a.dim(1) : a.dim(0), K = ta ? a.dim(0) : a.dim(1);
+  const int64_t N = tb ? b.dim(0) : b.dim(1);
+  if ((tb ? b.dim(1) : b.dim(0)) != K) return ctx.Error("inner dims differ");
+  Tensor out(a.dtype(), {M, N});
+  const bool has_c = ctx.has_input(2) && beta != 0;
+  if (has_c) {
+    Tensor c = WidenToFloat(ctx.input(2));
+    if (c.dtype() != a.dtype()) return ctx.Error("C type differs");
+    ASSIGN_OR_RETURN(std::vector<int64_t> d, BroadcastShapes({M, N}, c.dims()));
+    if (d != std::vector<int64_t>{M, N}) return ctx.Error("C cannot be broadcast to M x N");
+    // Copy broadcast C into out.
+    RETURN_IF_ERROR(DispatchBySize(c.dtype(), [&](auto tag) -> Status {
+      using T = decltype(tag);
+      const T* pc = c.data<T>();
+      T* po = out.mutable_data<T>();
+      ForEachBroadcast({M, N}, {M, N}, c.dims(), [&](int64_t o, int64_t, int64_t j) { po[o] = pc[j]; });
+      return OkStatus();
+    }));
+  }
+  RETURN_IF_ERROR(DispatchNumeric(a.dtype(), [&](auto tag) -> Status {
+    using T = decltype(tag);
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_same_v<T, int32_t> ||
+                  std::is_same_v<T, int64_t> || std::is_same_v<T, uint32_t> || std::is_same_v<T, uint64_t>) {
+      Gemm<T>(ta, tb, M, N, K, static_cast<T>(alpha), a.data<T>(), b.data<T>(),
+              has_c ? static_cast<T>(beta) : T(0), out.mutable_data<T>());
+      return OkStatus();
+    } else {
+      return UnsupportedType(a.dtype(), "Gemm");
+    }
+  }));
+  if (out.dtype() != a0->dtype()) {
+    ASSIGN_OR_RETURN(out, CastTensor(out, a0->dtype()));
+  }
+  ctx.set_output(0, std::move(out));
+  return OkStatus();
+}
+
+Status DetKernel(KernelContext& ctx) {
+  ASSIGN_OR_RETURN(const Tensor* x0, ctx.TensorInput(0));
+  ASSIGN_OR_RETURN(Tensor x, CastTensor(*x0, DataType::kDouble));
+  if (x.rank() < 2 || x.dim(x.rank() - 1) != x.dim(x.rank() - 2)) return ctx.Error("needs square matrices");
+  const int64_t n = x.dim(x.rank() - 1);
+  const int64_t batches = n == 0 ? 0 : x.size() / (n * n);
+  std::vector<int64_t> dims(x.dims().begin(), x.dims().end() - 2);
+  Tensor out(DataType::kDouble, dims);
+  const double* p = x.data<double>();
+  double* po = out.mutable_data<double>();
+  std::vector<double> m(n * n);
+  for (int64_t b = 0; b < batches; ++b) {
+    std::copy(p + b * n * n, p + (b + 1) * n * n, m.begin());
+    double det = 1;
+    for (int64_t c = 0; c < n; ++c) {
+      int64_t piv = c;
+      for (int64_t r = c + 1; r < n; ++r) {
+        if (std::abs(m[r * n + c]) > std::abs(m[piv * n + c])) piv = r;
+      }
+      if (m[piv * n + c] == 0) {
+        det = 0;
+        break;
+      }
+      if (piv != c) {
+        for (int64_t k = 0; k < n; ++k) std::swap(m[c * n + k], m[piv * n + k]);
+        det = -det;
+      }
+      det *= m[c * n + c];
+      for (int64_t r = c + 1; r < n; ++r) {
+        const double f = m[r * n + c] / m[c * n + c];
+        for (int64_t k = c; k < n; ++k) m[r * n + k] -= f * m[c * n + k];
+      }
+    }
+    po[b] = det;
+  }
+  ASSIGN_OR_RETURN(out, CastTensor(out, x0->dtype()));
+  ctx.set_output(0, std::move(out));
+  return OkStatus();
+}
+
+// Einsum by explicit index loops (computed in double).
+Status EinsumKernel(KernelContext& ctx) {
+  std::string eq = ctx.GetString("equation", "");
+  eq.erase(std::remove(eq.begin(), eq.end(), ' '), eq.end());
+  const size_t arrow = eq.find("->");
+  std::string lhs = arrow == std::string::npos ? eq : eq.substr(0, arrow);
+  std::vector<std::string> terms;
+  size_t start = 0;
+  while (true) {
+    const size_t comma = lhs.find(',', start);
+    terms.push_back(lhs.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  if (terms.size() != ctx.num_inputs()) return ctx.Error("equation does not match the inputs");
+  std::vector<Tensor> ins;
+  DataType dtype = DataType::kUndefined;
+  // Expand "..." into upper-case letters not used elsewhere.
+  int64_t ell_rank = 0;
+  for (size_t i = 0; i < terms.size(); ++i) {
+    ASSIGN_OR_RETURN(const Tensor* t, ctx.TensorInput(i));
+    dtype = t->dtype();
+    ASSIGN_OR_RETURN(Tensor d, CastTensor(*t, DataType::kDouble));
+    ins.push_back(d);
+    const size_t e = terms[i].find("...");
+    if (e != std::string::npos) {
+      const int64_t er = t->rank() - static_cast<int64_t>(terms[i].size() - 3);
+      ell_rank = std::max(ell_rank, er);
+      std::string rep;
+      for (int64_t k = 0; k < er; ++k) rep += static_cast<char>('A' + (ell_rank - er) + k);
+      terms[i] = terms[i].substr(0, e) + rep + terms[i].substr(e + 3);
+    }
+  }
+  std::string ell;
+  for (int64_t k = 0; k < ell_rank; ++k) ell += static_cast<char>('A' + k);
+  std::string out_term;
+  if (arrow != std::string::npos) {
+    out_term = eq.substr(arrow + 2);
+    const size_t e = out_term.find("...");
+    if (e != std::string::npos) out_term = out_term.substr(0, e) + ell + out_term.substr(e + 3);
+  } else {
+    // Implicit: ellipsis dims then letters appearing once, alphabetically.
+    std::map<char, int> count;
+    for (const auto& t : terms) {
+      for (char c : t) {
+        if (c >= 'a' && c <= 'z') ++count[c];
+      }
+    }
+    out_term = ell;
+    for (auto& [c, n] : count) {
+      if (n == 1) out_term += c;
+    }
+  }
+  std::map<char, int64_t> size;
+  for (size_t i = 0; i < terms.size(); ++i) {
+    if (static_cast<int64_t>(terms[i].size()) != ins[i].rank()) return ctx.Error("term rank mismatch");
+    for (size_t k = 0; k < terms[i].size(); ++k) {
+      const int64_t d = ins[i].dim(k);
+      auto it = size.find(terms[i][k]);
+      if (it == size.end() || it->second == 1) size[terms[i][k]] = d;
+      else if (d != 1 && d != it->second) return ctx.Error("dimension mismatch");
+    }
+  }
+  std::string letters;
+  for (auto& [c, n] : size) letters += c;
+  // Order: output letters first, then the summed ones.
+  std::string order = out_term;
+  for (char c : letters) {
+    if (out_term.find(c) == std::string::npos) order += c;
+  }
+  std::vector<int64_t> dims;
+  for (char c : order) dims.push_back(size[c]);
+  std::vector<int64_t> out_dims(dims.begin(), dims.begin() + out_term.size());
+  Tensor out(DataType::kDouble, out_dims);
+  double* po = out.mutable_data<double>();
+  // Per input, stride of each order position.
+  std::vector<std::vector<int64_t>> strides(ins.size(), std::vector<int64_t>(order.size(), 0));
+  for (size_t i = 0; i < ins.size(); ++i) {
+    const std::vector<int64_t> s = Strides(ins[i].dims());
+    for (size_t k = 0; k < terms[i].size(); ++k) {
+      if (ins[i].dim(k) == 1) continue;
+      strides[i][order.find(terms[i][k])] += s[k];
+    }
+  }
+  const int64_t total = NumElements(dims);
+  const int64_t inner = NumElements(std::vector<int64_t>(dims.begin() + out_term.size(), dims.end()));
+  std::vector<int64_t> idx(order.size(), 0);
+  for (int64_t lin = 0; lin < total; ++lin) {
+    double prod = 1;
+    for (size_t i = 0; i < ins.size(); ++i) {
+      int64_t off = 0;
+      for (size_t k = 0; k < order.size(); ++k) off += idx[k] * strides[i][k];
+      prod *= ins[i].data<double>()[off];
+    }
+    po[lin / std::max<int64_t>(inner, 1)] += prod;
+    for (int64_t d = static_cast<int64_t>(order.size()) - 1; d >= 0; --d) {
+      if (++idx[d] < dims[d]) break;
+      idx[d] = 0;
+    }
+  }
+  ASSIGN_OR_RETURN(out, CastTensor(out, dtype));
+  ctx.set_output(0, std::move(out));
+  return OkStatus();
+}
+
+}  // namespace
+
+void RegisterLinalgKernels(KernelRegistry& r) {
+  r.Register("", "MatMul", 1, MatMulKernel);
+  r.Register("", "MatMulInteger", 10, MatMulIntegerKernel);
+  r.Register("", "Gemm", 1, GemmKernel);
+  r.Register("", "Det", 11, DetKernel);
+  r.Register("", "Einsum", 12, EinsumKernel);
+}
+
+}  // namespace onnx_opt::interpreter

@@ -1,0 +1,425 @@
+// Shape and layout operators: Shape, Size, Reshape, Flatten, Squeeze, Unsqueeze, Transpose, Concat,
+// Split, Expand, Tile, Identity, Constant, ConstantOfShape, Range, EyeLike, DepthToSpace,
+// SpaceToDepth, Trilu.
+#include <algorithm>
+#include <cstring>
+
+#include "interpreter/kernels/common.h"
+
+namespace onnx_opt::interpreter {
+namespace {
+
+using absl::OkStatus;
+using absl::Status;
+using absl::StatusOr;
+
+Status IdentityKernel(KernelContext& ctx) {
+  if (!ctx.has_input(0)) return ctx.Error("input 0 is missing");
+  ctx.set_output(0, ctx.value(0));
+  return OkStatus();
+}
+
+Status ShapeKernel(KernelContext& ctx) {
+  ASSIGN_OR_RETURN(const Tensor* x, ctx.TensorInput(0));
+  const int64_t r = x->rank();
+  int64_t start = ctx.GetInt("start", 0), end = ctx.GetInt("end", r);
+  if (start < 0) start += r;
+  if (end < 0) end += r;
+  start = std::clamp<int64_t>(start, 0, r);
+  end = std::clamp<int64_t>(end, 0, r);
+  std::vector<int64_t> dims;
+  for (int64_t i = start; i < end; ++i) dims.push_back(x->dim(i));
+  ctx.set_output(0, Tensor::FromVector<int64_t>(DataType::kInt64, {static_cast<int64_t>(dims.size())}, dims));
+  return OkStatus();
+}
+
+Status SizeKernel(KernelContext& ctx) {
+  ASSIGN_OR_RETURN(const Tensor* x, ctx.TensorInput(0));
+  ctx.set_output(0, Tensor::Scalar<int64_t>(DataType::kInt64, x->size()));
+  return OkStatus();
+}
+
+Status ReshapeKernel(KernelContext& ctx) {
+  ASSIGN_OR_RETURN(const Tensor* x, ctx.TensorInput(0));
+  std::vector<int64_t> shape;
+  if (ctx.opset() < 5) {
+    shape = ctx.GetInts("shape");
+  } else {
+    ASSIGN_OR_RETURN(shape, ctx.IntsInput(1));
+  }
+  const bool allowzero = ctx.GetInt("allowzero", 0) != 0;
+  int64_t infer = -1, known = 1;
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (shape[i] == 0 && !allowzero) {
+      if (static_cast<int64_t>(i) >= x->rank()) return ctx.Error("shape has 0 beyond the input rank");
+      shape[i] = x->dim(i);
+    }
+    if (shape[i] == -1) {
+      if (infer >= 0) return ctx.Error("shape has more than one -1");
+      infer = i;
+    } else if (shape[i] < 0) {
+      return ctx.Error("shape has a negative dim");
+    } else {
+      known *= shape[i];
+    }
+  }
+  if (infer >= 0) shape[infer] = known == 0 ? 0 : x->size() / known;
+  if (NumElements(shape) != x->size()) {
+    return ctx.Error(absl::StrCat("cannot reshape ", x->ShapeString(), " to ", DimsToString(shape)));
+  }
+  ctx.set_output(0, x->Reshaped(shape));
+  return OkStatus();
+}
+
+Status FlattenKernel(KernelContext& ctx) {
+  ASSIGN_OR_RETURN(const Tensor* x, ctx.TensorInput(0));
+  int64_t axis = ctx.GetInt("axis", 1);
+  if (axis < 0) axis += x->rank();
+  if (axis < 0 || axis > x->rank()) return ctx.Error("axis out of range");
+  ctx.set_output(0, x->Reshaped({DimProduct(x->dims(), 0, axis), DimProduct(x->dims(), axis, x->rank())}));
+  return OkStatus();
+}
+
+StatusOr<std::vector<int64_t>> AxesFromAttrOrInput(const KernelContext& ctx, int input_since,
+                                                   size_t input_index) {
+  if (ctx.opset() >= input_since) {
+    if (!ctx.has_input(input_index)) return std::vector<int64_t>{};
+    return ctx.IntsInput(input_index);
+  }
+  return ctx.GetInts("axes");
+}
+
+Status SqueezeKernel(KernelContext& ctx) {
+  ASSIGN_OR_RETURN(const Tensor* x, ctx.TensorInput(0));
+  ASSIGN_OR_RETURN(std::vector<int64_t> axes, AxesFromAttrOrInput(ctx, 13, 1));
+  ASSIGN_OR_RETURN(axes, NormalizeAxes(axes, x->rank()));
+  std::vector<int64_t> dims;
+  for (int64_t i = 0; i < x->rank(); ++i) {
+    const bool listed = std::find(axes.begin(), axes.end(), i) != axes.end();
+    if (axes.empty() ? x->dim(i) == 1 : listed) {
+      if (x->dim(i) != 1) return ctx.Error(absl::StrCat("cannot squeeze axis ", i, " of size ", x->dim(i)));
+      continue;
+    }
+    dims.push_back(x->dim(i));
+  }
+  ctx.set_output(0, x->Reshaped(dims));
+  return OkStatus();
+}
+
+Status UnsqueezeKernel(KernelContext& ctx) {
+  ASSIGN_OR_RETURN(const Tensor* x, ctx.TensorInput(0));
+  ASSIGN_OR_RETURN(std::vector<int64_t> axes, AxesFromAttrOrInput(ctx, 13, 1));
+  const int64_t r = x->rank() + static_cast<int64_t>(axes.size());
+  ASSIGN_OR_RETURN(axes, NormalizeAxes(axes, r));
+  std::vector<int64_t> dims(r, 0);
+  std::vector<bool> is_new(r, false);
+  for (int64_t a : axes) {
+    if (is_new[a]) return ctx.Error("repeated axis");
+    is_new[a] = true;
+  }
+  int64_t k = 0;
+  for (int64_t i = 0; i < r; ++i) dims[i] = is_new[i] ? 1 : x->dim(k++);
+  ctx.set_output(0, x->Reshaped(dims));
+  return OkStatus();
+}
+
+Status TransposeKernel(KernelContext& ctx) {
+  ASSIGN_OR_RETURN(const Tensor* x, ctx.TensorInput(0));
+  std::vector<int64_t> perm = ctx.GetInts("perm");
+  if (perm.empty()) {
+    for (int64_t i = x->rank() - 1; i >= 0; --i) perm.push_back(i);
+  }
+  ASSIGN_OR_RETURN(Tensor out, TransposeTensor(*x, perm));
+  ctx.set_output(0, std::move(out));
+  return OkStatus();
+}
+
+Status ConcatKernel(KernelContext& ctx) {
+  if (ctx.num_inputs() == 0) return ctx.Error("needs inputs");
+  ASSIGN_OR_RETURN(const Tensor* first, ctx.TensorInput(0));
+  const int64_t r = first->rank();
+  ASSIGN_OR_RETURN(int64_t axis, NormalizeAxis(ctx.GetInt("axis", ctx.opset() < 4 ? 1 : 0), r));
+  std::vector<const Tensor*> ins;
+  std::vector<int64_t> dims = first->dims();
+  dims[axis] = 0;
+  for (size_t i = 0; i < ctx.num_inputs(); ++i) {
+    ASSIGN_OR_RETURN(const Tensor* t, ctx.TensorInput(i));
+    if (t->rank() != r || t->dtype() != first->dtype()) return ctx.Error("inputs differ in rank or type");
+    for (int64_t d = 0; d < r; ++d) {
+      if (d != axis && t->dim(d) != first->dim(d)) return ctx.Error("inputs differ in shape");
+    }
+    dims[axis] += t->dim(axis);
+    ins.push_back(t);
+  }
+  Tensor out(first->dtype(), dims);
+  const int64_t outer = DimProduct(dims, 0, axis);
+  const int64_t inner = DimProduct(dims, axis + 1, r);
+  int64_t offset = 0;
+  const int64_t out_row = dims[axis] * inner;
+  for (const Tensor* t : ins) {
+    const int64_t chunk = t->dim(axis) * inner;
+    for (int64_t o = 0; o < outer; ++o) CopyElements(*t, o * chunk, out, o * out_row + offset, chunk);
+    offset += chunk;
+  }
+  ctx.set_output(0, std::move(out));
+  return OkStatus();
+}
+
+Status SplitKernel(KernelContext& ctx) {
+  ASSIGN_OR_RETURN(const Tensor* x, ctx.TensorInput(0));
+  ASSIGN_OR_RETURN(int64_t axis, NormalizeAxis(ctx.GetInt("axis", 0), x->rank()));
+  std::vector<int64_t> split;
+  if (ctx.opset() >= 13 || (ctx.opset() < 2 && ctx.has_input(1))) {
+    if (ctx.has_input(1)) {
+      ASSIGN_OR_RETURN(split, ctx.IntsInput(1));
+    }
+  } else {
+    split = ctx.GetInts("split");
+  }
+  const size_t n = ctx.num_outputs();
+  const int64_t len = x->dim(axis);
+  if (split.empty()) {
+    const int64_t num = ctx.GetInt("num_outputs", static_cast<int64_t>(n));
+    const int64_t chunk = (len + num - 1) / num;
+    for (int64_t i = 0; i < num; ++i) split.push_back(std::max<int64_t>(0, std::min(chunk, len - i * chunk)));
+    if (ctx.opset() < 18) {
+      split.assign(n, len / static_cast<int64_t>(n));
+    }
+  }
+  int64_t total = 0;
+  for (int64_t s : split) total += s;
+  if (total != len || split.size() != n) return ctx.Error("split sizes do not match the input");
+  const int64_t outer = DimProduct(x->dims(), 0, axis);
+  const int64_t inner = DimProduct(x->dims(), axis + 1, x->rank());
+  int64_t offset = 0;
+  for (size_t k = 0; k < n; ++k) {
+    std::vector<int64_t> dims = x->dims();
+    dims[axis] = split[k];
+    Tensor out(x->dtype(), dims);
+    const int64_t chunk = split[k] * inner;
+    for (int64_t o = 0; o < outer; ++o) CopyElements(*x, o * len * inner + offset, out, o * chunk, chunk);
+    offset += chunk;
+    ctx.set_output(k, std::move(out));
+  }
+  return OkStatus();
+}
+
+// Broadcasts x to `dims` (numpy rules) by copying.
+Tensor BroadcastTo(const Tensor& x, const std::vector<int64_t>& dims) {
+  Tensor out(x.dtype(), dims);
+  const std::vector<int64_t> one{1};
+  DispatchBySize(x.dtype(), [&](auto tag) -> Status {
+    using T = decltype(tag);
+    const T* src = x.data<T>();
+    T* dst = out.mutable_data<T>();
+    ForEachBroadcast(dims, x.dims(), one, [&](int64_t o, int64_t i, int64_t) { dst[o] = src[i]; });
+    return OkStatus();
+  }).IgnoreError();
+  return out;
+}
+
+Status ExpandKernel(KernelContext& ctx) {
+  ASSIGN_OR_RETURN(const Tensor* x, ctx.TensorInput(0));
+  ASSIGN_OR_RETURN(std::vector<int64_t> shape, ctx.IntsInput(1));
+  ASSIGN_OR_RETURN(std::vector<int64_t> dims, BroadcastShapes(x->dims(), shape));
+  ctx.set_output(0, BroadcastTo(*x, dims));
+  return OkStatus();
+}
+
+Status TileKernel(KernelContext& ctx) {
+  ASSIGN_OR_RETURN(const Tensor* x, ctx.TensorInput(0));
+  ASSIGN_OR_RETURN(std::vector<int64_t> reps, ctx.IntsInput(1));
+  const int64_t r = x->rank();
+  if (static_cast<int64_t>(reps.size()) != r) return ctx.Error("repeats length must equal the rank");
+  std::vector<int64_t> dims(r);
+  for (int64_t i = 0; i < r; ++i) dims[i] = x->dim(i) * reps[i];
+  Tensor out(x->dtype(), dims);
+  const int64_t n = out.size();
+  const std::vector<int64_t> in_strides = Strides(x->dims());
+  RETURN_IF_ERROR(DispatchBySize(x->dtype(), [&](auto tag) -> Status {
+    using T = decltype(tag);
+    const T* src = x->data<T>();
+    T* dst = out.mutable_data<T>();
+    std::vector<int64_t> idx(r, 0);
+    for (int64_t o = 0; o < n; ++o) {
+      int64_t p = 0;
+      for (int64_t d = 0; d < r; ++d) p += (idx[d] % x->dim(d)) * in_strides[d];
+      dst[o] = src[p];
+      for (int64_t d = r - 1; d >= 0; --d) {
+        if (++idx[d] < dims[d]) break;
+        idx[d] = 0;
+      }
+    }
+    return OkStatus();
+  }));
+  ctx.set_output(0, std::move(out));
+  return OkStatus();
+}
+
+Status ConstantKernel(KernelContext& ctx) {
+  if (const ir::Attribute* a = ctx.attr("value")) {
+    ASSIGN_OR_RETURN(Tensor t, Tensor::FromIr(a->t));
+    ctx.set_output(0, std::move(t));
+  } else if (const ir::Attribute* a = ctx.attr("value_float")) {
+    ctx.set_output(0, Tensor::Scalar<float>(DataType::kFloat, a->f));
+  } else if (const ir::Attribute* a = ctx.attr("value_floats")) {
+    ctx.set_output(0, Tensor::FromVector<float>(DataType::kFloat, {static_cast<int64_t>(a->floats.size())}, a->floats));
+  } else if (const ir::Attribute* a = ctx.attr("value_int")) {
+    ctx.set_output(0, Tensor::Scalar<int64_t>(DataType::kInt64, a->i));
+  } else if (const ir::Attribute* a = ctx.attr("value_ints")) {
+    ctx.set_output(0, Tensor::FromVector<int64_t>(DataType::kInt64, {static_cast<int64_t>(a->ints.size())}, a->ints));
+  } else if (const ir::Attribute* a = ctx.attr("value_string")) {
+    ctx.set_output(0, Tensor::Scalar<std::string>(DataType::kString, a->s));
+  } else if (const ir::Attribute* a = ctx.attr("value_strings")) {
+    ctx.set_output(0, Tensor::FromVector<std::string>(DataType::kString, {static_cast<int64_t>(a->strings.size())}, a->strings));
+  } else if (const ir::Attribute* a = ctx.attr("sparse_value")) {
+    // Densify COO.
+    const ir::SparseTensor& sp = a->sparse_tensor;
+    ASSIGN_OR_RETURN(Tensor values, Tensor::FromIr(sp.values));
+    ASSIGN_OR_RETURN(Tensor indices, Tensor::FromIr(sp.indices));
+    Tensor out(values.dtype(), sp.dims);
+    const std::vector<int64_t> strides = Strides(sp.dims);
+    const int64_t nnz = values.size();
+    const int64_t* idx = indices.data<int64_t>();
+    for (int64_t k = 0; k < nnz; ++k) {
+      int64_t lin = 0;
+      if (indices.rank() == 1) {
+        lin = idx[k];
+      } else {
+        for (size_t d = 0; d < sp.dims.size(); ++d) lin += idx[k * sp.dims.size() + d] * strides[d];
+      }
+      CopyElements(values, k, out, lin, 1);
+    }
+    ctx.set_output(0, std::move(out));
+  } else {
+    return ctx.Error("Constant has no value attribute");
+  }
+  return OkStatus();
+}
+
+Status ConstantOfShapeKernel(KernelContext& ctx) {
+  ASSIGN_OR_RETURN(std::vector<int64_t> dims, ctx.IntsInput(0));
+  Tensor value = Tensor::Scalar<float>(DataType::kFloat, 0.0f);
+  if (const ir::Attribute* a = ctx.attr("value")) {
+    ASSIGN_OR_RETURN(value, Tensor::FromIr(a->t));
+  }
+  Tensor out(value.dtype(), dims);
+  for (int64_t i = 0; i < out.size(); ++i) CopyElements(value, 0, out, i, 1);
+  ctx.set_output(0, std::move(out));
+  return OkStatus();
+}
+
+Status RangeKernel(KernelContext& ctx) {
+  ASSIGN_OR_RETURN(const Tensor* s, ctx.TensorInput(0));
+  ASSIGN_OR_RETURN(double start, ScalarInput(ctx, 0, 0));
+  ASSIGN_OR_RETURN(double limit, ScalarInput(ctx, 1, 0));
+  ASSIGN_OR_RETURN(double delta, ScalarInput(ctx, 2, 1));
+  if (delta == 0) return ctx.Error("delta is zero");
+  const int64_t n = std::max<int64_t>(0, static_cast<int64_t>(std::ceil((limit - start) / delta)));
+  const DataType wt = IsNarrowFloat(s->dtype()) ? DataType::kFloat : s->dtype();
+  ASSIGN_OR_RETURN(Tensor out, DispatchNumeric(wt, [&](auto tag) -> StatusOr<Tensor> {
+    using T = decltype(tag);
+    Tensor o(wt, {n});
+    T* p = o.mutable_data<T>();
+    const T st = static_cast<T>(start), d = static_cast<T>(delta);
+    for (int64_t i = 0; i < n; ++i) p[i] = static_cast<T>(st + static_cast<T>(i) * d);
+    return o;
+  }));
+  ASSIGN_OR_RETURN(out, CastTensor(out, s->dtype()));
+  ctx.set_output(0, std::move(out));
+  return OkStatus();
+}
+
+Status EyeLikeKernel(KernelContext& ctx) {
+  ASSIGN_OR_RETURN(const Tensor* x, ctx.TensorInput(0));
+  if (x->rank() != 2) return ctx.Error("input must be 2-D");
+  DataType dt = x->dtype();
+  if (const ir::Attribute* a = ctx.attr("dtype")) dt = static_cast<DataType>(a->i);
+  const int64_t k = ctx.GetInt("k", 0);
+  Tensor f(DataType::kDouble, x->dims());
+  double* p = f.mutable_data<double>();
+  for (int64_t i = 0; i < x->dim(0); ++i) {
+    const int64_t j = i + k;
+    if (j >= 0 && j < x->dim(1)) p[i * x->dim(1) + j] = 1;
+  }
+  ASSIGN_OR_RETURN(Tensor out, CastTensor(f, dt));
+  ctx.set_output(0, std::move(out));
+  return OkStatus();
+}
+
+Status DepthToSpaceKernel(KernelContext& ctx) {
+  ASSIGN_OR_RETURN(const Tensor* x, ctx.TensorInput(0));
+  if (x->rank() != 4) return ctx.Error("input must be 4-D");
+  const int64_t b = ctx.GetInt("blocksize", 0);
+  const int64_t N = x->dim(0), C = x->dim(1), H = x->dim(2), W = x->dim(3);
+  if (b <= 0 || C % (b * b) != 0) return ctx.Error("bad blocksize");
+  const bool crd = ctx.GetString("mode", "DCR") == "CRD";
+  Tensor t6 = crd ? x->Reshaped({N, C / (b * b), b, b, H, W}) : x->Reshaped({N, b, b, C / (b * b), H, W});
+  std::vector<int64_t> perm = crd ? std::vector<int64_t>{0, 1, 4, 2, 5, 3} : std::vector<int64_t>{0, 3, 4, 1, 5, 2};
+  ASSIGN_OR_RETURN(Tensor t, TransposeTensor(t6, perm));
+  ctx.set_output(0, t.Reshaped({N, C / (b * b), H * b, W * b}));
+  return OkStatus();
+}
+
+Status SpaceToDepthKernel(KernelContext& ctx) {
+  ASSIGN_OR_RETURN(const Tensor* x, ctx.TensorInput(0));
+  if (x->rank() != 4) return ctx.Error("input must be 4-D");
+  const int64_t b = ctx.GetInt("blocksize", 0);
+  const int64_t N = x->dim(0), C = x->dim(1), H = x->dim(2), W = x->dim(3);
+  if (b <= 0 || H % b != 0 || W % b != 0) return ctx.Error("bad blocksize");
+  ASSIGN_OR_RETURN(Tensor t, TransposeTensor(x->Reshaped({N, C, H / b, b, W / b, b}), {0, 3, 5, 1, 2, 4}));
+  ctx.set_output(0, t.Reshaped({N, C * b * b, H / b, W / b}));
+  return OkStatus();
+}
+
+Status TriluKernel(KernelContext& ctx) {
+  ASSIGN_OR_RETURN(const Tensor* x, ctx.TensorInput(0));
+  if (x->rank() < 2) return ctx.Error("input must be at least 2-D");
+  ASSIGN_OR_RETURN(double kd, ScalarInput(ctx, 1, 0));
+  const int64_t k = static_cast<int64_t>(kd);
+  const bool upper = ctx.GetInt("upper", 1) != 0;
+  Tensor out = x->Clone();
+  const int64_t R = x->dim(x->rank() - 2), C = x->dim(x->rank() - 1);
+  const int64_t batches = R * C == 0 ? 0 : x->size() / (R * C);
+  RETURN_IF_ERROR(DispatchBySize(x->dtype(), [&](auto tag) -> Status {
+    using T = decltype(tag);
+    T* p = out.mutable_data<T>();
+    for (int64_t b = 0; b < batches; ++b) {
+      for (int64_t i = 0; i < R; ++i) {
+        for (int64_t j = 0; j < C; ++j) {
+          const bool keep = upper ? (j - i >= k) : (j - i <= k);
+          if (!keep) p[b * R * C + i * C + j] = T{};
+        }
+      }
+    }
+    return OkStatus();
+  }));
+  ctx.set_output(0, std::move(out));
+  return OkStatus();
+}
+
+}  // namespace
+
+void RegisterShapeKernels(KernelRegistry& r) {
+  r.Register("", "Identity", 1, IdentityKernel);
+  r.Register("", "Shape", 1, ShapeKernel);
+  r.Register("", "Size", 1, SizeKernel);
+  r.Register("", "Reshape", 1, ReshapeKernel);
+  r.Register("", "Flatten", 1, FlattenKernel);
+  r.Register("", "Squeeze", 1, SqueezeKernel);
+  r.Register("", "Unsqueeze", 1, UnsqueezeKernel);
+  r.Register("", "Transpose", 1, TransposeKernel);
+  r.Register("", "Concat", 1, ConcatKernel);
+  r.Register("", "Split", 1, SplitKernel);
+  r.Register("", "Expand", 8, ExpandKernel);
+  r.Register("", "Tile", 6, TileKernel);
+  r.Register("", "Constant", 1, ConstantKernel);
+  r.Register("", "ConstantOfShape", 9, ConstantOfShapeKernel);
+  r.Register("", "Range", 11, RangeKernel);
+  r.Register("", "EyeLike", 9, EyeLikeKernel);
+  r.Register("", "DepthToSpace", 1, DepthToSpaceKernel);
+  r.Register("", "SpaceToDepth", 1, SpaceToDepthKernel);
+  r.Register("", "Trilu", 14, TriluKernel);
+}
+
+}  // namespace onnx_opt::interpreter

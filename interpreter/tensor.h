@@ -1,0 +1,120 @@
+// The interpreter's dense tensor: element type, dims and a shared, 64-byte aligned buffer (or a view of
+// an ir::Tensor's bytes when they are suitably aligned). Every element has at least one byte:
+// sub-byte types (int4, uint4, int2, uint2, float4e2m1) are unpacked to one byte per element and packed
+// again only when converted back to ir::Tensor. float16/bfloat16/float8 keep their bit patterns.
+// Strings live in a std::vector<std::string>, so data<std::string>() works like any other type.
+#ifndef ONNX_OPT_INTERPRETER_TENSOR_H_
+#define ONNX_OPT_INTERPRETER_TENSOR_H_
+
+#include <complex>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "ir/data_type.h"
+#include "ir/tensor.h"
+
+namespace onnx_opt::interpreter {
+
+using ir::DataType;
+
+// Bytes one element takes in the interpreter's (unpacked) layout; 0 for strings and unknown types.
+int StorageSize(DataType type);
+int64_t NumElements(absl::Span<const int64_t> dims);
+std::string DimsToString(absl::Span<const int64_t> dims);
+
+class Tensor {
+ public:
+  Tensor() = default;  // undefined type, rank 0, no data
+  // Zero-filled (strings: empty).
+  Tensor(DataType type, std::vector<int64_t> dims);
+
+  template <typename T>
+  static Tensor FromVector(DataType type, std::vector<int64_t> dims, const std::vector<T>& v) {
+    Tensor t(type, std::move(dims));
+    T* d = t.mutable_data<T>();
+    for (size_t i = 0; i < v.size() && i < static_cast<size_t>(t.size()); ++i) d[i] = v[i];
+    return t;
+  }
+  template <typename T>
+  static Tensor Scalar(DataType type, T v) {
+    return FromVector<T>(type, {}, {v});
+  }
+
+  // Converts from the IR: shares the IR buffer when aligned and not packed, copies otherwise.
+  static absl::StatusOr<Tensor> FromIr(const ir::Tensor& t);
+  // Converts to the IR (packs sub-byte types).
+  ir::Tensor ToIr() const;
+
+  DataType dtype() const { return dtype_; }
+  const std::vector<int64_t>& dims() const { return dims_; }
+  int64_t rank() const { return static_cast<int64_t>(dims_.size()); }
+  int64_t dim(int64_t i) const { return dims_[i]; }
+  int64_t size() const { return size_; }
+  bool is_defined() const { return dtype_ != DataType::kUndefined; }
+  bool is_string() const { return dtype_ == DataType::kString; }
+  int element_size() const { return StorageSize(dtype_); }
+
+  template <typename T>
+  const T* data() const {
+    if constexpr (std::is_same_v<T, std::string>) {
+      return strings_ ? strings_->data() : nullptr;
+    } else {
+      return reinterpret_cast<const T*>(data_);
+    }
+  }
+  // Only for tensors a kernel just created (storage is shared between copies of a Tensor).
+  template <typename T>
+  T* mutable_data() {
+    if constexpr (std::is_same_v<T, std::string>) {
+      return strings_ ? strings_->data() : nullptr;
+    } else {
+      return reinterpret_cast<T*>(const_cast<char*>(data_));
+    }
+  }
+  const char* raw() const { return data_; }
+  char* mutable_raw() { return const_cast<char*>(data_); }
+  template <typename T>
+  std::vector<T> ToVector() const {
+    const T* d = data<T>();
+    return std::vector<T>(d, d + size_);
+  }
+
+  // Same data, new dims (same element count).
+  Tensor Reshaped(std::vector<int64_t> dims) const;
+  // A deep copy.
+  Tensor Clone() const;
+  std::string ShapeString() const;  // "float[2,3]"
+
+ private:
+  DataType dtype_ = DataType::kUndefined;
+  std::vector<int64_t> dims_;
+  int64_t size_ = 1;
+  std::shared_ptr<const void> holder_;  // keeps data_ alive
+  const char* data_ = nullptr;
+  std::shared_ptr<std::vector<std::string>> strings_;
+};
+
+// float16 / bfloat16 / float8 / float4 conversions (round to nearest even).
+float HalfToFloat(uint16_t h);
+uint16_t FloatToHalf(float f);
+float Bfloat16ToFloat(uint16_t b);
+uint16_t FloatToBfloat16(float f);
+// float8 kinds: E4M3FN, E4M3FNUZ, E5M2, E5M2FNUZ, E8M0; `saturate` clamps out-of-range to max.
+float Float8ToFloat(DataType type, uint8_t v);
+uint8_t FloatToFloat8(DataType type, float f, bool saturate);
+float Float4E2M1ToFloat(uint8_t v);
+uint8_t FloatToFloat4E2M1(float f);
+
+// Element conversion of a whole tensor (the Cast rules, saturate for float8).
+absl::StatusOr<Tensor> CastTensor(const Tensor& in, DataType to, bool saturate = true);
+// float16/bfloat16/float8 -> float; other types unchanged.
+Tensor WidenToFloat(const Tensor& in);
+bool IsNarrowFloat(DataType t);
+
+}  // namespace onnx_opt::interpreter
+
+#endif  // ONNX_OPT_INTERPRETER_TENSOR_H_

@@ -1,0 +1,67 @@
+#include "interpreter/tensor.h"
+
+#include <cmath>
+
+#include "gtest/gtest.h"
+
+namespace onnx_opt::interpreter {
+namespace {
+
+TEST(TensorTest, RoundTripsThroughIrWithoutCopyWhenAligned) {
+  ir::Tensor t = ir::Tensor::FromVector<float>(DataType::kFloat, {2, 2}, {1, 2, 3, 4});
+  auto r = Tensor::FromIr(t);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->dims(), (std::vector<int64_t>{2, 2}));
+  EXPECT_EQ(r->data<float>()[3], 4.0f);
+  EXPECT_TRUE(r->ToIr().ContentEquals(t));
+}
+
+TEST(TensorTest, UnpacksAndPacksInt4) {
+  ir::Tensor t(DataType::kInt4, {3});
+  t.SetRawData(std::string("\x7f\x08", 2));  // 15 -> -1, 7, 8 -> -8
+  auto r = Tensor::FromIr(t);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->data<int8_t>()[0], -1);
+  EXPECT_EQ(r->data<int8_t>()[1], 7);
+  EXPECT_EQ(r->data<int8_t>()[2], -8);
+  EXPECT_TRUE(r->ToIr().ContentEquals(t));
+}
+
+TEST(TensorTest, RejectsWrongByteCount) {
+  ir::Tensor t(DataType::kFloat, {3});
+  t.SetRawData(std::string(8, '\0'));
+  EXPECT_FALSE(Tensor::FromIr(t).ok());
+}
+
+TEST(TensorTest, HalfAndBfloat16Conversions) {
+  EXPECT_EQ(FloatToHalf(1.0f), 0x3c00);
+  EXPECT_EQ(HalfToFloat(0xc000), -2.0f);
+  EXPECT_EQ(FloatToBfloat16(1.0f), 0x3f80);
+  EXPECT_EQ(Bfloat16ToFloat(0x4040), 3.0f);
+  EXPECT_TRUE(std::isinf(HalfToFloat(FloatToHalf(1e6f))));
+}
+
+TEST(TensorTest, Float8SaturatesAndRounds) {
+  EXPECT_EQ(Float8ToFloat(DataType::kFloat8E4M3FN, FloatToFloat8(DataType::kFloat8E4M3FN, 1000.f, true)), 448.f);
+  EXPECT_TRUE(std::isnan(Float8ToFloat(DataType::kFloat8E4M3FN, FloatToFloat8(DataType::kFloat8E4M3FN, 1000.f, false))));
+  EXPECT_EQ(Float8ToFloat(DataType::kFloat8E5M2, FloatToFloat8(DataType::kFloat8E5M2, 3.0f, true)), 3.0f);
+}
+
+TEST(TensorTest, CastFollowsOnnxRules) {
+  Tensor f = Tensor::FromVector<float>(DataType::kFloat, {4}, {1.7f, -1.7f, 0.f, 2.5f});
+  auto i = CastTensor(f, DataType::kInt32);
+  ASSERT_TRUE(i.ok());
+  EXPECT_EQ(i->ToVector<int32_t>(), (std::vector<int32_t>{1, -1, 0, 2}));
+  auto b = CastTensor(f, DataType::kBool);
+  ASSERT_TRUE(b.ok());
+  EXPECT_EQ(b->ToVector<bool>(), (std::vector<bool>{true, true, false, true}));
+  auto s = CastTensor(Tensor::FromVector<std::string>(DataType::kString, {2}, {"3.5", "-2"}), DataType::kFloat);
+  ASSERT_TRUE(s.ok());
+  EXPECT_EQ(s->ToVector<float>(), (std::vector<float>{3.5f, -2.f}));
+  auto i2 = CastTensor(Tensor::FromVector<float>(DataType::kFloat, {2}, {-3, 2}), DataType::kInt2);
+  ASSERT_TRUE(i2.ok());
+  EXPECT_EQ(i2->ToVector<int8_t>(), (std::vector<int8_t>{1, -2}));  // wraps
+}
+
+}  // namespace
+}  // namespace onnx_opt::interpreter

@@ -1,0 +1,39 @@
+// The inputs and expected outputs a tool verifies a rewritten model against: read from a folder of
+// input_K.pb files, or made at random from the declared types (with --dim/--shape/--seed).
+#ifndef ONNX_OPT_TOOLS_VERIFICATION_H_
+#define ONNX_OPT_TOOLS_VERIFICATION_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "interpreter/value.h"
+#include "ir/model.h"
+#include "optimizer/equivalence.h"
+#include "tools/cli/args.h"
+
+namespace onnx_opt::tools {
+
+// --dim NAME=VALUE, --shape INPUT=D0,D1,..., --seed=S into equivalence options (usage errors are
+// InvalidArgument).
+absl::Status ParseInputOptions(const cli::Args& args, optimizer::EquivalenceOptions& options);
+
+// The option specs behind ParseInputOptions, for a tool's option list.
+std::vector<cli::OptionSpec> InputOptionSpecs();
+
+struct Reference {
+  std::vector<interpreter::RuntimeValue> inputs;
+  std::vector<interpreter::RuntimeValue> outputs;  // what the original model computes on them
+};
+
+// Inputs from `inputs_dir` (input_0.pb, ... in graph-input order) when given, else random ones;
+// then runs `original` on them.
+absl::StatusOr<Reference> MakeReference(const ir::Model& original, const std::string& inputs_dir,
+                                        const optimizer::EquivalenceOptions& options);
+
+// "3 outputs equal (max abs error 1.2e-07, max rel error 3.4e-07)".
+std::string DescribeMatch(const std::vector<optimizer::OutputDifference>& report);
+
+}  // namespace onnx_opt::tools
+
+#endif  // ONNX_OPT_TOOLS_VERIFICATION_H_
