@@ -60,6 +60,8 @@ class InlineConstantIf final : public optimizer::Pass {
     // The If's outputs become the branch's outputs. A graph output that cannot take over the name
     // of what the branch returns (say, an outer value) gets an Identity to keep its name.
     const std::vector<ir::Value*> results = branch.outputs();
+    // The branch stops returning them, so they can take over the If's output names.
+    while (!branch.outputs().empty()) branch.RemoveOutput(branch.outputs().size() - 1);
     for (size_t i = 0; i < if_node.num_outputs(); ++i) {
       ir::Value* out = if_node.output(i);
       ir::Value* result = results[i];
