@@ -130,6 +130,83 @@ TEST(FuseLogSoftmaxTest, BecomesOneNodeAtOldAndNewOpsets) {
   }
 }
 
+TEST(FuseLayerNormTest, AttributeAxesAtOpset17) {
+  auto run = RunPipelineOnText(R"(
+    <ir_version: 8, opset_import: ["" : 17]>
+    g (float[2,3,4] X) => (float[2,3,4] Y)
+    <float eps = {0.00001}, float two = {2.0}, float[4] gamma = {1.0, 0.5, 2.0, -1.0},
+     float[4] beta = {0.1, 0.2, 0.3, 0.4}>
+    {
+      m = ReduceMean<axes = [-1]>(X)
+      d = Sub(X, m)
+      p = Pow(d, two)
+      v = ReduceMean<axes = [-1]>(p)
+      ve = Add(v, eps)
+      s = Sqrt(ve)
+      n = Div(d, s)
+      y = Mul(n, gamma)
+      Y = Add(y, beta)
+    })", "fuse-layernorm");
+  ASSERT_TRUE(run.ok()) << run.status();
+  EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("LayerNormalization"));
+  EXPECT_EQ(run->after->graph().outputs()[0]->name(), "Y");
+  EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
+}
+
+TEST(FuseLayerNormTest, InputAxesAtOpset18AndNotBelow17) {
+  const std::string body = R"(
+    g (float[2,4] X) => (float[2,4] Y)
+    <float eps = {0.001}, int64[1] axes = {-1}, float[4] gamma = {1.0, 0.5, 2.0, -1.0}>
+    {
+      m = ReduceMean(X, axes)
+      d = Sub(X, m)
+      p = Mul(d, d)
+      v = ReduceMean(p, axes)
+      ve = Add(eps, v)
+      s = Sqrt(ve)
+      n = Div(d, s)
+      Y = Mul(n, gamma)
+    })";
+  auto run = RunPipelineOnText(R"(<ir_version: 8, opset_import: ["" : 18]>)" + body, "fuse-layernorm");
+  ASSERT_TRUE(run.ok()) << run.status();
+  EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("LayerNormalization"));
+  EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
+
+  auto old = RunPipelineOnText(R"(<ir_version: 8, opset_import: ["" : 16]>)" + body, "fuse-layernorm");
+  ASSERT_TRUE(old.ok()) << old.status();
+  EXPECT_EQ(old->after->graph().num_nodes(), 8u);  // LayerNormalization does not exist at opset 16
+}
+
+TEST(FuseGeluTest, EveryFactorOrderAtOpset20) {
+  const char* bodies[] = {
+      // (x * (1 + erf(x / sqrt2))) * 0.5
+      "a = Div(X, sqrt2) b = Erf(a) c = Add(b, one) d = Mul(X, c) Y = Mul(d, half)",
+      // (x * 0.5) * (1 + erf(x * 1/sqrt2))
+      "a = Mul(X, inv_sqrt2) b = Erf(a) c = Add(one, b) h = Mul(X, half) Y = Mul(h, c)",
+      // ((1 + erf) * 0.5) * x
+      "a = Div(X, sqrt2) b = Erf(a) c = Add(b, one) h = Mul(c, half) Y = Mul(h, X)",
+  };
+  for (const char* body : bodies) {
+    auto run = RunPipelineOnText(std::string(R"(
+      <ir_version: 9, opset_import: ["" : 20]>
+      g (float[2,5] X) => (float[2,5] Y)
+      <float sqrt2 = {1.4142135}, float inv_sqrt2 = {0.70710678}, float one = {1.0}, float half = {0.5}>
+      { )") + body + " }", "fuse-gelu");
+    ASSERT_TRUE(run.ok()) << run.status();
+    EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("Gelu")) << body;
+    EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
+  }
+}
+
+TEST(FuseGeluTest, NotBeforeOpset20) {
+  auto run = RunPipelineOnText(R"(
+    <ir_version: 8, opset_import: ["" : 18]>
+    g (float[2,5] X) => (float[2,5] Y) <float sqrt2 = {1.4142135}, float one = {1.0}, float half = {0.5}>
+    { a = Div(X, sqrt2) b = Erf(a) c = Add(b, one) d = Mul(X, c) Y = Mul(d, half) })", "fuse-gelu");
+  ASSERT_TRUE(run.ok()) << run.status();
+  EXPECT_EQ(run->after->graph().num_nodes(), 5u);
+}
+
 TEST(DefaultPipelineTest, ShrinksTheBundledStyleCnn) {
   auto run = RunPipelineOnText(kConvBn, "default");
   ASSERT_TRUE(run.ok()) << run.status();

@@ -1,0 +1,32 @@
+// Small helpers for matching operator patterns in passes.
+#ifndef ONNX_OPT_PASSES_PATTERN_H_
+#define ONNX_OPT_PASSES_PATTERN_H_
+
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "ir/node.h"
+
+namespace onnx_opt::passes {
+
+// The node producing `v` if it is an ai.onnx `op` in the same graph as `user_graph` whose outputs
+// other than the first are unused; else null.
+ir::Node* ProducerOf(const ir::Value* v, std::string_view op, const ir::Graph* user_graph);
+
+// True when `v` is used exactly once (and is not a graph output).
+bool HasSingleUse(const ir::Value* v);
+
+// The scalar value of a constant (any shape with one element), as double.
+std::optional<double> ScalarConstant(const ir::Value* v);
+
+// For a binary node, the input that is not `known`, or null.
+ir::Value* OtherInput(const ir::Node& n, const ir::Value* known);
+
+// The reduction axes of a Reduce* node (attribute before opset 18, constant input after), or
+// nullopt when they are not known.
+std::optional<std::vector<int64_t>> ReduceAxes(const ir::Node& n, int64_t opset);
+
+}  // namespace onnx_opt::passes
+
+#endif  // ONNX_OPT_PASSES_PATTERN_H_
