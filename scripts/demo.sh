@@ -7,9 +7,16 @@ cd "$(dirname "$0")/.."
 ./scripts/setup.sh
 bazel build -c opt //tools:onnx-check //tools:onnx-opt
 
-model=testdata/models/tiny_cnn.onnx
-out=$(mktemp -d)/tiny_cnn.opt.onnx
-./bazel-bin/tools/onnx-check "$model"
-./bazel-bin/tools/onnx-opt "$model" -o "$out" --print-stats
-./bazel-bin/tools/onnx-check "$out"
-echo "demo: wrote $out ($(stat -c %s "$model") -> $(stat -c %s "$out") bytes)"
+bin=$(bazel info -c opt bazel-bin)
+outdir=$(mktemp -d)
+for name in tiny_cnn transformer_block; do
+  model=testdata/models/$name.onnx
+  out=$outdir/$name.opt.onnx
+  echo "== $model"
+  "$bin/tools/onnx-check" "$model"
+  # Optimize with the default pipeline, prove the result computes the same outputs, print what
+  # each pass did.
+  "$bin/tools/onnx-opt" "$model" -o "$out" --verify --dim N=2 --print-stats
+  "$bin/tools/onnx-check" "$out"
+  echo "demo: wrote $out ($(stat -c %s "$model") -> $(stat -c %s "$out") bytes)"
+done
