@@ -1,0 +1,328 @@
+#include "schema/inference/inference.h"
+
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "ir/opset_import.h"
+#include "ir/topological_sort.h"
+#include "schema/domains.h"
+#include "schema/inference/engine.h"
+#include "schema/inference/registry.h"
+#include "schema/inference/shape_utils.h"
+#include "schema/op_registry.h"
+
+namespace onnx_opt::schema::inference {
+namespace {
+
+// Functions calling functions deeper than this are left uninferred (a recursive function is
+// invalid anyway).
+constexpr int kMaxFunctionDepth = 16;
+// Shape values are only tracked for small tensors.
+constexpr uint64_t kMaxShapeValueElements = 1024;
+
+bool IsSchemaDomain(std::string_view domain) {
+  std::string_view d = CanonicalDomain(domain);
+  return d == kOnnxDomain || d == kMlDomain || d == kPreviewTrainingDomain || d == kPreviewDomain;
+}
+
+bool HasNegativeDim(const ir::Type& t) {
+  if (t.kind() == ir::Type::Kind::kTensor || t.kind() == ir::Type::Kind::kSparseTensor) {
+    if (!t.shape()) return false;
+    for (const ir::Dim& d : t.shape()->dims()) {
+      if (d.is_known() && d.value() < 0) return true;
+    }
+    return false;
+  }
+  return t.has_inner() && HasNegativeDim(t.inner());
+}
+
+}  // namespace
+
+absl::Status InferShapes(ir::Model& model, const InferOptions& options) {
+  Engine engine(model, options);
+  return engine.Run();
+}
+
+absl::Status Engine::Run() {
+  Scope root;
+  root.commit = true;
+  root.imports = &model_.opset_imports();
+  return InferGraph(root, model_.graph());
+}
+
+const ir::Type& Engine::GetType(const Scope& scope, const ir::Value* v) const {
+  for (const Scope* s = &scope; s != nullptr; s = s->parent) {
+    if (s->types.empty()) continue;
+    auto it = s->types.find(v);
+    if (it != s->types.end()) return it->second;
+  }
+  return v->type();
+}
+
+const ir::Tensor* Engine::GetConstant(const Scope& scope, const ir::Value* v) const {
+  for (const Scope* s = &scope; s != nullptr; s = s->parent) {
+    auto it = s->constants.find(v);
+    if (it != s->constants.end()) return it->second;
+  }
+  if (v->is_constant_initializer()) return v->initializer();
+  return nullptr;
+}
+
+std::optional<ShapeValue> Engine::GetShapeValue(const Scope& scope, const ir::Value* v) const {
+  for (const Scope* s = &scope; s != nullptr; s = s->parent) {
+    auto it = s->shape_values.find(v);
+    if (it != s->shape_values.end()) return it->second;
+  }
+  const ir::Tensor* t = GetConstant(scope, v);
+  if (t == nullptr || t->dims().size() > 1) return std::nullopt;
+  auto n = t->num_elements();
+  if (!n || *n > kMaxShapeValueElements) return std::nullopt;
+  auto ints = TensorToInts(*t);
+  if (!ints) return std::nullopt;
+  ShapeValue sv;
+  sv.scalar = t->dims().empty();
+  for (int64_t x : *ints) sv.elems.push_back(ir::Dim::Known(x));
+  return sv;
+}
+
+const ir::Attribute* Engine::Resolve(const Scope& scope, const ir::Attribute* attr) const {
+  if (attr == nullptr || !attr->is_reference()) return attr;
+  const Scope* s = &scope;
+  while (s != nullptr && s->function == nullptr) s = s->parent;
+  if (s == nullptr) return nullptr;
+  const ir::Attribute* a = s->caller->FindAttribute(attr->ref_attr_name());
+  if (a != nullptr) return Resolve(*s->caller_scope, a);
+  for (const ir::Attribute& d : s->function->attribute_defaults()) {
+    if (d.name() == attr->ref_attr_name()) return &d;
+  }
+  return nullptr;
+}
+
+const ir::Tensor* Engine::Own(ir::Tensor t) {
+  owned_.push_back(std::move(t));
+  return &owned_.back();
+}
+
+void Engine::SetType(Scope& scope, ir::Value* v, ir::Type t) {
+  if (scope.commit) {
+    v->set_type(std::move(t));
+  } else {
+    scope.types[v] = std::move(t);
+  }
+}
+
+absl::Status Engine::Problem(std::string message) {
+  if (trial_depth_ > 0) return absl::OkStatus();
+  if (options_.strict) return absl::InvalidArgumentError(message);
+  if (options_.warnings != nullptr) options_.warnings->push_back(std::move(message));
+  return absl::OkStatus();
+}
+
+absl::Status Engine::InferGraph(Scope& scope, ir::Graph& graph) {
+  std::vector<ir::Node*> order;
+  auto sorted = ir::TopologicalOrder(graph);
+  if (sorted.ok()) {
+    order = *std::move(sorted);
+  } else {
+    if (options_.warnings != nullptr && trial_depth_ == 0) {
+      options_.warnings->push_back(absl::StrCat("graph '", graph.name(), "': ",
+                                                sorted.status().message(),
+                                                "; inferring in list order"));
+    }
+    for (ir::Node* n : graph.nodes()) order.push_back(n);
+  }
+  for (ir::Node* node : order) {
+    absl::Status s = InferNode(scope, *node);
+    if (!s.ok()) return s;
+  }
+  // Outputs described apart from their values (an outer value returned by a subgraph, a value
+  // returned twice with different types) must agree with what the value turned out to be.
+  for (size_t i = 0; i < graph.outputs().size(); ++i) {
+    const std::optional<ir::OutputInfo>& info = graph.output_info(i);
+    if (!info) continue;
+    std::string conflict;
+    ir::Type merged = MergeTypes(info->type, GetType(scope, graph.outputs()[i]), &conflict);
+    if (!conflict.empty()) {
+      absl::Status p = Problem(absl::StrCat("graph '", graph.name(), "' output ", i, " ('",
+                                            graph.outputs()[i]->name(), "'): ", conflict));
+      if (!p.ok()) return p;
+    }
+    if (scope.commit && merged != info->type) {
+      ir::OutputInfo updated = *info;
+      updated.type = std::move(merged);
+      graph.set_output_info(i, std::move(updated));
+    }
+  }
+  return absl::OkStatus();
+}
+
+ir::Type Engine::OutputType(const Scope& scope, const ir::Graph& graph, size_t i) const {
+  const ir::Type& value = GetType(scope, graph.outputs()[i]);
+  const std::optional<ir::OutputInfo>& info = graph.output_info(i);
+  if (!info) return value;
+  std::string ignored;
+  return MergeTypes(info->type, value, &ignored);
+}
+
+absl::Status Engine::InferNode(Scope& scope, ir::Node& node) {
+  const std::string& domain = node.domain();
+  const ir::Function* function =
+      model_.FindFunction(domain, node.op_type(), node.overload());
+  if (!IsSchemaDomain(domain)) {
+    if (function != nullptr) return InferFunctionCall(scope, node, *function);
+    return absl::OkStatus();  // a custom operator: nothing is known about it
+  }
+  std::optional<int64_t> opset = ir::FindOpsetVersion(*scope.imports, domain);
+  if (!opset && IsSchemaDomain(domain) && CanonicalDomain(domain) == kOnnxDomain) {
+    opset = ir::FindOpsetVersion(*scope.imports, kOnnxDomain);
+  }
+  if (!opset) {
+    if (function != nullptr) return InferFunctionCall(scope, node, *function);
+    if (options_.warnings != nullptr && trial_depth_ == 0) {
+      options_.warnings->push_back(absl::StrCat(DescribeNode(node), ": domain '", domain,
+                                                "' is not imported; outputs not inferred"));
+    }
+    return absl::OkStatus();
+  }
+  auto schema = FindInForce(domain, node.op_type(), *opset);
+  if (!schema.ok()) {
+    if (function != nullptr) return InferFunctionCall(scope, node, *function);
+    if (options_.warnings != nullptr && trial_depth_ == 0) {
+      options_.warnings->push_back(
+          absl::StrCat(DescribeNode(node), ": ", schema.status().message(), "; outputs not inferred"));
+    }
+    return absl::OkStatus();
+  }
+
+  InferenceContext ctx(*this, scope, node, **schema, *opset);
+  ctx.InitFromSchema();
+  if (const InferFn* fn =
+          InferenceRegistry::Get().Find(domain, node.op_type(), (*schema)->since_version())) {
+    absl::Status s = (*fn)(ctx);
+    if (!s.ok()) {
+      absl::Status p = Problem(std::string(s.message()));
+      if (!p.ok()) return p;
+      // Keep only what the schema alone says.
+      InferenceContext plain(*this, scope, node, **schema, *opset);
+      plain.InitFromSchema();
+      for (size_t i = 0; i < node.num_outputs() && i < plain.num_outputs(); ++i) {
+        absl::Status c = Commit(scope, node, node.output(i), plain.outputs()[i], std::nullopt,
+                                nullptr);
+        if (!c.ok()) return c;
+      }
+      return absl::OkStatus();
+    }
+  }
+  for (size_t i = 0; i < node.num_outputs() && i < ctx.num_outputs(); ++i) {
+    absl::Status c = Commit(scope, node, node.output(i), ctx.outputs()[i],
+                            ctx.output_shape_values()[i], ctx.output_constants()[i]);
+    if (!c.ok()) return c;
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Engine::InferFunctionCall(Scope& scope, ir::Node& node, const ir::Function& fn) {
+  if (function_depth_ >= kMaxFunctionDepth) {
+    if (options_.warnings != nullptr && trial_depth_ == 0) {
+      options_.warnings->push_back(absl::StrCat(DescribeNode(node), ": functions nested deeper than ",
+                                                kMaxFunctionDepth, "; outputs not inferred"));
+    }
+    return absl::OkStatus();
+  }
+  // The body is shared by every call, so its types live in this call's scope only.
+  ir::Graph& body = const_cast<ir::Function&>(fn).body();
+  Scope call;
+  call.commit = false;
+  call.imports = &fn.opset_imports();
+  call.caller = &node;
+  call.function = &fn;
+  call.caller_scope = &scope;
+  for (size_t i = 0; i < body.inputs().size(); ++i) {
+    const ir::Value* formal = body.inputs()[i];
+    if (!node.has_input(i)) continue;
+    const ir::Value* actual = node.input(i);
+    std::string conflict;
+    call.types[formal] = MergeTypes(formal->type(), GetType(scope, actual), &conflict);
+    if (const ir::Tensor* t = GetConstant(scope, actual)) call.constants[formal] = t;
+    if (auto sv = GetShapeValue(scope, actual)) call.shape_values[formal] = *sv;
+  }
+  ++function_depth_;
+  absl::Status s = InferGraph(call, body);
+  --function_depth_;
+  if (!s.ok()) {
+    return absl::Status(s.code(), absl::StrCat("in function ", fn.QualifiedName(), " called by ",
+                                               DescribeNode(node), ": ", s.message()));
+  }
+  for (size_t i = 0; i < node.num_outputs() && i < body.outputs().size(); ++i) {
+    const ir::Value* out = body.outputs()[i];
+    absl::Status c = Commit(scope, node, node.output(i), OutputType(call, body, i),
+                            GetShapeValue(call, out), GetConstant(call, out));
+    if (!c.ok()) return c;
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Engine::Commit(Scope& scope, ir::Node& node, ir::Value* v, const ir::Type& inferred,
+                            const std::optional<ShapeValue>& value, const ir::Tensor* constant) {
+  if (v == nullptr || v->is_omitted()) return absl::OkStatus();
+  const ir::Type& declared = GetType(scope, v);
+  // A negative dimension means the operator's inputs make no sense (a negative size, ...).
+  if (HasNegativeDim(inferred)) {
+    absl::Status p = Problem(absl::StrCat(DescribeNode(node), ": output '", v->name(),
+                                          "' would have a negative dimension: ",
+                                          inferred.ToString()));
+    if (!p.ok()) return p;
+    return Commit(scope, node, v, StripShapes(inferred), std::nullopt, nullptr);
+  }
+  std::string conflict;
+  ir::Type merged = MergeTypes(declared, inferred, &conflict);
+  if (!conflict.empty()) {
+    absl::Status p =
+        Problem(absl::StrCat(DescribeNode(node), ": output '", v->name(), "': ", conflict));
+    if (!p.ok()) return p;
+  }
+  if (merged != declared) SetType(scope, v, std::move(merged));
+  if (scope.commit && options_.fill_value_info && !v->type().is_none() && !v->is_graph_output() &&
+      !v->in_value_info() && node.graph() != nullptr) {
+    node.graph()->AddValueInfo(v);
+  }
+  if (value) scope.shape_values[v] = *value;
+  if (constant != nullptr) scope.constants[v] = constant;
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<ir::Type>> Engine::InferSubgraph(
+    Scope& parent, ir::Graph& graph, const std::vector<ir::Type>& input_types, bool trial) {
+  if (trial) ++trial_depth_;
+  absl::StatusOr<std::vector<ir::Type>> result = InferSubgraphImpl(parent, graph, input_types, trial);
+  if (trial) --trial_depth_;
+  return result;
+}
+
+absl::StatusOr<std::vector<ir::Type>> Engine::InferSubgraphImpl(
+    Scope& parent, ir::Graph& graph, const std::vector<ir::Type>& input_types, bool trial) {
+  Scope sub;
+  sub.parent = &parent;
+  sub.commit = parent.commit && !trial;
+  sub.imports = parent.imports;
+  for (size_t i = 0; i < graph.inputs().size() && i < input_types.size(); ++i) {
+    if (input_types[i].is_none()) continue;
+    ir::Value* in = graph.inputs()[i];
+    const ir::Type& declared = GetType(sub, in);
+    std::string conflict;
+    ir::Type merged = MergeTypes(declared, input_types[i], &conflict);
+    if (!conflict.empty()) {
+      absl::Status p = Problem(absl::StrCat("subgraph '", graph.name(), "' input '", in->name(),
+                                            "': ", conflict));
+      if (!p.ok()) return p;
+    }
+    if (merged != declared) SetType(sub, in, std::move(merged));
+  }
+  absl::Status s = InferGraph(sub, graph);
+  if (!s.ok()) return s;
+  std::vector<ir::Type> out;
+  for (size_t i = 0; i < graph.outputs().size(); ++i) out.push_back(OutputType(sub, graph, i));
+  return out;
+}
+
+}  // namespace onnx_opt::schema::inference
