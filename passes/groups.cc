@@ -11,6 +11,6 @@ REGISTER_PASS_GROUP(fuse, "fuse", "fuse operator patterns into fewer nodes",
                     "fuse-bn-into-conv,fuse-add-into-conv,fuse-transposes,fuse-log-softmax,fuse-layernorm,fuse-gelu");
 REGISTER_PASS_GROUP(cleanup, "cleanup", "remove no-op nodes and merge duplicates", "identity,nops,cse");
 REGISTER_PASS_GROUP(default_pipeline, "default", "the standard pipeline, to a fixed point",
-                    "fixed(fold,cleanup,fuse,dce)");
+                    "fixed(infer-shapes,fold,cleanup,fuse,dce)");
 
 }  // namespace onnx_opt::passes
