@@ -2,7 +2,9 @@
 #include <iostream>
 #include <string>
 
+#include "ir/captures.h"
 #include "schema/checker/checker.h"
+#include "schema/inference/inference.h"
 #include "tools/cli/args.h"
 #include "tools/model_source.h"
 
@@ -22,8 +24,35 @@ constexpr char kUsage[] =
     "\n"
     "options:\n";
 
+// Runs inference and prints "MODEL: NAME: TYPE" for every node output of the main graph and its
+// subgraphs; warnings (contradictions with declared types) go to stderr. Returns 1 on failure.
+int PrintInferred(const std::string& path, ir::Model& model) {
+  std::vector<std::string> warnings;
+  schema::inference::InferOptions options;
+  options.warnings = &warnings;
+  const absl::Status s = schema::inference::InferShapes(model, options);
+  for (const std::string& w : warnings) std::cerr << path << ": inference warning: " << w << "\n";
+  if (!s.ok()) {
+    std::cout << path << ": error: inference failed: " << s.message() << "\n";
+    return 1;
+  }
+  int64_t typed = 0, total = 0;
+  ir::ForEachNodeRecursive(model.graph(), [&](ir::Node* n) {
+    for (size_t i = 0; i < n->num_outputs(); ++i) {
+      const ir::Value* v = n->output(i);
+      if (v->is_omitted()) continue;
+      ++total;
+      typed += !v->type().is_none();
+      std::cout << path << ": " << v->name() << ": " << v->type().ToString() << "\n";
+    }
+  });
+  std::cerr << path << ": inferred types for " << typed << " of " << total << " values\n";
+  return 0;
+}
+
 int Main(int argc, char** argv) {
   cli::Args args({{"all-errors", "", false, false, "", "print every error, not just the first"},
+                  {"infer", "", false, false, "", "also infer types and shapes, and print every value's type"},
                   {"help", "h", false, false, "", "print this help"}});
   if (absl::Status s = args.Parse(argc, argv); !s.ok()) {
     std::cerr << "onnx-check: " << s.message() << "\n" << kUsage << args.OptionsHelp();
@@ -49,6 +78,7 @@ int Main(int argc, char** argv) {
     for (const std::string& w : result.warnings) std::cerr << path << ": warning: " << w << "\n";
     if (result.ok()) {
       std::cout << path << ": ok\n";
+      if (args.Has("infer")) status |= PrintInferred(path, **model);
       continue;
     }
     status = 1;

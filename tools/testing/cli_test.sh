@@ -6,6 +6,7 @@ check=$1
 opt=$2
 make_bad=$3
 good=$4
+run=$5
 work=$(mktemp -d "${TEST_TMPDIR:-/tmp}/cli.XXXXXX")
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
@@ -57,6 +58,17 @@ before=$(md5sum < "$work/good.onnx")
 "$check" >/dev/null 2>&1; [ $? -eq 2 ] || fail "onnx-check without arguments should exit 2"
 "$opt" --help | grep -q -- "--passes" || fail "--help does not list --passes"
 "$opt" --list-passes | grep -q "fuse-bn-into-conv" || fail "--list-passes"
+
+# --verify proves the result; --infer prints types.
+"$opt" "$work/good.onnx" -o "$work/verified.onnx" --verify --dim N=2 2>"$work/verify.log" || fail "--verify failed"
+grep -q "verified: 1 output equal" "$work/verify.log" || fail "--verify did not report: $(cat "$work/verify.log")"
+"$check" --infer "$good" 2>/dev/null | grep -q "probs: tensor(float)\[N,10\]" || fail "--infer did not print the output type"
+
+# onnx-run writes output_K.pb files; bad usage exits 2; bad models exit 1.
+"$run" "$good" --dim N=3 --outputs "$work/run" || fail "onnx-run failed"
+[ -s "$work/run/output_0.pb" ] || fail "onnx-run wrote no output_0.pb"
+"$run" >/dev/null 2>&1; [ $? -eq 2 ] || fail "onnx-run without a model should exit 2"
+"$run" "$work/cycle.onnx" >/dev/null 2>&1; [ $? -eq 1 ] || fail "onnx-run on a cyclic model should exit 1"
 
 if [ "$failures" -ne 0 ]; then
   echo "$failures check(s) failed"
