@@ -147,7 +147,6 @@ const KernelRegistry& KernelRegistry::Global() {
   static const KernelRegistry* r = [] {
     auto* reg = new KernelRegistry();
     RegisterElementwiseKernels(*reg);
-    RegisterMathKernels(*reg);
     RegisterReductionKernels(*reg);
     RegisterLinalgKernels(*reg);
     RegisterConvPoolKernels(*reg);

@@ -113,7 +113,6 @@ class KernelRegistry {
 
 // Family registration functions (kernels/*.cc).
 void RegisterElementwiseKernels(KernelRegistry& r);
-void RegisterMathKernels(KernelRegistry& r);
 void RegisterReductionKernels(KernelRegistry& r);
 void RegisterLinalgKernels(KernelRegistry& r);
 void RegisterConvPoolKernels(KernelRegistry& r);

@@ -150,6 +150,7 @@ Status ConvImpl(const KernelContext& ctx, const Tensor& x, const Tensor& w, cons
   if (group <= 0 || C % group != 0 || M % group != 0 || w.dim(1) * group != C) {
     return ctx.Error("channels do not match group and weights");
   }
+  if (b != nullptr && b->size() != M) return ctx.Error("bias length must equal the output channels");
   std::vector<int64_t> kernel = ctx.GetInts("kernel_shape", Spatial(w));
   ASSIGN_OR_RETURN(Geometry g, MakeGeometry(ctx, Spatial(x), kernel, false));
   std::vector<int64_t> ydims{N, M};

@@ -210,6 +210,7 @@ Status GatherNDKernel(KernelContext& ctx) {
   const Tensor& indices = ctx.input(1);
   const int64_t b = ctx.GetInt("batch_dims", 0);
   const int64_t q = indices.rank();
+  if (q < 1 || b < 0 || b >= q) return ctx.Error("indices must have rank > batch_dims");
   const int64_t k = indices.dim(q - 1);
   if (b + k > x->rank()) return ctx.Error("indices last dim too large");
   std::vector<int64_t> dims(indices.dims().begin(), indices.dims().end() - 1);
@@ -248,8 +249,10 @@ Status ScatterNDKernel(KernelContext& ctx) {
   const bool narrow = IsNarrowFloat(x0->dtype()) && mode != "none";
   Tensor x = narrow ? WidenToFloat(*x0) : *x0;
   Tensor u = narrow ? WidenToFloat(*u0) : *u0;
+  if (indices.rank() < 1) return ctx.Error("indices must have rank >= 1");
   Tensor out = x.Clone();
   const int64_t k = indices.dim(indices.rank() - 1);
+  if (k > x.rank()) return ctx.Error("indices last dim exceeds the data rank");
   const int64_t m = indices.size() / std::max<int64_t>(k, 1);
   const int64_t slice = DimProduct(x.dims(), k, x.rank());
   const std::vector<int64_t> strides = Strides(x.dims());
@@ -398,6 +401,7 @@ Status OneHotKernel(KernelContext& ctx) {
 Status CompressKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(const Tensor* x, ctx.TensorInput(0));
   ASSIGN_OR_RETURN(const Tensor* c, ctx.TensorInput(1));
+  if (c->dtype() != DataType::kBool) return ctx.Error("condition must be bool");
   const bool* cond = c->data<bool>();
   if (!ctx.has_attr("axis")) {
     std::vector<int64_t> keep;

@@ -42,6 +42,9 @@ Status BatchNormKernel(KernelContext& ctx) {
   const bool training = ctx.opset() >= 14 ? ctx.GetInt("training_mode", 0) != 0
                                           : (ctx.opset() < 7 ? false : ctx.num_outputs() > 1 && ctx.wants_output(1));
   const int64_t F = per_element ? C * S : C;  // features with their own statistics
+  if (scale.size() < F || bias.size() < F || mean.size() < F || var.size() < F) {
+    return ctx.Error("scale/B/mean/var are shorter than the channel count");
+  }
   const int64_t inner = per_element ? 1 : S;
   std::vector<double> m(mean.data<double>(), mean.data<double>() + F), v(var.data<double>(), var.data<double>() + F);
   const double* px = x.data<double>();
