@@ -4,12 +4,19 @@
 
 namespace onnx_opt::ir {
 
-NameGenerator::NameGenerator(const Model& model) {
-  Collect(model.graph());
-  for (const auto& f : model.functions()) Collect(f->body());
-}
+NameGenerator::NameGenerator(const Model& model) : model_(&model) {}
 
-NameGenerator::NameGenerator(const Graph& graph) { Collect(graph); }
+NameGenerator::NameGenerator(const Graph& graph) : graph_(&graph) {}
+
+void NameGenerator::EnsureCollected() {
+  if (collected_) return;
+  collected_ = true;
+  if (graph_ != nullptr) Collect(*graph_);
+  if (model_ != nullptr) {
+    Collect(model_->graph());
+    for (const auto& f : model_->functions()) Collect(f->body());
+  }
+}
 
 void NameGenerator::Collect(const Graph& graph) {
   for (const Value* v : graph.inputs()) taken_.insert(v->name());
@@ -23,6 +30,7 @@ void NameGenerator::Collect(const Graph& graph) {
 }
 
 std::string NameGenerator::Fresh(std::string_view base) {
+  EnsureCollected();
   std::string name(base.empty() ? "v" : base);
   if (taken_.insert(name).second) return name;
   int64_t& suffix = next_suffix_[name];

@@ -1,5 +1,8 @@
 // How the default pipeline's time grows with model size: synthetic chains and DAGs of 10^3 to 10^6
 // nodes. The "ns_per_node" counter should stay flat (within 2x) across sizes.
+#include <map>
+#include <string>
+
 #include "benchmark/benchmark.h"
 #include "optimizer/pass_manager.h"
 #include "tools/bench/synthetic_models.h"
@@ -11,6 +14,7 @@ template <std::unique_ptr<ir::Model> (*Make)(int64_t)>
 void BM_DefaultPipeline(benchmark::State& state) {
   const int64_t nodes = state.range(0);
   int64_t before = 0, after = 0;
+  std::map<std::string, double> per_pass;
   for (auto _ : state) {
     state.PauseTiming();
     std::unique_ptr<ir::Model> model = Make(nodes);
@@ -26,9 +30,16 @@ void BM_DefaultPipeline(benchmark::State& state) {
       return;
     }
     state.PauseTiming();
+    // Per-pass share, in ns per input node, to see which pass grows with size.
+    for (const optimizer::PassRun& run : result->runs) {
+      per_pass[run.pass] += run.seconds * 1e9 / static_cast<double>(before);
+    }
     after = static_cast<int64_t>(model->graph().num_nodes());
     model.reset();
     state.ResumeTiming();
+  }
+  for (const auto& [pass, ns] : per_pass) {
+    if (ns / state.iterations() >= 200) state.counters[pass] = ns / state.iterations();
   }
   state.counters["nodes_before"] = static_cast<double>(before);
   state.counters["nodes_after"] = static_cast<double>(after);
