@@ -207,6 +207,39 @@ TEST(FuseGeluTest, NotBeforeOpset20) {
   EXPECT_EQ(run->after->graph().num_nodes(), 5u);
 }
 
+TEST(FuseGemmTest, MatMulAddAndTransposesBecomeOneGemm) {
+  auto run = RunPipelineOnText(R"(
+    <ir_version: 8, opset_import: ["" : 17]>
+    g (float[N,4] X, float[3,4] W) => (float[N,3] Y)
+    <float[3] b = {0.5, -1.0, 2.0}>
+    {
+      Wt = Transpose<perm = [1, 0]>(W)
+      M = MatMul(X, Wt)
+      Y = Add(M, b)
+    })", "infer-shapes,fuse-matmul-add,fuse-transpose-gemm");
+  ASSERT_TRUE(run.ok()) << run.status();
+  EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("Gemm"));
+  EXPECT_EQ(run->after->graph().first_node()->GetInt("transB", 0), 1);
+  optimizer::EquivalenceOptions options;
+  options.dims["N"] = 5;
+  EXPECT_OK(ExpectSameOutputs(*run->before, *run->after, options));
+}
+
+TEST(FuseGemmTest, LeavesBatchedAndIntegerMatMulAlone) {
+  auto run = RunPipelineOnText(R"(
+    <ir_version: 8, opset_import: ["" : 17]>
+    g (float[2,5,4] X, int32[5,4] I, int32[4,3] J) => (float[2,5,3] Y, int32[5,3] Z)
+    <float[4,3] W = {1,2,3,4,5,6,7,8,9,10,11,12}, float[3] b = {0.5, -1.0, 2.0}, int32[3] c = {1, 2, 3}>
+    {
+      M = MatMul(X, W)
+      Y = Add(M, b)
+      K = MatMul(I, J)
+      Z = Add(K, c)
+    })", "infer-shapes,fuse-matmul-add");
+  ASSERT_TRUE(run.ok()) << run.status();
+  EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("MatMul", "Add", "MatMul", "Add"));
+}
+
 TEST(DefaultPipelineTest, ShrinksTheBundledStyleCnn) {
   auto run = RunPipelineOnText(kConvBn, "default");
   ASSERT_TRUE(run.ok()) << run.status();
