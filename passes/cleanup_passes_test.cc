@@ -131,6 +131,22 @@ TEST(NopsTest, RemovesNoOpsOnlyWhenProvablyNeutral) {
   EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
 }
 
+TEST(DedupInitializersTest, MergesByContentThenCseMergesTheNodes) {
+  auto run = RunPipelineOnText(R"(
+    <ir_version: 8, opset_import: ["" : 17]>
+    g (float[2] X) => (float[2] Y) <float[2] A = {1.0, 2.0}, float[2] B = {1.0, 2.0}, float[2] C = {1.0, 3.0}> {
+      P = Add(X, A)
+      Q = Add(X, B)
+      R = Add(X, C)
+      S = Mul(P, Q)
+      Y = Sub(S, R)
+    })", "dedup-initializers,cse,dce");
+  ASSERT_TRUE(run.ok()) << run.status();
+  EXPECT_EQ(run->after->graph().initializers().size(), 2u);
+  EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("Add", "Add", "Mul", "Sub"));
+  EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
+}
+
 TEST(UnusedTest, InitializersFunctionsAndOpsetImports) {
   auto run = RunPipelineOnText(R"(
     <ir_version: 8, opset_import: ["" : 17, "local" : 1, "unused.domain" : 1]>
