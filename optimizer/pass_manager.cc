@@ -15,15 +15,17 @@ namespace {
 class InstrumentedPass final : public Pass {
  public:
   InstrumentedPass(std::unique_ptr<Pass> inner, const PassManagerOptions& options,
-                   std::vector<PassRun>& runs)
-      : inner_(std::move(inner)), options_(options), runs_(runs) {}
+                   std::vector<PassRun>& runs, ModelSize& size)
+      : inner_(std::move(inner)), options_(options), runs_(runs), size_(size) {}
 
   std::string_view name() const override { return inner_->name(); }
 
   absl::StatusOr<bool> Run(ir::Model& model, PassContext& ctx) override {
     PassRun run;
     run.pass = std::string(inner_->name());
-    run.before = MeasureModel(model);
+    // Only passes change the model, and one that reports no change changed nothing: the size after
+    // the previous pass is the size now, and only changing passes need a walk to measure.
+    run.before = size_;
     const int64_t rewrites_before = ctx.rewrites();
     const auto start = std::chrono::steady_clock::now();
     absl::StatusOr<bool> changed = inner_->Run(model, ctx);
@@ -34,7 +36,8 @@ class InstrumentedPass final : public Pass {
     }
     run.changed = *changed;
     run.rewrites = ctx.rewrites() - rewrites_before;
-    run.after = MeasureModel(model);
+    run.after = run.changed ? MeasureModel(model) : run.before;
+    size_ = run.after;
     runs_.push_back(run);
     if (options_.verify_structure) {
       if (absl::Status s = ir::Verify(model); !s.ok()) {
@@ -53,18 +56,21 @@ class InstrumentedPass final : public Pass {
   std::unique_ptr<Pass> inner_;
   const PassManagerOptions& options_;
   std::vector<PassRun>& runs_;
+  ModelSize& size_;
 };
 
 }  // namespace
 
 absl::StatusOr<PipelineResult> PassManager::Run(ir::Model& model, const std::string& pipeline) {
   PipelineResult result;
+  ModelSize size;
   auto wrap = [&](std::unique_ptr<Pass> pass) -> std::unique_ptr<Pass> {
-    return std::make_unique<InstrumentedPass>(std::move(pass), options_, result.runs);
+    return std::make_unique<InstrumentedPass>(std::move(pass), options_, result.runs, size);
   };
   absl::StatusOr<std::unique_ptr<Pass>> root = ParsePipeline(pipeline, PassRegistry::Global(), wrap);
   if (!root.ok()) return root.status();
   result.before = MeasureModel(model);
+  size = result.before;
   PassContext ctx(options_.pass_options);
   absl::StatusOr<bool> changed = (*root)->Run(model, ctx);
   if (!changed.ok()) return changed.status();
