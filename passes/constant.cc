@@ -3,31 +3,10 @@
 #include <cmath>
 #include <cstring>
 
+#include "interpreter/tensor.h"
 #include "ir/node.h"
 
 namespace onnx_opt::passes {
-namespace {
-
-float HalfToFloat(uint16_t h) {
-  const uint32_t sign = (h & 0x8000u) << 16;
-  const uint32_t exp = (h >> 10) & 0x1f;
-  const uint32_t mant = h & 0x3ff;
-  float f;
-  if (exp == 0) {
-    f = std::ldexp(static_cast<float>(mant), -24);
-  } else if (exp == 31) {
-    f = mant ? NAN : INFINITY;
-  } else {
-    f = std::ldexp(static_cast<float>(mant | 0x400), static_cast<int>(exp) - 25);
-  }
-  uint32_t bits;
-  std::memcpy(&bits, &f, 4);
-  bits |= sign;
-  std::memcpy(&f, &bits, 4);
-  return f;
-}
-
-}  // namespace
 
 const ir::Tensor* GetConstantTensor(const ir::Value* v) {
   if (v == nullptr) return nullptr;
@@ -51,14 +30,8 @@ std::optional<std::vector<double>> ConstantAsDoubles(const ir::Tensor& t) {
     switch (t.data_type()) {
       case ir::DataType::kFloat: out[i] = t.at<float>(i); break;
       case ir::DataType::kDouble: out[i] = t.at<double>(i); break;
-      case ir::DataType::kFloat16: out[i] = HalfToFloat(t.at<uint16_t>(i)); break;
-      case ir::DataType::kBfloat16: {
-        const uint32_t bits = static_cast<uint32_t>(t.at<uint16_t>(i)) << 16;
-        float f;
-        std::memcpy(&f, &bits, 4);
-        out[i] = f;
-        break;
-      }
+      case ir::DataType::kFloat16: out[i] = interpreter::HalfToFloat(t.at<uint16_t>(i)); break;
+      case ir::DataType::kBfloat16: out[i] = interpreter::Bfloat16ToFloat(t.at<uint16_t>(i)); break;
       case ir::DataType::kInt8: out[i] = t.at<int8_t>(i); break;
       case ir::DataType::kUint8: out[i] = t.at<uint8_t>(i); break;
       case ir::DataType::kInt16: out[i] = t.at<int16_t>(i); break;
