@@ -1,0 +1,175 @@
+#include "converter/test_util.h"
+#include "gtest/gtest.h"
+
+namespace onnx_opt::converter::testing {
+namespace {
+
+TEST(MathAdapters, AddLegacyBroadcastWithAxisUpgradesWithUnsqueeze) {
+  ExpectConversion(R"(
+    <ir_version: 3, opset_import: ["" : 6]>
+    g (float[2,3,4] A, float[3] B) => (float[2,3,4] C) { C = Add<broadcast = 1, axis = 1>(A, B) })",
+                   7, R"(
+    <ir_version: 3, opset_import: ["" : 7]>
+    g (float[2,3,4] A, float[3] B) => (float[2,3,4] C) {
+      B_aligned = Unsqueeze<axes = [1]>(B)
+      C = Add(A, B_aligned)
+    })");
+}
+
+TEST(MathAdapters, AddSuffixBroadcastUpgradesToPlainAdd) {
+  ExpectConversion(R"(
+    <ir_version: 3, opset_import: ["" : 6]>
+    g (float[2,3,4] A, float[3,4] B) => (float[2,3,4] C) { C = Add<broadcast = 1>(A, B) })",
+                   7, R"(
+    <ir_version: 3, opset_import: ["" : 7]>
+    g (float[2,3,4] A, float[3,4] B) => (float[2,3,4] C) { C = Add(A, B) })");
+}
+
+TEST(MathAdapters, NumpyBroadcastDowngradesToLegacyWhenExpressible) {
+  ExpectConversion(R"(
+    <ir_version: 3, opset_import: ["" : 7]>
+    g (float[2,3,4] A, float[4] B) => (float[2,3,4] C) { C = Sub(A, B) })",
+                   6, R"(
+    <ir_version: 3, opset_import: ["" : 6]>
+    g (float[2,3,4] A, float[4] B) => (float[2,3,4] C) { C = Sub<broadcast = 1>(A, B) })");
+  // A broadcast from the left operand: commutative Mul swaps its operands.
+  ExpectConversion(R"(
+    <ir_version: 3, opset_import: ["" : 7]>
+    g (float[4] A, float[2,4] B) => (float[2,4] C) { C = Mul(A, B) })",
+                   6, R"(
+    <ir_version: 3, opset_import: ["" : 6]>
+    g (float[4] A, float[2,4] B) => (float[2,4] C) { C = Mul<broadcast = 1>(B, A) })");
+  // Greater becomes Less with swapped operands.
+  ExpectConversion(R"(
+    <ir_version: 3, opset_import: ["" : 7]>
+    g (float[4] A, float[2,4] B) => (bool[2,4] C) { C = Greater(A, B) })",
+                   6, R"(
+    <ir_version: 3, opset_import: ["" : 6]>
+    g (float[4] A, float[2,4] B) => (bool[2,4] C) { C = Less<broadcast = 1>(B, A) })");
+}
+
+TEST(MathAdapters, NumpyBroadcastOfStaticShapesDowngradesWithTile) {
+  ExpectConversion(R"(
+    <ir_version: 3, opset_import: ["" : 7]>
+    g (float[2,3] A, float[2,1] B) => (float[2,3] C) { C = Div(A, B) })",
+                   6, R"(
+    <ir_version: 4, opset_import: ["" : 6]>
+    g (float[2,3] A, float[2,1] B) => (float[2,3] C) <int64[2] B_tiled_repeats = {1, 3}> {
+      B_tiled = Tile(B, B_tiled_repeats)
+      C = Div(A, B_tiled)
+    })");
+}
+
+TEST(MathAdapters, NumpyBroadcastTheLegacyRuleCannotExpressIsRefused) {
+  ExpectRefusal(R"(
+    <ir_version: 3, opset_import: ["" : 7]>
+    g (float[N,3] A, float[M] B) => (float C) { C = Div(A, B) })",
+                6, "cannot express");
+}
+
+TEST(MathAdapters, ConsumedInputsIsDroppedOnUpgrade) {
+  ExpectConversion(R"(
+    <ir_version: 3, opset_import: ["" : 5]>
+    g (float[2,3] X) => (float[2,3] Y) { Y = Abs<consumed_inputs = [0]>(X) })",
+                   6, R"(
+    <ir_version: 3, opset_import: ["" : 6]>
+    g (float[2,3] X) => (float[2,3] Y) { Y = Abs(X) })");
+}
+
+TEST(MathAdapters, TypeRestrictionRefusesMissingType) {
+  ExpectRefusal(R"(
+    <ir_version: 7, opset_import: ["" : 13]>
+    g (bfloat16[2,3] X) => (bfloat16[2,3] Y) { Y = Abs(X) })",
+                12, "bfloat16");
+  ExpectRefusal(R"(
+    <ir_version: 7, opset_import: ["" : 14]>
+    g (int8[2,3] X, int8[2,3] Z) => (int8[2,3] Y) { Y = Add(X, Z) })",
+                13, "does not allow");
+  // Erf-13 dropped the integer types of Erf-9.
+  ExpectRefusal(R"(
+    <ir_version: 4, opset_import: ["" : 9]>
+    g (int32[2,3] X) => (int32[2,3] Y) { Y = Erf(X) })",
+                13, "int32");
+}
+
+TEST(MathAdapters, ClipMinMaxMoveBetweenAttributesAndInputs) {
+  ExpectConversion(R"(
+    <ir_version: 3, opset_import: ["" : 10]>
+    g (float[2,3] X) => (float[2,3] Y) { Y = Clip<min = -1.0, max = 2.5>(X) })",
+                   11, R"(
+    <ir_version: 6, opset_import: ["" : 11]>
+    g (float[2,3] X) => (float[2,3] Y) <float clip_min = {-1.0}, float clip_max = {2.5}> {
+      Y = Clip(X, clip_min, clip_max)
+    })");
+  ExpectConversion(R"(
+    <ir_version: 7, opset_import: ["" : 13]>
+    g (float[2,3] X) => (float[2,3] Y) <float hi = {0.5}> { Y = Clip(X, , hi) })",
+                   10, R"(
+    <ir_version: 5, opset_import: ["" : 10]>
+    g (float[2,3] X) => (float[2,3] Y) { Y = Clip<max = 0.5>(X) })");
+  ExpectRefusal(R"(
+    <ir_version: 7, opset_import: ["" : 13]>
+    g (float[2,3] X, float lo) => (float[2,3] Y) { Y = Clip(X, lo) })",
+                10, "compile-time constant");
+}
+
+TEST(MathAdapters, GemmOptionalCAndLegacyBroadcast) {
+  ExpectConversion(R"(
+    <ir_version: 7, opset_import: ["" : 13]>
+    g (float[2,3] A, float[3,4] B) => (float[2,4] Y) { Y = Gemm(A, B) })",
+                   6, R"(
+    <ir_version: 4, opset_import: ["" : 6]>
+    g (float[2,3] A, float[3,4] B) => (float[2,4] Y) <float gemm_zero_c = {0.0}> {
+      Y = Gemm<broadcast = 1>(A, B, gemm_zero_c)
+    })");
+}
+
+TEST(MathAdapters, VariadicBroadcastBefore8NeedsEqualShapes) {
+  ExpectConversion(R"(
+    <ir_version: 3, opset_import: ["" : 8]>
+    g (float[2,3] A, float[2,3] B) => (float[2,3] Y) { Y = Max(A, B) })",
+                   6, R"(
+    <ir_version: 3, opset_import: ["" : 6]>
+    g (float[2,3] A, float[2,3] B) => (float[2,3] Y) { Y = Max(A, B) })");
+  ExpectRefusal(R"(
+    <ir_version: 3, opset_import: ["" : 8]>
+    g (float[N,3] A, float[3] B) => (float[N,3] Y) { Y = Sum(A, B) })",
+                6, "same shape");
+  ExpectConversion(R"(
+    <ir_version: 3, opset_import: ["" : 8]>
+    g (float[2,3] A, float[3] B) => (float[2,3] Y) { Y = Sum(A, B) })",
+                   6, R"(
+    <ir_version: 4, opset_import: ["" : 6]>
+    g (float[2,3] A, float[3] B) => (float[2,3] Y) <int64[2] B_tiled_repeats = {2, 1}> {
+      B_ranked = Unsqueeze<axes = [0]>(B)
+      B_tiled = Tile(B_ranked, B_tiled_repeats)
+      Y = Sum(A, B_tiled)
+    })");
+}
+
+TEST(MathAdapters, GreaterOrEqualExpandsBelow12) {
+  ExpectConversion(R"(
+    <ir_version: 7, opset_import: ["" : 12]>
+    g (float[4] A, float[4] B) => (bool[4] C) { C = GreaterOrEqual(A, B) })",
+                   11, R"(
+    <ir_version: 6, opset_import: ["" : 11]>
+    g (float[4] A, float[4] B) => (bool[4] C) {
+      C_strict = Greater(A, B)
+      C_eq = Equal(A, B)
+      C = Or(C_strict, C_eq)
+    })");
+}
+
+TEST(MathAdapters, RoundTrips) {
+  ExpectRoundTrip(R"(
+    <ir_version: 6, opset_import: ["" : 11]>
+    g (float[2,3] A, float[3] B) => (float[2,3] Y) {
+      s = Add(A, B)
+      m = Mul(s, A)
+      e = Exp(m)
+      Y = Clip(e, , )
+    })", 21);
+}
+
+}  // namespace
+}  // namespace onnx_opt::converter::testing

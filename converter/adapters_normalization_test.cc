@@ -1,0 +1,92 @@
+#include "converter/test_util.h"
+#include "gtest/gtest.h"
+
+namespace onnx_opt::converter::testing {
+namespace {
+
+TEST(NormalizationAdapters, BatchNormTestModeAcrossOpset7) {
+  ExpectConversion(R"(
+    <ir_version: 3, opset_import: ["" : 6]>
+    g (float[1,2,3] X, float[2] s, float[2] b, float[2] m, float[2] v) => (float[1,2,3] Y) {
+      Y = BatchNormalization<is_test = 1, epsilon = 0.001>(X, s, b, m, v)
+    })",
+                   9, R"(
+    <ir_version: 4, opset_import: ["" : 9]>
+    g (float[1,2,3] X, float[2] s, float[2] b, float[2] m, float[2] v) => (float[1,2,3] Y) {
+      Y = BatchNormalization<epsilon = 0.001>(X, s, b, m, v)
+    })");
+  ExpectRefusal(R"(
+    <ir_version: 3, opset_import: ["" : 6]>
+    g (float[1,2,3] X, float[2] s, float[2] b, float[2] m, float[2] v) => (float[1,2,3] Y) {
+      Y = BatchNormalization(X, s, b, m, v)
+    })",
+                7, "training mode");
+  ExpectConversion(R"(
+    <ir_version: 7, opset_import: ["" : 15]>
+    g (float[1,2,3] X, float[2] s, float[2] b, float[2] m, float[2] v) => (float[1,2,3] Y) {
+      Y = BatchNormalization(X, s, b, m, v)
+    })",
+                   5, R"(
+    <ir_version: 3, opset_import: ["" : 5]>
+    g (float[1,2,3] X, float[2] s, float[2] b, float[2] m, float[2] v) => (float[1,2,3] Y) {
+      Y = BatchNormalization<is_test = 1, consumed_inputs = [0, 0, 0, 0, 0]>(X, s, b, m, v)
+    })");
+  ExpectRefusal(R"(
+    <ir_version: 8, opset_import: ["" : 15]>
+    g (float[1,2,3] X, double[2] s, double[2] b, float[2] m, float[2] v) => (float[1,2,3] Y) {
+      Y = BatchNormalization(X, s, b, m, v)
+    })",
+                14, "binds both");
+}
+
+TEST(NormalizationAdapters, DropoutRatioMovesAndMaskTypeChanges) {
+  ExpectConversion(R"(
+    <ir_version: 7, opset_import: ["" : 12]>
+    g (float[2,3] X) => (float[2,3] Y) <float r = {0.25}> { Y = Dropout(X, r) })",
+                   10, R"(
+    <ir_version: 5, opset_import: ["" : 10]>
+    g (float[2,3] X) => (float[2,3] Y) { Y = Dropout<ratio = 0.25>(X) })");
+  ExpectConversion(R"(
+    <ir_version: 5, opset_import: ["" : 10]>
+    g (float[2,3] X) => (float[2,3] Y, bool[2,3] M) { Y, M = Dropout(X) })",
+                   7, R"(
+    <ir_version: 3, opset_import: ["" : 7]>
+    g (float[2,3] X) => (float[2,3] Y, bool[2,3] M) {
+      Y, M_1 = Dropout(X)
+      M = Cast<to = 9>(M_1)
+    })", /*numeric=*/false);
+  ExpectRefusal(R"(
+    <ir_version: 7, opset_import: ["" : 12]>
+    g (float[2,3] X, bool t) => (float[2,3] Y) { Y = Dropout(X, , t) })",
+                11, "training_mode");
+}
+
+TEST(NormalizationAdapters, LayerNormalizationExpandsBelow17) {
+  ExpectRoundTrip(R"(
+    <ir_version: 8, opset_import: ["" : 17]>
+    g (float[2,3,4] X, float[4] s, float[4] b) => (float[2,3,4] Y) {
+      Y = LayerNormalization<axis = -1, epsilon = 0.0001>(X, s, b)
+    })", 13);
+  ExpectRoundTrip(R"(
+    <ir_version: 8, opset_import: ["" : 17]>
+    g (float[2,3,4] X, float[3,4] s) => (float[2,3,4] Y, float[2,1,1] M, float[2,1,1] I) {
+      Y, M, I = LayerNormalization<axis = 1>(X, s)
+    })", 16);
+}
+
+TEST(NormalizationAdapters, GroupNormalizationExpandsBelow21) {
+  ExpectRoundTrip(R"(
+    <ir_version: 10, opset_import: ["" : 21]>
+    g (float[2,4,3,3] X, float[4] s, float[4] b) => (float[2,4,3,3] Y) {
+      Y = GroupNormalization<num_groups = 2, epsilon = 0.001>(X, s, b)
+    })", 18);
+}
+
+TEST(NormalizationAdapters, RmsNormalizationExpandsBelow23) {
+  ExpectRoundTrip(R"(
+    <ir_version: 11, opset_import: ["" : 23]>
+    g (float[2,3,4] X, float[4] s) => (float[2,3,4] Y) { Y = RMSNormalization(X, s) })", 18);
+}
+
+}  // namespace
+}  // namespace onnx_opt::converter::testing
