@@ -7,6 +7,7 @@ opt=$2
 make_bad=$3
 good=$4
 run=$5
+convert=$6
 work=$(mktemp -d "${TEST_TMPDIR:-/tmp}/cli.XXXXXX")
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
@@ -69,6 +70,14 @@ grep -q "verified: 1 output equal" "$work/verify.log" || fail "--verify did not 
 [ -s "$work/run/output_0.pb" ] || fail "onnx-run wrote no output_0.pb"
 "$run" >/dev/null 2>&1; [ $? -eq 2 ] || fail "onnx-run without a model should exit 2"
 "$run" "$work/cycle.onnx" >/dev/null 2>&1; [ $? -eq 1 ] || fail "onnx-run on a cyclic model should exit 1"
+
+# onnx-convert: down to 11, back up to 21, each step verified; bad usage exits 2.
+"$convert" "$good" -o "$work/c11.onnx" --opset=11 --verify --dim N=2 2>/dev/null || fail "convert to 11"
+"$convert" "$work/c11.onnx" -o "$work/c21.onnx" --opset=21 --verify --dim N=2 2>/dev/null || fail "convert 11 -> 21"
+"$check" "$work/c21.onnx" | grep -q ": ok$" || fail "converted model not ok"
+"$convert" "$good" -o "$work/x.onnx" >/dev/null 2>&1; [ $? -eq 2 ] || fail "onnx-convert without --opset should exit 2"
+"$convert" "$work/cycle.onnx" -o "$work/x.onnx" --opset=21 >/dev/null 2>&1; [ $? -eq 1 ] || fail "onnx-convert on a cyclic model should exit 1"
+[ ! -e "$work/x.onnx" ] || fail "onnx-convert wrote an output on failure"
 
 if [ "$failures" -ne 0 ]; then
   echo "$failures check(s) failed"
