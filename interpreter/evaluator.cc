@@ -1,5 +1,7 @@
 #include "interpreter/evaluator.h"
 
+#include <chrono>
+
 #include <queue>
 
 #include "absl/container/flat_hash_set.h"
@@ -136,6 +138,7 @@ struct Evaluator::Impl {
   absl::flat_hash_map<const ir::Graph*, std::unique_ptr<Plan>> plans;
   absl::flat_hash_map<const ir::Value*, Tensor> constants;
   int depth = 0;
+  std::map<std::string, Evaluator::OpProfile>* profile = nullptr;
 
   absl::StatusOr<const Plan*> GetPlan(const ir::Graph& g) {
     auto it = plans.find(&g);
@@ -231,7 +234,15 @@ absl::StatusOr<std::vector<RuntimeValue>> Evaluator::Impl::RunGraph(
       }
     }
     std::vector<RuntimeValue> outs;
-    RETURN_IF_ERROR(RunNodeIn(node, scope, std::move(ins), outs));
+    if (profile == nullptr) {
+      RETURN_IF_ERROR(RunNodeIn(node, scope, std::move(ins), outs));
+    } else {
+      const auto start = std::chrono::steady_clock::now();
+      RETURN_IF_ERROR(RunNodeIn(node, scope, std::move(ins), outs));
+      Evaluator::OpProfile& p = (*profile)[node.QualifiedOpType()];
+      ++p.calls;
+      p.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    }
     for (size_t o = 0; o < node.num_outputs() && o < outs.size(); ++o) {
       const ir::Value* v = node.output(o);
       if (!v->name().empty()) scope.values[v] = std::move(outs[o]);
@@ -372,5 +383,7 @@ absl::StatusOr<std::vector<RuntimeValue>> Evaluator::RunNode(
   RETURN_IF_ERROR(impl_->RunNodeIn(node, scope, inputs, outs));
   return outs;
 }
+
+void Evaluator::EnableProfiling(std::map<std::string, OpProfile>* sink) { impl_->profile = sink; }
 
 }  // namespace onnx_opt::interpreter

@@ -3,6 +3,7 @@
 #ifndef ONNX_OPT_INTERPRETER_EVALUATOR_H_
 #define ONNX_OPT_INTERPRETER_EVALUATOR_H_
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -34,6 +35,15 @@ class Evaluator {
   // opset imports. For constant folding.
   absl::StatusOr<std::vector<RuntimeValue>> RunNode(const ir::Node& node,
                                                     const std::vector<const RuntimeValue*>& inputs);
+
+  // Per operator type ("Conv", "com.x::Op"): calls and wall time. Time of If/Loop/Scan includes
+  // their bodies, whose nodes are also counted on their own.
+  struct OpProfile {
+    int64_t calls = 0;
+    double seconds = 0;
+  };
+  // Accumulates into `sink` (null turns profiling off) on every later run.
+  void EnableProfiling(std::map<std::string, OpProfile>* sink);
 
   struct Impl;
 

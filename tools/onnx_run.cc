@@ -1,11 +1,15 @@
 // onnx-run: runs a model with the bundled interpreter on inputs read from a folder (input_K.pb) or
 // made at random, and writes the outputs as output_K.pb (the layout of ONNX's node tests).
+#include <algorithm>
 #include <chrono>
+#include <map>
 #include <filesystem>
 #include <iostream>
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "interpreter/evaluator.h"
 #include "interpreter/data_value.h"
 #include "ir/io/model_io.h"
 #include "optimizer/equivalence.h"
@@ -33,7 +37,7 @@ constexpr char kUsage[] =
 int Main(int argc, char** argv) {
   std::vector<cli::OptionSpec> specs = {
       {"outputs", "", true, false, "DIR", "write output_K.pb files into DIR (created if missing)"},
-      {"time", "", false, false, "", "print the wall time of the run"},
+      {"time", "", false, false, "", "print wall time per operator type (and in total) to stderr"},
       {"help", "h", false, false, "", "print this help"},
   };
   for (cli::OptionSpec& spec : InputOptionSpecs()) specs.push_back(std::move(spec));
@@ -65,20 +69,29 @@ int Main(int argc, char** argv) {
     std::cerr << "onnx-run: " << path << " is not a valid model: " << check.errors[0] << "\n";
     return 1;
   }
-  const auto start = std::chrono::steady_clock::now();
-  // MakeReference reads or generates the inputs and runs the model on them.
-  absl::StatusOr<Reference> run = MakeReference(**model, args.Get("inputs").value_or(""), options);
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (!run.ok()) {
-    std::cerr << "onnx-run: " << run.status().message() << "\n";
+  absl::StatusOr<std::vector<interpreter::RuntimeValue>> inputs =
+      MakeInputs(**model, args.Get("inputs").value_or(""), options);
+  if (!inputs.ok()) {
+    std::cerr << "onnx-run: " << inputs.status().message() << "\n";
     return 1;
   }
+  interpreter::Evaluator evaluator(**model);
+  std::map<std::string, interpreter::Evaluator::OpProfile> profile;
+  if (args.Has("time")) evaluator.EnableProfiling(&profile);
+  const auto start = std::chrono::steady_clock::now();
+  absl::StatusOr<std::vector<interpreter::RuntimeValue>> results = evaluator.Run(std::move(*inputs));
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (!results.ok()) {
+    std::cerr << "onnx-run: " << results.status().message() << "\n";
+    return 1;
+  }
+  const std::vector<interpreter::RuntimeValue>& values = *results;
   const std::vector<ir::Value*>& outputs = (*model)->graph().outputs();
   if (std::optional<std::string> dir = args.Get("outputs")) {
     std::error_code ec;
     std::filesystem::create_directories(*dir, ec);
-    for (size_t i = 0; i < run->outputs.size(); ++i) {
-      absl::StatusOr<ir::io::DataValue> data = interpreter::ToDataValue(run->outputs[i]);
+    for (size_t i = 0; i < values.size(); ++i) {
+      absl::StatusOr<ir::io::DataValue> data = interpreter::ToDataValue(values[i]);
       if (data.ok() && i < outputs.size()) {
         if (data->kind == ir::io::DataValue::Kind::kTensor) {
           data->tensor.set_name(outputs[i]->name());
@@ -94,12 +107,21 @@ int Main(int argc, char** argv) {
       }
     }
   } else {
-    for (size_t i = 0; i < run->outputs.size(); ++i) {
+    for (size_t i = 0; i < values.size(); ++i) {
       std::cout << (i < outputs.size() ? outputs[i]->name() : absl::StrCat("#", i)) << ": "
-                << run->outputs[i].DebugString() << "\n";
+                << values[i].DebugString() << "\n";
     }
   }
-  if (args.Has("time")) std::cerr << "onnx-run: ran in " << seconds * 1e3 << " ms\n";
+  if (args.Has("time")) {
+    std::vector<std::pair<std::string, interpreter::Evaluator::OpProfile>> rows(profile.begin(), profile.end());
+    std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.second.seconds > b.second.seconds; });
+    std::cerr << absl::StrFormat("%-28s %8s %12s %7s\n", "op type", "calls", "time (ms)", "share");
+    for (const auto& [op, p] : rows) {
+      std::cerr << absl::StrFormat("%-28s %8d %12.3f %6.1f%%\n", op, p.calls, p.seconds * 1e3,
+                                   seconds > 0 ? 100.0 * p.seconds / seconds : 0.0);
+    }
+    std::cerr << absl::StrFormat("total: %.3f ms\n", seconds * 1e3);
+  }
   return 0;
 }
 

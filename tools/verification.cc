@@ -66,14 +66,12 @@ absl::Status ParseInputOptions(const cli::Args& args, optimizer::EquivalenceOpti
   return absl::OkStatus();
 }
 
-absl::StatusOr<Reference> MakeReference(const ir::Model& original, const std::string& inputs_dir,
-                                        const optimizer::EquivalenceOptions& options) {
-  Reference ref;
-  if (inputs_dir.empty()) {
-    absl::StatusOr<std::vector<interpreter::RuntimeValue>> inputs = optimizer::MakeRandomInputs(original, options);
-    if (!inputs.ok()) return inputs.status();
-    ref.inputs = std::move(*inputs);
-  } else {
+absl::StatusOr<std::vector<interpreter::RuntimeValue>> MakeInputs(const ir::Model& original,
+                                                                 const std::string& inputs_dir,
+                                                                 const optimizer::EquivalenceOptions& options) {
+  if (inputs_dir.empty()) return optimizer::MakeRandomInputs(original, options);
+  std::vector<interpreter::RuntimeValue> inputs;
+  {
     const std::vector<ir::Value*>& graph_inputs = original.graph().inputs();
     for (size_t i = 0; i < graph_inputs.size(); ++i) {
       const std::string path = absl::StrCat(inputs_dir, "/input_", i, ".pb");
@@ -86,9 +84,18 @@ absl::StatusOr<Reference> MakeReference(const ir::Model& original, const std::st
       if (!data.ok()) return data.status();
       absl::StatusOr<interpreter::RuntimeValue> v = interpreter::FromDataValue(*data);
       if (!v.ok()) return v.status();
-      ref.inputs.push_back(std::move(*v));
+      inputs.push_back(std::move(*v));
     }
   }
+  return inputs;
+}
+
+absl::StatusOr<Reference> MakeReference(const ir::Model& original, const std::string& inputs_dir,
+                                        const optimizer::EquivalenceOptions& options) {
+  Reference ref;
+  absl::StatusOr<std::vector<interpreter::RuntimeValue>> inputs = MakeInputs(original, inputs_dir, options);
+  if (!inputs.ok()) return inputs.status();
+  ref.inputs = std::move(*inputs);
   absl::StatusOr<std::vector<interpreter::RuntimeValue>> outputs = optimizer::RunModel(original, ref.inputs);
   if (!outputs.ok()) {
     return absl::Status(outputs.status().code(),

@@ -26,8 +26,12 @@ struct Reference {
   std::vector<interpreter::RuntimeValue> outputs;  // what the original model computes on them
 };
 
-// Inputs from `inputs_dir` (input_0.pb, ... in graph-input order) when given, else random ones;
-// then runs `original` on them.
+// Inputs from `inputs_dir` (input_0.pb, ... in graph-input order) when given, else random ones.
+absl::StatusOr<std::vector<interpreter::RuntimeValue>> MakeInputs(const ir::Model& model,
+                                                                 const std::string& inputs_dir,
+                                                                 const optimizer::EquivalenceOptions& options);
+
+// MakeInputs, then runs `original` on them.
 absl::StatusOr<Reference> MakeReference(const ir::Model& original, const std::string& inputs_dir,
                                         const optimizer::EquivalenceOptions& options);
 

@@ -66,7 +66,8 @@ grep -q "verified: 1 output equal" "$work/verify.log" || fail "--verify did not 
 "$check" --infer "$good" 2>/dev/null | grep -q "probs: tensor(float)\[N,10\]" || fail "--infer did not print the output type"
 
 # onnx-run writes output_K.pb files; bad usage exits 2; bad models exit 1.
-"$run" "$good" --dim N=3 --outputs "$work/run" || fail "onnx-run failed"
+"$run" "$good" --dim N=3 --outputs "$work/run" --time 2>"$work/time.log" || fail "onnx-run failed"
+grep -q "^Conv " "$work/time.log" || fail "onnx-run --time has no per-op line: $(cat "$work/time.log")"
 [ -s "$work/run/output_0.pb" ] || fail "onnx-run wrote no output_0.pb"
 "$run" >/dev/null 2>&1; [ $? -eq 2 ] || fail "onnx-run without a model should exit 2"
 "$run" "$work/cycle.onnx" >/dev/null 2>&1; [ $? -eq 1 ] || fail "onnx-run on a cyclic model should exit 1"
