@@ -7,6 +7,7 @@
 //   opset 20: ReduceMax/ReduceMin accept bool.
 // Downgrades need the axes input to be a compile-time constant; with noop_with_empty_axes=1 and no
 // axes the node is an Identity.
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -49,6 +50,46 @@ absl::Status AxesInputToAttr(AdapterContext& ctx) {
   return absl::OkStatus();
 }
 
+// select_last_index=1 before opset 12: reverse the axis (Slice with step -1), take the first
+// extreme there, and map the index back: last = dim - 1 - first_in_reversed.
+absl::Status SelectLastIndexDown12To11(AdapterContext& ctx) {
+  ir::Node& n = ctx.node();
+  if (IntAttr(ctx, "select_last_index", 0) == 0) {
+    n.RemoveAttribute("select_last_index");
+    return absl::OkStatus();
+  }
+  const int64_t axis = IntAttr(ctx, "axis", 0);
+  ir::Value* x = n.input(0);
+  const std::string base = n.output(0)->name();
+  ir::Node* rev = ctx.InsertBefore("Slice",
+                                   {x, ctx.AddInts({-1}, base + "_rev_start"),
+                                    ctx.AddInts({std::numeric_limits<int64_t>::min()}, base + "_rev_end"),
+                                    ctx.AddInts({axis}, base + "_rev_axes"), ctx.AddInts({-1}, base + "_rev_step")},
+                                   1, base + "_reversed");
+  n.SetInput(0, rev->output(0));
+  n.RemoveAttribute("select_last_index");
+  // dim - 1, from the static shape or computed.
+  ir::Value* last;
+  std::optional<ir::Shape> shape = ctx.ShapeOf(x);
+  int64_t a = axis;
+  if (shape.has_value() && a < 0) a += static_cast<int64_t>(shape->rank());
+  if (shape.has_value() && a >= 0 && a < static_cast<int64_t>(shape->rank()) && shape->dim(a).is_known()) {
+    last = ctx.AddScalarInt(shape->dim(a).value() - 1, base + "_last");
+  } else {
+    ir::Value* dims = MakeUnary(ctx, "Shape", x, base + "_dims");
+    ir::Value* dim = MakeBinary(ctx, "Gather", dims, ctx.AddScalarInt(axis, base + "_axis"), base + "_dim");
+    last = MakeBinary(ctx, "Sub", dim, ctx.AddScalarInt(1, base + "_one"), base + "_last");
+  }
+  absl::StatusOr<ir::Node*> sub = InsertAfterOutput(ctx, 0, "Sub");
+  if (!sub.ok()) return sub.status();
+  // Sub(last, index): the new node's first input is the old output; swap the operands.
+  ir::Node* s = *sub;
+  ir::Value* index = s->input(0);
+  s->SetInput(0, last);
+  s->AddInput(index);
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 void RegisterReductionAdapters(AdapterRegistry& registry) {
@@ -57,8 +98,9 @@ void RegisterReductionAdapters(AdapterRegistry& registry) {
     r.Both(op, 1, 11, AdapterKind::kAttribute, "opset 11 accepts a negative axis", Nothing(),
            NonNegativeAxisAttr("axis", 0));
     r.Both(op, 11, 12, AdapterKind::kAttribute,
-           "opset 12 added select_last_index (default 0: the first maximum, as before)", Nothing(),
-           DropAttrIfDefault("select_last_index"));
+           "opset 12 added select_last_index (default 0: the first extreme, as before; 1 is rewritten by "
+           "reversing the axis)",
+           Nothing(), SelectLastIndexDown12To11);
     r.Compatible(op, 12, 13, "bfloat16 added");
   }
   const std::vector<const char*> reduce_ops = {"ReduceL1",  "ReduceL2",   "ReduceLogSum", "ReduceLogSumExp",

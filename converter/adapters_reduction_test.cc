@@ -55,10 +55,12 @@ TEST(ReductionAdapters, SelectLastIndexOnlyWithItsDefault) {
                    11, R"(
     <ir_version: 6, opset_import: ["" : 11]>
     g (float[2,3] X) => (int64[2,1] Y) { Y = ArgMin<axis = 1>(X) })");
-  ExpectRefusal(R"(
+  ExpectRoundTrip(R"(
     <ir_version: 7, opset_import: ["" : 12]>
-    g (float[2,3] X) => (int64[2,1] Y) { Y = ArgMax<axis = 1, select_last_index = 1>(X) })",
-                11, "select_last_index");
+    g (float[2,3] X) => (int64[2,1] Y) { Y = ArgMax<axis = 1, select_last_index = 1>(X) })", 11);
+  ExpectRoundTrip(R"(
+    <ir_version: 7, opset_import: ["" : 12]>
+    g (float[2,N] X) => (int64[2] Y) { Y = ArgMin<axis = -1, keepdims = 0, select_last_index = 1>(X) })", 11);
 }
 
 TEST(ReductionAdapters, RoundTrip) {

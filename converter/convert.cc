@@ -386,6 +386,13 @@ absl::StatusOr<std::unique_ptr<ir::Model>> ConvertModel(const ir::Model& model,
   Converter c(**copy, options, report != nullptr ? *report : local);
   absl::Status s = c.Run();
   if (!s.ok()) return s;
+  if (options.verify) {
+    std::vector<optimizer::OutputDifference> diffs;
+    absl::Status e = optimizer::CheckEquivalent(model, **copy, options.verify_options, &diffs);
+    if (!e.ok()) {
+      return absl::Status(e.code(), absl::StrCat("the converted model was not proven equivalent: ", e.message()));
+    }
+  }
   return copy;
 }
 

@@ -30,6 +30,7 @@
 
 #include "absl/status/statusor.h"
 #include "ir/model.h"
+#include "optimizer/equivalence.h"
 
 namespace onnx_opt::converter {
 
@@ -44,6 +45,11 @@ struct ConvertOptions {
   bool infer_types = true;
   // Lower ir_version on a downgrade (see above); off: never lower it.
   bool lower_ir_version = true;
+  // Run the original and the converted model with the interpreter on the same random inputs
+  // (optimizer/equivalence.h: symbolic dims from `verify_options.dims`) and fail when any output
+  // differs or either model does not run.
+  bool verify = false;
+  optimizer::EquivalenceOptions verify_options;
 };
 
 struct ConvertReport {

@@ -98,6 +98,17 @@ TEST(Convert, ErrorsInsideSubgraphsSayWhere) {
       << got.status();
 }
 
+TEST(Convert, VerifyRunsBothModels) {
+  auto m = ParseText(R"(
+    <ir_version: 6, opset_import: ["" : 11]>
+    g (float[2,3,4] X) => (float[2,3,4] Y) { Y = Softmax<axis = 1>(X) })");
+  ConvertOptions o;
+  o.onnx_opset = 13;
+  o.verify = true;
+  auto got = ConvertModel(*m, o);
+  EXPECT_TRUE(got.ok()) << got.status();
+}
+
 TEST(Convert, TargetOutOfRangeIsRefused) {
   auto m = ParseText(R"(<ir_version: 7, opset_import: ["" : 13]> g (float X) => (float Y) { Y = Relu(X) })");
   EXPECT_FALSE(ConvertTo(*m, 29).ok());

@@ -430,6 +430,13 @@ Status ConvTransposeKernel(KernelContext& ctx) {
 
 enum class Pool { kMax, kAvg, kLp };
 
+// LpPool's p: an int from version 2 on, a float in LpPool-1 / GlobalLpPool-1.
+double LpPoolExponent(const KernelContext& ctx) {
+  const ir::Attribute* a = ctx.attr("p");
+  if (a == nullptr) return 2.0;
+  return a->kind() == ir::AttributeKind::kFloat ? a->f : static_cast<double>(a->i);
+}
+
 template <Pool kind>
 Status PoolKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(const Tensor* x0, ctx.TensorInput(0));
@@ -438,7 +445,7 @@ Status PoolKernel(KernelContext& ctx) {
   const std::vector<int64_t> kernel = ctx.GetInts("kernel_shape");
   ASSIGN_OR_RETURN(Geometry g, MakeGeometry(ctx, Spatial(x), kernel, ctx.GetInt("ceil_mode", 0) != 0));
   const bool count_pad = ctx.GetInt("count_include_pad", 0) != 0;
-  const double p = ctx.GetInt("p", 2);
+  const double p = LpPoolExponent(ctx);
   const bool col_major = ctx.GetInt("storage_order", 0) != 0;
   const int64_t N = x.dim(0), C = x.dim(1), I = g.in_size(), O = g.out_size();
   std::vector<int64_t> ydims{N, C};
@@ -514,7 +521,7 @@ Status GlobalPoolKernel(KernelContext& ctx) {
   if (x0->rank() < 3) return ctx.Error("input must have rank >= 3");
   Tensor x = WidenToFloat(*x0);
   const int64_t N = x.dim(0), C = x.dim(1), I = DimProduct(x.dims(), 2, x.rank());
-  const double p = ctx.GetInt("p", 2);
+  const double p = LpPoolExponent(ctx);
   std::vector<int64_t> ydims(x.rank(), 1);
   ydims[0] = N;
   ydims[1] = C;
