@@ -115,6 +115,40 @@ TEST(FuseTransposesTest, ComposesPermutationsAndRemovesIdentity) {
   EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
 }
 
+TEST(FuseReshapesTest, ReshapeChainsAndSqueezeOfUnsqueeze) {
+  auto run = RunPipelineOnText(R"(
+    <ir_version: 8, opset_import: ["" : 17]>
+    g (float[2,3,4] X) => (float[6,4] Y, float[2,3,4] Z, float[6,2,2] K)
+    <int64[2] s1 = {4, 6}, int64[2] s2 = {6, 4}, int64[3] s3 = {0, 2, 2}, int64[1] axes = {1}>
+    {
+      A = Reshape(X, s1)
+      Y = Reshape(A, s2)
+      U = Unsqueeze(X, axes)
+      Z = Squeeze(U, axes)
+      B = Reshape(X, s2)
+      K = Reshape(B, s3)
+    })", "fuse-reshapes,dead-nodes");
+  ASSERT_TRUE(run.ok()) << run.status();
+  // Y reads X directly. Z would be X itself, but X is a graph input and cannot be renamed Z, so the
+  // Squeeze stays. K's shape has a 0 that copies B's first dim, so that chain stays too.
+  EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("Reshape", "Unsqueeze", "Squeeze", "Reshape", "Reshape"));
+  EXPECT_EQ(run->after->graph().first_node()->input(0)->name(), "X");
+  EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
+}
+
+TEST(FuseReshapesTest, SqueezeOfUnsqueezeInsideTheGraph) {
+  auto run = RunPipelineOnText(R"(
+    <ir_version: 8, opset_import: ["" : 11]>
+    g (float[2,3] X) => (float[2,3] Y) {
+      U = Unsqueeze<axes = [0]>(X)
+      S = Squeeze<axes = [0]>(U)
+      Y = Relu(S)
+    })", "fuse-reshapes");
+  ASSERT_TRUE(run.ok()) << run.status();
+  EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("Relu"));
+  EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
+}
+
 TEST(FuseLogSoftmaxTest, BecomesOneNodeAtOldAndNewOpsets) {
   for (const char* opset : {"11", "17"}) {
     auto run = RunPipelineOnText(std::string(R"(
