@@ -149,6 +149,22 @@ TEST(FuseReshapesTest, SqueezeOfUnsqueezeInsideTheGraph) {
   EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
 }
 
+TEST(MergeConstantsTest, ChainedMulsAndAddsBecomeOneEach) {
+  auto run = RunPipelineOnText(R"(
+    <ir_version: 8, opset_import: ["" : 17]>
+    g (float[2,3] X) => (float[2,3] Y, float[2,3] Z)
+    <float[3] a = {1.0, 2.0, 3.0}, float b = {0.5}, float[2,1] c = {1.0, -1.0}, float d = {4.0}>
+    {
+      M = Mul(X, a)
+      Y = Mul(b, M)
+      A = Add(X, c)
+      Z = Add(A, d)
+    })", "merge-constants,fold-constants");
+  ASSERT_TRUE(run.ok()) << run.status();
+  EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("Mul", "Add"));
+  EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
+}
+
 TEST(FuseLogSoftmaxTest, BecomesOneNodeAtOldAndNewOpsets) {
   for (const char* opset : {"11", "17"}) {
     auto run = RunPipelineOnText(std::string(R"(
