@@ -165,6 +165,39 @@ TEST(MergeConstantsTest, ChainedMulsAndAddsBecomeOneEach) {
   EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
 }
 
+TEST(FuseReduceKeepdimsTest, AttributeAndInputAxes) {
+  for (const char* model : {R"(
+      <ir_version: 8, opset_import: ["" : 11]>
+      g (float[2,3,4] X) => (float[2,1,4] Y) {
+        R = ReduceMax<axes = [1], keepdims = 0>(X)
+        Y = Unsqueeze<axes = [1]>(R)
+      })", R"(
+      <ir_version: 8, opset_import: ["" : 18]>
+      g (float[2,3,4] X) => (float[1,3,1] Y) <int64[2] ra = {2, 0}, int64[2] ua = {0, 2}> {
+        R = ReduceSum<keepdims = 0>(X, ra)
+        Y = Unsqueeze(R, ua)
+      })"}) {
+    auto run = RunPipelineOnText(model, "fuse-reduce-keepdims");
+    ASSERT_TRUE(run.ok()) << run.status();
+    ASSERT_EQ(run->after->graph().num_nodes(), 1u);
+    EXPECT_EQ(run->after->graph().first_node()->GetInt("keepdims", 0), 1);
+    EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
+  }
+}
+
+TEST(FuseReduceKeepdimsTest, DifferentOrNegativeAxesStay) {
+  auto run = RunPipelineOnText(R"(
+    <ir_version: 8, opset_import: ["" : 11]>
+    g (float[2,3,4] X) => (float[2,4,1] Y, float[2,3,1] Z) {
+      R = ReduceMax<axes = [1], keepdims = 0>(X)
+      Y = Unsqueeze<axes = [2]>(R)
+      S = ReduceMax<axes = [-1], keepdims = 0>(X)
+      Z = Unsqueeze<axes = [-1]>(S)
+    })", "fuse-reduce-keepdims");
+  ASSERT_TRUE(run.ok()) << run.status();
+  EXPECT_EQ(run->after->graph().num_nodes(), 4u);
+}
+
 TEST(FuseLogSoftmaxTest, BecomesOneNodeAtOldAndNewOpsets) {
   for (const char* opset : {"11", "17"}) {
     auto run = RunPipelineOnText(std::string(R"(

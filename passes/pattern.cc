@@ -35,7 +35,8 @@ ir::Value* OtherInput(const ir::Node& n, const ir::Value* known) {
 }
 
 std::optional<std::vector<int64_t>> ReduceAxes(const ir::Node& n, int64_t opset) {
-  if (opset < 18) {
+  // ReduceSum took its axes as an input from opset 13, the other Reduce ops from 18.
+  if (opset < (n.op_type() == "ReduceSum" ? 13 : 18)) {
     const ir::Attribute* a = n.FindAttribute("axes");
     if (a == nullptr || a->kind() != ir::AttributeKind::kInts) return std::nullopt;
     return a->ints;
