@@ -3,13 +3,13 @@
 #include "ir/captures.h"
 
 namespace onnx_opt::optimizer {
-namespace {
-
 int64_t TensorBytes(const ir::Tensor& t) {
   int64_t n = static_cast<int64_t>(t.raw_size());
   for (const std::string& s : t.strings()) n += static_cast<int64_t>(s.size());
   return n;
 }
+
+namespace {
 
 void MeasureGraph(const ir::Graph& g, ModelSize& size) {
   for (const ir::Value* v : g.initializers()) size.initializer_bytes += TensorBytes(*v->initializer());

@@ -18,6 +18,9 @@ struct ModelSize {
 
 ModelSize MeasureModel(const ir::Model& model);
 
+// Data bytes of one tensor (raw bytes plus string contents).
+int64_t TensorBytes(const ir::Tensor& t);
+
 // Node count per op type ("Conv", "com.example::MyOp"), over every graph and function.
 std::map<std::string, int64_t> CountOpTypes(const ir::Model& model);
 

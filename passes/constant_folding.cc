@@ -10,6 +10,7 @@
 #include "interpreter/evaluator.h"
 #include "interpreter/tensor.h"
 #include "ir/name_generator.h"
+#include "optimizer/model_stats.h"
 #include "optimizer/pass_registry.h"
 #include "passes/constant.h"
 #include "passes/graph_walk.h"
@@ -31,12 +32,6 @@ void ReplaceWithInitializer(ir::Graph& g, ir::Value* out, ir::Tensor tensor, ir:
   if (out->in_value_info()) g.AddValueInfo(init);
   init->set_doc_string(out->doc_string());
   out->ReplaceAllUsesWith(init);
-}
-
-int64_t TensorBytes(const ir::Tensor& t) {
-  int64_t n = static_cast<int64_t>(t.raw_size());
-  for (const std::string& s : t.strings()) n += static_cast<int64_t>(s.size());
-  return n;
 }
 
 // Shape/Size of a value whose shape is static: the answer without running anything.
@@ -129,7 +124,7 @@ class ConstantFolding final : public optimizer::Pass {
       if (t == nullptr) return std::nullopt;
       absl::StatusOr<interpreter::Tensor> rt = interpreter::Tensor::FromIr(*t);
       if (!rt.ok()) return std::nullopt;
-      input_bytes += TensorBytes(*t);
+      input_bytes += optimizer::TensorBytes(*t);
       inputs[i] = RuntimeValue(std::move(*rt));
       input_ptrs[i] = &inputs[i];
     }
@@ -145,7 +140,7 @@ class ConstantFolding final : public optimizer::Pass {
       }
       if (!(*results)[i].is_tensor()) return std::nullopt;
       ir::Tensor t = (*results)[i].tensor().ToIr();
-      output_bytes += TensorBytes(t);
+      output_bytes += optimizer::TensorBytes(t);
       out.push_back(std::move(t));
     }
     // A Constant node is always worth turning into an initializer (same bytes, one node less).

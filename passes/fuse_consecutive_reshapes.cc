@@ -11,19 +11,6 @@
 namespace onnx_opt::passes {
 namespace {
 
-// Axes of Squeeze/Unsqueeze: an attribute before opset 13, a constant input from 13 on.
-std::optional<std::vector<int64_t>> SqueezeAxes(const ir::Node& n, int64_t opset) {
-  if (opset < 13) {
-    const ir::Attribute* a = n.FindAttribute("axes");
-    if (a == nullptr || a->kind() != ir::AttributeKind::kInts) return std::nullopt;
-    return a->ints;
-  }
-  if (n.num_inputs() < 2 || !n.has_input(1)) return std::nullopt;
-  const ir::Tensor* t = GetConstantTensor(n.input(1));
-  if (t == nullptr) return std::nullopt;
-  return ConstantAsInts(*t);
-}
-
 class FuseConsecutiveReshapes final : public optimizer::Pass {
  public:
   std::string_view name() const override { return "fuse-reshapes"; }
@@ -50,8 +37,8 @@ class FuseConsecutiveReshapes final : public optimizer::Pass {
         } else if (n->op_type() == "Squeeze") {
           ir::Node* inner = ProducerOf(n->input(0), "Unsqueeze", &g);
           if (inner == nullptr || !inner->has_input(0)) continue;
-          std::optional<std::vector<int64_t>> a = SqueezeAxes(*n, opset);
-          std::optional<std::vector<int64_t>> b = SqueezeAxes(*inner, opset);
+          std::optional<std::vector<int64_t>> a = AxesOf(*n, opset);
+          std::optional<std::vector<int64_t>> b = AxesOf(*inner, opset);
           // Equal non-negative axes: negative ones mean different dims before and after.
           if (!a.has_value() || !b.has_value() || a->empty() || *a != *b) continue;
           bool non_negative = true;

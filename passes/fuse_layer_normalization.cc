@@ -47,7 +47,7 @@ class FuseLayerNormalization final : public optimizer::Pass {
     ir::Node* sqrt = ProducerOf(div.input(1), "Sqrt", &g);
     if (sub == nullptr || sqrt == nullptr || !HasSingleUse(sqrt->output(0))) return false;
     ir::Node* mean = ProducerOf(sub->input(1), "ReduceMean", &g);
-    if (mean == nullptr || mean->input(0) != sub->input(0) || !IsLastAxis(ReduceAxes(*mean, opset)) ||
+    if (mean == nullptr || mean->input(0) != sub->input(0) || !IsLastAxis(AxesOf(*mean, opset)) ||
         mean->GetInt("keepdims", 1) != 1 || !HasSingleUse(mean->output(0))) {
       return false;
     }
@@ -62,7 +62,7 @@ class FuseLayerNormalization final : public optimizer::Pass {
       if (var != nullptr && eps.has_value()) break;
       var = nullptr;
     }
-    if (var == nullptr || !IsLastAxis(ReduceAxes(*var, opset)) || var->GetInt("keepdims", 1) != 1 ||
+    if (var == nullptr || !IsLastAxis(AxesOf(*var, opset)) || var->GetInt("keepdims", 1) != 1 ||
         !HasSingleUse(var->output(0))) {
       return false;
     }

@@ -18,17 +18,6 @@ bool IsReduce(const std::string& op) {
          op == "ReduceLogSumExp" || op == "ReduceSumSquare";
 }
 
-std::optional<std::vector<int64_t>> UnsqueezeAxes(const ir::Node& n, int64_t opset) {
-  if (opset < 13) {
-    const ir::Attribute* a = n.FindAttribute("axes");
-    if (a == nullptr || a->kind() != ir::AttributeKind::kInts) return std::nullopt;
-    return a->ints;
-  }
-  if (n.num_inputs() < 2 || !n.has_input(1)) return std::nullopt;
-  const ir::Tensor* t = GetConstantTensor(n.input(1));
-  return t == nullptr ? std::nullopt : ConstantAsInts(*t);
-}
-
 std::optional<std::vector<int64_t>> SortedNonNegative(std::optional<std::vector<int64_t>> axes) {
   if (!axes.has_value() || axes->empty()) return std::nullopt;
   for (int64_t a : *axes) {
@@ -54,8 +43,8 @@ class FuseReduceUnsqueeze final : public optimizer::Pass {
             !HasSingleUse(reduce->output(0))) {
           continue;
         }
-        std::optional<std::vector<int64_t>> r = SortedNonNegative(ReduceAxes(*reduce, opset));
-        std::optional<std::vector<int64_t>> u = SortedNonNegative(UnsqueezeAxes(*unsqueeze, opset));
+        std::optional<std::vector<int64_t>> r = SortedNonNegative(AxesOf(*reduce, opset));
+        std::optional<std::vector<int64_t>> u = SortedNonNegative(AxesOf(*unsqueeze, opset));
         if (!r.has_value() || r != u) continue;
         if (!ForwardValue(unsqueeze->output(0), reduce->output(0))) continue;
         reduce->SetAttribute(ir::Attribute::Int("keepdims", 1));

@@ -34,9 +34,10 @@ ir::Value* OtherInput(const ir::Node& n, const ir::Value* known) {
   return nullptr;
 }
 
-std::optional<std::vector<int64_t>> ReduceAxes(const ir::Node& n, int64_t opset) {
-  // ReduceSum took its axes as an input from opset 13, the other Reduce ops from 18.
-  if (opset < (n.op_type() == "ReduceSum" ? 13 : 18)) {
+std::optional<std::vector<int64_t>> AxesOf(const ir::Node& n, int64_t opset) {
+  const std::string& op = n.op_type();
+  const int64_t input_since = op == "Squeeze" || op == "Unsqueeze" || op == "ReduceSum" ? 13 : 18;
+  if (opset < input_since) {
     const ir::Attribute* a = n.FindAttribute("axes");
     if (a == nullptr || a->kind() != ir::AttributeKind::kInts) return std::nullopt;
     return a->ints;

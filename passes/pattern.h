@@ -23,9 +23,10 @@ std::optional<double> ScalarConstant(const ir::Value* v);
 // For a binary node, the input that is not `known`, or null.
 ir::Value* OtherInput(const ir::Node& n, const ir::Value* known);
 
-// The reduction axes of a Reduce* node (attribute before opset 18, constant input after), or
-// nullopt when they are not known.
-std::optional<std::vector<int64_t>> ReduceAxes(const ir::Node& n, int64_t opset);
+// The `axes` of a Squeeze, Unsqueeze or Reduce* node: an attribute until the opset where the op
+// took them as a constant input instead (13 for Squeeze, Unsqueeze and ReduceSum, 18 for the other
+// Reduce ops); nullopt when they are not known.
+std::optional<std::vector<int64_t>> AxesOf(const ir::Node& n, int64_t opset);
 
 }  // namespace onnx_opt::passes
 
