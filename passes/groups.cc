@@ -5,8 +5,8 @@ namespace onnx_opt::passes {
 
 REGISTER_PASS_GROUP(fold_group, "fold", "evaluate constant subgraphs and take constant If branches",
                     "fold-constants,fold-if");
-REGISTER_PASS_GROUP(dce, "dce", "remove dead nodes, unused initializers, functions and opset imports",
-                    "dead-nodes,unused-initializers,unused-functions,unused-opsets");
+REGISTER_PASS_GROUP(dce, "dce", "remove dead nodes, unused initializers, value_info, functions and opset imports",
+                    "dead-nodes,unused-initializers,unused-value-info,unused-functions,unused-opsets");
 REGISTER_PASS_GROUP(fuse, "fuse", "fuse operator patterns into fewer nodes",
                     "fuse-bn-into-conv,fuse-add-into-conv,fuse-transposes,fuse-reshapes,fuse-log-softmax,fuse-layernorm,fuse-gelu,fuse-matmul-add,fuse-transpose-gemm,fuse-reduce-keepdims,merge-constants");
 REGISTER_PASS_GROUP(cleanup, "cleanup", "remove no-op nodes and merge duplicates", "identity,nops,dedup-initializers,cse");

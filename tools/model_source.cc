@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "absl/strings/str_cat.h"
+#include "ir/io/atomic_file.h"
 
 namespace onnx_opt::tools {
 
@@ -37,6 +38,18 @@ absl::Status WriteModel(const ir::Model& model, const std::string& path,
     return absl::DataLossError("cannot write the model to standard output");
   }
   return absl::OkStatus();
+}
+
+absl::Status WriteTextFile(const std::string& path, const std::string& text) {
+  if (path == "-") {
+    std::cout << text << std::flush;
+    return std::cout ? absl::OkStatus() : absl::DataLossError("cannot write to standard output");
+  }
+  absl::StatusOr<std::unique_ptr<ir::io::AtomicFile>> file = ir::io::AtomicFile::Create(path);
+  if (!file.ok()) return file.status();
+  if (absl::Status s = (*file)->Write(text.data(), text.size()); !s.ok()) return s;
+  if (absl::Status s = (*file)->Finish(); !s.ok()) return s;
+  return (*file)->Commit();
 }
 
 bool SameFile(const std::string& a, const std::string& b) {

@@ -16,6 +16,9 @@ absl::StatusOr<std::unique_ptr<ir::Model>> ReadModel(const std::string& path);
 absl::Status WriteModel(const ir::Model& model, const std::string& path,
                         const ir::io::SaveOptions& options = {});
 
+// Writes `text` to `path` ("-": standard output) whole or not at all.
+absl::Status WriteTextFile(const std::string& path, const std::string& text);
+
 // True if the two paths name the same existing file (so a tool can refuse to overwrite its input
 // in place only when that is unsafe; the atomic save itself never corrupts the input).
 bool SameFile(const std::string& a, const std::string& b);

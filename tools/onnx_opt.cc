@@ -1,14 +1,18 @@
 // onnx-opt: loads a model, runs a pass pipeline over it, verifies and writes the result.
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <string>
 
-#include "schema/checker/checker.h"
+#include "optimizer/model_stats.h"
 #include "optimizer/pass_manager.h"
 #include "optimizer/pass_registry.h"
+#include "schema/checker/checker.h"
 #include "tools/cli/args.h"
 #include "tools/model_source.h"
+#include "tools/size_report.h"
 #include "tools/verification.h"
 
 namespace onnx_opt::tools {
@@ -29,6 +33,14 @@ constexpr char kUsage[] =
     "ones from the declared types, or --inputs=DIR) and writes nothing unless every output matches;\n"
     "--verify-each does that after every pass and names the first pass that changed an output.\n"
     "\n"
+    "Shrinking: --strip-doc-strings, --strip-metadata and --strip-value-info append the passes of\n"
+    "those names to the pipeline. --float16 (lossy) appends float16-weights last, which stores float32\n"
+    "weights of 128 or more elements as float16 with a Cast back; it always verifies and needs an\n"
+    "explicit --tolerance. Tensors are always written as raw_data. --external-data-threshold moves\n"
+    "tensors of that many bytes or more to a side file (models over 2 GB always get one).\n"
+    "--report prints bytes and nodes before and after, the passes that made the difference and the\n"
+    "largest output error seen by verification; --report-json and --report-text write it to files.\n"
+    "\n"
     "Exit status: 0 on success, 1 on a model, pass or verification error, 2 on bad usage.\n"
     "\n"
     "options:\n";
@@ -47,6 +59,60 @@ void ListPasses() {
   }
 }
 
+// "RTOL" or "RTOL,ATOL" (ATOL defaults to RTOL/10).
+absl::StatusOr<optimizer::Tolerance> ParseTolerance(const std::string& text) {
+  const size_t comma = text.find(',');
+  auto parse = [](const std::string& part) -> std::optional<double> {
+    char* end = nullptr;
+    const double v = std::strtod(part.c_str(), &end);
+    if (part.empty() || *end != '\0' || !(v >= 0) || !std::isfinite(v)) return std::nullopt;
+    return v;
+  };
+  std::optional<double> rtol = parse(text.substr(0, comma));
+  std::optional<double> atol = comma == std::string::npos ? (rtol ? std::optional<double>(*rtol / 10) : std::nullopt)
+                                                          : parse(text.substr(comma + 1));
+  if (!rtol || !atol) return absl::InvalidArgumentError("expected RTOL[,ATOL] as non-negative numbers, got '" + text + "'");
+  return optimizer::Tolerance{*rtol, *atol};
+}
+
+// Where a model file's external data paths start.
+std::string FolderOf(const std::string& path) {
+  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+  return parent.empty() ? "." : parent.string();
+}
+
+// The input's bytes: its file (and external data files) on disk, or its serialized size from stdin.
+absl::StatusOr<ModelBytes> MeasureInput(const ir::Model& model, const std::string& input) {
+  if (input == "-") {
+    absl::StatusOr<std::string> bytes = ir::io::SerializeModel(model);
+    if (!bytes.ok()) return bytes.status();
+    return MeasureModelBytes(model, static_cast<int64_t>(bytes->size()), "");
+  }
+  std::error_code ec;
+  const uintmax_t size = std::filesystem::file_size(input, ec);
+  if (ec) return absl::NotFoundError(ec.message());
+  return MeasureModelBytes(model, static_cast<int64_t>(size), FolderOf(input));
+}
+
+// The output's bytes as written: the file is loaded again so that the figures are those of the
+// bytes on disk, external data included.
+absl::StatusOr<ModelBytes> MeasureOutput(const ir::Model& model, const std::string& output,
+                                         const ir::io::SaveOptions& options) {
+  if (output == "-") {
+    absl::StatusOr<std::string> bytes = ir::io::SerializeModel(model, options);
+    if (!bytes.ok()) return bytes.status();
+    absl::StatusOr<std::unique_ptr<ir::Model>> written = ir::io::LoadModelFromString(*bytes);
+    if (!written.ok()) return written.status();
+    return MeasureModelBytes(**written, static_cast<int64_t>(bytes->size()), "");
+  }
+  absl::StatusOr<std::unique_ptr<ir::Model>> written = ir::io::LoadModel(output);
+  if (!written.ok()) return written.status();
+  std::error_code ec;
+  const uintmax_t size = std::filesystem::file_size(output, ec);
+  if (ec) return absl::NotFoundError(ec.message());
+  return MeasureModelBytes(**written, static_cast<int64_t>(size), FolderOf(output));
+}
+
 int Main(int argc, char** argv) {
   std::vector<cli::OptionSpec> specs = {
       {"output", "o", true, false, "FILE", "where to write the result (\"-\": standard output)"},
@@ -57,6 +123,17 @@ int Main(int argc, char** argv) {
       {"fold-size-limit", "", true, false, "BYTES", "largest folded constant that may grow the model (default 1048576)"},
       {"verify", "", false, false, "", "check that the result computes the same outputs; write nothing if not"},
       {"verify-each", "", false, false, "", "check outputs after every pass; name the first pass that breaks them"},
+      {"tolerance", "", true, false, "RTOL[,ATOL]", "float32 tolerance of verification (default 1e-4,1e-5)"},
+      {"strip-doc-strings", "", false, false, "", "remove every doc_string"},
+      {"strip-metadata", "", false, false, "", "remove metadata_props (model, graphs, nodes, ...)"},
+      {"strip-value-info", "", false, false, "", "remove every value_info entry (re-inferable types)"},
+      {"float16", "", false, false, "", "LOSSY: store float32 weights as float16; verifies; needs --tolerance"},
+      {"external-data-threshold", "", true, false, "BYTES", "write tensors of at least BYTES to a side file"},
+      {"external-data-file", "", true, false, "NAME",
+       "the side file's name next to OUTPUT (default OUTPUT.data); written even if empty"},
+      {"report", "", false, false, "", "print the size report to stderr"},
+      {"report-json", "", true, false, "FILE", "write the size report as JSON"},
+      {"report-text", "", true, false, "FILE", "write the size report as a table"},
       {"help", "h", false, false, "", "print this help"},
   };
   for (cli::OptionSpec& spec : InputOptionSpecs()) specs.push_back(std::move(spec));
@@ -96,7 +173,53 @@ int Main(int argc, char** argv) {
     std::cerr << "onnx-opt: " << s.message() << "\n";
     return 2;
   }
-  const bool verify = args.Has("verify") || args.Has("verify-each");
+  if (std::optional<std::string> tolerance = args.Get("tolerance")) {
+    absl::StatusOr<optimizer::Tolerance> t = ParseTolerance(*tolerance);
+    if (!t.ok()) {
+      std::cerr << "onnx-opt: --tolerance: " << t.status().message() << "\n";
+      return 2;
+    }
+    eq_options.float32 = *t;
+  }
+  const bool float16 = args.Has("float16");
+  if (float16 && !args.Has("tolerance")) {
+    std::cerr << "onnx-opt: --float16 changes the weights; give the output error you accept with "
+                 "--tolerance=RTOL[,ATOL] (e.g. --tolerance=1e-2,1e-3)\n";
+    return 2;
+  }
+  // A lossy result is never written unchecked.
+  const bool verify = args.Has("verify") || args.Has("verify-each") || float16;
+
+  ir::io::SaveOptions save_options;
+  save_options.force_raw_data = true;
+  if (std::optional<std::string> threshold = args.Get("external-data-threshold")) {
+    char* end = nullptr;
+    const long long v = std::strtoll(threshold->c_str(), &end, 10);
+    if (threshold->empty() || *end != '\0' || v < 0) {
+      std::cerr << "onnx-opt: --external-data-threshold needs a byte count, got '" << *threshold << "'\n";
+      return 2;
+    }
+    save_options.external_data_threshold = static_cast<uint64_t>(v);
+  }
+  const std::optional<std::string> data_file = args.Get("external-data-file");
+  if (data_file) {
+    if (data_file->empty() || data_file->find('/') != std::string::npos || *data_file == "." || *data_file == "..") {
+      std::cerr << "onnx-opt: --external-data-file is a file name next to OUTPUT, got '" << *data_file << "'\n";
+      return 2;
+    }
+    save_options.external_data_file = *data_file;
+  }
+  if (output == "-" && (save_options.external_data_threshold || data_file)) {
+    std::cerr << "onnx-opt: external data needs an OUTPUT file, not standard output\n";
+    return 2;
+  }
+
+  std::string pipeline = args.Get("passes").value_or("default");
+  if (args.Has("strip-doc-strings")) pipeline += ",strip-doc-strings";
+  if (args.Has("strip-metadata")) pipeline += ",strip-metadata";
+  if (args.Has("strip-value-info")) pipeline += ",strip-value-info";
+  if (float16) pipeline += ",float16-weights";  // last: folding would undo it
+  const bool want_report = args.Has("report") || args.Has("report-json") || args.Has("report-text");
 
   absl::StatusOr<std::unique_ptr<ir::Model>> model = ReadModel(input);
   if (!model.ok()) {
@@ -107,6 +230,19 @@ int Main(int argc, char** argv) {
   if (const auto check = schema::checker::Check(**model); !check.ok()) {
     std::cerr << "onnx-opt: " << input << " is not a valid model: " << check.errors[0] << "\n";
     return 1;
+  }
+  ShrinkReport report;
+  if (want_report) {
+    report.input = input;
+    report.output = output;
+    report.pipeline = pipeline;
+    report.ops_before = optimizer::CountOpTypes(**model);
+    absl::StatusOr<ModelBytes> before = MeasureInput(**model, input);
+    if (!before.ok()) {
+      std::cerr << "onnx-opt: " << input << ": " << before.status().message() << "\n";
+      return 1;
+    }
+    report.before = *before;
   }
 
   // The original, kept for verification: a lossless copy through the serialized form.
@@ -137,7 +273,7 @@ int Main(int argc, char** argv) {
   }
   optimizer::PassManager manager(options);
   absl::StatusOr<optimizer::PipelineResult> result =
-      manager.Run(**model, args.Get("passes").value_or("default"));
+      manager.Run(**model, pipeline);
   if (!result.ok()) {
     const bool usage = absl::IsInvalidArgument(result.status()) &&
                        std::string(result.status().message()).find("pipeline") != std::string::npos;
@@ -158,17 +294,49 @@ int Main(int argc, char** argv) {
     return 1;
   }
   if (verify) {
-    std::vector<optimizer::OutputDifference> report;
-    if (absl::Status s = optimizer::CheckOutputs(**model, reference.inputs, reference.outputs, eq_options, &report);
+    std::vector<optimizer::OutputDifference> differences;
+    if (absl::Status s =
+            optimizer::CheckOutputs(**model, reference.inputs, reference.outputs, eq_options, &differences);
         !s.ok()) {
       std::cerr << "onnx-opt: verification failed, nothing written: " << s.message() << "\n";
       return 1;
     }
-    std::cerr << "onnx-opt: verified: " << DescribeMatch(report) << "\n";
+    std::cerr << "onnx-opt: verified: " << DescribeMatch(differences) << "\n";
+    report.verification = SummarizeVerification(differences, eq_options);
   }
-  if (absl::Status s = WriteModel(**model, output); !s.ok()) {
+  if (absl::Status s = WriteModel(**model, output, save_options); !s.ok()) {
     std::cerr << "onnx-opt: " << output << ": " << s.message() << "\n";
     return 1;
+  }
+  if (!want_report && !data_file) return 0;
+
+  absl::StatusOr<ModelBytes> after = MeasureOutput(**model, output, save_options);
+  if (!after.ok()) {
+    std::cerr << "onnx-opt: measuring " << output << ": " << after.status().message() << "\n";
+    return 1;
+  }
+  if (data_file && std::find(after->external_files_named.begin(), after->external_files_named.end(), *data_file) ==
+                       after->external_files_named.end()) {
+    // A build rule declares the side file, so it must exist (empty) even when no tensor went there.
+    const std::string side = (std::filesystem::path(output).parent_path() / *data_file).string();
+    if (absl::Status s = WriteTextFile(side, ""); !s.ok()) {
+      std::cerr << "onnx-opt: " << side << ": " << s.message() << "\n";
+      return 1;
+    }
+  }
+  if (!want_report) return 0;
+  report.passes = ContributionsOf(*result);
+  report.ops_after = optimizer::CountOpTypes(**model);
+  report.after = *after;
+  if (args.Has("report")) std::cerr << FormatReportTable(report);
+  for (const auto& [flag, text] : {std::pair{"report-json", FormatReportJson(report)},
+                                   std::pair{"report-text", FormatReportTable(report)}}) {
+    std::optional<std::string> path = args.Get(flag);
+    if (!path) continue;
+    if (absl::Status s = WriteTextFile(*path, text); !s.ok()) {
+      std::cerr << "onnx-opt: " << *path << ": " << s.message() << "\n";
+      return 1;
+    }
   }
   return 0;
 }

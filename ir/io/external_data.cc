@@ -60,7 +60,32 @@ void ReleaseMappedPages(const Buffer* buffer, const char* data, size_t size) {
   }
 }
 
-ExternalDataReader::ExternalDataReader(std::string model_dir) : model_dir_(std::move(model_dir)) {}
+ExternalDataReader::ExternalDataReader(std::string model_dir, std::string second_dir)
+    : model_dir_(std::move(model_dir)), second_dir_(std::move(second_dir)) {}
+
+absl::StatusOr<std::string> ExternalDataReader::Resolve(const std::string& dir, std::string& real_dir,
+                                                        const std::string& location, const std::string& name) {
+  if (real_dir.empty()) {
+    absl::StatusOr<std::string> real = RealPath(dir);
+    if (!real.ok()) {
+      return absl::NotFoundError(
+          absl::StrCat("model folder '", dir, "' cannot be opened: ", real.status().message()));
+    }
+    real_dir = *real;
+  }
+  absl::StatusOr<std::string> real = RealPath(absl::StrCat(dir, "/", location));
+  if (!real.ok()) {
+    return absl::NotFoundError(absl::StrCat("external data file '", location, "' of tensor '", name,
+                                            "' cannot be opened: ", real.status().message()));
+  }
+  // Symlinks may not lead outside the folder either.
+  const std::string prefix = real_dir == "/" ? "/" : real_dir + "/";
+  if (real->compare(0, prefix.size(), prefix) != 0) {
+    return absl::InvalidArgumentError(absl::StrCat("external data path '", location, "' of tensor '",
+                                                   name, "' leaves the model folder"));
+  }
+  return real;
+}
 
 absl::StatusOr<std::shared_ptr<MappedFile>> ExternalDataReader::Map(const std::string& location,
                                                                     const std::string& name) {
@@ -90,23 +115,12 @@ absl::StatusOr<std::shared_ptr<MappedFile>> ExternalDataReader::Map(const std::s
         absl::StrCat("tensor '", name, "' uses external data ('", location,
                      "') but the model was not loaded from a file; give a folder to read it from"));
   }
-  if (real_model_dir_.empty()) {
-    absl::StatusOr<std::string> dir = RealPath(model_dir_);
-    if (!dir.ok()) {
-      return absl::NotFoundError(
-          absl::StrCat("model folder '", model_dir_, "' cannot be opened: ", dir.status().message()));
-    }
-    real_model_dir_ = *dir;
+  absl::StatusOr<std::string> real = Resolve(model_dir_, real_model_dir_, location, name);
+  if (!real.ok() && !second_dir_.empty() && second_dir_ != model_dir_) {
+    absl::StatusOr<std::string> second = Resolve(second_dir_, real_second_dir_, location, name);
+    if (second.ok()) real = std::move(second);
   }
-  const std::string joined = absl::StrCat(model_dir_, "/", location);
-  absl::StatusOr<std::string> real = RealPath(joined);
-  if (!real.ok()) {
-    return absl::NotFoundError(absl::StrCat("external data file '", location, "' of tensor '", name,
-                                            "' cannot be opened: ", real.status().message()));
-  }
-  // Symlinks may not lead outside the folder either.
-  const std::string prefix = real_model_dir_ == "/" ? "/" : real_model_dir_ + "/";
-  if (real->compare(0, prefix.size(), prefix) != 0) return leaves();
+  if (!real.ok()) return real.status();
   if (auto it = files_.find(*real); it != files_.end()) return it->second;
   absl::StatusOr<std::shared_ptr<MappedFile>> file = MappedFile::Open(*real);
   if (!file.ok()) {

@@ -28,8 +28,10 @@ namespace onnx_opt::ir::io {
 class ExternalDataReader {
  public:
   // `model_dir`: the folder locations are relative to. Empty: the model came from memory, and any
-  // external tensor is an error.
-  explicit ExternalDataReader(std::string model_dir);
+  // external tensor is an error. `second_dir`, when set, is tried for a location that is missing
+  // from `model_dir` or leads out of it: the folder of the model file's real path, for a model
+  // reached through a symlink whose data sits beside the target (Bazel runfiles link every file).
+  explicit ExternalDataReader(std::string model_dir, std::string second_dir = "");
 
   // Points `tensor`'s data at its bytes, checks them against `expected_size` (when known), and
   // records `entries` with storage kExternal. `name` is the tensor's name for messages.
@@ -40,8 +42,14 @@ class ExternalDataReader {
   absl::StatusOr<std::shared_ptr<MappedFile>> Map(const std::string& location,
                                                   const std::string& name);
 
+  // The real path of `location` in `dir`, if it exists there and stays inside it.
+  absl::StatusOr<std::string> Resolve(const std::string& dir, std::string& real_dir, const std::string& location,
+                                      const std::string& name);
+
   std::string model_dir_;
-  std::string real_model_dir_;  // realpath of model_dir_, computed on first use
+  std::string second_dir_;
+  std::string real_model_dir_;   // realpath of model_dir_, computed on first use
+  std::string real_second_dir_;  // likewise
   absl::flat_hash_map<std::string, std::shared_ptr<MappedFile>> files_;  // by real path
 };
 

@@ -182,6 +182,33 @@ TEST(ExternalData, BadReferencesGiveClearErrors) {
   }
 }
 
+// Bazel runfiles link every file: a model and its data are symlinks into another folder. The data
+// resolves inside the folder of the model's target, so it loads; a symlink to anywhere else does not.
+TEST(ExternalData, SymlinkedModelFindsDataBesideItsTarget) {
+  const std::string real = MakeModelFolder("linked_real", ExternalModel("weights.bin", "4096", "16"));
+  const std::string links = TempDir("linked_links");
+  ASSERT_EQ(::symlink((real + "/model.onnx").c_str(), (links + "/model.onnx").c_str()), 0);
+  ASSERT_EQ(::symlink((real + "/weights.bin").c_str(), (links + "/weights.bin").c_str()), 0);
+  auto model = LoadModel(links + "/model.onnx");
+  ASSERT_TRUE(model.ok()) << model.status();
+  EXPECT_EQ(Init(**model, "w").ToVector<float>(), (std::vector<float>{10, 20, 30, 40}));
+
+  // Only the model linked: the data beside its target is found.
+  const std::string only_model = TempDir("linked_only_model");
+  ASSERT_EQ(::symlink((real + "/model.onnx").c_str(), (only_model + "/model.onnx").c_str()), 0);
+  EXPECT_TRUE(LoadModel(only_model + "/model.onnx").ok());
+
+  // The data linked to a third folder: outside both the link's folder and the target's.
+  const std::string elsewhere = MakeModelFolder("linked_elsewhere", ExternalModel("weights.bin", "4096", "16"));
+  const std::string mixed = TempDir("linked_mixed");
+  ASSERT_EQ(::symlink((real + "/model.onnx").c_str(), (mixed + "/model.onnx").c_str()), 0);
+  ASSERT_EQ(::symlink((elsewhere + "/weights.bin").c_str(), (mixed + "/weights.bin").c_str()), 0);
+  fs::remove(real + "/weights.bin");
+  auto escaped = LoadModel(mixed + "/model.onnx");
+  ASSERT_FALSE(escaped.ok());
+  EXPECT_NE(escaped.status().message().find("leaves the model folder"), std::string::npos) << escaped.status();
+}
+
 TEST(ExternalData, LoadingFromMemoryCannotReadExternalData) {
   auto model = LoadModelFromString(ExternalModel("weights.bin", "0", "16").SerializeAsString());
   ASSERT_FALSE(model.ok());

@@ -1,6 +1,7 @@
 #include "ir/io/model_io.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <utility>
 #include <vector>
 
@@ -48,8 +49,8 @@ uint64_t AutomaticThreshold(const Model& model, uint64_t threshold) {
 }
 
 absl::StatusOr<std::unique_ptr<Model>> Import(onnx::ModelProto& proto, const std::string& source,
-                                              const std::string& external_dir) {
-  absl::StatusOr<std::unique_ptr<Model>> model = ImportModel(proto, ImportOptions{external_dir});
+                                              const std::string& external_dir, const std::string& second_dir = "") {
+  absl::StatusOr<std::unique_ptr<Model>> model = ImportModel(proto, ImportOptions{external_dir, second_dir});
   if (!model.ok()) return Prefixed(absl::StrCat("'", source, "': "), model.status());
   return model;
 }
@@ -59,8 +60,11 @@ absl::StatusOr<std::unique_ptr<Model>> Import(onnx::ModelProto& proto, const std
 absl::StatusOr<std::unique_ptr<Model>> LoadModel(const std::string& path, const LoadOptions& options) {
   onnx::ModelProto proto;
   if (absl::Status s = ParseProtoFile(path, "an ONNX model", &proto); !s.ok()) return OneLine(s);
-  return Import(proto, path,
-                options.external_data_dir.empty() ? DirName(path) : options.external_data_dir);
+  if (!options.external_data_dir.empty()) return Import(proto, path, options.external_data_dir);
+  // A model reached through a symlink may keep its data beside the link or beside the target.
+  std::error_code ec;
+  const std::filesystem::path target = std::filesystem::canonical(path, ec);
+  return Import(proto, path, DirName(path), ec ? "" : target.parent_path().string());
 }
 
 absl::StatusOr<std::unique_ptr<Model>> LoadModelFromString(std::string_view bytes,

@@ -17,6 +17,8 @@ namespace onnx_opt::ir::io {
 struct ImportOptions {
   // The folder external data locations are relative to. Empty: external tensors are an error.
   std::string external_data_dir;
+  // A second folder for locations not found in the first (see ExternalDataReader).
+  std::string external_data_second_dir;
 };
 
 // Errors are InvalidArgument (or NotFound/OutOfRange for external data) and name the graph, node

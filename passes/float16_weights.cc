@@ -1,0 +1,89 @@
+// float16-weights (lossy): stores large float32 constant initializers as float16 and inserts a Cast
+// back to float32 where they are used, halving their bytes. The graph still computes in float32;
+// only the weights lose precision (about 3 decimal digits), so onnx-opt runs this pass only when
+// asked, last, and always verifies the result against an explicit tolerance.
+//
+// Left as they are: tensors under kMinElements (the Cast would cost more than it saves), tensors
+// with a finite value beyond float16's range (65504), graph inputs with defaults and graph outputs
+// (they are the model's interface), and models without an ai.onnx opset import (no Cast to use).
+// Constant folding undoes this pass (it folds the Cast), which is why it must run last.
+#include <cmath>
+#include <cstring>
+
+#include "interpreter/tensor.h"
+#include "ir/name_generator.h"
+#include "optimizer/pass_registry.h"
+#include "passes/graph_walk.h"
+
+namespace onnx_opt::passes {
+namespace {
+
+constexpr uint64_t kMinElements = 128;
+constexpr float kHalfMax = 65504.0f;
+
+bool ImportsAiOnnx(const ir::Model& model) {
+  for (const ir::OpsetImport& o : model.opset_imports()) {
+    if (o.domain.empty() || o.domain == "ai.onnx") return true;
+  }
+  return false;
+}
+
+// The float16 copy of `t`, or nullopt if some finite value would overflow.
+std::optional<ir::Tensor> ToHalf(const ir::Tensor& t) {
+  const size_t n = t.raw_size() / sizeof(float);
+  std::string bytes(n * sizeof(uint16_t), '\0');
+  for (size_t i = 0; i < n; ++i) {
+    const float f = t.at<float>(i);
+    if (std::isfinite(f) && std::fabs(f) > kHalfMax) return std::nullopt;
+    const uint16_t h = interpreter::FloatToHalf(f);
+    std::memcpy(bytes.data() + i * sizeof(uint16_t), &h, sizeof(h));
+  }
+  ir::Tensor half(ir::DataType::kFloat16, t.dims());
+  half.SetRawData(std::move(bytes));
+  return half;
+}
+
+class Float16Weights final : public optimizer::Pass {
+ public:
+  std::string_view name() const override { return "float16-weights"; }
+
+  absl::StatusOr<bool> Run(ir::Model& model, optimizer::PassContext& ctx) override {
+    if (!ImportsAiOnnx(model)) return false;
+    ir::NameGenerator names(model);
+    return ForEachGraphOuterFirst(model.graph(), [&](ir::Graph& g) -> absl::StatusOr<bool> {
+      bool changed = false;
+      const std::vector<ir::Value*> inits = g.initializers();
+      for (ir::Value* v : inits) {
+        if (!v->is_constant_initializer() || v->is_graph_output() || !v->has_uses()) continue;
+        const ir::Tensor& t = *v->initializer();
+        if (t.data_type() != ir::DataType::kFloat) continue;
+        const std::optional<uint64_t> count = t.num_elements();
+        if (!count || *count < kMinElements || t.raw_size() != *count * sizeof(float)) continue;
+        std::optional<ir::Tensor> half = ToHalf(t);
+        if (!half) continue;
+
+        half->set_name(names.Fresh(v->name() + "_float16"));
+        ir::Value* stored = g.AddInitializer(std::move(*half));
+        auto cast = ir::Node::Create("", "Cast", {stored}, {names.Fresh(v->name() + "_float32")});
+        cast->SetAttribute(ir::Attribute::Int("to", static_cast<int64_t>(ir::DataType::kFloat)));
+        ir::Node* inserted = g.first_node() != nullptr ? g.InsertBefore(g.first_node(), std::move(cast))
+                                                       : g.Append(std::move(cast));
+        inserted->output(0)->set_type(v->type());
+        v->ReplaceAllUsesWith(inserted->output(0));
+        std::string old_name = v->name();
+        if (absl::Status s = g.RemoveInitializer(v); !s.ok()) return s;
+        inserted->output(0)->set_name(std::move(old_name));  // users keep reading the name they had
+        ctx.CountRewrite();
+        changed = true;
+      }
+      return changed;
+    });
+  }
+};
+
+}  // namespace
+
+REGISTER_PASS(Float16Weights, "float16-weights",
+              "LOSSY: store float32 weights of 128+ elements as float16 with a Cast (run last, verify)");
+
+}  // namespace onnx_opt::passes
