@@ -65,6 +65,30 @@ before=$(md5sum < "$work/good.onnx")
 grep -q "verified: 1 output equal" "$work/verify.log" || fail "--verify did not report: $(cat "$work/verify.log")"
 "$check" --infer "$good" 2>/dev/null | grep -q "probs: tensor(float)\[N,10\]" || fail "--infer did not print the output type"
 
+# Shrinking: the report (table and JSON), float16 with and without a tolerance, external data.
+"$opt" "$good" -o "$work/small.onnx" --dim N=2 --strip-doc-strings --report --report-json="$work/report.json" \
+    2>"$work/report.txt" || fail "--report failed: $(cat "$work/report.txt")"
+grep -q "BatchNormalization *2 *0" "$work/report.txt" || fail "--report has no op table: $(cat "$work/report.txt")"
+grep -q '"pipeline": "default,strip-doc-strings"' "$work/report.json" || fail "--report-json: $(cat "$work/report.json")"
+grep -q "\"file\": $(stat -c %s "$work/small.onnx")," "$work/report.json" || fail "--report-json after bytes differ from the file"
+"$opt" "$good" -o "$work/half.onnx" --float16 >/dev/null 2>&1; [ $? -eq 2 ] || fail "--float16 without --tolerance should exit 2"
+[ ! -e "$work/half.onnx" ] || fail "--float16 usage error wrote a file"
+"$opt" "$good" -o "$work/half.onnx" --float16 --tolerance=1e-9,1e-12 --dim N=2 >/dev/null 2>"$work/half.log"; rc=$?
+[ "$rc" -eq 1 ] || fail "--float16 with a tolerance it cannot meet: exit $rc, expected 1"
+grep -q "verification failed" "$work/half.log" || fail "--float16 failure not explained: $(cat "$work/half.log")"
+[ ! -e "$work/half.onnx" ] || fail "--float16 wrote a model that failed verification"
+"$opt" "$good" -o "$work/half.onnx" --float16 --tolerance=1e-2,1e-3 --dim N=2 2>/dev/null || fail "--float16 with a tolerance"
+[ "$(stat -c %s "$work/half.onnx")" -lt "$(stat -c %s "$work/small.onnx")" ] || fail "--float16 did not shrink the model"
+"$check" "$work/half.onnx" | grep -q ": ok$" || fail "float16 model not ok"
+"$opt" "$good" -o "$work/ext.onnx" --external-data-threshold=1024 --external-data-file=ext.bin 2>/dev/null || fail "external data"
+[ -s "$work/ext.bin" ] || fail "no external data file written"
+"$check" "$work/ext.onnx" | grep -q ": ok$" || fail "model with external data not ok"
+"$opt" "$good" -o "$work/noext.onnx" --external-data-threshold=100000000 --external-data-file=noext.bin 2>/dev/null ||
+  fail "external data above every tensor"
+[ -e "$work/noext.bin" ] && [ ! -s "$work/noext.bin" ] || fail "--external-data-file must exist (empty) when nothing goes there"
+"$opt" "$good" -o "$work/x.onnx" --external-data-file=../escape.bin >/dev/null 2>&1; [ $? -eq 2 ] || fail "--external-data-file with a path should exit 2"
+"$opt" "$good" -o "$work/x.onnx" --tolerance=abc >/dev/null 2>&1; [ $? -eq 2 ] || fail "bad --tolerance should exit 2"
+
 # onnx-run writes output_K.pb files; bad usage exits 2; bad models exit 1.
 "$run" "$good" --dim N=3 --outputs "$work/run" --time 2>"$work/time.log" || fail "onnx-run failed"
 grep -q "^Conv " "$work/time.log" || fail "onnx-run --time has no per-op line: $(cat "$work/time.log")"
