@@ -241,9 +241,9 @@ std::string FormatReportTable(const ShrinkReport& r) {
   if (r.verification) {
     char buf[160];
     std::snprintf(buf, sizeof(buf),
-                  "verification: %" PRId64 " outputs, max abs error %.3g, max rel error %.3g "
+                  "verification: %" PRId64 " output%s, max abs error %.3g, max rel error %.3g "
                   "(float32 tolerance rtol %.3g, atol %.3g)\n",
-                  r.verification->outputs, r.verification->max_abs_error, r.verification->max_rel_error,
+                  r.verification->outputs, r.verification->outputs == 1 ? "" : "s", r.verification->max_abs_error, r.verification->max_rel_error,
                   r.verification->float32_tolerance.rtol, r.verification->float32_tolerance.atol);
     out << buf;
   } else {
