@@ -1,19 +1,35 @@
-// merge-constants: (x * c1) * c2 becomes x * (c1 * c2), and (x + c1) + c2 becomes x + (c1 + c2), when
-// the inner result has no other use; the new constant product or sum is computed by fold-constants.
-// Broadcasting is associative, so shapes are unchanged; float results may differ in the last bit.
+// merge-constants: two chained Add/Sub (or Mul/Div) nodes with constant operands become one, when the
+// inner result has no other use: (x + c1) - c2 becomes x + (c1 - c2), (x - c1) - c2 becomes
+// x - (c1 + c2), (x * c1) / c2 becomes x * (c1 / c2), (x / c1) / c2 becomes x / (c1 * c2), and so
+// on. The new constant is computed by fold-constants. Broadcasting is associative, so shapes are
+// unchanged; float results may differ in the last bit. Sub and Div need x on the left; Div only
+// merges for floating-point constants (integer division does not reassociate).
 #include "ir/name_generator.h"
 #include "optimizer/pass_registry.h"
 #include "passes/constant.h"
+#include "passes/forward_value.h"
 #include "passes/graph_walk.h"
 #include "passes/pattern.h"
 
 namespace onnx_opt::passes {
 namespace {
 
-// The non-constant input of a binary node whose other input is constant, and that constant.
+bool IsAdditive(std::string_view op) { return op == "Add" || op == "Sub"; }
+bool IsMultiplicative(std::string_view op) { return op == "Mul" || op == "Div"; }
+// Sub and Div apply the constant inversely.
+bool IsInverse(std::string_view op) { return op == "Sub" || op == "Div"; }
+
+bool IsFloat(ir::DataType t) {
+  return t == ir::DataType::kFloat || t == ir::DataType::kDouble || t == ir::DataType::kFloat16 ||
+         t == ir::DataType::kBfloat16;
+}
+
+// The non-constant input of a binary node whose other input is constant, and that constant. For
+// Sub and Div the constant must be the second input.
 bool SplitConstant(const ir::Node& n, ir::Value** x, ir::Value** c) {
   if (n.num_inputs() != 2 || !n.has_input(0) || !n.has_input(1)) return false;
   for (size_t side : {0, 1}) {
+    if (side == 1 && IsInverse(n.op_type())) break;
     if (GetConstantTensor(n.input(1 - side)) != nullptr && GetConstantTensor(n.input(side)) == nullptr) {
       *x = n.input(side);
       *c = n.input(1 - side);
@@ -34,19 +50,55 @@ class MergeConstantOperands final : public optimizer::Pass {
     return ForEachGraphOuterFirst(model, [&](ir::Graph& g) -> absl::StatusOr<bool> {
       bool changed = false;
       for (ir::Node* outer : g.nodes()) {
-        if (!outer->is_onnx_domain() || (outer->op_type() != "Mul" && outer->op_type() != "Add")) continue;
+        const std::string& op = outer->op_type();
+        if (!outer->is_onnx_domain() || (!IsAdditive(op) && !IsMultiplicative(op))) continue;
         ir::Value* y = nullptr;
         ir::Value* c2 = nullptr;
         if (!SplitConstant(*outer, &y, &c2)) continue;
-        ir::Node* inner = ProducerOf(y, outer->op_type(), &g);
+        ir::Node* inner = nullptr;
+        for (std::string_view candidate : IsAdditive(op) ? std::initializer_list<std::string_view>{"Add", "Sub"}
+                                                         : std::initializer_list<std::string_view>{"Mul", "Div"}) {
+          if (inner == nullptr) inner = ProducerOf(y, candidate, &g);
+        }
+        if (inner == nullptr) continue;
         ir::Value* x = nullptr;
         ir::Value* c1 = nullptr;
-        if (inner == nullptr || !HasSingleUse(y) || !SplitConstant(*inner, &x, &c1)) continue;
-        // outer = x op (c1 op c2): the constant combination goes in front of the outer node.
+        if (!HasSingleUse(y) || !SplitConstant(*inner, &x, &c1)) continue;
+        const bool inner_inverse = IsInverse(inner->op_type());
+        const bool outer_inverse = IsInverse(op);
+        if (IsMultiplicative(op) && (inner_inverse || outer_inverse)) {
+          const ir::Tensor* t1 = GetConstantTensor(c1);
+          const ir::Tensor* t2 = GetConstantTensor(c2);
+          if (!IsFloat(t1->data_type()) || !IsFloat(t2->data_type())) continue;
+        }
+        // x (+/-) c1 (+/-) c2 = x + s1*c1 + s2*c2, and likewise for * and /:
+        //   same directions: combine with the direct op, keep the direction;
+        //   forward then inverse: x + (c1 - c2);  inverse then forward: x + (c2 - c1).
+        const std::string direct = IsAdditive(op) ? "Add" : "Mul";
+        const std::string inverse = IsAdditive(op) ? "Sub" : "Div";
+        std::string combine_op = direct, result_op = direct;
+        ir::Value* a = c1;
+        ir::Value* b = c2;
+        if (inner_inverse && outer_inverse) {
+          result_op = inverse;
+        } else if (!inner_inverse && outer_inverse) {
+          combine_op = inverse;
+        } else if (inner_inverse && !outer_inverse) {
+          combine_op = inverse;
+          std::swap(a, b);
+        }
         ir::Node* combined = g.InsertBefore(
-            outer, ir::Node::Create("", outer->op_type(), {c1, c2}, {names.Fresh(c1->name() + "_merged")}));
-        outer->SetInput(0, x);
-        outer->SetInput(1, combined->output(0));
+            outer, ir::Node::Create("", combine_op, {a, b}, {names.Fresh(c1->name() + "_merged")}));
+        if (result_op != op) {
+          auto replacement = ir::Node::Create("", result_op, {x, combined->output(0)}, {names.Fresh(op)});
+          ir::Node* merged = g.InsertBefore(outer, std::move(replacement));
+          merged->output(0)->set_type(outer->output(0)->type());
+          if (!ForwardValue(outer->output(0), merged->output(0))) return absl::InternalError("merge-constants: cannot forward");
+          (void)g.Erase(outer);
+        } else {
+          outer->SetInput(0, x);
+          outer->SetInput(1, combined->output(0));
+        }
         (void)g.Erase(inner);
         ctx.CountRewrite();
         changed = true;
@@ -60,6 +112,6 @@ class MergeConstantOperands final : public optimizer::Pass {
 }  // namespace
 
 REGISTER_PASS(MergeConstantOperands, "merge-constants",
-              "merge chained Mul (or Add) by constants into one Mul (Add) by a folded constant");
+              "merge chained Add/Sub (or Mul/Div) by constants into one node with a folded constant");
 
 }  // namespace onnx_opt::passes

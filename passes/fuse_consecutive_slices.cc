@@ -1,0 +1,118 @@
+// fuse-slices: Slice(Slice(x, s1, e1, a1, p1), s2, e2, a2, p2) becomes one Slice over the axes of
+// both when they slice different axes with constant starts, ends, axes and steps: slices of
+// different axes are independent, so applying them together is exact. Overlapping axes would need
+// the clamped extent of the first slice, which depends on the shape; they are left alone.
+// Opset 10 and later (starts and ends are inputs).
+#include <set>
+
+#include "ir/name_generator.h"
+#include "optimizer/pass_registry.h"
+#include "passes/constant.h"
+#include "passes/graph_walk.h"
+#include "passes/pattern.h"
+
+namespace onnx_opt::passes {
+namespace {
+
+struct SliceParams {
+  std::vector<int64_t> starts, ends, axes, steps;
+};
+
+// Constant parameters of a Slice-10+ node with axes made non-negative (`rank` needed for negative
+// ones); nullopt when something is not constant or not known.
+std::optional<SliceParams> ParamsOf(const ir::Node& n, std::optional<size_t> rank) {
+  auto ints = [&](size_t i) -> std::optional<std::vector<int64_t>> {
+    if (!n.has_input(i)) return std::nullopt;
+    const ir::Tensor* t = GetConstantTensor(n.input(i));
+    return t == nullptr ? std::nullopt : ConstantAsInts(*t);
+  };
+  if (n.num_inputs() < 3) return std::nullopt;
+  SliceParams p;
+  std::optional<std::vector<int64_t>> starts = ints(1), ends = ints(2);
+  if (!starts || !ends || starts->size() != ends->size()) return std::nullopt;
+  p.starts = *starts;
+  p.ends = *ends;
+  if (n.num_inputs() > 3 && n.has_input(3)) {
+    std::optional<std::vector<int64_t>> axes = ints(3);
+    if (!axes || axes->size() != p.starts.size()) return std::nullopt;
+    p.axes = *axes;
+  } else {
+    for (size_t i = 0; i < p.starts.size(); ++i) p.axes.push_back(static_cast<int64_t>(i));
+  }
+  if (n.num_inputs() > 4 && n.has_input(4)) {
+    std::optional<std::vector<int64_t>> steps = ints(4);
+    if (!steps || steps->size() != p.starts.size()) return std::nullopt;
+    p.steps = *steps;
+  } else {
+    p.steps.assign(p.starts.size(), 1);
+  }
+  for (int64_t& a : p.axes) {
+    if (a < 0) {
+      if (!rank) return std::nullopt;
+      a += static_cast<int64_t>(*rank);
+    }
+    if (a < 0 || (rank && a >= static_cast<int64_t>(*rank))) return std::nullopt;
+  }
+  return p;
+}
+
+std::optional<size_t> RankOf(const ir::Value* v) {
+  if (!v->type().is_tensor() || !v->type().shape().has_value()) return std::nullopt;
+  return v->type().shape()->rank();
+}
+
+class FuseConsecutiveSlices final : public optimizer::Pass {
+ public:
+  std::string_view name() const override { return "fuse-slices"; }
+
+  absl::StatusOr<bool> Run(ir::Model& model, optimizer::PassContext& ctx) override {
+    if (model.OpsetVersion("").value_or(0) < 10) return false;
+    ir::NameGenerator names(model);
+    return ForEachGraphOuterFirst(model, [&](ir::Graph& g) -> absl::StatusOr<bool> {
+      bool changed = false;
+      for (ir::Node* outer : g.nodes()) {
+        if (!outer->is_onnx_domain() || outer->op_type() != "Slice" || !outer->has_input(0)) continue;
+        ir::Node* inner = ProducerOf(outer->input(0), "Slice", &g);
+        if (inner == nullptr || !inner->has_input(0) || !HasSingleUse(outer->input(0))) continue;
+        ir::Value* x = inner->input(0);
+        const std::optional<size_t> rank = RankOf(x);
+        std::optional<SliceParams> first = ParamsOf(*inner, rank);
+        std::optional<SliceParams> second = ParamsOf(*outer, rank);
+        if (!first || !second) continue;
+        std::set<int64_t> axes(first->axes.begin(), first->axes.end());
+        bool disjoint = axes.size() == first->axes.size();
+        for (int64_t a : second->axes) disjoint &= axes.insert(a).second;
+        if (!disjoint) continue;
+
+        auto joined = [&](const std::vector<int64_t>& a, const std::vector<int64_t>& b, const std::string& what) {
+          std::vector<int64_t> all = a;
+          all.insert(all.end(), b.begin(), b.end());
+          ir::Tensor t = ir::Tensor::FromVector(ir::DataType::kInt64, {static_cast<int64_t>(all.size())}, all);
+          t.set_name(names.Fresh(outer->output(0)->name() + "_" + what));
+          return g.AddInitializer(std::move(t));
+        };
+        ir::Value* starts = joined(first->starts, second->starts, "starts");
+        ir::Value* ends = joined(first->ends, second->ends, "ends");
+        ir::Value* axes_value = joined(first->axes, second->axes, "axes");
+        ir::Value* steps = joined(first->steps, second->steps, "steps");
+        outer->SetInput(0, x);
+        outer->SetInput(1, starts);
+        outer->SetInput(2, ends);
+        while (outer->num_inputs() < 5) outer->AddInput(nullptr);
+        outer->SetInput(3, axes_value);
+        outer->SetInput(4, steps);
+        (void)g.Erase(inner);
+        ctx.CountRewrite();
+        changed = true;
+      }
+      g.ReleaseErased();
+      return changed;
+    });
+  }
+};
+
+}  // namespace
+
+REGISTER_PASS(FuseConsecutiveSlices, "fuse-slices", "Slice of a Slice on other axes becomes one Slice");
+
+}  // namespace onnx_opt::passes
