@@ -300,4 +300,17 @@ const AdapterEntry* AdapterRegistry::Find(std::string_view domain, std::string_v
   return it == entries_.end() ? nullptr : &it->second;
 }
 
+namespace {
+AdapterObserver& Observer() {
+  static auto* observer = new AdapterObserver();
+  return *observer;
+}
+}  // namespace
+
+void SetAdapterObserver(AdapterObserver observer) { Observer() = std::move(observer); }
+
+void NotifyAdapterObserver(const AdapterEntry& entry, bool converted) {
+  if (Observer()) Observer()(entry, converted);
+}
+
 }  // namespace onnx_opt::converter

@@ -203,6 +203,13 @@ class AdapterRegistry {
   std::map<std::tuple<std::string, std::string, int, int>, AdapterEntry> entries_;
 };
 
+// Test instrumentation: called by the driver with every adapter it runs and whether the node then
+// converted (adapter and validation succeeded). Tests use it to know which adapters they exercised.
+// Set it before converting and clear it (nullptr) after; it is not synchronized.
+using AdapterObserver = std::function<void(const AdapterEntry& entry, bool converted)>;
+void SetAdapterObserver(AdapterObserver observer);
+void NotifyAdapterObserver(const AdapterEntry& entry, bool converted);
+
 }  // namespace onnx_opt::converter
 
 #endif  // ONNX_OPT_CONVERTER_ADAPTER_H_

@@ -271,6 +271,7 @@ absl::Status Converter::AdaptNode(ir::Node& node, const Step& step) {
   AdapterContext ctx(&node, step, from, target, &names_, &folder, &types_);
   absl::Status s = entry->fn(ctx);
   if (s.ok()) s = Validate(node, ctx, step);
+  NotifyAdapterObserver(*entry, s.ok());
   if (!s.ok()) {
     // A node whose outputs are compile-time constants need not be expressed at all: it is replaced
     // by its values (computed with the interpreter at the source opset). Only where the adapter made

@@ -26,6 +26,7 @@ StatusOr<Geometry> MakeGeometry(const KernelContext& ctx, const std::vector<int6
                                 std::vector<int64_t> kernel, bool ceil_mode) {
   Geometry g;
   g.nd = static_cast<int64_t>(in.size());
+  if (g.nd == 0) return ctx.Error("needs at least one spatial dimension");
   g.in = in;
   g.k = std::move(kernel);
   if (static_cast<int64_t>(g.k.size()) != g.nd) return ctx.Error("kernel_shape rank mismatch");
@@ -145,6 +146,7 @@ std::vector<int64_t> Spatial(const Tensor& t) { return std::vector<int64_t>(t.di
 
 template <typename T>
 Status ConvImpl(const KernelContext& ctx, const Tensor& x, const Tensor& w, const Tensor* b, Tensor& y) {
+  if (x.rank() < 3 || w.rank() != x.rank()) return ctx.Error("X and W must have the same rank >= 3");
   const int64_t N = x.dim(0), C = x.dim(1), M = w.dim(0);
   const int64_t group = ctx.GetInt("group", 1);
   if (group <= 0 || C % group != 0 || M % group != 0 || w.dim(1) * group != C) {
@@ -332,6 +334,7 @@ Status Col2ImKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(Tensor x, CastTensor(*x0, DataType::kDouble));
   ASSIGN_OR_RETURN(std::vector<int64_t> image, ctx.IntsInput(1));
   ASSIGN_OR_RETURN(std::vector<int64_t> block, ctx.IntsInput(2));
+  if (x.rank() != 3) return ctx.Error("input must have rank 3 (N, C * block size, block count)");
   ASSIGN_OR_RETURN(Geometry g, MakeGeometry(ctx, image, block, false));
   const int64_t N = x.dim(0), K = g.k_size(), C = x.dim(1) / std::max<int64_t>(K, 1);
   if (x.dim(2) != g.out_size()) return ctx.Error("input length does not match the block count");

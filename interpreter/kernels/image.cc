@@ -535,6 +535,13 @@ Status RoiAlignKernel(KernelContext& ctx) {
   const int64_t PH = ctx.GetInt("output_height", 1), PW = ctx.GetInt("output_width", 1);
   const int64_t sr = ctx.GetInt("sampling_ratio", 0);
   const double scale = ctx.GetFloat("spatial_scale", 1.0f);
+  if (x.rank() != 4 || rois.rank() != 2 || rois.dim(1) != 4 || static_cast<int64_t>(bi.size()) != rois.dim(0)) {
+    return ctx.Error("expects X of rank 4, rois of shape [R, 4] and R batch indices");
+  }
+  for (int64_t b : bi) {
+    if (b < 0 || b >= x.dim(0)) return ctx.Error("batch index out of range");
+  }
+  if (PH <= 0 || PW <= 0 || sr < 0) return ctx.Error("output size and sampling_ratio must be positive");
   const int64_t C = x.dim(1), H = x.dim(2), W = x.dim(3), R = rois.dim(0);
   Tensor y(DataType::kDouble, {R, C, PH, PW});
   const double off = half ? 0.5 : 0;

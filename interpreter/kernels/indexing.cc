@@ -31,6 +31,7 @@ Status SliceKernel(KernelContext& ctx) {
     }
   }
   const int64_t r = x->rank();
+  if (r == 0) return ctx.Error("cannot slice a scalar");
   if (axes.empty()) {
     for (size_t i = 0; i < starts.size(); ++i) axes.push_back(i);
   }

@@ -15,6 +15,9 @@ Status DftKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(const Tensor* x0, ctx.TensorInput(0));
   ASSIGN_OR_RETURN(Tensor x, CastTensor(*x0, DataType::kDouble));
   const int64_t r = x.rank();
+  if (r < 2 || (x.dim(r - 1) != 1 && x.dim(r - 1) != 2)) {
+    return ctx.Error("input must have rank >= 2 and a last dimension of 1 (real) or 2 (complex)");
+  }
   const bool complex_in = x.dim(r - 1) == 2;
   int64_t axis;
   if (ctx.opset() >= 20) {
@@ -34,6 +37,7 @@ Status DftKernel(KernelContext& ctx) {
   }
   const bool irfft = inverse && onesided;  // Hermitian half spectrum in, real signal out
   if (irfft && !(ctx.has_input(1) && ctx.input(1).size() > 0)) n = 2 * (n_in - 1);
+  if (n <= 0) return ctx.Error("the signal length must be positive");
   const int64_t n_out = irfft ? n : (onesided ? n / 2 + 1 : n);
   const int64_t outer = DimProduct(x.dims(), 0, axis), inner = DimProduct(x.dims(), axis + 1, r - 1);
   const int64_t comp = x.dim(r - 1);
@@ -50,7 +54,9 @@ Status DftKernel(KernelContext& ctx) {
         double re = 0, im = 0;
         for (int64_t t = 0; t < (irfft ? n : std::min(n, n_in)); ++t) {
           double xr, xi;
-          if (irfft && t >= n_in) {  // X[t] = conj(X[n - t])
+          if (irfft && t >= n_in && n - t >= n_in) {  // beyond the given half spectrum
+            continue;
+          } else if (irfft && t >= n_in) {  // X[t] = conj(X[n - t])
             const double* e = px + ((o * n_in + (n - t)) * inner + i) * comp;
             xr = e[0];
             xi = complex_in ? -e[1] : 0;

@@ -411,6 +411,7 @@ absl::Status GridSample(InferenceContext& ctx) {
   const Shape* grid = ctx.input_shape(1);
   if (x == nullptr && grid == nullptr) return absl::OkStatus();
   size_t rank = x != nullptr ? x->rank() : grid->rank();
+  if (rank < 3) return ctx.Error("X and grid need rank 3 or more");
   std::vector<Dim> out(rank);
   if (x != nullptr) {
     out[0] = x->dim(0);
