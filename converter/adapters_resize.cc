@@ -46,8 +46,10 @@ absl::Status UpsampleDown7To1(AdapterContext& ctx) {
   if (s->floats.size() != 4 || s->floats[0] != 1.0f || s->floats[1] != 1.0f) {
     return ctx.Error("Upsample-1 only scales the last two axes of a 4-D input");
   }
-  n.SetAttribute(ir::Attribute::Float("height_scale", s->floats[2]));
-  n.SetAttribute(ir::Attribute::Float("width_scale", s->floats[3]));
+  // Copies first: adding attributes may move the one `s` points to.
+  const float height_scale = s->floats[2], width_scale = s->floats[3];
+  n.SetAttribute(ir::Attribute::Float("height_scale", height_scale));
+  n.SetAttribute(ir::Attribute::Float("width_scale", width_scale));
   n.RemoveAttribute("scales");
   if (StringAttr(ctx, "mode", "nearest") == "linear") n.SetAttribute(ir::Attribute::String("mode", "bilinear"));
   return absl::OkStatus();

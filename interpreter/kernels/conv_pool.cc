@@ -283,14 +283,21 @@ Status DeformConvKernel(KernelContext& ctx) {
   const int64_t group = ctx.GetInt("group", 1), og = ctx.GetInt("offset_group", 1);
   const std::vector<int64_t> s = ctx.GetInts("strides", {1, 1}), d = ctx.GetInts("dilations", {1, 1});
   const std::vector<int64_t> pads = ctx.GetInts("pads", {0, 0, 0, 0});
+  if (w.rank() != 4 || off.rank() != 4 || group <= 0 || og <= 0 || C % group != 0 || M % group != 0 ||
+      C % og != 0 || w.dim(1) * group != C || s.size() != 2 || d.size() != 2 || pads.size() != 4 ||
+      off.dim(0) != N || off.dim(1) != og * 2 * K) {
+    return ctx.Error("W, offset, group, offset_group, strides, dilations or pads do not fit X");
+  }
   const int64_t oH = off.dim(2), oW = off.dim(3);
   Tensor mask;
   if (ctx.has_input(4)) {
     ASSIGN_OR_RETURN(mask, CastTensor(ctx.input(4), DataType::kDouble));
+    if (mask.dims() != std::vector<int64_t>{N, og * K, oH, oW}) return ctx.Error("mask does not fit the offsets");
   }
   Tensor b(DataType::kDouble, {M});
   if (ctx.has_input(3)) {
     ASSIGN_OR_RETURN(b, CastTensor(ctx.input(3), DataType::kDouble));
+    if (b.size() != M) return ctx.Error("bias length must equal the output channels");
   }
   const int64_t Cg = C / group, Mg = M / group, Co = C / og;
   Tensor y(DataType::kDouble, {N, M, oH, oW});
@@ -610,7 +617,7 @@ void RegisterConvPoolKernels(KernelRegistry& r) {
   r.Register("", "LpPool", 1, PoolKernel<Pool::kLp>);
   r.Register("", "GlobalMaxPool", 1, GlobalPoolKernel<Pool::kMax>);
   r.Register("", "GlobalAveragePool", 1, GlobalPoolKernel<Pool::kAvg>);
-  r.Register("", "GlobalLpPool", 2, GlobalPoolKernel<Pool::kLp>);
+  r.Register("", "GlobalLpPool", 1, GlobalPoolKernel<Pool::kLp>);  // p is a float in version 1
   r.Register("", "MaxUnpool", 9, MaxUnpoolKernel);
 }
 

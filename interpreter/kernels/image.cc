@@ -119,7 +119,16 @@ AxisPlan PlanAxis(const ResizeParams& p, int64_t in, int64_t out, double scale, 
 Status ResizeImpl(KernelContext& ctx, const Tensor& x0, std::vector<double> scales, std::vector<int64_t> out,
                   std::vector<double> roi, const ResizeParams& p) {
   const int64_t r = x0.rank();
+  if (!scales.empty() && static_cast<int64_t>(scales.size()) != r) return ctx.Error("needs one scale per axis");
+  if (!out.empty() && static_cast<int64_t>(out.size()) != r) return ctx.Error("needs one size per axis");
+  for (double s : scales) {
+    if (!(s > 0) || !std::isfinite(s)) return ctx.Error("scales must be positive");
+  }
+  if (scales.empty() && out.empty()) return ctx.Error("needs scales or sizes");
   if (scales.empty()) {
+    for (int64_t d = 0; d < r; ++d) {
+      if (out[d] < 0 || x0.dim(d) == 0) return ctx.Error("sizes must be non-negative, of a non-empty input");
+    }
     scales.assign(r, 1.0);
     for (int64_t d = 0; d < r; ++d) scales[d] = static_cast<double>(out[d]) / x0.dim(d);
   }
@@ -127,6 +136,10 @@ Status ResizeImpl(KernelContext& ctx, const Tensor& x0, std::vector<double> scal
     out.resize(r);
     for (int64_t d = 0; d < r; ++d) out[d] = static_cast<int64_t>(std::floor(x0.dim(d) * scales[d]));
   }
+  // A hostile scale must not become an allocation of any size.
+  double elements = 1;
+  for (int64_t d : out) elements *= static_cast<double>(d);
+  if (elements > static_cast<double>(int64_t{1} << 32)) return ctx.Error("the output would be too large");
   if (roi.size() != static_cast<size_t>(2 * r)) {
     roi.assign(2 * r, 0);
     for (int64_t d = 0; d < r; ++d) roi[r + d] = 1;
@@ -258,8 +271,12 @@ Status UpsampleKernel(KernelContext& ctx) {
   std::vector<double> scales;
   if (ctx.opset() >= 9) {
     ASSIGN_OR_RETURN(scales, DoublesInput(ctx, 1));
-  } else {
+  } else if (ctx.opset() >= 7) {
     for (float f : ctx.GetFloats("scales")) scales.push_back(f);
+  } else {
+    // Upsample-1: 4-D input, the last two axes scaled by height_scale and width_scale.
+    if (x->rank() != 4) return ctx.Error("Upsample-1 needs a 4-D input");
+    scales = {1.0, 1.0, ctx.GetFloat("height_scale", 0.0f), ctx.GetFloat("width_scale", 0.0f)};
   }
   ResizeParams p;
   p.mode = ctx.GetString("mode", "nearest");
@@ -467,6 +484,10 @@ Status NonMaxSuppressionKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(double score_th, ScalarInput(ctx, 4, 0));
   const int64_t max_out = static_cast<int64_t>(max_out_d);
   const bool center = ctx.GetInt("center_point_box", 0) != 0;
+  if (boxes.rank() != 3 || boxes.dim(2) != 4 || scores.rank() != 3 || scores.dim(0) != boxes.dim(0) ||
+      scores.dim(2) != boxes.dim(1)) {
+    return ctx.Error("expects boxes [B, N, 4] and scores [B, C, N]");
+  }
   const int64_t B = boxes.dim(0), N = boxes.dim(1), C = scores.dim(1);
   auto corners = [&](int64_t b, int64_t i, double* c) {
     const double* p = boxes.data<double>() + (b * N + i) * 4;
@@ -615,7 +636,7 @@ void RegisterImageKernels(KernelRegistry& r) {
   r.Register("", "GridSample", 16, GridSampleKernel);
   r.Register("", "AffineGrid", 20, AffineGridKernel);
   r.Register("", "Resize", 10, ResizeKernel);
-  r.Register("", "Upsample", 7, UpsampleKernel);
+  r.Register("", "Upsample", 1, UpsampleKernel);
   r.Register("", "CenterCropPad", 18, CenterCropPadKernel);
 }
 

@@ -204,6 +204,15 @@ Status TensorScatterKernel(KernelContext& ctx) {
   if (ctx.has_input(2)) {
     ASSIGN_OR_RETURN(wi, ctx.IntsInput(2));
   }
+  // update matches the cache except along the sequence axis, which is no longer; the batch axis
+  // is not the sequence axis; write indices give one start per batch entry.
+  bool fits = cache->rank() >= 2 && axis != 0 && upd->rank() == cache->rank() && upd->dtype() == cache->dtype();
+  for (int64_t i = 0; fits && i < cache->rank(); ++i) {
+    fits = i == axis ? upd->dim(i) <= cache->dim(i) : upd->dim(i) == cache->dim(i);
+  }
+  if (!fits || (!wi.empty() && static_cast<int64_t>(wi.size()) != cache->dim(0))) {
+    return ctx.Error("update and write_indices must fit the cache");
+  }
   Tensor out = cache->Clone();
   const int64_t B = cache->dim(0), max_len = cache->dim(axis), seq = upd->dim(axis);
   const int64_t mid = DimProduct(cache->dims(), 1, axis), inner = DimProduct(cache->dims(), axis + 1, cache->rank());
