@@ -91,7 +91,11 @@ absl::StatusOr<ModelBytes> MeasureInput(const ir::Model& model, const std::strin
   std::error_code ec;
   const uintmax_t size = std::filesystem::file_size(input, ec);
   if (ec) return absl::NotFoundError(ec.message());
-  return MeasureModelBytes(model, static_cast<int64_t>(size), FolderOf(input));
+  absl::StatusOr<ModelBytes> bytes = MeasureModelBytes(model, static_cast<int64_t>(size), FolderOf(input));
+  if (bytes.ok()) return bytes;
+  // A symlinked model may keep its external data beside its target (as the loader allows).
+  const std::filesystem::path target = std::filesystem::canonical(input, ec);
+  return ec ? bytes : MeasureModelBytes(model, static_cast<int64_t>(size), FolderOf(target.string()));
 }
 
 // The output's bytes as written: the file is loaded again so that the figures are those of the
