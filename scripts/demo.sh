@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Sets up the machine, builds the tools, and runs the main job on the bundled model: check it,
-# optimize it with the default pipeline (printing what each pass did), and check the result.
+# optimize it with the default pipeline (printing what each pass did and the size report), and check
+# the result.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -15,8 +16,8 @@ for name in tiny_cnn transformer_block; do
   echo "== $model"
   "$bin/tools/onnx-check" "$model"
   # Optimize with the default pipeline, prove the result computes the same outputs, print what
-  # each pass did.
-  "$bin/tools/onnx-opt" "$model" -o "$out" --verify --dim N=2 --print-stats
+  # each pass did and the size report (bytes, nodes by op type, output error).
+  "$bin/tools/onnx-opt" "$model" -o "$out" --verify --dim N=2 --print-stats --report
   "$bin/tools/onnx-check" "$out"
   echo "demo: wrote $out ($(stat -c %s "$model") -> $(stat -c %s "$out") bytes)"
 done
