@@ -2,8 +2,9 @@
 
 #include <algorithm>
 
-#include "glog/logging.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
+#include "glog/logging.h"
 #include "ir/function.h"
 
 namespace onnx_opt::ir {
@@ -113,6 +114,40 @@ absl::Status Graph::RemoveInitializer(Value* value) {
   RemoveValueInfo(value);
   owned_values_.erase(std::find_if(owned_values_.begin(), owned_values_.end(),
                                    [value](const auto& p) { return p.get() == value; }));
+  return absl::OkStatus();
+}
+
+absl::Status Graph::RemoveInitializers(const std::vector<Value*>& values) {
+  absl::flat_hash_set<const Value*> doomed;
+  for (Value* value : values) {
+    if (value->graph() != this || (!value->initializer_ && !value->sparse_initializer_)) {
+      return absl::NotFoundError(
+          absl::StrCat("'", value->name(), "' is not an initializer of graph '", name_, "'"));
+    }
+    if (!value->is_graph_input_ && value->has_uses()) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("cannot remove initializer '", value->name(), "': it is still used"));
+    }
+    doomed.insert(value);
+  }
+  if (doomed.empty()) return absl::OkStatus();
+  auto gone = [&](const Value* v) { return doomed.contains(v); };
+  initializers_.erase(std::remove_if(initializers_.begin(), initializers_.end(), gone), initializers_.end());
+  sparse_initializers_.erase(std::remove_if(sparse_initializers_.begin(), sparse_initializers_.end(), gone),
+                             sparse_initializers_.end());
+  for (Value* value : values) {
+    if (value->is_graph_input_) {
+      // Only the default goes; the input stays.
+      value->initializer_.reset();
+      value->sparse_initializer_.reset();
+      doomed.erase(value);
+    } else {
+      RemoveValueInfo(value);
+    }
+  }
+  owned_values_.erase(std::remove_if(owned_values_.begin(), owned_values_.end(),
+                                     [&](const std::unique_ptr<Value>& p) { return doomed.contains(p.get()); }),
+                      owned_values_.end());
   return absl::OkStatus();
 }
 

@@ -94,6 +94,9 @@ class Graph {
   const std::vector<Value*>& sparse_initializers() const { return sparse_initializers_; }
   // Removes an initializer that nothing uses (if it is also a graph input, only the default goes).
   absl::Status RemoveInitializer(Value* value);
+  // RemoveInitializer for many at once, in one pass over the lists (removing them one by one costs
+  // a scan each). All are checked first: on an error nothing is removed.
+  absl::Status RemoveInitializers(const std::vector<Value*>& values);
 
   // --- Outputs -----------------------------------------------------------------------------------
   void AddOutput(Value* v);

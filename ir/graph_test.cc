@@ -164,6 +164,29 @@ TEST(GraphTest, InitializersAndDefaults) {
   EXPECT_EQ(g.initializers().size(), 1u);
 }
 
+TEST(GraphTest, RemoveInitializersAtOnceChecksAllFirst) {
+  Graph g;
+  std::vector<Value*> inits;
+  for (int i = 0; i < 4; ++i) {
+    Tensor t = Tensor::FromVector<float>(DataType::kFloat, {1}, {static_cast<float>(i)});
+    t.set_name("W" + std::to_string(i));
+    inits.push_back(g.AddInitializer(std::move(t)));
+  }
+  Value* b = g.AddInput("B", Type::Tensor(DataType::kFloat, Shape::FromSizes({1})));
+  g.SetInitializer(b, Tensor::FromVector<float>(DataType::kFloat, {1}, {0.0f}));
+  g.AddNode("Neg", {inits[2]}, {"N"});
+  // W2 is used: nothing is removed.
+  EXPECT_FALSE(g.RemoveInitializers({inits[0], inits[2]}).ok());
+  EXPECT_EQ(g.initializers().size(), 5u);
+  // W0, W3 and B's default go; B stays an input; W1 and W2 keep their order.
+  ASSERT_TRUE(g.RemoveInitializers({inits[3], inits[0], b}).ok());
+  ASSERT_EQ(g.initializers().size(), 2u);
+  EXPECT_EQ(g.initializers()[0]->name(), "W1");
+  EXPECT_EQ(g.initializers()[1]->name(), "W2");
+  EXPECT_FALSE(b->is_initializer());
+  EXPECT_EQ(g.inputs().size(), 1u);
+}
+
 TEST(ModelTest, OpsetLookupTreatsEmptyAndAiOnnxAlike) {
   Model m;
   m.mutable_opset_imports().push_back({"", 17});

@@ -18,10 +18,8 @@ class EliminateUnusedInitializers final : public optimizer::Pass {
           if (!v->is_graph_input() && !v->has_uses()) dead.push_back(v);
         }
       }
-      for (ir::Value* v : dead) {
-        if (absl::Status s = g.RemoveInitializer(v); !s.ok()) return s;
-        ctx.CountRewrite();
-      }
+      if (absl::Status s = g.RemoveInitializers(dead); !s.ok()) return s;
+      ctx.CountRewrite(static_cast<int64_t>(dead.size()));
       return !dead.empty();
     });
   }
