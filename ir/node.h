@@ -9,13 +9,14 @@
 
 #include "ir/attribute.h"
 #include "ir/explicit_defaults.h"
+#include "ir/node_pool.h"
 #include "ir/value.h"
 
 namespace onnx_opt::ir {
 
 class Graph;
 
-class Node {
+class Node final {
  public:
   // A detached node; outputs get the given names ("" for an omitted optional output).
   static std::unique_ptr<Node> Create(std::string domain, std::string op_type,
@@ -95,28 +96,33 @@ class Node {
   // that nothing outside still lists them as uses. Used when a node dies.
   void DropAllReferences();
 
+  // Nodes come from a pool that keeps consecutively created nodes together (ir/node_pool.h).
+  static void* operator new(size_t size) { return AllocateNodeSlot(size); }
+  static void operator delete(void* p, size_t size) { FreeNodeSlot(p, size); }
+
  private:
   friend class Graph;
   Node() = default;
 
   void SetSubgraphParent(Attribute& attr);
 
-  std::string domain_;
+  // What a walk over the node list reads comes first, in one cache line: the links, the op type
+  // and the inputs (walks over large graphs are bound by memory access, see tools/bench).
+  Node* next_ = nullptr;
+  Node* prev_ = nullptr;
+  Graph* graph_ = nullptr;
+  bool erased_ = false;
   std::string op_type_;
+  std::vector<Value*> inputs_;
+  std::string domain_;
+  std::vector<std::unique_ptr<Value>> outputs_;
+  std::vector<Attribute> attributes_;
   std::string overload_;
   std::string name_;
   std::string doc_string_;
-  std::vector<Value*> inputs_;
-  std::vector<std::unique_ptr<Value>> outputs_;
-  std::vector<Attribute> attributes_;
   StringPairs metadata_props_;
   std::vector<std::string> device_configurations_;
   ExplicitDefaults explicit_defaults_;
-
-  Graph* graph_ = nullptr;
-  Node* prev_ = nullptr;
-  Node* next_ = nullptr;
-  bool erased_ = false;
   size_t storage_index_ = 0;  // position in the graph's owning vector, for O(1) erase
 };
 

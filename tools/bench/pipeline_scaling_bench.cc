@@ -49,6 +49,21 @@ void BM_DefaultPipeline(benchmark::State& state) {
 
 std::unique_ptr<ir::Model> Dag(int64_t nodes) { return MakeDag(nodes); }
 
+// The baseline every pass pays: one walk over the node list reading each node's op type. Its time
+// per node shows how much of the pipeline's growth is memory access rather than pass logic.
+void BM_WalkNodes(benchmark::State& state) {
+  std::unique_ptr<ir::Model> model = MakeChain(state.range(0));
+  const int64_t nodes = static_cast<int64_t>(model->graph().num_nodes());
+  for (auto _ : state) {
+    int64_t adds = 0;
+    for (const ir::Node* n : model->graph().nodes()) adds += n->op_type() == "Add";
+    benchmark::DoNotOptimize(adds);
+  }
+  state.counters["ns_per_node"] = benchmark::Counter(static_cast<double>(nodes) * state.iterations(),
+                                                     benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+BENCHMARK(BM_WalkNodes)->Name("walk")->RangeMultiplier(10)->Range(1000, 1000000)->Unit(benchmark::kMicrosecond);
+
 BENCHMARK(BM_DefaultPipeline<MakeChain>)->Name("chain")->RangeMultiplier(10)->Range(1000, 1000000)
     ->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime()->UseRealTime();
 BENCHMARK(BM_DefaultPipeline<Dag>)->Name("dag")->RangeMultiplier(10)->Range(1000, 1000000)
