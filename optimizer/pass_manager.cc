@@ -11,16 +11,19 @@
 namespace onnx_opt::optimizer {
 namespace {
 
-// Measures and checks one leaf pass.
+// Measures and checks one leaf pass. A pass that found nothing to change on a model finds nothing
+// on the same model again, so it is skipped until some pass changes the model: `epoch` counts the
+// changes made so far in this pipeline. (In a fixed point this spares the last round most passes.)
 class InstrumentedPass final : public Pass {
  public:
   InstrumentedPass(std::unique_ptr<Pass> inner, const PassManagerOptions& options,
-                   std::vector<PassRun>& runs, ModelSize& size)
-      : inner_(std::move(inner)), options_(options), runs_(runs), size_(size) {}
+                   std::vector<PassRun>& runs, ModelSize& size, int64_t& epoch)
+      : inner_(std::move(inner)), options_(options), runs_(runs), size_(size), epoch_(epoch) {}
 
   std::string_view name() const override { return inner_->name(); }
 
   absl::StatusOr<bool> Run(ir::Model& model, PassContext& ctx) override {
+    if (unchanged_at_ == epoch_) return false;
     PassRun run;
     run.pass = std::string(inner_->name());
     // Only passes change the model, and one that reports no change changed nothing: the size after
@@ -35,6 +38,12 @@ class InstrumentedPass final : public Pass {
                           absl::StrCat("pass '", run.pass, "' failed: ", changed.status().message()));
     }
     run.changed = *changed;
+    if (*changed) {
+      ++epoch_;
+      unchanged_at_ = -1;
+    } else {
+      unchanged_at_ = epoch_;
+    }
     run.rewrites = ctx.rewrites() - rewrites_before;
     run.after = run.changed ? MeasureModel(model) : run.before;
     size_ = run.after;
@@ -57,6 +66,8 @@ class InstrumentedPass final : public Pass {
   const PassManagerOptions& options_;
   std::vector<PassRun>& runs_;
   ModelSize& size_;
+  int64_t& epoch_;
+  int64_t unchanged_at_ = -1;  // the epoch at which this pass last ran without a change
 };
 
 }  // namespace
@@ -64,8 +75,9 @@ class InstrumentedPass final : public Pass {
 absl::StatusOr<PipelineResult> PassManager::Run(ir::Model& model, const std::string& pipeline) {
   PipelineResult result;
   ModelSize size;
+  int64_t epoch = 0;
   auto wrap = [&](std::unique_ptr<Pass> pass) -> std::unique_ptr<Pass> {
-    return std::make_unique<InstrumentedPass>(std::move(pass), options_, result.runs, size);
+    return std::make_unique<InstrumentedPass>(std::move(pass), options_, result.runs, size, epoch);
   };
   absl::StatusOr<std::unique_ptr<Pass>> root = ParsePipeline(pipeline, PassRegistry::Global(), wrap);
   if (!root.ok()) return root.status();
