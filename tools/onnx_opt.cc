@@ -125,6 +125,8 @@ int Main(int argc, char** argv) {
       {"print-stats", "", false, false, "", "print per-pass time, rewrites, nodes and bytes to stderr"},
       {"stats-json", "", true, false, "FILE", "write the per-pass statistics as JSON"},
       {"fold-size-limit", "", true, false, "BYTES", "largest folded constant that may grow the model (default 1048576)"},
+      {"fold-input-defaults", "", false, false, "",
+       "treat initializers that are also graph inputs as constants and drop those inputs (IR < 4 models list every weight as an input)"},
       {"verify", "", false, false, "", "check that the result computes the same outputs; write nothing if not"},
       {"verify-each", "", false, false, "", "check outputs after every pass; name the first pass that breaks them"},
       {"tolerance", "", true, false, "RTOL[,ATOL]", "float32 tolerance of verification (default 1e-4,1e-5)"},
@@ -171,6 +173,8 @@ int Main(int argc, char** argv) {
     }
     options.pass_options.fold_size_limit = v;
   }
+
+  options.pass_options.fold_overridable_initializers = args.Has("fold-input-defaults");
 
   optimizer::EquivalenceOptions eq_options;
   if (absl::Status s = ParseInputOptions(args, eq_options); !s.ok()) {

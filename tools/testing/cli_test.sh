@@ -59,6 +59,8 @@ before=$(md5sum < "$work/good.onnx")
 "$check" >/dev/null 2>&1; [ $? -eq 2 ] || fail "onnx-check without arguments should exit 2"
 "$opt" --help | grep -q -- "--passes" || fail "--help does not list --passes"
 "$opt" --list-passes | grep -q "fuse-bn-into-conv" || fail "--list-passes"
+"$opt" --help | grep -q -- "--fold-input-defaults" || fail "--help does not list --fold-input-defaults"
+"$opt" "$good" -o "$work/frozen.onnx" --fold-input-defaults --verify --dim N=2 2>/dev/null || fail "--fold-input-defaults"
 
 # --verify proves the result; --infer prints types.
 "$opt" "$work/good.onnx" -o "$work/verified.onnx" --verify --dim N=2 2>"$work/verify.log" || fail "--verify failed"
