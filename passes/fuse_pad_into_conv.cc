@@ -1,0 +1,94 @@
+// fuse-pad-into-conv: a constant-mode Pad with value 0 that pads only spatial axes, feeding a Conv
+// (auto_pad NOTSET), becomes part of the Conv's own `pads`: Conv pads with zeros, so the result is
+// the same. Pads are an attribute before opset 11 ("paddings" in Pad-1) and inputs from 11 (with
+// optional axes from 18); they must be constant and non-negative.
+#include "optimizer/pass_registry.h"
+#include "passes/constant.h"
+#include "passes/graph_walk.h"
+#include "passes/pattern.h"
+
+namespace onnx_opt::passes {
+namespace {
+
+// Pad's pads over all `rank` axes ([begin..., end...]), if constant and padding with zeros.
+std::optional<std::vector<int64_t>> ZeroPads(const ir::Node& pad, int64_t opset, int64_t rank) {
+  if (pad.GetString("mode", "constant") != "constant") return std::nullopt;
+  std::vector<int64_t> pads;
+  if (opset < 11) {
+    if (pad.GetFloat("value", 0.0f) != 0.0f) return std::nullopt;
+    pads = pad.GetInts(opset < 2 ? "paddings" : "pads");
+  } else {
+    if (!pad.has_input(1)) return std::nullopt;
+    const ir::Tensor* p = GetConstantTensor(pad.input(1));
+    std::optional<std::vector<int64_t>> values = p ? ConstantAsInts(*p) : std::nullopt;
+    if (!values) return std::nullopt;
+    pads = *values;
+    if (pad.num_inputs() > 2 && pad.has_input(2)) {
+      std::optional<double> v = ScalarConstant(pad.input(2));
+      if (!v || *v != 0.0) return std::nullopt;
+    }
+    if (pad.num_inputs() > 3 && pad.has_input(3)) {
+      const ir::Tensor* a = GetConstantTensor(pad.input(3));
+      std::optional<std::vector<int64_t>> axes = a ? ConstantAsInts(*a) : std::nullopt;
+      if (!axes || pads.size() != 2 * axes->size()) return std::nullopt;
+      std::vector<int64_t> full(2 * rank, 0);
+      for (size_t i = 0; i < axes->size(); ++i) {
+        int64_t axis = (*axes)[i] < 0 ? (*axes)[i] + rank : (*axes)[i];
+        if (axis < 0 || axis >= rank) return std::nullopt;
+        full[axis] = pads[i];
+        full[axis + rank] = pads[i + axes->size()];
+      }
+      pads = std::move(full);
+    }
+  }
+  if (static_cast<int64_t>(pads.size()) != 2 * rank) return std::nullopt;
+  for (int64_t p : pads) {
+    if (p < 0) return std::nullopt;
+  }
+  if (pads[0] != 0 || pads[1] != 0 || pads[rank] != 0 || pads[rank + 1] != 0) return std::nullopt;
+  return pads;
+}
+
+class FusePadIntoConv final : public optimizer::Pass {
+ public:
+  std::string_view name() const override { return "fuse-pad-into-conv"; }
+
+  absl::StatusOr<bool> Run(ir::Model& model, optimizer::PassContext& ctx) override {
+    const int64_t opset = model.OpsetVersion("").value_or(0);
+    return ForEachGraphOuterFirst(model, [&](ir::Graph& g) -> absl::StatusOr<bool> {
+      bool changed = false;
+      for (ir::Node* conv : g.nodes()) {
+        if (!conv->is_onnx_domain() || conv->op_type() != "Conv" || !conv->has_input(0)) continue;
+        if (conv->GetString("auto_pad", "NOTSET") != "NOTSET") continue;
+        ir::Node* pad = ProducerOf(conv->input(0), "Pad", &g);
+        if (pad == nullptr || !HasSingleUse(conv->input(0)) || !pad->has_input(0)) continue;
+        ir::Value* x = pad->input(0);
+        if (!x->type().is_tensor() || !x->type().shape()) continue;
+        const int64_t rank = static_cast<int64_t>(x->type().shape()->rank());
+        if (rank < 3) continue;
+        std::optional<std::vector<int64_t>> pads = ZeroPads(*pad, opset, rank);
+        if (!pads) continue;
+        const int64_t spatial = rank - 2;
+        std::vector<int64_t> conv_pads = conv->GetInts("pads", std::vector<int64_t>(2 * spatial, 0));
+        if (static_cast<int64_t>(conv_pads.size()) != 2 * spatial) continue;
+        for (int64_t i = 0; i < spatial; ++i) {
+          conv_pads[i] += (*pads)[2 + i];
+          conv_pads[spatial + i] += (*pads)[rank + 2 + i];
+        }
+        conv->SetAttribute(ir::Attribute::Ints("pads", conv_pads));
+        conv->SetInput(0, x);
+        (void)g.Erase(pad);
+        ctx.CountRewrite();
+        changed = true;
+      }
+      g.ReleaseErased();
+      return changed;
+    });
+  }
+};
+
+}  // namespace
+
+REGISTER_PASS(FusePadIntoConv, "fuse-pad-into-conv", "fold a zero constant Pad of spatial axes into the Conv after it");
+
+}  // namespace onnx_opt::passes
