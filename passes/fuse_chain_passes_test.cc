@@ -106,6 +106,34 @@ TEST(FuseConcatsTest, NestedConcatsOnTheSameAxisFlatten) {
   EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
 }
 
+TEST(FuseSqueezesTest, UnsqueezeChainsAndSqueezeChainsMerge) {
+  auto run = RunPipelineOnText(R"(
+    <ir_version: 8, opset_import: ["" : 13]>
+    g (float[2,3] X, float[1,2,1,3,1] S) => (float[1,2,1,3,1] Y, float[2,3] Z)
+    <int64[1] a1 = {1}, int64[2] a2 = {0, -1}, int64[2] s1 = {0, 4}, int64[1] s2 = {1}> {
+      U = Unsqueeze(X, a1)
+      Y = Unsqueeze(U, a2)
+      Q = Squeeze(S, s1)
+      Z = Squeeze(Q, s2)
+    })", "fuse-reshapes");
+  ASSERT_TRUE(run.ok()) << run.status();
+  EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("Unsqueeze", "Squeeze"));
+  EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
+}
+
+TEST(FuseSqueezesTest, AttributeFormBeforeOpset13) {
+  auto run = RunPipelineOnText(R"(
+    <ir_version: 8, opset_import: ["" : 11]>
+    g (float[2,3] X) => (float[2,1,1,3] Y) {
+      U = Unsqueeze<axes = [1]>(X)
+      Y = Unsqueeze<axes = [-2]>(U)
+    })", "fuse-reshapes");
+  ASSERT_TRUE(run.ok()) << run.status();
+  ASSERT_EQ(run->after->graph().num_nodes(), 1u);
+  EXPECT_EQ(run->after->graph().first_node()->GetInts("axes"), (std::vector<int64_t>{1, 2}));
+  EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
+}
+
 TEST(MergeConstantsTest, SubAndDivChainsMerge) {
   auto run = RunPipelineOnText(R"(
     <ir_version: 8, opset_import: ["" : 17]>
