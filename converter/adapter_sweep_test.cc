@@ -2,8 +2,9 @@
 // its versions, a one-node model is made from the schema (every required input a tensor of one type
 // and shape, no attributes; the first shape that passes the checker and runs in the interpreter) and
 // hand-written cases (converter/sweep_cases.h) add nodes that need attributes or constant inputs.
-// Each model is converted to every other version boundary of its operators; every conversion that
-// succeeds must pass the checker and compute the same outputs as the model it came from.
+// Each model is converted to every other version boundary of its operators (a hand-written case
+// also from its newest boundary back down); every conversion that succeeds must pass the checker
+// and compute the same outputs as the model it came from.
 //
 // The driver reports each adapter it runs (SetAdapterObserver). Adapters no model exercised are
 // listed in converter/adapter_sweep_uncovered.txt, which must match exactly: a new case that
@@ -241,7 +242,14 @@ TEST(AdapterSweep, EveryAdapterRunsAndKeepsOutputs) {
       for (int t : TargetsFor("ai.onnx", n->op_type())) targets.insert(t);
     }
     ++hand_written;
-    Sweep(c.name, *model, static_cast<int>(model->OpsetVersion("").value_or(1)), targets, result);
+    const int base = static_cast<int>(model->OpsetVersion("").value_or(1));
+    Sweep(c.name, *model, base, targets, result);
+    // And back down from the newest version boundary, so that the downward adapters run too.
+    const int top = targets.empty() ? base : *targets.rbegin();
+    if (top > base) {
+      absl::StatusOr<std::unique_ptr<ir::Model>> up = testing::ConvertTo(*model, top, /*infer=*/true);
+      if (up.ok()) Sweep(absl::StrCat(c.name, " (at opset ", top, ")"), **up, top, targets, result);
+    }
   }
   SetAdapterObserver(nullptr);
 
