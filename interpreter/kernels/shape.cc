@@ -228,9 +228,23 @@ Status ExpandKernel(KernelContext& ctx) {
 
 Status TileKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(const Tensor* x, ctx.TensorInput(0));
-  ASSIGN_OR_RETURN(std::vector<int64_t> reps, ctx.IntsInput(1));
   const int64_t r = x->rank();
+  std::vector<int64_t> reps;
+  if (ctx.opset() < 6) {
+    // Tile-1: `tiles` copies along `axis`, both scalars of the input's type.
+    ASSIGN_OR_RETURN(double tiles, ScalarInput(ctx, 1, 1));
+    ASSIGN_OR_RETURN(double axis_value, ScalarInput(ctx, 2, 0));
+    ASSIGN_OR_RETURN(int64_t axis, NormalizeAxis(static_cast<int64_t>(axis_value), r));
+    if (r == 0) return ctx.Error("cannot tile a scalar");
+    reps.assign(r, 1);
+    reps[axis] = static_cast<int64_t>(tiles);
+  } else {
+    ASSIGN_OR_RETURN(reps, ctx.IntsInput(1));
+  }
   if (static_cast<int64_t>(reps.size()) != r) return ctx.Error("repeats length must equal the rank");
+  for (int64_t v : reps) {
+    if (v < 0) return ctx.Error("repeats must be non-negative");
+  }
   std::vector<int64_t> dims(r);
   for (int64_t i = 0; i < r; ++i) dims[i] = x->dim(i) * reps[i];
   Tensor out(x->dtype(), dims);
@@ -412,7 +426,7 @@ void RegisterShapeKernels(KernelRegistry& r) {
   r.Register("", "Concat", 1, ConcatKernel);
   r.Register("", "Split", 1, SplitKernel);
   r.Register("", "Expand", 8, ExpandKernel);
-  r.Register("", "Tile", 6, TileKernel);
+  r.Register("", "Tile", 1, TileKernel);
   r.Register("", "Constant", 1, ConstantKernel);
   r.Register("", "ConstantOfShape", 9, ConstantOfShapeKernel);
   r.Register("", "Range", 11, RangeKernel);
