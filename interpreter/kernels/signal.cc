@@ -87,6 +87,61 @@ Status DftKernel(KernelContext& ctx) {
 
 // input [N, C, L], weight [C, 1, K], bias [C], past_state [N, C, K-1]: a depthwise causal conv1d
 // over concat(past_state, input); present_state is the last K-1 steps of that concatenation.
+// STFT-17: frames of `frame_length` samples every `frame_step`, each multiplied by the window and
+// transformed; output [batch, frames, bins, 2] (bins = frame_length / 2 + 1 when onesided).
+Status StftKernel(KernelContext& ctx) {
+  ASSIGN_OR_RETURN(const Tensor* x0, ctx.TensorInput(0));
+  ASSIGN_OR_RETURN(Tensor x, CastTensor(*x0, DataType::kDouble));
+  if (x.rank() != 3 || (x.dim(2) != 1 && x.dim(2) != 2)) {
+    return ctx.Error("signal must be [batch, length, 1] (real) or [batch, length, 2] (complex)");
+  }
+  ASSIGN_OR_RETURN(double step_d, ScalarInput(ctx, 1, 0));
+  const int64_t step = static_cast<int64_t>(step_d);
+  std::vector<double> window;
+  if (ctx.has_input(2) && ctx.input(2).size() > 0) {
+    ASSIGN_OR_RETURN(Tensor w, CastTensor(ctx.input(2), DataType::kDouble));
+    window.assign(w.data<double>(), w.data<double>() + w.size());
+  }
+  int64_t length = static_cast<int64_t>(window.size());
+  if (ctx.has_input(3) && ctx.input(3).size() > 0) {
+    ASSIGN_OR_RETURN(double l, ScalarInput(ctx, 3, 0));
+    length = static_cast<int64_t>(l);
+  }
+  if (window.empty()) window.assign(std::max<int64_t>(length, 0), 1.0);
+  const int64_t B = x.dim(0), N = x.dim(1), comp = x.dim(2);
+  if (step <= 0 || length <= 0 || static_cast<int64_t>(window.size()) != length || length > N) {
+    return ctx.Error("frame_step and frame_length must be positive, the window frame_length long, "
+                     "and a frame no longer than the signal");
+  }
+  const bool onesided = ctx.GetInt("onesided", 1) != 0;
+  if (onesided && comp == 2) return ctx.Error("onesided needs a real signal");
+  const int64_t frames = (N - length) / step + 1, bins = onesided ? length / 2 + 1 : length;
+  Tensor y(DataType::kDouble, {B, frames, bins, 2});
+  const double* px = x.data<double>();
+  double* py = y.mutable_data<double>();
+  for (int64_t b = 0; b < B; ++b) {
+    for (int64_t f = 0; f < frames; ++f) {
+      for (int64_t k = 0; k < bins; ++k) {
+        double re = 0, im = 0;
+        for (int64_t n = 0; n < length; ++n) {
+          const double* e = px + (b * N + f * step + n) * comp;
+          const double xr = e[0] * window[n], xi = comp == 2 ? e[1] * window[n] : 0;
+          const double ang = -2 * M_PI * static_cast<double>(k * n) / static_cast<double>(length);
+          const double c = std::cos(ang), s = std::sin(ang);
+          re += xr * c - xi * s;
+          im += xr * s + xi * c;
+        }
+        double* out = py + ((b * frames + f) * bins + k) * 2;
+        out[0] = re;
+        out[1] = im;
+      }
+    }
+  }
+  ASSIGN_OR_RETURN(y, CastTensor(y, x0->dtype()));
+  ctx.set_output(0, std::move(y));
+  return OkStatus();
+}
+
 Status CausalConvWithStateKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(const Tensor* x0, ctx.TensorInput(0));
   ASSIGN_OR_RETURN(Tensor x, CastTensor(*x0, DataType::kDouble));
@@ -188,6 +243,7 @@ Status OptimizerKernel(KernelContext& ctx) {
 
 void RegisterSignalKernels(KernelRegistry& r) {
   r.Register("", "DFT", 17, DftKernel);
+  r.Register("", "STFT", 17, StftKernel);
   r.Register("", "CausalConvWithState", 27, CausalConvWithStateKernel);
   r.Register("ai.onnx.preview.training", "Adagrad", 1, OptimizerKernel<0>);
   r.Register("ai.onnx.preview.training", "Momentum", 1, OptimizerKernel<1>);
