@@ -1,7 +1,6 @@
 // Sweep cases for operator versions with required attributes the generated models cannot have:
 // the first versions of BatchNormalization, Cast, Pad and Tile, and operators introduced late that
 // have no expansion into older opsets (the sweep checks that converting below them is refused).
-// MelWeightMatrix has no case: the interpreter does not run it yet.
 #include "converter/sweep_cases.h"
 
 namespace onnx_opt::converter {
@@ -31,6 +30,13 @@ REGISTER_SWEEP_CASES(legacy, {
     {"STFT-17", R"(
       <ir_version: 8, opset_import: ["" : 17]>
       g (float[1,8,1] signal) => (y) <int64 step = {2}, int64 len = {4}> { y = STFT(signal, step, , len) })"},
+    {"MelWeightMatrix-17", R"(
+      <ir_version: 8, opset_import: ["" : 17]>
+      g (float[3,9] x) => (y) <int64 bins = {4}, int64 dft = {16}, int64 rate = {8000}, float lo = {0.0},
+                                float hi = {4000.0}> {
+        m = MelWeightMatrix(bins, dft, rate, lo, hi)
+        y = MatMul(x, m)
+      })"},
     {"TfIdfVectorizer-9", R"(
       <ir_version: 4, opset_import: ["" : 9]>
       g (int64[2,4] x) => (y) {

@@ -235,6 +235,7 @@ template <int kind>  // 0 Hann, 1 Hamming, 2 Blackman
 Status WindowKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(double sd, ScalarInput(ctx, 0, 0));
   const int64_t size = static_cast<int64_t>(sd);
+  if (size < 0) return ctx.Error("size must be non-negative");
   const bool periodic = ctx.GetInt("periodic", 1) != 0;
   const double N = periodic ? size : size - 1;
   Tensor w(DataType::kDouble, {size});
@@ -248,6 +249,51 @@ Status WindowKernel(KernelContext& ctx) {
   }
   ASSIGN_OR_RETURN(w, CastTensor(w, static_cast<DataType>(ctx.GetInt("output_datatype", 1))));
   ctx.set_output(0, std::move(w));
+  return OkStatus();
+}
+
+// MelWeightMatrix-17: [dft_length / 2 + 1, num_mel_bins] triangular filters. Band edges are
+// num_mel_bins + 2 points equally spaced on the mel scale (mel(f) = 2595 log10(1 + f / 700)) from
+// lower_edge_hertz, in steps of (mel(upper) - mel(lower)) / (num_mel_bins + 2), each mapped back
+// to hertz and to the spectrogram bin floor((dft_length + 1) * f / sample_rate). Filter i rises from
+// edge i to 1 at edge i + 1 and falls to 0 at edge i + 2.
+Status MelWeightMatrixKernel(KernelContext& ctx) {
+  ASSIGN_OR_RETURN(double mel_bins_d, ScalarInput(ctx, 0, 0));
+  ASSIGN_OR_RETURN(double dft_d, ScalarInput(ctx, 1, 0));
+  ASSIGN_OR_RETURN(double rate, ScalarInput(ctx, 2, 0));
+  ASSIGN_OR_RETURN(double lower_hz, ScalarInput(ctx, 3, 0));
+  ASSIGN_OR_RETURN(double upper_hz, ScalarInput(ctx, 4, 0));
+  const int64_t mel_bins = static_cast<int64_t>(mel_bins_d), dft = static_cast<int64_t>(dft_d);
+  if (mel_bins <= 0 || dft <= 0 || !(rate > 0) || mel_bins > (int64_t{1} << 20) || dft > (int64_t{1} << 24)) {
+    return ctx.Error("num_mel_bins, dft_length and sample_rate must be positive (and of a sane size)");
+  }
+  const int64_t spectrogram_bins = dft / 2 + 1;
+  auto mel = [](double hz) { return 2595.0 * std::log10(1.0 + hz / 700.0); };
+  const double low = mel(lower_hz), step = (mel(upper_hz) - low) / static_cast<double>(mel_bins + 2);
+  std::vector<int64_t> edges(mel_bins + 2);
+  for (int64_t i = 0; i < mel_bins + 2; ++i) {
+    const double hz = 700.0 * (std::pow(10.0, (low + step * static_cast<double>(i)) / 2595.0) - 1.0);
+    edges[i] = static_cast<int64_t>(std::floor(static_cast<double>(dft + 1) * hz / rate));
+  }
+  Tensor m(DataType::kDouble, {spectrogram_bins, mel_bins});
+  double* pm = m.mutable_data<double>();
+  std::fill(pm, pm + m.size(), 0.0);
+  auto set = [&](int64_t bin, int64_t i, double v) {
+    if (bin >= 0 && bin < spectrogram_bins) pm[bin * mel_bins + i] = v;
+  };
+  for (int64_t i = 0; i < mel_bins; ++i) {
+    const int64_t left = edges[i], center = edges[i + 1], right = edges[i + 2];
+    if (center == left) {
+      set(center, i, 1.0);
+    } else {
+      for (int64_t j = left; j <= center; ++j) set(j, i, static_cast<double>(j - left) / static_cast<double>(center - left));
+    }
+    if (right > center) {
+      for (int64_t j = center; j < right; ++j) set(j, i, static_cast<double>(right - j) / static_cast<double>(right - center));
+    }
+  }
+  ASSIGN_OR_RETURN(m, CastTensor(m, static_cast<DataType>(ctx.GetInt("output_datatype", 1))));
+  ctx.set_output(0, std::move(m));
   return OkStatus();
 }
 
@@ -370,6 +416,7 @@ void RegisterMiscKernels(KernelRegistry& r) {
   r.Register("", "BitCast", 26, BitCastKernel);
   r.Register("", "TensorScatter", 24, TensorScatterKernel);
   r.Register("", "HannWindow", 17, WindowKernel<0>);
+  r.Register("", "MelWeightMatrix", 17, MelWeightMatrixKernel);
   r.Register("", "HammingWindow", 17, WindowKernel<1>);
   r.Register("", "BlackmanWindow", 17, WindowKernel<2>);
   r.Register("", "StringConcat", 20, StringConcatKernel);
