@@ -30,6 +30,11 @@ REGISTER_SWEEP_CASES(pooling, {
         y, i = MaxPool<kernel_shape = [2, 2], strides = [2, 2]>(x)
         z = MaxUnpool<kernel_shape = [2, 2], strides = [2, 2]>(y, i)
       })"},
+    {"MaxRoiPool-1", R"(
+      <ir_version: 4, opset_import: ["" : 1]>
+      g (float[1,1,4,4] x) => (y) <float[2,5] rois = {0.0, 0.0, 0.0, 3.0, 3.0, 0.0, 1.0, 1.0, 2.0, 3.0}> {
+        y = MaxRoiPool<pooled_shape = [2, 2]>(x, rois)
+      })"},
     {"RoiAlign-10", R"(
       <ir_version: 5, opset_import: ["" : 10]>
       g (float[1,1,4,4] x) => (y) <float[1,4] rois = {0.5, 0.5, 3.0, 2.5}, int64[1] b = {0}> {

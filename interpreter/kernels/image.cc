@@ -1,6 +1,7 @@
 // Image operators: Resize (all coordinate modes, nearest/linear/cubic, antialias, axes,
 // keep_aspect_ratio_policy), Upsample, CenterCropPad.
 #include <algorithm>
+#include <limits>
 #include <cmath>
 
 #include "interpreter/kernels/common.h"
@@ -546,6 +547,57 @@ Status NonMaxSuppressionKernel(KernelContext& ctx) {
 }
 
 
+// MaxRoiPool-1: max over a pooled_shape grid of bins of each region (batch index, x1, y1, x2, y2),
+// in the Caffe convention the operator comes from: corners scaled by spatial_scale and rounded, the
+// region at least one pixel, bin edges floor/ceil of equal fractions, empty bins 0.
+Status MaxRoiPoolKernel(KernelContext& ctx) {
+  ASSIGN_OR_RETURN(const Tensor* x0, ctx.TensorInput(0));
+  ASSIGN_OR_RETURN(Tensor x, CastTensor(*x0, DataType::kDouble));
+  ASSIGN_OR_RETURN(Tensor rois, CastTensor(ctx.input(1), DataType::kDouble));
+  const std::vector<int64_t> pooled = ctx.GetInts("pooled_shape");
+  const double scale = ctx.GetFloat("spatial_scale", 1.0f);
+  if (x.rank() != 4 || rois.rank() != 2 || rois.dim(1) != 5 || pooled.size() != 2 || pooled[0] <= 0 ||
+      pooled[1] <= 0) {
+    return ctx.Error("expects X of rank 4, rois of shape [R, 5] and a positive pooled_shape of 2 values");
+  }
+  const int64_t N = x.dim(0), C = x.dim(1), H = x.dim(2), W = x.dim(3), R = rois.dim(0);
+  const int64_t PH = pooled[0], PW = pooled[1];
+  Tensor y(DataType::kDouble, {R, C, PH, PW});
+  double* py = y.mutable_data<double>();
+  const double* px = x.data<double>();
+  for (int64_t r = 0; r < R; ++r) {
+    const double* roi = rois.data<double>() + r * 5;
+    const int64_t b = static_cast<int64_t>(roi[0]);
+    if (b < 0 || b >= N) return ctx.Error("batch index out of range");
+    const int64_t x1 = std::llround(roi[1] * scale), y1 = std::llround(roi[2] * scale);
+    const int64_t x2 = std::llround(roi[3] * scale), y2 = std::llround(roi[4] * scale);
+    const double bin_h = static_cast<double>(std::max<int64_t>(y2 - y1 + 1, 1)) / PH;
+    const double bin_w = static_cast<double>(std::max<int64_t>(x2 - x1 + 1, 1)) / PW;
+    for (int64_t c = 0; c < C; ++c) {
+      const double* plane = px + (b * C + c) * H * W;
+      for (int64_t ph = 0; ph < PH; ++ph) {
+        const int64_t h0 = std::clamp<int64_t>(static_cast<int64_t>(std::floor(ph * bin_h)) + y1, 0, H);
+        const int64_t h1 = std::clamp<int64_t>(static_cast<int64_t>(std::ceil((ph + 1) * bin_h)) + y1, 0, H);
+        for (int64_t pw = 0; pw < PW; ++pw) {
+          const int64_t w0 = std::clamp<int64_t>(static_cast<int64_t>(std::floor(pw * bin_w)) + x1, 0, W);
+          const int64_t w1 = std::clamp<int64_t>(static_cast<int64_t>(std::ceil((pw + 1) * bin_w)) + x1, 0, W);
+          double m = 0;
+          if (h1 > h0 && w1 > w0) {
+            m = -std::numeric_limits<double>::infinity();
+            for (int64_t h = h0; h < h1; ++h) {
+              for (int64_t w = w0; w < w1; ++w) m = std::max(m, plane[h * W + w]);
+            }
+          }
+          py[((r * C + c) * PH + ph) * PW + pw] = m;
+        }
+      }
+    }
+  }
+  ASSIGN_OR_RETURN(y, CastTensor(y, x0->dtype()));
+  ctx.set_output(0, std::move(y));
+  return OkStatus();
+}
+
 Status RoiAlignKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(const Tensor* x0, ctx.TensorInput(0));
   ASSIGN_OR_RETURN(Tensor x, CastTensor(*x0, DataType::kDouble));
@@ -631,6 +683,7 @@ Status RoiAlignKernel(KernelContext& ctx) {
 }  // namespace
 
 void RegisterImageKernels(KernelRegistry& r) {
+  r.Register("", "MaxRoiPool", 1, MaxRoiPoolKernel);
   r.Register("", "RoiAlign", 10, RoiAlignKernel);
   r.Register("", "NonMaxSuppression", 10, NonMaxSuppressionKernel);
   r.Register("", "GridSample", 16, GridSampleKernel);
