@@ -16,9 +16,11 @@ namespace {
 using interpreter::RuntimeValue;
 using interpreter::Tensor;
 
-absl::StatusOr<std::vector<int64_t>> ResolveShape(const ir::Value& input, const EquivalenceOptions& options) {
+// The dims of a tensor of `type` for `input` (its own type, or its sequence's or optional's
+// element type).
+absl::StatusOr<std::vector<int64_t>> ResolveShape(const ir::Value& input, const ir::Type& type,
+                                                  const EquivalenceOptions& options) {
   if (auto it = options.shapes.find(input.name()); it != options.shapes.end()) return it->second;
-  const ir::Type& type = input.type();
   std::vector<int64_t> dims;
   if (!type.shape().has_value()) {
     return absl::InvalidArgumentError(absl::StrCat("input '", input.name(),
@@ -62,7 +64,7 @@ absl::StatusOr<RuntimeValue> RandomValue(const ir::Value& input, const ir::Type&
                                          const EquivalenceOptions& options, std::mt19937_64& rng) {
   switch (type.kind()) {
     case ir::Type::Kind::kTensor: {
-      absl::StatusOr<std::vector<int64_t>> dims = ResolveShape(input, options);
+      absl::StatusOr<std::vector<int64_t>> dims = ResolveShape(input, type, options);
       if (!dims.ok()) return dims.status();
       absl::StatusOr<Tensor> t = RandomTensor(type.elem_type(), *dims, rng);
       if (!t.ok()) return t.status();
@@ -70,6 +72,22 @@ absl::StatusOr<RuntimeValue> RandomValue(const ir::Value& input, const ir::Type&
     }
     case ir::Type::Kind::kOptional:
       return RandomValue(input, type.inner(), options, rng);
+    case ir::Type::Kind::kSequence: {
+      // Two tensors of the element type (sequences of sequences are not generated).
+      if (!type.has_inner() || type.inner().kind() != ir::Type::Kind::kTensor) {
+        return absl::UnimplementedError(absl::StrCat("cannot generate a random value for input '", input.name(),
+                                                     "' of type ", type.ToString(), "; give inputs explicitly"));
+      }
+      absl::StatusOr<std::vector<int64_t>> dims = ResolveShape(input, type.inner(), options);
+      if (!dims.ok()) return dims.status();
+      std::vector<Tensor> elems;
+      for (int i = 0; i < 2; ++i) {
+        absl::StatusOr<Tensor> t = RandomTensor(type.inner().elem_type(), *dims, rng);
+        if (!t.ok()) return t.status();
+        elems.push_back(std::move(*t));
+      }
+      return RuntimeValue::Sequence(std::move(elems), type.inner().elem_type());
+    }
     default:
       return absl::UnimplementedError(absl::StrCat("cannot generate a random value for input '",
                                                    input.name(), "' of type ", type.ToString(),
