@@ -21,6 +21,12 @@ REGISTER_SWEEP_CASES(sequence, {
     {"ConcatFromSequence-11", R"(
       <ir_version: 6, opset_import: ["" : 11]>
       g (seq(float[2]) s) => (y) { y = ConcatFromSequence<axis = 0>(s) })"},
+    {"SequenceMap-17", R"(
+      <ir_version: 8, opset_import: ["" : 17]>
+      g (seq(float[2]) s) => (y) {
+        t = SequenceMap(s) <body = b (float[2] x) => (float[2] z) { z = Neg(x) }>
+        y = ConcatFromSequence<axis = 0>(t)
+      })"},
     {"OptionalHasElement-15", R"(
       <ir_version: 8, opset_import: ["" : 15]>
       g (optional(float[2]) o) => (y) { y = OptionalHasElement(o) })"},
