@@ -163,6 +163,7 @@ const KernelRegistry& KernelRegistry::Global() {
     RegisterRecurrentKernels(*reg);
     RegisterSignalKernels(*reg);
     RegisterMlKernels(*reg);
+    RegisterRandomKernels(*reg);
     return reg;
   }();
   return *r;

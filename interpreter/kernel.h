@@ -129,6 +129,7 @@ void RegisterImageKernels(KernelRegistry& r);
 void RegisterRecurrentKernels(KernelRegistry& r);
 void RegisterSignalKernels(KernelRegistry& r);
 void RegisterMlKernels(KernelRegistry& r);
+void RegisterRandomKernels(KernelRegistry& r);
 
 }  // namespace onnx_opt::interpreter
 
