@@ -23,6 +23,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "converter/adapter.h"
+#include "converter/convert.h"
 #include "converter/sweep_cases.h"
 #include "converter/test_util.h"
 #include "gtest/gtest.h"
@@ -130,13 +131,22 @@ struct SweepResult {
   std::vector<std::string> failures;
 };
 
-// Converts `model` to each of `targets`, checking every result.
-void Sweep(const std::string& label, const ir::Model& model, int base, const std::set<int>& targets,
-           SweepResult& result) {
+// Converts `model`'s opset of `domain` ("ai.onnx" or "ai.onnx.ml").
+absl::StatusOr<std::unique_ptr<ir::Model>> ConvertDomain(const ir::Model& model, const std::string& domain,
+                                                         int target) {
+  if (domain == "ai.onnx") return testing::ConvertTo(model, target, /*infer=*/true);
+  ConvertOptions options;
+  options.ml_opset = target;
+  return ConvertModel(model, options);
+}
+
+// Converts `model`'s opset of `domain` to each of `targets`, checking every result.
+void Sweep(const std::string& label, const ir::Model& model, const std::string& domain, int base,
+           const std::set<int>& targets, SweepResult& result) {
   ++result.models;
   for (int target : targets) {
     if (target == base) continue;
-    absl::StatusOr<std::unique_ptr<ir::Model>> got = testing::ConvertTo(model, target, /*infer=*/true);
+    absl::StatusOr<std::unique_ptr<ir::Model>> got = ConvertDomain(model, domain, target);
     if (!got.ok()) {
       ++result.refused;
       continue;
@@ -225,7 +235,7 @@ TEST(AdapterSweep, EveryAdapterRunsAndKeepsOutputs) {
         ++unmade;
         continue;
       }
-      Sweep(absl::StrCat(op, "-", base), *model, base, targets, result);
+      Sweep(absl::StrCat(op, "-", base), *model, "ai.onnx", base, targets, result);
     }
   }
   int hand_written = 0;
@@ -237,18 +247,25 @@ TEST(AdapterSweep, EveryAdapterRunsAndKeepsOutputs) {
       ADD_FAILURE() << c.name << " is not a usable model: " << why << "\n" << c.model;
       continue;
     }
-    std::set<int> targets;
-    for (const ir::Node* n : model->graph().nodes()) {
-      for (int t : TargetsFor("ai.onnx", n->op_type())) targets.insert(t);
-    }
     ++hand_written;
-    const int base = static_cast<int>(model->OpsetVersion("").value_or(1));
-    Sweep(c.name, *model, base, targets, result);
-    // And back down from the newest version boundary, so that the downward adapters run too.
-    const int top = targets.empty() ? base : *targets.rbegin();
-    if (top > base) {
-      absl::StatusOr<std::unique_ptr<ir::Model>> up = testing::ConvertTo(*model, top, /*infer=*/true);
-      if (up.ok()) Sweep(absl::StrCat(c.name, " (at opset ", top, ")"), **up, top, targets, result);
+    // The case's ai.onnx opset, and its ai.onnx.ml one when it imports that domain.
+    for (const std::string domain : {"ai.onnx", "ai.onnx.ml"}) {
+      std::optional<int64_t> opset = model->OpsetVersion(domain == "ai.onnx" ? "" : domain);
+      if (!opset) continue;
+      std::set<int> targets;
+      for (const ir::Node* n : model->graph().nodes()) {
+        const bool in_domain = domain == "ai.onnx" ? n->is_onnx_domain() : n->domain() == domain;
+        if (!in_domain) continue;
+        for (int t : TargetsFor(domain, n->op_type())) targets.insert(t);
+      }
+      const int base = static_cast<int>(*opset);
+      Sweep(c.name, *model, domain, base, targets, result);
+      // And back down from the newest version boundary, so that the downward adapters run too.
+      const int top = targets.empty() ? base : *targets.rbegin();
+      if (top > base) {
+        absl::StatusOr<std::unique_ptr<ir::Model>> up = ConvertDomain(*model, domain, top);
+        if (up.ok()) Sweep(absl::StrCat(c.name, " (at ", domain, " opset ", top, ")"), **up, domain, top, targets, result);
+      }
     }
   }
   SetAdapterObserver(nullptr);
@@ -259,17 +276,17 @@ TEST(AdapterSweep, EveryAdapterRunsAndKeepsOutputs) {
   std::set<AdapterKey> uncovered;
   int total = 0;
   for (const auto& [key, entry] : AdapterRegistry::Global().entries()) {
-    if (std::get<0>(key) != "ai.onnx") continue;
+    if (std::get<0>(key) != "ai.onnx" && std::get<0>(key) != "ai.onnx.ml") continue;
     ++total;
     const bool covered = entry.kind == AdapterKind::kRefuse ? ran.contains(key) : converted.contains(key);
     if (!covered) uncovered.insert(key);
   }
   std::cout << "adapter sweep: " << result.models << " models (" << hand_written << " hand-written, " << unmade
             << " operator versions without a generated model), " << result.conversions << " conversions checked, "
-            << result.refused << " refused; ai.onnx adapters exercised: " << (total - uncovered.size()) << " of "
+            << result.refused << " refused; ai.onnx and ai.onnx.ml adapters exercised: " << (total - uncovered.size()) << " of "
             << total << "\n";
   if (print_uncovered) {
-    std::cout << "# ai.onnx adapters no sweep model exercises (domain op from->to; 0: not defined, -1: removed)\n";
+    std::cout << "# adapters no sweep model exercises (domain op from->to; 0: not defined, -1: removed)\n";
     for (const AdapterKey& k : uncovered) std::cout << KeyName(k) << "\n";
   }
   const std::set<AdapterKey> listed = ReadUncoveredList();

@@ -60,8 +60,20 @@ std::string KeyOf(const Tensor& t, int64_t i) {
 
 Status LabelEncoderKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(const Tensor* x, ctx.TensorInput(0));
-  ASSIGN_OR_RETURN(Tensor keys, AttrTensor(ctx, "keys"));
-  ASSIGN_OR_RETURN(Tensor values, AttrTensor(ctx, "values"));
+  Tensor keys, values;
+  if (const ir::Attribute* classes = ctx.attr("classes_strings"); classes != nullptr) {
+    // LabelEncoder-1: strings map to their index among the classes, integers to the class.
+    const int64_t n = static_cast<int64_t>(classes->strings.size());
+    std::vector<int64_t> positions(n);
+    for (int64_t i = 0; i < n; ++i) positions[i] = i;
+    Tensor names = Tensor::FromVector<std::string>(DataType::kString, {n}, classes->strings);
+    Tensor indices = Tensor::FromVector<int64_t>(DataType::kInt64, {n}, positions);
+    keys = x->is_string() ? names : indices;
+    values = x->is_string() ? indices : names;
+  } else {
+    ASSIGN_OR_RETURN(keys, AttrTensor(ctx, "keys"));
+    ASSIGN_OR_RETURN(values, AttrTensor(ctx, "values"));
+  }
   if (keys.size() != values.size()) return ctx.Error("keys and values differ in length");
   Tensor def;
   if (const ir::Attribute* a = ctx.attr("default_tensor")) {
