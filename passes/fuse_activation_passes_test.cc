@@ -184,6 +184,20 @@ TEST(FusePadIntoConvTest, SpatialZeroPadsJoinConvPads) {
   }
 }
 
+TEST(FusePadIntoConvTest, AveragePoolOnlyWhenItCountsPadding) {
+  auto run = RunPipelineOnText(R"(
+    <ir_version: 8, opset_import: ["" : 13]>
+    g (float[1,1,4,4] X) => (float[1,1,5,5] Y, float[1,1,5,5] Z) <int64[8] pads = {0, 0, 1, 1, 0, 0, 1, 1}> {
+      P = Pad(X, pads)
+      Y = AveragePool<kernel_shape = [2, 2], count_include_pad = 1>(P)
+      Q = Pad(X, pads)
+      Z = AveragePool<kernel_shape = [2, 2]>(Q)
+    })", "fuse-pad-into-conv");
+  ASSERT_TRUE(run.ok()) << run.status();
+  EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("AveragePool", "Pad", "AveragePool"));
+  EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
+}
+
 TEST(FusePadIntoConvTest, NonZeroValuesChannelPadsAndReflectStay) {
   auto run = RunPipelineOnText(R"(
     <ir_version: 8, opset_import: ["" : 13]>

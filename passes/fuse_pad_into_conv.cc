@@ -1,6 +1,6 @@
 // fuse-pad-into-conv: a constant-mode Pad with value 0 that pads only spatial axes, feeding a Conv
-// (auto_pad NOTSET), becomes part of the Conv's own `pads`: Conv pads with zeros, so the result is
-// the same. Pads are an attribute before opset 11 ("paddings" in Pad-1) and inputs from 11 (with
+// or an AveragePool that counts padding (count_include_pad = 1), both with auto_pad NOTSET, becomes
+// part of the consumer's own `pads`: they pad with zeros, so the result is the same. Pads are an attribute before opset 11 ("paddings" in Pad-1) and inputs from 11 (with
 // optional axes from 18); they must be constant and non-negative.
 #include "optimizer/pass_registry.h"
 #include "passes/constant.h"
@@ -58,7 +58,10 @@ class FusePadIntoConv final : public optimizer::Pass {
     return ForEachGraphOuterFirst(model, [&](ir::Graph& g) -> absl::StatusOr<bool> {
       bool changed = false;
       for (ir::Node* conv : g.nodes()) {
-        if (!conv->is_onnx_domain() || conv->op_type() != "Conv" || !conv->has_input(0)) continue;
+        if (!conv->is_onnx_domain() || !conv->has_input(0)) continue;
+        const bool pads_with_zeros =
+            conv->op_type() == "Conv" || (conv->op_type() == "AveragePool" && conv->GetInt("count_include_pad", 0) == 1);
+        if (!pads_with_zeros) continue;
         if (conv->GetString("auto_pad", "NOTSET") != "NOTSET") continue;
         ir::Node* pad = ProducerOf(conv->input(0), "Pad", &g);
         if (pad == nullptr || !HasSingleUse(conv->input(0)) || !pad->has_input(0)) continue;
@@ -89,6 +92,6 @@ class FusePadIntoConv final : public optimizer::Pass {
 
 }  // namespace
 
-REGISTER_PASS(FusePadIntoConv, "fuse-pad-into-conv", "fold a zero constant Pad of spatial axes into the Conv after it");
+REGISTER_PASS(FusePadIntoConv, "fuse-pad-into-conv", "fold a zero constant Pad of spatial axes into the Conv (or padding-counting AveragePool) after it");
 
 }  // namespace onnx_opt::passes
