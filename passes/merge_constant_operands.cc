@@ -55,9 +55,10 @@ class MergeConstantOperands final : public optimizer::Pass {
         ir::Value* y = nullptr;
         ir::Value* c2 = nullptr;
         if (!SplitConstant(*outer, &y, &c2)) continue;
+        static constexpr std::string_view kAdditive[] = {"Add", "Sub"};
+        static constexpr std::string_view kMultiplicative[] = {"Mul", "Div"};
         ir::Node* inner = nullptr;
-        for (std::string_view candidate : IsAdditive(op) ? std::initializer_list<std::string_view>{"Add", "Sub"}
-                                                         : std::initializer_list<std::string_view>{"Mul", "Div"}) {
+        for (std::string_view candidate : IsAdditive(op) ? kAdditive : kMultiplicative) {
           if (inner == nullptr) inner = ProducerOf(y, candidate, &g);
         }
         if (inner == nullptr) continue;
