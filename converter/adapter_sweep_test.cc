@@ -95,8 +95,8 @@ std::optional<std::string> OneNodeModel(const schema::OpSchema& s, int opset, co
                       s.op_type(), "(", absl::StrJoin(args, ", "), ")\n}\n");
 }
 
-// Parses, checks and runs `text`; null when it is not a valid, runnable model.
-std::unique_ptr<ir::Model> UsableModel(const std::string& text, std::string* why) {
+// Parses, checks and (unless `check_only`) runs `text`; null when it is not a valid, runnable model.
+std::unique_ptr<ir::Model> UsableModel(const std::string& text, std::string* why, bool check_only = false) {
   if (std::getenv("SWEEP_VERBOSE") != nullptr) std::cerr << "trying:\n" << text;
   absl::StatusOr<std::unique_ptr<ir::Model>> m = ir::text::ParseModel(text);
   if (!m.ok()) {
@@ -117,6 +117,7 @@ std::unique_ptr<ir::Model> UsableModel(const std::string& text, std::string* why
     *why = std::string(c.message());
     return nullptr;
   }
+  if (check_only) return std::move(*m);
   if (absl::Status e = optimizer::CheckEquivalent(**m, **m); !e.ok()) {
     *why = std::string(e.message());
     return nullptr;
@@ -242,12 +243,27 @@ TEST(AdapterSweep, EveryAdapterRunsAndKeepsOutputs) {
   for (const SweepCase& c : SweepCases()) {
     SCOPED_TRACE(c.name);
     std::string why;
-    std::unique_ptr<ir::Model> model = UsableModel(c.model, &why);
+    std::unique_ptr<ir::Model> model = UsableModel(c.model, &why, c.refusal_only);
     if (model == nullptr) {
       ADD_FAILURE() << c.name << " is not a usable model: " << why << "\n" << c.model;
       continue;
     }
     ++hand_written;
+    if (c.refusal_only) {
+      // Below the opset that introduced each operator, conversion must fail with a message.
+      for (const ir::Node* n : model->graph().nodes()) {
+        absl::Span<const int> versions = schema::Versions("ai.onnx", n->op_type());
+        if (versions.empty() || versions.front() <= 1) continue;
+        absl::StatusOr<std::unique_ptr<ir::Model>> down = ConvertDomain(*model, "ai.onnx", versions.front() - 1);
+        EXPECT_FALSE(down.ok()) << c.name << ": converting below " << n->op_type() << "-" << versions.front()
+                                << " should be refused";
+        if (!down.ok()) {
+          EXPECT_NE(down.status().message().find(n->op_type()), std::string::npos) << down.status();
+          ++result.refused;
+        }
+      }
+      continue;
+    }
     // The case's ai.onnx opset, and its ai.onnx.ml one when it imports that domain.
     for (const std::string domain : {"ai.onnx", "ai.onnx.ml"}) {
       std::optional<int64_t> opset = model->OpsetVersion(domain == "ai.onnx" ? "" : domain);

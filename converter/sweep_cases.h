@@ -14,6 +14,9 @@ namespace onnx_opt::converter {
 struct SweepCase {
   std::string name;
   std::string model;
+  // For operators the interpreter cannot run (image codecs, ...): the model is only checked, and
+  // converting it below the opset its operators came in must be refused. Nothing is run.
+  bool refusal_only = false;
 };
 
 const std::vector<SweepCase>& SweepCases();
