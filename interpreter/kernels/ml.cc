@@ -1,4 +1,7 @@
 // ai.onnx.ml operators (Binarizer, ArrayFeatureExtractor, LabelEncoder) and TfIdfVectorizer.
+#include <algorithm>
+#include <cmath>
+#include <limits>
 #include <map>
 
 #include "interpreter/kernels/common.h"
@@ -105,6 +108,143 @@ Status LabelEncoderKernel(KernelContext& ctx) {
   return OkStatus();
 }
 
+// A double per element of a tensor attribute (empty when absent).
+StatusOr<std::vector<double>> TensorAttrDoubles(const KernelContext& ctx, const std::string& name) {
+  const ir::Attribute* a = ctx.attr(name);
+  if (a == nullptr) return std::vector<double>{};
+  ASSIGN_OR_RETURN(Tensor t, Tensor::FromIr(a->t));
+  ASSIGN_OR_RETURN(Tensor d, CastTensor(t, DataType::kDouble));
+  return std::vector<double>(d.data<double>(), d.data<double>() + d.size());
+}
+
+double InverseErf(double y) {
+  // Newton's method on erf(x) = y from a rough start; erf is smooth and monotonic.
+  if (y <= -1) return -std::numeric_limits<double>::infinity();
+  if (y >= 1) return std::numeric_limits<double>::infinity();
+  double x = 0;
+  for (int i = 0; i < 60; ++i) {
+    const double step = (std::erf(x) - y) / (2 / std::sqrt(M_PI) * std::exp(-x * x));
+    x -= step;
+    if (std::fabs(step) < 1e-15) break;
+  }
+  return x;
+}
+
+// post_transform of TreeEnsemble-5 (0 NONE, 1 SOFTMAX, 2 LOGISTIC, 3 SOFTMAX_ZERO, 4 PROBIT) on one row.
+Status PostTransform(const KernelContext& ctx, int64_t kind, double* row, int64_t n) {
+  switch (kind) {
+    case 0: return OkStatus();
+    case 1:
+    case 3: {
+      double top = -std::numeric_limits<double>::infinity(), sum = 0;
+      for (int64_t i = 0; i < n; ++i) {
+        if (kind == 1 || row[i] != 0) top = std::max(top, row[i]);
+      }
+      for (int64_t i = 0; i < n; ++i) {
+        if (kind == 3 && row[i] == 0) continue;
+        row[i] = std::exp(row[i] - top);
+        sum += row[i];
+      }
+      for (int64_t i = 0; i < n; ++i) {
+        if (sum > 0 && !(kind == 3 && row[i] == 0)) row[i] /= sum;
+      }
+      return OkStatus();
+    }
+    case 2:
+      for (int64_t i = 0; i < n; ++i) row[i] = 1 / (1 + std::exp(-row[i]));
+      return OkStatus();
+    case 4:
+      for (int64_t i = 0; i < n; ++i) row[i] = std::sqrt(2.0) * InverseErf(2 * row[i] - 1);
+      return OkStatus();
+    default: return ctx.Error("unknown post_transform");
+  }
+}
+
+// TreeEnsemble-5 (ai.onnx.ml): each tree, from its root, follows branch nodes (x[feature] compared
+// with the split by mode: 0 <=, 1 <, 2 >=, 3 >, 4 ==, 5 !=, 6 member of a set) to a leaf, which adds
+// its weight to its target; trees are combined by aggregate_function (0 average, 1 sum, 2 min,
+// 3 max), then post_transform. A NaN feature goes the true way where missing_value_tracks_true.
+Status TreeEnsembleKernel(KernelContext& ctx) {
+  ASSIGN_OR_RETURN(const Tensor* x0, ctx.TensorInput(0));
+  ASSIGN_OR_RETURN(Tensor x, CastTensor(*x0, DataType::kDouble));
+  if (x.rank() != 2) return ctx.Error("X must be [N, features]");
+  const std::vector<int64_t> roots = ctx.GetInts("tree_roots"), features = ctx.GetInts("nodes_featureids");
+  const std::vector<int64_t> true_ids = ctx.GetInts("nodes_truenodeids"), false_ids = ctx.GetInts("nodes_falsenodeids");
+  const std::vector<int64_t> true_leaf = ctx.GetInts("nodes_trueleafs"), false_leaf = ctx.GetInts("nodes_falseleafs");
+  const std::vector<int64_t> missing = ctx.GetInts("nodes_missing_value_tracks_true");
+  const std::vector<int64_t> leaf_targets = ctx.GetInts("leaf_targetids");
+  ASSIGN_OR_RETURN(std::vector<double> modes, TensorAttrDoubles(ctx, "nodes_modes"));
+  ASSIGN_OR_RETURN(std::vector<double> splits, TensorAttrDoubles(ctx, "nodes_splits"));
+  ASSIGN_OR_RETURN(std::vector<double> leaf_weights, TensorAttrDoubles(ctx, "leaf_weights"));
+  ASSIGN_OR_RETURN(std::vector<double> members, TensorAttrDoubles(ctx, "membership_values"));
+  const int64_t nodes = static_cast<int64_t>(features.size()), targets = ctx.GetInt("n_targets", 1);
+  const int64_t aggregate = ctx.GetInt("aggregate_function", 1);
+  if (static_cast<int64_t>(modes.size()) != nodes || static_cast<int64_t>(splits.size()) != nodes ||
+      static_cast<int64_t>(true_ids.size()) != nodes || static_cast<int64_t>(false_ids.size()) != nodes ||
+      static_cast<int64_t>(true_leaf.size()) != nodes || static_cast<int64_t>(false_leaf.size()) != nodes ||
+      (!missing.empty() && static_cast<int64_t>(missing.size()) != nodes) || leaf_targets.size() != leaf_weights.size() ||
+      targets <= 0) {
+    return ctx.Error("node and leaf attributes differ in length");
+  }
+  // The member set of each set-membership node: NaN-separated groups in node order.
+  std::vector<std::vector<double>> sets(nodes);
+  size_t next = 0;
+  for (int64_t i = 0; i < nodes; ++i) {
+    if (modes[i] != 6) continue;
+    while (next < members.size() && !std::isnan(members[next])) sets[i].push_back(members[next++]);
+    ++next;  // the separator
+  }
+  const int64_t N = x.dim(0), F = x.dim(1);
+  Tensor y(DataType::kDouble, {N, targets});
+  for (int64_t r = 0; r < N; ++r) {
+    std::vector<double> acc(targets, 0.0);
+    std::vector<bool> seen(targets, false);
+    for (int64_t root : roots) {
+      int64_t node = root;
+      bool leaf = false;
+      for (int64_t steps = 0; !leaf; ++steps) {
+        if (node < 0 || node >= nodes || steps > nodes) return ctx.Error("a tree's node ids are out of range or cyclic");
+        const int64_t f = features[node];
+        if (f < 0 || f >= F) return ctx.Error("feature id out of range");
+        const double v = x.data<double>()[r * F + f], split = splits[node];
+        bool go_true;
+        if (std::isnan(v) && !missing.empty() && missing[node] != 0) {
+          go_true = true;
+        } else {
+          switch (static_cast<int>(modes[node])) {
+            case 0: go_true = v <= split; break;
+            case 1: go_true = v < split; break;
+            case 2: go_true = v >= split; break;
+            case 3: go_true = v > split; break;
+            case 4: go_true = v == split; break;
+            case 5: go_true = v != split; break;
+            case 6: go_true = std::find(sets[node].begin(), sets[node].end(), v) != sets[node].end(); break;
+            default: return ctx.Error("unknown node mode");
+          }
+        }
+        leaf = go_true ? true_leaf[node] != 0 : false_leaf[node] != 0;
+        node = go_true ? true_ids[node] : false_ids[node];
+      }
+      if (node < 0 || node >= static_cast<int64_t>(leaf_weights.size())) return ctx.Error("leaf id out of range");
+      const int64_t t = leaf_targets[node];
+      if (t < 0 || t >= targets) return ctx.Error("leaf target out of range");
+      const double w = leaf_weights[node];
+      if (aggregate == 2) acc[t] = seen[t] ? std::min(acc[t], w) : w;
+      else if (aggregate == 3) acc[t] = seen[t] ? std::max(acc[t], w) : w;
+      else acc[t] += w;
+      seen[t] = true;
+    }
+    if (aggregate == 0 && !roots.empty()) {
+      for (double& a : acc) a /= static_cast<double>(roots.size());
+    }
+    RETURN_IF_ERROR(PostTransform(ctx, ctx.GetInt("post_transform", 0), acc.data(), targets));
+    std::copy(acc.begin(), acc.end(), y.mutable_data<double>() + r * targets);
+  }
+  ASSIGN_OR_RETURN(y, CastTensor(y, x0->dtype()));
+  ctx.set_output(0, std::move(y));
+  return OkStatus();
+}
+
 Status TfIdfKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(const Tensor* x, ctx.TensorInput(0));
   const int64_t min_n = ctx.GetInt("min_gram_length", 1), max_n = ctx.GetInt("max_gram_length", 1);
@@ -175,6 +315,7 @@ void RegisterMlKernels(KernelRegistry& r) {
   r.Register("ai.onnx.ml", "Binarizer", 1, BinarizerKernel);
   r.Register("ai.onnx.ml", "ArrayFeatureExtractor", 1, ArrayFeatureExtractorKernel);
   r.Register("ai.onnx.ml", "LabelEncoder", 1, LabelEncoderKernel);
+  r.Register("ai.onnx.ml", "TreeEnsemble", 5, TreeEnsembleKernel);
   r.Register("", "TfIdfVectorizer", 9, TfIdfKernel);
 }
 
