@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <set>
 
 #include "interpreter/kernels/common.h"
 
@@ -245,6 +246,199 @@ Status TreeEnsembleKernel(KernelContext& ctx) {
   return OkStatus();
 }
 
+// The trees of TreeEnsembleRegressor and TreeEnsembleClassifier (ai.onnx.ml 1 and 3): nodes named
+// by (tree id, node id), branch modes as strings, and leaves that add weights to several targets
+// (regression targets or class indices).
+struct Forest {
+  struct Node {
+    int64_t feature = 0;
+    double value = 0;
+    int mode = -1;  // 0 <=, 1 <, 2 >=, 3 >, 4 ==, 5 !=; -1 leaf
+    int64_t true_child = -1, false_child = -1;  // indices
+    bool missing_true = false;
+    std::vector<std::pair<int64_t, double>> weights;  // at leaves
+  };
+  std::vector<Node> nodes;
+  std::vector<int64_t> roots;
+};
+
+StatusOr<std::vector<double>> FloatsOrTensor(const KernelContext& ctx, const std::string& name) {
+  if (ctx.has_attr(name + "_as_tensor")) return TensorAttrDoubles(ctx, name + "_as_tensor");
+  std::vector<double> out;
+  for (float f : ctx.GetFloats(name)) out.push_back(f);
+  return out;
+}
+
+// `prefix` is "target" (regressor) or "class" (classifier).
+StatusOr<Forest> ReadForest(const KernelContext& ctx, const std::string& prefix) {
+  const std::vector<int64_t> tree_ids = ctx.GetInts("nodes_treeids"), node_ids = ctx.GetInts("nodes_nodeids");
+  const std::vector<int64_t> features = ctx.GetInts("nodes_featureids");
+  const std::vector<int64_t> true_ids = ctx.GetInts("nodes_truenodeids"), false_ids = ctx.GetInts("nodes_falsenodeids");
+  const std::vector<int64_t> missing = ctx.GetInts("nodes_missing_value_tracks_true");
+  const std::vector<std::string> modes = ctx.GetStrings("nodes_modes");
+  ASSIGN_OR_RETURN(std::vector<double> values, FloatsOrTensor(ctx, "nodes_values"));
+  const size_t n = node_ids.size();
+  if (tree_ids.size() != n || features.size() != n || true_ids.size() != n || false_ids.size() != n ||
+      modes.size() != n || values.size() != n || (!missing.empty() && missing.size() != n)) {
+    return ctx.Error("node attributes differ in length");
+  }
+  std::map<std::pair<int64_t, int64_t>, int64_t> index;
+  for (size_t i = 0; i < n; ++i) index[{tree_ids[i], node_ids[i]}] = static_cast<int64_t>(i);
+  Forest forest;
+  forest.nodes.resize(n);
+  std::vector<bool> child(n, false);
+  static const std::map<std::string, int> kModes = {{"BRANCH_LEQ", 0}, {"BRANCH_LT", 1}, {"BRANCH_GTE", 2},
+                                                    {"BRANCH_GT", 3}, {"BRANCH_EQ", 4}, {"BRANCH_NEQ", 5},
+                                                    {"LEAF", -1}};
+  for (size_t i = 0; i < n; ++i) {
+    Forest::Node& node = forest.nodes[i];
+    auto mode = kModes.find(modes[i]);
+    if (mode == kModes.end()) return ctx.Error(absl::StrCat("unknown node mode ", modes[i]));
+    node.mode = mode->second;
+    node.feature = features[i];
+    node.value = values[i];
+    node.missing_true = !missing.empty() && missing[i] != 0;
+    if (node.mode < 0) continue;
+    auto t = index.find({tree_ids[i], true_ids[i]}), f = index.find({tree_ids[i], false_ids[i]});
+    if (t == index.end() || f == index.end()) return ctx.Error("a branch names a node that does not exist");
+    node.true_child = t->second;
+    node.false_child = f->second;
+    child[t->second] = child[f->second] = true;
+  }
+  std::set<int64_t> trees_seen;
+  for (size_t i = 0; i < n; ++i) {
+    if (!child[i] && trees_seen.insert(tree_ids[i]).second) forest.roots.push_back(static_cast<int64_t>(i));
+  }
+  const std::vector<int64_t> w_trees = ctx.GetInts(prefix + "_treeids"), w_nodes = ctx.GetInts(prefix + "_nodeids");
+  const std::vector<int64_t> w_ids = ctx.GetInts(prefix + "_ids");
+  ASSIGN_OR_RETURN(std::vector<double> w, FloatsOrTensor(ctx, prefix + "_weights"));
+  if (w_trees.size() != w.size() || w_nodes.size() != w.size() || w_ids.size() != w.size()) {
+    return ctx.Error("leaf weight attributes differ in length");
+  }
+  for (size_t j = 0; j < w.size(); ++j) {
+    auto it = index.find({w_trees[j], w_nodes[j]});
+    if (it == index.end()) return ctx.Error("a weight names a node that does not exist");
+    forest.nodes[it->second].weights.push_back({w_ids[j], w[j]});
+  }
+  return forest;
+}
+
+// The leaf row `r` of `x` reaches from `root`.
+StatusOr<const Forest::Node*> Walk(const KernelContext& ctx, const Forest& forest, int64_t root, const double* row,
+                                   int64_t features) {
+  int64_t i = root;
+  for (size_t steps = 0; steps <= forest.nodes.size(); ++steps) {
+    const Forest::Node& node = forest.nodes[i];
+    if (node.mode < 0) return &node;
+    if (node.feature < 0 || node.feature >= features) return ctx.Error("feature id out of range");
+    const double v = row[node.feature];
+    bool go_true;
+    if (std::isnan(v) && node.missing_true) {
+      go_true = true;
+    } else {
+      switch (node.mode) {
+        case 0: go_true = v <= node.value; break;
+        case 1: go_true = v < node.value; break;
+        case 2: go_true = v >= node.value; break;
+        case 3: go_true = v > node.value; break;
+        case 4: go_true = v == node.value; break;
+        default: go_true = v != node.value; break;
+      }
+    }
+    i = go_true ? node.true_child : node.false_child;
+  }
+  return ctx.Error("a tree has a cycle");
+}
+
+int PostTransformCode(const std::string& name) {
+  if (name == "SOFTMAX") return 1;
+  if (name == "LOGISTIC") return 2;
+  if (name == "SOFTMAX_ZERO") return 3;
+  if (name == "PROBIT") return 4;
+  return name == "NONE" ? 0 : -1;
+}
+
+// Scores [N, outputs] of a forest: per row, each tree's leaf weights aggregated over the trees
+// (SUM, AVERAGE, MIN, MAX), then base_values added and post_transform applied.
+StatusOr<Tensor> ForestScores(const KernelContext& ctx, const Forest& forest, const Tensor& x, int64_t outputs,
+                              const std::string& aggregate) {
+  if (x.rank() != 2 && x.rank() != 1) return ctx.Error("X must be [N, features]");
+  const int64_t N = x.rank() == 2 ? x.dim(0) : 1, F = x.rank() == 2 ? x.dim(1) : x.dim(0);
+  ASSIGN_OR_RETURN(std::vector<double> base, FloatsOrTensor(ctx, "base_values"));
+  if (!base.empty() && static_cast<int64_t>(base.size()) != outputs) return ctx.Error("base_values has the wrong length");
+  const int post = PostTransformCode(ctx.GetString("post_transform", "NONE"));
+  if (post < 0) return ctx.Error("unknown post_transform");
+  Tensor y(DataType::kDouble, {N, outputs});
+  for (int64_t r = 0; r < N; ++r) {
+    std::vector<double> acc(outputs, 0.0);
+    std::vector<bool> seen(outputs, false);
+    for (int64_t root : forest.roots) {
+      ASSIGN_OR_RETURN(const Forest::Node* leaf, Walk(ctx, forest, root, x.data<double>() + r * F, F));
+      std::map<int64_t, double> tree_sum;
+      for (const auto& [id, w] : leaf->weights) {
+        if (id < 0 || id >= outputs) return ctx.Error("a leaf weight's target is out of range");
+        tree_sum[id] += w;
+      }
+      for (const auto& [id, w] : tree_sum) {
+        if (aggregate == "MIN") acc[id] = seen[id] ? std::min(acc[id], w) : w;
+        else if (aggregate == "MAX") acc[id] = seen[id] ? std::max(acc[id], w) : w;
+        else acc[id] += w;
+        seen[id] = true;
+      }
+    }
+    if (aggregate == "AVERAGE" && !forest.roots.empty()) {
+      for (double& a : acc) a /= static_cast<double>(forest.roots.size());
+    }
+    for (int64_t t = 0; t < outputs && !base.empty(); ++t) acc[t] += base[t];
+    RETURN_IF_ERROR(PostTransform(ctx, post, acc.data(), outputs));
+    std::copy(acc.begin(), acc.end(), y.mutable_data<double>() + r * outputs);
+  }
+  return y;
+}
+
+Status TreeEnsembleRegressorKernel(KernelContext& ctx) {
+  ASSIGN_OR_RETURN(const Tensor* x0, ctx.TensorInput(0));
+  ASSIGN_OR_RETURN(Tensor x, CastTensor(*x0, DataType::kDouble));
+  ASSIGN_OR_RETURN(Forest forest, ReadForest(ctx, "target"));
+  const int64_t targets = ctx.GetInt("n_targets", 1);
+  if (targets <= 0) return ctx.Error("n_targets must be positive");
+  ASSIGN_OR_RETURN(Tensor y, ForestScores(ctx, forest, x, targets, ctx.GetString("aggregate_function", "SUM")));
+  ASSIGN_OR_RETURN(y, CastTensor(y, DataType::kFloat));
+  ctx.set_output(0, std::move(y));
+  return OkStatus();
+}
+
+// Scores per class summed over the trees; the label is the class of the highest score. The binary
+// layout with one score column (weights for a single class of two) is refused: its conventions
+// for the other column are not settled in the specification.
+Status TreeEnsembleClassifierKernel(KernelContext& ctx) {
+  ASSIGN_OR_RETURN(const Tensor* x0, ctx.TensorInput(0));
+  ASSIGN_OR_RETURN(Tensor x, CastTensor(*x0, DataType::kDouble));
+  ASSIGN_OR_RETURN(Forest forest, ReadForest(ctx, "class"));
+  const std::vector<int64_t> int_labels = ctx.GetInts("classlabels_int64s");
+  const std::vector<std::string> string_labels = ctx.GetStrings("classlabels_strings");
+  const int64_t classes = static_cast<int64_t>(!int_labels.empty() ? int_labels.size() : string_labels.size());
+  if (classes == 0) return ctx.Error("needs classlabels_int64s or classlabels_strings");
+  std::set<int64_t> used;
+  for (const Forest::Node& n : forest.nodes) {
+    for (const auto& [id, w] : n.weights) used.insert(id);
+  }
+  if (classes == 2 && used.size() == 1) return ctx.Error("the binary layout with one score column is not supported");
+  ASSIGN_OR_RETURN(Tensor scores, ForestScores(ctx, forest, x, classes, "SUM"));
+  const int64_t N = scores.dim(0);
+  Tensor labels = !int_labels.empty() ? Tensor(DataType::kInt64, {N}) : Tensor(DataType::kString, {N});
+  for (int64_t r = 0; r < N; ++r) {
+    const double* row = scores.data<double>() + r * classes;
+    const int64_t best = std::max_element(row, row + classes) - row;
+    if (!int_labels.empty()) labels.mutable_data<int64_t>()[r] = int_labels[best];
+    else labels.mutable_data<std::string>()[r] = string_labels[best];
+  }
+  ASSIGN_OR_RETURN(scores, CastTensor(scores, DataType::kFloat));
+  ctx.set_output(0, std::move(labels));
+  ctx.set_output(1, std::move(scores));
+  return OkStatus();
+}
+
 Status TfIdfKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(const Tensor* x, ctx.TensorInput(0));
   const int64_t min_n = ctx.GetInt("min_gram_length", 1), max_n = ctx.GetInt("max_gram_length", 1);
@@ -316,6 +510,8 @@ void RegisterMlKernels(KernelRegistry& r) {
   r.Register("ai.onnx.ml", "ArrayFeatureExtractor", 1, ArrayFeatureExtractorKernel);
   r.Register("ai.onnx.ml", "LabelEncoder", 1, LabelEncoderKernel);
   r.Register("ai.onnx.ml", "TreeEnsemble", 5, TreeEnsembleKernel);
+  r.Register("ai.onnx.ml", "TreeEnsembleRegressor", 1, TreeEnsembleRegressorKernel);
+  r.Register("ai.onnx.ml", "TreeEnsembleClassifier", 1, TreeEnsembleClassifierKernel);
   r.Register("", "TfIdfVectorizer", 9, TfIdfKernel);
 }
 

@@ -10,7 +10,6 @@
 #include <cstring>
 #include <random>
 
-#include "absl/hash/hash.h"
 #include "interpreter/kernels/common.h"
 
 namespace onnx_opt::interpreter {
@@ -26,8 +25,11 @@ std::mt19937_64 GeneratorFor(const KernelContext& ctx) {
     std::memcpy(&bits, &seed->f, sizeof(bits));
     return std::mt19937_64(bits);
   }
+  // FNV-1a of the name: stable across processes (absl::Hash is salted per process).
   const std::string& name = ctx.node().num_outputs() > 0 ? ctx.node().output(0)->name() : ctx.node().name();
-  return std::mt19937_64(absl::HashOf(name));
+  uint64_t h = 14695981039346656037ull;
+  for (unsigned char c : name) h = (h ^ c) * 1099511628211ull;
+  return std::mt19937_64(h);
 }
 
 // The output element type: the dtype attribute, else `fallback`.
