@@ -9,6 +9,7 @@
 #include "passes/constant.h"
 #include "passes/forward_value.h"
 #include "passes/graph_walk.h"
+#include "passes/pattern.h"
 
 namespace onnx_opt::passes {
 namespace {
@@ -17,12 +18,6 @@ const ir::Shape* StaticShape(const ir::Value* v) {
   if (v == nullptr || !v->type().is_tensor() || !v->type().shape().has_value()) return nullptr;
   const ir::Shape& s = *v->type().shape();
   return s.is_static() ? &s : nullptr;
-}
-
-// The rank of `v`, when known.
-std::optional<size_t> Rank(const ir::Value* v) {
-  if (v == nullptr || !v->type().is_tensor() || !v->type().shape().has_value()) return std::nullopt;
-  return v->type().shape()->rank();
 }
 
 bool AllEqual(const ir::Tensor& t, double value) {
@@ -49,7 +44,7 @@ std::optional<size_t> NeutralBinary(const ir::Node& n, int64_t opset, double neu
     // the result is x whatever x's declared type.
     if (c->dims().empty()) return 1 - side;
     if (!x->type().is_tensor() || x->type().elem_type() != c->data_type()) continue;
-    std::optional<size_t> rank = Rank(x);
+    std::optional<int64_t> rank = RankOf(x);
     if (!rank.has_value() || c->dims().size() > *rank) continue;
     bool all_ones = true;
     for (int64_t d : c->dims()) all_ones &= (d == 1);
@@ -85,7 +80,7 @@ std::optional<size_t> PassThroughInput(const ir::Node& n, int64_t opset) {
     std::vector<int64_t> perm = n.GetInts("perm");
     if (perm.empty()) {
       // Default: reverse the dims; a no-op only for rank <= 1.
-      std::optional<size_t> r = Rank(x);
+      std::optional<int64_t> r = RankOf(x);
       return r.has_value() && *r <= 1 ? std::optional<size_t>(0) : std::nullopt;
     }
     for (size_t i = 0; i < perm.size(); ++i) {

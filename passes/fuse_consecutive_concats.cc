@@ -11,24 +11,20 @@ namespace onnx_opt::passes {
 namespace {
 
 // The rank of the node's output or, as all have the same, of any input.
-std::optional<size_t> RankOf(const ir::Node& n) {
-  auto rank = [](const ir::Value* v) -> std::optional<size_t> {
-    if (v == nullptr || !v->type().is_tensor() || !v->type().shape().has_value()) return std::nullopt;
-    return v->type().shape()->rank();
-  };
-  if (std::optional<size_t> r = rank(n.output(0))) return r;
+std::optional<int64_t> ConcatRank(const ir::Node& n) {
+  if (std::optional<int64_t> r = RankOf(n.output(0))) return r;
   for (const ir::Value* in : n.inputs()) {
-    if (std::optional<size_t> r = rank(in)) return r;
+    if (std::optional<int64_t> r = RankOf(in)) return r;
   }
   return std::nullopt;
 }
 
 // The concatenation axis made non-negative when the rank is known.
-std::optional<int64_t> AxisOf(const ir::Node& n, std::optional<size_t> rank) {
+std::optional<int64_t> AxisOf(const ir::Node& n, std::optional<int64_t> rank) {
   const ir::Attribute* a = n.FindAttribute("axis");
   if (a == nullptr) return std::nullopt;  // opset 1 default 1: leave such old models alone
   int64_t axis = a->i;
-  if (axis < 0 && rank) axis += static_cast<int64_t>(*rank);
+  if (axis < 0 && rank) axis += *rank;
   return axis;
 }
 
@@ -41,7 +37,7 @@ class FuseConsecutiveConcats final : public optimizer::Pass {
       bool changed = false;
       for (ir::Node* outer : g.nodes()) {
         if (!outer->is_onnx_domain() || outer->op_type() != "Concat") continue;
-        const std::optional<size_t> rank = RankOf(*outer);
+        const std::optional<int64_t> rank = ConcatRank(*outer);
         const std::optional<int64_t> axis = AxisOf(*outer, rank);
         if (!axis) continue;
         // Inputs are rebuilt in order, splicing in each single-use inner Concat on the same axis.

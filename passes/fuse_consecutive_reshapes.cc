@@ -15,11 +15,6 @@
 namespace onnx_opt::passes {
 namespace {
 
-std::optional<int64_t> RankOf(const ir::Value* v) {
-  if (!v->type().is_tensor() || !v->type().shape().has_value()) return std::nullopt;
-  return static_cast<int64_t>(v->type().shape()->rank());
-}
-
 // Axes made non-negative for `rank`, sorted; nullopt when out of range or repeated.
 std::optional<std::vector<int64_t>> Normalized(std::vector<int64_t> axes, int64_t rank) {
   for (int64_t& a : axes) {

@@ -20,7 +20,7 @@ struct SliceParams {
 
 // Constant parameters of a Slice-10+ node with axes made non-negative (`rank` needed for negative
 // ones); nullopt when something is not constant or not known.
-std::optional<SliceParams> ParamsOf(const ir::Node& n, std::optional<size_t> rank) {
+std::optional<SliceParams> ParamsOf(const ir::Node& n, std::optional<int64_t> rank) {
   auto ints = [&](size_t i) -> std::optional<std::vector<int64_t>> {
     if (!n.has_input(i)) return std::nullopt;
     const ir::Tensor* t = GetConstantTensor(n.input(i));
@@ -49,16 +49,11 @@ std::optional<SliceParams> ParamsOf(const ir::Node& n, std::optional<size_t> ran
   for (int64_t& a : p.axes) {
     if (a < 0) {
       if (!rank) return std::nullopt;
-      a += static_cast<int64_t>(*rank);
+      a += *rank;
     }
-    if (a < 0 || (rank && a >= static_cast<int64_t>(*rank))) return std::nullopt;
+    if (a < 0 || (rank && a >= *rank)) return std::nullopt;
   }
   return p;
-}
-
-std::optional<size_t> RankOf(const ir::Value* v) {
-  if (!v->type().is_tensor() || !v->type().shape().has_value()) return std::nullopt;
-  return v->type().shape()->rank();
 }
 
 class FuseConsecutiveSlices final : public optimizer::Pass {
@@ -75,7 +70,7 @@ class FuseConsecutiveSlices final : public optimizer::Pass {
         ir::Node* inner = ProducerOf(outer->input(0), "Slice", &g);
         if (inner == nullptr || !inner->has_input(0) || !HasSingleUse(outer->input(0))) continue;
         ir::Value* x = inner->input(0);
-        const std::optional<size_t> rank = RankOf(x);
+        const std::optional<int64_t> rank = RankOf(x);
         std::optional<SliceParams> first = ParamsOf(*inner, rank);
         std::optional<SliceParams> second = ParamsOf(*outer, rank);
         if (!first || !second) continue;

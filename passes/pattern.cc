@@ -64,6 +64,11 @@ ir::Value* InputBesideScalar(const ir::Node& n, double value, bool commutative) 
   return nullptr;
 }
 
+std::optional<int64_t> RankOf(const ir::Value* v) {
+  if (v == nullptr || !v->type().is_tensor() || !v->type().shape().has_value()) return std::nullopt;
+  return static_cast<int64_t>(v->type().shape()->rank());
+}
+
 std::optional<ir::DataType> FloatElemType(const ir::Value* v) {
   if (v == nullptr || !v->type().is_tensor()) return std::nullopt;
   const ir::DataType t = v->type().elem_type();

@@ -36,6 +36,9 @@ std::optional<std::vector<int64_t>> AxesOf(const ir::Node& n, int64_t opset);
 // other input; else null. Either side when `commutative`, else only the second.
 ir::Value* InputBesideScalar(const ir::Node& n, double value, bool commutative = true);
 
+// The rank of a tensor value, when its type says.
+std::optional<int64_t> RankOf(const ir::Value* v);
+
 // The known element type of a tensor value, if it is a floating-point one.
 std::optional<ir::DataType> FloatElemType(const ir::Value* v);
 
