@@ -2,7 +2,6 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <string>
 
@@ -290,10 +289,8 @@ int Main(int argc, char** argv) {
   }
   if (args.Has("print-stats")) std::cerr << optimizer::FormatStatsTable(*result);
   if (std::optional<std::string> json = args.Get("stats-json")) {
-    std::ofstream out(*json);
-    out << optimizer::FormatStatsJson(*result);
-    if (!out) {
-      std::cerr << "onnx-opt: cannot write " << *json << "\n";
+    if (absl::Status s = WriteTextFile(*json, optimizer::FormatStatsJson(*result)); !s.ok()) {
+      std::cerr << "onnx-opt: " << *json << ": " << s.message() << "\n";
       return 1;
     }
   }
