@@ -1,12 +1,14 @@
 #include "ir/topological_sort.h"
 
 #include <functional>
+#include <optional>
 #include <queue>
 
 #include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/strong_components.hpp>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "ir/captures.h"
 
@@ -59,9 +61,36 @@ Node* FindNodeOnCycle(const Dependencies& deps) {
   return nullptr;
 }
 
+// The node list itself when it is already in topological order, as it nearly always is between
+// passes: one walk instead of building the dependency graph. nullopt when some node comes before a
+// producer it needs (the general algorithm then sorts it, or names the cycle).
+std::optional<std::vector<Node*>> OrderIfSorted(const Graph& graph) {
+  absl::flat_hash_set<const Node*> done;
+  std::vector<Node*> order;
+  auto available = [&](const Value* v) {
+    return v == nullptr || v->producer() == nullptr || v->producer()->graph() != &graph ||
+           done.contains(v->producer());
+  };
+  for (Node* n : graph.nodes()) {
+    for (const Value* v : n->inputs()) {
+      if (!available(v)) return std::nullopt;
+    }
+    for (Graph* sub : n->subgraphs()) {
+      for (const Value* v : CapturedValues(*sub)) {
+        if (!available(v)) return std::nullopt;
+      }
+    }
+    done.insert(n);
+    order.push_back(n);
+  }
+  return order;
+}
+
 }  // namespace
 
 absl::StatusOr<std::vector<Node*>> TopologicalOrder(const Graph& graph) {
+  // Kahn's algorithm below keeps a sorted list as it is, so this gives the same order.
+  if (std::optional<std::vector<Node*>> order = OrderIfSorted(graph)) return *std::move(order);
   Dependencies deps = BuildDependencies(graph);
   const size_t n = deps.nodes.size();
   std::vector<size_t> pending(n, 0);
