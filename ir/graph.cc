@@ -204,6 +204,8 @@ void Graph::Link(Node* node, Node* before) {
     before->prev_ = node;
   }
   ++num_nodes_;
+  CountOpTypeChange(node->op_type_, +1);
+  if (node->may_have_subgraphs_) ++subgraph_holders_;
 }
 
 void Graph::Unlink(Node* node) {
@@ -211,6 +213,21 @@ void Graph::Unlink(Node* node) {
   if (node->prev_ != nullptr) node->prev_->next_ = node->next_; else head_ = node->next_;
   if (node->next_ != nullptr) node->next_->prev_ = node->prev_; else tail_ = node->prev_;
   --num_nodes_;
+  CountOpTypeChange(node->op_type_, -1);
+  if (node->may_have_subgraphs_) --subgraph_holders_;
+}
+
+void Graph::CountOpTypeChange(const std::string& op, int64_t delta) {
+  auto it = op_type_counts_.try_emplace(op, 0).first;
+  it->second += delta;
+  CHECK_GE(it->second, 0) << "op type count of '" << op << "' went negative";
+  if (it->second == 0) op_type_counts_.erase(it);
+}
+
+int64_t Graph::CountOpType(std::string_view op) const {
+  // absl::string_view need not be std::string_view in Debian's abseil build.
+  auto it = op_type_counts_.find(absl::string_view(op.data(), op.size()));
+  return it == op_type_counts_.end() ? 0 : it->second;
 }
 
 Node* Graph::Append(std::unique_ptr<Node> node) {
@@ -304,6 +321,8 @@ void Graph::Reorder(const std::vector<Node*>& order) {
   CHECK_EQ(order.size(), num_nodes_);
   head_ = tail_ = nullptr;
   num_nodes_ = 0;
+  op_type_counts_.clear();
+  subgraph_holders_ = 0;
   for (Node* n : order) {
     CHECK(n->graph_ == this && !n->erased_);
     Link(n, nullptr);

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "ir/explicit_defaults.h"
 #include "ir/node.h"
@@ -114,6 +115,11 @@ class Graph {
   Node* last_node() const { return tail_; }
   size_t num_nodes() const { return num_nodes_; }
   bool empty() const { return num_nodes_ == 0; }
+  // How many live nodes have op type `op`, in any domain. A pass looking for a pattern skips a graph
+  // that cannot hold it without walking the nodes: on large graphs a walk costs a cache miss a node.
+  int64_t CountOpType(std::string_view op) const;
+  // How many live nodes may hold subgraphs (Node::may_have_subgraphs).
+  size_t num_subgraph_holders() const { return subgraph_holders_; }
 
   Node* Append(std::unique_ptr<Node> node);
   Node* InsertBefore(Node* pos, std::unique_ptr<Node> node);
@@ -174,6 +180,7 @@ class Graph {
 
   void Link(Node* node, Node* before);  // inserts before `before` (null: at the end)
   void Unlink(Node* node);
+  void CountOpTypeChange(const std::string& op, int64_t delta);
   Value* NewOwnedValue(std::string name);
 
   std::string name_;
@@ -190,6 +197,8 @@ class Graph {
   Node* head_ = nullptr;
   Node* tail_ = nullptr;
   size_t num_nodes_ = 0;
+  absl::flat_hash_map<std::string, int64_t> op_type_counts_;  // live nodes only; no zero entries
+  size_t subgraph_holders_ = 0;
 
   Node* parent_node_ = nullptr;
   Function* owner_function_ = nullptr;

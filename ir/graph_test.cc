@@ -142,6 +142,56 @@ TEST(GraphTest, SubgraphsUseOuterValuesAndDieCleanly) {
   g.reset();  // no CHECK failure on destruction
 }
 
+TEST(GraphTest, CountsOpTypesAndSubgraphHoldersThroughEveryEdit) {
+  Graph g("main");
+  Value* x = g.AddInput("X", FloatVec());
+  Value* cond = g.AddInput("C", Type::Tensor(DataType::kBool, Shape()));
+  Node* a = g.AddNode("Relu", {x}, {"A"});
+  Node* b = g.AddNode("Relu", {a->output(0)}, {"B"});
+  Node* c = g.AddNode("Neg", {b->output(0)}, {"C0"});
+  g.AddOutput(c->output(0));
+  EXPECT_EQ(g.CountOpType("Relu"), 2);
+  EXPECT_EQ(g.CountOpType("Neg"), 1);
+  EXPECT_EQ(g.CountOpType("Conv"), 0);
+  EXPECT_EQ(g.num_subgraph_holders(), 0u);
+
+  // Renaming the op moves the count; so do erase and detach.
+  b->set_op_type("Abs");
+  EXPECT_EQ(g.CountOpType("Relu"), 1);
+  EXPECT_EQ(g.CountOpType("Abs"), 1);
+  c->SetInput(0, a->output(0));
+  ASSERT_TRUE(g.Erase(b).ok());
+  EXPECT_EQ(g.CountOpType("Abs"), 0);
+  // An erased node's op type no longer counts, even if it is renamed afterwards.
+  b->set_op_type("Relu");
+  EXPECT_EQ(g.CountOpType("Relu"), 1);
+
+  // A node gains and loses a subgraph attribute while it is in the graph.
+  auto branch = std::make_unique<Graph>("then");
+  branch->AddOutput(x);
+  Node* if_node = g.AddNode("If", {cond}, {"Y"});
+  EXPECT_FALSE(if_node->may_have_subgraphs());
+  if_node->SetAttribute(Attribute::FromGraph("then_branch", std::move(branch)));
+  EXPECT_TRUE(if_node->may_have_subgraphs());
+  EXPECT_EQ(g.num_subgraph_holders(), 1u);
+  std::unique_ptr<Node> detached = g.Detach(if_node);
+  EXPECT_EQ(g.num_subgraph_holders(), 0u);
+  EXPECT_EQ(g.CountOpType("If"), 0);
+  Node* back = g.Append(std::move(detached));
+  EXPECT_EQ(g.num_subgraph_holders(), 1u);
+  EXPECT_EQ(g.CountOpType("If"), 1);
+  EXPECT_TRUE(back->RemoveAttribute("then_branch"));
+  EXPECT_FALSE(back->may_have_subgraphs());
+  EXPECT_EQ(g.num_subgraph_holders(), 0u);
+  EXPECT_TRUE(back->subgraphs().empty());
+
+  // Reorder rebuilds the list and the counts with it.
+  g.Reorder({back, a, c});
+  EXPECT_EQ(g.CountOpType("Relu"), 1);
+  EXPECT_EQ(g.CountOpType("Neg"), 1);
+  EXPECT_EQ(g.CountOpType("If"), 1);
+}
+
 TEST(GraphTest, InitializersAndDefaults) {
   Graph g;
   Tensor w = Tensor::FromVector<float>(DataType::kFloat, {2}, {1.0f, 2.0f});

@@ -1,11 +1,18 @@
 #include "ir/node.h"
 
+#include <atomic>
+
 #include "glog/logging.h"
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "ir/graph.h"
 
 namespace onnx_opt::ir {
+
+uint64_t NewWalkStamp() {
+  static std::atomic<uint64_t> next{0};
+  return ++next;
+}
 
 std::unique_ptr<Node> Node::Create(std::string domain, std::string op_type,
                                    const std::vector<Value*>& inputs,
@@ -92,9 +99,26 @@ const Attribute* Node::FindAttribute(std::string_view name) const {
 
 Attribute* Node::FindMutableAttribute(std::string_view name) {
   for (Attribute& a : attributes_) {
-    if (a.name() == name) return &a;
+    if (a.name() == name) {
+      UpdateSubgraphFlag(/*force=*/true);
+      return &a;
+    }
   }
   return nullptr;
+}
+
+void Node::set_op_type(std::string t) {
+  if (graph_ != nullptr && !erased_) graph_->CountOpTypeChange(op_type_, -1);
+  op_type_ = std::move(t);
+  if (graph_ != nullptr && !erased_) graph_->CountOpTypeChange(op_type_, +1);
+}
+
+void Node::UpdateSubgraphFlag(bool force) {
+  bool holds = force;
+  for (const Attribute& a : attributes_) holds |= a.g != nullptr || !a.graphs.empty();
+  if (holds == may_have_subgraphs_) return;
+  may_have_subgraphs_ = holds;
+  if (graph_ != nullptr && !erased_) graph_->subgraph_holders_ += holds ? 1 : -1;
 }
 
 void Node::SetSubgraphParent(Attribute& attr) {
@@ -109,16 +133,19 @@ void Node::SetAttribute(Attribute attr) {
   for (Attribute& a : attributes_) {
     if (a.name() == attr.name()) {
       a = std::move(attr);
+      UpdateSubgraphFlag();
       return;
     }
   }
   attributes_.push_back(std::move(attr));
+  UpdateSubgraphFlag();
 }
 
 bool Node::RemoveAttribute(std::string_view name) {
   for (auto it = attributes_.begin(); it != attributes_.end(); ++it) {
     if (it->name() == name) {
       attributes_.erase(it);
+      UpdateSubgraphFlag();
       return true;
     }
   }
@@ -147,6 +174,7 @@ std::vector<int64_t> Node::GetInts(std::string_view name, std::vector<int64_t> f
 
 std::vector<Graph*> Node::subgraphs() const {
   std::vector<Graph*> out;
+  if (!may_have_subgraphs_) return out;
   for (const Attribute& a : attributes_) {
     if (a.g) out.push_back(a.g.get());
     for (const auto& g : a.graphs) {

@@ -16,6 +16,9 @@ namespace onnx_opt::ir {
 
 class Graph;
 
+// A stamp no node carries yet (see Node::walk_stamp).
+uint64_t NewWalkStamp();
+
 class Node final {
  public:
   // A detached node; outputs get the given names ("" for an omitted optional output).
@@ -29,7 +32,8 @@ class Node final {
   const std::string& domain() const { return domain_; }
   void set_domain(std::string d) { domain_ = std::move(d); }
   const std::string& op_type() const { return op_type_; }
-  void set_op_type(std::string t) { op_type_ = std::move(t); }
+  // Keeps the graph's op type counts (Graph::CountOpType) in step.
+  void set_op_type(std::string t);
   const std::string& overload() const { return overload_; }
   void set_overload(std::string o) { overload_ = std::move(o); }
   const std::string& name() const { return name_; }
@@ -75,6 +79,10 @@ class Node final {
   std::vector<int64_t> GetInts(std::string_view name, std::vector<int64_t> fallback = {}) const;
   // Every subgraph held by an attribute (graph and graphs kinds).
   std::vector<Graph*> subgraphs() const;
+  // False only when the node holds no subgraph; walks over a graph use it (and the graph's count of
+  // such nodes) to skip nodes without attributes to look at. FindMutableAttribute sets it for good,
+  // since the caller may store a graph through the pointer.
+  bool may_have_subgraphs() const { return may_have_subgraphs_; }
 
   // NodeProto fields kept for round trips.
   const StringPairs& metadata_props() const { return metadata_props_; }
@@ -96,6 +104,12 @@ class Node final {
   // that nothing outside still lists them as uses. Used when a node dies.
   void DropAllReferences();
 
+  // Scratch for one walk at a time (TopologicalOrder): the walk takes a fresh stamp from
+  // NewWalkStamp() and stamps the nodes it has passed, instead of keeping a hash set of them, which
+  // on large graphs costs a cache miss per lookup.
+  uint64_t walk_stamp() const { return walk_stamp_; }
+  void set_walk_stamp(uint64_t stamp) const { walk_stamp_ = stamp; }
+
   // Nodes come from a pool that keeps consecutively created nodes together (ir/node_pool.h).
   static void* operator new(size_t size) { return AllocateNodeSlot(size); }
   static void operator delete(void* p, size_t size) { FreeNodeSlot(p, size); }
@@ -105,6 +119,8 @@ class Node final {
   Node() = default;
 
   void SetSubgraphParent(Attribute& attr);
+  // Recomputes may_have_subgraphs_ (true when `force`), telling the graph if it changed.
+  void UpdateSubgraphFlag(bool force = false);
 
   // What a walk over the node list reads comes first, in one cache line: the links, the op type
   // and the inputs (walks over large graphs are bound by memory access, see tools/bench).
@@ -112,8 +128,10 @@ class Node final {
   Node* prev_ = nullptr;
   Graph* graph_ = nullptr;
   bool erased_ = false;
+  bool may_have_subgraphs_ = false;
   std::string op_type_;
   std::vector<Value*> inputs_;
+  mutable uint64_t walk_stamp_ = 0;
   std::string domain_;
   std::vector<std::unique_ptr<Value>> outputs_;
   std::vector<Attribute> attributes_;

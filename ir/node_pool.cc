@@ -27,7 +27,7 @@ class Pool {
   void* Allocate(size_t size) {
     std::lock_guard<std::mutex> lock(mu_);
     if (slot_size_ == 0) slot_size_ = RoundUp(size);
-    CHECK_LE(size, slot_size_) << "Node pool used for objects of different sizes";
+    CHECK_LE(size, slot_size_) << "slab pool used for objects of different sizes";
     if (!free_.empty()) {
       void* slot = free_.back();
       free_.pop_back();
@@ -64,6 +64,11 @@ Pool& TheNodePool() {
   return *pool;
 }
 
+Pool& TheValuePool() {
+  static auto* pool = new Pool();  // never destroyed, like the node pool
+  return *pool;
+}
+
 }  // namespace
 
 void* AllocateNodeSlot(size_t size) {
@@ -74,6 +79,19 @@ void* AllocateNodeSlot(size_t size) {
 void FreeNodeSlot(void* slot, size_t size) {
   if constexpr (ONNX_OPT_NODE_POOL) {
     TheNodePool().Free(slot);
+    return;
+  }
+  ::operator delete(slot, size);
+}
+
+void* AllocateValueSlot(size_t size) {
+  if constexpr (ONNX_OPT_NODE_POOL) return TheValuePool().Allocate(size);
+  return ::operator new(size);
+}
+
+void FreeValueSlot(void* slot, size_t size) {
+  if constexpr (ONNX_OPT_NODE_POOL) {
+    TheValuePool().Free(slot);
     return;
   }
   ::operator delete(slot, size);

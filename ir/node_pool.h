@@ -1,9 +1,10 @@
-// Where Node objects live: slabs of consecutive slots, handed out in order, so that nodes created
-// one after another (a loaded model, in file order) sit next to each other in memory. Walking a
-// large graph's node list then reads memory in strides the hardware prefetches instead of
-// chasing pointers across the heap (see the "walk" benchmark in tools/bench). Freed slots are
-// reused first; slabs are kept for the life of the process. Under AddressSanitizer nodes come
-// from the ordinary heap, so that use-after-free of a node is still caught.
+// Where Node and Value objects live: slabs of consecutive slots, one pool per kind, handed out in
+// order, so that nodes created one after another (a loaded model, in file order) sit next to each
+// other in memory, and so do their output values. Walking a large graph's node list (and looking at
+// each node's outputs) then reads memory in strides the hardware prefetches instead of chasing
+// pointers across the heap (see the "walk" benchmark in tools/bench). Freed slots are reused first;
+// slabs are kept for the life of the process. Under AddressSanitizer both come from the ordinary
+// heap, so that use-after-free is still caught.
 #ifndef ONNX_OPT_IR_NODE_POOL_H_
 #define ONNX_OPT_IR_NODE_POOL_H_
 
@@ -13,6 +14,8 @@ namespace onnx_opt::ir {
 
 void* AllocateNodeSlot(size_t size);
 void FreeNodeSlot(void* slot, size_t size);
+void* AllocateValueSlot(size_t size);
+void FreeValueSlot(void* slot, size_t size);
 
 }  // namespace onnx_opt::ir
 

@@ -65,11 +65,12 @@ Node* FindNodeOnCycle(const Dependencies& deps) {
 // passes: one walk instead of building the dependency graph. nullopt when some node comes before a
 // producer it needs (the general algorithm then sorts it, or names the cycle).
 std::optional<std::vector<Node*>> OrderIfSorted(const Graph& graph) {
-  absl::flat_hash_set<const Node*> done;
+  const uint64_t done = NewWalkStamp();
   std::vector<Node*> order;
+  order.reserve(graph.num_nodes());
   auto available = [&](const Value* v) {
     return v == nullptr || v->producer() == nullptr || v->producer()->graph() != &graph ||
-           done.contains(v->producer());
+           v->producer()->walk_stamp() == done;
   };
   for (Node* n : graph.nodes()) {
     for (const Value* v : n->inputs()) {
@@ -80,7 +81,7 @@ std::optional<std::vector<Node*>> OrderIfSorted(const Graph& graph) {
         if (!available(v)) return std::nullopt;
       }
     }
-    done.insert(n);
+    n->set_walk_stamp(done);
     order.push_back(n);
   }
   return order;

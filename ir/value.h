@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "ir/node_pool.h"
 #include "ir/tensor.h"
 #include "ir/type.h"
 
@@ -75,6 +76,10 @@ class Value {
   // Every use of this value (node inputs, graph outputs, captures in subgraphs) now uses `other`.
   void ReplaceAllUsesWith(Value* other);
 
+  // Values come from a pool that keeps consecutively created values together (ir/node_pool.h).
+  static void* operator new(size_t size) { return AllocateValueSlot(size); }
+  static void operator delete(void* p, size_t size) { FreeValueSlot(p, size); }
+
   // Whether the value is listed in the graph's value_info, and where (for a stable order on export).
   bool in_value_info() const { return value_info_order_ != 0; }
   uint64_t value_info_order() const { return value_info_order_; }
@@ -84,27 +89,29 @@ class Value {
   friend class Node;
 
   Value(Graph* graph, Node* producer, size_t output_index, std::string name)
-      : name_(std::move(name)), graph_(graph), producer_(producer), output_index_(output_index) {}
+      : graph_(graph), producer_(producer), output_index_(output_index), name_(std::move(name)) {}
 
   void AddUse(const Use& use);
   void RemoveUse(const Use& use);
   void RenumberUse(const Use& from, size_t new_index);
 
-  std::string name_;
-  Type type_;
-  std::string doc_string_;
-  StringPairs metadata_props_;
+  // What passes read on every visit comes first (one cache line): where the value comes from and
+  // who uses it. Walks over large graphs are bound by memory access (see tools/bench).
   Graph* graph_;
   Node* producer_;
   size_t output_index_;
   bool is_graph_input_ = false;
   std::unique_ptr<Tensor> initializer_;
-  std::unique_ptr<SparseTensor> sparse_initializer_;
   std::vector<Use> uses_;
+  size_t graph_output_uses_ = 0;
+  Type type_;
+  std::string name_;
+  std::unique_ptr<SparseTensor> sparse_initializer_;
   // Position of each use in uses_, kept only for values with many uses (shared constants), where a
   // linear search per removal would make passes quadratic.
   std::unique_ptr<absl::flat_hash_map<Use, size_t>> use_index_;
-  size_t graph_output_uses_ = 0;
+  std::string doc_string_;
+  StringPairs metadata_props_;
   uint64_t value_info_order_ = 0;
 };
 

@@ -89,8 +89,17 @@ class GraphVerifier {
     // Values of this graph's nodes may only be used after the node that produces them.
     absl::flat_hash_set<const Node*> done;
     size_t count = 0;
+    size_t subgraph_holders = 0;
+    absl::flat_hash_map<absl::string_view, int64_t> op_types;
     for (const Node* n : g.nodes()) {
       ++count;
+      ++op_types[n->op_type()];
+      if (n->may_have_subgraphs()) {
+        ++subgraph_holders;
+      } else if (!n->subgraphs().empty()) {
+        return absl::InternalError(absl::StrCat(GraphLabel(g), ": ", n->Describe(),
+                                                " holds a subgraph but says it does not"));
+      }
       if (n->graph() != &g || n->is_erased()) {
         return absl::InternalError(absl::StrCat(GraphLabel(g), ": node list holds ", n->Describe(),
                                                 " of another graph"));
@@ -140,6 +149,18 @@ class GraphVerifier {
     if (count != g.num_nodes()) {
       return absl::InternalError(absl::StrCat(GraphLabel(g), ": node count ", g.num_nodes(),
                                               " does not match the node list (", count, ")"));
+    }
+    for (const auto& [op, n] : op_types) {
+      const int64_t counted = g.CountOpType(std::string_view(op.data(), op.size()));
+      if (counted != n) {
+        return absl::InternalError(absl::StrCat(GraphLabel(g), ": count of '", op, "' nodes ", counted,
+                                                " does not match the node list (", n, ")"));
+      }
+    }
+    if (subgraph_holders != g.num_subgraph_holders()) {
+      return absl::InternalError(absl::StrCat(GraphLabel(g), ": count of nodes holding subgraphs ",
+                                              g.num_subgraph_holders(), " does not match the node list (",
+                                              subgraph_holders, ")"));
     }
     for (size_t i = 0; i < g.outputs().size(); ++i) {
       const Value* v = g.outputs()[i];

@@ -17,8 +17,10 @@ void MeasureGraph(const ir::Graph& g, ModelSize& size) {
     size.initializer_bytes += TensorBytes(v->sparse_initializer()->values) +
                               TensorBytes(v->sparse_initializer()->indices);
   }
+  size.nodes += static_cast<int64_t>(g.num_nodes());
+  if (g.num_subgraph_holders() == 0) return;  // no need to walk the nodes
   for (const ir::Node* n : g.nodes()) {
-    ++size.nodes;
+    if (!n->may_have_subgraphs()) continue;
     for (const ir::Graph* sub : n->subgraphs()) MeasureGraph(*sub, size);
   }
 }

@@ -1,6 +1,6 @@
 // cse: when two deterministic nodes compute the same op on the same inputs with the same attributes,
 // the later one's outputs are replaced by the earlier one's.
-#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "optimizer/pass_registry.h"
 #include "passes/forward_value.h"
 #include "passes/graph_walk.h"
@@ -16,16 +16,17 @@ class CommonSubexpressionElimination final : public optimizer::Pass {
 
   absl::StatusOr<bool> Run(ir::Model& model, optimizer::PassContext& ctx) override {
     return ForEachGraphOuterFirst(model, [&](ir::Graph& g) -> absl::StatusOr<bool> {
-      absl::flat_hash_map<std::string, ir::Node*> seen;
+      absl::flat_hash_set<Seen, SeenHash, SeenEq> seen;
+      seen.reserve(g.num_nodes());  // one allocation instead of a rehash at every doubling
       bool changed = false;
       for (ir::Node* n : g.nodes()) {
         // Only ops whose meaning we know; function calls are left alone (their bodies may be random).
         if (!(n->is_onnx_domain() || n->domain() == "ai.onnx.ml") || IsNondeterministic(*n)) continue;
-        std::optional<std::string> key = NodeKey(*n);
-        if (!key.has_value()) continue;
-        auto [it, inserted] = seen.emplace(std::move(*key), n);
+        std::optional<size_t> hash = NodeHash(*n);
+        if (!hash.has_value()) continue;
+        auto [it, inserted] = seen.insert(Seen{*hash, n});
         if (inserted) continue;
-        ir::Node* first = it->second;
+        ir::Node* first = it->node;
         if (!Merge(first, n)) continue;
         if (absl::Status s = g.Erase(n); !s.ok()) return s;
         ctx.CountRewrite();
@@ -37,6 +38,20 @@ class CommonSubexpressionElimination final : public optimizer::Pass {
   }
 
  private:
+  // A node met earlier in the walk, with its hash (computed once: the set rehashes as it grows).
+  struct Seen {
+    size_t hash;
+    ir::Node* node;
+  };
+  struct SeenHash {
+    size_t operator()(const Seen& s) const { return s.hash; }
+  };
+  struct SeenEq {
+    bool operator()(const Seen& a, const Seen& b) const {
+      return a.hash == b.hash && ComputeSame(*a.node, *b.node);
+    }
+  };
+
   // Moves every use of `dup`'s outputs to `first`'s. All or nothing.
   static bool Merge(ir::Node* first, ir::Node* dup) {
     for (size_t i = 0; i < dup->num_outputs(); ++i) {

@@ -9,7 +9,6 @@
 #include "absl/strings/str_cat.h"
 #include "interpreter/evaluator.h"
 #include "interpreter/tensor.h"
-#include "ir/name_generator.h"
 #include "optimizer/model_stats.h"
 #include "optimizer/pass_registry.h"
 #include "passes/constant.h"
@@ -21,12 +20,11 @@ namespace {
 
 using interpreter::RuntimeValue;
 
-// Replaces every use of `out` (keeping its name, which graph outputs depend on) by a new initializer
-// of graph `g` holding `tensor`.
-void ReplaceWithInitializer(ir::Graph& g, ir::Value* out, ir::Tensor tensor, ir::NameGenerator& names) {
-  std::string name = out->name();
-  out->set_name(names.Fresh(name + "_folded"));
-  tensor.set_name(name);
+// Replaces every use of `out` by a new initializer of graph `g` holding `tensor`. The initializer
+// takes over the name (graph outputs depend on it); `out` keeps it too, briefly: its node is erased
+// right after, and renaming it would mean collecting every name in the model on each run.
+void ReplaceWithInitializer(ir::Graph& g, ir::Value* out, ir::Tensor tensor) {
+  tensor.set_name(out->name());
   tensor.set_storage(ir::Tensor::Storage::kRaw);
   ir::Value* init = g.AddInitializer(std::move(tensor));
   if (out->in_value_info()) g.AddValueInfo(init);
@@ -67,7 +65,6 @@ class ConstantFolding final : public optimizer::Pass {
     bool changed = false;
     if (ctx.options().fold_overridable_initializers) changed |= FreezeInputDefaults(model.graph(), ctx);
     const int64_t opset = model.OpsetVersion("").value_or(0);
-    ir::NameGenerator names(model);
     interpreter::Evaluator evaluator(model);
     // Function bodies are left alone: their nodes follow the function's own opset imports and may
     // take attributes from the caller.
@@ -78,7 +75,7 @@ class ConstantFolding final : public optimizer::Pass {
         std::optional<std::vector<ir::Tensor>> outputs = Evaluate(*n, opset, evaluator, ctx);
         if (!outputs.has_value()) continue;
         for (size_t i = 0; i < n->num_outputs(); ++i) {
-          if (!n->output(i)->is_omitted()) ReplaceWithInitializer(g, n->output(i), std::move((*outputs)[i]), names);
+          if (!n->output(i)->is_omitted()) ReplaceWithInitializer(g, n->output(i), std::move((*outputs)[i]));
         }
         if (absl::Status s = g.Erase(n); !s.ok()) return s;
         ctx.CountRewrite();
@@ -114,6 +111,10 @@ class ConstantFolding final : public optimizer::Pass {
       std::vector<ir::Tensor> out;
       out.push_back(std::move(*t));
       return out;
+    }
+    // Most nodes have a computed input: find out before allocating anything.
+    for (size_t i = 0; i < n.num_inputs(); ++i) {
+      if (n.has_input(i) && GetConstantTensor(n.input(i)) == nullptr) return std::nullopt;
     }
     std::vector<RuntimeValue> inputs(n.num_inputs());
     std::vector<const RuntimeValue*> input_ptrs(n.num_inputs(), nullptr);

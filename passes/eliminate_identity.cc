@@ -13,6 +13,7 @@ class EliminateIdentity final : public optimizer::Pass {
 
   absl::StatusOr<bool> Run(ir::Model& model, optimizer::PassContext& ctx) override {
     return ForEachGraphOuterFirst(model, [&](ir::Graph& g) -> absl::StatusOr<bool> {
+      if (g.CountOpType("Identity") == 0) return false;  // nothing to remove
       bool changed = false;
       for (ir::Node* n : g.nodes()) {
         if (!n->is_onnx_domain() || n->op_type() != "Identity" || !n->has_input(0) ||

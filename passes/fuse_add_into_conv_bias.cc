@@ -39,6 +39,7 @@ class FuseAddIntoConvBias final : public optimizer::Pass {
   absl::StatusOr<bool> Run(ir::Model& model, optimizer::PassContext& ctx) override {
     ir::NameGenerator names(model);
     return ForEachGraphOuterFirst(model, [&](ir::Graph& g) -> absl::StatusOr<bool> {
+      if (g.CountOpType("Add") == 0 || g.CountOpType("Conv") == 0) return false;  // needs an Add after a Conv
       bool changed = false;
       for (ir::Node* add : g.nodes()) {
         if (!add->is_onnx_domain() || add->op_type() != "Add" || add->num_inputs() != 2 ||

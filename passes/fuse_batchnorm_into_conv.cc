@@ -22,6 +22,11 @@ class FuseBatchNormIntoConv final : public optimizer::Pass {
     const int64_t opset = model.OpsetVersion("").value_or(0);
     ir::NameGenerator names(model);
     return ForEachGraphOuterFirst(model, [&](ir::Graph& g) -> absl::StatusOr<bool> {
+      // Skips the walk when the graph cannot hold the pattern: it needs a BatchNormalization after a Conv or ConvTranspose.
+      if (g.CountOpType("BatchNormalization") == 0 ||
+          g.CountOpType("Conv") + g.CountOpType("ConvTranspose") == 0) {
+        return false;
+      }
       bool changed = false;
       for (ir::Node* bn : g.nodes()) {
         if (!IsInferenceBatchNorm(*bn, opset)) continue;

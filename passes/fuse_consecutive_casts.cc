@@ -80,6 +80,7 @@ class FuseConsecutiveCasts final : public optimizer::Pass {
 
   absl::StatusOr<bool> Run(ir::Model& model, optimizer::PassContext& ctx) override {
     return ForEachGraphOuterFirst(model, [&](ir::Graph& g) -> absl::StatusOr<bool> {
+      if (g.CountOpType("Cast") < 2) return false;  // needs two Casts
       bool changed = false;
       for (ir::Node* outer : g.nodes()) {
         if (!outer->is_onnx_domain() || outer->op_type() != "Cast" || !outer->has_input(0)) continue;

@@ -34,6 +34,7 @@ class FuseConsecutiveConcats final : public optimizer::Pass {
 
   absl::StatusOr<bool> Run(ir::Model& model, optimizer::PassContext& ctx) override {
     return ForEachGraphOuterFirst(model, [&](ir::Graph& g) -> absl::StatusOr<bool> {
+      if (g.CountOpType("Concat") < 2) return false;  // needs two Concats
       bool changed = false;
       for (ir::Node* outer : g.nodes()) {
         if (!outer->is_onnx_domain() || outer->op_type() != "Concat") continue;

@@ -76,6 +76,8 @@ class FuseConsecutiveReshapes final : public optimizer::Pass {
     const int64_t opset = model.OpsetVersion("").value_or(0);
     ir::NameGenerator names(model);
     return ForEachGraphOuterFirst(model, [&](ir::Graph& g) -> absl::StatusOr<bool> {
+      // Skips the walk when the graph cannot hold the pattern: it needs two of Reshape, or two of Squeeze/Unsqueeze.
+      if (g.CountOpType("Reshape") < 2 && g.CountOpType("Squeeze") + g.CountOpType("Unsqueeze") < 2) return false;
       bool changed = false;
       for (ir::Node* n : g.nodes()) {
         if (!n->is_onnx_domain() || !n->has_input(0)) continue;

@@ -64,6 +64,7 @@ class FuseConsecutiveSlices final : public optimizer::Pass {
     if (model.OpsetVersion("").value_or(0) < 10) return false;
     ir::NameGenerator names(model);
     return ForEachGraphOuterFirst(model, [&](ir::Graph& g) -> absl::StatusOr<bool> {
+      if (g.CountOpType("Slice") < 2) return false;  // needs two Slices
       bool changed = false;
       for (ir::Node* outer : g.nodes()) {
         if (!outer->is_onnx_domain() || outer->op_type() != "Slice" || !outer->has_input(0)) continue;

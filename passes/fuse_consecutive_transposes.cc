@@ -22,6 +22,7 @@ class FuseConsecutiveTransposes final : public optimizer::Pass {
 
   absl::StatusOr<bool> Run(ir::Model& model, optimizer::PassContext& ctx) override {
     return ForEachGraphOuterFirst(model, [&](ir::Graph& g) -> absl::StatusOr<bool> {
+      if (g.CountOpType("Transpose") < 2) return false;  // needs two Transposes
       bool changed = false;
       for (ir::Node* outer : g.nodes()) {
         if (!outer->is_onnx_domain() || outer->op_type() != "Transpose" || !outer->has_input(0)) continue;

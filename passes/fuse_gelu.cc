@@ -25,6 +25,7 @@ class FuseGelu final : public optimizer::Pass {
     if (model.OpsetVersion("").value_or(0) < 20) return false;
     ir::NameGenerator names(model);
     return ForEachGraphOuterFirst(model, [&](ir::Graph& g) -> absl::StatusOr<bool> {
+      if (g.CountOpType("Erf") == 0) return false;  // needs an Erf
       bool changed = false;
       for (ir::Node* erf : g.nodes()) {
         if (!erf->is_onnx_domain() || erf->op_type() != "Erf") continue;

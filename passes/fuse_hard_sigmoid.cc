@@ -18,6 +18,7 @@ class FuseHardSigmoid final : public optimizer::Pass {
     if (opset < 6) return false;
     ir::NameGenerator names(model);
     return ForEachGraphOuterFirst(model, [&](ir::Graph& g) -> absl::StatusOr<bool> {
+      if (g.CountOpType("Clip") == 0) return false;  // needs a Clip (relu6)
       bool changed = false;
       for (ir::Node* n : g.nodes()) {
         if (!n->is_onnx_domain() || (n->op_type() != "Div" && n->op_type() != "Mul")) continue;

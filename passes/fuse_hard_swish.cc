@@ -22,6 +22,8 @@ class FuseHardSwish final : public optimizer::Pass {
     if (opset < 14) return false;
     ir::NameGenerator names(model);
     return ForEachGraphOuterFirst(model, [&](ir::Graph& g) -> absl::StatusOr<bool> {
+      // Skips the walk when the graph cannot hold the pattern: it needs a Clip (relu6) or a HardSigmoid.
+      if (g.CountOpType("Clip") + g.CountOpType("HardSigmoid") == 0) return false;
       bool changed = false;
       for (ir::Node* n : g.nodes()) {
         if (!n->is_onnx_domain() || n->num_inputs() != 2 || !n->has_input(0) || !n->has_input(1)) continue;

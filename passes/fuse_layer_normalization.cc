@@ -27,6 +27,8 @@ class FuseLayerNormalization final : public optimizer::Pass {
     if (opset < 17) return false;
     ir::NameGenerator names(model);
     return ForEachGraphOuterFirst(model, [&](ir::Graph& g) -> absl::StatusOr<bool> {
+      // Skips the walk when the graph cannot hold the pattern: it needs two ReduceMeans and a Sqrt.
+      if (g.CountOpType("ReduceMean") < 2 || g.CountOpType("Sqrt") == 0) return false;
       bool changed = false;
       for (ir::Node* div : g.nodes()) {
         if (!div->is_onnx_domain() || div->op_type() != "Div" || div->num_inputs() != 2) continue;

@@ -13,6 +13,8 @@ class FuseLogSoftmax final : public optimizer::Pass {
 
   absl::StatusOr<bool> Run(ir::Model& model, optimizer::PassContext& ctx) override {
     return ForEachGraphOuterFirst(model, [&](ir::Graph& g) -> absl::StatusOr<bool> {
+      // Skips the walk when the graph cannot hold the pattern: it needs a Log of a Softmax.
+      if (g.CountOpType("Log") == 0 || g.CountOpType("Softmax") == 0) return false;
       bool changed = false;
       for (ir::Node* log : g.nodes()) {
         if (!log->is_onnx_domain() || log->op_type() != "Log" || !log->has_input(0)) continue;

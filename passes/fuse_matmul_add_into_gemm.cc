@@ -42,6 +42,8 @@ class FuseMatMulAddIntoGemm final : public optimizer::Pass {
     if (opset < 7) return false;  // Gemm-6 and older broadcast C only with an attribute
     ir::NameGenerator names(model);
     return ForEachGraphOuterFirst(model, [&](ir::Graph& g) -> absl::StatusOr<bool> {
+      // Skips the walk when the graph cannot hold the pattern: it needs a MatMul and an Add.
+      if (g.CountOpType("MatMul") == 0 || g.CountOpType("Add") == 0) return false;
       bool changed = false;
       for (ir::Node* add : g.nodes()) {
         if (!add->is_onnx_domain() || add->op_type() != "Add" || add->num_inputs() != 2) continue;

@@ -15,6 +15,8 @@ class FuseMish final : public optimizer::Pass {
     if (model.OpsetVersion("").value_or(0) < 18) return false;
     ir::NameGenerator names(model);
     return ForEachGraphOuterFirst(model, [&](ir::Graph& g) -> absl::StatusOr<bool> {
+      // Skips the walk when the graph cannot hold the pattern: it needs a Tanh of a Softplus.
+      if (g.CountOpType("Tanh") == 0 || g.CountOpType("Softplus") == 0) return false;
       bool changed = false;
       for (ir::Node* mul : g.nodes()) {
         if (!mul->is_onnx_domain() || mul->op_type() != "Mul" || mul->num_inputs() != 2 ||

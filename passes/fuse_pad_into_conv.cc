@@ -56,6 +56,8 @@ class FusePadIntoConv final : public optimizer::Pass {
   absl::StatusOr<bool> Run(ir::Model& model, optimizer::PassContext& ctx) override {
     const int64_t opset = model.OpsetVersion("").value_or(0);
     return ForEachGraphOuterFirst(model, [&](ir::Graph& g) -> absl::StatusOr<bool> {
+      // Skips the walk when the graph cannot hold the pattern: it needs a Pad before a Conv or AveragePool.
+      if (g.CountOpType("Pad") == 0 || g.CountOpType("Conv") + g.CountOpType("AveragePool") == 0) return false;
       bool changed = false;
       for (ir::Node* conv : g.nodes()) {
         if (!conv->is_onnx_domain() || !conv->has_input(0)) continue;

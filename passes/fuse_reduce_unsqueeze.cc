@@ -34,6 +34,7 @@ class FuseReduceUnsqueeze final : public optimizer::Pass {
   absl::StatusOr<bool> Run(ir::Model& model, optimizer::PassContext& ctx) override {
     const int64_t opset = model.OpsetVersion("").value_or(0);
     return ForEachGraphOuterFirst(model, [&](ir::Graph& g) -> absl::StatusOr<bool> {
+      if (g.CountOpType("Unsqueeze") == 0) return false;  // needs an Unsqueeze (of a Reduce)
       bool changed = false;
       for (ir::Node* unsqueeze : g.nodes()) {
         if (!unsqueeze->is_onnx_domain() || unsqueeze->op_type() != "Unsqueeze" || !unsqueeze->has_input(0)) continue;

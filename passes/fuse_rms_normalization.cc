@@ -76,6 +76,8 @@ class FuseRmsNormalization final : public optimizer::Pass {
     if (opset < 23) return false;
     ir::NameGenerator names(model);
     return ForEachGraphOuterFirst(model, [&](ir::Graph& g) -> absl::StatusOr<bool> {
+      // Skips the walk when the graph cannot hold the pattern: it needs a ReduceMean and a Sqrt.
+      if (g.CountOpType("ReduceMean") == 0 || g.CountOpType("Sqrt") == 0) return false;
       bool changed = false;
       for (ir::Node* scale : g.nodes()) {
         if (!scale->is_onnx_domain() || scale->op_type() != "Mul" || scale->num_inputs() != 2 ||

@@ -13,6 +13,7 @@ class FuseSoftplus final : public optimizer::Pass {
   absl::StatusOr<bool> Run(ir::Model& model, optimizer::PassContext& ctx) override {
     ir::NameGenerator names(model);
     return ForEachGraphOuterFirst(model, [&](ir::Graph& g) -> absl::StatusOr<bool> {
+      if (g.CountOpType("Log") == 0 || g.CountOpType("Exp") == 0) return false;  // needs a Log and an Exp
       bool changed = false;
       for (ir::Node* log : g.nodes()) {
         if (!log->is_onnx_domain() || log->op_type() != "Log" || !log->has_input(0)) continue;

@@ -13,6 +13,8 @@ class FuseTransposeIntoGemm final : public optimizer::Pass {
 
   absl::StatusOr<bool> Run(ir::Model& model, optimizer::PassContext& ctx) override {
     return ForEachGraphOuterFirst(model, [&](ir::Graph& g) -> absl::StatusOr<bool> {
+      // Skips the walk when the graph cannot hold the pattern: it needs a Transpose into a Gemm.
+      if (g.CountOpType("Gemm") == 0 || g.CountOpType("Transpose") == 0) return false;
       bool changed = false;
       for (ir::Node* gemm : g.nodes()) {
         if (!gemm->is_onnx_domain() || gemm->op_type() != "Gemm" || gemm->num_inputs() < 2) continue;

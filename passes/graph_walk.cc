@@ -7,7 +7,10 @@ absl::StatusOr<bool> ForEachGraphOuterFirst(ir::Graph& graph,
   absl::StatusOr<bool> changed = fn(graph);
   if (!changed.ok()) return changed;
   bool any = *changed;
+  // Most graphs hold no subgraph: then there is no need to walk their nodes.
+  if (graph.num_subgraph_holders() == 0) return any;
   for (ir::Node* node : graph.nodes()) {
+    if (!node->may_have_subgraphs()) continue;
     for (ir::Graph* sub : node->subgraphs()) {
       absl::StatusOr<bool> c = ForEachGraphOuterFirst(*sub, fn);
       if (!c.ok()) return c;

@@ -18,6 +18,7 @@ class InlineConstantIf final : public optimizer::Pass {
   absl::StatusOr<bool> Run(ir::Model& model, optimizer::PassContext& ctx) override {
     ir::NameGenerator names(model);
     return ForEachGraphOuterFirst(model, [&](ir::Graph& g) -> absl::StatusOr<bool> {
+      if (g.CountOpType("If") == 0) return false;  // no If to inline
       bool changed = false;
       for (ir::Node* n : g.nodes()) {
         if (!n->is_onnx_domain() || n->op_type() != "If" || !n->has_input(0)) continue;

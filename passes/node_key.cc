@@ -4,6 +4,8 @@
 #include <cstring>
 #include <vector>
 
+#include "absl/hash/hash.h"
+
 namespace onnx_opt::passes {
 namespace {
 
@@ -90,6 +92,53 @@ std::optional<std::string> NodeKey(const ir::Node& node) {
     AppendString(out, *k);
   }
   return out;
+}
+
+namespace {
+
+const std::string& CanonicalDomain(const ir::Node& n) {
+  static const std::string* const kEmpty = new std::string();
+  return n.is_onnx_domain() ? *kEmpty : n.domain();
+}
+
+// Attribute keys in name order; nullopt if one cannot be compared.
+std::optional<std::vector<std::string>> SortedAttributeKeys(const ir::Node& node) {
+  std::vector<const ir::Attribute*> attrs;
+  for (const ir::Attribute& a : node.attributes()) attrs.push_back(&a);
+  std::sort(attrs.begin(), attrs.end(), [](auto* x, auto* y) { return x->name() < y->name(); });
+  std::vector<std::string> keys;
+  for (const ir::Attribute* a : attrs) {
+    std::optional<std::string> k = AttributeKey(*a);
+    if (!k.has_value()) return std::nullopt;
+    keys.push_back(*std::move(k));
+  }
+  return keys;
+}
+
+}  // namespace
+
+std::optional<size_t> NodeHash(const ir::Node& node) {
+  if (node.may_have_subgraphs() && !node.subgraphs().empty()) return std::nullopt;
+  size_t h = absl::HashOf(CanonicalDomain(node), node.op_type(), node.overload(), node.num_outputs());
+  for (const ir::Value* v : node.inputs()) h = absl::HashOf(h, v);
+  if (!node.attributes().empty()) {
+    std::optional<std::vector<std::string>> keys = SortedAttributeKeys(node);
+    if (!keys.has_value()) return std::nullopt;
+    h = absl::HashOf(h, *keys);
+  }
+  return h;
+}
+
+bool ComputeSame(const ir::Node& a, const ir::Node& b) {
+  if (a.op_type() != b.op_type() || CanonicalDomain(a) != CanonicalDomain(b) || a.overload() != b.overload() ||
+      a.num_outputs() != b.num_outputs() || a.inputs() != b.inputs() ||
+      a.attributes().size() != b.attributes().size()) {
+    return false;
+  }
+  if (a.attributes().empty()) return true;
+  std::optional<std::vector<std::string>> ka = SortedAttributeKeys(a);
+  std::optional<std::vector<std::string>> kb = SortedAttributeKeys(b);
+  return ka.has_value() && kb.has_value() && *ka == *kb;
 }
 
 }  // namespace onnx_opt::passes

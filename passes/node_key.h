@@ -18,6 +18,13 @@ std::optional<std::string> AttributeKey(const ir::Attribute& attr);
 // nullopt when the node holds a subgraph.
 std::optional<std::string> NodeKey(const ir::Node& node);
 
+// The same comparison without building the key: a hash that equal nodes share, and the test itself.
+// A node's hash reads only its own fields and allocates nothing unless it has attributes, so CSE over
+// a large graph costs a hash-set probe per node. nullopt when the node holds a subgraph.
+std::optional<size_t> NodeHash(const ir::Node& node);
+// True when NodeKey(a) == NodeKey(b) (both must have keys).
+bool ComputeSame(const ir::Node& a, const ir::Node& b);
+
 }  // namespace onnx_opt::passes
 
 #endif  // ONNX_OPT_PASSES_NODE_KEY_H_
