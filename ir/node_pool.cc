@@ -1,7 +1,13 @@
 #include "ir/node_pool.h"
 
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <iterator>
+#include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <vector>
 
 #include "glog/logging.h"
@@ -21,42 +27,75 @@ namespace onnx_opt::ir {
 namespace {
 
 constexpr size_t kSlotsPerSlab = 4096;
+constexpr size_t kWordsPerSlab = kSlotsPerSlab / 64;
 
+// Hands out the free slot with the lowest address in the oldest slab that has one, so that objects
+// created one after another sit next to each other even after others were freed: a free list (last
+// freed, first reused) would scatter a model built after another one died over the whole pool, and
+// walks over it would miss the cache on every node.
 class Pool {
  public:
   void* Allocate(size_t size) {
     std::lock_guard<std::mutex> lock(mu_);
     if (slot_size_ == 0) slot_size_ = RoundUp(size);
     CHECK_LE(size, slot_size_) << "slab pool used for objects of different sizes";
-    if (!free_.empty()) {
-      void* slot = free_.back();
-      free_.pop_back();
-      return slot;
-    }
-    if (slabs_.empty() || used_ == kSlotsPerSlab) {
-      // new[] aligns for any fundamental type, which is all a Node needs.
-      slabs_.push_back(std::unique_ptr<std::byte[]>(new std::byte[slot_size_ * kSlotsPerSlab]));
-      used_ = 0;
-    }
-    return slabs_.back().get() + slot_size_ * used_++;
+    if (with_free_.empty()) AddSlab();
+    const size_t index = *with_free_.begin();
+    Slab& slab = slabs_[index];
+    size_t word = slab.first_free_word;
+    while (slab.free_bits[word] == 0) ++word;  // the slab has a free slot, so this stops
+    slab.first_free_word = word;
+    const int bit = __builtin_ctzll(slab.free_bits[word]);
+    slab.free_bits[word] &= slab.free_bits[word] - 1;
+    if (--slab.free_count == 0) with_free_.erase(with_free_.begin());
+    return slab.memory.get() + slot_size_ * (word * 64 + bit);
   }
 
-  void Free(void* slot) {
+  void Free(void* p) {
     std::lock_guard<std::mutex> lock(mu_);
-    free_.push_back(slot);
+    const auto* slot = static_cast<const std::byte*>(p);
+    auto it = by_address_.upper_bound(slot);
+    CHECK(it != by_address_.begin()) << "freeing memory the slab pool did not hand out";
+    const size_t index = std::prev(it)->second;
+    Slab& slab = slabs_[index];
+    const size_t pos = static_cast<size_t>(slot - slab.memory.get()) / slot_size_;
+    CHECK_LT(pos, kSlotsPerSlab) << "freeing memory the slab pool did not hand out";
+    const size_t word = pos / 64;
+    const uint64_t mask = uint64_t{1} << (pos % 64);
+    CHECK((slab.free_bits[word] & mask) == 0) << "slot freed twice";
+    slab.free_bits[word] |= mask;
+    slab.first_free_word = std::min(slab.first_free_word, word);
+    if (slab.free_count++ == 0) with_free_.insert(index);
   }
 
  private:
+  struct Slab {
+    std::unique_ptr<std::byte[]> memory;
+    std::array<uint64_t, kWordsPerSlab> free_bits;  // bit set: slot free
+    size_t free_count = kSlotsPerSlab;
+    size_t first_free_word = 0;  // no free slot before this word
+  };
+
   static size_t RoundUp(size_t size) {
     const size_t a = alignof(std::max_align_t);
     return (size + a - 1) / a * a;
   }
 
+  void AddSlab() {
+    Slab slab;
+    // new[] aligns for any fundamental type, which is all our objects need.
+    slab.memory.reset(new std::byte[slot_size_ * kSlotsPerSlab]);
+    slab.free_bits.fill(~uint64_t{0});
+    by_address_[slab.memory.get()] = slabs_.size();
+    with_free_.insert(slabs_.size());
+    slabs_.push_back(std::move(slab));
+  }
+
   std::mutex mu_;
   size_t slot_size_ = 0;
-  size_t used_ = 0;
-  std::vector<std::unique_ptr<std::byte[]>> slabs_;
-  std::vector<void*> free_;
+  std::vector<Slab> slabs_;                           // oldest first; kept for the life of the process
+  std::set<size_t> with_free_;                        // indices of slabs with a free slot
+  std::map<const std::byte*, size_t> by_address_;     // slab start -> index
 };
 
 Pool& TheNodePool() {

@@ -2,8 +2,9 @@
 // order, so that nodes created one after another (a loaded model, in file order) sit next to each
 // other in memory, and so do their output values. Walking a large graph's node list (and looking at
 // each node's outputs) then reads memory in strides the hardware prefetches instead of chasing
-// pointers across the heap (see the "walk" benchmark in tools/bench). Freed slots are reused first;
-// slabs are kept for the life of the process. Under AddressSanitizer both come from the ordinary
+// pointers across the heap (see the "walk" benchmark in tools/bench). Freed slots are reused lowest
+// address first, so a model built after another died is laid out as well as the first; slabs are
+// kept for the life of the process. Under AddressSanitizer both come from the ordinary
 // heap, so that use-after-free is still caught.
 #ifndef ONNX_OPT_IR_NODE_POOL_H_
 #define ONNX_OPT_IR_NODE_POOL_H_
