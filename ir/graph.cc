@@ -14,6 +14,12 @@ Graph::NodeIterator& Graph::NodeIterator::operator++() {
   Node* n = node_->next_;
   while (n != nullptr && n->erased_) n = n->next_;
   node_ = n;
+  // Start loading the node after this one while the caller works on this one: on large graphs the
+  // walk otherwise waits for memory at every node (see "walk" in tools/bench).
+  if (n != nullptr && n->next_ != nullptr) {
+    __builtin_prefetch(n->next_);
+    __builtin_prefetch(reinterpret_cast<const char*>(n->next_) + 64);
+  }
   return *this;
 }
 

@@ -12,7 +12,8 @@ const ir::Tensor* GetConstantTensor(const ir::Value* v) {
   if (v == nullptr) return nullptr;
   if (v->is_constant_initializer()) return v->initializer();
   const ir::Node* n = v->producer();
-  if (n == nullptr || !n->is_onnx_domain() || n->op_type() != "Constant" || n->num_outputs() != 1) {
+  // The op type first: it sits in the node's first cache line, the domain does not.
+  if (n == nullptr || n->op_type() != "Constant" || !n->is_onnx_domain() || n->num_outputs() != 1) {
     return nullptr;
   }
   const ir::Attribute* a = n->FindAttribute("value");

@@ -6,6 +6,7 @@
 // constants, unless PassOptions::fold_overridable_initializers, which also drops them from the inputs.
 #include <algorithm>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "interpreter/evaluator.h"
 #include "interpreter/tensor.h"
@@ -13,6 +14,7 @@
 #include "optimizer/pass_registry.h"
 #include "passes/constant.h"
 #include "passes/graph_walk.h"
+#include "passes/node_key.h"
 #include "passes/op_traits.h"
 
 namespace onnx_opt::passes {
@@ -20,16 +22,17 @@ namespace {
 
 using interpreter::RuntimeValue;
 
-// Replaces every use of `out` by a new initializer of graph `g` holding `tensor`. The initializer
-// takes over the name (graph outputs depend on it); `out` keeps it too, briefly: its node is erased
-// right after, and renaming it would mean collecting every name in the model on each run.
-void ReplaceWithInitializer(ir::Graph& g, ir::Value* out, ir::Tensor tensor) {
+// Replaces every use of `out` by a new initializer of graph `g` holding `tensor`, and returns it. The
+// initializer takes over the name (graph outputs depend on it); `out` keeps it too until its node is
+// erased at the end of the walk (renaming it would mean collecting every name in the model).
+ir::Value* ReplaceWithInitializer(ir::Graph& g, ir::Value* out, ir::Tensor tensor) {
   tensor.set_name(out->name());
   tensor.set_storage(ir::Tensor::Storage::kRaw);
   ir::Value* init = g.AddInitializer(std::move(tensor));
   if (out->in_value_info()) g.AddValueInfo(init);
   init->set_doc_string(out->doc_string());
   out->ReplaceAllUsesWith(init);
+  return init;
 }
 
 // Shape/Size of a value whose shape is static: the answer without running anything.
@@ -70,16 +73,36 @@ class ConstantFolding final : public optimizer::Pass {
     // take attributes from the caller.
     absl::StatusOr<bool> folded = ForEachGraphOuterFirst(model.graph(), [&](ir::Graph& g) -> absl::StatusOr<bool> {
       bool any = false;
+      // Nodes computing the same thing from the same constants (exporters repeat shape arithmetic,
+      // say) are evaluated once: later ones take the first one's initializers. Folded nodes stay
+      // in the graph, without uses, until the walk ends, so that the memo can compare with them.
+      absl::flat_hash_map<size_t, std::vector<FoldedNode>> memo;
+      std::vector<ir::Node*> folded_nodes;
       for (ir::Node* n : g.nodes()) {
         if (!n->is_onnx_domain() || IsNondeterministic(*n) || !n->subgraphs().empty()) continue;
+        std::optional<size_t> hash;
+        if (n->op_type() != "Constant" && HasOnlyConstantInputs(*n)) hash = NodeHash(*n);
+        if (hash.has_value() && TakeEarlierFold(*n, memo[*hash])) {
+          folded_nodes.push_back(n);
+          ctx.CountRewrite();
+          any = true;
+          continue;
+        }
         std::optional<std::vector<ir::Tensor>> outputs = Evaluate(*n, opset, evaluator, ctx);
         if (!outputs.has_value()) continue;
+        FoldedNode record{n, std::vector<ir::Value*>(n->num_outputs(), nullptr)};
         for (size_t i = 0; i < n->num_outputs(); ++i) {
-          if (!n->output(i)->is_omitted()) ReplaceWithInitializer(g, n->output(i), std::move((*outputs)[i]));
+          if (!n->output(i)->is_omitted()) {
+            record.initializers[i] = ReplaceWithInitializer(g, n->output(i), std::move((*outputs)[i]));
+          }
         }
-        if (absl::Status s = g.Erase(n); !s.ok()) return s;
+        if (hash.has_value()) memo[*hash].push_back(std::move(record));
+        folded_nodes.push_back(n);
         ctx.CountRewrite();
         any = true;
+      }
+      for (ir::Node* n : folded_nodes) {
+        if (absl::Status s = g.Erase(n); !s.ok()) return s;
       }
       g.ReleaseErased();
       return any;
@@ -89,6 +112,37 @@ class ConstantFolding final : public optimizer::Pass {
   }
 
  private:
+  // A node already folded, with the initializers that took over its outputs.
+  struct FoldedNode {
+    ir::Node* node;
+    std::vector<ir::Value*> initializers;  // null for omitted outputs
+  };
+
+  static bool HasOnlyConstantInputs(const ir::Node& n) {
+    for (size_t i = 0; i < n.num_inputs(); ++i) {
+      if (n.has_input(i) && GetConstantTensor(n.input(i)) == nullptr) return false;
+    }
+    return true;
+  }
+
+  // Gives `n`'s uses the initializers of an earlier fold of the same computation, if there is one.
+  // A graph output keeps its own name, so such nodes are folded afresh.
+  static bool TakeEarlierFold(ir::Node& n, const std::vector<FoldedNode>& candidates) {
+    for (size_t i = 0; i < n.num_outputs(); ++i) {
+      if (n.output(i)->is_graph_output()) return false;
+    }
+    for (const FoldedNode& earlier : candidates) {
+      if (!ComputeSame(*earlier.node, n)) continue;
+      for (size_t i = 0; i < n.num_outputs(); ++i) {
+        if (!n.output(i)->has_uses()) continue;
+        if (earlier.initializers[i] == nullptr) return false;  // cannot happen: same outputs omitted
+        n.output(i)->ReplaceAllUsesWith(earlier.initializers[i]);
+      }
+      return true;
+    }
+    return false;
+  }
+
   // Graph inputs with an initializer become plain constants (only when the user asked for it).
   static bool FreezeInputDefaults(ir::Graph& g, optimizer::PassContext& ctx) {
     std::vector<ir::Value*> frozen;
@@ -113,9 +167,7 @@ class ConstantFolding final : public optimizer::Pass {
       return out;
     }
     // Most nodes have a computed input: find out before allocating anything.
-    for (size_t i = 0; i < n.num_inputs(); ++i) {
-      if (n.has_input(i) && GetConstantTensor(n.input(i)) == nullptr) return std::nullopt;
-    }
+    if (!HasOnlyConstantInputs(n)) return std::nullopt;
     std::vector<RuntimeValue> inputs(n.num_inputs());
     std::vector<const RuntimeValue*> input_ptrs(n.num_inputs(), nullptr);
     int64_t input_bytes = 0;

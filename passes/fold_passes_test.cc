@@ -30,6 +30,32 @@ TEST(FoldTest, EvaluatesConstantChainsAndKeepsOutputNames) {
   EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
 }
 
+TEST(FoldTest, EvaluatesARepeatedComputationOnce) {
+  // Two copies of C (same op, same constant inputs) and of K: each is evaluated once, and the
+  // copies' users read the same initializers. A copy that is a graph output keeps its name.
+  auto run = RunPipelineOnText(R"(
+    <ir_version: 8, opset_import: ["" : 17]>
+    g (float[2] X) => (float[2] Y, float[2] K2) <float[2] A = {1.0, 2.0}, float[2] B = {3.0, 4.0}> {
+      C1 = Add(A, B)
+      C2 = Add(A, B)
+      K1 = Mul(C1, A)
+      K2 = Mul(C2, A)
+      P = Add(X, K1)
+      Y = Add(P, C2)
+    })", "fold-constants");
+  ASSERT_TRUE(run.ok()) << run.status();
+  EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("Add", "Add"));
+  // A, B, C1 and K1 from the first evaluations, and K2 again under its own (graph output) name;
+  // C2 reuses C1.
+  std::vector<std::string> names;
+  for (const ir::Value* v : run->after->graph().initializers()) names.push_back(v->name());
+  EXPECT_THAT(names, ElementsAre("A", "B", "C1", "K1", "K2"));
+  EXPECT_EQ(run->after->graph().outputs()[1]->name(), "K2");
+  ASSERT_EQ(run->result.runs.size(), 1u);
+  EXPECT_EQ(run->result.runs[0].rewrites, 4);
+  EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
+}
+
 TEST(FoldTest, ShapeOfStaticShapeAndSizeGuard) {
   optimizer::PassOptions options;
   options.fold_size_limit = 1024;
