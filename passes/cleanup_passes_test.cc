@@ -108,6 +108,98 @@ TEST(CseTest, NumericallyEqual) {
   EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
 }
 
+TEST(CseTest, FindsDuplicatesWhoseInputsHaveManyUsers) {
+  // Every input of M1/M2 has more users than CSE scans (R0..R39 and the Muls read X; W feeds many):
+  // those duplicates are found through the hash set. R0..R39 are all one node in the end, and the
+  // two Constant nodes (no inputs) are merged too.
+  auto run = RunPipelineOnText(R"(
+    <ir_version: 8, opset_import: ["" : 17]>
+    g (float[2] X) => (float[2] Y) {
+      R0 = Relu(X)
+      R1 = Relu(X)
+      R2 = Relu(X)
+      R3 = Relu(X)
+      R4 = Relu(X)
+      R5 = Relu(X)
+      R6 = Relu(X)
+      R7 = Relu(X)
+      R8 = Relu(X)
+      R9 = Relu(X)
+      R10 = Relu(X)
+      R11 = Relu(X)
+      R12 = Relu(X)
+      R13 = Relu(X)
+      R14 = Relu(X)
+      R15 = Relu(X)
+      R16 = Relu(X)
+      R17 = Relu(X)
+      R18 = Relu(X)
+      R19 = Relu(X)
+      R20 = Relu(X)
+      R21 = Relu(X)
+      R22 = Relu(X)
+      R23 = Relu(X)
+      R24 = Relu(X)
+      R25 = Relu(X)
+      R26 = Relu(X)
+      R27 = Relu(X)
+      R28 = Relu(X)
+      R29 = Relu(X)
+      R30 = Relu(X)
+      R31 = Relu(X)
+      R32 = Relu(X)
+      R33 = Relu(X)
+      R34 = Relu(X)
+      R35 = Relu(X)
+      R36 = Relu(X)
+      R37 = Relu(X)
+      R38 = Relu(X)
+      R39 = Relu(X)
+      W = Neg(X)
+      U0 = Add(W, X)
+      U1 = Add(W, X)
+      U2 = Add(W, X)
+      U3 = Add(W, X)
+      U4 = Add(W, X)
+      U5 = Add(W, X)
+      U6 = Add(W, X)
+      U7 = Add(W, X)
+      U8 = Add(W, X)
+      U9 = Add(W, X)
+      U10 = Add(W, X)
+      U11 = Add(W, X)
+      U12 = Add(W, X)
+      U13 = Add(W, X)
+      U14 = Add(W, X)
+      U15 = Add(W, X)
+      U16 = Add(W, X)
+      U17 = Add(W, X)
+      U18 = Add(W, X)
+      U19 = Add(W, X)
+      U20 = Add(W, X)
+      U21 = Add(W, X)
+      U22 = Add(W, X)
+      U23 = Add(W, X)
+      U24 = Add(W, X)
+      U25 = Add(W, X)
+      U26 = Add(W, X)
+      U27 = Add(W, X)
+      U28 = Add(W, X)
+      U29 = Add(W, X)
+      U30 = Add(W, X)
+      U31 = Add(W, X)
+      U32 = Add(W, X)
+      U33 = Add(W, X)
+      K1 = Constant<value = float[2] {1.0, 2.0}>()
+      K2 = Constant<value = float[2] {1.0, 2.0}>()
+      S = Sum(R0, R1, R39, U0, U33, K1, K2)
+      Y = Add(S, X)
+    })", "cse");
+  ASSERT_TRUE(run.ok()) << run.status();
+  EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("Relu", "Neg", "Add", "Constant", "Sum", "Add"));
+  EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
+}
+
 TEST(NopsTest, RemovesNoOpsOnlyWhenProvablyNeutral) {
   auto run = RunPipelineOnText(R"(
     <ir_version: 8, opset_import: ["" : 17]>

@@ -1,6 +1,7 @@
 // cse: when two deterministic nodes compute the same op on the same inputs with the same attributes,
 // the later one's outputs are replaced by the earlier one's.
 #include "absl/container/flat_hash_set.h"
+#include "ir/node.h"
 #include "optimizer/pass_registry.h"
 #include "passes/forward_value.h"
 #include "passes/graph_walk.h"
@@ -16,18 +17,35 @@ class CommonSubexpressionElimination final : public optimizer::Pass {
 
   absl::StatusOr<bool> Run(ir::Model& model, optimizer::PassContext& ctx) override {
     return ForEachGraphOuterFirst(model, [&](ir::Graph& g) -> absl::StatusOr<bool> {
+      // An earlier node computing the same thing reads the same inputs, so it is among the users
+      // of n's least used input: looking there touches only n's neighbourhood. Nodes without inputs,
+      // or whose inputs all have many users (shared constants), go through a hash set instead.
       absl::flat_hash_set<Seen, SeenHash, SeenEq> seen;
-      seen.reserve(g.num_nodes());  // one allocation instead of a rehash at every doubling
+      const uint64_t visited = ir::NewWalkStamp();
       bool changed = false;
       for (ir::Node* n : g.nodes()) {
         // Only ops whose meaning we know; function calls are left alone (their bodies may be random).
         if (!(n->is_onnx_domain() || n->domain() == "ai.onnx.ml") || IsNondeterministic(*n)) continue;
-        std::optional<size_t> hash = NodeHash(*n);
-        if (!hash.has_value()) continue;
-        auto [it, inserted] = seen.insert(Seen{*hash, n});
-        if (inserted) continue;
-        ir::Node* first = it->node;
-        if (!Merge(first, n)) continue;
+        if (n->may_have_subgraphs() && !n->subgraphs().empty()) continue;
+        n->set_walk_stamp(visited);
+        ir::Node* first = nullptr;
+        const ir::Value* fewest = LeastUsedInput(*n);
+        if (fewest != nullptr && fewest->uses().size() <= kScanLimit) {
+          for (const ir::Use& u : fewest->uses()) {
+            ir::Node* m = u.node;
+            if (m == nullptr || m == n || m->walk_stamp() != visited || m->graph() != &g) continue;
+            if (ComputeSame(*m, *n) && Merge(m, n)) {
+              first = m;
+              break;
+            }
+          }
+        } else {
+          std::optional<size_t> hash = NodeHash(*n);
+          if (!hash.has_value()) continue;
+          auto [it, inserted] = seen.insert(Seen{*hash, n});
+          if (!inserted && Merge(it->node, n)) first = it->node;
+        }
+        if (first == nullptr) continue;
         if (absl::Status s = g.Erase(n); !s.ok()) return s;
         ctx.CountRewrite();
         changed = true;
@@ -38,6 +56,17 @@ class CommonSubexpressionElimination final : public optimizer::Pass {
   }
 
  private:
+  static constexpr size_t kScanLimit = 32;
+
+  // The input with the fewest uses, or null for a node without inputs.
+  static const ir::Value* LeastUsedInput(const ir::Node& n) {
+    const ir::Value* best = nullptr;
+    for (const ir::Value* v : n.inputs()) {
+      if (v != nullptr && (best == nullptr || v->uses().size() < best->uses().size())) best = v;
+    }
+    return best;
+  }
+
   // A node met earlier in the walk, with its hash (computed once: the set rehashes as it grows).
   struct Seen {
     size_t hash;
