@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/inlined_vector.h"
 #include "ir/attribute.h"
 #include "ir/explicit_defaults.h"
 #include "ir/node_pool.h"
@@ -50,7 +51,9 @@ class Node final {
   // Inputs.
   size_t num_inputs() const { return inputs_.size(); }
   Value* input(size_t i) const { return inputs_[i]; }
-  const std::vector<Value*>& inputs() const { return inputs_; }
+  // Up to three inputs live inside the node: walks that look at inputs read no other memory.
+  using InputList = absl::InlinedVector<Value*, 3>;
+  const InputList& inputs() const { return inputs_; }
   bool has_input(size_t i) const { return i < inputs_.size() && inputs_[i] != nullptr; }
   void SetInput(size_t i, Value* v);
   void AddInput(Value* v);
@@ -130,7 +133,7 @@ class Node final {
   bool erased_ = false;
   bool may_have_subgraphs_ = false;
   std::string op_type_;
-  std::vector<Value*> inputs_;
+  InputList inputs_;
   mutable uint64_t walk_stamp_ = 0;
   std::string domain_;
   std::vector<std::unique_ptr<Value>> outputs_;

@@ -71,7 +71,7 @@ void Value::RenumberUse(const Use& from, size_t new_index) {
 void Value::ReplaceAllUsesWith(Value* other) {
   if (other == this) return;
   // Copy: SetInput/SetOutput edit uses_ while we walk.
-  const std::vector<Use> uses = uses_;
+  const UseList uses = uses_;
   for (const Use& u : uses) {
     if (u.is_graph_output()) {
       u.graph->SetOutput(u.index, other);

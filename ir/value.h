@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/inlined_vector.h"
 #include "ir/node_pool.h"
 #include "ir/tensor.h"
 #include "ir/type.h"
@@ -69,7 +70,9 @@ class Value {
   // Every use, once. The order is deterministic: the order uses were made, except that on values with
   // many uses a removed use's place is taken by the last one (so removal stays O(1)).
   // Graph outputs are uses too.
-  const std::vector<Use>& uses() const { return uses_; }
+  // The first two uses live inside the value: most values have one or two.
+  using UseList = absl::InlinedVector<Use, 2>;
+  const UseList& uses() const { return uses_; }
   bool has_uses() const { return !uses_.empty(); }
   bool is_graph_output() const;
 
@@ -102,7 +105,7 @@ class Value {
   size_t output_index_;
   bool is_graph_input_ = false;
   std::unique_ptr<Tensor> initializer_;
-  std::vector<Use> uses_;
+  UseList uses_;
   size_t graph_output_uses_ = 0;
   Type type_;
   std::string name_;
