@@ -200,6 +200,21 @@ TEST(CseTest, FindsDuplicatesWhoseInputsHaveManyUsers) {
   EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
 }
 
+TEST(NopsTest, RemovesIdentityInTheSameWalk) {
+  auto run = RunPipelineOnText(R"(
+    <ir_version: 8, opset_import: ["" : 17]>
+    g (float[2] X) => (float[2] Y) {
+      A = Identity(X)
+      B = Relu(A)
+      Y = Identity(B)
+    })", "nops");
+  ASSERT_TRUE(run.ok()) << run.status();
+  // The output Identity goes too: Relu's value takes over the name Y.
+  EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("Relu"));
+  EXPECT_EQ(run->after->graph().outputs()[0]->name(), "Y");
+  EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
+}
+
 TEST(NopsTest, RemovesNoOpsOnlyWhenProvablyNeutral) {
   auto run = RunPipelineOnText(R"(
     <ir_version: 8, opset_import: ["" : 17]>

@@ -76,6 +76,8 @@ std::optional<size_t> PassThroughInput(const ir::Node& n, int64_t opset) {
     const ir::Shape* b = StaticShape(y);
     return a != nullptr && b != nullptr && *a == *b;
   };
+  // Identity too, so that one walk removes both (the identity pass then has nothing left to do).
+  if (op == "Identity") return n.num_outputs() == 1 ? std::optional<size_t>(0) : std::nullopt;
   if (op == "Transpose") {
     std::vector<int64_t> perm = n.GetInts("perm");
     if (perm.empty()) {

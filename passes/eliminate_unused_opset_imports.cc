@@ -1,5 +1,6 @@
 // unused-opsets: removes opset imports of domains that no node of the model (or of a function body,
 // for the function's own imports) uses. The default ONNX domain always stays.
+#include <algorithm>
 #include <set>
 #include <string>
 
@@ -28,6 +29,14 @@ class EliminateUnusedOpsetImports final : public optimizer::Pass {
   std::string_view name() const override { return "unused-opsets"; }
 
   absl::StatusOr<bool> Run(ir::Model& model, optimizer::PassContext& ctx) override {
+    // Only imports of other domains than ai.onnx can go: without any, there is no need to walk.
+    auto has_other_domain = [](const std::vector<ir::OpsetImport>& imports) {
+      return std::any_of(imports.begin(), imports.end(),
+                         [](const ir::OpsetImport& imp) { return !ir::IsOnnxDomain(imp.domain); });
+    };
+    bool any_other = has_other_domain(model.opset_imports());
+    for (const auto& f : model.functions()) any_other |= has_other_domain(f->opset_imports());
+    if (!any_other) return false;
     std::set<std::string> used = UsedDomains(model.graph());
     int64_t removed = 0;
     for (auto& f : model.functions()) {

@@ -9,7 +9,7 @@ REGISTER_PASS_GROUP(dce, "dce", "remove dead nodes, unused initializers, value_i
                     "dead-nodes,unused-initializers,unused-value-info,unused-functions,unused-opsets");
 REGISTER_PASS_GROUP(fuse, "fuse", "fuse operator patterns into fewer nodes",
                     "fuse-pad-into-conv,fuse-bn-into-conv,fuse-add-into-conv,fuse-transposes,fuse-reshapes,fuse-slices,fuse-concats,fuse-casts,fuse-log-softmax,fuse-layernorm,fuse-rmsnorm,fuse-gelu,fuse-hard-sigmoid,fuse-hard-swish,fuse-softplus,fuse-mish,fuse-matmul-add,fuse-transpose-gemm,fuse-reduce-keepdims,merge-constants");
-REGISTER_PASS_GROUP(cleanup, "cleanup", "remove no-op nodes and merge duplicates", "identity,nops,dedup-initializers,cse");
+REGISTER_PASS_GROUP(cleanup, "cleanup", "remove no-op nodes and merge duplicates", "nops,identity,dedup-initializers,cse");
 REGISTER_PASS_GROUP(default_pipeline, "default", "the standard pipeline, to a fixed point",
                     "fixed(infer-shapes,fold,cleanup,fuse,dce)");
 
