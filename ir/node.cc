@@ -18,7 +18,7 @@ std::unique_ptr<Node> Node::Create(std::string domain, std::string op_type,
                                    const std::vector<Value*>& inputs,
                                    const std::vector<std::string>& output_names) {
   std::unique_ptr<Node> node(new Node());
-  node->domain_ = std::move(domain);
+  node->set_domain(std::move(domain));
   node->op_type_ = std::move(op_type);
   for (Value* v : inputs) node->AddInput(v);
   for (const std::string& name : output_names) node->AddOutput(name);

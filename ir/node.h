@@ -31,7 +31,10 @@ class Node final {
   Node& operator=(const Node&) = delete;
 
   const std::string& domain() const { return domain_; }
-  void set_domain(std::string d) { domain_ = std::move(d); }
+  void set_domain(std::string d) {
+    domain_ = std::move(d);
+    onnx_domain_ = domain_.empty() || domain_ == "ai.onnx";
+  }
   const std::string& op_type() const { return op_type_; }
   // Keeps the graph's op type counts (Graph::CountOpType) in step.
   void set_op_type(std::string t);
@@ -42,7 +45,7 @@ class Node final {
   const std::string& doc_string() const { return doc_string_; }
   void set_doc_string(std::string d) { doc_string_ = std::move(d); }
   // True for the default domain, whether spelled "" or "ai.onnx".
-  bool is_onnx_domain() const { return domain_.empty() || domain_ == "ai.onnx"; }
+  bool is_onnx_domain() const { return onnx_domain_; }
   // "Relu" or "com.example::MyOp" (for messages).
   std::string QualifiedOpType() const;
   // "node 'name' (Relu)" or "node #3 (Relu)" style description for error messages.
@@ -125,18 +128,20 @@ class Node final {
   // Recomputes may_have_subgraphs_ (true when `force`), telling the graph if it changed.
   void UpdateSubgraphFlag(bool force = false);
 
-  // What a walk over the node list reads comes first, in one cache line: the links, the op type
-  // and the inputs (walks over large graphs are bound by memory access, see tools/bench).
+  // What a walk over the node list reads comes first, in one cache line: the links, the flags and
+  // the op type (walks over large graphs are bound by memory access, see tools/bench).
   Node* next_ = nullptr;
   Node* prev_ = nullptr;
   Graph* graph_ = nullptr;
   bool erased_ = false;
   bool may_have_subgraphs_ = false;
+  bool onnx_domain_ = true;  // domain_ is "" or "ai.onnx"; every pass asks, so it sits here
   std::string op_type_;
+  // Second cache line: the inputs and outputs (inline for the common counts) and the walk stamp.
   InputList inputs_;
+  absl::InlinedVector<std::unique_ptr<Value>, 1> outputs_;
   mutable uint64_t walk_stamp_ = 0;
   std::string domain_;
-  std::vector<std::unique_ptr<Value>> outputs_;
   std::vector<Attribute> attributes_;
   std::string overload_;
   std::string name_;
