@@ -110,7 +110,7 @@ class Node final {
   // that nothing outside still lists them as uses. Used when a node dies.
   void DropAllReferences();
 
-  // Scratch for one walk at a time (TopologicalOrder): the walk takes a fresh stamp from
+  // Scratch for one walk at a time (TopologicalOrder, cse): the walk takes a fresh stamp from
   // NewWalkStamp() and stamps the nodes it has passed, instead of keeping a hash set of them, which
   // on large graphs costs a cache miss per lookup.
   uint64_t walk_stamp() const { return walk_stamp_; }

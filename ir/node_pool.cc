@@ -3,9 +3,9 @@
 #include <sys/mman.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <array>
 #include <cstdint>
+#include <cstdlib>
 #include <iterator>
 #include <map>
 #include <memory>
@@ -14,17 +14,6 @@
 #include <vector>
 
 #include "glog/logging.h"
-
-#if defined(__SANITIZE_ADDRESS__)
-#define ONNX_OPT_NODE_POOL 0
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define ONNX_OPT_NODE_POOL 0
-#endif
-#endif
-#ifndef ONNX_OPT_NODE_POOL
-#define ONNX_OPT_NODE_POOL 1
-#endif
 
 namespace onnx_opt::ir {
 namespace {
@@ -122,32 +111,24 @@ Pool& TheValuePool() {
   return *pool;
 }
 
+void* AllocateFrom(Pool& pool, size_t size) {
+  if constexpr (kSlabPoolsEnabled) return pool.Allocate(size);
+  return ::operator new(size);
+}
+
+void FreeTo(Pool& pool, void* slot, size_t size) {
+  if constexpr (kSlabPoolsEnabled) {
+    pool.Free(slot);
+    return;
+  }
+  ::operator delete(slot, size);
+}
+
 }  // namespace
 
-void* AllocateNodeSlot(size_t size) {
-  if constexpr (ONNX_OPT_NODE_POOL) return TheNodePool().Allocate(size);
-  return ::operator new(size);
-}
-
-void FreeNodeSlot(void* slot, size_t size) {
-  if constexpr (ONNX_OPT_NODE_POOL) {
-    TheNodePool().Free(slot);
-    return;
-  }
-  ::operator delete(slot, size);
-}
-
-void* AllocateValueSlot(size_t size) {
-  if constexpr (ONNX_OPT_NODE_POOL) return TheValuePool().Allocate(size);
-  return ::operator new(size);
-}
-
-void FreeValueSlot(void* slot, size_t size) {
-  if constexpr (ONNX_OPT_NODE_POOL) {
-    TheValuePool().Free(slot);
-    return;
-  }
-  ::operator delete(slot, size);
-}
+void* AllocateNodeSlot(size_t size) { return AllocateFrom(TheNodePool(), size); }
+void FreeNodeSlot(void* slot, size_t size) { FreeTo(TheNodePool(), slot, size); }
+void* AllocateValueSlot(size_t size) { return AllocateFrom(TheValuePool(), size); }
+void FreeValueSlot(void* slot, size_t size) { FreeTo(TheValuePool(), slot, size); }
 
 }  // namespace onnx_opt::ir

@@ -13,6 +13,19 @@
 
 namespace onnx_opt::ir {
 
+// False under AddressSanitizer, where both kinds come from the ordinary heap.
+#if defined(__SANITIZE_ADDRESS__)
+inline constexpr bool kSlabPoolsEnabled = false;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+inline constexpr bool kSlabPoolsEnabled = false;
+#else
+inline constexpr bool kSlabPoolsEnabled = true;
+#endif
+#else
+inline constexpr bool kSlabPoolsEnabled = true;
+#endif
+
 void* AllocateNodeSlot(size_t size);
 void FreeNodeSlot(void* slot, size_t size);
 void* AllocateValueSlot(size_t size);

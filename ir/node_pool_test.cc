@@ -7,23 +7,11 @@
 namespace onnx_opt::ir {
 namespace {
 
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kPooled = false;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool kPooled = false;
-#else
-constexpr bool kPooled = true;
-#endif
-#else
-constexpr bool kPooled = true;
-#endif
-
 // The value pool is used by nothing else in this test binary, so its slots are ours.
 constexpr size_t kSlot = 64;
 
 TEST(NodePoolTest, ReusesTheLowestFreeSlotSoLaterObjectsStayInCreationOrder) {
-  if (!kPooled) GTEST_SKIP() << "under AddressSanitizer objects come from the ordinary heap";
+  if (!kSlabPoolsEnabled) GTEST_SKIP() << "under AddressSanitizer objects come from the ordinary heap";
   std::vector<void*> slots;
   for (int i = 0; i < 10; ++i) slots.push_back(AllocateValueSlot(kSlot));
   for (int i = 1; i < 10; ++i) EXPECT_EQ(static_cast<char*>(slots[i]) - static_cast<char*>(slots[i - 1]), kSlot);
@@ -41,7 +29,7 @@ TEST(NodePoolTest, ReusesTheLowestFreeSlotSoLaterObjectsStayInCreationOrder) {
 }
 
 TEST(NodePoolTest, FillsAWholeSlabBeforeStartingTheNext) {
-  if (!kPooled) GTEST_SKIP() << "under AddressSanitizer objects come from the ordinary heap";
+  if (!kSlabPoolsEnabled) GTEST_SKIP() << "under AddressSanitizer objects come from the ordinary heap";
   // More than one slab's worth: every slot is handed out once, and freed ones come back first.
   std::vector<void*> slots;
   for (int i = 0; i < 5000; ++i) slots.push_back(AllocateValueSlot(kSlot));

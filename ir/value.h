@@ -69,8 +69,7 @@ class Value {
 
   // Every use, once. The order is deterministic: the order uses were made, except that on values with
   // many uses a removed use's place is taken by the last one (so removal stays O(1)).
-  // Graph outputs are uses too.
-  // The first two uses live inside the value: most values have one or two.
+  // Graph outputs are uses too. The first two live inside the value: most values have one or two.
   using UseList = absl::InlinedVector<Use, 2>;
   const UseList& uses() const { return uses_; }
   bool has_uses() const { return !uses_.empty(); }

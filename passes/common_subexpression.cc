@@ -26,7 +26,7 @@ class CommonSubexpressionElimination final : public optimizer::Pass {
       for (ir::Node* n : g.nodes()) {
         // Only ops whose meaning we know; function calls are left alone (their bodies may be random).
         if (!(n->is_onnx_domain() || n->domain() == "ai.onnx.ml") || IsNondeterministic(*n)) continue;
-        if (n->may_have_subgraphs() && !n->subgraphs().empty()) continue;
+        if (!n->subgraphs().empty()) continue;
         n->set_walk_stamp(visited);
         ir::Node* first = nullptr;
         const ir::Value* fewest = LeastUsedInput(*n);

@@ -30,6 +30,25 @@ void AppendTensor(std::string& out, const ir::Tensor& t) {
   for (const std::string& s : t.strings()) AppendString(out, s);
 }
 
+const std::string& CanonicalDomain(const ir::Node& n) {
+  static const std::string* const kEmpty = new std::string();
+  return n.is_onnx_domain() ? *kEmpty : n.domain();
+}
+
+// Attribute keys in name order; nullopt if one cannot be compared.
+std::optional<std::vector<std::string>> SortedAttributeKeys(const ir::Node& node) {
+  std::vector<const ir::Attribute*> attrs;
+  for (const ir::Attribute& a : node.attributes()) attrs.push_back(&a);
+  std::sort(attrs.begin(), attrs.end(), [](auto* x, auto* y) { return x->name() < y->name(); });
+  std::vector<std::string> keys;
+  for (const ir::Attribute* a : attrs) {
+    std::optional<std::string> k = AttributeKey(*a);
+    if (!k.has_value()) return std::nullopt;
+    keys.push_back(*std::move(k));
+  }
+  return keys;
+}
+
 }  // namespace
 
 std::optional<std::string> AttributeKey(const ir::Attribute& a) {
@@ -75,50 +94,8 @@ std::optional<std::string> AttributeKey(const ir::Attribute& a) {
   return out;
 }
 
-std::optional<std::string> NodeKey(const ir::Node& node) {
-  std::string out;
-  AppendString(out, node.is_onnx_domain() ? std::string() : node.domain());
-  AppendString(out, node.op_type());
-  AppendString(out, node.overload());
-  AppendPod(out, static_cast<uint64_t>(node.num_inputs()));
-  for (const ir::Value* v : node.inputs()) AppendPod(out, reinterpret_cast<uintptr_t>(v));
-  AppendPod(out, static_cast<uint64_t>(node.num_outputs()));
-  std::vector<const ir::Attribute*> attrs;
-  for (const ir::Attribute& a : node.attributes()) attrs.push_back(&a);
-  std::sort(attrs.begin(), attrs.end(), [](auto* x, auto* y) { return x->name() < y->name(); });
-  for (const ir::Attribute* a : attrs) {
-    std::optional<std::string> k = AttributeKey(*a);
-    if (!k.has_value()) return std::nullopt;
-    AppendString(out, *k);
-  }
-  return out;
-}
-
-namespace {
-
-const std::string& CanonicalDomain(const ir::Node& n) {
-  static const std::string* const kEmpty = new std::string();
-  return n.is_onnx_domain() ? *kEmpty : n.domain();
-}
-
-// Attribute keys in name order; nullopt if one cannot be compared.
-std::optional<std::vector<std::string>> SortedAttributeKeys(const ir::Node& node) {
-  std::vector<const ir::Attribute*> attrs;
-  for (const ir::Attribute& a : node.attributes()) attrs.push_back(&a);
-  std::sort(attrs.begin(), attrs.end(), [](auto* x, auto* y) { return x->name() < y->name(); });
-  std::vector<std::string> keys;
-  for (const ir::Attribute* a : attrs) {
-    std::optional<std::string> k = AttributeKey(*a);
-    if (!k.has_value()) return std::nullopt;
-    keys.push_back(*std::move(k));
-  }
-  return keys;
-}
-
-}  // namespace
-
 std::optional<size_t> NodeHash(const ir::Node& node) {
-  if (node.may_have_subgraphs() && !node.subgraphs().empty()) return std::nullopt;
+  if (!node.subgraphs().empty()) return std::nullopt;
   size_t h = absl::HashOf(CanonicalDomain(node), node.op_type(), node.overload(), node.num_outputs());
   for (const ir::Value* v : node.inputs()) h = absl::HashOf(h, v);
   if (!node.attributes().empty()) {

@@ -1,5 +1,6 @@
-// A canonical byte string for "what a node computes" (op, inputs, attributes), so that nodes computing
-// the same thing have equal keys. Used by common subexpression elimination.
+// "What a node computes" (op, inputs, attributes), compared between nodes: a byte key per attribute,
+// and a hash and an equality test per node. Used by common subexpression elimination and by
+// constant folding (a repeated computation is evaluated once).
 #ifndef ONNX_OPT_PASSES_NODE_KEY_H_
 #define ONNX_OPT_PASSES_NODE_KEY_H_
 
@@ -14,15 +15,11 @@ namespace onnx_opt::passes {
 // Key of an attribute's name, kind and value; nullopt for graph attributes (not compared).
 std::optional<std::string> AttributeKey(const ir::Attribute& attr);
 
-// Key of a node: domain, op, overload, input identities, output count and attributes (in name order).
-// nullopt when the node holds a subgraph.
-std::optional<std::string> NodeKey(const ir::Node& node);
-
-// The same comparison without building the key: a hash that equal nodes share, and the test itself.
-// A node's hash reads only its own fields and allocates nothing unless it has attributes, so CSE over
-// a large graph costs a hash-set probe per node. nullopt when the node holds a subgraph.
+// Whether two nodes compute the same thing: same domain, op, overload, input identities, output count
+// and attributes (by AttributeKey, in any order). NodeHash is equal for such nodes; it reads only the
+// node's own fields and allocates nothing unless the node has attributes. nullopt when the node
+// holds a subgraph (such nodes are never the same).
 std::optional<size_t> NodeHash(const ir::Node& node);
-// True when NodeKey(a) == NodeKey(b) (both must have keys).
 bool ComputeSame(const ir::Node& a, const ir::Node& b);
 
 }  // namespace onnx_opt::passes
