@@ -210,7 +210,10 @@ Status ConvIntegerKernel(KernelContext& ctx) {
   if (ctx.has_input(3)) {
     ASSIGN_OR_RETURN(Tensor wz, CastTensor(ctx.input(3), DataType::kDouble));
     double* pw = w.mutable_data<double>();
-    const int64_t per = w.size() / w.dim(0);
+    if (w.rank() == 0 || (wz.size() != 1 && wz.size() != w.dim(0))) {
+      return ctx.Error("w_zero_point must be a scalar or hold one value per output channel");
+    }
+    const int64_t per = w.size() / std::max<int64_t>(w.dim(0), 1);
     for (int64_t i = 0; i < w.size(); ++i) pw[i] -= wz.data<double>()[wz.size() == 1 ? 0 : i / per];
   }
   // Zero-point padding: pads read as x_zero_point, i.e. 0 after the shift.

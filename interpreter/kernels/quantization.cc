@@ -112,25 +112,39 @@ Status DequantizeKernel(KernelContext& ctx) {
   return OkStatus();
 }
 
+// The spec's formulas, every step in float32 as ONNX's function body and onnxruntime compute them
+// (in double, (x_max - x_min) / 255 rounds differently for about a quarter of all ranges, which moves
+// the zero point or single elements by one step):
+//   x_min = min(0, min(x)), x_max = max(0, max(x)), y_scale = (x_max - x_min) / (qmax - qmin),
+//   y_zero_point = round(saturate(qmin - x_min / y_scale)), y = saturate(round(x / y_scale) + y_zero_point),
+// rounding half to even. An all-zero x would give 0 / 0; y_scale is then 1 (y and y_zero_point 0), as in
+// onnxruntime and ONNX's reference implementation.
 Status DynamicQuantizeKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(const Tensor* x0, ctx.TensorInput(0));
-  ASSIGN_OR_RETURN(Tensor x, CastTensor(*x0, DataType::kDouble));
-  double mn = 0, mx = 0;
-  for (int64_t i = 0; i < x.size(); ++i) {
-    mn = std::min(mn, x.data<double>()[i]);
-    mx = std::max(mx, x.data<double>()[i]);
+  Tensor xf;
+  if (x0->dtype() != DataType::kFloat) {
+    ASSIGN_OR_RETURN(xf, CastTensor(*x0, DataType::kFloat));
   }
-  const float scale = static_cast<float>((mx - mn) / 255.0);
-  // float32 arithmetic, as the function body computes it.
-  const double zpf = scale == 0 ? 0 : std::clamp<double>(std::nearbyint((0.0f - static_cast<float>(mn)) / scale), 0.0, 255.0);
-  Tensor y(DataType::kUint8, x.dims());
+  const Tensor& x = x0->dtype() == DataType::kFloat ? *x0 : xf;
+  const float* px = x.data<float>();
+  constexpr float kQmin = 0.0f, kQmax = 255.0f;
+  // NaN maps to qmin instead of reaching a float -> uint8 conversion.
+  const auto saturate = [](float v) { return v >= kQmax ? kQmax : (v > kQmin ? v : kQmin); };
+  float x_min = 0.0f, x_max = 0.0f;
   for (int64_t i = 0; i < x.size(); ++i) {
-    const double v = scale == 0 ? zpf : std::nearbyint(static_cast<float>(x.data<double>()[i]) / scale) + zpf;
-    y.mutable_data<uint8_t>()[i] = static_cast<uint8_t>(std::clamp(v, 0.0, 255.0));
+    x_min = std::min(x_min, px[i]);
+    x_max = std::max(x_max, px[i]);
+  }
+  const float scale = x_max == x_min ? 1.0f : (x_max - x_min) / (kQmax - kQmin);
+  const float zero_point = std::nearbyint(saturate(kQmin - x_min / scale));
+  Tensor y(DataType::kUint8, x.dims());
+  uint8_t* py = y.mutable_data<uint8_t>();
+  for (int64_t i = 0; i < x.size(); ++i) {
+    py[i] = static_cast<uint8_t>(saturate(std::nearbyint(px[i] / scale) + zero_point));
   }
   ctx.set_output(0, std::move(y));
   ctx.set_output(1, Tensor::Scalar<float>(DataType::kFloat, scale));
-  ctx.set_output(2, Tensor::Scalar<uint8_t>(DataType::kUint8, static_cast<uint8_t>(zpf)));
+  ctx.set_output(2, Tensor::Scalar<uint8_t>(DataType::kUint8, static_cast<uint8_t>(zero_point)));
   return OkStatus();
 }
 
