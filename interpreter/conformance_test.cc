@@ -19,6 +19,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
+#include "interpreter/cpu/isa.h"
 #include "interpreter/data_value.h"
 #include "interpreter/evaluator.h"
 #include "interpreter/status_macros.h"
@@ -195,6 +196,8 @@ TEST(ConformanceTest, NodeTests) {
     std::cerr << "\n*** ONNX_CONFORMANCE_DIR is not set: the interpreter's conformance test is SKIPPED ***\n\n";
     GTEST_SKIP() << "ONNX_CONFORMANCE_DIR is not set";
   }
+  // ONNX_OPT_ISA (set by the *_baseline_isa target) picks the vector kernels; say which ran.
+  std::cerr << "vector kernels: " << IsaName(ActiveIsa()) << " (CPU: " << IsaName(DetectedIsa()) << ")\n";
   const char* filter_env = std::getenv("ONNX_CONFORMANCE_FILTER");
   const std::string filter = filter_env ? filter_env : "";
   const fs::path node_dir = fs::path(root) / "node";

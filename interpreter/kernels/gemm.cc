@@ -1,29 +1,11 @@
 #include "interpreter/kernels/gemm.h"
 
-#include <Eigen/Core>
+#include <type_traits>
+
+#include "interpreter/cpu/vector_kernels.h"
 
 namespace onnx_opt::interpreter {
 namespace {
-
-template <typename T>
-using RowMajor = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-
-template <typename T>
-void EigenGemm(bool ta, bool tb, int64_t M, int64_t N, int64_t K, T alpha, const T* A, const T* B, T beta,
-               T* C) {
-  Eigen::Map<RowMajor<T>> c(C, M, N);
-  Eigen::Map<const RowMajor<T>> a(A, ta ? K : M, ta ? M : K);
-  Eigen::Map<const RowMajor<T>> b(B, tb ? N : K, tb ? K : N);
-  if (beta == T(0)) {
-    c.setZero();
-  } else if (beta != T(1)) {
-    c *= beta;
-  }
-  if (!ta && !tb) c.noalias() += alpha * (a * b);
-  else if (ta && !tb) c.noalias() += alpha * (a.transpose() * b);
-  else if (!ta && tb) c.noalias() += alpha * (a * b.transpose());
-  else c.noalias() += alpha * (a.transpose() * b.transpose());
-}
 
 template <typename T>
 void LoopGemm(bool ta, bool tb, int64_t M, int64_t N, int64_t K, T alpha, const T* A, const T* B, T beta,
@@ -46,8 +28,10 @@ void LoopGemm(bool ta, bool tb, int64_t M, int64_t N, int64_t K, T alpha, const 
 template <typename T>
 void Gemm(bool ta, bool tb, int64_t M, int64_t N, int64_t K, T alpha, const T* A, const T* B, T beta, T* C) {
   if (M == 0 || N == 0) return;
-  if constexpr (std::is_floating_point_v<T>) {
-    EigenGemm<T>(ta, tb, M, N, K, alpha, A, B, beta, C);
+  if constexpr (std::is_same_v<T, float>) {
+    Vec().gemm_f32(ta, tb, M, N, K, alpha, A, B, beta, C);
+  } else if constexpr (std::is_same_v<T, double>) {
+    Vec().gemm_f64(ta, tb, M, N, K, alpha, A, B, beta, C);
   } else {
     LoopGemm<T>(ta, tb, M, N, K, alpha, A, B, beta, C);
   }

@@ -1,5 +1,5 @@
-// Row-major matrix multiply C = alpha * op(A) * op(B) + beta * C through Eigen (float, double) or a
-// plain loop (integers).
+// Row-major matrix multiply C = alpha * op(A) * op(B) + beta * C through the vector kernels (float,
+// double: Eigen built for the CPU's ISA) or a plain loop (integers).
 #ifndef ONNX_OPT_INTERPRETER_KERNELS_GEMM_H_
 #define ONNX_OPT_INTERPRETER_KERNELS_GEMM_H_
 

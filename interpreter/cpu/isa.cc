@@ -1,0 +1,89 @@
+#include "interpreter/cpu/isa.h"
+
+#include <atomic>
+#include <cstdlib>
+#include <string>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+#include "glog/logging.h"
+
+namespace onnx_opt::interpreter {
+namespace {
+
+Isa Detect() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_cpu_init();
+  // libgcc checks both CPUID and that the OS saves the wide registers (XGETBV).
+  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+      __builtin_cpu_supports("avx512cd") && __builtin_cpu_supports("fma")) {
+    return Isa::kAvx512;
+  }
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return Isa::kAvx2;
+#endif
+  return Isa::kBaseline;
+}
+
+Isa FromEnvironment() {
+  const Isa detected = DetectedIsa();
+  const char* env = std::getenv("ONNX_OPT_ISA");
+  if (env == nullptr || *env == '\0') return detected;
+  absl::StatusOr<Isa> wanted = ParseIsa(env);
+  if (!wanted.ok()) {
+    LOG(WARNING) << "ignoring ONNX_OPT_ISA: " << wanted.status().message();
+    return detected;
+  }
+  if (*wanted > detected) {
+    LOG(WARNING) << "ONNX_OPT_ISA=" << env << " is not supported by this CPU; using "
+                 << IsaName(detected);
+    return detected;
+  }
+  return *wanted;
+}
+
+std::atomic<int>& Active() {
+  static std::atomic<int> active{static_cast<int>(FromEnvironment())};
+  return active;
+}
+
+}  // namespace
+
+std::string_view IsaName(Isa isa) {
+  switch (isa) {
+    case Isa::kBaseline:
+      return "baseline";
+    case Isa::kAvx2:
+      return "avx2";
+    case Isa::kAvx512:
+      return "avx512";
+  }
+  return "unknown";
+}
+
+absl::StatusOr<Isa> ParseIsa(std::string_view name) {
+  const std::string lower = absl::AsciiStrToLower(std::string(name));
+  if (lower == "baseline" || lower == "sse2" || lower == "x86-64") return Isa::kBaseline;
+  if (lower == "avx2") return Isa::kAvx2;
+  if (lower == "avx512" || lower == "avx-512") return Isa::kAvx512;
+  return absl::InvalidArgumentError(
+      absl::StrCat("unknown instruction set '", std::string(name), "' (expected baseline, avx2 or avx512)"));
+}
+
+Isa DetectedIsa() {
+  static const Isa detected = Detect();
+  return detected;
+}
+
+Isa ActiveIsa() { return static_cast<Isa>(Active().load(std::memory_order_relaxed)); }
+
+absl::Status SetActiveIsa(Isa isa) {
+  if (isa > DetectedIsa()) {
+    return absl::InvalidArgumentError(absl::StrCat("this CPU does not support ", std::string(IsaName(isa)),
+                                                   " (best: ", std::string(IsaName(DetectedIsa())), ")"));
+  }
+  Active().store(static_cast<int>(isa), std::memory_order_relaxed);
+  return absl::OkStatus();
+}
+
+}  // namespace onnx_opt::interpreter

@@ -1,0 +1,40 @@
+"""Compiles the same sources once per x86-64 instruction set, each into its own namespace."""
+
+# -O3 on every mode (the loops are written to be vectorized; fastbuild would leave them scalar and,
+# worse, leave inline helpers compiled with wide instructions out of line). -fno-math-errno lets sqrt
+# vectorize; FP contraction stays off (-std=c++20), so the non-GEMM loops round alike on every ISA.
+_ISAS = {
+    "baseline": ("Isa::kBaseline", []),
+    "avx2": ("Isa::kAvx2", ["-mavx2", "-mfma", "-mf16c"]),
+    "avx512": ("Isa::kAvx512", [
+        "-mavx2",
+        "-mfma",
+        "-mf16c",
+        "-mavx512f",
+        "-mavx512cd",
+        "-mavx512bw",
+        "-mavx512dq",
+        "-mavx512vl",
+        "-mprefer-vector-width=512",
+    ]),
+}
+
+def isa_library(name, srcs, hdrs = [], deps = [], copts = []):
+    """Defines <name>_<isa> for each ISA and <name> depending on all of them."""
+    for isa, (enum, flags) in _ISAS.items():
+        native.cc_library(
+            name = name + "_" + isa,
+            srcs = srcs,
+            hdrs = hdrs,
+            copts = copts + flags + [
+                "-O3",
+                "-fno-math-errno",
+                "-DONNX_OPT_SIMD_NS=simd_" + isa,
+                "-DONNX_OPT_SIMD_ISA=::onnx_opt::interpreter::" + enum,
+            ],
+            deps = deps,
+        )
+    native.cc_library(
+        name = name,
+        deps = [":" + name + "_" + isa for isa in _ISAS],
+    )

@@ -1,0 +1,39 @@
+// Included first by every simd/ source. These files are compiled once per ISA (isa_library in
+// interpreter/cpu/isa_library.bzl), each time with that ISA's -m flags and into its own namespace
+// (ONNX_OPT_SIMD_NS = simd_baseline, simd_avx2, simd_avx512), Eigen included: an inline function or
+// template compiled with wide instructions then has a name of its own, and the linker cannot pick it
+// for code that runs on a narrower CPU. Keep these files free of other inline-heavy headers (standard
+// containers, absl) for the same reason: they take raw pointers and sizes.
+#ifndef ONNX_OPT_INTERPRETER_CPU_SIMD_SIMD_H_
+#define ONNX_OPT_INTERPRETER_CPU_SIMD_SIMD_H_
+
+#ifndef ONNX_OPT_SIMD_NS
+#error "simd/ sources are compiled through isa_library, which defines ONNX_OPT_SIMD_NS"
+#endif
+
+#include <cstdint>
+
+#include "interpreter/cpu/vector_kernels.h"
+
+namespace onnx_opt::interpreter::ONNX_OPT_SIMD_NS {
+
+void GemmF32(bool ta, bool tb, int64_t M, int64_t N, int64_t K, float alpha, const float* A, const float* B,
+             float beta, float* C);
+void GemmF64(bool ta, bool tb, int64_t M, int64_t N, int64_t K, double alpha, const double* A, const double* B,
+             double beta, double* C);
+
+void BinaryF32(BinaryOp op, Operands form, const float* a, const float* b, float* out, int64_t n);
+void UnaryF32(UnaryOp op, const float* x, float* y, int64_t n, float p0, float p1);
+void ScaleShiftF32(const float* x, float scale, float shift, float* y, int64_t n);
+
+void SoftmaxRowsF32(const float* x, float* y, int64_t rows, int64_t n, bool log);
+void LayerNormRowsF32(const float* x, const float* scale, const float* bias, float* y, int64_t rows, int64_t n,
+                      float epsilon, float* mean, float* inv_std_dev);
+
+void DepthwiseConv2dF32(const float* x, const float* w, float bias, const Window2d& win, float* y);
+void MaxPool2dF32(const float* x, const Window2d& win, float* y);
+void AveragePool2dF32(const float* x, const Window2d& win, bool count_include_pad, float* y);
+
+}  // namespace onnx_opt::interpreter::ONNX_OPT_SIMD_NS
+
+#endif  // ONNX_OPT_INTERPRETER_CPU_SIMD_SIMD_H_

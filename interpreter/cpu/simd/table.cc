@@ -1,0 +1,24 @@
+// This ISA's table of vector kernels (the name of the ISA comes from the build: isa_library).
+#include "interpreter/cpu/simd/simd.h"
+
+
+namespace onnx_opt::interpreter::ONNX_OPT_SIMD_NS {
+
+const VectorKernels& Table() {
+  static constexpr VectorKernels kTable{
+      .isa = ONNX_OPT_SIMD_ISA,
+      .gemm_f32 = GemmF32,
+      .gemm_f64 = GemmF64,
+      .binary_f32 = BinaryF32,
+      .unary_f32 = UnaryF32,
+      .scale_shift_f32 = ScaleShiftF32,
+      .softmax_rows_f32 = SoftmaxRowsF32,
+      .layer_norm_rows_f32 = LayerNormRowsF32,
+      .depthwise_conv2d_f32 = DepthwiseConv2dF32,
+      .max_pool2d_f32 = MaxPool2dF32,
+      .average_pool2d_f32 = AveragePool2dF32,
+  };
+  return kTable;
+}
+
+}  // namespace onnx_opt::interpreter::ONNX_OPT_SIMD_NS

@@ -1,0 +1,33 @@
+#include "interpreter/cpu/vector_kernels.h"
+
+#include "glog/logging.h"
+
+namespace onnx_opt::interpreter {
+
+// Defined once per ISA by simd/table.cc.
+namespace simd_baseline {
+const VectorKernels& Table();
+}
+namespace simd_avx2 {
+const VectorKernels& Table();
+}
+namespace simd_avx512 {
+const VectorKernels& Table();
+}
+
+const VectorKernels& VecFor(Isa isa) {
+  CHECK(isa <= DetectedIsa()) << "vector kernels for " << IsaName(isa) << " asked on a CPU without it";
+  switch (isa) {
+    case Isa::kAvx512:
+      return simd_avx512::Table();
+    case Isa::kAvx2:
+      return simd_avx2::Table();
+    case Isa::kBaseline:
+      break;
+  }
+  return simd_baseline::Table();
+}
+
+const VectorKernels& Vec() { return VecFor(ActiveIsa()); }
+
+}  // namespace onnx_opt::interpreter

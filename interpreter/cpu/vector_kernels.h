@@ -1,0 +1,84 @@
+// The interpreter's vector kernels: plain functions over contiguous float (and double for GEMM)
+// buffers, compiled once per instruction set (simd/) and reached through one table per ISA. Kernels
+// in kernels/ handle types, shapes, broadcasting and attributes, and call these for the inner loops.
+#ifndef ONNX_OPT_INTERPRETER_CPU_VECTOR_KERNELS_H_
+#define ONNX_OPT_INTERPRETER_CPU_VECTOR_KERNELS_H_
+
+#include <cstdint>
+
+#include "interpreter/cpu/isa.h"
+
+namespace onnx_opt::interpreter {
+
+enum class BinaryOp { kAdd, kSub, kMul, kDiv, kMax, kMin };
+
+// How the two operands of a binary row are read: both n elements, or one of them a single value.
+enum class Operands { kVectorVector, kVectorScalar, kScalarVector };
+
+enum class UnaryOp {
+  kRelu,
+  kClip,         // p0 = min, p1 = max
+  kLeakyRelu,    // p0 = alpha
+  kHardSigmoid,  // p0 = alpha, p1 = beta
+  kHardSwish,
+  kSigmoid,
+  kTanh,
+  kExp,
+  kNeg,
+  kAbs,
+  kSqrt,
+  kReciprocal,
+};
+
+// A 2-D convolution window over one channel plane (depthwise convolution, pooling).
+struct Window2d {
+  int64_t in_h, in_w, out_h, out_w;
+  int64_t kernel_h, kernel_w;
+  int64_t stride_h, stride_w;
+  int64_t dilation_h, dilation_w;
+  int64_t pad_top, pad_left, pad_bottom, pad_right;
+};
+
+struct VectorKernels {
+  Isa isa;
+
+  // C = alpha * op(A) * op(B) + beta * C; row-major, contiguous. A is M x K (K x M when trans_a), B is
+  // K x N (N x K when trans_b). beta == 0 ignores C's old contents.
+  void (*gemm_f32)(bool trans_a, bool trans_b, int64_t M, int64_t N, int64_t K, float alpha, const float* A,
+                   const float* B, float beta, float* C);
+  void (*gemm_f64)(bool trans_a, bool trans_b, int64_t M, int64_t N, int64_t K, double alpha,
+                   const double* A, const double* B, double beta, double* C);
+
+  // out[i] = a[i] op b[i] over n elements, one side possibly a scalar (see Operands). out may alias a
+  // or b when that side is a vector.
+  void (*binary_f32)(BinaryOp op, Operands form, const float* a, const float* b, float* out, int64_t n);
+  // y[i] = f(x[i]); y may alias x.
+  void (*unary_f32)(UnaryOp op, const float* x, float* y, int64_t n, float p0, float p1);
+  // y[i] = x[i] * scale + shift (inference BatchNormalization per channel, bias per channel); y may
+  // alias x.
+  void (*scale_shift_f32)(const float* x, float scale, float shift, float* y, int64_t n);
+
+  // Softmax (or LogSoftmax) of each of `rows` rows of n elements; y may alias x.
+  void (*softmax_rows_f32)(const float* x, float* y, int64_t rows, int64_t n, bool log);
+  // y = (x - mean) / sqrt(var + epsilon) * scale + bias per row of n elements (statistics summed in
+  // double); scale and bias have n elements (bias may be null). mean/inv_std_dev receive one value per
+  // row when not null.
+  void (*layer_norm_rows_f32)(const float* x, const float* scale, const float* bias, float* y, int64_t rows,
+                              int64_t n, float epsilon, float* mean, float* inv_std_dev);
+
+  // One channel of a depthwise convolution: y = sum over the window of x * w, plus bias (zero padding).
+  void (*depthwise_conv2d_f32)(const float* x, const float* w, float bias, const Window2d& win, float* y);
+  // One channel of max / average pooling (average divides by the window cells inside the input, or by
+  // the whole kernel when count_include_pad).
+  void (*max_pool2d_f32)(const float* x, const Window2d& win, float* y);
+  void (*average_pool2d_f32)(const float* x, const Window2d& win, bool count_include_pad, float* y);
+};
+
+// The table for ActiveIsa().
+const VectorKernels& Vec();
+// The table of a given ISA (which must not exceed DetectedIsa()).
+const VectorKernels& VecFor(Isa isa);
+
+}  // namespace onnx_opt::interpreter
+
+#endif  // ONNX_OPT_INTERPRETER_CPU_VECTOR_KERNELS_H_

@@ -1,0 +1,312 @@
+// Every vector kernel on every ISA this CPU supports, against plain scalar references in double.
+#include "interpreter/cpu/vector_kernels.h"
+
+#include <cmath>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "interpreter/cpu/isa.h"
+
+namespace onnx_opt::interpreter {
+namespace {
+
+std::vector<Isa> SupportedIsas() {
+  std::vector<Isa> isas;
+  for (Isa isa : {Isa::kBaseline, Isa::kAvx2, Isa::kAvx512}) {
+    if (isa <= DetectedIsa()) isas.push_back(isa);
+  }
+  return isas;
+}
+
+std::vector<float> Random(int64_t n, float lo, float hi, uint32_t seed) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<float> dist(lo, hi);
+  std::vector<float> v(n);
+  for (float& x : v) x = dist(gen);
+  return v;
+}
+
+// |got - want| <= atol + rtol * |want|, NaN matching NaN, infinities matching exactly.
+::testing::AssertionResult Near(float got, double want, double rtol, double atol) {
+  if (std::isnan(want)) {
+    return std::isnan(got) ? ::testing::AssertionSuccess() : ::testing::AssertionFailure() << got << " vs NaN";
+  }
+  if (std::isinf(want)) {
+    return got == want ? ::testing::AssertionSuccess() : ::testing::AssertionFailure() << got << " vs " << want;
+  }
+  if (std::abs(got - want) <= atol + rtol * std::abs(want)) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << got << " vs " << want;
+}
+
+class VectorKernelsTest : public ::testing::TestWithParam<Isa> {
+ protected:
+  const VectorKernels& k() const { return VecFor(GetParam()); }
+};
+
+TEST_P(VectorKernelsTest, TableIsForItsIsa) { EXPECT_EQ(k().isa, GetParam()); }
+
+TEST_P(VectorKernelsTest, GemmMatchesLoopsInEveryTransposition) {
+  const int64_t M = 37, N = 29, K = 53;
+  const std::vector<float> a = Random(M * K, -1, 1, 1), b = Random(K * N, -1, 1, 2), c0 = Random(M * N, -1, 1, 3);
+  for (bool ta : {false, true}) {
+    for (bool tb : {false, true}) {
+      for (float beta : {0.0f, 1.0f, 0.5f}) {
+        std::vector<float> c = c0;
+        k().gemm_f32(ta, tb, M, N, K, 2.0f, a.data(), b.data(), beta, c.data());
+        for (int64_t i = 0; i < M; ++i) {
+          for (int64_t j = 0; j < N; ++j) {
+            double acc = 0;
+            for (int64_t p = 0; p < K; ++p) {
+              acc += static_cast<double>(ta ? a[p * M + i] : a[i * K + p]) * (tb ? b[j * K + p] : b[p * N + j]);
+            }
+            const double want = 2.0 * acc + beta * c0[i * N + j];
+            ASSERT_TRUE(Near(c[i * N + j], want, 1e-5, 1e-5)) << ta << tb << beta << " at " << i << "," << j;
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST_P(VectorKernelsTest, GemmWithEmptyInnerDimensionScalesC) {
+  std::vector<float> c{1, 2, 3, 4};
+  k().gemm_f32(false, false, 2, 2, 0, 1.0f, nullptr, nullptr, 0.5f, c.data());
+  EXPECT_EQ(c, (std::vector<float>{0.5f, 1, 1.5f, 2}));
+}
+
+TEST_P(VectorKernelsTest, BinaryOpsInEveryOperandForm) {
+  const int64_t n = 1000;  // not a multiple of any vector width
+  const std::vector<float> a = Random(n, -4, 4, 4), b = Random(n, 0.5f, 4, 5);
+  const float s = 1.75f;
+  struct Case {
+    BinaryOp op;
+    double (*f)(double, double);
+  };
+  const Case cases[] = {
+      {BinaryOp::kAdd, [](double x, double y) { return x + y; }},
+      {BinaryOp::kSub, [](double x, double y) { return x - y; }},
+      {BinaryOp::kMul, [](double x, double y) { return x * y; }},
+      {BinaryOp::kDiv, [](double x, double y) { return x / y; }},
+      {BinaryOp::kMax, [](double x, double y) { return std::max(x, y); }},
+      {BinaryOp::kMin, [](double x, double y) { return std::min(x, y); }},
+  };
+  for (const Case& c : cases) {
+    std::vector<float> out(n);
+    k().binary_f32(c.op, Operands::kVectorVector, a.data(), b.data(), out.data(), n);
+    for (int64_t i = 0; i < n; ++i) ASSERT_TRUE(Near(out[i], c.f(a[i], b[i]), 1e-6, 0));
+    k().binary_f32(c.op, Operands::kVectorScalar, a.data(), &s, out.data(), n);
+    for (int64_t i = 0; i < n; ++i) ASSERT_TRUE(Near(out[i], c.f(a[i], s), 1e-6, 0));
+    k().binary_f32(c.op, Operands::kScalarVector, &s, b.data(), out.data(), n);
+    for (int64_t i = 0; i < n; ++i) ASSERT_TRUE(Near(out[i], c.f(s, b[i]), 1e-6, 0));
+  }
+  // In place, and NaN propagation of Max/Min.
+  std::vector<float> x = a;
+  k().binary_f32(BinaryOp::kAdd, Operands::kVectorScalar, x.data(), &s, x.data(), n);
+  for (int64_t i = 0; i < n; ++i) ASSERT_EQ(x[i], a[i] + s);
+  const float nan = std::numeric_limits<float>::quiet_NaN(), one = 1;
+  float out;
+  k().binary_f32(BinaryOp::kMax, Operands::kVectorScalar, &nan, &one, &out, 1);
+  EXPECT_TRUE(std::isnan(out));
+  k().binary_f32(BinaryOp::kMin, Operands::kVectorScalar, &one, &nan, &out, 1);
+  EXPECT_TRUE(std::isnan(out));
+}
+
+// Exp, Tanh and Sigmoid over a dense sweep (including the small-argument and saturation regions) and
+// their special values, within a few float ulp of the double result.
+TEST_P(VectorKernelsTest, TranscendentalsAreAccurate) {
+  std::vector<float> x;
+  for (float v = -110; v <= 90; v += 0.013f) x.push_back(v);
+  for (float v = -0.1f; v <= 0.1f; v += 1e-4f) x.push_back(v);
+  const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+  for (float v : {0.0f, -0.0f, 1e-30f, -1e-30f, inf, -inf, nan, 88.72f, 88.73f, -87.5f, -103.9f}) x.push_back(v);
+  const int64_t n = x.size();
+  std::vector<float> y(n);
+  struct Case {
+    UnaryOp op;
+    double (*f)(double);
+    double rtol, atol;
+  };
+  // Within 4 ulp (Tanh 8: 1 - 2 / (e^2x + 1) cancels a little just above the range of its series).
+  // Exp's results below float's normal range are within two denormal steps (2^n is applied in two
+  // roundings); Sigmoid gives 0 where the true result is a denormal (e^-x overflows first).
+  const Case cases[] = {
+      {UnaryOp::kExp, [](double v) { return std::exp(v); }, 5e-7, 3e-45},
+      {UnaryOp::kTanh, [](double v) { return std::tanh(v); }, 1e-6, 0},
+      {UnaryOp::kSigmoid, [](double v) { return 1 / (1 + std::exp(-v)); }, 5e-7,
+       std::numeric_limits<float>::min()},
+  };
+  for (const Case& c : cases) {
+    k().unary_f32(c.op, x.data(), y.data(), n, 0, 0);
+    for (int64_t i = 0; i < n; ++i) {
+      double want = c.f(x[i]);
+      if (std::isfinite(want) && std::abs(want) > std::numeric_limits<float>::max()) want = inf;
+      ASSERT_TRUE(Near(y[i], want, c.rtol, c.atol)) << "x = " << x[i] << " op " << static_cast<int>(c.op);
+    }
+  }
+}
+
+TEST_P(VectorKernelsTest, PiecewiseActivations) {
+  const std::vector<float> x{-3, -1, -0.5f, 0, 0.5f, 1, 3, 7};
+  const int64_t n = x.size();
+  std::vector<float> y(n);
+  k().unary_f32(UnaryOp::kRelu, x.data(), y.data(), n, 0, 0);
+  EXPECT_EQ(y, (std::vector<float>{0, 0, 0, 0, 0.5f, 1, 3, 7}));
+  k().unary_f32(UnaryOp::kClip, x.data(), y.data(), n, 0, 6);
+  EXPECT_EQ(y, (std::vector<float>{0, 0, 0, 0, 0.5f, 1, 3, 6}));
+  k().unary_f32(UnaryOp::kLeakyRelu, x.data(), y.data(), n, 0.1f, 0);
+  EXPECT_EQ(y[0], -3 * 0.1f);
+  EXPECT_EQ(y[6], 3);
+  k().unary_f32(UnaryOp::kHardSigmoid, x.data(), y.data(), n, 0.2f, 0.5f);
+  EXPECT_EQ(y, (std::vector<float>{0, -1 * 0.2f + 0.5f, -0.5f * 0.2f + 0.5f, 0.5f, 0.5f * 0.2f + 0.5f,
+                                   1 * 0.2f + 0.5f, 1, 1}));
+  k().unary_f32(UnaryOp::kHardSwish, x.data(), y.data(), n, 0, 0);
+  for (int64_t i = 0; i < n; ++i) {
+    EXPECT_TRUE(Near(y[i], x[i] * std::clamp(x[i] / 6.0 + 0.5, 0.0, 1.0), 1e-6, 1e-7));
+  }
+  k().unary_f32(UnaryOp::kAbs, x.data(), y.data(), n, 0, 0);
+  EXPECT_EQ(y[0], 3);
+  k().unary_f32(UnaryOp::kNeg, x.data(), y.data(), n, 0, 0);
+  EXPECT_EQ(y[7], -7);
+  k().unary_f32(UnaryOp::kSqrt, x.data() + 3, y.data(), 5, 0, 0);
+  EXPECT_EQ(y[4], std::sqrt(7.0f));
+  k().unary_f32(UnaryOp::kReciprocal, x.data() + 4, y.data(), 4, 0, 0);
+  EXPECT_EQ(y[0], 2);
+}
+
+TEST_P(VectorKernelsTest, ScaleShift) {
+  const std::vector<float> x = Random(101, -2, 2, 6);
+  std::vector<float> y(x.size());
+  k().scale_shift_f32(x.data(), 0.25f, -1, y.data(), x.size());
+  for (size_t i = 0; i < x.size(); ++i) EXPECT_EQ(y[i], x[i] * 0.25f - 1);
+}
+
+TEST_P(VectorKernelsTest, SoftmaxAndLogSoftmaxRows) {
+  const int64_t rows = 3, n = 77;
+  const std::vector<float> x = Random(rows * n, -20, 20, 7);
+  std::vector<float> y(rows * n), ly(rows * n);
+  k().softmax_rows_f32(x.data(), y.data(), rows, n, false);
+  k().softmax_rows_f32(x.data(), ly.data(), rows, n, true);
+  for (int64_t r = 0; r < rows; ++r) {
+    double m = -1e30, sum = 0;
+    for (int64_t i = 0; i < n; ++i) m = std::max<double>(m, x[r * n + i]);
+    for (int64_t i = 0; i < n; ++i) sum += std::exp(x[r * n + i] - m);
+    for (int64_t i = 0; i < n; ++i) {
+      ASSERT_TRUE(Near(y[r * n + i], std::exp(x[r * n + i] - m) / sum, 1e-5, 1e-9));
+      ASSERT_TRUE(Near(ly[r * n + i], x[r * n + i] - m - std::log(sum), 1e-5, 1e-5));
+    }
+  }
+}
+
+TEST_P(VectorKernelsTest, LayerNormRows) {
+  const int64_t rows = 4, n = 768;
+  const std::vector<float> x = Random(rows * n, 100, 101, 8), scale = Random(n, 0.5f, 2, 9), bias = Random(n, -1, 1, 10);
+  std::vector<float> y(rows * n), mean(rows), inv(rows);
+  k().layer_norm_rows_f32(x.data(), scale.data(), bias.data(), y.data(), rows, n, 1e-5f, mean.data(), inv.data());
+  for (int64_t r = 0; r < rows; ++r) {
+    double mu = 0, var = 0;
+    for (int64_t i = 0; i < n; ++i) mu += x[r * n + i];
+    mu /= n;
+    for (int64_t i = 0; i < n; ++i) var += (x[r * n + i] - mu) * (x[r * n + i] - mu);
+    var /= n;
+    const double is = 1 / std::sqrt(var + 1e-5);
+    EXPECT_TRUE(Near(mean[r], mu, 1e-7, 0));
+    EXPECT_TRUE(Near(inv[r], is, 1e-6, 0));
+    for (int64_t i = 0; i < n; ++i) {
+      // x - mean loses the digits of x's magnitude (100) in float: about 1e-5 absolute before scaling.
+      ASSERT_TRUE(Near(y[r * n + i], (x[r * n + i] - mu) * is * scale[i] + bias[i], 1e-4, 1e-3));
+    }
+  }
+}
+
+// Scalar reference of one channel's window op over every geometry in a small sweep.
+void ReferenceWindow(const std::vector<float>& x, const std::vector<float>& w, float bias, const Window2d& win,
+                     int mode, bool count_pad, std::vector<float>& y) {
+  y.assign(win.out_h * win.out_w, 0);
+  for (int64_t oh = 0; oh < win.out_h; ++oh) {
+    for (int64_t ow = 0; ow < win.out_w; ++ow) {
+      double acc = mode == 1 ? -INFINITY : 0;
+      int64_t count = 0;
+      for (int64_t kh = 0; kh < win.kernel_h; ++kh) {
+        for (int64_t kw = 0; kw < win.kernel_w; ++kw) {
+          const int64_t ih = oh * win.stride_h - win.pad_top + kh * win.dilation_h;
+          const int64_t iw = ow * win.stride_w - win.pad_left + kw * win.dilation_w;
+          const bool inside = ih >= 0 && ih < win.in_h && iw >= 0 && iw < win.in_w;
+          const bool in_padded = ih < win.in_h + win.pad_bottom && iw < win.in_w + win.pad_right;
+          if (inside) {
+            const double v = x[ih * win.in_w + iw];
+            if (mode == 0) acc += v * w[kh * win.kernel_w + kw];
+            else if (mode == 1) acc = std::max(acc, v);
+            else acc += v;
+            ++count;
+          } else if (count_pad && in_padded) {
+            ++count;
+          }
+        }
+      }
+      if (mode == 0) acc += bias;
+      if (mode == 2) acc = count ? acc / count : 0;
+      y[oh * win.out_w + ow] = static_cast<float>(acc);
+    }
+  }
+}
+
+TEST_P(VectorKernelsTest, WindowKernelsOverGeometries) {
+  for (int64_t kernel : {1, 3, 5}) {
+    for (int64_t stride : {1, 2}) {
+      for (int64_t dilation : {1, 2}) {
+        for (int64_t pad : {0, 1, 2}) {
+          Window2d win{};
+          win.in_h = 9;
+          win.in_w = 13;
+          win.kernel_h = kernel;
+          win.kernel_w = kernel;
+          win.stride_h = win.stride_w = stride;
+          win.dilation_h = win.dilation_w = dilation;
+          win.pad_top = win.pad_left = pad;
+          win.pad_bottom = win.pad_right = pad + (stride - 1);  // uneven, as ceil_mode and SAME make it
+          const int64_t ek = (kernel - 1) * dilation + 1;
+          win.out_h = (win.in_h + win.pad_top + win.pad_bottom - ek) / stride + 1;
+          win.out_w = (win.in_w + win.pad_left + win.pad_right - ek) / stride + 1;
+          if (win.out_h <= 0 || win.out_w <= 0) continue;
+          const std::vector<float> x = Random(win.in_h * win.in_w, -1, 1, 11), w = Random(kernel * kernel, -1, 1, 12);
+          std::vector<float> got(win.out_h * win.out_w), want;
+          const std::string where = "k" + std::to_string(kernel) + " s" + std::to_string(stride) + " d" +
+                                    std::to_string(dilation) + " p" + std::to_string(pad);
+          k().depthwise_conv2d_f32(x.data(), w.data(), 0.5f, win, got.data());
+          ReferenceWindow(x, w, 0.5f, win, 0, false, want);
+          for (size_t i = 0; i < got.size(); ++i) ASSERT_TRUE(Near(got[i], want[i], 1e-5, 1e-6)) << where;
+          if (pad < kernel) {  // pooling windows always hold an input cell
+            k().max_pool2d_f32(x.data(), win, got.data());
+            ReferenceWindow(x, w, 0, win, 1, false, want);
+            for (size_t i = 0; i < got.size(); ++i) ASSERT_EQ(got[i], want[i]) << where;
+          }
+          for (bool count_pad : {false, true}) {
+            k().average_pool2d_f32(x.data(), win, count_pad, got.data());
+            ReferenceWindow(x, w, 0, win, 2, count_pad, want);
+            for (size_t i = 0; i < got.size(); ++i) ASSERT_TRUE(Near(got[i], want[i], 1e-5, 1e-6)) << where;
+          }
+        }
+      }
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryIsa, VectorKernelsTest, ::testing::ValuesIn(SupportedIsas()),
+                         [](const ::testing::TestParamInfo<Isa>& info) { return std::string(IsaName(info.param)); });
+
+TEST(IsaTest, ParsesNamesAndRefusesWhatTheCpuLacks) {
+  EXPECT_EQ(*ParseIsa("AVX2"), Isa::kAvx2);
+  EXPECT_EQ(*ParseIsa("baseline"), Isa::kBaseline);
+  EXPECT_FALSE(ParseIsa("neon").ok());
+  EXPECT_TRUE(SetActiveIsa(Isa::kBaseline).ok());
+  EXPECT_EQ(ActiveIsa(), Isa::kBaseline);
+  EXPECT_EQ(Vec().isa, Isa::kBaseline);
+  EXPECT_TRUE(SetActiveIsa(DetectedIsa()).ok());
+  EXPECT_EQ(Vec().isa, DetectedIsa());
+}
+
+}  // namespace
+}  // namespace onnx_opt::interpreter
