@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "interpreter/cpu/vector_kernels.h"
 #include "interpreter/kernels/common.h"
 #include "interpreter/kernels/gemm.h"
 
@@ -144,6 +145,34 @@ void Col2Im(const T* col, int64_t channels, const Geometry& g, T* x) {
 
 std::vector<int64_t> Spatial(const Tensor& t) { return std::vector<int64_t>(t.dims().begin() + 2, t.dims().end()); }
 
+// The vector kernels' view of a 2-D geometry.
+Window2d ToWindow2d(const Geometry& g) {
+  return Window2d{.in_h = g.in[0], .in_w = g.in[1], .out_h = g.out[0], .out_w = g.out[1],
+                  .kernel_h = g.k[0], .kernel_w = g.k[1], .stride_h = g.s[0], .stride_w = g.s[1],
+                  .dilation_h = g.d[0], .dilation_w = g.d[1], .pad_top = g.pb[0], .pad_left = g.pb[1],
+                  .pad_bottom = g.pe[0], .pad_right = g.pe[1]};
+}
+
+// A 1x1 (or all-ones) kernel with unit strides and no padding reads X as the GEMM's right operand.
+bool IsPointwise(const Geometry& g) {
+  for (int64_t i = 0; i < g.nd; ++i) {
+    if (g.k[i] != 1 || g.s[i] != 1 || g.pb[i] != 0 || g.pe[i] != 0) return false;
+  }
+  return true;
+}
+
+template <typename T>
+void AddChannelBias(const T* bias, int64_t channels, int64_t size, T* y) {
+  for (int64_t m = 0; m < channels; ++m) {
+    T* row = y + m * size;
+    if constexpr (std::is_same_v<T, float>) {
+      Vec().binary_f32(BinaryOp::kAdd, Operands::kVectorScalar, row, bias + m, row, size);
+    } else {
+      for (int64_t o = 0; o < size; ++o) row[o] += bias[m];
+    }
+  }
+}
+
 template <typename T>
 Status ConvImpl(const KernelContext& ctx, const Tensor& x, const Tensor& w, const Tensor* b, Tensor& y) {
   if (x.rank() < 3 || w.rank() != x.rank()) return ctx.Error("X and W must have the same rank >= 3");
@@ -159,23 +188,36 @@ Status ConvImpl(const KernelContext& ctx, const Tensor& x, const Tensor& w, cons
   ydims.insert(ydims.end(), g.out.begin(), g.out.end());
   y = Tensor(x.dtype(), ydims);
   const int64_t Cg = C / group, Mg = M / group, K = g.k_size(), O = g.out_size(), I = g.in_size();
-  std::vector<T> col(static_cast<size_t>(Cg * K * O));
   const T* px = x.data<T>();
   const T* pw = w.data<T>();
   T* py = y.mutable_data<T>();
+  const T* pb = b != nullptr ? b->data<T>() : nullptr;
+  // Depthwise (one input and one output channel per group): a direct window sweep per channel, which
+  // beats im2col + a GEMM with one row by far (mobile CNNs are mostly these).
+  if constexpr (std::is_same_v<T, float>) {
+    if (g.nd == 2 && Cg == 1 && Mg == 1) {
+      const Window2d win = ToWindow2d(g);
+      for (int64_t n = 0; n < N; ++n) {
+        for (int64_t c = 0; c < C; ++c) {
+          Vec().depthwise_conv2d_f32(px + (n * C + c) * I, pw + c * K, pb != nullptr ? pb[c] : 0.0f, win,
+                                     py + (n * M + c) * O);
+        }
+      }
+      return OkStatus();
+    }
+  }
+  const bool pointwise = IsPointwise(g);
+  std::vector<T> col(pointwise ? 0 : static_cast<size_t>(Cg * K * O));
   for (int64_t n = 0; n < N; ++n) {
     for (int64_t gi = 0; gi < group; ++gi) {
-      Im2Col<T>(px + (n * C + gi * Cg) * I, Cg, g, col.data());
-      Gemm<T>(false, false, Mg, O, Cg * K, T(1), pw + gi * Mg * Cg * K, col.data(), T(0),
-              py + (n * M + gi * Mg) * O);
-    }
-    if (b != nullptr) {
-      const T* pb = b->data<T>();
-      for (int64_t m = 0; m < M; ++m) {
-        T* row = py + (n * M + m) * O;
-        for (int64_t o = 0; o < O; ++o) row[o] += pb[m];
+      const T* rhs = px + (n * C + gi * Cg) * I;
+      if (!pointwise) {
+        Im2Col<T>(rhs, Cg, g, col.data());
+        rhs = col.data();
       }
+      Gemm<T>(false, false, Mg, O, Cg * K, T(1), pw + gi * Mg * Cg * K, rhs, T(0), py + (n * M + gi * Mg) * O);
     }
+    if (pb != nullptr) AddChannelBias<T>(pb, M, O, py + n * M * O);
   }
   return OkStatus();
 }
@@ -470,7 +512,22 @@ Status PoolKernel(KernelContext& ctx) {
   // Column-major strides for storage_order=1 indices.
   std::vector<int64_t> cm_strides(g.nd, 1);
   for (int64_t i = 1; i < g.nd; ++i) cm_strides[i] = cm_strides[i - 1] * g.in[i - 1];
-  RETURN_IF_ERROR(DispatchNumeric(x.dtype(), [&](auto tag) -> Status {
+  // 2-D float max/average pooling without the indices output: a vector sweep per channel.
+  const bool wants_indices = ctx.num_outputs() > 1 && ctx.wants_output(1);
+  const bool vector_path = kind != Pool::kLp && g.nd == 2 && x.dtype() == DataType::kFloat && !wants_indices;
+  if (vector_path) {
+    const Window2d win = ToWindow2d(g);
+    const float* px = x.data<float>();
+    float* py = y.mutable_data<float>();
+    for (int64_t nc = 0; nc < N * C; ++nc) {
+      if (kind == Pool::kMax) {
+        Vec().max_pool2d_f32(px + nc * I, win, py + nc * O);
+      } else {
+        Vec().average_pool2d_f32(px + nc * I, win, count_pad, py + nc * O);
+      }
+    }
+  }
+  if (!vector_path) RETURN_IF_ERROR(DispatchNumeric(x.dtype(), [&](auto tag) -> Status {
     using T = decltype(tag);
     const T* px = x.data<T>();
     T* py = y.mutable_data<T>();

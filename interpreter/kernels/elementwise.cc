@@ -4,7 +4,9 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 
+#include "interpreter/cpu/vector_kernels.h"
 #include "interpreter/kernels/common.h"
 
 namespace onnx_opt::interpreter {
@@ -55,6 +57,26 @@ auto Simple(F f) {
   return [f](const KernelContext&) { return f; };
 }
 
+struct UnaryParams {
+  float p0 = 0, p1 = 0;
+};
+UnaryParams NoParams(const KernelContext&) { return {}; }
+
+// float tensors go through the vector kernel `op` (its parameters from `params(ctx)`); other types
+// through `fallback`.
+template <typename Params>
+KernelFn VectorUnary(UnaryOp op, Params params, KernelFn fallback) {
+  return [op, params, fallback](KernelContext& ctx) -> Status {
+    const Tensor& x = ctx.input(0);
+    if (x.dtype() != DataType::kFloat) return fallback(ctx);
+    const UnaryParams p = params(ctx);
+    Tensor y(DataType::kFloat, x.dims());
+    Vec().unary_f32(op, x.data<float>(), y.mutable_data<float>(), x.size(), p.p0, p.p1);
+    ctx.set_output(0, std::move(y));
+    return OkStatus();
+  };
+}
+
 // ---- binary --------------------------------------------------------------------------------------
 
 // Applies the opset < 7 `broadcast`/`axis` rule: B is aligned to A at `axis` (default: suffix).
@@ -86,15 +108,73 @@ StatusOr<BinaryInputs> PrepareBinary(const KernelContext& ctx, bool widen = true
   return in;
 }
 
-// Arithmetic: output has the input type. `maker(ctx)` returns a generic (T, T) -> T function.
+// out = a op b for float tensors on the vector kernels: broadcast dims are coalesced (adjacent dims
+// that both operands read the same way merge), then each innermost run is one kernel call. Returns
+// false when the innermost run broadcasts both operands (left to the generic loop).
+bool VectorBinaryFloat(BinaryOp op, const Tensor& a, const Tensor& b, const std::vector<int64_t>& out_dims,
+                       Tensor& out) {
+  const std::vector<int64_t> sa = BroadcastStrides(a.dims(), out_dims), sb = BroadcastStrides(b.dims(), out_dims);
+  // Coalesced dims (outermost first) with each operand's stride along them.
+  std::vector<int64_t> dims, ca, cb;
+  for (size_t d = 0; d < out_dims.size(); ++d) {
+    if (out_dims[d] == 1) continue;
+    const bool merge = !dims.empty() && (ca.back() == 0) == (sa[d] == 0) && (cb.back() == 0) == (sb[d] == 0);
+    if (merge) {
+      dims.back() *= out_dims[d];
+      ca.back() = sa[d];
+      cb.back() = sb[d];
+    } else {
+      dims.push_back(out_dims[d]);
+      ca.push_back(sa[d]);
+      cb.push_back(sb[d]);
+    }
+  }
+  out = Tensor(DataType::kFloat, out_dims);
+  const float* pa = a.data<float>();
+  const float* pb = b.data<float>();
+  float* po = out.mutable_data<float>();
+  if (dims.empty()) {  // one element
+    Vec().binary_f32(op, Operands::kVectorVector, pa, pb, po, 1);
+    return true;
+  }
+  const int64_t inner = dims.back();
+  const bool a_vec = ca.back() != 0, b_vec = cb.back() != 0;
+  if (!a_vec && !b_vec) return false;
+  const Operands form = a_vec && b_vec ? Operands::kVectorVector : (a_vec ? Operands::kVectorScalar : Operands::kScalarVector);
+  const int64_t outer_rank = static_cast<int64_t>(dims.size()) - 1;
+  std::vector<int64_t> idx(outer_rank, 0);
+  int64_t oa = 0, ob = 0;
+  for (int64_t o = 0, n = NumElements(out_dims); o < n; o += inner) {
+    Vec().binary_f32(op, form, pa + oa, pb + ob, po + o, inner);
+    for (int64_t d = outer_rank - 1; d >= 0; --d) {
+      oa += ca[d];
+      ob += cb[d];
+      if (++idx[d] < dims[d]) break;
+      oa -= ca[d] * dims[d];
+      ob -= cb[d] * dims[d];
+      idx[d] = 0;
+    }
+  }
+  return true;
+}
+
+// Arithmetic: output has the input type. `maker(ctx)` returns a generic (T, T) -> T function;
+// `vector_op`, when given, computes the same on float tensors with the vector kernels.
 template <typename Maker>
-KernelFn Arith(Maker maker, bool allow_int = true) {
-  return [maker, allow_int](KernelContext& ctx) -> Status {
+KernelFn Arith(Maker maker, bool allow_int = true, std::optional<BinaryOp> vector_op = std::nullopt) {
+  return [maker, allow_int, vector_op](KernelContext& ctx) -> Status {
     ASSIGN_OR_RETURN(BinaryInputs in, PrepareBinary(ctx));
     if (in.a.dtype() != in.b.dtype()) {
       return ctx.Error(absl::StrCat("input types differ: ", in.a.ShapeString(), " vs ", in.b.ShapeString()));
     }
     if (!allow_int && !ir::IsFloatingPoint(in.a.dtype())) return UnsupportedType(in.a.dtype(), ctx.node().op_type());
+    if (vector_op && in.orig == DataType::kFloat && NumElements(in.out_dims) > 0) {
+      Tensor out;
+      if (VectorBinaryFloat(*vector_op, in.a, in.b, in.out_dims, out)) {
+        ctx.set_output(0, std::move(out));
+        return OkStatus();
+      }
+    }
     auto f = maker(ctx);
     ASSIGN_OR_RETURN(Tensor out, DispatchNumeric(in.a.dtype(), [&](auto tag) -> StatusOr<Tensor> {
       using T = decltype(tag);
@@ -333,6 +413,14 @@ Status ClipKernel(KernelContext& ctx) {
     ASSIGN_OR_RETURN(lo, ScalarInput(ctx, 1, 0));
     ASSIGN_OR_RETURN(hi, ScalarInput(ctx, 2, 0));
   }
+  if (x0->dtype() == DataType::kFloat) {
+    Tensor y(DataType::kFloat, x.dims());
+    const float l = has_lo ? static_cast<float>(lo) : std::numeric_limits<float>::lowest();
+    const float h = has_hi ? static_cast<float>(hi) : std::numeric_limits<float>::max();
+    Vec().unary_f32(UnaryOp::kClip, x.data<float>(), y.mutable_data<float>(), x.size(), l, h);
+    ctx.set_output(0, std::move(y));
+    return OkStatus();
+  }
   ASSIGN_OR_RETURN(Tensor out, DispatchNumeric(x.dtype(), [&](auto tag) -> StatusOr<Tensor> {
     using T = decltype(tag);
     const T l = has_lo ? static_cast<T>(lo) : std::numeric_limits<T>::lowest();
@@ -445,19 +533,19 @@ void RegisterElementwiseKernels(KernelRegistry& r) {
   r.Register("", "Sin", 7, FloatUnary(Simple([](auto x) { return std::sin(x); })));
   r.Register("", "Sinh", 9, FloatUnary(Simple([](auto x) { return std::sinh(x); })));
   r.Register("", "Tan", 7, FloatUnary(Simple([](auto x) { return std::tan(x); })));
-  r.Register("", "Tanh", 1, FloatUnary(Simple([](auto x) { return std::tanh(x); })));
-  r.Register("", "Exp", 1, FloatUnary(Simple([](auto x) { return std::exp(x); })));
+  r.Register("", "Tanh", 1, VectorUnary(UnaryOp::kTanh, NoParams, FloatUnary(Simple([](auto x) { return std::tanh(x); }))));
+  r.Register("", "Exp", 1, VectorUnary(UnaryOp::kExp, NoParams, FloatUnary(Simple([](auto x) { return std::exp(x); }))));
   r.Register("", "Log", 1, FloatUnary(Simple([](auto x) { return std::log(x); })));
-  r.Register("", "Sqrt", 1, FloatUnary(Simple([](auto x) { return std::sqrt(x); })));
+  r.Register("", "Sqrt", 1, VectorUnary(UnaryOp::kSqrt, NoParams, FloatUnary(Simple([](auto x) { return std::sqrt(x); }))));
   r.Register("", "Erf", 9, FloatUnary(Simple([](auto x) { return static_cast<decltype(x)>(Erf(x)); })));
-  r.Register("", "Reciprocal", 1, FloatUnary(Simple([](auto x) { return 1 / x; })));
+  r.Register("", "Reciprocal", 1, VectorUnary(UnaryOp::kReciprocal, NoParams, FloatUnary(Simple([](auto x) { return 1 / x; }))));
   r.Register("", "Ceil", 1, FloatUnary(Simple([](auto x) { return std::ceil(x); })));
   r.Register("", "Floor", 1, FloatUnary(Simple([](auto x) { return std::floor(x); })));
   r.Register("", "Round", 11, FloatUnary(Simple([](auto x) { return std::nearbyint(x); })));
-  r.Register("", "Sigmoid", 1, FloatUnary(Simple([](auto x) {
+  r.Register("", "Sigmoid", 1, VectorUnary(UnaryOp::kSigmoid, NoParams, FloatUnary(Simple([](auto x) {
                using T = decltype(x);
                return x >= 0 ? T(1) / (T(1) + std::exp(-x)) : std::exp(x) / (T(1) + std::exp(x));
-             })));
+             }))));
   r.Register("", "Softplus", 1, FloatUnary(Simple([](auto x) {
                using T = decltype(x);
                return x > 0 ? x + std::log1p(std::exp(-x)) : std::log1p(std::exp(x)) + T(0);
@@ -487,25 +575,29 @@ void RegisterElementwiseKernels(KernelRegistry& r) {
                  return static_cast<T>(x > 0 ? g * x : g * (a * std::exp(static_cast<double>(x)) - a));
                };
              }));
-  r.Register("", "LeakyRelu", 1, FloatUnary([](const KernelContext& c) {
+  r.Register("", "LeakyRelu", 1, VectorUnary(UnaryOp::kLeakyRelu, [](const KernelContext& c) {
+               return UnaryParams{c.GetFloat("alpha", 0.01f)};
+             }, FloatUnary([](const KernelContext& c) {
                const float a = c.GetFloat("alpha", 0.01f);
                return [a](auto x) { return x < 0 ? static_cast<decltype(x)>(a * x) : x; };
-             }));
+             })));
   r.Register("", "ThresholdedRelu", 10, FloatUnary([](const KernelContext& c) {
                const float a = c.GetFloat("alpha", 1.0f);
                return [a](auto x) { return x > a ? x : decltype(x)(0); };
              }));
-  r.Register("", "HardSigmoid", 1, FloatUnary([](const KernelContext& c) {
+  r.Register("", "HardSigmoid", 1, VectorUnary(UnaryOp::kHardSigmoid, [](const KernelContext& c) {
+               return UnaryParams{c.GetFloat("alpha", 0.2f), c.GetFloat("beta", 0.5f)};
+             }, FloatUnary([](const KernelContext& c) {
                const float a = c.GetFloat("alpha", 0.2f), b = c.GetFloat("beta", 0.5f);
                return [a, b](auto x) {
                  using T = decltype(x);
                  return std::max(T(0), std::min(T(1), static_cast<T>(a * x + b)));
                };
-             }));
-  r.Register("", "HardSwish", 14, FloatUnary(Simple([](auto x) {
+             })));
+  r.Register("", "HardSwish", 14, VectorUnary(UnaryOp::kHardSwish, NoParams, FloatUnary(Simple([](auto x) {
                using T = decltype(x);
                return x * std::max(T(0), std::min(T(1), static_cast<T>(x / T(6) + T(0.5))));
-             })));
+             }))));
   r.Register("", "Swish", 24, FloatUnary([](const KernelContext& c) {
                const double a = c.GetFloat("alpha", 1.0f);
                return [a](auto x) {
@@ -533,22 +625,22 @@ void RegisterElementwiseKernels(KernelRegistry& r) {
                };
              }));
   // Numeric unary.
-  r.Register("", "Abs", 1, NumericUnary(Simple([](auto x) {
+  r.Register("", "Abs", 1, VectorUnary(UnaryOp::kAbs, NoParams, NumericUnary(Simple([](auto x) {
                if constexpr (std::is_unsigned_v<decltype(x)>) return x;
                else return x < 0 ? static_cast<decltype(x)>(-x) : x;
-             })));
-  r.Register("", "Neg", 1, NumericUnary(Simple([](auto x) { return static_cast<decltype(x)>(-x); })));
+             }))));
+  r.Register("", "Neg", 1, VectorUnary(UnaryOp::kNeg, NoParams, NumericUnary(Simple([](auto x) { return static_cast<decltype(x)>(-x); }))));
   r.Register("", "Sign", 9, NumericUnary(Simple([](auto x) {
                using T = decltype(x);
                return static_cast<T>(x > T(0) ? 1 : (x < T(0) ? -1 : 0));
              })));
-  r.Register("", "Relu", 1, NumericUnary(Simple([](auto x) { return x > 0 ? x : decltype(x)(0); })));
+  r.Register("", "Relu", 1, VectorUnary(UnaryOp::kRelu, NoParams, NumericUnary(Simple([](auto x) { return x > 0 ? x : decltype(x)(0); }))));
 
   // Binary arithmetic.
-  r.Register("", "Add", 1, Arith(Simple([](auto x, auto y) { return x + y; })));
-  r.Register("", "Sub", 1, Arith(Simple([](auto x, auto y) { return x - y; })));
-  r.Register("", "Mul", 1, Arith(Simple([](auto x, auto y) { return x * y; })));
-  r.Register("", "Div", 1, Arith(Simple([](auto x, auto y) { return SafeDiv(x, y); })));
+  r.Register("", "Add", 1, Arith(Simple([](auto x, auto y) { return x + y; }), true, BinaryOp::kAdd));
+  r.Register("", "Sub", 1, Arith(Simple([](auto x, auto y) { return x - y; }), true, BinaryOp::kSub));
+  r.Register("", "Mul", 1, Arith(Simple([](auto x, auto y) { return x * y; }), true, BinaryOp::kMul));
+  r.Register("", "Div", 1, Arith(Simple([](auto x, auto y) { return SafeDiv(x, y); }), true, BinaryOp::kDiv));
   r.Register("", "Mod", 10, Arith([](const KernelContext& c) {
                const bool fmod = c.GetInt("fmod", 0) != 0;
                return [fmod](auto x, auto y) { return ModOp(x, y, fmod); };

@@ -1,9 +1,11 @@
 // Normalization: BatchNormalization (incl. opset < 7 `spatial` and training mode), LayerNormalization,
 // RMSNormalization, InstanceNormalization, GroupNormalization (opset 18 per-group and 21 per-channel
-// scale), LRN, LpNormalization, MeanVarianceNormalization. Computed in double.
+// scale), LRN, LpNormalization, MeanVarianceNormalization. Computed in double, except float
+// inference BatchNormalization and float LayerNormalization, which run on the vector kernels.
 #include <algorithm>
 #include <cmath>
 
+#include "interpreter/cpu/vector_kernels.h"
 #include "interpreter/kernels/common.h"
 
 namespace onnx_opt::interpreter {
@@ -26,8 +28,43 @@ Status SetAs(KernelContext& ctx, size_t i, Tensor t, DataType type) {
   return OkStatus();
 }
 
+// Float inference: one multiply-add per element, with per-channel constants worked out in double.
+// Returns false (and does nothing) when the inputs do not have that form.
+StatusOr<bool> BatchNormInferenceFloat(KernelContext& ctx, const Tensor& x) {
+  if (x.dtype() != DataType::kFloat || x.rank() < 2) return false;
+  const int64_t N = x.dim(0), C = x.dim(1), S = DimProduct(x.dims(), 2, x.rank());
+  const Tensor* params[4];
+  for (size_t i = 0; i < 4; ++i) {
+    ASSIGN_OR_RETURN(params[i], ctx.TensorInput(i + 1));
+    if (params[i]->dtype() != DataType::kFloat || params[i]->size() != C) return false;
+  }
+  const double eps = ctx.GetFloat("epsilon", 1e-5f);
+  Tensor y(DataType::kFloat, x.dims());
+  const float* px = x.data<float>();
+  float* py = y.mutable_data<float>();
+  for (int64_t c = 0; c < C; ++c) {
+    const double a = params[0]->data<float>()[c] / std::sqrt(static_cast<double>(params[3]->data<float>()[c]) + eps);
+    const double b = params[1]->data<float>()[c] - params[2]->data<float>()[c] * a;
+    for (int64_t n = 0; n < N; ++n) {
+      const int64_t off = (n * C + c) * S;
+      Vec().scale_shift_f32(px + off, static_cast<float>(a), static_cast<float>(b), py + off, S);
+    }
+  }
+  ctx.set_output(0, std::move(y));
+  return true;
+}
+
 Status BatchNormKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(const Tensor* x0, ctx.TensorInput(0));
+  {
+    const bool training = ctx.opset() >= 14 ? ctx.GetInt("training_mode", 0) != 0
+                                            : (ctx.opset() >= 7 && ctx.num_outputs() > 1 && ctx.wants_output(1));
+    const bool legacy_per_element = ctx.opset() < 7 && ctx.GetInt("spatial", 1) == 0;
+    if (!training && !legacy_per_element) {
+      ASSIGN_OR_RETURN(bool done, BatchNormInferenceFloat(ctx, *x0));
+      if (done) return OkStatus();
+    }
+  }
   ASSIGN_OR_RETURN(Tensor x, ToDouble(*x0));
   ASSIGN_OR_RETURN(Tensor scale, InputDouble(ctx, 1));
   ASSIGN_OR_RETURN(Tensor bias, InputDouble(ctx, 2));
@@ -96,9 +133,42 @@ Status BatchNormKernel(KernelContext& ctx) {
   return OkStatus();
 }
 
+// Float LayerNormalization whose scale (and bias) cover the normalized block exactly; false when the
+// inputs do not have that form.
+StatusOr<bool> LayerNormFloat(KernelContext& ctx, const Tensor& x) {
+  if (x.dtype() != DataType::kFloat) return false;
+  ASSIGN_OR_RETURN(int64_t axis, NormalizeAxis(ctx.GetInt("axis", -1), x.rank()));
+  const int64_t outer = DimProduct(x.dims(), 0, axis), inner = DimProduct(x.dims(), axis, x.rank());
+  ASSIGN_OR_RETURN(const Tensor* scale, ctx.TensorInput(1));
+  const Tensor* bias = ctx.has_input(2) ? &ctx.input(2) : nullptr;
+  if (scale->dtype() != DataType::kFloat || scale->size() != inner) return false;
+  if (bias != nullptr && (bias->dtype() != DataType::kFloat || bias->size() != inner)) return false;
+  const int64_t stash = ctx.GetInt("stash_type", 1);
+  if (stash != 1) return false;  // statistics wanted in another type
+  Tensor y(DataType::kFloat, x.dims());
+  std::vector<int64_t> stat_dims = x.dims();
+  for (int64_t d = axis; d < x.rank(); ++d) stat_dims[d] = 1;
+  const bool want_mean = ctx.num_outputs() > 1 && ctx.wants_output(1);
+  const bool want_inv = ctx.num_outputs() > 2 && ctx.wants_output(2);
+  Tensor mean_t(DataType::kFloat, want_mean ? stat_dims : std::vector<int64_t>{0});
+  Tensor inv_t(DataType::kFloat, want_inv ? stat_dims : std::vector<int64_t>{0});
+  Vec().layer_norm_rows_f32(x.data<float>(), scale->data<float>(), bias != nullptr ? bias->data<float>() : nullptr,
+                            y.mutable_data<float>(), outer, inner, ctx.GetFloat("epsilon", 1e-5f),
+                            want_mean ? mean_t.mutable_data<float>() : nullptr,
+                            want_inv ? inv_t.mutable_data<float>() : nullptr);
+  ctx.set_output(0, std::move(y));
+  if (want_mean) ctx.set_output(1, std::move(mean_t));
+  if (want_inv) ctx.set_output(2, std::move(inv_t));
+  return true;
+}
+
 // Normalizes over the trailing dims from `axis`; rms = true skips the mean.
 Status LayerNormImpl(KernelContext& ctx, bool rms) {
   ASSIGN_OR_RETURN(const Tensor* x0, ctx.TensorInput(0));
+  if (!rms) {
+    ASSIGN_OR_RETURN(bool done, LayerNormFloat(ctx, *x0));
+    if (done) return OkStatus();
+  }
   ASSIGN_OR_RETURN(Tensor x, ToDouble(*x0));
   ASSIGN_OR_RETURN(Tensor scale, InputDouble(ctx, 1));
   Tensor bias;

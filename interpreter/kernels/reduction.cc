@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "interpreter/cpu/vector_kernels.h"
 #include "interpreter/kernels/common.h"
 
 namespace onnx_opt::interpreter {
@@ -195,6 +196,13 @@ Status SoftmaxKernel(KernelContext& ctx) {
     outer = DimProduct(x.dims(), 0, axis);
     len = x.dim(axis);
     inner = DimProduct(x.dims(), axis + 1, x.rank());
+  }
+  // Float rows along the last axis: the vector kernel.
+  if (kind != SoftKind::kHardmax && inner == 1 && x0->dtype() == DataType::kFloat) {
+    Tensor o(DataType::kFloat, x.dims());
+    Vec().softmax_rows_f32(x.data<float>(), o.mutable_data<float>(), outer, len, kind == SoftKind::kLogSoftmax);
+    ctx.set_output(0, std::move(o));
+    return OkStatus();
   }
   ASSIGN_OR_RETURN(Tensor out, DispatchFloat(x.dtype(), [&](auto tag) -> StatusOr<Tensor> {
     using T = decltype(tag);

@@ -55,7 +55,11 @@ void UnaryF32(UnaryOp op, const float* x, float* y, int64_t n, float p0, float p
     case UnaryOp::kRelu:
       return Map(x, y, n, [](float v) { return v > 0 ? v : 0.0f; });
     case UnaryOp::kClip:
-      return Map(x, y, n, [p0, p1](float v) { return v < p0 ? p0 : (v > p1 ? p1 : v); });
+      // max first, then min: with min > max everything becomes max, as in numpy's clip.
+      return Map(x, y, n, [p0, p1](float v) {
+        const float t = v < p0 ? p0 : v;
+        return t > p1 ? p1 : t;
+      });
     case UnaryOp::kLeakyRelu:
       return Map(x, y, n, [p0](float v) { return v >= 0 ? v : v * p0; });
     case UnaryOp::kHardSigmoid:
