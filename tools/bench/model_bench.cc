@@ -1,0 +1,208 @@
+// Whole-model interpreter speed on models shaped like real exports (tools/bench/model_zoo.h):
+// ResNet-50, MobileNetV2, a two-layer LSTM and a BERT-base encoder layer, one thread, batch 1.
+//
+//   bazel run -c opt //tools/bench:model_bench                      # ms per run, 5 repetitions
+//   bazel run -c opt //tools/bench:model_bench -- --profile         # share of run time per op type
+//
+// Each benchmark reports wall-clock ms per run and, where the model has Conv/MatMul/Gemm/LSTM work,
+// GFLOP/s, printed as "GFLOP=N/s" (2 per multiply-add of those ops only). Without
+// --benchmark_repetitions the binary runs 5 repetitions and prints only their mean, median and
+// deviation: single runs of the large models vary by 5-10% on a shared machine; read the medians.
+// --profile skips the benchmarks and prints, per model, the op types by share of run time
+// (Evaluator::EnableProfiling), averaged over --profile_runs=N runs (default 5) after a warm-up run.
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <iostream>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "benchmark/benchmark.h"
+#include "interpreter/evaluator.h"
+#include "tools/bench/model_zoo.h"
+
+namespace onnx_opt::bench {
+namespace {
+
+constexpr uint64_t kInputSeed = 1;
+constexpr int kDefaultRepetitions = 5;
+constexpr int kDefaultProfileRuns = 5;
+
+// A model with everything a run needs, made once per process: ResNet-50 alone draws 25M weights.
+struct BenchModel {
+  ZooModel zoo;
+  NamedInputs inputs;
+  double flops = 0;  // of the Conv/MatMul/Gemm/LSTM nodes; 0 when there are none
+};
+
+absl::StatusOr<std::vector<BenchModel>> LoadModels() {
+  absl::StatusOr<std::vector<ZooModel>> zoo = MakeModelZoo();
+  if (!zoo.ok()) return zoo.status();
+  std::vector<BenchModel> models;
+  for (ZooModel& z : *zoo) {
+    absl::StatusOr<double> flops = CountMatrixFlops(*z.model);
+    if (!flops.ok()) return flops.status();
+    NamedInputs inputs = z.make_inputs(kInputSeed);
+    models.push_back({std::move(z), std::move(inputs), *flops});
+  }
+  return models;
+}
+
+void BM_Model(benchmark::State& state, const BenchModel* model) {
+  // One evaluator for all iterations, as a caller running a model repeatedly would keep one.
+  interpreter::Evaluator evaluator(*model->zoo.model);
+  for (auto _ : state) {
+    absl::StatusOr<std::vector<interpreter::RuntimeValue>> outputs = evaluator.RunByName(model->inputs);
+    if (!outputs.ok()) {
+      state.SkipWithError(std::string(outputs.status().message()).c_str());
+      return;
+    }
+    benchmark::DoNotOptimize(outputs->data());
+  }
+  if (model->flops > 0) {
+    // A rate over the benchmark's time, which is wall-clock time here (UseRealTime); the report
+    // prints it as "GFLOP=12.3/s".
+    state.counters["GFLOP"] =
+        benchmark::Counter(model->flops * 1e-9, benchmark::Counter::kIsIterationInvariantRate);
+  }
+}
+
+void RegisterBenchmarks(const std::vector<BenchModel>& models) {
+  for (const BenchModel& m : models) {
+    benchmark::RegisterBenchmark(m.zoo.name.c_str(), BM_Model, &m)
+        ->Unit(benchmark::kMillisecond)
+        ->UseRealTime();
+  }
+}
+
+// --- Profile mode ----------------------------------------------------------------------------------
+
+struct ProfileRow {
+  std::string op;
+  double calls_per_run = 0;
+  double ms_per_run = 0;
+  double share = 0;  // of the wall time of a run
+};
+
+// Runs `model` once to warm up, then `runs` times with profiling on; rows sorted by share, plus
+// "(between ops)" for the evaluator's own time that no op accounts for.
+absl::StatusOr<std::vector<ProfileRow>> ProfileModel(const BenchModel& model, int runs, double* ms_per_run) {
+  interpreter::Evaluator evaluator(*model.zoo.model);
+  if (auto warmup = evaluator.RunByName(model.inputs); !warmup.ok()) return warmup.status();
+  std::map<std::string, interpreter::Evaluator::OpProfile> profile;
+  evaluator.EnableProfiling(&profile);
+  const auto start = std::chrono::steady_clock::now();
+  for (int i = 0; i < runs; ++i) {
+    if (auto outputs = evaluator.RunByName(model.inputs); !outputs.ok()) return outputs.status();
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::vector<ProfileRow> rows;
+  double op_seconds = 0;
+  for (const auto& [op, p] : profile) {
+    rows.push_back({op, static_cast<double>(p.calls) / runs, p.seconds * 1e3 / runs, p.seconds / seconds});
+    op_seconds += p.seconds;
+  }
+  rows.push_back({"(between ops)", 0, (seconds - op_seconds) * 1e3 / runs, (seconds - op_seconds) / seconds});
+  std::sort(rows.begin(), rows.end(), [](const ProfileRow& a, const ProfileRow& b) { return a.share > b.share; });
+  *ms_per_run = seconds * 1e3 / runs;
+  return rows;
+}
+
+void PrintProfile(const BenchModel& model, double ms_per_run, const std::vector<ProfileRow>& rows) {
+  std::cout << absl::StrFormat("\n%s: %.2f ms per run", model.zoo.name, ms_per_run);
+  if (model.flops > 0) {
+    std::cout << absl::StrFormat(", %.3f GFLOP in Conv/MatMul/Gemm/LSTM (%.1f GFLOP/s)", model.flops * 1e-9,
+                                 model.flops * 1e-6 / ms_per_run);
+  }
+  std::cout << "\n";
+  std::cout << absl::StrFormat("  %-22s %10s %12s %7s\n", "op type", "calls/run", "ms/run", "share");
+  for (const ProfileRow& row : rows) {
+    std::cout << absl::StrFormat("  %-22s %10.0f %12.3f %6.1f%%\n", row.op, row.calls_per_run, row.ms_per_run,
+                                 100.0 * row.share);
+  }
+}
+
+int RunProfiles(const std::vector<BenchModel>& models, int runs) {
+  for (const BenchModel& m : models) {
+    double ms_per_run = 0;
+    absl::StatusOr<std::vector<ProfileRow>> rows = ProfileModel(m, runs, &ms_per_run);
+    if (!rows.ok()) {
+      std::cerr << "model_bench: " << m.zoo.name << ": " << rows.status().message() << "\n";
+      return 1;
+    }
+    PrintProfile(m, ms_per_run, *rows);
+  }
+  return 0;
+}
+
+// --- Command line ----------------------------------------------------------------------------------
+
+struct Flags {
+  bool profile = false;
+  int profile_runs = kDefaultProfileRuns;
+};
+
+// Takes our own flags out of argv (Google Benchmark rejects flags it does not know) and, unless the
+// user chose a repetition count, asks for repetitions with aggregates only. A per-benchmark
+// Repetitions() would override --benchmark_repetitions, so the default goes in as a flag instead.
+absl::StatusOr<Flags> ParseFlags(int& argc, char** argv, std::vector<std::string>& storage) {
+  Flags flags;
+  std::vector<char*> kept = {argv[0]};
+  bool repetitions_given = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--profile") {
+      flags.profile = true;
+    } else if (arg.rfind("--profile_runs=", 0) == 0) {
+      if (!absl::SimpleAtoi(arg.substr(std::strlen("--profile_runs=")), &flags.profile_runs) ||
+          flags.profile_runs <= 0) {
+        return absl::InvalidArgumentError(absl::StrCat("bad ", arg, ": expected a positive count"));
+      }
+    } else {
+      repetitions_given |= arg.rfind("--benchmark_repetitions", 0) == 0;
+      kept.push_back(argv[i]);
+    }
+  }
+  if (!repetitions_given) {
+    storage = {absl::StrCat("--benchmark_repetitions=", kDefaultRepetitions),
+               "--benchmark_report_aggregates_only=true"};
+    for (std::string& s : storage) kept.push_back(s.data());
+  }
+  argc = static_cast<int>(kept.size());
+  std::copy(kept.begin(), kept.end(), argv);
+  return flags;
+}
+
+int Main(int argc, char** argv) {
+  // Room for the two default flags ParseFlags may add.
+  std::vector<char*> args(argv, argv + argc);
+  args.resize(argc + 2, nullptr);
+  std::vector<std::string> added_flags;
+  absl::StatusOr<Flags> flags = ParseFlags(argc, args.data(), added_flags);
+  if (!flags.ok()) {
+    std::cerr << "model_bench: " << flags.status().message() << "\n";
+    return 2;
+  }
+  benchmark::Initialize(&argc, args.data());
+  if (benchmark::ReportUnrecognizedArguments(argc, args.data())) return 2;
+  absl::StatusOr<std::vector<BenchModel>> models = LoadModels();
+  if (!models.ok()) {
+    std::cerr << "model_bench: cannot build the models: " << models.status().message() << "\n";
+    return 1;
+  }
+  if (flags->profile) return RunProfiles(*models, flags->profile_runs);
+  RegisterBenchmarks(*models);
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
+
+}  // namespace
+}  // namespace onnx_opt::bench
+
+int main(int argc, char** argv) { return onnx_opt::bench::Main(argc, argv); }

@@ -1,0 +1,75 @@
+// Real-world-shaped models for whole-model interpreter benchmarks, built in C++ with random weights
+// from a fixed seed: ResNet-50, MobileNetV2, a two-layer LSTM and one BERT-base encoder layer. Each
+// is laid out the way an exporter (PyTorch, opset 17, batch 1) writes it: Conv, BatchNormalization
+// and activations as separate nodes, Gelu decomposed into Erf arithmetic, and so on, so that the time
+// per op type looks like what users of exported models see.
+//
+//   absl::StatusOr<ZooModel> resnet = MakeResNet50({.image_size = 224});
+//   interpreter::Evaluator evaluator(*resnet->model);
+//   auto outputs = evaluator.RunByName(resnet->make_inputs(/*seed=*/1));
+#ifndef ONNX_OPT_TOOLS_BENCH_MODEL_ZOO_H_
+#define ONNX_OPT_TOOLS_BENCH_MODEL_ZOO_H_
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/statusor.h"
+#include "interpreter/value.h"
+#include "ir/model.h"
+
+namespace onnx_opt::bench {
+
+// Graph inputs by name, as Evaluator::RunByName takes them.
+using NamedInputs = absl::flat_hash_map<std::string, interpreter::RuntimeValue>;
+
+struct ZooModel {
+  std::string name;
+  // Every value has its inferred static type, so costs can be read off the graph.
+  std::unique_ptr<ir::Model> model;
+  // Random inputs for every graph input, reproducible from `seed`.
+  std::function<NamedInputs(uint64_t seed)> make_inputs;
+};
+
+struct CnnOptions {
+  // Height and width of the square input image; tests use a small one to stay fast in fastbuild.
+  // Must be a multiple of 32 (both networks downsample by 32).
+  int64_t image_size = 224;
+  uint64_t weight_seed = 1;
+};
+
+struct SequenceOptions {
+  // 0: the model's standard length (LSTM 100, BERT 128).
+  int64_t sequence_length = 0;
+  uint64_t weight_seed = 1;
+};
+
+// ResNet-50 v1 as torchvision builds it (stride on the 3x3 conv of a bottleneck, "v1.5"): input
+// "input" float[1,3,S,S], output "output" float[1,1000].
+absl::StatusOr<ZooModel> MakeResNet50(const CnnOptions& options = {});
+
+// MobileNetV2 (width 1.0): input "input" float[1,3,S,S], output "output" float[1,1000].
+absl::StatusOr<ZooModel> MakeMobileNetV2(const CnnOptions& options = {});
+
+// Two stacked LSTM layers (input 64, hidden 128) over "input" float[T,1,64], then a Gemm on the last
+// step's hidden state: output "output" float[1,10].
+absl::StatusOr<ZooModel> MakeLstm(const SequenceOptions& options = {});
+
+// One BERT-base encoder layer (hidden 768, 12 heads, FFN 3072): inputs "hidden_states"
+// float[1,T,768] and "attention_mask" float[1,1,1,T] (0 to attend, -10000 for padding), output
+// "output" float[1,T,768].
+absl::StatusOr<ZooModel> MakeBertLayer(const SequenceOptions& options = {});
+
+// All four at their standard sizes, in the order above.
+absl::StatusOr<std::vector<ZooModel>> MakeModelZoo();
+
+// Floating-point operations (2 per multiply-add) of the main graph's Conv, MatMul, Gemm and LSTM
+// nodes, read from the values' static shapes; other ops (elementwise, pooling, ...) are not counted.
+absl::StatusOr<double> CountMatrixFlops(const ir::Model& model);
+
+}  // namespace onnx_opt::bench
+
+#endif  // ONNX_OPT_TOOLS_BENCH_MODEL_ZOO_H_
