@@ -9,6 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "glog/logging.h"
 #include "interpreter/dispatch.h"
 #include "interpreter/status_macros.h"
 
@@ -40,11 +41,12 @@ namespace {
 struct AlignedDeleter {
   void operator()(void* p) const { std::free(p); }
 };
-std::shared_ptr<void> AllocateAligned(size_t bytes) {
+std::shared_ptr<void> AllocateAligned(size_t bytes, bool zero_fill = true) {
   size_t rounded = ((bytes + 63) / 64) * 64;
   if (rounded == 0) rounded = 64;
   void* p = std::aligned_alloc(64, rounded);
-  std::memset(p, 0, rounded);
+  CHECK(p != nullptr) << "out of memory allocating " << rounded << " bytes for a tensor";
+  if (zero_fill) std::memset(p, 0, rounded);
   return std::shared_ptr<void>(p, AlignedDeleter());
 }
 bool IsSubByte(DataType t) {
@@ -53,13 +55,17 @@ bool IsSubByte(DataType t) {
 }
 }  // namespace
 
-Tensor::Tensor(DataType type, std::vector<int64_t> dims) : dtype_(type), dims_(std::move(dims)) {
+Tensor::Tensor(DataType type, std::vector<int64_t> dims) : Tensor(type, std::move(dims), true) {}
+
+Tensor Tensor::Uninitialized(DataType type, std::vector<int64_t> dims) { return Tensor(type, std::move(dims), false); }
+
+Tensor::Tensor(DataType type, std::vector<int64_t> dims, bool zero_fill) : dtype_(type), dims_(std::move(dims)) {
   size_ = NumElements(dims_);
   if (size_ < 0) size_ = 0;
   if (type == DataType::kString) {
     strings_ = std::make_shared<std::vector<std::string>>(size_);
   } else {
-    auto mem = AllocateAligned(static_cast<size_t>(size_) * StorageSize(type));
+    auto mem = AllocateAligned(static_cast<size_t>(size_) * StorageSize(type), zero_fill);
     data_ = static_cast<const char*>(mem.get());
     holder_ = std::move(mem);
   }

@@ -31,6 +31,9 @@ class Tensor {
   Tensor() = default;  // undefined type, rank 0, no data
   // Zero-filled (strings: empty).
   Tensor(DataType type, std::vector<int64_t> dims);
+  // Contents left unset (strings: empty): for kernels that write every element. Saves a pass over
+  // the memory that large outputs would otherwise pay.
+  static Tensor Uninitialized(DataType type, std::vector<int64_t> dims);
 
   template <typename T>
   static Tensor FromVector(DataType type, std::vector<int64_t> dims, const std::vector<T>& v) {
@@ -90,6 +93,8 @@ class Tensor {
   std::string ShapeString() const;  // "float[2,3]"
 
  private:
+  Tensor(DataType type, std::vector<int64_t> dims, bool zero_fill);
+
   DataType dtype_ = DataType::kUndefined;
   std::vector<int64_t> dims_;
   int64_t size_ = 1;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
 
 #include "interpreter/cpu/vector_kernels.h"
 #include "interpreter/kernels/common.h"
@@ -113,6 +114,43 @@ void Im2Col(const T* x, int64_t channels, const Geometry& g, T* col) {
   } while (Next(kk, g.k));
 }
 
+// Im2Col for 2-D: each (channel, kernel cell) row is assembled output row by output row from one
+// input row, copying the run of columns that falls inside the input and zeroing the rest.
+template <typename T>
+void Im2Col2d(const T* x, int64_t channels, const Geometry& g, T* col) {
+  const int64_t H = g.in[0], W = g.in[1], OH = g.out[0], OW = g.out[1], KH = g.k[0], KW = g.k[1];
+  const int64_t sh = g.s[0], sw = g.s[1];
+  for (int64_t c = 0; c < channels; ++c) {
+    for (int64_t kh = 0; kh < KH; ++kh) {
+      for (int64_t kw = 0; kw < KW; ++kw) {
+        T* dst = col + ((c * KH + kh) * KW + kw) * OH * OW;
+        const int64_t dx = kw * g.d[1] - g.pb[1];  // input column of output column 0
+        // Output columns [lo, hi) read input columns ow * sw + dx inside [0, W).
+        int64_t lo = dx >= 0 ? 0 : (-dx + sw - 1) / sw;
+        int64_t hi = W - dx <= 0 ? 0 : (W - dx - 1) / sw + 1;
+        lo = std::min(lo, OW);
+        hi = std::max(lo, std::min(hi, OW));
+        for (int64_t oh = 0; oh < OH; ++oh) {
+          T* row = dst + oh * OW;
+          const int64_t ih = oh * sh - g.pb[0] + kh * g.d[0];
+          if (ih < 0 || ih >= H) {
+            std::fill(row, row + OW, T(0));
+            continue;
+          }
+          const T* src = x + (c * H + ih) * W + dx;
+          std::fill(row, row + lo, T(0));
+          if (sw == 1) {
+            std::copy(src + lo, src + hi, row + lo);
+          } else {
+            for (int64_t o = lo; o < hi; ++o) row[o] = src[o * sw];
+          }
+          std::fill(row + hi, row + OW, T(0));
+        }
+      }
+    }
+  }
+}
+
 // The inverse scatter-add of Im2Col.
 template <typename T>
 void Col2Im(const T* col, int64_t channels, const Geometry& g, T* x) {
@@ -186,7 +224,7 @@ Status ConvImpl(const KernelContext& ctx, const Tensor& x, const Tensor& w, cons
   ASSIGN_OR_RETURN(Geometry g, MakeGeometry(ctx, Spatial(x), kernel, false));
   std::vector<int64_t> ydims{N, M};
   ydims.insert(ydims.end(), g.out.begin(), g.out.end());
-  y = Tensor(x.dtype(), ydims);
+  y = Tensor::Uninitialized(x.dtype(), ydims);  // every path below writes all of it
   const int64_t Cg = C / group, Mg = M / group, K = g.k_size(), O = g.out_size(), I = g.in_size();
   const T* px = x.data<T>();
   const T* pw = w.data<T>();
@@ -207,13 +245,18 @@ Status ConvImpl(const KernelContext& ctx, const Tensor& x, const Tensor& w, cons
     }
   }
   const bool pointwise = IsPointwise(g);
-  std::vector<T> col(pointwise ? 0 : static_cast<size_t>(Cg * K * O));
+  // Every element of the column buffer is written by Im2Col.
+  std::unique_ptr<T[]> col(pointwise ? nullptr : new T[static_cast<size_t>(Cg * K * O)]);
   for (int64_t n = 0; n < N; ++n) {
     for (int64_t gi = 0; gi < group; ++gi) {
       const T* rhs = px + (n * C + gi * Cg) * I;
       if (!pointwise) {
-        Im2Col<T>(rhs, Cg, g, col.data());
-        rhs = col.data();
+        if (g.nd == 2) {
+          Im2Col2d<T>(rhs, Cg, g, col.get());
+        } else {
+          Im2Col<T>(rhs, Cg, g, col.get());
+        }
+        rhs = col.get();
       }
       Gemm<T>(false, false, Mg, O, Cg * K, T(1), pw + gi * Mg * Cg * K, rhs, T(0), py + (n * M + gi * Mg) * O);
     }
@@ -505,15 +548,15 @@ Status PoolKernel(KernelContext& ctx) {
   const int64_t N = x.dim(0), C = x.dim(1), I = g.in_size(), O = g.out_size();
   std::vector<int64_t> ydims{N, C};
   ydims.insert(ydims.end(), g.out.begin(), g.out.end());
-  Tensor y(x.dtype(), ydims);
-  Tensor idx(DataType::kInt64, ydims);
+  Tensor y = Tensor::Uninitialized(x.dtype(), ydims);  // both paths write every element
+  const bool wants_indices = ctx.num_outputs() > 1 && ctx.wants_output(1);
+  Tensor idx(DataType::kInt64, wants_indices ? ydims : std::vector<int64_t>{0});
   const std::vector<int64_t> in_strides = Strides(g.in);
   if (kind != Pool::kMax && !ir::IsFloatingPoint(x.dtype())) return UnsupportedType(x.dtype(), "pooling");
   // Column-major strides for storage_order=1 indices.
   std::vector<int64_t> cm_strides(g.nd, 1);
   for (int64_t i = 1; i < g.nd; ++i) cm_strides[i] = cm_strides[i - 1] * g.in[i - 1];
   // 2-D float max/average pooling without the indices output: a vector sweep per channel.
-  const bool wants_indices = ctx.num_outputs() > 1 && ctx.wants_output(1);
   const bool vector_path = kind != Pool::kLp && g.nd == 2 && x.dtype() == DataType::kFloat && !wants_indices;
   if (vector_path) {
     const Window2d win = ToWindow2d(g);
@@ -571,7 +614,7 @@ Status PoolKernel(KernelContext& ctx) {
         if (kind == Pool::kAvg) r = count > 0 ? acc / count : 0;
         if (kind == Pool::kLp) r = std::pow(acc, 1.0 / p);
         py[nc * O + ol] = static_cast<T>(r);
-        pi[nc * O + ol] = best < 0 ? 0 : nc * I + best;
+        if (wants_indices) pi[nc * O + ol] = best < 0 ? 0 : nc * I + best;
         ++ol;
       } while (Next(oi, g.out));
     }

@@ -70,7 +70,7 @@ KernelFn VectorUnary(UnaryOp op, Params params, KernelFn fallback) {
     const Tensor& x = ctx.input(0);
     if (x.dtype() != DataType::kFloat) return fallback(ctx);
     const UnaryParams p = params(ctx);
-    Tensor y(DataType::kFloat, x.dims());
+    Tensor y = Tensor::Uninitialized(DataType::kFloat, x.dims());
     Vec().unary_f32(op, x.data<float>(), y.mutable_data<float>(), x.size(), p.p0, p.p1);
     ctx.set_output(0, std::move(y));
     return OkStatus();
@@ -129,7 +129,9 @@ bool VectorBinaryFloat(BinaryOp op, const Tensor& a, const Tensor& b, const std:
       cb.push_back(sb[d]);
     }
   }
-  out = Tensor(DataType::kFloat, out_dims);
+  const bool a_vec = dims.empty() || ca.back() != 0, b_vec = dims.empty() || cb.back() != 0;
+  if (!a_vec && !b_vec) return false;
+  out = Tensor::Uninitialized(DataType::kFloat, out_dims);
   const float* pa = a.data<float>();
   const float* pb = b.data<float>();
   float* po = out.mutable_data<float>();
@@ -138,8 +140,6 @@ bool VectorBinaryFloat(BinaryOp op, const Tensor& a, const Tensor& b, const std:
     return true;
   }
   const int64_t inner = dims.back();
-  const bool a_vec = ca.back() != 0, b_vec = cb.back() != 0;
-  if (!a_vec && !b_vec) return false;
   const Operands form = a_vec && b_vec ? Operands::kVectorVector : (a_vec ? Operands::kVectorScalar : Operands::kScalarVector);
   const int64_t outer_rank = static_cast<int64_t>(dims.size()) - 1;
   std::vector<int64_t> idx(outer_rank, 0);
@@ -414,7 +414,7 @@ Status ClipKernel(KernelContext& ctx) {
     ASSIGN_OR_RETURN(hi, ScalarInput(ctx, 2, 0));
   }
   if (x0->dtype() == DataType::kFloat) {
-    Tensor y(DataType::kFloat, x.dims());
+    Tensor y = Tensor::Uninitialized(DataType::kFloat, x.dims());
     const float l = has_lo ? static_cast<float>(lo) : std::numeric_limits<float>::lowest();
     const float h = has_hi ? static_cast<float>(hi) : std::numeric_limits<float>::max();
     Vec().unary_f32(UnaryOp::kClip, x.data<float>(), y.mutable_data<float>(), x.size(), l, h);

@@ -29,7 +29,8 @@ StatusOr<Tensor> BatchedMatMul(const Tensor& a0, const Tensor& b0) {
   std::vector<int64_t> dims = batch;
   dims.push_back(M);
   dims.push_back(N);
-  Tensor out(a.dtype(), dims);
+  // Every output matrix is written by one GEMM (beta 0); only an empty batch leaves nothing to write.
+  Tensor out = Tensor::Uninitialized(a.dtype(), dims);
   RETURN_IF_ERROR(DispatchNumeric(a.dtype(), [&](auto tag) -> Status {
     using T = decltype(tag);
     using C = std::conditional_t<std::is_floating_point_v<T>, T,
@@ -102,8 +103,9 @@ Status GemmKernel(KernelContext& ctx) {
   const int64_t M = ta ? a.dim(1) : a.dim(0), K = ta ? a.dim(0) : a.dim(1);
   const int64_t N = tb ? b.dim(0) : b.dim(1);
   if ((tb ? b.dim(1) : b.dim(0)) != K) return ctx.Error("inner dims differ");
-  Tensor out(a.dtype(), {M, N});
   const bool has_c = ctx.has_input(2) && beta != 0;
+  // Without C the GEMM (beta 0) writes every element.
+  Tensor out = has_c ? Tensor(a.dtype(), {M, N}) : Tensor::Uninitialized(a.dtype(), {M, N});
   if (has_c) {
     Tensor c = WidenToFloat(ctx.input(2));
     if (c.dtype() != a.dtype()) return ctx.Error("C type differs");

@@ -199,7 +199,7 @@ Status SoftmaxKernel(KernelContext& ctx) {
   }
   // Float rows along the last axis: the vector kernel.
   if (kind != SoftKind::kHardmax && inner == 1 && x0->dtype() == DataType::kFloat) {
-    Tensor o(DataType::kFloat, x.dims());
+    Tensor o = Tensor::Uninitialized(DataType::kFloat, x.dims());
     Vec().softmax_rows_f32(x.data<float>(), o.mutable_data<float>(), outer, len, kind == SoftKind::kLogSoftmax);
     ctx.set_output(0, std::move(o));
     return OkStatus();
