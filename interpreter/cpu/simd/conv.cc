@@ -49,19 +49,150 @@ int64_t CellsInside(int64_t o, int64_t stride, int64_t pad_begin, int64_t kernel
 
 }  // namespace
 
-void DepthwiseConv2dF32(const float* x, const float* w, float bias, const Window2d& win, float* y) {
-  for (int64_t i = 0; i < win.out_h * win.out_w; ++i) y[i] = bias;
-  const int64_t sw = win.stride_w;
-  ForEachWindowRow(win, [&](int64_t oh, int64_t ih, int64_t kh, int64_t kw, int64_t lo, int64_t hi, int64_t iw0) {
-    const float wv = w[kh * win.kernel_w + kw];
-    float* out = y + oh * win.out_w;
-    const float* in = x + ih * win.in_w + iw0;
-    if (sw == 1) {
-      for (int64_t o = lo; o < hi; ++o) out[o] += wv * in[o];
-    } else {
-      for (int64_t o = lo; o < hi; ++o) out[o] += wv * in[o * sw];
+namespace {
+
+// One output row of a depthwise convolution for the kernel rows that fall inside the input: each
+// input row adds its KW taps to the output row in one pass. Columns whose taps are all inside the
+// input (the interior) run without bounds checks, with KW and the column stride S known at compile
+// time so the loop vectorizes; 0 means "given at run time".
+template <int KW_, int S_>
+void DepthwiseRow(const float* x, const float* w, const Window2d& win, int64_t oh, float* out) {
+  const int64_t KW = KW_ ? KW_ : win.kernel_w, S = S_ ? S_ : win.stride_w, dw = win.dilation_w;
+  const int64_t W = win.in_w, OW = win.out_w;
+  // Interior: the first tap (offset -pad_left) and the last (offset (KW-1)*dw - pad_left) inside.
+  int64_t lo, hi, unused;
+  ValidRange(W, OW, S, win.pad_left, 0, &lo, &unused);
+  ValidRange(W, OW, S, win.pad_left, (KW - 1) * dw, &unused, &hi);
+  if (hi < lo) hi = lo;
+  for (int64_t kh = 0; kh < win.kernel_h; ++kh) {
+    const int64_t ih = oh * win.stride_h - win.pad_top + kh * win.dilation_h;
+    if (ih < 0 || ih >= win.in_h) continue;
+    const float* in = x + ih * W - win.pad_left;
+    const float* wk = w + kh * KW;
+    for (int64_t o = lo; o < hi; ++o) {
+      const float* p = in + o * S;
+      float acc = 0;
+      for (int64_t k = 0; k < KW; ++k) acc += wk[k] * p[k * dw];
+      out[o] += acc;
     }
-  });
+    // Edge columns: taps outside the input read zero padding.
+    auto edge = [&](int64_t o) {
+      float acc = 0;
+      for (int64_t k = 0; k < KW; ++k) {
+        const int64_t iw = o * S - win.pad_left + k * dw;
+        if (iw >= 0 && iw < W) acc += wk[k] * x[ih * W + iw];
+      }
+      out[o] += acc;
+    };
+    for (int64_t o = 0; o < lo; ++o) edge(o);
+    for (int64_t o = hi; o < OW; ++o) edge(o);
+  }
+}
+
+// An output row whose K kernel rows all fall inside the input (K = KW_ = kernel_h, compile-time): all
+// K x K taps are summed in one pass and the row is written once.
+template <int K, int S>
+void DepthwiseInnerRow(const float* x, const float* w, float bias, const Window2d& win, int64_t oh, float* out) {
+  const int64_t dw = win.dilation_w, W = win.in_w, OW = win.out_w;
+  int64_t lo, hi, unused;
+  ValidRange(W, OW, S, win.pad_left, 0, &lo, &unused);
+  ValidRange(W, OW, S, win.pad_left, (K - 1) * dw, &unused, &hi);
+  if (hi < lo) hi = lo;
+  const float* rows[K];
+  for (int kh = 0; kh < K; ++kh) rows[kh] = x + (oh * win.stride_h - win.pad_top + kh * win.dilation_h) * W - win.pad_left;
+  for (int64_t o = lo; o < hi; ++o) {
+    float acc = bias;
+    for (int kh = 0; kh < K; ++kh) {
+      for (int k = 0; k < K; ++k) acc += w[kh * K + k] * rows[kh][o * S + k * dw];
+    }
+    out[o] = acc;
+  }
+  auto edge = [&](int64_t o) {
+    float acc = bias;
+    for (int kh = 0; kh < K; ++kh) {
+      for (int k = 0; k < K; ++k) {
+        const int64_t iw = o * S - win.pad_left + k * dw;
+        if (iw >= 0 && iw < W) acc += w[kh * K + k] * rows[kh][o * S + k * dw];
+      }
+    }
+    out[o] = acc;
+  };
+  for (int64_t o = 0; o < lo; ++o) edge(o);
+  for (int64_t o = hi; o < OW; ++o) edge(o);
+}
+
+template <int KW, int S>
+void DepthwisePlane(const float* x, const float* w, float bias, const Window2d& win, float* y) {
+  for (int64_t oh = 0; oh < win.out_h; ++oh) {
+    float* out = y + oh * win.out_w;
+    if constexpr (KW != 0) {
+      const int64_t top = oh * win.stride_h - win.pad_top;
+      if (win.kernel_h == KW && top >= 0 && top + (KW - 1) * win.dilation_h < win.in_h) {
+        DepthwiseInnerRow<KW, S>(x, w, bias, win, oh, out);
+        continue;
+      }
+    }
+    for (int64_t o = 0; o < win.out_w; ++o) out[o] = bias;
+    DepthwiseRow<KW, S>(x, w, win, oh, out);
+  }
+}
+
+// Stride 1, no dilation, "same" padding (p = (K-1)/2 on every side): output and input planes have
+// the same width, so tap (kh, kw) of output element i reads input element i + (kh-p)*W + (kw-p) for
+// every row whose window is inside the input. Those rows run as one flat loop, long even when the
+// plane is small; the first and last p columns of each such row wrap into the neighbouring rows there
+// and are computed again with bounds checks, as are the first and last p rows.
+template <int K>
+bool DepthwiseSamePlane(const float* x, const float* w, float bias, const Window2d& win, float* y) {
+  constexpr int64_t p = (K - 1) / 2;
+  const int64_t H = win.in_h, W = win.in_w;
+  if (win.kernel_h != K || win.kernel_w != K || win.stride_h != 1 || win.stride_w != 1 || win.dilation_h != 1 ||
+      win.dilation_w != 1 || win.pad_top != p || win.pad_left != p || win.pad_bottom != p || win.pad_right != p ||
+      H <= 2 * p || W <= 2 * p) {
+    return false;
+  }
+  int64_t offsets[K * K];
+  for (int64_t kh = 0; kh < K; ++kh) {
+    for (int64_t kw = 0; kw < K; ++kw) offsets[kh * K + kw] = (kh - p) * W + (kw - p);
+  }
+  for (int64_t i = p * W + p, end = (H - p) * W - p; i < end; ++i) {
+    float acc = bias;
+    for (int t = 0; t < K * K; ++t) acc += w[t] * x[i + offsets[t]];
+    y[i] = acc;
+  }
+  auto checked = [&](int64_t oh, int64_t ow) {
+    float acc = bias;
+    for (int64_t kh = 0; kh < K; ++kh) {
+      const int64_t ih = oh - p + kh;
+      if (ih < 0 || ih >= H) continue;
+      for (int64_t kw = 0; kw < K; ++kw) {
+        const int64_t iw = ow - p + kw;
+        if (iw >= 0 && iw < W) acc += w[kh * K + kw] * x[ih * W + iw];
+      }
+    }
+    y[oh * W + ow] = acc;
+  };
+  for (int64_t oh = 0; oh < H; ++oh) {
+    const bool edge_row = oh < p || oh >= H - p;
+    for (int64_t ow = 0; ow < W; ++ow) {
+      if (edge_row || ow < p || ow >= W - p) checked(oh, ow);
+      else if (ow == p) ow = W - p - 1;  // skip the interior, done above
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+void DepthwiseConv2dF32(const float* x, const float* w, float bias, const Window2d& win, float* y) {
+  if (DepthwiseSamePlane<3>(x, w, bias, win, y) || DepthwiseSamePlane<5>(x, w, bias, win, y)) return;
+  // The other common mobile shapes (3x3 and 5x5, stride 1 or 2, any dilation) get compile-time loops.
+  const int64_t kw = win.kernel_w, s = win.stride_w;
+  if (kw == 3 && s == 1) return DepthwisePlane<3, 1>(x, w, bias, win, y);
+  if (kw == 3 && s == 2) return DepthwisePlane<3, 2>(x, w, bias, win, y);
+  if (kw == 5 && s == 1) return DepthwisePlane<5, 1>(x, w, bias, win, y);
+  if (kw == 5 && s == 2) return DepthwisePlane<5, 2>(x, w, bias, win, y);
+  return DepthwisePlane<0, 0>(x, w, bias, win, y);
 }
 
 void MaxPool2dF32(const float* x, const Window2d& win, float* y) {
