@@ -34,6 +34,7 @@ void CollectCaptures(const ir::Graph& sub, std::vector<const ir::Value*>& out) {
 struct Plan {
   std::vector<const ir::Node*> order;
   std::vector<std::vector<const ir::Value*>> free_after;
+  std::vector<uint64_t> dying_inputs;  // per node in order: input slots whose value dies there
   std::vector<std::vector<const ir::Value*>> captures;  // per node in order
 };
 
@@ -104,6 +105,17 @@ absl::StatusOr<std::unique_ptr<Plan>> MakePlan(const ir::Graph& g) {
   for (const auto& [v, k] : last) {
     if (!outputs.contains(v)) plan->free_after[k].push_back(v);
   }
+  // An input slot dies at its node when the value is local, not a graph output and last used there.
+  plan->dying_inputs.assign(n, 0);
+  for (size_t k = 0; k < n; ++k) {
+    const ir::Node* node = plan->order[k];
+    for (size_t i = 0; i < node->num_inputs() && i < 64; ++i) {
+      const ir::Value* v = node->input(i);
+      if (v == nullptr || v->graph() != &g || outputs.contains(v)) continue;
+      auto it = last.find(v);
+      if (it != last.end() && it->second == k) plan->dying_inputs[k] |= uint64_t{1} << i;
+    }
+  }
   return plan;
 }
 
@@ -165,7 +177,7 @@ struct Evaluator::Impl {
                                                      const std::vector<ir::OpsetImport>* opsets,
                                                      const AttributeScope* attrs);
   absl::Status RunNodeIn(const ir::Node& node, Scope& scope, std::vector<const RuntimeValue*> inputs,
-                         std::vector<RuntimeValue>& outputs);
+                         std::vector<RuntimeValue>& outputs, uint64_t dying_inputs = 0);
 };
 
 namespace {
@@ -235,10 +247,10 @@ absl::StatusOr<std::vector<RuntimeValue>> Evaluator::Impl::RunGraph(
     }
     std::vector<RuntimeValue> outs;
     if (profile == nullptr) {
-      RETURN_IF_ERROR(RunNodeIn(node, scope, std::move(ins), outs));
+      RETURN_IF_ERROR(RunNodeIn(node, scope, std::move(ins), outs, plan->dying_inputs[k]));
     } else {
       const auto start = std::chrono::steady_clock::now();
-      RETURN_IF_ERROR(RunNodeIn(node, scope, std::move(ins), outs));
+      RETURN_IF_ERROR(RunNodeIn(node, scope, std::move(ins), outs, plan->dying_inputs[k]));
       Evaluator::OpProfile& p = (*profile)[node.QualifiedOpType()];
       ++p.calls;
       p.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -269,7 +281,7 @@ absl::StatusOr<std::vector<RuntimeValue>> Evaluator::Impl::RunGraph(
 
 absl::Status Evaluator::Impl::RunNodeIn(const ir::Node& node, Scope& scope,
                                         std::vector<const RuntimeValue*> inputs,
-                                        std::vector<RuntimeValue>& outputs) {
+                                        std::vector<RuntimeValue>& outputs, uint64_t dying_inputs) {
   const std::vector<ir::OpsetImport>& opsets = scope.opsets ? *scope.opsets : main_opsets;
   std::optional<int64_t> version = ir::FindOpsetVersion(opsets, node.domain());
   if (!version && scope.opsets != &main_opsets) version = ir::FindOpsetVersion(main_opsets, node.domain());
@@ -283,7 +295,7 @@ absl::Status Evaluator::Impl::RunNodeIn(const ir::Node& node, Scope& scope,
   }
   if (kernel != nullptr) {
     ScopedRunner runner(this, &scope);
-    KernelContext ctx(node, *version, std::move(inputs), scope.attrs, &runner);
+    KernelContext ctx(node, *version, std::move(inputs), scope.attrs, &runner, dying_inputs);
     absl::Status st = (*kernel)(ctx);
     if (!st.ok()) {
       const std::string desc = node.Describe();

@@ -1,5 +1,7 @@
 #include "interpreter/evaluator.h"
 
+#include <cmath>
+
 #include "gtest/gtest.h"
 #include "interpreter/test_util.h"
 #include "ir/function.h"
@@ -74,6 +76,41 @@ TEST(EvaluatorTest, ExpandsModelLocalFunctionsWithAttributeReferences) {
   auto out = ev.Run({F({2}, {1, 2})});
   ASSERT_TRUE(out.ok()) << out.status();
   EXPECT_EQ((*out)[0].tensor().ToVector<float>(), (std::vector<float>{3, 6}));
+}
+
+// Outputs are written in place over inputs that die at their node; a value with another use later,
+// a graph output, a view shared with another value, or a tensor the caller still holds must survive.
+TEST(EvaluatorTest, InPlaceOutputsNeverClobberLiveValues) {
+  ir::Graph g("g");
+  ir::Value* x = g.AddInput("x");
+  ir::Node* relu = g.AddNode("Relu", {x}, {"r"});                      // x is the caller's: kept
+  ir::Node* sig = g.AddNode("Sigmoid", {relu->output(0)}, {"s"});      // r used again below
+  ir::Node* add = g.AddNode("Add", {relu->output(0), sig->output(0)}, {"a"});  // r and s die here
+  ir::Node* resh = g.AddNode("Flatten", {add->output(0)}, {"v"});      // v is a view of a
+  ir::Node* neg = g.AddNode("Neg", {add->output(0)}, {"n"});           // a dies, but v shares it
+  ir::Node* tanh = g.AddNode("Tanh", {neg->output(0)}, {"t"});         // n dies here: in place
+  g.AddOutput(tanh->output(0));
+  g.AddOutput(resh->output(0));
+  g.AddOutput(relu->output(0));
+  Evaluator ev(g, {{"", 17}});
+  const Tensor input = F({4}, {-1, 0.5f, 2, -3});
+  auto out = ev.Run({input});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_EQ(input.ToVector<float>(), (std::vector<float>{-1, 0.5f, 2, -3}));
+  std::vector<float> r, a, t;
+  for (float v : input.ToVector<float>()) {
+    const float rv = v > 0 ? v : 0;
+    r.push_back(rv);
+    a.push_back(rv + 1 / (1 + std::exp(-rv)));
+    t.push_back(std::tanh(-a.back()));
+  }
+  const std::vector<float> got_t = (*out)[0].tensor().ToVector<float>();
+  const std::vector<float> got_a = (*out)[1].tensor().ToVector<float>();
+  for (size_t i = 0; i < r.size(); ++i) {
+    EXPECT_NEAR(got_t[i], t[i], 1e-6);
+    EXPECT_NEAR(got_a[i], a[i], 1e-6);
+  }
+  EXPECT_EQ((*out)[2].tensor().ToVector<float>(), r);
 }
 
 }  // namespace

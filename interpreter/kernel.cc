@@ -46,6 +46,16 @@ const Tensor& KernelContext::input(size_t i) const {
   return inputs_[i]->tensor();
 }
 
+Tensor KernelContext::OutputBuffer(size_t i, DataType type, std::vector<int64_t> dims) const {
+  if (i < 64 && (dying_inputs_ >> i & 1) != 0 && has_input(i) && inputs_[i]->is_tensor()) {
+    const Tensor& in = inputs_[i]->tensor();
+    if (in.has_unique_buffer() && in.size() * in.element_size() == NumElements(dims) * StorageSize(type)) {
+      return in.ReusedAs(type, std::move(dims));
+    }
+  }
+  return Tensor::Uninitialized(type, std::move(dims));
+}
+
 absl::StatusOr<const Tensor*> KernelContext::TensorInput(size_t i) const {
   if (!has_input(i)) return Error(absl::StrCat("input ", i, " is missing"));
   if (!inputs_[i]->is_tensor()) {

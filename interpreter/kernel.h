@@ -35,10 +35,12 @@ using AttributeScope = absl::flat_hash_map<std::string, const ir::Attribute*>;
 
 class KernelContext {
  public:
+  // `dying_inputs` has bit i set when input i's value is not used after this node (the evaluator's
+  // liveness plan), so an output may take over its buffer (see OutputBuffer).
   KernelContext(const ir::Node& node, int64_t opset, std::vector<const RuntimeValue*> inputs,
-                const AttributeScope* attr_scope, SubgraphRunner* runner)
+                const AttributeScope* attr_scope, SubgraphRunner* runner, uint64_t dying_inputs = 0)
       : node_(node), opset_(opset), inputs_(std::move(inputs)), attr_scope_(attr_scope),
-        runner_(runner), outputs_(node.num_outputs()) {}
+        runner_(runner), outputs_(node.num_outputs()), dying_inputs_(dying_inputs) {}
 
   const ir::Node& node() const { return node_; }
   int64_t opset() const { return opset_; }
@@ -53,6 +55,11 @@ class KernelContext {
   absl::StatusOr<const Tensor*> TensorInput(size_t i) const;
   // Reads an integer tensor input (int32/int64) as int64s.
   absl::StatusOr<std::vector<int64_t>> IntsInput(size_t i) const;
+  // Storage for an output of `type` and `dims` whose element k the kernel computes from element k of
+  // input i alone (or before any later element of it is read): input i's buffer when the input dies
+  // here, nothing else holds that buffer and the byte sizes match (the output is then written in
+  // place, saving an allocation and a pass over fresh memory); otherwise a new, unset tensor.
+  Tensor OutputBuffer(size_t i, DataType type, std::vector<int64_t> dims) const;
 
   // Attributes (references resolved); null when absent.
   const ir::Attribute* attr(std::string_view name) const;
@@ -89,6 +96,7 @@ class KernelContext {
   const AttributeScope* attr_scope_;
   SubgraphRunner* runner_;
   std::vector<RuntimeValue> outputs_;
+  uint64_t dying_inputs_;
 };
 
 class KernelRegistry {

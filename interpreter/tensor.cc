@@ -153,6 +153,15 @@ ir::Tensor Tensor::ToIr() const {
   return t;
 }
 
+Tensor Tensor::ReusedAs(DataType type, std::vector<int64_t> dims) const {
+  Tensor t = *this;
+  t.dtype_ = type;
+  t.dims_ = std::move(dims);
+  t.size_ = NumElements(t.dims_);
+  CHECK_EQ(t.size_ * StorageSize(type), size_ * StorageSize(dtype_)) << "in-place output of another byte size";
+  return t;
+}
+
 Tensor Tensor::Reshaped(std::vector<int64_t> dims) const {
   Tensor t = *this;
   t.dims_ = std::move(dims);

@@ -88,6 +88,12 @@ class Tensor {
 
   // Same data, new dims (same element count).
   Tensor Reshaped(std::vector<int64_t> dims) const;
+  // Whether this tensor is the only holder of its (non-string, interpreter-allocated or shared) buffer:
+  // no other Tensor, view or IR tensor sees it, so it may be overwritten.
+  bool has_unique_buffer() const { return holder_ != nullptr && !strings_ && holder_.use_count() == 1; }
+  // The bytes of this tensor seen as `type` and `dims` (same byte size), for an output written in place
+  // over an input that dies; the caller checked has_unique_buffer().
+  Tensor ReusedAs(DataType type, std::vector<int64_t> dims) const;
   // A deep copy.
   Tensor Clone() const;
   std::string ShapeString() const;  // "float[2,3]"

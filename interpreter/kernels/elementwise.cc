@@ -70,7 +70,7 @@ KernelFn VectorUnary(UnaryOp op, Params params, KernelFn fallback) {
     const Tensor& x = ctx.input(0);
     if (x.dtype() != DataType::kFloat) return fallback(ctx);
     const UnaryParams p = params(ctx);
-    Tensor y = Tensor::Uninitialized(DataType::kFloat, x.dims());
+    Tensor y = ctx.OutputBuffer(0, DataType::kFloat, x.dims());
     Vec().unary_f32(op, x.data<float>(), y.mutable_data<float>(), x.size(), p.p0, p.p1);
     ctx.set_output(0, std::move(y));
     return OkStatus();
@@ -109,11 +109,12 @@ StatusOr<BinaryInputs> PrepareBinary(const KernelContext& ctx, bool widen = true
 }
 
 // out = a op b for float tensors on the vector kernels: broadcast dims are coalesced (adjacent dims
-// that both operands read the same way merge), then each innermost run is one kernel call. Returns
-// false when the innermost run broadcasts both operands (left to the generic loop).
-bool VectorBinaryFloat(BinaryOp op, const Tensor& a, const Tensor& b, const std::vector<int64_t>& out_dims,
-                       Tensor& out) {
-  const std::vector<int64_t> sa = BroadcastStrides(a.dims(), out_dims), sb = BroadcastStrides(b.dims(), out_dims);
+// that both operands read the same way merge), then each innermost run is one kernel call. The output
+// takes over an input's buffer when that input has the output's shape and dies here. Returns false
+// (computing nothing) when the innermost run broadcasts both operands, left to the generic loop.
+bool VectorBinaryFloat(const KernelContext& ctx, BinaryOp op, BinaryInputs& in, Tensor& out) {
+  const std::vector<int64_t>& out_dims = in.out_dims;
+  const std::vector<int64_t> sa = BroadcastStrides(in.a.dims(), out_dims), sb = BroadcastStrides(in.b.dims(), out_dims);
   // Coalesced dims (outermost first) with each operand's stride along them.
   std::vector<int64_t> dims, ca, cb;
   for (size_t d = 0; d < out_dims.size(); ++d) {
@@ -131,9 +132,16 @@ bool VectorBinaryFloat(BinaryOp op, const Tensor& a, const Tensor& b, const std:
   }
   const bool a_vec = dims.empty() || ca.back() != 0, b_vec = dims.empty() || cb.back() != 0;
   if (!a_vec && !b_vec) return false;
-  out = Tensor::Uninitialized(DataType::kFloat, out_dims);
-  const float* pa = a.data<float>();
-  const float* pb = b.data<float>();
+  // The inputs' buffers stay alive in the caller's scope; dropping our references lets OutputBuffer
+  // see whether anything else holds them.
+  const float* pa = in.a.data<float>();
+  const float* pb = in.b.data<float>();
+  const bool a_full = in.a.size() == NumElements(out_dims), b_full = in.b.size() == NumElements(out_dims);
+  in.a = Tensor();
+  in.b = Tensor();
+  out = a_full ? ctx.OutputBuffer(0, DataType::kFloat, out_dims)
+               : (b_full ? ctx.OutputBuffer(1, DataType::kFloat, out_dims)
+                         : Tensor::Uninitialized(DataType::kFloat, out_dims));
   float* po = out.mutable_data<float>();
   if (dims.empty()) {  // one element
     Vec().binary_f32(op, Operands::kVectorVector, pa, pb, po, 1);
@@ -170,7 +178,7 @@ KernelFn Arith(Maker maker, bool allow_int = true, std::optional<BinaryOp> vecto
     if (!allow_int && !ir::IsFloatingPoint(in.a.dtype())) return UnsupportedType(in.a.dtype(), ctx.node().op_type());
     if (vector_op && in.orig == DataType::kFloat && NumElements(in.out_dims) > 0) {
       Tensor out;
-      if (VectorBinaryFloat(*vector_op, in.a, in.b, in.out_dims, out)) {
+      if (VectorBinaryFloat(ctx, *vector_op, in, out)) {
         ctx.set_output(0, std::move(out));
         return OkStatus();
       }
@@ -400,7 +408,6 @@ Status WhereKernel(KernelContext& ctx) {
 
 Status ClipKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(const Tensor* x0, ctx.TensorInput(0));
-  Tensor x = WidenToFloat(*x0);
   double lo, hi;
   bool has_lo, has_hi;
   if (ctx.opset() < 11) {
@@ -414,13 +421,14 @@ Status ClipKernel(KernelContext& ctx) {
     ASSIGN_OR_RETURN(hi, ScalarInput(ctx, 2, 0));
   }
   if (x0->dtype() == DataType::kFloat) {
-    Tensor y = Tensor::Uninitialized(DataType::kFloat, x.dims());
+    Tensor y = ctx.OutputBuffer(0, DataType::kFloat, x0->dims());
     const float l = has_lo ? static_cast<float>(lo) : std::numeric_limits<float>::lowest();
     const float h = has_hi ? static_cast<float>(hi) : std::numeric_limits<float>::max();
-    Vec().unary_f32(UnaryOp::kClip, x.data<float>(), y.mutable_data<float>(), x.size(), l, h);
+    Vec().unary_f32(UnaryOp::kClip, x0->data<float>(), y.mutable_data<float>(), x0->size(), l, h);
     ctx.set_output(0, std::move(y));
     return OkStatus();
   }
+  Tensor x = WidenToFloat(*x0);
   ASSIGN_OR_RETURN(Tensor out, DispatchNumeric(x.dtype(), [&](auto tag) -> StatusOr<Tensor> {
     using T = decltype(tag);
     const T l = has_lo ? static_cast<T>(lo) : std::numeric_limits<T>::lowest();

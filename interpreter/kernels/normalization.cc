@@ -39,7 +39,7 @@ StatusOr<bool> BatchNormInferenceFloat(KernelContext& ctx, const Tensor& x) {
     if (params[i]->dtype() != DataType::kFloat || params[i]->size() != C) return false;
   }
   const double eps = ctx.GetFloat("epsilon", 1e-5f);
-  Tensor y = Tensor::Uninitialized(DataType::kFloat, x.dims());
+  Tensor y = ctx.OutputBuffer(0, DataType::kFloat, x.dims());
   const float* px = x.data<float>();
   float* py = y.mutable_data<float>();
   for (int64_t c = 0; c < C; ++c) {
@@ -145,7 +145,7 @@ StatusOr<bool> LayerNormFloat(KernelContext& ctx, const Tensor& x) {
   if (bias != nullptr && (bias->dtype() != DataType::kFloat || bias->size() != inner)) return false;
   const int64_t stash = ctx.GetInt("stash_type", 1);
   if (stash != 1) return false;  // statistics wanted in another type
-  Tensor y = Tensor::Uninitialized(DataType::kFloat, x.dims());
+  Tensor y = ctx.OutputBuffer(0, DataType::kFloat, x.dims());
   std::vector<int64_t> stat_dims = x.dims();
   for (int64_t d = axis; d < x.rank(); ++d) stat_dims[d] = 1;
   const bool want_mean = ctx.num_outputs() > 1 && ctx.wants_output(1);

@@ -199,8 +199,9 @@ Status SoftmaxKernel(KernelContext& ctx) {
   }
   // Float rows along the last axis: the vector kernel.
   if (kind != SoftKind::kHardmax && inner == 1 && x0->dtype() == DataType::kFloat) {
-    Tensor o = Tensor::Uninitialized(DataType::kFloat, x.dims());
-    Vec().softmax_rows_f32(x.data<float>(), o.mutable_data<float>(), outer, len, kind == SoftKind::kLogSoftmax);
+    x = Tensor();  // drop the local reference so that the output may take over X's buffer
+    Tensor o = ctx.OutputBuffer(0, DataType::kFloat, x0->dims());
+    Vec().softmax_rows_f32(x0->data<float>(), o.mutable_data<float>(), outer, len, kind == SoftKind::kLogSoftmax);
     ctx.set_output(0, std::move(o));
     return OkStatus();
   }
