@@ -79,7 +79,8 @@ Status MatMulIntegerKernel(KernelContext& ctx) {
   // Subtract zero points (scalar or per-row of A / per-column of B).
   if (ctx.has_input(2)) {
     ASSIGN_OR_RETURN(Tensor za, CastTensor(ctx.input(2), DataType::kInt32));
-    Tensor zb = za.size() == 1 ? za : za.Reshaped({za.size(), 1});
+    // A 1-D zero point holds one value per row of A; an N-D one ([..., M, 1]) broadcasts as given.
+    Tensor zb = za.rank() == 1 && za.size() != 1 ? za.Reshaped({za.size(), 1}) : za;
     ASSIGN_OR_RETURN(std::vector<int64_t> d, BroadcastShapes(fa.dims(), zb.dims()));
     fa = BinaryMap<int32_t, int32_t, int32_t>(fa, zb, d, DataType::kInt32, [](int32_t x, int32_t y) { return x - y; });
   }

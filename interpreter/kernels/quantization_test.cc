@@ -501,11 +501,9 @@ TEST(MatMulIntegerTest, TypesAndZeroPointsAgainstLoops) {
   }
 }
 
-// The spec's per-row zero point of an N-D A: A [D, M, K] with a_zero_point [D, M, 1]. MatMulInteger
-// (interpreter/kernels/linalg.cc) reshapes any non-scalar a_zero_point to [size, 1] ([4, 1] here), which
-// does not broadcast against [2, 2, 1]: "shapes [2,2,1] and [4,1] cannot be broadcast". Disabled until
-// linalg.cc reshapes only a 1-D a_zero_point.
-TEST(MatMulIntegerTest, DISABLED_NdPerRowZeroPoint) {
+// The spec's per-row zero point of an N-D A: A [D, M, K] with a_zero_point [D, M, 1] broadcasts as
+// given (only a 1-D a_zero_point is read as one value per row).
+TEST(MatMulIntegerTest, NdPerRowZeroPoint) {
   OneNode g("MatMulInteger", 3);
   auto r = g.Run({U8({2, 2, 1}, {10, 20, 30, 40}), U8({1, 1}, {2}), U8({2, 2, 1}, {1, 2, 3, 4})}, 10);
   ASSERT_TRUE(r.ok()) << r.status();
