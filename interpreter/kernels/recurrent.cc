@@ -1,10 +1,19 @@
 // Recurrent operators: RNN, GRU, LSTM (directions, sequence_lens, clip, custom activations, layout,
-// peepholes, linear_before_reset, input_forget). Computed in double with plain loops.
+// peepholes, linear_before_reset, input_forget). Float inputs run in float on the vector kernels: the
+// input projection X * W^T of every step and direction is one GEMM (both biases folded in), each step
+// one GEMM H_{t-1} * R^T over the batch (GRU without linear_before_reset: a second one for
+// (r (.) H_{t-1}) * Rh^T), gate activations go through unary_f32 a gate block at a time and the
+// elementwise updates through binary_f32; scratch is allocated once per call. Other types are computed
+// in double with plain loops (the generic path), which the float path is tested against.
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <functional>
+#include <memory>
 
+#include "interpreter/cpu/vector_kernels.h"
 #include "interpreter/kernels/common.h"
+#include "interpreter/kernels/gemm.h"
 
 namespace onnx_opt::interpreter {
 namespace {
@@ -47,9 +56,322 @@ StatusOr<Act> MakeActivation(const std::string& name, float alpha, float beta, b
 
 enum class Cell { kRnn, kGru, kLstm };
 
+constexpr int NumGates(Cell kind) { return kind == Cell::kRnn ? 1 : (kind == Cell::kGru ? 3 : 4); }
+constexpr int NumActivations(Cell kind) { return kind == Cell::kRnn ? 1 : (kind == Cell::kGru ? 2 : 3); }
+
+// The `activations` attribute, or the operator's defaults (once per direction).
+std::vector<std::string> ActivationNames(const KernelContext& ctx, Cell kind, int64_t D) {
+  std::vector<std::string> names = ctx.GetStrings("activations");
+  if (names.empty()) {
+    if (kind == Cell::kRnn) names = {"Tanh"};
+    else if (kind == Cell::kGru) names = {"Sigmoid", "Tanh"};
+    else names = {"Sigmoid", "Tanh", "Tanh"};
+    if (D == 2) {
+      const std::vector<std::string> once = names;
+      names.insert(names.end(), once.begin(), once.end());
+    }
+  }
+  return names;
+}
+
+// ---- float path ----------------------------------------------------------------------------------
+
+// An activation over a float block: a vector kernel when there is one, else the scalar (double)
+// function element by element.
+struct FloatAct {
+  const VectorKernels* vk = nullptr;
+  bool vector = false;
+  UnaryOp op = UnaryOp::kRelu;
+  float p0 = 0, p1 = 0;
+  Act scalar;
+
+  // y[i] = f(x[i]); y may alias x.
+  void operator()(const float* x, float* y, int64_t n) const {
+    if (vector) {
+      vk->unary_f32(op, x, y, n, p0, p1);
+    } else {
+      for (int64_t i = 0; i < n; ++i) y[i] = static_cast<float>(scalar(x[i]));
+    }
+  }
+  void operator()(float* x, int64_t n) const { (*this)(x, x, n); }
+};
+
+StatusOr<FloatAct> MakeFloatActivation(const VectorKernels& vk, const std::string& name, float alpha, float beta,
+                                       bool has_alpha, bool has_beta) {
+  FloatAct a;
+  a.vk = &vk;
+  ASSIGN_OR_RETURN(a.scalar, MakeActivation(name, alpha, beta, has_alpha, has_beta));
+  a.vector = true;
+  if (name == "Sigmoid") {
+    a.op = UnaryOp::kSigmoid;
+  } else if (name == "Tanh") {
+    a.op = UnaryOp::kTanh;
+  } else if (name == "Relu") {
+    a.op = UnaryOp::kRelu;
+  } else if (name == "LeakyRelu") {
+    a.op = UnaryOp::kLeakyRelu;
+    a.p0 = has_alpha ? alpha : 0.01f;
+  } else if (name == "HardSigmoid") {
+    a.op = UnaryOp::kHardSigmoid;
+    a.p0 = has_alpha ? alpha : 0.2f;
+    a.p1 = has_beta ? beta : 0.5f;
+  } else {
+    a.vector = false;
+  }
+  return a;
+}
+
+// Returns false (and does nothing) when an input is not float; the caller then takes the generic path.
 template <Cell kind>
-Status RecurrentKernel(KernelContext& ctx) {
-  constexpr int G = kind == Cell::kRnn ? 1 : (kind == Cell::kGru ? 3 : 4);
+StatusOr<bool> RecurrentFloat(KernelContext& ctx) {
+  constexpr int G = NumGates(kind);
+  constexpr bool kLstm = kind == Cell::kLstm, kGru = kind == Cell::kGru;
+  const size_t last_input = kLstm ? 7 : 5;
+  for (size_t i = 0; i <= last_input; ++i) {
+    if (i == 4 || (i >= 3 && !ctx.has_input(i))) continue;
+    if (ctx.input(i).dtype() != DataType::kFloat) return false;
+  }
+  const Tensor& X = ctx.input(0);
+  const Tensor& W = ctx.input(1);
+  const Tensor& R = ctx.input(2);
+  if (X.rank() != 3 || W.rank() != 3 || R.rank() != 3) return ctx.Error("X, W and R must have rank 3");
+  const bool batch_major = ctx.GetInt("layout", 0) == 1;  // X [B, S, I], Y [B, S, D, H], states [B, D, H]
+  const int64_t S = batch_major ? X.dim(1) : X.dim(0), B = batch_major ? X.dim(0) : X.dim(1), I = X.dim(2);
+  const int64_t H = ctx.GetInt("hidden_size", R.dim(2));
+  const std::string direction = ctx.GetString("direction", "forward");
+  const int64_t D = direction == "bidirectional" ? 2 : 1;
+  const int64_t GH = G * H;
+  if (W.dim(0) != D || W.dim(1) != GH || W.dim(2) != I) return ctx.Error("W has the wrong shape");
+  if (R.dim(0) != D || R.dim(1) != GH || R.dim(2) != H) return ctx.Error("R has the wrong shape");
+  const float* bias = nullptr;
+  if (ctx.has_input(3)) {
+    if (ctx.input(3).size() != D * 2 * GH) return ctx.Error("B has the wrong shape");
+    bias = ctx.input(3).data<float>();
+  }
+  std::vector<int64_t> lens(B, S);
+  if (ctx.has_input(4)) {
+    ASSIGN_OR_RETURN(lens, ctx.IntsInput(4));
+    if (static_cast<int64_t>(lens.size()) != B) return ctx.Error("sequence_lens has the wrong shape");
+    for (int64_t& l : lens) l = std::clamp<int64_t>(l, 0, S);
+  }
+  const float* h0 = nullptr;
+  const float* c0 = nullptr;
+  const float* peep = nullptr;
+  if (ctx.has_input(5)) {
+    if (ctx.input(5).size() != D * B * H) return ctx.Error("initial_h has the wrong shape");
+    h0 = ctx.input(5).data<float>();
+  }
+  if (kLstm && ctx.has_input(6)) {
+    if (ctx.input(6).size() != D * B * H) return ctx.Error("initial_c has the wrong shape");
+    c0 = ctx.input(6).data<float>();
+  }
+  if (kLstm && ctx.has_input(7)) {
+    if (ctx.input(7).size() != D * 3 * H) return ctx.Error("P has the wrong shape");
+    peep = ctx.input(7).data<float>();
+  }
+
+  const VectorKernels& vk = Vec();
+  const int n_act = NumActivations(kind);
+  const std::vector<std::string> names = ActivationNames(ctx, kind, D);
+  const std::vector<float> alphas = ctx.GetFloats("activation_alpha"), betas = ctx.GetFloats("activation_beta");
+  if (static_cast<int64_t>(names.size()) != n_act * D) return ctx.Error("wrong number of activations");
+  std::vector<FloatAct> acts;
+  for (size_t k = 0; k < names.size(); ++k) {
+    ASSIGN_OR_RETURN(FloatAct a, MakeFloatActivation(vk, names[k], k < alphas.size() ? alphas[k] : 0,
+                                                     k < betas.size() ? betas[k] : 0, k < alphas.size(),
+                                                     k < betas.size()));
+    acts.push_back(std::move(a));
+  }
+  const bool has_clip = ctx.has_attr("clip");
+  const float clip = ctx.GetFloat("clip", 0.0f);
+  auto clamp_block = [&](float* v, int64_t n) {
+    if (has_clip) vk.unary_f32(UnaryOp::kClip, v, v, n, -clip, clip);
+  };
+  const bool lbr = ctx.GetInt("linear_before_reset", 0) != 0;
+  const bool input_forget = ctx.GetInt("input_forget", 0) != 0;
+
+  Tensor Y(DataType::kFloat, batch_major ? std::vector<int64_t>{B, S, D, H} : std::vector<int64_t>{S, D, B, H});
+  const std::vector<int64_t> state_dims = batch_major ? std::vector<int64_t>{B, D, H} : std::vector<int64_t>{D, B, H};
+  Tensor Yh(DataType::kFloat, state_dims), Yc(DataType::kFloat, state_dims);
+  float* py = Y.mutable_data<float>();
+  auto y_at = [&](int64_t t, int64_t d, int64_t b) {
+    return py + (batch_major ? ((b * S + t) * D + d) * H : ((t * D + d) * B + b) * H);
+  };
+  auto state_offset = [&](int64_t d, int64_t b) { return (batch_major ? b * D + d : d * B + b) * H; };
+
+  // Input projection of every step, batch entry and direction: X (rows in X's order) * W^T, then the
+  // biases. GRU's recurrent bias of the candidate gate stays apart when linear_before_reset (it is
+  // scaled by r there).
+  const int64_t DGH = D * GH;
+  std::unique_ptr<float[]> xw(new float[S * B * DGH]);  // written whole by the GEMM
+  Gemm<float>(false, true, S * B, DGH, I, 1.0f, X.data<float>(), W.data<float>(), 0.0f, xw.get());
+  std::vector<float> bsum(static_cast<size_t>(DGH), 0.0f), rbh(static_cast<size_t>(D * H), 0.0f);
+  if (bias != nullptr) {
+    for (int64_t d = 0; d < D; ++d) {
+      const float* wb = bias + d * 2 * GH;
+      const float* rb = wb + GH;
+      for (int64_t k = 0; k < GH; ++k) {
+        const bool apart = kGru && lbr && k >= 2 * H;
+        bsum[d * GH + k] = apart ? wb[k] : wb[k] + rb[k];
+        if (apart) rbh[d * H + k - 2 * H] = rb[k];
+      }
+    }
+    for (int64_t row = 0; row < S * B; ++row) {
+      float* r = xw.get() + row * DGH;
+      vk.binary_f32(BinaryOp::kAdd, Operands::kVectorVector, r, bsum.data(), r, DGH);
+    }
+  }
+  auto xw_at = [&](int64_t t, int64_t d, int64_t b) {
+    return xw.get() + (batch_major ? b * S + t : t * B + b) * DGH + d * GH;
+  };
+
+  // Scratch, shared by the directions. Rows of batch entries past their sequence length keep being
+  // computed by the per-step GEMMs but are never read.
+  const int64_t N = kGru && !lbr ? 2 * H : GH;  // columns of GRU's per-step GEMM H_{t-1} * R^T
+  std::vector<float> h(static_cast<size_t>(B * H)), c(static_cast<size_t>(B * H));
+  std::vector<float> gates(static_cast<size_t>(B * GH)), tmp(static_cast<size_t>(H));
+  std::vector<float> hr, rh, rhr;
+  if (kGru) hr.resize(static_cast<size_t>(B * N));
+  if (kGru && !lbr) {
+    rh.resize(static_cast<size_t>(B * H));
+    rhr.resize(static_cast<size_t>(B * H));
+  }
+  auto add = [&](const float* a, const float* b, float* out, int64_t n) {
+    vk.binary_f32(BinaryOp::kAdd, Operands::kVectorVector, a, b, out, n);
+  };
+  auto mul = [&](const float* a, const float* b, float* out, int64_t n) {
+    vk.binary_f32(BinaryOp::kMul, Operands::kVectorVector, a, b, out, n);
+  };
+  const float one = 1.0f;
+  int64_t max_len = 0;
+  for (int64_t l : lens) max_len = std::max(max_len, l);
+
+  for (int64_t d = 0; d < D; ++d) {
+    const bool reverse = direction == "reverse" || d == 1;
+    const float* r = R.data<float>() + d * GH * H;
+    const float* pd = peep != nullptr ? peep + d * 3 * H : nullptr;
+    const float* rbh_d = rbh.data() + d * H;
+    const FloatAct& f = acts[d * n_act];
+    const FloatAct& g = acts[d * n_act + (n_act > 1 ? 1 : 0)];
+    const FloatAct& hh = acts[d * n_act + (n_act > 2 ? 2 : 0)];
+    for (int64_t b = 0; b < B; ++b) {
+      const int64_t off = state_offset(d, b);
+      for (int64_t j = 0; j < H; ++j) {
+        h[b * H + j] = h0 != nullptr ? h0[off + j] : 0.0f;
+        c[b * H + j] = c0 != nullptr ? c0[off + j] : 0.0f;
+      }
+      for (int64_t t = lens[b]; t < S; ++t) std::memset(y_at(t, d, b), 0, sizeof(float) * H);
+    }
+    for (int64_t step = 0; step < max_len; ++step) {
+      auto time_of = [&](int64_t b) { return reverse ? lens[b] - 1 - step : step; };
+      if constexpr (kind == Cell::kGru) {
+        // z and r (and the candidate's H_{t-1} * Rh^T when linear_before_reset) from H_{t-1} alone.
+        Gemm<float>(false, true, B, N, H, 1.0f, h.data(), r, 0.0f, hr.data());
+        for (int64_t b = 0; b < B; ++b) {
+          if (step >= lens[b]) continue;
+          const float* xr = xw_at(time_of(b), d, b);
+          const float* hrb = hr.data() + b * N;
+          float* gb = gates.data() + b * GH;  // z, r, candidate
+          add(xr, hrb, gb, 2 * H);
+          clamp_block(gb, 2 * H);
+          f(gb, 2 * H);
+          const float* rt = gb + H;
+          if (lbr) {
+            // Xt * Wh^T + Wbh + r (.) (H_{t-1} * Rh^T + Rbh)
+            add(hrb + 2 * H, rbh_d, tmp.data(), H);
+            mul(rt, tmp.data(), tmp.data(), H);
+            add(xr + 2 * H, tmp.data(), gb + 2 * H, H);
+          } else {
+            mul(rt, h.data() + b * H, rh.data() + b * H, H);
+          }
+        }
+        if (!lbr) {
+          // (r (.) H_{t-1}) * Rh^T needs every r first.
+          Gemm<float>(false, true, B, H, H, 1.0f, rh.data(), r + 2 * H * H, 0.0f, rhr.data());
+          for (int64_t b = 0; b < B; ++b) {
+            if (step >= lens[b]) continue;
+            add(xw_at(time_of(b), d, b) + 2 * H, rhr.data() + b * H, gates.data() + b * GH + 2 * H, H);
+          }
+        }
+        for (int64_t b = 0; b < B; ++b) {
+          if (step >= lens[b]) continue;
+          float* gb = gates.data() + b * GH;
+          float* hb = h.data() + b * H;
+          float* ht = gb + 2 * H;
+          clamp_block(ht, H);
+          g(ht, H);
+          // H_t = (1 - z) (.) ht + z (.) H_{t-1} = ht + z (.) (H_{t-1} - ht)
+          vk.binary_f32(BinaryOp::kSub, Operands::kVectorVector, hb, ht, tmp.data(), H);
+          mul(gb, tmp.data(), tmp.data(), H);
+          add(ht, tmp.data(), hb, H);
+        }
+      } else {
+        // gates = (Xt * W^T + biases) + H_{t-1} * R^T: the projected rows first, the GEMM adds to them.
+        for (int64_t b = 0; b < B; ++b) {
+          if (step < lens[b]) std::memcpy(gates.data() + b * GH, xw_at(time_of(b), d, b), sizeof(float) * GH);
+        }
+        Gemm<float>(false, true, B, GH, H, 1.0f, h.data(), r, 1.0f, gates.data());
+        for (int64_t b = 0; b < B; ++b) {
+          if (step >= lens[b]) continue;
+          float* gb = gates.data() + b * GH;
+          float* hb = h.data() + b * H;
+          if constexpr (kind == Cell::kRnn) {
+            clamp_block(gb, H);
+            f(gb, hb, H);
+          } else {
+            float* cb = c.data() + b * H;  // gates: i, o, f, c
+            if (pd != nullptr) {
+              mul(pd, cb, tmp.data(), H);
+              add(gb, tmp.data(), gb, H);
+              mul(pd + 2 * H, cb, tmp.data(), H);
+              add(gb + 2 * H, tmp.data(), gb + 2 * H, H);
+              clamp_block(gb, H);
+              clamp_block(gb + 2 * H, 2 * H);
+              f(gb, H);
+              f(gb + 2 * H, H);
+            } else {
+              clamp_block(gb, GH);
+              f(gb, 3 * H);
+            }
+            g(gb + 3 * H, H);
+            if (input_forget) vk.binary_f32(BinaryOp::kSub, Operands::kScalarVector, &one, gb, gb + 2 * H, H);
+            // C_t = f (.) C_{t-1} + i (.) c
+            mul(gb + 2 * H, cb, cb, H);
+            mul(gb, gb + 3 * H, tmp.data(), H);
+            add(cb, tmp.data(), cb, H);
+            if (pd != nullptr) {
+              mul(pd + H, cb, tmp.data(), H);
+              add(gb + H, tmp.data(), gb + H, H);
+              clamp_block(gb + H, H);
+              f(gb + H, H);
+            }
+            // H_t = o (.) h(C_t)
+            hh(cb, tmp.data(), H);
+            mul(gb + H, tmp.data(), hb, H);
+          }
+        }
+      }
+      for (int64_t b = 0; b < B; ++b) {
+        if (step < lens[b]) std::memcpy(y_at(time_of(b), d, b), h.data() + b * H, sizeof(float) * H);
+      }
+    }
+    for (int64_t b = 0; b < B; ++b) {
+      const int64_t off = state_offset(d, b);
+      std::memcpy(Yh.mutable_data<float>() + off, h.data() + b * H, sizeof(float) * H);
+      std::memcpy(Yc.mutable_data<float>() + off, c.data() + b * H, sizeof(float) * H);
+    }
+  }
+  ctx.set_output(0, std::move(Y));
+  ctx.set_output(1, std::move(Yh));
+  if (kLstm) ctx.set_output(2, std::move(Yc));
+  return true;
+}
+
+// ---- generic path (double) -----------------------------------------------------------------------
+
+template <Cell kind>
+Status RecurrentGeneric(KernelContext& ctx) {
+  constexpr int G = NumGates(kind);
   ASSIGN_OR_RETURN(const Tensor* x0, ctx.TensorInput(0));
   const DataType dt = x0->dtype();
   ASSIGN_OR_RETURN(Tensor X, CastTensor(*x0, DataType::kDouble));
@@ -89,18 +411,9 @@ Status RecurrentKernel(KernelContext& ctx) {
     ASSIGN_OR_RETURN(P, CastTensor(ctx.input(7), DataType::kDouble));
   }
   // Activations: f, g, h per direction.
-  const int n_act = kind == Cell::kRnn ? 1 : (kind == Cell::kGru ? 2 : 3);
-  std::vector<std::string> names = ctx.GetStrings("activations");
+  const int n_act = NumActivations(kind);
+  const std::vector<std::string> names = ActivationNames(ctx, kind, D);
   const std::vector<float> alphas = ctx.GetFloats("activation_alpha"), betas = ctx.GetFloats("activation_beta");
-  if (names.empty()) {
-    if (kind == Cell::kRnn) names = {"Tanh"};
-    else if (kind == Cell::kGru) names = {"Sigmoid", "Tanh"};
-    else names = {"Sigmoid", "Tanh", "Tanh"};
-    if (D == 2) {
-      const std::vector<std::string> once = names;
-      names.insert(names.end(), once.begin(), once.end());
-    }
-  }
   if (static_cast<int64_t>(names.size()) != n_act * D) return ctx.Error("wrong number of activations");
   std::vector<Act> acts;
   for (size_t k = 0; k < names.size(); ++k) {
@@ -202,6 +515,13 @@ Status RecurrentKernel(KernelContext& ctx) {
     ctx.set_output(2, std::move(Yc));
   }
   return OkStatus();
+}
+
+template <Cell kind>
+Status RecurrentKernel(KernelContext& ctx) {
+  ASSIGN_OR_RETURN(bool done, RecurrentFloat<kind>(ctx));
+  if (done) return OkStatus();
+  return RecurrentGeneric<kind>(ctx);
 }
 
 }  // namespace
