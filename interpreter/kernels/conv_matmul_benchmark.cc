@@ -1,15 +1,107 @@
-// GFLOP/s of the interpreter's MatMul (Eigen GEMM) and Conv (im2col + Eigen GEMM) at BERT-base and
-// ResNet-50 sizes, next to naive loops measured in the same run. Run with -c opt:
+// GFLOP/s of the interpreter's MatMul (GEMM) and Conv (im2col + GEMM, 1x1 as plain GEMM, depthwise
+// direct) at BERT-base, ResNet-50 and MobileNetV2 sizes, on the ISA the CPU picks and on the baseline
+// (SSE2) kernels, next to naive loops and next to the machine's peak, all measured in the same run.
 //   bazel run -c opt //interpreter:conv_matmul_benchmark
+//
+// Peak: an FMA throughput probe per ISA (independent multiply-adds on registers, nothing else) gives
+// the FLOP rate one core can reach; with the vector width and two FMA units it also gives the clock
+// the core ran at. Each interpreter figure is reported as a share of its ISA's probe (%peak). Every
+// interpreter kernel is checked once against the naive loop before it is timed, so a fast wrong
+// kernel cannot post a figure.
+#include <immintrin.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <string>
 #include <vector>
 
 #include "benchmark/benchmark.h"
+#include "interpreter/cpu/isa.h"
 #include "interpreter/evaluator.h"
 #include "interpreter/kernels/gemm.h"
 #include "ir/graph.h"
 
 namespace onnx_opt::interpreter {
 namespace {
+
+// ---- peak probes ----------------------------------------------------------------------------------
+
+// Each probe runs `iterations` rounds of 12 independent multiply-add chains held in registers (enough
+// to cover the FMA latency on two units) and returns the FLOPs it did. The baseline has no FMA: a
+// multiply and an add per lane.
+#define ONNX_OPT_PROBE(NAME, TARGET, VEC, LANES, SET1, STEP, STOREU)                              \
+  TARGET double NAME(int64_t iterations) {                                                    \
+    const VEC a = SET1(0.999999f), b = SET1(1e-7f);                                           \
+    VEC c0 = SET1(1.00f), c1 = SET1(1.01f), c2 = SET1(1.02f), c3 = SET1(1.03f);               \
+    VEC c4 = SET1(1.04f), c5 = SET1(1.05f), c6 = SET1(1.06f), c7 = SET1(1.07f);               \
+    VEC c8 = SET1(1.08f), c9 = SET1(1.09f), c10 = SET1(1.10f), c11 = SET1(1.11f);             \
+    for (int64_t it = 0; it < iterations; ++it) {                                             \
+      c0 = STEP(c0, a, b); c1 = STEP(c1, a, b); c2 = STEP(c2, a, b); c3 = STEP(c3, a, b);     \
+      c4 = STEP(c4, a, b); c5 = STEP(c5, a, b); c6 = STEP(c6, a, b); c7 = STEP(c7, a, b);     \
+      c8 = STEP(c8, a, b); c9 = STEP(c9, a, b); c10 = STEP(c10, a, b); c11 = STEP(c11, a, b); \
+    }                                                                                         \
+    float lanes[LANES];                                                                       \
+    STOREU(lanes, c0 + c1 + c2 + c3 + c4 + c5 + c6 + c7 + c8 + c9 + c10 + c11);             \
+    benchmark::DoNotOptimize(lanes[0]);                                                       \
+    return 2.0 * LANES * 12 * iterations;                                                     \
+  }
+
+#define ONNX_OPT_SSE_STEP(c, a, b) _mm_add_ps(_mm_mul_ps(c, a), b)
+ONNX_OPT_PROBE(ProbeAvx512, __attribute__((target("avx512f"))), __m512, 16, _mm512_set1_ps, _mm512_fmadd_ps,
+               _mm512_storeu_ps)
+ONNX_OPT_PROBE(ProbeAvx2, __attribute__((target("avx2,fma"))), __m256, 8, _mm256_set1_ps, _mm256_fmadd_ps,
+               _mm256_storeu_ps)
+ONNX_OPT_PROBE(ProbeBaseline, , __m128, 4, _mm_set1_ps, ONNX_OPT_SSE_STEP, _mm_storeu_ps)
+#undef ONNX_OPT_SSE_STEP
+#undef ONNX_OPT_PROBE
+
+int Lanes(Isa isa) { return isa == Isa::kAvx512 ? 16 : (isa == Isa::kAvx2 ? 8 : 4); }
+
+// Best of several timed probes, in GFLOP/s.
+double PeakGflops(Isa isa) {
+  static std::map<Isa, double> cache;
+  auto it = cache.find(isa);
+  if (it != cache.end()) return it->second;
+  double best = 0;
+  for (int rep = 0; rep < 5; ++rep) {
+    const auto start = std::chrono::steady_clock::now();
+    const int64_t iterations = 20'000'000;
+    const double flops = isa == Isa::kAvx512 ? ProbeAvx512(iterations)
+                         : isa == Isa::kAvx2 ? ProbeAvx2(iterations)
+                                             : ProbeBaseline(iterations);
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    best = std::max(best, flops / s / 1e9);
+  }
+  return cache[isa] = best;
+}
+
+double NominalGhz() {
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(cpuinfo, line)) {
+    if (line.rfind("cpu MHz", 0) == 0) return std::stod(line.substr(line.find(':') + 1)) / 1000;
+  }
+  return 0;
+}
+
+void PrintPeaks() {
+  std::printf("Peak of one core, measured by an FMA throughput probe (flops = 2 x lanes x FMA/cycle x GHz):\n");
+  for (Isa isa : {Isa::kBaseline, Isa::kAvx2, Isa::kAvx512}) {
+    if (isa > DetectedIsa()) continue;
+    const double peak = PeakGflops(isa);
+    // Two vector multiply-add units per core (mul + add ports for the SSE2 baseline).
+    const double ghz = peak / (2.0 * Lanes(isa) * 2);
+    std::printf("  %-8s %7.1f GFLOP/s  (= 2 x %2d lanes x 2 units x %.2f GHz)\n",
+                std::string(IsaName(isa)).c_str(), peak, Lanes(isa), ghz);
+  }
+  std::printf("  nominal clock (/proc/cpuinfo): %.2f GHz; kernels run on %s unless the name says baseline\n\n",
+              NominalGhz(), std::string(IsaName(DetectedIsa())).c_str());
+}
+
+// ---- data and references ----------------------------------------------------------------------------
 
 std::vector<float> Random(int64_t n) {
   std::vector<float> v(n);
@@ -31,16 +123,47 @@ void NaiveGemm(int64_t M, int64_t N, int64_t K, const float* a, const float* b, 
   }
 }
 
-// args: M, N, K (BERT-base: 128 tokens x 768 hidden, FFN 3072).
-void BM_MatMulEigen(benchmark::State& st) {
+// Max |a - b| / (1 + |b|): the kernels reorder sums, so agreement is to float rounding of K terms.
+double MaxError(const float* a, const std::vector<float>& b) {
+  double worst = 0;
+  for (size_t i = 0; i < b.size(); ++i) worst = std::max(worst, std::abs(a[i] - b[i]) / (1.0 + std::abs(b[i])));
+  return worst;
+}
+
+// GFLOP/s and its share of the ISA's probed peak, from the wall time of the timed loop (plain counters,
+// so that the report does not print them as rates per second).
+void SetCounters(benchmark::State& st, double flops, Isa isa, double seconds) {
+  const double gflops = flops * static_cast<double>(st.iterations()) / seconds / 1e9;
+  st.counters["GFLOP/s"] = gflops;
+  st.counters["%peak"] = 100 * gflops / PeakGflops(isa);
+}
+
+// Runs the benchmark loop and returns its wall time.
+template <typename F>
+double TimedLoop(benchmark::State& st, F body) {
+  const auto start = std::chrono::steady_clock::now();
+  for (auto _ : st) body();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// ---- MatMul -------------------------------------------------------------------------------------------
+
+// args: M, N, K (BERT-base: 128 tokens x 768 hidden, FFN 3072); isa (0 = the CPU's, 1 = baseline).
+void BM_MatMul(benchmark::State& st) {
   const int64_t M = st.range(0), N = st.range(1), K = st.range(2);
+  const Isa isa = st.range(3) ? Isa::kBaseline : DetectedIsa();
+  if (!SetActiveIsa(isa).ok()) return st.SkipWithError("ISA not supported");
   auto a = Random(M * K), b = Random(K * N);
-  std::vector<float> c(M * N);
-  for (auto _ : st) {
+  std::vector<float> c(M * N), want(M * N);
+  NaiveGemm(M, N, K, a.data(), b.data(), want.data());
+  Gemm<float>(false, false, M, N, K, 1.f, a.data(), b.data(), 0.f, c.data());
+  if (MaxError(c.data(), want) > 1e-4) return st.SkipWithError("GEMM result differs from the naive loop");
+  const double seconds = TimedLoop(st, [&] {
     Gemm<float>(false, false, M, N, K, 1.f, a.data(), b.data(), 0.f, c.data());
     benchmark::DoNotOptimize(c.data());
-  }
-  st.counters["GFLOP/s"] = benchmark::Counter(2e-9 * M * N * K, benchmark::Counter::kIsIterationInvariantRate);
+  });
+  SetCounters(st, 2.0 * M * N * K, isa, seconds);
+  (void)SetActiveIsa(DetectedIsa());
 }
 void BM_MatMulNaive(benchmark::State& st) {
   const int64_t M = st.range(0), N = st.range(1), K = st.range(2);
@@ -52,34 +175,42 @@ void BM_MatMulNaive(benchmark::State& st) {
   }
   st.counters["GFLOP/s"] = benchmark::Counter(2e-9 * M * N * K, benchmark::Counter::kIsIterationInvariantRate);
 }
-BENCHMARK(BM_MatMulEigen)->Args({128, 768, 768})->Args({128, 3072, 768})->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_MatMulNaive)->Args({128, 768, 768})->Args({128, 3072, 768})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_MatMul)->ArgNames({"M", "N", "K", "baseline"})
+    ->Args({128, 768, 768, 0})->Args({128, 3072, 768, 0})->Args({128, 768, 3072, 0})
+    ->Args({128, 768, 768, 1})->Args({128, 3072, 768, 1})
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_MatMulNaive)->Args({128, 768, 768})->Unit(benchmark::kMillisecond);
 
-// Conv through the evaluator (one Conv node). args: C, M, H(=W), kernel, stride.
+// ---- Conv ---------------------------------------------------------------------------------------------
+
+// One Conv node. args: C, M, H(=W), kernel, stride, group, isa (0 = the CPU's, 1 = baseline).
 struct ConvGraph {
   ir::Graph g{"conv"};
-  ConvGraph(int64_t k, int64_t stride) {
+  ConvGraph(int64_t k, int64_t stride, int64_t group) {
     ir::Node* n = g.AddNode("Conv", {g.AddInput("x"), g.AddInput("w")}, {"y"});
     n->SetAttribute(ir::Attribute::Ints("pads", {k / 2, k / 2, k / 2, k / 2}));
     n->SetAttribute(ir::Attribute::Ints("strides", {stride, stride}));
+    n->SetAttribute(ir::Attribute::Int("group", group));
     g.AddOutput(n->output(0));
   }
 };
 
-void NaiveConv(int64_t C, int64_t M, int64_t H, int64_t k, int64_t s, const float* x, const float* w, float* y) {
-  const int64_t p = k / 2, O = (H + 2 * p - k) / s + 1;
+void NaiveConv(int64_t C, int64_t M, int64_t H, int64_t k, int64_t s, int64_t group, const float* x,
+               const float* w, float* y) {
+  const int64_t p = k / 2, O = (H + 2 * p - k) / s + 1, Cg = C / group, Mg = M / group;
   for (int64_t m = 0; m < M; ++m) {
+    const int64_t c0 = (m / Mg) * Cg;
     for (int64_t oh = 0; oh < O; ++oh) {
       for (int64_t ow = 0; ow < O; ++ow) {
         float acc = 0;
-        for (int64_t c = 0; c < C; ++c) {
+        for (int64_t c = 0; c < Cg; ++c) {
           for (int64_t i = 0; i < k; ++i) {
             const int64_t ih = oh * s - p + i;
             if (ih < 0 || ih >= H) continue;
             for (int64_t j = 0; j < k; ++j) {
               const int64_t iw = ow * s - p + j;
               if (iw < 0 || iw >= H) continue;
-              acc += x[(c * H + ih) * H + iw] * w[((m * C + c) * k + i) * k + j];
+              acc += x[((c0 + c) * H + ih) * H + iw] * w[((m * Cg + c) * k + i) * k + j];
             }
           }
         }
@@ -89,39 +220,66 @@ void NaiveConv(int64_t C, int64_t M, int64_t H, int64_t k, int64_t s, const floa
   }
 }
 
-double ConvFlops(int64_t C, int64_t M, int64_t H, int64_t k, int64_t s) {
+double ConvFlops(int64_t C, int64_t M, int64_t H, int64_t k, int64_t s, int64_t group) {
   const int64_t O = (H + 2 * (k / 2) - k) / s + 1;
-  return 2.0 * M * O * O * C * k * k;
+  return 2.0 * M * O * O * (C / group) * k * k;
 }
 
-void BM_ConvInterpreter(benchmark::State& st) {
-  const int64_t C = st.range(0), M = st.range(1), H = st.range(2), k = st.range(3), s = st.range(4);
-  ConvGraph cg(k, s);
+void BM_Conv(benchmark::State& st) {
+  const int64_t C = st.range(0), M = st.range(1), H = st.range(2), k = st.range(3), s = st.range(4),
+                group = st.range(5);
+  const Isa isa = st.range(6) ? Isa::kBaseline : DetectedIsa();
+  if (!SetActiveIsa(isa).ok()) return st.SkipWithError("ISA not supported");
+  ConvGraph cg(k, s, group);
   Evaluator ev(cg.g, {{"", 17}});
-  Tensor x = Tensor::FromVector<float>(DataType::kFloat, {1, C, H, H}, Random(C * H * H));
-  Tensor w = Tensor::FromVector<float>(DataType::kFloat, {M, C, k, k}, Random(M * C * k * k));
-  for (auto _ : st) {
+  const std::vector<float> xv = Random(C * H * H), wv = Random(M * (C / group) * k * k);
+  Tensor x = Tensor::FromVector<float>(DataType::kFloat, {1, C, H, H}, xv);
+  Tensor w = Tensor::FromVector<float>(DataType::kFloat, {M, C / group, k, k}, wv);
+  const int64_t O = (H + 2 * (k / 2) - k) / s + 1;
+  std::vector<float> want(M * O * O);
+  NaiveConv(C, M, H, k, s, group, xv.data(), wv.data(), want.data());
+  auto first = ev.Run({x, w});
+  if (!first.ok()) return st.SkipWithError(std::string(first.status().message()).c_str());
+  if (MaxError((*first)[0].tensor().data<float>(), want) > 1e-4) {
+    return st.SkipWithError("Conv result differs from the naive loop");
+  }
+  const double seconds = TimedLoop(st, [&] {
     auto r = ev.Run({x, w});
     benchmark::DoNotOptimize(r);
-  }
-  st.counters["GFLOP/s"] = benchmark::Counter(ConvFlops(C, M, H, k, s) / 1e9, benchmark::Counter::kIsIterationInvariantRate);
+  });
+  SetCounters(st, ConvFlops(C, M, H, k, s, group), isa, seconds);
+  (void)SetActiveIsa(DetectedIsa());
 }
 void BM_ConvNaive(benchmark::State& st) {
-  const int64_t C = st.range(0), M = st.range(1), H = st.range(2), k = st.range(3), s = st.range(4);
-  auto x = Random(C * H * H), w = Random(M * C * k * k);
+  const int64_t C = st.range(0), M = st.range(1), H = st.range(2), k = st.range(3), s = st.range(4),
+                group = st.range(5);
+  auto x = Random(C * H * H), w = Random(M * (C / group) * k * k);
   const int64_t O = (H + 2 * (k / 2) - k) / s + 1;
   std::vector<float> y(M * O * O);
   for (auto _ : st) {
-    NaiveConv(C, M, H, k, s, x.data(), w.data(), y.data());
+    NaiveConv(C, M, H, k, s, group, x.data(), w.data(), y.data());
     benchmark::DoNotOptimize(y.data());
   }
-  st.counters["GFLOP/s"] = benchmark::Counter(ConvFlops(C, M, H, k, s) / 1e9, benchmark::Counter::kIsIterationInvariantRate);
+  st.counters["GFLOP/s"] =
+      benchmark::Counter(ConvFlops(C, M, H, k, s, group) / 1e9, benchmark::Counter::kIsIterationInvariantRate);
 }
-// ResNet-50: conv2_x 3x3 64->64 @56, conv2_x 1x1 256->64 @56, conv3_x 3x3 128->128 @28 stride 1.
-BENCHMARK(BM_ConvInterpreter)->Args({64, 64, 56, 3, 1})->Args({256, 64, 56, 1, 1})->Args({128, 128, 28, 3, 1})->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_ConvNaive)->Args({64, 64, 56, 3, 1})->Args({256, 64, 56, 1, 1})->Args({128, 128, 28, 3, 1})->Unit(benchmark::kMillisecond);
+// ResNet-50: conv2_x 3x3 64->64 @56, conv2_x 1x1 256->64 @56, conv3_x 3x3 128->128 @28; MobileNetV2:
+// depthwise 3x3 144 channels @56, stride 1 and 2.
+BENCHMARK(BM_Conv)->ArgNames({"C", "M", "HW", "k", "s", "group", "baseline"})
+    ->Args({64, 64, 56, 3, 1, 1, 0})->Args({256, 64, 56, 1, 1, 1, 0})->Args({128, 128, 28, 3, 1, 1, 0})
+    ->Args({144, 144, 56, 3, 1, 144, 0})->Args({144, 144, 56, 3, 2, 144, 0})
+    ->Args({64, 64, 56, 3, 1, 1, 1})->Args({256, 64, 56, 1, 1, 1, 1})
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ConvNaive)->Args({64, 64, 56, 3, 1, 1})->Args({144, 144, 56, 3, 1, 144})->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace onnx_opt::interpreter
 
-BENCHMARK_MAIN();
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
+  onnx_opt::interpreter::PrintPeaks();
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
