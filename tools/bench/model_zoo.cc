@@ -435,6 +435,29 @@ absl::StatusOr<ZooModel> MakeBertLayer(const SequenceOptions& options) {
   return Finish("bert_layer", std::move(model), out, {1, steps, kBertHidden}, BertInputs(steps));
 }
 
+constexpr int64_t kSmallOpsWidth = 64;
+
+absl::StatusOr<ZooModel> MakeSmallOps(const SmallOpsOptions& options) {
+  std::unique_ptr<ir::Model> model = NewModel("small_ops");
+  Builder b(model->graph(), options.weight_seed);
+  const std::vector<int64_t> dims = {1, kSmallOpsWidth};
+  ir::Value* x = b.Input("input", dims);
+  ir::Value* shape = b.Int64s("shape", dims);
+  ir::Value* half = b.Floats("half", {}, {0.5f});
+  // A gated residual step per block, as streaming audio models do on each frame: five tiny
+  // elementwise nodes, and a Reshape every tenth block as exporters leave them.
+  for (int64_t i = 0; i < options.blocks; ++i) {
+    const std::string scope = absl::StrCat("block", i);
+    ir::Value* w = b.Normal(scope + ".weight", {kSmallOpsWidth}, 0.0f, 0.5f);
+    ir::Value* bias = b.Normal(scope + ".bias", {kSmallOpsWidth}, 0.0f, 0.1f);
+    ir::Value* pre = b.Op(scope, "Add", {b.Op(scope, "Mul", {x, w}), bias});
+    ir::Value* gate = b.Op(scope, "Sigmoid", {pre});
+    x = b.Op(scope, "Add", {x, b.Op(scope, "Mul", {b.Op(scope, "Mul", {gate, b.Op(scope, "Tanh", {pre})}), half})});
+    if (i % 10 == 9) x = b.Op(scope, "Reshape", {x, shape});
+  }
+  return Finish("small_ops", std::move(model), x, dims, NormalInput("input", dims));
+}
+
 absl::StatusOr<std::vector<ZooModel>> MakeModelZoo() {
   std::vector<ZooModel> zoo;
   ASSIGN_OR_RETURN(ZooModel resnet, MakeResNet50());
@@ -445,6 +468,8 @@ absl::StatusOr<std::vector<ZooModel>> MakeModelZoo() {
   zoo.push_back(std::move(lstm));
   ASSIGN_OR_RETURN(ZooModel bert, MakeBertLayer());
   zoo.push_back(std::move(bert));
+  ASSIGN_OR_RETURN(ZooModel small_ops, MakeSmallOps());
+  zoo.push_back(std::move(small_ops));
   return zoo;
 }
 

@@ -1,8 +1,9 @@
 // Real-world-shaped models for whole-model interpreter benchmarks, built in C++ with random weights
-// from a fixed seed: ResNet-50, MobileNetV2, a two-layer LSTM and one BERT-base encoder layer. Each
-// is laid out the way an exporter (PyTorch, opset 17, batch 1) writes it: Conv, BatchNormalization
-// and activations as separate nodes, Gelu decomposed into Erf arithmetic, and so on, so that the time
-// per op type looks like what users of exported models see.
+// from a fixed seed: ResNet-50, MobileNetV2, a two-layer LSTM, one BERT-base encoder layer and a chain
+// of tiny elementwise nodes (the cost per node). Each is laid out the way an exporter (PyTorch, opset
+// 17, batch 1) writes it: Conv, BatchNormalization and activations as separate nodes, Gelu decomposed
+// into Erf arithmetic, and so on, so that the time per op type looks like what users of exported
+// models see.
 //
 //   absl::StatusOr<ZooModel> resnet = MakeResNet50({.image_size = 224});
 //   interpreter::Evaluator evaluator(*resnet->model);
@@ -63,7 +64,17 @@ absl::StatusOr<ZooModel> MakeLstm(const SequenceOptions& options = {});
 // "output" float[1,T,768].
 absl::StatusOr<ZooModel> MakeBertLayer(const SequenceOptions& options = {});
 
-// All four at their standard sizes, in the order above.
+struct SmallOpsOptions {
+  int64_t blocks = 200;  // 7 nodes each (a Reshape more every tenth)
+  uint64_t weight_seed = 1;
+};
+
+// Many tiny nodes: gated residual blocks (Mul, Add, Sigmoid, Tanh on float[1,64]) like a streaming
+// audio model's per-frame step, so the run time is the interpreter's cost per node: input "input"
+// float[1,64], output "output" float[1,64].
+absl::StatusOr<ZooModel> MakeSmallOps(const SmallOpsOptions& options = {});
+
+// All five at their standard sizes, in the order above.
 absl::StatusOr<std::vector<ZooModel>> MakeModelZoo();
 
 // Floating-point operations (2 per multiply-add) of the main graph's Conv, MatMul, Gemm and LSTM

@@ -43,6 +43,8 @@ TEST(ModelZooTest, LstmIsValidAndRuns) {
 
 TEST(ModelZooTest, BertLayerIsValidAndRuns) { ExpectValidAndRuns(MakeBertLayer(kShortSequence), {1, 32, 768}); }
 
+TEST(ModelZooTest, SmallOpsIsValidAndRuns) { ExpectValidAndRuns(MakeSmallOps({.blocks = 20}), {1, 64}); }
+
 TEST(ModelZooTest, SameSeedSameModel) {
   absl::StatusOr<ZooModel> a = MakeBertLayer(kShortSequence);
   absl::StatusOr<ZooModel> b = MakeBertLayer(kShortSequence);
