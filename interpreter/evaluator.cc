@@ -36,6 +36,13 @@ struct Plan {
   std::vector<std::vector<const ir::Value*>> free_after;
   std::vector<uint64_t> dying_inputs;  // per node in order: input slots whose value dies there
   std::vector<std::vector<const ir::Value*>> captures;  // per node in order
+  // Per node in order: its kernel and opset version, found on the first run (a graph always runs
+  // under the same opset imports) so later runs skip the registry and function lookups.
+  struct Kernel {
+    const KernelFn* fn = nullptr;
+    int64_t version = 0;
+  };
+  std::vector<Kernel> kernels;
 };
 
 absl::StatusOr<std::unique_ptr<Plan>> MakePlan(const ir::Graph& g) {
@@ -106,12 +113,14 @@ absl::StatusOr<std::unique_ptr<Plan>> MakePlan(const ir::Graph& g) {
     if (!outputs.contains(v)) plan->free_after[k].push_back(v);
   }
   // An input slot dies at its node when the value is local, not a graph output and last used there.
+  plan->kernels.assign(n, {});
   plan->dying_inputs.assign(n, 0);
   for (size_t k = 0; k < n; ++k) {
     const ir::Node* node = plan->order[k];
     for (size_t i = 0; i < node->num_inputs() && i < 64; ++i) {
       const ir::Value* v = node->input(i);
-      if (v == nullptr || v->graph() != &g || outputs.contains(v)) continue;
+      // Initializers are shared by every run (and the model): never written in place.
+      if (v == nullptr || v->graph() != &g || outputs.contains(v) || v->initializer() != nullptr) continue;
       auto it = last.find(v);
       if (it != last.end() && it->second == k) plan->dying_inputs[k] |= uint64_t{1} << i;
     }
@@ -147,16 +156,16 @@ struct Evaluator::Impl {
   const ir::Graph* main = nullptr;
   std::vector<ir::OpsetImport> main_opsets;
   const KernelRegistry& registry = KernelRegistry::Global();
-  absl::flat_hash_map<const ir::Graph*, std::unique_ptr<Plan>> plans;
+  absl::flat_hash_map<const ir::Graph*, std::unique_ptr<Plan>> plans;  // kernels filled in as nodes run
   absl::flat_hash_map<const ir::Value*, Tensor> constants;
   int depth = 0;
   std::map<std::string, Evaluator::OpProfile>* profile = nullptr;
 
-  absl::StatusOr<const Plan*> GetPlan(const ir::Graph& g) {
+  absl::StatusOr<Plan*> GetPlan(const ir::Graph& g) {
     auto it = plans.find(&g);
     if (it != plans.end()) return it->second.get();
     ASSIGN_OR_RETURN(auto p, MakePlan(g));
-    const Plan* raw = p.get();
+    Plan* raw = p.get();
     plans[&g] = std::move(p);
     return raw;
   }
@@ -176,8 +185,13 @@ struct Evaluator::Impl {
                                                      const std::vector<bool>* omitted, Scope* parent,
                                                      const std::vector<ir::OpsetImport>* opsets,
                                                      const AttributeScope* attrs);
+  // `cached`, when given, holds the node's kernel from an earlier run, or receives it.
   absl::Status RunNodeIn(const ir::Node& node, Scope& scope, std::vector<const RuntimeValue*> inputs,
-                         std::vector<RuntimeValue>& outputs, uint64_t dying_inputs = 0);
+                         std::vector<RuntimeValue>& outputs, uint64_t dying_inputs = 0,
+                         Plan::Kernel* cached = nullptr);
+  absl::Status RunKernel(const KernelFn& kernel, int64_t version, const ir::Node& node, Scope& scope,
+                         std::vector<const RuntimeValue*> inputs, std::vector<RuntimeValue>& outputs,
+                         uint64_t dying_inputs);
 };
 
 namespace {
@@ -231,7 +245,7 @@ absl::StatusOr<std::vector<RuntimeValue>> Evaluator::Impl::RunGraph(
                                                      v->name(), "'"));
     }
   }
-  ASSIGN_OR_RETURN(const Plan* plan, GetPlan(g));
+  ASSIGN_OR_RETURN(Plan* plan, GetPlan(g));
   for (size_t k = 0; k < plan->order.size(); ++k) {
     const ir::Node& node = *plan->order[k];
     std::vector<const RuntimeValue*> ins(node.num_inputs(), nullptr);
@@ -247,10 +261,10 @@ absl::StatusOr<std::vector<RuntimeValue>> Evaluator::Impl::RunGraph(
     }
     std::vector<RuntimeValue> outs;
     if (profile == nullptr) {
-      RETURN_IF_ERROR(RunNodeIn(node, scope, std::move(ins), outs, plan->dying_inputs[k]));
+      RETURN_IF_ERROR(RunNodeIn(node, scope, std::move(ins), outs, plan->dying_inputs[k], &plan->kernels[k]));
     } else {
       const auto start = std::chrono::steady_clock::now();
-      RETURN_IF_ERROR(RunNodeIn(node, scope, std::move(ins), outs, plan->dying_inputs[k]));
+      RETURN_IF_ERROR(RunNodeIn(node, scope, std::move(ins), outs, plan->dying_inputs[k], &plan->kernels[k]));
       Evaluator::OpProfile& p = (*profile)[node.QualifiedOpType()];
       ++p.calls;
       p.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -279,9 +293,28 @@ absl::StatusOr<std::vector<RuntimeValue>> Evaluator::Impl::RunGraph(
   return results;
 }
 
+absl::Status Evaluator::Impl::RunKernel(const KernelFn& kernel, int64_t version, const ir::Node& node,
+                                        Scope& scope, std::vector<const RuntimeValue*> inputs,
+                                        std::vector<RuntimeValue>& outputs, uint64_t dying_inputs) {
+  ScopedRunner runner(this, &scope);
+  KernelContext ctx(node, version, std::move(inputs), scope.attrs, &runner, dying_inputs);
+  absl::Status st = kernel(ctx);
+  if (!st.ok()) {
+    const std::string desc = node.Describe();
+    if (absl::StrContains(st.message(), desc)) return st;
+    return absl::Status(st.code(), absl::StrCat(desc, ": ", st.message()));
+  }
+  outputs = std::move(ctx.outputs());
+  return absl::OkStatus();
+}
+
 absl::Status Evaluator::Impl::RunNodeIn(const ir::Node& node, Scope& scope,
                                         std::vector<const RuntimeValue*> inputs,
-                                        std::vector<RuntimeValue>& outputs, uint64_t dying_inputs) {
+                                        std::vector<RuntimeValue>& outputs, uint64_t dying_inputs,
+                                        Plan::Kernel* cached) {
+  if (cached != nullptr && cached->fn != nullptr) {
+    return RunKernel(*cached->fn, cached->version, node, scope, std::move(inputs), outputs, dying_inputs);
+  }
   const std::vector<ir::OpsetImport>& opsets = scope.opsets ? *scope.opsets : main_opsets;
   std::optional<int64_t> version = ir::FindOpsetVersion(opsets, node.domain());
   if (!version && scope.opsets != &main_opsets) version = ir::FindOpsetVersion(main_opsets, node.domain());
@@ -294,16 +327,8 @@ absl::Status Evaluator::Impl::RunNodeIn(const ir::Node& node, Scope& scope,
     if (version) kernel = registry.Find(node.domain(), node.op_type(), *version);
   }
   if (kernel != nullptr) {
-    ScopedRunner runner(this, &scope);
-    KernelContext ctx(node, *version, std::move(inputs), scope.attrs, &runner, dying_inputs);
-    absl::Status st = (*kernel)(ctx);
-    if (!st.ok()) {
-      const std::string desc = node.Describe();
-      if (absl::StrContains(st.message(), desc)) return st;
-      return absl::Status(st.code(), absl::StrCat(desc, ": ", st.message()));
-    }
-    outputs = std::move(ctx.outputs());
-    return absl::OkStatus();
+    if (cached != nullptr) *cached = {kernel, *version};
+    return RunKernel(*kernel, *version, node, scope, std::move(inputs), outputs, dying_inputs);
   }
   if (fn != nullptr) {
     // Attributes visible in the body: the function's defaults, overridden by the call's attributes.
