@@ -10,6 +10,7 @@
 #include "optimizer/pass_registry.h"
 #include "schema/checker/checker.h"
 #include "tools/cli/args.h"
+#include "tools/cli/runtime_options.h"
 #include "tools/model_source.h"
 #include "tools/size_report.h"
 #include "tools/verification.h"
@@ -31,6 +32,8 @@ constexpr char kUsage[] =
     "--verify runs the input and the result through the bundled interpreter on the same inputs (random\n"
     "ones from the declared types, or --inputs=DIR) and writes nothing unless every output matches;\n"
     "--verify-each does that after every pass and names the first pass that changed an output.\n"
+    "The interpreter (verification, constant folding) runs large matrix products on --threads=N\n"
+    "threads, by default all cores; results are the same bits for every N.\n"
     "\n"
     "Shrinking: --strip-doc-strings, --strip-metadata and --strip-value-info append the passes of\n"
     "those names to the pipeline. --float16 (lossy) appends float16-weights last, which stores float32\n"
@@ -139,6 +142,7 @@ int Main(int argc, char** argv) {
       {"report", "", false, false, "", "print the size report to stderr"},
       {"report-json", "", true, false, "FILE", "write the size report as JSON"},
       {"report-text", "", true, false, "FILE", "write the size report as a table"},
+      cli::ThreadsOptionSpec("default: all cores"),
       {"help", "h", false, false, "", "print this help"},
   };
   for (cli::OptionSpec& spec : InputOptionSpecs()) specs.push_back(std::move(spec));
@@ -161,6 +165,10 @@ int Main(int argc, char** argv) {
   }
   const std::string input = args.positional()[0];
   const std::string output = *args.Get("output");
+  if (absl::Status s = cli::ApplyThreadsOption(args, cli::AllCores()); !s.ok()) {
+    std::cerr << "onnx-opt: " << s.message() << "\n";
+    return 2;
+  }
 
   optimizer::PassManagerOptions options;
   if (std::optional<std::string> limit = args.Get("fold-size-limit")) {

@@ -9,12 +9,15 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "interpreter/cpu/thread_pool.h"
 #include "interpreter/evaluator.h"
 #include "interpreter/data_value.h"
 #include "ir/io/model_io.h"
 #include "optimizer/equivalence.h"
 #include "schema/checker/checker.h"
 #include "tools/cli/args.h"
+#include "tools/cli/runtime_options.h"
+#include "tools/cli/version.h"
 #include "tools/model_source.h"
 #include "tools/verification.h"
 
@@ -30,6 +33,11 @@ constexpr char kUsage[] =
     "With --outputs the results are written to DIR/output_K.pb in graph-output order; otherwise a\n"
     "summary of each output is printed.\n"
     "\n"
+    "--threads=N runs large matrix products (MatMul, Gemm, Conv, ...) on N threads (default 1); the\n"
+    "outputs are the same bits for every N. --isa forces the instruction set of the vector kernels\n"
+    "(one the CPU lacks is a usage error; ONNX_OPT_ISA in the environment also lowers it). --version\n"
+    "prints the version, the vector kernels in use and the thread count.\n"
+    "\n"
     "Exit status: 0 on success, 1 on a model or run error, 2 on bad usage.\n"
     "\n"
     "options:\n";
@@ -37,7 +45,11 @@ constexpr char kUsage[] =
 int Main(int argc, char** argv) {
   std::vector<cli::OptionSpec> specs = {
       {"outputs", "", true, false, "DIR", "write output_K.pb files into DIR (created if missing)"},
-      {"time", "", false, false, "", "print wall time per operator type (and in total) to stderr"},
+      {"time", "", false, false, "",
+       "print wall time per operator type (and in total), the vector kernels, threads and peak memory to stderr"},
+      cli::ThreadsOptionSpec("default 1"),
+      cli::IsaOptionSpec(),
+      {"version", "", false, false, "", "print the version, the vector kernels in use and the thread count"},
       {"help", "h", false, false, "", "print this help"},
   };
   for (cli::OptionSpec& spec : InputOptionSpecs()) specs.push_back(std::move(spec));
@@ -48,6 +60,18 @@ int Main(int argc, char** argv) {
   }
   if (args.Has("help")) {
     std::cout << kUsage << args.OptionsHelp();
+    return 0;
+  }
+  for (absl::Status s : {cli::ApplyThreadsOption(args, 1), cli::ApplyIsaOption(args)}) {
+    if (!s.ok()) {
+      std::cerr << "onnx-run: " << s.message() << "\n";
+      return 2;
+    }
+  }
+  if (args.Has("version")) {
+    std::cout << "onnx-run " << cli::kVersion << "\n"
+              << cli::DescribeVectorKernels() << "\n"
+              << "threads: " << interpreter::NumThreads() << "\n";
     return 0;
   }
   if (args.positional().size() != 1) {
@@ -121,6 +145,8 @@ int Main(int argc, char** argv) {
                                    seconds > 0 ? 100.0 * p.seconds / seconds : 0.0);
     }
     std::cerr << absl::StrFormat("total: %.3f ms\n", seconds * 1e3);
+    std::cerr << absl::StrFormat("%s, threads: %d, peak RSS: %.1f MiB\n", cli::DescribeVectorKernels(),
+                                 interpreter::NumThreads(), cli::PeakRssMib());
   }
   return 0;
 }

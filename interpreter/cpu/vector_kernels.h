@@ -24,6 +24,7 @@ enum class UnaryOp {
   kSigmoid,
   kTanh,
   kExp,
+  kErf,
   kNeg,
   kAbs,
   kSqrt,
@@ -48,6 +49,14 @@ struct VectorKernels {
                    const float* B, float beta, float* C);
   void (*gemm_f64)(bool trans_a, bool trans_b, int64_t M, int64_t N, int64_t K, double alpha,
                    const double* A, const double* B, double beta, double* C);
+  // The same on submatrices: consecutive stored rows of A, B and C start lda, ldb and ldc elements
+  // apart (at least their stored row length: K or M for A, N or K for B, N for C). With lda, ldb and
+  // ldc equal to those lengths the result has the same bits as gemm_f32/gemm_f64.
+  void (*gemm_ld_f32)(bool trans_a, bool trans_b, int64_t M, int64_t N, int64_t K, float alpha, const float* A,
+                      int64_t lda, const float* B, int64_t ldb, float beta, float* C, int64_t ldc);
+  void (*gemm_ld_f64)(bool trans_a, bool trans_b, int64_t M, int64_t N, int64_t K, double alpha,
+                      const double* A, int64_t lda, const double* B, int64_t ldb, double beta, double* C,
+                      int64_t ldc);
 
   // out[i] = a[i] op b[i] over n elements, one side possibly a scalar (see Operands). out may alias a
   // or b when that side is a vector.

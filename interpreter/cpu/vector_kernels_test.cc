@@ -114,7 +114,7 @@ TEST_P(VectorKernelsTest, BinaryOpsInEveryOperandForm) {
   EXPECT_TRUE(std::isnan(out));
 }
 
-// Exp, Tanh and Sigmoid over a dense sweep (including the small-argument and saturation regions) and
+// Exp, Tanh, Sigmoid and Erf over a dense sweep (including the small-argument and saturation regions) and
 // their special values, within a few float ulp of the double result.
 TEST_P(VectorKernelsTest, TranscendentalsAreAccurate) {
   std::vector<float> x;
@@ -137,6 +137,7 @@ TEST_P(VectorKernelsTest, TranscendentalsAreAccurate) {
       {UnaryOp::kTanh, [](double v) { return std::tanh(v); }, 1e-6, 0},
       {UnaryOp::kSigmoid, [](double v) { return 1 / (1 + std::exp(-v)); }, 5e-7,
        std::numeric_limits<float>::min()},
+      {UnaryOp::kErf, [](double v) { return std::erf(v); }, 3e-7, 0},
   };
   for (const Case& c : cases) {
     k().unary_f32(c.op, x.data(), y.data(), n, 0, 0);

@@ -545,7 +545,7 @@ void RegisterElementwiseKernels(KernelRegistry& r) {
   r.Register("", "Exp", 1, VectorUnary(UnaryOp::kExp, NoParams, FloatUnary(Simple([](auto x) { return std::exp(x); }))));
   r.Register("", "Log", 1, FloatUnary(Simple([](auto x) { return std::log(x); })));
   r.Register("", "Sqrt", 1, VectorUnary(UnaryOp::kSqrt, NoParams, FloatUnary(Simple([](auto x) { return std::sqrt(x); }))));
-  r.Register("", "Erf", 9, FloatUnary(Simple([](auto x) { return static_cast<decltype(x)>(Erf(x)); })));
+  r.Register("", "Erf", 9, VectorUnary(UnaryOp::kErf, NoParams, FloatUnary(Simple([](auto x) { return static_cast<decltype(x)>(Erf(x)); }))));
   r.Register("", "Reciprocal", 1, VectorUnary(UnaryOp::kReciprocal, NoParams, FloatUnary(Simple([](auto x) { return 1 / x; }))));
   r.Register("", "Ceil", 1, FloatUnary(Simple([](auto x) { return std::ceil(x); })));
   r.Register("", "Floor", 1, FloatUnary(Simple([](auto x) { return std::floor(x); })));

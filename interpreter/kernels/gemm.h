@@ -8,7 +8,9 @@
 namespace onnx_opt::interpreter {
 
 // A is M x K (or K x M when trans_a), B is K x N (or N x K when trans_b), C is M x N; all row-major
-// and contiguous. beta == 0 ignores C's old contents.
+// and contiguous. beta == 0 ignores C's old contents. Float and double products of 2^21 multiply-adds
+// or more are cut into tiles of C that depend only on the shape and run on NumThreads() threads
+// (interpreter/cpu/thread_pool.h): the result has the same bits whatever the thread count.
 template <typename T>
 void Gemm(bool trans_a, bool trans_b, int64_t M, int64_t N, int64_t K, T alpha, const T* A, const T* B,
           T beta, T* C);

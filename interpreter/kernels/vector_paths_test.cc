@@ -57,7 +57,7 @@ std::vector<Case> Cases() {
     cases.push_back({op + "_middle", op, {{{2, 3, 4, 5}}, {{3, 1, 5}, lo, 2}}});
   }
   // Activations.
-  for (std::string op : {"Relu", "Sigmoid", "Tanh", "Exp", "Neg", "Abs", "HardSwish"}) {
+  for (std::string op : {"Relu", "Sigmoid", "Tanh", "Exp", "Erf", "Neg", "Abs", "HardSwish"}) {
     cases.push_back({op, op, {{{3, 101}, -9, 9}}});
   }
   cases.push_back({"Sqrt", "Sqrt", {{{3, 101}, 0, 9}}});

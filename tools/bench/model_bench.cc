@@ -1,8 +1,10 @@
 // Whole-model interpreter speed on models shaped like real exports (tools/bench/model_zoo.h):
-// ResNet-50, MobileNetV2, a two-layer LSTM and a BERT-base encoder layer, one thread, batch 1.
+// ResNet-50, MobileNetV2, a two-layer LSTM and a BERT-base encoder layer, batch 1, one interpreter
+// thread unless --threads=N.
 //
 //   bazel run -c opt //tools/bench:model_bench                      # ms per run, 5 repetitions
 //   bazel run -c opt //tools/bench:model_bench -- --profile         # share of run time per op type
+//   bazel run -c opt //tools/bench:model_bench -- --threads=2       # GEMMs on 2 threads
 //
 // Each benchmark reports wall-clock ms per run and, where the model has Conv/MatMul/Gemm/LSTM work,
 // GFLOP/s, printed as "GFLOP=N/s" (2 per multiply-add of those ops only). Without
@@ -23,6 +25,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "benchmark/benchmark.h"
+#include "interpreter/cpu/thread_pool.h"
 #include "interpreter/evaluator.h"
 #include "tools/bench/model_zoo.h"
 
@@ -145,6 +148,7 @@ int RunProfiles(const std::vector<BenchModel>& models, int runs) {
 struct Flags {
   bool profile = false;
   int profile_runs = kDefaultProfileRuns;
+  int threads = 1;
 };
 
 // Takes our own flags out of argv (Google Benchmark rejects flags it does not know) and, unless the
@@ -161,6 +165,10 @@ absl::StatusOr<Flags> ParseFlags(int& argc, char** argv, std::vector<std::string
     } else if (arg.rfind("--profile_runs=", 0) == 0) {
       if (!absl::SimpleAtoi(arg.substr(std::strlen("--profile_runs=")), &flags.profile_runs) ||
           flags.profile_runs <= 0) {
+        return absl::InvalidArgumentError(absl::StrCat("bad ", arg, ": expected a positive count"));
+      }
+    } else if (arg.rfind("--threads=", 0) == 0) {
+      if (!absl::SimpleAtoi(arg.substr(std::strlen("--threads=")), &flags.threads) || flags.threads <= 0) {
         return absl::InvalidArgumentError(absl::StrCat("bad ", arg, ": expected a positive count"));
       }
     } else {
@@ -188,6 +196,8 @@ int Main(int argc, char** argv) {
     std::cerr << "model_bench: " << flags.status().message() << "\n";
     return 2;
   }
+  interpreter::SetNumThreads(flags->threads);
+  benchmark::AddCustomContext("interpreter_threads", absl::StrCat(flags->threads));
   benchmark::Initialize(&argc, args.data());
   if (benchmark::ReportUnrecognizedArguments(argc, args.data())) return 2;
   absl::StatusOr<std::vector<BenchModel>> models = LoadModels();

@@ -63,6 +63,12 @@ before=$(md5sum < "$work/good.onnx")
 "$opt" --list-passes | grep "fuse-bn-into-conv" >/dev/null || fail "--list-passes"
 "$opt" --help | grep -- "--fold-input-defaults" >/dev/null || fail "--help does not list --fold-input-defaults"
 "$opt" "$good" -o "$work/frozen.onnx" --fold-input-defaults --verify --dim N=2 2>/dev/null || fail "--fold-input-defaults"
+"$opt" --help | grep -- "--threads=N" >/dev/null || fail "--help does not list --threads"
+"$opt" "$good" -o "$work/x.onnx" --threads=0 >/dev/null 2>&1; [ $? -eq 2 ] || fail "onnx-opt --threads=0 should exit 2"
+"$opt" "$good" -o "$work/threads1.onnx" --threads=1 --verify --dim N=2 2>/dev/null || fail "onnx-opt --threads=1 --verify"
+"$opt" "$good" -o "$work/threads2.onnx" --threads=2 --verify --dim N=2 2>/dev/null || fail "onnx-opt --threads=2 --verify"
+cmp -s "$work/threads1.onnx" "$work/threads2.onnx" || fail "onnx-opt wrote different models on 1 and 2 threads"
+[ ! -e "$work/x.onnx" ] || fail "onnx-opt --threads=0 wrote an output"
 
 # --verify proves the result; --infer prints types.
 "$opt" "$work/good.onnx" -o "$work/verified.onnx" --verify --dim N=2 2>"$work/verify.log" || fail "--verify failed"
@@ -97,6 +103,26 @@ grep -q "verification failed" "$work/half.log" || fail "--float16 failure not ex
 "$run" "$good" --dim N=3 --outputs "$work/run" --time 2>"$work/time.log" || fail "onnx-run failed"
 grep -q "^Conv " "$work/time.log" || fail "onnx-run --time has no per-op line: $(cat "$work/time.log")"
 [ -s "$work/run/output_0.pb" ] || fail "onnx-run wrote no output_0.pb"
+grep -q "^vector kernels: .*, threads: 1, peak RSS: [0-9.]* MiB$" "$work/time.log" ||
+  fail "onnx-run --time has no ISA/threads/RSS line: $(cat "$work/time.log")"
+# --threads: the same bits on 2 threads; --isa=baseline runs; an unknown ISA or a bad count exits 2.
+"$run" "$good" --dim N=3 --outputs "$work/run2" --threads=2 --time 2>"$work/time2.log" || fail "onnx-run --threads=2 failed"
+cmp -s "$work/run/output_0.pb" "$work/run2/output_0.pb" || fail "onnx-run --threads=2 changed the outputs"
+grep -q "threads: 2," "$work/time2.log" || fail "onnx-run --time does not report 2 threads: $(cat "$work/time2.log")"
+"$run" "$good" --dim N=3 --outputs "$work/runb" --isa=baseline --time 2>"$work/timeb.log" || fail "onnx-run --isa=baseline failed"
+grep -q "^vector kernels: baseline " "$work/timeb.log" || fail "onnx-run --isa=baseline not in effect: $(cat "$work/timeb.log")"
+[ -s "$work/runb/output_0.pb" ] || fail "onnx-run --isa=baseline wrote no output_0.pb"
+"$run" "$good" --isa=bogus >/dev/null 2>"$work/isa.log"; [ $? -eq 2 ] || fail "onnx-run --isa=bogus should exit 2"
+grep -q "unknown instruction set 'bogus'" "$work/isa.log" || fail "onnx-run --isa=bogus message: $(cat "$work/isa.log")"
+"$run" "$good" --threads=0 >/dev/null 2>&1; [ $? -eq 2 ] || fail "onnx-run --threads=0 should exit 2"
+"$run" "$good" --threads=two >/dev/null 2>&1; [ $? -eq 2 ] || fail "onnx-run --threads=two should exit 2"
+"$run" --version >"$work/version.txt" || fail "onnx-run --version failed"
+grep -q "^onnx-run [0-9]" "$work/version.txt" || fail "onnx-run --version has no version: $(cat "$work/version.txt")"
+grep -q "^vector kernels: [a-z0-9]* (CPU supports [a-z0-9]*)$" "$work/version.txt" ||
+  fail "onnx-run --version has no ISA line: $(cat "$work/version.txt")"
+grep -q "^threads: 1$" "$work/version.txt" || fail "onnx-run --version has no thread count: $(cat "$work/version.txt")"
+"$run" --version --threads=3 --isa=baseline | grep -q "^threads: 3$" || fail "onnx-run --version ignores --threads"
+"$run" --help | grep -- "--threads=N" >/dev/null || fail "onnx-run --help does not list --threads"
 "$run" >/dev/null 2>&1; [ $? -eq 2 ] || fail "onnx-run without a model should exit 2"
 "$run" "$work/cycle.onnx" >/dev/null 2>&1; [ $? -eq 1 ] || fail "onnx-run on a cyclic model should exit 1"
 

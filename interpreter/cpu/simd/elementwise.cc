@@ -78,6 +78,8 @@ void UnaryF32(UnaryOp op, const float* x, float* y, int64_t n, float p0, float p
       return Map(x, y, n, [](float v) { return TanhF(v); });
     case UnaryOp::kExp:
       return Map(x, y, n, [](float v) { return ExpF(v); });
+    case UnaryOp::kErf:
+      return Map(x, y, n, [](float v) { return ErfF(v); });
     case UnaryOp::kNeg:
       return Map(x, y, n, [](float v) { return -v; });
     case UnaryOp::kAbs:

@@ -13,17 +13,9 @@ namespace {
 template <typename T>
 using RowMajor = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
-template <typename T>
-void EigenGemm(bool ta, bool tb, int64_t M, int64_t N, int64_t K, T alpha, const T* A, const T* B, T beta,
-               T* C) {
-  Eigen::Map<RowMajor<T>> c(C, M, N);
-  if (K == 0) {
-    if (beta == T(0)) c.setZero();
-    else c *= beta;
-    return;
-  }
-  Eigen::Map<const RowMajor<T>> a(A, ta ? K : M, ta ? M : K);
-  Eigen::Map<const RowMajor<T>> b(B, tb ? N : K, tb ? K : N);
+// c = alpha * op(a) * op(b) + beta * c on Eigen maps (contiguous or with outer strides).
+template <typename T, typename MapA, typename MapB, typename MapC>
+void Product(bool ta, bool tb, T alpha, const MapA& a, const MapB& b, T beta, MapC& c) {
   // With beta == 0 Eigen writes the product straight into C (no zero fill, no second pass).
   if (beta == T(0) && alpha == T(1)) {
     if (!ta && !tb) c.noalias() = a * b;
@@ -43,6 +35,34 @@ void EigenGemm(bool ta, bool tb, int64_t M, int64_t N, int64_t K, T alpha, const
   else c.noalias() += alpha * (a.transpose() * b.transpose());
 }
 
+template <typename MapC, typename T>
+void ScaleOnly(MapC& c, T beta) {
+  if (beta == T(0)) c.setZero();
+  else c *= beta;
+}
+
+template <typename T>
+void EigenGemm(bool ta, bool tb, int64_t M, int64_t N, int64_t K, T alpha, const T* A, const T* B, T beta,
+               T* C) {
+  Eigen::Map<RowMajor<T>> c(C, M, N);
+  if (K == 0) return ScaleOnly(c, beta);
+  Eigen::Map<const RowMajor<T>> a(A, ta ? K : M, ta ? M : K);
+  Eigen::Map<const RowMajor<T>> b(B, tb ? N : K, tb ? K : N);
+  Product(ta, tb, alpha, a, b, beta, c);
+}
+
+// The same with leading dimensions: the maps are submatrices of larger row-major arrays.
+template <typename T>
+void EigenGemmLd(bool ta, bool tb, int64_t M, int64_t N, int64_t K, T alpha, const T* A, int64_t lda,
+                 const T* B, int64_t ldb, T beta, T* C, int64_t ldc) {
+  using Stride = Eigen::OuterStride<>;
+  Eigen::Map<RowMajor<T>, Eigen::Unaligned, Stride> c(C, M, N, Stride(ldc));
+  if (K == 0) return ScaleOnly(c, beta);
+  Eigen::Map<const RowMajor<T>, Eigen::Unaligned, Stride> a(A, ta ? K : M, ta ? M : K, Stride(lda));
+  Eigen::Map<const RowMajor<T>, Eigen::Unaligned, Stride> b(B, tb ? N : K, tb ? K : N, Stride(ldb));
+  Product(ta, tb, alpha, a, b, beta, c);
+}
+
 }  // namespace
 
 void GemmF32(bool ta, bool tb, int64_t M, int64_t N, int64_t K, float alpha, const float* A, const float* B,
@@ -55,6 +75,18 @@ void GemmF64(bool ta, bool tb, int64_t M, int64_t N, int64_t K, double alpha, co
              double beta, double* C) {
   if (M == 0 || N == 0) return;
   EigenGemm<double>(ta, tb, M, N, K, alpha, A, B, beta, C);
+}
+
+void GemmLdF32(bool ta, bool tb, int64_t M, int64_t N, int64_t K, float alpha, const float* A, int64_t lda,
+               const float* B, int64_t ldb, float beta, float* C, int64_t ldc) {
+  if (M == 0 || N == 0) return;
+  EigenGemmLd<float>(ta, tb, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+}
+
+void GemmLdF64(bool ta, bool tb, int64_t M, int64_t N, int64_t K, double alpha, const double* A, int64_t lda,
+               const double* B, int64_t ldb, double beta, double* C, int64_t ldc) {
+  if (M == 0 || N == 0) return;
+  EigenGemmLd<double>(ta, tb, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
 }
 
 }  // namespace onnx_opt::interpreter::ONNX_OPT_SIMD_NS

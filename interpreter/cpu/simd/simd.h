@@ -21,6 +21,10 @@ void GemmF32(bool ta, bool tb, int64_t M, int64_t N, int64_t K, float alpha, con
              float beta, float* C);
 void GemmF64(bool ta, bool tb, int64_t M, int64_t N, int64_t K, double alpha, const double* A, const double* B,
              double beta, double* C);
+void GemmLdF32(bool ta, bool tb, int64_t M, int64_t N, int64_t K, float alpha, const float* A, int64_t lda,
+               const float* B, int64_t ldb, float beta, float* C, int64_t ldc);
+void GemmLdF64(bool ta, bool tb, int64_t M, int64_t N, int64_t K, double alpha, const double* A, int64_t lda,
+               const double* B, int64_t ldb, double beta, double* C, int64_t ldc);
 
 void BinaryF32(BinaryOp op, Operands form, const float* a, const float* b, float* out, int64_t n);
 void UnaryF32(UnaryOp op, const float* x, float* y, int64_t n, float p0, float p1);

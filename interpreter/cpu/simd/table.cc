@@ -9,6 +9,8 @@ const VectorKernels& Table() {
       .isa = ONNX_OPT_SIMD_ISA,
       .gemm_f32 = GemmF32,
       .gemm_f64 = GemmF64,
+      .gemm_ld_f32 = GemmLdF32,
+      .gemm_ld_f64 = GemmLdF64,
       .binary_f32 = BinaryF32,
       .unary_f32 = UnaryF32,
       .scale_shift_f32 = ScaleShiftF32,
