@@ -43,7 +43,55 @@ struct Plan {
     int64_t version = 0;
   };
   std::vector<Kernel> kernels;
+  // Per node in order: for a Conv, the positions of the BatchNormalization and/or activation after it
+  // that it may apply as an epilogue (each link's value has no other use), in chain order.
+  std::vector<std::vector<size_t>> folded;
 };
+
+bool IsFoldableActivation(const ir::Node& n) {
+  static const absl::flat_hash_set<std::string> kOps = {"Relu", "Clip", "LeakyRelu", "HardSigmoid",
+                                                        "HardSwish", "Sigmoid", "Tanh"};
+  return n.is_onnx_domain() && kOps.contains(n.op_type());
+}
+
+// Finds Conv -> [BatchNormalization] -> [activation] chains for the plan's `folded`.
+void PlanFolding(const ir::Graph& g, const absl::flat_hash_set<const ir::Value*>& outputs, Plan& plan) {
+  const size_t n = plan.order.size();
+  absl::flat_hash_map<const ir::Node*, size_t> pos;
+  for (size_t k = 0; k < n; ++k) pos[plan.order[k]] = k;
+  // The only consumer of v (as its input 0, in this graph), or null.
+  auto sole_consumer = [&](const ir::Value* v) -> const ir::Node* {
+    if (v == nullptr || outputs.contains(v) || v->uses().size() != 1) return nullptr;
+    const ir::Use& u = v->uses()[0];
+    if (u.is_graph_output() || u.index != 0 || !pos.contains(u.node)) return nullptr;
+    return u.node;
+  };
+  // The folded node's other inputs must exist when the Conv runs (at position k).
+  auto inputs_ready = [&](const ir::Node* f, size_t k) {
+    for (size_t i = 1; i < f->num_inputs(); ++i) {
+      const ir::Value* v = f->input(i);
+      if (v == nullptr || v->producer() == nullptr) continue;
+      auto it = pos.find(v->producer());
+      if (it != pos.end() && it->second >= k) return false;
+    }
+    for (size_t o = 1; o < f->num_outputs(); ++o) {
+      if (!f->output(o)->name().empty()) return false;  // statistics outputs wanted
+    }
+    return true;
+  };
+  plan.folded.assign(n, {});
+  for (size_t k = 0; k < n; ++k) {
+    const ir::Node* conv = plan.order[k];
+    if (!conv->is_onnx_domain() || conv->op_type() != "Conv" || conv->num_outputs() != 1) continue;
+    const ir::Node* next = sole_consumer(conv->output(0));
+    if (next != nullptr && next->is_onnx_domain() && next->op_type() == "BatchNormalization" &&
+        inputs_ready(next, k)) {
+      plan.folded[k].push_back(pos[next]);
+      next = sole_consumer(next->output(0));
+    }
+    if (next != nullptr && IsFoldableActivation(*next) && inputs_ready(next, k)) plan.folded[k].push_back(pos[next]);
+  }
+}
 
 absl::StatusOr<std::unique_ptr<Plan>> MakePlan(const ir::Graph& g) {
   auto plan = std::make_unique<Plan>();
@@ -114,6 +162,7 @@ absl::StatusOr<std::unique_ptr<Plan>> MakePlan(const ir::Graph& g) {
   }
   // An input slot dies at its node when the value is local, not a graph output and last used there.
   plan->kernels.assign(n, {});
+  PlanFolding(g, outputs, *plan);
   plan->dying_inputs.assign(n, 0);
   for (size_t k = 0; k < n; ++k) {
     const ir::Node* node = plan->order[k];
@@ -185,13 +234,19 @@ struct Evaluator::Impl {
                                                      const std::vector<bool>* omitted, Scope* parent,
                                                      const std::vector<ir::OpsetImport>* opsets,
                                                      const AttributeScope* attrs);
-  // `cached`, when given, holds the node's kernel from an earlier run, or receives it.
+  // `cached`, when given, holds the node's kernel from an earlier run, or receives it. `epilogue`,
+  // when given, is offered to the kernel; *applied says whether it took it.
   absl::Status RunNodeIn(const ir::Node& node, Scope& scope, std::vector<const RuntimeValue*> inputs,
                          std::vector<RuntimeValue>& outputs, uint64_t dying_inputs = 0,
-                         Plan::Kernel* cached = nullptr);
+                         Plan::Kernel* cached = nullptr, const ChannelEpilogue* epilogue = nullptr,
+                         bool* applied = nullptr);
   absl::Status RunKernel(const KernelFn& kernel, int64_t version, const ir::Node& node, Scope& scope,
                          std::vector<const RuntimeValue*> inputs, std::vector<RuntimeValue>& outputs,
-                         uint64_t dying_inputs);
+                         uint64_t dying_inputs, const ChannelEpilogue* epilogue, bool* applied);
+  // Builds the epilogue of the chain folded after node k (its Conv inputs are `conv_inputs`); returns
+  // how many of the folded nodes it covers (a prefix of the chain; 0: none).
+  absl::StatusOr<size_t> BuildEpilogue(const Plan& plan, size_t k, Scope& scope,
+                                       const std::vector<const RuntimeValue*>& conv_inputs, ChannelEpilogue& e);
 };
 
 namespace {
@@ -246,8 +301,13 @@ absl::StatusOr<std::vector<RuntimeValue>> Evaluator::Impl::RunGraph(
     }
   }
   ASSIGN_OR_RETURN(Plan* plan, GetPlan(g));
+  std::vector<bool> computed(plan->order.size(), false);  // folded into an earlier node's kernel
   for (size_t k = 0; k < plan->order.size(); ++k) {
     const ir::Node& node = *plan->order[k];
+    if (computed[k]) {
+      for (const ir::Value* v : plan->free_after[k]) scope.values.erase(v);
+      continue;
+    }
     std::vector<const RuntimeValue*> ins(node.num_inputs(), nullptr);
     for (size_t i = 0; i < node.num_inputs(); ++i) {
       const ir::Value* v = node.input(i);
@@ -259,19 +319,31 @@ absl::StatusOr<std::vector<RuntimeValue>> Evaluator::Impl::RunGraph(
                                                        "' has no value"));
       }
     }
+    const auto start = profile != nullptr ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point();
+    ChannelEpilogue epilogue;
+    size_t folded = 0;
+    if (!plan->folded[k].empty()) {
+      ASSIGN_OR_RETURN(folded, BuildEpilogue(*plan, k, scope, ins, epilogue));
+    }
     std::vector<RuntimeValue> outs;
-    if (profile == nullptr) {
-      RETURN_IF_ERROR(RunNodeIn(node, scope, std::move(ins), outs, plan->dying_inputs[k], &plan->kernels[k]));
-    } else {
-      const auto start = std::chrono::steady_clock::now();
-      RETURN_IF_ERROR(RunNodeIn(node, scope, std::move(ins), outs, plan->dying_inputs[k], &plan->kernels[k]));
+    bool applied = false;
+    RETURN_IF_ERROR(RunNodeIn(node, scope, std::move(ins), outs, plan->dying_inputs[k], &plan->kernels[k],
+                              folded > 0 ? &epilogue : nullptr, &applied));
+    if (profile != nullptr) {
       Evaluator::OpProfile& p = (*profile)[node.QualifiedOpType()];
       ++p.calls;
       p.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     }
-    for (size_t o = 0; o < node.num_outputs() && o < outs.size(); ++o) {
-      const ir::Value* v = node.output(o);
-      if (!v->name().empty()) scope.values[v] = std::move(outs[o]);
+    if (applied) {
+      // The kernel's output is the last folded node's; the folded nodes are done.
+      for (size_t f = 0; f < folded; ++f) computed[plan->folded[k][f]] = true;
+      const ir::Value* v = plan->order[plan->folded[k][folded - 1]]->output(0);
+      if (!outs.empty()) scope.values[v] = std::move(outs[0]);
+    } else {
+      for (size_t o = 0; o < node.num_outputs() && o < outs.size(); ++o) {
+        const ir::Value* v = node.output(o);
+        if (!v->name().empty()) scope.values[v] = std::move(outs[o]);
+      }
     }
     for (const ir::Value* v : plan->free_after[k]) scope.values.erase(v);
   }
@@ -293,12 +365,46 @@ absl::StatusOr<std::vector<RuntimeValue>> Evaluator::Impl::RunGraph(
   return results;
 }
 
+absl::StatusOr<size_t> Evaluator::Impl::BuildEpilogue(const Plan& plan, size_t k, Scope& scope,
+                                                       const std::vector<const RuntimeValue*>& conv_inputs,
+                                                       ChannelEpilogue& e) {
+  if (conv_inputs.size() < 2 || conv_inputs[1] == nullptr || !conv_inputs[1]->is_tensor() ||
+      conv_inputs[1]->tensor().rank() < 1) {
+    return 0;
+  }
+  const int64_t channels = conv_inputs[1]->tensor().dim(0);
+  const std::vector<ir::OpsetImport>& opsets = scope.opsets ? *scope.opsets : main_opsets;
+  const std::optional<int64_t> version = ir::FindOpsetVersion(opsets, "");
+  if (!version) return 0;
+  size_t covered = 0;
+  for (size_t f : plan.folded[k]) {
+    const ir::Node& node = *plan.order[f];
+    std::vector<const RuntimeValue*> ins(node.num_inputs(), nullptr);
+    for (size_t i = 1; i < node.num_inputs(); ++i) {
+      const ir::Value* v = node.input(i);
+      if (v == nullptr || v->name().empty()) continue;
+      bool omitted = false;
+      ins[i] = scope.Find(v, &omitted);
+      if (ins[i] == nullptr && !omitted) return covered;  // left to the node itself, which reports it
+    }
+    KernelContext ctx(node, *version, std::move(ins), scope.attrs, nullptr);
+    absl::StatusOr<bool> added = node.op_type() == "BatchNormalization" ? AppendBatchNormEpilogue(ctx, channels, e)
+                                                                        : AppendActivationEpilogue(ctx, e);
+    if (!added.ok() || !*added) return covered;  // the node runs on its own and reports any error
+    ++covered;
+  }
+  return covered;
+}
+
 absl::Status Evaluator::Impl::RunKernel(const KernelFn& kernel, int64_t version, const ir::Node& node,
                                         Scope& scope, std::vector<const RuntimeValue*> inputs,
-                                        std::vector<RuntimeValue>& outputs, uint64_t dying_inputs) {
+                                        std::vector<RuntimeValue>& outputs, uint64_t dying_inputs,
+                                        const ChannelEpilogue* epilogue, bool* applied) {
   ScopedRunner runner(this, &scope);
   KernelContext ctx(node, version, std::move(inputs), scope.attrs, &runner, dying_inputs);
+  ctx.set_epilogue(epilogue);
   absl::Status st = kernel(ctx);
+  if (applied != nullptr) *applied = st.ok() && epilogue != nullptr && ctx.epilogue_applied();
   if (!st.ok()) {
     const std::string desc = node.Describe();
     if (absl::StrContains(st.message(), desc)) return st;
@@ -311,9 +417,11 @@ absl::Status Evaluator::Impl::RunKernel(const KernelFn& kernel, int64_t version,
 absl::Status Evaluator::Impl::RunNodeIn(const ir::Node& node, Scope& scope,
                                         std::vector<const RuntimeValue*> inputs,
                                         std::vector<RuntimeValue>& outputs, uint64_t dying_inputs,
-                                        Plan::Kernel* cached) {
+                                        Plan::Kernel* cached, const ChannelEpilogue* epilogue, bool* applied) {
+  if (applied != nullptr) *applied = false;
   if (cached != nullptr && cached->fn != nullptr) {
-    return RunKernel(*cached->fn, cached->version, node, scope, std::move(inputs), outputs, dying_inputs);
+    return RunKernel(*cached->fn, cached->version, node, scope, std::move(inputs), outputs, dying_inputs,
+                     epilogue, applied);
   }
   const std::vector<ir::OpsetImport>& opsets = scope.opsets ? *scope.opsets : main_opsets;
   std::optional<int64_t> version = ir::FindOpsetVersion(opsets, node.domain());
@@ -328,7 +436,7 @@ absl::Status Evaluator::Impl::RunNodeIn(const ir::Node& node, Scope& scope,
   }
   if (kernel != nullptr) {
     if (cached != nullptr) *cached = {kernel, *version};
-    return RunKernel(*kernel, *version, node, scope, std::move(inputs), outputs, dying_inputs);
+    return RunKernel(*kernel, *version, node, scope, std::move(inputs), outputs, dying_inputs, epilogue, applied);
   }
   if (fn != nullptr) {
     // Attributes visible in the body: the function's defaults, overridden by the call's attributes.

@@ -1,6 +1,10 @@
 #include "interpreter/evaluator.h"
 
 #include <cmath>
+#include <cstring>
+#include <map>
+#include <string>
+#include <vector>
 
 #include "gtest/gtest.h"
 #include "interpreter/test_util.h"
@@ -111,6 +115,75 @@ TEST(EvaluatorTest, InPlaceOutputsNeverClobberLiveValues) {
     EXPECT_NEAR(got_a[i], a[i], 1e-6);
   }
   EXPECT_EQ((*out)[2].tensor().ToVector<float>(), r);
+}
+
+// Conv -> BatchNormalization -> activation chains are run as one Conv with an epilogue; the result must
+// have the same bits as the separate nodes (forced here by making the links graph outputs, which the
+// evaluator never folds).
+struct ConvChain {
+  ir::Graph g{"chain"};
+  ir::Value* last = nullptr;
+  std::vector<ir::Value*> links;
+
+  ir::Value* Init(const std::string& name, std::vector<int64_t> dims, float lo, float hi) {
+    std::vector<float> v(NumElements(dims));
+    for (size_t i = 0; i < v.size(); ++i) v[i] = lo + (hi - lo) * static_cast<float>((i * 7919) % 101) / 100;
+    ir::Tensor t = ir::Tensor::FromVector<float>(ir::DataType::kFloat, std::move(dims), v);
+    t.set_name(name);
+    return g.AddInitializer(std::move(t));
+  }
+  ConvChain(int64_t group, bool bn, const std::string& act) {
+    const int64_t C = 4;
+    ir::Node* conv = g.AddNode("Conv", {g.AddInput("x"), Init("w", {C, C / group, 3, 3}, -1, 1), Init("b", {C}, -1, 1)}, {"c"});
+    conv->SetAttribute(ir::Attribute::Ints("pads", {1, 1, 1, 1}));
+    conv->SetAttribute(ir::Attribute::Int("group", group));
+    last = conv->output(0);
+    if (bn) {
+      ir::Node* n = g.AddNode("BatchNormalization", {last, Init("s", {C}, 0.5f, 2), Init("bb", {C}, -1, 1),
+                                                    Init("m", {C}, -0.5f, 0.5f), Init("v", {C}, 0.1f, 2)}, {"n"});
+      links.push_back(last);
+      last = n->output(0);
+    }
+    if (act == "Clip") {
+      ir::Node* n = g.AddNode("Clip", {last, Init("lo", {}, -0.5f, -0.5f), Init("hi", {}, 1.5f, 1.5f)}, {"a"});
+      links.push_back(last);
+      last = n->output(0);
+    } else if (!act.empty()) {
+      ir::Node* n = g.AddNode(act, {last}, {"a"});
+      links.push_back(last);
+      last = n->output(0);
+    }
+    g.AddOutput(last);
+  }
+};
+
+TEST(EvaluatorTest, FoldedConvEpiloguesMatchSeparateNodesBitForBit) {
+  Tensor x(DataType::kFloat, {2, 4, 7, 6});
+  for (int64_t i = 0; i < x.size(); ++i) x.mutable_data<float>()[i] = static_cast<float>((i * 37) % 23) / 7 - 1.5f;
+  for (int64_t group : {1, 4}) {
+    for (bool bn : {false, true}) {
+      for (std::string act : {"", "Relu", "Clip", "HardSwish", "Sigmoid"}) {
+        if (!bn && act.empty()) continue;
+        SCOPED_TRACE(::testing::Message() << "group " << group << " bn " << bn << " act " << act);
+        ConvChain folded(group, bn, act), separate(group, bn, act);
+        for (ir::Value* v : separate.links) separate.g.AddOutput(v);
+        Evaluator folded_ev(folded.g, {{"", 17}});
+        std::map<std::string, Evaluator::OpProfile> profile;
+        folded_ev.EnableProfiling(&profile);
+        auto a = folded_ev.Run({x});
+        auto b = Evaluator(separate.g, {{"", 17}}).Run({x});
+        // Only the Conv ran: the rest was its epilogue.
+        EXPECT_EQ(profile.size(), 1u);
+        EXPECT_TRUE(profile.contains("Conv"));
+        ASSERT_TRUE(a.ok()) << a.status();
+        ASSERT_TRUE(b.ok()) << b.status();
+        const Tensor& fa = (*a)[0].tensor();
+        const Tensor& fb = (*b)[0].tensor();
+        ASSERT_EQ(fa.dims(), fb.dims());
+        EXPECT_EQ(std::memcmp(fa.raw(), fb.raw(), fa.size() * sizeof(float)), 0);
+      }
+    }
+  }
 }
 
 }  // namespace

@@ -46,6 +46,11 @@ const Tensor& KernelContext::input(size_t i) const {
   return inputs_[i]->tensor();
 }
 
+void ChannelEpilogue::Apply(int64_t channel, float* y, int64_t n) const {
+  if (!scale.empty()) Vec().scale_shift_f32(y, scale[channel], shift[channel], y, n);
+  if (has_activation) Vec().unary_f32(activation, y, y, n, p0, p1);
+}
+
 Tensor KernelContext::OutputBuffer(size_t i, DataType type, std::vector<int64_t> dims) const {
   if (i < 64 && (dying_inputs_ >> i & 1) != 0 && has_input(i) && inputs_[i]->is_tensor()) {
     const Tensor& in = inputs_[i]->tensor();

@@ -12,6 +12,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "interpreter/cpu/vector_kernels.h"
 #include "interpreter/value.h"
 #include "ir/attribute.h"
 #include "ir/graph.h"
@@ -21,6 +22,21 @@ namespace onnx_opt::interpreter {
 
 class KernelContext;
 using KernelFn = std::function<absl::Status(KernelContext&)>;
+
+// Per-output-channel work the evaluator folds into a producing kernel (a Conv followed by inference
+// BatchNormalization and/or Relu/Clip): y = activation(y * scale[c] + shift[c]), in float, in that
+// order, exactly as the separate nodes would compute it. A kernel that supports it applies it while
+// its output is still in cache and calls mark_epilogue_applied(); otherwise the evaluator runs the
+// folded nodes as usual.
+struct ChannelEpilogue {
+  std::vector<float> scale, shift;  // one per channel; empty: no affine step
+  bool has_activation = false;
+  UnaryOp activation = UnaryOp::kRelu;
+  float p0 = 0, p1 = 0;  // the activation's parameters (Clip: min, max)
+
+  // Applies the epilogue of `channel` to n contiguous values in place.
+  void Apply(int64_t channel, float* y, int64_t n) const;
+};
 
 // Runs a subgraph (If/Loop/Scan bodies) in the scope of the node being evaluated.
 class SubgraphRunner {
@@ -89,6 +105,12 @@ class KernelContext {
   // An InvalidArgument error prefixed with the node's description.
   absl::Status Error(std::string_view msg) const;
 
+  // The epilogue the evaluator asks this node to apply to its output 0 (null: none).
+  const ChannelEpilogue* epilogue() const { return epilogue_; }
+  void set_epilogue(const ChannelEpilogue* e) { epilogue_ = e; }
+  void mark_epilogue_applied() { epilogue_applied_ = true; }
+  bool epilogue_applied() const { return epilogue_applied_; }
+
  private:
   const ir::Node& node_;
   int64_t opset_;
@@ -97,6 +119,8 @@ class KernelContext {
   SubgraphRunner* runner_;
   std::vector<RuntimeValue> outputs_;
   uint64_t dying_inputs_;
+  const ChannelEpilogue* epilogue_ = nullptr;
+  bool epilogue_applied_ = false;
 };
 
 class KernelRegistry {
@@ -118,6 +142,14 @@ class KernelRegistry {
   };
   absl::flat_hash_map<std::string, std::vector<Entry>> kernels_;  // "domain::op" -> sorted entries
 };
+
+// Epilogue builders for the evaluator's folding (a Conv's consumer chain): each reads the folded
+// node's attributes and its inputs other than input 0 from `node_ctx`, appends its step to `e`, and
+// returns false (changing nothing) when the node cannot be folded exactly.
+// Inference BatchNormalization on `channels` float channels (normalization.cc).
+absl::StatusOr<bool> AppendBatchNormEpilogue(const KernelContext& node_ctx, int64_t channels, ChannelEpilogue& e);
+// Relu, Clip, LeakyRelu, HardSigmoid, HardSwish, Sigmoid or Tanh on float (elementwise.cc).
+absl::StatusOr<bool> AppendActivationEpilogue(const KernelContext& node_ctx, ChannelEpilogue& e);
 
 // Family registration functions (kernels/*.cc).
 void RegisterElementwiseKernels(KernelRegistry& r);

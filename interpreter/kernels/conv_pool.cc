@@ -212,7 +212,7 @@ void AddChannelBias(const T* bias, int64_t channels, int64_t size, T* y) {
 }
 
 template <typename T>
-Status ConvImpl(const KernelContext& ctx, const Tensor& x, const Tensor& w, const Tensor* b, Tensor& y) {
+Status ConvImpl(KernelContext& ctx, const Tensor& x, const Tensor& w, const Tensor* b, Tensor& y) {
   if (x.rank() < 3 || w.rank() != x.rank()) return ctx.Error("X and W must have the same rank >= 3");
   const int64_t N = x.dim(0), C = x.dim(1), M = w.dim(0);
   const int64_t group = ctx.GetInt("group", 1);
@@ -232,13 +232,22 @@ Status ConvImpl(const KernelContext& ctx, const Tensor& x, const Tensor& w, cons
   const T* pb = b != nullptr ? b->data<T>() : nullptr;
   // Depthwise (one input and one output channel per group): a direct window sweep per channel, which
   // beats im2col + a GEMM with one row by far (mobile CNNs are mostly these).
+  // A folded BatchNormalization/activation (float only) is applied to each channel's rows right after
+  // they are computed, while they are still in cache.
+  const ChannelEpilogue* epilogue = nullptr;
   if constexpr (std::is_same_v<T, float>) {
+    epilogue = ctx.epilogue();
+    if (epilogue != nullptr && !epilogue->scale.empty() && static_cast<int64_t>(epilogue->scale.size()) != M) {
+      epilogue = nullptr;
+    }
+    if (epilogue != nullptr) ctx.mark_epilogue_applied();
     if (g.nd == 2 && Cg == 1 && Mg == 1) {
       const Window2d win = ToWindow2d(g);
       for (int64_t n = 0; n < N; ++n) {
         for (int64_t c = 0; c < C; ++c) {
-          Vec().depthwise_conv2d_f32(px + (n * C + c) * I, pw + c * K, pb != nullptr ? pb[c] : 0.0f, win,
-                                     py + (n * M + c) * O);
+          float* plane = py + (n * M + c) * O;
+          Vec().depthwise_conv2d_f32(px + (n * C + c) * I, pw + c * K, pb != nullptr ? pb[c] : 0.0f, win, plane);
+          if (epilogue != nullptr) epilogue->Apply(c, plane, O);
         }
       }
       return OkStatus();
@@ -258,9 +267,15 @@ Status ConvImpl(const KernelContext& ctx, const Tensor& x, const Tensor& w, cons
         }
         rhs = col.get();
       }
-      Gemm<T>(false, false, Mg, O, Cg * K, T(1), pw + gi * Mg * Cg * K, rhs, T(0), py + (n * M + gi * Mg) * O);
+      T* out = py + (n * M + gi * Mg) * O;
+      Gemm<T>(false, false, Mg, O, Cg * K, T(1), pw + gi * Mg * Cg * K, rhs, T(0), out);
+      if (pb != nullptr) AddChannelBias<T>(pb + gi * Mg, Mg, O, out);
+      if constexpr (std::is_same_v<T, float>) {
+        if (epilogue != nullptr) {
+          for (int64_t m = 0; m < Mg; ++m) epilogue->Apply(gi * Mg + m, out + m * O, O);
+        }
+      }
     }
-    if (pb != nullptr) AddChannelBias<T>(pb, M, O, py + n * M * O);
   }
   return OkStatus();
 }
@@ -272,6 +287,8 @@ Status ConvKernel(KernelContext& ctx) {
   Tensor x = WidenToFloat(*x0), w = WidenToFloat(*w0);
   Tensor b;
   if (ctx.has_input(2)) b = WidenToFloat(ctx.input(2));
+  // A folded epilogue computes in float: only exact when the model's own type is float.
+  if (x0->dtype() != DataType::kFloat || w0->dtype() != DataType::kFloat) ctx.set_epilogue(nullptr);
   Tensor y;
   RETURN_IF_ERROR(DispatchFloat(x.dtype(), [&](auto tag) -> Status {
     using T = decltype(tag);

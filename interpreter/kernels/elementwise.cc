@@ -61,6 +61,8 @@ struct UnaryParams {
   float p0 = 0, p1 = 0;
 };
 UnaryParams NoParams(const KernelContext&) { return {}; }
+UnaryParams LeakyReluParams(const KernelContext& c) { return {c.GetFloat("alpha", 0.01f)}; }
+UnaryParams HardSigmoidParams(const KernelContext& c) { return {c.GetFloat("alpha", 0.2f), c.GetFloat("beta", 0.5f)}; }
 
 // float tensors go through the vector kernel `op` (its parameters from `params(ctx)`); other types
 // through `fallback`.
@@ -406,25 +408,38 @@ Status WhereKernel(KernelContext& ctx) {
 
 // ---- Clip ----------------------------------------------------------------------------------------
 
+// Clip's bounds: attributes before opset 11, optional scalar inputs 1 and 2 from then on.
+struct ClipBounds {
+  double lo = 0, hi = 0;
+  bool has_lo = false, has_hi = false;
+  float float_lo() const { return has_lo ? static_cast<float>(lo) : std::numeric_limits<float>::lowest(); }
+  float float_hi() const { return has_hi ? static_cast<float>(hi) : std::numeric_limits<float>::max(); }
+};
+
+StatusOr<ClipBounds> GetClipBounds(const KernelContext& ctx) {
+  ClipBounds b;
+  if (ctx.opset() < 11) {
+    b.has_lo = b.has_hi = true;
+    b.lo = ctx.GetFloat("min", -std::numeric_limits<float>::max());
+    b.hi = ctx.GetFloat("max", std::numeric_limits<float>::max());
+  } else {
+    b.has_lo = ctx.has_input(1);
+    b.has_hi = ctx.has_input(2);
+    ASSIGN_OR_RETURN(b.lo, ScalarInput(ctx, 1, 0));
+    ASSIGN_OR_RETURN(b.hi, ScalarInput(ctx, 2, 0));
+  }
+  return b;
+}
+
 Status ClipKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(const Tensor* x0, ctx.TensorInput(0));
-  double lo, hi;
-  bool has_lo, has_hi;
-  if (ctx.opset() < 11) {
-    has_lo = has_hi = true;
-    lo = ctx.GetFloat("min", -std::numeric_limits<float>::max());
-    hi = ctx.GetFloat("max", std::numeric_limits<float>::max());
-  } else {
-    has_lo = ctx.has_input(1);
-    has_hi = ctx.has_input(2);
-    ASSIGN_OR_RETURN(lo, ScalarInput(ctx, 1, 0));
-    ASSIGN_OR_RETURN(hi, ScalarInput(ctx, 2, 0));
-  }
+  ASSIGN_OR_RETURN(const ClipBounds bounds, GetClipBounds(ctx));
+  const double lo = bounds.lo, hi = bounds.hi;
+  const bool has_lo = bounds.has_lo, has_hi = bounds.has_hi;
   if (x0->dtype() == DataType::kFloat) {
     Tensor y = ctx.OutputBuffer(0, DataType::kFloat, x0->dims());
-    const float l = has_lo ? static_cast<float>(lo) : std::numeric_limits<float>::lowest();
-    const float h = has_hi ? static_cast<float>(hi) : std::numeric_limits<float>::max();
-    Vec().unary_f32(UnaryOp::kClip, x0->data<float>(), y.mutable_data<float>(), x0->size(), l, h);
+    Vec().unary_f32(UnaryOp::kClip, x0->data<float>(), y.mutable_data<float>(), x0->size(), bounds.float_lo(),
+                    bounds.float_hi());
     ctx.set_output(0, std::move(y));
     return OkStatus();
   }
@@ -528,6 +543,39 @@ double Erf(double x) { return std::erf(x); }
 
 }  // namespace
 
+StatusOr<bool> AppendActivationEpilogue(const KernelContext& node_ctx, ChannelEpilogue& e) {
+  if (e.has_activation || node_ctx.node().domain() != "") return false;
+  const std::string& op = node_ctx.node().op_type();
+  UnaryParams p;
+  UnaryOp act;
+  if (op == "Relu") {
+    act = UnaryOp::kRelu;
+  } else if (op == "Clip") {
+    ASSIGN_OR_RETURN(const ClipBounds bounds, GetClipBounds(node_ctx));
+    act = UnaryOp::kClip;
+    p = {bounds.float_lo(), bounds.float_hi()};
+  } else if (op == "LeakyRelu") {
+    act = UnaryOp::kLeakyRelu;
+    p = LeakyReluParams(node_ctx);
+  } else if (op == "HardSigmoid") {
+    act = UnaryOp::kHardSigmoid;
+    p = HardSigmoidParams(node_ctx);
+  } else if (op == "HardSwish" && node_ctx.opset() >= 14) {
+    act = UnaryOp::kHardSwish;
+  } else if (op == "Sigmoid") {
+    act = UnaryOp::kSigmoid;
+  } else if (op == "Tanh") {
+    act = UnaryOp::kTanh;
+  } else {
+    return false;
+  }
+  e.has_activation = true;
+  e.activation = act;
+  e.p0 = p.p0;
+  e.p1 = p.p1;
+  return true;
+}
+
 void RegisterElementwiseKernels(KernelRegistry& r) {
   // Unary math over floats.
   r.Register("", "Acos", 7, FloatUnary(Simple([](auto x) { return std::acos(x); })));
@@ -583,9 +631,7 @@ void RegisterElementwiseKernels(KernelRegistry& r) {
                  return static_cast<T>(x > 0 ? g * x : g * (a * std::exp(static_cast<double>(x)) - a));
                };
              }));
-  r.Register("", "LeakyRelu", 1, VectorUnary(UnaryOp::kLeakyRelu, [](const KernelContext& c) {
-               return UnaryParams{c.GetFloat("alpha", 0.01f)};
-             }, FloatUnary([](const KernelContext& c) {
+  r.Register("", "LeakyRelu", 1, VectorUnary(UnaryOp::kLeakyRelu, LeakyReluParams, FloatUnary([](const KernelContext& c) {
                const float a = c.GetFloat("alpha", 0.01f);
                return [a](auto x) { return x < 0 ? static_cast<decltype(x)>(a * x) : x; };
              })));
@@ -593,9 +639,7 @@ void RegisterElementwiseKernels(KernelRegistry& r) {
                const float a = c.GetFloat("alpha", 1.0f);
                return [a](auto x) { return x > a ? x : decltype(x)(0); };
              }));
-  r.Register("", "HardSigmoid", 1, VectorUnary(UnaryOp::kHardSigmoid, [](const KernelContext& c) {
-               return UnaryParams{c.GetFloat("alpha", 0.2f), c.GetFloat("beta", 0.5f)};
-             }, FloatUnary([](const KernelContext& c) {
+  r.Register("", "HardSigmoid", 1, VectorUnary(UnaryOp::kHardSigmoid, HardSigmoidParams, FloatUnary([](const KernelContext& c) {
                const float a = c.GetFloat("alpha", 0.2f), b = c.GetFloat("beta", 0.5f);
                return [a, b](auto x) {
                  using T = decltype(x);

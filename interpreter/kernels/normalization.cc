@@ -28,26 +28,50 @@ Status SetAs(KernelContext& ctx, size_t i, Tensor t, DataType type) {
   return OkStatus();
 }
 
-// Float inference: one multiply-add per element, with per-channel constants worked out in double.
-// Returns false (and does nothing) when the inputs do not have that form.
-StatusOr<bool> BatchNormInferenceFloat(KernelContext& ctx, const Tensor& x) {
-  if (x.dtype() != DataType::kFloat || x.rank() < 2) return false;
-  const int64_t N = x.dim(0), C = x.dim(1), S = DimProduct(x.dims(), 2, x.rank());
+// Whether the node computes inference statistics per channel (no training outputs, no opset < 7
+// per-element statistics).
+bool IsChannelInference(const KernelContext& ctx) {
+  const bool training = ctx.opset() >= 14 ? ctx.GetInt("training_mode", 0) != 0
+                                          : (ctx.opset() >= 7 && ctx.num_outputs() > 1 && ctx.wants_output(1));
+  const bool legacy_per_element = ctx.opset() < 7 && ctx.GetInt("spatial", 1) == 0;
+  return !training && !legacy_per_element;
+}
+
+// Float inference as y = x * scale[c] + shift[c], the constants worked out in double from the node's
+// scale, B, mean and var (inputs 1..4) and rounded to float. False when those are not C floats.
+StatusOr<bool> ChannelAffine(const KernelContext& ctx, int64_t C, std::vector<float>& scale,
+                             std::vector<float>& shift) {
   const Tensor* params[4];
   for (size_t i = 0; i < 4; ++i) {
     ASSIGN_OR_RETURN(params[i], ctx.TensorInput(i + 1));
     if (params[i]->dtype() != DataType::kFloat || params[i]->size() != C) return false;
   }
   const double eps = ctx.GetFloat("epsilon", 1e-5f);
+  scale.resize(C);
+  shift.resize(C);
+  for (int64_t c = 0; c < C; ++c) {
+    const double a = params[0]->data<float>()[c] / std::sqrt(static_cast<double>(params[3]->data<float>()[c]) + eps);
+    scale[c] = static_cast<float>(a);
+    shift[c] = static_cast<float>(params[1]->data<float>()[c] - params[2]->data<float>()[c] * a);
+  }
+  return true;
+}
+
+// Float inference: one multiply-add per element. Returns false (and does nothing) when the inputs do
+// not have that form.
+StatusOr<bool> BatchNormInferenceFloat(KernelContext& ctx, const Tensor& x) {
+  if (x.dtype() != DataType::kFloat || x.rank() < 2) return false;
+  const int64_t N = x.dim(0), C = x.dim(1), S = DimProduct(x.dims(), 2, x.rank());
+  std::vector<float> scale, shift;
+  ASSIGN_OR_RETURN(bool affine, ChannelAffine(ctx, C, scale, shift));
+  if (!affine) return false;
   Tensor y = ctx.OutputBuffer(0, DataType::kFloat, x.dims());
   const float* px = x.data<float>();
   float* py = y.mutable_data<float>();
-  for (int64_t c = 0; c < C; ++c) {
-    const double a = params[0]->data<float>()[c] / std::sqrt(static_cast<double>(params[3]->data<float>()[c]) + eps);
-    const double b = params[1]->data<float>()[c] - params[2]->data<float>()[c] * a;
-    for (int64_t n = 0; n < N; ++n) {
+  for (int64_t n = 0; n < N; ++n) {
+    for (int64_t c = 0; c < C; ++c) {
       const int64_t off = (n * C + c) * S;
-      Vec().scale_shift_f32(px + off, static_cast<float>(a), static_cast<float>(b), py + off, S);
+      Vec().scale_shift_f32(px + off, scale[c], shift[c], py + off, S);
     }
   }
   ctx.set_output(0, std::move(y));
@@ -56,14 +80,9 @@ StatusOr<bool> BatchNormInferenceFloat(KernelContext& ctx, const Tensor& x) {
 
 Status BatchNormKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(const Tensor* x0, ctx.TensorInput(0));
-  {
-    const bool training = ctx.opset() >= 14 ? ctx.GetInt("training_mode", 0) != 0
-                                            : (ctx.opset() >= 7 && ctx.num_outputs() > 1 && ctx.wants_output(1));
-    const bool legacy_per_element = ctx.opset() < 7 && ctx.GetInt("spatial", 1) == 0;
-    if (!training && !legacy_per_element) {
-      ASSIGN_OR_RETURN(bool done, BatchNormInferenceFloat(ctx, *x0));
-      if (done) return OkStatus();
-    }
+  if (IsChannelInference(ctx)) {
+    ASSIGN_OR_RETURN(bool done, BatchNormInferenceFloat(ctx, *x0));
+    if (done) return OkStatus();
   }
   ASSIGN_OR_RETURN(Tensor x, ToDouble(*x0));
   ASSIGN_OR_RETURN(Tensor scale, InputDouble(ctx, 1));
@@ -351,6 +370,11 @@ Status MVNKernel(KernelContext& ctx) {
 }
 
 }  // namespace
+
+StatusOr<bool> AppendBatchNormEpilogue(const KernelContext& node_ctx, int64_t channels, ChannelEpilogue& e) {
+  if (!IsChannelInference(node_ctx) || !e.scale.empty() || e.has_activation) return false;
+  return ChannelAffine(node_ctx, channels, e.scale, e.shift);
+}
 
 void RegisterNormalizationKernels(KernelRegistry& r) {
   r.Register("", "BatchNormalization", 1, BatchNormKernel);
