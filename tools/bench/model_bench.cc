@@ -1,6 +1,7 @@
 // Whole-model interpreter speed on models shaped like real exports (tools/bench/model_zoo.h):
-// ResNet-50, MobileNetV2, a two-layer LSTM and a BERT-base encoder layer, batch 1, one interpreter
-// thread unless --threads=N.
+// ResNet-50, MobileNetV2, a two-layer LSTM, a BERT-base encoder layer and a chain of tiny nodes,
+// batch 1, one interpreter thread unless --threads=N. Before timing a model, its outputs on the CPU's
+// ISA are checked against the baseline (SSE2) kernels.
 //
 //   bazel run -c opt //tools/bench:model_bench                      # ms per run, 5 repetitions
 //   bazel run -c opt //tools/bench:model_bench -- --profile         # share of run time per op type
@@ -14,6 +15,7 @@
 // (Evaluator::EnableProfiling), averaged over --profile_runs=N runs (default 5) after a warm-up run.
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstring>
 #include <iostream>
 #include <map>
@@ -25,6 +27,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "benchmark/benchmark.h"
+#include "interpreter/cpu/isa.h"
 #include "interpreter/cpu/thread_pool.h"
 #include "interpreter/evaluator.h"
 #include "tools/bench/model_zoo.h"
@@ -56,7 +59,41 @@ absl::StatusOr<std::vector<BenchModel>> LoadModels() {
   return models;
 }
 
+// Runs the model once on the baseline (SSE2) kernels and once on the active ISA and compares the
+// outputs (|a - b| <= 1e-4 + 1e-3 |b|, the vector kernels reorder sums): a fast wrong kernel must not
+// post a figure.
+absl::Status CheckAgainstBaselineIsa(const BenchModel& model) {
+  const interpreter::Isa active = interpreter::ActiveIsa();
+  if (active == interpreter::Isa::kBaseline) return absl::OkStatus();
+  if (absl::Status st = interpreter::SetActiveIsa(interpreter::Isa::kBaseline); !st.ok()) return st;
+  auto reference = interpreter::Evaluator(*model.zoo.model).RunByName(model.inputs);
+  if (absl::Status st = interpreter::SetActiveIsa(active); !st.ok()) return st;
+  if (!reference.ok()) return reference.status();
+  auto outputs = interpreter::Evaluator(*model.zoo.model).RunByName(model.inputs);
+  if (!outputs.ok()) return outputs.status();
+  for (size_t k = 0; k < outputs->size(); ++k) {
+    const interpreter::Tensor& got = (*outputs)[k].tensor();
+    const interpreter::Tensor& want = (*reference)[k].tensor();
+    if (got.dims() != want.dims() || got.dtype() != ir::DataType::kFloat) {
+      return absl::InternalError(absl::StrCat(model.zoo.name, ": output ", k, " differs in shape or type"));
+    }
+    for (int64_t i = 0; i < got.size(); ++i) {
+      const double a = got.data<float>()[i], b = want.data<float>()[i];
+      if (!(std::abs(a - b) <= 1e-4 + 1e-3 * std::abs(b))) {
+        return absl::InternalError(absl::StrCat(model.zoo.name, ": output ", k, " element ", i, " is ", a, " on ",
+                                                std::string(interpreter::IsaName(active)), " but ", b,
+                                                " on the baseline kernels"));
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
 void BM_Model(benchmark::State& state, const BenchModel* model) {
+  if (absl::Status st = CheckAgainstBaselineIsa(*model); !st.ok()) {
+    state.SkipWithError(std::string(st.message()).c_str());
+    return;
+  }
   // One evaluator for all iterations, as a caller running a model repeatedly would keep one.
   interpreter::Evaluator evaluator(*model->zoo.model);
   for (auto _ : state) {
