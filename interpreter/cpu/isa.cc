@@ -75,6 +75,14 @@ Isa DetectedIsa() {
   return detected;
 }
 
+std::vector<Isa> SupportedIsas() {
+  std::vector<Isa> isas;
+  for (Isa isa : {Isa::kBaseline, Isa::kAvx2, Isa::kAvx512}) {
+    if (isa <= DetectedIsa()) isas.push_back(isa);
+  }
+  return isas;
+}
+
 Isa ActiveIsa() { return static_cast<Isa>(Active().load(std::memory_order_relaxed)); }
 
 absl::Status SetActiveIsa(Isa isa) {

@@ -6,6 +6,7 @@
 #define ONNX_OPT_INTERPRETER_CPU_ISA_H_
 
 #include <string_view>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -24,6 +25,8 @@ absl::StatusOr<Isa> ParseIsa(std::string_view name);
 
 // The best ISA this CPU and OS support (checked once).
 Isa DetectedIsa();
+// Every ISA up to DetectedIsa(), lowest first.
+std::vector<Isa> SupportedIsas();
 
 // The ISA kernels use: DetectedIsa(), lowered by ONNX_OPT_ISA when set (read once).
 Isa ActiveIsa();

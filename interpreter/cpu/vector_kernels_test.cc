@@ -3,31 +3,17 @@
 
 #include <cmath>
 #include <limits>
-#include <random>
 #include <string>
 #include <vector>
 
 #include "gtest/gtest.h"
 #include "interpreter/cpu/isa.h"
+#include "interpreter/test_util.h"
 
 namespace onnx_opt::interpreter {
 namespace {
 
-std::vector<Isa> SupportedIsas() {
-  std::vector<Isa> isas;
-  for (Isa isa : {Isa::kBaseline, Isa::kAvx2, Isa::kAvx512}) {
-    if (isa <= DetectedIsa()) isas.push_back(isa);
-  }
-  return isas;
-}
 
-std::vector<float> Random(int64_t n, float lo, float hi, uint32_t seed) {
-  std::mt19937 gen(seed);
-  std::uniform_real_distribution<float> dist(lo, hi);
-  std::vector<float> v(n);
-  for (float& x : v) x = dist(gen);
-  return v;
-}
 
 // |got - want| <= atol + rtol * |want|, NaN matching NaN, infinities matching exactly.
 ::testing::AssertionResult Near(float got, double want, double rtol, double atol) {
@@ -50,7 +36,7 @@ TEST_P(VectorKernelsTest, TableIsForItsIsa) { EXPECT_EQ(k().isa, GetParam()); }
 
 TEST_P(VectorKernelsTest, GemmMatchesLoopsInEveryTransposition) {
   const int64_t M = 37, N = 29, K = 53;
-  const std::vector<float> a = Random(M * K, -1, 1, 1), b = Random(K * N, -1, 1, 2), c0 = Random(M * N, -1, 1, 3);
+  const std::vector<float> a = testing::RandomFloats(M * K, -1, 1, 1), b = testing::RandomFloats(K * N, -1, 1, 2), c0 = testing::RandomFloats(M * N, -1, 1, 3);
   for (bool ta : {false, true}) {
     for (bool tb : {false, true}) {
       for (float beta : {0.0f, 1.0f, 0.5f}) {
@@ -79,7 +65,7 @@ TEST_P(VectorKernelsTest, GemmWithEmptyInnerDimensionScalesC) {
 
 TEST_P(VectorKernelsTest, BinaryOpsInEveryOperandForm) {
   const int64_t n = 1000;  // not a multiple of any vector width
-  const std::vector<float> a = Random(n, -4, 4, 4), b = Random(n, 0.5f, 4, 5);
+  const std::vector<float> a = testing::RandomFloats(n, -4, 4, 4), b = testing::RandomFloats(n, 0.5f, 4, 5);
   const float s = 1.75f;
   struct Case {
     BinaryOp op;
@@ -178,7 +164,7 @@ TEST_P(VectorKernelsTest, PiecewiseActivations) {
 }
 
 TEST_P(VectorKernelsTest, ScaleShift) {
-  const std::vector<float> x = Random(101, -2, 2, 6);
+  const std::vector<float> x = testing::RandomFloats(101, -2, 2, 6);
   std::vector<float> y(x.size());
   k().scale_shift_f32(x.data(), 0.25f, -1, y.data(), x.size());
   for (size_t i = 0; i < x.size(); ++i) EXPECT_EQ(y[i], x[i] * 0.25f - 1);
@@ -186,7 +172,7 @@ TEST_P(VectorKernelsTest, ScaleShift) {
 
 TEST_P(VectorKernelsTest, SoftmaxAndLogSoftmaxRows) {
   const int64_t rows = 3, n = 77;
-  const std::vector<float> x = Random(rows * n, -20, 20, 7);
+  const std::vector<float> x = testing::RandomFloats(rows * n, -20, 20, 7);
   std::vector<float> y(rows * n), ly(rows * n);
   k().softmax_rows_f32(x.data(), y.data(), rows, n, false);
   k().softmax_rows_f32(x.data(), ly.data(), rows, n, true);
@@ -203,7 +189,7 @@ TEST_P(VectorKernelsTest, SoftmaxAndLogSoftmaxRows) {
 
 TEST_P(VectorKernelsTest, LayerNormRows) {
   const int64_t rows = 4, n = 768;
-  const std::vector<float> x = Random(rows * n, 100, 101, 8), scale = Random(n, 0.5f, 2, 9), bias = Random(n, -1, 1, 10);
+  const std::vector<float> x = testing::RandomFloats(rows * n, 100, 101, 8), scale = testing::RandomFloats(n, 0.5f, 2, 9), bias = testing::RandomFloats(n, -1, 1, 10);
   std::vector<float> y(rows * n), mean(rows), inv(rows);
   k().layer_norm_rows_f32(x.data(), scale.data(), bias.data(), y.data(), rows, n, 1e-5f, mean.data(), inv.data());
   for (int64_t r = 0; r < rows; ++r) {
@@ -272,7 +258,7 @@ TEST_P(VectorKernelsTest, WindowKernelsOverGeometries) {
           win.out_h = (win.in_h + win.pad_top + win.pad_bottom - ek) / stride + 1;
           win.out_w = (win.in_w + win.pad_left + win.pad_right - ek) / stride + 1;
           if (win.out_h <= 0 || win.out_w <= 0) continue;
-          const std::vector<float> x = Random(win.in_h * win.in_w, -1, 1, 11), w = Random(kernel * kernel, -1, 1, 12);
+          const std::vector<float> x = testing::RandomFloats(win.in_h * win.in_w, -1, 1, 11), w = testing::RandomFloats(kernel * kernel, -1, 1, 12);
           std::vector<float> got(win.out_h * win.out_w), want;
           const std::string where = "k" + std::to_string(kernel) + " s" + std::to_string(stride) + " d" +
                                     std::to_string(dilation) + " p" + std::to_string(pad);

@@ -4,7 +4,6 @@
 // linear_before_reset and input_forget.
 #include <cmath>
 #include <memory>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -38,14 +37,6 @@ struct Case {
 int Gates(Op op) { return op == Op::kRnn ? 1 : (op == Op::kGru ? 3 : 4); }
 const char* OpName(Op op) { return op == Op::kRnn ? "RNN" : (op == Op::kGru ? "GRU" : "LSTM"); }
 
-std::vector<float> Random(int64_t n, float lo, float hi, uint32_t seed) {
-  std::mt19937 gen(seed);
-  std::uniform_real_distribution<float> dist(lo, hi);
-  std::vector<float> v(n);
-  for (float& x : v) x = dist(gen);
-  return v;
-}
-
 // Runs the case with float tensors or the same values as double.
 absl::StatusOr<std::vector<RuntimeValue>> RunCase(const Case& c, ir::DataType type) {
   const int64_t D = c.direction == "bidirectional" ? 2 : 1, G = Gates(c.op);
@@ -55,7 +46,7 @@ absl::StatusOr<std::vector<RuntimeValue>> RunCase(const Case& c, ir::DataType ty
   uint32_t seed = 1;
   auto add = [&](size_t slot, std::vector<int64_t> dims, float lo, float hi) {
     ins[slot] = graph->AddInput("in" + std::to_string(slot));
-    const std::vector<float> v = Random(NumElements(dims), lo, hi, seed++);
+    const std::vector<float> v = testing::RandomFloats(NumElements(dims), lo, hi, seed++);
     if (type == ir::DataType::kFloat) {
       feeds.push_back(RuntimeValue(Tensor::FromVector<float>(type, dims, v)));
     } else {
@@ -216,11 +207,7 @@ std::vector<Case> Cases() {
   return cases;
 }
 
-class RecurrentTest : public ::testing::TestWithParam<Isa> {
- protected:
-  void SetUp() override { ASSERT_TRUE(SetActiveIsa(GetParam()).ok()); }
-  void TearDown() override { ASSERT_TRUE(SetActiveIsa(DetectedIsa()).ok()); }
-};
+using RecurrentTest = testing::PerIsaTest;
 
 TEST_P(RecurrentTest, FloatMatchesTheGenericDoublePath) {
   for (const Case& c : Cases()) {
@@ -229,19 +216,7 @@ TEST_P(RecurrentTest, FloatMatchesTheGenericDoublePath) {
     auto d = RunCase(c, ir::DataType::kDouble);
     ASSERT_TRUE(f.ok()) << f.status();
     ASSERT_TRUE(d.ok()) << d.status();
-    ASSERT_EQ(f->size(), d->size());
-    for (size_t k = 0; k < f->size(); ++k) {
-      const Tensor& got = (*f)[k].tensor();
-      const Tensor& want = (*d)[k].tensor();
-      ASSERT_EQ(got.dtype(), ir::DataType::kFloat);
-      ASSERT_EQ(want.dtype(), ir::DataType::kDouble);
-      ASSERT_EQ(got.dims(), want.dims()) << "output " << k;
-      for (int64_t i = 0; i < got.size(); ++i) {
-        const double g = got.data<float>()[i];
-        const double w = want.data<double>()[i];
-        ASSERT_LE(std::abs(g - w), 2e-5 + 1e-4 * std::abs(w)) << "output " << k << " element " << i;
-      }
-    }
+    testing::ExpectFloatMatchesDouble(*f, *d, 1e-4, 2e-5);
   }
 }
 
@@ -273,7 +248,7 @@ TEST_P(RecurrentTest, SequenceLensPadsWithZerosAndKeepsTheLastState) {
     }
   }
   // Length 0: Y_h is initial_h (the third input fed, seeds 1.. in order X, W, R, B, initial_h).
-  const std::vector<float> h0 = Random(2 * 3 * 6, -1, 1, 5);
+  const std::vector<float> h0 = testing::RandomFloats(2 * 3 * 6, -1, 1, 5);
   for (int64_t d = 0; d < 2; ++d) {
     for (int64_t j = 0; j < 6; ++j) EXPECT_EQ(yh.data<float>()[(d * 3 + 2) * 6 + j], h0[(d * 3 + 2) * 6 + j]);
   }
@@ -286,16 +261,7 @@ TEST_P(RecurrentTest, RejectsInputsOfTheWrongShape) {
   EXPECT_FALSE(RunCase(c, ir::DataType::kFloat).ok());
 }
 
-std::vector<Isa> SupportedIsas() {
-  std::vector<Isa> isas;
-  for (Isa isa : {Isa::kBaseline, Isa::kAvx2, Isa::kAvx512}) {
-    if (isa <= DetectedIsa()) isas.push_back(isa);
-  }
-  return isas;
-}
-
-INSTANTIATE_TEST_SUITE_P(EveryIsa, RecurrentTest, ::testing::ValuesIn(SupportedIsas()),
-                         [](const ::testing::TestParamInfo<Isa>& info) { return std::string(IsaName(info.param)); });
+INSTANTIATE_TEST_SUITE_P(EveryIsa, RecurrentTest, ::testing::ValuesIn(SupportedIsas()), testing::IsaTestName);
 
 }  // namespace
 }  // namespace onnx_opt::interpreter

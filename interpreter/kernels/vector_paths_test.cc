@@ -3,7 +3,6 @@
 // values as double (the generic loops), and the results must agree to float precision.
 #include <cmath>
 #include <functional>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -30,14 +29,6 @@ struct Case {
   double rtol = 1e-5, atol = 1e-6;
   size_t outputs = 1;
 };
-
-std::vector<float> Random(int64_t n, float lo, float hi, uint32_t seed) {
-  std::mt19937 gen(seed);
-  std::uniform_real_distribution<float> dist(lo, hi);
-  std::vector<float> v(n);
-  for (float& x : v) x = dist(gen);
-  return v;
-}
 
 std::vector<Case> Cases() {
   auto ints = [](std::string name, std::vector<int64_t> v) {
@@ -137,7 +128,7 @@ absl::StatusOr<std::vector<RuntimeValue>> RunCase(const Case& c, ir::DataType ty
   std::vector<RuntimeValue> inputs;
   uint32_t seed = 1;
   for (const Input& in : c.inputs) {
-    const std::vector<float> v = Random(NumElements(in.dims), in.lo, in.hi, seed++);
+    const std::vector<float> v = testing::RandomFloats(NumElements(in.dims), in.lo, in.hi, seed++);
     if (type == ir::DataType::kFloat) {
       inputs.push_back(RuntimeValue(Tensor::FromVector<float>(type, in.dims, v)));
     } else {
@@ -147,11 +138,7 @@ absl::StatusOr<std::vector<RuntimeValue>> RunCase(const Case& c, ir::DataType ty
   return g.Run(std::move(inputs), c.opset);
 }
 
-class VectorPathsTest : public ::testing::TestWithParam<Isa> {
- protected:
-  void SetUp() override { ASSERT_TRUE(SetActiveIsa(GetParam()).ok()); }
-  void TearDown() override { ASSERT_TRUE(SetActiveIsa(DetectedIsa()).ok()); }
-};
+using VectorPathsTest = testing::PerIsaTest;
 
 TEST_P(VectorPathsTest, FloatMatchesTheGenericDoublePath) {
   for (const Case& c : Cases()) {
@@ -160,32 +147,11 @@ TEST_P(VectorPathsTest, FloatMatchesTheGenericDoublePath) {
     auto d = RunCase(c, ir::DataType::kDouble);
     ASSERT_TRUE(f.ok()) << f.status();
     ASSERT_TRUE(d.ok()) << d.status();
-    ASSERT_EQ(f->size(), d->size());
-    for (size_t k = 0; k < f->size(); ++k) {
-      const Tensor& got = (*f)[k].tensor();
-      const Tensor& want = (*d)[k].tensor();
-      ASSERT_EQ(got.dtype(), ir::DataType::kFloat);
-      ASSERT_EQ(got.dims(), want.dims()) << "output " << k;
-      for (int64_t i = 0; i < got.size(); ++i) {
-        // LayerNormalization's statistics are float (stash_type) in both runs.
-        const double g = got.data<float>()[i];
-        const double w = want.dtype() == ir::DataType::kDouble ? want.data<double>()[i] : want.data<float>()[i];
-        ASSERT_LE(std::abs(g - w), c.atol + c.rtol * std::abs(w)) << "output " << k << " element " << i;
-      }
-    }
+    testing::ExpectFloatMatchesDouble(*f, *d, c.rtol, c.atol);
   }
 }
 
-std::vector<Isa> SupportedIsas() {
-  std::vector<Isa> isas;
-  for (Isa isa : {Isa::kBaseline, Isa::kAvx2, Isa::kAvx512}) {
-    if (isa <= DetectedIsa()) isas.push_back(isa);
-  }
-  return isas;
-}
-
-INSTANTIATE_TEST_SUITE_P(EveryIsa, VectorPathsTest, ::testing::ValuesIn(SupportedIsas()),
-                         [](const ::testing::TestParamInfo<Isa>& info) { return std::string(IsaName(info.param)); });
+INSTANTIATE_TEST_SUITE_P(EveryIsa, VectorPathsTest, ::testing::ValuesIn(SupportedIsas()), testing::IsaTestName);
 
 }  // namespace
 }  // namespace onnx_opt::interpreter
