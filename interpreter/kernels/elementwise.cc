@@ -6,6 +6,7 @@
 #include <limits>
 #include <optional>
 
+#include "absl/container/inlined_vector.h"
 #include "interpreter/cpu/vector_kernels.h"
 #include "interpreter/kernels/common.h"
 
@@ -117,8 +118,9 @@ StatusOr<BinaryInputs> PrepareBinary(const KernelContext& ctx, bool widen = true
 bool VectorBinaryFloat(const KernelContext& ctx, BinaryOp op, BinaryInputs& in, Tensor& out) {
   const std::vector<int64_t>& out_dims = in.out_dims;
   const std::vector<int64_t> sa = BroadcastStrides(in.a.dims(), out_dims), sb = BroadcastStrides(in.b.dims(), out_dims);
-  // Coalesced dims (outermost first) with each operand's stride along them.
-  std::vector<int64_t> dims, ca, cb;
+  // Coalesced dims (outermost first) with each operand's stride along them (inline: no allocation for
+  // the ranks models use, which matters on tiny tensors).
+  absl::InlinedVector<int64_t, 8> dims, ca, cb;
   for (size_t d = 0; d < out_dims.size(); ++d) {
     if (out_dims[d] == 1) continue;
     const bool merge = !dims.empty() && (ca.back() == 0) == (sa[d] == 0) && (cb.back() == 0) == (sb[d] == 0);
@@ -152,7 +154,7 @@ bool VectorBinaryFloat(const KernelContext& ctx, BinaryOp op, BinaryInputs& in, 
   const int64_t inner = dims.back();
   const Operands form = a_vec && b_vec ? Operands::kVectorVector : (a_vec ? Operands::kVectorScalar : Operands::kScalarVector);
   const int64_t outer_rank = static_cast<int64_t>(dims.size()) - 1;
-  std::vector<int64_t> idx(outer_rank, 0);
+  absl::InlinedVector<int64_t, 8> idx(outer_rank, 0);
   int64_t oa = 0, ob = 0;
   for (int64_t o = 0, n = NumElements(out_dims); o < n; o += inner) {
     Vec().binary_f32(op, form, pa + oa, pb + ob, po + o, inner);
