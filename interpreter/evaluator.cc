@@ -46,6 +46,7 @@ struct Plan {
   // Per node in order: for a Conv, the positions of the BatchNormalization and/or activation after it
   // that it may apply as an epilogue (each link's value has no other use), in chain order.
   std::vector<std::vector<size_t>> folded;
+  bool constants_loaded = false;  // the graph's initializers are in the evaluator's cache
 };
 
 bool IsFoldableActivation(const ir::Node& n) {
@@ -185,6 +186,9 @@ struct Scope {
   absl::flat_hash_set<const ir::Value*> absent;  // formal inputs the caller omitted
   const std::vector<ir::OpsetImport>* opsets = nullptr;
   const AttributeScope* attrs = nullptr;
+  // Initializers of every graph, loaded once per evaluator and read in place (never copied into a
+  // scope); a graph input given by the caller shadows its initializer through `values`.
+  const absl::flat_hash_map<const ir::Value*, RuntimeValue>* constants = nullptr;
 
   // Returns the value, or null with *omitted set when it is an omitted input.
   const RuntimeValue* Find(const ir::Value* v, bool* omitted) const {
@@ -196,6 +200,10 @@ struct Scope {
         return nullptr;
       }
     }
+    if (constants != nullptr && v->initializer() != nullptr) {
+      auto it = constants->find(v);
+      if (it != constants->end()) return &it->second;
+    }
     return nullptr;
   }
 };
@@ -206,7 +214,7 @@ struct Evaluator::Impl {
   std::vector<ir::OpsetImport> main_opsets;
   const KernelRegistry& registry = KernelRegistry::Global();
   absl::flat_hash_map<const ir::Graph*, std::unique_ptr<Plan>> plans;  // kernels filled in as nodes run
-  absl::flat_hash_map<const ir::Value*, Tensor> constants;
+  absl::flat_hash_map<const ir::Value*, RuntimeValue> constants;
   int depth = 0;
   std::map<std::string, Evaluator::OpProfile>* profile = nullptr;
 
@@ -221,7 +229,7 @@ struct Evaluator::Impl {
 
   absl::StatusOr<Tensor> Constant(const ir::Value* v) {
     auto it = constants.find(v);
-    if (it != constants.end()) return it->second;
+    if (it != constants.end()) return it->second.tensor();
     if (v->initializer() == nullptr) {
       return absl::UnimplementedError(absl::StrCat("sparse initializer '", v->name(), "' is not supported"));
     }
@@ -282,9 +290,11 @@ absl::StatusOr<std::vector<RuntimeValue>> Evaluator::Impl::RunGraph(
   scope.parent = parent;
   scope.opsets = opsets;
   scope.attrs = attrs;
-  for (const ir::Value* v : g.initializers()) {
-    ASSIGN_OR_RETURN(Tensor t, Constant(v));
-    scope.values[v] = std::move(t);
+  scope.constants = &constants;
+  ASSIGN_OR_RETURN(Plan* plan, GetPlan(g));
+  if (!plan->constants_loaded) {
+    for (const ir::Value* v : g.initializers()) RETURN_IF_ERROR(Constant(v).status());
+    plan->constants_loaded = true;
   }
   for (size_t i = 0; i < g.inputs().size(); ++i) {
     const ir::Value* v = g.inputs()[i];
@@ -295,12 +305,11 @@ absl::StatusOr<std::vector<RuntimeValue>> Evaluator::Impl::RunGraph(
     }
     if (i < inputs.size()) {
       scope.values[v] = std::move(inputs[i]);
-    } else if (!scope.values.contains(v)) {
+    } else if (v->initializer() == nullptr) {
       return absl::InvalidArgumentError(absl::StrCat("graph '", g.name(), "': no value for input '",
                                                      v->name(), "'"));
     }
   }
-  ASSIGN_OR_RETURN(Plan* plan, GetPlan(g));
   std::vector<bool> computed(plan->order.size(), false);  // folded into an earlier node's kernel
   for (size_t k = 0; k < plan->order.size(); ++k) {
     const ir::Node& node = *plan->order[k];
