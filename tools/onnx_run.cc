@@ -6,7 +6,9 @@
 #include <filesystem>
 #include <iostream>
 #include <string>
+#include <vector>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "interpreter/cpu/thread_pool.h"
@@ -47,6 +49,9 @@ int Main(int argc, char** argv) {
       {"outputs", "", true, false, "DIR", "write output_K.pb files into DIR (created if missing)"},
       {"time", "", false, false, "",
        "print wall time per operator type (and in total), the vector kernels, threads and peak memory to stderr"},
+      {"repeat", "", true, false, "N",
+       "run the model N times (default 1); with --time the first run is a warm-up and the figures are the median "
+       "total and the mean per op type of the other runs"},
       cli::ThreadsOptionSpec("default 1"),
       cli::IsaOptionSpec(),
       {"version", "", false, false, "", "print the version, the vector kernels in use and the thread count"},
@@ -99,16 +104,33 @@ int Main(int argc, char** argv) {
     std::cerr << "onnx-run: " << inputs.status().message() << "\n";
     return 1;
   }
+  int repeat = 1;
+  if (std::optional<std::string> text = args.Get("repeat")) {
+    if (!absl::SimpleAtoi(*text, &repeat) || repeat < 1) {
+      std::cerr << "onnx-run: --repeat needs a whole number of at least 1, got '" << *text << "'\n";
+      return 2;
+    }
+  }
+  // The first run builds the evaluator's plans, loads the initializers and touches fresh memory; with
+  // --repeat it is a warm-up left out of the figures.
   interpreter::Evaluator evaluator(**model);
   std::map<std::string, interpreter::Evaluator::OpProfile> profile;
-  if (args.Has("time")) evaluator.EnableProfiling(&profile);
-  const auto start = std::chrono::steady_clock::now();
-  absl::StatusOr<std::vector<interpreter::RuntimeValue>> results = evaluator.Run(std::move(*inputs));
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (!results.ok()) {
-    std::cerr << "onnx-run: " << results.status().message() << "\n";
-    return 1;
+  std::vector<double> run_seconds;
+  absl::StatusOr<std::vector<interpreter::RuntimeValue>> results;
+  for (int run = 0; run < repeat; ++run) {
+    const bool timed = repeat == 1 || run > 0;
+    evaluator.EnableProfiling(args.Has("time") && timed ? &profile : nullptr);
+    const auto start = std::chrono::steady_clock::now();
+    results = evaluator.Run(*inputs);
+    if (timed) run_seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    if (!results.ok()) {
+      std::cerr << "onnx-run: " << results.status().message() << "\n";
+      return 1;
+    }
   }
+  std::sort(run_seconds.begin(), run_seconds.end());
+  const double seconds = run_seconds[run_seconds.size() / 2];
+  const double timed_runs = static_cast<double>(run_seconds.size());
   const std::vector<interpreter::RuntimeValue>& values = *results;
   const std::vector<ir::Value*>& outputs = (*model)->graph().outputs();
   if (std::optional<std::string> dir = args.Get("outputs")) {
@@ -141,10 +163,16 @@ int Main(int argc, char** argv) {
     std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.second.seconds > b.second.seconds; });
     std::cerr << absl::StrFormat("%-28s %8s %12s %7s\n", "op type", "calls", "time (ms)", "share");
     for (const auto& [op, p] : rows) {
-      std::cerr << absl::StrFormat("%-28s %8d %12.3f %6.1f%%\n", op, p.calls, p.seconds * 1e3,
-                                   seconds > 0 ? 100.0 * p.seconds / seconds : 0.0);
+      const double ms = p.seconds * 1e3 / timed_runs;
+      std::cerr << absl::StrFormat("%-28s %8d %12.3f %6.1f%%\n", op, static_cast<int64_t>(p.calls / timed_runs), ms,
+                                   seconds > 0 ? 100.0 * ms / (seconds * 1e3) : 0.0);
     }
-    std::cerr << absl::StrFormat("total: %.3f ms\n", seconds * 1e3);
+    if (repeat > 1) {
+      std::cerr << absl::StrFormat("total: %.3f ms (median of %d runs after a warm-up)\n", seconds * 1e3,
+                                   static_cast<int>(timed_runs));
+    } else {
+      std::cerr << absl::StrFormat("total: %.3f ms\n", seconds * 1e3);
+    }
     std::cerr << absl::StrFormat("%s, threads: %d, peak RSS: %.1f MiB\n", cli::DescribeVectorKernels(),
                                  interpreter::NumThreads(), cli::PeakRssMib());
   }

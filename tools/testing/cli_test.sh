@@ -116,6 +116,12 @@ grep -q "^vector kernels: baseline " "$work/timeb.log" || fail "onnx-run --isa=b
 grep -q "unknown instruction set 'bogus'" "$work/isa.log" || fail "onnx-run --isa=bogus message: $(cat "$work/isa.log")"
 "$run" "$good" --threads=0 >/dev/null 2>&1; [ $? -eq 2 ] || fail "onnx-run --threads=0 should exit 2"
 "$run" "$good" --threads=two >/dev/null 2>&1; [ $? -eq 2 ] || fail "onnx-run --threads=two should exit 2"
+# --repeat: the same outputs; with --time a warm-up and the median of the other runs.
+"$run" "$good" --dim N=3 --outputs "$work/runr" --repeat=3 --time 2>"$work/timer.log" || fail "onnx-run --repeat=3 failed"
+cmp -s "$work/run/output_0.pb" "$work/runr/output_0.pb" || fail "onnx-run --repeat=3 changed the outputs"
+grep -q "^total: [0-9.]* ms (median of 2 runs after a warm-up)$" "$work/timer.log" ||
+  fail "onnx-run --repeat=3 --time total: $(cat "$work/timer.log")"
+"$run" "$good" --repeat=0 >/dev/null 2>&1; [ $? -eq 2 ] || fail "onnx-run --repeat=0 should exit 2"
 "$run" --version >"$work/version.txt" || fail "onnx-run --version failed"
 grep -q "^onnx-run [0-9]" "$work/version.txt" || fail "onnx-run --version has no version: $(cat "$work/version.txt")"
 grep -q "^vector kernels: [a-z0-9]* (CPU supports [a-z0-9]*)$" "$work/version.txt" ||
