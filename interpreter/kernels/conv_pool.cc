@@ -301,9 +301,65 @@ Status ConvKernel(KernelContext& ctx) {
   return OkStatus();
 }
 
+bool IsInt8(DataType t) { return t == DataType::kInt8 || t == DataType::kUint8; }
+
+// ConvInteger on 8-bit inputs: x and w minus their zero points are integers of magnitude <= 255, held
+// exactly in float; im2col in float and exact chunked float GEMMs (ExactInt8Gemm) into int32.
+Status ConvInteger8(KernelContext& ctx, const Tensor& x0, const Tensor& w0, Tensor& y) {
+  ASSIGN_OR_RETURN(Tensor x, CastTensor(x0, DataType::kFloat));
+  ASSIGN_OR_RETURN(Tensor w, CastTensor(w0, DataType::kFloat));
+  ASSIGN_OR_RETURN(double xz, ScalarInput(ctx, 2, 0));
+  float* px = x.mutable_data<float>();
+  for (int64_t i = 0; i < x.size(); ++i) px[i] -= static_cast<float>(xz);
+  if (ctx.has_input(3)) {
+    ASSIGN_OR_RETURN(Tensor wz, CastTensor(ctx.input(3), DataType::kFloat));
+    if (w.rank() == 0 || (wz.size() != 1 && wz.size() != w.dim(0))) {
+      return ctx.Error("w_zero_point must be a scalar or hold one value per output channel");
+    }
+    float* pw = w.mutable_data<float>();
+    const int64_t per = w.size() / std::max<int64_t>(w.dim(0), 1);
+    for (int64_t i = 0; i < w.size(); ++i) pw[i] -= wz.data<float>()[wz.size() == 1 ? 0 : i / per];
+  }
+  if (x.rank() < 3 || w.rank() != x.rank()) return ctx.Error("X and W must have the same rank >= 3");
+  const int64_t N = x.dim(0), C = x.dim(1), M = w.dim(0);
+  const int64_t group = ctx.GetInt("group", 1);
+  if (group <= 0 || C % group != 0 || M % group != 0 || w.dim(1) * group != C) {
+    return ctx.Error("channels do not match group and weights");
+  }
+  std::vector<int64_t> kernel = ctx.GetInts("kernel_shape", Spatial(w));
+  ASSIGN_OR_RETURN(Geometry g, MakeGeometry(ctx, Spatial(x), kernel, false));
+  std::vector<int64_t> ydims{N, M};
+  ydims.insert(ydims.end(), g.out.begin(), g.out.end());
+  y = Tensor::Uninitialized(DataType::kInt32, ydims);
+  const int64_t Cg = C / group, Mg = M / group, K = g.k_size(), O = g.out_size(), I = g.in_size();
+  // Zero-point padding reads as x_zero_point, i.e. 0 after the shift: what im2col writes there.
+  std::unique_ptr<float[]> col(new float[static_cast<size_t>(Cg * K * O)]);
+  for (int64_t n = 0; n < N; ++n) {
+    for (int64_t gi = 0; gi < group; ++gi) {
+      const float* in = px + (n * C + gi * Cg) * I;
+      if (g.nd == 2) {
+        Im2Col2d<float>(in, Cg, g, col.get());
+      } else {
+        Im2Col<float>(in, Cg, g, col.get());
+      }
+      ExactInt8Gemm(Mg, O, Cg * K, w.data<float>() + gi * Mg * Cg * K, col.get(),
+                    y.mutable_data<int32_t>() + (n * M + gi * Mg) * O);
+    }
+  }
+  return OkStatus();
+}
+
 Status ConvIntegerKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(const Tensor* x0, ctx.TensorInput(0));
   ASSIGN_OR_RETURN(const Tensor* w0, ctx.TensorInput(1));
+  const bool zero_points_8bit = (!ctx.has_input(2) || IsInt8(ctx.input(2).dtype())) &&
+                                (!ctx.has_input(3) || IsInt8(ctx.input(3).dtype()));
+  if (IsInt8(x0->dtype()) && IsInt8(w0->dtype()) && zero_points_8bit) {
+    Tensor y;
+    RETURN_IF_ERROR(ConvInteger8(ctx, *x0, *w0, y));
+    ctx.set_output(0, std::move(y));
+    return OkStatus();
+  }
   ASSIGN_OR_RETURN(Tensor x, CastTensor(*x0, DataType::kDouble));
   ASSIGN_OR_RETURN(Tensor w, CastTensor(*w0, DataType::kDouble));
   ASSIGN_OR_RETURN(double xz, ScalarInput(ctx, 2, 0));

@@ -1,6 +1,7 @@
 #include "interpreter/kernels/gemm.h"
 
 #include <algorithm>
+#include <memory>
 #include <type_traits>
 
 #include "interpreter/cpu/thread_pool.h"
@@ -100,6 +101,20 @@ void Gemm(bool ta, bool tb, int64_t M, int64_t N, int64_t K, T alpha, const T* A
     VectorGemm<T>(vec.gemm_f64, vec.gemm_ld_f64, ta, tb, M, N, K, alpha, A, B, beta, C);
   } else {
     LoopGemm<T>(ta, tb, M, N, K, alpha, A, B, beta, C);
+  }
+}
+
+void ExactInt8Gemm(int64_t M, int64_t N, int64_t K, const float* A, const float* B, int32_t* C) {
+  constexpr int64_t kChunk = 256;  // 256 * 255 * 255 < 2^24
+  for (int64_t i = 0; i < M * N; ++i) C[i] = 0;
+  if (M == 0 || N == 0 || K == 0) return;
+  std::unique_ptr<float[]> part(new float[static_cast<size_t>(M * N)]);
+  for (int64_t k0 = 0; k0 < K; k0 += kChunk) {
+    const int64_t kc = std::min(kChunk, K - k0);
+    Vec().gemm_ld_f32(false, false, M, N, kc, 1.0f, A + k0, K, B + k0 * N, N, 0.0f, part.get(), N);
+    for (int64_t i = 0; i < M * N; ++i) {
+      C[i] = static_cast<int32_t>(static_cast<uint32_t>(C[i]) + static_cast<uint32_t>(static_cast<int32_t>(part[i])));
+    }
   }
 }
 

@@ -15,6 +15,12 @@ template <typename T>
 void Gemm(bool trans_a, bool trans_b, int64_t M, int64_t N, int64_t K, T alpha, const T* A, const T* B,
           T beta, T* C);
 
+// C (int32, M x N) = A (M x K) * B (K x N) for integer-valued float operands of magnitude at most 255
+// (8-bit values minus zero points), exactly: a product is below 2^16 and a sum of 256 of them below
+// 2^24, the range where float holds every integer, so float GEMMs over K in chunks of 256 are exact in
+// any summation order, and the chunks add up in int32 (wrapping, as a 32-bit accumulator would).
+void ExactInt8Gemm(int64_t M, int64_t N, int64_t K, const float* A, const float* B, int32_t* C);
+
 }  // namespace onnx_opt::interpreter
 
 #endif  // ONNX_OPT_INTERPRETER_KERNELS_GEMM_H_

@@ -13,8 +13,10 @@ using absl::OkStatus;
 using absl::Status;
 using absl::StatusOr;
 
-// Batched matmul with numpy semantics on same-typed float/double/int32/int64 tensors.
-StatusOr<Tensor> BatchedMatMul(const Tensor& a0, const Tensor& b0) {
+// Batched matmul with numpy semantics on same-typed float/double/int32/int64 tensors. With
+// `exact_int8`, a and b are float tensors of 8-bit values minus zero points and the result is the
+// exact int32 product (ExactInt8Gemm).
+StatusOr<Tensor> BatchedMatMul(const Tensor& a0, const Tensor& b0, bool exact_int8 = false) {
   if (a0.rank() == 0 || b0.rank() == 0) return absl::InvalidArgumentError("MatMul inputs must not be scalars");
   Tensor a = a0.rank() == 1 ? a0.Reshaped({1, a0.dim(0)}) : a0;
   Tensor b = b0.rank() == 1 ? b0.Reshaped({b0.dim(0), 1}) : b0;
@@ -30,8 +32,16 @@ StatusOr<Tensor> BatchedMatMul(const Tensor& a0, const Tensor& b0) {
   dims.push_back(M);
   dims.push_back(N);
   // Every output matrix is written by one GEMM (beta 0); only an empty batch leaves nothing to write.
-  Tensor out = Tensor::Uninitialized(a.dtype(), dims);
-  RETURN_IF_ERROR(DispatchNumeric(a.dtype(), [&](auto tag) -> Status {
+  Tensor out = Tensor::Uninitialized(exact_int8 ? DataType::kInt32 : a.dtype(), dims);
+  if (exact_int8) {
+    const float* pa = a.data<float>();
+    const float* pb = b.data<float>();
+    int32_t* po = out.mutable_data<int32_t>();
+    ForEachBroadcast(batch, ba, bb, [&](int64_t o, int64_t i, int64_t j) {
+      ExactInt8Gemm(M, N, K, pa + i * M * K, pb + j * K * N, po + o * M * N);
+    });
+  }
+  if (!exact_int8) RETURN_IF_ERROR(DispatchNumeric(a.dtype(), [&](auto tag) -> Status {
     using T = decltype(tag);
     using C = std::conditional_t<std::is_floating_point_v<T>, T,
                                  std::conditional_t<std::is_signed_v<T>, int64_t, uint64_t>>;
@@ -71,25 +81,43 @@ Status MatMulKernel(KernelContext& ctx) {
   return OkStatus();
 }
 
+bool IsInt8(DataType t) { return t == DataType::kInt8 || t == DataType::kUint8; }
+
+// a - zero_point, broadcast, in `type` (int32, or float for 8-bit values, which it holds exactly).
+template <typename T>
+StatusOr<Tensor> MinusZeroPoint(const Tensor& a, const Tensor& zero_point, DataType type) {
+  ASSIGN_OR_RETURN(Tensor fa, CastTensor(a, type));
+  ASSIGN_OR_RETURN(Tensor z, CastTensor(zero_point, type));
+  ASSIGN_OR_RETURN(std::vector<int64_t> d, BroadcastShapes(fa.dims(), z.dims()));
+  return BinaryMap<T, T, T>(fa, z, d, type, [](T x, T y) { return x - y; });
+}
+
+template <typename T>
+StatusOr<Tensor> MatMulIntegerAs(const KernelContext& ctx, const Tensor& a, const Tensor& b, DataType type) {
+  ASSIGN_OR_RETURN(Tensor fa, CastTensor(a, type));
+  ASSIGN_OR_RETURN(Tensor fb, CastTensor(b, type));
+  // Subtract zero points (scalar or per-row of A / per-column of B).
+  if (ctx.has_input(2)) {
+    const Tensor& za = ctx.input(2);
+    // A 1-D zero point holds one value per row of A; an N-D one ([..., M, 1]) broadcasts as given.
+    ASSIGN_OR_RETURN(fa, MinusZeroPoint<T>(a, za.rank() == 1 && za.size() != 1 ? za.Reshaped({za.size(), 1}) : za,
+                                           type));
+  }
+  if (ctx.has_input(3)) {
+    ASSIGN_OR_RETURN(fb, MinusZeroPoint<T>(b, ctx.input(3), type));
+  }
+  return BatchedMatMul(fa, fb, std::is_same_v<T, float>);
+}
+
 Status MatMulIntegerKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(const Tensor* a, ctx.TensorInput(0));
   ASSIGN_OR_RETURN(const Tensor* b, ctx.TensorInput(1));
-  ASSIGN_OR_RETURN(Tensor fa, CastTensor(*a, DataType::kInt32));
-  ASSIGN_OR_RETURN(Tensor fb, CastTensor(*b, DataType::kInt32));
-  // Subtract zero points (scalar or per-row of A / per-column of B).
-  if (ctx.has_input(2)) {
-    ASSIGN_OR_RETURN(Tensor za, CastTensor(ctx.input(2), DataType::kInt32));
-    // A 1-D zero point holds one value per row of A; an N-D one ([..., M, 1]) broadcasts as given.
-    Tensor zb = za.rank() == 1 && za.size() != 1 ? za.Reshaped({za.size(), 1}) : za;
-    ASSIGN_OR_RETURN(std::vector<int64_t> d, BroadcastShapes(fa.dims(), zb.dims()));
-    fa = BinaryMap<int32_t, int32_t, int32_t>(fa, zb, d, DataType::kInt32, [](int32_t x, int32_t y) { return x - y; });
-  }
-  if (ctx.has_input(3)) {
-    ASSIGN_OR_RETURN(Tensor zb, CastTensor(ctx.input(3), DataType::kInt32));
-    ASSIGN_OR_RETURN(std::vector<int64_t> d, BroadcastShapes(fb.dims(), zb.dims()));
-    fb = BinaryMap<int32_t, int32_t, int32_t>(fb, zb, d, DataType::kInt32, [](int32_t x, int32_t y) { return x - y; });
-  }
-  ASSIGN_OR_RETURN(Tensor out, BatchedMatMul(fa, fb));
+  // 8-bit operands (the spec's types) run as exact float GEMMs; anything else in int32.
+  const bool int8 = IsInt8(a->dtype()) && IsInt8(b->dtype()) &&
+                    (!ctx.has_input(2) || IsInt8(ctx.input(2).dtype())) &&
+                    (!ctx.has_input(3) || IsInt8(ctx.input(3).dtype()));
+  ASSIGN_OR_RETURN(Tensor out, int8 ? MatMulIntegerAs<float>(ctx, *a, *b, DataType::kFloat)
+                                    : MatMulIntegerAs<int32_t>(ctx, *a, *b, DataType::kInt32));
   ctx.set_output(0, std::move(out));
   return OkStatus();
 }

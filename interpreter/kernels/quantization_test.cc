@@ -387,6 +387,43 @@ TEST(ConvIntegerTest, PaddingReadsTheZeroPointByHand) {
             (std::vector<int32_t>{0, 2 * (1 + 2), 2 * (3 + 6), 2 * (4 + 5 + 7 + 8)}));
 }
 
+// Sums past float's exact-integer range (2^24): 64 channels x 3x3 taps of 255 x -255 reach 3.7e7. The
+// kernel sums in float chunks of 256 taps, each exact, and adds the chunks in int32; checked against
+// an int64 loop, with extreme and with mixed values.
+TEST(ConvIntegerTest, LargeSumsAreExact) {
+  const int64_t C = 64, M = 3, H = 5;
+  for (bool extreme : {true, false}) {
+    std::vector<uint8_t> x(C * H * H), w(M * C * 9);
+    for (size_t i = 0; i < x.size(); ++i) x[i] = extreme ? 255 : static_cast<uint8_t>((i * 37) % 256);
+    for (size_t i = 0; i < w.size(); ++i) w[i] = extreme ? 0 : static_cast<uint8_t>((i * 91) % 256);
+    const uint8_t xz = extreme ? 0 : 7, wz = 255;
+    OneNode g("ConvInteger", 4);
+    g.node->SetAttribute(ir::Attribute::Ints("pads", {1, 1, 1, 1}));
+    auto r = g.Run({U8({1, C, H, H}, x), U8({M, C, 3, 3}, w), U8({}, {xz}), U8({}, {wz})}, 10);
+    ASSERT_TRUE(r.ok()) << r.status();
+    const std::vector<int32_t> got = (*r)[0].tensor().ToVector<int32_t>();
+    ASSERT_EQ(got.size(), static_cast<size_t>(M * H * H));
+    for (int64_t m = 0; m < M; ++m) {
+      for (int64_t oh = 0; oh < H; ++oh) {
+        for (int64_t ow = 0; ow < H; ++ow) {
+          int64_t acc = 0;
+          for (int64_t c = 0; c < C; ++c) {
+            for (int64_t kh = 0; kh < 3; ++kh) {
+              for (int64_t kw = 0; kw < 3; ++kw) {
+                const int64_t ih = oh - 1 + kh, iw = ow - 1 + kw;
+                if (ih < 0 || ih >= H || iw < 0 || iw >= H) continue;
+                acc += (int64_t{x[(c * H + ih) * H + iw]} - xz) * (int64_t{w[((m * C + c) * 3 + kh) * 3 + kw]} - wz);
+              }
+            }
+          }
+          ASSERT_EQ(got[(m * H + oh) * H + ow], acc) << "extreme " << extreme << " at " << m << "," << oh << "," << ow;
+        }
+      }
+    }
+    if (extreme) EXPECT_EQ(got[(0 * H + 2) * H + 2], -64 * 9 * 255 * 255);  // beyond 2^24 in magnitude
+  }
+}
+
 TEST(ConvIntegerTest, WeightZeroPointOfTheWrongLengthIsAnError) {
   OneNode g("ConvInteger", 4);
   auto r = g.Run(
@@ -503,6 +540,24 @@ TEST(MatMulIntegerTest, TypesAndZeroPointsAgainstLoops) {
 
 // The spec's per-row zero point of an N-D A: A [D, M, K] with a_zero_point [D, M, 1] broadcasts as
 // given (only a 1-D a_zero_point is read as one value per row).
+// K = 1000 of 255 x -255: sums far beyond 2^24, exact through the chunked float GEMMs.
+TEST(MatMulIntegerTest, LargeSumsAreExact) {
+  const int64_t M = 3, K = 1000, N = 5;
+  std::vector<uint8_t> a(M * K, 255), b(K * N, 0);
+  for (int64_t i = 0; i < K * N; i += 7) b[i] = static_cast<uint8_t>(i % 256);
+  OneNode g("MatMulInteger", 4);
+  auto r = g.Run({U8({M, K}, a), U8({K, N}, b), U8({}, {0}), U8({}, {255})}, 10);
+  ASSERT_TRUE(r.ok()) << r.status();
+  const std::vector<int32_t> got = (*r)[0].tensor().ToVector<int32_t>();
+  for (int64_t i = 0; i < M; ++i) {
+    for (int64_t j = 0; j < N; ++j) {
+      int64_t acc = 0;
+      for (int64_t k = 0; k < K; ++k) acc += int64_t{a[i * K + k]} * (int64_t{b[k * N + j]} - 255);
+      ASSERT_EQ(got[i * N + j], acc) << i << "," << j;
+    }
+  }
+}
+
 TEST(MatMulIntegerTest, NdPerRowZeroPoint) {
   OneNode g("MatMulInteger", 3);
   auto r = g.Run({U8({2, 2, 1}, {10, 20, 30, 40}), U8({1, 1}, {2}), U8({2, 2, 1}, {1, 2, 3, 4})}, 10);
