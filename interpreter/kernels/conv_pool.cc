@@ -5,6 +5,7 @@
 #include <limits>
 #include <memory>
 
+#include "interpreter/cpu/thread_pool.h"
 #include "interpreter/cpu/vector_kernels.h"
 #include "interpreter/kernels/common.h"
 #include "interpreter/kernels/gemm.h"
@@ -191,6 +192,10 @@ Window2d ToWindow2d(const Geometry& g) {
                   .pad_bottom = g.pe[0], .pad_right = g.pe[1]};
 }
 
+// Channels per task when per-channel work (im2col rows, depthwise planes, epilogues) is split among
+// threads; fixed, so the split never depends on the thread count.
+constexpr int64_t kChannelsPerTask = 8;
+
 // A 1x1 (or all-ones) kernel with unit strides and no padding reads X as the GEMM's right operand.
 bool IsPointwise(const Geometry& g) {
   for (int64_t i = 0; i < g.nd; ++i) {
@@ -243,13 +248,15 @@ Status ConvImpl(KernelContext& ctx, const Tensor& x, const Tensor& w, const Tens
     if (epilogue != nullptr) ctx.mark_epilogue_applied();
     if (g.nd == 2 && Cg == 1 && Mg == 1) {
       const Window2d win = ToWindow2d(g);
-      for (int64_t n = 0; n < N; ++n) {
-        for (int64_t c = 0; c < C; ++c) {
-          float* plane = py + (n * M + c) * O;
-          Vec().depthwise_conv2d_f32(px + (n * C + c) * I, pw + c * K, pb != nullptr ? pb[c] : 0.0f, win, plane);
+      // Planes are independent: split among threads in fixed chunks.
+      ParallelFor(N * C, kChannelsPerTask, [&](int64_t begin, int64_t end) {
+        for (int64_t nc = begin; nc < end; ++nc) {
+          const int64_t c = nc % C;
+          float* plane = py + nc * O;
+          Vec().depthwise_conv2d_f32(px + nc * I, pw + c * K, pb != nullptr ? pb[c] : 0.0f, win, plane);
           if (epilogue != nullptr) epilogue->Apply(c, plane, O);
         }
-      }
+      });
       return OkStatus();
     }
   }
@@ -260,20 +267,27 @@ Status ConvImpl(KernelContext& ctx, const Tensor& x, const Tensor& w, const Tens
     for (int64_t gi = 0; gi < group; ++gi) {
       const T* rhs = px + (n * C + gi * Cg) * I;
       if (!pointwise) {
-        if (g.nd == 2) {
-          Im2Col2d<T>(rhs, Cg, g, col.get());
-        } else {
-          Im2Col<T>(rhs, Cg, g, col.get());
-        }
+        // Each channel's rows of the column matrix are its own: split among threads in fixed chunks.
+        ParallelFor(Cg, kChannelsPerTask, [&](int64_t begin, int64_t end) {
+          if (g.nd == 2) {
+            Im2Col2d<T>(rhs + begin * I, end - begin, g, col.get() + begin * K * O);
+          } else {
+            Im2Col<T>(rhs + begin * I, end - begin, g, col.get() + begin * K * O);
+          }
+        });
         rhs = col.get();
       }
       T* out = py + (n * M + gi * Mg) * O;
       Gemm<T>(false, false, Mg, O, Cg * K, T(1), pw + gi * Mg * Cg * K, rhs, T(0), out);
-      if (pb != nullptr) AddChannelBias<T>(pb + gi * Mg, Mg, O, out);
-      if constexpr (std::is_same_v<T, float>) {
-        if (epilogue != nullptr) {
-          for (int64_t m = 0; m < Mg; ++m) epilogue->Apply(gi * Mg + m, out + m * O, O);
-        }
+      if (pb != nullptr || (std::is_same_v<T, float> && epilogue != nullptr)) {
+        ParallelFor(Mg, kChannelsPerTask, [&](int64_t begin, int64_t end) {
+          if (pb != nullptr) AddChannelBias<T>(pb + gi * Mg + begin, end - begin, O, out + begin * O);
+          if constexpr (std::is_same_v<T, float>) {
+            if (epilogue != nullptr) {
+              for (int64_t m = begin; m < end; ++m) epilogue->Apply(gi * Mg + m, out + m * O, O);
+            }
+          }
+        });
       }
     }
   }
