@@ -100,7 +100,7 @@ absl::StatusOr<Tensor> TransposeTensor(const Tensor& x, const std::vector<int64_
     seen[perm[i]] = true;
     out_dims[i] = x.dim(perm[i]);
   }
-  Tensor out(x.dtype(), out_dims);
+  Tensor out = Tensor::Uninitialized(x.dtype(), out_dims);  // every element is written below
   const int64_t n = x.size();
   if (n == 0) return out;
   const std::vector<int64_t> in_strides = Strides(x.dims());
