@@ -67,6 +67,8 @@ struct VectorKernels {
   // alias x.
   void (*scale_shift_f32)(const float* x, float scale, float shift, float* y, int64_t n);
 
+  // sums[r] = the sum of row r's n elements, accumulated in double.
+  void (*row_sums_f32)(const float* x, int64_t rows, int64_t n, double* sums);
   // Softmax (or LogSoftmax) of each of `rows` rows of n elements; y may alias x.
   void (*softmax_rows_f32)(const float* x, float* y, int64_t rows, int64_t n, bool log);
   // y = (x - mean) / sqrt(var + epsilon) * scale + bias per row of n elements (statistics summed in

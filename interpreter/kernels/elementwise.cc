@@ -298,6 +298,17 @@ T ModOp(T x, T y, bool fmod) {
 Status PowKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(const Tensor* a0, ctx.TensorInput(0));
   ASSIGN_OR_RETURN(const Tensor* b0, ctx.TensorInput(1));
+  // x ^ 2 on float (variance in exported LayerNorms) is x * x: both are the correctly rounded square.
+  if (a0->dtype() == DataType::kFloat && b0->size() == 1 && b0->rank() <= a0->rank() && !b0->is_string()) {
+    ASSIGN_OR_RETURN(double exponent, ScalarInput(ctx, 1, 0));
+    if (exponent == 2.0) {
+      Tensor y = ctx.OutputBuffer(0, DataType::kFloat, a0->dims());
+      Vec().binary_f32(BinaryOp::kMul, Operands::kVectorVector, a0->data<float>(), a0->data<float>(),
+                       y.mutable_data<float>(), a0->size());
+      ctx.set_output(0, std::move(y));
+      return OkStatus();
+    }
+  }
   Tensor a = WidenToFloat(*a0);
   ASSIGN_OR_RETURN(Tensor b, CastTensor(WidenToFloat(*b0), DataType::kDouble));
   ASSIGN_OR_RETURN(b, LegacyAlign(ctx, a, b));

@@ -40,12 +40,41 @@ StatusOr<std::optional<std::vector<bool>>> ReducedAxes(const KernelContext& ctx,
   return std::optional<std::vector<bool>>(mask);
 }
 
+// ReduceSum/ReduceMean of float over trailing axes (the usual normalization pattern): row sums on the
+// vector kernels, in double as the generic loop sums. False when the axes are not a trailing block.
+StatusOr<bool> SumTrailingAxesFloat(KernelContext& ctx, const Tensor& x, const std::vector<bool>& mask,
+                                    bool keepdims, bool mean) {
+  const int64_t r = x.rank();
+  int64_t first = r;
+  while (first > 0 && mask[first - 1]) --first;
+  for (int64_t d = 0; d < first; ++d) {
+    if (mask[d]) return false;
+  }
+  const int64_t rows = DimProduct(x.dims(), 0, first), n = DimProduct(x.dims(), first, r);
+  if (first == r || n == 0) return false;
+  std::vector<int64_t> out_dims(x.dims().begin(), x.dims().begin() + first);
+  if (keepdims) out_dims.resize(r, 1);
+  std::vector<double> sums(rows);
+  Vec().row_sums_f32(x.data<float>(), rows, n, sums.data());
+  Tensor out = Tensor::Uninitialized(DataType::kFloat, out_dims);
+  float* po = out.mutable_data<float>();
+  for (int64_t i = 0; i < rows; ++i) po[i] = static_cast<float>(mean ? sums[i] / n : sums[i]);
+  ctx.set_output(0, std::move(out));
+  return true;
+}
+
 template <Reduce kind>
 Status ReduceKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(const Tensor* x0, ctx.TensorInput(0));
   const int since = kind == Reduce::kSum ? 13 : 18;
   ASSIGN_OR_RETURN(auto mask, ReducedAxes(ctx, x0->rank(), since));
   const bool keepdims = ctx.GetInt("keepdims", 1) != 0;
+  if constexpr (kind == Reduce::kSum || kind == Reduce::kMean) {
+    if (x0->dtype() == DataType::kFloat && mask) {
+      ASSIGN_OR_RETURN(bool done, SumTrailingAxesFloat(ctx, *x0, *mask, keepdims, kind == Reduce::kMean));
+      if (done) return OkStatus();
+    }
+  }
   Tensor x = WidenToFloat(*x0);
   const int64_t r = x.rank();
   std::vector<bool> m = mask ? *mask : std::vector<bool>(r, false);

@@ -69,6 +69,16 @@ std::vector<Case> Cases() {
   cases.push_back({"LogSoftmax", "LogSoftmax", {{{4, 3, 129}, -20, 20}}});
   cases.push_back({"Softmax_legacy", "Softmax", {{{4, 3, 9}, -20, 20}},
                    [](ir::Node& n) { n.SetAttribute(ir::Attribute::Int("axis", 1)); }, 11});
+  // Reductions over trailing axes (the vector row sums) and one that is not trailing (generic), and
+  // Pow by 2 (x * x), as exported LayerNorms are written before opset 17.
+  cases.push_back({"ReduceMean_last", "ReduceMean", {{{4, 3, 100}}}, ints("axes", {-1}), 13});
+  cases.push_back({"ReduceSum_last_two", "ReduceSum", {{{4, 3, 100}}}, [&](ir::Node& n) {
+                     ints("axes", {1, 2})(n);
+                     n.SetAttribute(ir::Attribute::Int("keepdims", 0));
+                   }, 11});
+  cases.push_back({"ReduceMean_middle", "ReduceMean", {{{4, 3, 10}}}, ints("axes", {1}), 13});
+  cases.push_back({"Pow_2", "Pow", {{{3, 101}, -9, 9}, {{}, 2, 2}}});
+  cases.push_back({"Pow_3", "Pow", {{{3, 101}, -3, 3}, {{}, 3, 3}}});
   // Normalization.
   cases.push_back({"LayerNorm", "LayerNormalization", {{{2, 5, 96}}, {{96}}, {{96}}}, [](ir::Node&) {}, 17,
                    1e-5, 1e-5, 3});

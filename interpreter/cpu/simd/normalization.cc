@@ -1,4 +1,4 @@
-// Row kernels: Softmax / LogSoftmax and LayerNormalization. Reductions run in independent lanes so
+// Row kernels: sums, Softmax / LogSoftmax and LayerNormalization. Reductions run in independent lanes so
 // that they vectorize without reassociation flags: max and the softmax sum in float (as ONNX's
 // reference and onnxruntime do), the LayerNormalization statistics in double (a row's mean and
 // variance lose digits in float when the row is long and its values far from zero).
@@ -39,6 +39,12 @@ T RowSum(int64_t n, F value) {
 }
 
 }  // namespace
+
+void RowSumsF32(const float* x, int64_t rows, int64_t n, double* sums) {
+  for (int64_t r = 0; r < rows; ++r, x += n) {
+    sums[r] = RowSum<double>(n, [&](int64_t i) { return static_cast<double>(x[i]); });
+  }
+}
 
 void SoftmaxRowsF32(const float* x, float* y, int64_t rows, int64_t n, bool log) {
   for (int64_t r = 0; r < rows; ++r, x += n, y += n) {

@@ -30,6 +30,7 @@ void BinaryF32(BinaryOp op, Operands form, const float* a, const float* b, float
 void UnaryF32(UnaryOp op, const float* x, float* y, int64_t n, float p0, float p1);
 void ScaleShiftF32(const float* x, float scale, float shift, float* y, int64_t n);
 
+void RowSumsF32(const float* x, int64_t rows, int64_t n, double* sums);
 void SoftmaxRowsF32(const float* x, float* y, int64_t rows, int64_t n, bool log);
 void LayerNormRowsF32(const float* x, const float* scale, const float* bias, float* y, int64_t rows, int64_t n,
                       float epsilon, float* mean, float* inv_std_dev);

@@ -14,6 +14,7 @@ const VectorKernels& Table() {
       .binary_f32 = BinaryF32,
       .unary_f32 = UnaryF32,
       .scale_shift_f32 = ScaleShiftF32,
+      .row_sums_f32 = RowSumsF32,
       .softmax_rows_f32 = SoftmaxRowsF32,
       .layer_norm_rows_f32 = LayerNormRowsF32,
       .depthwise_conv2d_f32 = DepthwiseConv2dF32,
