@@ -1,6 +1,9 @@
 #include "interpreter/kernels/common.h"
 
+#include <algorithm>
 #include <cstring>
+
+#include "interpreter/cpu/thread_pool.h"
 
 namespace onnx_opt::interpreter {
 
@@ -84,6 +87,11 @@ void CopyElements(const Tensor& src, int64_t src_offset, Tensor& dst, int64_t ds
   }
   const int es = src.element_size();
   std::memcpy(dst.mutable_raw() + dst_offset * es, src.raw() + src_offset * es, count * es);
+}
+
+void ParallelItems(int64_t n, int64_t item_size, const std::function<void(int64_t begin, int64_t end)>& fn) {
+  constexpr int64_t kElementsPerTask = int64_t{1} << 15;
+  ParallelFor(n, std::max<int64_t>(1, kElementsPerTask / std::max<int64_t>(item_size, 1)), fn);
 }
 
 absl::StatusOr<Tensor> TransposeTensor(const Tensor& x, const std::vector<int64_t>& perm) {

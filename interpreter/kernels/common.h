@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -115,6 +116,11 @@ int64_t DimProduct(const std::vector<int64_t>& dims, int64_t begin, int64_t end)
 
 // Copies `count` elements of any type (strings included).
 void CopyElements(const Tensor& src, int64_t src_offset, Tensor& dst, int64_t dst_offset, int64_t count);
+
+// Runs fn(begin, end) over [0, n) in fixed chunks of about 32K elements' worth of work (an item
+// costing `item_size` elements) on the interpreter's threads; for work whose results do not depend on
+// how it is split (elementwise maps, independent rows).
+void ParallelItems(int64_t n, int64_t item_size, const std::function<void(int64_t begin, int64_t end)>& fn);
 
 // Transposes x by perm.
 absl::StatusOr<Tensor> TransposeTensor(const Tensor& x, const std::vector<int64_t>& perm);

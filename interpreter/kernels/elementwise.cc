@@ -74,7 +74,11 @@ KernelFn VectorUnary(UnaryOp op, Params params, KernelFn fallback) {
     if (x.dtype() != DataType::kFloat) return fallback(ctx);
     const UnaryParams p = params(ctx);
     Tensor y = ctx.OutputBuffer(0, DataType::kFloat, x.dims());
-    Vec().unary_f32(op, x.data<float>(), y.mutable_data<float>(), x.size(), p.p0, p.p1);
+    const float* px = x.data<float>();
+    float* py = y.mutable_data<float>();
+    ParallelItems(x.size(), 1, [&](int64_t begin, int64_t end) {
+      Vec().unary_f32(op, px + begin, py + begin, end - begin, p.p0, p.p1);
+    });
     ctx.set_output(0, std::move(y));
     return OkStatus();
   };
@@ -154,19 +158,34 @@ bool VectorBinaryFloat(const KernelContext& ctx, BinaryOp op, BinaryInputs& in, 
   const int64_t inner = dims.back();
   const Operands form = a_vec && b_vec ? Operands::kVectorVector : (a_vec ? Operands::kVectorScalar : Operands::kScalarVector);
   const int64_t outer_rank = static_cast<int64_t>(dims.size()) - 1;
-  absl::InlinedVector<int64_t, 8> idx(outer_rank, 0);
-  int64_t oa = 0, ob = 0;
-  for (int64_t o = 0, n = NumElements(out_dims); o < n; o += inner) {
-    Vec().binary_f32(op, form, pa + oa, pb + ob, po + o, inner);
-    for (int64_t d = outer_rank - 1; d >= 0; --d) {
-      oa += ca[d];
-      ob += cb[d];
-      if (++idx[d] < dims[d]) break;
-      oa -= ca[d] * dims[d];
-      ob -= cb[d] * dims[d];
-      idx[d] = 0;
-    }
+  if (outer_rank == 0) {  // one run: split it
+    ParallelItems(inner, 1, [&](int64_t begin, int64_t end) {
+      Vec().binary_f32(op, form, a_vec ? pa + begin : pa, b_vec ? pb + begin : pb, po + begin, end - begin);
+    });
+    return true;
   }
+  // Runs of `inner` elements, split among threads by rows; each task finds its first row's offsets.
+  ParallelItems(NumElements(out_dims) / inner, inner, [&](int64_t begin, int64_t end) {
+    absl::InlinedVector<int64_t, 8> idx(outer_rank, 0);
+    int64_t oa = 0, ob = 0;
+    for (int64_t d = outer_rank - 1, q = begin; d >= 0; --d) {
+      idx[d] = q % dims[d];
+      q /= dims[d];
+      oa += idx[d] * ca[d];
+      ob += idx[d] * cb[d];
+    }
+    for (int64_t row = begin; row < end; ++row) {
+      Vec().binary_f32(op, form, pa + oa, pb + ob, po + row * inner, inner);
+      for (int64_t d = outer_rank - 1; d >= 0; --d) {
+        oa += ca[d];
+        ob += cb[d];
+        if (++idx[d] < dims[d]) break;
+        oa -= ca[d] * dims[d];
+        ob -= cb[d] * dims[d];
+        idx[d] = 0;
+      }
+    }
+  });
   return true;
 }
 
@@ -451,8 +470,11 @@ Status ClipKernel(KernelContext& ctx) {
   const bool has_lo = bounds.has_lo, has_hi = bounds.has_hi;
   if (x0->dtype() == DataType::kFloat) {
     Tensor y = ctx.OutputBuffer(0, DataType::kFloat, x0->dims());
-    Vec().unary_f32(UnaryOp::kClip, x0->data<float>(), y.mutable_data<float>(), x0->size(), bounds.float_lo(),
-                    bounds.float_hi());
+    const float* px = x0->data<float>();
+    float* py = y.mutable_data<float>();
+    ParallelItems(x0->size(), 1, [&](int64_t begin, int64_t end) {
+      Vec().unary_f32(UnaryOp::kClip, px + begin, py + begin, end - begin, bounds.float_lo(), bounds.float_hi());
+    });
     ctx.set_output(0, std::move(y));
     return OkStatus();
   }

@@ -68,12 +68,12 @@ StatusOr<bool> BatchNormInferenceFloat(KernelContext& ctx, const Tensor& x) {
   Tensor y = ctx.OutputBuffer(0, DataType::kFloat, x.dims());
   const float* px = x.data<float>();
   float* py = y.mutable_data<float>();
-  for (int64_t n = 0; n < N; ++n) {
-    for (int64_t c = 0; c < C; ++c) {
-      const int64_t off = (n * C + c) * S;
-      Vec().scale_shift_f32(px + off, scale[c], shift[c], py + off, S);
+  ParallelItems(N * C, S, [&](int64_t begin, int64_t end) {
+    for (int64_t nc = begin; nc < end; ++nc) {
+      const int64_t c = nc % C;
+      Vec().scale_shift_f32(px + nc * S, scale[c], shift[c], py + nc * S, S);
     }
-  }
+  });
   ctx.set_output(0, std::move(y));
   return true;
 }
@@ -171,10 +171,17 @@ StatusOr<bool> LayerNormFloat(KernelContext& ctx, const Tensor& x) {
   const bool want_inv = ctx.num_outputs() > 2 && ctx.wants_output(2);
   Tensor mean_t(DataType::kFloat, want_mean ? stat_dims : std::vector<int64_t>{0});
   Tensor inv_t(DataType::kFloat, want_inv ? stat_dims : std::vector<int64_t>{0});
-  Vec().layer_norm_rows_f32(x.data<float>(), scale->data<float>(), bias != nullptr ? bias->data<float>() : nullptr,
-                            y.mutable_data<float>(), outer, inner, ctx.GetFloat("epsilon", 1e-5f),
-                            want_mean ? mean_t.mutable_data<float>() : nullptr,
-                            want_inv ? inv_t.mutable_data<float>() : nullptr);
+  const float* px = x.data<float>();
+  const float* pbias = bias != nullptr ? bias->data<float>() : nullptr;
+  float* py = y.mutable_data<float>();
+  float* pmean = want_mean ? mean_t.mutable_data<float>() : nullptr;
+  float* pinv = want_inv ? inv_t.mutable_data<float>() : nullptr;
+  const float epsilon = ctx.GetFloat("epsilon", 1e-5f);
+  ParallelItems(outer, inner, [&](int64_t begin, int64_t end) {
+    Vec().layer_norm_rows_f32(px + begin * inner, scale->data<float>(), pbias, py + begin * inner, end - begin, inner,
+                              epsilon, pmean != nullptr ? pmean + begin : nullptr,
+                              pinv != nullptr ? pinv + begin : nullptr);
+  });
   ctx.set_output(0, std::move(y));
   if (want_mean) ctx.set_output(1, std::move(mean_t));
   if (want_inv) ctx.set_output(2, std::move(inv_t));

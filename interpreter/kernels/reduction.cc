@@ -230,7 +230,11 @@ Status SoftmaxKernel(KernelContext& ctx) {
   if (kind != SoftKind::kHardmax && inner == 1 && x0->dtype() == DataType::kFloat) {
     x = Tensor();  // drop the local reference so that the output may take over X's buffer
     Tensor o = ctx.OutputBuffer(0, DataType::kFloat, x0->dims());
-    Vec().softmax_rows_f32(x0->data<float>(), o.mutable_data<float>(), outer, len, kind == SoftKind::kLogSoftmax);
+    const float* px = x0->data<float>();
+    float* po = o.mutable_data<float>();
+    ParallelItems(outer, len, [&](int64_t begin, int64_t end) {
+      Vec().softmax_rows_f32(px + begin * len, po + begin * len, end - begin, len, kind == SoftKind::kLogSoftmax);
+    });
     ctx.set_output(0, std::move(o));
     return OkStatus();
   }
