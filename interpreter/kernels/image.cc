@@ -117,6 +117,50 @@ AxisPlan PlanAxis(const ResizeParams& p, int64_t in, int64_t out, double scale, 
 }
 
 // `out` empty: sizes from scales (floor); `scales` empty: scales from `out`.
+// Whether every output position of every axis reads one input position with weight 1 (nearest mode,
+// nothing extrapolated): the resize is then a gather of elements.
+bool IsGather(const std::vector<AxisPlan>& plans) {
+  for (const AxisPlan& plan : plans) {
+    for (size_t o = 0; o < plan.taps.size(); ++o) {
+      if (plan.outside[o] || plan.taps[o].size() != 1 || plan.taps[o][0].weight != 1.0) return false;
+    }
+  }
+  return true;
+}
+
+// The gather form of Resize, moving elements by their storage size: no arithmetic, so every element
+// type keeps its exact value (the general path computes in double).
+StatusOr<Tensor> GatherResize(const Tensor& x, const std::vector<AxisPlan>& plans, const std::vector<int64_t>& out) {
+  const int64_t r = x.rank();
+  const std::vector<int64_t> xs = Strides(x.dims());
+  // Input offset of each output position, per axis.
+  std::vector<std::vector<int64_t>> offsets(r);
+  for (int64_t d = 0; d < r; ++d) {
+    for (const std::vector<Tap>& taps : plans[d].taps) offsets[d].push_back(taps[0].index * xs[d]);
+  }
+  Tensor y = Tensor::Uninitialized(x.dtype(), out);
+  const int64_t n = y.size(), inner = out[r - 1];
+  if (n == 0) return y;
+  RETURN_IF_ERROR(DispatchBySize(x.dtype(), [&](auto tag) -> Status {
+    using T = decltype(tag);
+    const T* px = x.data<T>();
+    T* py = y.mutable_data<T>();
+    const std::vector<int64_t>& last = offsets[r - 1];
+    std::vector<int64_t> idx(r, 0);
+    for (int64_t o = 0; o < n; o += inner) {
+      int64_t base = 0;
+      for (int64_t d = 0; d + 1 < r; ++d) base += offsets[d][idx[d]];
+      for (int64_t j = 0; j < inner; ++j) py[o + j] = px[base + last[j]];
+      for (int64_t d = r - 2; d >= 0; --d) {
+        if (++idx[d] < out[d]) break;
+        idx[d] = 0;
+      }
+    }
+    return OkStatus();
+  }));
+  return y;
+}
+
 Status ResizeImpl(KernelContext& ctx, const Tensor& x0, std::vector<double> scales, std::vector<int64_t> out,
                   std::vector<double> roi, const ResizeParams& p) {
   const int64_t r = x0.rank();
@@ -147,6 +191,11 @@ Status ResizeImpl(KernelContext& ctx, const Tensor& x0, std::vector<double> scal
   }
   std::vector<AxisPlan> plans(r);
   for (int64_t d = 0; d < r; ++d) plans[d] = PlanAxis(p, x0.dim(d), out[d], scales[d], roi[d], roi[r + d]);
+  if (r > 0 && !x0.is_string() && IsGather(plans)) {
+    ASSIGN_OR_RETURN(Tensor y, GatherResize(x0, plans, out));
+    ctx.set_output(0, std::move(y));
+    return OkStatus();
+  }
   Tensor x = WidenToFloat(x0);
   ASSIGN_OR_RETURN(Tensor xd, CastTensor(x, DataType::kDouble));
   Tensor y(DataType::kDouble, out);

@@ -27,5 +27,35 @@ TEST(ImageTest, MaxRoiPoolRefusesBadRois) {
   EXPECT_NE(r.status().message().find("batch index"), std::string::npos) << r.status();
 }
 
+// Nearest Resize is a gather: 2x up on a [1, 1, 2, 3] uint8 image, exact values (also beyond what
+// float holds, for int64), and a 0.5x down with the default half_pixel/round_prefer_floor.
+TEST(ImageTest, NearestResizeGathersExactValues) {
+  {
+    OneNode g("Resize", 3);
+    g.node->SetAttribute(ir::Attribute::String("mode", "nearest"));
+    g.node->SetAttribute(ir::Attribute::String("coordinate_transformation_mode", "asymmetric"));
+    g.node->SetAttribute(ir::Attribute::String("nearest_mode", "floor"));
+    const Tensor x = Tensor::FromVector<int64_t>(DataType::kInt64, {1, 1, 2, 3},
+                                                 {1, (int64_t{1} << 60) + 1, 3, 4, 5, -6});
+    auto r = g.Run({x, F({0}, {}), F({4}, {1, 1, 2, 2})}, 13);
+    ASSERT_TRUE(r.ok()) << r.status();
+    EXPECT_EQ((*r)[0].tensor().dims(), (std::vector<int64_t>{1, 1, 4, 6}));
+    const int64_t big = (int64_t{1} << 60) + 1;
+    EXPECT_EQ((*r)[0].tensor().ToVector<int64_t>(),
+              (std::vector<int64_t>{1, 1, big, big, 3, 3, 1, 1, big, big, 3, 3,  //
+                                    4, 4, 5, 5, -6, -6, 4, 4, 5, 5, -6, -6}));
+  }
+  {
+    OneNode g("Resize", 3);
+    g.node->SetAttribute(ir::Attribute::String("mode", "nearest"));
+    std::vector<float> x(16);
+    for (int i = 0; i < 16; ++i) x[i] = static_cast<float>(i);
+    auto r = g.Run({F({1, 1, 4, 4}, x), F({0}, {}), F({4}, {1, 1, 0.5f, 0.5f})}, 13);
+    ASSERT_TRUE(r.ok()) << r.status();
+    // half_pixel: output 0 reads (0 + 0.5) / 0.5 - 0.5 = 0.5 -> round_prefer_floor 0; output 1 reads 2.5 -> 2.
+    EXPECT_EQ((*r)[0].tensor().ToVector<float>(), (std::vector<float>{0, 2, 8, 10}));
+  }
+}
+
 }  // namespace
 }  // namespace onnx_opt::interpreter
