@@ -161,6 +161,53 @@ StatusOr<Tensor> GatherResize(const Tensor& x, const std::vector<AxisPlan>& plan
   return y;
 }
 
+// Whether axes [0, count) map every output position to the same input position with weight 1 (the
+// batch and channel axes of an image resize).
+bool LeadingAxesUnchanged(const std::vector<AxisPlan>& plans, int64_t count) {
+  for (int64_t d = 0; d < count; ++d) {
+    const AxisPlan& plan = plans[d];
+    for (size_t o = 0; o < plan.taps.size(); ++o) {
+      if (plan.outside[o] || plan.taps[o].size() != 1 || plan.taps[o][0].weight != 1.0 ||
+          plan.taps[o][0].index != static_cast<int64_t>(o)) {
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+// A float resize over the last two axes only (linear, cubic, antialiased): per output element the
+// same double sum over the same taps in the same order as the general loop below, so the same
+// result, without its per-element bookkeeping over every axis.
+Tensor ResizeLastTwoAxesFloat(const Tensor& x, const std::vector<AxisPlan>& plans, const std::vector<int64_t>& out,
+                              double extrapolation) {
+  const int64_t r = x.rank(), H = x.dim(r - 2), W = x.dim(r - 1), OH = out[r - 2], OW = out[r - 1];
+  const int64_t planes = NumElements(out) / std::max<int64_t>(OH * OW, 1);
+  const AxisPlan& ph = plans[r - 2];
+  const AxisPlan& pw = plans[r - 1];
+  Tensor y = Tensor::Uninitialized(DataType::kFloat, out);
+  const float* px = x.data<float>();
+  float* py = y.mutable_data<float>();
+  for (int64_t plane = 0; plane < planes; ++plane) {
+    const float* src = px + plane * H * W;
+    float* dst = py + plane * OH * OW;
+    for (int64_t oh = 0; oh < OH; ++oh) {
+      for (int64_t ow = 0; ow < OW; ++ow) {
+        double acc = 0;
+        if (ph.outside[oh] || pw.outside[ow]) {
+          acc = extrapolation;
+        } else {
+          for (const Tap& th : ph.taps[oh]) {
+            for (const Tap& tw : pw.taps[ow]) acc += th.weight * tw.weight * src[th.index * W + tw.index];
+          }
+        }
+        dst[oh * OW + ow] = static_cast<float>(acc);
+      }
+    }
+  }
+  return y;
+}
+
 Status ResizeImpl(KernelContext& ctx, const Tensor& x0, std::vector<double> scales, std::vector<int64_t> out,
                   std::vector<double> roi, const ResizeParams& p) {
   const int64_t r = x0.rank();
@@ -194,6 +241,10 @@ Status ResizeImpl(KernelContext& ctx, const Tensor& x0, std::vector<double> scal
   if (r > 0 && !x0.is_string() && IsGather(plans)) {
     ASSIGN_OR_RETURN(Tensor y, GatherResize(x0, plans, out));
     ctx.set_output(0, std::move(y));
+    return OkStatus();
+  }
+  if (r >= 2 && x0.dtype() == DataType::kFloat && LeadingAxesUnchanged(plans, r - 2)) {
+    ctx.set_output(0, ResizeLastTwoAxesFloat(x0, plans, out, ctx.GetFloat("extrapolation_value", 0.0f)));
     return OkStatus();
   }
   Tensor x = WidenToFloat(x0);

@@ -57,5 +57,35 @@ TEST(ImageTest, NearestResizeGathersExactValues) {
   }
 }
 
+// Float linear and cubic (antialiased) resizes of the last two axes take a path of their own; it must
+// give the same values as the general loop, which a double input takes.
+TEST(ImageTest, ImageResizeOfFloatMatchesTheGeneralPath) {
+  for (const std::string mode : {"linear", "cubic"}) {
+    std::vector<float> x(2 * 3 * 7 * 9);
+    for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>((i * 37) % 101) / 10 - 5;
+    auto run = [&](DataType type) {
+      OneNode g("Resize", 3);
+      g.node->SetAttribute(ir::Attribute::String("mode", mode));
+      g.node->SetAttribute(ir::Attribute::Int("antialias", mode == "cubic" ? 1 : 0));
+      Tensor input = type == DataType::kFloat
+                         ? F({2, 3, 7, 9}, x)
+                         : Tensor::FromVector<double>(DataType::kDouble, {2, 3, 7, 9},
+                                                      std::vector<double>(x.begin(), x.end()));
+      return g.Run({input, F({0}, {}), F({4}, {1, 1, 1.7f, 0.6f})}, 18);
+    };
+    auto f = run(DataType::kFloat);
+    auto d = run(DataType::kDouble);
+    ASSERT_TRUE(f.ok()) << f.status();
+    ASSERT_TRUE(d.ok()) << d.status();
+    const Tensor& got = (*f)[0].tensor();
+    const Tensor& want = (*d)[0].tensor();
+    ASSERT_EQ(got.dims(), (std::vector<int64_t>{2, 3, 11, 5}));
+    ASSERT_EQ(got.dims(), want.dims());
+    for (int64_t i = 0; i < got.size(); ++i) {
+      EXPECT_EQ(got.data<float>()[i], static_cast<float>(want.data<double>()[i])) << mode << " element " << i;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace onnx_opt::interpreter
