@@ -206,6 +206,22 @@ struct Scope {
     }
     return nullptr;
   }
+
+  // The values of node's inputs from slot `first` on (null for omitted ones and slots before `first`);
+  // an error when one has no value.
+  absl::StatusOr<std::vector<const RuntimeValue*>> Inputs(const ir::Node& node, size_t first = 0) const {
+    std::vector<const RuntimeValue*> ins(node.num_inputs(), nullptr);
+    for (size_t i = first; i < node.num_inputs(); ++i) {
+      const ir::Value* v = node.input(i);
+      if (v == nullptr || v->name().empty()) continue;
+      bool is_omitted = false;
+      ins[i] = Find(v, &is_omitted);
+      if (ins[i] == nullptr && !is_omitted) {
+        return absl::InvalidArgumentError(absl::StrCat(node.Describe(), ": input '", v->name(), "' has no value"));
+      }
+    }
+    return ins;
+  }
 };
 
 struct Evaluator::Impl {
@@ -317,17 +333,7 @@ absl::StatusOr<std::vector<RuntimeValue>> Evaluator::Impl::RunGraph(
       for (const ir::Value* v : plan->free_after[k]) scope.values.erase(v);
       continue;
     }
-    std::vector<const RuntimeValue*> ins(node.num_inputs(), nullptr);
-    for (size_t i = 0; i < node.num_inputs(); ++i) {
-      const ir::Value* v = node.input(i);
-      if (v == nullptr || v->name().empty()) continue;
-      bool is_omitted = false;
-      ins[i] = scope.Find(v, &is_omitted);
-      if (ins[i] == nullptr && !is_omitted) {
-        return absl::InvalidArgumentError(absl::StrCat(node.Describe(), ": input '", v->name(),
-                                                       "' has no value"));
-      }
-    }
+    ASSIGN_OR_RETURN(std::vector<const RuntimeValue*> ins, scope.Inputs(node));
     const auto start = profile != nullptr ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point();
     ChannelEpilogue epilogue;
     size_t folded = 0;
@@ -388,15 +394,10 @@ absl::StatusOr<size_t> Evaluator::Impl::BuildEpilogue(const Plan& plan, size_t k
   size_t covered = 0;
   for (size_t f : plan.folded[k]) {
     const ir::Node& node = *plan.order[f];
-    std::vector<const RuntimeValue*> ins(node.num_inputs(), nullptr);
-    for (size_t i = 1; i < node.num_inputs(); ++i) {
-      const ir::Value* v = node.input(i);
-      if (v == nullptr || v->name().empty()) continue;
-      bool omitted = false;
-      ins[i] = scope.Find(v, &omitted);
-      if (ins[i] == nullptr && !omitted) return covered;  // left to the node itself, which reports it
-    }
-    KernelContext ctx(node, *version, std::move(ins), scope.attrs, nullptr);
+    // Input 0 is the Conv's output, not computed yet; a missing input is left to the node, which reports it.
+    absl::StatusOr<std::vector<const RuntimeValue*>> ins = scope.Inputs(node, 1);
+    if (!ins.ok()) return covered;
+    KernelContext ctx(node, *version, std::move(*ins), scope.attrs, nullptr);
     absl::StatusOr<bool> added = node.op_type() == "BatchNormalization" ? AppendBatchNormEpilogue(ctx, channels, e)
                                                                         : AppendActivationEpilogue(ctx, e);
     if (!added.ok() || !*added) return covered;  // the node runs on its own and reports any error

@@ -108,6 +108,9 @@ absl::StatusOr<Tensor> WithWidened(const Tensor& x, F&& compute) {
   return compute(x);
 }
 
+// int8 or uint8: the quantized operators' element types.
+inline bool Is8BitInteger(DataType t) { return t == DataType::kInt8 || t == DataType::kUint8; }
+
 // Reads a scalar input (any numeric type) as double; `fallback` when absent.
 absl::StatusOr<double> ScalarInput(const KernelContext& ctx, size_t i, double fallback);
 

@@ -216,20 +216,42 @@ void AddChannelBias(const T* bias, int64_t channels, int64_t size, T* y) {
   }
 }
 
-template <typename T>
-Status ConvImpl(KernelContext& ctx, const Tensor& x, const Tensor& w, const Tensor* b, Tensor& y) {
+// A convolution's sizes, checked: batch N, channels C in and M out, groups, window geometry, Y's dims.
+struct ConvShape {
+  int64_t N, C, M, group;
+  Geometry g;
+  std::vector<int64_t> ydims;
+};
+
+StatusOr<ConvShape> MakeConvShape(const KernelContext& ctx, const Tensor& x, const Tensor& w) {
   if (x.rank() < 3 || w.rank() != x.rank()) return ctx.Error("X and W must have the same rank >= 3");
-  const int64_t N = x.dim(0), C = x.dim(1), M = w.dim(0);
-  const int64_t group = ctx.GetInt("group", 1);
-  if (group <= 0 || C % group != 0 || M % group != 0 || w.dim(1) * group != C) {
+  ConvShape s{x.dim(0), x.dim(1), w.dim(0), ctx.GetInt("group", 1), {}, {}};
+  if (s.group <= 0 || s.C % s.group != 0 || s.M % s.group != 0 || w.dim(1) * s.group != s.C) {
     return ctx.Error("channels do not match group and weights");
   }
+  ASSIGN_OR_RETURN(s.g, MakeGeometry(ctx, Spatial(x), ctx.GetInts("kernel_shape", Spatial(w)), false));
+  s.ydims = {s.N, s.M};
+  s.ydims.insert(s.ydims.end(), s.g.out.begin(), s.g.out.end());
+  return s;
+}
+
+// The column matrix of `channels` channels (the 2-D form when it applies).
+template <typename T>
+void Im2ColRows(const T* x, int64_t channels, const Geometry& g, T* col) {
+  if (g.nd == 2) {
+    Im2Col2d<T>(x, channels, g, col);
+  } else {
+    Im2Col<T>(x, channels, g, col);
+  }
+}
+
+template <typename T>
+Status ConvImpl(KernelContext& ctx, const Tensor& x, const Tensor& w, const Tensor* b, Tensor& y) {
+  ASSIGN_OR_RETURN(const ConvShape shape, MakeConvShape(ctx, x, w));
+  const int64_t N = shape.N, C = shape.C, M = shape.M, group = shape.group;
+  const Geometry& g = shape.g;
   if (b != nullptr && b->size() != M) return ctx.Error("bias length must equal the output channels");
-  std::vector<int64_t> kernel = ctx.GetInts("kernel_shape", Spatial(w));
-  ASSIGN_OR_RETURN(Geometry g, MakeGeometry(ctx, Spatial(x), kernel, false));
-  std::vector<int64_t> ydims{N, M};
-  ydims.insert(ydims.end(), g.out.begin(), g.out.end());
-  y = Tensor::Uninitialized(x.dtype(), ydims);  // every path below writes all of it
+  y = Tensor::Uninitialized(x.dtype(), shape.ydims);  // every path below writes all of it
   const int64_t Cg = C / group, Mg = M / group, K = g.k_size(), O = g.out_size(), I = g.in_size();
   const T* px = x.data<T>();
   const T* pw = w.data<T>();
@@ -269,11 +291,7 @@ Status ConvImpl(KernelContext& ctx, const Tensor& x, const Tensor& w, const Tens
       if (!pointwise) {
         // Each channel's rows of the column matrix are its own: split among threads in fixed chunks.
         ParallelFor(Cg, kChannelsPerTask, [&](int64_t begin, int64_t end) {
-          if (g.nd == 2) {
-            Im2Col2d<T>(rhs + begin * I, end - begin, g, col.get() + begin * K * O);
-          } else {
-            Im2Col<T>(rhs + begin * I, end - begin, g, col.get() + begin * K * O);
-          }
+          Im2ColRows<T>(rhs + begin * I, end - begin, g, col.get() + begin * K * O);
         });
         rhs = col.get();
       }
@@ -315,49 +333,43 @@ Status ConvKernel(KernelContext& ctx) {
   return OkStatus();
 }
 
-bool IsInt8(DataType t) { return t == DataType::kInt8 || t == DataType::kUint8; }
+// X and W as `T` minus their zero points (x_zero_point a scalar; w_zero_point a scalar or one per output
+// channel). Padding then reads as x_zero_point, i.e. 0, which is what im2col writes there.
+template <typename T>
+Status SubtractZeroPoints(const KernelContext& ctx, const Tensor& x0, const Tensor& w0, Tensor& x, Tensor& w) {
+  constexpr DataType kType = DataTypeOf<T>();
+  ASSIGN_OR_RETURN(x, CastTensor(x0, kType));
+  ASSIGN_OR_RETURN(w, CastTensor(w0, kType));
+  ASSIGN_OR_RETURN(double xz, ScalarInput(ctx, 2, 0));
+  T* px = x.mutable_data<T>();
+  for (int64_t i = 0; i < x.size(); ++i) px[i] -= static_cast<T>(xz);
+  if (ctx.has_input(3)) {
+    ASSIGN_OR_RETURN(Tensor wz, CastTensor(ctx.input(3), kType));
+    if (w.rank() == 0 || (wz.size() != 1 && wz.size() != w.dim(0))) {
+      return ctx.Error("w_zero_point must be a scalar or hold one value per output channel");
+    }
+    T* pw = w.mutable_data<T>();
+    const int64_t per = w.size() / std::max<int64_t>(w.dim(0), 1);
+    for (int64_t i = 0; i < w.size(); ++i) pw[i] -= wz.data<T>()[wz.size() == 1 ? 0 : i / per];
+  }
+  return OkStatus();
+}
 
 // ConvInteger on 8-bit inputs: x and w minus their zero points are integers of magnitude <= 255, held
 // exactly in float; im2col in float and exact chunked float GEMMs (ExactInt8Gemm) into int32.
 Status ConvInteger8(KernelContext& ctx, const Tensor& x0, const Tensor& w0, Tensor& y) {
-  ASSIGN_OR_RETURN(Tensor x, CastTensor(x0, DataType::kFloat));
-  ASSIGN_OR_RETURN(Tensor w, CastTensor(w0, DataType::kFloat));
-  ASSIGN_OR_RETURN(double xz, ScalarInput(ctx, 2, 0));
-  float* px = x.mutable_data<float>();
-  for (int64_t i = 0; i < x.size(); ++i) px[i] -= static_cast<float>(xz);
-  if (ctx.has_input(3)) {
-    ASSIGN_OR_RETURN(Tensor wz, CastTensor(ctx.input(3), DataType::kFloat));
-    if (w.rank() == 0 || (wz.size() != 1 && wz.size() != w.dim(0))) {
-      return ctx.Error("w_zero_point must be a scalar or hold one value per output channel");
-    }
-    float* pw = w.mutable_data<float>();
-    const int64_t per = w.size() / std::max<int64_t>(w.dim(0), 1);
-    for (int64_t i = 0; i < w.size(); ++i) pw[i] -= wz.data<float>()[wz.size() == 1 ? 0 : i / per];
-  }
-  if (x.rank() < 3 || w.rank() != x.rank()) return ctx.Error("X and W must have the same rank >= 3");
-  const int64_t N = x.dim(0), C = x.dim(1), M = w.dim(0);
-  const int64_t group = ctx.GetInt("group", 1);
-  if (group <= 0 || C % group != 0 || M % group != 0 || w.dim(1) * group != C) {
-    return ctx.Error("channels do not match group and weights");
-  }
-  std::vector<int64_t> kernel = ctx.GetInts("kernel_shape", Spatial(w));
-  ASSIGN_OR_RETURN(Geometry g, MakeGeometry(ctx, Spatial(x), kernel, false));
-  std::vector<int64_t> ydims{N, M};
-  ydims.insert(ydims.end(), g.out.begin(), g.out.end());
-  y = Tensor::Uninitialized(DataType::kInt32, ydims);
-  const int64_t Cg = C / group, Mg = M / group, K = g.k_size(), O = g.out_size(), I = g.in_size();
-  // Zero-point padding reads as x_zero_point, i.e. 0 after the shift: what im2col writes there.
+  Tensor x, w;
+  RETURN_IF_ERROR(SubtractZeroPoints<float>(ctx, x0, w0, x, w));
+  ASSIGN_OR_RETURN(const ConvShape shape, MakeConvShape(ctx, x, w));
+  const Geometry& g = shape.g;
+  y = Tensor::Uninitialized(DataType::kInt32, shape.ydims);
+  const int64_t Cg = shape.C / shape.group, Mg = shape.M / shape.group, K = g.k_size(), O = g.out_size();
   std::unique_ptr<float[]> col(new float[static_cast<size_t>(Cg * K * O)]);
-  for (int64_t n = 0; n < N; ++n) {
-    for (int64_t gi = 0; gi < group; ++gi) {
-      const float* in = px + (n * C + gi * Cg) * I;
-      if (g.nd == 2) {
-        Im2Col2d<float>(in, Cg, g, col.get());
-      } else {
-        Im2Col<float>(in, Cg, g, col.get());
-      }
+  for (int64_t n = 0; n < shape.N; ++n) {
+    for (int64_t gi = 0; gi < shape.group; ++gi) {
+      Im2ColRows<float>(x.data<float>() + (n * shape.C + gi * Cg) * g.in_size(), Cg, g, col.get());
       ExactInt8Gemm(Mg, O, Cg * K, w.data<float>() + gi * Mg * Cg * K, col.get(),
-                    y.mutable_data<int32_t>() + (n * M + gi * Mg) * O);
+                    y.mutable_data<int32_t>() + (n * shape.M + gi * Mg) * O);
     }
   }
   return OkStatus();
@@ -366,32 +378,17 @@ Status ConvInteger8(KernelContext& ctx, const Tensor& x0, const Tensor& w0, Tens
 Status ConvIntegerKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(const Tensor* x0, ctx.TensorInput(0));
   ASSIGN_OR_RETURN(const Tensor* w0, ctx.TensorInput(1));
-  const bool zero_points_8bit = (!ctx.has_input(2) || IsInt8(ctx.input(2).dtype())) &&
-                                (!ctx.has_input(3) || IsInt8(ctx.input(3).dtype()));
-  if (IsInt8(x0->dtype()) && IsInt8(w0->dtype()) && zero_points_8bit) {
-    Tensor y;
-    RETURN_IF_ERROR(ConvInteger8(ctx, *x0, *w0, y));
-    ctx.set_output(0, std::move(y));
-    return OkStatus();
-  }
-  ASSIGN_OR_RETURN(Tensor x, CastTensor(*x0, DataType::kDouble));
-  ASSIGN_OR_RETURN(Tensor w, CastTensor(*w0, DataType::kDouble));
-  ASSIGN_OR_RETURN(double xz, ScalarInput(ctx, 2, 0));
-  double* px = x.mutable_data<double>();
-  for (int64_t i = 0; i < x.size(); ++i) px[i] -= xz;
-  if (ctx.has_input(3)) {
-    ASSIGN_OR_RETURN(Tensor wz, CastTensor(ctx.input(3), DataType::kDouble));
-    double* pw = w.mutable_data<double>();
-    if (w.rank() == 0 || (wz.size() != 1 && wz.size() != w.dim(0))) {
-      return ctx.Error("w_zero_point must be a scalar or hold one value per output channel");
-    }
-    const int64_t per = w.size() / std::max<int64_t>(w.dim(0), 1);
-    for (int64_t i = 0; i < w.size(); ++i) pw[i] -= wz.data<double>()[wz.size() == 1 ? 0 : i / per];
-  }
-  // Zero-point padding: pads read as x_zero_point, i.e. 0 after the shift.
   Tensor y;
-  RETURN_IF_ERROR(ConvImpl<double>(ctx, x, w, nullptr, y));
-  ASSIGN_OR_RETURN(y, CastTensor(y, DataType::kInt32));
+  if (Is8BitInteger(x0->dtype()) && Is8BitInteger(w0->dtype()) &&
+      (!ctx.has_input(2) || Is8BitInteger(ctx.input(2).dtype())) &&
+      (!ctx.has_input(3) || Is8BitInteger(ctx.input(3).dtype()))) {
+    RETURN_IF_ERROR(ConvInteger8(ctx, *x0, *w0, y));
+  } else {  // wider integers than the spec's: in double
+    Tensor x, w;
+    RETURN_IF_ERROR(SubtractZeroPoints<double>(ctx, *x0, *w0, x, w));
+    RETURN_IF_ERROR(ConvImpl<double>(ctx, x, w, nullptr, y));
+    ASSIGN_OR_RETURN(y, CastTensor(y, DataType::kInt32));
+  }
   ctx.set_output(0, std::move(y));
   return OkStatus();
 }

@@ -466,8 +466,6 @@ StatusOr<ClipBounds> GetClipBounds(const KernelContext& ctx) {
 Status ClipKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(const Tensor* x0, ctx.TensorInput(0));
   ASSIGN_OR_RETURN(const ClipBounds bounds, GetClipBounds(ctx));
-  const double lo = bounds.lo, hi = bounds.hi;
-  const bool has_lo = bounds.has_lo, has_hi = bounds.has_hi;
   if (x0->dtype() == DataType::kFloat) {
     Tensor y = ctx.OutputBuffer(0, DataType::kFloat, x0->dims());
     const float* px = x0->data<float>();
@@ -481,8 +479,8 @@ Status ClipKernel(KernelContext& ctx) {
   Tensor x = WidenToFloat(*x0);
   ASSIGN_OR_RETURN(Tensor out, DispatchNumeric(x.dtype(), [&](auto tag) -> StatusOr<Tensor> {
     using T = decltype(tag);
-    const T l = has_lo ? static_cast<T>(lo) : std::numeric_limits<T>::lowest();
-    const T h = has_hi ? static_cast<T>(hi) : std::numeric_limits<T>::max();
+    const T l = bounds.has_lo ? static_cast<T>(bounds.lo) : std::numeric_limits<T>::lowest();
+    const T h = bounds.has_hi ? static_cast<T>(bounds.hi) : std::numeric_limits<T>::max();
     return UnaryMap<T, T>(x, x.dtype(), [&](T v) {
       if constexpr (std::is_floating_point_v<T>) {
         if (std::isnan(v)) return v;

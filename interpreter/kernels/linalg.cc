@@ -81,8 +81,6 @@ Status MatMulKernel(KernelContext& ctx) {
   return OkStatus();
 }
 
-bool IsInt8(DataType t) { return t == DataType::kInt8 || t == DataType::kUint8; }
-
 // a - zero_point, broadcast, in `type` (int32, or float for 8-bit values, which it holds exactly).
 template <typename T>
 StatusOr<Tensor> MinusZeroPoint(const Tensor& a, const Tensor& zero_point, DataType type) {
@@ -113,9 +111,9 @@ Status MatMulIntegerKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(const Tensor* a, ctx.TensorInput(0));
   ASSIGN_OR_RETURN(const Tensor* b, ctx.TensorInput(1));
   // 8-bit operands (the spec's types) run as exact float GEMMs; anything else in int32.
-  const bool int8 = IsInt8(a->dtype()) && IsInt8(b->dtype()) &&
-                    (!ctx.has_input(2) || IsInt8(ctx.input(2).dtype())) &&
-                    (!ctx.has_input(3) || IsInt8(ctx.input(3).dtype()));
+  const bool int8 = Is8BitInteger(a->dtype()) && Is8BitInteger(b->dtype()) &&
+                    (!ctx.has_input(2) || Is8BitInteger(ctx.input(2).dtype())) &&
+                    (!ctx.has_input(3) || Is8BitInteger(ctx.input(3).dtype()));
   ASSIGN_OR_RETURN(Tensor out, int8 ? MatMulIntegerAs<float>(ctx, *a, *b, DataType::kFloat)
                                     : MatMulIntegerAs<int32_t>(ctx, *a, *b, DataType::kInt32));
   ctx.set_output(0, std::move(out));
