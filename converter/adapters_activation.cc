@@ -2,7 +2,8 @@
 //
 //   opset 6: consumed_inputs removed; Selu-6 changed the defaults of alpha and gamma (to more
 //            precise constants), so the defaults in force are made explicit across the step.
-//   opset 7: PRelu's slope broadcasts unidirectionally (before: same shape as X or one element).
+//   opset 7: PRelu's slope broadcasts unidirectionally (before: one element shared, or one value per
+//            channel, X's dim 1); a per-channel [C] slope becomes [C, 1, ..., 1] and back.
 //   opset 11: Softmax/LogSoftmax/Hardmax accept a negative axis (downgrades normalize it).
 //   opset 13: Softmax/LogSoftmax/Hardmax work on one axis (default -1) instead of coercing the
 //            input to 2-D at `axis` (default 1). Where the two agree (the axis is the last one) only
@@ -18,6 +19,8 @@
 #include "absl/strings/str_cat.h"
 #include "converter/adapter_util.h"
 #include "converter/families.h"
+#include "schema/inference/legacy_broadcast.h"
+#include "schema/inference/shape_utils.h"
 
 namespace onnx_opt::converter {
 namespace {
@@ -32,17 +35,70 @@ constexpr float kSeluGamma1 = 1.0507f;
 constexpr float kSeluAlpha6 = 1.67326319217681884765625f;
 constexpr float kSeluGamma6 = 1.05070102214813232421875f;
 
+using schema::inference::DimsSurelyEqual;
+
+bool IsOne(const ir::Dim& d) { return d.is_known() && d.value() == 1; }
+
+// PRelu-6's slope is shared or per channel (schema/inference/legacy_broadcast.h); PRelu-7's
+// broadcasts as numpy does. Upgrades give a per-channel [C] slope trailing 1s ([C, 1, ..., 1]) so that
+// numpy aligns it with X's channel axis; other slopes are read alike by both versions.
+absl::Status PReluUp6To7(AdapterContext& ctx) {
+  ir::Node& n = ctx.node();
+  std::optional<ir::Shape> sx = ctx.ShapeOf(n.input(0));
+  std::optional<ir::Shape> ss = ctx.ShapeOf(n.input(1));
+  // Only a 1-D slope of more than one value on X of rank 3 or more can be per channel.
+  if (ss.has_value() && (ss->rank() != 1 || IsOne(ss->dim(0)))) return absl::OkStatus();
+  if (sx.has_value() && sx->rank() < 3) return absl::OkStatus();
+  if (!sx.has_value() || !ss.has_value()) {
+    return ctx.Error("the ranks of X and the slope must be known to tell whether the slope holds one value per "
+                     "channel, which PRelu-7 would broadcast along X's last axis instead");
+  }
+  std::optional<ir::Shape> aligned = schema::inference::LegacyPReluSlopeShape(*sx, *ss);
+  if (!aligned.has_value()) {
+    return ctx.Error(absl::StrCat("whether the slope of shape ", ir::ShapeToString(*ss),
+                                  " holds one value per channel of X of shape ", ir::ShapeToString(*sx),
+                                  " depends on dims that are not known"));
+  }
+  if (aligned->rank() == ss->rank()) return absl::OkStatus();
+  std::vector<int64_t> axes;
+  for (size_t i = 1; i < aligned->rank(); ++i) axes.push_back(static_cast<int64_t>(i));
+  n.SetInput(1, MakeUnsqueeze(ctx, n.input(1), axes, absl::StrCat(n.input(1)->name(), "_per_channel")));
+  return absl::OkStatus();
+}
+
+// Downgrades keep a slope of one element or of X's shape, and squeeze a slope that varies along X's
+// channel axis only ([C, 1, 1] on [N, C, H, W], say) to the per-channel [C]; others are refused.
 absl::Status PReluDown7To6(AdapterContext& ctx) {
   ir::Node& n = ctx.node();
   std::optional<ir::Shape> sx = ctx.ShapeOf(n.input(0));
   std::optional<ir::Shape> ss = ctx.ShapeOf(n.input(1));
   if (ss.has_value()) {
     bool single = true;
-    for (const ir::Dim& d : ss->dims()) single = single && d.is_known() && d.value() == 1;
+    for (const ir::Dim& d : ss->dims()) single = single && IsOne(d);
     if (single) return absl::OkStatus();
-    if (sx.has_value() && *sx == *ss && sx->is_static()) return absl::OkStatus();
   }
-  return ctx.Error("before opset 7 the slope must have X's shape or one element, and that is not known to hold");
+  if (sx.has_value() && ss.has_value() && sx->rank() >= ss->rank()) {
+    bool same = sx->rank() == ss->rank();
+    for (size_t i = 0; same && i < sx->rank(); ++i) same = DimsSurelyEqual(sx->dim(i), ss->dim(i));
+    if (same) return absl::OkStatus();
+    // The slope right-aligned with X: its channel dim, and 1s elsewhere.
+    const int64_t channel = 1 - static_cast<int64_t>(sx->rank() - ss->rank());
+    bool per_channel = sx->rank() >= 2 && channel >= 0 && DimsSurelyEqual(ss->dim(channel), sx->dim(1));
+    std::vector<int64_t> squeeze;
+    for (int64_t i = 0; per_channel && i < static_cast<int64_t>(ss->rank()); ++i) {
+      if (i == channel) continue;
+      per_channel = IsOne(ss->dim(i));
+      squeeze.push_back(i);
+    }
+    if (per_channel) {
+      if (!squeeze.empty()) {
+        n.SetInput(1, MakeSqueeze(ctx, n.input(1), squeeze, absl::StrCat(n.input(1)->name(), "_per_channel")));
+      }
+      return absl::OkStatus();
+    }
+  }
+  return ctx.Error("before opset 7 the slope must have one element, X's shape, or one value per channel (X's "
+                   "dim 1), and that is not known to hold");
 }
 
 // Softmax-family axis before opset 13: the input is coerced to 2-D [prod(d0..d{a-1}), prod(da..)].
@@ -236,8 +292,9 @@ void RegisterActivationAdapters(AdapterRegistry& registry) {
   r.Compatible("HardSwish", 14, 22, "bfloat16 added");
   r.Compatible("Mish", 18, 22, "bfloat16 added");
   r.Compatible("Celu", 12, 28, "float16, bfloat16 and double added");
-  r.Both("PRelu", 6, 7, AdapterKind::kAttribute, "PRelu-7 broadcasts the slope unidirectionally",
-         Nothing(), PReluDown7To6);
+  r.Both("PRelu", 6, 7, AdapterKind::kAttribute,
+         "PRelu-7 broadcasts the slope unidirectionally (before: shared or per channel)",
+         PReluUp6To7, PReluDown7To6);
   r.Compatible("PRelu", 7, 9, "integer types added");
   r.Compatible("PRelu", 9, 16, "bfloat16 added");
 

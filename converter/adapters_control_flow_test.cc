@@ -4,24 +4,35 @@
 namespace onnx_opt::converter::testing {
 namespace {
 
-// Nodes inside If branches (and Loop bodies) are converted too.
+// Nodes inside If branches (and Loop bodies) are converted too. Two Ifs on opposite conditions, so
+// that the numeric check (on one random c) runs both kinds of branch.
 TEST(ControlFlowAdapters, SubgraphsAreConverted) {
   ExpectConversion(R"(
     <ir_version: 7, opset_import: ["" : 13]>
-    g (bool c, float[2,3] X) => (float[1,2,3] Y) <int64[1] a = {0}> {
+    g (bool c, float[2,3] X) => (float[1,2,3] Y, float[1,2,3] Z) <int64[1] a = {0}> {
       Y = If(c) <
         then_branch = t () => (float[1,2,3] ty) { ty = Unsqueeze(X, a) },
         else_branch = e () => (float[1,2,3] ey) { n = Neg(X) ey = Unsqueeze(n, a) }
       >
+      nc = Not(c)
+      Z = If(nc) <
+        then_branch = t2 () => (float[1,2,3] ty2) { ty2 = Unsqueeze(X, a) },
+        else_branch = e2 () => (float[1,2,3] ey2) { n2 = Neg(X) ey2 = Unsqueeze(n2, a) }
+      >
     })",
                    12, R"(
     <ir_version: 7, opset_import: ["" : 12]>
-    g (bool c, float[2,3] X) => (float[1,2,3] Y) {
+    g (bool c, float[2,3] X) => (float[1,2,3] Y, float[1,2,3] Z) {
       Y = If(c) <
         then_branch = t () => (float[1,2,3] ty) { ty = Unsqueeze<axes = [0]>(X) },
         else_branch = e () => (float[1,2,3] ey) { n = Neg(X) ey = Unsqueeze<axes = [0]>(n) }
       >
-    })", /*numeric=*/false);
+      nc = Not(c)
+      Z = If(nc) <
+        then_branch = t2 () => (float[1,2,3] ty2) { ty2 = Unsqueeze<axes = [0]>(X) },
+        else_branch = e2 () => (float[1,2,3] ey2) { n2 = Neg(X) ey2 = Unsqueeze<axes = [0]>(n2) }
+      >
+    })");
 }
 
 TEST(ControlFlowAdapters, ScanBatchAxisOfOpset8) {

@@ -5,14 +5,17 @@
 //            integer types added to Abs/Add/Sub/Mul/Div/Neg.
 //   opset 7: the legacy `broadcast`/`axis` attributes of binary operators removed in favour of
 //            multidirectional (numpy) broadcasting (Add, Sub, Mul, Div, Pow, And, Or, Xor, Equal,
-//            Greater, Less). Upgrades make the legacy alignment explicit with an Unsqueeze;
-//            downgrades set broadcast=1 only where the legacy rule computes the same thing.
+//            Greater, Less). Upgrades check B against the legacy rule and make its alignment at
+//            `axis` explicit with an Unsqueeze; downgrades set broadcast=1 (and axis, squeezing B's
+//            broadcast 1s away) where the legacy rule computes the same thing, swap the operands of
+//            symmetric ones, or repeat the inputs with Tile.
 //   opset 8: Max/Min/Sum/Mean gained numpy broadcasting (before: all inputs of one shape).
 //   opset 7/9/11/12/13/14/...: types added (bfloat16 at 13, small integers at 14, ...): compatible;
 //            downgrades are refused by the schema validation when a value uses a missing type.
 //   Erf-13 removed the integer types Erf-9 had (an upgrade of an integer Erf is refused).
 //   Pow-12 lets the exponent have its own type (a downgrade needs both of one type).
-//   Gemm-7 replaced `broadcast` with unidirectional broadcasting of C; Gemm-11 made C optional.
+//   Gemm-7 replaced `broadcast` with unidirectional broadcasting of C (which reads every C that
+//            Gemm-6 broadcast the same way); Gemm-11 made C optional.
 //   Clip-11 moved min/max from attributes to inputs; Clip-12 added integer types.
 #include <algorithm>
 #include <string>
@@ -21,6 +24,7 @@
 #include "absl/strings/str_cat.h"
 #include "converter/adapter_util.h"
 #include "converter/families.h"
+#include "schema/inference/legacy_broadcast.h"
 
 namespace onnx_opt::converter {
 namespace {
@@ -51,45 +55,75 @@ bool IsSingleElement(const ir::Shape& s) {
   return true;
 }
 
-// Whether the legacy (opset < 7) rule broadcasting B to A with suffix matching computes what numpy
-// broadcasting computes: B has one element, or B's shape is exactly a suffix of A's.
-bool LegacySuffixBroadcastable(const ir::Shape& a, const ir::Shape& b) {
-  if (IsSingleElement(b) && b.rank() <= a.rank()) return true;
-  if (b.rank() > a.rank()) return false;
-  const size_t off = a.rank() - b.rank();
-  for (size_t i = 0; i < b.rank(); ++i) {
-    if (!SameDim(a.dim(off + i), b.dim(i))) return false;
+// B as the legacy rule (opset < 7, broadcast=1) reads it: B's dims squeezed away, and the axis where
+// the rest starts in A (nullopt: it ends at A's last dim, the legacy default).
+struct LegacyForm {
+  std::vector<int64_t> squeeze_axes;  // of B
+  std::optional<int64_t> axis;
+};
+
+// The legacy form in which B broadcasts to A as numpy broadcasting does, when there is one: B's 1s
+// outside the run of its dims that equal A's (right-aligned) go. nullopt when B has a higher rank than
+// A, a broadcast 1 inside that run, or a dim that A would broadcast to.
+std::optional<LegacyForm> LegacyFormOf(const ir::Shape& a, const ir::Shape& b) {
+  if (b.rank() > a.rank()) return std::nullopt;
+  if (IsSingleElement(b)) return LegacyForm{};
+  auto is_one = [](const ir::Dim& d) { return d.is_known() && d.value() == 1; };
+  const int64_t rb = static_cast<int64_t>(b.rank()), off = static_cast<int64_t>(a.rank()) - rb;
+  int64_t first = 0, last = rb - 1;
+  while (is_one(b.dim(first))) ++first;
+  while (is_one(b.dim(last))) --last;
+  for (int64_t i = first; i <= last; ++i) {
+    if (!SameDim(a.dim(off + i), b.dim(i))) return std::nullopt;
   }
-  return true;
+  LegacyForm form;
+  for (int64_t i = 0; i < rb; ++i) {
+    if (i < first || i > last) form.squeeze_axes.push_back(i);
+  }
+  if (last != rb - 1) form.axis = off + first;
+  return form;
 }
 
-// Legacy broadcast (opset 1..6) -> numpy broadcast (opset 7).
+// Squeezes the node's input `b` (B, or Gemm's C) to the legacy form and sets broadcast=1 (and axis).
+void ApplyLegacyForm(AdapterContext& ctx, size_t b, const LegacyForm& form) {
+  ir::Node& n = ctx.node();
+  if (!form.squeeze_axes.empty()) {
+    n.SetInput(b, MakeSqueeze(ctx, n.input(b), form.squeeze_axes, absl::StrCat(n.input(b)->name(), "_squeezed")));
+  }
+  n.SetAttribute(ir::Attribute::Int("broadcast", 1));
+  if (form.axis.has_value()) n.SetAttribute(ir::Attribute::Int("axis", *form.axis));
+}
+
+// Legacy broadcast (opset 1..6) -> numpy broadcast (opset 7). B is checked against the legacy rule
+// where the shapes are known (a model it refuses is not converted into one that runs), and B aligned
+// at an axis before A's end gets trailing 1s (Unsqueeze) so that numpy broadcasting aligns it there.
 absl::Status BroadcastUp(AdapterContext& ctx) {
   ir::Node& n = ctx.node();
-  const int64_t broadcast = IntAttr(ctx, "broadcast", 0);
+  const bool broadcast = IntAttr(ctx, "broadcast", 0) != 0;
   const ir::Attribute* axis_attr = n.FindAttribute("axis");
-  if (broadcast != 0 && axis_attr != nullptr && n.num_inputs() == 2) {
-    if (axis_attr->is_reference()) return ctx.Error("axis is a function attribute reference");
-    std::optional<int64_t> ra = ctx.Rank(n.input(0));
-    std::optional<int64_t> rb = ctx.Rank(n.input(1));
-    std::optional<ir::Shape> sb = ctx.ShapeOf(n.input(1));
-    const bool b_single = sb.has_value() && IsSingleElement(*sb);
-    if (!b_single) {
-      if (!ra.has_value() || !rb.has_value()) {
-        return ctx.Error(absl::StrCat("broadcast=1 with axis=", axis_attr->i,
-                                      " aligns B at an axis; the ranks of A and B must be known to "
-                                      "express that with numpy broadcasting"));
-      }
-      int64_t axis = axis_attr->i;
-      if (axis < 0) axis += *ra;
-      const int64_t trailing = *ra - axis - *rb;
-      if (trailing < 0) return ctx.Error("axis leaves no room for B's dimensions");
-      if (trailing > 0) {
-        std::vector<int64_t> axes;
-        for (int64_t i = 0; i < trailing; ++i) axes.push_back(*rb + i);
-        ir::Value* b = MakeUnsqueeze(ctx, n.input(1), axes, absl::StrCat(n.input(1)->name(), "_aligned"));
-        n.SetInput(1, b);
-      }
+  if (axis_attr != nullptr && axis_attr->is_reference()) return ctx.Error("axis is a function attribute reference");
+  std::optional<int64_t> axis;
+  if (axis_attr != nullptr) axis = axis_attr->i;
+  std::optional<ir::Shape> sa = ctx.ShapeOf(n.input(0));
+  std::optional<ir::Shape> sb = ctx.ShapeOf(n.input(1));
+  if (sa.has_value() && sb.has_value()) {
+    absl::StatusOr<ir::Shape> s = schema::inference::LegacyBroadcastShape(*sa, *sb, broadcast, axis);
+    if (!s.ok()) return ctx.Error(std::string(s.status().message()));
+  }
+  const bool b_single = sb.has_value() && IsSingleElement(*sb);
+  // Without an axis B is a suffix of A (or equal, without broadcast), as numpy aligns it.
+  if (broadcast && axis.has_value() && !b_single) {
+    if (!sa.has_value() || !sb.has_value()) {
+      return ctx.Error(absl::StrCat("broadcast=1 with axis=", *axis,
+                                    " aligns B at an axis; the ranks of A and B must be known to "
+                                    "express that with numpy broadcasting"));
+    }
+    const int64_t ra = static_cast<int64_t>(sa->rank()), rb = static_cast<int64_t>(sb->rank());
+    const int64_t start = *axis < 0 ? *axis + ra : *axis;  // in range: checked above
+    std::vector<int64_t> axes;
+    for (int64_t i = rb; i < ra - start; ++i) axes.push_back(i);
+    if (!axes.empty()) {
+      n.SetInput(1, MakeUnsqueeze(ctx, n.input(1), axes, absl::StrCat(n.input(1)->name(), "_aligned")));
     }
   }
   n.RemoveAttribute("broadcast");
@@ -157,18 +191,18 @@ absl::Status BroadcastDown(AdapterContext& ctx) {
                      "legacy broadcast attribute");
   }
   if (SameShape(*sa, *sb)) return absl::OkStatus();
-  if (LegacySuffixBroadcastable(*sa, *sb)) {
-    n.SetAttribute(ir::Attribute::Int("broadcast", 1));
+  if (std::optional<LegacyForm> form = LegacyFormOf(*sa, *sb)) {
+    ApplyLegacyForm(ctx, 1, *form);
     return absl::OkStatus();
   }
   const std::string swapped = SwappedOp(n.op_type());
-  if (!swapped.empty() && LegacySuffixBroadcastable(*sb, *sa)) {
+  if (std::optional<LegacyForm> form = swapped.empty() ? std::nullopt : LegacyFormOf(*sb, *sa)) {
     ir::Value* a = n.input(0);
     ir::Value* b = n.input(1);
     n.SetInput(0, b);
     n.SetInput(1, a);
     n.set_op_type(swapped);
-    n.SetAttribute(ir::Attribute::Int("broadcast", 1));
+    ApplyLegacyForm(ctx, 1, *form);
     return absl::OkStatus();
   }
   absl::StatusOr<bool> tiled = TileToCommonShape(ctx, {0, 1});
@@ -176,8 +210,8 @@ absl::Status BroadcastDown(AdapterContext& ctx) {
   if (*tiled) return absl::OkStatus();
   return ctx.Error(absl::StrCat("inputs of shapes ", ir::ShapeToString(*sa), " and ",
                                 ir::ShapeToString(*sb),
-                                " broadcast in a way the legacy rule (B a suffix of A, or one element) "
-                                "cannot express"));
+                                " broadcast in a way the legacy rule (B's dims a run of A's, or one "
+                                "element) cannot express"));
 }
 
 // Max/Min/Sum/Mean before opset 8: all inputs of the same shape.
@@ -200,7 +234,28 @@ absl::Status SameShapeInputs(AdapterContext& ctx) {
   return absl::OkStatus();
 }
 
-// Gemm-6 and older: C broadcast by the legacy rule when broadcast=1.
+// Gemm-6 and older: C broadcast when broadcast=1, else of shape M x N. Upgrades drop the attribute
+// (Gemm-7 reads every C Gemm-6 broadcast the same way) after checking that a C not broadcast has A * B's
+// shape, where the shapes are known.
+absl::Status GemmUp6To7(AdapterContext& ctx) {
+  ir::Node& n = ctx.node();
+  std::optional<ir::Shape> sa = ctx.ShapeOf(n.input(0));
+  std::optional<ir::Shape> sb = ctx.ShapeOf(n.input(1));
+  std::optional<ir::Shape> sc = n.has_input(2) ? ctx.ShapeOf(n.input(2)) : std::nullopt;
+  if (IntAttr(ctx, "broadcast", 0) == 0 && sa.has_value() && sb.has_value() && sc.has_value() &&
+      sa->rank() == 2 && sb->rank() == 2) {
+    const ir::Dim m = IntAttr(ctx, "transA", 0) ? sa->dim(1) : sa->dim(0);
+    const ir::Dim nn = IntAttr(ctx, "transB", 0) ? sb->dim(0) : sb->dim(1);
+    const ir::Shape y({m, nn});
+    if (!schema::inference::LegacyBroadcastShape(y, *sc, false, std::nullopt).ok()) {
+      return ctx.Error(absl::StrCat("without broadcast=1, C must have the shape of A * B before opset 7; C is ",
+                                    ir::ShapeToString(*sc), ", A * B is ", ir::ShapeToString(y)));
+    }
+  }
+  n.RemoveAttribute("broadcast");
+  return absl::OkStatus();
+}
+
 absl::Status GemmDown7To6(AdapterContext& ctx) {
   ir::Node& n = ctx.node();
   std::optional<ir::Shape> sa = ctx.ShapeOf(n.input(0));
@@ -217,8 +272,9 @@ absl::Status GemmDown7To6(AdapterContext& ctx) {
     n.SetAttribute(ir::Attribute::Int("broadcast", 0));
     return absl::OkStatus();
   }
-  if (LegacySuffixBroadcastable(y, *sc)) {
-    n.SetAttribute(ir::Attribute::Int("broadcast", 1));
+  // Gemm has no axis: only a C that ends at N's axis.
+  if (std::optional<LegacyForm> form = LegacyFormOf(y, *sc); form.has_value() && !form->axis.has_value()) {
+    ApplyLegacyForm(ctx, 2, *form);
     return absl::OkStatus();
   }
   if (sc->is_static() && y.is_static()) {
@@ -375,7 +431,7 @@ void RegisterMathAdapters(AdapterRegistry& registry) {
   r.Compatible("Gemm", 1, 6, "clarified the description; no change in behaviour");
   r.Both("Gemm", 6, 7, AdapterKind::kAttribute,
          "Gemm-7 replaced the broadcast attribute with unidirectional broadcasting of C",
-         DropAttr("broadcast"), GemmDown7To6);
+         GemmUp6To7, GemmDown7To6);
   r.Compatible("Gemm", 7, 9, "integer types added");
   r.Both("Gemm", 9, 11, AdapterKind::kAttribute, "Gemm-11 made C optional", Nothing(), GemmDown11To9);
   r.Compatible("Gemm", 11, 13, "bfloat16 added");

@@ -43,20 +43,22 @@ TEST(NnAdapters, LpPoolPBecameAnInt) {
     g (float[1,1,3,3] X) => (float[1,1,1,1] Y) { Y = GlobalLpPool<p = 3.0>(X) })",
                    2, R"(
     <ir_version: 3, opset_import: ["" : 2]>
-    g (float[1,1,3,3] X) => (float[1,1,1,1] Y) { Y = GlobalLpPool<p = 3>(X) })", /*numeric=*/false);
+    g (float[1,1,3,3] X) => (float[1,1,1,1] Y) { Y = GlobalLpPool<p = 3>(X) })");
 }
 
+// The region and its batch index are initializers: a random batch index (0..3) is out of range for a
+// batch of one, and a region inside the image samples more than its border.
 TEST(NnAdapters, RoiAlignDefaultChangedAt16) {
   ExpectConversion(R"(
     <ir_version: 5, opset_import: ["" : 10]>
-    g (float[1,1,4,4] X, float[1,4] R, int64[1] B) => (float[1,1,2,2] Y) {
+    g (float[1,1,4,4] X) => (float[1,1,2,2] Y) <float[1,4] R = {0.5, 0.25, 3.0, 2.5}, int64[1] B = {0}> {
       Y = RoiAlign<output_height = 2, output_width = 2>(X, R, B)
     })",
                    16, R"(
     <ir_version: 8, opset_import: ["" : 16]>
-    g (float[1,1,4,4] X, float[1,4] R, int64[1] B) => (float[1,1,2,2] Y) {
+    g (float[1,1,4,4] X) => (float[1,1,2,2] Y) <float[1,4] R = {0.5, 0.25, 3.0, 2.5}, int64[1] B = {0}> {
       Y = RoiAlign<output_height = 2, output_width = 2, coordinate_transformation_mode = "output_half_pixel">(X, R, B)
-    })", /*numeric=*/false);
+    })");
   ExpectRefusal(R"(
     <ir_version: 8, opset_import: ["" : 16]>
     g (float[1,1,4,4] X, float[1,4] R, int64[1] B) => (float[1,1,2,2] Y) { Y = RoiAlign(X, R, B) })",

@@ -178,12 +178,18 @@ absl::StatusOr<ir::DataType> NeedType(AdapterContext& ctx, const ir::Value* v) {
 
 // The axes [axis, rank) as negative numbers when the rank is unknown.
 absl::StatusOr<std::vector<int64_t>> TrailingAxes(AdapterContext& ctx, int64_t axis, const ir::Value* x) {
+  // An axis list is spelled out one entry per axis, so a hostile axis must not make it huge: with the
+  // rank known the axis must lie in it; without, no real tensor has more than this many dims.
+  constexpr int64_t kMaxAxesOfUnknownRank = 256;
   std::vector<int64_t> axes;
+  std::optional<int64_t> r = ctx.Rank(x);
+  if (r.has_value() ? (axis < -*r || axis >= *r) : axis < -kMaxAxesOfUnknownRank) {
+    return ctx.Error(absl::StrCat("axis ", axis, " is out of range for the input's rank"));
+  }
   if (axis < 0) {
     for (int64_t a = axis; a < 0; ++a) axes.push_back(a);
     return axes;
   }
-  std::optional<int64_t> r = ctx.Rank(x);
   if (!r.has_value()) return ctx.Error("axis is non-negative and the input rank is unknown");
   for (int64_t a = axis; a < *r; ++a) axes.push_back(a);
   return axes;

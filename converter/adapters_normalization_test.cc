@@ -54,7 +54,7 @@ TEST(NormalizationAdapters, DropoutRatioMovesAndMaskTypeChanges) {
     g (float[2,3] X) => (float[2,3] Y, bool[2,3] M) {
       Y, M_1 = Dropout(X)
       M = Cast<to = 9>(M_1)
-    })", /*numeric=*/false);
+    })");
   ExpectRefusal(R"(
     <ir_version: 7, opset_import: ["" : 12]>
     g (float[2,3] X, bool t) => (float[2,3] Y) { Y = Dropout(X, , t) })",
@@ -80,6 +80,30 @@ TEST(NormalizationAdapters, GroupNormalizationExpandsBelow21) {
     g (float[2,4,3,3] X, float[4] s, float[4] b) => (float[2,4,3,3] Y) {
       Y = GroupNormalization<num_groups = 2, epsilon = 0.001>(X, s, b)
     })", 18);
+}
+
+// Per-group scale and bias (18) become per-channel ones (21): each group's value repeated for its
+// channels. A round trip from 21 never reaches this adapter (21 -> 18 expands the node away).
+TEST(NormalizationAdapters, GroupNormalizationScaleBecomesPerChannelAt21) {
+  ExpectConversion(R"(
+    <ir_version: 8, opset_import: ["" : 18]>
+    g (float[2,4,2,2] X, float[2] s, float[2] b) => (float[2,4,2,2] Y) {
+      Y = GroupNormalization<num_groups = 2, epsilon = 0.001>(X, s, b)
+    })",
+                   21, R"(
+    <ir_version: 10, opset_import: ["" : 21]>
+    g (float[2,4,2,2] X, float[2] s, float[2] b) => (float[2,4,2,2] Y) <
+      int64[2] gn_col = {2, 1}, int64[2] gn_wide = {2, 2}, int64[1] gn_flat = {4},
+      int64[2] gn_col_1 = {2, 1}, int64[2] gn_wide_1 = {2, 2}, int64[1] gn_flat_1 = {4}
+    > {
+      s_col = Reshape(s, gn_col)
+      s_wide = Expand(s_col, gn_wide)
+      s_per_channel = Reshape(s_wide, gn_flat)
+      b_col = Reshape(b, gn_col_1)
+      b_wide = Expand(b_col, gn_wide_1)
+      b_per_channel = Reshape(b_wide, gn_flat_1)
+      Y = GroupNormalization<num_groups = 2, epsilon = 0.001>(X, s_per_channel, b_per_channel)
+    })");
 }
 
 TEST(NormalizationAdapters, RmsNormalizationExpandsBelow23) {

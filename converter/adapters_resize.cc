@@ -6,8 +6,9 @@
 //   Resize-11 added roi, sizes and coordinate_transformation_mode/nearest_mode/cubic attributes
 //     whose defaults (half_pixel, round_prefer_floor) differ from Resize-10's behaviour, so an
 //     upgrade sets asymmetric/floor explicitly and a downgrade requires them.
-//   Resize-13 made roi and scales optional and removed coordinate mode tf_half_pixel_for_nn (such
-//     nodes are refused on an upgrade); Resize-18 added antialias, axes and
+//   Resize-13 made roi and scales optional and removed coordinate mode tf_half_pixel_for_nn (in
+//     nearest mode two of its four roundings become half_pixel ones on an upgrade; the rest are
+//     refused); Resize-18 added antialias, axes and
 //     keep_aspect_ratio_policy; Resize-19 added coordinate_transformation_mode half_pixel_symmetric.
 #include <cmath>
 #include <string>
@@ -147,6 +148,46 @@ absl::Status ResizeDown11To10(AdapterContext& ctx) {
   return absl::OkStatus();
 }
 
+// tf_half_pixel_for_nn maps output position o to x = (o + 0.5) / scale, half_pixel to h = x - 0.5.
+// Rounding x is rounding h another way:
+//   floor(x)              = floor(h + 0.5)     = round_prefer_ceil(h)
+//   round_prefer_floor(x) = ceil(x - 0.5)      = ceil(h)
+//   round_prefer_ceil(x)  = floor(h + 1)       = floor(h) + 1
+//   ceil(x)               = ceil(h + 0.5)      = round_prefer_floor(h) + 1
+// x > 0, so h > -0.5 never reaches a negative tie. Both sides are clamped to [0, in - 1] alike, so the
+// first two are exact, ties included (in doubles too: x - 0.5 is exact for x >= 0.25, and below that
+// both sides give 0). The last two read one element past half_pixel with floor or round_prefer_floor
+// (on every axis, even at scale 1), which no coordinate mode of Resize-13 reproduces with clamped
+// edges.
+absl::Status ResizeUp11To13(AdapterContext& ctx) {
+  ir::Node& n = ctx.node();
+  absl::StatusOr<const ir::Attribute*> ctm = ctx.Attr("coordinate_transformation_mode");
+  if (!ctm.ok()) return ctm.status();
+  if (*ctm == nullptr || (*ctm)->s != "tf_half_pixel_for_nn") return absl::OkStatus();
+  for (const char* a : {"mode", "nearest_mode"}) {
+    if (absl::StatusOr<const ir::Attribute*> v = ctx.Attr(a); !v.ok()) return v.status();
+  }
+  const std::string mode = StringAttr(ctx, "mode", "nearest");
+  if (mode != "nearest") {
+    return ctx.Error(absl::StrCat("coordinate_transformation_mode = \"tf_half_pixel_for_nn\" with mode \"", mode,
+                                  "\": this coordinate mode was removed at opset 13, and only nearest mode "
+                                  "has an equivalent there"));
+  }
+  const std::string rounding = StringAttr(ctx, "nearest_mode", "round_prefer_floor");
+  std::string equivalent;
+  if (rounding == "floor") equivalent = "round_prefer_ceil";
+  if (rounding == "round_prefer_floor") equivalent = "ceil";
+  if (equivalent.empty()) {
+    return ctx.Error(absl::StrCat("coordinate_transformation_mode = \"tf_half_pixel_for_nn\" with nearest_mode \"",
+                                  rounding, "\": this coordinate mode was removed at opset 13, and with this "
+                                  "rounding it reads one element past half_pixel (at scale 1, element o + 1 "
+                                  "for output o), which has no equivalent there"));
+  }
+  n.SetAttribute(ir::Attribute::String("coordinate_transformation_mode", "half_pixel"));
+  n.SetAttribute(ir::Attribute::String("nearest_mode", equivalent));
+  return absl::OkStatus();
+}
+
 absl::Status ResizeDown13To11(AdapterContext& ctx) {
   ir::Node& n = ctx.node();
   if (!n.has_input(1)) ctx.SetInput(1, EmptyFloats(ctx, "roi"));
@@ -219,10 +260,9 @@ void RegisterResizeAdapters(AdapterRegistry& registry) {
          ResizeUp10To11, ResizeDown11To10);
   r.Both("Resize", 11, 13, AdapterKind::kMove,
          "Resize-13 made roi and scales optional, added bfloat16 and removed the coordinate mode "
-         "tf_half_pixel_for_nn",
-         RefuseStringValues("coordinate_transformation_mode", {"tf_half_pixel_for_nn"},
-                            "this coordinate mode was removed at opset 13 and has no equivalent there"),
-         ResizeDown13To11);
+         "tf_half_pixel_for_nn (nearest_mode floor and round_prefer_floor of it become half_pixel with "
+         "round_prefer_ceil and ceil)",
+         ResizeUp11To13, ResizeDown13To11);
   r.Both("Resize", 13, 18, AdapterKind::kAttribute, "Resize-18 added antialias, axes and keep_aspect_ratio_policy",
          Nothing(), ResizeDown18To13);
   r.Both("Resize", 18, 19, AdapterKind::kAttribute, "Resize-19 added coordinate mode half_pixel_symmetric", Nothing(),

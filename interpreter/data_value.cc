@@ -67,4 +67,22 @@ absl::StatusOr<DataValue> ToDataValue(const RuntimeValue& v) {
   return out;
 }
 
+absl::StatusOr<DataValue> ToDataValue(const RuntimeValue& v, const ir::Type& type) {
+  if (type.kind() != ir::Type::Kind::kOptional) return ToDataValue(v);
+  const ir::Type none;
+  const ir::Type& inner = type.has_inner() ? type.inner() : none;
+  DataValue out;
+  out.kind = DataValue::Kind::kOptional;
+  if (v.is_none()) {
+    // An empty optional still declares what it would hold.
+    out.elem_kind = ir::io::DataValueKindOf(inner);
+    return out;
+  }
+  ASSIGN_OR_RETURN(DataValue held, ToDataValue(v, inner));
+  // The kind of what is held, not of the declaration, so a mismatch shows in what is written.
+  out.elem_kind = held.kind;
+  out.elements.push_back(std::move(held));
+  return out;
+}
+
 }  // namespace onnx_opt::interpreter

@@ -8,6 +8,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "interpreter/status_macros.h"
+#include "interpreter/tensor_limit.h"
 #include "ir/function.h"
 #include "ir/opset_import.h"
 
@@ -413,7 +414,12 @@ absl::Status Evaluator::Impl::RunKernel(const KernelFn& kernel, int64_t version,
   ScopedRunner runner(this, &scope);
   KernelContext ctx(node, version, std::move(inputs), scope.attrs, &runner, dying_inputs);
   ctx.set_epilogue(epilogue);
-  absl::Status st = kernel(ctx);
+  absl::Status st;
+  try {
+    st = kernel(ctx);
+  } catch (const TensorTooLarge& e) {
+    st = absl::ResourceExhaustedError(e.what());
+  }
   if (applied != nullptr) *applied = st.ok() && epilogue != nullptr && ctx.epilogue_applied();
   if (!st.ok()) {
     const std::string desc = node.Describe();
@@ -505,7 +511,11 @@ absl::StatusOr<std::vector<RuntimeValue>> Evaluator::Run(std::vector<RuntimeValu
     return absl::InvalidArgumentError(absl::StrCat("got ", inputs.size(), " inputs for a graph with ",
                                                    impl_->main->inputs().size()));
   }
-  return impl_->RunGraph(*impl_->main, std::move(inputs), nullptr, nullptr, &impl_->main_opsets, nullptr);
+  try {
+    return impl_->RunGraph(*impl_->main, std::move(inputs), nullptr, nullptr, &impl_->main_opsets, nullptr);
+  } catch (const TensorTooLarge& e) {  // outside any kernel: loading initializers, graph plumbing
+    return absl::ResourceExhaustedError(e.what());
+  }
 }
 
 absl::StatusOr<std::vector<RuntimeValue>> Evaluator::RunByName(
@@ -535,7 +545,11 @@ absl::StatusOr<std::vector<RuntimeValue>> Evaluator::RunNode(
   Scope scope;
   scope.opsets = &impl_->main_opsets;
   std::vector<RuntimeValue> outs;
-  RETURN_IF_ERROR(impl_->RunNodeIn(node, scope, inputs, outs));
+  try {
+    RETURN_IF_ERROR(impl_->RunNodeIn(node, scope, inputs, outs));
+  } catch (const TensorTooLarge& e) {
+    return absl::ResourceExhaustedError(e.what());
+  }
   return outs;
 }
 

@@ -12,6 +12,7 @@
 #include "glog/logging.h"
 #include "interpreter/dispatch.h"
 #include "interpreter/status_macros.h"
+#include "interpreter/tensor_limit.h"
 
 namespace onnx_opt::interpreter {
 
@@ -29,7 +30,10 @@ int StorageSize(DataType type) {
 
 int64_t NumElements(absl::Span<const int64_t> dims) {
   int64_t n = 1;
-  for (int64_t d : dims) n *= d;
+  for (int64_t d : dims) {
+    // Saturates instead of overflowing, so that size checks against limits stay right.
+    if (__builtin_mul_overflow(n, d, &n)) return std::numeric_limits<int64_t>::max();
+  }
   return n;
 }
 
@@ -62,6 +66,13 @@ Tensor Tensor::Uninitialized(DataType type, std::vector<int64_t> dims) { return 
 Tensor::Tensor(DataType type, std::vector<int64_t> dims, bool zero_fill) : dtype_(type), dims_(std::move(dims)) {
   size_ = NumElements(dims_);
   if (size_ < 0) size_ = 0;
+  const uint64_t element_bytes = type == DataType::kString ? sizeof(std::string) : std::max(StorageSize(type), 1);
+  uint64_t bytes = 0;
+  if (__builtin_mul_overflow(static_cast<uint64_t>(size_), element_bytes, &bytes) || bytes > MaxTensorBytes()) {
+    throw TensorTooLarge(absl::StrCat("a tensor of shape ", DimsToString(dims_), " and type ", ir::DataTypeName(type),
+                                      " would need more than the ", MaxTensorBytes(),
+                                      " bytes the interpreter may allocate for one tensor"));
+  }
   if (type == DataType::kString) {
     strings_ = std::make_shared<std::vector<std::string>>(size_);
   } else {

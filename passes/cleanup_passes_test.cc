@@ -3,6 +3,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "passes/testing/pass_test_util.h"
+#include "schema/checker/checker.h"
 
 namespace onnx_opt::passes {
 namespace {
@@ -274,6 +275,24 @@ TEST(UnusedTest, InitializersFunctionsAndOpsetImports) {
   EXPECT_EQ(run->after->functions()[0]->name(), "twice");
   EXPECT_FALSE(run->after->OpsetVersion("unused.domain").has_value());
   EXPECT_TRUE(run->after->OpsetVersion("local").has_value());
+  EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
+}
+
+TEST(UnusedTest, KeepsOneOpsetImportWhenNoNodeIsLeft) {
+  // Found by the optimize fuzzer: a model importing no ai.onnx whose only node is dead (its output
+  // is its input). A model must import some operator set, so the first import stays.
+  auto run = RunPipelineOnText(R"(
+    <ir_version: 3, opset_import: ["ai.onnx.ml" : 1, "com.other" : 1]>
+    g (float[2] X) => (float[2] X) {
+      Y = ai.onnx.ml.Binarizer<threshold = 1.0>(X)
+    }
+  )", "default");
+  ASSERT_TRUE(run.ok()) << run.status();
+  EXPECT_EQ(run->after->graph().num_nodes(), 0u);
+  ASSERT_EQ(run->after->opset_imports().size(), 1u);
+  EXPECT_EQ(run->after->opset_imports()[0].domain, "ai.onnx.ml");
+  const schema::checker::CheckResult check = schema::checker::Check(*run->after);
+  EXPECT_TRUE(check.ok()) << check.errors[0];
   EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
 }
 

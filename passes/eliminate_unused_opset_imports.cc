@@ -18,9 +18,15 @@ std::set<std::string> UsedDomains(const ir::Graph& g) {
 
 int64_t Prune(std::vector<ir::OpsetImport>& imports, const std::set<std::string>& used) {
   const size_t before = imports.size();
-  std::erase_if(imports, [&](const ir::OpsetImport& imp) {
-    return !ir::IsOnnxDomain(imp.domain) && !used.count(imp.domain);
-  });
+  auto unused = [&](const ir::OpsetImport& imp) { return !ir::IsOnnxDomain(imp.domain) && !used.count(imp.domain); };
+  // A model must import some operator set (IR >= 3, as ONNX's checker requires): when every node is
+  // gone and only unused imports are left, the first one stays.
+  if (std::all_of(imports.begin(), imports.end(), unused)) {
+    if (before <= 1) return 0;
+    imports.erase(imports.begin() + 1, imports.end());
+    return static_cast<int64_t>(before - 1);
+  }
+  std::erase_if(imports, unused);
   return static_cast<int64_t>(before - imports.size());
 }
 

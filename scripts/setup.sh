@@ -17,6 +17,9 @@ packages=(
   libgmock-dev
   libbenchmark-dev
   libeigen3-dev
+  # the fuzzers (tools/fuzz): clang, libFuzzer and the sanitizer runtimes
+  clang
+  libclang-rt-14-dev
 )
 
 missing=()

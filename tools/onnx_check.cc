@@ -1,4 +1,5 @@
-// onnx-check: loads each model and verifies it; prints "MODEL: ok" or "MODEL: <one clear error>".
+// onnx-check: loads each model and verifies it; prints "MODEL: ok" on stdout, or "MODEL: error: ..."
+// (one line, the first error) on stderr, so that a script can tell the verdicts apart.
 #include <iostream>
 #include <string>
 
@@ -6,6 +7,7 @@
 #include "schema/checker/checker.h"
 #include "schema/inference/inference.h"
 #include "tools/cli/args.h"
+#include "tools/model_check.h"
 #include "tools/model_source.h"
 
 namespace onnx_opt::tools {
@@ -16,9 +18,12 @@ constexpr char kUsage[] =
     "\n"
     "Loads each ONNX model (\"-\" reads standard input) and checks that it is valid: it parses, external\n"
     "data stays inside the model's folder and matches the declared sizes, every name is defined once and\n"
-    "before it is used, there are no cycles, the IR version fits the opset imports, and every node matches\n"
-    "its operator's schema at the imported opset (inputs, outputs, attributes, type constraints).\n"
-    "Prints \"MODEL: ok\" or \"MODEL: error: ...\" (the first error) for each model; warnings go to stderr.\n"
+    "before it is used, there are no cycles, the opset imports are known, every node matches its\n"
+    "operator's schema at the imported opset (inputs, outputs, attributes, type constraints), and If,\n"
+    "Loop and Scan bodies fit their nodes. An opset newer than the IR version by ONNX's release table\n"
+    "is a warning, not an error.\n"
+    "Prints \"MODEL: ok\" on standard output for each valid model; errors (\"MODEL: error: ...\", the first\n"
+    "one unless --all-errors) and warnings (\"MODEL: warning: ...\") go to standard error.\n"
     "\n"
     "Exit status: 0 if every model is ok, 1 if any is not, 2 on bad usage.\n"
     "\n"
@@ -33,7 +38,7 @@ int PrintInferred(const std::string& path, ir::Model& model) {
   const absl::Status s = schema::inference::InferShapes(model, options);
   for (const std::string& w : warnings) std::cerr << path << ": inference warning: " << w << "\n";
   if (!s.ok()) {
-    std::cout << path << ": error: inference failed: " << s.message() << "\n";
+    std::cerr << path << ": error: inference failed: " << s.message() << "\n";
     return 1;
   }
   int64_t typed = 0, total = 0;
@@ -70,24 +75,23 @@ int Main(int argc, char** argv) {
   for (const std::string& path : args.positional()) {
     absl::StatusOr<std::unique_ptr<ir::Model>> model = ReadModel(path);
     if (!model.ok()) {
-      std::cout << path << ": error: " << model.status().message() << "\n";
+      std::cerr << path << ": error: " << model.status().message() << "\n";
       status = 1;
       continue;
     }
-    const schema::checker::CheckResult result = schema::checker::Check(**model);
-    for (const std::string& w : result.warnings) std::cerr << path << ": warning: " << w << "\n";
+    const schema::checker::CheckResult result = CheckAndWarn(**model, path);
     if (result.ok()) {
-      std::cout << path << ": ok\n";
+      std::cout << path << ": ok" << std::endl;  // in order with stderr when both go to a terminal
       if (args.Has("infer")) status |= PrintInferred(path, **model);
       continue;
     }
     status = 1;
     if (args.Has("all-errors")) {
-      for (const std::string& e : result.errors) std::cout << path << ": error: " << e << "\n";
+      for (const std::string& e : result.errors) std::cerr << path << ": error: " << e << "\n";
     } else {
-      std::cout << path << ": error: " << result.errors[0];
-      if (result.errors.size() > 1) std::cout << " (and " << result.errors.size() - 1 << " more)";
-      std::cout << "\n";
+      std::cerr << path << ": error: " << result.errors[0];
+      if (result.errors.size() > 1) std::cerr << " (and " << result.errors.size() - 1 << " more)";
+      std::cerr << "\n";
     }
   }
   return status;

@@ -9,6 +9,7 @@
 #include "optimizer/equivalence.h"
 #include "schema/checker/checker.h"
 #include "tools/cli/args.h"
+#include "tools/model_check.h"
 #include "tools/model_source.h"
 #include "tools/verification.h"
 
@@ -83,8 +84,9 @@ int Main(int argc, char** argv) {
     std::cerr << "onnx-convert: " << input << ": " << model.status().message() << "\n";
     return 1;
   }
-  if (const auto check = schema::checker::Check(**model); !check.ok()) {
-    std::cerr << "onnx-convert: " << input << " is not a valid model: " << check.errors[0] << "\n";
+  const schema::checker::CheckResult input_check = CheckAndWarn(**model, "onnx-convert: " + input);
+  if (!input_check.ok()) {
+    std::cerr << "onnx-convert: " << input << " is not a valid model: " << input_check.errors[0] << "\n";
     return 1;
   }
   converter::ConvertReport report;
@@ -93,7 +95,7 @@ int Main(int argc, char** argv) {
     std::cerr << "onnx-convert: " << converted.status().message() << "\n";
     return 1;
   }
-  if (const auto check = schema::checker::Check(**converted); !check.ok()) {
+  if (const auto check = CheckAndWarn(**converted, "onnx-convert: " + output, &input_check); !check.ok()) {
     std::cerr << "onnx-convert: the result would be invalid, nothing written: " << check.errors[0] << "\n";
     return 1;
   }

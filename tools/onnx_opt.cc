@@ -5,12 +5,15 @@
 #include <iostream>
 #include <string>
 
+#include "converter/model_clone.h"
+#include "optimizer/initializers_as_inputs.h"
 #include "optimizer/model_stats.h"
 #include "optimizer/pass_manager.h"
 #include "optimizer/pass_registry.h"
 #include "schema/checker/checker.h"
 #include "tools/cli/args.h"
 #include "tools/cli/runtime_options.h"
+#include "tools/model_check.h"
 #include "tools/model_source.h"
 #include "tools/size_report.h"
 #include "tools/verification.h"
@@ -242,8 +245,9 @@ int Main(int argc, char** argv) {
     return 1;
   }
   // Passes assume a valid model, and an invalid input cannot give a valid output.
-  if (const auto check = schema::checker::Check(**model); !check.ok()) {
-    std::cerr << "onnx-opt: " << input << " is not a valid model: " << check.errors[0] << "\n";
+  const schema::checker::CheckResult input_check = CheckAndWarn(**model, "onnx-opt: " + input);
+  if (!input_check.ok()) {
+    std::cerr << "onnx-opt: " << input << " is not a valid model: " << input_check.errors[0] << "\n";
     return 1;
   }
   ShrinkReport report;
@@ -260,15 +264,12 @@ int Main(int argc, char** argv) {
     report.before = *before;
   }
 
-  // The original, kept for verification: a lossless copy through the serialized form.
+  // The original, kept for verification: a copy sharing the tensor bytes the loader already mapped.
+  // (Not a reload: that would have to find external data again, from a folder recomputed here.)
   std::unique_ptr<ir::Model> original;
   Reference reference;
   if (verify) {
-    absl::StatusOr<std::string> bytes = ir::io::SerializeModel(**model);
-    ir::io::LoadOptions load_options;
-    if (input != "-") load_options.external_data_dir = std::filesystem::path(input).parent_path().string();
-    absl::StatusOr<std::unique_ptr<ir::Model>> copy =
-        bytes.ok() ? ir::io::LoadModelFromString(*bytes, load_options) : bytes.status();
+    absl::StatusOr<std::unique_ptr<ir::Model>> copy = converter::CloneModel(**model);
     if (!copy.ok()) {
       std::cerr << "onnx-opt: cannot keep a copy of the input for verification: " << copy.status().message() << "\n";
       return 1;
@@ -295,14 +296,19 @@ int Main(int argc, char** argv) {
     std::cerr << "onnx-opt: " << result.status().message() << "\n";
     return usage || std::string(result.status().message()).rfind("unknown pass", 0) == 0 ? 2 : 1;
   }
-  if (args.Has("print-stats")) std::cerr << optimizer::FormatStatsTable(*result);
+  // IR < 4 requires every initializer to be a graph input too: list the ones the passes made.
+  const optimizer::InitializersListedAsInputs listed = optimizer::ListInitializersAsInputs(**model);
+  if (args.Has("print-stats")) {
+    std::cerr << optimizer::FormatStatsTable(*result);
+    if (listed.count > 0) std::cerr << listed.Summary() << "\n";
+  }
   if (std::optional<std::string> json = args.Get("stats-json")) {
     if (absl::Status s = WriteTextFile(*json, optimizer::FormatStatsJson(*result)); !s.ok()) {
       std::cerr << "onnx-opt: " << *json << ": " << s.message() << "\n";
       return 1;
     }
   }
-  if (const auto check = schema::checker::Check(**model); !check.ok()) {
+  if (const auto check = CheckAndWarn(**model, "onnx-opt: " + output, &input_check); !check.ok()) {
     std::cerr << "onnx-opt: the result would be invalid, nothing written: " << check.errors[0] << "\n";
     return 1;
   }

@@ -20,6 +20,7 @@
 #include "tools/cli/args.h"
 #include "tools/cli/runtime_options.h"
 #include "tools/cli/version.h"
+#include "tools/model_check.h"
 #include "tools/model_source.h"
 #include "tools/verification.h"
 
@@ -94,7 +95,7 @@ int Main(int argc, char** argv) {
     std::cerr << "onnx-run: " << path << ": " << model.status().message() << "\n";
     return 1;
   }
-  if (const auto check = schema::checker::Check(**model); !check.ok()) {
+  if (const auto check = CheckAndWarn(**model, "onnx-run: " + path); !check.ok()) {
     std::cerr << "onnx-run: " << path << " is not a valid model: " << check.errors[0] << "\n";
     return 1;
   }
@@ -137,7 +138,9 @@ int Main(int argc, char** argv) {
     std::error_code ec;
     std::filesystem::create_directories(*dir, ec);
     for (size_t i = 0; i < values.size(); ++i) {
-      absl::StatusOr<ir::io::DataValue> data = interpreter::ToDataValue(values[i]);
+      // By the declared type: an optional output is written as an OptionalProto holding the value.
+      const ir::Type type = i < outputs.size() ? outputs[i]->type() : ir::Type();
+      absl::StatusOr<ir::io::DataValue> data = interpreter::ToDataValue(values[i], type);
       if (data.ok() && i < outputs.size()) {
         if (data->kind == ir::io::DataValue::Kind::kTensor) {
           data->tensor.set_name(outputs[i]->name());

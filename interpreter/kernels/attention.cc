@@ -42,12 +42,33 @@ Status AttentionKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(Tensor k, CastTensor(*k0, DataType::kDouble));
   ASSIGN_OR_RETURN(Tensor v, CastTensor(*v0, DataType::kDouble));
   const bool is3d = q.rank() == 3;
+  if (k.rank() != q.rank() || v.rank() != q.rank()) return ctx.Error("Q, K and V must have the same rank");
   if (is3d) {
     ASSIGN_OR_RETURN(q, SplitHeads(q, ctx.GetInt("q_num_heads", 0)));
     ASSIGN_OR_RETURN(k, SplitHeads(k, ctx.GetInt("kv_num_heads", 0)));
     ASSIGN_OR_RETURN(v, SplitHeads(v, ctx.GetInt("kv_num_heads", 0)));
   } else if (q.rank() != 4) {
     return ctx.Error("Q must be 3-D or 4-D");
+  }
+  // Shapes the loops below index by: [B, H, S, D] with B shared, K and V of one length and head count,
+  // and K's head size that of Q; past key/value of K's and V's shape but for their length.
+  if (k.dim(0) != q.dim(0) || v.dim(0) != q.dim(0) || k.dim(3) != q.dim(3) || v.dim(2) != k.dim(2) ||
+      v.dim(1) != k.dim(1) || k.dim(1) == 0) {
+    return ctx.Error(absl::StrCat("Q, K and V shapes do not fit together: ", DimsToString(q.dims()), ", ",
+                                  DimsToString(k.dims()), ", ", DimsToString(v.dims())));
+  }
+  for (int i : {4, 5}) {
+    if (!ctx.has_input(i)) continue;
+    const Tensor& p = ctx.input(i);
+    const Tensor& now = i == 4 ? k : v;
+    if (p.rank() != 4 || p.dim(0) != now.dim(0) || p.dim(1) != now.dim(1) || p.dim(3) != now.dim(3)) {
+      return ctx.Error(absl::StrCat(i == 4 ? "past_key" : "past_value", " of shape ", DimsToString(p.dims()),
+                                    " does not fit ", DimsToString(now.dims())));
+    }
+  }
+  if (ctx.has_input(4) != ctx.has_input(5) ||
+      (ctx.has_input(4) && ctx.input(4).dim(2) != ctx.input(5).dim(2))) {
+    return ctx.Error("past_key and past_value must be given together, of one length");
   }
   const int64_t past = ctx.has_input(4) ? ctx.input(4).dim(2) : 0;
   if (ctx.has_input(4)) {
@@ -107,6 +128,10 @@ Status AttentionKernel(KernelContext& ctx) {
   std::vector<int64_t> nonpad;
   if (ctx.has_input(6)) {
     ASSIGN_OR_RETURN(nonpad, ctx.IntsInput(6));
+    if (static_cast<int64_t>(nonpad.size()) != B) return ctx.Error("nonpad_kv_seqlen must hold one length per batch");
+    for (int64_t n : nonpad) {
+      if (n < 0 || n > Skv) return ctx.Error("nonpad_kv_seqlen out of range");
+    }
   }
   Tensor y(DataType::kDouble, {B, Hq, Sq, Dv});
   Tensor qk(DataType::kDouble, {B, Hq, Sq, Skv});

@@ -1,6 +1,7 @@
 // Kernels given inputs that break their operator's shape rules return an error naming the problem;
 // none may read or write out of bounds. Each case here once crashed (found by the adapter sweep).
 #include "gtest/gtest.h"
+#include "interpreter/tensor_limit.h"
 #include "interpreter/test_util.h"
 
 namespace onnx_opt::interpreter {
@@ -61,6 +62,67 @@ TEST(BadInputTest, ResizeScalesMustBePositive) {
 TEST(BadInputTest, TensorScatterUpdateMustFitTheCache) {
   OneNode g("TensorScatter", 2);
   ExpectError(g, {F({2, 3}, Zeros(6)), F({3, 3}, Zeros(9))}, 24, "fit the cache");
+}
+
+// Found by the run fuzzer: a kernel_shape larger than the weights made the depthwise path read past W.
+TEST(BadInputTest, ConvKernelShapeMustBeTheWeights) {
+  OneNode g("Conv", 2);
+  g.node->SetAttribute(ir::Attribute::Ints("kernel_shape", {6, 3}));
+  g.node->SetAttribute(ir::Attribute::Ints("strides", {2, 2}));
+  ExpectError(g, {F({1, 1, 7, 5}, Zeros(35)), F({1, 1, 3, 3}, Zeros(9))}, 22, "kernel_shape differs");
+  OneNode t("ConvTranspose", 2);
+  t.node->SetAttribute(ir::Attribute::Ints("kernel_shape", {4, 4}));
+  ExpectError(t, {F({1, 1, 3, 3}, Zeros(9)), F({1, 1, 3, 3}, Zeros(9))}, 22, "kernel_shape differs");
+}
+
+TEST(BadInputTest, ConvWindowAttributesMustBePositiveAndOfTheRank) {
+  OneNode zero_stride("Conv", 2);
+  zero_stride.node->SetAttribute(ir::Attribute::Ints("strides", {0, 1}));
+  ExpectError(zero_stride, {F({1, 1, 3, 3}, Zeros(9)), F({1, 1, 2, 2}, Zeros(4))}, 22, "must be positive");
+  OneNode negative_pad("Conv", 2);
+  negative_pad.node->SetAttribute(ir::Attribute::Ints("pads", {-1, 0, 0, 0}));
+  ExpectError(negative_pad, {F({1, 1, 3, 3}, Zeros(9)), F({1, 1, 2, 2}, Zeros(4))}, 22, "not be negative");
+  OneNode short_output_shape("ConvTranspose", 2);
+  short_output_shape.node->SetAttribute(ir::Attribute::Ints("output_shape", {5}));
+  ExpectError(short_output_shape, {F({1, 1, 3, 3}, Zeros(9)), F({1, 1, 2, 2}, Zeros(4))}, 22, "output_shape");
+  OneNode pool_dilation("MaxPool", 1);
+  pool_dilation.node->SetAttribute(ir::Attribute::Ints("kernel_shape", {2, 2}));
+  pool_dilation.node->SetAttribute(ir::Attribute::Ints("dilations", {1, -1}));
+  ExpectError(pool_dilation, {F({1, 1, 3, 3}, Zeros(9))}, 22, "must be positive");
+}
+
+// Found by the run fuzzer: K of lower rank than Q was indexed as 4-D.
+TEST(BadInputTest, AttentionShapesMustFit) {
+  OneNode rank("Attention", 3);
+  ExpectError(rank, {F({1, 1, 2, 2}, Zeros(4)), F({2, 2}, Zeros(4)), F({1, 1, 2, 2}, Zeros(4))}, 23, "same rank");
+  OneNode head_size("Attention", 3);
+  ExpectError(head_size, {F({1, 1, 2, 2}, Zeros(4)), F({1, 1, 2, 3}, Zeros(6)), F({1, 1, 2, 2}, Zeros(4))}, 23,
+              "do not fit");
+  OneNode kv_length("Attention", 3);
+  ExpectError(kv_length, {F({1, 1, 2, 2}, Zeros(4)), F({1, 1, 3, 2}, Zeros(6)), F({1, 1, 2, 2}, Zeros(4))}, 23,
+              "do not fit");
+}
+
+// Found by the run fuzzer: a target of another shape than the input's was read past its end.
+TEST(BadInputTest, NegativeLogLikelihoodShapesMustFit) {
+  OneNode g("NegativeLogLikelihoodLoss", 2);
+  ExpectError(g, {F({2, 3}, Zeros(6)), I64({1}, {0})}, 22, "does not fit");
+  OneNode w("NegativeLogLikelihoodLoss", 3);
+  ExpectError(w, {F({2, 3}, Zeros(6)), I64({2}, {0, 1}), F({2}, Zeros(2))}, 22, "one value per class");
+}
+
+TEST(BadInputTest, TensorsOverTheLimitAreAnErrorNotACrash) {
+  OneNode g("ConstantOfShape", 1);
+  ExpectError(g, {I64({2}, {1000000, 1000000})}, 21, "may allocate for one tensor");
+  OneNode overflow("ConstantOfShape", 1);
+  ExpectError(overflow, {I64({3}, {int64_t{1} << 40, int64_t{1} << 40, 1 << 20})}, 21, "may allocate");
+  const uint64_t saved = MaxTensorBytes();
+  SetMaxTensorBytes(1024);
+  OneNode small("ConstantOfShape", 1);
+  auto r = small.Run({I64({1}, {1000})}, 21);
+  SetMaxTensorBytes(saved);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), absl::StatusCode::kResourceExhausted) << r.status();
 }
 
 }  // namespace

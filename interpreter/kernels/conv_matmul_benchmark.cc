@@ -6,18 +6,24 @@
 // Peak: an FMA throughput probe per ISA (independent multiply-adds on registers, nothing else) gives
 // the FLOP rate one core can reach; with the vector width and two FMA units it also gives the clock
 // the core ran at. Each interpreter figure is reported as a share of its ISA's probe (%peak). Every
-// interpreter kernel is checked once against the naive loop before it is timed, so a fast wrong
-// kernel cannot post a figure.
+// interpreter kernel is checked once against the naive loop (ConvInteger: an exact integer loop)
+// before it is timed; a result that differs beyond the tolerance stops the run with exit status 1, so
+// a fast wrong kernel cannot post a figure.
 #include <immintrin.h>
 
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <map>
+#include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "benchmark/benchmark.h"
 #include "interpreter/cpu/isa.h"
 #include "interpreter/evaluator.h"
@@ -124,10 +130,33 @@ void NaiveGemm(int64_t M, int64_t N, int64_t K, const float* a, const float* b, 
 }
 
 // Max |a - b| / (1 + |b|): the kernels reorder sums, so agreement is to float rounding of K terms.
+// NaN counts as an infinite error.
 double MaxError(const float* a, const std::vector<float>& b) {
   double worst = 0;
-  for (size_t i = 0; i < b.size(); ++i) worst = std::max(worst, std::abs(a[i] - b[i]) / (1.0 + std::abs(b[i])));
+  for (size_t i = 0; i < b.size(); ++i) {
+    const double e = std::abs(a[i] - b[i]) / (1.0 + std::abs(b[i]));
+    worst = std::isnan(e) ? INFINITY : std::max(worst, e);
+  }
   return worst;
+}
+constexpr double kTolerance = 1e-4;
+
+// Google Benchmark calls a benchmark function several times per configuration (to pick the
+// iteration count); the reference check runs on the first call only. Returns whether `what` with
+// these arguments still needs checking, and marks it checked.
+bool FirstCall(const char* what, const benchmark::State& st, int num_args) {
+  static std::set<std::pair<std::string, std::vector<int64_t>>> checked;
+  std::vector<int64_t> args;
+  for (int i = 0; i < num_args; ++i) args.push_back(st.range(i));
+  return checked.insert({what, args}).second;
+}
+
+// A kernel whose result differs from the reference must not post a figure: the whole run stops with
+// exit status 1 (a skipped benchmark would leave the others' figures and a zero status).
+[[noreturn]] void AbortOnMismatch(const std::string& what) {
+  std::fflush(stdout);
+  std::fprintf(stderr, "\nconv_matmul_benchmark: %s; no figures are valid, stopping\n", what.c_str());
+  std::exit(1);
 }
 
 // GFLOP/s and its share of the ISA's probed peak, from the wall time of the timed loop (plain counters,
@@ -154,10 +183,16 @@ void BM_MatMul(benchmark::State& st) {
   const Isa isa = st.range(3) ? Isa::kBaseline : DetectedIsa();
   if (!SetActiveIsa(isa).ok()) return st.SkipWithError("ISA not supported");
   auto a = Random(M * K), b = Random(K * N);
-  std::vector<float> c(M * N), want(M * N);
-  NaiveGemm(M, N, K, a.data(), b.data(), want.data());
-  Gemm<float>(false, false, M, N, K, 1.f, a.data(), b.data(), 0.f, c.data());
-  if (MaxError(c.data(), want) > 1e-4) return st.SkipWithError("GEMM result differs from the naive loop");
+  std::vector<float> c(M * N);
+  if (FirstCall("MatMul", st, 4)) {
+    std::vector<float> want(M * N);
+    NaiveGemm(M, N, K, a.data(), b.data(), want.data());
+    Gemm<float>(false, false, M, N, K, 1.f, a.data(), b.data(), 0.f, c.data());
+    if (const double e = MaxError(c.data(), want); !(e <= kTolerance)) {
+      AbortOnMismatch(absl::StrFormat("MatMul M=%d N=%d K=%d on %s differs from the naive loop (error %g > %g)", M, N,
+                                      K, std::string(IsaName(isa)), e, kTolerance));
+    }
+  }
   const double seconds = TimedLoop(st, [&] {
     Gemm<float>(false, false, M, N, K, 1.f, a.data(), b.data(), 0.f, c.data());
     benchmark::DoNotOptimize(c.data());
@@ -235,13 +270,19 @@ void BM_Conv(benchmark::State& st) {
   const std::vector<float> xv = Random(C * H * H), wv = Random(M * (C / group) * k * k);
   Tensor x = Tensor::FromVector<float>(DataType::kFloat, {1, C, H, H}, xv);
   Tensor w = Tensor::FromVector<float>(DataType::kFloat, {M, C / group, k, k}, wv);
-  const int64_t O = (H + 2 * (k / 2) - k) / s + 1;
-  std::vector<float> want(M * O * O);
-  NaiveConv(C, M, H, k, s, group, xv.data(), wv.data(), want.data());
-  auto first = ev.Run({x, w});
-  if (!first.ok()) return st.SkipWithError(std::string(first.status().message()).c_str());
-  if (MaxError((*first)[0].tensor().data<float>(), want) > 1e-4) {
-    return st.SkipWithError("Conv result differs from the naive loop");
+  if (FirstCall("Conv", st, 7)) {
+    const int64_t O = (H + 2 * (k / 2) - k) / s + 1;
+    std::vector<float> want(M * O * O);
+    NaiveConv(C, M, H, k, s, group, xv.data(), wv.data(), want.data());
+    auto first = ev.Run({x, w});
+    const std::string name = absl::StrFormat("Conv C=%d M=%d HW=%d k=%d s=%d group=%d on %s", C, M, H, k, s, group,
+                                             std::string(IsaName(isa)));
+    if (!first.ok()) AbortOnMismatch(absl::StrCat(name, " does not run: ", first.status().message()));
+    const Tensor& y = (*first)[0].tensor();
+    if (y.dims() != std::vector<int64_t>{1, M, O, O}) AbortOnMismatch(absl::StrCat(name, ": output ", y.ShapeString()));
+    if (const double e = MaxError(y.data<float>(), want); !(e <= kTolerance)) {
+      AbortOnMismatch(absl::StrFormat("%s differs from the naive loop (error %g > %g)", name, e, kTolerance));
+    }
   }
   const double seconds = TimedLoop(st, [&] {
     auto r = ev.Run({x, w});
@@ -287,22 +328,32 @@ void BM_ConvInteger(benchmark::State& st) {
   const Tensor x = Tensor::FromVector<uint8_t>(DataType::kUint8, {1, C, H, H}, xv);
   const Tensor w = Tensor::FromVector<uint8_t>(DataType::kUint8, {M, C, k, k}, wv);
   const Tensor xz = Tensor::Scalar<uint8_t>(DataType::kUint8, 128), wz = Tensor::Scalar<uint8_t>(DataType::kUint8, 3);
-  auto first = ev.Run({x, w, xz, wz});
-  if (!first.ok()) return st.SkipWithError(std::string(first.status().message()).c_str());
-  const int32_t* got = (*first)[0].tensor().data<int32_t>();
-  for (int64_t m = 0; m < M; m += M / 4) {  // a few output channels in full
-    for (int64_t p = 0; p < H * H; ++p) {
-      int64_t acc = 0;
-      for (int64_t c = 0; c < C; ++c) {
-        for (int64_t i = 0; i < k; ++i) {
-          for (int64_t j = 0; j < k; ++j) {
-            const int64_t ih = p / H - 1 + i, iw = p % H - 1 + j;
-            if (ih < 0 || ih >= H || iw < 0 || iw >= H) continue;
-            acc += (int64_t{xv[(c * H + ih) * H + iw]} - 128) * (int64_t{wv[((m * C + c) * k + i) * k + j]} - 3);
+  if (FirstCall("ConvInteger", st, 3)) {
+    const std::string name = absl::StrFormat("ConvInteger C=%d M=%d HW=%d", C, M, H);
+    auto first = ev.Run({x, w, xz, wz});
+    if (!first.ok()) AbortOnMismatch(absl::StrCat(name, " does not run: ", first.status().message()));
+    const Tensor& y = (*first)[0].tensor();
+    if (y.dtype() != DataType::kInt32 || y.dims() != std::vector<int64_t>{1, M, H, H}) {
+      AbortOnMismatch(absl::StrCat(name, ": output ", y.ShapeString()));
+    }
+    const int32_t* got = y.data<int32_t>();
+    for (int64_t m = 0; m < M; ++m) {  // every output, exactly
+      for (int64_t p = 0; p < H * H; ++p) {
+        int64_t acc = 0;
+        for (int64_t c = 0; c < C; ++c) {
+          for (int64_t i = 0; i < k; ++i) {
+            for (int64_t j = 0; j < k; ++j) {
+              const int64_t ih = p / H - 1 + i, iw = p % H - 1 + j;
+              if (ih < 0 || ih >= H || iw < 0 || iw >= H) continue;
+              acc += (int64_t{xv[(c * H + ih) * H + iw]} - 128) * (int64_t{wv[((m * C + c) * k + i) * k + j]} - 3);
+            }
           }
         }
+        if (got[m * H * H + p] != acc) {
+          AbortOnMismatch(absl::StrFormat("%s: output channel %d position %d is %d, the integer loop gives %d", name, m,
+                                          p, got[m * H * H + p], acc));
+        }
       }
-      if (got[m * H * H + p] != acc) return st.SkipWithError("ConvInteger result differs from the integer loop");
     }
   }
   const double seconds = TimedLoop(st, [&] {

@@ -25,6 +25,23 @@ struct Geometry {
   int64_t k_size() const { return NumElements(k); }
 };
 
+// The window attributes as the loops index them: a kernel size, stride and dilation per spatial axis,
+// all positive, and a begin and an end pad per axis, none negative (hostile values must not make a
+// kernel read outside its input).
+Status CheckWindow(const KernelContext& ctx, size_t nd, const std::vector<int64_t>& k, const std::vector<int64_t>& s,
+                   const std::vector<int64_t>& d, const std::vector<int64_t>& pads) {
+  if (k.size() != nd || s.size() != nd || d.size() != nd || pads.size() != 2 * nd) {
+    return ctx.Error("kernel_shape, strides, dilations or pads do not match the spatial rank");
+  }
+  for (size_t i = 0; i < nd; ++i) {
+    if (k[i] < 1 || s[i] < 1 || d[i] < 1) return ctx.Error("kernel_shape, strides and dilations must be positive");
+  }
+  for (int64_t p : pads) {
+    if (p < 0) return ctx.Error("pads must not be negative");
+  }
+  return OkStatus();
+}
+
 StatusOr<Geometry> MakeGeometry(const KernelContext& ctx, const std::vector<int64_t>& in,
                                 std::vector<int64_t> kernel, bool ceil_mode) {
   Geometry g;
@@ -32,14 +49,10 @@ StatusOr<Geometry> MakeGeometry(const KernelContext& ctx, const std::vector<int6
   if (g.nd == 0) return ctx.Error("needs at least one spatial dimension");
   g.in = in;
   g.k = std::move(kernel);
-  if (static_cast<int64_t>(g.k.size()) != g.nd) return ctx.Error("kernel_shape rank mismatch");
   g.s = ctx.GetInts("strides", std::vector<int64_t>(g.nd, 1));
   g.d = ctx.GetInts("dilations", std::vector<int64_t>(g.nd, 1));
   std::vector<int64_t> pads = ctx.GetInts("pads", std::vector<int64_t>(2 * g.nd, 0));
-  if (static_cast<int64_t>(g.s.size()) != g.nd || static_cast<int64_t>(g.d.size()) != g.nd ||
-      static_cast<int64_t>(pads.size()) != 2 * g.nd) {
-    return ctx.Error("strides/dilations/pads rank mismatch");
-  }
+  RETURN_IF_ERROR(CheckWindow(ctx, in.size(), g.k, g.s, g.d, pads));
   const std::string auto_pad = ctx.GetString("auto_pad", "NOTSET");
   g.pb.assign(pads.begin(), pads.begin() + g.nd);
   g.pe.assign(pads.begin() + g.nd, pads.end());
@@ -229,7 +242,9 @@ StatusOr<ConvShape> MakeConvShape(const KernelContext& ctx, const Tensor& x, con
   if (s.group <= 0 || s.C % s.group != 0 || s.M % s.group != 0 || w.dim(1) * s.group != s.C) {
     return ctx.Error("channels do not match group and weights");
   }
-  ASSIGN_OR_RETURN(s.g, MakeGeometry(ctx, Spatial(x), ctx.GetInts("kernel_shape", Spatial(w)), false));
+  const std::vector<int64_t> kernel = ctx.GetInts("kernel_shape", Spatial(w));
+  if (kernel != Spatial(w)) return ctx.Error("kernel_shape differs from the weights' spatial dims");
+  ASSIGN_OR_RETURN(s.g, MakeGeometry(ctx, Spatial(x), kernel, false));
   s.ydims = {s.N, s.M};
   s.ydims.insert(s.ydims.end(), s.g.out.begin(), s.g.out.end());
   return s;
@@ -543,6 +558,11 @@ Status ConvTransposeKernel(KernelContext& ctx) {
   std::vector<int64_t> pads = ctx.GetInts("pads", std::vector<int64_t>(2 * nd, 0));
   std::vector<int64_t> out_shape = ctx.GetInts("output_shape");
   const std::string auto_pad = ctx.GetString("auto_pad", "NOTSET");
+  if (k != Spatial(w)) return ctx.Error("kernel_shape differs from the weights' spatial dims");
+  RETURN_IF_ERROR(CheckWindow(ctx, nd, k, s, d, pads));
+  if (static_cast<int64_t>(op.size()) != nd || (!out_shape.empty() && static_cast<int64_t>(out_shape.size()) < nd)) {
+    return ctx.Error("output_padding or output_shape does not match the spatial rank");
+  }
   const std::vector<int64_t> in = Spatial(x);
   std::vector<int64_t> out(nd);
   for (int64_t i = 0; i < nd; ++i) {

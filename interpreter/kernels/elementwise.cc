@@ -7,8 +7,10 @@
 #include <optional>
 
 #include "absl/container/inlined_vector.h"
+#include "glog/logging.h"
 #include "interpreter/cpu/vector_kernels.h"
 #include "interpreter/kernels/common.h"
+#include "schema/inference/legacy_broadcast.h"
 
 namespace onnx_opt::interpreter {
 namespace {
@@ -86,15 +88,29 @@ KernelFn VectorUnary(UnaryOp op, Params params, KernelFn fallback) {
 
 // ---- binary --------------------------------------------------------------------------------------
 
-// Applies the opset < 7 `broadcast`/`axis` rule: B is aligned to A at `axis` (default: suffix).
+// Before opset 7 B is read by the legacy rules (schema/inference/legacy_broadcast.h): PRelu's slope
+// is shared or per channel; the other binary operators align B with A by their `broadcast` and
+// `axis` attributes, and refuse shapes those do not allow. Returns B viewed with the shape that numpy
+// broadcasting reads the same way, so the numpy kernels below compute the legacy result unchanged.
 StatusOr<Tensor> LegacyAlign(const KernelContext& ctx, const Tensor& a, const Tensor& b) {
-  if (ctx.opset() >= 7 || ctx.GetInt("broadcast", 0) == 0 || b.rank() == a.rank()) return b;
-  int64_t axis = ctx.GetInt("axis", a.rank() - b.rank());
-  if (axis < 0) axis += a.rank();
-  if (axis < 0 || axis + b.rank() > a.rank()) return ctx.Error("broadcast axis out of range");
-  std::vector<int64_t> dims(a.rank(), 1);
-  for (int64_t i = 0; i < b.rank(); ++i) dims[axis + i] = b.dim(i);
-  return b.Reshaped(dims);
+  if (ctx.opset() >= 7) return b;
+  const ir::Shape sa = ir::Shape::FromSizes(a.dims()), sb = ir::Shape::FromSizes(b.dims());
+  ir::Shape aligned;
+  if (ctx.node().op_type() == "PRelu") {
+    std::optional<ir::Shape> slope = schema::inference::LegacyPReluSlopeShape(sa, sb);
+    CHECK(slope.has_value()) << "every dim of a run-time tensor is known";
+    aligned = *std::move(slope);
+  } else {
+    std::optional<int64_t> axis;
+    if (ctx.has_attr("axis")) axis = ctx.GetInt("axis", 0);
+    StatusOr<ir::Shape> s = schema::inference::LegacyBroadcastShape(sa, sb, ctx.GetInt("broadcast", 0) != 0, axis);
+    if (!s.ok()) return ctx.Error(std::string(s.status().message()));
+    aligned = *std::move(s);
+  }
+  std::vector<int64_t> dims;
+  dims.reserve(aligned.rank());
+  for (const ir::Dim& d : aligned.dims()) dims.push_back(d.value());
+  return b.Reshaped(std::move(dims));
 }
 
 struct BinaryInputs {
@@ -317,8 +333,10 @@ T ModOp(T x, T y, bool fmod) {
 Status PowKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(const Tensor* a0, ctx.TensorInput(0));
   ASSIGN_OR_RETURN(const Tensor* b0, ctx.TensorInput(1));
+  // Aligned first: before opset 7 the legacy rule may refuse even a one-element exponent.
+  ASSIGN_OR_RETURN(const Tensor b_view, LegacyAlign(ctx, *a0, *b0));
   // x ^ 2 on float (variance in exported LayerNorms) is x * x: both are the correctly rounded square.
-  if (a0->dtype() == DataType::kFloat && b0->size() == 1 && b0->rank() <= a0->rank() && !b0->is_string()) {
+  if (a0->dtype() == DataType::kFloat && b0->size() == 1 && b_view.rank() <= a0->rank() && !b0->is_string()) {
     ASSIGN_OR_RETURN(double exponent, ScalarInput(ctx, 1, 0));
     if (exponent == 2.0) {
       Tensor y = ctx.OutputBuffer(0, DataType::kFloat, a0->dims());
@@ -329,8 +347,7 @@ Status PowKernel(KernelContext& ctx) {
     }
   }
   Tensor a = WidenToFloat(*a0);
-  ASSIGN_OR_RETURN(Tensor b, CastTensor(WidenToFloat(*b0), DataType::kDouble));
-  ASSIGN_OR_RETURN(b, LegacyAlign(ctx, a, b));
+  ASSIGN_OR_RETURN(Tensor b, CastTensor(WidenToFloat(b_view), DataType::kDouble));
   ASSIGN_OR_RETURN(std::vector<int64_t> dims, BroadcastShapes(a.dims(), b.dims()));
   ASSIGN_OR_RETURN(Tensor out, DispatchNumeric(a.dtype(), [&](auto tag) -> StatusOr<Tensor> {
     using T = decltype(tag);
@@ -567,7 +584,7 @@ Status BitwiseNotKernel(KernelContext& ctx) {
   return OkStatus();
 }
 
-// PRelu: slope broadcast to X (unidirectional).
+// PRelu: slope broadcast to X (unidirectional; before opset 7 shared or per channel, see LegacyAlign).
 Status PReluKernel(KernelContext& ctx) {
   return Arith(Simple([](auto x, auto s) { return x < 0 ? x * s : x; }))(ctx);
 }

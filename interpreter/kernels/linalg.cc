@@ -136,6 +136,12 @@ Status GemmKernel(KernelContext& ctx) {
   if (has_c) {
     Tensor c = WidenToFloat(ctx.input(2));
     if (c.dtype() != a.dtype()) return ctx.Error("C type differs");
+    // Gemm-1/6 broadcast C only with broadcast=1, then as numpy does (ONNX's reference Gemm-6 too;
+    // every shape the legacy rule allows is read the same way).
+    if (ctx.opset() < 7 && ctx.GetInt("broadcast", 0) == 0 && c.dims() != std::vector<int64_t>{M, N}) {
+      return ctx.Error(absl::StrCat("without broadcast=1, C must have the shape of A * B before opset 7; C is ",
+                                    c.ShapeString(), ", A * B is [", M, ",", N, "]"));
+    }
     ASSIGN_OR_RETURN(std::vector<int64_t> d, BroadcastShapes({M, N}, c.dims()));
     if (d != std::vector<int64_t>{M, N}) return ctx.Error("C cannot be broadcast to M x N");
     // Copy broadcast C into out.

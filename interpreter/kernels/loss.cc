@@ -15,6 +15,17 @@ using absl::StatusOr;
 Status Nll(KernelContext& ctx, const Tensor& logp, DataType out_type, const std::vector<int64_t>& target,
            const std::vector<int64_t>& target_dims, const Tensor* weight, const std::string& reduction,
            std::optional<int64_t> ignore) {
+  // The loops below index by these shapes: target [N, D...] of the input [N, C, D...], weight [C].
+  if (logp.rank() < 2) return ctx.Error("the input must have rank >= 2");
+  std::vector<int64_t> expected_target = logp.dims();
+  expected_target.erase(expected_target.begin() + 1);
+  if (target_dims != expected_target) {
+    return ctx.Error(absl::StrCat("target of shape ", DimsToString(target_dims), " does not fit the input ",
+                                  DimsToString(logp.dims())));
+  }
+  if (weight != nullptr && (weight->rank() != 1 || weight->dim(0) != logp.dim(1))) {
+    return ctx.Error("weight must have one value per class");
+  }
   const int64_t N = logp.dim(0), C = logp.dim(1), D = DimProduct(logp.dims(), 2, logp.rank());
   std::vector<double> loss(N * D), w(N * D);
   const double* p = logp.data<double>();

@@ -150,6 +150,11 @@ Status ConcatFromSequenceKernel(KernelContext& ctx) {
 Status SequenceMapKernel(KernelContext& ctx) {
   const ir::Graph* body = ctx.GetGraph("body");
   if (body == nullptr) return ctx.Error("missing body");
+  if (body->inputs().size() != ctx.num_inputs() || body->outputs().size() != ctx.num_outputs()) {
+    return ctx.Error(absl::StrCat("the body takes ", body->inputs().size(), " inputs and returns ",
+                                  body->outputs().size(), " outputs; the node has ", ctx.num_inputs(), " and ",
+                                  ctx.num_outputs()));
+  }
   ASSIGN_OR_RETURN(const RuntimeValue* s, SeqInput(ctx, 0));
   const size_t n = s->sequence().size();
   std::vector<std::vector<Tensor>> outs(ctx.num_outputs());
@@ -165,7 +170,10 @@ Status SequenceMapKernel(KernelContext& ctx) {
       }
     }
     ASSIGN_OR_RETURN(std::vector<RuntimeValue> r, ctx.RunSubgraph(*body, std::move(args)));
-    for (size_t k = 0; k < outs.size() && k < r.size(); ++k) outs[k].push_back(r[k].tensor());
+    for (size_t k = 0; k < outs.size(); ++k) {
+      if (k >= r.size() || !r[k].is_tensor()) return ctx.Error("the body must return one tensor per output");
+      outs[k].push_back(r[k].tensor());
+    }
   }
   for (size_t k = 0; k < outs.size(); ++k) {
     DataType dt = outs[k].empty() ? body->outputs()[k]->type().elem_type() : outs[k][0].dtype();

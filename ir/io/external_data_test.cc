@@ -209,6 +209,46 @@ TEST(ExternalData, SymlinkedModelFindsDataBesideItsTarget) {
   EXPECT_NE(escaped.status().message().find("leaves the model folder"), std::string::npos) << escaped.status();
 }
 
+// A symlinked model whose link folder also holds the data file reads that one: locations are
+// relative to the path given, as in ONNX; the target's folder is only a fallback.
+TEST(ExternalData, SymlinkedModelPrefersDataBesideTheLink) {
+  const std::string real = MakeModelFolder("prefer_real", ExternalModel("weights.bin", "4096", "16"));
+  const std::string links = TempDir("prefer_links");
+  ASSERT_EQ(::symlink((real + "/model.onnx").c_str(), (links + "/model.onnx").c_str()), 0);
+  std::string data = Floats({1, 2, 3, 4});
+  data.resize(4096, '\0');
+  WriteFile(links + "/weights.bin", data + Floats({5, 6, 7, 8}));
+  auto model = LoadModel(links + "/model.onnx");
+  ASSERT_TRUE(model.ok()) << model.status();
+  EXPECT_EQ(Init(**model, "w").ToVector<float>(), (std::vector<float>{5, 6, 7, 8}));
+}
+
+// Relative model paths, run from inside and beside the model's folder: a bare file name (whose
+// folder is the current one), ./, ../folder/, and a bare name that is a symlink to another folder.
+TEST(ExternalData, RelativeModelPathsFindTheirData) {
+  const std::string dir = MakeModelFolder("relative", ExternalModel("weights.bin", "4096", "16"));
+  const std::string sub = dir + "/sub";
+  fs::create_directories(sub);
+  ASSERT_EQ(::symlink("../model.onnx", (sub + "/link.onnx").c_str()), 0);
+  const fs::path cwd = fs::current_path();
+  for (const auto& [from, path] : std::vector<std::pair<std::string, std::string>>{
+           {dir, "model.onnx"}, {dir, "./model.onnx"}, {sub, "../model.onnx"}, {sub, "link.onnx"},
+           {sub, "./link.onnx"}, {fs::path(dir).parent_path().string(), "relative/model.onnx"}}) {
+    fs::current_path(from);
+    auto model = LoadModel(path);
+    EXPECT_TRUE(model.ok()) << path << " from " << from << ": " << model.status();
+    if (model.ok()) EXPECT_EQ(Init(**model, "w").ToVector<float>(), (std::vector<float>{10, 20, 30, 40})) << path;
+  }
+  // A location leaving the folder is still refused from a bare name.
+  WriteFile(dir + "/up.onnx", ExternalModel("../weights.bin", "4096", "16").SerializeAsString());
+  WriteFile(fs::path(dir).parent_path().string() + "/weights.bin", ReadFile(dir + "/weights.bin"));
+  fs::current_path(dir);
+  auto up = LoadModel("up.onnx");
+  fs::current_path(cwd);
+  ASSERT_FALSE(up.ok());
+  EXPECT_NE(up.status().message().find("leaves the model folder"), std::string::npos) << up.status();
+}
+
 TEST(ExternalData, LoadingFromMemoryCannotReadExternalData) {
   auto model = LoadModelFromString(ExternalModel("weights.bin", "0", "16").SerializeAsString());
   ASSERT_FALSE(model.ok());

@@ -21,8 +21,8 @@
 namespace onnx_opt::ir::io {
 
 struct LoadOptions {
-  // The folder external data locations are relative to. Default: the model file's folder (none for
-  // LoadModelFromString, where external tensors are then an error).
+  // The folder external data locations are relative to. Default: the model file's folder (see
+  // LoadModel; none for LoadModelFromString, where external tensors are then an error).
   std::string external_data_dir;
 };
 
@@ -39,6 +39,10 @@ struct SaveOptions {
   bool force_raw_data = false;
 };
 
+// External data locations are relative to the folder of `path` as given ("." for a bare file name),
+// as ONNX resolves them: a model reached through a symlink reads the data beside the link. Only a
+// location missing there (or leading out of it) is looked for beside the link's real target, so
+// that a symlink farm of models alone (Bazel runfiles) still loads.
 absl::StatusOr<std::unique_ptr<Model>> LoadModel(const std::string& path,
                                                  const LoadOptions& options = {});
 absl::StatusOr<std::unique_ptr<Model>> LoadModelFromString(std::string_view bytes,

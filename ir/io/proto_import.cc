@@ -292,10 +292,49 @@ absl::Status Importer::ImportNodes(RepeatedPtrField<onnx::NodeProto>& protos, Gr
   return absl::OkStatus();
 }
 
+// The value fields an AttributeProto sets, each with the attribute type it stands for. (A repeated
+// field counts when it has entries; an empty list cannot be told from an unset one.)
+std::vector<std::pair<const char*, AttributeKind>> ValueFieldsSet(const onnx::AttributeProto& p) {
+  std::vector<std::pair<const char*, AttributeKind>> set;
+  if (p.has_f()) set.emplace_back("f", AttributeKind::kFloat);
+  if (p.has_i()) set.emplace_back("i", AttributeKind::kInt);
+  if (p.has_s()) set.emplace_back("s", AttributeKind::kString);
+  if (p.has_t()) set.emplace_back("t", AttributeKind::kTensor);
+  if (p.has_g()) set.emplace_back("g", AttributeKind::kGraph);
+  if (p.has_sparse_tensor()) set.emplace_back("sparse_tensor", AttributeKind::kSparseTensor);
+  if (p.has_tp()) set.emplace_back("tp", AttributeKind::kTypeProto);
+  if (p.floats_size() > 0) set.emplace_back("floats", AttributeKind::kFloats);
+  if (p.ints_size() > 0) set.emplace_back("ints", AttributeKind::kInts);
+  if (p.strings_size() > 0) set.emplace_back("strings", AttributeKind::kStrings);
+  if (p.tensors_size() > 0) set.emplace_back("tensors", AttributeKind::kTensors);
+  if (p.graphs_size() > 0) set.emplace_back("graphs", AttributeKind::kGraphs);
+  if (p.sparse_tensors_size() > 0) set.emplace_back("sparse_tensors", AttributeKind::kSparseTensors);
+  if (p.type_protos_size() > 0) set.emplace_back("type_protos", AttributeKind::kTypeProtos);
+  return set;
+}
+
 absl::StatusOr<Attribute> Importer::ImportAttribute(onnx::AttributeProto& p, const Scope* scope,
                                                     int depth, const std::string& where) {
   const std::string attr_where = absl::StrCat(where, ": attribute '", p.name(), "'");
   AttributeKind kind = static_cast<AttributeKind>(p.type());
+  // IR.md: "An attribute MUST have only one of the value-carrying properties", the one its type
+  // names, and a reference (ref_attr_name) carries none. ir::Attribute holds one value, so anything
+  // else would be dropped here without a word; it is refused instead.
+  const std::vector<std::pair<const char*, AttributeKind>> fields = ValueFieldsSet(p);
+  if (fields.size() > 1) {
+    std::string names;
+    for (const auto& [name, field_kind] : fields) absl::StrAppend(&names, names.empty() ? "" : ", ", name);
+    return Invalid(absl::StrCat(attr_where, " carries ", fields.size(), " values (fields ", names,
+                                "); an attribute holds exactly one"));
+  }
+  if (!fields.empty() && !p.ref_attr_name().empty()) {
+    return Invalid(absl::StrCat(attr_where, " refers to '", p.ref_attr_name(),
+                                "' (ref_attr_name) but also carries a value (field ", fields[0].first, ")"));
+  }
+  if (!fields.empty() && kind != AttributeKind::kUndefined && fields[0].second != kind) {
+    return Invalid(absl::StrCat(attr_where, " has type ", AttributeKindName(kind),
+                                " but its value is in field '", fields[0].first, "'"));
+  }
   if (!p.has_type()) {
     // An enum number this proto does not know lands among the unknown fields.
     const auto& unknown = p.GetReflection()->GetUnknownFields(p);
@@ -307,22 +346,8 @@ absl::StatusOr<Attribute> Importer::ImportAttribute(onnx::AttributeProto& p, con
   }
   if (kind == AttributeKind::kUndefined && p.ref_attr_name().empty()) {
     // IR 1 files have no type: infer it from the field that is set.
-    kind = p.has_f() ? AttributeKind::kFloat
-           : p.has_i() ? AttributeKind::kInt
-           : p.has_s() ? AttributeKind::kString
-           : p.has_t() ? AttributeKind::kTensor
-           : p.has_g() ? AttributeKind::kGraph
-           : p.has_sparse_tensor() ? AttributeKind::kSparseTensor
-           : p.has_tp() ? AttributeKind::kTypeProto
-           : p.floats_size() ? AttributeKind::kFloats
-           : p.ints_size() ? AttributeKind::kInts
-           : p.strings_size() ? AttributeKind::kStrings
-           : p.tensors_size() ? AttributeKind::kTensors
-           : p.graphs_size() ? AttributeKind::kGraphs
-           : p.sparse_tensors_size() ? AttributeKind::kSparseTensors
-           : p.type_protos_size() ? AttributeKind::kTypeProtos
-                                  : AttributeKind::kUndefined;
-    if (kind == AttributeKind::kUndefined) return Invalid(absl::StrCat(attr_where, " has no type"));
+    if (fields.empty()) return Invalid(absl::StrCat(attr_where, " has no type"));
+    kind = fields[0].second;
   }
   Attribute a(p.name(), kind);
   a.set_doc_string(p.doc_string());

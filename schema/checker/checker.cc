@@ -16,6 +16,7 @@
 #include "ir/function.h"
 #include "ir/opset_import.h"
 #include "ir/verifier.h"
+#include "schema/checker/control_flow_check.h"
 #include "schema/checker/node_check.h"
 #include "schema/checker/tensor_check.h"
 #include "schema/domains.h"
@@ -106,6 +107,7 @@ class Checker {
                          newest_ir, ")"));
     }
     model_opsets_ = model_.opset_imports();
+    imports_onnx_ml_ = ir::FindOpsetVersion(model_opsets_, "ai.onnx.ml").has_value();
     if (ir >= 3 && model_opsets_.empty()) {
       Error(absl::StrCat("model: IR version ", ir,
                          " requires opset_import to name the operator sets used, but it is empty"));
@@ -133,12 +135,18 @@ class Checker {
       const std::string domain = DomainName(imp.domain);
       bool duplicate = false;
       for (size_t j = 0; j < i; ++j) {
-        if (ir::SameDomain(imports[j].domain, imp.domain)) {
+        if (!ir::SameDomain(imports[j].domain, imp.domain)) continue;
+        // Two versions leave open which one the nodes use; the same one twice ("" and "ai.onnx",
+        // say) does not, and ONNX's checker accepts it.
+        if (imports[j].version != imp.version) {
           Error(absl::StrCat(owner, ": opset_import lists domain '", domain, "' twice (versions ",
                              imports[j].version, " and ", imp.version, ")"));
-          duplicate = true;
-          break;
+        } else {
+          Warning(absl::StrCat(owner, ": opset_import lists domain '", domain, "' twice (version ",
+                               imp.version, " both times)"));
         }
+        duplicate = true;
+        break;
       }
       if (duplicate) continue;
       absl::StatusOr<int> max_opset = MaxOpset(domain);
@@ -148,22 +156,26 @@ class Checker {
         continue;
       }
       if (!max_opset.ok() && imp.version < 1) {
-        Error(absl::StrCat(owner, ": imports opset ", imp.version, " of domain '", domain,
-                           "'; opset versions start at 1"));
+        // Nothing in the spec numbers a custom domain's opsets, and ONNX's checker accepts this.
+        Warning(absl::StrCat(owner, ": imports opset ", imp.version, " of domain '", domain,
+                             "'; opset versions normally start at 1"));
         continue;
       }
-      // ONNX's release table: the newest opset a model of this IR version may import.
+      // ONNX's release table says which IR version an opset was released with. That is history,
+      // not a validity rule (ONNX's checker and onnxruntime load IR 3 models at opset 9), so an
+      // older ir_version only warns: runtimes of that IR version may not know the opset.
       if (ir <= 0) continue;
       absl::StatusOr<int64_t> max_for_ir = MaxOpsetForIrVersion(domain, ir);
       if (absl::IsNotFound(max_for_ir.status()) && !MinIrVersionForOpset(domain, 1).ok()) {
         continue;  // not a domain of the release table (custom, preview)
       }
       if (!max_for_ir.ok() || imp.version > *max_for_ir) {
-        absl::StatusOr<int64_t> needed = MinIrVersionForOpset(domain, imp.version);
-        Error(absl::StrCat(owner, ": opset ", imp.version, " of domain '", domain,
-                           "' needs IR version ",
-                           needed.ok() ? absl::StrCat(">= ", *needed) : std::string("newer"),
-                           ", but the model's ir_version is ", ir));
+        absl::StatusOr<int64_t> released = MinIrVersionForOpset(domain, imp.version);
+        Warning(absl::StrCat(owner, ": opset ", imp.version, " of domain '", domain,
+                             "' was released with IR version ",
+                             released.ok() ? absl::StrCat(*released) : std::string("newer"),
+                             ", but the model's ir_version is ", ir,
+                             " (accepted; runtimes of IR version ", ir, " may not know the opset)"));
       }
     }
   }
@@ -328,7 +340,7 @@ class Checker {
       case K::kOptional: {
         const bool seq = t.kind() == K::kSequence;
         const int64_t since = seq ? 6 : 8;
-        if (ir > 0 && ir < since) {
+        if (ir > 0 && ir < since && !(seq && imports_onnx_ml_)) {
           Error(absl::StrCat(what, ": ", seq ? "sequence" : "optional", " types need IR version >= ",
                              since, " (the model has ", ir, ")"));
         }
@@ -340,7 +352,7 @@ class Checker {
         return;
       }
       case K::kMap: {
-        if (ir > 0 && ir < 6) {
+        if (ir > 0 && ir < 6 && !imports_onnx_ml_) {
           Error(absl::StrCat(what, ": map types need IR version >= 6 (the model has ", ir, ")"));
         }
         if (t.elem_type() == ir::DataType::kUndefined) {
@@ -419,6 +431,7 @@ class Checker {
     }
     std::vector<std::string> problems;
     CheckNodeAgainstSchema(n, **schema, options_.check_type_constraints, &problems);
+    CheckControlFlowNode(n, **schema, options_.check_type_constraints, &problems);
     for (const std::string& p : problems) Error(absl::StrCat(where, ": ", p));
   }
 
@@ -627,6 +640,8 @@ class Checker {
   const CheckOptions& options_;
   CheckResult& result_;
   std::vector<ir::OpsetImport> model_opsets_;
+  // ONNX-ML had sequence and map types (ZipMap's output) before ONNX proper got them in IR 6.
+  bool imports_onnx_ml_ = false;
 };
 
 }  // namespace

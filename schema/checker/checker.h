@@ -3,27 +3,33 @@
 // nothing invalid is ever written; `onnx-check` prints its result.
 //
 // What is checked (each error names the graph, the node by index and name, the op and the rule):
-//   model      ir_version set and known; opset imports present (IR >= 3), unique, known versions, not
-//              newer than the ir_version allows (ONNX's release table); metadata keys unique;
-//              model-local functions need IR >= 8 and unique (domain, name, overload) ids
+//   model      ir_version set and known; opset imports present (IR >= 3), unique, known versions;
+//              metadata keys unique; model-local functions need IR >= 8 and unique (domain, name,
+//              overload) ids
 //   structure  SSA, every use defined in scope and before its user (ir::Verify)
 //   graphs     non-empty names; initializers also graph inputs when IR < 4; main graph inputs and
 //              outputs typed, tensors with an element type and a shape (a rank); declared types
-//              well-formed (known element types, dims >= 0, seq/map need IR 6, optional IR 8)
+//              well-formed (known element types, dims >= 0, seq/map need IR 6 unless the model
+//              imports ai.onnx.ml, which had them from its start; optional IR 8)
 //   nodes      op_type set; some input or output; domain imported; the op defined at that opset
 //              (custom domains: accepted when imported, not checked beyond structure; calls of
 //              model-local functions resolved by domain, name and overload); input and output arity
 //              (optional, variadic, minimum arity); omitted inputs/outputs only where optional;
 //              attributes unique, known to the schema, of the schema's type, required ones present;
 //              type constraints: every typed input/output allowed by its constraint and bound
-//              consistently across the node (untyped values are not guessed)
+//              consistently across the node (untyped values are not guessed); If, Loop and Scan
+//              bodies against the node (control_flow_check.h)
 //   attributes well-formed payloads; tensors' data consistent with type and dims; external data
 //              locations relative, inside the model's folder, with valid offset/length; sparse
 //              tensors' indices valid; ref_attr_name only in functions, naming a function attribute
 //   functions  body checked with the function's own opset imports, which must agree with the
 //              model's; unique attribute and output names; no recursive calls
-// Warnings (never failures): ONNX's removed experimental ops, duplicate node names, a subgraph
-// initializer that is also a subgraph input (IR >= 4).
+// Warnings (never failures): an opset newer than the ir_version by ONNX's release table (it says
+// which IR version an opset was released with, which is not a validity rule), ONNX's removed
+// experimental ops, duplicate node names, a subgraph initializer that is also a subgraph input
+// (IR >= 4).
+// Attributes with more than one value field are refused when the model is imported (ir/io), since
+// ir::Attribute keeps one.
 #ifndef ONNX_OPT_SCHEMA_CHECKER_CHECKER_H_
 #define ONNX_OPT_SCHEMA_CHECKER_CHECKER_H_
 

@@ -61,10 +61,6 @@ std::vector<InvalidCase> InvalidCases() {
        "model: ir_version is not set"},
       {"IrVersionTooNew", M(R"(ir_version: 99, opset_import: ["" : 13])", "g (float[2] x) => (float[2] y) { y = Relu(x) }"),
        "model: ir_version 99 is newer than the newest IR version known (13)"},
-      {"OpsetNewerThanIrVersion", M(R"(ir_version: 7, opset_import: ["" : 18])", "g (float[2] x) => (float[2] y) { y = Relu(x) }"),
-       "model: opset 18 of domain 'ai.onnx' needs IR version >= 8, but the model's ir_version is 7"},
-      {"MlOpsetNewerThanIrVersion", M(R"(ir_version: 8, opset_import: ["" : 13, "ai.onnx.ml" : 5])", "g (float[2] x) => (float[2] y) { y = Relu(x) }"),
-       "model: opset 5 of domain 'ai.onnx.ml' needs IR version >= 10, but the model's ir_version is 8"},
       {"NoOpsetImport", M("ir_version: 8", "g (float[2] x) => (float[2] y) { y = Relu(x) }"),
        "model: IR version 8 requires opset_import to name the operator sets used, but it is empty"},
       {"OpsetImportBeforeIr3", M(R"(ir_version: 2, opset_import: ["" : 1])", "g (float[2] x) => (float[2] y) { y = Relu(x) }"),
@@ -279,6 +275,141 @@ std::vector<InvalidCase> InvalidCases() {
          R"(g (float[2] x) => (float[2] y) { y = local.f(x) }
             <domain: "local", opset_import: ["" : 13]> f (a) => (b, b) { b = Relu(a) })"),
        "function 'local::f': output 'b' is listed more than once"},
+      // --- control flow: subgraphs against the node (Operators.md, If/Loop/Scan)
+      {"IfBranchWithMoreOutputsThanTheNode",
+       M(kIr8, R"(g (bool c, float[2] x) => (float[2] y) {
+           [if1] y = If(c) <then_branch = then_g () => (float[2] t, float[2] u) { t = Relu(x) u = Abs(x) },
+                            else_branch = else_g () => (float[2] e, float[2] f) { e = Abs(x) f = Neg(x) }>
+         })"),
+       "graph 'g', node 0 'if1' (If): then_branch 'then_g' produces 2 outputs but the node has 1 output (each branch must produce one per node output)"},
+      {"IfBranchesDisagreeInOutputCount",
+       M(kIr8, R"(g (bool c, float[2] x) => (float[2] y, float[2] z) {
+           y, z = If(c) <then_branch = then_g () => (float[2] t, float[2] u) { t = Relu(x) u = Abs(x) },
+                         else_branch = else_g () => (float[2] e) { e = Abs(x) }>
+         })"),
+       "graph 'g', node 0 (If): else_branch 'else_g' produces 1 output but the node has 2 outputs"},
+      {"IfBranchesDisagreeInElementType",
+       M(kIr8, R"(g (bool c, float[2] x) => (float[2] y) {
+           y = If(c) <then_branch = then_g () => (float[2] t) { t = Relu(x) },
+                      else_branch = else_g () => (int64[2] e) { e = Cast<to = 7>(x) }>
+         })"),
+       "graph 'g', node 0 (If): then_branch output 0 has type tensor(float) but else_branch output 0 has tensor(int64)"},
+      {"IfBranchOutputDisagreesWithTheNode",
+       M(kIr8, R"(g (bool c, float[2] x) => (int64[2] y) {
+           y = If(c) <then_branch = then_g () => (float[2] t) { t = Relu(x) },
+                      else_branch = else_g () => (float[2] e) { e = Abs(x) }>
+         })"),
+       "graph 'g', node 0 (If): then_branch 'then_g' output 0 't' has type tensor(float) but node output 0 has tensor(int64)"},
+      {"IfBranchWithAnInput",
+       M(kIr8, R"(g (bool c, float[2] x) => (float[2] y) {
+           y = If(c) <then_branch = then_g (float[2] p) => (float[2] t) { t = Relu(p) },
+                      else_branch = else_g () => (float[2] e) { e = Abs(x) }>
+         })"),
+       "graph 'g', node 0 (If): then_branch 'then_g' takes 1 input but If passes none (input 'p')"},
+      {"LoopBodyMissingTheIterationNumber",
+       M(kIr8, R"(g (int64 n, bool c, float[2] x) => (float[2] y) {
+           y = Loop(n, c, x) <body = body (bool c_in, float[2] x_in) => (bool c_out, float[2] x_out) {
+             c_out = Identity(c_in)
+             x_out = Relu(x_in)
+           }>
+         })"),
+       "graph 'g', node 0 (Loop): body 'body' takes 2 inputs but the node passes 3 (iteration number, condition and 1 loop-carried value)"},
+      {"LoopBodyWithTooFewOutputs",
+       M(kIr8, R"(g (int64 n, bool c, float[2] x) => (float[2] y, float[3,2] ys) {
+           y, ys = Loop(n, c, x) <body = body (int64 i, bool c_in, float[2] x_in) => (bool c_out, float[2] x_out) {
+             c_out = Identity(c_in)
+             x_out = Relu(x_in)
+           }>
+         })"),
+       "graph 'g', node 0 (Loop): body 'body' produces 2 outputs but the node needs 3 (condition, 1 loop-carried value and 1 scan output)"},
+      {"LoopWithFewerOutputsThanCarriedValues",
+       M(kIr8, R"(g (int64 n, bool c, float[2] x, float[2] z) => (float[2] y) {
+           y = Loop(n, c, x, z) <body = body (int64 i, bool c_in, float[2] x_in, float[2] z_in) => (bool c_out, float[2] x_out) {
+             c_out = Identity(c_in)
+             x_out = Add(x_in, z_in)
+           }>
+         })"),
+       "graph 'g', node 0 (Loop): has 2 loop-carried inputs but 1 output; the first outputs are the final loop-carried values"},
+      {"LoopIterationNumberNotInt64",
+       M(kIr8, R"(g (int64 n, bool c, float[2] x) => (float[2] y) {
+           y = Loop(n, c, x) <body = body (int32 i, bool c_in, float[2] x_in) => (bool c_out, float[2] x_out) {
+             c_out = Identity(c_in)
+             x_out = Relu(x_in)
+           }>
+         })"),
+       "graph 'g', node 0 (Loop): body 'body' input 0 'i' (iteration number) has type tensor(int32) but must be tensor(int64)"},
+      {"LoopConditionOutputNotBool",
+       M(kIr8, R"(g (int64 n, bool c, float[2] x) => (float[2] y) {
+           y = Loop(n, c, x) <body = body (int64 i, bool c_in, float[2] x_in) => (float c_out, float[2] x_out) {
+             c_out = Cast<to = 1>(c_in)
+             x_out = Relu(x_in)
+           }>
+         })"),
+       "graph 'g', node 0 (Loop): body 'body' output 0 'c_out' (condition) has type tensor(float) but must be tensor(bool)"},
+      {"LoopCarriedValueChangesType",
+       M(kIr8, R"(g (int64 n, bool c, float[2] x) => (float[2] y) {
+           y = Loop(n, c, x) <body = body (int64 i, bool c_in, float[2] x_in) => (bool c_out, int64[2] x_out) {
+             c_out = Identity(c_in)
+             x_out = Cast<to = 7>(x_in)
+           }>
+         })"),
+       "graph 'g', node 0 (Loop): body 'body' output 1 has type tensor(int64) but node input 2 has tensor(float)"},
+      {"LoopScanOutputElementType",
+       M(kIr8, R"(g (int64 n, bool c, float[2] x) => (float[2] y, int64[?,2] ys) {
+           y, ys = Loop(n, c, x) <body = body (int64 i, bool c_in, float[2] x_in) => (bool c_out, float[2] x_out, float[2] s) {
+             c_out = Identity(c_in)
+             x_out = Relu(x_in)
+             s = Identity(x_out)
+           }>
+         })"),
+       "graph 'g', node 0 (Loop): body 'body' output 2 has element type float but node output 1 has int64"},
+      {"ScanBodyWithTooFewInputs",
+       M(kIr8, R"(g (float[2] h, float[5,2] xs) => (float[2] hn, float[5,2] ys) {
+           hn, ys = Scan(h, xs) <num_scan_inputs = 1, body = body (float[2] x) => (float[2] h_out, float[2] y) {
+             h_out = Relu(x)
+             y = Identity(h_out)
+           }>
+         })"),
+       "graph 'g', node 0 (Scan): body 'body' takes 1 input but the node passes 2 (1 state value and 1 scan input)"},
+      {"ScanBodyWithTooManyOutputs",
+       M(kIr8, R"(g (float[2] h, float[5,2] xs) => (float[2] hn) {
+           hn = Scan(h, xs) <num_scan_inputs = 1, body = body (float[2] h_in, float[2] x) => (float[2] h_out, float[2] y) {
+             h_out = Add(h_in, x)
+             y = Identity(h_out)
+           }>
+         })"),
+       "graph 'g', node 0 (Scan): body 'body' produces 2 outputs but the node has 1 (1 state value and 0 scan outputs)"},
+      {"ScanNumScanInputsBeyondTheInputs",
+       M(kIr8, R"(g (float[5,2] xs) => (float[5,2] ys) {
+           ys = Scan(xs) <num_scan_inputs = 2, body = body (float[2] x) => (float[2] y) { y = Relu(x) }>
+         })"),
+       "graph 'g', node 0 (Scan): num_scan_inputs is 2 but the node has 1 input (the scan inputs are the last ones)"},
+      {"ScanAxesListTooLong",
+       M(kIr8, R"(g (float[5,2] xs) => (float[5,2] ys) {
+           ys = Scan(xs) <num_scan_inputs = 1, scan_input_axes = [0, 1], body = body (float[2] x) => (float[2] y) { y = Relu(x) }>
+         })"),
+       "graph 'g', node 0 (Scan): attribute 'scan_input_axes' lists 2 values but needs one per scan input (1)"},
+      {"ScanStateChangesType",
+       M(kIr8, R"(g (float[2] h, float[5,2] xs) => (float[2] hn, float[5,2] ys) {
+           hn, ys = Scan(h, xs) <num_scan_inputs = 1, body = body (float[2] h_in, float[2] x) => (int64[2] h_out, float[2] y) {
+             h_out = Cast<to = 7>(h_in)
+             y = Identity(x)
+           }>
+         })"),
+       "graph 'g', node 0 (Scan): body 'body' output 0 has type tensor(int64) but node output 0 has tensor(float)"},
+      {"Scan8CountsSequenceLensApart",
+       M(R"(ir_version: 3, opset_import: ["" : 8])", R"(g (float[1,2] h, float[1,5,2] xs) => (float[1,2] hn, float[1,5,2] ys) {
+           hn, ys = Scan(, h, xs) <num_scan_inputs = 1, body = body (float[2] h_in) => (float[2] h_out, float[2] y) {
+             h_out = Relu(h_in)
+             y = Identity(h_out)
+           }>
+         })"),
+       "graph 'g', node 0 (Scan): body 'body' takes 1 input but the node passes 2 (1 state value and 1 scan input)"},
+      {"Scan8DirectionsPerScanInput",
+       M(R"(ir_version: 3, opset_import: ["" : 8])", R"(g (float[1,5,2] xs) => (float[1,5,2] ys) {
+           ys = Scan(, xs) <num_scan_inputs = 1, directions = [0, 0], body = body (float[2] x) => (float[2] y) { y = Relu(x) }>
+         })"),
+       "graph 'g', node 0 (Scan): attribute 'directions' lists 2 values but needs one per scan input (1)"},
   };
 }
 
@@ -397,6 +528,59 @@ TEST(Warnings, SubgraphInitializerThatIsAlsoAnInputWarns) {
                        "also a subgraph input, which IR version >= 4 discourages"));
 }
 
+TEST(Warnings, OpsetNewerThanItsReleaseIrVersionWarnsButPasses) {
+  // The release table is history, not a rule: ONNX's checker and onnxruntime load these.
+  struct Case {
+    std::string header, expected;
+  };
+  for (const Case& c : std::vector<Case>{
+           {R"(ir_version: 3, opset_import: ["" : 9])",
+            "model: opset 9 of domain 'ai.onnx' was released with IR version 4, but the model's ir_version is 3"},
+           {R"(ir_version: 7, opset_import: ["" : 18])",
+            "model: opset 18 of domain 'ai.onnx' was released with IR version 8, but the model's ir_version is 7"},
+           {R"(ir_version: 8, opset_import: ["" : 13, "ai.onnx.ml" : 5])",
+            "model: opset 5 of domain 'ai.onnx.ml' was released with IR version 10, but the model's ir_version is 8"}}) {
+    auto m = Parse(M(c.header, "g (float[2] x) => (float[2] y) { y = Relu(x) }"));
+    ASSERT_NE(m, nullptr);
+    CheckResult r = Check(*m);
+    EXPECT_TRUE(r.ok()) << c.header << Joined(r.errors);
+    EXPECT_TRUE(Contains(Joined(r.warnings), c.expected));
+  }
+}
+
+TEST(Warnings, OpsetWithinItsReleaseIrVersionDoesNotWarn) {
+  auto m = Parse(M(R"(ir_version: 4, opset_import: ["" : 9])", "g (float[2] x) => (float[2] y) { y = Relu(x) }"));
+  ASSERT_NE(m, nullptr);
+  CheckResult r = Check(*m);
+  EXPECT_TRUE(r.ok()) << Joined(r.errors);
+  EXPECT_EQ(Joined(r.warnings), "(none)");
+}
+
+TEST(Warnings, SameOpsetImportedTwiceWarnsButPasses) {
+  auto m = Parse(M(R"(ir_version: 8, opset_import: ["" : 13, "ai.onnx" : 13])", "g (float[2] x) => (float[2] y) { y = Relu(x) }"));
+  ASSERT_NE(m, nullptr);
+  CheckResult r = Check(*m);
+  EXPECT_TRUE(r.ok()) << Joined(r.errors);
+  EXPECT_TRUE(Contains(Joined(r.warnings), "model: opset_import lists domain 'ai.onnx' twice (version 13 both times)"));
+}
+
+TEST(Warnings, CustomDomainOpsetZeroWarnsButPasses) {
+  auto m = Parse(M(R"(ir_version: 8, opset_import: ["" : 13, "com.example" : 0])",
+                   "g (float[2] x) => (float[2] y) { y = com.example.Foo(x) }"));
+  ASSERT_NE(m, nullptr);
+  CheckResult r = Check(*m);
+  EXPECT_TRUE(r.ok()) << Joined(r.errors);
+  EXPECT_TRUE(Contains(Joined(r.warnings), "model: imports opset 0 of domain 'com.example'; opset versions normally start at 1"));
+}
+
+TEST(Warnings, OnnxSequencesBeforeIr6AreStillErrors) {
+  // Only ONNX-ML had them before IR 6.
+  auto m = Parse(M(R"(ir_version: 5, opset_import: ["" : 10])",
+                   "g (float[2] x) => (seq(float[2]) s) { s = com.example.Wrap(x) }"));
+  ASSERT_NE(m, nullptr);
+  EXPECT_TRUE(Contains(Joined(Check(*m).errors), "sequence types need IR version >= 6 (the model has 5)"));
+}
+
 // --- Reporting -------------------------------------------------------------------------------------
 
 TEST(Reporting, CollectsEveryErrorAndStatusListsThem) {
@@ -476,6 +660,52 @@ std::vector<ValidCase> ValidCases() {
        M(R"(ir_version: 8, opset_import: ["" : 15])", "g (float[2] x) => (optional(float[2]) o, bool h) { o = Optional(x) h = OptionalHasElement(o) }")},
       {"Ir3InitializersAreInputs",
        M(R"(ir_version: 3, opset_import: ["" : 8])", "g (float[2] x, float[2] w = {1.0, 2.0}) => (float[2] y) { y = Add(x, w) }")},
+      {"Ir3ModelAtOpset9OnlyWarns",
+       M(R"(ir_version: 3, opset_import: ["" : 9])", "g (float[2] x, float[2] w = {1.0, 2.0}) => (float[2] y) { y = Add(x, w) }")},
+      {"Ir3SubgraphInitializersFollowTheInputsTheOperatorPasses",
+       M(R"(ir_version: 3, opset_import: ["" : 8])", R"(g (int64 n, bool c, float[2] x) => (float[2] y, float[2] z) {
+           y = Loop(n, c, x) <body = body (int64 i, bool c_in, float[2] x_in, float[2] w = {1.0, 2.0}) => (bool c_out, float[2] x_out) {
+             c_out = Identity(c_in)
+             x_out = Add(x_in, w)
+           }>
+           z = If(c) <then_branch = then_g (float[2] k = {3.0, 4.0}) => (float[2] t) { t = Add(x, k) },
+                      else_branch = else_g () => (float[2] e) { e = Abs(x) }>
+         })")},
+      {"LoopWithCarriedValuesAndScanOutputs",
+       M(kIr8, R"(g (int64 n, bool c, float[2] x) => (float[2] y, float[?,2] ys, int64[?] is) {
+           y, ys, is = Loop(n, c, x) <body = body (int64 i, bool c_in, float[2] x_in) => (bool c_out, float[2] x_out, float[2] s, int64 t) {
+             c_out = Identity(c_in)
+             x_out = Relu(x_in)
+             s = Identity(x_out)
+             t = Identity(i)
+           }>
+         })")},
+      {"LoopWithOmittedTripCountAndCondition",
+       M(kIr8, R"(g (float[2] x) => (float[2] y) {
+           y = Loop(, , x) <body = body (i, c_in, x_in) => (c_out, x_out) {
+             c_out = Identity(c_in)
+             x_out = Relu(x_in)
+           }>
+         })")},
+      {"ScanWithStatesAndScanOutputs",
+       M(kIr8, R"(g (float[2] h, float[5,2] xs, float[2,5] zs) => (float[2] hn, float[5,2] ys) {
+           hn, ys = Scan(h, xs, zs)
+               <num_scan_inputs = 2, scan_input_axes = [0, 1], scan_output_directions = [1], body = body (float[2] h_in, float[2] x, float[2] z) => (float[2] h_out, float[2] y) {
+             s = Add(x, z)
+             h_out = Add(h_in, s)
+             y = Identity(h_out)
+           }>
+         })")},
+      {"Scan8WithSequenceLens",
+       M(R"(ir_version: 3, opset_import: ["" : 8])", R"(g (int64[1] lens, float[1,2] h, float[1,5,2] xs) => (float[1,2] hn, float[1,5,2] ys) {
+           hn, ys = Scan(lens, h, xs) <num_scan_inputs = 1, directions = [1], body = body (float[2] h_in, float[2] x) => (float[2] h_out, float[2] y) {
+             h_out = Add(h_in, x)
+             y = Identity(h_out)
+           }>
+         })")},
+      {"OnnxMlSequencesAndMapsBeforeIr6",
+       M(R"(ir_version: 3, opset_import: ["" : 8, "ai.onnx.ml" : 1])",
+         "g (float[1,2] p) => (seq(map(int64, float)) y) { y = ai.onnx.ml.ZipMap<classlabels_int64s = [0, 1]>(p) }")},
       {"Ir4InitializersNeedNotBeInputs",
        M(R"(ir_version: 4, opset_import: ["" : 9])", "g (float[2] x) => (float[2] y) <float[2] w = {1.0, 2.0}> { y = Add(x, w) }")},
       {"ExternalDataRelativeLocation",

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "absl/strings/ascii.h"
+#include "schema/inference/legacy_broadcast.h"
 #include "schema/inference/ops_util.h"
 
 namespace onnx_opt::schema::inference {
@@ -127,8 +128,46 @@ InferFn BroadcastWithValues(SvBinary fn) {
   };
 }
 
-// Before opset 7: "limited broadcast" (B broadcasts to A), so the result has A's shape.
-absl::Status LegacyBroadcast(InferenceContext& ctx) { return SameShape(ctx, 0, 0); }
+// Before opset 7: "limited broadcast" (B broadcasts to A as `broadcast` and `axis` allow), so the
+// result has A's shape; without broadcast=1 the shapes are equal, and B's dims fill A's unknown ones.
+absl::Status LegacyBroadcast(InferenceContext& ctx) {
+  INFER_RETURN_IF_ERROR(SameShape(ctx, 0, 0));
+  const Shape* a = ctx.input_shape(0);
+  const Shape* b = ctx.input_shape(1);
+  if (a == nullptr || b == nullptr || !ctx.has_output(0)) return absl::OkStatus();
+  std::optional<int64_t> axis;
+  if (ctx.has_attr("axis")) axis = ctx.GetInt("axis");
+  const bool broadcast = ctx.GetInt("broadcast", 0) != 0;
+  if (absl::StatusOr<Shape> s = LegacyBroadcastShape(*a, *b, broadcast, axis); !s.ok()) {
+    return ctx.Error(s.status().message());
+  }
+  if (!broadcast) {
+    std::vector<Dim> out;
+    for (size_t i = 0; i < a->rank(); ++i) out.push_back(MergeDims(a->dim(i), b->dim(i)));
+    ctx.SetOutputShape(0, Shape(out));
+  }
+  return absl::OkStatus();
+}
+
+// PRelu before opset 7: the slope is shared or per channel (legacy_broadcast.h); Y has X's shape.
+absl::Status LegacyPRelu(InferenceContext& ctx) {
+  INFER_RETURN_IF_ERROR(SameShape(ctx, 0, 0));
+  const Shape* x = ctx.input_shape(0);
+  const Shape* slope = ctx.input_shape(1);
+  if (x == nullptr || slope == nullptr) return absl::OkStatus();
+  std::optional<Shape> aligned = LegacyPReluSlopeShape(*x, *slope);
+  if (!aligned.has_value()) return absl::OkStatus();
+  // The slope must not widen X.
+  absl::StatusOr<Shape> y = BroadcastShapes(*x, *aligned);
+  bool fits = y.ok() && y->rank() == x->rank();
+  for (size_t i = 0; fits && i < x->rank(); ++i) fits = !DimsConflict(y->dim(i), x->dim(i));
+  if (!fits) {
+    return ctx.Error(absl::StrCat("slope of shape ", ir::ShapeToString(*slope),
+                                  " is neither one value, one per channel of X of shape ",
+                                  ir::ShapeToString(*x), ", nor broadcastable to X"));
+  }
+  return absl::OkStatus();
+}
 
 absl::Status Variadic(InferenceContext& ctx) { return BroadcastAllInputs(ctx); }
 
@@ -301,7 +340,9 @@ void RegisterElementwiseOps(InferenceRegistry& r) {
            {"BitShift", nullptr, 1}, {"GreaterOrEqual", nullptr, 1},
            {"LessOrEqual", nullptr, 1}, {"BitwiseAnd", nullptr, 1}, {"BitwiseOr", nullptr, 1},
            {"BitwiseXor", nullptr, 1}, {"PRelu", nullptr, 7}, {"StringConcat", nullptr, 1}}) {
-    if (b.numpy_since > 1) r.Register(b.op, 1, b.numpy_since - 1, LegacyBroadcast);
+    if (b.numpy_since > 1) {
+      r.Register(b.op, 1, b.numpy_since - 1, std::string_view(b.op) == "PRelu" ? LegacyPRelu : LegacyBroadcast);
+    }
     if (b.fn != nullptr) {
       r.Register(b.op, b.numpy_since, kLatest, BroadcastWithValues(b.fn));
     } else {

@@ -54,6 +54,13 @@ absl::Status Gemm(InferenceContext& ctx) {
   Dim kb = b->dim(tb ? 1 : 0), n = b->dim(tb ? 0 : 1);
   if (DimsConflict(ka, kb)) return ctx.Error("inner dimensions differ");
   ctx.SetOutputShape(0, Shape({m, n}));
+  // Gemm-1/6 broadcast C only with broadcast=1; without, C is M x N.
+  const Shape* c = ctx.has_input(2) ? ctx.input_shape(2) : nullptr;
+  if (ctx.since_version() < 7 && ctx.GetInt("broadcast", 0) == 0 && c != nullptr &&
+      (c->rank() != 2 || DimsConflict(c->dim(0), m) || DimsConflict(c->dim(1), n))) {
+    return ctx.Error(absl::StrCat("without broadcast=1, C must have the shape of A * B before opset 7; C is ",
+                                  ir::ShapeToString(*c), ", A * B is ", ir::ShapeToString(Shape({m, n}))));
+  }
   return absl::OkStatus();
 }
 

@@ -35,6 +35,7 @@ absl::StatusOr<WindowParams> ReadWindow(const InferenceContext& ctx, size_t n,
     return ctx.Error(absl::StrCat("kernel_shape has ", p.kernel.size(), " values for ", n,
                                   " spatial dims"));
   }
+  if (kernel != nullptr && p.kernel != *kernel) return ctx.Error("kernel_shape differs from the weights' spatial dims");
   p.strides = ctx.GetInts("strides");
   if (p.strides.empty()) p.strides.assign(n, 1);
   p.dilations = ctx.GetInts("dilations");
@@ -147,6 +148,7 @@ absl::Status ConvTranspose(InferenceContext& ctx) {
     return absl::OkStatus();
   }
   if (xs->rank() < 2) return ctx.Error("input must have rank >= 2");
+  if (ws != nullptr && ws->rank() != xs->rank()) return ctx.Error("input and weights differ in rank");
   size_t n = xs->rank() - 2;
   int64_t group = ctx.GetInt("group", 1);
   std::vector<Dim> out{xs->dim(0),

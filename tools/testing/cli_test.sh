@@ -10,15 +10,20 @@ make_bad=$3
 good=$4
 run=$5
 convert=$6
+make_old=$7
 work=$(mktemp -d "${TEST_TMPDIR:-/tmp}/cli.XXXXXX")
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 
 "$make_bad" "$good" "$work" || { echo "cannot make the bad models"; exit 1; }
 
-for model in truncated random cycle undefined_input duplicate_output deep_nesting huge_dims escaping_external_data; do
-  out=$("$check" "$work/$model.onnx" 2>/dev/null); rc=$?
+for model in truncated random cycle undefined_input duplicate_output deep_nesting huge_dims escaping_external_data \
+             two_value_attribute if_output_count; do
+  # The verdict goes to stderr, one line; stdout (where "MODEL: ok" goes) stays empty.
+  stdout=$("$check" "$work/$model.onnx" 2>"$work/$model.check.err"); rc=$?
+  out=$(cat "$work/$model.check.err")
   [ "$rc" -eq 1 ] || fail "onnx-check $model: exit $rc, expected 1"
+  [ -z "$stdout" ] || fail "onnx-check $model: printed on stdout: $stdout"
   [ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] || fail "onnx-check $model: expected one line, got: $out"
   case "$out" in *": error: "*) ;; *) fail "onnx-check $model: no error line: $out" ;; esac
   echo "onnx-check $model -> $out"
@@ -31,7 +36,7 @@ done
 # Specific messages a user needs to see.
 expect_message() {
   local out
-  out=$("$check" "$work/$1.onnx" 2>/dev/null)
+  out=$("$check" "$work/$1.onnx" 2>&1 >/dev/null)
   case "$out" in *"$2"*) ;; *) fail "$1: expected '$2' in: $out" ;; esac
 }
 expect_message cycle "has a cycle through"
@@ -40,6 +45,19 @@ expect_message duplicate_output "output 'Y' is already defined"
 expect_message huge_dims "dims [2147483648,2147483648]"
 expect_message escaping_external_data "leaves the model folder"
 expect_message truncated "cannot parse"
+expect_message two_value_attribute "attribute 'alpha' carries 2 values (fields f, i); an attribute holds exactly one"
+expect_message if_output_count "then_branch 'then_branch_g' produces 2 outputs but the node has 1 output"
+# Both branches are wrong: one line saying so, or with --all-errors a line per error, all on stderr.
+grep -q "(and 1 more)$" "$work/if_output_count.check.err" || fail "onnx-check: $(cat "$work/if_output_count.check.err")"
+"$check" --all-errors "$work/if_output_count.onnx" >"$work/all.out" 2>"$work/all.err"; rc=$?
+[ "$rc" -eq 1 ] || fail "onnx-check --all-errors: exit $rc, expected 1"
+[ ! -s "$work/all.out" ] || fail "onnx-check --all-errors printed errors on stdout: $(cat "$work/all.out")"
+[ "$(grep -c ": error: " "$work/all.err")" -eq 2 ] || fail "onnx-check --all-errors: $(cat "$work/all.err")"
+# A valid and an invalid model in one run: the verdicts land on stdout and stderr respectively.
+"$check" "$good" "$work/cycle.onnx" >"$work/mixed.out" 2>"$work/mixed.err"; rc=$?
+[ "$rc" -eq 1 ] || fail "onnx-check good+bad: exit $rc, expected 1"
+[ "$(cat "$work/mixed.out")" = "$good: ok" ] || fail "onnx-check good+bad stdout: $(cat "$work/mixed.out")"
+grep -q "^$work/cycle.onnx: error: " "$work/mixed.err" || fail "onnx-check good+bad stderr: $(cat "$work/mixed.err")"
 
 # A good model passes and optimizes; the input is untouched.
 cp "$good" "$work/good.onnx"
@@ -139,6 +157,51 @@ grep -q "^threads: 1$" "$work/version.txt" || fail "onnx-run --version has no th
 "$convert" "$good" -o "$work/x.onnx" >/dev/null 2>&1; [ $? -eq 2 ] || fail "onnx-convert without --opset should exit 2"
 "$convert" "$work/cycle.onnx" -o "$work/x.onnx" --opset=21 >/dev/null 2>&1; [ $? -eq 1 ] || fail "onnx-convert on a cyclic model should exit 1"
 [ ! -e "$work/x.onnx" ] || fail "onnx-convert wrote an output on failure"
+
+# Old IR versions (hand-made, tools/testing/old_ir_models.h): an IR 3 model at opset 9 is accepted by
+# every tool with a warning on stderr; IR < 4 results list the initializers passes made as inputs.
+"$make_old" "$work" || { echo "cannot make the old-IR models"; exit 1; }
+cnn="$work/ir3_cnn.onnx"
+"$check" "$cnn" >"$work/cnn.out" 2>"$work/cnn.err" || fail "onnx-check refused the IR 3 CNN: $(cat "$work/cnn.err")"
+[ "$(cat "$work/cnn.out")" = "$cnn: ok" ] || fail "onnx-check IR 3 CNN stdout: $(cat "$work/cnn.out")"
+grep -q "^$cnn: warning: model: opset 9 of domain 'ai.onnx' was released with IR version 4, but the model's ir_version is 3" \
+  "$work/cnn.err" || fail "onnx-check IR 3 CNN: no release-table warning: $(cat "$work/cnn.err")"
+"$run" "$cnn" --outputs "$work/cnn_run" 2>"$work/cnn_run.err" || fail "onnx-run refused the IR 3 CNN: $(cat "$work/cnn_run.err")"
+[ -s "$work/cnn_run/output_0.pb" ] || fail "onnx-run wrote no output for the IR 3 CNN"
+grep -q "^onnx-run: $cnn: warning: model: opset 9" "$work/cnn_run.err" || fail "onnx-run: no warning: $(cat "$work/cnn_run.err")"
+"$opt" "$cnn" -o "$work/cnn.opt.onnx" --verify --print-stats 2>"$work/cnn_opt.err" ||
+  fail "onnx-opt refused the IR 3 CNN: $(cat "$work/cnn_opt.err")"
+grep -q "^onnx-opt: $cnn: warning: model: opset 9" "$work/cnn_opt.err" || fail "onnx-opt: no warning: $(cat "$work/cnn_opt.err")"
+[ "$(grep -c "warning:" "$work/cnn_opt.err")" -eq 1 ] || fail "onnx-opt repeated the warning: $(cat "$work/cnn_opt.err")"
+grep -q "^ir_version 3: 1 new initializer listed as graph inputs$" "$work/cnn_opt.err" ||
+  fail "onnx-opt --print-stats does not say what it did for IR 3: $(cat "$work/cnn_opt.err")"
+"$check" "$work/cnn.opt.onnx" 2>/dev/null | grep ": ok$" >/dev/null || fail "optimized IR 3 CNN not ok"
+"$run" "$work/cnn.opt.onnx" --outputs "$work/cnn_opt_run" 2>/dev/null || fail "onnx-run on the optimized IR 3 CNN"
+cmp -s "$work/cnn_run/output_0.pb" "$work/cnn_opt_run/output_0.pb" || fail "optimized IR 3 CNN computes something else"
+"$convert" "$cnn" -o "$work/cnn13.onnx" --opset=13 --verify 2>"$work/cnn_convert.err" ||
+  fail "onnx-convert --opset=13 refused the IR 3 CNN: $(cat "$work/cnn_convert.err")"
+grep -q "ir_version 3 -> 7" "$work/cnn_convert.err" || fail "onnx-convert: $(cat "$work/cnn_convert.err")"
+"$check" "$work/cnn13.onnx" 2>"$work/cnn13.err" | grep ": ok$" >/dev/null || fail "converted IR 3 CNN not ok"
+[ ! -s "$work/cnn13.err" ] || fail "converted IR 3 CNN has warnings: $(cat "$work/cnn13.err")"
+# A folding chain at IR 3 and IR 4 through the default pipeline: written, valid, equal outputs.
+for ir in 3 4; do
+  m="$work/ir${ir}_fold.onnx"
+  "$opt" "$m" -o "$work/ir${ir}_fold.opt.onnx" --verify --print-stats 2>"$work/fold$ir.err" ||
+    fail "onnx-opt IR $ir fold chain: $(cat "$work/fold$ir.err")"
+  grep -q "verified: 1 output equal" "$work/fold$ir.err" || fail "IR $ir fold chain not verified: $(cat "$work/fold$ir.err")"
+  "$check" "$work/ir${ir}_fold.opt.onnx" 2>/dev/null | grep ": ok$" >/dev/null || fail "optimized IR $ir fold chain not ok"
+  "$run" "$m" --seed 3 --outputs "$work/fold${ir}_a" 2>/dev/null && "$run" "$work/ir${ir}_fold.opt.onnx" --seed 3 --outputs "$work/fold${ir}_b" 2>/dev/null &&
+    cmp -s "$work/fold${ir}_a/output_0.pb" "$work/fold${ir}_b/output_0.pb" || fail "IR $ir fold chain: outputs differ after onnx-opt"
+done
+grep -q "^ir_version 3: 1 new initializer listed as graph inputs$" "$work/fold3.err" || fail "IR 3 fold: $(cat "$work/fold3.err")"
+! grep -q "listed as graph inputs" "$work/fold4.err" || fail "IR 4 fold listed initializers as inputs"
+# In a Loop body the folded constant follows the inputs Loop passes; the result optimizes again.
+loop="$work/ir3_loop.onnx"
+"$opt" "$loop" -o "$work/loop1.onnx" --verify --print-stats 2>"$work/loop1.err" || fail "onnx-opt IR 3 Loop: $(cat "$work/loop1.err")"
+grep -q "^ir_version 3: 1 new initializer listed as graph inputs$" "$work/loop1.err" || fail "IR 3 Loop: $(cat "$work/loop1.err")"
+"$opt" "$work/loop1.onnx" -o "$work/loop2.onnx" --verify 2>"$work/loop2.err" || fail "onnx-opt on its IR 3 Loop output: $(cat "$work/loop2.err")"
+"$check" "$work/loop1.onnx" "$work/loop2.onnx" 2>/dev/null | grep -c ": ok$" | grep -qx 2 || fail "optimized IR 3 Loop not ok"
+"$convert" "$work/loop1.onnx" -o "$work/loop13.onnx" --opset=13 --verify 2>/dev/null || fail "onnx-convert of the optimized IR 3 Loop"
 
 if [ "$failures" -ne 0 ]; then
   echo "$failures check(s) failed"

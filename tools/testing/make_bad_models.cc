@@ -1,6 +1,7 @@
 // Writes hostile and broken models into a folder, for the command-line tools' test:
 //   truncated.onnx random.onnx cycle.onnx undefined_input.onnx duplicate_output.onnx
-//   deep_nesting.onnx huge_dims.onnx escaping_external_data.onnx
+//   deep_nesting.onnx huge_dims.onnx escaping_external_data.onnx two_value_attribute.onnx
+//   if_output_count.onnx
 // Usage: make_bad_models VALID_MODEL OUTPUT_DIR
 #include <fstream>
 #include <iostream>
@@ -133,6 +134,42 @@ int main(int argc, char** argv) {
     n->add_input("W");
     n->add_output("Y");
     Write(dir + "/escaping_external_data.onnx", m.SerializeAsString());
+  }
+  {
+    // IR.md: an attribute MUST have only one of the value-carrying fields.
+    onnx::ModelProto m = Base();
+    AddNode(m.mutable_graph(), "LeakyRelu", "X", "Y");
+    auto* a = m.mutable_graph()->mutable_node(0)->add_attribute();
+    a->set_name("alpha");
+    a->set_type(onnx::AttributeProto::FLOAT);
+    a->set_f(0.1f);
+    a->set_i(1);
+    Write(dir + "/two_value_attribute.onnx", m.SerializeAsString());
+  }
+  {
+    // An If whose branches produce two outputs for a node that has one.
+    onnx::ModelProto m = Base();
+    onnx::GraphProto* g = m.mutable_graph();
+    auto* cond = g->add_input();
+    cond->set_name("C");
+    cond->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::BOOL);
+    cond->mutable_type()->mutable_tensor_type()->mutable_shape();
+    auto* n = g->add_node();
+    n->set_op_type("If");
+    n->add_input("C");
+    n->add_output("Y");
+    for (const char* branch : {"then_branch", "else_branch"}) {
+      auto* a = n->add_attribute();
+      a->set_name(branch);
+      a->set_type(onnx::AttributeProto::GRAPH);
+      onnx::GraphProto* b = a->mutable_g();
+      b->set_name(std::string(branch) + "_g");
+      AddNode(b, "Relu", "X", std::string(branch) + "_a");
+      AddNode(b, "Neg", "X", std::string(branch) + "_b");
+      b->add_output()->set_name(std::string(branch) + "_a");
+      b->add_output()->set_name(std::string(branch) + "_b");
+    }
+    Write(dir + "/if_output_count.onnx", m.SerializeAsString());
   }
   return 0;
 }

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# The checks CI runs besides the test suite: the small and medium tests under AddressSanitizer and
+# UndefinedBehaviorSanitizer together (one build), then every fuzz target for a bounded time.
+#   scripts/sanitize_and_fuzz.sh [FUZZ_SECONDS_PER_TARGET]   (default 60)
+# Ends with one line per part; exit status 0 when both are clean.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+fuzz_seconds="${1:-60}"
+
+./scripts/setup.sh || exit 1
+
+start=$(date +%s)
+# Large tests (ONNX's node tests end to end) take too long under the sanitizers on two cores; the
+# fuzzers' seeds cover those models instead.
+bazel test --config=asan --config=ubsan --test_size_filters=small,medium --keep_going //... \
+    --test_env=ASAN_OPTIONS=detect_leaks=1 2>&1 | tail -40
+sanitizer_rc=${PIPESTATUS[0]}
+sanitizer_seconds=$(( $(date +%s) - start ))
+
+start=$(date +%s)
+./tools/fuzz/run_fuzzers.sh "$fuzz_seconds"
+fuzz_rc=$?
+fuzz_seconds_total=$(( $(date +%s) - start ))
+
+echo "sanitizers (asan+ubsan, small and medium tests): $([ "$sanitizer_rc" -eq 0 ] && echo clean || echo FAILED) in ${sanitizer_seconds}s"
+echo "fuzzers (${fuzz_seconds}s each): $([ "$fuzz_rc" -eq 0 ] && echo clean || echo FAILED) in ${fuzz_seconds_total}s"
+[ "$sanitizer_rc" -eq 0 ] && [ "$fuzz_rc" -eq 0 ]

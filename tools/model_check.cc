@@ -1,0 +1,21 @@
+#include "tools/model_check.h"
+
+#include <algorithm>
+#include <iostream>
+
+namespace onnx_opt::tools {
+
+schema::checker::CheckResult CheckAndWarn(const ir::Model& model, const std::string& prefix,
+                                          const schema::checker::CheckResult* reported) {
+  schema::checker::CheckResult result = schema::checker::Check(model);
+  for (const std::string& w : result.warnings) {
+    if (reported != nullptr &&
+        std::find(reported->warnings.begin(), reported->warnings.end(), w) != reported->warnings.end()) {
+      continue;
+    }
+    std::cerr << prefix << ": warning: " << w << "\n";
+  }
+  return result;
+}
+
+}  // namespace onnx_opt::tools
