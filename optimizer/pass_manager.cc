@@ -87,6 +87,7 @@ absl::StatusOr<PipelineResult> PassManager::Run(ir::Model& model, const std::str
   absl::StatusOr<bool> changed = (*root)->Run(model, ctx);
   if (!changed.ok()) return changed.status();
   result.changed = *changed;
+  result.listed_as_inputs = ListInitializersAsInputs(model);
   result.after = MeasureModel(model);
   return result;
 }
@@ -132,6 +133,7 @@ std::string FormatStatsTable(const PipelineResult& result) {
   absl::StrAppendFormat(&out, "total: nodes %d -> %d, initializer bytes %d -> %d\n", result.before.nodes,
                         result.after.nodes, result.before.initializer_bytes,
                         result.after.initializer_bytes);
+  if (result.listed_as_inputs.count > 0) absl::StrAppend(&out, result.listed_as_inputs.Summary(), "\n");
   return out;
 }
 
@@ -152,6 +154,7 @@ std::string FormatStatsJson(const PipelineResult& result) {
                         "  \"initializer_bytes_before\": %d,\n  \"initializer_bytes_after\": %d\n}\n",
                         result.before.nodes, result.after.nodes, result.before.initializer_bytes,
                         result.after.initializer_bytes);
+  if (result.listed_as_inputs.count > 0) absl::StrAppend(&out, result.listed_as_inputs.Summary(), "\n");
   return out;
 }
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "optimizer/initializers_as_inputs.h"
 #include "optimizer/model_stats.h"
 #include "optimizer/pass.h"
 #include "optimizer/pass_registry.h"
@@ -40,6 +41,9 @@ struct PipelineResult {
   std::vector<PassRun> runs;
   ModelSize before;
   ModelSize after;
+  // IR < 4 models: initializers the passes made, listed as graph inputs after the pipeline so that the
+  // result stays valid at its ir_version (optimizer/initializers_as_inputs.h).
+  InitializersListedAsInputs listed_as_inputs;
 };
 
 class PassManager {

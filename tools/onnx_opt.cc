@@ -6,7 +6,6 @@
 #include <string>
 
 #include "converter/model_clone.h"
-#include "optimizer/initializers_as_inputs.h"
 #include "optimizer/model_stats.h"
 #include "optimizer/pass_manager.h"
 #include "optimizer/pass_registry.h"
@@ -296,12 +295,7 @@ int Main(int argc, char** argv) {
     std::cerr << "onnx-opt: " << result.status().message() << "\n";
     return usage || std::string(result.status().message()).rfind("unknown pass", 0) == 0 ? 2 : 1;
   }
-  // IR < 4 requires every initializer to be a graph input too: list the ones the passes made.
-  const optimizer::InitializersListedAsInputs listed = optimizer::ListInitializersAsInputs(**model);
-  if (args.Has("print-stats")) {
-    std::cerr << optimizer::FormatStatsTable(*result);
-    if (listed.count > 0) std::cerr << listed.Summary() << "\n";
-  }
+  if (args.Has("print-stats")) std::cerr << optimizer::FormatStatsTable(*result);
   if (std::optional<std::string> json = args.Get("stats-json")) {
     if (absl::Status s = WriteTextFile(*json, optimizer::FormatStatsJson(*result)); !s.ok()) {
       std::cerr << "onnx-opt: " << *json << ": " << s.message() << "\n";
