@@ -12,6 +12,7 @@
 #include "converter/ir_requirements.h"
 #include "converter/model_clone.h"
 #include "converter/validate.h"
+#include "optimizer/initializers_as_inputs.h"
 #include "ir/function.h"
 #include "ir/name_generator.h"
 #include "schema/inference/inference.h"
@@ -363,6 +364,7 @@ void Converter::UpdateIrVersion(bool any_down, bool any_up) {
     reason = absl::StrCat("kept the model's IR ", old_ir, " (", reason, ")");
   }
   model_.set_ir_version(result);
+  if (old_ir > 0 && old_ir < 4 && result >= 4) optimizer::UnlistSubgraphInitializerInputs(model_);
   report_.ir_from = old_ir;
   report_.ir_to = result;
   report_.ir_reason = reason;

@@ -8,6 +8,7 @@
 #include "converter/test_util.h"
 #include "gtest/gtest.h"
 #include "ir/text/model_equality.h"
+#include "schema/checker/checker.h"
 #include "optimizer/pass.h"
 #include "optimizer/pipeline.h"
 #include "optimizer/pass_registry.h"
@@ -27,6 +28,37 @@ TEST(Convert, UpgradeRaisesIrVersionToWhatTheOpsetNeeds) {
   EXPECT_EQ((*got)->ir_version(), 10);
   EXPECT_EQ(report.ir_to, 10);
   EXPECT_NE(report.ir_reason.find("opset 21 needs IR 10"), std::string::npos) << report.ir_reason;
+}
+
+TEST(Convert, RaisingFromIr3UnlistsSubgraphInitializersFromSubgraphInputs) {
+  // IR 3 lists a subgraph's initializers as its inputs too; from IR 4 that is discouraged (IR.md),
+  // so they leave the subgraph's inputs and stay initializers. The main graph's listed ones stay.
+  auto m = ParseText(R"(
+    <ir_version: 3, opset_import: ["" : 7]>
+    g (bool c, float[2] X, float[2] W = {1.0, 2.0}) => (float[2] Y) {
+      Y = If(c) <
+        then_branch = t (float[2] k = {3.0, 4.0}) => (float[2] a) { a = Add(X, k) },
+        else_branch = e () => (float[2] b) { b = Mul(X, W) }
+      >
+    })");
+  ASSERT_NE(m, nullptr);
+  ASSERT_EQ((*m->graph().nodes().begin())->subgraphs()[0]->inputs().size(), 1u);  // listed, as IR 3 does
+  ConvertReport report;
+  ConvertOptions o;
+  o.onnx_opset = 13;
+  o.verify = true;
+  auto got = ConvertModel(*m, o, &report);
+  ASSERT_TRUE(got.ok()) << got.status();
+  EXPECT_GE((*got)->ir_version(), 4);
+  const ir::Graph& main = (*got)->graph();
+  EXPECT_EQ(main.inputs().size(), 3u);  // W stays an overridable input
+  const ir::Node* node = *main.nodes().begin();
+  const ir::Graph* then_branch = node->subgraphs()[0];
+  EXPECT_TRUE(then_branch->inputs().empty());
+  ASSERT_EQ(then_branch->initializers().size(), 1u);
+  const schema::checker::CheckResult check = schema::checker::Check(**got);
+  EXPECT_TRUE(check.ok()) << check.errors[0];
+  EXPECT_TRUE(check.warnings.empty()) << check.warnings[0];
 }
 
 TEST(Convert, DowngradeLowersIrVersionOnlyToWhatTheContentNeeds) {

@@ -37,6 +37,26 @@ int64_t ListInGraph(ir::Graph& g) {
   return count + static_cast<int64_t>(replaced.size());
 }
 
+// Removes the inputs of the graphs nested in `g`'s nodes that only list an initializer.
+int64_t UnlistInSubgraphsOf(ir::Graph& g) {
+  int64_t count = 0;
+  for (ir::Node* n : g.nodes()) {
+    for (ir::Graph* sub : n->subgraphs()) {
+      count += UnlistInSubgraphsOf(*sub);
+      std::vector<ir::Value*> listed;
+      for (ir::Value* v : sub->inputs()) {
+        if (v->is_initializer()) listed.push_back(v);
+      }
+      for (ir::Value* v : listed) {
+        const absl::Status removed = sub->RemoveInput(v);
+        CHECK(removed.ok()) << removed;  // an input with an initializer can always go
+      }
+      count += static_cast<int64_t>(listed.size());
+    }
+  }
+  return count;
+}
+
 }  // namespace
 
 std::string InitializersListedAsInputs::Summary() const {
@@ -51,6 +71,11 @@ InitializersListedAsInputs ListInitializersAsInputs(ir::Model& model) {
   if (model.ir_version() <= 0 || model.ir_version() >= 4) return result;
   result.count = ListInGraph(model.graph());
   return result;
+}
+
+int64_t UnlistSubgraphInitializerInputs(ir::Model& model) {
+  if (model.ir_version() < 4) return 0;
+  return UnlistInSubgraphsOf(model.graph());
 }
 
 }  // namespace onnx_opt::optimizer

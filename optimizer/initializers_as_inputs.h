@@ -27,6 +27,12 @@ struct InitializersListedAsInputs {
 // Does nothing for IR >= 4 (or an unset ir_version) and for initializers that are inputs already.
 InitializersListedAsInputs ListInitializersAsInputs(ir::Model& model);
 
+// The reverse, for a model raised from IR < 4 to IR >= 4: subgraph inputs that only list an
+// initializer go (IR.md: from IR 4 a subgraph initializer must not also be a subgraph input). The main
+// graph keeps its inputs, where an initializer that is an input is an overridable default. Returns
+// how many went; does nothing below IR 4.
+int64_t UnlistSubgraphInitializerInputs(ir::Model& model);
+
 }  // namespace onnx_opt::optimizer
 
 #endif  // ONNX_OPT_OPTIMIZER_INITIALIZERS_AS_INPUTS_H_
