@@ -276,6 +276,16 @@ struct Evaluator::Impl {
 
 namespace {
 
+// Forgets the values that die after node k. An initializer's bytes stay, but if they are mapped from a
+// file its pages are let go, so running a model larger than memory keeps only the weights in use
+// resident (the next run reads them from the file again).
+void ReleaseDead(const Plan& plan, size_t k, Scope& scope) {
+  for (const ir::Value* v : plan.free_after[k]) {
+    scope.values.erase(v);
+    if (v->initializer() != nullptr) v->initializer()->ReleasePages();
+  }
+}
+
 class ScopedRunner final : public SubgraphRunner {
  public:
   ScopedRunner(Evaluator::Impl* impl, Scope* scope) : impl_(impl), scope_(scope) {}
@@ -331,7 +341,7 @@ absl::StatusOr<std::vector<RuntimeValue>> Evaluator::Impl::RunGraph(
   for (size_t k = 0; k < plan->order.size(); ++k) {
     const ir::Node& node = *plan->order[k];
     if (computed[k]) {
-      for (const ir::Value* v : plan->free_after[k]) scope.values.erase(v);
+      ReleaseDead(*plan, k, scope);
       continue;
     }
     ASSIGN_OR_RETURN(std::vector<const RuntimeValue*> ins, scope.Inputs(node));
@@ -361,7 +371,7 @@ absl::StatusOr<std::vector<RuntimeValue>> Evaluator::Impl::RunGraph(
         if (!v->name().empty()) scope.values[v] = std::move(outs[o]);
       }
     }
-    for (const ir::Value* v : plan->free_after[k]) scope.values.erase(v);
+    ReleaseDead(*plan, k, scope);
   }
   std::vector<RuntimeValue> results;
   results.reserve(g.outputs().size());

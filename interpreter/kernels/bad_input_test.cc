@@ -15,7 +15,7 @@ std::vector<float> Zeros(size_t n) { return std::vector<float>(n, 0.5f); }
 
 void ExpectError(OneNode& g, std::vector<RuntimeValue> inputs, int64_t opset, const std::string& part) {
   auto r = g.Run(std::move(inputs), opset);
-  ASSERT_FALSE(r.ok());
+  ASSERT_FALSE(r.ok()) << g.node->op_type() << " ran; expected an error with '" << part << "'";
   EXPECT_NE(r.status().message().find(part), std::string::npos) << r.status();
 }
 
@@ -123,6 +123,21 @@ TEST(BadInputTest, TensorsOverTheLimitAreAnErrorNotACrash) {
   SetMaxTensorBytes(saved);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().code(), absl::StatusCode::kResourceExhausted) << r.status();
+}
+
+// Found by the run fuzzer (ScatterND): updates and indices of shapes the data does not fit were read
+// or written past their ends.
+TEST(BadInputTest, GatherAndScatterShapesMustFit) {
+  OneNode scatter_nd("ScatterND", 3);
+  ExpectError(scatter_nd, {F({4}, Zeros(4)), I64({2, 1}, {0, 1}), F({1}, Zeros(1))}, 18, "updates must be [2]");
+  OneNode gather_elements("GatherElements", 2);
+  ExpectError(gather_elements, {F({2, 2}, Zeros(4)), I64({1, 3}, {0, 0, 0})}, 13, "exceed the data's");
+  OneNode scatter_elements("ScatterElements", 3);
+  ExpectError(scatter_elements, {F({2, 2}, Zeros(4)), I64({2, 1}, {0, 1}), F({2, 2}, Zeros(4))}, 18,
+              "indices' shape");
+  OneNode gather_nd("GatherND", 2);
+  gather_nd.node->SetAttribute(ir::Attribute::Int("batch_dims", 1));
+  ExpectError(gather_nd, {F({2, 3}, Zeros(6)), I64({3, 1}, {0, 1, 2})}, 13, "batch dims");
 }
 
 }  // namespace

@@ -120,6 +120,19 @@ Status GatherKernel(KernelContext& ctx) {
 
 // For GatherElements/ScatterElements: the linear offset into `data_dims` of element `i` of `idx_dims`
 // with the axis coordinate replaced by `axis_value`.
+// GatherElements/ScatterElements: indices of the data's rank, no longer than the data on any axis
+// but `axis` (the walker below steps through the data by the indices' shape).
+Status CheckElementIndices(const KernelContext& ctx, const Tensor& data, const Tensor& indices, int64_t axis) {
+  if (indices.rank() != data.rank()) return ctx.Error("indices rank differs from data rank");
+  for (int64_t d = 0; d < data.rank(); ++d) {
+    if (d != axis && indices.dim(d) > data.dim(d)) {
+      return ctx.Error(absl::StrCat("indices of shape ", DimsToString(indices.dims()), " exceed the data's ",
+                                    DimsToString(data.dims()), " on axis ", d));
+    }
+  }
+  return OkStatus();
+}
+
 struct ElementWalker {
   std::vector<int64_t> idx_dims, data_strides;
   int64_t axis;
@@ -140,8 +153,8 @@ Status GatherElementsKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(const Tensor* x, ctx.TensorInput(0));
   ASSIGN_OR_RETURN(std::vector<int64_t> idx, ctx.IntsInput(1));
   const Tensor& indices = ctx.input(1);
-  if (indices.rank() != x->rank()) return ctx.Error("indices rank differs from data rank");
   ASSIGN_OR_RETURN(int64_t axis, NormalizeAxis(ctx.GetInt("axis", 0), x->rank()));
+  RETURN_IF_ERROR(CheckElementIndices(ctx, *x, indices, axis));
   Tensor out(x->dtype(), indices.dims());
   ElementWalker w{indices.dims(), Strides(x->dims()), axis, std::vector<int64_t>(x->rank(), 0)};
   const int64_t d = x->dim(axis);
@@ -174,6 +187,10 @@ Status ScatterElementsKernel(KernelContext& ctx) {
   const Tensor& indices = ctx.input(1);
   ASSIGN_OR_RETURN(const Tensor* u0, ctx.TensorInput(2));
   ASSIGN_OR_RETURN(int64_t axis, NormalizeAxis(ctx.GetInt("axis", 0), x0->rank()));
+  RETURN_IF_ERROR(CheckElementIndices(ctx, *x0, indices, axis));
+  if (u0->dims() != indices.dims() || u0->dtype() != x0->dtype()) {
+    return ctx.Error("updates must have the indices' shape and the data's type");
+  }
   const std::string mode = ctx.GetString("reduction", "none");
   const bool narrow = IsNarrowFloat(x0->dtype()) && mode != "none";
   Tensor x = narrow ? WidenToFloat(*x0) : *x0;
@@ -214,6 +231,9 @@ Status GatherNDKernel(KernelContext& ctx) {
   if (q < 1 || b < 0 || b >= q) return ctx.Error("indices must have rank > batch_dims");
   const int64_t k = indices.dim(q - 1);
   if (b + k > x->rank()) return ctx.Error("indices last dim too large");
+  for (int64_t i = 0; i < b; ++i) {
+    if (indices.dim(i) != x->dim(i)) return ctx.Error("the batch dims of indices and data differ");
+  }
   std::vector<int64_t> dims(indices.dims().begin(), indices.dims().end() - 1);
   dims.insert(dims.end(), x->dims().begin() + b + k, x->dims().end());
   Tensor out(x->dtype(), dims);
@@ -256,6 +276,13 @@ Status ScatterNDKernel(KernelContext& ctx) {
   if (k > x.rank()) return ctx.Error("indices last dim exceeds the data rank");
   const int64_t m = indices.size() / std::max<int64_t>(k, 1);
   const int64_t slice = DimProduct(x.dims(), k, x.rank());
+  // updates: indices.shape[:-1] + data.shape[k:], of the data's type.
+  std::vector<int64_t> expected(indices.dims().begin(), indices.dims().end() - 1);
+  expected.insert(expected.end(), x.dims().begin() + k, x.dims().end());
+  if (u.dims() != expected || u.dtype() != x.dtype()) {
+    return ctx.Error(absl::StrCat("updates must be ", DimsToString(expected), " of the data's type, got ",
+                                  DimsToString(u.dims())));
+  }
   const std::vector<int64_t> strides = Strides(x.dims());
   auto run = [&](auto tag) -> Status {
     using T = decltype(tag);
