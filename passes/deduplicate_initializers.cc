@@ -2,7 +2,9 @@
 // their names) are merged into the first one. Graph inputs with defaults and graph outputs keep
 // their own values, as they are part of the interface.
 // Tensors are bucketed by a hash of their contents and compared byte for byte only within a
-// bucket, so no copy of the weights is made.
+// bucket, so no copy of the weights is made. Only tensors that share type and dims with another are
+// hashed, and hashing reads in pieces releasing mapped pages behind, so merging the weights of a
+// model larger than memory keeps little of it resident.
 #include <algorithm>
 
 #include "absl/container/flat_hash_map.h"
@@ -13,9 +15,12 @@
 namespace onnx_opt::passes {
 namespace {
 
+size_t ShapeHash(const ir::Tensor& t) { return absl::HashOf(static_cast<int>(t.data_type()), t.dims()); }
+
 size_t ContentHash(const ir::Tensor& t) {
-  const absl::string_view bytes(t.raw_data() ? t.raw_data() : "", t.raw_size());
-  return absl::HashOf(static_cast<int>(t.data_type()), t.dims(), bytes, t.strings());
+  size_t h = absl::HashOf(ShapeHash(t), t.raw_size(), t.strings());
+  t.ScanRaw([&](const char* chunk, size_t n) { h = absl::HashOf(h, absl::string_view(chunk, n)); });
+  return h;
 }
 
 class DeduplicateInitializers final : public optimizer::Pass {
@@ -24,11 +29,18 @@ class DeduplicateInitializers final : public optimizer::Pass {
 
   absl::StatusOr<bool> Run(ir::Model& model, optimizer::PassContext& ctx) override {
     return ForEachGraphOuterFirst(model, [&](ir::Graph& g) -> absl::StatusOr<bool> {
+      auto candidate = [](const ir::Value* v) {
+        return v->is_constant_initializer() && !v->is_graph_output() && v->has_uses();
+      };
+      const std::vector<ir::Value*> inits = g.initializers();
+      absl::flat_hash_map<size_t, int> same_shape;  // by type and dims
+      for (const ir::Value* v : inits) {
+        if (candidate(v)) ++same_shape[ShapeHash(*v->initializer())];
+      }
       absl::flat_hash_map<size_t, std::vector<ir::Value*>> kept;  // by content hash
       bool changed = false;
-      const std::vector<ir::Value*> inits = g.initializers();
       for (ir::Value* v : inits) {
-        if (!v->is_constant_initializer() || v->is_graph_output() || !v->has_uses()) continue;
+        if (!candidate(v) || same_shape[ShapeHash(*v->initializer())] < 2) continue;
         std::vector<ir::Value*>& bucket = kept[ContentHash(*v->initializer())];
         auto same = std::find_if(bucket.begin(), bucket.end(), [&](const ir::Value* k) {
           return k->initializer()->ContentEquals(*v->initializer());

@@ -4,7 +4,7 @@
 namespace onnx_opt::passes {
 
 REGISTER_PASS_GROUP(fold_group, "fold", "evaluate constant subgraphs and take constant If branches",
-                    "fold-constants,fold-if");
+                    "fold-constants,fold-shapes,fold-if");
 REGISTER_PASS_GROUP(dce, "dce", "remove dead nodes, unused initializers, value_info, functions and opset imports",
                     "dead-nodes,unused-initializers,unused-value-info,unused-functions,unused-opsets");
 REGISTER_PASS_GROUP(fuse, "fuse", "fuse operator patterns into fewer nodes",
