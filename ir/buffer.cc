@@ -5,7 +5,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 
 #include "absl/status/status.h"
@@ -35,11 +37,45 @@ absl::StatusOr<std::shared_ptr<MappedFile>> MappedFile::Open(const std::string& 
     }
   }
   ::close(fd);
-  return std::shared_ptr<MappedFile>(new MappedFile(path, addr, size));
+  return std::shared_ptr<MappedFile>(new MappedFile(path, addr, size, st.st_dev, st.st_ino));
 }
 
 MappedFile::~MappedFile() {
   if (addr_ != nullptr) ::munmap(addr_, size_);
+}
+
+int MappedFile::Reopen() const {
+  const int fd = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  struct stat st;
+  if (::fstat(fd, &st) != 0 || st.st_dev != device_ || st.st_ino != inode_ ||
+      static_cast<uint64_t>(st.st_size) != size_) {
+    ::close(fd);
+    return -1;
+  }
+  return fd;
+}
+
+void MappedFile::ReleasePages(const char* data, size_t size) const {
+  static const uintptr_t page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
+  const uintptr_t lo = std::max(reinterpret_cast<uintptr_t>(data), reinterpret_cast<uintptr_t>(addr_));
+  const uintptr_t hi = std::min(reinterpret_cast<uintptr_t>(data) + size, reinterpret_cast<uintptr_t>(addr_) + size_);
+  // Only whole pages inside the range: a neighbour sharing a page may still be in use.
+  const uintptr_t begin = (lo + page - 1) & ~(page - 1);
+  const uintptr_t end = hi & ~(page - 1);
+  // Safe because the mapping is read-only and private, so no page was ever written: a dropped page
+  // is read again from the file.
+  if (end > begin) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
+}
+
+void ScanReleasing(const Buffer* buffer, const char* data, size_t size,
+                   absl::FunctionRef<void(const char* chunk, size_t n)> fn) {
+  for (size_t done = 0; done < size;) {
+    const size_t n = std::min(kScanChunk, size - done);
+    fn(data + done, n);
+    if (buffer != nullptr) buffer->ReleasePages(data + done, n);
+    done += n;
+  }
 }
 
 }  // namespace onnx_opt::ir

@@ -1,5 +1,7 @@
 #include "ir/tensor.h"
 
+#include <algorithm>
+
 namespace onnx_opt::ir {
 
 std::optional<uint64_t> Tensor::num_elements() const {
@@ -26,8 +28,21 @@ void Tensor::SetRawData(std::string bytes) {
 }
 
 bool Tensor::ContentEquals(const Tensor& other) const {
-  return type_ == other.type_ && dims_ == other.dims_ && raw_view() == other.raw_view() &&
-         strings_ == other.strings_;
+  if (type_ != other.type_ || dims_ != other.dims_ || size_ != other.size_ || strings_ != other.strings_) {
+    return false;
+  }
+  const char* a = raw_data();
+  const char* b = other.raw_data();
+  if (a == b) return true;  // the same view (or both empty)
+  for (size_t done = 0; done < size_;) {
+    const size_t n = std::min(kScanChunk, size_ - done);
+    const bool same = std::memcmp(a + done, b + done, n) == 0;
+    buffer_->ReleasePages(a + done, n);
+    other.buffer_->ReleasePages(b + done, n);
+    if (!same) return false;
+    done += n;
+  }
+  return true;
 }
 
 }  // namespace onnx_opt::ir

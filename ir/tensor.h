@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/functional/function_ref.h"
 #include "ir/buffer.h"
 #include "ir/data_type.h"
 #include "ir/explicit_defaults.h"
@@ -64,6 +65,14 @@ class Tensor {
   void SetRawView(std::shared_ptr<const Buffer> buffer, size_t offset, size_t size);
   void SetRawData(std::string bytes);
   const std::shared_ptr<const Buffer>& buffer() const { return buffer_; }
+  // Reads the raw bytes whole in pieces, releasing mapped pages behind (see ScanReleasing).
+  void ScanRaw(absl::FunctionRef<void(const char* chunk, size_t n)> fn) const {
+    ScanReleasing(buffer_.get(), raw_data(), size_, fn);
+  }
+  // Lets go of the resident pages of a tensor mapped from a file (see Buffer::ReleasePages).
+  void ReleasePages() const {
+    if (buffer_ != nullptr) buffer_->ReleasePages(raw_data(), size_);
+  }
 
   // Element i of a numeric tensor whose element type is T-sized (copies; safe for unaligned data).
   template <typename T>
@@ -97,7 +106,8 @@ class Tensor {
   const ExplicitDefaults& explicit_defaults() const { return explicit_defaults_; }
   ExplicitDefaults& mutable_explicit_defaults() { return explicit_defaults_; }
 
-  // Same type, dims and data bytes (names and storage do not matter).
+  // Same type, dims and data bytes (names and storage do not matter). Compares in pieces and releases
+  // mapped pages behind, so comparing huge weights keeps little resident.
   bool ContentEquals(const Tensor& other) const;
 
  private:

@@ -1,5 +1,7 @@
 // Kernels given inputs that break their operator's shape rules return an error naming the problem;
 // none may read or write out of bounds. Each case here once crashed (found by the adapter sweep).
+#include <cmath>
+
 #include "gtest/gtest.h"
 #include "interpreter/tensor_limit.h"
 #include "interpreter/test_util.h"
@@ -138,6 +140,16 @@ TEST(BadInputTest, GatherAndScatterShapesMustFit) {
   OneNode gather_nd("GatherND", 2);
   gather_nd.node->SetAttribute(ir::Attribute::Int("batch_dims", 1));
   ExpectError(gather_nd, {F({2, 3}, Zeros(6)), I64({3, 1}, {0, 1, 2})}, 13, "batch dims");
+}
+
+// Found by the run fuzzer: a NaN limit made the element count an undefined conversion.
+TEST(BadInputTest, RangeOfNonFiniteBounds) {
+  OneNode g("Range", 3);
+  ExpectError(g, {F({}, {0.0f}), F({}, {std::nanf("")}), F({}, {1.0f})}, 11, "elements");
+  OneNode inf("Range", 3);
+  ExpectError(inf, {F({}, {0.0f}), F({}, {INFINITY}), F({}, {1.0f})}, 11, "elements");
+  OneNode negative("ConstantOfShape", 1);
+  ExpectError(negative, {I64({2}, {2, -1})}, 21, "negative");
 }
 
 }  // namespace

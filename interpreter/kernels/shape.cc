@@ -317,6 +317,10 @@ Status ConstantOfShapeKernel(KernelContext& ctx) {
   if (const ir::Attribute* a = ctx.attr("value")) {
     ASSIGN_OR_RETURN(value, Tensor::FromIr(a->t));
   }
+  for (int64_t d : dims) {
+    if (d < 0) return ctx.Error("the shape must not have negative dims");
+  }
+  if (value.size() != 1) return ctx.Error("value must hold one element");
   Tensor out(value.dtype(), dims);
   for (int64_t i = 0; i < out.size(); ++i) CopyElements(value, 0, out, i, 1);
   ctx.set_output(0, std::move(out));
@@ -329,7 +333,10 @@ Status RangeKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(double limit, ScalarInput(ctx, 1, 0));
   ASSIGN_OR_RETURN(double delta, ScalarInput(ctx, 2, 1));
   if (delta == 0) return ctx.Error("delta is zero");
-  const int64_t n = std::max<int64_t>(0, static_cast<int64_t>(std::ceil((limit - start) / delta)));
+  const double count = std::ceil((limit - start) / delta);
+  // NaN or infinite bounds, or a count past int64 (converting those is undefined): a clear error.
+  if (!(count < 9.2e18)) return ctx.Error(absl::StrCat("start, limit and delta give ", count, " elements"));
+  const int64_t n = std::max<int64_t>(0, static_cast<int64_t>(count));
   const DataType wt = IsNarrowFloat(s->dtype()) ? DataType::kFloat : s->dtype();
   ASSIGN_OR_RETURN(Tensor out, DispatchNumeric(wt, [&](auto tag) -> StatusOr<Tensor> {
     using T = decltype(tag);

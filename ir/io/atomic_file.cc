@@ -73,6 +73,23 @@ absl::Status AtomicFile::Write(const char* data, size_t size) {
   return absl::OkStatus();
 }
 
+absl::StatusOr<uint64_t> AtomicFile::CopyFromFile(int fd, uint64_t offset, uint64_t size) {
+  if (fd_ < 0) return absl::FailedPreconditionError("write after Finish()");
+  uint64_t done = 0;
+  while (done < size) {
+    loff_t in = static_cast<loff_t>(offset + done);
+    const ssize_t n = ::copy_file_range(fd, &in, fd_, nullptr, static_cast<size_t>(size - done), 0);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && (errno == ENOSPC || errno == EDQUOT || errno == EIO)) {
+      return Errno(absl::StrCat("cannot write '", path_, "'"), errno);
+    }
+    if (n <= 0) break;  // not supported here, or the source ended: the caller writes the rest
+    done += static_cast<uint64_t>(n);
+    size_ += static_cast<uint64_t>(n);
+  }
+  return done;
+}
+
 absl::Status AtomicFile::Finish() {
   if (fd_ < 0) return absl::OkStatus();
   const int fd = fd_;

@@ -27,6 +27,11 @@ class AtomicFile {
 
   // Appends bytes (the file position only moves forward).
   absl::Status Write(const char* data, size_t size);
+  // Appends bytes [offset, offset + size) of the file open at `fd` inside the kernel
+  // (copy_file_range: no copy through this process's memory; a reflink where the file system can).
+  // Returns how many bytes it appended: fewer than `size` when the kernel cannot copy these files
+  // (another file system, an old kernel, ...) or the source ended; the caller writes the rest.
+  absl::StatusOr<uint64_t> CopyFromFile(int fd, uint64_t offset, uint64_t size);
   uint64_t size() const { return size_; }
   // Flushes to disk and closes; the file is complete but not yet visible at `path`.
   absl::Status Finish();

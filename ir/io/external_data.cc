@@ -1,6 +1,5 @@
 #include "ir/io/external_data.h"
 
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -46,19 +45,10 @@ void SetEntry(StringPairs& entries, const std::string& key, const std::string& v
   entries.emplace_back(key, value);
 }
 
-}  // namespace
+// Smaller tensors are written from the mapping: one write is cheaper than reopening the file.
+constexpr uint64_t kMinFileCopy = 64 << 10;
 
-void ReleaseMappedPages(const Buffer* buffer, const char* data, size_t size) {
-  if (dynamic_cast<const MappedFile*>(buffer) == nullptr || size == 0) return;
-  static const uintptr_t page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
-  // Only whole pages inside the range.
-  const uintptr_t begin = (reinterpret_cast<uintptr_t>(data) + page - 1) & ~(page - 1);
-  const uintptr_t end = (reinterpret_cast<uintptr_t>(data) + size) & ~(page - 1);
-  if (end > begin) {
-    // A read-only private mapping never written: dropped pages are read again from the file.
-    ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
-  }
-}
+}  // namespace
 
 ExternalDataReader::ExternalDataReader(std::string model_dir, std::string second_dir)
     : model_dir_(std::move(model_dir)), second_dir_(std::move(second_dir)) {}
@@ -200,15 +190,21 @@ absl::StatusOr<StringPairs> ExternalDataWriter::Append(const Tensor& tensor) {
     }
   }
   const uint64_t offset = file_->size();
-  // Stream in chunks and let go of mapped pages behind us, so a huge tensor never sits in memory.
-  constexpr uint64_t kChunk = uint64_t{16} << 20;
-  const char* data = tensor.raw_data();
-  for (uint64_t done = 0; done < size;) {
-    const size_t n = static_cast<size_t>(std::min(kChunk, size - done));
-    if (absl::Status s = file_->Write(data + done, n); !s.ok()) return s;
-    ReleaseMappedPages(tensor.buffer().get(), data + done, n);
-    done += n;
+  uint64_t copied = 0;
+  if (const auto* mapped = dynamic_cast<const MappedFile*>(tensor.buffer().get()); mapped != nullptr && size > 0) {
+    // Reopened only for large tensors; -1 (the file was replaced since loading): written from the mapping.
+    if (const int fd = size >= kMinFileCopy ? mapped->Reopen() : -1; fd >= 0) {
+      absl::StatusOr<uint64_t> n = file_->CopyFromFile(fd, tensor.raw_data() - mapped->data(), size);
+      ::close(fd);
+      if (!n.ok()) return n.status();
+      copied = *n;
+    }
   }
+  absl::Status written = absl::OkStatus();
+  ScanReleasing(tensor.buffer().get(), tensor.raw_data() + copied, size - copied, [&](const char* chunk, size_t n) {
+    if (written.ok()) written = file_->Write(chunk, n);
+  });
+  if (!written.ok()) return written;
   StringPairs entries;
   if (tensor.storage() == Tensor::Storage::kExternal) entries = tensor.external_data();
   SetEntry(entries, "location", location_);

@@ -63,7 +63,9 @@ class ExternalDataWriter {
   const std::string& location() const { return location_; }
 
   // Appends `tensor`'s raw bytes and returns its external_data entries: the tensor's own entries
-  // (checksum and other keys keep their order) with location, offset and length replaced.
+  // (checksum and other keys keep their order) with location, offset and length replaced. Bytes of
+  // a mapped file are copied file to file where the kernel can; the rest is written in pieces,
+  // releasing mapped pages behind, so a tensor is never resident whole.
   absl::StatusOr<StringPairs> Append(const Tensor& tensor);
 
   bool used() const { return file_ != nullptr; }
@@ -78,10 +80,6 @@ class ExternalDataWriter {
   uint64_t alignment_;
   std::unique_ptr<AtomicFile> file_;  // created on the first Append
 };
-
-// Drops the pages of `data` from this process if they belong to a mapped file (a hint to keep the
-// resident size low while streaming a large mapping; the bytes stay readable).
-void ReleaseMappedPages(const Buffer* buffer, const char* data, size_t size);
 
 }  // namespace onnx_opt::ir::io
 

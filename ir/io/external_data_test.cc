@@ -388,5 +388,56 @@ TEST(ExternalData, SavingOverTheModelBeingReadWorks) {
   EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 4);
 }
 
+// Weights large enough to be copied file to file (not through memory): the side file holds the same
+// bytes at the recorded offsets, also when saving over the file being read, and when the input's
+// file was replaced after loading (then the mapping's bytes are written, not the new file's).
+TEST(ExternalData, LargeTensorsAreCopiedFileToFile) {
+  constexpr int kN = 300000;  // 1.2 MB per tensor
+  std::vector<float> a(kN), b(kN);
+  for (int i = 0; i < kN; ++i) {
+    a[i] = static_cast<float>(i) * 0.25f;
+    b[i] = static_cast<float>(kN - i);
+  }
+  std::string data = Floats(a);
+  data.resize(data.size() + 100, '\x7f');  // b starts unaligned in the input
+  const uint64_t b_offset = data.size();
+  data += Floats(b);
+  onnx::ModelProto m = ExternalModel("model.onnx.data", "0", "16");
+  auto* g = m.mutable_graph();
+  for (int t = 0; t < 2; ++t) {
+    onnx::TensorProto* init = g->mutable_initializer(t);
+    init->set_dims(0, kN);
+    init->clear_external_data();
+    AddEntry(init, "location", "model.onnx.data");
+    AddEntry(init, "offset", t == 0 ? "0" : std::to_string(b_offset));
+    AddEntry(init, "length", std::to_string(kN * 4));
+  }
+  const std::string dir = TempDir("file_copy");
+  WriteFile(dir + "/model.onnx.data", data);
+  WriteFile(dir + "/model.onnx", m.SerializeAsString());
+
+  auto model = LoadModel(dir + "/model.onnx");
+  ASSERT_TRUE(model.ok()) << model.status();
+  auto check_saved = [&](const std::string& path) {
+    auto again = LoadModel(path);
+    ASSERT_TRUE(again.ok()) << again.status();
+    EXPECT_EQ(Init(**again, "w").ToVector<float>(), a) << path;
+    EXPECT_EQ(Init(**again, "v").ToVector<float>(), b) << path;
+    EXPECT_EQ(std::stoull(Value(Init(**again, "v").external_data(), "offset")) % 4096, 0u) << path;
+  };
+  const std::string out = TempDir("file_copy_out");
+  ASSERT_TRUE(SaveModel(**model, out + "/copy.onnx").ok());
+  check_saved(out + "/copy.onnx");
+
+  ASSERT_TRUE(SaveModel(**model, dir + "/model.onnx").ok());  // over the model being read
+  check_saved(dir + "/model.onnx");
+
+  // The data file is now a new file (the save renamed over it); replace it once more with other bytes.
+  WriteFile(dir + "/model.onnx.data.new", std::string(ReadFile(dir + "/model.onnx.data").size(), '\0'));
+  fs::rename(dir + "/model.onnx.data.new", dir + "/model.onnx.data");
+  ASSERT_TRUE(SaveModel(**model, out + "/copy2.onnx").ok());
+  check_saved(out + "/copy2.onnx");
+}
+
 }  // namespace
 }  // namespace onnx_opt::ir::io

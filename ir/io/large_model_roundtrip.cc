@@ -10,7 +10,6 @@
 #include <string>
 #include <vector>
 
-#include "ir/io/external_data.h"
 #include "ir/io/large_model_common.h"
 #include "ir/io/model_io.h"
 
@@ -31,12 +30,7 @@ double Seconds(std::chrono::steady_clock::time_point since) {
 // Hashes the tensor's bytes in chunks, dropping mapped pages behind us to keep the resident size low.
 std::string Hash(const ir::Tensor& t) {
   uint64_t h = ir::io::kFnvSeed;
-  constexpr size_t kChunk = size_t{16} << 20;
-  for (size_t done = 0; done < t.raw_size(); done += kChunk) {
-    const size_t n = std::min(kChunk, t.raw_size() - done);
-    h = ir::io::Fnv1a(h, t.raw_data() + done, n);
-    ir::io::ReleaseMappedPages(t.buffer().get(), t.raw_data() + done, n);
-  }
+  t.ScanRaw([&](const char* chunk, size_t n) { h = ir::io::Fnv1a(h, chunk, n); });
   char hex[17];
   std::snprintf(hex, sizeof(hex), "%016" PRIx64, h);
   return hex;

@@ -1,0 +1,84 @@
+#include "ir/buffer.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+
+namespace onnx_opt::ir {
+namespace {
+
+std::string TempFile(const std::string& bytes) {
+  const char* dir = std::getenv("TEST_TMPDIR");
+  std::string path = std::string(dir ? dir : "/tmp") + "/buffer_test." + std::to_string(::getpid());
+  std::ofstream(path, std::ios::binary) << bytes;
+  return path;
+}
+
+std::string Pattern(size_t n) {
+  std::string s(n, '\0');
+  for (size_t i = 0; i < n; ++i) s[i] = static_cast<char>(i * 131 + i / 4096);
+  return s;
+}
+
+// Released pages of a mapped file are read back from the file: the bytes never change.
+TEST(MappedFileTest, ReleasedPagesReadTheSame) {
+  const std::string bytes = Pattern(3 * kScanChunk + 12345);
+  const std::string path = TempFile(bytes);
+  auto file = MappedFile::Open(path);
+  ASSERT_TRUE(file.ok()) << file.status();
+  const std::string_view view((*file)->data(), (*file)->size());
+  ASSERT_EQ(view, bytes);
+  (*file)->ReleasePages((*file)->data() + 100, (*file)->size() - 200);  // partial pages at both ends
+  EXPECT_EQ(view, bytes);
+  (*file)->ReleasePages((*file)->data(), (*file)->size());
+  EXPECT_EQ(view, bytes);
+  ::unlink(path.c_str());
+}
+
+TEST(MappedFileTest, ReopenGivesTheSameFileOrNothing) {
+  const std::string path = TempFile("abcdef");
+  auto file = MappedFile::Open(path);
+  ASSERT_TRUE(file.ok()) << file.status();
+  const int fd = (*file)->Reopen();
+  ASSERT_GE(fd, 0);
+  char c[3] = {};
+  EXPECT_EQ(::pread(fd, c, 2, 2), 2);
+  EXPECT_EQ(std::string(c), "cd");
+  ::close(fd);
+  // Replaced by another file under the same name: the mapping's bytes are no longer there.
+  ::unlink(path.c_str());
+  TempFile("abcdef");
+  EXPECT_EQ((*file)->Reopen(), -1);
+  ::unlink(path.c_str());
+  EXPECT_EQ((*file)->Reopen(), -1);
+}
+
+TEST(ScanReleasingTest, VisitsEveryByteOnceInOrder) {
+  const std::string bytes = Pattern(2 * kScanChunk + 7);
+  const std::string path = TempFile(bytes);
+  auto file = MappedFile::Open(path);
+  ASSERT_TRUE(file.ok()) << file.status();
+  for (const Buffer* buffer : {static_cast<const Buffer*>(file->get()), static_cast<const Buffer*>(nullptr)}) {
+    std::string seen;
+    std::vector<size_t> sizes;
+    ScanReleasing(buffer, (*file)->data() + 3, (*file)->size() - 3, [&](const char* chunk, size_t n) {
+      seen.append(chunk, n);
+      sizes.push_back(n);
+    });
+    EXPECT_EQ(seen, bytes.substr(3));
+    EXPECT_EQ(sizes, (std::vector<size_t>{kScanChunk, kScanChunk, 4}));
+  }
+  StringBuffer memory(bytes);
+  std::string seen;
+  ScanReleasing(&memory, memory.data(), memory.size(), [&](const char* chunk, size_t n) { seen.append(chunk, n); });
+  EXPECT_EQ(seen, bytes);
+  ::unlink(path.c_str());
+}
+
+}  // namespace
+}  // namespace onnx_opt::ir
