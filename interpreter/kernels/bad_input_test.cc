@@ -152,5 +152,13 @@ TEST(BadInputTest, RangeOfNonFiniteBounds) {
   ExpectError(negative, {I64({2}, {2, -1})}, 21, "negative");
 }
 
+// Found by the run fuzzer: CumProd of a scalar read the dims of a rank-0 tensor.
+TEST(BadInputTest, CumulativeOpsNeedAnAxisToRunAlong) {
+  OneNode g("CumSum", 2);
+  ExpectError(g, {F({}, {1.0f}), I64({}, {0})}, 14, "rank >= 1");
+  OneNode p("CumProd", 2);
+  ExpectError(p, {F({}, {1.0f}), I64({}, {0})}, 26, "rank >= 1");
+}
+
 }  // namespace
 }  // namespace onnx_opt::interpreter

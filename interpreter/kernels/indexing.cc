@@ -512,9 +512,11 @@ Status ReverseSequenceKernel(KernelContext& ctx) {
 
 Status CumKernel(KernelContext& ctx, bool product) {
   ASSIGN_OR_RETURN(const Tensor* x0, ctx.TensorInput(0));
-  ASSIGN_OR_RETURN(double axis_d, ScalarInput(ctx, 1, 0));
+  if (x0->rank() < 1) return ctx.Error("the input must have rank >= 1");
+  ASSIGN_OR_RETURN(std::vector<int64_t> axis_in, ctx.IntsInput(1));
+  if (axis_in.size() != 1) return ctx.Error("axis must hold one value");
   Tensor x = WidenToFloat(*x0);
-  ASSIGN_OR_RETURN(int64_t axis, NormalizeAxis(static_cast<int64_t>(axis_d), x.rank()));
+  ASSIGN_OR_RETURN(int64_t axis, NormalizeAxis(axis_in[0], x.rank()));
   const bool exclusive = ctx.GetInt("exclusive", 0) != 0, reverse = ctx.GetInt("reverse", 0) != 0;
   const int64_t outer = DimProduct(x.dims(), 0, axis), len = x.dim(axis);
   const int64_t inner = DimProduct(x.dims(), axis + 1, x.rank());

@@ -13,6 +13,7 @@ shift || true
 targets=("$@")
 [ "${#targets[@]}" -eq 0 ] && targets=(load_model_fuzzer parse_text_fuzzer optimize_fuzzer convert_fuzzer run_fuzzer)
 work="${FUZZ_WORK_DIR:-$HOME/.cache/onnx-opt-fuzz}"
+export UBSAN_OPTIONS="print_stacktrace=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
 mkdir -p "$work"
 bazel_fuzz=(bazel --output_base="$work/bazel-output-base")
 
