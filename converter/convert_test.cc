@@ -61,6 +61,22 @@ TEST(Convert, RaisingFromIr3UnlistsSubgraphInitializersFromSubgraphInputs) {
   EXPECT_TRUE(check.warnings.empty()) << check.warnings[0];
 }
 
+TEST(Convert, DowngradeRefusesAKindTheOlderVersionLacksEvenWhenItsElementsAreUnknown) {
+  // Found by the convert fuzzer: Identity-16 of optional(seq(?)) went down to Identity-1, which takes
+  // tensors only, because the partly unknown type was not checked at all.
+  auto m = ParseText(R"(
+    <ir_version: 8, opset_import: ["" : 16]>
+    g (optional(seq(float[2])) x) => (optional(seq(float[2])) y) { y = Identity(x) })");
+  ASSERT_NE(m, nullptr);
+  // The text syntax always names an element type; make it unknown, as a file may leave it.
+  const ir::Type partly_known = ir::Type::Optional(ir::Type::Sequence(ir::Type::Tensor(ir::DataType::kUndefined)));
+  m->graph().inputs()[0]->set_type(partly_known);
+  m->graph().outputs()[0]->set_type(partly_known);
+  auto got = ConvertTo(*m, 13);
+  ASSERT_FALSE(got.ok());
+  EXPECT_NE(got.status().message().find("optional(seq("), std::string::npos) << got.status();
+}
+
 TEST(Convert, DowngradeLowersIrVersionOnlyToWhatTheContentNeeds) {
   auto m = ParseText(R"(
     <ir_version: 10, opset_import: ["" : 21]>

@@ -5,6 +5,16 @@
 namespace onnx_opt::converter {
 
 REGISTER_SWEEP_CASES(tensor, {
+    // The axis is a scalar (a generated model would give it the data's shape).
+    {"CumSum-11", R"(
+      <ir_version: 8, opset_import: ["" : 11]>
+      g (float[2,3] x) => (y) <int64 axis = {1}> { y = CumSum<exclusive = 1>(x, axis) })"},
+    {"CumSum-14", R"(
+      <ir_version: 8, opset_import: ["" : 14]>
+      g (float[2,3] x) => (y) <int32 axis = {0}> { y = CumSum<reverse = 1>(x, axis) })"},
+    {"CumProd-26", R"(
+      <ir_version: 8, opset_import: ["" : 26]>
+      g (float[2,3] x) => (y) <int64 axis = {-1}> { y = CumProd(x, axis) })"},
     {"Reshape-5", R"(
       <ir_version: 8, opset_import: ["" : 5]>
       g (float[2,3,4] x) => (y) <int64[2] shape = {4, 6}> { y = Reshape(x, shape) })"},

@@ -3,6 +3,7 @@
 #include <map>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
@@ -12,16 +13,45 @@ namespace {
 
 std::string NoSpaces(const std::string& s) { return absl::StrReplaceAll(s, {{" ", ""}}); }
 
+// The known outer part of a type as schemas spell it, "optional(seq(" for optional(seq(?)) say; empty
+// when not even the kind is known.
+std::string KnownTypePrefix(const ir::Type& type) {
+  using K = ir::Type::Kind;
+  switch (type.kind()) {
+    case K::kTensor:
+      return "tensor(";
+    case K::kSparseTensor:
+      return "sparse_tensor(";
+    case K::kMap:
+      return "map(";
+    case K::kSequence:
+    case K::kOptional:
+      return absl::StrCat(type.kind() == K::kSequence ? "seq(" : "optional(",
+                          type.has_inner() ? KnownTypePrefix(type.inner()) : "");
+    default:
+      return "";
+  }
+}
+
 // Whether `type` is allowed by the formal parameter's type string (a constraint name or a type).
 std::optional<std::string> CheckType(const schema::OpSchema& schema, const schema::FormalParameter& p,
                                      const ir::Type& type) {
-  const std::string actual = SchemaTypeString(type);
-  if (actual.empty()) return std::nullopt;  // not known: nothing to check
   std::vector<std::string> allowed;
   if (const schema::TypeConstraintSpec* tc = schema.FindTypeConstraint(p.type_str)) {
     allowed = tc->allowed;
   } else {
     allowed = {p.type_str};
+  }
+  const std::string actual = SchemaTypeString(type);
+  if (actual.empty()) {
+    // Partly known (an optional of a sequence of unknown tensors, say): its kinds must still fit.
+    const std::string prefix = KnownTypePrefix(type);
+    if (prefix.empty()) return std::nullopt;
+    for (const std::string& s : allowed) {
+      if (absl::StartsWith(NoSpaces(s), prefix)) return std::nullopt;
+    }
+    return absl::StrCat("has a type of kind ", prefix, "...), which ", schema.op_type(), "-", schema.since_version(),
+                        " does not allow for '", p.name, "' (allowed: ", absl::StrJoin(allowed, ", "), ")");
   }
   const std::string a = NoSpaces(actual);
   for (const std::string& s : allowed) {

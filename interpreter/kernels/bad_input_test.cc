@@ -160,5 +160,15 @@ TEST(BadInputTest, CumulativeOpsNeedAnAxisToRunAlong) {
   ExpectError(p, {F({}, {1.0f}), I64({}, {0})}, 26, "rank >= 1");
 }
 
+// Found by the run fuzzer: a LayerNormalization scale that does not broadcast to X, and MaxUnpool
+// indices of another size than X, were read past their ends.
+TEST(BadInputTest, LayerNormScaleAndMaxUnpoolIndicesMustFit) {
+  OneNode ln("LayerNormalization", 2);
+  ExpectError(ln, {F({2, 3}, Zeros(6)), F({4}, Zeros(4))}, 17, "broadcast");
+  OneNode unpool("MaxUnpool", 2);
+  unpool.node->SetAttribute(ir::Attribute::Ints("kernel_shape", {2, 2}));
+  ExpectError(unpool, {F({1, 1, 2, 2}, Zeros(4)), I64({2}, {0, 1})}, 11, "X's shape");
+}
+
 }  // namespace
 }  // namespace onnx_opt::interpreter

@@ -771,14 +771,20 @@ Status GlobalPoolKernel(KernelContext& ctx) {
 Status MaxUnpoolKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(const Tensor* x, ctx.TensorInput(0));
   ASSIGN_OR_RETURN(std::vector<int64_t> ind, ctx.IntsInput(1));
+  if (x->rank() < 3) return ctx.Error("X must have rank >= 3");
+  if (static_cast<int64_t>(ind.size()) != x->size()) return ctx.Error("I must have X's shape");
   const int64_t nd = x->rank() - 2;
   std::vector<int64_t> dims;
   {
     const std::vector<int64_t> k = ctx.GetInts("kernel_shape");
     const std::vector<int64_t> s = ctx.GetInts("strides", std::vector<int64_t>(nd, 1));
     const std::vector<int64_t> pads = ctx.GetInts("pads", std::vector<int64_t>(2 * nd, 0));
+    RETURN_IF_ERROR(CheckWindow(ctx, nd, k, s, std::vector<int64_t>(nd, 1), pads));
     dims = {x->dim(0), x->dim(1)};
-    for (int64_t i = 0; i < nd; ++i) dims.push_back((x->dim(2 + i) - 1) * s[i] + k[i] - pads[i] - pads[i + nd]);
+    for (int64_t i = 0; i < nd; ++i) {
+      dims.push_back((x->dim(2 + i) - 1) * s[i] + k[i] - pads[i] - pads[i + nd]);
+      if (dims.back() < 0) return ctx.Error("the pads are larger than the unpooled output");
+    }
   }
   Tensor y(x->dtype(), dims);
   for (int64_t i = 0; i < x->size(); ++i) {

@@ -210,6 +210,11 @@ Status LayerNormImpl(KernelContext& ctx, bool rms) {
   for (int64_t d = axis; d < x.rank(); ++d) stat_dims[d] = 1;
   Tensor mean_t(DataType::kDouble, stat_dims), inv_t(DataType::kDouble, stat_dims);
   // Broadcast scale and bias over the normalized block.
+  for (const Tensor* t : {&scale, &bias}) {
+    if (!t->is_defined()) continue;
+    ASSIGN_OR_RETURN(std::vector<int64_t> b, BroadcastShapes(t->dims(), x.dims()));
+    if (b != x.dims()) return ctx.Error("scale and bias must broadcast to the input's shape");
+  }
   std::vector<int64_t> sc_strides = BroadcastStrides(scale.dims(), x.dims());
   std::vector<int64_t> b_strides = bias.is_defined() ? BroadcastStrides(bias.dims(), x.dims()) : std::vector<int64_t>();
   const double* px = x.data<double>();
