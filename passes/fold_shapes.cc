@@ -8,6 +8,7 @@
 //     that is still unknown becomes -1 (exporters write Concat(Shape(x)[0:1], [200]) for a symbolic
 //     batch; onnxruntime folds it the same way).
 // The Shape/Slice/... nodes that fed them die and dead-nodes removes them.
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <vector>
