@@ -170,5 +170,11 @@ TEST(BadInputTest, LayerNormScaleAndMaxUnpoolIndicesMustFit) {
   ExpectError(unpool, {F({1, 1, 2, 2}, Zeros(4)), I64({2}, {0, 1})}, 11, "X's shape");
 }
 
+// Found by the run fuzzer: a shape with fewer values than axes was read past its end.
+TEST(BadInputTest, CenterCropPadShapeHasOneValuePerAxis) {
+  OneNode g("CenterCropPad", 2);
+  ExpectError(g, {F({2, 3}, Zeros(6)), I64({1}, {2})}, 18, "values for 2 axes");
+}
+
 }  // namespace
 }  // namespace onnx_opt::interpreter

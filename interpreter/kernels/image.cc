@@ -399,6 +399,12 @@ Status CenterCropPadKernel(KernelContext& ctx) {
     for (int64_t d = 0; d < r; ++d) axes.push_back(d);
   }
   ASSIGN_OR_RETURN(axes, NormalizeAxes(axes, r));
+  if (shape.size() != axes.size()) {
+    return ctx.Error(absl::StrCat("shape has ", shape.size(), " values for ", axes.size(), " axes"));
+  }
+  for (int64_t o : shape) {
+    if (o < 0) return ctx.Error("shape must not be negative");
+  }
   std::vector<int64_t> out = x->dims();
   std::vector<int64_t> src_off(r, 0), dst_off(r, 0);
   for (size_t k = 0; k < axes.size(); ++k) {
