@@ -5,13 +5,17 @@
 namespace onnx_opt::converter {
 
 REGISTER_SWEEP_CASES(tensor, {
-    // The axis is a scalar (a generated model would give it the data's shape).
+    // A scalar axis, and a crop shape with one value per axis (a generated model would give these
+    // inputs the data's shape).
     {"CumSum-11", R"(
       <ir_version: 8, opset_import: ["" : 11]>
       g (float[2,3] x) => (y) <int64 axis = {1}> { y = CumSum<exclusive = 1>(x, axis) })"},
     {"CumSum-14", R"(
       <ir_version: 8, opset_import: ["" : 14]>
       g (float[2,3] x) => (y) <int32 axis = {0}> { y = CumSum<reverse = 1>(x, axis) })"},
+    {"CenterCropPad-18", R"(
+      <ir_version: 8, opset_import: ["" : 18]>
+      g (float[4,3,2] x) => (y) <int64[2] shape = {2, 5}> { y = CenterCropPad<axes = [0, 1]>(x, shape) })"},
     {"CumProd-26", R"(
       <ir_version: 8, opset_import: ["" : 26]>
       g (float[2,3] x) => (y) <int64 axis = {-1}> { y = CumProd(x, axis) })"},

@@ -11,7 +11,9 @@ fuzz_seconds="${1:-60}"
 
 start=$(date +%s)
 # An output base of its own: the sanitizer build never replaces the main build's outputs.
+# --symlink_prefix=/: the checkout's bazel-* links keep pointing at the main build.
 bazel --output_base="${SANITIZER_OUTPUT_BASE:-$HOME/.cache/onnx-opt-sanitizers}" test --config=asan --config=ubsan \
+    --symlink_prefix=/ \
     --keep_going //... 2>&1 | tail -40
 sanitizer_rc=${PIPESTATUS[0]}
 sanitizer_seconds=$(( $(date +%s) - start ))

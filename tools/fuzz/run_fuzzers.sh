@@ -21,7 +21,8 @@ bazel_fuzz=(bazel --output_base="$work/bazel-output-base")
 
 labels=()
 for t in "${targets[@]}"; do labels+=("//tools/fuzz:$t"); done
-"${bazel_fuzz[@]}" build --config=fuzz "${labels[@]}" || { echo "fuzz: build failed" >&2; exit 1; }
+# --symlink_prefix=/: the checkout's bazel-* links keep pointing at the main build.
+"${bazel_fuzz[@]}" build --config=fuzz --symlink_prefix=/ "${labels[@]}" || { echo "fuzz: build failed" >&2; exit 1; }
 bin="$("${bazel_fuzz[@]}" info --config=fuzz bazel-bin 2>/dev/null)/tools/fuzz"
 
 # Seeds, made with the ordinary build's tool.
