@@ -47,15 +47,8 @@ std::optional<ir::Tensor> FoldShapeOf(const ir::Node& n, int64_t opset) {
     for (int64_t d : dims) count *= d;
     return ir::Tensor::FromVector<int64_t>(ir::DataType::kInt64, {}, {count});
   }
-  // Shape-15 slices with start/end (clamped, negative counted from the back).
-  int64_t rank = static_cast<int64_t>(dims.size());
-  int64_t start = opset >= 15 ? n.GetInt("start", 0) : 0;
-  int64_t end = opset >= 15 ? n.GetInt("end", rank) : rank;
-  if (start < 0) start += rank;
-  if (end < 0) end += rank;
-  start = std::clamp<int64_t>(start, 0, rank);
-  end = std::clamp<int64_t>(end, 0, rank);
-  std::vector<int64_t> values(dims.begin() + start, dims.begin() + std::max(start, end));
+  const auto [start, end] = ShapeOpRange(n, static_cast<int64_t>(dims.size()), opset);
+  std::vector<int64_t> values(dims.begin() + start, dims.begin() + end);
   const int64_t count = static_cast<int64_t>(values.size());
   return ir::Tensor::FromVector<int64_t>(ir::DataType::kInt64, {count}, values);
 }

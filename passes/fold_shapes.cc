@@ -18,6 +18,7 @@
 #include "optimizer/pass_registry.h"
 #include "passes/constant.h"
 #include "passes/graph_walk.h"
+#include "passes/op_traits.h"
 
 namespace onnx_opt::passes {
 namespace {
@@ -134,13 +135,7 @@ class ShapeFacts {
     const ir::Value* x = n.input(0);
     if (!x->type().is_tensor() || !x->type().shape().has_value()) return std::nullopt;
     const std::vector<ir::Dim>& dims = x->type().shape()->dims();
-    const int64_t rank = static_cast<int64_t>(dims.size());
-    int64_t start = opset_ >= 15 ? n.GetInt("start", 0) : 0;
-    int64_t end = opset_ >= 15 ? n.GetInt("end", rank) : rank;
-    if (start < 0) start += rank;
-    if (end < 0) end += rank;
-    start = std::clamp<int64_t>(start, 0, rank);
-    end = std::clamp<int64_t>(end, 0, rank);
+    const auto [start, end] = ShapeOpRange(n, static_cast<int64_t>(dims.size()), opset_);
     Facts f;
     for (int64_t i = start; i < end; ++i) {
       if (dims[i].is_known()) {
