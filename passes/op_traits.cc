@@ -1,7 +1,6 @@
 #include "passes/op_traits.h"
 
 #include <algorithm>
-
 #include <string>
 
 namespace onnx_opt::passes {
