@@ -49,6 +49,18 @@ std::atomic<int>& Active() {
 
 }  // namespace
 
+bool CpuHasAvx512Vnni() {
+#if defined(__x86_64__) || defined(__i386__)
+  static const bool has = [] {
+    __builtin_cpu_init();
+    return DetectedIsa() == Isa::kAvx512 && __builtin_cpu_supports("avx512vnni");
+  }();
+  return has;
+#else
+  return false;
+#endif
+}
+
 std::string_view IsaName(Isa isa) {
   switch (isa) {
     case Isa::kBaseline:

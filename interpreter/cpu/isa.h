@@ -25,6 +25,9 @@ absl::StatusOr<Isa> ParseIsa(std::string_view name);
 
 // The best ISA this CPU and OS support (checked once).
 Isa DetectedIsa();
+// Whether the CPU (and OS) support AVX-512 VNNI, an extension some AVX-512 CPUs lack.
+bool CpuHasAvx512Vnni();
+
 // Every ISA up to DetectedIsa(), lowest first.
 std::vector<Isa> SupportedIsas();
 

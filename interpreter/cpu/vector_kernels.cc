@@ -18,8 +18,15 @@ const VectorKernels& Table();
 const VectorKernels& VecFor(Isa isa) {
   CHECK(isa <= DetectedIsa()) << "vector kernels for " << IsaName(isa) << " asked on a CPU without it";
   switch (isa) {
-    case Isa::kAvx512:
-      return simd_avx512::Table();
+    case Isa::kAvx512: {
+      // VNNI came after AVX-512's first CPUs: without it, the int8 GEMM entry is left out.
+      static const VectorKernels table = [] {
+        VectorKernels t = simd_avx512::Table();
+        if (!CpuHasAvx512Vnni()) t.gemm_s8u8_s32 = nullptr;
+        return t;
+      }();
+      return table;
+    }
     case Isa::kAvx2:
       return simd_avx2::Table();
     case Isa::kBaseline:

@@ -77,6 +77,16 @@ struct VectorKernels {
   void (*layer_norm_rows_f32)(const float* x, const float* scale, const float* bias, float* y, int64_t rows,
                               int64_t n, float epsilon, float* mean, float* inv_std_dev);
 
+  // DynamicQuantizeLinear's range: *min = min(0, x[0..n)), *max = max(0, x[0..n)), NaN ignored.
+  void (*quantization_range_f32)(const float* x, int64_t n, float* min, float* max);
+  // y[i] = saturate(round_half_even(x[i] / scale) + zero_point) into [0, 255], NaN to 0, in float as
+  // DynamicQuantizeLinear writes it.
+  void (*quantize_u8_f32)(const float* x, int64_t n, float scale, float zero_point, uint8_t* y);
+  // C (M x N, int32) = A (M x K, int8) * B (K x N, uint8), row-major and contiguous, exactly modulo
+  // 2^32 (an int32 accumulator's wrapping). Null unless the CPU has AVX-512 VNNI: callers keep a
+  // portable path.
+  void (*gemm_s8u8_s32)(int64_t M, int64_t N, int64_t K, const int8_t* A, const uint8_t* B, int32_t* C);
+
   // One channel of a depthwise convolution: y = sum over the window of x * w, plus bias (zero padding).
   void (*depthwise_conv2d_f32)(const float* x, const float* w, float bias, const Window2d& win, float* y);
   // One channel of max / average pooling (average divides by the window cells inside the input, or by

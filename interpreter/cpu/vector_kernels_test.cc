@@ -170,6 +170,80 @@ TEST_P(VectorKernelsTest, ScaleShift) {
   for (size_t i = 0; i < x.size(); ++i) EXPECT_EQ(y[i], x[i] * 0.25f - 1);
 }
 
+TEST_P(VectorKernelsTest, QuantizationRangeIncludesZeroAndSkipsNan) {
+  for (int64_t n : {0, 1, 15, 16, 17, 100}) {
+    std::vector<float> x = testing::RandomFloats(n, 0.5f, 3, 8);
+    if (n > 3) x[3] = std::numeric_limits<float>::quiet_NaN();
+    float lo = 1, hi = -1;
+    k().quantization_range_f32(x.data(), n, &lo, &hi);
+    float want_hi = 0;
+    for (float v : x) want_hi = v > want_hi ? v : want_hi;
+    EXPECT_EQ(lo, 0.0f) << n;  // all positive: the range still reaches down to 0
+    EXPECT_EQ(hi, want_hi) << n;
+    for (float& v : x) v = -v;
+    k().quantization_range_f32(x.data(), n, &lo, &hi);
+    EXPECT_EQ(lo, -want_hi) << n;
+    EXPECT_EQ(hi, 0.0f) << n;
+    EXPECT_FALSE(std::signbit(hi)) << n;  // -0 never replaces the starting +0
+  }
+}
+
+TEST_P(VectorKernelsTest, QuantizeRoundsHalfToEvenAndSaturates) {
+  const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+  std::vector<float> x = {0.5f, 1.5f, 2.5f, -0.5f, -1.5f, 126.5f, 127.5f, 1e9f, -1e9f, inf, -inf, nan,
+                          5e6f, -5e6f, 300.0f, -300.0f, 0.0f, -0.0f};
+  const std::vector<float> more = testing::RandomFloats(203, -200, 200, 9);
+  x.insert(x.end(), more.begin(), more.end());
+  for (float scale : {1.0f, 0.37f, 3.0f}) {
+    for (float zero_point : {0.0f, 128.0f, 255.0f}) {
+      std::vector<uint8_t> y(x.size());
+      k().quantize_u8_f32(x.data(), x.size(), scale, zero_point, y.data());
+      for (size_t i = 0; i < x.size(); ++i) {
+        float v = std::nearbyint(x[i] / scale) + zero_point;
+        v = v >= 255.0f ? 255.0f : (v > 0.0f ? v : 0.0f);
+        ASSERT_EQ(y[i], static_cast<uint8_t>(v)) << x[i] << " / " << scale << " + " << zero_point;
+      }
+    }
+  }
+}
+
+TEST_P(VectorKernelsTest, Int8GemmIsExact) {
+  // Only AVX-512 with VNNI has one; elsewhere the entry is null and callers take their portable paths.
+  const bool expected = GetParam() == Isa::kAvx512 && CpuHasAvx512Vnni();
+  ASSERT_EQ(k().gemm_s8u8_s32 != nullptr, expected);
+  if (!expected) return;
+  struct Shape {
+    int64_t M, N, K;
+  };
+  // Whole tiles and cut ones; depth not a multiple of 4 and across several packed blocks.
+  for (const Shape s : {Shape{12, 32, 4}, Shape{1, 1, 1}, Shape{13, 33, 5}, Shape{25, 70, 1100},
+                        Shape{64, 600, 27}, Shape{7, 513, 515}}) {
+    std::vector<int8_t> a(s.M * s.K);
+    std::vector<uint8_t> b(s.K * s.N);
+    uint64_t state = 12345;
+    auto next = [&] {
+      state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+      return static_cast<uint32_t>(state >> 33);
+    };
+    for (auto& v : a) v = static_cast<int8_t>(next() % 256 - 128);
+    for (auto& v : b) v = static_cast<uint8_t>(next() % 256);
+    // The extremes: -128 * 255 in every product of the first row.
+    for (int64_t kk = 0; kk < s.K; ++kk) {
+      a[kk] = -128;
+      b[kk * s.N] = 255;
+    }
+    std::vector<int32_t> c(s.M * s.N, 7);
+    k().gemm_s8u8_s32(s.M, s.N, s.K, a.data(), b.data(), c.data());
+    for (int64_t i = 0; i < s.M; ++i) {
+      for (int64_t j = 0; j < s.N; ++j) {
+        int64_t want = 0;
+        for (int64_t kk = 0; kk < s.K; ++kk) want += int64_t{a[i * s.K + kk]} * b[kk * s.N + j];
+        ASSERT_EQ(c[i * s.N + j], want) << s.M << "x" << s.N << "x" << s.K << " at " << i << "," << j;
+      }
+    }
+  }
+}
+
 TEST_P(VectorKernelsTest, SoftmaxAndLogSoftmaxRows) {
   const int64_t rows = 3, n = 77;
   const std::vector<float> x = testing::RandomFloats(rows * n, -20, 20, 7);

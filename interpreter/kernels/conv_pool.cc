@@ -88,9 +88,9 @@ bool Next(std::vector<int64_t>& idx, const std::vector<int64_t>& dims) {
   return false;
 }
 
-// col[(c*K + kk) * O + o] = x[c, in position of (o, kk)] (0 outside).
+// col[(c*K + kk) * O + o] = x[c, in position of (o, kk)] (`pad` outside).
 template <typename T>
-void Im2Col(const T* x, int64_t channels, const Geometry& g, T* col) {
+void Im2Col(const T* x, int64_t channels, const Geometry& g, T* col, T pad = T(0)) {
   const int64_t K = g.k_size(), O = g.out_size(), I = g.in_size();
   const std::vector<int64_t> in_strides = Strides(g.in);
   std::vector<int64_t> kk(g.nd, 0);
@@ -118,7 +118,7 @@ void Im2Col(const T* x, int64_t channels, const Geometry& g, T* col) {
         const T* src = x + c * I + off;
         for (int64_t j = 0; j < n; ++j) {
           const int64_t p = j * g.s[last] - g.pb[last] + kk[last] * g.d[last];
-          dst[j] = (inside && p >= 0 && p < g.in[last]) ? src[p] : T(0);
+          dst[j] = (inside && p >= 0 && p < g.in[last]) ? src[p] : pad;
         }
       }
       ol += n;
@@ -129,9 +129,9 @@ void Im2Col(const T* x, int64_t channels, const Geometry& g, T* col) {
 }
 
 // Im2Col for 2-D: each (channel, kernel cell) row is assembled output row by output row from one
-// input row, copying the run of columns that falls inside the input and zeroing the rest.
+// input row, copying the run of columns that falls inside the input and writing `pad` for the rest.
 template <typename T>
-void Im2Col2d(const T* x, int64_t channels, const Geometry& g, T* col) {
+void Im2Col2d(const T* x, int64_t channels, const Geometry& g, T* col, T pad = T(0)) {
   const int64_t H = g.in[0], W = g.in[1], OH = g.out[0], OW = g.out[1], KH = g.k[0], KW = g.k[1];
   const int64_t sh = g.s[0], sw = g.s[1];
   for (int64_t c = 0; c < channels; ++c) {
@@ -148,17 +148,17 @@ void Im2Col2d(const T* x, int64_t channels, const Geometry& g, T* col) {
           T* row = dst + oh * OW;
           const int64_t ih = oh * sh - g.pb[0] + kh * g.d[0];
           if (ih < 0 || ih >= H) {
-            std::fill(row, row + OW, T(0));
+            std::fill(row, row + OW, pad);
             continue;
           }
           const T* src = x + (c * H + ih) * W + dx;
-          std::fill(row, row + lo, T(0));
+          std::fill(row, row + lo, pad);
           if (sw == 1) {
             std::copy(src + lo, src + hi, row + lo);
           } else {
             for (int64_t o = lo; o < hi; ++o) row[o] = src[o * sw];
           }
-          std::fill(row + hi, row + OW, T(0));
+          std::fill(row + hi, row + OW, pad);
         }
       }
     }
@@ -252,11 +252,11 @@ StatusOr<ConvShape> MakeConvShape(const KernelContext& ctx, const Tensor& x, con
 
 // The column matrix of `channels` channels (the 2-D form when it applies).
 template <typename T>
-void Im2ColRows(const T* x, int64_t channels, const Geometry& g, T* col) {
+void Im2ColRows(const T* x, int64_t channels, const Geometry& g, T* col, T pad = T(0)) {
   if (g.nd == 2) {
-    Im2Col2d<T>(x, channels, g, col);
+    Im2Col2d<T>(x, channels, g, col, pad);
   } else {
-    Im2Col<T>(x, channels, g, col);
+    Im2Col<T>(x, channels, g, col, pad);
   }
 }
 
@@ -390,6 +390,76 @@ Status ConvInteger8(KernelContext& ctx, const Tensor& x0, const Tensor& w0, Tens
   return OkStatus();
 }
 
+// An 8-bit tensor's element i as an int.
+int32_t ByteAt(const Tensor& t, int64_t i) {
+  return t.dtype() == DataType::kInt8 ? t.data<int8_t>()[i] : t.data<uint8_t>()[i];
+}
+
+// ConvInteger through the int8 GEMM (AVX-512 VNNI). The GEMM multiplies unsigned by signed bytes: X is
+// read as unsigned (int8 shifted by 128, its zero point too) and W minus its zero point must fit int8,
+// as it does for int8 weights with zero point 0 and uint8 weights around 128 (what quantizers write);
+// otherwise, or without VNNI, this returns false and the caller takes the portable path. Padding reads
+// as X's zero point, and sum (x - xz) * a = sum x * a - xz * sum a is corrected per output channel; all
+// in int32 modulo 2^32, so the result is bit for bit the portable path's.
+StatusOr<bool> ConvIntegerVnni(KernelContext& ctx, const Tensor& x0, const Tensor& w0, Tensor& y) {
+  const auto gemm = Vec().gemm_s8u8_s32;
+  if (gemm == nullptr) return false;
+  ASSIGN_OR_RETURN(const ConvShape shape, MakeConvShape(ctx, x0, w0));
+  const Tensor* wz = nullptr;
+  if (ctx.has_input(3)) {
+    ASSIGN_OR_RETURN(wz, ctx.TensorInput(3));
+    if (wz->size() != 1 && wz->size() != shape.M) return false;  // the portable path reports it
+  }
+  const int64_t per_channel = w0.size() / shape.M;
+  std::unique_ptr<int8_t[]> a(new int8_t[static_cast<size_t>(w0.size())]);
+  std::vector<int32_t> row_sums(static_cast<size_t>(shape.M), 0);
+  for (int64_t m = 0; m < shape.M; ++m) {
+    const int32_t zero = wz == nullptr ? 0 : ByteAt(*wz, wz->size() == 1 ? 0 : m);
+    for (int64_t i = m * per_channel; i < (m + 1) * per_channel; ++i) {
+      const int32_t d = ByteAt(w0, i) - zero;
+      if (d < -128 || d > 127) return false;
+      a[i] = static_cast<int8_t>(d);
+      row_sums[m] += d;
+    }
+  }
+  ASSIGN_OR_RETURN(const double xz_value, ScalarInput(ctx, 2, 0));
+  const bool signed_x = x0.dtype() == DataType::kInt8;
+  const uint8_t xz = static_cast<uint8_t>(static_cast<int32_t>(xz_value) + (signed_x ? 128 : 0));
+  Tensor shifted;
+  const uint8_t* px = nullptr;
+  if (!signed_x) {
+    px = x0.data<uint8_t>();
+  } else {
+    shifted = Tensor::Uninitialized(DataType::kUint8, x0.dims());
+    uint8_t* p = shifted.mutable_data<uint8_t>();
+    for (int64_t i = 0; i < x0.size(); ++i) p[i] = static_cast<uint8_t>(x0.data<int8_t>()[i] + 128);
+    px = p;
+  }
+  const Geometry& g = shape.g;
+  y = Tensor::Uninitialized(DataType::kInt32, shape.ydims);
+  const int64_t Cg = shape.C / shape.group, Mg = shape.M / shape.group, K = g.k_size(), O = g.out_size();
+  const int64_t I = g.in_size();
+  const bool pointwise = IsPointwise(g);
+  std::unique_ptr<uint8_t[]> col(pointwise ? nullptr : new uint8_t[static_cast<size_t>(Cg * K * O)]);
+  for (int64_t n = 0; n < shape.N; ++n) {
+    for (int64_t gi = 0; gi < shape.group; ++gi) {
+      const uint8_t* rhs = px + (n * shape.C + gi * Cg) * I;
+      if (!pointwise) {
+        Im2ColRows<uint8_t>(rhs, Cg, g, col.get(), xz);
+        rhs = col.get();
+      }
+      int32_t* out = y.mutable_data<int32_t>() + (n * shape.M + gi * Mg) * O;
+      gemm(Mg, O, Cg * K, a.get() + gi * Mg * Cg * K, rhs, out);
+      for (int64_t m = 0; m < Mg; ++m) {
+        const uint32_t correction = uint32_t{xz} * static_cast<uint32_t>(row_sums[gi * Mg + m]);
+        int32_t* row = out + m * O;
+        for (int64_t o = 0; o < O; ++o) row[o] = static_cast<int32_t>(static_cast<uint32_t>(row[o]) - correction);
+      }
+    }
+  }
+  return true;
+}
+
 Status ConvIntegerKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(const Tensor* x0, ctx.TensorInput(0));
   ASSIGN_OR_RETURN(const Tensor* w0, ctx.TensorInput(1));
@@ -397,7 +467,8 @@ Status ConvIntegerKernel(KernelContext& ctx) {
   if (Is8BitInteger(x0->dtype()) && Is8BitInteger(w0->dtype()) &&
       (!ctx.has_input(2) || Is8BitInteger(ctx.input(2).dtype())) &&
       (!ctx.has_input(3) || Is8BitInteger(ctx.input(3).dtype()))) {
-    RETURN_IF_ERROR(ConvInteger8(ctx, *x0, *w0, y));
+    ASSIGN_OR_RETURN(const bool done, ConvIntegerVnni(ctx, *x0, *w0, y));
+    if (!done) RETURN_IF_ERROR(ConvInteger8(ctx, *x0, *w0, y));
   } else {  // wider integers than the spec's: in double
     Tensor x, w;
     RETURN_IF_ERROR(SubtractZeroPoints<double>(ctx, *x0, *w0, x, w));

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "interpreter/cpu/vector_kernels.h"
 #include "interpreter/kernels/common.h"
 
 namespace onnx_opt::interpreter {
@@ -131,17 +132,11 @@ Status DynamicQuantizeKernel(KernelContext& ctx) {
   // NaN maps to qmin instead of reaching a float -> uint8 conversion.
   const auto saturate = [](float v) { return v >= kQmax ? kQmax : (v > kQmin ? v : kQmin); };
   float x_min = 0.0f, x_max = 0.0f;
-  for (int64_t i = 0; i < x.size(); ++i) {
-    x_min = std::min(x_min, px[i]);
-    x_max = std::max(x_max, px[i]);
-  }
+  Vec().quantization_range_f32(px, x.size(), &x_min, &x_max);
   const float scale = x_max == x_min ? 1.0f : (x_max - x_min) / (kQmax - kQmin);
   const float zero_point = std::nearbyint(saturate(kQmin - x_min / scale));
-  Tensor y(DataType::kUint8, x.dims());
-  uint8_t* py = y.mutable_data<uint8_t>();
-  for (int64_t i = 0; i < x.size(); ++i) {
-    py[i] = static_cast<uint8_t>(saturate(std::nearbyint(px[i] / scale) + zero_point));
-  }
+  Tensor y = Tensor::Uninitialized(DataType::kUint8, x.dims());
+  Vec().quantize_u8_f32(px, x.size(), scale, zero_point, y.mutable_data<uint8_t>());
   ctx.set_output(0, std::move(y));
   ctx.set_output(1, Tensor::Scalar<float>(DataType::kFloat, scale));
   ctx.set_output(2, Tensor::Scalar<uint8_t>(DataType::kUint8, static_cast<uint8_t>(zero_point)));

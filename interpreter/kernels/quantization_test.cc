@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "interpreter/cpu/isa.h"
 #include "interpreter/evaluator.h"
 #include "interpreter/test_util.h"
 #include "ir/graph.h"
@@ -431,6 +432,98 @@ TEST(ConvIntegerTest, WeightZeroPointOfTheWrongLengthIsAnError) {
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.status().message().find("w_zero_point"), std::string::npos) << r.status();
 }
+
+// ConvInteger (2-D, groups, strides, pads, dilations) against an int64 loop wrapped to int32, on every
+// ISA this CPU has: with AVX-512 VNNI the int8 GEMM takes weights whose difference from their zero
+// point fits int8 (and x of either signedness), the portable path the rest; both must be exact.
+struct ConvIntegerCase {
+  int64_t C, M, H, W, kernel, stride, pad, dilation, group;
+  bool signed_x, signed_w, per_channel, extreme;
+};
+
+class ConvIntegerEveryIsaTest : public ::testing::TestWithParam<Isa> {
+ protected:
+  void SetUp() override { ASSERT_TRUE(SetActiveIsa(GetParam()).ok()); }
+  void TearDown() override { ASSERT_TRUE(SetActiveIsa(DetectedIsa()).ok()); }
+};
+
+TEST_P(ConvIntegerEveryIsaTest, MatchesLoopsForEveryLayout) {
+  const ConvIntegerCase cases[] = {
+      {16, 24, 9, 11, 3, 1, 1, 1, 1, false, false, false, false},  // uint8 weights around 128
+      {16, 24, 9, 11, 3, 2, 1, 1, 1, true, true, true, false},     // int8 both, per-channel zero points
+      {8, 13, 7, 6, 3, 1, 2, 2, 1, false, true, false, false},     // dilated, padded beyond the kernel
+      {12, 12, 8, 8, 3, 1, 1, 1, 4, true, false, false, false},    // grouped
+      {40, 33, 6, 7, 1, 1, 0, 1, 1, false, false, true, false},    // pointwise (a plain GEMM)
+      {3, 5, 5, 5, 5, 2, 2, 1, 1, false, false, false, false},     // K = 75, not a multiple of 4
+      {64, 3, 5, 5, 3, 1, 1, 1, 1, false, false, false, true},     // extreme values: sums near 2^24
+      {16, 4, 6, 6, 3, 1, 1, 1, 1, false, false, false, false},    // weights too far from zero point
+  };
+  Lcg rng(21);
+  int index = 0;
+  for (const ConvIntegerCase& c : cases) {
+    const bool far_weights = index == 7;
+    const int64_t Cg = c.C / c.group, Mg = c.M / c.group, k = c.kernel;
+    const int64_t OH = (c.H + 2 * c.pad - c.dilation * (k - 1) - 1) / c.stride + 1;
+    const int64_t OW = (c.W + 2 * c.pad - c.dilation * (k - 1) - 1) / c.stride + 1;
+    std::vector<int32_t> x(c.C * c.H * c.W), w(c.M * Cg * k * k), wz(c.per_channel ? c.M : 1);
+    const int32_t x_lo = c.signed_x ? -128 : 0, x_hi = c.signed_x ? 127 : 255;
+    for (auto& v : x) v = c.extreme ? x_hi : rng.Int(x_lo, x_hi);
+    const int32_t xz = c.extreme ? x_lo : rng.Int(x_lo, x_hi);
+    for (auto& z : wz) z = c.signed_w ? rng.Int(-3, 3) : (far_weights ? 0 : rng.Int(126, 130));
+    for (size_t i = 0; i < w.size(); ++i) {
+      const int32_t z = wz[c.per_channel ? i / (Cg * k * k) : 0];
+      if (c.extreme) {
+        w[i] = z - 128;
+      } else if (far_weights) {
+        w[i] = rng.Int(0, 255);
+      } else {
+        w[i] = std::clamp(z + rng.Int(-128, 127), c.signed_w ? -128 : 0, c.signed_w ? 127 : 255);
+      }
+    }
+    auto tensor = [](bool is_signed, std::vector<int64_t> dims, const std::vector<int32_t>& v) {
+      if (is_signed) return I8(std::move(dims), std::vector<int8_t>(v.begin(), v.end()));
+      return U8(std::move(dims), std::vector<uint8_t>(v.begin(), v.end()));
+    };
+    OneNode g("ConvInteger", 4);
+    g.node->SetAttribute(ir::Attribute::Ints("pads", {c.pad, c.pad, c.pad, c.pad}));
+    g.node->SetAttribute(ir::Attribute::Ints("strides", {c.stride, c.stride}));
+    g.node->SetAttribute(ir::Attribute::Ints("dilations", {c.dilation, c.dilation}));
+    g.node->SetAttribute(ir::Attribute::Int("group", c.group));
+    auto r = g.Run({tensor(c.signed_x, {1, c.C, c.H, c.W}, x), tensor(c.signed_w, {c.M, Cg, k, k}, w),
+                    tensor(c.signed_x, {}, {xz}),
+                    tensor(c.signed_w, c.per_channel ? std::vector<int64_t>{c.M} : std::vector<int64_t>{}, wz)},
+                   10);
+    ASSERT_TRUE(r.ok()) << "case " << index << ": " << r.status();
+    const std::vector<int32_t> got = (*r)[0].tensor().ToVector<int32_t>();
+    ASSERT_EQ(got.size(), static_cast<size_t>(c.M * OH * OW)) << "case " << index;
+    for (int64_t m = 0; m < c.M; ++m) {
+      const int64_t gi = m / Mg;
+      const int32_t z = wz[c.per_channel ? m : 0];
+      for (int64_t oh = 0; oh < OH; ++oh) {
+        for (int64_t ow = 0; ow < OW; ++ow) {
+          int64_t acc = 0;
+          for (int64_t ci = 0; ci < Cg; ++ci) {
+            for (int64_t kh = 0; kh < k; ++kh) {
+              for (int64_t kw = 0; kw < k; ++kw) {
+                const int64_t ih = oh * c.stride - c.pad + kh * c.dilation;
+                const int64_t iw = ow * c.stride - c.pad + kw * c.dilation;
+                if (ih < 0 || ih >= c.H || iw < 0 || iw >= c.W) continue;
+                acc += int64_t{x[((gi * Cg + ci) * c.H + ih) * c.W + iw] - xz} *
+                       (w[((m * Cg + ci) * k + kh) * k + kw] - z);
+              }
+            }
+          }
+          ASSERT_EQ(got[(m * OH + oh) * OW + ow], static_cast<int32_t>(static_cast<uint32_t>(acc)))
+              << "case " << index << " at " << m << "," << oh << "," << ow;
+        }
+      }
+    }
+    ++index;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryIsa, ConvIntegerEveryIsaTest, ::testing::ValuesIn(SupportedIsas()),
+                         testing::IsaTestName);
 
 // ---------------------------------------------------------------------------------------------
 // (c) MatMulInteger

@@ -63,6 +63,22 @@ class Builder {
     return graph_.AddInitializer(std::move(t));
   }
 
+  ir::Value* Uint8s(const std::string& name, std::vector<int64_t> dims, const std::vector<uint8_t>& values) {
+    ir::Tensor t = ir::Tensor::FromVector<uint8_t>(ir::DataType::kUint8, std::move(dims), values);
+    t.set_name(name);
+    return graph_.AddInitializer(std::move(t));
+  }
+
+  // Uniform random bytes: quantized weights around a zero point of 128.
+  ir::Value* RandomBytes(const std::string& name, std::vector<int64_t> dims) {
+    int64_t count = 1;
+    for (int64_t d : dims) count *= d;
+    std::uniform_int_distribution<int> dist(0, 255);
+    std::vector<uint8_t> values(static_cast<size_t>(count));
+    for (uint8_t& v : values) v = static_cast<uint8_t>(dist(rng_));
+    return Uint8s(name, std::move(dims), values);
+  }
+
   ir::Value* Normal(const std::string& name, std::vector<int64_t> dims, float mean, float stddev) {
     std::normal_distribution<float> dist(mean, stddev);
     return Random(name, std::move(dims), dist);
@@ -458,6 +474,104 @@ absl::StatusOr<ZooModel> MakeSmallOps(const SmallOpsOptions& options) {
   return Finish("small_ops", std::move(model), x, dims, NormalInput("input", dims));
 }
 
+namespace {
+
+// --- Dynamically quantized CNN ---------------------------------------------------------------------
+
+// A 3x3 conv as onnxruntime's quantize_dynamic writes it: the activation is quantized on the fly
+// (DynamicQuantizeLinear), multiplied in integers (ConvInteger against uint8 weights with zero point
+// 128), and the int32 sums scaled back to float by the product of the two scales; bias and Relu follow.
+ir::Value* QuantizedConv(Builder& b, const std::string& name, ir::Value* x, int64_t in_channels,
+                         int64_t out_channels, int64_t stride) {
+  constexpr int64_t kKernel = 3;
+  // Uniform bytes have a standard deviation of about 73.6 steps: scale them to He's initialisation.
+  const float fan_in = static_cast<float>(in_channels * kKernel * kKernel);
+  const float weight_scale = std::sqrt(2.0f / fan_in) / 73.6f;
+  ir::Node* quantize = b.Node(name, "DynamicQuantizeLinear", {x}, {}, /*num_outputs=*/3);
+  ir::Value* weight = b.RandomBytes(name + ".weight_quantized", {out_channels, in_channels, kKernel, kKernel});
+  ir::Value* weight_zero_point = b.Uint8s(name + ".weight_zero_point", {}, {128});
+  ir::Value* conv = b.Op(name, "ConvInteger", {quantize->output(0), weight, quantize->output(2), weight_zero_point},
+                         {Ints("dilations", {1, 1}), Int("group", 1), Ints("kernel_shape", {kKernel, kKernel}),
+                          Ints("pads", {1, 1, 1, 1}), Ints("strides", {stride, stride})});
+  ir::Value* sums = b.Op(name, "Cast", {conv}, {Int("to", static_cast<int64_t>(ir::DataType::kFloat))});
+  ir::Value* scale = b.Op(name, "Mul", {quantize->output(1), b.Floats(name + ".weight_scale", {}, {weight_scale})});
+  ir::Value* y = b.Op(name, "Mul", {sums, scale});
+  y = b.Op(name, "Add", {y, b.Normal(name + ".bias", {out_channels, 1, 1}, 0.0f, 0.1f)});
+  return b.Op(name, "Relu", {y});
+}
+
+}  // namespace
+
+absl::StatusOr<ZooModel> MakeQuantizedCnn(const CnnOptions& options) {
+  RETURN_IF_ERROR(CheckImageSize(options.image_size));
+  std::unique_ptr<ir::Model> model = NewModel("quantized_cnn");
+  Builder b(model->graph(), options.weight_seed);
+  const std::vector<int64_t> input_dims = {1, 3, options.image_size, options.image_size};
+  ir::Value* x = b.Input("input", input_dims);
+  // A VGG-style encoder: each stage halves the image and doubles the channels, then refines.
+  struct Layer {
+    int64_t out_channels, stride;
+  };
+  const Layer layers[] = {{16, 1}, {32, 2}, {32, 1}, {64, 2}, {64, 1}, {128, 2}, {128, 1}, {256, 2}, {256, 1}};
+  int64_t channels = 3;
+  int index = 0;
+  for (const Layer& layer : layers) {
+    x = QuantizedConv(b, absl::StrCat("encoder.conv", index++), x, channels, layer.out_channels, layer.stride);
+    channels = layer.out_channels;
+  }
+  ir::Value* logits = Classifier(b, x, channels, 10);
+  return Finish("quantized_cnn", std::move(model), logits, {1, 10}, NormalInput("input", input_dims));
+}
+
+namespace {
+
+// --- Streaming step with If branches -------------------------------------------------------------
+
+constexpr int64_t kBranchWidth = 64;
+
+// One branch of a block: Relu(x * w + b) with the branch's own weights (initializers of the branch).
+std::unique_ptr<ir::Graph> BranchGraph(const std::string& scope, ir::Value* x, uint64_t seed) {
+  auto graph = std::make_unique<ir::Graph>(scope);
+  Builder b(*graph, seed);
+  ir::Value* w = b.Normal(scope + ".weight", {kBranchWidth}, 0.0f, 0.5f);
+  ir::Value* bias = b.Normal(scope + ".bias", {kBranchWidth}, 0.0f, 0.1f);
+  ir::Value* y = b.Op(scope, "Relu", {b.Op(scope, "Add", {b.Op(scope, "Mul", {x, w}), bias})});
+  y->set_type(ir::Type::Tensor(ir::DataType::kFloat, ir::Shape::FromSizes({1, kBranchWidth})));
+  graph->AddOutput(y);
+  return graph;
+}
+
+}  // namespace
+
+absl::StatusOr<ZooModel> MakeBranchySteps(const BranchyOptions& options) {
+  std::unique_ptr<ir::Model> model = NewModel("branchy_steps");
+  Builder b(model->graph(), options.weight_seed);
+  const std::vector<int64_t> dims = {1, kBranchWidth};
+  ir::Value* x = b.Input("input", dims);
+  ir::Value* rate = model->graph().AddInput("sr", ir::Type::Tensor(ir::DataType::kInt64, ir::Shape::FromSizes({})));
+  ir::Tensor rate_16k = ir::Tensor::FromVector<int64_t>(ir::DataType::kInt64, {}, {16000});
+  rate_16k.set_name("sr_16k");
+  ir::Value* is_16k = b.Op("", "Equal", {rate, model->graph().AddInitializer(std::move(rate_16k))});
+  for (int64_t i = 0; i < options.blocks; ++i) {
+    const std::string scope = absl::StrCat("block", i);
+    ir::Node* branch = b.Node(scope, "If", {is_16k});
+    const uint64_t seed = options.weight_seed * 1000 + static_cast<uint64_t>(i);
+    branch->SetAttribute(ir::Attribute::FromGraph("then_branch", BranchGraph(scope + "/then", x, 2 * seed)));
+    branch->SetAttribute(ir::Attribute::FromGraph("else_branch", BranchGraph(scope + "/else", x, 2 * seed + 1)));
+    x = b.Op(scope, "Add", {x, branch->output(0)});
+  }
+  auto make_inputs = [dims](uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    NamedInputs inputs;
+    inputs["input"] = RandomNormal(dims, rng);
+    interpreter::Tensor rate(ir::DataType::kInt64, {});
+    rate.mutable_data<int64_t>()[0] = 16000;
+    inputs["sr"] = std::move(rate);
+    return inputs;
+  };
+  return Finish("branchy_steps", std::move(model), x, dims, make_inputs);
+}
+
 absl::StatusOr<std::vector<ZooModel>> MakeModelZoo() {
   std::vector<ZooModel> zoo;
   ASSIGN_OR_RETURN(ZooModel resnet, MakeResNet50());
@@ -470,6 +584,10 @@ absl::StatusOr<std::vector<ZooModel>> MakeModelZoo() {
   zoo.push_back(std::move(bert));
   ASSIGN_OR_RETURN(ZooModel small_ops, MakeSmallOps());
   zoo.push_back(std::move(small_ops));
+  ASSIGN_OR_RETURN(ZooModel quantized, MakeQuantizedCnn());
+  zoo.push_back(std::move(quantized));
+  ASSIGN_OR_RETURN(ZooModel branchy, MakeBranchySteps());
+  zoo.push_back(std::move(branchy));
   return zoo;
 }
 
@@ -500,11 +618,11 @@ int64_t IntAttribute(const ir::Node& node, std::string_view name, int64_t defaul
   return a ? a->i : default_value;
 }
 
-// Multiply-adds of one node: each output element of a Conv sums over C/group * kH * kW products, each
+// Multiply-adds of one node: each output element of a Conv (or ConvInteger) sums over C/group * kH * kW products, each
 // of a MatMul/Gemm over the shared dimension K, and each LSTM step multiplies every direction's W and R.
 absl::StatusOr<int64_t> MultiplyAdds(const ir::Node& node) {
   const std::string& op = node.op_type();
-  if (op == "Conv") {
+  if (op == "Conv" || op == "ConvInteger") {
     ASSIGN_OR_RETURN(std::vector<int64_t> out, StaticDims(node, node.output(0)));
     ASSIGN_OR_RETURN(std::vector<int64_t> weight, StaticDims(node, node.input(1)));
     return Product(out) * Product(weight, 1);

@@ -74,10 +74,26 @@ struct SmallOpsOptions {
 // float[1,64], output "output" float[1,64].
 absl::StatusOr<ZooModel> MakeSmallOps(const SmallOpsOptions& options = {});
 
-// All five at their standard sizes, in the order above.
+// A dynamically quantized CNN as onnxruntime's quantize_dynamic writes one (DynamicQuantizeLinear ->
+// ConvInteger -> Cast -> Mul by the scales, nine 3x3 layers, 3 to 256 channels, then the classifier in
+// float): input "input" float[1,3,S,S], output "output" float[1,10].
+absl::StatusOr<ZooModel> MakeQuantizedCnn(const CnnOptions& options = {});
+
+struct BranchyOptions {
+  int64_t blocks = 50;
+  uint64_t weight_seed = 1;
+};
+
+// A streaming step whose every block picks its weights by sample rate, as Silero VAD exports do: an If
+// on `sr == 16000` per block (each branch Relu(x * w + b) with weights of its own), added back to x.
+// Inputs "input" float[1,64] and "sr" int64 scalar (16000), output "output" float[1,64]. The run time
+// is the interpreter's cost per subgraph call.
+absl::StatusOr<ZooModel> MakeBranchySteps(const BranchyOptions& options = {});
+
+// All seven at their standard sizes, in the order above.
 absl::StatusOr<std::vector<ZooModel>> MakeModelZoo();
 
-// Floating-point operations (2 per multiply-add) of the main graph's Conv, MatMul, Gemm and LSTM
+// Floating-point operations (2 per multiply-add) of the main graph's Conv, ConvInteger, MatMul, Gemm and LSTM
 // nodes, read from the values' static shapes; other ops (elementwise, pooling, ...) are not counted.
 absl::StatusOr<double> CountMatrixFlops(const ir::Model& model);
 

@@ -45,6 +45,10 @@ TEST(ModelZooTest, BertLayerIsValidAndRuns) { ExpectValidAndRuns(MakeBertLayer(k
 
 TEST(ModelZooTest, SmallOpsIsValidAndRuns) { ExpectValidAndRuns(MakeSmallOps({.blocks = 20}), {1, 64}); }
 
+TEST(ModelZooTest, QuantizedCnnIsValidAndRuns) { ExpectValidAndRuns(MakeQuantizedCnn(kSmallImage), {1, 10}); }
+
+TEST(ModelZooTest, BranchyStepsIsValidAndRuns) { ExpectValidAndRuns(MakeBranchySteps({.blocks = 5}), {1, 64}); }
+
 TEST(ModelZooTest, SameSeedSameModel) {
   absl::StatusOr<ZooModel> a = MakeBertLayer(kShortSequence);
   absl::StatusOr<ZooModel> b = MakeBertLayer(kShortSequence);

@@ -17,6 +17,13 @@ const VectorKernels& Table() {
       .row_sums_f32 = RowSumsF32,
       .softmax_rows_f32 = SoftmaxRowsF32,
       .layer_norm_rows_f32 = LayerNormRowsF32,
+      .quantization_range_f32 = QuantizationRangeF32,
+      .quantize_u8_f32 = QuantizeU8F32,
+#if defined(__AVX512F__)
+      .gemm_s8u8_s32 = GemmS8U8S32,  // cleared by VecFor when the CPU lacks VNNI
+#else
+      .gemm_s8u8_s32 = nullptr,
+#endif
       .depthwise_conv2d_f32 = DepthwiseConv2dF32,
       .max_pool2d_f32 = MaxPool2dF32,
       .average_pool2d_f32 = AveragePool2dF32,

@@ -1,0 +1,196 @@
+// C (int32) = A (int8) x B (uint8) on AVX-512 VNNI: vpdpbusd adds, to each int32 lane, the four
+// products of four unsigned bytes of B and four signed bytes of A. Products of 8-bit values and their
+// sums of four fit int32 exactly and the accumulation wraps like any int32 accumulator, so the result
+// is the exact sum modulo 2^32 in any order: the same as every other integer path.
+//
+// The scheme is the GotoBLAS/BLIS one: C is computed in kMr x kNr register tiles; A is packed once per
+// call into panels of kMr rows holding, for each group of four k, the rows' four bytes side by side (one
+// broadcast int32 each); B is packed per kKc x kNc block into panels of kNr columns holding, for each
+// group of four k, every column's four bytes side by side (two 64-byte loads). Missing rows, columns
+// and depth are packed as zeros, and edge tiles go through a small buffer.
+#include <immintrin.h>
+
+#include <cstdlib>
+#include <cstring>
+
+#include "interpreter/cpu/simd/simd.h"
+
+namespace onnx_opt::interpreter::ONNX_OPT_SIMD_NS {
+
+#if defined(__AVX512F__)
+namespace {
+
+constexpr int kMr = 12;       // 12 x 2 accumulators + 2 B vectors + 1 broadcast of the 32 registers
+constexpr int kNr = 32;       // two vectors of 16 int32
+constexpr int64_t kKc = 512;  // depth of a packed block (a multiple of 4)
+constexpr int64_t kNc = 512;  // columns of a packed B block: kKc x kNc bytes = 256 KB, in L2
+
+int64_t RoundUp4(int64_t k) { return (k + 3) / 4 * 4; }
+
+// The tile's sums over `groups` groups of four k, stored to (or added to) c, ldc apart.
+__attribute__((target("avx512vnni"))) void MicroKernel(int64_t groups, const int8_t* a, const uint8_t* b,
+                                                       int32_t* c, int64_t ldc, bool accumulate) {
+  __m512i acc[kMr][2];
+#pragma GCC unroll 16
+  for (int r = 0; r < kMr; ++r) acc[r][0] = acc[r][1] = _mm512_setzero_si512();
+  for (int64_t k = 0; k < groups; ++k) {
+    const __m512i b0 = _mm512_loadu_si512(b), b1 = _mm512_loadu_si512(b + 64);
+#pragma GCC unroll 16
+    for (int r = 0; r < kMr; ++r) {
+      int32_t four;
+      std::memcpy(&four, a + 4 * r, sizeof(four));
+      const __m512i ar = _mm512_set1_epi32(four);
+      acc[r][0] = _mm512_dpbusd_epi32(acc[r][0], b0, ar);
+      acc[r][1] = _mm512_dpbusd_epi32(acc[r][1], b1, ar);
+    }
+    a += 4 * kMr;
+    b += 4 * kNr;
+  }
+#pragma GCC unroll 16
+  for (int r = 0; r < kMr; ++r) {
+    int32_t* row = c + r * ldc;
+    for (int v = 0; v < 2; ++v) {
+      __m512i x = acc[r][v];
+      if (accumulate) x = _mm512_add_epi32(x, _mm512_loadu_si512(row + 16 * v));
+      _mm512_storeu_si512(row + 16 * v, x);
+    }
+  }
+}
+
+// A tile cut by the edge of C: computed whole into a buffer, then stored or added element by element.
+__attribute__((target("avx512vnni"))) void EdgeKernel(int64_t groups, const int8_t* a, const uint8_t* b,
+                                                      int32_t* c, int64_t ldc, int64_t rows, int64_t cols,
+                                                      bool accumulate) {
+  alignas(64) int32_t tile[kMr * kNr];
+  MicroKernel(groups, a, b, tile, kNr, false);
+  for (int64_t r = 0; r < rows; ++r) {
+    for (int64_t j = 0; j < cols; ++j) {
+      const uint32_t s = static_cast<uint32_t>(tile[r * kNr + j]);
+      int32_t& out = c[r * ldc + j];
+      out = static_cast<int32_t>(accumulate ? static_cast<uint32_t>(out) + s : s);
+    }
+  }
+}
+
+// A growable, 64-byte aligned buffer per thread, reused from call to call (fresh pages would be
+// faulted in on every call).
+class Scratch {
+ public:
+  ~Scratch() { std::free(data_); }
+  void* Get(int64_t bytes) {
+    if (bytes > size_) {
+      std::free(data_);
+      size_ = (bytes + 63) / 64 * 64;
+      data_ = std::aligned_alloc(64, static_cast<size_t>(size_));
+      if (data_ == nullptr) std::abort();
+    }
+    return data_;
+  }
+
+ private:
+  void* data_ = nullptr;
+  int64_t size_ = 0;
+};
+
+thread_local Scratch a_scratch, b_scratch;
+
+// A (M x K, rows lda apart) as panels of kMr rows, depth padded to a multiple of 4: panel p holds, per
+// group of four k, kMr runs of four bytes.
+void PackA(const int8_t* A, int64_t lda, int64_t M, int64_t K, int8_t* packed) {
+  const int64_t k4 = RoundUp4(K);
+  for (int64_t i0 = 0; i0 < M; i0 += kMr) {
+    int8_t* panel = packed + i0 * k4;
+    for (int64_t k = 0; k < k4; k += 4) {
+      int8_t* dst = panel + k * kMr;
+      for (int64_t r = 0; r < kMr; ++r) {
+        for (int64_t t = 0; t < 4; ++t) {
+          const bool inside = i0 + r < M && k + t < K;
+          dst[r * 4 + t] = inside ? A[(i0 + r) * lda + k + t] : 0;
+        }
+      }
+    }
+  }
+}
+
+// Four rows of 16 bytes as 16 columns of four bytes (64 bytes).
+inline void Interleave16(const uint8_t* r0, const uint8_t* r1, const uint8_t* r2, const uint8_t* r3,
+                         uint8_t* dst) {
+  const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(r0));
+  const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(r1));
+  const __m128i c = _mm_loadu_si128(reinterpret_cast<const __m128i*>(r2));
+  const __m128i d = _mm_loadu_si128(reinterpret_cast<const __m128i*>(r3));
+  const __m128i ab_lo = _mm_unpacklo_epi8(a, b), ab_hi = _mm_unpackhi_epi8(a, b);
+  const __m128i cd_lo = _mm_unpacklo_epi8(c, d), cd_hi = _mm_unpackhi_epi8(c, d);
+  __m128i* out = reinterpret_cast<__m128i*>(dst);
+  _mm_storeu_si128(out + 0, _mm_unpacklo_epi16(ab_lo, cd_lo));
+  _mm_storeu_si128(out + 1, _mm_unpackhi_epi16(ab_lo, cd_lo));
+  _mm_storeu_si128(out + 2, _mm_unpacklo_epi16(ab_hi, cd_hi));
+  _mm_storeu_si128(out + 3, _mm_unpackhi_epi16(ab_hi, cd_hi));
+}
+
+// Rows k0..k0+kc and columns j0..j0+nc of B (rows ldb apart) as panels of kNr columns: per group of
+// four k, each column's four bytes side by side.
+void PackB(const uint8_t* B, int64_t ldb, int64_t K, int64_t k0, int64_t kc, int64_t j0, int64_t nc,
+           uint8_t* packed) {
+  alignas(16) static const uint8_t kZeros[kNr] = {};
+  const int64_t kc4 = RoundUp4(kc);
+  for (int64_t q = 0; q < nc; q += kNr) {
+    const int64_t cols = nc - q < kNr ? nc - q : kNr;
+    uint8_t* panel = packed + q * kc4;
+    for (int64_t k = 0; k < kc4; k += 4) {
+      uint8_t* dst = panel + k * kNr;
+      const uint8_t* rows[4];
+      for (int t = 0; t < 4; ++t) rows[t] = k0 + k + t < K ? B + (k0 + k + t) * ldb + j0 + q : kZeros;
+      if (cols == kNr) {
+        Interleave16(rows[0], rows[1], rows[2], rows[3], dst);
+        Interleave16(rows[0] + 16, rows[1] + 16, rows[2] + 16, rows[3] + 16, dst + 64);
+      } else {
+        for (int64_t j = 0; j < kNr; ++j) {
+          for (int t = 0; t < 4; ++t) dst[j * 4 + t] = j < cols ? rows[t][j] : 0;
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+
+void GemmS8U8S32(int64_t M, int64_t N, int64_t K, const int8_t* A, const uint8_t* B, int32_t* C) {
+  if (M == 0 || N == 0) return;
+  if (K == 0) {
+    for (int64_t i = 0; i < M * N; ++i) C[i] = 0;
+    return;
+  }
+  const int64_t k4 = RoundUp4(K);
+  const int64_t panels = (M + kMr - 1) / kMr;
+  auto* packed_a = static_cast<int8_t*>(a_scratch.Get(panels * kMr * k4));
+  auto* packed_b = static_cast<uint8_t*>(b_scratch.Get(kKc * ((kNc + kNr - 1) / kNr * kNr)));
+  PackA(A, K, M, K, packed_a);
+  for (int64_t j0 = 0; j0 < N; j0 += kNc) {
+    const int64_t nc = N - j0 < kNc ? N - j0 : kNc;
+    for (int64_t k0 = 0; k0 < K; k0 += kKc) {
+      const int64_t kc = K - k0 < kKc ? K - k0 : kKc;
+      const int64_t groups = RoundUp4(kc) / 4;
+      PackB(B, N, K, k0, kc, j0, nc, packed_b);
+      const bool accumulate = k0 > 0;
+      for (int64_t i0 = 0; i0 < M; i0 += kMr) {
+        const int8_t* a = packed_a + i0 * k4 + k0 * kMr;
+        const int64_t rows = M - i0 < kMr ? M - i0 : kMr;
+        for (int64_t q = 0; q < nc; q += kNr) {
+          const int64_t cols = nc - q < kNr ? nc - q : kNr;
+          const uint8_t* b = packed_b + q * RoundUp4(kc);
+          int32_t* c = C + i0 * N + j0 + q;
+          if (rows == kMr && cols == kNr) {
+            MicroKernel(groups, a, b, c, N, accumulate);
+          } else {
+            EdgeKernel(groups, a, b, c, N, rows, cols, accumulate);
+          }
+        }
+      }
+    }
+  }
+}
+
+#endif  // __AVX512F__
+
+}  // namespace onnx_opt::interpreter::ONNX_OPT_SIMD_NS
