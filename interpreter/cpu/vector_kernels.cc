@@ -22,7 +22,7 @@ const VectorKernels& VecFor(Isa isa) {
       // VNNI came after AVX-512's first CPUs: without it, the int8 GEMM entry is left out.
       static const VectorKernels table = [] {
         VectorKernels t = simd_avx512::Table();
-        if (!CpuHasAvx512Vnni()) t.gemm_s8u8_s32 = nullptr;
+        if (!CpuHasAvx512Vnni()) t.gemm_8bit_s32 = nullptr;
         return t;
       }();
       return table;

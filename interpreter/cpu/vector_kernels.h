@@ -40,6 +40,15 @@ struct Window2d {
   int64_t pad_top, pad_left, pad_bottom, pad_right;
 };
 
+// An operand of the 8-bit integer GEMM: bytes read as int8 or uint8, and its zero points (one per row
+// of A / column of B when per_index, else one).
+struct Int8Operand {
+  const uint8_t* data;
+  bool is_signed;
+  const int32_t* zero_points;
+  bool per_index;
+};
+
 struct VectorKernels {
   Isa isa;
 
@@ -82,10 +91,11 @@ struct VectorKernels {
   // y[i] = saturate(round_half_even(x[i] / scale) + zero_point) into [0, 255], NaN to 0, in float as
   // DynamicQuantizeLinear writes it.
   void (*quantize_u8_f32)(const float* x, int64_t n, float scale, float zero_point, uint8_t* y);
-  // C (M x N, int32) = A (M x K, int8) * B (K x N, uint8), row-major and contiguous, exactly modulo
-  // 2^32 (an int32 accumulator's wrapping). Null unless the CPU has AVX-512 VNNI: callers keep a
-  // portable path.
-  void (*gemm_s8u8_s32)(int64_t M, int64_t N, int64_t K, const int8_t* A, const uint8_t* B, int32_t* C);
+  // C (M x N, int32) = (A - za) * (B - zb) for A (M x K) and B (K x N) of 8-bit integers, row-major
+  // and contiguous, za one value per row of A or one for all, zb one per column of B or one for all;
+  // exact modulo 2^32 (an int32 accumulator's wrapping). Null unless the CPU has AVX-512 VNNI: callers
+  // keep a portable path.
+  void (*gemm_8bit_s32)(int64_t M, int64_t N, int64_t K, const Int8Operand& A, const Int8Operand& B, int32_t* C);
 
   // One channel of a depthwise convolution: y = sum over the window of x * w, plus bias (zero padding).
   void (*depthwise_conv2d_f32)(const float* x, const float* w, float bias, const Window2d& win, float* y);

@@ -210,35 +210,51 @@ TEST_P(VectorKernelsTest, QuantizeRoundsHalfToEvenAndSaturates) {
 TEST_P(VectorKernelsTest, Int8GemmIsExact) {
   // Only AVX-512 with VNNI has one; elsewhere the entry is null and callers take their portable paths.
   const bool expected = GetParam() == Isa::kAvx512 && CpuHasAvx512Vnni();
-  ASSERT_EQ(k().gemm_s8u8_s32 != nullptr, expected);
+  ASSERT_EQ(k().gemm_8bit_s32 != nullptr, expected);
   if (!expected) return;
   struct Shape {
     int64_t M, N, K;
   };
-  // Whole tiles and cut ones; depth not a multiple of 4 and across several packed blocks.
+  uint64_t state = 12345;
+  auto next = [&] {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<uint32_t>(state >> 33);
+  };
+  // Whole tiles and cut ones; depth not a multiple of 4, across several packed blocks, and empty; every
+  // signedness, with scalar and per-row / per-column zero points.
+  int variant = 0;
   for (const Shape s : {Shape{12, 32, 4}, Shape{1, 1, 1}, Shape{13, 33, 5}, Shape{25, 70, 1100},
-                        Shape{64, 600, 27}, Shape{7, 513, 515}}) {
-    std::vector<int8_t> a(s.M * s.K);
-    std::vector<uint8_t> b(s.K * s.N);
-    uint64_t state = 12345;
-    auto next = [&] {
-      state = state * 6364136223846793005ULL + 1442695040888963407ULL;
-      return static_cast<uint32_t>(state >> 33);
-    };
-    for (auto& v : a) v = static_cast<int8_t>(next() % 256 - 128);
-    for (auto& v : b) v = static_cast<uint8_t>(next() % 256);
-    // The extremes: -128 * 255 in every product of the first row.
-    for (int64_t kk = 0; kk < s.K; ++kk) {
-      a[kk] = -128;
-      b[kk * s.N] = 255;
-    }
-    std::vector<int32_t> c(s.M * s.N, 7);
-    k().gemm_s8u8_s32(s.M, s.N, s.K, a.data(), b.data(), c.data());
-    for (int64_t i = 0; i < s.M; ++i) {
-      for (int64_t j = 0; j < s.N; ++j) {
-        int64_t want = 0;
-        for (int64_t kk = 0; kk < s.K; ++kk) want += int64_t{a[i * s.K + kk]} * b[kk * s.N + j];
-        ASSERT_EQ(c[i * s.N + j], want) << s.M << "x" << s.N << "x" << s.K << " at " << i << "," << j;
+                        Shape{64, 600, 27}, Shape{7, 513, 515}, Shape{5, 40, 0}, Shape{24, 64, 514}}) {
+    for (int signs = 0; signs < 4; ++signs, ++variant) {
+      const bool a_signed = signs & 1, b_signed = signs & 2, per_index = variant % 3 != 0;
+      std::vector<uint8_t> a(s.M * s.K), b(s.K * s.N);
+      for (auto& v : a) v = static_cast<uint8_t>(next());
+      for (auto& v : b) v = static_cast<uint8_t>(next());
+      auto value = [](uint8_t byte, bool is_signed) { return is_signed ? int32_t{static_cast<int8_t>(byte)} : int32_t{byte}; };
+      auto zero = [&](bool is_signed) { return is_signed ? static_cast<int32_t>(next() % 256) - 128 : static_cast<int32_t>(next() % 256); };
+      std::vector<int32_t> za(per_index ? s.M : 1), zb(per_index ? s.N : 1);
+      for (auto& z : za) z = zero(a_signed);
+      for (auto& z : zb) z = zero(b_signed);
+      // The extremes in the first row and column: (min - max zero point) products all along.
+      for (int64_t kk = 0; kk < s.K; ++kk) {
+        a[kk] = a_signed ? 0x80 : 0;
+        b[kk * s.N] = b_signed ? 0x7f : 0xff;
+      }
+      za[0] = a_signed ? 127 : 255;
+      zb[0] = b_signed ? -128 : 0;
+      std::vector<int32_t> c(s.M * s.N, 7);
+      k().gemm_8bit_s32(s.M, s.N, s.K, Int8Operand{a.data(), a_signed, za.data(), per_index},
+                        Int8Operand{b.data(), b_signed, zb.data(), per_index}, c.data());
+      for (int64_t i = 0; i < s.M; ++i) {
+        for (int64_t j = 0; j < s.N; ++j) {
+          int64_t want = 0;
+          for (int64_t kk = 0; kk < s.K; ++kk) {
+            want += int64_t{value(a[i * s.K + kk], a_signed) - za[per_index ? i : 0]} *
+                    (value(b[kk * s.N + j], b_signed) - zb[per_index ? j : 0]);
+          }
+          ASSERT_EQ(c[i * s.N + j], static_cast<int32_t>(static_cast<uint32_t>(want)))
+              << s.M << "x" << s.N << "x" << s.K << " signs " << signs << " at " << i << "," << j;
+        }
       }
     }
   }

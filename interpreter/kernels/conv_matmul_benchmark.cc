@@ -313,10 +313,13 @@ BENCHMARK(BM_Conv)->ArgNames({"C", "M", "HW", "k", "s", "group", "baseline"})
     ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ConvNaive)->Args({64, 64, 56, 3, 1, 1})->Args({144, 144, 56, 3, 1, 144})->Unit(benchmark::kMillisecond);
 
-// ConvInteger (uint8 x uint8, zero points 128 and 3) at the ResNet-50 3x3 size, checked once against
-// an exact integer loop; GOP/s counts 2 operations per multiply-add as for float.
+// ConvInteger (uint8 x uint8, x zero point 128, w zero point `wz`) at the ResNet-50 3x3 size, checked
+// once against an exact integer loop; GOP/s counts 2 operations per multiply-add as for float. The
+// 8-bit GEMM runs where the CPU has AVX-512 VNNI; ONNX_OPT_ISA=avx2 measures the portable exact float
+// path.
 void BM_ConvInteger(benchmark::State& st) {
   const int64_t C = st.range(0), M = st.range(1), H = st.range(2), k = 3;
+  const uint8_t wz_value = static_cast<uint8_t>(st.range(3));
   ir::Graph g("conv_integer");
   ir::Node* n = g.AddNode("ConvInteger", {g.AddInput("x"), g.AddInput("w"), g.AddInput("xz"), g.AddInput("wz")}, {"y"});
   n->SetAttribute(ir::Attribute::Ints("pads", {1, 1, 1, 1}));
@@ -327,9 +330,9 @@ void BM_ConvInteger(benchmark::State& st) {
   for (size_t i = 0; i < wv.size(); ++i) wv[i] = static_cast<uint8_t>((i * 91) % 256);
   const Tensor x = Tensor::FromVector<uint8_t>(DataType::kUint8, {1, C, H, H}, xv);
   const Tensor w = Tensor::FromVector<uint8_t>(DataType::kUint8, {M, C, k, k}, wv);
-  const Tensor xz = Tensor::Scalar<uint8_t>(DataType::kUint8, 128), wz = Tensor::Scalar<uint8_t>(DataType::kUint8, 3);
+  const Tensor xz = Tensor::Scalar<uint8_t>(DataType::kUint8, 128), wz = Tensor::Scalar<uint8_t>(DataType::kUint8, wz_value);
   if (FirstCall("ConvInteger", st, 3)) {
-    const std::string name = absl::StrFormat("ConvInteger C=%d M=%d HW=%d", C, M, H);
+    const std::string name = absl::StrFormat("ConvInteger C=%d M=%d HW=%d wz=%d", C, M, H, wz_value);
     auto first = ev.Run({x, w, xz, wz});
     if (!first.ok()) AbortOnMismatch(absl::StrCat(name, " does not run: ", first.status().message()));
     const Tensor& y = (*first)[0].tensor();
@@ -345,7 +348,7 @@ void BM_ConvInteger(benchmark::State& st) {
             for (int64_t j = 0; j < k; ++j) {
               const int64_t ih = p / H - 1 + i, iw = p % H - 1 + j;
               if (ih < 0 || ih >= H || iw < 0 || iw >= H) continue;
-              acc += (int64_t{xv[(c * H + ih) * H + iw]} - 128) * (int64_t{wv[((m * C + c) * k + i) * k + j]} - 3);
+              acc += (int64_t{xv[(c * H + ih) * H + iw]} - 128) * (int64_t{wv[((m * C + c) * k + i) * k + j]} - wz_value);
             }
           }
         }
@@ -362,7 +365,46 @@ void BM_ConvInteger(benchmark::State& st) {
   });
   st.counters["GOP/s"] = ConvFlops(C, M, H, k, 1, 1) * static_cast<double>(st.iterations()) / seconds / 1e9;
 }
-BENCHMARK(BM_ConvInteger)->ArgNames({"C", "M", "HW"})->Args({64, 64, 56})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ConvInteger)->ArgNames({"C", "M", "HW", "wz"})->Args({64, 64, 56, 128})->Unit(benchmark::kMillisecond);
+
+// MatMulInteger as a dynamically quantized BERT layer runs it: uint8 activations (zero point 128) times
+// int8 weights (zero point 0), 128 x 768 x 768, checked once against an exact integer loop.
+void BM_MatMulInteger(benchmark::State& st) {
+  const int64_t M = st.range(0), N = st.range(1), K = st.range(2);
+  ir::Graph g("matmul_integer");
+  ir::Node* n = g.AddNode("MatMulInteger", {g.AddInput("a"), g.AddInput("b"), g.AddInput("az"), g.AddInput("bz")}, {"y"});
+  g.AddOutput(n->output(0));
+  Evaluator ev(g, {{"", 10}});
+  std::vector<uint8_t> av(M * K);
+  std::vector<int8_t> bv(K * N);
+  for (size_t i = 0; i < av.size(); ++i) av[i] = static_cast<uint8_t>((i * 37) % 256);
+  for (size_t i = 0; i < bv.size(); ++i) bv[i] = static_cast<int8_t>((i * 91) % 256 - 128);
+  const Tensor a = Tensor::FromVector<uint8_t>(DataType::kUint8, {M, K}, av);
+  const Tensor b = Tensor::FromVector<int8_t>(DataType::kInt8, {K, N}, bv);
+  const Tensor az = Tensor::Scalar<uint8_t>(DataType::kUint8, 128), bz = Tensor::Scalar<int8_t>(DataType::kInt8, 0);
+  if (FirstCall("MatMulInteger", st, 3)) {
+    const std::string name = absl::StrFormat("MatMulInteger %dx%dx%d", M, N, K);
+    auto first = ev.Run({a, b, az, bz});
+    if (!first.ok()) AbortOnMismatch(absl::StrCat(name, " does not run: ", first.status().message()));
+    const int32_t* got = (*first)[0].tensor().data<int32_t>();
+    for (int64_t i = 0; i < M; ++i) {
+      for (int64_t j = 0; j < N; ++j) {
+        int64_t acc = 0;
+        for (int64_t kk = 0; kk < K; ++kk) acc += (int64_t{av[i * K + kk]} - 128) * bv[kk * N + j];
+        if (got[i * N + j] != acc) {
+          AbortOnMismatch(absl::StrFormat("%s: element %d,%d is %d, the integer loop gives %d", name, i, j,
+                                          got[i * N + j], acc));
+        }
+      }
+    }
+  }
+  const double seconds = TimedLoop(st, [&] {
+    auto r = ev.Run({a, b, az, bz});
+    benchmark::DoNotOptimize(r);
+  });
+  st.counters["GOP/s"] = 2.0 * M * N * K * static_cast<double>(st.iterations()) / seconds / 1e9;
+}
+BENCHMARK(BM_MatMulInteger)->ArgNames({"M", "N", "K"})->Args({128, 768, 768})->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace onnx_opt::interpreter

@@ -395,46 +395,26 @@ int32_t ByteAt(const Tensor& t, int64_t i) {
   return t.dtype() == DataType::kInt8 ? t.data<int8_t>()[i] : t.data<uint8_t>()[i];
 }
 
-// ConvInteger through the int8 GEMM (AVX-512 VNNI). The GEMM multiplies unsigned by signed bytes: X is
-// read as unsigned (int8 shifted by 128, its zero point too) and W minus its zero point must fit int8,
-// as it does for int8 weights with zero point 0 and uint8 weights around 128 (what quantizers write);
-// otherwise, or without VNNI, this returns false and the caller takes the portable path. Padding reads
-// as X's zero point, and sum (x - xz) * a = sum x * a - xz * sum a is corrected per output channel; all
-// in int32 modulo 2^32, so the result is bit for bit the portable path's.
+// ConvInteger through the 8-bit GEMM (AVX-512 VNNI), which takes the bytes of W and of X's column
+// matrix as they are, with their zero points, and is exact modulo 2^32 like the portable path. Padding
+// reads as X's zero point, so it adds nothing. Returns false (the caller takes the portable path)
+// without VNNI or when w_zero_point is malformed (which the portable path reports).
 StatusOr<bool> ConvIntegerVnni(KernelContext& ctx, const Tensor& x0, const Tensor& w0, Tensor& y) {
-  const auto gemm = Vec().gemm_s8u8_s32;
+  const auto gemm = Vec().gemm_8bit_s32;
   if (gemm == nullptr) return false;
   ASSIGN_OR_RETURN(const ConvShape shape, MakeConvShape(ctx, x0, w0));
-  const Tensor* wz = nullptr;
+  std::vector<int32_t> w_zero_points(static_cast<size_t>(shape.M), 0);
   if (ctx.has_input(3)) {
-    ASSIGN_OR_RETURN(wz, ctx.TensorInput(3));
-    if (wz->size() != 1 && wz->size() != shape.M) return false;  // the portable path reports it
-  }
-  const int64_t per_channel = w0.size() / shape.M;
-  std::unique_ptr<int8_t[]> a(new int8_t[static_cast<size_t>(w0.size())]);
-  std::vector<int32_t> row_sums(static_cast<size_t>(shape.M), 0);
-  for (int64_t m = 0; m < shape.M; ++m) {
-    const int32_t zero = wz == nullptr ? 0 : ByteAt(*wz, wz->size() == 1 ? 0 : m);
-    for (int64_t i = m * per_channel; i < (m + 1) * per_channel; ++i) {
-      const int32_t d = ByteAt(w0, i) - zero;
-      if (d < -128 || d > 127) return false;
-      a[i] = static_cast<int8_t>(d);
-      row_sums[m] += d;
-    }
+    ASSIGN_OR_RETURN(const Tensor* wz, ctx.TensorInput(3));
+    if (wz->size() != 1 && wz->size() != shape.M) return false;
+    for (int64_t m = 0; m < shape.M; ++m) w_zero_points[m] = ByteAt(*wz, wz->size() == 1 ? 0 : m);
   }
   ASSIGN_OR_RETURN(const double xz_value, ScalarInput(ctx, 2, 0));
-  const bool signed_x = x0.dtype() == DataType::kInt8;
-  const uint8_t xz = static_cast<uint8_t>(static_cast<int32_t>(xz_value) + (signed_x ? 128 : 0));
-  Tensor shifted;
-  const uint8_t* px = nullptr;
-  if (!signed_x) {
-    px = x0.data<uint8_t>();
-  } else {
-    shifted = Tensor::Uninitialized(DataType::kUint8, x0.dims());
-    uint8_t* p = shifted.mutable_data<uint8_t>();
-    for (int64_t i = 0; i < x0.size(); ++i) p[i] = static_cast<uint8_t>(x0.data<int8_t>()[i] + 128);
-    px = p;
-  }
+  const int32_t x_zero_point = static_cast<int32_t>(xz_value);
+  const uint8_t pad = static_cast<uint8_t>(x_zero_point);  // its byte, read with x's signedness
+  const bool x_signed = x0.dtype() == DataType::kInt8, w_signed = w0.dtype() == DataType::kInt8;
+  const auto* px = reinterpret_cast<const uint8_t*>(x0.raw());
+  const auto* pw = reinterpret_cast<const uint8_t*>(w0.raw());
   const Geometry& g = shape.g;
   y = Tensor::Uninitialized(DataType::kInt32, shape.ydims);
   const int64_t Cg = shape.C / shape.group, Mg = shape.M / shape.group, K = g.k_size(), O = g.out_size();
@@ -445,16 +425,12 @@ StatusOr<bool> ConvIntegerVnni(KernelContext& ctx, const Tensor& x0, const Tenso
     for (int64_t gi = 0; gi < shape.group; ++gi) {
       const uint8_t* rhs = px + (n * shape.C + gi * Cg) * I;
       if (!pointwise) {
-        Im2ColRows<uint8_t>(rhs, Cg, g, col.get(), xz);
+        Im2ColRows<uint8_t>(rhs, Cg, g, col.get(), pad);
         rhs = col.get();
       }
-      int32_t* out = y.mutable_data<int32_t>() + (n * shape.M + gi * Mg) * O;
-      gemm(Mg, O, Cg * K, a.get() + gi * Mg * Cg * K, rhs, out);
-      for (int64_t m = 0; m < Mg; ++m) {
-        const uint32_t correction = uint32_t{xz} * static_cast<uint32_t>(row_sums[gi * Mg + m]);
-        int32_t* row = out + m * O;
-        for (int64_t o = 0; o < O; ++o) row[o] = static_cast<int32_t>(static_cast<uint32_t>(row[o]) - correction);
-      }
+      const Int8Operand weights{pw + gi * Mg * Cg * K, w_signed, w_zero_points.data() + gi * Mg, true};
+      const Int8Operand columns{rhs, x_signed, &x_zero_point, false};
+      gemm(Mg, O, Cg * K, weights, columns, y.mutable_data<int32_t>() + (n * shape.M + gi * Mg) * O);
     }
   }
   return true;

@@ -2,7 +2,10 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <memory>
+#include <optional>
 
+#include "interpreter/cpu/vector_kernels.h"
 #include "interpreter/kernels/common.h"
 #include "interpreter/kernels/gemm.h"
 
@@ -107,6 +110,41 @@ StatusOr<Tensor> MatMulIntegerAs(const KernelContext& ctx, const Tensor& a, cons
   return BatchedMatMul(fa, fb, std::is_same_v<T, float>);
 }
 
+// MatMulInteger through the 8-bit GEMM (AVX-512 VNNI), which takes the operands' bytes as they are with
+// their zero points and is exact modulo 2^32 like the portable path. Takes A of rank >= 2 with a
+// scalar zero point (or one per row when A is 2-D) and a 2-D B with a scalar or per-column zero point,
+// as dynamically quantized linear layers have; false (the portable path) otherwise.
+StatusOr<bool> MatMulIntegerVnni(KernelContext& ctx, const Tensor& a, const Tensor& b, Tensor& out) {
+  const auto gemm = Vec().gemm_8bit_s32;
+  if (gemm == nullptr || a.rank() < 2 || b.rank() != 2) return false;
+  const int64_t K = a.dim(a.rank() - 1), N = b.dim(1);
+  if (b.dim(0) != K || K == 0) return false;  // the portable path reports or handles these
+  const int64_t M = a.size() / K;
+  auto zero_points = [&](size_t input, int64_t per_index_count) -> std::optional<std::vector<int32_t>> {
+    if (!ctx.has_input(input)) return std::vector<int32_t>{0};
+    const Tensor& z = ctx.input(input);
+    if (z.size() != 1 && (z.rank() != 1 || z.size() != per_index_count)) return std::nullopt;
+    std::vector<int32_t> v(static_cast<size_t>(z.size()));
+    for (int64_t i = 0; i < z.size(); ++i) {
+      v[i] = z.dtype() == DataType::kInt8 ? z.data<int8_t>()[i] : z.data<uint8_t>()[i];
+    }
+    return v;
+  };
+  // A per-row zero point of A applies to each matrix of a batch: only 2-D A takes it here.
+  const std::optional<std::vector<int32_t>> za = zero_points(2, a.rank() == 2 ? M : -1);
+  const std::optional<std::vector<int32_t>> zb = zero_points(3, N);
+  if (!za || !zb) return false;
+  std::vector<int64_t> dims = a.dims();
+  dims.back() = N;
+  out = Tensor::Uninitialized(DataType::kInt32, dims);
+  const Int8Operand lhs{reinterpret_cast<const uint8_t*>(a.raw()), a.dtype() == DataType::kInt8, za->data(),
+                        za->size() > 1};
+  const Int8Operand rhs{reinterpret_cast<const uint8_t*>(b.raw()), b.dtype() == DataType::kInt8, zb->data(),
+                        zb->size() > 1};
+  gemm(M, N, K, lhs, rhs, out.mutable_data<int32_t>());
+  return true;
+}
+
 Status MatMulIntegerKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(const Tensor* a, ctx.TensorInput(0));
   ASSIGN_OR_RETURN(const Tensor* b, ctx.TensorInput(1));
@@ -114,8 +152,15 @@ Status MatMulIntegerKernel(KernelContext& ctx) {
   const bool int8 = Is8BitInteger(a->dtype()) && Is8BitInteger(b->dtype()) &&
                     (!ctx.has_input(2) || Is8BitInteger(ctx.input(2).dtype())) &&
                     (!ctx.has_input(3) || Is8BitInteger(ctx.input(3).dtype()));
-  ASSIGN_OR_RETURN(Tensor out, int8 ? MatMulIntegerAs<float>(ctx, *a, *b, DataType::kFloat)
-                                    : MatMulIntegerAs<int32_t>(ctx, *a, *b, DataType::kInt32));
+  Tensor out;
+  bool done = false;
+  if (int8) {
+    ASSIGN_OR_RETURN(done, MatMulIntegerVnni(ctx, *a, *b, out));
+  }
+  if (!done) {
+    ASSIGN_OR_RETURN(out, int8 ? MatMulIntegerAs<float>(ctx, *a, *b, DataType::kFloat)
+                               : MatMulIntegerAs<int32_t>(ctx, *a, *b, DataType::kInt32));
+  }
   ctx.set_output(0, std::move(out));
   return OkStatus();
 }

@@ -434,8 +434,7 @@ TEST(ConvIntegerTest, WeightZeroPointOfTheWrongLengthIsAnError) {
 }
 
 // ConvInteger (2-D, groups, strides, pads, dilations) against an int64 loop wrapped to int32, on every
-// ISA this CPU has: with AVX-512 VNNI the int8 GEMM takes weights whose difference from their zero
-// point fits int8 (and x of either signedness), the portable path the rest; both must be exact.
+// ISA this CPU has: with AVX-512 VNNI through the 8-bit GEMM, elsewhere the portable exact float path.
 struct ConvIntegerCase {
   int64_t C, M, H, W, kernel, stride, pad, dilation, group;
   bool signed_x, signed_w, per_channel, extreme;
@@ -456,7 +455,7 @@ TEST_P(ConvIntegerEveryIsaTest, MatchesLoopsForEveryLayout) {
       {40, 33, 6, 7, 1, 1, 0, 1, 1, false, false, true, false},    // pointwise (a plain GEMM)
       {3, 5, 5, 5, 5, 2, 2, 1, 1, false, false, false, false},     // K = 75, not a multiple of 4
       {64, 3, 5, 5, 3, 1, 1, 1, 1, false, false, false, true},     // extreme values: sums near 2^24
-      {16, 4, 6, 6, 3, 1, 1, 1, 1, false, false, false, false},    // weights too far from zero point
+      {16, 4, 6, 6, 3, 1, 1, 1, 1, false, false, false, false},    // uint8 weights around zero point 0
   };
   Lcg rng(21);
   int index = 0;
@@ -548,6 +547,54 @@ std::vector<int32_t> ReferenceMatMulInteger(int64_t batch, int64_t M, int64_t K,
   }
   return y;
 }
+
+// The shapes of dynamically quantized linear layers (batched A with a scalar zero point, B with one zero
+// point per column), with depth across several packed blocks, on every ISA this CPU has: with AVX-512
+// VNNI they take the int8 GEMM, elsewhere the portable path; both exact.
+class MatMulIntegerEveryIsaTest : public ::testing::TestWithParam<Isa> {
+ protected:
+  void SetUp() override { ASSERT_TRUE(SetActiveIsa(GetParam()).ok()); }
+  void TearDown() override { ASSERT_TRUE(SetActiveIsa(DetectedIsa()).ok()); }
+};
+
+TEST_P(MatMulIntegerEveryIsaTest, LinearLayerShapesAgainstLoops) {
+  Lcg rng(5);
+  const int64_t batch = 2, M = 13, K = 1030, N = 70;
+  std::vector<uint8_t> a(batch * M * K);
+  std::vector<int8_t> b(K * N), zb(N);
+  for (auto& v : a) v = static_cast<uint8_t>(rng.Int(0, 255));
+  for (auto& v : b) v = static_cast<int8_t>(rng.Int(-128, 127));
+  for (auto& v : zb) v = static_cast<int8_t>(rng.Int(-128, 127));
+  for (int64_t k = 0; k < K; ++k) {  // extremes in row 0 of the first matrix and column 0
+    a[k] = 255;
+    b[k * N] = -128;
+  }
+  const std::vector<uint8_t> za = {201};
+  OneNode g("MatMulInteger", 4);
+  auto r = g.Run({U8({batch, M, K}, a), I8({K, N}, b), U8({}, za), I8({N}, zb)}, 10);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ((*r)[0].tensor().dims(), (std::vector<int64_t>{batch, M, N}));
+  const std::vector<int32_t> z32b(zb.begin(), zb.end());
+  std::vector<int32_t> want;
+  for (int64_t t = 0; t < batch; ++t) {
+    const std::vector<uint8_t> at(a.begin() + t * M * K, a.begin() + (t + 1) * M * K);
+    const std::vector<int32_t> part = ReferenceMatMulInteger(1, M, K, N, at, {201}, b, z32b, false);
+    want.insert(want.end(), part.begin(), part.end());
+  }
+  EXPECT_EQ((*r)[0].tensor().ToVector<int32_t>(), want);
+  // int8 A, uint8 B, scalar zero points on both.
+  std::vector<int8_t> a8(M * K);
+  std::vector<uint8_t> b8(K * N);
+  for (auto& v : a8) v = static_cast<int8_t>(rng.Int(-128, 127));
+  for (auto& v : b8) v = static_cast<uint8_t>(rng.Int(0, 255));
+  OneNode h("MatMulInteger", 4);
+  auto r2 = h.Run({I8({M, K}, a8), U8({K, N}, b8), I8({}, {-3}), U8({}, {250})}, 10);
+  ASSERT_TRUE(r2.ok()) << r2.status();
+  EXPECT_EQ((*r2)[0].tensor().ToVector<int32_t>(), ReferenceMatMulInteger(1, M, K, N, a8, {-3}, b8, {250}, false));
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryIsa, MatMulIntegerEveryIsaTest, ::testing::ValuesIn(SupportedIsas()),
+                         testing::IsaTestName);
 
 TEST(MatMulIntegerTest, ByHandUint8TimesInt8) {
   OneNode g("MatMulInteger", 4);

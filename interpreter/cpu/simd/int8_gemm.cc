@@ -1,7 +1,11 @@
-// C (int32) = A (int8) x B (uint8) on AVX-512 VNNI: vpdpbusd adds, to each int32 lane, the four
-// products of four unsigned bytes of B and four signed bytes of A. Products of 8-bit values and their
-// sums of four fit int32 exactly and the accumulation wraps like any int32 accumulator, so the result
-// is the exact sum modulo 2^32 in any order: the same as every other integer path.
+// C (int32) = (A - za) x (B - zb) for 8-bit A and B on AVX-512 VNNI. vpdpbusd adds, to each int32 lane,
+// the four products of four unsigned bytes and four signed bytes, so A is packed as signed bytes
+// S = A - sA and B as unsigned bytes U = B + sB (sA = 128 for uint8 A, sB = 128 for int8 B, else 0: a
+// flip of the top bit). With alpha_i = sA - za_i and beta_j = sB + zb_j,
+//   (A - za)(B - zb) = S U - beta_j * rowsum(S)_i + alpha_i * colsum(U)_j - K * alpha_i * beta_j,
+// and the last three terms are added once per element at the end. Products of 8-bit values and their
+// sums of four fit int32 exactly and every sum wraps like an int32 accumulator, so the result is the
+// exact value modulo 2^32 in any order: the same as every other integer path.
 //
 // The scheme is the GotoBLAS/BLIS one: C is computed in kMr x kNr register tiles; A is packed once per
 // call into panels of kMr rows holding, for each group of four k, the rows' four bytes side by side (one
@@ -92,12 +96,18 @@ class Scratch {
   int64_t size_ = 0;
 };
 
-thread_local Scratch a_scratch, b_scratch;
+thread_local Scratch a_scratch, b_scratch, sum_scratch;
 
-// A (M x K, rows lda apart) as panels of kMr rows, depth padded to a multiple of 4: panel p holds, per
-// group of four k, kMr runs of four bytes.
-void PackA(const int8_t* A, int64_t lda, int64_t M, int64_t K, int8_t* packed) {
+// A (M x K bytes, rows lda apart) as signed bytes (top bit flipped when A is unsigned) in panels of kMr
+// rows, depth padded to a multiple of 4: panel p holds, per group of four k, kMr runs of four bytes.
+// row_sums[i] receives the sum of row i's signed bytes.
+void PackA(const uint8_t* A, int64_t lda, uint8_t flip, int64_t M, int64_t K, int8_t* packed, uint32_t* row_sums) {
   const int64_t k4 = RoundUp4(K);
+  for (int64_t i = 0; i < M; ++i) {
+    uint32_t sum = 0;
+    for (int64_t k = 0; k < K; ++k) sum += static_cast<uint32_t>(int32_t{static_cast<int8_t>(A[i * lda + k] ^ flip)});
+    row_sums[i] = sum;
+  }
   for (int64_t i0 = 0; i0 < M; i0 += kMr) {
     int8_t* panel = packed + i0 * k4;
     for (int64_t k = 0; k < k4; k += 4) {
@@ -105,20 +115,20 @@ void PackA(const int8_t* A, int64_t lda, int64_t M, int64_t K, int8_t* packed) {
       for (int64_t r = 0; r < kMr; ++r) {
         for (int64_t t = 0; t < 4; ++t) {
           const bool inside = i0 + r < M && k + t < K;
-          dst[r * 4 + t] = inside ? A[(i0 + r) * lda + k + t] : 0;
+          dst[r * 4 + t] = inside ? static_cast<int8_t>(A[(i0 + r) * lda + k + t] ^ flip) : 0;
         }
       }
     }
   }
 }
 
-// Four rows of 16 bytes as 16 columns of four bytes (64 bytes).
-inline void Interleave16(const uint8_t* r0, const uint8_t* r1, const uint8_t* r2, const uint8_t* r3,
+// Four rows of 16 bytes, top bits xor-ed with `flip`, as 16 columns of four bytes (64 bytes).
+inline void Interleave16(const uint8_t* r0, const uint8_t* r1, const uint8_t* r2, const uint8_t* r3, __m128i flip,
                          uint8_t* dst) {
-  const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(r0));
-  const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(r1));
-  const __m128i c = _mm_loadu_si128(reinterpret_cast<const __m128i*>(r2));
-  const __m128i d = _mm_loadu_si128(reinterpret_cast<const __m128i*>(r3));
+  const __m128i a = _mm_xor_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(r0)), flip);
+  const __m128i b = _mm_xor_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(r1)), flip);
+  const __m128i c = _mm_xor_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(r2)), flip);
+  const __m128i d = _mm_xor_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(r3)), flip);
   const __m128i ab_lo = _mm_unpacklo_epi8(a, b), ab_hi = _mm_unpackhi_epi8(a, b);
   const __m128i cd_lo = _mm_unpacklo_epi8(c, d), cd_hi = _mm_unpackhi_epi8(c, d);
   __m128i* out = reinterpret_cast<__m128i*>(dst);
@@ -128,11 +138,14 @@ inline void Interleave16(const uint8_t* r0, const uint8_t* r1, const uint8_t* r2
   _mm_storeu_si128(out + 3, _mm_unpackhi_epi16(ab_hi, cd_hi));
 }
 
-// Rows k0..k0+kc and columns j0..j0+nc of B (rows ldb apart) as panels of kNr columns: per group of
-// four k, each column's four bytes side by side.
-void PackB(const uint8_t* B, int64_t ldb, int64_t K, int64_t k0, int64_t kc, int64_t j0, int64_t nc,
+// Rows k0..k0+kc and columns j0..j0+nc of B (rows ldb apart) as unsigned bytes (top bit flipped when B
+// is signed) in panels of kNr columns: per group of four k, each column's four bytes side by side. Depth
+// beyond K is packed as zeros.
+void PackB(const uint8_t* B, int64_t ldb, uint8_t flip, int64_t K, int64_t k0, int64_t kc, int64_t j0, int64_t nc,
            uint8_t* packed) {
   alignas(16) static const uint8_t kZeros[kNr] = {};
+  const __m128i flip16 = _mm_set1_epi8(static_cast<char>(flip));
+  const __m128i none = _mm_setzero_si128();
   const int64_t kc4 = RoundUp4(kc);
   for (int64_t q = 0; q < nc; q += kNr) {
     const int64_t cols = nc - q < kNr ? nc - q : kNr;
@@ -141,12 +154,24 @@ void PackB(const uint8_t* B, int64_t ldb, int64_t K, int64_t k0, int64_t kc, int
       uint8_t* dst = panel + k * kNr;
       const uint8_t* rows[4];
       for (int t = 0; t < 4; ++t) rows[t] = k0 + k + t < K ? B + (k0 + k + t) * ldb + j0 + q : kZeros;
-      if (cols == kNr) {
-        Interleave16(rows[0], rows[1], rows[2], rows[3], dst);
-        Interleave16(rows[0] + 16, rows[1] + 16, rows[2] + 16, rows[3] + 16, dst + 64);
+      if (cols == kNr && k0 + k + 3 < K) {
+        Interleave16(rows[0], rows[1], rows[2], rows[3], flip16, dst);
+        Interleave16(rows[0] + 16, rows[1] + 16, rows[2] + 16, rows[3] + 16, flip16, dst + 64);
+      } else if (cols == kNr) {
+        // The last group, partly beyond K: those rows stay zero (unflipped).
+        alignas(16) uint8_t flipped[4][kNr];
+        for (int t = 0; t < 4; ++t) {
+          const bool inside = k0 + k + t < K;
+          for (int64_t j = 0; j < kNr; ++j) flipped[t][j] = inside ? rows[t][j] ^ flip : 0;
+        }
+        Interleave16(flipped[0], flipped[1], flipped[2], flipped[3], none, dst);
+        Interleave16(flipped[0] + 16, flipped[1] + 16, flipped[2] + 16, flipped[3] + 16, none, dst + 64);
       } else {
         for (int64_t j = 0; j < kNr; ++j) {
-          for (int t = 0; t < 4; ++t) dst[j * 4 + t] = j < cols ? rows[t][j] : 0;
+          for (int t = 0; t < 4; ++t) {
+            const bool inside = j < cols && k0 + k + t < K;
+            dst[j * 4 + t] = inside ? rows[t][j] ^ flip : 0;
+          }
         }
       }
     }
@@ -155,23 +180,28 @@ void PackB(const uint8_t* B, int64_t ldb, int64_t K, int64_t k0, int64_t kc, int
 
 }  // namespace
 
-void GemmS8U8S32(int64_t M, int64_t N, int64_t K, const int8_t* A, const uint8_t* B, int32_t* C) {
+void Gemm8BitS32(int64_t M, int64_t N, int64_t K, const Int8Operand& A, const Int8Operand& B, int32_t* C) {
   if (M == 0 || N == 0) return;
-  if (K == 0) {
-    for (int64_t i = 0; i < M * N; ++i) C[i] = 0;
-    return;
-  }
+  const uint8_t flip_a = A.is_signed ? 0 : 0x80, flip_b = B.is_signed ? 0x80 : 0;
   const int64_t k4 = RoundUp4(K);
   const int64_t panels = (M + kMr - 1) / kMr;
-  auto* packed_a = static_cast<int8_t*>(a_scratch.Get(panels * kMr * k4));
+  auto* packed_a = static_cast<int8_t*>(a_scratch.Get(panels * kMr * k4 + 1));
   auto* packed_b = static_cast<uint8_t*>(b_scratch.Get(kKc * ((kNc + kNr - 1) / kNr * kNr)));
-  PackA(A, K, M, K, packed_a);
+  auto* sums = static_cast<uint32_t*>(sum_scratch.Get((M + kNc) * static_cast<int64_t>(sizeof(uint32_t))));
+  uint32_t* row_sums = sums;
+  uint32_t* col_sums = sums + M;
+  PackA(A.data, K, flip_a, M, K, packed_a, row_sums);
   for (int64_t j0 = 0; j0 < N; j0 += kNc) {
     const int64_t nc = N - j0 < kNc ? N - j0 : kNc;
+    if (K == 0) {
+      for (int64_t i = 0; i < M; ++i) {
+        for (int64_t j = 0; j < nc; ++j) C[i * N + j0 + j] = 0;
+      }
+    }
     for (int64_t k0 = 0; k0 < K; k0 += kKc) {
       const int64_t kc = K - k0 < kKc ? K - k0 : kKc;
       const int64_t groups = RoundUp4(kc) / 4;
-      PackB(B, N, K, k0, kc, j0, nc, packed_b);
+      PackB(B.data, N, flip_b, K, k0, kc, j0, nc, packed_b);
       const bool accumulate = k0 > 0;
       for (int64_t i0 = 0; i0 < M; i0 += kMr) {
         const int8_t* a = packed_a + i0 * k4 + k0 * kMr;
@@ -186,6 +216,21 @@ void GemmS8U8S32(int64_t M, int64_t N, int64_t K, const int8_t* A, const uint8_t
             EdgeKernel(groups, a, b, c, N, rows, cols, accumulate);
           }
         }
+      }
+    }
+    // The zero-point terms of this block of columns (see the top of the file).
+    for (int64_t j = 0; j < nc; ++j) col_sums[j] = 0;
+    for (int64_t k = 0; k < K; ++k) {
+      const uint8_t* row = B.data + k * N + j0;
+      for (int64_t j = 0; j < nc; ++j) col_sums[j] += static_cast<uint8_t>(row[j] ^ flip_b);
+    }
+    for (int64_t i = 0; i < M; ++i) {
+      const uint32_t alpha = (A.is_signed ? 0u : 128u) - static_cast<uint32_t>(A.zero_points[A.per_index ? i : 0]);
+      int32_t* row = C + i * N + j0;
+      for (int64_t j = 0; j < nc; ++j) {
+        const uint32_t beta = (B.is_signed ? 128u : 0u) + static_cast<uint32_t>(B.zero_points[B.per_index ? j0 + j : 0]);
+        const uint32_t terms = alpha * col_sums[j] - beta * row_sums[i] - static_cast<uint32_t>(K) * alpha * beta;
+        row[j] = static_cast<int32_t>(static_cast<uint32_t>(row[j]) + terms);
       }
     }
   }

@@ -38,7 +38,7 @@ void LayerNormRowsF32(const float* x, const float* scale, const float* bias, flo
 void QuantizationRangeF32(const float* x, int64_t n, float* min, float* max);
 void QuantizeU8F32(const float* x, int64_t n, float scale, float zero_point, uint8_t* y);
 #if defined(__AVX512F__)
-void GemmS8U8S32(int64_t M, int64_t N, int64_t K, const int8_t* A, const uint8_t* B, int32_t* C);
+void Gemm8BitS32(int64_t M, int64_t N, int64_t K, const Int8Operand& A, const Int8Operand& B, int32_t* C);
 #endif
 
 void DepthwiseConv2dF32(const float* x, const float* w, float bias, const Window2d& win, float* y);

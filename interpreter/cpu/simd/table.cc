@@ -20,9 +20,9 @@ const VectorKernels& Table() {
       .quantization_range_f32 = QuantizationRangeF32,
       .quantize_u8_f32 = QuantizeU8F32,
 #if defined(__AVX512F__)
-      .gemm_s8u8_s32 = GemmS8U8S32,  // cleared by VecFor when the CPU lacks VNNI
+      .gemm_8bit_s32 = Gemm8BitS32,  // cleared by VecFor when the CPU lacks VNNI
 #else
-      .gemm_s8u8_s32 = nullptr,
+      .gemm_8bit_s32 = nullptr,
 #endif
       .depthwise_conv2d_f32 = DepthwiseConv2dF32,
       .max_pool2d_f32 = MaxPool2dF32,
