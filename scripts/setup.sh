@@ -20,6 +20,15 @@ packages=(
   # the fuzzers (tools/fuzz): clang, libFuzzer and the sanitizer runtimes
   clang
   libclang-rt-14-dev
+  # the Python module (python/): headers to build it, numpy and pytest to test it, onnx for the
+  # interop tests; all for Debian's /usr/bin/python3
+  python3-dev
+  pybind11-dev
+  python3-numpy
+  python3-pytest
+  python3-onnx
+  # gives the module its own copy of libprotobuf (python/BUILD.bazel: private_protobuf)
+  patchelf
 )
 
 missing=()

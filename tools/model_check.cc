@@ -5,7 +5,11 @@
 
 namespace onnx_opt::tools {
 
-schema::checker::CheckResult CheckAndWarn(const ir::Model& model, const std::string& prefix,
+WarningSink StderrWarnings(const std::string& prefix) {
+  return [prefix](const std::string& w) { std::cerr << prefix << ": warning: " << w << "\n"; };
+}
+
+schema::checker::CheckResult CheckAndWarn(const ir::Model& model, const WarningSink& warn,
                                           const schema::checker::CheckResult* reported) {
   schema::checker::CheckResult result = schema::checker::Check(model);
   for (const std::string& w : result.warnings) {
@@ -13,9 +17,14 @@ schema::checker::CheckResult CheckAndWarn(const ir::Model& model, const std::str
         std::find(reported->warnings.begin(), reported->warnings.end(), w) != reported->warnings.end()) {
       continue;
     }
-    std::cerr << prefix << ": warning: " << w << "\n";
+    warn(w);
   }
   return result;
+}
+
+schema::checker::CheckResult CheckAndWarn(const ir::Model& model, const std::string& prefix,
+                                          const schema::checker::CheckResult* reported) {
+  return CheckAndWarn(model, StderrWarnings(prefix), reported);
 }
 
 }  // namespace onnx_opt::tools

@@ -11,6 +11,7 @@
 #include "tools/cli/args.h"
 #include "tools/model_check.h"
 #include "tools/model_source.h"
+#include "tools/model_steps.h"
 #include "tools/verification.h"
 
 namespace onnx_opt::tools {
@@ -84,39 +85,29 @@ int Main(int argc, char** argv) {
     std::cerr << "onnx-convert: " << input << ": " << model.status().message() << "\n";
     return 1;
   }
-  const schema::checker::CheckResult input_check = CheckAndWarn(**model, "onnx-convert: " + input);
+  absl::StatusOr<schema::checker::CheckResult> input_check =
+      CheckInputModel(**model, input, StderrWarnings("onnx-convert: " + input));
   if (!input_check.ok()) {
-    std::cerr << "onnx-convert: " << input << " is not a valid model: " << input_check.errors[0] << "\n";
+    std::cerr << "onnx-convert: " << input_check.status().message() << "\n";
     return 1;
   }
-  converter::ConvertReport report;
-  absl::StatusOr<std::unique_ptr<ir::Model>> converted = converter::ConvertModel(**model, options, &report);
-  if (!converted.ok()) {
-    std::cerr << "onnx-convert: " << converted.status().message() << "\n";
+  ConvertRequest request;
+  request.options = options;
+  request.verify = args.Has("verify");
+  request.inputs_dir = args.Get("inputs").value_or("");
+  request.equivalence = eq_options;
+  absl::StatusOr<ConvertOutcome> outcome =
+      ConvertCheckedModel(**model, *input_check, request, StderrWarnings("onnx-convert: " + output));
+  if (!outcome.ok()) {
+    std::cerr << "onnx-convert: " << outcome.status().message() << "\n";
     return 1;
   }
-  if (const auto check = CheckAndWarn(**converted, "onnx-convert: " + output, &input_check); !check.ok()) {
-    std::cerr << "onnx-convert: the result would be invalid, nothing written: " << check.errors[0] << "\n";
-    return 1;
-  }
-  if (args.Has("verify")) {
-    absl::StatusOr<Reference> ref = MakeReference(**model, args.Get("inputs").value_or(""), eq_options);
-    if (!ref.ok()) {
-      std::cerr << "onnx-convert: " << ref.status().message() << "\n";
-      return 1;
-    }
-    std::vector<optimizer::OutputDifference> diffs;
-    if (absl::Status s = optimizer::CheckOutputs(**converted, ref->inputs, ref->outputs, eq_options, &diffs);
-        !s.ok()) {
-      std::cerr << "onnx-convert: verification failed, nothing written: " << s.message() << "\n";
-      return 1;
-    }
-    std::cerr << "onnx-convert: verified: " << DescribeMatch(diffs) << "\n";
-  }
+  if (request.verify) std::cerr << "onnx-convert: verified: " << DescribeMatch(outcome->differences) << "\n";
+  const converter::ConvertReport& report = outcome->report;
   for (const std::string& w : report.warnings) std::cerr << "onnx-convert: warning: " << w << "\n";
   std::cerr << "onnx-convert: ir_version " << report.ir_from << " -> " << report.ir_to << ", "
             << report.nodes_adapted << " nodes adapted, " << report.nodes_rewritten << " rewritten\n";
-  if (absl::Status s = WriteModel(**converted, output); !s.ok()) {
+  if (absl::Status s = WriteModel(*outcome->model, output); !s.ok()) {
     std::cerr << "onnx-convert: " << output << ": " << s.message() << "\n";
     return 1;
   }

@@ -5,7 +5,6 @@
 #include <iostream>
 #include <string>
 
-#include "converter/model_clone.h"
 #include "optimizer/model_stats.h"
 #include "optimizer/pass_manager.h"
 #include "optimizer/pass_registry.h"
@@ -14,6 +13,7 @@
 #include "tools/cli/runtime_options.h"
 #include "tools/model_check.h"
 #include "tools/model_source.h"
+#include "tools/model_steps.h"
 #include "tools/size_report.h"
 #include "tools/verification.h"
 
@@ -50,16 +50,15 @@ constexpr char kUsage[] =
     "options:\n";
 
 void ListPasses() {
-  const optimizer::PassRegistry& registry = optimizer::PassRegistry::Global();
   std::cout << "groups:\n";
-  for (const auto& [name, group] : registry.groups()) {
+  for (const auto& [name, group] : optimizer::PassRegistry::Global().groups()) {
     std::cout << "  " << name << std::string(name.size() < 24 ? 24 - name.size() : 1, ' ') << group.summary
               << "\n" << std::string(26, ' ') << "= " << group.pipeline << "\n";
   }
   std::cout << "passes:\n";
-  for (const auto& [name, pass] : registry.passes()) {
-    if (name.rfind("test-", 0) == 0) continue;
-    std::cout << "  " << name << std::string(name.size() < 24 ? 24 - name.size() : 1, ' ') << pass.summary << "\n";
+  for (const optimizer::PassInfo* pass : ListedPasses()) {
+    const std::string& name = pass->name;
+    std::cout << "  " << name << std::string(name.size() < 24 ? 24 - name.size() : 1, ' ') << pass->summary << "\n";
   }
 }
 
@@ -244,9 +243,10 @@ int Main(int argc, char** argv) {
     return 1;
   }
   // Passes assume a valid model, and an invalid input cannot give a valid output.
-  const schema::checker::CheckResult input_check = CheckAndWarn(**model, "onnx-opt: " + input);
+  absl::StatusOr<schema::checker::CheckResult> input_check =
+      CheckInputModel(**model, input, StderrWarnings("onnx-opt: " + input));
   if (!input_check.ok()) {
-    std::cerr << "onnx-opt: " << input << " is not a valid model: " << input_check.errors[0] << "\n";
+    std::cerr << "onnx-opt: " << input_check.status().message() << "\n";
     return 1;
   }
   ShrinkReport report;
@@ -263,59 +263,31 @@ int Main(int argc, char** argv) {
     report.before = *before;
   }
 
-  // The original, kept for verification: a copy sharing the tensor bytes the loader already mapped.
-  // (Not a reload: that would have to find external data again, from a folder recomputed here.)
-  std::unique_ptr<ir::Model> original;
-  Reference reference;
-  if (verify) {
-    absl::StatusOr<std::unique_ptr<ir::Model>> copy = converter::CloneModel(**model);
-    if (!copy.ok()) {
-      std::cerr << "onnx-opt: cannot keep a copy of the input for verification: " << copy.status().message() << "\n";
-      return 1;
-    }
-    original = std::move(*copy);
-    absl::StatusOr<Reference> ref = MakeReference(*original, args.Get("inputs").value_or(""), eq_options);
-    if (!ref.ok()) {
-      std::cerr << "onnx-opt: " << ref.status().message() << "\n";
-      return 1;
-    }
-    reference = std::move(*ref);
+  OptimizeRequest request;
+  request.pipeline = pipeline;
+  request.manager = options;
+  request.verify = verify;
+  request.verify_each = args.Has("verify-each");
+  request.inputs_dir = args.Get("inputs").value_or("");
+  request.equivalence = eq_options;
+  bool usage_error = false;
+  absl::StatusOr<OptimizeOutcome> outcome = OptimizeCheckedModel(
+      **model, *input_check, request, StderrWarnings("onnx-opt: " + output), &usage_error);
+  if (!outcome.ok()) {
+    std::cerr << "onnx-opt: " << outcome.status().message() << "\n";
+    return usage_error ? 2 : 1;
   }
-  if (args.Has("verify-each")) {
-    options.after_each = [&](const ir::Model& m, const std::string&) {
-      return optimizer::CheckOutputs(m, reference.inputs, reference.outputs, eq_options);
-    };
-  }
-  optimizer::PassManager manager(options);
-  absl::StatusOr<optimizer::PipelineResult> result =
-      manager.Run(**model, pipeline);
-  if (!result.ok()) {
-    const bool usage = absl::IsInvalidArgument(result.status()) &&
-                       std::string(result.status().message()).find("pipeline") != std::string::npos;
-    std::cerr << "onnx-opt: " << result.status().message() << "\n";
-    return usage || std::string(result.status().message()).rfind("unknown pass", 0) == 0 ? 2 : 1;
-  }
-  if (args.Has("print-stats")) std::cerr << optimizer::FormatStatsTable(*result);
+  const optimizer::PipelineResult& result = outcome->pipeline;
+  if (args.Has("print-stats")) std::cerr << optimizer::FormatStatsTable(result);
   if (std::optional<std::string> json = args.Get("stats-json")) {
-    if (absl::Status s = WriteTextFile(*json, optimizer::FormatStatsJson(*result)); !s.ok()) {
+    if (absl::Status s = WriteTextFile(*json, optimizer::FormatStatsJson(result)); !s.ok()) {
       std::cerr << "onnx-opt: " << *json << ": " << s.message() << "\n";
       return 1;
     }
   }
-  if (const auto check = CheckAndWarn(**model, "onnx-opt: " + output, &input_check); !check.ok()) {
-    std::cerr << "onnx-opt: the result would be invalid, nothing written: " << check.errors[0] << "\n";
-    return 1;
-  }
   if (verify) {
-    std::vector<optimizer::OutputDifference> differences;
-    if (absl::Status s =
-            optimizer::CheckOutputs(**model, reference.inputs, reference.outputs, eq_options, &differences);
-        !s.ok()) {
-      std::cerr << "onnx-opt: verification failed, nothing written: " << s.message() << "\n";
-      return 1;
-    }
-    std::cerr << "onnx-opt: verified: " << DescribeMatch(differences) << "\n";
-    report.verification = SummarizeVerification(differences, eq_options);
+    std::cerr << "onnx-opt: verified: " << DescribeMatch(outcome->differences) << "\n";
+    report.verification = SummarizeVerification(outcome->differences, eq_options);
   }
   if (absl::Status s = WriteModel(**model, output, save_options); !s.ok()) {
     std::cerr << "onnx-opt: " << output << ": " << s.message() << "\n";
@@ -338,7 +310,7 @@ int Main(int argc, char** argv) {
     }
   }
   if (!want_report) return 0;
-  report.passes = ContributionsOf(*result);
+  report.passes = ContributionsOf(result);
   report.ops_after = optimizer::CountOpTypes(**model);
   report.after = *after;
   if (args.Has("report")) std::cerr << FormatReportTable(report);

@@ -22,6 +22,7 @@
 #include "tools/cli/version.h"
 #include "tools/model_check.h"
 #include "tools/model_source.h"
+#include "tools/model_steps.h"
 #include "tools/verification.h"
 
 namespace onnx_opt::tools {
@@ -95,8 +96,8 @@ int Main(int argc, char** argv) {
     std::cerr << "onnx-run: " << path << ": " << model.status().message() << "\n";
     return 1;
   }
-  if (const auto check = CheckAndWarn(**model, "onnx-run: " + path); !check.ok()) {
-    std::cerr << "onnx-run: " << path << " is not a valid model: " << check.errors[0] << "\n";
+  if (absl::Status s = CheckInputModel(**model, path, StderrWarnings("onnx-run: " + path)).status(); !s.ok()) {
+    std::cerr << "onnx-run: " << s.message() << "\n";
     return 1;
   }
   absl::StatusOr<std::vector<interpreter::RuntimeValue>> inputs =

@@ -1,0 +1,116 @@
+#include "tools/model_steps.h"
+
+#include "absl/strings/str_cat.h"
+#include "converter/model_clone.h"
+#include "tools/verification.h"
+
+namespace onnx_opt::tools {
+
+absl::StatusOr<schema::checker::CheckResult> CheckInputModel(const ir::Model& model, const std::string& name,
+                                                             const WarningSink& warn) {
+  schema::checker::CheckResult check = CheckAndWarn(model, warn);
+  if (!check.ok()) return absl::InvalidArgumentError(absl::StrCat(name, " is not a valid model: ", check.errors[0]));
+  return check;
+}
+
+namespace {
+
+// The rewritten model must pass the checker; warnings the input had are not reported again.
+absl::Status CheckRewritten(const ir::Model& result, const schema::checker::CheckResult& input_check,
+                            const WarningSink& result_warnings) {
+  if (const auto check = CheckAndWarn(result, result_warnings, &input_check); !check.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("the result would be invalid, nothing written: ", check.errors[0]));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status VerifyRewritten(const ir::Model& result, const Reference& reference,
+                             const optimizer::EquivalenceOptions& equivalence,
+                             std::vector<optimizer::OutputDifference>* differences) {
+  if (absl::Status s = optimizer::CheckOutputs(result, reference.inputs, reference.outputs, equivalence, differences);
+      !s.ok()) {
+    return absl::Status(s.code(), absl::StrCat("verification failed, nothing written: ", s.message()));
+  }
+  return absl::OkStatus();
+}
+
+bool IsPipelineUsageError(const absl::Status& status) {
+  const std::string message(status.message());
+  return (absl::IsInvalidArgument(status) && message.find("pipeline") != std::string::npos) ||
+         message.rfind("unknown pass", 0) == 0;
+}
+
+}  // namespace
+
+absl::StatusOr<OptimizeOutcome> OptimizeCheckedModel(ir::Model& model,
+                                                     const schema::checker::CheckResult& input_check,
+                                                     const OptimizeRequest& request, const WarningSink& result_warnings,
+                                                     bool* usage_error) {
+  if (usage_error != nullptr) *usage_error = false;
+  const bool verify = request.verify || request.verify_each;
+  // The original, kept for verification: a copy sharing the tensor bytes the loader already mapped
+  // (not a reload, which would have to find external data again).
+  std::unique_ptr<ir::Model> original;
+  Reference reference;
+  if (verify) {
+    absl::StatusOr<std::unique_ptr<ir::Model>> copy = converter::CloneModel(model);
+    if (!copy.ok()) {
+      return absl::Status(copy.status().code(), absl::StrCat("cannot keep a copy of the input for verification: ",
+                                                             copy.status().message()));
+    }
+    original = std::move(*copy);
+    absl::StatusOr<Reference> ref = MakeReference(*original, request.inputs_dir, request.equivalence);
+    if (!ref.ok()) return ref.status();
+    reference = std::move(*ref);
+  }
+  optimizer::PassManagerOptions options = request.manager;
+  if (request.verify_each) {
+    options.after_each = [&](const ir::Model& m, const std::string&) {
+      return optimizer::CheckOutputs(m, reference.inputs, reference.outputs, request.equivalence);
+    };
+  }
+  OptimizeOutcome outcome;
+  absl::StatusOr<optimizer::PipelineResult> result = optimizer::PassManager(std::move(options)).Run(model, request.pipeline);
+  if (!result.ok()) {
+    if (usage_error != nullptr) *usage_error = IsPipelineUsageError(result.status());
+    return result.status();
+  }
+  outcome.pipeline = std::move(*result);
+  if (absl::Status s = CheckRewritten(model, input_check, result_warnings); !s.ok()) return s;
+  if (verify) {
+    if (absl::Status s = VerifyRewritten(model, reference, request.equivalence, &outcome.differences); !s.ok()) {
+      return s;
+    }
+  }
+  return outcome;
+}
+
+absl::StatusOr<ConvertOutcome> ConvertCheckedModel(const ir::Model& model,
+                                                   const schema::checker::CheckResult& input_check,
+                                                   const ConvertRequest& request, const WarningSink& result_warnings) {
+  ConvertOutcome outcome;
+  absl::StatusOr<std::unique_ptr<ir::Model>> converted = converter::ConvertModel(model, request.options, &outcome.report);
+  if (!converted.ok()) return converted.status();
+  outcome.model = std::move(*converted);
+  // The input is left as it was, so it is its own reference.
+  if (absl::Status s = CheckRewritten(*outcome.model, input_check, result_warnings); !s.ok()) return s;
+  if (request.verify) {
+    absl::StatusOr<Reference> ref = MakeReference(model, request.inputs_dir, request.equivalence);
+    if (!ref.ok()) return ref.status();
+    if (absl::Status s = VerifyRewritten(*outcome.model, *ref, request.equivalence, &outcome.differences); !s.ok()) {
+      return s;
+    }
+  }
+  return outcome;
+}
+
+std::vector<const optimizer::PassInfo*> ListedPasses() {
+  std::vector<const optimizer::PassInfo*> listed;
+  for (const auto& [name, pass] : optimizer::PassRegistry::Global().passes()) {
+    if (name.rfind("test-", 0) != 0) listed.push_back(&pass);
+  }
+  return listed;
+}
+
+}  // namespace onnx_opt::tools

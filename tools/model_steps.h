@@ -1,0 +1,79 @@
+// What onnx-opt and onnx-convert do to a model between reading and writing it, shared with the
+// Python module (python/) so that both take the same steps and fail with the same one-line messages:
+// check the input, rewrite it (a pass pipeline or a conversion), check the result, and on request
+// prove with the interpreter that it computes what the input did. Nothing here reads or writes files
+// or prints: warnings go to a sink, failures come back as statuses carrying the tools' messages.
+#ifndef ONNX_OPT_TOOLS_MODEL_STEPS_H_
+#define ONNX_OPT_TOOLS_MODEL_STEPS_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "converter/convert.h"
+#include "ir/model.h"
+#include "optimizer/equivalence.h"
+#include "optimizer/pass_manager.h"
+#include "optimizer/pass_registry.h"
+#include "schema/checker/checker.h"
+#include "tools/model_check.h"
+
+namespace onnx_opt::tools {
+
+// The input's checker result, or "NAME is not a valid model: FIRST ERROR" (passes assume a valid
+// model, and an invalid input cannot give a valid output).
+absl::StatusOr<schema::checker::CheckResult> CheckInputModel(const ir::Model& model, const std::string& name,
+                                                             const WarningSink& warn);
+
+struct OptimizeRequest {
+  std::string pipeline = "default";
+  // Pass options (fold size limit, ...). after_each is set here when verify_each is.
+  optimizer::PassManagerOptions manager;
+  bool verify = false;
+  bool verify_each = false;  // implies verify
+  // Verification inputs: input_K.pb files in this folder; empty: random ones from `equivalence`.
+  std::string inputs_dir;
+  optimizer::EquivalenceOptions equivalence;
+};
+
+struct OptimizeOutcome {
+  optimizer::PipelineResult pipeline;
+  std::vector<optimizer::OutputDifference> differences;  // of the final verification, when verified
+};
+
+// Runs the pipeline in place over a model that CheckInputModel accepted (`input_check`: its warnings
+// are not reported again for the result), checks the result ("the result would be invalid, nothing
+// written: ...") and verifies it when asked ("verification failed, nothing written: ..."). On failure
+// `*usage_error` (when given) tells a pipeline the caller wrote wrong (unknown pass, bad syntax) from
+// a model the steps could not handle.
+absl::StatusOr<OptimizeOutcome> OptimizeCheckedModel(ir::Model& model,
+                                                     const schema::checker::CheckResult& input_check,
+                                                     const OptimizeRequest& request, const WarningSink& result_warnings,
+                                                     bool* usage_error = nullptr);
+
+struct ConvertRequest {
+  converter::ConvertOptions options;
+  bool verify = false;
+  std::string inputs_dir;  // as in OptimizeRequest
+  optimizer::EquivalenceOptions equivalence;
+};
+
+struct ConvertOutcome {
+  std::unique_ptr<ir::Model> model;
+  converter::ConvertReport report;
+  std::vector<optimizer::OutputDifference> differences;  // when verified
+};
+
+// Converts a model that CheckInputModel accepted, checks and (when asked) verifies the converted copy;
+// messages as for OptimizeCheckedModel.
+absl::StatusOr<ConvertOutcome> ConvertCheckedModel(const ir::Model& model,
+                                                   const schema::checker::CheckResult& input_check,
+                                                   const ConvertRequest& request, const WarningSink& result_warnings);
+
+// The passes a user may name, by name (the registry's "test-" passes exist for tests only).
+std::vector<const optimizer::PassInfo*> ListedPasses();
+
+}  // namespace onnx_opt::tools
+
+#endif  // ONNX_OPT_TOOLS_MODEL_STEPS_H_
