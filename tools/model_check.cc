@@ -22,9 +22,4 @@ schema::checker::CheckResult CheckAndWarn(const ir::Model& model, const WarningS
   return result;
 }
 
-schema::checker::CheckResult CheckAndWarn(const ir::Model& model, const std::string& prefix,
-                                          const schema::checker::CheckResult* reported) {
-  return CheckAndWarn(model, StderrWarnings(prefix), reported);
-}
-
 }  // namespace onnx_opt::tools

@@ -23,9 +23,6 @@ WarningSink StderrWarnings(const std::string& prefix);
 // reported again for the result of a conversion or pipeline.
 schema::checker::CheckResult CheckAndWarn(const ir::Model& model, const WarningSink& warn,
                                           const schema::checker::CheckResult* reported = nullptr);
-// As above, printing to stderr with `prefix`.
-schema::checker::CheckResult CheckAndWarn(const ir::Model& model, const std::string& prefix,
-                                          const schema::checker::CheckResult* reported = nullptr);
 
 }  // namespace onnx_opt::tools
 

@@ -79,7 +79,7 @@ int Main(int argc, char** argv) {
       status = 1;
       continue;
     }
-    const schema::checker::CheckResult result = CheckAndWarn(**model, path);
+    const schema::checker::CheckResult result = CheckAndWarn(**model, StderrWarnings(path));
     if (result.ok()) {
       std::cout << path << ": ok" << std::endl;  // in order with stderr when both go to a terminal
       if (args.Has("infer")) status |= PrintInferred(path, **model);

@@ -111,6 +111,11 @@ absl::StatusOr<Tensor> WithWidened(const Tensor& x, F&& compute) {
 // int8 or uint8: the quantized operators' element types.
 inline bool Is8BitInteger(DataType t) { return t == DataType::kInt8 || t == DataType::kUint8; }
 
+// Element i of an int8 or uint8 tensor, as an int.
+inline int32_t ByteAt(const Tensor& t, int64_t i) {
+  return t.dtype() == DataType::kInt8 ? t.data<int8_t>()[i] : t.data<uint8_t>()[i];
+}
+
 // Reads a scalar input (any numeric type) as double; `fallback` when absent.
 absl::StatusOr<double> ScalarInput(const KernelContext& ctx, size_t i, double fallback);
 

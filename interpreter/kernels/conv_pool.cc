@@ -390,11 +390,6 @@ Status ConvInteger8(KernelContext& ctx, const Tensor& x0, const Tensor& w0, Tens
   return OkStatus();
 }
 
-// An 8-bit tensor's element i as an int.
-int32_t ByteAt(const Tensor& t, int64_t i) {
-  return t.dtype() == DataType::kInt8 ? t.data<int8_t>()[i] : t.data<uint8_t>()[i];
-}
-
 // ConvInteger through the 8-bit GEMM (AVX-512 VNNI), which takes the bytes of W and of X's column
 // matrix as they are, with their zero points, and is exact modulo 2^32 like the portable path. Padding
 // reads as X's zero point, so it adds nothing. Returns false (the caller takes the portable path)

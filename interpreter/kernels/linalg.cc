@@ -125,9 +125,7 @@ StatusOr<bool> MatMulIntegerVnni(KernelContext& ctx, const Tensor& a, const Tens
     const Tensor& z = ctx.input(input);
     if (z.size() != 1 && (z.rank() != 1 || z.size() != per_index_count)) return std::nullopt;
     std::vector<int32_t> v(static_cast<size_t>(z.size()));
-    for (int64_t i = 0; i < z.size(); ++i) {
-      v[i] = z.dtype() == DataType::kInt8 ? z.data<int8_t>()[i] : z.data<uint8_t>()[i];
-    }
+    for (int64_t i = 0; i < z.size(); ++i) v[i] = ByteAt(z, i);
     return v;
   };
   // A per-row zero point of A applies to each matrix of a batch: only 2-D A takes it here.

@@ -187,9 +187,10 @@ void Gemm8BitS32(int64_t M, int64_t N, int64_t K, const Int8Operand& A, const In
   const int64_t panels = (M + kMr - 1) / kMr;
   auto* packed_a = static_cast<int8_t*>(a_scratch.Get(panels * kMr * k4 + 1));
   auto* packed_b = static_cast<uint8_t*>(b_scratch.Get(kKc * ((kNc + kNr - 1) / kNr * kNr)));
-  auto* sums = static_cast<uint32_t*>(sum_scratch.Get((M + kNc) * static_cast<int64_t>(sizeof(uint32_t))));
+  auto* sums = static_cast<uint32_t*>(sum_scratch.Get((M + 2 * kNc) * static_cast<int64_t>(sizeof(uint32_t))));
   uint32_t* row_sums = sums;
-  uint32_t* col_sums = sums + M;
+  uint32_t* col_sums = sums + M;   // of the current block of columns
+  uint32_t* betas = col_sums + kNc;  // sB + zb_j, likewise
   PackA(A.data, K, flip_a, M, K, packed_a, row_sums);
   for (int64_t j0 = 0; j0 < N; j0 += kNc) {
     const int64_t nc = N - j0 < kNc ? N - j0 : kNc;
@@ -224,12 +225,14 @@ void Gemm8BitS32(int64_t M, int64_t N, int64_t K, const Int8Operand& A, const In
       const uint8_t* row = B.data + k * N + j0;
       for (int64_t j = 0; j < nc; ++j) col_sums[j] += static_cast<uint8_t>(row[j] ^ flip_b);
     }
+    for (int64_t j = 0; j < nc; ++j) {
+      betas[j] = (B.is_signed ? 128u : 0u) + static_cast<uint32_t>(B.zero_points[B.per_index ? j0 + j : 0]);
+    }
     for (int64_t i = 0; i < M; ++i) {
       const uint32_t alpha = (A.is_signed ? 0u : 128u) - static_cast<uint32_t>(A.zero_points[A.per_index ? i : 0]);
       int32_t* row = C + i * N + j0;
       for (int64_t j = 0; j < nc; ++j) {
-        const uint32_t beta = (B.is_signed ? 128u : 0u) + static_cast<uint32_t>(B.zero_points[B.per_index ? j0 + j : 0]);
-        const uint32_t terms = alpha * col_sums[j] - beta * row_sums[i] - static_cast<uint32_t>(K) * alpha * beta;
+        const uint32_t terms = alpha * col_sums[j] - betas[j] * row_sums[i] - static_cast<uint32_t>(K) * alpha * betas[j];
         row[j] = static_cast<int32_t>(static_cast<uint32_t>(row[j]) + terms);
       }
     }
