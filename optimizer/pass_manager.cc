@@ -151,10 +151,10 @@ std::string FormatStatsJson(const PipelineResult& result) {
   }
   absl::StrAppendFormat(&out,
                         "  ],\n  \"nodes_before\": %d,\n  \"nodes_after\": %d,\n"
-                        "  \"initializer_bytes_before\": %d,\n  \"initializer_bytes_after\": %d\n}\n",
+                        "  \"initializer_bytes_before\": %d,\n  \"initializer_bytes_after\": %d,\n"
+                        "  \"initializers_listed_as_inputs\": %d\n}\n",
                         result.before.nodes, result.after.nodes, result.before.initializer_bytes,
-                        result.after.initializer_bytes);
-  if (result.listed_as_inputs.count > 0) absl::StrAppend(&out, result.listed_as_inputs.Summary(), "\n");
+                        result.after.initializer_bytes, result.listed_as_inputs.count);
   return out;
 }
 

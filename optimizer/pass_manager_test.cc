@@ -65,6 +65,19 @@ TEST(PassManagerTest, RunsToFixedPointAndRecordsStats) {
   EXPECT_NE(FormatStatsJson(*result).find("\"rewrites\": 1"), std::string::npos);
 }
 
+// IR < 4 models get their new initializers listed as inputs: the JSON counts them in a field of its
+// own and stays one JSON object (the table says it in a line).
+TEST(PassManagerTest, StatsJsonCountsInitializersListedAsInputs) {
+  PipelineResult result;
+  result.listed_as_inputs.ir_version = 3;
+  result.listed_as_inputs.count = 2;
+  const std::string json = FormatStatsJson(result);
+  EXPECT_NE(json.find("\"initializers_listed_as_inputs\": 2\n}"), std::string::npos) << json;
+  EXPECT_EQ(json.substr(json.size() - 2), "}\n") << json;
+  EXPECT_NE(FormatStatsTable(result).find("ir_version 3: 2 new initializers listed as graph inputs"),
+            std::string::npos);
+}
+
 TEST(PassManagerTest, StructuralCheckNamesThePassThatBrokeTheModel) {
   auto model = ChainOfIdentities(2);
   PassManager pm;
