@@ -2,201 +2,42 @@
 
 #include <chrono>
 
-#include <queue>
-
-#include "absl/container/flat_hash_set.h"
+#include "absl/container/node_hash_map.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "interpreter/execution_plan.h"
 #include "interpreter/status_macros.h"
 #include "interpreter/tensor_limit.h"
 #include "ir/function.h"
 #include "ir/opset_import.h"
 
 namespace onnx_opt::interpreter {
-namespace {
 
-// Values a subgraph (recursively) uses from outside itself.
-void CollectCaptures(const ir::Graph& sub, std::vector<const ir::Value*>& out) {
-  auto consider = [&](const ir::Value* v) {
-    if (v != nullptr && v->graph() != nullptr && !v->graph()->IsWithin(&sub)) out.push_back(v);
-  };
-  for (const ir::Node* n : sub.nodes()) {
-    for (const ir::Value* v : n->inputs()) consider(v);
-    for (const ir::Graph* g : n->subgraphs()) {
-      std::vector<const ir::Value*> inner;
-      CollectCaptures(*g, inner);
-      for (const ir::Value* v : inner) consider(v);
-    }
-  }
-  for (const ir::Value* v : sub.outputs()) consider(v);
-}
-
-// How to run one graph: node order and which values die after each node.
-struct Plan {
-  std::vector<const ir::Node*> order;
-  std::vector<std::vector<const ir::Value*>> free_after;
-  std::vector<uint64_t> dying_inputs;  // per node in order: input slots whose value dies there
-  std::vector<std::vector<const ir::Value*>> captures;  // per node in order
-  // Per node in order: its kernel and opset version, found on the first run (a graph always runs
-  // under the same opset imports) so later runs skip the registry and function lookups.
-  struct Kernel {
-    const KernelFn* fn = nullptr;
-    int64_t version = 0;
-  };
-  std::vector<Kernel> kernels;
-  // Per node in order: for a Conv, the positions of the BatchNormalization and/or activation after it
-  // that it may apply as an epilogue (each link's value has no other use), in chain order.
-  std::vector<std::vector<size_t>> folded;
-  bool constants_loaded = false;  // the graph's initializers are in the evaluator's cache
-};
-
-bool IsFoldableActivation(const ir::Node& n) {
-  static const absl::flat_hash_set<std::string> kOps = {"Relu", "Clip", "LeakyRelu", "HardSigmoid",
-                                                        "HardSwish", "Sigmoid", "Tanh"};
-  return n.is_onnx_domain() && kOps.contains(n.op_type());
-}
-
-// Finds Conv -> [BatchNormalization] -> [activation] chains for the plan's `folded`.
-void PlanFolding(const ir::Graph& g, const absl::flat_hash_set<const ir::Value*>& outputs, Plan& plan) {
-  const size_t n = plan.order.size();
-  absl::flat_hash_map<const ir::Node*, size_t> pos;
-  for (size_t k = 0; k < n; ++k) pos[plan.order[k]] = k;
-  // The only consumer of v (as its input 0, in this graph), or null.
-  auto sole_consumer = [&](const ir::Value* v) -> const ir::Node* {
-    if (v == nullptr || outputs.contains(v) || v->uses().size() != 1) return nullptr;
-    const ir::Use& u = v->uses()[0];
-    if (u.is_graph_output() || u.index != 0 || !pos.contains(u.node)) return nullptr;
-    return u.node;
-  };
-  // The folded node's other inputs must exist when the Conv runs (at position k).
-  auto inputs_ready = [&](const ir::Node* f, size_t k) {
-    for (size_t i = 1; i < f->num_inputs(); ++i) {
-      const ir::Value* v = f->input(i);
-      if (v == nullptr || v->producer() == nullptr) continue;
-      auto it = pos.find(v->producer());
-      if (it != pos.end() && it->second >= k) return false;
-    }
-    for (size_t o = 1; o < f->num_outputs(); ++o) {
-      if (!f->output(o)->name().empty()) return false;  // statistics outputs wanted
-    }
-    return true;
-  };
-  plan.folded.assign(n, {});
-  for (size_t k = 0; k < n; ++k) {
-    const ir::Node* conv = plan.order[k];
-    if (!conv->is_onnx_domain() || conv->op_type() != "Conv" || conv->num_outputs() != 1) continue;
-    const ir::Node* next = sole_consumer(conv->output(0));
-    if (next != nullptr && next->is_onnx_domain() && next->op_type() == "BatchNormalization" &&
-        inputs_ready(next, k)) {
-      plan.folded[k].push_back(pos[next]);
-      next = sole_consumer(next->output(0));
-    }
-    if (next != nullptr && IsFoldableActivation(*next) && inputs_ready(next, k)) plan.folded[k].push_back(pos[next]);
-  }
-}
-
-absl::StatusOr<std::unique_ptr<Plan>> MakePlan(const ir::Graph& g) {
-  auto plan = std::make_unique<Plan>();
-  std::vector<const ir::Node*> nodes;
-  absl::flat_hash_map<const ir::Node*, size_t> index;
-  for (const ir::Node* n : g.nodes()) {
-    index[n] = nodes.size();
-    nodes.push_back(n);
-  }
-  const size_t n = nodes.size();
-  std::vector<std::vector<const ir::Value*>> caps(n);
-  std::vector<std::vector<size_t>> users(n);
-  std::vector<int> pending(n, 0);
-  for (size_t i = 0; i < n; ++i) {
-    for (const ir::Graph* sg : nodes[i]->subgraphs()) CollectCaptures(*sg, caps[i]);
-    auto dep = [&](const ir::Value* v) {
-      if (v == nullptr || v->producer() == nullptr || v->graph() != &g) return;
-      auto it = index.find(v->producer());
-      if (it == index.end() || it->second == i) return;
-      users[it->second].push_back(i);
-      ++pending[i];
-    };
-    for (const ir::Value* v : nodes[i]->inputs()) dep(v);
-    for (const ir::Value* v : caps[i]) dep(v);
-  }
-  std::priority_queue<size_t, std::vector<size_t>, std::greater<size_t>> ready;
-  for (size_t i = 0; i < n; ++i) {
-    if (pending[i] == 0) ready.push(i);
-  }
-  std::vector<size_t> order;
-  while (!ready.empty()) {
-    const size_t i = ready.top();
-    ready.pop();
-    order.push_back(i);
-    for (size_t u : users[i]) {
-      if (--pending[u] == 0) ready.push(u);
-    }
-  }
-  if (order.size() != n) {
-    return absl::InvalidArgumentError(absl::StrCat("graph '", g.name(), "' has a cycle"));
-  }
-  // Last use of each value defined in this graph.
-  absl::flat_hash_map<const ir::Value*, size_t> last;
-  absl::flat_hash_set<const ir::Value*> outputs(g.outputs().begin(), g.outputs().end());
-  for (size_t k = 0; k < n; ++k) {
-    const size_t i = order[k];
-    for (const ir::Value* v : nodes[i]->inputs()) {
-      if (v != nullptr && v->graph() == &g) last[v] = k;
-    }
-    for (const ir::Value* v : caps[i]) {
-      if (v->graph() == &g) last[v] = k;
-    }
-    // Outputs nobody uses die right away.
-    for (size_t o = 0; o < nodes[i]->num_outputs(); ++o) {
-      const ir::Value* v = nodes[i]->output(o);
-      if (!last.contains(v)) last[v] = k;
-    }
-  }
-  plan->order.resize(n);
-  plan->free_after.resize(n);
-  plan->captures.resize(n);
-  for (size_t k = 0; k < n; ++k) {
-    plan->order[k] = nodes[order[k]];
-    plan->captures[k] = std::move(caps[order[k]]);
-  }
-  for (const auto& [v, k] : last) {
-    if (!outputs.contains(v)) plan->free_after[k].push_back(v);
-  }
-  // An input slot dies at its node when the value is local, not a graph output and last used there.
-  plan->kernels.assign(n, {});
-  PlanFolding(g, outputs, *plan);
-  plan->dying_inputs.assign(n, 0);
-  for (size_t k = 0; k < n; ++k) {
-    const ir::Node* node = plan->order[k];
-    for (size_t i = 0; i < node->num_inputs() && i < 64; ++i) {
-      const ir::Value* v = node->input(i);
-      // Initializers are shared by every run (and the model): never written in place.
-      if (v == nullptr || v->graph() != &g || outputs.contains(v) || v->initializer() != nullptr) continue;
-      auto it = last.find(v);
-      if (it != last.end() && it->second == k) plan->dying_inputs[k] |= uint64_t{1} << i;
-    }
-  }
-  return plan;
-}
-
-}  // namespace
-
+// Initializers as run-time values, keyed by their IR value; nodes keep pointers into it, so the map
+// never moves its entries.
+using ConstantMap = absl::node_hash_map<const ir::Value*, RuntimeValue>;
 struct Scope {
+  enum State : uint8_t { kUnset, kSet, kAbsent };
+
   const Scope* parent = nullptr;
-  absl::flat_hash_map<const ir::Value*, RuntimeValue> values;
-  absl::flat_hash_set<const ir::Value*> absent;  // formal inputs the caller omitted
+  const ExecutionPlan* plan = nullptr;  // null for a lone node (RunNode)
+  std::vector<RuntimeValue> slots;      // the plan's slots
+  std::vector<uint8_t> state;           // per slot; kAbsent: a formal input the caller omitted
   const std::vector<ir::OpsetImport>* opsets = nullptr;
   const AttributeScope* attrs = nullptr;
   // Initializers of every graph, loaded once per evaluator and read in place (never copied into a
-  // scope); a graph input given by the caller shadows its initializer through `values`.
-  const absl::flat_hash_map<const ir::Value*, RuntimeValue>* constants = nullptr;
+  // scope); a graph input given by the caller shadows its initializer.
+  const ConstantMap* constants = nullptr;
 
-  // Returns the value, or null with *omitted set when it is an omitted input.
+  // Returns the value, or null with *omitted set when it is an omitted input. Looks through the
+  // enclosing scopes (subgraphs capture outer values), then the initializers.
   const RuntimeValue* Find(const ir::Value* v, bool* omitted) const {
     for (const Scope* s = this; s != nullptr; s = s->parent) {
-      auto it = s->values.find(v);
-      if (it != s->values.end()) return &it->second;
-      if (s->absent.contains(v)) {
+      if (s->plan == nullptr) continue;
+      auto it = s->plan->slot_of.find(v);
+      if (it == s->plan->slot_of.end()) continue;
+      if (s->state[it->second] == kSet) return &s->slots[it->second];
+      if (s->state[it->second] == kAbsent) {
         *omitted = true;
         return nullptr;
       }
@@ -208,20 +49,31 @@ struct Scope {
     return nullptr;
   }
 
-  // The values of node's inputs from slot `first` on (null for omitted ones and slots before `first`);
-  // an error when one has no value.
-  absl::StatusOr<std::vector<const RuntimeValue*>> Inputs(const ir::Node& node, size_t first = 0) const {
-    std::vector<const RuntimeValue*> ins(node.num_inputs(), nullptr);
-    for (size_t i = first; i < node.num_inputs(); ++i) {
-      const ir::Value* v = node.input(i);
-      if (v == nullptr || v->name().empty()) continue;
-      bool is_omitted = false;
-      ins[i] = Find(v, &is_omitted);
-      if (ins[i] == nullptr && !is_omitted) {
-        return absl::InvalidArgumentError(absl::StrCat(node.Describe(), ": input '", v->name(), "' has no value"));
-      }
+  // The value `r` refers to (see Find); the common cases without hashing.
+  const RuntimeValue* Resolve(const ValueRef& r, bool* omitted) const {
+    switch (r.kind) {
+      case ValueRef::Kind::kOmitted:
+        return nullptr;
+      case ValueRef::Kind::kSlot:
+        if (state[r.slot] == kSet) return &slots[r.slot];
+        if (state[r.slot] == kAbsent) {
+          *omitted = true;
+          return nullptr;
+        }
+        break;
+      case ValueRef::Kind::kConstant:
+        if (r.constant != nullptr) return r.constant;
+        break;
+      case ValueRef::Kind::kOuter:
+        break;
     }
-    return ins;
+    return Find(r.value, omitted);
+  }
+
+  void Set(int64_t slot, RuntimeValue v) {
+    if (slot < 0) return;
+    slots[slot] = std::move(v);
+    state[slot] = kSet;
   }
 };
 
@@ -230,60 +82,92 @@ struct Evaluator::Impl {
   const ir::Graph* main = nullptr;
   std::vector<ir::OpsetImport> main_opsets;
   const KernelRegistry& registry = KernelRegistry::Global();
-  absl::flat_hash_map<const ir::Graph*, std::unique_ptr<Plan>> plans;  // kernels filled in as nodes run
-  absl::flat_hash_map<const ir::Value*, RuntimeValue> constants;
+  absl::flat_hash_map<const ir::Graph*, std::unique_ptr<ExecutionPlan>> plans;  // kernels filled in as nodes run
+  ConstantMap constants;
   int depth = 0;
   std::map<std::string, Evaluator::OpProfile>* profile = nullptr;
 
-  absl::StatusOr<Plan*> GetPlan(const ir::Graph& g) {
+  absl::StatusOr<ExecutionPlan*> GetPlan(const ir::Graph& g) {
     auto it = plans.find(&g);
     if (it != plans.end()) return it->second.get();
-    ASSIGN_OR_RETURN(auto p, MakePlan(g));
-    Plan* raw = p.get();
+    ASSIGN_OR_RETURN(auto p, MakeExecutionPlan(g));
+    ExecutionPlan* raw = p.get();
     plans[&g] = std::move(p);
     return raw;
   }
 
-  absl::StatusOr<Tensor> Constant(const ir::Value* v) {
+  absl::StatusOr<const RuntimeValue*> Constant(const ir::Value* v) {
     auto it = constants.find(v);
-    if (it != constants.end()) return it->second.tensor();
+    if (it != constants.end()) return &it->second;
     if (v->initializer() == nullptr) {
       return absl::UnimplementedError(absl::StrCat("sparse initializer '", v->name(), "' is not supported"));
     }
     ASSIGN_OR_RETURN(Tensor t, Tensor::FromIr(*v->initializer()));
-    constants[v] = t;
-    return t;
+    return &constants.emplace(v, std::move(t)).first->second;
+  }
+
+  // Loads g's initializers and points the plan's references at them (the map keeps them in place).
+  absl::Status LoadConstants(const ir::Graph& g, ExecutionPlan& plan) {
+    for (const ir::Value* v : g.initializers()) RETURN_IF_ERROR(Constant(v).status());
+    auto fill = [&](ValueRef& r) {
+      if (r.value == nullptr || r.value->initializer() == nullptr) return;
+      auto it = constants.find(r.value);
+      if (it != constants.end()) r.constant = &it->second;
+    };
+    for (ExecutionPlan::Step& step : plan.steps) {
+      for (ValueRef& r : step.inputs) fill(r);
+    }
+    for (ValueRef& r : plan.outputs) fill(r);
+    plan.constants_loaded = true;
+    return absl::OkStatus();
   }
 
   absl::StatusOr<std::vector<RuntimeValue>> RunGraph(const ir::Graph& g, std::vector<RuntimeValue> inputs,
                                                      const std::vector<bool>* omitted, Scope* parent,
                                                      const std::vector<ir::OpsetImport>* opsets,
                                                      const AttributeScope* attrs);
-  // `cached`, when given, holds the node's kernel from an earlier run, or receives it. `epilogue`,
+  // `step`, when given, holds the node's kernel from an earlier run, or receives it. `epilogue`,
   // when given, is offered to the kernel; *applied says whether it took it.
-  absl::Status RunNodeIn(const ir::Node& node, Scope& scope, std::vector<const RuntimeValue*> inputs,
+  absl::Status RunNodeIn(const ir::Node& node, Scope& scope, absl::Span<const RuntimeValue* const> inputs,
                          std::vector<RuntimeValue>& outputs, uint64_t dying_inputs = 0,
-                         Plan::Kernel* cached = nullptr, const ChannelEpilogue* epilogue = nullptr,
+                         ExecutionPlan::Step* step = nullptr, const ChannelEpilogue* epilogue = nullptr,
                          bool* applied = nullptr);
   absl::Status RunKernel(const KernelFn& kernel, int64_t version, const ir::Node& node, Scope& scope,
-                         std::vector<const RuntimeValue*> inputs, std::vector<RuntimeValue>& outputs,
+                         absl::Span<const RuntimeValue* const> inputs, std::vector<RuntimeValue>& outputs,
                          uint64_t dying_inputs, const ChannelEpilogue* epilogue, bool* applied);
   // Builds the epilogue of the chain folded after node k (its Conv inputs are `conv_inputs`); returns
   // how many of the folded nodes it covers (a prefix of the chain; 0: none).
-  absl::StatusOr<size_t> BuildEpilogue(const Plan& plan, size_t k, Scope& scope,
-                                       const std::vector<const RuntimeValue*>& conv_inputs, ChannelEpilogue& e);
+  absl::StatusOr<size_t> BuildEpilogue(const ExecutionPlan& plan, size_t k, Scope& scope,
+                                       absl::Span<const RuntimeValue* const> conv_inputs, ChannelEpilogue& e);
 };
 
 namespace {
 
-// Forgets the values that die after node k. An initializer's bytes stay, but if they are mapped from a
+// Forgets the values that die after step k. An initializer's bytes stay, but if they are mapped from a
 // file its pages are let go, so running a model larger than memory keeps only the weights in use
 // resident (the next run reads them from the file again).
-void ReleaseDead(const Plan& plan, size_t k, Scope& scope) {
-  for (const ir::Value* v : plan.free_after[k]) {
-    scope.values.erase(v);
-    if (v->initializer() != nullptr) v->initializer()->ReleasePages();
+void ReleaseDead(const ExecutionPlan::Step& step, Scope& scope) {
+  for (uint32_t slot : step.free_after) {
+    scope.slots[slot] = RuntimeValue();
+    if (scope.state[slot] == Scope::kSet) scope.state[slot] = Scope::kUnset;
   }
+  for (const ir::Value* v : step.release_pages_after) v->initializer()->ReleasePages();
+}
+
+// The values of `refs` in `scope` into `out` (null for omitted ones and those before `first`); an
+// error naming the node when one has no value.
+absl::Status ResolveInputs(const ir::Node& node, const std::vector<ValueRef>& refs, const Scope& scope,
+                           std::vector<const RuntimeValue*>& out, size_t first = 0) {
+  out.assign(refs.size(), nullptr);
+  for (size_t i = first; i < refs.size(); ++i) {
+    bool is_omitted = false;
+    out[i] = scope.Resolve(refs[i], &is_omitted);
+    if (out[i] == nullptr && !is_omitted && refs[i].kind != ValueRef::Kind::kOmitted) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(node.Describe(), ": input '", refs[i].value->name(), "' has no value"));
+    }
+  }
+  return absl::OkStatus();
 }
 
 class ScopedRunner final : public SubgraphRunner {
@@ -313,48 +197,53 @@ absl::StatusOr<std::vector<RuntimeValue>> Evaluator::Impl::RunGraph(
     ~DepthGuard() { --*d; }
   } guard{&depth};
 
+  ASSIGN_OR_RETURN(ExecutionPlan* plan, GetPlan(g));
+  if (!plan->constants_loaded) RETURN_IF_ERROR(LoadConstants(g, *plan));
   Scope scope;
   scope.parent = parent;
+  scope.plan = plan;
+  scope.slots.resize(plan->num_slots);
+  scope.state.assign(plan->num_slots, Scope::kUnset);
   scope.opsets = opsets;
   scope.attrs = attrs;
   scope.constants = &constants;
-  ASSIGN_OR_RETURN(Plan* plan, GetPlan(g));
-  if (!plan->constants_loaded) {
-    for (const ir::Value* v : g.initializers()) RETURN_IF_ERROR(Constant(v).status());
-    plan->constants_loaded = true;
-  }
   for (size_t i = 0; i < g.inputs().size(); ++i) {
     const ir::Value* v = g.inputs()[i];
+    const uint32_t slot = plan->input_slots[i];
     if (omitted != nullptr && i < omitted->size() && (*omitted)[i]) {
-      scope.values.erase(v);
-      scope.absent.insert(v);
+      scope.slots[slot] = RuntimeValue();
+      scope.state[slot] = Scope::kAbsent;
       continue;
     }
     if (i < inputs.size()) {
-      scope.values[v] = std::move(inputs[i]);
+      scope.Set(slot, std::move(inputs[i]));
     } else if (v->initializer() == nullptr) {
       return absl::InvalidArgumentError(absl::StrCat("graph '", g.name(), "': no value for input '",
                                                      v->name(), "'"));
     }
   }
-  std::vector<bool> computed(plan->order.size(), false);  // folded into an earlier node's kernel
-  for (size_t k = 0; k < plan->order.size(); ++k) {
+  const size_t n = plan->order.size();
+  std::vector<uint8_t> computed(n, 0);  // folded into an earlier node's kernel
+  // Reused by every node: no allocation per node once they have grown.
+  std::vector<const RuntimeValue*> ins;
+  std::vector<RuntimeValue> outs;
+  for (size_t k = 0; k < n; ++k) {
     const ir::Node& node = *plan->order[k];
+    ExecutionPlan::Step& step = plan->steps[k];
     if (computed[k]) {
-      ReleaseDead(*plan, k, scope);
+      ReleaseDead(step, scope);
       continue;
     }
-    ASSIGN_OR_RETURN(std::vector<const RuntimeValue*> ins, scope.Inputs(node));
+    RETURN_IF_ERROR(ResolveInputs(node, step.inputs, scope, ins));
     const auto start = profile != nullptr ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point();
     ChannelEpilogue epilogue;
     size_t folded = 0;
-    if (!plan->folded[k].empty()) {
+    if (!step.folded.empty()) {
       ASSIGN_OR_RETURN(folded, BuildEpilogue(*plan, k, scope, ins, epilogue));
     }
-    std::vector<RuntimeValue> outs;
     bool applied = false;
-    RETURN_IF_ERROR(RunNodeIn(node, scope, std::move(ins), outs, plan->dying_inputs[k], &plan->kernels[k],
-                              folded > 0 ? &epilogue : nullptr, &applied));
+    RETURN_IF_ERROR(RunNodeIn(node, scope, ins, outs, step.dying_inputs, &step, folded > 0 ? &epilogue : nullptr,
+                              &applied));
     if (profile != nullptr) {
       Evaluator::OpProfile& p = (*profile)[node.QualifiedOpType()];
       ++p.calls;
@@ -362,37 +251,36 @@ absl::StatusOr<std::vector<RuntimeValue>> Evaluator::Impl::RunGraph(
     }
     if (applied) {
       // The kernel's output is the last folded node's; the folded nodes are done.
-      for (size_t f = 0; f < folded; ++f) computed[plan->folded[k][f]] = true;
-      const ir::Value* v = plan->order[plan->folded[k][folded - 1]]->output(0);
-      if (!outs.empty()) scope.values[v] = std::move(outs[0]);
+      for (size_t f = 0; f < folded; ++f) computed[step.folded[f]] = 1;
+      const ExecutionPlan::Step& last = plan->steps[step.folded[folded - 1]];
+      if (!outs.empty() && !last.output_slots.empty()) scope.Set(last.output_slots[0], std::move(outs[0]));
     } else {
-      for (size_t o = 0; o < node.num_outputs() && o < outs.size(); ++o) {
-        const ir::Value* v = node.output(o);
-        if (!v->name().empty()) scope.values[v] = std::move(outs[o]);
+      for (size_t o = 0; o < step.output_slots.size() && o < outs.size(); ++o) {
+        scope.Set(step.output_slots[o], std::move(outs[o]));
       }
     }
-    ReleaseDead(*plan, k, scope);
+    ReleaseDead(step, scope);
   }
   std::vector<RuntimeValue> results;
-  results.reserve(g.outputs().size());
-  for (const ir::Value* v : g.outputs()) {
+  results.reserve(plan->outputs.size());
+  for (const ValueRef& r : plan->outputs) {
     bool is_omitted = false;
-    const RuntimeValue* r = scope.Find(v, &is_omitted);
-    if (r == nullptr) {
-      if (is_omitted) {
+    const RuntimeValue* v = scope.Resolve(r, &is_omitted);
+    if (v == nullptr) {
+      if (is_omitted || r.kind == ValueRef::Kind::kOmitted) {
         results.emplace_back();
         continue;
       }
-      return absl::InvalidArgumentError(absl::StrCat("graph '", g.name(), "': output '", v->name(),
+      return absl::InvalidArgumentError(absl::StrCat("graph '", g.name(), "': output '", r.value->name(),
                                                      "' was not computed"));
     }
-    results.push_back(*r);
+    results.push_back(*v);
   }
   return results;
 }
 
-absl::StatusOr<size_t> Evaluator::Impl::BuildEpilogue(const Plan& plan, size_t k, Scope& scope,
-                                                       const std::vector<const RuntimeValue*>& conv_inputs,
+absl::StatusOr<size_t> Evaluator::Impl::BuildEpilogue(const ExecutionPlan& plan, size_t k, Scope& scope,
+                                                       absl::Span<const RuntimeValue* const> conv_inputs,
                                                        ChannelEpilogue& e) {
   if (conv_inputs.size() < 2 || conv_inputs[1] == nullptr || !conv_inputs[1]->is_tensor() ||
       conv_inputs[1]->tensor().rank() < 1) {
@@ -403,12 +291,12 @@ absl::StatusOr<size_t> Evaluator::Impl::BuildEpilogue(const Plan& plan, size_t k
   const std::optional<int64_t> version = ir::FindOpsetVersion(opsets, "");
   if (!version) return 0;
   size_t covered = 0;
-  for (size_t f : plan.folded[k]) {
+  std::vector<const RuntimeValue*> ins;
+  for (size_t f : plan.steps[k].folded) {
     const ir::Node& node = *plan.order[f];
     // Input 0 is the Conv's output, not computed yet; a missing input is left to the node, which reports it.
-    absl::StatusOr<std::vector<const RuntimeValue*>> ins = scope.Inputs(node, 1);
-    if (!ins.ok()) return covered;
-    KernelContext ctx(node, *version, std::move(*ins), scope.attrs, nullptr);
+    if (!ResolveInputs(node, plan.steps[f].inputs, scope, ins, 1).ok()) return covered;
+    KernelContext ctx(node, *version, ins, scope.attrs, nullptr);
     absl::StatusOr<bool> added = node.op_type() == "BatchNormalization" ? AppendBatchNormEpilogue(ctx, channels, e)
                                                                         : AppendActivationEpilogue(ctx, e);
     if (!added.ok() || !*added) return covered;  // the node runs on its own and reports any error
@@ -418,11 +306,11 @@ absl::StatusOr<size_t> Evaluator::Impl::BuildEpilogue(const Plan& plan, size_t k
 }
 
 absl::Status Evaluator::Impl::RunKernel(const KernelFn& kernel, int64_t version, const ir::Node& node,
-                                        Scope& scope, std::vector<const RuntimeValue*> inputs,
+                                        Scope& scope, absl::Span<const RuntimeValue* const> inputs,
                                         std::vector<RuntimeValue>& outputs, uint64_t dying_inputs,
                                         const ChannelEpilogue* epilogue, bool* applied) {
   ScopedRunner runner(this, &scope);
-  KernelContext ctx(node, version, std::move(inputs), scope.attrs, &runner, dying_inputs);
+  KernelContext ctx(node, version, inputs, scope.attrs, &runner, dying_inputs);
   ctx.set_epilogue(epilogue);
   absl::Status st;
   try {
@@ -436,18 +324,21 @@ absl::Status Evaluator::Impl::RunKernel(const KernelFn& kernel, int64_t version,
     if (absl::StrContains(st.message(), desc)) return st;
     return absl::Status(st.code(), absl::StrCat(desc, ": ", st.message()));
   }
-  outputs = std::move(ctx.outputs());
+  // Moved element by element into the caller's vector, which keeps its capacity from node to node.
+  auto& produced = ctx.outputs();
+  outputs.resize(produced.size());
+  for (size_t i = 0; i < produced.size(); ++i) outputs[i] = std::move(produced[i]);
   return absl::OkStatus();
 }
 
 absl::Status Evaluator::Impl::RunNodeIn(const ir::Node& node, Scope& scope,
-                                        std::vector<const RuntimeValue*> inputs,
+                                        absl::Span<const RuntimeValue* const> inputs,
                                         std::vector<RuntimeValue>& outputs, uint64_t dying_inputs,
-                                        Plan::Kernel* cached, const ChannelEpilogue* epilogue, bool* applied) {
+                                        ExecutionPlan::Step* step, const ChannelEpilogue* epilogue,
+                                        bool* applied) {
   if (applied != nullptr) *applied = false;
-  if (cached != nullptr && cached->fn != nullptr) {
-    return RunKernel(*cached->fn, cached->version, node, scope, std::move(inputs), outputs, dying_inputs,
-                     epilogue, applied);
+  if (step != nullptr && step->kernel != nullptr) {
+    return RunKernel(*step->kernel, step->version, node, scope, inputs, outputs, dying_inputs, epilogue, applied);
   }
   const std::vector<ir::OpsetImport>& opsets = scope.opsets ? *scope.opsets : main_opsets;
   std::optional<int64_t> version = ir::FindOpsetVersion(opsets, node.domain());
@@ -461,8 +352,11 @@ absl::Status Evaluator::Impl::RunNodeIn(const ir::Node& node, Scope& scope,
     if (version) kernel = registry.Find(node.domain(), node.op_type(), *version);
   }
   if (kernel != nullptr) {
-    if (cached != nullptr) *cached = {kernel, *version};
-    return RunKernel(*kernel, *version, node, scope, std::move(inputs), outputs, dying_inputs, epilogue, applied);
+    if (step != nullptr) {
+      step->kernel = kernel;
+      step->version = *version;
+    }
+    return RunKernel(*kernel, *version, node, scope, inputs, outputs, dying_inputs, epilogue, applied);
   }
   if (fn != nullptr) {
     // Attributes visible in the body: the function's defaults, overridden by the call's attributes.
@@ -541,8 +435,8 @@ absl::StatusOr<std::vector<RuntimeValue>> Evaluator::RunByName(
     if (it != inputs.end()) {
       ordered.push_back(it->second);
     } else if (gin[i]->initializer() != nullptr) {
-      ASSIGN_OR_RETURN(Tensor t, impl_->Constant(gin[i]));
-      ordered.push_back(std::move(t));
+      ASSIGN_OR_RETURN(const RuntimeValue* constant, impl_->Constant(gin[i]));
+      ordered.push_back(*constant);
     } else {
       return absl::InvalidArgumentError(absl::StrCat("no value for graph input '", gin[i]->name(), "'"));
     }

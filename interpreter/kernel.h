@@ -10,8 +10,10 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/inlined_vector.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/types/span.h"
 #include "interpreter/cpu/vector_kernels.h"
 #include "interpreter/value.h"
 #include "ir/attribute.h"
@@ -53,9 +55,10 @@ class KernelContext {
  public:
   // `dying_inputs` has bit i set when input i's value is not used after this node (the evaluator's
   // liveness plan), so an output may take over its buffer (see OutputBuffer).
-  KernelContext(const ir::Node& node, int64_t opset, std::vector<const RuntimeValue*> inputs,
+  // `inputs` must outlive the context (the evaluator's per-graph buffer).
+  KernelContext(const ir::Node& node, int64_t opset, absl::Span<const RuntimeValue* const> inputs,
                 const AttributeScope* attr_scope, SubgraphRunner* runner, uint64_t dying_inputs = 0)
-      : node_(node), opset_(opset), inputs_(std::move(inputs)), attr_scope_(attr_scope),
+      : node_(node), opset_(opset), inputs_(inputs), attr_scope_(attr_scope),
         runner_(runner), outputs_(node.num_outputs()), dying_inputs_(dying_inputs) {}
 
   const ir::Node& node() const { return node_; }
@@ -95,7 +98,7 @@ class KernelContext {
   void set_output(size_t i, RuntimeValue v) {
     if (i < outputs_.size()) outputs_[i] = std::move(v);
   }
-  std::vector<RuntimeValue>& outputs() { return outputs_; }
+  absl::InlinedVector<RuntimeValue, 2>& outputs() { return outputs_; }
 
   absl::StatusOr<std::vector<RuntimeValue>> RunSubgraph(const ir::Graph& g,
                                                         std::vector<RuntimeValue> inputs) {
@@ -114,10 +117,10 @@ class KernelContext {
  private:
   const ir::Node& node_;
   int64_t opset_;
-  std::vector<const RuntimeValue*> inputs_;
+  absl::Span<const RuntimeValue* const> inputs_;
   const AttributeScope* attr_scope_;
   SubgraphRunner* runner_;
-  std::vector<RuntimeValue> outputs_;
+  absl::InlinedVector<RuntimeValue, 2> outputs_;  // no allocation for the usual one or two outputs
   uint64_t dying_inputs_;
   const ChannelEpilogue* epilogue_ = nullptr;
   bool epilogue_applied_ = false;

@@ -1,0 +1,70 @@
+// How the evaluator runs one graph, worked out once per graph: node order, a dense slot for every
+// value the graph defines (its inputs and named node outputs), where each node input comes from, and
+// which slots die after each node. Runs then index vectors instead of hashing value pointers, which
+// is most of the cost of a node on tiny tensors.
+#ifndef ONNX_OPT_INTERPRETER_EXECUTION_PLAN_H_
+#define ONNX_OPT_INTERPRETER_EXECUTION_PLAN_H_
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/statusor.h"
+#include "interpreter/kernel.h"
+#include "interpreter/value.h"
+#include "ir/graph.h"
+#include "ir/node.h"
+#include "ir/value.h"
+
+namespace onnx_opt::interpreter {
+
+// Where a node input (or graph output) is found at run time.
+struct ValueRef {
+  enum class Kind : uint8_t {
+    kOmitted,   // no value: an omitted optional input
+    kSlot,      // a value this graph defines (slot), or, when unset, its initializer (constant)
+    kConstant,  // an initializer of this graph that is not an input (constant)
+    kOuter,     // defined by an enclosing graph: looked up through the scope chain
+  };
+  Kind kind = Kind::kOmitted;
+  uint32_t slot = 0;
+  const ir::Value* value = nullptr;
+  const RuntimeValue* constant = nullptr;  // the loaded initializer, when it has one
+};
+
+struct ExecutionPlan {
+  std::vector<const ir::Node*> order;
+  absl::flat_hash_map<const ir::Value*, uint32_t> slot_of;  // for lookups from subgraphs
+  size_t num_slots = 0;
+  std::vector<uint32_t> input_slots;  // per graph input
+  std::vector<ValueRef> outputs;      // per graph output
+
+  // Per node in order.
+  struct Step {
+    std::vector<ValueRef> inputs;
+    std::vector<int64_t> output_slots;  // -1 for an unnamed (unwanted) output
+    std::vector<uint32_t> free_after;   // slots whose value is not used after this node
+    // Initializers last used here: if mapped from a file, their pages are let go, so running a model
+    // larger than memory keeps only the weights in use resident.
+    std::vector<const ir::Value*> release_pages_after;
+    uint64_t dying_inputs = 0;  // input slots whose value dies here (may be overwritten in place)
+    // The node's kernel and opset version, found on the first run (a graph always runs under the same
+    // opset imports) so later runs skip the registry and function lookups.
+    const KernelFn* kernel = nullptr;
+    int64_t version = 0;
+    // For a Conv: the positions of the BatchNormalization and/or activation after it that it may
+    // apply as an epilogue (each link's value has no other use), in chain order.
+    std::vector<size_t> folded;
+  };
+  std::vector<Step> steps;
+  bool constants_loaded = false;  // the graph's initializers are loaded and `constant` refs filled
+};
+
+// Orders g's nodes (ties by position, so runs are reproducible) and works out slots and liveness; an
+// error when the graph has a cycle.
+absl::StatusOr<std::unique_ptr<ExecutionPlan>> MakeExecutionPlan(const ir::Graph& g);
+
+}  // namespace onnx_opt::interpreter
+
+#endif  // ONNX_OPT_INTERPRETER_EXECUTION_PLAN_H_
