@@ -29,10 +29,10 @@ std::string RuntimeValue::DebugString() const {
     case Kind::kTensor:
       return absl::StrCat("tensor ", tensor_.ShapeString());
     case Kind::kSequence:
-      return absl::StrCat("sequence(", sequence_.size(), " x ", ir::DataTypeName(elem_type_), ")");
+      return absl::StrCat("sequence(", sequence().size(), " x ", ir::DataTypeName(sequence_elem_type()), ")");
     case Kind::kMap:
       return absl::StrCat("map(", ir::DataTypeName(tensor_.dtype()), " -> ",
-                          map_values_.ShapeString(), ")");
+                          map_values().ShapeString(), ")");
   }
   return "?";
 }

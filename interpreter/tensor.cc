@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <memory>
+#include <new>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -42,16 +44,22 @@ std::string DimsToString(absl::Span<const int64_t> dims) {
 }
 
 namespace {
-struct AlignedDeleter {
-  void operator()(void* p) const { std::free(p); }
+// One cache line; an array of them is a 64-byte aligned buffer.
+struct alignas(64) CacheLine {
+  char bytes[64];
 };
+// The buffer and its reference count in one allocation (tiny tensors pay for allocations, not work).
 std::shared_ptr<void> AllocateAligned(size_t bytes, bool zero_fill = true) {
-  size_t rounded = ((bytes + 63) / 64) * 64;
-  if (rounded == 0) rounded = 64;
-  void* p = std::aligned_alloc(64, rounded);
-  CHECK(p != nullptr) << "out of memory allocating " << rounded << " bytes for a tensor";
-  if (zero_fill) std::memset(p, 0, rounded);
-  return std::shared_ptr<void>(p, AlignedDeleter());
+  const size_t lines = std::max<size_t>((bytes + 63) / 64, 1);
+  std::shared_ptr<CacheLine[]> buffer;
+  try {
+    buffer = std::make_shared_for_overwrite<CacheLine[]>(lines);
+  } catch (const std::bad_alloc&) {
+    LOG(FATAL) << "out of memory allocating " << lines * 64 << " bytes for a tensor";
+  }
+  void* data = buffer.get();
+  if (zero_fill) std::memset(data, 0, lines * 64);
+  return std::shared_ptr<void>(std::move(buffer), data);
 }
 bool IsSubByte(DataType t) {
   const int bits = ir::ElementBitWidth(t);

@@ -135,13 +135,25 @@ StatusOr<BinaryInputs> PrepareBinary(const KernelContext& ctx, bool widen = true
 // that both operands read the same way merge), then each innermost run is one kernel call. The output
 // takes over an input's buffer when that input has the output's shape and dies here. Returns false
 // (computing nothing) when the innermost run broadcasts both operands, left to the generic loop.
-bool VectorBinaryFloat(const KernelContext& ctx, BinaryOp op, BinaryInputs& in, Tensor& out) {
-  const std::vector<int64_t>& out_dims = in.out_dims;
-  const std::vector<int64_t> sa = BroadcastStrides(in.a.dims(), out_dims), sb = BroadcastStrides(in.b.dims(), out_dims);
-  // Coalesced dims (outermost first) with each operand's stride along them (inline: no allocation for
-  // the ranks models use, which matters on tiny tensors).
+// Works on the inputs in place, with no allocation but the output's: on tiny tensors the
+// bookkeeping around the arithmetic is the cost.
+bool VectorBinaryFloat(const KernelContext& ctx, BinaryOp op, const Tensor& a, const Tensor& b,
+                       const std::vector<int64_t>& out_dims, Tensor& out) {
+  const size_t rank = out_dims.size();
+  // Each operand's stride along each output dim (0 where it broadcasts), right-aligned.
+  absl::InlinedVector<int64_t, 8> sa(rank, 0), sb(rank, 0);
+  auto strides = [&](const std::vector<int64_t>& in, absl::InlinedVector<int64_t, 8>& s) {
+    int64_t step = 1;
+    for (size_t i = in.size(); i-- > 0;) {
+      s[rank - in.size() + i] = in[i] == 1 ? 0 : step;
+      step *= in[i];
+    }
+  };
+  strides(a.dims(), sa);
+  strides(b.dims(), sb);
+  // Coalesced dims (outermost first) with each operand's stride along them.
   absl::InlinedVector<int64_t, 8> dims, ca, cb;
-  for (size_t d = 0; d < out_dims.size(); ++d) {
+  for (size_t d = 0; d < rank; ++d) {
     if (out_dims[d] == 1) continue;
     const bool merge = !dims.empty() && (ca.back() == 0) == (sa[d] == 0) && (cb.back() == 0) == (sb[d] == 0);
     if (merge) {
@@ -156,13 +168,9 @@ bool VectorBinaryFloat(const KernelContext& ctx, BinaryOp op, BinaryInputs& in, 
   }
   const bool a_vec = dims.empty() || ca.back() != 0, b_vec = dims.empty() || cb.back() != 0;
   if (!a_vec && !b_vec) return false;
-  // The inputs' buffers stay alive in the caller's scope; dropping our references lets OutputBuffer
-  // see whether anything else holds them.
-  const float* pa = in.a.data<float>();
-  const float* pb = in.b.data<float>();
-  const bool a_full = in.a.size() == NumElements(out_dims), b_full = in.b.size() == NumElements(out_dims);
-  in.a = Tensor();
-  in.b = Tensor();
+  const float* pa = a.data<float>();
+  const float* pb = b.data<float>();
+  const bool a_full = a.size() == NumElements(out_dims), b_full = b.size() == NumElements(out_dims);
   out = a_full ? ctx.OutputBuffer(0, DataType::kFloat, out_dims)
                : (b_full ? ctx.OutputBuffer(1, DataType::kFloat, out_dims)
                          : Tensor::Uninitialized(DataType::kFloat, out_dims));
@@ -210,18 +218,27 @@ bool VectorBinaryFloat(const KernelContext& ctx, BinaryOp op, BinaryInputs& in, 
 template <typename Maker>
 KernelFn Arith(Maker maker, bool allow_int = true, std::optional<BinaryOp> vector_op = std::nullopt) {
   return [maker, allow_int, vector_op](KernelContext& ctx) -> Status {
+    // float on the vector kernels, reading the inputs where they are (no copies of them).
+    const Tensor& a = ctx.input(0);
+    const Tensor& b = ctx.input(1);
+    if (vector_op && a.dtype() == DataType::kFloat && b.dtype() == DataType::kFloat) {
+      Tensor legacy_b;  // B as the pre-opset-7 rules align it
+      if (ctx.opset() < 7) {
+        ASSIGN_OR_RETURN(legacy_b, LegacyAlign(ctx, a, b));
+      }
+      const Tensor& b_aligned = ctx.opset() < 7 ? legacy_b : b;
+      ASSIGN_OR_RETURN(std::vector<int64_t> out_dims, BroadcastShapes(a.dims(), b_aligned.dims()));
+      Tensor out;
+      if (NumElements(out_dims) > 0 && VectorBinaryFloat(ctx, *vector_op, a, b_aligned, out_dims, out)) {
+        ctx.set_output(0, std::move(out));
+        return OkStatus();
+      }
+    }
     ASSIGN_OR_RETURN(BinaryInputs in, PrepareBinary(ctx));
     if (in.a.dtype() != in.b.dtype()) {
       return ctx.Error(absl::StrCat("input types differ: ", in.a.ShapeString(), " vs ", in.b.ShapeString()));
     }
     if (!allow_int && !ir::IsFloatingPoint(in.a.dtype())) return UnsupportedType(in.a.dtype(), ctx.node().op_type());
-    if (vector_op && in.orig == DataType::kFloat && NumElements(in.out_dims) > 0) {
-      Tensor out;
-      if (VectorBinaryFloat(ctx, *vector_op, in, out)) {
-        ctx.set_output(0, std::move(out));
-        return OkStatus();
-      }
-    }
     auto f = maker(ctx);
     ASSIGN_OR_RETURN(Tensor out, DispatchNumeric(in.a.dtype(), [&](auto tag) -> StatusOr<Tensor> {
       using T = decltype(tag);
