@@ -12,6 +12,7 @@
 #include "converter/ir_requirements.h"
 #include "converter/model_clone.h"
 #include "converter/validate.h"
+#include "glog/logging.h"
 #include "optimizer/initializers_as_inputs.h"
 #include "ir/function.h"
 #include "ir/name_generator.h"
@@ -213,6 +214,9 @@ absl::Status Converter::ConvertScope(Scope& scope, const std::string& domain, in
 absl::Status Converter::RunStep(Scope& scope, const Step& step) {
   pending_.clear();
   CollectNodes(*scope.graph, pending_);
+  if (options_.before_step) options_.before_step(step.domain, step.from_opset, step.to_opset, pending_.size());
+  VLOG(1) << "opset step " << step.domain << " " << step.from_opset << " -> " << step.to_opset << ": "
+          << pending_.size() << " nodes";
   scope_ = &scope;
   step_ = &step;
   absl::Status s = WalkGraph(*scope.graph, step);

@@ -23,6 +23,7 @@
 #define ONNX_OPT_CONVERTER_CONVERT_H_
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -50,6 +51,9 @@ struct ConvertOptions {
   // differs or either model does not run.
   bool verify = false;
   optimizer::EquivalenceOptions verify_options;
+  // Called before each opset step of each graph scope (main graph, function bodies), with the number
+  // of nodes the step will look at: a tool's progress lines.
+  std::function<void(const std::string& domain, int64_t from, int64_t to, int64_t nodes)> before_step;
 };
 
 struct ConvertReport {

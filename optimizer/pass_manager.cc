@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "glog/logging.h"
 #include "ir/verifier.h"
 #include "optimizer/pipeline.h"
 
@@ -29,6 +30,7 @@ class InstrumentedPass final : public Pass {
     // Only passes change the model, and one that reports no change changed nothing: the size after
     // the previous pass is the size now, and only changing passes need a walk to measure.
     run.before = size_;
+    if (options_.before_each) options_.before_each(run.pass, size_);
     const int64_t rewrites_before = ctx.rewrites();
     const auto start = std::chrono::steady_clock::now();
     absl::StatusOr<bool> changed = inner_->Run(model, ctx);
@@ -47,6 +49,8 @@ class InstrumentedPass final : public Pass {
     run.rewrites = ctx.rewrites() - rewrites_before;
     run.after = run.changed ? MeasureModel(model) : run.before;
     size_ = run.after;
+    VLOG(1) << "pass " << run.pass << ": " << run.rewrites << " rewrites, nodes " << run.before.nodes << " -> "
+            << run.after.nodes << absl::StrFormat(", %.1f ms", run.seconds * 1e3);
     runs_.push_back(run);
     if (options_.verify_structure) {
       if (absl::Status s = ir::Verify(model); !s.ok()) {

@@ -29,11 +29,15 @@ struct PassRun {
 // as "pass X broke the model: ...". Used for --verify-each (numerical) checks.
 using AfterPassCheck = std::function<absl::Status(const ir::Model& model, const std::string& pass)>;
 
+// Called before each pass runs, with the model's size then: a tool's progress lines.
+using BeforePass = std::function<void(const std::string& pass, const ModelSize& size)>;
+
 struct PassManagerOptions {
   PassOptions pass_options;
   // Run the structural verifier (ir::Verify) after every pass. Cheap; on by default.
   bool verify_structure = true;
   AfterPassCheck after_each;
+  BeforePass before_each;
 };
 
 struct PipelineResult {

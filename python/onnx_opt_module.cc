@@ -33,6 +33,7 @@
 #include "schema/checker/checker.h"
 #include "schema/inference/inference.h"
 #include "tools/cli/version.h"
+#include "tools/dot/graph_dot.h"
 #include "tools/model_check.h"
 #include "tools/model_source.h"
 #include "tools/model_steps.h"
@@ -324,6 +325,16 @@ std::string ToText(const py::object& model) {
   const ModelArg arg = ToModelArg(model);
   py::gil_scoped_release release;
   return ir::text::PrintModel(*Load(arg));
+}
+
+std::string ToDot(const py::object& model, const py::object& compare_with) {
+  const ModelArg arg = ToModelArg(model);
+  std::optional<ModelArg> before_arg;
+  if (!compare_with.is_none()) before_arg = ToModelArg(compare_with);
+  py::gil_scoped_release release;
+  std::unique_ptr<ir::Model> loaded = Load(arg);
+  std::unique_ptr<ir::Model> before = before_arg ? Load(*before_arg) : nullptr;
+  return tools::ToDot(*loaded, {.compare_with = before.get()});
 }
 
 py::list ListPasses() {
@@ -624,6 +635,7 @@ void DefineModule(py::module_& m) {
   m.def("run", &Run, py::arg("model"), py::arg("inputs"));
   m.def("parse_text", &ParseText, py::arg("text"));
   m.def("to_text", &ToText, py::arg("model"));
+  m.def("to_dot", &ToDot, py::arg("model"), py::arg("compare_with"));
   m.def("list_passes", &ListPasses);
 }
 

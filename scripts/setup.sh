@@ -17,6 +17,8 @@ packages=(
   libgmock-dev
   libbenchmark-dev
   libeigen3-dev
+  # dot renders onnx-opt --dot=FILE.svg (tools/dot); its test renders for real
+  graphviz
   # the fuzzers (tools/fuzz): clang, libFuzzer and the sanitizer runtimes
   clang
   libclang-rt-14-dev

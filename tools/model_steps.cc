@@ -15,6 +15,10 @@ absl::StatusOr<schema::checker::CheckResult> CheckInputModel(const ir::Model& mo
 
 namespace {
 
+void Report(const ProgressSink& progress, std::string_view what) {
+  if (progress) progress(what);
+}
+
 // The rewritten model must pass the checker; warnings the input had are not reported again.
 absl::Status CheckRewritten(const ir::Model& result, const schema::checker::CheckResult& input_check,
                             const WarningSink& result_warnings) {
@@ -60,6 +64,7 @@ absl::StatusOr<OptimizeOutcome> OptimizeCheckedModel(ir::Model& model,
                                                              copy.status().message()));
     }
     original = std::move(*copy);
+    Report(request.progress, "verifying: running the input model");
     absl::StatusOr<Reference> ref = MakeReference(*original, request.inputs_dir, request.equivalence);
     if (!ref.ok()) return ref.status();
     reference = std::move(*ref);
@@ -77,8 +82,10 @@ absl::StatusOr<OptimizeOutcome> OptimizeCheckedModel(ir::Model& model,
     return result.status();
   }
   outcome.pipeline = std::move(*result);
+  Report(request.progress, "checking the result");
   if (absl::Status s = CheckRewritten(model, input_check, result_warnings); !s.ok()) return s;
   if (verify) {
+    Report(request.progress, "verifying: running the result");
     if (absl::Status s = VerifyRewritten(model, reference, request.equivalence, &outcome.differences); !s.ok()) {
       return s;
     }
@@ -94,8 +101,10 @@ absl::StatusOr<ConvertOutcome> ConvertCheckedModel(const ir::Model& model,
   if (!converted.ok()) return converted.status();
   outcome.model = std::move(*converted);
   // The input is left as it was, so it is its own reference.
+  Report(request.progress, "checking the result");
   if (absl::Status s = CheckRewritten(*outcome.model, input_check, result_warnings); !s.ok()) return s;
   if (request.verify) {
+    Report(request.progress, "verifying: running the input and the result");
     absl::StatusOr<Reference> ref = MakeReference(model, request.inputs_dir, request.equivalence);
     if (!ref.ok()) return ref.status();
     if (absl::Status s = VerifyRewritten(*outcome.model, *ref, request.equivalence, &outcome.differences); !s.ok()) {

@@ -6,8 +6,10 @@
 #ifndef ONNX_OPT_TOOLS_MODEL_STEPS_H_
 #define ONNX_OPT_TOOLS_MODEL_STEPS_H_
 
+#include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -20,6 +22,9 @@
 #include "tools/model_check.h"
 
 namespace onnx_opt::tools {
+
+// Told what a step is about to do ("verifying: running the input model"), for progress lines.
+using ProgressSink = std::function<void(std::string_view what)>;
 
 // The input's checker result, or "NAME is not a valid model: FIRST ERROR" (passes assume a valid
 // model, and an invalid input cannot give a valid output).
@@ -35,6 +40,7 @@ struct OptimizeRequest {
   // Verification inputs: input_K.pb files in this folder; empty: random ones from `equivalence`.
   std::string inputs_dir;
   optimizer::EquivalenceOptions equivalence;
+  ProgressSink progress;  // optional; passes report through manager.before_each
 };
 
 struct OptimizeOutcome {
@@ -57,6 +63,7 @@ struct ConvertRequest {
   bool verify = false;
   std::string inputs_dir;  // as in OptimizeRequest
   optimizer::EquivalenceOptions equivalence;
+  ProgressSink progress;  // optional; conversion steps report through options.before_step
 };
 
 struct ConvertOutcome {

@@ -6,9 +6,13 @@
 #include "ir/captures.h"
 #include "schema/checker/checker.h"
 #include "schema/inference/inference.h"
-#include "tools/cli/args.h"
+#include "tools/cli/command_line.h"
+#include "tools/cli/version_text.h"
 #include "tools/model_check.h"
 #include "tools/model_source.h"
+
+DEFINE_bool(all_errors, false, "print every error, not just the first");
+DEFINE_bool(infer, false, "also infer types and shapes, and print every value's type");
 
 namespace onnx_opt::tools {
 namespace {
@@ -25,9 +29,7 @@ constexpr char kUsage[] =
     "Prints \"MODEL: ok\" on standard output for each valid model; errors (\"MODEL: error: ...\", the first\n"
     "one unless --all-errors) and warnings (\"MODEL: warning: ...\") go to standard error.\n"
     "\n"
-    "Exit status: 0 if every model is ok, 1 if any is not, 2 on bad usage.\n"
-    "\n"
-    "options:\n";
+    "Exit status: 0 if every model is ok, 1 if any is not, 2 on bad usage.\n";
 
 // Runs inference and prints "MODEL: NAME: TYPE" for every node output of the main graph and its
 // subgraphs; warnings (contradictions with declared types) go to stderr. Returns 1 on failure.
@@ -56,23 +58,16 @@ int PrintInferred(const std::string& path, ir::Model& model) {
 }
 
 int Main(int argc, char** argv) {
-  cli::Args args({{"all-errors", "", false, false, "", "print every error, not just the first"},
-                  {"infer", "", false, false, "", "also infer types and shapes, and print every value's type"},
-                  {"help", "h", false, false, "", "print this help"}});
-  if (absl::Status s = args.Parse(argc, argv); !s.ok()) {
-    std::cerr << "onnx-check: " << s.message() << "\n" << kUsage << args.OptionsHelp();
-    return 2;
-  }
-  if (args.Has("help")) {
-    std::cout << kUsage << args.OptionsHelp();
+  const cli::Tool tool{"onnx-check", kUsage, __FILE__, {}};
+  const cli::ParsedCommandLine command_line = cli::ParseCommandLine(argc, argv, tool);
+  if (command_line.exit_status) return *command_line.exit_status;
+  if (FLAGS_version) {
+    std::cout << cli::VersionText(tool.name);
     return 0;
   }
-  if (args.positional().empty()) {
-    std::cerr << "onnx-check: no model given\n" << kUsage << args.OptionsHelp();
-    return 2;
-  }
+  if (command_line.positional.empty()) return cli::UsageError(tool, "no model given");
   int status = 0;
-  for (const std::string& path : args.positional()) {
+  for (const std::string& path : command_line.positional) {
     absl::StatusOr<std::unique_ptr<ir::Model>> model = ReadModel(path);
     if (!model.ok()) {
       std::cerr << path << ": error: " << model.status().message() << "\n";
@@ -82,11 +77,11 @@ int Main(int argc, char** argv) {
     const schema::checker::CheckResult result = CheckAndWarn(**model, StderrWarnings(path));
     if (result.ok()) {
       std::cout << path << ": ok" << std::endl;  // in order with stderr when both go to a terminal
-      if (args.Has("infer")) status |= PrintInferred(path, **model);
+      if (FLAGS_infer) status |= PrintInferred(path, **model);
       continue;
     }
     status = 1;
-    if (args.Has("all-errors")) {
+    if (FLAGS_all_errors) {
       for (const std::string& e : result.errors) std::cerr << path << ": error: " << e << "\n";
     } else {
       std::cerr << path << ": error: " << result.errors[0];

@@ -3,16 +3,27 @@
 #include <filesystem>
 #include <iostream>
 #include <string>
+#include <tuple>
+
+#include "absl/strings/str_cat.h"
 
 #include "converter/convert.h"
 #include "ir/io/model_io.h"
 #include "optimizer/equivalence.h"
 #include "schema/checker/checker.h"
-#include "tools/cli/args.h"
+#include "tools/cli/command_line.h"
+#include "tools/cli/input_flags.h"
+#include "tools/cli/progress.h"
+#include "tools/cli/version_text.h"
 #include "tools/model_check.h"
 #include "tools/model_source.h"
 #include "tools/model_steps.h"
 #include "tools/verification.h"
+
+DEFINE_string(output, "", "FILE: where to write the result (\"-\": standard output)");
+DEFINE_int64(opset, 0, "N: target opset of the default ONNX domain");
+DEFINE_int64(ml_opset, 0, "M: target opset of ai.onnx.ml");
+DEFINE_bool(verify, false, "check that the result computes the same outputs; write nothing if not");
 
 namespace onnx_opt::tools {
 namespace {
@@ -26,60 +37,41 @@ constexpr char kUsage[] =
     "passes the checker and, with --verify, computes the same outputs as the input on the same inputs\n"
     "(random ones from the declared types, or --inputs=DIR).\n"
     "\n"
-    "Exit status: 0 on success, 1 on a model, conversion or verification error, 2 on bad usage.\n"
+    "A conversion that takes more than a second logs each opset step on stderr (--quiet: none);\n"
+    "--v=1 logs every step.\n"
     "\n"
-    "options:\n";
-
-absl::StatusOr<int64_t> ParseOpset(const std::string& text, const char* flag) {
-  char* end = nullptr;
-  const long long v = std::strtoll(text.c_str(), &end, 10);
-  if (text.empty() || *end != '\0' || v < 1) {
-    return absl::InvalidArgumentError(std::string(flag) + " needs a positive opset number, got '" + text + "'");
-  }
-  return v;
-}
+    "Exit status: 0 on success, 1 on a model, conversion or verification error, 2 on bad usage.\n";
 
 int Main(int argc, char** argv) {
-  std::vector<cli::OptionSpec> specs = {
-      {"output", "o", true, false, "FILE", "where to write the result (\"-\": standard output)"},
-      {"opset", "", true, false, "N", "target opset of the default ONNX domain"},
-      {"ml-opset", "", true, false, "M", "target opset of ai.onnx.ml"},
-      {"verify", "", false, false, "", "check that the result computes the same outputs; write nothing if not"},
-      {"help", "h", false, false, "", "print this help"},
-  };
-  for (cli::OptionSpec& spec : InputOptionSpecs()) specs.push_back(std::move(spec));
-  cli::Args args(std::move(specs));
-  if (absl::Status s = args.Parse(argc, argv); !s.ok()) {
-    std::cerr << "onnx-convert: " << s.message() << "\n" << kUsage << args.OptionsHelp();
-    return 2;
-  }
-  if (args.Has("help")) {
-    std::cout << kUsage << args.OptionsHelp();
+  const cli::Tool tool{"onnx-convert", kUsage, __FILE__, {{{"o", "output"}}, cli::RepeatedInputFlags()}};
+  const cli::ParsedCommandLine command_line = cli::ParseCommandLine(argc, argv, tool);
+  if (command_line.exit_status) return *command_line.exit_status;
+  if (FLAGS_version) {
+    std::cout << cli::VersionText(tool.name);
     return 0;
   }
-  if (args.positional().size() != 1 || !args.Has("output") || (!args.Has("opset") && !args.Has("ml-opset"))) {
-    std::cerr << "onnx-convert: expected one INPUT, -o OUTPUT and --opset=N (or --ml-opset=M)\n"
-              << kUsage << args.OptionsHelp();
-    return 2;
+  const bool opset_given = !gflags::GetCommandLineFlagInfoOrDie("opset").is_default;
+  const bool ml_opset_given = !gflags::GetCommandLineFlagInfoOrDie("ml_opset").is_default;
+  if (command_line.positional.size() != 1 || FLAGS_output.empty() || (!opset_given && !ml_opset_given)) {
+    return cli::UsageError(tool, "expected one INPUT, -o OUTPUT and --opset=N (or --ml-opset=M)");
   }
   converter::ConvertOptions options;
-  for (const char* flag : {"opset", "ml-opset"}) {
-    if (std::optional<std::string> v = args.Get(flag)) {
-      absl::StatusOr<int64_t> n = ParseOpset(*v, flag[0] == 'o' ? "--opset" : "--ml-opset");
-      if (!n.ok()) {
-        std::cerr << "onnx-convert: " << n.status().message() << "\n";
-        return 2;
-      }
-      (flag[0] == 'o' ? options.onnx_opset : options.ml_opset) = *n;
+  for (const auto& [given, value, flag] : {std::tuple{opset_given, FLAGS_opset, "--opset"},
+                                           std::tuple{ml_opset_given, FLAGS_ml_opset, "--ml-opset"}}) {
+    if (given && value < 1) {
+      return cli::UsageError(tool, absl::StrCat(flag, " needs a positive opset number, got ", value));
     }
   }
+  if (opset_given) options.onnx_opset = FLAGS_opset;
+  if (ml_opset_given) options.ml_opset = FLAGS_ml_opset;
   optimizer::EquivalenceOptions eq_options;
-  if (absl::Status s = ParseInputOptions(args, eq_options); !s.ok()) {
-    std::cerr << "onnx-convert: " << s.message() << "\n";
-    return 2;
-  }
-  const std::string input = args.positional()[0];
-  const std::string output = *args.Get("output");
+  if (absl::Status s = cli::ApplyInputFlags(eq_options); !s.ok()) return cli::UsageError(tool, std::string(s.message()));
+  cli::Progress progress;
+  options.before_step = [&progress](const std::string& domain, int64_t from, int64_t to, int64_t nodes) {
+    progress.Report(absl::StrCat("converting ", domain, " opset ", from, " -> ", to, " (", nodes, " nodes)"));
+  };
+  const std::string input = command_line.positional[0];
+  const std::string output = FLAGS_output;
   absl::StatusOr<std::unique_ptr<ir::Model>> model = ReadModel(input);
   if (!model.ok()) {
     std::cerr << "onnx-convert: " << input << ": " << model.status().message() << "\n";
@@ -93,8 +85,9 @@ int Main(int argc, char** argv) {
   }
   ConvertRequest request;
   request.options = options;
-  request.verify = args.Has("verify");
-  request.inputs_dir = args.Get("inputs").value_or("");
+  request.verify = FLAGS_verify;
+  request.inputs_dir = FLAGS_inputs;
+  request.progress = [&progress](std::string_view what) { progress.Report(what); };
   request.equivalence = eq_options;
   absl::StatusOr<ConvertOutcome> outcome =
       ConvertCheckedModel(**model, *input_check, request, StderrWarnings("onnx-convert: " + output));

@@ -9,13 +9,46 @@
 #include "optimizer/pass_manager.h"
 #include "optimizer/pass_registry.h"
 #include "schema/checker/checker.h"
-#include "tools/cli/args.h"
+#include "tools/cli/command_line.h"
+#include "tools/cli/input_flags.h"
+#include "tools/cli/progress.h"
 #include "tools/cli/runtime_options.h"
+#include "tools/cli/version_text.h"
+#include "tools/dot/dot_file.h"
+#include "tools/dot/graph_dot.h"
+#include "converter/model_clone.h"
 #include "tools/model_check.h"
 #include "tools/model_source.h"
 #include "tools/model_steps.h"
 #include "tools/size_report.h"
 #include "tools/verification.h"
+
+DEFINE_string(output, "", "FILE: where to write the result (\"-\": standard output)");
+DEFINE_string(passes, "default", "LIST: the pipeline to run, pass and group names (default: the 'default' group)");
+DEFINE_bool(list_passes, false, "print every pass and group, then exit");
+DEFINE_bool(print_stats, false, "print per-pass time, rewrites, nodes and bytes to stderr");
+DEFINE_string(stats_json, "", "FILE: write the per-pass statistics as JSON");
+DEFINE_int64(fold_size_limit, 1048576, "BYTES: largest folded constant that may grow the model");
+DEFINE_bool(fold_input_defaults, false,
+            "treat initializers that are also graph inputs as constants and drop those inputs (IR < 4 models "
+            "list every weight as an input)");
+DEFINE_bool(verify, false, "check that the result computes the same outputs; write nothing if not");
+DEFINE_bool(verify_each, false, "check outputs after every pass; name the first pass that breaks them");
+DEFINE_string(tolerance, "", "RTOL[,ATOL]: float32 tolerance of verification (default 1e-4,1e-5)");
+DEFINE_bool(strip_doc_strings, false, "remove every doc_string");
+DEFINE_bool(strip_metadata, false, "remove metadata_props (model, graphs, nodes, ...)");
+DEFINE_bool(strip_value_info, false, "remove every value_info entry (re-inferable types)");
+DEFINE_bool(float16, false, "LOSSY: store float32 weights as float16; verifies; needs --tolerance");
+DEFINE_int64(external_data_threshold, 0, "BYTES: write tensors of at least BYTES to a side file");
+DEFINE_string(external_data_file, "",
+              "NAME: the side file's name next to OUTPUT (default OUTPUT.data); written even if empty");
+DEFINE_bool(report, false, "print the size report to stderr");
+DEFINE_string(report_json, "", "FILE: write the size report as JSON");
+DEFINE_string(report_text, "", "FILE: write the size report as a table");
+DEFINE_string(dot, "",
+              "FILE: write the result's graph as Graphviz DOT (FILE.svg, .png or .pdf: rendered with dot, which "
+              "must be on the PATH)");
+DEFINE_bool(dot_diff, false, "with --dot: colour the nodes the pipeline added (green) and removed (red)");
 
 namespace onnx_opt::tools {
 namespace {
@@ -45,9 +78,14 @@ constexpr char kUsage[] =
     "--report prints bytes and nodes before and after, the passes that made the difference and the\n"
     "largest output error seen by verification; --report-json and --report-text write it to files.\n"
     "\n"
-    "Exit status: 0 on success, 1 on a model, pass or verification error, 2 on bad usage.\n"
+    "--dot=FILE draws the result's graph (Graphviz DOT; rendered by dot when FILE ends in .svg, .png\n"
+    "or .pdf); --dot-diff colours what the pipeline changed.\n"
     "\n"
-    "options:\n";
+    "A run that takes more than a second logs what it is doing on stderr (the pass, the node count,\n"
+    "the time so far) about once a second; --quiet prints none of that, --v=1 logs every pass with\n"
+    "its rewrite count.\n"
+    "\n"
+    "Exit status: 0 on success, 1 on a model, pass or verification error, 2 on bad usage.\n";
 
 void ListPasses() {
   std::cout << "groups:\n";
@@ -121,121 +159,78 @@ absl::StatusOr<ModelBytes> MeasureOutput(const ir::Model& model, const std::stri
 }
 
 int Main(int argc, char** argv) {
-  std::vector<cli::OptionSpec> specs = {
-      {"output", "o", true, false, "FILE", "where to write the result (\"-\": standard output)"},
-      {"passes", "", true, false, "LIST", "the pipeline to run (default: \"default\")"},
-      {"list-passes", "", false, false, "", "print every pass and group, then exit"},
-      {"print-stats", "", false, false, "", "print per-pass time, rewrites, nodes and bytes to stderr"},
-      {"stats-json", "", true, false, "FILE", "write the per-pass statistics as JSON"},
-      {"fold-size-limit", "", true, false, "BYTES", "largest folded constant that may grow the model (default 1048576)"},
-      {"fold-input-defaults", "", false, false, "",
-       "treat initializers that are also graph inputs as constants and drop those inputs (IR < 4 models list every weight as an input)"},
-      {"verify", "", false, false, "", "check that the result computes the same outputs; write nothing if not"},
-      {"verify-each", "", false, false, "", "check outputs after every pass; name the first pass that breaks them"},
-      {"tolerance", "", true, false, "RTOL[,ATOL]", "float32 tolerance of verification (default 1e-4,1e-5)"},
-      {"strip-doc-strings", "", false, false, "", "remove every doc_string"},
-      {"strip-metadata", "", false, false, "", "remove metadata_props (model, graphs, nodes, ...)"},
-      {"strip-value-info", "", false, false, "", "remove every value_info entry (re-inferable types)"},
-      {"float16", "", false, false, "", "LOSSY: store float32 weights as float16; verifies; needs --tolerance"},
-      {"external-data-threshold", "", true, false, "BYTES", "write tensors of at least BYTES to a side file"},
-      {"external-data-file", "", true, false, "NAME",
-       "the side file's name next to OUTPUT (default OUTPUT.data); written even if empty"},
-      {"report", "", false, false, "", "print the size report to stderr"},
-      {"report-json", "", true, false, "FILE", "write the size report as JSON"},
-      {"report-text", "", true, false, "FILE", "write the size report as a table"},
-      cli::ThreadsOptionSpec("default: all cores"),
-      {"help", "h", false, false, "", "print this help"},
-  };
-  for (cli::OptionSpec& spec : InputOptionSpecs()) specs.push_back(std::move(spec));
-  cli::Args args(std::move(specs));
-  if (absl::Status s = args.Parse(argc, argv); !s.ok()) {
-    std::cerr << "onnx-opt: " << s.message() << "\n" << kUsage << args.OptionsHelp();
-    return 2;
-  }
-  if (args.Has("help")) {
-    std::cout << kUsage << args.OptionsHelp();
+  const cli::Tool tool{"onnx-opt", kUsage, __FILE__, {{{"o", "output"}}, cli::RepeatedInputFlags()}};
+  const cli::ParsedCommandLine command_line = cli::ParseCommandLine(argc, argv, tool);
+  if (command_line.exit_status) return *command_line.exit_status;
+  if (absl::Status s = cli::ApplyThreadsFlag(cli::AllCores()); !s.ok()) return cli::UsageError(tool, std::string(s.message()));
+  if (absl::Status s = cli::ApplyIsaFlag(); !s.ok()) return cli::UsageError(tool, std::string(s.message()));
+  if (FLAGS_version) {
+    std::cout << cli::VersionText(tool.name);
     return 0;
   }
-  if (args.Has("list-passes")) {
+  if (FLAGS_list_passes) {
     ListPasses();
     return 0;
   }
-  if (args.positional().size() != 1 || !args.Has("output")) {
-    std::cerr << "onnx-opt: expected one INPUT and -o OUTPUT\n" << kUsage << args.OptionsHelp();
-    return 2;
+  if (command_line.positional.size() != 1 || FLAGS_output.empty()) {
+    return cli::UsageError(tool, "expected one INPUT and -o OUTPUT");
   }
-  const std::string input = args.positional()[0];
-  const std::string output = *args.Get("output");
-  if (absl::Status s = cli::ApplyThreadsOption(args, cli::AllCores()); !s.ok()) {
-    std::cerr << "onnx-opt: " << s.message() << "\n";
-    return 2;
-  }
+  const std::string input = command_line.positional[0];
+  const std::string output = FLAGS_output;
 
   optimizer::PassManagerOptions options;
-  if (std::optional<std::string> limit = args.Get("fold-size-limit")) {
-    char* end = nullptr;
-    const long long v = std::strtoll(limit->c_str(), &end, 10);
-    if (limit->empty() || *end != '\0' || v < 0) {
-      std::cerr << "onnx-opt: --fold-size-limit needs a byte count, got '" << *limit << "'\n";
-      return 2;
-    }
-    options.pass_options.fold_size_limit = v;
+  if (FLAGS_fold_size_limit < 0) {
+    return cli::UsageError(tool, absl::StrCat("--fold-size-limit needs a byte count, got ", FLAGS_fold_size_limit));
   }
-
-  options.pass_options.fold_overridable_initializers = args.Has("fold-input-defaults");
+  options.pass_options.fold_size_limit = FLAGS_fold_size_limit;
+  options.pass_options.fold_overridable_initializers = FLAGS_fold_input_defaults;
 
   optimizer::EquivalenceOptions eq_options;
-  if (absl::Status s = ParseInputOptions(args, eq_options); !s.ok()) {
-    std::cerr << "onnx-opt: " << s.message() << "\n";
-    return 2;
-  }
-  if (std::optional<std::string> tolerance = args.Get("tolerance")) {
-    absl::StatusOr<optimizer::Tolerance> t = ParseTolerance(*tolerance);
-    if (!t.ok()) {
-      std::cerr << "onnx-opt: --tolerance: " << t.status().message() << "\n";
-      return 2;
-    }
+  if (absl::Status s = cli::ApplyInputFlags(eq_options); !s.ok()) return cli::UsageError(tool, std::string(s.message()));
+  const bool tolerance_given = !gflags::GetCommandLineFlagInfoOrDie("tolerance").is_default;
+  if (tolerance_given) {
+    absl::StatusOr<optimizer::Tolerance> t = ParseTolerance(FLAGS_tolerance);
+    if (!t.ok()) return cli::UsageError(tool, absl::StrCat("--tolerance: ", t.status().message()));
     eq_options.float32 = *t;
   }
-  const bool float16 = args.Has("float16");
-  if (float16 && !args.Has("tolerance")) {
-    std::cerr << "onnx-opt: --float16 changes the weights; give the output error you accept with "
-                 "--tolerance=RTOL[,ATOL] (e.g. --tolerance=1e-2,1e-3)\n";
-    return 2;
+  const bool float16 = FLAGS_float16;
+  if (float16 && !tolerance_given) {
+    return cli::UsageError(tool,
+                           "--float16 changes the weights; give the output error you accept with "
+                           "--tolerance=RTOL[,ATOL] (e.g. --tolerance=1e-2,1e-3)");
   }
   // A lossy result is never written unchecked.
-  const bool verify = args.Has("verify") || args.Has("verify-each") || float16;
+  const bool verify = FLAGS_verify || FLAGS_verify_each || float16;
 
   ir::io::SaveOptions save_options;
   save_options.force_raw_data = true;
-  if (std::optional<std::string> threshold = args.Get("external-data-threshold")) {
-    char* end = nullptr;
-    const long long v = std::strtoll(threshold->c_str(), &end, 10);
-    if (threshold->empty() || *end != '\0' || v < 0) {
-      std::cerr << "onnx-opt: --external-data-threshold needs a byte count, got '" << *threshold << "'\n";
-      return 2;
+  if (!gflags::GetCommandLineFlagInfoOrDie("external_data_threshold").is_default) {
+    if (FLAGS_external_data_threshold < 0) {
+      return cli::UsageError(tool, absl::StrCat("--external-data-threshold needs a byte count, got ",
+                                                FLAGS_external_data_threshold));
     }
-    save_options.external_data_threshold = static_cast<uint64_t>(v);
+    save_options.external_data_threshold = static_cast<uint64_t>(FLAGS_external_data_threshold);
   }
-  const std::optional<std::string> data_file = args.Get("external-data-file");
+  const std::optional<std::string> data_file =
+      gflags::GetCommandLineFlagInfoOrDie("external_data_file").is_default ? std::nullopt
+                                                                          : std::optional(FLAGS_external_data_file);
   if (data_file) {
     if (data_file->empty() || data_file->find('/') != std::string::npos || *data_file == "." || *data_file == "..") {
-      std::cerr << "onnx-opt: --external-data-file is a file name next to OUTPUT, got '" << *data_file << "'\n";
-      return 2;
+      return cli::UsageError(tool, "--external-data-file is a file name next to OUTPUT, got '" + *data_file + "'");
     }
     save_options.external_data_file = *data_file;
   }
   if (output == "-" && (save_options.external_data_threshold || data_file)) {
-    std::cerr << "onnx-opt: external data needs an OUTPUT file, not standard output\n";
-    return 2;
+    return cli::UsageError(tool, "external data needs an OUTPUT file, not standard output");
   }
 
-  std::string pipeline = args.Get("passes").value_or("default");
-  if (args.Has("strip-doc-strings")) pipeline += ",strip-doc-strings";
-  if (args.Has("strip-metadata")) pipeline += ",strip-metadata";
-  if (args.Has("strip-value-info")) pipeline += ",strip-value-info";
+  std::string pipeline = FLAGS_passes;
+  if (FLAGS_strip_doc_strings) pipeline += ",strip-doc-strings";
+  if (FLAGS_strip_metadata) pipeline += ",strip-metadata";
+  if (FLAGS_strip_value_info) pipeline += ",strip-value-info";
   if (float16) pipeline += ",float16-weights";  // last: folding would undo it
-  const bool want_report = args.Has("report") || args.Has("report-json") || args.Has("report-text");
+  const bool want_report = FLAGS_report || !FLAGS_report_json.empty() || !FLAGS_report_text.empty();
+  cli::Progress progress;
 
   absl::StatusOr<std::unique_ptr<ir::Model>> model = ReadModel(input);
   if (!model.ok()) {
@@ -248,6 +243,17 @@ int Main(int argc, char** argv) {
   if (!input_check.ok()) {
     std::cerr << "onnx-opt: " << input_check.status().message() << "\n";
     return 1;
+  }
+  if (FLAGS_dot_diff && FLAGS_dot.empty()) return cli::UsageError(tool, "--dot-diff needs --dot=FILE");
+  // The picture's reference: the input as it was.
+  std::unique_ptr<ir::Model> dot_input;
+  if (FLAGS_dot_diff) {
+    absl::StatusOr<std::unique_ptr<ir::Model>> copy = converter::CloneModel(**model);
+    if (!copy.ok()) {
+      std::cerr << "onnx-opt: cannot keep a copy of the input for --dot-diff: " << copy.status().message() << "\n";
+      return 1;
+    }
+    dot_input = std::move(*copy);
   }
   ShrinkReport report;
   if (want_report) {
@@ -267,27 +273,39 @@ int Main(int argc, char** argv) {
   request.pipeline = pipeline;
   request.manager = options;
   request.verify = verify;
-  request.verify_each = args.Has("verify-each");
-  request.inputs_dir = args.Get("inputs").value_or("");
+  request.verify_each = FLAGS_verify_each;
+  request.inputs_dir = FLAGS_inputs;
   request.equivalence = eq_options;
+  request.progress = [&progress](std::string_view what) { progress.Report(what); };
+  request.manager.before_each = [&progress](const std::string& pass, const optimizer::ModelSize& size) {
+    progress.Report(absl::StrCat("pass ", pass, ": ", size.nodes, " nodes"));
+  };
   bool usage_error = false;
   absl::StatusOr<OptimizeOutcome> outcome = OptimizeCheckedModel(
       **model, *input_check, request, StderrWarnings("onnx-opt: " + output), &usage_error);
   if (!outcome.ok()) {
+    if (usage_error) return cli::UsageError(tool, std::string(outcome.status().message()));
     std::cerr << "onnx-opt: " << outcome.status().message() << "\n";
-    return usage_error ? 2 : 1;
+    return 1;
   }
   const optimizer::PipelineResult& result = outcome->pipeline;
-  if (args.Has("print-stats")) std::cerr << optimizer::FormatStatsTable(result);
-  if (std::optional<std::string> json = args.Get("stats-json")) {
-    if (absl::Status s = WriteTextFile(*json, optimizer::FormatStatsJson(result)); !s.ok()) {
-      std::cerr << "onnx-opt: " << *json << ": " << s.message() << "\n";
+  if (FLAGS_print_stats) std::cerr << optimizer::FormatStatsTable(result);
+  if (const std::string& json = FLAGS_stats_json; !json.empty()) {
+    if (absl::Status s = WriteTextFile(json, optimizer::FormatStatsJson(result)); !s.ok()) {
+      std::cerr << "onnx-opt: " << json << ": " << s.message() << "\n";
       return 1;
     }
   }
   if (verify) {
     std::cerr << "onnx-opt: verified: " << DescribeMatch(outcome->differences) << "\n";
     report.verification = SummarizeVerification(outcome->differences, eq_options);
+  }
+  if (!FLAGS_dot.empty()) {
+    const std::string dot = ToDot(**model, {.compare_with = dot_input.get()});
+    if (absl::Status s = WriteDotFile(FLAGS_dot, dot); !s.ok()) {
+      std::cerr << "onnx-opt: --dot: " << s.message() << "\n";
+      return 1;
+    }
   }
   if (absl::Status s = WriteModel(**model, output, save_options); !s.ok()) {
     std::cerr << "onnx-opt: " << output << ": " << s.message() << "\n";
@@ -313,13 +331,12 @@ int Main(int argc, char** argv) {
   report.passes = ContributionsOf(result);
   report.ops_after = optimizer::CountOpTypes(**model);
   report.after = *after;
-  if (args.Has("report")) std::cerr << FormatReportTable(report);
-  for (const auto& [flag, text] : {std::pair{"report-json", FormatReportJson(report)},
-                                   std::pair{"report-text", FormatReportTable(report)}}) {
-    std::optional<std::string> path = args.Get(flag);
-    if (!path) continue;
-    if (absl::Status s = WriteTextFile(*path, text); !s.ok()) {
-      std::cerr << "onnx-opt: " << *path << ": " << s.message() << "\n";
+  if (FLAGS_report) std::cerr << FormatReportTable(report);
+  for (const auto& [path, text] : {std::pair{FLAGS_report_json, FormatReportJson(report)},
+                                   std::pair{FLAGS_report_text, FormatReportTable(report)}}) {
+    if (path.empty()) continue;
+    if (absl::Status s = WriteTextFile(path, text); !s.ok()) {
+      std::cerr << "onnx-opt: " << path << ": " << s.message() << "\n";
       return 1;
     }
   }

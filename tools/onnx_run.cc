@@ -8,7 +8,6 @@
 #include <string>
 #include <vector>
 
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "interpreter/cpu/thread_pool.h"
@@ -17,13 +16,23 @@
 #include "ir/io/model_io.h"
 #include "optimizer/equivalence.h"
 #include "schema/checker/checker.h"
-#include "tools/cli/args.h"
+#include "tools/cli/command_line.h"
+#include "tools/cli/input_flags.h"
 #include "tools/cli/runtime_options.h"
-#include "tools/cli/version.h"
+#include "tools/cli/vector_kernels.h"
+#include "tools/cli/version_text.h"
 #include "tools/model_check.h"
 #include "tools/model_source.h"
 #include "tools/model_steps.h"
 #include "tools/verification.h"
+
+DEFINE_string(outputs, "", "DIR: write output_K.pb files into DIR (created if missing)");
+DEFINE_bool(time, false,
+            "print wall time per operator type (and in total), the vector kernels, threads and peak memory to "
+            "stderr");
+DEFINE_int32(repeat, 1,
+             "N: run the model N times; with --time the first run is a warm-up and the figures are the median "
+             "total and the mean per op type of the other runs");
 
 namespace onnx_opt::tools {
 namespace {
@@ -42,55 +51,26 @@ constexpr char kUsage[] =
     "(one the CPU lacks is a usage error; ONNX_OPT_ISA in the environment also lowers it). --version\n"
     "prints the version, the vector kernels in use and the thread count.\n"
     "\n"
-    "Exit status: 0 on success, 1 on a model or run error, 2 on bad usage.\n"
-    "\n"
-    "options:\n";
+    "Exit status: 0 on success, 1 on a model or run error, 2 on bad usage.\n";
 
 int Main(int argc, char** argv) {
-  std::vector<cli::OptionSpec> specs = {
-      {"outputs", "", true, false, "DIR", "write output_K.pb files into DIR (created if missing)"},
-      {"time", "", false, false, "",
-       "print wall time per operator type (and in total), the vector kernels, threads and peak memory to stderr"},
-      {"repeat", "", true, false, "N",
-       "run the model N times (default 1); with --time the first run is a warm-up and the figures are the median "
-       "total and the mean per op type of the other runs"},
-      cli::ThreadsOptionSpec("default 1"),
-      cli::IsaOptionSpec(),
-      {"version", "", false, false, "", "print the version, the vector kernels in use and the thread count"},
-      {"help", "h", false, false, "", "print this help"},
-  };
-  for (cli::OptionSpec& spec : InputOptionSpecs()) specs.push_back(std::move(spec));
-  cli::Args args(std::move(specs));
-  if (absl::Status s = args.Parse(argc, argv); !s.ok()) {
-    std::cerr << "onnx-run: " << s.message() << "\n" << kUsage << args.OptionsHelp();
-    return 2;
+  const cli::Tool tool{"onnx-run", kUsage, __FILE__, {{}, cli::RepeatedInputFlags()}};
+  const cli::ParsedCommandLine command_line = cli::ParseCommandLine(argc, argv, tool);
+  if (command_line.exit_status) return *command_line.exit_status;
+  for (absl::Status s : {cli::ApplyThreadsFlag(1), cli::ApplyIsaFlag()}) {
+    if (!s.ok()) return cli::UsageError(tool, std::string(s.message()));
   }
-  if (args.Has("help")) {
-    std::cout << kUsage << args.OptionsHelp();
+  if (FLAGS_version) {
+    std::cout << cli::VersionText(tool.name) << "threads: " << interpreter::NumThreads() << "\n";
     return 0;
   }
-  for (absl::Status s : {cli::ApplyThreadsOption(args, 1), cli::ApplyIsaOption(args)}) {
-    if (!s.ok()) {
-      std::cerr << "onnx-run: " << s.message() << "\n";
-      return 2;
-    }
-  }
-  if (args.Has("version")) {
-    std::cout << "onnx-run " << cli::kVersion << "\n"
-              << cli::DescribeVectorKernels() << "\n"
-              << "threads: " << interpreter::NumThreads() << "\n";
-    return 0;
-  }
-  if (args.positional().size() != 1) {
-    std::cerr << "onnx-run: expected one MODEL\n" << kUsage << args.OptionsHelp();
-    return 2;
+  if (command_line.positional.size() != 1) return cli::UsageError(tool, "expected one MODEL");
+  if (FLAGS_repeat < 1) {
+    return cli::UsageError(tool, absl::StrCat("--repeat needs a whole number of at least 1, got ", FLAGS_repeat));
   }
   optimizer::EquivalenceOptions options;
-  if (absl::Status s = ParseInputOptions(args, options); !s.ok()) {
-    std::cerr << "onnx-run: " << s.message() << "\n";
-    return 2;
-  }
-  const std::string path = args.positional()[0];
+  if (absl::Status s = cli::ApplyInputFlags(options); !s.ok()) return cli::UsageError(tool, std::string(s.message()));
+  const std::string path = command_line.positional[0];
   absl::StatusOr<std::unique_ptr<ir::Model>> model = ReadModel(path);
   if (!model.ok()) {
     std::cerr << "onnx-run: " << path << ": " << model.status().message() << "\n";
@@ -101,18 +81,12 @@ int Main(int argc, char** argv) {
     return 1;
   }
   absl::StatusOr<std::vector<interpreter::RuntimeValue>> inputs =
-      MakeInputs(**model, args.Get("inputs").value_or(""), options);
+      MakeInputs(**model, FLAGS_inputs, options);
   if (!inputs.ok()) {
     std::cerr << "onnx-run: " << inputs.status().message() << "\n";
     return 1;
   }
-  int repeat = 1;
-  if (std::optional<std::string> text = args.Get("repeat")) {
-    if (!absl::SimpleAtoi(*text, &repeat) || repeat < 1) {
-      std::cerr << "onnx-run: --repeat needs a whole number of at least 1, got '" << *text << "'\n";
-      return 2;
-    }
-  }
+  const int repeat = FLAGS_repeat;
   // The first run builds the evaluator's plans, loads the initializers and touches fresh memory; with
   // --repeat it is a warm-up left out of the figures.
   interpreter::Evaluator evaluator(**model);
@@ -121,7 +95,7 @@ int Main(int argc, char** argv) {
   absl::StatusOr<std::vector<interpreter::RuntimeValue>> results;
   for (int run = 0; run < repeat; ++run) {
     const bool timed = repeat == 1 || run > 0;
-    evaluator.EnableProfiling(args.Has("time") && timed ? &profile : nullptr);
+    evaluator.EnableProfiling(FLAGS_time && timed ? &profile : nullptr);
     const auto start = std::chrono::steady_clock::now();
     results = evaluator.Run(*inputs);
     if (timed) run_seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
@@ -135,9 +109,9 @@ int Main(int argc, char** argv) {
   const double timed_runs = static_cast<double>(run_seconds.size());
   const std::vector<interpreter::RuntimeValue>& values = *results;
   const std::vector<ir::Value*>& outputs = (*model)->graph().outputs();
-  if (std::optional<std::string> dir = args.Get("outputs")) {
+  if (const std::string& dir = FLAGS_outputs; !dir.empty()) {
     std::error_code ec;
-    std::filesystem::create_directories(*dir, ec);
+    std::filesystem::create_directories(dir, ec);
     for (size_t i = 0; i < values.size(); ++i) {
       // By the declared type: an optional output is written as an OptionalProto holding the value.
       const ir::Type type = i < outputs.size() ? outputs[i]->type() : ir::Type();
@@ -149,7 +123,7 @@ int Main(int argc, char** argv) {
           data->name = outputs[i]->name();
         }
       }
-      const std::string file = absl::StrCat(*dir, "/output_", i, ".pb");
+      const std::string file = absl::StrCat(dir, "/output_", i, ".pb");
       absl::Status s = data.ok() ? ir::io::SaveDataValueFile(*data, file) : data.status();
       if (!s.ok()) {
         std::cerr << "onnx-run: " << file << ": " << s.message() << "\n";
@@ -162,7 +136,7 @@ int Main(int argc, char** argv) {
                 << values[i].DebugString() << "\n";
     }
   }
-  if (args.Has("time")) {
+  if (FLAGS_time) {
     std::vector<std::pair<std::string, interpreter::Evaluator::OpProfile>> rows(profile.begin(), profile.end());
     std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.second.seconds > b.second.seconds; });
     std::cerr << absl::StrFormat("%-28s %8s %12s %7s\n", "op type", "calls", "time (ms)", "share");

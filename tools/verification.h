@@ -1,5 +1,5 @@
 // The inputs and expected outputs a tool verifies a rewritten model against: read from a folder of
-// input_K.pb files, or made at random from the declared types (with --dim/--shape/--seed).
+// input_K.pb files, or made at random from the declared types (tools/cli/input_flags.h).
 #ifndef ONNX_OPT_TOOLS_VERIFICATION_H_
 #define ONNX_OPT_TOOLS_VERIFICATION_H_
 
@@ -10,16 +10,8 @@
 #include "interpreter/value.h"
 #include "ir/model.h"
 #include "optimizer/equivalence.h"
-#include "tools/cli/args.h"
 
 namespace onnx_opt::tools {
-
-// --dim NAME=VALUE, --shape INPUT=D0,D1,..., --seed=S into equivalence options (usage errors are
-// InvalidArgument).
-absl::Status ParseInputOptions(const cli::Args& args, optimizer::EquivalenceOptions& options);
-
-// The option specs behind ParseInputOptions, for a tool's option list.
-std::vector<cli::OptionSpec> InputOptionSpecs();
 
 struct Reference {
   std::vector<interpreter::RuntimeValue> inputs;

@@ -35,6 +35,7 @@ __all__ = [
     "optimize",
     "parse_text",
     "run",
+    "to_dot",
     "to_text",
 ]
 
@@ -199,6 +200,16 @@ def to_text(model):
     """The model in the ONNX text syntax (parse_text reads it back)."""
     native, _ = _to_native(model)
     return _onnx_opt.to_text(native)
+
+
+def to_dot(model, compare_with=None):
+    """The model's graph as Graphviz DOT text (onnx-opt --dot): a box per node with its op type and
+    output shapes, weights in their consumers' labels, If/Loop/Scan bodies as clusters. With
+    compare_with (the model before a rewrite), nodes it lacks are filled green and its nodes that are
+    gone are drawn dashed red (onnx-opt --dot-diff)."""
+    native, _ = _to_native(model)
+    before = None if compare_with is None else _to_native(compare_with)[0]
+    return _onnx_opt.to_dot(native, before)
 
 
 def list_passes():

@@ -39,6 +39,22 @@ def test_text_round_trip(export_shaped):
     assert onnx_opt.to_text(onnx_opt.parse_text(text)) == text
 
 
+def test_to_dot_draws_nodes_bodies_and_changes(export_shaped):
+    dot = onnx_opt.to_dot(export_shaped)
+    assert dot.startswith("digraph model {")
+    assert dot.count("shape=box") == 16  # one per node; the weights w and b are in labels
+    optimized, _ = onnx_opt.optimize(export_shaped)
+    diff = onnx_opt.to_dot(optimized, compare_with=export_shaped)
+    assert "(removed)" in diff
+    with_if = onnx_opt.parse_text(
+        '<ir_version: 8, opset_import: ["" : 17]>\n'
+        "g (bool c, float[2] x) => (float[2] y) {\n"
+        "  y = If(c) <then_branch = t () => (float[2] a) { a = Relu(x) },\n"
+        "             else_branch = e () => (float[2] b) { b = Neg(x) }>\n"
+        "}")
+    assert onnx_opt.to_dot(with_if).count("subgraph cluster_") == 2
+
+
 def test_parse_text_error_names_line_and_column():
     with pytest.raises(onnx_opt.InvalidModelError, match=r"^\d+:\d+: ") as error:
         onnx_opt.parse_text("<ir_version: 8>\ng (float[2] x) => (float[2] y) { y = Relu(x }")

@@ -6,31 +6,26 @@
 #include <thread>
 
 #include "absl/status/statusor.h"
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "interpreter/cpu/isa.h"
 #include "interpreter/cpu/thread_pool.h"
 
+// 0 stands for "not given": each tool has its own default (onnx-run 1, onnx-opt all cores).
+DEFINE_int32(threads, 0,
+             "N: threads the interpreter runs large matrix products on (default: 1 in onnx-run, all cores "
+             "elsewhere); outputs are the same bits for every N");
+DEFINE_string(isa, "",
+              "NAME: instruction set of the vector kernels: baseline, avx2 or avx512 (default: the best this CPU "
+              "has; ONNX_OPT_ISA in the environment also lowers it)");
+
 namespace onnx_opt::cli {
 
-OptionSpec ThreadsOptionSpec(const std::string& default_text) {
-  return {"threads", "", true, false, "N",
-          absl::StrCat("threads the interpreter runs large matrix products on (", default_text,
-                       "); outputs are the same bits for every N")};
-}
-
-OptionSpec IsaOptionSpec() {
-  return {"isa", "", true, false, "NAME",
-          "instruction set of the vector kernels: baseline, avx2 or avx512 (default: the best this CPU has)"};
-}
-
-absl::Status ApplyThreadsOption(const Args& args, int default_threads) {
-  int threads = default_threads;
-  if (std::optional<std::string> text = args.Get("threads")) {
-    if (!absl::SimpleAtoi(*text, &threads) || threads < 1 || threads > kMaxThreads) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("--threads needs a whole number from 1 to ", kMaxThreads, ", got '", *text, "'"));
-    }
+absl::Status ApplyThreadsFlag(int default_threads) {
+  const bool given = !gflags::GetCommandLineFlagInfoOrDie("threads").is_default;
+  const int threads = given ? FLAGS_threads : default_threads;
+  if (threads < 1 || threads > kMaxThreads) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--threads needs a whole number from 1 to ", kMaxThreads, ", got ", threads));
   }
   interpreter::SetNumThreads(threads);
   return absl::OkStatus();
@@ -38,20 +33,14 @@ absl::Status ApplyThreadsOption(const Args& args, int default_threads) {
 
 int AllCores() { return std::max(1, static_cast<int>(std::thread::hardware_concurrency())); }
 
-absl::Status ApplyIsaOption(const Args& args) {
-  std::optional<std::string> name = args.Get("isa");
-  if (!name) return absl::OkStatus();
-  absl::StatusOr<interpreter::Isa> isa = interpreter::ParseIsa(*name);
+absl::Status ApplyIsaFlag() {
+  if (FLAGS_isa.empty()) return absl::OkStatus();
+  absl::StatusOr<interpreter::Isa> isa = interpreter::ParseIsa(FLAGS_isa);
   if (!isa.ok()) return absl::InvalidArgumentError(absl::StrCat("--isa: ", isa.status().message()));
   if (absl::Status s = interpreter::SetActiveIsa(*isa); !s.ok()) {
     return absl::InvalidArgumentError(absl::StrCat("--isa: ", s.message()));
   }
   return absl::OkStatus();
-}
-
-std::string DescribeVectorKernels() {
-  return absl::StrCat("vector kernels: ", std::string(interpreter::IsaName(interpreter::ActiveIsa())),
-                      " (CPU supports ", std::string(interpreter::IsaName(interpreter::DetectedIsa())), ")");
 }
 
 double PeakRssMib() {

@@ -1,31 +1,25 @@
 #include "tools/cli/runtime_options.h"
 
 #include <string>
-#include <vector>
 
 #include "gtest/gtest.h"
 #include "interpreter/cpu/isa.h"
 #include "interpreter/cpu/thread_pool.h"
+#include "tools/cli/vector_kernels.h"
 
 namespace onnx_opt::cli {
 namespace {
 
-Args Parsed(std::vector<std::string> argv) {
-  Args args({ThreadsOptionSpec("default 1"), IsaOptionSpec()});
-  argv.insert(argv.begin(), "tool");
-  std::vector<char*> ptrs;
-  for (std::string& s : argv) ptrs.push_back(s.data());
-  EXPECT_TRUE(args.Parse(static_cast<int>(ptrs.size()), ptrs.data()).ok());
-  return args;
-}
-
 TEST(RuntimeOptionsTest, Threads) {
-  EXPECT_TRUE(ApplyThreadsOption(Parsed({}), 5).ok());
+  gflags::FlagSaver restore;
+  EXPECT_TRUE(ApplyThreadsFlag(5).ok());
   EXPECT_EQ(interpreter::NumThreads(), 5);
-  EXPECT_TRUE(ApplyThreadsOption(Parsed({"--threads=2"}), 5).ok());
+  ASSERT_FALSE(gflags::SetCommandLineOption("threads", "2").empty());
+  EXPECT_TRUE(ApplyThreadsFlag(5).ok());
   EXPECT_EQ(interpreter::NumThreads(), 2);
-  for (const char* bad : {"--threads=0", "--threads=-1", "--threads=x", "--threads=", "--threads=100000"}) {
-    const absl::Status s = ApplyThreadsOption(Parsed({bad}), 1);
+  for (const char* bad : {"0", "-1", "100000"}) {
+    ASSERT_FALSE(gflags::SetCommandLineOption("threads", bad).empty());
+    const absl::Status s = ApplyThreadsFlag(1);
     EXPECT_TRUE(absl::IsInvalidArgument(s)) << bad << ": " << s;
   }
   EXPECT_EQ(interpreter::NumThreads(), 2);
@@ -34,16 +28,20 @@ TEST(RuntimeOptionsTest, Threads) {
 }
 
 TEST(RuntimeOptionsTest, Isa) {
+  gflags::FlagSaver restore;
   const interpreter::Isa before = interpreter::ActiveIsa();
-  EXPECT_TRUE(ApplyIsaOption(Parsed({})).ok());
+  EXPECT_TRUE(ApplyIsaFlag().ok());
   EXPECT_EQ(interpreter::ActiveIsa(), before);
-  EXPECT_TRUE(ApplyIsaOption(Parsed({"--isa=baseline"})).ok());
+  FLAGS_isa = "baseline";
+  EXPECT_TRUE(ApplyIsaFlag().ok());
   EXPECT_EQ(interpreter::ActiveIsa(), interpreter::Isa::kBaseline);
   EXPECT_EQ(DescribeVectorKernels(), "vector kernels: baseline (CPU supports " +
                                          std::string(interpreter::IsaName(interpreter::DetectedIsa())) + ")");
-  EXPECT_TRUE(absl::IsInvalidArgument(ApplyIsaOption(Parsed({"--isa=bogus"}))));
+  FLAGS_isa = "bogus";
+  EXPECT_TRUE(absl::IsInvalidArgument(ApplyIsaFlag()));
   if (interpreter::DetectedIsa() < interpreter::Isa::kAvx512) {
-    EXPECT_TRUE(absl::IsInvalidArgument(ApplyIsaOption(Parsed({"--isa=avx512"}))));
+    FLAGS_isa = "avx512";
+    EXPECT_TRUE(absl::IsInvalidArgument(ApplyIsaFlag()));
   }
   ASSERT_TRUE(interpreter::SetActiveIsa(before).ok());
 }
