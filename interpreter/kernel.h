@@ -36,8 +36,9 @@ struct ChannelEpilogue {
   UnaryOp activation = UnaryOp::kRelu;
   float p0 = 0, p1 = 0;  // the activation's parameters (Clip: min, max)
 
-  // Applies the epilogue of `channel` to n contiguous values in place.
-  void Apply(int64_t channel, float* y, int64_t n) const;
+  // Applies the epilogue of `channel` to n contiguous values in place, after adding *bias (the
+  // convolution's own bias of that channel) when given.
+  void Apply(int64_t channel, float* y, int64_t n, const float* bias = nullptr) const;
 };
 
 // Runs a subgraph (If/Loop/Scan bodies) in the scope of the node being evaluated.

@@ -1,6 +1,7 @@
 // Every vector kernel on every ISA this CPU supports, against plain scalar references in double.
 #include "interpreter/cpu/vector_kernels.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -51,6 +52,37 @@ TEST_P(VectorKernelsTest, GemmMatchesLoopsInEveryTransposition) {
             const double want = 2.0 * acc + beta * c0[i * N + j];
             ASSERT_TRUE(Near(c[i * N + j], want, 1e-5, 1e-5)) << ta << tb << beta << " at " << i << "," << j;
           }
+        }
+      }
+    }
+  }
+}
+
+// Plain products (alpha 1, beta 0, no transposes) take a kernel of their own on AVX-512 when K is short
+// (up to 64): every row and column remainder of its 6 x 64 blocks, K on both sides of the limit, and
+// submatrices of larger arrays (leading dimensions).
+TEST_P(VectorKernelsTest, PlainGemmOverShortAndLongInnerDimensions) {
+  for (int64_t K : {1, 7, 24, 64, 65}) {
+    for (int64_t M : {1, 5, 6, 13}) {
+      for (int64_t N : {1, 15, 64, 100}) {
+        const int64_t lda = K + 3, ldb = N + 5, ldc = N + 2;
+        const std::vector<float> a = testing::RandomFloats(M * lda, -1, 1, 21), b = testing::RandomFloats(K * ldb, -1, 1, 22);
+        std::vector<float> c(M * N, 7.0f), c_ld(M * ldc, 7.0f);
+        std::vector<float> a_dense(M * K), b_dense(K * N);
+        for (int64_t i = 0; i < M; ++i) std::copy_n(a.begin() + i * lda, K, a_dense.begin() + i * K);
+        for (int64_t p = 0; p < K; ++p) std::copy_n(b.begin() + p * ldb, N, b_dense.begin() + p * N);
+        k().gemm_f32(false, false, M, N, K, 1.0f, a_dense.data(), b_dense.data(), 0.0f, c.data());
+        k().gemm_ld_f32(false, false, M, N, K, 1.0f, a.data(), lda, b.data(), ldb, 0.0f, c_ld.data(), ldc);
+        for (int64_t i = 0; i < M; ++i) {
+          for (int64_t j = 0; j < N; ++j) {
+            double want = 0;
+            for (int64_t p = 0; p < K; ++p) want += static_cast<double>(a[i * lda + p]) * b[p * ldb + j];
+            const std::string where = "M" + std::to_string(M) + " N" + std::to_string(N) + " K" + std::to_string(K);
+            ASSERT_TRUE(Near(c[i * N + j], want, 1e-5, 1e-5)) << where << " at " << i << "," << j;
+            ASSERT_TRUE(Near(c_ld[i * ldc + j], want, 1e-5, 1e-5)) << where << " (ld) at " << i << "," << j;
+          }
+          // Columns past N in C's rows are left alone.
+          for (int64_t j = N; j < ldc; ++j) ASSERT_EQ(c_ld[i * ldc + j], 7.0f);
         }
       }
     }

@@ -310,10 +310,12 @@ void BM_ConvNaive(benchmark::State& st) {
       benchmark::Counter(ConvFlops(C, M, H, k, s, group) / 1e9, benchmark::Counter::kIsIterationInvariantRate);
 }
 // ResNet-50: conv2_x 3x3 64->64 @56, conv2_x 1x1 256->64 @56, conv3_x 3x3 128->128 @28; MobileNetV2:
-// depthwise 3x3 144 channels @56, stride 1 and 2.
+// depthwise 3x3 144 channels @56, stride 1 and 2, and the 1x1 expansion 24->144 @56 (a short K: its
+// own kernel on AVX-512).
 BENCHMARK(BM_Conv)->ArgNames({"C", "M", "HW", "k", "s", "group", "baseline"})
     ->Args({64, 64, 56, 3, 1, 1, 0})->Args({256, 64, 56, 1, 1, 1, 0})->Args({128, 128, 28, 3, 1, 1, 0})
-    ->Args({144, 144, 56, 3, 1, 144, 0})->Args({144, 144, 56, 3, 2, 144, 0})
+    ->Args({144, 144, 56, 3, 1, 144, 0})->Args({144, 144, 56, 3, 2, 144, 0})->Args({24, 144, 56, 1, 1, 1, 0})
+    ->Args({24, 144, 56, 1, 1, 1, 1})
     ->Args({64, 64, 56, 3, 1, 1, 1})->Args({256, 64, 56, 1, 1, 1, 1})
     ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ConvNaive)->Args({64, 64, 56, 3, 1, 1})->Args({144, 144, 56, 3, 1, 144})->Unit(benchmark::kMillisecond);

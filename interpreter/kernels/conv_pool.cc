@@ -314,12 +314,15 @@ Status ConvImpl(KernelContext& ctx, const Tensor& x, const Tensor& w, const Tens
       Gemm<T>(false, false, Mg, O, Cg * K, T(1), pw + gi * Mg * Cg * K, rhs, T(0), out);
       if (pb != nullptr || (std::is_same_v<T, float> && epilogue != nullptr)) {
         ParallelFor(Mg, kChannelsPerTask, [&](int64_t begin, int64_t end) {
-          if (pb != nullptr) AddChannelBias<T>(pb + gi * Mg + begin, end - begin, O, out + begin * O);
           if constexpr (std::is_same_v<T, float>) {
-            if (epilogue != nullptr) {
-              for (int64_t m = begin; m < end; ++m) epilogue->Apply(gi * Mg + m, out + m * O, O);
+            if (epilogue != nullptr) {  // the bias in the same pass over the output
+              for (int64_t m = begin; m < end; ++m) {
+                epilogue->Apply(gi * Mg + m, out + m * O, O, pb != nullptr ? pb + gi * Mg + m : nullptr);
+              }
+              return;
             }
           }
+          if (pb != nullptr) AddChannelBias<T>(pb + gi * Mg + begin, end - begin, O, out + begin * O);
         });
       }
     }
