@@ -67,11 +67,11 @@ void EigenGemmLd(bool ta, bool tb, int64_t M, int64_t N, int64_t K, T alpha, con
 
 namespace {
 
-// A plain product with a short K on its own kernel (small_k_gemm.cc), where the CPU has one.
-bool SmallK(bool ta, bool tb, int64_t M, int64_t N, int64_t K, float alpha, const float* A, int64_t lda,
+// A plain product on the kernel that reads its operands in place (unpacked_gemm.cc), where the CPU has it.
+bool Unpacked(bool ta, bool tb, int64_t M, int64_t N, int64_t K, float alpha, const float* A, int64_t lda,
             const float* B, int64_t ldb, float beta, float* C, int64_t ldc) {
 #if defined(__AVX512F__)
-  if (!ta && !tb && alpha == 1.0f && beta == 0.0f) return SmallKGemmF32(M, N, K, A, lda, B, ldb, C, ldc);
+  if (!ta && !tb && alpha == 1.0f && beta == 0.0f) return UnpackedGemmF32(M, N, K, A, lda, B, ldb, C, ldc);
 #endif
   return false;
 }
@@ -81,7 +81,7 @@ bool SmallK(bool ta, bool tb, int64_t M, int64_t N, int64_t K, float alpha, cons
 void GemmF32(bool ta, bool tb, int64_t M, int64_t N, int64_t K, float alpha, const float* A, const float* B,
              float beta, float* C) {
   if (M == 0 || N == 0) return;
-  if (SmallK(ta, tb, M, N, K, alpha, A, ta ? M : K, B, tb ? K : N, beta, C, N)) return;
+  if (Unpacked(ta, tb, M, N, K, alpha, A, ta ? M : K, B, tb ? K : N, beta, C, N)) return;
   EigenGemm<float>(ta, tb, M, N, K, alpha, A, B, beta, C);
 }
 
@@ -94,7 +94,7 @@ void GemmF64(bool ta, bool tb, int64_t M, int64_t N, int64_t K, double alpha, co
 void GemmLdF32(bool ta, bool tb, int64_t M, int64_t N, int64_t K, float alpha, const float* A, int64_t lda,
                const float* B, int64_t ldb, float beta, float* C, int64_t ldc) {
   if (M == 0 || N == 0) return;
-  if (SmallK(ta, tb, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc)) return;
+  if (Unpacked(ta, tb, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc)) return;
   EigenGemmLd<float>(ta, tb, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
 }
 

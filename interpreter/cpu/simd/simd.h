@@ -38,10 +38,8 @@ void LayerNormRowsF32(const float* x, const float* scale, const float* bias, flo
 void QuantizationRangeF32(const float* x, int64_t n, float* min, float* max);
 void QuantizeU8F32(const float* x, int64_t n, float scale, float zero_point, uint8_t* y);
 #if defined(__AVX512F__)
-// C = A * B (row-major with leading dimensions, no transposes) when K <= kSmallGemmMaxK; false (nothing
-// done) otherwise.
-inline constexpr int64_t kSmallGemmMaxK = 64;
-bool SmallKGemmF32(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, const float* B, int64_t ldb,
+// C = A * B (row-major with leading dimensions, no transposes); false (nothing done) when K is 0.
+bool UnpackedGemmF32(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, const float* B, int64_t ldb,
                    float* C, int64_t ldc);
 void Gemm8BitS32(int64_t M, int64_t N, int64_t K, const Int8Operand& A, const Int8Operand& B, int32_t* C);
 #endif
