@@ -3,73 +3,62 @@
 // HardSwish(x) (opset 14), which is defined as exactly that product; floating-point x only. Runs
 // after fuse-hard-sigmoid, which turns the x * (relu6(x + 3) / 6) form into the first one.
 #include "optimizer/pass_registry.h"
-#include "passes/graph_walk.h"
 #include "passes/pattern.h"
+#include "passes/rewrite/pattern_pass.h"
+#include "passes/rewrite/relu6_pattern.h"
+#include "passes/rewrite/scalar_tolerance.h"
 
 namespace onnx_opt::passes {
 namespace {
 
+using namespace rewrite;  // NOLINT(build/namespaces): the pattern vocabulary
+
 bool IsSixthHardSigmoid(const ir::Node& h) {
-  return std::fabs(h.GetFloat("alpha", 0.2f) - 1.0f / 6.0f) <= 1e-6f && h.GetFloat("beta", 0.5f) == 0.5f;
+  return NearScalar(h.GetFloat("alpha", 0.2f), 1.0 / 6.0) && NearScalar(h.GetFloat("beta", 0.5f), 0.5);
 }
 
-class FuseHardSwish final : public optimizer::Pass {
- public:
-  std::string_view name() const override { return "fuse-hard-swish"; }
+// Both forms end in the root: HardSwish(x) takes its place when x is floating-point.
+absl::StatusOr<int64_t> ReplaceByHardSwish(ir::Node& root, ir::Value* x, Rewriter& rw) {
+  if (!FloatElemType(x)) return 0;
+  return OneIfReplaced(rw.ReplaceWithNode(root, "HardSwish", {x}));
+}
 
-  absl::StatusOr<bool> Run(ir::Model& model, optimizer::PassContext& ctx) override {
-    const int64_t opset = model.OpsetVersion("").value_or(0);
-    if (opset < 14) return false;
-    ir::NameGenerator names(model);
-    return ForEachGraphOuterFirst(model, [&](ir::Graph& g) -> absl::StatusOr<bool> {
-      // Skips the walk when the graph cannot hold the pattern: it needs a Clip (relu6) or a HardSigmoid.
-      if (g.CountOpType("Clip") + g.CountOpType("HardSigmoid") == 0) return false;
-      bool changed = false;
-      for (ir::Node* n : g.nodes()) {
-        if (!n->is_onnx_domain() || n->num_inputs() != 2 || !n->has_input(0) || !n->has_input(1)) continue;
-        ir::Value* x = nullptr;
-        std::vector<ir::Node*> chain;
-        if (n->op_type() == "Mul") {
-          // x * HardSigmoid(x)
-          for (size_t side : {0, 1}) {
-            ir::Node* h = ProducerOf(n->input(side), "HardSigmoid", &g);
-            if (h != nullptr && HasSingleUse(n->input(side)) && h->input(0) == n->input(1 - side) &&
-                IsSixthHardSigmoid(*h)) {
-              x = n->input(1 - side);
-              chain = {h};
-              break;
+RewritePattern TimesHardSigmoidPattern() {
+  return {.root_ops = {"Mul"},
+          .needs = {{{"HardSigmoid"}}},
+          .min_opset = 14,
+          .match_and_rewrite = [](ir::Node& mul, Rewriter& rw) -> absl::StatusOr<int64_t> {
+            ir::Value* x = nullptr;
+            const ValuePattern h = Op("HardSigmoid", {Capture(&x)}).OneUse().WhereNode(IsSixthHardSigmoid);
+            if (!rw.Match(Op("Mul", {Capture(&x), h}), mul.output(0))) return 0;
+            return ReplaceByHardSwish(mul, x, rw);
+          }};
+}
+
+RewritePattern TimesRelu6Over6Pattern() {
+  return {.root_ops = {"Div", "Mul"},
+          .needs = {{{"Clip"}}},
+          .min_opset = 14,
+          .match_and_rewrite = [](ir::Node& root, Rewriter& rw) -> absl::StatusOr<int64_t> {
+            ir::Value* x = nullptr;
+            const ValuePattern product = Op("Mul", {Capture(&x), Relu6OfXPlus3(&x, rw.opset())}).OneUse();
+            if (!rw.Match(OneOf({Op("Div", {product, ConstScalar(6.0)}), Op("Mul", {product, ConstScalar(1.0 / 6.0)})}),
+                          root.output(0))) {
+              return 0;
             }
-          }
-        }
-        if (x == nullptr && (n->op_type() == "Div" || n->op_type() == "Mul")) {
-          // (x * relu6(x + 3)) / 6
-          ir::Value* product = n->op_type() == "Div" ? InputBesideScalar(*n, 6.0, /*commutative=*/false)
-                                                     : InputBesideScalar(*n, 1.0 / 6.0);
-          ir::Node* mul = product != nullptr ? ProducerOf(product, "Mul", &g) : nullptr;
-          if (mul != nullptr && HasSingleUse(product) && mul->num_inputs() == 2) {
-            for (size_t side : {0, 1}) {
-              std::optional<Relu6OfXPlus3> m = MatchRelu6OfXPlus3(mul->input(side), g, opset);
-              if (m && m->x == mul->input(1 - side)) {
-                x = m->x;
-                chain = {mul, m->clip, m->add};
-                break;
-              }
-            }
-          }
-        }
-        if (x == nullptr || !FloatElemType(x)) continue;
-        if (ReplaceChain(g, n, "HardSwish", {x}, chain, names) == nullptr) continue;
-        ctx.CountRewrite();
-        changed = true;
-      }
-      g.ReleaseErased();
-      return changed;
-    });
-  }
+            return ReplaceByHardSwish(root, x, rw);
+          }};
+}
+
+class FuseHardSwish final : public PatternPass {
+ public:
+  static constexpr char kName[] = "fuse-hard-swish";
+  FuseHardSwish() : PatternPass(kName, {TimesHardSigmoidPattern(), TimesRelu6Over6Pattern()}) {}
 };
 
 }  // namespace
 
-REGISTER_PASS(FuseHardSwish, "fuse-hard-swish", "turn x * HardSigmoid(x) and x * relu6(x + 3) / 6 into HardSwish(x)");
+REGISTER_PASS(FuseHardSwish, FuseHardSwish::kName,
+              "turn x * HardSigmoid(x) and x * relu6(x + 3) / 6 into HardSwish(x)");
 
 }  // namespace onnx_opt::passes

@@ -1,43 +1,36 @@
 // fuse-log-softmax: Log(Softmax(x, axis)) becomes LogSoftmax(x, axis). Both operators change their
 // axis semantics at the same opset (13), so at any one opset the pair means the same thing.
 #include "optimizer/pass_registry.h"
-#include "passes/forward_value.h"
-#include "passes/graph_walk.h"
+#include "passes/rewrite/pattern_pass.h"
 
 namespace onnx_opt::passes {
 namespace {
 
-class FuseLogSoftmax final : public optimizer::Pass {
- public:
-  std::string_view name() const override { return "fuse-log-softmax"; }
+using namespace rewrite;  // NOLINT(build/namespaces): the pattern vocabulary
 
-  absl::StatusOr<bool> Run(ir::Model& model, optimizer::PassContext& ctx) override {
-    return ForEachGraphOuterFirst(model, [&](ir::Graph& g) -> absl::StatusOr<bool> {
-      // Skips the walk when the graph cannot hold the pattern: it needs a Log of a Softmax.
-      if (g.CountOpType("Log") == 0 || g.CountOpType("Softmax") == 0) return false;
-      bool changed = false;
-      for (ir::Node* log : g.nodes()) {
-        if (!log->is_onnx_domain() || log->op_type() != "Log" || !log->has_input(0)) continue;
-        ir::Node* softmax = log->input(0)->producer();
-        if (softmax == nullptr || softmax->graph() != &g || !softmax->is_onnx_domain() ||
-            softmax->op_type() != "Softmax" || softmax->output(0)->uses().size() != 1) {
-          continue;
-        }
-        // Turn the Softmax into LogSoftmax in place (same inputs and attributes), drop the Log.
-        if (!ForwardValue(log->output(0), softmax->output(0))) continue;
-        softmax->set_op_type("LogSoftmax");
-        if (absl::Status s = g.Erase(log); !s.ok()) return s;
-        ctx.CountRewrite();
-        changed = true;
-      }
-      g.ReleaseErased();
-      return changed;
-    });
-  }
+RewritePattern LogSoftmaxPattern() {
+  return {.root_ops = {"Log"},
+          .needs = {{{"Log"}}, {{"Softmax"}}},
+          .match_and_rewrite = [](ir::Node& log, Rewriter& rw) -> absl::StatusOr<int64_t> {
+            ir::Node* softmax = nullptr;
+            // Softmax's result may be a graph output; its one use must be the Log.
+            const ValuePattern used_once = Op("Softmax", {}).Where([](const ir::Value& v) { return v.uses().size() == 1; });
+            if (!rw.Match(Op("Log", {used_once.CaptureNode(&softmax)}), log.output(0))) return 0;
+            // The Softmax becomes the LogSoftmax in place (same inputs and attributes).
+            absl::StatusOr<bool> replaced = rw.ReplaceWithValue(log, softmax->output(0));
+            if (replaced.ok() && *replaced) softmax->set_op_type("LogSoftmax");
+            return OneIfReplaced(replaced);
+          }};
+}
+
+class FuseLogSoftmax final : public PatternPass {
+ public:
+  static constexpr char kName[] = "fuse-log-softmax";
+  FuseLogSoftmax() : PatternPass(kName, {LogSoftmaxPattern()}) {}
 };
 
 }  // namespace
 
-REGISTER_PASS(FuseLogSoftmax, "fuse-log-softmax", "turn Log(Softmax(x)) into LogSoftmax(x)");
+REGISTER_PASS(FuseLogSoftmax, FuseLogSoftmax::kName, "turn Log(Softmax(x)) into LogSoftmax(x)");
 
 }  // namespace onnx_opt::passes

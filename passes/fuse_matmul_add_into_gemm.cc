@@ -1,14 +1,13 @@
 // fuse-matmul-add: Add(MatMul(A, B), C) with A and B of rank 2 becomes Gemm(A, B, C) when C
 // broadcasts one way to the [M, N] result (a scalar, [N], [1, N], [M, 1] or [M, N]) and the element
 // type is one Gemm takes. Ranks come from the values' types (run infer-shapes first).
-#include "ir/name_generator.h"
 #include "optimizer/pass_registry.h"
-#include "passes/forward_value.h"
-#include "passes/graph_walk.h"
-#include "passes/pattern.h"
+#include "passes/rewrite/pattern_pass.h"
 
 namespace onnx_opt::passes {
 namespace {
+
+using namespace rewrite;  // NOLINT(build/namespaces): the pattern vocabulary
 
 const ir::Shape* ShapeOf(const ir::Value* v) {
   if (v == nullptr || !v->type().is_tensor() || !v->type().shape().has_value()) return nullptr;
@@ -33,55 +32,39 @@ bool BroadcastsTo(const ir::Shape& c, const ir::Dim& m, const ir::Dim& n) {
   return true;
 }
 
-class FuseMatMulAddIntoGemm final : public optimizer::Pass {
- public:
-  std::string_view name() const override { return "fuse-matmul-add"; }
+// Whether Gemm(a, b, c) computes MatMul(a, b) + c: 2-D a and b, one element type Gemm takes.
+bool FitsGemm(const ir::Value* a, const ir::Value* b, const ir::Value& c, int64_t opset) {
+  const ir::Shape* as = ShapeOf(a);
+  const ir::Shape* bs = ShapeOf(b);
+  const ir::Shape* cs = ShapeOf(&c);
+  if (as == nullptr || bs == nullptr || cs == nullptr || as->rank() != 2 || bs->rank() != 2) return false;
+  const ir::DataType type = a->type().elem_type();
+  return GemmType(type, opset) && c.type().elem_type() == type && BroadcastsTo(*cs, as->dim(0), bs->dim(1));
+}
 
-  absl::StatusOr<bool> Run(ir::Model& model, optimizer::PassContext& ctx) override {
-    const int64_t opset = model.OpsetVersion("").value_or(0);
-    if (opset < 7) return false;  // Gemm-6 and older broadcast C only with an attribute
-    ir::NameGenerator names(model);
-    return ForEachGraphOuterFirst(model, [&](ir::Graph& g) -> absl::StatusOr<bool> {
-      // Skips the walk when the graph cannot hold the pattern: it needs a MatMul and an Add.
-      if (g.CountOpType("MatMul") == 0 || g.CountOpType("Add") == 0) return false;
-      bool changed = false;
-      for (ir::Node* add : g.nodes()) {
-        if (!add->is_onnx_domain() || add->op_type() != "Add" || add->num_inputs() != 2) continue;
-        for (size_t side : {0, 1}) {
-          ir::Node* mm = ProducerOf(add->input(side), "MatMul", &g);
-          ir::Value* c = add->input(1 - side);
-          if (mm == nullptr || !HasSingleUse(mm->output(0)) || c == nullptr) continue;
-          const ir::Shape* a = ShapeOf(mm->input(0));
-          const ir::Shape* b = ShapeOf(mm->input(1));
-          const ir::Shape* cs = ShapeOf(c);
-          if (a == nullptr || b == nullptr || cs == nullptr || a->rank() != 2 || b->rank() != 2) continue;
-          const ir::DataType type = mm->input(0)->type().elem_type();
-          if (!GemmType(type, opset) || c->type().elem_type() != type) continue;
-          if (!BroadcastsTo(*cs, a->dim(0), b->dim(1))) continue;
-          auto gemm = ir::Node::Create("", "Gemm", {mm->input(0), mm->input(1), c},
-                                       {names.Fresh(add->output(0)->name() + "_gemm")});
-          ir::Node* fused = g.InsertAfter(add, std::move(gemm));
-          fused->output(0)->set_type(add->output(0)->type());
-          if (!ForwardValue(add->output(0), fused->output(0))) {
-            fused->RemoveAllInputs();
-            (void)g.Erase(fused);
-            continue;
-          }
-          (void)g.Erase(add);
-          (void)g.Erase(mm);
-          ctx.CountRewrite();
-          changed = true;
-          break;
-        }
-      }
-      g.ReleaseErased();
-      return changed;
-    });
-  }
+RewritePattern MatMulAddPattern() {
+  return {.root_ops = {"Add"},
+          .needs = {{{"MatMul"}}, {{"Add"}}},
+          .min_opset = 7,  // Gemm-6 and older broadcast C only with an attribute
+          .match_and_rewrite = [](ir::Node& add, Rewriter& rw) -> absl::StatusOr<int64_t> {
+            ir::Value* a = nullptr;
+            ir::Value* b = nullptr;
+            ir::Value* c = nullptr;
+            const int64_t opset = rw.opset();
+            const ValuePattern bias = Capture(&c).Where([&](const ir::Value& v) { return FitsGemm(a, b, v, opset); });
+            if (!rw.Match(Op("Add", {Op("MatMul", {Capture(&a), Capture(&b)}).OneUse(), bias}), add.output(0))) return 0;
+            return OneIfReplaced(rw.ReplaceWithNode(add, "Gemm", {a, b, c}, "_gemm"));
+          }};
+}
+
+class FuseMatMulAddIntoGemm final : public PatternPass {
+ public:
+  static constexpr char kName[] = "fuse-matmul-add";
+  FuseMatMulAddIntoGemm() : PatternPass(kName, {MatMulAddPattern()}) {}
 };
 
 }  // namespace
 
-REGISTER_PASS(FuseMatMulAddIntoGemm, "fuse-matmul-add", "turn a 2-D MatMul followed by Add into Gemm");
+REGISTER_PASS(FuseMatMulAddIntoGemm, FuseMatMulAddIntoGemm::kName, "turn a 2-D MatMul followed by Add into Gemm");
 
 }  // namespace onnx_opt::passes

@@ -4,19 +4,17 @@
 #include <algorithm>
 
 #include "optimizer/pass_registry.h"
-#include "passes/constant.h"
-#include "passes/forward_value.h"
-#include "passes/graph_walk.h"
 #include "passes/pattern.h"
+#include "passes/rewrite/pattern_pass.h"
 
 namespace onnx_opt::passes {
 namespace {
 
-bool IsReduce(const std::string& op) {
-  return op == "ReduceSum" || op == "ReduceMean" || op == "ReduceMax" || op == "ReduceMin" ||
-         op == "ReduceProd" || op == "ReduceL1" || op == "ReduceL2" || op == "ReduceLogSum" ||
-         op == "ReduceLogSumExp" || op == "ReduceSumSquare";
-}
+using namespace rewrite;  // NOLINT(build/namespaces): the pattern vocabulary
+
+constexpr const char* kReduceOps[] = {"ReduceSum", "ReduceMean",   "ReduceMax",       "ReduceMin",
+                                      "ReduceProd", "ReduceL1",    "ReduceL2",        "ReduceLogSum",
+                                      "ReduceLogSumExp", "ReduceSumSquare"};
 
 std::optional<std::vector<int64_t>> SortedNonNegative(std::optional<std::vector<int64_t>> axes) {
   if (!axes.has_value() || axes->empty()) return std::nullopt;
@@ -27,40 +25,34 @@ std::optional<std::vector<int64_t>> SortedNonNegative(std::optional<std::vector<
   return axes;
 }
 
-class FuseReduceUnsqueeze final : public optimizer::Pass {
- public:
-  std::string_view name() const override { return "fuse-reduce-keepdims"; }
+RewritePattern ReduceUnsqueezePattern() {
+  return {.root_ops = {"Unsqueeze"},
+          .needs = {{{"Unsqueeze"}}},
+          .match_and_rewrite = [](ir::Node& unsqueeze, Rewriter& rw) -> absl::StatusOr<int64_t> {
+            ir::Node* reduce = nullptr;
+            std::vector<ValuePattern> reductions;
+            for (const char* op : kReduceOps) {
+              reductions.push_back(Op(op, {}).OneUse().CaptureNode(&reduce).WhereNode(
+                  [](const ir::Node& n) { return n.GetInt("keepdims", 1) == 0; }));
+            }
+            if (!rw.Match(Op("Unsqueeze", {OneOf(std::move(reductions))}), unsqueeze.output(0))) return 0;
+            std::optional<std::vector<int64_t>> r = SortedNonNegative(AxesOf(*reduce, rw.opset()));
+            std::optional<std::vector<int64_t>> u = SortedNonNegative(AxesOf(unsqueeze, rw.opset()));
+            if (!r.has_value() || r != u) return 0;
+            absl::StatusOr<bool> replaced = rw.ReplaceWithValue(unsqueeze, reduce->output(0));
+            if (replaced.ok() && *replaced) reduce->SetAttribute(ir::Attribute::Int("keepdims", 1));
+            return OneIfReplaced(replaced);
+          }};
+}
 
-  absl::StatusOr<bool> Run(ir::Model& model, optimizer::PassContext& ctx) override {
-    const int64_t opset = model.OpsetVersion("").value_or(0);
-    return ForEachGraphOuterFirst(model, [&](ir::Graph& g) -> absl::StatusOr<bool> {
-      if (g.CountOpType("Unsqueeze") == 0) return false;  // needs an Unsqueeze (of a Reduce)
-      bool changed = false;
-      for (ir::Node* unsqueeze : g.nodes()) {
-        if (!unsqueeze->is_onnx_domain() || unsqueeze->op_type() != "Unsqueeze" || !unsqueeze->has_input(0)) continue;
-        ir::Node* reduce = unsqueeze->input(0)->producer();
-        if (reduce == nullptr || reduce->graph() != &g || !reduce->is_onnx_domain() ||
-            !IsReduce(reduce->op_type()) || reduce->GetInt("keepdims", 1) != 0 ||
-            !HasSingleUse(reduce->output(0))) {
-          continue;
-        }
-        std::optional<std::vector<int64_t>> r = SortedNonNegative(AxesOf(*reduce, opset));
-        std::optional<std::vector<int64_t>> u = SortedNonNegative(AxesOf(*unsqueeze, opset));
-        if (!r.has_value() || r != u) continue;
-        if (!ForwardValue(unsqueeze->output(0), reduce->output(0))) continue;
-        reduce->SetAttribute(ir::Attribute::Int("keepdims", 1));
-        (void)g.Erase(unsqueeze);
-        ctx.CountRewrite();
-        changed = true;
-      }
-      g.ReleaseErased();
-      return changed;
-    });
-  }
+class FuseReduceUnsqueeze final : public PatternPass {
+ public:
+  static constexpr char kName[] = "fuse-reduce-keepdims";
+  FuseReduceUnsqueeze() : PatternPass(kName, {ReduceUnsqueezePattern()}) {}
 };
 
 }  // namespace
 
-REGISTER_PASS(FuseReduceUnsqueeze, "fuse-reduce-keepdims", "turn Reduce(keepdims=0) + Unsqueeze into keepdims=1");
+REGISTER_PASS(FuseReduceUnsqueeze, FuseReduceUnsqueeze::kName, "turn Reduce(keepdims=0) + Unsqueeze into keepdims=1");
 
 }  // namespace onnx_opt::passes

@@ -6,7 +6,6 @@
 
 #include "ir/graph.h"
 #include "passes/constant.h"
-#include "passes/forward_value.h"
 
 namespace onnx_opt::passes {
 
@@ -53,17 +52,6 @@ std::optional<std::vector<int64_t>> AxesOf(const ir::Node& n, int64_t opset) {
   return ConstantAsInts(*t);
 }
 
-ir::Value* InputBesideScalar(const ir::Node& n, double value, bool commutative) {
-  if (n.num_inputs() != 2 || !n.has_input(0) || !n.has_input(1)) return nullptr;
-  auto is_value = [&](const ir::Value* v) {
-    std::optional<double> c = ScalarConstant(v);
-    return c.has_value() && std::fabs(*c - value) <= 1e-6 * std::max(1.0, std::fabs(value));
-  };
-  if (is_value(n.input(1))) return n.input(0);
-  if (commutative && is_value(n.input(0))) return n.input(1);
-  return nullptr;
-}
-
 std::optional<int64_t> RankOf(const ir::Value* v) {
   if (v == nullptr || !v->type().is_tensor() || !v->type().shape().has_value()) return std::nullopt;
   return static_cast<int64_t>(v->type().shape()->rank());
@@ -90,46 +78,6 @@ std::optional<std::pair<double, double>> ClipBounds(const ir::Node& clip, int64_
     (i == 1 ? bounds.first : bounds.second) = *b;
   }
   return bounds;
-}
-
-std::optional<Relu6OfXPlus3> MatchRelu6OfXPlus3(ir::Value* v, const ir::Graph& g, int64_t opset) {
-  ir::Node* clip = ProducerOf(v, "Clip", &g);
-  if (clip == nullptr || !HasSingleUse(v) || !clip->has_input(0)) return std::nullopt;
-  std::optional<std::pair<double, double>> bounds = ClipBounds(*clip, opset);
-  if (!bounds || bounds->first != 0.0 || bounds->second != 6.0) return std::nullopt;
-  ir::Node* add = ProducerOf(clip->input(0), "Add", &g);
-  if (add == nullptr || !HasSingleUse(clip->input(0))) return std::nullopt;
-  ir::Value* x = InputBesideScalar(*add, 3.0);
-  if (x == nullptr) return std::nullopt;
-  return Relu6OfXPlus3{x, clip, add};
-}
-
-ir::Node* ReplaceChain(ir::Graph& g, ir::Node* last, const std::string& op, const std::vector<ir::Value*>& inputs,
-                       const std::vector<ir::Node*>& chain, ir::NameGenerator& names) {
-  ir::Value* out = last->output(0);
-  ir::Node* fused = g.InsertBefore(last, ir::Node::Create("", op, inputs, {names.Fresh(out->name() + "_" + op)}));
-  fused->output(0)->set_type(out->type());
-  if (!ForwardValue(out, fused->output(0))) {
-    // Undo: the new node has no users yet.
-    (void)g.Erase(fused);
-    return nullptr;
-  }
-  (void)g.Erase(last);
-  // Erase producers first-to-last of use: a chain node may feed another chain node.
-  bool erased = true;
-  while (erased) {
-    erased = false;
-    for (ir::Node* n : chain) {
-      if (n == nullptr || n->is_erased()) continue;
-      bool used = false;
-      for (size_t i = 0; i < n->num_outputs(); ++i) used |= n->output(i)->has_uses();
-      if (!used) {
-        (void)g.Erase(n);
-        erased = true;
-      }
-    }
-  }
-  return fused;
 }
 
 }  // namespace onnx_opt::passes

@@ -9,7 +9,6 @@
 #include <vector>
 
 #include "ir/graph.h"
-#include "ir/name_generator.h"
 #include "ir/node.h"
 
 namespace onnx_opt::passes {
@@ -32,10 +31,6 @@ ir::Value* OtherInput(const ir::Node& n, const ir::Value* known);
 // Reduce ops); nullopt when they are not known.
 std::optional<std::vector<int64_t>> AxesOf(const ir::Node& n, int64_t opset);
 
-// For a binary node with a scalar constant input equal to `value` (within a relative 1e-6), the
-// other input; else null. Either side when `commutative`, else only the second.
-ir::Value* InputBesideScalar(const ir::Node& n, double value, bool commutative = true);
-
 // The rank of a tensor value, when its type says.
 std::optional<int64_t> RankOf(const ir::Value* v);
 
@@ -45,21 +40,6 @@ std::optional<ir::DataType> FloatElemType(const ir::Value* v);
 // Clip's bounds (attributes before opset 11, constant inputs from 11), with +-infinity for absent
 // ones; nullopt when a bound is not a constant.
 std::optional<std::pair<double, double>> ClipBounds(const ir::Node& clip, int64_t opset);
-
-// The single-use input chain `Clip(Add(x, 3), 0, 6)` (relu6(x + 3), the core of hard sigmoid and
-// hard swish as exporters write them) ending at `v`: x, and the Clip and Add nodes; nullopt else.
-struct Relu6OfXPlus3 {
-  ir::Value* x;
-  ir::Node* clip;
-  ir::Node* add;
-};
-std::optional<Relu6OfXPlus3> MatchRelu6OfXPlus3(ir::Value* v, const ir::Graph& g, int64_t opset);
-
-// Replaces single-output `last` by a new ai.onnx node `op` over `inputs` that takes over its output
-// (name and type), then erases `last` and the nodes of `chain` nothing uses any more. Returns the
-// new node, or null (changing nothing) when the output cannot be taken over.
-ir::Node* ReplaceChain(ir::Graph& g, ir::Node* last, const std::string& op, const std::vector<ir::Value*>& inputs,
-                       const std::vector<ir::Node*>& chain, ir::NameGenerator& names);
 
 }  // namespace onnx_opt::passes
 

@@ -1,0 +1,71 @@
+// The one place where a pattern's replacement is built and the matched nodes go: insert, forward
+// the old result to the new one (undoing the insert when that is impossible), erase what is dead.
+#ifndef ONNX_OPT_PASSES_REWRITE_REWRITER_H_
+#define ONNX_OPT_PASSES_REWRITE_REWRITER_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "ir/graph.h"
+#include "ir/name_generator.h"
+#include "ir/node.h"
+#include "ir/tensor.h"
+#include "ir/value.h"
+#include "passes/rewrite/match_state.h"
+#include "passes/rewrite/value_pattern.h"
+
+namespace onnx_opt::passes::rewrite {
+
+class Rewriter {
+ public:
+  Rewriter(ir::Graph& graph, int64_t opset, ir::NameGenerator& names)
+      : graph_(graph), names_(names), state_(graph, opset) {}
+
+  ir::Graph& graph() { return graph_; }
+  int64_t opset() const { return state_.opset(); }
+  ir::NameGenerator& names() { return names_; }
+
+  // Matches `pattern` against `v`; on success the captures stay bound and the nodes it matched are
+  // erased by the Replace* calls below once they are dead.
+  bool Match(const ValuePattern& pattern, ir::Value* v) { return pattern.Matches(v, state_); }
+  // Adds a node found outside a pattern (e.g. a user followed downstream) to those erased when dead.
+  void Track(ir::Node* n) { state_.AddMatched(n); }
+
+  // Replaces single-output `old` by a new ai.onnx `op` node over `inputs` (placed before `old`) that
+  // takes over its result (name when it is a graph output, and type), then erases `old` and every
+  // matched node left dead. Returns the new node (its output named `old`'s + `name_suffix`, "_op"
+  // by default) for the caller to set attributes on, or null, changing nothing, when the result
+  // cannot be taken over (see ForwardValue).
+  absl::StatusOr<ir::Node*> ReplaceWithNode(ir::Node& old, const std::string& op,
+                                            const std::vector<ir::Value*>& inputs,
+                                            std::string_view name_suffix = "");
+  // Makes every use of `old`'s first output use `value` instead, then erases `old` and every matched
+  // node left dead except `value`'s producer (the replacement, even when `old` had no users). False,
+  // changing nothing, when `value` cannot take `old`'s place.
+  absl::StatusOr<bool> ReplaceWithValue(ir::Node& old, ir::Value* value);
+  // Erases the matched nodes other than `keep` whose outputs nothing uses any more.
+  absl::Status EraseDeadMatched(const ir::Node* keep = nullptr);
+  // Erases `n` when none of its outputs is used; says whether it did.
+  absl::StatusOr<bool> EraseIfDead(ir::Node& n);
+
+  // A new initializer holding `tensor`, named freshly after `base`.
+  ir::Value* AddInitializer(ir::Tensor tensor, std::string_view base);
+
+ private:
+  ir::Graph& graph_;
+  ir::NameGenerator& names_;
+  MatchState state_;
+};
+
+// For a pattern's result: 1 rewrite when `replaced` is a node (ReplaceWithNode took over), 0 when
+// it is null, the error as is.
+absl::StatusOr<int64_t> OneIfReplaced(const absl::StatusOr<ir::Node*>& replaced);
+absl::StatusOr<int64_t> OneIfReplaced(const absl::StatusOr<bool>& replaced);
+
+}  // namespace onnx_opt::passes::rewrite
+
+#endif  // ONNX_OPT_PASSES_REWRITE_REWRITER_H_
