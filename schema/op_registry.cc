@@ -140,9 +140,10 @@ absl::StatusOr<const OpSchema*> FindInForce(std::string_view domain, std::string
                                                    " is not one we know (1 to ", *max_opset,
                                                    ")"));
   }
-  const std::string not_defined =
-      absl::StrCat("operator ", Sv(op_type), " is not defined in domain ", Sv(domain), " at opset ",
-                   opset);
+  // Built only on the error paths: this lookup runs once per node in every check.
+  const auto not_defined = [&] {
+    return absl::StrCat("operator ", Sv(op_type), " is not defined in domain ", Sv(domain), " at opset ", opset);
+  };
   const OpVersions* op = FindOp(domain, op_type);
   if (op == nullptr) {
     return absl::NotFoundError(
@@ -152,7 +153,7 @@ absl::StatusOr<const OpSchema*> FindInForce(std::string_view domain, std::string
   auto it = std::upper_bound(op->versions.begin(), op->versions.end(), opset);
   if (it == op->versions.begin()) {
     return absl::NotFoundError(
-        absl::StrCat(not_defined, " (introduced at opset ", op->versions.front(), ")"));
+        absl::StrCat(not_defined(), " (introduced at opset ", op->versions.front(), ")"));
   }
   const size_t index = (it - op->versions.begin()) - 1;
   const OpSchema* schema = op->schemas[index];
@@ -164,7 +165,7 @@ absl::StatusOr<const OpSchema*> FindInForce(std::string_view domain, std::string
         break;
       }
     }
-    return absl::NotFoundError(absl::StrCat(not_defined, why, ")"));
+    return absl::NotFoundError(absl::StrCat(not_defined(), why, ")"));
   }
   return schema;
 }

@@ -13,6 +13,9 @@ packages=(
   libboost-graph-dev
   libgflags-dev
   libgoogle-glog-dev
+  # the tools link statically (tools/tool_linkopts.bzl): glog's stack traces need these archives
+  libunwind-dev
+  liblzma-dev
   libgtest-dev
   libgmock-dev
   libbenchmark-dev

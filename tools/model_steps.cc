@@ -114,6 +114,12 @@ absl::StatusOr<ConvertOutcome> ConvertCheckedModel(const ir::Model& model,
   return outcome;
 }
 
+std::string_view PhaseOfProgress(std::string_view what) {
+  if (what.rfind("verifying", 0) == 0) return "verify";
+  if (what == "checking the result") return "check-result";
+  return {};
+}
+
 std::vector<const optimizer::PassInfo*> ListedPasses() {
   std::vector<const optimizer::PassInfo*> listed;
   for (const auto& [name, pass] : optimizer::PassRegistry::Global().passes()) {

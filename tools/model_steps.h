@@ -78,6 +78,10 @@ absl::StatusOr<ConvertOutcome> ConvertCheckedModel(const ir::Model& model,
                                                    const schema::checker::CheckResult& input_check,
                                                    const ConvertRequest& request, const WarningSink& result_warnings);
 
+// The phase of the run (for --time-phases) that a ProgressSink report begins: "verify" or
+// "check-result"; empty for reports inside a phase.
+std::string_view PhaseOfProgress(std::string_view what);
+
 // The passes a user may name, by name (the registry's "test-" passes exist for tests only).
 std::vector<const optimizer::PassInfo*> ListedPasses();
 

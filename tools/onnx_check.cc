@@ -7,6 +7,7 @@
 #include "schema/checker/checker.h"
 #include "schema/inference/inference.h"
 #include "tools/cli/command_line.h"
+#include "tools/cli/phase_times.h"
 #include "tools/cli/version_text.h"
 #include "tools/model_check.h"
 #include "tools/model_source.h"
@@ -58,6 +59,7 @@ int PrintInferred(const std::string& path, ir::Model& model) {
 }
 
 int Main(int argc, char** argv) {
+  cli::PhaseTimes phases("onnx-check");
   const cli::Tool tool{"onnx-check", kUsage, __FILE__, {}};
   const cli::ParsedCommandLine command_line = cli::ParseCommandLine(argc, argv, tool);
   if (command_line.exit_status) return *command_line.exit_status;
@@ -68,13 +70,16 @@ int Main(int argc, char** argv) {
   if (command_line.positional.empty()) return cli::UsageError(tool, "no model given");
   int status = 0;
   for (const std::string& path : command_line.positional) {
+    phases.Begin("load");
     absl::StatusOr<std::unique_ptr<ir::Model>> model = ReadModel(path);
     if (!model.ok()) {
       std::cerr << path << ": error: " << model.status().message() << "\n";
       status = 1;
       continue;
     }
+    phases.Begin("check");
     const schema::checker::CheckResult result = CheckAndWarn(**model, StderrWarnings(path));
+    phases.Begin("other");
     if (result.ok()) {
       std::cout << path << ": ok" << std::endl;  // in order with stderr when both go to a terminal
       if (FLAGS_infer) status |= PrintInferred(path, **model);

@@ -13,6 +13,7 @@
 #include "schema/checker/checker.h"
 #include "tools/cli/command_line.h"
 #include "tools/cli/input_flags.h"
+#include "tools/cli/phase_times.h"
 #include "tools/cli/progress.h"
 #include "tools/cli/version_text.h"
 #include "tools/model_check.h"
@@ -43,6 +44,7 @@ constexpr char kUsage[] =
     "Exit status: 0 on success, 1 on a model, conversion or verification error, 2 on bad usage.\n";
 
 int Main(int argc, char** argv) {
+  cli::PhaseTimes phases("onnx-convert");
   const cli::Tool tool{"onnx-convert", kUsage, __FILE__, {{{"o", "output"}}, cli::RepeatedInputFlags()}};
   const cli::ParsedCommandLine command_line = cli::ParseCommandLine(argc, argv, tool);
   if (command_line.exit_status) return *command_line.exit_status;
@@ -72,11 +74,13 @@ int Main(int argc, char** argv) {
   };
   const std::string input = command_line.positional[0];
   const std::string output = FLAGS_output;
+  phases.Begin("load");
   absl::StatusOr<std::unique_ptr<ir::Model>> model = ReadModel(input);
   if (!model.ok()) {
     std::cerr << "onnx-convert: " << input << ": " << model.status().message() << "\n";
     return 1;
   }
+  phases.Begin("check");
   absl::StatusOr<schema::checker::CheckResult> input_check =
       CheckInputModel(**model, input, StderrWarnings("onnx-convert: " + input));
   if (!input_check.ok()) {
@@ -87,19 +91,25 @@ int Main(int argc, char** argv) {
   request.options = options;
   request.verify = FLAGS_verify;
   request.inputs_dir = FLAGS_inputs;
-  request.progress = [&progress](std::string_view what) { progress.Report(what); };
+  request.progress = [&progress, &phases](std::string_view what) {
+    progress.Report(what);
+    if (const std::string_view phase = PhaseOfProgress(what); !phase.empty()) phases.Begin(phase);
+  };
   request.equivalence = eq_options;
+  phases.Begin("convert");
   absl::StatusOr<ConvertOutcome> outcome =
       ConvertCheckedModel(**model, *input_check, request, StderrWarnings("onnx-convert: " + output));
   if (!outcome.ok()) {
     std::cerr << "onnx-convert: " << outcome.status().message() << "\n";
     return 1;
   }
+  phases.Begin("other");
   if (request.verify) std::cerr << "onnx-convert: verified: " << DescribeMatch(outcome->differences) << "\n";
   const converter::ConvertReport& report = outcome->report;
   for (const std::string& w : report.warnings) std::cerr << "onnx-convert: warning: " << w << "\n";
   std::cerr << "onnx-convert: ir_version " << report.ir_from << " -> " << report.ir_to << ", "
             << report.nodes_adapted << " nodes adapted, " << report.nodes_rewritten << " rewritten\n";
+  phases.Begin("save");
   if (absl::Status s = WriteModel(*outcome->model, output); !s.ok()) {
     std::cerr << "onnx-convert: " << output << ": " << s.message() << "\n";
     return 1;

@@ -11,6 +11,7 @@
 #include "schema/checker/checker.h"
 #include "tools/cli/command_line.h"
 #include "tools/cli/input_flags.h"
+#include "tools/cli/phase_times.h"
 #include "tools/cli/progress.h"
 #include "tools/cli/runtime_options.h"
 #include "tools/cli/version_text.h"
@@ -159,6 +160,7 @@ absl::StatusOr<ModelBytes> MeasureOutput(const ir::Model& model, const std::stri
 }
 
 int Main(int argc, char** argv) {
+  cli::PhaseTimes phases("onnx-opt");
   const cli::Tool tool{"onnx-opt", kUsage, __FILE__, {{{"o", "output"}}, cli::RepeatedInputFlags()}};
   const cli::ParsedCommandLine command_line = cli::ParseCommandLine(argc, argv, tool);
   if (command_line.exit_status) return *command_line.exit_status;
@@ -232,12 +234,14 @@ int Main(int argc, char** argv) {
   const bool want_report = FLAGS_report || !FLAGS_report_json.empty() || !FLAGS_report_text.empty();
   cli::Progress progress;
 
+  phases.Begin("load");
   absl::StatusOr<std::unique_ptr<ir::Model>> model = ReadModel(input);
   if (!model.ok()) {
     std::cerr << "onnx-opt: " << input << ": " << model.status().message() << "\n";
     return 1;
   }
   // Passes assume a valid model, and an invalid input cannot give a valid output.
+  phases.Begin("check");
   absl::StatusOr<schema::checker::CheckResult> input_check =
       CheckInputModel(**model, input, StderrWarnings("onnx-opt: " + input));
   if (!input_check.ok()) {
@@ -276,11 +280,16 @@ int Main(int argc, char** argv) {
   request.verify_each = FLAGS_verify_each;
   request.inputs_dir = FLAGS_inputs;
   request.equivalence = eq_options;
-  request.progress = [&progress](std::string_view what) { progress.Report(what); };
-  request.manager.before_each = [&progress](const std::string& pass, const optimizer::ModelSize& size) {
+  request.progress = [&progress, &phases](std::string_view what) {
+    progress.Report(what);
+    if (const std::string_view phase = PhaseOfProgress(what); !phase.empty()) phases.Begin(phase);
+  };
+  request.manager.before_each = [&progress, &phases](const std::string& pass, const optimizer::ModelSize& size) {
+    phases.Begin("passes");
     progress.Report(absl::StrCat("pass ", pass, ": ", size.nodes, " nodes"));
   };
   bool usage_error = false;
+  phases.Begin("passes");
   absl::StatusOr<OptimizeOutcome> outcome = OptimizeCheckedModel(
       **model, *input_check, request, StderrWarnings("onnx-opt: " + output), &usage_error);
   if (!outcome.ok()) {
@@ -288,6 +297,7 @@ int Main(int argc, char** argv) {
     std::cerr << "onnx-opt: " << outcome.status().message() << "\n";
     return 1;
   }
+  phases.Begin("other");
   const optimizer::PipelineResult& result = outcome->pipeline;
   if (FLAGS_print_stats) std::cerr << optimizer::FormatStatsTable(result);
   if (const std::string& json = FLAGS_stats_json; !json.empty()) {
@@ -307,11 +317,13 @@ int Main(int argc, char** argv) {
       return 1;
     }
   }
+  phases.Begin("save");
   if (absl::Status s = WriteModel(**model, output, save_options); !s.ok()) {
     std::cerr << "onnx-opt: " << output << ": " << s.message() << "\n";
     return 1;
   }
   if (!want_report && !data_file) return 0;
+  phases.Begin("other");
 
   absl::StatusOr<ModelBytes> after = MeasureOutput(**model, output, save_options);
   if (!after.ok()) {

@@ -303,25 +303,31 @@ absl::StatusOr<ZooModel> MakeMobileNetV2(const CnnOptions& options) {
   const Relu6 relu6{b.Floats("relu6.min", {}, {0.0f}), b.Floats("relu6.max", {}, {6.0f})};
   const std::vector<int64_t> input_dims = {1, 3, options.image_size, options.image_size};
   ir::Value* x = b.Input("input", input_dims);
-  x = relu6(b, "features.0", ConvBn(b, "features.0", x, 3, {32, 3, 2}));
+  if (options.width_percent < 1 || options.depth < 1) {
+    return absl::InvalidArgumentError("MobileNetV2 needs width_percent >= 1 and depth >= 1");
+  }
+  // Channel counts scaled and rounded up to a multiple of 8, as the paper's width multiplier does.
+  const auto width = [&](int64_t c) { return (c * options.width_percent / 100 + 7) / 8 * 8; };
+  x = relu6(b, "features.0", ConvBn(b, "features.0", x, 3, {width(32), 3, 2}));
   // The MobileNetV2 paper's table: expansion t, output channels c, repeats n, first stride s.
   struct Stage {
     int64_t t, c, n, s;
   };
   const Stage stages[] = {{1, 16, 1, 1}, {6, 24, 2, 2},  {6, 32, 3, 2}, {6, 64, 4, 2},
                           {6, 96, 3, 1}, {6, 160, 3, 2}, {6, 320, 1, 1}};
-  int64_t channels = 32;
+  int64_t channels = width(32);
   int feature = 1;
   for (const Stage& stage : stages) {
-    for (int64_t i = 0; i < stage.n; ++i) {
-      x = InvertedResidual(b, relu6, absl::StrCat("features.", feature++), x, channels, stage.c,
+    for (int64_t i = 0; i < stage.n * options.depth; ++i) {
+      x = InvertedResidual(b, relu6, absl::StrCat("features.", feature++), x, channels, width(stage.c),
                            i == 0 ? stage.s : 1, stage.t);
-      channels = stage.c;
+      channels = width(stage.c);
     }
   }
   const std::string last = absl::StrCat("features.", feature);
-  x = relu6(b, last, ConvBn(b, last, x, channels, {1280, 1}));
-  ir::Value* logits = Classifier(b, x, 1280, 1000);
+  const int64_t features = width(1280);
+  x = relu6(b, last, ConvBn(b, last, x, channels, {features, 1}));
+  ir::Value* logits = Classifier(b, x, features, 1000);
   return Finish("mobilenetv2", std::move(model), logits, {1, 1000}, NormalInput("input", input_dims));
 }
 
@@ -367,10 +373,14 @@ namespace {
 
 // --- BERT-base encoder layer -----------------------------------------------------------------------
 
-constexpr int64_t kBertHidden = 768;
-constexpr int64_t kBertHeads = 12;
-constexpr int64_t kBertHeadSize = kBertHidden / kBertHeads;
-constexpr int64_t kBertFfn = 3072;
+// Sizes of one encoder layer (BERT-base: 768, 12 heads, 3072).
+struct BertDims {
+  int64_t hidden;
+  int64_t heads;
+  int64_t head_size() const { return hidden / heads; }
+  int64_t ffn() const { return 4 * hidden; }
+};
+
 constexpr float kBertInitStddev = 0.02f;  // BERT's initializer_range
 
 // x [1, T, in] @ W [in, out] + b, as the exporter writes nn.Linear on a 3-D input.
@@ -380,9 +390,9 @@ ir::Value* Linear(Builder& b, const std::string& name, ir::Value* x, int64_t in,
   return b.Op(name, "Add", {b.Op(name, "MatMul", {x, w}), bias});
 }
 
-ir::Value* LayerNorm(Builder& b, const std::string& name, ir::Value* x) {
-  ir::Value* scale = b.Uniform(name + ".weight", {kBertHidden}, 0.9f, 1.1f);
-  ir::Value* bias = b.Normal(name + ".bias", {kBertHidden}, 0.0f, kBertInitStddev);
+ir::Value* LayerNorm(Builder& b, const std::string& name, ir::Value* x, int64_t hidden) {
+  ir::Value* scale = b.Uniform(name + ".weight", {hidden}, 0.9f, 1.1f);
+  ir::Value* bias = b.Normal(name + ".bias", {hidden}, 0.0f, kBertInitStddev);
   return b.Op(name, "LayerNormalization", {x, scale, bias}, {Int("axis", -1), Float("epsilon", 1e-12f)});
 }
 
@@ -393,22 +403,23 @@ ir::Value* SplitHeads(Builder& b, const std::string& name, ir::Value* x, ir::Val
   return b.Op(name, "Transpose", {split}, {Ints("perm", perm)});
 }
 
-ir::Value* SelfAttention(Builder& b, ir::Value* x, ir::Value* mask, int64_t steps) {
-  const std::string scope = "attention.self";
-  ir::Value* heads_shape = b.Int64s(scope + ".heads_shape", {1, steps, kBertHeads, kBertHeadSize});
-  ir::Value* q = SplitHeads(b, scope + ".query", Linear(b, scope + ".query", x, kBertHidden, kBertHidden),
+ir::Value* SelfAttention(Builder& b, const std::string& prefix, ir::Value* x, ir::Value* mask, int64_t steps,
+                         const BertDims& d) {
+  const std::string scope = prefix + "attention.self";
+  ir::Value* heads_shape = b.Int64s(scope + ".heads_shape", {1, steps, d.heads, d.head_size()});
+  ir::Value* q = SplitHeads(b, scope + ".query", Linear(b, scope + ".query", x, d.hidden, d.hidden),
                             heads_shape, false);
-  ir::Value* k = SplitHeads(b, scope + ".key", Linear(b, scope + ".key", x, kBertHidden, kBertHidden),
+  ir::Value* k = SplitHeads(b, scope + ".key", Linear(b, scope + ".key", x, d.hidden, d.hidden),
                             heads_shape, true);
-  ir::Value* v = SplitHeads(b, scope + ".value", Linear(b, scope + ".value", x, kBertHidden, kBertHidden),
+  ir::Value* v = SplitHeads(b, scope + ".value", Linear(b, scope + ".value", x, d.hidden, d.hidden),
                             heads_shape, false);
   ir::Value* scores = b.Op(scope, "MatMul", {q, k});
   ir::Value* scaled = b.Op(scope, "Div", {scores, b.Floats(scope + ".sqrt_head_size", {},
-                                                           {std::sqrt(static_cast<float>(kBertHeadSize))})});
+                                                           {std::sqrt(static_cast<float>(d.head_size()))})});
   ir::Value* probs = b.Op(scope, "Softmax", {b.Op(scope, "Add", {scaled, mask})}, {Int("axis", -1)});
   ir::Value* context = b.Op(scope, "MatMul", {probs, v});
   context = b.Op(scope, "Transpose", {context}, {Ints("perm", {0, 2, 1, 3})});
-  return b.Op(scope, "Reshape", {context, b.Int64s(scope + ".merged_shape", {1, steps, kBertHidden})});
+  return b.Op(scope, "Reshape", {context, b.Int64s(scope + ".merged_shape", {1, steps, d.hidden})});
 }
 
 // Gelu as HF BERT's exported erf form, x * 0.5 * (1 + erf(x / sqrt(2))): opset 17 has no Gelu op.
@@ -421,11 +432,11 @@ ir::Value* Gelu(Builder& b, const std::string& scope, ir::Value* x) {
 
 // hidden_states from N(0, 1); the mask attends to the first 7/8 of the steps and pads the rest, as a
 // batch of uneven sentences does.
-std::function<NamedInputs(uint64_t)> BertInputs(int64_t steps) {
-  return [steps](uint64_t seed) {
+std::function<NamedInputs(uint64_t)> BertInputs(int64_t steps, int64_t hidden) {
+  return [steps, hidden](uint64_t seed) {
     std::mt19937_64 rng(seed);
     NamedInputs inputs;
-    inputs["hidden_states"] = RandomNormal({1, steps, kBertHidden}, rng);
+    inputs["hidden_states"] = RandomNormal({1, steps, hidden}, rng);
     interpreter::Tensor mask(ir::DataType::kFloat, {1, 1, 1, steps});
     float* m = mask.mutable_data<float>();
     for (int64_t i = 0; i < steps; ++i) m[i] = i < steps - steps / 8 ? 0.0f : -10000.0f;
@@ -439,16 +450,25 @@ std::function<NamedInputs(uint64_t)> BertInputs(int64_t steps) {
 absl::StatusOr<ZooModel> MakeBertLayer(const SequenceOptions& options) {
   const int64_t steps = options.sequence_length > 0 ? options.sequence_length : 128;
   std::unique_ptr<ir::Model> model = NewModel("bert_layer");
+  if (options.layers < 1 || options.heads < 1 || options.hidden < 1 || options.hidden % options.heads != 0) {
+    return absl::InvalidArgumentError("BERT needs layers >= 1 and heads dividing hidden");
+  }
+  const BertDims d{options.hidden, options.heads};
   Builder b(model->graph(), options.weight_seed);
-  ir::Value* x = b.Input("hidden_states", {1, steps, kBertHidden});
+  ir::Value* x = b.Input("hidden_states", {1, steps, d.hidden});
   ir::Value* mask = b.Input("attention_mask", {1, 1, 1, steps});
-  ir::Value* attention = SelfAttention(b, x, mask, steps);
-  attention = Linear(b, "attention.output.dense", attention, kBertHidden, kBertHidden);
-  attention = LayerNorm(b, "attention.output.LayerNorm", b.Op("attention.output", "Add", {attention, x}));
-  ir::Value* ffn = Gelu(b, "intermediate.gelu", Linear(b, "intermediate.dense", attention, kBertHidden, kBertFfn));
-  ffn = Linear(b, "output.dense", ffn, kBertFfn, kBertHidden);
-  ir::Value* out = LayerNorm(b, "output.LayerNorm", b.Op("output", "Add", {ffn, attention}));
-  return Finish("bert_layer", std::move(model), out, {1, steps, kBertHidden}, BertInputs(steps));
+  for (int64_t layer = 0; layer < options.layers; ++layer) {
+    const std::string p = options.layers == 1 ? "" : absl::StrCat("layer.", layer, ".");
+    ir::Value* attention = SelfAttention(b, p, x, mask, steps, d);
+    attention = Linear(b, p + "attention.output.dense", attention, d.hidden, d.hidden);
+    attention =
+        LayerNorm(b, p + "attention.output.LayerNorm", b.Op(p + "attention.output", "Add", {attention, x}), d.hidden);
+    ir::Value* ffn =
+        Gelu(b, p + "intermediate.gelu", Linear(b, p + "intermediate.dense", attention, d.hidden, d.ffn()));
+    ffn = Linear(b, p + "output.dense", ffn, d.ffn(), d.hidden);
+    x = LayerNorm(b, p + "output.LayerNorm", b.Op(p + "output", "Add", {ffn, attention}), d.hidden);
+  }
+  return Finish("bert_layer", std::move(model), x, {1, steps, d.hidden}, BertInputs(steps, d.hidden));
 }
 
 constexpr int64_t kSmallOpsWidth = 64;

@@ -40,12 +40,22 @@ struct CnnOptions {
   // Must be a multiple of 32 (both networks downsample by 32).
   int64_t image_size = 224;
   uint64_t weight_seed = 1;
+  // MobileNetV2 only, to scale it for whole-process benchmarks: channels in percent of the paper's
+  // (rounded up to a multiple of 8), and each stage's blocks repeated `depth` times.
+  int64_t width_percent = 100;
+  int64_t depth = 1;
 };
 
 struct SequenceOptions {
   // 0: the model's standard length (LSTM 100, BERT 128).
   int64_t sequence_length = 0;
   uint64_t weight_seed = 1;
+  // BERT only, to scale it for whole-process benchmarks: encoder layers stacked (names get a
+  // "layer.N." prefix when there is more than one), hidden size (FFN 4x) and attention heads, which
+  // must divide it.
+  int64_t layers = 1;
+  int64_t hidden = 768;
+  int64_t heads = 12;
 };
 
 // ResNet-50 v1 as torchvision builds it (stride on the 3x3 conv of a bottleneck, "v1.5"): input
@@ -59,9 +69,9 @@ absl::StatusOr<ZooModel> MakeMobileNetV2(const CnnOptions& options = {});
 // step's hidden state: output "output" float[1,10].
 absl::StatusOr<ZooModel> MakeLstm(const SequenceOptions& options = {});
 
-// One BERT-base encoder layer (hidden 768, 12 heads, FFN 3072): inputs "hidden_states"
-// float[1,T,768] and "attention_mask" float[1,1,1,T] (0 to attend, -10000 for padding), output
-// "output" float[1,T,768].
+// One BERT-base encoder layer (hidden 768, 12 heads, FFN 3072; or as SequenceOptions say): inputs
+// "hidden_states" float[1,T,768] and "attention_mask" float[1,1,1,T] (0 to attend, -10000 for
+// padding), output "output" float[1,T,768].
 absl::StatusOr<ZooModel> MakeBertLayer(const SequenceOptions& options = {});
 
 struct SmallOpsOptions {

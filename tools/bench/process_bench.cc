@@ -1,0 +1,241 @@
+// Whole-process benchmark of the command-line tools (issue 16): runs `onnx-check MODEL`, `onnx-opt
+// MODEL -o OUT` (default pipeline) and `onnx-convert MODEL -o OUT --opset=21` as processes, N times
+// each, over the testdata models and over generated CNN-like (MobileNetV2, scaled) and
+// transformer-like (stacked BERT layers) models of ~700 nodes / ~5 MB and, with --generated=all,
+// ~10,000 nodes / ~100 MB. Prints the median wall time per run and, from the tools' --time-phases
+// line, the median share of load / check / passes (or convert) / check-result / save; "start" is
+// the rest (process start and exit). The baseline, measured in the same run, is the tools' start-up
+// (`--version`), so "x start" says how many start-ups a run costs.
+//
+//   bazel run -c opt //tools/bench:process_bench [-- --runs=9 --generated=all] [MODEL.onnx...]
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstring>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "gflags/gflags.h"
+#include "ir/io/model_io.h"
+#include "tools/bench/model_zoo.h"
+
+DEFINE_int32(runs, 5, "runs per tool and model; the median is printed");
+DEFINE_string(tools_dir, "tools", "folder holding onnx-check, onnx-opt and onnx-convert");
+DEFINE_string(generated, "cnn-700,transformer-700",
+              "generated models to add (comma list of cnn-700, transformer-700, cnn-10k, transformer-10k; "
+              "'all' for the four, empty for none)");
+DEFINE_string(work_dir, "", "folder for generated models and outputs (default: a fresh one under $TMPDIR)");
+
+extern char** environ;
+
+namespace onnx_opt::bench {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// The phases the tools report, in the order printed; anything else a tool reports counts as "other".
+const std::vector<std::string> kPhases = {"load", "check", "passes", "convert", "check-result", "save"};
+
+struct Run {
+  double wall_ms = 0;
+  std::map<std::string, double> phase_ms;  // from --time-phases
+};
+
+struct Spec {
+  std::string name;
+  std::function<absl::StatusOr<ZooModel>()> make;
+};
+
+// Sized to land near the issue's targets: ~700 nodes / ~5 MB and ~10,000 nodes / ~100 MB.
+std::vector<Spec> GeneratedSpecs() {
+  return {
+      {"cnn-700", [] { return MakeMobileNetV2({.image_size = 64, .width_percent = 25, .depth = 5}); }},
+      {"transformer-700", [] { return MakeBertLayer({.sequence_length = 32, .layers = 20, .hidden = 64, .heads = 2}); }},
+      {"cnn-10k", [] { return MakeMobileNetV2({.image_size = 64, .width_percent = 25, .depth = 70}); }},
+      {"transformer-10k",
+       [] { return MakeBertLayer({.sequence_length = 32, .layers = 290, .hidden = 80, .heads = 2}); }},
+  };
+}
+
+// Runs argv with stdout to /dev/null and stderr to `stderr_path`; returns the wall time in ms.
+absl::StatusOr<double> Spawn(const std::vector<std::string>& argv, const std::string& stderr_path) {
+  std::vector<char*> args;
+  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, 2, stderr_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  const Clock::time_point start = Clock::now();
+  pid_t pid = 0;
+  const int error = posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (error != 0) return absl::InternalError(absl::StrCat("cannot start ", argv[0], ": ", std::strerror(error)));
+  int status = 0;
+  waitpid(pid, &status, 0);
+  const double ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    std::ifstream in(stderr_path);
+    std::stringstream text;
+    text << in.rdbuf();
+    return absl::InternalError(absl::StrCat(absl::StrJoin(argv, " "), " failed: ", text.str()));
+  }
+  return ms;
+}
+
+// Reads "TOOL: phases (ms): load=1.2 check=0.4 ... total=3.0" from the tool's stderr.
+std::map<std::string, double> ParsePhases(const std::string& stderr_path) {
+  std::map<std::string, double> phases;
+  std::ifstream in(stderr_path);
+  std::string line;
+  while (std::getline(in, line)) {
+    const size_t at = line.find(": phases (ms): ");
+    if (at == std::string::npos) continue;
+    for (absl::string_view item : absl::StrSplit(line.substr(at + 15), ' ', absl::SkipEmpty())) {
+      std::pair<std::string, std::string> kv = absl::StrSplit(item, absl::MaxSplits('=', 1));
+      double ms = 0;
+      if (absl::SimpleAtod(kv.second, &ms)) phases[kv.first] += ms;
+    }
+  }
+  return phases;
+}
+
+double Median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+}
+
+absl::StatusOr<std::vector<Run>> Time(const std::vector<std::string>& argv, const std::string& stderr_path) {
+  std::vector<Run> runs;
+  for (int i = 0; i < FLAGS_runs; ++i) {
+    absl::StatusOr<double> ms = Spawn(argv, stderr_path);
+    if (!ms.ok()) return ms.status();
+    runs.push_back({*ms, ParsePhases(stderr_path)});
+  }
+  return runs;
+}
+
+std::string Fixed(double v, int digits) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.*f", digits, v);
+  return text;
+}
+
+// One table row: median wall time, its ratio to the start-up baseline, and each phase's share of it.
+void PrintRow(const std::string& model, const std::string& tool, const std::vector<Run>& runs, double start_ms) {
+  std::vector<double> walls;
+  for (const Run& r : runs) walls.push_back(r.wall_ms);
+  const double wall = Median(walls);
+  std::printf("%-26s %-13s %8s %7s", model.c_str(), tool.c_str(), Fixed(wall, 1).c_str(),
+              Fixed(start_ms > 0 ? wall / start_ms : 0, 1).c_str());
+  double accounted = 0;
+  for (const std::string& phase : kPhases) {
+    std::vector<double> times;
+    for (const Run& r : runs) times.push_back(r.phase_ms.count(phase) ? r.phase_ms.at(phase) : 0);
+    const double ms = Median(times);
+    accounted += ms;
+    std::printf(" %7s", wall > 0 ? (Fixed(100 * ms / wall, 0) + "%").c_str() : "-");
+  }
+  std::printf(" %7s\n", (Fixed(wall > 0 ? 100 * std::max(0.0, wall - accounted) / wall : 0, 0) + "%").c_str());
+}
+
+absl::Status Main(const std::vector<std::string>& given_models) {
+  if (FLAGS_runs < 1) return absl::InvalidArgumentError("--runs needs at least 1");
+  std::filesystem::path work = FLAGS_work_dir;
+  if (work.empty()) {
+    const char* tmp = std::getenv("TEST_TMPDIR");
+    if (tmp == nullptr) tmp = std::getenv("TMPDIR");
+    work = std::filesystem::path(tmp ? tmp : "/tmp") / absl::StrCat("process_bench.", getpid());
+  }
+  std::filesystem::create_directories(work);
+  const std::string tools = std::filesystem::absolute(FLAGS_tools_dir).string();
+  const std::string check = tools + "/onnx-check", opt = tools + "/onnx-opt", convert = tools + "/onnx-convert";
+
+  std::vector<std::string> models;
+  for (const std::string& m : given_models) models.push_back(std::filesystem::absolute(m).string());
+  std::vector<std::string> wanted = absl::StrSplit(FLAGS_generated, ',', absl::SkipEmpty());
+  if (FLAGS_generated == "all") wanted = {"cnn-700", "transformer-700", "cnn-10k", "transformer-10k"};
+  for (const std::string& name : wanted) {
+    const std::vector<Spec> specs = GeneratedSpecs();
+    auto spec = std::find_if(specs.begin(), specs.end(), [&](const Spec& s) { return s.name == name; });
+    if (spec == specs.end()) return absl::InvalidArgumentError("--generated: unknown model " + name);
+    absl::StatusOr<ZooModel> zoo = spec->make();
+    if (!zoo.ok()) return zoo.status();
+    const std::string path = (work / (name + ".onnx")).string();
+    if (absl::Status s = ir::io::SaveModel(*zoo->model, path); !s.ok()) return s;
+    models.push_back(path);
+  }
+
+  const std::string err = (work / "stderr.txt").string();
+  const std::string out = (work / "out.onnx").string();
+  // The baseline: start-up and exit of each tool with nothing to do.
+  std::map<std::string, double> start_ms;
+  std::printf("start-up (--version), median of %d:", FLAGS_runs);
+  for (const auto& [name, binary] : {std::pair{"onnx-check", check}, {"onnx-opt", opt}, {"onnx-convert", convert}}) {
+    absl::StatusOr<std::vector<Run>> runs = Time({binary, "--version"}, err);
+    if (!runs.ok()) return runs.status();
+    std::vector<double> walls;
+    for (const Run& r : *runs) walls.push_back(r.wall_ms);
+    start_ms[name] = Median(walls);
+    std::printf(" %s %s ms", name, Fixed(start_ms[name], 2).c_str());
+  }
+  std::printf("\n\n%-26s %-13s %8s %7s", "model (nodes, MB)", "tool", "ms", "x start");
+  for (const std::string& phase : kPhases) std::printf(" %7s", phase.substr(0, 7).c_str());
+  std::printf(" %7s\n", "rest");
+  for (const std::string& model : models) {
+    absl::StatusOr<std::unique_ptr<ir::Model>> loaded = ir::io::LoadModel(model);
+    if (!loaded.ok()) return loaded.status();
+    const std::string label =
+        absl::StrCat(std::filesystem::path(model).stem().string(), " (", (*loaded)->graph().num_nodes(), ", ",
+                     Fixed(static_cast<double>(std::filesystem::file_size(model)) / 1e6, 1), ")");
+    const std::vector<std::tuple<std::string, std::vector<std::string>>> commands = {
+        {"onnx-check", {check, "--time-phases", model}},
+        {"onnx-opt", {opt, "--time-phases", model, "-o", out}},
+        {"onnx-convert", {convert, "--time-phases", model, "-o", out, "--opset=21"}},
+    };
+    for (const auto& [tool, argv] : commands) {
+      absl::StatusOr<std::vector<Run>> runs = Time(argv, err);
+      if (!runs.ok()) return runs.status();
+      PrintRow(label, tool, *runs, start_ms[tool]);
+    }
+  }
+  std::fflush(stdout);
+  if (FLAGS_work_dir.empty()) std::filesystem::remove_all(work);
+  return absl::OkStatus();
+}
+
+}  // namespace
+}  // namespace onnx_opt::bench
+
+int main(int argc, char** argv) {
+  gflags::SetUsageMessage("process_bench [--runs=N] [--generated=LIST|all] [--tools_dir=DIR] [MODEL.onnx...]");
+  gflags::ParseCommandLineFlags(&argc, &argv, /*remove_flags=*/true);
+  std::vector<std::string> models(argv + 1, argv + argc);
+  if (models.empty() && FLAGS_generated != "none") {
+    models = {"testdata/models/tiny_cnn.onnx", "testdata/models/transformer_block.onnx"};
+  }
+  const absl::Status s = onnx_opt::bench::Main(models);
+  if (!s.ok()) {
+    std::cerr << "process_bench: " << s.message() << "\n";
+    return 1;
+  }
+  return 0;
+}
