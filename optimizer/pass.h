@@ -11,10 +11,18 @@
 
 namespace onnx_opt::optimizer {
 
+// A fold adding at most this many bytes of tensor data never counts as growth (see fold_growth_limit).
+inline constexpr int64_t kSmallFoldBytes = 64;
+
 // Options and counters shared by the passes of one run.
 struct PassOptions {
   // Folds whose outputs are larger than this and larger than their inputs are refused.
   int64_t fold_size_limit = 1 << 20;
+  // Bytes of copied tensor data that constant folding may add to the model over a whole run: a fold
+  // whose result is kept next to inputs that other nodes still use (a transposed copy of a shared
+  // weight, slices of one tensor in two branches) copies up to their size. Folds that copy at most
+  // kSmallFoldBytes are always taken: they replace a node (op type, names) of about that size.
+  int64_t fold_growth_limit = 0;
   // Treat initializers that are also graph inputs as constants (and drop them from the inputs).
   bool fold_overridable_initializers = false;
 };
@@ -28,9 +36,23 @@ class PassContext {
   void CountRewrite(int64_t n = 1) { rewrites_ += n; }
   int64_t rewrites() const { return rewrites_; }
 
+  // Constant folding's growth budget (PassOptions::fold_growth_limit): whether a fold adding `bytes`
+  // fits what is left of it, and spending it; the folds refused for it are counted for the report.
+  bool TakeFoldGrowth(int64_t bytes) {
+    if (bytes > options_.fold_growth_limit - fold_growth_) {
+      ++folds_refused_for_growth_;
+      return false;
+    }
+    fold_growth_ += bytes;
+    return true;
+  }
+  int64_t folds_refused_for_growth() const { return folds_refused_for_growth_; }
+
  private:
   PassOptions options_;
   int64_t rewrites_ = 0;
+  int64_t fold_growth_ = 0;
+  int64_t folds_refused_for_growth_ = 0;
 };
 
 class Pass {

@@ -91,6 +91,7 @@ absl::StatusOr<PipelineResult> PassManager::Run(ir::Model& model, const std::str
   absl::StatusOr<bool> changed = (*root)->Run(model, ctx);
   if (!changed.ok()) return changed.status();
   result.changed = *changed;
+  result.folds_refused_for_growth = ctx.folds_refused_for_growth();
   result.listed_as_inputs = ListInitializersAsInputs(model);
   result.after = MeasureModel(model);
   return result;
@@ -138,6 +139,10 @@ std::string FormatStatsTable(const PipelineResult& result) {
                         result.after.nodes, result.before.initializer_bytes,
                         result.after.initializer_bytes);
   if (result.listed_as_inputs.count > 0) absl::StrAppend(&out, result.listed_as_inputs.Summary(), "\n");
+  if (result.folds_refused_for_growth > 0) {
+    absl::StrAppend(&out, result.folds_refused_for_growth,
+                    " constant folds not taken: they would have grown the model (--fold-growth-limit)\n");
+  }
   return out;
 }
 
@@ -156,9 +161,10 @@ std::string FormatStatsJson(const PipelineResult& result) {
   absl::StrAppendFormat(&out,
                         "  ],\n  \"nodes_before\": %d,\n  \"nodes_after\": %d,\n"
                         "  \"initializer_bytes_before\": %d,\n  \"initializer_bytes_after\": %d,\n"
-                        "  \"initializers_listed_as_inputs\": %d\n}\n",
+                        "  \"initializers_listed_as_inputs\": %d,\n  \"folds_refused_for_growth\": %d\n}\n",
                         result.before.nodes, result.after.nodes, result.before.initializer_bytes,
-                        result.after.initializer_bytes, result.listed_as_inputs.count);
+                        result.after.initializer_bytes, result.listed_as_inputs.count,
+                        result.folds_refused_for_growth);
   return out;
 }
 

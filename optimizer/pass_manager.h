@@ -48,6 +48,8 @@ struct PipelineResult {
   // IR < 4 models: initializers the passes made, listed as graph inputs after the pipeline so that the
   // result stays valid at its ir_version (optimizer/initializers_as_inputs.h).
   InitializersListedAsInputs listed_as_inputs;
+  // Constant folds not taken because they would have grown the model past fold_growth_limit.
+  int64_t folds_refused_for_growth = 0;
 };
 
 class PassManager {

@@ -2,7 +2,8 @@
 // replaces its outputs by initializers; turns Constant nodes into initializers; folds Shape and Size
 // of values whose shape is static. A fold whose outputs are larger than the size limit and larger
 // than its inputs is refused, so folding never blows a model up (Expand/Tile/ConstantOfShape of big
-// shapes stay nodes). Initializers that are also graph inputs are defaults a caller may override: not
+// shapes stay nodes), and a fold that keeps its result next to inputs other nodes still use takes
+// from the run's growth budget (PassOptions::fold_growth_limit, 0 by default). Initializers that are also graph inputs are defaults a caller may override: not
 // constants, unless PassOptions::fold_overridable_initializers, which also drops them from the inputs.
 #include <algorithm>
 
@@ -190,10 +191,34 @@ class ConstantFolding final : public optimizer::Pass {
       out.push_back(std::move(t));
     }
     // A Constant node is always worth turning into an initializer (same bytes, one node less).
-    if (n.op_type() != "Constant" && output_bytes > ctx.options().fold_size_limit && output_bytes > input_bytes) {
-      return std::nullopt;
+    if (n.op_type() != "Constant") {
+      if (output_bytes > ctx.options().fold_size_limit && output_bytes > input_bytes) return std::nullopt;
+      // A result kept next to inputs that stay (other nodes use them) copies their data: what the
+      // model gains beyond the inputs that die with the node, up to the bytes that stay. Growth from
+      // expanding small inputs (Range, ConstantOfShape) is the size limit's business.
+      const int64_t freed = BytesFreedByFolding(n);
+      const int64_t copied = std::min(output_bytes - freed, input_bytes - freed);
+      if (copied > optimizer::kSmallFoldBytes && !ctx.TakeFoldGrowth(copied)) return std::nullopt;
     }
     return out;
+  }
+
+  // Bytes of the constant inputs that nothing but `n` uses (and that are neither graph inputs nor
+  // outputs): folding `n` lets dce drop them.
+  static int64_t BytesFreedByFolding(const ir::Node& n) {
+    int64_t freed = 0;
+    for (size_t i = 0; i < n.num_inputs(); ++i) {
+      if (!n.has_input(i)) continue;
+      const ir::Value* v = n.input(i);
+      bool first = true;  // an input given twice is freed once
+      for (size_t j = 0; j < i; ++j) first = first && n.input(j) != v;
+      if (!first || v->is_graph_input() || v->is_graph_output()) continue;
+      const bool only_here = std::all_of(v->uses().begin(), v->uses().end(),
+                                         [&](const ir::Use& u) { return !u.is_graph_output() && u.node == &n; });
+      const ir::Tensor* t = GetConstantTensor(v);
+      if (only_here && t != nullptr) freed += optimizer::TensorBytes(*t);
+    }
+    return freed;
   }
 };
 

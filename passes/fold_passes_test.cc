@@ -73,6 +73,45 @@ TEST(FoldTest, ShapeOfStaticShapeAndSizeGuard) {
   EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
 }
 
+// A fold whose result would sit next to an input other nodes still use copies that input's data into
+// the model: refused under the default growth budget of 0 (and counted), taken when the budget covers
+// it, and always taken when the input dies with the node.
+TEST(FoldTest, FoldsThatCopyASharedWeightTakeFromTheGrowthBudget) {
+  std::string weights;
+  for (int i = 0; i < 32; ++i) weights += (i ? ", " : "") + std::to_string(0.25 * (i % 7) - 0.5);
+  const std::string shared = R"(
+    <ir_version: 8, opset_import: ["" : 17]>
+    g (float[2,4] X, float[2,8] Z) => (float[2,8] Y, float[2,4] V) <float[4,8] W = {)" + weights + R"(}> {
+      WT = Transpose<perm = [1, 0]>(W)
+      Y = MatMul(X, W)
+      V = MatMul(Z, WT)
+    })";
+  auto kept = RunPipelineOnText(shared, "fold-constants");
+  ASSERT_TRUE(kept.ok()) << kept.status();
+  EXPECT_THAT(OpTypes(kept->after->graph()), ElementsAre("Transpose", "MatMul", "MatMul"));
+  EXPECT_EQ(kept->result.folds_refused_for_growth, 1);
+  EXPECT_OK(ExpectSameOutputs(*kept->before, *kept->after));
+
+  optimizer::PassOptions options;
+  options.fold_growth_limit = 128;  // the transposed copy: 32 floats
+  auto folded = RunPipelineOnText(shared, "fold-constants", options);
+  ASSERT_TRUE(folded.ok()) << folded.status();
+  EXPECT_THAT(OpTypes(folded->after->graph()), ElementsAre("MatMul", "MatMul"));
+  EXPECT_EQ(folded->result.folds_refused_for_growth, 0);
+  EXPECT_OK(ExpectSameOutputs(*folded->before, *folded->after));
+
+  // W used by the Transpose alone: folding replaces it, the model does not grow.
+  auto sole = RunPipelineOnText(R"(
+    <ir_version: 8, opset_import: ["" : 17]>
+    g (float[2,8] Z) => (float[2,4] V) <float[4,8] W = {)" + weights + R"(}> {
+      WT = Transpose<perm = [1, 0]>(W)
+      V = MatMul(Z, WT)
+    })", "fold-constants");
+  ASSERT_TRUE(sole.ok()) << sole.status();
+  EXPECT_THAT(OpTypes(sole->after->graph()), ElementsAre("MatMul"));
+  EXPECT_OK(ExpectSameOutputs(*sole->before, *sole->after));
+}
+
 TEST(FoldTest, InputDefaultsAreNotConstantsUnlessAsked) {
   const std::string text = R"(
     <ir_version: 8, opset_import: ["" : 17]>

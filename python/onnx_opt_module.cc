@@ -191,6 +191,7 @@ py::dict StatsDict(const optimizer::PipelineResult& result, int64_t bytes_before
   stats["bytes_before"] = bytes_before;
   stats["bytes_after"] = bytes_after;
   stats["initializers_listed_as_inputs"] = result.listed_as_inputs.count;
+  stats["folds_refused_for_growth"] = result.folds_refused_for_growth;
   if (differences) {
     py::list outputs;
     for (const optimizer::OutputDifference& d : *differences) {
@@ -210,12 +211,14 @@ py::dict StatsDict(const optimizer::PipelineResult& result, int64_t bytes_before
 
 // Returns (model bytes, stats, warnings).
 py::tuple Optimize(const py::object& model, const std::string& passes, bool verify,
-                   std::optional<int64_t> fold_size_limit, const std::map<std::string, int64_t>& dims) {
+                   std::optional<int64_t> fold_size_limit, std::optional<int64_t> fold_growth_limit,
+                   const std::map<std::string, int64_t>& dims) {
   const ModelArg arg = ToModelArg(model);
   tools::OptimizeRequest request;
   request.pipeline = passes;
   request.verify = verify;
   if (fold_size_limit) request.manager.pass_options.fold_size_limit = *fold_size_limit;
+  if (fold_growth_limit) request.manager.pass_options.fold_growth_limit = *fold_growth_limit;
   request.equivalence.dims = dims;
   std::vector<std::string> warnings;
   std::string bytes;
@@ -628,7 +631,7 @@ void DefineModule(py::module_& m) {
   });
   m.attr("__version__") = cli::kVersion;
   m.def("optimize", &Optimize, py::arg("model"), py::arg("passes"), py::arg("verify"), py::arg("fold_size_limit"),
-        py::arg("dims"));
+        py::arg("fold_growth_limit"), py::arg("dims"));
   m.def("convert", &Convert, py::arg("model"), py::arg("opset"), py::arg("ml_opset"), py::arg("verify"));
   m.def("check", &Check, py::arg("model"));
   m.def("infer_shapes", &InferShapes, py::arg("model"));

@@ -30,6 +30,10 @@ DEFINE_bool(list_passes, false, "print every pass and group, then exit");
 DEFINE_bool(print_stats, false, "print per-pass time, rewrites, nodes and bytes to stderr");
 DEFINE_string(stats_json, "", "FILE: write the per-pass statistics as JSON");
 DEFINE_int64(fold_size_limit, 1048576, "BYTES: largest folded constant that may grow the model");
+DEFINE_int64(fold_growth_limit, 0,
+             "BYTES: tensor data constant folding may copy into the model in all (a folded result kept next "
+             "to inputs other nodes still use, such as a transposed shared weight); folds copying 64 bytes "
+             "or less are always taken");
 DEFINE_bool(fold_input_defaults, false,
             "treat initializers that are also graph inputs as constants and drop those inputs (IR < 4 models "
             "list every weight as an input)");
@@ -185,6 +189,10 @@ int Main(int argc, char** argv) {
     return cli::UsageError(tool, absl::StrCat("--fold-size-limit needs a byte count, got ", FLAGS_fold_size_limit));
   }
   options.pass_options.fold_size_limit = FLAGS_fold_size_limit;
+  if (FLAGS_fold_growth_limit < 0) {
+    return cli::UsageError(tool, absl::StrCat("--fold-growth-limit needs a byte count, got ", FLAGS_fold_growth_limit));
+  }
+  options.pass_options.fold_growth_limit = FLAGS_fold_growth_limit;
   options.pass_options.fold_overridable_initializers = FLAGS_fold_input_defaults;
 
   optimizer::EquivalenceOptions eq_options;

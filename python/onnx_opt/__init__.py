@@ -85,7 +85,7 @@ def _check_count(name, value, minimum):
         raise ValueError("%s must be at least %d, got %d" % (name, minimum, value))
 
 
-def optimize(model, passes="default", verify=False, fold_size_limit=None, dims=None):
+def optimize(model, passes="default", verify=False, fold_size_limit=None, dims=None, fold_growth_limit=None):
     """Runs a pass pipeline over the model, as onnx-opt does; returns (model, stats).
 
     passes: the pipeline, as onnx-opt --passes takes it ("default", "fold,fuse",
@@ -94,13 +94,16 @@ def optimize(model, passes="default", verify=False, fold_size_limit=None, dims=N
         raise InvalidModelError if any output differs (onnx-opt --verify).
     fold_size_limit: the largest number of bytes constant folding may grow the model by
         (onnx-opt --fold-size-limit; default 1 MiB).
+    fold_growth_limit: the bytes of tensor data constant folding may copy into the model in all, as
+        results kept next to inputs other nodes still use (onnx-opt --fold-growth-limit; default 0).
     dims: sizes of symbolic dims for verification inputs, e.g. {"batch": 4} (others are 1).
 
     stats (dict): the figures of onnx-opt --stats-json ("runs": one entry per pass run with "pass",
     "seconds", "rewrites", "changed", "nodes_before/after", "initializer_bytes_before/after"; totals
     "nodes_before", "nodes_after", "initializer_bytes_before", "initializer_bytes_after"), plus
     "changed", "rewrites" (per pass name), "bytes_before"/"bytes_after" (serialized sizes; a path's
-    file size), "initializers_listed_as_inputs" (IR < 4 models) and, with verify, "verification".
+    file size), "initializers_listed_as_inputs" (IR < 4 models), "folds_refused_for_growth" and, with
+    verify, "verification".
     """
     native, back = _to_native(model)
     if not isinstance(passes, str):
@@ -111,6 +114,8 @@ def optimize(model, passes="default", verify=False, fold_size_limit=None, dims=N
     _check_bool("verify", verify)
     if fold_size_limit is not None:
         _check_count("fold_size_limit", fold_size_limit, 0)
+    if fold_growth_limit is not None:
+        _check_count("fold_growth_limit", fold_growth_limit, 0)
     dims = {} if dims is None else dims
     if not isinstance(dims, dict):
         raise TypeError("dims must be a dict of dim name to size, not %s" % type(dims).__name__)
@@ -118,7 +123,7 @@ def optimize(model, passes="default", verify=False, fold_size_limit=None, dims=N
         if not isinstance(name, str):
             raise TypeError("dims keys must be dim names (str), not %s" % type(name).__name__)
         _check_count("dims[%r]" % name, size, 0)
-    result, stats, warnings = _onnx_opt.optimize(native, passes, verify, fold_size_limit, dims)
+    result, stats, warnings = _onnx_opt.optimize(native, passes, verify, fold_size_limit, fold_growth_limit, dims)
     _warn(warnings)
     return back(result), stats
 

@@ -137,6 +137,23 @@ def test_fold_size_limit_stops_folds_that_grow_the_model():
     assert "ConstantOfShape" in onnx_opt.to_text(limited)
 
 
+def test_fold_growth_limit_stops_copies_of_shared_weights():
+    weights = ", ".join(str(0.25 * (i % 7) - 0.5) for i in range(32))
+    model = onnx_opt.parse_text("""
+        <ir_version: 8, opset_import: ["" : 17]>
+        g (float[2,4] x, float[2,8] z) => (float[2,8] y, float[2,4] v) <float[4,8] w = {%s}> {
+          wt = Transpose<perm = [1, 0]>(w)
+          y = MatMul(x, w)
+          v = MatMul(z, wt)
+        }""" % weights)
+    kept, stats = onnx_opt.optimize(model, passes="fold-constants")
+    assert stats["folds_refused_for_growth"] == 1 and "Transpose" in onnx_opt.to_text(kept)
+    folded, stats = onnx_opt.optimize(model, passes="fold-constants", fold_growth_limit=128)
+    assert stats["folds_refused_for_growth"] == 0 and "Transpose" not in onnx_opt.to_text(folded)
+    with pytest.raises(ValueError):
+        onnx_opt.optimize(model, fold_growth_limit=-1)
+
+
 def test_dims_bind_symbolic_dims_for_verification():
     # [N,3] reshaped to [6]: only N=2 runs, and verification inputs have N=1 unless told.
     model = onnx_opt.parse_text("""
