@@ -4,127 +4,116 @@
 // where m is the output channel. Weights and statistics must be float32/float64 constants.
 #include <cmath>
 
-#include "ir/name_generator.h"
 #include "optimizer/pass_registry.h"
 #include "passes/constant.h"
 #include "passes/forward_value.h"
-#include "passes/graph_walk.h"
 #include "passes/inference_mode.h"
+#include "passes/rewrite/pattern_pass.h"
 
 namespace onnx_opt::passes {
 namespace {
 
-class FuseBatchNormIntoConv final : public optimizer::Pass {
+using namespace rewrite;  // NOLINT(build/namespaces): the pattern vocabulary
+
+// Folds `bn`, which is the only user of `conv`'s output, into the conv's weights and bias; false,
+// changing nothing, when the constants do not fit.
+bool Fuse(Rewriter& rw, ir::Node& conv, ir::Node& bn) {
+  const ir::Tensor* w = GetConstantTensor(conv.input(1));
+  if (w == nullptr || w->dims().size() < 3) return false;
+  const ir::DataType type = w->data_type();
+  if (type != ir::DataType::kFloat && type != ir::DataType::kDouble) return false;
+  const bool transpose = conv.op_type() == "ConvTranspose";
+  const int64_t group = conv.GetInt("group", 1);
+  if (group < 1) return false;
+  // Output channels: W is [M, C/group, k...] for Conv and [C, M/group, k...] for ConvTranspose.
+  const int64_t channels = transpose ? w->dims()[1] * group : w->dims()[0];
+  std::vector<std::vector<double>> stats;
+  for (size_t i = 1; i < 5; ++i) {
+    const ir::Tensor* t = GetConstantTensor(bn.input(i));
+    if (t == nullptr || t->data_type() != type || t->dims() != std::vector<int64_t>{channels}) return false;
+    std::optional<std::vector<double>> v = ConstantAsDoubles(*t);
+    if (!v.has_value()) return false;
+    stats.push_back(std::move(*v));
+  }
+  std::vector<double> bias(channels, 0.0);
+  if (conv.has_input(2)) {
+    const ir::Tensor* b = GetConstantTensor(conv.input(2));
+    if (b == nullptr || b->data_type() != type || b->dims() != std::vector<int64_t>{channels}) return false;
+    std::optional<std::vector<double>> v = ConstantAsDoubles(*b);
+    if (!v.has_value()) return false;
+    bias = std::move(*v);
+  }
+  std::optional<std::vector<double>> weights = ConstantAsDoubles(*w);
+  if (!weights.has_value()) return false;
+
+  const double epsilon = bn.GetFloat("epsilon", 1e-5f);
+  const std::vector<double>& scale = stats[0];
+  const std::vector<double>& shift = stats[1];
+  const std::vector<double>& mean = stats[2];
+  const std::vector<double>& var = stats[3];
+  std::vector<double> factor(channels);
+  for (int64_t m = 0; m < channels; ++m) {
+    factor[m] = scale[m] / std::sqrt(var[m] + epsilon);
+    bias[m] = (bias[m] - mean[m]) * factor[m] + shift[m];
+  }
+  const int64_t kernel = static_cast<int64_t>(weights->size()) / (w->dims()[0] * w->dims()[1]);
+  if (!transpose) {
+    const int64_t per_channel = static_cast<int64_t>(weights->size()) / channels;
+    for (int64_t i = 0; i < static_cast<int64_t>(weights->size()); ++i) (*weights)[i] *= factor[i / per_channel];
+  } else {
+    const int64_t in_channels = w->dims()[0];
+    const int64_t out_per_group = w->dims()[1];
+    const int64_t in_per_group = in_channels / group;
+    for (int64_t c = 0; c < in_channels; ++c) {
+      for (int64_t j = 0; j < out_per_group; ++j) {
+        const int64_t m = (c / in_per_group) * out_per_group + j;
+        for (int64_t k = 0; k < kernel; ++k) (*weights)[(c * out_per_group + j) * kernel + k] *= factor[m];
+      }
+    }
+  }
+
+  ir::Value* w_value = rw.AddInitializer(MakeFloatTensor(type, w->dims(), *weights), conv.input(1)->name() + "_bn");
+  ir::Value* b_value =
+      rw.AddInitializer(MakeFloatTensor(type, {channels}, bias),
+                        conv.has_input(2) ? conv.input(2)->name() + "_bn" : conv.output(0)->name() + "_bias");
+  if (!ForwardValue(bn.output(0), conv.output(0))) {
+    // Only refused when the conv output is itself a graph output, which the single use rules out.
+    return false;
+  }
+  conv.SetInput(1, w_value);
+  if (conv.num_inputs() < 3) {
+    conv.AddInput(b_value);
+  } else {
+    conv.SetInput(2, b_value);
+  }
+  return true;
+}
+
+RewritePattern BatchNormIntoConvPattern() {
+  return {.root_ops = {"BatchNormalization"},
+          .needs = {{{"BatchNormalization"}}, {{"Conv", "ConvTranspose"}}},
+          .match_and_rewrite = [](ir::Node& bn, Rewriter& rw) -> absl::StatusOr<int64_t> {
+            if (!IsInferenceBatchNorm(bn, rw.opset())) return 0;
+            // The conv's one use must be the BatchNormalization (not also a graph output).
+            ir::Node* conv = nullptr;
+            const ValuePattern conv_used_once = OneOf({Op("Conv", {}), Op("ConvTranspose", {})})
+                                                    .CaptureNode(&conv)
+                                                    .Where([](const ir::Value& v) { return v.uses().size() == 1; });
+            if (!rw.Match(conv_used_once, bn.input(0)) || !Fuse(rw, *conv, bn)) return 0;
+            if (absl::Status s = rw.graph().Erase(&bn); !s.ok()) return s;
+            return 1;
+          }};
+}
+
+class FuseBatchNormIntoConv final : public PatternPass {
  public:
-  std::string_view name() const override { return "fuse-bn-into-conv"; }
-
-  absl::StatusOr<bool> Run(ir::Model& model, optimizer::PassContext& ctx) override {
-    const int64_t opset = model.OpsetVersion("").value_or(0);
-    ir::NameGenerator names(model);
-    return ForEachGraphOuterFirst(model, [&](ir::Graph& g) -> absl::StatusOr<bool> {
-      // Skips the walk when the graph cannot hold the pattern: it needs a BatchNormalization after a Conv or ConvTranspose.
-      if (g.CountOpType("BatchNormalization") == 0 ||
-          g.CountOpType("Conv") + g.CountOpType("ConvTranspose") == 0) {
-        return false;
-      }
-      bool changed = false;
-      for (ir::Node* bn : g.nodes()) {
-        if (!IsInferenceBatchNorm(*bn, opset)) continue;
-        ir::Node* conv = bn->input(0)->producer();
-        if (conv == nullptr || conv->graph() != &g || !conv->is_onnx_domain() ||
-            (conv->op_type() != "Conv" && conv->op_type() != "ConvTranspose") ||
-            conv->output(0)->uses().size() != 1) {
-          continue;
-        }
-        if (!Fuse(g, *conv, *bn, names)) continue;
-        if (absl::Status s = g.Erase(bn); !s.ok()) return s;
-        ctx.CountRewrite();
-        changed = true;
-      }
-      g.ReleaseErased();
-      return changed;
-    });
-  }
-
- private:
-  static bool Fuse(ir::Graph& g, ir::Node& conv, ir::Node& bn, ir::NameGenerator& names) {
-    const ir::Tensor* w = GetConstantTensor(conv.input(1));
-    if (w == nullptr || w->dims().size() < 3) return false;
-    const ir::DataType type = w->data_type();
-    if (type != ir::DataType::kFloat && type != ir::DataType::kDouble) return false;
-    const bool transpose = conv.op_type() == "ConvTranspose";
-    const int64_t group = conv.GetInt("group", 1);
-    if (group < 1) return false;
-    // Output channels: W is [M, C/group, k...] for Conv and [C, M/group, k...] for ConvTranspose.
-    const int64_t channels = transpose ? w->dims()[1] * group : w->dims()[0];
-    std::vector<std::vector<double>> stats;
-    for (size_t i = 1; i < 5; ++i) {
-      const ir::Tensor* t = GetConstantTensor(bn.input(i));
-      if (t == nullptr || t->data_type() != type || t->dims() != std::vector<int64_t>{channels}) return false;
-      std::optional<std::vector<double>> v = ConstantAsDoubles(*t);
-      if (!v.has_value()) return false;
-      stats.push_back(std::move(*v));
-    }
-    std::vector<double> bias(channels, 0.0);
-    if (conv.has_input(2)) {
-      const ir::Tensor* b = GetConstantTensor(conv.input(2));
-      if (b == nullptr || b->data_type() != type || b->dims() != std::vector<int64_t>{channels}) return false;
-      std::optional<std::vector<double>> v = ConstantAsDoubles(*b);
-      if (!v.has_value()) return false;
-      bias = std::move(*v);
-    }
-    std::optional<std::vector<double>> weights = ConstantAsDoubles(*w);
-    if (!weights.has_value()) return false;
-
-    const double epsilon = bn.GetFloat("epsilon", 1e-5f);
-    const std::vector<double>& scale = stats[0];
-    const std::vector<double>& shift = stats[1];
-    const std::vector<double>& mean = stats[2];
-    const std::vector<double>& var = stats[3];
-    std::vector<double> factor(channels);
-    for (int64_t m = 0; m < channels; ++m) {
-      factor[m] = scale[m] / std::sqrt(var[m] + epsilon);
-      bias[m] = (bias[m] - mean[m]) * factor[m] + shift[m];
-    }
-    const int64_t kernel = static_cast<int64_t>(weights->size()) / (w->dims()[0] * w->dims()[1]);
-    if (!transpose) {
-      const int64_t per_channel = static_cast<int64_t>(weights->size()) / channels;
-      for (int64_t i = 0; i < static_cast<int64_t>(weights->size()); ++i) (*weights)[i] *= factor[i / per_channel];
-    } else {
-      const int64_t in_channels = w->dims()[0];
-      const int64_t out_per_group = w->dims()[1];
-      const int64_t in_per_group = in_channels / group;
-      for (int64_t c = 0; c < in_channels; ++c) {
-        for (int64_t j = 0; j < out_per_group; ++j) {
-          const int64_t m = (c / in_per_group) * out_per_group + j;
-          for (int64_t k = 0; k < kernel; ++k) (*weights)[(c * out_per_group + j) * kernel + k] *= factor[m];
-        }
-      }
-    }
-
-    ir::Tensor new_w = MakeFloatTensor(type, w->dims(), *weights);
-    new_w.set_name(names.Fresh(conv.input(1)->name() + "_bn"));
-    ir::Tensor new_b = MakeFloatTensor(type, {channels}, bias);
-    new_b.set_name(names.Fresh(conv.has_input(2) ? conv.input(2)->name() + "_bn" : conv.output(0)->name() + "_bias"));
-    ir::Value* w_value = g.AddInitializer(std::move(new_w));
-    ir::Value* b_value = g.AddInitializer(std::move(new_b));
-    if (!ForwardValue(bn.output(0), conv.output(0))) {
-      // Only refused when the conv output is itself a graph output, which the single use rules out.
-      return false;
-    }
-    conv.SetInput(1, w_value);
-    if (conv.num_inputs() < 3) {
-      conv.AddInput(b_value);
-    } else {
-      conv.SetInput(2, b_value);
-    }
-    return true;
-  }
+  static constexpr char kName[] = "fuse-bn-into-conv";
+  FuseBatchNormIntoConv() : PatternPass(kName, {BatchNormIntoConvPattern()}) {}
 };
 
 }  // namespace
 
-REGISTER_PASS(FuseBatchNormIntoConv, "fuse-bn-into-conv",
+REGISTER_PASS(FuseBatchNormIntoConv, FuseBatchNormIntoConv::kName,
               "fold an inference BatchNormalization into the Conv/ConvTranspose before it");
 
 }  // namespace onnx_opt::passes

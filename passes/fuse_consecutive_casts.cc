@@ -4,14 +4,13 @@
 // Targets whose conversion depends on more than the value are left alone: string (a float prints
 // differently as a double) and the float8/float4 types (saturate and rounding attributes).
 #include "optimizer/pass_registry.h"
-#include "passes/forward_value.h"
-#include "passes/graph_walk.h"
-#include "passes/pattern.h"
+#include "passes/rewrite/pattern_pass.h"
 
 namespace onnx_opt::passes {
 namespace {
 
 using ir::DataType;
+using namespace rewrite;  // NOLINT(build/namespaces): the pattern vocabulary
 
 // True when every value of `from` is exactly a value of `to`.
 bool Widens(DataType from, DataType to) {
@@ -74,41 +73,43 @@ bool PlainTarget(DataType t) {
   }
 }
 
-class FuseConsecutiveCasts final : public optimizer::Pass {
- public:
-  std::string_view name() const override { return "fuse-casts"; }
+RewritePattern ConsecutiveCastsPattern() {
+  return {.root_ops = {"Cast"},
+          .needs = {{{"Cast"}, 2}},
+          .match_and_rewrite = [](ir::Node& outer, Rewriter& rw) -> absl::StatusOr<int64_t> {
+            ir::Value* x = nullptr;
+            ir::Node* inner = nullptr;
+            if (!outer.has_input(0) || !rw.Match(Op("Cast", {Capture(&x)}).CaptureNode(&inner), outer.input(0))) {
+              return 0;
+            }
+            if (!x->type().is_tensor()) return 0;
+            const DataType t0 = x->type().elem_type();
+            const auto t1 = static_cast<DataType>(inner->GetInt("to", 0));
+            const auto t2 = static_cast<DataType>(outer.GetInt("to", 0));
+            if (t0 == DataType::kUndefined || !Widens(t0, t1) || !PlainTarget(t2)) return 0;
+            outer.SetInput(0, x);
+            // Cast back to where it started: the pair is the identity (unless the result is a graph
+            // output that cannot take x's place; then a Cast to x's own type stays).
+            if (t2 == t0) {
+              if (absl::StatusOr<bool> replaced = rw.ReplaceWithValue(outer, x); !replaced.ok()) {
+                return replaced.status();
+              }
+            }
+            // The inner Cast goes once nothing else reads it.
+            if (absl::Status s = rw.EraseDeadMatched(); !s.ok()) return s;
+            return 1;
+          }};
+}
 
-  absl::StatusOr<bool> Run(ir::Model& model, optimizer::PassContext& ctx) override {
-    return ForEachGraphOuterFirst(model, [&](ir::Graph& g) -> absl::StatusOr<bool> {
-      if (g.CountOpType("Cast") < 2) return false;  // needs two Casts
-      bool changed = false;
-      for (ir::Node* outer : g.nodes()) {
-        if (!outer->is_onnx_domain() || outer->op_type() != "Cast" || !outer->has_input(0)) continue;
-        ir::Node* inner = ProducerOf(outer->input(0), "Cast", &g);
-        if (inner == nullptr || !inner->has_input(0)) continue;
-        ir::Value* x = inner->input(0);
-        if (!x->type().is_tensor()) continue;
-        const DataType t0 = x->type().elem_type();
-        const auto t1 = static_cast<DataType>(inner->GetInt("to", 0));
-        const auto t2 = static_cast<DataType>(outer->GetInt("to", 0));
-        if (t0 == DataType::kUndefined || !Widens(t0, t1) || !PlainTarget(t2)) continue;
-        outer->SetInput(0, x);
-        // Cast back to where it started: the pair is the identity (unless the result is a graph
-        // output that cannot take x's place; then a Cast to x's own type stays).
-        if (t2 == t0 && ForwardValue(outer->output(0), x)) (void)g.Erase(outer);
-        if (!inner->output(0)->has_uses() && !inner->output(0)->is_graph_output()) (void)g.Erase(inner);
-        ctx.CountRewrite();
-        changed = true;
-      }
-      g.ReleaseErased();
-      return changed;
-    });
-  }
+class FuseConsecutiveCasts final : public PatternPass {
+ public:
+  static constexpr char kName[] = "fuse-casts";
+  FuseConsecutiveCasts() : PatternPass(kName, {ConsecutiveCastsPattern()}) {}
 };
 
 }  // namespace
 
-REGISTER_PASS(FuseConsecutiveCasts, "fuse-casts",
+REGISTER_PASS(FuseConsecutiveCasts, FuseConsecutiveCasts::kName,
               "Cast of a widening Cast becomes one Cast (or none when it casts back)");
 
 }  // namespace onnx_opt::passes

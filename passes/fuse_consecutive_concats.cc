@@ -4,11 +4,13 @@
 #include <algorithm>
 
 #include "optimizer/pass_registry.h"
-#include "passes/graph_walk.h"
 #include "passes/pattern.h"
+#include "passes/rewrite/pattern_pass.h"
 
 namespace onnx_opt::passes {
 namespace {
+
+using namespace rewrite;  // NOLINT(build/namespaces): the pattern vocabulary
 
 // The rank of the node's output or, as all have the same, of any input.
 std::optional<int64_t> ConcatRank(const ir::Node& n) {
@@ -28,51 +30,49 @@ std::optional<int64_t> AxisOf(const ir::Node& n, std::optional<int64_t> rank) {
   return axis;
 }
 
-class FuseConsecutiveConcats final : public optimizer::Pass {
- public:
-  std::string_view name() const override { return "fuse-concats"; }
-
-  absl::StatusOr<bool> Run(ir::Model& model, optimizer::PassContext& ctx) override {
-    return ForEachGraphOuterFirst(model, [&](ir::Graph& g) -> absl::StatusOr<bool> {
-      if (g.CountOpType("Concat") < 2) return false;  // needs two Concats
-      bool changed = false;
-      for (ir::Node* outer : g.nodes()) {
-        if (!outer->is_onnx_domain() || outer->op_type() != "Concat") continue;
-        const std::optional<int64_t> rank = ConcatRank(*outer);
-        const std::optional<int64_t> axis = AxisOf(*outer, rank);
-        if (!axis) continue;
-        // Inputs are rebuilt in order, splicing in each single-use inner Concat on the same axis.
-        std::vector<ir::Value*> inputs;
-        std::vector<ir::Node*> absorbed;
-        for (ir::Value* in : outer->inputs()) {
-          ir::Node* inner = in == nullptr ? nullptr : ProducerOf(in, "Concat", &g);
-          std::optional<int64_t> inner_axis = inner ? AxisOf(*inner, rank) : std::nullopt;
-          if (inner == nullptr || !inner_axis || *inner_axis != *axis || !HasSingleUse(in) ||
+RewritePattern ConsecutiveConcatsPattern() {
+  return {.root_ops = {"Concat"},
+          .needs = {{{"Concat"}, 2}},
+          .match_and_rewrite = [](ir::Node& outer, Rewriter& rw) -> absl::StatusOr<int64_t> {
+            const std::optional<int64_t> rank = ConcatRank(outer);
+            const std::optional<int64_t> axis = AxisOf(outer, rank);
+            if (!axis) return 0;
+            // Inputs are rebuilt in order, splicing in each single-use inner Concat on the same axis.
+            std::vector<ir::Value*> inputs;
+            std::vector<ir::Node*> absorbed;
+            for (ir::Value* in : outer.inputs()) {
+              ir::Node* inner = nullptr;
               // Equal negative axes mean the same dim only for equal ranks, which Concat guarantees.
-              std::find(absorbed.begin(), absorbed.end(), inner) != absorbed.end()) {
-            inputs.push_back(in);
-            continue;
-          }
-          for (ir::Value* v : inner->inputs()) inputs.push_back(v);
-          absorbed.push_back(inner);
-        }
-        if (absorbed.empty()) continue;
-        while (outer->num_inputs() > 0) outer->RemoveInput(outer->num_inputs() - 1);
-        for (ir::Value* v : inputs) outer->AddInput(v);
-        for (ir::Node* inner : absorbed) {
-          (void)g.Erase(inner);
-          ctx.CountRewrite();
-        }
-        changed = true;
-      }
-      g.ReleaseErased();
-      return changed;
-    });
-  }
+              const bool spliced = in != nullptr && rw.Match(Op("Concat", {}).OneUse().CaptureNode(&inner), in) &&
+                                   AxisOf(*inner, rank) == axis &&
+                                   std::find(absorbed.begin(), absorbed.end(), inner) == absorbed.end();
+              if (!spliced) {
+                inputs.push_back(in);
+                continue;
+              }
+              for (ir::Value* v : inner->inputs()) inputs.push_back(v);
+              absorbed.push_back(inner);
+            }
+            if (absorbed.empty()) return 0;
+            while (outer.num_inputs() > 0) outer.RemoveInput(outer.num_inputs() - 1);
+            for (ir::Value* v : inputs) outer.AddInput(v);
+            for (ir::Node* inner : absorbed) {
+              if (absl::StatusOr<bool> erased = rw.EraseIfDead(*inner); !erased.ok()) return erased.status();
+            }
+            // One rewrite per Concat absorbed.
+            return static_cast<int64_t>(absorbed.size());
+          }};
+}
+
+class FuseConsecutiveConcats final : public PatternPass {
+ public:
+  static constexpr char kName[] = "fuse-concats";
+  FuseConsecutiveConcats() : PatternPass(kName, {ConsecutiveConcatsPattern()}) {}
 };
 
 }  // namespace
 
-REGISTER_PASS(FuseConsecutiveConcats, "fuse-concats", "Concat of a Concat on the same axis becomes one Concat");
+REGISTER_PASS(FuseConsecutiveConcats, FuseConsecutiveConcats::kName,
+              "Concat of a Concat on the same axis becomes one Concat");
 
 }  // namespace onnx_opt::passes

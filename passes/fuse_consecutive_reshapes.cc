@@ -5,15 +5,15 @@
 // constant axes, known rank) become one node with the combined axes.
 #include <algorithm>
 
-#include "ir/name_generator.h"
 #include "optimizer/pass_registry.h"
 #include "passes/constant.h"
-#include "passes/forward_value.h"
-#include "passes/graph_walk.h"
 #include "passes/pattern.h"
+#include "passes/rewrite/pattern_pass.h"
 
 namespace onnx_opt::passes {
 namespace {
+
+using namespace rewrite;  // NOLINT(build/namespaces): the pattern vocabulary
 
 // Axes made non-negative for `rank`, sorted; nullopt when out of range or repeated.
 std::optional<std::vector<int64_t>> Normalized(std::vector<int64_t> axes, int64_t rank) {
@@ -68,81 +68,95 @@ std::optional<std::vector<int64_t>> CombinedSqueezeAxes(const std::vector<int64_
   return result;
 }
 
-class FuseConsecutiveReshapes final : public optimizer::Pass {
- public:
-  std::string_view name() const override { return "fuse-reshapes"; }
+// Reshape(Reshape(x, s1), s2) -> Reshape(x, s2).
+RewritePattern ReshapeOfReshapePattern() {
+  return {.root_ops = {"Reshape"},
+          .needs = {{{"Reshape"}, 2}},
+          .min_opset = 5,  // the target shape is an input from Reshape-5
+          .match_and_rewrite = [](ir::Node& n, Rewriter& rw) -> absl::StatusOr<int64_t> {
+            ir::Value* x = nullptr;
+            ir::Node* inner = nullptr;
+            const ir::Tensor* shape = nullptr;
+            if (n.num_inputs() != 2 ||
+                !rw.Match(Op("Reshape", {Op("Reshape", {Capture(&x)}).CaptureNode(&inner), Constant(&shape)}),
+                          n.output(0))) {
+              return 0;
+            }
+            std::optional<std::vector<int64_t>> s2 = ConstantAsInts(*shape);
+            if (!s2.has_value()) return 0;
+            bool has_zero = false;
+            for (int64_t d : *s2) has_zero |= (d == 0);
+            if (has_zero && n.GetInt("allowzero", 0) == 0) return 0;
+            n.SetInput(0, x);
+            if (absl::StatusOr<bool> erased = rw.EraseIfDead(*inner); !erased.ok()) return erased.status();
+            return 1;
+          }};
+}
 
-  absl::StatusOr<bool> Run(ir::Model& model, optimizer::PassContext& ctx) override {
-    const int64_t opset = model.OpsetVersion("").value_or(0);
-    ir::NameGenerator names(model);
-    return ForEachGraphOuterFirst(model, [&](ir::Graph& g) -> absl::StatusOr<bool> {
-      // Skips the walk when the graph cannot hold the pattern: it needs two of Reshape, or two of Squeeze/Unsqueeze.
-      if (g.CountOpType("Reshape") < 2 && g.CountOpType("Squeeze") + g.CountOpType("Unsqueeze") < 2) return false;
-      bool changed = false;
-      for (ir::Node* n : g.nodes()) {
-        if (!n->is_onnx_domain() || !n->has_input(0)) continue;
-        if (n->op_type() == "Reshape" && opset >= 5 && n->num_inputs() == 2) {
-          ir::Node* inner = ProducerOf(n->input(0), "Reshape", &g);
-          const ir::Tensor* shape = GetConstantTensor(n->input(1));
-          if (inner == nullptr || shape == nullptr || !inner->has_input(0)) continue;
-          std::optional<std::vector<int64_t>> s2 = ConstantAsInts(*shape);
-          if (!s2.has_value()) continue;
-          bool has_zero = false;
-          for (int64_t d : *s2) has_zero |= (d == 0);
-          if (has_zero && n->GetInt("allowzero", 0) == 0) continue;
-          n->SetInput(0, inner->input(0));
-          if (!inner->output(0)->has_uses()) (void)g.Erase(inner);
-          ctx.CountRewrite();
-          changed = true;
-        } else if ((n->op_type() == "Unsqueeze" || n->op_type() == "Squeeze") &&
-                   ProducerOf(n->input(0), n->op_type(), &g) != nullptr && HasSingleUse(n->input(0))) {
-          ir::Node* inner = n->input(0)->producer();
-          if (!inner->has_input(0)) continue;
-          std::optional<std::vector<int64_t>> a = AxesOf(*inner, opset);
-          std::optional<std::vector<int64_t>> b = AxesOf(*n, opset);
-          std::optional<int64_t> rank = RankOf(inner->input(0));
-          if (!a || !b || a->empty() || b->empty() || !rank) continue;
-          std::optional<std::vector<int64_t>> axes = n->op_type() == "Unsqueeze"
-                                                         ? CombinedUnsqueezeAxes(*a, *b, *rank)
-                                                         : CombinedSqueezeAxes(*a, *b, *rank);
-          if (!axes) continue;
-          const bool axes_input = opset >= 13;
-          if (axes_input) {
-            ir::Tensor t = ir::Tensor::FromVector(ir::DataType::kInt64, {static_cast<int64_t>(axes->size())}, *axes);
-            t.set_name(names.Fresh(n->output(0)->name() + "_axes"));
-            n->SetInput(1, g.AddInitializer(std::move(t)));
-          } else {
-            n->SetAttribute(ir::Attribute::Ints("axes", *axes));
-          }
-          n->SetInput(0, inner->input(0));
-          (void)g.Erase(inner);
-          ctx.CountRewrite();
-          changed = true;
-        } else if (n->op_type() == "Squeeze") {
-          ir::Node* inner = ProducerOf(n->input(0), "Unsqueeze", &g);
-          if (inner == nullptr || !inner->has_input(0)) continue;
-          std::optional<std::vector<int64_t>> a = AxesOf(*n, opset);
-          std::optional<std::vector<int64_t>> b = AxesOf(*inner, opset);
-          // Equal non-negative axes: negative ones mean different dims before and after.
-          if (!a.has_value() || !b.has_value() || a->empty() || *a != *b) continue;
-          bool non_negative = true;
-          for (int64_t v : *a) non_negative &= (v >= 0);
-          if (!non_negative || !ForwardValue(n->output(0), inner->input(0))) continue;
-          (void)g.Erase(n);
-          if (!inner->output(0)->has_uses()) (void)g.Erase(inner);
-          ctx.CountRewrite();
-          changed = true;
-        }
-      }
-      g.ReleaseErased();
-      return changed;
-    });
-  }
+// Unsqueeze(Unsqueeze(x, a), b) and Squeeze(Squeeze(x, a), b) -> one node with the combined axes.
+RewritePattern MergeSqueezesPattern() {
+  return {.root_ops = {"Unsqueeze", "Squeeze"},
+          .needs = {{{"Squeeze", "Unsqueeze"}, 2}},
+          .match_and_rewrite = [](ir::Node& n, Rewriter& rw) -> absl::StatusOr<int64_t> {
+            ir::Value* x = nullptr;
+            ir::Node* inner = nullptr;
+            if (!n.has_input(0) ||
+                !rw.Match(Op(n.op_type(), {Capture(&x)}).OneUse().CaptureNode(&inner), n.input(0))) {
+              return 0;
+            }
+            const int64_t opset = rw.opset();
+            std::optional<std::vector<int64_t>> a = AxesOf(*inner, opset);
+            std::optional<std::vector<int64_t>> b = AxesOf(n, opset);
+            std::optional<int64_t> rank = RankOf(x);
+            if (!a || !b || a->empty() || b->empty() || !rank) return 0;
+            std::optional<std::vector<int64_t>> axes = n.op_type() == "Unsqueeze"
+                                                           ? CombinedUnsqueezeAxes(*a, *b, *rank)
+                                                           : CombinedSqueezeAxes(*a, *b, *rank);
+            if (!axes) return 0;
+            if (opset >= 13) {  // axes are an input from opset 13
+              n.SetInput(1, rw.AddInitializer(ir::Tensor::FromVector(ir::DataType::kInt64,
+                                                                     {static_cast<int64_t>(axes->size())}, *axes),
+                                              n.output(0)->name() + "_axes"));
+            } else {
+              n.SetAttribute(ir::Attribute::Ints("axes", *axes));
+            }
+            n.SetInput(0, x);
+            if (absl::StatusOr<bool> erased = rw.EraseIfDead(*inner); !erased.ok()) return erased.status();
+            return 1;
+          }};
+}
+
+// Squeeze(Unsqueeze(x, a), a) -> x.
+RewritePattern SqueezeOfUnsqueezePattern() {
+  return {.root_ops = {"Squeeze"},
+          .needs = {{{"Squeeze"}}, {{"Unsqueeze"}}},
+          .match_and_rewrite = [](ir::Node& n, Rewriter& rw) -> absl::StatusOr<int64_t> {
+            ir::Value* x = nullptr;
+            ir::Node* inner = nullptr;
+            if (!n.has_input(0) || !rw.Match(Op("Unsqueeze", {Capture(&x)}).CaptureNode(&inner), n.input(0))) {
+              return 0;
+            }
+            std::optional<std::vector<int64_t>> a = AxesOf(n, rw.opset());
+            std::optional<std::vector<int64_t>> b = AxesOf(*inner, rw.opset());
+            // Equal non-negative axes: negative ones mean different dims before and after.
+            if (!a.has_value() || !b.has_value() || a->empty() || *a != *b) return 0;
+            bool non_negative = true;
+            for (int64_t v : *a) non_negative &= (v >= 0);
+            if (!non_negative) return 0;
+            return OneIfReplaced(rw.ReplaceWithValue(n, x));
+          }};
+}
+
+class FuseConsecutiveReshapes final : public PatternPass {
+ public:
+  static constexpr char kName[] = "fuse-reshapes";
+  FuseConsecutiveReshapes()
+      : PatternPass(kName, {ReshapeOfReshapePattern(), MergeSqueezesPattern(), SqueezeOfUnsqueezePattern()}) {}
 };
 
 }  // namespace
 
-REGISTER_PASS(FuseConsecutiveReshapes, "fuse-reshapes",
+REGISTER_PASS(FuseConsecutiveReshapes, FuseConsecutiveReshapes::kName,
               "merge Reshape of Reshape, Unsqueeze of Unsqueeze, Squeeze of Squeeze; cancel Squeeze of Unsqueeze");
 
 }  // namespace onnx_opt::passes

@@ -5,14 +5,15 @@
 // Opset 10 and later (starts and ends are inputs).
 #include <set>
 
-#include "ir/name_generator.h"
 #include "optimizer/pass_registry.h"
 #include "passes/constant.h"
-#include "passes/graph_walk.h"
 #include "passes/pattern.h"
+#include "passes/rewrite/pattern_pass.h"
 
 namespace onnx_opt::passes {
 namespace {
+
+using namespace rewrite;  // NOLINT(build/namespaces): the pattern vocabulary
 
 struct SliceParams {
   std::vector<int64_t> starts, ends, axes, steps;
@@ -56,59 +57,57 @@ std::optional<SliceParams> ParamsOf(const ir::Node& n, std::optional<int64_t> ra
   return p;
 }
 
-class FuseConsecutiveSlices final : public optimizer::Pass {
+RewritePattern ConsecutiveSlicesPattern() {
+  return {.root_ops = {"Slice"},
+          .needs = {{{"Slice"}, 2}},
+          .min_opset = 10,
+          .match_and_rewrite = [](ir::Node& outer, Rewriter& rw) -> absl::StatusOr<int64_t> {
+            ir::Value* x = nullptr;
+            ir::Node* inner = nullptr;
+            if (!outer.has_input(0) ||
+                !rw.Match(Op("Slice", {Capture(&x)}).OneUse().CaptureNode(&inner), outer.input(0))) {
+              return 0;
+            }
+            const std::optional<int64_t> rank = RankOf(x);
+            std::optional<SliceParams> first = ParamsOf(*inner, rank);
+            std::optional<SliceParams> second = ParamsOf(outer, rank);
+            if (!first || !second) return 0;
+            std::set<int64_t> axes(first->axes.begin(), first->axes.end());
+            bool disjoint = axes.size() == first->axes.size();
+            for (int64_t a : second->axes) disjoint &= axes.insert(a).second;
+            if (!disjoint) return 0;
+
+            auto joined = [&](const std::vector<int64_t>& a, const std::vector<int64_t>& b, const std::string& what) {
+              std::vector<int64_t> all = a;
+              all.insert(all.end(), b.begin(), b.end());
+              return rw.AddInitializer(
+                  ir::Tensor::FromVector(ir::DataType::kInt64, {static_cast<int64_t>(all.size())}, all),
+                  outer.output(0)->name() + "_" + what);
+            };
+            ir::Value* starts = joined(first->starts, second->starts, "starts");
+            ir::Value* ends = joined(first->ends, second->ends, "ends");
+            ir::Value* axes_value = joined(first->axes, second->axes, "axes");
+            ir::Value* steps = joined(first->steps, second->steps, "steps");
+            outer.SetInput(0, x);
+            outer.SetInput(1, starts);
+            outer.SetInput(2, ends);
+            while (outer.num_inputs() < 5) outer.AddInput(nullptr);
+            outer.SetInput(3, axes_value);
+            outer.SetInput(4, steps);
+            if (absl::StatusOr<bool> erased = rw.EraseIfDead(*inner); !erased.ok()) return erased.status();
+            return 1;
+          }};
+}
+
+class FuseConsecutiveSlices final : public PatternPass {
  public:
-  std::string_view name() const override { return "fuse-slices"; }
-
-  absl::StatusOr<bool> Run(ir::Model& model, optimizer::PassContext& ctx) override {
-    if (model.OpsetVersion("").value_or(0) < 10) return false;
-    ir::NameGenerator names(model);
-    return ForEachGraphOuterFirst(model, [&](ir::Graph& g) -> absl::StatusOr<bool> {
-      if (g.CountOpType("Slice") < 2) return false;  // needs two Slices
-      bool changed = false;
-      for (ir::Node* outer : g.nodes()) {
-        if (!outer->is_onnx_domain() || outer->op_type() != "Slice" || !outer->has_input(0)) continue;
-        ir::Node* inner = ProducerOf(outer->input(0), "Slice", &g);
-        if (inner == nullptr || !inner->has_input(0) || !HasSingleUse(outer->input(0))) continue;
-        ir::Value* x = inner->input(0);
-        const std::optional<int64_t> rank = RankOf(x);
-        std::optional<SliceParams> first = ParamsOf(*inner, rank);
-        std::optional<SliceParams> second = ParamsOf(*outer, rank);
-        if (!first || !second) continue;
-        std::set<int64_t> axes(first->axes.begin(), first->axes.end());
-        bool disjoint = axes.size() == first->axes.size();
-        for (int64_t a : second->axes) disjoint &= axes.insert(a).second;
-        if (!disjoint) continue;
-
-        auto joined = [&](const std::vector<int64_t>& a, const std::vector<int64_t>& b, const std::string& what) {
-          std::vector<int64_t> all = a;
-          all.insert(all.end(), b.begin(), b.end());
-          ir::Tensor t = ir::Tensor::FromVector(ir::DataType::kInt64, {static_cast<int64_t>(all.size())}, all);
-          t.set_name(names.Fresh(outer->output(0)->name() + "_" + what));
-          return g.AddInitializer(std::move(t));
-        };
-        ir::Value* starts = joined(first->starts, second->starts, "starts");
-        ir::Value* ends = joined(first->ends, second->ends, "ends");
-        ir::Value* axes_value = joined(first->axes, second->axes, "axes");
-        ir::Value* steps = joined(first->steps, second->steps, "steps");
-        outer->SetInput(0, x);
-        outer->SetInput(1, starts);
-        outer->SetInput(2, ends);
-        while (outer->num_inputs() < 5) outer->AddInput(nullptr);
-        outer->SetInput(3, axes_value);
-        outer->SetInput(4, steps);
-        (void)g.Erase(inner);
-        ctx.CountRewrite();
-        changed = true;
-      }
-      g.ReleaseErased();
-      return changed;
-    });
-  }
+  static constexpr char kName[] = "fuse-slices";
+  FuseConsecutiveSlices() : PatternPass(kName, {ConsecutiveSlicesPattern()}) {}
 };
 
 }  // namespace
 
-REGISTER_PASS(FuseConsecutiveSlices, "fuse-slices", "Slice of a Slice on other axes becomes one Slice");
+REGISTER_PASS(FuseConsecutiveSlices, FuseConsecutiveSlices::kName,
+              "Slice of a Slice on other axes becomes one Slice");
 
 }  // namespace onnx_opt::passes

@@ -1,14 +1,17 @@
 // fuse-pad-into-conv: a constant-mode Pad with value 0 that pads only spatial axes, feeding a Conv
 // or an AveragePool that counts padding (count_include_pad = 1), both with auto_pad NOTSET, becomes
-// part of the consumer's own `pads`: they pad with zeros, so the result is the same. Pads are an attribute before opset 11 ("paddings" in Pad-1) and inputs from 11 (with
-// optional axes from 18); they must be constant and non-negative.
+// part of the consumer's own `pads`: they pad with zeros, so the result is the same. Pads are an
+// attribute before opset 11 ("paddings" in Pad-1) and inputs from 11 (with optional axes from 18);
+// they must be constant and non-negative.
 #include "optimizer/pass_registry.h"
 #include "passes/constant.h"
-#include "passes/graph_walk.h"
 #include "passes/pattern.h"
+#include "passes/rewrite/pattern_pass.h"
 
 namespace onnx_opt::passes {
 namespace {
+
+using namespace rewrite;  // NOLINT(build/namespaces): the pattern vocabulary
 
 // Pad's pads over all `rank` axes ([begin..., end...]), if constant and padding with zeros.
 std::optional<std::vector<int64_t>> ZeroPads(const ir::Node& pad, int64_t opset, int64_t rank) {
@@ -49,51 +52,44 @@ std::optional<std::vector<int64_t>> ZeroPads(const ir::Node& pad, int64_t opset,
   return pads;
 }
 
-class FusePadIntoConv final : public optimizer::Pass {
- public:
-  std::string_view name() const override { return "fuse-pad-into-conv"; }
+RewritePattern PadIntoConvPattern() {
+  return {.root_ops = {"Conv", "AveragePool"},
+          .needs = {{{"Pad"}}, {{"Conv", "AveragePool"}}},
+          .match_and_rewrite = [](ir::Node& conv, Rewriter& rw) -> absl::StatusOr<int64_t> {
+            // A Conv pads with zeros; an AveragePool only when the padding counts in the average.
+            const bool pads_with_zeros = conv.op_type() == "Conv" || conv.GetInt("count_include_pad", 0) == 1;
+            if (!conv.has_input(0) || !pads_with_zeros || conv.GetString("auto_pad", "NOTSET") != "NOTSET") return 0;
+            ir::Value* x = nullptr;
+            ir::Node* pad = nullptr;
+            if (!rw.Match(Op("Pad", {Capture(&x)}).OneUse().CaptureNode(&pad), conv.input(0))) return 0;
+            if (!x->type().is_tensor() || !x->type().shape()) return 0;
+            const int64_t rank = static_cast<int64_t>(x->type().shape()->rank());
+            if (rank < 3) return 0;
+            std::optional<std::vector<int64_t>> pads = ZeroPads(*pad, rw.opset(), rank);
+            if (!pads) return 0;
+            const int64_t spatial = rank - 2;
+            std::vector<int64_t> conv_pads = conv.GetInts("pads", std::vector<int64_t>(2 * spatial, 0));
+            if (static_cast<int64_t>(conv_pads.size()) != 2 * spatial) return 0;
+            for (int64_t i = 0; i < spatial; ++i) {
+              conv_pads[i] += (*pads)[2 + i];
+              conv_pads[spatial + i] += (*pads)[rank + 2 + i];
+            }
+            conv.SetAttribute(ir::Attribute::Ints("pads", conv_pads));
+            conv.SetInput(0, x);
+            if (absl::StatusOr<bool> erased = rw.EraseIfDead(*pad); !erased.ok()) return erased.status();
+            return 1;
+          }};
+}
 
-  absl::StatusOr<bool> Run(ir::Model& model, optimizer::PassContext& ctx) override {
-    const int64_t opset = model.OpsetVersion("").value_or(0);
-    return ForEachGraphOuterFirst(model, [&](ir::Graph& g) -> absl::StatusOr<bool> {
-      // Skips the walk when the graph cannot hold the pattern: it needs a Pad before a Conv or AveragePool.
-      if (g.CountOpType("Pad") == 0 || g.CountOpType("Conv") + g.CountOpType("AveragePool") == 0) return false;
-      bool changed = false;
-      for (ir::Node* conv : g.nodes()) {
-        if (!conv->is_onnx_domain() || !conv->has_input(0)) continue;
-        const bool pads_with_zeros =
-            conv->op_type() == "Conv" || (conv->op_type() == "AveragePool" && conv->GetInt("count_include_pad", 0) == 1);
-        if (!pads_with_zeros) continue;
-        if (conv->GetString("auto_pad", "NOTSET") != "NOTSET") continue;
-        ir::Node* pad = ProducerOf(conv->input(0), "Pad", &g);
-        if (pad == nullptr || !HasSingleUse(conv->input(0)) || !pad->has_input(0)) continue;
-        ir::Value* x = pad->input(0);
-        if (!x->type().is_tensor() || !x->type().shape()) continue;
-        const int64_t rank = static_cast<int64_t>(x->type().shape()->rank());
-        if (rank < 3) continue;
-        std::optional<std::vector<int64_t>> pads = ZeroPads(*pad, opset, rank);
-        if (!pads) continue;
-        const int64_t spatial = rank - 2;
-        std::vector<int64_t> conv_pads = conv->GetInts("pads", std::vector<int64_t>(2 * spatial, 0));
-        if (static_cast<int64_t>(conv_pads.size()) != 2 * spatial) continue;
-        for (int64_t i = 0; i < spatial; ++i) {
-          conv_pads[i] += (*pads)[2 + i];
-          conv_pads[spatial + i] += (*pads)[rank + 2 + i];
-        }
-        conv->SetAttribute(ir::Attribute::Ints("pads", conv_pads));
-        conv->SetInput(0, x);
-        (void)g.Erase(pad);
-        ctx.CountRewrite();
-        changed = true;
-      }
-      g.ReleaseErased();
-      return changed;
-    });
-  }
+class FusePadIntoConv final : public PatternPass {
+ public:
+  static constexpr char kName[] = "fuse-pad-into-conv";
+  FusePadIntoConv() : PatternPass(kName, {PadIntoConvPattern()}) {}
 };
 
 }  // namespace
 
-REGISTER_PASS(FusePadIntoConv, "fuse-pad-into-conv", "fold a zero constant Pad of spatial axes into the Conv (or padding-counting AveragePool) after it");
+REGISTER_PASS(FusePadIntoConv, FusePadIntoConv::kName,
+              "fold a zero constant Pad of spatial axes into the Conv (or padding-counting AveragePool) after it");
 
 }  // namespace onnx_opt::passes
