@@ -107,6 +107,10 @@ int Main(int argc, char** argv) {
   std::sort(run_seconds.begin(), run_seconds.end());
   const double seconds = run_seconds[run_seconds.size() / 2];
   const double timed_runs = static_cast<double>(run_seconds.size());
+  // Per-op figures are means over the timed runs, so their shares are of the mean run (against the
+  // median, one slow run, say with another process busy, could push a share past 100%).
+  double mean_seconds = 0;
+  for (double s : run_seconds) mean_seconds += s / timed_runs;
   const std::vector<interpreter::RuntimeValue>& values = *results;
   const std::vector<ir::Value*>& outputs = (*model)->graph().outputs();
   if (const std::string& dir = FLAGS_outputs; !dir.empty()) {
@@ -143,7 +147,7 @@ int Main(int argc, char** argv) {
     for (const auto& [op, p] : rows) {
       const double ms = p.seconds * 1e3 / timed_runs;
       std::cerr << absl::StrFormat("%-28s %8d %12.3f %6.1f%%\n", op, static_cast<int64_t>(p.calls / timed_runs), ms,
-                                   seconds > 0 ? 100.0 * ms / (seconds * 1e3) : 0.0);
+                                   mean_seconds > 0 ? 100.0 * ms / (mean_seconds * 1e3) : 0.0);
     }
     if (repeat > 1) {
       std::cerr << absl::StrFormat("total: %.3f ms (median of %d runs after a warm-up)\n", seconds * 1e3,
