@@ -15,8 +15,8 @@ absl::StatusOr<schema::checker::CheckResult> CheckInputModel(const ir::Model& mo
 
 namespace {
 
-void Report(const ProgressSink& progress, std::string_view what) {
-  if (progress) progress(what);
+void Report(const ProgressSink& progress, std::string_view phase, std::string_view what) {
+  if (progress) progress(phase, what);
 }
 
 // The rewritten model must pass the checker; warnings the input had are not reported again.
@@ -64,7 +64,7 @@ absl::StatusOr<OptimizeOutcome> OptimizeCheckedModel(ir::Model& model,
                                                              copy.status().message()));
     }
     original = std::move(*copy);
-    Report(request.progress, "verifying: running the input model");
+    Report(request.progress, "verify", "verifying: running the input model");
     absl::StatusOr<Reference> ref = MakeReference(*original, request.inputs_dir, request.equivalence);
     if (!ref.ok()) return ref.status();
     reference = std::move(*ref);
@@ -82,10 +82,10 @@ absl::StatusOr<OptimizeOutcome> OptimizeCheckedModel(ir::Model& model,
     return result.status();
   }
   outcome.pipeline = std::move(*result);
-  Report(request.progress, "checking the result");
+  Report(request.progress, "check-result", "checking the result");
   if (absl::Status s = CheckRewritten(model, input_check, result_warnings); !s.ok()) return s;
   if (verify) {
-    Report(request.progress, "verifying: running the result");
+    Report(request.progress, "verify", "verifying: running the result");
     if (absl::Status s = VerifyRewritten(model, reference, request.equivalence, &outcome.differences); !s.ok()) {
       return s;
     }
@@ -101,10 +101,10 @@ absl::StatusOr<ConvertOutcome> ConvertCheckedModel(const ir::Model& model,
   if (!converted.ok()) return converted.status();
   outcome.model = std::move(*converted);
   // The input is left as it was, so it is its own reference.
-  Report(request.progress, "checking the result");
+  Report(request.progress, "check-result", "checking the result");
   if (absl::Status s = CheckRewritten(*outcome.model, input_check, result_warnings); !s.ok()) return s;
   if (request.verify) {
-    Report(request.progress, "verifying: running the input and the result");
+    Report(request.progress, "verify", "verifying: running the input and the result");
     absl::StatusOr<Reference> ref = MakeReference(model, request.inputs_dir, request.equivalence);
     if (!ref.ok()) return ref.status();
     if (absl::Status s = VerifyRewritten(*outcome.model, *ref, request.equivalence, &outcome.differences); !s.ok()) {
@@ -112,12 +112,6 @@ absl::StatusOr<ConvertOutcome> ConvertCheckedModel(const ir::Model& model,
     }
   }
   return outcome;
-}
-
-std::string_view PhaseOfProgress(std::string_view what) {
-  if (what.rfind("verifying", 0) == 0) return "verify";
-  if (what == "checking the result") return "check-result";
-  return {};
 }
 
 std::vector<const optimizer::PassInfo*> ListedPasses() {

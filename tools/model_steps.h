@@ -23,8 +23,9 @@
 
 namespace onnx_opt::tools {
 
-// Told what a step is about to do ("verifying: running the input model"), for progress lines.
-using ProgressSink = std::function<void(std::string_view what)>;
+// Told what a step is about to do ("verifying: running the input model"), for progress lines, and
+// the phase of the run it begins (for --time-phases: "verify", "check-result").
+using ProgressSink = std::function<void(std::string_view phase, std::string_view what)>;
 
 // The input's checker result, or "NAME is not a valid model: FIRST ERROR" (passes assume a valid
 // model, and an invalid input cannot give a valid output).
@@ -77,10 +78,6 @@ struct ConvertOutcome {
 absl::StatusOr<ConvertOutcome> ConvertCheckedModel(const ir::Model& model,
                                                    const schema::checker::CheckResult& input_check,
                                                    const ConvertRequest& request, const WarningSink& result_warnings);
-
-// The phase of the run (for --time-phases) that a ProgressSink report begins: "verify" or
-// "check-result"; empty for reports inside a phase.
-std::string_view PhaseOfProgress(std::string_view what);
 
 // The passes a user may name, by name (the registry's "test-" passes exist for tests only).
 std::vector<const optimizer::PassInfo*> ListedPasses();

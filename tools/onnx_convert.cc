@@ -91,9 +91,9 @@ int Main(int argc, char** argv) {
   request.options = options;
   request.verify = FLAGS_verify;
   request.inputs_dir = FLAGS_inputs;
-  request.progress = [&progress, &phases](std::string_view what) {
+  request.progress = [&progress, &phases](std::string_view phase, std::string_view what) {
+    phases.Begin(phase);
     progress.Report(what);
-    if (const std::string_view phase = PhaseOfProgress(what); !phase.empty()) phases.Begin(phase);
   };
   request.equivalence = eq_options;
   phases.Begin("convert");

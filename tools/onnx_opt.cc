@@ -288,9 +288,9 @@ int Main(int argc, char** argv) {
   request.verify_each = FLAGS_verify_each;
   request.inputs_dir = FLAGS_inputs;
   request.equivalence = eq_options;
-  request.progress = [&progress, &phases](std::string_view what) {
+  request.progress = [&progress, &phases](std::string_view phase, std::string_view what) {
+    phases.Begin(phase);
     progress.Report(what);
-    if (const std::string_view phase = PhaseOfProgress(what); !phase.empty()) phases.Begin(phase);
   };
   request.manager.before_each = [&progress, &phases](const std::string& pass, const optimizer::ModelSize& size) {
     phases.Begin("passes");
