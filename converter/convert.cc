@@ -72,27 +72,6 @@ void CollectNodes(const ir::Graph& g, absl::flat_hash_set<const ir::Node*>& out)
   }
 }
 
-// Types from inference on a scratch copy, attached to the values of the working copy by walking
-// both (structurally identical) models in parallel.
-void MapTypes(const ir::Graph& scratch, const ir::Graph& work, TypeOracle& oracle) {
-  auto take = [&](const ir::Value* s, const ir::Value* w) {
-    if (!s->type().is_none() && s->type() != w->type()) oracle.SetInferred(w, s->type());
-  };
-  if (scratch.inputs().size() != work.inputs().size() || scratch.num_nodes() != work.num_nodes()) return;
-  for (size_t i = 0; i < scratch.inputs().size(); ++i) take(scratch.inputs()[i], work.inputs()[i]);
-  auto sn = scratch.nodes().begin();
-  auto wn = work.nodes().begin();
-  for (; sn != scratch.nodes().end() && wn != work.nodes().end(); ++sn, ++wn) {
-    const ir::Node* a = *sn;
-    const ir::Node* b = *wn;
-    if (a->op_type() != b->op_type() || a->num_outputs() != b->num_outputs()) return;
-    for (size_t i = 0; i < a->num_outputs(); ++i) take(a->output(i), b->output(i));
-    std::vector<ir::Graph*> sa = a->subgraphs(), sb = b->subgraphs();
-    if (sa.size() != sb.size()) return;
-    for (size_t i = 0; i < sa.size(); ++i) MapTypes(*sa[i], *sb[i], oracle);
-  }
-}
-
 // One graph scope being converted: the main graph or a function body, with its imports.
 struct Scope {
   ir::Graph* graph;
@@ -148,20 +127,22 @@ absl::Status Converter::Run() {
   }
 
   if (options_.infer_types) {
-    absl::StatusOr<std::unique_ptr<ir::Model>> scratch = CloneModel(model_);
-    if (scratch.ok()) {
-      std::vector<std::string> warnings;
-      schema::inference::InferOptions io;
-      io.strict = false;
-      io.fill_value_info = false;
-      io.warnings = &warnings;
-      absl::Status s = schema::inference::InferShapes(**scratch, io);
-      if (!s.ok()) {
-        report_.warnings.push_back(absl::StrCat("type inference failed (types of intermediate values "
-                                                "are unknown): ", s.message()));
-      } else {
-        for (std::string& w : warnings) report_.warnings.push_back(absl::StrCat("type inference: ", w));
-        MapTypes((*scratch)->graph(), model_.graph(), types_);
+    // Inference reports its types to the side: the model is not touched and not copied.
+    absl::flat_hash_map<const ir::Value*, ir::Type> inferred;
+    std::vector<std::string> warnings;
+    schema::inference::InferOptions io;
+    io.strict = false;
+    io.fill_value_info = false;
+    io.warnings = &warnings;
+    io.types_out = &inferred;
+    absl::Status s = schema::inference::InferShapes(model_, io);
+    if (!s.ok()) {
+      report_.warnings.push_back(absl::StrCat("type inference failed (types of intermediate values "
+                                              "are unknown): ", s.message()));
+    } else {
+      for (std::string& w : warnings) report_.warnings.push_back(absl::StrCat("type inference: ", w));
+      for (auto& [value, type] : inferred) {
+        if (!type.is_none() && type != value->type()) types_.SetInferred(value, std::move(type));
       }
     }
   }
@@ -384,31 +365,41 @@ std::optional<int64_t> OnnxOpsetOf(const ir::Model& model) {
   return v;
 }
 
+absl::StatusOr<std::unique_ptr<ir::Model>> ConvertOwnedModel(std::unique_ptr<ir::Model> model,
+                                                             const ConvertOptions& options,
+                                                             ConvertReport* report) {
+  if (options.verify) {
+    return absl::InvalidArgumentError("ConvertOwnedModel cannot verify: it keeps no original");
+  }
+  ConvertReport local;
+  Converter c(*model, options, report != nullptr ? *report : local);
+  if (absl::Status s = c.Run(); !s.ok()) return s;
+  return model;
+}
+
 absl::StatusOr<std::unique_ptr<ir::Model>> ConvertModel(const ir::Model& model,
                                                         const ConvertOptions& options,
                                                         ConvertReport* report) {
   absl::StatusOr<std::unique_ptr<ir::Model>> copy = CloneModel(model);
   if (!copy.ok()) return copy.status();
-  ConvertReport local;
-  Converter c(**copy, options, report != nullptr ? *report : local);
-  absl::Status s = c.Run();
-  if (!s.ok()) return s;
+  ConvertOptions unverified = options;
+  unverified.verify = false;
+  absl::StatusOr<std::unique_ptr<ir::Model>> converted = ConvertOwnedModel(*std::move(copy), unverified, report);
+  if (!converted.ok()) return converted.status();
   if (options.verify) {
     std::vector<optimizer::OutputDifference> diffs;
-    absl::Status e = optimizer::CheckEquivalent(model, **copy, options.verify_options, &diffs);
+    absl::Status e = optimizer::CheckEquivalent(model, **converted, options.verify_options, &diffs);
     if (!e.ok()) {
       return absl::Status(e.code(), absl::StrCat("the converted model was not proven equivalent: ", e.message()));
     }
   }
-  return copy;
+  return converted;
 }
 
 absl::Status ConvertModelInPlace(ir::Model& model, const ConvertOptions& options, ConvertReport* report) {
   absl::StatusOr<std::unique_ptr<ir::Model>> converted = ConvertModel(model, options, report);
   if (!converted.ok()) return converted.status();
-  absl::StatusOr<std::unique_ptr<ir::Graph>> graph = CloneGraph((*converted)->graph());
-  if (!graph.ok()) return graph.status();
-  model.set_graph(*std::move(graph));
+  model.set_graph((*converted)->TakeGraph());
   model.mutable_functions().swap((*converted)->mutable_functions());
   model.mutable_opset_imports() = (*converted)->opset_imports();
   model.set_ir_version((*converted)->ir_version());

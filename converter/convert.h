@@ -72,6 +72,13 @@ absl::StatusOr<std::unique_ptr<ir::Model>> ConvertModel(const ir::Model& model,
                                                         const ConvertOptions& options,
                                                         ConvertReport* report = nullptr);
 
+// Converts the model it is given, without a copy (the cheapest way when the caller has no further
+// use for the input): the converted model, or an error, in which case the model is gone.
+// options.verify is not available here (there is no original left to compare with).
+absl::StatusOr<std::unique_ptr<ir::Model>> ConvertOwnedModel(std::unique_ptr<ir::Model> model,
+                                                             const ConvertOptions& options,
+                                                             ConvertReport* report = nullptr);
+
 // Converts `model` in place: all or nothing (on error the model is unchanged).
 absl::Status ConvertModelInPlace(ir::Model& model, const ConvertOptions& options,
                                  ConvertReport* report = nullptr);

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "ir/function.h"
@@ -49,6 +50,8 @@ class Model {
   Graph& graph() { return *graph_; }
   const Graph& graph() const { return *graph_; }
   void set_graph(std::unique_ptr<Graph> g) { graph_ = std::move(g); }
+  // Hands the graph over, leaving an empty one (a model always has a graph).
+  std::unique_ptr<Graph> TakeGraph() { return std::exchange(graph_, std::make_unique<Graph>()); }
 
   std::vector<std::unique_ptr<Function>>& mutable_functions() { return functions_; }
   const std::vector<std::unique_ptr<Function>>& functions() const { return functions_; }

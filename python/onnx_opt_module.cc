@@ -260,7 +260,7 @@ py::tuple Convert(const py::object& model, std::optional<int64_t> opset, std::op
     std::unique_ptr<ir::Model> loaded = Load(arg);
     const schema::checker::CheckResult input_check = CheckInput(*loaded, arg, warnings);
     absl::StatusOr<tools::ConvertOutcome> converted = tools::ConvertCheckedModel(
-        *loaded, input_check, request, [&](const std::string& w) { warnings.push_back(w); });
+        std::move(loaded), input_check, request, [&](const std::string& w) { warnings.push_back(w); });
     if (!converted.ok()) Fail(ErrorKind::kInvalidModel, std::string(converted.status().message()));
     outcome = std::move(*converted);
     for (const std::string& w : outcome.report.warnings) warnings.push_back(w);

@@ -93,21 +93,31 @@ absl::StatusOr<OptimizeOutcome> OptimizeCheckedModel(ir::Model& model,
   return outcome;
 }
 
-absl::StatusOr<ConvertOutcome> ConvertCheckedModel(const ir::Model& model,
+absl::StatusOr<ConvertOutcome> ConvertCheckedModel(std::unique_ptr<ir::Model> model,
                                                    const schema::checker::CheckResult& input_check,
                                                    const ConvertRequest& request, const WarningSink& result_warnings) {
   ConvertOutcome outcome;
-  absl::StatusOr<std::unique_ptr<ir::Model>> converted = converter::ConvertModel(model, request.options, &outcome.report);
+  // What the input computes, taken before the model is converted in place.
+  Reference reference;
+  if (request.verify) {
+    Report(request.progress, "verify", "verifying: running the input model");
+    absl::StatusOr<Reference> ref = MakeReference(*model, request.inputs_dir, request.equivalence);
+    if (!ref.ok()) return ref.status();
+    reference = *std::move(ref);
+    Report(request.progress, "convert", "converting");
+  }
+  converter::ConvertOptions options = request.options;
+  options.verify = false;
+  absl::StatusOr<std::unique_ptr<ir::Model>> converted =
+      converter::ConvertOwnedModel(std::move(model), options, &outcome.report);
   if (!converted.ok()) return converted.status();
   outcome.model = std::move(*converted);
-  // The input is left as it was, so it is its own reference.
   Report(request.progress, "check-result", "checking the result");
   if (absl::Status s = CheckRewritten(*outcome.model, input_check, result_warnings); !s.ok()) return s;
   if (request.verify) {
-    Report(request.progress, "verify", "verifying: running the input and the result");
-    absl::StatusOr<Reference> ref = MakeReference(model, request.inputs_dir, request.equivalence);
-    if (!ref.ok()) return ref.status();
-    if (absl::Status s = VerifyRewritten(*outcome.model, *ref, request.equivalence, &outcome.differences); !s.ok()) {
+    Report(request.progress, "verify", "verifying: running the result");
+    if (absl::Status s = VerifyRewritten(*outcome.model, reference, request.equivalence, &outcome.differences);
+        !s.ok()) {
       return s;
     }
   }

@@ -73,9 +73,10 @@ struct ConvertOutcome {
   std::vector<optimizer::OutputDifference> differences;  // when verified
 };
 
-// Converts a model that CheckInputModel accepted, checks and (when asked) verifies the converted copy;
-// messages as for OptimizeCheckedModel.
-absl::StatusOr<ConvertOutcome> ConvertCheckedModel(const ir::Model& model,
+// Converts a model that CheckInputModel accepted, in place (it is consumed: no copy is made), checks
+// and (when asked) verifies the result against what the input computed before conversion; messages
+// as for OptimizeCheckedModel.
+absl::StatusOr<ConvertOutcome> ConvertCheckedModel(std::unique_ptr<ir::Model> model,
                                                    const schema::checker::CheckResult& input_check,
                                                    const ConvertRequest& request, const WarningSink& result_warnings);
 

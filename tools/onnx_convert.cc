@@ -98,7 +98,7 @@ int Main(int argc, char** argv) {
   request.equivalence = eq_options;
   phases.Begin("convert");
   absl::StatusOr<ConvertOutcome> outcome =
-      ConvertCheckedModel(**model, *input_check, request, StderrWarnings("onnx-convert: " + output));
+      ConvertCheckedModel(*std::move(model), *input_check, request, StderrWarnings("onnx-convert: " + output));
   if (!outcome.ok()) {
     std::cerr << "onnx-convert: " << outcome.status().message() << "\n";
     return 1;

@@ -56,6 +56,10 @@ const ir::Type& Engine::GetType(const Scope& scope, const ir::Value* v) const {
     auto it = s->types.find(v);
     if (it != s->types.end()) return it->second;
   }
+  if (options_.types_out != nullptr) {
+    auto it = options_.types_out->find(v);
+    if (it != options_.types_out->end()) return it->second;
+  }
   return v->type();
 }
 
@@ -104,7 +108,9 @@ const ir::Tensor* Engine::Own(ir::Tensor t) {
 }
 
 void Engine::SetType(Scope& scope, ir::Value* v, ir::Type t) {
-  if (scope.commit) {
+  if (scope.commit && options_.types_out != nullptr) {
+    (*options_.types_out)[v] = std::move(t);
+  } else if (scope.commit) {
     v->set_type(std::move(t));
   } else {
     scope.types[v] = std::move(t);
@@ -147,7 +153,7 @@ absl::Status Engine::InferGraph(Scope& scope, ir::Graph& graph) {
                                             graph.outputs()[i]->name(), "'): ", conflict));
       if (!p.ok()) return p;
     }
-    if (scope.commit && merged != info->type) {
+    if (scope.commit && options_.types_out == nullptr && merged != info->type) {
       ir::OutputInfo updated = *info;
       updated.type = std::move(merged);
       graph.set_output_info(i, std::move(updated));
@@ -282,7 +288,8 @@ absl::Status Engine::Commit(Scope& scope, ir::Node& node, ir::Value* v, const ir
     if (!p.ok()) return p;
   }
   if (merged != declared) SetType(scope, v, std::move(merged));
-  if (scope.commit && options_.fill_value_info && !v->type().is_none() && !v->is_graph_output() &&
+  const bool writes_model = scope.commit && options_.types_out == nullptr;
+  if (writes_model && options_.fill_value_info && !v->type().is_none() && !v->is_graph_output() &&
       !v->in_value_info() && node.graph() != nullptr) {
     node.graph()->AddValueInfo(v);
   }

@@ -20,8 +20,10 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "ir/model.h"
+#include "ir/type.h"
 
 namespace onnx_opt::schema::inference {
 
@@ -32,6 +34,11 @@ struct InferOptions {
   bool fill_value_info = true;
   // Where warnings go (each names the graph node and the problem); dropped when null.
   std::vector<std::string>* warnings = nullptr;
+  // When set, the model is left exactly as it was: each type that inference would have written
+  // (a value of the main graph or of a subgraph whose merged type differs from its own) goes here
+  // instead, and no value_info or graph output description changes. Lets a caller learn the types
+  // without paying for a copy of the model to infer on.
+  absl::flat_hash_map<const ir::Value*, ir::Type>* types_out = nullptr;
 };
 
 absl::Status InferShapes(ir::Model& model, const InferOptions& options = {});

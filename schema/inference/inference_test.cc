@@ -36,6 +36,39 @@ TEST(InferShapesTest, NoValueInfoWhenAskedNot) {
   EXPECT_FALSE(r.Find("T")->in_value_info());
 }
 
+TEST(InferShapesTest, TypesOutLeavesTheModelAsItWas) {
+  // The converter learns types this way without copying the model. The If branch's value and the
+  // declared-then-refined output must be reported as if written; nothing in the model may change.
+  absl::flat_hash_map<const ir::Value*, ir::Type> types;
+  auto r = InferGraph(R"(g (float[2,3] X, bool C) => (float[A,B] Y, Z) {
+    T = Neg(X)
+    Y = Abs(T)
+    Z = If(C) <then_branch = t () => (U) { U = Relu(T) },
+               else_branch = e () => (V) { V = Sigmoid(T) }>
+  })", 21, {.types_out = &types});
+  ASSERT_TRUE(r.status.ok()) << r.status;
+  EXPECT_EQ(r.Type("T"), "unknown");
+  EXPECT_EQ(r.Type("U"), "unknown");
+  EXPECT_EQ(r.Type("Y"), "tensor(float)[A,B]");
+  EXPECT_FALSE(r.Find("T")->in_value_info());
+  auto reported = [&](const char* name) {
+    auto it = types.find(r.Find(name));
+    return it == types.end() ? std::string("<none>") : it->second.ToString();
+  };
+  EXPECT_EQ(reported("T"), "tensor(float)[2,3]");
+  EXPECT_EQ(reported("U"), "tensor(float)[2,3]");
+  EXPECT_EQ(reported("Y"), "tensor(float)[2,3]");
+  EXPECT_EQ(reported("Z"), "tensor(float)[2,3]");
+  // The same facts as an inference that writes them.
+  auto written = InferGraph(R"(g (float[2,3] X, bool C) => (float[A,B] Y, Z) {
+    T = Neg(X)
+    Y = Abs(T)
+    Z = If(C) <then_branch = t () => (U) { U = Relu(T) },
+               else_branch = e () => (V) { V = Sigmoid(T) }>
+  })");
+  for (const char* name : {"T", "U", "V", "Y", "Z"}) EXPECT_EQ(reported(name), written.Type(name)) << name;
+}
+
 TEST(InferShapesTest, NodesOutOfOrderAreInferredInTopologicalOrder) {
   auto r = InferGraph(R"(g (float[4,5] X) => (Y) {
     Y = Transpose(T)
