@@ -2,9 +2,12 @@
 
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <climits>
 #include <cstring>
 #include <random>
 
@@ -69,6 +72,33 @@ absl::Status AtomicFile::Write(const char* data, size_t size) {
     data += n;
     size -= static_cast<size_t>(n);
     size_ += static_cast<uint64_t>(n);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status AtomicFile::WritePieces(const std::vector<std::string_view>& pieces) {
+  if (fd_ < 0) return absl::FailedPreconditionError("write after Finish()");
+  std::vector<iovec> iov;
+  iov.reserve(std::min<size_t>(pieces.size(), IOV_MAX));
+  size_t next = 0;
+  while (next < pieces.size()) {
+    iov.clear();
+    for (size_t i = next; i < pieces.size() && iov.size() < IOV_MAX; ++i) {
+      iov.push_back({const_cast<char*>(pieces[i].data()), pieces[i].size()});
+    }
+    const ssize_t n = ::writev(fd_, iov.data(), static_cast<int>(iov.size()));
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return Errno(absl::StrCat("cannot write '", path_, "'"), errno);
+    }
+    size_ += static_cast<uint64_t>(n);
+    // Skip what was written whole; finish a piece written in part with plain writes.
+    size_t done = static_cast<size_t>(n);
+    while (next < pieces.size() && done >= pieces[next].size()) done -= pieces[next++].size();
+    if (done > 0) {
+      if (absl::Status s = Write(pieces[next].data() + done, pieces[next].size() - done); !s.ok()) return s;
+      ++next;
+    }
   }
   return absl::OkStatus();
 }

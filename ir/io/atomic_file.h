@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -27,6 +29,8 @@ class AtomicFile {
 
   // Appends bytes (the file position only moves forward).
   absl::Status Write(const char* data, size_t size);
+  // Appends the pieces in order, many to a system call (writev).
+  absl::Status WritePieces(const std::vector<std::string_view>& pieces);
   // Appends bytes [offset, offset + size) of the file open at `fd` inside the kernel
   // (copy_file_range: no copy through this process's memory; a reflink where the file system can).
   // Returns how many bytes it appended: fewer than `size` when the kernel cannot copy these files

@@ -11,6 +11,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "glog/logging.h"
 
 namespace onnx_opt::ir::io {
 namespace {
@@ -119,6 +120,23 @@ absl::StatusOr<std::shared_ptr<MappedFile>> ExternalDataReader::Map(const std::s
   }
   files_.emplace(*real, *file);
   return *file;
+}
+
+void ExternalDataReader::SetSplicedPayloads(std::shared_ptr<const Buffer> file,
+                                            std::vector<std::string_view> payloads) {
+  spliced_file_ = std::move(file);
+  spliced_payloads_ = std::move(payloads);
+}
+
+std::optional<std::string_view> ExternalDataReader::SplicedPayload(uint64_t index) const {
+  if (spliced_file_ == nullptr || index >= spliced_payloads_.size()) return std::nullopt;
+  return spliced_payloads_[index];
+}
+
+void ExternalDataReader::AttachSpliced(std::string_view payload, Tensor* tensor) const {
+  CHECK(spliced_file_ != nullptr);
+  tensor->SetRawView(spliced_file_, static_cast<size_t>(payload.data() - spliced_file_->data()), payload.size());
+  tensor->set_storage(Tensor::Storage::kRaw);
 }
 
 absl::Status ExternalDataReader::Attach(const StringPairs& entries, const std::string& name,

@@ -15,6 +15,8 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
@@ -38,6 +40,14 @@ class ExternalDataReader {
   absl::Status Attach(const StringPairs& entries, const std::string& name,
                       std::optional<uint64_t> expected_size, Tensor* tensor);
 
+  // Inline raw_data that LoadModel cut out of the model file before parsing (payload_splice.h):
+  // views into `file`, by the index the TensorProto's marker carries.
+  void SetSplicedPayloads(std::shared_ptr<const Buffer> file, std::vector<std::string_view> payloads);
+  // The payload a marker names, or nullopt (no such payload: the marker is not one of ours).
+  std::optional<std::string_view> SplicedPayload(uint64_t index) const;
+  // Gives `tensor` a view of that payload (SplicedPayload must have found it), storage kRaw.
+  void AttachSpliced(std::string_view payload, Tensor* tensor) const;
+
  private:
   absl::StatusOr<std::shared_ptr<MappedFile>> Map(const std::string& location,
                                                   const std::string& name);
@@ -51,6 +61,8 @@ class ExternalDataReader {
   std::string real_model_dir_;   // realpath of model_dir_, computed on first use
   std::string real_second_dir_;  // likewise
   absl::flat_hash_map<std::string, std::shared_ptr<MappedFile>> files_;  // by real path
+  std::shared_ptr<const Buffer> spliced_file_;
+  std::vector<std::string_view> spliced_payloads_;
 };
 
 class ExternalDataWriter {

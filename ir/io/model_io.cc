@@ -9,6 +9,7 @@
 #include "ir/io/atomic_file.h"
 #include "ir/io/external_data.h"
 #include "ir/io/limits.h"
+#include "ir/io/payload_splice.h"
 #include "ir/io/proto_export.h"
 #include "ir/io/proto_import.h"
 #include "ir/io/proto_parse.h"
@@ -49,29 +50,79 @@ uint64_t AutomaticThreshold(const Model& model, uint64_t threshold) {
 }
 
 absl::StatusOr<std::unique_ptr<Model>> Import(onnx::ModelProto& proto, const std::string& source,
-                                              const std::string& external_dir, const std::string& second_dir = "") {
-  absl::StatusOr<std::unique_ptr<Model>> model = ImportModel(proto, ImportOptions{external_dir, second_dir});
+                                              ImportOptions options) {
+  absl::StatusOr<std::unique_ptr<Model>> model = ImportModel(proto, options);
   if (!model.ok()) return Prefixed(absl::StrCat("'", source, "': "), model.status());
   return model;
+}
+
+// A model serialized without copying its large tensors: protobuf writes the message with markers in
+// their place, and the pieces put the tensors' own bytes back (payload_splice.h).
+struct SerializedModel {
+  std::vector<std::string_view> payloads;
+  // On the heap: the pieces point into it, and a short string would move with the struct.
+  std::unique_ptr<std::string> message = std::make_unique<std::string>();
+  SplicedModel spliced;
+};
+
+absl::StatusOr<SerializedModel> Serialize(const Model& model, ExportOptions options) {
+  SerializedModel out;
+  options.spliced_payloads = &out.payloads;
+  {
+    onnx::ModelProto proto;
+    if (absl::Status s = ExportModel(model, options, &proto); !s.ok()) return s;
+    if (proto.ByteSizeLong() > kMaxProtoBytes) {
+      return absl::ResourceExhaustedError(absl::StrCat(
+          "the model needs ", proto.ByteSizeLong(), " bytes besides its tensors' raw data; protobuf cannot "
+          "write 2 GiB or more"));
+    }
+    proto.SerializeToString(out.message.get());
+  }
+  absl::StatusOr<SplicedModel> spliced = SplicePayloads(*out.message, out.payloads);
+  if (!spliced.ok()) return spliced.status();
+  out.spliced = *std::move(spliced);
+  return out;
 }
 
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<Model>> LoadModel(const std::string& path, const LoadOptions& options) {
+  ImportOptions import;
+  if (!options.external_data_dir.empty()) {
+    import.external_data_dir = options.external_data_dir;
+  } else {
+    // A model reached through a symlink may keep its data beside the link or beside the target.
+    std::error_code ec;
+    const std::filesystem::path target = std::filesystem::canonical(path, ec);
+    import.external_data_dir = DirName(path);
+    if (!ec) import.external_data_second_dir = target.parent_path().string();
+  }
   onnx::ModelProto proto;
-  if (absl::Status s = ParseProtoFile(path, "an ONNX model", &proto); !s.ok()) return OneLine(s);
-  if (!options.external_data_dir.empty()) return Import(proto, path, options.external_data_dir);
-  // A model reached through a symlink may keep its data beside the link or beside the target.
-  std::error_code ec;
-  const std::filesystem::path target = std::filesystem::canonical(path, ec);
-  return Import(proto, path, DirName(path), ec ? "" : target.parent_path().string());
+  // The file is mapped, and large raw_data payloads are cut out before protobuf sees the bytes: the
+  // tensors become views of the mapping (payload_splice.h). Files that cannot be mapped or parsed
+  // that way go through ParseProtoFile, for its errors.
+  absl::StatusOr<std::shared_ptr<MappedFile>> file = MappedFile::Open(path);
+  if (file.ok() && (*file)->size() > 0 && (*file)->size() <= kMaxProtoBytes) {
+    const std::string_view bytes((*file)->data(), (*file)->size());
+    std::optional<std::string> stripped = StripPayloads(bytes, kMinSplicedPayload, &import.spliced_payloads);
+    if (absl::Status s = ParseProtoBytes(stripped.has_value() ? *stripped : bytes, path, "an ONNX model", &proto);
+        !s.ok()) {
+      return OneLine(s);
+    }
+    if (stripped.has_value()) import.spliced_file = *std::move(file);
+  } else if (absl::Status s = ParseProtoFile(path, "an ONNX model", &proto); !s.ok()) {
+    return OneLine(s);
+  }
+  return Import(proto, path, std::move(import));
 }
 
 absl::StatusOr<std::unique_ptr<Model>> LoadModelFromString(std::string_view bytes,
                                                            const LoadOptions& options) {
   onnx::ModelProto proto;
   if (absl::Status s = ParseProtoBytes(bytes, "<memory>", "an ONNX model", &proto); !s.ok()) return s;
-  return Import(proto, "<memory>", options.external_data_dir);
+  ImportOptions import;
+  import.external_data_dir = options.external_data_dir;
+  return Import(proto, "<memory>", std::move(import));
 }
 
 absl::Status SaveModel(const Model& model, const std::string& path, const SaveOptions& options) {
@@ -93,17 +144,13 @@ absl::Status SaveModel(const Model& model, const std::string& path, const SaveOp
   // Create the model's temporary file first: a bad destination fails before any data is written.
   absl::StatusOr<std::unique_ptr<AtomicFile>> file = AtomicFile::Create(path);
   if (!file.ok()) return Prefixed(prefix, file.status());
-  onnx::ModelProto proto;
-  if (absl::Status s = ExportModel(model, export_options, &proto); !s.ok()) return Prefixed(prefix, s);
-  const uint64_t size = proto.ByteSizeLong();
-  if (size > kMaxProtoBytes) {
-    return absl::ResourceExhaustedError(absl::StrCat(
-        prefix, "the model needs ", size, " bytes outside external data; protobuf cannot write 2 GiB or more"));
+  absl::StatusOr<SerializedModel> serialized = Serialize(model, export_options);
+  if (!serialized.ok()) return Prefixed(prefix, serialized.status());
+  if (serialized->spliced.size > kMaxProtoBytes) {
+    return absl::ResourceExhaustedError(absl::StrCat(prefix, "the model needs ", serialized->spliced.size,
+                                                     " bytes outside external data; protobuf cannot write 2 GiB or more"));
   }
-  if (!proto.SerializeToFileDescriptor((*file)->fd())) {
-    return absl::InternalError(absl::StrCat(prefix, "writing the temporary file failed"));
-  }
-  proto.Clear();
+  if (absl::Status s = (*file)->WritePieces(serialized->spliced.pieces); !s.ok()) return Prefixed(prefix, s);
   if (absl::Status s = writer.Finish(); !s.ok()) return Prefixed(prefix, s);
   if (absl::Status s = (*file)->Finish(); !s.ok()) return Prefixed(prefix, s);
   // Data first: the model that names it appears last.
@@ -128,17 +175,14 @@ absl::StatusOr<std::string> SerializeModel(const Model& model, const SaveOptions
   }
   ExportOptions export_options;
   export_options.force_raw_data = options.force_raw_data;
-  onnx::ModelProto proto;
-  if (absl::Status s = ExportModel(model, export_options, &proto); !s.ok()) return s;
-  const uint64_t size = proto.ByteSizeLong();
-  if (size > kMaxProtoBytes) {
+  absl::StatusOr<SerializedModel> serialized = Serialize(model, export_options);
+  if (!serialized.ok()) return serialized.status();
+  if (serialized->spliced.size > kMaxProtoBytes) {
     return absl::ResourceExhaustedError(absl::StrCat(
-        "the model needs ", size, " bytes; protobuf cannot serialize 2 GiB or more: save it to a "
+        "the model needs ", serialized->spliced.size, " bytes; protobuf cannot serialize 2 GiB or more: save it to a "
         "file, which moves large tensors to external data"));
   }
-  std::string out;
-  proto.SerializeToString(&out);
-  return out;
+  return serialized->spliced.Concatenate();
 }
 
 absl::StatusOr<Tensor> LoadTensorProtoFile(const std::string& path) {

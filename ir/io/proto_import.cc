@@ -492,6 +492,7 @@ absl::StatusOr<std::unique_ptr<Model>> Importer::ImportModel(onnx::ModelProto& p
 absl::StatusOr<std::unique_ptr<Model>> ImportModel(onnx::ModelProto& proto,
                                                    const ImportOptions& options) {
   ExternalDataReader external(options.external_data_dir, options.external_data_second_dir);
+  if (options.spliced_file != nullptr) external.SetSplicedPayloads(options.spliced_file, options.spliced_payloads);
   absl::StatusOr<std::unique_ptr<Model>> model = Importer(&external).ImportModel(proto);
   if (!model.ok()) return OneLine(model.status());
   return model;

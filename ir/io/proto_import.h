@@ -7,8 +7,11 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "absl/status/statusor.h"
+#include "ir/buffer.h"
 #include "ir/model.h"
 #include "proto/onnx.pb.h"
 
@@ -19,6 +22,9 @@ struct ImportOptions {
   std::string external_data_dir;
   // A second folder for locations not found in the first (see ExternalDataReader).
   std::string external_data_second_dir;
+  // raw_data payloads cut out before parsing (payload_splice.h): views into `spliced_file`.
+  std::shared_ptr<const Buffer> spliced_file;
+  std::vector<std::string_view> spliced_payloads;
 };
 
 // Errors are InvalidArgument (or NotFound/OutOfRange for external data) and name the graph, node

@@ -2,10 +2,14 @@
 
 #include <bit>
 #include <cstring>
+#include <optional>
+#include <string_view>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "google/protobuf/unknown_field_set.h"
 #include "ir/io/external_data.h"
+#include "ir/io/payload_splice.h"
 
 namespace onnx_opt::ir::io {
 namespace {
@@ -280,9 +284,21 @@ absl::StatusOr<Tensor> ImportTensor(onnx::TensorProto& proto, ExternalDataReader
 
   const DataType type = t.data_type();
   const bool is_external = proto.data_location() == onnx::TensorProto::EXTERNAL;
+  // raw_data that LoadModel cut out of the file (payload_splice.h) is named by a marker.
+  std::optional<std::string_view> spliced;
+  if (external != nullptr && proto.unknown_fields().field_count() > 0) {
+    const google::protobuf::UnknownFieldSet& unknown = proto.unknown_fields();
+    for (int i = 0; i < unknown.field_count(); ++i) {
+      const google::protobuf::UnknownField& f = unknown.field(i);
+      if (f.number() == static_cast<int>(kPayloadMarkerField) &&
+          f.type() == google::protobuf::UnknownField::TYPE_VARINT) {
+        spliced = external->SplicedPayload(f.varint());
+      }
+    }
+  }
   // Exactly one place may hold the data.
   std::vector<std::string> places;
-  if (proto.has_raw_data()) places.push_back("raw_data");
+  if (proto.has_raw_data() || spliced.has_value()) places.push_back("raw_data");
   if (proto.float_data_size() > 0) places.push_back("float_data");
   if (proto.int32_data_size() > 0) places.push_back("int32_data");
   if (proto.string_data_size() > 0) places.push_back("string_data");
@@ -338,10 +354,15 @@ absl::StatusOr<Tensor> ImportTensor(onnx::TensorProto& proto, ExternalDataReader
     }
     return t;
   }
-  if (expected.has_value() && proto.raw_data().size() != *expected) {
-    return Invalid(what, absl::StrCat("raw_data has ", proto.raw_data().size(), " bytes; type ",
+  const size_t raw_size = spliced.has_value() ? spliced->size() : proto.raw_data().size();
+  if (expected.has_value() && raw_size != *expected) {
+    return Invalid(what, absl::StrCat("raw_data has ", raw_size, " bytes; type ",
                                       DataTypeName(type), " and dims ", DimsString(t.dims()),
                                       " need ", *expected));
+  }
+  if (spliced.has_value()) {  // a view of the mapped file: no copy
+    external->AttachSpliced(*spliced, &t);
+    return t;
   }
   // Moves the bytes: no copy of the weights.
   std::string bytes;
@@ -426,6 +447,12 @@ absl::Status ExportTensor(const Tensor& t, const TensorExportOptions& options,
     return absl::OkStatus();
   }
   if (t.storage() == Tensor::Storage::kTyped && !options.force_raw_data) return EncodeTyped(t, out);
+  if (options.spliced_payloads != nullptr && t.raw_size() >= kMinSplicedPayload) {
+    out->mutable_unknown_fields()->AddVarint(static_cast<int>(kPayloadMarkerField),
+                                             options.spliced_payloads->size());
+    options.spliced_payloads->push_back(t.raw_view());
+    return absl::OkStatus();
+  }
   out->set_raw_data(t.raw_data() ? t.raw_data() : "", t.raw_size());
   return absl::OkStatus();
 }

@@ -1,16 +1,44 @@
 // The binary model loader on arbitrary bytes. What loads must also serialize and load again (the
-// loader accepts only what the writer can write back).
+// loader accepts only what the writer can write back). And the payload splice (payload_splice.h)
+// that files go through: cutting raw_data out and putting it back must not change the message.
 #include <cstdlib>
 #include <iostream>
 #include <string_view>
 
+#include "google/protobuf/util/message_differencer.h"
 #include "ir/io/model_io.h"
+#include "ir/io/payload_splice.h"
 #include "ir/verifier.h"
+#include "proto/onnx.pb.h"
 #include "tools/fuzz/fuzz_target.h"
+
+namespace {
+
+void CheckSpliceRoundTrip(std::string_view bytes) {
+  using namespace onnx_opt::ir::io;
+  std::vector<std::string_view> payloads;
+  std::optional<std::string> stripped = StripPayloads(bytes, 1, &payloads);
+  if (!stripped.has_value()) return;
+  absl::StatusOr<SplicedModel> spliced = SplicePayloads(*stripped, payloads);
+  if (!spliced.ok()) {
+    std::cerr << "fuzz: stripped bytes did not splice back: " << spliced.status() << "\n";
+    std::abort();
+  }
+  onnx::ModelProto original, round_trip;
+  if (!original.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) return;
+  if (!round_trip.ParseFromString(spliced->Concatenate()) ||
+      !google::protobuf::util::MessageDifferencer::Equals(original, round_trip)) {
+    std::cerr << "fuzz: cutting raw_data out and back in changed the message\n";
+    std::abort();
+  }
+}
+
+}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace onnx_opt;
   const std::string_view bytes(reinterpret_cast<const char*>(data), size);
+  CheckSpliceRoundTrip(bytes);
   absl::StatusOr<std::unique_ptr<ir::Model>> model = ir::io::LoadModelFromString(bytes);
   if (!model.ok()) return 0;
   if (absl::Status s = ir::Verify(**model); !s.ok()) return 0;  // loaded but broken: the checker's job
