@@ -1,0 +1,252 @@
+// fuse-attention: scaled dot-product attention written out as primitives,
+//   Y = MatMul(Softmax(MatMul(Q, Kt) * c  [+ mask], axis = -1), V)
+// becomes Attention(Q, K, V [, mask], scale = c) where the model's opset has it (23+), in its 4-D
+// form: Q [B,H,Sq,D], K [B,H,Skv,D], V [B,H,Skv,Dv]. K is Kt with its last two axes swapped: a
+// Transpose producing Kt (the exporter's [B,S,H,D] -> [B,H,D,S]) takes the swap into its
+// permutation, anything else gets a Transpose of its own. The scale is any product of constant
+// scalar Mul/Div on Q, on Kt and on the product (1 when there is none; Attention's default would
+// be 1/sqrt(D)).
+//
+// A second pattern takes the exporter's split into heads with it: when Q, K and V are each
+// Transpose(Reshape(x [B,S,N*E], [B,S,N,E]), [0,2,1,3]) and the result goes back by
+// Reshape(Transpose(y, [0,2,1,3]), [B,S,N*Ev]), the 4-D Attention becomes the 3-D one on the x's
+// with q_num_heads and kv_num_heads, which splits and merges the same way (shapes from inference).
+//
+// Exact only where Attention computes the same thing, so it fuses when: all three are rank 4 with
+// the same batch and head dims (MatMul would broadcast them, Attention does not), of one float
+// type; the Softmax is over the last axis; the scale is positive (Attention scales Q and K by its
+// square root); the mask (an Add operand) has the scores' element type and broadcasts to the
+// scores without changing them, with its last dim that of the keys (Attention pads a shorter one
+// with -inf instead of broadcasting it).
+#include <cmath>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "optimizer/pass_registry.h"
+#include "passes/constant.h"
+#include "passes/pattern.h"
+#include "passes/rewrite/pattern_pass.h"
+
+namespace onnx_opt::passes {
+namespace {
+
+using namespace rewrite;  // NOLINT(build/namespaces): the pattern vocabulary
+
+const ir::Shape* ShapeOf(const ir::Value* v) {
+  if (v == nullptr || !v->type().is_tensor() || !v->type().shape().has_value()) return nullptr;
+  return &*v->type().shape();
+}
+
+// Two dims that are surely equal: the same known size or the same symbol.
+bool SameDim(const ir::Dim& a, const ir::Dim& b) {
+  if (a.is_known() && b.is_known()) return a.value() == b.value();
+  return a.is_symbolic() && b.is_symbolic() && a.symbol() == b.symbol();
+}
+
+bool IsOne(const ir::Dim& d) { return d.is_known() && d.value() == 1; }
+
+// `operand`, optionally (used once) multiplied by a constant scalar bound to *mul or divided by one
+// bound to *div; the scalar must not raise the rank past 4.
+ValuePattern Scaled(ValuePattern operand, double* mul, double* div) {
+  auto rank_at_most_4 = [](const ir::Value& c) {
+    const ir::Tensor* t = GetConstantTensor(&c);
+    return t != nullptr && t->dims().size() <= 4;
+  };
+  return OneOf({Op("Mul", {operand, AnyConstScalar(mul).Where(rank_at_most_4)}).OneUse(),
+                Op("Div", {operand, AnyConstScalar(div).Where(rank_at_most_4)}).OneUse(), operand});
+}
+
+// The mask broadcasts to `scores` ([B,H,Sq,Skv]) leaving them as they are, its last dim is Skv.
+bool MaskFits(const ir::Shape& mask, const std::vector<ir::Dim>& scores) {
+  if (mask.rank() < 1 || mask.rank() > scores.size()) return false;
+  const size_t offset = scores.size() - mask.rank();
+  for (size_t i = 0; i < mask.rank(); ++i) {
+    const ir::Dim& want = scores[offset + i];
+    const bool last = i + 1 == mask.rank();
+    if (!SameDim(mask.dim(i), want) && (last || !IsOne(mask.dim(i)))) return false;
+  }
+  return true;
+}
+
+// The permutation of a Transpose (reversed axes when not given).
+std::vector<int64_t> PermOf(const ir::Node& transpose, int64_t rank) {
+  std::vector<int64_t> perm = transpose.GetInts("perm");
+  if (perm.empty()) {
+    for (int64_t i = rank - 1; i >= 0; --i) perm.push_back(i);
+  }
+  return perm;
+}
+
+absl::StatusOr<int64_t> MatchAndRewrite(ir::Node& matmul, Rewriter& rw) {
+  ir::Value* q = nullptr;
+  ir::Value* kt = nullptr;
+  ir::Value* v = nullptr;
+  ir::Value* mask = nullptr;
+  ir::Node* softmax = nullptr;
+  // Up to three scalar factors: on Q, on Kt, on the product; each a Mul or a Div.
+  double q_mul = 1, q_div = 1, k_mul = 1, k_div = 1, s_mul = 1, s_div = 1;
+  const ValuePattern product =
+      Op("MatMul", {Scaled(Capture(&q), &q_mul, &q_div), Scaled(Capture(&kt), &k_mul, &k_div)}).OneUse();
+  const ValuePattern scaled = Scaled(product, &s_mul, &s_div);
+  const ValuePattern scores = OneOf({Op("Add", {scaled, Capture(&mask)}).OneUse(), scaled});
+  const ValuePattern probs = Op("Softmax", {scores}).OneUse().CaptureNode(&softmax);
+  if (!rw.Match(Op("MatMul", {probs, Capture(&v)}), matmul.output(0))) return 0;
+
+  // Shapes and types.
+  const ir::Shape* qs = ShapeOf(q);
+  const ir::Shape* ks = ShapeOf(kt);
+  const ir::Shape* vs = ShapeOf(v);
+  if (qs == nullptr || ks == nullptr || vs == nullptr || qs->rank() != 4 || ks->rank() != 4 || vs->rank() != 4) {
+    return 0;
+  }
+  for (size_t i : {0, 1}) {
+    if (!SameDim(qs->dim(i), ks->dim(i)) || !SameDim(qs->dim(i), vs->dim(i))) return 0;
+  }
+  std::optional<ir::DataType> type = FloatElemType(q);
+  if (!type.has_value() || FloatElemType(kt) != type || FloatElemType(v) != type) return 0;
+  const int64_t axis = softmax->GetInt("axis", -1);
+  if (axis != -1 && axis != 3) return 0;
+  if (mask != nullptr) {
+    const ir::Shape* ms = ShapeOf(mask);
+    const std::vector<ir::Dim> score_dims = {qs->dim(0), qs->dim(1), qs->dim(2), ks->dim(3)};
+    if (ms == nullptr || !mask->type().is_tensor() || mask->type().elem_type() != *type ||
+        !MaskFits(*ms, score_dims)) {
+      return 0;
+    }
+  }
+  for (double d : {q_div, k_div, s_div}) {
+    if (d == 0) return 0;
+  }
+  const double scale = q_mul / q_div * k_mul / k_div * s_mul / s_div;
+  if (!(scale > 0) || !std::isfinite(scale) || !std::isfinite(static_cast<float>(scale))) return 0;
+
+  // K: Kt with its last two axes swapped, folded into the Transpose that makes Kt when there is one.
+  ir::Value* k_source = kt;
+  std::vector<int64_t> perm = {0, 1, 3, 2};
+  ir::Node* kt_transpose = ProducerOf(kt, "Transpose", &rw.graph());
+  if (kt_transpose != nullptr && kt->uses().size() == 1 && kt_transpose->has_input(0) &&
+      RankOf(kt_transpose->input(0)) == 4) {
+    const std::vector<int64_t> p = PermOf(*kt_transpose, 4);
+    if (p.size() == 4) {
+      perm = {p[0], p[1], p[3], p[2]};
+      k_source = kt_transpose->input(0);
+      rw.Track(kt_transpose);
+    }
+  }
+  ir::Value* k = k_source;
+  ir::Node* new_transpose = nullptr;
+  if (perm != std::vector<int64_t>{0, 1, 2, 3}) {
+    new_transpose = rw.graph().InsertBefore(
+        &matmul, ir::Node::Create("", "Transpose", {k_source}, {rw.names().Fresh(kt->name() + "_keys")}));
+    new_transpose->SetAttribute(ir::Attribute::Ints("perm", perm));
+    k = new_transpose->output(0);
+  }
+  std::vector<ir::Value*> inputs = {q, k, v};
+  if (mask != nullptr) inputs.push_back(mask);
+  absl::StatusOr<ir::Node*> fused = rw.ReplaceWithNode(matmul, "Attention", inputs, "_attention");
+  if (!fused.ok()) return fused.status();
+  if (*fused == nullptr) {
+    if (new_transpose != nullptr) {
+      new_transpose->RemoveAllInputs();
+      if (absl::Status s = rw.graph().Erase(new_transpose); !s.ok()) return s;
+    }
+    return 0;
+  }
+  (*fused)->SetAttribute(ir::Attribute::Float("scale", static_cast<float>(scale)));
+  return 1;
+}
+
+// The [B, S, N*E] value that `heads` ([B, N, S, E]) was made from by the exporter's split into
+// heads, Transpose(Reshape(x, [B, S, N, E]), perm = [0, 2, 1, 3]) (each used once), with N and E;
+// null when `heads` is not made so.
+ir::Value* UnsplitHeads(ir::Value* heads, Rewriter& rw, int64_t* n, int64_t* e) {
+  ir::Value* x = nullptr;
+  ir::Value* split = nullptr;
+  const ValuePattern pattern =
+      Op("Transpose", {Op("Reshape", {Capture(&x)}).OneUse().Capture(&split)}).OneUse().WhereNode([](const ir::Node& t) {
+        return t.GetInts("perm") == std::vector<int64_t>{0, 2, 1, 3};
+      });
+  if (!rw.Match(pattern, heads)) return nullptr;
+  const ir::Shape* xs = ShapeOf(x);
+  const ir::Shape* ss = ShapeOf(split);
+  if (xs == nullptr || ss == nullptr || xs->rank() != 3 || ss->rank() != 4 || !SameDim(xs->dim(0), ss->dim(0)) ||
+      !SameDim(xs->dim(1), ss->dim(1)) || !xs->dim(2).is_known() || !ss->dim(2).is_known() ||
+      !ss->dim(3).is_known() || ss->dim(2).value() * ss->dim(3).value() != xs->dim(2).value()) {
+    return nullptr;
+  }
+  *n = ss->dim(2).value();
+  *e = ss->dim(3).value();
+  return x;
+}
+
+// A 4-D Attention whose Q, K and V are split into heads by Reshape/Transpose and whose result is
+// merged back by Transpose/Reshape becomes the 3-D form on the unsplit values, with q_num_heads and
+// kv_num_heads: Attention does the same split and merge.
+absl::StatusOr<int64_t> MergeHeads(ir::Node& attention, Rewriter& rw) {
+  if (attention.num_outputs() != 1 || attention.num_inputs() < 3 || attention.num_inputs() > 4) return 0;
+  // Its attributes are numbers (all Attention-23 has), copied over; heads are set anew.
+  for (const ir::Attribute& a : attention.attributes()) {
+    if (a.is_reference() || (a.kind() != ir::AttributeKind::kInt && a.kind() != ir::AttributeKind::kFloat)) return 0;
+  }
+  ir::Node* merge = nullptr;
+  ir::Value* merged = nullptr;
+  const ValuePattern back = Op("Reshape", {Op("Transpose", {}).OneUse().WhereNode([](const ir::Node& t) {
+                                             return t.GetInts("perm") == std::vector<int64_t>{0, 2, 1, 3};
+                                           })}).CaptureNode(&merge).Capture(&merged);
+  ir::Value* out = attention.output(0);
+  if (!HasSingleUse(out) || out->uses()[0].node->op_type() != "Transpose") return 0;
+  ir::Value* transposed = out->uses()[0].node->output(0);
+  if (!HasSingleUse(transposed) || !rw.Match(back, transposed->uses()[0].node->output(0))) return 0;
+  if (merge->input(0) != transposed) return 0;
+  int64_t hq = 0, d = 0, hk = 0, dk = 0, hv = 0, dv = 0;
+  ir::Value* q = UnsplitHeads(attention.input(0), rw, &hq, &d);
+  ir::Value* k = q != nullptr ? UnsplitHeads(attention.input(1), rw, &hk, &dk) : nullptr;
+  ir::Value* v = k != nullptr ? UnsplitHeads(attention.input(2), rw, &hv, &dv) : nullptr;
+  if (v == nullptr || hk != hv || d != dk) return 0;
+  // The merged result is [B, S, Hq * Dv] of Q's B and S.
+  const ir::Shape* qs = ShapeOf(q);
+  const ir::Shape* ms = ShapeOf(merged);
+  if (ms == nullptr || ms->rank() != 3 || !SameDim(ms->dim(0), qs->dim(0)) || !SameDim(ms->dim(1), qs->dim(1)) ||
+      !ms->dim(2).is_known() || ms->dim(2).value() != hq * dv) {
+    return 0;
+  }
+  std::vector<ir::Attribute> attributes;
+  for (const ir::Attribute& a : attention.attributes()) {
+    if (a.name() == "q_num_heads" || a.name() == "kv_num_heads") continue;
+    attributes.push_back(a.kind() == ir::AttributeKind::kInt ? ir::Attribute::Int(a.name(), a.i)
+                                                              : ir::Attribute::Float(a.name(), a.f));
+  }
+  attributes.push_back(ir::Attribute::Int("q_num_heads", hq));
+  attributes.push_back(ir::Attribute::Int("kv_num_heads", hk));
+  rw.Track(&attention);
+  rw.Track(out->uses()[0].node);
+  std::vector<ir::Value*> inputs = {q, k, v};
+  if (attention.num_inputs() == 4) inputs.push_back(attention.input(3));
+  absl::StatusOr<ir::Node*> fused = rw.ReplaceWithNode(*merge, "Attention", inputs, "_attention");
+  if (fused.ok() && *fused != nullptr) {
+    for (ir::Attribute& a : attributes) (*fused)->SetAttribute(std::move(a));
+  }
+  return OneIfReplaced(fused);
+}
+
+class FuseAttention final : public PatternPass {
+ public:
+  static constexpr char kName[] = "fuse-attention";
+  FuseAttention()
+      : PatternPass(kName, {{.root_ops = {"MatMul"},
+                             .needs = {{{"MatMul"}, 2}, {{"Softmax"}}},
+                             .min_opset = 23,
+                             .match_and_rewrite = MatchAndRewrite},
+                            {.root_ops = {"Attention"},
+                             .needs = {{{"Attention"}}, {{"Reshape"}, 4}, {{"Transpose"}, 4}},
+                             .min_opset = 23,
+                             .match_and_rewrite = MergeHeads}}) {}
+};
+
+}  // namespace
+
+REGISTER_PASS(FuseAttention, FuseAttention::kName,
+              "turn MatMul-scale-(mask add)-Softmax-MatMul into Attention (opset 23+)");
+
+}  // namespace onnx_opt::passes

@@ -1,0 +1,189 @@
+// Tests for fuse-attention: scaled dot-product attention written out as primitives becomes one
+// Attention node (opset 23), checked structurally and numerically.
+#include <cmath>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "passes/testing/pass_test_util.h"
+
+namespace onnx_opt::passes {
+namespace {
+
+using ::onnx_opt::passes::testing::ExpectSameOutputs;
+using ::onnx_opt::passes::testing::OpTypes;
+using ::onnx_opt::passes::testing::RunPipelineOnText;
+using ::testing::Contains;
+using ::testing::ElementsAre;
+using ::testing::Not;
+
+// `n` deterministic weights in [-0.5, 0.5] as a text literal list.
+std::string Weights(int n, double phase) {
+  std::string out;
+  for (int i = 0; i < n; ++i) absl::StrAppend(&out, i ? "," : "", 0.5 * std::sin(1.7 * i + phase));
+  return out;
+}
+
+const ir::Node* FindOp(const ir::Graph& g, const std::string& op) {
+  for (const ir::Node* n : g.nodes()) {
+    if (n->op_type() == op) return n;
+  }
+  return nullptr;
+}
+
+// What an exporter writes for 2 heads of size 4 over [B=2, S=3, 8]: projections, Reshape/Transpose
+// to heads (keys straight to [B,H,D,S]), Div by sqrt(d), an additive mask, Softmax, MatMul, and
+// back to [B, S, 8].
+std::string ExportedSelfAttention() {
+  return absl::StrCat(R"(
+    <ir_version: 10, opset_import: ["" : 23]>
+    g (float[2,3,8] X, float[2,1,1,3] mask) => (float[2,3,8] Y)
+    <float[8,8] Wq = {)", Weights(64, 0.1), "}, float[8,8] Wk = {", Weights(64, 0.7), "}, float[8,8] Wv = {",
+                      Weights(64, 1.3), R"(},
+     int64[4] heads = {2, 3, 2, 4}, int64[3] merged = {2, 3, 8}, float sqrt_d = {2.0}>
+    {
+      q0 = MatMul(X, Wq)
+      q1 = Reshape(q0, heads)
+      q = Transpose<perm = [0, 2, 1, 3]>(q1)
+      k0 = MatMul(X, Wk)
+      k1 = Reshape(k0, heads)
+      kt = Transpose<perm = [0, 2, 3, 1]>(k1)
+      v0 = MatMul(X, Wv)
+      v1 = Reshape(v0, heads)
+      v = Transpose<perm = [0, 2, 1, 3]>(v1)
+      s = MatMul(q, kt)
+      scaled = Div(s, sqrt_d)
+      masked = Add(scaled, mask)
+      p = Softmax<axis = -1>(masked)
+      c = MatMul(p, v)
+      ct = Transpose<perm = [0, 2, 1, 3]>(c)
+      Y = Reshape(ct, merged)
+    })");
+}
+
+TEST(FuseAttentionTest, ExportedHeadsFormWithDivAndMask) {
+  auto run = RunPipelineOnText(ExportedSelfAttention(), "infer-shapes,fuse-attention");
+  ASSERT_TRUE(run.ok()) << run.status();
+  EXPECT_THAT(OpTypes(run->after->graph()),
+              ElementsAre("MatMul", "Reshape", "Transpose", "MatMul", "Reshape", "MatMul", "Reshape", "Transpose",
+                          "Transpose", "Attention", "Transpose", "Reshape"));
+  const ir::Node* attention = FindOp(run->after->graph(), "Attention");
+  ASSERT_NE(attention, nullptr);
+  EXPECT_FLOAT_EQ(attention->GetFloat("scale", 0), 0.5f);
+  EXPECT_EQ(attention->num_inputs(), 4u);
+  // The keys' Transpose took the swap: [0, 2, 3, 1] became [0, 2, 1, 3].
+  EXPECT_THAT(attention->input(1)->producer()->GetInts("perm"), ElementsAre(0, 2, 1, 3));
+  EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
+}
+
+TEST(FuseAttentionTest, FullyMatchedHeadsBecomeThe3DForm) {
+  auto run = RunPipelineOnText(ExportedSelfAttention(), "fixed(infer-shapes,fuse-attention)");
+  ASSERT_TRUE(run.ok()) << run.status();
+  EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("MatMul", "MatMul", "MatMul", "Attention"));
+  const ir::Node* attention = run->after->graph().last_node();
+  EXPECT_FLOAT_EQ(attention->GetFloat("scale", 0), 0.5f);
+  EXPECT_EQ(attention->GetInt("q_num_heads", 0), 2);
+  EXPECT_EQ(attention->GetInt("kv_num_heads", 0), 2);
+  EXPECT_EQ(attention->output(0)->name(), "Y");
+  EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
+}
+
+TEST(FuseAttentionTest, HeadsMergedOtherwiseKeepThe4DForm) {
+  // The result is merged to [B, S, H, D] only (no Reshape back): the 4-D form stays.
+  std::string text = ExportedSelfAttention();
+  text.replace(text.find("float[2,3,8] Y"), 14, "float[2,3,2,4] Y");
+  text.replace(text.find("      Y = Reshape(ct, merged)"), 29, "      Y = Identity(ct)");
+  auto run = RunPipelineOnText(text, "fixed(infer-shapes,fuse-attention)");
+  ASSERT_TRUE(run.ok()) << run.status();
+  EXPECT_THAT(OpTypes(run->after->graph()), Contains("Attention"));
+  EXPECT_THAT(OpTypes(run->after->graph()), Contains("Reshape").Times(3));
+  EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
+}
+
+TEST(FuseAttentionTest, MulOnTheProductAndKeysTransposedBack) {
+  auto run = RunPipelineOnText(R"(
+    <ir_version: 10, opset_import: ["" : 23]>
+    g (float[2,2,3,4] Q, float[2,2,5,4] K, float[2,2,5,6] V) => (float[2,2,3,6] Y)
+    <float c = {0.125}>
+    {
+      kt = Transpose<perm = [0, 1, 3, 2]>(K)
+      s = MatMul(Q, kt)
+      scaled = Mul(c, s)
+      p = Softmax(scaled)
+      Y = MatMul(p, V)
+    })", "infer-shapes,fuse-attention");
+  ASSERT_TRUE(run.ok()) << run.status();
+  EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("Attention"));
+  EXPECT_FLOAT_EQ(run->after->graph().first_node()->GetFloat("scale", 0), 0.125f);
+  EXPECT_EQ(run->after->graph().outputs()[0]->name(), "Y");
+  EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
+}
+
+TEST(FuseAttentionTest, ScaledQueryAndKeysAndNoScaleAtAll) {
+  auto run = RunPipelineOnText(R"(
+    <ir_version: 10, opset_import: ["" : 23]>
+    g (float[N,2,S,4] Q, float[N,2,4,S] Kt, float[N,2,S,4] V, float[N,1,S,S] M) => (float[N,2,S,4] Y, float[N,2,S,4] Z)
+    <float a = {0.5}, float b = {2.0}>
+    {
+      qs = Mul(Q, a)
+      ks = Div(Kt, b)
+      s = MatMul(qs, ks)
+      sm = Add(M, s)
+      p = Softmax<axis = 3>(sm)
+      Y = MatMul(p, V)
+      s2 = MatMul(Q, Kt)
+      p2 = Softmax(s2)
+      Z = MatMul(p2, V)
+    })", "infer-shapes,fuse-attention");
+  ASSERT_TRUE(run.ok()) << run.status();
+  EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("Transpose", "Attention", "Transpose", "Attention"));
+  const ir::Node* attention = FindOp(run->after->graph(), "Attention");
+  ASSERT_NE(attention, nullptr);
+  EXPECT_FLOAT_EQ(attention->GetFloat("scale", 0), 0.25f);
+  EXPECT_FLOAT_EQ(run->after->graph().last_node()->GetFloat("scale", 0), 1.0f);
+  optimizer::EquivalenceOptions options;
+  options.dims = {{"N", 2}, {"S", 3}};
+  EXPECT_OK(ExpectSameOutputs(*run->before, *run->after, options));
+}
+
+TEST(FuseAttentionTest, InexactFormsStay) {
+  auto run = RunPipelineOnText(R"(
+    <ir_version: 10, opset_import: ["" : 23]>
+    g (float[2,2,3,4] Q, float[2,2,4,3] Kt, float[1,2,4,3] K1, float[2,2,3,4] V, float[2,1,3,1] M, float[2,2,3,3] F)
+      => (float[2,2,3,4] A, float[2,2,3,4] B, float[2,2,3,4] C, float[2,2,3,4] D, float[2,2,3,4] E, float[2,2,3,3] G)
+    <float neg = {-0.5}>
+    {
+      s1 = MatMul(Q, Kt)
+      p1 = Softmax<axis = 2>(s1)
+      A = MatMul(p1, V)
+      s2 = MatMul(Q, Kt)
+      m2 = Add(s2, M)
+      p2 = Softmax(m2)
+      B = MatMul(p2, V)
+      s3 = MatMul(Q, K1)
+      p3 = Softmax(s3)
+      C = MatMul(p3, V)
+      s4 = MatMul(Q, Kt)
+      n4 = Mul(s4, neg)
+      p4 = Softmax(n4)
+      D = MatMul(p4, V)
+      s5 = MatMul(Q, Kt)
+      m5 = Add(s5, F)
+      G = Softmax(m5)
+      E = MatMul(G, V)
+    })", "infer-shapes,fuse-attention");
+  ASSERT_TRUE(run.ok()) << run.status();
+  EXPECT_THAT(OpTypes(run->after->graph()), Not(Contains("Attention")));
+}
+
+TEST(FuseAttentionTest, NeedsOpset23) {
+  std::string text = ExportedSelfAttention();
+  text.replace(text.find("\"\" : 23"), 7, "\"\" : 22");
+  auto run = RunPipelineOnText(text, "infer-shapes,fuse-attention");
+  ASSERT_TRUE(run.ok()) << run.status();
+  EXPECT_THAT(OpTypes(run->after->graph()), Not(Contains("Attention")));
+}
+
+}  // namespace
+}  // namespace onnx_opt::passes

@@ -1,0 +1,74 @@
+// fuse-scale-into-conv: Conv followed by Mul or Div by a per-channel constant (shape [M,1,...],
+// [1,M,1,...], [1] or a scalar) becomes one Conv whose weights and bias absorb it:
+//   W'[m] = W[m] * c[m];  b'[m] = b[m] * c[m]     (c[m] = 1 / d[m] for a Div by d; d != 0)
+#include "optimizer/pass_registry.h"
+#include "passes/constant.h"
+#include "passes/conv_constants.h"
+#include "passes/forward_value.h"
+#include "passes/rewrite/pattern_pass.h"
+
+namespace onnx_opt::passes {
+namespace {
+
+using namespace rewrite;  // NOLINT(build/namespaces): the pattern vocabulary
+
+// Folds `scale` (the Mul's or Div's constant) into `conv`, whose only user is `scale_node`; false,
+// changing nothing, when it does not fit.
+bool Fuse(Rewriter& rw, ir::Node& conv, ir::Node& scale_node, const ir::Tensor& scale) {
+  std::optional<ConvConstants> k = ReadConvConstants(conv);
+  // Weights shared with another node would be kept besides the scaled copy.
+  if (!k.has_value() || scale.data_type() != k->type || !OwnsInput(conv, 1) || !OwnsInput(conv, 2)) return false;
+  std::optional<std::vector<double>> factor = PerChannel(scale, k->out_channels(), k->rank());
+  if (!factor.has_value()) return false;
+  if (scale_node.op_type() == "Div") {
+    for (double& f : *factor) {
+      if (f == 0) return false;
+      f = 1.0 / f;
+    }
+  }
+  const int64_t per_channel = k->per_out_channel();
+  for (size_t i = 0; i < k->weights.size(); ++i) k->weights[i] *= (*factor)[i / per_channel];
+  for (int64_t m = 0; m < k->out_channels(); ++m) k->bias[m] *= (*factor)[m];
+  if (!ForwardValue(scale_node.output(0), conv.output(0))) return false;
+  // A missing bias stays missing: zero times anything is zero.
+  WriteConvConstants(rw, conv, *k, /*weights_changed=*/true, /*bias_changed=*/conv.has_input(2), "_scaled");
+  return true;
+}
+
+RewritePattern ScaleIntoConvPattern() {
+  return {.root_ops = {"Mul", "Div"},
+          .needs = {{{"Mul", "Div"}}, {{"Conv"}}},
+          .match_and_rewrite = [](ir::Node& node, Rewriter& rw) -> absl::StatusOr<int64_t> {
+            // Pre-7 Mul/Div broadcast only with attributes; leave those alone.
+            if (node.FindAttribute("broadcast") != nullptr || node.FindAttribute("axis") != nullptr) return 0;
+            if (node.num_inputs() != 2 || !node.has_input(0) || !node.has_input(1)) return 0;
+            // The conv's one use must be this node; Div folds only conv / c.
+            for (size_t side : {0, 1}) {
+              if (node.op_type() == "Div" && side == 1) break;
+              ir::Node* conv = nullptr;
+              const ir::Tensor* c = nullptr;
+              const ValuePattern conv_used_once =
+                  Op("Conv", {}).CaptureNode(&conv).Where([](const ir::Value& v) { return v.uses().size() == 1; });
+              if (!rw.Match(conv_used_once, node.input(side)) || !rw.Match(Constant(&c), node.input(1 - side))) {
+                continue;
+              }
+              if (!Fuse(rw, *conv, node, *c)) continue;
+              if (absl::Status s = rw.graph().Erase(&node); !s.ok()) return s;
+              return 1;
+            }
+            return 0;
+          }};
+}
+
+class FuseScaleIntoConv final : public PatternPass {
+ public:
+  static constexpr char kName[] = "fuse-scale-into-conv";
+  FuseScaleIntoConv() : PatternPass(kName, {ScaleIntoConvPattern()}) {}
+};
+
+}  // namespace
+
+REGISTER_PASS(FuseScaleIntoConv, FuseScaleIntoConv::kName,
+              "fold a per-channel constant Mul or Div after a Conv into its weights and bias");
+
+}  // namespace onnx_opt::passes
