@@ -34,7 +34,7 @@ using BeforePass = std::function<void(const std::string& pass, const ModelSize& 
 
 struct PassManagerOptions {
   PassOptions pass_options;
-  // Run the structural verifier (ir::Verify) after every pass. Cheap; on by default.
+  // Run the structural verifier (ir::Verify) after every pass that changed the model. On by default.
   bool verify_structure = true;
   AfterPassCheck after_each;
   BeforePass before_each;

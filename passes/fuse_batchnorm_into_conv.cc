@@ -59,7 +59,10 @@ bool Fuse(Rewriter& rw, ir::Node& conv, ir::Node& bn) {
   const int64_t kernel = static_cast<int64_t>(weights->size()) / (w->dims()[0] * w->dims()[1]);
   if (!transpose) {
     const int64_t per_channel = static_cast<int64_t>(weights->size()) / channels;
-    for (int64_t i = 0; i < static_cast<int64_t>(weights->size()); ++i) (*weights)[i] *= factor[i / per_channel];
+    double* x = weights->data();
+    for (int64_t m = 0; m < channels; ++m, x += per_channel) {  // no division per element
+      for (int64_t i = 0; i < per_channel; ++i) x[i] *= factor[m];
+    }
   } else {
     const int64_t in_channels = w->dims()[0];
     const int64_t out_per_group = w->dims()[1];

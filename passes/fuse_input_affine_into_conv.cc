@@ -26,8 +26,6 @@ bool HasNoPadding(const ir::Node& conv) {
 
 absl::StatusOr<int64_t> MatchAndRewrite(ir::Node& conv, Rewriter& rw) {
   if (conv.num_inputs() < 2 || !conv.has_input(0)) return 0;
-  std::optional<ConvConstants> k = ReadConvConstants(conv);
-  if (!k.has_value()) return 0;
   ir::Value* x = nullptr;
   const ir::Tensor* c = nullptr;
   ir::Node* op = nullptr;
@@ -37,6 +35,9 @@ absl::StatusOr<int64_t> MatchAndRewrite(ir::Node& conv, Rewriter& rw) {
                                   .CaptureNode(&op);
   if (!rw.Match(affine, conv.input(0))) return 0;
   if (op->FindAttribute("broadcast") != nullptr || op->FindAttribute("axis") != nullptr) return 0;
+  // Decoding the weights costs more than the match: only once the input pattern is there.
+  std::optional<ConvConstants> k = ReadConvConstants(conv);
+  if (!k.has_value()) return 0;
   if (c->data_type() != k->type) return 0;
   std::optional<std::vector<double>> per_channel = PerChannel(*c, k->in_channels(), k->rank());
   if (!per_channel.has_value()) return 0;

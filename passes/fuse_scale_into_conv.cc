@@ -27,7 +27,10 @@ bool Fuse(Rewriter& rw, ir::Node& conv, ir::Node& scale_node, const ir::Tensor& 
     }
   }
   const int64_t per_channel = k->per_out_channel();
-  for (size_t i = 0; i < k->weights.size(); ++i) k->weights[i] *= (*factor)[i / per_channel];
+  double* x = k->weights.data();
+  for (int64_t m = 0; m < k->out_channels(); ++m, x += per_channel) {  // no division per element
+    for (int64_t i = 0; i < per_channel; ++i) x[i] *= (*factor)[m];
+  }
   for (int64_t m = 0; m < k->out_channels(); ++m) k->bias[m] *= (*factor)[m];
   if (!ForwardValue(scale_node.output(0), conv.output(0))) return false;
   // A missing bias stays missing: zero times anything is zero.
