@@ -1,7 +1,7 @@
 #include "interpreter/data_value.h"
 
 #include "absl/strings/str_cat.h"
-#include "interpreter/status_macros.h"
+#include "ir/status_macros.h"
 
 namespace onnx_opt::interpreter {
 

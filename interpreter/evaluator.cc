@@ -6,7 +6,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "interpreter/execution_plan.h"
-#include "interpreter/status_macros.h"
+#include "ir/status_macros.h"
 #include "interpreter/tensor_limit.h"
 #include "ir/function.h"
 #include "ir/opset_import.h"

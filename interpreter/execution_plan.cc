@@ -5,6 +5,7 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
+#include "ir/status_macros.h"
 
 namespace onnx_opt::interpreter {
 namespace {
@@ -117,11 +118,10 @@ absl::StatusOr<std::unique_ptr<ExecutionPlan>> MakeExecutionPlan(const ir::Graph
   auto plan = std::make_unique<ExecutionPlan>();
   std::vector<const ir::Node*> nodes(g.nodes().begin(), g.nodes().end());
   std::vector<std::vector<const ir::Value*>> caps;
-  absl::StatusOr<std::vector<size_t>> order = TopologicalOrder(g, nodes, caps);
-  if (!order.ok()) return order.status();
+  ASSIGN_OR_RETURN(std::vector<size_t> order, TopologicalOrder(g, nodes, caps));
   const size_t n = nodes.size();
   plan->order.resize(n);
-  for (size_t k = 0; k < n; ++k) plan->order[k] = nodes[(*order)[k]];
+  for (size_t k = 0; k < n; ++k) plan->order[k] = nodes[order[k]];
 
   // Slots: graph inputs first, then named node outputs in run order.
   auto add_slot = [&](const ir::Value* v) {
@@ -162,7 +162,7 @@ absl::StatusOr<std::unique_ptr<ExecutionPlan>> MakeExecutionPlan(const ir::Graph
     for (const ir::Value* v : node->inputs()) {
       if (v != nullptr && v->graph() == &g) last[v] = k;
     }
-    for (const ir::Value* v : caps[(*order)[k]]) {
+    for (const ir::Value* v : caps[order[k]]) {
       if (v->graph() == &g) last[v] = k;
     }
     for (size_t o = 0; o < node->num_outputs(); ++o) {

@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "ir/opset_import.h"
+#include "ir/status_macros.h"
 
 namespace onnx_opt::interpreter {
 namespace {
@@ -78,9 +79,8 @@ absl::StatusOr<const Tensor*> KernelContext::TensorInput(size_t i) const {
 }
 
 absl::StatusOr<std::vector<int64_t>> KernelContext::IntsInput(size_t i) const {
-  auto t = TensorInput(i);
-  if (!t.ok()) return t.status();
-  const Tensor& x = **t;
+  ASSIGN_OR_RETURN(auto t, TensorInput(i));
+  const Tensor& x = *t;
   std::vector<int64_t> out(x.size());
   if (x.dtype() == DataType::kInt64) {
     std::copy(x.data<int64_t>(), x.data<int64_t>() + x.size(), out.begin());

@@ -13,8 +13,13 @@
 #include "absl/strings/str_join.h"
 #include "glog/logging.h"
 #include "interpreter/dispatch.h"
-#include "interpreter/status_macros.h"
+#include "ir/status_macros.h"
 #include "interpreter/tensor_limit.h"
+#include "ir/numeric/bfloat16.h"
+#include "ir/numeric/float16.h"
+#include "ir/numeric/float4.h"
+#include "ir/numeric/float8.h"
+#include "ir/numeric/narrow_float.h"
 
 namespace onnx_opt::interpreter {
 
@@ -201,243 +206,6 @@ std::string Tensor::ShapeString() const {
   return absl::StrCat(ir::DataTypeName(dtype_), DimsToString(dims_));
 }
 
-// ---- small floats --------------------------------------------------------------------------------
-
-float HalfToFloat(uint16_t h) {
-  const uint32_t sign = (h & 0x8000u) << 16;
-  const uint32_t exp = (h >> 10) & 0x1f;
-  const uint32_t man = h & 0x3ff;
-  uint32_t bits;
-  if (exp == 0) {
-    if (man == 0) {
-      bits = sign;
-    } else {
-      float f = std::ldexp(static_cast<float>(man), -24);
-      std::memcpy(&bits, &f, 4);
-      bits |= sign;
-    }
-  } else if (exp == 31) {
-    bits = sign | 0x7f800000u | (man << 13);
-  } else {
-    bits = sign | ((exp + 112) << 23) | (man << 13);
-  }
-  float f;
-  std::memcpy(&f, &bits, 4);
-  return f;
-}
-
-uint16_t FloatToHalf(float f) {
-  uint32_t x;
-  std::memcpy(&x, &f, 4);
-  const uint32_t sign = (x >> 16) & 0x8000u;
-  const uint32_t abs = x & 0x7fffffffu;
-  if (abs >= 0x7f800000u) {  // inf or nan
-    return static_cast<uint16_t>(sign | 0x7c00u | (abs > 0x7f800000u ? 0x200u | ((abs >> 13) & 0x3ff) : 0));
-  }
-  if (abs >= 0x477ff000u) return static_cast<uint16_t>(sign | 0x7c00u);  // overflow -> inf
-  if (abs < 0x38800000u) {  // subnormal or zero in half
-    float af;
-    std::memcpy(&af, &abs, 4);
-    // value / 2^-24, rounded to nearest even
-    const float scaled = af * 16777216.0f;
-    const float r = std::nearbyint(scaled);
-    return static_cast<uint16_t>(sign | static_cast<uint32_t>(r));
-  }
-  uint32_t mant = abs & 0x7fffff;
-  uint32_t exp = (abs >> 23) - 112;
-  uint32_t h = (exp << 10) | (mant >> 13);
-  const uint32_t rem = mant & 0x1fff;
-  if (rem > 0x1000 || (rem == 0x1000 && (h & 1))) ++h;
-  return static_cast<uint16_t>(sign | h);
-}
-
-float Bfloat16ToFloat(uint16_t b) {
-  uint32_t bits = static_cast<uint32_t>(b) << 16;
-  float f;
-  std::memcpy(&f, &bits, 4);
-  return f;
-}
-
-uint16_t FloatToBfloat16(float f) {
-  uint32_t x;
-  std::memcpy(&x, &f, 4);
-  if ((x & 0x7fffffffu) > 0x7f800000u) return static_cast<uint16_t>((x >> 16) | 0x40);
-  const uint32_t rounding = 0x7fff + ((x >> 16) & 1);
-  return static_cast<uint16_t>((x + rounding) >> 16);
-}
-
-namespace {
-
-struct F8Format {
-  int exp_bits, man_bits, bias;
-  bool fnuz;     // NaN is 0x80, no negative zero, no inf
-  bool has_inf;  // E5M2
-};
-
-F8Format FormatOf(DataType t) {
-  switch (t) {
-    case DataType::kFloat8E4M3FN: return {4, 3, 7, false, false};
-    case DataType::kFloat8E4M3FNUZ: return {4, 3, 8, true, false};
-    case DataType::kFloat8E5M2: return {5, 2, 15, false, true};
-    case DataType::kFloat8E5M2FNUZ: return {5, 2, 16, true, false};
-    default: return {4, 3, 7, false, false};
-  }
-}
-
-float DecodeF8(const F8Format& f, uint8_t v) {
-  if (f.fnuz) {
-    if (v == 0x80) return std::numeric_limits<float>::quiet_NaN();
-  }
-  const bool neg = v & 0x80;
-  const int e = (v >> f.man_bits) & ((1 << f.exp_bits) - 1);
-  const int m = v & ((1 << f.man_bits) - 1);
-  const int emax = (1 << f.exp_bits) - 1;
-  float r;
-  if (f.has_inf && e == emax) {
-    r = m == 0 ? std::numeric_limits<float>::infinity() : std::numeric_limits<float>::quiet_NaN();
-  } else if (!f.fnuz && !f.has_inf && e == emax && m == (1 << f.man_bits) - 1) {
-    r = std::numeric_limits<float>::quiet_NaN();  // E4M3FN: S.1111.111
-  } else if (e == 0) {
-    r = std::ldexp(static_cast<float>(m), 1 - f.bias - f.man_bits);
-  } else {
-    r = std::ldexp(static_cast<float>(m + (1 << f.man_bits)), e - f.bias - f.man_bits);
-  }
-  return neg ? -r : r;
-}
-
-// Sorted non-negative finite values of a format, with their codes.
-struct F8Table {
-  std::vector<std::pair<float, uint8_t>> values;  // ascending
-};
-
-const F8Table& TableOf(DataType t) {
-  static const auto* tables = [] {
-    auto* m = new std::array<F8Table, 4>();
-    const DataType types[4] = {DataType::kFloat8E4M3FN, DataType::kFloat8E4M3FNUZ,
-                               DataType::kFloat8E5M2, DataType::kFloat8E5M2FNUZ};
-    for (int k = 0; k < 4; ++k) {
-      const F8Format f = FormatOf(types[k]);
-      for (int c = 0; c < 128; ++c) {
-        const float v = DecodeF8(f, static_cast<uint8_t>(c));
-        if (std::isfinite(v)) (*m)[k].values.push_back({v, static_cast<uint8_t>(c)});
-      }
-      std::sort((*m)[k].values.begin(), (*m)[k].values.end());
-    }
-    return m;
-  }();
-  switch (t) {
-    case DataType::kFloat8E4M3FN: return (*tables)[0];
-    case DataType::kFloat8E4M3FNUZ: return (*tables)[1];
-    case DataType::kFloat8E5M2: return (*tables)[2];
-    default: return (*tables)[3];
-  }
-}
-
-}  // namespace
-
-float Float8ToFloat(DataType type, uint8_t v) {
-  if (type == DataType::kFloat8E8M0) {
-    if (v == 0xff) return std::numeric_limits<float>::quiet_NaN();
-    return std::ldexp(1.0f, static_cast<int>(v) - 127);
-  }
-  return DecodeF8(FormatOf(type), v);
-}
-
-uint8_t FloatToFloat8(DataType type, float x, bool saturate) {
-  if (type == DataType::kFloat8E8M0) {
-    if (std::isnan(x) || x < 0) return 0xff;
-    if (std::isinf(x)) return saturate ? 0xfe : 0xff;
-    if (x == 0) return 0;
-    int e;
-    const float m = std::frexp(x, &e);  // x = m * 2^e, m in [0.5, 1)
-    // round up (ONNX default round mode "up"): exponent of 2^(e-1) if exact, else e
-    int exp = (m == 0.5f) ? e - 1 : e;
-    int code = exp + 127;
-    if (code < 0) code = 0;
-    if (code > 254) code = saturate ? 254 : 255;
-    return static_cast<uint8_t>(code);
-  }
-  const F8Format f = FormatOf(type);
-  const uint8_t nan_code = f.fnuz ? 0x80 : (f.has_inf ? 0x7f : 0x7f);
-  if (std::isnan(x)) return nan_code;
-  const bool neg = std::signbit(x);
-  const float a = std::fabs(x);
-  const F8Table& tab = TableOf(type);
-  const float maxv = tab.values.back().first;
-  const uint8_t sign_bit = neg ? 0x80 : 0;
-  if (std::isinf(a)) {
-    if (saturate) return sign_bit | tab.values.back().second;
-    return f.has_inf ? (sign_bit | 0x7c) : nan_code;
-  }
-  // Nearest value, ties to even code.
-  auto it = std::lower_bound(tab.values.begin(), tab.values.end(), std::make_pair(a, uint8_t{0}));
-  uint8_t code;
-  if (it == tab.values.end()) {
-    // Above max: the next (virtual) step is max + ulp(max).
-    const float prev = tab.values[tab.values.size() - 2].first;
-    const float ulp = maxv - prev;
-    const float next = maxv + ulp;
-    if (a - maxv < next - a || (a - maxv == next - a && (tab.values.back().second & 1) == 0)) {
-      code = tab.values.back().second;
-    } else {
-      if (saturate) {
-        code = tab.values.back().second;
-      } else {
-        return f.has_inf ? (sign_bit | 0x7c) : nan_code;
-      }
-    }
-  } else if (it->first == a || it == tab.values.begin()) {
-    code = it->second;
-  } else {
-    auto lo = it - 1;
-    const float dl = a - lo->first, dh = it->first - a;
-    if (dl < dh) code = lo->second;
-    else if (dh < dl) code = it->second;
-    else code = (lo->second & 1) == 0 ? lo->second : it->second;
-  }
-  if (code == 0 && f.fnuz) return 0;  // no negative zero
-  return sign_bit | code;
-}
-
-float Float4E2M1ToFloat(uint8_t v) {
-  static const float kVals[8] = {0.f, 0.5f, 1.f, 1.5f, 2.f, 3.f, 4.f, 6.f};
-  const float r = kVals[v & 7];
-  return (v & 8) ? -r : r;
-}
-
-uint8_t FloatToFloat4E2M1(float x) {
-  static const float kVals[8] = {0.f, 0.5f, 1.f, 1.5f, 2.f, 3.f, 4.f, 6.f};
-  if (std::isnan(x)) return 0x8;  // no NaN: ONNX's reference writes -0
-  const uint8_t sign = std::signbit(x) ? 8 : 0;
-  const float a = std::fabs(x);
-  if (a >= 6.f) return sign | 7;
-  int best = 0;
-  for (int i = 1; i < 8; ++i) {
-    const float dl = a - kVals[i - 1], dh = kVals[i] - a;
-    if (a >= kVals[i - 1] && a <= kVals[i]) {
-      best = (dl < dh) ? i - 1 : (dh < dl ? i : ((i - 1) % 2 == 0 ? i - 1 : i));
-      break;
-    }
-  }
-  return sign | static_cast<uint8_t>(best);
-}
-
-bool IsNarrowFloat(DataType t) {
-  switch (t) {
-    case DataType::kFloat16:
-    case DataType::kBfloat16:
-    case DataType::kFloat8E4M3FN:
-    case DataType::kFloat8E4M3FNUZ:
-    case DataType::kFloat8E5M2:
-    case DataType::kFloat8E5M2FNUZ:
-    case DataType::kFloat8E8M0:
-    case DataType::kFloat4E2M1:
-      return true;
-    default:
-      return false;
-  }
-}
-
 namespace {
 
 float NarrowToFloat(DataType t, const char* p) {
@@ -445,37 +213,37 @@ float NarrowToFloat(DataType t, const char* p) {
     case DataType::kFloat16: {
       uint16_t v;
       std::memcpy(&v, p, 2);
-      return HalfToFloat(v);
+      return ir::HalfToFloat(v);
     }
     case DataType::kBfloat16: {
       uint16_t v;
       std::memcpy(&v, p, 2);
-      return Bfloat16ToFloat(v);
+      return ir::Bfloat16ToFloat(v);
     }
     case DataType::kFloat4E2M1:
-      return Float4E2M1ToFloat(static_cast<uint8_t>(*p));
+      return ir::Float4E2M1ToFloat(static_cast<uint8_t>(*p));
     default:
-      return Float8ToFloat(t, static_cast<uint8_t>(*p));
+      return ir::Float8ToFloat(t, static_cast<uint8_t>(*p));
   }
 }
 
 void FloatToNarrow(DataType t, float f, char* p, bool saturate) {
   switch (t) {
     case DataType::kFloat16: {
-      const uint16_t v = FloatToHalf(f);
+      const uint16_t v = ir::FloatToHalf(f);
       std::memcpy(p, &v, 2);
       return;
     }
     case DataType::kBfloat16: {
-      const uint16_t v = FloatToBfloat16(f);
+      const uint16_t v = ir::FloatToBfloat16(f);
       std::memcpy(p, &v, 2);
       return;
     }
     case DataType::kFloat4E2M1:
-      *p = static_cast<char>(FloatToFloat4E2M1(f));
+      *p = static_cast<char>(ir::FloatToFloat4E2M1(f));
       return;
     default:
-      *p = static_cast<char>(FloatToFloat8(t, f, saturate));
+      *p = static_cast<char>(ir::FloatToFloat8(t, f, saturate));
       return;
   }
 }
@@ -509,7 +277,7 @@ std::string FloatToString(double v, bool is_double) {
 }  // namespace
 
 Tensor WidenToFloat(const Tensor& in) {
-  if (!IsNarrowFloat(in.dtype())) return in;
+  if (!ir::IsNarrowFloat(in.dtype())) return in;
   Tensor out(DataType::kFloat, in.dims());
   float* o = out.mutable_data<float>();
   const int es = in.element_size();
@@ -522,29 +290,25 @@ absl::StatusOr<Tensor> CastTensor(const Tensor& in, DataType to, bool saturate) 
   if (from == to) return in;
   const int64_t n = in.size();
   // Narrow floats go through float.
-  if (IsNarrowFloat(from)) {
+  if (ir::IsNarrowFloat(from)) {
     return CastTensor(WidenToFloat(in), to, saturate);
   }
-  if (IsNarrowFloat(to)) {
+  if (ir::IsNarrowFloat(to)) {
     Tensor f = in;
     if (from != DataType::kFloat) {
       if (from == DataType::kString) {
-        auto r = CastTensor(in, DataType::kFloat, saturate);
-        if (!r.ok()) return r.status();
-        f = *r;
+        ASSIGN_OR_RETURN(auto r, CastTensor(in, DataType::kFloat, saturate));
+        f = r;
       } else if (from == DataType::kDouble && to != DataType::kFloat16) {
-        auto r = CastTensor(in, DataType::kFloat, saturate);
-        if (!r.ok()) return r.status();
-        f = *r;
+        ASSIGN_OR_RETURN(auto r, CastTensor(in, DataType::kFloat, saturate));
+        f = r;
       } else if (from == DataType::kDouble) {
         // double -> half directly would need a second rounding path; go through float.
-        auto r = CastTensor(in, DataType::kFloat, saturate);
-        if (!r.ok()) return r.status();
-        f = *r;
+        ASSIGN_OR_RETURN(auto r, CastTensor(in, DataType::kFloat, saturate));
+        f = r;
       } else {
-        auto r = CastTensor(in, DataType::kFloat, saturate);
-        if (!r.ok()) return r.status();
-        f = *r;
+        ASSIGN_OR_RETURN(auto r, CastTensor(in, DataType::kFloat, saturate));
+        f = r;
       }
     }
     Tensor out(to, in.dims());
@@ -554,7 +318,7 @@ absl::StatusOr<Tensor> CastTensor(const Tensor& in, DataType to, bool saturate) 
     return out;
   }
   const int to_bits = ir::ElementBitWidth(to);
-  if (to_bits > 0 && to_bits < 8 && !IsNarrowFloat(to)) {
+  if (to_bits > 0 && to_bits < 8 && !ir::IsNarrowFloat(to)) {
     // Sub-byte integers keep the low bits (two's complement wrap), like numpy's astype.
     ASSIGN_OR_RETURN(Tensor wide, CastTensor(in, DataType::kInt64, saturate));
     Tensor out(to, in.dims());

@@ -109,22 +109,11 @@ class Tensor {
   std::shared_ptr<std::vector<std::string>> strings_;
 };
 
-// float16 / bfloat16 / float8 / float4 conversions (round to nearest even).
-float HalfToFloat(uint16_t h);
-uint16_t FloatToHalf(float f);
-float Bfloat16ToFloat(uint16_t b);
-uint16_t FloatToBfloat16(float f);
-// float8 kinds: E4M3FN, E4M3FNUZ, E5M2, E5M2FNUZ, E8M0; `saturate` clamps out-of-range to max.
-float Float8ToFloat(DataType type, uint8_t v);
-uint8_t FloatToFloat8(DataType type, float f, bool saturate);
-float Float4E2M1ToFloat(uint8_t v);
-uint8_t FloatToFloat4E2M1(float f);
-
 // Element conversion of a whole tensor (the Cast rules, saturate for float8).
 absl::StatusOr<Tensor> CastTensor(const Tensor& in, DataType to, bool saturate = true);
-// float16/bfloat16/float8 -> float; other types unchanged.
+// float16/bfloat16/float8/float4 -> float; other types unchanged. The element conversions themselves
+// (and IsNarrowFloat) are in ir/numeric.
 Tensor WidenToFloat(const Tensor& in);
-bool IsNarrowFloat(DataType t);
 
 }  // namespace onnx_opt::interpreter
 

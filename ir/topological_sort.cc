@@ -11,6 +11,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "ir/captures.h"
+#include "ir/status_macros.h"
 
 namespace onnx_opt::ir {
 namespace {
@@ -126,13 +127,11 @@ absl::StatusOr<std::vector<Node*>> TopologicalOrder(const Graph& graph) {
 }
 
 absl::Status TopologicalSort(Graph& graph) {
-  absl::StatusOr<std::vector<Node*>> order = TopologicalOrder(graph);
-  if (!order.ok()) return order.status();
-  graph.Reorder(*order);
+  ASSIGN_OR_RETURN(std::vector<Node*> order, TopologicalOrder(graph));
+  graph.Reorder(order);
   for (Node* node : graph.nodes()) {
     for (Graph* sub : node->subgraphs()) {
-      absl::Status s = TopologicalSort(*sub);
-      if (!s.ok()) return s;
+      RETURN_IF_ERROR(TopologicalSort(*sub));
     }
   }
   return absl::OkStatus();

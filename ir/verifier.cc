@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "ir/captures.h"
 #include "ir/function.h"
+#include "ir/status_macros.h"
 #include "ir/topological_sort.h"
 
 namespace onnx_opt::ir {
@@ -71,8 +72,8 @@ class GraphVerifier {
       if (v->graph() != &g || !v->is_graph_input()) {
         return absl::InternalError(absl::StrCat(GraphLabel(g), ": input '", v->name(), "' is not owned by it"));
       }
-      if (auto s = Define(g, v, "graph input"); !s.ok()) return s;
-      if (auto s = CheckUses(g, v); !s.ok()) return s;
+      RETURN_IF_ERROR(Define(g, v, "graph input"));
+      RETURN_IF_ERROR(CheckUses(g, v));
     }
     for (const auto* list : {&g.initializers(), &g.sparse_initializers()}) {
       for (const Value* v : *list) {
@@ -80,9 +81,9 @@ class GraphVerifier {
           return absl::InternalError(absl::StrCat(GraphLabel(g), ": initializer '", v->name(), "' is not owned by it"));
         }
         if (!v->is_graph_input()) {
-          if (auto s = Define(g, v, "initializer"); !s.ok()) return s;
+          RETURN_IF_ERROR(Define(g, v, "initializer"));
         }
-        if (auto s = CheckUses(g, v); !s.ok()) return s;
+        RETURN_IF_ERROR(CheckUses(g, v));
       }
     }
 
@@ -109,7 +110,7 @@ class GraphVerifier {
                done.contains(v->producer());
       };
       for (size_t i = 0; i < n->num_inputs(); ++i) {
-        if (auto s = CheckInput(g, n, i); !s.ok()) return s;
+        RETURN_IF_ERROR(CheckInput(g, n, i));
         if (!defined_before(n->input(i))) return OrderError(g, *n, *n->input(i));
       }
       for (Graph* sub : n->subgraphs()) {
@@ -131,15 +132,15 @@ class GraphVerifier {
           return absl::InvalidArgumentError(absl::StrCat(GraphLabel(g), ": omitted output ", i, " of ",
                                                          n->Describe(), " is used"));
         }
-        if (auto s = Define(g, out, absl::StrCat("output of ", n->Describe())); !s.ok()) return s;
-        if (auto s = CheckUses(g, out); !s.ok()) return s;
+        RETURN_IF_ERROR(Define(g, out, absl::StrCat("output of ", n->Describe())));
+        RETURN_IF_ERROR(CheckUses(g, out));
       }
       done.insert(n);
       // Subgraphs see every name defined so far; their own names must not clash with any, but
       // sibling subgraphs (then/else branches) may reuse each other's names.
       for (Graph* sub : n->subgraphs()) {
         const size_t mark = defined_.size();
-        if (auto s = VerifyScope(*sub); !s.ok()) return s;
+        RETURN_IF_ERROR(VerifyScope(*sub));
         while (defined_.size() > mark) {
           names_.erase(defined_.back());
           defined_.pop_back();
@@ -176,8 +177,7 @@ class GraphVerifier {
   }
 
   absl::Status OrderError(const Graph& g, const Node& user, const Value& v) {
-    absl::StatusOr<std::vector<Node*>> order = TopologicalOrder(g);
-    if (!order.ok()) return order.status();
+    ASSIGN_OR_RETURN(std::vector<Node*> order, TopologicalOrder(g));
     return absl::InvalidArgumentError(absl::StrCat(GraphLabel(g), ": ", user.Describe(), " uses '",
                                                    v.name(),
                                                    "' before it is defined (nodes are not in "
@@ -211,14 +211,14 @@ class GraphVerifier {
 
 absl::Status VerifyGraph(const Graph& graph) {
   GraphVerifier verifier;
-  if (absl::Status s = verifier.Run(graph); !s.ok()) return s;
+  RETURN_IF_ERROR(verifier.Run(graph));
   return verifier.CheckReferenceCounts();
 }
 
 absl::Status Verify(const Model& model) {
-  if (auto s = VerifyGraph(model.graph()); !s.ok()) return s;
+  RETURN_IF_ERROR(VerifyGraph(model.graph()));
   for (const auto& f : model.functions()) {
-    if (auto s = VerifyGraph(f->body()); !s.ok()) return s;
+    RETURN_IF_ERROR(VerifyGraph(f->body()));
   }
   return absl::OkStatus();
 }

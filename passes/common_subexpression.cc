@@ -2,6 +2,7 @@
 // the later one's outputs are replaced by the earlier one's.
 #include "absl/container/flat_hash_set.h"
 #include "ir/node.h"
+#include "ir/status_macros.h"
 #include "optimizer/pass_registry.h"
 #include "passes/forward_value.h"
 #include "passes/graph_walk.h"
@@ -46,7 +47,7 @@ class CommonSubexpressionElimination final : public optimizer::Pass {
           if (!inserted && Merge(it->node, n)) first = it->node;
         }
         if (first == nullptr) continue;
-        if (absl::Status s = g.Erase(n); !s.ok()) return s;
+        RETURN_IF_ERROR(g.Erase(n));
         ctx.CountRewrite();
         changed = true;
       }

@@ -10,6 +10,7 @@
 #include "gtest/gtest.h"
 #include "interpreter/data_value.h"
 #include "ir/io/model_io.h"
+#include "ir/status_macros.h"
 #include "optimizer/equivalence.h"
 #include "optimizer/model_stats.h"
 #include "optimizer/pass_manager.h"
@@ -27,12 +28,10 @@ absl::StatusOr<std::vector<RuntimeValue>> LoadValues(const fs::path& dir, const 
   for (size_t i = 0; i < values.size(); ++i) {
     const fs::path file = dir / absl::StrCat(prefix, "_", i, ".pb");
     if (!fs::exists(file)) break;
-    absl::StatusOr<ir::io::DataValue> data =
-        ir::io::LoadDataValueFile(file.string(), ir::io::DataValueKindOf(values[i]->type()));
-    if (!data.ok()) return data.status();
-    absl::StatusOr<RuntimeValue> v = interpreter::FromDataValue(*data);
-    if (!v.ok()) return v.status();
-    out.push_back(std::move(*v));
+    ASSIGN_OR_RETURN(ir::io::DataValue data,
+                     ir::io::LoadDataValueFile(file.string(), ir::io::DataValueKindOf(values[i]->type())));
+    ASSIGN_OR_RETURN(RuntimeValue v, interpreter::FromDataValue(data));
+    out.push_back(std::move(v));
   }
   return out;
 }

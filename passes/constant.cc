@@ -3,8 +3,8 @@
 #include <cmath>
 #include <cstring>
 
-#include "interpreter/tensor.h"
 #include "ir/node.h"
+#include "ir/numeric/tensor_to_doubles.h"
 
 namespace onnx_opt::passes {
 
@@ -22,29 +22,8 @@ const ir::Tensor* GetConstantTensor(const ir::Value* v) {
 }
 
 std::optional<std::vector<double>> ConstantAsDoubles(const ir::Tensor& t) {
-  std::optional<uint64_t> n = t.num_elements();
-  if (!n.has_value()) return std::nullopt;
-  const size_t width = static_cast<size_t>(ir::ElementBitWidth(t.data_type()) / 8);
-  if (width == 0 || t.raw_size() != *n * width) return std::nullopt;
-  std::vector<double> out(*n);
-  for (size_t i = 0; i < *n; ++i) {
-    switch (t.data_type()) {
-      case ir::DataType::kFloat: out[i] = t.at<float>(i); break;
-      case ir::DataType::kDouble: out[i] = t.at<double>(i); break;
-      case ir::DataType::kFloat16: out[i] = interpreter::HalfToFloat(t.at<uint16_t>(i)); break;
-      case ir::DataType::kBfloat16: out[i] = interpreter::Bfloat16ToFloat(t.at<uint16_t>(i)); break;
-      case ir::DataType::kInt8: out[i] = t.at<int8_t>(i); break;
-      case ir::DataType::kUint8: out[i] = t.at<uint8_t>(i); break;
-      case ir::DataType::kInt16: out[i] = t.at<int16_t>(i); break;
-      case ir::DataType::kUint16: out[i] = t.at<uint16_t>(i); break;
-      case ir::DataType::kInt32: out[i] = t.at<int32_t>(i); break;
-      case ir::DataType::kUint32: out[i] = t.at<uint32_t>(i); break;
-      case ir::DataType::kInt64: out[i] = static_cast<double>(t.at<int64_t>(i)); break;
-      case ir::DataType::kUint64: out[i] = static_cast<double>(t.at<uint64_t>(i)); break;
-      default: return std::nullopt;
-    }
-  }
-  return out;
+  if (t.data_type() == ir::DataType::kBool) return std::nullopt;
+  return ir::TensorToDoubles(t);
 }
 
 std::optional<std::vector<int64_t>> ConstantAsInts(const ir::Tensor& t) {

@@ -16,8 +16,8 @@ namespace onnx_opt::passes {
 // The pointer lives as long as the initializer or node.
 const ir::Tensor* GetConstantTensor(const ir::Value* v);
 
-// Element values converted to double, for float, double, float16, bfloat16 and integer tensors;
-// nullopt for other types.
+// Element values converted to double (ir::TensorToDoubles), for float, double, float16, bfloat16 and
+// integer tensors; nullopt for other types, bool included.
 std::optional<std::vector<double>> ConstantAsDoubles(const ir::Tensor& t);
 
 // Integer values of an int32/int64 tensor.

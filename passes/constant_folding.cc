@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "interpreter/evaluator.h"
 #include "interpreter/tensor.h"
+#include "ir/status_macros.h"
 #include "optimizer/model_stats.h"
 #include "optimizer/pass_registry.h"
 #include "passes/constant.h"
@@ -96,7 +97,7 @@ class ConstantFolding final : public optimizer::Pass {
         any = true;
       }
       for (ir::Node* n : folded_nodes) {
-        if (absl::Status s = g.Erase(n); !s.ok()) return s;
+        RETURN_IF_ERROR(g.Erase(n));
       }
       g.ReleaseErased();
       return any;

@@ -1,5 +1,6 @@
 // dead-nodes: removes nodes none of whose outputs is used (graph outputs count as uses), in every
 // graph and function body. Nodes of unknown domains stay: we cannot know they have no side effects.
+#include "ir/status_macros.h"
 #include "optimizer/pass_registry.h"
 #include "passes/graph_walk.h"
 #include "passes/op_traits.h"
@@ -18,7 +19,7 @@ class EliminateDeadNodes final : public optimizer::Pass {
       for (ir::Node* n = g.last_node(); n != nullptr;) {
         ir::Node* prev = n->prev();
         if (IsDead(model, *n)) {
-          if (absl::Status s = g.Erase(n); !s.ok()) return s;
+          RETURN_IF_ERROR(g.Erase(n));
           ctx.CountRewrite();
           changed = true;
         }

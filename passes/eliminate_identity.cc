@@ -1,5 +1,6 @@
 // identity: removes Identity nodes by forwarding their input to their users. An Identity that
 // produces a graph output stays unless its input can take over the output's name.
+#include "ir/status_macros.h"
 #include "optimizer/pass_registry.h"
 #include "passes/forward_value.h"
 #include "passes/graph_walk.h"
@@ -22,7 +23,7 @@ class EliminateIdentity final : public optimizer::Pass {
         }
         // Identity on sequences and optionals is fine too: it is the same value either way.
         if (!ForwardValue(n->output(0), n->input(0))) continue;
-        if (absl::Status s = g.Erase(n); !s.ok()) return s;
+        RETURN_IF_ERROR(g.Erase(n));
         ctx.CountRewrite();
         changed = true;
       }

@@ -5,6 +5,7 @@
 // broadcast the result to a bigger shape. Shapes come from the values' types; unknown means "keep".
 #include <optional>
 
+#include "ir/status_macros.h"
 #include "optimizer/pass_registry.h"
 #include "passes/constant.h"
 #include "passes/forward_value.h"
@@ -150,7 +151,7 @@ class EliminateNops final : public optimizer::Pass {
         std::optional<size_t> through = PassThroughInput(*n, opset);
         if (!through.has_value()) continue;
         if (!ForwardValue(n->output(0), n->input(*through))) continue;
-        if (absl::Status s = g.Erase(n); !s.ok()) return s;
+        RETURN_IF_ERROR(g.Erase(n));
         ctx.CountRewrite();
         changed = true;
       }

@@ -1,5 +1,6 @@
 // unused-initializers: removes constant initializers nothing uses. Initializers that are also graph
 // inputs are part of the model's interface and stay.
+#include "ir/status_macros.h"
 #include "optimizer/pass_registry.h"
 #include "passes/graph_walk.h"
 
@@ -18,7 +19,7 @@ class EliminateUnusedInitializers final : public optimizer::Pass {
           if (!v->is_graph_input() && !v->has_uses()) dead.push_back(v);
         }
       }
-      if (absl::Status s = g.RemoveInitializers(dead); !s.ok()) return s;
+      RETURN_IF_ERROR(g.RemoveInitializers(dead));
       ctx.CountRewrite(static_cast<int64_t>(dead.size()));
       return !dead.empty();
     });

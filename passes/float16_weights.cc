@@ -10,8 +10,9 @@
 #include <cmath>
 #include <cstring>
 
-#include "interpreter/tensor.h"
 #include "ir/name_generator.h"
+#include "ir/numeric/float16.h"
+#include "ir/status_macros.h"
 #include "optimizer/pass_registry.h"
 #include "passes/graph_walk.h"
 
@@ -35,7 +36,7 @@ std::optional<ir::Tensor> ToHalf(const ir::Tensor& t) {
   for (size_t i = 0; i < n; ++i) {
     const float f = t.at<float>(i);
     if (std::isfinite(f) && std::fabs(f) > kHalfMax) return std::nullopt;
-    const uint16_t h = interpreter::FloatToHalf(f);
+    const uint16_t h = ir::FloatToHalf(f);
     std::memcpy(bytes.data() + i * sizeof(uint16_t), &h, sizeof(h));
   }
   ir::Tensor half(ir::DataType::kFloat16, t.dims());
@@ -71,7 +72,7 @@ class Float16Weights final : public optimizer::Pass {
         inserted->output(0)->set_type(v->type());
         v->ReplaceAllUsesWith(inserted->output(0));
         std::string old_name = v->name();
-        if (absl::Status s = g.RemoveInitializer(v); !s.ok()) return s;
+        RETURN_IF_ERROR(g.RemoveInitializer(v));
         inserted->output(0)->set_name(std::move(old_name));  // users keep reading the name they had
         ctx.CountRewrite();
         changed = true;

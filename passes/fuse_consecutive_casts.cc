@@ -3,6 +3,7 @@
 // value x had, so casting x directly gives the same result. When T2 is T0 the pair is dropped.
 // Targets whose conversion depends on more than the value are left alone: string (a float prints
 // differently as a double) and the float8/float4 types (saturate and rounding attributes).
+#include "ir/status_macros.h"
 #include "optimizer/pass_registry.h"
 #include "passes/rewrite/pattern_pass.h"
 
@@ -96,7 +97,7 @@ RewritePattern ConsecutiveCastsPattern() {
               }
             }
             // The inner Cast goes once nothing else reads it.
-            if (absl::Status s = rw.EraseDeadMatched(); !s.ok()) return s;
+            RETURN_IF_ERROR(rw.EraseDeadMatched());
             return 1;
           }};
 }

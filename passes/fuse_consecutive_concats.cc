@@ -3,6 +3,7 @@
 // their order are the same.
 #include <algorithm>
 
+#include "ir/status_macros.h"
 #include "optimizer/pass_registry.h"
 #include "passes/pattern.h"
 #include "passes/rewrite/pattern_pass.h"
@@ -57,7 +58,7 @@ RewritePattern ConsecutiveConcatsPattern() {
             while (outer.num_inputs() > 0) outer.RemoveInput(outer.num_inputs() - 1);
             for (ir::Value* v : inputs) outer.AddInput(v);
             for (ir::Node* inner : absorbed) {
-              if (absl::StatusOr<bool> erased = rw.EraseIfDead(*inner); !erased.ok()) return erased.status();
+              RETURN_IF_ERROR(rw.EraseIfDead(*inner).status());
             }
             // One rewrite per Concat absorbed.
             return static_cast<int64_t>(absorbed.size());

@@ -5,6 +5,7 @@
 // constant axes, known rank) become one node with the combined axes.
 #include <algorithm>
 
+#include "ir/status_macros.h"
 #include "optimizer/pass_registry.h"
 #include "passes/constant.h"
 #include "passes/pattern.h"
@@ -88,7 +89,7 @@ RewritePattern ReshapeOfReshapePattern() {
             for (int64_t d : *s2) has_zero |= (d == 0);
             if (has_zero && n.GetInt("allowzero", 0) == 0) return 0;
             n.SetInput(0, x);
-            if (absl::StatusOr<bool> erased = rw.EraseIfDead(*inner); !erased.ok()) return erased.status();
+            RETURN_IF_ERROR(rw.EraseIfDead(*inner).status());
             return 1;
           }};
 }
@@ -121,7 +122,7 @@ RewritePattern MergeSqueezesPattern() {
               n.SetAttribute(ir::Attribute::Ints("axes", *axes));
             }
             n.SetInput(0, x);
-            if (absl::StatusOr<bool> erased = rw.EraseIfDead(*inner); !erased.ok()) return erased.status();
+            RETURN_IF_ERROR(rw.EraseIfDead(*inner).status());
             return 1;
           }};
 }

@@ -5,6 +5,7 @@
 // Opset 10 and later (starts and ends are inputs).
 #include <set>
 
+#include "ir/status_macros.h"
 #include "optimizer/pass_registry.h"
 #include "passes/constant.h"
 #include "passes/pattern.h"
@@ -94,7 +95,7 @@ RewritePattern ConsecutiveSlicesPattern() {
             while (outer.num_inputs() < 5) outer.AddInput(nullptr);
             outer.SetInput(3, axes_value);
             outer.SetInput(4, steps);
-            if (absl::StatusOr<bool> erased = rw.EraseIfDead(*inner); !erased.ok()) return erased.status();
+            RETURN_IF_ERROR(rw.EraseIfDead(*inner).status());
             return 1;
           }};
 }

@@ -1,5 +1,6 @@
 // fuse-transposes: Transpose(Transpose(x, p1), p2) becomes Transpose(x, p) with p[i] = p1[p2[i]];
 // the identity permutation is then removed by the `nops` pass.
+#include "ir/status_macros.h"
 #include "optimizer/pass_registry.h"
 #include "passes/rewrite/pattern_pass.h"
 
@@ -35,7 +36,7 @@ RewritePattern ConsecutiveTransposesPattern() {
             // Rewire the outer node to read x directly; the inner one dies if nothing else uses it.
             outer.SetInput(0, x);
             outer.SetAttribute(ir::Attribute::Ints("perm", p));
-            if (absl::StatusOr<bool> erased = rw.EraseIfDead(*inner); !erased.ok()) return erased.status();
+            RETURN_IF_ERROR(rw.EraseIfDead(*inner).status());
             return 1;
           }};
 }

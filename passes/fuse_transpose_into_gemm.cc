@@ -1,5 +1,6 @@
 // fuse-transpose-gemm: a 2-D Transpose (perm [1, 0]) feeding Gemm's A or B is absorbed by flipping
 // transA or transB.
+#include "ir/status_macros.h"
 #include "optimizer/pass_registry.h"
 #include "passes/rewrite/pattern_pass.h"
 
@@ -23,7 +24,7 @@ RewritePattern TransposeIntoGemmPattern() {
               const char* attr = i == 0 ? "transA" : "transB";
               gemm.SetAttribute(ir::Attribute::Int(attr, gemm.GetInt(attr, 0) == 0 ? 1 : 0));
               gemm.SetInput(i, x);
-              if (absl::StatusOr<bool> erased = rw.EraseIfDead(*transpose); !erased.ok()) return erased.status();
+              RETURN_IF_ERROR(rw.EraseIfDead(*transpose).status());
               ++rewrites;
             }
             return rewrites;

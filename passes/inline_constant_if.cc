@@ -3,6 +3,7 @@
 // initializers become initializers of the enclosing graph, and the If's outputs become the branch's.
 #include "absl/strings/str_cat.h"
 #include "ir/name_generator.h"
+#include "ir/status_macros.h"
 #include "optimizer/pass_registry.h"
 #include "passes/constant.h"
 #include "passes/forward_value.h"
@@ -33,8 +34,8 @@ class InlineConstantIf final : public optimizer::Pass {
         if (branch_attr == nullptr || !branch_attr->g) continue;
         ir::Graph& branch = *branch_attr->g;
         if (branch.outputs().size() != n->num_outputs() || !branch.inputs().empty()) continue;
-        if (absl::Status s = Inline(g, *n, branch, names); !s.ok()) return s;
-        if (absl::Status s = g.Erase(n); !s.ok()) return s;
+        RETURN_IF_ERROR(Inline(g, *n, branch, names));
+        RETURN_IF_ERROR(g.Erase(n));
         ctx.CountRewrite();
         changed = true;
       }

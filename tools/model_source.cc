@@ -10,6 +10,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "ir/io/atomic_file.h"
+#include "ir/status_macros.h"
 
 namespace onnx_opt::tools {
 
@@ -32,9 +33,8 @@ absl::StatusOr<std::unique_ptr<ir::Model>> ReadModel(const std::string& path) {
 absl::Status WriteModel(const ir::Model& model, const std::string& path,
                         const ir::io::SaveOptions& options) {
   if (path != "-") return ir::io::SaveModel(model, path, options);
-  absl::StatusOr<std::string> bytes = ir::io::SerializeModel(model, options);
-  if (!bytes.ok()) return bytes.status();
-  if (std::fwrite(bytes->data(), 1, bytes->size(), stdout) != bytes->size() || std::fflush(stdout) != 0) {
+  ASSIGN_OR_RETURN(std::string bytes, ir::io::SerializeModel(model, options));
+  if (std::fwrite(bytes.data(), 1, bytes.size(), stdout) != bytes.size() || std::fflush(stdout) != 0) {
     return absl::DataLossError("cannot write the model to standard output");
   }
   return absl::OkStatus();
@@ -45,11 +45,10 @@ absl::Status WriteTextFile(const std::string& path, const std::string& text) {
     std::cout << text << std::flush;
     return std::cout ? absl::OkStatus() : absl::DataLossError("cannot write to standard output");
   }
-  absl::StatusOr<std::unique_ptr<ir::io::AtomicFile>> file = ir::io::AtomicFile::Create(path);
-  if (!file.ok()) return file.status();
-  if (absl::Status s = (*file)->Write(text.data(), text.size()); !s.ok()) return s;
-  if (absl::Status s = (*file)->Finish(); !s.ok()) return s;
-  return (*file)->Commit();
+  ASSIGN_OR_RETURN(std::unique_ptr<ir::io::AtomicFile> file, ir::io::AtomicFile::Create(path));
+  RETURN_IF_ERROR(file->Write(text.data(), text.size()));
+  RETURN_IF_ERROR(file->Finish());
+  return file->Commit();
 }
 
 bool SameFile(const std::string& a, const std::string& b) {

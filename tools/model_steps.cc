@@ -2,6 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "converter/model_clone.h"
+#include "ir/status_macros.h"
 #include "tools/verification.h"
 
 namespace onnx_opt::tools {
@@ -65,9 +66,8 @@ absl::StatusOr<OptimizeOutcome> OptimizeCheckedModel(ir::Model& model,
     }
     original = std::move(*copy);
     Report(request.progress, "verify", "verifying: running the input model");
-    absl::StatusOr<Reference> ref = MakeReference(*original, request.inputs_dir, request.equivalence);
-    if (!ref.ok()) return ref.status();
-    reference = std::move(*ref);
+    ASSIGN_OR_RETURN(Reference ref, MakeReference(*original, request.inputs_dir, request.equivalence));
+    reference = std::move(ref);
   }
   optimizer::PassManagerOptions options = request.manager;
   if (request.verify_each) {
@@ -83,7 +83,7 @@ absl::StatusOr<OptimizeOutcome> OptimizeCheckedModel(ir::Model& model,
   }
   outcome.pipeline = std::move(*result);
   Report(request.progress, "check-result", "checking the result");
-  if (absl::Status s = CheckRewritten(model, input_check, result_warnings); !s.ok()) return s;
+  RETURN_IF_ERROR(CheckRewritten(model, input_check, result_warnings));
   if (verify) {
     Report(request.progress, "verify", "verifying: running the result");
     if (absl::Status s = VerifyRewritten(model, reference, request.equivalence, &outcome.differences); !s.ok()) {
@@ -101,19 +101,17 @@ absl::StatusOr<ConvertOutcome> ConvertCheckedModel(std::unique_ptr<ir::Model> mo
   Reference reference;
   if (request.verify) {
     Report(request.progress, "verify", "verifying: running the input model");
-    absl::StatusOr<Reference> ref = MakeReference(*model, request.inputs_dir, request.equivalence);
-    if (!ref.ok()) return ref.status();
-    reference = *std::move(ref);
+    ASSIGN_OR_RETURN(Reference ref, MakeReference(*model, request.inputs_dir, request.equivalence));
+    reference = std::move(ref);
     Report(request.progress, "convert", "converting");
   }
   converter::ConvertOptions options = request.options;
   options.verify = false;
-  absl::StatusOr<std::unique_ptr<ir::Model>> converted =
-      converter::ConvertOwnedModel(std::move(model), options, &outcome.report);
-  if (!converted.ok()) return converted.status();
-  outcome.model = std::move(*converted);
+  ASSIGN_OR_RETURN(std::unique_ptr<ir::Model> converted,
+                   converter::ConvertOwnedModel(std::move(model), options, &outcome.report));
+  outcome.model = std::move(converted);
   Report(request.progress, "check-result", "checking the result");
-  if (absl::Status s = CheckRewritten(*outcome.model, input_check, result_warnings); !s.ok()) return s;
+  RETURN_IF_ERROR(CheckRewritten(*outcome.model, input_check, result_warnings));
   if (request.verify) {
     Report(request.progress, "verify", "verifying: running the result");
     if (absl::Status s = VerifyRewritten(*outcome.model, reference, request.equivalence, &outcome.differences);

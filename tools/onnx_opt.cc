@@ -5,6 +5,7 @@
 #include <iostream>
 #include <string>
 
+#include "ir/status_macros.h"
 #include "optimizer/model_stats.h"
 #include "optimizer/pass_manager.h"
 #include "optimizer/pass_registry.h"
@@ -130,9 +131,8 @@ std::string FolderOf(const std::string& path) {
 // The input's bytes: its file (and external data files) on disk, or its serialized size from stdin.
 absl::StatusOr<ModelBytes> MeasureInput(const ir::Model& model, const std::string& input) {
   if (input == "-") {
-    absl::StatusOr<std::string> bytes = ir::io::SerializeModel(model);
-    if (!bytes.ok()) return bytes.status();
-    return MeasureModelBytes(model, static_cast<int64_t>(bytes->size()), "");
+    ASSIGN_OR_RETURN(std::string bytes, ir::io::SerializeModel(model));
+    return MeasureModelBytes(model, static_cast<int64_t>(bytes.size()), "");
   }
   std::error_code ec;
   const uintmax_t size = std::filesystem::file_size(input, ec);
@@ -149,18 +149,15 @@ absl::StatusOr<ModelBytes> MeasureInput(const ir::Model& model, const std::strin
 absl::StatusOr<ModelBytes> MeasureOutput(const ir::Model& model, const std::string& output,
                                          const ir::io::SaveOptions& options) {
   if (output == "-") {
-    absl::StatusOr<std::string> bytes = ir::io::SerializeModel(model, options);
-    if (!bytes.ok()) return bytes.status();
-    absl::StatusOr<std::unique_ptr<ir::Model>> written = ir::io::LoadModelFromString(*bytes);
-    if (!written.ok()) return written.status();
-    return MeasureModelBytes(**written, static_cast<int64_t>(bytes->size()), "");
+    ASSIGN_OR_RETURN(std::string bytes, ir::io::SerializeModel(model, options));
+    ASSIGN_OR_RETURN(std::unique_ptr<ir::Model> written, ir::io::LoadModelFromString(bytes));
+    return MeasureModelBytes(*written, static_cast<int64_t>(bytes.size()), "");
   }
-  absl::StatusOr<std::unique_ptr<ir::Model>> written = ir::io::LoadModel(output);
-  if (!written.ok()) return written.status();
+  ASSIGN_OR_RETURN(std::unique_ptr<ir::Model> written, ir::io::LoadModel(output));
   std::error_code ec;
   const uintmax_t size = std::filesystem::file_size(output, ec);
   if (ec) return absl::NotFoundError(ec.message());
-  return MeasureModelBytes(**written, static_cast<int64_t>(size), FolderOf(output));
+  return MeasureModelBytes(*written, static_cast<int64_t>(size), FolderOf(output));
 }
 
 int Main(int argc, char** argv) {

@@ -7,6 +7,7 @@
 #include "absl/strings/str_format.h"
 #include "interpreter/data_value.h"
 #include "ir/io/model_io.h"
+#include "ir/status_macros.h"
 
 namespace onnx_opt::tools {
 
@@ -23,12 +24,10 @@ absl::StatusOr<std::vector<interpreter::RuntimeValue>> MakeInputs(const ir::Mode
         if (graph_inputs[i]->is_initializer()) break;  // the rest keep their defaults
         return absl::NotFoundError(absl::StrCat("no ", path, " for graph input '", graph_inputs[i]->name(), "'"));
       }
-      absl::StatusOr<ir::io::DataValue> data =
-          ir::io::LoadDataValueFile(path, ir::io::DataValueKindOf(graph_inputs[i]->type()));
-      if (!data.ok()) return data.status();
-      absl::StatusOr<interpreter::RuntimeValue> v = interpreter::FromDataValue(*data);
-      if (!v.ok()) return v.status();
-      inputs.push_back(std::move(*v));
+      ASSIGN_OR_RETURN(ir::io::DataValue data,
+                       ir::io::LoadDataValueFile(path, ir::io::DataValueKindOf(graph_inputs[i]->type())));
+      ASSIGN_OR_RETURN(interpreter::RuntimeValue v, interpreter::FromDataValue(data));
+      inputs.push_back(std::move(v));
     }
   }
   return inputs;
@@ -37,9 +36,8 @@ absl::StatusOr<std::vector<interpreter::RuntimeValue>> MakeInputs(const ir::Mode
 absl::StatusOr<Reference> MakeReference(const ir::Model& original, const std::string& inputs_dir,
                                         const optimizer::EquivalenceOptions& options) {
   Reference ref;
-  absl::StatusOr<std::vector<interpreter::RuntimeValue>> inputs = MakeInputs(original, inputs_dir, options);
-  if (!inputs.ok()) return inputs.status();
-  ref.inputs = std::move(*inputs);
+  ASSIGN_OR_RETURN(std::vector<interpreter::RuntimeValue> inputs, MakeInputs(original, inputs_dir, options));
+  ref.inputs = std::move(inputs);
   absl::StatusOr<std::vector<interpreter::RuntimeValue>> outputs = optimizer::RunModel(original, ref.inputs);
   if (!outputs.ok()) {
     return absl::Status(outputs.status().code(),

@@ -13,8 +13,9 @@
 #include "absl/strings/str_cat.h"
 #include "interpreter/dispatch.h"
 #include "interpreter/kernel.h"
-#include "interpreter/status_macros.h"
+#include "ir/status_macros.h"
 #include "interpreter/tensor.h"
+#include "ir/numeric/narrow_float.h"
 
 namespace onnx_opt::interpreter {
 
@@ -101,7 +102,7 @@ Tensor UnaryMap(const Tensor& x, DataType out_type, F&& f) {
 // result narrowed back. `compute(const Tensor& widened) -> StatusOr<Tensor>`.
 template <typename F>
 absl::StatusOr<Tensor> WithWidened(const Tensor& x, F&& compute) {
-  if (IsNarrowFloat(x.dtype())) {
+  if (ir::IsNarrowFloat(x.dtype())) {
     ASSIGN_OR_RETURN(Tensor r, compute(WidenToFloat(x)));
     return CastTensor(r, x.dtype());
   }

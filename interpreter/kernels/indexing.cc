@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "interpreter/kernels/common.h"
+#include "ir/numeric/narrow_float.h"
 
 namespace onnx_opt::interpreter {
 namespace {
@@ -192,7 +193,7 @@ Status ScatterElementsKernel(KernelContext& ctx) {
     return ctx.Error("updates must have the indices' shape and the data's type");
   }
   const std::string mode = ctx.GetString("reduction", "none");
-  const bool narrow = IsNarrowFloat(x0->dtype()) && mode != "none";
+  const bool narrow = ir::IsNarrowFloat(x0->dtype()) && mode != "none";
   Tensor x = narrow ? WidenToFloat(*x0) : *x0;
   Tensor u = narrow ? WidenToFloat(*u0) : *u0;
   Tensor out = x.Clone();
@@ -267,7 +268,7 @@ Status ScatterNDKernel(KernelContext& ctx) {
   const Tensor& indices = ctx.input(1);
   ASSIGN_OR_RETURN(const Tensor* u0, ctx.TensorInput(2));
   const std::string mode = ctx.GetString("reduction", "none");
-  const bool narrow = IsNarrowFloat(x0->dtype()) && mode != "none";
+  const bool narrow = ir::IsNarrowFloat(x0->dtype()) && mode != "none";
   Tensor x = narrow ? WidenToFloat(*x0) : *x0;
   Tensor u = narrow ? WidenToFloat(*u0) : *u0;
   if (indices.rank() < 1) return ctx.Error("indices must have rank >= 1");

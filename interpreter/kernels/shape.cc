@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "interpreter/kernels/common.h"
+#include "ir/numeric/narrow_float.h"
 
 namespace onnx_opt::interpreter {
 namespace {
@@ -337,7 +338,7 @@ Status RangeKernel(KernelContext& ctx) {
   // NaN or infinite bounds, or a count past int64 (converting those is undefined): a clear error.
   if (!(count < 9.2e18)) return ctx.Error(absl::StrCat("start, limit and delta give ", count, " elements"));
   const int64_t n = std::max<int64_t>(0, static_cast<int64_t>(count));
-  const DataType wt = IsNarrowFloat(s->dtype()) ? DataType::kFloat : s->dtype();
+  const DataType wt = ir::IsNarrowFloat(s->dtype()) ? DataType::kFloat : s->dtype();
   ASSIGN_OR_RETURN(Tensor out, DispatchNumeric(wt, [&](auto tag) -> StatusOr<Tensor> {
     using T = decltype(tag);
     Tensor o(wt, {n});

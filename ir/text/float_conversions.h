@@ -1,6 +1,6 @@
-// Conversions between float and the narrow floating-point element types (float16, bfloat16, the
-// float8 variants, float8e8m0 and float4e2m1), used by the text syntax to read and write tensor data
-// as decimal values. Encoding rounds to nearest, ties to even.
+// Narrow float tensor data in the text syntax (float16, bfloat16, the float8 variants, float8e8m0 and
+// float4e2m1), written as decimal values. The conversions themselves are ir/numeric's; what is the
+// text syntax's own is that a value its type cannot hold is an error, not saturated.
 #ifndef ONNX_OPT_IR_TEXT_FLOAT_CONVERSIONS_H_
 #define ONNX_OPT_IR_TEXT_FLOAT_CONVERSIONS_H_
 
@@ -11,24 +11,12 @@
 
 namespace onnx_opt::ir::text {
 
-// True for float16, bfloat16, float8e4m3fn, float8e4m3fnuz, float8e5m2, float8e5m2fnuz, float8e8m0
-// and float4e2m1: the types whose elements are stored as narrow bit patterns.
-bool IsNarrowFloat(DataType type);
-
-// The value of bit pattern `bits` (the low 4, 8 or 16 bits are used) of a narrow float type.
-float NarrowFloatToFloat(DataType type, uint32_t bits);
-
-// The bit pattern of the narrow float type nearest to `value` (ties to even). NaN becomes the type's
-// canonical NaN. Fails when the type cannot represent the value's magnitude or kind: values beyond
-// the largest finite value of a type without infinity, NaN in float4e2m1, zero or negatives in
-// float8e8m0. float16, bfloat16 and float8e5m2 overflow to infinity as IEEE rounding does.
-absl::StatusOr<uint32_t> FloatToNarrowFloat(DataType type, float value);
-
-// IEEE half precision and bfloat16, exposed for direct use.
-uint16_t FloatToHalf(float value);
-float HalfToFloat(uint16_t bits);
-uint16_t FloatToBfloat16(float value);
-float Bfloat16ToFloat(uint16_t bits);
+// The bit pattern of the narrow float type nearest to `value` (ties to even; float8e8m0: the nearest
+// power of two, ties to the even code). NaN becomes the type's NaN by ir/numeric's rule. Fails for
+// types that are not narrow floats and when the type cannot represent the value's magnitude or kind:
+// values beyond the largest finite value of a type without infinity, NaN in float4e2m1, zero or
+// negatives in float8e8m0. float16, bfloat16 and float8e5m2 overflow to infinity as IEEE rounding does.
+absl::StatusOr<uint32_t> CheckedFloatToNarrowFloat(DataType type, float value);
 
 }  // namespace onnx_opt::ir::text
 

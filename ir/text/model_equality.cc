@@ -14,16 +14,11 @@
 #include "absl/strings/str_join.h"
 #include "ir/attribute.h"
 #include "ir/function.h"
+#include "ir/status_macros.h"
 #include "ir/text/printer.h"
 
 namespace onnx_opt::ir::text {
 namespace {
-
-#define EQ_RETURN_IF_ERROR(expr)           \
-  do {                                     \
-    absl::Status eq_status_ = (expr);      \
-    if (!eq_status_.ok()) return eq_status_; \
-  } while (0)
 
 std::string Quoted(const std::string& s) { return absl::StrCat("'", s, "'"); }
 
@@ -46,17 +41,17 @@ class Comparer {
   absl::Status Models(const Model& a, const Model& b) {
     {
       Segment s(this, "model");
-      EQ_RETURN_IF_ERROR(Field("ir_version", a.ir_version(), b.ir_version()));
+      RETURN_IF_ERROR(Field("ir_version", a.ir_version(), b.ir_version()));
       if (a.opset_imports() != b.opset_imports()) {
         return Differ("opset_import", OpsetsText(a.opset_imports()), OpsetsText(b.opset_imports()));
       }
-      EQ_RETURN_IF_ERROR(Str("producer_name", a.producer_name(), b.producer_name()));
-      EQ_RETURN_IF_ERROR(Str("producer_version", a.producer_version(), b.producer_version()));
-      EQ_RETURN_IF_ERROR(Str("domain", a.domain(), b.domain()));
+      RETURN_IF_ERROR(Str("producer_name", a.producer_name(), b.producer_name()));
+      RETURN_IF_ERROR(Str("producer_version", a.producer_version(), b.producer_version()));
+      RETURN_IF_ERROR(Str("domain", a.domain(), b.domain()));
       if (a.model_version() != b.model_version()) {
         return Differ("model_version", OptText(a.model_version()), OptText(b.model_version()));
       }
-      EQ_RETURN_IF_ERROR(Str("doc_string", a.doc_string(), b.doc_string()));
+      RETURN_IF_ERROR(Str("doc_string", a.doc_string(), b.doc_string()));
       if (a.metadata_props() != b.metadata_props()) {
         return Differ("metadata_props", PairsText(a.metadata_props()), PairsText(b.metadata_props()));
       }
@@ -68,9 +63,9 @@ class Comparer {
         return Differ("number of functions", absl::StrCat(a.functions().size()), absl::StrCat(b.functions().size()));
       }
     }
-    EQ_RETURN_IF_ERROR(Graphs(a.graph(), b.graph()));
+    RETURN_IF_ERROR(Graphs(a.graph(), b.graph()));
     for (size_t i = 0; i < a.functions().size(); ++i) {
-      EQ_RETURN_IF_ERROR(Functions(*a.functions()[i], *b.functions()[i]));
+      RETURN_IF_ERROR(Functions(*a.functions()[i], *b.functions()[i]));
     }
     return absl::OkStatus();
   }
@@ -78,7 +73,7 @@ class Comparer {
   // Maps the values of `a` to those of `b` first (so that uses of values defined later, or in an
   // enclosing graph, can be checked), then compares.
   absl::Status Graphs(const Graph& a, const Graph& b) {
-    EQ_RETURN_IF_ERROR(Map(a, b));
+    RETURN_IF_ERROR(Map(a, b));
     return CompareGraph(a, b);
   }
 
@@ -175,14 +170,14 @@ class Comparer {
       return Differ("number of inputs", absl::StrCat(a.inputs().size()), absl::StrCat(b.inputs().size()));
     }
     for (size_t i = 0; i < a.inputs().size(); ++i) map_[a.inputs()[i]] = b.inputs()[i];
-    EQ_RETURN_IF_ERROR(MapInitializers(a.initializers(), b.initializers(), "initializers"));
-    EQ_RETURN_IF_ERROR(MapInitializers(a.sparse_initializers(), b.sparse_initializers(), "sparse initializers"));
+    RETURN_IF_ERROR(MapInitializers(a.initializers(), b.initializers(), "initializers"));
+    RETURN_IF_ERROR(MapInitializers(a.sparse_initializers(), b.sparse_initializers(), "sparse initializers"));
     if (a.num_nodes() != b.num_nodes()) {
       return Differ("number of nodes", absl::StrCat(a.num_nodes()), absl::StrCat(b.num_nodes()));
     }
     size_t index = 0;
     for (auto ia = a.nodes().begin(), ib = b.nodes().begin(); ia != a.nodes().end(); ++ia, ++ib, ++index) {
-      EQ_RETURN_IF_ERROR(MapNode(**ia, **ib, index));
+      RETURN_IF_ERROR(MapNode(**ia, **ib, index));
     }
     return absl::OkStatus();
   }
@@ -216,7 +211,7 @@ class Comparer {
       return Differ("number of attributes", absl::StrCat(na.attributes().size()), absl::StrCat(nb.attributes().size()));
     }
     for (size_t k = 0; k < na.attributes().size(); ++k) {
-      EQ_RETURN_IF_ERROR(MapAttribute(na.attributes()[k], nb.attributes()[k]));
+      RETURN_IF_ERROR(MapAttribute(na.attributes()[k], nb.attributes()[k]));
     }
     return absl::OkStatus();
   }
@@ -226,13 +221,13 @@ class Comparer {
     Segment attr_segment(this, absl::StrCat("attribute '", a.name(), "'"));
     if (a.kind() != b.kind()) return Differ("type", AttributeKindName(a.kind()), AttributeKindName(b.kind()));
     if ((a.g == nullptr) != (b.g == nullptr)) return Differ("graph", "", "");
-    if (a.g != nullptr) EQ_RETURN_IF_ERROR(Map(*a.g, *b.g));
+    if (a.g != nullptr) RETURN_IF_ERROR(Map(*a.g, *b.g));
     if (a.graphs.size() != b.graphs.size()) {
       return Differ("number of graphs", absl::StrCat(a.graphs.size()), absl::StrCat(b.graphs.size()));
     }
     for (size_t i = 0; i < a.graphs.size(); ++i) {
       if ((a.graphs[i] == nullptr) != (b.graphs[i] == nullptr)) return Differ("graphs", "", "");
-      if (a.graphs[i] != nullptr) EQ_RETURN_IF_ERROR(Map(*a.graphs[i], *b.graphs[i]));
+      if (a.graphs[i] != nullptr) RETURN_IF_ERROR(Map(*a.graphs[i], *b.graphs[i]));
     }
     return absl::OkStatus();
   }
@@ -242,8 +237,8 @@ class Comparer {
     if (a.name() != b.name()) return Differ(absl::StrCat(what, " name"), Quoted(a.name()), Quoted(b.name()));
     std::optional<Segment> value_segment;
     if (!a.name().empty()) value_segment.emplace(this, absl::StrCat("value '", a.name(), "'"));
-    EQ_RETURN_IF_ERROR(Types("type", a.type(), b.type()));
-    EQ_RETURN_IF_ERROR(NonTextStr("doc_string", a.doc_string(), b.doc_string()));
+    RETURN_IF_ERROR(Types("type", a.type(), b.type()));
+    RETURN_IF_ERROR(NonTextStr("doc_string", a.doc_string(), b.doc_string()));
     return NonTextPairs("metadata_props", a.metadata_props(), b.metadata_props());
   }
 
@@ -264,48 +259,48 @@ class Comparer {
 
   absl::Status CompareGraph(const Graph& a, const Graph& b) {
     Segment graph_segment(this, GraphLabel(a));
-    EQ_RETURN_IF_ERROR(CompareGraphFields(a, b));
+    RETURN_IF_ERROR(CompareGraphFields(a, b));
     size_t index = 0;
     for (auto ia = a.nodes().begin(), ib = b.nodes().begin(); ia != a.nodes().end(); ++ia, ++ib, ++index) {
-      EQ_RETURN_IF_ERROR(Nodes(**ia, **ib, index));
+      RETURN_IF_ERROR(Nodes(**ia, **ib, index));
     }
     return CompareGraphOutputs(a, b);
   }
 
   // Everything but the nodes and outputs.
   ABSL_ATTRIBUTE_NOINLINE absl::Status CompareGraphFields(const Graph& a, const Graph& b) {
-    EQ_RETURN_IF_ERROR(Str("name", a.name(), b.name()));
-    EQ_RETURN_IF_ERROR(NonTextStr("doc_string", a.doc_string(), b.doc_string()));
-    EQ_RETURN_IF_ERROR(NonTextPairs("metadata_props", a.metadata_props(), b.metadata_props()));
+    RETURN_IF_ERROR(Str("name", a.name(), b.name()));
+    RETURN_IF_ERROR(NonTextStr("doc_string", a.doc_string(), b.doc_string()));
+    RETURN_IF_ERROR(NonTextPairs("metadata_props", a.metadata_props(), b.metadata_props()));
     for (size_t i = 0; i < a.inputs().size(); ++i) {
       const Value& va = *a.inputs()[i];
       const Value& vb = *b.inputs()[i];
       const std::string what = absl::StrCat("input ", i);
-      EQ_RETURN_IF_ERROR(ValueFields(what, va, vb));
+      RETURN_IF_ERROR(ValueFields(what, va, vb));
       if ((va.initializer() == nullptr) != (vb.initializer() == nullptr)) {
         return Differ(absl::StrCat(what, " '", va.name(), "' default value"), va.initializer() ? "present" : "absent",
                       vb.initializer() ? "present" : "absent");
       }
       if (va.initializer() != nullptr) {
         Segment s(this, absl::StrCat("input '", va.name(), "'"));
-        EQ_RETURN_IF_ERROR(Tensors(*va.initializer(), *vb.initializer(), /*compare_name=*/false));
+        RETURN_IF_ERROR(Tensors(*va.initializer(), *vb.initializer(), /*compare_name=*/false));
       }
     }
     for (const Value* va : a.initializers()) {
       if (va->is_graph_input()) continue;
       const Value& vb = *map_.at(va);
-      EQ_RETURN_IF_ERROR(ValueFields("initializer", *va, vb));
+      RETURN_IF_ERROR(ValueFields("initializer", *va, vb));
       Segment s(this, absl::StrCat("initializer '", va->name(), "'"));
-      EQ_RETURN_IF_ERROR(Tensors(*va->initializer(), *vb.initializer(), /*compare_name=*/false));
+      RETURN_IF_ERROR(Tensors(*va->initializer(), *vb.initializer(), /*compare_name=*/false));
     }
     for (const Value* va : a.sparse_initializers()) {
       if (va->is_graph_input()) continue;
       const Value& vb = *map_.at(va);
-      EQ_RETURN_IF_ERROR(ValueFields("sparse initializer", *va, vb));
+      RETURN_IF_ERROR(ValueFields("sparse initializer", *va, vb));
       Segment s(this, absl::StrCat("sparse initializer '", va->name(), "'"));
-      EQ_RETURN_IF_ERROR(Sparse(*va->sparse_initializer(), *vb.sparse_initializer()));
+      RETURN_IF_ERROR(Sparse(*va->sparse_initializer(), *vb.sparse_initializer()));
     }
-    EQ_RETURN_IF_ERROR(ValueInfo(a, b));
+    RETURN_IF_ERROR(ValueInfo(a, b));
     if (opt_.compare_non_text_fields) {
       const auto& qa = a.quantization_annotation();
       const auto& qb = b.quantization_annotation();
@@ -324,15 +319,15 @@ class Comparer {
       return Differ("number of outputs", absl::StrCat(a.outputs().size()), absl::StrCat(b.outputs().size()));
     }
     for (size_t i = 0; i < a.outputs().size(); ++i) {
-      EQ_RETURN_IF_ERROR(SameReference(absl::StrCat("output ", i), a.outputs()[i], b.outputs()[i]));
+      RETURN_IF_ERROR(SameReference(absl::StrCat("output ", i), a.outputs()[i], b.outputs()[i]));
       Segment s(this, absl::StrCat("output '", a.outputs()[i]->name(), "'"));
       const std::optional<OutputInfo>& ia = a.output_info(i);
       const std::optional<OutputInfo>& ib = b.output_info(i);
-      EQ_RETURN_IF_ERROR(Types("type", ia ? ia->type : a.outputs()[i]->type(), ib ? ib->type : b.outputs()[i]->type()));
+      RETURN_IF_ERROR(Types("type", ia ? ia->type : a.outputs()[i]->type(), ib ? ib->type : b.outputs()[i]->type()));
       static const std::string kEmpty;
       static const StringPairs kNoPairs;
-      EQ_RETURN_IF_ERROR(NonTextStr("doc_string", ia ? ia->doc_string : kEmpty, ib ? ib->doc_string : kEmpty));
-      EQ_RETURN_IF_ERROR(NonTextPairs("metadata_props", ia ? ia->metadata_props : kNoPairs,
+      RETURN_IF_ERROR(NonTextStr("doc_string", ia ? ia->doc_string : kEmpty, ib ? ib->doc_string : kEmpty));
+      RETURN_IF_ERROR(NonTextPairs("metadata_props", ia ? ia->metadata_props : kNoPairs,
                                       ib ? ib->metadata_props : kNoPairs));
     }
     return absl::OkStatus();
@@ -380,38 +375,38 @@ class Comparer {
     for (size_t i = 0; i < da.size(); ++i) {
       if (da[i].name != db[i].name) return Differ(what, names(da), names(db));
       Segment s(this, absl::StrCat("value_info '", da[i].name, "'"));
-      EQ_RETURN_IF_ERROR(Types("type", da[i].type, db[i].type));
-      EQ_RETURN_IF_ERROR(NonTextStr("doc_string", da[i].doc_string, db[i].doc_string));
-      EQ_RETURN_IF_ERROR(NonTextPairs("metadata_props", da[i].metadata_props, db[i].metadata_props));
+      RETURN_IF_ERROR(Types("type", da[i].type, db[i].type));
+      RETURN_IF_ERROR(NonTextStr("doc_string", da[i].doc_string, db[i].doc_string));
+      RETURN_IF_ERROR(NonTextPairs("metadata_props", da[i].metadata_props, db[i].metadata_props));
     }
     return absl::OkStatus();
   }
 
   absl::Status Nodes(const Node& a, const Node& b, size_t index) {
     Segment node_segment(this, NodeLabel(a, index));
-    EQ_RETURN_IF_ERROR(NodeFields(a, b));
+    RETURN_IF_ERROR(NodeFields(a, b));
     for (size_t k = 0; k < a.attributes().size(); ++k) {
-      EQ_RETURN_IF_ERROR(Attributes(a.attributes()[k], b.attributes()[k]));
+      RETURN_IF_ERROR(Attributes(a.attributes()[k], b.attributes()[k]));
     }
     return absl::OkStatus();
   }
 
   ABSL_ATTRIBUTE_NOINLINE absl::Status NodeFields(const Node& a, const Node& b) {
-    EQ_RETURN_IF_ERROR(Str("name", a.name(), b.name()));
-    EQ_RETURN_IF_ERROR(Str("domain", a.domain(), b.domain()));
-    EQ_RETURN_IF_ERROR(Str("op_type", a.op_type(), b.op_type()));
-    EQ_RETURN_IF_ERROR(Str("overload", a.overload(), b.overload()));
+    RETURN_IF_ERROR(Str("name", a.name(), b.name()));
+    RETURN_IF_ERROR(Str("domain", a.domain(), b.domain()));
+    RETURN_IF_ERROR(Str("op_type", a.op_type(), b.op_type()));
+    RETURN_IF_ERROR(Str("overload", a.overload(), b.overload()));
     if (a.num_inputs() != b.num_inputs()) {
       return Differ("number of inputs", absl::StrCat(a.num_inputs()), absl::StrCat(b.num_inputs()));
     }
     for (size_t i = 0; i < a.num_inputs(); ++i) {
-      EQ_RETURN_IF_ERROR(SameReference(absl::StrCat("input ", i), a.input(i), b.input(i)));
+      RETURN_IF_ERROR(SameReference(absl::StrCat("input ", i), a.input(i), b.input(i)));
     }
     for (size_t i = 0; i < a.num_outputs(); ++i) {
-      EQ_RETURN_IF_ERROR(ValueFields(absl::StrCat("output ", i), *a.output(i), *b.output(i)));
+      RETURN_IF_ERROR(ValueFields(absl::StrCat("output ", i), *a.output(i), *b.output(i)));
     }
-    EQ_RETURN_IF_ERROR(NonTextStr("doc_string", a.doc_string(), b.doc_string()));
-    EQ_RETURN_IF_ERROR(NonTextPairs("metadata_props", a.metadata_props(), b.metadata_props()));
+    RETURN_IF_ERROR(NonTextStr("doc_string", a.doc_string(), b.doc_string()));
+    RETURN_IF_ERROR(NonTextPairs("metadata_props", a.metadata_props(), b.metadata_props()));
     if (opt_.compare_non_text_fields && a.device_configurations() != b.device_configurations()) {
       return Differ("device configurations", "", "");
     }
@@ -423,16 +418,16 @@ class Comparer {
   }
 
   absl::Status Attributes(const Attribute& a, const Attribute& b) {
-    EQ_RETURN_IF_ERROR(Str("attribute name", a.name(), b.name()));
+    RETURN_IF_ERROR(Str("attribute name", a.name(), b.name()));
     Segment attr_segment(this, absl::StrCat("attribute '", a.name(), "'"));
-    EQ_RETURN_IF_ERROR(Str("reference", a.ref_attr_name(), b.ref_attr_name()));
-    EQ_RETURN_IF_ERROR(NonTextStr("doc_string", a.doc_string(), b.doc_string()));
+    RETURN_IF_ERROR(Str("reference", a.ref_attr_name(), b.ref_attr_name()));
+    RETURN_IF_ERROR(NonTextStr("doc_string", a.doc_string(), b.doc_string()));
     if (a.kind() != b.kind()) return Differ("type", AttributeKindName(a.kind()), AttributeKindName(b.kind()));
     if (a.is_reference()) return absl::OkStatus();
     if (a.kind() == AttributeKind::kGraph) return CompareGraph(*a.g, *b.g);
     if (a.kind() == AttributeKind::kGraphs) {
       for (size_t i = 0; i < a.graphs.size(); ++i) {
-        if (a.graphs[i] != nullptr) EQ_RETURN_IF_ERROR(CompareGraph(*a.graphs[i], *b.graphs[i]));
+        if (a.graphs[i] != nullptr) RETURN_IF_ERROR(CompareGraph(*a.graphs[i], *b.graphs[i]));
       }
       return absl::OkStatus();
     }
@@ -474,7 +469,7 @@ class Comparer {
         }
         for (size_t i = 0; i < a.tensors.size(); ++i) {
           Segment s(this, absl::StrCat("tensor ", i));
-          EQ_RETURN_IF_ERROR(Tensors(a.tensors[i], b.tensors[i]));
+          RETURN_IF_ERROR(Tensors(a.tensors[i], b.tensors[i]));
         }
         break;
       case AttributeKind::kSparseTensor: return Sparse(a.sparse_tensor, b.sparse_tensor);
@@ -485,7 +480,7 @@ class Comparer {
         }
         for (size_t i = 0; i < a.sparse_tensors.size(); ++i) {
           Segment s(this, absl::StrCat("sparse tensor ", i));
-          EQ_RETURN_IF_ERROR(Sparse(a.sparse_tensors[i], b.sparse_tensors[i]));
+          RETURN_IF_ERROR(Sparse(a.sparse_tensors[i], b.sparse_tensors[i]));
         }
         break;
       case AttributeKind::kTypeProto: return Types("value", a.tp, b.tp);
@@ -494,7 +489,7 @@ class Comparer {
           return Differ("number of types", absl::StrCat(a.type_protos.size()), absl::StrCat(b.type_protos.size()));
         }
         for (size_t i = 0; i < a.type_protos.size(); ++i) {
-          EQ_RETURN_IF_ERROR(Types(absl::StrCat("type ", i), a.type_protos[i], b.type_protos[i]));
+          RETURN_IF_ERROR(Types(absl::StrCat("type ", i), a.type_protos[i], b.type_protos[i]));
         }
         break;
       default: break;
@@ -504,7 +499,7 @@ class Comparer {
 
   // `compare_name`: false for initializers, which are named by their value.
   absl::Status Tensors(const Tensor& a, const Tensor& b, bool compare_name = true) const {
-    if (compare_name) EQ_RETURN_IF_ERROR(Str("tensor name", a.name(), b.name()));
+    if (compare_name) RETURN_IF_ERROR(Str("tensor name", a.name(), b.name()));
     if (a.data_type() != b.data_type()) {
       return Differ("element type", DataTypeName(a.data_type()), DataTypeName(b.data_type()));
     }
@@ -537,8 +532,8 @@ class Comparer {
                     i < a.strings().size() ? absl::StrCat("\"", a.strings()[i], "\"") : "missing",
                     i < b.strings().size() ? absl::StrCat("\"", b.strings()[i], "\"") : "missing");
     }
-    EQ_RETURN_IF_ERROR(NonTextStr("doc_string", a.doc_string(), b.doc_string()));
-    EQ_RETURN_IF_ERROR(NonTextPairs("metadata_props", a.metadata_props(), b.metadata_props()));
+    RETURN_IF_ERROR(NonTextStr("doc_string", a.doc_string(), b.doc_string()));
+    RETURN_IF_ERROR(NonTextPairs("metadata_props", a.metadata_props(), b.metadata_props()));
     if (opt_.compare_non_text_fields && a.segment() != b.segment()) return Differ("segment", "", "");
     return absl::OkStatus();
   }
@@ -547,7 +542,7 @@ class Comparer {
     if (a.dims != b.dims) return Differ("dims", DimsText(a.dims), DimsText(b.dims));
     {
       Segment s(this, "values");
-      EQ_RETURN_IF_ERROR(Tensors(a.values, b.values));
+      RETURN_IF_ERROR(Tensors(a.values, b.values));
     }
     Segment s(this, "indices");
     return Tensors(a.indices, b.indices);
@@ -555,10 +550,10 @@ class Comparer {
 
   absl::Status Functions(const Function& a, const Function& b) {
     Segment fn_segment(this, absl::StrCat("function '", a.QualifiedName(), "'"));
-    EQ_RETURN_IF_ERROR(Str("domain", a.domain(), b.domain()));
-    EQ_RETURN_IF_ERROR(Str("name", a.name(), b.name()));
-    EQ_RETURN_IF_ERROR(Str("overload", a.overload(), b.overload()));
-    EQ_RETURN_IF_ERROR(Str("doc_string", a.doc_string(), b.doc_string()));
+    RETURN_IF_ERROR(Str("domain", a.domain(), b.domain()));
+    RETURN_IF_ERROR(Str("name", a.name(), b.name()));
+    RETURN_IF_ERROR(Str("overload", a.overload(), b.overload()));
+    RETURN_IF_ERROR(Str("doc_string", a.doc_string(), b.doc_string()));
     if (a.opset_imports() != b.opset_imports()) {
       return Differ("opset_import", OpsetsText(a.opset_imports()), OpsetsText(b.opset_imports()));
     }
@@ -574,8 +569,8 @@ class Comparer {
                     absl::StrCat(b.attribute_defaults().size()));
     }
     for (size_t i = 0; i < a.attribute_defaults().size(); ++i) {
-      EQ_RETURN_IF_ERROR(MapAttribute(a.attribute_defaults()[i], b.attribute_defaults()[i]));
-      EQ_RETURN_IF_ERROR(Attributes(a.attribute_defaults()[i], b.attribute_defaults()[i]));
+      RETURN_IF_ERROR(MapAttribute(a.attribute_defaults()[i], b.attribute_defaults()[i]));
+      RETURN_IF_ERROR(Attributes(a.attribute_defaults()[i], b.attribute_defaults()[i]));
     }
     return Graphs(a.body(), b.body());
   }

@@ -17,6 +17,8 @@
 #include "ir/attribute.h"
 #include "ir/data_type.h"
 #include "ir/function.h"
+#include "ir/numeric/narrow_float.h"
+#include "ir/status_macros.h"
 #include "ir/text/float_conversions.h"
 #include "ir/text/lexer.h"
 #include "ir/text/printer.h"
@@ -27,20 +29,6 @@ namespace {
 using internal::Lexer;
 using internal::Token;
 using internal::TokenKind;
-
-#define TEXT_CONCAT_INNER(a, b) a##b
-#define TEXT_CONCAT(a, b) TEXT_CONCAT_INNER(a, b)
-#define TEXT_RETURN_IF_ERROR(expr)            \
-  do {                                        \
-    absl::Status text_status_ = (expr);       \
-    if (!text_status_.ok()) return text_status_; \
-  } while (0)
-#define TEXT_ASSIGN_OR_RETURN_IMPL(tmp, lhs, expr) \
-  auto tmp = (expr);                               \
-  if (!tmp.ok()) return tmp.status();              \
-  lhs = std::move(*tmp)
-#define TEXT_ASSIGN_OR_RETURN(lhs, expr) \
-  TEXT_ASSIGN_OR_RETURN_IMPL(TEXT_CONCAT(text_statusor_, __LINE__), lhs, expr)
 
 struct Pos {
   int line = 0;
@@ -211,13 +199,13 @@ class TensorDataEncoder {
     switch (type_) {
       case DataType::kFloat:
       case DataType::kComplex64: {
-        TEXT_ASSIGN_OR_RETURN(float v, TokenToFloating<float>(t, type_name_));
+        ASSIGN_OR_RETURN(float v, TokenToFloating<float>(t, type_name_));
         AppendBytes(bytes_, v);
         return absl::OkStatus();
       }
       case DataType::kDouble:
       case DataType::kComplex128: {
-        TEXT_ASSIGN_OR_RETURN(double v, TokenToFloating<double>(t, type_name_));
+        ASSIGN_OR_RETURN(double v, TokenToFloating<double>(t, type_name_));
         AppendBytes(bytes_, v);
         return absl::OkStatus();
       }
@@ -226,7 +214,7 @@ class TensorDataEncoder {
           bytes_.push_back(t.text == "true" ? 1 : 0);
           return absl::OkStatus();
         }
-        TEXT_ASSIGN_OR_RETURN(int64_t v, TokenToInt64(t, type_name_));
+        ASSIGN_OR_RETURN(int64_t v, TokenToInt64(t, type_name_));
         if (v < 0 || v > 1) {
           return ErrorAt(PosOf(t), absl::StrCat("bool values are 0, 1, true or false, not ", t.text));
         }
@@ -234,7 +222,7 @@ class TensorDataEncoder {
         return absl::OkStatus();
       }
       case DataType::kUint64: {
-        TEXT_ASSIGN_OR_RETURN(uint64_t v, TokenToUint64(t, type_name_));
+        ASSIGN_OR_RETURN(uint64_t v, TokenToUint64(t, type_name_));
         AppendBytes(bytes_, v);
         return absl::OkStatus();
       }
@@ -242,7 +230,7 @@ class TensorDataEncoder {
         break;
     }
     if (range_.has_value()) {
-      TEXT_ASSIGN_OR_RETURN(int64_t v, TokenToInt64(t, type_name_));
+      ASSIGN_OR_RETURN(int64_t v, TokenToInt64(t, type_name_));
       if (v < range_->min || v > range_->max) {
         return ErrorAt(PosOf(t), absl::StrCat("integer ", t.text, " is out of range for ", type_name_, " [",
                                               range_->min, ", ", range_->max, "]"));
@@ -251,8 +239,8 @@ class TensorDataEncoder {
       return absl::OkStatus();
     }
     if (IsNarrowFloat(type_)) {
-      TEXT_ASSIGN_OR_RETURN(float v, TokenToFloating<float>(t, type_name_));
-      absl::StatusOr<uint32_t> code = FloatToNarrowFloat(type_, v);
+      ASSIGN_OR_RETURN(float v, TokenToFloating<float>(t, type_name_));
+      absl::StatusOr<uint32_t> code = CheckedFloatToNarrowFloat(type_, v);
       if (!code.ok()) return ErrorAt(PosOf(t), std::string(code.status().message()));
       AppendCode(*code);
       return absl::OkStatus();
@@ -374,29 +362,29 @@ class Parser {
 
   absl::StatusOr<std::unique_ptr<Model>> ParseWholeModel() {
     auto model = std::make_unique<Model>();
-    if (Peek().Is('<')) TEXT_RETURN_IF_ERROR(ParseModelHeader(*model));
-    TEXT_ASSIGN_OR_RETURN(std::string name, QuotableId("a graph name"));
-    TEXT_ASSIGN_OR_RETURN(std::unique_ptr<Graph> graph, ParseGraphAfterName(std::move(name), nullptr));
+    if (Peek().Is('<')) RETURN_IF_ERROR(ParseModelHeader(*model));
+    ASSIGN_OR_RETURN(std::string name, QuotableId("a graph name"));
+    ASSIGN_OR_RETURN(std::unique_ptr<Graph> graph, ParseGraphAfterName(std::move(name), nullptr));
     model->set_graph(std::move(graph));
     while (Peek().kind != TokenKind::kEnd) {
-      TEXT_ASSIGN_OR_RETURN(std::unique_ptr<Function> f, ParseFunction());
+      ASSIGN_OR_RETURN(std::unique_ptr<Function> f, ParseFunction());
       model->mutable_functions().push_back(std::move(f));
     }
-    TEXT_RETURN_IF_ERROR(Finalize());
+    RETURN_IF_ERROR(Finalize());
     return model;
   }
 
   absl::StatusOr<std::unique_ptr<Graph>> ParseWholeGraph() {
-    TEXT_ASSIGN_OR_RETURN(std::string name, QuotableId("a graph name"));
-    TEXT_ASSIGN_OR_RETURN(std::unique_ptr<Graph> graph, ParseGraphAfterName(std::move(name), nullptr));
-    TEXT_RETURN_IF_ERROR(ExpectEnd());
-    TEXT_RETURN_IF_ERROR(Finalize());
+    ASSIGN_OR_RETURN(std::string name, QuotableId("a graph name"));
+    ASSIGN_OR_RETURN(std::unique_ptr<Graph> graph, ParseGraphAfterName(std::move(name), nullptr));
+    RETURN_IF_ERROR(ExpectEnd());
+    RETURN_IF_ERROR(Finalize());
     return graph;
   }
 
   absl::StatusOr<Type> ParseWholeType() {
-    TEXT_ASSIGN_OR_RETURN(Type type, ParseType());
-    TEXT_RETURN_IF_ERROR(ExpectEnd());
+    ASSIGN_OR_RETURN(Type type, ParseType());
+    RETURN_IF_ERROR(ExpectEnd());
     return type;
   }
 
@@ -474,9 +462,9 @@ class Parser {
   }
   // id ('.' id)*
   absl::StatusOr<std::string> QualifiedId(const std::string& what) {
-    TEXT_ASSIGN_OR_RETURN(std::string id, Identifier(what));
+    ASSIGN_OR_RETURN(std::string id, Identifier(what));
     while (TryPunct('.')) {
-      TEXT_ASSIGN_OR_RETURN(std::string part, Identifier("a name after '.'"));
+      ASSIGN_OR_RETURN(std::string part, Identifier("a name after '.'"));
       absl::StrAppend(&id, ".", part);
     }
     return id;
@@ -488,48 +476,48 @@ class Parser {
   // --- Headers -----------------------------------------------------------------------------------
   absl::StatusOr<std::vector<OpsetImport>> ParseOpsetList() {
     std::vector<OpsetImport> out;
-    TEXT_RETURN_IF_ERROR(ExpectPunct('['));
+    RETURN_IF_ERROR(ExpectPunct('['));
     if (TryPunct(']')) return out;
     do {
       OpsetImport imp;
-      TEXT_ASSIGN_OR_RETURN(imp.domain, StringLiteral("a domain string such as \"\" or \"com.microsoft\""));
-      TEXT_RETURN_IF_ERROR(ExpectPunct(':'));
-      TEXT_ASSIGN_OR_RETURN(imp.version, Integer("an opset version"));
+      ASSIGN_OR_RETURN(imp.domain, StringLiteral("a domain string such as \"\" or \"com.microsoft\""));
+      RETURN_IF_ERROR(ExpectPunct(':'));
+      ASSIGN_OR_RETURN(imp.version, Integer("an opset version"));
       out.push_back(std::move(imp));
     } while (TryPunct(','));
-    TEXT_RETURN_IF_ERROR(ExpectPunct(']'));
+    RETURN_IF_ERROR(ExpectPunct(']'));
     return out;
   }
 
   absl::StatusOr<StringPairs> ParseStringPairs() {
     StringPairs out;
-    TEXT_RETURN_IF_ERROR(ExpectPunct('['));
+    RETURN_IF_ERROR(ExpectPunct('['));
     if (TryPunct(']')) return out;
     do {
-      TEXT_ASSIGN_OR_RETURN(std::string key, StringLiteral("a key string"));
-      TEXT_RETURN_IF_ERROR(ExpectPunct(':'));
-      TEXT_ASSIGN_OR_RETURN(std::string value, StringLiteral("a value string"));
+      ASSIGN_OR_RETURN(std::string key, StringLiteral("a key string"));
+      RETURN_IF_ERROR(ExpectPunct(':'));
+      ASSIGN_OR_RETURN(std::string value, StringLiteral("a value string"));
       out.emplace_back(std::move(key), std::move(value));
     } while (TryPunct(','));
-    TEXT_RETURN_IF_ERROR(ExpectPunct(']'));
+    RETURN_IF_ERROR(ExpectPunct(']'));
     return out;
   }
 
   // '<' key ':' value (',' key ':' value)* '>'; calls handle(key, key_pos) for each key.
   template <typename Handler>
   absl::Status ParseHeader(const std::string& what, Handler&& handle) {
-    TEXT_RETURN_IF_ERROR(ExpectPunct('<'));
+    RETURN_IF_ERROR(ExpectPunct('<'));
     if (TryPunct('>')) return absl::OkStatus();
     absl::flat_hash_map<std::string, Pos> seen;
     do {
       const Pos key_pos = PosOf(Peek());
-      TEXT_ASSIGN_OR_RETURN(std::string key, Identifier(what));
+      ASSIGN_OR_RETURN(std::string key, Identifier(what));
       if (auto [it, inserted] = seen.try_emplace(key, key_pos); !inserted) {
         return ErrorAt(key_pos, absl::StrCat("'", key, "' is given twice (first at ",
                                              PosString(it->second), ")"));
       }
-      TEXT_RETURN_IF_ERROR(ExpectPunct(':'));
-      TEXT_RETURN_IF_ERROR(handle(key, key_pos));
+      RETURN_IF_ERROR(ExpectPunct(':'));
+      RETURN_IF_ERROR(handle(key, key_pos));
     } while (TryPunct(','));
     return ExpectPunct('>');
   }
@@ -537,27 +525,27 @@ class Parser {
   absl::Status ParseModelHeader(Model& model) {
     return ParseHeader("a model property", [&](const std::string& key, Pos key_pos) -> absl::Status {
       if (key == "ir_version") {
-        TEXT_ASSIGN_OR_RETURN(int64_t v, Integer("an IR version"));
+        ASSIGN_OR_RETURN(int64_t v, Integer("an IR version"));
         model.set_ir_version(v);
       } else if (key == "opset_import") {
-        TEXT_ASSIGN_OR_RETURN(model.mutable_opset_imports(), ParseOpsetList());
+        ASSIGN_OR_RETURN(model.mutable_opset_imports(), ParseOpsetList());
       } else if (key == "producer_name") {
-        TEXT_ASSIGN_OR_RETURN(std::string s, StringLiteral("a string"));
+        ASSIGN_OR_RETURN(std::string s, StringLiteral("a string"));
         model.set_producer_name(std::move(s));
       } else if (key == "producer_version") {
-        TEXT_ASSIGN_OR_RETURN(std::string s, StringLiteral("a string"));
+        ASSIGN_OR_RETURN(std::string s, StringLiteral("a string"));
         model.set_producer_version(std::move(s));
       } else if (key == "domain") {
-        TEXT_ASSIGN_OR_RETURN(std::string s, StringLiteral("a string"));
+        ASSIGN_OR_RETURN(std::string s, StringLiteral("a string"));
         model.set_domain(std::move(s));
       } else if (key == "model_version") {
-        TEXT_ASSIGN_OR_RETURN(int64_t v, Integer("a model version"));
+        ASSIGN_OR_RETURN(int64_t v, Integer("a model version"));
         model.set_model_version(v);
       } else if (key == "doc_string") {
-        TEXT_ASSIGN_OR_RETURN(std::string s, StringLiteral("a string"));
+        ASSIGN_OR_RETURN(std::string s, StringLiteral("a string"));
         model.set_doc_string(std::move(s));
       } else if (key == "metadata_props") {
-        TEXT_ASSIGN_OR_RETURN(model.mutable_metadata_props(), ParseStringPairs());
+        ASSIGN_OR_RETURN(model.mutable_metadata_props(), ParseStringPairs());
       } else {
         return ErrorAt(key_pos, absl::StrCat("unknown model property '", key,
                                              "' (expected ir_version, opset_import, producer_name, "
@@ -595,7 +583,7 @@ class Parser {
         Next();
         dims.push_back(Dim::Unknown());
       } else if (t.kind == TokenKind::kNumber && !t.is_float) {
-        TEXT_ASSIGN_OR_RETURN(int64_t v, TokenToInt64(Next(), "a dimension"));
+        ASSIGN_OR_RETURN(int64_t v, TokenToInt64(Next(), "a dimension"));
         dims.push_back(Dim::Known(v));
       } else if (t.kind == TokenKind::kIdentifier || t.kind == TokenKind::kString) {
         dims.push_back(Dim::Symbolic(Next().text));
@@ -603,7 +591,7 @@ class Parser {
         return Expected("a dimension (a number, a name or '?')");
       }
     } while (TryPunct(','));
-    TEXT_RETURN_IF_ERROR(ExpectPunct(']'));
+    RETURN_IF_ERROR(ExpectPunct(']'));
     return std::optional<Shape>(Shape(std::move(dims)));
   }
 
@@ -616,55 +604,55 @@ class Parser {
     if (t.kind != TokenKind::kIdentifier) return Expected("a type");
     if (std::optional<DataType> dt = ElementType(t.text)) {
       Next();
-      TEXT_ASSIGN_OR_RETURN(std::optional<Shape> shape, ParseShapeSuffix());
+      ASSIGN_OR_RETURN(std::optional<Shape> shape, ParseShapeSuffix());
       return Type::Tensor(*dt, std::move(shape));
     }
     const std::string word = t.text;
     if (word == "seq" || word == "optional") {
       Next();
-      TEXT_RETURN_IF_ERROR(ExpectPunct('('));
+      RETURN_IF_ERROR(ExpectPunct('('));
       Type inner;
       if (!Peek().Is(')')) {
-        TEXT_ASSIGN_OR_RETURN(inner, ParseType());
+        ASSIGN_OR_RETURN(inner, ParseType());
       }
-      TEXT_RETURN_IF_ERROR(ExpectPunct(')'));
+      RETURN_IF_ERROR(ExpectPunct(')'));
       return word == "seq" ? Type::Sequence(std::move(inner)) : Type::Optional(std::move(inner));
     }
     if (word == "map") {
       Next();
-      TEXT_RETURN_IF_ERROR(ExpectPunct('('));
-      TEXT_ASSIGN_OR_RETURN(DataType key, ParseElementType("a map key type such as int64 or string"));
-      TEXT_RETURN_IF_ERROR(ExpectPunct(','));
-      TEXT_ASSIGN_OR_RETURN(Type value, ParseType());
-      TEXT_RETURN_IF_ERROR(ExpectPunct(')'));
+      RETURN_IF_ERROR(ExpectPunct('('));
+      ASSIGN_OR_RETURN(DataType key, ParseElementType("a map key type such as int64 or string"));
+      RETURN_IF_ERROR(ExpectPunct(','));
+      ASSIGN_OR_RETURN(Type value, ParseType());
+      RETURN_IF_ERROR(ExpectPunct(')'));
       return Type::Map(key, std::move(value));
     }
     if (word == "sparse_tensor") {
       Next();
-      TEXT_RETURN_IF_ERROR(ExpectPunct('('));
-      TEXT_ASSIGN_OR_RETURN(DataType elem, ParseElementType("an element type"));
-      TEXT_ASSIGN_OR_RETURN(std::optional<Shape> shape, ParseShapeSuffix());
-      TEXT_RETURN_IF_ERROR(ExpectPunct(')'));
+      RETURN_IF_ERROR(ExpectPunct('('));
+      ASSIGN_OR_RETURN(DataType elem, ParseElementType("an element type"));
+      ASSIGN_OR_RETURN(std::optional<Shape> shape, ParseShapeSuffix());
+      RETURN_IF_ERROR(ExpectPunct(')'));
       return Type::SparseTensor(elem, std::move(shape));
     }
     if (word == "opaque") {
       Next();
-      TEXT_RETURN_IF_ERROR(ExpectPunct('('));
+      RETURN_IF_ERROR(ExpectPunct('('));
       std::string domain, name;
       if (!TryPunct(')')) {
         std::string first;
         if (Peek().kind == TokenKind::kString) {
           first = Next().text;
         } else {
-          TEXT_ASSIGN_OR_RETURN(first, QualifiedId("an opaque type name"));
+          ASSIGN_OR_RETURN(first, QualifiedId("an opaque type name"));
         }
         if (TryPunct(',')) {
           domain = std::move(first);
-          TEXT_ASSIGN_OR_RETURN(name, QuotableId("an opaque type name"));
+          ASSIGN_OR_RETURN(name, QuotableId("an opaque type name"));
         } else {
           name = std::move(first);
         }
-        TEXT_RETURN_IF_ERROR(ExpectPunct(')'));
+        RETURN_IF_ERROR(ExpectPunct(')'));
       }
       return Type::Opaque(std::move(domain), std::move(name));
     }
@@ -696,11 +684,11 @@ class Parser {
   // '[' "key": "value", ... ']' for external data, or nothing (a tensor without data).
   absl::StatusOr<Tensor> ParseTensorData(const Type& type, Pos type_pos, std::string name,
                                          bool allow_external) {
-    TEXT_ASSIGN_OR_RETURN(std::vector<int64_t> dims, ConstantDims(type, type_pos));
+    ASSIGN_OR_RETURN(std::vector<int64_t> dims, ConstantDims(type, type_pos));
     Tensor tensor(type.elem_type(), std::move(dims));
     tensor.set_name(std::move(name));
     if (allow_external && Peek().Is('[')) {
-      TEXT_ASSIGN_OR_RETURN(tensor.mutable_external_data(), ParseStringPairs());
+      ASSIGN_OR_RETURN(tensor.mutable_external_data(), ParseStringPairs());
       tensor.set_storage(Tensor::Storage::kExternal);
       return tensor;
     }
@@ -719,10 +707,10 @@ class Parser {
         if (t.kind != TokenKind::kNumber && t.kind != TokenKind::kString && t.kind != TokenKind::kIdentifier) {
           return Expected("a value");
         }
-        TEXT_RETURN_IF_ERROR(encoder.Add(t));
+        RETURN_IF_ERROR(encoder.Add(t));
         Next();
       } while (TryPunct(','));
-      TEXT_RETURN_IF_ERROR(ExpectPunct('}'));
+      RETURN_IF_ERROR(ExpectPunct('}'));
     }
     const std::optional<uint64_t> count = tensor.num_elements();
     const bool complex = IsComplex(tensor.data_type());
@@ -744,7 +732,7 @@ class Parser {
   // tensor-constant ::= tensor-type quotable-id? '='? '{' values '}'
   absl::StatusOr<Tensor> ParseTensorConstant() {
     const Pos type_pos = PosOf(Peek());
-    TEXT_ASSIGN_OR_RETURN(Type type, ParseType());
+    ASSIGN_OR_RETURN(Type type, ParseType());
     std::string name;
     if (Peek().kind == TokenKind::kIdentifier || Peek().kind == TokenKind::kString) name = Next().text;
     const bool eq = TryPunct('=');
@@ -761,15 +749,15 @@ class Parser {
       if (!d.is_known()) return ErrorAt(type_pos, "a sparse tensor constant needs numeric dimensions");
       sparse.dims.push_back(d.value());
     }
-    TEXT_RETURN_IF_ERROR(ExpectPunct('{'));
-    TEXT_ASSIGN_OR_RETURN(sparse.values, ParseTensorConstant());
+    RETURN_IF_ERROR(ExpectPunct('{'));
+    ASSIGN_OR_RETURN(sparse.values, ParseTensorConstant());
     if (sparse.values.data_type() != type.elem_type()) {
       return ErrorAt(type_pos, absl::StrCat("the values of a sparse tensor of ", DataTypeName(type.elem_type()),
                                             " must be ", DataTypeName(type.elem_type())));
     }
-    TEXT_RETURN_IF_ERROR(ExpectPunct(','));
-    TEXT_ASSIGN_OR_RETURN(sparse.indices, ParseTensorConstant());
-    TEXT_RETURN_IF_ERROR(ExpectPunct('}'));
+    RETURN_IF_ERROR(ExpectPunct(','));
+    ASSIGN_OR_RETURN(sparse.indices, ParseTensorConstant());
+    RETURN_IF_ERROR(ExpectPunct('}'));
     return sparse;
   }
 
@@ -781,7 +769,7 @@ class Parser {
     if (t.Is('@')) {
       Next();
       v.kind = AttrValue::Kind::kRef;
-      TEXT_ASSIGN_OR_RETURN(v.ref, QuotableId("the name of the referenced attribute"));
+      ASSIGN_OR_RETURN(v.ref, QuotableId("the name of the referenced attribute"));
       return v;
     }
     if (t.kind == TokenKind::kNumber) {
@@ -793,7 +781,7 @@ class Parser {
       if (Peek(1).Is('(')) {  // a graph with a quoted name
         Next();
         v.kind = AttrValue::Kind::kGraph;
-        TEXT_ASSIGN_OR_RETURN(v.graph, ParseGraphAfterName(t.text, scope));
+        ASSIGN_OR_RETURN(v.graph, ParseGraphAfterName(t.text, scope));
         return v;
       }
       Next();
@@ -803,10 +791,10 @@ class Parser {
     if (t.kind != TokenKind::kIdentifier) return Expected("an attribute value");
     if (internal::IsTypeKeyword(t.text)) {
       const Pos type_pos = PosOf(t);
-      TEXT_ASSIGN_OR_RETURN(v.type, ParseType());
+      ASSIGN_OR_RETURN(v.type, ParseType());
       if (v.type.kind() == Type::Kind::kSparseTensor && Peek().Is('{')) {
         v.kind = AttrValue::Kind::kSparse;
-        TEXT_ASSIGN_OR_RETURN(SparseTensor sparse, ParseSparseData(v.type, type_pos));
+        ASSIGN_OR_RETURN(SparseTensor sparse, ParseSparseData(v.type, type_pos));
         v.sparse = std::make_unique<SparseTensor>(std::move(sparse));
         return v;
       }
@@ -817,7 +805,7 @@ class Parser {
         if (n.kind == TokenKind::kIdentifier || n.kind == TokenKind::kString) name = Next().text;
         const bool eq = TryPunct('=');
         v.kind = AttrValue::Kind::kTensor;
-        TEXT_ASSIGN_OR_RETURN(Tensor tensor, ParseTensorData(v.type, type_pos, std::move(name), eq));
+        ASSIGN_OR_RETURN(Tensor tensor, ParseTensorData(v.type, type_pos, std::move(name), eq));
         v.tensor = std::make_unique<Tensor>(std::move(tensor));
         return v;
       }
@@ -831,7 +819,7 @@ class Parser {
     }
     Next();
     v.kind = AttrValue::Kind::kGraph;
-    TEXT_ASSIGN_OR_RETURN(v.graph, ParseGraphAfterName(t.text, scope));
+    ASSIGN_OR_RETURN(v.graph, ParseGraphAfterName(t.text, scope));
     return v;
   }
 
@@ -849,12 +837,12 @@ class Parser {
     }
     switch (want) {
       case AttributeKind::kInt: {
-        TEXT_ASSIGN_OR_RETURN(int64_t i, TokenToInt64(v.token, "int"));
+        ASSIGN_OR_RETURN(int64_t i, TokenToInt64(v.token, "int"));
         if (list) attr.ints.push_back(i); else attr.i = i;
         break;
       }
       case AttributeKind::kFloat: {
-        TEXT_ASSIGN_OR_RETURN(float f, TokenToFloating<float>(v.token, "float"));
+        ASSIGN_OR_RETURN(float f, TokenToFloating<float>(v.token, "float"));
         if (list) attr.floats.push_back(f); else attr.f = f;
         break;
       }
@@ -888,7 +876,7 @@ class Parser {
     AttributeKind declared = AttributeKind::kUndefined;
     if (TryPunct(':')) {
       const Pos kind_pos = PosOf(Peek());
-      TEXT_ASSIGN_OR_RETURN(std::string kind_name, Identifier("an attribute type such as int or floats"));
+      ASSIGN_OR_RETURN(std::string kind_name, Identifier("an attribute type such as int or floats"));
       std::optional<AttributeKind> k = AttributeKindFromName(kind_name);
       if (!k.has_value()) {
         return ErrorAt(kind_pos, absl::StrCat("unknown attribute type '", kind_name,
@@ -897,7 +885,7 @@ class Parser {
       }
       declared = *k;
     }
-    TEXT_RETURN_IF_ERROR(ExpectPunct('='));
+    RETURN_IF_ERROR(ExpectPunct('='));
     Attribute attr(name, declared);
     if (Peek().Is('[')) {
       const Pos open_pos = PosOf(Next());
@@ -908,14 +896,14 @@ class Parser {
       std::vector<AttrValue> values;
       if (!Peek().Is(']')) {
         do {
-          TEXT_ASSIGN_OR_RETURN(AttrValue v, ParseSingleAttrValue(scope, SingletonKind(declared)));
+          ASSIGN_OR_RETURN(AttrValue v, ParseSingleAttrValue(scope, SingletonKind(declared)));
           if (v.kind == AttrValue::Kind::kRef) {
             return ErrorAt(PosOf(v.token), "a reference (@name) cannot be an element of a list");
           }
           values.push_back(std::move(v));
         } while (TryPunct(','));
       }
-      TEXT_RETURN_IF_ERROR(ExpectPunct(']'));
+      RETURN_IF_ERROR(ExpectPunct(']'));
       if (declared == AttributeKind::kUndefined) {
         if (values.empty()) {
           return ErrorAt(open_pos, absl::StrCat("an empty list needs its type: write '", name,
@@ -937,10 +925,10 @@ class Parser {
         }
         attr.set_kind(ListKind(elem));
       }
-      for (AttrValue& v : values) TEXT_RETURN_IF_ERROR(StoreValue(v, attr));
+      for (AttrValue& v : values) RETURN_IF_ERROR(StoreValue(v, attr));
       return attr;
     }
-    TEXT_ASSIGN_OR_RETURN(AttrValue v, ParseSingleAttrValue(scope, declared));
+    ASSIGN_OR_RETURN(AttrValue v, ParseSingleAttrValue(scope, declared));
     if (v.kind == AttrValue::Kind::kRef) {
       attr.set_ref_attr_name(v.ref);
       return attr;
@@ -952,20 +940,20 @@ class Parser {
                      absl::StrCat("attribute '", name, "' is of type ", AttributeKindName(declared),
                                   " but its value is not a list; write [...]"));
     }
-    TEXT_RETURN_IF_ERROR(StoreValue(v, attr));
+    RETURN_IF_ERROR(StoreValue(v, attr));
     return attr;
   }
 
   // '<' attr (',' attr)* '>'
   absl::Status ParseNodeAttributes(Node& node, Scope* scope) {
-    TEXT_RETURN_IF_ERROR(ExpectPunct('<'));
+    RETURN_IF_ERROR(ExpectPunct('<'));
     do {
       const Pos name_pos = PosOf(Peek());
-      TEXT_ASSIGN_OR_RETURN(std::string name, QuotableId("an attribute name"));
+      ASSIGN_OR_RETURN(std::string name, QuotableId("an attribute name"));
       if (node.FindAttribute(name) != nullptr) {
         return ErrorAt(name_pos, absl::StrCat("duplicate attribute '", name, "'"));
       }
-      TEXT_ASSIGN_OR_RETURN(Attribute attr, ParseAttributeAfterName(name, name_pos, scope));
+      ASSIGN_OR_RETURN(Attribute attr, ParseAttributeAfterName(name, name_pos, scope));
       node.SetAttribute(std::move(attr));
     } while (TryPunct(','));
     return ExpectPunct('>');
@@ -1019,17 +1007,17 @@ class Parser {
     }
     auto graph = std::make_unique<Graph>(std::move(name));
     Scope* scope = NewScope(graph.get(), parent);
-    TEXT_RETURN_IF_ERROR(ExpectPunct('('));
+    RETURN_IF_ERROR(ExpectPunct('('));
     if (!TryPunct(')')) {
       do {
-        TEXT_RETURN_IF_ERROR(ParseGraphInput(scope, /*allow_default=*/true));
+        RETURN_IF_ERROR(ParseGraphInput(scope, /*allow_default=*/true));
       } while (TryPunct(','));
-      TEXT_RETURN_IF_ERROR(ExpectPunct(')'));
+      RETURN_IF_ERROR(ExpectPunct(')'));
     }
-    TEXT_RETURN_IF_ERROR(ExpectArrow());
-    TEXT_RETURN_IF_ERROR(ParseOutputs(scope));
-    if (Peek().Is('<')) TEXT_RETURN_IF_ERROR(ParseValueInfoBlock(scope, /*allow_initializers=*/true));
-    TEXT_RETURN_IF_ERROR(ParseNodeList(scope));
+    RETURN_IF_ERROR(ExpectArrow());
+    RETURN_IF_ERROR(ParseOutputs(scope));
+    if (Peek().Is('<')) RETURN_IF_ERROR(ParseValueInfoBlock(scope, /*allow_initializers=*/true));
+    RETURN_IF_ERROR(ParseNodeList(scope));
     return graph;
   }
 
@@ -1038,16 +1026,16 @@ class Parser {
     std::optional<Type> type;
     const Pos type_pos = PosOf(Peek());
     if (AtType()) {
-      TEXT_ASSIGN_OR_RETURN(type, ParseType());
+      ASSIGN_OR_RETURN(type, ParseType());
     }
     const Pos name_pos = PosOf(Peek());
-    TEXT_ASSIGN_OR_RETURN(std::string name, QuotableId(type ? "an input name" : "an input (a type and a name)"));
+    ASSIGN_OR_RETURN(std::string name, QuotableId(type ? "an input name" : "an input (a type and a name)"));
     Value* v = scope->graph->AddInput(name, type.value_or(Type()));
-    TEXT_RETURN_IF_ERROR(Define(scope, name, v, name_pos));
+    RETURN_IF_ERROR(Define(scope, name, v, name_pos));
     if (Peek().Is('=') && allow_default) {
       const Token& eq = Next();
       if (!type) return ErrorAt(PosOf(eq), absl::StrCat("input '", name, "' needs a type to have a default value"));
-      TEXT_ASSIGN_OR_RETURN(Tensor t, ParseTensorData(*type, type_pos, name, /*allow_external=*/true));
+      ASSIGN_OR_RETURN(Tensor t, ParseTensorData(*type, type_pos, name, /*allow_external=*/true));
       scope->graph->SetInitializer(v, std::move(t));
     }
     return absl::OkStatus();
@@ -1055,17 +1043,17 @@ class Parser {
 
   // '(' (type? name (',' type? name)*)? ')'
   absl::Status ParseOutputs(Scope* scope) {
-    TEXT_RETURN_IF_ERROR(ExpectPunct('('));
+    RETURN_IF_ERROR(ExpectPunct('('));
     if (TryPunct(')')) return absl::OkStatus();
     do {
       Reference ref;
       ref.kind = Reference::Kind::kGraphOutput;
       ref.scope = scope;
       if (AtType()) {
-        TEXT_ASSIGN_OR_RETURN(ref.type, ParseType());
+        ASSIGN_OR_RETURN(ref.type, ParseType());
       }
       ref.pos = PosOf(Peek());
-      TEXT_ASSIGN_OR_RETURN(ref.name, QuotableId("an output name"));
+      ASSIGN_OR_RETURN(ref.name, QuotableId("an output name"));
       refs_.push_back(std::move(ref));
     } while (TryPunct(','));
     return ExpectPunct(')');
@@ -1073,17 +1061,17 @@ class Parser {
 
   // '<' (type name ('=' constant-data)?) (',' ...)* '>'
   absl::Status ParseValueInfoBlock(Scope* scope, bool allow_initializers) {
-    TEXT_RETURN_IF_ERROR(ExpectPunct('<'));
+    RETURN_IF_ERROR(ExpectPunct('<'));
     if (TryPunct('>')) return absl::OkStatus();
     Graph* graph = scope->graph;
     do {
       const Pos type_pos = PosOf(Peek());
       std::optional<Type> declared;
       if (AtType()) {
-        TEXT_ASSIGN_OR_RETURN(declared, ParseType());
+        ASSIGN_OR_RETURN(declared, ParseType());
       }
       const Pos name_pos = PosOf(Peek());
-      TEXT_ASSIGN_OR_RETURN(std::string name, QuotableId(declared ? "a name" : "a type and a name"));
+      ASSIGN_OR_RETURN(std::string name, QuotableId(declared ? "a name" : "a type and a name"));
       if (!Peek().Is('=')) {
         Reference ref;
         ref.kind = Reference::Kind::kValueInfo;
@@ -1099,12 +1087,12 @@ class Parser {
       if (!declared) return ErrorAt(PosOf(eq), absl::StrCat("initializer '", name, "' needs a type"));
       const Type& type = *declared;
       if (type.kind() == Type::Kind::kSparseTensor) {
-        TEXT_ASSIGN_OR_RETURN(SparseTensor sparse, ParseSparseData(type, type_pos));
+        ASSIGN_OR_RETURN(SparseTensor sparse, ParseSparseData(type, type_pos));
         Value* v = graph->AddSparseInitializer(name, std::move(sparse));
-        TEXT_RETURN_IF_ERROR(Define(scope, name, v, name_pos));
+        RETURN_IF_ERROR(Define(scope, name, v, name_pos));
         continue;
       }
-      TEXT_ASSIGN_OR_RETURN(Tensor tensor, ParseTensorData(type, type_pos, name, /*allow_external=*/true));
+      ASSIGN_OR_RETURN(Tensor tensor, ParseTensorData(type, type_pos, name, /*allow_external=*/true));
       // An initializer named like an input of this graph is that input's default.
       auto it = scope->defs.find(name);
       if (it != scope->defs.end() && it->second.value->is_graph_input() &&
@@ -1113,20 +1101,20 @@ class Parser {
         continue;
       }
       Value* v = graph->AddInitializer(std::move(tensor));
-      TEXT_RETURN_IF_ERROR(Define(scope, name, v, name_pos));
+      RETURN_IF_ERROR(Define(scope, name, v, name_pos));
     } while (TryPunct(','));
     return ExpectPunct('>');
   }
 
   absl::Status ParseNodeList(Scope* scope) {
-    TEXT_RETURN_IF_ERROR(ExpectPunct('{'));
+    RETURN_IF_ERROR(ExpectPunct('{'));
     while (!TryPunct('}')) {
       const Token& t = Peek();
       if (!(t.Is('[') || t.Is('=') || t.Is(',') || t.kind == TokenKind::kIdentifier ||
             t.kind == TokenKind::kString)) {
         return Expected("a node or '}'");
       }
-      TEXT_RETURN_IF_ERROR(ParseNode(scope));
+      RETURN_IF_ERROR(ParseNode(scope));
     }
     return absl::OkStatus();
   }
@@ -1136,13 +1124,13 @@ class Parser {
     std::string label;
     if (TryPunct('[')) {
       if (!Peek().Is(']')) {
-        TEXT_ASSIGN_OR_RETURN(label, QuotableId("a node name"));
+        ASSIGN_OR_RETURN(label, QuotableId("a node name"));
       }
-      TEXT_RETURN_IF_ERROR(ExpectPunct(']'));
+      RETURN_IF_ERROR(ExpectPunct(']'));
     }
-    TEXT_ASSIGN_OR_RETURN(std::vector<NameRef> outputs, ParseNameList('=', "an output name or '='"));
-    TEXT_RETURN_IF_ERROR(ExpectPunct('='));
-    TEXT_ASSIGN_OR_RETURN(std::string qualified, QualifiedId("an operator name"));
+    ASSIGN_OR_RETURN(std::vector<NameRef> outputs, ParseNameList('=', "an output name or '='"));
+    RETURN_IF_ERROR(ExpectPunct('='));
+    ASSIGN_OR_RETURN(std::string qualified, QualifiedId("an operator name"));
     std::string domain, op = qualified;
     if (size_t dot = qualified.rfind('.'); dot != std::string::npos) {
       domain = qualified.substr(0, dot);
@@ -1153,18 +1141,18 @@ class Parser {
     std::unique_ptr<Node> node = Node::Create(std::move(domain), std::move(op), {}, output_names);
     node->set_name(std::move(label));
     if (TryPunct(':')) {
-      TEXT_ASSIGN_OR_RETURN(std::string overload, Identifier("an overload name"));
+      ASSIGN_OR_RETURN(std::string overload, Identifier("an overload name"));
       node->set_overload(std::move(overload));
     }
     for (size_t i = 0; i < outputs.size(); ++i) {
-      TEXT_RETURN_IF_ERROR(Define(scope, outputs[i].name, node->output(i), outputs[i].pos));
+      RETURN_IF_ERROR(Define(scope, outputs[i].name, node->output(i), outputs[i].pos));
     }
     const bool attrs_before = Peek().Is('<');
-    if (attrs_before) TEXT_RETURN_IF_ERROR(ParseNodeAttributes(*node, scope));
-    TEXT_RETURN_IF_ERROR(ExpectPunct('('));
-    TEXT_ASSIGN_OR_RETURN(std::vector<NameRef> inputs, ParseNameList(')', "an input name or ')'"));
-    TEXT_RETURN_IF_ERROR(ExpectPunct(')'));
-    if (!attrs_before && Peek().Is('<')) TEXT_RETURN_IF_ERROR(ParseNodeAttributes(*node, scope));
+    if (attrs_before) RETURN_IF_ERROR(ParseNodeAttributes(*node, scope));
+    RETURN_IF_ERROR(ExpectPunct('('));
+    ASSIGN_OR_RETURN(std::vector<NameRef> inputs, ParseNameList(')', "an input name or ')'"));
+    RETURN_IF_ERROR(ExpectPunct(')'));
+    if (!attrs_before && Peek().Is('<')) RETURN_IF_ERROR(ParseNodeAttributes(*node, scope));
     Node* n = scope->graph->Append(std::move(node));
     for (size_t i = 0; i < inputs.size(); ++i) {
       n->AddInput(nullptr);
@@ -1187,17 +1175,17 @@ class Parser {
     std::vector<OpsetImport> opsets;
     StringPairs metadata;
     if (Peek().Is('<')) {
-      TEXT_RETURN_IF_ERROR(ParseHeader("a function property", [&](const std::string& key, Pos key_pos) -> absl::Status {
+      RETURN_IF_ERROR(ParseHeader("a function property", [&](const std::string& key, Pos key_pos) -> absl::Status {
         if (key == "domain") {
-          TEXT_ASSIGN_OR_RETURN(domain, StringLiteral("a string"));
+          ASSIGN_OR_RETURN(domain, StringLiteral("a string"));
         } else if (key == "opset_import") {
-          TEXT_ASSIGN_OR_RETURN(opsets, ParseOpsetList());
+          ASSIGN_OR_RETURN(opsets, ParseOpsetList());
         } else if (key == "doc_string") {
-          TEXT_ASSIGN_OR_RETURN(doc, StringLiteral("a string"));
+          ASSIGN_OR_RETURN(doc, StringLiteral("a string"));
         } else if (key == "overload") {
-          TEXT_ASSIGN_OR_RETURN(overload, StringLiteral("a string"));
+          ASSIGN_OR_RETURN(overload, StringLiteral("a string"));
         } else if (key == "metadata_props") {
-          TEXT_ASSIGN_OR_RETURN(metadata, ParseStringPairs());
+          ASSIGN_OR_RETURN(metadata, ParseStringPairs());
         } else {
           return ErrorAt(key_pos, absl::StrCat("unknown function property '", key,
                                                "' (expected domain, opset_import, doc_string, "
@@ -1206,7 +1194,7 @@ class Parser {
         return absl::OkStatus();
       }));
     }
-    TEXT_ASSIGN_OR_RETURN(std::string name, QuotableId("a function name"));
+    ASSIGN_OR_RETURN(std::string name, QuotableId("a function name"));
     auto f = std::make_unique<Function>(std::move(domain), std::move(name), std::move(overload));
     f->set_doc_string(std::move(doc));
     f->mutable_opset_imports() = std::move(opsets);
@@ -1215,7 +1203,7 @@ class Parser {
     if (TryPunct('<')) {
       do {
         const Pos name_pos = PosOf(Peek());
-        TEXT_ASSIGN_OR_RETURN(std::string attr_name, QuotableId("an attribute name"));
+        ASSIGN_OR_RETURN(std::string attr_name, QuotableId("an attribute name"));
         const bool seen =
             std::find(f->attribute_names().begin(), f->attribute_names().end(), attr_name) !=
                 f->attribute_names().end() ||
@@ -1223,25 +1211,25 @@ class Parser {
                         [&](const Attribute& a) { return a.name() == attr_name; });
         if (seen) return ErrorAt(name_pos, absl::StrCat("duplicate attribute '", attr_name, "'"));
         if (Peek().Is(':') || Peek().Is('=')) {
-          TEXT_ASSIGN_OR_RETURN(Attribute a, ParseAttributeAfterName(attr_name, name_pos, scope));
+          ASSIGN_OR_RETURN(Attribute a, ParseAttributeAfterName(attr_name, name_pos, scope));
           f->mutable_attribute_defaults().push_back(std::move(a));
         } else {
           f->mutable_attribute_names().push_back(std::move(attr_name));
         }
       } while (TryPunct(','));
-      TEXT_RETURN_IF_ERROR(ExpectPunct('>'));
+      RETURN_IF_ERROR(ExpectPunct('>'));
     }
-    TEXT_RETURN_IF_ERROR(ExpectPunct('('));
+    RETURN_IF_ERROR(ExpectPunct('('));
     if (!TryPunct(')')) {
       do {
-        TEXT_RETURN_IF_ERROR(ParseGraphInput(scope, /*allow_default=*/false));
+        RETURN_IF_ERROR(ParseGraphInput(scope, /*allow_default=*/false));
       } while (TryPunct(','));
-      TEXT_RETURN_IF_ERROR(ExpectPunct(')'));
+      RETURN_IF_ERROR(ExpectPunct(')'));
     }
-    TEXT_RETURN_IF_ERROR(ExpectArrow());
-    TEXT_RETURN_IF_ERROR(ParseOutputs(scope));
-    if (Peek().Is('<')) TEXT_RETURN_IF_ERROR(ParseValueInfoBlock(scope, /*allow_initializers=*/false));
-    TEXT_RETURN_IF_ERROR(ParseNodeList(scope));
+    RETURN_IF_ERROR(ExpectArrow());
+    RETURN_IF_ERROR(ParseOutputs(scope));
+    if (Peek().Is('<')) RETURN_IF_ERROR(ParseValueInfoBlock(scope, /*allow_initializers=*/false));
+    RETURN_IF_ERROR(ParseNodeList(scope));
     return f;
   }
 
@@ -1290,7 +1278,7 @@ class Parser {
   // Resolves node inputs, then value_info entries, then graph outputs (so that an output's declared
   // type can be compared with everything else known about its value).
   absl::Status Finalize() {
-    TEXT_RETURN_IF_ERROR(CheckShadowing());
+    RETURN_IF_ERROR(CheckShadowing());
     for (const Reference& ref : refs_) {
       if (ref.kind != Reference::Kind::kNodeInput) continue;
       Value* v = Lookup(ref.scope, ref.name);
@@ -1322,7 +1310,7 @@ class Parser {
         if (v->is_initializer() && !v->is_graph_input()) {
           v->set_type(*ref.type);  // the declared type refines the one taken from the tensor
         } else {
-          TEXT_RETURN_IF_ERROR(ApplyType(v, *ref.type, ref.pos));
+          RETURN_IF_ERROR(ApplyType(v, *ref.type, ref.pos));
         }
       }
       graph->AddValueInfo(v);

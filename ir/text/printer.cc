@@ -12,7 +12,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "ir/data_type.h"
-#include "ir/text/float_conversions.h"
+#include "ir/numeric/narrow_float.h"
 #include "ir/text/lexer.h"
 
 namespace onnx_opt::ir::text {

@@ -7,7 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
-#include "ir/text/float_conversions.h"
+#include "ir/numeric/narrow_float.h"
 #include "ir/text/model_equality.h"
 #include "ir/text/parser.h"
 #include "ir/text/printer.h"

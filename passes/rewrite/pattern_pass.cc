@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "ir/name_generator.h"
+#include "ir/status_macros.h"
 #include "passes/graph_walk.h"
 
 namespace onnx_opt::passes::rewrite {
@@ -45,10 +46,9 @@ absl::StatusOr<bool> PatternPass::Run(ir::Model& model, optimizer::PassContext& 
       for (const RewritePattern* p : possible) {
         if (!IsRoot(*node, *p)) continue;
         Rewriter rewriter(g, opset, names);
-        absl::StatusOr<int64_t> rewrites = p->match_and_rewrite(*node, rewriter);
-        if (!rewrites.ok()) return rewrites.status();
-        if (*rewrites == 0) continue;
-        ctx.CountRewrite(*rewrites);
+        ASSIGN_OR_RETURN(int64_t rewrites, p->match_and_rewrite(*node, rewriter));
+        if (rewrites == 0) continue;
+        ctx.CountRewrite(rewrites);
         changed = true;
         break;
       }

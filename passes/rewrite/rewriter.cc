@@ -3,6 +3,7 @@
 #include <memory>
 #include <utility>
 
+#include "ir/status_macros.h"
 #include "passes/forward_value.h"
 
 namespace onnx_opt::passes::rewrite {
@@ -27,18 +28,18 @@ absl::StatusOr<ir::Node*> Rewriter::ReplaceWithNode(ir::Node& old, const std::st
   if (!ForwardValue(out, fused->output(0))) {
     // Undo: the new node has no users yet, only uses of its inputs.
     fused->RemoveAllInputs();
-    if (absl::Status s = graph_.Erase(fused); !s.ok()) return s;
+    RETURN_IF_ERROR(graph_.Erase(fused));
     return nullptr;
   }
-  if (absl::Status s = graph_.Erase(&old); !s.ok()) return s;
-  if (absl::Status s = EraseDeadMatched(); !s.ok()) return s;
+  RETURN_IF_ERROR(graph_.Erase(&old));
+  RETURN_IF_ERROR(EraseDeadMatched());
   return fused;
 }
 
 absl::StatusOr<bool> Rewriter::ReplaceWithValue(ir::Node& old, ir::Value* value) {
   if (!ForwardValue(old.output(0), value)) return false;
-  if (absl::StatusOr<bool> erased = EraseIfDead(old); !erased.ok()) return erased.status();
-  if (absl::Status s = EraseDeadMatched(/*keep=*/value->producer()); !s.ok()) return s;
+  RETURN_IF_ERROR(EraseIfDead(old).status());
+  RETURN_IF_ERROR(EraseDeadMatched(/*keep=*/value->producer()));
   return true;
 }
 
@@ -49,7 +50,7 @@ absl::Status Rewriter::EraseDeadMatched(const ir::Node* keep) {
     erased = false;
     for (ir::Node* n : state_.matched()) {
       if (n == keep || n->is_erased() || !IsDead(*n)) continue;
-      if (absl::Status s = graph_.Erase(n); !s.ok()) return s;
+      RETURN_IF_ERROR(graph_.Erase(n));
       erased = true;
     }
   }
@@ -58,7 +59,7 @@ absl::Status Rewriter::EraseDeadMatched(const ir::Node* keep) {
 
 absl::StatusOr<bool> Rewriter::EraseIfDead(ir::Node& n) {
   if (n.is_erased() || !IsDead(n)) return false;
-  if (absl::Status s = graph_.Erase(&n); !s.ok()) return s;
+  RETURN_IF_ERROR(graph_.Erase(&n));
   return true;
 }
 

@@ -1,5 +1,6 @@
 #include "passes/testing/pass_test_util.h"
 
+#include "ir/status_macros.h"
 #include "ir/text/parser.h"
 #include "ir/text/printer.h"
 
@@ -8,18 +9,15 @@ namespace onnx_opt::passes::testing {
 absl::StatusOr<PassTestRun> RunPipelineOnText(const std::string& text, const std::string& pipeline,
                                               const optimizer::PassOptions& options) {
   PassTestRun run;
-  absl::StatusOr<std::unique_ptr<ir::Model>> before = ir::text::ParseModel(text);
-  if (!before.ok()) return before.status();
-  absl::StatusOr<std::unique_ptr<ir::Model>> after = ir::text::ParseModel(text);
-  if (!after.ok()) return after.status();
-  run.before = std::move(*before);
-  run.after = std::move(*after);
+  ASSIGN_OR_RETURN(std::unique_ptr<ir::Model> before, ir::text::ParseModel(text));
+  ASSIGN_OR_RETURN(std::unique_ptr<ir::Model> after, ir::text::ParseModel(text));
+  run.before = std::move(before);
+  run.after = std::move(after);
   optimizer::PassManagerOptions pm_options;
   pm_options.pass_options = options;
   optimizer::PassManager manager(pm_options);
-  absl::StatusOr<optimizer::PipelineResult> result = manager.Run(*run.after, pipeline);
-  if (!result.ok()) return result.status();
-  run.result = std::move(*result);
+  ASSIGN_OR_RETURN(optimizer::PipelineResult result, manager.Run(*run.after, pipeline));
+  run.result = std::move(result);
   return run;
 }
 

@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "ir/numeric/tensor_to_doubles.h"
 #include "schema/inference/engine.h"
 #include "schema/inference/shape_utils.h"
 
@@ -119,7 +120,7 @@ std::optional<std::vector<int64_t>> InferenceContext::input_ints(size_t i) const
 
 std::optional<std::vector<double>> InferenceContext::input_doubles(size_t i) const {
   if (const ir::Tensor* t = input_constant(i)) {
-    if (auto v = TensorToDoubles(*t)) return v;
+    if (auto v = ir::TensorToDoubles(*t)) return v;
   }
   if (auto sv = input_shape_value(i)) {
     if (auto k = sv->known()) return std::vector<double>(k->begin(), k->end());

@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "ir/opset_import.h"
+#include "ir/status_macros.h"
 #include "ir/topological_sort.h"
 #include "schema/domains.h"
 #include "schema/inference/engine.h"
@@ -138,8 +139,7 @@ absl::Status Engine::InferGraph(Scope& scope, ir::Graph& graph) {
     for (ir::Node* n : graph.nodes()) order.push_back(n);
   }
   for (ir::Node* node : order) {
-    absl::Status s = InferNode(scope, *node);
-    if (!s.ok()) return s;
+    RETURN_IF_ERROR(InferNode(scope, *node));
   }
   // Outputs described apart from their values (an outer value returned by a subgraph, a value
   // returned twice with different types) must agree with what the value turned out to be.
@@ -149,9 +149,8 @@ absl::Status Engine::InferGraph(Scope& scope, ir::Graph& graph) {
     std::string conflict;
     ir::Type merged = MergeTypes(info->type, GetType(scope, graph.outputs()[i]), &conflict);
     if (!conflict.empty()) {
-      absl::Status p = Problem(absl::StrCat("graph '", graph.name(), "' output ", i, " ('",
-                                            graph.outputs()[i]->name(), "'): ", conflict));
-      if (!p.ok()) return p;
+      RETURN_IF_ERROR(Problem(absl::StrCat("graph '", graph.name(), "' output ", i, " ('",
+                                           graph.outputs()[i]->name(), "'): ", conflict)));
     }
     if (scope.commit && options_.types_out == nullptr && merged != info->type) {
       ir::OutputInfo updated = *info;
@@ -206,23 +205,20 @@ absl::Status Engine::InferNode(Scope& scope, ir::Node& node) {
           InferenceRegistry::Get().Find(domain, node.op_type(), (*schema)->since_version())) {
     absl::Status s = (*fn)(ctx);
     if (!s.ok()) {
-      absl::Status p = Problem(std::string(s.message()));
-      if (!p.ok()) return p;
+      RETURN_IF_ERROR(Problem(std::string(s.message())));
       // Keep only what the schema alone says.
       InferenceContext plain(*this, scope, node, **schema, *opset);
       plain.InitFromSchema();
       for (size_t i = 0; i < node.num_outputs() && i < plain.num_outputs(); ++i) {
-        absl::Status c = Commit(scope, node, node.output(i), plain.outputs()[i], std::nullopt,
-                                nullptr);
-        if (!c.ok()) return c;
+        RETURN_IF_ERROR(Commit(scope, node, node.output(i), plain.outputs()[i], std::nullopt,
+                               nullptr));
       }
       return absl::OkStatus();
     }
   }
   for (size_t i = 0; i < node.num_outputs() && i < ctx.num_outputs(); ++i) {
-    absl::Status c = Commit(scope, node, node.output(i), ctx.outputs()[i],
-                            ctx.output_shape_values()[i], ctx.output_constants()[i]);
-    if (!c.ok()) return c;
+    RETURN_IF_ERROR(Commit(scope, node, node.output(i), ctx.outputs()[i],
+                           ctx.output_shape_values()[i], ctx.output_constants()[i]));
   }
   return absl::OkStatus();
 }
@@ -261,9 +257,8 @@ absl::Status Engine::InferFunctionCall(Scope& scope, ir::Node& node, const ir::F
   }
   for (size_t i = 0; i < node.num_outputs() && i < body.outputs().size(); ++i) {
     const ir::Value* out = body.outputs()[i];
-    absl::Status c = Commit(scope, node, node.output(i), OutputType(call, body, i),
-                            GetShapeValue(call, out), GetConstant(call, out));
-    if (!c.ok()) return c;
+    RETURN_IF_ERROR(Commit(scope, node, node.output(i), OutputType(call, body, i),
+                           GetShapeValue(call, out), GetConstant(call, out)));
   }
   return absl::OkStatus();
 }
@@ -274,18 +269,16 @@ absl::Status Engine::Commit(Scope& scope, ir::Node& node, ir::Value* v, const ir
   const ir::Type& declared = GetType(scope, v);
   // A negative dimension means the operator's inputs make no sense (a negative size, ...).
   if (HasNegativeDim(inferred)) {
-    absl::Status p = Problem(absl::StrCat(DescribeNode(node), ": output '", v->name(),
-                                          "' would have a negative dimension: ",
-                                          inferred.ToString()));
-    if (!p.ok()) return p;
+    RETURN_IF_ERROR(Problem(absl::StrCat(DescribeNode(node), ": output '", v->name(),
+                                         "' would have a negative dimension: ",
+                                         inferred.ToString())));
     return Commit(scope, node, v, StripShapes(inferred), std::nullopt, nullptr);
   }
   std::string conflict;
   ir::Type merged = MergeTypes(declared, inferred, &conflict);
   if (!conflict.empty()) {
-    absl::Status p =
-        Problem(absl::StrCat(DescribeNode(node), ": output '", v->name(), "': ", conflict));
-    if (!p.ok()) return p;
+    RETURN_IF_ERROR(
+        Problem(absl::StrCat(DescribeNode(node), ": output '", v->name(), "': ", conflict)));
   }
   if (merged != declared) SetType(scope, v, std::move(merged));
   const bool writes_model = scope.commit && options_.types_out == nullptr;
@@ -319,14 +312,12 @@ absl::StatusOr<std::vector<ir::Type>> Engine::InferSubgraphImpl(
     std::string conflict;
     ir::Type merged = MergeTypes(declared, input_types[i], &conflict);
     if (!conflict.empty()) {
-      absl::Status p = Problem(absl::StrCat("subgraph '", graph.name(), "' input '", in->name(),
-                                            "': ", conflict));
-      if (!p.ok()) return p;
+      RETURN_IF_ERROR(Problem(absl::StrCat("subgraph '", graph.name(), "' input '", in->name(),
+                                           "': ", conflict)));
     }
     if (merged != declared) SetType(sub, in, std::move(merged));
   }
-  absl::Status s = InferGraph(sub, graph);
-  if (!s.ok()) return s;
+  RETURN_IF_ERROR(InferGraph(sub, graph));
   std::vector<ir::Type> out;
   for (size_t i = 0; i < graph.outputs().size(); ++i) out.push_back(OutputType(sub, graph, i));
   return out;

@@ -33,9 +33,9 @@ absl::Status If(InferenceContext& ctx) {
   if (auto c = ctx.input_shape_value(0); c && c->elems.size() == 1 && c->elems[0].is_known()) {
     cond = c->elems[0].value() != 0;
   }
-  INFER_ASSIGN_OR_RETURN(then_types,
+  ASSIGN_OR_RETURN(auto then_types,
                          ctx.InferSubgraph("then_branch", {}, /*trial=*/cond && !*cond));
-  INFER_ASSIGN_OR_RETURN(else_types,
+  ASSIGN_OR_RETURN(auto else_types,
                          ctx.InferSubgraph("else_branch", {}, /*trial=*/cond && *cond));
   if (cond) {
     const std::vector<ir::Type>& live = *cond ? then_types : else_types;
@@ -51,7 +51,7 @@ absl::Status If(InferenceContext& ctx) {
                                   " outputs for ", ctx.num_outputs(), " node outputs"));
   }
   for (size_t i = 0; i < ctx.num_outputs(); ++i) {
-    INFER_ASSIGN_OR_RETURN(t, JoinBranches(ctx, then_types[i], else_types[i], i));
+    ASSIGN_OR_RETURN(auto t, JoinBranches(ctx, then_types[i], else_types[i], i));
     ctx.SetOutputType(i, t);
   }
   return absl::OkStatus();
@@ -80,7 +80,7 @@ absl::StatusOr<std::vector<ir::Type>> InferCarried(InferenceContext& ctx, std::s
                                                    std::vector<ir::Type>& inputs, size_t first,
                                                    size_t n, size_t out_first) {
   for (int round = 0; round < kMaxLoopRefinements; ++round) {
-    INFER_ASSIGN_OR_RETURN(outs, ctx.InferSubgraph(body, inputs, /*trial=*/true));
+    ASSIGN_OR_RETURN(auto outs, ctx.InferSubgraph(body, inputs, /*trial=*/true));
     bool stable = true;
     for (size_t j = 0; j < n; ++j) {
       if (out_first + j >= outs.size()) break;
@@ -103,7 +103,7 @@ absl::Status Loop(InferenceContext& ctx) {
   std::vector<ir::Type> inputs{ir::Type::Tensor(ir::DataType::kInt64, Shape()),
                                ir::Type::Tensor(ir::DataType::kBool, Shape())};
   for (size_t j = 0; j < n_carried; ++j) inputs.push_back(ctx.input_type(2 + j));
-  INFER_ASSIGN_OR_RETURN(outs, InferCarried(ctx, "body", inputs, 2, n_carried, 1));
+  ASSIGN_OR_RETURN(auto outs, InferCarried(ctx, "body", inputs, 2, n_carried, 1));
   if (outs.size() < 1 + n_carried) return ctx.Error("body has too few outputs");
   for (size_t j = 0; j < n_carried && j < ctx.num_outputs(); ++j) {
     ctx.SetOutputType(j, Carried(inputs[2 + j], outs[1 + j]));
@@ -178,7 +178,7 @@ absl::Status Scan(InferenceContext& ctx) {
     if (v8) t = Slice(t, 0);  // drop batch, then the sequence axis (now 0)
     inputs.push_back(Slice(t, v8 ? 0 : axis));
   }
-  INFER_ASSIGN_OR_RETURN(outs, InferCarried(ctx, "body", inputs, 0, n_states, 0));
+  ASSIGN_OR_RETURN(auto outs, InferCarried(ctx, "body", inputs, 0, n_states, 0));
   for (size_t j = 0; j < n_states && j < ctx.num_outputs() && j < outs.size(); ++j) {
     ir::Type t = Carried(inputs[j], outs[j]);
     if (v8 && IsTensor(t)) {

@@ -122,7 +122,7 @@ void BinaryShapeValue(InferenceContext& ctx, SvBinary fn) {
 
 InferFn BroadcastWithValues(SvBinary fn) {
   return [fn](InferenceContext& ctx) -> absl::Status {
-    INFER_RETURN_IF_ERROR(BroadcastAllInputs(ctx));
+    RETURN_IF_ERROR(BroadcastAllInputs(ctx));
     if (IsIntegerOrBool(ctx.input_elem_type(0))) BinaryShapeValue(ctx, fn);
     return absl::OkStatus();
   };
@@ -131,7 +131,7 @@ InferFn BroadcastWithValues(SvBinary fn) {
 // Before opset 7: "limited broadcast" (B broadcasts to A as `broadcast` and `axis` allow), so the
 // result has A's shape; without broadcast=1 the shapes are equal, and B's dims fill A's unknown ones.
 absl::Status LegacyBroadcast(InferenceContext& ctx) {
-  INFER_RETURN_IF_ERROR(SameShape(ctx, 0, 0));
+  RETURN_IF_ERROR(SameShape(ctx, 0, 0));
   const Shape* a = ctx.input_shape(0);
   const Shape* b = ctx.input_shape(1);
   if (a == nullptr || b == nullptr || !ctx.has_output(0)) return absl::OkStatus();
@@ -151,7 +151,7 @@ absl::Status LegacyBroadcast(InferenceContext& ctx) {
 
 // PRelu before opset 7: the slope is shared or per channel (legacy_broadcast.h); Y has X's shape.
 absl::Status LegacyPRelu(InferenceContext& ctx) {
-  INFER_RETURN_IF_ERROR(SameShape(ctx, 0, 0));
+  RETURN_IF_ERROR(SameShape(ctx, 0, 0));
   const Shape* x = ctx.input_shape(0);
   const Shape* slope = ctx.input_shape(1);
   if (x == nullptr || slope == nullptr) return absl::OkStatus();
@@ -172,7 +172,7 @@ absl::Status LegacyPRelu(InferenceContext& ctx) {
 absl::Status Variadic(InferenceContext& ctx) { return BroadcastAllInputs(ctx); }
 
 absl::Status VariadicWithValues(InferenceContext& ctx, SvBinary fn) {
-  INFER_RETURN_IF_ERROR(BroadcastAllInputs(ctx));
+  RETURN_IF_ERROR(BroadcastAllInputs(ctx));
   if (!IsIntegerType(ctx.input_elem_type(0))) return absl::OkStatus();
   std::optional<ShapeValue> acc;
   for (size_t i = 0; i < ctx.num_inputs(); ++i) {
@@ -190,7 +190,7 @@ absl::Status VariadicWithValues(InferenceContext& ctx, SvBinary fn) {
 }
 
 absl::Status Where(InferenceContext& ctx) {
-  INFER_RETURN_IF_ERROR(BroadcastAllInputs(ctx));
+  RETURN_IF_ERROR(BroadcastAllInputs(ctx));
   auto c = ctx.input_shape_value(0);
   auto x = ctx.input_shape_value(1);
   auto y = ctx.input_shape_value(2);
@@ -228,7 +228,7 @@ absl::Status Cast(InferenceContext& ctx) {
     if (!t) return ctx.Error(absl::StrCat("unknown element type '", a->s, "'"));
     to = *t;
   } else {
-    INFER_ASSIGN_OR_RETURN(t, DataTypeAttr(ctx, ctx.GetInt("to", 0)));
+    ASSIGN_OR_RETURN(auto t, DataTypeAttr(ctx, ctx.GetInt("to", 0)));
     to = t;
   }
   ctx.SetOutputElemType(0, to);
@@ -263,7 +263,7 @@ absl::Status CastLike(InferenceContext& ctx) {
 }
 
 absl::Status Neg(InferenceContext& ctx) {
-  INFER_RETURN_IF_ERROR(SameShapeAsInput0(ctx));
+  RETURN_IF_ERROR(SameShapeAsInput0(ctx));
   if (!IsIntegerType(ctx.input_elem_type(0))) return absl::OkStatus();
   if (auto v = ctx.input_shape_value(0)) {
     ShapeValue out;
@@ -278,7 +278,7 @@ absl::Status Neg(InferenceContext& ctx) {
 }
 
 absl::Status Abs(InferenceContext& ctx) {
-  INFER_RETURN_IF_ERROR(SameShapeAsInput0(ctx));
+  RETURN_IF_ERROR(SameShapeAsInput0(ctx));
   if (!IsIntegerType(ctx.input_elem_type(0))) return absl::OkStatus();
   if (auto v = ctx.input_shape_value(0)) {
     ShapeValue out;
@@ -298,7 +298,7 @@ absl::Status Abs(InferenceContext& ctx) {
 // Output 0's element type comes from the `dtype` attribute when given, else from input 0.
 absl::Status LikeWithDtype(InferenceContext& ctx) {
   if (const ir::Attribute* a = ctx.attr("dtype")) {
-    INFER_ASSIGN_OR_RETURN(t, DataTypeAttr(ctx, a->i));
+    ASSIGN_OR_RETURN(auto t, DataTypeAttr(ctx, a->i));
     ctx.SetOutputElemType(0, t);
   } else {
     ctx.PropagateElemType(0, 0);

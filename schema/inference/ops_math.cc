@@ -187,7 +187,7 @@ absl::Status Dft(InferenceContext& ctx) {
   } else {
     axis_value = ctx.GetInt("axis", 1);
   }
-  INFER_ASSIGN_OR_RETURN(axis, CheckAxis(ctx, axis_value, rank));
+  ASSIGN_OR_RETURN(auto axis, CheckAxis(ctx, axis_value, rank));
   std::vector<Dim> out(s->dims());
   Dim len = out[axis];
   if (ctx.has_input(1)) {
@@ -242,7 +242,7 @@ absl::Status Stft(InferenceContext& ctx) {
 }
 
 absl::Status Window(InferenceContext& ctx) {
-  INFER_ASSIGN_OR_RETURN(t, DataTypeAttr(ctx, ctx.GetInt("output_datatype", 1)));
+  ASSIGN_OR_RETURN(auto t, DataTypeAttr(ctx, ctx.GetInt("output_datatype", 1)));
   ctx.SetOutputElemType(0, t);
   auto size = ctx.input_ints(0);
   ctx.SetOutputShape(0, Shape({size && size->size() == 1 ? Dim::Known((*size)[0]) : Dim()}));
@@ -250,7 +250,7 @@ absl::Status Window(InferenceContext& ctx) {
 }
 
 absl::Status MelWeightMatrix(InferenceContext& ctx) {
-  INFER_ASSIGN_OR_RETURN(t, DataTypeAttr(ctx, ctx.GetInt("output_datatype", 1)));
+  ASSIGN_OR_RETURN(auto t, DataTypeAttr(ctx, ctx.GetInt("output_datatype", 1)));
   ctx.SetOutputElemType(0, t);
   auto bins = ctx.input_ints(0);
   auto dft = ctx.input_ints(1);
@@ -272,7 +272,7 @@ absl::Status NllLoss(InferenceContext& ctx) {
 }
 
 absl::Status SoftmaxCrossEntropyLoss(InferenceContext& ctx) {
-  INFER_RETURN_IF_ERROR(NllLoss(ctx));
+  RETURN_IF_ERROR(NllLoss(ctx));
   if (ctx.num_outputs() > 1) ctx.PropagateShape(0, 1);
   return absl::OkStatus();
 }

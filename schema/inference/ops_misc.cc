@@ -15,7 +15,7 @@ absl::Status QuantizeLinear(InferenceContext& ctx) {
   if (ctx.has_input(2) && ctx.input_elem_type(2) != ir::DataType::kUndefined) {
     ctx.PropagateElemType(2, 0);
   } else if (int64_t dt = ctx.GetInt("output_dtype", 0); dt != 0) {
-    INFER_ASSIGN_OR_RETURN(t, DataTypeAttr(ctx, dt));
+    ASSIGN_OR_RETURN(auto t, DataTypeAttr(ctx, dt));
     ctx.SetOutputElemType(0, t);
   } else if (!ctx.has_input(2)) {
     ctx.SetOutputElemType(0, ir::DataType::kUint8);
@@ -26,7 +26,7 @@ absl::Status QuantizeLinear(InferenceContext& ctx) {
 absl::Status DequantizeLinear(InferenceContext& ctx) {
   ctx.PropagateShape(0, 0);
   if (int64_t dt = ctx.GetInt("output_dtype", 0); dt != 0) {
-    INFER_ASSIGN_OR_RETURN(t, DataTypeAttr(ctx, dt));
+    ASSIGN_OR_RETURN(auto t, DataTypeAttr(ctx, dt));
     ctx.SetOutputElemType(0, t);
   } else if (ctx.since_version() >= 19) {
     ctx.PropagateElemType(1, 0);
@@ -42,14 +42,14 @@ absl::Status DynamicQuantizeLinear(InferenceContext& ctx) {
 }
 
 absl::Status RandomWithShape(InferenceContext& ctx) {
-  INFER_ASSIGN_OR_RETURN(dt, DataTypeAttr(ctx, ctx.GetInt("dtype", 1)));
+  ASSIGN_OR_RETURN(auto dt, DataTypeAttr(ctx, ctx.GetInt("dtype", 1)));
   ctx.SetOutputElemType(0, dt);
   if (auto s = ctx.FindInts("shape")) ctx.SetOutputShape(0, Shape::FromSizes(*s));
   return absl::OkStatus();
 }
 
 absl::Status Multinomial(InferenceContext& ctx) {
-  INFER_ASSIGN_OR_RETURN(dt, DataTypeAttr(ctx, ctx.GetInt("dtype", 6)));
+  ASSIGN_OR_RETURN(auto dt, DataTypeAttr(ctx, ctx.GetInt("dtype", 6)));
   ctx.SetOutputElemType(0, dt);
   const Shape* in = ctx.input_shape(0);
   Dim batch = in != nullptr && in->rank() == 2 ? in->dim(0) : Dim();

@@ -112,7 +112,7 @@ absl::Status ConvLike(InferenceContext& ctx, size_t x, std::optional<size_t> w, 
     ctx.SetOutputShape(0, Shape(out));
     return absl::OkStatus();
   }
-  INFER_ASSIGN_OR_RETURN(p, ReadWindow(ctx, n, kernel_known ? &kernel : nullptr));
+  ASSIGN_OR_RETURN(auto p, ReadWindow(ctx, n, kernel_known ? &kernel : nullptr));
   for (size_t i = 0; i < n; ++i) out.push_back(WindowOutput(xs->dim(i + 2), p, i));
   ctx.SetOutputShape(0, Shape(out));
   return absl::OkStatus();
@@ -122,7 +122,7 @@ absl::Status Conv(InferenceContext& ctx) { return ConvLike(ctx, 0, 1, false); }
 absl::Status QLinearConv(InferenceContext& ctx) { return ConvLike(ctx, 0, 3, false); }
 
 absl::Status Pool(InferenceContext& ctx) {
-  INFER_RETURN_IF_ERROR(ConvLike(ctx, 0, std::nullopt, true));
+  RETURN_IF_ERROR(ConvLike(ctx, 0, std::nullopt, true));
   if (ctx.num_outputs() > 1) {
     ctx.SetOutputElemType(1, ir::DataType::kInt64);
     if (ctx.output_type(0).shape()) ctx.SetOutputShape(1, ctx.output_type(0).shape());
@@ -173,7 +173,7 @@ absl::Status ConvTranspose(InferenceContext& ctx) {
     ctx.SetOutputShape(0, Shape(out));
     return absl::OkStatus();
   }
-  INFER_ASSIGN_OR_RETURN(p, ReadWindow(ctx, n, kernel_known ? &kernel : nullptr));
+  ASSIGN_OR_RETURN(auto p, ReadWindow(ctx, n, kernel_known ? &kernel : nullptr));
   std::vector<int64_t> out_pad = ctx.GetInts("output_padding");
   if (out_pad.empty()) out_pad.assign(n, 0);
   if (out_pad.size() != n) return ctx.Error("output_padding does not match the spatial rank");
@@ -197,7 +197,7 @@ absl::Status ConvTranspose(InferenceContext& ctx) {
 }
 
 absl::Status DeformConv(InferenceContext& ctx) {
-  INFER_RETURN_IF_ERROR(ConvLike(ctx, 0, 1, false));
+  RETURN_IF_ERROR(ConvLike(ctx, 0, 1, false));
   // Where the window arithmetic left gaps, the offsets' spatial dims tell.
   const Shape* off = ctx.input_shape(2);
   const auto& t = ctx.output_type(0);
@@ -246,7 +246,7 @@ absl::Status MaxUnpool(InferenceContext& ctx) {
   if (xs == nullptr) return absl::OkStatus();
   if (xs->rank() < 2) return ctx.Error("input must have rank >= 2");
   size_t n = xs->rank() - 2;
-  INFER_ASSIGN_OR_RETURN(p, ReadWindow(ctx, n, nullptr));
+  ASSIGN_OR_RETURN(auto p, ReadWindow(ctx, n, nullptr));
   std::vector<Dim> out{xs->dim(0), xs->dim(1)};
   for (size_t i = 0; i < n; ++i) {
     const Dim& d = xs->dim(i + 2);
@@ -262,7 +262,7 @@ absl::Status MaxUnpool(InferenceContext& ctx) {
 }
 
 absl::Status BatchNormalization(InferenceContext& ctx) {
-  INFER_RETURN_IF_ERROR(SameShapeAsInput0(ctx));
+  RETURN_IF_ERROR(SameShapeAsInput0(ctx));
   Dim c;
   if (const Shape* xs = ctx.input_shape(0); xs != nullptr && xs->rank() >= 2) c = xs->dim(1);
   if (const Shape* scale = ctx.input_shape(1); scale != nullptr && scale->rank() == 1) {
@@ -276,13 +276,13 @@ absl::Status BatchNormalization(InferenceContext& ctx) {
 }
 
 absl::Status LayerNormalization(InferenceContext& ctx) {
-  INFER_RETURN_IF_ERROR(SameShapeAsInput0(ctx));
+  RETURN_IF_ERROR(SameShapeAsInput0(ctx));
   if (ctx.num_outputs() < 2) return absl::OkStatus();
-  INFER_ASSIGN_OR_RETURN(stash, DataTypeAttr(ctx, ctx.GetInt("stash_type", 1)));
+  ASSIGN_OR_RETURN(auto stash, DataTypeAttr(ctx, ctx.GetInt("stash_type", 1)));
   const Shape* xs = ctx.input_shape(0);
   std::optional<Shape> reduced;
   if (xs != nullptr) {
-    INFER_ASSIGN_OR_RETURN(axis, CheckAxis(ctx, ctx.GetInt("axis", -1),
+    ASSIGN_OR_RETURN(auto axis, CheckAxis(ctx, ctx.GetInt("axis", -1),
                                            static_cast<int64_t>(xs->rank())));
     std::vector<Dim> dims(xs->dims());
     for (size_t i = static_cast<size_t>(axis); i < dims.size(); ++i) dims[i] = Dim::Known(1);
@@ -296,7 +296,7 @@ absl::Status LayerNormalization(InferenceContext& ctx) {
 }
 
 absl::Status Dropout(InferenceContext& ctx) {
-  INFER_RETURN_IF_ERROR(SameShapeAsInput0(ctx));
+  RETURN_IF_ERROR(SameShapeAsInput0(ctx));
   if (ctx.num_outputs() > 1) {
     if (ctx.output_type(1).is_none()) ctx.SetOutputElemType(1, ir::DataType::kBool);
     ctx.PropagateShape(0, 1);
@@ -305,7 +305,7 @@ absl::Status Dropout(InferenceContext& ctx) {
 }
 
 absl::Status CausalConvWithState(InferenceContext& ctx) {
-  INFER_RETURN_IF_ERROR(SameShapeAsInput0(ctx));
+  RETURN_IF_ERROR(SameShapeAsInput0(ctx));
   const Shape* xs = ctx.input_shape(0);
   const Shape* ws = ctx.input_shape(1);
   if (ctx.num_outputs() < 2) return absl::OkStatus();

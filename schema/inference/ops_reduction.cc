@@ -45,7 +45,7 @@ absl::Status Reduce(InferenceContext& ctx, int axes_input_since) {
     axes.emplace();
     for (int64_t i = 0; i < rank; ++i) axes->push_back(i);
   }
-  INFER_ASSIGN_OR_RETURN(norm, CheckAxes(ctx, *axes, rank));
+  ASSIGN_OR_RETURN(auto norm, CheckAxes(ctx, *axes, rank));
   std::set<int64_t> reduce(norm.begin(), norm.end());
   std::vector<Dim> out;
   for (int64_t i = 0; i < rank; ++i) {
@@ -66,7 +66,7 @@ InferFn ReduceFn(int axes_input_since) {
 absl::Status ArgReduce(InferenceContext& ctx) {
   const Shape* in = ctx.input_shape(0);
   if (in == nullptr) return absl::OkStatus();
-  INFER_ASSIGN_OR_RETURN(axis,
+  ASSIGN_OR_RETURN(auto axis,
                          CheckAxis(ctx, ctx.GetInt("axis", 0), static_cast<int64_t>(in->rank())));
   bool keepdims = ctx.GetInt("keepdims", 1) != 0;
   std::vector<Dim> out;
@@ -84,7 +84,7 @@ absl::Status ArgReduce(InferenceContext& ctx) {
 absl::Status TopK(InferenceContext& ctx) {
   const Shape* in = ctx.input_shape(0);
   if (in == nullptr) return absl::OkStatus();
-  INFER_ASSIGN_OR_RETURN(axis,
+  ASSIGN_OR_RETURN(auto axis,
                          CheckAxis(ctx, ctx.GetInt("axis", -1), static_cast<int64_t>(in->rank())));
   Dim k;
   if (ctx.since_version() < 10) {

@@ -141,8 +141,7 @@ absl::Status FlexAttention(InferenceContext& ctx) {
       Shape({q->dim(0), q->dim(1), q->dim(2), k != nullptr && k->rank() == 4 ? k->dim(2) : Dim()}));
   for (const char* name : {"score_mod", "prob_mod"}) {
     if (ctx.has_attr(name)) {
-      auto r = ctx.InferSubgraph(name, {scores});
-      if (!r.ok()) return r.status();
+      RETURN_IF_ERROR(ctx.InferSubgraph(name, {scores}).status());
     }
   }
   return absl::OkStatus();

@@ -12,7 +12,7 @@ using ir::Shape;
 bool IsSeq(const ir::Type& t) { return t.kind() == ir::Type::Kind::kSequence && t.has_inner(); }
 
 absl::Status SequenceEmpty(InferenceContext& ctx) {
-  INFER_ASSIGN_OR_RETURN(dt, DataTypeAttr(ctx, ctx.GetInt("dtype", 1)));
+  ASSIGN_OR_RETURN(auto dt, DataTypeAttr(ctx, ctx.GetInt("dtype", 1)));
   ctx.SetOutputType(0, ir::Type::Sequence(ir::Type::Tensor(dt)));
   return absl::OkStatus();
 }
@@ -75,7 +75,7 @@ absl::Status SplitToSequence(InferenceContext& ctx) {
   const Shape* in = ctx.input_shape(0);
   ir::Type out = ir::Type::Tensor(elem);
   if (in != nullptr) {
-    INFER_ASSIGN_OR_RETURN(axis, CheckAxis(ctx, ctx.GetInt("axis", 0),
+    ASSIGN_OR_RETURN(auto axis, CheckAxis(ctx, ctx.GetInt("axis", 0),
                                            static_cast<int64_t>(in->rank())));
     std::vector<Dim> dims(in->dims());
     if (!ctx.has_input(1)) {
@@ -114,7 +114,7 @@ absl::Status ConcatFromSequence(InferenceContext& ctx) {
   if (!e.shape()) return absl::OkStatus();
   bool new_axis = ctx.GetInt("new_axis", 0) != 0;
   int64_t rank = static_cast<int64_t>(e.shape()->rank()) + (new_axis ? 1 : 0);
-  INFER_ASSIGN_OR_RETURN(axis, CheckAxis(ctx, ctx.GetInt("axis", 0), rank));
+  ASSIGN_OR_RETURN(auto axis, CheckAxis(ctx, ctx.GetInt("axis", 0), rank));
   std::vector<Dim> dims(e.shape()->dims());
   if (new_axis) {
     dims.insert(dims.begin() + axis, Dim::Unknown());
@@ -131,7 +131,7 @@ absl::Status SequenceMap(InferenceContext& ctx) {
     const ir::Type& t = ctx.input_type(i);
     inputs.push_back(IsSeq(t) ? t.inner() : t.kind() == ir::Type::Kind::kSequence ? ir::Type() : t);
   }
-  INFER_ASSIGN_OR_RETURN(outs, ctx.InferSubgraph("body", inputs));
+  ASSIGN_OR_RETURN(auto outs, ctx.InferSubgraph("body", inputs));
   for (size_t i = 0; i < outs.size() && i < ctx.num_outputs(); ++i) {
     if (!outs[i].is_none()) ctx.SetOutputType(i, ir::Type::Sequence(outs[i]));
   }

@@ -170,7 +170,7 @@ absl::Status Squeeze(InferenceContext& ctx) {
   std::vector<Dim> out;
   if (given) {
     if (!axes) return absl::OkStatus();
-    INFER_ASSIGN_OR_RETURN(norm, CheckAxes(ctx, *axes, rank));
+    ASSIGN_OR_RETURN(auto norm, CheckAxes(ctx, *axes, rank));
     std::set<int64_t> drop(norm.begin(), norm.end());
     for (int64_t i = 0; i < rank; ++i) {
       const Dim& d = in->dim(static_cast<size_t>(i));
@@ -213,7 +213,7 @@ absl::Status Unsqueeze(InferenceContext& ctx) {
     return absl::OkStatus();
   }
   int64_t out_rank = static_cast<int64_t>(in->rank() + axes->size());
-  INFER_ASSIGN_OR_RETURN(norm, CheckAxes(ctx, *axes, out_rank));
+  ASSIGN_OR_RETURN(auto norm, CheckAxes(ctx, *axes, out_rank));
   std::set<int64_t> insert(norm.begin(), norm.end());
   if (insert.size() != norm.size()) return ctx.Error("axes has duplicates");
   std::vector<Dim> out;
@@ -262,7 +262,7 @@ absl::Status TileV1(InferenceContext& ctx) {
   auto axis = ctx.input_ints(2);
   std::vector<Dim> out(in->rank());
   if (tiles && axis && tiles->size() == 1 && axis->size() == 1) {
-    INFER_ASSIGN_OR_RETURN(a, CheckAxis(ctx, (*axis)[0], static_cast<int64_t>(in->rank())));
+    ASSIGN_OR_RETURN(auto a, CheckAxis(ctx, (*axis)[0], static_cast<int64_t>(in->rank())));
     out = in->dims();
     out[a] = DimMul(out[a], Dim::Known((*tiles)[0]));
   }
@@ -300,7 +300,7 @@ absl::Status Concat(InferenceContext& ctx) {
   }
   if (!rank) return absl::OkStatus();
   int64_t default_axis = ctx.since_version() < 4 ? 1 : 0;
-  INFER_ASSIGN_OR_RETURN(axis, CheckAxis(ctx, ctx.GetInt("axis", default_axis), *rank));
+  ASSIGN_OR_RETURN(auto axis, CheckAxis(ctx, ctx.GetInt("axis", default_axis), *rank));
   std::vector<Dim> out(static_cast<size_t>(*rank));
   bool all_known_rank = true;
   Dim sum = Dim::Known(0);
@@ -344,7 +344,7 @@ absl::Status Gather(InferenceContext& ctx) {
   if (data == nullptr) return absl::OkStatus();
   int64_t rank = static_cast<int64_t>(data->rank());
   if (rank == 0) return ctx.Error("data must have rank >= 1");
-  INFER_ASSIGN_OR_RETURN(axis, CheckAxis(ctx, ctx.GetInt("axis", 0), rank));
+  ASSIGN_OR_RETURN(auto axis, CheckAxis(ctx, ctx.GetInt("axis", 0), rank));
   auto iv = ctx.input_shape_value(1);
   if (indices != nullptr) {
     std::vector<Dim> out(data->dims().begin(), data->dims().begin() + axis);
@@ -431,7 +431,7 @@ absl::Status Slice(InferenceContext& ctx) {
     // Dims outside known axes are preserved.
     std::vector<Dim> out(in->dims());
     if (axes_given && axes) {
-      INFER_ASSIGN_OR_RETURN(norm, CheckAxes(ctx, *axes, rank));
+      ASSIGN_OR_RETURN(auto norm, CheckAxes(ctx, *axes, rank));
       for (int64_t a : norm) out[a] = Dim::Unknown();
     } else {
       out.assign(in->rank(), Dim::Unknown());
@@ -448,7 +448,7 @@ absl::Status Slice(InferenceContext& ctx) {
   if (axes->size() != starts->size() || steps->size() != starts->size()) {
     return ctx.Error("starts, ends, axes and steps differ in length");
   }
-  INFER_ASSIGN_OR_RETURN(norm, CheckAxes(ctx, *axes, rank));
+  ASSIGN_OR_RETURN(auto norm, CheckAxes(ctx, *axes, rank));
   std::vector<Dim> out(in->dims());
   for (size_t i = 0; i < norm.size(); ++i) {
     int64_t step = (*steps)[i];

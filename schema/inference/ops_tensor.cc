@@ -44,7 +44,7 @@ absl::Status Split(InferenceContext& ctx) {
   size_t n = ctx.num_outputs();
   if (in == nullptr || n == 0) return absl::OkStatus();
   int64_t rank = static_cast<int64_t>(in->rank());
-  INFER_ASSIGN_OR_RETURN(axis, CheckAxis(ctx, ctx.GetInt("axis", 0), rank));
+  ASSIGN_OR_RETURN(auto axis, CheckAxis(ctx, ctx.GetInt("axis", 0), rank));
   const Dim& d = in->dim(static_cast<size_t>(axis));
   std::optional<std::vector<int64_t>> sizes;
   bool sizes_given = false;
@@ -129,7 +129,7 @@ absl::Status Pad(InferenceContext& ctx) {
       ctx.SetOutputRank(0, in->rank());
       return absl::OkStatus();
     }
-    INFER_ASSIGN_OR_RETURN(norm, CheckAxes(ctx, *a, rank));
+    ASSIGN_OR_RETURN(auto norm, CheckAxes(ctx, *a, rank));
     axes = norm;
   } else {
     for (int64_t i = 0; i < rank; ++i) axes.push_back(i);
@@ -190,7 +190,7 @@ absl::Status Compress(InferenceContext& ctx) {
     return absl::OkStatus();
   }
   if (in == nullptr) return absl::OkStatus();
-  INFER_ASSIGN_OR_RETURN(a, CheckAxis(ctx, axis->i, static_cast<int64_t>(in->rank())));
+  ASSIGN_OR_RETURN(auto a, CheckAxis(ctx, axis->i, static_cast<int64_t>(in->rank())));
   std::vector<Dim> out(in->dims());
   out[a] = len;
   ctx.SetOutputShape(0, Shape(out));
@@ -210,7 +210,7 @@ absl::Status OneHot(InferenceContext& ctx) {
   const Shape* in = ctx.input_shape(0);
   if (in == nullptr) return absl::OkStatus();
   int64_t out_rank = static_cast<int64_t>(in->rank()) + 1;
-  INFER_ASSIGN_OR_RETURN(axis, CheckAxis(ctx, ctx.GetInt("axis", -1), out_rank));
+  ASSIGN_OR_RETURN(auto axis, CheckAxis(ctx, ctx.GetInt("axis", -1), out_rank));
   Dim depth = Dim::Unknown();
   if (auto d = ctx.input_doubles(1); d && d->size() == 1 && (*d)[0] >= 0 && (*d)[0] < 9e18) {
     depth = Dim::Known(static_cast<int64_t>((*d)[0]));
@@ -264,7 +264,7 @@ absl::Status Unique(InferenceContext& ctx) {
     return absl::OkStatus();
   }
   if (in == nullptr) return absl::OkStatus();
-  INFER_ASSIGN_OR_RETURN(a, CheckAxis(ctx, axis->i, static_cast<int64_t>(in->rank())));
+  ASSIGN_OR_RETURN(auto a, CheckAxis(ctx, axis->i, static_cast<int64_t>(in->rank())));
   std::vector<Dim> out(in->dims());
   out[a] = Dim::Unknown();
   ctx.SetOutputShape(0, Shape(out));
@@ -278,7 +278,7 @@ absl::Status CenterCropPad(InferenceContext& ctx) {
   int64_t rank = static_cast<int64_t>(in->rank());
   std::vector<int64_t> axes;
   if (auto a = ctx.FindInts("axes"); a && !a->empty()) {
-    INFER_ASSIGN_OR_RETURN(norm, CheckAxes(ctx, *a, rank));
+    ASSIGN_OR_RETURN(auto norm, CheckAxes(ctx, *a, rank));
     axes = norm;
   } else {
     for (int64_t i = 0; i < rank; ++i) axes.push_back(i);
@@ -315,7 +315,7 @@ absl::Status Resize(InferenceContext& ctx) {
   int v = ctx.since_version();
   std::vector<int64_t> axes;
   if (auto a = ctx.FindInts("axes"); v >= 18 && a && !a->empty()) {
-    INFER_ASSIGN_OR_RETURN(norm, CheckAxes(ctx, *a, rank));
+    ASSIGN_OR_RETURN(auto norm, CheckAxes(ctx, *a, rank));
     axes = norm;
   } else {
     for (int64_t i = 0; i < rank; ++i) axes.push_back(i);
@@ -465,7 +465,7 @@ absl::Status Col2Im(InferenceContext& ctx) {
 }
 
 absl::Status BitCast(InferenceContext& ctx) {
-  INFER_ASSIGN_OR_RETURN(to, DataTypeAttr(ctx, ctx.GetInt("to", 0)));
+  ASSIGN_OR_RETURN(auto to, DataTypeAttr(ctx, ctx.GetInt("to", 0)));
   ctx.SetOutputElemType(0, to);
   ctx.PropagateShape(0, 0);
   return absl::OkStatus();

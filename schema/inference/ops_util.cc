@@ -44,7 +44,7 @@ absl::StatusOr<std::vector<int64_t>> CheckAxes(const InferenceContext& ctx,
                                                const std::vector<int64_t>& axes, int64_t rank) {
   std::vector<int64_t> out;
   for (int64_t a : axes) {
-    INFER_ASSIGN_OR_RETURN(n, CheckAxis(ctx, a, rank, "axis"));
+    ASSIGN_OR_RETURN(auto n, CheckAxis(ctx, a, rank, "axis"));
     out.push_back(n);
   }
   return out;

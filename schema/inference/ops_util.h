@@ -10,20 +10,10 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "ir/status_macros.h"
 #include "schema/inference/context.h"
 #include "schema/inference/registry.h"
 #include "schema/inference/shape_utils.h"
-
-#define INFER_RETURN_IF_ERROR(expr)      \
-  do {                                   \
-    absl::Status status_ = (expr);       \
-    if (!status_.ok()) return status_;   \
-  } while (false)
-
-#define INFER_ASSIGN_OR_RETURN(lhs, expr) \
-  auto lhs##_or_ = (expr);                \
-  if (!lhs##_or_.ok()) return lhs##_or_.status(); \
-  auto lhs = *std::move(lhs##_or_)
 
 namespace onnx_opt::schema::inference {
 

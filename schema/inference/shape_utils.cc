@@ -1,9 +1,7 @@
 #include "schema/inference/shape_utils.h"
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
-#include <cstring>
 #include <limits>
 
 #include "absl/strings/str_cat.h"
@@ -319,21 +317,6 @@ std::optional<size_t> RawCount(const ir::Tensor& t, size_t size) {
   return static_cast<size_t>(*n);
 }
 
-float HalfToFloat(uint16_t h) {
-  uint32_t sign = (h >> 15) & 1;
-  uint32_t exp = (h >> 10) & 0x1f;
-  uint32_t mant = h & 0x3ff;
-  float v;
-  if (exp == 0) {
-    v = std::ldexp(static_cast<float>(mant), -24);
-  } else if (exp == 31) {
-    v = mant ? std::numeric_limits<float>::quiet_NaN() : std::numeric_limits<float>::infinity();
-  } else {
-    v = std::ldexp(static_cast<float>(mant | 0x400), static_cast<int>(exp) - 25);
-  }
-  return sign ? -v : v;
-}
-
 template <typename T>
 std::optional<std::vector<int64_t>> ReadInts(const ir::Tensor& t) {
   auto n = RawCount(t, sizeof(T));
@@ -375,49 +358,6 @@ std::optional<std::vector<int64_t>> TensorToInts(const ir::Tensor& t) {
     }
     default:
       return std::nullopt;
-  }
-}
-
-std::optional<std::vector<double>> TensorToDoubles(const ir::Tensor& t) {
-  switch (t.data_type()) {
-    case ir::DataType::kFloat: {
-      auto n = RawCount(t, 4);
-      if (!n) return std::nullopt;
-      std::vector<double> out(*n);
-      for (size_t i = 0; i < *n; ++i) out[i] = t.at<float>(i);
-      return out;
-    }
-    case ir::DataType::kDouble: {
-      auto n = RawCount(t, 8);
-      if (!n) return std::nullopt;
-      std::vector<double> out(*n);
-      for (size_t i = 0; i < *n; ++i) out[i] = t.at<double>(i);
-      return out;
-    }
-    case ir::DataType::kFloat16: {
-      auto n = RawCount(t, 2);
-      if (!n) return std::nullopt;
-      std::vector<double> out(*n);
-      for (size_t i = 0; i < *n; ++i) out[i] = HalfToFloat(t.at<uint16_t>(i));
-      return out;
-    }
-    case ir::DataType::kBfloat16: {
-      auto n = RawCount(t, 2);
-      if (!n) return std::nullopt;
-      std::vector<double> out(*n);
-      for (size_t i = 0; i < *n; ++i) {
-        uint32_t bits = static_cast<uint32_t>(t.at<uint16_t>(i)) << 16;
-        float f;
-        std::memcpy(&f, &bits, 4);
-        out[i] = f;
-      }
-      return out;
-    }
-    default: {
-      auto ints = TensorToInts(t);
-      if (!ints) return std::nullopt;
-      return std::vector<double>(ints->begin(), ints->end());
-    }
   }
 }
 

@@ -31,6 +31,7 @@
 #include "interpreter/cpu/isa.h"
 #include "interpreter/cpu/thread_pool.h"
 #include "interpreter/evaluator.h"
+#include "ir/status_macros.h"
 #include "tools/bench/model_zoo.h"
 
 namespace onnx_opt::bench {
@@ -48,14 +49,12 @@ struct BenchModel {
 };
 
 absl::StatusOr<std::vector<BenchModel>> LoadModels() {
-  absl::StatusOr<std::vector<ZooModel>> zoo = MakeModelZoo();
-  if (!zoo.ok()) return zoo.status();
+  ASSIGN_OR_RETURN(std::vector<ZooModel> zoo, MakeModelZoo());
   std::vector<BenchModel> models;
-  for (ZooModel& z : *zoo) {
-    absl::StatusOr<double> flops = CountMatrixFlops(*z.model);
-    if (!flops.ok()) return flops.status();
+  for (ZooModel& z : zoo) {
+    ASSIGN_OR_RETURN(double flops, CountMatrixFlops(*z.model));
     NamedInputs inputs = z.make_inputs(kInputSeed);
-    models.push_back({std::move(z), std::move(inputs), *flops});
+    models.push_back({std::move(z), std::move(inputs), flops});
   }
   return models;
 }
@@ -66,18 +65,17 @@ absl::StatusOr<std::vector<BenchModel>> LoadModels() {
 absl::Status CheckAgainstBaselineIsa(const BenchModel& model) {
   const interpreter::Isa active = interpreter::ActiveIsa();
   if (active == interpreter::Isa::kBaseline) return absl::OkStatus();
-  if (absl::Status st = interpreter::SetActiveIsa(interpreter::Isa::kBaseline); !st.ok()) return st;
+  RETURN_IF_ERROR(interpreter::SetActiveIsa(interpreter::Isa::kBaseline));
   auto reference = interpreter::Evaluator(*model.zoo.model).RunByName(model.inputs);
-  if (absl::Status st = interpreter::SetActiveIsa(active); !st.ok()) return st;
+  RETURN_IF_ERROR(interpreter::SetActiveIsa(active));
   if (!reference.ok()) return reference.status();
-  auto outputs = interpreter::Evaluator(*model.zoo.model).RunByName(model.inputs);
-  if (!outputs.ok()) return outputs.status();
-  if (outputs->size() != reference->size()) {
-    return absl::InternalError(absl::StrCat(model.zoo.name, ": ", outputs->size(), " outputs, ", reference->size(),
+  ASSIGN_OR_RETURN(auto outputs, interpreter::Evaluator(*model.zoo.model).RunByName(model.inputs));
+  if (outputs.size() != reference->size()) {
+    return absl::InternalError(absl::StrCat(model.zoo.name, ": ", outputs.size(), " outputs, ", reference->size(),
                                             " on the baseline kernels"));
   }
-  for (size_t k = 0; k < outputs->size(); ++k) {
-    const interpreter::Tensor& got = (*outputs)[k].tensor();
+  for (size_t k = 0; k < outputs.size(); ++k) {
+    const interpreter::Tensor& got = outputs[k].tensor();
     const interpreter::Tensor& want = (*reference)[k].tensor();
     if (got.dims() != want.dims() || got.dtype() != ir::DataType::kFloat) {
       return absl::InternalError(absl::StrCat(model.zoo.name, ": output ", k, " differs in shape or type"));
@@ -153,12 +151,12 @@ struct ProfileRow {
 // "(between ops)" for the evaluator's own time that no op accounts for.
 absl::StatusOr<std::vector<ProfileRow>> ProfileModel(const BenchModel& model, int runs, double* ms_per_run) {
   interpreter::Evaluator evaluator(*model.zoo.model);
-  if (auto warmup = evaluator.RunByName(model.inputs); !warmup.ok()) return warmup.status();
+  RETURN_IF_ERROR(evaluator.RunByName(model.inputs).status());
   std::map<std::string, interpreter::Evaluator::OpProfile> profile;
   evaluator.EnableProfiling(&profile);
   const auto start = std::chrono::steady_clock::now();
   for (int i = 0; i < runs; ++i) {
-    if (auto outputs = evaluator.RunByName(model.inputs); !outputs.ok()) return outputs.status();
+    RETURN_IF_ERROR(evaluator.RunByName(model.inputs).status());
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::vector<ProfileRow> rows;

@@ -5,7 +5,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "interpreter/status_macros.h"
+#include "ir/status_macros.h"
 #include "schema/inference/inference.h"
 
 namespace onnx_opt::bench {

@@ -34,6 +34,7 @@
 #include "absl/strings/str_split.h"
 #include "gflags/gflags.h"
 #include "ir/io/model_io.h"
+#include "ir/status_macros.h"
 #include "tools/bench/model_zoo.h"
 
 DEFINE_int32(runs, 5, "runs per tool and model; the median is printed");
@@ -126,9 +127,8 @@ double Median(std::vector<double> v) {
 absl::StatusOr<std::vector<Run>> Time(const std::vector<std::string>& argv, const std::string& stderr_path) {
   std::vector<Run> runs;
   for (int i = 0; i < FLAGS_runs; ++i) {
-    absl::StatusOr<double> ms = Spawn(argv, stderr_path);
-    if (!ms.ok()) return ms.status();
-    runs.push_back({*ms, ParsePhases(stderr_path)});
+    ASSIGN_OR_RETURN(double ms, Spawn(argv, stderr_path));
+    runs.push_back({ms, ParsePhases(stderr_path)});
   }
   return runs;
 }
@@ -177,10 +177,9 @@ absl::Status Main(const std::vector<std::string>& given_models) {
     const std::vector<Spec> specs = GeneratedSpecs();
     auto spec = std::find_if(specs.begin(), specs.end(), [&](const Spec& s) { return s.name == name; });
     if (spec == specs.end()) return absl::InvalidArgumentError("--generated: unknown model " + name);
-    absl::StatusOr<ZooModel> zoo = spec->make();
-    if (!zoo.ok()) return zoo.status();
+    ASSIGN_OR_RETURN(ZooModel zoo, spec->make());
     const std::string path = (work / (name + ".onnx")).string();
-    if (absl::Status s = ir::io::SaveModel(*zoo->model, path); !s.ok()) return s;
+    RETURN_IF_ERROR(ir::io::SaveModel(*zoo.model, path));
     models.push_back(path);
   }
 
@@ -190,10 +189,9 @@ absl::Status Main(const std::vector<std::string>& given_models) {
   std::map<std::string, double> start_ms;
   std::printf("start-up (--version), median of %d:", FLAGS_runs);
   for (const auto& [name, binary] : {std::pair{"onnx-check", check}, {"onnx-opt", opt}, {"onnx-convert", convert}}) {
-    absl::StatusOr<std::vector<Run>> runs = Time({binary, "--version"}, err);
-    if (!runs.ok()) return runs.status();
+    ASSIGN_OR_RETURN(std::vector<Run> runs, Time({binary, "--version"}, err));
     std::vector<double> walls;
-    for (const Run& r : *runs) walls.push_back(r.wall_ms);
+    for (const Run& r : runs) walls.push_back(r.wall_ms);
     start_ms[name] = Median(walls);
     std::printf(" %s %s ms", name, Fixed(start_ms[name], 2).c_str());
   }
@@ -201,10 +199,9 @@ absl::Status Main(const std::vector<std::string>& given_models) {
   for (const std::string& phase : kPhases) std::printf(" %7s", phase.substr(0, 7).c_str());
   std::printf(" %7s\n", "rest");
   for (const std::string& model : models) {
-    absl::StatusOr<std::unique_ptr<ir::Model>> loaded = ir::io::LoadModel(model);
-    if (!loaded.ok()) return loaded.status();
+    ASSIGN_OR_RETURN(std::unique_ptr<ir::Model> loaded, ir::io::LoadModel(model));
     const std::string label =
-        absl::StrCat(std::filesystem::path(model).stem().string(), " (", (*loaded)->graph().num_nodes(), ", ",
+        absl::StrCat(std::filesystem::path(model).stem().string(), " (", loaded->graph().num_nodes(), ", ",
                      Fixed(static_cast<double>(std::filesystem::file_size(model)) / 1e6, 1), ")");
     const std::vector<std::tuple<std::string, std::vector<std::string>>> commands = {
         {"onnx-check", {check, "--time-phases", model}},
@@ -212,9 +209,8 @@ absl::Status Main(const std::vector<std::string>& given_models) {
         {"onnx-convert", {convert, "--time-phases", model, "-o", out, "--opset=21"}},
     };
     for (const auto& [tool, argv] : commands) {
-      absl::StatusOr<std::vector<Run>> runs = Time(argv, err);
-      if (!runs.ok()) return runs.status();
-      PrintRow(label, tool, *runs, start_ms[tool]);
+      ASSIGN_OR_RETURN(std::vector<Run> runs, Time(argv, err));
+      PrintRow(label, tool, runs, start_ms[tool]);
     }
   }
   std::fflush(stdout);

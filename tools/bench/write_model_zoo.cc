@@ -8,21 +8,20 @@
 
 #include "absl/status/status.h"
 #include "ir/io/model_io.h"
+#include "ir/status_macros.h"
 #include "tools/bench/model_zoo.h"
 
 namespace onnx_opt::bench {
 namespace {
 
 absl::Status WriteZoo(const std::filesystem::path& dir) {
-  absl::StatusOr<std::vector<ZooModel>> zoo = MakeModelZoo();
-  if (!zoo.ok()) return zoo.status();
-  for (const ZooModel& z : *zoo) {
+  ASSIGN_OR_RETURN(std::vector<ZooModel> zoo, MakeModelZoo());
+  for (const ZooModel& z : zoo) {
     const std::filesystem::path folder = dir / z.name / "test_data_set_0";
     std::error_code error;
     std::filesystem::create_directories(folder, error);
     if (error) return absl::InternalError("cannot create " + folder.string() + ": " + error.message());
-    absl::Status saved = ir::io::SaveModel(*z.model, (dir / z.name / "model.onnx").string());
-    if (!saved.ok()) return saved;
+    RETURN_IF_ERROR(ir::io::SaveModel(*z.model, (dir / z.name / "model.onnx").string()));
     const NamedInputs inputs = z.make_inputs(1);
     const auto& graph_inputs = z.model->graph().inputs();
     for (size_t i = 0; i < graph_inputs.size(); ++i) {
@@ -30,8 +29,7 @@ absl::Status WriteZoo(const std::filesystem::path& dir) {
       if (it == inputs.end()) continue;  // an input with an initializer
       ir::Tensor t = it->second.tensor().ToIr();
       t.set_name(graph_inputs[i]->name());
-      saved = ir::io::SaveTensorProtoFile(t, (folder / ("input_" + std::to_string(i) + ".pb")).string());
-      if (!saved.ok()) return saved;
+      RETURN_IF_ERROR(ir::io::SaveTensorProtoFile(t, (folder / ("input_" + std::to_string(i) + ".pb")).string()));
     }
     std::cout << (dir / z.name).string() << "\n";
   }

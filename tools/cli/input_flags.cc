@@ -3,6 +3,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "ir/status_macros.h"
 
 DEFINE_string(inputs, "", "DIR: run on input_0.pb, input_1.pb, ... from DIR instead of random inputs");
 DEFINE_uint64(seed, 1, "S: seed for random inputs");
@@ -51,23 +52,19 @@ std::vector<std::string> RepeatedInputFlags() { return {"dim", "shape"}; }
 absl::Status ApplyInputFlags(optimizer::EquivalenceOptions& options) {
   options.seed = FLAGS_seed;
   if (!FLAGS_dim.empty()) {
-    auto dims = SplitEntries(FLAGS_dim, "--dim", "NAME=VALUE[,NAME=VALUE...]");
-    if (!dims.ok()) return dims.status();
-    for (const auto& [name, values] : *dims) {
-      absl::StatusOr<int64_t> v = ParseSize(values[0], "--dim " + name);
-      if (!v.ok()) return v.status();
-      options.dims[name] = *v;
+    ASSIGN_OR_RETURN(auto dims, SplitEntries(FLAGS_dim, "--dim", "NAME=VALUE[,NAME=VALUE...]"));
+    for (const auto& [name, values] : dims) {
+      ASSIGN_OR_RETURN(int64_t v, ParseSize(values[0], "--dim " + name));
+      options.dims[name] = v;
     }
   }
   if (!FLAGS_shape.empty()) {
-    auto shapes = SplitEntries(FLAGS_shape, "--shape", "INPUT=D0,D1,...");
-    if (!shapes.ok()) return shapes.status();
-    for (const auto& [name, values] : *shapes) {
+    ASSIGN_OR_RETURN(auto shapes, SplitEntries(FLAGS_shape, "--shape", "INPUT=D0,D1,..."));
+    for (const auto& [name, values] : shapes) {
       std::vector<int64_t> dims;
       for (const std::string& d : values) {
-        absl::StatusOr<int64_t> v = ParseSize(d, "--shape " + name);
-        if (!v.ok()) return v.status();
-        dims.push_back(*v);
+        ASSIGN_OR_RETURN(int64_t v, ParseSize(d, "--shape " + name));
+        dims.push_back(v);
       }
       options.shapes[name] = dims;
     }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "ir/status_macros.h"
 
 extern char** environ;
 
@@ -53,7 +54,7 @@ absl::Status WriteDotFile(const std::string& path, const std::string& dot) {
   const std::string extension = std::filesystem::path(path).extension().string();
   if (extension != ".svg" && extension != ".png" && extension != ".pdf") return WriteText(path, dot);
   const std::string source = path + ".dot.tmp";
-  if (absl::Status s = WriteText(source, dot); !s.ok()) return s;
+  RETURN_IF_ERROR(WriteText(source, dot));
   absl::Status rendered = RunDot(extension.substr(1), source, path);
   std::remove(source.c_str());
   return rendered;
