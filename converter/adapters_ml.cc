@@ -78,16 +78,16 @@ absl::Status LabelEncoderDown4To2(AdapterContext& ctx) {
     if (t->is_reference()) return ctx.Error(absl::StrCat(a, " is a function attribute reference"));
     const std::string prefix = std::string(a) == "keys_tensor" ? "keys_" : std::string(a) == "values_tensor" ? "values_" : "default_";
     const bool is_default = prefix == "default_";
-    const ir::DataType type = t->t.data_type();
+    const ir::DataType type = t->t->data_type();
     if (type == ir::DataType::kString) {
       if (is_default) {
-        if (t->t.strings().size() != 1) return ctx.Error("default_tensor must hold one value");
-        n.SetAttribute(ir::Attribute::String("default_string", t->t.strings()[0]));
+        if (t->t->strings().size() != 1) return ctx.Error("default_tensor must hold one value");
+        n.SetAttribute(ir::Attribute::String("default_string", t->t->strings()[0]));
       } else {
-        n.SetAttribute(ir::Attribute::Strings(prefix + "strings", t->t.strings()));
+        n.SetAttribute(ir::Attribute::Strings(prefix + "strings", t->t->strings()));
       }
     } else if (type == ir::DataType::kInt64) {
-      std::vector<int64_t> v = t->t.ToVector<int64_t>();
+      std::vector<int64_t> v = t->t->ToVector<int64_t>();
       if (is_default) {
         if (v.size() != 1) return ctx.Error("default_tensor must hold one value");
         n.SetAttribute(ir::Attribute::Int("default_int64", v[0]));
@@ -95,7 +95,7 @@ absl::Status LabelEncoderDown4To2(AdapterContext& ctx) {
         n.SetAttribute(ir::Attribute::Ints(prefix + "int64s", v));
       }
     } else if (type == ir::DataType::kFloat) {
-      std::vector<float> v = t->t.ToVector<float>();
+      std::vector<float> v = t->t->ToVector<float>();
       if (is_default) {
         if (v.size() != 1) return ctx.Error("default_tensor must hold one value");
         n.SetAttribute(ir::Attribute::Float("default_float", v[0]));

@@ -471,7 +471,7 @@ absl::Status ConstantDown9To1(AdapterContext& ctx) {
   ir::Node& n = ctx.node();
   const ir::Attribute* v = n.FindAttribute("value");
   if (v == nullptr || v->is_reference()) return absl::OkStatus();
-  const ir::DataType t = v->t.data_type();
+  const ir::DataType t = v->t->data_type();
   if (t == ir::DataType::kFloat || t == ir::DataType::kDouble || t == ir::DataType::kFloat16) {
     return absl::OkStatus();
   }

@@ -56,7 +56,7 @@ class Collector {
     for (const ir::Tensor& t : a.tensors) Tensor(t, where);
     if (a.kind() == ir::AttributeKind::kSparseTensor || !a.sparse_tensors.empty()) {
       Need(6, absl::StrCat("sparse tensor attribute (", where, ")"));
-      DataType(a.sparse_tensor.values.data_type(), where);
+      DataType(a.sparse_tensor->values.data_type(), where);
     }
     if (a.kind() == ir::AttributeKind::kTypeProto || a.kind() == ir::AttributeKind::kTypeProtos) {
       Type(a.tp, where);

@@ -102,9 +102,9 @@ ir::Attribute Cloner::CloneAttribute(const ir::Attribute& a) {
   c.f = a.f;
   c.i = a.i;
   c.s = a.s;
-  c.t = a.t;
-  c.sparse_tensor = a.sparse_tensor;
-  c.tp = a.tp;
+  if (a.t.is_set()) c.t = *a.t;
+  if (a.sparse_tensor.is_set()) c.sparse_tensor = *a.sparse_tensor;
+  if (a.tp.is_set()) c.tp = *a.tp;
   c.floats = a.floats;
   c.ints = a.ints;
   c.strings = a.strings;

@@ -75,8 +75,8 @@ std::optional<ir::DataType> ImpliedOutputElemType(const ir::Node& node, size_t i
   } else if (op == "Constant") {
     for (const ir::Attribute& a : node.attributes()) {
       if (a.is_reference()) continue;
-      if (a.name() == "value") return a.t.data_type();
-      if (a.name() == "sparse_value") return a.sparse_tensor.values.data_type();
+      if (a.name() == "value") return a.t->data_type();
+      if (a.name() == "sparse_value") return a.sparse_tensor->values.data_type();
       if (a.name() == "value_float" || a.name() == "value_floats") return ir::DataType::kFloat;
       if (a.name() == "value_int" || a.name() == "value_ints") return ir::DataType::kInt64;
       if (a.name() == "value_string" || a.name() == "value_strings") return ir::DataType::kString;
@@ -84,7 +84,7 @@ std::optional<ir::DataType> ImpliedOutputElemType(const ir::Node& node, size_t i
   } else if (op == "ConstantOfShape") {
     const ir::Attribute* a = node.FindAttribute("value");
     if (a == nullptr) return ir::DataType::kFloat;
-    if (!a->is_reference()) return a->t.data_type();
+    if (!a->is_reference()) return a->t->data_type();
   } else if (op == "RandomNormal" || op == "RandomUniform") {
     return static_cast<ir::DataType>(int_attr("dtype").value_or(1));
   } else if (op == "Multinomial") {

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "ir/boxed.h"
 #include "ir/tensor.h"
 #include "ir/type.h"
 
@@ -68,14 +69,15 @@ class Attribute {
   void set_doc_string(std::string d) { doc_string_ = std::move(d); }
 
   // The payload; only the member matching kind() is meaningful. Lists are public because they are
-  // plain data with no invariant to protect.
+  // plain data with no invariant to protect. The tensor, sparse tensor and type are boxed (made on
+  // first write; see boxed.h): they are most of an Attribute's size and rarely used.
   float f = 0.0f;
   int64_t i = 0;
   std::string s;
-  Tensor t;
+  Boxed<Tensor> t;
   std::unique_ptr<Graph> g;
-  SparseTensor sparse_tensor;
-  Type tp;
+  Boxed<SparseTensor> sparse_tensor;
+  Boxed<Type> tp;
   std::vector<float> floats;
   std::vector<int64_t> ints;
   std::vector<std::string> strings;

@@ -22,10 +22,12 @@ void VisitAttribute(ir::Attribute& a, const AnnotationVisitor& visit) {
   std::string doc = a.doc_string();
   visit(doc, nullptr);
   if (doc != a.doc_string()) a.set_doc_string(std::move(doc));
-  VisitTensor(a.t, visit);
+  if (a.t.is_set()) VisitTensor(*a.t, visit);  // not boxing the tensor of every attribute
   for (ir::Tensor& t : a.tensors) VisitTensor(t, visit);
-  VisitTensor(a.sparse_tensor.values, visit);
-  VisitTensor(a.sparse_tensor.indices, visit);
+  if (a.sparse_tensor.is_set()) {
+    VisitTensor(a.sparse_tensor->values, visit);
+    VisitTensor(a.sparse_tensor->indices, visit);
+  }
   for (ir::SparseTensor& s : a.sparse_tensors) {
     VisitTensor(s.values, visit);
     VisitTensor(s.indices, visit);

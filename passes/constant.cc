@@ -17,7 +17,7 @@ const ir::Tensor* GetConstantTensor(const ir::Value* v) {
     return nullptr;
   }
   const ir::Attribute* a = n->FindAttribute("value");
-  if (a != nullptr && a->kind() == ir::AttributeKind::kTensor && !a->is_reference()) return &a->t;
+  if (a != nullptr && a->kind() == ir::AttributeKind::kTensor && !a->is_reference()) return &a->t.get();
   return nullptr;
 }
 

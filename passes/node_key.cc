@@ -78,14 +78,14 @@ std::optional<std::string> AttributeKey(const ir::Attribute& a) {
       AppendPod(out, static_cast<uint64_t>(a.tensors.size()));
       for (const ir::Tensor& t : a.tensors) AppendTensor(out, t);
       break;
-    case ir::AttributeKind::kTypeProto: AppendString(out, a.tp.ToString()); break;
+    case ir::AttributeKind::kTypeProto: AppendString(out, a.tp->ToString()); break;
     case ir::AttributeKind::kTypeProtos:
       for (const ir::Type& t : a.type_protos) AppendString(out, t.ToString());
       break;
     case ir::AttributeKind::kSparseTensor:
-      AppendTensor(out, a.sparse_tensor.values);
-      AppendTensor(out, a.sparse_tensor.indices);
-      for (int64_t d : a.sparse_tensor.dims) AppendPod(out, d);
+      AppendTensor(out, a.sparse_tensor->values);
+      AppendTensor(out, a.sparse_tensor->indices);
+      for (int64_t d : a.sparse_tensor->dims) AppendPod(out, d);
       break;
     default:
       // Graphs (and anything we cannot compare byte-wise) make the node unique.

@@ -347,7 +347,7 @@ TEST(ExternalData, ThresholdMovesLargeTensorsOutAndLoadsBackEqual) {
   EXPECT_TRUE(Init(**again, "big").ContentEquals(Init(*model, "big")));
   EXPECT_TRUE(Init(**again, "small").ContentEquals(Init(*model, "small")));
   const Node* if_node = (*again)->graph().first_node();
-  EXPECT_TRUE(if_node->FindAttribute("then_branch")->g->first_node()->FindAttribute("value")->t.ContentEquals(
+  EXPECT_TRUE(if_node->FindAttribute("then_branch")->g->first_node()->FindAttribute("value")->t->ContentEquals(
       model->graph().first_node()->FindAttribute("then_branch")->g->first_node()->FindAttribute("value")->t));
   // Without a threshold the inline tensors stay inline, typed fields and all.
   ASSERT_TRUE(SaveModel(*model, dir + "/inline.onnx").ok());

@@ -297,8 +297,8 @@ void VisitAttribute(const Attribute& a, const std::function<void(const Tensor&)>
       for (const Tensor& t : a.tensors) fn(t);
       break;
     case AttributeKind::kSparseTensor:
-      fn(a.sparse_tensor.values);
-      fn(a.sparse_tensor.indices);
+      fn(a.sparse_tensor->values);
+      fn(a.sparse_tensor->indices);
       break;
     case AttributeKind::kSparseTensors:
       for (const SparseTensor& t : a.sparse_tensors) {

@@ -369,16 +369,16 @@ TEST(ParserTest, TensorAndTypeAttributes) {
   ASSERT_NE(m, nullptr);
   const Attribute& x = Attr(*m, 0, "x");
   EXPECT_EQ(x.kind(), AttributeKind::kTensor);
-  EXPECT_EQ(x.t.data_type(), DataType::kFloat);
-  EXPECT_EQ(x.t.ToVector<float>(), (std::vector<float>{2.1f, 4.1f, 6.1f}));
-  EXPECT_EQ(Attr(*m, 0, "named").t.name(), "T");
-  EXPECT_EQ(Attr(*m, 0, "named").t.ToVector<int32_t>(), (std::vector<int32_t>{1, 2}));
-  EXPECT_EQ(Attr(*m, 0, "eq").t.ToVector<int64_t>(), (std::vector<int64_t>{3, 4}));
-  EXPECT_TRUE(Attr(*m, 0, "scalar").t.dims().empty());
-  EXPECT_EQ(Attr(*m, 0, "scalar").t.ToVector<float>(), std::vector<float>{1.5f});
-  EXPECT_EQ(Attr(*m, 0, "empty").t.dims(), std::vector<int64_t>{0});
+  EXPECT_EQ(x.t->data_type(), DataType::kFloat);
+  EXPECT_EQ(x.t->ToVector<float>(), (std::vector<float>{2.1f, 4.1f, 6.1f}));
+  EXPECT_EQ(Attr(*m, 0, "named").t->name(), "T");
+  EXPECT_EQ(Attr(*m, 0, "named").t->ToVector<int32_t>(), (std::vector<int32_t>{1, 2}));
+  EXPECT_EQ(Attr(*m, 0, "eq").t->ToVector<int64_t>(), (std::vector<int64_t>{3, 4}));
+  EXPECT_TRUE(Attr(*m, 0, "scalar").t->dims().empty());
+  EXPECT_EQ(Attr(*m, 0, "scalar").t->ToVector<float>(), std::vector<float>{1.5f});
+  EXPECT_EQ(Attr(*m, 0, "empty").t->dims(), std::vector<int64_t>{0});
   EXPECT_EQ(Attr(*m, 0, "nodata").kind(), AttributeKind::kTensor);
-  EXPECT_EQ(Attr(*m, 0, "nodata").t.storage(), Tensor::Storage::kNone);
+  EXPECT_EQ(Attr(*m, 0, "nodata").t->storage(), Tensor::Storage::kNone);
   EXPECT_EQ(Attr(*m, 0, "tp").kind(), AttributeKind::kTypeProto);
   EXPECT_EQ(Attr(*m, 0, "tp").tp, Type::Tensor(DataType::kFloat, Shape::FromSizes({3})));
   EXPECT_EQ(Attr(*m, 0, "tp2").tp, Type::Sequence(Type::Tensor(DataType::kFloat, Shape())));
@@ -388,9 +388,9 @@ TEST(ParserTest, TensorAndTypeAttributes) {
   EXPECT_EQ(ts.tensors[1].ToVector<int8_t>(), (std::vector<int8_t>{-1, 2}));
   const Attribute& sp = Attr(*m, 0, "sp");
   EXPECT_EQ(sp.kind(), AttributeKind::kSparseTensor);
-  EXPECT_EQ(sp.sparse_tensor.dims, (std::vector<int64_t>{3, 4}));
-  EXPECT_EQ(sp.sparse_tensor.values.ToVector<float>(), (std::vector<float>{1, 2}));
-  EXPECT_EQ(sp.sparse_tensor.indices.ToVector<int64_t>(), (std::vector<int64_t>{1, 7}));
+  EXPECT_EQ(sp.sparse_tensor->dims, (std::vector<int64_t>{3, 4}));
+  EXPECT_EQ(sp.sparse_tensor->values.ToVector<float>(), (std::vector<float>{1, 2}));
+  EXPECT_EQ(sp.sparse_tensor->indices.ToVector<int64_t>(), (std::vector<int64_t>{1, 7}));
 }
 
 TEST(ParserTest, TensorDataOfEveryElementType) {
@@ -421,11 +421,11 @@ TEST(ParserTest, TensorDataOfEveryElementType) {
       s = string[3] {"a", "", "\"quoted\""})");
   ASSERT_NE(m, nullptr);
   auto bytes = [&](std::string_view name) {
-    const std::string_view v = Attr(*m, 0, name).t.raw_view();
+    const std::string_view v = Attr(*m, 0, name).t->raw_view();
     return std::vector<uint8_t>(v.begin(), v.end());
   };
-  EXPECT_EQ(Attr(*m, 0, "f16").t.ToVector<uint16_t>(), (std::vector<uint16_t>{0x3C00, 0x3800, 0xFC00, 0x7BFF}));
-  EXPECT_EQ(Attr(*m, 0, "bf16").t.ToVector<uint16_t>(), (std::vector<uint16_t>{0x3F80, 0xC020}));
+  EXPECT_EQ(Attr(*m, 0, "f16").t->ToVector<uint16_t>(), (std::vector<uint16_t>{0x3C00, 0x3800, 0xFC00, 0x7BFF}));
+  EXPECT_EQ(Attr(*m, 0, "bf16").t->ToVector<uint16_t>(), (std::vector<uint16_t>{0x3F80, 0xC020}));
   EXPECT_EQ(bytes("e4"), (std::vector<uint8_t>{0x38, 0xFE, 0x1D}));
   EXPECT_EQ(bytes("e4z"), (std::vector<uint8_t>{0xFF}));
   EXPECT_EQ(bytes("e5"), (std::vector<uint8_t>{0x3C, 0x7C}));
@@ -438,16 +438,16 @@ TEST(ParserTest, TensorDataOfEveryElementType) {
   EXPECT_EQ(bytes("u2"), (std::vector<uint8_t>{0x03}));
   EXPECT_EQ(bytes("b"), (std::vector<uint8_t>{1, 0, 1, 0}));
   EXPECT_EQ(bytes("u8"), (std::vector<uint8_t>{0, 255}));
-  EXPECT_EQ(Attr(*m, 0, "i8").t.ToVector<int8_t>(), (std::vector<int8_t>{-128, 127}));
-  EXPECT_EQ(Attr(*m, 0, "u16").t.ToVector<uint16_t>(), std::vector<uint16_t>{65535});
-  EXPECT_EQ(Attr(*m, 0, "i16").t.ToVector<int16_t>(), std::vector<int16_t>{-32768});
-  EXPECT_EQ(Attr(*m, 0, "u32").t.ToVector<uint32_t>(), std::vector<uint32_t>{4294967295u});
-  EXPECT_EQ(Attr(*m, 0, "i32").t.ToVector<int32_t>(), std::vector<int32_t>{INT32_MIN});
-  EXPECT_EQ(Attr(*m, 0, "u64").t.ToVector<uint64_t>(), std::vector<uint64_t>{UINT64_MAX});
-  EXPECT_EQ(Attr(*m, 0, "d").t.ToVector<double>(), (std::vector<double>{0.1, 1e300}));
-  EXPECT_EQ(Attr(*m, 0, "c64").t.ToVector<float>(), (std::vector<float>{1, 2, 3.5, -4}));
-  EXPECT_EQ(Attr(*m, 0, "c128").t.ToVector<double>(), (std::vector<double>{0.5, -0.25}));
-  EXPECT_EQ(Attr(*m, 0, "s").t.strings(), (std::vector<std::string>{"a", "", "\"quoted\""}));
+  EXPECT_EQ(Attr(*m, 0, "i8").t->ToVector<int8_t>(), (std::vector<int8_t>{-128, 127}));
+  EXPECT_EQ(Attr(*m, 0, "u16").t->ToVector<uint16_t>(), std::vector<uint16_t>{65535});
+  EXPECT_EQ(Attr(*m, 0, "i16").t->ToVector<int16_t>(), std::vector<int16_t>{-32768});
+  EXPECT_EQ(Attr(*m, 0, "u32").t->ToVector<uint32_t>(), std::vector<uint32_t>{4294967295u});
+  EXPECT_EQ(Attr(*m, 0, "i32").t->ToVector<int32_t>(), std::vector<int32_t>{INT32_MIN});
+  EXPECT_EQ(Attr(*m, 0, "u64").t->ToVector<uint64_t>(), std::vector<uint64_t>{UINT64_MAX});
+  EXPECT_EQ(Attr(*m, 0, "d").t->ToVector<double>(), (std::vector<double>{0.1, 1e300}));
+  EXPECT_EQ(Attr(*m, 0, "c64").t->ToVector<float>(), (std::vector<float>{1, 2, 3.5, -4}));
+  EXPECT_EQ(Attr(*m, 0, "c128").t->ToVector<double>(), (std::vector<double>{0.5, -0.25}));
+  EXPECT_EQ(Attr(*m, 0, "s").t->strings(), (std::vector<std::string>{"a", "", "\"quoted\""}));
 }
 
 TEST(ParserTest, SubnormalAndExtremeFloats) {
@@ -457,10 +457,10 @@ TEST(ParserTest, SubnormalAndExtremeFloats) {
   EXPECT_EQ(Attr(*m, 0, "a").f, std::numeric_limits<float>::denorm_min());
   EXPECT_EQ(Attr(*m, 0, "b").f, std::numeric_limits<float>::min());
   EXPECT_EQ(Attr(*m, 0, "c").f, std::numeric_limits<float>::max());
-  const std::vector<float> d = Attr(*m, 0, "d").t.ToVector<float>();
+  const std::vector<float> d = Attr(*m, 0, "d").t->ToVector<float>();
   EXPECT_EQ(d[0], std::numeric_limits<float>::denorm_min());
   EXPECT_TRUE(std::signbit(d[1]));
-  EXPECT_EQ(Attr(*m, 0, "e").t.ToVector<double>()[0], std::numeric_limits<double>::denorm_min());
+  EXPECT_EQ(Attr(*m, 0, "e").t->ToVector<double>()[0], std::numeric_limits<double>::denorm_min());
 }
 
 TEST(ParserTest, GraphAttributesCaptureOuterValues) {

@@ -262,7 +262,7 @@ ABSL_ATTRIBUTE_NOINLINE std::string FlatAttributeText(const Attribute& a) {
     case AttributeKind::kFloats: s += ListText(a.floats, [](float f) { return FormatFloating(f); }); break;
     case AttributeKind::kInts: s += ListText(a.ints, [](int64_t i) { return absl::StrCat(i); }); break;
     case AttributeKind::kStrings: s += ListText(a.strings, [](const std::string& x) { return QuoteString(x); }); break;
-    case AttributeKind::kTensor: s += TensorText(a.t, TensorContext::kAttribute, a.t.name()); break;
+    case AttributeKind::kTensor: s += TensorText(a.t, TensorContext::kAttribute, a.t->name()); break;
     case AttributeKind::kTensors:
       s += ListText(a.tensors, [](const Tensor& t) { return TensorText(t, TensorContext::kAttribute, t.name()); });
       break;

@@ -87,7 +87,7 @@ cnn_block (float[N, 2, 4, 4] image) => (float[N, 3] logits)
   EXPECT_FLOAT_EQ(FindNode(g, "bn")->GetFloat("epsilon", 0), 1e-5f);
   const Attribute* shape = FindNode(g, "shape")->FindAttribute("value");
   ASSERT_NE(shape, nullptr);
-  EXPECT_EQ(shape->t.ToVector<int64_t>(), (std::vector<int64_t>{0, -1}));
+  EXPECT_EQ(shape->t->ToVector<int64_t>(), (std::vector<int64_t>{0, -1}));
   EXPECT_EQ(FindNode(g, "pooled")->GetString("auto_pad", ""), "NOTSET");
   EXPECT_EQ(g.outputs()[0]->type(),
             Type::Tensor(DataType::kFloat, Shape({Dim::Symbolic("N"), Dim::Known(3)})));

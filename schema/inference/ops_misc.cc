@@ -120,7 +120,7 @@ absl::Status LabelEncoder(InferenceContext& ctx) {
     return absl::OkStatus();
   }
   if (const ir::Attribute* a = ctx.attr("values_tensor")) {
-    ctx.SetOutputElemType(0, a->t.data_type());
+    ctx.SetOutputElemType(0, a->t->data_type());
   } else if (ctx.has_attr("values_strings")) {
     ctx.SetOutputElemType(0, ir::DataType::kString);
   } else if (ctx.has_attr("values_int64s")) {

@@ -139,7 +139,7 @@ absl::Status SequenceMap(InferenceContext& ctx) {
 }
 
 absl::Status Optional(InferenceContext& ctx) {
-  if (const ir::Attribute* a = ctx.attr("type"); a != nullptr && !a->tp.is_none()) {
+  if (const ir::Attribute* a = ctx.attr("type"); a != nullptr && !a->tp->is_none()) {
     ctx.SetOutputType(0, ir::Type::Optional(a->tp));
   } else if (!ctx.input_type(0).is_none()) {
     ctx.SetOutputType(0, ir::Type::Optional(ctx.input_type(0)));

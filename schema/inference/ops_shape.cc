@@ -493,7 +493,7 @@ std::optional<ShapeValue> SmallIntValue(const ir::Tensor& t) {
 absl::Status ConstantOfShape(InferenceContext& ctx) {
   const ir::Attribute* value = ctx.attr("value");
   ir::DataType elem = ir::DataType::kFloat;
-  if (value != nullptr && value->kind() == ir::AttributeKind::kTensor) elem = value->t.data_type();
+  if (value != nullptr && value->kind() == ir::AttributeKind::kTensor) elem = value->t->data_type();
   ctx.SetOutputElemType(0, elem);
   auto sv = ctx.input_shape_value(0);
   if (!sv) {
@@ -537,11 +537,11 @@ absl::Status Constant(InferenceContext& ctx) {
   const ir::Tensor* t = nullptr;
   switch (a->kind()) {
     case ir::AttributeKind::kTensor:
-      t = &a->t;
+      t = &a->t.get();
       break;
     case ir::AttributeKind::kSparseTensor:
-      ctx.SetOutputType(0, ir::Type::SparseTensor(a->sparse_tensor.values.data_type(),
-                                                  Shape::FromSizes(a->sparse_tensor.dims)));
+      ctx.SetOutputType(0, ir::Type::SparseTensor(a->sparse_tensor->values.data_type(),
+                                                  Shape::FromSizes(a->sparse_tensor->dims)));
       return absl::OkStatus();
     case ir::AttributeKind::kInt:
       t = ctx.OwnTensor(ir::Tensor::FromVector<int64_t>(ir::DataType::kInt64, {}, {a->i}));
