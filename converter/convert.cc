@@ -4,6 +4,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
@@ -65,12 +66,6 @@ absl::Status WithLocation(const ir::Node& node, const absl::Status& s) {
   return absl::Status(s.code(), absl::StrCat(loc, s.message()));
 }
 
-void CollectNodes(const ir::Graph& g, absl::flat_hash_set<const ir::Node*>& out) {
-  for (const ir::Node* n : g.nodes()) {
-    out.insert(n);
-    for (const ir::Graph* sub : n->subgraphs()) CollectNodes(*sub, out);
-  }
-}
 
 // One graph scope being converted: the main graph or a function body, with its imports.
 struct Scope {
@@ -87,6 +82,10 @@ class Converter {
 
  private:
   absl::Status ConvertScope(Scope& scope, const std::string& domain, int64_t from, int64_t to);
+  // Whether nodes of `op` need AdaptNode at the current step: their schema changes there, or the
+  // operator is unknown (AdaptNode says so). Cached per step: a model has a few dozen op types.
+  bool Changes(const std::string& op, const Step& step);
+  void CollectChanging(const ir::Graph& g, const Step& step);
   absl::Status RunStep(Scope& scope, const Step& step);
   absl::Status WalkGraph(ir::Graph& g, const Step& step);
   absl::Status AdaptNode(ir::Node& node, const Step& step);
@@ -99,8 +98,10 @@ class Converter {
   ConvertReport& report_;
   ir::NameGenerator names_;
   TypeOracle types_;
-  // Nodes of the current step not yet adapted (the others are at the target opset).
+  // Nodes of the current step whose operator changes and that are not yet adapted; every other
+  // node is at the target opset already (unchanged by the step, created by it, or adapted).
   absl::flat_hash_set<const ir::Node*> pending_;
+  absl::flat_hash_map<std::string, bool> changes_;  // Changes(), for the current step
   const Scope* scope_ = nullptr;
   const Step* step_ = nullptr;
 };
@@ -192,9 +193,26 @@ absl::Status Converter::ConvertScope(Scope& scope, const std::string& domain, in
   return absl::OkStatus();
 }
 
+bool Converter::Changes(const std::string& op, const Step& step) {
+  auto [it, inserted] = changes_.try_emplace(op, false);
+  if (inserted) {
+    it->second = schema::Versions(step.domain, op).empty() ||
+                 InForce(step.domain, op, step.from_opset) != InForce(step.domain, op, step.to_opset);
+  }
+  return it->second;
+}
+
+void Converter::CollectChanging(const ir::Graph& g, const Step& step) {
+  for (const ir::Node* n : g.nodes()) {
+    if (InDomain(*n, step.domain) && Changes(n->op_type(), step)) pending_.insert(n);
+    for (const ir::Graph* sub : n->subgraphs()) CollectChanging(*sub, step);
+  }
+}
+
 absl::Status Converter::RunStep(Scope& scope, const Step& step) {
   pending_.clear();
-  CollectNodes(*scope.graph, pending_);
+  changes_.clear();
+  CollectChanging(*scope.graph, step);
   if (options_.before_step) options_.before_step(step.domain, step.from_opset, step.to_opset, pending_.size());
   VLOG(1) << "opset step " << step.domain << " " << step.from_opset << " -> " << step.to_opset << ": "
           << pending_.size() << " nodes";
@@ -207,12 +225,13 @@ absl::Status Converter::RunStep(Scope& scope, const Step& step) {
 
 absl::Status Converter::WalkGraph(ir::Graph& g, const Step& step) {
   for (ir::Node* node : g.nodes()) {
-    if (!pending_.contains(node)) continue;  // created during this step: already at the target
-    if (InDomain(*node, step.domain)) {
+    // Only nodes whose operator changes at this step and that existed when it began (a node an
+    // adapter made is at the target already).
+    if (pending_.contains(node)) {
       absl::Status s = AdaptNode(*node, step);
       if (!s.ok()) return WithLocation(*node, s);
+      pending_.erase(node);
     }
-    pending_.erase(node);
     if (node->is_erased()) continue;
     for (ir::Graph* sub : node->subgraphs()) {
       absl::Status s = WalkGraph(*sub, step);
