@@ -3,6 +3,7 @@
 //   f = scale / sqrt(var + epsilon);  W'[m] = W[m] * f[m];  b'[m] = (b[m] - mean[m]) * f[m] + bias[m]
 // where m is the output channel. Weights and statistics must be float32/float64 constants.
 #include <cmath>
+#include <cstring>
 
 #include "optimizer/pass_registry.h"
 #include "passes/constant.h"
@@ -14,6 +15,21 @@ namespace onnx_opt::passes {
 namespace {
 
 using namespace rewrite;  // NOLINT(build/namespaces): the pattern vocabulary
+
+// `w` (of T) with each run of `kernel` consecutive elements r multiplied by factor[r], in double.
+template <typename T>
+ir::Tensor ScaleRuns(const ir::Tensor& w, const std::vector<double>& factor, int64_t kernel) {
+  std::vector<T> out(static_cast<size_t>(kernel) * factor.size());
+  const char* in = w.raw_data();  // maybe an unaligned view of a mapped file
+  for (size_t r = 0, i = 0; r < factor.size(); ++r) {
+    for (int64_t k = 0; k < kernel; ++k, ++i) {
+      T v;
+      std::memcpy(&v, in + i * sizeof(T), sizeof(T));
+      out[i] = static_cast<T>(static_cast<double>(v) * factor[r]);
+    }
+  }
+  return ir::Tensor::FromVector<T>(w.data_type(), w.dims(), out);
+}
 
 // Folds `bn`, which is the only user of `conv`'s output, into the conv's weights and bias; false,
 // changing nothing, when the constants do not fit.
@@ -43,8 +59,9 @@ bool Fuse(Rewriter& rw, ir::Node& conv, ir::Node& bn) {
     if (!v.has_value()) return false;
     bias = std::move(*v);
   }
-  std::optional<std::vector<double>> weights = ConstantAsDoubles(*w);
-  if (!weights.has_value()) return false;
+  const std::optional<uint64_t> count = w->num_elements();
+  const size_t element_size = type == ir::DataType::kFloat ? sizeof(float) : sizeof(double);
+  if (!count.has_value() || *count == 0 || w->raw_size() != *count * element_size) return false;
 
   const double epsilon = bn.GetFloat("epsilon", 1e-5f);
   const std::vector<double>& scale = stats[0];
@@ -56,26 +73,27 @@ bool Fuse(Rewriter& rw, ir::Node& conv, ir::Node& bn) {
     factor[m] = scale[m] / std::sqrt(var[m] + epsilon);
     bias[m] = (bias[m] - mean[m]) * factor[m] + shift[m];
   }
-  const int64_t kernel = static_cast<int64_t>(weights->size()) / (w->dims()[0] * w->dims()[1]);
+  // The output channel of each run of `kernel` weights, in W's order.
+  const int64_t kernel = static_cast<int64_t>(*count) / (w->dims()[0] * w->dims()[1]);
+  std::vector<double> run_factor(static_cast<size_t>(w->dims()[0] * w->dims()[1]));
   if (!transpose) {
-    const int64_t per_channel = static_cast<int64_t>(weights->size()) / channels;
-    double* x = weights->data();
-    for (int64_t m = 0; m < channels; ++m, x += per_channel) {  // no division per element
-      for (int64_t i = 0; i < per_channel; ++i) x[i] *= factor[m];
-    }
+    const int64_t runs_per_channel = w->dims()[1];
+    for (size_t r = 0; r < run_factor.size(); ++r) run_factor[r] = factor[r / runs_per_channel];
   } else {
     const int64_t in_channels = w->dims()[0];
     const int64_t out_per_group = w->dims()[1];
     const int64_t in_per_group = in_channels / group;
     for (int64_t c = 0; c < in_channels; ++c) {
       for (int64_t j = 0; j < out_per_group; ++j) {
-        const int64_t m = (c / in_per_group) * out_per_group + j;
-        for (int64_t k = 0; k < kernel; ++k) (*weights)[(c * out_per_group + j) * kernel + k] *= factor[m];
+        run_factor[c * out_per_group + j] = factor[(c / in_per_group) * out_per_group + j];
       }
     }
   }
-
-  ir::Value* w_value = rw.AddInitializer(MakeFloatTensor(type, w->dims(), *weights), conv.input(1)->name() + "_bn");
+  // Straight from the weights' bytes to the new tensor's, in double as before (a float weight times
+  // a double factor, rounded once): no vectors of doubles the size of the weights.
+  ir::Tensor scaled = type == ir::DataType::kFloat ? ScaleRuns<float>(*w, run_factor, kernel)
+                                                         : ScaleRuns<double>(*w, run_factor, kernel);
+  ir::Value* w_value = rw.AddInitializer(std::move(scaled), conv.input(1)->name() + "_bn");
   ir::Value* b_value =
       rw.AddInitializer(MakeFloatTensor(type, {channels}, bias),
                         conv.has_input(2) ? conv.input(2)->name() + "_bn" : conv.output(0)->name() + "_bias");
