@@ -146,8 +146,16 @@ absl::StatusOr<Tensor> Tensor::FromIr(const ir::Tensor& t) {
     out.holder_ = t.buffer();
     out.data_ = t.raw_data();
   } else {
+    // Unaligned: a view into a mapped model file (raw_data sits anywhere in it) or external data.
+    // Copied in pieces that release the mapped pages behind, so the file is not resident twice.
     auto mem = AllocateAligned(need);
-    if (need > 0) std::memcpy(mem.get(), t.raw_data(), need);
+    if (need > 0) {
+      char* to = static_cast<char*>(mem.get());
+      t.ScanRaw([&to](const char* chunk, size_t n) {
+        std::memcpy(to, chunk, n);
+        to += n;
+      });
+    }
     out.data_ = static_cast<const char*>(mem.get());
     out.holder_ = std::move(mem);
   }
