@@ -189,25 +189,40 @@ absl::Status Engine::InferNode(Scope& scope, ir::Node& node) {
     }
     return absl::OkStatus();
   }
-  auto schema = FindInForce(domain, node.op_type(), *opset);
-  if (!schema.ok()) {
-    if (function != nullptr) return InferFunctionCall(scope, node, *function);
-    if (options_.warnings != nullptr && trial_depth_ == 0) {
-      options_.warnings->push_back(
-          absl::StrCat(DescribeNode(node), ": ", schema.status().message(), "; outputs not inferred"));
+  // Copied out of the cache: inferring a subgraph below may add entries and move them.
+  const OpSchema* schema = nullptr;
+  const InferFn* fn = nullptr;
+  std::vector<OpEntry>& cached = op_cache_[node.op_type()];
+  for (const OpEntry& e : cached) {
+    if (e.opset == *opset && e.domain == domain) {
+      schema = e.schema;
+      fn = e.fn;
+      break;
     }
-    return absl::OkStatus();
+  }
+  if (schema == nullptr) {
+    auto found = FindInForce(domain, node.op_type(), *opset);
+    if (!found.ok()) {
+      if (function != nullptr) return InferFunctionCall(scope, node, *function);
+      if (options_.warnings != nullptr && trial_depth_ == 0) {
+        options_.warnings->push_back(
+            absl::StrCat(DescribeNode(node), ": ", found.status().message(), "; outputs not inferred"));
+      }
+      return absl::OkStatus();
+    }
+    schema = *found;
+    fn = InferenceRegistry::Get().Find(domain, node.op_type(), schema->since_version());
+    cached.push_back(OpEntry{domain, *opset, schema, fn});
   }
 
-  InferenceContext ctx(*this, scope, node, **schema, *opset);
+  InferenceContext ctx(*this, scope, node, *schema, *opset);
   ctx.InitFromSchema();
-  if (const InferFn* fn =
-          InferenceRegistry::Get().Find(domain, node.op_type(), (*schema)->since_version())) {
+  if (fn != nullptr) {
     absl::Status s = (*fn)(ctx);
     if (!s.ok()) {
       RETURN_IF_ERROR(Problem(std::string(s.message())));
       // Keep only what the schema alone says.
-      InferenceContext plain(*this, scope, node, **schema, *opset);
+      InferenceContext plain(*this, scope, node, *schema, *opset);
       plain.InitFromSchema();
       for (size_t i = 0; i < node.num_outputs() && i < plain.num_outputs(); ++i) {
         RETURN_IF_ERROR(Commit(scope, node, node.output(i), plain.outputs()[i], std::nullopt,
@@ -274,13 +289,17 @@ absl::Status Engine::Commit(Scope& scope, ir::Node& node, ir::Value* v, const ir
                                          inferred.ToString())));
     return Commit(scope, node, v, StripShapes(inferred), std::nullopt, nullptr);
   }
-  std::string conflict;
-  ir::Type merged = MergeTypes(declared, inferred, &conflict);
-  if (!conflict.empty()) {
-    RETURN_IF_ERROR(
-        Problem(absl::StrCat(DescribeNode(node), ": output '", v->name(), "': ", conflict)));
+  // When a value already has the inferred type (every value, the second time a pipeline infers),
+  // merging would only copy the type twice to find nothing new.
+  if (inferred != declared) {
+    std::string conflict;
+    ir::Type merged = MergeTypes(declared, inferred, &conflict);
+    if (!conflict.empty()) {
+      RETURN_IF_ERROR(
+          Problem(absl::StrCat(DescribeNode(node), ": output '", v->name(), "': ", conflict)));
+    }
+    if (merged != declared) SetType(scope, v, std::move(merged));
   }
-  if (merged != declared) SetType(scope, v, std::move(merged));
   const bool writes_model = scope.commit && options_.types_out == nullptr;
   if (writes_model && options_.fill_value_info && !v->type().is_none() && !v->is_graph_output() &&
       !v->in_value_info() && node.graph() != nullptr) {
