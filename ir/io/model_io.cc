@@ -14,6 +14,7 @@
 #include "ir/io/proto_import.h"
 #include "ir/io/proto_parse.h"
 #include "ir/io/tensor_proto.h"
+#include "ir/status_macros.h"
 #include "proto/onnx.pb.h"
 
 namespace onnx_opt::ir::io {
@@ -84,6 +85,17 @@ absl::StatusOr<SerializedModel> Serialize(const Model& model, ExportOptions opti
   return out;
 }
 
+// Parses the ModelProto in `bytes` with its large raw_data payloads cut out first, so that the
+// tensors become views of `bytes` instead of copies (payload_splice.h); `import` gets the payloads.
+absl::Status ParseSplicing(std::shared_ptr<const Buffer> bytes, const std::string& source, ImportOptions* import,
+                           onnx::ModelProto* proto) {
+  const std::string_view view(bytes->data(), bytes->size());
+  std::optional<std::string> stripped = StripPayloads(view, kMinSplicedPayload, &import->spliced_payloads);
+  RETURN_IF_ERROR(ParseProtoBytes(stripped.has_value() ? *stripped : view, source, "an ONNX model", proto));
+  if (stripped.has_value()) import->spliced_file = std::move(bytes);
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<Model>> LoadModel(const std::string& path, const LoadOptions& options) {
@@ -98,18 +110,10 @@ absl::StatusOr<std::unique_ptr<Model>> LoadModel(const std::string& path, const 
     if (!ec) import.external_data_second_dir = target.parent_path().string();
   }
   onnx::ModelProto proto;
-  // The file is mapped, and large raw_data payloads are cut out before protobuf sees the bytes: the
-  // tensors become views of the mapping (payload_splice.h). Files that cannot be mapped or parsed
-  // that way go through ParseProtoFile, for its errors.
+  // Files that cannot be mapped go through ParseProtoFile, for its errors.
   absl::StatusOr<std::shared_ptr<MappedFile>> file = MappedFile::Open(path);
   if (file.ok() && (*file)->size() > 0 && (*file)->size() <= kMaxProtoBytes) {
-    const std::string_view bytes((*file)->data(), (*file)->size());
-    std::optional<std::string> stripped = StripPayloads(bytes, kMinSplicedPayload, &import.spliced_payloads);
-    if (absl::Status s = ParseProtoBytes(stripped.has_value() ? *stripped : bytes, path, "an ONNX model", &proto);
-        !s.ok()) {
-      return OneLine(s);
-    }
-    if (stripped.has_value()) import.spliced_file = *std::move(file);
+    if (absl::Status s = ParseSplicing(*std::move(file), path, &import, &proto); !s.ok()) return OneLine(s);
   } else if (absl::Status s = ParseProtoFile(path, "an ONNX model", &proto); !s.ok()) {
     return OneLine(s);
   }
@@ -118,10 +122,14 @@ absl::StatusOr<std::unique_ptr<Model>> LoadModel(const std::string& path, const 
 
 absl::StatusOr<std::unique_ptr<Model>> LoadModelFromString(std::string_view bytes,
                                                            const LoadOptions& options) {
-  onnx::ModelProto proto;
-  if (absl::Status s = ParseProtoBytes(bytes, "<memory>", "an ONNX model", &proto); !s.ok()) return s;
   ImportOptions import;
   import.external_data_dir = options.external_data_dir;
+  onnx::ModelProto proto;
+  // One copy, which the tensors then view (protobuf would have copied them anyway).
+  if (absl::Status s = ParseSplicing(std::make_shared<StringBuffer>(std::string(bytes)), "<memory>", &import, &proto);
+      !s.ok()) {
+    return s;
+  }
   return Import(proto, "<memory>", std::move(import));
 }
 

@@ -1,6 +1,7 @@
 // The binary model loader on arbitrary bytes. What loads must also serialize and load again (the
-// loader accepts only what the writer can write back). And the payload splice (payload_splice.h)
-// that files go through: cutting raw_data out and putting it back must not change the message.
+// loader accepts only what the writer can write back). Loading from bytes goes through the payload
+// splice (payload_splice.h) as files do; cutting raw_data out and putting it back must also not
+// change the message.
 #include <cstdlib>
 #include <iostream>
 #include <string_view>
