@@ -7,6 +7,7 @@
 
 #include "optimizer/pass_registry.h"
 #include "passes/constant.h"
+#include "passes/conv_constants.h"
 #include "passes/forward_value.h"
 #include "passes/inference_mode.h"
 #include "passes/rewrite/pattern_pass.h"
@@ -36,6 +37,8 @@ ir::Tensor ScaleRuns(const ir::Tensor& w, const std::vector<double>& factor, int
 bool Fuse(Rewriter& rw, ir::Node& conv, ir::Node& bn) {
   const ir::Tensor* w = GetConstantTensor(conv.input(1));
   if (w == nullptr || w->dims().size() < 3) return false;
+  // Weights another node also reads would stay beside the scaled copy: the model would grow by them.
+  if (!OwnsInput(conv, 1)) return false;
   const ir::DataType type = w->data_type();
   if (type != ir::DataType::kFloat && type != ir::DataType::kDouble) return false;
   const bool transpose = conv.op_type() == "ConvTranspose";

@@ -67,6 +67,23 @@ TEST(FuseBatchNormTest, LeavesTrainingModeAndSharedConvAlone) {
               ElementsAre("Conv", "BatchNormalization", "Relu", "Conv", "BatchNormalization"));
 }
 
+TEST(FuseBatchNormTest, LeavesWeightsSharedByTwoConvsAlone) {
+  // Fusing either would keep the shared W beside its scaled copy: the model would grow.
+  auto run = RunPipelineOnText(R"(
+    <ir_version: 8, opset_import: ["" : 17]>
+    g (float[1,1,3,3] X) => (float[1,1,3,3] Y, float[1,1,3,3] Z)
+    <float[1,1,1,1] W = {2.0}, float[1] s = {1.5}, float[1] b = {0.5}, float[1] m = {0.25}, float[1] v = {4.0}>
+    {
+      C = Conv(X, W)
+      Y = BatchNormalization(C, s, b, m, v)
+      D = Conv(X, W)
+      Z = BatchNormalization(D, s, b, m, v)
+    })", "fuse-bn-into-conv");
+  ASSERT_TRUE(run.ok()) << run.status();
+  EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("Conv", "BatchNormalization", "Conv", "BatchNormalization"));
+  EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
+}
+
 TEST(FuseAddIntoConvTest, PerChannelAndScalarConstants) {
   auto run = RunPipelineOnText(R"(
     <ir_version: 8, opset_import: ["" : 17]>
