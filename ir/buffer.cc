@@ -57,6 +57,9 @@ int MappedFile::Reopen() const {
 }
 
 void MappedFile::ReleasePages(const char* data, size_t size) const {
+  // A small file stays resident anyway: letting go of its pages only makes the next reader (the
+  // next pass, the save) fault them back in, a system call and a fault per tensor for nothing.
+  if (size_ < kKeepResidentBelow) return;
   static const uintptr_t page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
   const uintptr_t lo = std::max(reinterpret_cast<uintptr_t>(data), reinterpret_cast<uintptr_t>(addr_));
   const uintptr_t hi = std::min(reinterpret_cast<uintptr_t>(data) + size, reinterpret_cast<uintptr_t>(addr_) + size_);

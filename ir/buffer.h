@@ -52,7 +52,9 @@ class MappedFile final : public Buffer {
 
   const char* data() const override { return static_cast<const char*>(addr_); }
   size_t size() const override { return size_; }
+  // Ignored for files under kKeepResidentBelow bytes.
   void ReleasePages(const char* data, size_t size) const override;
+  static constexpr size_t kKeepResidentBelow = size_t{8} << 20;
   const std::string& path() const { return path_; }
   // The mapped file opened read-only again (offsets in it are offsets from data()), so its bytes can
   // be copied file to file without passing through memory; -1 when `path` no longer names the same

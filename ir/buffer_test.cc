@@ -28,6 +28,7 @@ std::string Pattern(size_t n) {
 // Released pages of a mapped file are read back from the file: the bytes never change.
 TEST(MappedFileTest, ReleasedPagesReadTheSame) {
   const std::string bytes = Pattern(3 * kScanChunk + 12345);
+  static_assert(3 * kScanChunk > MappedFile::kKeepResidentBelow, "the file must be large enough to be released");
   const std::string path = TempFile(bytes);
   auto file = MappedFile::Open(path);
   ASSERT_TRUE(file.ok()) << file.status();
