@@ -11,12 +11,12 @@
 #include "converter/adapter.h"
 #include "converter/fold.h"
 #include "converter/ir_requirements.h"
-#include "converter/model_clone.h"
-#include "converter/validate.h"
 #include "glog/logging.h"
 #include "optimizer/initializers_as_inputs.h"
+#include "ir/clone.h"
 #include "ir/function.h"
 #include "ir/name_generator.h"
+#include "schema/checker/node_check.h"
 #include "schema/inference/inference.h"
 #include "schema/op_registry.h"
 #include "schema/version_table.h"
@@ -330,10 +330,13 @@ absl::Status Converter::Validate(ir::Node& node, AdapterContext& ctx, const Step
       return ctx.Error(absl::StrCat("after conversion ", who, " uses ", n->op_type(),
                                     ", which is not defined at opset ", step.to_opset));
     }
-    std::optional<std::string> problem = CheckNodeFitsSchema(
-        *n, **schema, [this](const ir::Value* v) -> const ir::Type& { return types_.TypeOf(v); });
-    if (problem.has_value()) {
-      return ctx.Error(n == &node ? *problem : absl::StrCat(who, ": ", *problem));
+    schema::checker::NodeCheckOptions check;
+    check.type_of = [this](const ir::Value* v) -> const ir::Type& { return types_.TypeOf(v); };
+    check.implied_output_types = true;
+    std::vector<std::string> problems;
+    schema::checker::CheckNodeAgainstSchema(*n, **schema, check, &problems);
+    if (!problems.empty()) {
+      return ctx.Error(n == &node ? problems[0] : absl::StrCat(who, ": ", problems[0]));
     }
   }
   return absl::OkStatus();
@@ -399,7 +402,7 @@ absl::StatusOr<std::unique_ptr<ir::Model>> ConvertOwnedModel(std::unique_ptr<ir:
 absl::StatusOr<std::unique_ptr<ir::Model>> ConvertModel(const ir::Model& model,
                                                         const ConvertOptions& options,
                                                         ConvertReport* report) {
-  absl::StatusOr<std::unique_ptr<ir::Model>> copy = CloneModel(model);
+  absl::StatusOr<std::unique_ptr<ir::Model>> copy = ir::CloneModel(model);
   if (!copy.ok()) return copy.status();
   ConvertOptions unverified = options;
   unverified.verify = false;
@@ -429,7 +432,7 @@ absl::StatusOr<LowestResult> ConvertToLowestOpset(const ir::Model& model, const 
   std::optional<int64_t> start = OnnxOpsetOf(model);
   if (!start.has_value()) return absl::InvalidArgumentError("the model does not import ai.onnx");
   LowestResult result;
-  absl::StatusOr<std::unique_ptr<ir::Model>> current = CloneModel(model);
+  absl::StatusOr<std::unique_ptr<ir::Model>> current = ir::CloneModel(model);
   if (!current.ok()) return current.status();
   result.model = *std::move(current);
   result.opset = *start;

@@ -12,7 +12,7 @@
 // (e.g. a Range over constants below opset 11) is replaced by its values, computed with the
 // interpreter.
 //
-// The input model is never modified: the conversion works on a copy (model_clone.h) that is
+// The input model is never modified: the conversion works on a copy (ir/clone.h) that is
 // returned only when every step succeeded.
 //
 // ir_version: going up, it becomes at least what the target opsets need (never lower than before).

@@ -1,6 +1,5 @@
 #include "converter/fold.h"
 
-#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -8,7 +7,9 @@
 #include "interpreter/tensor.h"
 #include "interpreter/value.h"
 #include "ir/graph.h"
+#include "ir/opset_import.h"
 #include "passes/constant.h"
+#include "schema/shape_fold.h"
 
 namespace onnx_opt::converter {
 namespace {
@@ -40,27 +41,12 @@ std::optional<ir::Tensor> Folder::FoldImpl(const ir::Value* v, int depth, int64_
     return std::nullopt;
   }
   std::optional<ir::Tensor> result;
-  const ir::Type* in_type = p->num_inputs() == 1 && p->input(0) != nullptr ? &type_of_(p->input(0)) : nullptr;
-  const bool static_input = in_type != nullptr && in_type->is_tensor() && in_type->shape().has_value() &&
-                            in_type->shape()->is_static();
-  if (p->op_type() == "Size" && static_input) {
-    int64_t count = 1;
-    for (const ir::Dim& d : in_type->shape()->dims()) count *= d.value();
-    result = ir::Tensor::FromVector<int64_t>(ir::DataType::kInt64, {}, {count});
-  } else if (p->op_type() == "Shape" && static_input) {
-    // The shape of a statically shaped value (start/end as in Shape-15).
-    std::vector<int64_t> dims;
-    for (const ir::Dim& d : in_type->shape()->dims()) dims.push_back(d.value());
-    const int64_t r = static_cast<int64_t>(dims.size());
-    int64_t start = p->GetInt("start", 0), end = p->GetInt("end", r);
-    if (start < 0) start += r;
-    if (end < 0) end += r;
-    start = std::clamp<int64_t>(start, 0, r);
-    end = std::clamp<int64_t>(end, 0, r);
-    std::vector<int64_t> out;
-    for (int64_t i = start; i < end; ++i) out.push_back(dims[i]);
-    result = ir::Tensor::FromVector<int64_t>(ir::DataType::kInt64, {static_cast<int64_t>(out.size())}, out);
-  } else {
+  if ((p->op_type() == "Shape" || p->op_type() == "Size") && p->num_inputs() == 1 && p->input(0) != nullptr) {
+    // Shape/Size of a value whose (inferred) shape is static, at the node's own ai.onnx opset.
+    const int64_t opset = ir::FindOpsetVersion(opsets_for_(*p), "").value_or(0);
+    result = schema::FoldShapeOrSize(*p, type_of_(p->input(0)), opset);
+  }
+  if (!result.has_value()) {
     std::vector<interpreter::RuntimeValue> values;
     values.reserve(p->num_inputs());
     std::vector<bool> present;

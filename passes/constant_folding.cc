@@ -18,6 +18,7 @@
 #include "passes/graph_walk.h"
 #include "passes/node_key.h"
 #include "passes/op_traits.h"
+#include "schema/shape_fold.h"
 
 namespace onnx_opt::passes {
 namespace {
@@ -35,24 +36,6 @@ ir::Value* ReplaceWithInitializer(ir::Graph& g, ir::Value* out, ir::Tensor tenso
   init->set_doc_string(out->doc_string());
   out->ReplaceAllUsesWith(init);
   return init;
-}
-
-// Shape/Size of a value whose shape is static: the answer without running anything.
-std::optional<ir::Tensor> FoldShapeOf(const ir::Node& n, int64_t opset) {
-  if (!n.has_input(0)) return std::nullopt;
-  const ir::Type& type = n.input(0)->type();
-  if (!type.is_tensor() || !type.shape().has_value() || !type.shape()->is_static()) return std::nullopt;
-  std::vector<int64_t> dims;
-  for (const ir::Dim& d : type.shape()->dims()) dims.push_back(d.value());
-  if (n.op_type() == "Size") {
-    int64_t count = 1;
-    for (int64_t d : dims) count *= d;
-    return ir::Tensor::FromVector<int64_t>(ir::DataType::kInt64, {}, {count});
-  }
-  const auto [start, end] = ShapeOpRange(n, static_cast<int64_t>(dims.size()), opset);
-  std::vector<int64_t> values(dims.begin() + start, dims.begin() + end);
-  const int64_t count = static_cast<int64_t>(values.size());
-  return ir::Tensor::FromVector<int64_t>(ir::DataType::kInt64, {count}, values);
 }
 
 class ConstantFolding final : public optimizer::Pass {
@@ -155,7 +138,9 @@ class ConstantFolding final : public optimizer::Pass {
                                                          interpreter::Evaluator& evaluator,
                                                          optimizer::PassContext& ctx) {
     if (n.op_type() == "Shape" || n.op_type() == "Size") {
-      std::optional<ir::Tensor> t = FoldShapeOf(n, opset);
+      // Shape/Size of a value whose shape is static: the answer without running anything.
+      if (!n.has_input(0)) return std::nullopt;
+      std::optional<ir::Tensor> t = schema::FoldShapeOrSize(n, n.input(0)->type(), opset);
       if (!t.has_value()) return std::nullopt;
       std::vector<ir::Tensor> out;
       out.push_back(std::move(*t));

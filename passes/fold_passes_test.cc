@@ -73,6 +73,38 @@ TEST(FoldTest, ShapeOfStaticShapeAndSizeGuard) {
   EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
 }
 
+// Shape's start/end exist from Shape-15 (schema/shape_fold.h); the folded values match what the
+// interpreter computes.
+TEST(FoldTest, ShapeStartAndEndFromOpset15) {
+  auto run = RunPipelineOnText(R"(
+    <ir_version: 8, opset_import: ["" : 15]>
+    g (float[2,3,4] X) => (int64[2] A, int64[1] B, int64[3] C, int64[0] D, int64 N) {
+      A = Shape<start = 1>(X)
+      B = Shape<start = -1>(X)
+      C = Shape<start = -10, end = 10>(X)
+      D = Shape<start = 2, end = 1>(X)
+      N = Size(X)
+    })", "fold-constants");
+  ASSERT_TRUE(run.ok()) << run.status();
+  EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre());
+  const std::vector<ir::Value*>& out = run->after->graph().outputs();
+  ASSERT_EQ(out.size(), 5u);
+  for (const ir::Value* v : out) ASSERT_NE(v->initializer(), nullptr) << v->name();
+  EXPECT_EQ(out[0]->initializer()->ToVector<int64_t>(), (std::vector<int64_t>{3, 4}));
+  EXPECT_EQ(out[1]->initializer()->ToVector<int64_t>(), (std::vector<int64_t>{4}));
+  EXPECT_EQ(out[2]->initializer()->ToVector<int64_t>(), (std::vector<int64_t>{2, 3, 4}));
+  EXPECT_EQ(out[3]->initializer()->ToVector<int64_t>(), (std::vector<int64_t>{}));
+  EXPECT_EQ(out[4]->initializer()->ToVector<int64_t>(), (std::vector<int64_t>{24}));
+  EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
+
+  auto at13 = RunPipelineOnText(R"(
+    <ir_version: 7, opset_import: ["" : 13]>
+    g (float[2,3,4] X) => (int64[3] A) { A = Shape(X) })", "fold-constants");
+  ASSERT_TRUE(at13.ok()) << at13.status();
+  ASSERT_NE(at13->after->graph().outputs()[0]->initializer(), nullptr);
+  EXPECT_EQ(at13->after->graph().outputs()[0]->initializer()->ToVector<int64_t>(), (std::vector<int64_t>{2, 3, 4}));
+}
+
 // A fold whose result would sit next to an input other nodes still use copies that input's data into
 // the model: refused under the default growth budget of 0 (and counted), taken when the budget covers
 // it, and always taken when the input dies with the node.

@@ -18,7 +18,7 @@
 #include "optimizer/pass_registry.h"
 #include "passes/constant.h"
 #include "passes/graph_walk.h"
-#include "passes/op_traits.h"
+#include "schema/shape_fold.h"
 
 namespace onnx_opt::passes {
 namespace {
@@ -135,7 +135,7 @@ class ShapeFacts {
     const ir::Value* x = n.input(0);
     if (!x->type().is_tensor() || !x->type().shape().has_value()) return std::nullopt;
     const std::vector<ir::Dim>& dims = x->type().shape()->dims();
-    const auto [start, end] = ShapeOpRange(n, static_cast<int64_t>(dims.size()), opset_);
+    const auto [start, end] = schema::ShapeOpRange(n, static_cast<int64_t>(dims.size()), opset_);
     Facts f;
     for (int64_t i = start; i < end; ++i) {
       if (dims[i].is_known()) {

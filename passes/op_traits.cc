@@ -1,6 +1,5 @@
 #include "passes/op_traits.h"
 
-#include <algorithm>
 #include <string>
 
 namespace onnx_opt::passes {
@@ -16,16 +15,6 @@ bool IsNondeterministic(const ir::Node& node) {
   // Dropout is deterministic only when not training; its training_mode may be a runtime input.
   return op == "RandomNormal" || op == "RandomNormalLike" || op == "RandomUniform" ||
          op == "RandomUniformLike" || op == "Multinomial" || op == "Bernoulli" || op == "Dropout";
-}
-
-std::pair<int64_t, int64_t> ShapeOpRange(const ir::Node& n, int64_t rank, int64_t opset) {
-  int64_t start = opset >= 15 ? n.GetInt("start", 0) : 0;
-  int64_t end = opset >= 15 ? n.GetInt("end", rank) : rank;
-  if (start < 0) start += rank;
-  if (end < 0) end += rank;
-  start = std::clamp<int64_t>(start, 0, rank);
-  end = std::clamp<int64_t>(end, 0, rank);
-  return {start, std::max(start, end)};
 }
 
 }  // namespace onnx_opt::passes

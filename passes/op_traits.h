@@ -2,9 +2,6 @@
 #ifndef ONNX_OPT_PASSES_OP_TRAITS_H_
 #define ONNX_OPT_PASSES_OP_TRAITS_H_
 
-#include <cstdint>
-#include <utility>
-
 #include "ir/model.h"
 #include "ir/node.h"
 
@@ -16,10 +13,6 @@ bool IsKnownOp(const ir::Model& model, const ir::Node& node);
 
 // True for operators whose outputs differ between runs (random generators, training-mode Dropout).
 bool IsNondeterministic(const ir::Node& node);
-
-// The dims [first, second) of a rank-`rank` input that Shape node `n` returns: all of them before
-// opset 15, else its start/end attributes (negative counted from the back, then clamped).
-std::pair<int64_t, int64_t> ShapeOpRange(const ir::Node& n, int64_t rank, int64_t opset);
 
 }  // namespace onnx_opt::passes
 

@@ -1,7 +1,7 @@
 #include "tools/model_steps.h"
 
 #include "absl/strings/str_cat.h"
-#include "converter/model_clone.h"
+#include "ir/clone.h"
 #include "ir/status_macros.h"
 #include "tools/verification.h"
 
@@ -59,7 +59,7 @@ absl::StatusOr<OptimizeOutcome> OptimizeCheckedModel(ir::Model& model,
   std::unique_ptr<ir::Model> original;
   Reference reference;
   if (verify) {
-    absl::StatusOr<std::unique_ptr<ir::Model>> copy = converter::CloneModel(model);
+    absl::StatusOr<std::unique_ptr<ir::Model>> copy = ir::CloneModel(model);
     if (!copy.ok()) {
       return absl::Status(copy.status().code(), absl::StrCat("cannot keep a copy of the input for verification: ",
                                                              copy.status().message()));

@@ -5,6 +5,7 @@
 #include <iostream>
 #include <string>
 
+#include "ir/clone.h"
 #include "ir/status_macros.h"
 #include "optimizer/model_stats.h"
 #include "optimizer/pass_manager.h"
@@ -18,7 +19,6 @@
 #include "tools/cli/version_text.h"
 #include "tools/dot/dot_file.h"
 #include "tools/dot/graph_dot.h"
-#include "converter/model_clone.h"
 #include "tools/model_check.h"
 #include "tools/model_source.h"
 #include "tools/model_steps.h"
@@ -257,7 +257,7 @@ int Main(int argc, char** argv) {
   // The picture's reference: the input as it was.
   std::unique_ptr<ir::Model> dot_input;
   if (FLAGS_dot_diff) {
-    absl::StatusOr<std::unique_ptr<ir::Model>> copy = converter::CloneModel(**model);
+    absl::StatusOr<std::unique_ptr<ir::Model>> copy = ir::CloneModel(**model);
     if (!copy.ok()) {
       std::cerr << "onnx-opt: cannot keep a copy of the input for --dot-diff: " << copy.status().message() << "\n";
       return 1;

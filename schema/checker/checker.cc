@@ -430,7 +430,9 @@ class Checker {
       CheckOpsetCompatibility(n, **schema, *version, where);
     }
     std::vector<std::string> problems;
-    CheckNodeAgainstSchema(n, **schema, options_.check_type_constraints, &problems);
+    NodeCheckOptions node_options;
+    node_options.check_types = options_.check_type_constraints;
+    CheckNodeAgainstSchema(n, **schema, node_options, &problems);
     CheckControlFlowNode(n, **schema, options_.check_type_constraints, &problems);
     for (const std::string& p : problems) Error(absl::StrCat(where, ": ", p));
   }

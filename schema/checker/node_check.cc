@@ -1,5 +1,7 @@
 #include "schema/checker/node_check.h"
 
+#include <deque>
+#include <optional>
 #include <string_view>
 
 #include "absl/container/flat_hash_map.h"
@@ -94,11 +96,56 @@ std::string Actual(std::string_view dir, size_t i, const FormalParameter& f, con
   return absl::StrCat(Sv(dir), " ", i, " '", f.name, "' (value '", v.name(), "')");
 }
 
-void CheckTypes(const ir::Node& node, const OpSchema& schema, std::vector<std::string>* problems) {
+// The element type some operators' output 0 gets from an attribute.
+std::optional<ir::DataType> ImpliedOutputElemType(const ir::Node& node) {
+  if (!node.is_onnx_domain()) return std::nullopt;
+  const std::string& op = node.op_type();
+  auto int_attr = [&](const char* name) -> std::optional<int64_t> {
+    const ir::Attribute* a = node.FindAttribute(name);
+    if (a == nullptr || a->is_reference() || a->kind() != ir::AttributeKind::kInt) return std::nullopt;
+    return a->i;
+  };
+  if (op == "Cast") {
+    if (auto to = int_attr("to")) return static_cast<ir::DataType>(*to);
+  } else if (op == "Constant") {
+    for (const ir::Attribute& a : node.attributes()) {
+      if (a.is_reference()) continue;
+      if (a.name() == "value") return a.t->data_type();
+      if (a.name() == "sparse_value") return a.sparse_tensor->values.data_type();
+      if (a.name() == "value_float" || a.name() == "value_floats") return ir::DataType::kFloat;
+      if (a.name() == "value_int" || a.name() == "value_ints") return ir::DataType::kInt64;
+      if (a.name() == "value_string" || a.name() == "value_strings") return ir::DataType::kString;
+    }
+  } else if (op == "ConstantOfShape") {
+    const ir::Attribute* a = node.FindAttribute("value");
+    if (a == nullptr) return ir::DataType::kFloat;
+    if (!a->is_reference()) return a->t->data_type();
+  } else if (op == "RandomNormal" || op == "RandomUniform") {
+    return static_cast<ir::DataType>(int_attr("dtype").value_or(1));
+  } else if (op == "Multinomial") {
+    return static_cast<ir::DataType>(int_attr("dtype").value_or(6));
+  } else if (op == "EyeLike" || op == "RandomNormalLike" || op == "RandomUniformLike" || op == "Bernoulli") {
+    if (auto d = int_attr("dtype")) return static_cast<ir::DataType>(*d);
+  } else if (op == "QuantizeLinear" || op == "DequantizeLinear") {
+    if (auto d = int_attr("output_dtype"); d.has_value() && *d != 0) return static_cast<ir::DataType>(*d);
+  }
+  return std::nullopt;
+}
+
+void CheckTypes(const ir::Node& node, const OpSchema& schema, const NodeCheckOptions& options,
+                std::vector<std::string>* problems) {
   absl::flat_hash_map<std::string, Binding> bound;
+  std::deque<ir::Type> implied;  // stable addresses for the bindings
   auto check = [&](std::string_view dir, size_t i, const FormalParameter* f, const ir::Value* v) {
-    if (f == nullptr || v == nullptr || v->is_omitted() || v->type().is_none()) return;
-    const ir::Type& t = v->type();
+    if (f == nullptr || v == nullptr || v->is_omitted()) return;
+    const ir::Type* type = options.type_of ? &options.type_of(v) : &v->type();
+    if (options.implied_output_types && dir == "output" && i == 0 && !IsFullyKnown(*type)) {
+      if (std::optional<ir::DataType> elem = ImpliedOutputElemType(node)) {
+        type = &implied.emplace_back(ir::Type::Tensor(*elem));
+      }
+    }
+    if (type->is_none()) return;
+    const ir::Type& t = *type;
     const TypeConstraintSpec* tc = schema.FindTypeConstraint(f->type_str);
     if (tc == nullptr) {  // a concrete type such as "tensor(int64)"
       const TypeSpec* spec = ParseTypeSpec(f->type_str);
@@ -152,11 +199,11 @@ std::string ArityRange(int min, int max) {
   return absl::StrCat(min, " to ", max);
 }
 
-void CheckNodeAgainstSchema(const ir::Node& node, const OpSchema& schema, bool check_types,
+void CheckNodeAgainstSchema(const ir::Node& node, const OpSchema& schema, const NodeCheckOptions& options,
                             std::vector<std::string>* problems) {
   CheckArity(node, schema, problems);
   CheckAttributes(node, schema, problems);
-  if (check_types) CheckTypes(node, schema, problems);
+  if (options.check_types) CheckTypes(node, schema, options, problems);
 }
 
 }  // namespace onnx_opt::schema::checker

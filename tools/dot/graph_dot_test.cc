@@ -4,10 +4,10 @@
 #include <regex>
 #include <sstream>
 
-#include "converter/model_clone.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "ir/captures.h"
+#include "ir/clone.h"
 #include "ir/io/model_io.h"
 #include "ir/text/parser.h"
 #include "optimizer/pass_manager.h"
@@ -57,7 +57,7 @@ TEST(GraphDotTest, TransformerBlockBeforeAndAfterTheDefaultPipeline) {
   // Weights are in their consumers' labels, not boxes of their own.
   EXPECT_LT(CountMatches(before, "label="), static_cast<int>(CountNodes(**model) + (*model)->graph().initializers().size()));
 
-  absl::StatusOr<std::unique_ptr<ir::Model>> input = converter::CloneModel(**model);
+  absl::StatusOr<std::unique_ptr<ir::Model>> input = ir::CloneModel(**model);
   ASSERT_TRUE(input.ok());
   absl::StatusOr<optimizer::PipelineResult> result = optimizer::PassManager().Run(**model, "default");
   ASSERT_TRUE(result.ok()) << result.status();
