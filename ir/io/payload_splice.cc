@@ -39,6 +39,16 @@ Kind ChildKind(Kind parent, uint32_t field) {
   }
 }
 
+// The singular fields that hold a TensorProto (AttributeProto.t and .sparse_tensor,
+// SparseTensorProto.values and .indices). Protobuf merges a repeated occurrence into one message
+// whose last raw_data wins; cut separately, a large first raw_data (now a marker) and a small second
+// one (still inline) would both reach the importer, which would take the marker's bytes. Such
+// files give up (StripPayloads) rather than guess: protobuf's semantics stay.
+bool SingularTensorField(Kind parent, uint32_t field) {
+  return (parent == Kind::kAttribute && (field == 5 || field == 22)) ||
+         (parent == Kind::kSparseTensor && (field == 1 || field == 2));
+}
+
 bool ReadVarint(const char*& p, const char* end, uint64_t* value) {
   uint64_t v = 0;
   for (int shift = 0; shift < 64 && p < end; shift += 7) {
@@ -171,6 +181,7 @@ class Rewriter {
   bool Message(const char* b, const char* e, Kind kind, int depth) {
     if (depth > kProtoRecursionLimit) return false;
     if (kind == Kind::kTensor) return mode_ == Mode::kStrip ? StripTensor(b, e) : SpliceTensor(b, e);
+    uint32_t singular_seen = 0;  // bit (number & 31) per field of SingularTensorField: 1, 2, 5, 22
     for (const char* p = b; p < e;) {
       Field f;
       if (!NextField(p, e, &f) || f.number == kPayloadMarkerField) return false;
@@ -178,6 +189,11 @@ class Rewriter {
       if (child == Kind::kOther) {
         out_.Append(std::string_view(f.begin, f.end - f.begin));
         continue;
+      }
+      if (SingularTensorField(kind, f.number)) {  // a second occurrence would be merged: see there
+        const uint32_t bit = uint32_t{1} << (f.number & 31);
+        if (singular_seen & bit) return false;
+        singular_seen |= bit;
       }
       const Pieces::Mark mark = out_.Here();
       const int changes = changes_;

@@ -226,6 +226,66 @@ TEST(PayloadSplice, GivesUpOnWhatItDoesNotExpect) {
   EXPECT_FALSE(SplicePayloads(lone_bytes, {}).ok());
 }
 
+TEST(PayloadSplice, GivesUpOnATensorFieldGivenTwice) {
+  // AttributeProto.t twice on the wire: protobuf merges the two tensors and keeps the last raw_data
+  // (here the small one). Cut separately, the first one's marker would have won in the importer.
+  onnx::TensorProto first;
+  first.set_data_type(onnx::TensorProto::FLOAT);
+  first.set_raw_data(Bytes(4000, 1));
+  onnx::TensorProto second;
+  second.add_dims(2);
+  second.set_raw_data(Bytes(8, 2));
+  onnx::AttributeProto attr;
+  attr.set_name("value");
+  attr.set_type(onnx::AttributeProto::TENSOR);
+  *attr.mutable_t() = first;
+  std::string attr_bytes, second_bytes;
+  attr.SerializeToString(&attr_bytes);
+  second.SerializeToString(&second_bytes);
+  auto varint = [](uint64_t v) {
+    std::string s;
+    while (v >= 0x80) {
+      s.push_back(static_cast<char>((v & 0x7f) | 0x80));
+      v >>= 7;
+    }
+    s.push_back(static_cast<char>(v));
+    return s;
+  };
+  attr_bytes += "\x2a" + varint(second_bytes.size()) + second_bytes;  // t (field 5) again
+  onnx::NodeProto node;
+  node.set_op_type("Constant");
+  node.add_output("k");
+  std::string node_bytes;
+  node.SerializeToString(&node_bytes);
+  node_bytes += "\x2a" + varint(attr_bytes.size()) + attr_bytes;  // attribute (field 5)
+  onnx::ModelProto m;
+  m.set_ir_version(10);
+  m.add_opset_import()->set_version(21);
+  m.mutable_graph()->set_name("g");
+  m.mutable_graph()->add_output()->set_name("k");
+  std::string graph_bytes;
+  m.graph().SerializeToString(&graph_bytes);
+  graph_bytes += "\x0a" + varint(node_bytes.size()) + node_bytes;  // node (field 1)
+  m.clear_graph();
+  std::string model_bytes;
+  m.SerializeToString(&model_bytes);
+  model_bytes += "\x3a" + varint(graph_bytes.size()) + graph_bytes;  // graph (field 7)
+  onnx::ModelProto check;
+  ASSERT_TRUE(check.ParseFromString(model_bytes));
+  ASSERT_EQ(check.graph().node(0).attribute(0).t().raw_data(), second.raw_data());
+  std::vector<std::string_view> payloads;
+  EXPECT_FALSE(StripPayloads(model_bytes, kMinSplicedPayload, &payloads).has_value());
+  EXPECT_TRUE(payloads.empty());
+  // So loading gets protobuf's tensor: dims [2], the second raw_data.
+  absl::StatusOr<std::unique_ptr<Model>> model = LoadModelFromString(model_bytes);
+  ASSERT_TRUE(model.ok()) << model.status();
+  absl::StatusOr<std::string> saved = SerializeModel(**model);
+  ASSERT_TRUE(saved.ok()) << saved.status();
+  onnx::ModelProto reread;
+  ASSERT_TRUE(reread.ParseFromString(*saved));
+  EXPECT_EQ(reread.graph().node(0).attribute(0).t().raw_data(), second.raw_data());
+}
+
 class TempDir {
  public:
   TempDir() {

@@ -339,7 +339,10 @@ absl::StatusOr<Attribute> Importer::ImportAttribute(onnx::AttributeProto& p, con
     // An enum number this proto does not know lands among the unknown fields.
     const auto& unknown = p.GetReflection()->GetUnknownFields(p);
     for (int i = 0; i < unknown.field_count(); ++i) {
-      if (unknown.field(i).number() == field::kAttributeType) {
+      // Only a varint is an enum number: field 20 with another wire type also lands here, and
+      // varint() on it asserts (fuzzer: regressions/load_model_fuzzer/attribute_type_not_varint).
+      if (unknown.field(i).number() == field::kAttributeType &&
+          unknown.field(i).type() == google::protobuf::UnknownField::TYPE_VARINT) {
         return Invalid(absl::StrCat(attr_where, " has unknown type ", unknown.field(i).varint()));
       }
     }
