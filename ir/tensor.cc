@@ -17,14 +17,14 @@ std::optional<uint64_t> Tensor::num_elements() const {
 
 void Tensor::SetRawView(std::shared_ptr<const Buffer> buffer, size_t offset, size_t size) {
   buffer_ = std::move(buffer);
-  offset_ = offset;
+  data_ = buffer_ != nullptr ? buffer_->data() + offset : nullptr;
   size_ = size;
 }
 
 void Tensor::SetRawData(std::string bytes) {
   size_ = bytes.size();
-  offset_ = 0;
   buffer_ = std::make_shared<StringBuffer>(std::move(bytes));
+  data_ = buffer_->data();
 }
 
 bool Tensor::ContentEquals(const Tensor& other) const {

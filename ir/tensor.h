@@ -58,7 +58,7 @@ class Tensor {
   std::optional<uint64_t> num_elements() const;
 
   // Raw little-endian bytes (empty for string tensors).
-  const char* raw_data() const { return buffer_ ? buffer_->data() + offset_ : nullptr; }
+  const char* raw_data() const { return buffer_ ? data_ : nullptr; }
   size_t raw_size() const { return size_; }
   std::string_view raw_view() const { return std::string_view(raw_data() ? raw_data() : "", size_); }
   // Shares `buffer` bytes [offset, offset+size) without copying.
@@ -116,7 +116,9 @@ class Tensor {
   DataType type_ = DataType::kUndefined;
   std::vector<int64_t> dims_;
   std::shared_ptr<const Buffer> buffer_;
-  size_t offset_ = 0;
+  // buffer_->data() + offset, kept so that raw_data() (and at<T>() per element) is not a virtual
+  // call: a Buffer's bytes never move.
+  const char* data_ = nullptr;
   size_t size_ = 0;
   std::vector<std::string> strings_;
   Storage storage_ = Storage::kRaw;

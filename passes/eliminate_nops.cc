@@ -3,7 +3,6 @@
 // one-way Split, Cast to the input's own type, Reshape/Expand/Flatten/Slice/Tile/Squeeze/Unsqueeze
 // that keep a statically known shape, and x+0, x-0, x*1, x/1, x^1 with a constant that cannot
 // broadcast the result to a bigger shape. Shapes come from the values' types; unknown means "keep".
-#include <cstring>
 #include <optional>
 
 #include "ir/status_macros.h"
@@ -28,11 +27,8 @@ bool AllEqual(const ir::Tensor& t, double value) {
   if (t.data_type() == ir::DataType::kFloat) {
     const std::optional<uint64_t> n = t.num_elements();
     if (n.has_value() && *n > 0 && t.raw_size() == *n * sizeof(float) && t.raw_data() != nullptr) {
-      const char* data = t.raw_data();
       for (uint64_t i = 0; i < *n; ++i) {
-        float x;
-        std::memcpy(&x, data + i * sizeof(float), sizeof(float));
-        if (x != value) return false;
+        if (t.at<float>(i) != value) return false;
       }
       return true;
     }

@@ -3,7 +3,6 @@
 //   f = scale / sqrt(var + epsilon);  W'[m] = W[m] * f[m];  b'[m] = (b[m] - mean[m]) * f[m] + bias[m]
 // where m is the output channel. Weights and statistics must be float32/float64 constants.
 #include <cmath>
-#include <cstring>
 
 #include "optimizer/pass_registry.h"
 #include "passes/constant.h"
@@ -21,13 +20,8 @@ using namespace rewrite;  // NOLINT(build/namespaces): the pattern vocabulary
 template <typename T>
 ir::Tensor ScaleRuns(const ir::Tensor& w, const std::vector<double>& factor, int64_t kernel) {
   std::vector<T> out(static_cast<size_t>(kernel) * factor.size());
-  const char* in = w.raw_data();  // maybe an unaligned view of a mapped file
   for (size_t r = 0, i = 0; r < factor.size(); ++r) {
-    for (int64_t k = 0; k < kernel; ++k, ++i) {
-      T v;
-      std::memcpy(&v, in + i * sizeof(T), sizeof(T));
-      out[i] = static_cast<T>(static_cast<double>(v) * factor[r]);
-    }
+    for (int64_t k = 0; k < kernel; ++k, ++i) out[i] = static_cast<T>(static_cast<double>(w.at<T>(i)) * factor[r]);
   }
   return ir::Tensor::FromVector<T>(w.data_type(), w.dims(), out);
 }

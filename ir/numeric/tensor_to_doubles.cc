@@ -1,7 +1,6 @@
 #include "ir/numeric/tensor_to_doubles.h"
 
 #include <cstdint>
-#include <cstring>
 
 #include "ir/numeric/bfloat16.h"
 #include "ir/numeric/float16.h"
@@ -12,14 +11,7 @@ namespace {
 template <typename T, typename Convert>
 std::vector<double> Read(const Tensor& t, size_t n, Convert convert) {
   std::vector<double> out(n);
-  // raw_data() once (it asks the buffer, a virtual call); memcpy per element: the data may be an
-  // unaligned view of a mapped file.
-  const char* data = t.raw_data();
-  for (size_t i = 0; i < n; ++i) {
-    T v;
-    std::memcpy(&v, data + i * sizeof(T), sizeof(T));
-    out[i] = convert(v);
-  }
+  for (size_t i = 0; i < n; ++i) out[i] = convert(t.at<T>(i));
   return out;
 }
 
