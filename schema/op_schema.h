@@ -72,7 +72,9 @@ struct AttributeSpec {
 
 struct TypeConstraintSpec {
   std::string param;                 // "T"
-  std::vector<std::string> allowed;  // "tensor(float)", "seq(tensor(int64))", ... in ONNX's order
+  // "tensor(float)", "seq(tensor(int64))", ... in ONNX's order; views of the string literals in the
+  // tables of schema/defs/, which are the only place schemas are built.
+  std::vector<std::string_view> allowed;
 };
 
 // What one version of one operator is: the facts ONNX's OpSchema declares, without documentation,

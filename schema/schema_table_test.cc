@@ -194,8 +194,8 @@ void CompareTypeConstraints(const std::string& where, const OpSchema& ours, cons
     std::vector<std::string> ref_allowed;
     for (const JsonValue& t : r["allowed"].items()) ref_allowed.push_back(t.string_value());
     // The reference gives an ordered list; we keep ONNX's order, so compare as lists.
-    if (tcs[i].allowed != ref_allowed) {
-      diffs.Add(at, absl::StrCat("allowed types are [", absl::StrJoin(tcs[i].allowed, ", "),
+    if (std::vector<std::string>(tcs[i].allowed.begin(), tcs[i].allowed.end()) != ref_allowed) {
+      diffs.Add(at, absl::StrCat("allowed types are [", absl::StrJoin(tcs[i].allowed, ", ", [](std::string* out, std::string_view t) { out->append(t); }),
                                  "] in our table, [", absl::StrJoin(ref_allowed, ", "),
                                  "] in the reference"));
     }

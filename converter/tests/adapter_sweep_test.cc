@@ -47,10 +47,10 @@ std::string KeyName(const AdapterKey& k) {
 }
 
 // The text-syntax element type for a type constraint's allowed list, preferring float.
-std::optional<std::string> PickType(const std::vector<std::string>& allowed) {
+std::optional<std::string> PickType(const std::vector<std::string_view>& allowed) {
   for (const char* t : {"float", "int64", "int32", "bool", "double", "uint8", "string"}) {
     const std::string want = absl::StrCat("tensor(", t, ")");
-    for (const std::string& a : allowed) {
+    for (std::string_view a : allowed) {
       if (a == want) return std::string(t);
     }
   }

@@ -156,7 +156,7 @@ void CheckTypes(const ir::Node& node, const OpSchema& schema, const NodeCheckOpt
       return;
     }
     bool allowed = false;
-    for (const std::string& a : tc->allowed) {
+    for (std::string_view a : tc->allowed) {
       const TypeSpec* spec = ParseTypeSpec(a);
       if (spec != nullptr && Matches(*spec, t)) {
         allowed = true;
@@ -167,7 +167,7 @@ void CheckTypes(const ir::Node& node, const OpSchema& schema, const NodeCheckOpt
       problems->push_back(absl::StrCat(Actual(dir, i, *f, *v), " has type ", TypeName(t),
                                        ", which type constraint ", tc->param, " of ",
                                        schema.DebugName(), " does not allow (allowed: ",
-                                       absl::StrJoin(tc->allowed, ", "), ")"));
+                                       absl::StrJoin(tc->allowed, ", ", [](std::string* out, std::string_view t) { out->append(t); }), ")"));
       return;
     }
     // A heterogeneous variadic parameter (Loop's V) lets each value have its own type.

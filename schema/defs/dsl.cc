@@ -34,23 +34,24 @@ OpBuilder& OpBuilder::Output(std::string_view name, std::string_view type, Param
 OpBuilder& OpBuilder::AddParam(std::vector<FormalParameter>& params, int& min, int& max,
                                std::string_view name, std::string_view type, ParamFlags flags,
                                int min_arity) {
-  const std::string where = "parameter '" + std::string(name) + "'";
+  // Every tool run builds every table, so the message is only spelled out on a mistake.
+  auto where = [&] { return "parameter '" + std::string(name) + "'"; };
   if ((flags & kOptional) && (flags & kVariadic)) {
-    TableError(schema_, where + " is both optional and variadic");
+    TableError(schema_, where() + " is both optional and variadic");
   }
   if ((flags & kDiff) && (flags & kNonDiff)) {
-    TableError(schema_, where + " is both differentiable and not");
+    TableError(schema_, where() + " is both differentiable and not");
   }
   if ((flags & kHeterogeneous) && !(flags & kVariadic)) {
-    TableError(schema_, where + " is heterogeneous but not variadic");
+    TableError(schema_, where() + " is heterogeneous but not variadic");
   }
   if (min_arity != 1 && !(flags & kVariadic)) {
-    TableError(schema_, where + " has a minimum arity but is not variadic");
+    TableError(schema_, where() + " has a minimum arity but is not variadic");
   }
   if (!params.empty() && params.back().option == ParamOption::kVariadic) {
-    TableError(schema_, where + " follows a variadic parameter");
+    TableError(schema_, where() + " follows a variadic parameter");
   }
-  if (name.empty() || type.empty()) TableError(schema_, where + " needs a name and a type");
+  if (name.empty() || type.empty()) TableError(schema_, where() + " needs a name and a type");
 
   FormalParameter p;
   p.name = std::string(name);
@@ -136,13 +137,16 @@ OpBuilder& OpBuilder::TypeConstraint(std::string_view param, TypeList allowed) {
   if (allowed.empty()) {
     TableError(schema_, "type constraint '" + std::string(param) + "' allows no type");
   }
+  // The types are the tables' string literals, viewed, not copied (copying them was the largest
+  // cost of building the registry, which every tool run does).
   TypeConstraintSpec tc;
   tc.param = std::string(param);
+  tc.allowed.reserve(allowed.size());
   for (std::string_view t : allowed) {
     if (std::find(tc.allowed.begin(), tc.allowed.end(), t) != tc.allowed.end()) {
       TableError(schema_, "type constraint '" + tc.param + "' lists " + std::string(t) + " twice");
     }
-    tc.allowed.emplace_back(t);
+    tc.allowed.push_back(t);
   }
   schema_.type_constraints_.push_back(std::move(tc));
   return *this;

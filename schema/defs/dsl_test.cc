@@ -98,8 +98,8 @@ TEST(DslTest, JoinAndFlags) {
   EXPECT_TRUE(op.has_function_body());
   ASSERT_NE(op.FindTypeConstraint("T"), nullptr);
   EXPECT_EQ(op.FindTypeConstraint("T")->allowed,
-            (std::vector<std::string>{"tensor(int8)", "tensor(float)", "tensor(double)",
-                                      "tensor(bool)"}));
+            (std::vector<std::string_view>{"tensor(int8)", "tensor(float)", "tensor(double)",
+                                           "tensor(bool)"}));
 }
 
 using DslDeathTest = ::testing::Test;
