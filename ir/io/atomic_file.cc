@@ -40,7 +40,8 @@ absl::StatusOr<std::unique_ptr<AtomicFile>> AtomicFile::Create(const std::string
     return absl::InvalidArgumentError(absl::StrCat("'", path, "' does not name a file"));
   }
   struct stat st;
-  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
+  const bool exists = ::stat(path.c_str(), &st) == 0;
+  if (exists && S_ISDIR(st.st_mode)) {
     return absl::InvalidArgumentError(absl::StrCat("'", path, "' is a folder"));
   }
   // Same folder as the destination, so the final rename never crosses file systems.
@@ -48,7 +49,7 @@ absl::StatusOr<std::unique_ptr<AtomicFile>> AtomicFile::Create(const std::string
   for (int attempt = 0; attempt < 16; ++attempt) {
     const std::string temp = absl::StrCat(DirName(path), "/.", base, ".tmp.", ::getpid(), ".", rd());
     const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-    if (fd >= 0) return std::unique_ptr<AtomicFile>(new AtomicFile(path, temp, fd));
+    if (fd >= 0) return std::unique_ptr<AtomicFile>(new AtomicFile(path, temp, fd, /*durable=*/exists));
     if (errno != EEXIST) {
       return Errno(absl::StrCat("cannot create a temporary file next to '", path, "'"), errno);
     }
@@ -124,7 +125,7 @@ absl::Status AtomicFile::Finish() {
   if (fd_ < 0) return absl::OkStatus();
   const int fd = fd_;
   fd_ = -1;
-  if (::fsync(fd) != 0) {
+  if (durable_ && ::fsync(fd) != 0) {
     const int err = errno;
     ::close(fd);
     return Errno(absl::StrCat("cannot sync '", path_, "'"), err);
@@ -139,6 +140,7 @@ absl::Status AtomicFile::Commit() {
     return Errno(absl::StrCat("cannot rename '", temp_path_, "' to '", path_, "'"), errno);
   }
   committed_ = true;
+  if (!durable_) return absl::OkStatus();
   // Make the rename itself durable (best effort: not every file system supports it).
   const int dir = ::open(DirName(path_).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (dir >= 0) {

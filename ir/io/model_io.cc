@@ -15,10 +15,21 @@
 #include "ir/io/proto_parse.h"
 #include "ir/io/tensor_proto.h"
 #include "ir/status_macros.h"
+#include "google/protobuf/arena.h"
 #include "proto/onnx.pb.h"
 
 namespace onnx_opt::ir::io {
 namespace {
+
+// The parsed or exported ModelProto lives in an arena: protobuf then allocates its thousands of
+// small strings and messages from a few blocks and frees them at once, instead of one malloc and
+// one free each (a fifth of a load was spent there).
+google::protobuf::ArenaOptions ProtoArenaOptions() {
+  google::protobuf::ArenaOptions options;
+  options.start_block_size = 64 << 10;
+  options.max_block_size = 4 << 20;
+  return options;
+}
 
 // When the inline data of a model would pass this, SaveModel moves the largest tensors out until
 // what stays inline is under kAutoExternalTarget (typed fields are counted at their worst size).
@@ -70,7 +81,8 @@ absl::StatusOr<SerializedModel> Serialize(const Model& model, ExportOptions opti
   SerializedModel out;
   options.spliced_payloads = &out.payloads;
   {
-    onnx::ModelProto proto;
+    google::protobuf::Arena arena(ProtoArenaOptions());
+    onnx::ModelProto& proto = *google::protobuf::Arena::CreateMessage<onnx::ModelProto>(&arena);
     if (absl::Status s = ExportModel(model, options, &proto); !s.ok()) return s;
     if (proto.ByteSizeLong() > kMaxProtoBytes) {
       return absl::ResourceExhaustedError(absl::StrCat(
@@ -109,7 +121,8 @@ absl::StatusOr<std::unique_ptr<Model>> LoadModel(const std::string& path, const 
     import.external_data_dir = DirName(path);
     if (!ec) import.external_data_second_dir = target.parent_path().string();
   }
-  onnx::ModelProto proto;
+  google::protobuf::Arena arena(ProtoArenaOptions());
+  onnx::ModelProto& proto = *google::protobuf::Arena::CreateMessage<onnx::ModelProto>(&arena);
   // Files that cannot be mapped go through ParseProtoFile, for its errors.
   absl::StatusOr<std::shared_ptr<MappedFile>> file = MappedFile::Open(path);
   if (file.ok() && (*file)->size() > 0 && (*file)->size() <= kMaxProtoBytes) {
@@ -124,7 +137,8 @@ absl::StatusOr<std::unique_ptr<Model>> LoadModelFromString(std::string_view byte
                                                            const LoadOptions& options) {
   ImportOptions import;
   import.external_data_dir = options.external_data_dir;
-  onnx::ModelProto proto;
+  google::protobuf::Arena arena(ProtoArenaOptions());
+  onnx::ModelProto& proto = *google::protobuf::Arena::CreateMessage<onnx::ModelProto>(&arena);
   // One copy, which the tensors then view (protobuf would have copied them anyway).
   if (absl::Status s = ParseSplicing(std::make_shared<StringBuffer>(std::string(bytes)), "<memory>", &import, &proto);
       !s.ok()) {
