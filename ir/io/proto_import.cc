@@ -4,6 +4,8 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/inlined_vector.h"
+#include "absl/functional/function_ref.h"
 #include "absl/strings/str_cat.h"
 #include "ir/io/external_data.h"
 #include "ir/io/limits.h"
@@ -85,14 +87,19 @@ class Importer {
     }
   };
 
-  absl::Status Define(Scope& scope, Value* v, const std::string& where, const std::string& role);
+  // `role` names what `v` is, for an error; it is only called on one (as are the `where`
+  // functions below: spelling every node's location up front was a tenth of a load).
+  absl::Status Define(Scope& scope, Value* v, const std::string& where, absl::FunctionRef<std::string()> role);
+  absl::Status Define(Scope& scope, Value* v, const std::string& where, const char* role) {
+    return Define(scope, v, where, [role] { return std::string(role); });
+  }
   void Describe(const onnx::ValueInfoProto& p, Value* v);
   absl::Status ImportGraph(onnx::GraphProto& proto, Graph& graph, const Scope* parent, int depth,
                            const std::string& where);
   absl::Status ImportNodes(RepeatedPtrField<onnx::NodeProto>& protos, Graph& graph, Scope& scope,
                            int depth, const std::string& where);
   absl::StatusOr<Attribute> ImportAttribute(onnx::AttributeProto& proto, const Scope* scope,
-                                            int depth, const std::string& where);
+                                            int depth, absl::FunctionRef<std::string()> where);
   absl::StatusOr<std::unique_ptr<Graph>> ImportSubgraph(onnx::GraphProto& proto, const Scope* scope,
                                                         int depth, const std::string& fallback);
   void ImportValueInfo(const RepeatedPtrField<onnx::ValueInfoProto>& protos, Graph& graph,
@@ -106,11 +113,11 @@ class Importer {
 };
 
 absl::Status Importer::Define(Scope& scope, Value* v, const std::string& where,
-                              const std::string& role) {
-  if (v->name().empty()) return Invalid(absl::StrCat(where, ": ", role, " has no name"));
+                              absl::FunctionRef<std::string()> role) {
+  if (v->name().empty()) return Invalid(absl::StrCat(where, ": ", role(), " has no name"));
   auto [it, inserted] = scope.values.emplace(v->name(), v);
   if (!inserted) {
-    return Invalid(absl::StrCat(where, ": ", role, " '", v->name(), "' is already defined by ",
+    return Invalid(absl::StrCat(where, ": ", role(), " '", v->name(), "' is already defined by ",
                                 Definer(it->second)));
   }
   return absl::OkStatus();
@@ -258,17 +265,17 @@ absl::Status Importer::ImportNodes(RepeatedPtrField<onnx::NodeProto>& protos, Gr
     for (size_t i = 0; i < n->num_outputs(); ++i) {
       Value* out = n->output(i);
       if (out->name().empty()) continue;  // an omitted optional output
-      absl::Status s = Define(scope, out, where, absl::StrCat(n->Describe(), " output"));
+      absl::Status s = Define(scope, out, where, [n] { return absl::StrCat(n->Describe(), " output"); });
       if (!s.ok()) return s;
     }
     nodes.emplace_back(n, &p);
   }
   // 2. Attributes: subgraphs now see every name of this graph.
   for (auto& [n, p] : nodes) {
-    const std::string node_where = absl::StrCat(where, ": ", n->Describe());
+    auto node_where = [&where, n = n] { return absl::StrCat(where, ": ", n->Describe()); };
     for (onnx::AttributeProto& ap : *p->mutable_attribute()) {
       if (n->FindAttribute(ap.name()) != nullptr) {
-        return Invalid(absl::StrCat(node_where, " has two attributes named '", ap.name(), "'"));
+        return Invalid(absl::StrCat(node_where(), " has two attributes named '", ap.name(), "'"));
       }
       absl::StatusOr<Attribute> attr = ImportAttribute(ap, &scope, depth, node_where);
       if (!attr.ok()) return attr.status();
@@ -294,8 +301,9 @@ absl::Status Importer::ImportNodes(RepeatedPtrField<onnx::NodeProto>& protos, Gr
 
 // The value fields an AttributeProto sets, each with the attribute type it stands for. (A repeated
 // field counts when it has entries; an empty list cannot be told from an unset one.)
-std::vector<std::pair<const char*, AttributeKind>> ValueFieldsSet(const onnx::AttributeProto& p) {
-  std::vector<std::pair<const char*, AttributeKind>> set;
+using ValueFields = absl::InlinedVector<std::pair<const char*, AttributeKind>, 2>;
+ValueFields ValueFieldsSet(const onnx::AttributeProto& p) {
+  ValueFields set;
   if (p.has_f()) set.emplace_back("f", AttributeKind::kFloat);
   if (p.has_i()) set.emplace_back("i", AttributeKind::kInt);
   if (p.has_s()) set.emplace_back("s", AttributeKind::kString);
@@ -314,25 +322,25 @@ std::vector<std::pair<const char*, AttributeKind>> ValueFieldsSet(const onnx::At
 }
 
 absl::StatusOr<Attribute> Importer::ImportAttribute(onnx::AttributeProto& p, const Scope* scope,
-                                                    int depth, const std::string& where) {
-  const std::string attr_where = absl::StrCat(where, ": attribute '", p.name(), "'");
+                                                    int depth, absl::FunctionRef<std::string()> where) {
+  auto attr_where = [&] { return absl::StrCat(where(), ": attribute '", p.name(), "'"); };
   AttributeKind kind = static_cast<AttributeKind>(p.type());
   // IR.md: "An attribute MUST have only one of the value-carrying properties", the one its type
   // names, and a reference (ref_attr_name) carries none. ir::Attribute holds one value, so anything
   // else would be dropped here without a word; it is refused instead.
-  const std::vector<std::pair<const char*, AttributeKind>> fields = ValueFieldsSet(p);
+  const ValueFields fields = ValueFieldsSet(p);
   if (fields.size() > 1) {
     std::string names;
     for (const auto& [name, field_kind] : fields) absl::StrAppend(&names, names.empty() ? "" : ", ", name);
-    return Invalid(absl::StrCat(attr_where, " carries ", fields.size(), " values (fields ", names,
+    return Invalid(absl::StrCat(attr_where(), " carries ", fields.size(), " values (fields ", names,
                                 "); an attribute holds exactly one"));
   }
   if (!fields.empty() && !p.ref_attr_name().empty()) {
-    return Invalid(absl::StrCat(attr_where, " refers to '", p.ref_attr_name(),
+    return Invalid(absl::StrCat(attr_where(), " refers to '", p.ref_attr_name(),
                                 "' (ref_attr_name) but also carries a value (field ", fields[0].first, ")"));
   }
   if (!fields.empty() && kind != AttributeKind::kUndefined && fields[0].second != kind) {
-    return Invalid(absl::StrCat(attr_where, " has type ", AttributeKindName(kind),
+    return Invalid(absl::StrCat(attr_where(), " has type ", AttributeKindName(kind),
                                 " but its value is in field '", fields[0].first, "'"));
   }
   if (!p.has_type()) {
@@ -343,13 +351,13 @@ absl::StatusOr<Attribute> Importer::ImportAttribute(onnx::AttributeProto& p, con
       // varint() on it asserts (fuzzer: regressions/load_model_fuzzer/attribute_type_not_varint).
       if (unknown.field(i).number() == field::kAttributeType &&
           unknown.field(i).type() == google::protobuf::UnknownField::TYPE_VARINT) {
-        return Invalid(absl::StrCat(attr_where, " has unknown type ", unknown.field(i).varint()));
+        return Invalid(absl::StrCat(attr_where(), " has unknown type ", unknown.field(i).varint()));
       }
     }
   }
   if (kind == AttributeKind::kUndefined && p.ref_attr_name().empty()) {
     // IR 1 files have no type: infer it from the field that is set.
-    if (fields.empty()) return Invalid(absl::StrCat(attr_where, " has no type"));
+    if (fields.empty()) return Invalid(absl::StrCat(attr_where(), " has no type"));
     kind = fields[0].second;
   }
   Attribute a(p.name(), kind);
@@ -358,25 +366,25 @@ absl::StatusOr<Attribute> Importer::ImportAttribute(onnx::AttributeProto& p, con
     a.set_ref_attr_name(p.ref_attr_name());
     return a;
   }
-  const std::string graph_fallback = absl::StrCat("subgraph '", p.name(), "' of ", where);
+  auto graph_fallback = [&] { return absl::StrCat("subgraph '", p.name(), "' of ", where()); };
   switch (kind) {
     case AttributeKind::kFloat: a.f = p.f(); break;
     case AttributeKind::kInt: a.i = p.i(); break;
     case AttributeKind::kString: a.s = p.s(); break;
     case AttributeKind::kTensor: {
-      absl::StatusOr<Tensor> t = ImportTensor(*p.mutable_t(), external_, attr_where);
+      absl::StatusOr<Tensor> t = ImportTensor(*p.mutable_t(), external_, attr_where());
       if (!t.ok()) return t.status();
       a.t = *std::move(t);
       break;
     }
     case AttributeKind::kGraph: {
-      auto g = ImportSubgraph(*p.mutable_g(), scope, depth + 1, graph_fallback);
+      auto g = ImportSubgraph(*p.mutable_g(), scope, depth + 1, graph_fallback());
       if (!g.ok()) return g.status();
       a.g = *std::move(g);
       break;
     }
     case AttributeKind::kSparseTensor: {
-      auto t = ImportSparseTensor(*p.mutable_sparse_tensor(), external_, attr_where);
+      auto t = ImportSparseTensor(*p.mutable_sparse_tensor(), external_, attr_where());
       if (!t.ok()) return t.status();
       a.sparse_tensor = *std::move(t);
       break;
@@ -387,21 +395,21 @@ absl::StatusOr<Attribute> Importer::ImportAttribute(onnx::AttributeProto& p, con
     case AttributeKind::kStrings: a.strings.assign(p.strings().begin(), p.strings().end()); break;
     case AttributeKind::kTensors:
       for (auto& tp : *p.mutable_tensors()) {
-        absl::StatusOr<Tensor> t = ImportTensor(tp, external_, attr_where);
+        absl::StatusOr<Tensor> t = ImportTensor(tp, external_, attr_where());
         if (!t.ok()) return t.status();
         a.tensors.push_back(*std::move(t));
       }
       break;
     case AttributeKind::kGraphs:
       for (auto& gp : *p.mutable_graphs()) {
-        auto g = ImportSubgraph(gp, scope, depth + 1, graph_fallback);
+        auto g = ImportSubgraph(gp, scope, depth + 1, graph_fallback());
         if (!g.ok()) return g.status();
         a.graphs.push_back(*std::move(g));
       }
       break;
     case AttributeKind::kSparseTensors:
       for (auto& sp : *p.mutable_sparse_tensors()) {
-        auto t = ImportSparseTensor(sp, external_, attr_where);
+        auto t = ImportSparseTensor(sp, external_, attr_where());
         if (!t.ok()) return t.status();
         a.sparse_tensors.push_back(*std::move(t));
       }
@@ -436,7 +444,7 @@ absl::StatusOr<std::unique_ptr<Function>> Importer::ImportFunction(onnx::Functio
   }
   const Scope no_values;
   for (onnx::AttributeProto& ap : *p.mutable_attribute_proto()) {
-    absl::StatusOr<Attribute> attr = ImportAttribute(ap, &no_values, 0, where);
+    absl::StatusOr<Attribute> attr = ImportAttribute(ap, &no_values, 0, [&where] { return where; });
     if (!attr.ok()) return attr.status();
     f->mutable_attribute_defaults().push_back(*std::move(attr));
   }
