@@ -102,8 +102,10 @@ absl::StatusOr<SerializedModel> Serialize(const Model& model, ExportOptions opti
 absl::Status ParseSplicing(std::shared_ptr<const Buffer> bytes, const std::string& source, ImportOptions* import,
                            onnx::ModelProto* proto) {
   const std::string_view view(bytes->data(), bytes->size());
-  std::optional<std::string> stripped = StripPayloads(view, kMinSplicedPayload, &import->spliced_payloads);
-  RETURN_IF_ERROR(ParseProtoBytes(stripped.has_value() ? *stripped : view, source, "an ONNX model", proto));
+  std::optional<SplicedModel> stripped = StripPayloadsToPieces(view, kMinSplicedPayload, &import->spliced_payloads);
+  RETURN_IF_ERROR(stripped.has_value()
+                      ? ParseProtoPieces(stripped->pieces, stripped->size, source, "an ONNX model", proto)
+                      : ParseProtoBytes(view, source, "an ONNX model", proto));
   if (stripped.has_value()) import->spliced_file = std::move(bytes);
   return absl::OkStatus();
 }

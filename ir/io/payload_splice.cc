@@ -281,15 +281,22 @@ std::string SplicedModel::Concatenate() const {
   return out;
 }
 
-std::optional<std::string> StripPayloads(std::string_view bytes, size_t min_bytes,
-                                         std::vector<std::string_view>* payloads) {
+std::optional<SplicedModel> StripPayloadsToPieces(std::string_view bytes, size_t min_bytes,
+                                                  std::vector<std::string_view>* payloads) {
   const size_t first = payloads->size();
   Rewriter r(Rewriter::Mode::kStrip, min_bytes, payloads);
   if (!r.Message(bytes.data(), bytes.data() + bytes.size(), Kind::kModel, 0) || r.changes() == 0) {
     payloads->resize(first);
     return std::nullopt;
   }
-  return std::move(r.out()).Take().Concatenate();
+  return std::move(r.out()).Take();
+}
+
+std::optional<std::string> StripPayloads(std::string_view bytes, size_t min_bytes,
+                                         std::vector<std::string_view>* payloads) {
+  std::optional<SplicedModel> pieces = StripPayloadsToPieces(bytes, min_bytes, payloads);
+  if (!pieces.has_value()) return std::nullopt;
+  return pieces->Concatenate();
 }
 
 absl::StatusOr<SplicedModel> SplicePayloads(std::string_view serialized,

@@ -18,6 +18,7 @@
 #include "ir/buffer.h"
 #include "ir/io/model_io.h"
 #include "ir/io/proto_export.h"
+#include "ir/io/proto_parse.h"
 #include "proto/onnx.pb.h"
 
 namespace onnx_opt::ir::io {
@@ -132,6 +133,17 @@ TEST(PayloadSplice, StripsLargePayloadsEverywhereAndLeavesMarkers) {
   EXPECT_EQ(payloads[index], m.graph().initializer(0).raw_data());
   EXPECT_EQ(parsed.graph().initializer(1).raw_data(), m.graph().initializer(1).raw_data());
   EXPECT_EQ(parsed.graph().node(0).attribute(0).t().doc_string(), "after raw_data in field order");
+
+  // The pieces parse where they lie to the same message as their concatenation.
+  std::vector<std::string_view> piece_payloads;
+  std::optional<SplicedModel> pieces = StripPayloadsToPieces(bytes, kMinSplicedPayload, &piece_payloads);
+  ASSERT_TRUE(pieces.has_value());
+  EXPECT_GT(pieces->pieces.size(), 10u);
+  EXPECT_EQ(pieces->Concatenate(), *stripped);
+  EXPECT_EQ(piece_payloads, payloads);
+  onnx::ModelProto from_pieces;
+  ASSERT_TRUE(ParseProtoPieces(pieces->pieces, pieces->size, "<test>", "a model", &from_pieces).ok());
+  EXPECT_TRUE(google::protobuf::util::MessageDifferencer::Equals(from_pieces, parsed));
 }
 
 TEST(PayloadSplice, SplicedSerializationIsByteForByteProtobufs) {

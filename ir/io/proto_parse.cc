@@ -34,6 +34,51 @@ absl::Status ParseStream(google::protobuf::io::ZeroCopyInputStream* stream, cons
   return absl::OkStatus();
 }
 
+// Reads consecutive pieces of memory as one stream, without copying them.
+class PiecesInputStream final : public google::protobuf::io::ZeroCopyInputStream {
+ public:
+  explicit PiecesInputStream(const std::vector<std::string_view>& pieces) : pieces_(pieces) {}
+
+  bool Next(const void** data, int* size) override {
+    for (; index_ < pieces_.size(); ++index_, offset_ = 0) {
+      const std::string_view piece = pieces_[index_];
+      if (offset_ < piece.size()) {
+        *data = piece.data() + offset_;
+        *size = static_cast<int>(piece.size() - offset_);
+        offset_ = piece.size();
+        count_ += *size;
+        return true;
+      }
+    }
+    return false;
+  }
+  // Only into the piece Next returned last, as the interface allows.
+  void BackUp(int count) override {
+    offset_ -= static_cast<size_t>(count);
+    count_ -= count;
+  }
+  bool Skip(int count) override {
+    for (; count > 0 && index_ < pieces_.size(); ++index_, offset_ = 0) {
+      const size_t left = pieces_[index_].size() - offset_;
+      if (static_cast<size_t>(count) < left) {
+        offset_ += static_cast<size_t>(count);
+        count_ += count;
+        return true;
+      }
+      count -= static_cast<int>(left);
+      count_ += static_cast<int64_t>(left);
+    }
+    return count == 0;
+  }
+  int64_t ByteCount() const override { return count_; }
+
+ private:
+  const std::vector<std::string_view>& pieces_;
+  size_t index_ = 0;
+  size_t offset_ = 0;  // within pieces_[index_]
+  int64_t count_ = 0;
+};
+
 }  // namespace
 
 absl::Status OneLine(const absl::Status& status) {
@@ -99,6 +144,17 @@ absl::Status ParseProtoBytes(std::string_view bytes, const std::string& source,
                       absl::StrCat(bytes.size(), " bytes; protobuf cannot parse 2 GiB or more"));
   }
   google::protobuf::io::ArrayInputStream stream(bytes.data(), static_cast<int>(bytes.size()));
+  return ParseStream(&stream, source, what, message);
+}
+
+absl::Status ParseProtoPieces(const std::vector<std::string_view>& pieces, uint64_t size,
+                              const std::string& source, const std::string& what,
+                              google::protobuf::Message* message) {
+  if (size == 0) return ParseError(source, what, "there are no bytes");
+  if (size > kMaxProtoBytes) {
+    return ParseError(source, what, absl::StrCat(size, " bytes; protobuf cannot parse 2 GiB or more"));
+  }
+  PiecesInputStream stream(pieces);
   return ParseStream(&stream, source, what, message);
 }
 

@@ -3,8 +3,10 @@
 #ifndef ONNX_OPT_IR_IO_PROTO_PARSE_H_
 #define ONNX_OPT_IR_IO_PROTO_PARSE_H_
 
+#include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "google/protobuf/message.h"
@@ -23,6 +25,12 @@ absl::Status OneLine(const absl::Status& status);
 // `source` names the bytes in messages (a path, or "<memory>").
 absl::Status ParseProtoBytes(std::string_view bytes, const std::string& source,
                              const std::string& what, google::protobuf::Message* message);
+
+// The same for bytes given as consecutive pieces (a stripped model, payload_splice.h), parsed where
+// they lie instead of joined first.
+absl::Status ParseProtoPieces(const std::vector<std::string_view>& pieces, uint64_t size,
+                              const std::string& source, const std::string& what,
+                              google::protobuf::Message* message);
 
 }  // namespace onnx_opt::ir::io
 
