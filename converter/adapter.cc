@@ -6,9 +6,10 @@
 
 #include "absl/strings/str_cat.h"
 #include "converter/fold.h"
+#include "ir/constant_value.h"
+#include "ir/forward_value.h"
 #include "ir/function.h"
-#include "passes/constant.h"
-#include "passes/forward_value.h"
+#include "ir/status_macros.h"
 
 namespace onnx_opt::converter {
 namespace {
@@ -73,7 +74,7 @@ std::optional<ir::DataType> AdapterContext::ElemType(const ir::Value* v) const {
       t.elem_type() != ir::DataType::kUndefined) {
     return t.elem_type();
   }
-  if (const ir::Tensor* c = passes::GetConstantTensor(v)) return c->data_type();
+  if (const ir::Tensor* c = ir::GetConstantTensor(v)) return c->data_type();
   return std::nullopt;
 }
 
@@ -85,7 +86,7 @@ std::optional<int64_t> AdapterContext::Rank(const ir::Value* v) const {
 
 std::optional<ir::Shape> AdapterContext::ShapeOf(const ir::Value* v) const {
   if (v == nullptr) return std::nullopt;
-  if (const ir::Tensor* c = passes::GetConstantTensor(v)) return ir::Shape::FromSizes(c->dims());
+  if (const ir::Tensor* c = ir::GetConstantTensor(v)) return ir::Shape::FromSizes(c->dims());
   const ir::Type& t = TypeOf(v);
   if (t.is_tensor() && t.shape().has_value()) return *t.shape();
   return std::nullopt;
@@ -93,7 +94,7 @@ std::optional<ir::Shape> AdapterContext::ShapeOf(const ir::Value* v) const {
 
 std::optional<std::vector<int64_t>> AdapterContext::StaticShape(const ir::Value* v) const {
   if (v == nullptr) return std::nullopt;
-  if (const ir::Tensor* c = passes::GetConstantTensor(v)) return c->dims();
+  if (const ir::Tensor* c = ir::GetConstantTensor(v)) return c->dims();
   const ir::Type& t = TypeOf(v);
   if (!t.is_tensor() || !t.shape().has_value() || !t.shape()->is_static()) return std::nullopt;
   std::vector<int64_t> dims;
@@ -113,22 +114,20 @@ absl::StatusOr<ir::Tensor> AdapterContext::ConstantInput(size_t i, std::string_v
 }
 
 absl::StatusOr<std::vector<int64_t>> AdapterContext::ConstantInts(size_t i, std::string_view what) const {
-  absl::StatusOr<ir::Tensor> t = ConstantInput(i, what);
-  if (!t.ok()) return t.status();
-  std::optional<std::vector<int64_t>> v = passes::ConstantAsInts(*t);
+  ASSIGN_OR_RETURN(ir::Tensor t, ConstantInput(i, what));
+  std::optional<std::vector<int64_t>> v = ir::ConstantAsInts(t);
   if (!v.has_value()) {
-    return Error(absl::StrCat(S(what), " (input ", i, ") is a ", ir::DataTypeName(t->data_type()),
+    return Error(absl::StrCat(S(what), " (input ", i, ") is a ", ir::DataTypeName(t.data_type()),
                               " tensor; expected int32 or int64"));
   }
   return *std::move(v);
 }
 
 absl::StatusOr<std::vector<double>> AdapterContext::ConstantDoubles(size_t i, std::string_view what) const {
-  absl::StatusOr<ir::Tensor> t = ConstantInput(i, what);
-  if (!t.ok()) return t.status();
-  std::optional<std::vector<double>> v = passes::ConstantAsDoubles(*t);
+  ASSIGN_OR_RETURN(ir::Tensor t, ConstantInput(i, what));
+  std::optional<std::vector<double>> v = ir::ConstantAsDoubles(t);
   if (!v.has_value()) {
-    return Error(absl::StrCat(S(what), " (input ", i, ") is a ", ir::DataTypeName(t->data_type()),
+    return Error(absl::StrCat(S(what), " (input ", i, ") is a ", ir::DataTypeName(t.data_type()),
                               " tensor; expected a numeric tensor"));
   }
   return *std::move(v);
@@ -161,7 +160,7 @@ ir::Value* AdapterContext::AddScalarInt(int64_t value, std::string_view base) {
 
 ir::Value* AdapterContext::AddFloats(ir::DataType type, const std::vector<double>& values,
                                      std::vector<int64_t> dims, std::string_view base) {
-  return AddConstant(passes::MakeFloatTensor(type, std::move(dims), values), base);
+  return AddConstant(ir::MakeFloatTensor(type, std::move(dims), values), base);
 }
 
 ir::Node* AdapterContext::InsertBefore(std::string op, const std::vector<ir::Value*>& inputs,
@@ -220,7 +219,7 @@ absl::Status AdapterContext::ReplaceOutput(size_t i, ir::Value* v) {
     v = id->output(0);
   }
   if (from->in_value_info() && !v->in_value_info()) v->graph()->AddValueInfo(v);
-  if (!passes::ForwardValue(from, v)) {
+  if (!ir::ForwardValue(from, v)) {
     return Error(absl::StrCat("cannot redirect the uses of output '", from->name(), "' to '",
                               v->name(), "'"));
   }

@@ -6,8 +6,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "interpreter/tensor.h"
-#include "passes/constant.h"
-#include "passes/forward_value.h"
+#include "ir/constant_value.h"
+#include "ir/forward_value.h"
+#include "ir/status_macros.h"
 
 namespace onnx_opt::converter {
 namespace {
@@ -84,8 +85,7 @@ AdapterFn Nothing() {
 AdapterFn Seq(std::vector<AdapterFn> fns) {
   return [fns = std::move(fns)](AdapterContext& ctx) {
     for (const AdapterFn& f : fns) {
-      absl::Status s = f(ctx);
-      if (!s.ok()) return s;
+      RETURN_IF_ERROR(f(ctx));
       if (ctx.node().is_erased()) break;
     }
     return absl::OkStatus();
@@ -145,9 +145,8 @@ AdapterFn SetStringIfAbsent(std::string name, std::string value) {
 
 AdapterFn NonNegativeAxisAttr(std::string attr, size_t input, int64_t extra_rank, bool extra_from_attr_len) {
   return [=](AdapterContext& ctx) -> absl::Status {
-    absl::StatusOr<const ir::Attribute*> a = ctx.Attr(attr);
-    if (!a.ok()) return a.status();
-    if (*a == nullptr) return absl::OkStatus();
+    ASSIGN_OR_RETURN(const ir::Attribute* a, ctx.Attr(attr));
+    if (a == nullptr) return absl::OkStatus();
     ir::Attribute* m = ctx.node().FindMutableAttribute(attr);
     auto rank = [&]() -> std::optional<int64_t> {
       std::optional<int64_t> r = ctx.Rank(input < ctx.node().num_inputs() ? ctx.node().input(input) : nullptr);
@@ -156,15 +155,13 @@ AdapterFn NonNegativeAxisAttr(std::string attr, size_t input, int64_t extra_rank
     };
     if (m->kind() == ir::AttributeKind::kInt) {
       if (m->i >= 0) return absl::OkStatus();
-      absl::StatusOr<int64_t> v = NormalizeAxis(ctx, m->i, rank(), attr);
-      if (!v.ok()) return v.status();
-      m->i = *v;
+      ASSIGN_OR_RETURN(int64_t v, NormalizeAxis(ctx, m->i, rank(), attr));
+      m->i = v;
     } else if (m->kind() == ir::AttributeKind::kInts) {
       for (int64_t& x : m->ints) {
         if (x >= 0) continue;
-        absl::StatusOr<int64_t> v = NormalizeAxis(ctx, x, rank(), attr);
-        if (!v.ok()) return v.status();
-        x = *v;
+        ASSIGN_OR_RETURN(int64_t v, NormalizeAxis(ctx, x, rank(), attr));
+        x = v;
       }
     }
     return absl::OkStatus();
@@ -195,15 +192,14 @@ AdapterFn RefuseStringValues(std::string name, std::vector<std::string> values, 
 
 AdapterFn IntsAttrToInput(std::string attr, size_t input, bool scalar) {
   return [=](AdapterContext& ctx) -> absl::Status {
-    absl::StatusOr<const ir::Attribute*> a = ctx.Attr(attr);
-    if (!a.ok()) return a.status();
-    if (*a == nullptr) return absl::OkStatus();
+    ASSIGN_OR_RETURN(const ir::Attribute* a, ctx.Attr(attr));
+    if (a == nullptr) return absl::OkStatus();
     ir::Value* v;
-    if (scalar || (*a)->kind() == ir::AttributeKind::kInt) {
-      const int64_t x = (*a)->kind() == ir::AttributeKind::kInt ? (*a)->i : (*a)->ints.at(0);
+    if (scalar || a->kind() == ir::AttributeKind::kInt) {
+      const int64_t x = a->kind() == ir::AttributeKind::kInt ? a->i : a->ints.at(0);
       v = scalar ? ctx.AddScalarInt(x, attr) : ctx.AddInts({x}, attr);
     } else {
-      v = ctx.AddInts((*a)->ints, attr);
+      v = ctx.AddInts(a->ints, attr);
     }
     ctx.SetInput(input, v);
     ctx.node().RemoveAttribute(attr);
@@ -217,13 +213,12 @@ AdapterFn InputToIntsAttr(size_t input, std::string attr, bool scalar) {
       ctx.TrimInputs();
       return absl::OkStatus();
     }
-    absl::StatusOr<std::vector<int64_t>> v = ctx.ConstantInts(input, attr);
-    if (!v.ok()) return v.status();
+    ASSIGN_OR_RETURN(std::vector<int64_t> v, ctx.ConstantInts(input, attr));
     if (scalar) {
-      if (v->size() != 1) return ctx.Error(absl::StrCat(attr, " must hold exactly one value"));
-      ctx.node().SetAttribute(ir::Attribute::Int(attr, v->front()));
+      if (v.size() != 1) return ctx.Error(absl::StrCat(attr, " must hold exactly one value"));
+      ctx.node().SetAttribute(ir::Attribute::Int(attr, v.front()));
     } else {
-      ctx.node().SetAttribute(ir::Attribute::Ints(attr, *v));
+      ctx.node().SetAttribute(ir::Attribute::Ints(attr, v));
     }
     ctx.SetInput(input, nullptr);
     ctx.TrimInputs();
@@ -321,7 +316,7 @@ ir::Tensor TypedTensor(ir::DataType type, std::vector<int64_t> dims, const std::
   absl::StatusOr<interpreter::Tensor> t = interpreter::CastTensor(d, type);
   // A type Cast cannot produce (string, ...) gives a float constant, which the schema validation of
   // the node using it then reports.
-  if (!t.ok()) return passes::MakeFloatTensor(ir::DataType::kFloat, std::move(dims), values);
+  if (!t.ok()) return ir::MakeFloatTensor(ir::DataType::kFloat, std::move(dims), values);
   return t->ToIr();
 }
 
@@ -334,7 +329,7 @@ absl::StatusOr<ir::Node*> InsertAfterOutput(AdapterContext& ctx, size_t i, std::
   const ir::Type type = old->type();
   const bool listed = old->in_value_info();
   ir::Node* n = ctx.InsertAfter(&ctx.node(), std::move(op), {nullptr}, 1, old->name());
-  if (!passes::ForwardValue(old, n->output(0))) {
+  if (!ir::ForwardValue(old, n->output(0))) {
     return ctx.Error(absl::StrCat("cannot insert ", n->op_type(), " after output '", old->name(), "'"));
   }
   n->SetInput(0, old);

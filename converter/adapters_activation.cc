@@ -19,6 +19,7 @@
 #include "absl/strings/str_cat.h"
 #include "converter/adapter_util.h"
 #include "converter/families.h"
+#include "ir/status_macros.h"
 #include "schema/inference/legacy_broadcast.h"
 #include "schema/inference/shape_utils.h"
 
@@ -127,9 +128,8 @@ absl::Status SoftmaxUp11To13(AdapterContext& ctx) {
   n.SetInput(0, flat->output(0));
   n.SetAttribute(ir::Attribute::Int("axis", -1));
   // The node's output becomes 2-D; a Reshape after it restores the shape for every use.
-  absl::StatusOr<ir::Node*> reshape = InsertAfterOutput(ctx, 0, "Reshape");
-  if (!reshape.ok()) return reshape.status();
-  (*reshape)->AddInput(shape);
+  ASSIGN_OR_RETURN(ir::Node* reshape, InsertAfterOutput(ctx, 0, "Reshape"));
+  reshape->AddInput(shape);
   return absl::OkStatus();
 }
 
@@ -163,16 +163,14 @@ absl::Status SoftmaxDown13To11(AdapterContext& ctx) {
   ir::Value* t = MakeTranspose(ctx, x, perm, absl::StrCat(x->name(), "_axis_last"));
   n.SetInput(0, t);
   n.SetAttribute(ir::Attribute::Int("axis", *rank - 1));
-  absl::StatusOr<ir::Node*> back = InsertAfterOutput(ctx, 0, "Transpose");
-  if (!back.ok()) return back.status();
-  (*back)->SetAttribute(ir::Attribute::Ints("perm", inverse));
+  ASSIGN_OR_RETURN(ir::Node* back, InsertAfterOutput(ctx, 0, "Transpose"));
+  back->SetAttribute(ir::Attribute::Ints("perm", inverse));
   return absl::OkStatus();
 }
 
 // Replaces the node by `out` (computed by nodes inserted before it).
 absl::Status ReplaceBy(AdapterContext& ctx, ir::Value* out) {
-  absl::Status s = ctx.ReplaceOutput(0, out);
-  if (!s.ok()) return s;
+  RETURN_IF_ERROR(ctx.ReplaceOutput(0, out));
   return ctx.EraseNode();
 }
 
@@ -203,12 +201,11 @@ absl::Status ExpandMish(AdapterContext& ctx) {
 absl::Status ExpandCelu(AdapterContext& ctx) {
   ir::Node& n = ctx.node();
   ir::Value* x = n.input(0);
-  absl::StatusOr<ir::DataType> t = NeedElemType(ctx, x);
-  if (!t.ok()) return t.status();
+  ASSIGN_OR_RETURN(ir::DataType t, NeedElemType(ctx, x));
   const ir::Attribute* a = n.FindAttribute("alpha");
   if (a != nullptr && a->is_reference()) return ctx.Error("alpha is a function attribute reference");
   const double alpha = a != nullptr ? a->f : 1.0;
-  ir::Value* al = MakeScalar(ctx, *t, alpha, "celu_alpha");
+  ir::Value* al = MakeScalar(ctx, t, alpha, "celu_alpha");
   ir::Value* scaled = MakeBinary(ctx, "Div", x, al, absl::StrCat(n.output(0)->name(), "_scaled"));
   ir::Value* elu = MakeUnary(ctx, "Elu", scaled, absl::StrCat(n.output(0)->name(), "_elu"));
   return ReplaceBy(ctx, MakeBinary(ctx, "Mul", elu, al, n.output(0)->name()));
@@ -219,25 +216,24 @@ absl::Status ExpandCelu(AdapterContext& ctx) {
 absl::Status ExpandGelu(AdapterContext& ctx) {
   ir::Node& n = ctx.node();
   ir::Value* x = n.input(0);
-  absl::StatusOr<ir::DataType> t = NeedElemType(ctx, x);
-  if (!t.ok()) return t.status();
+  ASSIGN_OR_RETURN(ir::DataType t, NeedElemType(ctx, x));
   const std::string approx = StringAttr(ctx, "approximate", "none");
   const std::string base = n.output(0)->name();
   ir::Value* inner;
   if (approx == "tanh") {
     ir::Value* x3 = MakeBinary(ctx, "Mul", MakeBinary(ctx, "Mul", x, x, base + "_x2"), x, base + "_x3");
-    ir::Value* poly = MakeBinary(ctx, "Add", x, MakeBinary(ctx, "Mul", x3, MakeScalar(ctx, *t, 0.044715, "gelu_c"), base + "_cx3"),
+    ir::Value* poly = MakeBinary(ctx, "Add", x, MakeBinary(ctx, "Mul", x3, MakeScalar(ctx, t, 0.044715, "gelu_c"), base + "_cx3"),
                                  base + "_poly");
-    ir::Value* arg = MakeBinary(ctx, "Mul", poly, MakeScalar(ctx, *t, std::sqrt(2.0 / M_PI), "gelu_k"), base + "_arg");
+    ir::Value* arg = MakeBinary(ctx, "Mul", poly, MakeScalar(ctx, t, std::sqrt(2.0 / M_PI), "gelu_k"), base + "_arg");
     inner = MakeUnary(ctx, "Tanh", arg, base + "_tanh");
   } else if (approx == "none") {
-    ir::Value* arg = MakeBinary(ctx, "Mul", x, MakeScalar(ctx, *t, 1.0 / std::sqrt(2.0), "gelu_rsqrt2"), base + "_arg");
+    ir::Value* arg = MakeBinary(ctx, "Mul", x, MakeScalar(ctx, t, 1.0 / std::sqrt(2.0), "gelu_rsqrt2"), base + "_arg");
     inner = MakeUnary(ctx, "Erf", arg, base + "_erf");
   } else {
     return ctx.Error(absl::StrCat("unknown approximate=\"", approx, "\""));
   }
-  ir::Value* one_plus = MakeBinary(ctx, "Add", inner, MakeScalar(ctx, *t, 1.0, "gelu_one"), base + "_1p");
-  ir::Value* half_x = MakeBinary(ctx, "Mul", x, MakeScalar(ctx, *t, 0.5, "gelu_half"), base + "_hx");
+  ir::Value* one_plus = MakeBinary(ctx, "Add", inner, MakeScalar(ctx, t, 1.0, "gelu_one"), base + "_1p");
+  ir::Value* half_x = MakeBinary(ctx, "Mul", x, MakeScalar(ctx, t, 0.5, "gelu_half"), base + "_hx");
   return ReplaceBy(ctx, MakeBinary(ctx, "Mul", half_x, one_plus, base));
 }
 
@@ -250,9 +246,8 @@ absl::Status ExpandSwish(AdapterContext& ctx) {
   const double alpha = a != nullptr ? a->f : 1.0;
   ir::Value* arg = x;
   if (alpha != 1.0) {
-    absl::StatusOr<ir::DataType> t = NeedElemType(ctx, x);
-    if (!t.ok()) return t.status();
-    arg = MakeBinary(ctx, "Mul", x, MakeScalar(ctx, *t, alpha, "swish_alpha"), n.output(0)->name() + "_ax");
+    ASSIGN_OR_RETURN(ir::DataType t, NeedElemType(ctx, x));
+    arg = MakeBinary(ctx, "Mul", x, MakeScalar(ctx, t, alpha, "swish_alpha"), n.output(0)->name() + "_ax");
   }
   ir::Value* sig = MakeUnary(ctx, "Sigmoid", arg, n.output(0)->name() + "_sig");
   return ReplaceBy(ctx, MakeBinary(ctx, "Mul", x, sig, n.output(0)->name()));
@@ -262,13 +257,12 @@ absl::Status ExpandSwish(AdapterContext& ctx) {
 absl::Status ExpandThresholdedRelu(AdapterContext& ctx) {
   ir::Node& n = ctx.node();
   ir::Value* x = n.input(0);
-  absl::StatusOr<ir::DataType> t = NeedElemType(ctx, x);
-  if (!t.ok()) return t.status();
+  ASSIGN_OR_RETURN(ir::DataType t, NeedElemType(ctx, x));
   const ir::Attribute* a = n.FindAttribute("alpha");
   if (a != nullptr && a->is_reference()) return ctx.Error("alpha is a function attribute reference");
   const double alpha = a != nullptr ? a->f : 1.0;
-  ir::Value* cond = MakeBinary(ctx, "Greater", x, MakeScalar(ctx, *t, alpha, "thr_alpha"), n.output(0)->name() + "_gt");
-  ir::Node* w = ctx.InsertBefore("Where", {cond, x, MakeScalar(ctx, *t, 0.0, "thr_zero")}, 1, n.output(0)->name());
+  ir::Value* cond = MakeBinary(ctx, "Greater", x, MakeScalar(ctx, t, alpha, "thr_alpha"), n.output(0)->name() + "_gt");
+  ir::Node* w = ctx.InsertBefore("Where", {cond, x, MakeScalar(ctx, t, 0.0, "thr_zero")}, 1, n.output(0)->name());
   return ReplaceBy(ctx, w->output(0));
 }
 

@@ -14,6 +14,7 @@
 #include "absl/strings/str_cat.h"
 #include "converter/adapter_util.h"
 #include "converter/families.h"
+#include "ir/status_macros.h"
 
 namespace onnx_opt::converter {
 namespace {
@@ -43,9 +44,8 @@ absl::Status AroundOutputs(AdapterContext& ctx, const std::string& op) {
   ir::Node& n = ctx.node();
   for (size_t i = 0; i < n.num_outputs(); ++i) {
     if (n.output(i)->is_omitted() || !n.output(i)->has_uses()) continue;
-    absl::StatusOr<ir::Node*> t = InsertAfterOutput(ctx, i, op);
-    if (!t.ok()) return t.status();
-    (*t)->SetAttribute(ir::Attribute::Ints("axes", {0}));
+    ASSIGN_OR_RETURN(ir::Node* t, InsertAfterOutput(ctx, i, op));
+    t->SetAttribute(ir::Attribute::Ints("axes", {0}));
   }
   return absl::OkStatus();
 }
@@ -114,11 +114,11 @@ absl::Status ScanDown11To9(AdapterContext& ctx) {
     for (size_t i = 0; i < a->ints.size(); ++i) {
       if (a->ints[i] >= 0) continue;
       const int64_t input = states + static_cast<int64_t>(i);
-      absl::StatusOr<int64_t> v =
+      ASSIGN_OR_RETURN(
+          int64_t v,
           NormalizeAxis(ctx, a->ints[i], input < static_cast<int64_t>(n.num_inputs()) ? ctx.Rank(n.input(input)) : std::nullopt,
-                        "scan_input_axes");
-      if (!v.ok()) return v.status();
-      a->ints[i] = *v;
+                        "scan_input_axes"));
+      a->ints[i] = v;
     }
   }
   if (const ir::Attribute* a = n.FindAttribute("scan_output_axes")) {

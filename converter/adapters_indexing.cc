@@ -14,7 +14,8 @@
 #include "absl/strings/str_cat.h"
 #include "converter/adapter_util.h"
 #include "converter/families.h"
-#include "passes/constant.h"
+#include "ir/constant_value.h"
+#include "ir/status_macros.h"
 
 namespace onnx_opt::converter {
 namespace {
@@ -23,7 +24,7 @@ absl::Status GatherDown11To1(AdapterContext& ctx) {
   ir::Node& n = ctx.node();
   absl::StatusOr<ir::Tensor> t = ctx.ConstantInput(1, "indices");
   if (!t.ok()) return absl::OkStatus();  // run-time indices: assumed within [0, s) as Gather-1 requires
-  std::optional<std::vector<int64_t>> idx = passes::ConstantAsInts(*t);
+  std::optional<std::vector<int64_t>> idx = ir::ConstantAsInts(*t);
   if (!idx.has_value()) return absl::OkStatus();
   bool negative = false;
   for (int64_t i : *idx) negative = negative || i < 0;
@@ -57,27 +58,24 @@ absl::Status OneHotDown11To9(AdapterContext& ctx) {
   const ir::Attribute* a = ctx.node().FindAttribute("axis");
   if (a == nullptr || a->is_reference() || a->i >= -1) return absl::OkStatus();  // -1 is OneHot-9's default
   std::optional<int64_t> r = ctx.Rank(ctx.node().input(0));
-  absl::StatusOr<int64_t> v = NormalizeAxis(ctx, a->i, r.has_value() ? std::optional<int64_t>(*r + 1) : std::nullopt,
-                                            "axis");
-  if (!v.ok()) return v.status();
-  ctx.node().SetAttribute(ir::Attribute::Int("axis", *v));
+  ASSIGN_OR_RETURN(int64_t v, NormalizeAxis(ctx, a->i, r.has_value() ? std::optional<int64_t>(*r + 1) : std::nullopt,
+                                            "axis"));
+  ctx.node().SetAttribute(ir::Attribute::Int("axis", v));
   return absl::OkStatus();
 }
 
 absl::Status TopKUp1To10(AdapterContext& ctx) {
-  absl::StatusOr<const ir::Attribute*> k = ctx.Attr("k");
-  if (!k.ok()) return k.status();
-  if (*k == nullptr) return ctx.Error("TopK-1 needs k");
-  ctx.SetInput(1, ctx.AddInts({(*k)->i}, "k"));
+  ASSIGN_OR_RETURN(const ir::Attribute* k, ctx.Attr("k"));
+  if (k == nullptr) return ctx.Error("TopK-1 needs k");
+  ctx.SetInput(1, ctx.AddInts({k->i}, "k"));
   ctx.node().RemoveAttribute("k");
   return absl::OkStatus();
 }
 
 absl::Status TopKDown10To1(AdapterContext& ctx) {
-  absl::StatusOr<std::vector<int64_t>> k = ctx.ConstantInts(1, "K");
-  if (!k.ok()) return k.status();
-  if (k->size() != 1) return ctx.Error("K must hold one value");
-  ctx.node().SetAttribute(ir::Attribute::Int("k", k->front()));
+  ASSIGN_OR_RETURN(std::vector<int64_t> k, ctx.ConstantInts(1, "K"));
+  if (k.size() != 1) return ctx.Error("K must hold one value");
+  ctx.node().SetAttribute(ir::Attribute::Int("k", k.front()));
   ctx.SetInput(1, nullptr);
   ctx.TrimInputs();
   return absl::OkStatus();

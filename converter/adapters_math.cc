@@ -24,6 +24,7 @@
 #include "absl/strings/str_cat.h"
 #include "converter/adapter_util.h"
 #include "converter/families.h"
+#include "ir/status_macros.h"
 #include "schema/inference/legacy_broadcast.h"
 
 namespace onnx_opt::converter {
@@ -205,9 +206,8 @@ absl::Status BroadcastDown(AdapterContext& ctx) {
     ApplyLegacyForm(ctx, 1, *form);
     return absl::OkStatus();
   }
-  absl::StatusOr<bool> tiled = TileToCommonShape(ctx, {0, 1});
-  if (!tiled.ok()) return tiled.status();
-  if (*tiled) return absl::OkStatus();
+  ASSIGN_OR_RETURN(bool tiled, TileToCommonShape(ctx, {0, 1}));
+  if (tiled) return absl::OkStatus();
   return ctx.Error(absl::StrCat("inputs of shapes ", ir::ShapeToString(*sa), " and ",
                                 ir::ShapeToString(*sb),
                                 " broadcast in a way the legacy rule (B's dims a run of A's, or one "
@@ -224,9 +224,8 @@ absl::Status SameShapeInputs(AdapterContext& ctx) {
     if (!first.has_value() || !s.has_value() || !SameShape(*first, *s)) {
       std::vector<size_t> all;
       for (size_t k = 0; k < n.num_inputs(); ++k) all.push_back(k);
-      absl::StatusOr<bool> tiled = TileToCommonShape(ctx, all);
-      if (!tiled.ok()) return tiled.status();
-      if (*tiled) return absl::OkStatus();
+      ASSIGN_OR_RETURN(bool tiled, TileToCommonShape(ctx, all));
+      if (tiled) return absl::OkStatus();
       return ctx.Error("before opset 8 all inputs must have the same shape (no broadcasting), and that "
                        "is not known to hold here");
     }
@@ -329,10 +328,9 @@ absl::Status ClipDown11To6(AdapterContext& ctx) {
   ir::Node& n = ctx.node();
   for (size_t i : {size_t{1}, size_t{2}}) {
     if (!n.has_input(i)) continue;
-    absl::StatusOr<std::vector<double>> v = ctx.ConstantDoubles(i, i == 1 ? "min" : "max");
-    if (!v.ok()) return v.status();
-    if (v->size() != 1) return ctx.Error("min/max must be scalars");
-    n.SetAttribute(ir::Attribute::Float(i == 1 ? "min" : "max", static_cast<float>(v->front())));
+    ASSIGN_OR_RETURN(std::vector<double> v, ctx.ConstantDoubles(i, i == 1 ? "min" : "max"));
+    if (v.size() != 1) return ctx.Error("min/max must be scalars");
+    n.SetAttribute(ir::Attribute::Float(i == 1 ? "min" : "max", static_cast<float>(v.front())));
   }
   ctx.SetInput(1, nullptr);
   if (n.num_inputs() > 2) ctx.SetInput(2, nullptr);
@@ -362,8 +360,7 @@ AdapterFn CompareOrEqual(std::string strict) {
     ir::Value* gt = MakeBinary(ctx, strict, n.input(0), n.input(1), absl::StrCat(n.output(0)->name(), "_strict"));
     ir::Value* eq = MakeBinary(ctx, "Equal", n.input(0), n.input(1), absl::StrCat(n.output(0)->name(), "_eq"));
     ir::Value* out = MakeBinary(ctx, "Or", gt, eq, n.output(0)->name());
-    absl::Status s = ctx.ReplaceOutput(0, out);
-    if (!s.ok()) return s;
+    RETURN_IF_ERROR(ctx.ReplaceOutput(0, out));
     return ctx.EraseNode();
   };
 }

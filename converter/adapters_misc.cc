@@ -13,6 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "converter/adapter_util.h"
 #include "converter/families.h"
+#include "ir/status_macros.h"
 
 namespace onnx_opt::converter {
 namespace {
@@ -28,15 +29,13 @@ absl::Status DftDown20To17(AdapterContext& ctx) {
   ir::Node& n = ctx.node();
   int64_t axis = -2;
   if (n.has_input(2)) {
-    absl::StatusOr<std::vector<int64_t>> v = ctx.ConstantInts(2, "axis");
-    if (!v.ok()) return v.status();
-    if (v->size() != 1) return ctx.Error("axis must be a scalar");
-    axis = v->front();
+    ASSIGN_OR_RETURN(std::vector<int64_t> v, ctx.ConstantInts(2, "axis"));
+    if (v.size() != 1) return ctx.Error("axis must be a scalar");
+    axis = v.front();
   }
   if (axis < 0) {
-    absl::StatusOr<int64_t> a = NormalizeAxis(ctx, axis, ctx.Rank(n.input(0)), "axis");
-    if (!a.ok()) return a.status();
-    axis = *a;
+    ASSIGN_OR_RETURN(int64_t a, NormalizeAxis(ctx, axis, ctx.Rank(n.input(0)), "axis"));
+    axis = a;
   }
   n.SetAttribute(ir::Attribute::Int("axis", axis));
   ctx.SetInput(2, nullptr);

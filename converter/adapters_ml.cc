@@ -11,7 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "converter/adapter_util.h"
 #include "converter/families.h"
-#include "passes/constant.h"
+#include "ir/constant_value.h"
 
 namespace onnx_opt::converter {
 namespace {
@@ -121,7 +121,7 @@ absl::Status TreeDown3To1(AdapterContext& ctx) {
   for (const std::string& nm : names) {
     const ir::Attribute* a = n.FindAttribute(nm);
     if (a->is_reference()) return ctx.Error(absl::StrCat(nm, " is a function attribute reference"));
-    std::optional<std::vector<double>> v = passes::ConstantAsDoubles(a->t);
+    std::optional<std::vector<double>> v = ir::ConstantAsDoubles(a->t);
     if (!v.has_value()) return ctx.Error(absl::StrCat(nm, " is not numeric"));
     std::vector<float> f;
     for (double d : *v) {

@@ -19,7 +19,8 @@
 #include "absl/strings/str_cat.h"
 #include "converter/adapter_util.h"
 #include "converter/families.h"
-#include "passes/constant.h"
+#include "ir/constant_value.h"
+#include "ir/status_macros.h"
 
 namespace onnx_opt::converter {
 namespace {
@@ -105,18 +106,16 @@ absl::Status DropoutMaskUp7To10(AdapterContext& ctx) {
   if (n.num_outputs() < 2 || n.output(1)->is_omitted() || !n.output(1)->has_uses()) return absl::OkStatus();
   std::optional<ir::DataType> t = ctx.ElemType(n.input(0));
   if (!t.has_value()) return ctx.Error("the mask output is used and the data type (its old type) is unknown");
-  absl::StatusOr<ir::Node*> cast = InsertAfterOutput(ctx, 1, "Cast");
-  if (!cast.ok()) return cast.status();
-  (*cast)->SetAttribute(ir::Attribute::Int("to", static_cast<int64_t>(*t)));
+  ASSIGN_OR_RETURN(ir::Node* cast, InsertAfterOutput(ctx, 1, "Cast"));
+  cast->SetAttribute(ir::Attribute::Int("to", static_cast<int64_t>(*t)));
   return absl::OkStatus();
 }
 
 absl::Status DropoutMaskDown10To7(AdapterContext& ctx) {
   ir::Node& n = ctx.node();
   if (n.num_outputs() < 2 || n.output(1)->is_omitted() || !n.output(1)->has_uses()) return absl::OkStatus();
-  absl::StatusOr<ir::Node*> cast = InsertAfterOutput(ctx, 1, "Cast");
-  if (!cast.ok()) return cast.status();
-  (*cast)->SetAttribute(ir::Attribute::Int("to", static_cast<int64_t>(ir::DataType::kBool)));
+  ASSIGN_OR_RETURN(ir::Node* cast, InsertAfterOutput(ctx, 1, "Cast"));
+  cast->SetAttribute(ir::Attribute::Int("to", static_cast<int64_t>(ir::DataType::kBool)));
   return absl::OkStatus();
 }
 
@@ -125,7 +124,7 @@ absl::Status DropoutUp10To12(AdapterContext& ctx) {
   const ir::Attribute* ratio = n.FindAttribute("ratio");
   if (ratio != nullptr) {
     if (ratio->is_reference()) return ctx.Error("ratio is a function attribute reference");
-    ctx.SetInput(1, ctx.AddConstant(passes::MakeFloatTensor(ir::DataType::kFloat, {}, {ratio->f}), "dropout_ratio"));
+    ctx.SetInput(1, ctx.AddConstant(ir::MakeFloatTensor(ir::DataType::kFloat, {}, {ratio->f}), "dropout_ratio"));
     n.RemoveAttribute("ratio");
   }
   return absl::OkStatus();
@@ -138,7 +137,7 @@ absl::Status DropoutDown12To10(AdapterContext& ctx) {
     if (!t.ok()) {
       return ctx.Error("training_mode is computed at run time; before opset 12 the mode is not part of the graph");
     }
-    std::optional<std::vector<double>> v = passes::ConstantAsDoubles(*t);
+    std::optional<std::vector<double>> v = ir::ConstantAsDoubles(*t);
     bool is_false = t->data_type() == ir::DataType::kBool && t->raw_size() == 1 && t->raw_data()[0] == 0;
     if (!is_false && !(v.has_value() && v->size() == 1 && v->front() == 0)) {
       return ctx.Error("training_mode is true; before opset 12 the mode is not part of the graph");
@@ -199,29 +198,26 @@ absl::StatusOr<std::vector<int64_t>> TrailingAxes(AdapterContext& ctx, int64_t a
 absl::Status ExpandLayerNorm(AdapterContext& ctx) {
   ir::Node& n = ctx.node();
   ir::Value* x = n.input(0);
-  absl::StatusOr<ir::DataType> t = NeedType(ctx, x);
-  if (!t.ok()) return t.status();
+  ASSIGN_OR_RETURN(ir::DataType t, NeedType(ctx, x));
   const ir::DataType c = static_cast<ir::DataType>(IntAttr(ctx, "stash_type", 1));
   const ir::Attribute* eps_attr = n.FindAttribute("epsilon");
   const double eps = eps_attr != nullptr ? eps_attr->f : 1e-5f;
-  absl::StatusOr<std::vector<int64_t>> axes = TrailingAxes(ctx, IntAttr(ctx, "axis", -1), x);
-  if (!axes.ok()) return axes.status();
+  ASSIGN_OR_RETURN(std::vector<int64_t> axes, TrailingAxes(ctx, IntAttr(ctx, "axis", -1), x));
   const std::string base = n.output(0)->name();
-  ir::Value* xc = *t == c ? x : MakeCast(ctx, x, c, base + "_stash");
-  ir::Value* mean = MakeReduceMean(ctx, xc, *axes, base + "_mean");
+  ir::Value* xc = t == c ? x : MakeCast(ctx, x, c, base + "_stash");
+  ir::Value* mean = MakeReduceMean(ctx, xc, axes, base + "_mean");
   ir::Value* d = MakeBinary(ctx, "Sub", xc, mean, base + "_centered");
-  ir::Value* var = MakeReduceMean(ctx, MakeBinary(ctx, "Mul", d, d, base + "_sq"), *axes, base + "_var");
+  ir::Value* var = MakeReduceMean(ctx, MakeBinary(ctx, "Mul", d, d, base + "_sq"), axes, base + "_var");
   ir::Value* std = MakeUnary(ctx, "Sqrt", MakeBinary(ctx, "Add", var, MakeScalar(ctx, c, eps, "ln_epsilon"), base + "_vareps"),
                              base + "_std");
   ir::Value* inv = MakeUnary(ctx, "Reciprocal", std, base + "_invstd");
   ir::Value* norm = MakeBinary(ctx, "Mul", d, inv, base + "_norm");
-  if (*t != c) norm = MakeCast(ctx, norm, *t, base + "_normt");
+  if (t != c) norm = MakeCast(ctx, norm, t, base + "_normt");
   ir::Value* y = MakeBinary(ctx, "Mul", norm, n.input(1), n.has_input(2) ? base + "_scaled" : base);
   if (n.has_input(2)) y = MakeBinary(ctx, "Add", y, n.input(2), base);
   for (auto [i, v] : std::vector<std::pair<size_t, ir::Value*>>{{0, y}, {1, mean}, {2, inv}}) {
     if (i < n.num_outputs() && !n.output(i)->is_omitted()) {
-      absl::Status s = ctx.ReplaceOutput(i, v);
-      if (!s.ok()) return s;
+      RETURN_IF_ERROR(ctx.ReplaceOutput(i, v));
     }
   }
   return ctx.EraseNode();
@@ -231,22 +227,19 @@ absl::Status ExpandLayerNorm(AdapterContext& ctx) {
 absl::Status ExpandRmsNorm(AdapterContext& ctx) {
   ir::Node& n = ctx.node();
   ir::Value* x = n.input(0);
-  absl::StatusOr<ir::DataType> t = NeedType(ctx, x);
-  if (!t.ok()) return t.status();
+  ASSIGN_OR_RETURN(ir::DataType t, NeedType(ctx, x));
   const ir::DataType c = static_cast<ir::DataType>(IntAttr(ctx, "stash_type", 1));
   const ir::Attribute* eps_attr = n.FindAttribute("epsilon");
   const double eps = eps_attr != nullptr ? eps_attr->f : 1e-5f;
-  absl::StatusOr<std::vector<int64_t>> axes = TrailingAxes(ctx, IntAttr(ctx, "axis", -1), x);
-  if (!axes.ok()) return axes.status();
+  ASSIGN_OR_RETURN(std::vector<int64_t> axes, TrailingAxes(ctx, IntAttr(ctx, "axis", -1), x));
   const std::string base = n.output(0)->name();
-  ir::Value* xc = *t == c ? x : MakeCast(ctx, x, c, base + "_stash");
-  ir::Value* ms = MakeReduceMean(ctx, MakeBinary(ctx, "Mul", xc, xc, base + "_sq"), *axes, base + "_meansq");
+  ir::Value* xc = t == c ? x : MakeCast(ctx, x, c, base + "_stash");
+  ir::Value* ms = MakeReduceMean(ctx, MakeBinary(ctx, "Mul", xc, xc, base + "_sq"), axes, base + "_meansq");
   ir::Value* rms = MakeUnary(ctx, "Sqrt", MakeBinary(ctx, "Add", ms, MakeScalar(ctx, c, eps, "rms_epsilon"), base + "_eps"),
                              base + "_rms");
   ir::Value* norm = MakeBinary(ctx, "Div", xc, rms, base + "_norm");
-  if (*t != c) norm = MakeCast(ctx, norm, *t, base + "_normt");
-  absl::Status s = ctx.ReplaceOutput(0, MakeBinary(ctx, "Mul", norm, n.input(1), base));
-  if (!s.ok()) return s;
+  if (t != c) norm = MakeCast(ctx, norm, t, base + "_normt");
+  RETURN_IF_ERROR(ctx.ReplaceOutput(0, MakeBinary(ctx, "Mul", norm, n.input(1), base)));
   return ctx.EraseNode();
 }
 
@@ -255,16 +248,15 @@ absl::Status ExpandRmsNorm(AdapterContext& ctx) {
 absl::Status ExpandGroupNorm(AdapterContext& ctx, bool per_channel) {
   ir::Node& n = ctx.node();
   ir::Value* x = n.input(0);
-  absl::StatusOr<ir::DataType> t = NeedType(ctx, x);
-  if (!t.ok()) return t.status();
+  ASSIGN_OR_RETURN(ir::DataType t, NeedType(ctx, x));
   const int64_t groups = IntAttr(ctx, "num_groups", -1);
   if (groups <= 0) return ctx.Error("num_groups must be a known positive number");
   const ir::Attribute* eps_attr = n.FindAttribute("epsilon");
   const float eps = eps_attr != nullptr ? eps_attr->f : 1e-5f;
   const std::string base = n.output(0)->name();
-  ir::DataType c = *t;
+  ir::DataType c = t;
   if (per_channel) c = static_cast<ir::DataType>(IntAttr(ctx, "stash_type", 1));
-  ir::Value* xc = c == *t ? x : MakeCast(ctx, x, c, base + "_stash");
+  ir::Value* xc = c == t ? x : MakeCast(ctx, x, c, base + "_stash");
   ir::Value* grouped = MakeReshape(ctx, xc, ctx.AddInts({0, groups, -1}, base + "_group_shape"), base + "_grouped");
   ir::Value* scale;
   ir::Value* bias;
@@ -281,7 +273,7 @@ absl::Status ExpandGroupNorm(AdapterContext& ctx, bool per_channel) {
   ir::Value* shape = MakeUnary(ctx, "Shape", x, base + "_shape");
   ir::Value* y = MakeReshape(ctx, in->output(0), shape, per_channel ? base + "_ungrouped" : base);
   if (per_channel) {
-    if (c != *t) y = MakeCast(ctx, y, *t, base + "_cast");
+    if (c != t) y = MakeCast(ctx, y, t, base + "_cast");
     std::optional<int64_t> rank = ctx.Rank(x);
     if (!rank.has_value()) return ctx.Error("the input rank must be known to apply the per-channel scale");
     std::vector<int64_t> axes;
@@ -290,8 +282,7 @@ absl::Status ExpandGroupNorm(AdapterContext& ctx, bool per_channel) {
     ir::Value* b = axes.empty() ? n.input(2) : MakeUnsqueeze(ctx, n.input(2), axes, base + "_bias_c");
     y = MakeBinary(ctx, "Add", MakeBinary(ctx, "Mul", y, s, base + "_scaled"), b, base);
   }
-  absl::Status st = ctx.ReplaceOutput(0, y);
-  if (!st.ok()) return st;
+  RETURN_IF_ERROR(ctx.ReplaceOutput(0, y));
   return ctx.EraseNode();
 }
 

@@ -14,15 +14,15 @@
 #include "absl/strings/str_cat.h"
 #include "converter/adapter_util.h"
 #include "converter/families.h"
+#include "ir/status_macros.h"
 
 namespace onnx_opt::converter {
 namespace {
 
 absl::Status AxesAttrToInput(AdapterContext& ctx) {
-  absl::StatusOr<const ir::Attribute*> a = ctx.Attr("axes");
-  if (!a.ok()) return a.status();
-  if (*a != nullptr) {
-    ctx.SetInput(1, ctx.AddInts((*a)->ints, "axes"));
+  ASSIGN_OR_RETURN(const ir::Attribute* a, ctx.Attr("axes"));
+  if (a != nullptr) {
+    ctx.SetInput(1, ctx.AddInts(a->ints, "axes"));
     ctx.node().RemoveAttribute("axes");
   }
   return absl::OkStatus();
@@ -33,9 +33,8 @@ absl::Status AxesInputToAttr(AdapterContext& ctx) {
   const int64_t noop = IntAttr(ctx, "noop_with_empty_axes", 0);
   std::vector<int64_t> axes;
   if (n.has_input(1)) {
-    absl::StatusOr<std::vector<int64_t>> v = ctx.ConstantInts(1, "axes");
-    if (!v.ok()) return v.status();
-    axes = *v;
+    ASSIGN_OR_RETURN(std::vector<int64_t> v, ctx.ConstantInts(1, "axes"));
+    axes = v;
   }
   ctx.SetInput(1, nullptr);
   ctx.TrimInputs();
@@ -80,10 +79,8 @@ absl::Status SelectLastIndexDown12To11(AdapterContext& ctx) {
     ir::Value* dim = MakeBinary(ctx, "Gather", dims, ctx.AddScalarInt(axis, base + "_axis"), base + "_dim");
     last = MakeBinary(ctx, "Sub", dim, ctx.AddScalarInt(1, base + "_one"), base + "_last");
   }
-  absl::StatusOr<ir::Node*> sub = InsertAfterOutput(ctx, 0, "Sub");
-  if (!sub.ok()) return sub.status();
+  ASSIGN_OR_RETURN(ir::Node* s, InsertAfterOutput(ctx, 0, "Sub"));
   // Sub(last, index): the new node's first input is the old output; swap the operands.
-  ir::Node* s = *sub;
   ir::Value* index = s->input(0);
   s->SetInput(0, last);
   s->AddInput(index);

@@ -17,7 +17,7 @@
 #include "absl/strings/str_cat.h"
 #include "converter/adapter_util.h"
 #include "converter/families.h"
-#include "passes/constant.h"
+#include "ir/status_macros.h"
 
 namespace onnx_opt::converter {
 namespace {
@@ -58,10 +58,9 @@ absl::Status UpsampleDown7To1(AdapterContext& ctx) {
 
 absl::Status UpsampleUp7To9(AdapterContext& ctx) {
   ir::Node& n = ctx.node();
-  absl::StatusOr<const ir::Attribute*> s = ctx.Attr("scales");
-  if (!s.ok()) return s.status();
-  if (*s == nullptr) return ctx.Error("Upsample-7 needs scales");
-  const std::vector<float>& f = (*s)->floats;
+  ASSIGN_OR_RETURN(const ir::Attribute* s, ctx.Attr("scales"));
+  if (s == nullptr) return ctx.Error("Upsample-7 needs scales");
+  const std::vector<float>& f = s->floats;
   ctx.SetInput(1, ctx.AddConstant(ir::Tensor::FromVector<float>(ir::DataType::kFloat, {static_cast<int64_t>(f.size())}, f),
                                   "scales"));
   n.RemoveAttribute("scales");
@@ -69,9 +68,8 @@ absl::Status UpsampleUp7To9(AdapterContext& ctx) {
 }
 
 absl::Status UpsampleDown9To7(AdapterContext& ctx) {
-  absl::StatusOr<std::vector<double>> s = ctx.ConstantDoubles(1, "scales");
-  if (!s.ok()) return s.status();
-  ctx.node().SetAttribute(ir::Attribute::Floats("scales", std::vector<float>(s->begin(), s->end())));
+  ASSIGN_OR_RETURN(std::vector<double> s, ctx.ConstantDoubles(1, "scales"));
+  ctx.node().SetAttribute(ir::Attribute::Floats("scales", std::vector<float>(s.begin(), s.end())));
   ctx.SetInput(1, nullptr);
   ctx.TrimInputs();
   return absl::OkStatus();
@@ -122,18 +120,17 @@ absl::Status ResizeDown11To10(AdapterContext& ctx) {
   }
   if (scales == nullptr) {
     if (!n.has_input(3)) return ctx.Error("neither scales nor sizes is given");
-    absl::StatusOr<std::vector<int64_t>> sizes = ctx.ConstantInts(3, "sizes");
-    if (!sizes.ok()) return sizes.status();
+    ASSIGN_OR_RETURN(std::vector<int64_t> sizes, ctx.ConstantInts(3, "sizes"));
     std::optional<std::vector<int64_t>> in = ctx.StaticShape(n.input(0));
-    if (!in.has_value() || in->size() != sizes->size()) {
+    if (!in.has_value() || in->size() != sizes.size()) {
       return ctx.Error("sizes can only become scales when the input shape is static");
     }
     std::vector<float> f;
     for (size_t i = 0; i < in->size(); ++i) {
-      const float s = static_cast<float>(static_cast<double>((*sizes)[i]) / static_cast<double>((*in)[i]));
-      if (static_cast<int64_t>(std::floor(static_cast<double>(s) * (*in)[i])) != (*sizes)[i] ||
-          static_cast<double>(s) * (*in)[i] != static_cast<double>((*sizes)[i])) {
-        return ctx.Error(absl::StrCat("size ", (*sizes)[i], " / ", (*in)[i], " is not exactly representable as a "
+      const float s = static_cast<float>(static_cast<double>(sizes[i]) / static_cast<double>((*in)[i]));
+      if (static_cast<int64_t>(std::floor(static_cast<double>(s) * (*in)[i])) != sizes[i] ||
+          static_cast<double>(s) * (*in)[i] != static_cast<double>(sizes[i])) {
+        return ctx.Error(absl::StrCat("size ", sizes[i], " / ", (*in)[i], " is not exactly representable as a "
                                       "float scale"));
       }
       f.push_back(s);
@@ -161,11 +158,10 @@ absl::Status ResizeDown11To10(AdapterContext& ctx) {
 // edges.
 absl::Status ResizeUp11To13(AdapterContext& ctx) {
   ir::Node& n = ctx.node();
-  absl::StatusOr<const ir::Attribute*> ctm = ctx.Attr("coordinate_transformation_mode");
-  if (!ctm.ok()) return ctm.status();
-  if (*ctm == nullptr || (*ctm)->s != "tf_half_pixel_for_nn") return absl::OkStatus();
+  ASSIGN_OR_RETURN(const ir::Attribute* ctm, ctx.Attr("coordinate_transformation_mode"));
+  if (ctm == nullptr || ctm->s != "tf_half_pixel_for_nn") return absl::OkStatus();
   for (const char* a : {"mode", "nearest_mode"}) {
-    if (absl::StatusOr<const ir::Attribute*> v = ctx.Attr(a); !v.ok()) return v.status();
+    RETURN_IF_ERROR(ctx.Attr(a).status());
   }
   const std::string mode = StringAttr(ctx, "mode", "nearest");
   if (mode != "nearest") {
@@ -216,26 +212,23 @@ absl::Status ResizeDown18To13(AdapterContext& ctx) {
   }
   std::vector<int64_t> ax = axes->ints;
   for (int64_t& a : ax) {
-    absl::StatusOr<int64_t> v = NormalizeAxis(ctx, a, rank, "axes");
-    if (!v.ok()) return v.status();
-    a = *v;
+    ASSIGN_OR_RETURN(int64_t v, NormalizeAxis(ctx, a, rank, "axes"));
+    a = v;
   }
   if (n.has_input(2)) {
-    absl::StatusOr<std::vector<double>> s = ctx.ConstantDoubles(2, "scales");
-    if (!s.ok()) return s.status();
-    if (!s->empty()) {
+    ASSIGN_OR_RETURN(std::vector<double> s, ctx.ConstantDoubles(2, "scales"));
+    if (!s.empty()) {
       std::vector<float> full(*rank, 1.0f);
-      for (size_t i = 0; i < ax.size() && i < s->size(); ++i) full[ax[i]] = static_cast<float>((*s)[i]);
+      for (size_t i = 0; i < ax.size() && i < s.size(); ++i) full[ax[i]] = static_cast<float>(s[i]);
       ctx.SetInput(2, ctx.AddConstant(ir::Tensor::FromVector<float>(ir::DataType::kFloat, {*rank}, full), "scales"));
     }
   }
   if (n.has_input(3)) {
-    absl::StatusOr<std::vector<int64_t>> sz = ctx.ConstantInts(3, "sizes");
-    if (!sz.ok()) return sz.status();
+    ASSIGN_OR_RETURN(std::vector<int64_t> sz, ctx.ConstantInts(3, "sizes"));
     std::optional<std::vector<int64_t>> in = ctx.StaticShape(n.input(0));
     if (!in.has_value()) return ctx.Error("sizes for some axes need a static input shape to be spelled out");
     std::vector<int64_t> full = *in;
-    for (size_t i = 0; i < ax.size() && i < sz->size(); ++i) full[ax[i]] = (*sz)[i];
+    for (size_t i = 0; i < ax.size() && i < sz.size(); ++i) full[ax[i]] = sz[i];
     ctx.SetInput(3, ctx.AddInts(full, "sizes"));
   }
   n.RemoveAttribute("axes");

@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "converter/adapter_util.h"
 #include "converter/families.h"
+#include "ir/status_macros.h"
 
 namespace onnx_opt::converter {
 namespace {
@@ -25,8 +26,7 @@ absl::Status OutputSequenceDown(AdapterContext& ctx) {
 
 absl::Status GruDown3To1(AdapterContext& ctx) {
   ir::Node& n = ctx.node();
-  absl::Status s = DropAttrIfDefault("linear_before_reset")(ctx);
-  if (!s.ok()) return s;
+  RETURN_IF_ERROR(DropAttrIfDefault("linear_before_reset")(ctx));
   // Y_h is required in GRU-1.
   if (n.num_outputs() < 2) {
     n.AddOutput(ctx.names().Fresh(absl::StrCat(n.name().empty() ? "gru" : n.name(), "_Y_h")));
@@ -54,9 +54,8 @@ absl::Status LayoutDown14To13(AdapterContext& ctx) {
   // Outputs: Y [seq, dirs, batch, hidden] -> [batch, seq, dirs, hidden]; Y_h/Y_c swap the first two.
   for (size_t i = 0; i < n.num_outputs(); ++i) {
     if (n.output(i)->is_omitted() || !n.output(i)->has_uses()) continue;
-    absl::StatusOr<ir::Node*> t = InsertAfterOutput(ctx, i, "Transpose");
-    if (!t.ok()) return t.status();
-    (*t)->SetAttribute(ir::Attribute::Ints("perm", i == 0 ? std::vector<int64_t>{2, 0, 1, 3}
+    ASSIGN_OR_RETURN(ir::Node* t, InsertAfterOutput(ctx, i, "Transpose"));
+    t->SetAttribute(ir::Attribute::Ints("perm", i == 0 ? std::vector<int64_t>{2, 0, 1, 3}
                                                           : std::vector<int64_t>{1, 0, 2}));
   }
   return absl::OkStatus();

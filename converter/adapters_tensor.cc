@@ -24,7 +24,8 @@
 #include "absl/strings/str_cat.h"
 #include "converter/adapter_util.h"
 #include "converter/families.h"
-#include "passes/constant.h"
+#include "ir/constant_value.h"
+#include "ir/status_macros.h"
 
 namespace onnx_opt::converter {
 namespace {
@@ -34,10 +35,9 @@ namespace {
 absl::Status ReshapeUp1To5(AdapterContext& ctx) {
   ir::Node& n = ctx.node();
   n.RemoveAttribute("consumed_inputs");
-  absl::StatusOr<const ir::Attribute*> a = ctx.Attr("shape");
-  if (!a.ok()) return a.status();
-  if (*a == nullptr) return ctx.Error("Reshape-1 has no shape attribute");
-  ctx.SetInput(1, ctx.AddInts((*a)->ints, "shape"));
+  ASSIGN_OR_RETURN(const ir::Attribute* a, ctx.Attr("shape"));
+  if (a == nullptr) return ctx.Error("Reshape-1 has no shape attribute");
+  ctx.SetInput(1, ctx.AddInts(a->ints, "shape"));
   n.RemoveAttribute("shape");
   return absl::OkStatus();
 }
@@ -108,9 +108,8 @@ absl::Status SplitUp1To2(AdapterContext& ctx) {
   if (n.has_input(1)) {
     absl::StatusOr<std::vector<int64_t>> v = ctx.ConstantInts(1, "split");
     if (!v.ok()) {
-      absl::StatusOr<std::vector<double>> d = ctx.ConstantDoubles(1, "split");
-      if (!d.ok()) return d.status();
-      v = std::vector<int64_t>(d->begin(), d->end());
+      ASSIGN_OR_RETURN(std::vector<double> d, ctx.ConstantDoubles(1, "split"));
+      v = std::vector<int64_t>(d.begin(), d.end());
     }
     n.SetAttribute(ir::Attribute::Ints("split", *v));
     ctx.SetInput(1, nullptr);
@@ -125,10 +124,9 @@ absl::Status SliceUp1To10(AdapterContext& ctx) {
   ir::Node& n = ctx.node();
   std::vector<std::pair<const char*, size_t>> moves = {{"starts", 1}, {"ends", 2}, {"axes", 3}};
   for (auto [name, index] : moves) {
-    absl::StatusOr<const ir::Attribute*> a = ctx.Attr(name);
-    if (!a.ok()) return a.status();
-    if (*a == nullptr) continue;
-    ctx.SetInput(index, ctx.AddInts((*a)->ints, name));
+    ASSIGN_OR_RETURN(const ir::Attribute* a, ctx.Attr(name));
+    if (a == nullptr) continue;
+    ctx.SetInput(index, ctx.AddInts(a->ints, name));
     n.RemoveAttribute(name);
   }
   return absl::OkStatus();
@@ -137,18 +135,16 @@ absl::Status SliceUp1To10(AdapterContext& ctx) {
 absl::Status SliceDown10To1(AdapterContext& ctx) {
   ir::Node& n = ctx.node();
   if (n.has_input(4)) {
-    absl::StatusOr<std::vector<int64_t>> steps = ctx.ConstantInts(4, "steps");
-    if (!steps.ok()) return steps.status();
-    for (int64_t s : *steps) {
+    ASSIGN_OR_RETURN(std::vector<int64_t> steps, ctx.ConstantInts(4, "steps"));
+    for (int64_t s : steps) {
       if (s != 1) return ctx.Error("steps other than 1 have no equivalent before opset 10");
     }
   }
   std::vector<std::pair<const char*, size_t>> moves = {{"starts", 1}, {"ends", 2}, {"axes", 3}};
   for (auto [name, index] : moves) {
     if (!n.has_input(index)) continue;
-    absl::StatusOr<std::vector<int64_t>> v = ctx.ConstantInts(index, name);
-    if (!v.ok()) return v.status();
-    n.SetAttribute(ir::Attribute::Ints(name, *v));
+    ASSIGN_OR_RETURN(std::vector<int64_t> v, ctx.ConstantInts(index, name));
+    n.SetAttribute(ir::Attribute::Ints(name, v));
   }
   for (size_t i = 1; i < n.num_inputs(); ++i) ctx.SetInput(i, nullptr);
   ctx.TrimInputs();
@@ -168,9 +164,8 @@ absl::Status SliceDown11To10(AdapterContext& ctx) {
   if (!negative) return absl::OkStatus();
   std::vector<int64_t> fixed;
   for (int64_t a : *axes) {
-    absl::StatusOr<int64_t> v = NormalizeAxis(ctx, a, ctx.Rank(n.input(0)), "axes");
-    if (!v.ok()) return v.status();
-    fixed.push_back(*v);
+    ASSIGN_OR_RETURN(int64_t v, NormalizeAxis(ctx, a, ctx.Rank(n.input(0)), "axes"));
+    fixed.push_back(v);
   }
   ctx.SetInput(3, ctx.AddInts(fixed, "axes"));
   return absl::OkStatus();
@@ -194,18 +189,16 @@ AdapterFn RenameAttr(std::string from, std::string to) {
 
 absl::Status PadUp2To11(AdapterContext& ctx) {
   ir::Node& n = ctx.node();
-  absl::StatusOr<const ir::Attribute*> pads = ctx.Attr("pads");
-  if (!pads.ok()) return pads.status();
-  if (*pads == nullptr) return ctx.Error("Pad-2 has no pads attribute");
-  ctx.SetInput(1, ctx.AddInts((*pads)->ints, "pads"));
+  ASSIGN_OR_RETURN(const ir::Attribute* pads, ctx.Attr("pads"));
+  if (pads == nullptr) return ctx.Error("Pad-2 has no pads attribute");
+  ctx.SetInput(1, ctx.AddInts(pads->ints, "pads"));
   n.RemoveAttribute("pads");
-  absl::StatusOr<const ir::Attribute*> value = ctx.Attr("value");
-  if (!value.ok()) return value.status();
-  if (*value != nullptr) {
-    if ((*value)->f != 0.0f) {
+  ASSIGN_OR_RETURN(const ir::Attribute* value, ctx.Attr("value"));
+  if (value != nullptr) {
+    if (value->f != 0.0f) {
       std::optional<ir::DataType> t = ctx.ElemType(n.input(0));
       if (!t.has_value()) return ctx.Error("the data's element type must be known to make the constant_value input");
-      ctx.SetInput(2, MakeScalar(ctx, *t, (*value)->f, "pad_value"));
+      ctx.SetInput(2, MakeScalar(ctx, *t, value->f, "pad_value"));
     }
     n.RemoveAttribute("value");
   }
@@ -214,14 +207,12 @@ absl::Status PadUp2To11(AdapterContext& ctx) {
 
 absl::Status PadDown11To2(AdapterContext& ctx) {
   ir::Node& n = ctx.node();
-  absl::StatusOr<std::vector<int64_t>> pads = ctx.ConstantInts(1, "pads");
-  if (!pads.ok()) return pads.status();
-  n.SetAttribute(ir::Attribute::Ints("pads", *pads));
+  ASSIGN_OR_RETURN(std::vector<int64_t> pads, ctx.ConstantInts(1, "pads"));
+  n.SetAttribute(ir::Attribute::Ints("pads", pads));
   if (n.has_input(2)) {
-    absl::StatusOr<std::vector<double>> v = ctx.ConstantDoubles(2, "constant_value");
-    if (!v.ok()) return v.status();
-    if (v->size() != 1) return ctx.Error("constant_value must be a scalar");
-    n.SetAttribute(ir::Attribute::Float("value", static_cast<float>(v->front())));
+    ASSIGN_OR_RETURN(std::vector<double> v, ctx.ConstantDoubles(2, "constant_value"));
+    if (v.size() != 1) return ctx.Error("constant_value must be a scalar");
+    n.SetAttribute(ir::Attribute::Float("value", static_cast<float>(v.front())));
   }
   for (size_t i = 1; i < n.num_inputs(); ++i) ctx.SetInput(i, nullptr);
   ctx.TrimInputs();
@@ -234,20 +225,17 @@ absl::Status PadDown18To13(AdapterContext& ctx) {
     ctx.TrimInputs();
     return absl::OkStatus();
   }
-  absl::StatusOr<std::vector<int64_t>> axes = ctx.ConstantInts(3, "axes");
-  if (!axes.ok()) return axes.status();
-  absl::StatusOr<std::vector<int64_t>> pads = ctx.ConstantInts(1, "pads");
-  if (!pads.ok()) return pads.status();
+  ASSIGN_OR_RETURN(std::vector<int64_t> axes, ctx.ConstantInts(3, "axes"));
+  ASSIGN_OR_RETURN(std::vector<int64_t> pads, ctx.ConstantInts(1, "pads"));
   std::optional<int64_t> rank = ctx.Rank(n.input(0));
   if (!rank.has_value()) return ctx.Error("the data rank must be known to spell out pads for every axis");
-  const size_t k = axes->size();
-  if (pads->size() != 2 * k) return ctx.Error("pads must hold two values per axis");
+  const size_t k = axes.size();
+  if (pads.size() != 2 * k) return ctx.Error("pads must hold two values per axis");
   std::vector<int64_t> full(2 * *rank, 0);
   for (size_t i = 0; i < k; ++i) {
-    absl::StatusOr<int64_t> a = NormalizeAxis(ctx, (*axes)[i], rank, "axes");
-    if (!a.ok()) return a.status();
-    full[*a] = (*pads)[i];
-    full[*a + *rank] = (*pads)[i + k];
+    ASSIGN_OR_RETURN(int64_t a, NormalizeAxis(ctx, axes[i], rank, "axes"));
+    full[a] = pads[i];
+    full[a + *rank] = pads[i + k];
   }
   ctx.SetInput(1, ctx.AddInts(full, "pads"));
   ctx.SetInput(3, nullptr);
@@ -259,17 +247,14 @@ absl::Status PadDown18To13(AdapterContext& ctx) {
 
 absl::Status TileUp1To6(AdapterContext& ctx) {
   ir::Node& n = ctx.node();
-  absl::StatusOr<std::vector<double>> tiles = ctx.ConstantDoubles(1, "tiles");
-  if (!tiles.ok()) return tiles.status();
-  absl::StatusOr<std::vector<double>> axis = ctx.ConstantDoubles(2, "axis");
-  if (!axis.ok()) return axis.status();
+  ASSIGN_OR_RETURN(std::vector<double> tiles, ctx.ConstantDoubles(1, "tiles"));
+  ASSIGN_OR_RETURN(std::vector<double> axis, ctx.ConstantDoubles(2, "axis"));
   std::optional<int64_t> rank = ctx.Rank(n.input(0));
   if (!rank.has_value()) return ctx.Error("the input rank must be known to build the repeats vector");
-  if (tiles->size() != 1 || axis->size() != 1) return ctx.Error("tiles and axis must be scalars");
-  absl::StatusOr<int64_t> a = NormalizeAxis(ctx, static_cast<int64_t>(axis->front()), rank, "axis");
-  if (!a.ok()) return a.status();
+  if (tiles.size() != 1 || axis.size() != 1) return ctx.Error("tiles and axis must be scalars");
+  ASSIGN_OR_RETURN(int64_t a, NormalizeAxis(ctx, static_cast<int64_t>(axis.front()), rank, "axis"));
   std::vector<int64_t> repeats(*rank, 1);
-  repeats[*a] = static_cast<int64_t>(tiles->front());
+  repeats[a] = static_cast<int64_t>(tiles.front());
   ctx.SetInput(2, nullptr);
   ctx.TrimInputs();
   ctx.SetInput(1, ctx.AddInts(repeats, "repeats"));
@@ -280,26 +265,24 @@ absl::Status TileUp1To6(AdapterContext& ctx) {
 // with Concat instead (one Concat per repeated axis).
 absl::Status TileDown6To1(AdapterContext& ctx) {
   ir::Node& n = ctx.node();
-  absl::StatusOr<std::vector<int64_t>> repeats = ctx.ConstantInts(1, "repeats");
-  if (!repeats.ok()) return repeats.status();
+  ASSIGN_OR_RETURN(std::vector<int64_t> repeats, ctx.ConstantInts(1, "repeats"));
   int64_t copies = 1;
-  for (int64_t r : *repeats) {
+  for (int64_t r : repeats) {
     if (r < 1) return ctx.Error("repeats must be positive");
     copies *= r;
   }
   if (copies > 1024) return ctx.Error("too many repetitions to spell out with Concat");
   ir::Value* x = n.input(0);
   const std::string base = n.output(0)->name();
-  for (size_t axis = 0; axis < repeats->size(); ++axis) {
-    if ((*repeats)[axis] == 1) continue;
-    ir::Node* c = ctx.InsertBefore("Concat", std::vector<ir::Value*>((*repeats)[axis], x), 1,
+  for (size_t axis = 0; axis < repeats.size(); ++axis) {
+    if (repeats[axis] == 1) continue;
+    ir::Node* c = ctx.InsertBefore("Concat", std::vector<ir::Value*>(repeats[axis], x), 1,
                                    base + "_rep" + std::to_string(axis));
     c->SetAttribute(ir::Attribute::Int("axis", static_cast<int64_t>(axis)));
     x = c->output(0);
   }
   if (x == n.input(0)) x = MakeUnary(ctx, "Identity", x, base + "_same");
-  absl::Status s = ctx.ReplaceOutput(0, x);
-  if (!s.ok()) return s;
+  RETURN_IF_ERROR(ctx.ReplaceOutput(0, x));
   return ctx.EraseNode();
 }
 
@@ -314,9 +297,7 @@ absl::Status ShapeDown15To13(AdapterContext& ctx) {
   n.RemoveAttribute("end");
   if (start == 0 && end == nullptr) return absl::OkStatus();
   const int64_t e = end != nullptr ? end->i : std::numeric_limits<int64_t>::max();
-  absl::StatusOr<ir::Node*> slice = InsertAfterOutput(ctx, 0, "Slice");
-  if (!slice.ok()) return slice.status();
-  ir::Node* s = *slice;
+  ASSIGN_OR_RETURN(ir::Node* s, InsertAfterOutput(ctx, 0, "Slice"));
   // Slice-13 form (this step goes to opset 13 or 14).
   s->AddInput(ctx.AddInts({start}, "shape_start"));
   s->AddInput(ctx.AddInts({e}, "shape_end"));
@@ -386,7 +367,7 @@ absl::Status ConstantDown11To9(AdapterContext& ctx) {
   int64_t total = 1;
   for (int64_t d : sp.dims) total *= d;
   if (total > (int64_t{1} << 26)) return ctx.Error("the densified constant would be too large");
-  std::optional<std::vector<int64_t>> idx = passes::ConstantAsInts(sp.indices);
+  std::optional<std::vector<int64_t>> idx = ir::ConstantAsInts(sp.indices);
   if (!idx.has_value()) return ctx.Error("the sparse constant's indices are not integers");
   const int64_t nnz = sp.values.dims().empty() ? 0 : sp.values.dims()[0];
   const int64_t rank = static_cast<int64_t>(sp.dims.size());
@@ -425,10 +406,9 @@ constexpr CastName kCastNames[] = {
 
 absl::Status CastUp1To6(AdapterContext& ctx) {
   ir::Node& n = ctx.node();
-  absl::StatusOr<const ir::Attribute*> a = ctx.Attr("to");
-  if (!a.ok()) return a.status();
-  if (*a == nullptr || (*a)->kind() != ir::AttributeKind::kString) return ctx.Error("Cast-1 needs a string `to`");
-  std::string upper = (*a)->s;
+  ASSIGN_OR_RETURN(const ir::Attribute* a, ctx.Attr("to"));
+  if (a == nullptr || a->kind() != ir::AttributeKind::kString) return ctx.Error("Cast-1 needs a string `to`");
+  std::string upper = a->s;
   for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   for (const CastName& c : kCastNames) {
     if (upper == c.name) {
@@ -436,21 +416,20 @@ absl::Status CastUp1To6(AdapterContext& ctx) {
       return absl::OkStatus();
     }
   }
-  return ctx.Error(absl::StrCat("unknown type name to=\"", (*a)->s, "\""));
+  return ctx.Error(absl::StrCat("unknown type name to=\"", a->s, "\""));
 }
 
 absl::Status CastDown6To1(AdapterContext& ctx) {
   ir::Node& n = ctx.node();
-  absl::StatusOr<const ir::Attribute*> a = ctx.Attr("to");
-  if (!a.ok()) return a.status();
-  if (*a == nullptr) return ctx.Error("Cast needs `to`");
+  ASSIGN_OR_RETURN(const ir::Attribute* a, ctx.Attr("to"));
+  if (a == nullptr) return ctx.Error("Cast needs `to`");
   for (const CastName& c : kCastNames) {
-    if (static_cast<int64_t>(c.type) == (*a)->i) {
+    if (static_cast<int64_t>(c.type) == a->i) {
       n.SetAttribute(ir::Attribute::String("to", c.name));
       return absl::OkStatus();
     }
   }
-  return ctx.Error(absl::StrCat("to=", ir::DataTypeName(static_cast<ir::DataType>((*a)->i)),
+  return ctx.Error(absl::StrCat("to=", ir::DataTypeName(static_cast<ir::DataType>(a->i)),
                                 " has no name in Cast-1"));
 }
 
@@ -461,8 +440,7 @@ absl::Status CastLikeToCast(AdapterContext& ctx) {
   if (!t.has_value()) return ctx.Error("the element type of target_type must be known to use Cast");
   ir::Node* cast = ctx.InsertBefore("Cast", {n.input(0)}, 1, n.output(0)->name());
   cast->SetAttribute(ir::Attribute::Int("to", static_cast<int64_t>(*t)));
-  absl::Status s = ctx.ReplaceOutput(0, cast->output(0));
-  if (!s.ok()) return s;
+  RETURN_IF_ERROR(ctx.ReplaceOutput(0, cast->output(0)));
   return ctx.EraseNode();
 }
 
@@ -481,8 +459,7 @@ absl::Status ConstantDown9To1(AdapterContext& ctx) {
   }
   ir::Tensor tensor = v->t;
   ir::Value* init = ctx.AddConstant(std::move(tensor), n.output(0)->name() + "_value");
-  absl::Status s = ctx.ReplaceOutput(0, init);
-  if (!s.ok()) return s;
+  RETURN_IF_ERROR(ctx.ReplaceOutput(0, init));
   return ctx.EraseNode();
 }
 
@@ -501,8 +478,7 @@ absl::Status ConstantOfShapeToExpand(AdapterContext& ctx) {
   }
   ir::Value* scalar = ctx.AddConstant(std::move(value), n.output(0)->name() + "_value");
   ir::Node* e = ctx.InsertBefore("Expand", {scalar, n.input(0)}, 1, n.output(0)->name());
-  absl::Status s = ctx.ReplaceOutput(0, e->output(0));
-  if (!s.ok()) return s;
+  RETURN_IF_ERROR(ctx.ReplaceOutput(0, e->output(0)));
   return ctx.EraseNode();
 }
 

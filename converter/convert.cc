@@ -12,14 +12,16 @@
 #include "converter/fold.h"
 #include "converter/ir_requirements.h"
 #include "glog/logging.h"
-#include "optimizer/initializers_as_inputs.h"
 #include "ir/clone.h"
 #include "ir/function.h"
 #include "ir/name_generator.h"
+#include "ir/status_macros.h"
+#include "optimizer/initializers_as_inputs.h"
 #include "schema/checker/node_check.h"
 #include "schema/inference/inference.h"
 #include "schema/op_registry.h"
 #include "schema/version_table.h"
+#include "verify/equivalence.h"
 
 namespace onnx_opt::converter {
 namespace {
@@ -119,11 +121,10 @@ absl::Status Converter::Run() {
   std::vector<Target> targets = {{kOnnx, options_.onnx_opset}, {kMl, options_.ml_opset}};
   for (const Target& t : targets) {
     if (!t.version.has_value()) continue;
-    absl::StatusOr<int> max = schema::MaxOpset(t.domain);
-    if (!max.ok()) return max.status();
-    if (*t.version < 1 || *t.version > *max) {
+    ASSIGN_OR_RETURN(int max, schema::MaxOpset(t.domain));
+    if (*t.version < 1 || *t.version > max) {
       return absl::InvalidArgumentError(absl::StrCat("target opset ", *t.version, " of ", t.domain,
-                                                     " is outside 1..", *max));
+                                                     " is outside 1..", max));
     }
   }
 
@@ -166,8 +167,7 @@ absl::Status Converter::Run() {
       std::optional<int64_t> from = ir::FindOpsetVersion(*scope.imports, t.domain);
       if (!from.has_value() || *from == *t.version) continue;
       if (*t.version < *from) any_down = true; else any_up = true;
-      absl::Status s = ConvertScope(scope, t.domain, *from, *t.version);
-      if (!s.ok()) return s;
+      RETURN_IF_ERROR(ConvertScope(scope, t.domain, *from, *t.version));
     }
   }
   UpdateIrVersion(any_down, any_up);
@@ -175,17 +175,15 @@ absl::Status Converter::Run() {
 }
 
 absl::Status Converter::ConvertScope(Scope& scope, const std::string& domain, int64_t from, int64_t to) {
-  absl::StatusOr<int> max = schema::MaxOpset(domain);
-  if (!max.ok()) return max.status();
-  if (from < 1 || from > *max) {
+  ASSIGN_OR_RETURN(int max, schema::MaxOpset(domain));
+  if (from < 1 || from > max) {
     return absl::InvalidArgumentError(absl::StrCat("the model imports ", domain, " opset ", from,
-                                                   ", which is outside 1..", *max));
+                                                   ", which is outside 1..", max));
   }
   const int64_t dir = to > from ? 1 : -1;
   for (int64_t v = from; v != to; v += dir) {
     Step step{domain, v, v + dir};
-    absl::Status s = RunStep(scope, step);
-    if (!s.ok()) return s;
+    RETURN_IF_ERROR(RunStep(scope, step));
     for (ir::OpsetImport& imp : *scope.imports) {
       if (ir::SameDomain(imp.domain, domain)) imp.version = v + dir;
     }
@@ -234,8 +232,7 @@ absl::Status Converter::WalkGraph(ir::Graph& g, const Step& step) {
     }
     if (node->is_erased()) continue;
     for (ir::Graph* sub : node->subgraphs()) {
-      absl::Status s = WalkGraph(*sub, step);
-      if (!s.ok()) return s;
+      RETURN_IF_ERROR(WalkGraph(*sub, step));
     }
   }
   return absl::OkStatus();
@@ -395,22 +392,20 @@ absl::StatusOr<std::unique_ptr<ir::Model>> ConvertOwnedModel(std::unique_ptr<ir:
   }
   ConvertReport local;
   Converter c(*model, options, report != nullptr ? *report : local);
-  if (absl::Status s = c.Run(); !s.ok()) return s;
+  RETURN_IF_ERROR(c.Run());
   return model;
 }
 
 absl::StatusOr<std::unique_ptr<ir::Model>> ConvertModel(const ir::Model& model,
                                                         const ConvertOptions& options,
                                                         ConvertReport* report) {
-  absl::StatusOr<std::unique_ptr<ir::Model>> copy = ir::CloneModel(model);
-  if (!copy.ok()) return copy.status();
+  ASSIGN_OR_RETURN(std::unique_ptr<ir::Model> copy, ir::CloneModel(model));
   ConvertOptions unverified = options;
   unverified.verify = false;
-  absl::StatusOr<std::unique_ptr<ir::Model>> converted = ConvertOwnedModel(*std::move(copy), unverified, report);
-  if (!converted.ok()) return converted.status();
+  ASSIGN_OR_RETURN(std::unique_ptr<ir::Model> converted, ConvertOwnedModel(std::move(copy), unverified, report));
   if (options.verify) {
-    std::vector<optimizer::OutputDifference> diffs;
-    absl::Status e = optimizer::CheckEquivalent(model, **converted, options.verify_options, &diffs);
+    std::vector<verify::OutputDifference> diffs;
+    absl::Status e = verify::CheckEquivalent(model, *converted, options.verify_options, &diffs);
     if (!e.ok()) {
       return absl::Status(e.code(), absl::StrCat("the converted model was not proven equivalent: ", e.message()));
     }
@@ -419,12 +414,11 @@ absl::StatusOr<std::unique_ptr<ir::Model>> ConvertModel(const ir::Model& model,
 }
 
 absl::Status ConvertModelInPlace(ir::Model& model, const ConvertOptions& options, ConvertReport* report) {
-  absl::StatusOr<std::unique_ptr<ir::Model>> converted = ConvertModel(model, options, report);
-  if (!converted.ok()) return converted.status();
-  model.set_graph((*converted)->TakeGraph());
-  model.mutable_functions().swap((*converted)->mutable_functions());
-  model.mutable_opset_imports() = (*converted)->opset_imports();
-  model.set_ir_version((*converted)->ir_version());
+  ASSIGN_OR_RETURN(std::unique_ptr<ir::Model> converted, ConvertModel(model, options, report));
+  model.set_graph(converted->TakeGraph());
+  model.mutable_functions().swap(converted->mutable_functions());
+  model.mutable_opset_imports() = converted->opset_imports();
+  model.set_ir_version(converted->ir_version());
   return absl::OkStatus();
 }
 
@@ -432,9 +426,8 @@ absl::StatusOr<LowestResult> ConvertToLowestOpset(const ir::Model& model, const 
   std::optional<int64_t> start = OnnxOpsetOf(model);
   if (!start.has_value()) return absl::InvalidArgumentError("the model does not import ai.onnx");
   LowestResult result;
-  absl::StatusOr<std::unique_ptr<ir::Model>> current = ir::CloneModel(model);
-  if (!current.ok()) return current.status();
-  result.model = *std::move(current);
+  ASSIGN_OR_RETURN(std::unique_ptr<ir::Model> current, ir::CloneModel(model));
+  result.model = std::move(current);
   result.opset = *start;
   while (result.opset > 1) {
     ConvertOptions o = options;

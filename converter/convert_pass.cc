@@ -11,6 +11,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "converter/convert.h"
+#include "ir/status_macros.h"
 #include "optimizer/pass.h"
 #include "optimizer/pass_registry.h"
 
@@ -34,8 +35,7 @@ class ConvertPass : public optimizer::Pass {
     options.onnx_opset = onnx_;
     options.ml_opset = ml_;
     ConvertReport report;
-    absl::Status s = ConvertModelInPlace(model, options, &report);
-    if (!s.ok()) return s;
+    RETURN_IF_ERROR(ConvertModelInPlace(model, options, &report));
     ctx.CountRewrite(report.nodes_rewritten);
     return true;
   }

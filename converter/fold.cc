@@ -6,9 +6,9 @@
 #include "interpreter/evaluator.h"
 #include "interpreter/tensor.h"
 #include "interpreter/value.h"
+#include "ir/constant_value.h"
 #include "ir/graph.h"
 #include "ir/opset_import.h"
-#include "passes/constant.h"
 #include "schema/shape_fold.h"
 
 namespace onnx_opt::converter {
@@ -31,7 +31,7 @@ std::optional<ir::Tensor> Folder::Fold(const ir::Value* v, int64_t max_elements)
 
 std::optional<ir::Tensor> Folder::FoldImpl(const ir::Value* v, int depth, int64_t max_elements) {
   if (v == nullptr) return std::nullopt;
-  if (const ir::Tensor* t = passes::GetConstantTensor(v)) return *t;
+  if (const ir::Tensor* t = ir::GetConstantTensor(v)) return *t;
   auto memo = memo_.find(v);
   if (memo != memo_.end()) return memo->second;
   memo_[v] = std::nullopt;  // also guards against cycles

@@ -12,8 +12,8 @@
 #include "ir/model.h"
 #include "ir/tensor.h"
 #include "ir/text/parser.h"
-#include "optimizer/equivalence.h"
 #include "schema/checker/checker.h"
+#include "verify/equivalence.h"
 
 namespace onnx_opt::optimizer {
 namespace {
@@ -63,9 +63,9 @@ void ExpectValidLoadableAndEqual(const ir::Model& original, const ir::Model& m) 
   ASSERT_NE(reloaded, nullptr);
   EXPECT_TRUE(schema::checker::Check(*reloaded).ok());
   for (uint64_t seed : {1, 2, 3}) {
-    EquivalenceOptions options;
+    verify::EquivalenceOptions options;
     options.seed = seed;
-    EXPECT_TRUE(CheckEquivalent(original, *reloaded, options).ok()) << "seed " << seed;
+    EXPECT_TRUE(verify::CheckEquivalent(original, *reloaded, options).ok()) << "seed " << seed;
   }
 }
 

@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "glog/logging.h"
+#include "ir/status_macros.h"
 #include "ir/verifier.h"
 #include "optimizer/pipeline.h"
 
@@ -85,14 +86,12 @@ absl::StatusOr<PipelineResult> PassManager::Run(ir::Model& model, const std::str
   auto wrap = [&](std::unique_ptr<Pass> pass) -> std::unique_ptr<Pass> {
     return std::make_unique<InstrumentedPass>(std::move(pass), options_, result.runs, size, epoch);
   };
-  absl::StatusOr<std::unique_ptr<Pass>> root = ParsePipeline(pipeline, PassRegistry::Global(), wrap);
-  if (!root.ok()) return root.status();
+  ASSIGN_OR_RETURN(std::unique_ptr<Pass> root, ParsePipeline(pipeline, PassRegistry::Global(), wrap));
   result.before = MeasureModel(model);
   size = result.before;
   PassContext ctx(options_.pass_options);
-  absl::StatusOr<bool> changed = (*root)->Run(model, ctx);
-  if (!changed.ok()) return changed.status();
-  result.changed = *changed;
+  ASSIGN_OR_RETURN(bool changed, root->Run(model, ctx));
+  result.changed = changed;
   result.folds_refused_for_growth = ctx.folds_refused_for_growth();
   result.listed_as_inputs = ListInitializersAsInputs(model);
   result.after = MeasureModel(model);

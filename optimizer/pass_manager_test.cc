@@ -2,6 +2,7 @@
 
 #include "gtest/gtest.h"
 #include "ir/graph.h"
+#include "ir/status_macros.h"
 
 namespace onnx_opt::optimizer {
 namespace {
@@ -14,7 +15,7 @@ class DropOneIdentity final : public Pass {
     for (ir::Node* n : model.graph().nodes()) {
       if (n->op_type() != "Identity") continue;
       n->output(0)->ReplaceAllUsesWith(n->input(0));
-      if (absl::Status s = model.graph().Erase(n); !s.ok()) return s;
+      RETURN_IF_ERROR(model.graph().Erase(n));
       ctx.CountRewrite();
       return true;
     }

@@ -5,15 +5,15 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "ir/status_macros.h"
 
 namespace onnx_opt::optimizer {
 
 absl::StatusOr<bool> SequencePass::Run(ir::Model& model, PassContext& ctx) {
   bool changed = false;
   for (auto& pass : passes_) {
-    absl::StatusOr<bool> c = pass->Run(model, ctx);
-    if (!c.ok()) return c.status();
-    changed |= *c;
+    ASSIGN_OR_RETURN(bool c, pass->Run(model, ctx));
+    changed |= c;
   }
   return changed;
 }
@@ -24,9 +24,8 @@ absl::StatusOr<bool> FixedPointPass::Run(ir::Model& model, PassContext& ctx) {
   hit_bound_ = false;
   while (true) {
     ++rounds_;
-    absl::StatusOr<bool> c = body_->Run(model, ctx);
-    if (!c.ok()) return c.status();
-    if (!*c) break;
+    ASSIGN_OR_RETURN(bool c, body_->Run(model, ctx));
+    if (!c) break;
     changed = true;
     if (rounds_ >= max_rounds_) {
       hit_bound_ = true;
@@ -46,20 +45,18 @@ class Parser {
       : text_(text), registry_(registry), wrap_(wrap), depth_(depth) {}
 
   absl::StatusOr<std::unique_ptr<Pass>> ParseAll(std::string name) {
-    auto list = ParseList();
-    if (!list.ok()) return list.status();
+    ASSIGN_OR_RETURN(std::vector<std::unique_ptr<Pass>> list, ParseList());
     SkipSpace();
     if (pos_ != text_.size()) return Error(absl::StrCat("unexpected '", text_.substr(pos_, 1), "'"));
-    return std::unique_ptr<Pass>(new SequencePass(std::move(name), std::move(*list)));
+    return std::unique_ptr<Pass>(new SequencePass(std::move(name), std::move(list)));
   }
 
  private:
   absl::StatusOr<std::vector<std::unique_ptr<Pass>>> ParseList() {
     std::vector<std::unique_ptr<Pass>> out;
     while (true) {
-      auto item = ParseItem();
-      if (!item.ok()) return item.status();
-      out.push_back(std::move(*item));
+      ASSIGN_OR_RETURN(std::unique_ptr<Pass> item, ParseItem());
+      out.push_back(std::move(item));
       SkipSpace();
       if (pos_ < text_.size() && text_[pos_] == ',') {
         ++pos_;
@@ -91,12 +88,11 @@ class Parser {
       }
       if (!Peek('(')) return Error("expected '(' after 'fixed'");
       ++pos_;
-      auto list = ParseList();
-      if (!list.ok()) return list.status();
+      ASSIGN_OR_RETURN(std::vector<std::unique_ptr<Pass>> list, ParseList());
       if (!Peek(')')) return Error("expected ')' to close 'fixed('");
       ++pos_;
       return std::unique_ptr<Pass>(new FixedPointPass(
-          std::make_unique<SequencePass>("fixed", std::move(*list)), max_rounds));
+          std::make_unique<SequencePass>("fixed", std::move(list)), max_rounds));
     }
     std::vector<std::string> args;
     if (Peek('(')) {
@@ -126,7 +122,7 @@ class Parser {
     if (const GroupInfo* group = registry_.FindGroup(name)) {
       if (!args.empty()) return Error(absl::StrCat("group '", name, "' takes no arguments"));
       if (depth_ >= kMaxGroupDepth) {
-        return absl::InvalidArgumentError(absl::StrCat("pass group '", name, "' expands into itself"));
+        return absl::InternalError(absl::StrCat("pass group '", name, "' expands into itself"));
       }
       Parser inner(group->pipeline, registry_, wrap_, depth_ + 1);
       return inner.ParseAll(name);

@@ -54,6 +54,9 @@ using LeafWrapper = std::function<std::unique_ptr<Pass>(std::unique_ptr<Pass>)>;
 // Parses pipeline text. Names are passes or groups from `registry`; `fixed(...)` loops to a fixed
 // point (optionally `fixed<N>(...)` to bound it at N rounds); `name(a,b)` passes arguments to a pass.
 // Unknown names give an error that lists the valid ones.
+// Errors: InvalidArgument when the text is wrong (bad syntax, an unknown name, arguments a pass
+// refuses), which a tool reports as a usage error; Internal when a registered group expands into
+// itself (the registry's fault, not the caller's).
 absl::StatusOr<std::unique_ptr<Pass>> ParsePipeline(std::string_view text,
                                                     const PassRegistry& registry,
                                                     const LeafWrapper& wrap = nullptr);

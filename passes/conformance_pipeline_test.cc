@@ -11,7 +11,7 @@
 #include "interpreter/data_value.h"
 #include "ir/io/model_io.h"
 #include "ir/status_macros.h"
-#include "optimizer/equivalence.h"
+#include "verify/equivalence.h"
 #include "optimizer/model_stats.h"
 #include "optimizer/pass_manager.h"
 #include "schema/checker/checker.h"
@@ -37,8 +37,8 @@ absl::StatusOr<std::vector<RuntimeValue>> LoadValues(const fs::path& dir, const 
 }
 
 // The tolerances ONNX's backend tests use.
-optimizer::EquivalenceOptions ConformanceTolerance() {
-  optimizer::EquivalenceOptions options;
+verify::EquivalenceOptions ConformanceTolerance() {
+  verify::EquivalenceOptions options;
   options.float32 = {1e-3, 1e-7};
   options.float64 = {1e-3, 1e-7};
   options.float16 = {1e-3, 1e-7};
@@ -49,7 +49,7 @@ bool Matches(const ir::Model& model, const std::vector<RuntimeValue>& outputs,
              const std::vector<RuntimeValue>& expected) {
   std::vector<std::string> names;
   for (const ir::Value* v : model.graph().outputs()) names.push_back(v->name());
-  for (const auto& d : optimizer::CompareOutputs(names, expected, outputs, ConformanceTolerance())) {
+  for (const auto& d : verify::CompareOutputs(names, expected, outputs, ConformanceTolerance())) {
     if (!d.equal) return false;
   }
   return true;
@@ -77,7 +77,7 @@ TEST(ConformancePipelineTest, DefaultPipelineKeepsEveryModelValidAndEqual) {
     auto expected = LoadValues(data, "output", (*model)->graph().outputs());
     ASSERT_TRUE(inputs.ok() && expected.ok()) << name;
 
-    auto before = optimizer::RunModel(**model, *inputs);
+    auto before = verify::RunModel(**model, *inputs);
     const bool runnable = before.ok() && Matches(**model, *before, *expected);
     if (!runnable) ++unrunnable;
 
@@ -100,7 +100,7 @@ TEST(ConformancePipelineTest, DefaultPipelineKeepsEveryModelValidAndEqual) {
       continue;
     }
     if (!runnable) continue;
-    auto after = optimizer::RunModel(**model, *inputs);
+    auto after = verify::RunModel(**model, *inputs);
     if (!after.ok() || !Matches(**model, *after, *expected)) {
       ADD_FAILURE() << name << ": outputs changed after the default pipeline"
                     << (after.ok() ? "" : absl::StrCat(": ", after.status().message()));

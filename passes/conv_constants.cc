@@ -3,12 +3,12 @@
 #include <string>
 #include <utility>
 
-#include "passes/constant.h"
+#include "ir/constant_value.h"
 
 namespace onnx_opt::passes {
 
 std::optional<std::vector<double>> PerChannel(const ir::Tensor& c, int64_t channels, int64_t rank) {
-  std::optional<std::vector<double>> v = ConstantAsDoubles(c);
+  std::optional<std::vector<double>> v = ir::ConstantAsDoubles(c);
   if (!v.has_value()) return std::nullopt;
   const std::vector<int64_t>& d = c.dims();
   if (v->size() == 1) {
@@ -34,7 +34,7 @@ std::optional<ConvConstants> ReadConvConstants(const ir::Node& conv) {
   for (const ir::Attribute& a : conv.attributes()) {
     if (a.is_reference()) return std::nullopt;
   }
-  const ir::Tensor* w = GetConstantTensor(conv.input(1));
+  const ir::Tensor* w = ir::GetConstantTensor(conv.input(1));
   if (w == nullptr || w->dims().size() < 3) return std::nullopt;
   ConvConstants c;
   c.type = w->data_type();
@@ -42,14 +42,14 @@ std::optional<ConvConstants> ReadConvConstants(const ir::Node& conv) {
   c.dims = w->dims();
   c.group = conv.GetInt("group", 1);
   if (c.group < 1 || c.dims[0] < 1 || c.dims[0] % c.group != 0) return std::nullopt;
-  std::optional<std::vector<double>> weights = ConstantAsDoubles(*w);
+  std::optional<std::vector<double>> weights = ir::ConstantAsDoubles(*w);
   if (!weights.has_value() || weights->empty()) return std::nullopt;
   c.weights = std::move(*weights);
   c.bias.assign(c.dims[0], 0.0);
   if (conv.has_input(2)) {
-    const ir::Tensor* b = GetConstantTensor(conv.input(2));
+    const ir::Tensor* b = ir::GetConstantTensor(conv.input(2));
     if (b == nullptr || b->data_type() != c.type) return std::nullopt;
-    std::optional<std::vector<double>> bias = ConstantAsDoubles(*b);
+    std::optional<std::vector<double>> bias = ir::ConstantAsDoubles(*b);
     if (!bias.has_value() || static_cast<int64_t>(bias->size()) != c.dims[0]) return std::nullopt;
     c.bias = std::move(*bias);
   }
@@ -60,19 +60,24 @@ bool OwnsInput(const ir::Node& conv, size_t i) {
   return !conv.has_input(i) || conv.input(i)->uses().size() == 1;
 }
 
+void ReplaceConvWeights(rewrite::Rewriter& rw, ir::Node& conv, ir::Tensor w, const char* suffix) {
+  conv.SetInput(1, rw.AddInitializer(std::move(w), conv.input(1)->name() + suffix));
+}
+
+void ReplaceConvBias(rewrite::Rewriter& rw, ir::Node& conv, ir::Tensor b, const char* suffix) {
+  const std::string base = conv.has_input(2) ? conv.input(2)->name() + suffix : conv.output(0)->name() + "_bias";
+  ir::Value* bias = rw.AddInitializer(std::move(b), base);
+  if (conv.num_inputs() < 3) {
+    conv.AddInput(bias);
+  } else {
+    conv.SetInput(2, bias);
+  }
+}
+
 void WriteConvConstants(rewrite::Rewriter& rw, ir::Node& conv, const ConvConstants& c, bool weights_changed,
                         bool bias_changed, const char* suffix) {
-  if (weights_changed) {
-    conv.SetInput(1, rw.AddInitializer(MakeFloatTensor(c.type, c.dims, c.weights), conv.input(1)->name() + suffix));
-  }
-  if (!bias_changed) return;
-  const std::string bias_base = conv.has_input(2) ? conv.input(2)->name() + suffix : conv.output(0)->name() + "_bias";
-  ir::Value* b = rw.AddInitializer(MakeFloatTensor(c.type, {c.dims[0]}, c.bias), bias_base);
-  if (conv.num_inputs() < 3) {
-    conv.AddInput(b);
-  } else {
-    conv.SetInput(2, b);
-  }
+  if (weights_changed) ReplaceConvWeights(rw, conv, ir::MakeFloatTensor(c.type, c.dims, c.weights), suffix);
+  if (bias_changed) ReplaceConvBias(rw, conv, ir::MakeFloatTensor(c.type, {c.dims[0]}, c.bias), suffix);
 }
 
 }  // namespace onnx_opt::passes

@@ -1,6 +1,6 @@
 // Reading and rewriting the constant weights and bias of a Conv, for the passes that fold
 // per-channel constants into them (fuse-add-into-conv, fuse-scale-into-conv,
-// fuse-input-affine-into-conv).
+// fuse-input-affine-into-conv; fuse-bn-into-conv writes through it too).
 #ifndef ONNX_OPT_PASSES_CONV_CONSTANTS_H_
 #define ONNX_OPT_PASSES_CONV_CONSTANTS_H_
 
@@ -42,8 +42,15 @@ std::optional<ConvConstants> ReadConvConstants(const ir::Node& conv);
 // rewritten copy does not keep both.
 bool OwnsInput(const ir::Node& conv, size_t i);
 
+// Gives `conv` a new weights initializer holding `w`, named after the old one with `suffix`.
+void ReplaceConvWeights(rewrite::Rewriter& rw, ir::Node& conv, ir::Tensor w, const char* suffix);
+
+// Gives `conv` a new bias initializer holding `b`, named after the old bias with `suffix` (or, when the
+// conv has none, added and named after its output with "_bias").
+void ReplaceConvBias(rewrite::Rewriter& rw, ir::Node& conv, ir::Tensor b, const char* suffix);
+
 // Gives `conv` new initializers holding `c`'s weights (when `weights_changed`) and bias (when
-// `bias_changed`; added when missing), named after the old ones with `suffix`.
+// `bias_changed`), as the two above do.
 void WriteConvConstants(rewrite::Rewriter& rw, ir::Node& conv, const ConvConstants& c, bool weights_changed,
                         bool bias_changed, const char* suffix);
 

@@ -14,9 +14,9 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "ir/constant_value.h"
 #include "ir/name_generator.h"
 #include "optimizer/pass_registry.h"
-#include "passes/constant.h"
 #include "passes/graph_walk.h"
 #include "schema/shape_fold.h"
 
@@ -48,9 +48,9 @@ bool IsIndexType(ir::DataType t) { return t == ir::DataType::kInt64 || t == ir::
 // The integers of a constant input, if it is one.
 std::optional<std::vector<int64_t>> ConstantInts(const ir::Node& n, size_t i) {
   if (!n.has_input(i)) return std::nullopt;
-  const ir::Tensor* t = GetConstantTensor(n.input(i));
+  const ir::Tensor* t = ir::GetConstantTensor(n.input(i));
   if (t == nullptr) return std::nullopt;
-  return ConstantAsInts(*t);
+  return ir::ConstantAsInts(*t);
 }
 
 class ShapeFacts {
@@ -66,9 +66,9 @@ class ShapeFacts {
 
  private:
   std::optional<Facts> Compute(const ir::Value* v) {
-    if (const ir::Tensor* t = GetConstantTensor(v)) {
+    if (const ir::Tensor* t = ir::GetConstantTensor(v)) {
       if (!IsIndexType(t->data_type()) || t->dims().size() > 1) return std::nullopt;
-      std::optional<std::vector<int64_t>> ints = ConstantAsInts(*t);
+      std::optional<std::vector<int64_t>> ints = ir::ConstantAsInts(*t);
       if (!ints.has_value()) return std::nullopt;
       Facts f{{}, t->dims().empty(), t->data_type()};
       for (int64_t x : *ints) f.elements.push_back({x, nullptr, 0});
@@ -150,9 +150,9 @@ class ShapeFacts {
   std::optional<Facts> FromGather(const ir::Node& n, const Facts& data) {
     const int64_t axis = n.GetInt("axis", 0);
     if (data.scalar || (axis != 0 && axis != -1)) return std::nullopt;
-    const ir::Tensor* indices = n.has_input(1) ? GetConstantTensor(n.input(1)) : nullptr;
+    const ir::Tensor* indices = n.has_input(1) ? ir::GetConstantTensor(n.input(1)) : nullptr;
     if (indices == nullptr || indices->dims().size() > 1) return std::nullopt;
-    std::optional<std::vector<int64_t>> picks = ConstantAsInts(*indices);
+    std::optional<std::vector<int64_t>> picks = ir::ConstantAsInts(*indices);
     if (!picks.has_value()) return std::nullopt;
     const int64_t size = static_cast<int64_t>(data.elements.size());
     Facts f{{}, indices->dims().empty(), data.type};
@@ -285,7 +285,7 @@ class FoldShapes final : public optimizer::Pass {
           }
         }
         if (n->op_type() == "Reshape" && n->has_input(0) && n->has_input(1) &&
-            GetConstantTensor(n->input(1)) == nullptr) {
+            ir::GetConstantTensor(n->input(1)) == nullptr) {
           const std::optional<Facts>& f = facts.Of(n->input(1));
           if (!f.has_value() || f->scalar) continue;
           std::optional<std::vector<int64_t>> target = ConstantReshapeTarget(*n, *f, opset);

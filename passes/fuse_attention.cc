@@ -23,8 +23,8 @@
 #include <string>
 #include <vector>
 
+#include "ir/constant_value.h"
 #include "optimizer/pass_registry.h"
-#include "passes/constant.h"
 #include "passes/pattern.h"
 #include "passes/rewrite/pattern_pass.h"
 
@@ -50,7 +50,7 @@ bool IsOne(const ir::Dim& d) { return d.is_known() && d.value() == 1; }
 // bound to *div; the scalar must not raise the rank past 4.
 ValuePattern Scaled(ValuePattern operand, double* mul, double* div) {
   auto rank_at_most_4 = [](const ir::Value& c) {
-    const ir::Tensor* t = GetConstantTensor(&c);
+    const ir::Tensor* t = ir::GetConstantTensor(&c);
     return t != nullptr && t->dims().size() <= 4;
   };
   return OneOf({Op("Mul", {operand, AnyConstScalar(mul).Where(rank_at_most_4)}).OneUse(),

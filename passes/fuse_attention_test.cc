@@ -142,7 +142,7 @@ TEST(FuseAttentionTest, ScaledQueryAndKeysAndNoScaleAtAll) {
   ASSERT_NE(attention, nullptr);
   EXPECT_FLOAT_EQ(attention->GetFloat("scale", 0), 0.25f);
   EXPECT_FLOAT_EQ(run->after->graph().last_node()->GetFloat("scale", 0), 1.0f);
-  optimizer::EquivalenceOptions options;
+  verify::EquivalenceOptions options;
   options.dims = {{"N", 2}, {"S", 3}};
   EXPECT_OK(ExpectSameOutputs(*run->before, *run->after, options));
 }

@@ -10,7 +10,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "ir/io/model_io.h"
-#include "optimizer/equivalence.h"
+#include "verify/equivalence.h"
 #include "optimizer/model_stats.h"
 #include "optimizer/pass_manager.h"
 #include "passes/testing/pass_test_util.h"
@@ -121,9 +121,9 @@ TEST(FuseBertLayerTest, BundledTransformerBlockAtOpset23) {
   EXPECT_EQ(ops.at("Attention"), 1);
   EXPECT_EQ(ops.at("LayerNormalization"), 2);
   EXPECT_EQ(ops.at("Gelu"), 1);
-  optimizer::EquivalenceOptions options;
+  verify::EquivalenceOptions options;
   options.dims["N"] = 2;
-  EXPECT_OK(optimizer::CheckEquivalent(**original, **model, options));
+  EXPECT_OK(verify::CheckEquivalent(**original, **model, options));
 }
 
 }  // namespace

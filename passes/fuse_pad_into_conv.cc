@@ -3,8 +3,8 @@
 // part of the consumer's own `pads`: they pad with zeros, so the result is the same. Pads are an
 // attribute before opset 11 ("paddings" in Pad-1) and inputs from 11 (with optional axes from 18);
 // they must be constant and non-negative.
+#include "ir/constant_value.h"
 #include "optimizer/pass_registry.h"
-#include "passes/constant.h"
 #include "passes/pattern.h"
 #include "passes/rewrite/pattern_pass.h"
 
@@ -22,8 +22,8 @@ std::optional<std::vector<int64_t>> ZeroPads(const ir::Node& pad, int64_t opset,
     pads = pad.GetInts(opset < 2 ? "paddings" : "pads");
   } else {
     if (!pad.has_input(1)) return std::nullopt;
-    const ir::Tensor* p = GetConstantTensor(pad.input(1));
-    std::optional<std::vector<int64_t>> values = p ? ConstantAsInts(*p) : std::nullopt;
+    const ir::Tensor* p = ir::GetConstantTensor(pad.input(1));
+    std::optional<std::vector<int64_t>> values = p ? ir::ConstantAsInts(*p) : std::nullopt;
     if (!values) return std::nullopt;
     pads = *values;
     if (pad.num_inputs() > 2 && pad.has_input(2)) {
@@ -31,8 +31,8 @@ std::optional<std::vector<int64_t>> ZeroPads(const ir::Node& pad, int64_t opset,
       if (!v || *v != 0.0) return std::nullopt;
     }
     if (pad.num_inputs() > 3 && pad.has_input(3)) {
-      const ir::Tensor* a = GetConstantTensor(pad.input(3));
-      std::optional<std::vector<int64_t>> axes = a ? ConstantAsInts(*a) : std::nullopt;
+      const ir::Tensor* a = ir::GetConstantTensor(pad.input(3));
+      std::optional<std::vector<int64_t>> axes = a ? ir::ConstantAsInts(*a) : std::nullopt;
       if (!axes || pads.size() != 2 * axes->size()) return std::nullopt;
       std::vector<int64_t> full(2 * rank, 0);
       for (size_t i = 0; i < axes->size(); ++i) {

@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "ir/constant_value.h"
 #include "optimizer/pass_registry.h"
-#include "passes/constant.h"
 #include "passes/pattern.h"
 #include "passes/rewrite/pattern_pass.h"
 
@@ -29,8 +29,8 @@ bool SameDim(const ir::Dim& a, const ir::Dim& b) {
 
 std::optional<std::vector<int64_t>> ConstInts(const ir::Node& n, size_t i) {
   if (!n.has_input(i)) return std::nullopt;
-  const ir::Tensor* t = GetConstantTensor(n.input(i));
-  return t == nullptr ? std::nullopt : ConstantAsInts(*t);
+  const ir::Tensor* t = ir::GetConstantTensor(n.input(i));
+  return t == nullptr ? std::nullopt : ir::ConstantAsInts(*t);
 }
 
 // Whether Slice-10+ `slice` takes exactly [lo, hi) of the last axis (of 4) with step 1; `hi` may be
@@ -82,7 +82,7 @@ bool SplitsLastAxisInHalves(const ir::Node& split, int64_t size) {
 // equal; nullopt otherwise.
 std::optional<std::vector<double>> RepeatedHalf(const ir::Tensor& t, int64_t d) {
   if (t.data_type() != ir::DataType::kFloat || t.dims().empty() || t.dims().back() != d) return std::nullopt;
-  std::optional<std::vector<double>> v = ConstantAsDoubles(t);
+  std::optional<std::vector<double>> v = ir::ConstantAsDoubles(t);
   if (!v.has_value()) return std::nullopt;
   const int64_t h = d / 2;
   const int64_t rows = static_cast<int64_t>(v->size()) / d;
@@ -107,7 +107,7 @@ struct Table {
 
 std::optional<Table> TableOf(ir::Value* v, const ir::Shape& x, int64_t opset, Rewriter& rw) {
   Table t;
-  if (const ir::Tensor* c = GetConstantTensor(v); c != nullptr) {
+  if (const ir::Tensor* c = ir::GetConstantTensor(v); c != nullptr) {
     // [.., S, D] with leading 1s, at most x's rank, S that of x.
     const std::vector<int64_t>& dims = c->dims();
     if (dims.size() < 2 || dims.size() > 4) return std::nullopt;
@@ -129,7 +129,7 @@ std::optional<Table> TableOf(ir::Value* v, const ir::Shape& x, int64_t opset, Re
       gather->num_inputs() != 2) {
     return std::nullopt;
   }
-  t.cache = GetConstantTensor(gather->input(0));
+  t.cache = ir::GetConstantTensor(gather->input(0));
   t.ids = gather->input(1);
   if (t.cache == nullptr || t.cache->dims().size() != 2) return std::nullopt;
   const ir::Type& ids_type = t.ids->type();
@@ -199,9 +199,9 @@ absl::StatusOr<int64_t> MatchAndRewrite(ir::Node& add, Rewriter& rw) {
     for (ir::Node* n : {ct->gather, ct->unsqueeze, st->gather, st->unsqueeze}) rw.Track(n);
   }
   ir::Value* cos_cache =
-      rw.AddInitializer(MakeFloatTensor(ir::DataType::kFloat, {rows, d / 2}, *cos_half), cos->name() + "_cache");
+      rw.AddInitializer(ir::MakeFloatTensor(ir::DataType::kFloat, {rows, d / 2}, *cos_half), cos->name() + "_cache");
   ir::Value* sin_cache =
-      rw.AddInitializer(MakeFloatTensor(ir::DataType::kFloat, {rows, d / 2}, *sin_half), sin->name() + "_cache");
+      rw.AddInitializer(ir::MakeFloatTensor(ir::DataType::kFloat, {rows, d / 2}, *sin_half), sin->name() + "_cache");
   absl::StatusOr<ir::Node*> fused = rw.ReplaceWithNode(add, "RotaryEmbedding", {x, cos_cache, sin_cache, ids}, "_rotary");
   if (fused.ok() && *fused == nullptr) {
     std::vector<ir::Value*> unused = {cos_cache, sin_cache};

@@ -73,7 +73,7 @@ TEST(FuseRotaryEmbeddingTest, QueriesAndKeysShareTheGatheredTables) {
                                "fuse-rotary-embedding");
   ASSERT_TRUE(run.ok()) << run.status();
   EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("RotaryEmbedding", "RotaryEmbedding"));
-  optimizer::EquivalenceOptions options;
+  verify::EquivalenceOptions options;
   options.dims = {{"N", 2}};
   EXPECT_OK(ExpectSameOutputs(*run->before, *run->after, options));
 }

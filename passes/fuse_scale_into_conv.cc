@@ -1,10 +1,9 @@
 // fuse-scale-into-conv: Conv followed by Mul or Div by a per-channel constant (shape [M,1,...],
 // [1,M,1,...], [1] or a scalar) becomes one Conv whose weights and bias absorb it:
 //   W'[m] = W[m] * c[m];  b'[m] = b[m] * c[m]     (c[m] = 1 / d[m] for a Div by d; d != 0)
+#include "ir/forward_value.h"
 #include "optimizer/pass_registry.h"
-#include "passes/constant.h"
 #include "passes/conv_constants.h"
-#include "passes/forward_value.h"
 #include "passes/rewrite/pattern_pass.h"
 
 namespace onnx_opt::passes {
@@ -32,7 +31,7 @@ bool Fuse(Rewriter& rw, ir::Node& conv, ir::Node& scale_node, const ir::Tensor& 
     for (int64_t i = 0; i < per_channel; ++i) x[i] *= (*factor)[m];
   }
   for (int64_t m = 0; m < k->out_channels(); ++m) k->bias[m] *= (*factor)[m];
-  if (!ForwardValue(scale_node.output(0), conv.output(0))) return false;
+  if (!ir::ForwardValue(scale_node.output(0), conv.output(0))) return false;
   // A missing bias stays missing: zero times anything is zero.
   WriteConvConstants(rw, conv, *k, /*weights_changed=*/true, /*bias_changed=*/conv.has_input(2), "_scaled");
   return true;

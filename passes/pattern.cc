@@ -4,8 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "ir/constant_value.h"
 #include "ir/graph.h"
-#include "passes/constant.h"
 
 namespace onnx_opt::passes {
 
@@ -24,9 +24,9 @@ bool HasSingleUse(const ir::Value* v) {
 }
 
 std::optional<double> ScalarConstant(const ir::Value* v) {
-  const ir::Tensor* t = GetConstantTensor(v);
+  const ir::Tensor* t = ir::GetConstantTensor(v);
   if (t == nullptr) return std::nullopt;
-  std::optional<std::vector<double>> d = ConstantAsDoubles(*t);
+  std::optional<std::vector<double>> d = ir::ConstantAsDoubles(*t);
   if (!d.has_value() || d->size() != 1) return std::nullopt;
   return (*d)[0];
 }
@@ -47,9 +47,9 @@ std::optional<std::vector<int64_t>> AxesOf(const ir::Node& n, int64_t opset) {
     return a->ints;
   }
   if (n.num_inputs() < 2 || !n.has_input(1)) return std::nullopt;
-  const ir::Tensor* t = GetConstantTensor(n.input(1));
+  const ir::Tensor* t = ir::GetConstantTensor(n.input(1));
   if (t == nullptr) return std::nullopt;
-  return ConstantAsInts(*t);
+  return ir::ConstantAsInts(*t);
 }
 
 std::optional<int64_t> RankOf(const ir::Value* v) {

@@ -163,7 +163,7 @@ py::list ToList(const std::vector<std::string>& strings) {
 // optimize, convert, check, infer_shapes, text.
 
 py::dict StatsDict(const optimizer::PipelineResult& result, int64_t bytes_before, int64_t bytes_after,
-                   const std::optional<std::vector<optimizer::OutputDifference>>& differences) {
+                   const std::optional<std::vector<verify::OutputDifference>>& differences) {
   // The figures of onnx-opt --stats-json, under the same names, plus the serialized sizes.
   py::list runs;
   for (const optimizer::PassRun& r : result.runs) {
@@ -194,7 +194,7 @@ py::dict StatsDict(const optimizer::PipelineResult& result, int64_t bytes_before
   stats["folds_refused_for_growth"] = result.folds_refused_for_growth;
   if (differences) {
     py::list outputs;
-    for (const optimizer::OutputDifference& d : *differences) {
+    for (const verify::OutputDifference& d : *differences) {
       py::dict o;
       o["output"] = d.output;
       o["max_abs_error"] = d.max_abs_error;

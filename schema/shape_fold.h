@@ -1,5 +1,5 @@
 // Shape and Size of a value whose shape is static, computed without running anything: the one
-// definition that constant folding (passes/constant_folding.cc, passes/fold_shapes.cc) and the
+// definition that constant folding (passes/fold_constants.cc, passes/fold_shapes.cc) and the
 // version converter's folder (converter/fold.cc) use.
 #ifndef ONNX_OPT_SCHEMA_SHAPE_FOLD_H_
 #define ONNX_OPT_SCHEMA_SHAPE_FOLD_H_

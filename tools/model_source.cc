@@ -7,6 +7,8 @@
 #include <iostream>
 #include <iterator>
 #include <sstream>
+#include <utility>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "ir/io/atomic_file.h"
@@ -49,6 +51,11 @@ absl::Status WriteTextFile(const std::string& path, const std::string& text) {
   RETURN_IF_ERROR(file->Write(text.data(), text.size()));
   RETURN_IF_ERROR(file->Finish());
   return file->Commit();
+}
+
+void KeepUntilExit(std::unique_ptr<ir::Model> model) {
+  static auto* const kept = new std::vector<std::unique_ptr<ir::Model>>;
+  kept->push_back(std::move(model));
 }
 
 bool SameFile(const std::string& a, const std::string& b) {

@@ -19,6 +19,11 @@ absl::Status WriteModel(const ir::Model& model, const std::string& path,
 // Writes `text` to `path` ("-": standard output) whole or not at all.
 absl::Status WriteTextFile(const std::string& path, const std::string& text);
 
+// Hands a model that the process no longer needs to the exit: the kernel takes its memory back at
+// once, while destroying it frees its nodes, values and attributes one by one (6% of an onnx-check
+// run). Held from a static list, so a leak checker sees it reachable.
+void KeepUntilExit(std::unique_ptr<ir::Model> model);
+
 // True if the two paths name the same existing file (so a tool can refuse to overwrite its input
 // in place only when that is unsafe; the atomic save itself never corrupts the input).
 bool SameFile(const std::string& a, const std::string& b);

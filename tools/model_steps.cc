@@ -3,6 +3,7 @@
 #include "absl/strings/str_cat.h"
 #include "ir/clone.h"
 #include "ir/status_macros.h"
+#include "optimizer/pipeline.h"
 #include "tools/verification.h"
 
 namespace onnx_opt::tools {
@@ -31,19 +32,13 @@ absl::Status CheckRewritten(const ir::Model& result, const schema::checker::Chec
 }
 
 absl::Status VerifyRewritten(const ir::Model& result, const Reference& reference,
-                             const optimizer::EquivalenceOptions& equivalence,
-                             std::vector<optimizer::OutputDifference>* differences) {
-  if (absl::Status s = optimizer::CheckOutputs(result, reference.inputs, reference.outputs, equivalence, differences);
+                             const verify::EquivalenceOptions& equivalence,
+                             std::vector<verify::OutputDifference>* differences) {
+  if (absl::Status s = verify::CheckOutputs(result, reference.inputs, reference.outputs, equivalence, differences);
       !s.ok()) {
     return absl::Status(s.code(), absl::StrCat("verification failed, nothing written: ", s.message()));
   }
   return absl::OkStatus();
-}
-
-bool IsPipelineUsageError(const absl::Status& status) {
-  const std::string message(status.message());
-  return (absl::IsInvalidArgument(status) && message.find("pipeline") != std::string::npos) ||
-         message.rfind("unknown pass", 0) == 0;
 }
 
 }  // namespace
@@ -72,23 +67,23 @@ absl::StatusOr<OptimizeOutcome> OptimizeCheckedModel(ir::Model& model,
   optimizer::PassManagerOptions options = request.manager;
   if (request.verify_each) {
     options.after_each = [&](const ir::Model& m, const std::string&) {
-      return optimizer::CheckOutputs(m, reference.inputs, reference.outputs, request.equivalence);
+      return verify::CheckOutputs(m, reference.inputs, reference.outputs, request.equivalence);
     };
   }
-  OptimizeOutcome outcome;
-  absl::StatusOr<optimizer::PipelineResult> result = optimizer::PassManager(std::move(options)).Run(model, request.pipeline);
-  if (!result.ok()) {
-    if (usage_error != nullptr) *usage_error = IsPipelineUsageError(result.status());
-    return result.status();
+  // Parsed on its own first, so that a pipeline the caller wrote wrong is told from a failing pass by
+  // the parser's status code (optimizer/pipeline.h), not by the wording of the message.
+  if (absl::Status parsed = optimizer::ParsePipeline(request.pipeline, optimizer::PassRegistry::Global()).status();
+      !parsed.ok()) {
+    if (usage_error != nullptr) *usage_error = absl::IsInvalidArgument(parsed);
+    return parsed;
   }
-  outcome.pipeline = std::move(*result);
+  OptimizeOutcome outcome;
+  ASSIGN_OR_RETURN(outcome.pipeline, optimizer::PassManager(std::move(options)).Run(model, request.pipeline));
   Report(request.progress, "check-result", "checking the result");
   RETURN_IF_ERROR(CheckRewritten(model, input_check, result_warnings));
   if (verify) {
     Report(request.progress, "verify", "verifying: running the result");
-    if (absl::Status s = VerifyRewritten(model, reference, request.equivalence, &outcome.differences); !s.ok()) {
-      return s;
-    }
+    RETURN_IF_ERROR(VerifyRewritten(model, reference, request.equivalence, &outcome.differences));
   }
   return outcome;
 }
@@ -114,10 +109,7 @@ absl::StatusOr<ConvertOutcome> ConvertCheckedModel(std::unique_ptr<ir::Model> mo
   RETURN_IF_ERROR(CheckRewritten(*outcome.model, input_check, result_warnings));
   if (request.verify) {
     Report(request.progress, "verify", "verifying: running the result");
-    if (absl::Status s = VerifyRewritten(*outcome.model, reference, request.equivalence, &outcome.differences);
-        !s.ok()) {
-      return s;
-    }
+    RETURN_IF_ERROR(VerifyRewritten(*outcome.model, reference, request.equivalence, &outcome.differences));
   }
   return outcome;
 }

@@ -15,11 +15,11 @@
 #include "absl/status/statusor.h"
 #include "converter/convert.h"
 #include "ir/model.h"
-#include "optimizer/equivalence.h"
 #include "optimizer/pass_manager.h"
 #include "optimizer/pass_registry.h"
 #include "schema/checker/checker.h"
 #include "tools/model_check.h"
+#include "verify/equivalence.h"
 
 namespace onnx_opt::tools {
 
@@ -40,20 +40,20 @@ struct OptimizeRequest {
   bool verify_each = false;  // implies verify
   // Verification inputs: input_K.pb files in this folder; empty: random ones from `equivalence`.
   std::string inputs_dir;
-  optimizer::EquivalenceOptions equivalence;
+  verify::EquivalenceOptions equivalence;
   ProgressSink progress;  // optional; passes report through manager.before_each
 };
 
 struct OptimizeOutcome {
   optimizer::PipelineResult pipeline;
-  std::vector<optimizer::OutputDifference> differences;  // of the final verification, when verified
+  std::vector<verify::OutputDifference> differences;  // of the final verification, when verified
 };
 
 // Runs the pipeline in place over a model that CheckInputModel accepted (`input_check`: its warnings
 // are not reported again for the result), checks the result ("the result would be invalid, nothing
 // written: ...") and verifies it when asked ("verification failed, nothing written: ..."). On failure
-// `*usage_error` (when given) tells a pipeline the caller wrote wrong (unknown pass, bad syntax) from
-// a model the steps could not handle.
+// `*usage_error` (when given) tells a pipeline the caller wrote wrong (unknown pass, bad syntax: the
+// parser's InvalidArgument) from a model the steps could not handle.
 absl::StatusOr<OptimizeOutcome> OptimizeCheckedModel(ir::Model& model,
                                                      const schema::checker::CheckResult& input_check,
                                                      const OptimizeRequest& request, const WarningSink& result_warnings,
@@ -63,14 +63,14 @@ struct ConvertRequest {
   converter::ConvertOptions options;
   bool verify = false;
   std::string inputs_dir;  // as in OptimizeRequest
-  optimizer::EquivalenceOptions equivalence;
+  verify::EquivalenceOptions equivalence;
   ProgressSink progress;  // optional; conversion steps report through options.before_step
 };
 
 struct ConvertOutcome {
   std::unique_ptr<ir::Model> model;
   converter::ConvertReport report;
-  std::vector<optimizer::OutputDifference> differences;  // when verified
+  std::vector<verify::OutputDifference> differences;  // when verified
 };
 
 // Converts a model that CheckInputModel accepted, in place (it is consumed: no copy is made), checks

@@ -83,16 +83,17 @@ int Main(int argc, char** argv) {
     if (result.ok()) {
       std::cout << path << ": ok" << std::endl;  // in order with stderr when both go to a terminal
       if (FLAGS_infer) status |= PrintInferred(path, **model);
-      continue;
-    }
-    status = 1;
-    if (FLAGS_all_errors) {
-      for (const std::string& e : result.errors) std::cerr << path << ": error: " << e << "\n";
     } else {
-      std::cerr << path << ": error: " << result.errors[0];
-      if (result.errors.size() > 1) std::cerr << " (and " << result.errors.size() - 1 << " more)";
-      std::cerr << "\n";
+      status = 1;
+      if (FLAGS_all_errors) {
+        for (const std::string& e : result.errors) std::cerr << path << ": error: " << e << "\n";
+      } else {
+        std::cerr << path << ": error: " << result.errors[0];
+        if (result.errors.size() > 1) std::cerr << " (and " << result.errors.size() - 1 << " more)";
+        std::cerr << "\n";
+      }
     }
+    if (&path == &command_line.positional.back()) KeepUntilExit(*std::move(model));
   }
   return status;
 }

@@ -9,7 +9,7 @@
 
 #include "converter/convert.h"
 #include "ir/io/model_io.h"
-#include "optimizer/equivalence.h"
+#include "verify/equivalence.h"
 #include "schema/checker/checker.h"
 #include "tools/cli/command_line.h"
 #include "tools/cli/input_flags.h"
@@ -66,7 +66,7 @@ int Main(int argc, char** argv) {
   }
   if (opset_given) options.onnx_opset = FLAGS_opset;
   if (ml_opset_given) options.ml_opset = FLAGS_ml_opset;
-  optimizer::EquivalenceOptions eq_options;
+  verify::EquivalenceOptions eq_options;
   if (absl::Status s = cli::ApplyInputFlags(eq_options); !s.ok()) return cli::UsageError(tool, std::string(s.message()));
   cli::Progress progress;
   options.before_step = [&progress](const std::string& domain, int64_t from, int64_t to, int64_t nodes) {
@@ -114,6 +114,7 @@ int Main(int argc, char** argv) {
     std::cerr << "onnx-convert: " << output << ": " << s.message() << "\n";
     return 1;
   }
+  KeepUntilExit(std::move(outcome->model));
   return 0;
 }
 

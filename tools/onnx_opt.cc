@@ -3,13 +3,24 @@
 #include <cmath>
 #include <filesystem>
 #include <iostream>
+#include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
 
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "ir/clone.h"
+#include "ir/io/model_io.h"
 #include "ir/status_macros.h"
 #include "optimizer/model_stats.h"
 #include "optimizer/pass_manager.h"
 #include "optimizer/pass_registry.h"
+#include "optimizer/pipeline.h"
 #include "schema/checker/checker.h"
 #include "tools/cli/command_line.h"
 #include "tools/cli/input_flags.h"
@@ -24,6 +35,7 @@
 #include "tools/model_steps.h"
 #include "tools/size_report.h"
 #include "tools/verification.h"
+#include "verify/equivalence_options.h"
 
 DEFINE_string(output, "", "FILE: where to write the result (\"-\": standard output)");
 DEFINE_string(passes, "default", "LIST: the pipeline to run, pass and group names (default: the 'default' group)");
@@ -107,7 +119,7 @@ void ListPasses() {
 }
 
 // "RTOL" or "RTOL,ATOL" (ATOL defaults to RTOL/10).
-absl::StatusOr<optimizer::Tolerance> ParseTolerance(const std::string& text) {
+absl::StatusOr<verify::Tolerance> ParseTolerance(const std::string& text) {
   const size_t comma = text.find(',');
   auto parse = [](const std::string& part) -> std::optional<double> {
     char* end = nullptr;
@@ -119,7 +131,7 @@ absl::StatusOr<optimizer::Tolerance> ParseTolerance(const std::string& text) {
   std::optional<double> atol = comma == std::string::npos ? (rtol ? std::optional<double>(*rtol / 10) : std::nullopt)
                                                           : parse(text.substr(comma + 1));
   if (!rtol || !atol) return absl::InvalidArgumentError("expected RTOL[,ATOL] as non-negative numbers, got '" + text + "'");
-  return optimizer::Tolerance{*rtol, *atol};
+  return verify::Tolerance{*rtol, *atol};
 }
 
 // Where a model file's external data paths start.
@@ -160,6 +172,221 @@ absl::StatusOr<ModelBytes> MeasureOutput(const ir::Model& model, const std::stri
   return MeasureModelBytes(*written, static_cast<int64_t>(size), FolderOf(output));
 }
 
+// `status` with `context` before its message: the one line a failure prints after "onnx-opt: ".
+absl::Status WithContext(absl::string_view context, const absl::Status& status) {
+  if (status.ok()) return status;
+  return absl::Status(status.code(), absl::StrCat(context, status.message()));
+}
+
+// A BYTES flag's value (gflags has parsed the integer); a negative count is a usage error.
+absl::StatusOr<int64_t> ByteCount(absl::string_view flag, int64_t value) {
+  if (value < 0) return absl::InvalidArgumentError(absl::StrCat("--", flag, " needs a byte count, got ", value));
+  return value;
+}
+
+// What the command line asks for, checked.
+struct Options {
+  std::string input;
+  std::string output;
+  // The pipeline (--passes and the passes the shrinking flags append), pass options and
+  // verification; Optimize attaches the progress hooks.
+  OptimizeRequest request;
+  ir::io::SaveOptions save;
+  std::optional<std::string> data_file;  // --external-data-file, when given
+  bool print_stats = false;
+  std::string stats_json;
+  std::string dot;
+  bool dot_diff = false;
+  bool report = false;
+  std::string report_json;
+  std::string report_text;
+
+  bool want_report() const { return report || !report_json.empty() || !report_text.empty(); }
+};
+
+// The flags (after --version and --list-passes) into Options. Every mistake on the command line is
+// found here, before the input is read, and is an InvalidArgument (a usage error).
+absl::StatusOr<Options> ParseOptions(const cli::ParsedCommandLine& command_line) {
+  if (command_line.positional.size() != 1 || FLAGS_output.empty()) {
+    return absl::InvalidArgumentError("expected one INPUT and -o OUTPUT");
+  }
+  Options o;
+  o.input = command_line.positional[0];
+  o.output = FLAGS_output;
+
+  optimizer::PassOptions& passes = o.request.manager.pass_options;
+  ASSIGN_OR_RETURN(passes.fold_size_limit, ByteCount("fold-size-limit", FLAGS_fold_size_limit));
+  ASSIGN_OR_RETURN(passes.fold_growth_limit, ByteCount("fold-growth-limit", FLAGS_fold_growth_limit));
+  passes.fold_overridable_initializers = FLAGS_fold_input_defaults;
+
+  verify::EquivalenceOptions& equivalence = o.request.equivalence;
+  RETURN_IF_ERROR(cli::ApplyInputFlags(equivalence));
+  const bool tolerance_given = !gflags::GetCommandLineFlagInfoOrDie("tolerance").is_default;
+  if (tolerance_given) {
+    absl::StatusOr<verify::Tolerance> t = ParseTolerance(FLAGS_tolerance);
+    if (!t.ok()) return WithContext("--tolerance: ", t.status());
+    equivalence.float32 = *t;
+  }
+  if (FLAGS_float16 && !tolerance_given) {
+    return absl::InvalidArgumentError(
+        "--float16 changes the weights; give the output error you accept with "
+        "--tolerance=RTOL[,ATOL] (e.g. --tolerance=1e-2,1e-3)");
+  }
+  // A lossy result is never written unchecked.
+  o.request.verify = FLAGS_verify || FLAGS_verify_each || FLAGS_float16;
+  o.request.verify_each = FLAGS_verify_each;
+  o.request.inputs_dir = FLAGS_inputs;
+
+  o.save.force_raw_data = true;
+  if (!gflags::GetCommandLineFlagInfoOrDie("external_data_threshold").is_default) {
+    ASSIGN_OR_RETURN(const int64_t threshold, ByteCount("external-data-threshold", FLAGS_external_data_threshold));
+    o.save.external_data_threshold = static_cast<uint64_t>(threshold);
+  }
+  if (!gflags::GetCommandLineFlagInfoOrDie("external_data_file").is_default) {
+    const std::string& file = FLAGS_external_data_file;
+    if (file.empty() || file.find('/') != std::string::npos || file == "." || file == "..") {
+      return absl::InvalidArgumentError("--external-data-file is a file name next to OUTPUT, got '" + file + "'");
+    }
+    o.data_file = file;
+    o.save.external_data_file = file;
+  }
+  if (o.output == "-" && (o.save.external_data_threshold || o.data_file)) {
+    return absl::InvalidArgumentError("external data needs an OUTPUT file, not standard output");
+  }
+
+  std::string& pipeline = o.request.pipeline;
+  pipeline = FLAGS_passes;
+  if (FLAGS_strip_doc_strings) pipeline += ",strip-doc-strings";
+  if (FLAGS_strip_metadata) pipeline += ",strip-metadata";
+  if (FLAGS_strip_value_info) pipeline += ",strip-value-info";
+  if (FLAGS_float16) pipeline += ",float16-weights";  // last: folding would undo it
+  // The parser's InvalidArgument is the caller's mistake (optimizer/pipeline.h).
+  RETURN_IF_ERROR(optimizer::ParsePipeline(pipeline, optimizer::PassRegistry::Global()).status());
+
+  if (FLAGS_dot_diff && FLAGS_dot.empty()) return absl::InvalidArgumentError("--dot-diff needs --dot=FILE");
+  o.dot = FLAGS_dot;
+  o.dot_diff = FLAGS_dot_diff;
+  o.print_stats = FLAGS_print_stats;
+  o.stats_json = FLAGS_stats_json;
+  o.report = FLAGS_report;
+  o.report_json = FLAGS_report_json;
+  o.report_text = FLAGS_report_text;
+  return o;
+}
+
+// The model after the pipeline, and what reporting on the run needs from before it.
+struct Optimized {
+  std::unique_ptr<ir::Model> model;
+  std::unique_ptr<ir::Model> original;  // the input as it was, for --dot-diff
+  OptimizeOutcome outcome;
+  ShrinkReport report;  // with its "before" half filled in when a report is wanted
+};
+
+// Loads and checks the input, then runs the pipeline over it (verifying when asked).
+absl::StatusOr<Optimized> Optimize(const Options& options, cli::PhaseTimes& phases, cli::Progress& progress) {
+  Optimized run;
+  phases.Begin("load");
+  absl::StatusOr<std::unique_ptr<ir::Model>> model = ReadModel(options.input);
+  if (!model.ok()) return WithContext(options.input + ": ", model.status());
+  run.model = *std::move(model);
+  // Passes assume a valid model, and an invalid input cannot give a valid output.
+  phases.Begin("check");
+  ASSIGN_OR_RETURN(const schema::checker::CheckResult input_check,
+                   CheckInputModel(*run.model, options.input, StderrWarnings("onnx-opt: " + options.input)));
+  if (options.dot_diff) {
+    absl::StatusOr<std::unique_ptr<ir::Model>> copy = ir::CloneModel(*run.model);
+    if (!copy.ok()) return WithContext("cannot keep a copy of the input for --dot-diff: ", copy.status());
+    run.original = *std::move(copy);
+  }
+  if (options.want_report()) {
+    run.report.input = options.input;
+    run.report.output = options.output;
+    run.report.pipeline = options.request.pipeline;
+    run.report.ops_before = optimizer::CountOpTypes(*run.model);
+    absl::StatusOr<ModelBytes> before = MeasureInput(*run.model, options.input);
+    if (!before.ok()) return WithContext(options.input + ": ", before.status());
+    run.report.before = *before;
+  }
+
+  OptimizeRequest request = options.request;
+  request.progress = [&progress, &phases](std::string_view phase, std::string_view what) {
+    phases.Begin(phase);
+    progress.Report(what);
+  };
+  request.manager.before_each = [&progress, &phases](const std::string& pass, const optimizer::ModelSize& size) {
+    phases.Begin("passes");
+    progress.Report(absl::StrCat("pass ", pass, ": ", size.nodes, " nodes"));
+  };
+  phases.Begin("passes");
+  ASSIGN_OR_RETURN(run.outcome, OptimizeCheckedModel(*run.model, input_check, request,
+                                                     StderrWarnings("onnx-opt: " + options.output)));
+  return run;
+}
+
+// --print-stats, --stats-json, the verification line and --dot: what the run did, before the save
+// (a failure here writes nothing).
+absl::Status ReportRun(const Options& options, Optimized& run) {
+  const optimizer::PipelineResult& result = run.outcome.pipeline;
+  if (options.print_stats) std::cerr << optimizer::FormatStatsTable(result);
+  if (!options.stats_json.empty()) {
+    RETURN_IF_ERROR(WithContext(options.stats_json + ": ",
+                                WriteTextFile(options.stats_json, optimizer::FormatStatsJson(result))));
+  }
+  if (options.request.verify) {
+    std::cerr << "onnx-opt: verified: " << DescribeMatch(run.outcome.differences) << "\n";
+    run.report.verification = SummarizeVerification(run.outcome.differences, options.request.equivalence);
+  }
+  if (!options.dot.empty()) {
+    const std::string dot = ToDot(*run.model, {.compare_with = run.original.get()});
+    RETURN_IF_ERROR(WithContext("--dot: ", WriteDotFile(options.dot, dot)));
+  }
+  return absl::OkStatus();
+}
+
+// A build rule declares the side file, so it must exist (empty) even when no tensor went there.
+absl::Status EnsureSideFile(const std::string& output, const std::string& data_file, const ModelBytes& written) {
+  const std::vector<std::string>& named = written.external_files_named;
+  if (std::find(named.begin(), named.end(), data_file) != named.end()) return absl::OkStatus();
+  const std::string side = (std::filesystem::path(output).parent_path() / data_file).string();
+  return WithContext(side + ": ", WriteTextFile(side, ""));
+}
+
+// --report, --report-json and --report-text: the size report, from the bytes as written.
+absl::Status ReportSize(const Options& options, Optimized& run, const ModelBytes& written) {
+  ShrinkReport& report = run.report;
+  report.passes = ContributionsOf(run.outcome.pipeline);
+  report.ops_after = optimizer::CountOpTypes(*run.model);
+  report.after = written;
+  if (options.report) std::cerr << FormatReportTable(report);
+  for (const auto& [path, text] : {std::pair{options.report_json, FormatReportJson(report)},
+                                   std::pair{options.report_text, FormatReportTable(report)}}) {
+    if (path.empty()) continue;
+    RETURN_IF_ERROR(WithContext(path + ": ", WriteTextFile(path, text)));
+  }
+  return absl::OkStatus();
+}
+
+// Reports on the run, saves the result, then what needs the written file (side file, size report).
+absl::Status Report(const Options& options, Optimized& run, cli::PhaseTimes& phases) {
+  phases.Begin("other");
+  RETURN_IF_ERROR(ReportRun(options, run));
+  phases.Begin("save");
+  RETURN_IF_ERROR(WithContext(options.output + ": ", WriteModel(*run.model, options.output, options.save)));
+  if (!options.want_report() && !options.data_file) return absl::OkStatus();
+  phases.Begin("other");
+  absl::StatusOr<ModelBytes> written = MeasureOutput(*run.model, options.output, options.save);
+  if (!written.ok()) return WithContext("measuring " + options.output + ": ", written.status());
+  if (options.data_file) RETURN_IF_ERROR(EnsureSideFile(options.output, *options.data_file, *written));
+  if (!options.want_report()) return absl::OkStatus();
+  return ReportSize(options, run, *written);
+}
+
+// Exit status 1: a model, pass, verification or file error.
+int Failure(const absl::Status& status) {
+  std::cerr << "onnx-opt: " << status.message() << "\n";
+  return 1;
+}
+
 int Main(int argc, char** argv) {
   cli::PhaseTimes phases("onnx-opt");
   const cli::Tool tool{"onnx-opt", kUsage, __FILE__, {{{"o", "output"}}, cli::RepeatedInputFlags()}};
@@ -175,188 +402,16 @@ int Main(int argc, char** argv) {
     ListPasses();
     return 0;
   }
-  if (command_line.positional.size() != 1 || FLAGS_output.empty()) {
-    return cli::UsageError(tool, "expected one INPUT and -o OUTPUT");
-  }
-  const std::string input = command_line.positional[0];
-  const std::string output = FLAGS_output;
-
-  optimizer::PassManagerOptions options;
-  if (FLAGS_fold_size_limit < 0) {
-    return cli::UsageError(tool, absl::StrCat("--fold-size-limit needs a byte count, got ", FLAGS_fold_size_limit));
-  }
-  options.pass_options.fold_size_limit = FLAGS_fold_size_limit;
-  if (FLAGS_fold_growth_limit < 0) {
-    return cli::UsageError(tool, absl::StrCat("--fold-growth-limit needs a byte count, got ", FLAGS_fold_growth_limit));
-  }
-  options.pass_options.fold_growth_limit = FLAGS_fold_growth_limit;
-  options.pass_options.fold_overridable_initializers = FLAGS_fold_input_defaults;
-
-  optimizer::EquivalenceOptions eq_options;
-  if (absl::Status s = cli::ApplyInputFlags(eq_options); !s.ok()) return cli::UsageError(tool, std::string(s.message()));
-  const bool tolerance_given = !gflags::GetCommandLineFlagInfoOrDie("tolerance").is_default;
-  if (tolerance_given) {
-    absl::StatusOr<optimizer::Tolerance> t = ParseTolerance(FLAGS_tolerance);
-    if (!t.ok()) return cli::UsageError(tool, absl::StrCat("--tolerance: ", t.status().message()));
-    eq_options.float32 = *t;
-  }
-  const bool float16 = FLAGS_float16;
-  if (float16 && !tolerance_given) {
-    return cli::UsageError(tool,
-                           "--float16 changes the weights; give the output error you accept with "
-                           "--tolerance=RTOL[,ATOL] (e.g. --tolerance=1e-2,1e-3)");
-  }
-  // A lossy result is never written unchecked.
-  const bool verify = FLAGS_verify || FLAGS_verify_each || float16;
-
-  ir::io::SaveOptions save_options;
-  save_options.force_raw_data = true;
-  if (!gflags::GetCommandLineFlagInfoOrDie("external_data_threshold").is_default) {
-    if (FLAGS_external_data_threshold < 0) {
-      return cli::UsageError(tool, absl::StrCat("--external-data-threshold needs a byte count, got ",
-                                                FLAGS_external_data_threshold));
-    }
-    save_options.external_data_threshold = static_cast<uint64_t>(FLAGS_external_data_threshold);
-  }
-  const std::optional<std::string> data_file =
-      gflags::GetCommandLineFlagInfoOrDie("external_data_file").is_default ? std::nullopt
-                                                                          : std::optional(FLAGS_external_data_file);
-  if (data_file) {
-    if (data_file->empty() || data_file->find('/') != std::string::npos || *data_file == "." || *data_file == "..") {
-      return cli::UsageError(tool, "--external-data-file is a file name next to OUTPUT, got '" + *data_file + "'");
-    }
-    save_options.external_data_file = *data_file;
-  }
-  if (output == "-" && (save_options.external_data_threshold || data_file)) {
-    return cli::UsageError(tool, "external data needs an OUTPUT file, not standard output");
-  }
-
-  std::string pipeline = FLAGS_passes;
-  if (FLAGS_strip_doc_strings) pipeline += ",strip-doc-strings";
-  if (FLAGS_strip_metadata) pipeline += ",strip-metadata";
-  if (FLAGS_strip_value_info) pipeline += ",strip-value-info";
-  if (float16) pipeline += ",float16-weights";  // last: folding would undo it
-  const bool want_report = FLAGS_report || !FLAGS_report_json.empty() || !FLAGS_report_text.empty();
+  absl::StatusOr<Options> options = ParseOptions(command_line);
+  // Exit status 2 for what the caller wrote wrong (InvalidArgument), 1 for anything else.
+  if (absl::IsInvalidArgument(options.status())) return cli::UsageError(tool, std::string(options.status().message()));
+  if (!options.ok()) return Failure(options.status());
   cli::Progress progress;
-
-  phases.Begin("load");
-  absl::StatusOr<std::unique_ptr<ir::Model>> model = ReadModel(input);
-  if (!model.ok()) {
-    std::cerr << "onnx-opt: " << input << ": " << model.status().message() << "\n";
-    return 1;
-  }
-  // Passes assume a valid model, and an invalid input cannot give a valid output.
-  phases.Begin("check");
-  absl::StatusOr<schema::checker::CheckResult> input_check =
-      CheckInputModel(**model, input, StderrWarnings("onnx-opt: " + input));
-  if (!input_check.ok()) {
-    std::cerr << "onnx-opt: " << input_check.status().message() << "\n";
-    return 1;
-  }
-  if (FLAGS_dot_diff && FLAGS_dot.empty()) return cli::UsageError(tool, "--dot-diff needs --dot=FILE");
-  // The picture's reference: the input as it was.
-  std::unique_ptr<ir::Model> dot_input;
-  if (FLAGS_dot_diff) {
-    absl::StatusOr<std::unique_ptr<ir::Model>> copy = ir::CloneModel(**model);
-    if (!copy.ok()) {
-      std::cerr << "onnx-opt: cannot keep a copy of the input for --dot-diff: " << copy.status().message() << "\n";
-      return 1;
-    }
-    dot_input = std::move(*copy);
-  }
-  ShrinkReport report;
-  if (want_report) {
-    report.input = input;
-    report.output = output;
-    report.pipeline = pipeline;
-    report.ops_before = optimizer::CountOpTypes(**model);
-    absl::StatusOr<ModelBytes> before = MeasureInput(**model, input);
-    if (!before.ok()) {
-      std::cerr << "onnx-opt: " << input << ": " << before.status().message() << "\n";
-      return 1;
-    }
-    report.before = *before;
-  }
-
-  OptimizeRequest request;
-  request.pipeline = pipeline;
-  request.manager = options;
-  request.verify = verify;
-  request.verify_each = FLAGS_verify_each;
-  request.inputs_dir = FLAGS_inputs;
-  request.equivalence = eq_options;
-  request.progress = [&progress, &phases](std::string_view phase, std::string_view what) {
-    phases.Begin(phase);
-    progress.Report(what);
-  };
-  request.manager.before_each = [&progress, &phases](const std::string& pass, const optimizer::ModelSize& size) {
-    phases.Begin("passes");
-    progress.Report(absl::StrCat("pass ", pass, ": ", size.nodes, " nodes"));
-  };
-  bool usage_error = false;
-  phases.Begin("passes");
-  absl::StatusOr<OptimizeOutcome> outcome = OptimizeCheckedModel(
-      **model, *input_check, request, StderrWarnings("onnx-opt: " + output), &usage_error);
-  if (!outcome.ok()) {
-    if (usage_error) return cli::UsageError(tool, std::string(outcome.status().message()));
-    std::cerr << "onnx-opt: " << outcome.status().message() << "\n";
-    return 1;
-  }
-  phases.Begin("other");
-  const optimizer::PipelineResult& result = outcome->pipeline;
-  if (FLAGS_print_stats) std::cerr << optimizer::FormatStatsTable(result);
-  if (const std::string& json = FLAGS_stats_json; !json.empty()) {
-    if (absl::Status s = WriteTextFile(json, optimizer::FormatStatsJson(result)); !s.ok()) {
-      std::cerr << "onnx-opt: " << json << ": " << s.message() << "\n";
-      return 1;
-    }
-  }
-  if (verify) {
-    std::cerr << "onnx-opt: verified: " << DescribeMatch(outcome->differences) << "\n";
-    report.verification = SummarizeVerification(outcome->differences, eq_options);
-  }
-  if (!FLAGS_dot.empty()) {
-    const std::string dot = ToDot(**model, {.compare_with = dot_input.get()});
-    if (absl::Status s = WriteDotFile(FLAGS_dot, dot); !s.ok()) {
-      std::cerr << "onnx-opt: --dot: " << s.message() << "\n";
-      return 1;
-    }
-  }
-  phases.Begin("save");
-  if (absl::Status s = WriteModel(**model, output, save_options); !s.ok()) {
-    std::cerr << "onnx-opt: " << output << ": " << s.message() << "\n";
-    return 1;
-  }
-  if (!want_report && !data_file) return 0;
-  phases.Begin("other");
-
-  absl::StatusOr<ModelBytes> after = MeasureOutput(**model, output, save_options);
-  if (!after.ok()) {
-    std::cerr << "onnx-opt: measuring " << output << ": " << after.status().message() << "\n";
-    return 1;
-  }
-  if (data_file && std::find(after->external_files_named.begin(), after->external_files_named.end(), *data_file) ==
-                       after->external_files_named.end()) {
-    // A build rule declares the side file, so it must exist (empty) even when no tensor went there.
-    const std::string side = (std::filesystem::path(output).parent_path() / *data_file).string();
-    if (absl::Status s = WriteTextFile(side, ""); !s.ok()) {
-      std::cerr << "onnx-opt: " << side << ": " << s.message() << "\n";
-      return 1;
-    }
-  }
-  if (!want_report) return 0;
-  report.passes = ContributionsOf(result);
-  report.ops_after = optimizer::CountOpTypes(**model);
-  report.after = *after;
-  if (FLAGS_report) std::cerr << FormatReportTable(report);
-  for (const auto& [path, text] : {std::pair{FLAGS_report_json, FormatReportJson(report)},
-                                   std::pair{FLAGS_report_text, FormatReportTable(report)}}) {
-    if (path.empty()) continue;
-    if (absl::Status s = WriteTextFile(path, text); !s.ok()) {
-      std::cerr << "onnx-opt: " << path << ": " << s.message() << "\n";
-      return 1;
-    }
-  }
+  absl::StatusOr<Optimized> run = Optimize(*options, phases, progress);
+  if (!run.ok()) return Failure(run.status());
+  if (absl::Status s = Report(*options, *run, phases); !s.ok()) return Failure(s);
+  KeepUntilExit(std::move(run->model));
+  KeepUntilExit(std::move(run->original));
   return 0;
 }
 

@@ -182,12 +182,12 @@ std::vector<PassContribution> ContributionsOf(const optimizer::PipelineResult& r
   return out;
 }
 
-VerificationSummary SummarizeVerification(const std::vector<optimizer::OutputDifference>& outputs,
-                                          const optimizer::EquivalenceOptions& options) {
+VerificationSummary SummarizeVerification(const std::vector<verify::OutputDifference>& outputs,
+                                          const verify::EquivalenceOptions& options) {
   VerificationSummary summary;
   summary.outputs = static_cast<int64_t>(outputs.size());
   summary.float32_tolerance = options.float32;
-  for (const optimizer::OutputDifference& d : outputs) {
+  for (const verify::OutputDifference& d : outputs) {
     summary.max_abs_error = std::max(summary.max_abs_error, d.max_abs_error);
     summary.max_rel_error = std::max(summary.max_rel_error, d.max_rel_error);
   }

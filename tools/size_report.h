@@ -12,7 +12,7 @@
 
 #include "absl/status/statusor.h"
 #include "ir/model.h"
-#include "optimizer/equivalence.h"
+#include "verify/equivalence.h"
 #include "optimizer/pass_manager.h"
 
 namespace onnx_opt::tools {
@@ -49,7 +49,7 @@ struct VerificationSummary {
   int64_t outputs = 0;
   double max_abs_error = 0;
   double max_rel_error = 0;
-  optimizer::Tolerance float32_tolerance;
+  verify::Tolerance float32_tolerance;
 };
 
 struct ShrinkReport {
@@ -64,8 +64,8 @@ struct ShrinkReport {
   std::optional<VerificationSummary> verification;  // absent when not verified
 };
 
-VerificationSummary SummarizeVerification(const std::vector<optimizer::OutputDifference>& outputs,
-                                          const optimizer::EquivalenceOptions& options);
+VerificationSummary SummarizeVerification(const std::vector<verify::OutputDifference>& outputs,
+                                          const verify::EquivalenceOptions& options);
 
 std::string FormatReportTable(const ShrinkReport& report);
 std::string FormatReportJson(const ShrinkReport& report);

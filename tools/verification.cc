@@ -13,8 +13,8 @@ namespace onnx_opt::tools {
 
 absl::StatusOr<std::vector<interpreter::RuntimeValue>> MakeInputs(const ir::Model& original,
                                                                  const std::string& inputs_dir,
-                                                                 const optimizer::EquivalenceOptions& options) {
-  if (inputs_dir.empty()) return optimizer::MakeRandomInputs(original, options);
+                                                                 const verify::EquivalenceOptions& options) {
+  if (inputs_dir.empty()) return verify::MakeRandomInputs(original, options);
   std::vector<interpreter::RuntimeValue> inputs;
   {
     const std::vector<ir::Value*>& graph_inputs = original.graph().inputs();
@@ -34,11 +34,11 @@ absl::StatusOr<std::vector<interpreter::RuntimeValue>> MakeInputs(const ir::Mode
 }
 
 absl::StatusOr<Reference> MakeReference(const ir::Model& original, const std::string& inputs_dir,
-                                        const optimizer::EquivalenceOptions& options) {
+                                        const verify::EquivalenceOptions& options) {
   Reference ref;
   ASSIGN_OR_RETURN(std::vector<interpreter::RuntimeValue> inputs, MakeInputs(original, inputs_dir, options));
   ref.inputs = std::move(inputs);
-  absl::StatusOr<std::vector<interpreter::RuntimeValue>> outputs = optimizer::RunModel(original, ref.inputs);
+  absl::StatusOr<std::vector<interpreter::RuntimeValue>> outputs = verify::RunModel(original, ref.inputs);
   if (!outputs.ok()) {
     return absl::Status(outputs.status().code(),
                         absl::StrCat("cannot verify: the interpreter cannot run the input model: ",
@@ -48,7 +48,7 @@ absl::StatusOr<Reference> MakeReference(const ir::Model& original, const std::st
   return ref;
 }
 
-std::string DescribeMatch(const std::vector<optimizer::OutputDifference>& report) {
+std::string DescribeMatch(const std::vector<verify::OutputDifference>& report) {
   double abs_err = 0, rel_err = 0;
   for (const auto& d : report) {
     abs_err = std::max(abs_err, d.max_abs_error);

@@ -9,7 +9,7 @@
 #include "absl/status/statusor.h"
 #include "interpreter/value.h"
 #include "ir/model.h"
-#include "optimizer/equivalence.h"
+#include "verify/equivalence.h"
 
 namespace onnx_opt::tools {
 
@@ -21,14 +21,14 @@ struct Reference {
 // Inputs from `inputs_dir` (input_0.pb, ... in graph-input order) when given, else random ones.
 absl::StatusOr<std::vector<interpreter::RuntimeValue>> MakeInputs(const ir::Model& model,
                                                                  const std::string& inputs_dir,
-                                                                 const optimizer::EquivalenceOptions& options);
+                                                                 const verify::EquivalenceOptions& options);
 
 // MakeInputs, then runs `original` on them.
 absl::StatusOr<Reference> MakeReference(const ir::Model& original, const std::string& inputs_dir,
-                                        const optimizer::EquivalenceOptions& options);
+                                        const verify::EquivalenceOptions& options);
 
 // "3 outputs equal (max abs error 1.2e-07, max rel error 3.4e-07)".
-std::string DescribeMatch(const std::vector<optimizer::OutputDifference>& report);
+std::string DescribeMatch(const std::vector<verify::OutputDifference>& report);
 
 }  // namespace onnx_opt::tools
 

@@ -26,6 +26,7 @@
 #include "converter/convert.h"
 #include "gtest/gtest.h"
 #include "ir/io/model_io.h"
+#include "ir/status_macros.h"
 #include "ir/verifier.h"
 #include "schema/checker/checker.h"
 #include "testing/conformance.h"
@@ -39,9 +40,8 @@ namespace fs = std::filesystem;
 absl::StatusOr<std::vector<conformance::DataSet>> LoadData(const fs::path& dir, const ir::Model& model) {
   std::vector<conformance::DataSet> sets;
   for (const fs::path& set : conformance::DataSets(dir)) {
-    absl::StatusOr<conformance::DataSet> data = conformance::LoadDataSet(set, model.graph());
-    if (!data.ok()) return data.status();
-    sets.push_back(*std::move(data));
+    ASSIGN_OR_RETURN(conformance::DataSet data, conformance::LoadDataSet(set, model.graph()));
+    sets.push_back(std::move(data));
   }
   if (sets.empty()) return absl::NotFoundError("no test data");
   return sets;

@@ -3,8 +3,8 @@
 #include <memory>
 #include <utility>
 
+#include "ir/forward_value.h"
 #include "ir/status_macros.h"
-#include "passes/forward_value.h"
 
 namespace onnx_opt::passes::rewrite {
 namespace {
@@ -25,7 +25,7 @@ absl::StatusOr<ir::Node*> Rewriter::ReplaceWithNode(ir::Node& old, const std::st
   const std::string suffix = name_suffix.empty() ? "_" + op : std::string(name_suffix);
   ir::Node* fused = graph_.InsertBefore(&old, ir::Node::Create("", op, inputs, {names_.Fresh(out->name() + suffix)}));
   fused->output(0)->set_type(out->type());
-  if (!ForwardValue(out, fused->output(0))) {
+  if (!ir::ForwardValue(out, fused->output(0))) {
     // Undo: the new node has no users yet, only uses of its inputs.
     fused->RemoveAllInputs();
     RETURN_IF_ERROR(graph_.Erase(fused));
@@ -37,7 +37,7 @@ absl::StatusOr<ir::Node*> Rewriter::ReplaceWithNode(ir::Node& old, const std::st
 }
 
 absl::StatusOr<bool> Rewriter::ReplaceWithValue(ir::Node& old, ir::Value* value) {
-  if (!ForwardValue(old.output(0), value)) return false;
+  if (!ir::ForwardValue(old.output(0), value)) return false;
   RETURN_IF_ERROR(EraseIfDead(old).status());
   RETURN_IF_ERROR(EraseDeadMatched(/*keep=*/value->producer()));
   return true;

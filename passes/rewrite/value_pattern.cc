@@ -4,7 +4,7 @@
 #include <string_view>
 #include <utility>
 
-#include "passes/constant.h"
+#include "ir/constant_value.h"
 #include "passes/pattern.h"
 #include "passes/rewrite/scalar_tolerance.h"
 
@@ -84,7 +84,7 @@ ValuePattern AnyConstScalar(double* value) {
 
 ValuePattern Constant(const ir::Tensor** tensor) {
   return ValuePattern([tensor](ir::Value* v, MatchState& state) {
-    const ir::Tensor* t = GetConstantTensor(v);
+    const ir::Tensor* t = ir::GetConstantTensor(v);
     if (t == nullptr) return false;
     if (tensor != nullptr) state.Bind(tensor, t);
     return true;

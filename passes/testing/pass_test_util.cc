@@ -36,8 +36,8 @@ std::string CanonicalGraphText(const std::string& model_text) {
 }
 
 absl::Status ExpectSameOutputs(const ir::Model& before, const ir::Model& after,
-                               const optimizer::EquivalenceOptions& options) {
-  return optimizer::CheckEquivalent(before, after, options);
+                               const verify::EquivalenceOptions& options) {
+  return verify::CheckEquivalent(before, after, options);
 }
 
 }  // namespace onnx_opt::passes::testing

@@ -5,7 +5,8 @@
 // ~10,000 nodes / ~100 MB. Prints the median wall time per run and, from the tools' --time-phases
 // line, the median share of load / check / passes (or convert) / check-result / save; "start" is
 // the rest (process start and exit). The baseline, measured in the same run, is the tools' start-up
-// (`--version`), so "x start" says how many start-ups a run costs.
+// (`--version`), so "x start" says how many start-ups a run costs. Outputs are fresh files (removed,
+// untimed, before each run) unless --replace_output.
 //
 //   bazel run -c opt //tools/bench:process_bench [-- --runs=9 --generated=all] [MODEL.onnx...]
 #include <fcntl.h>
@@ -43,6 +44,9 @@ DEFINE_string(generated, "cnn-700,transformer-700",
               "generated models to add (comma list of cnn-700, transformer-700, cnn-10k, transformer-10k; "
               "'all' for the four, empty for none)");
 DEFINE_string(work_dir, "", "folder for generated models and outputs (default: a fresh one under $TMPDIR)");
+DEFINE_bool(replace_output, false,
+            "write over the previous run's output (the tools then also fsync it, see ir/io/atomic_file.h); "
+            "by default the output is removed, untimed, before each run, as Bazel does before an action");
 
 extern char** environ;
 
@@ -124,9 +128,12 @@ double Median(std::vector<double> v) {
   return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
 }
 
-absl::StatusOr<std::vector<Run>> Time(const std::vector<std::string>& argv, const std::string& stderr_path) {
+// `output` (if not empty) is removed before each run unless --replace_output.
+absl::StatusOr<std::vector<Run>> Time(const std::vector<std::string>& argv, const std::string& stderr_path,
+                                      const std::string& output = "") {
   std::vector<Run> runs;
   for (int i = 0; i < FLAGS_runs; ++i) {
+    if (!output.empty() && !FLAGS_replace_output) std::filesystem::remove(output);
     ASSIGN_OR_RETURN(double ms, Spawn(argv, stderr_path));
     runs.push_back({ms, ParsePhases(stderr_path)});
   }
@@ -209,7 +216,7 @@ absl::Status Main(const std::vector<std::string>& given_models) {
         {"onnx-convert", {convert, "--time-phases", model, "-o", out, "--opset=21"}},
     };
     for (const auto& [tool, argv] : commands) {
-      ASSIGN_OR_RETURN(std::vector<Run> runs, Time(argv, err));
+      ASSIGN_OR_RETURN(std::vector<Run> runs, Time(argv, err, tool == "onnx-check" ? "" : out));
       PrintRow(label, tool, runs, start_ms[tool]);
     }
   }

@@ -10,11 +10,11 @@
 #include "ir/io/model_io.h"
 #include "ir/model.h"
 #include "ir/text/parser.h"
-#include "optimizer/equivalence.h"
 #include "optimizer/initializers_as_inputs.h"
 #include "optimizer/pass_manager.h"
 #include "schema/checker/checker.h"
 #include "tools/testing/old_ir_models.h"
+#include "verify/equivalence.h"
 
 namespace onnx_opt::tools::testing {
 namespace {
@@ -65,10 +65,10 @@ Optimized OptimizeAndReload(const std::string& name) {
 
 void ExpectEquivalent(const ir::Model& original, const ir::Model& written) {
   for (uint64_t seed : {1, 7, 42}) {
-    optimizer::EquivalenceOptions options;
+    verify::EquivalenceOptions options;
     options.seed = seed;
-    std::vector<optimizer::OutputDifference> diffs;
-    const absl::Status s = optimizer::CheckEquivalent(original, written, options, &diffs);
+    std::vector<verify::OutputDifference> diffs;
+    const absl::Status s = verify::CheckEquivalent(original, written, options, &diffs);
     EXPECT_TRUE(s.ok()) << "seed " << seed << ": " << s;
   }
 }

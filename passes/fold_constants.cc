@@ -11,10 +11,10 @@
 #include "absl/strings/str_cat.h"
 #include "interpreter/evaluator.h"
 #include "interpreter/tensor.h"
+#include "ir/constant_value.h"
 #include "ir/status_macros.h"
 #include "optimizer/model_stats.h"
 #include "optimizer/pass_registry.h"
-#include "passes/constant.h"
 #include "passes/graph_walk.h"
 #include "passes/node_key.h"
 #include "passes/op_traits.h"
@@ -98,7 +98,7 @@ class ConstantFolding final : public optimizer::Pass {
 
   static bool HasOnlyConstantInputs(const ir::Node& n) {
     for (size_t i = 0; i < n.num_inputs(); ++i) {
-      if (n.has_input(i) && GetConstantTensor(n.input(i)) == nullptr) return false;
+      if (n.has_input(i) && ir::GetConstantTensor(n.input(i)) == nullptr) return false;
     }
     return true;
   }
@@ -153,7 +153,7 @@ class ConstantFolding final : public optimizer::Pass {
     int64_t input_bytes = 0;
     for (size_t i = 0; i < n.num_inputs(); ++i) {
       if (!n.has_input(i)) continue;
-      const ir::Tensor* t = GetConstantTensor(n.input(i));
+      const ir::Tensor* t = ir::GetConstantTensor(n.input(i));
       if (t == nullptr) return std::nullopt;
       absl::StatusOr<interpreter::Tensor> rt = interpreter::Tensor::FromIr(*t);
       if (!rt.ok()) return std::nullopt;
@@ -201,7 +201,7 @@ class ConstantFolding final : public optimizer::Pass {
       if (!first || v->is_graph_input() || v->is_graph_output()) continue;
       const bool only_here = std::all_of(v->uses().begin(), v->uses().end(),
                                          [&](const ir::Use& u) { return !u.is_graph_output() && u.node == &n; });
-      const ir::Tensor* t = GetConstantTensor(v);
+      const ir::Tensor* t = ir::GetConstantTensor(v);
       if (only_here && t != nullptr) freed += optimizer::TensorBytes(*t);
     }
     return freed;

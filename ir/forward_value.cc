@@ -1,19 +1,21 @@
-#include "passes/forward_value.h"
+#include "ir/forward_value.h"
+
+#include <string>
 
 #include "ir/graph.h"
 #include "ir/node.h"
 
-namespace onnx_opt::passes {
+namespace onnx_opt::ir {
 
-bool ForwardValue(ir::Value* from, ir::Value* to) {
+bool ForwardValue(Value* from, Value* to) {
   if (from == to) return false;
   bool is_output = false;
-  for (const ir::Use& u : from->uses()) is_output |= u.is_graph_output();
+  for (const Use& u : from->uses()) is_output |= u.is_graph_output();
   if (is_output) {
     // The graph's interface names its outputs; `to` can only take over the name if it is a private
     // value of the same graph.
     if (to->producer() == nullptr || to->graph() != from->graph()) return false;
-    for (const ir::Use& u : to->uses()) {
+    for (const Use& u : to->uses()) {
       if (u.is_graph_output()) return false;
     }
     std::string name = from->name();
@@ -27,4 +29,4 @@ bool ForwardValue(ir::Value* from, ir::Value* to) {
   return true;
 }
 
-}  // namespace onnx_opt::passes
+}  // namespace onnx_opt::ir

@@ -1,10 +1,10 @@
 // cse: when two deterministic nodes compute the same op on the same inputs with the same attributes,
 // the later one's outputs are replaced by the earlier one's.
 #include "absl/container/flat_hash_set.h"
+#include "ir/forward_value.h"
 #include "ir/node.h"
 #include "ir/status_macros.h"
 #include "optimizer/pass_registry.h"
-#include "passes/forward_value.h"
 #include "passes/graph_walk.h"
 #include "passes/node_key.h"
 #include "passes/op_traits.h"
@@ -92,7 +92,7 @@ class CommonSubexpressionElimination final : public optimizer::Pass {
     }
     for (size_t i = 0; i < dup->num_outputs(); ++i) {
       ir::Value* b = dup->output(i);
-      if (b->has_uses() && !ForwardValue(b, first->output(i))) {
+      if (b->has_uses() && !ir::ForwardValue(b, first->output(i))) {
         // Only possible for graph outputs, which were screened above.
         return false;
       }

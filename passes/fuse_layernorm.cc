@@ -2,8 +2,8 @@
 //   m = ReduceMean(x, [-1]); d = x - m; v = ReduceMean(d ^ 2, [-1]); y = d / Sqrt(v + eps) * g + b
 // becomes LayerNormalization(x, g, b, axis=-1, epsilon=eps) where the model's opset has it (17+).
 // The scale and bias must be constants; the Add may be missing (bias 0).
+#include "ir/constant_value.h"
 #include "optimizer/pass_registry.h"
-#include "passes/constant.h"
 #include "passes/pattern.h"
 #include "passes/rewrite/pattern_pass.h"
 
@@ -27,7 +27,7 @@ ir::Node* AffineUser(ir::Value* v, const char* op, ir::Value** constant) {
   ir::Node* user = v->uses()[0].node;
   if (!user->is_onnx_domain() || user->op_type() != op) return nullptr;
   *constant = OtherInput(*user, v);
-  return *constant != nullptr && GetConstantTensor(*constant) != nullptr ? user : nullptr;
+  return *constant != nullptr && ir::GetConstantTensor(*constant) != nullptr ? user : nullptr;
 }
 
 absl::StatusOr<int64_t> MatchAndRewrite(ir::Node& div, Rewriter& rw) {
@@ -56,8 +56,8 @@ absl::StatusOr<int64_t> MatchAndRewrite(ir::Node& div, Rewriter& rw) {
   }
   // Scale and bias must be 1-D over the last axis of x's element type; LayerNormalization needs
   // them of the normalized shape, so a scalar gamma (which broadcasts) does not do.
-  const ir::Tensor* gt = GetConstantTensor(gamma);
-  const ir::Tensor* bt = beta != nullptr ? GetConstantTensor(beta) : nullptr;
+  const ir::Tensor* gt = ir::GetConstantTensor(gamma);
+  const ir::Tensor* bt = beta != nullptr ? ir::GetConstantTensor(beta) : nullptr;
   const ir::DataType type = gt->data_type();
   if (type != ir::DataType::kFloat && type != ir::DataType::kDouble && type != ir::DataType::kFloat16 &&
       type != ir::DataType::kBfloat16) {

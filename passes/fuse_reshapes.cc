@@ -5,9 +5,9 @@
 // constant axes, known rank) become one node with the combined axes.
 #include <algorithm>
 
+#include "ir/constant_value.h"
 #include "ir/status_macros.h"
 #include "optimizer/pass_registry.h"
-#include "passes/constant.h"
 #include "passes/pattern.h"
 #include "passes/rewrite/pattern_pass.h"
 
@@ -83,7 +83,7 @@ RewritePattern ReshapeOfReshapePattern() {
                           n.output(0))) {
               return 0;
             }
-            std::optional<std::vector<int64_t>> s2 = ConstantAsInts(*shape);
+            std::optional<std::vector<int64_t>> s2 = ir::ConstantAsInts(*shape);
             if (!s2.has_value()) return 0;
             bool has_zero = false;
             for (int64_t d : *s2) has_zero |= (d == 0);

@@ -5,9 +5,9 @@
 // Opset 10 and later (starts and ends are inputs).
 #include <set>
 
+#include "ir/constant_value.h"
 #include "ir/status_macros.h"
 #include "optimizer/pass_registry.h"
-#include "passes/constant.h"
 #include "passes/pattern.h"
 #include "passes/rewrite/pattern_pass.h"
 
@@ -25,8 +25,8 @@ struct SliceParams {
 std::optional<SliceParams> ParamsOf(const ir::Node& n, std::optional<int64_t> rank) {
   auto ints = [&](size_t i) -> std::optional<std::vector<int64_t>> {
     if (!n.has_input(i)) return std::nullopt;
-    const ir::Tensor* t = GetConstantTensor(n.input(i));
-    return t == nullptr ? std::nullopt : ConstantAsInts(*t);
+    const ir::Tensor* t = ir::GetConstantTensor(n.input(i));
+    return t == nullptr ? std::nullopt : ir::ConstantAsInts(*t);
   };
   if (n.num_inputs() < 3) return std::nullopt;
   SliceParams p;

@@ -1,4 +1,4 @@
-#include "optimizer/equivalence.h"
+#include "verify/equivalence.h"
 
 #include <algorithm>
 #include <cmath>
@@ -9,8 +9,9 @@
 #include "absl/strings/str_format.h"
 #include "interpreter/evaluator.h"
 #include "interpreter/tensor.h"
+#include "ir/status_macros.h"
 
-namespace onnx_opt::optimizer {
+namespace onnx_opt::verify {
 namespace {
 
 using interpreter::RuntimeValue;
@@ -64,11 +65,9 @@ absl::StatusOr<RuntimeValue> RandomValue(const ir::Value& input, const ir::Type&
                                          const EquivalenceOptions& options, std::mt19937_64& rng) {
   switch (type.kind()) {
     case ir::Type::Kind::kTensor: {
-      absl::StatusOr<std::vector<int64_t>> dims = ResolveShape(input, type, options);
-      if (!dims.ok()) return dims.status();
-      absl::StatusOr<Tensor> t = RandomTensor(type.elem_type(), *dims, rng);
-      if (!t.ok()) return t.status();
-      return RuntimeValue(std::move(*t));
+      ASSIGN_OR_RETURN(std::vector<int64_t> dims, ResolveShape(input, type, options));
+      ASSIGN_OR_RETURN(Tensor t, RandomTensor(type.elem_type(), dims, rng));
+      return RuntimeValue(std::move(t));
     }
     case ir::Type::Kind::kOptional:
       return RandomValue(input, type.inner(), options, rng);
@@ -78,13 +77,11 @@ absl::StatusOr<RuntimeValue> RandomValue(const ir::Value& input, const ir::Type&
         return absl::UnimplementedError(absl::StrCat("cannot generate a random value for input '", input.name(),
                                                      "' of type ", type.ToString(), "; give inputs explicitly"));
       }
-      absl::StatusOr<std::vector<int64_t>> dims = ResolveShape(input, type.inner(), options);
-      if (!dims.ok()) return dims.status();
+      ASSIGN_OR_RETURN(std::vector<int64_t> dims, ResolveShape(input, type.inner(), options));
       std::vector<Tensor> elems;
       for (int i = 0; i < 2; ++i) {
-        absl::StatusOr<Tensor> t = RandomTensor(type.inner().elem_type(), *dims, rng);
-        if (!t.ok()) return t.status();
-        elems.push_back(std::move(*t));
+        ASSIGN_OR_RETURN(Tensor t, RandomTensor(type.inner().elem_type(), dims, rng));
+        elems.push_back(std::move(t));
       }
       return RuntimeValue::Sequence(std::move(elems), type.inner().elem_type());
     }
@@ -209,9 +206,8 @@ absl::StatusOr<std::vector<RuntimeValue>> MakeRandomInputs(const ir::Model& mode
   for (const ir::Value* input : model.graph().inputs()) {
     // Inputs with a default keep it; the evaluator fills trailing ones in.
     if (input->is_initializer()) break;
-    absl::StatusOr<RuntimeValue> v = RandomValue(*input, input->type(), options, rng);
-    if (!v.ok()) return v.status();
-    inputs.push_back(std::move(*v));
+    ASSIGN_OR_RETURN(RuntimeValue v, RandomValue(*input, input->type(), options, rng));
+    inputs.push_back(std::move(v));
   }
   return inputs;
 }
@@ -270,14 +266,13 @@ absl::Status CheckOutputs(const ir::Model& model, const std::vector<RuntimeValue
 
 absl::Status CheckEquivalent(const ir::Model& original, const ir::Model& rewritten,
                              const EquivalenceOptions& options, std::vector<OutputDifference>* report) {
-  absl::StatusOr<std::vector<RuntimeValue>> inputs = MakeRandomInputs(original, options);
-  if (!inputs.ok()) return inputs.status();
-  absl::StatusOr<std::vector<RuntimeValue>> expected = RunModel(original, *inputs);
+  ASSIGN_OR_RETURN(std::vector<RuntimeValue> inputs, MakeRandomInputs(original, options));
+  absl::StatusOr<std::vector<RuntimeValue>> expected = RunModel(original, inputs);
   if (!expected.ok()) {
     return absl::Status(expected.status().code(),
                         absl::StrCat("the original model does not run: ", expected.status().message()));
   }
-  return CheckOutputs(rewritten, *inputs, *expected, options, report);
+  return CheckOutputs(rewritten, inputs, *expected, options, report);
 }
 
-}  // namespace onnx_opt::optimizer
+}  // namespace onnx_opt::verify
