@@ -23,14 +23,14 @@ class ValueImporter {
   explicit ValueImporter(ExternalDataReader* external) : external_(external) {}
 
   absl::StatusOr<DataValue> Tensor(onnx::TensorProto& p) {
-    absl::StatusOr<ir::Tensor> t = ImportTensor(p, external_, absl::StrCat("tensor '", p.name(), "'"));
+    absl::StatusOr<ir::Tensor> t = ImportTensor(p, external_, [&p] { return absl::StrCat("tensor '", p.name(), "'"); });
     if (!t.ok()) return t.status();
     return DataValue::FromTensor(*std::move(t));
   }
 
   absl::StatusOr<DataValue> Sparse(onnx::SparseTensorProto& p) {
     absl::StatusOr<SparseTensor> t =
-        ImportSparseTensor(p, external_, absl::StrCat("sparse tensor '", p.values().name(), "'"));
+        ImportSparseTensor(p, external_, [&p] { return absl::StrCat("sparse tensor '", p.values().name(), "'"); });
     if (!t.ok()) return t.status();
     DataValue v;
     v.kind = Kind::kSparseTensor;

@@ -77,7 +77,8 @@ class Importer {
  private:
   struct Scope {
     const Scope* parent = nullptr;
-    absl::flat_hash_map<std::string, Value*> values;
+    // Keyed by views of the values' own names (values are not renamed while a model is imported).
+    absl::flat_hash_map<absl::string_view, Value*> values;
 
     Value* Find(const std::string& name) const {
       for (const Scope* s = this; s != nullptr; s = s->parent) {
@@ -160,9 +161,9 @@ absl::Status Importer::ImportGraph(onnx::GraphProto& proto, Graph& graph, const 
     if (absl::Status s = Define(scope, v, where, "graph input"); !s.ok()) return s;
   }
   for (auto& init : *proto.mutable_initializer()) {
-    const std::string name = init.name();
+    const std::string& name = init.name();  // ImportTensor leaves the name alone
     absl::StatusOr<Tensor> tensor =
-        ImportTensor(init, external_, absl::StrCat(where, ": initializer '", name, "'"));
+        ImportTensor(init, external_, [&] { return absl::StrCat(where, ": initializer '", name, "'"); });
     if (!tensor.ok()) return tensor.status();
     if (name.empty()) return Invalid(absl::StrCat(where, ": an initializer has no name"));
     auto it = scope.values.find(name);
@@ -175,14 +176,15 @@ absl::Status Importer::ImportGraph(onnx::GraphProto& proto, Graph& graph, const 
       return Invalid(absl::StrCat(where, ": initializer '", name, "' is already defined by ",
                                   Definer(it->second)));
     }
-    scope.values.emplace(name, graph.AddInitializer(*std::move(tensor)));
+    Value* v = graph.AddInitializer(*std::move(tensor));
+    scope.values.emplace(v->name(), v);
   }
   for (auto& sparse : *proto.mutable_sparse_initializer()) {
     const std::string name = sparse.values().name();
     absl::StatusOr<SparseTensor> tensor =
-        ImportSparseTensor(sparse, external_, absl::StrCat(where, ": sparse initializer '", name, "'"));
+        ImportSparseTensor(sparse, external_, [&] { return absl::StrCat(where, ": sparse initializer '", name, "'"); });
     if (!tensor.ok()) return tensor.status();
-    if (scope.values.contains(name) && scope.values[name]->is_graph_input()) {
+    if (auto it = scope.values.find(name); it != scope.values.end() && it->second->is_graph_input()) {
       return absl::UnimplementedError(absl::StrCat(
           where, ": sparse initializer '", name, "' is also a graph input, which is not supported"));
     }
@@ -372,7 +374,7 @@ absl::StatusOr<Attribute> Importer::ImportAttribute(onnx::AttributeProto& p, con
     case AttributeKind::kInt: a.i = p.i(); break;
     case AttributeKind::kString: a.s = p.s(); break;
     case AttributeKind::kTensor: {
-      absl::StatusOr<Tensor> t = ImportTensor(*p.mutable_t(), external_, attr_where());
+      absl::StatusOr<Tensor> t = ImportTensor(*p.mutable_t(), external_, attr_where);
       if (!t.ok()) return t.status();
       a.t = *std::move(t);
       break;
@@ -384,7 +386,7 @@ absl::StatusOr<Attribute> Importer::ImportAttribute(onnx::AttributeProto& p, con
       break;
     }
     case AttributeKind::kSparseTensor: {
-      auto t = ImportSparseTensor(*p.mutable_sparse_tensor(), external_, attr_where());
+      auto t = ImportSparseTensor(*p.mutable_sparse_tensor(), external_, attr_where);
       if (!t.ok()) return t.status();
       a.sparse_tensor = *std::move(t);
       break;
@@ -395,7 +397,7 @@ absl::StatusOr<Attribute> Importer::ImportAttribute(onnx::AttributeProto& p, con
     case AttributeKind::kStrings: a.strings.assign(p.strings().begin(), p.strings().end()); break;
     case AttributeKind::kTensors:
       for (auto& tp : *p.mutable_tensors()) {
-        absl::StatusOr<Tensor> t = ImportTensor(tp, external_, attr_where());
+        absl::StatusOr<Tensor> t = ImportTensor(tp, external_, attr_where);
         if (!t.ok()) return t.status();
         a.tensors.push_back(*std::move(t));
       }
@@ -409,7 +411,7 @@ absl::StatusOr<Attribute> Importer::ImportAttribute(onnx::AttributeProto& p, con
       break;
     case AttributeKind::kSparseTensors:
       for (auto& sp : *p.mutable_sparse_tensors()) {
-        auto t = ImportSparseTensor(sp, external_, attr_where());
+        auto t = ImportSparseTensor(sp, external_, attr_where);
         if (!t.ok()) return t.status();
         a.sparse_tensors.push_back(*std::move(t));
       }

@@ -5,6 +5,7 @@
 #include <optional>
 #include <string_view>
 
+#include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "google/protobuf/unknown_field_set.h"
@@ -262,7 +263,7 @@ std::optional<uint64_t> ExpectedByteSize(DataType type, const std::vector<int64_
 }
 
 absl::StatusOr<Tensor> ImportTensor(onnx::TensorProto& proto, ExternalDataReader* external,
-                                    const std::string& what) {
+                                    absl::FunctionRef<std::string()> what) {
   Tensor t;
   ExplicitDefaults& defaults = t.mutable_explicit_defaults();
   t.set_name(proto.name());
@@ -276,7 +277,7 @@ absl::StatusOr<Tensor> ImportTensor(onnx::TensorProto& proto, ExternalDataReader
   }
   std::vector<int64_t> dims(proto.dims().begin(), proto.dims().end());
   for (int64_t d : dims) {
-    if (d < 0) return Invalid(what, absl::StrCat("negative dimension in dims ", DimsString(dims)));
+    if (d < 0) return Invalid(what(), absl::StrCat("negative dimension in dims ", DimsString(dims)));
   }
   t.set_dims(std::move(dims));
   if (proto.has_segment()) t.set_segment(std::make_pair(proto.segment().begin(), proto.segment().end()));
@@ -297,7 +298,7 @@ absl::StatusOr<Tensor> ImportTensor(onnx::TensorProto& proto, ExternalDataReader
     }
   }
   // Exactly one place may hold the data.
-  std::vector<std::string> places;
+  absl::InlinedVector<absl::string_view, 2> places;
   if (proto.has_raw_data() || spliced.has_value()) places.push_back("raw_data");
   if (proto.float_data_size() > 0) places.push_back("float_data");
   if (proto.int32_data_size() > 0) places.push_back("int32_data");
@@ -307,56 +308,56 @@ absl::StatusOr<Tensor> ImportTensor(onnx::TensorProto& proto, ExternalDataReader
   if (proto.uint64_data_size() > 0) places.push_back("uint64_data");
   if (is_external) places.push_back("external data");
   if (places.size() > 1) {
-    return Invalid(what, absl::StrCat("data is stored in more than one place (",
+    return Invalid(what(), absl::StrCat("data is stored in more than one place (",
                                       absl::StrJoin(places, ", "), ")"));
   }
   if (!is_external && proto.external_data_size() > 0) {
-    return Invalid(what, "has external_data entries but data_location is not EXTERNAL");
+    return Invalid(what(), "has external_data entries but data_location is not EXTERNAL");
   }
   if (places.empty()) {
     t.set_storage(Tensor::Storage::kNone);
     return t;
   }
-  const std::string& place = places[0];
+  const absl::string_view place = places[0];
   if (place != "raw_data" && place != "external data") {
     // Typed fields must match the element type and the element count.
     const TypedField field = TypedFieldOf(type);
     if (field == TypedField::kNone || place != FieldName(field)) {
-      return Invalid(what, absl::StrCat("a tensor of type ", DataTypeName(type), " cannot hold data in ", place));
+      return Invalid(what(), absl::StrCat("a tensor of type ", DataTypeName(type), " cannot hold data in ", place));
     }
     const std::optional<uint64_t> n = t.num_elements();
     if (!n.has_value() || *n > UINT64_MAX / 2) {
-      return Invalid(what, absl::StrCat("dims ", DimsString(t.dims()), " have too many elements"));
+      return Invalid(what(), absl::StrCat("dims ", DimsString(t.dims()), " have too many elements"));
     }
-    if (absl::Status s = DecodeTyped(proto, field, TypedEntries(type, *n), what, &t); !s.ok()) return s;
+    if (absl::Status s = DecodeTyped(proto, field, TypedEntries(type, *n), what(), &t); !s.ok()) return s;
     return t;
   }
   if (type == DataType::kString) {
-    return Invalid(what, absl::StrCat("a string tensor cannot hold data in ", place));
+    return Invalid(what(), absl::StrCat("a string tensor cannot hold data in ", place));
   }
   // Unknown element types are kept as they are; their size cannot be checked.
   std::optional<uint64_t> expected;
   if (IsKnownDataType(type)) {
     expected = ExpectedByteSize(type, t.dims());
     if (!expected.has_value()) {
-      return Invalid(what, absl::StrCat("dims ", DimsString(t.dims()), " of type ",
+      return Invalid(what(), absl::StrCat("dims ", DimsString(t.dims()), " of type ",
                                         DataTypeName(type), " need more than 2^64 bytes"));
     }
   }
   if (is_external) {
     if (external == nullptr) {
-      return Invalid(what, "uses external data, which cannot be read here");
+      return Invalid(what(), "uses external data, which cannot be read here");
     }
     StringPairs entries;
     for (const auto& e : proto.external_data()) entries.emplace_back(e.key(), e.value());
     if (absl::Status s = external->Attach(entries, t.name(), expected, &t); !s.ok()) {
-      return absl::Status(s.code(), absl::StrCat(what, ": ", s.message()));
+      return absl::Status(s.code(), absl::StrCat(what(), ": ", s.message()));
     }
     return t;
   }
   const size_t raw_size = spliced.has_value() ? spliced->size() : proto.raw_data().size();
   if (expected.has_value() && raw_size != *expected) {
-    return Invalid(what, absl::StrCat("raw_data has ", raw_size, " bytes; type ",
+    return Invalid(what(), absl::StrCat("raw_data has ", raw_size, " bytes; type ",
                                       DataTypeName(type), " and dims ", DimsString(t.dims()),
                                       " need ", *expected));
   }
@@ -374,15 +375,15 @@ absl::StatusOr<Tensor> ImportTensor(onnx::TensorProto& proto, ExternalDataReader
 
 absl::StatusOr<SparseTensor> ImportSparseTensor(onnx::SparseTensorProto& proto,
                                                 ExternalDataReader* external,
-                                                const std::string& what) {
+                                                absl::FunctionRef<std::string()> what) {
   SparseTensor st;
   for (int64_t d : proto.dims()) {
-    if (d < 0) return Invalid(what, absl::StrCat("negative dimension ", d, " in the dense dims"));
+    if (d < 0) return Invalid(what(), absl::StrCat("negative dimension ", d, " in the dense dims"));
     st.dims.push_back(d);
   }
-  auto values = ImportTensor(*proto.mutable_values(), external, absl::StrCat(what, " (values)"));
+  auto values = ImportTensor(*proto.mutable_values(), external, [&] { return absl::StrCat(what(), " (values)"); });
   if (!values.ok()) return values.status();
-  auto indices = ImportTensor(*proto.mutable_indices(), external, absl::StrCat(what, " (indices)"));
+  auto indices = ImportTensor(*proto.mutable_indices(), external, [&] { return absl::StrCat(what(), " (indices)"); });
   if (!indices.ok()) return indices.status();
   st.values = *std::move(values);
   st.indices = *std::move(indices);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/functional/function_ref.h"
 #include "absl/status/statusor.h"
 #include "ir/tensor.h"
 #include "proto/onnx.pb.h"
@@ -24,13 +25,14 @@ class ExternalDataWriter;
 // without a fixed size (string, unknown numbers).
 std::optional<uint64_t> ExpectedByteSize(DataType type, const std::vector<int64_t>& dims);
 
-// `what` names the tensor in errors ("initializer 'w' of graph 'main'"). Raw data is moved out of
-// `proto`. `external` resolves external data; null means external tensors are an error.
+// `what` names the tensor in errors ("initializer 'w' of graph 'main'"); it is only called for an
+// error (spelling it for each of a model's thousand tensors showed in load times). Raw data is
+// moved out of `proto`. `external` resolves external data; null means external tensors are an error.
 absl::StatusOr<Tensor> ImportTensor(onnx::TensorProto& proto, ExternalDataReader* external,
-                                    const std::string& what);
+                                    absl::FunctionRef<std::string()> what);
 absl::StatusOr<SparseTensor> ImportSparseTensor(onnx::SparseTensorProto& proto,
                                                 ExternalDataReader* external,
-                                                const std::string& what);
+                                                absl::FunctionRef<std::string()> what);
 
 struct TensorExportOptions {
   // Write inline data as raw_data even where the file used typed fields.
