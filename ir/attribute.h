@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "ir/attribute_kind.h"
 #include "ir/boxed.h"
 #include "ir/tensor.h"
 #include "ir/type.h"
@@ -14,25 +15,6 @@
 namespace onnx_opt::ir {
 
 class Graph;
-
-// Numbered as AttributeProto.AttributeType.
-enum class AttributeKind : int32_t {
-  kUndefined = 0,
-  kFloat = 1,
-  kInt = 2,
-  kString = 3,
-  kTensor = 4,
-  kGraph = 5,
-  kFloats = 6,
-  kInts = 7,
-  kStrings = 8,
-  kTensors = 9,
-  kGraphs = 10,
-  kSparseTensor = 11,
-  kSparseTensors = 12,
-  kTypeProto = 13,
-  kTypeProtos = 14,
-};
 
 // "float", "ints", "graph", ... as the text syntax and messages spell them.
 std::string AttributeKindName(AttributeKind kind);

@@ -84,6 +84,10 @@ bool IsSignedInteger(DataType type) {
   }
 }
 
+bool IsWholeByteInteger(DataType type) {
+  return (IsSignedInteger(type) || IsUnsignedInteger(type)) && ElementBitWidth(type) >= 8;
+}
+
 bool IsUnsignedInteger(DataType type) {
   switch (type) {
     case DataType::kUint8:

@@ -60,6 +60,8 @@ std::optional<DataType> ParseDataTypeName(std::string_view name);
 
 bool IsFloatingPoint(DataType type);  // float, double, float16, bfloat16, float8*, float4
 bool IsSignedInteger(DataType type);
+// int8/16/32/64 and uint8/16/32/64: the integers of whole bytes (not the packed 2- and 4-bit ones).
+bool IsWholeByteInteger(DataType type);
 bool IsUnsignedInteger(DataType type);
 bool IsComplex(DataType type);
 

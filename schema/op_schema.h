@@ -8,6 +8,8 @@
 #include <variant>
 #include <vector>
 
+#include "ir/attribute_kind.h"
+
 namespace onnx_opt::schema {
 
 namespace defs {
@@ -34,24 +36,9 @@ struct FormalParameter {
   Differentiability differentiability = Differentiability::kUnknown;
 };
 
-// Mirrors AttributeProto.AttributeType, numbers included.
-enum class AttrType : int {
-  kUndefined = 0,
-  kFloat = 1,
-  kInt = 2,
-  kString = 3,
-  kTensor = 4,
-  kGraph = 5,
-  kFloats = 6,
-  kInts = 7,
-  kStrings = 8,
-  kTensors = 9,
-  kGraphs = 10,
-  kSparseTensor = 11,
-  kSparseTensors = 12,
-  kTypeProto = 13,
-  kTypeProtos = 14,
-};
+// An attribute's type: the IR's own enum (numbered as AttributeProto.AttributeType), so a node's
+// attribute and its schema entry compare directly.
+using AttrType = ir::AttributeKind;
 
 // "FLOAT", "INTS", ... as in AttributeProto; "UNDEFINED" for anything else.
 std::string_view AttrTypeName(AttrType type);

@@ -36,22 +36,7 @@ bool IsRemovedExperimentalOp(const ir::Node& n) {
 
 std::string DomainName(std::string_view domain) { return std::string(CanonicalDomain(domain)); }
 
-bool IsValidMapKey(ir::DataType t) {
-  switch (t) {
-    case ir::DataType::kInt8:
-    case ir::DataType::kInt16:
-    case ir::DataType::kInt32:
-    case ir::DataType::kInt64:
-    case ir::DataType::kUint8:
-    case ir::DataType::kUint16:
-    case ir::DataType::kUint32:
-    case ir::DataType::kUint64:
-    case ir::DataType::kString:
-      return true;
-    default:
-      return false;
-  }
-}
+bool IsValidMapKey(ir::DataType t) { return ir::IsWholeByteInteger(t) || t == ir::DataType::kString; }
 
 std::string NodeLabel(const std::string& graph_label, const ir::Node& n, size_t index) {
   std::string out = absl::StrCat(graph_label, ", node ", index);

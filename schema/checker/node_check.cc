@@ -73,7 +73,7 @@ void CheckAttributes(const ir::Node& node, const OpSchema& schema, std::vector<s
                         : absl::StrCat(" (it has: ", absl::StrJoin(known, ", "), ")")));
       continue;
     }
-    const AttrType actual = static_cast<AttrType>(static_cast<int>(a.kind()));
+    const AttrType actual = a.kind();
     if (actual != spec->type) {
       problems->push_back(absl::StrCat("attribute '", a.name(), "' has type ", Sv(AttrTypeName(actual)),
                                        " but the schema requires ", Sv(AttrTypeName(spec->type))));

@@ -27,7 +27,7 @@
 namespace onnx_opt::schema::defs {
 
 // Attribute types by their short names (kInt, kFloats, ...).
-using enum AttrType;
+using enum ir::AttributeKind;
 
 // How a formal input or output is declared; combine with `|`. No flag means a single value whose
 // differentiability is not stated.

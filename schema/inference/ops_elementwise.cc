@@ -109,7 +109,7 @@ Dim SvMod(const Dim& a, const Dim& b) {
   return Dim::Unknown();
 }
 
-bool IsIntegerOrBool(ir::DataType t) { return IsIntegerType(t) || t == ir::DataType::kBool; }
+bool IsIntegerOrBool(ir::DataType t) { return ir::IsWholeByteInteger(t) || t == ir::DataType::kBool; }
 
 // Carries integer shape values through a binary operator, if both inputs have one.
 void BinaryShapeValue(InferenceContext& ctx, SvBinary fn) {
@@ -173,7 +173,7 @@ absl::Status Variadic(InferenceContext& ctx) { return BroadcastAllInputs(ctx); }
 
 absl::Status VariadicWithValues(InferenceContext& ctx, SvBinary fn) {
   RETURN_IF_ERROR(BroadcastAllInputs(ctx));
-  if (!IsIntegerType(ctx.input_elem_type(0))) return absl::OkStatus();
+  if (!ir::IsWholeByteInteger(ctx.input_elem_type(0))) return absl::OkStatus();
   std::optional<ShapeValue> acc;
   for (size_t i = 0; i < ctx.num_inputs(); ++i) {
     auto v = ctx.input_shape_value(i);
@@ -233,7 +233,7 @@ absl::Status Cast(InferenceContext& ctx) {
   }
   ctx.SetOutputElemType(0, to);
   ctx.PropagateShape(0, 0);
-  if (IsIntegerType(to) && IsIntegerOrBool(ctx.input_elem_type(0))) {
+  if (ir::IsWholeByteInteger(to) && IsIntegerOrBool(ctx.input_elem_type(0))) {
     if (auto v = ctx.input_shape_value(0)) {
       bool ok = true;
       if (to == ir::DataType::kInt32 || to == ir::DataType::kInt64) {
@@ -256,7 +256,7 @@ absl::Status CastLike(InferenceContext& ctx) {
   ctx.PropagateShape(0, 0);
   ir::DataType to = ctx.input_elem_type(1);
   if ((to == ir::DataType::kInt64 || to == ir::DataType::kInt32) &&
-      IsIntegerType(ctx.input_elem_type(0))) {
+      ir::IsWholeByteInteger(ctx.input_elem_type(0))) {
     if (auto v = ctx.input_shape_value(0)) ctx.SetOutputShapeValue(0, *v);
   }
   return absl::OkStatus();
@@ -264,7 +264,7 @@ absl::Status CastLike(InferenceContext& ctx) {
 
 absl::Status Neg(InferenceContext& ctx) {
   RETURN_IF_ERROR(SameShapeAsInput0(ctx));
-  if (!IsIntegerType(ctx.input_elem_type(0))) return absl::OkStatus();
+  if (!ir::IsWholeByteInteger(ctx.input_elem_type(0))) return absl::OkStatus();
   if (auto v = ctx.input_shape_value(0)) {
     ShapeValue out;
     out.scalar = v->scalar;
@@ -279,7 +279,7 @@ absl::Status Neg(InferenceContext& ctx) {
 
 absl::Status Abs(InferenceContext& ctx) {
   RETURN_IF_ERROR(SameShapeAsInput0(ctx));
-  if (!IsIntegerType(ctx.input_elem_type(0))) return absl::OkStatus();
+  if (!ir::IsWholeByteInteger(ctx.input_elem_type(0))) return absl::OkStatus();
   if (auto v = ctx.input_shape_value(0)) {
     ShapeValue out;
     out.scalar = v->scalar;

@@ -577,7 +577,7 @@ absl::Status Constant(InferenceContext& ctx) {
 absl::Status Range(InferenceContext& ctx) {
   ctx.SetOutputRank(0, 1);
   ir::DataType elem = ctx.input_elem_type(0);
-  if (IsIntegerType(elem)) {
+  if (ir::IsWholeByteInteger(elem)) {
     auto s = ctx.input_ints(0), l = ctx.input_ints(1), d = ctx.input_ints(2);
     if (!s || !l || !d || s->size() != 1 || l->size() != 1 || d->size() != 1) {
       // Range(0, N, 1) has N elements, whatever N is.

@@ -291,21 +291,6 @@ ir::Type MergeTypes(const ir::Type& declared, const ir::Type& inferred, std::str
   }
 }
 
-bool IsIntegerType(ir::DataType t) {
-  switch (t) {
-    case ir::DataType::kInt8:
-    case ir::DataType::kInt16:
-    case ir::DataType::kInt32:
-    case ir::DataType::kInt64:
-    case ir::DataType::kUint8:
-    case ir::DataType::kUint16:
-    case ir::DataType::kUint32:
-    case ir::DataType::kUint64:
-      return true;
-    default:
-      return false;
-  }
-}
 
 namespace {
 

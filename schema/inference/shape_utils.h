@@ -71,7 +71,6 @@ ir::Type StripShapes(const ir::Type& t);
 // --- Constant tensors -----------------------------------------------------------------------------
 // Elements of an integer or bool tensor (nullopt for other types or missing data).
 std::optional<std::vector<int64_t>> TensorToInts(const ir::Tensor& t);
-bool IsIntegerType(ir::DataType t);
 
 // --- Schema type strings ---------------------------------------------------------------------------
 // "tensor(float)", "seq(tensor(int64))", "map(string, tensor(float))", "optional(...)",
