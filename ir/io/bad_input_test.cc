@@ -9,6 +9,7 @@
 #include "google/protobuf/text_format.h"
 #include "gtest/gtest.h"
 #include "ir/io/model_io.h"
+#include "ir/io/testing/temp_files.h"
 #include "ir/io/proto_import.h"
 #include "proto/onnx.pb.h"
 
@@ -17,23 +18,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string TempDir(const std::string& name) {
-  const char* base = std::getenv("TEST_TMPDIR");
-  fs::path dir = fs::path(base ? base : "/tmp") / name;
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir.string();
-}
-
-void WriteFile(const std::string& path, const std::string& bytes) {
-  std::ofstream out(path, std::ios::binary);
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-}
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
+using testing::ReadFile;
+using testing::TempDir;
+using testing::WriteFile;
 
 onnx::ModelProto Parse(const std::string& text) {
   onnx::ModelProto p;
