@@ -275,6 +275,7 @@ absl::Status Importer::ImportNodes(RepeatedPtrField<onnx::NodeProto>& protos, Gr
   // 2. Attributes: subgraphs now see every name of this graph.
   for (auto& [n, p] : nodes) {
     auto node_where = [&where, n = n] { return absl::StrCat(where, ": ", n->Describe()); };
+    n->ReserveAttributes(static_cast<size_t>(p->attribute_size()));
     for (onnx::AttributeProto& ap : *p->mutable_attribute()) {
       if (n->FindAttribute(ap.name()) != nullptr) {
         return Invalid(absl::StrCat(node_where(), " has two attributes named '", ap.name(), "'"));
