@@ -1,7 +1,8 @@
 // The binary model loader on arbitrary bytes. What loads must also serialize and load again (the
 // loader accepts only what the writer can write back). Loading from bytes goes through the payload
 // splice (payload_splice.h) as files do; cutting raw_data out and putting it back must also not
-// change the message.
+// change the message, and the spliced load must give the model (or the refusal) that parsing the
+// bytes whole gives.
 #include <cstdlib>
 #include <iostream>
 #include <string_view>
@@ -10,6 +11,8 @@
 #include "google/protobuf/util/message_differencer.h"
 #include "ir/io/model_io.h"
 #include "ir/io/payload_splice.h"
+#include "ir/io/proto_import.h"
+#include "ir/io/proto_parse.h"
 #include "ir/verifier.h"
 #include "proto/onnx.pb.h"
 #include "tools/fuzz/fuzz_target.h"
@@ -42,6 +45,15 @@ void CheckSpliceRoundTrip(std::string_view bytes) {
   }
 }
 
+// The same bytes loaded without the splice: protobuf parses them whole (raw_data copied into its
+// strings) and the importer reads the tensors from there.
+absl::StatusOr<std::unique_ptr<onnx_opt::ir::Model>> LoadPlain(std::string_view bytes) {
+  using namespace onnx_opt::ir::io;
+  onnx::ModelProto proto;
+  if (absl::Status s = ParseProtoBytes(bytes, "<memory>", "an ONNX model", &proto); !s.ok()) return s;
+  return ImportModel(proto);
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -49,7 +61,21 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view bytes(reinterpret_cast<const char*>(data), size);
   CheckSpliceRoundTrip(bytes);
   absl::StatusOr<std::unique_ptr<ir::Model>> model = ir::io::LoadModelFromString(bytes);
+  absl::StatusOr<std::unique_ptr<ir::Model>> plain = LoadPlain(bytes);
+  if (model.ok() != plain.ok()) {
+    std::cerr << "fuzz: the spliced load says " << model.status() << " but the plain one says " << plain.status()
+              << "\n";
+    std::abort();
+  }
   if (!model.ok()) return 0;
+  {
+    absl::StatusOr<std::string> spliced_bytes = ir::io::SerializeModel(**model);
+    absl::StatusOr<std::string> plain_bytes = ir::io::SerializeModel(**plain);
+    if (spliced_bytes.ok() != plain_bytes.ok() || (spliced_bytes.ok() && *spliced_bytes != *plain_bytes)) {
+      std::cerr << "fuzz: the spliced and the plain load give different models\n";
+      std::abort();
+    }
+  }
   if (absl::Status s = ir::Verify(**model); !s.ok()) return 0;  // loaded but broken: the checker's job
   absl::StatusOr<std::string> written = ir::io::SerializeModel(**model);
   if (!written.ok()) return 0;
