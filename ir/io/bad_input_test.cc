@@ -8,6 +8,7 @@
 
 #include "google/protobuf/text_format.h"
 #include "gtest/gtest.h"
+#include "ir/io/atomic_file.h"
 #include "ir/io/model_io.h"
 #include "ir/io/testing/temp_files.h"
 #include "ir/io/proto_import.h"
@@ -326,6 +327,26 @@ TEST(AtomicSave, SuccessfulSaveReplacesTheFileWholly) {
   ASSERT_TRUE(SaveModel(**loaded, dir + "/out.onnx").ok());
   EXPECT_EQ(Files(dir), std::vector<std::string>{"out.onnx"});
   EXPECT_EQ(ReadFile(dir + "/out.onnx"), Parse(kGood).SerializeAsString());
+}
+
+TEST(AtomicSave, SyncsOnlyWhatReplacesAFile) {
+  const std::string dir = TempDir("atomic_sync");
+  // A new file: nothing to lose on a power loss, so no fsync.
+  absl::StatusOr<std::unique_ptr<AtomicFile>> fresh = AtomicFile::Create(dir + "/new.bin");
+  ASSERT_TRUE(fresh.ok());
+  EXPECT_FALSE((*fresh)->durable());
+  // Replacing one: the old contents are at stake, so the new ones reach the disk before the rename.
+  WriteFile(dir + "/old.bin", "old");
+  absl::StatusOr<std::unique_ptr<AtomicFile>> replacing = AtomicFile::Create(dir + "/old.bin");
+  ASSERT_TRUE(replacing.ok());
+  EXPECT_TRUE((*replacing)->durable());
+  for (auto* f : {fresh->get(), replacing->get()}) {
+    ASSERT_TRUE(f->Write("new", 3).ok());
+    ASSERT_TRUE(f->Commit().ok());
+  }
+  EXPECT_EQ(ReadFile(dir + "/new.bin"), "new");
+  EXPECT_EQ(ReadFile(dir + "/old.bin"), "new");
+  EXPECT_EQ(Files(dir), (std::vector<std::string>{"new.bin", "old.bin"}));
 }
 
 }  // namespace
