@@ -13,12 +13,14 @@
 // Operators introduced later are expanded below their opset where they are functions of older ones:
 // Celu (12), HardSwish (14), Mish (18), Gelu (20), Swish (24), ThresholdedRelu (10).
 #include <cmath>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "converter/adapter_util.h"
 #include "converter/families.h"
+#include "fused_expr/fused_expr.h"
 #include "ir/status_macros.h"
 #include "schema/inference/legacy_broadcast.h"
 #include "schema/inference/shape_utils.h"
@@ -180,22 +182,23 @@ absl::StatusOr<ir::DataType> NeedElemType(AdapterContext& ctx, const ir::Value* 
   return *t;
 }
 
-absl::Status ExpandHardSwish(AdapterContext& ctx) {
+// Replaces the node by the shared definition of its expression (fused_expr/fused_expr.h), which
+// fusion passes match to put it back; constants get the element type `scalar_type` (needed when the
+// definition has any).
+absl::Status ExpandByDefinition(AdapterContext& ctx, const fused_expr::Expr& expr,
+                                std::optional<ir::DataType> scalar_type = std::nullopt) {
   ir::Node& n = ctx.node();
-  ir::Value* x = n.input(0);
-  ir::Node* hs = ctx.InsertBefore("HardSigmoid", {x}, 1, absl::StrCat(n.output(0)->name(), "_hsig"));
-  hs->SetAttribute(ir::Attribute::Float("alpha", 1.0f / 6.0f));
-  hs->SetAttribute(ir::Attribute::Float("beta", 0.5f));
-  return ReplaceBy(ctx, MakeBinary(ctx, "Mul", x, hs->output(0), n.output(0)->name()));
+  const fused_expr::ExpandHooks hooks{
+      .scalar = [&](double value, const char* name) { return MakeScalar(ctx, *scalar_type, value, name); },
+      .node = [&](const fused_expr::ExprStep& step, const std::vector<ir::Value*>& inputs, const std::string& name) {
+        return ctx.InsertBefore(step.op, inputs, 1, name)->output(0);
+      }};
+  return ReplaceBy(ctx, fused_expr::Expand(expr, {n.input(0)}, {}, n.output(0)->name(), hooks).back());
 }
 
-absl::Status ExpandMish(AdapterContext& ctx) {
-  ir::Node& n = ctx.node();
-  ir::Value* x = n.input(0);
-  ir::Value* sp = MakeUnary(ctx, "Softplus", x, absl::StrCat(n.output(0)->name(), "_softplus"));
-  ir::Value* th = MakeUnary(ctx, "Tanh", sp, absl::StrCat(n.output(0)->name(), "_tanh"));
-  return ReplaceBy(ctx, MakeBinary(ctx, "Mul", x, th, n.output(0)->name()));
-}
+absl::Status ExpandHardSwish(AdapterContext& ctx) { return ExpandByDefinition(ctx, fused_expr::HardSwish()); }
+
+absl::Status ExpandMish(AdapterContext& ctx) { return ExpandByDefinition(ctx, fused_expr::Mish()); }
 
 // Celu(x) = max(0, x) + min(0, alpha * (exp(x / alpha) - 1)) = alpha * Elu(x / alpha) (Elu alpha 1).
 absl::Status ExpandCelu(AdapterContext& ctx) {
@@ -211,27 +214,21 @@ absl::Status ExpandCelu(AdapterContext& ctx) {
   return ReplaceBy(ctx, MakeBinary(ctx, "Mul", elu, al, n.output(0)->name()));
 }
 
-// Gelu(x) = 0.5 x (1 + erf(x / sqrt(2))), or with approximate="tanh":
-//           0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3))).
+// Gelu(x) = 0.5 x (1 + erf(x / sqrt(2))) (the shared definition, which fuse-gelu puts back), or with
+// approximate="tanh": 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3))), which no pass fuses.
 absl::Status ExpandGelu(AdapterContext& ctx) {
   ir::Node& n = ctx.node();
   ir::Value* x = n.input(0);
   ASSIGN_OR_RETURN(ir::DataType t, NeedElemType(ctx, x));
   const std::string approx = StringAttr(ctx, "approximate", "none");
+  if (approx == "none") return ExpandByDefinition(ctx, fused_expr::Gelu(), t);
+  if (approx != "tanh") return ctx.Error(absl::StrCat("unknown approximate=\"", approx, "\""));
   const std::string base = n.output(0)->name();
-  ir::Value* inner;
-  if (approx == "tanh") {
-    ir::Value* x3 = MakeBinary(ctx, "Mul", MakeBinary(ctx, "Mul", x, x, base + "_x2"), x, base + "_x3");
-    ir::Value* poly = MakeBinary(ctx, "Add", x, MakeBinary(ctx, "Mul", x3, MakeScalar(ctx, t, 0.044715, "gelu_c"), base + "_cx3"),
-                                 base + "_poly");
-    ir::Value* arg = MakeBinary(ctx, "Mul", poly, MakeScalar(ctx, t, std::sqrt(2.0 / M_PI), "gelu_k"), base + "_arg");
-    inner = MakeUnary(ctx, "Tanh", arg, base + "_tanh");
-  } else if (approx == "none") {
-    ir::Value* arg = MakeBinary(ctx, "Mul", x, MakeScalar(ctx, t, 1.0 / std::sqrt(2.0), "gelu_rsqrt2"), base + "_arg");
-    inner = MakeUnary(ctx, "Erf", arg, base + "_erf");
-  } else {
-    return ctx.Error(absl::StrCat("unknown approximate=\"", approx, "\""));
-  }
+  ir::Value* x3 = MakeBinary(ctx, "Mul", MakeBinary(ctx, "Mul", x, x, base + "_x2"), x, base + "_x3");
+  ir::Value* poly = MakeBinary(ctx, "Add", x, MakeBinary(ctx, "Mul", x3, MakeScalar(ctx, t, 0.044715, "gelu_c"), base + "_cx3"),
+                               base + "_poly");
+  ir::Value* arg = MakeBinary(ctx, "Mul", poly, MakeScalar(ctx, t, std::sqrt(2.0 / M_PI), "gelu_k"), base + "_arg");
+  ir::Value* inner = MakeUnary(ctx, "Tanh", arg, base + "_tanh");
   ir::Value* one_plus = MakeBinary(ctx, "Add", inner, MakeScalar(ctx, t, 1.0, "gelu_one"), base + "_1p");
   ir::Value* half_x = MakeBinary(ctx, "Mul", x, MakeScalar(ctx, t, 0.5, "gelu_half"), base + "_hx");
   return ReplaceBy(ctx, MakeBinary(ctx, "Mul", half_x, one_plus, base));

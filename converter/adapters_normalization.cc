@@ -14,11 +14,14 @@
 //     below 21 it is expanded to InstanceNormalization between Reshapes.
 //   LayerNormalization (17) and RMSNormalization (23) are expanded below their opsets.
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "converter/adapter_util.h"
 #include "converter/families.h"
+#include "fused_expr/fused_expr.h"
 #include "ir/constant_value.h"
 #include "ir/status_macros.h"
 
@@ -194,6 +197,19 @@ absl::StatusOr<std::vector<int64_t>> TrailingAxes(AdapterContext& ctx, int64_t a
   return axes;
 }
 
+// Builds a shared normalization core (fused_expr/fused_expr.h), which fusion passes match to put the
+// operator back, over `x` in the stash type `c`: constants of type c, ReduceMean over `axes`.
+std::vector<ir::Value*> ExpandCore(AdapterContext& ctx, const fused_expr::Expr& core, ir::Value* x, double eps,
+                                   ir::DataType c, const std::vector<int64_t>& axes, const std::string& base) {
+  const fused_expr::ExpandHooks hooks{
+      .scalar = [&](double value, const char* name) { return MakeScalar(ctx, c, value, name); },
+      .node = [&](const fused_expr::ExprStep& step, const std::vector<ir::Value*>& inputs, const std::string& name) {
+        if (std::string_view(step.op) == "ReduceMean") return MakeReduceMean(ctx, inputs[0], axes, name);
+        return ctx.InsertBefore(step.op, inputs, 1, name)->output(0);
+      }};
+  return fused_expr::Expand(core, {x}, {eps}, base, hooks);
+}
+
 // LayerNormalization-17 as its function body computes it (in the stash type).
 absl::Status ExpandLayerNorm(AdapterContext& ctx) {
   ir::Node& n = ctx.node();
@@ -205,16 +221,13 @@ absl::Status ExpandLayerNorm(AdapterContext& ctx) {
   ASSIGN_OR_RETURN(std::vector<int64_t> axes, TrailingAxes(ctx, IntAttr(ctx, "axis", -1), x));
   const std::string base = n.output(0)->name();
   ir::Value* xc = t == c ? x : MakeCast(ctx, x, c, base + "_stash");
-  ir::Value* mean = MakeReduceMean(ctx, xc, axes, base + "_mean");
-  ir::Value* d = MakeBinary(ctx, "Sub", xc, mean, base + "_centered");
-  ir::Value* var = MakeReduceMean(ctx, MakeBinary(ctx, "Mul", d, d, base + "_sq"), axes, base + "_var");
-  ir::Value* std = MakeUnary(ctx, "Sqrt", MakeBinary(ctx, "Add", var, MakeScalar(ctx, c, eps, "ln_epsilon"), base + "_vareps"),
-                             base + "_std");
-  ir::Value* inv = MakeUnary(ctx, "Reciprocal", std, base + "_invstd");
-  ir::Value* norm = MakeBinary(ctx, "Mul", d, inv, base + "_norm");
+  const std::vector<ir::Value*> steps = ExpandCore(ctx, fused_expr::LayerNormCore(), xc, eps, c, axes, base);
+  ir::Value* norm = steps[fused_expr::layer_norm::kNormalized];
   if (t != c) norm = MakeCast(ctx, norm, t, base + "_normt");
   ir::Value* y = MakeBinary(ctx, "Mul", norm, n.input(1), n.has_input(2) ? base + "_scaled" : base);
   if (n.has_input(2)) y = MakeBinary(ctx, "Add", y, n.input(2), base);
+  ir::Value* mean = steps[fused_expr::layer_norm::kMean];
+  ir::Value* inv = steps[fused_expr::layer_norm::kInvStdDev];
   for (auto [i, v] : std::vector<std::pair<size_t, ir::Value*>>{{0, y}, {1, mean}, {2, inv}}) {
     if (i < n.num_outputs() && !n.output(i)->is_omitted()) {
       RETURN_IF_ERROR(ctx.ReplaceOutput(i, v));
@@ -234,10 +247,7 @@ absl::Status ExpandRmsNorm(AdapterContext& ctx) {
   ASSIGN_OR_RETURN(std::vector<int64_t> axes, TrailingAxes(ctx, IntAttr(ctx, "axis", -1), x));
   const std::string base = n.output(0)->name();
   ir::Value* xc = t == c ? x : MakeCast(ctx, x, c, base + "_stash");
-  ir::Value* ms = MakeReduceMean(ctx, MakeBinary(ctx, "Mul", xc, xc, base + "_sq"), axes, base + "_meansq");
-  ir::Value* rms = MakeUnary(ctx, "Sqrt", MakeBinary(ctx, "Add", ms, MakeScalar(ctx, c, eps, "rms_epsilon"), base + "_eps"),
-                             base + "_rms");
-  ir::Value* norm = MakeBinary(ctx, "Div", xc, rms, base + "_norm");
+  ir::Value* norm = ExpandCore(ctx, fused_expr::RmsNormCore(), xc, eps, c, axes, base).back();
   if (t != c) norm = MakeCast(ctx, norm, t, base + "_normt");
   RETURN_IF_ERROR(ctx.ReplaceOutput(0, MakeBinary(ctx, "Mul", norm, n.input(1), base)));
   return ctx.EraseNode();

@@ -1,10 +1,13 @@
 // fuse-gelu: the exact (erf) form exporters write,
 //   y = x * 0.5 * (1 + Erf(x / sqrt(2)))      (the factors in any order and grouping; x / sqrt(2)
 //                                               may be x * (1 / sqrt(2)))
-// becomes Gelu(x) where the model's opset has it (20+).
+// becomes Gelu(x) where the model's opset has it (20+). The form the converter writes below opset
+// 20 is the shared definition fused_expr::Gelu(); the other spellings are added here.
 #include <cmath>
 
+#include "fused_expr/fused_expr.h"
 #include "optimizer/pass_registry.h"
+#include "passes/rewrite/expr_pattern.h"
 #include "passes/rewrite/pattern_pass.h"
 
 namespace onnx_opt::passes {
@@ -17,18 +20,17 @@ RewritePattern GeluPattern() {
           .needs = {{{"Erf"}}},
           .min_opset = 20,
           .match_and_rewrite = [](ir::Node& mul, Rewriter& rw) -> absl::StatusOr<int64_t> {
-            ir::Value* x = nullptr;
-            const ValuePattern scaled = OneOf({Op("Div", {Capture(&x), ConstScalar(std::sqrt(2.0))}),
-                                               Op("Mul", {Capture(&x), ConstScalar(1.0 / std::sqrt(2.0))})});
-            const ValuePattern one_plus_erf = Op("Add", {Op("Erf", {scaled.OneUse()}).OneUse(), ConstScalar(1.0)});
-            const ValuePattern half = ConstScalar(0.5);
+            using namespace fused_expr::gelu;  // NOLINT(build/namespaces): the step names
+            ExprPattern gelu(fused_expr::Gelu());
+            gelu.AddSpelling(kScaled, Op("Div", {gelu.Input(0), ConstScalar(std::sqrt(2.0))}));
             // The three factors x, 0.5 and 1 + erf: each can be the one multiplied last.
-            const ValuePattern product =
-                OneOf({Op("Mul", {Op("Mul", {Capture(&x), one_plus_erf.OneUse()}).OneUse(), half}),
-                       Op("Mul", {Op("Mul", {one_plus_erf.OneUse(), half}).OneUse(), Capture(&x)}),
-                       Op("Mul", {Op("Mul", {Capture(&x), half}).OneUse(), one_plus_erf.OneUse()})});
-            if (!rw.Match(product, mul.output(0))) return 0;
-            return OneIfReplaced(rw.ReplaceWithNode(mul, "Gelu", {x}, "_gelu"));
+            const ValuePattern x = gelu.Input(0);
+            const ValuePattern one_plus_erf = gelu.Step(kOnePlusErf);
+            const ValuePattern half = ConstScalar(0.5);
+            gelu.AddSpelling(kProduct, Op("Mul", {Op("Mul", {x, one_plus_erf}).OneUse(), half}));
+            gelu.AddSpelling(kProduct, Op("Mul", {Op("Mul", {one_plus_erf, half}).OneUse(), x}));
+            if (!rw.Match(gelu.Root(), mul.output(0))) return 0;
+            return OneIfReplaced(rw.ReplaceWithNode(mul, "Gelu", {gelu.input(0)}, "_gelu"));
           }};
 }
 

@@ -1,21 +1,19 @@
 // fuse-hard-swish: x * HardSigmoid(x, 1/6, 1/2), and x * relu6(x + 3) / 6 as exporters write
 // PyTorch's hardswish (Div by 6 or Mul by 1/6 of Mul(x, Clip(Add(x, 3), 0, 6))), become
 // HardSwish(x) (opset 14), which is defined as exactly that product; floating-point x only. Runs
-// after fuse-hard-sigmoid, which turns the x * (relu6(x + 3) / 6) form into the first one.
+// after fuse-hard-sigmoid, which turns the x * (relu6(x + 3) / 6) form into the first one. The
+// first form is the shared definition fused_expr::HardSwish(), which the converter writes below 14.
+#include "fused_expr/fused_expr.h"
 #include "optimizer/pass_registry.h"
 #include "passes/pattern.h"
+#include "passes/rewrite/expr_pattern.h"
 #include "passes/rewrite/pattern_pass.h"
 #include "passes/rewrite/relu6_pattern.h"
-#include "passes/rewrite/scalar_tolerance.h"
 
 namespace onnx_opt::passes {
 namespace {
 
 using namespace rewrite;  // NOLINT(build/namespaces): the pattern vocabulary
-
-bool IsSixthHardSigmoid(const ir::Node& h) {
-  return NearScalar(h.GetFloat("alpha", 0.2f), 1.0 / 6.0) && NearScalar(h.GetFloat("beta", 0.5f), 0.5);
-}
 
 // Both forms end in the root: HardSwish(x) takes its place when x is floating-point.
 absl::StatusOr<int64_t> ReplaceByHardSwish(ir::Node& root, ir::Value* x, Rewriter& rw) {
@@ -28,10 +26,9 @@ RewritePattern TimesHardSigmoidPattern() {
           .needs = {{{"HardSigmoid"}}},
           .min_opset = 14,
           .match_and_rewrite = [](ir::Node& mul, Rewriter& rw) -> absl::StatusOr<int64_t> {
-            ir::Value* x = nullptr;
-            const ValuePattern h = Op("HardSigmoid", {Capture(&x)}).OneUse().WhereNode(IsSixthHardSigmoid);
-            if (!rw.Match(Op("Mul", {Capture(&x), h}), mul.output(0))) return 0;
-            return ReplaceByHardSwish(mul, x, rw);
+            ExprPattern hard_swish(fused_expr::HardSwish());
+            if (!rw.Match(hard_swish.Root(), mul.output(0))) return 0;
+            return ReplaceByHardSwish(mul, hard_swish.input(0), rw);
           }};
 }
 

@@ -1,6 +1,9 @@
 // fuse-mish: x * Tanh(Softplus(x)) becomes Mish(x) (opset 18), which is defined as that product.
-// Runs after fuse-softplus, so the Log(Exp(x) + 1) spelling of softplus is covered too.
+// Runs after fuse-softplus, so the Log(Exp(x) + 1) spelling of softplus is covered too. The product
+// is the shared definition fused_expr::Mish(), which the converter writes below opset 18.
+#include "fused_expr/fused_expr.h"
 #include "optimizer/pass_registry.h"
+#include "passes/rewrite/expr_pattern.h"
 #include "passes/rewrite/pattern_pass.h"
 
 namespace onnx_opt::passes {
@@ -13,12 +16,9 @@ RewritePattern MishPattern() {
           .needs = {{{"Tanh"}}, {{"Softplus"}}},
           .min_opset = 18,
           .match_and_rewrite = [](ir::Node& mul, Rewriter& rw) -> absl::StatusOr<int64_t> {
-            ir::Value* x = nullptr;
-            if (!rw.Match(Op("Mul", {Capture(&x), Op("Tanh", {Op("Softplus", {Capture(&x)}).OneUse()}).OneUse()}),
-                          mul.output(0))) {
-              return 0;
-            }
-            return OneIfReplaced(rw.ReplaceWithNode(mul, "Mish", {x}));
+            ExprPattern mish(fused_expr::Mish());
+            if (!rw.Match(mish.Root(), mul.output(0))) return 0;
+            return OneIfReplaced(rw.ReplaceWithNode(mul, "Mish", {mish.input(0)}));
           }};
 }
 

@@ -3,9 +3,13 @@
 // becomes RMSNormalization(x, gamma, axis = -1, epsilon = eps) (opset 23). Only for float32 x:
 // RMSNormalization computes in float32 (stash_type 1), which for other types differs from the
 // original arithmetic. gamma must be a constant of at most one dimension, so that it scales the
-// last axis the way the Mul did.
+// last axis the way the Mul did. The normalization is the shared definition
+// fused_expr::RmsNormCore(), which the converter writes below opset 23; Pow(x, 2) and the
+// Reciprocal are spellings added here.
+#include "fused_expr/fused_expr.h"
 #include "optimizer/pass_registry.h"
 #include "passes/pattern.h"
+#include "passes/rewrite/expr_pattern.h"
 #include "passes/rewrite/pattern_pass.h"
 
 namespace onnx_opt::passes {
@@ -13,42 +17,33 @@ namespace {
 
 using namespace rewrite;  // NOLINT(build/namespaces): the pattern vocabulary
 
-// ReduceMean(x^2) over the last axis of x (as -1 or rank - 1), keeping dims; x must be bound first.
-ValuePattern MeanSquareOverLastAxis(ir::Value** x, int64_t opset) {
-  auto over_last_axis = [x, opset](const ir::Node& reduce) {
-    std::optional<int64_t> rank = RankOf(*x);
-    std::optional<std::vector<int64_t>> axes = AxesOf(reduce, opset);
-    return reduce.GetInt("keepdims", 1) == 1 && rank && axes && axes->size() == 1 &&
-           ((*axes)[0] == -1 || (*axes)[0] == *rank - 1);
-  };
-  const ValuePattern square = OneOf({Op("Pow", {Capture(x), ConstScalar(2.0)}), Op("Mul", {Capture(x), Capture(x)})});
-  return Op("ReduceMean", {square.OneUse()}).OneUse().WhereNode(over_last_axis);
-}
-
 RewritePattern RmsNormalizationPattern() {
   return {.root_ops = {"Mul"},
           .needs = {{{"ReduceMean"}}, {{"Sqrt"}}},
           .min_opset = 23,
           .match_and_rewrite = [](ir::Node& scale, Rewriter& rw) -> absl::StatusOr<int64_t> {
-            ir::Value* x = nullptr;
+            using namespace fused_expr::rms_norm;  // NOLINT(build/namespaces): the step names
+            ExprPattern rms(fused_expr::RmsNormCore());
+            rms.AddInputCondition(0, [](const ir::Value& x) { return FloatElemType(&x) == ir::DataType::kFloat; });
+            // Over the last axis of x (as -1 or rank - 1), keeping dims; x is bound by then.
+            rms.AddCondition(kMeanSquare, [&rms, opset = rw.opset()](const ir::Node& reduce) {
+              std::optional<int64_t> rank = RankOf(rms.input(0));
+              std::optional<std::vector<int64_t>> axes = AxesOf(reduce, opset);
+              return reduce.GetInt("keepdims", 1) == 1 && rank && axes && axes->size() == 1 &&
+                     ((*axes)[0] == -1 || (*axes)[0] == *rank - 1);
+            });
+            rms.AddSpelling(kSquare, Op("Pow", {rms.Input(0), ConstScalar(2.0)}));
+            rms.AddSpelling(kNormalized, Op("Mul", {rms.Input(0), Op("Reciprocal", {rms.Step(kRms)}).OneUse()}));
             ir::Value* gamma = nullptr;
-            double epsilon = 0;
-            const ValuePattern float_x =
-                Capture(&x).Where([](const ir::Value& v) { return FloatElemType(&v) == ir::DataType::kFloat; });
-            const ValuePattern root =
-                Op("Sqrt", {Op("Add", {MeanSquareOverLastAxis(&x, rw.opset()), AnyConstScalar(&epsilon)}).OneUse()})
-                    .OneUse();
-            const ValuePattern normalized =
-                OneOf({Op("Div", {float_x, root}), Op("Mul", {float_x, Op("Reciprocal", {root}).OneUse()})});
             const ir::Tensor* gamma_tensor = nullptr;
             const ValuePattern float_gamma = Constant(&gamma_tensor).Capture(&gamma).Where([&](const ir::Value&) {
               return gamma_tensor->dims().size() <= 1 && gamma_tensor->data_type() == ir::DataType::kFloat;
             });
-            if (!rw.Match(Op("Mul", {normalized.OneUse(), float_gamma}), scale.output(0))) return 0;
-            absl::StatusOr<ir::Node*> fused = rw.ReplaceWithNode(scale, "RMSNormalization", {x, gamma});
+            if (!rw.Match(Op("Mul", {rms.Root().OneUse(), float_gamma}), scale.output(0))) return 0;
+            absl::StatusOr<ir::Node*> fused = rw.ReplaceWithNode(scale, "RMSNormalization", {rms.input(0), gamma});
             if (fused.ok() && *fused != nullptr) {
               (*fused)->SetAttribute(ir::Attribute::Int("axis", -1));
-              (*fused)->SetAttribute(ir::Attribute::Float("epsilon", static_cast<float>(epsilon)));
+              (*fused)->SetAttribute(ir::Attribute::Float("epsilon", static_cast<float>(rms.param(0))));
             }
             return OneIfReplaced(fused);
           }};

@@ -1,0 +1,66 @@
+// The matcher derived from a fused operator's shared definition (fused_expr/fused_expr.h): each step
+// becomes Op(step.op, its operands) (commutative ops in either order), inputs are captures, constants
+// ConstScalar, parameters AnyConstScalar, float attributes are checked with NearScalar. A step used
+// once by the definition must be used once in the graph; a step used several times is matched once
+// and must then be used by matched nodes only. A pass adds the spellings the converter never writes
+// and any conditions the definition leaves open (axes, element types):
+//
+//   ExprPattern gelu(fused_expr::Gelu());
+//   gelu.AddSpelling(fused_expr::gelu::kScaled, Op("Div", {gelu.Input(0), ConstScalar(std::sqrt(2.0))}));
+//   if (!rw.Match(gelu.Root(), mul.output(0))) return 0;
+//   ... gelu.input(0) ...
+//
+// Patterns point into the ExprPattern, which therefore stays where it is while they are in use.
+#ifndef ONNX_OPT_PASSES_REWRITE_EXPR_PATTERN_H_
+#define ONNX_OPT_PASSES_REWRITE_EXPR_PATTERN_H_
+
+#include <functional>
+#include <vector>
+
+#include "fused_expr/fused_expr.h"
+#include "ir/node.h"
+#include "ir/value.h"
+#include "passes/rewrite/value_pattern.h"
+
+namespace onnx_opt::passes::rewrite {
+
+class ExprPattern {
+ public:
+  explicit ExprPattern(const fused_expr::Expr& expr);
+  ExprPattern(const ExprPattern&) = delete;
+  ExprPattern& operator=(const ExprPattern&) = delete;
+
+  // Another spelling of step `i`, tried after the definition's (and earlier spellings).
+  void AddSpelling(int i, ValuePattern spelling);
+  // A condition on the node computing step `i` (in any spelling).
+  void AddCondition(int i, std::function<bool(const ir::Node&)> condition);
+  // A condition on input `i` of the fused op.
+  void AddInputCondition(int i, std::function<bool(const ir::Value&)> condition);
+
+  // Input `i` of the fused op, captured (see Capture).
+  ValuePattern Input(int i);
+  // Step `i` in any of its spellings, with the use rule above.
+  ValuePattern Step(int i);
+  // The last step (no use rule on itself): the whole expression.
+  ValuePattern Root();
+
+  // After a match: the captured inputs and parameters.
+  ir::Value* input(int i) const { return inputs_[i]; }
+  double param(int i) const { return params_[i]; }
+
+ private:
+  ValuePattern Operand(const fused_expr::Operand& o);
+  ValuePattern AnySpelling(int i);
+
+  const fused_expr::Expr& expr_;
+  std::vector<ir::Value*> inputs_;
+  std::vector<double> params_;
+  std::vector<ir::Value*> steps_;  // the values of steps used more than once, once matched
+  std::vector<std::vector<ValuePattern>> spellings_;
+  std::vector<std::vector<std::function<bool(const ir::Node&)>>> conditions_;
+  std::vector<std::vector<std::function<bool(const ir::Value&)>>> input_conditions_;
+};
+
+}  // namespace onnx_opt::passes::rewrite
+
+#endif  // ONNX_OPT_PASSES_REWRITE_EXPR_PATTERN_H_
