@@ -85,6 +85,25 @@ REGISTER_SWEEP_CASES(pooling, {
     {"Split-1", R"(
       <ir_version: 3, opset_import: ["" : 1]>
       g (float[3,4] x) => (y, z) { y, z = Split<axis = 0, split = [1, 2]>(x) })"},
+    // Shapes the kernels accept: the generated models of these three give their inputs unrelated
+    // shapes, which the kernels now refuse (found by the run fuzzer).
+    {"AffineGrid-20", R"(
+      <ir_version: 9, opset_import: ["" : 20]>
+      g (float[1,2,3] theta) => (grid) <int64[4] size = {1, 1, 2, 3}> {
+        grid = AffineGrid<align_corners = 0>(theta, size)
+      })"},
+    {"RotaryEmbedding-23", R"(
+      <ir_version: 10, opset_import: ["" : 23]>
+      g (float[1,2,4] x) => (y)
+      <float[2,2] cos = {1.0, 1.0, 0.6, 0.8}, float[2,2] sin = {0.0, 0.0, 0.8, 0.6}, int64[1,2] pos = {0, 1}> {
+        y = RotaryEmbedding<num_heads = 1>(x, cos, sin, pos)
+      })"},
+    {"CausalConvWithState-27", R"(
+      <ir_version: 13, opset_import: ["" : 27]>
+      g (float[1,2,3] x) => (y, state)
+      <float[2,1,2] w = {0.5, -0.25, 1.0, 0.75}, float[2] b = {0.1, -0.1}, float[1,2,1] past = {0.2, -0.3}> {
+        y, state = CausalConvWithState(x, w, b, past)
+      })"},
 });
 
 }  // namespace onnx_opt::converter
