@@ -216,20 +216,47 @@ Status RotaryEmbeddingKernel(KernelContext& ctx) {
   int64_t rot = ctx.GetInt("rotary_embedding_dim", 0);
   const int64_t heads = ctx.GetInt("num_heads", 0);
   // Work in [B, S, H, D].
+  if (x.rank() != 3 && x.rank() != 4) return ctx.Error("input must have rank 3 or 4");
   const bool is4d = x.rank() == 4;
   Tensor xs;
   if (is4d) {
     ASSIGN_OR_RETURN(xs, TransposeTensor(x, {0, 2, 1, 3}));  // [B, H, S, D] -> [B, S, H, D]
   } else {
     if (heads <= 0) return ctx.Error("num_heads is required for 3-D input");
+    if (x.dim(2) % heads != 0) {
+      return ctx.Error(absl::StrCat("hidden size ", x.dim(2), " is not a multiple of num_heads ", heads));
+    }
     xs = x.Reshaped({x.dim(0), x.dim(1), heads, x.dim(2) / heads});
   }
   const int64_t B = xs.dim(0), S = xs.dim(1), H = xs.dim(2), D = xs.dim(3);
   if (rot == 0) rot = D;
+  if (rot < 0 || rot > D || rot % 2 != 0) {
+    return ctx.Error(absl::StrCat("rotary_embedding_dim ", rot, " must be even and at most the head size ", D));
+  }
   const int64_t half = rot / 2;
+  const bool with_ids = ctx.has_input(3);
   std::vector<int64_t> pos;
-  if (ctx.has_input(3)) {
+  if (with_ids) {
     ASSIGN_OR_RETURN(pos, ctx.IntsInput(3));
+  }
+  // cos/sin caches: [max_position_id + 1, rot / 2] with position ids, [B, S, rot / 2] without.
+  if (cosc.dims() != sinc.dims()) return ctx.Error("cos_cache and sin_cache must have the same shape");
+  const bool cache_fits = with_ids ? cosc.rank() == 2 && cosc.dim(1) == half
+                                   : cosc.dims() == std::vector<int64_t>{B, S, half};
+  if (!cache_fits) {
+    return ctx.Error(absl::StrCat("cos_cache has shape ", DimsToString(cosc.dims()), "; expected ",
+                                  with_ids ? absl::StrCat("[max_position_id + 1, ", half, "]")
+                                           : DimsToString({B, S, half})));
+  }
+  if (with_ids) {
+    if (static_cast<int64_t>(pos.size()) != B * S) {
+      return ctx.Error(absl::StrCat("position_ids has ", pos.size(), " values; expected [", B, ", ", S, "]"));
+    }
+    for (int64_t p : pos) {
+      if (p < 0 || p >= cosc.dim(0)) {
+        return ctx.Error(absl::StrCat("position id ", p, " is outside the cache of ", cosc.dim(0), " positions"));
+      }
+    }
   }
   Tensor out = xs.Clone();
   double* po = out.mutable_data<double>();
@@ -239,7 +266,7 @@ Status RotaryEmbeddingKernel(KernelContext& ctx) {
       // cos/sin rows: [max_pos, half] indexed by position id, or [B, S, half] without ids.
       const double* cr;
       const double* sr;
-      if (!pos.empty()) {
+      if (with_ids) {
         const int64_t p = pos[b * S + s];
         cr = cosc.data<double>() + p * cosc.dim(cosc.rank() - 1);
         sr = sinc.data<double>() + p * sinc.dim(sinc.rank() - 1);

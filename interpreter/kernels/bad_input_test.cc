@@ -176,5 +176,108 @@ TEST(BadInputTest, CenterCropPadShapeHasOneValuePerAxis) {
   ExpectError(g, {F({2, 3}, Zeros(6)), I64({1}, {2})}, 18, "values for 2 axes");
 }
 
+// Found by the run fuzzer: a theta of another shape than [N, r, r + 1] was read past its end.
+TEST(BadInputTest, AffineGridThetaMustFitSize) {
+  OneNode g("AffineGrid", 2);
+  ExpectError(g, {F({2, 3, 2}, Zeros(12)), I64({5}, {2, 1, 2, 2, 2})}, 20, "needs [2, 3, 4]");
+  OneNode batch("AffineGrid", 2);
+  ExpectError(batch, {F({1, 2, 3}, Zeros(6)), I64({4}, {2, 1, 2, 2})}, 20, "needs [2, 2, 3]");
+  OneNode negative("AffineGrid", 2);
+  ExpectError(negative, {F({1, 2, 3}, Zeros(6)), I64({4}, {1, 1, -2, 2})}, 20, "negative");
+}
+
+// Found by the run fuzzer: num_heads that did not divide the hidden size gave a view of fewer
+// elements than the input, which the kernel then copied past its end; the caches and position ids
+// were not checked against the input either.
+TEST(BadInputTest, RotaryEmbeddingShapes) {
+  auto rope = [](int64_t heads) {
+    auto g = std::make_unique<OneNode>("RotaryEmbedding", 4);
+    g->node->SetAttribute(ir::Attribute::Int("num_heads", heads));
+    return g;
+  };
+  ExpectError(*rope(5), {F({1, 2, 8}, Zeros(16)), F({4, 4}, Zeros(16)), F({4, 4}, Zeros(16)), I64({1, 2}, {0, 1})},
+              23, "not a multiple of num_heads");
+  ExpectError(*rope(2), {F({1, 2, 8}, Zeros(16)), F({4, 3}, Zeros(12)), F({4, 3}, Zeros(12)), I64({1, 2}, {0, 1})},
+              23, "cos_cache has shape");
+  ExpectError(*rope(2), {F({1, 2, 8}, Zeros(16)), F({4, 2}, Zeros(8)), F({4, 2}, Zeros(8)), I64({1, 2}, {0, 4})},
+              23, "position id 4");
+  ExpectError(*rope(2), {F({1, 2, 8}, Zeros(16)), F({4, 2}, Zeros(8)), F({4, 2}, Zeros(8)), I64({1, 1}, {0})},
+              23, "position_ids has 1 values");
+}
+
+// Found by the run fuzzer: a grid of another batch size than X was read past its end. Non-finite
+// coordinates are refused, and far ones no longer overflow the integer tap indices.
+TEST(BadInputTest, GridSampleGridMustFitX) {
+  OneNode g("GridSample", 2);
+  ExpectError(g, {F({2, 1, 3, 4}, Zeros(24)), F({1, 2, 2, 2}, Zeros(8))}, 20, "first dim 2");
+  OneNode nan("GridSample", 2);
+  ExpectError(nan, {F({1, 1, 2, 2}, Zeros(4)), F({1, 1, 1, 2}, {0.0f, NAN})}, 20, "non-finite");
+  for (const char* pad : {"zeros", "border", "reflection"}) {
+    OneNode far("GridSample", 2);
+    far.node->SetAttribute(ir::Attribute::String("padding_mode", pad));
+    auto r = far.Run({F({1, 1, 2, 2}, {1, 2, 3, 4}), F({1, 1, 1, 2}, {1e30f, -1e30f})}, 20);
+    ASSERT_TRUE(r.ok()) << pad << ": " << r.status();
+  }
+}
+
+// Found by the run fuzzer: ngram_counts past the end of the pool were read past it; negative or
+// missing ngram_indexes and short weights were not checked either.
+TEST(BadInputTest, TfIdfVectorizerAttributesMustFitThePool) {
+  auto tfidf = [](std::vector<int64_t> counts, std::vector<int64_t> indexes) {
+    auto g = std::make_unique<OneNode>("TfIdfVectorizer", 1);
+    g->node->SetAttribute(ir::Attribute::Int("max_gram_length", 2));
+    g->node->SetAttribute(ir::Attribute::Ints("pool_int64s", {2, 3, 5, 4}));
+    g->node->SetAttribute(ir::Attribute::Ints("ngram_counts", std::move(counts)));
+    g->node->SetAttribute(ir::Attribute::Ints("ngram_indexes", std::move(indexes)));
+    return g;
+  };
+  const Tensor x = I64({6}, {2, 3, 5, 4, 2, 3});
+  ExpectError(*tfidf({0, 93}, {0, 1, 2, 3}), {x}, 9, "ngram_counts");
+  ExpectError(*tfidf({0, 2}, {0, 1}), {x}, 9, "2 entries for 3 n-grams");
+  ExpectError(*tfidf({0, 2}, {0, -1, 2}), {x}, 9, "non-negative");
+  auto ok = tfidf({0, 2}, {0, 1, 2})->Run({x}, 9);
+  ASSERT_TRUE(ok.ok()) << ok.status();
+}
+
+// Found by the run fuzzer: a weight with fewer channels than the input was read past its end.
+TEST(BadInputTest, CausalConvWithStateShapes) {
+  OneNode w("CausalConvWithState", 2);
+  ExpectError(w, {F({1, 2, 3}, Zeros(6)), F({1, 1, 2}, Zeros(2))}, 27, "weight has shape");
+  OneNode past("CausalConvWithState", 4);
+  ExpectError(past, {F({1, 2, 3}, Zeros(6)), F({2, 1, 2}, Zeros(4)), F({2}, Zeros(2)), F({1, 2, 3}, Zeros(6))}, 27,
+              "past_state has shape");
+  OneNode ok("CausalConvWithState", 2);
+  auto r = ok.Run({F({1, 2, 3}, Zeros(6)), F({2, 1, 2}, Zeros(4))}, 27);
+  ASSERT_TRUE(r.ok()) << r.status();
+}
+
+// Found by the run fuzzer: with axes, a sizes (or scales, roi) input shorter than axes was read past
+// its end.
+TEST(BadInputTest, ResizeInputsHaveOneValuePerListedAxis) {
+  OneNode g("Resize", 4);
+  g.node->SetAttribute(ir::Attribute::Ints("axes", {2, 3}));
+  g.node->SetAttribute(ir::Attribute::String("mode", "linear"));
+  ExpectError(g, {F({1, 1, 2, 2}, Zeros(4)), F({0}, {}), F({0}, {}), I64({1}, {3})}, 19, "per axis of the 2");
+}
+
+// Found by the run fuzzer: a sequence length past the time axis was read past the input's end.
+TEST(BadInputTest, ReverseSequenceLengthsMustFit) {
+  OneNode g("ReverseSequence", 2);
+  ExpectError(g, {F({2, 2}, Zeros(4)), I64({2}, {1, 3})}, 10, "sequence length 3");
+  OneNode batch("ReverseSequence", 2);
+  ExpectError(batch, {F({2, 2}, Zeros(4)), I64({1}, {1})}, 10, "for a batch of 2");
+}
+
+// Found by the run fuzzer: ConvTranspose of an X with an empty spatial dim scattered from an empty
+// column buffer; a bias of the wrong length was read past its end.
+TEST(BadInputTest, ConvTransposeEmptyInputAndBiasLength) {
+  OneNode empty("ConvTranspose", 2);
+  auto r = empty.Run({F({1, 1, 0, 2}, {}), F({1, 1, 2, 2}, Zeros(4))}, 22);
+  ASSERT_TRUE(r.ok()) << r.status();
+  OneNode bias("ConvTranspose", 3);
+  ExpectError(bias, {F({1, 1, 2, 2}, Zeros(4)), F({1, 2, 2, 2}, Zeros(8)), F({1}, Zeros(1))}, 22,
+              "one value per output channel");
+}
+
 }  // namespace
 }  // namespace onnx_opt::interpreter

@@ -631,6 +631,9 @@ Status ConvTransposeKernel(KernelContext& ctx) {
       out[i] = full - pads[i] - pads[i + nd];
     }
   }
+  for (int64_t o : out) {
+    if (o < 0) return ctx.Error("pads leave a negative output size");
+  }
   // Geometry of the equivalent forward conv: "in" is Y's spatial, "out" is X's spatial.
   Geometry g;
   g.nd = nd;
@@ -645,7 +648,10 @@ Status ConvTransposeKernel(KernelContext& ctx) {
   ydims.insert(ydims.end(), out.begin(), out.end());
   Tensor y(x.dtype(), ydims);
   Tensor b;
-  if (ctx.has_input(2)) b = WidenToFloat(ctx.input(2));
+  if (ctx.has_input(2)) {
+    b = WidenToFloat(ctx.input(2));
+    if (b.size() != M || b.dtype() != x.dtype()) return ctx.Error("B must have one value per output channel");
+  }
   RETURN_IF_ERROR(DispatchFloat(x.dtype(), [&](auto tag) -> Status {
     using T = decltype(tag);
     const int64_t Cg = C / group, K = g.k_size(), I = g.out_size(), O = g.in_size();
@@ -658,7 +664,8 @@ Status ConvTransposeKernel(KernelContext& ctx) {
         // col [Mg*K, I] = W_g^T [Mg*K, Cg] * X_g [Cg, I]
         Gemm<T>(true, false, Mg * K, I, Cg, T(1), pw + gi * Cg * Mg * K, px + (n * C + gi * Cg) * I, T(0),
                 col.data());
-        Col2Im<T>(col.data(), Mg, g, py + (n * M + gi * Mg) * O);
+        // An empty X (or no output channels) scatters nothing; Col2Im's loops would still run once.
+        if (!col.empty()) Col2Im<T>(col.data(), Mg, g, py + (n * M + gi * Mg) * O);
       }
       if (ctx.has_input(2)) {
         for (int64_t m = 0; m < M; ++m) {

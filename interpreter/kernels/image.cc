@@ -327,6 +327,13 @@ Status ResizeKernel(KernelContext& ctx) {
   std::vector<int64_t> axes = ctx.GetInts("axes");
   if (!axes.empty()) {
     ASSIGN_OR_RETURN(axes, NormalizeAxes(axes, r));
+    // scales, sizes and roi hold values for the listed axes only.
+    const size_t count = axes.size();
+    if ((!scales.empty() && scales.size() != count) || (!sizes.empty() && sizes.size() != count) ||
+        (!roi.empty() && roi.size() != 2 * count)) {
+      return ctx.Error(absl::StrCat("scales, sizes and roi must have 1, 1 and 2 values per axis of the ", count,
+                                    " in axes"));
+    }
     std::vector<double> full_scales(r, 1.0), full_roi;
     std::vector<int64_t> full_sizes = x->dims();
     if (!roi.empty()) {
@@ -349,15 +356,19 @@ Status ResizeKernel(KernelContext& ctx) {
   }
   const std::string policy = ctx.GetString("keep_aspect_ratio_policy", "stretch");
   if (!sizes.empty() && policy != "stretch") {
+    if (static_cast<int64_t>(sizes.size()) != r) return ctx.Error("sizes has the wrong length");
     double s = policy == "not_larger" ? 1e300 : 0;
     for (int64_t a : axes) {
+      if (x->dim(a) == 0) return ctx.Error("keep_aspect_ratio_policy needs a non-empty input");
       const double v = static_cast<double>(sizes[a]) / x->dim(a);
       s = policy == "not_larger" ? std::min(s, v) : std::max(s, v);
     }
     scales.assign(r, 1.0);
     for (int64_t a : axes) {
       scales[a] = s;
-      sizes[a] = static_cast<int64_t>(std::round(s * x->dim(a)));
+      const double size = std::round(s * x->dim(a));
+      if (!(size >= 0 && size < 0x1p62)) return ctx.Error("the output would be too large");
+      sizes[a] = static_cast<int64_t>(size);
     }
     return ResizeImpl(ctx, *x, scales, sizes, roi, p);
   }
@@ -435,20 +446,21 @@ Status CenterCropPadKernel(KernelContext& ctx) {
 }
 
 
+// n, the number of whole ranges folded, stays a double: far coordinates would overflow an integer.
 double Reflect(double x, double lo, double hi) {
   const double rng = hi - lo;
   if (rng <= 0) return lo;
   if (x < lo) {
     const double dx = lo - x;
-    const int64_t n = static_cast<int64_t>(dx / rng);
+    const double n = std::floor(dx / rng);
     const double r = dx - n * rng;
-    return n % 2 == 0 ? lo + r : hi - r;
+    return std::fmod(n, 2.0) == 0 ? lo + r : hi - r;
   }
   if (x > hi) {
     const double dx = x - hi;
-    const int64_t n = static_cast<int64_t>(dx / rng);
+    const double n = std::floor(dx / rng);
     const double r = dx - n * rng;
-    return n % 2 == 0 ? hi - r : lo + r;
+    return std::fmod(n, 2.0) == 0 ? hi - r : lo + r;
   }
   return x;
 }
@@ -463,9 +475,17 @@ Status GridSampleKernel(KernelContext& ctx) {
   if (mode == "bicubic") mode = "cubic";
   const std::string pad = ctx.GetString("padding_mode", "zeros");
   const bool align = ctx.GetInt("align_corners", 0) != 0;
+  if (x.rank() < 3) return ctx.Error("X must have rank >= 3");
   const int64_t r = x.rank() - 2, N = x.dim(0), C = x.dim(1);
-  if (grid.rank() != r + 2 || grid.dim(grid.rank() - 1) != r) return ctx.Error("grid has the wrong shape");
+  if (grid.rank() != r + 2 || grid.dim(0) != N || grid.dim(grid.rank() - 1) != r) {
+    return ctx.Error(absl::StrCat("grid has shape ", DimsToString(grid.dims()), "; X of shape ",
+                                  DimsToString(x.dims()), " needs a grid of rank ", r + 2, " with first dim ", N,
+                                  " and last dim ", r));
+  }
   std::vector<int64_t> in(x.dims().begin() + 2, x.dims().end());
+  for (int64_t d : in) {
+    if (d == 0) return ctx.Error("X must not have empty spatial dims");
+  }
   std::vector<int64_t> out(grid.dims().begin() + 1, grid.dims().end() - 1);
   const int64_t O = NumElements(out), I = NumElements(in);
   std::vector<int64_t> ydims{N, C};
@@ -485,7 +505,11 @@ Status GridSampleKernel(KernelContext& ctx) {
       for (int64_t d = 0; d < r; ++d) {
         const double nc = gp[r - 1 - d];
         double c = align ? (nc + 1) / 2 * (in[d] - 1) : ((nc + 1) * in[d] - 1) / 2;
+        if (!std::isfinite(c)) return ctx.Error("grid has a non-finite coordinate");
         if (pad == "reflection") c = Reflect(c, lo[d], hi[d]);
+        // Far outside the input every tap is padding, as it is a little past the border: clamping
+        // keeps the taps' integer indices representable without changing the result.
+        c = std::clamp(c, -4.0 - static_cast<double>(in[d]), 4.0 + static_cast<double>(in[d]));
         taps[d].clear();
         if (mode == "nearest") {
           taps[d].push_back({static_cast<int64_t>(std::nearbyint(c)), 1.0});
@@ -544,7 +568,15 @@ Status AffineGridKernel(KernelContext& ctx) {
   const bool align = ctx.GetInt("align_corners", 0) != 0;
   const int64_t r = static_cast<int64_t>(size.size()) - 2;  // 2 or 3 spatial dims
   if (r != 2 && r != 3) return ctx.Error("size must have 4 or 5 elements");
+  for (int64_t v : size) {
+    if (v < 0) return ctx.Error("size must not have negative values");
+  }
   const int64_t N = size[0];
+  // theta holds one r x (r + 1) affine matrix per batch item.
+  if (theta.rank() != 3 || theta.dim(0) != N || theta.dim(1) != r || theta.dim(2) != r + 1) {
+    return ctx.Error(absl::StrCat("theta has shape ", DimsToString(theta.dims()), "; size ", DimsToString(size),
+                                  " needs [", N, ", ", r, ", ", r + 1, "]"));
+  }
   std::vector<int64_t> sp(size.begin() + 2, size.end());
   auto coord = [&](int64_t i, int64_t len) {
     if (align) return len == 1 ? 0.0 : -1 + 2.0 * i / (len - 1);

@@ -492,6 +492,18 @@ Status ReverseSequenceKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(const Tensor* x, ctx.TensorInput(0));
   ASSIGN_OR_RETURN(std::vector<int64_t> lens, ctx.IntsInput(1));
   const int64_t batch_axis = ctx.GetInt("batch_axis", 1), time_axis = ctx.GetInt("time_axis", 0);
+  if (x->rank() < 2) return ctx.Error("the input must have rank >= 2");
+  if ((batch_axis != 0 && batch_axis != 1) || (time_axis != 0 && time_axis != 1) || batch_axis == time_axis) {
+    return ctx.Error("batch_axis and time_axis must be 0 and 1 in some order");
+  }
+  if (static_cast<int64_t>(lens.size()) != x->dim(batch_axis)) {
+    return ctx.Error(absl::StrCat("sequence_lens has ", lens.size(), " values for a batch of ", x->dim(batch_axis)));
+  }
+  for (int64_t len : lens) {
+    if (len < 0 || len > x->dim(time_axis)) {
+      return ctx.Error(absl::StrCat("sequence length ", len, " is outside [0, ", x->dim(time_axis), "]"));
+    }
+  }
   Tensor out = x->Clone();
   const std::vector<int64_t> strides = Strides(x->dims());
   const int64_t n = x->size(), r = x->rank();

@@ -446,21 +446,44 @@ Status TfIdfKernel(KernelContext& ctx) {
   const std::string mode = ctx.GetString("mode", "TF");
   const std::vector<int64_t> counts = ctx.GetInts("ngram_counts"), indexes = ctx.GetInts("ngram_indexes");
   std::vector<float> weights = ctx.GetFloats("weights");
+  if (mode != "TF" && mode != "IDF" && mode != "TFIDF") return ctx.Error("mode must be TF, IDF or TFIDF");
+  if (min_n < 1 || max_n < min_n || max_skip < 0) {
+    return ctx.Error("needs 1 <= min_gram_length <= max_gram_length and max_skip_count >= 0");
+  }
+  if (x->rank() != 1 && x->rank() != 2) return ctx.Error("X must have rank 1 or 2");
+  if (!weights.empty() && weights.size() != indexes.size()) {
+    return ctx.Error("weights must have one value per ngram_indexes entry");
+  }
   // Pool tokens as strings ("i<n>" for ints) so both kinds share one path.
   std::vector<std::string> pool;
   for (int64_t v : ctx.GetInts("pool_int64s")) pool.push_back(std::to_string(v));
   for (const std::string& s : ctx.GetStrings("pool_strings")) pool.push_back(s);
+  const int64_t pool_size = static_cast<int64_t>(pool.size());
+  for (size_t g = 0; g < counts.size(); ++g) {
+    if (counts[g] < 0 || counts[g] > pool_size || (g > 0 && counts[g] < counts[g - 1])) {
+      return ctx.Error("ngram_counts must be non-decreasing starts within the pool");
+    }
+  }
   std::map<std::vector<std::string>, int64_t> ngram_id;
   int64_t id = 0;
   for (size_t g = 0; g < counts.size(); ++g) {
     const int64_t n = g + 1;
-    const int64_t begin = counts[g], end = g + 1 < counts.size() ? counts[g + 1] : pool.size();
+    const int64_t begin = counts[g], end = g + 1 < counts.size() ? counts[g + 1] : pool_size;
     for (int64_t p = begin; p + n <= end; p += n) {
       ngram_id[std::vector<std::string>(pool.begin() + p, pool.begin() + p + n)] = id++;
     }
   }
+  if (static_cast<int64_t>(indexes.size()) < id) {
+    return ctx.Error(absl::StrCat("ngram_indexes has ", indexes.size(), " entries for ", id, " n-grams"));
+  }
   int64_t out_len = 0;
-  for (int64_t v : indexes) out_len = std::max(out_len, v + 1);
+  for (int64_t v : indexes) {
+    if (v < 0 || v == std::numeric_limits<int64_t>::max()) return ctx.Error("ngram_indexes must be non-negative");
+    out_len = std::max(out_len, v + 1);
+  }
+  // The weight of each output that an n-gram feeds (the last entry wins); other outputs stay 0.
+  std::map<int64_t, double> out_weight;
+  for (size_t k = 0; k < indexes.size(); ++k) out_weight[indexes[k]] = weights.empty() ? 1.0 : weights[k];
   std::vector<std::string> tokens(x->size());
   if (x->is_string()) {
     for (int64_t i = 0; i < x->size(); ++i) tokens[i] = x->data<std::string>()[i];
@@ -469,34 +492,29 @@ Status TfIdfKernel(KernelContext& ctx) {
     for (int64_t i = 0; i < x->size(); ++i) tokens[i] = std::to_string(xi.data<int64_t>()[i]);
   }
   const int64_t rows = x->rank() == 2 ? x->dim(0) : 1;
-  const int64_t len = x->rank() == 0 ? 1 : x->dim(x->rank() - 1);
+  const int64_t len = x->dim(x->rank() - 1);
+  // Longer n-grams than the pool holds, or skips that leave no room for a second token, match nothing.
+  const int64_t top_n = std::min<int64_t>(max_n, static_cast<int64_t>(counts.size()));
+  const int64_t top_skip = std::min<int64_t>(max_skip, len);
   Tensor y(DataType::kFloat, x->rank() == 2 ? std::vector<int64_t>{rows, out_len} : std::vector<int64_t>{out_len});
   float* py = y.mutable_data<float>();
   for (int64_t r = 0; r < rows; ++r) {
-    std::vector<double> cnt(out_len, 0);
-    for (int64_t skip = 0; skip <= max_skip; ++skip) {
-      for (int64_t n = min_n; n <= max_n; ++n) {
+    float* row = py + r * out_len;  // zero-filled; counts first
+    for (int64_t skip = 0; skip <= top_skip; ++skip) {
+      for (int64_t n = min_n; n <= top_n; ++n) {
         if (n == 1 && skip > 0) continue;
         for (int64_t s = 0; s + (n - 1) * (skip + 1) < len; ++s) {
           std::vector<std::string> key;
           for (int64_t j = 0; j < n; ++j) key.push_back(tokens[r * len + s + j * (skip + 1)]);
           auto it = ngram_id.find(key);
-          if (it != ngram_id.end()) cnt[indexes[it->second]] += 1;
+          if (it != ngram_id.end()) row[indexes[it->second]] += 1;
         }
       }
     }
-    for (int64_t o = 0; o < out_len; ++o) {
-      // weights are indexed by ngram id; map output index back.
-      double w = 1;
-      if (!weights.empty()) {
-        for (size_t k = 0; k < indexes.size(); ++k) {
-          if (indexes[k] == o) w = weights[k];
-        }
-      }
-      double v = cnt[o];
-      if (mode == "IDF") v = v > 0 ? w : 0;
-      else if (mode == "TFIDF") v = v * w;
-      py[r * out_len + o] = static_cast<float>(v);
+    if (mode == "TF") continue;
+    for (const auto& [o, w] : out_weight) {
+      const double v = row[o];
+      row[o] = static_cast<float>(mode == "IDF" ? (v > 0 ? w : 0) : v * w);
     }
   }
   ctx.set_output(0, std::move(y));

@@ -148,13 +148,22 @@ Status CausalConvWithStateKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(Tensor w, CastTensor(ctx.input(1), DataType::kDouble));
   if (x.rank() != 3 || w.rank() != 3) return ctx.Error("input and weight must be 3-D");
   const int64_t N = x.dim(0), C = x.dim(1), L = x.dim(2), K = w.dim(2);
+  // Depthwise: weight [C, 1, K], bias [C], past_state [N, C, K - 1].
+  if (w.dim(0) != C || w.dim(1) != 1 || K < 1) {
+    return ctx.Error(absl::StrCat("weight has shape ", DimsToString(w.dims()), "; expected [", C, ", 1, K >= 1]"));
+  }
   Tensor b(DataType::kDouble, {C});
   if (ctx.has_input(2)) {
     ASSIGN_OR_RETURN(b, CastTensor(ctx.input(2), DataType::kDouble));
+    if (b.size() != C) return ctx.Error(absl::StrCat("bias has ", b.size(), " values for ", C, " channels"));
   }
   Tensor past(DataType::kDouble, {N, C, K - 1});
   if (ctx.has_input(3)) {
     ASSIGN_OR_RETURN(past, CastTensor(ctx.input(3), DataType::kDouble));
+    if (past.dims() != std::vector<int64_t>{N, C, K - 1}) {
+      return ctx.Error(absl::StrCat("past_state has shape ", DimsToString(past.dims()), "; expected ",
+                                    DimsToString({N, C, K - 1})));
+    }
   }
   const std::string act = ctx.GetString("activation", "none");
   const int64_t P = L + K - 1;
