@@ -23,7 +23,7 @@ namespace {
 
 // The parsed or exported ModelProto lives in an arena: protobuf then allocates its thousands of
 // small strings and messages from a few blocks and frees them at once, instead of one malloc and
-// one free each (a fifth of a load was spent there).
+// one free each.
 google::protobuf::ArenaOptions ProtoArenaOptions() {
   google::protobuf::ArenaOptions options;
   options.start_block_size = 64 << 10;
