@@ -279,5 +279,16 @@ TEST(BadInputTest, ConvTransposeEmptyInputAndBiasLength) {
               "one value per output channel");
 }
 
+TEST(BadInputTest, SplitToSequenceSplitMustTileTheAxis) {
+  OneNode g("SplitToSequence", 2);
+  ExpectError(g, {F({4}, Zeros(4)), I64({}, {0})}, 11, "must be positive");
+  ExpectError(g, {F({4}, Zeros(4)), I64({}, {-2})}, 11, "must be positive");
+  ExpectError(g, {F({4}, Zeros(4)), I64({2}, {3, 3})}, 11, "does not add up");
+  ExpectError(g, {F({4}, Zeros(4)), I64({2}, {-1, 5})}, 11, "does not add up");
+  ExpectError(g, {F({4}, Zeros(4)), I64({2}, {1, 2})}, 11, "does not add up");
+  auto ok = g.Run({F({4}, Zeros(4)), I64({2}, {1, 3})}, 11);
+  ASSERT_TRUE(ok.ok()) << ok.status();
+}
+
 }  // namespace
 }  // namespace onnx_opt::interpreter

@@ -90,9 +90,22 @@ Status SplitToSequenceKernel(KernelContext& ctx) {
   } else {
     ASSIGN_OR_RETURN(std::vector<int64_t> split, ctx.IntsInput(1));
     if (ctx.input(1).rank() == 0) {
+      // Chunks of c, the last one smaller (a c of 0 or less never ends: found by the run fuzzer).
       const int64_t c = split[0];
+      if (c <= 0) return ctx.Error(absl::StrCat("a scalar split must be positive, got ", c));
       for (int64_t s = 0; s < len; s += c) sizes.push_back(std::min(c, len - s));
     } else {
+      // The parts must tile the axis exactly: anything else would read past the input.
+      int64_t total = 0;
+      for (int64_t s : split) {
+        if (s < 0 || s > len - total) {
+          return ctx.Error(absl::StrCat("split ", DimsToString(split), " does not add up to the axis length ", len));
+        }
+        total += s;
+      }
+      if (total != len) {
+        return ctx.Error(absl::StrCat("split ", DimsToString(split), " does not add up to the axis length ", len));
+      }
       sizes = split;
     }
   }
