@@ -290,5 +290,16 @@ TEST(BadInputTest, SplitToSequenceSplitMustTileTheAxis) {
   ASSERT_TRUE(ok.ok()) << ok.status();
 }
 
+TEST(BadInputTest, IntegerMaxPoolWindowInThePaddingIsTheLowestValue) {
+  OneNode g("MaxPool", 1);
+  g.node->SetAttribute(ir::Attribute::Ints("kernel_shape", {1, 1}));
+  g.node->SetAttribute(ir::Attribute::Ints("pads", {1, 1, 1, 1}));
+  auto r = g.Run({Tensor::FromVector<uint8_t>(ir::DataType::kUint8, {1, 1, 1, 1}, {7})}, 12);
+  ASSERT_TRUE(r.ok()) << r.status();
+  const Tensor& y = (*r)[0].tensor();
+  ASSERT_EQ(y.dims(), (std::vector<int64_t>{1, 1, 3, 3}));
+  for (int64_t i = 0; i < 9; ++i) EXPECT_EQ(y.data<uint8_t>()[i], i == 4 ? 7 : 0) << i;
+}
+
 }  // namespace
 }  // namespace onnx_opt::interpreter

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <type_traits>
 #include <memory>
 
 #include "interpreter/cpu/thread_pool.h"
@@ -691,6 +692,20 @@ double LpPoolExponent(const KernelContext& ctx) {
   return a->kind() == ir::AttributeKind::kFloat ? a->f : static_cast<double>(a->i);
 }
 
+// A pooled double as T. For integer types, out-of-range values saturate: a max window entirely in
+// the padding is -inf, and casting that to an integer is undefined (found by the run fuzzer on a
+// uint8 MaxPool).
+template <typename T>
+T SaturatingCast(double r) {
+  if constexpr (std::is_integral_v<T>) {
+    constexpr double kLowest = static_cast<double>(std::numeric_limits<T>::lowest());
+    constexpr double kMax = static_cast<double>(std::numeric_limits<T>::max());  // 2^63 for int64: exclusive
+    if (!(r > kLowest)) return std::numeric_limits<T>::lowest();
+    if (r >= kMax) return std::numeric_limits<T>::max();
+  }
+  return static_cast<T>(r);
+}
+
 template <Pool kind>
 Status PoolKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(const Tensor* x0, ctx.TensorInput(0));
@@ -769,7 +784,7 @@ Status PoolKernel(KernelContext& ctx) {
         double r = acc;
         if (kind == Pool::kAvg) r = count > 0 ? acc / count : 0;
         if (kind == Pool::kLp) r = std::pow(acc, 1.0 / p);
-        py[nc * O + ol] = static_cast<T>(r);
+        py[nc * O + ol] = SaturatingCast<T>(r);
         if (wants_indices) pi[nc * O + ol] = best < 0 ? 0 : nc * I + best;
         ++ol;
       } while (Next(oi, g.out));
