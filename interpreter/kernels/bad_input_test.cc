@@ -301,5 +301,10 @@ TEST(BadInputTest, IntegerMaxPoolWindowInThePaddingIsTheLowestValue) {
   for (int64_t i = 0; i < 9; ++i) EXPECT_EQ(y.data<uint8_t>()[i], i == 4 ? 7 : 0) << i;
 }
 
+TEST(BadInputTest, ReshapeTargetWhoseProductOverflows) {
+  OneNode g("Reshape", 2);
+  ExpectError(g, {F({2, 2}, Zeros(4)), I64({3}, {381, int64_t{1} << 57, 4})}, 14, "cannot reshape");
+}
+
 }  // namespace
 }  // namespace onnx_opt::interpreter

@@ -60,8 +60,9 @@ Status ReshapeKernel(KernelContext& ctx) {
       infer = i;
     } else if (shape[i] < 0) {
       return ctx.Error("shape has a negative dim");
-    } else {
-      known *= shape[i];
+    } else if (__builtin_mul_overflow(known, shape[i], &known)) {
+      // No tensor has that many elements (found by the run fuzzer: the product overflowed).
+      return ctx.Error(absl::StrCat("cannot reshape ", x->ShapeString(), " to ", DimsToString(shape)));
     }
   }
   if (infer >= 0) shape[infer] = known == 0 ? 0 : x->size() / known;
