@@ -34,6 +34,15 @@ absl::Status ParseStream(google::protobuf::io::ZeroCopyInputStream* stream, cons
   return absl::OkStatus();
 }
 
+// Bytes in memory that protobuf can parse: some, and under its 2 GiB limit.
+absl::Status CheckParseableSize(uint64_t size, const std::string& source, const std::string& what) {
+  if (size == 0) return ParseError(source, what, "there are no bytes");
+  if (size > kMaxProtoBytes) {
+    return ParseError(source, what, absl::StrCat(size, " bytes; protobuf cannot parse 2 GiB or more"));
+  }
+  return absl::OkStatus();
+}
+
 // Reads consecutive pieces of memory as one stream, without copying them.
 class PiecesInputStream final : public google::protobuf::io::ZeroCopyInputStream {
  public:
@@ -138,11 +147,7 @@ absl::Status ParseProtoFile(const std::string& path, const std::string& what,
 
 absl::Status ParseProtoBytes(std::string_view bytes, const std::string& source,
                              const std::string& what, google::protobuf::Message* message) {
-  if (bytes.empty()) return ParseError(source, what, "there are no bytes");
-  if (bytes.size() > kMaxProtoBytes) {
-    return ParseError(source, what,
-                      absl::StrCat(bytes.size(), " bytes; protobuf cannot parse 2 GiB or more"));
-  }
+  if (absl::Status s = CheckParseableSize(bytes.size(), source, what); !s.ok()) return s;
   google::protobuf::io::ArrayInputStream stream(bytes.data(), static_cast<int>(bytes.size()));
   return ParseStream(&stream, source, what, message);
 }
@@ -150,10 +155,7 @@ absl::Status ParseProtoBytes(std::string_view bytes, const std::string& source,
 absl::Status ParseProtoPieces(const std::vector<std::string_view>& pieces, uint64_t size,
                               const std::string& source, const std::string& what,
                               google::protobuf::Message* message) {
-  if (size == 0) return ParseError(source, what, "there are no bytes");
-  if (size > kMaxProtoBytes) {
-    return ParseError(source, what, absl::StrCat(size, " bytes; protobuf cannot parse 2 GiB or more"));
-  }
+  if (absl::Status s = CheckParseableSize(size, source, what); !s.ok()) return s;
   PiecesInputStream stream(pieces);
   return ParseStream(&stream, source, what, message);
 }
