@@ -8,11 +8,9 @@
 namespace onnx_opt::interpreter {
 
 absl::StatusOr<int64_t> NormalizeAxis(int64_t axis, int64_t rank) {
+  // No allowance for scalars: callers index per-axis arrays of length rank with the result.
   if (axis < -rank || axis >= rank) {
-    if (!(rank == 0 && (axis == 0 || axis == -1))) {
-      return absl::InvalidArgumentError(absl::StrCat("axis ", axis, " is out of range for rank ", rank));
-    }
-    return 0;
+    return absl::InvalidArgumentError(absl::StrCat("axis ", axis, " is out of range for rank ", rank));
   }
   return axis < 0 ? axis + rank : axis;
 }

@@ -18,6 +18,15 @@ TEST(ReductionTest, ReduceSumAxesInputKeepdims) {
   EXPECT_EQ((*r)[0].tensor().ToVector<float>(), (std::vector<float>{6, 15}));
 }
 
+TEST(ReductionTest, AxisOfAScalarIsAnError) {
+  // A scalar has no axis 0: the mask of reduced axes is empty (found by the run fuzzer: a write past it).
+  OneNode g("ReduceL1", 2);
+  auto r = g.Run({F({}, {3}), I64({1}, {0})});
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("out of range for rank 0"), std::string::npos) << r.status();
+  EXPECT_TRUE(g.Run({F({}, {-3}), I64({0}, {})}).ok());
+}
+
 TEST(ReductionTest, ReduceMeanAttributeAxesBeforeOpset18) {
   OneNode g("ReduceMean", 1);
   g.node->SetAttribute(ir::Attribute::Ints("axes", {0}));
