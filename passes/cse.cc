@@ -5,55 +5,52 @@
 #include "ir/node.h"
 #include "ir/status_macros.h"
 #include "optimizer/pass_registry.h"
-#include "passes/graph_walk.h"
 #include "passes/node_key.h"
 #include "passes/op_traits.h"
+#include "passes/rewrite/graph_pass.h"
 
 namespace onnx_opt::passes {
 namespace {
 
-class CommonSubexpressionElimination final : public optimizer::Pass {
+class CommonSubexpressionElimination final : public rewrite::GraphPass {
  public:
-  std::string_view name() const override { return "cse"; }
+  static constexpr char kName[] = "cse";
+  CommonSubexpressionElimination() : GraphPass(kName) {}
 
-  absl::StatusOr<bool> Run(ir::Model& model, optimizer::PassContext& ctx) override {
-    return ForEachGraphOuterFirst(model, [&](ir::Graph& g) -> absl::StatusOr<bool> {
-      // An earlier node computing the same thing reads the same inputs, so it is among the users
-      // of n's least used input: looking there touches only n's neighbourhood. Nodes without inputs,
-      // or whose inputs all have many users (shared constants), go through a hash set instead.
-      absl::flat_hash_set<Seen, SeenHash, SeenEq> seen;
-      const uint64_t visited = ir::NewWalkStamp();
-      bool changed = false;
-      for (ir::Node* n : g.nodes()) {
-        // Only ops whose meaning we know; function calls are left alone (their bodies may be random).
-        if (!(n->is_onnx_domain() || n->domain() == "ai.onnx.ml") || IsNondeterministic(*n)) continue;
-        if (!n->subgraphs().empty()) continue;
-        n->set_walk_stamp(visited);
-        ir::Node* first = nullptr;
-        const ir::Value* fewest = LeastUsedInput(*n);
-        if (fewest != nullptr && fewest->uses().size() <= kScanLimit) {
-          for (const ir::Use& u : fewest->uses()) {
-            ir::Node* m = u.node;
-            if (m == nullptr || m == n || m->walk_stamp() != visited || m->graph() != &g) continue;
-            if (ComputeSame(*m, *n) && Merge(m, n)) {
-              first = m;
-              break;
-            }
+  absl::StatusOr<int64_t> RunOnGraph(ir::Graph& g, rewrite::GraphRun&) override {
+    // An earlier node computing the same thing reads the same inputs, so it is among the users
+    // of n's least used input: looking there touches only n's neighbourhood. Nodes without inputs,
+    // or whose inputs all have many users (shared constants), go through a hash set instead.
+    absl::flat_hash_set<Seen, SeenHash, SeenEq> seen;
+    const uint64_t visited = ir::NewWalkStamp();
+    int64_t merged = 0;
+    for (ir::Node* n : g.nodes()) {
+      // Only ops whose meaning we know; function calls are left alone (their bodies may be random).
+      if (!(n->is_onnx_domain() || n->domain() == "ai.onnx.ml") || IsNondeterministic(*n)) continue;
+      if (!n->subgraphs().empty()) continue;
+      n->set_walk_stamp(visited);
+      ir::Node* first = nullptr;
+      const ir::Value* fewest = LeastUsedInput(*n);
+      if (fewest != nullptr && fewest->uses().size() <= kScanLimit) {
+        for (const ir::Use& u : fewest->uses()) {
+          ir::Node* m = u.node;
+          if (m == nullptr || m == n || m->walk_stamp() != visited || m->graph() != &g) continue;
+          if (ComputeSame(*m, *n) && Merge(m, n)) {
+            first = m;
+            break;
           }
-        } else {
-          std::optional<size_t> hash = NodeHash(*n);
-          if (!hash.has_value()) continue;
-          auto [it, inserted] = seen.insert(Seen{*hash, n});
-          if (!inserted && Merge(it->node, n)) first = it->node;
         }
-        if (first == nullptr) continue;
-        RETURN_IF_ERROR(g.Erase(n));
-        ctx.CountRewrite();
-        changed = true;
+      } else {
+        std::optional<size_t> hash = NodeHash(*n);
+        if (!hash.has_value()) continue;
+        auto [it, inserted] = seen.insert(Seen{*hash, n});
+        if (!inserted && Merge(it->node, n)) first = it->node;
       }
-      g.ReleaseErased();
-      return changed;
-    });
+      if (first == nullptr) continue;
+      RETURN_IF_ERROR(g.Erase(n));
+      ++merged;
+    }
+    return merged;
   }
 
  private:
@@ -103,6 +100,7 @@ class CommonSubexpressionElimination final : public optimizer::Pass {
 
 }  // namespace
 
-REGISTER_PASS(CommonSubexpressionElimination, "cse", "merge nodes that compute the same thing");
+REGISTER_PASS(CommonSubexpressionElimination, CommonSubexpressionElimination::kName,
+              "merge nodes that compute the same thing");
 
 }  // namespace onnx_opt::passes

@@ -2,32 +2,29 @@
 // graph and function body. Nodes of unknown domains stay: we cannot know they have no side effects.
 #include "ir/status_macros.h"
 #include "optimizer/pass_registry.h"
-#include "passes/graph_walk.h"
 #include "passes/op_traits.h"
+#include "passes/rewrite/graph_pass.h"
 
 namespace onnx_opt::passes {
 namespace {
 
-class EliminateDeadNodes final : public optimizer::Pass {
+class EliminateDeadNodes final : public rewrite::GraphPass {
  public:
-  std::string_view name() const override { return "dead-nodes"; }
+  static constexpr char kName[] = "dead-nodes";
+  EliminateDeadNodes() : GraphPass(kName) {}
 
-  absl::StatusOr<bool> Run(ir::Model& model, optimizer::PassContext& ctx) override {
-    return ForEachGraphOuterFirst(model, [&](ir::Graph& g) -> absl::StatusOr<bool> {
-      bool changed = false;
-      // Walking backwards removes whole dead chains in one sweep.
-      for (ir::Node* n = g.last_node(); n != nullptr;) {
-        ir::Node* prev = n->prev();
-        if (IsDead(model, *n)) {
-          RETURN_IF_ERROR(g.Erase(n));
-          ctx.CountRewrite();
-          changed = true;
-        }
-        n = prev;
+  absl::StatusOr<int64_t> RunOnGraph(ir::Graph& g, rewrite::GraphRun& run) override {
+    int64_t erased = 0;
+    // Walking backwards removes whole dead chains in one sweep.
+    for (ir::Node* n = g.last_node(); n != nullptr;) {
+      ir::Node* prev = n->prev();
+      if (IsDead(run.model, *n)) {
+        RETURN_IF_ERROR(g.Erase(n));
+        ++erased;
       }
-      g.ReleaseErased();
-      return changed;
-    });
+      n = prev;
+    }
+    return erased;
   }
 
  private:
@@ -41,6 +38,6 @@ class EliminateDeadNodes final : public optimizer::Pass {
 
 }  // namespace
 
-REGISTER_PASS(EliminateDeadNodes, "dead-nodes", "remove nodes whose outputs are all unused");
+REGISTER_PASS(EliminateDeadNodes, EliminateDeadNodes::kName, "remove nodes whose outputs are all unused");
 
 }  // namespace onnx_opt::passes

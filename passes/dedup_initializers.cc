@@ -10,7 +10,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/hash/hash.h"
 #include "optimizer/pass_registry.h"
-#include "passes/graph_walk.h"
+#include "passes/rewrite/graph_pass.h"
 
 namespace onnx_opt::passes {
 namespace {
@@ -23,43 +23,41 @@ size_t ContentHash(const ir::Tensor& t) {
   return h;
 }
 
-class DeduplicateInitializers final : public optimizer::Pass {
+class DeduplicateInitializers final : public rewrite::GraphPass {
  public:
-  std::string_view name() const override { return "dedup-initializers"; }
+  static constexpr char kName[] = "dedup-initializers";
+  DeduplicateInitializers() : GraphPass(kName) {}
 
-  absl::StatusOr<bool> Run(ir::Model& model, optimizer::PassContext& ctx) override {
-    return ForEachGraphOuterFirst(model, [&](ir::Graph& g) -> absl::StatusOr<bool> {
-      auto candidate = [](const ir::Value* v) {
-        return v->is_constant_initializer() && !v->is_graph_output() && v->has_uses();
-      };
-      const std::vector<ir::Value*> inits = g.initializers();
-      absl::flat_hash_map<size_t, int> same_shape;  // by type and dims
-      for (const ir::Value* v : inits) {
-        if (candidate(v)) ++same_shape[ShapeHash(*v->initializer())];
+  absl::StatusOr<int64_t> RunOnGraph(ir::Graph& g, rewrite::GraphRun&) override {
+    auto candidate = [](const ir::Value* v) {
+      return v->is_constant_initializer() && !v->is_graph_output() && v->has_uses();
+    };
+    const std::vector<ir::Value*> inits = g.initializers();
+    absl::flat_hash_map<size_t, int> same_shape;  // by type and dims
+    for (const ir::Value* v : inits) {
+      if (candidate(v)) ++same_shape[ShapeHash(*v->initializer())];
+    }
+    absl::flat_hash_map<size_t, std::vector<ir::Value*>> kept;  // by content hash
+    int64_t merged = 0;
+    for (ir::Value* v : inits) {
+      if (!candidate(v) || same_shape[ShapeHash(*v->initializer())] < 2) continue;
+      std::vector<ir::Value*>& bucket = kept[ContentHash(*v->initializer())];
+      auto same = std::find_if(bucket.begin(), bucket.end(), [&](const ir::Value* k) {
+        return k->initializer()->ContentEquals(*v->initializer());
+      });
+      if (same == bucket.end()) {
+        bucket.push_back(v);
+        continue;
       }
-      absl::flat_hash_map<size_t, std::vector<ir::Value*>> kept;  // by content hash
-      bool changed = false;
-      for (ir::Value* v : inits) {
-        if (!candidate(v) || same_shape[ShapeHash(*v->initializer())] < 2) continue;
-        std::vector<ir::Value*>& bucket = kept[ContentHash(*v->initializer())];
-        auto same = std::find_if(bucket.begin(), bucket.end(), [&](const ir::Value* k) {
-          return k->initializer()->ContentEquals(*v->initializer());
-        });
-        if (same == bucket.end()) {
-          bucket.push_back(v);
-          continue;
-        }
-        v->ReplaceAllUsesWith(*same);
-        ctx.CountRewrite();
-        changed = true;
-      }
-      return changed;
-    });
+      v->ReplaceAllUsesWith(*same);
+      ++merged;
+    }
+    return merged;
   }
 };
 
 }  // namespace
 
-REGISTER_PASS(DeduplicateInitializers, "dedup-initializers", "merge initializers with identical contents");
+REGISTER_PASS(DeduplicateInitializers, DeduplicateInitializers::kName, "merge initializers with identical contents");
 
 }  // namespace onnx_opt::passes

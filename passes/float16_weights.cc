@@ -14,20 +14,13 @@
 #include "ir/numeric/float16.h"
 #include "ir/status_macros.h"
 #include "optimizer/pass_registry.h"
-#include "passes/graph_walk.h"
+#include "passes/rewrite/graph_pass.h"
 
 namespace onnx_opt::passes {
 namespace {
 
 constexpr uint64_t kMinElements = 128;
 constexpr float kHalfMax = 65504.0f;
-
-bool ImportsAiOnnx(const ir::Model& model) {
-  for (const ir::OpsetImport& o : model.opset_imports()) {
-    if (o.domain.empty() || o.domain == "ai.onnx") return true;
-  }
-  return false;
-}
 
 // The float16 copy of `t`, or nullopt if some finite value would overflow.
 std::optional<ir::Tensor> ToHalf(const ir::Tensor& t) {
@@ -44,47 +37,45 @@ std::optional<ir::Tensor> ToHalf(const ir::Tensor& t) {
   return half;
 }
 
-class Float16Weights final : public optimizer::Pass {
+// The Cast it inserts is an ai.onnx op: models without ai.onnx (opset 0) are left alone.
+class Float16Weights final : public rewrite::GraphPass {
  public:
-  std::string_view name() const override { return "float16-weights"; }
+  static constexpr char kName[] = "float16-weights";
+  Float16Weights() : GraphPass(kName, rewrite::GraphScope::kMainGraphTree, /*min_opset=*/1) {}
 
-  absl::StatusOr<bool> Run(ir::Model& model, optimizer::PassContext& ctx) override {
-    if (!ImportsAiOnnx(model)) return false;
-    ir::NameGenerator names(model);
-    return ForEachGraphOuterFirst(model.graph(), [&](ir::Graph& g) -> absl::StatusOr<bool> {
-      bool changed = false;
-      const std::vector<ir::Value*> inits = g.initializers();
-      for (ir::Value* v : inits) {
-        if (!v->is_constant_initializer() || v->is_graph_output() || !v->has_uses()) continue;
-        const ir::Tensor& t = *v->initializer();
-        if (t.data_type() != ir::DataType::kFloat) continue;
-        const std::optional<uint64_t> count = t.num_elements();
-        if (!count || *count < kMinElements || t.raw_size() != *count * sizeof(float)) continue;
-        std::optional<ir::Tensor> half = ToHalf(t);
-        if (!half) continue;
+  absl::StatusOr<int64_t> RunOnGraph(ir::Graph& g, rewrite::GraphRun& run) override {
+    ir::NameGenerator& names = run.names;
+    int64_t converted = 0;
+    const std::vector<ir::Value*> inits = g.initializers();
+    for (ir::Value* v : inits) {
+      if (!v->is_constant_initializer() || v->is_graph_output() || !v->has_uses()) continue;
+      const ir::Tensor& t = *v->initializer();
+      if (t.data_type() != ir::DataType::kFloat) continue;
+      const std::optional<uint64_t> count = t.num_elements();
+      if (!count || *count < kMinElements || t.raw_size() != *count * sizeof(float)) continue;
+      std::optional<ir::Tensor> half = ToHalf(t);
+      if (!half) continue;
 
-        half->set_name(names.Fresh(v->name() + "_float16"));
-        ir::Value* stored = g.AddInitializer(std::move(*half));
-        auto cast = ir::Node::Create("", "Cast", {stored}, {names.Fresh(v->name() + "_float32")});
-        cast->SetAttribute(ir::Attribute::Int("to", static_cast<int64_t>(ir::DataType::kFloat)));
-        ir::Node* inserted = g.first_node() != nullptr ? g.InsertBefore(g.first_node(), std::move(cast))
-                                                       : g.Append(std::move(cast));
-        inserted->output(0)->set_type(v->type());
-        v->ReplaceAllUsesWith(inserted->output(0));
-        std::string old_name = v->name();
-        RETURN_IF_ERROR(g.RemoveInitializer(v));
-        inserted->output(0)->set_name(std::move(old_name));  // users keep reading the name they had
-        ctx.CountRewrite();
-        changed = true;
-      }
-      return changed;
-    });
+      half->set_name(names.Fresh(v->name() + "_float16"));
+      ir::Value* stored = g.AddInitializer(std::move(*half));
+      auto cast = ir::Node::Create("", "Cast", {stored}, {names.Fresh(v->name() + "_float32")});
+      cast->SetAttribute(ir::Attribute::Int("to", static_cast<int64_t>(ir::DataType::kFloat)));
+      ir::Node* inserted = g.first_node() != nullptr ? g.InsertBefore(g.first_node(), std::move(cast))
+                                                     : g.Append(std::move(cast));
+      inserted->output(0)->set_type(v->type());
+      v->ReplaceAllUsesWith(inserted->output(0));
+      std::string old_name = v->name();
+      RETURN_IF_ERROR(g.RemoveInitializer(v));
+      inserted->output(0)->set_name(std::move(old_name));  // users keep reading the name they had
+      ++converted;
+    }
+    return converted;
   }
 };
 
 }  // namespace
 
-REGISTER_PASS(Float16Weights, "float16-weights",
+REGISTER_PASS(Float16Weights, Float16Weights::kName,
               "LOSSY: store float32 weights of 128+ elements as float16 with a Cast (run last, verify)");
 
 }  // namespace onnx_opt::passes

@@ -6,6 +6,7 @@
 // from the run's growth budget (PassOptions::fold_growth_limit, 0 by default). Initializers that are also graph inputs are defaults a caller may override: not
 // constants, unless PassOptions::fold_overridable_initializers, which also drops them from the inputs.
 #include <algorithm>
+#include <optional>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
@@ -15,9 +16,9 @@
 #include "ir/status_macros.h"
 #include "optimizer/model_stats.h"
 #include "optimizer/pass_registry.h"
-#include "passes/graph_walk.h"
 #include "passes/node_key.h"
 #include "passes/op_traits.h"
+#include "passes/rewrite/graph_pass.h"
 #include "schema/shape_fold.h"
 
 namespace onnx_opt::passes {
@@ -38,58 +39,56 @@ ir::Value* ReplaceWithInitializer(ir::Graph& g, ir::Value* out, ir::Tensor tenso
   return init;
 }
 
-class ConstantFolding final : public optimizer::Pass {
+// Function bodies are left alone: their nodes follow the function's own opset imports and may take
+// attributes from the caller.
+class ConstantFolding final : public rewrite::GraphPass {
  public:
-  std::string_view name() const override { return "fold-constants"; }
+  static constexpr char kName[] = "fold-constants";
+  ConstantFolding() : GraphPass(kName, rewrite::GraphScope::kMainGraphTree) {}
 
-  absl::StatusOr<bool> Run(ir::Model& model, optimizer::PassContext& ctx) override {
-    bool changed = false;
-    if (ctx.options().fold_overridable_initializers) changed |= FreezeInputDefaults(model.graph(), ctx);
-    const int64_t opset = model.OpsetVersion("").value_or(0);
-    interpreter::Evaluator evaluator(model);
-    // Function bodies are left alone: their nodes follow the function's own opset imports and may
-    // take attributes from the caller.
-    absl::StatusOr<bool> folded = ForEachGraphOuterFirst(model.graph(), [&](ir::Graph& g) -> absl::StatusOr<bool> {
-      bool any = false;
-      // Nodes computing the same thing from the same constants (exporters repeat shape arithmetic,
-      // say) are evaluated once: later ones take the first one's initializers. Folded nodes stay
-      // in the graph, without uses, until the walk ends, so that the memo can compare with them.
-      absl::flat_hash_map<size_t, std::vector<FoldedNode>> memo;
-      std::vector<ir::Node*> folded_nodes;
-      for (ir::Node* n : g.nodes()) {
-        if (!n->is_onnx_domain() || IsNondeterministic(*n) || !n->subgraphs().empty()) continue;
-        std::optional<size_t> hash;
-        if (n->op_type() != "Constant" && HasOnlyConstantInputs(*n)) hash = NodeHash(*n);
-        if (hash.has_value() && TakeEarlierFold(*n, memo[*hash])) {
-          folded_nodes.push_back(n);
-          ctx.CountRewrite();
-          any = true;
-          continue;
-        }
-        std::optional<std::vector<ir::Tensor>> outputs = Evaluate(*n, opset, evaluator, ctx);
-        if (!outputs.has_value()) continue;
-        FoldedNode record{n, std::vector<ir::Value*>(n->num_outputs(), nullptr)};
-        for (size_t i = 0; i < n->num_outputs(); ++i) {
-          if (!n->output(i)->is_omitted()) {
-            record.initializers[i] = ReplaceWithInitializer(g, n->output(i), std::move((*outputs)[i]));
-          }
-        }
-        if (hash.has_value()) memo[*hash].push_back(std::move(record));
+  absl::StatusOr<int64_t> BeginRun(rewrite::GraphRun& run) override {
+    evaluator_.emplace(run.model);
+    return run.ctx.options().fold_overridable_initializers ? FreezeInputDefaults(run.model.graph()) : 0;
+  }
+  void EndRun() override { evaluator_.reset(); }
+
+  absl::StatusOr<int64_t> RunOnGraph(ir::Graph& g, rewrite::GraphRun& run) override {
+    int64_t folds = 0;
+    // Nodes computing the same thing from the same constants (exporters repeat shape arithmetic,
+    // say) are evaluated once: later ones take the first one's initializers. Folded nodes stay
+    // in the graph, without uses, until the walk ends, so that the memo can compare with them.
+    absl::flat_hash_map<size_t, std::vector<FoldedNode>> memo;
+    std::vector<ir::Node*> folded_nodes;
+    for (ir::Node* n : g.nodes()) {
+      if (!n->is_onnx_domain() || IsNondeterministic(*n) || !n->subgraphs().empty()) continue;
+      std::optional<size_t> hash;
+      if (n->op_type() != "Constant" && HasOnlyConstantInputs(*n)) hash = NodeHash(*n);
+      if (hash.has_value() && TakeEarlierFold(*n, memo[*hash])) {
         folded_nodes.push_back(n);
-        ctx.CountRewrite();
-        any = true;
+        ++folds;
+        continue;
       }
-      for (ir::Node* n : folded_nodes) {
-        RETURN_IF_ERROR(g.Erase(n));
+      std::optional<std::vector<ir::Tensor>> outputs = Evaluate(*n, run.opset, *evaluator_, run.ctx);
+      if (!outputs.has_value()) continue;
+      FoldedNode record{n, std::vector<ir::Value*>(n->num_outputs(), nullptr)};
+      for (size_t i = 0; i < n->num_outputs(); ++i) {
+        if (!n->output(i)->is_omitted()) {
+          record.initializers[i] = ReplaceWithInitializer(g, n->output(i), std::move((*outputs)[i]));
+        }
       }
-      g.ReleaseErased();
-      return any;
-    });
-    if (!folded.ok()) return folded.status();
-    return changed || *folded;
+      if (hash.has_value()) memo[*hash].push_back(std::move(record));
+      folded_nodes.push_back(n);
+      ++folds;
+    }
+    for (ir::Node* n : folded_nodes) {
+      RETURN_IF_ERROR(g.Erase(n));
+    }
+    return folds;
   }
 
  private:
+  std::optional<interpreter::Evaluator> evaluator_;  // from BeginRun to EndRun
+
   // A node already folded, with the initializers that took over its outputs.
   struct FoldedNode {
     ir::Node* node;
@@ -122,15 +121,14 @@ class ConstantFolding final : public optimizer::Pass {
   }
 
   // Graph inputs with an initializer become plain constants (only when the user asked for it).
-  static bool FreezeInputDefaults(ir::Graph& g, optimizer::PassContext& ctx) {
+  static int64_t FreezeInputDefaults(ir::Graph& g) {
     std::vector<ir::Value*> frozen;
     for (ir::Value* v : g.inputs()) {
       if (v->initializer() != nullptr) frozen.push_back(v);
     }
-    for (ir::Value* v : frozen) {
-      if (g.RemoveInput(v).ok()) ctx.CountRewrite();
-    }
-    return !frozen.empty();
+    int64_t removed = 0;
+    for (ir::Value* v : frozen) removed += g.RemoveInput(v).ok() ? 1 : 0;
+    return removed;
   }
 
   // The node's outputs as tensors, or nullopt when it cannot or should not be folded.
@@ -210,6 +208,6 @@ class ConstantFolding final : public optimizer::Pass {
 
 }  // namespace
 
-REGISTER_PASS(ConstantFolding, "fold-constants", "evaluate nodes whose inputs are all constant");
+REGISTER_PASS(ConstantFolding, ConstantFolding::kName, "evaluate nodes whose inputs are all constant");
 
 }  // namespace onnx_opt::passes

@@ -17,7 +17,7 @@
 #include "ir/constant_value.h"
 #include "ir/name_generator.h"
 #include "optimizer/pass_registry.h"
-#include "passes/graph_walk.h"
+#include "passes/rewrite/graph_pass.h"
 #include "schema/shape_fold.h"
 
 namespace onnx_opt::passes {
@@ -257,54 +257,52 @@ std::optional<std::vector<int64_t>> ConstantReshapeTarget(const ir::Node& n, con
   return out;
 }
 
-class FoldShapes final : public optimizer::Pass {
+// Function bodies are left alone: their nodes follow the function's own opset imports.
+class FoldShapes final : public rewrite::GraphPass {
  public:
-  std::string_view name() const override { return "fold-shapes"; }
+  static constexpr char kName[] = "fold-shapes";
+  FoldShapes() : GraphPass(kName, rewrite::GraphScope::kMainGraphTree) {}
 
-  absl::StatusOr<bool> Run(ir::Model& model, optimizer::PassContext& ctx) override {
-    const int64_t opset = model.OpsetVersion("").value_or(0);
-    ir::NameGenerator names(model);
-    return ForEachGraphOuterFirst(model.graph(), [&](ir::Graph& g) -> absl::StatusOr<bool> {
-      ShapeFacts facts(opset);
-      bool changed = false;
-      for (ir::Node* n : g.nodes()) {
-        if (!n->is_onnx_domain() || n->num_outputs() == 0) continue;
-        ir::Value* out = n->output(0);
-        if (IsTrackedOp(n->op_type()) && out->has_uses() && !out->is_graph_output()) {
-          const std::optional<Facts>& f = facts.Of(out);
-          if (f.has_value() && f->all_known()) {
-            std::vector<int64_t> values;
-            for (const Element& e : f->elements) values.push_back(*e.value);
-            std::vector<int64_t> dims;
-            if (!f->scalar) dims.push_back(static_cast<int64_t>(values.size()));
-            ir::Tensor t = MakeIndexTensor(f->type, std::move(dims), values);
-            t.set_name(names.Fresh(out->name() + "_folded"));
-            out->ReplaceAllUsesWith(g.AddInitializer(std::move(t)));
-            ctx.CountRewrite();
-            changed = true;
-          }
-        }
-        if (n->op_type() == "Reshape" && n->has_input(0) && n->has_input(1) &&
-            ir::GetConstantTensor(n->input(1)) == nullptr) {
-          const std::optional<Facts>& f = facts.Of(n->input(1));
-          if (!f.has_value() || f->scalar) continue;
-          std::optional<std::vector<int64_t>> target = ConstantReshapeTarget(*n, *f, opset);
-          if (!target.has_value()) continue;
-          ir::Tensor t = MakeIndexTensor(ir::DataType::kInt64, {static_cast<int64_t>(target->size())}, *target);
-          t.set_name(names.Fresh(n->input(1)->name() + "_folded"));
-          n->SetInput(1, g.AddInitializer(std::move(t)));
-          ctx.CountRewrite();
-          changed = true;
+  absl::StatusOr<int64_t> RunOnGraph(ir::Graph& g, rewrite::GraphRun& run) override {
+    const int64_t opset = run.opset;
+    ir::NameGenerator& names = run.names;
+    ShapeFacts facts(opset);
+    int64_t folds = 0;
+    for (ir::Node* n : g.nodes()) {
+      if (!n->is_onnx_domain() || n->num_outputs() == 0) continue;
+      ir::Value* out = n->output(0);
+      if (IsTrackedOp(n->op_type()) && out->has_uses() && !out->is_graph_output()) {
+        const std::optional<Facts>& f = facts.Of(out);
+        if (f.has_value() && f->all_known()) {
+          std::vector<int64_t> values;
+          for (const Element& e : f->elements) values.push_back(*e.value);
+          std::vector<int64_t> dims;
+          if (!f->scalar) dims.push_back(static_cast<int64_t>(values.size()));
+          ir::Tensor t = MakeIndexTensor(f->type, std::move(dims), values);
+          t.set_name(names.Fresh(out->name() + "_folded"));
+          out->ReplaceAllUsesWith(g.AddInitializer(std::move(t)));
+          ++folds;
         }
       }
-      return changed;
-    });
+      if (n->op_type() == "Reshape" && n->has_input(0) && n->has_input(1) &&
+          ir::GetConstantTensor(n->input(1)) == nullptr) {
+        const std::optional<Facts>& f = facts.Of(n->input(1));
+        if (!f.has_value() || f->scalar) continue;
+        std::optional<std::vector<int64_t>> target = ConstantReshapeTarget(*n, *f, opset);
+        if (!target.has_value()) continue;
+        ir::Tensor t = MakeIndexTensor(ir::DataType::kInt64, {static_cast<int64_t>(target->size())}, *target);
+        t.set_name(names.Fresh(n->input(1)->name() + "_folded"));
+        n->SetInput(1, g.AddInitializer(std::move(t)));
+        ++folds;
+      }
+    }
+    return folds;
   }
 };
 
 }  // namespace
 
-REGISTER_PASS(FoldShapes, "fold-shapes",
+REGISTER_PASS(FoldShapes, FoldShapes::kName,
               "fold shape arithmetic over partly known shapes; give Reshape a constant target built from its input's dims");
 
 }  // namespace onnx_opt::passes

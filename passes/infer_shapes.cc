@@ -10,7 +10,8 @@ namespace {
 
 class InferShapesPass final : public optimizer::Pass {
  public:
-  std::string_view name() const override { return "infer-shapes"; }
+  static constexpr char kName[] = "infer-shapes";
+  std::string_view name() const override { return kName; }
 
   absl::StatusOr<bool> Run(ir::Model& model, optimizer::PassContext&) override {
     schema::inference::InferOptions options;
@@ -23,6 +24,6 @@ class InferShapesPass final : public optimizer::Pass {
 
 }  // namespace
 
-REGISTER_PASS(InferShapesPass, "infer-shapes", "infer value types and shapes for the passes that need them");
+REGISTER_PASS(InferShapesPass, InferShapesPass::kName, "infer value types and shapes for the passes that need them");
 
 }  // namespace onnx_opt::passes

@@ -9,7 +9,8 @@ namespace {
 
 class StripDocStrings final : public optimizer::Pass {
  public:
-  std::string_view name() const override { return "strip-doc-strings"; }
+  static constexpr char kName[] = "strip-doc-strings";
+  std::string_view name() const override { return kName; }
 
   absl::StatusOr<bool> Run(ir::Model& model, optimizer::PassContext& ctx) override {
     int64_t stripped = 0;
@@ -25,6 +26,6 @@ class StripDocStrings final : public optimizer::Pass {
 
 }  // namespace
 
-REGISTER_PASS(StripDocStrings, "strip-doc-strings", "empty every doc_string (free text that never affects results)");
+REGISTER_PASS(StripDocStrings, StripDocStrings::kName, "empty every doc_string (free text that never affects results)");
 
 }  // namespace onnx_opt::passes

@@ -9,7 +9,8 @@ namespace {
 
 class StripMetadata final : public optimizer::Pass {
  public:
-  std::string_view name() const override { return "strip-metadata"; }
+  static constexpr char kName[] = "strip-metadata";
+  std::string_view name() const override { return kName; }
 
   absl::StatusOr<bool> Run(ir::Model& model, optimizer::PassContext& ctx) override {
     int64_t stripped = 0;
@@ -25,6 +26,7 @@ class StripMetadata final : public optimizer::Pass {
 
 }  // namespace
 
-REGISTER_PASS(StripMetadata, "strip-metadata", "remove every metadata_props entry (user-set facts; not in any group)");
+REGISTER_PASS(StripMetadata, StripMetadata::kName,
+              "remove every metadata_props entry (user-set facts; not in any group)");
 
 }  // namespace onnx_opt::passes

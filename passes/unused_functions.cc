@@ -13,7 +13,8 @@ using FunctionId = std::tuple<std::string, std::string, std::string>;
 
 class EliminateUnusedFunctions final : public optimizer::Pass {
  public:
-  std::string_view name() const override { return "unused-functions"; }
+  static constexpr char kName[] = "unused-functions";
+  std::string_view name() const override { return kName; }
 
   absl::StatusOr<bool> Run(ir::Model& model, optimizer::PassContext& ctx) override {
     if (model.functions().empty()) return false;
@@ -39,6 +40,6 @@ class EliminateUnusedFunctions final : public optimizer::Pass {
 
 }  // namespace
 
-REGISTER_PASS(EliminateUnusedFunctions, "unused-functions", "remove model-local functions nothing calls");
+REGISTER_PASS(EliminateUnusedFunctions, EliminateUnusedFunctions::kName, "remove model-local functions nothing calls");
 
 }  // namespace onnx_opt::passes

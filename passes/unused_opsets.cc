@@ -32,7 +32,8 @@ int64_t Prune(std::vector<ir::OpsetImport>& imports, const std::set<std::string>
 
 class EliminateUnusedOpsetImports final : public optimizer::Pass {
  public:
-  std::string_view name() const override { return "unused-opsets"; }
+  static constexpr char kName[] = "unused-opsets";
+  std::string_view name() const override { return kName; }
 
   absl::StatusOr<bool> Run(ir::Model& model, optimizer::PassContext& ctx) override {
     // Only imports of other domains than ai.onnx can go: without any, there is no need to walk.
@@ -60,6 +61,6 @@ class EliminateUnusedOpsetImports final : public optimizer::Pass {
 
 }  // namespace
 
-REGISTER_PASS(EliminateUnusedOpsetImports, "unused-opsets", "remove opset imports no node uses");
+REGISTER_PASS(EliminateUnusedOpsetImports, EliminateUnusedOpsetImports::kName, "remove opset imports no node uses");
 
 }  // namespace onnx_opt::passes

@@ -2,27 +2,26 @@
 // or by a rewrite in another tool). They describe nothing, so removing them loses nothing; entries of
 // live values stay, as runtimes may use their shapes.
 #include "optimizer/pass_registry.h"
-#include "passes/graph_walk.h"
+#include "passes/rewrite/graph_pass.h"
 
 namespace onnx_opt::passes {
 namespace {
 
-class EliminateUnusedValueInfo final : public optimizer::Pass {
+class EliminateUnusedValueInfo final : public rewrite::GraphPass {
  public:
-  std::string_view name() const override { return "unused-value-info"; }
+  static constexpr char kName[] = "unused-value-info";
+  EliminateUnusedValueInfo() : GraphPass(kName) {}
 
-  absl::StatusOr<bool> Run(ir::Model& model, optimizer::PassContext& ctx) override {
-    return ForEachGraphOuterFirst(model, [&](ir::Graph& g) -> absl::StatusOr<bool> {
-      const size_t n = g.dangling_value_info().size();
-      g.mutable_dangling_value_info().clear();
-      ctx.CountRewrite(static_cast<int64_t>(n));
-      return n > 0;
-    });
+  absl::StatusOr<int64_t> RunOnGraph(ir::Graph& g, rewrite::GraphRun&) override {
+    const size_t n = g.dangling_value_info().size();
+    g.mutable_dangling_value_info().clear();
+    return static_cast<int64_t>(n);
   }
 };
 
 }  // namespace
 
-REGISTER_PASS(EliminateUnusedValueInfo, "unused-value-info", "remove value_info entries that name no value");
+REGISTER_PASS(EliminateUnusedValueInfo, EliminateUnusedValueInfo::kName,
+              "remove value_info entries that name no value");
 
 }  // namespace onnx_opt::passes
