@@ -1,8 +1,10 @@
 // Kernels given inputs that break their operator's shape rules return an error naming the problem;
 // none may read or write out of bounds. Each case here once crashed (found by the adapter sweep).
 #include <cmath>
+#include <limits>
 
 #include "gtest/gtest.h"
+#include "interpreter/evaluator.h"
 #include "interpreter/tensor_limit.h"
 #include "interpreter/test_util.h"
 
@@ -304,6 +306,242 @@ TEST(BadInputTest, IntegerMaxPoolWindowInThePaddingIsTheLowestValue) {
 TEST(BadInputTest, ReshapeTargetWhoseProductOverflows) {
   OneNode g("Reshape", 2);
   ExpectError(g, {F({2, 2}, Zeros(4)), I64({3}, {381, int64_t{1} << 57, 4})}, 14, "cannot reshape");
+}
+
+// ---- Found by auditing the kernels for unchecked shapes, attributes and values ----------------------
+
+Tensor U8(std::vector<int64_t> dims, std::vector<uint8_t> v) {
+  return Tensor::FromVector<uint8_t>(ir::DataType::kUint8, std::move(dims), v);
+}
+constexpr int64_t kInt64Max = std::numeric_limits<int64_t>::max();
+constexpr int64_t kInt64Min = std::numeric_limits<int64_t>::min();
+
+// Runs a node of another domain (ai.onnx.ml, ai.onnx.preview.training).
+absl::StatusOr<std::vector<RuntimeValue>> RunInDomain(OneNode& g, const std::string& domain, int64_t version,
+                                                      std::vector<RuntimeValue> inputs) {
+  g.node->set_domain(domain);
+  Evaluator ev(*g.graph, {{"", 21}, {domain, version}});
+  return ev.Run(std::move(inputs));
+}
+
+TEST(BadInputTest, ConvTransposeGroupMustBePositive) {
+  OneNode g("ConvTranspose", 2);
+  g.node->SetAttribute(ir::Attribute::Int("group", 0));  // C % 0 divided by zero
+  ExpectError(g, {F({1, 1, 2, 2}, Zeros(4)), F({1, 1, 2, 2}, Zeros(4))}, 22, "group must be positive");
+}
+
+TEST(BadInputTest, HugeWindowAttributesDoNotOverflow) {
+  OneNode same("Conv", 2);
+  same.node->SetAttribute(ir::Attribute::String("auto_pad", "SAME_UPPER"));
+  same.node->SetAttribute(ir::Attribute::Ints("strides", {kInt64Max, 1}));
+  ExpectError(same, {F({1, 1, 3, 3}, Zeros(9)), F({1, 1, 1, 1}, Zeros(1))}, 22, "too large");
+  OneNode dilated("MaxPool", 1);
+  dilated.node->SetAttribute(ir::Attribute::Ints("kernel_shape", {3, 1}));
+  dilated.node->SetAttribute(ir::Attribute::Ints("dilations", {int64_t{1} << 62, 1}));
+  ExpectError(dilated, {F({1, 1, 3, 3}, Zeros(9))}, 22, "too large");
+  OneNode transpose("ConvTranspose", 2);
+  transpose.node->SetAttribute(ir::Attribute::Ints("strides", {int64_t{1} << 61, 1}));
+  ExpectError(transpose, {F({1, 1, 3, 3}, Zeros(9)), F({1, 1, 1, 1}, Zeros(1))}, 22, "too large");
+  OneNode unpool("MaxUnpool", 2);
+  unpool.node->SetAttribute(ir::Attribute::Ints("kernel_shape", {1, 1}));
+  unpool.node->SetAttribute(ir::Attribute::Ints("strides", {int64_t{1} << 61, 1}));
+  ExpectError(unpool, {F({1, 1, 3, 1}, Zeros(3)), I64({1, 1, 3, 1}, {0, 1, 2})}, 11, "too large");
+  // A large but representable stride is fine: one output position.
+  OneNode ok("Conv", 2);
+  ok.node->SetAttribute(ir::Attribute::Ints("strides", {int64_t{1} << 40, 1}));
+  auto r = ok.Run({F({1, 1, 3, 3}, Zeros(9)), F({1, 1, 1, 1}, {2.0f})}, 22);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ((*r)[0].tensor().dims(), (std::vector<int64_t>{1, 1, 1, 3}));
+}
+
+TEST(BadInputTest, ConvTransposeAndMaxUnpoolOutputShapeNotNegative) {
+  OneNode t("ConvTranspose", 2);
+  t.node->SetAttribute(ir::Attribute::Ints("output_shape", {kInt64Min, 3}));
+  ExpectError(t, {F({1, 1, 2, 2}, Zeros(4)), F({1, 1, 2, 2}, Zeros(4))}, 22, "must not be negative");
+  OneNode unpool("MaxUnpool", 3);
+  unpool.node->SetAttribute(ir::Attribute::Ints("kernel_shape", {1, 1}));
+  ExpectError(unpool, {F({1, 1, 1, 1}, Zeros(1)), I64({1, 1, 1, 1}, {0}), I64({4}, {1, 1, -2, 2})}, 11,
+              "must not be negative");
+}
+
+TEST(BadInputTest, QLinearConvScalesHaveOneValuePerChannel) {
+  OneNode g("QLinearConv", 8);
+  const Tensor x = U8({1, 1, 2, 2}, {1, 2, 3, 4}), w = U8({2, 1, 1, 1}, {1, 1});
+  ExpectError(g, {x, F({}, {1}), U8({}, {0}), w, F({3}, {1, 1, 1}), U8({}, {0}), F({}, {1}), U8({}, {0})}, 10,
+              "w_scale and w_zero_point");
+  ExpectError(g, {x, F({}, {1}), U8({}, {0}), w, F({2}, {1, 1}), U8({3}, {0, 0, 0}), F({}, {1}), U8({}, {0})}, 10,
+              "w_scale and w_zero_point");
+  auto ok = g.Run({x, F({}, {1}), U8({}, {0}), w, F({2}, {1, 2}), U8({}, {0}), F({}, {1}), U8({}, {0})}, 10);
+  ASSERT_TRUE(ok.ok()) << ok.status();
+  EXPECT_EQ((*ok)[0].tensor().ToVector<uint8_t>(), (std::vector<uint8_t>{1, 2, 3, 4, 2, 4, 6, 8}));
+}
+
+TEST(BadInputTest, DeformConvWeightRankAndNonFiniteOffsets) {
+  OneNode rank("DeformConv", 3);
+  ExpectError(rank, {F({1, 1, 2, 2}, Zeros(4)), F({1}, Zeros(1)), F({1, 2, 2, 2}, Zeros(8))}, 19, "rank 4");
+  // NaN offsets give NaN, far ones read only padding (both were undefined conversions to int64).
+  OneNode g("DeformConv", 3);
+  std::vector<float> off(8, 0.0f);
+  off[0] = NAN;                // y offset of output (0, 0)
+  off[1] = 1e30f;              // y offset of output (0, 1)
+  auto r = g.Run({F({1, 1, 2, 2}, {1, 2, 3, 4}), F({1, 1, 1, 1}, {1}), F({1, 2, 2, 2}, off)}, 19);
+  ASSERT_TRUE(r.ok()) << r.status();
+  const std::vector<float> y = (*r)[0].tensor().ToVector<float>();
+  EXPECT_TRUE(std::isnan(y[0]));
+  EXPECT_EQ(y[1], 0.0f);
+  EXPECT_EQ(y[2], 3.0f);
+  EXPECT_EQ(y[3], 4.0f);
+}
+
+TEST(BadInputTest, Col2ImImageShapeNotNegative) {
+  OneNode g("Col2Im", 3);
+  g.node->SetAttribute(ir::Attribute::Ints("pads", {1, 0, 1, 0}));
+  ExpectError(g, {F({1, 1, 1}, Zeros(1)), I64({2}, {-1, 1}), I64({2}, {1, 1})}, 18, "image_shape must not be negative");
+}
+
+TEST(BadInputTest, SliceStepsNearInt64Limits) {
+  OneNode g("Slice", 5);
+  auto r = g.Run({F({4}, {1, 2, 3, 4}), I64({1}, {1}), I64({1}, {4}), I64({1}, {0}), I64({1}, {kInt64Max})}, 13);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ((*r)[0].tensor().ToVector<float>(), (std::vector<float>{2}));
+  auto back = g.Run({F({4}, {1, 2, 3, 4}), I64({1}, {3}), I64({1}, {kInt64Min}), I64({1}, {0}), I64({1}, {kInt64Min})},
+                    13);
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ((*back)[0].tensor().ToVector<float>(), (std::vector<float>{4}));
+  auto two = g.Run({F({4}, {1, 2, 3, 4}), I64({1}, {3}), I64({1}, {kInt64Min}), I64({1}, {0}), I64({1}, {-2})}, 13);
+  ASSERT_TRUE(two.ok()) << two.status();
+  EXPECT_EQ((*two)[0].tensor().ToVector<float>(), (std::vector<float>{4, 2}));
+}
+
+TEST(BadInputTest, PadsThatOverflowTheOutputDims) {
+  OneNode g("Pad", 2);
+  ExpectError(g, {F({2}, Zeros(2)), I64({2}, {kInt64Max, 1})}, 13, "overflow");
+}
+
+TEST(BadInputTest, OneHotDepthAndValues) {
+  OneNode nan("OneHot", 3);
+  ExpectError(nan, {I64({2}, {0, 1}), F({}, {NAN}), F({2}, {0, 1})}, 11, "not an int64 value");
+  OneNode negative("OneHot", 3);
+  ExpectError(negative, {I64({2}, {0, 1}), I64({}, {-3}), F({2}, {0, 1})}, 11, "must not be negative");
+  OneNode values("OneHot", 3);
+  ExpectError(values, {I64({2}, {0, 1}), I64({}, {3}), F({1}, {1})}, 11, "values must hold 2 elements");
+  // Empty indices with a huge depth: an empty output, at once.
+  OneNode empty("OneHot", 3);
+  auto r = empty.Run({I64({2, 0}, {}), I64({}, {int64_t{1} << 62}), F({2}, {0, 1})}, 11);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ((*r)[0].tensor().size(), 0);
+  OneNode ok("OneHot", 3);
+  auto v = ok.Run({I64({2}, {0, 2}), F({}, {3.0f}), F({2}, {0, 1})}, 11);
+  ASSERT_TRUE(v.ok()) << v.status();
+  EXPECT_EQ((*v)[0].tensor().ToVector<float>(), (std::vector<float>{1, 0, 0, 0, 0, 1}));
+}
+
+TEST(BadInputTest, TopKAndWindowIntegerInputsAreReadExactly) {
+  OneNode topk("TopK", 2, 2);
+  ExpectError(topk, {F({3}, {1, 2, 3}), I64({1}, {kInt64Max})}, 11, "k out of range");
+  OneNode window("HannWindow", 1);
+  ExpectError(window, {F({}, {NAN})}, 17, "not an int64 value");
+  auto ok = window.Run({I64({}, {4})}, 17);
+  ASSERT_TRUE(ok.ok()) << ok.status();
+  EXPECT_EQ((*ok)[0].tensor().size(), 4);
+}
+
+TEST(BadInputTest, MelWeightMatrixFarBandEdges) {
+  OneNode g("MelWeightMatrix", 5);
+  ExpectError(g, {I64({}, {4}), I64({}, {16}), I64({}, {8000}), F({}, {0}), F({}, {1e30f})}, 17, "band edges");
+  ExpectError(g, {I64({}, {4}), I64({}, {16}), I64({}, {8000}), F({}, {NAN}), F({}, {4000})}, 17, "band edges");
+  auto ok = g.Run({I64({}, {4}), I64({}, {16}), I64({}, {8000}), F({}, {0}), F({}, {4000})}, 17);
+  ASSERT_TRUE(ok.ok()) << ok.status();
+  EXPECT_EQ((*ok)[0].tensor().dims(), (std::vector<int64_t>{9, 4}));
+}
+
+TEST(BadInputTest, TensorScatterWriteIndexNearInt64Max) {
+  OneNode g("TensorScatter", 3);
+  ExpectError(g, {F({1, 4, 2}, Zeros(8)), F({1, 1, 2}, Zeros(2)), I64({1}, {kInt64Max})}, 24, "write index");
+  OneNode circular("TensorScatter", 3);
+  circular.node->SetAttribute(ir::Attribute::String("mode", "circular"));
+  auto r = circular.Run({F({1, 4, 1}, Zeros(4)), F({1, 2, 1}, {7, 8}), I64({1}, {kInt64Max})}, 24);
+  ASSERT_TRUE(r.ok()) << r.status();
+  // 2^63 - 1 = 3 (mod 4): writes positions 3 and 0.
+  EXPECT_EQ((*r)[0].tensor().ToVector<float>(), (std::vector<float>{8, 0.5f, 0.5f, 7}));
+}
+
+TEST(BadInputTest, DftAndStftIntegerInputsAreReadExactly) {
+  OneNode dft("DFT", 3);
+  ExpectError(dft, {F({1, 4, 1}, Zeros(4)), I64({0}, {}), I64({}, {kInt64Max})}, 20, "axis out of range");
+  OneNode stft("STFT", 4);
+  auto r = stft.Run({F({1, 4, 1}, {1, 2, 3, 4}), I64({}, {kInt64Max}), F({0}, {}), I64({}, {2})}, 17);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ((*r)[0].tensor().dims(), (std::vector<int64_t>{1, 1, 2, 2}));
+}
+
+TEST(BadInputTest, OptimizerStatesMustHaveTheShapeOfX) {
+  OneNode g("Adagrad", 5, 2);
+  auto r = RunInDomain(g, "ai.onnx.preview.training", 1,
+                       {F({}, {0.1f}), I64({}, {0}), F({3}, Zeros(3)), F({1}, Zeros(1)), F({3}, Zeros(3))});
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("must have its shape"), std::string::npos) << r.status();
+}
+
+TEST(BadInputTest, MlKernelsCheckRanksDefaultsAndModes) {
+  OneNode afe("ArrayFeatureExtractor", 2);
+  auto scalar = RunInDomain(afe, "ai.onnx.ml", 1, {F({}, {1}), I64({1}, {0})});
+  ASSERT_FALSE(scalar.ok());
+  EXPECT_NE(scalar.status().message().find("rank >= 1"), std::string::npos) << scalar.status();
+
+  OneNode le("LabelEncoder", 1);
+  le.node->SetAttribute(ir::Attribute::Ints("keys_int64s", {1, 2}));
+  le.node->SetAttribute(ir::Attribute::Floats("values_floats", {10, 20}));
+  ir::Tensor empty(ir::DataType::kFloat, {0});
+  empty.SetRawData("");
+  le.node->SetAttribute(ir::Attribute::FromTensor("default_tensor", empty));
+  auto def = RunInDomain(le, "ai.onnx.ml", 4, {I64({2}, {1, 3})});
+  ASSERT_FALSE(def.ok());
+  EXPECT_NE(def.status().message().find("default_tensor"), std::string::npos) << def.status();
+
+  OneNode te("TreeEnsemble", 1);
+  auto doubles = [](std::string name, std::vector<double> v) {
+    ir::Tensor t(ir::DataType::kDouble, {static_cast<int64_t>(v.size())});
+    t.SetRawData(std::string(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(double)));
+    return ir::Attribute::FromTensor(std::move(name), std::move(t));
+  };
+  te.node->SetAttribute(ir::Attribute::Ints("tree_roots", {0}));
+  te.node->SetAttribute(ir::Attribute::Ints("nodes_featureids", {0}));
+  te.node->SetAttribute(ir::Attribute::Ints("nodes_truenodeids", {0}));
+  te.node->SetAttribute(ir::Attribute::Ints("nodes_falsenodeids", {1}));
+  te.node->SetAttribute(ir::Attribute::Ints("nodes_trueleafs", {1}));
+  te.node->SetAttribute(ir::Attribute::Ints("nodes_falseleafs", {1}));
+  te.node->SetAttribute(ir::Attribute::Ints("leaf_targetids", {0, 0}));
+  te.node->SetAttribute(doubles("leaf_weights", {1, 2}));
+  te.node->SetAttribute(doubles("nodes_splits", {0.5}));
+  te.node->SetAttribute(doubles("nodes_modes", {1e30}));  // no int value
+  auto mode = RunInDomain(te, "ai.onnx.ml", 5, {F({1, 1}, {0})});
+  ASSERT_FALSE(mode.ok());
+  EXPECT_NE(mode.status().message().find("unknown node mode"), std::string::npos) << mode.status();
+  te.node->SetAttribute(doubles("nodes_modes", {0}));
+  auto ok = RunInDomain(te, "ai.onnx.ml", 5, {F({1, 1}, {0})});
+  ASSERT_TRUE(ok.ok()) << ok.status();
+  EXPECT_EQ((*ok)[0].tensor().ToVector<float>(), (std::vector<float>{1}));
+}
+
+TEST(BadInputTest, SequenceElementsMustConcatenateAndPositionsAreExact) {
+  OneNode g("ConcatFromSequence", 1);
+  g.node->SetAttribute(ir::Attribute::Int("axis", 0));
+  ExpectError(g, {RuntimeValue::Sequence({F({1, 2}, Zeros(2)), F({1, 3}, Zeros(3))}, ir::DataType::kFloat)}, 11,
+              "cannot be concatenated");
+  ExpectError(g, {RuntimeValue::Sequence({F({1, 2}, Zeros(2)), F({2}, Zeros(2))}, ir::DataType::kFloat)}, 11,
+              "differ in rank");
+  OneNode ins("ConcatFromSequence", 1);
+  ins.node->SetAttribute(ir::Attribute::Int("axis", 2));
+  ins.node->SetAttribute(ir::Attribute::Int("new_axis", 1));
+  ExpectError(ins, {RuntimeValue::Sequence({F({1, 2}, Zeros(2)), F({2}, Zeros(2))}, ir::DataType::kFloat)}, 11,
+              "differ in rank");
+  auto ok = g.Run({RuntimeValue::Sequence({F({1, 2}, {1, 2}), F({2, 2}, {3, 4, 5, 6})}, ir::DataType::kFloat)}, 11);
+  ASSERT_TRUE(ok.ok()) << ok.status();
+  EXPECT_EQ((*ok)[0].tensor().dims(), (std::vector<int64_t>{3, 2}));
+  OneNode at("SequenceAt", 2);
+  ExpectError(at, {RuntimeValue::Sequence({F({1}, Zeros(1))}, ir::DataType::kFloat), I64({}, {kInt64Max})}, 11,
+              "position out of range");
 }
 
 }  // namespace

@@ -69,6 +69,19 @@ absl::StatusOr<double> ScalarInput(const KernelContext& ctx, size_t i, double fa
   });
 }
 
+absl::StatusOr<int64_t> ScalarIntInput(const KernelContext& ctx, size_t i, int64_t fallback) {
+  if (!ctx.has_input(i)) return fallback;
+  ASSIGN_OR_RETURN(const Tensor* t, ctx.TensorInput(i));
+  if (t->size() < 1) return ctx.Error(absl::StrCat("input ", i, " must hold one element"));
+  if (t->dtype() == DataType::kInt64) return t->data<int64_t>()[0];
+  if (t->dtype() == DataType::kInt32) return t->data<int32_t>()[0];
+  ASSIGN_OR_RETURN(const double v, ScalarInput(ctx, i, static_cast<double>(fallback)));
+  if (!(v >= -0x1p63 && v < 0x1p63)) {
+    return ctx.Error(absl::StrCat("input ", i, " holds ", v, ", which is not an int64 value"));
+  }
+  return static_cast<int64_t>(v);
+}
+
 int64_t DimProduct(const std::vector<int64_t>& dims, int64_t begin, int64_t end) {
   int64_t p = 1;
   for (int64_t i = begin; i < end; ++i) p *= dims[i];

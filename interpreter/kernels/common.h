@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstdint>
 #include <functional>
+#include <limits>
+#include <type_traits>
 #include <string>
 #include <vector>
 
@@ -119,6 +121,25 @@ inline int32_t ByteAt(const Tensor& t, int64_t i) {
 
 // Reads a scalar input (any numeric type) as double; `fallback` when absent.
 absl::StatusOr<double> ScalarInput(const KernelContext& ctx, size_t i, double fallback);
+
+// Reads a scalar input as an integer; `fallback` when absent. int32/int64 exactly (an int64 read
+// through a double loses its low bits, and 2^63 - 1 becomes 2^63, whose conversion back is
+// undefined); other numeric types truncated toward zero, NaN, infinities and values outside int64
+// being an error instead of an undefined conversion.
+absl::StatusOr<int64_t> ScalarIntInput(const KernelContext& ctx, size_t i, int64_t fallback);
+
+// A double as T. For integer types, out-of-range values saturate (NaN and -inf give the lowest
+// value): converting those directly is undefined.
+template <typename T>
+T SaturatingCast(double r) {
+  if constexpr (std::is_integral_v<T>) {
+    constexpr double kLowest = static_cast<double>(std::numeric_limits<T>::lowest());
+    constexpr double kMax = static_cast<double>(std::numeric_limits<T>::max());  // 2^63 for int64: exclusive
+    if (!(r > kLowest)) return std::numeric_limits<T>::lowest();
+    if (r >= kMax) return std::numeric_limits<T>::max();
+  }
+  return static_cast<T>(r);
+}
 
 // Product of dims[begin, end).
 int64_t DimProduct(const std::vector<int64_t>& dims, int64_t begin, int64_t end);

@@ -57,8 +57,8 @@ Status LoopKernel(KernelContext& ctx) {
   if (body == nullptr) return ctx.Error("missing body");
   int64_t max_trip = std::numeric_limits<int64_t>::max();
   if (ctx.has_input(0) && ctx.input(0).size() > 0) {
-    ASSIGN_OR_RETURN(double m, ScalarInput(ctx, 0, 0));
-    max_trip = static_cast<int64_t>(m);
+    // Read exactly (through a double, 2^63 - 1 became 2^63, whose conversion back is undefined).
+    ASSIGN_OR_RETURN(max_trip, ScalarIntInput(ctx, 0, 0));
   }
   bool cond = true;
   if (ctx.has_input(1) && ctx.input(1).size() > 0) {

@@ -43,6 +43,19 @@ Status CheckWindow(const KernelContext& ctx, size_t nd, const std::vector<int64_
   return OkStatus();
 }
 
+// The window along one axis (positive k, s, d; pads not negative): the dilated kernel (k - 1) * d + 1,
+// the stride and the padded length below 2^62, so that no size or coordinate the loops compute
+// overflows int64 (strides, dilations or pads near 2^63 did).
+Status CheckWindowExtent(const KernelContext& ctx, int64_t in, int64_t k, int64_t s, int64_t d, int64_t pb,
+                         int64_t pe) {
+  constexpr __int128 kLimit = __int128{1} << 62;
+  const __int128 ek = static_cast<__int128>(k - 1) * d + 1;
+  if (ek >= kLimit || s >= kLimit || static_cast<__int128>(in) + pb + pe >= kLimit) {
+    return ctx.Error("kernel_shape, strides, dilations or pads are too large");
+  }
+  return OkStatus();
+}
+
 StatusOr<Geometry> MakeGeometry(const KernelContext& ctx, const std::vector<int64_t>& in,
                                 std::vector<int64_t> kernel, bool ceil_mode) {
   Geometry g;
@@ -59,6 +72,8 @@ StatusOr<Geometry> MakeGeometry(const KernelContext& ctx, const std::vector<int6
   g.pe.assign(pads.begin() + g.nd, pads.end());
   g.out.resize(g.nd);
   for (int64_t i = 0; i < g.nd; ++i) {
+    // Huge kernel_shape, dilations, strides or pads must not overflow the sizes below.
+    RETURN_IF_ERROR(CheckWindowExtent(ctx, in[i], g.k[i], g.s[i], g.d[i], g.pb[i], g.pe[i]));
     const int64_t ek = (g.k[i] - 1) * g.d[i] + 1;
     if (auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") {
       g.out[i] = (in[i] + g.s[i] - 1) / g.s[i];
@@ -267,6 +282,10 @@ Status ConvImpl(KernelContext& ctx, const Tensor& x, const Tensor& w, const Tens
   const int64_t N = shape.N, C = shape.C, M = shape.M, group = shape.group;
   const Geometry& g = shape.g;
   if (b != nullptr && b->size() != M) return ctx.Error("bias length must equal the output channels");
+  // W and B are read as X's element type.
+  if (w.dtype() != x.dtype() || (b != nullptr && b->dtype() != x.dtype())) {
+    return ctx.Error("X, W and B must have the same element type");
+  }
   y = Tensor::Uninitialized(x.dtype(), shape.ydims);  // every path below writes all of it
   const int64_t Cg = C / group, Mg = M / group, K = g.k_size(), O = g.out_size(), I = g.in_size();
   const T* px = x.data<T>();
@@ -468,7 +487,14 @@ Status QLinearConvKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(double ys, ScalarInput(ctx, 6, 1));
   ASSIGN_OR_RETURN(double yz, ScalarInput(ctx, 7, 0));
   for (int64_t i = 0; i < x.size(); ++i) x.mutable_data<double>()[i] = (x.data<double>()[i] - xz) * xs;
-  const int64_t M = w.dim(0), per = w.size() / M;
+  if (w.rank() < 3) return ctx.Error("w must have rank >= 3");
+  const int64_t M = w.dim(0), per = w.size() / std::max<int64_t>(M, 1);
+  // Per-channel scales and zero points are read for every output channel (and the bias's).
+  if ((ws.size() != 1 && ws.size() != M) || (wz.size() != 1 && wz.size() != M)) {
+    return ctx.Error(absl::StrCat("w_scale and w_zero_point must hold 1 or ", M, " values, got ", ws.size(),
+                                  " and ", wz.size()));
+  }
+  if (ctx.has_input(8) && ctx.input(8).size() != M) return ctx.Error("B must hold one value per output channel");
   for (int64_t i = 0; i < w.size(); ++i) {
     const int64_t m = ws.size() == 1 ? 0 : i / per;
     w.mutable_data<double>()[i] = (w.data<double>()[i] - wz.data<double>()[wz.size() == 1 ? 0 : m]) * ws.data<double>()[m];
@@ -492,6 +518,10 @@ Status QLinearConvKernel(KernelContext& ctx) {
 
 // Bilinear sample of a [H, W] plane; neighbours outside the plane count as 0.
 double SampleZero(const double* plane, int64_t H, int64_t W, double y, double x) {
+  // A NaN offset gives NaN; a far one reads only outside neighbours (converting either to an integer
+  // tap index would be undefined).
+  if (std::isnan(y) || std::isnan(x)) return std::numeric_limits<double>::quiet_NaN();
+  if (!(std::abs(y) < 0x1p62 && std::abs(x) < 0x1p62)) return 0;
   const double y0 = std::floor(y), x0 = std::floor(x);
   const double ly = y - y0, lx = x - x0;
   double acc = 0;
@@ -511,6 +541,8 @@ Status DeformConvKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(Tensor w, CastTensor(ctx.input(1), DataType::kDouble));
   ASSIGN_OR_RETURN(Tensor off, CastTensor(ctx.input(2), DataType::kDouble));
   if (x.rank() != 4) return ctx.Error("only 2-D DeformConv is supported");
+  // W and offset are indexed as 4-D below.
+  if (w.rank() != 4 || off.rank() != 4) return ctx.Error("W and offset must have rank 4 like X");
   const int64_t N = x.dim(0), C = x.dim(1), H = x.dim(2), W = x.dim(3);
   const int64_t M = w.dim(0), kH = w.dim(2), kW = w.dim(3), K = kH * kW;
   const int64_t group = ctx.GetInt("group", 1), og = ctx.GetInt("offset_group", 1);
@@ -575,9 +607,13 @@ Status Col2ImKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(std::vector<int64_t> image, ctx.IntsInput(1));
   ASSIGN_OR_RETURN(std::vector<int64_t> block, ctx.IntsInput(2));
   if (x.rank() != 3) return ctx.Error("input must have rank 3 (N, C * block size, block count)");
+  for (int64_t v : image) {
+    if (v < 0) return ctx.Error("image_shape must not be negative");
+  }
   ASSIGN_OR_RETURN(Geometry g, MakeGeometry(ctx, image, block, false));
   const int64_t N = x.dim(0), K = g.k_size(), C = x.dim(1) / std::max<int64_t>(K, 1);
   if (x.dim(2) != g.out_size()) return ctx.Error("input length does not match the block count");
+  if (x.dim(1) != C * K) return ctx.Error("input's second dim is not a multiple of the block size");
   std::vector<int64_t> dims{N, C};
   dims.insert(dims.end(), image.begin(), image.end());
   Tensor y(DataType::kDouble, dims);
@@ -595,8 +631,13 @@ Status ConvTransposeKernel(KernelContext& ctx) {
   if (x0->rank() < 3 || w0->rank() != x0->rank()) return ctx.Error("X and W must have the same rank >= 3");
   Tensor x = WidenToFloat(*x0), w = WidenToFloat(*w0);
   const int64_t N = x.dim(0), C = x.dim(1), group = ctx.GetInt("group", 1);
-  const int64_t Mg = w.dim(1), M = Mg * group, nd = x.rank() - 2;
+  const int64_t Mg = w.dim(1), nd = x.rank() - 2;
+  // group 0 divided the channels by zero.
+  if (group <= 0) return ctx.Error("group must be positive");
   if (w.dim(0) != C || C % group != 0) return ctx.Error("weights do not match the input channels");
+  if (w.dtype() != x.dtype()) return ctx.Error("X and W must have the same element type");
+  int64_t M = 0;
+  if (__builtin_mul_overflow(Mg, group, &M)) return ctx.Error("group times W's output channels overflows");
   std::vector<int64_t> k = ctx.GetInts("kernel_shape", Spatial(w));
   std::vector<int64_t> s = ctx.GetInts("strides", std::vector<int64_t>(nd, 1));
   std::vector<int64_t> d = ctx.GetInts("dilations", std::vector<int64_t>(nd, 1));
@@ -609,11 +650,21 @@ Status ConvTransposeKernel(KernelContext& ctx) {
   if (static_cast<int64_t>(op.size()) != nd || (!out_shape.empty() && static_cast<int64_t>(out_shape.size()) < nd)) {
     return ctx.Error("output_padding or output_shape does not match the spatial rank");
   }
+  for (int64_t o : out_shape) {
+    if (o < 0) return ctx.Error("output_shape must not be negative");
+  }
   const std::vector<int64_t> in = Spatial(x);
   std::vector<int64_t> out(nd);
   for (int64_t i = 0; i < nd; ++i) {
+    RETURN_IF_ERROR(CheckWindowExtent(ctx, in[i], k[i], s[i], d[i], pads[i], pads[i + nd]));
     const int64_t ek = (k[i] - 1) * d[i] + 1;
-    const int64_t full = s[i] * (in[i] - 1) + op[i] + ek;
+    // The full output length in int64 (huge strides or output_padding overflowed it).
+    const __int128 reach = static_cast<__int128>(s[i]) * (in[i] - 1) + ek;
+    const __int128 full128 = reach + op[i];
+    if (reach >= (__int128{1} << 62) || full128 >= (__int128{1} << 62) || full128 <= -(__int128{1} << 62)) {
+      return ctx.Error("strides, output_padding or the kernel make the output too large");
+    }
+    const int64_t full = static_cast<int64_t>(full128);
     if (!out_shape.empty() || auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") {
       const int64_t target = out_shape.empty() ? in[i] * s[i] : out_shape[out_shape.size() - nd + i];
       const int64_t total = full - target;
@@ -690,20 +741,6 @@ double LpPoolExponent(const KernelContext& ctx) {
   const ir::Attribute* a = ctx.attr("p");
   if (a == nullptr) return 2.0;
   return a->kind() == ir::AttributeKind::kFloat ? a->f : static_cast<double>(a->i);
-}
-
-// A pooled double as T. For integer types, out-of-range values saturate: a max window entirely in
-// the padding is -inf, and casting that to an integer is undefined (found by the run fuzzer on a
-// uint8 MaxPool).
-template <typename T>
-T SaturatingCast(double r) {
-  if constexpr (std::is_integral_v<T>) {
-    constexpr double kLowest = static_cast<double>(std::numeric_limits<T>::lowest());
-    constexpr double kMax = static_cast<double>(std::numeric_limits<T>::max());  // 2^63 for int64: exclusive
-    if (!(r > kLowest)) return std::numeric_limits<T>::lowest();
-    if (r >= kMax) return std::numeric_limits<T>::max();
-  }
-  return static_cast<T>(r);
 }
 
 template <Pool kind>
@@ -784,6 +821,8 @@ Status PoolKernel(KernelContext& ctx) {
         double r = acc;
         if (kind == Pool::kAvg) r = count > 0 ? acc / count : 0;
         if (kind == Pool::kLp) r = std::pow(acc, 1.0 / p);
+        // A max window entirely in the padding is -inf: saturated for integer types (casting it is
+        // undefined; found by the run fuzzer on a uint8 MaxPool).
         py[nc * O + ol] = SaturatingCast<T>(r);
         if (wants_indices) pi[nc * O + ol] = best < 0 ? 0 : nc * I + best;
         ++ol;
@@ -849,6 +888,10 @@ Status MaxUnpoolKernel(KernelContext& ctx) {
     RETURN_IF_ERROR(CheckWindow(ctx, nd, k, s, std::vector<int64_t>(nd, 1), pads));
     dims = {x->dim(0), x->dim(1)};
     for (int64_t i = 0; i < nd; ++i) {
+      // Huge strides or kernel sizes overflowed the unpooled length.
+      RETURN_IF_ERROR(CheckWindowExtent(ctx, x->dim(2 + i), k[i], s[i], 1, pads[i], pads[i + nd]));
+      const __int128 len = static_cast<__int128>(x->dim(2 + i) - 1) * s[i] + k[i];
+      if (len >= (__int128{1} << 62)) return ctx.Error("strides and kernel_shape make the output too large");
       dims.push_back((x->dim(2 + i) - 1) * s[i] + k[i] - pads[i] - pads[i + nd]);
       if (dims.back() < 0) return ctx.Error("the pads are larger than the unpooled output");
     }
@@ -861,6 +904,9 @@ Status MaxUnpoolKernel(KernelContext& ctx) {
   if (ctx.has_input(2)) {  // pad the inferred result at the end up to output_shape
     ASSIGN_OR_RETURN(std::vector<int64_t> out_dims, ctx.IntsInput(2));
     if (out_dims.size() != dims.size()) return ctx.Error("output_shape rank mismatch");
+    for (int64_t d : out_dims) {
+      if (d < 0) return ctx.Error("output_shape must not be negative");
+    }
     Tensor z(x->dtype(), out_dims);
     std::vector<int64_t> i(dims.size(), 0);
     const std::vector<int64_t> zs = Strides(out_dims);

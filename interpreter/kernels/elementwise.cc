@@ -370,7 +370,8 @@ Status PowKernel(KernelContext& ctx) {
     using T = decltype(tag);
     return BinaryMap<T, double, T>(a, b, dims, a.dtype(), [](T x, double y) {
       if constexpr (std::is_integral_v<T>) {
-        return static_cast<T>(static_cast<int64_t>(std::pow(static_cast<double>(x), y)));
+        // Saturated to int64 first: 0 ^ -1 (inf) or 2 ^ 100 had no int64 value (an undefined conversion).
+        return static_cast<T>(SaturatingCast<int64_t>(std::pow(static_cast<double>(x), y)));
       } else {
         return static_cast<T>(std::pow(x, static_cast<T>(y)));
       }

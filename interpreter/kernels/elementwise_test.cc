@@ -1,3 +1,5 @@
+#include <cstdint>
+
 #include "gtest/gtest.h"
 #include "interpreter/test_util.h"
 
@@ -63,6 +65,16 @@ TEST(ElementwiseTest, WhereBroadcastsThreeWays) {
   auto r = g.Run({c, F({2}, {1, 2}), F({1}, {9})});
   ASSERT_TRUE(r.ok());
   EXPECT_EQ((*r)[0].tensor().ToVector<float>(), (std::vector<float>{1, 2, 9, 9}));
+}
+
+// Found by auditing the kernels: an integer power without an int64 value (0 ^ -1 is inf, 2 ^ 70 too
+// large) was an undefined conversion; it saturates.
+TEST(ElementwiseTest, IntegerPowOutOfRangeSaturates) {
+  OneNode g("Pow", 2);
+  auto r = g.Run({I64({3}, {0, 2, 2}), I64({3}, {-1, 70, 3})}, 15);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ((*r)[0].tensor().ToVector<int64_t>(),
+            (std::vector<int64_t>{INT64_MAX, INT64_MAX, 8}));
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "interpreter/kernels/common.h"
+#include "interpreter/tensor_limit.h"
 
 namespace onnx_opt::interpreter {
 namespace {
@@ -71,7 +72,8 @@ AxisPlan PlanAxis(const ResizeParams& p, int64_t in, int64_t out, double scale, 
   plan.outside.assign(out, false);
   for (int64_t o = 0; o < out; ++o) {
     const double x = Transform(p.coord, o, scale, in, out, roi_s, roi_e);
-    if (p.coord == "tf_crop_and_resize" && (x < 0 || x > in - 1)) {
+    // A NaN coordinate (from a NaN or infinite roi) is outside too: its tap index would be undefined.
+    if (p.coord == "tf_crop_and_resize" && !(x >= 0 && x <= in - 1)) {
       plan.outside[o] = true;
       continue;
     }
@@ -226,12 +228,30 @@ Status ResizeImpl(KernelContext& ctx, const Tensor& x0, std::vector<double> scal
   }
   if (out.empty()) {
     out.resize(r);
-    for (int64_t d = 0; d < r; ++d) out[d] = static_cast<int64_t>(std::floor(x0.dim(d) * scales[d]));
+    for (int64_t d = 0; d < r; ++d) {
+      // Checked before the conversion: a huge scale's size has no int64 value.
+      const double size = std::floor(x0.dim(d) * scales[d]);
+      if (!(size < 0x1p62)) return ctx.Error("the output would be too large");
+      out[d] = static_cast<int64_t>(size);
+    }
   }
   // A hostile scale must not become an allocation of any size.
   double elements = 1;
   for (int64_t d : out) elements *= static_cast<double>(d);
   if (elements > static_cast<double>(int64_t{1} << 32)) return ctx.Error("the output would be too large");
+  // An empty output needs no plan (whose per-position taps, on another axis, could still be huge).
+  if (elements == 0) {
+    ctx.set_output(0, Tensor(x0.dtype(), out));
+    return OkStatus();
+  }
+  // The plan holds a tap list per output position of each axis: one long axis (a [1] input resized
+  // to 2^32) would take far more memory than the output before the output is ever allocated.
+  double positions = 0;
+  for (int64_t d : out) positions += static_cast<double>(d);
+  if (positions * 64 > static_cast<double>(MaxTensorBytes())) {
+    return absl::ResourceExhaustedError(absl::StrCat(ctx.node().Describe(), ": resizing to ", DimsToString(out),
+                                                     " needs more memory than the interpreter may allocate"));
+  }
   if (roi.size() != static_cast<size_t>(2 * r)) {
     roi.assign(2 * r, 0);
     for (int64_t d = 0; d < r; ++d) roi[r + d] = 1;
@@ -617,11 +637,12 @@ Status NonMaxSuppressionKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(const Tensor* s0, ctx.TensorInput(1));
   ASSIGN_OR_RETURN(Tensor boxes, CastTensor(*b0, DataType::kDouble));
   ASSIGN_OR_RETURN(Tensor scores, CastTensor(*s0, DataType::kDouble));
-  ASSIGN_OR_RETURN(double max_out_d, ScalarInput(ctx, 2, 0));
+  // max_output_boxes_per_class read exactly (through a double, 2^63 - 1 became 2^63, whose
+  // conversion back is undefined).
+  ASSIGN_OR_RETURN(const int64_t max_out, ScalarIntInput(ctx, 2, 0));
   ASSIGN_OR_RETURN(double iou_th, ScalarInput(ctx, 3, 0));
   const bool has_score_th = ctx.has_input(4);
   ASSIGN_OR_RETURN(double score_th, ScalarInput(ctx, 4, 0));
-  const int64_t max_out = static_cast<int64_t>(max_out_d);
   const bool center = ctx.GetInt("center_point_box", 0) != 0;
   if (boxes.rank() != 3 || boxes.dim(2) != 4 || scores.rank() != 3 || scores.dim(0) != boxes.dim(0) ||
       scores.dim(2) != boxes.dim(1)) {
@@ -698,8 +719,14 @@ Status MaxRoiPoolKernel(KernelContext& ctx) {
       pooled[1] <= 0) {
     return ctx.Error("expects X of rank 4, rois of shape [R, 5] and a positive pooled_shape of 2 values");
   }
+  if (!std::isfinite(scale)) return ctx.Error("spatial_scale must be finite");
   const int64_t N = x.dim(0), C = x.dim(1), H = x.dim(2), W = x.dim(3), R = rois.dim(0);
   const int64_t PH = pooled[0], PW = pooled[1];
+  // A NaN or far roi had no integer coordinates (undefined conversions, overflowing differences).
+  for (int64_t i = 0; i < rois.size(); ++i) {
+    const double v = rois.data<double>()[i] * (i % 5 == 0 ? 1.0 : scale);
+    if (!(std::abs(v) < 0x1p52)) return ctx.Error("rois must be finite and of a sane magnitude");
+  }
   Tensor y(DataType::kDouble, {R, C, PH, PW});
   double* py = y.mutable_data<double>();
   const double* px = x.data<double>();
@@ -736,6 +763,9 @@ Status MaxRoiPoolKernel(KernelContext& ctx) {
   return OkStatus();
 }
 
+// The most sampling points RoiAlign takes per output bin.
+constexpr int64_t kMaxRoiSamples = int64_t{1} << 24;
+
 Status RoiAlignKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(const Tensor* x0, ctx.TensorInput(0));
   ASSIGN_OR_RETURN(Tensor x, CastTensor(*x0, DataType::kDouble));
@@ -753,6 +783,11 @@ Status RoiAlignKernel(KernelContext& ctx) {
     if (b < 0 || b >= x.dim(0)) return ctx.Error("batch index out of range");
   }
   if (PH <= 0 || PW <= 0 || sr < 0) return ctx.Error("output size and sampling_ratio must be positive");
+  // Non-finite rois or scale gave NaN sample points and grid sizes (undefined conversions to int64).
+  if (!std::isfinite(scale)) return ctx.Error("spatial_scale must be finite");
+  for (int64_t i = 0; i < rois.size(); ++i) {
+    if (!std::isfinite(rois.data<double>()[i])) return ctx.Error("rois must be finite");
+  }
   const int64_t C = x.dim(1), H = x.dim(2), W = x.dim(3), R = rois.dim(0);
   Tensor y(DataType::kDouble, {R, C, PH, PW});
   const double off = half ? 0.5 : 0;
@@ -765,8 +800,15 @@ Status RoiAlignKernel(KernelContext& ctx) {
       rh = std::max(rh, 1.0);
     }
     const double bh = rh / PH, bw = rw / PW;
-    const int64_t gh = sr > 0 ? sr : static_cast<int64_t>(std::ceil(rh / PH));
-    const int64_t gw = sr > 0 ? sr : static_cast<int64_t>(std::ceil(rw / PW));
+    // The adaptive grid is ceil(roi size / output size) points a side: a roi far larger than the
+    // image would loop for ages (and past 2^63 the conversion is undefined).
+    const double gh_d = sr > 0 ? sr : std::ceil(rh / PH), gw_d = sr > 0 ? sr : std::ceil(rw / PW);
+    if (!(std::max(gh_d, 0.0) * std::max(gw_d, 0.0) <= static_cast<double>(kMaxRoiSamples) && gh_d > -0x1p31 &&
+          gw_d > -0x1p31)) {
+      return ctx.Error(absl::StrCat("roi ", r, " needs a ", gh_d, " x ", gw_d, " sampling grid per bin, more than ",
+                                    kMaxRoiSamples));
+    }
+    const int64_t gh = static_cast<int64_t>(gh_d), gw = static_cast<int64_t>(gw_d);
     const double count = std::max<int64_t>(gh * gw, 1);
     for (int64_t c = 0; c < C; ++c) {
       const double* plane = x.data<double>() + (bi[r] * C + c) * H * W;

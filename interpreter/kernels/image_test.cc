@@ -1,3 +1,6 @@
+#include <cmath>
+#include <cstdint>
+
 #include "gtest/gtest.h"
 #include "interpreter/test_util.h"
 
@@ -85,6 +88,60 @@ TEST(ImageTest, ImageResizeOfFloatMatchesTheGeneralPath) {
       EXPECT_EQ(got.data<float>()[i], static_cast<float>(want.data<double>()[i])) << mode << " element " << i;
     }
   }
+}
+
+// Found by auditing the kernels: scales, rois and counts whose conversions to int64 were undefined.
+void ExpectImageError(OneNode& g, std::vector<RuntimeValue> inputs, int64_t opset, const std::string& part) {
+  auto r = g.Run(std::move(inputs), opset);
+  ASSERT_FALSE(r.ok()) << g.node->op_type() << " ran; expected an error with '" << part << "'";
+  EXPECT_NE(r.status().message().find(part), std::string::npos) << r.status();
+}
+
+TEST(ImageTest, ResizeHugeScaleAndEmptyOutput) {
+  OneNode huge("Resize", 3);
+  ExpectImageError(huge, {F({1, 1, 2, 2}, {1, 2, 3, 4}), F({0}, {}), F({4}, {1, 1, 3e38f, 1})}, 13,
+                   "too large");
+  // An empty output with a long other axis: no plan for it.
+  OneNode empty("Resize", 4);
+  auto r = empty.Run({F({1, 2}, {1, 2}), F({0}, {}), F({0}, {}),
+                      testing::I64({2}, {0, int64_t{1} << 40})}, 13);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ((*r)[0].tensor().dims(), (std::vector<int64_t>{0, int64_t{1} << 40}));
+}
+
+TEST(ImageTest, ResizeCropWithNaNRoiExtrapolates) {
+  OneNode g("Resize", 4);
+  g.node->SetAttribute(ir::Attribute::String("coordinate_transformation_mode", "tf_crop_and_resize"));
+  g.node->SetAttribute(ir::Attribute::Float("extrapolation_value", 9.0f));
+  auto r = g.Run({F({1, 1, 2, 2}, {1, 2, 3, 4}), F({8}, {0, 0, NAN, 0, 1, 1, NAN, 1}), F({0}, {}),
+                  testing::I64({4}, {1, 1, 2, 2})},
+                 13);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ((*r)[0].tensor().ToVector<float>(), (std::vector<float>{9, 9, 9, 9}));
+}
+
+TEST(ImageTest, RoiPoolingNeedsFiniteRois) {
+  OneNode max_roi("MaxRoiPool", 2);
+  max_roi.node->SetAttribute(ir::Attribute::Ints("pooled_shape", {1, 1}));
+  ExpectImageError(max_roi, {F({1, 1, 2, 2}, {1, 2, 3, 4}), F({1, 5}, {0, 0, 0, NAN, 1})}, 1, "rois");
+  ExpectImageError(max_roi, {F({1, 1, 2, 2}, {1, 2, 3, 4}), F({1, 5}, {1e30f, 0, 0, 1, 1})}, 1, "rois");
+  auto ok = max_roi.Run({F({1, 1, 2, 2}, {1, 2, 3, 4}), F({1, 5}, {0, 0, 0, 1, 1})}, 1);
+  ASSERT_TRUE(ok.ok()) << ok.status();
+  EXPECT_EQ((*ok)[0].tensor().ToVector<float>(), (std::vector<float>{4}));
+  OneNode align("RoiAlign", 3);
+  ExpectImageError(align, {F({1, 1, 2, 2}, {1, 2, 3, 4}), F({1, 4}, {0, 0, INFINITY, 1}), testing::I64({1}, {0})},
+                   16, "rois must be finite");
+  ExpectImageError(align, {F({1, 1, 2, 2}, {1, 2, 3, 4}), F({1, 4}, {0, 0, 1e20f, 1e20f}), testing::I64({1}, {0})},
+                   16, "sampling grid");
+}
+
+TEST(ImageTest, NonMaxSuppressionMaxOutputReadExactly) {
+  OneNode g("NonMaxSuppression", 3);
+  auto r = g.Run({F({1, 2, 4}, {0, 0, 1, 1, 5, 5, 6, 6}), F({1, 1, 2}, {0.9f, 0.8f}),
+                  testing::I64({1}, {INT64_MAX})},
+                 11);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ((*r)[0].tensor().dims(), (std::vector<int64_t>{2, 3}));
 }
 
 }  // namespace

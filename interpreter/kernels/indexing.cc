@@ -49,17 +49,19 @@ Status SliceKernel(KernelContext& ctx) {
     int64_t b = starts[k], e = ends[k];
     if (b < 0) b += d;
     if (e < 0) e += d;
+    // Counts as 1 + (span - 1) / |step|: a step near +-2^63 overflowed span + step - 1 (and -step).
     if (s > 0) {
       b = std::clamp<int64_t>(b, 0, d);
       e = std::clamp<int64_t>(e, 0, d);
-      dims[a] = e > b ? (e - b + s - 1) / s : 0;
+      dims[a] = e > b ? 1 + (e - b - 1) / s : 0;
     } else {
       b = std::clamp<int64_t>(b, 0, d - 1);
       e = std::clamp<int64_t>(e, -1, d - 1);
-      dims[a] = b > e ? (b - e + (-s) - 1) / (-s) : 0;
+      dims[a] = b > e ? 1 + (s == std::numeric_limits<int64_t>::min() ? 0 : (b - e - 1) / -s) : 0;
     }
     st[a] = b;
-    step[a] = s;
+    // One element taken: the step is never applied (and times the stride it could overflow).
+    step[a] = dims[a] == 1 ? 1 : s;
   }
   Tensor out(x->dtype(), dims);
   const int64_t n = out.size();
@@ -345,7 +347,10 @@ Status PadKernel(KernelContext& ctx) {
   const std::string mode = ctx.GetString("mode", "constant");
   std::vector<int64_t> dims(r);
   for (int64_t i = 0; i < r; ++i) {
-    dims[i] = x->dim(i) + before[i] + after[i];
+    // Pads near +-2^63 overflowed the sum.
+    if (__builtin_add_overflow(x->dim(i), before[i], &dims[i]) || __builtin_add_overflow(dims[i], after[i], &dims[i])) {
+      return ctx.Error(absl::StrCat("pads ", DimsToString(pads), " overflow the output dims"));
+    }
     if (dims[i] < 0) return ctx.Error("negative output dim");
   }
   Tensor out(x->dtype(), dims);
@@ -403,14 +408,22 @@ Status PadKernel(KernelContext& ctx) {
 Status OneHotKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(const Tensor* ind0, ctx.TensorInput(0));
   ASSIGN_OR_RETURN(Tensor ind, CastTensor(WidenToFloat(*ind0), DataType::kInt64));
-  ASSIGN_OR_RETURN(double depth_d, ScalarInput(ctx, 1, 0));
+  // depth as an integer (NaN or a huge float depth was an undefined conversion), not negative.
+  ASSIGN_OR_RETURN(const int64_t depth, ScalarIntInput(ctx, 1, 0));
+  if (depth < 0) return ctx.Error(absl::StrCat("depth must not be negative, got ", depth));
   ASSIGN_OR_RETURN(const Tensor* values, ctx.TensorInput(2));
-  const int64_t depth = static_cast<int64_t>(depth_d);
+  // values holds [off_value, on_value]: a shorter one was read past its end.
+  if (values->size() != 2) return ctx.Error(absl::StrCat("values must hold 2 elements, got ", values->size()));
   const int64_t r = ind.rank() + 1;
   ASSIGN_OR_RETURN(int64_t axis, NormalizeAxis(ctx.GetInt("axis", -1), r));
   std::vector<int64_t> dims = ind.dims();
   dims.insert(dims.begin() + axis, depth);
   Tensor out(values->dtype(), dims);
+  // Nothing to write (a huge depth over empty indices would still loop depth times).
+  if (out.size() == 0) {
+    ctx.set_output(0, std::move(out));
+    return OkStatus();
+  }
   const int64_t outer = DimProduct(ind.dims(), 0, axis);
   const int64_t inner = DimProduct(ind.dims(), axis, ind.rank());
   const int64_t* pi = ind.data<int64_t>();

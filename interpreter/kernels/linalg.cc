@@ -6,20 +6,17 @@
 #include <optional>
 
 #include "interpreter/cpu/vector_kernels.h"
+#include "interpreter/kernels/batched_matmul.h"
 #include "interpreter/kernels/common.h"
 #include "interpreter/kernels/gemm.h"
 
 namespace onnx_opt::interpreter {
-namespace {
 
 using absl::OkStatus;
 using absl::Status;
 using absl::StatusOr;
 
-// Batched matmul with numpy semantics on same-typed float/double/int32/int64 tensors. With
-// `exact_int8`, a and b are float tensors of 8-bit values minus zero points and the result is the
-// exact int32 product (ExactInt8Gemm).
-StatusOr<Tensor> BatchedMatMul(const Tensor& a0, const Tensor& b0, bool exact_int8 = false) {
+StatusOr<Tensor> BatchedMatMul(const Tensor& a0, const Tensor& b0, bool exact_int8) {
   if (a0.rank() == 0 || b0.rank() == 0) return absl::InvalidArgumentError("MatMul inputs must not be scalars");
   Tensor a = a0.rank() == 1 ? a0.Reshaped({1, a0.dim(0)}) : a0;
   Tensor b = b0.rank() == 1 ? b0.Reshaped({b0.dim(0), 1}) : b0;
@@ -71,6 +68,8 @@ StatusOr<Tensor> BatchedMatMul(const Tensor& a0, const Tensor& b0, bool exact_in
   if (b0.rank() != 1) final_dims.push_back(N);
   return out.Reshaped(final_dims);
 }
+
+namespace {
 
 Status MatMulKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(const Tensor* a, ctx.TensorInput(0));

@@ -51,8 +51,8 @@ Status TopKKernel(KernelContext& ctx) {
   if (ctx.opset() < 10) {
     k = ctx.GetInt("k", 0);
   } else {
-    ASSIGN_OR_RETURN(double kd, ScalarInput(ctx, 1, 0));
-    k = static_cast<int64_t>(kd);
+    // K read exactly (through a double, 2^63 - 1 became 2^63, whose conversion back is undefined).
+    ASSIGN_OR_RETURN(k, ScalarIntInput(ctx, 1, 0));
   }
   ASSIGN_OR_RETURN(int64_t axis, NormalizeAxis(ctx.GetInt("axis", -1), x0->rank()));
   const bool largest = ctx.GetInt("largest", 1) != 0;
@@ -218,10 +218,14 @@ Status TensorScatterKernel(KernelContext& ctx) {
   const int64_t mid = DimProduct(cache->dims(), 1, axis), inner = DimProduct(cache->dims(), axis + 1, cache->rank());
   for (int64_t b = 0; b < B; ++b) {
     const int64_t start = wi.empty() ? 0 : wi[b];
+    // start + s overflowed for a write index near 2^63: a linear write must end inside the cache, and a
+    // circular one is the same position modulo its length.
+    if (start < 0 || (!circular && start > max_len - seq)) {
+      return ctx.Error(absl::StrCat("write index ", start, " out of range"));
+    }
     for (int64_t m = 0; m < mid; ++m) {
       for (int64_t s = 0; s < seq; ++s) {
-        int64_t pos = start + s;
-        if (circular) pos %= max_len;
+        int64_t pos = circular ? (start % max_len + s) % max_len : start + s;
         if (pos < 0 || pos >= max_len) return ctx.Error("write index out of range");
         CopyElements(*upd, ((b * mid + m) * seq + s) * inner, out, ((b * mid + m) * max_len + pos) * inner, inner);
       }
@@ -233,8 +237,8 @@ Status TensorScatterKernel(KernelContext& ctx) {
 
 template <int kind>  // 0 Hann, 1 Hamming, 2 Blackman
 Status WindowKernel(KernelContext& ctx) {
-  ASSIGN_OR_RETURN(double sd, ScalarInput(ctx, 0, 0));
-  const int64_t size = static_cast<int64_t>(sd);
+  // size read as an integer (a NaN or huge float one was an undefined conversion).
+  ASSIGN_OR_RETURN(const int64_t size, ScalarIntInput(ctx, 0, 0));
   if (size < 0) return ctx.Error("size must be non-negative");
   const bool periodic = ctx.GetInt("periodic", 1) != 0;
   const double N = periodic ? size : size - 1;
@@ -258,12 +262,11 @@ Status WindowKernel(KernelContext& ctx) {
 // to hertz and to the spectrogram bin floor((dft_length + 1) * f / sample_rate). Filter i rises from
 // edge i to 1 at edge i + 1 and falls to 0 at edge i + 2.
 Status MelWeightMatrixKernel(KernelContext& ctx) {
-  ASSIGN_OR_RETURN(double mel_bins_d, ScalarInput(ctx, 0, 0));
-  ASSIGN_OR_RETURN(double dft_d, ScalarInput(ctx, 1, 0));
+  ASSIGN_OR_RETURN(const int64_t mel_bins, ScalarIntInput(ctx, 0, 0));
+  ASSIGN_OR_RETURN(const int64_t dft, ScalarIntInput(ctx, 1, 0));
   ASSIGN_OR_RETURN(double rate, ScalarInput(ctx, 2, 0));
   ASSIGN_OR_RETURN(double lower_hz, ScalarInput(ctx, 3, 0));
   ASSIGN_OR_RETURN(double upper_hz, ScalarInput(ctx, 4, 0));
-  const int64_t mel_bins = static_cast<int64_t>(mel_bins_d), dft = static_cast<int64_t>(dft_d);
   if (mel_bins <= 0 || dft <= 0 || !(rate > 0) || mel_bins > (int64_t{1} << 20) || dft > (int64_t{1} << 24)) {
     return ctx.Error("num_mel_bins, dft_length and sample_rate must be positive (and of a sane size)");
   }
@@ -273,7 +276,12 @@ Status MelWeightMatrixKernel(KernelContext& ctx) {
   std::vector<int64_t> edges(mel_bins + 2);
   for (int64_t i = 0; i < mel_bins + 2; ++i) {
     const double hz = 700.0 * (std::pow(10.0, (low + step * static_cast<double>(i)) / 2595.0) - 1.0);
-    edges[i] = static_cast<int64_t>(std::floor(static_cast<double>(dft + 1) * hz / rate));
+    // NaN or far band edges (from NaN, infinite or huge hertz) have no int64 bin.
+    const double bin = std::floor(static_cast<double>(dft + 1) * hz / rate);
+    if (!(std::abs(bin) < 0x1p52)) {
+      return ctx.Error("lower_edge_hertz, upper_edge_hertz and sample_rate give band edges out of range");
+    }
+    edges[i] = static_cast<int64_t>(bin);
   }
   Tensor m(DataType::kDouble, {spectrogram_bins, mel_bins});
   double* pm = m.mutable_data<double>();
@@ -283,13 +291,18 @@ Status MelWeightMatrixKernel(KernelContext& ctx) {
   };
   for (int64_t i = 0; i < mel_bins; ++i) {
     const int64_t left = edges[i], center = edges[i + 1], right = edges[i + 2];
+    // Only the bins inside the matrix are visited (far edges made these loops run ~2^52 times).
     if (center == left) {
       set(center, i, 1.0);
     } else {
-      for (int64_t j = left; j <= center; ++j) set(j, i, static_cast<double>(j - left) / static_cast<double>(center - left));
+      for (int64_t j = std::max<int64_t>(left, 0); j <= std::min(center, spectrogram_bins - 1); ++j) {
+        set(j, i, static_cast<double>(j - left) / static_cast<double>(center - left));
+      }
     }
     if (right > center) {
-      for (int64_t j = center; j < right; ++j) set(j, i, static_cast<double>(right - j) / static_cast<double>(right - center));
+      for (int64_t j = std::max<int64_t>(center, 0); j < std::min(right, spectrogram_bins); ++j) {
+        set(j, i, static_cast<double>(right - j) / static_cast<double>(right - center));
+      }
     }
   }
   ASSIGN_OR_RETURN(m, CastTensor(m, static_cast<DataType>(ctx.GetInt("output_datatype", 1))));

@@ -27,6 +27,8 @@ Status BinarizerKernel(KernelContext& ctx) {
 Status ArrayFeatureExtractorKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(const Tensor* x, ctx.TensorInput(0));
   ASSIGN_OR_RETURN(std::vector<int64_t> idx, ctx.IntsInput(1));
+  // Indices select along the last axis, which a scalar does not have.
+  if (x->rank() < 1) return ctx.Error("X must have rank >= 1");
   const int64_t last = x->dim(x->rank() - 1), outer = x->size() / std::max<int64_t>(last, 1);
   std::vector<int64_t> dims = x->dims();
   dims.back() = idx.size();
@@ -88,6 +90,12 @@ Status LabelEncoderKernel(KernelContext& ctx) {
     def = Tensor::Scalar<int64_t>(DataType::kInt64, ctx.GetInt("default_int64", -1));
   } else {
     ASSIGN_OR_RETURN(def, CastTensor(Tensor::Scalar<float>(DataType::kFloat, ctx.GetFloat("default_float", -0.0f)), values.dtype()));
+  }
+  // The default is copied as one element of the values' type: an empty one was read past its end, one
+  // of a wider type written past the output's.
+  if (def.size() != 1 || def.dtype() != values.dtype()) {
+    return ctx.Error(absl::StrCat("default_tensor must hold one element of the values' type, got ",
+                                  def.ShapeString()));
   }
   std::map<std::string, int64_t> index;
   Tensor kd = keys;
@@ -212,7 +220,8 @@ Status TreeEnsembleKernel(KernelContext& ctx) {
         if (std::isnan(v) && !missing.empty() && missing[node] != 0) {
           go_true = true;
         } else {
-          switch (static_cast<int>(modes[node])) {
+          // A NaN or huge mode had no int value (an undefined conversion): it is unknown.
+          switch (modes[node] >= 0 && modes[node] <= 6 ? static_cast<int>(modes[node]) : -1) {
             case 0: go_true = v <= split; break;
             case 1: go_true = v < split; break;
             case 2: go_true = v >= split; break;

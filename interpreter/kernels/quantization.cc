@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "interpreter/cpu/vector_kernels.h"
+#include "interpreter/kernels/batched_matmul.h"
 #include "interpreter/kernels/common.h"
 
 namespace onnx_opt::interpreter {
@@ -15,6 +16,14 @@ using absl::Status;
 using absl::StatusOr;
 
 // Offsets of the scale element for each element of x: per-tensor, per-axis or blocked.
+// The zero point is read at the scale's offsets: it must have the scale's shape (a smaller one was read
+// past its end). A one-element pair may differ in rank ([] and [1]).
+Status CheckZeroPointFitsScale(const KernelContext& ctx, const Tensor& zp, const Tensor& scale) {
+  if (!zp.is_defined() || zp.dims() == scale.dims() || (zp.size() == 1 && scale.size() == 1)) return OkStatus();
+  return ctx.Error(absl::StrCat("zero point of shape ", DimsToString(zp.dims()), " does not match scale of shape ",
+                                DimsToString(scale.dims())));
+}
+
 StatusOr<std::vector<int64_t>> ScaleIndex(const KernelContext& ctx, const Tensor& x, const Tensor& scale) {
   std::vector<int64_t> out(x.size(), 0);
   if (scale.size() == 1 && scale.rank() <= 1) return out;
@@ -27,6 +36,16 @@ StatusOr<std::vector<int64_t>> ScaleIndex(const KernelContext& ctx, const Tensor
     return out;
   }
   if (scale.rank() != x.rank() || block <= 0) return ctx.Error("unsupported scale shape");
+  // Blocked: the scale has x's dims but ceil(x / block_size) on the axis; any smaller one was read past
+  // its end.
+  for (int64_t d = 0; d < x.rank(); ++d) {
+    const int64_t want = d == axis ? (x.dim(d) == 0 ? 0 : (x.dim(d) - 1) / block + 1) : x.dim(d);
+    if (scale.dim(d) != want) {
+      return ctx.Error(absl::StrCat("y_scale has shape ", DimsToString(scale.dims()), "; x of shape ",
+                                    DimsToString(x.dims()), " with block_size ", block, " on axis ", axis,
+                                    " needs dim ", want, " on axis ", d));
+    }
+  }
   const std::vector<int64_t> xs = Strides(x.dims()), ss = Strides(scale.dims());
   for (int64_t i = 0; i < x.size(); ++i) {
     int64_t rem = i, off = 0;
@@ -69,6 +88,7 @@ Status QuantizeKernel(KernelContext& ctx) {
   }
   if (const int64_t od = ctx.GetInt("output_dtype", 0)) out_type = static_cast<DataType>(od);
   const bool saturate = ctx.GetInt("saturate", 1) != 0;
+  RETURN_IF_ERROR(CheckZeroPointFitsScale(ctx, zp, scale));
   ASSIGN_OR_RETURN(std::vector<int64_t> si, ScaleIndex(ctx, x, scale));
   Tensor q(DataType::kDouble, x.dims());
   double* pq = q.mutable_data<double>();
@@ -100,6 +120,7 @@ Status DequantizeKernel(KernelContext& ctx) {
   if (ctx.has_input(2)) {
     ASSIGN_OR_RETURN(zp, CastTensor(ctx.input(2), DataType::kDouble));
   }
+  RETURN_IF_ERROR(CheckZeroPointFitsScale(ctx, zp, scale));
   ASSIGN_OR_RETURN(std::vector<int64_t> si, ScaleIndex(ctx, x, scale));
   Tensor y(DataType::kDouble, x.dims());
   for (int64_t i = 0; i < x.size(); ++i) {
@@ -143,51 +164,49 @@ Status DynamicQuantizeKernel(KernelContext& ctx) {
   return OkStatus();
 }
 
-// Dequantized copy of input i with scale/zero-point inputs si, zi (per-tensor or per-row/col).
+// Dequantized copy of input i with scale/zero-point inputs si, zi: per tensor, or one per entry of
+// axis `axis_hint` (rows of a: -2, columns of b: -1), which a 1-D input does not have.
 StatusOr<Tensor> Dequant(const KernelContext& ctx, size_t i, size_t si, size_t zi, int axis_hint) {
   ASSIGN_OR_RETURN(Tensor x, CastTensor(ctx.input(i), DataType::kDouble));
   ASSIGN_OR_RETURN(Tensor s, CastTensor(ctx.input(si), DataType::kDouble));
   ASSIGN_OR_RETURN(Tensor z, CastTensor(ctx.input(zi), DataType::kDouble));
+  const int64_t ax = x.rank() + axis_hint;
+  const int64_t per_axis = ax >= 0 && ax < x.rank() ? x.dim(ax) : 1;
+  // Any other count was read past its end.
+  if (s.size() < 1 || (s.size() != 1 && s.size() != per_axis) || (z.size() != 1 && z.size() != s.size())) {
+    return ctx.Error(absl::StrCat("inputs ", si, " and ", zi, " must hold 1 or ", per_axis, " values"));
+  }
   double* p = x.mutable_data<double>();
-  const int64_t ax = axis_hint < 0 ? x.rank() + axis_hint : axis_hint;
-  const int64_t inner = DimProduct(x.dims(), ax + 1, x.rank());
+  const int64_t inner = s.size() == 1 ? 1 : DimProduct(x.dims(), ax + 1, x.rank());
   for (int64_t k = 0; k < x.size(); ++k) {
-    const int64_t c = s.size() == 1 ? 0 : (k / inner) % x.dim(ax);
+    const int64_t c = s.size() == 1 ? 0 : (k / inner) % per_axis;
     p[k] = (p[k] - z.data<double>()[z.size() == 1 ? 0 : c]) * s.data<double>()[c];
   }
   return x;
 }
 
+// y = quantize(dequantize(a) @ dequantize(b)), numpy.matmul semantics (1-D operands, broadcast batch
+// dims); the output scale and zero point are per tensor or per column.
 Status QLinearMatMulKernel(KernelContext& ctx) {
   for (size_t i = 0; i < 8; ++i) {
     if (!ctx.has_input(i)) return ctx.Error("QLinearMatMul needs 8 inputs");
   }
   ASSIGN_OR_RETURN(Tensor a, Dequant(ctx, 0, 1, 2, -2));
   ASSIGN_OR_RETURN(Tensor b, Dequant(ctx, 3, 4, 5, -1));
-  // y = a @ b (2-D or batched with equal batch dims)
-  const int64_t M = a.dim(a.rank() - 2), K = a.dim(a.rank() - 1), N = b.dim(b.rank() - 1);
-  const int64_t batch = a.size() / (M * K);
-  std::vector<int64_t> dims = a.dims();
-  dims.back() = N;
-  Tensor y(DataType::kDouble, dims);
-  const int64_t bstride = b.rank() > 2 ? K * N : 0;
-  for (int64_t t = 0; t < batch; ++t) {
-    for (int64_t i = 0; i < M; ++i) {
-      for (int64_t j = 0; j < N; ++j) {
-        double acc = 0;
-        for (int64_t k = 0; k < K; ++k) acc += a.data<double>()[t * M * K + i * K + k] * b.data<double>()[t * bstride + k * N + j];
-        y.mutable_data<double>()[t * M * N + i * N + j] = acc;
-      }
-    }
-  }
-  // Output scale/zero point are per-tensor (or per-column).
+  absl::StatusOr<Tensor> product = BatchedMatMul(a, b);
+  if (!product.ok()) return ctx.Error(std::string(product.status().message()));
+  Tensor& y = *product;
+  const int64_t N = b.rank() == 1 ? 1 : b.dim(b.rank() - 1);
   ASSIGN_OR_RETURN(Tensor s, CastTensor(ctx.input(6), DataType::kDouble));
   ASSIGN_OR_RETURN(Tensor z, CastTensor(ctx.input(7), DataType::kDouble));
   const auto [lo, hi] = IntRange(ctx.input(7).dtype());
+  if (s.size() < 1 || (s.size() != 1 && s.size() != N) || (z.size() != 1 && z.size() != s.size())) {
+    return ctx.Error(absl::StrCat("y_scale and y_zero_point must hold 1 or ", N, " values"));
+  }
+  double* py = y.mutable_data<double>();
   for (int64_t k = 0; k < y.size(); ++k) {
     const int64_t c = s.size() == 1 ? 0 : k % N;
-    y.mutable_data<double>()[k] =
-        std::clamp(std::nearbyint(y.data<double>()[k] / s.data<double>()[c]) + z.data<double>()[z.size() == 1 ? 0 : c], lo, hi);
+    py[k] = std::clamp(std::nearbyint(py[k] / s.data<double>()[c]) + z.data<double>()[z.size() == 1 ? 0 : c], lo, hi);
   }
   ASSIGN_OR_RETURN(Tensor out, CastTensor(y, ctx.input(7).dtype()));
   ctx.set_output(0, std::move(out));

@@ -705,5 +705,60 @@ TEST(MatMulIntegerTest, NdPerRowZeroPoint) {
   EXPECT_EQ((*r)[0].tensor().ToVector<int32_t>(), (std::vector<int32_t>{18, 36, 54, 72}));
 }
 
+// Found by auditing the kernels: zero points, blocked scales and QLinearMatMul operands that did not
+// fit were read past their ends.
+TEST(QuantizationTest, ZeroPointAndBlockedScaleMustFitTheScale) {
+  auto i8 = [](std::vector<int64_t> dims, std::vector<int8_t> v) {
+    return Tensor::FromVector<int8_t>(ir::DataType::kInt8, std::move(dims), v);
+  };
+  OneNode zp("DequantizeLinear", 3);
+  zp.node->SetAttribute(ir::Attribute::Int("axis", 0));
+  auto bad = zp.Run({i8({4}, {1, 2, 3, 4}), F({4}, {1, 1, 1, 1}), i8({2}, {0, 0})}, 21);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("does not match scale"), std::string::npos) << bad.status();
+  auto ok = zp.Run({i8({4}, {1, 2, 3, 4}), F({4}, {1, 2, 1, 1}), i8({4}, {0, 1, 0, 0})}, 21);
+  ASSERT_TRUE(ok.ok()) << ok.status();
+  EXPECT_EQ((*ok)[0].tensor().ToVector<float>(), (std::vector<float>{1, 2, 3, 4}));
+
+  OneNode blocked("QuantizeLinear", 2);
+  blocked.node->SetAttribute(ir::Attribute::Int("axis", 1));
+  blocked.node->SetAttribute(ir::Attribute::Int("block_size", 2));
+  auto small = blocked.Run({F({1, 4}, {1, 2, 3, 4}), F({1, 1}, {1})}, 21);
+  ASSERT_FALSE(small.ok());
+  EXPECT_NE(small.status().message().find("needs dim 2 on axis 1"), std::string::npos) << small.status();
+  auto fits = blocked.Run({F({1, 4}, {1, 2, 3, 4}), F({1, 2}, {1, 2})}, 21);
+  ASSERT_TRUE(fits.ok()) << fits.status();
+  EXPECT_EQ((*fits)[0].tensor().ToVector<uint8_t>(), (std::vector<uint8_t>{1, 2, 2, 2}));
+}
+
+TEST(QuantizationTest, QLinearMatMulOperandsMustFit) {
+  auto u8 = [](std::vector<int64_t> dims, std::vector<uint8_t> v) {
+    return Tensor::FromVector<uint8_t>(ir::DataType::kUint8, std::move(dims), v);
+  };
+  const Tensor one = F({}, {1}), zero = u8({}, {0});
+  OneNode g("QLinearMatMul", 8);
+  auto k = g.Run({u8({2, 3}, {1, 2, 3, 4, 5, 6}), one, zero, u8({2, 2}, {1, 0, 0, 1}), one, zero, one, zero}, 10);
+  ASSERT_FALSE(k.ok());
+  EXPECT_NE(k.status().message().find("do not match"), std::string::npos) << k.status();
+  // A per-row scale of a holds one value per row of a: two here, for one row.
+  auto scale = g.Run({u8({1, 2}, {1, 2}), F({2}, {1, 1}), zero, u8({2, 1}, {1, 1}), one, zero, one, zero}, 10);
+  ASSERT_FALSE(scale.ok());
+  EXPECT_NE(scale.status().message().find("must hold 1 or 1 values"), std::string::npos) << scale.status();
+  auto empty = g.Run({u8({0, 2}, {}), one, zero, u8({2, 1}, {1, 1}), one, zero, one, zero}, 10);
+  ASSERT_TRUE(empty.ok()) << empty.status();
+  auto ok = g.Run({u8({1, 2}, {1, 2}), one, zero, u8({2, 1}, {3, 4}), one, zero, one, zero}, 10);
+  ASSERT_TRUE(ok.ok()) << ok.status();
+  EXPECT_EQ((*ok)[0].tensor().ToVector<uint8_t>(), (std::vector<uint8_t>{11}));
+  // numpy.matmul semantics: a 1-D a is one row, and b's batch dims broadcast against a's.
+  auto vec = g.Run({u8({3}, {1, 2, 3}), one, zero, u8({3, 1}, {1, 1, 1}), one, zero, one, zero}, 10);
+  ASSERT_TRUE(vec.ok()) << vec.status();
+  EXPECT_EQ((*vec)[0].tensor().dims(), (std::vector<int64_t>{1}));
+  EXPECT_EQ((*vec)[0].tensor().ToVector<uint8_t>(), (std::vector<uint8_t>{6}));
+  auto batched = g.Run({u8({1, 2}, {1, 2}), one, zero, u8({2, 2, 1}, {1, 1, 2, 3}), one, zero, one, zero}, 10);
+  ASSERT_TRUE(batched.ok()) << batched.status();
+  EXPECT_EQ((*batched)[0].tensor().dims(), (std::vector<int64_t>{2, 1, 1}));
+  EXPECT_EQ((*batched)[0].tensor().ToVector<uint8_t>(), (std::vector<uint8_t>{3, 8}));
+}
+
 }  // namespace
 }  // namespace onnx_opt::interpreter

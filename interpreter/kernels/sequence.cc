@@ -20,8 +20,8 @@ StatusOr<const RuntimeValue*> SeqInput(const KernelContext& ctx, size_t i) {
 }
 
 StatusOr<int64_t> Position(const KernelContext& ctx, size_t i, int64_t size, bool insert) {
-  ASSIGN_OR_RETURN(double p, ScalarInput(ctx, i, insert ? size : size - 1));
-  int64_t pos = static_cast<int64_t>(p);
+  // Read exactly (through a double, 2^63 - 1 became 2^63, whose conversion back is undefined).
+  ASSIGN_OR_RETURN(int64_t pos, ScalarIntInput(ctx, i, insert ? size : size - 1));
   if (pos < 0) pos += size;
   if (pos < 0 || pos > size || (!insert && pos == size)) return ctx.Error("position out of range");
   return pos;
@@ -137,12 +137,26 @@ Status ConcatFromSequenceKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(int64_t axis, NormalizeAxis(ctx.GetInt("axis", 0), r));
   std::vector<Tensor> parts;
   for (const Tensor& t : elems) {
+    if (t.rank() != elems[0].rank()) {
+      return ctx.Error(absl::StrCat("sequence elements ", elems[0].ShapeString(), " and ", t.ShapeString(),
+                                    " differ in rank"));
+    }
     if (new_axis) {
       std::vector<int64_t> d = t.dims();
       d.insert(d.begin() + axis, 1);
       parts.push_back(t.Reshaped(d));
     } else {
       parts.push_back(t);
+    }
+  }
+  // The parts must agree on type, rank and every dim but the axis (a sequence may hold tensors of any
+  // shapes): others were read or written past their ends.
+  for (const Tensor& t : parts) {
+    bool fits = t.rank() == r && t.dtype() == parts[0].dtype();
+    for (int64_t d = 0; fits && d < r; ++d) fits = d == axis || t.dim(d) == parts[0].dim(d);
+    if (!fits) {
+      return ctx.Error(absl::StrCat("sequence elements ", parts[0].ShapeString(), " and ", t.ShapeString(),
+                                    " cannot be concatenated on axis ", axis));
     }
   }
   std::vector<int64_t> dims = parts[0].dims();

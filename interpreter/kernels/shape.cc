@@ -182,14 +182,21 @@ Status SplitKernel(KernelContext& ctx) {
   const int64_t len = x->dim(axis);
   if (split.empty()) {
     const int64_t num = ctx.GetInt("num_outputs", static_cast<int64_t>(n));
+    // num_outputs 0 (or a node without outputs) divided by zero.
+    if (num <= 0 || n == 0) return ctx.Error(absl::StrCat("num_outputs must be positive, got ", num));
     const int64_t chunk = (len + num - 1) / num;
     for (int64_t i = 0; i < num; ++i) split.push_back(std::max<int64_t>(0, std::min(chunk, len - i * chunk)));
     if (ctx.opset() < 18) {
       split.assign(n, len / static_cast<int64_t>(n));
     }
   }
+  // The parts must tile the axis: a negative part moved the next one's offset before the input (and
+  // huge parts overflowed the sum).
   int64_t total = 0;
-  for (int64_t s : split) total += s;
+  for (int64_t s : split) {
+    if (s < 0 || s > len - total) return ctx.Error(absl::StrCat("split ", DimsToString(split), " does not add up to the axis length ", len));
+    total += s;
+  }
   if (total != len || split.size() != n) return ctx.Error("split sizes do not match the input");
   const int64_t outer = DimProduct(x->dims(), 0, axis);
   const int64_t inner = DimProduct(x->dims(), axis + 1, x->rank());
@@ -223,6 +230,9 @@ Tensor BroadcastTo(const Tensor& x, const std::vector<int64_t>& dims) {
 Status ExpandKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(const Tensor* x, ctx.TensorInput(0));
   ASSIGN_OR_RETURN(std::vector<int64_t> shape, ctx.IntsInput(1));
+  for (int64_t d : shape) {
+    if (d < 0) return ctx.Error(absl::StrCat("shape ", DimsToString(shape), " has a negative dim"));
+  }
   ASSIGN_OR_RETURN(std::vector<int64_t> dims, BroadcastShapes(x->dims(), shape));
   ctx.set_output(0, BroadcastTo(*x, dims));
   return OkStatus();
@@ -234,12 +244,13 @@ Status TileKernel(KernelContext& ctx) {
   std::vector<int64_t> reps;
   if (ctx.opset() < 6) {
     // Tile-1: `tiles` copies along `axis`, both scalars of the input's type.
-    ASSIGN_OR_RETURN(double tiles, ScalarInput(ctx, 1, 1));
-    ASSIGN_OR_RETURN(double axis_value, ScalarInput(ctx, 2, 0));
-    ASSIGN_OR_RETURN(int64_t axis, NormalizeAxis(static_cast<int64_t>(axis_value), r));
+    // Integers (a NaN or huge float converted to int64 was undefined).
+    ASSIGN_OR_RETURN(const int64_t tiles, ScalarIntInput(ctx, 1, 1));
+    ASSIGN_OR_RETURN(const int64_t axis_value, ScalarIntInput(ctx, 2, 0));
+    ASSIGN_OR_RETURN(int64_t axis, NormalizeAxis(axis_value, r));
     if (r == 0) return ctx.Error("cannot tile a scalar");
     reps.assign(r, 1);
-    reps[axis] = static_cast<int64_t>(tiles);
+    reps[axis] = tiles;
   } else {
     ASSIGN_OR_RETURN(reps, ctx.IntsInput(1));
   }
@@ -248,7 +259,11 @@ Status TileKernel(KernelContext& ctx) {
     if (v < 0) return ctx.Error("repeats must be non-negative");
   }
   std::vector<int64_t> dims(r);
-  for (int64_t i = 0; i < r; ++i) dims[i] = x->dim(i) * reps[i];
+  for (int64_t i = 0; i < r; ++i) {
+    if (__builtin_mul_overflow(x->dim(i), reps[i], &dims[i])) {
+      return ctx.Error(absl::StrCat("repeats ", DimsToString(reps), " overflow the dims of ", x->ShapeString()));
+    }
+  }
   Tensor out(x->dtype(), dims);
   const int64_t n = out.size();
   const std::vector<int64_t> in_strides = Strides(x->dims());
@@ -293,16 +308,31 @@ Status ConstantKernel(KernelContext& ctx) {
     const ir::SparseTensor& sp = a->sparse_tensor;
     ASSIGN_OR_RETURN(Tensor values, Tensor::FromIr(sp.values));
     ASSIGN_OR_RETURN(Tensor indices, Tensor::FromIr(sp.indices));
+    for (int64_t d : sp.dims) {
+      if (d < 0) return ctx.Error("sparse_value has a negative dim");
+    }
     Tensor out(values.dtype(), sp.dims);
     const std::vector<int64_t> strides = Strides(sp.dims);
     const int64_t nnz = values.size();
+    const int64_t rank = static_cast<int64_t>(sp.dims.size());
+    // indices: [nnz] linear or [nnz, rank] coordinates, int64, each inside the dims (an index from
+    // the model was written through unchecked).
+    if (indices.dtype() != DataType::kInt64 || values.rank() != 1 ||
+        !(indices.dims() == std::vector<int64_t>{nnz} || indices.dims() == std::vector<int64_t>{nnz, rank})) {
+      return ctx.Error("sparse_value needs 1-D values and int64 indices of shape [nnz] or [nnz, rank]");
+    }
     const int64_t* idx = indices.data<int64_t>();
     for (int64_t k = 0; k < nnz; ++k) {
       int64_t lin = 0;
       if (indices.rank() == 1) {
         lin = idx[k];
+        if (lin < 0 || lin >= out.size()) return ctx.Error("sparse_value index out of range");
       } else {
-        for (size_t d = 0; d < sp.dims.size(); ++d) lin += idx[k * sp.dims.size() + d] * strides[d];
+        for (int64_t d = 0; d < rank; ++d) {
+          const int64_t v = idx[k * rank + d];
+          if (v < 0 || v >= sp.dims[d]) return ctx.Error("sparse_value index out of range");
+          lin += v * strides[d];
+        }
       }
       CopyElements(values, k, out, lin, 1);
     }
@@ -362,7 +392,9 @@ Status EyeLikeKernel(KernelContext& ctx) {
   Tensor f(DataType::kDouble, x->dims());
   double* p = f.mutable_data<double>();
   for (int64_t i = 0; i < x->dim(0); ++i) {
-    const int64_t j = i + k;
+    // i + k overflowed for k near +-2^63.
+    int64_t j = 0;
+    if (__builtin_add_overflow(i, k, &j)) continue;
     if (j >= 0 && j < x->dim(1)) p[i * x->dim(1) + j] = 1;
   }
   ASSIGN_OR_RETURN(Tensor out, CastTensor(f, dt));
@@ -375,7 +407,13 @@ Status DepthToSpaceKernel(KernelContext& ctx) {
   if (x->rank() != 4) return ctx.Error("input must be 4-D");
   const int64_t b = ctx.GetInt("blocksize", 0);
   const int64_t N = x->dim(0), C = x->dim(1), H = x->dim(2), W = x->dim(3);
-  if (b <= 0 || C % (b * b) != 0) return ctx.Error("bad blocksize");
+  // b * b, H * b and W * b overflowed for a huge blocksize.
+  int64_t bb = 0, hb = 0, wb = 0;
+  if (b <= 0 || __builtin_mul_overflow(b, b, &bb) || __builtin_mul_overflow(H, b, &hb) ||
+      __builtin_mul_overflow(W, b, &wb)) {
+    return ctx.Error(absl::StrCat("bad blocksize ", b));
+  }
+  if (C % bb != 0) return ctx.Error("bad blocksize");
   const bool crd = ctx.GetString("mode", "DCR") == "CRD";
   Tensor t6 = crd ? x->Reshaped({N, C / (b * b), b, b, H, W}) : x->Reshaped({N, b, b, C / (b * b), H, W});
   std::vector<int64_t> perm = crd ? std::vector<int64_t>{0, 1, 4, 2, 5, 3} : std::vector<int64_t>{0, 3, 4, 1, 5, 2};
@@ -389,7 +427,12 @@ Status SpaceToDepthKernel(KernelContext& ctx) {
   if (x->rank() != 4) return ctx.Error("input must be 4-D");
   const int64_t b = ctx.GetInt("blocksize", 0);
   const int64_t N = x->dim(0), C = x->dim(1), H = x->dim(2), W = x->dim(3);
-  if (b <= 0 || H % b != 0 || W % b != 0) return ctx.Error("bad blocksize");
+  // C * b * b overflowed for a huge blocksize (an empty H and W divide by any).
+  int64_t cbb = 0;
+  if (b <= 0 || __builtin_mul_overflow(C, b, &cbb) || __builtin_mul_overflow(cbb, b, &cbb)) {
+    return ctx.Error(absl::StrCat("bad blocksize ", b));
+  }
+  if (H % b != 0 || W % b != 0) return ctx.Error("bad blocksize");
   ASSIGN_OR_RETURN(Tensor t, TransposeTensor(x->Reshaped({N, C, H / b, b, W / b, b}), {0, 3, 5, 1, 2, 4}));
   ctx.set_output(0, t.Reshaped({N, C * b * b, H / b, W / b}));
   return OkStatus();
@@ -398,19 +441,19 @@ Status SpaceToDepthKernel(KernelContext& ctx) {
 Status TriluKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(const Tensor* x, ctx.TensorInput(0));
   if (x->rank() < 2) return ctx.Error("input must be at least 2-D");
-  ASSIGN_OR_RETURN(double kd, ScalarInput(ctx, 1, 0));
-  const int64_t k = static_cast<int64_t>(kd);
+  // k read exactly (through a double, 2^63 - 1 became 2^63, whose conversion back is undefined).
+  ASSIGN_OR_RETURN(const int64_t k, ScalarIntInput(ctx, 1, 0));
   const bool upper = ctx.GetInt("upper", 1) != 0;
   Tensor out = x->Clone();
   const int64_t R = x->dim(x->rank() - 2), C = x->dim(x->rank() - 1);
-  const int64_t batches = R * C == 0 ? 0 : x->size() / (R * C);
+  const int64_t batches = x->size() == 0 ? 0 : x->size() / (R * C);
   RETURN_IF_ERROR(DispatchBySize(x->dtype(), [&](auto tag) -> Status {
     using T = decltype(tag);
     T* p = out.mutable_data<T>();
     for (int64_t b = 0; b < batches; ++b) {
       for (int64_t i = 0; i < R; ++i) {
         for (int64_t j = 0; j < C; ++j) {
-          const bool keep = upper ? (j - i >= k) : (j - i <= k);
+          const bool keep = upper ? (j - i >= k) : (j - i <= k);  // |j - i| < 2^63: no overflow
           if (!keep) p[b * R * C + i * C + j] = T{};
         }
       }

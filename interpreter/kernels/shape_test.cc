@@ -1,3 +1,6 @@
+#include <cmath>
+#include <cstdint>
+
 #include "gtest/gtest.h"
 #include "interpreter/test_util.h"
 
@@ -60,6 +63,59 @@ TEST(ShapeTest, PadReflect) {
 TEST(ShapeTest, ReshapeSizeMismatchIsAnError) {
   OneNode g("Reshape", 2);
   EXPECT_FALSE(g.Run({F({4}, {1, 2, 3, 4}), I64({1}, {3})}).ok());
+}
+
+// Found by auditing the kernels: attribute and input values that overflowed or divided by zero.
+void ExpectShapeError(OneNode& g, std::vector<RuntimeValue> inputs, int64_t opset, const std::string& part) {
+  auto r = g.Run(std::move(inputs), opset);
+  ASSERT_FALSE(r.ok()) << g.node->op_type() << " ran; expected an error with '" << part << "'";
+  EXPECT_NE(r.status().message().find(part), std::string::npos) << r.status();
+}
+
+TEST(ShapeTest, SplitNumOutputsAndPartsMustTileTheAxis) {
+  OneNode zero("Split", 1, 2);
+  zero.node->SetAttribute(ir::Attribute::Int("num_outputs", 0));  // divided by zero
+  ExpectShapeError(zero, {F({4}, {1, 2, 3, 4})}, 18, "num_outputs must be positive");
+  OneNode negative("Split", 2, 2);
+  ExpectShapeError(negative, {F({4}, {1, 2, 3, 4}), I64({2}, {-1, 5})}, 13, "does not add up");
+  OneNode huge("Split", 2, 2);
+  ExpectShapeError(huge, {F({4}, {1, 2, 3, 4}), I64({2}, {INT64_MAX, 5})}, 13, "does not add up");
+  auto ok = negative.Run({F({4}, {1, 2, 3, 4}), I64({2}, {1, 3})}, 13);
+  ASSERT_TRUE(ok.ok()) << ok.status();
+  EXPECT_EQ((*ok)[1].tensor().ToVector<float>(), (std::vector<float>{2, 3, 4}));
+}
+
+TEST(ShapeTest, TileExpandAndBlocksizesThatOverflow) {
+  OneNode tile("Tile", 2);
+  ExpectShapeError(tile, {F({2}, {1, 2}), I64({1}, {int64_t{1} << 62})}, 13, "overflow");
+  OneNode tile1("Tile", 3);
+  ExpectShapeError(tile1, {F({2}, {1, 2}), F({}, {NAN}), F({}, {0})}, 1, "not an int64 value");
+  OneNode expand("Expand", 2);
+  ExpectShapeError(expand, {F({1}, {1}), I64({1}, {-1})}, 13, "negative");
+  OneNode d2s("DepthToSpace", 1);
+  d2s.node->SetAttribute(ir::Attribute::Int("blocksize", int64_t{1} << 32));
+  ExpectShapeError(d2s, {F({1, 1, 1, 1}, {1})}, 13, "bad blocksize");
+  OneNode s2d("SpaceToDepth", 1);
+  s2d.node->SetAttribute(ir::Attribute::Int("blocksize", int64_t{1} << 32));
+  ExpectShapeError(s2d, {F({1, 2, 0, 0}, {})}, 13, "bad blocksize");
+}
+
+TEST(ShapeTest, EyeLikeAndTriluWithExtremeK) {
+  OneNode eye("EyeLike", 1);
+  eye.node->SetAttribute(ir::Attribute::Int("k", INT64_MAX));
+  auto e = eye.Run({F({2, 2}, {0, 0, 0, 0})}, 9);
+  ASSERT_TRUE(e.ok()) << e.status();
+  EXPECT_EQ((*e)[0].tensor().ToVector<float>(), (std::vector<float>{0, 0, 0, 0}));
+  OneNode trilu("Trilu", 2);
+  auto t = trilu.Run({F({2, 2}, {1, 2, 3, 4}), I64({}, {INT64_MAX})}, 14);
+  ASSERT_TRUE(t.ok()) << t.status();
+  EXPECT_EQ((*t)[0].tensor().ToVector<float>(), (std::vector<float>{0, 0, 0, 0}));
+  auto all = trilu.Run({F({2, 2}, {1, 2, 3, 4}), I64({}, {INT64_MIN})}, 14);
+  ASSERT_TRUE(all.ok()) << all.status();
+  EXPECT_EQ((*all)[0].tensor().ToVector<float>(), (std::vector<float>{1, 2, 3, 4}));
+  auto diag = trilu.Run({F({2, 2}, {1, 2, 3, 4}), I64({}, {1})}, 14);
+  ASSERT_TRUE(diag.ok()) << diag.status();
+  EXPECT_EQ((*diag)[0].tensor().ToVector<float>(), (std::vector<float>{0, 2, 0, 0}));
 }
 
 }  // namespace

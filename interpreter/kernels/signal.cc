@@ -21,8 +21,8 @@ Status DftKernel(KernelContext& ctx) {
   const bool complex_in = x.dim(r - 1) == 2;
   int64_t axis;
   if (ctx.opset() >= 20) {
-    ASSIGN_OR_RETURN(double a, ScalarInput(ctx, 2, -2));
-    axis = static_cast<int64_t>(a);
+    // Integers read exactly (through a double, 2^63 - 1 became 2^63, whose conversion is undefined).
+    ASSIGN_OR_RETURN(axis, ScalarIntInput(ctx, 2, -2));
   } else {
     axis = ctx.GetInt("axis", 1);
   }
@@ -32,8 +32,7 @@ Status DftKernel(KernelContext& ctx) {
   const int64_t n_in = x.dim(axis);
   int64_t n = n_in;
   if (ctx.has_input(1) && ctx.input(1).size() > 0) {
-    ASSIGN_OR_RETURN(double l, ScalarInput(ctx, 1, n_in));
-    n = static_cast<int64_t>(l);
+    ASSIGN_OR_RETURN(n, ScalarIntInput(ctx, 1, n_in));
   }
   const bool irfft = inverse && onesided;  // Hermitian half spectrum in, real signal out
   if (irfft && !(ctx.has_input(1) && ctx.input(1).size() > 0)) n = 2 * (n_in - 1);
@@ -95,8 +94,8 @@ Status StftKernel(KernelContext& ctx) {
   if (x.rank() != 3 || (x.dim(2) != 1 && x.dim(2) != 2)) {
     return ctx.Error("signal must be [batch, length, 1] (real) or [batch, length, 2] (complex)");
   }
-  ASSIGN_OR_RETURN(double step_d, ScalarInput(ctx, 1, 0));
-  const int64_t step = static_cast<int64_t>(step_d);
+  // Integers read exactly (through a double, 2^63 - 1 became 2^63, whose conversion is undefined).
+  ASSIGN_OR_RETURN(const int64_t step, ScalarIntInput(ctx, 1, 0));
   std::vector<double> window;
   if (ctx.has_input(2) && ctx.input(2).size() > 0) {
     ASSIGN_OR_RETURN(Tensor w, CastTensor(ctx.input(2), DataType::kDouble));
@@ -104,8 +103,7 @@ Status StftKernel(KernelContext& ctx) {
   }
   int64_t length = static_cast<int64_t>(window.size());
   if (ctx.has_input(3) && ctx.input(3).size() > 0) {
-    ASSIGN_OR_RETURN(double l, ScalarInput(ctx, 3, 0));
-    length = static_cast<int64_t>(l);
+    ASSIGN_OR_RETURN(length, ScalarIntInput(ctx, 3, 0));
   }
   if (window.empty()) window.assign(std::max<int64_t>(length, 0), 1.0);
   const int64_t B = x.dim(0), N = x.dim(1), comp = x.dim(2);
@@ -198,6 +196,9 @@ Status OptimizerKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(double R, ScalarInput(ctx, 0, 0));
   ASSIGN_OR_RETURN(double T, ScalarInput(ctx, 1, 0));
   const int per = kind == 2 ? 4 : 3;
+  if (ctx.num_inputs() < 2 || (ctx.num_inputs() - 2) % per != 0) {
+    return ctx.Error(absl::StrCat("needs R, T and ", per, " inputs per optimized tensor"));
+  }
   const size_t n = (ctx.num_inputs() - 2) / per;
   const double norm = ctx.GetFloat("norm_coefficient", 0.0f);
   for (size_t k = 0; k < n; ++k) {
@@ -207,6 +208,11 @@ Status OptimizerKernel(KernelContext& ctx) {
     Tensor S2;
     if (kind == 2) {
       ASSIGN_OR_RETURN(S2, D(ctx, 2 + 3 * n + k));
+    }
+    // Gradients and states are read per element of X: a smaller one was read past its end.
+    if (G.dims() != X.dims() || S1.dims() != X.dims() || (kind == 2 && S2.dims() != X.dims())) {
+      return ctx.Error(absl::StrCat("the gradient and states of input ", 2 + k, " must have its shape ",
+                                    DimsToString(X.dims())));
     }
     Tensor Xn(DataType::kDouble, X.dims()), S1n(DataType::kDouble, X.dims()), S2n(DataType::kDouble, X.dims());
     for (int64_t i = 0; i < X.size(); ++i) {

@@ -47,6 +47,25 @@ REGISTER_SWEEP_CASES(pooling, {
       <ir_version: 9, opset_import: ["" : 19]>
       g (float[1,1,3,3] x, float[1,8,2,2] offset) => (y)
       <float[1,1,2,2] w = {0.5, -0.25, 1.0, 0.75}> { y = DeformConv(x, w, offset) })"},
+    // The quantized products: scales and zero points per tensor or per row/column/channel, given as
+    // constants (random scales could be 0).
+    {"QLinearConv-10", R"(
+      <ir_version: 5, opset_import: ["" : 10]>
+      g (uint8[1,1,3,3] x) => (y)
+      <float xs = {0.5}, uint8 xz = {3}, uint8[2,1,2,2] w = {1, 2, 3, 4, 5, 6, 7, 8}, float[2] ws = {0.25, 0.5},
+       uint8[2] wz = {2, 4}, float ys = {0.75}, uint8 yz = {10}, int32[2] bias = {5, -7}> {
+        y = QLinearConv(x, xs, xz, w, ws, wz, ys, yz, bias)
+      })"},
+    {"QLinearMatMul-10", R"(
+      <ir_version: 5, opset_import: ["" : 10]>
+      g (uint8[2,3] a) => (y)
+      <float as = {0.5}, uint8 az = {3}, uint8[2,3,2] b = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}, float bs = {0.25},
+       uint8 bz = {2}, float ys = {2.0}, uint8 yz = {10}> { y = QLinearMatMul(a, as, az, b, bs, bz, ys, yz) })"},
+    {"QLinearMatMul-21", R"(
+      <ir_version: 10, opset_import: ["" : 21]>
+      g (int8[2,3] a) => (y)
+      <float[2] as = {0.5, 0.25}, int8[2] az = {3, -1}, int8[3,2] b = {1, -2, 3, -4, 5, -6}, float[2] bs = {0.25, 0.125},
+       int8[2] bz = {2, 0}, float ys = {0.5}, int8 yz = {-3}> { y = QLinearMatMul(a, as, az, b, bs, bz, ys, yz) })"},
     {"LRN-1", R"(
       <ir_version: 3, opset_import: ["" : 1]>
       g (float[1,3,2,2] x) => (y) { y = LRN<size = 3, alpha = 0.001, beta = 0.75, bias = 1.0>(x) })"},
