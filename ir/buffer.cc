@@ -28,7 +28,11 @@ absl::StatusOr<std::shared_ptr<MappedFile>> MappedFile::Open(const std::string& 
   const size_t size = static_cast<size_t>(st.st_size);
   void* addr = nullptr;
   if (size > 0) {
-    addr = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+    // A file under kKeepResidentBelow is read whole (parse, then save or hash): its page table is
+    // filled in one call instead of a fault per 64 KiB. Larger ones fault in as they are read, so
+    // that their pages can be let go behind the reader.
+    const int populate = size < kKeepResidentBelow ? MAP_POPULATE : 0;
+    addr = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE | populate, fd, 0);
     if (addr == MAP_FAILED) {
       const int err = errno;
       ::close(fd);

@@ -4,6 +4,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "tools/cli/allocator.h"
 #include "tools/cli/flag_help.h"
 #include "tools/cli/logging.h"
 
@@ -90,6 +91,7 @@ ParsedCommandLine ParseCommandLine(int argc, char** argv, const Tool& tool) {
   // convention); --version is the tool's to print.
   if (!FLAGS_version) gflags::HandleCommandLineHelpFlags();
   InitLogging(tool.name);
+  TuneAllocatorForTool();
   return parsed;
 }
 

@@ -1,0 +1,17 @@
+// The C allocator's settings for a tool process: one model in, one out, then exit.
+#ifndef ONNX_OPT_TOOLS_CLI_ALLOCATOR_H_
+#define ONNX_OPT_TOOLS_CLI_ALLOCATOR_H_
+
+namespace onnx_opt::cli {
+
+// glibc's defaults suit long-lived servers: the top of the heap goes back to the kernel as soon as
+// 128 KiB of it is free, and every block over 128 KiB is a fresh mapping. A tool frees and
+// allocates models' worth of memory between phases (parse, import, passes, export), so those
+// defaults cost a system call and a page fault per 4 KiB each time the memory comes back. The heap
+// is kept and grown in large steps instead; blocks of kMmapThreshold and more (large tensors)
+// still get their own mapping, so that freeing them returns their pages at once.
+void TuneAllocatorForTool();
+
+}  // namespace onnx_opt::cli
+
+#endif  // ONNX_OPT_TOOLS_CLI_ALLOCATOR_H_
