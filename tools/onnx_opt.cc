@@ -85,6 +85,8 @@ constexpr char kUsage[] =
     "--verify runs the input and the result through the bundled interpreter on the same inputs (random\n"
     "ones from the declared types, or --inputs=DIR) and writes nothing unless every output matches;\n"
     "--verify-each does that after every pass and names the first pass that changed an output.\n"
+    "A float element matches when |got - expected| <= ATOL + RTOL * max(|expected|, rms), rms being\n"
+    "the root mean square of that output (rounding errors scale with the output, not the element).\n"
     "The interpreter (verification, constant folding) runs large matrix products on --threads=N\n"
     "threads, by default all cores; results are the same bits for every N.\n"
     "\n"

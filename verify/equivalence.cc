@@ -98,6 +98,18 @@ const Tolerance& ToleranceFor(ir::DataType type, const EquivalenceOptions& optio
   return options.float16;
 }
 
+// Of the finite values: the scale of a tensor's rounding errors.
+double RootMeanSquare(const double* v, int64_t n) {
+  double sum = 0;
+  int64_t count = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    if (!std::isfinite(v[i])) continue;
+    sum += v[i] * v[i];
+    ++count;
+  }
+  return count == 0 ? 0.0 : std::sqrt(sum / static_cast<double>(count));
+}
+
 void CompareTensors(const Tensor& expected, const Tensor& actual, const EquivalenceOptions& options,
                     OutputDifference& diff) {
   if (expected.dtype() != actual.dtype()) {
@@ -139,6 +151,7 @@ void CompareTensors(const Tensor& expected, const Tensor& actual, const Equivale
   const Tolerance& tol = ToleranceFor(type, options);
   const double* ev = e->data<double>();
   const double* av = a->data<double>();
+  const double scale = exact ? 0.0 : RootMeanSquare(ev, n);
   int64_t worst = -1;
   double worst_excess = 0;
   for (int64_t i = 0; i < n; ++i) {
@@ -151,7 +164,7 @@ void CompareTensors(const Tensor& expected, const Tensor& actual, const Equivale
       diff.max_abs_error = std::max(diff.max_abs_error, abs_err);
       diff.max_rel_error = std::max(diff.max_rel_error, rel_err);
     }
-    const double allowed = exact ? 0.0 : tol.atol + tol.rtol * std::fabs(y);
+    const double allowed = exact ? 0.0 : tol.atol + tol.rtol * std::max(std::fabs(y), scale);
     const double excess = std::isnan(abs_err) ? INFINITY : abs_err - allowed;
     if (excess > 0 && (worst < 0 || excess > worst_excess)) {
       worst = i;

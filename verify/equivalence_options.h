@@ -11,6 +11,12 @@
 
 namespace onnx_opt::verify {
 
+// An element y' of a floating-point output matches the expected y when
+//   |y' - y| <= atol + rtol * max(|y|, rms)
+// where rms is the root mean square of the expected tensor's finite values. The rms term is there
+// because rounding errors scale with the magnitudes a value was computed from, not with the value
+// itself: in a deep network's output of scale 1, an element that comes out near 0 carries the
+// same absolute rounding error as the others (numpy's isclose, without it, fails such elements).
 struct Tolerance {
   double rtol = 1e-4;
   double atol = 1e-5;

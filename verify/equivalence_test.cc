@@ -48,6 +48,20 @@ TEST(CompareOutputs, AFloatOutsideTheToleranceNamesTheWorstElement) {
   EXPECT_NE(d.detail.find("element 1 is"), std::string::npos) << d.detail;
 }
 
+TEST(CompareOutputs, ANearZeroElementIsJudgedAtTheTensorsScale) {
+  // Output of scale ~1 (rms 1.6): 2e-5 off on an element near 0 is rounding at that scale, not a change.
+  OutputDifference d = CompareOne(Floats({-0.0006f, 2.0f, -2.0f}), Floats({-0.00062f, 2.00002f, -1.99999f}));
+  EXPECT_TRUE(d.equal) << d.detail;
+  EXPECT_GT(d.max_rel_error, 1e-2);
+  // A change at the tensor's scale on that element is still one.
+  d = CompareOne(Floats({-0.0006f, 2.0f, -2.0f}), Floats({-0.0009f, 2.0f, -2.0f}));
+  EXPECT_FALSE(d.equal);
+  EXPECT_NE(d.detail.find("element 0 is"), std::string::npos) << d.detail;
+  // Infinities and NaNs do not make the scale infinite.
+  d = CompareOne(Floats({INFINITY, 1e-3f, NAN}), Floats({INFINITY, 2e-3f, NAN}));
+  EXPECT_FALSE(d.equal);
+}
+
 TEST(CompareOutputs, IntegersAreExactAndShapesMustAgree) {
   const RuntimeValue a = Tensor::FromVector<int64_t>(ir::DataType::kInt64, {2}, {1, 2});
   EXPECT_TRUE(CompareOne(a, a).equal);
