@@ -36,6 +36,10 @@ int StorageSize(DataType type) {
 }
 
 int64_t NumElements(absl::Span<const int64_t> dims) {
+  // An empty tensor has no elements however large its other dims ([2^40, 2^40, 0]).
+  for (int64_t d : dims) {
+    if (d == 0) return 0;
+  }
   int64_t n = 1;
   for (int64_t d : dims) {
     // Saturates instead of overflowing, so that size checks against limits stay right.

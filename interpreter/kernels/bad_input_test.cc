@@ -2,6 +2,8 @@
 // none may read or write out of bounds. Each case here once crashed (found by the adapter sweep).
 #include <cmath>
 #include <limits>
+#include <optional>
+#include <string>
 
 #include "gtest/gtest.h"
 #include "interpreter/evaluator.h"
@@ -542,6 +544,170 @@ TEST(BadInputTest, SequenceElementsMustConcatenateAndPositionsAreExact) {
   OneNode at("SequenceAt", 2);
   ExpectError(at, {RuntimeValue::Sequence({F({1}, Zeros(1))}, ir::DataType::kFloat), I64({}, {kInt64Max})}, 11,
               "position out of range");
+}
+
+// ---- second audit: normalization, recurrent, random, string kernels ------------------------------
+
+// Scale and bias were indexed per channel without checking their length; X's channel dim was read
+// from inputs of rank < 2; LRN's size - 1 overflowed.
+TEST(BadInputTest, NormalizationParametersMustFitTheChannels) {
+  OneNode inst("InstanceNormalization", 3);
+  ExpectError(inst, {F({1, 3, 2}, Zeros(6)), F({2}, Zeros(2)), F({3}, Zeros(3))}, 6, "one value per channel");
+  OneNode inst_rank("InstanceNormalization", 3);
+  ExpectError(inst_rank, {F({3}, Zeros(3)), F({3}, Zeros(3)), F({3}, Zeros(3))}, 6, "rank >= 2");
+  OneNode group("GroupNormalization", 3);
+  group.node->SetAttribute(ir::Attribute::Int("num_groups", 2));
+  ExpectError(group, {F({1, 4, 2}, Zeros(8)), F({3}, Zeros(3)), F({3}, Zeros(3))}, 21, "per group");
+  OneNode group_ok("GroupNormalization", 3);
+  group_ok.node->SetAttribute(ir::Attribute::Int("num_groups", 2));
+  EXPECT_TRUE(group_ok.Run({F({1, 4, 2}, Zeros(8)), F({2}, Zeros(2)), F({2}, Zeros(2))}, 18).ok());
+  OneNode lrn("LRN", 1);
+  lrn.node->SetAttribute(ir::Attribute::Int("size", std::numeric_limits<int64_t>::min()));
+  ExpectError(lrn, {F({1, 2, 1}, Zeros(2))}, 13, "must be positive");
+  OneNode bn("BatchNormalization", 5);
+  ExpectError(bn, {F({}, {1.0f}), F({1}, Zeros(1)), F({1}, Zeros(1)), F({1}, Zeros(1)), F({1}, Zeros(1))}, 15,
+              "rank >= 1");
+}
+
+Tensor D(std::vector<int64_t> dims, double fill) {
+  return Tensor::FromVector<double>(ir::DataType::kDouble, dims, std::vector<double>(NumElements(dims), fill));
+}
+
+// Runs `op` on `inputs`, an absent optional leaving that input out of the node (hidden_size set when
+// not negative).
+absl::StatusOr<std::vector<RuntimeValue>> RunNode(const std::string& op, std::vector<std::optional<Tensor>> inputs,
+                                                  size_t num_outputs, int64_t opset, int64_t hidden_size = -1) {
+  ir::Graph g("test");
+  std::vector<ir::Value*> ins;
+  std::vector<RuntimeValue> feeds;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (!inputs[i]) {
+      ins.push_back(nullptr);
+      continue;
+    }
+    ins.push_back(g.AddInput("in" + std::to_string(i)));
+    feeds.push_back(*inputs[i]);
+  }
+  std::vector<std::string> outs;
+  for (size_t i = 0; i < num_outputs; ++i) outs.push_back("out" + std::to_string(i));
+  ir::Node* node = g.AddNode(op, ins, outs);
+  if (hidden_size >= 0) node->SetAttribute(ir::Attribute::Int("hidden_size", hidden_size));
+  for (size_t i = 0; i < num_outputs; ++i) g.AddOutput(node->output(i));
+  Evaluator ev(g, {{"", opset}});
+  return ev.Run(std::move(feeds));
+}
+
+void ExpectErrorWith(const absl::StatusOr<std::vector<RuntimeValue>>& r, const std::string& part) {
+  ASSERT_FALSE(r.ok()) << "ran; expected an error with '" << part << "'";
+  EXPECT_NE(r.status().message().find(part), std::string::npos) << r.status();
+}
+
+// The double (generic) recurrent path checked nothing but W: a short R, initial_h or sequence_lens was
+// read past its end, and a length above seq_length read past X.
+TEST(BadInputTest, RecurrentInputsAreCheckedOnEveryPath) {
+  // H = 2: R must be [1, 2, 2].
+  ExpectErrorWith(RunNode("RNN", {D({1, 1, 1}, 0.5), D({1, 2, 1}, 0.5), D({1, 2, 1}, 0.5)}, 2, 14,
+                          2),
+                  "differs from R's last dim");
+  ExpectErrorWith(RunNode("GRU", {D({1, 1, 1}, 0.5), D({1, 3, 1}, 0.5), D({1, 3, 1}, 0.5), std::nullopt, std::nullopt,
+                                  D({1, 1, 2}, 0)},
+                          2, 14),
+                  "initial_h has the wrong shape");
+  for (ir::DataType type : {ir::DataType::kFloat, ir::DataType::kDouble}) {
+    auto t = [&](std::vector<int64_t> dims) {
+      Tensor d = D(dims, 0.25);
+      return type == ir::DataType::kDouble ? d : *CastTensor(d, type);
+    };
+    ExpectErrorWith(RunNode("LSTM", {t({2, 1, 1}), t({1, 4, 1}), t({1, 4, 1}), std::nullopt, I64({1}, {3})}, 2, 14),
+                    "outside [0, 2]");
+    ExpectErrorWith(RunNode("LSTM", {t({2, 1, 1}), t({1, 4, 1}), t({1, 4, 1}), std::nullopt, I64({1}, {-1})}, 2, 14),
+                    "outside [0, 2]");
+    auto ok = RunNode("LSTM", {t({2, 1, 1}), t({1, 4, 1}), t({1, 4, 1}), std::nullopt, I64({1}, {1})}, 2, 14);
+    ASSERT_TRUE(ok.ok()) << ok.status();
+    EXPECT_EQ((*ok)[0].tensor().dims(), (std::vector<int64_t>{2, 1, 1, 1}));
+  }
+}
+
+// std::normal_distribution with a NaN, infinite or negative deviation, std::uniform_real_distribution
+// over an infinite range, and Multinomial rows that are no distribution (NaN, all -inf: classes out of
+// range were drawn) are errors.
+TEST(BadInputTest, RandomParametersMustDefineADistribution) {
+  for (float scale : {NAN, -1.0f, INFINITY}) {
+    OneNode g("RandomNormal", 0);
+    g.node->SetAttribute(ir::Attribute::Ints("shape", {2}));
+    g.node->SetAttribute(ir::Attribute::Float("scale", scale));
+    ExpectError(g, {}, 1, "must be finite");
+  }
+  OneNode zero("RandomNormal", 0);
+  zero.node->SetAttribute(ir::Attribute::Ints("shape", {2}));
+  zero.node->SetAttribute(ir::Attribute::Float("mean", 3.0f));
+  zero.node->SetAttribute(ir::Attribute::Float("scale", 0.0f));
+  auto z = zero.Run({}, 1);
+  ASSERT_TRUE(z.ok()) << z.status();
+  EXPECT_EQ((*z)[0].tensor().ToVector<float>(), (std::vector<float>{3, 3}));
+  OneNode uniform("RandomUniform", 0);
+  uniform.node->SetAttribute(ir::Attribute::Ints("shape", {2}));
+  uniform.node->SetAttribute(ir::Attribute::Float("low", -INFINITY));
+  ExpectError(uniform, {}, 1, "must be finite");
+  OneNode nan_row("Multinomial", 1);
+  ExpectError(nan_row, {F({2, 2}, {0.0f, 1.0f, NAN, 1.0f})}, 7, "row 1");
+  OneNode dead_row("Multinomial", 1);
+  ExpectError(dead_row, {F({1, 2}, {-INFINITY, -INFINITY})}, 7, "probability 0");
+  OneNode ok("Multinomial", 1);
+  auto m = ok.Run({F({1, 2}, {-INFINITY, 0.0f})}, 7);
+  ASSERT_TRUE(m.ok()) << m.status();
+  EXPECT_EQ((*m)[0].tensor().ToVector<int32_t>(), (std::vector<int32_t>{1}));
+}
+
+Tensor Strings(std::vector<int64_t> dims, std::vector<std::string> v) {
+  return Tensor::FromVector<std::string>(ir::DataType::kString, std::move(dims), v);
+}
+
+// String kernels read any tensor as strings (a null string array for others); std::regex matched by
+// recursion per character (a long input overflowed the stack) and backtracked exponentially.
+TEST(BadInputTest, StringKernelsAndRegexLimits) {
+  OneNode split("StringSplit", 1, 2);
+  ExpectError(split, {F({2}, Zeros(2))}, 20, "string tensor");
+  OneNode norm("StringNormalizer", 1);
+  ExpectError(norm, {F({2}, Zeros(2))}, 10, "string tensor");
+  OneNode not_strings("RegexFullMatch", 1);
+  not_strings.node->SetAttribute(ir::Attribute::String("pattern", "a*"));
+  ExpectError(not_strings, {F({2}, Zeros(2))}, 20, "string tensor");
+  OneNode too_long("RegexFullMatch", 1);
+  too_long.node->SetAttribute(ir::Attribute::String("pattern", "(a|b)*"));
+  ExpectError(too_long, {Strings({1}, {std::string(100000, 'a')})}, 20, "at most");
+  // Nested repetition on a non-matching input: exponential for a backtracking matcher.
+  OneNode nested("RegexFullMatch", 1);
+  nested.node->SetAttribute(ir::Attribute::String("pattern", "(a*)*b|(a|b)*c"));
+  auto r = nested.Run({Strings({3}, {std::string(1000, 'a'), std::string(999, 'a') + "b", std::string(999, 'b') + "c"})},
+                      20);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ((*r)[0].tensor().ToVector<bool>(), (std::vector<bool>{false, true, true}));
+}
+
+// Empty tensors whose other dims multiply past int64: DimProduct overflowed (NumElements refused
+// [2^40, 2^40, 0] outright), and loops over the product of the non-empty dims ran "forever".
+TEST(BadInputTest, EmptyTensorsWithHugeDims) {
+  const int64_t big = int64_t{1} << 40;
+  EXPECT_EQ(NumElements({big, big, 0}), 0);
+  EXPECT_EQ(NumElements({big, big, big}), std::numeric_limits<int64_t>::max());
+  auto run = [](const char* op, Tensor x, int64_t axis, std::optional<Tensor> second = std::nullopt) {
+    OneNode g(op, second ? 2 : 1);
+    if (!second) g.node->SetAttribute(ir::Attribute::Int("axis", axis));
+    std::vector<RuntimeValue> ins{std::move(x)};
+    if (second) ins.push_back(*second);
+    auto r = g.Run(std::move(ins), 14);
+    EXPECT_TRUE(r.ok()) << op << ": " << r.status();
+    return r.ok() ? (*r)[0].tensor().dims() : std::vector<int64_t>{-1};
+  };
+  const std::vector<int64_t> tail_empty{big, big, 0}, mid_empty{big, 0, big};
+  EXPECT_EQ(run("Softmax", Tensor(ir::DataType::kFloat, tail_empty), -1), tail_empty);
+  EXPECT_EQ(run("Softmax", Tensor(ir::DataType::kFloat, mid_empty), 2), mid_empty);
+  EXPECT_EQ(run("LpNormalization", Tensor(ir::DataType::kFloat, mid_empty), 1), mid_empty);
+  EXPECT_EQ(run("ArgMax", Tensor(ir::DataType::kFloat, mid_empty), 0), (std::vector<int64_t>{1, 0, big}));
+  EXPECT_EQ(run("CumSum", Tensor(ir::DataType::kFloat, mid_empty), 0, I64({}, {2})), mid_empty);
+  EXPECT_EQ(run("ReduceSum", Tensor(ir::DataType::kFloat, tail_empty), 0, I64({1}, {0})),
+            (std::vector<int64_t>{1, big, 0}));
 }
 
 }  // namespace

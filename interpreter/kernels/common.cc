@@ -24,7 +24,11 @@ absl::StatusOr<std::vector<int64_t>> NormalizeAxes(std::vector<int64_t> axes, in
 
 std::vector<int64_t> Strides(const std::vector<int64_t>& dims) {
   std::vector<int64_t> s(dims.size(), 1);
-  for (int64_t i = static_cast<int64_t>(dims.size()) - 2; i >= 0; --i) s[i] = s[i + 1] * dims[i + 1];
+  // Saturating: the dims of an empty tensor ([0, 2^40, 2^40]) may have products past int64; its
+  // strides are never used to address an element.
+  for (int64_t i = static_cast<int64_t>(dims.size()) - 2; i >= 0; --i) {
+    if (__builtin_mul_overflow(s[i + 1], dims[i + 1], &s[i])) s[i] = std::numeric_limits<int64_t>::max();
+  }
   return s;
 }
 
@@ -83,9 +87,7 @@ absl::StatusOr<int64_t> ScalarIntInput(const KernelContext& ctx, size_t i, int64
 }
 
 int64_t DimProduct(const std::vector<int64_t>& dims, int64_t begin, int64_t end) {
-  int64_t p = 1;
-  for (int64_t i = begin; i < end; ++i) p *= dims[i];
-  return p;
+  return NumElements(absl::MakeConstSpan(dims.data() + begin, dims.data() + std::max(begin, end)));
 }
 
 void CopyElements(const Tensor& src, int64_t src_offset, Tensor& dst, int64_t dst_offset, int64_t count) {

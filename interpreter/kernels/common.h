@@ -141,7 +141,54 @@ T SaturatingCast(double r) {
   return static_cast<T>(r);
 }
 
-// Product of dims[begin, end).
+// Two's-complement (wrapping) integer arithmetic, as ONNX runtimes and numpy compute it: signed
+// overflow is undefined in C++, so integers are computed in the unsigned type of their width (at
+// least unsigned int's, so that uint16 * uint16 is not promoted to a signed int) and converted back.
+// Floating-point types compute as written.
+template <typename T>
+using WrapUnsigned = std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned, std::make_unsigned_t<T>>;
+template <typename T>
+T WrapAdd(T x, T y) {
+  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+    using U = WrapUnsigned<T>;
+    return static_cast<T>(static_cast<U>(static_cast<U>(x) + static_cast<U>(y)));
+  } else if constexpr (std::is_same_v<T, bool>) {
+    return x || y;  // as bool(x + y)
+  } else {
+    return x + y;
+  }
+}
+template <typename T>
+T WrapSub(T x, T y) {
+  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+    using U = WrapUnsigned<T>;
+    return static_cast<T>(static_cast<U>(static_cast<U>(x) - static_cast<U>(y)));
+  } else {
+    return x - y;
+  }
+}
+template <typename T>
+T WrapMul(T x, T y) {
+  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+    using U = WrapUnsigned<T>;
+    return static_cast<T>(static_cast<U>(static_cast<U>(x) * static_cast<U>(y)));
+  } else if constexpr (std::is_same_v<T, bool>) {
+    return x && y;  // as bool(x * y)
+  } else {
+    return x * y;
+  }
+}
+template <typename T>
+T WrapNeg(T x) {
+  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+    return WrapSub(T(0), x);
+  } else {
+    return -x;
+  }
+}
+
+// Product of dims[begin, end); 0 when one of them is 0 (however large the others), saturating at
+// INT64_MAX instead of overflowing (only an empty tensor can have dims whose product overflows).
 int64_t DimProduct(const std::vector<int64_t>& dims, int64_t begin, int64_t end);
 
 // Copies `count` elements of any type (strings included).

@@ -114,11 +114,23 @@ Status ScanOnce(KernelContext& ctx, const ir::Graph& body, std::vector<RuntimeVa
                 const std::vector<Tensor>& scan_in, std::vector<RuntimeValue>& final_states,
                 std::vector<Tensor>& scan_out) {
   const size_t n_state = states.size(), m = scan_in.size();
-  std::vector<int64_t> in_axes = ctx.GetInts("scan_input_axes", std::vector<int64_t>(m, 0));
-  std::vector<int64_t> in_dirs = ctx.GetInts("scan_input_directions", std::vector<int64_t>(m, 0));
+  if (body.outputs().size() < n_state) {
+    return ctx.Error(absl::StrCat("body has ", body.outputs().size(), " outputs for ", n_state, " state variables"));
+  }
   const size_t k = body.outputs().size() - n_state;
-  std::vector<int64_t> out_axes = ctx.GetInts("scan_output_axes", std::vector<int64_t>(k, 0));
-  std::vector<int64_t> out_dirs = ctx.GetInts("scan_output_directions", std::vector<int64_t>(k, 0));
+  // One entry per scan input (output): the loops below index them so.
+  auto per = [&](const char* name, size_t count) -> StatusOr<std::vector<int64_t>> {
+    std::vector<int64_t> v = ctx.GetInts(name, std::vector<int64_t>(count, 0));
+    if (v.size() != count) {
+      return ctx.Error(absl::StrCat(name, " has ", v.size(), " entries for ", count,
+                                    count == m ? " scan inputs" : " scan outputs"));
+    }
+    return v;
+  };
+  ASSIGN_OR_RETURN(std::vector<int64_t> in_axes, per("scan_input_axes", m));
+  ASSIGN_OR_RETURN(std::vector<int64_t> in_dirs, per("scan_input_directions", m));
+  ASSIGN_OR_RETURN(std::vector<int64_t> out_axes, per("scan_output_axes", k));
+  ASSIGN_OR_RETURN(std::vector<int64_t> out_dirs, per("scan_output_directions", k));
   int64_t len = -1;
   for (size_t j = 0; j < m; ++j) {
     ASSIGN_OR_RETURN(in_axes[j], NormalizeAxis(in_axes[j], scan_in[j].rank()));
@@ -135,6 +147,9 @@ Status ScanOnce(KernelContext& ctx, const ir::Graph& body, std::vector<RuntimeVa
       args.push_back(SliceAt(scan_in[j], in_axes[j], idx));
     }
     ASSIGN_OR_RETURN(std::vector<RuntimeValue> outs, ctx.RunSubgraph(body, std::move(args)));
+    for (size_t i = 0; i < k; ++i) {
+      if (!outs[n_state + i].is_tensor()) return ctx.Error(absl::StrCat("scan output ", i, " must be a tensor"));
+    }
     for (size_t i = 0; i < n_state; ++i) states[i] = std::move(outs[i]);
     for (size_t i = 0; i < k; ++i) parts[i].push_back(outs[n_state + i].tensor());
   }
@@ -163,6 +178,9 @@ Status ScanKernel(KernelContext& ctx) {
   const int64_t m = ctx.GetInt("num_scan_inputs", 0);
   const bool v8 = ctx.opset() < 9;
   const size_t first = v8 ? 1 : 0;
+  if (m < 0 || ctx.num_inputs() < first || static_cast<uint64_t>(m) > ctx.num_inputs() - first) {
+    return ctx.Error(absl::StrCat("num_scan_inputs ", m, " does not fit the ", ctx.num_inputs(), " inputs"));
+  }
   const size_t n_state = ctx.num_inputs() - first - m;
   if (!v8) {
     std::vector<RuntimeValue> states;
@@ -178,6 +196,14 @@ Status ScanKernel(KernelContext& ctx) {
   }
   // Opset 8: inputs carry a batch axis 0; sequence_lens is not supported beyond full length.
   const int64_t batch = ctx.input(first).rank() > 0 ? ctx.input(first).dim(0) : 0;
+  // Every state and scan input is sliced along its batch axis 0.
+  for (size_t i = first; i < ctx.num_inputs(); ++i) {
+    ASSIGN_OR_RETURN(const Tensor* t, ctx.TensorInput(i));
+    if (t->rank() < 1 || t->dim(0) != batch) {
+      return ctx.Error(absl::StrCat("input ", i, " of shape ", DimsToString(t->dims()),
+                                    " has no batch axis of ", batch));
+    }
+  }
   std::vector<std::vector<Tensor>> state_parts(n_state), scan_parts;
   for (int64_t b = 0; b < batch; ++b) {
     std::vector<RuntimeValue> states;

@@ -50,5 +50,46 @@ TEST(SequenceTest, ConstructInsertAt) {
   EXPECT_EQ((*out)[1].tensor().ToVector<int64_t>()[0], 2);
 }
 
+// A Scan whose body adds its state and the scan element: s = s + x[i], scan output s.
+std::unique_ptr<ir::Graph> ScanSumBody() {
+  auto body = std::make_unique<ir::Graph>("body");
+  ir::Value* s = body->AddInput("s");
+  ir::Value* x = body->AddInput("x");
+  ir::Node* add = body->AddNode("Add", {s, x}, {"s_next"});
+  ir::Node* out = body->AddNode("Identity", {add->output(0)}, {"scan_out"});
+  body->AddOutput(add->output(0));
+  body->AddOutput(out->output(0));
+  return body;
+}
+
+// Scan attributes with one entry per scan input/output were indexed without checking their length,
+// and num_scan_inputs past the input count made the state count wrap around.
+TEST(ControlFlowTest, ScanAttributesMustFitTheInputs) {
+  auto run = [](int64_t m, std::vector<int64_t> axes) {
+    ir::Graph g("g");
+    ir::Value* s0 = g.AddInput("s0");
+    ir::Value* xs = g.AddInput("xs");
+    ir::Node* scan = g.AddNode("Scan", {s0, xs}, {"s_final", "scans"});
+    scan->SetAttribute(ir::Attribute::FromGraph("body", ScanSumBody()));
+    scan->SetAttribute(ir::Attribute::Int("num_scan_inputs", m));
+    if (!axes.empty()) scan->SetAttribute(ir::Attribute::Ints("scan_input_axes", axes));
+    g.AddOutput(scan->output(0));
+    g.AddOutput(scan->output(1));
+    Evaluator ev(g, {{"", 16}});
+    return ev.Run({F({1}, {0}), F({3, 1}, {1, 2, 3})});
+  };
+  auto ok = run(1, {0});
+  ASSERT_TRUE(ok.ok()) << ok.status();
+  EXPECT_EQ((*ok)[0].tensor().ToVector<float>(), (std::vector<float>{6}));
+  EXPECT_EQ((*ok)[1].tensor().ToVector<float>(), (std::vector<float>{1, 3, 6}));
+  auto long_axes = run(1, {0, 0, 0});
+  ASSERT_FALSE(long_axes.ok());
+  EXPECT_NE(long_axes.status().message().find("scan_input_axes has 3 entries"), std::string::npos)
+      << long_axes.status();
+  auto too_many = run(5, {});
+  ASSERT_FALSE(too_many.ok());
+  EXPECT_NE(too_many.status().message().find("num_scan_inputs 5"), std::string::npos) << too_many.status();
+}
+
 }  // namespace
 }  // namespace onnx_opt::interpreter

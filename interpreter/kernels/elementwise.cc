@@ -299,6 +299,9 @@ KernelFn Bitwise(F f) {
   };
 }
 
+// Integer x / y truncated toward zero; INT_MIN / -1 wraps to INT_MIN. Integer division by zero has no
+// value in ONNX; it gives 0 here, so that verification on random integer inputs can compare two
+// models that both divide by zero somewhere instead of failing on valid models.
 template <typename T>
 T SafeDiv(T x, T y) {
   if constexpr (std::is_integral_v<T>) {
@@ -388,8 +391,16 @@ Status BitShiftKernel(KernelContext& ctx) {
   const bool left = ctx.GetString("direction", "") == "LEFT";
   return Bitwise([left](auto x, auto y) {
     using T = decltype(x);
+    // Shifting by a negative amount or by the bit width or more is undefined, and so is a left shift
+    // of a negative value or one that overflows (uint16 << 15 in the int it is promoted to): left
+    // shifts work on the unsigned bits. Shifts past the width give 0.
+    if constexpr (std::is_signed_v<T>) {
+      if (y < T(0)) return T(0);
+    }
     if (y >= static_cast<T>(sizeof(T) * 8)) return T(0);
-    return static_cast<T>(left ? (x << y) : (x >> y));
+    if (!left) return static_cast<T>(x >> y);
+    using U = WrapUnsigned<T>;
+    return static_cast<T>(static_cast<U>(static_cast<U>(static_cast<std::make_unsigned_t<T>>(x)) << y));
   })(ctx);
 }
 
@@ -417,7 +428,8 @@ KernelFn Variadic(Maker maker, bool mean = false) {
       const double n = static_cast<double>(ctx.num_inputs());
       ASSIGN_OR_RETURN(acc, DispatchNumeric(acc.dtype(), [&](auto tag) -> StatusOr<Tensor> {
         using T = decltype(tag);
-        return UnaryMap<T, T>(acc, acc.dtype(), [n](T v) { return static_cast<T>(v / n); });
+        // SaturatingCast: INT64_MAX / 1 is 2^63 as a double, past int64.
+        return UnaryMap<T, T>(acc, acc.dtype(), [n](T v) { return SaturatingCast<T>(v / n); });
       }));
     } else if (ctx.num_inputs() == 1) {
       acc = acc.Clone();
@@ -498,6 +510,27 @@ StatusOr<ClipBounds> GetClipBounds(const KernelContext& ctx) {
   return b;
 }
 
+// A Clip bound (read as `value`, from input `i` since opset 11) as X's element type T. Integer bounds
+// saturate to T (converting one past T's range is undefined); int32/int64 inputs are read exactly
+// (through a double INT64_MAX became 2^63).
+template <typename T>
+StatusOr<T> ClipBoundAs(const KernelContext& ctx, size_t i, double value) {
+  if constexpr (std::is_integral_v<T>) {
+    if (ctx.opset() >= 11) {
+      const DataType bt = ctx.input(i).dtype();
+      if (bt == DataType::kInt64 || bt == DataType::kInt32) {
+        ASSIGN_OR_RETURN(const int64_t v, ScalarIntInput(ctx, i, 0));
+        return static_cast<T>(std::clamp<int64_t>(
+            v, std::is_signed_v<T> ? static_cast<int64_t>(std::numeric_limits<T>::lowest()) : 0,
+            static_cast<int64_t>(std::min<uint64_t>(std::numeric_limits<T>::max(), std::numeric_limits<int64_t>::max()))));
+      }
+    }
+    return SaturatingCast<T>(value);
+  } else {
+    return static_cast<T>(value);
+  }
+}
+
 Status ClipKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(const Tensor* x0, ctx.TensorInput(0));
   ASSIGN_OR_RETURN(const ClipBounds bounds, GetClipBounds(ctx));
@@ -514,8 +547,13 @@ Status ClipKernel(KernelContext& ctx) {
   Tensor x = WidenToFloat(*x0);
   ASSIGN_OR_RETURN(Tensor out, DispatchNumeric(x.dtype(), [&](auto tag) -> StatusOr<Tensor> {
     using T = decltype(tag);
-    const T l = bounds.has_lo ? static_cast<T>(bounds.lo) : std::numeric_limits<T>::lowest();
-    const T h = bounds.has_hi ? static_cast<T>(bounds.hi) : std::numeric_limits<T>::max();
+    T l = std::numeric_limits<T>::lowest(), h = std::numeric_limits<T>::max();
+    if (bounds.has_lo) {
+      ASSIGN_OR_RETURN(l, ClipBoundAs<T>(ctx, 1, bounds.lo));
+    }
+    if (bounds.has_hi) {
+      ASSIGN_OR_RETURN(h, ClipBoundAs<T>(ctx, 2, bounds.hi));
+    }
     return UnaryMap<T, T>(x, x.dtype(), [&](T v) {
       if constexpr (std::is_floating_point_v<T>) {
         if (std::isnan(v)) return v;
@@ -604,7 +642,7 @@ Status BitwiseNotKernel(KernelContext& ctx) {
 
 // PRelu: slope broadcast to X (unidirectional; before opset 7 shared or per channel, see LegacyAlign).
 Status PReluKernel(KernelContext& ctx) {
-  return Arith(Simple([](auto x, auto s) { return x < 0 ? x * s : x; }))(ctx);
+  return Arith(Simple([](auto x, auto s) { return x < 0 ? WrapMul(x, s) : x; }))(ctx);
 }
 
 double Erf(double x) { return std::erf(x); }
@@ -741,25 +779,27 @@ void RegisterElementwiseKernels(KernelRegistry& r) {
                return [l, b](auto x) {
                  using T = decltype(x);
                  const double v = static_cast<double>(x);
-                 return static_cast<T>(v < -l ? v + b : (v > l ? v - b : 0.0));
+                 // Saturated for integers: a large bias takes the value out of T's range.
+                 return SaturatingCast<T>(v < -l ? v + b : (v > l ? v - b : 0.0));
                };
              }));
   // Numeric unary.
+  // Integers wrap (common.h): -INT_MIN is INT_MIN, as in numpy and onnxruntime.
   r.Register("", "Abs", 1, VectorUnary(UnaryOp::kAbs, NoParams, NumericUnary(Simple([](auto x) {
                if constexpr (std::is_unsigned_v<decltype(x)>) return x;
-               else return x < 0 ? static_cast<decltype(x)>(-x) : x;
+               else return x < 0 ? WrapNeg(x) : x;
              }))));
-  r.Register("", "Neg", 1, VectorUnary(UnaryOp::kNeg, NoParams, NumericUnary(Simple([](auto x) { return static_cast<decltype(x)>(-x); }))));
+  r.Register("", "Neg", 1, VectorUnary(UnaryOp::kNeg, NoParams, NumericUnary(Simple([](auto x) { return WrapNeg(x); }))));
   r.Register("", "Sign", 9, NumericUnary(Simple([](auto x) {
                using T = decltype(x);
                return static_cast<T>(x > T(0) ? 1 : (x < T(0) ? -1 : 0));
              })));
   r.Register("", "Relu", 1, VectorUnary(UnaryOp::kRelu, NoParams, NumericUnary(Simple([](auto x) { return x > 0 ? x : decltype(x)(0); }))));
 
-  // Binary arithmetic.
-  r.Register("", "Add", 1, Arith(Simple([](auto x, auto y) { return x + y; }), true, BinaryOp::kAdd));
-  r.Register("", "Sub", 1, Arith(Simple([](auto x, auto y) { return x - y; }), true, BinaryOp::kSub));
-  r.Register("", "Mul", 1, Arith(Simple([](auto x, auto y) { return x * y; }), true, BinaryOp::kMul));
+  // Binary arithmetic. Integers wrap on overflow (common.h); integer division by zero gives 0 (SafeDiv).
+  r.Register("", "Add", 1, Arith(Simple([](auto x, auto y) { return WrapAdd(x, y); }), true, BinaryOp::kAdd));
+  r.Register("", "Sub", 1, Arith(Simple([](auto x, auto y) { return WrapSub(x, y); }), true, BinaryOp::kSub));
+  r.Register("", "Mul", 1, Arith(Simple([](auto x, auto y) { return WrapMul(x, y); }), true, BinaryOp::kMul));
   r.Register("", "Div", 1, Arith(Simple([](auto x, auto y) { return SafeDiv(x, y); }), true, BinaryOp::kDiv));
   r.Register("", "Mod", 10, Arith([](const KernelContext& c) {
                const bool fmod = c.GetInt("fmod", 0) != 0;
@@ -787,8 +827,8 @@ void RegisterElementwiseKernels(KernelRegistry& r) {
   r.Register("", "IsInf", 10, IsInfKernel);
 
   // Variadic.
-  r.Register("", "Sum", 1, Variadic(Simple([](auto x, auto y) { return x + y; })));
-  r.Register("", "Mean", 1, Variadic(Simple([](auto x, auto y) { return x + y; }), true));
+  r.Register("", "Sum", 1, Variadic(Simple([](auto x, auto y) { return WrapAdd(x, y); })));
+  r.Register("", "Mean", 1, Variadic(Simple([](auto x, auto y) { return WrapAdd(x, y); }), true));
   r.Register("", "Max", 1, Variadic(Simple([](auto x, auto y) { return NanMax(x, y); })));
   r.Register("", "Min", 1, Variadic(Simple([](auto x, auto y) { return NanMin(x, y); })));
 

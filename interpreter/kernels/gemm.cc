@@ -10,18 +10,22 @@
 namespace onnx_opt::interpreter {
 namespace {
 
+// Integers: in the unsigned type of T's width, so that a sum or product past T's range wraps (two's
+// complement, as onnxruntime's integer GEMM does) instead of being undefined.
 template <typename T>
 void LoopGemm(bool ta, bool tb, int64_t M, int64_t N, int64_t K, T alpha, const T* A, const T* B, T beta,
               T* C) {
+  using U = std::make_unsigned_t<T>;
   for (int64_t i = 0; i < M; ++i) {
     for (int64_t j = 0; j < N; ++j) {
-      T acc = 0;
+      U acc = 0;
       for (int64_t k = 0; k < K; ++k) {
-        const T a = ta ? A[k * M + i] : A[i * K + k];
-        const T b = tb ? B[j * K + k] : B[k * N + j];
+        const U a = static_cast<U>(ta ? A[k * M + i] : A[i * K + k]);
+        const U b = static_cast<U>(tb ? B[j * K + k] : B[k * N + j]);
         acc += a * b;
       }
-      C[i * N + j] = static_cast<T>(alpha * acc + (beta == T(0) ? T(0) : beta * C[i * N + j]));
+      const U c = beta == T(0) ? U(0) : static_cast<U>(static_cast<U>(beta) * static_cast<U>(C[i * N + j]));
+      C[i * N + j] = static_cast<T>(static_cast<U>(static_cast<U>(alpha) * acc + c));
     }
   }
 }

@@ -176,8 +176,8 @@ void Combine(T& dst, const T& v, const std::string& mode) {
   if constexpr (std::is_same_v<T, std::string> || std::is_same_v<T, Bytes16>) {
     dst = v;
   } else {
-    if (mode == "add") dst = static_cast<T>(dst + v);
-    else if (mode == "mul") dst = static_cast<T>(dst * v);
+    if (mode == "add") dst = WrapAdd<T>(dst, v);  // integers wrap (common.h)
+    else if (mode == "mul") dst = WrapMul<T>(dst, v);
     else if (mode == "max") dst = std::max(dst, v);
     else if (mode == "min") dst = std::min(dst, v);
     else dst = v;
@@ -544,6 +544,12 @@ Status CumKernel(KernelContext& ctx, bool product) {
   Tensor x = WidenToFloat(*x0);
   ASSIGN_OR_RETURN(int64_t axis, NormalizeAxis(axis_in[0], x.rank()));
   const bool exclusive = ctx.GetInt("exclusive", 0) != 0, reverse = ctx.GetInt("reverse", 0) != 0;
+  // An empty input: nothing to compute, and the loops below would still count through the product of
+  // its other dims ([2^40, 0, 2^40]), which may be astronomically large.
+  if (x.size() == 0) {
+    ctx.set_output(0, Tensor(x0->dtype(), x0->dims()));
+    return OkStatus();
+  }
   const int64_t outer = DimProduct(x.dims(), 0, axis), len = x.dim(axis);
   const int64_t inner = DimProduct(x.dims(), axis + 1, x.rank());
   ASSIGN_OR_RETURN(Tensor out, DispatchNumeric(x.dtype(), [&](auto tag) -> StatusOr<Tensor> {
@@ -559,9 +565,9 @@ Status CumKernel(KernelContext& ctx, bool product) {
           const int64_t off = (a * len + k) * inner + i;
           if (exclusive) {
             q[off] = acc;
-            acc = product ? static_cast<T>(acc * p[off]) : static_cast<T>(acc + p[off]);
+            acc = product ? WrapMul(acc, p[off]) : WrapAdd(acc, p[off]);
           } else {
-            acc = product ? static_cast<T>(acc * p[off]) : static_cast<T>(acc + p[off]);
+            acc = product ? WrapMul(acc, p[off]) : WrapAdd(acc, p[off]);
             q[off] = acc;
           }
         }

@@ -1,5 +1,6 @@
 // Linear algebra: MatMul (numpy batching), Gemm, MatMulInteger, Det, Einsum.
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <map>
 #include <memory>
@@ -9,6 +10,7 @@
 #include "interpreter/kernels/batched_matmul.h"
 #include "interpreter/kernels/common.h"
 #include "interpreter/kernels/gemm.h"
+#include "interpreter/tensor_limit.h"
 
 namespace onnx_opt::interpreter {
 
@@ -89,7 +91,7 @@ StatusOr<Tensor> MinusZeroPoint(const Tensor& a, const Tensor& zero_point, DataT
   ASSIGN_OR_RETURN(Tensor fa, CastTensor(a, type));
   ASSIGN_OR_RETURN(Tensor z, CastTensor(zero_point, type));
   ASSIGN_OR_RETURN(std::vector<int64_t> d, BroadcastShapes(fa.dims(), z.dims()));
-  return BinaryMap<T, T, T>(fa, z, d, type, [](T x, T y) { return x - y; });
+  return BinaryMap<T, T, T>(fa, z, d, type, [](T x, T y) { return WrapSub(x, y); });
 }
 
 template <typename T>
@@ -199,8 +201,9 @@ Status GemmKernel(KernelContext& ctx) {
     using T = decltype(tag);
     if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_same_v<T, int32_t> ||
                   std::is_same_v<T, int64_t> || std::is_same_v<T, uint32_t> || std::is_same_v<T, uint64_t>) {
-      Gemm<T>(ta, tb, M, N, K, static_cast<T>(alpha), a.data<T>(), b.data<T>(),
-              has_c ? static_cast<T>(beta) : T(0), out.mutable_data<T>());
+      // Saturated for integers: alpha = 1e30 converted to int32 directly is undefined.
+      Gemm<T>(ta, tb, M, N, K, SaturatingCast<T>(alpha), a.data<T>(), b.data<T>(),
+              has_c ? SaturatingCast<T>(beta) : T(0), out.mutable_data<T>());
       return OkStatus();
     } else {
       return UnsupportedType(a.dtype(), "Gemm");
@@ -218,12 +221,17 @@ Status DetKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(Tensor x, CastTensor(*x0, DataType::kDouble));
   if (x.rank() < 2 || x.dim(x.rank() - 1) != x.dim(x.rank() - 2)) return ctx.Error("needs square matrices");
   const int64_t n = x.dim(x.rank() - 1);
-  const int64_t batches = n == 0 ? 0 : x.size() / (n * n);
   std::vector<int64_t> dims(x.dims().begin(), x.dims().end() - 2);
   Tensor out(DataType::kDouble, dims);
+  if (n == 0) {  // the determinant of a 0 x 0 matrix is 1 (numpy's too)
+    std::fill(out.mutable_data<double>(), out.mutable_data<double>() + out.size(), 1.0);
+  }
+  // No matrices (an empty batch, or 0 x 0 ones): n * n may overflow ([0, 2^32, 2^32]), and there is
+  // nothing to factor.
+  const int64_t batches = x.size() == 0 ? 0 : x.size() / (n * n);
   const double* p = x.data<double>();
   double* po = out.mutable_data<double>();
-  std::vector<double> m(n * n);
+  std::vector<double> m(batches == 0 ? 0 : n * n);
   for (int64_t b = 0; b < batches; ++b) {
     std::copy(p + b * n * n, p + (b + 1) * n * n, m.begin());
     double det = 1;
@@ -268,37 +276,68 @@ Status EinsumKernel(KernelContext& ctx) {
     start = comma + 1;
   }
   if (terms.size() != ctx.num_inputs()) return ctx.Error("equation does not match the inputs");
+  std::optional<std::string> out_spec;
+  if (arrow != std::string::npos) out_spec = eq.substr(arrow + 2);
+  // Every term: letters, with at most one "..." (which stands for dims of its own, below: a '.' or
+  // any other character left over would be taken for a letter).
+  auto well_formed = [](const std::string& t) {
+    const size_t e = t.find("...");
+    for (size_t i = 0; i < t.size(); ++i) {
+      if (e != std::string::npos && i >= e && i < e + 3) continue;
+      if (!std::isalpha(static_cast<unsigned char>(t[i]))) return false;
+    }
+    return true;
+  };
+  for (const std::string& t : terms) {
+    if (!well_formed(t)) return ctx.Error(absl::StrCat("equation term '", t, "' is not letters and one '...'"));
+  }
+  if (out_spec && !well_formed(*out_spec)) {
+    return ctx.Error(absl::StrCat("equation output '", *out_spec, "' is not letters and one '...'"));
+  }
   std::vector<Tensor> ins;
   DataType dtype = DataType::kUndefined;
-  // Expand "..." into upper-case letters not used elsewhere.
+  // "..." stands for the dims its input has beyond its letters, right-aligned across the inputs
+  // (numpy broadcasting): ellipsis dim k of ell_rank is the character kEllipsis0 + k, outside the
+  // letters (placeholders taken from the letters collided with letters the equation names).
+  constexpr int kEllipsis0 = 0x80, kMaxEllipsisRank = 0x80;
   int64_t ell_rank = 0;
+  std::vector<int64_t> term_ell_rank(terms.size(), -1);
   for (size_t i = 0; i < terms.size(); ++i) {
     ASSIGN_OR_RETURN(const Tensor* t, ctx.TensorInput(i));
     dtype = t->dtype();
     ASSIGN_OR_RETURN(Tensor d, CastTensor(*t, DataType::kDouble));
     ins.push_back(d);
-    const size_t e = terms[i].find("...");
-    if (e != std::string::npos) {
+    if (terms[i].find("...") != std::string::npos) {
       const int64_t er = t->rank() - static_cast<int64_t>(terms[i].size() - 3);
+      if (er < 0) return ctx.Error(absl::StrCat("equation term '", terms[i], "' has more letters than input ", i, "'s rank"));
+      if (er > kMaxEllipsisRank) return ctx.Error("'...' stands for too many dims");
+      term_ell_rank[i] = er;
       ell_rank = std::max(ell_rank, er);
-      std::string rep;
-      for (int64_t k = 0; k < er; ++k) rep += static_cast<char>('A' + (ell_rank - er) + k);
-      terms[i] = terms[i].substr(0, e) + rep + terms[i].substr(e + 3);
     }
   }
-  std::string ell;
-  for (int64_t k = 0; k < ell_rank; ++k) ell += static_cast<char>('A' + k);
+  auto ellipsis_letters = [&](int64_t first, int64_t count) {
+    std::string rep;
+    for (int64_t k = first; k < first + count; ++k) rep += static_cast<char>(kEllipsis0 + k);
+    return rep;
+  };
+  for (size_t i = 0; i < terms.size(); ++i) {
+    if (term_ell_rank[i] < 0) continue;
+    const size_t e = terms[i].find("...");
+    terms[i] = terms[i].substr(0, e) + ellipsis_letters(ell_rank - term_ell_rank[i], term_ell_rank[i]) +
+               terms[i].substr(e + 3);
+  }
+  const std::string ell = ellipsis_letters(0, ell_rank);
   std::string out_term;
-  if (arrow != std::string::npos) {
-    out_term = eq.substr(arrow + 2);
+  if (out_spec) {
+    out_term = *out_spec;
     const size_t e = out_term.find("...");
     if (e != std::string::npos) out_term = out_term.substr(0, e) + ell + out_term.substr(e + 3);
   } else {
-    // Implicit: ellipsis dims then letters appearing once, alphabetically.
+    // Implicit: ellipsis dims then letters appearing once, in alphabetical (ASCII) order as numpy's.
     std::map<char, int> count;
     for (const auto& t : terms) {
       for (char c : t) {
-        if (c >= 'a' && c <= 'z') ++count[c];
+        if (std::isalpha(static_cast<unsigned char>(c))) ++count[c];
       }
     }
     out_term = ell;
@@ -314,6 +353,17 @@ Status EinsumKernel(KernelContext& ctx) {
       auto it = size.find(terms[i][k]);
       if (it == size.end() || it->second == 1) size[terms[i][k]] = d;
       else if (d != 1 && d != it->second) return ctx.Error("dimension mismatch");
+    }
+  }
+  // Each output letter once, and from an input: a letter of no input has no size (it was taken as 0).
+  for (size_t k = 0; k < out_term.size(); ++k) {
+    const char c = out_term[k];
+    const std::string shown = static_cast<unsigned char>(c) >= kEllipsis0 ? "..." : std::string(1, c);
+    if (size.find(c) == size.end()) {
+      return ctx.Error(absl::StrCat("output subscript '", shown, "' appears in no input"));
+    }
+    if (out_term.find(c, k + 1) != std::string::npos) {
+      return ctx.Error(absl::StrCat("output subscript '", shown, "' appears more than once"));
     }
   }
   std::string letters;
@@ -338,6 +388,13 @@ Status EinsumKernel(KernelContext& ctx) {
     }
   }
   const int64_t total = NumElements(dims);
+  // One step per combination of letter values: many letters of moderate size (or an empty output
+  // beside huge summed dims) multiply into work that would run for hours, or past int64. The cap:
+  // as many steps as the largest tensor has doubles.
+  if (static_cast<uint64_t>(total) > MaxTensorBytes() / sizeof(double)) {
+    return absl::ResourceExhaustedError(absl::StrCat(ctx.node().Describe(), ": the einsum runs over ",
+                                                     DimsToString(dims), ", more steps than the interpreter allows"));
+  }
   const int64_t inner = NumElements(std::vector<int64_t>(dims.begin() + out_term.size(), dims.end()));
   std::vector<int64_t> idx(order.size(), 0);
   for (int64_t lin = 0; lin < total; ++lin) {

@@ -1,4 +1,7 @@
+#include <limits>
+
 #include "gtest/gtest.h"
+#include "interpreter/tensor_limit.h"
 #include "interpreter/test_util.h"
 
 namespace onnx_opt::interpreter {
@@ -62,6 +65,86 @@ TEST(NormalizationTest, LayerNormalizationLastAxis) {
   auto v = (*r)[0].tensor().ToVector<float>();
   EXPECT_NEAR(v[0], -1, 1e-4);
   EXPECT_NEAR(v[1], 1, 1e-4);
+}
+
+// Integer GEMMs wrap (signed overflow was undefined); an alpha past int32 saturates instead of an
+// undefined conversion.
+TEST(LinalgTest, IntegerProductsWrap) {
+  OneNode mm("MatMul", 2);
+  auto r = mm.Run({testing::I64({1, 2}, {int64_t{1} << 62, 3}), testing::I64({2, 1}, {4, 5})}, 13);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ((*r)[0].tensor().ToVector<int64_t>(), (std::vector<int64_t>{15}));
+  OneNode gemm("Gemm", 2);
+  gemm.node->SetAttribute(ir::Attribute::Float("alpha", 1e30f));
+  auto g = gemm.Run({Tensor::FromVector<int32_t>(ir::DataType::kInt32, {1, 1}, {1}),
+                     Tensor::FromVector<int32_t>(ir::DataType::kInt32, {1, 1}, {1})},
+                    13);
+  ASSERT_TRUE(g.ok()) << g.status();
+  EXPECT_EQ((*g)[0].tensor().ToVector<int32_t>(), (std::vector<int32_t>{std::numeric_limits<int32_t>::max()}));
+}
+
+// Det of 0 x 0 matrices is 1 (numpy's); an empty batch of huge matrices ([0, 2^32, 2^32]) overflowed
+// n * n and allocated it.
+TEST(LinalgTest, DetOfEmptyInputs) {
+  OneNode g("Det", 1);
+  auto r = g.Run({F({2, 0, 0}, {})}, 11);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ((*r)[0].tensor().ToVector<float>(), (std::vector<float>{1, 1}));
+  OneNode h("Det", 1);
+  auto e = h.Run({Tensor(ir::DataType::kFloat, {0, int64_t{1} << 32, int64_t{1} << 32})}, 11);
+  ASSERT_TRUE(e.ok()) << e.status();
+  EXPECT_EQ((*e)[0].tensor().dims(), (std::vector<int64_t>{0}));
+}
+
+Tensor Iota(std::vector<int64_t> dims) {
+  std::vector<float> v(NumElements(dims));
+  for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>(i + 1);
+  return F(std::move(dims), v);
+}
+
+absl::StatusOr<std::vector<RuntimeValue>> Einsum(const std::string& eq, std::vector<RuntimeValue> ins) {
+  OneNode g("Einsum", ins.size());
+  g.node->SetAttribute(ir::Attribute::String("equation", eq));
+  return g.Run(std::move(ins), 12);
+}
+
+// An output letter of no input had size 0 (an empty result), a repeated one was accepted; the
+// ellipsis dims were named 'A', 'B', ... (colliding with those letters) and aligned by the inputs seen
+// so far rather than all of them.
+TEST(LinalgTest, EinsumSubscriptsAreChecked) {
+  auto missing = Einsum("ij->ik", {Iota({2, 3})});
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.status().message().find("'k' appears in no input"), std::string::npos) << missing.status();
+  auto twice = Einsum("ij->ii", {Iota({2, 2})});
+  ASSERT_FALSE(twice.ok());
+  EXPECT_NE(twice.status().message().find("more than once"), std::string::npos) << twice.status();
+  EXPECT_FALSE(Einsum("i.j->i", {Iota({2, 2})}).ok());
+  // x [2, 3] times y [4, 3]^T with the ellipsis beside a letter 'A'.
+  auto upper = Einsum("...j,Aj->...A", {Iota({2, 3}), Iota({4, 3})});
+  ASSERT_TRUE(upper.ok()) << upper.status();
+  EXPECT_EQ((*upper)[0].tensor().dims(), (std::vector<int64_t>{2, 4}));
+  EXPECT_EQ((*upper)[0].tensor().ToVector<float>(),
+            (std::vector<float>{14, 32, 50, 68, 32, 77, 122, 167}));
+  // Ellipses of 1 and 2 dims broadcast right-aligned: [2, 3] (.) [2, 2, 3].
+  auto aligned = Einsum("...i,...i->...i", {Iota({2, 3}), Iota({2, 2, 3})});
+  ASSERT_TRUE(aligned.ok()) << aligned.status();
+  EXPECT_EQ((*aligned)[0].tensor().dims(), (std::vector<int64_t>{2, 2, 3}));
+  EXPECT_EQ((*aligned)[0].tensor().ToVector<float>()[7], 2.0f * 8.0f);  // [1, 0, 1]: x[0, 1] * y[1, 0, 1]
+}
+
+// Many letters multiply into more steps than any tensor has elements: refused, not run for hours.
+TEST(LinalgTest, EinsumWorkIsCapped) {
+  std::vector<RuntimeValue> ins;
+  for (int k = 0; k < 4; ++k) ins.push_back(Iota({8, 8}));
+  const uint64_t saved = MaxTensorBytes();
+  SetMaxTensorBytes(4096);
+  auto r = Einsum("ab,cd,ef,gh->", ins);
+  SetMaxTensorBytes(saved);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), absl::StatusCode::kResourceExhausted) << r.status();
+  auto small = Einsum("ab,cd->", {Iota({2, 2}), Iota({2, 2})});
+  ASSERT_TRUE(small.ok()) << small.status();
+  EXPECT_EQ((*small)[0].tensor().ToVector<float>(), (std::vector<float>{100}));
 }
 
 }  // namespace

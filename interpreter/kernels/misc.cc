@@ -320,11 +320,33 @@ Status StringConcatKernel(KernelContext& ctx) {
   return OkStatus();
 }
 
+// std::regex compiles and matches by recursion (libstdc++'s backtracking matcher: a call per character
+// and more), so a long pattern or input overflows the stack, and nested repetitions take exponential
+// time. Matching is polynomial (breadth-first) where the library offers it, and lengths are capped.
+constexpr size_t kMaxRegexPatternLength = 1000;
+constexpr size_t kMaxRegexInputLength = 1000;
+
 Status RegexFullMatchKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(const Tensor* x, ctx.TensorInput(0));
+  if (!x->is_string()) return ctx.Error("X must be a string tensor");
+  const std::string pattern = ctx.GetString("pattern", "");
+  if (pattern.size() > kMaxRegexPatternLength) {
+    return ctx.Error(absl::StrCat("pattern of ", pattern.size(), " characters: at most ", kMaxRegexPatternLength,
+                                  " are supported"));
+  }
+  for (int64_t i = 0; i < x->size(); ++i) {
+    if (x->data<std::string>()[i].size() > kMaxRegexInputLength) {
+      return ctx.Error(absl::StrCat("X[", i, "] has ", x->data<std::string>()[i].size(), " characters: at most ",
+                                    kMaxRegexInputLength, " are supported"));
+    }
+  }
   std::regex re;
   try {
-    re = std::regex(ctx.GetString("pattern", ""));
+#if defined(__GLIBCXX__)
+    re = std::regex(pattern, std::regex::ECMAScript | std::regex_constants::__polynomial);
+#else
+    re = std::regex(pattern);
+#endif
   } catch (const std::regex_error& e) {
     return ctx.Error(absl::StrCat("bad pattern: ", e.what()));
   }
@@ -336,6 +358,7 @@ Status RegexFullMatchKernel(KernelContext& ctx) {
 
 Status StringSplitKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(const Tensor* x, ctx.TensorInput(0));
+  if (!x->is_string()) return ctx.Error("X must be a string tensor");
   const ir::Attribute* da = ctx.attr("delimiter");
   const std::string delim = da ? da->s : "";
   const int64_t maxsplit = ctx.GetInt("maxsplit", -1);
@@ -392,6 +415,7 @@ Status StringSplitKernel(KernelContext& ctx) {
 
 Status StringNormalizerKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(const Tensor* x, ctx.TensorInput(0));
+  if (!x->is_string()) return ctx.Error("X must be a string tensor");
   const std::string action = ctx.GetString("case_change_action", "NONE");
   const bool cs = ctx.GetInt("is_case_sensitive", 0) != 0;
   const std::vector<std::string> stop = ctx.GetStrings("stopwords");

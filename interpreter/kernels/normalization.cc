@@ -84,6 +84,7 @@ Status BatchNormKernel(KernelContext& ctx) {
     ASSIGN_OR_RETURN(bool done, BatchNormInferenceFloat(ctx, *x0));
     if (done) return OkStatus();
   }
+  if (x0->rank() < 1) return ctx.Error("X must have rank >= 1 ([N, C, ...])");
   ASSIGN_OR_RETURN(Tensor x, ToDouble(*x0));
   ASSIGN_OR_RETURN(Tensor scale, InputDouble(ctx, 1));
   ASSIGN_OR_RETURN(Tensor bias, InputDouble(ctx, 2));
@@ -260,7 +261,17 @@ Status InstanceNormKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(Tensor scale, InputDouble(ctx, 1));
   ASSIGN_OR_RETURN(Tensor bias, InputDouble(ctx, 2));
   const double eps = ctx.GetFloat("epsilon", 1e-5f);
+  if (x.rank() < 2) return ctx.Error("input must have rank >= 2 ([N, C, ...])");
   const int64_t N = x.dim(0), C = x.dim(1), S = DimProduct(x.dims(), 2, x.rank());
+  // The spec's scale and B are [C]; longer ones (the adapter sweep's generated model gives every input
+  // X's shape) have their first C values read, as before.
+  if (scale.size() < C || bias.size() < C) {
+    return ctx.Error(absl::StrCat("scale ", DimsToString(scale.dims()), " and B ", DimsToString(bias.dims()),
+                                  " must hold one value per channel (", C, ")"));
+  }
+  // An empty input: nothing to compute, and the loops below would still count through the product of
+  // its other dims ([2^40, 0, 2^40]), which may be astronomically large.
+  if (x.size() == 0) return SetAs(ctx, 0, x, x0->dtype());
   Tensor y(DataType::kDouble, x.dims());
   for (int64_t n = 0; n < N; ++n) {
     for (int64_t c = 0; c < C; ++c) {
@@ -285,10 +296,19 @@ Status GroupNormKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(Tensor bias, InputDouble(ctx, 2));
   const double eps = ctx.GetFloat("epsilon", 1e-5f);
   const int64_t G = ctx.GetInt("num_groups", 1);
+  if (x.rank() < 2) return ctx.Error("X must have rank >= 2 ([N, C, ...])");
   const int64_t N = x.dim(0), C = x.dim(1), S = DimProduct(x.dims(), 2, x.rank());
   if (G <= 0 || C % G != 0) return ctx.Error("num_groups must divide the channels");
   const int64_t Cg = C / G;
   const bool per_group = scale.size() == G && G != C;
+  // scale and bias: one value per channel (opset 21) or per group (opset 18).
+  if ((scale.size() != C && !per_group) || bias.size() != scale.size()) {
+    return ctx.Error(absl::StrCat("scale ", DimsToString(scale.dims()), " and bias ", DimsToString(bias.dims()),
+                                  " must both hold one value per channel (", C, ") or per group (", G, ")"));
+  }
+  // An empty input: nothing to compute, and the loops below would still count through the product of
+  // its other dims ([2^40, 0, 2^40]), which may be astronomically large.
+  if (x.size() == 0) return SetAs(ctx, 0, x, x0->dtype());
   Tensor y(DataType::kDouble, x.dims());
   for (int64_t n = 0; n < N; ++n) {
     for (int64_t g = 0; g < G; ++g) {
@@ -315,6 +335,12 @@ Status LRNKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(Tensor x, ToDouble(*x0));
   const double alpha = ctx.GetFloat("alpha", 1e-4f), beta = ctx.GetFloat("beta", 0.75f), bias = ctx.GetFloat("bias", 1.0f);
   const int64_t size = ctx.GetInt("size", 1);
+  if (x.rank() < 2) return ctx.Error("X must have rank >= 2 ([N, C, ...])");
+  // The window (size - 1) / 2 either side: 0 or less has no elements, and size - 1 overflowed for INT64_MIN.
+  if (size < 1) return ctx.Error(absl::StrCat("size ", size, " must be positive"));
+  // An empty input: nothing to compute, and the loops below would still count through the product of
+  // its other dims ([2^40, 0, 2^40]), which may be astronomically large.
+  if (x.size() == 0) return SetAs(ctx, 0, x, x0->dtype());
   const int64_t N = x.dim(0), C = x.dim(1), S = DimProduct(x.dims(), 2, x.rank());
   Tensor y(DataType::kDouble, x.dims());
   const double* px = x.data<double>();
@@ -337,6 +363,9 @@ Status LpNormKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(Tensor x, ToDouble(*x0));
   ASSIGN_OR_RETURN(int64_t axis, NormalizeAxis(ctx.GetInt("axis", -1), x.rank()));
   const int64_t p = ctx.GetInt("p", 2);
+  // An empty input: nothing to compute, and the loops below would still count through the product of
+  // its other dims ([2^40, 0, 2^40]), which may be astronomically large.
+  if (x.size() == 0) return SetAs(ctx, 0, x, x0->dtype());
   const int64_t outer = DimProduct(x.dims(), 0, axis), len = x.dim(axis), inner = DimProduct(x.dims(), axis + 1, x.rank());
   Tensor y(DataType::kDouble, x.dims());
   for (int64_t o = 0; o < outer; ++o) {

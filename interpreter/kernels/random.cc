@@ -61,11 +61,22 @@ Status RandomKernel(KernelContext& ctx) {
   Tensor y(DataType::kDouble, shape);
   double* p = y.mutable_data<double>();
   if (kNormal) {
-    std::normal_distribution<double> dist(ctx.GetFloat("mean", 0.0f), ctx.GetFloat("scale", 1.0f));
-    for (int64_t i = 0; i < n; ++i) p[i] = dist(gen);
+    const double mean = ctx.GetFloat("mean", 0.0f), scale = ctx.GetFloat("scale", 1.0f);
+    // std::normal_distribution requires a positive standard deviation (anything else is undefined).
+    if (!std::isfinite(mean) || !std::isfinite(scale) || scale < 0) {
+      return ctx.Error(absl::StrCat("mean ", mean, " and scale ", scale, " must be finite, scale not negative"));
+    }
+    if (scale == 0) {
+      std::fill(p, p + n, mean);
+    } else {
+      std::normal_distribution<double> dist(mean, scale);
+      for (int64_t i = 0; i < n; ++i) p[i] = dist(gen);
+    }
   } else {
     const double low = ctx.GetFloat("low", 0.0f), high = ctx.GetFloat("high", 1.0f);
     if (!(high >= low)) return ctx.Error("high must not be below low");
+    // std::uniform_real_distribution requires high - low to be finite.
+    if (!std::isfinite(high - low)) return ctx.Error(absl::StrCat("low ", low, " and high ", high, " must be finite"));
     std::uniform_real_distribution<double> dist(low, high);
     for (int64_t i = 0; i < n; ++i) p[i] = dist(gen);
   }
@@ -100,7 +111,15 @@ Status MultinomialKernel(KernelContext& ctx) {
   for (int64_t b = 0; b < B; ++b) {
     const double* row = x.data<double>() + b * K;
     std::vector<double> weights(row, row + K);
+    // softmax(row) must be a distribution: a NaN or +inf, or a row of -inf only, has none (their
+    // weights were NaN, and std::discrete_distribution drew out-of-range classes from them).
+    for (double w : weights) {
+      if (std::isnan(w) || w == INFINITY) {
+        return ctx.Error(absl::StrCat("input row ", b, " holds ", w, ": not a log-probability"));
+      }
+    }
     const double top = *std::max_element(weights.begin(), weights.end());
+    if (top == -INFINITY) return ctx.Error(absl::StrCat("input row ", b, " gives every class probability 0"));
     for (double& w : weights) w = std::exp(w - top);
     std::discrete_distribution<int64_t> dist(weights.begin(), weights.end());
     for (int64_t s = 0; s < samples; ++s) y.mutable_data<int64_t>()[b * samples + s] = dist(gen);

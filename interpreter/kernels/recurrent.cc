@@ -74,6 +74,63 @@ std::vector<std::string> ActivationNames(const KernelContext& ctx, Cell kind, in
   return names;
 }
 
+// The shapes both paths index by, checked once: X [S, B, I] ([B, S, I] with layout 1), W [D, G*H, I],
+// R [D, G*H, H], B of D*2*G*H values, sequence_lens of B lengths in [0, S], initial_h/initial_c of
+// D*B*H values and P of D*3*H, where H (hidden_size when given) is R's last dim and D is 2 for
+// bidirectional, else 1. (The generic path read every one of them unchecked.)
+template <Cell kind>
+Status CheckRecurrentInputs(const KernelContext& ctx) {
+  constexpr int64_t G = NumGates(kind);
+  ASSIGN_OR_RETURN(const Tensor* X, ctx.TensorInput(0));
+  ASSIGN_OR_RETURN(const Tensor* W, ctx.TensorInput(1));
+  ASSIGN_OR_RETURN(const Tensor* R, ctx.TensorInput(2));
+  if (X->rank() != 3 || W->rank() != 3 || R->rank() != 3) return ctx.Error("X, W and R must have rank 3");
+  const bool batch_major = ctx.GetInt("layout", 0) == 1;
+  const int64_t S = batch_major ? X->dim(1) : X->dim(0), B = batch_major ? X->dim(0) : X->dim(1), I = X->dim(2);
+  const int64_t H = ctx.GetInt("hidden_size", R->dim(2));
+  if (H != R->dim(2)) {
+    return ctx.Error(absl::StrCat("hidden_size ", H, " differs from R's last dim ", R->dim(2)));
+  }
+  const int64_t D = ctx.GetString("direction", "forward") == "bidirectional" ? 2 : 1;
+  int64_t GH = 0;
+  if (__builtin_mul_overflow(G, H, &GH)) return ctx.Error("hidden_size is too large");
+  if (W->dims() != std::vector<int64_t>{D, GH, I}) {
+    return ctx.Error(absl::StrCat("W has the wrong shape ", DimsToString(W->dims()), "; expected ",
+                                  DimsToString({D, GH, I})));
+  }
+  if (R->dims() != std::vector<int64_t>{D, GH, H}) {
+    return ctx.Error(absl::StrCat("R has the wrong shape ", DimsToString(R->dims()), "; expected ",
+                                  DimsToString({D, GH, H})));
+  }
+  // Element counts, saturating (the dims of empty tensors may multiply past int64).
+  auto check_size = [&](size_t i, const char* name, std::vector<int64_t> want) -> Status {
+    if (!ctx.has_input(i)) return OkStatus();
+    ASSIGN_OR_RETURN(const Tensor* t, ctx.TensorInput(i));
+    if (t->size() != NumElements(want)) {
+      return ctx.Error(absl::StrCat(name, " has the wrong shape ", DimsToString(t->dims()), "; expected ",
+                                    DimsToString(want)));
+    }
+    return OkStatus();
+  };
+  RETURN_IF_ERROR(check_size(3, "B", {D, 2, GH}));
+  RETURN_IF_ERROR(check_size(5, "initial_h", {D, B, H}));
+  if (kind == Cell::kLstm) {
+    RETURN_IF_ERROR(check_size(6, "initial_c", {D, B, H}));
+    RETURN_IF_ERROR(check_size(7, "P", {D, 3, H}));
+  }
+  if (ctx.has_input(4)) {
+    ASSIGN_OR_RETURN(const std::vector<int64_t> lens, ctx.IntsInput(4));
+    if (static_cast<int64_t>(lens.size()) != B) {
+      return ctx.Error(absl::StrCat("sequence_lens has ", lens.size(), " values for a batch of ", B));
+    }
+    for (int64_t l : lens) {
+      // onnxruntime refuses these too; the generic path read past X for a length above S.
+      if (l < 0 || l > S) return ctx.Error(absl::StrCat("sequence_lens holds ", l, ", outside [0, ", S, "]"));
+    }
+  }
+  return OkStatus();
+}
+
 // ---- float path ----------------------------------------------------------------------------------
 
 // An activation over a float block: a vector kernel when there is one, else the scalar (double)
@@ -203,8 +260,10 @@ StatusOr<bool> RecurrentFloat(KernelContext& ctx) {
   // biases. GRU's recurrent bias of the candidate gate stays apart when linear_before_reset (it is
   // scaled by r there).
   const int64_t DGH = D * GH;
-  std::unique_ptr<float[]> xw(new float[S * B * DGH]);  // written whole by the GEMM
-  Gemm<float>(false, true, S * B, DGH, I, 1.0f, X.data<float>(), W.data<float>(), 0.0f, xw.get());
+  // A tensor, so that the interpreter's size limit applies (it is G times Y's size).
+  Tensor xw_t = Tensor::Uninitialized(DataType::kFloat, {S, B, DGH});  // written whole by the GEMM
+  float* const xw_data = xw_t.mutable_data<float>();
+  Gemm<float>(false, true, S * B, DGH, I, 1.0f, X.data<float>(), W.data<float>(), 0.0f, xw_data);
   std::vector<float> bsum(static_cast<size_t>(DGH), 0.0f), rbh(static_cast<size_t>(D * H), 0.0f);
   if (bias != nullptr) {
     for (int64_t d = 0; d < D; ++d) {
@@ -217,12 +276,12 @@ StatusOr<bool> RecurrentFloat(KernelContext& ctx) {
       }
     }
     for (int64_t row = 0; row < S * B; ++row) {
-      float* r = xw.get() + row * DGH;
+      float* r = xw_data + row * DGH;
       vk.binary_f32(BinaryOp::kAdd, Operands::kVectorVector, r, bsum.data(), r, DGH);
     }
   }
   auto xw_at = [&](int64_t t, int64_t d, int64_t b) {
-    return xw.get() + (batch_major ? b * S + t : t * B + b) * DGH + d * GH;
+    return xw_data + (batch_major ? b * S + t : t * B + b) * DGH + d * GH;
   };
 
   // Scratch, shared by the directions. Rows of batch entries past their sequence length keep being
@@ -519,6 +578,7 @@ Status RecurrentGeneric(KernelContext& ctx) {
 
 template <Cell kind>
 Status RecurrentKernel(KernelContext& ctx) {
+  RETURN_IF_ERROR(CheckRecurrentInputs<kind>(ctx));
   ASSIGN_OR_RETURN(bool done, RecurrentFloat<kind>(ctx));
   if (done) return OkStatus();
   return RecurrentGeneric<kind>(ctx);

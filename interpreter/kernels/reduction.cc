@@ -88,18 +88,65 @@ Status ReduceKernel(KernelContext& ctx) {
     kept_dims.push_back(m[d] ? 1 : x.dim(d));
   }
   const int64_t n_out = NumElements(kept_dims);
+  std::vector<int64_t> reduced_dims;
+  for (int64_t d = 0; d < r; ++d) {
+    if (m[d]) reduced_dims.push_back(x.dim(d));
+  }
+  const int64_t count = NumElements(reduced_dims);  // saturating: [0, 2^40, 2^40] overflowed
+  const bool is_int = !ir::IsFloatingPoint(x.dtype());
+  // Integer sums, products and extremes in the integer type, exactly, wrapping on overflow as
+  // onnxruntime and numpy (dtype kept) do; through a double they lost the low bits of large int64
+  // values and saturated.
+  constexpr bool kExactInt = kind == Reduce::kSum || kind == Reduce::kProd || kind == Reduce::kSumSquare ||
+                             kind == Reduce::kL1 || kind == Reduce::kMax || kind == Reduce::kMin;
+  if (kExactInt && is_int && x.dtype() != DataType::kBool) {
+    ASSIGN_OR_RETURN(Tensor res, DispatchInt(x.dtype(), [&](auto tag) -> StatusOr<Tensor> {
+      using T = decltype(tag);
+      T init = T(0);
+      if (kind == Reduce::kProd) init = T(1);
+      if (kind == Reduce::kMax) init = std::numeric_limits<T>::lowest();
+      if (kind == Reduce::kMin) init = std::numeric_limits<T>::max();
+      if ((kind == Reduce::kMax || kind == Reduce::kMin) && count == 0) init = T(0);  // empty: 0, as before
+      std::vector<T> acc(n_out, init);
+      const T* p = x.data<T>();
+      const std::vector<int64_t> one{1};
+      ForEachBroadcast(x.dims(), kept_dims, one, [&](int64_t i, int64_t o, int64_t) {
+        const T v = p[i];
+        T& a = acc[o];
+        switch (kind) {
+          case Reduce::kSum:
+            a = WrapAdd(a, v);
+            break;
+          case Reduce::kProd:
+            a = WrapMul(a, v);
+            break;
+          case Reduce::kSumSquare:
+            a = WrapAdd(a, WrapMul(v, v));
+            break;
+          case Reduce::kL1:
+            a = WrapAdd(a, v < T(0) ? WrapNeg(v) : v);
+            break;
+          case Reduce::kMax:
+            a = std::max(a, v);
+            break;
+          case Reduce::kMin:
+            a = std::min(a, v);
+            break;
+          default:
+            break;
+        }
+      });
+      return Tensor::FromVector<T>(x.dtype(), out_dims, acc);
+    }));
+    ctx.set_output(0, std::move(res));
+    return OkStatus();
+  }
   std::vector<double> acc(n_out);
   double init = 0;
   if (kind == Reduce::kMax) init = -std::numeric_limits<double>::infinity();
   if (kind == Reduce::kMin) init = std::numeric_limits<double>::infinity();
   if (kind == Reduce::kProd) init = 1;
   std::fill(acc.begin(), acc.end(), init);
-  const std::vector<int64_t> out_strides = BroadcastStrides(kept_dims, x.dims());
-  int64_t count = 1;
-  for (int64_t d = 0; d < r; ++d) {
-    if (m[d]) count *= x.dim(d);
-  }
-  const bool is_int = !ir::IsFloatingPoint(x.dtype());
   RETURN_IF_ERROR(DispatchNumericBool(x.dtype(), [&](auto tag) -> Status {
     using T = decltype(tag);
     const T* p = x.data<T>();
@@ -179,10 +226,19 @@ Status ArgKernel(KernelContext& ctx) {
   const bool last = ctx.GetInt("select_last_index", 0) != 0;
   const int64_t outer = DimProduct(x.dims(), 0, axis), len = x.dim(axis);
   const int64_t inner = DimProduct(x.dims(), axis + 1, x.rank());
+  if (len == 0 && outer > 0 && inner > 0) {
+    // Each output element is the index of an element of an empty axis: there is none to read.
+    return ctx.Error(absl::StrCat("axis ", axis, " of the input ", DimsToString(x.dims()),
+                                  " is empty: there is no ", kMax ? "maximum" : "minimum"));
+  }
   std::vector<int64_t> dims = x.dims();
   if (keepdims) dims[axis] = 1;
   else dims.erase(dims.begin() + axis);
   Tensor out(DataType::kInt64, dims);
+  if (x.size() == 0) {  // (the output is empty too) the loops below would count through outer * inner
+    ctx.set_output(0, std::move(out));
+    return OkStatus();
+  }
   int64_t* po = out.mutable_data<int64_t>();
   RETURN_IF_ERROR(DispatchNumericBool(x.dtype(), [&](auto tag) -> Status {
     using T = decltype(tag);
@@ -216,6 +272,12 @@ Status SoftmaxKernel(KernelContext& ctx) {
   Tensor x = WidenToFloat(*x0);
   const bool legacy = ctx.opset() < 13;
   ASSIGN_OR_RETURN(int64_t axis, NormalizeAxis(ctx.GetInt("axis", legacy ? 1 : -1), x.rank()));
+  // An empty input: nothing to compute, and the loops below would still count through the product of
+  // its other dims ([2^40, 0, 2^40]), which may be astronomically large.
+  if (x.size() == 0) {
+    ctx.set_output(0, Tensor(x0->dtype(), x0->dims()));
+    return OkStatus();
+  }
   int64_t outer, len, inner;
   if (legacy) {
     outer = DimProduct(x.dims(), 0, axis);
