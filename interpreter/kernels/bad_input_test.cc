@@ -25,6 +25,39 @@ void ExpectError(OneNode& g, std::vector<RuntimeValue> inputs, int64_t opset, co
   EXPECT_NE(r.status().message().find(part), std::string::npos) << r.status();
 }
 
+// Found by the run fuzzer: a MaxPool window of 63 x 35M cells over a 1x5 input, nearly all padding,
+// was tried cell by cell (a timeout). Only the cells inside the input are visited now.
+TEST(BadInputTest, PoolingWindowsFarWiderThanTheInput) {
+  const int64_t kWide = 100000001;
+  auto pool = [&](const char* op, bool count_pad, ir::DataType type) {
+    OneNode g(op, 1);
+    g.node->SetAttribute(ir::Attribute::Ints("kernel_shape", {1, kWide}));
+    g.node->SetAttribute(ir::Attribute::Ints("pads", {0, kWide / 2, 0, kWide / 2}));
+    if (count_pad) g.node->SetAttribute(ir::Attribute::Int("count_include_pad", 1));
+    Tensor x = F({1, 1, 2, 3}, {1, 5, 3, -4, -2, -6});
+    if (type != ir::DataType::kFloat) {
+      absl::StatusOr<Tensor> cast = CastTensor(x, type);
+      EXPECT_TRUE(cast.ok());
+      x = *cast;
+    }
+    auto r = g.Run({x}, 19);
+    EXPECT_TRUE(r.ok()) << op << ": " << r.status();
+    if (!r.ok()) return std::vector<double>{};
+    EXPECT_EQ((*r)[0].tensor().dims(), (std::vector<int64_t>{1, 1, 2, 3}));
+    absl::StatusOr<Tensor> d = CastTensor((*r)[0].tensor(), ir::DataType::kDouble);
+    return d.ok() ? d->ToVector<double>() : std::vector<double>{};
+  };
+  // Every output's window covers its whole row.
+  const std::vector<double> row_max = {5, 5, 5, -2, -2, -2};
+  EXPECT_EQ(pool("MaxPool", false, ir::DataType::kFloat), row_max);   // the vector path
+  EXPECT_EQ(pool("MaxPool", false, ir::DataType::kDouble), row_max);  // the generic loops
+  EXPECT_EQ(pool("AveragePool", false, ir::DataType::kDouble), (std::vector<double>{3, 3, 3, -4, -4, -4}));
+  const std::vector<double> padded = pool("AveragePool", true, ir::DataType::kDouble);
+  ASSERT_EQ(padded.size(), 6u);
+  EXPECT_DOUBLE_EQ(padded[0], 9.0 / kWide);
+  EXPECT_DOUBLE_EQ(padded[5], -12.0 / kWide);
+}
+
 TEST(BadInputTest, ConvWithoutSpatialDims) {
   OneNode g("Conv", 2);
   ExpectError(g, {F({3, 3}, Zeros(9)), F({3, 3}, Zeros(9))}, 11, "rank >= 3");

@@ -8,6 +8,7 @@
 
 #include "interpreter/cpu/thread_pool.h"
 #include "interpreter/cpu/vector_kernels.h"
+#include "interpreter/cpu/window_cells.h"
 #include "interpreter/kernels/common.h"
 #include "interpreter/kernels/gemm.h"
 
@@ -789,35 +790,41 @@ Status PoolKernel(KernelContext& ctx) {
       int64_t ol = 0;
       do {
         double acc = kind == Pool::kMax ? -std::numeric_limits<double>::infinity() : 0;
-        int64_t best = -1, count = 0;
+        int64_t best = -1, count = 1;
+        // Per axis, the window cells inside the input (only those are read: a window may be far wider
+        // than the input) and, for count_include_pad, those inside the padded input.
+        std::vector<int64_t> k_lo(g.nd), k_span(g.nd);
+        bool any_inside = true;
+        for (int64_t i = 0; i < g.nd; ++i) {
+          const int64_t first = oi[i] * g.s[i] - g.pb[i];
+          int64_t lo, hi;
+          WindowCellsIn(first, g.d[i], g.k[i], 0, g.in[i], &lo, &hi);
+          k_lo[i] = lo;
+          k_span[i] = hi - lo;
+          any_inside = any_inside && hi > lo;
+          if (count_pad) WindowCellsIn(first, g.d[i], g.k[i], -g.pb[i], g.in[i] + g.pe[i], &lo, &hi);
+          count *= hi - lo;
+        }
         std::vector<int64_t> kk(g.nd, 0);
-        do {
+        if (any_inside) do {
           int64_t off = 0, cm_off = 0;
-          bool inside = true, in_padded = true;
           for (int64_t i = 0; i < g.nd; ++i) {
-            const int64_t q = oi[i] * g.s[i] - g.pb[i] + kk[i] * g.d[i];
-            if (q < 0 || q >= g.in[i]) inside = false;
-            if (q >= g.in[i] + g.pe[i]) in_padded = false;
+            const int64_t q = oi[i] * g.s[i] - g.pb[i] + (k_lo[i] + kk[i]) * g.d[i];
             off += q * in_strides[i];
             cm_off += q * cm_strides[i];
           }
-          if (inside) {
-            const double v = src[off];
-            if (kind == Pool::kMax) {
-              if (v > acc || best < 0) {
-                acc = v;
-                best = col_major ? cm_off : off;
-              }
-            } else if (kind == Pool::kAvg) {
-              acc += v;
-            } else {
-              acc += std::pow(std::abs(v), p);
+          const double v = src[off];
+          if (kind == Pool::kMax) {
+            if (v > acc || best < 0) {
+              acc = v;
+              best = col_major ? cm_off : off;
             }
-            ++count;
-          } else if (count_pad && in_padded) {
-            ++count;
+          } else if (kind == Pool::kAvg) {
+            acc += v;
+          } else {
+            acc += std::pow(std::abs(v), p);
           }
-        } while (Next(kk, g.k));
+        } while (Next(kk, k_span));
         double r = acc;
         if (kind == Pool::kAvg) r = count > 0 ? acc / count : 0;
         if (kind == Pool::kLp) r = std::pow(acc, 1.0 / p);

@@ -129,6 +129,19 @@ std::vector<Case> Cases() {
                      n.SetAttribute(ir::Attribute::Int("count_include_pad", 1));
                      n.SetAttribute(ir::Attribute::Int("ceil_mode", 1));
                    }});
+  // Windows wider than the input, mostly padding (only the cells inside the input are visited).
+  cases.push_back({"MaxPool_window_wider_than_input", "MaxPool", {{{1, 2, 3, 5}}}, [&](ir::Node& n) {
+                     ints("kernel_shape", {5, 9})(n);
+                     ints("dilations", {1, 2})(n);
+                     ints("pads", {3, 8, 2, 9})(n);
+                     ints("strides", {1, 3})(n);
+                   }});
+  cases.push_back({"AveragePool_window_wider_than_input", "AveragePool", {{{1, 2, 3, 5}}}, [&](ir::Node& n) {
+                     ints("kernel_shape", {5, 9})(n);
+                     ints("pads", {3, 8, 2, 9})(n);
+                     ints("strides", {2, 3})(n);
+                     n.SetAttribute(ir::Attribute::Int("count_include_pad", 1));
+                   }});
   return cases;
 }
 

@@ -2,6 +2,7 @@
 // sweeping whole input rows once per kernel cell over the range of outputs whose window cell falls
 // inside the input (worked out up front), so the inner loop has no bounds checks and vectorizes.
 #include "interpreter/cpu/simd/simd.h"
+#include "interpreter/cpu/window_cells.h"
 
 namespace onnx_opt::interpreter::ONNX_OPT_SIMD_NS {
 namespace {
@@ -21,11 +22,15 @@ void ValidRange(int64_t size, int64_t out, int64_t stride, int64_t pad, int64_t 
 // with outputs [lo, hi) of that row reading input columns ow * stride_w + iw0.
 template <typename F>
 void ForEachWindowRow(const Window2d& w, F row) {
+  // Kernel columns that reach the input for some output column (the others read only padding).
+  int64_t kw_lo, kw_hi;
+  WindowCellsIn(-w.pad_left, w.dilation_w, w.kernel_w, -(w.out_w - 1) * w.stride_w, w.in_w, &kw_lo, &kw_hi);
   for (int64_t oh = 0; oh < w.out_h; ++oh) {
-    for (int64_t kh = 0; kh < w.kernel_h; ++kh) {
+    int64_t kh_lo, kh_hi;
+    WindowCellsIn(oh * w.stride_h - w.pad_top, w.dilation_h, w.kernel_h, 0, w.in_h, &kh_lo, &kh_hi);
+    for (int64_t kh = kh_lo; kh < kh_hi; ++kh) {
       const int64_t ih = oh * w.stride_h - w.pad_top + kh * w.dilation_h;
-      if (ih < 0 || ih >= w.in_h) continue;
-      for (int64_t kw = 0; kw < w.kernel_w; ++kw) {
+      for (int64_t kw = kw_lo; kw < kw_hi; ++kw) {
         int64_t lo, hi;
         const int64_t offset = kw * w.dilation_w;
         ValidRange(w.in_w, w.out_w, w.stride_w, w.pad_left, offset, &lo, &hi);
@@ -39,12 +44,9 @@ void ForEachWindowRow(const Window2d& w, F row) {
 // inside [-pad_begin, size + pad_end).
 int64_t CellsInside(int64_t o, int64_t stride, int64_t pad_begin, int64_t kernel, int64_t dilation,
                     int64_t lo_bound, int64_t hi_bound) {
-  int64_t count = 0;
-  for (int64_t k = 0; k < kernel; ++k) {
-    const int64_t p = o * stride - pad_begin + k * dilation;
-    count += (p >= lo_bound && p < hi_bound) ? 1 : 0;
-  }
-  return count;
+  int64_t k_lo, k_hi;
+  WindowCellsIn(o * stride - pad_begin, dilation, kernel, lo_bound, hi_bound, &k_lo, &k_hi);
+  return k_hi - k_lo;
 }
 
 }  // namespace
