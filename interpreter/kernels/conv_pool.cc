@@ -784,6 +784,23 @@ Status PoolKernel(KernelContext& ctx) {
     const T* px = x.data<T>();
     T* py = y.mutable_data<T>();
     int64_t* pi = idx.mutable_data<int64_t>();
+    // Per axis and output position: the window cells inside the input (only those are read: a window
+    // may be far wider than the input), as the first one's input position and their count, and the
+    // cells count_include_pad counts (those inside the padded input). The same for every channel.
+    struct AxisCells {
+      int64_t first_q, span, counted;
+    };
+    std::vector<std::vector<AxisCells>> cells(g.nd);
+    for (int64_t i = 0; i < g.nd; ++i) {
+      for (int64_t o = 0; o < g.out[i]; ++o) {
+        const int64_t first = o * g.s[i] - g.pb[i];
+        int64_t lo, hi, pad_lo, pad_hi;
+        WindowCellsIn(first, g.d[i], g.k[i], 0, g.in[i], &lo, &hi);
+        WindowCellsIn(first, g.d[i], g.k[i], -g.pb[i], g.in[i] + g.pe[i], &pad_lo, &pad_hi);
+        cells[i].push_back({first + lo * g.d[i], hi - lo, count_pad ? pad_hi - pad_lo : hi - lo});
+      }
+    }
+    std::vector<int64_t> k_span(g.nd), kk(g.nd);
     for (int64_t nc = 0; nc < N * C; ++nc) {
       const T* src = px + nc * I;
       std::vector<int64_t> oi(g.nd, 0);
@@ -791,25 +808,18 @@ Status PoolKernel(KernelContext& ctx) {
       do {
         double acc = kind == Pool::kMax ? -std::numeric_limits<double>::infinity() : 0;
         int64_t best = -1, count = 1;
-        // Per axis, the window cells inside the input (only those are read: a window may be far wider
-        // than the input) and, for count_include_pad, those inside the padded input.
-        std::vector<int64_t> k_lo(g.nd), k_span(g.nd);
         bool any_inside = true;
         for (int64_t i = 0; i < g.nd; ++i) {
-          const int64_t first = oi[i] * g.s[i] - g.pb[i];
-          int64_t lo, hi;
-          WindowCellsIn(first, g.d[i], g.k[i], 0, g.in[i], &lo, &hi);
-          k_lo[i] = lo;
-          k_span[i] = hi - lo;
-          any_inside = any_inside && hi > lo;
-          if (count_pad) WindowCellsIn(first, g.d[i], g.k[i], -g.pb[i], g.in[i] + g.pe[i], &lo, &hi);
-          count *= hi - lo;
+          const AxisCells& c = cells[i][oi[i]];
+          k_span[i] = c.span;
+          any_inside = any_inside && c.span > 0;
+          count *= c.counted;
         }
-        std::vector<int64_t> kk(g.nd, 0);
+        std::fill(kk.begin(), kk.end(), 0);
         if (any_inside) do {
           int64_t off = 0, cm_off = 0;
           for (int64_t i = 0; i < g.nd; ++i) {
-            const int64_t q = oi[i] * g.s[i] - g.pb[i] + (k_lo[i] + kk[i]) * g.d[i];
+            const int64_t q = cells[i][oi[i]].first_q + kk[i] * g.d[i];
             off += q * in_strides[i];
             cm_off += q * cm_strides[i];
           }

@@ -10,12 +10,7 @@ namespace {
 // Outputs o in [*lo, *hi) read input position o * stride - pad + offset inside [0, size).
 void ValidRange(int64_t size, int64_t out, int64_t stride, int64_t pad, int64_t offset, int64_t* lo,
                 int64_t* hi) {
-  const int64_t shift = pad - offset;  // o * stride >= shift and o * stride < size + shift
-  int64_t l = shift <= 0 ? 0 : (shift + stride - 1) / stride;
-  int64_t h = size + shift <= 0 ? 0 : (size + shift - 1) / stride + 1;
-  *lo = l < out ? l : out;
-  *hi = h < out ? h : out;
-  if (*hi < *lo) *hi = *lo;
+  WindowCellsIn(offset - pad, stride, out, 0, size, lo, hi);
 }
 
 // For each output row and each kernel cell inside the input, calls row(oh, input_row, kw, lo, hi, iw0)
