@@ -58,6 +58,18 @@ TEST(BadInputTest, PoolingWindowsFarWiderThanTheInput) {
   EXPECT_DOUBLE_EQ(padded[5], -12.0 / kWide);
 }
 
+// SAME padding over an empty spatial dim has no output positions; the generic loops (indices
+// wanted) ran once anyway and wrote past the empty output.
+TEST(BadInputTest, PoolingAnEmptyInputWithSamePadding) {
+  OneNode g("MaxPool", 1, 2);
+  g.node->SetAttribute(ir::Attribute::Ints("kernel_shape", {2, 2}));
+  g.node->SetAttribute(ir::Attribute::String("auto_pad", "SAME_UPPER"));
+  auto r = g.Run({F({1, 1, 0, 5}, {})}, 12);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ((*r)[0].tensor().dims(), (std::vector<int64_t>{1, 1, 0, 5}));
+  EXPECT_EQ((*r)[1].tensor().dims(), (std::vector<int64_t>{1, 1, 0, 5}));
+}
+
 TEST(BadInputTest, ConvWithoutSpatialDims) {
   OneNode g("Conv", 2);
   ExpectError(g, {F({3, 3}, Zeros(9)), F({3, 3}, Zeros(9))}, 11, "rank >= 3");

@@ -784,6 +784,7 @@ Status PoolKernel(KernelContext& ctx) {
     const T* px = x.data<T>();
     T* py = y.mutable_data<T>();
     int64_t* pi = idx.mutable_data<int64_t>();
+    if (O == 0) return OkStatus();  // an empty input with SAME padding: nothing to compute
     // Per axis and output position: the window cells inside the input (only those are read: a window
     // may be far wider than the input), as the first one's input position and their count, and the
     // cells count_include_pad counts (those inside the padded input). The same for every channel.
