@@ -293,12 +293,6 @@ void AdapterRegistry::Register(std::string_view domain, std::string_view op, int
   entries_[{e.domain, e.op, from, to}] = std::move(e);
 }
 
-const AdapterEntry* AdapterRegistry::Find(std::string_view domain, std::string_view op, int from,
-                                          int to) const {
-  auto it = entries_.find({S(domain), S(op), from, to});
-  return it == entries_.end() ? nullptr : &it->second;
-}
-
 namespace {
 AdapterObserver& Observer() {
   static auto* observer = new AdapterObserver();

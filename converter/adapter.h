@@ -25,6 +25,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
 #include "ir/graph.h"
 #include "ir/model.h"
 #include "ir/name_generator.h"
@@ -194,13 +195,19 @@ class AdapterRegistry {
 
   void Register(std::string_view domain, std::string_view op, int from, int to, AdapterKind kind,
                 std::string_view note, AdapterFn fn);
+  // The registered adapter, else the implied refusal: an operator introduced after opset 1 that no
+  // family rewrites into older operators refuses the downgrade below its first version. Refusals are
+  // made on first use (listing them up front would build every operator's schemas on every run).
   const AdapterEntry* Find(std::string_view domain, std::string_view op, int from, int to) const;
-  const std::map<std::tuple<std::string, std::string, int, int>, AdapterEntry>& entries() const {
-    return entries_;
-  }
+  // Every entry, implied refusals included, sorted by (domain, op, from, to). Builds every
+  // operator's schemas: for tests and listings.
+  std::vector<const AdapterEntry*> AllEntries() const;
 
  private:
-  std::map<std::tuple<std::string, std::string, int, int>, AdapterEntry> entries_;
+  using Key = std::tuple<std::string, std::string, int, int>;
+  std::map<Key, AdapterEntry> entries_;
+  mutable absl::Mutex refusals_mutex_;
+  mutable std::map<Key, AdapterEntry> refusals_ ABSL_GUARDED_BY(refusals_mutex_);
 };
 
 // Test instrumentation: called by the driver with every adapter it runs and whether the node then

@@ -1,7 +1,13 @@
 // The global adapter registry: every operator family registers its adapters here, once. Operators
 // introduced after opset 1 that no family can rewrite into older operators get an adapter that
-// refuses the downgrade with a clear reason.
+// refuses the downgrade with a clear reason, made when a conversion first asks for it.
+#include <algorithm>
+#include <string>
+#include <tuple>
+#include <vector>
+
 #include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
 #include "converter/adapter.h"
 #include "converter/adapter_util.h"
 #include "converter/families.h"
@@ -25,19 +31,49 @@ const AdapterRegistry& AdapterRegistry::Global() {
     RegisterControlFlowAdapters(*r);
     RegisterMiscAdapters(*r);
     RegisterMlAdapters(*r);
-    for (const schema::OpSchema& s : schema::AllSchemas()) {
-      if (s.domain() != "ai.onnx" && s.domain() != "ai.onnx.ml") continue;
-      absl::Span<const int> versions = schema::Versions(s.domain(), s.op_type());
-      if (versions.empty() || versions.front() != s.since_version() || s.since_version() <= 1) continue;
-      if (r->Find(s.domain(), s.op_type(), s.since_version(), kNotDefined) != nullptr) continue;
-      r->Register(s.domain(), s.op_type(), s.since_version(), kNotDefined, AdapterKind::kRefuse,
-                  "no expansion into older operators",
-                  Refuse(absl::StrCat(s.op_type(), " was introduced at ", s.domain(), " opset ",
-                                      s.since_version(), " and has no expansion into older operators")));
-    }
     return r;
   }();
   return *registry;
+}
+
+const AdapterEntry* AdapterRegistry::Find(std::string_view domain, std::string_view op, int from,
+                                          int to) const {
+  Key key{std::string(domain), std::string(op), from, to};
+  auto it = entries_.find(key);
+  if (it != entries_.end()) return &it->second;
+  if (to != kNotDefined || from <= 1 || (domain != "ai.onnx" && domain != "ai.onnx.ml")) return nullptr;
+  absl::Span<const int> versions = schema::Versions(domain, op);
+  if (versions.empty() || versions.front() != from) return nullptr;
+  absl::MutexLock lock(&refusals_mutex_);
+  auto [refusal, made] = refusals_.try_emplace(key);
+  if (made) {
+    AdapterEntry& e = refusal->second;
+    e.domain = std::string(domain);
+    e.op = std::string(op);
+    e.from = from;
+    e.to = to;
+    e.kind = AdapterKind::kRefuse;
+    e.note = "no expansion into older operators";
+    e.fn = Refuse(absl::StrCat(e.op, " was introduced at ", e.domain, " opset ", from,
+                               " and has no expansion into older operators"));
+  }
+  return &refusal->second;
+}
+
+std::vector<const AdapterEntry*> AdapterRegistry::AllEntries() const {
+  for (const schema::OpSchema* s : schema::AllSchemas()) {
+    Find(s->domain(), s->op_type(), s->since_version(), kNotDefined);
+  }
+  std::vector<const AdapterEntry*> all;
+  for (const auto& [key, entry] : entries_) all.push_back(&entry);
+  {
+    absl::MutexLock lock(&refusals_mutex_);
+    for (const auto& [key, entry] : refusals_) all.push_back(&entry);
+  }
+  std::sort(all.begin(), all.end(), [](const AdapterEntry* a, const AdapterEntry* b) {
+    return std::tie(a->domain, a->op, a->from, a->to) < std::tie(b->domain, b->op, b->from, b->to);
+  });
+  return all;
 }
 
 }  // namespace onnx_opt::converter

@@ -1,11 +1,15 @@
 #include "schema/op_registry.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <functional>
+#include <memory>
 #include <string>
 #include <tuple>
 #include <vector>
 
+#include "absl/base/call_once.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
@@ -32,7 +36,7 @@ constexpr DomainOpsets kDomainOpsets[] = {
 // Debian's abseil has its own string_view type; convert at the StrCat boundary.
 absl::string_view Sv(std::string_view s) { return absl::string_view(s.data(), s.size()); }
 
-// Lets the maps below be searched with a std::string_view without building a std::string.
+// Lets the maps below be searched with a std::string_view.
 struct StringHash {
   using is_transparent = void;
   size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
@@ -42,18 +46,25 @@ struct StringEq {
   bool operator()(std::string_view a, std::string_view b) const { return a == b; }
 };
 template <typename V>
-using StringMap = absl::flat_hash_map<std::string, V, StringHash, StringEq>;
+using StringViewMap = absl::flat_hash_map<std::string_view, V, StringHash, StringEq>;
 
-// All versions of one operator, oldest first.
-struct OpVersions {
+// All versions of one operator. Its table function runs on the operator's first lookup: a tool run
+// meets a few dozen operators of the ~230, and building all of them was most of a small model's
+// check.
+struct OpEntry {
+  std::string_view domain;
+  defs::OpDefinition definition;
+  absl::once_flag built;
+  // Set once by Build, oldest first.
+  std::vector<OpSchema> schemas;
   std::vector<int> versions;
-  std::vector<const OpSchema*> schemas;
 };
 
+// The index of the tables: views of their string literals, no schema built.
 struct Registry {
-  std::vector<OpSchema> schemas;
-  // domain -> op_type -> versions.
-  StringMap<StringMap<OpVersions>> ops;
+  std::vector<std::unique_ptr<OpEntry>> entries;
+  // domain -> op_type -> entry.
+  StringViewMap<StringViewMap<OpEntry*>> ops;
 };
 
 // Catches table mistakes that a single OpBuilder call cannot see.
@@ -81,29 +92,36 @@ void Validate(const OpSchema& schema) {
   if (!known_domain) defs::TableError(schema, "domain is missing from kDomainOpsets");
 }
 
+void Build(OpEntry& entry) {
+  defs::SchemaSink sink(entry.domain, entry.schemas);
+  entry.definition.define(sink);
+  std::stable_sort(entry.schemas.begin(), entry.schemas.end(),
+                   [](const OpSchema& a, const OpSchema& b) { return a.since_version() < b.since_version(); });
+  for (size_t i = 0; i < entry.schemas.size(); ++i) {
+    const OpSchema& s = entry.schemas[i];
+    if (s.op_type() != entry.definition.op_type) {
+      defs::TableError(s, absl::StrCat("declared by the table row of ", Sv(entry.definition.op_type)));
+    }
+    if (i > 0 && entry.schemas[i - 1].since_version() == s.since_version()) defs::TableError(s, "defined twice");
+    Validate(s);
+    entry.versions.push_back(s.since_version());
+  }
+}
+
 const Registry* BuildRegistry() {
   auto* r = new Registry;
-  std::vector<OpSchema> built;
-  defs::AddAllSchemas(built);
-  auto key = [](const OpSchema& s) {
-    return std::tuple<const std::string&, const std::string&, int>(s.domain(), s.op_type(),
-                                                                    s.since_version());
-  };
-  // Sorted through pointers, then moved once each: sorting the schemas themselves moved each
-  // one a dozen times.
-  std::vector<OpSchema*> order;
-  order.reserve(built.size());
-  for (OpSchema& s : built) order.push_back(&s);
-  std::sort(order.begin(), order.end(), [&](const OpSchema* a, const OpSchema* b) { return key(*a) < key(*b); });
-  r->schemas.reserve(built.size());
-  for (OpSchema* s : order) r->schemas.push_back(std::move(*s));
-  for (size_t i = 0; i < r->schemas.size(); ++i) {
-    const OpSchema& s = r->schemas[i];
-    if (i > 0 && key(r->schemas[i - 1]) == key(s)) defs::TableError(s, "defined twice");
-    Validate(s);
-    OpVersions& v = r->ops[s.domain()][s.op_type()];
-    v.versions.push_back(s.since_version());
-    v.schemas.push_back(&s);
+  for (const defs::DomainOpDefinition& d : defs::AllOpDefinitions()) {
+    auto entry = std::make_unique<OpEntry>();
+    entry->domain = d.domain;
+    entry->definition = d.op;
+    auto [it, inserted] = r->ops[d.domain].emplace(d.op.op_type, entry.get());
+    if (!inserted) {
+      std::fprintf(stderr, "schema table error: %.*s is listed twice in domain %.*s\n",
+                   static_cast<int>(d.op.op_type.size()), d.op.op_type.data(),
+                   static_cast<int>(d.domain.size()), d.domain.data());
+      std::abort();
+    }
+    r->entries.push_back(std::move(entry));
   }
   return r;
 }
@@ -114,24 +132,44 @@ const Registry& GetRegistry() {
   return *registry;
 }
 
-const OpVersions* FindOp(std::string_view domain, std::string_view op_type) {
+const OpEntry& Built(OpEntry& entry) {
+  absl::call_once(entry.built, Build, std::ref(entry));
+  return entry;
+}
+
+const OpEntry* FindOp(std::string_view domain, std::string_view op_type) {
   const Registry& r = GetRegistry();
   auto d = r.ops.find(CanonicalDomain(domain));
   if (d == r.ops.end()) return nullptr;
   auto op = d->second.find(op_type);
-  return op == d->second.end() ? nullptr : &op->second;
+  return op == d->second.end() ? nullptr : &Built(*op->second);
 }
 
 }  // namespace
 
-absl::Span<const OpSchema> AllSchemas() { return GetRegistry().schemas; }
+absl::Span<const OpSchema* const> AllSchemas() {
+  static const std::vector<const OpSchema*>* const all = [] {
+    auto* schemas = new std::vector<const OpSchema*>;
+    for (const std::unique_ptr<OpEntry>& entry : GetRegistry().entries) {
+      for (const OpSchema& s : Built(*entry).schemas) schemas->push_back(&s);
+    }
+    std::sort(schemas->begin(), schemas->end(), [](const OpSchema* a, const OpSchema* b) {
+      auto key = [](const OpSchema* s) {
+        return std::tuple<const std::string&, const std::string&, int>(s->domain(), s->op_type(), s->since_version());
+      };
+      return key(a) < key(b);
+    });
+    return schemas;
+  }();
+  return *all;
+}
 
 const OpSchema* Find(std::string_view domain, std::string_view op_type, int since_version) {
-  const OpVersions* op = FindOp(domain, op_type);
+  const OpEntry* op = FindOp(domain, op_type);
   if (op == nullptr) return nullptr;
   auto it = std::lower_bound(op->versions.begin(), op->versions.end(), since_version);
   if (it == op->versions.end() || *it != since_version) return nullptr;
-  return op->schemas[it - op->versions.begin()];
+  return &op->schemas[it - op->versions.begin()];
 }
 
 absl::StatusOr<const OpSchema*> FindInForce(std::string_view domain, std::string_view op_type,
@@ -151,7 +189,7 @@ absl::StatusOr<const OpSchema*> FindInForce(std::string_view domain, std::string
   const auto not_defined = [&] {
     return absl::StrCat("operator ", Sv(op_type), " is not defined in domain ", Sv(domain), " at opset ", opset);
   };
-  const OpVersions* op = FindOp(domain, op_type);
+  const OpEntry* op = FindOp(domain, op_type);
   if (op == nullptr) {
     return absl::NotFoundError(
         absl::StrCat("operator ", Sv(op_type), " is not defined in domain ", Sv(domain)));
@@ -163,11 +201,11 @@ absl::StatusOr<const OpSchema*> FindInForce(std::string_view domain, std::string
         absl::StrCat(not_defined(), " (introduced at opset ", op->versions.front(), ")"));
   }
   const size_t index = (it - op->versions.begin()) - 1;
-  const OpSchema* schema = op->schemas[index];
+  const OpSchema* schema = &op->schemas[index];
   if (schema->deprecated()) {
     std::string why = absl::StrCat(" (removed at opset ", schema->since_version());
     for (size_t later = index + 1; later < op->schemas.size(); ++later) {
-      if (!op->schemas[later]->deprecated()) {
+      if (!op->schemas[later].deprecated()) {
         absl::StrAppend(&why, ", defined again at opset ", op->versions[later]);
         break;
       }
@@ -178,7 +216,7 @@ absl::StatusOr<const OpSchema*> FindInForce(std::string_view domain, std::string
 }
 
 absl::Span<const int> Versions(std::string_view domain, std::string_view op_type) {
-  const OpVersions* op = FindOp(domain, op_type);
+  const OpEntry* op = FindOp(domain, op_type);
   if (op == nullptr) return {};
   return op->versions;
 }

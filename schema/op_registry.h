@@ -1,8 +1,9 @@
 #ifndef ONNX_OPT_SCHEMA_OP_REGISTRY_H_
 #define ONNX_OPT_SCHEMA_OP_REGISTRY_H_
 
-// Lookup of operator schemas by (domain, op_type, version). The registry is built from the tables
-// in schema/defs/ on first use and never changes afterwards; returned pointers live forever.
+// Lookup of operator schemas by (domain, op_type, version). An operator's schemas are built from its
+// table in schema/defs/ on its first lookup (thread-safe) and never change afterwards; returned
+// pointers live forever.
 //
 // Domains may be given as "" or "ai.onnx" for the default domain; schemas always report "ai.onnx".
 
@@ -15,8 +16,9 @@
 
 namespace onnx_opt::schema {
 
-// Every schema, sorted by (domain, op_type, since_version).
-absl::Span<const OpSchema> AllSchemas();
+// Every schema, sorted by (domain, op_type, since_version). Builds every operator: for tests and
+// listings, not for lookups.
+absl::Span<const OpSchema* const> AllSchemas();
 
 // The schema declared with exactly this since_version, or nullptr.
 const OpSchema* Find(std::string_view domain, std::string_view op_type, int since_version);

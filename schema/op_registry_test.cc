@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <string>
+#include <thread>
 #include <tuple>
 #include <vector>
 
@@ -14,6 +15,26 @@ namespace onnx_opt::schema {
 namespace {
 
 std::string Message(const absl::Status& status) { return std::string(status.message()); }
+
+// Operators are built on their first lookup; threads that meet one at once must see one build.
+// First in this file, so that no other test has built these operators yet.
+TEST(LazyRegistryTest, ConcurrentFirstLookupsAgree) {
+  const std::vector<std::string> ops = {"STFT", "DFT", "Col2Im", "ImageDecoder", "StringSplit", "RegexFullMatch",
+                                        "AffineGrid", "Gelu", "CenterCropPad", "BlackmanWindow"};
+  std::vector<std::vector<const OpSchema*>> seen(8);
+  std::vector<std::thread> threads;
+  for (size_t t = 0; t < seen.size(); ++t) {
+    threads.emplace_back([&, t] {
+      for (const std::string& op : ops) {
+        for (int v : Versions("", op)) seen[t].push_back(Find("", op, v));
+      }
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  ASSERT_FALSE(seen[0].empty());
+  for (size_t t = 1; t < seen.size(); ++t) EXPECT_EQ(seen[t], seen[0]);
+  for (const OpSchema* s : seen[0]) EXPECT_NE(s, nullptr);
+}
 
 TEST(FindTest, ExactVersionOnly) {
   const OpSchema* abs13 = Find("", "Abs", 13);
@@ -144,16 +165,16 @@ TEST(MaxOpsetTest, KnownDomains) {
 }
 
 TEST(AllSchemasTest, SortedAndUnique) {
-  absl::Span<const OpSchema> all = AllSchemas();
+  absl::Span<const OpSchema* const> all = AllSchemas();
   ASSERT_FALSE(all.empty());
   for (size_t i = 1; i < all.size(); ++i) {
-    const OpSchema& a = all[i - 1];
-    const OpSchema& b = all[i];
+    const OpSchema& a = *all[i - 1];
+    const OpSchema& b = *all[i];
     EXPECT_LT(std::make_tuple(a.domain(), a.op_type(), a.since_version()),
               std::make_tuple(b.domain(), b.op_type(), b.since_version()));
   }
-  for (const OpSchema& s : all) {
-    EXPECT_EQ(Find(s.domain(), s.op_type(), s.since_version()), &s) << s.DebugName();
+  for (const OpSchema* s : all) {
+    EXPECT_EQ(Find(s->domain(), s->op_type(), s->since_version()), s) << s->DebugName();
   }
 }
 

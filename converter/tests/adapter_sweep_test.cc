@@ -216,7 +216,8 @@ TEST(AdapterSweep, EveryAdapterRunsAndKeepsOutputs) {
   SweepResult result;
   int unmade = 0;
   std::set<std::pair<std::string, std::string>> ops;
-  for (const schema::OpSchema& s : schema::AllSchemas()) {
+  for (const schema::OpSchema* each : schema::AllSchemas()) {
+    const schema::OpSchema& s = *each;
     if (s.domain() == "ai.onnx") ops.insert({s.domain(), s.op_type()});
   }
   for (const auto& [domain, op] : ops) {
@@ -293,10 +294,11 @@ TEST(AdapterSweep, EveryAdapterRunsAndKeepsOutputs) {
   // Coverage: an adapter counts when it converted a node, or, for refusals, when it was asked to.
   std::set<AdapterKey> uncovered;
   int total = 0;
-  for (const auto& [key, entry] : AdapterRegistry::Global().entries()) {
-    if (std::get<0>(key) != "ai.onnx" && std::get<0>(key) != "ai.onnx.ml") continue;
+  for (const AdapterEntry* entry : AdapterRegistry::Global().AllEntries()) {
+    if (entry->domain != "ai.onnx" && entry->domain != "ai.onnx.ml") continue;
+    const AdapterKey key{entry->domain, entry->op, entry->from, entry->to};
     ++total;
-    const bool covered = entry.kind == AdapterKind::kRefuse ? ran.contains(key) : converted.contains(key);
+    const bool covered = entry->kind == AdapterKind::kRefuse ? ran.contains(key) : converted.contains(key);
     if (!covered) uncovered.insert(key);
   }
   std::cout << "adapter sweep: " << result.models << " models (" << hand_written << " hand-written, " << unmade

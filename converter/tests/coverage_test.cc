@@ -30,7 +30,8 @@ TEST(Coverage, EveryVersionChangeHasAnAdapterBothWays) {
   std::map<std::string, int> by_kind;
   int pairs = 0, handled = 0, introduced = 0, introduced_rewritten = 0;
   std::map<std::pair<std::string, std::string>, bool> seen;
-  for (const schema::OpSchema& s : schema::AllSchemas()) {
+  for (const schema::OpSchema* each : schema::AllSchemas()) {
+    const schema::OpSchema& s = *each;
     if (s.domain() != "ai.onnx" && s.domain() != "ai.onnx.ml") continue;
     if (seen[{s.domain(), s.op_type()}]) continue;
     seen[{s.domain(), s.op_type()}] = true;

@@ -364,30 +364,32 @@ void DefineThresholdedRelu(SchemaSink& s) {
       .TypeConstraint("T", kFloatTensorsIr4);
 }
 
+constexpr OpDefinition kActivationOps[] = {
+    {"Celu", DefineCelu},
+    {"Elu", DefineElu},
+    {"Gelu", DefineGelu},
+    {"HardSigmoid", DefineHardSigmoid},
+    {"HardSwish", DefineHardSwish},
+    {"Hardmax", DefineHardmax},
+    {"LeakyRelu", DefineLeakyRelu},
+    {"LogSoftmax", DefineLogSoftmax},
+    {"Mish", DefineMish},
+    {"PRelu", DefinePRelu},
+    {"Relu", DefineRelu},
+    {"Selu", DefineSelu},
+    {"Shrink", DefineShrink},
+    {"Sigmoid", DefineSigmoid},
+    {"Softmax", DefineSoftmax},
+    {"Softplus", DefineSoftplus},
+    {"Softsign", DefineSoftsign},
+    {"SwiGLU", DefineSwiGLU},
+    {"Swish", DefineSwish},
+    {"Tanh", DefineTanh},
+    {"ThresholdedRelu", DefineThresholdedRelu},
+};
+
 }  // namespace
 
-void AddActivationSchemas(SchemaSink& s) {
-  DefineCelu(s);
-  DefineElu(s);
-  DefineGelu(s);
-  DefineHardSigmoid(s);
-  DefineHardSwish(s);
-  DefineHardmax(s);
-  DefineLeakyRelu(s);
-  DefineLogSoftmax(s);
-  DefineMish(s);
-  DefinePRelu(s);
-  DefineRelu(s);
-  DefineSelu(s);
-  DefineShrink(s);
-  DefineSigmoid(s);
-  DefineSoftmax(s);
-  DefineSoftplus(s);
-  DefineSoftsign(s);
-  DefineSwiGLU(s);
-  DefineSwish(s);
-  DefineTanh(s);
-  DefineThresholdedRelu(s);
-}
+absl::Span<const OpDefinition> ActivationOps() { return kActivationOps; }
 
 }  // namespace onnx_opt::schema::defs

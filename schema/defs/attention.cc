@@ -119,12 +119,14 @@ void DefineRotaryEmbedding(SchemaSink& s) {
       .TypeConstraint("M", {"tensor(int64)"});
 }
 
+constexpr OpDefinition kAttentionOps[] = {
+    {"Attention", DefineAttention},
+    {"LinearAttention", DefineLinearAttention},
+    {"RotaryEmbedding", DefineRotaryEmbedding},
+};
+
 }  // namespace
 
-void AddAttentionSchemas(SchemaSink& s) {
-  DefineAttention(s);
-  DefineLinearAttention(s);
-  DefineRotaryEmbedding(s);
-}
+absl::Span<const OpDefinition> AttentionOps() { return kAttentionOps; }
 
 }  // namespace onnx_opt::schema::defs

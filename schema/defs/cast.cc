@@ -136,12 +136,14 @@ void DefineCastLike(SchemaSink& s) {
       .TypeConstraint("T2", kNonComplexTensorsIr13);
 }
 
+constexpr OpDefinition kCastOps[] = {
+    {"BitCast", DefineBitCast},
+    {"Cast", DefineCast},
+    {"CastLike", DefineCastLike},
+};
+
 }  // namespace
 
-void AddCastSchemas(SchemaSink& s) {
-  DefineBitCast(s);
-  DefineCast(s);
-  DefineCastLike(s);
-}
+absl::Span<const OpDefinition> CastOps() { return kCastOps; }
 
 }  // namespace onnx_opt::schema::defs

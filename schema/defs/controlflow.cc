@@ -265,12 +265,14 @@ void DefineScan(SchemaSink& s) {
       .TypeConstraint("V", kAllTensorsIr13);
 }
 
+constexpr OpDefinition kControlFlowOps[] = {
+    {"If", DefineIf},
+    {"Loop", DefineLoop},
+    {"Scan", DefineScan},
+};
+
 }  // namespace
 
-void AddControlFlowSchemas(SchemaSink& s) {
-  DefineIf(s);
-  DefineLoop(s);
-  DefineScan(s);
-}
+absl::Span<const OpDefinition> ControlFlowOps() { return kControlFlowOps; }
 
 }  // namespace onnx_opt::schema::defs

@@ -1,39 +1,46 @@
 #ifndef ONNX_OPT_SCHEMA_DEFS_DEFS_H_
 #define ONNX_OPT_SCHEMA_DEFS_DEFS_H_
 
-// The operator tables, one function per family file. Only op_registry.cc calls these.
+// The operator tables, one per family file: which function declares each operator's versions. Only
+// op_registry.cc reads them, and runs an operator's function the first time the operator is looked up.
 
+#include <string_view>
 #include <vector>
 
+#include "absl/types/span.h"
 #include "schema/defs/dsl.h"
 #include "schema/op_schema.h"
 
 namespace onnx_opt::schema::defs {
 
-void AddMathSchemas(SchemaSink& s);  // math.cc
-void AddActivationSchemas(SchemaSink& s);  // activation.cc
-void AddLogicalSchemas(SchemaSink& s);  // logical.cc
-void AddNnSchemas(SchemaSink& s);  // nn.cc
-void AddAttentionSchemas(SchemaSink& s);  // attention.cc
-void AddRnnSchemas(SchemaSink& s);  // rnn.cc
-void AddReductionSchemas(SchemaSink& s);  // reduction.cc
-void AddCastSchemas(SchemaSink& s);  // cast.cc
-void AddTensorSchemas(SchemaSink& s);  // tensor.cc
-void AddIndexingSchemas(SchemaSink& s);  // indexing.cc
-void AddImageSchemas(SchemaSink& s);  // image.cc
-void AddObjectDetectionSchemas(SchemaSink& s);  // object_detection.cc
-void AddGeneratorSchemas(SchemaSink& s);  // generator.cc
-void AddQuantizationSchemas(SchemaSink& s);  // quantization.cc
-void AddSignalSchemas(SchemaSink& s);  // signal.cc
-void AddTextSchemas(SchemaSink& s);  // text.cc
-void AddControlFlowSchemas(SchemaSink& s);  // controlflow.cc
-void AddSequenceSchemas(SchemaSink& s);  // sequence.cc
-void AddMlSchemas(SchemaSink& s);  // ml.cc
-void AddTrainingSchemas(SchemaSink& s);  // training.cc
-void AddPreviewSchemas(SchemaSink& s);  // preview.cc
+absl::Span<const OpDefinition> MathOps();  // math.cc
+absl::Span<const OpDefinition> ActivationOps();  // activation.cc
+absl::Span<const OpDefinition> LogicalOps();  // logical.cc
+absl::Span<const OpDefinition> NnOps();  // nn.cc
+absl::Span<const OpDefinition> AttentionOps();  // attention.cc
+absl::Span<const OpDefinition> RnnOps();  // rnn.cc
+absl::Span<const OpDefinition> ReductionOps();  // reduction.cc
+absl::Span<const OpDefinition> CastOps();  // cast.cc
+absl::Span<const OpDefinition> TensorOps();  // tensor.cc
+absl::Span<const OpDefinition> IndexingOps();  // indexing.cc
+absl::Span<const OpDefinition> ImageOps();  // image.cc
+absl::Span<const OpDefinition> ObjectDetectionOps();  // object_detection.cc
+absl::Span<const OpDefinition> GeneratorOps();  // generator.cc
+absl::Span<const OpDefinition> QuantizationOps();  // quantization.cc
+absl::Span<const OpDefinition> SignalOps();  // signal.cc
+absl::Span<const OpDefinition> TextOps();  // text.cc
+absl::Span<const OpDefinition> ControlFlowOps();  // controlflow.cc
+absl::Span<const OpDefinition> SequenceOps();  // sequence.cc
+absl::Span<const OpDefinition> MlOps();  // ml.cc
+absl::Span<const OpDefinition> TrainingOps();  // training.cc
+absl::Span<const OpDefinition> PreviewOps();  // preview.cc
 
-// Every schema of every domain, in no particular order (all_defs.cc).
-void AddAllSchemas(std::vector<OpSchema>& out);
+struct DomainOpDefinition {
+  std::string_view domain;
+  OpDefinition op;
+};
+// Every operator of every domain, in no particular order (all_defs.cc).
+std::vector<DomainOpDefinition> AllOpDefinitions();
 
 }  // namespace onnx_opt::schema::defs
 

@@ -119,6 +119,14 @@ class SchemaSink {
   std::vector<OpSchema>& out_;
 };
 
+// One operator of a family table: `{"Abs", DefineAbs}`, the function declaring all of its versions.
+// A new operator is a Define function and a row in its family's table; the registry runs the
+// function only when the operator is first looked up, so a run pays for the operators it meets.
+struct OpDefinition {
+  std::string_view op_type;
+  void (*define)(SchemaSink& s);
+};
+
 // Aborts with a message naming the schema; for mistakes in the tables only.
 [[noreturn]] void TableError(const OpSchema& schema, std::string_view what);
 

@@ -320,19 +320,21 @@ void DefineRange(SchemaSink& s) {
                             "tensor(int64)", "tensor(float16)", "tensor(bfloat16)"});
 }
 
+constexpr OpDefinition kGeneratorOps[] = {
+    {"Bernoulli", DefineBernoulli},
+    {"Constant", DefineConstant},
+    {"ConstantOfShape", DefineConstantOfShape},
+    {"EyeLike", DefineEyeLike},
+    {"Multinomial", DefineMultinomial},
+    {"RandomNormal", DefineRandomNormal},
+    {"RandomNormalLike", DefineRandomNormalLike},
+    {"RandomUniform", DefineRandomUniform},
+    {"RandomUniformLike", DefineRandomUniformLike},
+    {"Range", DefineRange},
+};
+
 }  // namespace
 
-void AddGeneratorSchemas(SchemaSink& s) {
-  DefineBernoulli(s);
-  DefineConstant(s);
-  DefineConstantOfShape(s);
-  DefineEyeLike(s);
-  DefineMultinomial(s);
-  DefineRandomNormal(s);
-  DefineRandomNormalLike(s);
-  DefineRandomUniform(s);
-  DefineRandomUniformLike(s);
-  DefineRange(s);
-}
+absl::Span<const OpDefinition> GeneratorOps() { return kGeneratorOps; }
 
 }  // namespace onnx_opt::schema::defs

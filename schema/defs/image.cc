@@ -172,15 +172,17 @@ void DefineUpsample(SchemaSink& s) {
       .TypeConstraint("T", kAllTensors);
 }
 
+constexpr OpDefinition kImageOps[] = {
+    {"AffineGrid", DefineAffineGrid},
+    {"CenterCropPad", DefineCenterCropPad},
+    {"GridSample", DefineGridSample},
+    {"ImageDecoder", DefineImageDecoder},
+    {"Resize", DefineResize},
+    {"Upsample", DefineUpsample},
+};
+
 }  // namespace
 
-void AddImageSchemas(SchemaSink& s) {
-  DefineAffineGrid(s);
-  DefineCenterCropPad(s);
-  DefineGridSample(s);
-  DefineImageDecoder(s);
-  DefineResize(s);
-  DefineUpsample(s);
-}
+absl::Span<const OpDefinition> ImageOps() { return kImageOps; }
 
 }  // namespace onnx_opt::schema::defs

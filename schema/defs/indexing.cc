@@ -296,23 +296,25 @@ void DefineWhere(SchemaSink& s) {
       .TypeConstraint("T", kAllTensorsIr4);
 }
 
+constexpr OpDefinition kIndexingOps[] = {
+    {"Compress", DefineCompress},
+    {"Gather", DefineGather},
+    {"GatherElements", DefineGatherElements},
+    {"GatherND", DefineGatherND},
+    {"NonZero", DefineNonZero},
+    {"OneHot", DefineOneHot},
+    {"ReverseSequence", DefineReverseSequence},
+    {"Scatter", DefineScatter},
+    {"ScatterElements", DefineScatterElements},
+    {"ScatterND", DefineScatterND},
+    {"TensorScatter", DefineTensorScatter},
+    {"TopK", DefineTopK},
+    {"Unique", DefineUnique},
+    {"Where", DefineWhere},
+};
+
 }  // namespace
 
-void AddIndexingSchemas(SchemaSink& s) {
-  DefineCompress(s);
-  DefineGather(s);
-  DefineGatherElements(s);
-  DefineGatherND(s);
-  DefineNonZero(s);
-  DefineOneHot(s);
-  DefineReverseSequence(s);
-  DefineScatter(s);
-  DefineScatterElements(s);
-  DefineScatterND(s);
-  DefineTensorScatter(s);
-  DefineTopK(s);
-  DefineUnique(s);
-  DefineWhere(s);
-}
+absl::Span<const OpDefinition> IndexingOps() { return kIndexingOps; }
 
 }  // namespace onnx_opt::schema::defs

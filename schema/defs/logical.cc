@@ -227,22 +227,24 @@ void DefineXor(SchemaSink& s) {
       .TypeConstraint("T1", {"tensor(bool)"});
 }
 
+constexpr OpDefinition kLogicalOps[] = {
+    {"And", DefineAnd},
+    {"BitwiseAnd", DefineBitwiseAnd},
+    {"BitwiseNot", DefineBitwiseNot},
+    {"BitwiseOr", DefineBitwiseOr},
+    {"BitwiseXor", DefineBitwiseXor},
+    {"Equal", DefineEqual},
+    {"Greater", DefineGreater},
+    {"GreaterOrEqual", DefineGreaterOrEqual},
+    {"Less", DefineLess},
+    {"LessOrEqual", DefineLessOrEqual},
+    {"Not", DefineNot},
+    {"Or", DefineOr},
+    {"Xor", DefineXor},
+};
+
 }  // namespace
 
-void AddLogicalSchemas(SchemaSink& s) {
-  DefineAnd(s);
-  DefineBitwiseAnd(s);
-  DefineBitwiseNot(s);
-  DefineBitwiseOr(s);
-  DefineBitwiseXor(s);
-  DefineEqual(s);
-  DefineGreater(s);
-  DefineGreaterOrEqual(s);
-  DefineLess(s);
-  DefineLessOrEqual(s);
-  DefineNot(s);
-  DefineOr(s);
-  DefineXor(s);
-}
+absl::Span<const OpDefinition> LogicalOps() { return kLogicalOps; }
 
 }  // namespace onnx_opt::schema::defs

@@ -781,51 +781,53 @@ void DefineTan(SchemaSink& s) {
       .TypeConstraint("T", kFloatTensorsIr4);
 }
 
+constexpr OpDefinition kMathOps[] = {
+    {"Abs", DefineAbs},
+    {"Acos", DefineAcos},
+    {"Acosh", DefineAcosh},
+    {"Add", DefineAdd},
+    {"Asin", DefineAsin},
+    {"Asinh", DefineAsinh},
+    {"Atan", DefineAtan},
+    {"Atanh", DefineAtanh},
+    {"BitShift", DefineBitShift},
+    {"Ceil", DefineCeil},
+    {"Clip", DefineClip},
+    {"Cos", DefineCos},
+    {"Cosh", DefineCosh},
+    {"CumProd", DefineCumProd},
+    {"CumSum", DefineCumSum},
+    {"Det", DefineDet},
+    {"Div", DefineDiv},
+    {"Einsum", DefineEinsum},
+    {"Erf", DefineErf},
+    {"Exp", DefineExp},
+    {"Floor", DefineFloor},
+    {"Gemm", DefineGemm},
+    {"IsInf", DefineIsInf},
+    {"IsNaN", DefineIsNaN},
+    {"Log", DefineLog},
+    {"MatMul", DefineMatMul},
+    {"Max", DefineMax},
+    {"Mean", DefineMean},
+    {"Min", DefineMin},
+    {"Mod", DefineMod},
+    {"Mul", DefineMul},
+    {"Neg", DefineNeg},
+    {"Pow", DefinePow},
+    {"Reciprocal", DefineReciprocal},
+    {"Round", DefineRound},
+    {"Sign", DefineSign},
+    {"Sin", DefineSin},
+    {"Sinh", DefineSinh},
+    {"Sqrt", DefineSqrt},
+    {"Sub", DefineSub},
+    {"Sum", DefineSum},
+    {"Tan", DefineTan},
+};
+
 }  // namespace
 
-void AddMathSchemas(SchemaSink& s) {
-  DefineAbs(s);
-  DefineAcos(s);
-  DefineAcosh(s);
-  DefineAdd(s);
-  DefineAsin(s);
-  DefineAsinh(s);
-  DefineAtan(s);
-  DefineAtanh(s);
-  DefineBitShift(s);
-  DefineCeil(s);
-  DefineClip(s);
-  DefineCos(s);
-  DefineCosh(s);
-  DefineCumProd(s);
-  DefineCumSum(s);
-  DefineDet(s);
-  DefineDiv(s);
-  DefineEinsum(s);
-  DefineErf(s);
-  DefineExp(s);
-  DefineFloor(s);
-  DefineGemm(s);
-  DefineIsInf(s);
-  DefineIsNaN(s);
-  DefineLog(s);
-  DefineMatMul(s);
-  DefineMax(s);
-  DefineMean(s);
-  DefineMin(s);
-  DefineMod(s);
-  DefineMul(s);
-  DefineNeg(s);
-  DefinePow(s);
-  DefineReciprocal(s);
-  DefineRound(s);
-  DefineSign(s);
-  DefineSin(s);
-  DefineSinh(s);
-  DefineSqrt(s);
-  DefineSub(s);
-  DefineSum(s);
-  DefineTan(s);
-}
+absl::Span<const OpDefinition> MathOps() { return kMathOps; }
 
 }  // namespace onnx_opt::schema::defs

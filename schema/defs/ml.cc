@@ -402,28 +402,30 @@ void DefineZipMap(SchemaSink& s) {
       .TypeConstraint("T", {"seq(map(string, float))", "seq(map(int64, float))"});
 }
 
+constexpr OpDefinition kMlOps[] = {
+    {"ArrayFeatureExtractor", DefineArrayFeatureExtractor},
+    {"Binarizer", DefineBinarizer},
+    {"CastMap", DefineCastMap},
+    {"CategoryMapper", DefineCategoryMapper},
+    {"DictVectorizer", DefineDictVectorizer},
+    {"FeatureVectorizer", DefineFeatureVectorizer},
+    {"Imputer", DefineImputer},
+    {"LabelEncoder", DefineLabelEncoder},
+    {"LinearClassifier", DefineLinearClassifier},
+    {"LinearRegressor", DefineLinearRegressor},
+    {"Normalizer", DefineNormalizer},
+    {"OneHotEncoder", DefineOneHotEncoder},
+    {"SVMClassifier", DefineSVMClassifier},
+    {"SVMRegressor", DefineSVMRegressor},
+    {"Scaler", DefineScaler},
+    {"TreeEnsemble", DefineTreeEnsemble},
+    {"TreeEnsembleClassifier", DefineTreeEnsembleClassifier},
+    {"TreeEnsembleRegressor", DefineTreeEnsembleRegressor},
+    {"ZipMap", DefineZipMap},
+};
+
 }  // namespace
 
-void AddMlSchemas(SchemaSink& s) {
-  DefineArrayFeatureExtractor(s);
-  DefineBinarizer(s);
-  DefineCastMap(s);
-  DefineCategoryMapper(s);
-  DefineDictVectorizer(s);
-  DefineFeatureVectorizer(s);
-  DefineImputer(s);
-  DefineLabelEncoder(s);
-  DefineLinearClassifier(s);
-  DefineLinearRegressor(s);
-  DefineNormalizer(s);
-  DefineOneHotEncoder(s);
-  DefineSVMClassifier(s);
-  DefineSVMRegressor(s);
-  DefineScaler(s);
-  DefineTreeEnsemble(s);
-  DefineTreeEnsembleClassifier(s);
-  DefineTreeEnsembleRegressor(s);
-  DefineZipMap(s);
-}
+absl::Span<const OpDefinition> MlOps() { return kMlOps; }
 
 }  // namespace onnx_opt::schema::defs

@@ -768,33 +768,35 @@ void DefineSoftmaxCrossEntropyLoss(SchemaSink& s) {
       .TypeConstraint("Tind", {"tensor(int32)", "tensor(int64)"});
 }
 
+constexpr OpDefinition kNnOps[] = {
+    {"AveragePool", DefineAveragePool},
+    {"BatchNormalization", DefineBatchNormalization},
+    {"CausalConvWithState", DefineCausalConvWithState},
+    {"Col2Im", DefineCol2Im},
+    {"Conv", DefineConv},
+    {"ConvTranspose", DefineConvTranspose},
+    {"DeformConv", DefineDeformConv},
+    {"Dropout", DefineDropout},
+    {"GlobalAveragePool", DefineGlobalAveragePool},
+    {"GlobalLpPool", DefineGlobalLpPool},
+    {"GlobalMaxPool", DefineGlobalMaxPool},
+    {"GroupNormalization", DefineGroupNormalization},
+    {"InstanceNormalization", DefineInstanceNormalization},
+    {"LRN", DefineLRN},
+    {"LayerNormalization", DefineLayerNormalization},
+    {"LpNormalization", DefineLpNormalization},
+    {"LpPool", DefineLpPool},
+    {"MaxPool", DefineMaxPool},
+    {"MaxRoiPool", DefineMaxRoiPool},
+    {"MaxUnpool", DefineMaxUnpool},
+    {"MeanVarianceNormalization", DefineMeanVarianceNormalization},
+    {"NegativeLogLikelihoodLoss", DefineNegativeLogLikelihoodLoss},
+    {"RMSNormalization", DefineRMSNormalization},
+    {"SoftmaxCrossEntropyLoss", DefineSoftmaxCrossEntropyLoss},
+};
+
 }  // namespace
 
-void AddNnSchemas(SchemaSink& s) {
-  DefineAveragePool(s);
-  DefineBatchNormalization(s);
-  DefineCausalConvWithState(s);
-  DefineCol2Im(s);
-  DefineConv(s);
-  DefineConvTranspose(s);
-  DefineDeformConv(s);
-  DefineDropout(s);
-  DefineGlobalAveragePool(s);
-  DefineGlobalLpPool(s);
-  DefineGlobalMaxPool(s);
-  DefineGroupNormalization(s);
-  DefineInstanceNormalization(s);
-  DefineLRN(s);
-  DefineLayerNormalization(s);
-  DefineLpNormalization(s);
-  DefineLpPool(s);
-  DefineMaxPool(s);
-  DefineMaxRoiPool(s);
-  DefineMaxUnpool(s);
-  DefineMeanVarianceNormalization(s);
-  DefineNegativeLogLikelihoodLoss(s);
-  DefineRMSNormalization(s);
-  DefineSoftmaxCrossEntropyLoss(s);
-}
+absl::Span<const OpDefinition> NnOps() { return kNnOps; }
 
 }  // namespace onnx_opt::schema::defs

@@ -71,11 +71,13 @@ void DefineRoiAlign(SchemaSink& s) {
       .TypeConstraint("T2", {"tensor(int64)"});
 }
 
+constexpr OpDefinition kObjectDetectionOps[] = {
+    {"NonMaxSuppression", DefineNonMaxSuppression},
+    {"RoiAlign", DefineRoiAlign},
+};
+
 }  // namespace
 
-void AddObjectDetectionSchemas(SchemaSink& s) {
-  DefineNonMaxSuppression(s);
-  DefineRoiAlign(s);
-}
+absl::Span<const OpDefinition> ObjectDetectionOps() { return kObjectDetectionOps; }
 
 }  // namespace onnx_opt::schema::defs

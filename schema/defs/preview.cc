@@ -25,10 +25,12 @@ void DefineFlexAttention(SchemaSink& s) {
       .TypeConstraint("T1", kFloatTensorsIr4);
 }
 
+constexpr OpDefinition kPreviewOps[] = {
+    {"FlexAttention", DefineFlexAttention},
+};
+
 }  // namespace
 
-void AddPreviewSchemas(SchemaSink& s) {
-  DefineFlexAttention(s);
-}
+absl::Span<const OpDefinition> PreviewOps() { return kPreviewOps; }
 
 }  // namespace onnx_opt::schema::defs

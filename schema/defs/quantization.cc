@@ -285,16 +285,18 @@ void DefineQuantizeLinear(SchemaSink& s) {
                              "tensor(int2)"});
 }
 
+constexpr OpDefinition kQuantizationOps[] = {
+    {"ConvInteger", DefineConvInteger},
+    {"DequantizeLinear", DefineDequantizeLinear},
+    {"DynamicQuantizeLinear", DefineDynamicQuantizeLinear},
+    {"MatMulInteger", DefineMatMulInteger},
+    {"QLinearConv", DefineQLinearConv},
+    {"QLinearMatMul", DefineQLinearMatMul},
+    {"QuantizeLinear", DefineQuantizeLinear},
+};
+
 }  // namespace
 
-void AddQuantizationSchemas(SchemaSink& s) {
-  DefineConvInteger(s);
-  DefineDequantizeLinear(s);
-  DefineDynamicQuantizeLinear(s);
-  DefineMatMulInteger(s);
-  DefineQLinearConv(s);
-  DefineQLinearMatMul(s);
-  DefineQuantizeLinear(s);
-}
+absl::Span<const OpDefinition> QuantizationOps() { return kQuantizationOps; }
 
 }  // namespace onnx_opt::schema::defs

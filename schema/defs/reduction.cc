@@ -374,21 +374,23 @@ void DefineReduceSumSquare(SchemaSink& s) {
       .TypeConstraint("T", kMathTensorsIr4);
 }
 
+constexpr OpDefinition kReductionOps[] = {
+    {"ArgMax", DefineArgMax},
+    {"ArgMin", DefineArgMin},
+    {"ReduceL1", DefineReduceL1},
+    {"ReduceL2", DefineReduceL2},
+    {"ReduceLogSum", DefineReduceLogSum},
+    {"ReduceLogSumExp", DefineReduceLogSumExp},
+    {"ReduceMax", DefineReduceMax},
+    {"ReduceMean", DefineReduceMean},
+    {"ReduceMin", DefineReduceMin},
+    {"ReduceProd", DefineReduceProd},
+    {"ReduceSum", DefineReduceSum},
+    {"ReduceSumSquare", DefineReduceSumSquare},
+};
+
 }  // namespace
 
-void AddReductionSchemas(SchemaSink& s) {
-  DefineArgMax(s);
-  DefineArgMin(s);
-  DefineReduceL1(s);
-  DefineReduceL2(s);
-  DefineReduceLogSum(s);
-  DefineReduceLogSumExp(s);
-  DefineReduceMax(s);
-  DefineReduceMean(s);
-  DefineReduceMin(s);
-  DefineReduceProd(s);
-  DefineReduceSum(s);
-  DefineReduceSumSquare(s);
-}
+absl::Span<const OpDefinition> ReductionOps() { return kReductionOps; }
 
 }  // namespace onnx_opt::schema::defs

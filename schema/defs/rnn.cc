@@ -271,12 +271,14 @@ void DefineRNN(SchemaSink& s) {
       .TypeConstraint("T1", {"tensor(int32)"});
 }
 
+constexpr OpDefinition kRnnOps[] = {
+    {"GRU", DefineGRU},
+    {"LSTM", DefineLSTM},
+    {"RNN", DefineRNN},
+};
+
 }  // namespace
 
-void AddRnnSchemas(SchemaSink& s) {
-  DefineGRU(s);
-  DefineLSTM(s);
-  DefineRNN(s);
-}
+absl::Span<const OpDefinition> RnnOps() { return kRnnOps; }
 
 }  // namespace onnx_opt::schema::defs

@@ -143,21 +143,23 @@ void DefineSplitToSequence(SchemaSink& s) {
       .TypeConstraint("S", kAllTensorSequencesIr4);
 }
 
+constexpr OpDefinition kSequenceOps[] = {
+    {"ConcatFromSequence", DefineConcatFromSequence},
+    {"Optional", DefineOptional},
+    {"OptionalGetElement", DefineOptionalGetElement},
+    {"OptionalHasElement", DefineOptionalHasElement},
+    {"SequenceAt", DefineSequenceAt},
+    {"SequenceConstruct", DefineSequenceConstruct},
+    {"SequenceEmpty", DefineSequenceEmpty},
+    {"SequenceErase", DefineSequenceErase},
+    {"SequenceInsert", DefineSequenceInsert},
+    {"SequenceLength", DefineSequenceLength},
+    {"SequenceMap", DefineSequenceMap},
+    {"SplitToSequence", DefineSplitToSequence},
+};
+
 }  // namespace
 
-void AddSequenceSchemas(SchemaSink& s) {
-  DefineConcatFromSequence(s);
-  DefineOptional(s);
-  DefineOptionalGetElement(s);
-  DefineOptionalHasElement(s);
-  DefineSequenceAt(s);
-  DefineSequenceConstruct(s);
-  DefineSequenceEmpty(s);
-  DefineSequenceErase(s);
-  DefineSequenceInsert(s);
-  DefineSequenceLength(s);
-  DefineSequenceMap(s);
-  DefineSplitToSequence(s);
-}
+absl::Span<const OpDefinition> SequenceOps() { return kSequenceOps; }
 
 }  // namespace onnx_opt::schema::defs

@@ -93,15 +93,17 @@ void DefineSTFT(SchemaSink& s) {
       .TypeConstraint("T2", {"tensor(int32)", "tensor(int64)"});
 }
 
+constexpr OpDefinition kSignalOps[] = {
+    {"BlackmanWindow", DefineBlackmanWindow},
+    {"DFT", DefineDFT},
+    {"HammingWindow", DefineHammingWindow},
+    {"HannWindow", DefineHannWindow},
+    {"MelWeightMatrix", DefineMelWeightMatrix},
+    {"STFT", DefineSTFT},
+};
+
 }  // namespace
 
-void AddSignalSchemas(SchemaSink& s) {
-  DefineBlackmanWindow(s);
-  DefineDFT(s);
-  DefineHammingWindow(s);
-  DefineHannWindow(s);
-  DefineMelWeightMatrix(s);
-  DefineSTFT(s);
-}
+absl::Span<const OpDefinition> SignalOps() { return kSignalOps; }
 
 }  // namespace onnx_opt::schema::defs

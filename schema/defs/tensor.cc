@@ -613,26 +613,28 @@ void DefineUnsqueeze(SchemaSink& s) {
       .TypeConstraint("T", kAllTensorsIr13);
 }
 
+constexpr OpDefinition kTensorOps[] = {
+    {"Concat", DefineConcat},
+    {"DepthToSpace", DefineDepthToSpace},
+    {"Expand", DefineExpand},
+    {"Flatten", DefineFlatten},
+    {"Identity", DefineIdentity},
+    {"Pad", DefinePad},
+    {"Reshape", DefineReshape},
+    {"Shape", DefineShape},
+    {"Size", DefineSize},
+    {"Slice", DefineSlice},
+    {"SpaceToDepth", DefineSpaceToDepth},
+    {"Split", DefineSplit},
+    {"Squeeze", DefineSqueeze},
+    {"Tile", DefineTile},
+    {"Transpose", DefineTranspose},
+    {"Trilu", DefineTrilu},
+    {"Unsqueeze", DefineUnsqueeze},
+};
+
 }  // namespace
 
-void AddTensorSchemas(SchemaSink& s) {
-  DefineConcat(s);
-  DefineDepthToSpace(s);
-  DefineExpand(s);
-  DefineFlatten(s);
-  DefineIdentity(s);
-  DefinePad(s);
-  DefineReshape(s);
-  DefineShape(s);
-  DefineSize(s);
-  DefineSlice(s);
-  DefineSpaceToDepth(s);
-  DefineSplit(s);
-  DefineSqueeze(s);
-  DefineTile(s);
-  DefineTranspose(s);
-  DefineTrilu(s);
-  DefineUnsqueeze(s);
-}
+absl::Span<const OpDefinition> TensorOps() { return kTensorOps; }
 
 }  // namespace onnx_opt::schema::defs

@@ -67,14 +67,16 @@ void DefineTfIdfVectorizer(SchemaSink& s) {
       .TypeConstraint("T1", {"tensor(float)"});
 }
 
+constexpr OpDefinition kTextOps[] = {
+    {"RegexFullMatch", DefineRegexFullMatch},
+    {"StringConcat", DefineStringConcat},
+    {"StringNormalizer", DefineStringNormalizer},
+    {"StringSplit", DefineStringSplit},
+    {"TfIdfVectorizer", DefineTfIdfVectorizer},
+};
+
 }  // namespace
 
-void AddTextSchemas(SchemaSink& s) {
-  DefineRegexFullMatch(s);
-  DefineStringConcat(s);
-  DefineStringNormalizer(s);
-  DefineStringSplit(s);
-  DefineTfIdfVectorizer(s);
-}
+absl::Span<const OpDefinition> TextOps() { return kTextOps; }
 
 }  // namespace onnx_opt::schema::defs

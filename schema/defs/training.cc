@@ -67,13 +67,15 @@ void DefineMomentum(SchemaSink& s) {
       .TypeConstraint("T3", {"tensor(float)", "tensor(double)"});
 }
 
+constexpr OpDefinition kTrainingOps[] = {
+    {"Adagrad", DefineAdagrad},
+    {"Adam", DefineAdam},
+    {"Gradient", DefineGradient},
+    {"Momentum", DefineMomentum},
+};
+
 }  // namespace
 
-void AddTrainingSchemas(SchemaSink& s) {
-  DefineAdagrad(s);
-  DefineAdam(s);
-  DefineGradient(s);
-  DefineMomentum(s);
-}
+absl::Span<const OpDefinition> TrainingOps() { return kTrainingOps; }
 
 }  // namespace onnx_opt::schema::defs

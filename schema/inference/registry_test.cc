@@ -34,7 +34,8 @@ TEST(InferenceRegistryTest, VersionRangesSelectTheFunction) {
 TEST(InferenceRegistryTest, Coverage) {
   const InferenceRegistry& r = InferenceRegistry::Get();
   std::set<std::string> covered, missing;
-  for (const OpSchema& s : AllSchemas()) {
+  for (const OpSchema* each : AllSchemas()) {
+    const OpSchema& s = *each;
     std::string key = s.domain() + "::" + s.op_type();
     if (s.deprecated()) continue;
     if (r.Find(s.domain(), s.op_type(), s.since_version()) != nullptr) {
