@@ -411,12 +411,14 @@ def family_file(stem, domain, suffix, desc, ops, by_op, types):
         out.append("\n".join(schema_stmt(s, types) for s in by_op[(domain, op)]))
         out.append("}")
     out.append("")
+    out.append("constexpr OpDefinition k%sOps[] = {" % suffix)
+    for op in ops:
+        out.append('    {"%s", Define%s},' % (op, op))
+    out.append("};")
+    out.append("")
     out.append("}  // namespace")
     out.append("")
-    out.append("void Add%sSchemas(SchemaSink& s) {" % suffix)
-    for op in ops:
-        out.append("  Define%s(s);" % op)
-    out.append("}")
+    out.append("absl::Span<const OpDefinition> %sOps() { return k%sOps; }" % (suffix, suffix))
     out.append("")
     out.append("}  // namespace onnx_opt::schema::defs")
     return "\n".join(out) + "\n"
@@ -456,16 +458,19 @@ namespace onnx_opt::schema::defs {
 
 
 def defs_header(families):
-    decls = "\n".join("void Add%sSchemas(SchemaSink& s);  // %s.cc" % (suffix, stem)
+    decls = "\n".join("absl::Span<const OpDefinition> %sOps();  // %s.cc" % (suffix, stem)
                       for stem, (_, suffix, _, _) in families)
     return """\
 #ifndef ONNX_OPT_SCHEMA_DEFS_DEFS_H_
 #define ONNX_OPT_SCHEMA_DEFS_DEFS_H_
 
-// The operator tables, one function per family file. Only op_registry.cc calls these.
+// The operator tables, one per family file: which function declares each operator's versions. Only
+// op_registry.cc reads them, and runs an operator's function the first time the operator is looked up.
 
+#include <string_view>
 #include <vector>
 
+#include "absl/types/span.h"
 #include "schema/defs/dsl.h"
 #include "schema/op_schema.h"
 
@@ -473,8 +478,12 @@ namespace onnx_opt::schema::defs {
 
 %s
 
-// Every schema of every domain, in no particular order (all_defs.cc).
-void AddAllSchemas(std::vector<OpSchema>& out);
+struct DomainOpDefinition {
+  std::string_view domain;
+  OpDefinition op;
+};
+// Every operator of every domain, in no particular order (all_defs.cc).
+std::vector<DomainOpDefinition> AllOpDefinitions();
 
 }  // namespace onnx_opt::schema::defs
 
@@ -483,31 +492,37 @@ void AddAllSchemas(std::vector<OpSchema>& out);
 
 
 def all_defs_cc(families):
-    body, sinks = [], {}
-    for stem, (domain, suffix, _, _) in families:
-        if domain not in sinks:
-            constant, sinks[domain] = DOMAIN_CONSTANTS[domain]
-            body.append("  SchemaSink %s(%s, out);" % (sinks[domain], constant))
-        body.append("  Add%sSchemas(%s);" % (suffix, sinks[domain]))
+    rows = "\n".join("      {%s, %sOps}," % (DOMAIN_CONSTANTS[domain][0], suffix)
+                     for stem, (domain, suffix, _, _) in families)
     return """\
-// Runs every family table; a new family file is one more line here.
+// Lists every family table by domain; a new family file is one more line here.
 
 #include <vector>
 
 #include "schema/defs/defs.h"
 #include "schema/defs/dsl.h"
 #include "schema/domains.h"
-#include "schema/op_schema.h"
 
 namespace onnx_opt::schema::defs {
 
-void AddAllSchemas(std::vector<OpSchema>& out) {
-  out.reserve(out.size() + 700);
+std::vector<DomainOpDefinition> AllOpDefinitions() {
+  struct Family {
+    std::string_view domain;
+    absl::Span<const OpDefinition> (*ops)();
+  };
+  static constexpr Family kFamilies[] = {
 %s
+  };
+  std::vector<DomainOpDefinition> all;
+  all.reserve(256);
+  for (const Family& f : kFamilies) {
+    for (const OpDefinition& op : f.ops()) all.push_back({f.domain, op});
+  }
+  return all;
 }
 
 }  // namespace onnx_opt::schema::defs
-""" % "\n".join(body)
+""" % rows
 
 
 def releases_cc(version_table):
