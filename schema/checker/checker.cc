@@ -445,18 +445,19 @@ class Checker {
   }
 
   void CheckAttribute(const ir::Attribute& a, const std::string& where, const Scope& scope) {
-    const std::string what = absl::StrCat(where, ": attribute '", a.name(), "'");
+    // Spelled out only where it is used: most attributes are plain numbers that pass.
+    const auto what = [&] { return absl::StrCat(where, ": attribute '", a.name(), "'"); };
     if (a.name().empty()) Error(absl::StrCat(where, ": an attribute has no name"));
     if (a.kind() == ir::AttributeKind::kUndefined) {
-      Error(absl::StrCat(what, " has no type"));
+      Error(absl::StrCat(what(), " has no type"));
       return;
     }
     if (a.is_reference()) {
       if (scope.function == nullptr) {
-        Error(absl::StrCat(what, " refers to '", a.ref_attr_name(),
+        Error(absl::StrCat(what(), " refers to '", a.ref_attr_name(),
                            "' (ref_attr_name), which is only allowed inside a function body"));
       } else if (!FunctionDeclaresAttribute(*scope.function, a.ref_attr_name())) {
-        Error(absl::StrCat(what, " refers to attribute '", a.ref_attr_name(), "', which ",
+        Error(absl::StrCat(what(), " refers to attribute '", a.ref_attr_name(), "', which ",
                            FunctionLabel(*scope.function), " does not declare"));
       }
       return;
@@ -464,24 +465,24 @@ class Checker {
     std::vector<std::string> problems;
     switch (a.kind()) {
       case ir::AttributeKind::kTensor:
-        CheckTensor(a.t, what, &problems);
+        CheckTensor(a.t, what(), &problems);
         break;
       case ir::AttributeKind::kTensors:
         for (size_t i = 0; i < a.tensors.size(); ++i) {
-          CheckTensor(a.tensors[i], absl::StrCat(what, " tensor ", i), &problems);
+          CheckTensor(a.tensors[i], absl::StrCat(what(), " tensor ", i), &problems);
         }
         break;
       case ir::AttributeKind::kSparseTensor:
-        CheckSparseTensor(a.sparse_tensor, what, &problems);
+        CheckSparseTensor(a.sparse_tensor, what(), &problems);
         break;
       case ir::AttributeKind::kSparseTensors:
         for (size_t i = 0; i < a.sparse_tensors.size(); ++i) {
-          CheckSparseTensor(a.sparse_tensors[i], absl::StrCat(what, " tensor ", i), &problems);
+          CheckSparseTensor(a.sparse_tensors[i], absl::StrCat(what(), " tensor ", i), &problems);
         }
         break;
       case ir::AttributeKind::kGraph:
         if (a.g == nullptr) {
-          problems.push_back(absl::StrCat(what, " has type GRAPH but holds no graph"));
+          problems.push_back(absl::StrCat(what(), " has type GRAPH but holds no graph"));
         } else {
           CheckGraph(*a.g, SubgraphLabel(*a.g, a, where), Scope{scope.opsets, scope.function, false});
         }
@@ -489,7 +490,7 @@ class Checker {
       case ir::AttributeKind::kGraphs:
         for (const auto& g : a.graphs) {
           if (g == nullptr) {
-            problems.push_back(absl::StrCat(what, " holds a missing graph"));
+            problems.push_back(absl::StrCat(what(), " holds a missing graph"));
           } else {
             CheckGraph(*g, SubgraphLabel(*g, a, where), Scope{scope.opsets, scope.function, false});
           }

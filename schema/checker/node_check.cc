@@ -1,10 +1,10 @@
 #include "schema/checker/node_check.h"
 
-#include <deque>
+#include <algorithm>
 #include <optional>
 #include <string_view>
 
-#include "absl/container/flat_hash_map.h"
+#include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "ir/value.h"
@@ -87,9 +87,14 @@ void CheckAttributes(const ir::Node& node, const OpSchema& schema, std::vector<s
   }
 }
 
+// The value that bound a type constraint; described only when a later value disagrees.
 struct Binding {
+  std::string_view param;
   const ir::Type* type;
-  std::string by;  // "input 0 'A' ('x')"
+  std::string_view dir;
+  size_t index;
+  const FormalParameter* formal;
+  const ir::Value* value;
 };
 
 std::string Actual(std::string_view dir, size_t i, const FormalParameter& f, const ir::Value& v) {
@@ -134,14 +139,14 @@ std::optional<ir::DataType> ImpliedOutputElemType(const ir::Node& node) {
 
 void CheckTypes(const ir::Node& node, const OpSchema& schema, const NodeCheckOptions& options,
                 std::vector<std::string>* problems) {
-  absl::flat_hash_map<std::string, Binding> bound;
-  std::deque<ir::Type> implied;  // stable addresses for the bindings
+  absl::InlinedVector<Binding, 4> bound;  // an operator has a few constraints
+  std::optional<ir::Type> implied;  // only output 0 has one; bindings point at it
   auto check = [&](std::string_view dir, size_t i, const FormalParameter* f, const ir::Value* v) {
     if (f == nullptr || v == nullptr || v->is_omitted()) return;
     const ir::Type* type = options.type_of ? &options.type_of(v) : &v->type();
     if (options.implied_output_types && dir == "output" && i == 0 && !IsFullyKnown(*type)) {
       if (std::optional<ir::DataType> elem = ImpliedOutputElemType(node)) {
-        type = &implied.emplace_back(ir::Type::Tensor(*elem));
+        type = &implied.emplace(ir::Type::Tensor(*elem));
       }
     }
     if (type->is_none()) return;
@@ -172,15 +177,16 @@ void CheckTypes(const ir::Node& node, const OpSchema& schema, const NodeCheckOpt
     }
     // A heterogeneous variadic parameter (Loop's V) lets each value have its own type.
     if (f->option == ParamOption::kVariadic && !f->homogeneous) return;
-    auto it = bound.find(tc->param);
+    const Binding here{tc->param, &t, dir, i, f, v};
+    auto it = std::find_if(bound.begin(), bound.end(), [&](const Binding& b) { return b.param == tc->param; });
     if (it == bound.end()) {
-      bound.emplace(tc->param, Binding{&t, Actual(dir, i, *f, *v)});
-    } else if (!Compatible(*it->second.type, t)) {
+      bound.push_back(here);
+    } else if (!Compatible(*it->type, t)) {
       problems->push_back(absl::StrCat(Actual(dir, i, *f, *v), " has type ", TypeName(t), " but ",
-                                       tc->param, " is already bound to ",
-                                       TypeName(*it->second.type), " by ", it->second.by));
-    } else if (!IsFullyKnown(*it->second.type) && IsFullyKnown(t)) {
-      it->second = Binding{&t, Actual(dir, i, *f, *v)};
+                                       tc->param, " is already bound to ", TypeName(*it->type), " by ",
+                                       Actual(it->dir, it->index, *it->formal, *it->value)));
+    } else if (!IsFullyKnown(*it->type) && IsFullyKnown(t)) {
+      *it = here;
     }
   };
   for (size_t i = 0; i < node.num_inputs(); ++i) {

@@ -73,10 +73,11 @@ const TypeSpec* ParseTypeSpec(std::string_view text) {
   static absl::Mutex mu(absl::kConstInit);
   // Never destroyed: the specs are handed out as raw pointers.
   static auto* cache = new absl::flat_hash_map<std::string, std::unique_ptr<TypeSpec>>();
-  const std::string key(text);
+  // Looked up by view (every node check asks, most often for the same few types); copied on insert.
+  const absl::string_view key(text.data(), text.size());
   absl::MutexLock lock(&mu);
   auto it = cache->find(key);
-  if (it == cache->end()) it = cache->emplace(key, Parse(text)).first;
+  if (it == cache->end()) it = cache->emplace(std::string(text), Parse(text)).first;
   return it->second.get();
 }
 
