@@ -49,7 +49,12 @@ bool SingularTensorField(Kind parent, uint32_t field) {
          (parent == Kind::kSparseTensor && (field == 1 || field == 2));
 }
 
-bool ReadVarint(const char*& p, const char* end, uint64_t* value) {
+inline bool ReadVarint(const char*& p, const char* end, uint64_t* value) {
+  // Tags and lengths of a model's small fields fit one byte: most varints end here.
+  if (p < end && static_cast<uint8_t>(*p) < 0x80) {
+    *value = static_cast<uint8_t>(*p++);
+    return true;
+  }
   uint64_t v = 0;
   for (int shift = 0; shift < 64 && p < end; shift += 7) {
     const uint8_t b = static_cast<uint8_t>(*p++);
@@ -86,7 +91,7 @@ struct Field {
 
 // Reads the field at p (advancing p); false on anything protobuf would reject or that we do not
 // rewrite (groups).
-bool NextField(const char*& p, const char* end, Field* f) {
+[[gnu::always_inline]] inline bool NextField(const char*& p, const char* end, Field* f) {
   f->begin = p;
   uint64_t tag;
   if (!ReadVarint(p, end, &tag) || tag > UINT32_MAX) return false;
