@@ -131,6 +131,7 @@ absl::Status Converter::Run() {
   if (options_.infer_types) {
     // Inference reports its types to the side: the model is not touched and not copied.
     absl::flat_hash_map<const ir::Value*, ir::Type> inferred;
+    inferred.reserve(model_.graph().num_nodes() + model_.graph().inputs().size());
     std::vector<std::string> warnings;
     schema::inference::InferOptions io;
     io.strict = false;

@@ -92,6 +92,8 @@ class GraphVerifier {
 
     // Values of this graph's nodes may only be used after the node that produces them.
     absl::flat_hash_set<const Node*> done;
+    done.reserve(g.num_nodes());
+    names_.reserve(names_.size() + g.num_nodes() + g.inputs().size() + g.initializers().size());
     size_t count = 0;
     size_t subgraph_holders = 0;
     absl::flat_hash_map<absl::string_view, int64_t> op_types;

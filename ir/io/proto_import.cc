@@ -155,6 +155,9 @@ absl::Status Importer::ImportGraph(onnx::GraphProto& proto, Graph& graph, const 
   graph.mutable_metadata_props() = ImportPairs(proto.metadata_props());
 
   Scope scope{parent, {}};
+  // Every name this graph defines, about: growing the map step by step rehashed it a dozen times.
+  scope.values.reserve(static_cast<size_t>(proto.input_size() + proto.initializer_size() +
+                                           proto.sparse_initializer_size() + proto.node_size()));
   for (const auto& in : proto.input()) {
     Value* v = graph.AddInput(in.name());
     Describe(in, v);

@@ -253,6 +253,7 @@ class Checker {
 
     // Keyed by views of the nodes' own names: copying every name was a tenth of the check.
     absl::flat_hash_map<absl::string_view, size_t> node_names;
+    node_names.reserve(g.num_nodes());
     size_t index = 0;
     for (const ir::Node* n : g.nodes()) {
       const std::string where = NodeLabel(label, *n, index);
