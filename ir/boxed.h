@@ -20,6 +20,12 @@ class Boxed {
   Boxed(T value) : value_(std::make_unique<T>(std::move(value))) {}  // NOLINT: implicit, like T
   Boxed(Boxed&&) noexcept = default;
   Boxed& operator=(Boxed&&) noexcept = default;
+  // A copy copies the value (for copyable T; only instantiated where used).
+  Boxed(const Boxed& other) : value_(other.value_ ? std::make_unique<T>(*other.value_) : nullptr) {}
+  Boxed& operator=(const Boxed& other) {
+    if (this != &other) value_ = other.value_ ? std::make_unique<T>(*other.value_) : nullptr;
+    return *this;
+  }
   Boxed& operator=(T value) {
     if (value_ == nullptr) {
       value_ = std::make_unique<T>(std::move(value));

@@ -6,6 +6,23 @@
 
 namespace onnx_opt::ir {
 
+Dim Dim::Symbolic(std::string symbol) {
+  Dim d;
+  d.kind_ = Kind::kSymbolic;
+  d.text_->symbol = std::move(symbol);
+  return d;
+}
+
+void Dim::set_denotation(std::string d) {
+  if (d.empty() && !text_.is_set()) return;
+  text_->denotation = std::move(d);
+}
+
+bool Dim::operator==(const Dim& other) const {
+  return kind_ == other.kind_ && (kind_ != Kind::kKnown || value_ == other.value_) &&
+         text_->symbol == other.text_->symbol && text_->denotation == other.text_->denotation;
+}
+
 Shape Shape::FromSizes(const std::vector<int64_t>& sizes) {
   std::vector<Dim> dims;
   dims.reserve(sizes.size());
@@ -69,15 +86,21 @@ Type Type::Optional(Type elem) {
 Type Type::Opaque(std::string domain, std::string name) {
   Type t;
   t.kind_ = Kind::kOpaque;
-  t.opaque_domain_ = std::move(domain);
-  t.opaque_name_ = std::move(name);
+  t.names_->opaque_domain = std::move(domain);
+  t.names_->opaque_name = std::move(name);
   return t;
 }
 
+void Type::set_denotation(std::string d) {
+  if (d.empty() && !names_.is_set()) return;
+  names_->denotation = std::move(d);
+}
+
 bool Type::operator==(const Type& other) const {
+  const Names& a = names_;
+  const Names& b = other.names_;
   if (kind_ != other.kind_ || elem_type_ != other.elem_type_ || shape_ != other.shape_ ||
-      opaque_domain_ != other.opaque_domain_ || opaque_name_ != other.opaque_name_ ||
-      denotation_ != other.denotation_) {
+      a.opaque_domain != b.opaque_domain || a.opaque_name != b.opaque_name || a.denotation != b.denotation) {
     return false;
   }
   if ((inner_ == nullptr) != (other.inner_ == nullptr)) return false;
@@ -119,7 +142,7 @@ std::string Type::ToString() const {
     case Kind::kOptional:
       return absl::StrCat("optional(", inner_ ? inner_->ToString() : "unknown", ")");
     case Kind::kOpaque:
-      return absl::StrCat("opaque(", opaque_domain_, ",", opaque_name_, ")");
+      return absl::StrCat("opaque(", names_->opaque_domain, ",", names_->opaque_name, ")");
   }
   return "unknown";
 }

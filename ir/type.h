@@ -7,38 +7,45 @@
 #include <memory>
 #include <optional>
 #include <string>
-#include <variant>
 #include <vector>
 
+#include "ir/boxed.h"
 #include "ir/data_type.h"
 
 namespace onnx_opt::ir {
 
-// One dimension: a known size, a symbol ("N"), or unknown.
+// One dimension: a known size, a symbol ("N"), or unknown. 24 bytes: the symbol and the denotation,
+// which most dims lack, are boxed (shapes are copied all through inference).
 class Dim {
  public:
   Dim() = default;
   static Dim Known(int64_t value) { return Dim(value); }
-  static Dim Symbolic(std::string symbol) { return Dim(std::move(symbol)); }
+  static Dim Symbolic(std::string symbol);
   static Dim Unknown() { return Dim(); }
 
-  bool is_known() const { return std::holds_alternative<int64_t>(value_); }
-  bool is_symbolic() const { return std::holds_alternative<std::string>(value_); }
-  bool is_unknown() const { return std::holds_alternative<std::monostate>(value_); }
-  int64_t value() const { return std::get<int64_t>(value_); }
-  const std::string& symbol() const { return std::get<std::string>(value_); }
+  bool is_known() const { return kind_ == Kind::kKnown; }
+  bool is_symbolic() const { return kind_ == Kind::kSymbolic; }
+  bool is_unknown() const { return kind_ == Kind::kUnknown; }
+  int64_t value() const { return value_; }
+  // Empty unless is_symbolic().
+  const std::string& symbol() const { return text_->symbol; }
 
-  const std::string& denotation() const { return denotation_; }
-  void set_denotation(std::string d) { denotation_ = std::move(d); }
+  const std::string& denotation() const { return text_->denotation; }
+  void set_denotation(std::string d);
 
-  bool operator==(const Dim& other) const = default;
+  bool operator==(const Dim& other) const;
 
  private:
-  explicit Dim(int64_t v) : value_(v) {}
-  explicit Dim(std::string s) : value_(std::move(s)) {}
+  enum class Kind : uint8_t { kUnknown, kKnown, kSymbolic };
+  struct Text {
+    std::string symbol;
+    std::string denotation;
+  };
+  explicit Dim(int64_t v) : value_(v), kind_(Kind::kKnown) {}
 
-  std::variant<std::monostate, int64_t, std::string> value_;
-  std::string denotation_;
+  int64_t value_ = 0;
+  Kind kind_ = Kind::kUnknown;
+  Boxed<Text> text_;
 };
 
 // A tensor shape of known rank. An unknown rank is expressed by the absence of a Shape.
@@ -91,11 +98,11 @@ class Type {
   const Type& inner() const { return *inner_; }
   bool has_inner() const { return inner_ != nullptr; }
   // Opaque.
-  const std::string& opaque_domain() const { return opaque_domain_; }
-  const std::string& opaque_name() const { return opaque_name_; }
+  const std::string& opaque_domain() const { return names_->opaque_domain; }
+  const std::string& opaque_name() const { return names_->opaque_name; }
 
-  const std::string& denotation() const { return denotation_; }
-  void set_denotation(std::string d) { denotation_ = std::move(d); }
+  const std::string& denotation() const { return names_->denotation; }
+  void set_denotation(std::string d);
 
   bool operator==(const Type& other) const;
   bool operator!=(const Type& other) const { return !(*this == other); }
@@ -108,9 +115,13 @@ class Type {
   DataType elem_type_ = DataType::kUndefined;
   std::optional<Shape> shape_;
   std::shared_ptr<const Type> inner_;
-  std::string opaque_domain_;
-  std::string opaque_name_;
-  std::string denotation_;
+  // Rare: boxed, so that a tensor type stays small (every value holds one).
+  struct Names {
+    std::string opaque_domain;
+    std::string opaque_name;
+    std::string denotation;
+  };
+  Boxed<Names> names_;
 };
 
 std::string ShapeToString(const Shape& shape);
