@@ -30,7 +30,7 @@ class Cloner {
   static void CopyValueFields(const Value& from, Value& to) {
     to.set_type(from.type());
     to.set_doc_string(from.doc_string());
-    to.mutable_metadata_props() = from.metadata_props();
+    to.set_metadata_props(from.metadata_props());
   }
 
   absl::flat_hash_map<const Value*, Value*> map_;
@@ -83,8 +83,8 @@ void Cloner::Skeleton(const Graph& from, Graph& to) {
     nn->set_overload(n->overload());
     nn->set_name(n->name());
     nn->set_doc_string(n->doc_string());
-    nn->mutable_metadata_props() = n->metadata_props();
-    nn->mutable_device_configurations() = n->device_configurations();
+    nn->set_metadata_props(n->metadata_props());
+    if (!n->device_configurations().empty()) nn->mutable_device_configurations() = n->device_configurations();
     nn->mutable_explicit_defaults() = n->explicit_defaults();
     for (const Attribute& a : n->attributes()) nn->SetAttribute(CloneAttribute(a));
     Node* added = to.Append(std::move(nn));

@@ -9,6 +9,7 @@
 
 #include "absl/container/inlined_vector.h"
 #include "ir/attribute.h"
+#include "ir/boxed.h"
 #include "ir/explicit_defaults.h"
 #include "ir/node_pool.h"
 #include "ir/value.h"
@@ -38,12 +39,16 @@ class Node final {
   const std::string& op_type() const { return op_type_; }
   // Keeps the graph's op type counts (Graph::CountOpType) in step.
   void set_op_type(std::string t);
-  const std::string& overload() const { return overload_; }
-  void set_overload(std::string o) { overload_ = std::move(o); }
+  const std::string& overload() const { return rare_->overload; }
+  void set_overload(std::string o) {
+    if (!o.empty() || rare_.is_set()) rare_->overload = std::move(o);
+  }
   const std::string& name() const { return name_; }
   void set_name(std::string n) { name_ = std::move(n); }
-  const std::string& doc_string() const { return doc_string_; }
-  void set_doc_string(std::string d) { doc_string_ = std::move(d); }
+  const std::string& doc_string() const { return rare_->doc_string; }
+  void set_doc_string(std::string d) {
+    if (!d.empty() || rare_.is_set()) rare_->doc_string = std::move(d);
+  }
   // True for the default domain, whether spelled "" or "ai.onnx".
   bool is_onnx_domain() const { return onnx_domain_; }
   // "Relu" or "com.example::MyOp" (for messages).
@@ -93,11 +98,14 @@ class Node final {
   bool may_have_subgraphs() const { return may_have_subgraphs_; }
 
   // NodeProto fields kept for round trips.
-  const StringPairs& metadata_props() const { return metadata_props_; }
-  StringPairs& mutable_metadata_props() { return metadata_props_; }
+  const StringPairs& metadata_props() const { return rare_->metadata_props; }
+  StringPairs& mutable_metadata_props() { return rare_->metadata_props; }
+  void set_metadata_props(StringPairs p) {
+    if (!p.empty() || rare_.is_set()) rare_->metadata_props = std::move(p);
+  }
   // Serialized NodeDeviceConfigurationProto messages (multi-device annotations, passed through).
-  const std::vector<std::string>& device_configurations() const { return device_configurations_; }
-  std::vector<std::string>& mutable_device_configurations() { return device_configurations_; }
+  const std::vector<std::string>& device_configurations() const { return rare_->device_configurations; }
+  std::vector<std::string>& mutable_device_configurations() { return rare_->device_configurations; }
   // Fields the file wrote with their default value (see explicit_defaults.h).
   const ExplicitDefaults& explicit_defaults() const { return explicit_defaults_; }
   ExplicitDefaults& mutable_explicit_defaults() { return explicit_defaults_; }
@@ -145,11 +153,15 @@ class Node final {
   mutable uint64_t walk_stamp_ = 0;
   std::string domain_;
   std::vector<Attribute> attributes_;
-  std::string overload_;
   std::string name_;
-  std::string doc_string_;
-  StringPairs metadata_props_;
-  std::vector<std::string> device_configurations_;
+  // What few nodes carry, boxed so that every node does not pay for it.
+  struct Rare {
+    std::string overload;
+    std::string doc_string;
+    StringPairs metadata_props;
+    std::vector<std::string> device_configurations;
+  };
+  Boxed<Rare> rare_;
   ExplicitDefaults explicit_defaults_;
   size_t storage_index_ = 0;  // position in the graph's owning vector, for O(1) erase
 };

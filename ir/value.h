@@ -10,6 +10,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/inlined_vector.h"
+#include "ir/boxed.h"
 #include "ir/node_pool.h"
 #include "ir/tensor.h"
 #include "ir/type.h"
@@ -46,10 +47,15 @@ class Value {
   void set_type(Type type) { type_ = std::move(type); }
 
   // ValueInfoProto's other fields, kept for round trips.
-  const std::string& doc_string() const { return doc_string_; }
-  void set_doc_string(std::string d) { doc_string_ = std::move(d); }
-  const StringPairs& metadata_props() const { return metadata_props_; }
-  StringPairs& mutable_metadata_props() { return metadata_props_; }
+  const std::string& doc_string() const { return rare_->doc_string; }
+  void set_doc_string(std::string d) {
+    if (!d.empty() || rare_.is_set()) rare_->doc_string = std::move(d);
+  }
+  const StringPairs& metadata_props() const { return rare_->metadata_props; }
+  StringPairs& mutable_metadata_props() { return rare_->metadata_props; }
+  void set_metadata_props(StringPairs p) {
+    if (!p.empty() || rare_.is_set()) rare_->metadata_props = std::move(p);
+  }
 
   // The node whose output this is, or null for graph inputs and initializers.
   Node* producer() const { return producer_; }
@@ -112,8 +118,12 @@ class Value {
   // Position of each use in uses_, kept only for values with many uses (shared constants), where a
   // linear search per removal would make passes quadratic.
   std::unique_ptr<absl::flat_hash_map<Use, size_t>> use_index_;
-  std::string doc_string_;
-  StringPairs metadata_props_;
+  // What few values carry, boxed so that every value does not pay for it.
+  struct Rare {
+    std::string doc_string;
+    StringPairs metadata_props;
+  };
+  Boxed<Rare> rare_;
   uint64_t value_info_order_ = 0;
 };
 

@@ -27,7 +27,7 @@ int64_t ListInGraph(ir::Graph& g) {
   for (ir::Value* v : replaced) {
     ir::Value* input = g.AddInput(v->name(), v->type());
     input->set_doc_string(v->doc_string());
-    input->mutable_metadata_props() = v->metadata_props();
+    input->set_metadata_props(v->metadata_props());
     g.SetInitializer(input, std::move(*v->mutable_initializer()));
     v->ReplaceAllUsesWith(input);
   }

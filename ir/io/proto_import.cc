@@ -127,7 +127,7 @@ absl::Status Importer::Define(Scope& scope, Value* v, const std::string& where,
 void Importer::Describe(const onnx::ValueInfoProto& p, Value* v) {
   v->set_type(p.has_type() ? ImportType(p.type()) : Type());
   v->set_doc_string(p.doc_string());
-  v->mutable_metadata_props() = ImportPairs(p.metadata_props());
+  v->set_metadata_props(ImportPairs(p.metadata_props()));
   described_[v] = DescriptionKey(p);
 }
 
@@ -263,7 +263,7 @@ absl::Status Importer::ImportNodes(RepeatedPtrField<onnx::NodeProto>& protos, Gr
     n->set_name(p.name());
     n->set_doc_string(p.doc_string());
     n->set_overload(p.overload());
-    n->mutable_metadata_props() = ImportPairs(p.metadata_props());
+    n->set_metadata_props(ImportPairs(p.metadata_props()));
     for (const auto& dc : p.device_configurations()) {
       n->mutable_device_configurations().push_back(dc.SerializeAsString());
     }
