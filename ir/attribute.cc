@@ -81,7 +81,7 @@ Attribute Attribute::FromGraph(std::string name, std::unique_ptr<Graph> g) {
 
 Attribute Attribute::Reference(std::string name, AttributeKind kind, std::string ref) {
   Attribute a(std::move(name), kind);
-  a.ref_attr_name_ = std::move(ref);
+  a.set_ref_attr_name(std::move(ref));
   return a;
 }
 

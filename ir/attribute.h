@@ -44,11 +44,15 @@ class Attribute {
   void set_name(std::string n) { name_ = std::move(n); }
   AttributeKind kind() const { return kind_; }
   void set_kind(AttributeKind k) { kind_ = k; }
-  const std::string& ref_attr_name() const { return ref_attr_name_; }
-  void set_ref_attr_name(std::string r) { ref_attr_name_ = std::move(r); }
-  bool is_reference() const { return !ref_attr_name_.empty(); }
-  const std::string& doc_string() const { return doc_string_; }
-  void set_doc_string(std::string d) { doc_string_ = std::move(d); }
+  const std::string& ref_attr_name() const { return rare_->ref_attr_name; }
+  void set_ref_attr_name(std::string r) {
+    if (!r.empty() || rare_.is_set()) rare_->ref_attr_name = std::move(r);
+  }
+  bool is_reference() const { return rare_.is_set() && !rare_->ref_attr_name.empty(); }
+  const std::string& doc_string() const { return rare_->doc_string; }
+  void set_doc_string(std::string d) {
+    if (!d.empty() || rare_.is_set()) rare_->doc_string = std::move(d);
+  }
 
   // The payload; only the member matching kind() is meaningful. Lists are public because they are
   // plain data with no invariant to protect. The tensor, sparse tensor and type are boxed (made on
@@ -71,8 +75,12 @@ class Attribute {
  private:
   std::string name_;
   AttributeKind kind_ = AttributeKind::kUndefined;
-  std::string ref_attr_name_;
-  std::string doc_string_;
+  // Function-body references and doc strings are rare: boxed.
+  struct Rare {
+    std::string ref_attr_name;
+    std::string doc_string;
+  };
+  Boxed<Rare> rare_;
 };
 
 }  // namespace onnx_opt::ir

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "absl/functional/function_ref.h"
+#include "ir/boxed.h"
 #include "ir/buffer.h"
 #include "ir/data_type.h"
 #include "ir/explicit_defaults.h"
@@ -47,8 +48,10 @@ class Tensor {
 
   const std::string& name() const { return name_; }
   void set_name(std::string n) { name_ = std::move(n); }
-  const std::string& doc_string() const { return doc_string_; }
-  void set_doc_string(std::string d) { doc_string_ = std::move(d); }
+  const std::string& doc_string() const { return rare_->doc_string; }
+  void set_doc_string(std::string d) {
+    if (!d.empty() || rare_.is_set()) rare_->doc_string = std::move(d);
+  }
 
   DataType data_type() const { return type_; }
   void set_data_type(DataType t) { type_ = t; }
@@ -94,14 +97,16 @@ class Tensor {
   Storage storage() const { return storage_; }
   void set_storage(Storage s) { storage_ = s; }
   // The external_data entries as read (key, value), in file order; meaningful for kExternal.
-  const StringPairs& external_data() const { return external_data_; }
-  StringPairs& mutable_external_data() { return external_data_; }
+  const StringPairs& external_data() const { return rare_->external_data; }
+  StringPairs& mutable_external_data() { return rare_->external_data; }
 
   // TensorProto.segment, kept for round trips.
-  const std::optional<std::pair<int64_t, int64_t>>& segment() const { return segment_; }
-  void set_segment(std::optional<std::pair<int64_t, int64_t>> s) { segment_ = s; }
-  const StringPairs& metadata_props() const { return metadata_props_; }
-  StringPairs& mutable_metadata_props() { return metadata_props_; }
+  const std::optional<std::pair<int64_t, int64_t>>& segment() const { return rare_->segment; }
+  void set_segment(std::optional<std::pair<int64_t, int64_t>> s) {
+    if (s.has_value() || rare_.is_set()) rare_->segment = s;
+  }
+  const StringPairs& metadata_props() const { return rare_->metadata_props; }
+  StringPairs& mutable_metadata_props() { return rare_->metadata_props; }
   // Fields the file wrote with their default value (see explicit_defaults.h).
   const ExplicitDefaults& explicit_defaults() const { return explicit_defaults_; }
   ExplicitDefaults& mutable_explicit_defaults() { return explicit_defaults_; }
@@ -112,7 +117,6 @@ class Tensor {
 
  private:
   std::string name_;
-  std::string doc_string_;
   DataType type_ = DataType::kUndefined;
   std::vector<int64_t> dims_;
   std::shared_ptr<const Buffer> buffer_;
@@ -122,9 +126,14 @@ class Tensor {
   size_t size_ = 0;
   std::vector<std::string> strings_;
   Storage storage_ = Storage::kRaw;
-  StringPairs external_data_;
-  std::optional<std::pair<int64_t, int64_t>> segment_;
-  StringPairs metadata_props_;
+  // What few tensors carry, boxed (tensors are copied by folding and kept by every initializer).
+  struct Rare {
+    std::string doc_string;
+    StringPairs external_data;
+    std::optional<std::pair<int64_t, int64_t>> segment;
+    StringPairs metadata_props;
+  };
+  Boxed<Rare> rare_;
   ExplicitDefaults explicit_defaults_;
 };
 
