@@ -732,6 +732,25 @@ TEST(BadInputTest, StringKernelsAndRegexLimits) {
 
 // Empty tensors whose other dims multiply past int64: DimProduct overflowed (NumElements refused
 // [2^40, 2^40, 0] outright), and loops over the product of the non-empty dims ran "forever".
+TEST(BadInputTest, LpNormalizationOrderIsOneOrTwo) {
+  auto run = [](int64_t p) {
+    OneNode g("LpNormalization", 1);
+    g.node->SetAttribute(ir::Attribute::Int("p", p));
+    return g.Run({Tensor::FromVector<float>(ir::DataType::kFloat, {1, 2}, {3, -4})}, 1);
+  };
+  auto l1 = run(1);
+  ASSERT_TRUE(l1.ok()) << l1.status();
+  EXPECT_FLOAT_EQ((*l1)[0].tensor().data<float>()[1], -4.0f / 7.0f);
+  auto l2 = run(2);
+  ASSERT_TRUE(l2.ok()) << l2.status();
+  EXPECT_FLOAT_EQ((*l2)[0].tensor().data<float>()[0], 3.0f / 5.0f);
+  for (int64_t p : {0, 3, -1}) {
+    auto r = run(p);
+    ASSERT_FALSE(r.ok()) << "p=" << p;
+    EXPECT_NE(r.status().message().find("supports only 1 and 2"), std::string::npos) << r.status();
+  }
+}
+
 TEST(BadInputTest, EmptyTensorsWithHugeDims) {
   const int64_t big = int64_t{1} << 40;
   EXPECT_EQ(NumElements({big, big, 0}), 0);

@@ -363,6 +363,8 @@ Status LpNormKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(Tensor x, ToDouble(*x0));
   ASSIGN_OR_RETURN(int64_t axis, NormalizeAxis(ctx.GetInt("axis", -1), x.rank()));
   const int64_t p = ctx.GetInt("p", 2);
+  // The spec supports only these two (a third would silently have been computed as 2).
+  if (p != 1 && p != 2) return ctx.Error(absl::StrCat("p is ", p, "; LpNormalization supports only 1 and 2"));
   // An empty input: nothing to compute, and the loops below would still count through the product of
   // its other dims ([2^40, 0, 2^40]), which may be astronomically large.
   if (x.size() == 0) return SetAs(ctx, 0, x, x0->dtype());
