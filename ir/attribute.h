@@ -45,14 +45,10 @@ class Attribute {
   AttributeKind kind() const { return kind_; }
   void set_kind(AttributeKind k) { kind_ = k; }
   const std::string& ref_attr_name() const { return rare_->ref_attr_name; }
-  void set_ref_attr_name(std::string r) {
-    if (!r.empty() || rare_.is_set()) rare_->ref_attr_name = std::move(r);
-  }
+  void set_ref_attr_name(std::string r) { rare_.SetField(&Rare::ref_attr_name, std::move(r)); }
   bool is_reference() const { return rare_.is_set() && !rare_->ref_attr_name.empty(); }
   const std::string& doc_string() const { return rare_->doc_string; }
-  void set_doc_string(std::string d) {
-    if (!d.empty() || rare_.is_set()) rare_->doc_string = std::move(d);
-  }
+  void set_doc_string(std::string d) { rare_.SetField(&Rare::doc_string, std::move(d)); }
 
   // The payload; only the member matching kind() is meaningful. Lists are public because they are
   // plain data with no invariant to protect. The tensor, sparse tensor and type are boxed (made on

@@ -35,6 +35,14 @@ class Boxed {
     return *this;
   }
 
+  // Writes `value` into one field of the T, except that a default value (empty string or list,
+  // nullopt) is not worth making the T for: setters of rarely used fields call this.
+  template <typename V>
+  void SetField(V T::*field, V value) {
+    if (value_ == nullptr && value == V()) return;
+    mutable_get().*field = std::move(value);
+  }
+
   // Whether a value was ever written (a written default T counts).
   bool is_set() const { return value_ != nullptr; }
   const T& get() const { return value_ != nullptr ? *value_ : Default(); }

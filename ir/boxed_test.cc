@@ -33,6 +33,27 @@ TEST(BoxedTest, WritingMakesTheValueAndMovingCarriesIt) {
   EXPECT_EQ(moved.take(), "");
 }
 
+TEST(BoxedTest, SetFieldMakesNoBoxForADefaultValue) {
+  struct Pair {
+    std::string a;
+    std::string b;
+  };
+  Boxed<Pair> box;
+  box.SetField(&Pair::a, std::string());
+  EXPECT_FALSE(box.is_set());
+  box.SetField(&Pair::b, std::string("x"));
+  ASSERT_TRUE(box.is_set());
+  EXPECT_EQ(box->b, "x");
+  box.SetField(&Pair::b, std::string());  // once boxed, a default value is written like any other
+  EXPECT_EQ(box->b, "");
+  // The setters built on it: an empty doc string or denotation leaves a type, value or node unboxed.
+  Type t = Type::Tensor(DataType::kFloat);
+  t.set_denotation("");
+  EXPECT_EQ(t, Type::Tensor(DataType::kFloat));
+  t.set_denotation("IMAGE");
+  EXPECT_EQ(t.denotation(), "IMAGE");
+}
+
 TEST(BoxedTest, AnAttributeWithoutATensorHasNone) {
   const Attribute a = Attribute::Int("axis", 1);
   EXPECT_FALSE(a.t.is_set());

@@ -40,15 +40,11 @@ class Node final {
   // Keeps the graph's op type counts (Graph::CountOpType) in step.
   void set_op_type(std::string t);
   const std::string& overload() const { return rare_->overload; }
-  void set_overload(std::string o) {
-    if (!o.empty() || rare_.is_set()) rare_->overload = std::move(o);
-  }
+  void set_overload(std::string o) { rare_.SetField(&Rare::overload, std::move(o)); }
   const std::string& name() const { return name_; }
   void set_name(std::string n) { name_ = std::move(n); }
   const std::string& doc_string() const { return rare_->doc_string; }
-  void set_doc_string(std::string d) {
-    if (!d.empty() || rare_.is_set()) rare_->doc_string = std::move(d);
-  }
+  void set_doc_string(std::string d) { rare_.SetField(&Rare::doc_string, std::move(d)); }
   // True for the default domain, whether spelled "" or "ai.onnx".
   bool is_onnx_domain() const { return onnx_domain_; }
   // "Relu" or "com.example::MyOp" (for messages).
@@ -100,9 +96,7 @@ class Node final {
   // NodeProto fields kept for round trips.
   const StringPairs& metadata_props() const { return rare_->metadata_props; }
   StringPairs& mutable_metadata_props() { return rare_->metadata_props; }
-  void set_metadata_props(StringPairs p) {
-    if (!p.empty() || rare_.is_set()) rare_->metadata_props = std::move(p);
-  }
+  void set_metadata_props(StringPairs p) { rare_.SetField(&Rare::metadata_props, std::move(p)); }
   // Serialized NodeDeviceConfigurationProto messages (multi-device annotations, passed through).
   const std::vector<std::string>& device_configurations() const { return rare_->device_configurations; }
   std::vector<std::string>& mutable_device_configurations() { return rare_->device_configurations; }

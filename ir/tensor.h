@@ -49,9 +49,7 @@ class Tensor {
   const std::string& name() const { return name_; }
   void set_name(std::string n) { name_ = std::move(n); }
   const std::string& doc_string() const { return rare_->doc_string; }
-  void set_doc_string(std::string d) {
-    if (!d.empty() || rare_.is_set()) rare_->doc_string = std::move(d);
-  }
+  void set_doc_string(std::string d) { rare_.SetField(&Rare::doc_string, std::move(d)); }
 
   DataType data_type() const { return type_; }
   void set_data_type(DataType t) { type_ = t; }
@@ -102,9 +100,7 @@ class Tensor {
 
   // TensorProto.segment, kept for round trips.
   const std::optional<std::pair<int64_t, int64_t>>& segment() const { return rare_->segment; }
-  void set_segment(std::optional<std::pair<int64_t, int64_t>> s) {
-    if (s.has_value() || rare_.is_set()) rare_->segment = s;
-  }
+  void set_segment(std::optional<std::pair<int64_t, int64_t>> s) { rare_.SetField(&Rare::segment, std::move(s)); }
   const StringPairs& metadata_props() const { return rare_->metadata_props; }
   StringPairs& mutable_metadata_props() { return rare_->metadata_props; }
   // Fields the file wrote with their default value (see explicit_defaults.h).

@@ -13,10 +13,7 @@ Dim Dim::Symbolic(std::string symbol) {
   return d;
 }
 
-void Dim::set_denotation(std::string d) {
-  if (d.empty() && !text_.is_set()) return;
-  text_->denotation = std::move(d);
-}
+void Dim::set_denotation(std::string d) { text_.SetField(&Text::denotation, std::move(d)); }
 
 bool Dim::operator==(const Dim& other) const {
   return kind_ == other.kind_ && (kind_ != Kind::kKnown || value_ == other.value_) &&
@@ -91,10 +88,7 @@ Type Type::Opaque(std::string domain, std::string name) {
   return t;
 }
 
-void Type::set_denotation(std::string d) {
-  if (d.empty() && !names_.is_set()) return;
-  names_->denotation = std::move(d);
-}
+void Type::set_denotation(std::string d) { names_.SetField(&Names::denotation, std::move(d)); }
 
 bool Type::operator==(const Type& other) const {
   const Names& a = names_;

@@ -48,14 +48,10 @@ class Value {
 
   // ValueInfoProto's other fields, kept for round trips.
   const std::string& doc_string() const { return rare_->doc_string; }
-  void set_doc_string(std::string d) {
-    if (!d.empty() || rare_.is_set()) rare_->doc_string = std::move(d);
-  }
+  void set_doc_string(std::string d) { rare_.SetField(&Rare::doc_string, std::move(d)); }
   const StringPairs& metadata_props() const { return rare_->metadata_props; }
   StringPairs& mutable_metadata_props() { return rare_->metadata_props; }
-  void set_metadata_props(StringPairs p) {
-    if (!p.empty() || rare_.is_set()) rare_->metadata_props = std::move(p);
-  }
+  void set_metadata_props(StringPairs p) { rare_.SetField(&Rare::metadata_props, std::move(p)); }
 
   // The node whose output this is, or null for graph inputs and initializers.
   Node* producer() const { return producer_; }
