@@ -7,6 +7,7 @@
 #include <iostream>
 #include <iterator>
 #include <sstream>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -40,6 +41,38 @@ absl::Status WriteModel(const ir::Model& model, const std::string& path,
     return absl::DataLossError("cannot write the model to standard output");
   }
   return absl::OkStatus();
+}
+
+absl::Status WriteCheckedModel(const ir::Model& model, const std::string& path, const ir::io::SaveOptions& options,
+                               const ResultCheck& check, const std::function<void(const std::string&)>& warn,
+                               absl::Status* check_status) {
+  std::vector<std::string> warnings;
+  const auto collect = [&warnings](const std::string& w) { warnings.push_back(w); };
+  const auto replay = [&] {
+    for (const std::string& w : warnings) warn(w);
+  };
+  if (path == "-") {
+    *check_status = check(collect);
+    replay();
+    return check_status->ok() ? WriteModel(model, path, options) : absl::OkStatus();
+  }
+  // Both threads only read the model.
+  std::thread checker([&] { *check_status = check(collect); });
+  bool joined = false;
+  const auto join = [&] {
+    if (!joined) checker.join();
+    joined = true;
+  };
+  ir::io::SaveOptions save = options;
+  save.before_commit = [&, inner = options.before_commit]() -> absl::Status {
+    join();
+    if (!check_status->ok()) return *check_status;
+    return inner ? inner() : absl::OkStatus();
+  };
+  absl::Status written = WriteModel(model, path, save);
+  join();
+  replay();
+  return check_status->ok() ? written : absl::OkStatus();
 }
 
 absl::Status WriteTextFile(const std::string& path, const std::string& text) {

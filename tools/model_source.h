@@ -3,8 +3,10 @@
 #ifndef ONNX_OPT_TOOLS_MODEL_SOURCE_H_
 #define ONNX_OPT_TOOLS_MODEL_SOURCE_H_
 
+#include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "ir/io/model_io.h"
@@ -15,6 +17,17 @@ namespace onnx_opt::tools {
 absl::StatusOr<std::unique_ptr<ir::Model>> ReadModel(const std::string& path);
 absl::Status WriteModel(const ir::Model& model, const std::string& path,
                         const ir::io::SaveOptions& options = {});
+
+// WriteModel with the result's checker run on a second thread meanwhile (saving and checking a 5 MB
+// model take about as long each): the file appears at `path` only once `check` has passed, so an
+// invalid result leaves nothing written, as if it had been checked first. `check` gets a sink for
+// its warnings, which reach `warn` on this thread after it ends. Standard output cannot take bytes
+// back, so for "-" the check runs first. `check` failing is reported in `check_status`, apart from
+// a failure to write (the returned status).
+using ResultCheck = std::function<absl::Status(const std::function<void(const std::string&)>& warn)>;
+absl::Status WriteCheckedModel(const ir::Model& model, const std::string& path, const ir::io::SaveOptions& options,
+                               const ResultCheck& check, const std::function<void(const std::string&)>& warn,
+                               absl::Status* check_status);
 
 // Writes `text` to `path` ("-": standard output) whole or not at all.
 absl::Status WriteTextFile(const std::string& path, const std::string& text);

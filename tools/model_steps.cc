@@ -15,20 +15,19 @@ absl::StatusOr<schema::checker::CheckResult> CheckInputModel(const ir::Model& mo
   return check;
 }
 
-namespace {
-
-void Report(const ProgressSink& progress, std::string_view phase, std::string_view what) {
-  if (progress) progress(phase, what);
-}
-
-// The rewritten model must pass the checker; warnings the input had are not reported again.
-absl::Status CheckRewritten(const ir::Model& result, const schema::checker::CheckResult& input_check,
-                            const WarningSink& result_warnings) {
+absl::Status CheckResultModel(const ir::Model& result, const schema::checker::CheckResult& input_check,
+                              const WarningSink& result_warnings) {
   if (const auto check = CheckAndWarn(result, result_warnings, &input_check); !check.ok()) {
     return absl::InvalidArgumentError(
         absl::StrCat("the result would be invalid, nothing written: ", check.errors[0]));
   }
   return absl::OkStatus();
+}
+
+namespace {
+
+void Report(const ProgressSink& progress, std::string_view phase, std::string_view what) {
+  if (progress) progress(phase, what);
 }
 
 absl::Status VerifyRewritten(const ir::Model& result, const Reference& reference,
@@ -79,8 +78,10 @@ absl::StatusOr<OptimizeOutcome> OptimizeCheckedModel(ir::Model& model,
   }
   OptimizeOutcome outcome;
   ASSIGN_OR_RETURN(outcome.pipeline, optimizer::PassManager(std::move(options)).Run(model, request.pipeline));
-  Report(request.progress, "check-result", "checking the result");
-  RETURN_IF_ERROR(CheckRewritten(model, input_check, result_warnings));
+  if (request.check_result || verify) {
+    Report(request.progress, "check-result", "checking the result");
+    RETURN_IF_ERROR(CheckResultModel(model, input_check, result_warnings));
+  }
   if (verify) {
     Report(request.progress, "verify", "verifying: running the result");
     RETURN_IF_ERROR(VerifyRewritten(model, reference, request.equivalence, &outcome.differences));
@@ -105,8 +106,10 @@ absl::StatusOr<ConvertOutcome> ConvertCheckedModel(std::unique_ptr<ir::Model> mo
   ASSIGN_OR_RETURN(std::unique_ptr<ir::Model> converted,
                    converter::ConvertOwnedModel(std::move(model), options, &outcome.report));
   outcome.model = std::move(converted);
-  Report(request.progress, "check-result", "checking the result");
-  RETURN_IF_ERROR(CheckRewritten(*outcome.model, input_check, result_warnings));
+  if (request.check_result || request.verify) {
+    Report(request.progress, "check-result", "checking the result");
+    RETURN_IF_ERROR(CheckResultModel(*outcome.model, input_check, result_warnings));
+  }
   if (request.verify) {
     Report(request.progress, "verify", "verifying: running the result");
     RETURN_IF_ERROR(VerifyRewritten(*outcome.model, reference, request.equivalence, &outcome.differences));

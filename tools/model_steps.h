@@ -32,6 +32,11 @@ using ProgressSink = std::function<void(std::string_view phase, std::string_view
 absl::StatusOr<schema::checker::CheckResult> CheckInputModel(const ir::Model& model, const std::string& name,
                                                              const WarningSink& warn);
 
+// The rewritten model must pass the checker: OK, or "the result would be invalid, nothing written:
+// FIRST ERROR". Warnings the input had (`input_check`) are not reported again.
+absl::Status CheckResultModel(const ir::Model& result, const schema::checker::CheckResult& input_check,
+                              const WarningSink& result_warnings);
+
 struct OptimizeRequest {
   std::string pipeline = "default";
   // Pass options (fold size limit, ...). after_each is set here when verify_each is.
@@ -42,6 +47,9 @@ struct OptimizeRequest {
   std::string inputs_dir;
   verify::EquivalenceOptions equivalence;
   ProgressSink progress;  // optional; passes report through manager.before_each
+  // False: the caller runs CheckResultModel itself (the tools do, while the result is written). A
+  // verification runs only on a checked model, so with verify the result is checked here anyway.
+  bool check_result = true;
 };
 
 struct OptimizeOutcome {
@@ -50,8 +58,7 @@ struct OptimizeOutcome {
 };
 
 // Runs the pipeline in place over a model that CheckInputModel accepted (`input_check`: its warnings
-// are not reported again for the result), checks the result ("the result would be invalid, nothing
-// written: ...") and verifies it when asked ("verification failed, nothing written: ..."). On failure
+// are not reported again for the result), checks the result (CheckResultModel) and verifies it when asked ("verification failed, nothing written: ..."). On failure
 // `*usage_error` (when given) tells a pipeline the caller wrote wrong (unknown pass, bad syntax: the
 // parser's InvalidArgument) from a model the steps could not handle.
 absl::StatusOr<OptimizeOutcome> OptimizeCheckedModel(ir::Model& model,
@@ -65,6 +72,7 @@ struct ConvertRequest {
   std::string inputs_dir;  // as in OptimizeRequest
   verify::EquivalenceOptions equivalence;
   ProgressSink progress;  // optional; conversion steps report through options.before_step
+  bool check_result = true;  // as in OptimizeRequest
 };
 
 struct ConvertOutcome {

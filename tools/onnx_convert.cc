@@ -90,6 +90,8 @@ int Main(int argc, char** argv) {
   ConvertRequest request;
   request.options = options;
   request.verify = FLAGS_verify;
+  // Checked below while it is being written (a verification checks it first itself).
+  request.check_result = FLAGS_verify;
   request.inputs_dir = FLAGS_inputs;
   request.progress = [&progress, &phases](std::string_view phase, std::string_view what) {
     phases.Begin(phase);
@@ -110,8 +112,21 @@ int Main(int argc, char** argv) {
   std::cerr << "onnx-convert: ir_version " << report.ir_from << " -> " << report.ir_to << ", "
             << report.nodes_adapted << " nodes adapted, " << report.nodes_rewritten << " rewritten\n";
   phases.Begin("save");
-  if (absl::Status s = WriteModel(*outcome->model, output); !s.ok()) {
-    std::cerr << "onnx-convert: " << output << ": " << s.message() << "\n";
+  const ir::Model& result = *outcome->model;
+  absl::Status check_status;
+  const absl::Status written =
+      request.check_result
+          ? WriteModel(result, output)
+          : WriteCheckedModel(
+                result, output, {},
+                [&](const WarningSink& warn) { return CheckResultModel(result, *input_check, warn); },
+                StderrWarnings("onnx-convert: " + output), &check_status);
+  if (!check_status.ok()) {
+    std::cerr << "onnx-convert: " << check_status.message() << "\n";
+    return 1;
+  }
+  if (!written.ok()) {
+    std::cerr << "onnx-convert: " << output << ": " << written.message() << "\n";
     return 1;
   }
   KeepUntilExit(std::move(outcome->model));

@@ -282,6 +282,8 @@ struct Optimized {
   std::unique_ptr<ir::Model> original;  // the input as it was, for --dot-diff
   OptimizeOutcome outcome;
   ShrinkReport report;  // with its "before" half filled in when a report is wanted
+  // The input's checker result, when the result is still to be checked (while it is saved).
+  std::optional<schema::checker::CheckResult> unchecked;
 };
 
 // Loads and checks the input, then runs the pipeline over it (verifying when asked).
@@ -293,7 +295,7 @@ absl::StatusOr<Optimized> Optimize(const Options& options, cli::PhaseTimes& phas
   run.model = *std::move(model);
   // Passes assume a valid model, and an invalid input cannot give a valid output.
   phases.Begin("check");
-  ASSIGN_OR_RETURN(const schema::checker::CheckResult input_check,
+  ASSIGN_OR_RETURN(schema::checker::CheckResult input_check,
                    CheckInputModel(*run.model, options.input, StderrWarnings("onnx-opt: " + options.input)));
   if (options.dot_diff) {
     absl::StatusOr<std::unique_ptr<ir::Model>> copy = ir::CloneModel(*run.model);
@@ -311,6 +313,10 @@ absl::StatusOr<Optimized> Optimize(const Options& options, cli::PhaseTimes& phas
   }
 
   OptimizeRequest request = options.request;
+  // The result is checked while it is saved, unless something before the save needs it checked: a
+  // verification, or files written before the model (--stats-json, --dot), which a failed check
+  // must leave unwritten.
+  request.check_result = request.verify || request.verify_each || !options.stats_json.empty() || !options.dot.empty();
   request.progress = [&progress, &phases](std::string_view phase, std::string_view what) {
     phases.Begin(phase);
     progress.Report(what);
@@ -322,6 +328,7 @@ absl::StatusOr<Optimized> Optimize(const Options& options, cli::PhaseTimes& phas
   phases.Begin("passes");
   ASSIGN_OR_RETURN(run.outcome, OptimizeCheckedModel(*run.model, input_check, request,
                                                      StderrWarnings("onnx-opt: " + options.output)));
+  if (!request.check_result) run.unchecked = std::move(input_check);
   return run;
 }
 
@@ -373,7 +380,18 @@ absl::Status Report(const Options& options, Optimized& run, cli::PhaseTimes& pha
   phases.Begin("other");
   RETURN_IF_ERROR(ReportRun(options, run));
   phases.Begin("save");
-  RETURN_IF_ERROR(WithContext(options.output + ": ", WriteModel(*run.model, options.output, options.save)));
+  if (run.unchecked.has_value()) {
+    const ir::Model& result = *run.model;
+    absl::Status check_status;
+    absl::Status written = WriteCheckedModel(
+        result, options.output, options.save,
+        [&](const WarningSink& warn) { return CheckResultModel(result, *run.unchecked, warn); },
+        StderrWarnings("onnx-opt: " + options.output), &check_status);
+    RETURN_IF_ERROR(check_status);
+    RETURN_IF_ERROR(WithContext(options.output + ": ", written));
+  } else {
+    RETURN_IF_ERROR(WithContext(options.output + ": ", WriteModel(*run.model, options.output, options.save)));
+  }
   if (!options.want_report() && !options.data_file) return absl::OkStatus();
   phases.Begin("other");
   absl::StatusOr<ModelBytes> written = MeasureOutput(*run.model, options.output, options.save);

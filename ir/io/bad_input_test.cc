@@ -349,5 +349,20 @@ TEST(AtomicSave, SyncsOnlyWhatReplacesAFile) {
   EXPECT_EQ(Files(dir), (std::vector<std::string>{"new.bin", "old.bin"}));
 }
 
+// A large write reserves its blocks first; the file still holds exactly what was written, in order,
+// and nothing more (the reservation does not change its size).
+TEST(AtomicSave, LargePieceWritesKeepTheExactBytes) {
+  const std::string dir = TempDir("atomic_large");
+  absl::StatusOr<std::unique_ptr<AtomicFile>> file = AtomicFile::Create(dir + "/big.bin");
+  ASSERT_TRUE(file.ok());
+  const std::string head = "head", body(300 << 10, 'x'), tail = "tail";
+  ASSERT_TRUE((*file)->Write(head.data(), head.size()).ok());
+  ASSERT_TRUE((*file)->WritePieces({body, "-", body}).ok());
+  ASSERT_TRUE((*file)->Write(tail.data(), tail.size()).ok());
+  ASSERT_TRUE((*file)->Finish().ok());
+  ASSERT_TRUE((*file)->Commit().ok());
+  EXPECT_EQ(ReadFile(dir + "/big.bin"), head + body + "-" + body + tail);
+}
+
 }  // namespace
 }  // namespace onnx_opt::ir::io

@@ -177,6 +177,7 @@ absl::Status SaveModel(const Model& model, const std::string& path, const SaveOp
   if (absl::Status s = (*file)->WritePieces(serialized->spliced.pieces); !s.ok()) return Prefixed(prefix, s);
   if (absl::Status s = writer.Finish(); !s.ok()) return Prefixed(prefix, s);
   if (absl::Status s = (*file)->Finish(); !s.ok()) return Prefixed(prefix, s);
+  if (options.before_commit) RETURN_IF_ERROR(options.before_commit());
   // Data first: the model that names it appears last.
   if (absl::Status s = writer.Commit(); !s.ok()) return Prefixed(prefix, s);
   if (absl::Status s = (*file)->Commit(); !s.ok()) return Prefixed(prefix, s);

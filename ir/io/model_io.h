@@ -8,6 +8,7 @@
 #define ONNX_OPT_IR_IO_MODEL_IO_H_
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -37,6 +38,10 @@ struct SaveOptions {
   uint64_t external_data_alignment = 4096;
   // Write inline data as raw_data even where the file used typed fields (float_data, ...).
   bool force_raw_data = false;
+  // SaveModel calls this once everything is written, before the files appear under their names; an
+  // error from it is returned as it is and leaves nothing written (a caller checks the model on
+  // another thread while it is being written, see tools/model_source.h).
+  std::function<absl::Status()> before_commit;
 };
 
 // External data locations are relative to the folder of `path` as given ("." for a bare file name),
