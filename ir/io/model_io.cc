@@ -1,11 +1,15 @@
 #include "ir/io/model_io.h"
 
+#include <sys/mman.h>
+
 #include <algorithm>
 #include <filesystem>
+#include <optional>
 #include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
 #include "ir/io/atomic_file.h"
 #include "ir/io/external_data.h"
 #include "ir/io/limits.h"
@@ -23,13 +27,72 @@ namespace {
 
 // The parsed or exported ModelProto lives in an arena: protobuf then allocates its thousands of
 // small strings and messages from a few blocks and frees them at once, instead of one malloc and
-// one free each.
-google::protobuf::ArenaOptions ProtoArenaOptions() {
+// one free each. The arena starts in a block of address space kept for the process (ArenaScratch),
+// so that the save of a model reuses the pages its load touched instead of faulting in fresh ones.
+google::protobuf::ArenaOptions ProtoArenaOptions(char* initial_block = nullptr, size_t initial_size = 0) {
   google::protobuf::ArenaOptions options;
   options.start_block_size = 64 << 10;
   options.max_block_size = 4 << 20;
+  options.initial_block = initial_block;
+  options.initial_block_size = initial_size;
   return options;
 }
+
+// The scratch block: address space only, until an arena touches it. One user at a time: a second,
+// concurrent load or save gets an arena of its own. Of what a large model's arena touched, the
+// pages past kKeptBytes go back to the kernel after each use, so a process that loaded one large
+// model does not hold their memory for good.
+class ArenaScratch {
+ public:
+  static constexpr size_t kBytes = size_t{64} << 20;
+  static constexpr size_t kKeptBytes = size_t{16} << 20;
+
+  // The block, or null when it is in use or cannot be mapped.
+  static char* Take() {
+    absl::MutexLock lock(&mutex_);
+    if (busy_) return nullptr;
+    if (block_ == nullptr) {
+      void* p = ::mmap(nullptr, kBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+      if (p == MAP_FAILED) return nullptr;
+      block_ = static_cast<char*>(p);
+    }
+    busy_ = true;
+    return block_;
+  }
+  // Returns the block, of which at most `touched` bytes were used.
+  static void Give(char* block, size_t touched) {
+    if (block == nullptr) return;
+    touched = std::min(touched, kBytes);
+    if (touched > kKeptBytes) (void)::madvise(block + kKeptBytes, touched - kKeptBytes, MADV_DONTNEED);
+    absl::MutexLock lock(&mutex_);
+    busy_ = false;
+  }
+
+ private:
+  static inline absl::Mutex mutex_;
+  static inline char* block_ = nullptr;
+  static inline bool busy_ = false;
+};
+
+// An arena that starts in the scratch block when that is free.
+class ScratchArena {
+ public:
+  ScratchArena() : block_(ArenaScratch::Take()) {
+    arena_.emplace(ProtoArenaOptions(block_, block_ != nullptr ? ArenaScratch::kBytes : 0));
+  }
+  ~ScratchArena() {
+    const size_t touched = static_cast<size_t>(arena_->SpaceUsed());
+    arena_.reset();  // before the block is given back: the arena's teardown reads it
+    ArenaScratch::Give(block_, touched);
+  }
+  ScratchArena(const ScratchArena&) = delete;
+  ScratchArena& operator=(const ScratchArena&) = delete;
+  google::protobuf::Arena* get() { return &*arena_; }
+
+ private:
+  char* block_;
+  std::optional<google::protobuf::Arena> arena_;
+};
 
 // When the inline data of a model would pass this, SaveModel moves the largest tensors out until
 // what stays inline is under kAutoExternalTarget (typed fields are counted at their worst size).
@@ -81,8 +144,8 @@ absl::StatusOr<SerializedModel> Serialize(const Model& model, ExportOptions opti
   SerializedModel out;
   options.spliced_payloads = &out.payloads;
   {
-    google::protobuf::Arena arena(ProtoArenaOptions());
-    onnx::ModelProto& proto = *google::protobuf::Arena::CreateMessage<onnx::ModelProto>(&arena);
+    ScratchArena arena;
+    onnx::ModelProto& proto = *google::protobuf::Arena::CreateMessage<onnx::ModelProto>(arena.get());
     if (absl::Status s = ExportModel(model, options, &proto); !s.ok()) return s;
     if (proto.ByteSizeLong() > kMaxProtoBytes) {
       return absl::ResourceExhaustedError(absl::StrCat(
@@ -123,8 +186,8 @@ absl::StatusOr<std::unique_ptr<Model>> LoadModel(const std::string& path, const 
     import.external_data_dir = DirName(path);
     if (!ec) import.external_data_second_dir = target.parent_path().string();
   }
-  google::protobuf::Arena arena(ProtoArenaOptions());
-  onnx::ModelProto& proto = *google::protobuf::Arena::CreateMessage<onnx::ModelProto>(&arena);
+  ScratchArena arena;
+  onnx::ModelProto& proto = *google::protobuf::Arena::CreateMessage<onnx::ModelProto>(arena.get());
   // Files that cannot be mapped go through ParseProtoFile, for its errors.
   absl::StatusOr<std::shared_ptr<MappedFile>> file = MappedFile::Open(path);
   if (file.ok() && (*file)->size() > 0 && (*file)->size() <= kMaxProtoBytes) {
@@ -139,8 +202,8 @@ absl::StatusOr<std::unique_ptr<Model>> LoadModelFromString(std::string_view byte
                                                            const LoadOptions& options) {
   ImportOptions import;
   import.external_data_dir = options.external_data_dir;
-  google::protobuf::Arena arena(ProtoArenaOptions());
-  onnx::ModelProto& proto = *google::protobuf::Arena::CreateMessage<onnx::ModelProto>(&arena);
+  ScratchArena arena;
+  onnx::ModelProto& proto = *google::protobuf::Arena::CreateMessage<onnx::ModelProto>(arena.get());
   // One copy, which the tensors then view (protobuf would have copied them anyway).
   if (absl::Status s = ParseSplicing(std::make_shared<StringBuffer>(std::string(bytes)), "<memory>", &import, &proto);
       !s.ok()) {
