@@ -1,7 +1,5 @@
 #include "ir/io/model_io.h"
 
-#include <sys/mman.h>
-
 #include <algorithm>
 #include <filesystem>
 #include <optional>
@@ -9,7 +7,6 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "absl/synchronization/mutex.h"
 #include "ir/io/atomic_file.h"
 #include "ir/io/external_data.h"
 #include "ir/io/limits.h"
@@ -18,6 +15,7 @@
 #include "ir/io/proto_import.h"
 #include "ir/io/proto_parse.h"
 #include "ir/io/tensor_proto.h"
+#include "ir/io/wire_export.h"
 #include "ir/status_macros.h"
 #include "google/protobuf/arena.h"
 #include "proto/onnx.pb.h"
@@ -25,74 +23,14 @@
 namespace onnx_opt::ir::io {
 namespace {
 
-// The parsed or exported ModelProto lives in an arena: protobuf then allocates its thousands of
-// small strings and messages from a few blocks and frees them at once, instead of one malloc and
-// one free each. The arena starts in a block of address space kept for the process (ArenaScratch),
-// so that the save of a model reuses the pages its load touched instead of faulting in fresh ones.
-google::protobuf::ArenaOptions ProtoArenaOptions(char* initial_block = nullptr, size_t initial_size = 0) {
+// The parsed ModelProto lives in an arena: protobuf then allocates its thousands of small strings
+// and messages from a few blocks and frees them at once, instead of one malloc and one free each.
+google::protobuf::ArenaOptions ProtoArenaOptions() {
   google::protobuf::ArenaOptions options;
   options.start_block_size = 64 << 10;
   options.max_block_size = 4 << 20;
-  options.initial_block = initial_block;
-  options.initial_block_size = initial_size;
   return options;
 }
-
-// The scratch block: address space only, until an arena touches it. One user at a time: a second,
-// concurrent load or save gets an arena of its own. Of what a large model's arena touched, the
-// pages past kKeptBytes go back to the kernel after each use, so a process that loaded one large
-// model does not hold their memory for good.
-class ArenaScratch {
- public:
-  static constexpr size_t kBytes = size_t{64} << 20;
-  static constexpr size_t kKeptBytes = size_t{16} << 20;
-
-  // The block, or null when it is in use or cannot be mapped.
-  static char* Take() {
-    absl::MutexLock lock(&mutex_);
-    if (busy_) return nullptr;
-    if (block_ == nullptr) {
-      void* p = ::mmap(nullptr, kBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-      if (p == MAP_FAILED) return nullptr;
-      block_ = static_cast<char*>(p);
-    }
-    busy_ = true;
-    return block_;
-  }
-  // Returns the block, of which at most `touched` bytes were used.
-  static void Give(char* block, size_t touched) {
-    if (block == nullptr) return;
-    touched = std::min(touched, kBytes);
-    if (touched > kKeptBytes) (void)::madvise(block + kKeptBytes, touched - kKeptBytes, MADV_DONTNEED);
-    absl::MutexLock lock(&mutex_);
-    busy_ = false;
-  }
-
- private:
-  static inline absl::Mutex mutex_;
-  static inline char* block_ = nullptr;
-  static inline bool busy_ = false;
-};
-
-// An arena that starts in the scratch block when that is free.
-class ScratchArena {
- public:
-  ScratchArena() : block_(ArenaScratch::Take()) {
-    arena_.emplace(ProtoArenaOptions(block_, block_ != nullptr ? ArenaScratch::kBytes : 0));
-  }
-  ~ScratchArena() {
-    const size_t touched = static_cast<size_t>(arena_->SpaceUsed());
-    arena_.reset();  // before the block is given back: the arena's teardown reads it
-    ArenaScratch::Give(block_, touched);
-  }
-  ScratchArena(const ScratchArena&) = delete;
-  ScratchArena& operator=(const ScratchArena&) = delete;
-  google::protobuf::Arena* get() { return &*arena_; }
-
- private:
-  char* block_;
-  std::optional<google::protobuf::Arena> arena_;
-};
 
 // When the inline data of a model would pass this, SaveModel moves the largest tensors out until
 // what stays inline is under kAutoExternalTarget (typed fields are counted at their worst size).
@@ -131,35 +69,6 @@ absl::StatusOr<std::unique_ptr<Model>> Import(onnx::ModelProto& proto, const std
   return model;
 }
 
-// A model serialized without copying its large tensors: protobuf writes the message with markers in
-// their place, and the pieces put the tensors' own bytes back (payload_splice.h).
-struct SerializedModel {
-  std::vector<std::string_view> payloads;
-  // On the heap: the pieces point into it, and a short string would move with the struct.
-  std::unique_ptr<std::string> message = std::make_unique<std::string>();
-  SplicedModel spliced;
-};
-
-absl::StatusOr<SerializedModel> Serialize(const Model& model, ExportOptions options) {
-  SerializedModel out;
-  options.spliced_payloads = &out.payloads;
-  {
-    ScratchArena arena;
-    onnx::ModelProto& proto = *google::protobuf::Arena::CreateMessage<onnx::ModelProto>(arena.get());
-    if (absl::Status s = ExportModel(model, options, &proto); !s.ok()) return s;
-    if (proto.ByteSizeLong() > kMaxProtoBytes) {
-      return absl::ResourceExhaustedError(absl::StrCat(
-          "the model needs ", proto.ByteSizeLong(), " bytes besides its tensors' raw data; protobuf cannot "
-          "write 2 GiB or more"));
-    }
-    proto.SerializeToString(out.message.get());
-  }
-  absl::StatusOr<SplicedModel> spliced = SplicePayloads(*out.message, out.payloads);
-  if (!spliced.ok()) return spliced.status();
-  out.spliced = *std::move(spliced);
-  return out;
-}
-
 // Parses the ModelProto in `bytes` with its large raw_data payloads cut out first, so that the
 // tensors become views of `bytes` instead of copies (payload_splice.h); `import` gets the payloads.
 absl::Status ParseSplicing(std::shared_ptr<const Buffer> bytes, const std::string& source, ImportOptions* import,
@@ -186,8 +95,8 @@ absl::StatusOr<std::unique_ptr<Model>> LoadModel(const std::string& path, const 
     import.external_data_dir = DirName(path);
     if (!ec) import.external_data_second_dir = target.parent_path().string();
   }
-  ScratchArena arena;
-  onnx::ModelProto& proto = *google::protobuf::Arena::CreateMessage<onnx::ModelProto>(arena.get());
+  google::protobuf::Arena arena(ProtoArenaOptions());
+  onnx::ModelProto& proto = *google::protobuf::Arena::CreateMessage<onnx::ModelProto>(&arena);
   // Files that cannot be mapped go through ParseProtoFile, for its errors.
   absl::StatusOr<std::shared_ptr<MappedFile>> file = MappedFile::Open(path);
   if (file.ok() && (*file)->size() > 0 && (*file)->size() <= kMaxProtoBytes) {
@@ -202,8 +111,8 @@ absl::StatusOr<std::unique_ptr<Model>> LoadModelFromString(std::string_view byte
                                                            const LoadOptions& options) {
   ImportOptions import;
   import.external_data_dir = options.external_data_dir;
-  ScratchArena arena;
-  onnx::ModelProto& proto = *google::protobuf::Arena::CreateMessage<onnx::ModelProto>(arena.get());
+  google::protobuf::Arena arena(ProtoArenaOptions());
+  onnx::ModelProto& proto = *google::protobuf::Arena::CreateMessage<onnx::ModelProto>(&arena);
   // One copy, which the tensors then view (protobuf would have copied them anyway).
   if (absl::Status s = ParseSplicing(std::make_shared<StringBuffer>(std::string(bytes)), "<memory>", &import, &proto);
       !s.ok()) {
@@ -231,13 +140,13 @@ absl::Status SaveModel(const Model& model, const std::string& path, const SaveOp
   // Create the model's temporary file first: a bad destination fails before any data is written.
   absl::StatusOr<std::unique_ptr<AtomicFile>> file = AtomicFile::Create(path);
   if (!file.ok()) return Prefixed(prefix, file.status());
-  absl::StatusOr<SerializedModel> serialized = Serialize(model, export_options);
+  absl::StatusOr<SplicedModel> serialized = WriteModelWire(model, export_options);
   if (!serialized.ok()) return Prefixed(prefix, serialized.status());
-  if (serialized->spliced.size > kMaxProtoBytes) {
-    return absl::ResourceExhaustedError(absl::StrCat(prefix, "the model needs ", serialized->spliced.size,
+  if (serialized->size > kMaxProtoBytes) {
+    return absl::ResourceExhaustedError(absl::StrCat(prefix, "the model needs ", serialized->size,
                                                      " bytes outside external data; protobuf cannot write 2 GiB or more"));
   }
-  if (absl::Status s = (*file)->WritePieces(serialized->spliced.pieces); !s.ok()) return Prefixed(prefix, s);
+  if (absl::Status s = (*file)->WritePieces(serialized->pieces); !s.ok()) return Prefixed(prefix, s);
   if (absl::Status s = writer.Finish(); !s.ok()) return Prefixed(prefix, s);
   if (absl::Status s = (*file)->Finish(); !s.ok()) return Prefixed(prefix, s);
   if (options.before_commit) RETURN_IF_ERROR(options.before_commit());
@@ -263,14 +172,14 @@ absl::StatusOr<std::string> SerializeModel(const Model& model, const SaveOptions
   }
   ExportOptions export_options;
   export_options.force_raw_data = options.force_raw_data;
-  absl::StatusOr<SerializedModel> serialized = Serialize(model, export_options);
+  absl::StatusOr<SplicedModel> serialized = WriteModelWire(model, export_options);
   if (!serialized.ok()) return serialized.status();
-  if (serialized->spliced.size > kMaxProtoBytes) {
+  if (serialized->size > kMaxProtoBytes) {
     return absl::ResourceExhaustedError(absl::StrCat(
-        "the model needs ", serialized->spliced.size, " bytes; protobuf cannot serialize 2 GiB or more: save it to a "
+        "the model needs ", serialized->size, " bytes; protobuf cannot serialize 2 GiB or more: save it to a "
         "file, which moves large tensors to external data"));
   }
-  return serialized->spliced.Concatenate();
+  return serialized->Concatenate();
 }
 
 absl::StatusOr<Tensor> LoadTensorProtoFile(const std::string& path) {

@@ -26,6 +26,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -53,6 +54,7 @@ struct SplicedModel {
   std::vector<std::string_view> pieces;
   uint64_t size = 0;
   std::deque<std::string> owned;  // the rewritten tags and lengths (a deque: they never move)
+  std::vector<std::unique_ptr<char[]>> blocks;  // other memory the pieces point into (wire_export.h)
   std::string Concatenate() const;
 };
 

@@ -68,6 +68,7 @@ class Exporter {
                         /*inline_external_data=*/false, options.spliced_payloads} {}
 
   absl::Status ExportModel(const Model& model, onnx::ModelProto* out);
+  absl::Status ExportFunction(const Function& f, onnx::FunctionProto* out);
 
  private:
   absl::Status ExportGraph(const Graph& graph, onnx::GraphProto* out);
@@ -75,7 +76,6 @@ class Exporter {
   absl::Status ExportNode(const Node& node, onnx::NodeProto* out);
   absl::Status ExportAttribute(const Attribute& a, onnx::AttributeProto* out);
   void ExportValueInfoList(const Graph& graph, RepeatedPtrField<onnx::ValueInfoProto>* out);
-  absl::Status ExportFunction(const Function& f, onnx::FunctionProto* out);
 
   TensorExportOptions tensor_options_;
 };
@@ -147,29 +147,12 @@ absl::Status Exporter::ExportGraph(const Graph& graph, onnx::GraphProto* out) {
 }
 
 void Exporter::ExportValueInfoList(const Graph& graph, RepeatedPtrField<onnx::ValueInfoProto>* out) {
-  // Values of this graph listed in value_info, and entries naming no value, in their recorded order.
-  std::vector<std::pair<uint64_t, const Value*>> values;
-  absl::flat_hash_set<const Value*> seen;
-  auto consider = [&](const Value* v) {
-    if (v->in_value_info() && seen.insert(v).second) values.emplace_back(v->value_info_order(), v);
-  };
-  for (const Value* v : graph.inputs()) consider(v);
-  for (const Value* v : graph.initializers()) consider(v);
-  for (const Value* v : graph.sparse_initializers()) consider(v);
-  for (const Node* n : graph.nodes()) {
-    for (size_t i = 0; i < n->num_outputs(); ++i) consider(n->output(i));
-  }
-  std::vector<std::pair<uint64_t, const DanglingValueInfo*>> dangling;
-  for (const DanglingValueInfo& d : graph.dangling_value_info()) dangling.emplace_back(d.order, &d);
-  std::sort(values.begin(), values.end());
-  std::sort(dangling.begin(), dangling.end());
-  size_t i = 0, j = 0;
-  while (i < values.size() || j < dangling.size()) {
-    if (j == dangling.size() || (i < values.size() && values[i].first < dangling[j].first)) {
-      ExportValueInfo(*values[i++].second, out->Add());
+  for (const ValueInfoEntry& e : ValueInfoInOrder(graph)) {
+    if (e.value != nullptr) {
+      ExportValueInfo(*e.value, out->Add());
     } else {
-      const DanglingValueInfo& d = *dangling[j++].second;
-      ExportValueInfo(d.name, d.type, d.doc_string, d.metadata_props, out->Add());
+      ExportValueInfo(e.dangling->name, e.dangling->type, e.dangling->doc_string, e.dangling->metadata_props,
+                      out->Add());
     }
   }
 }
@@ -321,6 +304,40 @@ void VisitAttribute(const Attribute& a, const std::function<void(const Tensor&)>
 
 absl::Status ExportModel(const Model& model, const ExportOptions& options, onnx::ModelProto* out) {
   return Exporter(options).ExportModel(model, out);
+}
+
+absl::Status ExportFunction(const Function& f, const ExportOptions& options, onnx::FunctionProto* out) {
+  return Exporter(options).ExportFunction(f, out);
+}
+
+std::vector<ValueInfoEntry> ValueInfoInOrder(const Graph& graph) {
+  // Values of this graph listed in value_info, and entries naming no value, in their recorded order.
+  std::vector<std::pair<uint64_t, const Value*>> values;
+  absl::flat_hash_set<const Value*> seen;
+  auto consider = [&](const Value* v) {
+    if (v->in_value_info() && seen.insert(v).second) values.emplace_back(v->value_info_order(), v);
+  };
+  for (const Value* v : graph.inputs()) consider(v);
+  for (const Value* v : graph.initializers()) consider(v);
+  for (const Value* v : graph.sparse_initializers()) consider(v);
+  for (const Node* n : graph.nodes()) {
+    for (size_t i = 0; i < n->num_outputs(); ++i) consider(n->output(i));
+  }
+  std::vector<std::pair<uint64_t, const DanglingValueInfo*>> dangling;
+  for (const DanglingValueInfo& d : graph.dangling_value_info()) dangling.emplace_back(d.order, &d);
+  std::sort(values.begin(), values.end());
+  std::sort(dangling.begin(), dangling.end());
+  std::vector<ValueInfoEntry> entries;
+  entries.reserve(values.size() + dangling.size());
+  size_t i = 0, j = 0;
+  while (i < values.size() || j < dangling.size()) {
+    if (j == dangling.size() || (i < values.size() && values[i].first < dangling[j].first)) {
+      entries.push_back({values[i++].second, nullptr});
+    } else {
+      entries.push_back({nullptr, dangling[j++].second});
+    }
+  }
+  return entries;
 }
 
 void ForEachTensor(const Model& model, const std::function<void(const Tensor&)>& fn) {
