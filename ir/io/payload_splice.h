@@ -11,10 +11,9 @@
 //    file's bytes and replaced by a marker, a varint field numbered kPayloadMarkerField holding the
 //    payload's index, which protobuf parses as an unknown field. The importer gives the tensor a view
 //    of the payload in the mapped file: the weights are never copied.
-//  - Saving (SplicePayloads): the exporter leaves the same marker where a large raw_data would go;
-//    the small serialization is then cut into pieces with each marker replaced by the raw_data field
-//    (its bytes a piece pointing at the tensor), in the place protobuf would have written it, so the
-//    file is byte for byte what protobuf would have written; the pieces go to the file with writev.
+//  - SplicePayloads is the way back: each marker replaced by the raw_data field (its bytes a piece
+//    pointing at the payload), in the place protobuf would have written it. The load fuzzer checks
+//    that it gives the file's bytes back. (Saving writes the wire bytes itself: wire_export.h.)
 //
 // Enclosing messages get their length prefixes recomputed; messages without a payload inside are
 // passed through as they are. Anything the rewrite does not expect (bad wire data, groups, the marker
@@ -63,10 +62,9 @@ struct SplicedModel {
 std::optional<SplicedModel> StripPayloadsToPieces(std::string_view bytes, size_t min_bytes,
                                                   std::vector<std::string_view>* payloads);
 
-// Replaces each marker in `serialized` (a ModelProto written by protobuf, with markers where the
-// exporter left payloads) by the raw_data field holding payloads[marker]. The pieces point into
-// `serialized`, the payloads' bytes and memory the result owns, so those must outlive it. Fails on a marker
-// without a payload (our bug, not the user's).
+// Replaces each marker in `serialized` (a ModelProto with markers, as StripPayloads leaves it) by
+// the raw_data field holding payloads[marker]. The pieces point into `serialized`, the payloads'
+// bytes and memory the result owns, so those must outlive it. Fails on a marker without a payload.
 absl::StatusOr<SplicedModel> SplicePayloads(std::string_view serialized,
                                             const std::vector<std::string_view>& payloads);
 

@@ -65,7 +65,7 @@ class Exporter {
  public:
   explicit Exporter(const ExportOptions& options)
       : tensor_options_{options.force_raw_data, options.external_writer, options.external_threshold,
-                        /*inline_external_data=*/false, options.spliced_payloads} {}
+                        /*inline_external_data=*/false} {}
 
   absl::Status ExportModel(const Model& model, onnx::ModelProto* out);
   absl::Status ExportFunction(const Function& f, onnx::FunctionProto* out);

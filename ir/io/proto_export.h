@@ -24,10 +24,6 @@ struct ExportOptions {
   ExternalDataWriter* external_writer = nullptr;
   // With a writer: inline tensors with at least this many bytes also go to external data.
   uint64_t external_threshold = UINT64_MAX;
-  // When set, raw_data of kMinSplicedPayload bytes or more is not copied into the message: the
-  // tensor's bytes are appended here and a marker left in their place, for SplicePayloads
-  // (payload_splice.h) to put back when the message is written.
-  std::vector<std::string_view>* spliced_payloads = nullptr;
 };
 
 absl::Status ExportModel(const Model& model, const ExportOptions& options, onnx::ModelProto* out);

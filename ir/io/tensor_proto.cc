@@ -448,12 +448,6 @@ absl::Status ExportTensor(const Tensor& t, const TensorExportOptions& options,
     return absl::OkStatus();
   }
   if (t.storage() == Tensor::Storage::kTyped && !options.force_raw_data) return EncodeTyped(t, out);
-  if (options.spliced_payloads != nullptr && t.raw_size() >= kMinSplicedPayload) {
-    out->mutable_unknown_fields()->AddVarint(static_cast<int>(kPayloadMarkerField),
-                                             options.spliced_payloads->size());
-    options.spliced_payloads->push_back(t.raw_view());
-    return absl::OkStatus();
-  }
   out->set_raw_data(t.raw_data() ? t.raw_data() : "", t.raw_size());
   return absl::OkStatus();
 }

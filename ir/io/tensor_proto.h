@@ -44,8 +44,6 @@ struct TensorExportOptions {
   // Without a writer: write tensors read from external data inline (raw_data) instead of keeping
   // their references.
   bool inline_external_data = false;
-  // See ExportOptions::spliced_payloads.
-  std::vector<std::string_view>* spliced_payloads = nullptr;
 };
 
 absl::Status ExportTensor(const Tensor& tensor, const TensorExportOptions& options,

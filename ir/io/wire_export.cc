@@ -216,7 +216,7 @@ class WireWriter {
   explicit WireWriter(const ExportOptions& options)
       : options_(options),
         tensor_options_{options.force_raw_data, options.external_writer, options.external_threshold,
-                        /*inline_external_data=*/false, /*spliced_payloads=*/nullptr} {}
+                        /*inline_external_data=*/false} {}
 
   absl::Status WriteModel(const Model& m, Out& out);
 
@@ -304,9 +304,7 @@ absl::Status WireWriter::WriteModel(const Model& m, Out& out) {
   }
   for (const auto& f : m.functions()) {
     onnx::FunctionProto p;
-    ExportOptions function_options = options_;
-    function_options.spliced_payloads = nullptr;
-    RETURN_IF_ERROR(ExportFunction(*f, function_options, &p));
+    RETURN_IF_ERROR(ExportFunction(*f, options_, &p));
     Proto(out, model::kFunctions, p);
   }
   for (const std::string& bytes : m.configuration()) {

@@ -8,7 +8,7 @@
 // go through their ExportX function and protobuf, so their rules live in one place.
 //
 // Large raw_data payloads are not copied: the result is a list of pieces, some pointing at the
-// tensors' own bytes (as SplicePayloads gives, see payload_splice.h), for writev.
+// tensors' own bytes, for writev.
 #ifndef ONNX_OPT_IR_IO_WIRE_EXPORT_H_
 #define ONNX_OPT_IR_IO_WIRE_EXPORT_H_
 
@@ -19,8 +19,7 @@
 
 namespace onnx_opt::ir::io {
 
-// `options.spliced_payloads` is not used: every raw_data of kMinSplicedPayload bytes or more becomes
-// a piece of its own.
+// Every raw_data of kMinSplicedPayload bytes or more becomes a piece of its own.
 absl::StatusOr<SplicedModel> WriteModelWire(const Model& model, const ExportOptions& options);
 
 }  // namespace onnx_opt::ir::io
