@@ -42,6 +42,20 @@ class StringBuffer final : public Buffer {
   std::string bytes_;
 };
 
+// Bytes allocated without being zeroed, for a producer that writes every one of them before anyone
+// reads them (Tensor::AllocateRaw).
+class HeapBuffer final : public Buffer {
+ public:
+  explicit HeapBuffer(size_t size) : bytes_(std::make_unique_for_overwrite<char[]>(size)), size_(size) {}
+  const char* data() const override { return bytes_.get(); }
+  size_t size() const override { return size_; }
+  char* mutable_data() { return bytes_.get(); }
+
+ private:
+  std::unique_ptr<char[]> bytes_;
+  size_t size_;
+};
+
 // A read-only, private mmap of a whole file.
 class MappedFile final : public Buffer {
  public:

@@ -3,11 +3,13 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <string>
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "ir/tensor.h"
 
 namespace onnx_opt::ir {
 namespace {
@@ -79,6 +81,18 @@ TEST(ScanReleasingTest, VisitsEveryByteOnceInOrder) {
   ScanReleasing(&memory, memory.data(), memory.size(), [&](const char* chunk, size_t n) { seen.append(chunk, n); });
   EXPECT_EQ(seen, bytes);
   ::unlink(path.c_str());
+}
+
+// Bytes a producer fills after AllocateRaw are the tensor's, and copies of the tensor share them.
+TEST(HeapBuffer, AllocateRawGivesTheTensorTheBytesWrittenThere) {
+  Tensor t(DataType::kUint8, {5});
+  char* bytes = t.AllocateRaw(5);
+  std::memcpy(bytes, "abcde", 5);
+  const Tensor copy = t;
+  EXPECT_EQ(t.raw_view(), "abcde");
+  EXPECT_EQ(copy.raw_view(), "abcde");
+  EXPECT_EQ(copy.raw_data(), t.raw_data());
+  EXPECT_EQ(t.raw_size(), 5u);
 }
 
 }  // namespace

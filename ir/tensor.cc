@@ -27,6 +27,15 @@ void Tensor::SetRawData(std::string bytes) {
   data_ = buffer_->data();
 }
 
+char* Tensor::AllocateRaw(size_t size) {
+  auto buffer = std::make_shared<HeapBuffer>(size);
+  char* bytes = buffer->mutable_data();
+  buffer_ = std::move(buffer);
+  data_ = bytes;
+  size_ = size;
+  return bytes;
+}
+
 bool Tensor::ContentEquals(const Tensor& other) const {
   if (type_ != other.type_ || dims_ != other.dims_ || size_ != other.size_ || strings_ != other.strings_) {
     return false;

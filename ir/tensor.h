@@ -65,6 +65,10 @@ class Tensor {
   // Shares `buffer` bytes [offset, offset+size) without copying.
   void SetRawView(std::shared_ptr<const Buffer> buffer, size_t offset, size_t size);
   void SetRawData(std::string bytes);
+  // Gives the tensor `size` new bytes, not zeroed, and returns them for the caller to fill before
+  // the tensor is read or copied: a producer that writes every byte (a pass computing new weights)
+  // is spared a pass zeroing megabytes first.
+  char* AllocateRaw(size_t size);
   const std::shared_ptr<const Buffer>& buffer() const { return buffer_; }
   // Reads the raw bytes whole in pieces, releasing mapped pages behind (see ScanReleasing).
   void ScanRaw(absl::FunctionRef<void(const char* chunk, size_t n)> fn) const {

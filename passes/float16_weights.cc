@@ -25,15 +25,14 @@ constexpr float kHalfMax = 65504.0f;
 // The float16 copy of `t`, or nullopt if some finite value would overflow.
 std::optional<ir::Tensor> ToHalf(const ir::Tensor& t) {
   const size_t n = t.raw_size() / sizeof(float);
-  std::string bytes(n * sizeof(uint16_t), '\0');
+  ir::Tensor half(ir::DataType::kFloat16, t.dims());
+  char* bytes = half.AllocateRaw(n * sizeof(uint16_t));
   for (size_t i = 0; i < n; ++i) {
     const float f = t.at<float>(i);
     if (std::isfinite(f) && std::fabs(f) > kHalfMax) return std::nullopt;
     const uint16_t h = ir::FloatToHalf(f);
-    std::memcpy(bytes.data() + i * sizeof(uint16_t), &h, sizeof(h));
+    std::memcpy(bytes + i * sizeof(uint16_t), &h, sizeof(h));
   }
-  ir::Tensor half(ir::DataType::kFloat16, t.dims());
-  half.SetRawData(std::move(bytes));
   return half;
 }
 

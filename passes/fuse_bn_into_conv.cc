@@ -26,9 +26,9 @@ using namespace rewrite;  // NOLINT(build/namespaces): the pattern vocabulary
 template <typename T>
 ir::Tensor ScaleRuns(const ir::Tensor& w, const std::vector<double>& factor, int64_t kernel) {
   const size_t count = static_cast<size_t>(kernel) * factor.size();
-  std::string bytes(count * sizeof(T), '\0');
+  ir::Tensor t(w.data_type(), w.dims());
   const char* in = w.raw_data();
-  char* out = bytes.data();
+  char* out = t.AllocateRaw(count * sizeof(T));
   auto scale = [&](size_t i, double f) {
     T v;
     std::memcpy(&v, in + i * sizeof(T), sizeof(T));
@@ -42,8 +42,6 @@ ir::Tensor ScaleRuns(const ir::Tensor& w, const std::vector<double>& factor, int
       for (int64_t k = 0; k < kernel; ++k, ++i) scale(i, factor[r]);
     }
   }
-  ir::Tensor t(w.data_type(), w.dims());
-  t.SetRawData(std::move(bytes));
   return t;
 }
 

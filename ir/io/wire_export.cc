@@ -92,6 +92,7 @@ class Out {
   uint64_t own_size() const { return size_ - view_bytes_; }
 
   void Append(const char* p, size_t n) {
+    if (n == 0) return;  // p may be null then (an empty string_view), which memcpy must not get
     if (open_capacity_ - open_used_ < n) NewBlock(n);
     std::memcpy(open_ + open_used_, p, n);
     open_used_ += n;
@@ -265,10 +266,10 @@ void MaybeBytes(Out& out, int field, const std::string& value, const ExplicitDef
 }
 
 void WireWriter::WritePairs(Out& parent, int field, const StringPairs& pairs) {
-  for (const auto& [k, v] : pairs) {
+  for (const auto& pair : pairs) {
     (void)Sub(parent, field, [&](Out& e) {
-      e.Bytes(entry::kKey, k);
-      e.Bytes(entry::kValue, v);
+      e.Bytes(entry::kKey, pair.first);
+      e.Bytes(entry::kValue, pair.second);
       return absl::OkStatus();
     });
   }
