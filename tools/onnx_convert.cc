@@ -7,12 +7,10 @@
 
 #include "absl/strings/str_cat.h"
 
-#include "converter/adapter.h"
 #include "converter/convert.h"
 #include "ir/io/model_io.h"
 #include "verify/equivalence.h"
 #include "schema/checker/checker.h"
-#include "tools/cli/background_task.h"
 #include "tools/cli/command_line.h"
 #include "tools/cli/input_flags.h"
 #include "tools/cli/phase_times.h"
@@ -76,9 +74,6 @@ int Main(int argc, char** argv) {
   };
   const std::string input = command_line.positional[0];
   const std::string output = FLAGS_output;
-  // The adapter registry (~930 adapters; a fifth of converting a 700-node model) is built on the
-  // second core while the model loads and is checked.
-  const cli::BackgroundTask adapters([] { converter::AdapterRegistry::Global(); });
   phases.Begin("load");
   absl::StatusOr<std::unique_ptr<ir::Model>> model = ReadModel(input);
   if (!model.ok()) {
