@@ -234,9 +234,15 @@ class WireWriter {
     if (s.ok()) parent.Message(field, child);
     return s;
   }
-  // A sub-message written by protobuf.
-  static void Proto(Out& parent, int field, const google::protobuf::MessageLite& message) {
+  // A sub-message written by protobuf (which cannot write one of 2 GiB or more).
+  static absl::Status Proto(Out& parent, int field, const google::protobuf::MessageLite& message) {
+    const size_t size = message.ByteSizeLong();
+    if (size > kMaxProtoBytes) {
+      return absl::ResourceExhaustedError(
+          absl::StrCat("a ", message.GetTypeName(), " of ", size, " bytes: protobuf cannot write 2 GiB or more"));
+    }
     parent.Bytes(field, message.SerializeAsString());
+    return absl::OkStatus();
   }
 
   absl::Status WriteGraph(const Graph& g, Out& out);
@@ -278,7 +284,7 @@ void WireWriter::WritePairs(Out& parent, int field, const StringPairs& pairs) {
 absl::Status WireWriter::WriteParsed(Out& parent, int field, const std::string& bytes, const char* what,
                                      const char* kind, google::protobuf::Message* message) {
   RETURN_IF_ERROR(ParseProtoBytes(bytes, what, kind, message));
-  Proto(parent, field, *message);
+  return Proto(parent, field, *message);
   return absl::OkStatus();
 }
 
@@ -306,7 +312,7 @@ absl::Status WireWriter::WriteModel(const Model& m, Out& out) {
   for (const auto& f : m.functions()) {
     onnx::FunctionProto p;
     RETURN_IF_ERROR(ExportFunction(*f, options_, &p));
-    Proto(out, model::kFunctions, p);
+    RETURN_IF_ERROR(Proto(out, model::kFunctions, p));
   }
   for (const std::string& bytes : m.configuration()) {
     onnx::DeviceConfigurationProto p;
@@ -447,8 +453,7 @@ absl::Status WireWriter::WriteTensorField(Out& parent, int field, const Tensor& 
     onnx::TensorProto p;
     RETURN_IF_ERROR(ExportTensor(t, tensor_options_, &p));
     if (name != nullptr) p.set_name(*name);
-    Proto(parent, field, p);
-    return absl::OkStatus();
+    return Proto(parent, field, p);
   }
   return Sub(parent, field, [&](Out& o) { return WriteTensor(t, name, o); });
 }
@@ -485,8 +490,7 @@ absl::Status WireWriter::WriteSparseTensorField(Out& parent, int field, const Sp
   onnx::SparseTensorProto p;
   RETURN_IF_ERROR(ExportSparseTensor(t, tensor_options_, &p));
   if (name != nullptr) p.mutable_values()->set_name(*name);
-  Proto(parent, field, p);
-  return absl::OkStatus();
+  return Proto(parent, field, p);
 }
 
 void WireWriter::WriteValueInfo(Out& parent, int field, const std::string& name, const Type& type,
