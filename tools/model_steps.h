@@ -58,9 +58,10 @@ struct OptimizeOutcome {
 };
 
 // Runs the pipeline in place over a model that CheckInputModel accepted (`input_check`: its warnings
-// are not reported again for the result), checks the result (CheckResultModel) and verifies it when asked ("verification failed, nothing written: ..."). On failure
-// `*usage_error` (when given) tells a pipeline the caller wrote wrong (unknown pass, bad syntax: the
-// parser's InvalidArgument) from a model the steps could not handle.
+// are not reported again for the result), checks the result (CheckResultModel) and verifies it when
+// asked ("verification failed, nothing written: ..."). On failure `*usage_error` (when given) tells a
+// pipeline the caller wrote wrong (unknown pass, bad syntax: the parser's InvalidArgument) from a
+// model the steps could not handle.
 absl::StatusOr<OptimizeOutcome> OptimizeCheckedModel(ir::Model& model,
                                                      const schema::checker::CheckResult& input_check,
                                                      const OptimizeRequest& request, const WarningSink& result_warnings,

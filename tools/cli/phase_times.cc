@@ -28,13 +28,16 @@ PhaseTimes::PhaseTimes(std::string tool)
       phase_start_faults_(FLAGS_time_phases ? MinorFaults() : 0),
       start_faults_(phase_start_faults_) {}
 
+void PhaseTimes::EndRunning(std::chrono::steady_clock::time_point now, int64_t faults) {
+  if (running_ < 0) return;
+  phases_[running_].time += now - phase_start_;
+  phases_[running_].faults += faults - phase_start_faults_;
+}
+
 void PhaseTimes::Begin(std::string_view phase) {
   const auto now = std::chrono::steady_clock::now();
   const int64_t faults = FLAGS_time_phases ? MinorFaults() : 0;
-  if (running_ >= 0) {
-    phases_[running_].time += now - phase_start_;
-    phases_[running_].faults += faults - phase_start_faults_;
-  }
+  EndRunning(now, faults);
   phase_start_ = now;
   phase_start_faults_ = faults;
   running_ = -1;
@@ -51,10 +54,7 @@ PhaseTimes::~PhaseTimes() {
   if (!FLAGS_time_phases) return;
   const auto now = std::chrono::steady_clock::now();
   const int64_t faults = MinorFaults();
-  if (running_ >= 0) {
-    phases_[running_].time += now - phase_start_;
-    phases_[running_].faults += faults - phase_start_faults_;
-  }
+  EndRunning(now, faults);
   // One write, so the lines are not interleaved with other stderr output.
   std::string lines = tool_ + ": phases (ms):";
   char number[32];

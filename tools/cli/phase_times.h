@@ -24,7 +24,7 @@ namespace onnx_opt::cli {
 class PhaseTimes {
  public:
   explicit PhaseTimes(std::string tool);
-  // Prints the line when --time-phases is set, however the run ends.
+  // Prints the lines when --time-phases is set, however the run ends.
   ~PhaseTimes();
   PhaseTimes(const PhaseTimes&) = delete;
   PhaseTimes& operator=(const PhaseTimes&) = delete;
@@ -33,6 +33,9 @@ class PhaseTimes {
   void Begin(std::string_view phase);
 
  private:
+  // Adds the time and faults since the running phase (if any) began to it; `faults` is the count now.
+  void EndRunning(std::chrono::steady_clock::time_point now, int64_t faults);
+
   const std::string tool_;
   const std::chrono::steady_clock::time_point start_;
   std::chrono::steady_clock::time_point phase_start_;
