@@ -14,6 +14,7 @@
 #include "ir/io/proto_export.h"
 #include "ir/io/proto_import.h"
 #include "ir/io/proto_parse.h"
+#include "ir/io/streamed_load.h"
 #include "ir/io/tensor_proto.h"
 #include "ir/io/wire_export.h"
 #include "ir/status_macros.h"
@@ -100,6 +101,7 @@ absl::StatusOr<std::unique_ptr<Model>> LoadModel(const std::string& path, const 
   // Files that cannot be mapped go through ParseProtoFile, for its errors.
   absl::StatusOr<std::shared_ptr<MappedFile>> file = MappedFile::Open(path);
   if (file.ok() && (*file)->size() > 0 && (*file)->size() <= kMaxProtoBytes) {
+    if (auto streamed = LoadStreamed(*file, path, import); streamed.has_value()) return *std::move(streamed);
     if (absl::Status s = ParseSplicing(*std::move(file), path, &import, &proto); !s.ok()) return OneLine(s);
   } else if (absl::Status s = ParseProtoFile(path, "an ONNX model", &proto); !s.ok()) {
     return OneLine(s);
@@ -111,11 +113,12 @@ absl::StatusOr<std::unique_ptr<Model>> LoadModelFromString(std::string_view byte
                                                            const LoadOptions& options) {
   ImportOptions import;
   import.external_data_dir = options.external_data_dir;
+  // One copy, which the tensors then view (protobuf would have copied them anyway).
+  auto buffer = std::make_shared<StringBuffer>(std::string(bytes));
+  if (auto streamed = LoadStreamed(buffer, "<memory>", import); streamed.has_value()) return *std::move(streamed);
   google::protobuf::Arena arena(ProtoArenaOptions());
   onnx::ModelProto& proto = *google::protobuf::Arena::CreateMessage<onnx::ModelProto>(&arena);
-  // One copy, which the tensors then view (protobuf would have copied them anyway).
-  if (absl::Status s = ParseSplicing(std::make_shared<StringBuffer>(std::string(bytes)), "<memory>", &import, &proto);
-      !s.ok()) {
+  if (absl::Status s = ParseSplicing(std::move(buffer), "<memory>", &import, &proto); !s.ok()) {
     return s;
   }
   return Import(proto, "<memory>", std::move(import));

@@ -7,6 +7,7 @@
 #include "absl/container/inlined_vector.h"
 #include "absl/functional/function_ref.h"
 #include "absl/strings/str_cat.h"
+#include "glog/logging.h"
 #include "ir/io/external_data.h"
 #include "ir/io/limits.h"
 #include "ir/io/proto_parse.h"
@@ -72,7 +73,8 @@ class Importer {
  public:
   explicit Importer(ExternalDataReader* external) : external_(external) {}
 
-  absl::StatusOr<std::unique_ptr<Model>> ImportModel(onnx::ModelProto& proto);
+  // `streamed`, when given, is the main graph (and `proto` has none).
+  absl::StatusOr<std::unique_ptr<Model>> ImportModel(onnx::ModelProto& proto, StreamedGraph* streamed);
 
  private:
   struct Scope {
@@ -95,10 +97,20 @@ class Importer {
     return Define(scope, v, where, [role] { return std::string(role); });
   }
   void Describe(const onnx::ValueInfoProto& p, Value* v);
-  absl::Status ImportGraph(onnx::GraphProto& proto, Graph& graph, const Scope* parent, int depth,
-                           const std::string& where);
+  // `streamed`, when given, holds the nodes and initializers (`proto` is its shell).
+  absl::Status ImportGraph(onnx::GraphProto& proto, StreamedGraph* streamed, Graph& graph, const Scope* parent,
+                           int depth, const std::string& where);
+  absl::Status ImportInitializer(onnx::TensorProto& init, Graph& graph, Scope& scope, const std::string& where);
   absl::Status ImportNodes(RepeatedPtrField<onnx::NodeProto>& protos, Graph& graph, Scope& scope,
                            int depth, const std::string& where);
+  absl::Status ImportStreamedNodes(StreamedGraph& streamed, Graph& graph, Scope& scope, int depth,
+                                   const std::string& where);
+  // The three steps of a node's import: the node and its outputs; its attributes, once every name of
+  // its graph is defined (a subgraph may use any); its inputs, likewise.
+  absl::StatusOr<Node*> CreateNode(onnx::NodeProto& p, Graph& graph, Scope& scope, const std::string& where);
+  absl::Status ImportAttributes(Node* n, onnx::NodeProto& p, const Scope& scope, int depth,
+                                const std::string& where);
+  absl::Status ImportInputs(Node* n, const onnx::NodeProto& p, const Scope& scope, const std::string& where);
   absl::StatusOr<Attribute> ImportAttribute(onnx::AttributeProto& proto, const Scope* scope,
                                             int depth, absl::FunctionRef<std::string()> where);
   absl::StatusOr<std::unique_ptr<Graph>> ImportSubgraph(onnx::GraphProto& proto, const Scope* scope,
@@ -135,13 +147,13 @@ absl::StatusOr<std::unique_ptr<Graph>> Importer::ImportSubgraph(onnx::GraphProto
                                                                 const Scope* scope, int depth,
                                                                 const std::string& fallback) {
   auto graph = std::make_unique<Graph>();
-  absl::Status s = ImportGraph(proto, *graph, scope, depth, GraphWhere(proto.name(), fallback));
+  absl::Status s = ImportGraph(proto, nullptr, *graph, scope, depth, GraphWhere(proto.name(), fallback));
   if (!s.ok()) return s;
   return graph;
 }
 
-absl::Status Importer::ImportGraph(onnx::GraphProto& proto, Graph& graph, const Scope* parent,
-                                   int depth, const std::string& where) {
+absl::Status Importer::ImportGraph(onnx::GraphProto& proto, StreamedGraph* streamed, Graph& graph,
+                                   const Scope* parent, int depth, const std::string& where) {
   if (depth > kMaxGraphDepth) {
     return Invalid(absl::StrCat(where, ": subgraphs are nested more than ", kMaxGraphDepth,
                                 " levels deep"));
@@ -156,31 +168,25 @@ absl::Status Importer::ImportGraph(onnx::GraphProto& proto, Graph& graph, const 
 
   Scope scope{parent, {}};
   // Every name this graph defines, about: growing the map step by step rehashed it a dozen times.
-  scope.values.reserve(static_cast<size_t>(proto.input_size() + proto.initializer_size() +
-                                           proto.sparse_initializer_size() + proto.node_size()));
+  const size_t initializers = streamed != nullptr ? streamed->num_initializers() : proto.initializer_size();
+  const size_t nodes = streamed != nullptr ? streamed->num_nodes() : proto.node_size();
+  scope.values.reserve(static_cast<size_t>(proto.input_size() + proto.sparse_initializer_size()) + initializers +
+                       nodes);
   for (const auto& in : proto.input()) {
     Value* v = graph.AddInput(in.name());
     Describe(in, v);
     if (absl::Status s = Define(scope, v, where, "graph input"); !s.ok()) return s;
   }
-  for (auto& init : *proto.mutable_initializer()) {
-    const std::string& name = init.name();  // ImportTensor leaves the name alone
-    absl::StatusOr<Tensor> tensor =
-        ImportTensor(init, external_, [&] { return absl::StrCat(where, ": initializer '", name, "'"); });
-    if (!tensor.ok()) return tensor.status();
-    if (name.empty()) return Invalid(absl::StrCat(where, ": an initializer has no name"));
-    auto it = scope.values.find(name);
-    if (it != scope.values.end() && it->second->is_graph_input() && !it->second->is_initializer()) {
-      // A graph input with a default (IR < 4 lists every initializer as an input too).
-      graph.SetInitializer(it->second, *std::move(tensor));
-      continue;
+  if (streamed != nullptr) {
+    onnx::TensorProto init;  // reused: its memory serves every initializer in turn
+    for (size_t i = 0; i < initializers; ++i) {
+      if (absl::Status s = streamed->ParseInitializer(i, &init); !s.ok()) return s;
+      if (absl::Status s = ImportInitializer(init, graph, scope, where); !s.ok()) return s;
     }
-    if (it != scope.values.end()) {
-      return Invalid(absl::StrCat(where, ": initializer '", name, "' is already defined by ",
-                                  Definer(it->second)));
+  } else {
+    for (auto& init : *proto.mutable_initializer()) {
+      if (absl::Status s = ImportInitializer(init, graph, scope, where); !s.ok()) return s;
     }
-    Value* v = graph.AddInitializer(*std::move(tensor));
-    scope.values.emplace(v->name(), v);
   }
   for (auto& sparse : *proto.mutable_sparse_initializer()) {
     const std::string name = sparse.values().name();
@@ -195,7 +201,9 @@ absl::Status Importer::ImportGraph(onnx::GraphProto& proto, Graph& graph, const 
     if (absl::Status s = Define(scope, v, where, "sparse initializer"); !s.ok()) return s;
   }
 
-  if (absl::Status s = ImportNodes(*proto.mutable_node(), graph, scope, depth, where); !s.ok()) {
+  if (absl::Status s = streamed != nullptr ? ImportStreamedNodes(*streamed, graph, scope, depth, where)
+                                            : ImportNodes(*proto.mutable_node(), graph, scope, depth, where);
+      !s.ok()) {
     return s;
   }
 
@@ -246,61 +254,150 @@ void Importer::ImportValueInfo(const RepeatedPtrField<onnx::ValueInfoProto>& pro
   }
 }
 
+absl::Status Importer::ImportInitializer(onnx::TensorProto& init, Graph& graph, Scope& scope,
+                                         const std::string& where) {
+  const std::string& name = init.name();  // ImportTensor leaves the name alone
+  absl::StatusOr<Tensor> tensor =
+      ImportTensor(init, external_, [&] { return absl::StrCat(where, ": initializer '", name, "'"); });
+  if (!tensor.ok()) return tensor.status();
+  if (name.empty()) return Invalid(absl::StrCat(where, ": an initializer has no name"));
+  auto it = scope.values.find(name);
+  if (it != scope.values.end() && it->second->is_graph_input() && !it->second->is_initializer()) {
+    // A graph input with a default (IR < 4 lists every initializer as an input too).
+    graph.SetInitializer(it->second, *std::move(tensor));
+    return absl::OkStatus();
+  }
+  if (it != scope.values.end()) {
+    return Invalid(absl::StrCat(where, ": initializer '", name, "' is already defined by ",
+                                Definer(it->second)));
+  }
+  Value* v = graph.AddInitializer(*std::move(tensor));
+  scope.values.emplace(v->name(), v);
+  return absl::OkStatus();
+}
+
+absl::StatusOr<Node*> Importer::CreateNode(onnx::NodeProto& p, Graph& graph, Scope& scope,
+                                           const std::string& where) {
+  Node* n = graph.Append(Node::Create(p.domain(), p.op_type(), {},
+                                      std::vector<std::string>(p.output().begin(), p.output().end())));
+  ExplicitDefaults& defaults = n->mutable_explicit_defaults();
+  if (p.has_domain() && p.domain().empty()) defaults.set(field::kNodeDomain);
+  if (p.has_op_type() && p.op_type().empty()) defaults.set(field::kNodeOpType);
+  if (p.has_name() && p.name().empty()) defaults.set(field::kNodeName);
+  if (p.has_doc_string() && p.doc_string().empty()) defaults.set(field::kNodeDocString);
+  if (p.has_overload() && p.overload().empty()) defaults.set(field::kNodeOverload);
+  n->set_name(p.name());
+  n->set_doc_string(p.doc_string());
+  n->set_overload(p.overload());
+  n->set_metadata_props(ImportPairs(p.metadata_props()));
+  for (const auto& dc : p.device_configurations()) {
+    n->mutable_device_configurations().push_back(dc.SerializeAsString());
+  }
+  for (size_t i = 0; i < n->num_outputs(); ++i) {
+    Value* out = n->output(i);
+    if (out->name().empty()) continue;  // an omitted optional output
+    absl::Status s = Define(scope, out, where, [n] { return absl::StrCat(n->Describe(), " output"); });
+    if (!s.ok()) return s;
+  }
+  return n;
+}
+
+absl::Status Importer::ImportAttributes(Node* n, onnx::NodeProto& p, const Scope& scope, int depth,
+                                        const std::string& where) {
+  auto node_where = [&where, n] { return absl::StrCat(where, ": ", n->Describe()); };
+  n->ReserveAttributes(static_cast<size_t>(p.attribute_size()));
+  for (onnx::AttributeProto& ap : *p.mutable_attribute()) {
+    if (n->FindAttribute(ap.name()) != nullptr) {
+      return Invalid(absl::StrCat(node_where(), " has two attributes named '", ap.name(), "'"));
+    }
+    absl::StatusOr<Attribute> attr = ImportAttribute(ap, &scope, depth, node_where);
+    if (!attr.ok()) return attr.status();
+    n->SetAttribute(*std::move(attr));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Importer::ImportInputs(Node* n, const onnx::NodeProto& p, const Scope& scope,
+                                    const std::string& where) {
+  for (const std::string& name : p.input()) {
+    if (name.empty()) {
+      n->AddInput(nullptr);  // an omitted optional input
+      continue;
+    }
+    Value* v = scope.Find(name);
+    if (v == nullptr) {
+      return Invalid(absl::StrCat(where, ": ", n->Describe(), " input '", name, "' is not defined"));
+    }
+    n->AddInput(v);
+  }
+  return absl::OkStatus();
+}
+
 absl::Status Importer::ImportNodes(RepeatedPtrField<onnx::NodeProto>& protos, Graph& graph,
                                    Scope& scope, int depth, const std::string& where) {
-  // 1. Every node and its outputs, so that any node may name any output of its graph.
   std::vector<std::pair<Node*, onnx::NodeProto*>> nodes;
   nodes.reserve(protos.size());
   for (onnx::NodeProto& p : protos) {
-    Node* n = graph.Append(Node::Create(p.domain(), p.op_type(), {},
-                                        std::vector<std::string>(p.output().begin(), p.output().end())));
-    ExplicitDefaults& defaults = n->mutable_explicit_defaults();
-    if (p.has_domain() && p.domain().empty()) defaults.set(field::kNodeDomain);
-    if (p.has_op_type() && p.op_type().empty()) defaults.set(field::kNodeOpType);
-    if (p.has_name() && p.name().empty()) defaults.set(field::kNodeName);
-    if (p.has_doc_string() && p.doc_string().empty()) defaults.set(field::kNodeDocString);
-    if (p.has_overload() && p.overload().empty()) defaults.set(field::kNodeOverload);
-    n->set_name(p.name());
-    n->set_doc_string(p.doc_string());
-    n->set_overload(p.overload());
-    n->set_metadata_props(ImportPairs(p.metadata_props()));
-    for (const auto& dc : p.device_configurations()) {
-      n->mutable_device_configurations().push_back(dc.SerializeAsString());
-    }
-    for (size_t i = 0; i < n->num_outputs(); ++i) {
-      Value* out = n->output(i);
-      if (out->name().empty()) continue;  // an omitted optional output
-      absl::Status s = Define(scope, out, where, [n] { return absl::StrCat(n->Describe(), " output"); });
-      if (!s.ok()) return s;
-    }
-    nodes.emplace_back(n, &p);
+    absl::StatusOr<Node*> n = CreateNode(p, graph, scope, where);
+    if (!n.ok()) return n.status();
+    nodes.emplace_back(*n, &p);
   }
-  // 2. Attributes: subgraphs now see every name of this graph.
   for (auto& [n, p] : nodes) {
-    auto node_where = [&where, n = n] { return absl::StrCat(where, ": ", n->Describe()); };
-    n->ReserveAttributes(static_cast<size_t>(p->attribute_size()));
-    for (onnx::AttributeProto& ap : *p->mutable_attribute()) {
-      if (n->FindAttribute(ap.name()) != nullptr) {
-        return Invalid(absl::StrCat(node_where(), " has two attributes named '", ap.name(), "'"));
-      }
-      absl::StatusOr<Attribute> attr = ImportAttribute(ap, &scope, depth, node_where);
-      if (!attr.ok()) return attr.status();
-      n->SetAttribute(*std::move(attr));
-    }
+    if (absl::Status s = ImportAttributes(n, *p, scope, depth, where); !s.ok()) return s;
   }
-  // 3. Inputs.
   for (auto& [n, p] : nodes) {
-    for (const std::string& name : p->input()) {
-      if (name.empty()) {
-        n->AddInput(nullptr);  // an omitted optional input
-        continue;
-      }
-      Value* v = scope.Find(name);
-      if (v == nullptr) {
-        return Invalid(absl::StrCat(where, ": ", n->Describe(), " input '", name, "' is not defined"));
-      }
-      n->AddInput(v);
+    if (absl::Status s = ImportInputs(n, *p, scope, where); !s.ok()) return s;
+  }
+  return absl::OkStatus();
+}
+
+// A node with a subgraph attribute (If, Loop, Scan): its body may use any name of the graph around.
+bool HasGraphAttribute(const onnx::NodeProto& p) {
+  for (const onnx::AttributeProto& a : p.attribute()) {
+    if (a.has_g() || a.graphs_size() > 0) return true;
+  }
+  return false;
+}
+
+absl::Status Importer::ImportStreamedNodes(StreamedGraph& streamed, Graph& graph, Scope& scope, int depth,
+                                           const std::string& where) {
+  // The main graph's scope has no parent, so a name found now is the one it will be when every node
+  // is defined (a second definition is an error). Most models list their nodes in order: a node is
+  // then whole after one parse. The rest (a subgraph attribute, an input defined further down) are
+  // parsed again at the end for what is left.
+  CHECK(scope.parent == nullptr);
+  struct Later {
+    size_t index;
+    Node* node;
+    bool attributes;
+    bool inputs;
+  };
+  std::vector<Later> later;
+  onnx::NodeProto p;  // reused: its memory serves every node in turn
+  for (size_t i = 0; i < streamed.num_nodes(); ++i) {
+    if (absl::Status s = streamed.ParseNode(i, &p); !s.ok()) return s;
+    absl::StatusOr<Node*> n = CreateNode(p, graph, scope, where);
+    if (!n.ok()) return n.status();
+    const bool attributes_later = HasGraphAttribute(p);
+    if (!attributes_later) {
+      if (absl::Status s = ImportAttributes(*n, p, scope, depth, where); !s.ok()) return s;
     }
+    bool inputs_defined = true;
+    for (const std::string& name : p.input()) inputs_defined &= name.empty() || scope.Find(name) != nullptr;
+    if (inputs_defined) {
+      if (absl::Status s = ImportInputs(*n, p, scope, where); !s.ok()) return s;
+    }
+    if (attributes_later || !inputs_defined) later.push_back(Later{i, *n, attributes_later, !inputs_defined});
+  }
+  for (const Later& l : later) {
+    if (!l.attributes) continue;
+    if (absl::Status s = streamed.ParseNode(l.index, &p); !s.ok()) return s;
+    if (absl::Status s = ImportAttributes(l.node, p, scope, depth, where); !s.ok()) return s;
+  }
+  for (const Later& l : later) {
+    if (!l.inputs) continue;
+    if (absl::Status s = streamed.ParseNode(l.index, &p); !s.ok()) return s;
+    if (absl::Status s = ImportInputs(l.node, p, scope, where); !s.ok()) return s;
   }
   return absl::OkStatus();
 }
@@ -464,7 +561,7 @@ absl::StatusOr<std::unique_ptr<Function>> Importer::ImportFunction(onnx::Functio
   return f;
 }
 
-absl::StatusOr<std::unique_ptr<Model>> Importer::ImportModel(onnx::ModelProto& p) {
+absl::StatusOr<std::unique_ptr<Model>> Importer::ImportModel(onnx::ModelProto& p, StreamedGraph* streamed) {
   auto model = std::make_unique<Model>();
   ExplicitDefaults& defaults = model->mutable_explicit_defaults();
   if (p.has_ir_version() && p.ir_version() == 0) defaults.set(field::kModelIrVersion);
@@ -483,13 +580,13 @@ absl::StatusOr<std::unique_ptr<Model>> Importer::ImportModel(onnx::ModelProto& p
   model->set_doc_string(p.doc_string());
   model->mutable_metadata_props() = ImportPairs(p.metadata_props());
 
-  if (!p.has_graph()) return Invalid("the model has no graph");
+  if (!p.has_graph() && streamed == nullptr) return Invalid("the model has no graph");
   if (p.ir_version() >= 3 && p.opset_import_size() == 0) {
     return Invalid(absl::StrCat("the model (IR version ", p.ir_version(),
                                 ") imports no operator set"));
   }
-  if (absl::Status s = ImportGraph(*p.mutable_graph(), model->graph(), nullptr, 0,
-                                   GraphWhere(p.graph().name(), "main graph"));
+  onnx::GraphProto& graph = streamed != nullptr ? streamed->shell() : *p.mutable_graph();
+  if (absl::Status s = ImportGraph(graph, streamed, model->graph(), nullptr, 0, GraphWhere(graph.name(), "main graph"));
       !s.ok()) {
     return s;
   }
@@ -506,13 +603,26 @@ absl::StatusOr<std::unique_ptr<Model>> Importer::ImportModel(onnx::ModelProto& p
 
 }  // namespace
 
-absl::StatusOr<std::unique_ptr<Model>> ImportModel(onnx::ModelProto& proto,
-                                                   const ImportOptions& options) {
+namespace {
+
+absl::StatusOr<std::unique_ptr<Model>> Import(onnx::ModelProto& proto, StreamedGraph* graph,
+                                              const ImportOptions& options) {
   ExternalDataReader external(options.external_data_dir, options.external_data_second_dir);
   if (options.spliced_file != nullptr) external.SetSplicedPayloads(options.spliced_file, options.spliced_payloads);
-  absl::StatusOr<std::unique_ptr<Model>> model = Importer(&external).ImportModel(proto);
+  absl::StatusOr<std::unique_ptr<Model>> model = Importer(&external).ImportModel(proto, graph);
   if (!model.ok()) return OneLine(model.status());
   return model;
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<Model>> ImportModel(onnx::ModelProto& proto, const ImportOptions& options) {
+  return Import(proto, nullptr, options);
+}
+
+absl::StatusOr<std::unique_ptr<Model>> ImportModel(onnx::ModelProto& proto, StreamedGraph& graph,
+                                                   const ImportOptions& options) {
+  return Import(proto, &graph, options);
 }
 
 }  // namespace onnx_opt::ir::io

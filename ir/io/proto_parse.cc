@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -20,20 +21,6 @@ absl::Status ParseError(const std::string& source, const std::string& what, cons
   return absl::InvalidArgumentError(absl::StrCat("cannot parse '", source, "' as ", what, ": ", why));
 }
 
-absl::Status ParseStream(google::protobuf::io::ZeroCopyInputStream* stream, const std::string& source,
-                         const std::string& what, google::protobuf::Message* message) {
-  google::protobuf::io::CodedInputStream coded(stream);
-  coded.SetTotalBytesLimit(static_cast<int>(kMaxProtoBytes));
-  coded.SetRecursionLimit(kProtoRecursionLimit);
-  // Partial: ONNX messages have no required fields, and missing ones are checked by the importer.
-  if (!message->ParsePartialFromCodedStream(&coded) || !coded.ConsumedEntireMessage()) {
-    return ParseError(source, what,
-                      absl::StrCat("the data is truncated or corrupt (or nests deeper than ",
-                                   kProtoRecursionLimit, " message levels)"));
-  }
-  return absl::OkStatus();
-}
-
 // Bytes in memory that protobuf can parse: some, and under its 2 GiB limit.
 absl::Status CheckParseableSize(uint64_t size, const std::string& source, const std::string& what) {
   if (size == 0) return ParseError(source, what, "there are no bytes");
@@ -43,50 +30,84 @@ absl::Status CheckParseableSize(uint64_t size, const std::string& source, const 
   return absl::OkStatus();
 }
 
-// Reads consecutive pieces of memory as one stream, without copying them.
-class PiecesInputStream final : public google::protobuf::io::ZeroCopyInputStream {
+// Reads runs of consecutive pieces of memory as one stream, without copying them.
+class SpansInputStream final : public google::protobuf::io::ZeroCopyInputStream {
  public:
-  explicit PiecesInputStream(const std::vector<std::string_view>& pieces) : pieces_(pieces) {}
+  SpansInputStream(const std::vector<std::string_view>& pieces, absl::Span<const PieceSpan> spans)
+      : pieces_(pieces), spans_(spans) {
+    if (!spans_.empty()) Enter(0);
+  }
 
   bool Next(const void** data, int* size) override {
-    for (; index_ < pieces_.size(); ++index_, offset_ = 0) {
-      const std::string_view piece = pieces_[index_];
-      if (offset_ < piece.size()) {
-        *data = piece.data() + offset_;
-        *size = static_cast<int>(piece.size() - offset_);
-        offset_ = piece.size();
-        count_ += *size;
-        return true;
+    while (span_ < spans_.size()) {
+      if (left_in_span_ > 0 && index_ < pieces_.size()) {
+        const std::string_view piece = pieces_[index_];
+        if (offset_ < piece.size()) {
+          const uint64_t n = std::min<uint64_t>(piece.size() - offset_, left_in_span_);
+          *data = piece.data() + offset_;
+          *size = static_cast<int>(n);
+          offset_ += n;
+          left_in_span_ -= n;
+          count_ += static_cast<int64_t>(n);
+          return true;
+        }
+        ++index_;
+        offset_ = 0;
+        continue;
       }
+      if (++span_ < spans_.size()) Enter(span_);
     }
     return false;
   }
-  // Only into the piece Next returned last, as the interface allows.
+  // Only into the chunk Next returned last, as the interface allows.
   void BackUp(int count) override {
     offset_ -= static_cast<size_t>(count);
+    left_in_span_ += static_cast<uint64_t>(count);
     count_ -= count;
   }
   bool Skip(int count) override {
-    for (; count > 0 && index_ < pieces_.size(); ++index_, offset_ = 0) {
-      const size_t left = pieces_[index_].size() - offset_;
-      if (static_cast<size_t>(count) < left) {
-        offset_ += static_cast<size_t>(count);
-        count_ += count;
+    const void* data;
+    int size;
+    while (count > 0 && Next(&data, &size)) {
+      if (size > count) {
+        BackUp(size - count);
         return true;
       }
-      count -= static_cast<int>(left);
-      count_ += static_cast<int64_t>(left);
+      count -= size;
     }
     return count == 0;
   }
   int64_t ByteCount() const override { return count_; }
 
  private:
+  void Enter(size_t span) {
+    index_ = spans_[span].index;
+    offset_ = spans_[span].offset;
+    left_in_span_ = spans_[span].size;
+  }
+
   const std::vector<std::string_view>& pieces_;
+  absl::Span<const PieceSpan> spans_;
+  size_t span_ = 0;
   size_t index_ = 0;
   size_t offset_ = 0;  // within pieces_[index_]
+  uint64_t left_in_span_ = 0;
   int64_t count_ = 0;
 };
+
+absl::Status ParseStream(google::protobuf::io::ZeroCopyInputStream* stream, int depth, const std::string& source,
+                         const std::string& what, google::protobuf::Message* message) {
+  google::protobuf::io::CodedInputStream coded(stream);
+  coded.SetTotalBytesLimit(static_cast<int>(kMaxProtoBytes));
+  coded.SetRecursionLimit(kProtoRecursionLimit - depth);
+  // Partial: ONNX messages have no required fields, and missing ones are checked by the importer.
+  if (!message->ParsePartialFromCodedStream(&coded) || !coded.ConsumedEntireMessage()) {
+    return ParseError(source, what,
+                      absl::StrCat("the data is truncated or corrupt (or nests deeper than ",
+                                   kProtoRecursionLimit, " message levels)"));
+  }
+  return absl::OkStatus();
+}
 
 }  // namespace
 
@@ -138,7 +159,7 @@ absl::Status ParseProtoFile(const std::string& path, const std::string& what,
   }
   google::protobuf::io::FileInputStream stream(fd);
   stream.SetCloseOnDelete(true);
-  absl::Status status = ParseStream(&stream, path, what, message);
+  absl::Status status = ParseStream(&stream, 0, path, what, message);
   if (status.ok() && stream.GetErrno() != 0) {
     return ParseError(path, what, absl::StrCat("read error: ", std::strerror(stream.GetErrno())));
   }
@@ -149,15 +170,21 @@ absl::Status ParseProtoBytes(std::string_view bytes, const std::string& source,
                              const std::string& what, google::protobuf::Message* message) {
   if (absl::Status s = CheckParseableSize(bytes.size(), source, what); !s.ok()) return s;
   google::protobuf::io::ArrayInputStream stream(bytes.data(), static_cast<int>(bytes.size()));
-  return ParseStream(&stream, source, what, message);
+  return ParseStream(&stream, 0, source, what, message);
 }
 
 absl::Status ParseProtoPieces(const std::vector<std::string_view>& pieces, uint64_t size,
                               const std::string& source, const std::string& what,
                               google::protobuf::Message* message) {
   if (absl::Status s = CheckParseableSize(size, source, what); !s.ok()) return s;
-  PiecesInputStream stream(pieces);
-  return ParseStream(&stream, source, what, message);
+  return ParseProtoSpans(pieces, {PieceSpan{0, 0, size}}, 0, source, what, message);
+}
+
+absl::Status ParseProtoSpans(const std::vector<std::string_view>& pieces, absl::Span<const PieceSpan> spans,
+                             int depth, const std::string& source, const std::string& what,
+                             google::protobuf::Message* message) {
+  SpansInputStream stream(pieces, spans);
+  return ParseStream(&stream, depth, source, what, message);
 }
 
 }  // namespace onnx_opt::ir::io

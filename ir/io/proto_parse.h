@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/types/span.h"
 #include "google/protobuf/message.h"
 
 namespace onnx_opt::ir::io {
@@ -31,6 +32,20 @@ absl::Status ParseProtoBytes(std::string_view bytes, const std::string& source,
 absl::Status ParseProtoPieces(const std::vector<std::string_view>& pieces, uint64_t size,
                               const std::string& source, const std::string& what,
                               google::protobuf::Message* message);
+
+// A run of `size` bytes of consecutive pieces, starting in pieces[index] at `offset`.
+struct PieceSpan {
+  size_t index = 0;
+  size_t offset = 0;
+  uint64_t size = 0;
+};
+
+// Parses the bytes of `spans`, one after the other, as one message: some fields of a message that
+// lies in `pieces` (streamed_load.h). `depth` is how deep that message sits in the file, so that the
+// nesting limit counts as it would in a parse of the whole file.
+absl::Status ParseProtoSpans(const std::vector<std::string_view>& pieces, absl::Span<const PieceSpan> spans,
+                             int depth, const std::string& source, const std::string& what,
+                             google::protobuf::Message* message);
 
 }  // namespace onnx_opt::ir::io
 
