@@ -9,7 +9,8 @@ namespace onnx_opt::cli {
 // allocates models' worth of memory between phases (parse, import, passes, export), so those
 // defaults cost a system call and a page fault per 4 KiB each time the memory comes back. The heap
 // is kept and grown in large steps instead; blocks of kMmapThreshold and more (large tensors)
-// still get their own mapping, so that freeing them returns their pages at once.
+// still get their own mapping, so that freeing them returns their pages at once. Threads share the
+// one heap.
 void TuneAllocatorForTool();
 
 }  // namespace onnx_opt::cli
