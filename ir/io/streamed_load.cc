@@ -98,15 +98,31 @@ class PieceCursor {
   uint64_t left_;
 };
 
-// Appends the field that starts at `start` and ends at `end` (positions of one cursor) to `spans`,
-// joining it to the last span when that one ends where it starts.
-void AppendField(const PieceSpan& start, const PieceSpan& end, bool follows_last, std::vector<PieceSpan>* spans) {
-  const uint64_t size = start.size - end.size;
-  if (follows_last && !spans->empty()) {
-    spans->back().size += size;
-  } else {
-    spans->push_back(PieceSpan{start.index, start.offset, size});
+// Walks the fields of the message in `span`: each length-delimited field `take` accepts (by number,
+// with where its contents lie) is its caller's; every other field is appended to `rest`, runs of
+// neighbours joined into one span. False on wire data the cursor does not follow.
+template <typename Take>
+bool SortFields(const std::vector<std::string_view>& pieces, PieceSpan span, Take take, std::vector<PieceSpan>* rest) {
+  PieceCursor cursor(pieces, span);
+  bool last_in_rest = false;
+  while (!cursor.done()) {
+    const PieceSpan start = cursor.here();
+    uint32_t number, wire_type;
+    PieceSpan contents;
+    if (!cursor.Next(&number, &wire_type, &contents)) return false;
+    if (wire_type == kLengthDelimited && take(number, contents)) {
+      last_in_rest = false;
+      continue;
+    }
+    const uint64_t size = start.size - cursor.here().size;
+    if (last_in_rest) {
+      rest->back().size += size;
+    } else {
+      rest->push_back(PieceSpan{start.index, start.offset, size});
+    }
+    last_in_rest = true;
   }
+  return true;
 }
 
 class WireGraph final : public StreamedGraph {
@@ -116,26 +132,14 @@ class WireGraph final : public StreamedGraph {
 
   // Sorts the graph's fields: nodes, initializers and the rest (the shell).
   bool Scan(PieceSpan graph) {
-    PieceCursor cursor(pieces_, graph);
-    bool last_in_shell = false;
-    while (!cursor.done()) {
-      const PieceSpan start = cursor.here();
-      uint32_t number, wire_type;
-      PieceSpan contents;
-      if (!cursor.Next(&number, &wire_type, &contents)) return false;
-      const bool message = wire_type == kLengthDelimited;
-      if (message && number == kGraphNodeField) {
-        nodes_.push_back(contents);
-        last_in_shell = false;
-      } else if (message && number == kGraphInitializerField) {
-        initializers_.push_back(contents);
-        last_in_shell = false;
-      } else {
-        AppendField(start, cursor.here(), last_in_shell, &shell_spans_);
-        last_in_shell = true;
-      }
-    }
-    return true;
+    return SortFields(
+        pieces_, graph,
+        [this](uint32_t number, PieceSpan contents) {
+          if (number == kGraphNodeField) nodes_.push_back(contents);
+          if (number == kGraphInitializerField) initializers_.push_back(contents);
+          return number == kGraphNodeField || number == kGraphInitializerField;
+        },
+        &shell_spans_);
   }
 
   absl::Status ParseShell() { return Parse(shell_spans_, 1, &shell_); }
@@ -182,25 +186,21 @@ std::optional<absl::StatusOr<std::unique_ptr<Model>>> LoadStreamed(std::shared_p
   const uint64_t size = stripped.has_value() ? stripped->size : view.size();
   if (stripped.has_value()) import.spliced_file = std::move(bytes);
 
-  // The model's fields: the graph apart, the rest parsed as a ModelProto without it.
+  // The model's fields: the graph apart, the rest parsed as a ModelProto without it. A second graph
+  // field is left to a whole parse, which merges the two.
   std::vector<PieceSpan> rest;
   std::optional<PieceSpan> graph_span;
-  PieceCursor cursor(pieces, PieceSpan{0, 0, size});
-  bool last_in_rest = false;
-  while (!cursor.done()) {
-    const PieceSpan start = cursor.here();
-    uint32_t number, wire_type;
-    PieceSpan contents;
-    if (!cursor.Next(&number, &wire_type, &contents)) return std::nullopt;
-    if (number == kModelGraphField && wire_type == kLengthDelimited) {
-      if (graph_span.has_value()) return std::nullopt;
-      graph_span = contents;
-      last_in_rest = false;
-    } else {
-      AppendField(start, cursor.here(), last_in_rest, &rest);
-      last_in_rest = true;
-    }
-  }
+  bool graph_twice = false;
+  const bool scanned = SortFields(
+      pieces, PieceSpan{0, 0, size},
+      [&](uint32_t number, PieceSpan contents) {
+        if (number != kModelGraphField) return false;
+        graph_twice |= graph_span.has_value();
+        graph_span = contents;
+        return true;
+      },
+      &rest);
+  if (!scanned || graph_twice) return std::nullopt;
   if (!graph_span.has_value()) return std::nullopt;
   WireGraph graph(pieces, source);
   if (!graph.Scan(*graph_span)) return std::nullopt;
