@@ -3,7 +3,6 @@
 #include <sys/mman.h>
 
 #include <algorithm>
-#include <array>
 #include <cstdint>
 #include <cstdlib>
 #include <iterator>
@@ -18,9 +17,10 @@
 namespace onnx_opt::ir {
 namespace {
 
-constexpr size_t kSlotsPerSlab = 4096;
-constexpr size_t kWordsPerSlab = kSlotsPerSlab / 64;
+// A slab is one 2 MiB page, filled whole with slots: from the second slab on it is backed by a huge
+// page, which is resident whole once touched, so a part left unused would be memory paid for twice.
 constexpr size_t kHugePage = size_t{2} << 20;
+constexpr size_t kCacheLine = 64;
 
 // Hands out the free slot with the lowest address in the oldest slab that has one, so that objects
 // created one after another sit next to each other even after others were freed: a free list (last
@@ -30,7 +30,11 @@ class Pool {
  public:
   void* Allocate(size_t size) {
     std::lock_guard<std::mutex> lock(mu_);
-    if (slot_size_ == 0) slot_size_ = RoundUp(size);
+    if (slot_size_ == 0) {
+      slot_size_ = RoundUp(size);
+      CHECK_LE(slot_size_, kHugePage) << "object too large for the slab pool";
+      slots_per_slab_ = kHugePage / slot_size_;
+    }
     CHECK_LE(size, slot_size_) << "slab pool used for objects of different sizes";
     if (with_free_.empty()) AddSlab();
     const size_t index = *with_free_.begin();
@@ -52,7 +56,7 @@ class Pool {
     const size_t index = std::prev(it)->second;
     Slab& slab = slabs_[index];
     const size_t pos = static_cast<size_t>(slot - slab.memory.get()) / slot_size_;
-    CHECK_LT(pos, kSlotsPerSlab) << "freeing memory the slab pool did not hand out";
+    CHECK_LT(pos, slots_per_slab_) << "freeing memory the slab pool did not hand out";
     const size_t word = pos / 64;
     const uint64_t mask = uint64_t{1} << (pos % 64);
     CHECK((slab.free_bits[word] & mask) == 0) << "slot freed twice";
@@ -67,13 +71,15 @@ class Pool {
       void operator()(std::byte* p) const { std::free(p); }
     };
     std::unique_ptr<std::byte, FreeMemory> memory;
-    std::array<uint64_t, kWordsPerSlab> free_bits;  // bit set: slot free
-    size_t free_count = kSlotsPerSlab;
+    std::vector<uint64_t> free_bits;  // bit set: slot free
+    size_t free_count = 0;
     size_t first_free_word = 0;  // no free slot before this word
   };
 
+  // Objects of a cache line or more start on a line, so that the fields a walk reads first (they
+  // come first in Node and Value) cost one line, not two.
   static size_t RoundUp(size_t size) {
-    const size_t a = alignof(std::max_align_t);
+    const size_t a = size >= kCacheLine ? kCacheLine : alignof(std::max_align_t);
     return (size + a - 1) / a * a;
   }
 
@@ -83,14 +89,16 @@ class Pool {
     // where the kernel offers them: a walk over a large graph then stays within a few TLB entries.
     // Not the first: a huge page is zeroed whole on first touch (about 0.2 ms each, a tenth of
     // loading a 700-node model), while a small graph touches only a few small pages of its slab.
-    const size_t bytes = (slot_size_ * kSlotsPerSlab + kHugePage - 1) / kHugePage * kHugePage;
+    const size_t bytes = kHugePage;
     void* memory = std::aligned_alloc(kHugePage, bytes);
     CHECK(memory != nullptr) << "out of memory for a slab of " << bytes << " bytes";
 #ifdef MADV_HUGEPAGE
     if (!slabs_.empty()) (void)madvise(memory, bytes, MADV_HUGEPAGE);  // advice only
 #endif
     slab.memory.reset(static_cast<std::byte*>(memory));
-    slab.free_bits.fill(~uint64_t{0});
+    slab.free_bits.assign((slots_per_slab_ + 63) / 64, ~uint64_t{0});
+    if (slots_per_slab_ % 64 != 0) slab.free_bits.back() = (uint64_t{1} << (slots_per_slab_ % 64)) - 1;
+    slab.free_count = slots_per_slab_;
     by_address_[slab.memory.get()] = slabs_.size();
     with_free_.insert(slabs_.size());
     slabs_.push_back(std::move(slab));
@@ -98,6 +106,7 @@ class Pool {
 
   std::mutex mu_;
   size_t slot_size_ = 0;
+  size_t slots_per_slab_ = 0;
   std::vector<Slab> slabs_;                           // oldest first; kept for the life of the process
   std::set<size_t> with_free_;                        // indices of slabs with a free slot
   std::map<const std::byte*, size_t> by_address_;     // slab start -> index

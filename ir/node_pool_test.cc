@@ -1,5 +1,7 @@
 #include "ir/node_pool.h"
 
+#include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -28,15 +30,31 @@ TEST(NodePoolTest, ReusesTheLowestFreeSlotSoLaterObjectsStayInCreationOrder) {
   FreeValueSlot(next, kSlot);
 }
 
+TEST(NodePoolTest, ObjectsOfACacheLineOrMoreStartOnALine) {
+  if (!kSlabPoolsEnabled) GTEST_SKIP() << "under AddressSanitizer objects come from the ordinary heap";
+  // The node pool is not used by this test binary either: its first request fixes its slot size.
+  void* a = AllocateNodeSlot(72);
+  void* b = AllocateNodeSlot(72);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(a) % 64, 0u);
+  EXPECT_EQ(static_cast<char*>(b) - static_cast<char*>(a), 128);
+  FreeNodeSlot(b, 72);
+  FreeNodeSlot(a, 72);
+}
+
 TEST(NodePoolTest, FillsAWholeSlabBeforeStartingTheNext) {
   if (!kSlabPoolsEnabled) GTEST_SKIP() << "under AddressSanitizer objects come from the ordinary heap";
-  // More than one slab's worth: every slot is handed out once, and freed ones come back first.
+  // More than one slab's worth (a slab is 2 MiB: 32768 slots of 64 bytes): every slot is handed out
+  // once, and freed ones come back first.
+  constexpr int kCount = 40000;
   std::vector<void*> slots;
-  for (int i = 0; i < 5000; ++i) slots.push_back(AllocateValueSlot(kSlot));
-  FreeValueSlot(slots[4999], kSlot);
+  for (int i = 0; i < kCount; ++i) slots.push_back(AllocateValueSlot(kSlot));
+  // A slab is filled whole: its slots run on without a gap up to its 2 MiB end.
+  auto* first = static_cast<char*>(slots[0]);
+  EXPECT_EQ(static_cast<char*>(slots[32767]) - first, 32767 * static_cast<std::ptrdiff_t>(kSlot));
+  FreeValueSlot(slots[kCount - 1], kSlot);
   FreeValueSlot(slots[10], kSlot);
   EXPECT_EQ(AllocateValueSlot(kSlot), slots[10]);
-  EXPECT_EQ(AllocateValueSlot(kSlot), slots[4999]);
+  EXPECT_EQ(AllocateValueSlot(kSlot), slots[kCount - 1]);
   for (void* p : slots) FreeValueSlot(p, kSlot);
 }
 
