@@ -14,12 +14,19 @@ Graph::NodeIterator& Graph::NodeIterator::operator++() {
   Node* n = node_->next_;
   while (n != nullptr && n->erased_) n = n->next_;
   node_ = n;
-  // Start loading the node after this one while the caller works on this one: on large graphs the
-  // walk otherwise waits for memory at every node (see "walk" in tools/bench).
-  if (n != nullptr && n->next_ != nullptr) {
-    __builtin_prefetch(n->next_);
-    __builtin_prefetch(reinterpret_cast<const char*>(n->next_) + 64);
+  // Start loading what the caller will read next while it works on this node: on large graphs the
+  // walk otherwise waits for memory at every node (see "walk" in tools/bench). Two steps ahead, the
+  // node itself; one step ahead (its lines were asked for a step ago), the values it reads and
+  // writes, which most passes look at.
+  if (n == nullptr) return *this;
+  const Node* ahead = n->next_;
+  if (ahead == nullptr) return *this;
+  if (const Node* further = ahead->next_; further != nullptr) {
+    __builtin_prefetch(further);
+    __builtin_prefetch(reinterpret_cast<const char*>(further) + 64);
   }
+  for (const Value* v : ahead->inputs_) __builtin_prefetch(v);
+  if (!ahead->outputs_.empty()) __builtin_prefetch(ahead->outputs_[0].get());
   return *this;
 }
 
@@ -27,9 +34,13 @@ Graph::Graph(std::string name) : name_(std::move(name)) {}
 
 Graph::~Graph() {
   DropAllReferences();
-  // Destroy nodes last-to-first so no node outlives a value it could name; all uses are gone anyway.
   erased_.clear();
-  nodes_storage_.clear();
+  // The live list owns its nodes. Every use is gone by now, so the order does not matter.
+  for (Node* n = head_; n != nullptr;) {
+    Node* next = n->next_;
+    delete n;
+    n = next;
+  }
   head_ = tail_ = nullptr;
 }
 
@@ -40,7 +51,7 @@ void Graph::DropAllReferences() {
   }
   outputs_.clear();
   output_info_.clear();
-  for (auto& n : nodes_storage_) n->DropAllReferences();
+  for (Node* n = head_; n != nullptr; n = n->next_) n->DropAllReferences();
   for (auto& n : erased_) n->DropAllReferences();
 }
 
@@ -238,18 +249,14 @@ int64_t Graph::CountOpType(std::string_view op) const {
 
 Node* Graph::Append(std::unique_ptr<Node> node) {
   CHECK(node->graph_ == nullptr);
-  Node* n = node.get();
-  n->storage_index_ = nodes_storage_.size();
-  nodes_storage_.push_back(std::move(node));
+  Node* n = node.release();  // owned by the live list from here on
   Link(n, nullptr);
   return n;
 }
 
 Node* Graph::InsertBefore(Node* pos, std::unique_ptr<Node> node) {
   CHECK(node->graph_ == nullptr);
-  Node* n = node.get();
-  n->storage_index_ = nodes_storage_.size();
-  nodes_storage_.push_back(std::move(node));
+  Node* n = node.release();  // owned by the live list from here on
   Link(n, pos);
   return n;
 }
@@ -293,30 +300,32 @@ absl::Status Graph::Erase(Node* node) {
   for (const auto& out : node->outputs_) RemoveValueInfo(out.get());
   Unlink(node);
   node->erased_ = true;
-  const size_t index = node->storage_index_;
-  CHECK(index < nodes_storage_.size() && nodes_storage_[index].get() == node);
-  erased_.push_back(std::move(nodes_storage_[index]));
-  // Order in storage does not matter: move the last into the hole.
-  if (index + 1 != nodes_storage_.size()) {
-    nodes_storage_[index] = std::move(nodes_storage_.back());
-    nodes_storage_[index]->storage_index_ = index;
-  }
-  nodes_storage_.pop_back();
+  erased_.push_back(std::unique_ptr<Node>(node));
   return absl::OkStatus();
 }
 
-void Graph::ReleaseErased() { erased_.clear(); }
+void Graph::ReleaseErased() {
+  // Erased nodes are cold by now, and destroying one reads every line of it and of its outputs:
+  // ask for them a few nodes ahead, so that the misses overlap instead of coming one at a time.
+  constexpr size_t kNodesAhead = 8;
+  constexpr size_t kValuesAhead = 4;
+  auto prefetch_lines = [](const void* p, size_t bytes) {
+    for (size_t offset = 0; offset < bytes; offset += 64) __builtin_prefetch(static_cast<const char*>(p) + offset);
+  };
+  for (size_t i = 0; i < erased_.size(); ++i) {
+    if (i + kNodesAhead < erased_.size()) prefetch_lines(erased_[i + kNodesAhead].get(), sizeof(Node));
+    if (i + kValuesAhead < erased_.size()) {
+      for (const auto& out : erased_[i + kValuesAhead]->outputs_) prefetch_lines(out.get(), sizeof(Value));
+    }
+    erased_[i].reset();
+  }
+  erased_.clear();
+}
 
 std::unique_ptr<Node> Graph::Detach(Node* node) {
   CHECK(node->graph_ == this && !node->erased_);
   Unlink(node);
-  const size_t index = node->storage_index_;
-  std::unique_ptr<Node> owned = std::move(nodes_storage_[index]);
-  if (index + 1 != nodes_storage_.size()) {
-    nodes_storage_[index] = std::move(nodes_storage_.back());
-    nodes_storage_[index]->storage_index_ = index;
-  }
-  nodes_storage_.pop_back();
+  std::unique_ptr<Node> owned(node);
   owned->graph_ = nullptr;
   owned->prev_ = owned->next_ = nullptr;
   for (auto& out : owned->outputs_) out->graph_ = nullptr;
@@ -325,14 +334,17 @@ std::unique_ptr<Node> Graph::Detach(Node* node) {
 
 void Graph::Reorder(const std::vector<Node*>& order) {
   CHECK_EQ(order.size(), num_nodes_);
+  // The list owns the nodes: `order` must name each live node exactly once, or some would be lost.
+  const uint64_t seen = NewWalkStamp();
+  for (Node* n : order) {
+    CHECK(n->graph_ == this && !n->erased_ && n->walk_stamp() != seen) << "Reorder needs each live node once";
+    n->set_walk_stamp(seen);
+  }
   head_ = tail_ = nullptr;
   num_nodes_ = 0;
   op_type_counts_.clear();
   subgraph_holders_ = 0;
-  for (Node* n : order) {
-    CHECK(n->graph_ == this && !n->erased_);
-    Link(n, nullptr);
-  }
+  for (Node* n : order) Link(n, nullptr);
 }
 
 Graph* Graph::parent_graph() const {

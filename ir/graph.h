@@ -192,8 +192,9 @@ class Graph {
   std::vector<Value*> outputs_;
   std::vector<std::optional<OutputInfo>> output_info_;  // may be shorter than outputs_
 
-  std::vector<std::unique_ptr<Node>> nodes_storage_;  // live nodes, unordered
   std::vector<std::unique_ptr<Node>> erased_;
+  // The live nodes, in order; the list owns them (an owning vector beside it cost a cache miss per
+  // erase, to renumber the node moved into the hole).
   Node* head_ = nullptr;
   Node* tail_ = nullptr;
   size_t num_nodes_ = 0;

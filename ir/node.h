@@ -157,7 +157,6 @@ class Node final {
   };
   Boxed<Rare> rare_;
   ExplicitDefaults explicit_defaults_;
-  size_t storage_index_ = 0;  // position in the graph's owning vector, for O(1) erase
 };
 
 }  // namespace onnx_opt::ir

@@ -108,12 +108,13 @@ class Value {
   std::unique_ptr<Tensor> initializer_;
   UseList uses_;
   size_t graph_output_uses_ = 0;
+  // Position of each use in uses_, kept only for values with many uses (shared constants), where a
+  // linear search per removal would make passes quadratic. Beside uses_, since every AddUse and
+  // RemoveUse asks for it: further down it cost a cache miss of its own on each.
+  std::unique_ptr<absl::flat_hash_map<Use, size_t>> use_index_;
   Type type_;
   std::string name_;
   std::unique_ptr<SparseTensor> sparse_initializer_;
-  // Position of each use in uses_, kept only for values with many uses (shared constants), where a
-  // linear search per removal would make passes quadratic.
-  std::unique_ptr<absl::flat_hash_map<Use, size_t>> use_index_;
   // What few values carry, boxed so that every value does not pay for it.
   struct Rare {
     std::string doc_string;
