@@ -1,8 +1,12 @@
 #include "schema/inference/inference.h"
 
+#include <algorithm>
 #include <utility>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "glog/logging.h"
+#include "ir/captures.h"
 #include "ir/opset_import.h"
 #include "ir/status_macros.h"
 #include "ir/topological_sort.h"
@@ -125,7 +129,35 @@ absl::Status Engine::Problem(std::string message) {
   return absl::OkStatus();
 }
 
-absl::Status Engine::InferGraph(Scope& scope, ir::Graph& graph) {
+absl::Status Engine::InferNodes(Scope& scope, ir::Graph& graph) {
+  // Node lists are nearly always in topological order already, so the nodes are inferred as listed,
+  // checking on the way that each one's producers came first; no order is built (on a large graph,
+  // building one was a walk and a fresh array of its own). The nodes before the first one out of
+  // order are exactly how the sorted order begins (it keeps sorted nodes where they are), so the
+  // rest of that order continues the walk with the same result as sorting first.
+  const uint64_t inferred = ir::NewWalkStamp();
+  auto available = [&](const ir::Value* v) {
+    return v == nullptr || v->producer() == nullptr || v->producer()->graph() != &graph ||
+           v->producer()->walk_stamp() == inferred;
+  };
+  auto ready = [&](const ir::Node& n) {
+    if (!std::all_of(n.inputs().begin(), n.inputs().end(), available)) return false;
+    if (!n.may_have_subgraphs()) return true;
+    for (const ir::Graph* sub : n.subgraphs()) {
+      const std::vector<ir::Value*> captured = ir::CapturedValues(*sub);
+      if (!std::all_of(captured.begin(), captured.end(), available)) return false;
+    }
+    return true;
+  };
+  size_t done = 0;
+  for (ir::Node* node : graph.nodes()) {
+    if (!ready(*node)) break;
+    RETURN_IF_ERROR(InferNode(scope, *node));
+    node->set_walk_stamp(inferred);
+    ++done;
+  }
+  if (done == graph.num_nodes()) return absl::OkStatus();
+
   std::vector<ir::Node*> order;
   auto sorted = ir::TopologicalOrder(graph);
   if (sorted.ok()) {
@@ -138,9 +170,18 @@ absl::Status Engine::InferGraph(Scope& scope, ir::Graph& graph) {
     }
     for (ir::Node* n : graph.nodes()) order.push_back(n);
   }
-  for (ir::Node* node : order) {
-    RETURN_IF_ERROR(InferNode(scope, *node));
+#ifndef NDEBUG
+  const ir::Node* listed = graph.first_node();
+  for (size_t i = 0; i < done; ++i, listed = listed->next()) CHECK_EQ(order[i], listed);
+#endif
+  for (size_t i = done; i < order.size(); ++i) {
+    RETURN_IF_ERROR(InferNode(scope, *order[i]));
   }
+  return absl::OkStatus();
+}
+
+absl::Status Engine::InferGraph(Scope& scope, ir::Graph& graph) {
+  RETURN_IF_ERROR(InferNodes(scope, graph));
   // Outputs described apart from their values (an outer value returned by a subgraph, a value
   // returned twice with different types) must agree with what the value turned out to be.
   for (size_t i = 0; i < graph.outputs().size(); ++i) {
