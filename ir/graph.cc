@@ -9,24 +9,41 @@
 
 namespace onnx_opt::ir {
 
+namespace {
+
+// How far ahead of the node being visited a walk streams memory in, and at most how many lines it
+// asks for per step (a walk that jumped restarts its stream without a burst).
+constexpr std::ptrdiff_t kStreamAhead = 4096;
+constexpr int kMaxLinesPerStep = 16;
+
+// Asks for the lines from `front` up to `here + kStreamAhead`; `front` restarts just past `here` when
+// the walk went backwards or leapt past it.
+void Stream(const char*& front, const char* here) {
+  const char* want = here + kStreamAhead;
+  if (front <= here || front > want) front = here + 64;
+  for (int k = 0; k < kMaxLinesPerStep && front < want; ++k, front += 64) __builtin_prefetch(front);
+}
+
+}  // namespace
+
 Graph::NodeIterator& Graph::NodeIterator::operator++() {
   // An erased node keeps its old `next_`, so a walk that erased the node it stands on continues.
   Node* n = node_->next_;
   while (n != nullptr && n->erased_) n = n->next_;
   node_ = n;
-  // Start loading what the caller will read next while it works on this node: on large graphs the
-  // walk otherwise waits for memory at every node (see "walk" in tools/bench). Two steps ahead, the
-  // node itself; one step ahead (its lines were asked for a step ago), the values it reads and
-  // writes, which most passes look at.
   if (n == nullptr) return *this;
-  const Node* ahead = n->next_;
-  if (ahead == nullptr) return *this;
-  if (const Node* further = ahead->next_; further != nullptr) {
-    __builtin_prefetch(further);
-    __builtin_prefetch(reinterpret_cast<const char*>(further) + 64);
+  // On a large graph each step would wait for memory: the next node is known only once this one
+  // has arrived. Nodes and their output values come from pools that keep them in creation order
+  // (ir/node_pool.h), so the nodes ahead in the list are nearly always ahead in memory too, and
+  // the walk streams that memory in. The hardware does so by itself on a freshly built graph, but
+  // not once passes have freed most of the slots between live nodes (a walk over the 40% of a
+  // 10^6-node DAG left after the default pipeline took ~97 ns per node, against ~20 before).
+  Stream(node_stream_, reinterpret_cast<const char*>(n));
+  if (!n->outputs_.empty()) Stream(value_stream_, reinterpret_cast<const char*>(n->outputs_[0].get()));
+  // The next node's inputs come from anywhere earlier in the list.
+  if (const Node* ahead = n->next_; ahead != nullptr) {
+    for (const Value* v : ahead->inputs_) __builtin_prefetch(v);
   }
-  for (const Value* v : ahead->inputs_) __builtin_prefetch(v);
-  if (!ahead->outputs_.empty()) __builtin_prefetch(ahead->outputs_[0].get());
   return *this;
 }
 

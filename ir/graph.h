@@ -62,6 +62,9 @@ class Graph {
 
    private:
     Node* node_;
+    // How far the walk has asked for node and value memory ahead of node_ (see operator++).
+    const char* node_stream_ = nullptr;
+    const char* value_stream_ = nullptr;
   };
   struct NodeRange {
     Node* first;
