@@ -1,11 +1,17 @@
 // How the default pipeline's time grows with model size: synthetic chains and DAGs of 10^3 to 10^6
 // nodes. The "ns_per_node" counter should stay flat (within 2x) across sizes.
+//
+// The process sets up its heap as the tools do (tools/cli/allocator.h: reserved, marked for huge
+// pages), since that is how onnx-opt runs the pipeline; --glibc_default_heap measures with glibc's
+// defaults instead, as a library user embedding the optimizer would get.
+#include <cstring>
 #include <map>
 #include <string>
 
 #include "benchmark/benchmark.h"
 #include "optimizer/pass_manager.h"
 #include "tools/bench/synthetic_models.h"
+#include "tools/cli/allocator.h"
 
 namespace onnx_opt::bench {
 namespace {
@@ -72,4 +78,22 @@ BENCHMARK(BM_DefaultPipeline<Dag>)->Name("dag")->RangeMultiplier(10)->Range(1000
 }  // namespace
 }  // namespace onnx_opt::bench
 
-BENCHMARK_MAIN();
+int main(int argc, char** argv) {
+  bool default_heap = false;
+  int kept = 1;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--glibc_default_heap") == 0) {
+      default_heap = true;
+    } else {
+      argv[kept++] = argv[i];
+    }
+  }
+  argc = kept;
+  if (!default_heap) onnx_opt::cli::TuneAllocatorForTool();
+  benchmark::AddCustomContext("heap", default_heap ? "glibc defaults" : "as the tools set it up (huge pages)");
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
