@@ -13,15 +13,28 @@ namespace {
 
 // How far ahead of the node being visited a walk streams memory in, and at most how many lines it
 // asks for per step (a walk that jumped restarts its stream without a burst).
-constexpr std::ptrdiff_t kStreamAhead = 4096;
+constexpr uintptr_t kStreamAhead = 4096;
 constexpr int kMaxLinesPerStep = 16;
 
-// Asks for the lines from `front` up to `here + kStreamAhead`; `front` restarts just past `here` when
-// the walk went backwards or leapt past it.
-void Stream(const char*& front, const char* here) {
-  const char* want = here + kStreamAhead;
-  if (front <= here || front > want) front = here + 64;
-  for (int k = 0; k < kMaxLinesPerStep && front < want; ++k, front += 64) __builtin_prefetch(front);
+// Asks for the lines from `front` up to kStreamAhead bytes past `at` in the walk's direction
+// (+1: up, -1: down); `front` restarts next to `at` when the walk turned or leapt past it. Plain
+// addresses: the lines ahead may lie outside any one object.
+template <int kDirection>
+void Stream(uintptr_t& front, const void* at) {
+  const auto here = reinterpret_cast<uintptr_t>(at);
+  if constexpr (kDirection > 0) {
+    const uintptr_t want = here + kStreamAhead;
+    if (front <= here || front > want) front = here + 64;
+    for (int k = 0; k < kMaxLinesPerStep && front < want; ++k, front += 64) {
+      __builtin_prefetch(reinterpret_cast<const void*>(front));
+    }
+  } else {
+    const uintptr_t want = here - kStreamAhead;
+    if (front >= here || front < want) front = here - 64;
+    for (int k = 0; k < kMaxLinesPerStep && front > want; ++k, front -= 64) {
+      __builtin_prefetch(reinterpret_cast<const void*>(front));
+    }
+  }
 }
 
 }  // namespace
@@ -38,11 +51,25 @@ Graph::NodeIterator& Graph::NodeIterator::operator++() {
   // the walk streams that memory in. The hardware does so by itself on a freshly built graph, but
   // not once passes have freed most of the slots between live nodes (a walk over the 40% of a
   // 10^6-node DAG left after the default pipeline took ~97 ns per node, against ~20 before).
-  Stream(node_stream_, reinterpret_cast<const char*>(n));
-  if (!n->outputs_.empty()) Stream(value_stream_, reinterpret_cast<const char*>(n->outputs_[0].get()));
-  // The next node's inputs come from anywhere earlier in the list.
-  if (const Node* ahead = n->next_; ahead != nullptr) {
-    for (const Value* v : ahead->inputs_) __builtin_prefetch(v);
+  // The next node's inputs come from anywhere earlier in the list: those are asked for one by one.
+  Stream<+1>(node_stream_, n);
+  if (!n->outputs_.empty()) Stream<+1>(value_stream_, n->outputs_[0].get());
+  if (const Node* after = n->next_; after != nullptr) {
+    for (const Value* v : after->inputs_) __builtin_prefetch(v);
+  }
+  return *this;
+}
+
+Graph::ReverseNodeIterator& Graph::ReverseNodeIterator::operator++() {
+  // An erased node keeps its old `prev_` too.
+  Node* n = node_->prev_;
+  while (n != nullptr && n->erased_) n = n->prev_;
+  node_ = n;
+  if (n == nullptr) return *this;
+  Stream<-1>(node_stream_, n);
+  if (!n->outputs_.empty()) Stream<-1>(value_stream_, n->outputs_[0].get());
+  if (const Node* after = n->prev_; after != nullptr) {
+    for (const Value* v : after->inputs_) __builtin_prefetch(v);
   }
   return *this;
 }

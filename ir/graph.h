@@ -63,13 +63,38 @@ class Graph {
    private:
     Node* node_;
     // How far the walk has asked for node and value memory ahead of node_ (see operator++).
-    const char* node_stream_ = nullptr;
-    const char* value_stream_ = nullptr;
+    uintptr_t node_stream_ = 0;
+    uintptr_t value_stream_ = 0;
   };
   struct NodeRange {
     Node* first;
     NodeIterator begin() const { return NodeIterator(first); }
     NodeIterator end() const { return NodeIterator(nullptr); }
+  };
+  // The same walk from the last node to the first.
+  class ReverseNodeIterator {
+   public:
+    using iterator_category = std::forward_iterator_tag;
+    using value_type = Node*;
+    using difference_type = std::ptrdiff_t;
+    using pointer = Node**;
+    using reference = Node*;
+
+    explicit ReverseNodeIterator(Node* n) : node_(n) {}
+    Node* operator*() const { return node_; }
+    ReverseNodeIterator& operator++();
+    bool operator==(const ReverseNodeIterator& o) const { return node_ == o.node_; }
+    bool operator!=(const ReverseNodeIterator& o) const { return node_ != o.node_; }
+
+   private:
+    Node* node_;
+    uintptr_t node_stream_ = 0;
+    uintptr_t value_stream_ = 0;
+  };
+  struct ReverseNodeRange {
+    Node* last;
+    ReverseNodeIterator begin() const { return ReverseNodeIterator(last); }
+    ReverseNodeIterator end() const { return ReverseNodeIterator(nullptr); }
   };
 
   explicit Graph(std::string name = "");
@@ -114,6 +139,7 @@ class Graph {
 
   // --- Nodes -------------------------------------------------------------------------------------
   NodeRange nodes() const { return NodeRange{head_}; }
+  ReverseNodeRange nodes_last_to_first() const { return ReverseNodeRange{tail_}; }
   Node* first_node() const { return head_; }
   Node* last_node() const { return tail_; }
   size_t num_nodes() const { return num_nodes_; }

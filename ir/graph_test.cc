@@ -100,6 +100,36 @@ TEST(GraphTest, WalkSurvivesErasingAndInsertingAroundTheCurrentNode) {
   EXPECT_EQ(g.num_nodes(), 6u);
 }
 
+TEST(GraphTest, LastToFirstWalkSurvivesErasingTheCurrentNode) {
+  Graph g;
+  Value* x = g.AddInput("X", FloatVec());
+  // A chain of five, then two dead branches off its middle.
+  Value* v = x;
+  std::vector<Node*> chain;
+  for (int i = 0; i < 5; ++i) {
+    chain.push_back(g.AddNode("Relu", {v}, {"c" + std::to_string(i)}));
+    v = chain.back()->output(0);
+  }
+  g.AddOutput(v);
+  Node* dead_a = g.AddNode("Neg", {chain[2]->output(0)}, {"dead_a"});
+  Node* dead_b = g.AddNode("Abs", {dead_a->output(0)}, {"dead_b"});
+
+  // Erasing unused nodes from the back takes the whole dead branch in one sweep.
+  std::vector<Node*> visited;
+  for (Node* n : g.nodes_last_to_first()) {
+    visited.push_back(n);
+    if (!n->output(0)->has_uses()) ASSERT_TRUE(g.Erase(n).ok());
+  }
+  std::vector<Node*> expected = {dead_b, dead_a};
+  for (int i = 4; i >= 0; --i) expected.push_back(chain[i]);
+  EXPECT_EQ(visited, expected);
+  EXPECT_EQ(g.num_nodes(), 5u);
+  g.ReleaseErased();
+  std::vector<Node*> left;
+  for (Node* n : g.nodes()) left.push_back(n);
+  EXPECT_EQ(left, chain);
+}
+
 TEST(GraphTest, RemoveInputShiftsLaterUses) {
   Graph g;
   Value* a = g.AddInput("A", FloatVec());

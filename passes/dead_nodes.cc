@@ -16,13 +16,11 @@ class EliminateDeadNodes final : public rewrite::GraphPass {
   absl::StatusOr<int64_t> RunOnGraph(ir::Graph& g, rewrite::GraphRun& run) override {
     int64_t erased = 0;
     // Walking backwards removes whole dead chains in one sweep.
-    for (ir::Node* n = g.last_node(); n != nullptr;) {
-      ir::Node* prev = n->prev();
+    for (ir::Node* n : g.nodes_last_to_first()) {
       if (IsDead(run.model, *n)) {
         RETURN_IF_ERROR(g.Erase(n));
         ++erased;
       }
-      n = prev;
     }
     return erased;
   }
