@@ -118,7 +118,9 @@ TEST(GraphTest, LastToFirstWalkSurvivesErasingTheCurrentNode) {
   std::vector<Node*> visited;
   for (Node* n : g.nodes_last_to_first()) {
     visited.push_back(n);
-    if (!n->output(0)->has_uses()) ASSERT_TRUE(g.Erase(n).ok());
+    if (!n->output(0)->has_uses()) {
+      ASSERT_TRUE(g.Erase(n).ok());
+    }
   }
   std::vector<Node*> expected = {dead_b, dead_a};
   for (int i = 4; i >= 0; --i) expected.push_back(chain[i]);
