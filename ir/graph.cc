@@ -16,13 +16,13 @@ namespace {
 constexpr uintptr_t kStreamAhead = 4096;
 constexpr int kMaxLinesPerStep = 16;
 
-// Asks for the lines from `front` up to kStreamAhead bytes past `at` in the walk's direction
-// (+1: up, -1: down); `front` restarts next to `at` when the walk turned or leapt past it. Plain
-// addresses: the lines ahead may lie outside any one object.
-template <int kDirection>
+// Asks for the lines from `front` up to kStreamAhead bytes past `at` in the walk's direction;
+// `front` restarts next to `at` when the walk turned or leapt past it. Plain addresses: the lines
+// ahead may lie outside any one object.
+template <bool kForward>
 void Stream(uintptr_t& front, const void* at) {
   const auto here = reinterpret_cast<uintptr_t>(at);
-  if constexpr (kDirection > 0) {
+  if constexpr (kForward) {
     const uintptr_t want = here + kStreamAhead;
     if (front <= here || front > want) front = here + 64;
     for (int k = 0; k < kMaxLinesPerStep && front < want; ++k, front += 64) {
@@ -39,10 +39,12 @@ void Stream(uintptr_t& front, const void* at) {
 
 }  // namespace
 
-Graph::NodeIterator& Graph::NodeIterator::operator++() {
-  // An erased node keeps its old `next_`, so a walk that erased the node it stands on continues.
-  Node* n = node_->next_;
-  while (n != nullptr && n->erased_) n = n->next_;
+template <bool kForward>
+Graph::BasicNodeIterator<kForward>& Graph::BasicNodeIterator<kForward>::operator++() {
+  auto step = [](const Node* n) { return kForward ? n->next_ : n->prev_; };
+  // An erased node keeps its old links, so a walk that erased the node it stands on continues.
+  Node* n = step(node_);
+  while (n != nullptr && n->erased_) n = step(n);
   node_ = n;
   if (n == nullptr) return *this;
   // On a large graph each step would wait for memory: the next node is known only once this one
@@ -52,27 +54,16 @@ Graph::NodeIterator& Graph::NodeIterator::operator++() {
   // not once passes have freed most of the slots between live nodes (a walk over the 40% of a
   // 10^6-node DAG left after the default pipeline took ~97 ns per node, against ~20 before).
   // The next node's inputs come from anywhere earlier in the list: those are asked for one by one.
-  Stream<+1>(node_stream_, n);
-  if (!n->outputs_.empty()) Stream<+1>(value_stream_, n->outputs_[0].get());
-  if (const Node* after = n->next_; after != nullptr) {
+  Stream<kForward>(node_stream_, n);
+  if (!n->outputs_.empty()) Stream<kForward>(value_stream_, n->outputs_[0].get());
+  if (const Node* after = step(n); after != nullptr) {
     for (const Value* v : after->inputs_) __builtin_prefetch(v);
   }
   return *this;
 }
 
-Graph::ReverseNodeIterator& Graph::ReverseNodeIterator::operator++() {
-  // An erased node keeps its old `prev_` too.
-  Node* n = node_->prev_;
-  while (n != nullptr && n->erased_) n = n->prev_;
-  node_ = n;
-  if (n == nullptr) return *this;
-  Stream<-1>(node_stream_, n);
-  if (!n->outputs_.empty()) Stream<-1>(value_stream_, n->outputs_[0].get());
-  if (const Node* after = n->prev_; after != nullptr) {
-    for (const Value* v : after->inputs_) __builtin_prefetch(v);
-  }
-  return *this;
-}
+template class Graph::BasicNodeIterator<true>;
+template class Graph::BasicNodeIterator<false>;
 
 Graph::Graph(std::string name) : name_(std::move(name)) {}
 

@@ -45,8 +45,10 @@ struct DanglingValueInfo {
 
 class Graph {
  public:
-  // Walks live nodes; an iterator standing on a node that gets erased still advances correctly.
-  class NodeIterator {
+  // Walks live nodes, first to last (kForward) or last to first; an iterator standing on a node that
+  // gets erased still advances correctly.
+  template <bool kForward>
+  class BasicNodeIterator {
    public:
     using iterator_category = std::forward_iterator_tag;
     using value_type = Node*;
@@ -54,11 +56,11 @@ class Graph {
     using pointer = Node**;
     using reference = Node*;
 
-    explicit NodeIterator(Node* n) : node_(n) {}
+    explicit BasicNodeIterator(Node* n) : node_(n) {}
     Node* operator*() const { return node_; }
-    NodeIterator& operator++();
-    bool operator==(const NodeIterator& o) const { return node_ == o.node_; }
-    bool operator!=(const NodeIterator& o) const { return node_ != o.node_; }
+    BasicNodeIterator& operator++();
+    bool operator==(const BasicNodeIterator& o) const { return node_ == o.node_; }
+    bool operator!=(const BasicNodeIterator& o) const { return node_ != o.node_; }
 
    private:
     Node* node_;
@@ -66,36 +68,16 @@ class Graph {
     uintptr_t node_stream_ = 0;
     uintptr_t value_stream_ = 0;
   };
-  struct NodeRange {
-    Node* first;
-    NodeIterator begin() const { return NodeIterator(first); }
-    NodeIterator end() const { return NodeIterator(nullptr); }
+  using NodeIterator = BasicNodeIterator<true>;
+  using ReverseNodeIterator = BasicNodeIterator<false>;
+  template <bool kForward>
+  struct BasicNodeRange {
+    Node* start;
+    BasicNodeIterator<kForward> begin() const { return BasicNodeIterator<kForward>(start); }
+    BasicNodeIterator<kForward> end() const { return BasicNodeIterator<kForward>(nullptr); }
   };
-  // The same walk from the last node to the first.
-  class ReverseNodeIterator {
-   public:
-    using iterator_category = std::forward_iterator_tag;
-    using value_type = Node*;
-    using difference_type = std::ptrdiff_t;
-    using pointer = Node**;
-    using reference = Node*;
-
-    explicit ReverseNodeIterator(Node* n) : node_(n) {}
-    Node* operator*() const { return node_; }
-    ReverseNodeIterator& operator++();
-    bool operator==(const ReverseNodeIterator& o) const { return node_ == o.node_; }
-    bool operator!=(const ReverseNodeIterator& o) const { return node_ != o.node_; }
-
-   private:
-    Node* node_;
-    uintptr_t node_stream_ = 0;
-    uintptr_t value_stream_ = 0;
-  };
-  struct ReverseNodeRange {
-    Node* last;
-    ReverseNodeIterator begin() const { return ReverseNodeIterator(last); }
-    ReverseNodeIterator end() const { return ReverseNodeIterator(nullptr); }
-  };
+  using NodeRange = BasicNodeRange<true>;
+  using ReverseNodeRange = BasicNodeRange<false>;
 
   explicit Graph(std::string name = "");
   ~Graph();
