@@ -9,22 +9,57 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
+#include <string_view>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 
 namespace onnx_opt::ir {
 
-absl::StatusOr<std::shared_ptr<MappedFile>> MappedFile::Open(const std::string& path) {
+namespace {
+
+// Opens `path` read-only and checks that it is a regular file; the caller closes the result.
+absl::StatusOr<int> OpenRegularFile(const std::string& path, struct stat* st) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
     return absl::NotFoundError(absl::StrCat("cannot open '", path, "': ", std::strerror(errno)));
   }
-  struct stat st;
-  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+  if (::fstat(fd, st) != 0 || !S_ISREG(st->st_mode)) {
     ::close(fd);
     return absl::InvalidArgumentError(absl::StrCat("'", path, "' is not a regular file"));
   }
+  return fd;
+}
+
+// Whether madvise(MADV_HUGEPAGE) can give this process huge pages: the kernel's setting is
+// "always" or "madvise", not "never" (and the setting exists at all).
+bool TransparentHugePagesOn() {
+  static const bool on = [] {
+    const int fd = ::open("/sys/kernel/mm/transparent_hugepage/enabled", O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return false;
+    char text[128] = {};
+    const ssize_t n = ::read(fd, text, sizeof(text) - 1);
+    ::close(fd);
+    if (n <= 0) return false;
+    const std::string_view setting(text, static_cast<size_t>(n));
+    return setting.find("[always]") != std::string_view::npos || setting.find("[madvise]") != std::string_view::npos;
+  }();
+  return on;
+}
+
+constexpr uintptr_t kHugePage = uintptr_t{2} << 20;
+
+}  // namespace
+
+absl::StatusOr<std::shared_ptr<MappedFile>> MappedFile::Open(const std::string& path) {
+  struct stat st;
+  absl::StatusOr<int> fd = OpenRegularFile(path, &st);
+  if (!fd.ok()) return fd.status();
+  return FromDescriptor(*fd, st, path);
+}
+
+absl::StatusOr<std::shared_ptr<MappedFile>> MappedFile::FromDescriptor(int fd, const struct stat& st,
+                                                                     const std::string& path) {
   const size_t size = static_cast<size_t>(st.st_size);
   void* addr = nullptr;
   if (size > 0) {
@@ -73,6 +108,53 @@ void MappedFile::ReleasePages(const char* data, size_t size) const {
   // Safe because the mapping is read-only and private, so no page was ever written: a dropped page
   // is read again from the file.
   if (end > begin) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
+}
+
+absl::StatusOr<std::shared_ptr<HugePageFile>> HugePageFile::Read(int fd, size_t size, const std::string& path) {
+  if (size == 0 || !TransparentHugePagesOn()) return nullptr;
+  // Room to start on a 2 MiB boundary; the unaligned ends are unmapped again.
+  const size_t whole = (size + kHugePage - 1) & ~(kHugePage - 1);
+  const size_t reserved = whole + kHugePage;
+  void* raw = ::mmap(nullptr, reserved, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (raw == MAP_FAILED) return nullptr;
+  const auto begin = reinterpret_cast<uintptr_t>(raw);
+  const uintptr_t aligned = (begin + kHugePage - 1) & ~(kHugePage - 1);
+  if (aligned > begin) ::munmap(raw, aligned - begin);
+  if (begin + reserved > aligned + whole) ::munmap(reinterpret_cast<void*>(aligned + whole), begin + reserved - aligned - whole);
+  char* data = reinterpret_cast<char*>(aligned);
+  // From here the mapping is owned: every return below frees it.
+  std::shared_ptr<HugePageFile> file(new HugePageFile(data, whole, data, size));
+  if (::madvise(data, whole, MADV_HUGEPAGE) != 0) return nullptr;
+  for (size_t done = 0; done < size;) {
+    const ssize_t n = ::read(fd, data + done, size - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return absl::DataLossError(absl::StrCat("cannot read '", path, "': ", std::strerror(errno)));
+    if (n == 0) return absl::DataLossError(absl::StrCat("cannot read '", path, "': it shrank while being read"));
+    done += static_cast<size_t>(n);
+  }
+  // Read-only from here, as a mapped file is: a stray write through a tensor view faults.
+  (void)::mprotect(data, whole, PROT_READ);
+  return file;
+}
+
+HugePageFile::~HugePageFile() { ::munmap(mapping_, mapping_size_); }
+
+absl::StatusOr<std::shared_ptr<const Buffer>> OpenFileBytes(const std::string& path) {
+  struct stat st;
+  absl::StatusOr<int> fd = OpenRegularFile(path, &st);
+  if (!fd.ok()) return fd.status();
+  const auto size = static_cast<size_t>(st.st_size);
+  if (size >= kReadIntoHugePagesFrom && size < MappedFile::kKeepResidentBelow) {
+    absl::StatusOr<std::shared_ptr<HugePageFile>> read = HugePageFile::Read(*fd, size, path);
+    if (!read.ok() || *read != nullptr) {
+      ::close(*fd);
+      if (!read.ok()) return read.status();
+      return std::shared_ptr<const Buffer>(*std::move(read));
+    }
+  }
+  absl::StatusOr<std::shared_ptr<MappedFile>> mapped = MappedFile::FromDescriptor(*fd, st, path);
+  if (!mapped.ok()) return mapped.status();
+  return std::shared_ptr<const Buffer>(*std::move(mapped));
 }
 
 void ScanReleasing(const Buffer* buffer, const char* data, size_t size,

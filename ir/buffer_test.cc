@@ -2,10 +2,13 @@
 
 #include <unistd.h>
 
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -59,6 +62,40 @@ TEST(MappedFileTest, ReopenGivesTheSameFileOrNothing) {
   EXPECT_EQ((*file)->Reopen(), -1);
   ::unlink(path.c_str());
   EXPECT_EQ((*file)->Reopen(), -1);
+}
+
+// A model-sized file comes whole into memory on huge pages (where the kernel offers them), read-only;
+// a small one is mapped; either way the bytes are the file's. Sizes around both thresholds.
+TEST(OpenFileBytesTest, ReadsOrMapsTheWholeFile) {
+  for (const size_t size : {size_t{1}, size_t{4096}, kReadIntoHugePagesFrom - 1, kReadIntoHugePagesFrom,
+                            kReadIntoHugePagesFrom + 4097, MappedFile::kKeepResidentBelow - 1,
+                            MappedFile::kKeepResidentBelow}) {
+    const std::string bytes = Pattern(size);
+    const std::string path = TempFile(bytes);
+    absl::StatusOr<std::shared_ptr<const Buffer>> file = OpenFileBytes(path);
+    ASSERT_TRUE(file.ok()) << file.status();
+    EXPECT_EQ(std::string_view((*file)->data(), (*file)->size()), bytes) << size;
+    const bool read_whole = size >= kReadIntoHugePagesFrom && size < MappedFile::kKeepResidentBelow;
+    if (!read_whole) {
+      EXPECT_NE(dynamic_cast<const MappedFile*>(file->get()), nullptr) << size;
+    } else if (const auto* read = dynamic_cast<const HugePageFile*>(file->get()); read != nullptr) {
+      // Where it was read: the memory starts on a huge-page boundary and stays the file's after the
+      // file itself changes.
+      EXPECT_EQ(reinterpret_cast<uintptr_t>(read->data()) % (uintptr_t{2} << 20), 0u);
+      TempFile(std::string(size, 'x'));
+      EXPECT_EQ(std::string_view(read->data(), read->size()), bytes);
+    } else {
+      // Transparent huge pages are off on this machine: the file is mapped instead.
+      EXPECT_NE(dynamic_cast<const MappedFile*>(file->get()), nullptr) << size;
+    }
+    ::unlink(path.c_str());
+  }
+}
+
+TEST(OpenFileBytesTest, MissingFilesAndFoldersAreErrors) {
+  EXPECT_EQ(OpenFileBytes("/nonexistent/model.onnx").status().code(), absl::StatusCode::kNotFound);
+  const char* dir = std::getenv("TEST_TMPDIR");
+  EXPECT_EQ(OpenFileBytes(dir ? dir : "/tmp").status().code(), absl::StatusCode::kInvalidArgument);
 }
 
 TEST(ScanReleasingTest, VisitsEveryByteOnceInOrder) {

@@ -98,8 +98,8 @@ absl::StatusOr<std::unique_ptr<Model>> LoadModel(const std::string& path, const 
   }
   google::protobuf::Arena arena(ProtoArenaOptions());
   onnx::ModelProto& proto = *google::protobuf::Arena::CreateMessage<onnx::ModelProto>(&arena);
-  // Files that cannot be mapped go through ParseProtoFile, for its errors.
-  absl::StatusOr<std::shared_ptr<MappedFile>> file = MappedFile::Open(path);
+  // Files that cannot be read or mapped whole go through ParseProtoFile, for its errors.
+  absl::StatusOr<std::shared_ptr<const Buffer>> file = OpenFileBytes(path);
   if (file.ok() && (*file)->size() > 0 && (*file)->size() <= kMaxProtoBytes) {
     if (auto streamed = LoadStreamed(*file, path, import); streamed.has_value()) return *std::move(streamed);
     if (absl::Status s = ParseSplicing(*std::move(file), path, &import, &proto); !s.ok()) return OneLine(s);
