@@ -5,7 +5,6 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
-#include "tools/cli/allocator.h"
 #include "tools/cli/flag_help.h"
 #include "tools/cli/logging.h"
 
@@ -92,9 +91,6 @@ ParsedCommandLine ParseCommandLine(int argc, char** argv, const Tool& tool) {
   // convention); --version is the tool's to print.
   if (!FLAGS_version) gflags::HandleCommandLineHelpFlags();
   InitLogging(tool.name);
-  // Not for --version: reserving the heap faults in its first huge page (~0.2 ms), which only a run
-  // that goes on to load a model gets back.
-  if (!FLAGS_version) TuneAllocatorForTool();
   // Abseil checks every Mutex acquisition for lock-order cycles unless it was built with NDEBUG, and
   // Debian's is not: the bookkeeping was about 1% of converting a 700-node model. Tests keep it on.
   absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kIgnore);
