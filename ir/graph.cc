@@ -85,6 +85,7 @@ void Graph::DropAllReferences() {
     outputs_[i] = nullptr;
   }
   outputs_.clear();
+  output_use_positions_.clear();
   output_info_.clear();
   for (Node* n = head_; n != nullptr; n = n->next_) n->DropAllReferences();
   for (auto& n : erased_) n->DropAllReferences();
@@ -206,6 +207,7 @@ absl::Status Graph::RemoveInitializers(const std::vector<Value*>& values) {
 void Graph::AddOutput(Value* v) {
   CHECK(v != nullptr);
   outputs_.push_back(v);
+  output_use_positions_.push_back(0);
   v->AddUse(Use{nullptr, this, outputs_.size() - 1});
 }
 
@@ -226,6 +228,7 @@ void Graph::RemoveOutput(size_t i) {
     outputs_[j]->RenumberUse(Use{nullptr, this, j}, j - 1);
   }
   outputs_.erase(outputs_.begin() + i);
+  output_use_positions_.erase(output_use_positions_.begin() + i);
   if (i < output_info_.size()) output_info_.erase(output_info_.begin() + i);
 }
 

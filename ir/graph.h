@@ -186,6 +186,7 @@ class Graph {
 
  private:
   friend class Node;
+  friend class Value;
   friend class Function;
   friend class Attribute;
 
@@ -201,6 +202,7 @@ class Graph {
   std::vector<Value*> initializers_;
   std::vector<Value*> sparse_initializers_;
   std::vector<Value*> outputs_;
+  std::vector<uint32_t> output_use_positions_;  // parallel to outputs_, as Node::input_use_positions_
   std::vector<std::optional<OutputInfo>> output_info_;  // may be shorter than outputs_
 
   std::vector<std::unique_ptr<Node>> erased_;

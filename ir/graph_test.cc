@@ -1,5 +1,6 @@
 #include "ir/graph.h"
 
+#include <string>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -144,6 +145,65 @@ TEST(GraphTest, RemoveInputShiftsLaterUses) {
   ASSERT_EQ(c->uses().size(), 1u);
   EXPECT_EQ(c->uses()[0].index, 1u);
   EXPECT_FALSE(b->has_uses());
+}
+
+// Every use a value lists is a slot (node input or graph output) that holds it, and every such slot
+// is listed exactly once.
+void ExpectUsesMatchSlots(const Graph& g, const Value* v) {
+  size_t slots = 0;
+  for (const Node* n : g.nodes()) {
+    for (size_t i = 0; i < n->num_inputs(); ++i) slots += n->input(i) == v;
+  }
+  for (const Value* out : g.outputs()) slots += out == v;
+  EXPECT_EQ(v->uses().size(), slots);
+  for (const Use& u : v->uses()) {
+    if (u.is_graph_output()) {
+      ASSERT_LT(u.index, u.graph->outputs().size());
+      EXPECT_EQ(u.graph->outputs()[u.index], v);
+    } else {
+      ASSERT_LT(u.index, u.node->num_inputs());
+      EXPECT_EQ(u.node->input(u.index), v);
+    }
+  }
+}
+
+// A shared constant with many uses keeps each use's place at the use itself (past 16 uses): every
+// edit that moves, renumbers or drops a use must keep the list exact.
+TEST(GraphTest, ValueWithManyUsesStaysExactThroughEveryEdit) {
+  Graph g;
+  Value* c = g.AddInput("C", FloatVec());
+  Value* x = g.AddInput("X", FloatVec());
+  std::vector<Node*> users;
+  for (int i = 0; i < 40; ++i) users.push_back(g.AddNode("Sum", {x, c, c}, {"s" + std::to_string(i)}));
+  for (int i = 0; i < 5; ++i) g.AddOutput(c);
+  ExpectUsesMatchSlots(g, c);
+  ASSERT_EQ(c->uses().size(), 85u);
+
+  users[3]->SetInput(1, x);        // a use leaves from the middle
+  users[39]->RemoveInput(0);       // later inputs of a node shift down
+  users[7]->RemoveInput(1);
+  users[7]->AddInput(c);
+  g.RemoveOutput(1);               // later graph outputs shift down
+  g.SetOutput(0, x);
+  users[20]->RemoveAllInputs();
+  ExpectUsesMatchSlots(g, c);
+  ExpectUsesMatchSlots(g, x);
+
+  // Erasing users one by one, from the front as passes do, down to none.
+  while (g.outputs().size() > 1) g.RemoveOutput(g.outputs().size() - 1);
+  g.SetOutput(0, x);
+  for (Node* n : users) {
+    n->RemoveAllInputs();
+    ASSERT_TRUE(g.Erase(n).ok());
+    ExpectUsesMatchSlots(g, c);
+  }
+  EXPECT_FALSE(c->has_uses());
+  // Below the threshold again: uses keep the order they were made in.
+  Node* a = g.AddNode("Relu", {c}, {"a"});
+  Node* b = g.AddNode("Neg", {c}, {"b"});
+  ASSERT_EQ(c->uses().size(), 2u);
+  EXPECT_EQ(c->uses()[0].node, a);
+  EXPECT_EQ(c->uses()[1].node, b);
 }
 
 TEST(GraphTest, SubgraphsUseOuterValuesAndDieCleanly) {

@@ -57,6 +57,7 @@ void Node::SetInput(size_t i, Value* v) {
 
 void Node::AddInput(Value* v) {
   inputs_.push_back(v);
+  input_use_positions_.push_back(0);
   if (v != nullptr) v->AddUse(Use{this, nullptr, inputs_.size() - 1});
 }
 
@@ -67,11 +68,13 @@ void Node::RemoveInput(size_t i) {
     if (inputs_[j] != nullptr) inputs_[j]->RenumberUse(Use{this, nullptr, j}, j - 1);
   }
   inputs_.erase(inputs_.begin() + i);
+  input_use_positions_.erase(input_use_positions_.begin() + i);
 }
 
 void Node::RemoveAllInputs() {
   for (size_t i = 0; i < inputs_.size(); ++i) SetInput(i, nullptr);
   inputs_.clear();
+  input_use_positions_.clear();
 }
 
 Value* Node::AddOutput(std::string name) {

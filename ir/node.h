@@ -126,6 +126,7 @@ class Node final {
 
  private:
   friend class Graph;
+  friend class Value;
   Node() = default;
 
   void SetSubgraphParent(Attribute& attr);
@@ -157,6 +158,9 @@ class Node final {
   };
   Boxed<Rare> rare_;
   ExplicitDefaults explicit_defaults_;
+  // Parallel to inputs_: where each input's use sits in the input value's use list, kept only for
+  // values with many uses (see Value::uses_indexed_). Last: only such removals read it.
+  absl::InlinedVector<uint32_t, 3> input_use_positions_;
 };
 
 }  // namespace onnx_opt::ir

@@ -22,50 +22,51 @@ namespace {
 constexpr size_t kIndexedUses = 16;
 }  // namespace
 
+uint32_t& Value::UsePosition(const Use& use) {
+  return use.is_graph_output() ? use.graph->output_use_positions_[use.index] : use.node->input_use_positions_[use.index];
+}
+
 void Value::AddUse(const Use& use) {
   graph_output_uses_ += use.is_graph_output();
   uses_.push_back(use);
-  if (use_index_ != nullptr) {
-    (*use_index_)[use] = uses_.size() - 1;
+  CHECK_LE(uses_.size(), size_t{UINT32_MAX}) << "too many uses of value '" << name_ << "'";
+  if (uses_indexed_) {
+    UsePosition(use) = static_cast<uint32_t>(uses_.size() - 1);
   } else if (uses_.size() > kIndexedUses) {
-    use_index_ = std::make_unique<absl::flat_hash_map<Use, size_t>>();
-    for (size_t i = 0; i < uses_.size(); ++i) (*use_index_)[uses_[i]] = i;
+    uses_indexed_ = true;
+    for (size_t i = 0; i < uses_.size(); ++i) UsePosition(uses_[i]) = static_cast<uint32_t>(i);
   }
 }
 
 void Value::RemoveUse(const Use& use) {
   graph_output_uses_ -= use.is_graph_output();
-  if (use_index_ == nullptr) {
+  if (!uses_indexed_) {
     auto it = std::find(uses_.begin(), uses_.end(), use);
     CHECK(it != uses_.end()) << "use-def chain broken for value '" << name_ << "'";
     uses_.erase(it);
     return;
   }
-  auto it = use_index_->find(use);
-  CHECK(it != use_index_->end()) << "use-def chain broken for value '" << name_ << "'";
-  const size_t pos = it->second;
-  use_index_->erase(it);
+  const size_t pos = UsePosition(use);
+  CHECK(pos < uses_.size() && uses_[pos] == use) << "use-def chain broken for value '" << name_ << "'";
   if (pos + 1 != uses_.size()) {
     uses_[pos] = uses_.back();
-    (*use_index_)[uses_[pos]] = pos;
+    UsePosition(uses_[pos]) = static_cast<uint32_t>(pos);
   }
   uses_.pop_back();
-  if (uses_.empty()) use_index_.reset();
+  if (uses_.empty()) uses_indexed_ = false;
 }
 
 void Value::RenumberUse(const Use& from, size_t new_index) {
-  if (use_index_ == nullptr) {
+  // The caller moves the position along with the use (it renumbers its own inputs or outputs).
+  if (!uses_indexed_) {
     auto it = std::find(uses_.begin(), uses_.end(), from);
     CHECK(it != uses_.end()) << "use-def chain broken for value '" << name_ << "'";
     it->index = new_index;
     return;
   }
-  auto it = use_index_->find(from);
-  CHECK(it != use_index_->end()) << "use-def chain broken for value '" << name_ << "'";
-  const size_t pos = it->second;
-  use_index_->erase(it);
+  const size_t pos = UsePosition(from);
+  CHECK(pos < uses_.size() && uses_[pos] == from) << "use-def chain broken for value '" << name_ << "'";
   uses_[pos].index = new_index;
-  (*use_index_)[uses_[pos]] = pos;
 }
 
 void Value::ReplaceAllUsesWith(Value* other) {
