@@ -9,6 +9,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
+#include "absl/functional/function_ref.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -44,6 +45,25 @@ std::string NodeLabel(const std::string& graph_label, const ir::Node& n, size_t 
   absl::StrAppend(&out, " (", n.QualifiedOpType(), ")");
   return out;
 }
+
+// A node's label in messages ("graph 'g', node 3 'conv1' (Conv)"), spelled out the first time a
+// message needs it: spelling it (and each output's) for every node of a model that passes was
+// most of the allocations of a check.
+class Where {
+ public:
+  Where(const std::string& graph_label, const ir::Node& n, size_t index)
+      : graph_label_(graph_label), node_(n), index_(index) {}
+  const std::string& str() const {
+    if (text_.empty()) text_ = NodeLabel(graph_label_, node_, index_);
+    return text_;
+  }
+
+ private:
+  const std::string& graph_label_;
+  const ir::Node& node_;
+  size_t index_;
+  mutable std::string text_;
+};
 
 std::string FunctionLabel(const ir::Function& f) {
   return absl::StrCat("function '", f.QualifiedName(), "'");
@@ -256,11 +276,11 @@ class Checker {
     node_names.reserve(g.num_nodes());
     size_t index = 0;
     for (const ir::Node* n : g.nodes()) {
-      const std::string where = NodeLabel(label, *n, index);
+      const Where where(label, *n, index);
       if (!n->name().empty()) {
         auto [it, inserted] = node_names.emplace(absl::string_view(n->name()), index);
         if (!inserted) {
-          Warning(absl::StrCat(where, ": node name '", n->name(), "' is also used by node ",
+          Warning(absl::StrCat(where.str(), ": node name '", n->name(), "' is also used by node ",
                                it->second, " (node names should be unique in a graph)"));
         }
       }
@@ -268,7 +288,7 @@ class Checker {
         const ir::Value* out = n->output(i);
         // Graph outputs were checked above, as part of the graph's interface.
         if (!out->is_omitted() && !out->type().is_none() && !out->is_graph_output()) {
-          CheckDeclaredType(out->type(), absl::StrCat(where, ": output '", out->name(), "'"),
+          CheckDeclaredType(out->type(), [&] { return absl::StrCat(where.str(), ": output '", out->name(), "'"); },
                             /*strict=*/false);
         }
       }
@@ -286,36 +306,37 @@ class Checker {
       if (scope.main_graph) Error(absl::StrCat(what, " has no type; main graph inputs and outputs need one"));
       return;
     }
-    CheckDeclaredType(t, what, scope.main_graph);
+    CheckDeclaredType(t, [&] { return what; }, scope.main_graph);
   }
 
   // A declared type: known element types, non-negative dims, and the IR version that introduced
   // sequences and maps (6) and optionals (8). `strict`: everything a main graph interface needs.
-  void CheckDeclaredType(const ir::Type& t, const std::string& what, bool strict) {
+  // `what` names the value, for messages only.
+  void CheckDeclaredType(const ir::Type& t, absl::FunctionRef<std::string()> what, bool strict) {
     using K = ir::Type::Kind;
     const int64_t ir = model_.ir_version();
     switch (t.kind()) {
       case K::kNone:
-        if (strict) Error(absl::StrCat(what, ": a type is missing"));
+        if (strict) Error(absl::StrCat(what(), ": a type is missing"));
         return;
       case K::kTensor:
       case K::kSparseTensor: {
         const char* kind = t.kind() == K::kTensor ? "tensor" : "sparse tensor";
         if (t.elem_type() == ir::DataType::kUndefined) {
-          if (strict) Error(absl::StrCat(what, ": ", kind, " type has no element type"));
+          if (strict) Error(absl::StrCat(what(), ": ", kind, " type has no element type"));
         } else if (!ir::IsKnownDataType(t.elem_type())) {
-          Error(absl::StrCat(what, ": unknown element type ", static_cast<int>(t.elem_type())));
+          Error(absl::StrCat(what(), ": unknown element type ", static_cast<int>(t.elem_type())));
         }
         if (!t.shape().has_value()) {
           if (strict && options_.require_main_graph_shapes) {
-            Error(absl::StrCat(what, ": ", kind,
+            Error(absl::StrCat(what(), ": ", kind,
                                " type has no shape; main graph inputs and outputs need at least "
                                "a rank"));
           }
         } else {
           for (const ir::Dim& d : t.shape()->dims()) {
             if (d.is_known() && d.value() < 0) {
-              Error(absl::StrCat(what, ": shape ", ir::ShapeToString(*t.shape()),
+              Error(absl::StrCat(what(), ": shape ", ir::ShapeToString(*t.shape()),
                                  " has a negative dimension"));
               break;
             }
@@ -328,11 +349,11 @@ class Checker {
         const bool seq = t.kind() == K::kSequence;
         const int64_t since = seq ? 6 : 8;
         if (ir > 0 && ir < since && !(seq && imports_onnx_ml_)) {
-          Error(absl::StrCat(what, ": ", seq ? "sequence" : "optional", " types need IR version >= ",
+          Error(absl::StrCat(what(), ": ", seq ? "sequence" : "optional", " types need IR version >= ",
                              since, " (the model has ", ir, ")"));
         }
         if (!t.has_inner() || t.inner().is_none()) {
-          if (strict) Error(absl::StrCat(what, ": ", seq ? "sequence" : "optional", " type has no element type"));
+          if (strict) Error(absl::StrCat(what(), ": ", seq ? "sequence" : "optional", " type has no element type"));
           return;
         }
         CheckDeclaredType(t.inner(), what, false);
@@ -340,16 +361,16 @@ class Checker {
       }
       case K::kMap: {
         if (ir > 0 && ir < 6 && !imports_onnx_ml_) {
-          Error(absl::StrCat(what, ": map types need IR version >= 6 (the model has ", ir, ")"));
+          Error(absl::StrCat(what(), ": map types need IR version >= 6 (the model has ", ir, ")"));
         }
         if (t.elem_type() == ir::DataType::kUndefined) {
-          if (strict) Error(absl::StrCat(what, ": map type has no key type"));
+          if (strict) Error(absl::StrCat(what(), ": map type has no key type"));
         } else if (!IsValidMapKey(t.elem_type())) {
-          Error(absl::StrCat(what, ": map key type ", ir::DataTypeName(t.elem_type()),
+          Error(absl::StrCat(what(), ": map key type ", ir::DataTypeName(t.elem_type()),
                              " is not allowed (integers or string)"));
         }
         if (!t.has_inner() || t.inner().is_none()) {
-          if (strict) Error(absl::StrCat(what, ": map type has no value type"));
+          if (strict) Error(absl::StrCat(what(), ": map type has no value type"));
           return;
         }
         CheckDeclaredType(t.inner(), what, false);
@@ -362,20 +383,20 @@ class Checker {
 
   // --- Nodes ---------------------------------------------------------------------------------------
 
-  void CheckNode(const ir::Node& n, const std::string& where, const Scope& scope) {
+  void CheckNode(const ir::Node& n, const Where& where, const Scope& scope) {
     if (n.op_type().empty()) {
-      Error(absl::StrCat(where, ": op_type is empty"));
+      Error(absl::StrCat(where.str(), ": op_type is empty"));
       return;
     }
     if (n.num_inputs() == 0 && n.num_outputs() == 0) {
-      Error(absl::StrCat(where, ": the node has no inputs and no outputs"));
+      Error(absl::StrCat(where.str(), ": the node has no inputs and no outputs"));
     }
     // A node has a handful of attributes: comparing pairs beats hashing copies of their names.
     const auto& attrs = n.attributes();
     for (size_t i = 0; i < attrs.size(); ++i) {
       for (size_t j = 0; j < i; ++j) {
         if (attrs[j].name() == attrs[i].name()) {
-          Error(absl::StrCat(where, ": attribute '", attrs[i].name(), "' appears more than once"));
+          Error(absl::StrCat(where.str(), ": attribute '", attrs[i].name(), "' appears more than once"));
           break;
         }
       }
@@ -385,13 +406,13 @@ class Checker {
     const std::string domain = DomainName(n.domain());
     const std::optional<int64_t> version = ir::FindOpsetVersion(*scope.opsets, n.domain());
     if (!version.has_value()) {
-      Error(absl::StrCat(where, ": domain '", domain, "' is not imported (no opset_import entry in ",
+      Error(absl::StrCat(where.str(), ": domain '", domain, "' is not imported (no opset_import entry in ",
                          scope.function ? FunctionLabel(*scope.function) : std::string("the model"),
                          ")"));
       return;
     }
     if (IsRemovedExperimentalOp(n)) {
-      Warning(absl::StrCat(where, ": ", n.op_type(),
+      Warning(absl::StrCat(where.str(), ": ", n.op_type(),
                            " is a removed experimental ONNX operator; it is not checked"));
       return;
     }
@@ -400,21 +421,21 @@ class Checker {
       return;
     }
     if (!n.overload().empty()) {
-      Error(absl::StrCat(where, ": calls function '", domain, "::", n.op_type(), ":", n.overload(),
+      Error(absl::StrCat(where.str(), ": calls function '", domain, "::", n.op_type(), ":", n.overload(),
                          "', which the model does not define"));
       return;
     }
     if (!MaxOpset(domain).ok()) {
       // A custom domain: accepted when imported, not checked beyond structure.
       if (options_.check_custom_domains) {
-        Error(absl::StrCat(where, ": ", n.QualifiedOpType(),
+        Error(absl::StrCat(where.str(), ": ", n.QualifiedOpType(),
                            " is neither a known operator nor a model-local function"));
       }
       return;
     }
     absl::StatusOr<const OpSchema*> schema = FindInForce(domain, n.op_type(), *version);
     if (!schema.ok()) {
-      Error(absl::StrCat(where, ": ", schema.status().message()));
+      Error(absl::StrCat(where.str(), ": ", schema.status().message()));
       return;
     }
     if (scope.function != nullptr && !options_.skip_opset_compatibility_check) {
@@ -425,19 +446,19 @@ class Checker {
     node_options.check_types = options_.check_type_constraints;
     CheckNodeAgainstSchema(n, **schema, node_options, &problems);
     CheckControlFlowNode(n, **schema, options_.check_type_constraints, &problems);
-    for (const std::string& p : problems) Error(absl::StrCat(where, ": ", p));
+    for (const std::string& p : problems) Error(absl::StrCat(where.str(), ": ", p));
   }
 
   // ONNX's check_opset_compatibility: an op of a function body must mean the same under the
   // function's opset import as under the model's, when the model imports the domain too.
   void CheckOpsetCompatibility(const ir::Node& n, const OpSchema& schema, int64_t function_version,
-                               const std::string& where) {
+                               const Where& where) {
     const std::optional<int64_t> model_version = ir::FindOpsetVersion(model_opsets_, n.domain());
     if (!model_version.has_value() || *model_version == function_version) return;
     absl::StatusOr<const OpSchema*> model_schema =
         FindInForce(n.domain(), n.op_type(), *model_version);
     if (model_schema.ok() && (*model_schema)->since_version() == schema.since_version()) return;
-    Error(absl::StrCat(where, ": the function imports opset ", function_version, " of domain '",
+    Error(absl::StrCat(where.str(), ": the function imports opset ", function_version, " of domain '",
                        DomainName(n.domain()), "' but the model imports ", *model_version, ", and ",
                        n.op_type(), " differs between them (", schema.DebugName(), " vs ",
                        model_schema.ok() ? (*model_schema)->DebugName()
@@ -445,10 +466,10 @@ class Checker {
                        ")"));
   }
 
-  void CheckAttribute(const ir::Attribute& a, const std::string& where, const Scope& scope) {
+  void CheckAttribute(const ir::Attribute& a, const Where& where, const Scope& scope) {
     // Spelled out only where it is used: most attributes are plain numbers that pass.
-    const auto what = [&] { return absl::StrCat(where, ": attribute '", a.name(), "'"); };
-    if (a.name().empty()) Error(absl::StrCat(where, ": an attribute has no name"));
+    const auto what = [&] { return absl::StrCat(where.str(), ": attribute '", a.name(), "'"); };
+    if (a.name().empty()) Error(absl::StrCat(where.str(), ": an attribute has no name"));
     if (a.kind() == ir::AttributeKind::kUndefined) {
       Error(absl::StrCat(what(), " has no type"));
       return;
@@ -485,7 +506,7 @@ class Checker {
         if (a.g == nullptr) {
           problems.push_back(absl::StrCat(what(), " has type GRAPH but holds no graph"));
         } else {
-          CheckGraph(*a.g, SubgraphLabel(*a.g, a, where), Scope{scope.opsets, scope.function, false});
+          CheckGraph(*a.g, SubgraphLabel(*a.g, a, where.str()), Scope{scope.opsets, scope.function, false});
         }
         break;
       case ir::AttributeKind::kGraphs:
@@ -493,7 +514,7 @@ class Checker {
           if (g == nullptr) {
             problems.push_back(absl::StrCat(what(), " holds a missing graph"));
           } else {
-            CheckGraph(*g, SubgraphLabel(*g, a, where), Scope{scope.opsets, scope.function, false});
+            CheckGraph(*g, SubgraphLabel(*g, a, where.str()), Scope{scope.opsets, scope.function, false});
           }
         }
         break;
@@ -527,22 +548,22 @@ class Checker {
 
   // A call of a model-local function: no more actual inputs and outputs than formal ones (missing
   // trailing ones are absent), and only attributes the function declares.
-  void CheckFunctionCall(const ir::Node& n, const ir::Function& f, const std::string& where) {
+  void CheckFunctionCall(const ir::Node& n, const ir::Function& f, const Where& where) {
     const size_t formal_in = f.body().inputs().size();
     const size_t formal_out = f.body().outputs().size();
     if (n.num_inputs() > formal_in) {
-      Error(absl::StrCat(where, ": has ", n.num_inputs(), " inputs but ", FunctionLabel(f),
+      Error(absl::StrCat(where.str(), ": has ", n.num_inputs(), " inputs but ", FunctionLabel(f),
                          " takes at most ", formal_in));
     }
     if (n.num_outputs() > formal_out) {
-      Error(absl::StrCat(where, ": has ", n.num_outputs(), " outputs but ", FunctionLabel(f),
+      Error(absl::StrCat(where.str(), ": has ", n.num_outputs(), " outputs but ", FunctionLabel(f),
                          " produces at most ", formal_out));
     }
     for (const ir::Attribute& a : n.attributes()) {
       if (!FunctionDeclaresAttribute(f, a.name())) {
         std::vector<std::string> declared(f.attribute_names());
         for (const ir::Attribute& d : f.attribute_defaults()) declared.push_back(d.name());
-        Error(absl::StrCat(where, ": attribute '", a.name(), "' is not declared by ", FunctionLabel(f),
+        Error(absl::StrCat(where.str(), ": attribute '", a.name(), "' is not declared by ", FunctionLabel(f),
                            declared.empty() ? " (it has no attributes)"
                                             : absl::StrCat(" (it has: ", absl::StrJoin(declared, ", "), ")")));
       }
