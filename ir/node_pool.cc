@@ -17,9 +17,13 @@
 namespace onnx_opt::ir {
 namespace {
 
-// A slab is one 2 MiB page, filled whole with slots: from the second slab on it is backed by a huge
-// page, which is resident whole once touched, so a part left unused would be memory paid for twice.
+// A full slab is one 2 MiB page, filled whole with slots and backed by a huge page, which is resident
+// whole once touched, so a part left unused would be memory paid for twice. The first slabs are
+// smaller (64 KiB, doubling up to 1 MiB) and come from the ordinary heap: a huge page is zeroed whole
+// on its first touch (~130 us), and a pool of its own for each kind cost a ~700-node model two such
+// pages for ~0.6 MB of nodes and values. Large graphs still live almost entirely in full slabs.
 constexpr size_t kHugePage = size_t{2} << 20;
+constexpr size_t kFirstSlab = size_t{64} << 10;
 constexpr size_t kCacheLine = 64;
 
 // Hands out the free slot with the lowest address in the oldest slab that has one, so that objects
@@ -32,8 +36,7 @@ class Pool {
     std::lock_guard<std::mutex> lock(mu_);
     if (slot_size_ == 0) {
       slot_size_ = RoundUp(size);
-      CHECK_LE(slot_size_, kHugePage) << "object too large for the slab pool";
-      slots_per_slab_ = kHugePage / slot_size_;
+      CHECK_LE(slot_size_, kFirstSlab) << "object too large for the slab pool";
     }
     CHECK_LE(size, slot_size_) << "slab pool used for objects of different sizes";
     if (with_free_.empty()) AddSlab();
@@ -56,7 +59,7 @@ class Pool {
     const size_t index = std::prev(it)->second;
     Slab& slab = slabs_[index];
     const size_t pos = static_cast<size_t>(slot - slab.memory.get()) / slot_size_;
-    CHECK_LT(pos, slots_per_slab_) << "freeing memory the slab pool did not hand out";
+    CHECK_LT(pos, slab.slots) << "freeing memory the slab pool did not hand out";
     const size_t word = pos / 64;
     const uint64_t mask = uint64_t{1} << (pos % 64);
     CHECK((slab.free_bits[word] & mask) == 0) << "slot freed twice";
@@ -71,6 +74,7 @@ class Pool {
       void operator()(std::byte* p) const { std::free(p); }
     };
     std::unique_ptr<std::byte, FreeMemory> memory;
+    size_t slots = 0;
     std::vector<uint64_t> free_bits;  // bit set: slot free
     size_t free_count = 0;
     size_t first_free_word = 0;  // no free slot before this word
@@ -85,20 +89,21 @@ class Pool {
 
   void AddSlab() {
     Slab slab;
-    // Whole 2 MiB pages, aligned, and from the second slab on marked for transparent huge pages
-    // where the kernel offers them: a walk over a large graph then stays within a few TLB entries.
-    // Not the first: a huge page is zeroed whole on first touch (about 0.2 ms each, a tenth of
-    // loading a 700-node model), while a small graph touches only a few small pages of its slab.
-    const size_t bytes = kHugePage;
-    void* memory = std::aligned_alloc(kHugePage, bytes);
+    // 64 KiB, 128 KiB, ... 1 MiB, then whole 2 MiB pages, aligned and marked for transparent huge
+    // pages where the kernel offers them: a walk over a large graph then stays within a few TLB
+    // entries.
+    const size_t doublings = std::min<size_t>(slabs_.size(), 5);
+    const size_t bytes = std::min(kFirstSlab << doublings, kHugePage);
+    void* memory = std::aligned_alloc(bytes == kHugePage ? kHugePage : kCacheLine, bytes);
     CHECK(memory != nullptr) << "out of memory for a slab of " << bytes << " bytes";
 #ifdef MADV_HUGEPAGE
-    if (!slabs_.empty()) (void)madvise(memory, bytes, MADV_HUGEPAGE);  // advice only
+    if (bytes == kHugePage) (void)madvise(memory, bytes, MADV_HUGEPAGE);  // advice only
 #endif
     slab.memory.reset(static_cast<std::byte*>(memory));
-    slab.free_bits.assign((slots_per_slab_ + 63) / 64, ~uint64_t{0});
-    if (slots_per_slab_ % 64 != 0) slab.free_bits.back() = (uint64_t{1} << (slots_per_slab_ % 64)) - 1;
-    slab.free_count = slots_per_slab_;
+    slab.slots = bytes / slot_size_;
+    slab.free_bits.assign((slab.slots + 63) / 64, ~uint64_t{0});
+    if (slab.slots % 64 != 0) slab.free_bits.back() = (uint64_t{1} << (slab.slots % 64)) - 1;
+    slab.free_count = slab.slots;
     by_address_[slab.memory.get()] = slabs_.size();
     with_free_.insert(slabs_.size());
     slabs_.push_back(std::move(slab));
@@ -106,7 +111,6 @@ class Pool {
 
   std::mutex mu_;
   size_t slot_size_ = 0;
-  size_t slots_per_slab_ = 0;
   std::vector<Slab> slabs_;                           // oldest first; kept for the life of the process
   std::set<size_t> with_free_;                        // indices of slabs with a free slot
   std::map<const std::byte*, size_t> by_address_;     // slab start -> index

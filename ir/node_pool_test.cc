@@ -43,14 +43,22 @@ TEST(NodePoolTest, ObjectsOfACacheLineOrMoreStartOnALine) {
 
 TEST(NodePoolTest, FillsAWholeSlabBeforeStartingTheNext) {
   if (!kSlabPoolsEnabled) GTEST_SKIP() << "under AddressSanitizer objects come from the ordinary heap";
-  // More than one slab's worth (a slab is 2 MiB: 32768 slots of 64 bytes): every slot is handed out
-  // once, and freed ones come back first.
+  // Slabs of 64 KiB doubling up to 1 MiB, then of 2 MiB (1024, 2048, ... 16384, then 32768 slots of
+  // 64 bytes): each is filled whole, its slots running on without a gap to its end; every slot is
+  // handed out once, and freed ones come back first.
   constexpr int kCount = 40000;
   std::vector<void*> slots;
   for (int i = 0; i < kCount; ++i) slots.push_back(AllocateValueSlot(kSlot));
-  // A slab is filled whole: its slots run on without a gap up to its 2 MiB end.
-  auto* first = static_cast<char*>(slots[0]);
-  EXPECT_EQ(static_cast<char*>(slots[32767]) - first, 32767 * static_cast<std::ptrdiff_t>(kSlot));
+  size_t begin = 0;
+  for (const size_t slab_slots : {1024, 2048, 4096, 8192, 16384, kCount - 31744}) {
+    auto* first = static_cast<char*>(slots[begin]);
+    for (size_t i = begin + 1; i < begin + slab_slots; ++i) {
+      ASSERT_EQ(static_cast<char*>(slots[i]) - first, static_cast<std::ptrdiff_t>((i - begin) * kSlot)) << i;
+    }
+    begin += slab_slots;
+  }
+  // The first full slab is one aligned 2 MiB page.
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(slots[31744]) % (uintptr_t{2} << 20), 0u);
   FreeValueSlot(slots[kCount - 1], kSlot);
   FreeValueSlot(slots[10], kSlot);
   EXPECT_EQ(AllocateValueSlot(kSlot), slots[10]);
