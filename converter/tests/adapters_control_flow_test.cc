@@ -46,6 +46,19 @@ TEST(ControlFlowAdapters, ScanBatchAxisOfOpset8) {
     })", 11);
 }
 
+// Scan-8's `directions` is Scan-9's scan_input_directions: a reversed scan computes the same both
+// ways (the interpreter once ignored `directions`, so the numeric check caught a forward scan).
+TEST(ControlFlowAdapters, ScanDirectionsOfOpset8) {
+  ExpectRoundTrip(R"(
+    <ir_version: 3, opset_import: ["" : 8]>
+    g (float[1,2] S, float[1,3,2] X) => (float[1,2] F, float[1,3,2] O) {
+      F, O = Scan<num_scan_inputs = 1, directions = [1], body = b (float[2] s, float[2] x) => (float[2] s2, float[2] o) {
+        s2 = Add(s, x)
+        o = Identity(s2)
+      }>(, S, X)
+    })", 11);
+}
+
 // Model-local functions are converted with their own opset imports.
 TEST(ControlFlowAdapters, FunctionBodiesAreConverted) {
   ExpectConversion(R"(

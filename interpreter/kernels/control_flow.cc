@@ -109,10 +109,29 @@ Tensor SliceAt(const Tensor& t, int64_t axis, int64_t i) {
   return out;
 }
 
-// One Scan over unbatched inputs (opset 9 form).
+// The first `n` entries of `t` along axis 0.
+Tensor Prefix(const Tensor& t, int64_t n) {
+  std::vector<int64_t> dims = t.dims();
+  dims[0] = n;
+  Tensor out(t.dtype(), dims);
+  CopyElements(t, 0, out, 0, out.size());
+  return out;
+}
+
+// `t` grown to `n` entries along axis 0, the new ones zero (empty strings).
+Tensor ZeroPadded(const Tensor& t, int64_t n) {
+  std::vector<int64_t> dims = t.dims();
+  dims[0] = n;
+  Tensor out(t.dtype(), dims);
+  CopyElements(t, 0, out, 0, t.size());
+  return out;
+}
+
+// One Scan over unbatched inputs (opset 9 form). `input_directions` names the attribute giving each
+// scan input's direction: "scan_input_directions" from opset 9, "directions" in opset 8.
 Status ScanOnce(KernelContext& ctx, const ir::Graph& body, std::vector<RuntimeValue> states,
-                const std::vector<Tensor>& scan_in, std::vector<RuntimeValue>& final_states,
-                std::vector<Tensor>& scan_out) {
+                const std::vector<Tensor>& scan_in, const char* input_directions,
+                std::vector<RuntimeValue>& final_states, std::vector<Tensor>& scan_out) {
   const size_t n_state = states.size(), m = scan_in.size();
   if (body.outputs().size() < n_state) {
     return ctx.Error(absl::StrCat("body has ", body.outputs().size(), " outputs for ", n_state, " state variables"));
@@ -128,7 +147,7 @@ Status ScanOnce(KernelContext& ctx, const ir::Graph& body, std::vector<RuntimeVa
     return v;
   };
   ASSIGN_OR_RETURN(std::vector<int64_t> in_axes, per("scan_input_axes", m));
-  ASSIGN_OR_RETURN(std::vector<int64_t> in_dirs, per("scan_input_directions", m));
+  ASSIGN_OR_RETURN(std::vector<int64_t> in_dirs, per(input_directions, m));
   ASSIGN_OR_RETURN(std::vector<int64_t> out_axes, per("scan_output_axes", k));
   ASSIGN_OR_RETURN(std::vector<int64_t> out_dirs, per("scan_output_directions", k));
   int64_t len = -1;
@@ -189,12 +208,16 @@ Status ScanKernel(KernelContext& ctx) {
     for (int64_t j = 0; j < m; ++j) scan_in.push_back(ctx.input(first + n_state + j));
     std::vector<RuntimeValue> fs;
     std::vector<Tensor> so;
-    RETURN_IF_ERROR(ScanOnce(ctx, *body, states, scan_in, fs, so));
+    RETURN_IF_ERROR(ScanOnce(ctx, *body, states, scan_in, "scan_input_directions", fs, so));
     for (size_t i = 0; i < n_state; ++i) ctx.set_output(i, std::move(fs[i]));
     for (size_t i = 0; i < so.size(); ++i) ctx.set_output(n_state + i, std::move(so[i]));
     return OkStatus();
   }
-  // Opset 8: inputs carry a batch axis 0; sequence_lens is not supported beyond full length.
+  // Opset 8: states and scan inputs carry a batch axis 0, scan inputs then a sequence axis 1, and
+  // the optional sequence_lens (input 0) says how many steps of each batch entry are real: those are
+  // scanned (in the given direction), the final state is the one after them, and each scan output
+  // is padded with zeros to the full length (the spec leaves those positions unspecified).
+  if (first >= ctx.num_inputs()) return ctx.Error("Scan has no states or scan inputs");
   const int64_t batch = ctx.input(first).rank() > 0 ? ctx.input(first).dim(0) : 0;
   // Every state and scan input is sliced along its batch axis 0.
   for (size_t i = first; i < ctx.num_inputs(); ++i) {
@@ -204,19 +227,57 @@ Status ScanKernel(KernelContext& ctx) {
                                     " has no batch axis of ", batch));
     }
   }
+  int64_t max_len = 0;
+  for (int64_t j = 0; j < m; ++j) {
+    const Tensor& t = ctx.input(first + n_state + j);
+    if (t.rank() < 2) {
+      return ctx.Error(absl::StrCat("scan input ", j, " of shape ", DimsToString(t.dims()),
+                                    " has no sequence axis 1"));
+    }
+    if (j > 0 && t.dim(1) != max_len) return ctx.Error("scan inputs differ in length");
+    max_len = t.dim(1);
+  }
+  std::vector<int64_t> lengths(static_cast<size_t>(batch), max_len);
+  if (ctx.has_input(0)) {
+    ASSIGN_OR_RETURN(const Tensor* lens, ctx.TensorInput(0));
+    if (lens->dtype() != DataType::kInt64 || lens->rank() != 1 || lens->dim(0) != batch) {
+      return ctx.Error(absl::StrCat("sequence_lens must be int64[", batch, "], got ", lens->ShapeString()));
+    }
+    lengths = lens->ToVector<int64_t>();
+    for (int64_t len : lengths) {
+      if (len < 0 || len > max_len) {
+        return ctx.Error(absl::StrCat("sequence length ", len, " is outside 0..", max_len));
+      }
+    }
+  }
   std::vector<std::vector<Tensor>> state_parts(n_state), scan_parts;
   for (int64_t b = 0; b < batch; ++b) {
+    const int64_t len = lengths[static_cast<size_t>(b)];
     std::vector<RuntimeValue> states;
     for (size_t i = 0; i < n_state; ++i) states.push_back(SliceAt(ctx.input(first + i), 0, b));
     std::vector<Tensor> scan_in;
-    for (int64_t j = 0; j < m; ++j) scan_in.push_back(SliceAt(ctx.input(first + n_state + j), 0, b));
-    // Opset 8 scans along axis 0 of the per-batch input; directions attr name differs.
+    for (int64_t j = 0; j < m; ++j) {
+      Tensor steps = SliceAt(ctx.input(first + n_state + j), 0, b);
+      scan_in.push_back(len == max_len ? std::move(steps) : Prefix(steps, len));
+    }
     std::vector<RuntimeValue> fs;
     std::vector<Tensor> so;
-    RETURN_IF_ERROR(ScanOnce(ctx, *body, states, scan_in, fs, so));
+    RETURN_IF_ERROR(ScanOnce(ctx, *body, states, scan_in, "directions", fs, so));
     for (size_t i = 0; i < n_state; ++i) state_parts[i].push_back(fs[i].tensor());
     scan_parts.resize(so.size());
-    for (size_t i = 0; i < so.size(); ++i) scan_parts[i].push_back(so[i]);
+    for (size_t i = 0; i < so.size(); ++i) {
+      scan_parts[i].push_back(len == max_len ? std::move(so[i]) : ZeroPadded(so[i], max_len));
+    }
+  }
+  // An entry with no steps has no step to give its outputs' shape (only the body's declaration,
+  // which may leave dims unknown): it takes the shape of an entry that ran.
+  for (std::vector<Tensor>& parts : scan_parts) {
+    const auto ran = std::find_if(lengths.begin(), lengths.end(), [](int64_t len) { return len > 0; });
+    if (ran == lengths.end()) break;
+    const Tensor& shaped = parts[static_cast<size_t>(ran - lengths.begin())];
+    for (size_t b = 0; b < parts.size(); ++b) {
+      if (lengths[b] == 0) parts[b] = Tensor(shaped.dtype(), shaped.dims());
+    }
   }
   for (size_t i = 0; i < n_state; ++i) {
     ASSIGN_OR_RETURN(Tensor t, Stack(state_parts[i], ir::Type()));

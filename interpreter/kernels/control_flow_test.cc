@@ -1,3 +1,6 @@
+#include <optional>
+#include <vector>
+
 #include "gtest/gtest.h"
 #include "interpreter/test_util.h"
 
@@ -89,6 +92,56 @@ TEST(ControlFlowTest, ScanAttributesMustFitTheInputs) {
   auto too_many = run(5, {});
   ASSERT_FALSE(too_many.ok());
   EXPECT_NE(too_many.status().message().find("num_scan_inputs 5"), std::string::npos) << too_many.status();
+}
+
+// Opset 8: states and scan inputs are batched on axis 0; sequence_lens (input 0) limits the steps of
+// each batch entry, its scan outputs zero-padded to the full length; `directions` reverses inputs.
+TEST(ControlFlowTest, ScanOpset8HonoursSequenceLengthsAndDirections) {
+  auto run = [](std::optional<std::vector<int64_t>> lens, std::vector<int64_t> directions) {
+    ir::Graph g("g");
+    ir::Value* l = lens.has_value() ? g.AddInput("lens") : nullptr;
+    ir::Value* s0 = g.AddInput("s0");
+    ir::Value* xs = g.AddInput("xs");
+    ir::Node* scan = g.AddNode("Scan", {l, s0, xs}, {"s_final", "scans"});
+    scan->SetAttribute(ir::Attribute::FromGraph("body", ScanSumBody()));
+    scan->SetAttribute(ir::Attribute::Int("num_scan_inputs", 1));
+    if (!directions.empty()) scan->SetAttribute(ir::Attribute::Ints("directions", directions));
+    g.AddOutput(scan->output(0));
+    g.AddOutput(scan->output(1));
+    Evaluator ev(g, {{"", 8}});
+    std::vector<RuntimeValue> inputs;
+    if (lens.has_value()) inputs.push_back(I64({2}, *lens));
+    inputs.push_back(F({2, 1}, {0, 10}));
+    inputs.push_back(F({2, 3, 1}, {1, 2, 3, 4, 5, 6}));
+    return ev.Run(inputs);
+  };
+  auto full = run(std::nullopt, {});
+  ASSERT_TRUE(full.ok()) << full.status();
+  EXPECT_EQ((*full)[0].tensor().ToVector<float>(), (std::vector<float>{6, 25}));
+  EXPECT_EQ((*full)[1].tensor().ToVector<float>(), (std::vector<float>{1, 3, 6, 14, 19, 25}));
+
+  auto short_second = run(std::vector<int64_t>{3, 1}, {});
+  ASSERT_TRUE(short_second.ok()) << short_second.status();
+  EXPECT_EQ((*short_second)[0].tensor().ToVector<float>(), (std::vector<float>{6, 14}));
+  EXPECT_EQ((*short_second)[1].tensor().dims(), (std::vector<int64_t>{2, 3, 1}));
+  EXPECT_EQ((*short_second)[1].tensor().ToVector<float>(), (std::vector<float>{1, 3, 6, 14, 0, 0}));
+
+  // Reversed: the real steps are taken last to first.
+  auto reversed = run(std::vector<int64_t>{3, 2}, {1});
+  ASSERT_TRUE(reversed.ok()) << reversed.status();
+  EXPECT_EQ((*reversed)[0].tensor().ToVector<float>(), (std::vector<float>{6, 19}));
+  EXPECT_EQ((*reversed)[1].tensor().ToVector<float>(), (std::vector<float>{3, 5, 6, 15, 19, 0}));
+
+  // No steps at all: the initial state, and zeros shaped like the other entry's outputs.
+  auto empty = run(std::vector<int64_t>{3, 0}, {});
+  ASSERT_TRUE(empty.ok()) << empty.status();
+  EXPECT_EQ((*empty)[0].tensor().ToVector<float>(), (std::vector<float>{6, 10}));
+  EXPECT_EQ((*empty)[1].tensor().ToVector<float>(), (std::vector<float>{1, 3, 6, 0, 0, 0}));
+
+  auto too_long = run(std::vector<int64_t>{4, 1}, {});
+  ASSERT_FALSE(too_long.ok());
+  EXPECT_NE(too_long.status().message().find("sequence length 4 is outside 0..3"), std::string::npos)
+      << too_long.status();
 }
 
 }  // namespace
