@@ -266,6 +266,11 @@ Status ScanKernel(KernelContext& ctx) {
     for (size_t i = 0; i < n_state; ++i) state_parts[i].push_back(fs[i].tensor());
     scan_parts.resize(so.size());
     for (size_t i = 0; i < so.size(); ++i) {
+      // Opset 8 has no scan_output_axes; a node that sets it anyway must not move the steps' axis.
+      if (so[i].rank() < 1 || so[i].dim(0) != len) {
+        return ctx.Error(absl::StrCat("scan output ", i, " of shape ", DimsToString(so[i].dims()),
+                                      " does not have its ", len, " steps on axis 0"));
+      }
       scan_parts[i].push_back(len == max_len ? std::move(so[i]) : ZeroPadded(so[i], max_len));
     }
   }

@@ -97,7 +97,8 @@ TEST(ControlFlowTest, ScanAttributesMustFitTheInputs) {
 // Opset 8: states and scan inputs are batched on axis 0; sequence_lens (input 0) limits the steps of
 // each batch entry, its scan outputs zero-padded to the full length; `directions` reverses inputs.
 TEST(ControlFlowTest, ScanOpset8HonoursSequenceLengthsAndDirections) {
-  auto run = [](std::optional<std::vector<int64_t>> lens, std::vector<int64_t> directions) {
+  auto run = [](std::optional<std::vector<int64_t>> lens, std::vector<int64_t> directions,
+                std::vector<int64_t> output_axes = {}) {
     ir::Graph g("g");
     ir::Value* l = lens.has_value() ? g.AddInput("lens") : nullptr;
     ir::Value* s0 = g.AddInput("s0");
@@ -106,6 +107,7 @@ TEST(ControlFlowTest, ScanOpset8HonoursSequenceLengthsAndDirections) {
     scan->SetAttribute(ir::Attribute::FromGraph("body", ScanSumBody()));
     scan->SetAttribute(ir::Attribute::Int("num_scan_inputs", 1));
     if (!directions.empty()) scan->SetAttribute(ir::Attribute::Ints("directions", directions));
+    if (!output_axes.empty()) scan->SetAttribute(ir::Attribute::Ints("scan_output_axes", output_axes));
     g.AddOutput(scan->output(0));
     g.AddOutput(scan->output(1));
     Evaluator ev(g, {{"", 8}});
@@ -142,6 +144,12 @@ TEST(ControlFlowTest, ScanOpset8HonoursSequenceLengthsAndDirections) {
   ASSERT_FALSE(too_long.ok());
   EXPECT_NE(too_long.status().message().find("sequence length 4 is outside 0..3"), std::string::npos)
       << too_long.status();
+
+  // An opset-9 attribute on an opset-8 node must not move the steps off axis 0 (padding would then
+  // write past the output).
+  auto moved = run(std::vector<int64_t>{3, 1}, {}, {1});
+  ASSERT_FALSE(moved.ok());
+  EXPECT_NE(moved.status().message().find("steps on axis 0"), std::string::npos) << moved.status();
 }
 
 }  // namespace
