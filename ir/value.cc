@@ -38,16 +38,20 @@ void Value::AddUse(const Use& use) {
   }
 }
 
+size_t Value::PositionOf(const Use& use) const {
+  const size_t pos = uses_indexed_ ? size_t{UsePosition(use)}
+                                   : static_cast<size_t>(std::find(uses_.begin(), uses_.end(), use) - uses_.begin());
+  CHECK(pos < uses_.size() && uses_[pos] == use) << "use-def chain broken for value '" << name_ << "'";
+  return pos;
+}
+
 void Value::RemoveUse(const Use& use) {
   graph_output_uses_ -= use.is_graph_output();
+  const size_t pos = PositionOf(use);
   if (!uses_indexed_) {
-    auto it = std::find(uses_.begin(), uses_.end(), use);
-    CHECK(it != uses_.end()) << "use-def chain broken for value '" << name_ << "'";
-    uses_.erase(it);
+    uses_.erase(uses_.begin() + pos);  // few uses: keep their order
     return;
   }
-  const size_t pos = UsePosition(use);
-  CHECK(pos < uses_.size() && uses_[pos] == use) << "use-def chain broken for value '" << name_ << "'";
   if (pos + 1 != uses_.size()) {
     uses_[pos] = uses_.back();
     UsePosition(uses_[pos]) = static_cast<uint32_t>(pos);
@@ -58,15 +62,7 @@ void Value::RemoveUse(const Use& use) {
 
 void Value::RenumberUse(const Use& from, size_t new_index) {
   // The caller moves the position along with the use (it renumbers its own inputs or outputs).
-  if (!uses_indexed_) {
-    auto it = std::find(uses_.begin(), uses_.end(), from);
-    CHECK(it != uses_.end()) << "use-def chain broken for value '" << name_ << "'";
-    it->index = new_index;
-    return;
-  }
-  const size_t pos = UsePosition(from);
-  CHECK(pos < uses_.size() && uses_[pos] == from) << "use-def chain broken for value '" << name_ << "'";
-  uses_[pos].index = new_index;
+  uses_[PositionOf(from)].index = new_index;
 }
 
 void Value::ReplaceAllUsesWith(Value* other) {

@@ -97,7 +97,9 @@ class Value {
   void AddUse(const Use& use);
   void RemoveUse(const Use& use);
   void RenumberUse(const Use& from, size_t new_index);
-  // Where `use` sits in uses_, on values with uses_indexed_.
+  // Where `use` sits in uses_ (CHECKs that it is there); UsePosition keeps it on values with
+  // uses_indexed_.
+  size_t PositionOf(const Use& use) const;
   static uint32_t& UsePosition(const Use& use);
 
   // What passes read on every visit comes first (one cache line): where the value comes from and

@@ -109,21 +109,12 @@ Tensor SliceAt(const Tensor& t, int64_t axis, int64_t i) {
   return out;
 }
 
-// The first `n` entries of `t` along axis 0.
-Tensor Prefix(const Tensor& t, int64_t n) {
+// `t` with `n` entries along axis 0: its first n, or all of them followed by zeros (empty strings).
+Tensor WithLength(const Tensor& t, int64_t n) {
   std::vector<int64_t> dims = t.dims();
   dims[0] = n;
   Tensor out(t.dtype(), dims);
-  CopyElements(t, 0, out, 0, out.size());
-  return out;
-}
-
-// `t` grown to `n` entries along axis 0, the new ones zero (empty strings).
-Tensor ZeroPadded(const Tensor& t, int64_t n) {
-  std::vector<int64_t> dims = t.dims();
-  dims[0] = n;
-  Tensor out(t.dtype(), dims);
-  CopyElements(t, 0, out, 0, t.size());
+  CopyElements(t, 0, out, 0, std::min(t.size(), out.size()));
   return out;
 }
 
@@ -258,7 +249,7 @@ Status ScanKernel(KernelContext& ctx) {
     std::vector<Tensor> scan_in;
     for (int64_t j = 0; j < m; ++j) {
       Tensor steps = SliceAt(ctx.input(first + n_state + j), 0, b);
-      scan_in.push_back(len == max_len ? std::move(steps) : Prefix(steps, len));
+      scan_in.push_back(len == max_len ? std::move(steps) : WithLength(steps, len));
     }
     std::vector<RuntimeValue> fs;
     std::vector<Tensor> so;
@@ -271,7 +262,7 @@ Status ScanKernel(KernelContext& ctx) {
         return ctx.Error(absl::StrCat("scan output ", i, " of shape ", DimsToString(so[i].dims()),
                                       " does not have its ", len, " steps on axis 0"));
       }
-      scan_parts[i].push_back(len == max_len ? std::move(so[i]) : ZeroPadded(so[i], max_len));
+      scan_parts[i].push_back(len == max_len ? std::move(so[i]) : WithLength(so[i], max_len));
     }
   }
   // An entry with no steps has no step to give its outputs' shape (only the body's declaration,
