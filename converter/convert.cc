@@ -1,5 +1,6 @@
 #include "converter/convert.h"
 
+#include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
@@ -87,9 +88,9 @@ class Converter {
   // Whether nodes of `op` need AdaptNode at the current step: their schema changes there, or the
   // operator is unknown (AdaptNode says so). Cached per step: a model has a few dozen op types.
   bool Changes(const std::string& op, const Step& step);
-  void CollectChanging(const ir::Graph& g, const Step& step);
+  // Indexes the scope's nodes of `domain` (bodies included) by operator, in walk order.
+  void IndexNodes(ir::Graph& g, const std::string& domain);
   absl::Status RunStep(Scope& scope, const Step& step);
-  absl::Status WalkGraph(ir::Graph& g, const Step& step);
   absl::Status AdaptNode(ir::Node& node, const Step& step);
   absl::Status Validate(ir::Node& node, AdapterContext& ctx, const Step& step);
   bool FoldAway(ir::Node& node, AdapterContext& ctx, Folder& folder);
@@ -104,6 +105,15 @@ class Converter {
   // node is at the target opset already (unchanged by the step, created by it, or adapted).
   absl::flat_hash_set<const ir::Node*> pending_;
   absl::flat_hash_map<std::string, bool> changes_;  // Changes(), for the current step
+  // The scope's nodes by operator, each with its place in a walk of the scope (a node before its
+  // bodies): a step looks only at the operators whose schema changes there, and most steps of a
+  // conversion change none a model uses. Rebuilt after a step that adapted something.
+  struct Placed {
+    size_t place;
+    ir::Node* node;
+  };
+  absl::flat_hash_map<std::string, std::vector<Placed>> by_op_;
+  size_t places_ = 0;
   const Scope* scope_ = nullptr;
   const Step* step_ = nullptr;
 };
@@ -182,6 +192,9 @@ absl::Status Converter::ConvertScope(Scope& scope, const std::string& domain, in
                                                    ", which is outside 1..", max));
   }
   const int64_t dir = to > from ? 1 : -1;
+  by_op_.clear();
+  places_ = 0;
+  IndexNodes(*scope.graph, domain);
   for (int64_t v = from; v != to; v += dir) {
     Step step{domain, v, v + dir};
     RETURN_IF_ERROR(RunStep(scope, step));
@@ -201,42 +214,58 @@ bool Converter::Changes(const std::string& op, const Step& step) {
   return it->second;
 }
 
-void Converter::CollectChanging(const ir::Graph& g, const Step& step) {
-  for (const ir::Node* n : g.nodes()) {
-    if (InDomain(*n, step.domain) && Changes(n->op_type(), step)) pending_.insert(n);
-    for (const ir::Graph* sub : n->subgraphs()) CollectChanging(*sub, step);
+void Converter::IndexNodes(ir::Graph& g, const std::string& domain) {
+  for (ir::Node* n : g.nodes()) {
+    if (InDomain(*n, domain)) by_op_[n->op_type()].push_back(Placed{places_, n});
+    ++places_;
+    for (ir::Graph* sub : n->subgraphs()) IndexNodes(*sub, domain);
   }
+}
+
+// Whether a node is still part of the model: neither it nor a node whose body holds it is erased.
+bool Live(const ir::Node& node) {
+  for (const ir::Node* n = &node; n != nullptr; n = n->graph()->parent_node()) {
+    if (n->is_erased()) return false;
+  }
+  return true;
 }
 
 absl::Status Converter::RunStep(Scope& scope, const Step& step) {
   pending_.clear();
   changes_.clear();
-  CollectChanging(*scope.graph, step);
+  std::vector<Placed> changing;
+  for (const auto& [op, nodes] : by_op_) {
+    if (!Changes(op, step)) continue;
+    for (const Placed& p : nodes) {
+      if (Live(*p.node)) changing.push_back(p);
+    }
+  }
+  for (const Placed& p : changing) pending_.insert(p.node);
   if (options_.before_step) options_.before_step(step.domain, step.from_opset, step.to_opset, pending_.size());
   VLOG(1) << "opset step " << step.domain << " " << step.from_opset << " -> " << step.to_opset << ": "
           << pending_.size() << " nodes";
+  if (changing.empty()) return absl::OkStatus();
+  // In walk order, as the model runs: an adapter sees the nodes before its own adapted already.
+  std::sort(changing.begin(), changing.end(), [](const Placed& a, const Placed& b) { return a.place < b.place; });
   scope_ = &scope;
   step_ = &step;
-  absl::Status s = WalkGraph(*scope.graph, step);
-  pending_.clear();
-  return s;
-}
-
-absl::Status Converter::WalkGraph(ir::Graph& g, const Step& step) {
-  for (ir::Node* node : g.nodes()) {
-    // Only nodes whose operator changes at this step and that existed when it began (a node an
-    // adapter made is at the target already).
-    if (pending_.contains(node)) {
-      absl::Status s = AdaptNode(*node, step);
-      if (!s.ok()) return WithLocation(*node, s);
-      pending_.erase(node);
+  absl::Status s;
+  for (const Placed& p : changing) {
+    // An adapter before may have removed it (or the node whose body held it).
+    if (!pending_.contains(p.node) || !Live(*p.node)) continue;
+    s = AdaptNode(*p.node, step);
+    if (!s.ok()) {
+      s = WithLocation(*p.node, s);
+      break;
     }
-    if (node->is_erased()) continue;
-    for (ir::Graph* sub : node->subgraphs()) {
-      RETURN_IF_ERROR(WalkGraph(*sub, step));
-    }
+    pending_.erase(p.node);
   }
-  return absl::OkStatus();
+  pending_.clear();
+  // Adapters made and removed nodes.
+  by_op_.clear();
+  places_ = 0;
+  IndexNodes(*scope.graph, step.domain);
+  return s;
 }
 
 absl::Status Converter::AdaptNode(ir::Node& node, const Step& step) {
