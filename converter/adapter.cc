@@ -282,7 +282,7 @@ void AdapterContext::FlushDeadInitializers() {
 
 void AdapterRegistry::Register(std::string_view domain, std::string_view op, int from, int to,
                                AdapterKind kind, std::string_view note, AdapterFn fn) {
-  AdapterEntry e;
+  AdapterEntry& e = entries_.emplace_back();
   e.domain = S(domain);
   e.op = S(op);
   e.from = from;
@@ -290,7 +290,8 @@ void AdapterRegistry::Register(std::string_view domain, std::string_view op, int
   e.kind = kind;
   e.note = S(note);
   e.fn = std::move(fn);
-  entries_[{e.domain, e.op, from, to}] = std::move(e);
+  // A later registration of the same change replaces the earlier one.
+  index_.insert_or_assign(Key{e.domain, e.op, from, to}, &e);
 }
 
 namespace {

@@ -38,26 +38,23 @@ const AdapterRegistry& AdapterRegistry::Global() {
 
 const AdapterEntry* AdapterRegistry::Find(std::string_view domain, std::string_view op, int from,
                                           int to) const {
-  Key key{std::string(domain), std::string(op), from, to};
-  auto it = entries_.find(key);
-  if (it != entries_.end()) return &it->second;
+  if (auto it = index_.find(Key{domain, op, from, to}); it != index_.end()) return it->second;
   if (to != kNotDefined || from <= 1 || (domain != "ai.onnx" && domain != "ai.onnx.ml")) return nullptr;
   absl::Span<const int> versions = schema::Versions(domain, op);
   if (versions.empty() || versions.front() != from) return nullptr;
   absl::MutexLock lock(&refusals_mutex_);
-  auto [refusal, made] = refusals_.try_emplace(key);
-  if (made) {
-    AdapterEntry& e = refusal->second;
-    e.domain = std::string(domain);
-    e.op = std::string(op);
-    e.from = from;
-    e.to = to;
-    e.kind = AdapterKind::kRefuse;
-    e.note = "no expansion into older operators";
-    e.fn = Refuse(absl::StrCat(e.op, " was introduced at ", e.domain, " opset ", from,
-                               " and has no expansion into older operators"));
-  }
-  return &refusal->second;
+  if (auto it = refusal_index_.find(Key{domain, op, from, to}); it != refusal_index_.end()) return it->second;
+  AdapterEntry& e = refusals_.emplace_back();
+  e.domain = std::string(domain);
+  e.op = std::string(op);
+  e.from = from;
+  e.to = to;
+  e.kind = AdapterKind::kRefuse;
+  e.note = "no expansion into older operators";
+  e.fn = Refuse(absl::StrCat(e.op, " was introduced at ", e.domain, " opset ", from,
+                             " and has no expansion into older operators"));
+  refusal_index_.emplace(Key{e.domain, e.op, from, to}, &e);
+  return &e;
 }
 
 std::vector<const AdapterEntry*> AdapterRegistry::AllEntries() const {
@@ -65,10 +62,10 @@ std::vector<const AdapterEntry*> AdapterRegistry::AllEntries() const {
     Find(s->domain(), s->op_type(), s->since_version(), kNotDefined);
   }
   std::vector<const AdapterEntry*> all;
-  for (const auto& [key, entry] : entries_) all.push_back(&entry);
+  for (const auto& [key, entry] : index_) all.push_back(entry);
   {
     absl::MutexLock lock(&refusals_mutex_);
-    for (const auto& [key, entry] : refusals_) all.push_back(&entry);
+    for (const auto& [key, entry] : refusal_index_) all.push_back(entry);
   }
   std::sort(all.begin(), all.end(), [](const AdapterEntry* a, const AdapterEntry* b) {
     return std::tie(a->domain, a->op, a->from, a->to) < std::tie(b->domain, b->op, b->from, b->to);

@@ -2,15 +2,16 @@
 
 #include <algorithm>
 
-#include "absl/strings/str_cat.h"
 #include "schema/domains.h"
 
 namespace onnx_opt::schema::inference {
 namespace {
 
 std::string Key(std::string_view domain, std::string_view op) {
-  std::string_view d = CanonicalDomain(domain);
-  return absl::StrCat(std::string(d), "::", std::string(op));
+  const std::string_view d = CanonicalDomain(domain);
+  std::string key;
+  key.reserve(d.size() + 2 + op.size());
+  return key.append(d).append("::").append(op);
 }
 
 }  // namespace
@@ -18,6 +19,7 @@ std::string Key(std::string_view domain, std::string_view op) {
 const InferenceRegistry& InferenceRegistry::Get() {
   static const InferenceRegistry* registry = [] {
     auto* r = new InferenceRegistry();
+    r->entries_.reserve(512);
     RegisterElementwiseOps(*r);
     RegisterTensorOps(*r);
     RegisterShapeOps(*r);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/inlined_vector.h"
 #include "absl/status/status.h"
 #include "schema/inference/context.h"
 
@@ -31,7 +32,7 @@ class InferenceRegistry {
   void Register(std::string_view op, int first, int last, InferFn fn) {
     Register("ai.onnx", op, first, last, std::move(fn));
   }
-  void Register(std::string_view op, InferFn fn) { Register("ai.onnx", op, 1, kLatest, fn); }
+  void Register(std::string_view op, InferFn fn) { Register("ai.onnx", op, 1, kLatest, std::move(fn)); }
 
   // Null when no function covers this schema version.
   const InferFn* Find(std::string_view domain, std::string_view op, int since_version) const;
@@ -45,7 +46,8 @@ class InferenceRegistry {
     int last;
     InferFn fn;
   };
-  absl::flat_hash_map<std::string, std::vector<Entry>> entries_;
+  // Most operators have one entry.
+  absl::flat_hash_map<std::string, absl::InlinedVector<Entry, 1>> entries_;
 };
 
 // One per family file.
