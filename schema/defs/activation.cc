@@ -390,6 +390,6 @@ constexpr OpDefinition kActivationOps[] = {
 
 }  // namespace
 
-absl::Span<const OpDefinition> ActivationOps() { return kActivationOps; }
+constexpr absl::Span<const OpDefinition> kActivationFamily = kActivationOps;
 
 }  // namespace onnx_opt::schema::defs

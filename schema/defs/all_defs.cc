@@ -11,35 +11,35 @@ namespace onnx_opt::schema::defs {
 std::vector<DomainOpDefinition> AllOpDefinitions() {
   struct Family {
     std::string_view domain;
-    absl::Span<const OpDefinition> (*ops)();
+    const absl::Span<const OpDefinition>* ops;
   };
   static constexpr Family kFamilies[] = {
-      {kOnnxDomain, MathOps},
-      {kOnnxDomain, ActivationOps},
-      {kOnnxDomain, LogicalOps},
-      {kOnnxDomain, NnOps},
-      {kOnnxDomain, AttentionOps},
-      {kOnnxDomain, RnnOps},
-      {kOnnxDomain, ReductionOps},
-      {kOnnxDomain, CastOps},
-      {kOnnxDomain, TensorOps},
-      {kOnnxDomain, IndexingOps},
-      {kOnnxDomain, ImageOps},
-      {kOnnxDomain, ObjectDetectionOps},
-      {kOnnxDomain, GeneratorOps},
-      {kOnnxDomain, QuantizationOps},
-      {kOnnxDomain, SignalOps},
-      {kOnnxDomain, TextOps},
-      {kOnnxDomain, ControlFlowOps},
-      {kOnnxDomain, SequenceOps},
-      {kMlDomain, MlOps},
-      {kPreviewTrainingDomain, TrainingOps},
-      {kPreviewDomain, PreviewOps},
+      {kOnnxDomain, &kMathFamily},
+      {kOnnxDomain, &kActivationFamily},
+      {kOnnxDomain, &kLogicalFamily},
+      {kOnnxDomain, &kNnFamily},
+      {kOnnxDomain, &kAttentionFamily},
+      {kOnnxDomain, &kRnnFamily},
+      {kOnnxDomain, &kReductionFamily},
+      {kOnnxDomain, &kCastFamily},
+      {kOnnxDomain, &kTensorFamily},
+      {kOnnxDomain, &kIndexingFamily},
+      {kOnnxDomain, &kImageFamily},
+      {kOnnxDomain, &kObjectDetectionFamily},
+      {kOnnxDomain, &kGeneratorFamily},
+      {kOnnxDomain, &kQuantizationFamily},
+      {kOnnxDomain, &kSignalFamily},
+      {kOnnxDomain, &kTextFamily},
+      {kOnnxDomain, &kControlFlowFamily},
+      {kOnnxDomain, &kSequenceFamily},
+      {kMlDomain, &kMlFamily},
+      {kPreviewTrainingDomain, &kTrainingFamily},
+      {kPreviewDomain, &kPreviewFamily},
   };
   std::vector<DomainOpDefinition> all;
   all.reserve(256);
   for (const Family& f : kFamilies) {
-    for (const OpDefinition& op : f.ops()) all.push_back({f.domain, op});
+    for (const OpDefinition& op : *f.ops) all.push_back({f.domain, op});
   }
   return all;
 }

@@ -127,6 +127,6 @@ constexpr OpDefinition kAttentionOps[] = {
 
 }  // namespace
 
-absl::Span<const OpDefinition> AttentionOps() { return kAttentionOps; }
+constexpr absl::Span<const OpDefinition> kAttentionFamily = kAttentionOps;
 
 }  // namespace onnx_opt::schema::defs

@@ -144,6 +144,6 @@ constexpr OpDefinition kCastOps[] = {
 
 }  // namespace
 
-absl::Span<const OpDefinition> CastOps() { return kCastOps; }
+constexpr absl::Span<const OpDefinition> kCastFamily = kCastOps;
 
 }  // namespace onnx_opt::schema::defs

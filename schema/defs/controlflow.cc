@@ -273,6 +273,6 @@ constexpr OpDefinition kControlFlowOps[] = {
 
 }  // namespace
 
-absl::Span<const OpDefinition> ControlFlowOps() { return kControlFlowOps; }
+constexpr absl::Span<const OpDefinition> kControlFlowFamily = kControlFlowOps;
 
 }  // namespace onnx_opt::schema::defs

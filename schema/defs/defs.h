@@ -13,27 +13,29 @@
 
 namespace onnx_opt::schema::defs {
 
-absl::Span<const OpDefinition> MathOps();  // math.cc
-absl::Span<const OpDefinition> ActivationOps();  // activation.cc
-absl::Span<const OpDefinition> LogicalOps();  // logical.cc
-absl::Span<const OpDefinition> NnOps();  // nn.cc
-absl::Span<const OpDefinition> AttentionOps();  // attention.cc
-absl::Span<const OpDefinition> RnnOps();  // rnn.cc
-absl::Span<const OpDefinition> ReductionOps();  // reduction.cc
-absl::Span<const OpDefinition> CastOps();  // cast.cc
-absl::Span<const OpDefinition> TensorOps();  // tensor.cc
-absl::Span<const OpDefinition> IndexingOps();  // indexing.cc
-absl::Span<const OpDefinition> ImageOps();  // image.cc
-absl::Span<const OpDefinition> ObjectDetectionOps();  // object_detection.cc
-absl::Span<const OpDefinition> GeneratorOps();  // generator.cc
-absl::Span<const OpDefinition> QuantizationOps();  // quantization.cc
-absl::Span<const OpDefinition> SignalOps();  // signal.cc
-absl::Span<const OpDefinition> TextOps();  // text.cc
-absl::Span<const OpDefinition> ControlFlowOps();  // controlflow.cc
-absl::Span<const OpDefinition> SequenceOps();  // sequence.cc
-absl::Span<const OpDefinition> MlOps();  // ml.cc
-absl::Span<const OpDefinition> TrainingOps();  // training.cc
-absl::Span<const OpDefinition> PreviewOps();  // preview.cc
+// Each family's table, as data: the registry's index reads them all when it is first needed, and
+// with a function per family that meant a page of code to fault in for each.
+extern const absl::Span<const OpDefinition> kMathFamily;  // math.cc
+extern const absl::Span<const OpDefinition> kActivationFamily;  // activation.cc
+extern const absl::Span<const OpDefinition> kLogicalFamily;  // logical.cc
+extern const absl::Span<const OpDefinition> kNnFamily;  // nn.cc
+extern const absl::Span<const OpDefinition> kAttentionFamily;  // attention.cc
+extern const absl::Span<const OpDefinition> kRnnFamily;  // rnn.cc
+extern const absl::Span<const OpDefinition> kReductionFamily;  // reduction.cc
+extern const absl::Span<const OpDefinition> kCastFamily;  // cast.cc
+extern const absl::Span<const OpDefinition> kTensorFamily;  // tensor.cc
+extern const absl::Span<const OpDefinition> kIndexingFamily;  // indexing.cc
+extern const absl::Span<const OpDefinition> kImageFamily;  // image.cc
+extern const absl::Span<const OpDefinition> kObjectDetectionFamily;  // object_detection.cc
+extern const absl::Span<const OpDefinition> kGeneratorFamily;  // generator.cc
+extern const absl::Span<const OpDefinition> kQuantizationFamily;  // quantization.cc
+extern const absl::Span<const OpDefinition> kSignalFamily;  // signal.cc
+extern const absl::Span<const OpDefinition> kTextFamily;  // text.cc
+extern const absl::Span<const OpDefinition> kControlFlowFamily;  // controlflow.cc
+extern const absl::Span<const OpDefinition> kSequenceFamily;  // sequence.cc
+extern const absl::Span<const OpDefinition> kMlFamily;  // ml.cc
+extern const absl::Span<const OpDefinition> kTrainingFamily;  // training.cc
+extern const absl::Span<const OpDefinition> kPreviewFamily;  // preview.cc
 
 struct DomainOpDefinition {
   std::string_view domain;

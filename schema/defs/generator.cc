@@ -335,6 +335,6 @@ constexpr OpDefinition kGeneratorOps[] = {
 
 }  // namespace
 
-absl::Span<const OpDefinition> GeneratorOps() { return kGeneratorOps; }
+constexpr absl::Span<const OpDefinition> kGeneratorFamily = kGeneratorOps;
 
 }  // namespace onnx_opt::schema::defs

@@ -183,6 +183,6 @@ constexpr OpDefinition kImageOps[] = {
 
 }  // namespace
 
-absl::Span<const OpDefinition> ImageOps() { return kImageOps; }
+constexpr absl::Span<const OpDefinition> kImageFamily = kImageOps;
 
 }  // namespace onnx_opt::schema::defs

@@ -315,6 +315,6 @@ constexpr OpDefinition kIndexingOps[] = {
 
 }  // namespace
 
-absl::Span<const OpDefinition> IndexingOps() { return kIndexingOps; }
+constexpr absl::Span<const OpDefinition> kIndexingFamily = kIndexingOps;
 
 }  // namespace onnx_opt::schema::defs

@@ -245,6 +245,6 @@ constexpr OpDefinition kLogicalOps[] = {
 
 }  // namespace
 
-absl::Span<const OpDefinition> LogicalOps() { return kLogicalOps; }
+constexpr absl::Span<const OpDefinition> kLogicalFamily = kLogicalOps;
 
 }  // namespace onnx_opt::schema::defs

@@ -828,6 +828,6 @@ constexpr OpDefinition kMathOps[] = {
 
 }  // namespace
 
-absl::Span<const OpDefinition> MathOps() { return kMathOps; }
+constexpr absl::Span<const OpDefinition> kMathFamily = kMathOps;
 
 }  // namespace onnx_opt::schema::defs

@@ -426,6 +426,6 @@ constexpr OpDefinition kMlOps[] = {
 
 }  // namespace
 
-absl::Span<const OpDefinition> MlOps() { return kMlOps; }
+constexpr absl::Span<const OpDefinition> kMlFamily = kMlOps;
 
 }  // namespace onnx_opt::schema::defs

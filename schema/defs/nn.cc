@@ -797,6 +797,6 @@ constexpr OpDefinition kNnOps[] = {
 
 }  // namespace
 
-absl::Span<const OpDefinition> NnOps() { return kNnOps; }
+constexpr absl::Span<const OpDefinition> kNnFamily = kNnOps;
 
 }  // namespace onnx_opt::schema::defs

@@ -78,6 +78,6 @@ constexpr OpDefinition kObjectDetectionOps[] = {
 
 }  // namespace
 
-absl::Span<const OpDefinition> ObjectDetectionOps() { return kObjectDetectionOps; }
+constexpr absl::Span<const OpDefinition> kObjectDetectionFamily = kObjectDetectionOps;
 
 }  // namespace onnx_opt::schema::defs

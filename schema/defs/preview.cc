@@ -31,6 +31,6 @@ constexpr OpDefinition kPreviewOps[] = {
 
 }  // namespace
 
-absl::Span<const OpDefinition> PreviewOps() { return kPreviewOps; }
+constexpr absl::Span<const OpDefinition> kPreviewFamily = kPreviewOps;
 
 }  // namespace onnx_opt::schema::defs

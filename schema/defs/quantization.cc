@@ -297,6 +297,6 @@ constexpr OpDefinition kQuantizationOps[] = {
 
 }  // namespace
 
-absl::Span<const OpDefinition> QuantizationOps() { return kQuantizationOps; }
+constexpr absl::Span<const OpDefinition> kQuantizationFamily = kQuantizationOps;
 
 }  // namespace onnx_opt::schema::defs

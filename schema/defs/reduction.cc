@@ -391,6 +391,6 @@ constexpr OpDefinition kReductionOps[] = {
 
 }  // namespace
 
-absl::Span<const OpDefinition> ReductionOps() { return kReductionOps; }
+constexpr absl::Span<const OpDefinition> kReductionFamily = kReductionOps;
 
 }  // namespace onnx_opt::schema::defs

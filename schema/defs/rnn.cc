@@ -279,6 +279,6 @@ constexpr OpDefinition kRnnOps[] = {
 
 }  // namespace
 
-absl::Span<const OpDefinition> RnnOps() { return kRnnOps; }
+constexpr absl::Span<const OpDefinition> kRnnFamily = kRnnOps;
 
 }  // namespace onnx_opt::schema::defs

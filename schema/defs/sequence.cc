@@ -160,6 +160,6 @@ constexpr OpDefinition kSequenceOps[] = {
 
 }  // namespace
 
-absl::Span<const OpDefinition> SequenceOps() { return kSequenceOps; }
+constexpr absl::Span<const OpDefinition> kSequenceFamily = kSequenceOps;
 
 }  // namespace onnx_opt::schema::defs

@@ -104,6 +104,6 @@ constexpr OpDefinition kSignalOps[] = {
 
 }  // namespace
 
-absl::Span<const OpDefinition> SignalOps() { return kSignalOps; }
+constexpr absl::Span<const OpDefinition> kSignalFamily = kSignalOps;
 
 }  // namespace onnx_opt::schema::defs

@@ -635,6 +635,6 @@ constexpr OpDefinition kTensorOps[] = {
 
 }  // namespace
 
-absl::Span<const OpDefinition> TensorOps() { return kTensorOps; }
+constexpr absl::Span<const OpDefinition> kTensorFamily = kTensorOps;
 
 }  // namespace onnx_opt::schema::defs

@@ -77,6 +77,6 @@ constexpr OpDefinition kTextOps[] = {
 
 }  // namespace
 
-absl::Span<const OpDefinition> TextOps() { return kTextOps; }
+constexpr absl::Span<const OpDefinition> kTextFamily = kTextOps;
 
 }  // namespace onnx_opt::schema::defs

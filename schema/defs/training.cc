@@ -76,6 +76,6 @@ constexpr OpDefinition kTrainingOps[] = {
 
 }  // namespace
 
-absl::Span<const OpDefinition> TrainingOps() { return kTrainingOps; }
+constexpr absl::Span<const OpDefinition> kTrainingFamily = kTrainingOps;
 
 }  // namespace onnx_opt::schema::defs
