@@ -8,8 +8,17 @@ Static glog needs libunwind, whose archive also defines _Unwind_Resume and frien
 named first so the compiler's unwinder keeps those, and the -u options pull in only the libunwind
 parts glog's stack traces call (archives are scanned in order, and glog's comes later).
 
+The functions a tool runs on a typical model are placed side by side, in the order they are first
+called (gold's --section-ordering-file over -ffunction-sections, with the list in
+tools/text_order/text_order.txt, made by tools/text_order/make_text_order.sh). Scattered over the
+binary's ~9 MB of code they touched ~4 times as many pages, and on a VM every first touch of a page
+costs (a fault, or with paging shadowed by the hypervisor a trap even when fault-around mapped it):
+onnx-convert on a 5 MB model went from 13.7 to 13.2 ms (copies of the binaries; 16.8 -> 15.0 ms for
+binaries as the linker wrote them, cached in 4 KiB pieces). A function the list does not name still
+links, after the listed ones.
+
 Sanitizer builds (--config=asan/ubsan/fuzz set --define=dynamic_tools=1) link dynamically, because
-the sanitizer runtimes do not support -static.
+the sanitizer runtimes do not support -static; they keep the default layout.
 """
 
 TOOL_LINKOPTS = select({
@@ -20,5 +29,13 @@ TOOL_LINKOPTS = select({
         "-Wl,-u,_ULx86_64_step,-u,_ULx86_64_init_local,-u,_ULx86_64_get_reg,-u,_Ux86_64_getcontext",
         "-lunwind",
         "-llzma",
+        "-fuse-ld=gold",
+        "-Wl,--section-ordering-file=$(location //tools/text_order:text_order.txt)",
     ],
+})
+
+# additional_linker_inputs of every target linked with TOOL_LINKOPTS.
+TOOL_LINK_INPUTS = select({
+    "//tools:dynamic_tools": [],
+    "//conditions:default": ["//tools/text_order:text_order.txt"],
 })
