@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
 #include "tools/cli/flag_help.h"
+#include "tools/cli/glog_user_at_start.h"
 #include "tools/cli/logging.h"
 
 // gflags' own.
@@ -63,6 +64,7 @@ absl::Status CheckFlags(const std::vector<std::string>& args) {
 
 ParsedCommandLine ParseCommandLine(int argc, char** argv, const Tool& tool) {
   ParsedCommandLine parsed;
+  RestoreUserAfterStart();
   gflags::SetUsageMessage(tool.usage);
   ArgvForms forms = tool.forms;
   forms.aliases.emplace("h", "help");

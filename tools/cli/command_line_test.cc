@@ -1,10 +1,12 @@
 #include "tools/cli/command_line.h"
 
+#include <cstdlib>
 #include <string>
 #include <vector>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tools/cli/glog_user_at_start.h"
 #include "tools/cli/input_flags.h"
 
 DEFINE_int32(test_count, 1, "N: a count");
@@ -34,6 +36,18 @@ TEST(CommandLineTest, FlagsAndPositionalArguments) {
   EXPECT_EQ(FLAGS_test_count, 3);
   EXPECT_TRUE(FLAGS_test_switch);
   EXPECT_EQ(FLAGS_dim, "N=2,M=3");
+}
+
+// Bazel runs tests without USER, as it runs actions: the process start set it for glog's static
+// initializer, and parsing the command line took it away again.
+TEST(CommandLineTest, UserSetForStaticInitializersIsGoneAfterParsing) {
+  gflags::FlagSaver restore;
+  Parse({"a.onnx"});
+  if (UserWasSetAtStart()) {
+    EXPECT_EQ(std::getenv("USER"), nullptr);
+  } else {
+    ASSERT_NE(std::getenv("USER"), nullptr) << "the start only leaves USER alone when it was set";
+  }
 }
 
 TEST(CommandLineTest, UsageErrorsExitTwoAndSetNothing) {
