@@ -9,7 +9,9 @@
 // untimed, before each run) unless --replace_output. The tools are timed as copies in the work
 // folder, as an install leaves them: a binary the linker has just written is cached in 4 KiB pieces
 // and started ~2 ms slower than the same bytes written by a copy (--copy_tools=false times them in
-// place).
+// place). With --baseline_dir=DIR the tools there (say, a build of the previous commit) are timed too,
+// each run of theirs right after the same run of the tools under test, and printed below them as
+// "baseline": the machine's speed drifts over minutes, so only alternated runs compare.
 //
 //   bazel run -c opt //tools/bench:process_bench [-- --runs=9 --generated=all] [MODEL.onnx...]
 #include <fcntl.h>
@@ -46,6 +48,7 @@ DEFINE_string(tools_dir, "tools", "folder holding onnx-check, onnx-opt and onnx-
 DEFINE_string(generated, "cnn-700,transformer-700",
               "generated models to add (comma list of cnn-700, transformer-700, cnn-10k, transformer-10k; "
               "'all' for the four, empty for none)");
+DEFINE_string(baseline_dir, "", "folder of other builds of the tools to time alternately with --tools_dir (see above)");
 DEFINE_bool(copy_tools, true, "time copies of the tools made in the work folder (see above), not the tools in place");
 DEFINE_string(work_dir, "", "folder for generated models and outputs (default: a fresh one under $TMPDIR)");
 DEFINE_bool(replace_output, false,
@@ -132,14 +135,18 @@ double Median(std::vector<double> v) {
   return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
 }
 
-// `output` (if not empty) is removed before each run unless --replace_output.
-absl::StatusOr<std::vector<Run>> Time(const std::vector<std::string>& argv, const std::string& stderr_path,
-                                      const std::string& output = "") {
-  std::vector<Run> runs;
+// Runs each command line FLAGS_runs times, the lines in turn (run 1 of each, then run 2 of each, ...);
+// the runs of line k are element k. `output` (if not empty) is removed before each run unless
+// --replace_output.
+absl::StatusOr<std::vector<std::vector<Run>>> Time(const std::vector<std::vector<std::string>>& argvs,
+                                                   const std::string& stderr_path, const std::string& output = "") {
+  std::vector<std::vector<Run>> runs(argvs.size());
   for (int i = 0; i < FLAGS_runs; ++i) {
-    if (!output.empty() && !FLAGS_replace_output) std::filesystem::remove(output);
-    ASSIGN_OR_RETURN(double ms, Spawn(argv, stderr_path));
-    runs.push_back({ms, ParsePhases(stderr_path)});
+    for (size_t k = 0; k < argvs.size(); ++k) {
+      if (!output.empty() && !FLAGS_replace_output) std::filesystem::remove(output);
+      ASSIGN_OR_RETURN(double ms, Spawn(argvs[k], stderr_path));
+      runs[k].push_back({ms, ParsePhases(stderr_path)});
+    }
   }
   return runs;
 }
@@ -177,19 +184,31 @@ absl::Status Main(const std::vector<std::string>& given_models) {
     work = std::filesystem::path(tmp ? tmp : "/tmp") / absl::StrCat("process_bench.", getpid());
   }
   std::filesystem::create_directories(work);
-  std::string tools = std::filesystem::absolute(FLAGS_tools_dir).string();
-  if (FLAGS_copy_tools) {
-    const std::filesystem::path copies = work / "tools";
+  // The tools under test, then the baseline's, each as copies when asked.
+  std::vector<std::string> dirs = {FLAGS_tools_dir};
+  if (!FLAGS_baseline_dir.empty()) dirs.push_back(FLAGS_baseline_dir);
+  for (size_t d = 0; d < dirs.size(); ++d) {
+    dirs[d] = std::filesystem::absolute(dirs[d]).string();
+    if (!FLAGS_copy_tools) continue;
+    const std::filesystem::path copies = work / (d == 0 ? "tools" : "baseline");
     std::filesystem::create_directories(copies);
     for (const char* tool : {"onnx-check", "onnx-opt", "onnx-convert"}) {
       std::error_code ec;
-      std::filesystem::copy_file(std::filesystem::path(tools) / tool, copies / tool,
+      std::filesystem::copy_file(std::filesystem::path(dirs[d]) / tool, copies / tool,
                                  std::filesystem::copy_options::overwrite_existing, ec);
-      if (ec) return absl::InternalError(absl::StrCat("cannot copy ", tools, "/", tool, ": ", ec.message()));
+      if (ec) return absl::InternalError(absl::StrCat("cannot copy ", dirs[d], "/", tool, ": ", ec.message()));
     }
-    tools = copies.string();
+    dirs[d] = copies.string();
   }
-  const std::string check = tools + "/onnx-check", opt = tools + "/onnx-opt", convert = tools + "/onnx-convert";
+  // One command line per tools folder, with the tool's path in front.
+  auto per_dir = [&dirs](const std::string& tool, const std::vector<std::string>& args) {
+    std::vector<std::vector<std::string>> argvs;
+    for (const std::string& dir : dirs) {
+      argvs.push_back({dir + "/" + tool});
+      argvs.back().insert(argvs.back().end(), args.begin(), args.end());
+    }
+    return argvs;
+  };
 
   std::vector<std::string> models;
   for (const std::string& m : given_models) models.push_back(std::filesystem::absolute(m).string());
@@ -207,15 +226,18 @@ absl::Status Main(const std::vector<std::string>& given_models) {
 
   const std::string err = (work / "stderr.txt").string();
   const std::string out = (work / "out.onnx").string();
-  // The baseline: start-up and exit of each tool with nothing to do.
-  std::map<std::string, double> start_ms;
+  // The reference: start-up and exit of each tool with nothing to do.
+  std::map<std::string, std::vector<double>> start_ms;  // per tools folder
   std::printf("start-up (--version), median of %d:", FLAGS_runs);
-  for (const auto& [name, binary] : {std::pair{"onnx-check", check}, {"onnx-opt", opt}, {"onnx-convert", convert}}) {
-    ASSIGN_OR_RETURN(std::vector<Run> runs, Time({binary, "--version"}, err));
-    std::vector<double> walls;
-    for (const Run& r : runs) walls.push_back(r.wall_ms);
-    start_ms[name] = Median(walls);
-    std::printf(" %s %s ms", name, Fixed(start_ms[name], 2).c_str());
+  for (const char* tool : {"onnx-check", "onnx-opt", "onnx-convert"}) {
+    ASSIGN_OR_RETURN(std::vector<std::vector<Run>> runs, Time(per_dir(tool, {"--version"}), err));
+    for (size_t d = 0; d < runs.size(); ++d) {
+      std::vector<double> walls;
+      for (const Run& r : runs[d]) walls.push_back(r.wall_ms);
+      start_ms[tool].push_back(Median(walls));
+    }
+    std::printf(" %s %s ms", tool, Fixed(start_ms[tool][0], 2).c_str());
+    if (runs.size() > 1) std::printf(" (baseline %s)", Fixed(start_ms[tool][1], 2).c_str());
   }
   std::printf("\n\n%-26s %-13s %8s %7s", "model (nodes, MB)", "tool", "ms", "x start");
   for (const std::string& phase : kPhases) std::printf(" %7s", phase.substr(0, 7).c_str());
@@ -226,13 +248,15 @@ absl::Status Main(const std::vector<std::string>& given_models) {
         absl::StrCat(std::filesystem::path(model).stem().string(), " (", loaded->graph().num_nodes(), ", ",
                      Fixed(static_cast<double>(std::filesystem::file_size(model)) / 1e6, 1), ")");
     const std::vector<std::tuple<std::string, std::vector<std::string>>> commands = {
-        {"onnx-check", {check, "--time-phases", model}},
-        {"onnx-opt", {opt, "--time-phases", model, "-o", out}},
-        {"onnx-convert", {convert, "--time-phases", model, "-o", out, "--opset=21"}},
+        {"onnx-check", {"--time-phases", model}},
+        {"onnx-opt", {"--time-phases", model, "-o", out}},
+        {"onnx-convert", {"--time-phases", model, "-o", out, "--opset=21"}},
     };
-    for (const auto& [tool, argv] : commands) {
-      ASSIGN_OR_RETURN(std::vector<Run> runs, Time(argv, err, tool == "onnx-check" ? "" : out));
-      PrintRow(label, tool, runs, start_ms[tool]);
+    for (const auto& [tool, args] : commands) {
+      ASSIGN_OR_RETURN(std::vector<std::vector<Run>> runs,
+                       Time(per_dir(tool, args), err, tool == "onnx-check" ? "" : out));
+      PrintRow(label, tool, runs[0], start_ms[tool][0]);
+      if (runs.size() > 1) PrintRow("", "  baseline", runs[1], start_ms[tool][1]);
     }
   }
   std::fflush(stdout);
@@ -244,7 +268,8 @@ absl::Status Main(const std::vector<std::string>& given_models) {
 }  // namespace onnx_opt::bench
 
 int main(int argc, char** argv) {
-  gflags::SetUsageMessage("process_bench [--runs=N] [--generated=LIST|all] [--tools_dir=DIR] [MODEL.onnx...]");
+  gflags::SetUsageMessage(
+      "process_bench [--runs=N] [--generated=LIST|all] [--tools_dir=DIR] [--baseline_dir=DIR] [MODEL.onnx...]");
   gflags::ParseCommandLineFlags(&argc, &argv, /*remove_flags=*/true);
   std::vector<std::string> models(argv + 1, argv + argc);
   if (models.empty() && FLAGS_generated != "none") {
