@@ -46,6 +46,17 @@ absl::StatusOr<const ir::Attribute*> AdapterContext::Attr(std::string_view name)
   return a;
 }
 
+void TypeOracle::SetAllInferred(absl::flat_hash_map<const ir::Value*, ir::Type> inferred) {
+  absl::erase_if(inferred, [](const auto& entry) {
+    return entry.second.is_none() || entry.second == entry.first->type();
+  });
+  if (inferred_.empty()) {
+    inferred_ = std::move(inferred);
+    return;
+  }
+  for (auto& [value, type] : inferred) inferred_[value] = std::move(type);
+}
+
 const ir::Type& TypeOracle::TypeOf(const ir::Value* v) const {
   static const ir::Type kNone;
   if (v == nullptr) return kNone;

@@ -57,6 +57,9 @@ class TypeOracle {
  public:
   const ir::Type& TypeOf(const ir::Value* v) const;
   void SetInferred(const ir::Value* v, ir::Type t) { inferred_[v] = std::move(t); }
+  // Takes what inference reported for every value at once, keeping only what adds to the declared
+  // types (as SetInferred for each would, without building a second table).
+  void SetAllInferred(absl::flat_hash_map<const ir::Value*, ir::Type> inferred);
   // Drops what inference said about a value whose meaning an adapter changed.
   void Forget(const ir::Value* v) { inferred_.erase(v); }
   size_t size() const { return inferred_.size(); }

@@ -154,9 +154,7 @@ absl::Status Converter::Run() {
                                               "are unknown): ", s.message()));
     } else {
       for (std::string& w : warnings) report_.warnings.push_back(absl::StrCat("type inference: ", w));
-      for (auto& [value, type] : inferred) {
-        if (!type.is_none() && type != value->type()) types_.SetInferred(value, std::move(type));
-      }
+      types_.SetAllInferred(std::move(inferred));
     }
   }
 

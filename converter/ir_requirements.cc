@@ -1,5 +1,8 @@
 #include "converter/ir_requirements.h"
 
+#include <string_view>
+
+#include "absl/container/flat_hash_set.h"
 #include "absl/functional/function_ref.h"
 #include "absl/strings/str_cat.h"
 #include "ir/attribute.h"
@@ -12,6 +15,14 @@ namespace {
 // Where a requirement was found, spelled only when it raises the result: most models raise it a
 // few times, and spelling every node's label took a tenth of a small conversion.
 using Where = absl::FunctionRef<std::string()>;
+
+// Operators with an element type among their attributes ("to", "dtype").
+bool ChoosesElementType(const std::string& op) {
+  static const auto* const kOps = new absl::flat_hash_set<std::string_view>{
+      "Cast", "CastLike", "ConstantOfShape", "EyeLike", "RandomNormal", "RandomUniform", "RandomNormalLike",
+      "RandomUniformLike", "Multinomial", "Bernoulli"};
+  return kOps->contains(std::string_view(op));
+}
 
 class Collector {
  public:
@@ -115,10 +126,7 @@ class Collector {
       }
       for (size_t i = 0; i < n->num_outputs(); ++i) Value(*n->output(i), nw);
       for (const ir::Attribute& a : n->attributes()) Attribute(a, nw);
-      if (n->op_type() == "Cast" || n->op_type() == "CastLike" || n->op_type() == "ConstantOfShape" ||
-          n->op_type() == "EyeLike" || n->op_type() == "RandomNormal" || n->op_type() == "RandomUniform" ||
-          n->op_type() == "RandomNormalLike" || n->op_type() == "RandomUniformLike" ||
-          n->op_type() == "Multinomial" || n->op_type() == "Bernoulli") {
+      if (ChoosesElementType(n->op_type())) {
         for (const char* name : {"to", "dtype"}) {
           const ir::Attribute* a = n->FindAttribute(name);
           if (a != nullptr && a->kind() == ir::AttributeKind::kInt && !a->is_reference()) {
