@@ -1,15 +1,17 @@
 #include "ir/io/atomic_file.h"
 
 #include <fcntl.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <climits>
 #include <cstring>
-#include <random>
 
 #include "absl/strings/str_cat.h"
 
@@ -22,6 +24,18 @@ absl::Status Errno(const std::string& what, int err) {
 
 // Writes at least this large reserve their blocks first (see WritePieces).
 constexpr uint64_t kPreallocateBytes = 256 << 10;
+
+// A number that makes a temporary name unlikely to be taken (O_EXCL settles it when it is). From
+// getrandom: std::random_device probed the CPU with CPUID seven times per file, each a trap to the
+// hypervisor on a VM.
+uint64_t TempSuffix() {
+  static std::atomic<uint64_t> counter{0};
+  uint64_t r = 0;
+  if (::getrandom(&r, sizeof(r), GRND_NONBLOCK) != static_cast<ssize_t>(sizeof(r))) {
+    r = static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
+  }
+  return r ^ counter.fetch_add(1, std::memory_order_relaxed);
+}
 
 }  // namespace
 
@@ -48,9 +62,8 @@ absl::StatusOr<std::unique_ptr<AtomicFile>> AtomicFile::Create(const std::string
     return absl::InvalidArgumentError(absl::StrCat("'", path, "' is a folder"));
   }
   // Same folder as the destination, so the final rename never crosses file systems.
-  std::random_device rd;
   for (int attempt = 0; attempt < 16; ++attempt) {
-    const std::string temp = absl::StrCat(DirName(path), "/.", base, ".tmp.", ::getpid(), ".", rd());
+    const std::string temp = absl::StrCat(DirName(path), "/.", base, ".tmp.", ::getpid(), ".", TempSuffix());
     const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     if (fd >= 0) return std::unique_ptr<AtomicFile>(new AtomicFile(path, temp, fd, /*durable=*/exists));
     if (errno != EEXIST) {
