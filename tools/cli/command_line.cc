@@ -68,8 +68,7 @@ ParsedCommandLine ParseCommandLine(int argc, char** argv, const Tool& tool) {
   // stderr is unbuffered: every piece of a line (`std::cerr << a << b`) was a write of its own, a
   // system call each (~5 us here) and open to interleaving with other processes' output. Line
   // buffered, a line is one write; exit flushes what is left.
-  static char stderr_buffer[BUFSIZ];
-  std::setvbuf(stderr, stderr_buffer, _IOLBF, sizeof(stderr_buffer));
+  std::setvbuf(stderr, nullptr, _IOLBF, BUFSIZ);
   std::cerr.unsetf(std::ios_base::unitbuf);  // std::cerr writes through to stderr's buffer
   RestoreUserAfterStart();
   gflags::SetUsageMessage(tool.usage);
