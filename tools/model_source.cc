@@ -45,13 +45,16 @@ absl::Status WriteModel(const ir::Model& model, const std::string& path,
 
 absl::Status WriteCheckedModel(const ir::Model& model, const std::string& path, const ir::io::SaveOptions& options,
                                const ResultCheck& check, const std::function<void(const std::string&)>& warn,
-                               absl::Status* check_status) {
+                               absl::Status* check_status, CheckOverlap overlap) {
   std::vector<std::string> warnings;
   const auto collect = [&warnings](const std::string& w) { warnings.push_back(w); };
   const auto replay = [&] {
     for (const std::string& w : warnings) warn(w);
   };
-  if (path == "-") {
+  const bool overlapped =
+      path != "-" && (overlap == CheckOverlap::kAlways ||
+                      (overlap == CheckOverlap::kBySize && model.graph().num_nodes() >= kOverlapCheckFromNodes));
+  if (!overlapped) {
     *check_status = check(collect);
     replay();
     return check_status->ok() ? WriteModel(model, path, options) : absl::OkStatus();

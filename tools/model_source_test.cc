@@ -44,8 +44,18 @@ std::vector<std::string> Files(const std::string& dir) {
   return names;
 }
 
-TEST(WriteCheckedModel, WritesTheModelWhenTheCheckPasses) {
-  const std::string dir = Folder("checked_pass");
+// Each case runs with the check first and with the check beside the write.
+class WriteCheckedModelTest : public ::testing::TestWithParam<CheckOverlap> {
+ protected:
+  std::string Dir(const std::string& name) {
+    return Folder(name + (GetParam() == CheckOverlap::kAlways ? "_overlapped" : "_first"));
+  }
+};
+
+INSTANTIATE_TEST_SUITE_P(Overlap, WriteCheckedModelTest, ::testing::Values(CheckOverlap::kNever, CheckOverlap::kAlways));
+
+TEST_P(WriteCheckedModelTest, WritesTheModelWhenTheCheckPasses) {
+  const std::string dir = Dir("checked_pass");
   std::unique_ptr<ir::Model> model = Parse();
   std::vector<std::string> warnings;
   absl::Status check_status = absl::UnknownError("not set");
@@ -56,7 +66,7 @@ TEST(WriteCheckedModel, WritesTheModelWhenTheCheckPasses) {
         warn("second");
         return absl::OkStatus();
       },
-      [&](const std::string& w) { warnings.push_back(w); }, &check_status);
+      [&](const std::string& w) { warnings.push_back(w); }, &check_status, GetParam());
   ASSERT_TRUE(written.ok()) << written;
   EXPECT_TRUE(check_status.ok()) << check_status;
   // The check's warnings arrive on the caller's thread, in order.
@@ -67,8 +77,8 @@ TEST(WriteCheckedModel, WritesTheModelWhenTheCheckPasses) {
   EXPECT_EQ(Files(dir), std::vector<std::string>{"out.onnx"});
 }
 
-TEST(WriteCheckedModel, AFailedCheckWritesNothingAndKeepsWhatWasThere) {
-  const std::string dir = Folder("checked_fail");
+TEST_P(WriteCheckedModelTest, AFailedCheckWritesNothingAndKeepsWhatWasThere) {
+  const std::string dir = Dir("checked_fail");
   std::unique_ptr<ir::Model> model = Parse();
   std::ofstream(dir + "/old.onnx") << "old contents";
   for (const std::string name : {"new.onnx", "old.onnx"}) {
@@ -76,7 +86,7 @@ TEST(WriteCheckedModel, AFailedCheckWritesNothingAndKeepsWhatWasThere) {
     const absl::Status written = WriteCheckedModel(
         *model, dir + "/" + name, {},
         [](const std::function<void(const std::string&)>&) { return absl::InvalidArgumentError("bad result"); },
-        [](const std::string&) {}, &check_status);
+        [](const std::string&) {}, &check_status, GetParam());
     EXPECT_EQ(check_status, absl::InvalidArgumentError("bad result"));
     EXPECT_TRUE(written.ok()) << "a failed check is reported through check_status only: " << written;
   }
@@ -84,14 +94,14 @@ TEST(WriteCheckedModel, AFailedCheckWritesNothingAndKeepsWhatWasThere) {
   EXPECT_EQ(Read(dir + "/old.onnx"), "old contents");
 }
 
-TEST(WriteCheckedModel, AWriteErrorIsReportedWhenTheCheckPasses) {
-  const std::string dir = Folder("checked_write_error");
+TEST_P(WriteCheckedModelTest, AWriteErrorIsReportedWhenTheCheckPasses) {
+  const std::string dir = Dir("checked_write_error");
   std::unique_ptr<ir::Model> model = Parse();
   absl::Status check_status;
   const absl::Status written = WriteCheckedModel(
       *model, dir + "/missing/out.onnx", {},
       [](const std::function<void(const std::string&)>&) { return absl::OkStatus(); }, [](const std::string&) {},
-      &check_status);
+      &check_status, GetParam());
   EXPECT_TRUE(check_status.ok());
   EXPECT_FALSE(written.ok());
   EXPECT_TRUE(Files(dir).empty());

@@ -90,7 +90,7 @@ int Main(int argc, char** argv) {
   ConvertRequest request;
   request.options = options;
   request.verify = FLAGS_verify;
-  // Checked below while it is being written (a verification checks it first itself).
+  // Checked below by WriteCheckedModel (a verification checks it first itself).
   request.check_result = FLAGS_verify;
   request.inputs_dir = FLAGS_inputs;
   request.progress = [&progress, &phases](std::string_view phase, std::string_view what) {

@@ -46,7 +46,8 @@
 DEFINE_int32(runs, 5, "runs per tool and model; the median is printed");
 DEFINE_string(tools_dir, "tools", "folder holding onnx-check, onnx-opt and onnx-convert");
 DEFINE_string(generated, "cnn-700,transformer-700",
-              "generated models to add (comma list of cnn-700, transformer-700, cnn-10k, transformer-10k; "
+              "generated models to add (comma list of cnn-700, transformer-700, cnn-2k, cnn-4k, cnn-10k, "
+              "transformer-10k; "
               "'all' for the four, empty for none)");
 DEFINE_string(baseline_dir, "", "folder of other builds of the tools to time alternately with --tools_dir (see above)");
 DEFINE_bool(copy_tools, true, "time copies of the tools made in the work folder (see above), not the tools in place");
@@ -80,6 +81,8 @@ std::vector<Spec> GeneratedSpecs() {
   return {
       {"cnn-700", [] { return MakeMobileNetV2({.image_size = 64, .width_percent = 25, .depth = 5}); }},
       {"transformer-700", [] { return MakeBertLayer({.sequence_length = 32, .layers = 20, .hidden = 64, .heads = 2}); }},
+      {"cnn-2k", [] { return MakeMobileNetV2({.image_size = 64, .width_percent = 25, .depth = 13}); }},
+      {"cnn-4k", [] { return MakeMobileNetV2({.image_size = 64, .width_percent = 25, .depth = 27}); }},
       {"cnn-10k", [] { return MakeMobileNetV2({.image_size = 64, .width_percent = 25, .depth = 70}); }},
       {"transformer-10k",
        [] { return MakeBertLayer({.sequence_length = 32, .layers = 290, .hidden = 80, .heads = 2}); }},
