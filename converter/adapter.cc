@@ -46,15 +46,11 @@ absl::StatusOr<const ir::Attribute*> AdapterContext::Attr(std::string_view name)
   return a;
 }
 
-void TypeOracle::SetAllInferred(absl::flat_hash_map<const ir::Value*, ir::Type> inferred) {
+void TypeOracle::SetInferred(absl::flat_hash_map<const ir::Value*, ir::Type> inferred) {
   absl::erase_if(inferred, [](const auto& entry) {
     return entry.second.is_none() || entry.second == entry.first->type();
   });
-  if (inferred_.empty()) {
-    inferred_ = std::move(inferred);
-    return;
-  }
-  for (auto& [value, type] : inferred) inferred_[value] = std::move(type);
+  inferred_ = std::move(inferred);
 }
 
 const ir::Type& TypeOracle::TypeOf(const ir::Value* v) const {
@@ -293,7 +289,15 @@ void AdapterContext::FlushDeadInitializers() {
 
 void AdapterRegistry::Register(std::string_view domain, std::string_view op, int from, int to,
                                AdapterKind kind, std::string_view note, AdapterFn fn) {
-  AdapterEntry& e = entries_.emplace_back();
+  const AdapterEntry& e = Append(entries_, domain, op, from, to, kind, note, std::move(fn));
+  // A later registration of the same change replaces the earlier one.
+  index_.insert_or_assign(Key{e.domain, e.op, from, to}, &e);
+}
+
+const AdapterEntry& AdapterRegistry::Append(std::deque<AdapterEntry>& entries, std::string_view domain,
+                                            std::string_view op, int from, int to, AdapterKind kind,
+                                            std::string_view note, AdapterFn fn) {
+  AdapterEntry& e = entries.emplace_back();
   e.domain = S(domain);
   e.op = S(op);
   e.from = from;
@@ -301,8 +305,7 @@ void AdapterRegistry::Register(std::string_view domain, std::string_view op, int
   e.kind = kind;
   e.note = S(note);
   e.fn = std::move(fn);
-  // A later registration of the same change replaces the earlier one.
-  index_.insert_or_assign(Key{e.domain, e.op, from, to}, &e);
+  return e;
 }
 
 namespace {

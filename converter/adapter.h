@@ -56,10 +56,9 @@ class Folder;
 class TypeOracle {
  public:
   const ir::Type& TypeOf(const ir::Value* v) const;
-  void SetInferred(const ir::Value* v, ir::Type t) { inferred_[v] = std::move(t); }
-  // Takes what inference reported for every value at once, keeping only what adds to the declared
-  // types (as SetInferred for each would, without building a second table).
-  void SetAllInferred(absl::flat_hash_map<const ir::Value*, ir::Type> inferred);
+  // What inference reported for the model's values (replacing what was there), keeping only what
+  // adds to their declared types.
+  void SetInferred(absl::flat_hash_map<const ir::Value*, ir::Type> inferred);
   // Drops what inference said about a value whose meaning an adapter changed.
   void Forget(const ir::Value* v) { inferred_.erase(v); }
   size_t size() const { return inferred_.size(); }
@@ -207,6 +206,9 @@ class AdapterRegistry {
   std::vector<const AdapterEntry*> AllEntries() const;
 
  private:
+  // Appends an entry holding copies of the strings.
+  static const AdapterEntry& Append(std::deque<AdapterEntry>& entries, std::string_view domain, std::string_view op,
+                                    int from, int to, AdapterKind kind, std::string_view note, AdapterFn fn);
   // (domain, op, from, to), viewing the entry's own strings (or the caller's, to look one up).
   using Key = std::tuple<std::string_view, std::string_view, int, int>;
   // Entries never move (a deque), so the index can view their strings. Registration is a few

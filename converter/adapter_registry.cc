@@ -44,15 +44,10 @@ const AdapterEntry* AdapterRegistry::Find(std::string_view domain, std::string_v
   if (versions.empty() || versions.front() != from) return nullptr;
   absl::MutexLock lock(&refusals_mutex_);
   if (auto it = refusal_index_.find(Key{domain, op, from, to}); it != refusal_index_.end()) return it->second;
-  AdapterEntry& e = refusals_.emplace_back();
-  e.domain = std::string(domain);
-  e.op = std::string(op);
-  e.from = from;
-  e.to = to;
-  e.kind = AdapterKind::kRefuse;
-  e.note = "no expansion into older operators";
-  e.fn = Refuse(absl::StrCat(e.op, " was introduced at ", e.domain, " opset ", from,
-                             " and has no expansion into older operators"));
+  const AdapterEntry& e =
+      Append(refusals_, domain, op, from, to, AdapterKind::kRefuse, "no expansion into older operators",
+             Refuse(absl::StrCat(std::string(op), " was introduced at ", std::string(domain), " opset ", from,
+                                 " and has no expansion into older operators")));
   refusal_index_.emplace(Key{e.domain, e.op, from, to}, &e);
   return &e;
 }

@@ -88,7 +88,8 @@ class Converter {
   // Whether nodes of `op` need AdaptNode at the current step: their schema changes there, or the
   // operator is unknown (AdaptNode says so). Cached per step: a model has a few dozen op types.
   bool Changes(const std::string& op, const Step& step);
-  // Indexes the scope's nodes of `domain` (bodies included) by operator, in walk order.
+  // Indexes the scope's nodes of `domain` (bodies included) by operator, in walk order, afresh.
+  void Reindex(ir::Graph& g, const std::string& domain);
   void IndexNodes(ir::Graph& g, const std::string& domain);
   absl::Status RunStep(Scope& scope, const Step& step);
   absl::Status AdaptNode(ir::Node& node, const Step& step);
@@ -154,7 +155,7 @@ absl::Status Converter::Run() {
                                               "are unknown): ", s.message()));
     } else {
       for (std::string& w : warnings) report_.warnings.push_back(absl::StrCat("type inference: ", w));
-      types_.SetAllInferred(std::move(inferred));
+      types_.SetInferred(std::move(inferred));
     }
   }
 
@@ -190,9 +191,7 @@ absl::Status Converter::ConvertScope(Scope& scope, const std::string& domain, in
                                                    ", which is outside 1..", max));
   }
   const int64_t dir = to > from ? 1 : -1;
-  by_op_.clear();
-  places_ = 0;
-  IndexNodes(*scope.graph, domain);
+  Reindex(*scope.graph, domain);
   for (int64_t v = from; v != to; v += dir) {
     Step step{domain, v, v + dir};
     RETURN_IF_ERROR(RunStep(scope, step));
@@ -210,6 +209,12 @@ bool Converter::Changes(const std::string& op, const Step& step) {
                  InForce(step.domain, op, step.from_opset) != InForce(step.domain, op, step.to_opset);
   }
   return it->second;
+}
+
+void Converter::Reindex(ir::Graph& g, const std::string& domain) {
+  by_op_.clear();
+  places_ = 0;
+  IndexNodes(g, domain);
 }
 
 void Converter::IndexNodes(ir::Graph& g, const std::string& domain) {
@@ -259,10 +264,7 @@ absl::Status Converter::RunStep(Scope& scope, const Step& step) {
     pending_.erase(p.node);
   }
   pending_.clear();
-  // Adapters made and removed nodes.
-  by_op_.clear();
-  places_ = 0;
-  IndexNodes(*scope.graph, step.domain);
+  Reindex(*scope.graph, step.domain);  // adapters made and removed nodes
   return s;
 }
 

@@ -1,14 +1,14 @@
 #include "interpreter/cpu/isa.h"
 
 #if defined(__x86_64__)
-#if defined(__clang__) && !defined(_Bool)
 // glibc 2.36's header spells its return types with C's _Bool, which g++ accepts in C++ and clang++
 // does not.
+#if defined(__clang__)
 #define _Bool bool
+#endif
 #include <sys/platform/x86.h>
+#if defined(__clang__)
 #undef _Bool
-#else
-#include <sys/platform/x86.h>
 #endif
 #endif
 
