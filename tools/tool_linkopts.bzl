@@ -1,4 +1,4 @@
-"""Link options for the command-line tools: statically linked, so a process starts in about 1 ms.
+"""Link options for the command-line tools: statically linked, so start-up does not wait on the dynamic loader.
 
 Linked against the ~45 shared libraries of Debian's absl, protobuf, glog and gflags, a tool spent
 ~6 ms of its start in the dynamic loader (mapping each library, then binding ~6,000 symbols eagerly
