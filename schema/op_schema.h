@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "ir/attribute_kind.h"
+#include "ir/data_type.h"
 
 namespace onnx_opt::schema {
 
@@ -28,6 +29,8 @@ struct FormalParameter {
   std::string name;
   // A type constraint parameter ("T") or a concrete type ("tensor(int64)", "seq(tensor(float))").
   std::string type_str;
+  // X when type_str is the concrete type "tensor(X)"; kUndefined otherwise.
+  ir::DataType tensor_elem_type = ir::DataType::kUndefined;
   ParamOption option = ParamOption::kSingle;
   // For variadic parameters: whether all values must have the same type.
   bool homogeneous = true;
@@ -62,6 +65,14 @@ struct TypeConstraintSpec {
   // "tensor(float)", "seq(tensor(int64))", ... in ONNX's order; views of the string literals in the
   // tables of schema/defs/, which are the only place schemas are built.
   std::vector<std::string_view> allowed;
+  // Bit d is set when "tensor(<element type d>)" is in `allowed`: the checker tests a tensor value
+  // (nearly every value it meets) with one bit instead of parsing the strings.
+  uint64_t tensor_elem_types = 0;
+
+  bool AllowsTensorOf(ir::DataType elem) const {
+    const auto d = static_cast<uint32_t>(elem);
+    return d < 64 && (tensor_elem_types >> d & 1) != 0;
+  }
 };
 
 // What one version of one operator is: the facts ONNX's OpSchema declares, without documentation,

@@ -151,6 +151,8 @@ void CheckTypes(const ir::Node& node, const OpSchema& schema, const NodeCheckOpt
     }
     if (type->is_none()) return;
     const ir::Type& t = *type;
+    const bool known_tensor = t.kind() == ir::Type::Kind::kTensor && t.elem_type() != ir::DataType::kUndefined;
+    if (known_tensor && f->tensor_elem_type == t.elem_type()) return;  // the concrete type "tensor(X)"
     const TypeConstraintSpec* tc = schema.FindTypeConstraint(f->type_str);
     if (tc == nullptr) {  // a concrete type such as "tensor(int64)"
       const TypeSpec* spec = ParseTypeSpec(f->type_str);
@@ -160,13 +162,11 @@ void CheckTypes(const ir::Node& node, const OpSchema& schema, const NodeCheckOpt
       }
       return;
     }
-    bool allowed = false;
-    for (std::string_view a : tc->allowed) {
-      const TypeSpec* spec = ParseTypeSpec(a);
-      if (spec != nullptr && Matches(*spec, t)) {
-        allowed = true;
-        break;
-      }
+    // A tensor of a known element type needs one bit; anything else is matched against the strings.
+    bool allowed = known_tensor && tc->AllowsTensorOf(t.elem_type());
+    for (size_t k = 0; !allowed && k < tc->allowed.size(); ++k) {
+      const TypeSpec* spec = ParseTypeSpec(tc->allowed[k]);
+      allowed = spec != nullptr && Matches(*spec, t);
     }
     if (!allowed) {
       problems->push_back(absl::StrCat(Actual(dir, i, *f, *v), " has type ", TypeName(t),

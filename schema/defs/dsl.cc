@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <string>
 
 namespace onnx_opt::schema::defs {
@@ -18,6 +19,20 @@ void AppendTypes(std::vector<std::string_view>& out, TypeList types) {
 }
 
 void AppendTypes(std::vector<std::string_view>& out, std::string_view type) { out.push_back(type); }
+
+namespace {
+
+// X of "tensor(X)"; kUndefined for any other type string.
+ir::DataType TensorElemType(std::string_view type) {
+  constexpr std::string_view kTensor = "tensor(";
+  if (type.size() <= kTensor.size() + 1 || type.substr(0, kTensor.size()) != kTensor || type.back() != ')') {
+    return ir::DataType::kUndefined;
+  }
+  return ir::ParseDataTypeName(type.substr(kTensor.size(), type.size() - kTensor.size() - 1))
+      .value_or(ir::DataType::kUndefined);
+}
+
+}  // namespace
 
 OpBuilder& OpBuilder::Input(std::string_view name, std::string_view type, ParamFlags flags,
                             int min_arity) {
@@ -56,6 +71,7 @@ OpBuilder& OpBuilder::AddParam(std::vector<FormalParameter>& params, int& min, i
   FormalParameter p;
   p.name = std::string(name);
   p.type_str = std::string(type);
+  p.tensor_elem_type = TensorElemType(type);
   p.option = (flags & kVariadic)   ? ParamOption::kVariadic
              : (flags & kOptional) ? ParamOption::kOptional
                                    : ParamOption::kSingle;
@@ -147,6 +163,10 @@ OpBuilder& OpBuilder::TypeConstraint(std::string_view param, TypeList allowed) {
       TableError(schema_, "type constraint '" + tc.param + "' lists " + std::string(t) + " twice");
     }
     tc.allowed.push_back(t);
+    const ir::DataType elem = TensorElemType(t);
+    if (elem != ir::DataType::kUndefined && static_cast<uint32_t>(elem) < 64) {
+      tc.tensor_elem_types |= uint64_t{1} << static_cast<uint32_t>(elem);
+    }
   }
   schema_.type_constraints_.push_back(std::move(tc));
   return *this;

@@ -52,6 +52,28 @@ TEST(DslTest, ParametersAndArity) {
   EXPECT_EQ(op.max_output(), 2);
 }
 
+TEST(DslTest, TensorElementTypesReadOffTheTypeStrings) {
+  OpSchema op = Build([](SchemaSink& s) {
+    s.Op("Test", 1)
+        .Input("X", "T")
+        .Input("shape", "tensor(int64)")
+        .Input("S", "S")
+        .Output("Y", "seq(tensor(float))")
+        .TypeConstraint("T", {"tensor(float)", "tensor(bfloat16)", "seq(tensor(double))"})
+        .TypeConstraint("S", {"seq(tensor(int8))", "map(int64, tensor(float))", "optional(tensor(bool))"});
+  });
+  EXPECT_EQ(op.inputs()[0].tensor_elem_type, ir::DataType::kUndefined);  // a constraint, not a type
+  EXPECT_EQ(op.inputs()[1].tensor_elem_type, ir::DataType::kInt64);
+  EXPECT_EQ(op.outputs()[0].tensor_elem_type, ir::DataType::kUndefined);
+  const TypeConstraintSpec& t = op.type_constraints()[0];
+  EXPECT_TRUE(t.AllowsTensorOf(ir::DataType::kFloat));
+  EXPECT_TRUE(t.AllowsTensorOf(ir::DataType::kBfloat16));
+  EXPECT_FALSE(t.AllowsTensorOf(ir::DataType::kDouble));  // only inside a sequence
+  EXPECT_FALSE(t.AllowsTensorOf(ir::DataType::kUndefined));
+  EXPECT_FALSE(t.AllowsTensorOf(static_cast<ir::DataType>(200)));
+  EXPECT_EQ(op.type_constraints()[1].tensor_elem_types, 0u);  // no plain tensor at all
+}
+
 TEST(DslTest, AttributesSortedWithDefaults) {
   OpSchema op = Build([](SchemaSink& s) {
     s.Op("Test", 1)
