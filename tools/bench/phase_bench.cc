@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
 #include "benchmark/benchmark.h"
 #include "converter/convert.h"
 #include "ir/clone.h"
@@ -118,6 +119,8 @@ void BM_Save(benchmark::State& state, const Generated* g) {
 int main(int argc, char** argv) {
   using namespace onnx_opt::bench;
   benchmark::Initialize(&argc, argv);
+  // As the tools do (tools/cli/command_line.cc): Debian's Abseil leaves deadlock detection on.
+  absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kIgnore);
   const char* tmp = std::getenv("TMPDIR");
   std::string dir = absl::StrCat(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp", "/phase_bench.XXXXXX");
   if (::mkdtemp(dir.data()) == nullptr) {
