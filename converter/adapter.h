@@ -192,20 +192,29 @@ struct AdapterEntry {
 
 class AdapterRegistry {
  public:
-  // Every adapter (families register themselves in adapter_registry.cc).
+  // Every adapter. Each family (converter/families.h) is registered the first time Find or an
+  // entry listing asks about one of its operators.
   static const AdapterRegistry& Global();
 
+  // Not synchronized: a registry is filled before it is shared (the global one fills itself under
+  // its lock).
   void Register(std::string_view domain, std::string_view op, int from, int to, AdapterKind kind,
                 std::string_view note, AdapterFn fn);
   // The registered adapter, else the implied refusal: an operator introduced after opset 1 that no
   // family rewrites into older operators refuses the downgrade below its first version. Refusals are
   // made on first use (listing them up front would build every operator's schemas on every run).
   const AdapterEntry* Find(std::string_view domain, std::string_view op, int from, int to) const;
-  // Every entry, implied refusals included, sorted by (domain, op, from, to). Builds every
-  // operator's schemas: for tests and listings.
+  // Every entry, implied refusals included, sorted by (domain, op, from, to). Registers every family
+  // and builds every operator's schemas: for tests and listings.
   std::vector<const AdapterEntry*> AllEntries() const;
+  // The entries registered so far, in registration order (no implied refusals, no family registered
+  // by asking).
+  std::vector<const AdapterEntry*> RegisteredEntries() const;
 
  private:
+  // Registers the families of `op` that are not yet registered (the global registry only).
+  void RegisterFamilyOf(std::string_view op) const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void RegisterAllFamilies() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Appends an entry holding copies of the strings.
   static const AdapterEntry& Append(std::deque<AdapterEntry>& entries, std::string_view domain, std::string_view op,
                                     int from, int to, AdapterKind kind, std::string_view note, AdapterFn fn);
@@ -216,9 +225,14 @@ class AdapterRegistry {
   // conversion's time to build.
   std::deque<AdapterEntry> entries_;
   absl::flat_hash_map<Key, const AdapterEntry*> index_;
-  mutable absl::Mutex refusals_mutex_;
-  mutable std::deque<AdapterEntry> refusals_ ABSL_GUARDED_BY(refusals_mutex_);
-  mutable absl::flat_hash_map<Key, const AdapterEntry*> refusal_index_ ABSL_GUARDED_BY(refusals_mutex_);
+  mutable absl::Mutex mu_;
+  // The global registry's families: which ones are registered (bit i: AdapterFamilies()[i]) and, made
+  // on first use, the family of each operator that has adapters.
+  bool families_on_demand_ = false;
+  mutable uint64_t families_registered_ ABSL_GUARDED_BY(mu_) = 0;
+  mutable absl::flat_hash_map<std::string_view, size_t> family_of_op_ ABSL_GUARDED_BY(mu_);
+  mutable std::deque<AdapterEntry> refusals_ ABSL_GUARDED_BY(mu_);
+  mutable absl::flat_hash_map<Key, const AdapterEntry*> refusal_index_ ABSL_GUARDED_BY(mu_);
 };
 
 // Test instrumentation: called by the driver with every adapter it runs and whether the node then

@@ -1,7 +1,12 @@
-// One registration function per operator family (one file each: adapters_<family>.cc).
+// One registration function per operator family (one file each: adapters_<family>.cc), and the
+// operators each one registers adapters for: the global registry registers a family only when a
+// conversion first asks about one of its operators (most conversions meet a few of the ~160).
 #ifndef ONNX_OPT_CONVERTER_FAMILIES_H_
 #define ONNX_OPT_CONVERTER_FAMILIES_H_
 
+#include <string_view>
+
+#include "absl/types/span.h"
 #include "converter/adapter.h"
 
 namespace onnx_opt::converter {
@@ -19,6 +24,15 @@ void RegisterQuantizationAdapters(AdapterRegistry& r);   // QuantizeLinear, Dequ
 void RegisterControlFlowAdapters(AdapterRegistry& r);    // If, Loop, Scan, optionals, sequences
 void RegisterMiscAdapters(AdapterRegistry& r);           // random, signal, attention, losses, text
 void RegisterMlAdapters(AdapterRegistry& r);             // ai.onnx.ml
+
+struct AdapterFamily {
+  void (*register_adapters)(AdapterRegistry& r);
+  // Every operator it registers an adapter for, sorted; an operator belongs to one family.
+  absl::Span<const std::string_view> ops;
+};
+
+// The families, in the order a full registration runs them.
+absl::Span<const AdapterFamily> AdapterFamilies();
 
 }  // namespace onnx_opt::converter
 
