@@ -212,9 +212,11 @@ class AdapterRegistry {
   std::vector<const AdapterEntry*> RegisteredEntries() const;
 
  private:
-  // Registers the families of `op` that are not yet registered (the global registry only).
+  // Registers the family of `op` unless it is registered already (the global registry only).
   void RegisterFamilyOf(std::string_view op) const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void RegisterAllFamilies() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Registers AdapterFamilies()[i] unless it is registered already.
+  void RegisterFamily(size_t i) const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Appends an entry holding copies of the strings.
   static const AdapterEntry& Append(std::deque<AdapterEntry>& entries, std::string_view domain, std::string_view op,
                                     int from, int to, AdapterKind kind, std::string_view note, AdapterFn fn);

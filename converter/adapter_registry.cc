@@ -32,20 +32,18 @@ void AdapterRegistry::RegisterFamilyOf(std::string_view op) const {
       for (std::string_view name : families[i].ops) family_of_op_.emplace(name, i);
     }
   }
-  const auto it = family_of_op_.find(op);
-  if (it == family_of_op_.end() || (families_registered_ >> it->second & 1) != 0) return;
-  families_registered_ |= uint64_t{1} << it->second;
-  // Only the global registry registers on demand, and it was made non-const (Global).
-  families[it->second].register_adapters(const_cast<AdapterRegistry&>(*this));
+  if (const auto it = family_of_op_.find(op); it != family_of_op_.end()) RegisterFamily(it->second);
 }
 
 void AdapterRegistry::RegisterAllFamilies() const {
-  const absl::Span<const AdapterFamily> families = AdapterFamilies();
-  for (size_t i = 0; i < families.size(); ++i) {
-    if ((families_registered_ >> i & 1) != 0) continue;
-    families_registered_ |= uint64_t{1} << i;
-    families[i].register_adapters(const_cast<AdapterRegistry&>(*this));
-  }
+  for (size_t i = 0; i < AdapterFamilies().size(); ++i) RegisterFamily(i);
+}
+
+void AdapterRegistry::RegisterFamily(size_t i) const {
+  if ((families_registered_ >> i & 1) != 0) return;
+  families_registered_ |= uint64_t{1} << i;
+  // Only the global registry registers on demand, and it was made non-const (Global).
+  AdapterFamilies()[i].register_adapters(const_cast<AdapterRegistry&>(*this));
 }
 
 const AdapterEntry* AdapterRegistry::Find(std::string_view domain, std::string_view op, int from,

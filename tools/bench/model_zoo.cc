@@ -592,6 +592,19 @@ absl::StatusOr<ZooModel> MakeBranchySteps(const BranchyOptions& options) {
   return Finish("branchy_steps", std::move(model), x, dims, make_inputs);
 }
 
+absl::Span<const GeneratedModel> GeneratedModels() {
+  static constexpr GeneratedModel kModels[] = {
+      {"cnn-700", [] { return MakeMobileNetV2({.image_size = 64, .width_percent = 25, .depth = 5}); }},
+      {"transformer-700", [] { return MakeBertLayer({.sequence_length = 32, .layers = 20, .hidden = 64, .heads = 2}); }},
+      {"cnn-2k", [] { return MakeMobileNetV2({.image_size = 64, .width_percent = 25, .depth = 13}); }},
+      {"cnn-4k", [] { return MakeMobileNetV2({.image_size = 64, .width_percent = 25, .depth = 27}); }},
+      {"cnn-10k", [] { return MakeMobileNetV2({.image_size = 64, .width_percent = 25, .depth = 70}); }},
+      {"transformer-10k",
+       [] { return MakeBertLayer({.sequence_length = 32, .layers = 290, .hidden = 80, .heads = 2}); }},
+  };
+  return kModels;
+}
+
 absl::StatusOr<std::vector<ZooModel>> MakeModelZoo() {
   std::vector<ZooModel> zoo;
   ASSIGN_OR_RETURN(ZooModel resnet, MakeResNet50());

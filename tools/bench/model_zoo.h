@@ -15,10 +15,12 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
+#include "absl/types/span.h"
 #include "interpreter/value.h"
 #include "ir/model.h"
 
@@ -102,6 +104,15 @@ absl::StatusOr<ZooModel> MakeBranchySteps(const BranchyOptions& options = {});
 
 // All seven at their standard sizes, in the order above.
 absl::StatusOr<std::vector<ZooModel>> MakeModelZoo();
+
+// The whole-process benchmarks' generated models, sized near issue 16's targets: "cnn-700" and
+// "transformer-700" (~700 nodes / ~5 MB), "cnn-2k", "cnn-4k", "cnn-10k" and "transformer-10k" (~10,000
+// nodes / ~60-100 MB): MobileNetV2 scaled by width and depth, and stacked BERT layers.
+struct GeneratedModel {
+  std::string_view name;
+  absl::StatusOr<ZooModel> (*make)();
+};
+absl::Span<const GeneratedModel> GeneratedModels();
 
 // Floating-point operations (2 per multiply-add) of the main graph's Conv, ConvInteger, MatMul, Gemm and LSTM
 // nodes, read from the values' static shapes; other ops (elementwise, pooling, ...) are not counted.

@@ -7,11 +7,13 @@
 //   bazel run -c opt //tools/bench:phase_bench [-- --benchmark_filter=Check]
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -132,25 +134,19 @@ int main(int argc, char** argv) {
     std::cerr << "phase_bench: cannot make a folder under " << dir << "\n";
     return 1;
   }
-  struct Spec {
-    std::string name;
-    absl::StatusOr<ZooModel> (*make)();
-  };
-  const std::vector<Spec> specs = {
-      {"cnn-700", [] { return MakeMobileNetV2({.image_size = 64, .width_percent = 25, .depth = 5}); }},
-      {"transformer-700", [] { return MakeBertLayer({.sequence_length = 32, .layers = 20, .hidden = 64, .heads = 2}); }},
-  };
+  const std::vector<std::string_view> names = {"cnn-700", "transformer-700"};
   static std::vector<Generated> generated;  // outlives the registered benchmarks
-  generated.reserve(specs.size());
-  for (const Spec& spec : specs) {
+  generated.reserve(names.size());
+  for (const GeneratedModel& spec : GeneratedModels()) {
+    if (std::find(names.begin(), names.end(), spec.name) == names.end()) continue;
     absl::StatusOr<ZooModel> zoo = spec.make();
-    const std::string path = absl::StrCat(dir, "/", spec.name, ".onnx");
+    const std::string path = absl::StrCat(dir, "/", std::string(spec.name), ".onnx");
     absl::Status saved = zoo.ok() ? onnx_opt::ir::io::SaveModel(*zoo->model, path) : zoo.status();
     if (!saved.ok()) {
       std::cerr << "phase_bench: " << spec.name << ": " << saved.message() << "\n";
       return 1;
     }
-    generated.push_back({spec.name, path});
+    generated.push_back({std::string(spec.name), path});
   }
   for (const Generated& g : generated) {
     const auto add = [&](const char* step, void (*fn)(benchmark::State&, const Generated*)) {

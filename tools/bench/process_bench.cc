@@ -25,7 +25,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <functional>
 #include <iostream>
 #include <map>
 #include <sstream>
@@ -70,24 +69,6 @@ struct Run {
   double wall_ms = 0;
   std::map<std::string, double> phase_ms;  // from --time-phases
 };
-
-struct Spec {
-  std::string name;
-  std::function<absl::StatusOr<ZooModel>()> make;
-};
-
-// Sized to land near the targets: ~700 nodes / ~5 MB and ~10,000 nodes / ~100 MB.
-std::vector<Spec> GeneratedSpecs() {
-  return {
-      {"cnn-700", [] { return MakeMobileNetV2({.image_size = 64, .width_percent = 25, .depth = 5}); }},
-      {"transformer-700", [] { return MakeBertLayer({.sequence_length = 32, .layers = 20, .hidden = 64, .heads = 2}); }},
-      {"cnn-2k", [] { return MakeMobileNetV2({.image_size = 64, .width_percent = 25, .depth = 13}); }},
-      {"cnn-4k", [] { return MakeMobileNetV2({.image_size = 64, .width_percent = 25, .depth = 27}); }},
-      {"cnn-10k", [] { return MakeMobileNetV2({.image_size = 64, .width_percent = 25, .depth = 70}); }},
-      {"transformer-10k",
-       [] { return MakeBertLayer({.sequence_length = 32, .layers = 290, .hidden = 80, .heads = 2}); }},
-  };
-}
 
 // Runs argv with stdout to /dev/null and stderr to `stderr_path`; returns the wall time in ms.
 absl::StatusOr<double> Spawn(const std::vector<std::string>& argv, const std::string& stderr_path) {
@@ -218,8 +199,8 @@ absl::Status Main(const std::vector<std::string>& given_models) {
   std::vector<std::string> wanted = absl::StrSplit(FLAGS_generated, ',', absl::SkipEmpty());
   if (FLAGS_generated == "all") wanted = {"cnn-700", "transformer-700", "cnn-10k", "transformer-10k"};
   for (const std::string& name : wanted) {
-    const std::vector<Spec> specs = GeneratedSpecs();
-    auto spec = std::find_if(specs.begin(), specs.end(), [&](const Spec& s) { return s.name == name; });
+    const absl::Span<const GeneratedModel> specs = GeneratedModels();
+    auto spec = std::find_if(specs.begin(), specs.end(), [&](const GeneratedModel& g) { return g.name == name; });
     if (spec == specs.end()) return absl::InvalidArgumentError("--generated: unknown model " + name);
     ASSIGN_OR_RETURN(ZooModel zoo, spec->make());
     const std::string path = (work / (name + ".onnx")).string();
