@@ -26,6 +26,7 @@
 #include "ir/verifier.h"
 #include "schema/checker/checker.h"
 #include "tools/bench/model_zoo.h"
+#include "tools/cli/allocator.h"
 
 namespace onnx_opt::bench {
 namespace {
@@ -125,8 +126,10 @@ void BM_Save(benchmark::State& state, const Generated* g) {
 
 int main(int argc, char** argv) {
   using namespace onnx_opt::bench;
+  // The heap and the mutexes set up as the tools set them (tools/cli/allocator.h, command_line.cc).
+  onnx_opt::cli::TuneAllocatorForTool();
   benchmark::Initialize(&argc, argv);
-  // As the tools do (tools/cli/command_line.cc): Debian's Abseil leaves deadlock detection on.
+  // Debian's Abseil leaves deadlock detection on.
   absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kIgnore);
   const char* tmp = std::getenv("TMPDIR");
   std::string dir = absl::StrCat(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp", "/phase_bench.XXXXXX");
