@@ -14,8 +14,11 @@ tools/text_order/text_order.txt, made by tools/text_order/make_text_order.sh). S
 binary's ~9 MB of code they touched ~4 times as many pages, and on a VM every first touch of a page
 costs (a fault, or with paging shadowed by the hypervisor a trap even when fault-around mapped it):
 onnx-convert on a 5 MB model went from 13.7 to 13.2 ms (copies of the binaries; 16.8 -> 15.0 ms for
-binaries as the linker wrote them, cached in 4 KiB pieces). A function the list does not name still
-links, after the listed ones.
+binaries as the linker wrote them, cached in 4 KiB pieces). The list ends with a marker function and
+patterns that send every function of ours it does not name (and the cold parts of functions) after
+the marker, so the hot code is one range from the start of the executable: the system libraries'
+archives, whose code has no section per function and stays in link order, then the list. At start
+the tools fill that range's page table in one call (TOOL_DEPS below: hot_code_at_start.cc).
 
 Sanitizer builds (--config=asan/ubsan/fuzz set --define=dynamic_tools=1) link dynamically, because
 the sanitizer runtimes do not support -static; they keep the default layout.
@@ -38,4 +41,12 @@ TOOL_LINKOPTS = select({
 TOOL_LINK_INPUTS = select({
     "//tools:dynamic_tools": [],
     "//conditions:default": ["//tools/text_order:text_order.txt"],
+})
+
+# deps of every target linked with TOOL_LINKOPTS, listed first (the hot code's page table is filled
+# from .preinit_array, before the other entries there run): what only the static, ordered layout
+# makes useful (tools/text_order/hot_code_at_start.cc).
+TOOL_DEPS = select({
+    "//tools:dynamic_tools": [],
+    "//conditions:default": ["//tools/text_order:hot_code_at_start"],
 })

@@ -65,6 +65,14 @@ for model in "${models[@]}"; do profile "$bin/tools/onnx-run" "$model" --outputs
                sub(/C2I/, "C1I", other) || sub(/D1Ev/, "D2Ev", other) || sub(/D2Ev/, "D1Ev", other)) emit(other)
            if ($0 == "main" || $0 ~ /^_GLOBAL__sub_I/) print ".text.startup." $0
          }'
+  # The end of the hot code for hot_code_at_start.cc, then every C++ function not listed and the
+  # cold parts of functions: all after the listed ones, so that the hot code (the list and the
+  # system libraries' archives, whose sections have no function names and stay unordered) is one
+  # range at the start of the executable. (".text.*" would also take the archives' static
+  # initializers, .text.startup, and libc's .text.evex and such away from it.)
+  echo ".text.onnx_opt_hot_text_end"
+  echo ".text._Z*"
+  echo ".text.unlikely.*"
 } >"$out.tmp"
 mv "$out.tmp" "$out"
 echo "make_text_order: $(grep -vc '^#' "$out") sections in $out" >&2
