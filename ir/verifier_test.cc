@@ -49,6 +49,28 @@ TEST(VerifierTest, RejectsDuplicateNames) {
   EXPECT_NE(Message(s).find("'Y' is defined more than once"), std::string::npos) << s;
 }
 
+// Verify finds names by the hash each value keeps of its name (Value::name_hash): a rename must move
+// it along, or a clash made by renaming would go unseen.
+TEST(VerifierTest, RejectsDuplicateMadeByRenamingAndAcceptsItUndone) {
+  Model m;
+  Graph& g = m.graph();
+  Value* x = g.AddInput("X");
+  Node* relu = g.AddNode("Relu", {x}, {"Y"});
+  Node* neg = g.AddNode("Neg", {relu->output(0)}, {"Z"});
+  g.AddOutput(neg->output(0));
+  ASSERT_TRUE(Verify(m).ok()) << Verify(m);
+
+  neg->output(0)->set_name("Y");
+  EXPECT_EQ(neg->output(0)->name_hash(), relu->output(0)->name_hash());
+  absl::Status s = Verify(m);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(Message(s).find("'Y' is defined more than once"), std::string::npos) << s;
+
+  neg->output(0)->set_name("Z");
+  EXPECT_NE(neg->output(0)->name_hash(), relu->output(0)->name_hash());
+  EXPECT_TRUE(Verify(m).ok()) << Verify(m);
+}
+
 TEST(VerifierTest, RejectsSubgraphShadowingOuterName) {
   Model m;
   Graph& g = m.graph();
