@@ -11,9 +11,10 @@
 // system libraries' code (their archives have no section per function, so it cannot be ordered)
 // and the listed functions come first, up to the end marker below; every other function of ours
 // follows it. The read-only data after the code is filled in too, up to the end of the executable
-// segment. Pages not in the page cache are read as a fault would; a kernel without
-// MADV_POPULATE_READ (Linux < 5.14) refuses it and nothing changes. Linked into the statically
-// linked tools only (tools/tool_linkopts.bzl), and checked by tests/hot_code_layout_test.sh.
+// segment. On a cold start the whole range is read from disk at once (checking first what is cached,
+// mincore, costs about as much as filling the page table); a kernel without MADV_POPULATE_READ
+// (Linux < 5.14) refuses it and nothing changes. Linked into the statically linked tools only
+// (tools/tool_linkopts.bzl), and checked by tests/hot_code_layout_test.sh.
 #include <sys/mman.h>
 
 #include <cstdint>
