@@ -11,11 +11,12 @@ fail() {
   echo "FAIL: $*" >&2
   exit 1
 }
+# The address of symbol $1 in the current tool's symbols (nm -n), in hex; empty when it has none.
+address() { awk -v s="$1" '$3 == s { print $1; exit }' <<<"$symbols"; }
 
 for tool in "$@"; do
   name=$(basename "$tool")
   symbols=$(nm -n "$tool")
-  address() { awk -v s="$1" '$3 == s { print $1; exit }' <<<"$symbols"; }
   marker=$(address onnx_opt_hot_text_end)
   if readelf -l "$tool" | grep -q INTERP; then
     [[ -z $marker ]] || fail "$name is linked dynamically but has the hot code marker"
@@ -35,7 +36,7 @@ for tool in "$@"; do
   # first address.
   read -r listed before unlisted after < <(
     awk -v hot_end="$hot_end" '
-      function hex(s,   n, i, c) {
+      function hex(s,   n, i) {
         n = 0
         for (i = 1; i <= length(s); i++) n = n * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
         return n
