@@ -21,6 +21,7 @@
 #include "interpreter/cpu/isa.h"
 #include "ir/io/model_io.h"
 #include "testing/conformance.h"
+#include "testing/conformance_dir.h"
 
 namespace onnx_opt::interpreter {
 namespace {
@@ -43,11 +44,7 @@ std::string RunCase(const fs::path& dir) {
 }
 
 TEST(ConformanceTest, NodeTests) {
-  const char* root = std::getenv("ONNX_CONFORMANCE_DIR");
-  if (root == nullptr || *root == '\0') {
-    std::cerr << "\n*** ONNX_CONFORMANCE_DIR is not set: the interpreter's conformance test is SKIPPED ***\n\n";
-    GTEST_SKIP() << "ONNX_CONFORMANCE_DIR is not set";
-  }
+  ONNX_OPT_CONFORMANCE_DIR_OR_SKIP(root, "the interpreter's conformance test");
   // ONNX_OPT_ISA (set by the *_baseline_isa target) picks the vector kernels; say which ran.
   std::cerr << "vector kernels: " << IsaName(ActiveIsa()) << " (CPU: " << IsaName(DetectedIsa()) << ")\n";
   const char* filter_env = std::getenv("ONNX_CONFORMANCE_FILTER");

@@ -215,7 +215,11 @@ absl::StatusOr<std::vector<RuntimeValue>> Evaluator::Impl::RunGraph(
       scope.state[slot] = Scope::kAbsent;
       continue;
     }
-    if (i < inputs.size()) {
+    // An empty value for an input with an initializer keeps the initializer (IR < 4 lists weights
+    // among the inputs, often before the data).
+    const bool given = i < inputs.size() &&
+                       !(inputs[i].kind() == RuntimeValue::Kind::kNone && v->initializer() != nullptr);
+    if (given) {
       scope.Set(slot, std::move(inputs[i]));
     } else if (v->initializer() == nullptr) {
       return absl::InvalidArgumentError(absl::StrCat("graph '", g.name(), "': no value for input '",
@@ -435,8 +439,7 @@ absl::StatusOr<std::vector<RuntimeValue>> Evaluator::RunByName(
     if (it != inputs.end()) {
       ordered.push_back(it->second);
     } else if (gin[i]->initializer() != nullptr) {
-      ASSIGN_OR_RETURN(const RuntimeValue* constant, impl_->Constant(gin[i]));
-      ordered.push_back(*constant);
+      ordered.emplace_back();  // keeps the initializer
     } else {
       return absl::InvalidArgumentError(absl::StrCat("no value for graph input '", gin[i]->name(), "'"));
     }

@@ -24,8 +24,9 @@ class Evaluator {
   Evaluator(const ir::Graph& graph, std::vector<ir::OpsetImport> opsets);
   ~Evaluator();
 
-  // Runs the main graph. `inputs` match the graph inputs by position; trailing graph inputs that have
-  // an initializer may be left out. Returns the graph outputs in order.
+  // Runs the main graph. `inputs` match the graph inputs by position; a graph input that has an
+  // initializer keeps it when its value is empty (RuntimeValue()) or, at the end, left out. Returns
+  // the graph outputs in order.
   absl::StatusOr<std::vector<RuntimeValue>> Run(std::vector<RuntimeValue> inputs);
   // Same, inputs by name (graph inputs with an initializer default to it).
   absl::StatusOr<std::vector<RuntimeValue>> RunByName(

@@ -41,6 +41,27 @@ TEST(EvaluatorTest, UnsupportedOpIsAClearError) {
   EXPECT_NE(out.status().message().find("NoSuchOp"), std::string::npos);
 }
 
+// IR < 4 lists weights among the graph inputs, often before the data: an empty value for such an
+// input keeps its initializer, a tensor overrides it.
+TEST(EvaluatorTest, AnEmptyValueForAnInputWithAnInitializerKeepsIt) {
+  ir::Graph g("g");
+  ir::Value* w = g.AddInput("w");
+  g.SetInitializer(w, ir::Tensor::FromVector<float>(DataType::kFloat, {2}, {10, 20}));
+  ir::Value* x = g.AddInput("x");
+  ir::Node* add = g.AddNode("Add", {w, x}, {"y"});
+  g.AddOutput(add->output(0));
+  Evaluator ev(g, {{"", 17}});
+  auto out = ev.Run({RuntimeValue(), F({2}, {1, 2})});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_EQ((*out)[0].tensor().ToVector<float>(), (std::vector<float>{11, 22}));
+  out = ev.Run({F({2}, {0, 0}), F({2}, {1, 2})});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_EQ((*out)[0].tensor().ToVector<float>(), (std::vector<float>{1, 2}));
+  // An input without an initializer needs a value.
+  out = ev.Run({RuntimeValue()});
+  EXPECT_FALSE(out.ok());
+}
+
 TEST(EvaluatorTest, IfCapturesOuterValues) {
   ir::Graph g("g");
   ir::Value* c = g.AddInput("c");

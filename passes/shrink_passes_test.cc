@@ -150,7 +150,7 @@ TEST(Float16WeightsTest, StoresLargeWeightsAsHalfWithACast) {
   EXPECT_LT(run->result.after.initializer_bytes, run->result.before.initializer_bytes);
   // Lossy: equal within float16's precision, not float32's.
   verify::EquivalenceOptions loose;
-  loose.float32 = {1e-2, 1e-3};
+  loose.tolerances.float32 = {1e-2, 1e-3};
   EXPECT_OK(ExpectSameOutputs(*run->before, *run->after, loose));
 }
 

@@ -163,7 +163,7 @@ py::list ToList(const std::vector<std::string>& strings) {
 // optimize, convert, check, infer_shapes, text.
 
 py::dict StatsDict(const optimizer::PipelineResult& result, int64_t bytes_before, int64_t bytes_after,
-                   const std::optional<std::vector<verify::OutputDifference>>& differences) {
+                   const tools::Verification* verification_done) {
   // The figures of onnx-opt --stats-json, under the same names, plus the serialized sizes.
   py::list runs;
   for (const optimizer::PassRun& r : result.runs) {
@@ -192,9 +192,9 @@ py::dict StatsDict(const optimizer::PipelineResult& result, int64_t bytes_before
   stats["bytes_after"] = bytes_after;
   stats["initializers_listed_as_inputs"] = result.listed_as_inputs.count;
   stats["folds_refused_for_growth"] = result.folds_refused_for_growth;
-  if (differences) {
+  if (verification_done != nullptr) {
     py::list outputs;
-    for (const verify::OutputDifference& d : *differences) {
+    for (const verify::OutputDifference& d : verification_done->differences) {
       py::dict o;
       o["output"] = d.output;
       o["max_abs_error"] = d.max_abs_error;
@@ -202,8 +202,10 @@ py::dict StatsDict(const optimizer::PipelineResult& result, int64_t bytes_before
       outputs.append(o);
     }
     py::dict verification;
-    verification["summary"] = tools::DescribeMatch(*differences);
+    verification["summary"] = tools::DescribeMatch(*verification_done);
     verification["outputs"] = outputs;
+    verification["sizes"] = ToList(verification_done->sizes);
+    verification["notes"] = ToList(verification_done->notes);
     stats["verification"] = verification;
   }
   return stats;
@@ -240,7 +242,7 @@ py::tuple Optimize(const py::object& model, const std::string& passes, bool veri
   }
   const int64_t bytes_after = static_cast<int64_t>(bytes.size());
   py::dict stats = StatsDict(outcome.pipeline, InputBytes(arg), bytes_after,
-                             verify ? std::optional(outcome.differences) : std::nullopt);
+                             verify ? &outcome.verification : nullptr);
   return py::make_tuple(py::bytes(bytes), stats, ToList(warnings));
 }
 
@@ -273,7 +275,7 @@ py::tuple Convert(const py::object& model, std::optional<int64_t> opset, std::op
   report["nodes_adapted"] = r.nodes_adapted;
   report["nodes_rewritten"] = r.nodes_rewritten;
   report["nodes_folded"] = r.nodes_folded;
-  if (verify) report["verification"] = tools::DescribeMatch(outcome.differences);
+  if (verify) report["verification"] = tools::DescribeMatch(outcome.verification);
   return py::make_tuple(py::bytes(bytes), report, ToList(warnings));
 }
 

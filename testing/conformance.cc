@@ -14,104 +14,13 @@
 #include "interpreter/evaluator.h"
 #include "interpreter/tensor.h"
 #include "ir/io/model_io.h"
+#include "verify/compare.h"
 
 namespace onnx_opt::conformance {
 namespace {
 
 namespace fs = std::filesystem;
-using interpreter::DataType;
 using interpreter::RuntimeValue;
-using interpreter::Tensor;
-
-// A complex tensor as a flat float/double tensor of its real and imaginary parts (all of them).
-Tensor ComplexParts(const Tensor& t) {
-  const DataType part = t.dtype() == DataType::kComplex64 ? DataType::kFloat : DataType::kDouble;
-  Tensor out(part, {t.size() * 2});
-  if (t.size() > 0) std::memcpy(out.mutable_raw(), t.raw(), static_cast<size_t>(t.size()) * t.element_size());
-  return out;
-}
-
-// Compares one tensor; "" when equal, else a description of the worst element.
-std::string CompareTensors(const Tensor& got, const Tensor& want) {
-  if (got.dtype() != want.dtype() || got.dims() != want.dims()) {
-    return absl::StrCat("got ", got.ShapeString(), ", want ", want.ShapeString());
-  }
-  if (want.is_string()) {
-    for (int64_t i = 0; i < want.size(); ++i) {
-      if (got.data<std::string>()[i] != want.data<std::string>()[i]) {
-        return absl::StrCat("element ", i, ": got '", got.data<std::string>()[i], "', want '",
-                            want.data<std::string>()[i], "'");
-      }
-    }
-    return "";
-  }
-  if (ir::IsFloatingPoint(want.dtype()) || ir::IsComplex(want.dtype())) {
-    const bool complex = ir::IsComplex(want.dtype());
-    const Tensor g = complex ? ComplexParts(got) : interpreter::WidenToFloat(got);
-    const Tensor w = complex ? ComplexParts(want) : interpreter::WidenToFloat(want);
-    auto gd = interpreter::CastTensor(g, DataType::kDouble);
-    auto wd = interpreter::CastTensor(w, DataType::kDouble);
-    if (!gd.ok() || !wd.ok()) return "cannot compare";
-    const double* a = gd->data<double>();
-    const double* b = wd->data<double>();
-    double worst = 0;
-    int64_t worst_i = -1;
-    for (int64_t i = 0; i < wd->size(); ++i) {
-      if (std::isnan(a[i]) && std::isnan(b[i])) continue;
-      if (std::isinf(b[i]) && a[i] == b[i]) continue;
-      const double err = std::abs(a[i] - b[i]);
-      const double excess = err - (kAtol + kRtol * std::abs(b[i]));
-      if (!(excess <= 0) && (worst_i < 0 || !(excess <= worst))) {
-        worst = excess;
-        worst_i = i;
-      }
-    }
-    if (worst_i < 0) return "";
-    return absl::StrCat(complex ? "part " : "element ", worst_i, ": got ", a[worst_i], ", want ", b[worst_i],
-                        " (|diff| ", std::abs(a[worst_i] - b[worst_i]), ")");
-  }
-  const int es = want.element_size();
-  for (int64_t i = 0; i < want.size(); ++i) {
-    if (std::memcmp(got.raw() + i * es, want.raw() + i * es, es) != 0) {
-      auto gi = interpreter::CastTensor(got, DataType::kInt64);
-      auto wi = interpreter::CastTensor(want, DataType::kInt64);
-      if (gi.ok() && wi.ok()) {
-        return absl::StrCat("element ", i, ": got ", gi->data<int64_t>()[i], ", want ", wi->data<int64_t>()[i]);
-      }
-      return absl::StrCat("element ", i, " differs");
-    }
-  }
-  return "";
-}
-
-std::string CompareValues(const RuntimeValue& got, const RuntimeValue& want) {
-  if (got.kind() != want.kind()) {
-    return absl::StrCat("got ", got.DebugString(), ", want ", want.DebugString());
-  }
-  switch (want.kind()) {
-    case RuntimeValue::Kind::kNone:
-      return "";
-    case RuntimeValue::Kind::kTensor:
-      return CompareTensors(got.tensor(), want.tensor());
-    case RuntimeValue::Kind::kSequence: {
-      if (got.sequence().size() != want.sequence().size()) {
-        return absl::StrCat("sequence length ", got.sequence().size(), ", want ", want.sequence().size());
-      }
-      for (size_t i = 0; i < want.sequence().size(); ++i) {
-        std::string d = CompareTensors(got.sequence()[i], want.sequence()[i]);
-        if (!d.empty()) return absl::StrCat("sequence element ", i, ": ", d);
-      }
-      return "";
-    }
-    case RuntimeValue::Kind::kMap: {
-      std::string d = CompareTensors(got.map_keys(), want.map_keys());
-      if (!d.empty()) return "map keys: " + d;
-      d = CompareTensors(got.map_values(), want.map_values());
-      return d.empty() ? "" : "map values: " + d;
-    }
-  }
-  return "";
-}
 
 std::string OneLine(std::string s) {
   std::replace(s.begin(), s.end(), '\n', ' ');
@@ -182,7 +91,8 @@ std::string CompareOutput(const RuntimeValue& got, const ir::Type& type, const i
   if (got_kind != want_kind) return absl::StrCat("got a value of kind ", got_kind, ", want ", want_kind);
   absl::StatusOr<RuntimeValue> expected = interpreter::FromDataValue(want);
   if (!expected.ok()) return absl::StrCat("cannot read the expected value: ", expected.status().message());
-  return CompareValues(got, *expected);
+  const verify::OutputDifference diff = verify::CompareValue("", *expected, got, verify::Tolerances::Conformance());
+  return diff.equal ? "" : diff.detail;
 }
 
 std::string RunAndCompare(const ir::Model& model, const DataSet& data) {

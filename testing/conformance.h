@@ -18,11 +18,6 @@
 
 namespace onnx_opt::conformance {
 
-// Floats (and complex parts) match when |got - want| <= kAtol + kRtol * |want|, for every float type;
-// NaN matches NaN. Integers, booleans and strings match exactly.
-inline constexpr double kRtol = 1e-3;
-inline constexpr double kAtol = 1e-7;
-
 // The test_data_set_* folders of a case, sorted.
 std::vector<std::filesystem::path> DataSets(const std::filesystem::path& case_dir);
 
@@ -42,7 +37,8 @@ std::string KindString(const ir::io::DataValue& value);
 // "" when `got`, the interpreter's value of a graph output declared as `type`, is what `want` (the
 // expected file) holds, else why not. The kinds are compared as onnx-run writes them
 // (interpreter::ToDataValue by the declared type), so an optional holding a sequence does not pass for
-// a bare sequence or an optional holding a tensor; then the values.
+// a bare sequence or an optional holding a tensor; then the values, by the one comparator
+// (verify/compare.h) at the node tests' tolerances (verify::Tolerances::Conformance()).
 std::string CompareOutput(const interpreter::RuntimeValue& got, const ir::Type& type, const ir::io::DataValue& want);
 
 // Runs `model` on the data set's inputs and compares every output; "" when all match, else the

@@ -30,11 +30,9 @@ void Report(const ProgressSink& progress, std::string_view phase, std::string_vi
   if (progress) progress(phase, what);
 }
 
-absl::Status VerifyRewritten(const ir::Model& result, const Reference& reference,
-                             const verify::EquivalenceOptions& equivalence,
-                             std::vector<verify::OutputDifference>* differences) {
-  if (absl::Status s = verify::CheckOutputs(result, reference.inputs, reference.outputs, equivalence, differences);
-      !s.ok()) {
+absl::Status VerifyRewritten(const ir::Model& result, const verify::References& references,
+                             const verify::EquivalenceOptions& equivalence, Verification& verification) {
+  if (absl::Status s = Verify(result, references, equivalence.tolerances, verification); !s.ok()) {
     return absl::Status(s.code(), absl::StrCat("verification failed, nothing written: ", s.message()));
   }
   return absl::OkStatus();
@@ -51,7 +49,7 @@ absl::StatusOr<OptimizeOutcome> OptimizeCheckedModel(ir::Model& model,
   // The original, kept for verification: a copy sharing the tensor bytes the loader already mapped
   // (not a reload, which would have to find external data again).
   std::unique_ptr<ir::Model> original;
-  Reference reference;
+  verify::References references;
   if (verify) {
     absl::StatusOr<std::unique_ptr<ir::Model>> copy = ir::CloneModel(model);
     if (!copy.ok()) {
@@ -60,13 +58,12 @@ absl::StatusOr<OptimizeOutcome> OptimizeCheckedModel(ir::Model& model,
     }
     original = std::move(*copy);
     Report(request.progress, "verify", "verifying: running the input model");
-    ASSIGN_OR_RETURN(Reference ref, MakeReference(*original, request.inputs_dir, request.equivalence));
-    reference = std::move(ref);
+    ASSIGN_OR_RETURN(references, MakeReferences(*original, request.inputs_dir, request.equivalence));
   }
   optimizer::PassManagerOptions options = request.manager;
   if (request.verify_each) {
     options.after_each = [&](const ir::Model& m, const std::string&) {
-      return verify::CheckOutputs(m, reference.inputs, reference.outputs, request.equivalence);
+      return verify::CheckOutputs(m, references, request.equivalence.tolerances);
     };
   }
   // Parsed on its own first, so that a pipeline the caller wrote wrong is told from a failing pass by
@@ -84,7 +81,7 @@ absl::StatusOr<OptimizeOutcome> OptimizeCheckedModel(ir::Model& model,
   }
   if (verify) {
     Report(request.progress, "verify", "verifying: running the result");
-    RETURN_IF_ERROR(VerifyRewritten(model, reference, request.equivalence, &outcome.differences));
+    RETURN_IF_ERROR(VerifyRewritten(model, references, request.equivalence, outcome.verification));
   }
   return outcome;
 }
@@ -94,11 +91,10 @@ absl::StatusOr<ConvertOutcome> ConvertCheckedModel(std::unique_ptr<ir::Model> mo
                                                    const ConvertRequest& request, const WarningSink& result_warnings) {
   ConvertOutcome outcome;
   // What the input computes, taken before the model is converted in place.
-  Reference reference;
+  verify::References references;
   if (request.verify) {
     Report(request.progress, "verify", "verifying: running the input model");
-    ASSIGN_OR_RETURN(Reference ref, MakeReference(*model, request.inputs_dir, request.equivalence));
-    reference = std::move(ref);
+    ASSIGN_OR_RETURN(references, MakeReferences(*model, request.inputs_dir, request.equivalence));
     Report(request.progress, "convert", "converting");
   }
   converter::ConvertOptions options = request.options;
@@ -112,7 +108,7 @@ absl::StatusOr<ConvertOutcome> ConvertCheckedModel(std::unique_ptr<ir::Model> mo
   }
   if (request.verify) {
     Report(request.progress, "verify", "verifying: running the result");
-    RETURN_IF_ERROR(VerifyRewritten(*outcome.model, reference, request.equivalence, &outcome.differences));
+    RETURN_IF_ERROR(VerifyRewritten(*outcome.model, references, request.equivalence, outcome.verification));
   }
   return outcome;
 }

@@ -19,6 +19,7 @@
 #include "optimizer/pass_registry.h"
 #include "schema/checker/checker.h"
 #include "tools/model_check.h"
+#include "tools/verification.h"
 #include "verify/equivalence.h"
 
 namespace onnx_opt::tools {
@@ -54,7 +55,7 @@ struct OptimizeRequest {
 
 struct OptimizeOutcome {
   optimizer::PipelineResult pipeline;
-  std::vector<verify::OutputDifference> differences;  // of the final verification, when verified
+  Verification verification;  // of the final verification, when verified
 };
 
 // Runs the pipeline in place over a model that CheckInputModel accepted (`input_check`: its warnings
@@ -79,7 +80,7 @@ struct ConvertRequest {
 struct ConvertOutcome {
   std::unique_ptr<ir::Model> model;
   converter::ConvertReport report;
-  std::vector<verify::OutputDifference> differences;  // when verified
+  Verification verification;  // when verified
 };
 
 // Converts a model that CheckInputModel accepted, in place (it is consumed: no copy is made), checks

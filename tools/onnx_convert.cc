@@ -106,7 +106,10 @@ int Main(int argc, char** argv) {
     return 1;
   }
   phases.Begin("other");
-  if (request.verify) std::cerr << "onnx-convert: verified: " << DescribeMatch(outcome->differences) << "\n";
+  if (request.verify) {
+    for (const std::string& note : outcome->verification.notes) std::cerr << "onnx-convert: note: " << note << "\n";
+    std::cerr << "onnx-convert: verified: " << DescribeMatch(outcome->verification) << "\n";
+  }
   const converter::ConvertReport& report = outcome->report;
   for (const std::string& w : report.warnings) std::cerr << "onnx-convert: warning: " << w << "\n";
   std::cerr << "onnx-convert: ir_version " << report.ir_from << " -> " << report.ir_to << ", "

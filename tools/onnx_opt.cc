@@ -227,7 +227,7 @@ absl::StatusOr<Options> ParseOptions(const cli::ParsedCommandLine& command_line)
   if (tolerance_given) {
     absl::StatusOr<verify::Tolerance> t = ParseTolerance(FLAGS_tolerance);
     if (!t.ok()) return WithContext("--tolerance: ", t.status());
-    equivalence.float32 = *t;
+    equivalence.tolerances.float32 = *t;
   }
   if (FLAGS_float16 && !tolerance_given) {
     return absl::InvalidArgumentError(
@@ -342,8 +342,10 @@ absl::Status ReportRun(const Options& options, Optimized& run) {
                                 WriteTextFile(options.stats_json, optimizer::FormatStatsJson(result))));
   }
   if (options.request.verify) {
-    std::cerr << "onnx-opt: verified: " << DescribeMatch(run.outcome.differences) << "\n";
-    run.report.verification = SummarizeVerification(run.outcome.differences, options.request.equivalence);
+    for (const std::string& note : run.outcome.verification.notes) std::cerr << "onnx-opt: note: " << note << "\n";
+    std::cerr << "onnx-opt: verified: " << DescribeMatch(run.outcome.verification) << "\n";
+    run.report.verification =
+        SummarizeVerification(run.outcome.verification.differences, options.request.equivalence);
   }
   if (!options.dot.empty()) {
     const std::string dot = ToDot(*run.model, {.compare_with = run.original.get()});

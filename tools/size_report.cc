@@ -186,7 +186,7 @@ VerificationSummary SummarizeVerification(const std::vector<verify::OutputDiffer
                                           const verify::EquivalenceOptions& options) {
   VerificationSummary summary;
   summary.outputs = static_cast<int64_t>(outputs.size());
-  summary.float32_tolerance = options.float32;
+  summary.float32_tolerance = options.tolerances.float32;
   for (const verify::OutputDifference& d : outputs) {
     summary.max_abs_error = std::max(summary.max_abs_error, d.max_abs_error);
     summary.max_rel_error = std::max(summary.max_rel_error, d.max_rel_error);

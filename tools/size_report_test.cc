@@ -91,7 +91,7 @@ TEST(SizeReport, ContributionsSumRunsOfAPass) {
 TEST(SizeReport, VerificationTakesTheWorstOutput) {
   std::vector<verify::OutputDifference> diffs = {{"y", true, "", 1e-3, 2e-4}, {"z", true, "", 5e-4, 7e-3}};
   verify::EquivalenceOptions options;
-  options.float32 = {1e-2, 1e-3};
+  options.tolerances.float32 = {1e-2, 1e-3};
   VerificationSummary s = SummarizeVerification(diffs, options);
   EXPECT_EQ(s.outputs, 2);
   EXPECT_DOUBLE_EQ(s.max_abs_error, 1e-3);

@@ -1,6 +1,7 @@
-// Numerical equivalence: run two models on the same inputs and compare every output.
-//   same kind, element type and shape; integers, booleans and strings exactly; floats by
-//   |a - b| <= atol + rtol * |b| with NaN matching NaN (b is the reference).
+// Numerical equivalence: run two models on the same inputs and compare every output with the one
+// comparator (verify/compare.h). Random inputs come from the declared types; symbolic dims the user
+// left free are run at sizes other than 1 (EquivalenceOptions::default_dim), so that a rewrite that is
+// right only at batch 1 shows.
 #ifndef ONNX_OPT_VERIFY_EQUIVALENCE_H_
 #define ONNX_OPT_VERIFY_EQUIVALENCE_H_
 
@@ -10,40 +11,48 @@
 #include "absl/status/statusor.h"
 #include "interpreter/value.h"
 #include "ir/model.h"
+#include "verify/compare.h"
 #include "verify/equivalence_options.h"
 
 namespace onnx_opt::verify {
 
-// Random inputs for `model`'s graph inputs, in order, from the declared types: floats uniform in
-// [-1, 1), integers in [0, 4), booleans fair. Inputs with an initializer keep it (left out).
+// Random inputs for `model`'s graph inputs, from the declared types: floats uniform in [-1, 1),
+// integers in [0, 4), booleans fair; free dims at `options.default_dim` (1 when unset). The vector
+// lines up with the graph inputs: an input with an initializer gets an empty value (keep the
+// initializer), and trailing ones are left out.
 absl::StatusOr<std::vector<interpreter::RuntimeValue>> MakeRandomInputs(const ir::Model& model,
                                                                        const EquivalenceOptions& options);
 
-struct OutputDifference {
-  std::string output;       // name of the output
-  bool equal = true;
-  std::string detail;       // why not, or the error figures
-  double max_abs_error = 0;
-  double max_rel_error = 0;
+// What a model computes on one set of inputs.
+struct Reference {
+  std::string sizes;  // the free dims' sizes, "N=2, S=2" (empty when there were none, or for given inputs)
+  std::vector<interpreter::RuntimeValue> inputs;
+  std::vector<interpreter::RuntimeValue> outputs;
 };
 
-// Compares two run results output by output (`expected` is the reference).
-std::vector<OutputDifference> CompareOutputs(const std::vector<std::string>& names,
-                                             const std::vector<interpreter::RuntimeValue>& expected,
-                                             const std::vector<interpreter::RuntimeValue>& actual,
-                                             const EquivalenceOptions& options);
+// The runs of the original model a rewrite is compared with, and what the reader should know about
+// them (a size that had to be 1).
+struct References {
+  std::vector<Reference> runs;
+  std::vector<std::string> notes;
+};
 
-// Runs a model on inputs.
-absl::StatusOr<std::vector<interpreter::RuntimeValue>> RunModel(
-    const ir::Model& model, const std::vector<interpreter::RuntimeValue>& inputs);
+// Runs `original` on random inputs at the sizes verification chooses (EquivalenceOptions::default_dim).
+absl::StatusOr<References> MakeReferences(const ir::Model& original, const EquivalenceOptions& options);
+// Runs `original` on the given inputs.
+absl::StatusOr<References> ReferenceOn(const ir::Model& original, std::vector<interpreter::RuntimeValue> inputs);
 
-// Runs `model` on `inputs` and compares with `expected`; OK when all outputs match, else an error
-// naming the first output that differs and its worst element.
-absl::Status CheckOutputs(const ir::Model& model, const std::vector<interpreter::RuntimeValue>& inputs,
-                          const std::vector<interpreter::RuntimeValue>& expected,
-                          const EquivalenceOptions& options, std::vector<OutputDifference>* report = nullptr);
+// Runs a model on inputs (lined up with the graph inputs, as MakeRandomInputs makes them).
+absl::StatusOr<std::vector<interpreter::RuntimeValue>> RunModel(const ir::Model& model,
+                                                               const std::vector<interpreter::RuntimeValue>& inputs);
 
-// Both models on the same random inputs (seeded), compared.
+// Runs `model` on every reference's inputs and compares with its outputs; OK when all match, else an
+// error naming the first output that differs, its worst element and the sizes it differed at.
+// `report` gets one entry per output, over all runs.
+absl::Status CheckOutputs(const ir::Model& model, const References& references, const Tolerances& tolerances,
+                          std::vector<OutputDifference>* report = nullptr);
+
+// Both models on the same random inputs (MakeReferences), compared.
 absl::Status CheckEquivalent(const ir::Model& original, const ir::Model& rewritten,
                              const EquivalenceOptions& options = {},
                              std::vector<OutputDifference>* report = nullptr);

@@ -1,5 +1,5 @@
-// The comparison rules (floats within atol + rtol * |expected|, NaN equal to NaN, everything else
-// exact, shapes and counts must agree), random inputs from declared shapes, and whole-model checks.
+// Random inputs from declared shapes, the sizes free dims are run at, and whole-model checks (the
+// comparison rules themselves are in compare_test.cc).
 #include "verify/equivalence.h"
 
 #include <cmath>
@@ -24,64 +24,6 @@ std::unique_ptr<ir::Model> Parse(const std::string& text) {
   return m.ok() ? *std::move(m) : nullptr;
 }
 
-RuntimeValue Floats(std::vector<float> v) {
-  return RuntimeValue(Tensor::FromVector<float>(ir::DataType::kFloat, {static_cast<int64_t>(v.size())}, v));
-}
-
-OutputDifference CompareOne(const RuntimeValue& expected, const RuntimeValue& actual) {
-  std::vector<OutputDifference> diffs = CompareOutputs({"y"}, {expected}, {actual}, EquivalenceOptions{});
-  EXPECT_EQ(diffs.size(), 1u);
-  return diffs.empty() ? OutputDifference{} : diffs[0];
-}
-
-TEST(CompareOutputs, FloatsWithinTheToleranceAreEqualAndNanMatchesNan) {
-  // float32 default: rtol 1e-4, atol 1e-5.
-  OutputDifference d = CompareOne(Floats({1.0f, 100.0f, NAN}), Floats({1.000005f, 100.005f, NAN}));
-  EXPECT_TRUE(d.equal) << d.detail;
-  EXPECT_GT(d.max_abs_error, 0);
-}
-
-TEST(CompareOutputs, AFloatOutsideTheToleranceNamesTheWorstElement) {
-  OutputDifference d = CompareOne(Floats({1.0f, 2.0f, 3.0f}), Floats({1.0f, 2.1f, 3.001f}));
-  EXPECT_FALSE(d.equal);
-  EXPECT_EQ(d.output, "y");
-  EXPECT_NE(d.detail.find("element 1 is"), std::string::npos) << d.detail;
-}
-
-TEST(CompareOutputs, ANearZeroElementIsJudgedAtTheTensorsScale) {
-  // Output of scale ~1 (rms 1.6): 2e-5 off on an element near 0 is rounding at that scale, not a change.
-  OutputDifference d = CompareOne(Floats({-0.0006f, 2.0f, -2.0f}), Floats({-0.00062f, 2.00002f, -1.99999f}));
-  EXPECT_TRUE(d.equal) << d.detail;
-  EXPECT_GT(d.max_rel_error, 1e-2);
-  // A change at the tensor's scale on that element is still one.
-  d = CompareOne(Floats({-0.0006f, 2.0f, -2.0f}), Floats({-0.0009f, 2.0f, -2.0f}));
-  EXPECT_FALSE(d.equal);
-  EXPECT_NE(d.detail.find("element 0 is"), std::string::npos) << d.detail;
-  // Infinities and NaNs do not make the scale infinite.
-  d = CompareOne(Floats({INFINITY, 1e-3f, NAN}), Floats({INFINITY, 2e-3f, NAN}));
-  EXPECT_FALSE(d.equal);
-}
-
-TEST(CompareOutputs, IntegersAreExactAndShapesMustAgree) {
-  const RuntimeValue a = Tensor::FromVector<int64_t>(ir::DataType::kInt64, {2}, {1, 2});
-  EXPECT_TRUE(CompareOne(a, a).equal);
-  EXPECT_FALSE(CompareOne(a, Tensor::FromVector<int64_t>(ir::DataType::kInt64, {2}, {1, 3})).equal);
-  OutputDifference d = CompareOne(a, Tensor::FromVector<int64_t>(ir::DataType::kInt64, {1, 2}, {1, 2}));
-  EXPECT_FALSE(d.equal);
-  EXPECT_NE(d.detail.find("shape"), std::string::npos) << d.detail;
-}
-
-TEST(CompareOutputs, MissingAndExtraOutputsDiffer) {
-  std::vector<OutputDifference> missing = CompareOutputs({"y"}, {Floats({1})}, {}, EquivalenceOptions{});
-  ASSERT_EQ(missing.size(), 1u);
-  EXPECT_FALSE(missing[0].equal);
-  std::vector<OutputDifference> extra =
-      CompareOutputs({"y"}, {Floats({1})}, {Floats({1}), Floats({2})}, EquivalenceOptions{});
-  ASSERT_EQ(extra.size(), 2u);
-  EXPECT_TRUE(extra[0].equal);
-  EXPECT_FALSE(extra[1].equal);
-}
-
 constexpr char kDouble[] = R"(<ir_version: 8, opset_import: ["" : 17]>
 g (float[N, 3] x) => (float[N, 3] y) {
   y = Add(x, x)
@@ -98,7 +40,7 @@ TEST(MakeRandomInputs, SeededAndShapedByTheBoundDims) {
   ASSERT_TRUE(b.ok()) << b.status();
   ASSERT_EQ(a->size(), 1u);
   EXPECT_EQ((*a)[0].tensor().dims(), (std::vector<int64_t>{4, 3}));
-  EXPECT_TRUE(CompareOutputs({"x"}, *a, *b, options)[0].equal);
+  EXPECT_TRUE(CompareOutputs({"x"}, *a, *b, options.tolerances)[0].equal);
 }
 
 TEST(MakeRandomInputs, AnInputWithoutAShapeAsksForOne) {
@@ -133,6 +75,104 @@ g (float[N, 3] x) => (float[N, 3] y) {
   absl::Status s = CheckEquivalent(*twice, *squared, EquivalenceOptions{}, &report);
   EXPECT_TRUE(absl::IsFailedPrecondition(s)) << s;
   EXPECT_NE(s.message().find("output 'y' differs"), std::string::npos) << s;
+}
+
+// A rewrite that is right only at batch 1: Squeeze of the batch axis then Unsqueeze back is the
+// identity at N=1 and an error otherwise; ReduceSum over a broadcast batch is the identity at N=1.
+TEST(CheckEquivalent, ARewriteRightOnlyAtBatchOneIsCaught) {
+  std::unique_ptr<ir::Model> original = Parse(R"(<ir_version: 8, opset_import: ["" : 17]>
+g (float[N, 3] x, float[1, 3] b) => (float[1, 3] y) {
+  s = Add(x, b)
+  y = ReduceSum<keepdims = 1>(s, axes)
+  axes = Constant<value = int64[1] {0}>()
+})");
+  std::unique_ptr<ir::Model> batch_one = Parse(R"(<ir_version: 8, opset_import: ["" : 17]>
+g (float[N, 3] x, float[1, 3] b) => (float[1, 3] y) {
+  y = Add(x, b)
+})");
+  ASSERT_NE(original, nullptr);
+  ASSERT_NE(batch_one, nullptr);
+  // Fixed at 1 by the user, they agree.
+  EquivalenceOptions at_one;
+  at_one.dims["N"] = 1;
+  EXPECT_TRUE(CheckEquivalent(*original, *batch_one, at_one).ok());
+  // Left free, N is run at 2 (and 3): they differ.
+  absl::Status s = CheckEquivalent(*original, *batch_one);
+  EXPECT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("N=2"), std::string::npos) << s;
+}
+
+TEST(MakeReferences, FreeDimsRunAtTwoThenAtThreeAndFourInTurn) {
+  std::unique_ptr<ir::Model> m = Parse(R"(<ir_version: 8, opset_import: ["" : 17]>
+g (float[N, S] x, float[S, M] w) => (float[N, M] y) {
+  y = MatMul(x, w)
+})");
+  ASSERT_NE(m, nullptr);
+  absl::StatusOr<References> refs = MakeReferences(*m, EquivalenceOptions{});
+  ASSERT_TRUE(refs.ok()) << refs.status();
+  ASSERT_EQ(refs->runs.size(), 2u);
+  EXPECT_EQ(refs->runs[0].sizes, "N=2, S=2, M=2");
+  EXPECT_EQ(refs->runs[0].inputs[0].tensor().dims(), (std::vector<int64_t>{2, 2}));
+  EXPECT_EQ(refs->runs[1].sizes, "N=3, S=4, M=3");
+  EXPECT_EQ(refs->runs[1].inputs[1].tensor().dims(), (std::vector<int64_t>{4, 3}));
+  EXPECT_TRUE(refs->notes.empty());
+  // A dim the user fixes stays fixed; an explicit default_dim makes one run.
+  EquivalenceOptions fixed;
+  fixed.dims["S"] = 5;
+  fixed.default_dim = 7;
+  refs = MakeReferences(*m, fixed);
+  ASSERT_TRUE(refs.ok()) << refs.status();
+  ASSERT_EQ(refs->runs.size(), 1u);
+  EXPECT_EQ(refs->runs[0].inputs[0].tensor().dims(), (std::vector<int64_t>{7, 5}));
+}
+
+TEST(MakeReferences, AModelThatNeedsItsSymbolsEqualRunsThemEqual) {
+  // A and B must be equal (Add without broadcasting): 3 and 4 fail, so the second run has both at 3.
+  std::unique_ptr<ir::Model> m = Parse(R"(<ir_version: 8, opset_import: ["" : 17]>
+g (float[A] x, float[B] z) => (float[A] y) {
+  y = Add(x, z)
+})");
+  ASSERT_NE(m, nullptr);
+  absl::StatusOr<References> refs = MakeReferences(*m, EquivalenceOptions{});
+  ASSERT_TRUE(refs.ok()) << refs.status();
+  ASSERT_EQ(refs->runs.size(), 2u);
+  EXPECT_EQ(refs->runs[1].sizes, "A=3, B=3");
+}
+
+TEST(MakeReferences, ADimThatMustBeOneFallsBackToOneWithANote) {
+  // Reshape to [3] only works when N is 1.
+  std::unique_ptr<ir::Model> m = Parse(R"(<ir_version: 8, opset_import: ["" : 17]>
+g (float[N, 3] x) => (float[3] y) {
+  shape = Constant<value = int64[1] {3}>()
+  y = Reshape(x, shape)
+})");
+  ASSERT_NE(m, nullptr);
+  absl::StatusOr<References> refs = MakeReferences(*m, EquivalenceOptions{});
+  ASSERT_TRUE(refs.ok()) << refs.status();
+  ASSERT_EQ(refs->runs.size(), 1u);
+  EXPECT_EQ(refs->runs[0].sizes, "N=1");
+  ASSERT_EQ(refs->notes.size(), 1u);
+  EXPECT_NE(refs->notes[0].find("run at 1"), std::string::npos) << refs->notes[0];
+}
+
+// IR < 4: weights are graph inputs too, and often come first; random inputs leave them empty so the
+// initializers are used, and the data input after them gets a value.
+TEST(MakeRandomInputs, InputsWithInitializersBeforeTheDataKeepTheirValues) {
+  std::unique_ptr<ir::Model> m = Parse(R"(<ir_version: 3, opset_import: ["" : 9]>
+g (float[2] w, float[N, 2] data) => (float[N, 2] y)
+  <float[2] w = {10, 20}> {
+  y = Add(data, w)
+})");
+  ASSERT_NE(m, nullptr);
+  absl::StatusOr<std::vector<RuntimeValue>> inputs = MakeRandomInputs(*m, EquivalenceOptions{});
+  ASSERT_TRUE(inputs.ok()) << inputs.status();
+  ASSERT_EQ(inputs->size(), 2u);
+  EXPECT_EQ((*inputs)[0].kind(), RuntimeValue::Kind::kNone);
+  EXPECT_EQ((*inputs)[1].tensor().dims(), (std::vector<int64_t>{1, 2}));
+  absl::StatusOr<std::vector<RuntimeValue>> out = RunModel(*m, *inputs);
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_GT((*out)[0].tensor().data<float>()[1], 18.0f);
+  EXPECT_TRUE(CheckEquivalent(*m, *m).ok());
 }
 
 }  // namespace

@@ -30,6 +30,7 @@
 #include "ir/verifier.h"
 #include "schema/checker/checker.h"
 #include "testing/conformance.h"
+#include "testing/conformance_dir.h"
 
 namespace onnx_opt::converter {
 namespace {
@@ -99,11 +100,7 @@ std::string ShortRefusal(const std::string& msg) {
 }
 
 TEST(ConverterConformance, NodeModels) {
-  const char* root = std::getenv("ONNX_CONFORMANCE_DIR");
-  if (root == nullptr || *root == '\0') {
-    std::cerr << "\n*** ONNX_CONFORMANCE_DIR is not set: the converter's conformance test is SKIPPED ***\n\n";
-    GTEST_SKIP() << "ONNX_CONFORMANCE_DIR is not set";
-  }
+  ONNX_OPT_CONFORMANCE_DIR_OR_SKIP(root, "the converter's conformance test");
   const char* filter_env = std::getenv("ONNX_CONFORMANCE_FILTER");
   const std::string filter = filter_env != nullptr ? filter_env : "";
   const fs::path node_dir = fs::path(root) / "node";

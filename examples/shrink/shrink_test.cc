@@ -46,7 +46,7 @@ void ExpectValidAndEquivalent(const ir::Model& original, const ir::Model& shrunk
   EXPECT_TRUE(check.ok()) << (check.ok() ? "" : check.errors[0]);
   verify::EquivalenceOptions options;
   options.dims["N"] = 2;
-  options.float32 = tolerance;
+  options.tolerances.float32 = tolerance;
   for (uint64_t seed : {1, 7, 42}) {
     options.seed = seed;
     const absl::Status same = verify::CheckEquivalent(original, shrunk, options);

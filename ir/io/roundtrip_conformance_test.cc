@@ -18,17 +18,13 @@
 #include "ir/io/type_proto.h"
 #include "proto/onnx.pb.h"
 #include "proto/onnx_data.pb.h"
+#include "testing/conformance_dir.h"
 
 namespace onnx_opt::ir::io {
 namespace {
 
 namespace fs = std::filesystem;
 using google::protobuf::util::MessageDifferencer;
-
-std::string ConformanceDir() {
-  const char* dir = std::getenv("ONNX_CONFORMANCE_DIR");
-  return dir == nullptr ? "" : dir;
-}
 
 std::vector<fs::path> ModelDirs(const std::string& root) {
   std::vector<fs::path> out;
@@ -67,12 +63,8 @@ std::string Diff(const google::protobuf::Message& a, const google::protobuf::Mes
 class ConformanceRoundTrip : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = ConformanceDir();
-    if (dir_.empty()) {
-      std::cerr << "\n*** ONNX_CONFORMANCE_DIR is not set: SKIPPING the round trip over the ONNX "
-                   "conformance models. Set it to the onnx-conformance folder to run it. ***\n\n";
-      GTEST_SKIP() << "ONNX_CONFORMANCE_DIR is not set";
-    }
+    ONNX_OPT_CONFORMANCE_DIR_OR_SKIP(dir, "the round trip over the ONNX conformance models");
+    dir_ = dir;
   }
   std::string dir_;
 };

@@ -11,6 +11,7 @@
 #include "ir/io/proto_export.h"
 #include "ir/text/parser.h"
 #include "proto/onnx.pb.h"
+#include "testing/conformance_dir.h"
 
 namespace onnx_opt::ir::io {
 namespace {
@@ -33,8 +34,7 @@ std::string ViaWire(const Model& model, const ExportOptions& options = {}) {
 }
 
 TEST(WireExport, EveryConformanceModelIsWrittenAsProtobufWritesIt) {
-  const char* root = std::getenv("ONNX_CONFORMANCE_DIR");
-  if (root == nullptr) GTEST_SKIP() << "ONNX_CONFORMANCE_DIR is not set";
+  ONNX_OPT_CONFORMANCE_DIR_OR_SKIP(root, "the wire export comparison");
   int compared = 0, differing = 0;
   for (const auto& e : fs::directory_iterator(fs::path(root) / "node")) {
     const fs::path path = e.path() / "model.onnx";

@@ -13,6 +13,7 @@
 #include "ir/text/model_equality.h"
 #include "ir/text/parser.h"
 #include "ir/text/printer.h"
+#include "testing/conformance_dir.h"
 
 namespace onnx_opt::ir::text {
 namespace {
@@ -20,12 +21,7 @@ namespace {
 namespace fs = std::filesystem;
 
 TEST(ConformanceRoundTripTest, EveryNodeModel) {
-  const char* root = std::getenv("ONNX_CONFORMANCE_DIR");
-  if (root == nullptr || *root == '\0') {
-    std::cerr << "*** ONNX_CONFORMANCE_DIR is not set: SKIPPING the text round trip of the ONNX "
-                 "conformance models ***\n";
-    GTEST_SKIP() << "ONNX_CONFORMANCE_DIR is not set";
-  }
+  ONNX_OPT_CONFORMANCE_DIR_OR_SKIP(root, "the text round trip of the ONNX conformance models");
   std::vector<fs::path> models;
   for (const auto& e : fs::directory_iterator(fs::path(root) / "node")) {
     if (fs::exists(e.path() / "model.onnx")) models.push_back(e.path() / "model.onnx");

@@ -10,40 +10,15 @@
 #include "gtest/gtest.h"
 #include "ir/io/model_io.h"
 #include "schema/checker/checker.h"
+#include "testing/conformance_dir.h"
 
 namespace onnx_opt::schema::checker {
 namespace {
 
 namespace fs = std::filesystem;
 
-// A relative ONNX_CONFORMANCE_DIR is taken relative to the workspace, found through the runfiles
-// symlink of this test's own source file (bazel runs tests inside their runfiles tree).
-std::string ConformanceDir() {
-  const char* env = std::getenv("ONNX_CONFORMANCE_DIR");
-  if (env == nullptr || *env == '\0') return "";
-  fs::path dir(env);
-  if (dir.is_absolute() || fs::exists(dir)) return dir.string();
-  const char* srcdir = std::getenv("TEST_SRCDIR");
-  const char* workspace = std::getenv("TEST_WORKSPACE");
-  if (srcdir != nullptr && workspace != nullptr) {
-    std::error_code ec;
-    const fs::path self = fs::canonical(
-        fs::path(srcdir) / workspace / "schema/checker/conformance_check_test.cc", ec);
-    if (!ec) {
-      const fs::path candidate = self.parent_path().parent_path().parent_path() / dir;
-      if (fs::exists(candidate)) return candidate.string();
-    }
-  }
-  return dir.string();
-}
-
 TEST(ConformanceCheck, EveryModelPassesTheChecker) {
-  const std::string root = ConformanceDir();
-  if (root.empty()) {
-    std::cerr << "\n*** ONNX_CONFORMANCE_DIR is not set: SKIPPING the checker run over the ONNX "
-                 "conformance models. Set it to the onnx-conformance folder to run it. ***\n\n";
-    GTEST_SKIP() << "ONNX_CONFORMANCE_DIR is not set";
-  }
+  ONNX_OPT_CONFORMANCE_DIR_OR_SKIP(root, "the checker run over the ONNX conformance models");
   const fs::path node_dir = fs::path(root) / "node";
   ASSERT_TRUE(fs::is_directory(node_dir)) << node_dir << " is not a directory";
   std::vector<fs::path> models;

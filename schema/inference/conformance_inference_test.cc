@@ -18,6 +18,7 @@
 #include "ir/io/model_io.h"
 #include "schema/inference/inference.h"
 #include "schema/inference/shape_utils.h"
+#include "testing/conformance_dir.h"
 
 namespace onnx_opt::schema::inference {
 namespace {
@@ -89,12 +90,7 @@ std::string OpsOf(const ir::Model& model) {
 }
 
 TEST(ConformanceInferenceTest, InferredOutputsAgreeWithDeclared) {
-  const char* dir = std::getenv("ONNX_CONFORMANCE_DIR");
-  if (dir == nullptr || *dir == '\0') {
-    std::cerr << "\n*** ONNX_CONFORMANCE_DIR is not set: SKIPPING the conformance inference test "
-                 "(CI sets it to ../shared/onnx-conformance) ***\n\n";
-    GTEST_SKIP() << "ONNX_CONFORMANCE_DIR is not set";
-  }
+  ONNX_OPT_CONFORMANCE_DIR_OR_SKIP(dir, "the conformance inference test");
   fs::path node_dir = fs::path(dir) / "node";
   ASSERT_TRUE(fs::is_directory(node_dir)) << node_dir << " is not a directory";
   std::vector<fs::path> tests;
