@@ -48,11 +48,17 @@ class PassContext {
   }
   int64_t folds_refused_for_growth() const { return folds_refused_for_growth_; }
 
+  // A fixed(...) loop that stopped at its round limit while its passes were still changing the model
+  // (the result is valid, but may not be all its passes could make it).
+  void CountFixedPointAtLimit() { ++fixed_points_at_limit_; }
+  int64_t fixed_points_at_limit() const { return fixed_points_at_limit_; }
+
  private:
   PassOptions options_;
   int64_t rewrites_ = 0;
   int64_t fold_growth_ = 0;
   int64_t folds_refused_for_growth_ = 0;
+  int64_t fixed_points_at_limit_ = 0;
 };
 
 class Pass {

@@ -93,6 +93,7 @@ absl::StatusOr<PipelineResult> PassManager::Run(ir::Model& model, const std::str
   ASSIGN_OR_RETURN(bool changed, root->Run(model, ctx));
   result.changed = changed;
   result.folds_refused_for_growth = ctx.folds_refused_for_growth();
+  result.fixed_points_at_limit = ctx.fixed_points_at_limit();
   result.listed_as_inputs = ListInitializersAsInputs(model);
   result.after = MeasureModel(model);
   return result;
@@ -144,7 +145,16 @@ std::string FormatStatsTable(const PipelineResult& result) {
     absl::StrAppend(&out, result.folds_refused_for_growth,
                     " constant folds not taken: they would have grown the model (--fold-growth-limit)\n");
   }
+  if (result.fixed_points_at_limit > 0) absl::StrAppend(&out, FixedPointLimitWarning(result), "\n");
   return out;
+}
+
+std::string FixedPointLimitWarning(const PipelineResult& result) {
+  if (result.fixed_points_at_limit == 0) return "";
+  return absl::StrCat(result.fixed_points_at_limit, " fixed(...) loop",
+                      result.fixed_points_at_limit == 1 ? "" : "s",
+                      " stopped at the round limit while still changing the model: the result is valid but may "
+                      "not be fully optimized (raise the limit with fixed<N>(...))");
 }
 
 std::string FormatStatsJson(const PipelineResult& result) {
@@ -162,10 +172,11 @@ std::string FormatStatsJson(const PipelineResult& result) {
   absl::StrAppendFormat(&out,
                         "  ],\n  \"nodes_before\": %d,\n  \"nodes_after\": %d,\n"
                         "  \"initializer_bytes_before\": %d,\n  \"initializer_bytes_after\": %d,\n"
-                        "  \"initializers_listed_as_inputs\": %d,\n  \"folds_refused_for_growth\": %d\n}\n",
+                        "  \"initializers_listed_as_inputs\": %d,\n  \"folds_refused_for_growth\": %d,\n"
+                        "  \"fixed_points_at_limit\": %d\n}\n",
                         result.before.nodes, result.after.nodes, result.before.initializer_bytes,
                         result.after.initializer_bytes, result.listed_as_inputs.count,
-                        result.folds_refused_for_growth);
+                        result.folds_refused_for_growth, result.fixed_points_at_limit);
   return out;
 }
 

@@ -50,7 +50,12 @@ struct PipelineResult {
   InitializersListedAsInputs listed_as_inputs;
   // Constant folds not taken because they would have grown the model past fold_growth_limit.
   int64_t folds_refused_for_growth = 0;
+  // fixed(...) loops that stopped at their round limit while still changing the model.
+  int64_t fixed_points_at_limit = 0;
 };
+
+// The warning a caller shows when fixed(...) loops stopped at their limit, or "" when none did.
+std::string FixedPointLimitWarning(const PipelineResult& result);
 
 class PassManager {
  public:

@@ -74,7 +74,8 @@ TEST(PassManagerTest, StatsJsonCountsInitializersListedAsInputs) {
   result.listed_as_inputs.count = 2;
   const std::string json = FormatStatsJson(result);
   EXPECT_NE(json.find("\"initializers_listed_as_inputs\": 2,\n"), std::string::npos) << json;
-  EXPECT_NE(json.find("\"folds_refused_for_growth\": 0\n}"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"folds_refused_for_growth\": 0,\n"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"fixed_points_at_limit\": 0\n}"), std::string::npos) << json;
   EXPECT_EQ(json.substr(json.size() - 2), "}\n") << json;
   EXPECT_NE(FormatStatsTable(result).find("ir_version 3: 2 new initializers listed as graph inputs"),
             std::string::npos);

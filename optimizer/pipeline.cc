@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "ir/status_macros.h"
@@ -29,6 +30,7 @@ absl::StatusOr<bool> FixedPointPass::Run(ir::Model& model, PassContext& ctx) {
     changed = true;
     if (rounds_ >= max_rounds_) {
       hit_bound_ = true;
+      ctx.CountFixedPointAtLimit();
       break;
     }
   }
@@ -83,8 +85,10 @@ class Parser {
           return Error("expected fixed<N>(...) with a round count N");
         }
         ++pos_;
-        max_rounds = std::stoi(n);
-        if (max_rounds < 1) return Error("fixed<N>: N must be at least 1");
+        if (!absl::SimpleAtoi(n, &max_rounds) || max_rounds < 1 || max_rounds > FixedPointPass::kMaxRounds) {
+          return Error(absl::StrCat("fixed<N>: N must be a round count from 1 to ", FixedPointPass::kMaxRounds,
+                                    ", got ", n));
+        }
       }
       if (!Peek('(')) return Error("expected '(' after 'fixed'");
       ++pos_;

@@ -29,10 +29,12 @@ class SequencePass final : public Pass {
   std::vector<std::unique_ptr<Pass>> passes_;
 };
 
-// Re-runs its body until a round changes nothing, at most `max_rounds` times.
+// Re-runs its body until a round changes nothing, at most `max_rounds` times; stopping at that limit
+// while the body still changes the model is counted (PassContext::CountFixedPointAtLimit).
 class FixedPointPass final : public Pass {
  public:
   static constexpr int kDefaultMaxRounds = 16;
+  static constexpr int kMaxRounds = 1000000;  // the largest N of fixed<N>(...)
   FixedPointPass(std::unique_ptr<Pass> body, int max_rounds = kDefaultMaxRounds)
       : body_(std::move(body)), max_rounds_(max_rounds) {}
   std::string_view name() const override { return "fixed"; }

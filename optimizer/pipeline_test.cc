@@ -76,10 +76,20 @@ TEST_F(PipelineTest, FixedPointStopsOnARoundWithoutChange) {
   EXPECT_EQ(log_, (std::vector<std::string>{"a", "b", "a", "b", "a", "b"}));
 }
 
-TEST_F(PipelineTest, FixedPointHonoursItsBound) {
+TEST_F(PipelineTest, FixedPointHonoursItsBoundAndCountsStoppingThere) {
   budget_ = 1000;
-  ASSERT_TRUE(RunText("fixed<4>(a)").ok());
+  auto pass = ParsePipeline("fixed<4>(a)", registry_);
+  ASSERT_TRUE(pass.ok()) << pass.status();
+  ir::Model model;
+  PassContext ctx;
+  ASSERT_TRUE((*pass)->Run(model, ctx).ok());
   EXPECT_EQ(log_.size(), 4u);
+  EXPECT_EQ(ctx.fixed_points_at_limit(), 1);
+  // A loop that reaches its fixed point within the limit is not counted.
+  budget_ = 1;
+  PassContext ctx2;
+  ASSERT_TRUE((*pass)->Run(model, ctx2).ok());
+  EXPECT_EQ(ctx2.fixed_points_at_limit(), 0);
 }
 
 TEST_F(PipelineTest, UnknownNameListsValidOnes) {
@@ -91,7 +101,8 @@ TEST_F(PipelineTest, UnknownNameListsValidOnes) {
 // Mistakes in the text are InvalidArgument (a tool's usage error); a group that expands into itself
 // is the registry's fault and is not.
 TEST_F(PipelineTest, SyntaxErrorsAndRecursionAreReported) {
-  for (const char* text : {"", "a,", "fixed(a", "fixed<0>(a)", "a b", "a(1)" /* a takes no arguments */, "a,nope"}) {
+  for (const char* text : {"", "a,", "fixed(a", "fixed<0>(a)", "fixed<99999999999>(a)", "fixed<1000001>(a)", "a b",
+                           "a(1)" /* a takes no arguments */, "a,nope"}) {
     absl::StatusOr<bool> r = RunText(text);
     EXPECT_TRUE(absl::IsInvalidArgument(r.status())) << text << ": " << r.status();
   }

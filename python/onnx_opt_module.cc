@@ -35,6 +35,7 @@
 #include "tools/cli/version.h"
 #include "tools/dot/graph_dot.h"
 #include "tools/model_check.h"
+#include "tools/model_compare.h"
 #include "tools/model_source.h"
 #include "tools/model_steps.h"
 #include "tools/verification.h"
@@ -192,6 +193,7 @@ py::dict StatsDict(const optimizer::PipelineResult& result, int64_t bytes_before
   stats["bytes_after"] = bytes_after;
   stats["initializers_listed_as_inputs"] = result.listed_as_inputs.count;
   stats["folds_refused_for_growth"] = result.folds_refused_for_growth;
+  stats["fixed_points_at_limit"] = result.fixed_points_at_limit;
   if (verification_done != nullptr) {
     py::list outputs;
     for (const verify::OutputDifference& d : verification_done->differences) {
@@ -277,6 +279,45 @@ py::tuple Convert(const py::object& model, std::optional<int64_t> opset, std::op
   report["nodes_folded"] = r.nodes_folded;
   if (verify) report["verification"] = tools::DescribeMatch(outcome.verification);
   return py::make_tuple(py::bytes(bytes), report, ToList(warnings));
+}
+
+// Returns (verdict, warnings): onnx-compare's check (tools/model_compare.h).
+py::tuple Compare(const py::object& a, const py::object& b, const std::map<std::string, int64_t>& dims,
+                  uint64_t seed, std::optional<std::pair<double, double>> tolerance) {
+  const ModelArg args[2] = {ToModelArg(a), ToModelArg(b)};
+  tools::CompareRequest request;
+  request.equivalence.dims = dims;
+  request.equivalence.seed = seed;
+  if (tolerance) request.equivalence.tolerances.float32 = {tolerance->first, tolerance->second};
+  std::vector<std::string> warnings;
+  tools::CompareOutcome outcome;
+  {
+    py::gil_scoped_release release;
+    std::unique_ptr<ir::Model> models[2];
+    for (int i = 0; i < 2; ++i) {
+      models[i] = Load(args[i]);
+      CheckInput(*models[i], args[i], warnings);
+    }
+    absl::StatusOr<tools::CompareOutcome> compared = tools::CompareModels(*models[0], *models[1], request);
+    if (!compared.ok()) Fail(ErrorKind::kInvalidModel, std::string(compared.status().message()));
+    outcome = std::move(*compared);
+  }
+  py::list outputs;
+  for (const verify::OutputDifference& d : outcome.verification.differences) {
+    py::dict o;
+    o["output"] = d.output;
+    o["equal"] = d.equal;
+    o["detail"] = d.detail;
+    o["max_abs_error"] = d.max_abs_error;
+    o["max_rel_error"] = d.max_rel_error;
+    outputs.append(o);
+  }
+  py::dict verdict;
+  verdict["equal"] = outcome.equal;
+  verdict["outputs"] = outputs;
+  verdict["sizes"] = ToList(outcome.verification.sizes);
+  verdict["notes"] = ToList(outcome.verification.notes);
+  return py::make_tuple(verdict, ToList(warnings));
 }
 
 // Returns (errors, warnings). A model that does not load is one error, as onnx-check reports it.
@@ -636,6 +677,7 @@ void DefineModule(py::module_& m) {
         py::arg("fold_growth_limit"), py::arg("dims"));
   m.def("convert", &Convert, py::arg("model"), py::arg("opset"), py::arg("ml_opset"), py::arg("verify"));
   m.def("check", &Check, py::arg("model"));
+  m.def("compare", &Compare, py::arg("a"), py::arg("b"), py::arg("dims"), py::arg("seed"), py::arg("tolerance"));
   m.def("infer_shapes", &InferShapes, py::arg("model"));
   m.def("run", &Run, py::arg("model"), py::arg("inputs"));
   m.def("parse_text", &ParseText, py::arg("text"));

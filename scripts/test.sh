@@ -2,11 +2,11 @@
 # Sets up the machine, builds everything and runs every test. Ends with one line
 # "N passed, M failed" counted from the test cases Bazel ran (test.xml of each target).
 # ONNX_CONFORMANCE_DIR and ONNX_REFERENCE_DIR default to the shared folder beside the checkout.
+# In CI ($CI set and not "false"; .ci/run sets it) the conformance data must be there: a run without it
+# would skip the tests that need it and could pass. Checked first, before anything is installed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 top=$(pwd)
-
-./scripts/setup.sh || exit 1
 
 if [ -z "${ONNX_CONFORMANCE_DIR:-}" ] && [ -d "$top/../shared/onnx-conformance" ]; then
   export ONNX_CONFORMANCE_DIR="$top/../shared/onnx-conformance"
@@ -14,9 +14,21 @@ fi
 if [ -z "${ONNX_REFERENCE_DIR:-}" ] && [ -d "$top/../shared/reference" ]; then
   export ONNX_REFERENCE_DIR="$top/../shared/reference"
 fi
-# Tests need absolute paths: they run in Bazel's sandbox.
-[ -n "${ONNX_CONFORMANCE_DIR:-}" ] && export ONNX_CONFORMANCE_DIR="$(cd "$ONNX_CONFORMANCE_DIR" && pwd)"
+if [ -n "${CI:-}" ] && [ "$CI" != false ] && [ -z "${ONNX_CONFORMANCE_DIR:-}" ]; then
+  echo "test: CI: ONNX_CONFORMANCE_DIR is not set and ../shared/onnx-conformance is missing" >&2
+  exit 1
+fi
+# A folder given must exist (and hold node/). Tests need absolute paths: they run in Bazel's sandbox.
+if [ -n "${ONNX_CONFORMANCE_DIR:-}" ]; then
+  if [ ! -d "$ONNX_CONFORMANCE_DIR/node" ]; then
+    echo "test: ONNX_CONFORMANCE_DIR=$ONNX_CONFORMANCE_DIR has no node/ folder of ONNX's backend tests" >&2
+    exit 1
+  fi
+  export ONNX_CONFORMANCE_DIR="$(cd "$ONNX_CONFORMANCE_DIR" && pwd)"
+fi
 [ -n "${ONNX_REFERENCE_DIR:-}" ] && export ONNX_REFERENCE_DIR="$(cd "$ONNX_REFERENCE_DIR" && pwd)"
+
+./scripts/setup.sh || exit 1
 echo "test: ONNX_CONFORMANCE_DIR=${ONNX_CONFORMANCE_DIR:-<unset: conformance tests will skip>}"
 echo "test: ONNX_REFERENCE_DIR=${ONNX_REFERENCE_DIR:-<unset: schema table test will skip>}"
 

@@ -75,6 +75,7 @@ absl::StatusOr<OptimizeOutcome> OptimizeCheckedModel(ir::Model& model,
   }
   OptimizeOutcome outcome;
   ASSIGN_OR_RETURN(outcome.pipeline, optimizer::PassManager(std::move(options)).Run(model, request.pipeline));
+  if (const std::string w = optimizer::FixedPointLimitWarning(outcome.pipeline); !w.empty()) result_warnings(w);
   if (request.check_result || verify) {
     Report(request.progress, "check-result", "checking the result");
     RETURN_IF_ERROR(CheckResultModel(model, input_check, result_warnings));

@@ -24,6 +24,7 @@
 #include "schema/checker/checker.h"
 #include "tools/cli/command_line.h"
 #include "tools/cli/input_flags.h"
+#include "tools/cli/tolerance_flag.h"
 #include "tools/cli/phase_times.h"
 #include "tools/cli/progress.h"
 #include "tools/cli/runtime_options.h"
@@ -52,7 +53,6 @@ DEFINE_bool(fold_input_defaults, false,
             "list every weight as an input)");
 DEFINE_bool(verify, false, "check that the result computes the same outputs; write nothing if not");
 DEFINE_bool(verify_each, false, "check outputs after every pass; name the first pass that breaks them");
-DEFINE_string(tolerance, "", "RTOL[,ATOL]: float32 tolerance of verification (default 1e-4,1e-5)");
 DEFINE_bool(strip_doc_strings, false, "remove every doc_string");
 DEFINE_bool(strip_metadata, false, "remove metadata_props (model, graphs, nodes, ...)");
 DEFINE_bool(strip_value_info, false, "remove every value_info entry (re-inferable types)");
@@ -118,22 +118,6 @@ void ListPasses() {
     const std::string& name = pass->name;
     std::cout << "  " << name << std::string(name.size() < 24 ? 24 - name.size() : 1, ' ') << pass->summary << "\n";
   }
-}
-
-// "RTOL" or "RTOL,ATOL" (ATOL defaults to RTOL/10).
-absl::StatusOr<verify::Tolerance> ParseTolerance(const std::string& text) {
-  const size_t comma = text.find(',');
-  auto parse = [](const std::string& part) -> std::optional<double> {
-    char* end = nullptr;
-    const double v = std::strtod(part.c_str(), &end);
-    if (part.empty() || *end != '\0' || !(v >= 0) || !std::isfinite(v)) return std::nullopt;
-    return v;
-  };
-  std::optional<double> rtol = parse(text.substr(0, comma));
-  std::optional<double> atol = comma == std::string::npos ? (rtol ? std::optional<double>(*rtol / 10) : std::nullopt)
-                                                          : parse(text.substr(comma + 1));
-  if (!rtol || !atol) return absl::InvalidArgumentError("expected RTOL[,ATOL] as non-negative numbers, got '" + text + "'");
-  return verify::Tolerance{*rtol, *atol};
 }
 
 // Where a model file's external data paths start.
@@ -223,13 +207,8 @@ absl::StatusOr<Options> ParseOptions(const cli::ParsedCommandLine& command_line)
 
   verify::EquivalenceOptions& equivalence = o.request.equivalence;
   RETURN_IF_ERROR(cli::ApplyInputFlags(equivalence));
-  const bool tolerance_given = !gflags::GetCommandLineFlagInfoOrDie("tolerance").is_default;
-  if (tolerance_given) {
-    absl::StatusOr<verify::Tolerance> t = ParseTolerance(FLAGS_tolerance);
-    if (!t.ok()) return WithContext("--tolerance: ", t.status());
-    equivalence.tolerances.float32 = *t;
-  }
-  if (FLAGS_float16 && !tolerance_given) {
+  RETURN_IF_ERROR(cli::ApplyToleranceFlag(equivalence.tolerances));
+  if (FLAGS_float16 && !cli::ToleranceGiven()) {
     return absl::InvalidArgumentError(
         "--float16 changes the weights; give the output error you accept with "
         "--tolerance=RTOL[,ATOL] (e.g. --tolerance=1e-2,1e-3)");

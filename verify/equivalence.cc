@@ -1,6 +1,7 @@
 #include "verify/equivalence.h"
 
 #include <algorithm>
+#include <map>
 #include <random>
 #include <set>
 
@@ -196,6 +197,46 @@ absl::StatusOr<Reference> RunAt(const ir::Model& original, const EquivalenceOpti
   return ref;
 }
 
+References Named(const ir::Model& original) {
+  References refs;
+  for (const ir::Value* v : original.graph().inputs()) refs.input_names.push_back(v->name());
+  for (const ir::Value* v : original.graph().outputs()) refs.output_names.push_back(v->name());
+  return refs;
+}
+
+std::vector<std::string> Names(const std::vector<ir::Value*>& values) {
+  std::vector<std::string> names;
+  for (const ir::Value* v : values) names.push_back(v->name());
+  return names;
+}
+
+// The reference's inputs for `model`: as they are when its inputs start like the original's, else
+// by name (an input with an initializer keeps it).
+absl::StatusOr<std::vector<RuntimeValue>> InputsFor(const ir::Model& model, const References& refs,
+                                                    const Reference& ref) {
+  const std::vector<ir::Value*>& inputs = model.graph().inputs();
+  bool same = inputs.size() >= ref.inputs.size() && refs.input_names.size() >= ref.inputs.size();
+  for (size_t i = 0; same && i < ref.inputs.size(); ++i) same = inputs[i]->name() == refs.input_names[i];
+  if (same) return ref.inputs;
+  std::map<std::string, const RuntimeValue*> by_name;
+  for (size_t i = 0; i < ref.inputs.size() && i < refs.input_names.size(); ++i) {
+    if (ref.inputs[i].kind() != RuntimeValue::Kind::kNone) by_name[refs.input_names[i]] = &ref.inputs[i];
+  }
+  std::vector<RuntimeValue> out;
+  for (const ir::Value* v : inputs) {
+    auto it = by_name.find(v->name());
+    if (it != by_name.end()) {
+      out.push_back(*it->second);
+    } else if (v->is_initializer()) {
+      out.emplace_back();
+    } else {
+      return absl::InvalidArgumentError(
+          absl::StrCat("the rewritten model has an input '", v->name(), "' that the original does not feed"));
+    }
+  }
+  return out;
+}
+
 absl::Status DoesNotRun(const absl::Status& s) {
   return absl::Status(s.code(), absl::StrCat("the original model does not run: ", s.message()));
 }
@@ -225,7 +266,7 @@ absl::StatusOr<std::vector<RuntimeValue>> MakeRandomInputs(const ir::Model& mode
 }
 
 absl::StatusOr<References> MakeReferences(const ir::Model& original, const EquivalenceOptions& options) {
-  References refs;
+  References refs = Named(original);
   const FreeDims free = FindFreeDims(original, options);
   if (options.default_dim.has_value() || free.empty()) {
     absl::StatusOr<Reference> ref = RunAt(original, options, AllAt(free, options.default_dim.value_or(1)), free);
@@ -263,7 +304,7 @@ absl::StatusOr<References> MakeReferences(const ir::Model& original, const Equiv
 }
 
 absl::StatusOr<References> ReferenceOn(const ir::Model& original, std::vector<RuntimeValue> inputs) {
-  References refs;
+  References refs = Named(original);
   Reference ref;
   ref.inputs = std::move(inputs);
   absl::StatusOr<std::vector<RuntimeValue>> outputs = RunModel(original, ref.inputs);
@@ -280,18 +321,35 @@ absl::StatusOr<std::vector<RuntimeValue>> RunModel(const ir::Model& model, const
 
 absl::Status CheckOutputs(const ir::Model& model, const References& references, const Tolerances& tolerances,
                           std::vector<OutputDifference>* report) {
-  std::vector<std::string> names;
-  for (const ir::Value* v : model.graph().outputs()) names.push_back(v->name());
+  // Outputs by name when the model names the original's outputs in another order.
+  const std::vector<std::string> names = Names(model.graph().outputs());
+  std::vector<size_t> order(names.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  if (names != references.output_names &&
+      std::is_permutation(names.begin(), names.end(), references.output_names.begin(),
+                          references.output_names.end())) {
+    for (size_t i = 0; i < order.size(); ++i) {
+      order[i] = std::find(names.begin(), names.end(), references.output_names[i]) - names.begin();
+    }
+  }
   std::vector<OutputDifference> merged;
   for (const Reference& ref : references.runs) {
-    absl::StatusOr<std::vector<RuntimeValue>> actual = RunModel(model, ref.inputs);
+    ASSIGN_OR_RETURN(std::vector<RuntimeValue> inputs, InputsFor(model, references, ref));
+    absl::StatusOr<std::vector<RuntimeValue>> actual = RunModel(model, inputs);
     if (!actual.ok()) {
       return absl::Status(actual.status().code(),
                           absl::StrCat("the rewritten model does not run",
                                        ref.sizes.empty() ? "" : absl::StrCat(" at ", ref.sizes), ": ",
                                        actual.status().message()));
     }
-    std::vector<OutputDifference> diffs = CompareOutputs(names, ref.outputs, *actual, tolerances);
+    if (order.size() == actual->size()) {
+      std::vector<RuntimeValue> ordered;
+      for (size_t i : order) ordered.push_back(std::move((*actual)[i]));
+      *actual = std::move(ordered);
+    }
+    const std::vector<std::string>& expected_names =
+        references.output_names.empty() ? names : references.output_names;
+    std::vector<OutputDifference> diffs = CompareOutputs(expected_names, ref.outputs, *actual, tolerances);
     for (OutputDifference& d : diffs) {
       if (!d.equal && !ref.sizes.empty() && references.runs.size() > 1) {
         d.detail = absl::StrCat("at ", ref.sizes, ": ", d.detail);

@@ -31,8 +31,12 @@ struct Reference {
 };
 
 // The runs of the original model a rewrite is compared with, and what the reader should know about
-// them (a size that had to be 1).
+// them (a size that had to be 1). The names are the original's graph inputs and outputs: a model
+// whose inputs differ is fed by name, and one that names the same outputs in another order is
+// compared by name.
 struct References {
+  std::vector<std::string> input_names;
+  std::vector<std::string> output_names;
   std::vector<Reference> runs;
   std::vector<std::string> notes;
 };
@@ -47,8 +51,9 @@ absl::StatusOr<std::vector<interpreter::RuntimeValue>> RunModel(const ir::Model&
                                                                const std::vector<interpreter::RuntimeValue>& inputs);
 
 // Runs `model` on every reference's inputs and compares with its outputs; OK when all match, else an
-// error naming the first output that differs, its worst element and the sizes it differed at.
-// `report` gets one entry per output, over all runs.
+// error naming the first output that differs, its worst element and the sizes it differed at (or why
+// the model did not run, or an input of it the original does not have). `report` gets one entry per
+// output, over all runs, once the model has run at every size.
 absl::Status CheckOutputs(const ir::Model& model, const References& references, const Tolerances& tolerances,
                           std::vector<OutputDifference>* report = nullptr);
 

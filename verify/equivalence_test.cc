@@ -175,5 +175,34 @@ g (float[2] w, float[N, 2] data) => (float[N, 2] y)
   EXPECT_TRUE(CheckEquivalent(*m, *m).ok());
 }
 
+// Another tool's rewrite may list the inputs and outputs in another order: inputs are fed by name and
+// outputs that carry the same names are compared by name.
+TEST(CheckEquivalent, InputsAndOutputsInAnotherOrderAreMatchedByName) {
+  std::unique_ptr<ir::Model> a = Parse(R"(<ir_version: 8, opset_import: ["" : 17]>
+g (float[N] x, float[N] z) => (float[N] s, float[N] d) {
+  s = Add(x, z)
+  d = Sub(x, z)
+})");
+  std::unique_ptr<ir::Model> b = Parse(R"(<ir_version: 8, opset_import: ["" : 17]>
+g (float[N] z, float[N] x) => (float[N] d, float[N] s) {
+  d = Sub(x, z)
+  s = Add(z, x)
+})");
+  std::unique_ptr<ir::Model> c = Parse(R"(<ir_version: 8, opset_import: ["" : 17]>
+g (float[N] z, float[N] x) => (float[N] d, float[N] s) {
+  d = Sub(z, x)
+  s = Add(z, x)
+})");
+  ASSERT_NE(a, nullptr);
+  ASSERT_NE(b, nullptr);
+  ASSERT_NE(c, nullptr);
+  std::vector<OutputDifference> report;
+  EXPECT_TRUE(CheckEquivalent(*a, *b, EquivalenceOptions{}, &report).ok());
+  ASSERT_EQ(report.size(), 2u);
+  EXPECT_EQ(report[0].output, "s");
+  absl::Status s = CheckEquivalent(*a, *c);
+  EXPECT_NE(s.message().find("output 'd' differs"), std::string::npos) << s;
+}
+
 }  // namespace
 }  // namespace onnx_opt::verify

@@ -29,6 +29,7 @@ __all__ = [
     "InvalidModelError",
     "ModelWarning",
     "check",
+    "compare",
     "convert",
     "infer_shapes",
     "list_passes",
@@ -85,6 +86,17 @@ def _check_count(name, value, minimum):
         raise ValueError("%s must be at least %d, got %d" % (name, minimum, value))
 
 
+def _check_dims(dims):
+    dims = {} if dims is None else dims
+    if not isinstance(dims, dict):
+        raise TypeError("dims must be a dict of dim name to size, not %s" % type(dims).__name__)
+    for name, size in dims.items():
+        if not isinstance(name, str):
+            raise TypeError("dims keys must be dim names (str), not %s" % type(name).__name__)
+        _check_count("dims[%r]" % name, size, 0)
+    return dims
+
+
 def optimize(model, passes="default", verify=False, fold_size_limit=None, dims=None, fold_growth_limit=None):
     """Runs a pass pipeline over the model, as onnx-opt does; returns (model, stats).
 
@@ -96,7 +108,8 @@ def optimize(model, passes="default", verify=False, fold_size_limit=None, dims=N
         (onnx-opt --fold-size-limit; default 1 MiB).
     fold_growth_limit: the bytes of tensor data constant folding may copy into the model in all, as
         results kept next to inputs other nodes still use (onnx-opt --fold-growth-limit; default 0).
-    dims: sizes of symbolic dims for verification inputs, e.g. {"batch": 4} (others are 1).
+    dims: sizes of symbolic dims for verification inputs, e.g. {"batch": 4}; the others are run at 2
+        and, for small models, again at 3 and 4 (at 1, with a note, when the model needs it).
 
     stats (dict): the figures of onnx-opt --stats-json ("runs": one entry per pass run with "pass",
     "seconds", "rewrites", "changed", "nodes_before/after", "initializer_bytes_before/after"; totals
@@ -116,13 +129,7 @@ def optimize(model, passes="default", verify=False, fold_size_limit=None, dims=N
         _check_count("fold_size_limit", fold_size_limit, 0)
     if fold_growth_limit is not None:
         _check_count("fold_growth_limit", fold_growth_limit, 0)
-    dims = {} if dims is None else dims
-    if not isinstance(dims, dict):
-        raise TypeError("dims must be a dict of dim name to size, not %s" % type(dims).__name__)
-    for name, size in dims.items():
-        if not isinstance(name, str):
-            raise TypeError("dims keys must be dim names (str), not %s" % type(name).__name__)
-        _check_count("dims[%r]" % name, size, 0)
+    dims = _check_dims(dims)
     result, stats, warnings = _onnx_opt.optimize(native, passes, verify, fold_size_limit, fold_growth_limit, dims)
     _warn(warnings)
     return back(result), stats
@@ -143,6 +150,33 @@ def convert(model, opset, ml_opset=None, verify=False):
     result, _report, warnings = _onnx_opt.convert(native, opset, ml_opset, verify)
     _warn(warnings)
     return back(result)
+
+
+def compare(a, b, dims=None, seed=1, tolerance=None):
+    """Whether two models compute the same outputs, as onnx-compare tells: both run with the bundled
+    interpreter on the same random inputs (from a's declared types; b fed by input name), every output
+    compared as verification does.
+
+    dims: sizes of symbolic dims, e.g. {"batch": 4}; the others are run at 2 and, for small models,
+        again at 3 and 4. seed: of the random inputs. tolerance: (rtol, atol) for float32 outputs
+        (default (1e-4, 1e-5)).
+
+    Returns a dict: "equal" (bool), "outputs" (one dict per output: "output", "equal", "detail",
+    "max_abs_error", "max_rel_error"), "sizes" (the free dims' sizes of each run) and "notes".
+    Raises InvalidModelError when a model does not load, is invalid or does not run.
+    """
+    native_a, _ = _to_native(a)
+    native_b, _ = _to_native(b)
+    dims = _check_dims(dims)
+    _check_count("seed", seed, 0)
+    if tolerance is not None:
+        if (not isinstance(tolerance, (tuple, list)) or len(tolerance) != 2 or
+                not all(isinstance(t, (int, float)) and not isinstance(t, bool) and t >= 0 for t in tolerance)):
+            raise TypeError("tolerance must be (rtol, atol), two non-negative numbers")
+        tolerance = (float(tolerance[0]), float(tolerance[1]))
+    result, warnings = _onnx_opt.compare(native_a, native_b, dims, seed, tolerance)
+    _warn(warnings)
+    return result
 
 
 def check(model):

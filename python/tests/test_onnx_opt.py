@@ -155,7 +155,8 @@ def test_fold_growth_limit_stops_copies_of_shared_weights():
 
 
 def test_dims_bind_symbolic_dims_for_verification():
-    # [N,3] reshaped to [6]: only N=2 runs, and verification inputs have N=1 unless told.
+    # [N,3] reshaped to [6]: only N=2 runs. Left free, N is run at 2 (and the run at 3 is left out, with
+    # a note); fixed at 1 the input model does not run.
     model = onnx_opt.parse_text("""
         <ir_version: 8, opset_import: ["" : 17]>
         g (float[N,3] x) => (float[6] y) {
@@ -163,10 +164,41 @@ def test_dims_bind_symbolic_dims_for_verification():
           flat = Reshape(x, shape)
           y = Identity(flat)
         }""")
-    with pytest.raises(onnx_opt.InvalidModelError, match="cannot verify: the interpreter cannot run the input model"):
-        onnx_opt.optimize(model, verify=True)
+    _, stats = onnx_opt.optimize(model, verify=True)
+    assert stats["verification"]["summary"].startswith("1 output equal at N=2")
+    assert stats["verification"]["sizes"] == ["N=2"]
+    assert "no second run" in stats["verification"]["notes"][0]
+    with pytest.raises(onnx_opt.InvalidModelError, match="cannot verify: the original model does not run"):
+        onnx_opt.optimize(model, verify=True, dims={"N": 1})
     _, stats = onnx_opt.optimize(model, verify=True, dims={"N": 2})
     assert stats["verification"]["summary"].startswith("1 output equal")
+
+
+def test_compare_tells_equal_from_different_at_sizes_other_than_one():
+    summed = onnx_opt.parse_text("""
+        <ir_version: 8, opset_import: ["" : 17]>
+        g (float[N,3] x) => (float[1,3] y) {
+          axes = Constant<value = int64[1] {0}>()
+          y = ReduceSum<keepdims = 1>(x, axes)
+        }""")
+    # Right only at N=1.
+    kept = onnx_opt.parse_text("""
+        <ir_version: 8, opset_import: ["" : 17]>
+        g (float[N,3] x) => (float[1,3] y) {
+          y = Identity(x)
+        }""")
+    same = onnx_opt.compare(summed, summed)
+    assert same["equal"] and same["outputs"][0]["equal"] and same["sizes"] == ["N=2", "N=3"]
+    different = onnx_opt.compare(summed, kept)
+    assert not different["equal"]
+    assert different["outputs"][0]["output"] == "y" and not different["outputs"][0]["equal"]
+    assert "differ" in different["outputs"][0]["detail"] or "shape" in different["outputs"][0]["detail"]
+    assert onnx_opt.compare(summed, kept, dims={"N": 1})["equal"]
+    assert onnx_opt.compare(summed, summed, seed=7, tolerance=(1e-3, 1e-4))["equal"]
+    with pytest.raises(TypeError):
+        onnx_opt.compare(summed, kept, tolerance=1e-3)
+    with pytest.raises(onnx_opt.InvalidModelError):
+        onnx_opt.compare(summed, b"not a model")
 
 
 def test_failed_verification_is_an_invalid_model_error():

@@ -5,11 +5,14 @@
 #include "absl/strings/str_split.h"
 #include "ir/status_macros.h"
 
-DEFINE_string(inputs, "", "DIR: run on input_0.pb, input_1.pb, ... from DIR instead of random inputs");
+DEFINE_string(inputs, "",
+              "DIR: run on input_0.pb, input_1.pb, ... from DIR instead of random inputs (input_K.pb is the K-th "
+              "graph input without an initializer, or the input its value is named after)");
 DEFINE_uint64(seed, 1, "S: seed for random inputs");
 DEFINE_string(dim, "",
-              "NAME=VALUE,...: sizes of symbolic dims in random inputs (default 1); a comma list, or the flag "
-              "repeated (--dim N=2 --dim M=3)");
+              "NAME=VALUE,...: sizes of symbolic dims in random inputs (left free: 1 in onnx-run; verification "
+              "and onnx-compare run them at 2, then at 3 and 4); a comma list, or the flag repeated "
+              "(--dim N=2 --dim M=3)");
 DEFINE_string(shape, "",
               "INPUT=D0,D1,...: shape of a random input, overriding the declared one; more inputs follow in "
               "the list (--shape=x=1,3,y=2) or with the flag repeated");
