@@ -11,9 +11,10 @@ PassRegistry& PassRegistry::Global() {
   return *registry;
 }
 
-void PassRegistry::RegisterPass(std::string name, std::string summary, PassFactory factory) {
+void PassRegistry::RegisterPass(std::string name, std::string summary, PassFactory factory,
+                                std::optional<verify::LossyTolerance> lossy) {
   CHECK(!passes_.count(name) && !groups_.count(name)) << "pass '" << name << "' registered twice";
-  passes_[name] = PassInfo{name, std::move(summary), std::move(factory)};
+  passes_[name] = PassInfo{name, std::move(summary), std::move(factory), lossy};
 }
 
 void PassRegistry::RegisterGroup(std::string name, std::string summary, std::string pipeline) {

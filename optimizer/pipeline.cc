@@ -171,4 +171,24 @@ absl::StatusOr<std::unique_ptr<Pass>> ParsePipeline(std::string_view text,
   return Parser(text, registry, wrap, 0).ParseAll("pipeline");
 }
 
+absl::StatusOr<std::optional<verify::LossyTolerance>> LossyToleranceOf(std::string_view text,
+                                                                      const PassRegistry& registry) {
+  std::optional<verify::LossyTolerance> loosest;
+  const LeafWrapper note = [&](std::unique_ptr<Pass> pass) {
+    const PassInfo* info = registry.FindPass(std::string(pass->name()));
+    if (info != nullptr && info->lossy) {
+      if (!loosest) {
+        loosest = info->lossy;
+      } else {
+        loosest->max_rel_l2 = std::max(loosest->max_rel_l2, info->lossy->max_rel_l2);
+        loosest->min_cosine = std::min(loosest->min_cosine, info->lossy->min_cosine);
+        loosest->max_abs = std::max(loosest->max_abs, info->lossy->max_abs);
+      }
+    }
+    return pass;
+  };
+  RETURN_IF_ERROR(ParsePipeline(text, registry, note).status());
+  return loosest;
+}
+
 }  // namespace onnx_opt::optimizer

@@ -5,6 +5,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -62,6 +63,11 @@ using LeafWrapper = std::function<std::unique_ptr<Pass>(std::unique_ptr<Pass>)>;
 absl::StatusOr<std::unique_ptr<Pass>> ParsePipeline(std::string_view text,
                                                     const PassRegistry& registry,
                                                     const LeafWrapper& wrap = nullptr);
+
+// The loosest default tolerance of the lossy passes the pipeline names (PassInfo::lossy), or none when
+// it names no lossy pass. Errors as ParsePipeline's.
+absl::StatusOr<std::optional<verify::LossyTolerance>> LossyToleranceOf(std::string_view text,
+                                                                      const PassRegistry& registry);
 
 }  // namespace onnx_opt::optimizer
 

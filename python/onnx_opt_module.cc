@@ -201,6 +201,8 @@ py::dict StatsDict(const optimizer::PipelineResult& result, int64_t bytes_before
       o["output"] = d.output;
       o["max_abs_error"] = d.max_abs_error;
       o["max_rel_error"] = d.max_rel_error;
+      o["rel_l2_error"] = d.rel_l2_error;
+      o["cosine"] = d.cosine;
       outputs.append(o);
     }
     py::dict verification;
@@ -244,7 +246,7 @@ py::tuple Optimize(const py::object& model, const std::string& passes, bool veri
   }
   const int64_t bytes_after = static_cast<int64_t>(bytes.size());
   py::dict stats = StatsDict(outcome.pipeline, InputBytes(arg), bytes_after,
-                             verify ? &outcome.verification : nullptr);
+                             outcome.verification.ran ? &outcome.verification : nullptr);
   return py::make_tuple(py::bytes(bytes), stats, ToList(warnings));
 }
 

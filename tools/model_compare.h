@@ -28,7 +28,8 @@ struct CompareOutcome {
 // An error when inputs cannot be made or a model does not run; otherwise the verdict.
 absl::StatusOr<CompareOutcome> CompareModels(const ir::Model& a, const ir::Model& b, const CompareRequest& request);
 
-// One line per output: "y: equal (max abs error 1e-07, max rel error 2e-07)" or "y: different: ...".
+// One line per output: "y: equal (max abs error 1e-07, max rel error 2e-07)", "y: different: ..." or,
+// judged as a whole (lossy), "y: within the lossy tolerance (relative L2 error ..., cosine ...)".
 std::vector<std::string> DescribeOutputs(const Verification& verification);
 
 }  // namespace onnx_opt::tools

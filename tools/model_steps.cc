@@ -45,7 +45,20 @@ absl::StatusOr<OptimizeOutcome> OptimizeCheckedModel(ir::Model& model,
                                                      const OptimizeRequest& request, const WarningSink& result_warnings,
                                                      bool* usage_error) {
   if (usage_error != nullptr) *usage_error = false;
-  const bool verify = request.verify || request.verify_each;
+  // Parsed on its own first, so that a pipeline the caller wrote wrong is told from a failing pass by
+  // the parser's status code (optimizer/pipeline.h), not by the wording of the message.
+  absl::StatusOr<std::optional<verify::LossyTolerance>> lossy =
+      optimizer::LossyToleranceOf(request.pipeline, optimizer::PassRegistry::Global());
+  if (!lossy.ok()) {
+    if (usage_error != nullptr) *usage_error = absl::IsInvalidArgument(lossy.status());
+    return lossy.status();
+  }
+  verify::EquivalenceOptions equivalence = request.equivalence;
+  if (lossy->has_value() && !equivalence.tolerances.lossy && !request.elementwise_tolerance) {
+    equivalence.tolerances.lossy = *lossy;
+  }
+  // A lossy result is never written unchecked.
+  const bool verify = request.verify || request.verify_each || lossy->has_value();
   // The original, kept for verification: a copy sharing the tensor bytes the loader already mapped
   // (not a reload, which would have to find external data again).
   std::unique_ptr<ir::Model> original;
@@ -58,20 +71,13 @@ absl::StatusOr<OptimizeOutcome> OptimizeCheckedModel(ir::Model& model,
     }
     original = std::move(*copy);
     Report(request.progress, "verify", "verifying: running the input model");
-    ASSIGN_OR_RETURN(references, MakeReferences(*original, request.inputs_dir, request.equivalence));
+    ASSIGN_OR_RETURN(references, MakeReferences(*original, request.inputs_dir, equivalence));
   }
   optimizer::PassManagerOptions options = request.manager;
   if (request.verify_each) {
     options.after_each = [&](const ir::Model& m, const std::string&) {
-      return verify::CheckOutputs(m, references, request.equivalence.tolerances);
+      return verify::CheckOutputs(m, references, equivalence.tolerances);
     };
-  }
-  // Parsed on its own first, so that a pipeline the caller wrote wrong is told from a failing pass by
-  // the parser's status code (optimizer/pipeline.h), not by the wording of the message.
-  if (absl::Status parsed = optimizer::ParsePipeline(request.pipeline, optimizer::PassRegistry::Global()).status();
-      !parsed.ok()) {
-    if (usage_error != nullptr) *usage_error = absl::IsInvalidArgument(parsed);
-    return parsed;
   }
   OptimizeOutcome outcome;
   ASSIGN_OR_RETURN(outcome.pipeline, optimizer::PassManager(std::move(options)).Run(model, request.pipeline));
@@ -82,7 +88,8 @@ absl::StatusOr<OptimizeOutcome> OptimizeCheckedModel(ir::Model& model,
   }
   if (verify) {
     Report(request.progress, "verify", "verifying: running the result");
-    RETURN_IF_ERROR(VerifyRewritten(model, references, request.equivalence, outcome.verification));
+    RETURN_IF_ERROR(VerifyRewritten(model, references, equivalence, outcome.verification));
+    outcome.verification.lossy = equivalence.tolerances.lossy;
   }
   return outcome;
 }

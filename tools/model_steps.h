@@ -44,6 +44,10 @@ struct OptimizeRequest {
   optimizer::PassManagerOptions manager;
   bool verify = false;
   bool verify_each = false;  // implies verify
+  // A pipeline with a lossy pass (float16-weights) is always verified, by that pass's whole-output
+  // error figures (optimizer::LossyToleranceOf) unless equivalence.tolerances.lossy is set, or unless
+  // the caller chose an element-by-element tolerance (onnx-opt --tolerance) and sets this.
+  bool elementwise_tolerance = false;
   // Verification inputs: input_K.pb files in this folder; empty: random ones from `equivalence`.
   std::string inputs_dir;
   verify::EquivalenceOptions equivalence;

@@ -56,7 +56,8 @@ DEFINE_bool(verify_each, false, "check outputs after every pass; name the first 
 DEFINE_bool(strip_doc_strings, false, "remove every doc_string");
 DEFINE_bool(strip_metadata, false, "remove metadata_props (model, graphs, nodes, ...)");
 DEFINE_bool(strip_value_info, false, "remove every value_info entry (re-inferable types)");
-DEFINE_bool(float16, false, "LOSSY: store float32 weights as float16; verifies; needs --tolerance");
+DEFINE_bool(float16, false,
+            "LOSSY: store float32 weights as float16; always verifies (--lossy-tolerance, or --tolerance)");
 DEFINE_int64(external_data_threshold, 0, "BYTES: write tensors of at least BYTES to a side file");
 DEFINE_string(external_data_file, "",
               "NAME: the side file's name next to OUTPUT (default OUTPUT.data); written even if empty");
@@ -92,8 +93,11 @@ constexpr char kUsage[] =
     "\n"
     "Shrinking: --strip-doc-strings, --strip-metadata and --strip-value-info append the passes of\n"
     "those names to the pipeline. --float16 (lossy) appends float16-weights last, which stores float32\n"
-    "weights of 128 or more elements as float16 with a Cast back; it always verifies and needs an\n"
-    "explicit --tolerance. Tensors are always written as raw_data. --external-data-threshold moves\n"
+    "weights of 128 or more elements as float16 with a Cast back. A pipeline with a lossy pass always\n"
+    "verifies, by whole-output figures of each output against the input model's: relative L2 error\n"
+    "<= 1e-2 and cosine similarity >= 0.9999 for float16 (--lossy-tolerance=REL_L2[,MIN_COSINE\n"
+    "[,MAX_ABS]] sets them), or element by element with --tolerance. Tensors are always written as\n"
+    "raw_data. --external-data-threshold moves\n"
     "tensors of that many bytes or more to a side file (models over 2 GB always get one).\n"
     "--report prints bytes and nodes before and after, the passes that made the difference and the\n"
     "largest output error seen by verification; --report-json and --report-text write it to files.\n"
@@ -208,13 +212,9 @@ absl::StatusOr<Options> ParseOptions(const cli::ParsedCommandLine& command_line)
   verify::EquivalenceOptions& equivalence = o.request.equivalence;
   RETURN_IF_ERROR(cli::ApplyInputFlags(equivalence));
   RETURN_IF_ERROR(cli::ApplyToleranceFlag(equivalence.tolerances));
-  if (FLAGS_float16 && !cli::ToleranceGiven()) {
-    return absl::InvalidArgumentError(
-        "--float16 changes the weights; give the output error you accept with "
-        "--tolerance=RTOL[,ATOL] (e.g. --tolerance=1e-2,1e-3)");
-  }
-  // A lossy result is never written unchecked.
-  o.request.verify = FLAGS_verify || FLAGS_verify_each || FLAGS_float16;
+  // Lossy passes (--float16) are judged by whole-output figures unless --tolerance asks for elements.
+  o.request.elementwise_tolerance = cli::ToleranceGiven();
+  o.request.verify = FLAGS_verify || FLAGS_verify_each;
   o.request.verify_each = FLAGS_verify_each;
   o.request.inputs_dir = FLAGS_inputs;
 
@@ -320,11 +320,12 @@ absl::Status ReportRun(const Options& options, Optimized& run) {
     RETURN_IF_ERROR(WithContext(options.stats_json + ": ",
                                 WriteTextFile(options.stats_json, optimizer::FormatStatsJson(result))));
   }
-  if (options.request.verify) {
+  if (run.outcome.verification.ran) {
     for (const std::string& note : run.outcome.verification.notes) std::cerr << "onnx-opt: note: " << note << "\n";
     std::cerr << "onnx-opt: verified: " << DescribeMatch(run.outcome.verification) << "\n";
     run.report.verification =
-        SummarizeVerification(run.outcome.verification.differences, options.request.equivalence);
+        SummarizeVerification(run.outcome.verification.differences, run.outcome.verification.lossy,
+                              options.request.equivalence);
   }
   if (!options.dot.empty()) {
     const std::string dot = ToDot(*run.model, {.compare_with = run.original.get()});

@@ -183,10 +183,13 @@ std::vector<PassContribution> ContributionsOf(const optimizer::PipelineResult& r
 }
 
 VerificationSummary SummarizeVerification(const std::vector<verify::OutputDifference>& outputs,
+                                          const std::optional<verify::LossyTolerance>& lossy,
                                           const verify::EquivalenceOptions& options) {
   VerificationSummary summary;
   summary.outputs = static_cast<int64_t>(outputs.size());
   summary.float32_tolerance = options.tolerances.float32;
+  summary.lossy = lossy;
+  summary.per_output = outputs;
   for (const verify::OutputDifference& d : outputs) {
     summary.max_abs_error = std::max(summary.max_abs_error, d.max_abs_error);
     summary.max_rel_error = std::max(summary.max_rel_error, d.max_rel_error);
@@ -246,6 +249,19 @@ std::string FormatReportTable(const ShrinkReport& r) {
                   r.verification->outputs, r.verification->outputs == 1 ? "" : "s", r.verification->max_abs_error, r.verification->max_rel_error,
                   r.verification->float32_tolerance.rtol, r.verification->float32_tolerance.atol);
     out << buf;
+    if (r.verification->lossy) {
+      std::snprintf(buf, sizeof(buf),
+                    "  judged as wholes (lossy): relative L2 error <= %.3g, cosine similarity >= %.6f, max abs "
+                    "error <= %.3g\n",
+                    r.verification->lossy->max_rel_l2, r.verification->lossy->min_cosine,
+                    r.verification->lossy->max_abs);
+      out << buf;
+    }
+    for (const verify::OutputDifference& d : r.verification->per_output) {
+      std::snprintf(buf, sizeof(buf), "  %s: max abs error %.3g, relative L2 error %.3g, cosine similarity %.6f\n",
+                    d.output.substr(0, 60).c_str(), d.max_abs_error, d.rel_l2_error, d.cosine);
+      out << buf;
+    }
   } else {
     out << "verification: not run\n";
   }
@@ -283,7 +299,22 @@ std::string FormatReportJson(const ShrinkReport& r) {
         << ", \"max_abs_error\": " << Number(r.verification->max_abs_error)
         << ", \"max_rel_error\": " << Number(r.verification->max_rel_error)
         << ", \"rtol\": " << Number(r.verification->float32_tolerance.rtol)
-        << ", \"atol\": " << Number(r.verification->float32_tolerance.atol) << "}\n";
+        << ", \"atol\": " << Number(r.verification->float32_tolerance.atol);
+    if (r.verification->lossy) {
+      out << ", \"lossy\": {\"max_rel_l2\": " << Number(r.verification->lossy->max_rel_l2)
+          << ", \"min_cosine\": " << Number(r.verification->lossy->min_cosine)
+          << ", \"max_abs\": " << Number(r.verification->lossy->max_abs) << "}";
+    } else {
+      out << ", \"lossy\": null";
+    }
+    out << ", \"per_output\": [";
+    for (size_t i = 0; i < r.verification->per_output.size(); ++i) {
+      const verify::OutputDifference& d = r.verification->per_output[i];
+      out << (i == 0 ? "" : ", ") << "{\"output\": " << Quote(d.output)
+          << ", \"max_abs_error\": " << Number(d.max_abs_error) << ", \"rel_l2_error\": " << Number(d.rel_l2_error)
+          << ", \"cosine\": " << Number(d.cosine) << "}";
+    }
+    out << "]}\n";
   } else {
     out << "  \"verification\": null\n";
   }

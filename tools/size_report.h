@@ -50,6 +50,10 @@ struct VerificationSummary {
   double max_abs_error = 0;
   double max_rel_error = 0;
   verify::Tolerance float32_tolerance;
+  // Set when the outputs were judged as wholes (a lossy pipeline): the bounds they met.
+  std::optional<verify::LossyTolerance> lossy;
+  // Per output: max abs error, relative L2 error and cosine similarity against the input model's.
+  std::vector<verify::OutputDifference> per_output;
 };
 
 struct ShrinkReport {
@@ -65,6 +69,7 @@ struct ShrinkReport {
 };
 
 VerificationSummary SummarizeVerification(const std::vector<verify::OutputDifference>& outputs,
+                                          const std::optional<verify::LossyTolerance>& lossy,
                                           const verify::EquivalenceOptions& options);
 
 std::string FormatReportTable(const ShrinkReport& report);

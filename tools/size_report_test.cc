@@ -92,7 +92,7 @@ TEST(SizeReport, VerificationTakesTheWorstOutput) {
   std::vector<verify::OutputDifference> diffs = {{"y", true, "", 1e-3, 2e-4}, {"z", true, "", 5e-4, 7e-3}};
   verify::EquivalenceOptions options;
   options.tolerances.float32 = {1e-2, 1e-3};
-  VerificationSummary s = SummarizeVerification(diffs, options);
+  VerificationSummary s = SummarizeVerification(diffs, std::nullopt, options);
   EXPECT_EQ(s.outputs, 2);
   EXPECT_DOUBLE_EQ(s.max_abs_error, 1e-3);
   EXPECT_DOUBLE_EQ(s.max_rel_error, 7e-3);

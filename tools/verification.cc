@@ -119,6 +119,7 @@ absl::StatusOr<verify::References> MakeReferences(const ir::Model& original, con
 
 absl::Status Verify(const ir::Model& model, const verify::References& references, const verify::Tolerances& tolerances,
                     Verification& summary) {
+  summary.ran = true;
   summary.sizes.clear();
   for (const verify::Reference& r : references.runs) {
     if (!r.sizes.empty()) summary.sizes.push_back(r.sizes);
@@ -136,6 +137,19 @@ std::string DescribeMatch(const Verification& verification) {
   }
   const std::string at =
       verification.sizes.empty() ? "" : absl::StrCat(" at ", absl::StrJoin(verification.sizes, " and at "));
+  if (verification.lossy) {
+    // Lossy: the whole-output figures it was judged by, worst over the outputs.
+    double rel_l2 = 0, cosine = 1;
+    for (const auto& d : report) {
+      rel_l2 = std::max(rel_l2, d.rel_l2_error);
+      cosine = std::min(cosine, d.cosine);
+    }
+    return absl::StrFormat(
+        "%d output%s within the lossy tolerance%s (relative L2 error %.3g <= %.3g, cosine similarity %.6f >= %.6f, "
+        "max abs error %.3g)",
+        report.size(), report.size() == 1 ? "" : "s", at, rel_l2, verification.lossy->max_rel_l2, cosine,
+        verification.lossy->min_cosine, abs_err);
+  }
   return absl::StrFormat("%d output%s equal%s (max abs error %.3g, max rel error %.3g)", report.size(),
                          report.size() == 1 ? "" : "s", at, abs_err, rel_err);
 }

@@ -3,6 +3,7 @@
 #ifndef ONNX_OPT_TOOLS_VERIFICATION_H_
 #define ONNX_OPT_TOOLS_VERIFICATION_H_
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,9 +29,11 @@ absl::StatusOr<verify::References> MakeReferences(const ir::Model& original, con
 
 // How a verification went, for the tools' report lines.
 struct Verification {
+  bool ran = false;                                   // set by Verify
   std::vector<verify::OutputDifference> differences;  // per output, over all runs
   std::vector<std::string> sizes;                     // of the free dims, per run ("N=2, S=2")
   std::vector<std::string> notes;                     // what the reader should know (a dim run at 1)
+  std::optional<verify::LossyTolerance> lossy;        // set when judged by whole-output figures
 };
 
 // Compares `model` with the references; the summary is filled in either way.

@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "interpreter/tensor.h"
 
 namespace onnx_opt::verify {
@@ -70,9 +71,11 @@ void CompareFloats(const Tensor& expected, const Tensor& actual, const Tolerance
   const std::vector<double> ev = FloatValues(expected);
   const std::vector<double> av = FloatValues(actual);
   const Tolerance& tol = ToleranceFor(expected.dtype(), tolerances);
-  const double scale = tolerances.output_scale ? RootMeanSquare(ev) : 0.0;
+  const bool lossy = tolerances.lossy.has_value();
+  const double scale = tolerances.output_scale && !lossy ? RootMeanSquare(ev) : 0.0;
   int64_t worst = -1;
   double worst_excess = 0;
+  double max_abs = 0, max_rel = 0, err2 = 0, exp2 = 0, act2 = 0, dot = 0;
   for (size_t i = 0; i < ev.size(); ++i) {
     const double y = ev[i], x = av[i];
     double excess;
@@ -82,8 +85,13 @@ void CompareFloats(const Tensor& expected, const Tensor& actual, const Tolerance
       excess = std::numeric_limits<double>::infinity();
     } else {
       const double abs_err = std::fabs(x - y);
-      diff.max_abs_error = std::max(diff.max_abs_error, abs_err);
-      diff.max_rel_error = std::max(diff.max_rel_error, y != 0 ? abs_err / std::fabs(y) : abs_err);
+      max_abs = std::max(max_abs, abs_err);
+      max_rel = std::max(max_rel, y != 0 ? abs_err / std::fabs(y) : abs_err);
+      err2 += (x - y) * (x - y);
+      exp2 += y * y;
+      act2 += x * x;
+      dot += x * y;
+      if (lossy) continue;
       excess = abs_err - (tol.atol + tol.rtol * std::max(std::fabs(y), scale));
     }
     if (excess > 0 && (worst < 0 || excess > worst_excess)) {
@@ -91,12 +99,30 @@ void CompareFloats(const Tensor& expected, const Tensor& actual, const Tolerance
       worst_excess = excess;
     }
   }
+  // All-zero sides: equal zeros have no error and point the same way.
+  const double rel_l2 = exp2 > 0 ? std::sqrt(err2 / exp2) : (err2 > 0 ? INFINITY : 0.0);
+  const double cosine = exp2 > 0 && act2 > 0 ? dot / std::sqrt(exp2 * act2) : (exp2 == act2 ? 1.0 : 0.0);
+  diff.max_abs_error = std::max(diff.max_abs_error, max_abs);
+  diff.max_rel_error = std::max(diff.max_rel_error, max_rel);
+  diff.rel_l2_error = std::max(diff.rel_l2_error, rel_l2);
+  diff.cosine = std::min(diff.cosine, cosine);
   if (worst >= 0) {
     diff.equal = false;
     const bool complex = ir::IsComplex(expected.dtype());
     diff.detail = absl::StrFormat("%s %d is %.9g, expected %.9g (max abs error %.3g, max rel error %.3g)",
-                                  complex ? "part" : "element", worst, av[worst], ev[worst], diff.max_abs_error,
-                                  diff.max_rel_error);
+                                  complex ? "part" : "element", worst, av[worst], ev[worst], max_abs, max_rel);
+    return;
+  }
+  if (lossy) {
+    const LossyTolerance& l = *tolerances.lossy;
+    std::vector<std::string> over;
+    if (!(rel_l2 <= l.max_rel_l2)) over.push_back(absl::StrFormat("relative L2 error %.3g > %.3g", rel_l2, l.max_rel_l2));
+    if (!(cosine >= l.min_cosine)) over.push_back(absl::StrFormat("cosine similarity %.6f < %.6f", cosine, l.min_cosine));
+    if (!(max_abs <= l.max_abs)) over.push_back(absl::StrFormat("max abs error %.3g > %.3g", max_abs, l.max_abs));
+    if (!over.empty()) {
+      diff.equal = false;
+      diff.detail = absl::StrJoin(over, ", ");
+    }
   }
 }
 

@@ -10,7 +10,9 @@
 //   - finite floats (and each part of a complex number) match when
 //       |actual - expected| <= atol + rtol * max(|expected|, scale)
 //     with scale the root mean square of the expected tensor's finite elements when
-//     Tolerances::output_scale is set (rounding errors scale with the output, not the element), else 0.
+//     Tolerances::output_scale is set (rounding errors scale with the output, not the element), else 0;
+//   - or, for a lossy rewrite (Tolerances::lossy), finite floats by the whole output's relative L2
+//     error, cosine similarity and max abs error (verify/equivalence_options.h).
 #ifndef ONNX_OPT_VERIFY_COMPARE_H_
 #define ONNX_OPT_VERIFY_COMPARE_H_
 
@@ -27,9 +29,11 @@ struct OutputDifference {
   std::string output;  // name of the output
   bool equal = true;
   std::string detail;  // why not
-  // Over the finite elements where both sides are finite.
+  // Over the elements finite on both sides (the worst tensor of a sequence or map; the worst run).
   double max_abs_error = 0;
   double max_rel_error = 0;
+  double rel_l2_error = 0;  // ||actual - expected|| / ||expected||
+  double cosine = 1;        // <actual, expected> / (||actual|| ||expected||)
 };
 
 // Compares one value; `diff.output` is set to `name`.

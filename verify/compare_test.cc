@@ -125,5 +125,36 @@ TEST(Compare, MissingAndExtraOutputsDiffer) {
   EXPECT_TRUE(FirstDifference({extra[0]}).ok());
 }
 
+TEST(Compare, ALossyOutputIsJudgedByItsWholeErrorFigures) {
+  Tolerances lossy;
+  lossy.lossy = LossyTolerance{};  // relative L2 <= 1e-2, cosine >= 0.9999
+  // Every element 0.1% off: element by element at rtol 1e-4 it differs; as a whole it is close.
+  const RuntimeValue expected = Floats({1, -2, 3, -4});
+  const RuntimeValue close = Floats({1.001f, -2.002f, 3.003f, -4.004f});
+  EXPECT_FALSE(CompareOne(expected, close).equal);
+  OutputDifference d = CompareOne(expected, close, lossy);
+  EXPECT_TRUE(d.equal) << d.detail;
+  EXPECT_NEAR(d.rel_l2_error, 1e-3, 1e-6);
+  EXPECT_NEAR(d.cosine, 1.0, 1e-9);
+  EXPECT_NEAR(d.max_abs_error, 4e-3, 1e-6);
+  // 10% off on one element: relative L2 ~0.073 and cosine ~0.9973 fail the default.
+  d = CompareOne(expected, Floats({1, -2, 3, -4.4f}), lossy);
+  EXPECT_FALSE(d.equal);
+  EXPECT_NE(d.detail.find("relative L2 error"), std::string::npos) << d.detail;
+  EXPECT_NE(d.detail.find("cosine similarity"), std::string::npos) << d.detail;
+  // A bound on the max abs error is kept when given.
+  lossy.lossy->max_abs = 1e-3;
+  d = CompareOne(expected, close, lossy);
+  EXPECT_FALSE(d.equal);
+  EXPECT_NE(d.detail.find("max abs error"), std::string::npos) << d.detail;
+  // Infinities still match only themselves.
+  EXPECT_FALSE(CompareOne(Floats({INFINITY, 1}), Floats({-INFINITY, 1}), lossy).equal);
+  // All zeros against all zeros is no error.
+  d = CompareOne(Floats({0, 0}), Floats({0, 0}), lossy);
+  EXPECT_TRUE(d.equal) << d.detail;
+  EXPECT_EQ(d.rel_l2_error, 0);
+  EXPECT_EQ(d.cosine, 1);
+}
+
 }  // namespace
 }  // namespace onnx_opt::verify

@@ -363,6 +363,8 @@ absl::Status CheckOutputs(const ir::Model& model, const References& references, 
       OutputDifference& m = merged[i];
       m.max_abs_error = std::max(m.max_abs_error, diffs[i].max_abs_error);
       m.max_rel_error = std::max(m.max_rel_error, diffs[i].max_rel_error);
+      m.rel_l2_error = std::max(m.rel_l2_error, diffs[i].rel_l2_error);
+      m.cosine = std::min(m.cosine, diffs[i].cosine);
       if (m.equal && !diffs[i].equal) {
         m.equal = false;
         m.detail = diffs[i].detail;

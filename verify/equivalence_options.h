@@ -5,6 +5,7 @@
 #define ONNX_OPT_VERIFY_EQUIVALENCE_OPTIONS_H_
 
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <optional>
 #include <string>
@@ -23,17 +24,31 @@ struct Tolerance {
   double atol = 1e-5;
 };
 
+// A lossy rewrite (float16 weights, quantized weights) moves every element a little: it is judged by
+// error figures of whole outputs instead, over the elements finite on both sides (infinities and NaN
+// must still match exactly):
+//   relative L2 error  ||got - expected|| / ||expected||,
+//   cosine similarity  <got, expected> / (||got|| ||expected||),
+//   max abs error      max |got - expected|.
+struct LossyTolerance {
+  double max_rel_l2 = 1e-2;
+  double min_cosine = 0.9999;
+  double max_abs = std::numeric_limits<double>::infinity();
+};
+
 struct Tolerances {
   Tolerance float32;                  // float, and complex64
   Tolerance float64 = {1e-9, 1e-12};  // double, complex128
   Tolerance float16 = {1e-2, 1e-3};   // float16, bfloat16, float8, float4
   // Judge each element at the output's scale too (the rms term above). Off: numpy's isclose.
   bool output_scale = true;
+  // Set: float outputs are judged by these whole-output figures instead of element by element.
+  std::optional<LossyTolerance> lossy;
 
   // What ONNX's backend node tests allow: rtol 1e-3, atol 1e-7 for every float type, per element.
   static Tolerances Conformance() {
     const Tolerance t{1e-3, 1e-7};
-    return Tolerances{t, t, t, false};
+    return Tolerances{t, t, t, false, std::nullopt};
   }
 };
 

@@ -103,7 +103,9 @@ def optimize(model, passes="default", verify=False, fold_size_limit=None, dims=N
     passes: the pipeline, as onnx-opt --passes takes it ("default", "fold,fuse",
         "fixed(fold,cleanup)", "convert(21),default"), or a list of such parts.
     verify: run the input and the result with the bundled interpreter on the same random inputs and
-        raise InvalidModelError if any output differs (onnx-opt --verify).
+        raise InvalidModelError if any output differs (onnx-opt --verify). A pipeline with a lossy pass
+        (float16-weights) is always verified, each float output judged as a whole by its relative L2
+        error and cosine similarity ("rel_l2_error", "cosine" in the verification's "outputs").
     fold_size_limit: the largest number of bytes constant folding may grow the model by
         (onnx-opt --fold-size-limit; default 1 MiB).
     fold_growth_limit: the bytes of tensor data constant folding may copy into the model in all, as

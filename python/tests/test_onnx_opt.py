@@ -202,17 +202,27 @@ def test_compare_tells_equal_from_different_at_sizes_other_than_one():
 
 
 def test_failed_verification_is_an_invalid_model_error():
-    # float16-weights is lossy; the default verification tolerance (1e-4) does not accept it.
+    # float16-weights is lossy and judged by whole-output figures; weights below float16's smallest
+    # subnormal become 0, which no relative L2 bound accepts (although every element is within 1e-5).
+    weights = ", ".join("%.6g" % (1e-9 * (1 + i / 997.0)) for i in range(256))
+    model = onnx_opt.parse_text("""
+        <ir_version: 8, opset_import: ["" : 17]>
+        g (float[1,256] x) => (float[1,256] y)
+        <float[256] w = {%s}>
+        { y = Mul(x, w) }""" % weights)
+    with pytest.raises(onnx_opt.InvalidModelError, match="^verification failed, nothing written: .*relative L2 error"):
+        onnx_opt.optimize(model, passes="float16-weights")
+    # Weights float16 holds well pass, verified without being asked, with the figures in the stats.
     weights = ", ".join("%.6f" % (0.1 + i / 997.0) for i in range(256))
     model = onnx_opt.parse_text("""
         <ir_version: 8, opset_import: ["" : 17]>
         g (float[1,256] x) => (float[1,256] y)
         <float[256] w = {%s}>
         { y = Mul(x, w) }""" % weights)
-    with pytest.raises(onnx_opt.InvalidModelError, match="^verification failed, nothing written: "):
-        onnx_opt.optimize(model, passes="float16-weights", verify=True)
     smaller, stats = onnx_opt.optimize(model, passes="float16-weights")
     assert stats["initializer_bytes_after"] < stats["initializer_bytes_before"]
+    assert "within the lossy tolerance" in stats["verification"]["summary"]
+    assert stats["verification"]["outputs"][0]["rel_l2_error"] < 1e-3
 
 
 def test_optimize_argument_types(export_shaped):

@@ -1,5 +1,6 @@
-// --tolerance=RTOL[,ATOL]: how far a float32 output may move and still count as equal, for the tools
-// that compare outputs (onnx-opt --verify, onnx-compare).
+// --tolerance=RTOL[,ATOL]: how far a float32 element may move and still count as equal, and
+// --lossy-tolerance=REL_L2[,MIN_COSINE[,MAX_ABS]]: how far a whole output may move under a lossy
+// rewrite; for the tools that compare outputs (onnx-opt's verification, onnx-compare).
 #ifndef ONNX_OPT_TOOLS_CLI_TOLERANCE_FLAG_H_
 #define ONNX_OPT_TOOLS_CLI_TOLERANCE_FLAG_H_
 
@@ -10,6 +11,7 @@
 #include "verify/equivalence_options.h"
 
 DECLARE_string(tolerance);
+DECLARE_string(lossy_tolerance);
 
 namespace onnx_opt::cli {
 
@@ -19,7 +21,11 @@ absl::StatusOr<verify::Tolerance> ParseTolerance(const std::string& text);
 // Whether --tolerance was given.
 bool ToleranceGiven();
 
-// --tolerance, when given, into the float32 tolerance; a malformed value is InvalidArgument.
+// "REL_L2[,MIN_COSINE[,MAX_ABS]]"; parts left out keep verify::LossyTolerance's defaults.
+absl::StatusOr<verify::LossyTolerance> ParseLossyTolerance(const std::string& text);
+
+// --tolerance and --lossy-tolerance, when given, into `tolerances`; a malformed value is
+// InvalidArgument.
 absl::Status ApplyToleranceFlag(verify::Tolerances& tolerances);
 
 }  // namespace onnx_opt::cli

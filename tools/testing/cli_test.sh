@@ -99,8 +99,19 @@ grep -q "verified: 1 output equal" "$work/verify.log" || fail "--verify did not 
 grep -q "BatchNormalization *2 *0" "$work/report.txt" || fail "--report has no op table: $(cat "$work/report.txt")"
 grep -q '"pipeline": "default,strip-doc-strings"' "$work/report.json" || fail "--report-json: $(cat "$work/report.json")"
 grep -q "\"file\": $(stat -c %s "$work/small.onnx")," "$work/report.json" || fail "--report-json after bytes differ from the file"
-"$opt" "$good" -o "$work/half.onnx" --float16 >/dev/null 2>&1; [ $? -eq 2 ] || fail "--float16 without --tolerance should exit 2"
-[ ! -e "$work/half.onnx" ] || fail "--float16 usage error wrote a file"
+# Lossy: without --tolerance, float16 is verified by whole-output figures (relative L2, cosine), which
+# --report lists per output; bounds it cannot meet write nothing.
+"$opt" "$good" -o "$work/half.onnx" --float16 --report 2>"$work/half.log" || fail "--float16 alone: $(cat "$work/half.log")"
+grep -q "^onnx-opt: verified: 1 output within the lossy tolerance at N=2 and at N=3 (relative L2 error " "$work/half.log" ||
+  fail "--float16 alone, verification line: $(cat "$work/half.log")"
+grep -q "^  [a-z_0-9]*: max abs error .*, relative L2 error .*, cosine similarity " "$work/half.log" ||
+  fail "--float16 --report has no per-output figures: $(cat "$work/half.log")"
+rm -f "$work/half.onnx"
+"$opt" "$good" -o "$work/half.onnx" --float16 --lossy-tolerance=1e-9 >/dev/null 2>"$work/half.log"; rc=$?
+[ "$rc" -eq 1 ] || fail "--float16 with a lossy tolerance it cannot meet: exit $rc, expected 1"
+grep -q "relative L2 error .* > 1e-09" "$work/half.log" || fail "--lossy-tolerance failure not explained: $(cat "$work/half.log")"
+[ ! -e "$work/half.onnx" ] || fail "--float16 wrote a model that failed its lossy verification"
+"$opt" "$good" -o "$work/half.onnx" --float16 --lossy-tolerance=x >/dev/null 2>&1; [ $? -eq 2 ] || fail "--lossy-tolerance=x should exit 2"
 "$opt" "$good" -o "$work/half.onnx" --float16 --tolerance=1e-9,1e-12 --dim N=2 >/dev/null 2>"$work/half.log"; rc=$?
 [ "$rc" -eq 1 ] || fail "--float16 with a tolerance it cannot meet: exit $rc, expected 1"
 grep -q "verification failed" "$work/half.log" || fail "--float16 failure not explained: $(cat "$work/half.log")"
