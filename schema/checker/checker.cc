@@ -21,6 +21,7 @@
 #include "schema/checker/node_check.h"
 #include "schema/checker/tensor_check.h"
 #include "schema/domains.h"
+#include "schema/inference/legacy_broadcast.h"
 #include "schema/op_registry.h"
 #include "schema/version_table.h"
 
@@ -447,6 +448,39 @@ class Checker {
     CheckNodeAgainstSchema(n, **schema, node_options, &problems);
     CheckControlFlowNode(n, **schema, options_.check_type_constraints, &problems);
     for (const std::string& p : problems) Error(absl::StrCat(where.str(), ": ", p));
+    if (schema::inference::UsesLegacyBroadcast(n.op_type(), (*schema)->since_version())) {
+      WarnLegacyExpansion(n, where);
+    }
+  }
+
+  // Before opset 7, B of broadcast=1 with size-1 dims where A has others ("1-dim expansion doesn't
+  // work yet"): accepted, as ONNX's checker does, and read as numpy reads it (legacy_broadcast.h);
+  // a warning says so where the declared shapes show it. Shapes that break the rule otherwise are
+  // left to the interpreter and the converter, which refuse them (ONNX's checker does not look).
+  void WarnLegacyExpansion(const ir::Node& n, const Where& where) {
+    const ir::Attribute* broadcast = n.FindAttribute("broadcast");
+    if (broadcast == nullptr || broadcast->is_reference() || broadcast->kind() != ir::AttributeKind::kInt ||
+        broadcast->i == 0 || n.num_inputs() < 2 || !n.has_input(0) || !n.has_input(1)) {
+      return;
+    }
+    const ir::Type& ta = n.input(0)->type();
+    const ir::Type& tb = n.input(1)->type();
+    if (ta.kind() != ir::Type::Kind::kTensor || tb.kind() != ir::Type::Kind::kTensor || !ta.shape().has_value() ||
+        !tb.shape().has_value()) {
+      return;
+    }
+    std::optional<int64_t> axis;
+    if (const ir::Attribute* a = n.FindAttribute("axis");
+        a != nullptr && !a->is_reference() && a->kind() == ir::AttributeKind::kInt) {
+      axis = a->i;
+    }
+    std::vector<int64_t> expanded;
+    if (!schema::inference::LegacyBroadcastShape(*ta.shape(), *tb.shape(), true, axis, &expanded).ok() ||
+        expanded.empty()) {
+      return;
+    }
+    Warning(absl::StrCat(where.str(), ": ",
+                         schema::inference::DescribeLegacyExpansion(*ta.shape(), *tb.shape(), expanded)));
   }
 
   // ONNX's check_opset_compatibility: an op of a function body must mean the same under the
