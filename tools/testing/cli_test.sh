@@ -47,6 +47,15 @@ expect_message escaping_external_data "leaves the model folder"
 expect_message truncated "cannot parse"
 expect_message two_value_attribute "attribute 'alpha' carries 2 values (fields f, i); an attribute holds exactly one"
 expect_message if_output_count "then_branch 'then_branch_g' produces 2 outputs but the node has 1 output"
+# float8 in an IR 8 model: refused (onnxruntime refuses it too), after the warning that opset 19 is
+# newer than IR 8 (which alone would pass).
+f8="$work/float8_at_ir8.onnx"
+"$check" "$f8" >/dev/null 2>"$work/f8.err"; rc=$?
+[ "$rc" -eq 1 ] || fail "onnx-check float8 at IR 8: exit $rc, expected 1"
+grep -q "^$f8: error: graph 'g': input 'X': element type float8e4m3fn needs IR version >= 9 (the model has 8)$" "$work/f8.err" ||
+  fail "onnx-check float8 at IR 8: $(cat "$work/f8.err")"
+"$convert" "$f8" -o "$work/f8.out.onnx" --opset=21 2>"$work/f8c.err"; rc=$?
+[ "$rc" -eq 1 ] && [ ! -e "$work/f8.out.onnx" ] || fail "onnx-convert float8 at IR 8: exit $rc: $(cat "$work/f8c.err")"
 # Both branches are wrong: one line saying so, or with --all-errors a line per error, all on stderr.
 grep -q "(and 1 more)$" "$work/if_output_count.check.err" || fail "onnx-check: $(cat "$work/if_output_count.check.err")"
 "$check" --all-errors "$work/if_output_count.onnx" >"$work/all.out" 2>"$work/all.err"; rc=$?
