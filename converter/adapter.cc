@@ -37,6 +37,12 @@ absl::Status AdapterContext::Error(std::string_view what) const {
       " (opset ", step_.to_opset, "): ", S(what)));
 }
 
+void AdapterContext::Warn(std::string_view what) {
+  if (warnings_ == nullptr) return;
+  warnings_->push_back(absl::StrCat(node_->Describe(), ", ", SchemaLabel(from_schema_, node_->op_type()), " -> ",
+                                    SchemaLabel(to_schema_, node_->op_type()), ": ", S(what)));
+}
+
 absl::StatusOr<const ir::Attribute*> AdapterContext::Attr(std::string_view name) const {
   const ir::Attribute* a = node_->FindAttribute(name);
   if (a != nullptr && a->is_reference()) {

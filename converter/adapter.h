@@ -96,6 +96,11 @@ class AdapterContext {
   // An error naming the node, the op and the step: "cannot convert node 'n' (Softmax) from
   // Softmax-13 (opset 13) to Softmax-11 (opset 12): <what>".
   absl::Status Error(std::string_view what) const;
+  // A warning for the conversion's report, naming the node and the op as Error does: the node was
+  // converted, reading the model in a way the user should know about.
+  void Warn(std::string_view what);
+  // Where Warn puts its warnings (the driver's report); dropped while unset.
+  void set_warnings(std::vector<std::string>* warnings) { warnings_ = warnings; }
 
   // --- Reading the node ----------------------------------------------------------------------------
   // The attribute, or null; an error when it is a reference to a function attribute (its value is
@@ -167,6 +172,7 @@ class AdapterContext {
   TypeOracle* types_;
   std::vector<ir::Node*> touched_;
   std::vector<ir::Value*> dead_initializers_;
+  std::vector<std::string>* warnings_ = nullptr;
 };
 
 using AdapterFn = std::function<absl::Status(AdapterContext&)>;

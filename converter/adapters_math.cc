@@ -5,7 +5,8 @@
 //            integer types added to Abs/Add/Sub/Mul/Div/Neg.
 //   opset 7: the legacy `broadcast`/`axis` attributes of binary operators removed in favour of
 //            multidirectional (numpy) broadcasting (Add, Sub, Mul, Div, Pow, And, Or, Xor, Equal,
-//            Greater, Less). Upgrades check B against the legacy rule and make its alignment at
+//            Greater, Less). Upgrades check B against the legacy rule (reading size-1 dims of B as
+//            numpy does, with a warning: see legacy_broadcast.h) and make its alignment at
 //            `axis` explicit with an Unsqueeze; downgrades set broadcast=1 (and axis, squeezing B's
 //            broadcast 1s away) where the legacy rule computes the same thing, swap the operands of
 //            symmetric ones, or repeat the inputs with Tile.
@@ -95,6 +96,15 @@ void ApplyLegacyForm(AdapterContext& ctx, size_t b, const LegacyForm& form) {
   if (form.axis.has_value()) n.SetAttribute(ir::Attribute::Int("axis", *form.axis));
 }
 
+// True when the declared shapes of A and B show B's size-1 dims expanding (see BroadcastUp).
+bool DeclaredShapesExpand(const ir::Node& n, bool broadcast, std::optional<int64_t> axis) {
+  const std::optional<ir::Shape>& a = n.input(0)->type().shape();
+  const std::optional<ir::Shape>& b = n.input(1)->type().shape();
+  if (!a.has_value() || !b.has_value()) return false;
+  std::vector<int64_t> expanded;
+  return schema::inference::LegacyBroadcastShape(*a, *b, broadcast, axis, &expanded).ok() && !expanded.empty();
+}
+
 // Legacy broadcast (opset 1..6) -> numpy broadcast (opset 7). B is checked against the legacy rule
 // where the shapes are known (a model it refuses is not converted into one that runs), and B aligned
 // at an axis before A's end gets trailing 1s (Unsqueeze) so that numpy broadcasting aligns it there.
@@ -108,8 +118,14 @@ absl::Status BroadcastUp(AdapterContext& ctx) {
   std::optional<ir::Shape> sa = ctx.ShapeOf(n.input(0));
   std::optional<ir::Shape> sb = ctx.ShapeOf(n.input(1));
   if (sa.has_value() && sb.has_value()) {
-    absl::StatusOr<ir::Shape> s = schema::inference::LegacyBroadcastShape(*sa, *sb, broadcast, axis);
+    std::vector<int64_t> expanded;
+    absl::StatusOr<ir::Shape> s = schema::inference::LegacyBroadcastShape(*sa, *sb, broadcast, axis, &expanded);
     if (!s.ok()) return ctx.Error(std::string(s.status().message()));
+    // Size-1 dims of B expanded as numpy does. The checker warns where the declared shapes show it
+    // (every tool prints its warnings on the input); inferred shapes show it in the report.
+    if (!expanded.empty() && !DeclaredShapesExpand(n, broadcast, axis)) {
+      ctx.Warn(schema::inference::DescribeLegacyExpansion(*sa, *sb, expanded));
+    }
   }
   const bool b_single = sb.has_value() && IsSingleElement(*sb);
   // Without an axis B is a suffix of A (or equal, without broadcast), as numpy aligns it.

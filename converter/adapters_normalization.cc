@@ -102,23 +102,46 @@ absl::Status BatchNormDown6To1(AdapterContext& ctx) {
   return absl::OkStatus();
 }
 
-// Dropout-10 mask is bool, Dropout-7's has the data type: a Cast after the mask keeps the type
-// consumers see.
+// The node's own mask output changed element type (Dropout-10's is bool, Dropout-7's the data's).
+// What was declared for it (value_info, as IR 3 exporters typed every value, or a graph output) keeps
+// its shape with the new element type, or is dropped when that type is unknown; what inference said
+// before the step is forgotten. Without this an unused mask kept its old type into the new version,
+// which refuses it.
+void RetypeMask(AdapterContext& ctx, ir::Value* mask, std::optional<ir::DataType> elem) {
+  ctx.ForgetType(mask);
+  ir::Type t = mask->type();
+  if (t.is_none()) return;
+  if (t.is_tensor() && elem.has_value()) {
+    t.set_elem_type(*elem);
+    mask->set_type(std::move(t));
+  } else {
+    mask->set_type(ir::Type());
+  }
+}
+
+// Dropout-10 mask is bool, Dropout-7's has the data type: a Cast after a mask that is used keeps the
+// type its consumers (or the graph output) see; an unused mask only changes type.
 absl::Status DropoutMaskUp7To10(AdapterContext& ctx) {
   ir::Node& n = ctx.node();
-  if (n.num_outputs() < 2 || n.output(1)->is_omitted() || !n.output(1)->has_uses()) return absl::OkStatus();
-  std::optional<ir::DataType> t = ctx.ElemType(n.input(0));
-  if (!t.has_value()) return ctx.Error("the mask output is used and the data type (its old type) is unknown");
-  ASSIGN_OR_RETURN(ir::Node* cast, InsertAfterOutput(ctx, 1, "Cast"));
-  cast->SetAttribute(ir::Attribute::Int("to", static_cast<int64_t>(*t)));
+  if (n.num_outputs() < 2 || n.output(1)->is_omitted()) return absl::OkStatus();
+  if (n.output(1)->has_uses()) {
+    std::optional<ir::DataType> t = ctx.ElemType(n.input(0));
+    if (!t.has_value()) return ctx.Error("the mask output is used and the data type (its old type) is unknown");
+    ASSIGN_OR_RETURN(ir::Node* cast, InsertAfterOutput(ctx, 1, "Cast"));
+    cast->SetAttribute(ir::Attribute::Int("to", static_cast<int64_t>(*t)));
+  }
+  RetypeMask(ctx, n.output(1), ir::DataType::kBool);
   return absl::OkStatus();
 }
 
 absl::Status DropoutMaskDown10To7(AdapterContext& ctx) {
   ir::Node& n = ctx.node();
-  if (n.num_outputs() < 2 || n.output(1)->is_omitted() || !n.output(1)->has_uses()) return absl::OkStatus();
-  ASSIGN_OR_RETURN(ir::Node* cast, InsertAfterOutput(ctx, 1, "Cast"));
-  cast->SetAttribute(ir::Attribute::Int("to", static_cast<int64_t>(ir::DataType::kBool)));
+  if (n.num_outputs() < 2 || n.output(1)->is_omitted()) return absl::OkStatus();
+  if (n.output(1)->has_uses()) {
+    ASSIGN_OR_RETURN(ir::Node* cast, InsertAfterOutput(ctx, 1, "Cast"));
+    cast->SetAttribute(ir::Attribute::Int("to", static_cast<int64_t>(ir::DataType::kBool)));
+  }
+  RetypeMask(ctx, n.output(1), ctx.ElemType(n.input(0)));
   return absl::OkStatus();
 }
 

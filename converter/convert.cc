@@ -301,6 +301,7 @@ absl::Status Converter::AdaptNode(ir::Node& node, const Step& step) {
     return imports;
   }, [this](const ir::Value* v) -> const ir::Type& { return types_.TypeOf(v); });
   AdapterContext ctx(&node, step, from, target, &names_, &folder, &types_);
+  ctx.set_warnings(&report_.warnings);
   absl::Status s = entry->fn(ctx);
   if (s.ok()) s = Validate(node, ctx, step);
   NotifyAdapterObserver(*entry, s.ok());

@@ -35,7 +35,7 @@ class Collector {
     Need(ir, [why] { return std::string(why); });
   }
   void DataType(ir::DataType t, Where where) {
-    const int64_t ir = IrVersionForDataType(t);
+    const int64_t ir = ir::IrVersionForDataType(t);
     if (ir > result.ir_version) {
       Need(ir, [&] { return absl::StrCat("element type ", ir::DataTypeName(t), " (", where(), ")"); });
     }
@@ -139,28 +139,6 @@ class Collector {
 };
 
 }  // namespace
-
-int64_t IrVersionForDataType(ir::DataType type) {
-  switch (type) {
-    case ir::DataType::kFloat8E4M3FN:
-    case ir::DataType::kFloat8E4M3FNUZ:
-    case ir::DataType::kFloat8E5M2:
-    case ir::DataType::kFloat8E5M2FNUZ:
-      return 9;
-    case ir::DataType::kUint4:
-    case ir::DataType::kInt4:
-      return 10;
-    case ir::DataType::kFloat4E2M1:
-      return 11;
-    case ir::DataType::kFloat8E8M0:
-      return 12;
-    case ir::DataType::kUint2:
-    case ir::DataType::kInt2:
-      return 13;
-    default:
-      return 3;
-  }
-}
 
 IrRequirement ContentIrRequirement(const ir::Model& model) {
   Collector c;

@@ -20,9 +20,6 @@ struct IrRequirement {
 
 IrRequirement ContentIrRequirement(const ir::Model& model);
 
-// The IR version that introduced an element type (float8: 9, int4: 10, float4e2m1: 11, ...).
-int64_t IrVersionForDataType(ir::DataType type);
-
 }  // namespace onnx_opt::converter
 
 #endif  // ONNX_OPT_CONVERTER_IR_REQUIREMENTS_H_

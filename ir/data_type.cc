@@ -28,6 +28,28 @@ bool IsKnownDataType(DataType type) {
   return n > 0 && n <= kMaxKnownDataType;
 }
 
+int64_t IrVersionForDataType(DataType type) {
+  switch (type) {
+    case DataType::kFloat8E4M3FN:
+    case DataType::kFloat8E4M3FNUZ:
+    case DataType::kFloat8E5M2:
+    case DataType::kFloat8E5M2FNUZ:
+      return 9;
+    case DataType::kUint4:
+    case DataType::kInt4:
+      return 10;
+    case DataType::kFloat4E2M1:
+      return 11;
+    case DataType::kFloat8E8M0:
+      return 12;
+    case DataType::kUint2:
+    case DataType::kInt2:
+      return 13;
+    default:
+      return 3;
+  }
+}
+
 int ElementBitWidth(DataType type) {
   if (!IsKnownDataType(type)) return 0;
   return kTypeInfo[static_cast<int32_t>(type)].bits;

@@ -58,6 +58,12 @@ std::string DataTypeName(DataType type);
 // Inverse of DataTypeName for known types.
 std::optional<DataType> ParseDataTypeName(std::string_view name);
 
+// The IR version that introduced an element type (onnx.proto's Version history): float8e4m3fn,
+// float8e4m3fnuz, float8e5m2 and float8e5m2fnuz 9; uint4 and int4 10; float4e2m1 11; float8e8m0 12;
+// uint2 and int2 13; every other type 3 (bfloat16 came with IR 4, but models of IR 3 holding it are
+// left alone: no runtime refuses them).
+int64_t IrVersionForDataType(DataType type);
+
 bool IsFloatingPoint(DataType type);  // float, double, float16, bfloat16, float8*, float4
 bool IsSignedInteger(DataType type);
 // int8/16/32/64 and uint8/16/32/64: the integers of whole bytes (not the packed 2- and 4-bit ones).

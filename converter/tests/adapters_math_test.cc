@@ -67,15 +67,36 @@ TEST(MathAdapters, AddLegacyBroadcastWithNegativeAxisOrOneElement) {
 }
 
 TEST(MathAdapters, LegacyBroadcastTheRuleRefusesIsNotUpgraded) {
-  // "1-dim expansion doesn't work yet": B [3,1] does not match A's [3,2] at axis 1.
+  // B [3,3] does not match A's [3,2] at axis 1.
   ExpectRefusal(R"(
     <ir_version: 3, opset_import: ["" : 6]>
-    g (float[2,3,2] A, float[3,1] B) => (float[2,3,2] C) { C = Add<broadcast = 1, axis = 1>(A, B) })",
-                7, "B of shape [3,1] does not match the dims of A of shape [2,3,2] from axis 1");
+    g (float[2,3,2] A, float[3,3] B) => (float[2,3,2] C) { C = Add<broadcast = 1, axis = 1>(A, B) })",
+                7, "B of shape [3,3] does not match the dims of A of shape [2,3,2] from axis 1");
   ExpectRefusal(R"(
     <ir_version: 3, opset_import: ["" : 1]>
     g (bool[2,3] A, bool[3] B) => (bool[2,3] C) { C = Or(A, B) })",
                 7, "without broadcast=1 the inputs must have the same shape before opset 7");
+}
+
+TEST(MathAdapters, LegacyBroadcastOfSizeOneDimsIsUpgradedAsNumpyReadsIt) {
+  // "1-dim expansion doesn't work yet" said the opset-6 text; exporters wrote it and ONNX's stored
+  // outputs are numpy's: B [3,1] at axis 1 expands over A's last dim, which is numpy's suffix reading.
+  ExpectConversion(R"(
+    <ir_version: 3, opset_import: ["" : 6]>
+    g (float[2,3,2] A, float[3,1] B) => (float[2,3,2] C) { C = Add<broadcast = 1, axis = 1>(A, B) })",
+                   7, R"(
+    <ir_version: 3, opset_import: ["" : 7]>
+    g (float[2,3,2] A, float[3,1] B) => (float[2,3,2] C) { C = Add(A, B) })");
+  // At an axis before A's last, B gets the trailing 1s numpy needs to align it there.
+  ExpectConversion(R"(
+    <ir_version: 3, opset_import: ["" : 6]>
+    g (float[2,3,4,5] A, float[1,4] B) => (float[2,3,4,5] C) { C = Mul<broadcast = 1, axis = 1>(A, B) })",
+                   7, R"(
+    <ir_version: 3, opset_import: ["" : 7]>
+    g (float[2,3,4,5] A, float[1,4] B) => (float[2,3,4,5] C) {
+      B_aligned = Unsqueeze<axes = [2]>(B)
+      C = Mul(A, B_aligned)
+    })");
 }
 
 TEST(MathAdapters, NumpyBroadcastDowngradesToLegacyAxisWithSqueeze) {

@@ -38,8 +38,12 @@ Status DropoutKernel(KernelContext& ctx) {
   }
   ctx.set_output(0, *x);
   if (ctx.num_outputs() > 1) {
+    // Every element kept: true, or before opset 10 (where the mask has the data's type) 1.
     Tensor mask(DataType::kBool, x->dims());
     std::fill(mask.mutable_data<bool>(), mask.mutable_data<bool>() + mask.size(), true);
+    if (ctx.opset() < 10) {
+      ASSIGN_OR_RETURN(mask, CastTensor(mask, x->dtype()));
+    }
     ctx.set_output(1, std::move(mask));
   }
   return OkStatus();

@@ -21,6 +21,7 @@
 #include "schema/checker/node_check.h"
 #include "schema/checker/tensor_check.h"
 #include "schema/domains.h"
+#include "schema/inference/legacy_broadcast.h"
 #include "schema/op_registry.h"
 #include "schema/version_table.h"
 
@@ -252,6 +253,8 @@ class Checker {
         CheckTensor(*v->initializer(), absl::StrCat(label, ": initializer '", v->name(), "'"),
                     &problems);
         for (std::string& p : problems) Error(std::move(p));
+        CheckElemTypeIr(v->initializer()->data_type(),
+                        [&] { return absl::StrCat(label, ": initializer '", v->name(), "'"); });
       }
       if (ir > 0 && ir < 4 && !v->is_graph_input()) {
         Error(absl::StrCat(label, ": initializer '", v->name(), "' is not a graph input; IR version ",
@@ -269,6 +272,8 @@ class Checker {
       CheckSparseTensor(*v->sparse_initializer(),
                         absl::StrCat(label, ": sparse initializer '", v->name(), "'"), &problems);
       for (std::string& p : problems) Error(std::move(p));
+      CheckElemTypeIr(v->sparse_initializer()->values.data_type(),
+                      [&] { return absl::StrCat(label, ": sparse initializer '", v->name(), "'"); });
     }
 
     // Keyed by views of the nodes' own names: copying every name was a tenth of the check.
@@ -326,6 +331,8 @@ class Checker {
           if (strict) Error(absl::StrCat(what(), ": ", kind, " type has no element type"));
         } else if (!ir::IsKnownDataType(t.elem_type())) {
           Error(absl::StrCat(what(), ": unknown element type ", static_cast<int>(t.elem_type())));
+        } else {
+          CheckElemTypeIr(t.elem_type(), what);
         }
         if (!t.shape().has_value()) {
           if (strict && options_.require_main_graph_shapes) {
@@ -381,6 +388,26 @@ class Checker {
     }
   }
 
+  // An element type the model's IR version has (float8 came with IR 9, int4 with 10, float4e2m1
+  // with 11, ...: ir/data_type.h). Runtimes refuse the newer ones in an older IR (onnxruntime does
+  // float8 in IR 8), unlike an opset newer than the IR version, which only warns.
+  void CheckElemTypeIr(ir::DataType t, absl::FunctionRef<std::string()> what) {
+    const int64_t ir = model_.ir_version();
+    const int64_t need = ir::IrVersionForDataType(t);
+    if (ir <= 0 || ir >= need) return;
+    Error(absl::StrCat(what(), ": element type ", ir::DataTypeName(t), " needs IR version >= ", need,
+                       " (the model has ", ir, ")"));
+  }
+
+  // The element types anywhere in a type (a type proto attribute's).
+  void CheckTypeElemIr(const ir::Type& t, absl::FunctionRef<std::string()> what) {
+    using K = ir::Type::Kind;
+    if (t.kind() == K::kTensor || t.kind() == K::kSparseTensor || t.kind() == K::kMap) {
+      CheckElemTypeIr(t.elem_type(), what);
+    }
+    if (t.has_inner()) CheckTypeElemIr(t.inner(), what);
+  }
+
   // --- Nodes ---------------------------------------------------------------------------------------
 
   void CheckNode(const ir::Node& n, const Where& where, const Scope& scope) {
@@ -402,6 +429,7 @@ class Checker {
       }
       CheckAttribute(attrs[i], where, scope);
     }
+    CheckImpliedOutputTypeIr(n, where);
 
     const std::string domain = DomainName(n.domain());
     const std::optional<int64_t> version = ir::FindOpsetVersion(*scope.opsets, n.domain());
@@ -447,6 +475,57 @@ class Checker {
     CheckNodeAgainstSchema(n, **schema, node_options, &problems);
     CheckControlFlowNode(n, **schema, options_.check_type_constraints, &problems);
     for (const std::string& p : problems) Error(absl::StrCat(where.str(), ": ", p));
+    if (schema::inference::UsesLegacyBroadcast(n.op_type(), (*schema)->since_version())) {
+      WarnLegacyExpansion(n, where);
+    }
+  }
+
+  // Before opset 7, B of broadcast=1 with size-1 dims where A has others ("1-dim expansion doesn't
+  // work yet"): accepted, as ONNX's checker does, and read as numpy reads it (legacy_broadcast.h);
+  // a warning says so where the declared shapes show it. Shapes that break the rule otherwise are
+  // left to the interpreter and the converter, which refuse them (ONNX's checker does not look).
+  void WarnLegacyExpansion(const ir::Node& n, const Where& where) {
+    const ir::Attribute* broadcast = n.FindAttribute("broadcast");
+    if (broadcast == nullptr || broadcast->is_reference() || broadcast->kind() != ir::AttributeKind::kInt ||
+        broadcast->i == 0 || n.num_inputs() < 2 || !n.has_input(0) || !n.has_input(1)) {
+      return;
+    }
+    const ir::Type& ta = n.input(0)->type();
+    const ir::Type& tb = n.input(1)->type();
+    if (ta.kind() != ir::Type::Kind::kTensor || tb.kind() != ir::Type::Kind::kTensor || !ta.shape().has_value() ||
+        !tb.shape().has_value()) {
+      return;
+    }
+    std::optional<int64_t> axis;
+    if (const ir::Attribute* a = n.FindAttribute("axis");
+        a != nullptr && !a->is_reference() && a->kind() == ir::AttributeKind::kInt) {
+      axis = a->i;
+    }
+    std::vector<int64_t> expanded;
+    if (!schema::inference::LegacyBroadcastShape(*ta.shape(), *tb.shape(), true, axis, &expanded).ok() ||
+        expanded.empty()) {
+      return;
+    }
+    Warning(absl::StrCat(where.str(), ": ",
+                         schema::inference::DescribeLegacyExpansion(*ta.shape(), *tb.shape(), expanded)));
+  }
+
+  // The element type an attribute gives output 0 (Cast's `to`, RandomNormal's `dtype`, ...), where the
+  // output does not declare one (a declared one is checked with the value). Constant's and
+  // ConstantOfShape's come from tensors, checked as attributes.
+  void CheckImpliedOutputTypeIr(const ir::Node& n, const Where& where) {
+    if (n.num_outputs() == 0 || n.output(0)->is_omitted() || n.op_type() == "Constant" ||
+        n.op_type() == "ConstantOfShape") {
+      return;
+    }
+    const ir::Type& declared = n.output(0)->type();
+    if ((declared.is_tensor() || declared.kind() == ir::Type::Kind::kSparseTensor) &&
+        declared.elem_type() != ir::DataType::kUndefined) {
+      return;
+    }
+    if (std::optional<ir::DataType> t = ImpliedOutputElemType(n)) {
+      CheckElemTypeIr(*t, [&] { return absl::StrCat(where.str(), ": output 0, as the node's attributes type it"); });
+    }
   }
 
   // ONNX's check_opset_compatibility: an op of a function body must mean the same under the
@@ -488,18 +567,31 @@ class Checker {
     switch (a.kind()) {
       case ir::AttributeKind::kTensor:
         CheckTensor(a.t, what(), &problems);
+        CheckElemTypeIr(a.t->data_type(), what);
         break;
       case ir::AttributeKind::kTensors:
         for (size_t i = 0; i < a.tensors.size(); ++i) {
           CheckTensor(a.tensors[i], absl::StrCat(what(), " tensor ", i), &problems);
+          CheckElemTypeIr(a.tensors[i].data_type(), [&] { return absl::StrCat(what(), " tensor ", i); });
         }
         break;
       case ir::AttributeKind::kSparseTensor:
         CheckSparseTensor(a.sparse_tensor, what(), &problems);
+        CheckElemTypeIr(a.sparse_tensor->values.data_type(), what);
         break;
       case ir::AttributeKind::kSparseTensors:
         for (size_t i = 0; i < a.sparse_tensors.size(); ++i) {
           CheckSparseTensor(a.sparse_tensors[i], absl::StrCat(what(), " tensor ", i), &problems);
+          CheckElemTypeIr(a.sparse_tensors[i].values.data_type(),
+                          [&] { return absl::StrCat(what(), " tensor ", i); });
+        }
+        break;
+      case ir::AttributeKind::kTypeProto:
+        CheckTypeElemIr(*a.tp, what);
+        break;
+      case ir::AttributeKind::kTypeProtos:
+        for (size_t i = 0; i < a.type_protos.size(); ++i) {
+          CheckTypeElemIr(a.type_protos[i], [&] { return absl::StrCat(what(), " type ", i); });
         }
         break;
       case ir::AttributeKind::kGraph:

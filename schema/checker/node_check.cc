@@ -101,42 +101,6 @@ std::string Actual(std::string_view dir, size_t i, const FormalParameter& f, con
   return absl::StrCat(Sv(dir), " ", i, " '", f.name, "' (value '", v.name(), "')");
 }
 
-// The element type some operators' output 0 gets from an attribute.
-std::optional<ir::DataType> ImpliedOutputElemType(const ir::Node& node) {
-  if (!node.is_onnx_domain()) return std::nullopt;
-  const std::string& op = node.op_type();
-  auto int_attr = [&](const char* name) -> std::optional<int64_t> {
-    const ir::Attribute* a = node.FindAttribute(name);
-    if (a == nullptr || a->is_reference() || a->kind() != ir::AttributeKind::kInt) return std::nullopt;
-    return a->i;
-  };
-  if (op == "Cast") {
-    if (auto to = int_attr("to")) return static_cast<ir::DataType>(*to);
-  } else if (op == "Constant") {
-    for (const ir::Attribute& a : node.attributes()) {
-      if (a.is_reference()) continue;
-      if (a.name() == "value") return a.t->data_type();
-      if (a.name() == "sparse_value") return a.sparse_tensor->values.data_type();
-      if (a.name() == "value_float" || a.name() == "value_floats") return ir::DataType::kFloat;
-      if (a.name() == "value_int" || a.name() == "value_ints") return ir::DataType::kInt64;
-      if (a.name() == "value_string" || a.name() == "value_strings") return ir::DataType::kString;
-    }
-  } else if (op == "ConstantOfShape") {
-    const ir::Attribute* a = node.FindAttribute("value");
-    if (a == nullptr) return ir::DataType::kFloat;
-    if (!a->is_reference()) return a->t->data_type();
-  } else if (op == "RandomNormal" || op == "RandomUniform") {
-    return static_cast<ir::DataType>(int_attr("dtype").value_or(1));
-  } else if (op == "Multinomial") {
-    return static_cast<ir::DataType>(int_attr("dtype").value_or(6));
-  } else if (op == "EyeLike" || op == "RandomNormalLike" || op == "RandomUniformLike" || op == "Bernoulli") {
-    if (auto d = int_attr("dtype")) return static_cast<ir::DataType>(*d);
-  } else if (op == "QuantizeLinear" || op == "DequantizeLinear") {
-    if (auto d = int_attr("output_dtype"); d.has_value() && *d != 0) return static_cast<ir::DataType>(*d);
-  }
-  return std::nullopt;
-}
-
 void CheckTypes(const ir::Node& node, const OpSchema& schema, const NodeCheckOptions& options,
                 std::vector<std::string>* problems) {
   absl::InlinedVector<Binding, 4> bound;  // an operator has a few constraints
@@ -198,6 +162,41 @@ void CheckTypes(const ir::Node& node, const OpSchema& schema, const NodeCheckOpt
 }
 
 }  // namespace
+
+std::optional<ir::DataType> ImpliedOutputElemType(const ir::Node& node) {
+  if (!node.is_onnx_domain()) return std::nullopt;
+  const std::string& op = node.op_type();
+  auto int_attr = [&](const char* name) -> std::optional<int64_t> {
+    const ir::Attribute* a = node.FindAttribute(name);
+    if (a == nullptr || a->is_reference() || a->kind() != ir::AttributeKind::kInt) return std::nullopt;
+    return a->i;
+  };
+  if (op == "Cast") {
+    if (auto to = int_attr("to")) return static_cast<ir::DataType>(*to);
+  } else if (op == "Constant") {
+    for (const ir::Attribute& a : node.attributes()) {
+      if (a.is_reference()) continue;
+      if (a.name() == "value") return a.t->data_type();
+      if (a.name() == "sparse_value") return a.sparse_tensor->values.data_type();
+      if (a.name() == "value_float" || a.name() == "value_floats") return ir::DataType::kFloat;
+      if (a.name() == "value_int" || a.name() == "value_ints") return ir::DataType::kInt64;
+      if (a.name() == "value_string" || a.name() == "value_strings") return ir::DataType::kString;
+    }
+  } else if (op == "ConstantOfShape") {
+    const ir::Attribute* a = node.FindAttribute("value");
+    if (a == nullptr) return ir::DataType::kFloat;
+    if (!a->is_reference()) return a->t->data_type();
+  } else if (op == "RandomNormal" || op == "RandomUniform") {
+    return static_cast<ir::DataType>(int_attr("dtype").value_or(1));
+  } else if (op == "Multinomial") {
+    return static_cast<ir::DataType>(int_attr("dtype").value_or(6));
+  } else if (op == "EyeLike" || op == "RandomNormalLike" || op == "RandomUniformLike" || op == "Bernoulli") {
+    if (auto d = int_attr("dtype")) return static_cast<ir::DataType>(*d);
+  } else if (op == "QuantizeLinear" || op == "DequantizeLinear") {
+    if (auto d = int_attr("output_dtype"); d.has_value() && *d != 0) return static_cast<ir::DataType>(*d);
+  }
+  return std::nullopt;
+}
 
 std::string ArityRange(int min, int max) {
   if (min == max) return absl::StrCat("exactly ", min);

@@ -7,6 +7,7 @@
 #define ONNX_OPT_SCHEMA_CHECKER_NODE_CHECK_H_
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,10 @@ struct NodeCheckOptions {
 // Appends one message per problem (without the node's location, which the caller adds).
 void CheckNodeAgainstSchema(const ir::Node& node, const OpSchema& schema, const NodeCheckOptions& options,
                             std::vector<std::string>* problems);
+
+// The element type an ai.onnx node's output 0 gets from an attribute (Cast's `to`, Constant's value,
+// RandomNormal's `dtype`, QuantizeLinear's `output_dtype`, ...), when it has one.
+std::optional<ir::DataType> ImpliedOutputElemType(const ir::Node& node);
 
 // "exactly 2", "1 to 3", "at least 1": how messages state an arity range.
 std::string ArityRange(int min, int max);

@@ -4,6 +4,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 
 namespace onnx_opt::schema::inference {
 namespace {
@@ -18,9 +19,11 @@ bool SurelyEqual(const ir::Dim& a, const ir::Dim& b) {
   return a.is_symbolic() && b.is_symbolic() && a.symbol() == b.symbol();
 }
 
+bool IsOne(const ir::Dim& d) { return d.is_known() && d.value() == 1; }
+
 bool SurelyOneElement(const ir::Shape& s) {
   for (const ir::Dim& d : s.dims()) {
-    if (!d.is_known() || d.value() != 1) return false;
+    if (!IsOne(d)) return false;
   }
   return true;
 }
@@ -28,7 +31,9 @@ bool SurelyOneElement(const ir::Shape& s) {
 }  // namespace
 
 absl::StatusOr<ir::Shape> LegacyBroadcastShape(const ir::Shape& a, const ir::Shape& b, bool broadcast,
-                                              std::optional<int64_t> axis) {
+                                              std::optional<int64_t> axis,
+                                              std::vector<int64_t>* expanded_axes) {
+  if (expanded_axes != nullptr) expanded_axes->clear();
   const int64_t ra = static_cast<int64_t>(a.rank()), rb = static_cast<int64_t>(b.rank());
   if (!broadcast) {
     bool same = ra == rb;
@@ -55,16 +60,39 @@ absl::StatusOr<ir::Shape> LegacyBroadcastShape(const ir::Shape& a, const ir::Sha
                                                    ir::ShapeToString(a), " for B of shape ",
                                                    ir::ShapeToString(b)));
   }
+  std::vector<int64_t> expanded;
   for (int64_t i = 0; i < rb; ++i) {
-    if (Conflict(a.dim(start + i), b.dim(i))) {
+    const ir::Dim& da = a.dim(start + i);
+    const ir::Dim& db = b.dim(i);
+    if (IsOne(db)) {
+      if (!IsOne(da)) expanded.push_back(start + i);  // numpy's reading (see the header)
+    } else if (Conflict(da, db)) {
       return absl::InvalidArgumentError(absl::StrCat(
           "B of shape ", ir::ShapeToString(b), " does not match the dims of A of shape ",
           ir::ShapeToString(a), " from axis ", start,
-          " (before opset 7, B's dims must equal a run of A's, or B must have one element)"));
+          " (before opset 7, B's dims must equal a run of A's or be 1, or B must have one element)"));
     }
-    aligned[start + i] = b.dim(i);
+    aligned[start + i] = db;
   }
+  if (expanded_axes != nullptr) *expanded_axes = std::move(expanded);
   return ir::Shape(aligned);
+}
+
+bool UsesLegacyBroadcast(std::string_view op_type, int since_version) {
+  if (since_version >= 7) return false;
+  for (std::string_view op : {"Add", "Sub", "Mul", "Div", "Pow", "And", "Or", "Xor", "Equal", "Greater", "Less"}) {
+    if (op == op_type) return true;
+  }
+  return false;
+}
+
+std::string DescribeLegacyExpansion(const ir::Shape& a, const ir::Shape& b,
+                                    const std::vector<int64_t>& expanded_axes) {
+  return absl::StrCat("B of shape ", ir::ShapeToString(b), " has size 1 where A of shape ", ir::ShapeToString(a),
+                      expanded_axes.size() == 1 ? " does not (axis " : " does not (axes ",
+                      absl::StrJoin(expanded_axes, ", "),
+                      "): read as numpy broadcasting reads it, as the exporters meant (the legacy rule "
+                      "says \"1-dim expansion doesn't work yet\")");
 }
 
 std::optional<ir::Shape> LegacyPReluSlopeShape(const ir::Shape& x, const ir::Shape& slope) {

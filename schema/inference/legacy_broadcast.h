@@ -10,6 +10,9 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "ir/type.h"
@@ -24,8 +27,24 @@ namespace onnx_opt::schema::inference {
 // yet." Without `broadcast`, B must have A's shape ("it should be of the same size"); it is then
 // returned as it is. A negative axis counts from the end of A. Dims that are not known are taken to
 // match; an InvalidArgument error says which dims do not.
+//
+// "1-dim expansion doesn't work yet" said what the implementations of the time lacked, not what the
+// models meant: exporters wrote B of shape [2,1] or [1,3] against A of shape [2,3], and the outputs
+// ONNX stored for such models are numpy's. So a size-1 dim of B within the run is read as numpy
+// reads it, expanded over A's dim; `expanded_axes`, when given, receives the axes of A where that
+// happens (A's dim is not known to be 1), for a warning.
 absl::StatusOr<ir::Shape> LegacyBroadcastShape(const ir::Shape& a, const ir::Shape& b, bool broadcast,
-                                              std::optional<int64_t> axis);
+                                              std::optional<int64_t> axis,
+                                              std::vector<int64_t>* expanded_axes = nullptr);
+
+// True for the operators whose version in force at `since_version` broadcasts by the rule above
+// (Add, Sub, Mul, Div, Pow, And, Or, Xor, Equal, Greater, Less before opset 7).
+bool UsesLegacyBroadcast(std::string_view op_type, int since_version);
+
+// What a warning says about a node whose B is expanded over `expanded_axes` of A (from
+// LegacyBroadcastShape): "B of shape [2,1] has size 1 where A of shape [2,3] has 3 (axis 1) ...".
+std::string DescribeLegacyExpansion(const ir::Shape& a, const ir::Shape& b,
+                                    const std::vector<int64_t>& expanded_axes);
 
 // The slope of PRelu-1/6 ("If Slope is of size 1, the value is shared across different channels";
 // otherwise one value per channel, as in Caffe2's PRelu, which these versions describe): the shape

@@ -42,9 +42,46 @@ TEST(LegacyBroadcastShapeTest, RefusesWhatTheRuleDoesNotAllow) {
             "error: without broadcast=1 the inputs must have the same shape before opset 7; A is [2,3] and B is [3]");
   EXPECT_EQ(Aligned(S({2, 3}), S({2, 3}), false, std::nullopt), "[2,3]");
   EXPECT_NE(Aligned(S({2, 3}), S({3}), true, 0).find("does not match"), std::string::npos);
-  EXPECT_NE(Aligned(S({2, 3, 4}), S({3, 1}), true, 1).find("does not match"), std::string::npos);
+  EXPECT_NE(Aligned(S({2, 3, 4}), S({3, 2}), true, 1).find("does not match"), std::string::npos);
+  EXPECT_NE(Aligned(S({1, 3}), S({2, 3}), true, std::nullopt).find("does not match"), std::string::npos);  // only B broadcasts
   EXPECT_NE(Aligned(S({2, 3}), S({3}), true, 2).find("leaves no room"), std::string::npos);
   EXPECT_NE(Aligned(S({3}), S({2, 3}), true, std::nullopt).find("higher rank"), std::string::npos);
+}
+
+// "1-dim expansion doesn't work yet", said the opset-6 text; exporters wrote such models anyway and
+// ONNX's stored outputs for them are numpy's, so a size-1 dim of B expands, and the caller learns where.
+std::string Expanded(const Shape& a, const Shape& b, std::optional<int64_t> axis) {
+  std::vector<int64_t> axes = {-1};  // overwritten
+  absl::StatusOr<Shape> s = LegacyBroadcastShape(a, b, true, axis, &axes);
+  if (!s.ok()) return std::string("error: ") + std::string(s.status().message());
+  std::string out = ir::ShapeToString(*s) + " expanded at";
+  for (int64_t x : axes) out += " " + std::to_string(x);
+  return out;
+}
+
+TEST(LegacyBroadcastShapeTest, SizeOneDimsOfBExpandAsInNumpy) {
+  EXPECT_EQ(Expanded(S({2, 3}), S({2, 1}), std::nullopt), "[2,1] expanded at 1");
+  EXPECT_EQ(Expanded(S({2, 3}), S({1, 3}), std::nullopt), "[1,3] expanded at 0");
+  EXPECT_EQ(Expanded(S({2, 3, 4}), S({3, 1}), 1), "[1,3,1] expanded at 2");
+  EXPECT_EQ(Expanded(S({2, 3, 4, 5}), S({1, 4, 1}), -3), "[1,1,4,1] expanded at 1 3");
+  // Nothing expands where A's dim is 1 too, or where B follows the rule.
+  EXPECT_EQ(Expanded(S({2, 1}), S({2, 1}), std::nullopt), "[2,1] expanded at");
+  EXPECT_EQ(Expanded(S({2, 3}), S({3}), std::nullopt), "[1,3] expanded at");
+  EXPECT_EQ(Expanded(S({2, 3}), S({1, 1}), std::nullopt), "[1,1] expanded at");  // one element
+  // A's unknown and symbolic dims may be other than 1: they count.
+  EXPECT_EQ(Expanded(Shape({Dim::Symbolic("N"), Dim::Known(3)}), S({1, 3}), std::nullopt), "[1,3] expanded at 0");
+  EXPECT_EQ(DescribeLegacyExpansion(S({2, 3}), S({2, 1}), {1}),
+            "B of shape [2,1] has size 1 where A of shape [2,3] does not (axis 1): read as numpy broadcasting "
+            "reads it, as the exporters meant (the legacy rule says \"1-dim expansion doesn't work yet\")");
+}
+
+TEST(LegacyBroadcastShapeTest, OperatorsThatUseIt) {
+  EXPECT_TRUE(UsesLegacyBroadcast("Add", 6));
+  EXPECT_TRUE(UsesLegacyBroadcast("Xor", 1));
+  EXPECT_FALSE(UsesLegacyBroadcast("Add", 7));
+  EXPECT_FALSE(UsesLegacyBroadcast("PRelu", 6));  // a rule of its own
+  EXPECT_FALSE(UsesLegacyBroadcast("Gemm", 6));
+  EXPECT_FALSE(UsesLegacyBroadcast("Sum", 6));
 }
 
 TEST(LegacyPReluSlopeShapeTest, OneValuePerChannel) {
@@ -88,6 +125,12 @@ TEST(LegacyBroadcastInferenceTest, OutputHasAsShape) {
               "tensor(bool)[2,2,2]")
         << op;
   }
+  // B's size-1 dims expand over A's (numpy's reading): Y still has A's shape.
+  EXPECT_EQ(TypeOf("g (float[2,3] A, float[2,1] B) => (Y) { Y = Add<broadcast = 1>(A, B) }", "Y", 6),
+            "tensor(float)[2,3]");
+  EXPECT_EQ(TypeOf("g (float[N,3,4] A, float[3,1] B) => (Y) { Y = Mul<broadcast = 1, axis = 1>(A, B) }", "Y", 6),
+            "tensor(float)[N,3,4]");
+  EXPECT_EQ(WarningsOf("g (float[2,3] A, float[1,3] B) => (Y) { Y = Sub<broadcast = 1>(A, B) }", 6), "");
   // Without broadcast the shapes are equal, so B tells A's unknown dims.
   EXPECT_EQ(TypeOf("g (float[N,?] A, float[N,3] B) => (Y) { Y = Add(A, B) }", "Y", 6), "tensor(float)[N,3]");
 }

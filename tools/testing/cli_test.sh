@@ -47,6 +47,15 @@ expect_message escaping_external_data "leaves the model folder"
 expect_message truncated "cannot parse"
 expect_message two_value_attribute "attribute 'alpha' carries 2 values (fields f, i); an attribute holds exactly one"
 expect_message if_output_count "then_branch 'then_branch_g' produces 2 outputs but the node has 1 output"
+# float8 in an IR 8 model: refused (onnxruntime refuses it too), after the warning that opset 19 is
+# newer than IR 8 (which alone would pass).
+f8="$work/float8_at_ir8.onnx"
+"$check" "$f8" >/dev/null 2>"$work/f8.err"; rc=$?
+[ "$rc" -eq 1 ] || fail "onnx-check float8 at IR 8: exit $rc, expected 1"
+grep -q "^$f8: error: graph 'g': input 'X': element type float8e4m3fn needs IR version >= 9 (the model has 8)$" "$work/f8.err" ||
+  fail "onnx-check float8 at IR 8: $(cat "$work/f8.err")"
+"$convert" "$f8" -o "$work/f8.out.onnx" --opset=21 2>"$work/f8c.err"; rc=$?
+[ "$rc" -eq 1 ] && [ ! -e "$work/f8.out.onnx" ] || fail "onnx-convert float8 at IR 8: exit $rc: $(cat "$work/f8c.err")"
 # Both branches are wrong: one line saying so, or with --all-errors a line per error, all on stderr.
 grep -q "(and 1 more)$" "$work/if_output_count.check.err" || fail "onnx-check: $(cat "$work/if_output_count.check.err")"
 "$check" --all-errors "$work/if_output_count.onnx" >"$work/all.out" 2>"$work/all.err"; rc=$?
@@ -213,6 +222,31 @@ grep -q "^ir_version 3: 1 new initializer listed as graph inputs$" "$work/loop1.
 "$opt" "$work/loop1.onnx" -o "$work/loop2.onnx" --verify 2>"$work/loop2.err" || fail "onnx-opt on its IR 3 Loop output: $(cat "$work/loop2.err")"
 "$check" "$work/loop1.onnx" "$work/loop2.onnx" 2>/dev/null | grep -c ": ok$" | grep -qx 2 || fail "optimized IR 3 Loop not ok"
 "$convert" "$work/loop1.onnx" -o "$work/loop13.onnx" --opset=13 --verify 2>/dev/null || fail "onnx-convert of the optimized IR 3 Loop"
+# Caffe2-style IR 3 models at opset 9 (weights listed before the data input, Dropout-7 with its mask
+# unused, read, or a graph output too) convert to 21 and back to 9, valid at each end. (Running them
+# on input files needs the IR 3 input binding of onnx-run and --verify, another change.)
+for m in ir3_dropout ir3_dropout_mask_used ir3_dropout_mask_output; do
+  "$convert" "$work/$m.onnx" -o "$work/${m}_21.onnx" --opset=21 2>"$work/${m}_21.err" ||
+    fail "onnx-convert --opset=21 $m: $(cat "$work/${m}_21.err")"
+  "$convert" "$work/${m}_21.onnx" -o "$work/${m}_9.onnx" --opset=9 2>"$work/${m}_9.err" ||
+    fail "onnx-convert --opset=9 $m: $(cat "$work/${m}_9.err")"
+  "$check" "$work/${m}_21.onnx" "$work/${m}_9.onnx" 2>/dev/null | grep -c ": ok$" | grep -qx 2 || fail "converted $m not ok"
+done
+# Opset-6 Add/Mul with size-1 broadcast dims: run and converted with numpy's reading, and said: by the
+# checker for the Add (its shapes are declared), by the conversion for the Mul (inferred).
+legacy="$work/opset6_size1_broadcast.onnx"
+"$check" "$legacy" >/dev/null 2>"$work/legacy.err" || fail "onnx-check refused the opset-6 size-1 broadcast: $(cat "$work/legacy.err")"
+grep -q "^$legacy: warning: graph 'legacy', node 0 (Add): B of shape \[2,1\] has size 1 where A of shape \[2,3\] does not" \
+  "$work/legacy.err" || fail "onnx-check: no warning for the size-1 broadcast: $(cat "$work/legacy.err")"
+"$run" "$legacy" --seed 5 --outputs "$work/legacy_run" 2>"$work/legacy_run.err" || fail "onnx-run opset-6 size-1 broadcast: $(cat "$work/legacy_run.err")"
+"$convert" "$legacy" -o "$work/legacy21.onnx" --opset=21 --verify 2>"$work/legacy21.err" ||
+  fail "onnx-convert --opset=21 of the opset-6 size-1 broadcast: $(cat "$work/legacy21.err")"
+grep -q "^onnx-convert: warning: node producing 'y' (Mul), Mul-6 -> Mul-7: B of shape \[1,3\]" "$work/legacy21.err" ||
+  fail "onnx-convert: no warning for the Mul: $(cat "$work/legacy21.err")"
+"$run" "$work/legacy21.onnx" --seed 5 --outputs "$work/legacy21_run" 2>/dev/null &&
+  cmp -s "$work/legacy_run/output_0.pb" "$work/legacy21_run/output_0.pb" || fail "opset-6 size-1 broadcast: outputs differ at 21"
+"$convert" "$work/legacy21.onnx" -o "$work/legacy6.onnx" --opset=6 --verify 2>"$work/legacy6.err" ||
+  fail "onnx-convert back to 6: $(cat "$work/legacy6.err")"
 
 if [ "$failures" -ne 0 ]; then
   echo "$failures check(s) failed"

@@ -1,7 +1,7 @@
 // Writes hostile and broken models into a folder, for the command-line tools' test:
 //   truncated.onnx random.onnx cycle.onnx undefined_input.onnx duplicate_output.onnx
 //   deep_nesting.onnx huge_dims.onnx escaping_external_data.onnx two_value_attribute.onnx
-//   if_output_count.onnx
+//   if_output_count.onnx float8_at_ir8.onnx
 // Usage: make_bad_models VALID_MODEL OUTPUT_DIR
 #include <fstream>
 #include <iostream>
@@ -170,6 +170,19 @@ int main(int argc, char** argv) {
       b->add_output()->set_name(std::string(branch) + "_b");
     }
     Write(dir + "/if_output_count.onnx", m.SerializeAsString());
+  }
+  {
+    // A float8 input in an IR 8 model (float8 came with IR 9), at opset 19 where Cast takes it.
+    onnx::ModelProto m = Base();
+    m.mutable_opset_import(0)->set_version(19);
+    onnx::GraphProto* g = m.mutable_graph();
+    g->mutable_input(0)->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::FLOAT8E4M3FN);
+    AddNode(g, "Cast", "X", "Y");
+    auto* to = g->mutable_node(0)->add_attribute();
+    to->set_name("to");
+    to->set_type(onnx::AttributeProto::INT);
+    to->set_i(onnx::TensorProto::FLOAT);
+    Write(dir + "/float8_at_ir8.onnx", m.SerializeAsString());
   }
   return 0;
 }

@@ -65,10 +65,45 @@ loop (int64 n, bool c, float[2] x) => (float[2] y, float[?,2] ys) {
 })";
 }
 
+// As Caffe2 exported the zoo CNNs (DenseNet-121, SqueezeNet, VGG-19, Inception-v1): IR 3 at opset 9,
+// the weights listed as graph inputs before the data input, and a Dropout-7 (no is_test) with its
+// second output, the mask, which has the data's type before opset 10. `mask`: "unused" (nothing
+// reads it, as in the zoo models), "used" (a Mul reads it) or "output" (read and a graph output too).
+std::string Ir3Dropout(const std::string& mask) {
+  const bool used = mask != "unused";
+  const bool output = mask == "output";
+  return absl::StrCat(R"(<ir_version: 3, opset_import: ["" : 9], producer_name: "hand-made">
+dropout (float[2,1,3,3] conv_w = )", Weights(18, 5), R"(,
+         float[2] conv_b = )", Weights(2, 6), R"(,
+         float[1,1,4,4] data_0)
+  => (float[1,2,4,4] y)", output ? ", float[1,2,4,4] mask" : "", R"() {
+  c = Conv<kernel_shape = [3, 3], pads = [1, 1, 1, 1]>(data_0, conv_w, conv_b)
+  )", used ? "d" : "y", R"(, mask = Dropout<ratio = 0.5>(c)
+)", used ? "  y = Mul(d, mask)\n" : "", "}");
+}
+
+// Opset 6 with B's size-1 dims broadcast over A's, which the opset-6 text said "doesn't work yet"
+// but exporters wrote: a column [2,1] added to a [2,3] input, then the sum times a row [1,3] (the
+// sum's shape known only to inference).
+std::string Opset6SizeOneBroadcast() {
+  return R"(<ir_version: 3, opset_import: ["" : 6]>
+legacy (float[2,3] a, float[2,1] col, float[1,3] row) => (float[2,3] y) {
+  s = Add<broadcast = 1>(a, col)
+  y = Mul<broadcast = 1>(s, row)
+})";
+}
+
 }  // namespace
 
 std::vector<ModelText> OldIrModels() {
-  return {{"ir3_cnn", Ir3Cnn()}, {"ir3_fold", FoldChain(3)}, {"ir4_fold", FoldChain(4)}, {"ir3_loop", Ir3Loop()}};
+  return {{"ir3_cnn", Ir3Cnn()},
+          {"ir3_fold", FoldChain(3)},
+          {"ir4_fold", FoldChain(4)},
+          {"ir3_loop", Ir3Loop()},
+          {"ir3_dropout", Ir3Dropout("unused")},
+          {"ir3_dropout_mask_used", Ir3Dropout("used")},
+          {"ir3_dropout_mask_output", Ir3Dropout("output")},
+          {"opset6_size1_broadcast", Opset6SizeOneBroadcast()}};
 }
 
 }  // namespace onnx_opt::tools::testing

@@ -131,5 +131,12 @@ TEST(OldIrPipeline, Ir3LoopBodyConstantFollowsTheLoopInputs) {
   ExpectEquivalent(*r.original, *r.written);
 }
 
+TEST(OldIrPipeline, Opset6SizeOneBroadcastKeepsItsReading) {
+  Optimized r = OptimizeAndReload("opset6_size1_broadcast");
+  ASSERT_NE(r.written, nullptr);
+  EXPECT_EQ(r.written->ir_version(), 3);
+  ExpectEquivalent(*r.original, *r.written);
+}
+
 }  // namespace
 }  // namespace onnx_opt::tools::testing
