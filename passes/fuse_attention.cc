@@ -18,6 +18,16 @@
 // square root); the mask (an Add operand) has the scores' element type and broadcasts to the
 // scores without changing them, with its last dim that of the keys (Attention pads a shorter one
 // with -inf instead of broadcasting it).
+//
+// The mask is written in a form onnxruntime runs too. Its Attention-23 kernel (1.30, CPU) takes
+// only masks of rank 2, 3 or 4 whose second-to-last dim is the query length Sq itself, not 1
+// broadcast to it ([Sq,Skv], [1|H,Sq,Skv], [1|B,1|H,Sq,Skv]; measured by tools/ort_interop). So
+// a mask of rank 1, or with 1 there (a BERT key-padding mask [B,1,1,Skv], a [1,Skv] row), goes
+// through an Expand to Sq rows first: [Sq,Skv] from rank 1, the same rank with Sq at -2 otherwise.
+// Sq comes from a constant when it is known; else from the mask's own last dim when Sq is Skv
+// (self-attention: the same Expand then serves every layer and cse merges them), else from the
+// queries' input before their split into heads, else from Q.
+#include <algorithm>
 #include <cmath>
 #include <optional>
 #include <string>
@@ -67,6 +77,87 @@ bool MaskFits(const ir::Shape& mask, const std::vector<ir::Dim>& scores) {
     if (!SameDim(mask.dim(i), want) && (last || !IsOne(mask.dim(i)))) return false;
   }
   return true;
+}
+
+// Nodes and initializers added for a replacement, removed again when it does not go ahead.
+struct Added {
+  std::vector<ir::Node*> nodes;
+  std::vector<ir::Value*> initializers;
+
+  absl::Status Undo(ir::Graph& graph) {
+    for (auto it = nodes.rbegin(); it != nodes.rend(); ++it) {
+      (*it)->RemoveAllInputs();
+      if (absl::Status s = graph.Erase(*it); !s.ok()) return s;
+    }
+    return graph.RemoveInitializers(initializers);
+  }
+};
+
+ir::Value* AddNodeBefore(ir::Node& pos, const std::string& op, const std::vector<ir::Value*>& inputs,
+                         const std::string& name, Rewriter& rw, Added& added) {
+  ir::Node* n = rw.graph().InsertBefore(&pos, ir::Node::Create("", op, inputs, {rw.names().Fresh(name)}));
+  added.nodes.push_back(n);
+  return n->output(0);
+}
+
+ir::Value* AddInts(const std::vector<int64_t>& values, const std::string& name, Rewriter& rw, Added& added) {
+  ir::Value* v = rw.AddInitializer(
+      ir::Tensor::FromVector<int64_t>(ir::DataType::kInt64, {static_cast<int64_t>(values.size())}, values), name);
+  added.initializers.push_back(v);
+  return v;
+}
+
+// The [B, S, N*E] value that `q` ([B, N, S, E]) was made from by Transpose(Reshape(x), [0,2,1,3]),
+// when there is one (the split MergeHeads takes into Attention); null otherwise.
+ir::Value* QueriesBeforeSplit(ir::Value* q, Rewriter& rw) {
+  ir::Node* transpose = ProducerOf(q, "Transpose", &rw.graph());
+  if (transpose == nullptr || transpose->GetInts("perm") != std::vector<int64_t>{0, 2, 1, 3}) return nullptr;
+  ir::Node* reshape = ProducerOf(transpose->input(0), "Reshape", &rw.graph());
+  if (reshape == nullptr || !reshape->has_input(0)) return nullptr;
+  const ir::Shape* xs = ShapeOf(reshape->input(0));
+  const ir::Shape* qs = ShapeOf(q);
+  if (xs == nullptr || qs == nullptr || xs->rank() != 3 || !SameDim(xs->dim(1), qs->dim(2))) return nullptr;
+  return reshape->input(0);
+}
+
+// The mask as onnxruntime's kernel takes it (see the top of the file): `mask` itself when its rank
+// is 2 to 4 and its dim -2 is surely Sq, else Expand(mask, target) with Sq rows. New nodes go before
+// `pos` and are listed in `added`.
+ir::Value* MaskWithQueryRows(ir::Value* mask, ir::Value* q, ir::Node& pos, Rewriter& rw, Added& added) {
+  const ir::Shape& ms = *ShapeOf(mask);
+  const ir::Dim& sq = ShapeOf(q)->dim(2);
+  const size_t rank = ms.rank();
+  if (rank >= 2 && SameDim(ms.dim(rank - 2), sq)) return mask;
+  // The target: [Sq, 1] for rank 1, else 1s with Sq at -2.
+  const size_t target_rank = std::max<size_t>(rank, 2);
+  const std::string base = mask->name() + "_rows";
+  ir::Value* target = nullptr;
+  if (sq.is_known()) {
+    std::vector<int64_t> dims(target_rank, 1);
+    dims[target_rank - 2] = sq.value();
+    target = AddInts(dims, base + "_shape", rw, added);
+  } else {
+    ir::Value* source = mask;
+    int64_t axis = -1;
+    if (!SameDim(ms.dim(rank - 1), sq)) {
+      source = QueriesBeforeSplit(q, rw);
+      axis = 1;
+      if (source == nullptr) {
+        source = q;
+        axis = 2;
+      }
+    }
+    ir::Value* rows = AddNodeBefore(pos, "Shape", {source}, base + "_count", rw, added);
+    rows->producer()->SetAttribute(ir::Attribute::Int("start", axis));
+    if (axis != -1) rows->producer()->SetAttribute(ir::Attribute::Int("end", axis + 1));
+    std::vector<ir::Value*> parts;
+    if (target_rank > 2) parts.push_back(AddInts(std::vector<int64_t>(target_rank - 2, 1), base + "_ones", rw, added));
+    parts.push_back(rows);
+    parts.push_back(AddInts({1}, base + "_one", rw, added));
+    target = AddNodeBefore(pos, "Concat", parts, base + "_shape", rw, added);
+    target->producer()->SetAttribute(ir::Attribute::Int("axis", 0));
+  }
+  return AddNodeBefore(pos, "Expand", {mask, target}, base, rw, added);
 }
 
 // The permutation of a Transpose (reversed axes when not given).
@@ -134,23 +225,18 @@ absl::StatusOr<int64_t> MatchAndRewrite(ir::Node& matmul, Rewriter& rw) {
       rw.Track(kt_transpose);
     }
   }
+  Added added;
   ir::Value* k = k_source;
-  ir::Node* new_transpose = nullptr;
   if (perm != std::vector<int64_t>{0, 1, 2, 3}) {
-    new_transpose = rw.graph().InsertBefore(
-        &matmul, ir::Node::Create("", "Transpose", {k_source}, {rw.names().Fresh(kt->name() + "_keys")}));
-    new_transpose->SetAttribute(ir::Attribute::Ints("perm", perm));
-    k = new_transpose->output(0);
+    k = AddNodeBefore(matmul, "Transpose", {k_source}, kt->name() + "_keys", rw, added);
+    k->producer()->SetAttribute(ir::Attribute::Ints("perm", perm));
   }
   std::vector<ir::Value*> inputs = {q, k, v};
-  if (mask != nullptr) inputs.push_back(mask);
+  if (mask != nullptr) inputs.push_back(MaskWithQueryRows(mask, q, matmul, rw, added));
   absl::StatusOr<ir::Node*> fused = rw.ReplaceWithNode(matmul, "Attention", inputs, "_attention");
   if (!fused.ok()) return fused.status();
   if (*fused == nullptr) {
-    if (new_transpose != nullptr) {
-      new_transpose->RemoveAllInputs();
-      if (absl::Status s = rw.graph().Erase(new_transpose); !s.ok()) return s;
-    }
+    if (absl::Status s = added.Undo(rw.graph()); !s.ok()) return s;
     return 0;
   }
   (*fused)->SetAttribute(ir::Attribute::Float("scale", static_cast<float>(scale)));
