@@ -246,6 +246,41 @@ TEST(FuseAttentionTest, CrossAttentionMaskRowsFromTheQueriesBeforeTheirSplit) {
   EXPECT_OK(ExpectSameOutputs(*run->before, *run->after, options));
 }
 
+TEST(FuseAttentionTest, MaskRowsFromQAndFromAConstant) {
+  // Queries given as [2,2,T,4] (no split to look through): Shape(Q)[2]. A known Sq: a constant target,
+  // [Sq, 1] for a rank-1 mask.
+  auto run = RunPipelineOnText(R"(
+    <ir_version: 10, opset_import: ["" : 23]>
+    g (float[2,2,T,4] Q, float[2,2,S,4] K, float[2,2,S,4] V, float[2,1,1,S] M,
+       float[2,2,3,4] P, float[2,2,5,4] K5, float[2,2,5,4] V5, float[5] R)
+      => (float[2,2,T,4] Y, float[2,2,3,4] Z)
+    {
+      kt = Transpose<perm = [0, 1, 3, 2]>(K)
+      s1 = MatMul(Q, kt)
+      m1 = Add(s1, M)
+      p1 = Softmax(m1)
+      Y = MatMul(p1, V)
+      k5t = Transpose<perm = [0, 1, 3, 2]>(K5)
+      s2 = MatMul(P, k5t)
+      m2 = Add(s2, R)
+      p2 = Softmax(m2)
+      Z = MatMul(p2, V5)
+    })", "infer-shapes,fuse-attention");
+  ASSERT_TRUE(run.ok()) << run.status();
+  EXPECT_THAT(OpTypes(run->after->graph()), Contains("Attention").Times(2));
+  const ir::Node* shape = FindOp(run->after->graph(), "Shape");
+  ASSERT_NE(shape, nullptr);
+  EXPECT_EQ(shape->input(0)->name(), "Q");
+  EXPECT_EQ(shape->GetInt("start", 0), 2);
+  EXPECT_EQ(shape->GetInt("end", 0), 3);
+  const ir::Node* second = run->after->graph().last_node();
+  ASSERT_EQ(second->op_type(), "Attention");
+  EXPECT_THAT(MaskTarget(*second), ElementsAre(3, 1));
+  verify::EquivalenceOptions options;
+  options.dims = {{"T", 3}, {"S", 5}};
+  EXPECT_OK(ExpectSameOutputs(*run->before, *run->after, options));
+}
+
 TEST(FuseAttentionTest, InexactFormsStay) {
   auto run = RunPipelineOnText(R"(
     <ir_version: 10, opset_import: ["" : 23]>
