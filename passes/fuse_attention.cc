@@ -16,17 +16,20 @@
 // the same batch and head dims (MatMul would broadcast them, Attention does not), of one float
 // type; the Softmax is over the last axis; the scale is positive (Attention scales Q and K by its
 // square root); the mask (an Add operand) has the scores' element type and broadcasts to the
-// scores without changing them, with its last dim that of the keys (Attention pads a shorter one
-// with -inf instead of broadcasting it).
+// scores without changing them.
 //
 // The mask is written in a form onnxruntime runs too. Its Attention-23 kernel (1.30, CPU) takes
 // only masks of rank 2, 3 or 4 whose second-to-last dim is the query length Sq itself, not 1
 // broadcast to it ([Sq,Skv], [1|H,Sq,Skv], [1|B,1|H,Sq,Skv]; measured by tools/ort_interop). So
 // a mask of rank 1, or with 1 there (a BERT key-padding mask [B,1,1,Skv], a [1,Skv] row), goes
 // through an Expand to Sq rows first: [Sq,Skv] from rank 1, the same rank with Sq at -2 otherwise.
-// Sq comes from a constant when it is known; else from the mask's own last dim when Sq is Skv
-// (self-attention: the same Expand then serves every layer and cse merges them), else from the
-// queries' input before their split into heads, else from Q.
+// A mask whose last dim is not surely Skv (1, or a dim inference left unknown, as the sequence
+// axis of an exported BERT becomes after its position ids are sliced to the input's length) is
+// expanded to Skv too: Attention pads a shorter mask with -inf instead of broadcasting it, and the
+// original ran only with that dim 1 or Skv. The lengths come from constants when known; else
+// from the mask's own last dim when it is that length (self-attention with a key-padding mask:
+// the same Expand then serves every layer, and cse merges them), else from the value before the
+// split into heads (which MergeHeads then still takes), else from Q or V.
 #include <algorithm>
 #include <cmath>
 #include <optional>
@@ -67,16 +70,21 @@ ValuePattern Scaled(ValuePattern operand, double* mul, double* div) {
                 Op("Div", {operand, AnyConstScalar(div).Where(rank_at_most_4)}).OneUse(), operand});
 }
 
-// The mask broadcasts to `scores` ([B,H,Sq,Skv]) leaving them as they are, its last dim is Skv.
-bool MaskFits(const ir::Shape& mask, const std::vector<ir::Dim>& scores) {
+// The mask broadcasts to `scores` ([B,H,Sq,Skv]) leaving them as they are: each dim but the last is
+// that of the scores or 1. The last may be anything not surely other than Skv or 1 (a run of the
+// original needs it to be one of them, since MatMul(probs, V) takes Skv); *keys_sure says whether
+// it surely is Skv, else the mask is expanded to Skv (Attention pads a shorter mask with -inf
+// instead of broadcasting it).
+bool MaskFits(const ir::Shape& mask, const std::vector<ir::Dim>& scores, bool* keys_sure) {
   if (mask.rank() < 1 || mask.rank() > scores.size()) return false;
   const size_t offset = scores.size() - mask.rank();
-  for (size_t i = 0; i < mask.rank(); ++i) {
-    const ir::Dim& want = scores[offset + i];
-    const bool last = i + 1 == mask.rank();
-    if (!SameDim(mask.dim(i), want) && (last || !IsOne(mask.dim(i)))) return false;
+  for (size_t i = 0; i + 1 < mask.rank(); ++i) {
+    if (!SameDim(mask.dim(i), scores[offset + i]) && !IsOne(mask.dim(i))) return false;
   }
-  return true;
+  const ir::Dim& last = mask.dim(mask.rank() - 1);
+  const ir::Dim& skv = scores.back();
+  *keys_sure = SameDim(last, skv);
+  return *keys_sure || IsOne(last) || !last.is_known() || !skv.is_known();
 }
 
 // Nodes and initializers added for a replacement, removed again when it does not go ahead.
@@ -107,54 +115,82 @@ ir::Value* AddInts(const std::vector<int64_t>& values, const std::string& name, 
   return v;
 }
 
-// The [B, S, N*E] value that `q` ([B, N, S, E]) was made from by Transpose(Reshape(x), [0,2,1,3]),
-// when there is one (the split MergeHeads takes into Attention); null otherwise.
-ir::Value* QueriesBeforeSplit(ir::Value* q, Rewriter& rw) {
-  ir::Node* transpose = ProducerOf(q, "Transpose", &rw.graph());
+// The [B, S, N*E] value that `heads` ([B, N, S, E]) was made from by Transpose(Reshape(x),
+// [0,2,1,3]), when there is one (the split MergeHeads takes into Attention); null otherwise.
+ir::Value* BeforeSplit(ir::Value* heads, Rewriter& rw) {
+  ir::Node* transpose = ProducerOf(heads, "Transpose", &rw.graph());
   if (transpose == nullptr || transpose->GetInts("perm") != std::vector<int64_t>{0, 2, 1, 3}) return nullptr;
   ir::Node* reshape = ProducerOf(transpose->input(0), "Reshape", &rw.graph());
   if (reshape == nullptr || !reshape->has_input(0)) return nullptr;
   const ir::Shape* xs = ShapeOf(reshape->input(0));
-  const ir::Shape* qs = ShapeOf(q);
-  if (xs == nullptr || qs == nullptr || xs->rank() != 3 || !SameDim(xs->dim(1), qs->dim(2))) return nullptr;
+  const ir::Shape* hs = ShapeOf(heads);
+  if (xs == nullptr || hs == nullptr || xs->rank() != 3 || !SameDim(xs->dim(1), hs->dim(2))) return nullptr;
   return reshape->input(0);
 }
 
-// The mask as onnxruntime's kernel takes it (see the top of the file): `mask` itself when its rank
-// is 2 to 4 and its dim -2 is surely Sq, else Expand(mask, target) with Sq rows. New nodes go before
-// `pos` and are listed in `added`.
-ir::Value* MaskWithQueryRows(ir::Value* mask, ir::Value* q, ir::Node& pos, Rewriter& rw, Added& added) {
-  const ir::Shape& ms = *ShapeOf(mask);
-  const ir::Dim& sq = ShapeOf(q)->dim(2);
-  const size_t rank = ms.rank();
-  if (rank >= 2 && SameDim(ms.dim(rank - 2), sq)) return mask;
-  // The target: [Sq, 1] for rank 1, else 1s with Sq at -2.
-  const size_t target_rank = std::max<size_t>(rank, 2);
-  const std::string base = mask->name() + "_rows";
-  ir::Value* target = nullptr;
-  if (sq.is_known()) {
-    std::vector<int64_t> dims(target_rank, 1);
-    dims[target_rank - 2] = sq.value();
-    target = AddInts(dims, base + "_shape", rw, added);
-  } else {
-    ir::Value* source = mask;
-    int64_t axis = -1;
-    if (!SameDim(ms.dim(rank - 1), sq)) {
-      source = QueriesBeforeSplit(q, rw);
-      axis = 1;
-      if (source == nullptr) {
-        source = q;
-        axis = 2;
-      }
+// A dim of the Expand target: a number, or a 1-D value holding it at run time.
+struct TargetPart {
+  int64_t known = 1;
+  ir::Value* value = nullptr;
+};
+
+// The sequence length dim 2 of `heads` ([B, N, S, E]) has, for an Expand target: the number when
+// known; else Shape(`alias`)[-1] when `alias` (the mask) ends with that same dim (self-attention:
+// the same Expand then serves every layer, and cse merges them); else Shape of the value before
+// the split into heads, [1]; else Shape(heads)[2].
+TargetPart SequenceLength(ir::Value* heads, ir::Value* alias, const std::string& name, ir::Node& pos, Rewriter& rw,
+                          Added& added) {
+  const ir::Dim& d = ShapeOf(heads)->dim(2);
+  if (d.is_known()) return {.known = d.value()};
+  const ir::Shape& as = *ShapeOf(alias);
+  ir::Value* source = alias;
+  int64_t axis = -1;
+  if (!SameDim(as.dim(as.rank() - 1), d)) {
+    source = BeforeSplit(heads, rw);
+    axis = 1;
+    if (source == nullptr) {
+      source = heads;
+      axis = 2;
     }
-    ir::Value* rows = AddNodeBefore(pos, "Shape", {source}, base + "_count", rw, added);
-    rows->producer()->SetAttribute(ir::Attribute::Int("start", axis));
-    if (axis != -1) rows->producer()->SetAttribute(ir::Attribute::Int("end", axis + 1));
-    std::vector<ir::Value*> parts;
-    if (target_rank > 2) parts.push_back(AddInts(std::vector<int64_t>(target_rank - 2, 1), base + "_ones", rw, added));
-    parts.push_back(rows);
-    parts.push_back(AddInts({1}, base + "_one", rw, added));
-    target = AddNodeBefore(pos, "Concat", parts, base + "_shape", rw, added);
+  }
+  ir::Value* length = AddNodeBefore(pos, "Shape", {source}, name, rw, added);
+  length->producer()->SetAttribute(ir::Attribute::Int("start", axis));
+  if (axis != -1) length->producer()->SetAttribute(ir::Attribute::Int("end", axis + 1));
+  return {.value = length};
+}
+
+// The mask as onnxruntime's kernel takes it and as Attention computes it (see the top of the file):
+// `mask` itself when its rank is 2 to 4, its dim -2 surely Sq and its last surely Skv
+// (`keys_sure`); else Expand(mask, target), the target 1s but Sq at -2 and, unless `keys_sure`, Skv
+// last (1 there keeps the mask's). New nodes go before `pos` and are listed in `added`.
+ir::Value* MaskForAttention(ir::Value* mask, bool keys_sure, ir::Value* q, ir::Value* v, ir::Node& pos, Rewriter& rw,
+                            Added& added) {
+  const ir::Shape& ms = *ShapeOf(mask);
+  const size_t rank = ms.rank();
+  if (keys_sure && rank >= 2 && SameDim(ms.dim(rank - 2), ShapeOf(q)->dim(2))) return mask;
+  const std::string base = mask->name() + (keys_sure ? "_rows" : "_full");
+  std::vector<TargetPart> parts(std::max<size_t>(rank, 2));
+  parts[parts.size() - 2] = SequenceLength(q, mask, base + "_queries", pos, rw, added);
+  if (!keys_sure) parts.back() = SequenceLength(v, mask, base + "_keys", pos, rw, added);
+  // Runs of known dims become constants between the values.
+  std::vector<ir::Value*> inputs;
+  std::vector<int64_t> run;
+  auto flush = [&] {
+    if (!run.empty()) inputs.push_back(AddInts(run, base + "_dims", rw, added));
+    run.clear();
+  };
+  for (const TargetPart& part : parts) {
+    if (part.value == nullptr) {
+      run.push_back(part.known);
+    } else {
+      flush();
+      inputs.push_back(part.value);
+    }
+  }
+  flush();
+  ir::Value* target = inputs.front();
+  if (inputs.size() > 1) {
+    target = AddNodeBefore(pos, "Concat", inputs, base + "_shape", rw, added);
     target->producer()->SetAttribute(ir::Attribute::Int("axis", 0));
   }
   return AddNodeBefore(pos, "Expand", {mask, target}, base, rw, added);
@@ -198,11 +234,12 @@ absl::StatusOr<int64_t> MatchAndRewrite(ir::Node& matmul, Rewriter& rw) {
   if (!type.has_value() || FloatElemType(kt) != type || FloatElemType(v) != type) return 0;
   const int64_t axis = softmax->GetInt("axis", -1);
   if (axis != -1 && axis != 3) return 0;
+  bool keys_sure = true;
   if (mask != nullptr) {
     const ir::Shape* ms = ShapeOf(mask);
     const std::vector<ir::Dim> score_dims = {qs->dim(0), qs->dim(1), qs->dim(2), ks->dim(3)};
     if (ms == nullptr || !mask->type().is_tensor() || mask->type().elem_type() != *type ||
-        !MaskFits(*ms, score_dims)) {
+        !MaskFits(*ms, score_dims, &keys_sure)) {
       return 0;
     }
   }
@@ -232,7 +269,7 @@ absl::StatusOr<int64_t> MatchAndRewrite(ir::Node& matmul, Rewriter& rw) {
     k->producer()->SetAttribute(ir::Attribute::Ints("perm", perm));
   }
   std::vector<ir::Value*> inputs = {q, k, v};
-  if (mask != nullptr) inputs.push_back(MaskWithQueryRows(mask, q, matmul, rw, added));
+  if (mask != nullptr) inputs.push_back(MaskForAttention(mask, keys_sure, q, v, matmul, rw, added));
   absl::StatusOr<ir::Node*> fused = rw.ReplaceWithNode(matmul, "Attention", inputs, "_attention");
   if (!fused.ok()) return fused.status();
   if (*fused == nullptr) {

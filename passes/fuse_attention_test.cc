@@ -281,10 +281,53 @@ TEST(FuseAttentionTest, MaskRowsFromQAndFromAConstant) {
   EXPECT_OK(ExpectSameOutputs(*run->before, *run->after, options));
 }
 
+TEST(FuseAttentionTest, MasksNotSurelyOfTheKeysLengthAreExpandedToIt) {
+  // A mask broadcast over the keys ([2,1,3,1]), and a key-padding mask [B,1,1,S] over scores whose
+  // length inference left unknown (as in an exported BERT, where the sequence axis goes unknown once
+  // the position ids are sliced to the input's length): both expanded to [.., Sq, Skv], from
+  // constants for the first, from Q's and V's shapes for the second.
+  auto run = RunPipelineOnText(R"(
+    <ir_version: 10, opset_import: ["" : 23]>
+    g (float[2,2,3,4] Q, float[2,2,4,3] Kt, float[2,2,3,4] V, float[2,1,3,1] M,
+       float[B,2,?,4] Q2, float[B,2,4,?] K2t, float[B,2,?,4] V2, float[B,1,1,S] M2)
+      => (float[2,2,3,4] Y, float[B,2,?,4] Z)
+    {
+      s = MatMul(Q, Kt)
+      m = Add(s, M)
+      p = Softmax(m)
+      Y = MatMul(p, V)
+      s2 = MatMul(Q2, K2t)
+      m2 = Add(s2, M2)
+      p2 = Softmax(m2)
+      Z = MatMul(p2, V2)
+    })", "infer-shapes,fuse-attention");
+  ASSERT_TRUE(run.ok()) << run.status();
+  const std::vector<std::string> ops = OpTypes(run->after->graph());
+  EXPECT_THAT(ops, Contains("Attention").Times(2));
+  const ir::Node* first = FindOp(run->after->graph(), "Attention");
+  ASSERT_NE(first, nullptr);
+  EXPECT_THAT(MaskTarget(*first), ElementsAre(1, 1, 3, 3));
+  const ir::Node* second = run->after->graph().last_node();
+  ASSERT_EQ(second->op_type(), "Attention");
+  const ir::Node* expand = second->input(3)->producer();
+  ASSERT_NE(expand, nullptr);
+  ASSERT_EQ(expand->op_type(), "Expand");
+  const ir::Node* concat = expand->input(1)->producer();
+  ASSERT_NE(concat, nullptr);
+  ASSERT_EQ(concat->op_type(), "Concat");
+  ASSERT_EQ(concat->num_inputs(), 3u);  // [1, 1], Shape(Q2)[2], Shape(V2)[2]
+  EXPECT_EQ(concat->input(1)->producer()->input(0)->name(), "Q2");
+  EXPECT_EQ(concat->input(2)->producer()->input(0)->name(), "V2");
+  verify::EquivalenceOptions options;
+  options.dims = {{"B", 2}, {"S", 3}};
+  options.shapes = {{"Q2", {2, 2, 3, 4}}, {"K2t", {2, 2, 4, 3}}, {"V2", {2, 2, 3, 4}}};
+  EXPECT_OK(ExpectSameOutputs(*run->before, *run->after, options));
+}
+
 TEST(FuseAttentionTest, InexactFormsStay) {
   auto run = RunPipelineOnText(R"(
     <ir_version: 10, opset_import: ["" : 23]>
-    g (float[2,2,3,4] Q, float[2,2,4,3] Kt, float[1,2,4,3] K1, float[2,2,3,4] V, float[2,1,3,1] M, float[2,2,3,3] F)
+    g (float[2,2,3,4] Q, float[2,2,4,3] Kt, float[1,2,4,3] K1, float[2,2,3,4] V, float[2,1,3,2] M, float[2,2,3,3] F)
       => (float[2,2,3,4] A, float[2,2,3,4] B, float[2,2,3,4] C, float[2,2,3,4] D, float[2,2,3,4] E, float[2,2,3,3] G)
     <float neg = {-0.5}>
     {

@@ -3,18 +3,23 @@
 // the files onnx-run reads and writes), and compares two folders of output_K.pb.
 //
 //   node ort_interop.js make-inputs MODEL DIR [--seed=S] [--dim=NAME=V,...] [--range=INPUT=LO,HI,...]
+//                                   [--padding=INPUT,...]
 //       random inputs for MODEL's graph inputs (names, types and shapes as onnxruntime reads them):
 //       floats uniform in [-1, 1), integers uniform in [LO, HI] (default 0..1), booleans fair;
-//       symbolic dims from --dim (else 2, so broadcasting bugs show)
-//   node ort_interop.js run MODEL INPUT_DIR OUTPUT_DIR
-//       runs MODEL in onnxruntime (CPU, all optimizations off, so the kernels run as written)
+//       symbolic dims from --dim (else 2, so broadcasting bugs show). A --padding input [B, S] is
+//       a tokenizer's attention mask: each row 1s, then 0s from a random length in 1..S on (at
+//       least one token: onnxruntime's Attention outputs zeros for a row whose keys are all masked
+//       by -FLT_MAX, where the ONNX function gives the mean of V; see the README)
+//   node ort_interop.js run MODEL INPUT_DIR OUTPUT_DIR [--optimization=disabled|all]
+//       runs MODEL in onnxruntime on the CPU: with its graph optimizations off (the default), so its
+//       kernels run what we wrote as written, or all on, as deployments run it
 //   node ort_interop.js compare EXPECTED_DIR ACTUAL_DIR [--tolerance=RTOL,ATOL]
 //       element y' matches y when |y' - y| <= ATOL + RTOL * max(|y|, rms(y)) (onnx-opt --verify's
 //       rule; default 1e-4,1e-5); integers and booleans exactly; same shapes. Exit 1 on a mismatch.
 //   node ort_interop.js probe
 //       prints onnxruntime's version; exits 3 when the package cannot be loaded
 //
-// onnxruntime-node is found through NODE_PATH (ort_interop_test.sh sets it from ORT_NODE_MODULES).
+// onnxruntime-node is found through NODE_PATH (ort_interop_test.sh sets it from ONNX_OPT_NPM_DIR).
 // Only the TensorProto fields these files use are read and written: dims, data_type, name, raw_data
 // and the typed *_data fields (read only); a TensorProto is a few protobuf fields, no library needed.
 'use strict';
@@ -166,13 +171,12 @@ function loadOrt() {
   }
 }
 
-async function openSession(model) {
+async function openSession(model, optimization = 'disabled') {
   const ort = loadOrt();
-  // No graph optimizations: onnxruntime would otherwise fuse and rewrite on its own, and the point
-  // is whether its kernels accept and compute what we wrote.
+  if (optimization !== 'disabled' && optimization !== 'all') throw new Error(`--optimization=${optimization}?`);
   // Warnings (an unused initializer) would bury the verdicts: errors only.
   return ort.InferenceSession.create(model, {
-    graphOptimizationLevel: 'disabled',
+    graphOptimizationLevel: optimization,
     executionProviders: ['cpu'],
     logSeverityLevel: 3,
   });
@@ -233,6 +237,7 @@ async function makeInputs(model, dir, flags) {
   const session = await openSession(model);
   const dims = parseAssignments(flags.dim, 1);
   const ranges = parseAssignments(flags.range, 2);
+  const padding = new Set((flags.padding || '').split(',').filter((x) => x));
   const random = mulberry32(Number(flags.seed || 1));
   fs.mkdirSync(dir, { recursive: true });
   session.inputMetadata.forEach((meta, k) => {
@@ -244,7 +249,18 @@ async function makeInputs(model, dir, flags) {
     const count = shape.reduce((a, b) => a * b, 1);
     const data = new Array_(count);
     const [lo, hi] = ranges[meta.name] || [0, 1];
-    for (let i = 0; i < count; ++i) {
+    if (padding.has(meta.name)) {
+      if (shape.length !== 2 || type === 1 || type === 10 || type === 11) {
+        throw new Error(`--padding input '${meta.name}' must be an integer or bool [B, S], not ${meta.type} [${shape}]`);
+      }
+      const one = Array_ === BigInt64Array || Array_ === BigUint64Array ? 1n : 1;
+      const zero = Array_ === BigInt64Array || Array_ === BigUint64Array ? 0n : 0;
+      for (let b = 0; b < shape[0]; ++b) {
+        const length = 1 + Math.floor(random() * shape[1]);
+        for (let j = 0; j < shape[1]; ++j) data[b * shape[1] + j] = j < length ? one : zero;
+      }
+      padding.delete(meta.name);
+    } else for (let i = 0; i < count; ++i) {
       const u = random();
       if (type === 1 || type === 11) data[i] = 2 * u - 1;
       else if (type === 10) data[i] = floatToHalfBits(2 * u - 1);
@@ -256,11 +272,12 @@ async function makeInputs(model, dir, flags) {
     }
     fs.writeFileSync(path.join(dir, `input_${k}.pb`), encodeTensor({ name: meta.name, type, dims: shape, data }));
   });
+  if (padding.size > 0) throw new Error(`--padding names no input of the model: ${[...padding]}`);
 }
 
-async function run(model, inputDir, outputDir) {
+async function run(model, inputDir, outputDir, flags) {
   const ort = loadOrt();
-  const session = await openSession(model);
+  const session = await openSession(model, flags.optimization);
   const inputs = readFolder(inputDir, 'input');
   if (inputs.length !== session.inputNames.length) {
     throw new Error(`${inputs.length} input files for ${session.inputNames.length} inputs (${session.inputNames})`);
@@ -343,12 +360,13 @@ async function main() {
   } else if (command === 'make-inputs' && positional.length === 2) {
     await makeInputs(positional[0], positional[1], flags);
   } else if (command === 'run' && positional.length === 3) {
-    await run(positional[0], positional[1], positional[2]);
+    await run(positional[0], positional[1], positional[2], flags);
   } else if (command === 'compare' && positional.length === 2) {
     if (!compare(positional[0], positional[1], flags)) process.exit(1);
   } else {
     console.error('usage: ort_interop.js probe | make-inputs MODEL DIR [--seed=S] [--dim=N=V,...] [--range=IN=LO,HI,...]\n' +
-                  '       | run MODEL INPUT_DIR OUTPUT_DIR | compare EXPECTED_DIR ACTUAL_DIR [--tolerance=RTOL,ATOL]');
+                  '                  [--padding=IN,...]\n' +
+                  '       | run MODEL INPUT_DIR OUTPUT_DIR [--optimization=disabled|all] | compare EXPECTED_DIR ACTUAL_DIR [--tolerance=RTOL,ATOL]');
     process.exit(2);
   }
 }

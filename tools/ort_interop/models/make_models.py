@@ -2,10 +2,13 @@
 """Writes the interop suite's exporter-style models in the ONNX text syntax (plain Python, no onnx
 package): run it in this folder to regenerate the *.onnxtxt written below.
 
-  bert_encoder: two post-LayerNorm BERT layers as TorchScript exports write them at opset 17: dynamic
-    [batch, seq], the extended key-padding mask (1 - attention_mask[:, None, None, :]) * finfo.min
+  bert_model: a BERT model (embeddings, two post-LayerNorm layers, the pooler) as TorchScript exports
+    write it at opset 17: dynamic [batch, seq], the extended key-padding mask (1 - attention_mask[:, None, None, :]) * finfo.min
     as a [batch, 1, 1, seq] float added to the scores, head shapes from Shape/Gather/Concat,
-    LayerNorm and the erf Gelu as primitives.
+    LayerNorm and the erf Gelu as primitives. The position ids are position_ids[:, :seq] of a
+    constant arange, so inference loses the sequence length there (a Slice to a length read at run
+    time): from the embeddings on, that axis is unknown.
+  bert_encoder: the same two layers on hidden states X [batch, seq, 16], every dim known by name.
   llama_block: one Llama decoder layer at opset 17: RMSNorm as Pow/ReduceMean/Add/Sqrt/Reciprocal
     (and the Mul(x, x)/Div spelling in the second), rotary tables gathered from cos/sin caches by
     position_ids and rotate_half by Slice/Neg/Concat, an additive [batch, 1, seq, seq] mask, SwiGLU.
@@ -47,10 +50,28 @@ class Model:
         return (f"{header}\n{signature}\n<" + ",\n ".join(self.inits) + ">\n{\n" + "\n".join(self.nodes) + "\n}\n")
 
 
-def bert_encoder():
-    hidden, heads, ffn, layers = 16, 2, 32, 2
+def bert(name, embeddings):
+    hidden, heads, ffn, layers, vocab, positions = 16, 2, 32, 2, 30, 32
     head = hidden // heads
     m = Model()
+    if embeddings:
+        # Embeddings: words, positions (position_ids[:, :seq] of a constant arange), token types.
+        m.floats("word_embeddings", [vocab, hidden])
+        m.floats("position_embeddings", [positions, hidden])
+        m.floats("token_type_embeddings", [2, hidden])
+        m.ints("position_ids", [1, positions], list(range(positions)))
+        m.ints("starts0", [1], [0])
+        m.ints("axes1", [1], [1])
+        m.node("ids_shape", "Shape", ["input_ids"])
+        m.node("ids_len", "Gather", ["ids_shape", "one"], "axis = 0")
+        m.node("ids_len1", "Unsqueeze", ["ids_len", "axes0"])
+        m.node("pos_ids", "Slice", ["position_ids", "starts0", "ids_len1", "axes1"])
+        m.node("emb_w", "Gather", ["word_embeddings", "input_ids"], "axis = 0")
+        m.node("emb_t", "Gather", ["token_type_embeddings", "token_type_ids"], "axis = 0")
+        m.node("emb_wt", "Add", ["emb_w", "emb_t"])
+        m.node("emb_p", "Gather", ["position_embeddings", "pos_ids"], "axis = 0")
+        m.node("emb", "Add", ["emb_wt", "emb_p"])
+    source = "emb" if embeddings else "X"
     # The extended attention mask, as transformers' get_extended_attention_mask exports it.
     m.ints("axes12", [2], [1, 2])
     m.floats("one_f", [], [1.0])
@@ -66,7 +87,7 @@ def bert_encoder():
     m.ints("n_heads", [1], [heads])
     m.ints("head_dim", [1], [head])
     m.ints("hidden_dim", [1], [hidden])
-    m.node("x_shape", "Shape", ["X"])
+    m.node("x_shape", "Shape", [source])
     m.node("batch", "Gather", ["x_shape", "zero"], "axis = 0")
     m.node("seqlen", "Gather", ["x_shape", "one"], "axis = 0")
     m.node("batch1", "Unsqueeze", ["batch", "axes0"])
@@ -93,7 +114,7 @@ def bert_encoder():
         m.node(p + "out", "Add", [p + "g", p + "beta"])
         return p + "out"
 
-    h = "X"
+    h = layer_norm("emb_ln_", "emb") if embeddings else "X"
     for i in range(layers):
         p = f"l{i}_"
         for w in "qkv":
@@ -133,10 +154,22 @@ def bert_encoder():
         m.node(f"{p}f3", "Add", [f"{p}f2", f"{p}b2"])
         m.node(f"{p}r2", "Add", [f"{p}f3", a])
         h = layer_norm(p + "ln2_", f"{p}r2")
-    m.node("Y", "Identity", [h])
-    return m.text('<ir_version: 8, opset_import: ["" : 17], producer_name: "onnx-opt ort_interop">',
-                  f"bert_encoder (float[batch,seq,{hidden}] X, int64[batch,seq] attention_mask) => "
-                  f"(float[batch,seq,{hidden}] Y)")
+    header = '<ir_version: 8, opset_import: ["" : 17], producer_name: "onnx-opt ort_interop">'
+    if not embeddings:
+        m.node("Y", "Identity", [h])
+        return m.text(header, f"{name} (float[batch,seq,{hidden}] X, int64[batch,seq] attention_mask) => "
+                              f"(float[batch,seq,{hidden}] Y)")
+    m.node("last_hidden_state", "Identity", [h])
+    # The pooler: the first token's state through a dense layer and Tanh.
+    m.floats("pool_W", [hidden, hidden])
+    m.floats("pool_b", [hidden], scale=0.1)
+    m.node("first", "Gather", [h, "zero"], "axis = 1")
+    m.node("pool0", "MatMul", ["first", "pool_W"])
+    m.node("pool1", "Add", ["pool0", "pool_b"])
+    m.node("pooler_output", "Tanh", ["pool1"])
+    return m.text(header, f"{name} (int64[batch,seq] input_ids, int64[batch,seq] attention_mask, "
+                          "int64[batch,seq] token_type_ids) => "
+                          f"(float[batch,seq,{hidden}] last_hidden_state, float[batch,{hidden}] pooler_output)")
 
 
 def llama_block():
@@ -271,7 +304,8 @@ def attention(name, static):
 
 
 if __name__ == "__main__":
-    for name, make in (("bert_encoder", bert_encoder), ("llama_block", llama_block),
+    for name, make in (("bert_encoder", lambda: bert("bert_encoder", False)),
+                       ("bert_model", lambda: bert("bert_model", True)), ("llama_block", llama_block),
                        ("self_attention_static", lambda: attention("self_attention_static", True)),
                        ("cross_attention", lambda: attention("cross_attention", False))):
         with open(name + ".onnxtxt", "w") as f:
