@@ -16,8 +16,21 @@
 // the same batch and head dims (MatMul would broadcast them, Attention does not), of one float
 // type; the Softmax is over the last axis; the scale is positive (Attention scales Q and K by its
 // square root); the mask (an Add operand) has the scores' element type and broadcasts to the
-// scores without changing them, with its last dim that of the keys (Attention pads a shorter one
-// with -inf instead of broadcasting it).
+// scores without changing them.
+//
+// The mask is written in a form onnxruntime runs too. Its Attention-23 kernel (1.30, CPU) takes
+// only masks of rank 2, 3 or 4 whose second-to-last dim is the query length Sq itself, not 1
+// broadcast to it ([Sq,Skv], [1|H,Sq,Skv], [1|B,1|H,Sq,Skv]; measured by tools/ort_interop). So
+// a mask of rank 1, or with 1 there (a BERT key-padding mask [B,1,1,Skv], a [1,Skv] row), goes
+// through an Expand to Sq rows first: [Sq,Skv] from rank 1, the same rank with Sq at -2 otherwise.
+// A mask whose last dim is not surely Skv (1, or a dim inference left unknown, as the sequence
+// axis of an exported BERT becomes after its position ids are sliced to the input's length) is
+// expanded to Skv too: Attention pads a shorter mask with -inf instead of broadcasting it, and the
+// original ran only with that dim 1 or Skv. The lengths come from constants when known; else
+// from the mask's own last dim when it is that length (self-attention with a key-padding mask:
+// the same Expand then serves every layer, and cse merges them), else from the value before the
+// split into heads (which MergeHeads then still takes), else from Q or V.
+#include <algorithm>
 #include <cmath>
 #include <optional>
 #include <string>
@@ -57,16 +70,130 @@ ValuePattern Scaled(ValuePattern operand, double* mul, double* div) {
                 Op("Div", {operand, AnyConstScalar(div).Where(rank_at_most_4)}).OneUse(), operand});
 }
 
-// The mask broadcasts to `scores` ([B,H,Sq,Skv]) leaving them as they are, its last dim is Skv.
-bool MaskFits(const ir::Shape& mask, const std::vector<ir::Dim>& scores) {
+// The mask broadcasts to `scores` ([B,H,Sq,Skv]) leaving them as they are: each dim but the last is
+// that of the scores or 1. The last may be anything not surely other than Skv or 1 (a run of the
+// original needs it to be one of them, since MatMul(probs, V) takes Skv); *keys_sure says whether
+// it surely is Skv, else the mask is expanded to Skv (Attention pads a shorter mask with -inf
+// instead of broadcasting it).
+bool MaskFits(const ir::Shape& mask, const std::vector<ir::Dim>& scores, bool* keys_sure) {
   if (mask.rank() < 1 || mask.rank() > scores.size()) return false;
   const size_t offset = scores.size() - mask.rank();
-  for (size_t i = 0; i < mask.rank(); ++i) {
-    const ir::Dim& want = scores[offset + i];
-    const bool last = i + 1 == mask.rank();
-    if (!SameDim(mask.dim(i), want) && (last || !IsOne(mask.dim(i)))) return false;
+  for (size_t i = 0; i + 1 < mask.rank(); ++i) {
+    if (!SameDim(mask.dim(i), scores[offset + i]) && !IsOne(mask.dim(i))) return false;
   }
-  return true;
+  const ir::Dim& last = mask.dim(mask.rank() - 1);
+  const ir::Dim& skv = scores.back();
+  *keys_sure = SameDim(last, skv);
+  return *keys_sure || IsOne(last) || !last.is_known() || !skv.is_known();
+}
+
+// Nodes and initializers added for a replacement, removed again when it does not go ahead.
+struct Added {
+  std::vector<ir::Node*> nodes;
+  std::vector<ir::Value*> initializers;
+
+  absl::Status Undo(ir::Graph& graph) {
+    for (auto it = nodes.rbegin(); it != nodes.rend(); ++it) {
+      (*it)->RemoveAllInputs();
+      if (absl::Status s = graph.Erase(*it); !s.ok()) return s;
+    }
+    return graph.RemoveInitializers(initializers);
+  }
+};
+
+ir::Value* AddNodeBefore(ir::Node& pos, const std::string& op, const std::vector<ir::Value*>& inputs,
+                         const std::string& name, Rewriter& rw, Added& added) {
+  ir::Node* n = rw.graph().InsertBefore(&pos, ir::Node::Create("", op, inputs, {rw.names().Fresh(name)}));
+  added.nodes.push_back(n);
+  return n->output(0);
+}
+
+ir::Value* AddInts(const std::vector<int64_t>& values, const std::string& name, Rewriter& rw, Added& added) {
+  ir::Value* v = rw.AddInitializer(
+      ir::Tensor::FromVector<int64_t>(ir::DataType::kInt64, {static_cast<int64_t>(values.size())}, values), name);
+  added.initializers.push_back(v);
+  return v;
+}
+
+// The [B, S, N*E] value that `heads` ([B, N, S, E]) was made from by Transpose(Reshape(x),
+// [0,2,1,3]), when there is one (the split MergeHeads takes into Attention); null otherwise.
+ir::Value* BeforeSplit(ir::Value* heads, Rewriter& rw) {
+  ir::Node* transpose = ProducerOf(heads, "Transpose", &rw.graph());
+  if (transpose == nullptr || transpose->GetInts("perm") != std::vector<int64_t>{0, 2, 1, 3}) return nullptr;
+  ir::Node* reshape = ProducerOf(transpose->input(0), "Reshape", &rw.graph());
+  if (reshape == nullptr || !reshape->has_input(0)) return nullptr;
+  const ir::Shape* xs = ShapeOf(reshape->input(0));
+  const ir::Shape* hs = ShapeOf(heads);
+  if (xs == nullptr || hs == nullptr || xs->rank() != 3 || !SameDim(xs->dim(1), hs->dim(2))) return nullptr;
+  return reshape->input(0);
+}
+
+// A dim of the Expand target: a number, or a 1-D value holding it at run time.
+struct TargetPart {
+  int64_t known = 1;
+  ir::Value* value = nullptr;
+};
+
+// The sequence length dim 2 of `heads` ([B, N, S, E]) has, for an Expand target: the number when
+// known; else Shape(`alias`)[-1] when `alias` (the mask) ends with that same dim (self-attention:
+// the same Expand then serves every layer, and cse merges them); else Shape of the value before
+// the split into heads, [1]; else Shape(heads)[2].
+TargetPart SequenceLength(ir::Value* heads, ir::Value* alias, const std::string& name, ir::Node& pos, Rewriter& rw,
+                          Added& added) {
+  const ir::Dim& d = ShapeOf(heads)->dim(2);
+  if (d.is_known()) return {.known = d.value()};
+  const ir::Shape& as = *ShapeOf(alias);
+  ir::Value* source = alias;
+  int64_t axis = -1;
+  if (!SameDim(as.dim(as.rank() - 1), d)) {
+    source = BeforeSplit(heads, rw);
+    axis = 1;
+    if (source == nullptr) {
+      source = heads;
+      axis = 2;
+    }
+  }
+  ir::Value* length = AddNodeBefore(pos, "Shape", {source}, name, rw, added);
+  length->producer()->SetAttribute(ir::Attribute::Int("start", axis));
+  if (axis != -1) length->producer()->SetAttribute(ir::Attribute::Int("end", axis + 1));
+  return {.value = length};
+}
+
+// The mask as onnxruntime's kernel takes it and as Attention computes it (see the top of the file):
+// `mask` itself when its rank is 2 to 4, its dim -2 surely Sq and its last surely Skv
+// (`keys_sure`); else Expand(mask, target), the target 1s but Sq at -2 and, unless `keys_sure`, Skv
+// last (1 there keeps the mask's). New nodes go before `pos` and are listed in `added`.
+ir::Value* MaskForAttention(ir::Value* mask, bool keys_sure, ir::Value* q, ir::Value* v, ir::Node& pos, Rewriter& rw,
+                            Added& added) {
+  const ir::Shape& ms = *ShapeOf(mask);
+  const size_t rank = ms.rank();
+  if (keys_sure && rank >= 2 && SameDim(ms.dim(rank - 2), ShapeOf(q)->dim(2))) return mask;
+  const std::string base = mask->name() + (keys_sure ? "_rows" : "_full");
+  std::vector<TargetPart> parts(std::max<size_t>(rank, 2));
+  parts[parts.size() - 2] = SequenceLength(q, mask, base + "_queries", pos, rw, added);
+  if (!keys_sure) parts.back() = SequenceLength(v, mask, base + "_keys", pos, rw, added);
+  // Runs of known dims become constants between the values.
+  std::vector<ir::Value*> inputs;
+  std::vector<int64_t> run;
+  auto flush = [&] {
+    if (!run.empty()) inputs.push_back(AddInts(run, base + "_dims", rw, added));
+    run.clear();
+  };
+  for (const TargetPart& part : parts) {
+    if (part.value == nullptr) {
+      run.push_back(part.known);
+    } else {
+      flush();
+      inputs.push_back(part.value);
+    }
+  }
+  flush();
+  ir::Value* target = inputs.front();
+  if (inputs.size() > 1) {
+    target = AddNodeBefore(pos, "Concat", inputs, base + "_shape", rw, added);
+    target->producer()->SetAttribute(ir::Attribute::Int("axis", 0));
+  }
+  return AddNodeBefore(pos, "Expand", {mask, target}, base, rw, added);
 }
 
 // The permutation of a Transpose (reversed axes when not given).
@@ -107,11 +234,12 @@ absl::StatusOr<int64_t> MatchAndRewrite(ir::Node& matmul, Rewriter& rw) {
   if (!type.has_value() || FloatElemType(kt) != type || FloatElemType(v) != type) return 0;
   const int64_t axis = softmax->GetInt("axis", -1);
   if (axis != -1 && axis != 3) return 0;
+  bool keys_sure = true;
   if (mask != nullptr) {
     const ir::Shape* ms = ShapeOf(mask);
     const std::vector<ir::Dim> score_dims = {qs->dim(0), qs->dim(1), qs->dim(2), ks->dim(3)};
     if (ms == nullptr || !mask->type().is_tensor() || mask->type().elem_type() != *type ||
-        !MaskFits(*ms, score_dims)) {
+        !MaskFits(*ms, score_dims, &keys_sure)) {
       return 0;
     }
   }
@@ -134,23 +262,18 @@ absl::StatusOr<int64_t> MatchAndRewrite(ir::Node& matmul, Rewriter& rw) {
       rw.Track(kt_transpose);
     }
   }
+  Added added;
   ir::Value* k = k_source;
-  ir::Node* new_transpose = nullptr;
   if (perm != std::vector<int64_t>{0, 1, 2, 3}) {
-    new_transpose = rw.graph().InsertBefore(
-        &matmul, ir::Node::Create("", "Transpose", {k_source}, {rw.names().Fresh(kt->name() + "_keys")}));
-    new_transpose->SetAttribute(ir::Attribute::Ints("perm", perm));
-    k = new_transpose->output(0);
+    k = AddNodeBefore(matmul, "Transpose", {k_source}, kt->name() + "_keys", rw, added);
+    k->producer()->SetAttribute(ir::Attribute::Ints("perm", perm));
   }
   std::vector<ir::Value*> inputs = {q, k, v};
-  if (mask != nullptr) inputs.push_back(mask);
+  if (mask != nullptr) inputs.push_back(MaskForAttention(mask, keys_sure, q, v, matmul, rw, added));
   absl::StatusOr<ir::Node*> fused = rw.ReplaceWithNode(matmul, "Attention", inputs, "_attention");
   if (!fused.ok()) return fused.status();
   if (*fused == nullptr) {
-    if (new_transpose != nullptr) {
-      new_transpose->RemoveAllInputs();
-      if (absl::Status s = rw.graph().Erase(new_transpose); !s.ok()) return s;
-    }
+    if (absl::Status s = added.Undo(rw.graph()); !s.ok()) return s;
     return 0;
   }
   (*fused)->SetAttribute(ir::Attribute::Float("scale", static_cast<float>(scale)));

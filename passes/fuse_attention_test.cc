@@ -2,10 +2,12 @@
 // Attention node (opset 23), checked structurally and numerically.
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "ir/constant_value.h"
 #include "passes/testing/pass_test_util.h"
 
 namespace onnx_opt::passes {
@@ -30,6 +32,17 @@ const ir::Node* FindOp(const ir::Graph& g, const std::string& op) {
     if (n->op_type() == op) return n;
   }
   return nullptr;
+}
+
+// The constant target shape of the Expand that feeds `attention`'s mask; empty when there is none.
+std::vector<int64_t> MaskTarget(const ir::Node& attention) {
+  if (attention.num_inputs() < 4 || attention.input(3)->producer() == nullptr ||
+      attention.input(3)->producer()->op_type() != "Expand") {
+    return {};
+  }
+  const ir::Tensor* target = ir::GetConstantTensor(attention.input(3)->producer()->input(1));
+  if (target == nullptr) return {};
+  return ir::ConstantAsInts(*target).value_or(std::vector<int64_t>{});
 }
 
 // What an exporter writes for 2 heads of size 4 over [B=2, S=3, 8]: projections, Reshape/Transpose
@@ -67,21 +80,24 @@ TEST(FuseAttentionTest, ExportedHeadsFormWithDivAndMask) {
   ASSERT_TRUE(run.ok()) << run.status();
   EXPECT_THAT(OpTypes(run->after->graph()),
               ElementsAre("MatMul", "Reshape", "Transpose", "MatMul", "Reshape", "MatMul", "Reshape", "Transpose",
-                          "Transpose", "Attention", "Transpose", "Reshape"));
+                          "Transpose", "Expand", "Attention", "Transpose", "Reshape"));
   const ir::Node* attention = FindOp(run->after->graph(), "Attention");
   ASSERT_NE(attention, nullptr);
   EXPECT_FLOAT_EQ(attention->GetFloat("scale", 0), 0.5f);
   EXPECT_EQ(attention->num_inputs(), 4u);
   // The keys' Transpose took the swap: [0, 2, 3, 1] became [0, 2, 1, 3].
   EXPECT_THAT(attention->input(1)->producer()->GetInts("perm"), ElementsAre(0, 2, 1, 3));
+  // The key-padding mask [2,1,1,3] is expanded to the 3 query rows (onnxruntime wants them).
+  EXPECT_THAT(MaskTarget(*attention), ElementsAre(1, 1, 3, 1));
   EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
 }
 
 TEST(FuseAttentionTest, FullyMatchedHeadsBecomeThe3DForm) {
   auto run = RunPipelineOnText(ExportedSelfAttention(), "fixed(infer-shapes,fuse-attention)");
   ASSERT_TRUE(run.ok()) << run.status();
-  EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("MatMul", "MatMul", "MatMul", "Attention"));
+  EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("MatMul", "MatMul", "MatMul", "Expand", "Attention"));
   const ir::Node* attention = run->after->graph().last_node();
+  EXPECT_THAT(MaskTarget(*attention), ElementsAre(1, 1, 3, 1));
   EXPECT_FLOAT_EQ(attention->GetFloat("scale", 0), 0.5f);
   EXPECT_EQ(attention->GetInt("q_num_heads", 0), 2);
   EXPECT_EQ(attention->GetInt("kv_num_heads", 0), 2);
@@ -147,10 +163,171 @@ TEST(FuseAttentionTest, ScaledQueryAndKeysAndNoScaleAtAll) {
   EXPECT_OK(ExpectSameOutputs(*run->before, *run->after, options));
 }
 
+// onnxruntime's Attention takes only masks whose dim -2 is the query length (tools/ort_interop):
+// a mask broadcast over the queries goes through an Expand to Sq rows, whose count comes from a
+// constant, the mask's own last dim (self-attention) or the queries before their split.
+TEST(FuseAttentionTest, MasksBroadcastOverQueriesGetTheirRows) {
+  // Self-attention with symbolic B and S, a BERT key-padding mask [B,1,1,S] shared by two
+  // attentions, and a [S] row for a third: Sq from the mask's last dim, one Expand after cse.
+  auto run = RunPipelineOnText(R"(
+    <ir_version: 10, opset_import: ["" : 23]>
+    g (float[B,2,S,4] Q, float[B,2,S,4] K, float[B,2,S,4] V, float[B,1,1,S] M, float[S] R)
+      => (float[B,2,S,4] Y, float[B,2,S,4] Z, float[B,2,S,4] W)
+    <float c = {0.5}>
+    {
+      kt = Transpose<perm = [0, 1, 3, 2]>(K)
+      s1 = MatMul(Q, kt)
+      c1 = Mul(s1, c)
+      m1 = Add(c1, M)
+      p1 = Softmax(m1)
+      Y = MatMul(p1, V)
+      s2 = MatMul(V, kt)
+      c2 = Mul(s2, c)
+      m2 = Add(M, c2)
+      p2 = Softmax(m2)
+      Z = MatMul(p2, Q)
+      s3 = MatMul(K, kt)
+      c3 = Mul(s3, c)
+      m3 = Add(c3, R)
+      p3 = Softmax(m3)
+      W = MatMul(p3, V)
+    })", "fixed(infer-shapes,fuse-attention,dedup-initializers,cse,dead-nodes)");
+  ASSERT_TRUE(run.ok()) << run.status();
+  const std::vector<std::string> ops = OpTypes(run->after->graph());
+  EXPECT_THAT(ops, Contains("Attention").Times(3));
+  EXPECT_THAT(ops, Contains("Expand").Times(2));  // [B,1,S,S] once for Y and Z, [S,S] for W
+  EXPECT_THAT(ops, Contains("Shape").Times(2));   // M's and R's last dims
+  for (const ir::Node* n : run->after->graph().nodes()) {
+    if (n->op_type() == "Shape") EXPECT_EQ(n->GetInt("start", 0), -1);
+  }
+  verify::EquivalenceOptions options;
+  options.dims = {{"B", 2}, {"S", 3}};
+  EXPECT_OK(ExpectSameOutputs(*run->before, *run->after, options));
+}
+
+TEST(FuseAttentionTest, CrossAttentionMaskRowsFromTheQueriesBeforeTheirSplit) {
+  // Queries of symbolic length T over keys of length S: the rows come from Shape(X)[1], which
+  // leaves the split into heads to go into the 3-D form.
+  auto run = RunPipelineOnText(absl::StrCat(R"(
+    <ir_version: 10, opset_import: ["" : 23]>
+    g (float[2,T,8] X, float[2,S,8] E, float[2,1,1,S] mask) => (float[2,T,8] Y)
+    <float[8,8] Wq = {)", Weights(64, 0.1), "}, float[8,8] Wk = {", Weights(64, 0.7), "}, float[8,8] Wv = {",
+                                            Weights(64, 1.3), R"(},
+     int64[4] heads = {0, 0, 2, 4}, int64[3] merged = {0, 0, 8}, float sqrt_d = {2.0}>
+    {
+      q0 = MatMul(X, Wq)
+      q1 = Reshape(q0, heads)
+      q = Transpose<perm = [0, 2, 1, 3]>(q1)
+      k0 = MatMul(E, Wk)
+      k1 = Reshape(k0, heads)
+      kt = Transpose<perm = [0, 2, 3, 1]>(k1)
+      v0 = MatMul(E, Wv)
+      v1 = Reshape(v0, heads)
+      v = Transpose<perm = [0, 2, 1, 3]>(v1)
+      s = MatMul(q, kt)
+      scaled = Div(s, sqrt_d)
+      masked = Add(scaled, mask)
+      p = Softmax<axis = -1>(masked)
+      c = MatMul(p, v)
+      ct = Transpose<perm = [0, 2, 1, 3]>(c)
+      Y = Reshape(ct, merged)
+    })"),
+                               "fixed(infer-shapes,fuse-attention,dead-nodes)");
+  ASSERT_TRUE(run.ok()) << run.status();
+  EXPECT_THAT(OpTypes(run->after->graph()),
+              ElementsAre("MatMul", "MatMul", "MatMul", "Shape", "Concat", "Expand", "Attention"));
+  const ir::Node* shape = FindOp(run->after->graph(), "Shape");
+  ASSERT_NE(shape, nullptr);
+  EXPECT_EQ(shape->input(0)->name(), "q0");  // the queries before their split, [2,T,8]
+  EXPECT_EQ(shape->GetInt("start", 0), 1);
+  EXPECT_EQ(shape->GetInt("end", 0), 2);
+  verify::EquivalenceOptions options;
+  options.dims = {{"T", 3}, {"S", 5}};
+  EXPECT_OK(ExpectSameOutputs(*run->before, *run->after, options));
+}
+
+TEST(FuseAttentionTest, MaskRowsFromQAndFromAConstant) {
+  // Queries given as [2,2,T,4] (no split to look through): Shape(Q)[2]. A known Sq: a constant target,
+  // [Sq, 1] for a rank-1 mask.
+  auto run = RunPipelineOnText(R"(
+    <ir_version: 10, opset_import: ["" : 23]>
+    g (float[2,2,T,4] Q, float[2,2,S,4] K, float[2,2,S,4] V, float[2,1,1,S] M,
+       float[2,2,3,4] P, float[2,2,5,4] K5, float[2,2,5,4] V5, float[5] R)
+      => (float[2,2,T,4] Y, float[2,2,3,4] Z)
+    {
+      kt = Transpose<perm = [0, 1, 3, 2]>(K)
+      s1 = MatMul(Q, kt)
+      m1 = Add(s1, M)
+      p1 = Softmax(m1)
+      Y = MatMul(p1, V)
+      k5t = Transpose<perm = [0, 1, 3, 2]>(K5)
+      s2 = MatMul(P, k5t)
+      m2 = Add(s2, R)
+      p2 = Softmax(m2)
+      Z = MatMul(p2, V5)
+    })", "infer-shapes,fuse-attention");
+  ASSERT_TRUE(run.ok()) << run.status();
+  EXPECT_THAT(OpTypes(run->after->graph()), Contains("Attention").Times(2));
+  const ir::Node* shape = FindOp(run->after->graph(), "Shape");
+  ASSERT_NE(shape, nullptr);
+  EXPECT_EQ(shape->input(0)->name(), "Q");
+  EXPECT_EQ(shape->GetInt("start", 0), 2);
+  EXPECT_EQ(shape->GetInt("end", 0), 3);
+  const ir::Node* second = run->after->graph().last_node();
+  ASSERT_EQ(second->op_type(), "Attention");
+  EXPECT_THAT(MaskTarget(*second), ElementsAre(3, 1));
+  verify::EquivalenceOptions options;
+  options.dims = {{"T", 3}, {"S", 5}};
+  EXPECT_OK(ExpectSameOutputs(*run->before, *run->after, options));
+}
+
+TEST(FuseAttentionTest, MasksNotSurelyOfTheKeysLengthAreExpandedToIt) {
+  // A mask broadcast over the keys ([2,1,3,1]), and a key-padding mask [B,1,1,S] over scores whose
+  // length inference left unknown (as in an exported BERT, where the sequence axis goes unknown once
+  // the position ids are sliced to the input's length): both expanded to [.., Sq, Skv], from
+  // constants for the first, from Q's and V's shapes for the second.
+  auto run = RunPipelineOnText(R"(
+    <ir_version: 10, opset_import: ["" : 23]>
+    g (float[2,2,3,4] Q, float[2,2,4,3] Kt, float[2,2,3,4] V, float[2,1,3,1] M,
+       float[B,2,?,4] Q2, float[B,2,4,?] K2t, float[B,2,?,4] V2, float[B,1,1,S] M2)
+      => (float[2,2,3,4] Y, float[B,2,?,4] Z)
+    {
+      s = MatMul(Q, Kt)
+      m = Add(s, M)
+      p = Softmax(m)
+      Y = MatMul(p, V)
+      s2 = MatMul(Q2, K2t)
+      m2 = Add(s2, M2)
+      p2 = Softmax(m2)
+      Z = MatMul(p2, V2)
+    })", "infer-shapes,fuse-attention");
+  ASSERT_TRUE(run.ok()) << run.status();
+  const std::vector<std::string> ops = OpTypes(run->after->graph());
+  EXPECT_THAT(ops, Contains("Attention").Times(2));
+  const ir::Node* first = FindOp(run->after->graph(), "Attention");
+  ASSERT_NE(first, nullptr);
+  EXPECT_THAT(MaskTarget(*first), ElementsAre(1, 1, 3, 3));
+  const ir::Node* second = run->after->graph().last_node();
+  ASSERT_EQ(second->op_type(), "Attention");
+  const ir::Node* expand = second->input(3)->producer();
+  ASSERT_NE(expand, nullptr);
+  ASSERT_EQ(expand->op_type(), "Expand");
+  const ir::Node* concat = expand->input(1)->producer();
+  ASSERT_NE(concat, nullptr);
+  ASSERT_EQ(concat->op_type(), "Concat");
+  ASSERT_EQ(concat->num_inputs(), 3u);  // [1, 1], Shape(Q2)[2], Shape(V2)[2]
+  EXPECT_EQ(concat->input(1)->producer()->input(0)->name(), "Q2");
+  EXPECT_EQ(concat->input(2)->producer()->input(0)->name(), "V2");
+  verify::EquivalenceOptions options;
+  options.dims = {{"B", 2}, {"S", 3}};
+  options.shapes = {{"Q2", {2, 2, 3, 4}}, {"K2t", {2, 2, 4, 3}}, {"V2", {2, 2, 3, 4}}};
+  EXPECT_OK(ExpectSameOutputs(*run->before, *run->after, options));
+}
+
 TEST(FuseAttentionTest, InexactFormsStay) {
   auto run = RunPipelineOnText(R"(
     <ir_version: 10, opset_import: ["" : 23]>
-    g (float[2,2,3,4] Q, float[2,2,4,3] Kt, float[1,2,4,3] K1, float[2,2,3,4] V, float[2,1,3,1] M, float[2,2,3,3] F)
+    g (float[2,2,3,4] Q, float[2,2,4,3] Kt, float[1,2,4,3] K1, float[2,2,3,4] V, float[2,1,3,2] M, float[2,2,3,3] F)
       => (float[2,2,3,4] A, float[2,2,3,4] B, float[2,2,3,4] C, float[2,2,3,4] D, float[2,2,3,4] E, float[2,2,3,3] G)
     <float neg = {-0.5}>
     {

@@ -105,6 +105,15 @@ TEST(FuseBertLayerTest, ConvertTo23ThenDefaultEndsWithAttentionLayerNormAndGelu)
   for (const char* gone : {"Softmax", "Erf", "ReduceMean", "Sqrt", "Pow", "Div", "Reshape", "Transpose"}) {
     EXPECT_THAT(ops, Not(Contains(gone))) << gone;
   }
+  // The key-padding mask [1,1,1,4] reaches Attention with its 4 query rows, [1,1,4,4]: onnxruntime's
+  // kernel refuses a 1 there (tools/ort_interop runs the result).
+  for (const ir::Node* n : run->after->graph().nodes()) {
+    if (n->op_type() != "Attention") continue;
+    ASSERT_EQ(n->num_inputs(), 4u);
+    const ir::Type& mask = n->input(3)->type();
+    ASSERT_TRUE(mask.is_tensor() && mask.shape().has_value());
+    EXPECT_EQ(ir::ShapeToString(*mask.shape()), "[1,1,4,4]");
+  }
   EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
 }
 

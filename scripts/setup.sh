@@ -35,6 +35,12 @@ packages=(
   # gives the module its own copy of libprotobuf (python/BUILD.bazel: private_protobuf)
   patchelf
 )
+# node and npm install and run onnxruntime-node for the onnxruntime interop test (tools/ort_interop):
+# Debian's, unless a node is there already (NodeSource's nodejs brings its own npm).
+command -v node >/dev/null 2>&1 || packages+=(nodejs)
+command -v npm >/dev/null 2>&1 || packages+=(npm)
+# Then onnxruntime-node itself, pinned, outside the checkout (quick when it is there already).
+install_onnxruntime_node="$(dirname "$0")/../tools/ort_interop/install.sh"
 
 missing=()
 for p in "${packages[@]}"; do
@@ -45,7 +51,7 @@ done
 
 if [ "${#missing[@]}" -eq 0 ]; then
   echo "setup: all ${#packages[@]} packages are installed"
-  exit 0
+  exec "$install_onnxruntime_node"
 fi
 
 if [ "$(id -u)" -ne 0 ]; then
@@ -58,3 +64,4 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends "${missing[@]}"
 echo "setup: done"
+exec "$install_onnxruntime_node"
