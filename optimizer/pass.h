@@ -6,8 +6,11 @@
 #include <string>
 #include <string_view>
 
+#include <optional>
+
 #include "absl/status/statusor.h"
 #include "ir/model.h"
+#include "verify/equivalence_options.h"
 
 namespace onnx_opt::optimizer {
 
@@ -66,6 +69,9 @@ class Pass {
   virtual ~Pass() = default;
   virtual std::string_view name() const = 0;
   virtual absl::StatusOr<bool> Run(ir::Model& model, PassContext& ctx) = 0;
+  // Set for a lossy pass (float16 weights, quantized weights): how far outputs may move by its
+  // nature, the default its results are verified against (verify::Tolerances::lossy).
+  virtual std::optional<verify::LossyTolerance> lossy_tolerance() const { return std::nullopt; }
 };
 
 }  // namespace onnx_opt::optimizer

@@ -11,10 +11,9 @@ PassRegistry& PassRegistry::Global() {
   return *registry;
 }
 
-void PassRegistry::RegisterPass(std::string name, std::string summary, PassFactory factory,
-                                std::optional<verify::LossyTolerance> lossy) {
+void PassRegistry::RegisterPass(std::string name, std::string summary, PassFactory factory) {
   CHECK(!passes_.count(name) && !groups_.count(name)) << "pass '" << name << "' registered twice";
-  passes_[name] = PassInfo{name, std::move(summary), std::move(factory), lossy};
+  passes_[name] = PassInfo{name, std::move(summary), std::move(factory)};
 }
 
 void PassRegistry::RegisterGroup(std::string name, std::string summary, std::string pipeline) {

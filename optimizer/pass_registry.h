@@ -11,7 +11,6 @@
 
 #include "absl/status/statusor.h"
 #include "optimizer/pass.h"
-#include "verify/equivalence_options.h"
 
 namespace onnx_opt::optimizer {
 
@@ -21,9 +20,6 @@ struct PassInfo {
   std::string name;
   std::string summary;
   PassFactory factory;
-  // Set for a lossy pass (float16 weights, quantization): how far outputs may move by its nature,
-  // the default its results are verified against (verify::Tolerances::lossy).
-  std::optional<verify::LossyTolerance> lossy;
 };
 
 struct GroupInfo {
@@ -36,8 +32,7 @@ class PassRegistry {
  public:
   static PassRegistry& Global();
 
-  void RegisterPass(std::string name, std::string summary, PassFactory factory,
-                    std::optional<verify::LossyTolerance> lossy = std::nullopt);
+  void RegisterPass(std::string name, std::string summary, PassFactory factory);
   void RegisterGroup(std::string name, std::string summary, std::string pipeline);
 
   const PassInfo* FindPass(const std::string& name) const;
@@ -58,15 +53,6 @@ class PassRegistry {
   static const bool registered_pass_##Class = [] {                                             \
     ::onnx_opt::optimizer::PassRegistry::Global().RegisterPass(                               \
         name, summary, [](const std::vector<std::string>&) { return std::make_unique<Class>(); }); \
-    return true;                                                                               \
-  }()
-
-// A lossy pass, with the output error its results are verified against by default.
-#define REGISTER_LOSSY_PASS(Class, name, summary, lossy_tolerance)                             \
-  static const bool registered_pass_##Class = [] {                                             \
-    ::onnx_opt::optimizer::PassRegistry::Global().RegisterPass(                               \
-        name, summary, [](const std::vector<std::string>&) { return std::make_unique<Class>(); }, \
-        lossy_tolerance);                                                                      \
     return true;                                                                               \
   }()
 

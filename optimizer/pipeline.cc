@@ -103,7 +103,7 @@ class Parser {
       ++pos_;
       while (true) {
         SkipSpace();
-        std::string arg = ParseName();
+        std::string arg = ParseArgument();
         if (arg.empty()) return Error(absl::StrCat("expected an argument for '", name, "'"));
         args.push_back(arg);
         SkipSpace();
@@ -145,6 +145,16 @@ class Parser {
     return std::string(text_.substr(start, pos_ - start));
   }
 
+  // An argument: up to the next ',', '(', ')' or space ("21", "bits=4", "exclude=*lm_head*").
+  std::string ParseArgument() {
+    const size_t start = pos_;
+    while (pos_ < text_.size() && text_[pos_] != ',' && text_[pos_] != '(' && text_[pos_] != ')' &&
+           !std::isspace(static_cast<unsigned char>(text_[pos_]))) {
+      ++pos_;
+    }
+    return std::string(text_.substr(start, pos_ - start));
+  }
+
   bool Peek(char c) {
     SkipSpace();
     return pos_ < text_.size() && text_[pos_] == c;
@@ -175,14 +185,13 @@ absl::StatusOr<std::optional<verify::LossyTolerance>> LossyToleranceOf(std::stri
                                                                       const PassRegistry& registry) {
   std::optional<verify::LossyTolerance> loosest;
   const LeafWrapper note = [&](std::unique_ptr<Pass> pass) {
-    const PassInfo* info = registry.FindPass(std::string(pass->name()));
-    if (info != nullptr && info->lossy) {
+    if (const std::optional<verify::LossyTolerance> lossy = pass->lossy_tolerance()) {
       if (!loosest) {
-        loosest = info->lossy;
+        loosest = lossy;
       } else {
-        loosest->max_rel_l2 = std::max(loosest->max_rel_l2, info->lossy->max_rel_l2);
-        loosest->min_cosine = std::min(loosest->min_cosine, info->lossy->min_cosine);
-        loosest->max_abs = std::max(loosest->max_abs, info->lossy->max_abs);
+        loosest->max_rel_l2 = std::max(loosest->max_rel_l2, lossy->max_rel_l2);
+        loosest->min_cosine = std::min(loosest->min_cosine, lossy->min_cosine);
+        loosest->max_abs = std::max(loosest->max_abs, lossy->max_abs);
       }
     }
     return pass;

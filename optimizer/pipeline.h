@@ -55,7 +55,8 @@ class FixedPointPass final : public Pass {
 using LeafWrapper = std::function<std::unique_ptr<Pass>(std::unique_ptr<Pass>)>;
 
 // Parses pipeline text. Names are passes or groups from `registry`; `fixed(...)` loops to a fixed
-// point (optionally `fixed<N>(...)` to bound it at N rounds); `name(a,b)` passes arguments to a pass.
+// point (optionally `fixed<N>(...)` to bound it at N rounds); `name(a,b)` passes arguments to a pass
+// (each up to the next ',', '(', ')' or space: `quantize-weights(bits=4,block=32)`).
 // Unknown names give an error that lists the valid ones.
 // Errors: InvalidArgument when the text is wrong (bad syntax, an unknown name, arguments a pass
 // refuses), which a tool reports as a usage error; Internal when a registered group expands into
@@ -64,8 +65,8 @@ absl::StatusOr<std::unique_ptr<Pass>> ParsePipeline(std::string_view text,
                                                     const PassRegistry& registry,
                                                     const LeafWrapper& wrap = nullptr);
 
-// The loosest default tolerance of the lossy passes the pipeline names (PassInfo::lossy), or none when
-// it names no lossy pass. Errors as ParsePipeline's.
+// The loosest default tolerance of the lossy passes in the pipeline (Pass::lossy_tolerance), or none
+// when it has no lossy pass. Errors as ParsePipeline's.
 absl::StatusOr<std::optional<verify::LossyTolerance>> LossyToleranceOf(std::string_view text,
                                                                       const PassRegistry& registry);
 

@@ -223,12 +223,13 @@ grep -q "^ir_version 3: 1 new initializer listed as graph inputs$" "$work/loop1.
 "$check" "$work/loop1.onnx" "$work/loop2.onnx" 2>/dev/null | grep -c ": ok$" | grep -qx 2 || fail "optimized IR 3 Loop not ok"
 "$convert" "$work/loop1.onnx" -o "$work/loop13.onnx" --opset=13 --verify 2>/dev/null || fail "onnx-convert of the optimized IR 3 Loop"
 # Caffe2-style IR 3 models at opset 9 (weights listed before the data input, Dropout-7 with its mask
-# unused, read, or a graph output too) convert to 21 and back to 9, valid at each end. (Running them
-# on input files needs the IR 3 input binding of onnx-run and --verify, another change.)
+# unused, read, or a graph output too) run, and convert to 21 and back to 9 with equal outputs, valid at
+# each end. (compare_test runs such a model on input files.)
 for m in ir3_dropout ir3_dropout_mask_used ir3_dropout_mask_output; do
-  "$convert" "$work/$m.onnx" -o "$work/${m}_21.onnx" --opset=21 2>"$work/${m}_21.err" ||
+  "$run" "$work/$m.onnx" >/dev/null 2>"$work/${m}_run.err" || fail "onnx-run $m: $(cat "$work/${m}_run.err")"
+  "$convert" "$work/$m.onnx" -o "$work/${m}_21.onnx" --opset=21 --verify 2>"$work/${m}_21.err" ||
     fail "onnx-convert --opset=21 $m: $(cat "$work/${m}_21.err")"
-  "$convert" "$work/${m}_21.onnx" -o "$work/${m}_9.onnx" --opset=9 2>"$work/${m}_9.err" ||
+  "$convert" "$work/${m}_21.onnx" -o "$work/${m}_9.onnx" --opset=9 --verify 2>"$work/${m}_9.err" ||
     fail "onnx-convert --opset=9 $m: $(cat "$work/${m}_9.err")"
   "$check" "$work/${m}_21.onnx" "$work/${m}_9.onnx" 2>/dev/null | grep -c ": ok$" | grep -qx 2 || fail "converted $m not ok"
 done
