@@ -187,6 +187,7 @@ const KernelRegistry& KernelRegistry::Global() {
     RegisterSignalKernels(*reg);
     RegisterMlKernels(*reg);
     RegisterRandomKernels(*reg);
+    RegisterContribKernels(*reg);
     return reg;
   }();
   return *r;

@@ -174,6 +174,8 @@ void RegisterRecurrentKernels(KernelRegistry& r);
 void RegisterSignalKernels(KernelRegistry& r);
 void RegisterMlKernels(KernelRegistry& r);
 void RegisterRandomKernels(KernelRegistry& r);
+// onnxruntime's com.microsoft operators (kernels/contrib/).
+void RegisterContribKernels(KernelRegistry& r);
 
 }  // namespace onnx_opt::interpreter
 

@@ -31,6 +31,7 @@ constexpr DomainOpsets kDomainOpsets[] = {
     {kMlDomain, 5},
     {kPreviewTrainingDomain, 1},
     {kPreviewDomain, 1},
+    {kMicrosoftDomain, 1},
 };
 
 // Debian's abseil has its own string_view type; convert at the StrCat boundary.
@@ -180,6 +181,8 @@ absl::StatusOr<const OpSchema*> FindInForce(std::string_view domain, std::string
     return absl::NotFoundError(absl::StrCat("operator ", Sv(op_type),
                                             " is not defined: unknown domain '", Sv(domain), "'"));
   }
+  // An open domain's newer opsets are read as its newest known one (com.microsoft has only opset 1).
+  if (IsOpenDomain(domain) && opset > *max_opset) opset = *max_opset;
   if (opset < 1 || opset > *max_opset) {
     return absl::InvalidArgumentError(absl::StrCat("opset ", opset, " of domain ", Sv(domain),
                                                    " is not one we know (1 to ", *max_opset,

@@ -30,6 +30,7 @@ const OpSchema* Find(std::string_view domain, std::string_view op_type, int sinc
 // non-deprecated version defines it again (GroupNormalization: 18 deprecated, 21 defined again).
 // Errors:
 //   InvalidArgument  opset outside 1..MaxOpset(domain)
+//                    (an open domain's opsets above its newest are read as its newest: domains.h)
 //   NotFound         unknown domain or operator, "operator Foo is not defined in domain ai.onnx at
 //                    opset 5 (introduced at opset 7)", "... (removed at opset 10)"
 absl::StatusOr<const OpSchema*> FindInForce(std::string_view domain, std::string_view op_type,

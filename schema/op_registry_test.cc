@@ -162,6 +162,19 @@ TEST(MaxOpsetTest, KnownDomains) {
   EXPECT_EQ(*MaxOpset(kPreviewTrainingDomain), 1);
   EXPECT_EQ(*MaxOpset(kPreviewDomain), 1);
   EXPECT_EQ(MaxOpset("com.example").status().code(), absl::StatusCode::kNotFound);
+  EXPECT_EQ(*MaxOpset(kMicrosoftDomain), 1);
+}
+
+// com.microsoft is open: some of its operators have schemas, the others are unknown, and an opset
+// above 1 reads as 1.
+TEST(FindInForceTest, MicrosoftDomain) {
+  absl::StatusOr<const OpSchema*> s = FindInForce(kMicrosoftDomain, "SkipLayerNormalization", 1);
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_EQ((*s)->domain(), "com.microsoft");
+  EXPECT_TRUE(FindInForce(kMicrosoftDomain, "GroupQueryAttention", 3).ok());
+  EXPECT_EQ(FindInForce(kMicrosoftDomain, "QOrderedMatMul", 1).status().code(), absl::StatusCode::kNotFound);
+  EXPECT_TRUE(IsOpenDomain(kMicrosoftDomain));
+  EXPECT_FALSE(IsOpenDomain(kOnnxDomain));
 }
 
 TEST(AllSchemasTest, SortedAndUnique) {

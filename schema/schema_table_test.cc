@@ -16,6 +16,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "gtest/gtest.h"
+#include "schema/domains.h"
 #include "schema/op_registry.h"
 #include "schema/op_schema.h"
 #include "schema/testing/json_reader.h"
@@ -261,6 +262,7 @@ TEST_F(SchemaTableTest, EverySchemaMatchesTheReference) {
   }
   for (const OpSchema* each : AllSchemas()) {
     const OpSchema& s = *each;
+    if (s.domain() == kMicrosoftDomain) continue;  // onnxruntime's, not ONNX's (defs/contrib_*.cc)
     if (!in_reference.contains({s.domain(), s.op_type(), s.since_version()})) {
       diffs.Add(s.DebugName(), "not in the reference");
     }

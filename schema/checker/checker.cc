@@ -156,7 +156,7 @@ class Checker {
       }
       if (duplicate) continue;
       absl::StatusOr<int> max_opset = MaxOpset(domain);
-      if (max_opset.ok() && (imp.version < 1 || imp.version > *max_opset)) {
+      if (max_opset.ok() && (imp.version < 1 || (imp.version > *max_opset && !IsOpenDomain(domain)))) {
         Error(absl::StrCat(owner, ": imports opset ", imp.version, " of domain '", domain,
                            "', but its known opsets are 1 to ", *max_opset));
         continue;
@@ -453,8 +453,9 @@ class Checker {
                          "', which the model does not define"));
       return;
     }
-    if (!MaxOpset(domain).ok()) {
-      // A custom domain: accepted when imported, not checked beyond structure.
+    if (!MaxOpset(domain).ok() || (IsOpenDomain(domain) && Versions(domain, n.op_type()).empty())) {
+      // A custom domain, or an operator of an open domain we have no schema for: accepted when
+      // imported, not checked beyond structure.
       if (options_.check_custom_domains) {
         Error(absl::StrCat(where.str(), ": ", n.QualifiedOpType(),
                            " is neither a known operator nor a model-local function"));

@@ -35,6 +35,8 @@ std::vector<DomainOpDefinition> AllOpDefinitions() {
       {kMlDomain, &kMlFamily},
       {kPreviewTrainingDomain, &kTrainingFamily},
       {kPreviewDomain, &kPreviewFamily},
+      {kMicrosoftDomain, &kContribNnFamily},
+      {kMicrosoftDomain, &kContribAttentionFamily},
   };
   std::vector<DomainOpDefinition> all;
   all.reserve(256);

@@ -36,6 +36,8 @@ extern const absl::Span<const OpDefinition> kSequenceFamily;  // sequence.cc
 extern const absl::Span<const OpDefinition> kMlFamily;  // ml.cc
 extern const absl::Span<const OpDefinition> kTrainingFamily;  // training.cc
 extern const absl::Span<const OpDefinition> kPreviewFamily;  // preview.cc
+extern const absl::Span<const OpDefinition> kContribNnFamily;  // contrib_nn.cc
+extern const absl::Span<const OpDefinition> kContribAttentionFamily;  // contrib_attention.cc
 
 struct DomainOpDefinition {
   std::string_view domain;

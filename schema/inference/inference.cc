@@ -27,7 +27,8 @@ constexpr uint64_t kMaxShapeValueElements = 1024;
 
 bool IsSchemaDomain(std::string_view domain) {
   std::string_view d = CanonicalDomain(domain);
-  return d == kOnnxDomain || d == kMlDomain || d == kPreviewTrainingDomain || d == kPreviewDomain;
+  return d == kOnnxDomain || d == kMlDomain || d == kPreviewTrainingDomain || d == kPreviewDomain ||
+         d == kMicrosoftDomain;
 }
 
 bool HasNegativeDim(const ir::Type& t) {
@@ -245,6 +246,8 @@ absl::Status Engine::InferNode(Scope& scope, ir::Node& node) {
     auto found = FindInForce(domain, node.op_type(), *opset);
     if (!found.ok()) {
       if (function != nullptr) return InferFunctionCall(scope, node, *function);
+      // An operator of an open domain we have no schema for: a custom operator.
+      if (IsOpenDomain(domain) && Versions(domain, node.op_type()).empty()) return absl::OkStatus();
       if (options_.warnings != nullptr && trial_depth_ == 0) {
         options_.warnings->push_back(
             absl::StrCat(DescribeNode(node), ": ", found.status().message(), "; outputs not inferred"));

@@ -30,6 +30,7 @@ const InferenceRegistry& InferenceRegistry::Get() {
     RegisterControlFlowOps(*r);
     RegisterSequenceOps(*r);
     RegisterMiscOps(*r);
+    RegisterContribOps(*r);
     return r;
   }();
   return *registry;

@@ -61,6 +61,7 @@ void RegisterRnnOps(InferenceRegistry& r);
 void RegisterControlFlowOps(InferenceRegistry& r);
 void RegisterSequenceOps(InferenceRegistry& r);
 void RegisterMiscOps(InferenceRegistry& r);
+void RegisterContribOps(InferenceRegistry& r);  // com.microsoft
 
 }  // namespace onnx_opt::schema::inference
 
