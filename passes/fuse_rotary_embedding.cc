@@ -385,8 +385,9 @@ class FuseRotaryEmbedding final : public PatternPass {
                              .needs = {{{"Concat"}}, {{"Neg"}}, {{"Slice", "Split"}}},
                              .min_opset = 23,
                              .match_and_rewrite = MatchAndRewrite},
+                            // A Neg may become the RotaryEmbedding in this same sweep.
                             {.root_ops = {"Concat"},
-                             .needs = {{{"RotaryEmbedding"}}, {{"Slice"}, 2}},
+                             .needs = {{{"RotaryEmbedding", "Neg"}}, {{"Slice"}, 2}},
                              .min_opset = 23,
                              .match_and_rewrite = MatchPartialRotation}}) {}
 };
