@@ -12,6 +12,14 @@
 // Reshape(Transpose(y, [0,2,1,3]), [B,S,N*Ev]), the 4-D Attention becomes the 3-D one on the x's
 // with q_num_heads and kv_num_heads, which splits and merges the same way (shapes from inference).
 //
+// Grouped-query attention: K and V made by transformers' repeat_kv (Unsqueeze at 2, Expand over the
+// new axis only, Reshape merging it into the heads) go in before the repeat; Attention repeats them
+// itself, query head h taking key/value head h / n as repeat_kv orders them (the 3-D form then
+// says kv_num_heads). A KV cache: K and V made by Concat(past, new) on the sequence axis go in as
+// past_key/past_value and the new parts; the Concats' results (present, graph outputs) become
+// Attention's present_key/present_value when every other use of them comes after it, and else
+// stay as they are (Attention then only reads the past). MergeHeads takes both along.
+//
 // Exact only where Attention computes the same thing, so it fuses when: all three are rank 4 with
 // the same batch and head dims (MatMul would broadcast them, Attention does not), of one float
 // type; the Softmax is over the last axis; the scale is positive (Attention scales Q and K by its
@@ -37,6 +45,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_set.h"
+#include "absl/strings/str_cat.h"
 #include "ir/constant_value.h"
 #include "ir/forward_value.h"
 #include "optimizer/pass_registry.h"
@@ -267,22 +276,28 @@ absl::Status EraseDeadProducers(std::vector<ir::Value*> values, ir::Graph& graph
   return absl::OkStatus();
 }
 
-// Makes the Concat(past, new) results `alls` (key, value) outputs 1 and 2 of `attention` (which
-// takes the past and the new parts), when every other use of them comes after it in the graph:
-// the Concats then go. Otherwise they stay, computing the same again.
-absl::Status TakePresentOver(ir::Node& attention, const std::vector<ir::Value*>& alls, Rewriter& rw) {
-  // Nodes after the Attention, in order.
+// Whether every use of `values` other than as graph outputs is by a node after `pos` in `graph`'s
+// order (a value moved to an output of a node at `pos` keeps the graph in order).
+bool AllUsesAfter(const std::vector<ir::Value*>& values, const ir::Node& pos, const ir::Graph& graph) {
   absl::flat_hash_set<const ir::Node*> after;
   bool seen = false;
-  for (const ir::Node* n : rw.graph().nodes()) {
+  for (const ir::Node* n : graph.nodes()) {
     if (seen) after.insert(n);
-    seen = seen || n == &attention;
+    seen = seen || n == &pos;
   }
-  for (ir::Value* all : alls) {
-    for (const ir::Use& u : all->uses()) {
-      if (!u.is_graph_output() && !after.contains(u.node)) return absl::OkStatus();
+  for (const ir::Value* v : values) {
+    for (const ir::Use& u : v->uses()) {
+      if (!u.is_graph_output() && !after.contains(u.node)) return false;
     }
   }
+  return true;
+}
+
+// Makes the Concat(past, new) results `alls` (key, value) outputs 1 and 2 of `attention` (which
+// takes the past and the new parts), when every other use of them comes after it in the graph:
+// the Concats then go. Otherwise (both or neither) they stay, computing the same again.
+absl::Status TakePresentOver(ir::Node& attention, const std::vector<ir::Value*>& alls, Rewriter& rw) {
+  if (!AllUsesAfter(alls, attention, rw.graph())) return absl::OkStatus();
   std::vector<ir::Value*> presents;
   for (ir::Value* all : alls) {
     ir::Value* present = attention.AddOutput(rw.names().Fresh(all->name() + "_present"));
@@ -451,7 +466,11 @@ ir::Value* UnsplitHeads(ir::Value* heads, Rewriter& rw, int64_t* n, int64_t* e) 
 // merged back by Transpose/Reshape becomes the 3-D form on the unsplit values, with q_num_heads and
 // kv_num_heads: Attention does the same split and merge.
 absl::StatusOr<int64_t> MergeHeads(ir::Node& attention, Rewriter& rw) {
-  if (attention.num_outputs() != 1 || attention.num_inputs() < 3 || attention.num_inputs() > 4) return 0;
+  // Inputs past the mask (past_key, past_value) are 4-D in both forms; so are the present outputs.
+  if (attention.num_outputs() > 3 || attention.num_inputs() < 3 || attention.num_inputs() > 6) return 0;
+  for (size_t i = 3; i < attention.num_outputs(); ++i) {
+    if (attention.output(i)->has_uses()) return 0;  // the scores (qk_matmul_output) are per head
+  }
   // Its attributes are numbers (all Attention-23 has), copied over; heads are set anew.
   for (const ir::Attribute& a : attention.attributes()) {
     if (a.is_reference() || (a.kind() != ir::AttributeKind::kInt && a.kind() != ir::AttributeKind::kFloat)) return 0;
@@ -486,15 +505,26 @@ absl::StatusOr<int64_t> MergeHeads(ir::Node& attention, Rewriter& rw) {
   }
   attributes.push_back(ir::Attribute::Int("q_num_heads", hq));
   attributes.push_back(ir::Attribute::Int("kv_num_heads", hk));
+  // The present outputs move to the new node, placed before `merge`.
+  std::vector<ir::Value*> presents;
+  for (size_t i = 1; i < std::min<size_t>(attention.num_outputs(), 3); ++i) presents.push_back(attention.output(i));
+  if (!AllUsesAfter(presents, *merge, rw.graph())) return 0;
   rw.Track(&attention);
   rw.Track(out->uses()[0].node);
   std::vector<ir::Value*> inputs = {q, k, v};
-  if (attention.num_inputs() == 4) inputs.push_back(attention.input(3));
+  for (size_t i = 3; i < attention.num_inputs(); ++i) inputs.push_back(attention.input(i));
   absl::StatusOr<ir::Node*> fused = rw.ReplaceWithNode(*merge, "Attention", inputs, "_attention");
-  if (fused.ok() && *fused != nullptr) {
-    for (ir::Attribute& a : attributes) (*fused)->SetAttribute(std::move(a));
+  if (!fused.ok() || *fused == nullptr) return OneIfReplaced(fused);
+  for (ir::Attribute& a : attributes) (*fused)->SetAttribute(std::move(a));
+  for (ir::Value* present : presents) {
+    ir::Value* moved = (*fused)->AddOutput(rw.names().Fresh(present->name() + "_3d"));
+    moved->set_type(present->type());
+    if (!ir::ForwardValue(present, moved)) {
+      return absl::InternalError(absl::StrCat("fuse-attention: cannot move ", present->name(), " to the 3-D form"));
+    }
   }
-  return OneIfReplaced(fused);
+  if (absl::Status s = rw.EraseDeadMatched(); !s.ok()) return s;
+  return 1;
 }
 
 class FuseAttention final : public PatternPass {
