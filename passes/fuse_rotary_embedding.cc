@@ -18,6 +18,9 @@
 // A second pattern takes the partial rotation in (rotary_embedding_dim < head size, as Phi writes
 // it): Concat(RotaryEmbedding(Slice(x, 0, r)), Slice(x, r, D), axis = -1) becomes
 // RotaryEmbedding(x, ..., rotary_embedding_dim = r).
+//
+// A third moves the exporter's split into heads after the rotation (RotaryEmbedding's 3-D form
+// with num_heads), so that fuse-attention can take the split into Attention (SinkHeadSplit).
 #include <optional>
 #include <string>
 #include <vector>
@@ -377,6 +380,66 @@ absl::StatusOr<int64_t> MatchPartialRotation(ir::Node& concat, Rewriter& rw) {
   return OneIfReplaced(fused);
 }
 
+
+// RotaryEmbedding(Transpose(Reshape(x, [B, S, N, E]), [0, 2, 1, 3])) on heads split from x
+// [B, S, N*E] (the exporter's split, each used once) becomes
+// Transpose(Reshape(RotaryEmbedding(x, ..., num_heads = N), the same shape), [0, 2, 1, 3]): the
+// 3-D form rotates each head the same way. The split then sits right before the attention, which
+// fuse-attention takes into Attention's 3-D form.
+absl::StatusOr<int64_t> SinkHeadSplit(ir::Node& rotary, Rewriter& rw) {
+  ir::Value* x = nullptr;
+  ir::Node* reshape = nullptr;
+  ir::Node* transpose = nullptr;
+  const ValuePattern split =
+      Op("Transpose", {Op("Reshape", {Capture(&x)}).OneUse().CaptureNode(&reshape)}).OneUse().CaptureNode(&transpose);
+  if (rotary.num_inputs() < 3 || rotary.num_outputs() != 1 || !rw.Match(split, rotary.input(0))) return 0;
+  if (transpose->GetInts("perm") != std::vector<int64_t>{0, 2, 1, 3} || reshape->num_inputs() != 2 ||
+      reshape->GetInt("allowzero", 0) != 0) {
+    return 0;
+  }
+  for (const ir::Attribute& a : rotary.attributes()) {
+    if (a.is_reference() || a.kind() != ir::AttributeKind::kInt) return 0;
+  }
+  const ir::Value* heads = reshape->output(0);
+  if (!x->type().is_tensor() || !x->type().shape().has_value() || !heads->type().is_tensor() ||
+      !heads->type().shape().has_value()) {
+    return 0;
+  }
+  const ir::Shape& xs = *x->type().shape();
+  const ir::Shape& hs = *heads->type().shape();
+  if (xs.rank() != 3 || hs.rank() != 4 || !SameDim(xs.dim(0), hs.dim(0)) || !SameDim(xs.dim(1), hs.dim(1)) ||
+      !xs.dim(2).is_known() || !hs.dim(2).is_known() || !hs.dim(3).is_known() ||
+      hs.dim(2).value() * hs.dim(3).value() != xs.dim(2).value()) {
+    return 0;
+  }
+  std::vector<ir::Value*> inputs = {x};
+  for (size_t i = 1; i < rotary.num_inputs(); ++i) inputs.push_back(rotary.input(i));
+  ir::Node* rotated = rw.graph().InsertBefore(
+      &rotary, ir::Node::Create("", "RotaryEmbedding", inputs, {rw.names().Fresh(rotary.output(0)->name() + "_3d")}));
+  for (const ir::Attribute& a : rotary.attributes()) {
+    if (a.name() != "num_heads") rotated->SetAttribute(ir::Attribute::Int(a.name(), a.i));
+  }
+  rotated->SetAttribute(ir::Attribute::Int("num_heads", hs.dim(2).value()));
+  rotated->output(0)->set_type(x->type());
+  ir::Node* split_again = rw.graph().InsertBefore(
+      &rotary, ir::Node::Create("", "Reshape", {rotated->output(0), reshape->input(1)},
+                                {rw.names().Fresh(rotary.output(0)->name() + "_heads")}));
+  split_again->output(0)->set_type(heads->type());
+  ir::Node* transposed = rw.graph().InsertBefore(
+      &rotary, ir::Node::Create("", "Transpose", {split_again->output(0)},
+                                {rw.names().Fresh(rotary.output(0)->name() + "_split")}));
+  transposed->SetAttribute(ir::Attribute::Ints("perm", {0, 2, 1, 3}));
+  transposed->output(0)->set_type(rotary.output(0)->type());
+  absl::StatusOr<bool> replaced = rw.ReplaceWithValue(rotary, transposed->output(0));
+  if (replaced.ok() && !*replaced) {
+    for (ir::Node* n : {transposed, split_again, rotated}) {
+      n->RemoveAllInputs();
+      if (absl::Status s = rw.graph().Erase(n); !s.ok()) return s;
+    }
+  }
+  return OneIfReplaced(replaced);
+}
+
 class FuseRotaryEmbedding final : public PatternPass {
  public:
   static constexpr char kName[] = "fuse-rotary-embedding";
@@ -389,7 +452,11 @@ class FuseRotaryEmbedding final : public PatternPass {
                             {.root_ops = {"Concat"},
                              .needs = {{{"RotaryEmbedding", "Neg"}}, {{"Slice"}, 2}},
                              .min_opset = 23,
-                             .match_and_rewrite = MatchPartialRotation}}) {}
+                             .match_and_rewrite = MatchPartialRotation},
+                            {.root_ops = {"RotaryEmbedding"},
+                             .needs = {{{"RotaryEmbedding"}}, {{"Reshape"}}, {{"Transpose"}}},
+                             .min_opset = 23,
+                             .match_and_rewrite = SinkHeadSplit}}) {}
 };
 
 }  // namespace

@@ -264,5 +264,27 @@ TEST(FuseRotaryEmbeddingTest, PartialRotationBecomesRotaryEmbeddingDim) {
   }
 }
 
+// Heads split from [N, S, 8] by the exporter's Reshape/Transpose, then rotated: the rotation moves
+// before the split (RotaryEmbedding's 3-D form, num_heads = 2).
+TEST(FuseRotaryEmbeddingTest, HeadSplitMovesAfterTheRotation) {
+  std::string text = std::string(kComputedTables) + kRotateHalf;
+  text.replace(text.find("float[N,2,S,4] X,"), 17, "float[N,S,8] X3,");
+  text.replace(text.find("int64[1] zero"), 0, "int64[4] split = {0, 0, 2, 4}, ");
+  text.replace(text.find("    {\n"), 6, "    {\n      X4 = Reshape(X3, split)\n      X = Transpose<perm = [0, 2, 1, 3]>(X4)\n");
+  // The second run moves the split (the RotaryEmbedding the first made comes before the node it
+  // replaced, which one sweep has passed).
+  auto run = RunPipelineOnText(text, "infer-shapes,fuse-rotary-embedding,fuse-rotary-embedding,cse,dead-nodes");
+  ASSERT_TRUE(run.ok()) << run.status();
+  const ir::Node* y = run->after->graph().outputs()[0]->producer();
+  ASSERT_EQ(y->op_type(), "Transpose");
+  const ir::Node* rotary = y->input(0)->producer()->input(0)->producer();
+  ASSERT_EQ(rotary->op_type(), "RotaryEmbedding");
+  EXPECT_EQ(rotary->GetInt("num_heads", 0), 2);
+  EXPECT_EQ(rotary->input(0)->name(), "X3");
+  verify::EquivalenceOptions options;
+  options.dims = {{"N", 2}, {"S", 3}};
+  EXPECT_OK(ExpectSameOutputs(*run->before, *run->after, options));
+}
+
 }  // namespace
 }  // namespace onnx_opt::passes

@@ -206,17 +206,19 @@ interop llama_block_convert23_default llama_block \
 interop llama_block_up23 llama_block "" convert --opset=23
 # Llama layers as current exporters write them (opset 17): rotary tables computed from position_ids
 # (MatMul with inv_freq, Concat(freqs, freqs), Cos/Sin, Unsqueeze) become RotaryEmbedding with half
-# tables [batch, seq, 4] and no position ids; K and V repeated from 2 to 8 heads (Unsqueeze/Expand/
-# Reshape) go into Attention unrepeated (the one Expand left is inv_freq's, to the batch); with a
-# KV cache, past_key/past_value go into Attention and present_key/present_value come out of it (the
-# Concats go: the 4 left build shapes), prefill and a decode step; and a partial rotation (4 of 8,
-# as Phi writes it) becomes rotary_embedding_dim.
-llama_counts="RMSNormalization=2 RotaryEmbedding=2 Attention=1 Softmax=0 Neg=0 Slice=0 Sqrt=0 Expand=1 Reshape=4"
-interop llama_gqa_convert23_default llama_gqa "$llama_counts Concat=4" opt --passes='convert(23),default'
-interop llama_gqa_cache_convert23_default llama_gqa_cache "$llama_counts Concat=4" opt --passes='convert(23),default'
-interop llama_gqa_decode_convert23_default llama_gqa_decode "$llama_counts Concat=4" opt --passes='convert(23),default'
-interop phi_partial_rotary_convert23_default phi_partial_rotary "$llama_counts Concat=4" opt \
-  --passes='convert(23),default'
+# tables [batch, seq, 4] and no position ids, in the 3-D form (num_heads) on the projections; K and
+# V repeated from 2 to 8 heads (Unsqueeze/Expand/Reshape) go into Attention unrepeated, its 3-D
+# form with q_num_heads = 8, kv_num_heads = 2 (no head split or merge left; the one Expand, Concat
+# and Transpose left compute the tables: inv_freq to the batch, times the positions); with a KV
+# cache, past_key/past_value go into Attention and present_key/present_value come out of it, prefill
+# and a decode step; and a partial rotation (4 of 8, as Phi writes it) becomes rotary_embedding_dim.
+# 101 nodes become 28: 17 for the layer, 11 for the tables.
+llama_counts="RMSNormalization=2 RotaryEmbedding=2 Attention=1 Softmax=0 Neg=0 Slice=0 Sqrt=0 Expand=1 Reshape=0
+              Transpose=1 Concat=1"
+interop llama_gqa_convert23_default llama_gqa "$llama_counts" opt --passes='convert(23),default'
+interop llama_gqa_cache_convert23_default llama_gqa_cache "$llama_counts" opt --passes='convert(23),default'
+interop llama_gqa_decode_convert23_default llama_gqa_decode "$llama_counts" opt --passes='convert(23),default'
+interop phi_partial_rotary_convert23_default phi_partial_rotary "$llama_counts" opt --passes='convert(23),default'
 interop llama_gqa_cache_up23 llama_gqa_cache "" convert --opset=23
 # RMSNormalization alone, then converted back below opset 23 (expanded by the converter).
 interop llama_block_rmsnorm23 llama_block "RMSNormalization=2 Sqrt=0" opt --passes='convert(23),infer-shapes,fuse-rmsnorm,dce'
