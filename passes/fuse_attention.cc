@@ -12,6 +12,14 @@
 // Reshape(Transpose(y, [0,2,1,3]), [B,S,N*Ev]), the 4-D Attention becomes the 3-D one on the x's
 // with q_num_heads and kv_num_heads, which splits and merges the same way (shapes from inference).
 //
+// Grouped-query attention: K and V made by transformers' repeat_kv (Unsqueeze at 2, Expand over the
+// new axis only, Reshape merging it into the heads) go in before the repeat; Attention repeats them
+// itself, query head h taking key/value head h / n as repeat_kv orders them (the 3-D form then
+// says kv_num_heads). A KV cache: K and V made by Concat(past, new) on the sequence axis go in as
+// past_key/past_value and the new parts; the Concats' results (present, graph outputs) become
+// Attention's present_key/present_value when every other use of them comes after it, and else
+// stay as they are (Attention then only reads the past). MergeHeads takes both along.
+//
 // Exact only where Attention computes the same thing, so it fuses when: all three are rank 4 with
 // the same batch and head dims (MatMul would broadcast them, Attention does not), of one float
 // type; the Softmax is over the last axis; the scale is positive (Attention scales Q and K by its
@@ -36,7 +44,10 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/str_cat.h"
 #include "ir/constant_value.h"
+#include "ir/forward_value.h"
 #include "optimizer/pass_registry.h"
 #include "passes/pattern.h"
 #include "passes/rewrite/pattern_pass.h"
@@ -196,6 +207,115 @@ ir::Value* MaskForAttention(ir::Value* mask, bool keys_sure, ir::Value* q, ir::V
   return AddNodeBefore(pos, "Expand", {mask, target}, base, rw, added);
 }
 
+// K or V `heads` [B, Hq, S, D] repeated from [B, Hkv, S, D] to the query heads as transformers'
+// repeat_kv writes it: Reshape(Expand(Unsqueeze(x, [2]), [B, Hkv, n, S, D]), [B, Hkv * n, S, D]).
+// Returns x (Attention repeats K and V itself, query head h taking key/value head h / n, the
+// order repeat_kv makes), the chain's nodes in *chain (users first); null when `heads` is not made so.
+// Exact by shapes: the Expand changes only the inserted axis (its other dims are x's), and the
+// Reshape keeps B, S and D, so it merges the Hkv and n axes.
+ir::Value* Unrepeated(ir::Value* heads, Rewriter& rw, std::vector<ir::Node*>* chain) {
+  ir::Node* reshape = ProducerOf(heads, "Reshape", &rw.graph());
+  if (reshape == nullptr || !reshape->has_input(0)) return nullptr;
+  ir::Node* expand = ProducerOf(reshape->input(0), "Expand", &rw.graph());
+  if (expand == nullptr || !expand->has_input(0)) return nullptr;
+  ir::Node* unsqueeze = ProducerOf(expand->input(0), "Unsqueeze", &rw.graph());
+  if (unsqueeze == nullptr || !unsqueeze->has_input(0)) return nullptr;
+  std::optional<std::vector<int64_t>> axes = AxesOf(*unsqueeze, rw.opset());
+  if (!axes || (*axes != std::vector<int64_t>{2} && *axes != std::vector<int64_t>{-3})) return nullptr;
+  ir::Value* x = unsqueeze->input(0);
+  const ir::Shape* xs = ShapeOf(x);
+  const ir::Shape* es = ShapeOf(expand->output(0));
+  const ir::Shape* hs = ShapeOf(heads);
+  if (xs == nullptr || es == nullptr || hs == nullptr || xs->rank() != 4 || es->rank() != 5 || hs->rank() != 4 ||
+      FloatElemType(x) != FloatElemType(heads)) {
+    return nullptr;
+  }
+  for (auto [e, i] : {std::pair{0, 0}, {1, 1}, {3, 2}, {4, 3}}) {
+    if (!SameDim(es->dim(e), xs->dim(i))) return nullptr;
+  }
+  for (auto [h, e] : {std::pair{0, 0}, {2, 3}, {3, 4}}) {
+    if (!SameDim(hs->dim(h), es->dim(e))) return nullptr;
+  }
+  *chain = {reshape, expand, unsqueeze};
+  return x;
+}
+
+// The past and the new part of `all` = Concat(past, new, axis = 2) ([B, H, P + S, D]), as
+// Attention takes past_key/past_value: null when `all` is not made so.
+ir::Node* PastConcat(ir::Value* all, Rewriter& rw) {
+  ir::Node* concat = ProducerOf(all, "Concat", &rw.graph());
+  if (concat == nullptr || concat->num_inputs() != 2 || !concat->has_input(0) || !concat->has_input(1)) return nullptr;
+  const int64_t axis = concat->GetInt("axis", 0);
+  if (axis != 2 && axis != -2) return nullptr;
+  const ir::Shape* ps = ShapeOf(concat->input(0));
+  const ir::Shape* ns = ShapeOf(concat->input(1));
+  if (ps == nullptr || ns == nullptr || ps->rank() != 4 || ns->rank() != 4) return nullptr;
+  for (size_t i : {0, 1, 3}) {
+    if (!SameDim(ps->dim(i), ns->dim(i))) return nullptr;
+  }
+  if (FloatElemType(concat->input(0)) != FloatElemType(concat->input(1))) return nullptr;
+  return concat;
+}
+
+// Erases the producers of `values` that nothing uses any more, and theirs in turn.
+absl::Status EraseDeadProducers(std::vector<ir::Value*> values, ir::Graph& graph) {
+  while (!values.empty()) {
+    ir::Value* v = values.back();
+    values.pop_back();
+    ir::Node* n = v->producer();
+    if (n == nullptr || n->graph() != &graph || n->is_erased()) continue;
+    bool dead = true;
+    for (size_t i = 0; i < n->num_outputs(); ++i) dead = dead && !n->output(i)->has_uses();
+    if (!dead) continue;
+    for (ir::Value* in : n->inputs()) {
+      if (in != nullptr) values.push_back(in);
+    }
+    n->RemoveAllInputs();
+    if (absl::Status s = graph.Erase(n); !s.ok()) return s;
+  }
+  return absl::OkStatus();
+}
+
+// Whether every use of `values` other than as graph outputs is by a node after `pos` in `graph`'s
+// order (a value moved to an output of a node at `pos` keeps the graph in order).
+bool AllUsesAfter(const std::vector<ir::Value*>& values, const ir::Node& pos, const ir::Graph& graph) {
+  absl::flat_hash_set<const ir::Node*> after;
+  bool seen = false;
+  for (const ir::Node* n : graph.nodes()) {
+    if (seen) after.insert(n);
+    seen = seen || n == &pos;
+  }
+  for (const ir::Value* v : values) {
+    for (const ir::Use& u : v->uses()) {
+      if (!u.is_graph_output() && !after.contains(u.node)) return false;
+    }
+  }
+  return true;
+}
+
+// Makes the Concat(past, new) results `alls` (key, value) outputs 1 and 2 of `attention` (which
+// takes the past and the new parts), when every other use of them comes after it in the graph:
+// the Concats then go. Otherwise (both or neither) they stay, computing the same again.
+absl::Status TakePresentOver(ir::Node& attention, const std::vector<ir::Value*>& alls, Rewriter& rw) {
+  if (!AllUsesAfter(alls, attention, rw.graph())) return absl::OkStatus();
+  std::vector<ir::Value*> presents;
+  for (ir::Value* all : alls) {
+    ir::Value* present = attention.AddOutput(rw.names().Fresh(all->name() + "_present"));
+    present->set_type(all->type());
+    if (!ir::ForwardValue(all, present)) {
+      // Undo: forward back what was forwarded, then drop the outputs added.
+      for (size_t i = 0; i < presents.size(); ++i) ir::ForwardValue(presents[i], alls[i]);
+      while (attention.num_outputs() > 1) {
+        if (absl::Status s = attention.RemoveLastOutput(); !s.ok()) return s;
+      }
+      return absl::OkStatus();
+    }
+    presents.push_back(present);
+  }
+  // The Concats have no uses left.
+  return EraseDeadProducers(alls, rw.graph());
+}
+
 // The permutation of a Transpose (reversed axes when not given).
 std::vector<int64_t> PermOf(const ir::Node& transpose, int64_t rank) {
   std::vector<int64_t> perm = transpose.GetInts("perm");
@@ -270,6 +390,41 @@ absl::StatusOr<int64_t> MatchAndRewrite(ir::Node& matmul, Rewriter& rw) {
   }
   std::vector<ir::Value*> inputs = {q, k, v};
   if (mask != nullptr) inputs.push_back(MaskForAttention(mask, keys_sure, q, v, matmul, rw, added));
+  // Grouped-query attention: K and V repeated to the query heads go in as they were before the
+  // repeat (only when K needed no Transpose of its own: the repeat is on [B, Hkv, S, D]).
+  std::vector<ir::Value*> repeat_shapes;  // the repeats' target shapes, erased once dead
+  if (k == k_source) {
+    std::vector<ir::Node*> k_chain, v_chain;
+    ir::Value* ku = Unrepeated(k, rw, &k_chain);
+    ir::Value* vu = ku != nullptr ? Unrepeated(v, rw, &v_chain) : nullptr;
+    if (vu != nullptr && SameDim(ShapeOf(ku)->dim(1), ShapeOf(vu)->dim(1)) &&
+        SameDim(ShapeOf(ku)->dim(2), ShapeOf(vu)->dim(2))) {
+      inputs[1] = ku;
+      inputs[2] = vu;
+      for (const std::vector<ir::Node*>* chain : {&k_chain, &v_chain}) {
+        for (ir::Node* n : *chain) {
+          rw.Track(n);
+          for (size_t i = 1; i < n->num_inputs(); ++i) {
+            if (n->has_input(i)) repeat_shapes.push_back(n->input(i));
+          }
+        }
+      }
+    }
+  }
+  // A KV cache: K and V as Concat(past, new) on the sequence axis go in as past_key/past_value and
+  // the new part; the Concats' results become Attention's present_key/present_value when that can
+  // be done in place (TakePresentOver).
+  ir::Node* k_cat = PastConcat(inputs[1], rw);
+  ir::Node* v_cat = k_cat != nullptr ? PastConcat(inputs[2], rw) : nullptr;
+  std::vector<ir::Value*> alls;
+  if (v_cat != nullptr && SameDim(ShapeOf(k_cat->input(0))->dim(2), ShapeOf(v_cat->input(0))->dim(2))) {
+    alls = {inputs[1], inputs[2]};
+    inputs[1] = k_cat->input(1);
+    inputs[2] = v_cat->input(1);
+    if (inputs.size() == 3) inputs.push_back(nullptr);
+    inputs.push_back(k_cat->input(0));
+    inputs.push_back(v_cat->input(0));
+  }
   absl::StatusOr<ir::Node*> fused = rw.ReplaceWithNode(matmul, "Attention", inputs, "_attention");
   if (!fused.ok()) return fused.status();
   if (*fused == nullptr) {
@@ -277,6 +432,10 @@ absl::StatusOr<int64_t> MatchAndRewrite(ir::Node& matmul, Rewriter& rw) {
     return 0;
   }
   (*fused)->SetAttribute(ir::Attribute::Float("scale", static_cast<float>(scale)));
+  if (absl::Status s = EraseDeadProducers(repeat_shapes, rw.graph()); !s.ok()) return s;
+  if (!alls.empty()) {
+    if (absl::Status s = TakePresentOver(**fused, alls, rw); !s.ok()) return s;
+  }
   return 1;
 }
 
@@ -307,7 +466,11 @@ ir::Value* UnsplitHeads(ir::Value* heads, Rewriter& rw, int64_t* n, int64_t* e) 
 // merged back by Transpose/Reshape becomes the 3-D form on the unsplit values, with q_num_heads and
 // kv_num_heads: Attention does the same split and merge.
 absl::StatusOr<int64_t> MergeHeads(ir::Node& attention, Rewriter& rw) {
-  if (attention.num_outputs() != 1 || attention.num_inputs() < 3 || attention.num_inputs() > 4) return 0;
+  // Inputs past the mask (past_key, past_value) are 4-D in both forms; so are the present outputs.
+  if (attention.num_outputs() > 3 || attention.num_inputs() < 3 || attention.num_inputs() > 6) return 0;
+  for (size_t i = 3; i < attention.num_outputs(); ++i) {
+    if (attention.output(i)->has_uses()) return 0;  // the scores (qk_matmul_output) are per head
+  }
   // Its attributes are numbers (all Attention-23 has), copied over; heads are set anew.
   for (const ir::Attribute& a : attention.attributes()) {
     if (a.is_reference() || (a.kind() != ir::AttributeKind::kInt && a.kind() != ir::AttributeKind::kFloat)) return 0;
@@ -342,15 +505,26 @@ absl::StatusOr<int64_t> MergeHeads(ir::Node& attention, Rewriter& rw) {
   }
   attributes.push_back(ir::Attribute::Int("q_num_heads", hq));
   attributes.push_back(ir::Attribute::Int("kv_num_heads", hk));
+  // The present outputs move to the new node, placed before `merge`.
+  std::vector<ir::Value*> presents;
+  for (size_t i = 1; i < std::min<size_t>(attention.num_outputs(), 3); ++i) presents.push_back(attention.output(i));
+  if (!AllUsesAfter(presents, *merge, rw.graph())) return 0;
   rw.Track(&attention);
   rw.Track(out->uses()[0].node);
   std::vector<ir::Value*> inputs = {q, k, v};
-  if (attention.num_inputs() == 4) inputs.push_back(attention.input(3));
+  for (size_t i = 3; i < attention.num_inputs(); ++i) inputs.push_back(attention.input(i));
   absl::StatusOr<ir::Node*> fused = rw.ReplaceWithNode(*merge, "Attention", inputs, "_attention");
-  if (fused.ok() && *fused != nullptr) {
-    for (ir::Attribute& a : attributes) (*fused)->SetAttribute(std::move(a));
+  if (!fused.ok() || *fused == nullptr) return OneIfReplaced(fused);
+  for (ir::Attribute& a : attributes) (*fused)->SetAttribute(std::move(a));
+  for (ir::Value* present : presents) {
+    ir::Value* moved = (*fused)->AddOutput(rw.names().Fresh(present->name() + "_3d"));
+    moved->set_type(present->type());
+    if (!ir::ForwardValue(present, moved)) {
+      return absl::InternalError(absl::StrCat("fuse-attention: cannot move ", present->name(), " to the 3-D form"));
+    }
   }
-  return OneIfReplaced(fused);
+  if (absl::Status s = rw.EraseDeadMatched(); !s.ok()) return s;
+  return 1;
 }
 
 class FuseAttention final : public PatternPass {

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "ir/constant_value.h"
@@ -360,6 +361,130 @@ TEST(FuseAttentionTest, NeedsOpset23) {
   auto run = RunPipelineOnText(text, "infer-shapes,fuse-attention");
   ASSERT_TRUE(run.ok()) << run.status();
   EXPECT_THAT(OpTypes(run->after->graph()), Not(Contains("Attention")));
+}
+
+// Grouped-query attention as transformers writes it: 4 query heads and 2 key/value heads of 2 over
+// [B=2, S=3, 8], K and V repeated to 4 heads by repeat_kv (Unsqueeze at 2, Expand, Reshape). With
+// `cache`, K and V are Concat(past, new) on the sequence axis (past 4, total 7) and those are graph
+// outputs (present_key/present_value), and the mask covers the 7 keys.
+std::string GroupedQueryAttention(bool cache) {
+  const std::string t = cache ? "7" : "3";
+  std::string text = absl::StrCat(R"(
+    <ir_version: 10, opset_import: ["" : 23]>
+    g (float[2,3,8] X, float[2,1,3,@T] mask)", cache ? ", float[2,2,4,2] past_key, float[2,2,4,2] past_value" : "",
+                                   ") => (float[2,3,8] Y",
+                                   cache ? ", float[2,2,7,2] present_key, float[2,2,7,2] present_value" : "", R"()
+    <float[8,8] Wq = {)", Weights(64, 0.1), "}, float[8,4] Wk = {", Weights(32, 0.7), "}, float[8,4] Wv = {",
+                                   Weights(32, 1.3), R"(},
+     int64[4] q_heads = {2, 3, 4, 2}, int64[4] kv_heads = {2, 3, 2, 2}, int64[3] merged = {2, 3, 8},
+     int64[1] two = {2}, int64[5] repeated = {2, 2, 2, @T, 2}, int64[4] heads = {2, 4, @T, 2}, float sqrt_d = {1.4142135}>
+    {
+      q0 = MatMul(X, Wq)
+      q1 = Reshape(q0, q_heads)
+      q = Transpose<perm = [0, 2, 1, 3]>(q1)
+      k0 = MatMul(X, Wk)
+      k1 = Reshape(k0, kv_heads)
+      k = Transpose<perm = [0, 2, 1, 3]>(k1)
+      v0 = MatMul(X, Wv)
+      v1 = Reshape(v0, kv_heads)
+      v = Transpose<perm = [0, 2, 1, 3]>(v1)
+)",
+                                   cache ? R"(      present_key = Concat<axis = 2>(past_key, k)
+      present_value = Concat<axis = -2>(past_value, v)
+      ku = Unsqueeze(present_key, two)
+      vu = Unsqueeze(present_value, two)
+)"
+                                         : R"(      ku = Unsqueeze(k, two)
+      vu = Unsqueeze(v, two)
+)",
+                                   R"(      ke = Expand(ku, repeated)
+      kr = Reshape(ke, heads)
+      ve = Expand(vu, repeated)
+      vr = Reshape(ve, heads)
+      kt = Transpose<perm = [0, 1, 3, 2]>(kr)
+      s = MatMul(q, kt)
+      scaled = Div(s, sqrt_d)
+      masked = Add(scaled, mask)
+      p = Softmax<axis = -1>(masked)
+      c = MatMul(p, vr)
+      ct = Transpose<perm = [0, 2, 1, 3]>(c)
+      Y = Reshape(ct, merged)
+    })");
+  // @T is the keys' length: the mask's, and the Expand and Reshape targets'.
+  return absl::StrReplaceAll(text, {{"@T", t}});
+}
+
+TEST(FuseAttentionTest, GroupedQueryRepeatGoesIntoAttention) {
+  auto run = RunPipelineOnText(GroupedQueryAttention(false), "fixed(infer-shapes,fuse-attention)");
+  ASSERT_TRUE(run.ok()) << run.status();
+  // The repeats went, and the head splits with them (the 3-D form with 4 query and 2 key/value heads).
+  EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("MatMul", "MatMul", "MatMul", "Attention"));
+  const ir::Node* attention = run->after->graph().last_node();
+  EXPECT_EQ(attention->GetInt("q_num_heads", 0), 4);
+  EXPECT_EQ(attention->GetInt("kv_num_heads", 0), 2);
+  EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
+
+  // The 4-D form alone (one sweep): K and V with their 2 heads.
+  run = RunPipelineOnText(GroupedQueryAttention(false), "infer-shapes,fuse-attention");
+  ASSERT_TRUE(run.ok()) << run.status();
+  EXPECT_THAT(OpTypes(run->after->graph()), Not(Contains("Expand")));
+  attention = FindOp(run->after->graph(), "Attention");
+  ASSERT_NE(attention, nullptr);
+  EXPECT_EQ(attention->input(1)->name(), "k");
+  EXPECT_EQ(attention->input(2)->name(), "v");
+  EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
+}
+
+TEST(FuseAttentionTest, RepeatsThatAlsoBroadcastStay) {
+  // K of one head [2, 1, 3, 2] expanded to [2, 2, 2, 3, 2]: the Expand repeats the head axis too, and
+  // Attention would not (its K must have Hkv heads); V's repeat is then kept as well.
+  std::string text = GroupedQueryAttention(false);
+  text.replace(text.find("ku = Unsqueeze(k, two)"), 22, "k_one = Slice(k, zero, one, one)\n      ku = Unsqueeze(k_one, two)");
+  text.replace(text.find("int64[1] two = {2}"), 18, "int64[1] two = {2}, int64[1] zero = {0}, int64[1] one = {1}");
+  auto run = RunPipelineOnText(text, "infer-shapes,fuse-attention");
+  ASSERT_TRUE(run.ok()) << run.status();
+  EXPECT_THAT(OpTypes(run->after->graph()), Contains("Attention"));
+  EXPECT_THAT(OpTypes(run->after->graph()), Contains("Expand").Times(2));
+  EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
+}
+
+TEST(FuseAttentionTest, KeyValueCacheGoesThroughAttention) {
+  auto run = RunPipelineOnText(GroupedQueryAttention(true), "infer-shapes,fuse-attention");
+  ASSERT_TRUE(run.ok()) << run.status();
+  EXPECT_THAT(OpTypes(run->after->graph()), Not(Contains("Concat")));
+  EXPECT_THAT(OpTypes(run->after->graph()), Not(Contains("Expand")));
+  const ir::Node* attention = FindOp(run->after->graph(), "Attention");
+  ASSERT_NE(attention, nullptr);
+  ASSERT_EQ(attention->num_inputs(), 6u);
+  EXPECT_EQ(attention->input(1)->name(), "k");
+  EXPECT_EQ(attention->input(4)->name(), "past_key");
+  EXPECT_EQ(attention->input(5)->name(), "past_value");
+  ASSERT_EQ(attention->num_outputs(), 3u);
+  EXPECT_EQ(attention->output(1)->name(), "present_key");
+  EXPECT_EQ(attention->output(2)->name(), "present_value");
+  EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
+
+  // The 3-D form takes the cache along.
+  run = RunPipelineOnText(GroupedQueryAttention(true), "fixed(infer-shapes,fuse-attention)");
+  ASSERT_TRUE(run.ok()) << run.status();
+  EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("MatMul", "MatMul", "MatMul", "Attention"));
+  EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
+}
+
+TEST(FuseAttentionTest, KeyValueCacheUsedBeforeAttentionStaysToo) {
+  // present_key is also used before the attention: the Concats stay for it (both: Attention returns
+  // both presents or none), and Attention takes the past all the same.
+  std::string text = GroupedQueryAttention(true);
+  text.replace(text.find("      ku = Unsqueeze"), 0, "      key_sum = ReduceSum<keepdims = 0>(present_key)\n");
+  text.replace(text.find(", float[2,2,7,2] present_value)"), 0, ", float key_sum");
+  auto run = RunPipelineOnText(text, "infer-shapes,fuse-attention");
+  ASSERT_TRUE(run.ok()) << run.status();
+  EXPECT_THAT(OpTypes(run->after->graph()), Contains("Concat").Times(2));
+  const ir::Node* attention = FindOp(run->after->graph(), "Attention");
+  ASSERT_NE(attention, nullptr);
+  EXPECT_EQ(attention->num_inputs(), 6u);
+  EXPECT_EQ(attention->num_outputs(), 1u);
+  EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
 }
 
 }  // namespace

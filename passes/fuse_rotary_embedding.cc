@@ -2,12 +2,25 @@
 //   y = x * cos + Concat(-x2, x1, axis = -1) * sin      x1, x2 = the halves of x's last axis (Slice
 //                                                       or Split)
 // becomes RotaryEmbedding(x, cos_cache, sin_cache, position_ids) where the model's opset has it (23+),
-// for x [B, H, S, D] (the 4-D form; not interleaved, the whole head rotated). cos and sin must be
-// the same half repeated (cos[..., i] == cos[..., i + D/2], as cat(freqs, freqs) makes them), taken
-// either
+// for x [B, H, S, D] (the 4-D form; not interleaved). cos and sin must be the same half repeated
+// (cos[..., i] == cos[..., i + D/2], as cat(freqs, freqs) makes them), taken either
 //   - from constant caches by position ids: Unsqueeze(Gather(cache [P, D], ids [B, S]), [1]); or
-//   - as constants [S, D] (any leading 1s): then B must be known, and the ids are 0..S-1.
-// The caches become their first halves [P, D/2]. float32 only.
+//   - as constants [S, D] (any leading 1s): then B must be known, and the ids are 0..S-1;
+//     the caches become their first halves [P, D/2] (float32 only); or
+//   - computed in the graph, as current exporters write them from position_ids:
+//     Unsqueeze(e(Concat(f, f, axis = -1)), [1]) with f [B, S, D/2] (Cast, Unsqueeze/Expand, MatMul
+//     or Mul with inv_freq, Transpose: anything) and e a chain of elementwise ops (Cos or Sin, Mul
+//     by the attention scaling, Cast): e(f) is then the half table itself, [B, S, D/2], which
+//     RotaryEmbedding takes without position ids. The position-dependent tables stay computed
+//     values (no constant cache of a maximum position), at half the width: the Concat and the
+//     Unsqueeze go.
+//
+// A second pattern takes the partial rotation in (rotary_embedding_dim < head size, as Phi writes
+// it): Concat(RotaryEmbedding(Slice(x, 0, r)), Slice(x, r, D), axis = -1) becomes
+// RotaryEmbedding(x, ..., rotary_embedding_dim = r).
+//
+// A third moves the exporter's split into heads after the rotation (RotaryEmbedding's 3-D form
+// with num_heads), so that fuse-attention can take the split into Attention (SinkHeadSplit).
 #include <optional>
 #include <string>
 #include <vector>
@@ -143,6 +156,97 @@ std::optional<Table> TableOf(ir::Value* v, const ir::Shape& x, int64_t opset, Re
   return t;
 }
 
+
+// The elementwise ops a computed cos/sin table may pass through between Concat(f, f) and its use:
+// each maps the two equal halves to two equal halves. A binary op's other operand must be a
+// constant of one element whose rank does not raise the table's.
+bool ElementwiseOnTable(const ir::Node& n, const ir::Value* table) {
+  if (!n.is_onnx_domain() || n.num_outputs() != 1) return false;
+  const std::string& op = n.op_type();
+  if (op == "Cos" || op == "Sin" || op == "Neg" || op == "Identity") return n.num_inputs() == 1;
+  if (op == "Cast") return n.num_inputs() == 1 && n.attributes().size() == 1 && n.FindAttribute("to") != nullptr;
+  if (op != "Mul" && op != "Div" && op != "Add" && op != "Sub") return false;
+  if (n.num_inputs() != 2) return false;
+  const ir::Value* other = n.input(0) == table ? n.input(1) : n.input(0);
+  if (other == table) return false;
+  const ir::Tensor* c = ir::GetConstantTensor(other);
+  std::optional<int64_t> rank = RankOf(table);
+  return c != nullptr && rank.has_value() && c->num_elements() == 1 &&
+         static_cast<int64_t>(c->dims().size()) <= *rank;
+}
+
+// A cos or sin table computed in the graph: v = Unsqueeze(e(Concat(f, f, axis = -1)), [1]), e a
+// chain of ElementwiseOnTable ops, f [B, S, D/2] with x's B and S. Nothing of it needs to be used
+// once: the half table is built anew, and the old nodes go when nothing uses them any more.
+struct ComputedTable {
+  ir::Value* freqs = nullptr;
+  std::vector<ir::Node*> chain;  // e, from the Concat's user to the Unsqueeze's input
+  ir::Node* concat = nullptr;
+  ir::Node* unsqueeze = nullptr;
+};
+
+std::optional<ComputedTable> ComputedTableOf(ir::Value* v, const ir::Shape& x, int64_t d, Rewriter& rw) {
+  ComputedTable t;
+  t.unsqueeze = ProducerOf(v, "Unsqueeze", &rw.graph());
+  if (t.unsqueeze == nullptr || !t.unsqueeze->has_input(0)) return std::nullopt;
+  std::optional<std::vector<int64_t>> axes = AxesOf(*t.unsqueeze, rw.opset());
+  if (!axes || *axes != std::vector<int64_t>{1}) return std::nullopt;
+  ir::Value* cur = t.unsqueeze->input(0);
+  // Walk back through the elementwise ops to the Concat (a bound keeps a cycle-free walk short).
+  for (int steps = 0; steps < 16; ++steps) {
+    ir::Node* n = cur->producer();
+    if (n == nullptr || n->graph() != &rw.graph()) return std::nullopt;
+    if (n->is_onnx_domain() && n->op_type() == "Concat") {
+      t.concat = n;
+      break;
+    }
+    ir::Value* table = nullptr;
+    for (ir::Value* in : n->inputs()) {
+      if (in != nullptr && ir::GetConstantTensor(in) == nullptr) table = in;
+    }
+    if (table == nullptr || !ElementwiseOnTable(*n, table)) return std::nullopt;
+    t.chain.insert(t.chain.begin(), n);
+    cur = table;
+  }
+  if (t.concat == nullptr || t.chain.empty() || t.concat->num_inputs() != 2 ||
+      t.concat->input(0) != t.concat->input(1)) {
+    return std::nullopt;
+  }
+  t.freqs = t.concat->input(0);
+  const ir::Type& ft = t.freqs->type();
+  if (!ft.is_tensor() || !ft.shape().has_value() || ft.shape()->rank() != 3) return std::nullopt;
+  const int64_t axis = t.concat->GetInt("axis", 0);
+  if (axis != -1 && axis != 2) return std::nullopt;
+  const ir::Shape& fs = *ft.shape();
+  if (!SameDim(fs.dim(0), x.dim(0)) || !SameDim(fs.dim(1), x.dim(2)) || !fs.dim(2).is_known() ||
+      fs.dim(2).value() * 2 != d) {
+    return std::nullopt;
+  }
+  return t;
+}
+
+// e(f) for computed table `t`: the chain built again on f, before `pos`; the new nodes are listed in
+// *added. The result is [B, S, D/2].
+ir::Value* HalfTable(const ComputedTable& t, ir::Node& pos, Rewriter& rw, std::vector<ir::Node*>* added) {
+  ir::Value* cur = t.freqs;
+  ir::Value* prev = t.concat->output(0);
+  std::vector<ir::Dim> dims = t.freqs->type().shape()->dims();
+  for (const ir::Node* n : t.chain) {
+    std::vector<ir::Value*> inputs;
+    for (ir::Value* in : n->inputs()) inputs.push_back(in == prev ? cur : in);
+    ir::Node* copy = rw.graph().InsertBefore(
+        &pos, ir::Node::Create("", n->op_type(), inputs, {rw.names().Fresh(n->output(0)->name() + "_half")}));
+    if (n->op_type() == "Cast") copy->SetAttribute(ir::Attribute::Int("to", n->GetInt("to", 1)));
+    if (n->output(0)->type().is_tensor()) {
+      copy->output(0)->set_type(ir::Type::Tensor(n->output(0)->type().elem_type(), ir::Shape(dims)));
+    }
+    added->push_back(copy);
+    prev = n->output(0);
+    cur = copy->output(0);
+  }
+  return cur;
+}
+
 absl::StatusOr<int64_t> MatchAndRewrite(ir::Node& add, Rewriter& rw) {
   ir::Value* x = nullptr;
   ir::Value* cos = nullptr;
@@ -164,9 +268,8 @@ absl::StatusOr<int64_t> MatchAndRewrite(ir::Node& add, Rewriter& rw) {
                 add.output(0))) {
     return 0;
   }
-  if (!x->type().is_tensor() || x->type().elem_type() != ir::DataType::kFloat || !x->type().shape().has_value()) {
-    return 0;
-  }
+  std::optional<ir::DataType> type = FloatElemType(x);
+  if (!type.has_value() || !x->type().shape().has_value()) return 0;
   const ir::Shape& xs = *x->type().shape();
   if (xs.rank() != 4 || !xs.dim(3).is_known()) return 0;
   const int64_t d = xs.dim(3).value();
@@ -175,6 +278,30 @@ absl::StatusOr<int64_t> MatchAndRewrite(ir::Node& add, Rewriter& rw) {
                        : !SlicesLastAxis(*first, 0, d / 2, d) || !SlicesLastAxis(*second, d / 2, d, d)) {
     return 0;
   }
+
+  // Tables computed in the graph: their halves, and no position ids.
+  std::optional<ComputedTable> cc = ComputedTableOf(cos, xs, d, rw);
+  std::optional<ComputedTable> sc = cc ? ComputedTableOf(sin, xs, d, rw) : std::nullopt;
+  if (cc && sc) {
+    if (FloatElemType(cos) != type || FloatElemType(sin) != type) return 0;
+    std::vector<ir::Node*> added;
+    ir::Value* cos_half = HalfTable(*cc, add, rw, &added);
+    ir::Value* sin_half = HalfTable(*sc, add, rw, &added);
+    for (const ComputedTable* t : {&*cc, &*sc}) {
+      rw.Track(t->unsqueeze);
+      for (auto it = t->chain.rbegin(); it != t->chain.rend(); ++it) rw.Track(*it);
+      rw.Track(t->concat);
+    }
+    absl::StatusOr<ir::Node*> fused = rw.ReplaceWithNode(add, "RotaryEmbedding", {x, cos_half, sin_half}, "_rotary");
+    if (fused.ok() && *fused == nullptr) {
+      for (auto it = added.rbegin(); it != added.rend(); ++it) {
+        (*it)->RemoveAllInputs();
+        if (absl::Status s = rw.graph().Erase(*it); !s.ok()) return s;
+      }
+    }
+    return OneIfReplaced(fused);
+  }
+  if (*type != ir::DataType::kFloat) return 0;
 
   std::optional<Table> ct = TableOf(cos, xs, rw.opset(), rw);
   std::optional<Table> st = TableOf(sin, xs, rw.opset(), rw);
@@ -211,6 +338,108 @@ absl::StatusOr<int64_t> MatchAndRewrite(ir::Node& add, Rewriter& rw) {
   return OneIfReplaced(fused);
 }
 
+
+// Concat(RotaryEmbedding(Slice(x, 0, r)), Slice(x, r, D), axis = -1) on x [B, H, S, D] (the
+// rotated part first, the rest passed through, as Phi writes a partial rotation) becomes
+// RotaryEmbedding(x, ..., rotary_embedding_dim = r).
+absl::StatusOr<int64_t> MatchPartialRotation(ir::Node& concat, Rewriter& rw) {
+  ir::Value* x = nullptr;
+  ir::Node* rotary = nullptr;
+  ir::Node* rotated = nullptr;
+  ir::Node* passed = nullptr;
+  const ValuePattern pattern =
+      Op("Concat", {Op("RotaryEmbedding", {Op("Slice", {Capture(&x)}).OneUse().CaptureNode(&rotated)})
+                        .OneUse()
+                        .CaptureNode(&rotary),
+                    Op("Slice", {Capture(&x)}).OneUse().CaptureNode(&passed)});
+  if (concat.num_inputs() != 2 || !rw.Match(pattern, concat.output(0))) return 0;
+  const int64_t axis = concat.GetInt("axis", 0);
+  if (axis != -1 && axis != 3) return 0;
+  const std::optional<int64_t> rank = RankOf(x);
+  if (!rank || *rank != 4 || !x->type().shape().has_value() || !x->type().shape()->dim(3).is_known()) return 0;
+  const int64_t d = x->type().shape()->dim(3).value();
+  // The RotaryEmbedding: 4-D, every input but x its own, rotating all of the slice.
+  for (const ir::Attribute& a : rotary->attributes()) {
+    if (a.is_reference() || a.kind() != ir::AttributeKind::kInt) return 0;
+    if (a.name() != "interleaved" && a.name() != "rotary_embedding_dim" && a.name() != "num_heads") return 0;
+  }
+  const std::optional<int64_t> rotated_rank = RankOf(rotated->output(0));
+  if (!rotated_rank || *rotated_rank != 4 || !rotated->output(0)->type().shape()->dim(3).is_known()) return 0;
+  const int64_t r = rotated->output(0)->type().shape()->dim(3).value();
+  const int64_t own = rotary->GetInt("rotary_embedding_dim", 0);
+  if (r <= 0 || r >= d || r % 2 != 0 || (own != 0 && own != r)) return 0;
+  if (!SlicesLastAxis(*rotated, 0, r, d) || !SlicesLastAxis(*passed, r, d, d)) return 0;
+  std::vector<ir::Value*> inputs = {x};
+  for (size_t i = 1; i < rotary->num_inputs(); ++i) inputs.push_back(rotary->input(i));
+  const int64_t interleaved = rotary->GetInt("interleaved", 0);
+  absl::StatusOr<ir::Node*> fused = rw.ReplaceWithNode(concat, "RotaryEmbedding", inputs, "_rotary");
+  if (fused.ok() && *fused != nullptr) {
+    if (interleaved != 0) (*fused)->SetAttribute(ir::Attribute::Int("interleaved", interleaved));
+    (*fused)->SetAttribute(ir::Attribute::Int("rotary_embedding_dim", r));
+  }
+  return OneIfReplaced(fused);
+}
+
+
+// RotaryEmbedding(Transpose(Reshape(x, [B, S, N, E]), [0, 2, 1, 3])) on heads split from x
+// [B, S, N*E] (the exporter's split, each used once) becomes
+// Transpose(Reshape(RotaryEmbedding(x, ..., num_heads = N), the same shape), [0, 2, 1, 3]): the
+// 3-D form rotates each head the same way. The split then sits right before the attention, which
+// fuse-attention takes into Attention's 3-D form.
+absl::StatusOr<int64_t> SinkHeadSplit(ir::Node& rotary, Rewriter& rw) {
+  ir::Value* x = nullptr;
+  ir::Node* reshape = nullptr;
+  ir::Node* transpose = nullptr;
+  const ValuePattern split =
+      Op("Transpose", {Op("Reshape", {Capture(&x)}).OneUse().CaptureNode(&reshape)}).OneUse().CaptureNode(&transpose);
+  if (rotary.num_inputs() < 3 || rotary.num_outputs() != 1 || !rw.Match(split, rotary.input(0))) return 0;
+  if (transpose->GetInts("perm") != std::vector<int64_t>{0, 2, 1, 3} || reshape->num_inputs() != 2 ||
+      reshape->GetInt("allowzero", 0) != 0) {
+    return 0;
+  }
+  for (const ir::Attribute& a : rotary.attributes()) {
+    if (a.is_reference() || a.kind() != ir::AttributeKind::kInt) return 0;
+  }
+  const ir::Value* heads = reshape->output(0);
+  if (!x->type().is_tensor() || !x->type().shape().has_value() || !heads->type().is_tensor() ||
+      !heads->type().shape().has_value()) {
+    return 0;
+  }
+  const ir::Shape& xs = *x->type().shape();
+  const ir::Shape& hs = *heads->type().shape();
+  if (xs.rank() != 3 || hs.rank() != 4 || !SameDim(xs.dim(0), hs.dim(0)) || !SameDim(xs.dim(1), hs.dim(1)) ||
+      !xs.dim(2).is_known() || !hs.dim(2).is_known() || !hs.dim(3).is_known() ||
+      hs.dim(2).value() * hs.dim(3).value() != xs.dim(2).value()) {
+    return 0;
+  }
+  std::vector<ir::Value*> inputs = {x};
+  for (size_t i = 1; i < rotary.num_inputs(); ++i) inputs.push_back(rotary.input(i));
+  ir::Node* rotated = rw.graph().InsertBefore(
+      &rotary, ir::Node::Create("", "RotaryEmbedding", inputs, {rw.names().Fresh(rotary.output(0)->name() + "_3d")}));
+  for (const ir::Attribute& a : rotary.attributes()) {
+    if (a.name() != "num_heads") rotated->SetAttribute(ir::Attribute::Int(a.name(), a.i));
+  }
+  rotated->SetAttribute(ir::Attribute::Int("num_heads", hs.dim(2).value()));
+  rotated->output(0)->set_type(x->type());
+  ir::Node* split_again = rw.graph().InsertBefore(
+      &rotary, ir::Node::Create("", "Reshape", {rotated->output(0), reshape->input(1)},
+                                {rw.names().Fresh(rotary.output(0)->name() + "_heads")}));
+  split_again->output(0)->set_type(heads->type());
+  ir::Node* transposed = rw.graph().InsertBefore(
+      &rotary, ir::Node::Create("", "Transpose", {split_again->output(0)},
+                                {rw.names().Fresh(rotary.output(0)->name() + "_split")}));
+  transposed->SetAttribute(ir::Attribute::Ints("perm", {0, 2, 1, 3}));
+  transposed->output(0)->set_type(rotary.output(0)->type());
+  absl::StatusOr<bool> replaced = rw.ReplaceWithValue(rotary, transposed->output(0));
+  if (replaced.ok() && !*replaced) {
+    for (ir::Node* n : {transposed, split_again, rotated}) {
+      n->RemoveAllInputs();
+      if (absl::Status s = rw.graph().Erase(n); !s.ok()) return s;
+    }
+  }
+  return OneIfReplaced(replaced);
+}
+
 class FuseRotaryEmbedding final : public PatternPass {
  public:
   static constexpr char kName[] = "fuse-rotary-embedding";
@@ -218,7 +447,16 @@ class FuseRotaryEmbedding final : public PatternPass {
       : PatternPass(kName, {{.root_ops = {"Add"},
                              .needs = {{{"Concat"}}, {{"Neg"}}, {{"Slice", "Split"}}},
                              .min_opset = 23,
-                             .match_and_rewrite = MatchAndRewrite}}) {}
+                             .match_and_rewrite = MatchAndRewrite},
+                            // A Neg may become the RotaryEmbedding in this same sweep.
+                            {.root_ops = {"Concat"},
+                             .needs = {{{"RotaryEmbedding", "Neg"}}, {{"Slice"}, 2}},
+                             .min_opset = 23,
+                             .match_and_rewrite = MatchPartialRotation},
+                            {.root_ops = {"RotaryEmbedding"},
+                             .needs = {{{"RotaryEmbedding"}}, {{"Reshape"}}, {{"Transpose"}}},
+                             .min_opset = 23,
+                             .match_and_rewrite = SinkHeadSplit}}) {}
 };
 
 }  // namespace

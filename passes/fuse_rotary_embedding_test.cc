@@ -150,5 +150,141 @@ TEST(FuseRotaryEmbeddingTest, UnequalHalvesOtherSplitsAndOldOpsetsStay) {
   EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("RotaryEmbedding"));
 }
 
+// The tables as current exporters compute them from position ids (here the Mul spelling: positions
+// [N, S, 1] times inv_freq [2]), cat(freqs, freqs), Cos/Sin times an attention scaling, then the head
+// axis: RotaryEmbedding gets the half tables Cos(freqs) * scaling [N, S, 2] and no position ids.
+constexpr char kComputedTables[] = R"(
+    <ir_version: 10, opset_import: ["" : 23]>
+    g (float[N,2,S,4] X, float[N,1,S,4] K, int64[N,S] ids) => (float[N,2,S,4] Y, float[N,1,S,4] Z)
+    <int64[1] zero = {0}, int64[1] half = {2}, int64[1] big = {9223372036854775807}, int64[1] last = {-1},
+     int64[1] one = {1}, int64[1] two = {2}, float[2] inv_freq = {1.0, 0.01}, float scaling = {0.9}>
+    {
+      pos_u = Unsqueeze(ids, two)
+      pos = Cast<to = 1>(pos_u)
+      freqs = Mul(pos, inv_freq)
+      emb = Concat<axis = -1>(freqs, freqs)
+      cos_e = Cos(emb)
+      cos_s = Mul(cos_e, scaling)
+      sin_e = Sin(emb)
+      sin_s = Mul(scaling, sin_e)
+      c = Unsqueeze(cos_s, one)
+      s = Unsqueeze(sin_s, one)
+      k1 = Slice(K, zero, half, last)
+      k2 = Slice(K, half, big, last)
+      kn = Neg(k2)
+      kr = Concat<axis = -1>(kn, k1)
+      kc = Mul(c, K)
+      ks = Mul(s, kr)
+      Z = Add(ks, kc)
+)";
+
+TEST(FuseRotaryEmbeddingTest, TablesComputedFromPositionIdsBecomeHalfTables) {
+  auto run = RunPipelineOnText(std::string(kComputedTables) + kRotateHalf, "infer-shapes,fuse-rotary-embedding,cse,dead-nodes");
+  ASSERT_TRUE(run.ok()) << run.status();
+  EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("Unsqueeze", "Cast", "Mul", "Cos", "Mul", "Sin", "Mul",
+                                                        "RotaryEmbedding", "RotaryEmbedding"));
+  for (const ir::Node* n : run->after->graph().nodes()) {
+    if (n->op_type() != "RotaryEmbedding") continue;
+    EXPECT_EQ(n->num_inputs(), 3);  // no position ids: the caches are [N, S, 2]
+    EXPECT_EQ(n->input(1)->producer()->op_type(), "Mul");
+    EXPECT_EQ(n->input(1)->producer()->input(0)->producer()->op_type(), "Cos");
+  }
+  EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
+}
+
+TEST(FuseRotaryEmbeddingTest, ComputedTablesWhoseHalvesMayDifferStay) {
+  const std::string fused = std::string(kComputedTables) + kRotateHalf;
+  // Concat of two different values; a table of one batch row broadcast over N (RotaryEmbedding
+  // takes [N, S, 2] only); an op that is not elementwise between the Concat and the use.
+  std::string different = fused;
+  different.replace(different.find("emb = Concat<axis = -1>(freqs, freqs)"), 37,
+                    "emb = Concat<axis = -1>(freqs, pos_u2)\n      pos_u2 = Mul(freqs, scaling)");
+  std::string one_row = fused;
+  one_row.replace(one_row.find("int64[N,S] ids"), 14, "int64[1,S] ids");
+  std::string softmax = fused;
+  softmax.replace(softmax.find("cos_e = Cos(emb)"), 16, "cos_e = Softmax(emb)");
+  for (const std::string& text : {different, one_row, softmax}) {
+    auto run = RunPipelineOnText(text, "infer-shapes,fuse-rotary-embedding");
+    ASSERT_TRUE(run.ok()) << run.status();
+    EXPECT_THAT(OpTypes(run->after->graph()), Not(Contains("RotaryEmbedding"))) << text;
+  }
+}
+
+// Phi's partial rotation: the first 4 of 8 rotated, the rest passed through.
+constexpr char kPartialRotation[] = R"(
+    <ir_version: 10, opset_import: ["" : 23]>
+    g (float[N,2,S,8] X, int64[N,S] ids) => (float[N,2,S,8] Y)
+    <int64[1] zero = {0}, int64[1] half = {2}, int64[1] rot = {4}, int64[1] pass = {4},
+     int64[1] big = {9223372036854775807}, int64[1] last = {-1}, int64[1] one = {1}, int64[1] two = {2},
+     float[2] inv_freq = {1.0, 0.01}>
+    {
+      pos_u = Unsqueeze(ids, two)
+      pos = Cast<to = 1>(pos_u)
+      freqs = Mul(pos, inv_freq)
+      emb = Concat<axis = -1>(freqs, freqs)
+      cos_e = Cos(emb)
+      sin_e = Sin(emb)
+      c = Unsqueeze(cos_e, one)
+      s = Unsqueeze(sin_e, one)
+      xr = Slice(X, zero, rot, last)
+      xp = Slice(X, pass, big, last)
+      x1 = Slice(xr, zero, half, last)
+      x2 = Slice(xr, half, big, last)
+      n = Neg(x2)
+      r = Concat<axis = -1>(n, x1)
+      xc = Mul(xr, c)
+      rs = Mul(r, s)
+      y = Add(xc, rs)
+      Y = Concat<axis = -1>(y, xp)
+    })";
+
+TEST(FuseRotaryEmbeddingTest, PartialRotationBecomesRotaryEmbeddingDim) {
+  auto run = RunPipelineOnText(kPartialRotation, "infer-shapes,fuse-rotary-embedding,dead-nodes");
+  ASSERT_TRUE(run.ok()) << run.status();
+  EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("Unsqueeze", "Cast", "Mul", "Cos", "Sin", "RotaryEmbedding"));
+  const ir::Node* rotary = run->after->graph().outputs()[0]->producer();
+  EXPECT_EQ(rotary->GetInt("rotary_embedding_dim", 0), 4);
+  EXPECT_EQ(rotary->input(0)->name(), "X");
+  EXPECT_EQ(run->after->graph().outputs()[0]->name(), "Y");
+  EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
+
+  // A gap between the rotated part and the rest, or the rest first: the rotation of the slice
+  // alone.
+  std::string gap = kPartialRotation;
+  gap.replace(gap.find("pass = {4}"), 10, "pass = {5}");
+  std::string swapped = kPartialRotation;
+  swapped.replace(swapped.find("Concat<axis = -1>(y, xp)"), 24, "Concat<axis = -1>(xp, y)");
+  for (const std::string& text : {gap, swapped}) {
+    run = RunPipelineOnText(text, "infer-shapes,fuse-rotary-embedding,dead-nodes");
+    ASSERT_TRUE(run.ok()) << run.status();
+    EXPECT_THAT(OpTypes(run->after->graph()), Contains("Slice").Times(2)) << text;
+    const ir::Node* y = run->after->graph().outputs()[0]->producer();
+    EXPECT_EQ(y->op_type(), "Concat");
+    EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
+  }
+}
+
+// Heads split from [N, S, 8] by the exporter's Reshape/Transpose, then rotated: the rotation moves
+// before the split (RotaryEmbedding's 3-D form, num_heads = 2).
+TEST(FuseRotaryEmbeddingTest, HeadSplitMovesAfterTheRotation) {
+  std::string text = std::string(kComputedTables) + kRotateHalf;
+  text.replace(text.find("float[N,2,S,4] X,"), 17, "float[N,S,8] X3,");
+  text.replace(text.find("int64[1] zero"), 0, "int64[4] split = {0, 0, 2, 4}, ");
+  text.replace(text.find("    {\n"), 6, "    {\n      X4 = Reshape(X3, split)\n      X = Transpose<perm = [0, 2, 1, 3]>(X4)\n");
+  // The second run moves the split (the RotaryEmbedding the first made comes before the node it
+  // replaced, which one sweep has passed).
+  auto run = RunPipelineOnText(text, "infer-shapes,fuse-rotary-embedding,fuse-rotary-embedding,cse,dead-nodes");
+  ASSERT_TRUE(run.ok()) << run.status();
+  const ir::Node* y = run->after->graph().outputs()[0]->producer();
+  ASSERT_EQ(y->op_type(), "Transpose");
+  const ir::Node* rotary = y->input(0)->producer()->input(0)->producer();
+  ASSERT_EQ(rotary->op_type(), "RotaryEmbedding");
+  EXPECT_EQ(rotary->GetInt("num_heads", 0), 2);
+  EXPECT_EQ(rotary->input(0)->name(), "X3");
+  verify::EquivalenceOptions options;
+  options.dims = {{"N", 2}, {"S", 3}};
+  EXPECT_OK(ExpectSameOutputs(*run->before, *run->after, options));
+}
+
 }  // namespace
 }  // namespace onnx_opt::passes

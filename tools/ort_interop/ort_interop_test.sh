@@ -87,10 +87,17 @@ for text in "$models"/*.onnxtxt; do
   "$text_to_onnx" "$text" "$work/$name.onnx" || { echo "FAIL: cannot write $name.onnx"; exit 1; }
 done
 cp "$testdata/transformer_block.onnx" "$testdata/tiny_cnn.onnx" "$work/"
+# The cached Llama layer again, for inputs of a decode step (one new token).
+cp "$work/llama_gqa_cache.onnx" "$work/llama_gqa_decode.onnx"
 # Attention masks as tokenizers make them: 1s, then padding.
 inputs "$work/bert_model.onnx" bert_model --dim=batch=2,seq=5 --range=input_ids=0,29 --padding=attention_mask
 inputs "$work/bert_encoder.onnx" bert_encoder --dim=batch=2,seq=5 --padding=attention_mask
 inputs "$work/llama_block.onnx" llama_block --dim=batch=2,seq=5 --range=position_ids=0,31
+inputs "$work/llama_gqa.onnx" llama_gqa --dim=batch=2,seq=5 --range=position_ids=0,31
+inputs "$work/phi_partial_rotary.onnx" phi_partial_rotary --dim=batch=2,seq=5 --range=position_ids=0,31
+# With a cache, the lengths must add up: total = past + seq.
+inputs "$work/llama_gqa_cache.onnx" llama_gqa_cache --dim=batch=2,seq=3,past=4,total=7 --range=position_ids=4,31
+inputs "$work/llama_gqa_decode.onnx" llama_gqa_decode --dim=batch=2,seq=1,past=6,total=7 --range=position_ids=6,31
 inputs "$work/self_attention_static.onnx" self_attention_static
 inputs "$work/cross_attention.onnx" cross_attention --dim=T=3,S=5
 inputs "$work/rotary_tables.onnx" rotary_tables
@@ -105,7 +112,8 @@ inputs "$work/tiny_cnn.onnx" tiny_cnn
 #   then all on) and compares.
 #   TOOL "none" takes SOURCE as it is.
 declare -A input_of
-for m in bert_model bert_encoder llama_block self_attention_static cross_attention rotary_tables transformer_block \
+for m in bert_model bert_encoder llama_block llama_gqa llama_gqa_cache llama_gqa_decode phi_partial_rotary \
+         self_attention_static cross_attention rotary_tables transformer_block \
          tiny_cnn; do
   input_of[$m]=$m
 done
@@ -164,7 +172,8 @@ interop() {
 }
 
 # The sources as they are: the harness itself (inputs, onnxruntime, comparison) on unfused models.
-for m in bert_model bert_encoder llama_block self_attention_static cross_attention rotary_tables transformer_block \
+for m in bert_model bert_encoder llama_block llama_gqa llama_gqa_cache llama_gqa_decode phi_partial_rotary \
+         self_attention_static cross_attention rotary_tables transformer_block \
          tiny_cnn; do
   interop "${m}_as_is" "$m" "" none
 done
@@ -195,6 +204,22 @@ interop bert_encoder_fused20_down13 bert_encoder_convert20_default "" convert --
 interop llama_block_convert23_default llama_block \
   "RMSNormalization=2 RotaryEmbedding=2 Attention=1 Softmax=0 Neg=0 Sqrt=0 Expand=0" opt --passes='convert(23),default'
 interop llama_block_up23 llama_block "" convert --opset=23
+# Llama layers as current exporters write them (opset 17): rotary tables computed from position_ids
+# (MatMul with inv_freq, Concat(freqs, freqs), Cos/Sin, Unsqueeze) become RotaryEmbedding with half
+# tables [batch, seq, 4] and no position ids, in the 3-D form (num_heads) on the projections; K and
+# V repeated from 2 to 8 heads (Unsqueeze/Expand/Reshape) go into Attention unrepeated, its 3-D
+# form with q_num_heads = 8, kv_num_heads = 2 (no head split or merge left; the one Expand, Concat
+# and Transpose left compute the tables: inv_freq to the batch, times the positions); with a KV
+# cache, past_key/past_value go into Attention and present_key/present_value come out of it, prefill
+# and a decode step; and a partial rotation (4 of 8, as Phi writes it) becomes rotary_embedding_dim.
+# 101 nodes become 28: 17 for the layer, 11 for the tables.
+llama_counts="RMSNormalization=2 RotaryEmbedding=2 Attention=1 Softmax=0 Neg=0 Slice=0 Sqrt=0 Expand=1 Reshape=0
+              Transpose=1 Concat=1"
+interop llama_gqa_convert23_default llama_gqa "$llama_counts" opt --passes='convert(23),default'
+interop llama_gqa_cache_convert23_default llama_gqa_cache "$llama_counts" opt --passes='convert(23),default'
+interop llama_gqa_decode_convert23_default llama_gqa_decode "$llama_counts" opt --passes='convert(23),default'
+interop phi_partial_rotary_convert23_default phi_partial_rotary "$llama_counts" opt --passes='convert(23),default'
+interop llama_gqa_cache_up23 llama_gqa_cache "" convert --opset=23
 # RMSNormalization alone, then converted back below opset 23 (expanded by the converter).
 interop llama_block_rmsnorm23 llama_block "RMSNormalization=2 Sqrt=0" opt --passes='convert(23),infer-shapes,fuse-rmsnorm,dce'
 interop llama_block_rmsnorm23_down18 llama_block_rmsnorm23 "" convert --opset=18

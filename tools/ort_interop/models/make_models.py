@@ -12,6 +12,9 @@ package): run it in this folder to regenerate the *.onnxtxt written below.
   llama_block: one Llama decoder layer at opset 17: RMSNorm as Pow/ReduceMean/Add/Sqrt/Reciprocal
     (and the Mul(x, x)/Div spelling in the second), rotary tables gathered from cos/sin caches by
     position_ids and rotate_half by Slice/Neg/Concat, an additive [batch, 1, seq, seq] mask, SwiGLU.
+  llama_gqa, llama_gqa_cache, phi_partial_rotary: a Llama layer with grouped-query attention (8/2
+    heads), rotary tables computed from position_ids, without and with a KV cache, and with the
+    rotation of half of each head only (see llama_gqa()).
   self_attention_static, cross_attention: attention alone at opset 23 (see attention()).
 
 Weights come from a fixed linear congruential sequence, so the files are reproducible."""
@@ -273,6 +276,163 @@ def llama_block():
                   f"float[batch,1,seq,seq] mask) => (float[batch,seq,{hidden}] Y)")
 
 
+def llama_gqa(name, cache, rotary_dim=None):
+    """A Llama decoder layer as current exporters write it (opset 17), with grouped-query attention:
+    8 query heads and 2 key/value heads of 8, RMSNorm as primitives, rotary tables computed from
+    position_ids (inv_freq [1, 4, 1] expanded to the batch, times the positions by MatMul, Transpose,
+    Concat(freqs, freqs), Cos/Sin times the attention scaling, Cast, Unsqueeze for the head axis),
+    rotate_half by Slice/Neg/Concat, K and V repeated to the query heads by Unsqueeze/Expand/Reshape
+    (repeat_kv), an additive [batch, 1, seq, total] mask, SwiGLU. With `cache`: past_key/past_value
+    [batch, 2, past, 8] concatenated before the new keys and values on the sequence axis, the results
+    graph outputs (present_key/present_value). With `rotary_dim` (< 8): only the first rotary_dim of
+    each head are rotated and the rest passed through, as Phi writes it (Slice, rotate, Concat)."""
+    hidden, heads, kv_heads, inter = 64, 8, 2, 32
+    head = hidden // heads
+    rot = rotary_dim or head
+    n_rep = heads // kv_heads
+    m = Model()
+    m.ints("zero", [], [0])
+    m.ints("one", [], [1])
+    m.ints("two_i", [], [2])
+    m.ints("axes0", [1], [0])
+    m.ints("axes1", [1], [1])
+    m.ints("axes2", [1], [2])
+    m.ints("ones1", [1], [1])
+    m.ints("n_heads", [1], [heads])
+    m.ints("n_kv", [1], [kv_heads])
+    m.ints("n_rep", [1], [n_rep])
+    m.ints("head_dim", [1], [head])
+    m.ints("hidden_dim", [1], [hidden])
+    m.node("x_shape", "Shape", ["X"])
+    m.node("batch", "Gather", ["x_shape", "zero"], "axis = 0")
+    m.node("seqlen", "Gather", ["x_shape", "one"], "axis = 0")
+    m.node("batch1", "Unsqueeze", ["batch", "axes0"])
+    m.node("seq1", "Unsqueeze", ["seqlen", "axes0"])
+    m.node("q_shape", "Concat", ["batch1", "seq1", "n_heads", "head_dim"], "axis = 0")
+    m.node("kv_shape", "Concat", ["batch1", "seq1", "n_kv", "head_dim"], "axis = 0")
+    m.node("merged_shape", "Concat", ["batch1", "seq1", "hidden_dim"], "axis = 0")
+    m.floats("two", [], [2.0])
+    m.floats("eps", [], [1e-5])
+    m.floats("inv_sqrt_d", [], [1 / math.sqrt(head)])
+    m.floats("attention_scaling", [], [1.0])
+    # The rotary tables from the position ids (transformers' LlamaRotaryEmbedding.forward).
+    m.floats("inv_freq", [rot // 2], [1.0 / (10000 ** (2 * i / rot)) for i in range(rot // 2)])
+    m.node("inv_u0", "Unsqueeze", ["inv_freq", "axes0"])
+    m.node("inv_u", "Unsqueeze", ["inv_u0", "axes2"])
+    m.node("pos_shape", "Shape", ["position_ids"])
+    m.node("pos_batch", "Gather", ["pos_shape", "zero"], "axis = 0")
+    m.node("pos_batch1", "Unsqueeze", ["pos_batch", "axes0"])
+    m.node("inv_shape", "Concat", ["pos_batch1", "ones1", "ones1"], "axis = 0")
+    m.node("inv_e", "Expand", ["inv_u", "inv_shape"])
+    m.node("inv_f", "Cast", ["inv_e"], "to = 1")
+    m.node("pos_u", "Unsqueeze", ["position_ids", "axes1"])
+    m.node("pos_f", "Cast", ["pos_u"], "to = 1")
+    m.node("freqs_t", "MatMul", ["inv_f", "pos_f"])
+    m.node("freqs", "Transpose", ["freqs_t"], "perm = [0, 2, 1]")
+    m.node("emb", "Concat", ["freqs", "freqs"], "axis = -1")
+    m.node("cos_e", "Cos", ["emb"])
+    m.node("cos_s", "Mul", ["cos_e", "attention_scaling"])
+    m.node("cos_c", "Cast", ["cos_s"], "to = 1")
+    m.node("sin_e", "Sin", ["emb"])
+    m.node("sin_s", "Mul", ["sin_e", "attention_scaling"])
+    m.node("sin_c", "Cast", ["sin_s"], "to = 1")
+    m.node("cos", "Unsqueeze", ["cos_c", "axes1"])
+    m.node("sin", "Unsqueeze", ["sin_c", "axes1"])
+    m.ints("half_start", [1], [0])
+    m.ints("half_mid", [1], [rot // 2])
+    m.ints("half_end", [1], [2**63 - 1])
+    m.ints("rot_end", [1], [rot])
+    m.ints("last", [1], [-1])
+
+    def rms_norm(p, x):
+        m.floats(p + "w", [hidden], [1.0 + rnd(0.1) for _ in range(hidden)])
+        m.node(p + "sq", "Pow", [x, "two"])
+        m.node(p + "ms", "ReduceMean", [p + "sq"], "axes = [-1]")
+        m.node(p + "mse", "Add", [p + "ms", "eps"])
+        m.node(p + "rms", "Sqrt", [p + "mse"])
+        m.node(p + "inv", "Reciprocal", [p + "rms"])
+        m.node(p + "n", "Mul", [x, p + "inv"])
+        m.node(p + "out", "Mul", [p + "w", p + "n"])
+        return p + "out"
+
+    def rotate(p, x):
+        if rotary_dim:
+            m.node(p + "xr", "Slice", [x, "half_start", "rot_end", "last"])
+            m.node(p + "xp", "Slice", [x, "rot_end", "half_end", "last"])
+            full, x = x, p + "xr"
+        m.node(p + "x1", "Slice", [x, "half_start", "half_mid", "last"])
+        m.node(p + "x2", "Slice", [x, "half_mid", "half_end", "last"])
+        m.node(p + "nx2", "Neg", [p + "x2"])
+        m.node(p + "rot", "Concat", [p + "nx2", p + "x1"], "axis = -1")
+        m.node(p + "xc", "Mul", [x, "cos"])
+        m.node(p + "rs", "Mul", [p + "rot", "sin"])
+        m.node(p + "out", "Add", [p + "xc", p + "rs"])
+        if rotary_dim:
+            m.node(p + "cat", "Concat", [p + "out", p + "xp"], "axis = -1")
+            return p + "cat"
+        return p + "out"
+
+    def repeat_kv(p, x):
+        m.node(p + "shape", "Shape", [x])
+        m.node(p + "len", "Gather", [p + "shape", "two_i"], "axis = 0")
+        m.node(p + "len1", "Unsqueeze", [p + "len", "axes0"])
+        m.node(p + "e_shape", "Concat", ["batch1", "n_kv", "n_rep", p + "len1", "head_dim"], "axis = 0")
+        m.node(p + "r_shape", "Concat", ["batch1", "n_heads", p + "len1", "head_dim"], "axis = 0")
+        m.node(p + "u", "Unsqueeze", [x, "axes2"])
+        m.node(p + "e", "Expand", [p + "u", p + "e_shape"])
+        m.node(p + "r", "Reshape", [p + "e", p + "r_shape"])
+        return p + "r"
+
+    h = rms_norm("ln1_", "X")
+    for w, shape, width in (("q", "q_shape", hidden), ("k", "kv_shape", kv_heads * head),
+                            ("v", "kv_shape", kv_heads * head)):
+        m.floats(f"W{w}", [hidden, width])
+        m.node(f"{w}0", "MatMul", [h, f"W{w}"])
+        m.node(f"{w}1", "Reshape", [f"{w}0", shape])
+        m.node(w, "Transpose", [f"{w}1"], "perm = [0, 2, 1, 3]")
+    q = rotate("qr_", "q")
+    k = rotate("kr_", "k")
+    v = "v"
+    if cache:
+        m.node("present_key", "Concat", ["past_key", k], "axis = -2")
+        m.node("present_value", "Concat", ["past_value", v], "axis = -2")
+        k, v = "present_key", "present_value"
+    k = repeat_kv("krep_", k)
+    v = repeat_kv("vrep_", v)
+    m.node("kt", "Transpose", [k], "perm = [0, 1, 3, 2]")
+    m.node("s", "MatMul", [q, "kt"])
+    m.node("scaled", "Mul", ["s", "inv_sqrt_d"])
+    m.node("masked", "Add", ["scaled", "mask"])
+    m.node("probs", "Softmax", ["masked"], "axis = -1")
+    m.node("ctx", "MatMul", ["probs", v])
+    m.node("ctx_t", "Transpose", ["ctx"], "perm = [0, 2, 1, 3]")
+    m.node("ctx_m", "Reshape", ["ctx_t", "merged_shape"])
+    m.floats("Wo", [hidden, hidden])
+    m.node("o", "MatMul", ["ctx_m", "Wo"])
+    m.node("r1", "Add", ["X", "o"])
+    h2 = rms_norm("ln2_", "r1")
+    m.floats("Wg", [hidden, inter])
+    m.floats("Wu", [hidden, inter])
+    m.floats("Wd", [inter, hidden])
+    m.node("g", "MatMul", [h2, "Wg"])
+    m.node("gs", "Sigmoid", ["g"])
+    m.node("silu", "Mul", ["g", "gs"])
+    m.node("u", "MatMul", [h2, "Wu"])
+    m.node("gu", "Mul", ["silu", "u"])
+    m.node("d", "MatMul", ["gu", "Wd"])
+    m.node("Y", "Add", ["r1", "d"])
+    header = '<ir_version: 8, opset_import: ["" : 17], producer_name: "onnx-opt ort_interop">'
+    kv = f"[batch,{kv_heads},past,{head}]"
+    present = f"[batch,{kv_heads},total,{head}]"
+    if cache:
+        return m.text(header, f"{name} (float[batch,seq,{hidden}] X, int64[batch,seq] position_ids, "
+                              f"float[batch,1,seq,total] mask, float{kv} past_key, float{kv} past_value) => "
+                              f"(float[batch,seq,{hidden}] Y, float{present} present_key, "
+                              f"float{present} present_value)")
+    return m.text(header, f"{name} (float[batch,seq,{hidden}] X, int64[batch,seq] position_ids, "
+                          f"float[batch,1,seq,seq] mask) => (float[batch,seq,{hidden}] Y)")
+
+
 def attention(name, static):
     """Multi-head attention over exported head splits at opset 23, fused directly by `default`:
     static (self-attention [2, 3, 8], a [2, 1, 1, 3] key-padding mask: the expanded mask's shape is
@@ -307,6 +467,9 @@ if __name__ == "__main__":
     for name, make in (("bert_encoder", lambda: bert("bert_encoder", False)),
                        ("bert_model", lambda: bert("bert_model", True)), ("llama_block", llama_block),
                        ("self_attention_static", lambda: attention("self_attention_static", True)),
-                       ("cross_attention", lambda: attention("cross_attention", False))):
+                       ("cross_attention", lambda: attention("cross_attention", False)),
+                       ("llama_gqa", lambda: llama_gqa("llama_gqa", False)),
+                       ("llama_gqa_cache", lambda: llama_gqa("llama_gqa_cache", True)),
+                       ("phi_partial_rotary", lambda: llama_gqa("phi_partial_rotary", False, rotary_dim=4))):
         with open(name + ".onnxtxt", "w") as f:
             f.write(f"# Written by make_models.py: {name}\n" + make())
