@@ -187,14 +187,53 @@ EquivalenceOptions WithSizes(const EquivalenceOptions& options, const Sizes& siz
   return o;
 }
 
-// The original on random inputs at `sizes`, or why it does not run.
-absl::StatusOr<Reference> RunAt(const ir::Model& original, const EquivalenceOptions& options, const Sizes& sizes,
-                                const FreeDims& free) {
-  Reference ref;
-  ref.sizes = Describe(sizes, free);
-  ASSIGN_OR_RETURN(ref.inputs, MakeRandomInputs(original, WithSizes(options, sizes)));
-  ASSIGN_OR_RETURN(ref.outputs, RunModel(original, ref.inputs));
-  return ref;
+// Whether the outputs have the sizes their declared shapes give the symbols bound in `options`: sizes
+// that run but break the model's own declarations (a KV cache's total length run at other than past +
+// new) are no test of a rewrite, which may rely on those declarations.
+absl::Status CheckDeclaredShapes(const ir::Model& model, const std::vector<RuntimeValue>& outputs,
+                                 const EquivalenceOptions& options) {
+  for (size_t i = 0; i < outputs.size() && i < model.graph().outputs().size(); ++i) {
+    const ir::Value* out = model.graph().outputs()[i];
+    const ir::Type* t = TensorTypeOf(out->type());
+    if (t == nullptr || !t->shape().has_value() || outputs[i].kind() != RuntimeValue::Kind::kTensor) continue;
+    const std::vector<int64_t>& got = outputs[i].tensor().dims();
+    const std::vector<ir::Dim>& declared = t->shape()->dims();
+    if (declared.size() != got.size()) continue;
+    for (size_t k = 0; k < got.size(); ++k) {
+      if (!declared[k].is_symbolic()) continue;
+      auto it = options.dims.find(declared[k].symbol());
+      if (it != options.dims.end() && it->second != got[k]) {
+        return absl::InvalidArgumentError(absl::StrCat("output '", out->name(), "' has ", got[k], " on axis ", k,
+                                                       " where its declared shape says ", declared[k].symbol(), "=",
+                                                       it->second));
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
+// The original on random inputs at `sizes` (or why it does not run there), and whether its outputs
+// agree with their declared shapes there.
+struct Attempt {
+  absl::StatusOr<Reference> ref;
+  absl::Status declared;
+  bool fits() const { return ref.ok() && declared.ok(); }
+  // Why these sizes do not fit.
+  absl::Status why() const { return ref.ok() ? declared : ref.status(); }
+};
+
+Attempt RunAt(const ir::Model& original, const EquivalenceOptions& options, const Sizes& sizes, const FreeDims& free) {
+  const EquivalenceOptions sized = WithSizes(options, sizes);
+  Attempt a{[&]() -> absl::StatusOr<Reference> {
+              Reference ref;
+              ref.sizes = Describe(sizes, free);
+              ASSIGN_OR_RETURN(ref.inputs, MakeRandomInputs(original, sized));
+              ASSIGN_OR_RETURN(ref.outputs, RunModel(original, ref.inputs));
+              return ref;
+            }(),
+            absl::OkStatus()};
+  if (a.ref.ok()) a.declared = CheckDeclaredShapes(original, a.ref->outputs, sized);
+  return a;
 }
 
 References Named(const ir::Model& original) {
@@ -241,6 +280,13 @@ absl::Status DoesNotRun(const absl::Status& s) {
   return absl::Status(s.code(), absl::StrCat("the original model does not run: ", s.message()));
 }
 
+// Neither all-2 nor all-1 suits the model: its free dims depend on each other.
+absl::Status NoSizesFit(const absl::Status& s, const FreeDims& free) {
+  return absl::Status(s.code(), absl::StrCat("the original model does not run with its free dims (",
+                                             absl::StrJoin(free.symbols, ", "), ") all at 2 nor all at 1: ",
+                                             s.message(), "; give their sizes with --dim NAME=VALUE,..."));
+}
+
 }  // namespace
 
 absl::StatusOr<std::vector<RuntimeValue>> MakeRandomInputs(const ir::Model& model,
@@ -269,22 +315,31 @@ absl::StatusOr<References> MakeReferences(const ir::Model& original, const Equiv
   References refs = Named(original);
   const FreeDims free = FindFreeDims(original, options);
   if (options.default_dim.has_value() || free.empty()) {
-    absl::StatusOr<Reference> ref = RunAt(original, options, AllAt(free, options.default_dim.value_or(1)), free);
-    if (!ref.ok()) return DoesNotRun(ref.status());
-    refs.runs.push_back(*std::move(ref));
+    // The user's sizes (or none to choose): used as they are, declared shapes or not.
+    Attempt given = RunAt(original, options, AllAt(free, options.default_dim.value_or(1)), free);
+    if (!given.ref.ok()) return DoesNotRun(given.ref.status());
+    refs.runs.push_back(*std::move(given.ref));
     return refs;
   }
   // Every free dim at 2; a model that refuses that (a dim it needs at 1) runs at 1, with a note.
-  absl::StatusOr<Reference> first = RunAt(original, options, AllAt(free, 2), free);
-  if (!first.ok()) {
-    absl::StatusOr<Reference> at_one = RunAt(original, options, AllAt(free, 1), free);
-    if (!at_one.ok()) return DoesNotRun(first.status());
-    refs.notes.push_back(absl::StrCat("free dims run at 1 (", at_one->sizes,
-                                      "): the model does not run with them at 2: ", first.status().message()));
-    refs.runs.push_back(*std::move(at_one));
-    return refs;
+  Attempt first = RunAt(original, options, AllAt(free, 2), free);
+  if (!first.fits()) {
+    Attempt at_one = RunAt(original, options, AllAt(free, 1), free);
+    if (at_one.fits()) {
+      refs.notes.push_back(absl::StrCat("free dims run at 1 (", at_one.ref->sizes, "): at 2 ", first.why().message()));
+      refs.runs.push_back(*std::move(at_one.ref));
+      return refs;
+    }
+    if (!first.ref.ok()) {
+      // At 2 it does not run; at 1 it runs against its own declarations, or not at all.
+      return free.symbols.size() > 1 ? NoSizesFit(first.why(), free) : DoesNotRun(first.why());
+    }
+    // It runs at 2 against its declared output shapes, and no better at 1: the declarations are
+    // likely stale; verified at 2, said.
+    refs.notes.push_back(absl::StrCat("at ", first.ref->sizes, " ", first.declared.message(),
+                                      " (the declared output shapes may be stale)"));
   }
-  refs.runs.push_back(*std::move(first));
+  refs.runs.push_back(*std::move(first.ref));
   const bool cheap = WeightBytes(original) <= kCheapWeightBytes &&
                      InputElements(refs.runs[0].inputs) <= kCheapInputElements;
   if (!cheap) return refs;
@@ -292,13 +347,12 @@ absl::StatusOr<References> MakeReferences(const ir::Model& original, const Equiv
   // show); a model that needs its symbols equal runs with all at 3.
   Sizes mixed = AllAt(free, 3);
   for (size_t k = 0; k < free.symbols.size(); ++k) mixed.symbols[free.symbols[k]] = 3 + static_cast<int64_t>(k % 2);
-  absl::StatusOr<Reference> second = RunAt(original, options, mixed, free);
-  if (!second.ok() && free.symbols.size() > 1) second = RunAt(original, options, AllAt(free, 3), free);
-  if (second.ok()) {
-    refs.runs.push_back(*std::move(second));
+  Attempt second = RunAt(original, options, mixed, free);
+  if (!second.fits() && free.symbols.size() > 1) second = RunAt(original, options, AllAt(free, 3), free);
+  if (second.fits()) {
+    refs.runs.push_back(*std::move(second.ref));
   } else {
-    refs.notes.push_back(absl::StrCat("no second run at other sizes: the model does not run with its free dims at 3: ",
-                                      second.status().message()));
+    refs.notes.push_back(absl::StrCat("no second run at other sizes: with its free dims at 3, ", second.why().message()));
   }
   return refs;
 }

@@ -204,5 +204,26 @@ g (float[N] z, float[N] x) => (float[N] d, float[N] s) {
   EXPECT_NE(s.message().find("output 'd' differs"), std::string::npos) << s;
 }
 
+// A KV cache: the mask covers past + new positions (T = P + S). Every free dim at 2 does not run, and
+// at 1 the output contradicts its declared total length: the check asks for --dim instead of proving
+// anything at sizes the model's own declarations rule out.
+TEST(MakeReferences, SizesThatBreakTheDeclaredShapesAreNotUsed) {
+  std::unique_ptr<ir::Model> m = Parse(R"(<ir_version: 8, opset_import: ["" : 17]>
+g (float[P, 4] past, float[S, 4] x, float[T] mask) => (float[T, 4] present) {
+  present = Concat<axis = 0>(past, x)
+  m2 = Unsqueeze(mask, axes)
+  axes = Constant<value = int64[1] {1}>()
+  checked = Mul(present, m2)
+})");
+  ASSERT_NE(m, nullptr);
+  absl::StatusOr<References> refs = MakeReferences(*m, EquivalenceOptions{});
+  EXPECT_FALSE(refs.ok());
+  EXPECT_NE(refs.status().message().find("--dim"), std::string::npos) << refs.status();
+  EquivalenceOptions consistent;
+  consistent.dims = {{"P", 3}, {"S", 2}, {"T", 5}};
+  refs = MakeReferences(*m, consistent);
+  EXPECT_TRUE(refs.ok()) << refs.status();
+}
+
 }  // namespace
 }  // namespace onnx_opt::verify
