@@ -56,6 +56,14 @@ class PassRegistry {
     return true;                                                                               \
   }()
 
+// A pass that takes arguments (`name(a,b)` in a pipeline): `Class::Create(args)` returns it, or null
+// for arguments it does not take (a usage error naming the pass).
+#define REGISTER_PASS_WITH_ARGS(Class, name, summary)                                          \
+  static const bool registered_pass_##Class = [] {                                             \
+    ::onnx_opt::optimizer::PassRegistry::Global().RegisterPass(name, summary, &Class::Create); \
+    return true;                                                                               \
+  }()
+
 #define REGISTER_PASS_GROUP(id, name, summary, pipeline)                                       \
   static const bool registered_group_##id = [] {                                               \
     ::onnx_opt::optimizer::PassRegistry::Global().RegisterGroup(name, summary, pipeline);     \

@@ -166,6 +166,12 @@ class QuantizeWeights final : public rewrite::GraphPass {
   explicit QuantizeWeights(QuantizeOptions options)
       : GraphPass(kName, rewrite::GraphScope::kMainGraphTree, /*min_opset=*/1), options_(std::move(options)) {}
 
+  static std::unique_ptr<optimizer::Pass> Create(const std::vector<std::string>& args) {
+    std::optional<QuantizeOptions> o = ParseOptions(args);
+    if (!o) return nullptr;
+    return std::make_unique<QuantizeWeights>(*std::move(o));
+  }
+
   // Blocked 4-bit weights move each weight by up to half a step of 1/7 of its block's largest: outputs
   // land at a relative L2 error of ~0.1 per layer; 8 bits, ~0.01.
   std::optional<verify::LossyTolerance> lossy_tolerance() const override {
@@ -226,6 +232,14 @@ class QuantizeWeights final : public rewrite::GraphPass {
 
   // W becomes DequantizeLinear(values, scale[, zero point]) under W's own name.
   static absl::Status Replace(ir::Graph& g, ir::Value& w, Quantized q, ir::NameGenerator& names) {
+    // A weight that was external data stays there: the saver writes the quantized one to the side
+    // file (at the location it finds for it) instead of inline.
+    if (const ir::Tensor& old = *w.initializer(); old.storage() == ir::Tensor::Storage::kExternal) {
+      q.values.set_storage(ir::Tensor::Storage::kExternal);
+      for (const auto& [key, value] : old.external_data()) {
+        if (key == "location") q.values.mutable_external_data().emplace_back(key, value);
+      }
+    }
     auto add = [&](ir::Tensor t, const std::string& suffix) {
       t.set_name(names.Fresh(w.name() + suffix));
       return g.AddInitializer(std::move(t));
@@ -248,18 +262,10 @@ class QuantizeWeights final : public rewrite::GraphPass {
   QuantizeOptions options_;
 };
 
-const bool registered = [] {
-  optimizer::PassRegistry::Global().RegisterPass(
-      QuantizeWeights::kName,
-      "LOSSY: store MatMul/Gemm/Gather weights as int8 or int4 with scales, read by DequantizeLinear-21 "
-      "(bits=8|4, block=0|N, symmetric=1|0, min_elements=N, keep_ends=1|0, exclude=PATTERN)",
-      [](const std::vector<std::string>& args) -> std::unique_ptr<optimizer::Pass> {
-        std::optional<QuantizeOptions> o = ParseOptions(args);
-        if (!o) return nullptr;
-        return std::make_unique<QuantizeWeights>(*std::move(o));
-      });
-  return true;
-}();
-
 }  // namespace
+
+REGISTER_PASS_WITH_ARGS(QuantizeWeights, QuantizeWeights::kName,
+                        "LOSSY: store MatMul/Gemm/Gather weights as int8 or int4 with scales, read by "
+                        "DequantizeLinear-21 (bits=8|4, block=0|N, symmetric=1|0, min_elements=N, keep_ends=1|0, "
+                        "exclude=PATTERN)");
 }  // namespace onnx_opt::passes

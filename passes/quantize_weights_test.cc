@@ -13,6 +13,8 @@
 #include "gtest/gtest.h"
 #include "interpreter/tensor.h"
 #include "ir/model.h"
+#include "ir/text/parser.h"
+#include "optimizer/pass_manager.h"
 #include "optimizer/pass_registry.h"
 #include "optimizer/pipeline.h"
 #include "passes/testing/pass_test_util.h"
@@ -215,6 +217,33 @@ TEST(QuantizeWeightsTest, BadArgumentsAndOldOpsetsAreRefused) {
   auto run = RunPipelineOnText(Model(17), "quantize-weights(min_elements=0)");
   ASSERT_FALSE(run.ok());
   EXPECT_NE(run.status().message().find("convert(21)"), std::string::npos) << run.status();
+}
+
+// A weight read from external data stays external: the saver puts the quantized one in the side file.
+TEST(QuantizeWeightsTest, ExternalWeightsStayExternal) {
+  auto model = ir::text::ParseModel(Model());
+  ASSERT_TRUE(model.ok()) << model.status();
+  for (ir::Value* v : (*model)->graph().initializers()) {
+    if (v->name() != "W1") continue;
+    ir::Tensor& external = *v->mutable_initializer();
+    external.set_storage(ir::Tensor::Storage::kExternal);
+    external.mutable_external_data() = {{"location", "weights.bin"}, {"offset", "0"}, {"length", "7680"}};
+  }
+  optimizer::PassManager manager;
+  auto result = manager.Run(**model, "quantize-weights(bits=4,block=16,min_elements=0,keep_ends=0)");
+  ASSERT_TRUE(result.ok()) << result.status();
+  int external = 0;
+  for (const ir::Node* n : (*model)->graph().nodes()) {
+    if (n->op_type() != "DequantizeLinear") continue;
+    const ir::Tensor& q = *n->input(0)->initializer();
+    const bool is_w1 = n->output(0)->name() == "W1";
+    EXPECT_EQ(q.storage() == ir::Tensor::Storage::kExternal, is_w1) << n->output(0)->name();
+    if (is_w1) {
+      ++external;
+      EXPECT_EQ(q.external_data(), (ir::StringPairs{{"location", "weights.bin"}}));
+    }
+  }
+  EXPECT_EQ(external, 1);
 }
 
 }  // namespace
