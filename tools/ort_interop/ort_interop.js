@@ -13,7 +13,8 @@
 //   node ort_interop.js run MODEL INPUT_DIR OUTPUT_DIR [--optimization=disabled|all]
 //       runs MODEL in onnxruntime on the CPU: with its graph optimizations off (the default), so its
 //       kernels run what we wrote as written, or all on, as deployments run it
-//   node ort_interop.js compare EXPECTED_DIR ACTUAL_DIR [--tolerance=RTOL,ATOL]
+//   node ort_interop.js compare EXPECTED_DIR ACTUAL_DIR [--tolerance=RTOL,ATOL] [--lossy=REL_L2]
+//     (--lossy: float outputs match as wholes, by ||actual - expected|| / ||expected|| <= REL_L2)
 //       element y' matches y when |y' - y| <= ATOL + RTOL * max(|y|, rms(y)) (onnx-opt --verify's
 //       rule; default 1e-4,1e-5); integers and booleans exactly; same shapes. Exit 1 on a mismatch.
 //   node ort_interop.js probe
@@ -340,7 +341,25 @@ function compare(expectedDir, actualDir, flags) {
       }
       if (!match) { if (bad === 0) worst = i; ++bad; }
     }
-    const figures = `max abs error ${maxAbs.toExponential(2)}, max rel error ${maxRel.toExponential(2)}`;
+    let err2 = 0, exp2 = 0;
+    for (let i = 0; i < e.data.length; ++i) {
+      const y = toFloat(e.data[i]), g = toFloat(a.data[i]);
+      if (Number.isFinite(y) && Number.isFinite(g)) { err2 += (g - y) * (g - y); exp2 += y * y; }
+    }
+    const relL2 = exp2 > 0 ? Math.sqrt(err2 / exp2) : (err2 > 0 ? Infinity : 0);
+    const figures = `max abs error ${maxAbs.toExponential(2)}, max rel error ${maxRel.toExponential(2)}, ` +
+                    `relative L2 error ${relL2.toExponential(2)}`;
+    if (flags.lossy !== undefined) {
+      // Judged as a whole; infinities and NaN must still match.
+      const nonFinite = e.data.findIndex((x, i) => {
+        const y = toFloat(x), g = toFloat(a.data[i]);
+        return (Number.isFinite(y) && Number.isFinite(g)) ? false : !(y === g || (Number.isNaN(y) && Number.isNaN(g)));
+      });
+      const within = nonFinite < 0 && relL2 <= Number(flags.lossy);
+      console.log(`${label} [${e.dims}]: ${within ? 'within' : 'beyond'} relative L2 error ${flags.lossy} (${figures})`);
+      ok = ok && within;
+      continue;
+    }
     if (bad) {
       console.log(`${label} [${e.dims}]: ${bad} of ${e.data.length} elements differ (${figures}); element ${worst}: ` +
                   `${toFloat(a.data[worst])} vs expected ${toFloat(e.data[worst])}`);
