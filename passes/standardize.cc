@@ -21,12 +21,15 @@
 //                                     uint4 with zero points, blocked along K) -> MatMul [-> Add bias]
 //   GatherBlockQuantized              DequantizeLinear (21) of the table -> Gather
 //   RotaryEmbedding                   RotaryEmbedding (23), position_ids [B, S] or a start offset [1]
-//   Attention                         MatMul [+ bias] -> Split -> Attention (23), 3-D form, without
-//                                     past, mask_index or attention_bias
-//   MultiHeadAttention                Attention (23) on separate Q, K, V [B, S, hidden], without
-//                                     masks, biases or caches
-//   GroupQueryAttention               [RotaryEmbedding (23) ->] Attention (23, is_causal) on separate
-//                                     Q, K, V, prefill without a cache (past empty), all sequences full
+//   Attention                         MatMul [+ bias] -> Split -> Attention (23), 3-D form, is_causal for
+//                                     unidirectional; mask_index [B, T] and attention_bias as an additive
+//                                     float attn_mask [B|1, N|1, S, T]; not with past or present
+//   MultiHeadAttention                [Add bias ->] Attention (23) on separate 3-D query, key, value,
+//                                     masks as for Attention, past_key/past_value and presents (not with
+//                                     unidirectional, which counts from the cache's end)
+//   GroupQueryAttention               [RotaryEmbedding (23) ->] Attention (23) on separate or packed Q,
+//                                     K, V with a bool mask from seqlens_k (and causal); only without a
+//                                     KV cache and with total_sequence_length the constant S
 // Everything else is left, with the reason in the report.
 #include "passes/standardize.h"
 
@@ -597,6 +600,209 @@ Reason RotaryEmbedding(Builder& b, Outputs& out) {
   return "";
 }
 
+// ---- attention -------------------------------------------------------------------------------------
+
+// The additive mask a contrib attention adds to its scores: `filter` where the int32 key mask [B, T]
+// holds 0, plus attention_bias [B|1, N|1, S, T]; as Attention-23's float attn_mask [B|1, N|1, S, T]
+// (the key mask expanded to the query rows: onnxruntime takes no 1 at dim -2). Null when neither is
+// given; a reason when the key mask has another form.
+Reason ScoreMask(Builder& b, ir::Value* key_mask, ir::Value* attention_bias, ir::Value* query, float filter,
+                 ir::Value** mask) {
+  *mask = nullptr;
+  if (attention_bias != nullptr) {
+    std::optional<int64_t> r = RankOf(attention_bias);
+    if (r != 4) return "its attention_bias is not known to be 4-D";
+    if (ElemType(attention_bias) != ir::DataType::kFloat) return "its attention_bias is not float32";
+    *mask = attention_bias;
+  }
+  if (key_mask == nullptr) return "";
+  std::optional<int64_t> r = RankOf(key_mask);
+  if (r != 2) return "its key mask is not a [batch, total length] mask (key lengths and 3-D or 4-D masks have no form here)";
+  if (ElemType(key_mask) != ir::DataType::kInt32) return "its key mask is not int32";
+  ir::Value* zero = b.Constant(ir::Tensor::FromVector<int32_t>(ir::DataType::kInt32, {}, {0}), "_zero_i32");
+  ir::Value* masked = b.Cast(b.Op("Equal", {key_mask, zero}), ir::DataType::kFloat);
+  ir::Value* add = b.Op("Mul", {masked, b.Scalar(filter, ir::DataType::kFloat, "_filter")});
+  add = b.Op("Unsqueeze", {add, b.Ints({1, 2}, "_axes")});
+  ir::Value* rows = b.Op("Slice", {b.Op("Shape", {query}), b.Ints({1}, "_one"), b.Ints({2}, "_two")});
+  ir::Value* target = b.Op("Concat", {b.Ints({1, 1}, "_ones"), rows, b.Ints({1}, "_one")}, {AttrI("axis", 0)});
+  add = b.Op("Expand", {add, target});
+  *mask = *mask == nullptr ? add : b.Op("Add", {add, *mask});
+  return "";
+}
+
+Reason FloatOnly(const ir::Node& n, size_t i, const char* name) {
+  ir::DataType type;
+  KEEP_IF(FloatInputType(n, i, name, &type));
+  if (type != ir::DataType::kFloat) return absl::StrCat("input '", name, "' is not float32");
+  return "";
+}
+
+Reason ContribAttention(Builder& b, Outputs& out) {
+  const ir::Node& n = b.node();
+  KEEP_IF(NeedsOpset(b, 23, "Attention"));
+  KEEP_IF(FloatOnly(n, 0, "input"));
+  if (n.GetInt("do_rotary", 0) != 0) return "do_rotary rotates inside the packed projection";
+  if (In(n, 4) != nullptr || In(n, 6) != nullptr || n.GetInt("past_present_share_buffer", 0) != 0) {
+    return "its past state ([2, B, N, P, H]) has no standard form here";
+  }
+  KEEP_IF(Unused(n, 1, "present"));
+  const int64_t heads = n.GetInt("num_heads", 0);
+  std::optional<std::vector<int64_t>> w = Dims(In(n, 1));
+  if (heads <= 0 || !w || w->size() != 2 || (*w)[1] <= 0) return "the weights' width or num_heads is not known";
+  std::vector<int64_t> sizes = n.GetInts("qkv_hidden_sizes");
+  if (sizes.empty()) sizes = {(*w)[1] / 3, (*w)[1] / 3, (*w)[1] / 3};
+  if (sizes.size() != 3 || sizes[0] != sizes[1] || sizes[0] + sizes[1] + sizes[2] != (*w)[1] ||
+      sizes[0] % heads != 0 || sizes[2] % heads != 0) {
+    return "its weights do not split into Q, K and V of num_heads heads";
+  }
+  ir::Value* mask;
+  KEEP_IF(ScoreMask(b, In(n, 3), In(n, 5), In(n, 0), n.GetFloat("mask_filter_value", -10000.0f), &mask));
+  ir::Value* qkv = b.Op("MatMul", {In(n, 0), In(n, 1)});
+  if (In(n, 2) != nullptr) qkv = b.Op("Add", {qkv, In(n, 2)});
+  ir::Node* split = b.Node("Split", {qkv, b.Ints(sizes, "_split")}, {AttrI("axis", -1)}, 3);
+  std::vector<Attr> attrs = {AttrI("q_num_heads", heads), AttrI("kv_num_heads", heads)};
+  if (n.FindAttribute("scale") != nullptr) attrs.push_back(AttrF("scale", n.GetFloat("scale", 1)));
+  if (n.GetInt("unidirectional", 0) != 0) attrs.push_back(AttrI("is_causal", 1));
+  std::vector<ir::Value*> inputs = {split->output(0), split->output(1), split->output(2)};
+  if (mask != nullptr) inputs.push_back(mask);
+  out = {b.Op("Attention", inputs, std::move(attrs)), nullptr};
+  return "";
+}
+
+Reason MultiHeadAttention(Builder& b, Outputs& out) {
+  const ir::Node& n = b.node();
+  KEEP_IF(NeedsOpset(b, 23, "Attention"));
+  KEEP_IF(FloatOnly(n, 0, "query"));
+  KEEP_IF(Unused(n, 3, "qk"));
+  if (In(n, 8) != nullptr || In(n, 9) != nullptr) return "past_sequence_length and cache_indirection have no standard form";
+  const int64_t heads = n.GetInt("num_heads", 0);
+  if (heads <= 0) return "num_heads is not positive";
+  if (RankOf(In(n, 0)) != 3 || In(n, 1) == nullptr || In(n, 2) == nullptr || RankOf(In(n, 1)) != 3 ||
+      RankOf(In(n, 2)) != 3) {
+    return "only separate 3-D query, key and value have a standard form here (not packed or in heads)";
+  }
+  const bool past = In(n, 6) != nullptr;
+  if (past != (In(n, 7) != nullptr)) return "past_key and past_value are not given together";
+  const bool causal = n.GetInt("unidirectional", 0) != 0;
+  if (past && causal) return "unidirectional with a past (causal from the cache's end) has no exact standard form";
+  if (!past && (Used(n, 1) || Used(n, 2))) return "its present outputs are used without a past";
+  ir::Value* q = In(n, 0);
+  ir::Value* k = In(n, 1);
+  ir::Value* v = In(n, 2);
+  if (In(n, 3) != nullptr) {
+    std::optional<std::vector<int64_t>> qd = Dims(q), vd = Dims(v);
+    if (!qd || !vd || (*qd)[2] <= 0 || (*vd)[2] <= 0) return "the hidden sizes of query and value are not known";
+    ir::Node* split = b.Node("Split", {In(n, 3), b.Ints({(*qd)[2], (*qd)[2], (*vd)[2]}, "_split")}, {AttrI("axis", 0)}, 3);
+    q = b.Op("Add", {q, split->output(0)});
+    k = b.Op("Add", {k, split->output(1)});
+    v = b.Op("Add", {v, split->output(2)});
+  }
+  ir::Value* mask;
+  KEEP_IF(ScoreMask(b, In(n, 4), In(n, 5), In(n, 0), n.GetFloat("mask_filter_value", -10000.0f), &mask));
+  std::vector<Attr> attrs = {AttrI("q_num_heads", heads), AttrI("kv_num_heads", heads)};
+  if (n.FindAttribute("scale") != nullptr) attrs.push_back(AttrF("scale", n.GetFloat("scale", 1)));
+  if (causal) attrs.push_back(AttrI("is_causal", 1));
+  std::vector<ir::Value*> inputs = {q, k, v};
+  if (mask != nullptr || past) inputs.push_back(mask);
+  if (past) {
+    inputs.push_back(In(n, 6));
+    inputs.push_back(In(n, 7));
+  }
+  ir::Node* att = b.Node("Attention", inputs, std::move(attrs), past ? 3 : 1);
+  out = {att->output(0), past ? att->output(1) : nullptr, past ? att->output(2) : nullptr, nullptr};
+  return "";
+}
+
+// x [B, S, heads * H] -> [B, heads, S, H].
+ir::Value* ToHeads(Builder& b, ir::Value* x, int64_t heads, int64_t head_size) {
+  ir::Value* split = b.Op("Reshape", {x, b.Ints({0, 0, heads, head_size}, "_heads")});
+  return b.Op("Transpose", {split}, {AttrIs("perm", {0, 2, 1, 3})});
+}
+
+Reason GroupQueryAttention(Builder& b, Outputs& out) {
+  const ir::Node& n = b.node();
+  KEEP_IF(NeedsOpset(b, 23, "Attention"));
+  KEEP_IF(FloatOnly(n, 0, "query"));
+  const int64_t heads = n.GetInt("num_heads", 0), kv_heads = n.GetInt("kv_num_heads", 0);
+  if (heads <= 0 || kv_heads <= 0 || heads % kv_heads != 0) return "num_heads is not a multiple of kv_num_heads";
+  if (In(n, 3) != nullptr || In(n, 4) != nullptr) {
+    return "with a KV cache GroupQueryAttention writes each sequence's new rows after its own length (seqlens_k), "
+           "which Attention-23's concatenation matches only when every sequence is full; that is not known here";
+  }
+  for (size_t i = 10; i < n.num_inputs(); ++i) {
+    if (In(n, i) != nullptr) return "attention_bias, head_sink, quantized caches and q/k norms have no standard form here";
+  }
+  if (n.GetInt("smooth_softmax", 0) != 0 || n.GetFloat("softcap", 0) != 0 || n.GetInt("local_window_size", -1) >= 0 ||
+      n.GetInt("qk_output", 0) != 0) {
+    return "smooth_softmax, softcap, local_window_size and qk_output have no standard form here";
+  }
+  std::optional<std::vector<int64_t>> qd = Dims(In(n, 0));
+  if (!qd || qd->size() != 3 || (*qd)[1] <= 0 || (*qd)[2] <= 0) return "the query's sequence length and width are not known";
+  const int64_t S = (*qd)[1];
+  // Without a cache the keys run to total_sequence_length: equal to S only when it is the constant S.
+  std::optional<interpreter::Tensor> total = ConstantOf(In(n, 6));
+  if (!total || total->size() != 1 ||
+      (total->dtype() == ir::DataType::kInt32 ? total->data<int32_t>()[0] : total->data<int64_t>()[0]) != S) {
+    return "its total_sequence_length is not the constant sequence length (keys past the new ones are zeros there)";
+  }
+  const bool packed = In(n, 1) == nullptr;
+  const int64_t H = packed ? (*qd)[2] / (heads + 2 * kv_heads) : (*qd)[2] / heads;
+  ir::Value* q = In(n, 0);
+  ir::Value* k = In(n, 1);
+  ir::Value* v = In(n, 2);
+  if (packed) {
+    ir::Node* split = b.Node("Split", {q, b.Ints({heads * H, kv_heads * H, kv_heads * H}, "_split")}, {AttrI("axis", 2)}, 3);
+    q = split->output(0);
+    k = split->output(1);
+    v = split->output(2);
+  }
+  ir::Value* shape = b.Op("Shape", {In(n, 0)});
+  ir::Value* batch = b.Op("Slice", {shape, b.Ints({0}, "_zero"), b.Ints({1}, "_one")});
+  ir::Tensor zero64 = ir::Tensor::FromVector<int64_t>(ir::DataType::kInt64, {}, {0});
+  ir::Tensor one64 = ir::Tensor::FromVector<int64_t>(ir::DataType::kInt64, {}, {1});
+  ir::Tensor len64 = ir::Tensor::FromVector<int64_t>(ir::DataType::kInt64, {}, {S});
+  ir::Value* steps = b.Op("Range", {b.Constant(std::move(zero64), "_start"), b.Constant(std::move(len64), "_len"),
+                                    b.Constant(std::move(one64), "_delta")});  // [S]
+  if (n.GetInt("do_rotary", 0) != 0) {
+    std::optional<std::vector<int64_t>> cos = Dims(In(n, 7));
+    if (!cos || cos->size() != 2 || (*cos)[1] <= 0 || 2 * (*cos)[1] > H) return "the rotary caches' width is not known";
+    ir::Value* positions = In(n, 9);
+    if (positions == nullptr) {
+      // A first prompt: positions 0..S-1 in every sequence.
+      positions = b.Op("Expand", {b.Op("Unsqueeze", {steps, b.Ints({0}, "_zero")}),
+                                  b.Op("Concat", {batch, b.Ints({S}, "_len")}, {AttrI("axis", 0)})});
+    } else if (ElemType(positions) != ir::DataType::kInt64) {
+      positions = b.Cast(positions, ir::DataType::kInt64);
+    }
+    for (ir::Value** x : {&q, &k}) {
+      std::vector<Attr> attrs = {AttrI("interleaved", n.GetInt("rotary_interleaved", 0)),
+                                 AttrI("num_heads", x == &q ? heads : kv_heads)};
+      if (2 * (*cos)[1] != H) attrs.push_back(AttrI("rotary_embedding_dim", 2 * (*cos)[1]));
+      *x = b.Op("RotaryEmbedding", {*x, In(n, 7), In(n, 8), positions}, std::move(attrs));
+    }
+  }
+  // Key j takes part in query i when j < seqlens_k[b] + 1 and (causal) j <= i.
+  ir::Value* lens = b.Op("Add", {b.Cast(In(n, 5), ir::DataType::kInt64), b.Constant(ir::Tensor::FromVector<int64_t>(
+                                                                             ir::DataType::kInt64, {}, {1}), "_one")});
+  ir::Value* keys = b.Op("Less", {b.Op("Unsqueeze", {steps, b.Ints({0}, "_zero")}),
+                                  b.Op("Unsqueeze", {lens, b.Ints({1}, "_one")})});  // [B, S]
+  ir::Value* mask = b.Op("Unsqueeze", {keys, b.Ints({1, 2}, "_axes")});              // [B, 1, 1, S]
+  if (n.GetInt("causal", 1) != 0) {
+    ir::Value* order = b.Op("LessOrEqual", {b.Op("Unsqueeze", {steps, b.Ints({0}, "_zero")}),
+                                            b.Op("Unsqueeze", {steps, b.Ints({1}, "_one")})});  // [S, S]
+    mask = b.Op("And", {mask, order});
+  } else {
+    mask = b.Op("Expand", {mask, b.Ints({1, 1, S, 1}, "_rows")});
+  }
+  std::vector<Attr> attrs = {AttrI("q_num_heads", heads), AttrI("kv_num_heads", kv_heads)};
+  const float scale = n.GetFloat("scale", 0);
+  if (scale != 0) attrs.push_back(AttrF("scale", scale));
+  out = {b.Op("Attention", {q, k, v, mask}, std::move(attrs)), nullptr, nullptr};
+  if (Used(n, 1)) out[1] = ToHeads(b, k, kv_heads, H);
+  if (Used(n, 2)) out[2] = ToHeads(b, v, kv_heads, H);
+  return "";
+}
+
 // ---- the pass -------------------------------------------------------------------------------------
 
 using RewriteFn = std::function<Reason(Builder&, Outputs&)>;
@@ -616,6 +822,9 @@ const RewriteFn* FindRewrite(const ir::Node& n) {
       {"GatherBlockQuantized", GatherBlockQuantized},
       {"EmbedLayerNormalization", EmbedLayerNorm},
       {"RotaryEmbedding", RotaryEmbedding},
+      {"Attention", ContribAttention},
+      {"MultiHeadAttention", MultiHeadAttention},
+      {"GroupQueryAttention", GroupQueryAttention},
   };
   const bool ms = n.domain() == kMs;
   // onnxruntime registers SimplifiedLayerNormalization in the default domain too.

@@ -214,5 +214,54 @@ TEST(StandardizeTest, RotaryEmbedding) {
                      {"RotaryEmbedding", "Range", "Expand"});
 }
 
+TEST(StandardizeTest, Attention) {
+  // Packed projection [8, 24] for 2 heads of 4, with bias; a [B, T] key mask; causal; a bias input.
+  const std::string weights = "<float[8,24] w = {" + Values(192, 1.8) + "}, float[24] bias = {" + Values(24, 1.9) + "}>";
+  ExpectStandardized(Header() + R"(
+    g (float[2,5,8] x, int32[2,5] mask, float[2,2,5,5] ab) => (float[2,5,8] y, float[2,5,8] z, float[2,5,8] u) )" +
+                         weights + R"( {
+      y = com.microsoft.Attention<num_heads = 2>(x, w, bias, mask)
+      z = com.microsoft.Attention<num_heads = 2, unidirectional = 1, scale = 0.3>(x, w)
+      u = com.microsoft.Attention<num_heads = 2>(x, w, bias, , , ab)
+    })",
+                     {"MatMul", "Split", "Attention"});
+}
+
+TEST(StandardizeTest, MultiHeadAttention) {
+  ExpectStandardized(Header() + R"(
+    g (float[2,3,8] q, float[2,5,8] k, float[2,5,8] v, int32[2,5] mask, float[2,2,2,4] pk, float[2,2,2,4] pv,
+       float[2,3,8] k3, float[2,3,8] v3)
+      => (float[2,3,8] y, float[2,3,8] z, float[2,2,7,4] zk, float[2,2,7,4] zv, float[2,3,8] c)
+    <float[24] bias = {)" + Values(24, 2.0) + R"(}> {
+      y = com.microsoft.MultiHeadAttention<num_heads = 2>(q, k, v, bias, mask)
+      z, zk, zv = com.microsoft.MultiHeadAttention<num_heads = 2>(q, k, v, , , , pk, pv)
+      c = com.microsoft.MultiHeadAttention<num_heads = 2, unidirectional = 1>(q, k3, v3)
+    })",
+                     {"Attention", "Add", "Expand"});
+}
+
+TEST(StandardizeTest, GroupQueryAttention) {
+  // 4 query heads over 2 KV heads of 4, prompt of 5 without a cache; rotary from caches; seqlens_k
+  // pads sequences on the right. Packed and separate Q, K, V.
+  const std::string consts = "<float[16,2] cosc = {" + Values(32, 2.1, 1.0) + "}, float[16,2] sinc = {" +
+                             Values(32, 2.2, 1.0) + "}, int32 total = {5}>";
+  ExpectStandardized(Header() + R"(
+    g (float[2,5,16] q, float[2,5,8] k, float[2,5,8] v, int32[2] lens, float[2,5,32] qkv)
+      => (float[2,5,16] y, float[2,2,5,4] pk, float[2,2,5,4] pv, float[2,5,16] z) )" +
+                         consts + R"( {
+      y, pk, pv = com.microsoft.GroupQueryAttention<num_heads = 4, kv_num_heads = 2>(q, k, v, , , lens, total)
+      z, , = com.microsoft.GroupQueryAttention<num_heads = 4, kv_num_heads = 2, do_rotary = 1>(qkv, , , , , lens, total, cosc, sinc)
+    })",
+                     {"Attention", "RotaryEmbedding", "Split"});
+  // With a cache: left, and said why.
+  StandardizeReport report = ReportOf(Header() + R"(
+    g (float[2,1,16] q, float[2,1,8] k, float[2,1,8] v, float[2,2,4,4] pk, float[2,2,4,4] pv, int32[2] lens, int32 total)
+      => (float[2,1,16] y) {
+      y, , = com.microsoft.GroupQueryAttention<num_heads = 4, kv_num_heads = 2>(q, k, v, pk, pv, lens, total)
+    })");
+  ASSERT_EQ(report.kept.size(), 1u);
+  EXPECT_THAT(report.kept[0], HasSubstr("KV cache"));
+}
+
 }  // namespace
 }  // namespace onnx_opt::passes
