@@ -22,7 +22,8 @@
 //   GatherBlockQuantized              DequantizeLinear (21) of the table -> Gather
 //   RotaryEmbedding                   RotaryEmbedding (23), position_ids [B, S] or a start offset [1]
 //   Attention                         MatMul [+ bias] -> Split -> Attention (23), 3-D form, is_causal for
-//                                     unidirectional; mask_index [B, T] and attention_bias as an additive
+//                                     unidirectional; mask_index [B, T] or key lengths [B], and
+//                                     attention_bias, as an additive
 //                                     float attn_mask [B|1, N|1, S, T]; not with past or present
 //   MultiHeadAttention                [Add bias ->] Attention (23) on separate 3-D query, key, value,
 //                                     masks as for Attention, past_key/past_value and presents (not with
@@ -603,11 +604,11 @@ Reason RotaryEmbedding(Builder& b, Outputs& out) {
 // ---- attention -------------------------------------------------------------------------------------
 
 // The additive mask a contrib attention adds to its scores: `filter` where the int32 key mask [B, T]
-// holds 0, plus attention_bias [B|1, N|1, S, T]; as Attention-23's float attn_mask [B|1, N|1, S, T]
+// holds 0 (or from key lengths [B] on, counted over `keys`' dim 1), plus attention_bias [B|1, N|1, S, T]; as Attention-23's float attn_mask [B|1, N|1, S, T]
 // (the key mask expanded to the query rows: onnxruntime takes no 1 at dim -2). Null when neither is
 // given; a reason when the key mask has another form.
-Reason ScoreMask(Builder& b, ir::Value* key_mask, ir::Value* attention_bias, ir::Value* query, float filter,
-                 ir::Value** mask) {
+Reason ScoreMask(Builder& b, ir::Value* key_mask, ir::Value* attention_bias, ir::Value* query, ir::Value* keys,
+                 float filter, ir::Value** mask) {
   *mask = nullptr;
   if (attention_bias != nullptr) {
     std::optional<int64_t> r = RankOf(attention_bias);
@@ -617,10 +618,30 @@ Reason ScoreMask(Builder& b, ir::Value* key_mask, ir::Value* attention_bias, ir:
   }
   if (key_mask == nullptr) return "";
   std::optional<int64_t> r = RankOf(key_mask);
-  if (r != 2) return "its key mask is not a [batch, total length] mask (key lengths and 3-D or 4-D masks have no form here)";
   if (ElemType(key_mask) != ir::DataType::kInt32) return "its key mask is not int32";
-  ir::Value* zero = b.Constant(ir::Tensor::FromVector<int32_t>(ir::DataType::kInt32, {}, {0}), "_zero_i32");
-  ir::Value* masked = b.Cast(b.Op("Equal", {key_mask, zero}), ir::DataType::kFloat);
+  ir::Value* masked;
+  if (r == 1) {
+    // Key lengths [B] (EmbedLayerNormalization's mask_index): key j is masked from lengths[b] on. Not
+    // the [2B] form of ends and starts: the mask's dim must be the query's batch dim.
+    std::optional<ir::Shape> ms = key_mask->type().shape(), qs = query->type().shape();
+    if (keys == nullptr) return "key lengths with a past have no form here";
+    if (!ms || !qs || qs->rank() < 1 || ms->dim(0).is_unknown() || !(ms->dim(0) == qs->dim(0))) {
+      return "its 1-D key mask is not known to hold one length per sequence ([2B] ends and starts have no form here)";
+    }
+    ir::Value* total = b.Op("Squeeze", {b.Op("Slice", {b.Op("Shape", {keys}), b.Ints({1}, "_one"), b.Ints({2}, "_two")}),
+                                        b.Ints({0}, "_zero")});
+    ir::Value* j = b.Op("Range", {b.Constant(ir::Tensor::FromVector<int64_t>(ir::DataType::kInt64, {}, {0}), "_start"),
+                                  total,
+                                  b.Constant(ir::Tensor::FromVector<int64_t>(ir::DataType::kInt64, {}, {1}), "_delta")});
+    ir::Value* lengths = b.Op("Unsqueeze", {b.Cast(key_mask, ir::DataType::kInt64), b.Ints({1}, "_one")});
+    masked = b.Cast(b.Op("GreaterOrEqual", {b.Op("Unsqueeze", {j, b.Ints({0}, "_zero")}), lengths}),
+                    ir::DataType::kFloat);  // [B, T]
+  } else if (r == 2) {
+    ir::Value* zero = b.Constant(ir::Tensor::FromVector<int32_t>(ir::DataType::kInt32, {}, {0}), "_zero_i32");
+    masked = b.Cast(b.Op("Equal", {key_mask, zero}), ir::DataType::kFloat);
+  } else {
+    return "its key mask is neither key lengths [B] nor [B, total length] (3-D and 4-D masks have no form here)";
+  }
   ir::Value* add = b.Op("Mul", {masked, b.Scalar(filter, ir::DataType::kFloat, "_filter")});
   add = b.Op("Unsqueeze", {add, b.Ints({1, 2}, "_axes")});
   ir::Value* rows = b.Op("Slice", {b.Op("Shape", {query}), b.Ints({1}, "_one"), b.Ints({2}, "_two")});
@@ -656,7 +677,7 @@ Reason ContribAttention(Builder& b, Outputs& out) {
     return "its weights do not split into Q, K and V of num_heads heads";
   }
   ir::Value* mask;
-  KEEP_IF(ScoreMask(b, In(n, 3), In(n, 5), In(n, 0), n.GetFloat("mask_filter_value", -10000.0f), &mask));
+  KEEP_IF(ScoreMask(b, In(n, 3), In(n, 5), In(n, 0), In(n, 0), n.GetFloat("mask_filter_value", -10000.0f), &mask));
   ir::Value* qkv = b.Op("MatMul", {In(n, 0), In(n, 1)});
   if (In(n, 2) != nullptr) qkv = b.Op("Add", {qkv, In(n, 2)});
   ir::Node* split = b.Node("Split", {qkv, b.Ints(sizes, "_split")}, {AttrI("axis", -1)}, 3);
@@ -698,7 +719,8 @@ Reason MultiHeadAttention(Builder& b, Outputs& out) {
     v = b.Op("Add", {v, split->output(2)});
   }
   ir::Value* mask;
-  KEEP_IF(ScoreMask(b, In(n, 4), In(n, 5), In(n, 0), n.GetFloat("mask_filter_value", -10000.0f), &mask));
+  KEEP_IF(ScoreMask(b, In(n, 4), In(n, 5), In(n, 0), past ? nullptr : In(n, 1),
+                    n.GetFloat("mask_filter_value", -10000.0f), &mask));
   std::vector<Attr> attrs = {AttrI("q_num_heads", heads), AttrI("kv_num_heads", heads)};
   if (n.FindAttribute("scale") != nullptr) attrs.push_back(AttrF("scale", n.GetFloat("scale", 1)));
   if (causal) attrs.push_back(AttrI("is_causal", 1));

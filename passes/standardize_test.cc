@@ -225,6 +225,12 @@ TEST(StandardizeTest, Attention) {
       u = com.microsoft.Attention<num_heads = 2>(x, w, bias, , , ab)
     })",
                      {"MatMul", "Split", "Attention"});
+  // Key lengths [B], as EmbedLayerNormalization's mask_index gives them.
+  ExpectStandardized(Header() + R"(
+    g (float[N,5,8] x, int32[N] lengths) => (float[N,5,8] y) )" + weights + R"( {
+      y = com.microsoft.Attention<num_heads = 2>(x, w, bias, lengths)
+    })",
+                     {"MatMul", "Split", "Attention"});
 }
 
 TEST(StandardizeTest, MultiHeadAttention) {
