@@ -866,8 +866,7 @@ absl::StatusOr<int64_t> StandardizeGraph(ir::Graph& g, int64_t opset, ir::NameGe
     const RewriteFn* fn = FindRewrite(*n);
     if (fn == nullptr) {
       if (ms) {
-        report.kept.push_back(absl::StrCat("node '", n->name(), "' (", n->QualifiedOpType(),
-                                           "): no standard form is known for it"));
+        report.kept.push_back(absl::StrCat(n->Describe(), ": no standard form is known for it"));
       }
       continue;
     }
@@ -883,7 +882,7 @@ absl::StatusOr<int64_t> StandardizeGraph(ir::Graph& g, int64_t opset, ir::NameGe
     }
     if (!reason.empty()) {
       b.Undo();
-      report.kept.push_back(absl::StrCat("node '", n->name(), "' (", n->QualifiedOpType(), "): ", reason));
+      report.kept.push_back(absl::StrCat(n->Describe(), ": ", reason));
       continue;
     }
     std::vector<ir::Value*> old_inputs(n->inputs().begin(), n->inputs().end());

@@ -20,7 +20,7 @@ namespace onnx_opt::passes {
 
 struct StandardizeReport {
   int64_t rewritten = 0;  // contrib nodes replaced by standard ones
-  // One line per contrib node left: "node 'name' (com.microsoft::Op): why".
+  // One line per contrib node left: "<the node, as Node::Describe() names it>: why".
   std::vector<std::string> kept;
 };
 
