@@ -110,6 +110,16 @@ absl::StatusOr<ConvertOutcome> ConvertCheckedModel(std::unique_ptr<ir::Model> mo
   ASSIGN_OR_RETURN(std::unique_ptr<ir::Model> converted,
                    converter::ConvertOwnedModel(std::move(model), options, &outcome.report));
   outcome.model = std::move(converted);
+  if (request.standardize) {
+    Report(request.progress, "standardize", "standardizing contrib operators");
+    optimizer::PassContext ctx;
+    ASSIGN_OR_RETURN(outcome.standardized, passes::Standardize(*outcome.model, ctx));
+    if (outcome.standardized->rewritten > 0) {
+      const optimizer::PassInfo* unused_opsets = optimizer::PassRegistry::Global().FindPass("unused-opsets");
+      if (unused_opsets == nullptr) return absl::InternalError("the unused-opsets pass is not linked in");
+      RETURN_IF_ERROR(unused_opsets->factory({})->Run(*outcome.model, ctx).status());
+    }
+  }
   if (request.check_result || request.verify) {
     Report(request.progress, "check-result", "checking the result");
     RETURN_IF_ERROR(CheckResultModel(*outcome.model, input_check, result_warnings));

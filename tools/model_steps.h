@@ -8,6 +8,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,6 +18,7 @@
 #include "ir/model.h"
 #include "optimizer/pass_manager.h"
 #include "optimizer/pass_registry.h"
+#include "passes/standardize.h"
 #include "schema/checker/checker.h"
 #include "tools/model_check.h"
 #include "tools/verification.h"
@@ -79,11 +81,15 @@ struct ConvertRequest {
   verify::EquivalenceOptions equivalence;
   ProgressSink progress;  // optional; conversion steps report through options.before_step
   bool check_result = true;  // as in OptimizeRequest
+  // After converting: onnxruntime's contrib operators into standard ones (the standardize pass), and
+  // the com.microsoft import dropped when no node uses it any more.
+  bool standardize = false;
 };
 
 struct ConvertOutcome {
   std::unique_ptr<ir::Model> model;
   converter::ConvertReport report;
+  std::optional<passes::StandardizeReport> standardized;  // with ConvertRequest::standardize
   Verification verification;  // when verified
 };
 

@@ -25,18 +25,26 @@ DEFINE_string(output, "", "FILE: where to write the result (\"-\": standard outp
 DEFINE_int64(opset, 0, "N: target opset of the default ONNX domain");
 DEFINE_int64(ml_opset, 0, "M: target opset of ai.onnx.ml");
 DEFINE_bool(verify, false, "check that the result computes the same outputs; write nothing if not");
+DEFINE_bool(standardize, false,
+            "after converting, rewrite onnxruntime's com.microsoft contrib operators into standard ONNX "
+            "operators where the target opset has a standard form; the nodes left are listed on stderr");
 
 namespace onnx_opt::tools {
 namespace {
 
 constexpr char kUsage[] =
-    "usage: onnx-convert INPUT -o OUTPUT --opset=N [options]\n"
+    "usage: onnx-convert INPUT -o OUTPUT --opset=N [--standardize] [options]\n"
     "\n"
     "Converts an ONNX model (\"-\" reads standard input) to opset N of the default domain (up or down,\n"
     "one opset step at a time; --ml-opset=M does the same for ai.onnx.ml) and writes it to OUTPUT (\"-\"\n"
     "writes standard output). ir_version follows the target opset. Nothing is written unless the result\n"
     "passes the checker and, with --verify, computes the same outputs as the input on the same inputs\n"
     "(random ones from the declared types, or --inputs=DIR).\n"
+    "\n"
+    "--standardize then rewrites onnxruntime's contrib operators (com.microsoft: SkipLayerNormalization,\n"
+    "FastGelu, MatMulNBits, Attention, ...) into standard ONNX operators at the target opset, so that\n"
+    "other runtimes can run the model (--opset=23 gives most of them a standard form); each node left\n"
+    "is listed on stderr with the reason. Without --opset it standardizes at the model's own opset.\n"
     "\n"
     "A conversion that takes more than a second logs each opset step on stderr (--quiet: none);\n"
     "--v=1 logs every step.\n"
@@ -54,8 +62,9 @@ int Main(int argc, char** argv) {
   }
   const bool opset_given = !gflags::GetCommandLineFlagInfoOrDie("opset").is_default;
   const bool ml_opset_given = !gflags::GetCommandLineFlagInfoOrDie("ml_opset").is_default;
-  if (command_line.positional.size() != 1 || FLAGS_output.empty() || (!opset_given && !ml_opset_given)) {
-    return cli::UsageError(tool, "expected one INPUT, -o OUTPUT and --opset=N (or --ml-opset=M)");
+  if (command_line.positional.size() != 1 || FLAGS_output.empty() ||
+      (!opset_given && !ml_opset_given && !FLAGS_standardize)) {
+    return cli::UsageError(tool, "expected one INPUT, -o OUTPUT and --opset=N (or --ml-opset=M, or --standardize)");
   }
   converter::ConvertOptions options;
   for (const auto& [given, value, flag] : {std::tuple{opset_given, FLAGS_opset, "--opset"},
@@ -90,6 +99,7 @@ int Main(int argc, char** argv) {
   ConvertRequest request;
   request.options = options;
   request.verify = FLAGS_verify;
+  request.standardize = FLAGS_standardize;
   // Checked below by WriteCheckedModel (a verification checks it first itself).
   request.check_result = FLAGS_verify;
   request.inputs_dir = FLAGS_inputs;
@@ -109,6 +119,11 @@ int Main(int argc, char** argv) {
   if (request.verify) {
     for (const std::string& note : outcome->verification.notes) std::cerr << "onnx-convert: note: " << note << "\n";
     std::cerr << "onnx-convert: verified: " << DescribeMatch(outcome->verification) << "\n";
+  }
+  if (outcome->standardized) {
+    std::cerr << "onnx-convert: standardize: " << outcome->standardized->rewritten << " contrib nodes rewritten, "
+              << outcome->standardized->kept.size() << " left\n";
+    for (const std::string& kept : outcome->standardized->kept) std::cerr << "onnx-convert: kept " << kept << "\n";
   }
   const converter::ConvertReport& report = outcome->report;
   for (const std::string& w : report.warnings) std::cerr << "onnx-convert: warning: " << w << "\n";

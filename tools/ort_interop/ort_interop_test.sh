@@ -103,6 +103,13 @@ inputs "$work/cross_attention.onnx" cross_attention --dim=T=3,S=5
 inputs "$work/rotary_tables.onnx" rotary_tables
 inputs "$work/transformer_block.onnx" transformer_block
 inputs "$work/tiny_cnn.onnx" tiny_cnn
+# onnxruntime's contrib dialect (make_contrib_models.py). GroupQueryAttention's sequences are full
+# (seqlens_k = 4 of 5 new tokens): the standard form is exact for any lengths, but onnxruntime's CPU
+# kernel is only held to ours on full ones here.
+inputs "$work/contrib_bert.onnx" contrib_bert --dim=batch=2,seq=5 --range=input_ids=0,29,segment_ids=0,1 --padding=input_mask
+inputs "$work/contrib_llama.onnx" contrib_llama --dim=batch=2,seq=5 --range=position_ids=0,26
+inputs "$work/contrib_gqa.onnx" contrib_gqa --range=seqlens_k=4,4
+inputs "$work/contrib_misc.onnx" contrib_misc --dim=batch=2,seq=5 --range=ids=0,29
 
 # ---- the cases -----------------------------------------------------------------------------------
 # interop NAME SOURCE "OP=COUNT ..." TOOL [ARGS...]
@@ -118,7 +125,7 @@ ort_optimized_lossy=""
 declare -A input_of
 for m in bert_model bert_encoder llama_block llama_gqa llama_gqa_cache llama_gqa_decode phi_partial_rotary \
          self_attention_static cross_attention rotary_tables transformer_block \
-         tiny_cnn; do
+         tiny_cnn contrib_bert contrib_llama contrib_gqa contrib_misc; do
   input_of[$m]=$m
 done
 interop() {
@@ -182,7 +189,7 @@ interop() {
 # The sources as they are: the harness itself (inputs, onnxruntime, comparison) on unfused models.
 for m in bert_model bert_encoder llama_block llama_gqa llama_gqa_cache llama_gqa_decode phi_partial_rotary \
          self_attention_static cross_attention rotary_tables transformer_block \
-         tiny_cnn; do
+         tiny_cnn contrib_bert contrib_llama contrib_gqa contrib_misc; do
   interop "${m}_as_is" "$m" "" none
 done
 
@@ -260,6 +267,34 @@ interop transformer_block_convert23_default transformer_block \
   "Attention=1 LayerNormalization=2 Gelu=1 Softmax=0" opt --passes='convert(23),default'
 interop tiny_cnn_default tiny_cnn "" opt
 interop tiny_cnn_up23 tiny_cnn "" convert --opset=23
+
+# onnxruntime's contrib operators (com.microsoft) turned into standard ONNX by standardize at opset 23
+# (the sources, at opset 17, run in onnxruntime as they are above): no contrib node left, and the
+# standard operators each one becomes. A BERT layer as onnxruntime's transformer optimizer writes it
+# (EmbedLayerNormalization with its key lengths into Attention, SkipLayerNormalization, FastGelu);
+# then with the default pipeline after it, and by onnx-convert --standardize.
+contrib_bert_gone="com.microsoft::EmbedLayerNormalization=0 com.microsoft::Attention=0
+                   com.microsoft::SkipLayerNormalization=0 com.microsoft::FastGelu=0"
+interop contrib_bert_standardize contrib_bert \
+  "Attention=1 LayerNormalization=3 Gelu=1 ReduceSum=1 $contrib_bert_gone" opt --passes='convert(23),standardize'
+interop contrib_bert_standardize_default contrib_bert \
+  "Attention=1 LayerNormalization=3 Gelu=1 $contrib_bert_gone" opt --passes='convert(23),standardize,default'
+interop contrib_bert_convert23_standardize contrib_bert "" convert --opset=23 --standardize
+# A Llama layer with 4-bit weights as the model builder writes it (SkipSimplifiedLayerNormalization,
+# MatMulNBits, RotaryEmbedding, causal MultiHeadAttention, QuickGelu, FusedMatMul).
+interop contrib_llama_standardize contrib_llama \
+  "RMSNormalization=2 DequantizeLinear=5 RotaryEmbedding=2 Attention=1 Sigmoid=1 Transpose=1
+   com.microsoft::SkipSimplifiedLayerNormalization=0 com.microsoft::MatMulNBits=0 com.microsoft::RotaryEmbedding=0
+   com.microsoft::MultiHeadAttention=0 com.microsoft::QuickGelu=0 com.microsoft::FusedMatMul=0" \
+  opt --passes='convert(23),standardize'
+interop contrib_llama_convert23_standardize contrib_llama "" convert --opset=23 --standardize
+# GroupQueryAttention with its rotary, a prompt without a cache, and its presents.
+interop contrib_gqa_standardize contrib_gqa "Attention=1 RotaryEmbedding=2 com.microsoft::GroupQueryAttention=0" \
+  opt --passes='convert(23),standardize'
+# GatherBlockQuantized, BiasGelu, Gelu, FusedMatMul.
+interop contrib_misc_standardize contrib_misc \
+  "DequantizeLinear=1 Gather=1 Gelu=2 com.microsoft::GatherBlockQuantized=0 com.microsoft::BiasGelu=0
+   com.microsoft::Gelu=0 com.microsoft::FusedMatMul=0" opt --passes='convert(23),standardize'
 
 # ---- what onnxruntime's Attention takes as a mask -------------------------------------------------
 # Single Attention nodes with masks of each shape: the forms onnxruntime 1.30 runs (rank 2 to 4, dim -2

@@ -1,0 +1,273 @@
+// Tests for standardize: contrib models (com.microsoft) become standard ONNX with the outputs the
+// contrib kernels compute, checked by the checker and by running both models on the same inputs.
+#include "passes/standardize.h"
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "ir/text/parser.h"
+#include "passes/testing/pass_test_util.h"
+#include "schema/checker/checker.h"
+
+namespace onnx_opt::passes {
+namespace {
+
+using ::onnx_opt::passes::testing::ExpectSameOutputs;
+using ::onnx_opt::passes::testing::OpTypes;
+using ::onnx_opt::passes::testing::RunPipelineOnText;
+using ::testing::Contains;
+using ::testing::HasSubstr;
+using ::testing::IsSupersetOf;
+using ::testing::Not;
+
+// `n` deterministic values in [-scale, scale] as a text literal list.
+std::string Values(int n, double phase, double scale = 0.5) {
+  std::string out;
+  for (int i = 0; i < n; ++i) absl::StrAppend(&out, i ? "," : "", scale * std::sin(1.7 * i + phase));
+  return out;
+}
+// `n` bytes as a literal list.
+std::string Bytes(int n, int seed) {
+  std::string out;
+  for (int i = 0; i < n; ++i) absl::StrAppend(&out, i ? "," : "", (i * 37 + seed * 11 + (i * i) % 7) % 256);
+  return out;
+}
+
+std::string Header(int opset = 23) {
+  return absl::StrCat("<ir_version: 10, opset_import: [\"\" : ", opset, ", \"com.microsoft\" : 1]>\n");
+}
+
+bool HasContribNode(const std::vector<std::string>& ops) {
+  for (const std::string& op : ops) {
+    if (op.rfind("com.microsoft::", 0) == 0) return true;
+  }
+  return false;
+}
+
+// Runs standardize on `text`; expects no contrib node left, the result valid and equal to the input.
+void ExpectStandardized(const std::string& text, const std::vector<std::string>& expected_ops) {
+  auto run = RunPipelineOnText(text, "standardize");
+  ASSERT_TRUE(run.ok()) << run.status();
+  const std::vector<std::string> ops = OpTypes(run->after->graph());
+  EXPECT_FALSE(HasContribNode(ops)) << ::testing::PrintToString(ops);
+  EXPECT_THAT(ops, IsSupersetOf(expected_ops));
+  const schema::checker::CheckResult check = schema::checker::Check(*run->after);
+  EXPECT_TRUE(check.ok()) << check.errors[0];
+  EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
+}
+
+// The report of standardize on `text`.
+StandardizeReport ReportOf(const std::string& text) {
+  auto model = ir::text::ParseModel(text);
+  EXPECT_TRUE(model.ok()) << model.status();
+  optimizer::PassContext ctx;
+  absl::StatusOr<StandardizeReport> report = Standardize(**model, ctx);
+  EXPECT_TRUE(report.ok()) << report.status();
+  return *report;
+}
+
+TEST(StandardizeTest, SkipLayerNormalizationAllOutputs) {
+  ExpectStandardized(Header() + R"(
+    g (float[2,3,16] x, float[2,3,16] s) => (float[2,3,16] y, float[2,3,1] m, float[2,3,1] i, float[2,3,16] sum)
+    <float[16] ga = {)" + Values(16, 0.1, 1.0) + "}, float[16] be = {" + Values(16, 0.2) +
+                         "}, float[16] bias = {" + Values(16, 0.3) + R"(}> {
+      y, m, i, sum = com.microsoft.SkipLayerNormalization<epsilon = 1e-5>(x, s, ga, be, bias)
+    })",
+                     {"Add", "LayerNormalization"});
+}
+
+TEST(StandardizeTest, SkipLayerNormalizationBroadcastSkipFloat16) {
+  // skip [S, H] repeats over the batch; float16 computes in float32 as the contrib kernel does.
+  ExpectStandardized(Header() + R"(
+    g (float16[2,3,16] x, float16[3,16] s, float16[16] ga) => (float16[2,3,16] y) {
+      y = com.microsoft.SkipLayerNormalization(x, s, ga)
+    })",
+                     {"Cast", "Add", "LayerNormalization"});
+}
+
+TEST(StandardizeTest, SimplifiedLayerNormalizations) {
+  ExpectStandardized(Header() + R"(
+    g (float[2,3,16] x, float[2,3,16] s) => (float[2,3,16] y, float[2,3,16] sum, float[2,3,16] z, float[2,3,16] w)
+    <float[16] ga = {)" + Values(16, 0.4, 1.0) + "}, float[16] bias = {" + Values(16, 0.5) + R"(}> {
+      y, , , sum = com.microsoft.SkipSimplifiedLayerNormalization<epsilon = 1e-6>(x, s, ga, bias)
+      z = com.microsoft.SimplifiedLayerNormalization<epsilon = 1e-6>(y, ga)
+      w = SimplifiedLayerNormalization(sum, ga)
+    })",
+                     {"Add", "RMSNormalization"});
+}
+
+TEST(StandardizeTest, LeavesWhatHasNoStandardFormAndSaysWhy) {
+  const std::string text = Header() + R"(
+    g (float[2,16] x, float[16] ga) => (float[2,16] y, float[2,1] inv) {
+      y, inv = com.microsoft.SimplifiedLayerNormalization(x, ga)
+    })";
+  StandardizeReport report = ReportOf(text);
+  EXPECT_EQ(report.rewritten, 0);
+  ASSERT_EQ(report.kept.size(), 1u);
+  EXPECT_THAT(report.kept[0], HasSubstr("inv_std_var"));
+  // Below the opset of the standard op.
+  report = ReportOf(Header(17) + R"(
+    g (float[2,16] x) => (float[2,16] y, float[2,16] z) {
+      y = com.microsoft.FastGelu(x)
+      z = com.microsoft.QuickGelu(x)
+    })");
+  EXPECT_EQ(report.rewritten, 1);  // QuickGelu needs no new opset
+  ASSERT_EQ(report.kept.size(), 1u);
+  EXPECT_THAT(report.kept[0], HasSubstr("Gelu of opset 20 and the model is at opset 17"));
+}
+
+TEST(StandardizeTest, Activations) {
+  ExpectStandardized(Header() + R"(
+    g (float[2,3,8] x, float[2,3,8] skip) => (float[2,3,8] a, float[2,3,8] b, float[2,3,8] c, float[2,3,8] d,
+                                             float[2,3,8] e, float[2,3,8] f)
+    <float[8] bias = {)" + Values(8, 0.6) + R"(}> {
+      a = com.microsoft.FastGelu(x, bias)
+      b = com.microsoft.FastGelu(x)
+      c = com.microsoft.BiasGelu(x, bias)
+      d = com.microsoft.Gelu(x)
+      e = com.microsoft.QuickGelu<alpha = 1.5>(x)
+      f = com.microsoft.BiasAdd(x, bias, skip)
+    })",
+                     {"Gelu", "Sigmoid", "Mul", "Add"});
+}
+
+TEST(StandardizeTest, FusedMatMul) {
+  ExpectStandardized(Header() + R"(
+    g (float[2,4,3] a, float[5,3,2] b, float[3,4] c, float[4,6] d) => (float[2,3,6] y, float[5,4,2] z, float[3,6] w) {
+      y = com.microsoft.FusedMatMul<transA = 1, alpha = 0.5>(a, d)
+      z = com.microsoft.FusedMatMul<transA = 1>(c, b)
+      w = com.microsoft.FusedMatMul(c, d)
+    })",
+                     {"Transpose", "MatMul", "Mul"});
+  // transBatchB: B [2, 3, 5] read as [3, 2, 5] (its first dim moved behind the other batch dims).
+  ExpectStandardized(Header() + R"(
+    g (float[3,4,2] a, float[2,3,5] b) => (float[3,4,5] y) {
+      y = com.microsoft.FusedMatMul<transBatchB = 1>(a, b)
+    })",
+                     {"Transpose", "MatMul"});
+}
+
+TEST(StandardizeTest, MatMulNBits) {
+  // K = 64, N = 8, blocks of 32: weights [8, 2, 16] bytes.
+  ExpectStandardized(Header() + R"(
+    g (float[2,3,64] a) => (float[2,3,8] y, float[2,3,8] z)
+    <uint8[8,2,16] w = {)" + Bytes(256, 1) + "}, float[16] sc = {" + Values(16, 0.7, 0.1) +
+                         "}, uint8[8,1] zp = {" + Bytes(8, 2) + "}, float[8] bias = {" + Values(8, 0.8) + R"(}> {
+      y = com.microsoft.MatMulNBits<K = 64, N = 8, bits = 4, block_size = 32>(a, w, sc)
+      z = com.microsoft.MatMulNBits<K = 64, N = 8, bits = 4, block_size = 32>(a, w, sc, zp, , bias)
+    })",
+                     {"DequantizeLinear", "MatMul", "Add"});
+  // 8 bits, float zero points, K not a multiple of the block.
+  ExpectStandardized(Header() + R"(
+    g (float[3,40] a) => (float[3,4] y)
+    <uint8[4,2,32] w = {)" + Bytes(256, 3) + "}, float[8] sc = {" + Values(8, 0.9, 0.01) +
+                         R"(}, float[4,2] zp = {128, 120, 3, 255, 0, 7, 128, 130}> {
+      y = com.microsoft.MatMulNBits<K = 40, N = 4, bits = 8, block_size = 32>(a, w, sc, zp)
+    })",
+                     {"DequantizeLinear", "MatMul"});
+}
+
+TEST(StandardizeTest, GatherBlockQuantized) {
+  // A [6, 32] table packed two 4-bit values a byte ([6, 16] bytes), blocks of 16 along dim 1.
+  ExpectStandardized(Header() + R"(
+    g (int64[2,3] ids) => (float[2,3,32] y, float[2,3,32] z)
+    <uint8[6,16] t = {)" + Bytes(96, 4) + "}, float[6,2] sc = {" + Values(12, 1.0, 0.2) +
+                         "}, uint8[6,1] zp = {" + Bytes(6, 5) + R"(}> {
+      y = com.microsoft.GatherBlockQuantized<block_size = 16, bits = 4>(t, ids, sc)
+      z = com.microsoft.GatherBlockQuantized<block_size = 16, bits = 4>(t, ids, sc, zp)
+    })",
+                     {"DequantizeLinear", "Gather"});
+}
+
+TEST(StandardizeTest, EmbedLayerNormalization) {
+  const std::string tables = "<float[6,8] word = {" + Values(48, 1.1) + "}, float[8,8] pos = {" + Values(64, 1.2) +
+                             "}, float[4,8] seg = {" + Values(32, 1.3) + "}, float[8] ga = {" + Values(8, 1.4, 1.0) +
+                             "}, float[8] be = {" + Values(8, 1.5) + "}>";
+  ExpectStandardized(Header() + R"(
+    g (int32[2,5] ids, int32[2,5] segs, int32[2,5] mask) => (float[2,5,8] y, int32[2] mi, float[2,5,8] sum)
+    )" + tables + R"( {
+      y, mi, sum = com.microsoft.EmbedLayerNormalization<epsilon = 1e-5>(ids, segs, word, pos, seg, ga, be, mask)
+    })",
+                     {"Gather", "LayerNormalization", "ReduceSum"});
+  // Position ids given, no segments, no mask: mask_index is zeros.
+  ExpectStandardized(Header() + R"(
+    g (int32[2,5] ids, int32[1,5] p) => (float[2,5,8] y, int32[2] mi)
+    )" + tables + R"( {
+      y, mi = com.microsoft.EmbedLayerNormalization(ids, , word, pos, , ga, be, , p)
+    })",
+                     {"Gather", "LayerNormalization", "ConstantOfShape"});
+}
+
+TEST(StandardizeTest, RotaryEmbedding) {
+  const std::string caches = "<float[8,4] cosc = {" + Values(32, 1.6, 1.0) + "}, float[8,4] sinc = {" +
+                             Values(32, 1.7, 1.0) + "}>";
+  ExpectStandardized(Header() + R"(
+    g (float[2,2,3,8] x, int64[2,3] p, float[2,3,16] h, int64[1] start) => (float[2,2,3,8] y, float[2,3,16] z)
+    )" + caches + R"( {
+      y = com.microsoft.RotaryEmbedding(x, p, cosc, sinc)
+      z = com.microsoft.RotaryEmbedding<interleaved = 1>(h, start, cosc, sinc)
+    })",
+                     {"RotaryEmbedding", "Range", "Expand"});
+}
+
+TEST(StandardizeTest, Attention) {
+  // Packed projection [8, 24] for 2 heads of 4, with bias; a [B, T] key mask; causal; a bias input.
+  const std::string weights = "<float[8,24] w = {" + Values(192, 1.8) + "}, float[24] bias = {" + Values(24, 1.9) + "}>";
+  ExpectStandardized(Header() + R"(
+    g (float[2,5,8] x, int32[2,5] mask, float[2,2,5,5] ab) => (float[2,5,8] y, float[2,5,8] z, float[2,5,8] u) )" +
+                         weights + R"( {
+      y = com.microsoft.Attention<num_heads = 2>(x, w, bias, mask)
+      z = com.microsoft.Attention<num_heads = 2, unidirectional = 1, scale = 0.3>(x, w)
+      u = com.microsoft.Attention<num_heads = 2>(x, w, bias, , , ab)
+    })",
+                     {"MatMul", "Split", "Attention"});
+  // Key lengths [B], as EmbedLayerNormalization's mask_index gives them.
+  ExpectStandardized(Header() + R"(
+    g (float[N,5,8] x, int32[N] lengths) => (float[N,5,8] y) )" + weights + R"( {
+      y = com.microsoft.Attention<num_heads = 2>(x, w, bias, lengths)
+    })",
+                     {"MatMul", "Split", "Attention"});
+}
+
+TEST(StandardizeTest, MultiHeadAttention) {
+  ExpectStandardized(Header() + R"(
+    g (float[2,3,8] q, float[2,5,8] k, float[2,5,8] v, int32[2,5] mask, float[2,2,2,4] pk, float[2,2,2,4] pv,
+       float[2,3,8] k3, float[2,3,8] v3)
+      => (float[2,3,8] y, float[2,3,8] z, float[2,2,7,4] zk, float[2,2,7,4] zv, float[2,3,8] c)
+    <float[24] bias = {)" + Values(24, 2.0) + R"(}> {
+      y = com.microsoft.MultiHeadAttention<num_heads = 2>(q, k, v, bias, mask)
+      z, zk, zv = com.microsoft.MultiHeadAttention<num_heads = 2>(q, k, v, , , , pk, pv)
+      c = com.microsoft.MultiHeadAttention<num_heads = 2, unidirectional = 1>(q, k3, v3)
+    })",
+                     {"Attention", "Add", "Expand"});
+}
+
+TEST(StandardizeTest, GroupQueryAttention) {
+  // 4 query heads over 2 KV heads of 4, prompt of 5 without a cache; rotary from caches; seqlens_k
+  // pads sequences on the right. Packed and separate Q, K, V.
+  const std::string consts = "<float[16,2] cosc = {" + Values(32, 2.1, 1.0) + "}, float[16,2] sinc = {" +
+                             Values(32, 2.2, 1.0) + "}, int32 total = {5}>";
+  ExpectStandardized(Header() + R"(
+    g (float[2,5,16] q, float[2,5,8] k, float[2,5,8] v, int32[2] lens, float[2,5,32] qkv)
+      => (float[2,5,16] y, float[2,2,5,4] pk, float[2,2,5,4] pv, float[2,5,16] z) )" +
+                         consts + R"( {
+      y, pk, pv = com.microsoft.GroupQueryAttention<num_heads = 4, kv_num_heads = 2>(q, k, v, , , lens, total)
+      z, , = com.microsoft.GroupQueryAttention<num_heads = 4, kv_num_heads = 2, do_rotary = 1>(qkv, , , , , lens, total, cosc, sinc)
+    })",
+                     {"Attention", "RotaryEmbedding", "Split"});
+  // With a cache: left, and said why.
+  StandardizeReport report = ReportOf(Header() + R"(
+    g (float[2,1,16] q, float[2,1,8] k, float[2,1,8] v, float[2,2,4,4] pk, float[2,2,4,4] pv, int32[2] lens, int32 total)
+      => (float[2,1,16] y) {
+      y, , = com.microsoft.GroupQueryAttention<num_heads = 4, kv_num_heads = 2>(q, k, v, pk, pv, lens, total)
+    })");
+  ASSERT_EQ(report.kept.size(), 1u);
+  EXPECT_THAT(report.kept[0], HasSubstr("KV cache"));
+}
+
+}  // namespace
+}  // namespace onnx_opt::passes
