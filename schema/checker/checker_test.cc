@@ -737,6 +737,11 @@ std::vector<ValidCase> ValidCases() {
       {"MicrosoftDomainOperatorsWithoutSchemaPassThrough",
        M(R"(ir_version: 8, opset_import: ["" : 13, "com.microsoft" : 1])",
          "g (float[2] x) => (float[2] y) { a = com.microsoft.QOrderedGelu<whatever = 1>(x, x) y = Relu(a) }")},
+      // onnxruntime's model builder writes SimplifiedLayerNormalization in the default domain, and
+      // onnxruntime loads it there.
+      {"OnnxruntimeSimplifiedLayerNormalizationInTheDefaultDomain",
+       M(R"(ir_version: 8, opset_import: ["" : 17])",
+         "g (float[2,4] x, float[4] s) => (float[2,4] y) { y = SimplifiedLayerNormalization<epsilon = 1e-6>(x, s) }")},
       {"MicrosoftDomainNewerOpsetIsAccepted",
        M(R"(ir_version: 8, opset_import: ["" : 13, "com.microsoft" : 2])",
          "g (float[2] x) => (float[2] y) { y = com.microsoft.Gelu(x) }")},

@@ -36,6 +36,7 @@ std::vector<DomainOpDefinition> AllOpDefinitions() {
       {kPreviewTrainingDomain, &kTrainingFamily},
       {kPreviewDomain, &kPreviewFamily},
       {kMicrosoftDomain, &kContribNnFamily},
+      {kOnnxDomain, &kOnnxruntimeOnnxDomainFamily},
       {kMicrosoftDomain, &kContribAttentionFamily},
   };
   std::vector<DomainOpDefinition> all;

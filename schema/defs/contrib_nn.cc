@@ -177,8 +177,15 @@ constexpr OpDefinition kContribNnOps[] = {
     {"GatherBlockQuantized", DefineGatherBlockQuantized},
 };
 
+// What onnxruntime declares in the default domain although ONNX does not (its model builder writes
+// SimplifiedLayerNormalization there): known so that such models load, as onnxruntime loads them.
+constexpr OpDefinition kOnnxruntimeOnnxDomainOps[] = {
+    {"SimplifiedLayerNormalization", DefineSimplifiedLayerNormalization},
+};
+
 }  // namespace
 
 constexpr absl::Span<const OpDefinition> kContribNnFamily = kContribNnOps;
+constexpr absl::Span<const OpDefinition> kOnnxruntimeOnnxDomainFamily = kOnnxruntimeOnnxDomainOps;
 
 }  // namespace onnx_opt::schema::defs

@@ -37,6 +37,8 @@ extern const absl::Span<const OpDefinition> kMlFamily;  // ml.cc
 extern const absl::Span<const OpDefinition> kTrainingFamily;  // training.cc
 extern const absl::Span<const OpDefinition> kPreviewFamily;  // preview.cc
 extern const absl::Span<const OpDefinition> kContribNnFamily;  // contrib_nn.cc
+// onnxruntime's ops in the default domain (not ONNX's): contrib_nn.cc.
+extern const absl::Span<const OpDefinition> kOnnxruntimeOnnxDomainFamily;
 extern const absl::Span<const OpDefinition> kContribAttentionFamily;  // contrib_attention.cc
 
 struct DomainOpDefinition {
