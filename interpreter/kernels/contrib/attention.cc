@@ -86,11 +86,7 @@ Status AttentionKernel(KernelContext& ctx) {
   p.k = k.data();
   p.v = v.data();
   p.scale = ctx.has_attr("scale") ? ctx.GetFloat("scale", 1) : static_cast<float>(1 / std::sqrt(static_cast<double>(H)));
-  p.bias = [&](int64_t b, int64_t h, int64_t i, int64_t j) {
-    float add = attention_bias ? attention_bias(b, h, i, j) : 0.0f;
-    if ((causal && j > past + i) || (mask && mask(b, i, j))) add += filter;
-    return add;
-  };
+  p.bias = MaskedScores(std::move(attention_bias), std::move(mask), causal, past, filter);
   return SetFloatOutput(ctx, 0, RunAttention(p), ctx.input(0).dtype());
 }
 

@@ -144,4 +144,13 @@ std::vector<float> ConcatLength(const float* past, int64_t past_len, const float
   return out;
 }
 
+BiasFn MaskedScores(BiasFn attention_bias, KeyMaskFn mask, bool causal, int64_t past, float filter) {
+  return [attention_bias = std::move(attention_bias), mask = std::move(mask), causal, past, filter](
+             int64_t b, int64_t h, int64_t i, int64_t j) {
+    float add = attention_bias ? attention_bias(b, h, i, j) : 0.0f;
+    if ((causal && j > past + i) || (mask && mask(b, i, j))) add += filter;
+    return add;
+  };
+}
+
 }  // namespace onnx_opt::interpreter::contrib

@@ -51,6 +51,11 @@ using BiasFn = std::function<float(int64_t b, int64_t h, int64_t i, int64_t j)>;
 absl::StatusOr<BiasFn> AttentionBias(const KernelContext& ctx, size_t input, int64_t batch, int64_t heads, int64_t q_len,
                                      int64_t total);
 
+// Attention's and MultiHeadAttention's additive scores: the attention_bias (when given), plus
+// `filter` once for a key the mask hides or, with `causal`, one after the query's position (the query
+// rows follow `past` cached keys).
+BiasFn MaskedScores(BiasFn attention_bias, KeyMaskFn mask, bool causal, int64_t past, float filter);
+
 // [b, s, heads * size] (rows of `row_stride` floats starting at `offset`) -> [b, heads, s, size].
 std::vector<float> ToHeads(const float* x, int64_t batch, int64_t len, int64_t heads, int64_t size, int64_t row_stride,
                            int64_t offset);
