@@ -216,7 +216,9 @@ class QuantizeWeights final : public rewrite::GraphPass {
         continue;
       }
       if (Excluded(w->name())) continue;
-      RETURN_IF_ERROR(Replace(g, *w, Quantize(t, axis, options_), run.names));
+      Quantized q = Quantize(t, axis, options_);
+      t.ReleasePages();  // a weight mapped from a file is read once: its pages go before the next one's
+      RETURN_IF_ERROR(Replace(g, *w, std::move(q), run.names));
       ++quantized;
     }
     return quantized;
