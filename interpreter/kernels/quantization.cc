@@ -24,13 +24,16 @@ Status CheckZeroPointFitsScale(const KernelContext& ctx, const Tensor& zp, const
                                 DimsToString(scale.dims())));
 }
 
-StatusOr<std::vector<int64_t>> ScaleIndex(const KernelContext& ctx, const Tensor& x, const Tensor& scale) {
-  std::vector<int64_t> out(x.size(), 0);
+// With `check_only`, only the checks (an empty vector when they pass).
+StatusOr<std::vector<int64_t>> ScaleIndex(const KernelContext& ctx, const Tensor& x, const Tensor& scale,
+                                          bool check_only = false) {
+  std::vector<int64_t> out(check_only ? 0 : x.size(), 0);
   if (scale.size() == 1 && scale.rank() <= 1) return out;
   ASSIGN_OR_RETURN(int64_t axis, NormalizeAxis(ctx.GetInt("axis", 1), x.rank()));
   const int64_t block = ctx.GetInt("block_size", 0);
   if (scale.rank() == 1 && block == 0) {
     if (scale.dim(0) != x.dim(axis)) return ctx.Error("scale length does not match the axis");
+    if (check_only) return out;
     const int64_t inner = DimProduct(x.dims(), axis + 1, x.rank());
     for (int64_t i = 0; i < x.size(); ++i) out[i] = (i / inner) % x.dim(axis);
     return out;
@@ -46,6 +49,7 @@ StatusOr<std::vector<int64_t>> ScaleIndex(const KernelContext& ctx, const Tensor
                                     " needs dim ", want, " on axis ", d));
     }
   }
+  if (check_only) return out;
   const std::vector<int64_t> xs = Strides(x.dims()), ss = Strides(scale.dims());
   for (int64_t i = 0; i < x.size(); ++i) {
     int64_t rem = i, off = 0;
@@ -111,9 +115,63 @@ Status QuantizeKernel(KernelContext& ctx) {
   return OkStatus();
 }
 
+// float32 output from 8-bit or narrower integers with float32 scales (quantized weights): computed in
+// float without widening x, the scale index or y to double (which took ~28 bytes per element). The
+// same bits as the general path: (x - z) is a small integer, so its product with the scale rounds once
+// either way.
+bool DequantizesInFloat(const KernelContext& ctx, const Tensor& x, const Tensor& scale) {
+  const DataType t = x.dtype();
+  const bool narrow = t == DataType::kInt8 || t == DataType::kUint8 || t == DataType::kInt4 || t == DataType::kUint4;
+  const int64_t od = ctx.GetInt("output_dtype", 0);
+  return narrow && scale.dtype() == DataType::kFloat && (od == 0 || od == static_cast<int64_t>(DataType::kFloat)) &&
+         (!ctx.has_input(2) || ctx.input(2).dtype() == t);
+}
+
+Status DequantizeInFloat(KernelContext& ctx, const Tensor& x, const Tensor& scale) {
+  const Tensor& zp = ctx.has_input(2) ? ctx.input(2) : Tensor();
+  RETURN_IF_ERROR(CheckZeroPointFitsScale(ctx, zp, scale));
+  const bool is_signed = x.dtype() == DataType::kInt8 || x.dtype() == DataType::kInt4;
+  // Sub-byte elements are stored a byte each, sign-extended (interpreter/tensor.h).
+  auto value = [is_signed](const Tensor& t, int64_t i) -> int32_t {
+    return is_signed ? t.data<int8_t>()[i] : t.data<uint8_t>()[i];
+  };
+  Tensor y = Tensor::Uninitialized(DataType::kFloat, x.dims());
+  float* py = y.mutable_data<float>();
+  const float* ps = scale.data<float>();
+  const bool has_zp = zp.is_defined();
+  if (scale.size() == 1 && scale.rank() <= 1) {
+    const int32_t z = has_zp ? value(zp, 0) : 0;
+    for (int64_t i = 0; i < x.size(); ++i) py[i] = static_cast<float>(value(x, i) - z) * ps[0];
+  } else {
+    // Per axis or blocked: x as [outer, n, inner] around the axis; the scale as [outer, n / block,
+    // inner] (per axis: [n], block 1, outer ignored). ScaleIndex's checks first, on a one-row probe.
+    ASSIGN_OR_RETURN(int64_t axis, NormalizeAxis(ctx.GetInt("axis", 1), x.rank()));
+    const int64_t block = ctx.GetInt("block_size", 0);
+    RETURN_IF_ERROR(ScaleIndex(ctx, x, scale, /*check_only=*/true).status());
+    const int64_t n = x.dim(axis), inner = DimProduct(x.dims(), axis + 1, x.rank());
+    const int64_t outer = n * inner == 0 ? 0 : x.size() / (n * inner);
+    const bool per_axis = scale.rank() == 1 && block == 0;
+    const int64_t step = per_axis ? 1 : block, blocks = per_axis ? n : scale.dim(axis);
+    for (int64_t o = 0; o < outer; ++o) {
+      for (int64_t a = 0; a < n; ++a) {
+        const int64_t srow = per_axis ? a : (o * blocks + a / step) * inner;
+        const int64_t xrow = (o * n + a) * inner;
+        for (int64_t k = 0; k < inner; ++k) {
+          const int64_t si = per_axis ? srow : srow + k;
+          const int32_t z = has_zp ? value(zp, si) : 0;
+          py[xrow + k] = static_cast<float>(value(x, xrow + k) - z) * ps[si];
+        }
+      }
+    }
+  }
+  ctx.set_output(0, std::move(y));
+  return OkStatus();
+}
+
 Status DequantizeKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(const Tensor* x0, ctx.TensorInput(0));
   ASSIGN_OR_RETURN(const Tensor* s0, ctx.TensorInput(1));
+  if (DequantizesInFloat(ctx, *x0, *s0)) return DequantizeInFloat(ctx, *x0, *s0);
   ASSIGN_OR_RETURN(Tensor x, CastTensor(*x0, DataType::kDouble));
   ASSIGN_OR_RETURN(Tensor scale, CastTensor(*s0, DataType::kDouble));
   Tensor zp;
