@@ -16,6 +16,7 @@
 #include "ir/status_macros.h"
 #include "optimizer/pass_registry.h"
 #include "passes/rewrite/graph_pass.h"
+#include "passes/stored_weight.h"
 
 namespace onnx_opt::passes {
 namespace {
@@ -66,13 +67,7 @@ class Float16Weights final : public rewrite::GraphPass {
       ir::Value* stored = g.AddInitializer(std::move(*half));
       auto cast = ir::Node::Create("", "Cast", {stored}, {names.Fresh(v->name() + "_float32")});
       cast->SetAttribute(ir::Attribute::Int("to", static_cast<int64_t>(ir::DataType::kFloat)));
-      ir::Node* inserted = g.first_node() != nullptr ? g.InsertBefore(g.first_node(), std::move(cast))
-                                                     : g.Append(std::move(cast));
-      inserted->output(0)->set_type(v->type());
-      v->ReplaceAllUsesWith(inserted->output(0));
-      std::string old_name = v->name();
-      RETURN_IF_ERROR(g.RemoveInitializer(v));
-      inserted->output(0)->set_name(std::move(old_name));  // users keep reading the name they had
+      RETURN_IF_ERROR(ComputeWeightWith(g, *v, std::move(cast)));
       ++converted;
     }
     return converted;

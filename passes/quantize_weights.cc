@@ -30,6 +30,7 @@
 #include "ir/status_macros.h"
 #include "optimizer/pass_registry.h"
 #include "passes/rewrite/graph_pass.h"
+#include "passes/stored_weight.h"
 
 namespace onnx_opt::passes {
 namespace {
@@ -251,14 +252,7 @@ class QuantizeWeights final : public rewrite::GraphPass {
     auto node = ir::Node::Create("", "DequantizeLinear", inputs, {names.Fresh(w.name() + "_dequantized")});
     node->SetAttribute(ir::Attribute::Int("axis", q.axis));
     if (q.block > 0) node->SetAttribute(ir::Attribute::Int("block_size", q.block));
-    ir::Node* inserted =
-        g.first_node() != nullptr ? g.InsertBefore(g.first_node(), std::move(node)) : g.Append(std::move(node));
-    inserted->output(0)->set_type(w.type());
-    w.ReplaceAllUsesWith(inserted->output(0));
-    std::string old_name = w.name();
-    RETURN_IF_ERROR(g.RemoveInitializer(&w));
-    inserted->output(0)->set_name(std::move(old_name));  // users keep reading the name they had
-    return absl::OkStatus();
+    return ComputeWeightWith(g, w, std::move(node));
   }
 
   QuantizeOptions options_;

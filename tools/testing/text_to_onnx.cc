@@ -1,6 +1,6 @@
-// Writes a model given in the ONNX text syntax as a .onnx file, so that shell tests can keep their
-// models readable beside the commands that use them.
-// Usage: text_to_onnx MODEL.txt OUTPUT.onnx
+// Writes models in the ONNX text syntax as binary .onnx files, so that shell tests (compare_test here,
+// tools/ort_interop's interop suite) keep their models readable beside the commands that use them.
+// Usage: text_to_onnx INPUT.onnxtxt OUTPUT.onnx [INPUT.onnxtxt OUTPUT.onnx ...]
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -10,25 +10,27 @@
 #include "ir/text/parser.h"
 
 int main(int argc, char** argv) {
-  if (argc != 3) {
-    std::cerr << "usage: text_to_onnx MODEL.txt OUTPUT.onnx\n";
+  if (argc < 3 || argc % 2 != 1) {
+    std::cerr << "usage: text_to_onnx INPUT.onnxtxt OUTPUT.onnx [INPUT.onnxtxt OUTPUT.onnx ...]\n";
     return 2;
   }
-  std::ifstream in(argv[1]);
-  if (!in) {
-    std::cerr << argv[1] << ": cannot read\n";
-    return 1;
-  }
-  std::stringstream text;
-  text << in.rdbuf();
-  auto model = onnx_opt::ir::text::ParseModel(text.str());
-  if (!model.ok()) {
-    std::cerr << argv[1] << ": " << model.status().message() << "\n";
-    return 1;
-  }
-  if (auto s = onnx_opt::ir::io::SaveModel(**model, argv[2]); !s.ok()) {
-    std::cerr << argv[2] << ": " << s.message() << "\n";
-    return 1;
+  for (int i = 1; i < argc; i += 2) {
+    std::ifstream in(argv[i]);
+    if (!in) {
+      std::cerr << "text_to_onnx: cannot read " << argv[i] << "\n";
+      return 1;
+    }
+    std::stringstream text;
+    text << in.rdbuf();
+    auto model = onnx_opt::ir::text::ParseModel(text.str());
+    if (!model.ok()) {
+      std::cerr << argv[i] << ":" << model.status().message() << "\n";
+      return 1;
+    }
+    if (absl::Status s = onnx_opt::ir::io::SaveModel(**model, argv[i + 1]); !s.ok()) {
+      std::cerr << argv[i + 1] << ": " << s.message() << "\n";
+      return 1;
+    }
   }
   return 0;
 }
