@@ -13,6 +13,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "platform/memory_pages.h"
 
 namespace onnx_opt::ir {
 
@@ -31,23 +32,7 @@ absl::StatusOr<int> OpenRegularFile(const std::string& path, struct stat* st) {
   return fd;
 }
 
-// Whether madvise(MADV_HUGEPAGE) can give this process huge pages: the kernel's setting is
-// "always" or "madvise", not "never" (and the setting exists at all).
-bool TransparentHugePagesOn() {
-  static const bool on = [] {
-    const int fd = ::open("/sys/kernel/mm/transparent_hugepage/enabled", O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return false;
-    char text[128] = {};
-    const ssize_t n = ::read(fd, text, sizeof(text) - 1);
-    ::close(fd);
-    if (n <= 0) return false;
-    const std::string_view setting(text, static_cast<size_t>(n));
-    return setting.find("[always]") != std::string_view::npos || setting.find("[madvise]") != std::string_view::npos;
-  }();
-  return on;
-}
-
-constexpr uintptr_t kHugePage = uintptr_t{2} << 20;
+constexpr uintptr_t kHugePage = platform::kHugePageBytes;
 
 }  // namespace
 
@@ -99,19 +84,15 @@ void MappedFile::ReleasePages(const char* data, size_t size) const {
   // A small file stays resident anyway: letting go of its pages only makes the next reader (the
   // next pass, the save) fault them back in, a system call and a fault per tensor for nothing.
   if (size_ < kKeepResidentBelow) return;
-  static const uintptr_t page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
   const uintptr_t lo = std::max(reinterpret_cast<uintptr_t>(data), reinterpret_cast<uintptr_t>(addr_));
   const uintptr_t hi = std::min(reinterpret_cast<uintptr_t>(data) + size, reinterpret_cast<uintptr_t>(addr_) + size_);
-  // Only whole pages inside the range: a neighbour sharing a page may still be in use.
-  const uintptr_t begin = (lo + page - 1) & ~(page - 1);
-  const uintptr_t end = hi & ~(page - 1);
-  // Safe because the mapping is read-only and private, so no page was ever written: a dropped page
-  // is read again from the file.
-  if (end > begin) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
+  // The mapping is read-only and private, so no page was ever written: a dropped page is read again
+  // from the file.
+  if (hi > lo) platform::ReleaseMappedPages(reinterpret_cast<const void*>(lo), hi - lo);
 }
 
 absl::StatusOr<std::shared_ptr<HugePageFile>> HugePageFile::Read(int fd, size_t size, const std::string& path) {
-  if (size == 0 || !TransparentHugePagesOn()) return nullptr;
+  if (size == 0 || !platform::TransparentHugePagesAvailable()) return nullptr;
   // Room to start on a 2 MiB boundary; the unaligned ends are unmapped again.
   const size_t whole = (size + kHugePage - 1) & ~(kHugePage - 1);
   const size_t reserved = whole + kHugePage;
@@ -124,7 +105,7 @@ absl::StatusOr<std::shared_ptr<HugePageFile>> HugePageFile::Read(int fd, size_t 
   char* data = reinterpret_cast<char*>(aligned);
   // From here the mapping is owned: every return below frees it.
   std::shared_ptr<HugePageFile> file(new HugePageFile(data, whole, data, size));
-  if (::madvise(data, whole, MADV_HUGEPAGE) != 0) return nullptr;
+  if (!platform::AdviseHugePages(data, whole)) return nullptr;
   for (size_t done = 0; done < size;) {
     const ssize_t n = ::read(fd, data + done, size - done);
     if (n < 0 && errno == EINTR) continue;

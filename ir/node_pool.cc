@@ -1,7 +1,5 @@
 #include "ir/node_pool.h"
 
-#include <sys/mman.h>
-
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
@@ -13,6 +11,7 @@
 #include <vector>
 
 #include "glog/logging.h"
+#include "platform/memory_pages.h"
 
 namespace onnx_opt::ir {
 namespace {
@@ -22,7 +21,7 @@ namespace {
 // smaller (64 KiB, doubling up to 1 MiB) and come from the ordinary heap: a huge page is zeroed whole
 // on its first touch (~130 us), and a pool of its own for each kind cost a ~700-node model two such
 // pages for ~0.6 MB of nodes and values. Large graphs still live almost entirely in full slabs.
-constexpr size_t kHugePage = size_t{2} << 20;
+constexpr size_t kHugePage = platform::kHugePageBytes;
 constexpr size_t kFirstSlab = size_t{64} << 10;
 constexpr size_t kCacheLine = 64;
 
@@ -96,9 +95,7 @@ class Pool {
     const size_t bytes = std::min(kFirstSlab << doublings, kHugePage);
     void* memory = std::aligned_alloc(bytes == kHugePage ? kHugePage : kCacheLine, bytes);
     CHECK(memory != nullptr) << "out of memory for a slab of " << bytes << " bytes";
-#ifdef MADV_HUGEPAGE
-    if (bytes == kHugePage) (void)madvise(memory, bytes, MADV_HUGEPAGE);  // advice only
-#endif
+    if (bytes == kHugePage) (void)platform::AdviseHugePages(memory, bytes);
     slab.memory.reset(static_cast<std::byte*>(memory));
     slab.slots = bytes / slot_size_;
     slab.free_bits.assign((slab.slots + 63) / 64, ~uint64_t{0});

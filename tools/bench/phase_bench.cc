@@ -26,7 +26,7 @@
 #include "ir/verifier.h"
 #include "schema/checker/checker.h"
 #include "tools/bench/model_zoo.h"
-#include "tools/cli/allocator.h"
+#include "platform/heap_tuning.h"
 
 namespace onnx_opt::bench {
 namespace {
@@ -126,8 +126,8 @@ void BM_Save(benchmark::State& state, const Generated* g) {
 
 int main(int argc, char** argv) {
   using namespace onnx_opt::bench;
-  // The heap and the mutexes set up as the tools set them (tools/cli/allocator.h, command_line.cc).
-  onnx_opt::cli::TuneAllocatorForTool();
+  // The heap and the mutexes set up as the tools set them (platform/heap_tuning.h, command_line.cc).
+  onnx_opt::platform::TuneHeapForTool();
   benchmark::Initialize(&argc, argv);
   // Debian's Abseil leaves deadlock detection on.
   absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kIgnore);

@@ -1,7 +1,7 @@
 // How the default pipeline's time grows with model size: synthetic chains and DAGs of 10^3 to 10^6
 // nodes. The "ns_per_node" counter should stay flat (within 2x) across sizes.
 //
-// The process sets up its heap as the tools do (tools/cli/allocator.h: reserved, marked for huge
+// The process sets up its heap as the tools do (platform/heap_tuning.h: reserved, marked for huge
 // pages), since that is how onnx-opt runs the pipeline; --glibc_default_heap measures with glibc's
 // defaults instead, as a library user embedding the optimizer would get.
 #include <cstring>
@@ -11,7 +11,7 @@
 #include "benchmark/benchmark.h"
 #include "optimizer/pass_manager.h"
 #include "tools/bench/synthetic_models.h"
-#include "tools/cli/allocator.h"
+#include "platform/heap_tuning.h"
 
 namespace onnx_opt::bench {
 namespace {
@@ -89,7 +89,7 @@ int main(int argc, char** argv) {
     }
   }
   argc = kept;
-  if (!default_heap) onnx_opt::cli::TuneAllocatorForTool();
+  if (!default_heap) onnx_opt::platform::TuneHeapForTool();
   benchmark::AddCustomContext("heap", default_heap ? "glibc defaults" : "as the tools set it up (huge pages)");
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;

@@ -7,7 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
 #include "tools/cli/flag_help.h"
-#include "tools/cli/glog_user_at_start.h"
+#include "platform/process_start.h"
 #include "tools/cli/logging.h"
 
 // gflags' own.
@@ -70,7 +70,7 @@ ParsedCommandLine ParseCommandLine(int argc, char** argv, const Tool& tool) {
   // buffered, a line is one write; exit flushes what is left.
   std::setvbuf(stderr, nullptr, _IOLBF, BUFSIZ);
   std::cerr.unsetf(std::ios_base::unitbuf);  // std::cerr writes through to stderr's buffer
-  RestoreUserAfterStart();
+  platform::RestoreUserAfterStart();
   gflags::SetUsageMessage(tool.usage);
   ArgvForms forms = tool.forms;
   forms.aliases.emplace("h", "help");

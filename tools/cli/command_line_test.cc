@@ -6,7 +6,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "tools/cli/glog_user_at_start.h"
+#include "platform/process_start.h"
 #include "tools/cli/input_flags.h"
 
 DEFINE_int32(test_count, 1, "N: a count");
@@ -43,7 +43,7 @@ TEST(CommandLineTest, FlagsAndPositionalArguments) {
 TEST(CommandLineTest, UserSetForStaticInitializersIsGoneAfterParsing) {
   gflags::FlagSaver restore;
   Parse({"a.onnx"});
-  if (UserWasSetAtStart()) {
+  if (platform::UserWasSetAtStart()) {
     EXPECT_EQ(std::getenv("USER"), nullptr);
   } else {
     ASSERT_NE(std::getenv("USER"), nullptr) << "the start only leaves USER alone when it was set";

@@ -1,14 +1,15 @@
-#include "tools/cli/allocator.h"
+#include "platform/heap_tuning.h"
 
 #include <malloc.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include <climits>
 #include <cstdint>
 #include <cstdlib>
 
-namespace onnx_opt::cli {
+#include "platform/memory_pages.h"
+
+namespace onnx_opt::platform {
 namespace {
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
@@ -26,7 +27,7 @@ constexpr bool kSanitized = false;
 constexpr int kTopPad = 16 << 20;
 constexpr int kMmapThreshold = 32 << 20;
 constexpr int kHugePageReserve = 1 << 30;
-constexpr uintptr_t kHugePage = 2 << 20;
+constexpr uintptr_t kHugePage = kHugePageBytes;
 // Above the reservation, so that freeing never gives its top back (see the header).
 constexpr int kTrimThreshold = INT_MAX;
 
@@ -65,12 +66,12 @@ void ReserveHugePageHeap() {
     std::free(skipped_head);
     return;
   }
-  (void)madvise(reinterpret_cast<void*>(boundary), end - boundary, MADV_HUGEPAGE);  // advice only
+  (void)AdviseHugePages(reinterpret_cast<void*>(boundary), end - boundary);
 }
 
 }  // namespace
 
-void TuneAllocatorForTool() {
+void TuneHeapForTool() {
   // Failures leave glibc's defaults, which are correct, only slower.
   (void)mallopt(M_TRIM_THRESHOLD, kTrimThreshold);
   (void)mallopt(M_TOP_PAD, kTopPad);
@@ -83,4 +84,4 @@ void TuneAllocatorForTool() {
   if constexpr (!kSanitized) ReserveHugePageHeap();
 }
 
-}  // namespace onnx_opt::cli
+}  // namespace onnx_opt::platform

@@ -1,8 +1,9 @@
-// The C allocator's settings for a tool process: one model in, one out, then exit.
-#ifndef ONNX_OPT_TOOLS_CLI_ALLOCATOR_H_
-#define ONNX_OPT_TOOLS_CLI_ALLOCATOR_H_
+// The C allocator's settings for a tool process: one model in, one out, then exit. The tools apply
+// them at start (process_start.h); the benchmarks that measure what the tools do call it too.
+#ifndef ONNX_OPT_PLATFORM_HEAP_TUNING_H_
+#define ONNX_OPT_PLATFORM_HEAP_TUNING_H_
 
-namespace onnx_opt::cli {
+namespace onnx_opt::platform {
 
 // glibc's defaults suit long-lived servers: the top of the heap goes back to the kernel as soon as
 // 128 KiB of it is free, and every block over 128 KiB is a fresh mapping. A tool frees and
@@ -19,8 +20,8 @@ namespace onnx_opt::cli {
 // it grows again); past it, the heap grows as usual. The heap's unaligned head below its first
 // 2 MiB boundary is skipped, not used in 4 KiB pages. Does nothing under sanitizers, which replace
 // malloc.
-void TuneAllocatorForTool();
+void TuneHeapForTool();
 
-}  // namespace onnx_opt::cli
+}  // namespace onnx_opt::platform
 
-#endif  // ONNX_OPT_TOOLS_CLI_ALLOCATOR_H_
+#endif  // ONNX_OPT_PLATFORM_HEAP_TUNING_H_

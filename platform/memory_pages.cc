@@ -1,0 +1,42 @@
+#include "platform/memory_pages.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <string_view>
+
+namespace onnx_opt::platform {
+
+void ReleaseMappedPages(const void* data, size_t size) {
+  static const uintptr_t page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
+  const auto lo = reinterpret_cast<uintptr_t>(data);
+  const uintptr_t begin = (lo + page - 1) & ~(page - 1);
+  const uintptr_t end = (lo + size) & ~(page - 1);
+  if (end > begin) (void)::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
+}
+
+bool TransparentHugePagesAvailable() {
+  static const bool available = [] {
+    const int fd = ::open("/sys/kernel/mm/transparent_hugepage/enabled", O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return false;
+    char text[128] = {};
+    const ssize_t n = ::read(fd, text, sizeof(text) - 1);
+    ::close(fd);
+    if (n <= 0) return false;
+    const std::string_view setting(text, static_cast<size_t>(n));
+    return setting.find("[always]") != std::string_view::npos || setting.find("[madvise]") != std::string_view::npos;
+  }();
+  return available;
+}
+
+bool AdviseHugePages(void* data, size_t size) {
+#ifdef MADV_HUGEPAGE
+  return ::madvise(data, size, MADV_HUGEPAGE) == 0;
+#else
+  return false;
+#endif
+}
+
+}  // namespace onnx_opt::platform
