@@ -20,7 +20,7 @@
 #include "absl/strings/str_cat.h"
 #include "converter/adapter_util.h"
 #include "converter/families.h"
-#include "fused_expr/fused_expr.h"
+#include "schema/fused_expr/fused_expr.h"
 #include "ir/status_macros.h"
 #include "schema/inference/legacy_broadcast.h"
 #include "schema/inference/shape_utils.h"
@@ -182,7 +182,7 @@ absl::StatusOr<ir::DataType> NeedElemType(AdapterContext& ctx, const ir::Value* 
   return *t;
 }
 
-// Replaces the node by the shared definition of its expression (fused_expr/fused_expr.h), which
+// Replaces the node by the shared definition of its expression (schema/fused_expr/fused_expr.h), which
 // fusion passes match to put it back; constants get the element type `scalar_type` (needed when the
 // definition has any).
 absl::Status ExpandByDefinition(AdapterContext& ctx, const fused_expr::Expr& expr,

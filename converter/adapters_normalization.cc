@@ -21,7 +21,7 @@
 #include "absl/strings/str_cat.h"
 #include "converter/adapter_util.h"
 #include "converter/families.h"
-#include "fused_expr/fused_expr.h"
+#include "schema/fused_expr/fused_expr.h"
 #include "ir/constant_value.h"
 #include "ir/status_macros.h"
 
@@ -220,7 +220,7 @@ absl::StatusOr<std::vector<int64_t>> TrailingAxes(AdapterContext& ctx, int64_t a
   return axes;
 }
 
-// Builds a shared normalization core (fused_expr/fused_expr.h), which fusion passes match to put the
+// Builds a shared normalization core (schema/fused_expr/fused_expr.h), which fusion passes match to put the
 // operator back, over `x` in the stash type `c`: constants of type c, ReduceMean over `axes`.
 std::vector<ir::Value*> ExpandCore(AdapterContext& ctx, const fused_expr::Expr& core, ir::Value* x, double eps,
                                    ir::DataType c, const std::vector<int64_t>& axes, const std::string& base) {

@@ -22,7 +22,7 @@
 #include "schema/inference/inference.h"
 #include "schema/op_registry.h"
 #include "schema/version_table.h"
-#include "verify/equivalence.h"
+#include "equivalence/equivalence.h"
 
 namespace onnx_opt::converter {
 namespace {
@@ -435,8 +435,8 @@ absl::StatusOr<std::unique_ptr<ir::Model>> ConvertModel(const ir::Model& model,
   unverified.verify = false;
   ASSIGN_OR_RETURN(std::unique_ptr<ir::Model> converted, ConvertOwnedModel(std::move(copy), unverified, report));
   if (options.verify) {
-    std::vector<verify::OutputDifference> diffs;
-    absl::Status e = verify::CheckEquivalent(model, *converted, options.verify_options, &diffs);
+    std::vector<equivalence::OutputDifference> diffs;
+    absl::Status e = equivalence::CheckEquivalent(model, *converted, options.verify_options, &diffs);
     if (!e.ok()) {
       return absl::Status(e.code(), absl::StrCat("the converted model was not proven equivalent: ", e.message()));
     }

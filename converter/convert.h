@@ -31,7 +31,7 @@
 
 #include "absl/status/statusor.h"
 #include "ir/model.h"
-#include "verify/equivalence_options.h"
+#include "equivalence/equivalence_options.h"
 
 namespace onnx_opt::converter {
 
@@ -47,10 +47,10 @@ struct ConvertOptions {
   // Lower ir_version on a downgrade (see above); off: never lower it.
   bool lower_ir_version = true;
   // Run the original and the converted model with the interpreter on the same random inputs
-  // (verify/equivalence.h: symbolic dims from `verify_options.dims`) and fail when any output
+  // (equivalence/equivalence.h: symbolic dims from `verify_options.dims`) and fail when any output
   // differs or either model does not run.
   bool verify = false;
-  verify::EquivalenceOptions verify_options;
+  equivalence::EquivalenceOptions verify_options;
   // Called before each opset step of each graph scope (main graph, function bodies), with the number
   // of nodes the step will look at: a tool's progress lines.
   std::function<void(const std::string& domain, int64_t from, int64_t to, int64_t nodes)> before_step;

@@ -20,8 +20,8 @@
 #include "gtest/gtest.h"
 #include "interpreter/cpu/isa.h"
 #include "ir/io/model_io.h"
-#include "testing/conformance.h"
-#include "testing/conformance_dir.h"
+#include "equivalence/testing/conformance.h"
+#include "equivalence/testing/conformance_dir.h"
 
 namespace onnx_opt::interpreter {
 namespace {

@@ -13,7 +13,7 @@
 #include "ir/tensor.h"
 #include "ir/text/parser.h"
 #include "schema/checker/checker.h"
-#include "verify/equivalence.h"
+#include "equivalence/equivalence.h"
 
 namespace onnx_opt::optimizer {
 namespace {
@@ -63,9 +63,9 @@ void ExpectValidLoadableAndEqual(const ir::Model& original, const ir::Model& m) 
   ASSERT_NE(reloaded, nullptr);
   EXPECT_TRUE(schema::checker::Check(*reloaded).ok());
   for (uint64_t seed : {1, 2, 3}) {
-    verify::EquivalenceOptions options;
+    equivalence::EquivalenceOptions options;
     options.seed = seed;
-    EXPECT_TRUE(verify::CheckEquivalent(original, *reloaded, options).ok()) << "seed " << seed;
+    EXPECT_TRUE(equivalence::CheckEquivalent(original, *reloaded, options).ok()) << "seed " << seed;
   }
 }
 

@@ -10,7 +10,7 @@
 
 #include "absl/status/statusor.h"
 #include "ir/model.h"
-#include "verify/equivalence_options.h"
+#include "equivalence/equivalence_options.h"
 
 namespace onnx_opt::optimizer {
 
@@ -70,8 +70,8 @@ class Pass {
   virtual std::string_view name() const = 0;
   virtual absl::StatusOr<bool> Run(ir::Model& model, PassContext& ctx) = 0;
   // Set for a lossy pass (float16 weights, quantized weights): how far outputs may move by its
-  // nature, the default its results are verified against (verify::Tolerances::lossy).
-  virtual std::optional<verify::LossyTolerance> lossy_tolerance() const { return std::nullopt; }
+  // nature, the default its results are verified against (equivalence::Tolerances::lossy).
+  virtual std::optional<equivalence::LossyTolerance> lossy_tolerance() const { return std::nullopt; }
 };
 
 }  // namespace onnx_opt::optimizer

@@ -181,11 +181,11 @@ absl::StatusOr<std::unique_ptr<Pass>> ParsePipeline(std::string_view text,
   return Parser(text, registry, wrap, 0).ParseAll("pipeline");
 }
 
-absl::StatusOr<std::optional<verify::LossyTolerance>> LossyToleranceOf(std::string_view text,
+absl::StatusOr<std::optional<equivalence::LossyTolerance>> LossyToleranceOf(std::string_view text,
                                                                       const PassRegistry& registry) {
-  std::optional<verify::LossyTolerance> loosest;
+  std::optional<equivalence::LossyTolerance> loosest;
   const LeafWrapper note = [&](std::unique_ptr<Pass> pass) {
-    if (const std::optional<verify::LossyTolerance> lossy = pass->lossy_tolerance()) {
+    if (const std::optional<equivalence::LossyTolerance> lossy = pass->lossy_tolerance()) {
       if (!loosest) {
         loosest = lossy;
       } else {

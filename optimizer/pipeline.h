@@ -67,7 +67,7 @@ absl::StatusOr<std::unique_ptr<Pass>> ParsePipeline(std::string_view text,
 
 // The loosest default tolerance of the lossy passes in the pipeline (Pass::lossy_tolerance), or none
 // when it has no lossy pass. Errors as ParsePipeline's.
-absl::StatusOr<std::optional<verify::LossyTolerance>> LossyToleranceOf(std::string_view text,
+absl::StatusOr<std::optional<equivalence::LossyTolerance>> LossyToleranceOf(std::string_view text,
                                                                       const PassRegistry& registry);
 
 }  // namespace onnx_opt::optimizer

@@ -15,8 +15,8 @@
 #include "optimizer/model_stats.h"
 #include "optimizer/pass_manager.h"
 #include "schema/checker/checker.h"
-#include "testing/conformance.h"
-#include "testing/conformance_dir.h"
+#include "equivalence/testing/conformance.h"
+#include "equivalence/testing/conformance_dir.h"
 
 namespace onnx_opt::passes {
 namespace {

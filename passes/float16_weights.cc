@@ -46,8 +46,8 @@ class Float16Weights final : public rewrite::GraphPass {
 
   // float16 keeps 11 significant bits: a weight moves by at most 2^-12 of itself, and an output by a
   // relative L2 error of that order (~1e-4 on the CNNs of the tests), well inside these bounds.
-  std::optional<verify::LossyTolerance> lossy_tolerance() const override {
-    return verify::LossyTolerance{.max_rel_l2 = 1e-2, .min_cosine = 0.9999};
+  std::optional<equivalence::LossyTolerance> lossy_tolerance() const override {
+    return equivalence::LossyTolerance{.max_rel_l2 = 1e-2, .min_cosine = 0.9999};
   }
 
   absl::StatusOr<int64_t> RunOnGraph(ir::Graph& g, rewrite::GraphRun& run) override {

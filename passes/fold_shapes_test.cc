@@ -14,7 +14,7 @@ using ::testing::ElementsAre;
 
 void ExpectSameForBatches(const ir::Model& before, const ir::Model& after) {
   for (int64_t n : {1, 3}) {
-    verify::EquivalenceOptions options;
+    equivalence::EquivalenceOptions options;
     options.dims["N"] = n;
     SCOPED_TRACE(n);
     EXPECT_OK(ExpectSameOutputs(before, after, options));
@@ -82,7 +82,7 @@ TEST(FoldShapesTest, GatherUnsqueezeAndOneUnknownBecomesMinusOne) {
   EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("Reshape"));
   EXPECT_THAT(ReshapeTarget(*run->after), ElementsAre(0, -1));
   for (int64_t h : {2, 5}) {
-    verify::EquivalenceOptions options;
+    equivalence::EquivalenceOptions options;
     options.dims["N"] = 2;
     options.dims["H"] = h;
     EXPECT_OK(ExpectSameOutputs(*run->before, *run->after, options));

@@ -159,7 +159,7 @@ TEST(FuseAttentionTest, ScaledQueryAndKeysAndNoScaleAtAll) {
   ASSERT_NE(attention, nullptr);
   EXPECT_FLOAT_EQ(attention->GetFloat("scale", 0), 0.25f);
   EXPECT_FLOAT_EQ(run->after->graph().last_node()->GetFloat("scale", 0), 1.0f);
-  verify::EquivalenceOptions options;
+  equivalence::EquivalenceOptions options;
   options.dims = {{"N", 2}, {"S", 3}};
   EXPECT_OK(ExpectSameOutputs(*run->before, *run->after, options));
 }
@@ -201,7 +201,7 @@ TEST(FuseAttentionTest, MasksBroadcastOverQueriesGetTheirRows) {
   for (const ir::Node* n : run->after->graph().nodes()) {
     if (n->op_type() == "Shape") EXPECT_EQ(n->GetInt("start", 0), -1);
   }
-  verify::EquivalenceOptions options;
+  equivalence::EquivalenceOptions options;
   options.dims = {{"B", 2}, {"S", 3}};
   EXPECT_OK(ExpectSameOutputs(*run->before, *run->after, options));
 }
@@ -242,7 +242,7 @@ TEST(FuseAttentionTest, CrossAttentionMaskRowsFromTheQueriesBeforeTheirSplit) {
   EXPECT_EQ(shape->input(0)->name(), "q0");  // the queries before their split, [2,T,8]
   EXPECT_EQ(shape->GetInt("start", 0), 1);
   EXPECT_EQ(shape->GetInt("end", 0), 2);
-  verify::EquivalenceOptions options;
+  equivalence::EquivalenceOptions options;
   options.dims = {{"T", 3}, {"S", 5}};
   EXPECT_OK(ExpectSameOutputs(*run->before, *run->after, options));
 }
@@ -277,7 +277,7 @@ TEST(FuseAttentionTest, MaskRowsFromQAndFromAConstant) {
   const ir::Node* second = run->after->graph().last_node();
   ASSERT_EQ(second->op_type(), "Attention");
   EXPECT_THAT(MaskTarget(*second), ElementsAre(3, 1));
-  verify::EquivalenceOptions options;
+  equivalence::EquivalenceOptions options;
   options.dims = {{"T", 3}, {"S", 5}};
   EXPECT_OK(ExpectSameOutputs(*run->before, *run->after, options));
 }
@@ -319,7 +319,7 @@ TEST(FuseAttentionTest, MasksNotSurelyOfTheKeysLengthAreExpandedToIt) {
   ASSERT_EQ(concat->num_inputs(), 3u);  // [1, 1], Shape(Q2)[2], Shape(V2)[2]
   EXPECT_EQ(concat->input(1)->producer()->input(0)->name(), "Q2");
   EXPECT_EQ(concat->input(2)->producer()->input(0)->name(), "V2");
-  verify::EquivalenceOptions options;
+  equivalence::EquivalenceOptions options;
   options.dims = {{"B", 2}, {"S", 3}};
   options.shapes = {{"Q2", {2, 2, 3, 4}}, {"K2t", {2, 2, 4, 3}}, {"V2", {2, 2, 3, 4}}};
   EXPECT_OK(ExpectSameOutputs(*run->before, *run->after, options));

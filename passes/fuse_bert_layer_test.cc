@@ -10,7 +10,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "ir/io/model_io.h"
-#include "verify/equivalence.h"
+#include "equivalence/equivalence.h"
 #include "optimizer/model_stats.h"
 #include "optimizer/pass_manager.h"
 #include "passes/testing/pass_test_util.h"
@@ -130,9 +130,9 @@ TEST(FuseBertLayerTest, BundledTransformerBlockAtOpset23) {
   EXPECT_EQ(ops.at("Attention"), 1);
   EXPECT_EQ(ops.at("LayerNormalization"), 2);
   EXPECT_EQ(ops.at("Gelu"), 1);
-  verify::EquivalenceOptions options;
+  equivalence::EquivalenceOptions options;
   options.dims["N"] = 2;
-  EXPECT_OK(verify::CheckEquivalent(**original, **model, options));
+  EXPECT_OK(equivalence::CheckEquivalent(**original, **model, options));
 }
 
 }  // namespace

@@ -5,7 +5,7 @@
 // 20 is the shared definition fused_expr::Gelu(); the other spellings are added here.
 #include <cmath>
 
-#include "fused_expr/fused_expr.h"
+#include "schema/fused_expr/fused_expr.h"
 #include "optimizer/pass_registry.h"
 #include "passes/rewrite/expr_pattern.h"
 #include "passes/rewrite/pattern_pass.h"

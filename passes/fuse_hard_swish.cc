@@ -3,7 +3,7 @@
 // HardSwish(x) (opset 14), which is defined as exactly that product; floating-point x only. Runs
 // after fuse-hard-sigmoid, which turns the x * (relu6(x + 3) / 6) form into the first one. The
 // first form is the shared definition fused_expr::HardSwish(), which the converter writes below 14.
-#include "fused_expr/fused_expr.h"
+#include "schema/fused_expr/fused_expr.h"
 #include "optimizer/pass_registry.h"
 #include "passes/pattern.h"
 #include "passes/rewrite/expr_pattern.h"

@@ -4,7 +4,7 @@
 // definition fused_expr::LayerNormCore()) becomes LayerNormalization(x, g, b, axis=-1,
 // epsilon=eps) where the model's opset has it (17+).
 // The scale and bias must be constants; the Add may be missing (bias 0).
-#include "fused_expr/fused_expr.h"
+#include "schema/fused_expr/fused_expr.h"
 #include "ir/constant_value.h"
 #include "optimizer/pass_registry.h"
 #include "passes/pattern.h"

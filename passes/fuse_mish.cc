@@ -1,7 +1,7 @@
 // fuse-mish: x * Tanh(Softplus(x)) becomes Mish(x) (opset 18), which is defined as that product.
 // Runs after fuse-softplus, so the Log(Exp(x) + 1) spelling of softplus is covered too. The product
 // is the shared definition fused_expr::Mish(), which the converter writes below opset 18.
-#include "fused_expr/fused_expr.h"
+#include "schema/fused_expr/fused_expr.h"
 #include "optimizer/pass_registry.h"
 #include "passes/rewrite/expr_pattern.h"
 #include "passes/rewrite/pattern_pass.h"

@@ -320,7 +320,7 @@ TEST(FuseGemmTest, MatMulAddAndTransposesBecomeOneGemm) {
   ASSERT_TRUE(run.ok()) << run.status();
   EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("Gemm"));
   EXPECT_EQ(run->after->graph().first_node()->GetInt("transB", 0), 1);
-  verify::EquivalenceOptions options;
+  equivalence::EquivalenceOptions options;
   options.dims["N"] = 5;
   EXPECT_OK(ExpectSameOutputs(*run->before, *run->after, options));
 }

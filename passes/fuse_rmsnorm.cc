@@ -6,7 +6,7 @@
 // last axis the way the Mul did. The normalization is the shared definition
 // fused_expr::RmsNormCore(), which the converter writes below opset 23; Pow(x, 2) and the
 // Reciprocal are spellings added here.
-#include "fused_expr/fused_expr.h"
+#include "schema/fused_expr/fused_expr.h"
 #include "optimizer/pass_registry.h"
 #include "passes/pattern.h"
 #include "passes/rewrite/expr_pattern.h"

@@ -73,7 +73,7 @@ TEST(FuseRotaryEmbeddingTest, QueriesAndKeysShareTheGatheredTables) {
                                "fuse-rotary-embedding");
   ASSERT_TRUE(run.ok()) << run.status();
   EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("RotaryEmbedding", "RotaryEmbedding"));
-  verify::EquivalenceOptions options;
+  equivalence::EquivalenceOptions options;
   options.dims = {{"N", 2}};
   EXPECT_OK(ExpectSameOutputs(*run->before, *run->after, options));
 }
@@ -281,7 +281,7 @@ TEST(FuseRotaryEmbeddingTest, HeadSplitMovesAfterTheRotation) {
   ASSERT_EQ(rotary->op_type(), "RotaryEmbedding");
   EXPECT_EQ(rotary->GetInt("num_heads", 0), 2);
   EXPECT_EQ(rotary->input(0)->name(), "X3");
-  verify::EquivalenceOptions options;
+  equivalence::EquivalenceOptions options;
   options.dims = {{"N", 2}, {"S", 3}};
   EXPECT_OK(ExpectSameOutputs(*run->before, *run->after, options));
 }

@@ -175,9 +175,9 @@ class QuantizeWeights final : public rewrite::GraphPass {
 
   // Blocked 4-bit weights move each weight by up to half a step of 1/7 of its block's largest: outputs
   // land at a relative L2 error of ~0.1 per layer; 8 bits, ~0.01.
-  std::optional<verify::LossyTolerance> lossy_tolerance() const override {
-    if (options_.bits == 4) return verify::LossyTolerance{.max_rel_l2 = 0.25, .min_cosine = 0.97};
-    return verify::LossyTolerance{.max_rel_l2 = 0.05, .min_cosine = 0.998};
+  std::optional<equivalence::LossyTolerance> lossy_tolerance() const override {
+    if (options_.bits == 4) return equivalence::LossyTolerance{.max_rel_l2 = 0.25, .min_cosine = 0.97};
+    return equivalence::LossyTolerance{.max_rel_l2 = 0.05, .min_cosine = 0.998};
   }
 
  protected:

@@ -18,7 +18,7 @@
 #include "optimizer/pass_registry.h"
 #include "optimizer/pipeline.h"
 #include "passes/testing/pass_test_util.h"
-#include "verify/equivalence.h"
+#include "equivalence/equivalence.h"
 
 namespace onnx_opt::passes {
 namespace {
@@ -117,12 +117,12 @@ int Count(const std::vector<std::string>& ops, const std::string& op) {
 
 // The outputs within the pass's own lossy tolerance, at free dims 2 and 3.
 void ExpectWithinItsTolerance(const testing::PassTestRun& run, const std::string& pipeline) {
-  verify::EquivalenceOptions options;
+  equivalence::EquivalenceOptions options;
   auto lossy = optimizer::LossyToleranceOf(pipeline, optimizer::PassRegistry::Global());
   ASSERT_TRUE(lossy.ok() && lossy->has_value());
   options.tolerances.lossy = **lossy;
-  std::vector<verify::OutputDifference> report;
-  EXPECT_OK(verify::CheckEquivalent(*run.before, *run.after, options, &report));
+  std::vector<equivalence::OutputDifference> report;
+  EXPECT_OK(equivalence::CheckEquivalent(*run.before, *run.after, options, &report));
   ASSERT_EQ(report.size(), 1u);
   EXPECT_GT(report[0].rel_l2_error, 0);
 }

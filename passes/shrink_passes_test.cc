@@ -149,7 +149,7 @@ TEST(Float16WeightsTest, StoresLargeWeightsAsHalfWithACast) {
   EXPECT_EQ(float32_inits, 1);
   EXPECT_LT(run->result.after.initializer_bytes, run->result.before.initializer_bytes);
   // Lossy: equal within float16's precision, not float32's.
-  verify::EquivalenceOptions loose;
+  equivalence::EquivalenceOptions loose;
   loose.tolerances.float32 = {1e-2, 1e-3};
   EXPECT_OK(ExpectSameOutputs(*run->before, *run->after, loose));
 }

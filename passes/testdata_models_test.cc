@@ -3,7 +3,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "ir/io/model_io.h"
-#include "verify/equivalence.h"
+#include "equivalence/equivalence.h"
 #include "optimizer/model_stats.h"
 #include "optimizer/pass_manager.h"
 #include "schema/checker/checker.h"
@@ -34,9 +34,9 @@ TEST_P(TestdataModelsTest, DefaultPipelineReachesExpectedCounts) {
   EXPECT_EQ(optimizer::CountOpTypes(**model), e.ops_after);
   const auto check = schema::checker::Check(**model);
   EXPECT_TRUE(check.ok()) << (check.ok() ? "" : check.errors[0]);
-  verify::EquivalenceOptions options;
+  equivalence::EquivalenceOptions options;
   options.dims["N"] = 2;
-  const absl::Status same = verify::CheckEquivalent(**original, **model, options);
+  const absl::Status same = equivalence::CheckEquivalent(**original, **model, options);
   EXPECT_TRUE(same.ok()) << same;
 }
 

@@ -196,7 +196,7 @@ py::dict StatsDict(const optimizer::PipelineResult& result, int64_t bytes_before
   stats["fixed_points_at_limit"] = result.fixed_points_at_limit;
   if (verification_done != nullptr) {
     py::list outputs;
-    for (const verify::OutputDifference& d : verification_done->differences) {
+    for (const equivalence::OutputDifference& d : verification_done->differences) {
       py::dict o;
       o["output"] = d.output;
       o["max_abs_error"] = d.max_abs_error;
@@ -305,7 +305,7 @@ py::tuple Compare(const py::object& a, const py::object& b, const std::map<std::
     outcome = std::move(*compared);
   }
   py::list outputs;
-  for (const verify::OutputDifference& d : outcome.verification.differences) {
+  for (const equivalence::OutputDifference& d : outcome.verification.differences) {
     py::dict o;
     o["output"] = d.output;
     o["equal"] = d.equal;

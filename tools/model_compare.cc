@@ -6,7 +6,7 @@
 namespace onnx_opt::tools {
 
 absl::StatusOr<CompareOutcome> CompareModels(const ir::Model& a, const ir::Model& b, const CompareRequest& request) {
-  ASSIGN_OR_RETURN(verify::References references, MakeReferences(a, request.inputs_dir, request.equivalence));
+  ASSIGN_OR_RETURN(equivalence::References references, MakeReferences(a, request.inputs_dir, request.equivalence));
   CompareOutcome outcome;
   const absl::Status same = Verify(b, references, request.equivalence.tolerances, outcome.verification);
   outcome.verification.lossy = request.equivalence.tolerances.lossy;
@@ -19,7 +19,7 @@ absl::StatusOr<CompareOutcome> CompareModels(const ir::Model& a, const ir::Model
 
 std::vector<std::string> DescribeOutputs(const Verification& verification) {
   std::vector<std::string> lines;
-  for (const verify::OutputDifference& d : verification.differences) {
+  for (const equivalence::OutputDifference& d : verification.differences) {
     if (!d.equal) {
       lines.push_back(absl::StrFormat("%s: different: %s", d.output, d.detail));
     } else if (verification.lossy) {

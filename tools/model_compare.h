@@ -1,7 +1,7 @@
 // Whether two models compute the same outputs: the check behind onnx-compare and onnx_opt.compare.
 // Both run on the same inputs (a folder's, or random ones from the first model's declared types at
 // the sizes verification chooses), the second fed by input name, and every output is compared by the
-// one comparator (verify/compare.h), matched by name when both models name the same outputs.
+// one comparator (equivalence/compare.h), matched by name when both models name the same outputs.
 #ifndef ONNX_OPT_TOOLS_MODEL_COMPARE_H_
 #define ONNX_OPT_TOOLS_MODEL_COMPARE_H_
 
@@ -11,13 +11,13 @@
 #include "absl/status/statusor.h"
 #include "ir/model.h"
 #include "tools/verification.h"
-#include "verify/equivalence_options.h"
+#include "equivalence/equivalence_options.h"
 
 namespace onnx_opt::tools {
 
 struct CompareRequest {
   std::string inputs_dir;  // input_K.pb files, bound to `a`'s inputs (tools/verification.h); empty: random
-  verify::EquivalenceOptions equivalence;
+  equivalence::EquivalenceOptions equivalence;
 };
 
 struct CompareOutcome {

@@ -30,8 +30,8 @@ void Report(const ProgressSink& progress, std::string_view phase, std::string_vi
   if (progress) progress(phase, what);
 }
 
-absl::Status VerifyRewritten(const ir::Model& result, const verify::References& references,
-                             const verify::EquivalenceOptions& equivalence, Verification& verification) {
+absl::Status VerifyRewritten(const ir::Model& result, const equivalence::References& references,
+                             const equivalence::EquivalenceOptions& equivalence, Verification& verification) {
   if (absl::Status s = Verify(result, references, equivalence.tolerances, verification); !s.ok()) {
     return absl::Status(s.code(), absl::StrCat("verification failed, nothing written: ", s.message()));
   }
@@ -47,13 +47,13 @@ absl::StatusOr<OptimizeOutcome> OptimizeCheckedModel(ir::Model& model,
   if (usage_error != nullptr) *usage_error = false;
   // Parsed on its own first, so that a pipeline the caller wrote wrong is told from a failing pass by
   // the parser's status code (optimizer/pipeline.h), not by the wording of the message.
-  absl::StatusOr<std::optional<verify::LossyTolerance>> lossy =
+  absl::StatusOr<std::optional<equivalence::LossyTolerance>> lossy =
       optimizer::LossyToleranceOf(request.pipeline, optimizer::PassRegistry::Global());
   if (!lossy.ok()) {
     if (usage_error != nullptr) *usage_error = absl::IsInvalidArgument(lossy.status());
     return lossy.status();
   }
-  verify::EquivalenceOptions equivalence = request.equivalence;
+  equivalence::EquivalenceOptions equivalence = request.equivalence;
   if (lossy->has_value() && !equivalence.tolerances.lossy && !request.elementwise_tolerance) {
     equivalence.tolerances.lossy = *lossy;
   }
@@ -62,7 +62,7 @@ absl::StatusOr<OptimizeOutcome> OptimizeCheckedModel(ir::Model& model,
   // The original, kept for verification: a copy sharing the tensor bytes the loader already mapped
   // (not a reload, which would have to find external data again).
   std::unique_ptr<ir::Model> original;
-  verify::References references;
+  equivalence::References references;
   if (verify) {
     absl::StatusOr<std::unique_ptr<ir::Model>> copy = ir::CloneModel(model);
     if (!copy.ok()) {
@@ -76,7 +76,7 @@ absl::StatusOr<OptimizeOutcome> OptimizeCheckedModel(ir::Model& model,
   optimizer::PassManagerOptions options = request.manager;
   if (request.verify_each) {
     options.after_each = [&](const ir::Model& m, const std::string&) {
-      return verify::CheckOutputs(m, references, equivalence.tolerances);
+      return equivalence::CheckOutputs(m, references, equivalence.tolerances);
     };
   }
   OptimizeOutcome outcome;
@@ -99,7 +99,7 @@ absl::StatusOr<ConvertOutcome> ConvertCheckedModel(std::unique_ptr<ir::Model> mo
                                                    const ConvertRequest& request, const WarningSink& result_warnings) {
   ConvertOutcome outcome;
   // What the input computes, taken before the model is converted in place.
-  verify::References references;
+  equivalence::References references;
   if (request.verify) {
     Report(request.progress, "verify", "verifying: running the input model");
     ASSIGN_OR_RETURN(references, MakeReferences(*model, request.inputs_dir, request.equivalence));

@@ -22,7 +22,7 @@
 #include "schema/checker/checker.h"
 #include "tools/model_check.h"
 #include "tools/verification.h"
-#include "verify/equivalence.h"
+#include "equivalence/equivalence.h"
 
 namespace onnx_opt::tools {
 
@@ -52,7 +52,7 @@ struct OptimizeRequest {
   bool elementwise_tolerance = false;
   // Verification inputs: input_K.pb files in this folder; empty: random ones from `equivalence`.
   std::string inputs_dir;
-  verify::EquivalenceOptions equivalence;
+  equivalence::EquivalenceOptions equivalence;
   ProgressSink progress;  // optional; passes report through manager.before_each
   // False: the caller runs CheckResultModel itself (the tools do, while the result is written). A
   // verification runs only on a checked model, so with verify the result is checked here anyway.
@@ -78,7 +78,7 @@ struct ConvertRequest {
   converter::ConvertOptions options;
   bool verify = false;
   std::string inputs_dir;  // as in OptimizeRequest
-  verify::EquivalenceOptions equivalence;
+  equivalence::EquivalenceOptions equivalence;
   ProgressSink progress;  // optional; conversion steps report through options.before_step
   bool check_result = true;  // as in OptimizeRequest
   // After converting: onnxruntime's contrib operators into standard ones (the standardize pass), and

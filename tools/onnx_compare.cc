@@ -81,7 +81,7 @@ int Main(int argc, char** argv) {
   for (const std::string& note : v.notes) std::cerr << "onnx-compare: note: " << note << "\n";
   for (const std::string& line : DescribeOutputs(v)) std::cout << line << "\n";
   int different = 0;
-  for (const verify::OutputDifference& d : v.differences) different += !d.equal;
+  for (const equivalence::OutputDifference& d : v.differences) different += !d.equal;
   const std::string at = v.sizes.empty() ? "" : absl::StrCat(" at ", absl::StrJoin(v.sizes, " and at "));
   if (outcome->equal) {
     std::cout << "equal: " << v.differences.size() << " output" << (v.differences.size() == 1 ? "" : "s") << at

@@ -9,7 +9,7 @@
 
 #include "converter/convert.h"
 #include "ir/io/model_io.h"
-#include "verify/equivalence.h"
+#include "equivalence/equivalence.h"
 #include "schema/checker/checker.h"
 #include "tools/cli/command_line.h"
 #include "tools/cli/input_flags.h"
@@ -75,7 +75,7 @@ int Main(int argc, char** argv) {
   }
   if (opset_given) options.onnx_opset = FLAGS_opset;
   if (ml_opset_given) options.ml_opset = FLAGS_ml_opset;
-  verify::EquivalenceOptions eq_options;
+  equivalence::EquivalenceOptions eq_options;
   if (absl::Status s = cli::ApplyInputFlags(eq_options); !s.ok()) return cli::UsageError(tool, std::string(s.message()));
   cli::Progress progress;
   options.before_step = [&progress](const std::string& domain, int64_t from, int64_t to, int64_t nodes) {

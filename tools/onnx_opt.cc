@@ -36,7 +36,7 @@
 #include "tools/model_steps.h"
 #include "tools/size_report.h"
 #include "tools/verification.h"
-#include "verify/equivalence_options.h"
+#include "equivalence/equivalence_options.h"
 
 DEFINE_string(output, "", "FILE: where to write the result (\"-\": standard output)");
 DEFINE_string(passes, "default", "LIST: the pipeline to run, pass and group names (default: the 'default' group)");
@@ -209,7 +209,7 @@ absl::StatusOr<Options> ParseOptions(const cli::ParsedCommandLine& command_line)
   ASSIGN_OR_RETURN(passes.fold_growth_limit, ByteCount("fold-growth-limit", FLAGS_fold_growth_limit));
   passes.fold_overridable_initializers = FLAGS_fold_input_defaults;
 
-  verify::EquivalenceOptions& equivalence = o.request.equivalence;
+  equivalence::EquivalenceOptions& equivalence = o.request.equivalence;
   RETURN_IF_ERROR(cli::ApplyInputFlags(equivalence));
   RETURN_IF_ERROR(cli::ApplyToleranceFlag(equivalence.tolerances));
   // Lossy passes (--float16) are judged by whole-output figures unless --tolerance asks for elements.

@@ -14,7 +14,7 @@
 #include "interpreter/evaluator.h"
 #include "interpreter/data_value.h"
 #include "ir/io/model_io.h"
-#include "verify/equivalence.h"
+#include "equivalence/equivalence.h"
 #include "schema/checker/checker.h"
 #include "tools/cli/command_line.h"
 #include "tools/cli/input_flags.h"
@@ -70,7 +70,7 @@ int Main(int argc, char** argv) {
   if (FLAGS_repeat < 1) {
     return cli::UsageError(tool, absl::StrCat("--repeat needs a whole number of at least 1, got ", FLAGS_repeat));
   }
-  verify::EquivalenceOptions options;
+  equivalence::EquivalenceOptions options;
   if (absl::Status s = cli::ApplyInputFlags(options); !s.ok()) return cli::UsageError(tool, std::string(s.message()));
   const std::string path = command_line.positional[0];
   absl::StatusOr<std::unique_ptr<ir::Model>> model = ReadModel(path);

@@ -182,15 +182,15 @@ std::vector<PassContribution> ContributionsOf(const optimizer::PipelineResult& r
   return out;
 }
 
-VerificationSummary SummarizeVerification(const std::vector<verify::OutputDifference>& outputs,
-                                          const std::optional<verify::LossyTolerance>& lossy,
-                                          const verify::EquivalenceOptions& options) {
+VerificationSummary SummarizeVerification(const std::vector<equivalence::OutputDifference>& outputs,
+                                          const std::optional<equivalence::LossyTolerance>& lossy,
+                                          const equivalence::EquivalenceOptions& options) {
   VerificationSummary summary;
   summary.outputs = static_cast<int64_t>(outputs.size());
   summary.float32_tolerance = options.tolerances.float32;
   summary.lossy = lossy;
   summary.per_output = outputs;
-  for (const verify::OutputDifference& d : outputs) {
+  for (const equivalence::OutputDifference& d : outputs) {
     summary.max_abs_error = std::max(summary.max_abs_error, d.max_abs_error);
     summary.max_rel_error = std::max(summary.max_rel_error, d.max_rel_error);
   }
@@ -257,7 +257,7 @@ std::string FormatReportTable(const ShrinkReport& r) {
                     r.verification->lossy->max_abs);
       out << buf;
     }
-    for (const verify::OutputDifference& d : r.verification->per_output) {
+    for (const equivalence::OutputDifference& d : r.verification->per_output) {
       std::snprintf(buf, sizeof(buf), "  %s: max abs error %.3g, relative L2 error %.3g, cosine similarity %.6f\n",
                     d.output.substr(0, 60).c_str(), d.max_abs_error, d.rel_l2_error, d.cosine);
       out << buf;
@@ -309,7 +309,7 @@ std::string FormatReportJson(const ShrinkReport& r) {
     }
     out << ", \"per_output\": [";
     for (size_t i = 0; i < r.verification->per_output.size(); ++i) {
-      const verify::OutputDifference& d = r.verification->per_output[i];
+      const equivalence::OutputDifference& d = r.verification->per_output[i];
       out << (i == 0 ? "" : ", ") << "{\"output\": " << Quote(d.output)
           << ", \"max_abs_error\": " << Number(d.max_abs_error) << ", \"rel_l2_error\": " << Number(d.rel_l2_error)
           << ", \"cosine\": " << Number(d.cosine) << "}";

@@ -12,7 +12,7 @@
 
 #include "absl/status/statusor.h"
 #include "ir/model.h"
-#include "verify/equivalence.h"
+#include "equivalence/equivalence.h"
 #include "optimizer/pass_manager.h"
 
 namespace onnx_opt::tools {
@@ -49,11 +49,11 @@ struct VerificationSummary {
   int64_t outputs = 0;
   double max_abs_error = 0;
   double max_rel_error = 0;
-  verify::Tolerance float32_tolerance;
+  equivalence::Tolerance float32_tolerance;
   // Set when the outputs were judged as wholes (a lossy pipeline): the bounds they met.
-  std::optional<verify::LossyTolerance> lossy;
+  std::optional<equivalence::LossyTolerance> lossy;
   // Per output: max abs error, relative L2 error and cosine similarity against the input model's.
-  std::vector<verify::OutputDifference> per_output;
+  std::vector<equivalence::OutputDifference> per_output;
 };
 
 struct ShrinkReport {
@@ -68,9 +68,9 @@ struct ShrinkReport {
   std::optional<VerificationSummary> verification;  // absent when not verified
 };
 
-VerificationSummary SummarizeVerification(const std::vector<verify::OutputDifference>& outputs,
-                                          const std::optional<verify::LossyTolerance>& lossy,
-                                          const verify::EquivalenceOptions& options);
+VerificationSummary SummarizeVerification(const std::vector<equivalence::OutputDifference>& outputs,
+                                          const std::optional<equivalence::LossyTolerance>& lossy,
+                                          const equivalence::EquivalenceOptions& options);
 
 std::string FormatReportTable(const ShrinkReport& report);
 std::string FormatReportJson(const ShrinkReport& report);

@@ -89,8 +89,8 @@ TEST(SizeReport, ContributionsSumRunsOfAPass) {
 }
 
 TEST(SizeReport, VerificationTakesTheWorstOutput) {
-  std::vector<verify::OutputDifference> diffs = {{"y", true, "", 1e-3, 2e-4}, {"z", true, "", 5e-4, 7e-3}};
-  verify::EquivalenceOptions options;
+  std::vector<equivalence::OutputDifference> diffs = {{"y", true, "", 1e-3, 2e-4}, {"z", true, "", 5e-4, 7e-3}};
+  equivalence::EquivalenceOptions options;
   options.tolerances.float32 = {1e-2, 1e-3};
   VerificationSummary s = SummarizeVerification(diffs, std::nullopt, options);
   EXPECT_EQ(s.outputs, 2);

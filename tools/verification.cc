@@ -47,8 +47,8 @@ absl::Status Bind(const std::string& path, const ir::io::DataValue& data, interp
 
 absl::StatusOr<std::vector<interpreter::RuntimeValue>> MakeInputs(const ir::Model& model,
                                                                  const std::string& inputs_dir,
-                                                                 const verify::EquivalenceOptions& options) {
-  if (inputs_dir.empty()) return verify::MakeRandomInputs(model, options);
+                                                                 const equivalence::EquivalenceOptions& options) {
+  if (inputs_dir.empty()) return equivalence::MakeRandomInputs(model, options);
   const std::vector<ir::Value*>& graph_inputs = model.graph().inputs();
   absl::flat_hash_map<std::string, const ir::Value*> by_name;
   absl::flat_hash_map<const ir::Value*, size_t> position;
@@ -104,12 +104,12 @@ absl::StatusOr<std::vector<interpreter::RuntimeValue>> MakeInputs(const ir::Mode
   return values;
 }
 
-absl::StatusOr<verify::References> MakeReferences(const ir::Model& original, const std::string& inputs_dir,
-                                                  const verify::EquivalenceOptions& options) {
-  absl::StatusOr<verify::References> refs = [&]() -> absl::StatusOr<verify::References> {
-    if (inputs_dir.empty()) return verify::MakeReferences(original, options);
+absl::StatusOr<equivalence::References> MakeReferences(const ir::Model& original, const std::string& inputs_dir,
+                                                  const equivalence::EquivalenceOptions& options) {
+  absl::StatusOr<equivalence::References> refs = [&]() -> absl::StatusOr<equivalence::References> {
+    if (inputs_dir.empty()) return equivalence::MakeReferences(original, options);
     ASSIGN_OR_RETURN(std::vector<interpreter::RuntimeValue> inputs, MakeInputs(original, inputs_dir, options));
-    return verify::ReferenceOn(original, std::move(inputs));
+    return equivalence::ReferenceOn(original, std::move(inputs));
   }();
   if (!refs.ok()) {
     return absl::Status(refs.status().code(), absl::StrCat("cannot verify: ", refs.status().message()));
@@ -117,19 +117,19 @@ absl::StatusOr<verify::References> MakeReferences(const ir::Model& original, con
   return refs;
 }
 
-absl::Status Verify(const ir::Model& model, const verify::References& references, const verify::Tolerances& tolerances,
+absl::Status Verify(const ir::Model& model, const equivalence::References& references, const equivalence::Tolerances& tolerances,
                     Verification& summary) {
   summary.ran = true;
   summary.sizes.clear();
-  for (const verify::Reference& r : references.runs) {
+  for (const equivalence::Reference& r : references.runs) {
     if (!r.sizes.empty()) summary.sizes.push_back(r.sizes);
   }
   summary.notes = references.notes;
-  return verify::CheckOutputs(model, references, tolerances, &summary.differences);
+  return equivalence::CheckOutputs(model, references, tolerances, &summary.differences);
 }
 
 std::string DescribeMatch(const Verification& verification) {
-  const std::vector<verify::OutputDifference>& report = verification.differences;
+  const std::vector<equivalence::OutputDifference>& report = verification.differences;
   double abs_err = 0, rel_err = 0;
   for (const auto& d : report) {
     abs_err = std::max(abs_err, d.max_abs_error);

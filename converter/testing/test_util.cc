@@ -8,7 +8,7 @@
 #include "ir/text/printer.h"
 #include "ir/verifier.h"
 #include "schema/checker/checker.h"
-#include "verify/equivalence.h"
+#include "equivalence/equivalence.h"
 
 namespace onnx_opt::converter::testing {
 
@@ -40,7 +40,7 @@ void CheckValidAndEquivalent(const ir::Model& before, const ir::Model& after, bo
   absl::Status c = schema::checker::CheckModel(after, co);
   EXPECT_TRUE(c.ok()) << c << "\n" << Print(after);
   if (numeric) {
-    absl::Status e = verify::CheckEquivalent(before, after);
+    absl::Status e = equivalence::CheckEquivalent(before, after);
     EXPECT_TRUE(e.ok()) << e << "\nbefore:\n" << Print(before) << "\nafter:\n" << Print(after);
   }
 }

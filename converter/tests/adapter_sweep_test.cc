@@ -33,7 +33,7 @@
 #include "schema/checker/checker.h"
 #include "schema/inference/inference.h"
 #include "schema/op_registry.h"
-#include "verify/equivalence.h"
+#include "equivalence/equivalence.h"
 
 namespace onnx_opt::converter {
 namespace {
@@ -118,7 +118,7 @@ std::unique_ptr<ir::Model> UsableModel(const std::string& text, std::string* why
     return nullptr;
   }
   if (check_only) return std::move(*m);
-  if (absl::Status e = verify::CheckEquivalent(**m, **m); !e.ok()) {
+  if (absl::Status e = equivalence::CheckEquivalent(**m, **m); !e.ok()) {
     *why = std::string(e.message());
     return nullptr;
   }
@@ -164,7 +164,7 @@ void Sweep(const std::string& label, const ir::Model& model, const std::string& 
       co.require_main_graph_shapes = false;
       if (absl::Status c = schema::checker::CheckModel(**got, co); !c.ok()) {
         problem = absl::StrCat("checker: ", c.message());
-      } else if (absl::Status e = verify::CheckEquivalent(model, **got); !e.ok()) {
+      } else if (absl::Status e = equivalence::CheckEquivalent(model, **got); !e.ok()) {
         problem = absl::StrCat("outputs: ", e.message());
       }
     }

@@ -11,7 +11,7 @@
 #include "gtest/gtest.h"
 #include "interpreter/tensor.h"
 #include "ir/node.h"
-#include "verify/equivalence.h"
+#include "equivalence/equivalence.h"
 
 namespace onnx_opt::converter::testing {
 namespace {
@@ -177,7 +177,7 @@ TEST(ResizeAdapters, TfHalfPixelForNnConvertedComputesTheSameBitsEverywhere) {
           for (int64_t i = 0; i < n; ++i) iota[i] = static_cast<float>(i);
           const std::vector<interpreter::RuntimeValue> x = {
               interpreter::Tensor::FromVector<float>(ir::DataType::kFloat, in_dims, iota)};
-          absl::StatusOr<std::vector<interpreter::RuntimeValue>> want = verify::RunModel(*before, x);
+          absl::StatusOr<std::vector<interpreter::RuntimeValue>> want = equivalence::RunModel(*before, x);
           ASSERT_TRUE(want.ok()) << want.status();
           const std::vector<float> got11 = (*want)[0].tensor().ToVector<float>();
           ASSERT_EQ((*want)[0].tensor().dims(), out_dims);
@@ -208,7 +208,7 @@ TEST(ResizeAdapters, TfHalfPixelForNnConvertedComputesTheSameBitsEverywhere) {
             ASSERT_EQ(resize->op_type(), "Resize");
             EXPECT_EQ(resize->FindAttribute("coordinate_transformation_mode")->s, "half_pixel");
             EXPECT_EQ(resize->FindAttribute("nearest_mode")->s, equivalent);
-            absl::StatusOr<std::vector<interpreter::RuntimeValue>> got = verify::RunModel(**after, x);
+            absl::StatusOr<std::vector<interpreter::RuntimeValue>> got = equivalence::RunModel(**after, x);
             ASSERT_TRUE(got.ok()) << got.status();
             ASSERT_EQ((*got)[0].tensor().dims(), out_dims);
             EXPECT_EQ((*got)[0].tensor().ToVector<float>(), got11) << "opset " << opset << ":\n" << Print(**after);
@@ -261,7 +261,7 @@ TEST(ResizeAdapters, TfHalfPixelForNnIndicesByHand) {
     const std::vector<interpreter::RuntimeValue> x = {
         interpreter::Tensor::FromVector<float>(ir::DataType::kFloat, {c.in}, iota)};
     for (const ir::Model* m : {before.get(), after->get()}) {
-      absl::StatusOr<std::vector<interpreter::RuntimeValue>> y = verify::RunModel(*m, x);
+      absl::StatusOr<std::vector<interpreter::RuntimeValue>> y = equivalence::RunModel(*m, x);
       ASSERT_TRUE(y.ok()) << y.status();
       EXPECT_EQ((*y)[0].tensor().ToVector<float>(), c.want) << Print(*m);
     }
@@ -278,7 +278,7 @@ TEST(ResizeAdapters, TfHalfPixelForNnShiftsWhereHalfPixelCannot) {
         "<ir_version: 7, opset_import: [\"\" : ", opset, "]>\n g (float[3] X) => (float[3] Y) ",
         "<float[0] roi = {}, float[1] sc = {1.0}> {\n Y = Resize<coordinate_transformation_mode = \"", coord,
         "\", nearest_mode = \"", rounding, "\">(X, roi, sc)\n}"));
-    absl::StatusOr<std::vector<interpreter::RuntimeValue>> y = verify::RunModel(*m, x);
+    absl::StatusOr<std::vector<interpreter::RuntimeValue>> y = equivalence::RunModel(*m, x);
     EXPECT_TRUE(y.ok()) << y.status();
     return y.ok() ? (*y)[0].tensor().ToVector<float>() : std::vector<float>{};
   };

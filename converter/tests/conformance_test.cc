@@ -29,8 +29,8 @@
 #include "ir/status_macros.h"
 #include "ir/verifier.h"
 #include "schema/checker/checker.h"
-#include "testing/conformance.h"
-#include "testing/conformance_dir.h"
+#include "equivalence/testing/conformance.h"
+#include "equivalence/testing/conformance_dir.h"
 
 namespace onnx_opt::converter {
 namespace {

@@ -19,7 +19,7 @@
 #include "ir/model.h"
 #include "ir/value.h"
 #include "schema/checker/checker.h"
-#include "verify/equivalence.h"
+#include "equivalence/equivalence.h"
 
 namespace onnx_opt::converter::testing {
 namespace {
@@ -86,7 +86,7 @@ void ExpectValidAndEqual(const ir::Model& original, const ir::Model& m, const st
   for (const ir::Value* v : original.graph().outputs()) names.push_back(v->name());
   ASSERT_EQ(want.size(), names.size());
   ASSERT_EQ(got.size(), names.size());
-  for (const verify::OutputDifference& d : verify::CompareOutputs(names, want, got, {})) {
+  for (const equivalence::OutputDifference& d : equivalence::CompareOutputs(names, want, got, {})) {
     EXPECT_TRUE(d.equal) << d.output << ": " << d.detail << "\n" << Print(m);
   }
 }

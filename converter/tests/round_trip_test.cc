@@ -7,7 +7,7 @@
 #include "gtest/gtest.h"
 #include "ir/io/model_io.h"
 #include "schema/checker/checker.h"
-#include "verify/equivalence.h"
+#include "equivalence/equivalence.h"
 
 namespace onnx_opt::converter {
 namespace {
@@ -24,9 +24,9 @@ std::unique_ptr<ir::Model> To(const ir::Model& m, int64_t opset) {
 }
 
 void ExpectSameOutputs(const ir::Model& a, const ir::Model& b, const std::string& stage) {
-  verify::EquivalenceOptions o;
+  equivalence::EquivalenceOptions o;
   o.default_dim = 2;
-  absl::Status s = verify::CheckEquivalent(a, b, o);
+  absl::Status s = equivalence::CheckEquivalent(a, b, o);
   EXPECT_TRUE(s.ok()) << stage << ": " << s;
 }
 

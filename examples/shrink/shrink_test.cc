@@ -9,7 +9,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "ir/io/model_io.h"
-#include "verify/equivalence.h"
+#include "equivalence/equivalence.h"
 #include "optimizer/model_stats.h"
 #include "schema/checker/checker.h"
 
@@ -41,15 +41,15 @@ std::unique_ptr<ir::Model> Load(const std::string& path) {
   return model.ok() ? std::move(*model) : nullptr;
 }
 
-void ExpectValidAndEquivalent(const ir::Model& original, const ir::Model& shrunk, verify::Tolerance tolerance) {
+void ExpectValidAndEquivalent(const ir::Model& original, const ir::Model& shrunk, equivalence::Tolerance tolerance) {
   const auto check = schema::checker::Check(shrunk);
   EXPECT_TRUE(check.ok()) << (check.ok() ? "" : check.errors[0]);
-  verify::EquivalenceOptions options;
+  equivalence::EquivalenceOptions options;
   options.dims["N"] = 2;
   options.tolerances.float32 = tolerance;
   for (uint64_t seed : {1, 7, 42}) {
     options.seed = seed;
-    const absl::Status same = verify::CheckEquivalent(original, shrunk, options);
+    const absl::Status same = equivalence::CheckEquivalent(original, shrunk, options);
     EXPECT_TRUE(same.ok()) << "seed " << seed << ": " << same;
   }
 }
@@ -68,7 +68,7 @@ TEST(ShrinkExample, TransformerConvertedToOpset21IsSmallerAndEqual) {
   }
   EXPECT_EQ(opset, 21);
   EXPECT_TRUE(shrunk->graph().dangling_value_info().empty());
-  ExpectValidAndEquivalent(*original, *shrunk, verify::Tolerance{});
+  ExpectValidAndEquivalent(*original, *shrunk, equivalence::Tolerance{});
 
   const std::string report = ReadText(paths.transformer_opset21_report);
   EXPECT_THAT(report, HasSubstr("\"pipeline\": \"convert(21),default,strip-doc-strings,strip-value-info\""));
@@ -88,7 +88,7 @@ TEST(ShrinkExample, CnnWithFloat16WeightsIsSmallerAndWithinTolerance) {
   }
   EXPECT_EQ(half, 2);  // the two folded conv weights; the Gemm weight is too small to pay for a Cast
   EXPECT_EQ(optimizer::CountOpTypes(*shrunk).at("Cast"), 2);
-  ExpectValidAndEquivalent(*original, *shrunk, verify::Tolerance{1e-2, 1e-3});
+  ExpectValidAndEquivalent(*original, *shrunk, equivalence::Tolerance{1e-2, 1e-3});
 
   const std::string report = ReadText(paths.cnn_float16_report);
   EXPECT_THAT(report, HasSubstr("\"pass\": \"float16-weights\", \"runs\": 1, \"rewrites\": 2"));
@@ -113,7 +113,7 @@ TEST(ShrinkExample, TransformerWithExternalDataKeepsLargeWeightsBeside) {
   }
   EXPECT_GT(external, 0);
   EXPECT_LT(FileSize(paths.transformer_external) + FileSize(data), FileSize(paths.transformer));
-  ExpectValidAndEquivalent(*original, *shrunk, verify::Tolerance{});
+  ExpectValidAndEquivalent(*original, *shrunk, equivalence::Tolerance{});
   EXPECT_THAT(ReadText(paths.transformer_external_report),
               HasSubstr("\"external_files\": " + std::to_string(FileSize(data))));
 }

@@ -18,7 +18,7 @@
 #include "ir/io/type_proto.h"
 #include "proto/onnx.pb.h"
 #include "proto/onnx_data.pb.h"
-#include "testing/conformance_dir.h"
+#include "equivalence/testing/conformance_dir.h"
 
 namespace onnx_opt::ir::io {
 namespace {

@@ -11,7 +11,7 @@
 #include "ir/io/proto_export.h"
 #include "ir/text/parser.h"
 #include "proto/onnx.pb.h"
-#include "testing/conformance_dir.h"
+#include "equivalence/testing/conformance_dir.h"
 
 namespace onnx_opt::ir::io {
 namespace {

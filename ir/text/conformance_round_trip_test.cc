@@ -13,7 +13,7 @@
 #include "ir/text/model_equality.h"
 #include "ir/text/parser.h"
 #include "ir/text/printer.h"
-#include "testing/conformance_dir.h"
+#include "equivalence/testing/conformance_dir.h"
 
 namespace onnx_opt::ir::text {
 namespace {

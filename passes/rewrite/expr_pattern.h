@@ -1,4 +1,4 @@
-// The matcher derived from a fused operator's shared definition (fused_expr/fused_expr.h): each step
+// The matcher derived from a fused operator's shared definition (schema/fused_expr/fused_expr.h): each step
 // becomes Op(step.op, its operands) (commutative ops in either order), inputs are captures, constants
 // ConstScalar, parameters AnyConstScalar, float attributes are checked with NearScalar. A step used
 // once by the definition must be used once in the graph; a step used several times is matched once
@@ -17,7 +17,7 @@
 #include <functional>
 #include <vector>
 
-#include "fused_expr/fused_expr.h"
+#include "schema/fused_expr/fused_expr.h"
 #include "ir/node.h"
 #include "ir/value.h"
 #include "passes/rewrite/value_pattern.h"

@@ -36,8 +36,8 @@ std::string CanonicalGraphText(const std::string& model_text) {
 }
 
 absl::Status ExpectSameOutputs(const ir::Model& before, const ir::Model& after,
-                               const verify::EquivalenceOptions& options) {
-  return verify::CheckEquivalent(before, after, options);
+                               const equivalence::EquivalenceOptions& options) {
+  return equivalence::CheckEquivalent(before, after, options);
 }
 
 }  // namespace onnx_opt::passes::testing

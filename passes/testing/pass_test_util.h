@@ -9,7 +9,7 @@
 
 #include "absl/status/statusor.h"
 #include "ir/model.h"
-#include "verify/equivalence.h"
+#include "equivalence/equivalence.h"
 #include "optimizer/pass_manager.h"
 
 namespace onnx_opt::passes::testing {
@@ -34,7 +34,7 @@ std::string CanonicalGraphText(const std::string& model_text);
 
 // Runs both models on the same seeded random inputs and compares the outputs.
 absl::Status ExpectSameOutputs(const ir::Model& before, const ir::Model& after,
-                               const verify::EquivalenceOptions& options = {});
+                               const equivalence::EquivalenceOptions& options = {});
 
 }  // namespace onnx_opt::passes::testing
 

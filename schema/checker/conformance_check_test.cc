@@ -10,7 +10,7 @@
 #include "gtest/gtest.h"
 #include "ir/io/model_io.h"
 #include "schema/checker/checker.h"
-#include "testing/conformance_dir.h"
+#include "equivalence/testing/conformance_dir.h"
 
 namespace onnx_opt::schema::checker {
 namespace {

@@ -18,7 +18,7 @@
 #include "ir/io/model_io.h"
 #include "schema/inference/inference.h"
 #include "schema/inference/shape_utils.h"
-#include "testing/conformance_dir.h"
+#include "equivalence/testing/conformance_dir.h"
 
 namespace onnx_opt::schema::inference {
 namespace {

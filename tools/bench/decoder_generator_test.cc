@@ -11,7 +11,7 @@
 #include "ir/io/model_io.h"
 #include "optimizer/pass_manager.h"
 #include "schema/checker/checker.h"
-#include "verify/equivalence.h"
+#include "equivalence/equivalence.h"
 
 namespace onnx_opt::bench {
 namespace {
@@ -69,9 +69,9 @@ TEST_P(DecoderGeneratorTest, FusesToOneAttentionPerLayerAndStaysEqual) {
   }
   // Half precision (Casts around the norms and the softmax) does not fuse yet: only equality is
   // asserted for it.
-  verify::EquivalenceOptions options;
+  equivalence::EquivalenceOptions options;
   options.dims = {{"batch", 2}, {"seq", 3}, {"past", 4}, {"total", 7}};
-  const absl::Status equal = verify::CheckEquivalent(**before, **after, options);
+  const absl::Status equal = equivalence::CheckEquivalent(**before, **after, options);
   EXPECT_TRUE(equal.ok()) << equal;
 }
 

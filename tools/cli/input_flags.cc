@@ -52,7 +52,7 @@ absl::StatusOr<std::vector<std::pair<std::string, std::vector<std::string>>>> Sp
 
 std::vector<std::string> RepeatedInputFlags() { return {"dim", "shape"}; }
 
-absl::Status ApplyInputFlags(verify::EquivalenceOptions& options) {
+absl::Status ApplyInputFlags(equivalence::EquivalenceOptions& options) {
   options.seed = FLAGS_seed;
   if (!FLAGS_dim.empty()) {
     ASSIGN_OR_RETURN(auto dims, SplitEntries(FLAGS_dim, "--dim", "NAME=VALUE[,NAME=VALUE...]"));

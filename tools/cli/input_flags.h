@@ -10,7 +10,7 @@
 
 #include "absl/status/status.h"
 #include "gflags/gflags.h"
-#include "verify/equivalence.h"
+#include "equivalence/equivalence.h"
 
 DECLARE_string(inputs);
 DECLARE_uint64(seed);
@@ -24,7 +24,7 @@ std::vector<std::string> RepeatedInputFlags();
 
 // --seed, --dim and --shape into equivalence options; malformed lists are usage errors
 // (InvalidArgument).
-absl::Status ApplyInputFlags(verify::EquivalenceOptions& options);
+absl::Status ApplyInputFlags(equivalence::EquivalenceOptions& options);
 
 }  // namespace onnx_opt::cli
 

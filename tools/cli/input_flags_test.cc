@@ -10,7 +10,7 @@ TEST(InputFlagsTest, DimsShapesAndSeed) {
   FLAGS_seed = 7;
   FLAGS_dim = "N=2,M=30";
   FLAGS_shape = "x=1,3,y=,z=4";
-  verify::EquivalenceOptions options;
+  equivalence::EquivalenceOptions options;
   ASSERT_TRUE(ApplyInputFlags(options).ok());
   EXPECT_EQ(options.seed, 7u);
   EXPECT_EQ(options.dims.at("N"), 2);
@@ -26,7 +26,7 @@ TEST(InputFlagsTest, MalformedListsAreUsageErrors) {
     gflags::FlagSaver restore;
     FLAGS_dim = dim;
     FLAGS_shape = shape;
-    verify::EquivalenceOptions options;
+    equivalence::EquivalenceOptions options;
     EXPECT_TRUE(absl::IsInvalidArgument(ApplyInputFlags(options))) << dim << " " << shape;
   }
 }

@@ -30,7 +30,7 @@ std::optional<double> ParseNumber(const std::string& part) {
 
 }  // namespace
 
-absl::StatusOr<verify::Tolerance> ParseTolerance(const std::string& text) {
+absl::StatusOr<equivalence::Tolerance> ParseTolerance(const std::string& text) {
   const size_t comma = text.find(',');
   auto parse = [](const std::string& part) -> std::optional<double> {
     std::optional<double> v = ParseNumber(part);
@@ -42,12 +42,12 @@ absl::StatusOr<verify::Tolerance> ParseTolerance(const std::string& text) {
   if (!rtol || !atol) {
     return absl::InvalidArgumentError(absl::StrCat("expected RTOL[,ATOL] as non-negative numbers, got '", text, "'"));
   }
-  return verify::Tolerance{*rtol, *atol};
+  return equivalence::Tolerance{*rtol, *atol};
 }
 
-absl::StatusOr<verify::LossyTolerance> ParseLossyTolerance(const std::string& text) {
+absl::StatusOr<equivalence::LossyTolerance> ParseLossyTolerance(const std::string& text) {
   const std::vector<std::string> parts = absl::StrSplit(text, ',');
-  verify::LossyTolerance t;
+  equivalence::LossyTolerance t;
   double* fields[] = {&t.max_rel_l2, &t.min_cosine, &t.max_abs};
   bool ok = parts.size() <= 3;
   for (size_t i = 0; ok && i < parts.size(); ++i) {
@@ -64,14 +64,14 @@ absl::StatusOr<verify::LossyTolerance> ParseLossyTolerance(const std::string& te
 
 bool ToleranceGiven() { return !gflags::GetCommandLineFlagInfoOrDie("tolerance").is_default; }
 
-absl::Status ApplyToleranceFlag(verify::Tolerances& tolerances) {
+absl::Status ApplyToleranceFlag(equivalence::Tolerances& tolerances) {
   if (ToleranceGiven()) {
-    absl::StatusOr<verify::Tolerance> t = ParseTolerance(FLAGS_tolerance);
+    absl::StatusOr<equivalence::Tolerance> t = ParseTolerance(FLAGS_tolerance);
     if (!t.ok()) return absl::InvalidArgumentError(absl::StrCat("--tolerance: ", t.status().message()));
     tolerances.float32 = *t;
   }
   if (!gflags::GetCommandLineFlagInfoOrDie("lossy_tolerance").is_default) {
-    absl::StatusOr<verify::LossyTolerance> lossy = ParseLossyTolerance(FLAGS_lossy_tolerance);
+    absl::StatusOr<equivalence::LossyTolerance> lossy = ParseLossyTolerance(FLAGS_lossy_tolerance);
     if (!lossy.ok()) return absl::InvalidArgumentError(absl::StrCat("--lossy-tolerance: ", lossy.status().message()));
     tolerances.lossy = *lossy;
   }

@@ -8,7 +8,7 @@
 
 #include "absl/status/statusor.h"
 #include "gflags/gflags.h"
-#include "verify/equivalence_options.h"
+#include "equivalence/equivalence_options.h"
 
 DECLARE_string(tolerance);
 DECLARE_string(lossy_tolerance);
@@ -16,17 +16,17 @@ DECLARE_string(lossy_tolerance);
 namespace onnx_opt::cli {
 
 // "RTOL" or "RTOL,ATOL" (ATOL defaults to RTOL/10), non-negative finite numbers.
-absl::StatusOr<verify::Tolerance> ParseTolerance(const std::string& text);
+absl::StatusOr<equivalence::Tolerance> ParseTolerance(const std::string& text);
 
 // Whether --tolerance was given.
 bool ToleranceGiven();
 
-// "REL_L2[,MIN_COSINE[,MAX_ABS]]"; parts left out keep verify::LossyTolerance's defaults.
-absl::StatusOr<verify::LossyTolerance> ParseLossyTolerance(const std::string& text);
+// "REL_L2[,MIN_COSINE[,MAX_ABS]]"; parts left out keep equivalence::LossyTolerance's defaults.
+absl::StatusOr<equivalence::LossyTolerance> ParseLossyTolerance(const std::string& text);
 
 // --tolerance and --lossy-tolerance, when given, into `tolerances`; a malformed value is
 // InvalidArgument.
-absl::Status ApplyToleranceFlag(verify::Tolerances& tolerances);
+absl::Status ApplyToleranceFlag(equivalence::Tolerances& tolerances);
 
 }  // namespace onnx_opt::cli
 

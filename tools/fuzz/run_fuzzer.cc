@@ -3,7 +3,7 @@
 #include <string_view>
 
 #include "interpreter/evaluator.h"
-#include "verify/equivalence.h"
+#include "equivalence/equivalence.h"
 #include "tools/fuzz/checked_model.h"
 #include "tools/fuzz/fuzz_target.h"
 
@@ -12,10 +12,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::unique_ptr<ir::Model> model =
       fuzz::LoadCheckedModel(std::string_view(reinterpret_cast<const char*>(data), size));
   if (model == nullptr) return 0;
-  verify::EquivalenceOptions options;
+  equivalence::EquivalenceOptions options;
   options.default_dim = 2;
   options.seed = 1 + size % 16;
-  absl::StatusOr<std::vector<interpreter::RuntimeValue>> inputs = verify::MakeRandomInputs(*model, options);
+  absl::StatusOr<std::vector<interpreter::RuntimeValue>> inputs = equivalence::MakeRandomInputs(*model, options);
   if (!inputs.ok()) return 0;
   interpreter::Evaluator evaluator(*model);
   (void)evaluator.Run(*std::move(inputs));  // errors are fine; crashes are not

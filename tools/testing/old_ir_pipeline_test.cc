@@ -14,7 +14,7 @@
 #include "optimizer/pass_manager.h"
 #include "schema/checker/checker.h"
 #include "tools/testing/old_ir_models.h"
-#include "verify/equivalence.h"
+#include "equivalence/equivalence.h"
 
 namespace onnx_opt::tools::testing {
 namespace {
@@ -65,10 +65,10 @@ Optimized OptimizeAndReload(const std::string& name) {
 
 void ExpectEquivalent(const ir::Model& original, const ir::Model& written) {
   for (uint64_t seed : {1, 7, 42}) {
-    verify::EquivalenceOptions options;
+    equivalence::EquivalenceOptions options;
     options.seed = seed;
-    std::vector<verify::OutputDifference> diffs;
-    const absl::Status s = verify::CheckEquivalent(original, written, options, &diffs);
+    std::vector<equivalence::OutputDifference> diffs;
+    const absl::Status s = equivalence::CheckEquivalent(original, written, options, &diffs);
     EXPECT_TRUE(s.ok()) << "seed " << seed << ": " << s;
   }
 }

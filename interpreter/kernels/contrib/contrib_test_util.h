@@ -14,7 +14,7 @@
 #include "interpreter/test_util.h"
 #include "ir/text/parser.h"
 #include "schema/checker/checker.h"
-#include "verify/compare.h"
+#include "equivalence/compare.h"
 
 namespace onnx_opt::interpreter::contrib::testing {
 
@@ -51,14 +51,14 @@ inline absl::StatusOr<std::vector<RuntimeValue>> RunModel(const std::string& tex
 // Runs both models on the same inputs and expects equal outputs by the one comparator (float32
 // tolerances unless given).
 inline void ExpectSameOutputs(const std::string& contrib_model, const std::string& standard_model,
-                              const std::vector<RuntimeValue>& inputs, verify::Tolerances tol = {}) {
+                              const std::vector<RuntimeValue>& inputs, equivalence::Tolerances tol = {}) {
   absl::StatusOr<std::vector<RuntimeValue>> got = RunModel(contrib_model, inputs);
   ASSERT_TRUE(got.ok()) << got.status();
   absl::StatusOr<std::vector<RuntimeValue>> want = RunModel(standard_model, inputs);
   ASSERT_TRUE(want.ok()) << want.status();
   std::vector<std::string> names;
   for (size_t i = 0; i < want->size(); ++i) names.push_back(absl::StrCat("output ", i));
-  absl::Status s = verify::FirstDifference(verify::CompareOutputs(names, *want, *got, tol));
+  absl::Status s = equivalence::FirstDifference(equivalence::CompareOutputs(names, *want, *got, tol));
   EXPECT_TRUE(s.ok()) << s;
 }
 

@@ -1,6 +1,6 @@
 // The one comparator's rules: floats within atol + rtol * max(|expected|, scale), NaN only for NaN,
 // an infinity only for the same infinity, integers bit for bit, kinds, shapes and counts must agree.
-#include "verify/compare.h"
+#include "equivalence/compare.h"
 
 #include <cmath>
 #include <cstdint>
@@ -11,7 +11,7 @@
 #include "interpreter/tensor.h"
 #include "interpreter/value.h"
 
-namespace onnx_opt::verify {
+namespace onnx_opt::equivalence {
 namespace {
 
 using interpreter::RuntimeValue;
@@ -157,4 +157,4 @@ TEST(Compare, ALossyOutputIsJudgedByItsWholeErrorFigures) {
 }
 
 }  // namespace
-}  // namespace onnx_opt::verify
+}  // namespace onnx_opt::equivalence

@@ -1,9 +1,9 @@
 // Numerical equivalence: run two models on the same inputs and compare every output with the one
-// comparator (verify/compare.h). Random inputs come from the declared types; symbolic dims the user
+// comparator (equivalence/compare.h). Random inputs come from the declared types; symbolic dims the user
 // left free are run at sizes other than 1 (EquivalenceOptions::default_dim), so that a rewrite that is
 // right only at batch 1 shows.
-#ifndef ONNX_OPT_VERIFY_EQUIVALENCE_H_
-#define ONNX_OPT_VERIFY_EQUIVALENCE_H_
+#ifndef ONNX_OPT_EQUIVALENCE_EQUIVALENCE_H_
+#define ONNX_OPT_EQUIVALENCE_EQUIVALENCE_H_
 
 #include <string>
 #include <vector>
@@ -11,10 +11,10 @@
 #include "absl/status/statusor.h"
 #include "interpreter/value.h"
 #include "ir/model.h"
-#include "verify/compare.h"
-#include "verify/equivalence_options.h"
+#include "equivalence/compare.h"
+#include "equivalence/equivalence_options.h"
 
-namespace onnx_opt::verify {
+namespace onnx_opt::equivalence {
 
 // Random inputs for `model`'s graph inputs, from the declared types: floats uniform in [-1, 1),
 // integers in [0, 4), booleans fair; free dims at `options.default_dim` (1 when unset). The vector
@@ -62,6 +62,6 @@ absl::Status CheckEquivalent(const ir::Model& original, const ir::Model& rewritt
                              const EquivalenceOptions& options = {},
                              std::vector<OutputDifference>* report = nullptr);
 
-}  // namespace onnx_opt::verify
+}  // namespace onnx_opt::equivalence
 
-#endif  // ONNX_OPT_VERIFY_EQUIVALENCE_H_
+#endif  // ONNX_OPT_EQUIVALENCE_EQUIVALENCE_H_

@@ -1,4 +1,4 @@
-#include "fused_expr/fused_expr.h"
+#include "schema/fused_expr/fused_expr.h"
 
 #include <cmath>
 

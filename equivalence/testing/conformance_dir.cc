@@ -1,4 +1,4 @@
-#include "testing/conformance_dir.h"
+#include "equivalence/testing/conformance_dir.h"
 
 #include <cstdlib>
 #include <filesystem>

@@ -12,18 +12,18 @@
 //     with scale the root mean square of the expected tensor's finite elements when
 //     Tolerances::output_scale is set (rounding errors scale with the output, not the element), else 0;
 //   - or, for a lossy rewrite (Tolerances::lossy), finite floats by the whole output's relative L2
-//     error, cosine similarity and max abs error (verify/equivalence_options.h).
-#ifndef ONNX_OPT_VERIFY_COMPARE_H_
-#define ONNX_OPT_VERIFY_COMPARE_H_
+//     error, cosine similarity and max abs error (equivalence/equivalence_options.h).
+#ifndef ONNX_OPT_EQUIVALENCE_COMPARE_H_
+#define ONNX_OPT_EQUIVALENCE_COMPARE_H_
 
 #include <string>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "interpreter/value.h"
-#include "verify/equivalence_options.h"
+#include "equivalence/equivalence_options.h"
 
-namespace onnx_opt::verify {
+namespace onnx_opt::equivalence {
 
 struct OutputDifference {
   std::string output;  // name of the output
@@ -49,6 +49,6 @@ std::vector<OutputDifference> CompareOutputs(const std::vector<std::string>& nam
 // The first difference as "output 'y' differs: ...", or OK.
 absl::Status FirstDifference(const std::vector<OutputDifference>& diffs);
 
-}  // namespace onnx_opt::verify
+}  // namespace onnx_opt::equivalence
 
-#endif  // ONNX_OPT_VERIFY_COMPARE_H_
+#endif  // ONNX_OPT_EQUIVALENCE_COMPARE_H_

@@ -1,6 +1,6 @@
 // Random inputs from declared shapes, the sizes free dims are run at, and whole-model checks (the
 // comparison rules themselves are in compare_test.cc).
-#include "verify/equivalence.h"
+#include "equivalence/equivalence.h"
 
 #include <cmath>
 #include <memory>
@@ -12,7 +12,7 @@
 #include "interpreter/value.h"
 #include "ir/text/parser.h"
 
-namespace onnx_opt::verify {
+namespace onnx_opt::equivalence {
 namespace {
 
 using interpreter::RuntimeValue;
@@ -226,4 +226,4 @@ g (float[P, 4] past, float[S, 4] x, float[T] mask) => (float[T, 4] present) {
 }
 
 }  // namespace
-}  // namespace onnx_opt::verify
+}  // namespace onnx_opt::equivalence

@@ -1,4 +1,4 @@
-#include "testing/conformance.h"
+#include "equivalence/testing/conformance.h"
 
 #include <cstdlib>
 #include <fstream>

@@ -3,8 +3,8 @@
 //   - unset: the test skips, loudly, except in CI ($CI set and not "false", as .ci/run sets it),
 //     where a run without the data must not pass: there it fails;
 //   - set to a folder without node/: the test fails, in CI or not.
-#ifndef ONNX_OPT_TESTING_CONFORMANCE_DIR_H_
-#define ONNX_OPT_TESTING_CONFORMANCE_DIR_H_
+#ifndef ONNX_OPT_EQUIVALENCE_TESTING_CONFORMANCE_DIR_H_
+#define ONNX_OPT_EQUIVALENCE_TESTING_CONFORMANCE_DIR_H_
 
 #include <iostream>
 #include <string>
@@ -32,4 +32,4 @@ absl::StatusOr<std::string> ConformanceDir();
     var = *onnx_opt_conformance_dir;                                                                      \
   }
 
-#endif  // ONNX_OPT_TESTING_CONFORMANCE_DIR_H_
+#endif  // ONNX_OPT_EQUIVALENCE_TESTING_CONFORMANCE_DIR_H_

@@ -1,4 +1,4 @@
-#include "testing/conformance.h"
+#include "equivalence/testing/conformance.h"
 
 #include <algorithm>
 #include <cmath>
@@ -14,7 +14,7 @@
 #include "interpreter/evaluator.h"
 #include "interpreter/tensor.h"
 #include "ir/io/model_io.h"
-#include "verify/compare.h"
+#include "equivalence/compare.h"
 
 namespace onnx_opt::conformance {
 namespace {
@@ -91,7 +91,7 @@ std::string CompareOutput(const RuntimeValue& got, const ir::Type& type, const i
   if (got_kind != want_kind) return absl::StrCat("got a value of kind ", got_kind, ", want ", want_kind);
   absl::StatusOr<RuntimeValue> expected = interpreter::FromDataValue(want);
   if (!expected.ok()) return absl::StrCat("cannot read the expected value: ", expected.status().message());
-  const verify::OutputDifference diff = verify::CompareValue("", *expected, got, verify::Tolerances::Conformance());
+  const equivalence::OutputDifference diff = equivalence::CompareValue("", *expected, got, equivalence::Tolerances::Conformance());
   return diff.equal ? "" : diff.detail;
 }
 

@@ -1,4 +1,4 @@
-#include "verify/equivalence.h"
+#include "equivalence/equivalence.h"
 
 #include <algorithm>
 #include <map>
@@ -11,7 +11,7 @@
 #include "interpreter/tensor.h"
 #include "ir/status_macros.h"
 
-namespace onnx_opt::verify {
+namespace onnx_opt::equivalence {
 namespace {
 
 using interpreter::RuntimeValue;
@@ -436,4 +436,4 @@ absl::Status CheckEquivalent(const ir::Model& original, const ir::Model& rewritt
   return CheckOutputs(rewritten, refs, options.tolerances, report);
 }
 
-}  // namespace onnx_opt::verify
+}  // namespace onnx_opt::equivalence

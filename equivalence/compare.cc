@@ -1,4 +1,4 @@
-#include "verify/compare.h"
+#include "equivalence/compare.h"
 
 #include <algorithm>
 #include <cmath>
@@ -10,7 +10,7 @@
 #include "absl/strings/str_join.h"
 #include "interpreter/tensor.h"
 
-namespace onnx_opt::verify {
+namespace onnx_opt::equivalence {
 namespace {
 
 using interpreter::RuntimeValue;
@@ -253,4 +253,4 @@ absl::Status FirstDifference(const std::vector<OutputDifference>& diffs) {
   return absl::OkStatus();
 }
 
-}  // namespace onnx_opt::verify
+}  // namespace onnx_opt::equivalence

@@ -2,8 +2,8 @@
 // test data set by the graph's declared types, comparing what the interpreter computes with the
 // expected files, and keeping a list of cases expected to fail (known failures, refusals) exact, so
 // that a case that starts failing and a listed case that stops failing both turn the test red.
-#ifndef ONNX_OPT_TESTING_CONFORMANCE_H_
-#define ONNX_OPT_TESTING_CONFORMANCE_H_
+#ifndef ONNX_OPT_EQUIVALENCE_TESTING_CONFORMANCE_H_
+#define ONNX_OPT_EQUIVALENCE_TESTING_CONFORMANCE_H_
 
 #include <filesystem>
 #include <map>
@@ -38,7 +38,7 @@ std::string KindString(const ir::io::DataValue& value);
 // expected file) holds, else why not. The kinds are compared as onnx-run writes them
 // (interpreter::ToDataValue by the declared type), so an optional holding a sequence does not pass for
 // a bare sequence or an optional holding a tensor; then the values, by the one comparator
-// (verify/compare.h) at the node tests' tolerances (verify::Tolerances::Conformance()).
+// (equivalence/compare.h) at the node tests' tolerances (equivalence::Tolerances::Conformance()).
 std::string CompareOutput(const interpreter::RuntimeValue& got, const ir::Type& type, const ir::io::DataValue& want);
 
 // Runs `model` on the data set's inputs and compares every output; "" when all match, else the
@@ -70,4 +70,4 @@ std::string WriteObservedList(const CaseList& list, const std::map<std::string, 
 
 }  // namespace onnx_opt::conformance
 
-#endif  // ONNX_OPT_TESTING_CONFORMANCE_H_
+#endif  // ONNX_OPT_EQUIVALENCE_TESTING_CONFORMANCE_H_

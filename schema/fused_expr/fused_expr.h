@@ -8,8 +8,8 @@
 // its float attributes. The last step is the result. Spellings a pass must also recognise but the
 // converter never writes (x / sqrt(2) for x * (1 / sqrt(2)), other multiplication orders) are added
 // on the matcher side.
-#ifndef ONNX_OPT_FUSED_EXPR_FUSED_EXPR_H_
-#define ONNX_OPT_FUSED_EXPR_FUSED_EXPR_H_
+#ifndef ONNX_OPT_SCHEMA_FUSED_EXPR_FUSED_EXPR_H_
+#define ONNX_OPT_SCHEMA_FUSED_EXPR_FUSED_EXPR_H_
 
 #include <functional>
 #include <string>
@@ -102,4 +102,4 @@ std::vector<ir::Value*> Expand(const Expr& expr, const std::vector<ir::Value*>& 
 
 }  // namespace onnx_opt::fused_expr
 
-#endif  // ONNX_OPT_FUSED_EXPR_FUSED_EXPR_H_
+#endif  // ONNX_OPT_SCHEMA_FUSED_EXPR_FUSED_EXPR_H_

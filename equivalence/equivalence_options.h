@@ -1,8 +1,8 @@
-// How two models are compared (verify/equivalence.h): tolerances per float width, the seed of the
+// How two models are compared (equivalence/equivalence.h): tolerances per float width, the seed of the
 // random inputs and the sizes of their symbolic dims. A header of its own so that options structs
 // (converter::ConvertOptions, the tools' requests) can carry it without including the interpreter.
-#ifndef ONNX_OPT_VERIFY_EQUIVALENCE_OPTIONS_H_
-#define ONNX_OPT_VERIFY_EQUIVALENCE_OPTIONS_H_
+#ifndef ONNX_OPT_EQUIVALENCE_EQUIVALENCE_OPTIONS_H_
+#define ONNX_OPT_EQUIVALENCE_EQUIVALENCE_OPTIONS_H_
 
 #include <cstdint>
 #include <limits>
@@ -11,11 +11,11 @@
 #include <string>
 #include <vector>
 
-namespace onnx_opt::verify {
+namespace onnx_opt::equivalence {
 
 // An element y' of a floating-point output matches the expected y when
 //   |y' - y| <= atol + rtol * max(|y|, rms)
-// where rms is the root mean square of the expected tensor's finite values (verify/compare.h). The rms
+// where rms is the root mean square of the expected tensor's finite values (equivalence/compare.h). The rms
 // term is there because rounding errors scale with the magnitudes a value was computed from, not with
 // the value itself: in a deep network's output of scale 1, an element that comes out near 0 carries
 // the same absolute rounding error as the others (numpy's isclose, without it, fails such elements).
@@ -65,6 +65,6 @@ struct EquivalenceOptions {
   std::optional<int64_t> default_dim;
 };
 
-}  // namespace onnx_opt::verify
+}  // namespace onnx_opt::equivalence
 
-#endif  // ONNX_OPT_VERIFY_EQUIVALENCE_OPTIONS_H_
+#endif  // ONNX_OPT_EQUIVALENCE_EQUIVALENCE_OPTIONS_H_
