@@ -3,6 +3,7 @@
 #define ONNX_OPT_OPTIMIZER_PASS_MANAGER_H_
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -20,6 +21,8 @@ struct PassRun {
   std::string pass;
   double seconds = 0;
   int64_t rewrites = 0;
+  // The part of `rewrites` made by named patterns, per "pass/pattern" (PassContext::CountPatternRewrite).
+  std::map<std::string, int64_t> pattern_rewrites;
   bool changed = false;
   ModelSize before;
   ModelSize after;

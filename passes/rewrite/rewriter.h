@@ -1,9 +1,12 @@
-// The one place where a pattern's replacement is built and the matched nodes go: insert, forward
-// the old result to the new one (undoing the insert when that is impossible), erase what is dead.
+// The one place where a pass changes a graph's nodes: a pattern's replacement is built and the
+// matched nodes go (insert, forward the old result to the new one, undoing the insert when that is
+// impossible, erase what is dead), and in-place edits (an input set, a node inserted or erased, a
+// value forwarded) are made. Every change records the nodes it touched, which the driver revisits.
 #ifndef ONNX_OPT_PASSES_REWRITE_REWRITER_H_
 #define ONNX_OPT_PASSES_REWRITE_REWRITER_H_
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -55,10 +58,35 @@ class Rewriter {
   // A new initializer holding `tensor`, named freshly after `base`.
   ir::Value* AddInitializer(ir::Tensor tensor, std::string_view base);
 
+  // In-place edits, each recording what it touched (see touched()).
+  // Sets input `i` of `n` to `v` (null: omitted).
+  void SetInput(ir::Node& n, size_t i, ir::Value* v);
+  // Appends `v` to `n`'s inputs.
+  void AddInput(ir::Node& n, ir::Value* v);
+  // Inserts `node` before `pos` (in `pos`'s graph, which is this rewriter's) and returns it.
+  ir::Node* InsertBefore(ir::Node& pos, std::unique_ptr<ir::Node> node);
+  // A new ai.onnx `op` node over `inputs` with one output named `output`, inserted before `pos`.
+  ir::Node* InsertOpBefore(ir::Node& pos, const std::string& op, const std::vector<ir::Value*>& inputs,
+                           const std::string& output);
+  // ir::ForwardValue: makes every use of `from` use `to`; false, changing nothing, when impossible.
+  bool ForwardValue(ir::Value* from, ir::Value* to);
+  // Erases `n`, whose outputs must be unused.
+  absl::Status Erase(ir::Node& n);
+
+  // The nodes the edits so far touched (new nodes, nodes whose inputs changed, users of forwarded
+  // values, producers of inputs that lost a use and the user left when one use remains), in the
+  // order touched, with repeats; some may be erased since.
+  const std::vector<ir::Node*>& touched() const { return touched_; }
+
  private:
+  void Touch(ir::Node* n);
+  // After `v` lost a use: its producer, and its one remaining user, may match now.
+  void TouchLostUse(const ir::Value* v);
+
   ir::Graph& graph_;
   ir::NameGenerator& names_;
   MatchState state_;
+  std::vector<ir::Node*> touched_;
 };
 
 // For a pattern's result: 1 rewrite when `replaced` is a node (ReplaceWithNode took over), 0 when
