@@ -19,6 +19,7 @@
 #include "passes/node_key.h"
 #include "passes/op_traits.h"
 #include "passes/rewrite/graph_pass.h"
+#include "passes/rewrite/rewriter.h"
 #include "schema/shape_fold.h"
 
 namespace onnx_opt::passes {
@@ -80,8 +81,9 @@ class ConstantFolding final : public rewrite::GraphPass {
       folded_nodes.push_back(n);
       ++folds;
     }
+    rewrite::Rewriter rw(g, run.opset, run.names);
     for (ir::Node* n : folded_nodes) {
-      RETURN_IF_ERROR(g.Erase(n));
+      RETURN_IF_ERROR(rw.EraseNode(*n));
     }
     return folds;
   }

@@ -1,6 +1,5 @@
 // fuse-add-into-conv: Conv followed by Add of a per-channel constant (shape [M,1,...], [1,M,1,...],
 // [1] or a scalar), or by Sub of one (conv - c), becomes one Conv whose bias includes the constant.
-#include "ir/forward_value.h"
 #include "optimizer/pass_registry.h"
 #include "passes/conv_constants.h"
 #include "passes/rewrite/pattern_pass.h"
@@ -19,7 +18,7 @@ bool Fuse(Rewriter& rw, ir::Node& conv, ir::Node& add, const ir::Tensor& c, bool
   std::optional<std::vector<double>> extra = PerChannel(c, k->out_channels(), k->rank());
   if (!extra.has_value()) return false;
   for (int64_t m = 0; m < k->out_channels(); ++m) k->bias[m] += negate ? -(*extra)[m] : (*extra)[m];
-  if (!ir::ForwardValue(add.output(0), conv.output(0))) return false;
+  if (!rw.ForwardUses(add.output(0), conv.output(0))) return false;
   WriteConvConstants(rw, conv, *k, /*weights_changed=*/false, /*bias_changed=*/true, "_bias");
   return true;
 }
@@ -43,7 +42,7 @@ RewritePattern AddIntoConvBiasPattern() {
                   Op("Conv", {}).CaptureNode(&conv).Where([](const ir::Value& v) { return v.uses().size() == 1; });
               if (!rw.Match(conv_used_once, add.input(side)) || !rw.Match(Constant(&c), add.input(1 - side))) continue;
               if (!Fuse(rw, *conv, add, *c, sub)) continue;
-              if (absl::Status s = rw.graph().Erase(&add); !s.ok()) return s;
+              if (absl::Status s = rw.EraseNode(add); !s.ok()) return s;
               return 1;
             }
             return 0;

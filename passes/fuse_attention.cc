@@ -47,7 +47,6 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "ir/constant_value.h"
-#include "ir/forward_value.h"
 #include "optimizer/pass_registry.h"
 #include "passes/pattern.h"
 #include "passes/rewrite/pattern_pass.h"
@@ -103,18 +102,18 @@ struct Added {
   std::vector<ir::Node*> nodes;
   std::vector<ir::Value*> initializers;
 
-  absl::Status Undo(ir::Graph& graph) {
+  absl::Status Undo(Rewriter& rw) {
     for (auto it = nodes.rbegin(); it != nodes.rend(); ++it) {
       (*it)->RemoveAllInputs();
-      if (absl::Status s = graph.Erase(*it); !s.ok()) return s;
+      if (absl::Status s = rw.EraseNode(**it); !s.ok()) return s;
     }
-    return graph.RemoveInitializers(initializers);
+    return rw.graph().RemoveInitializers(initializers);
   }
 };
 
 ir::Value* AddNodeBefore(ir::Node& pos, const std::string& op, const std::vector<ir::Value*>& inputs,
                          const std::string& name, Rewriter& rw, Added& added) {
-  ir::Node* n = rw.graph().InsertBefore(&pos, ir::Node::Create("", op, inputs, {rw.names().Fresh(name)}));
+  ir::Node* n = rw.InsertOpBefore(pos, op, inputs, rw.names().Fresh(name));
   added.nodes.push_back(n);
   return n->output(0);
 }
@@ -258,12 +257,12 @@ ir::Node* PastConcat(ir::Value* all, Rewriter& rw) {
 }
 
 // Erases the producers of `values` that nothing uses any more, and theirs in turn.
-absl::Status EraseDeadProducers(std::vector<ir::Value*> values, ir::Graph& graph) {
+absl::Status EraseDeadProducers(std::vector<ir::Value*> values, Rewriter& rw) {
   while (!values.empty()) {
     ir::Value* v = values.back();
     values.pop_back();
     ir::Node* n = v->producer();
-    if (n == nullptr || n->graph() != &graph || n->is_erased()) continue;
+    if (n == nullptr || n->graph() != &rw.graph() || n->is_erased()) continue;
     bool dead = true;
     for (size_t i = 0; i < n->num_outputs(); ++i) dead = dead && !n->output(i)->has_uses();
     if (!dead) continue;
@@ -271,7 +270,7 @@ absl::Status EraseDeadProducers(std::vector<ir::Value*> values, ir::Graph& graph
       if (in != nullptr) values.push_back(in);
     }
     n->RemoveAllInputs();
-    if (absl::Status s = graph.Erase(n); !s.ok()) return s;
+    if (absl::Status s = rw.EraseNode(*n); !s.ok()) return s;
   }
   return absl::OkStatus();
 }
@@ -302,9 +301,9 @@ absl::Status TakePresentOver(ir::Node& attention, const std::vector<ir::Value*>&
   for (ir::Value* all : alls) {
     ir::Value* present = attention.AddOutput(rw.names().Fresh(all->name() + "_present"));
     present->set_type(all->type());
-    if (!ir::ForwardValue(all, present)) {
+    if (!rw.ForwardUses(all, present)) {
       // Undo: forward back what was forwarded, then drop the outputs added.
-      for (size_t i = 0; i < presents.size(); ++i) ir::ForwardValue(presents[i], alls[i]);
+      for (size_t i = 0; i < presents.size(); ++i) rw.ForwardUses(presents[i], alls[i]);
       while (attention.num_outputs() > 1) {
         if (absl::Status s = attention.RemoveLastOutput(); !s.ok()) return s;
       }
@@ -313,7 +312,7 @@ absl::Status TakePresentOver(ir::Node& attention, const std::vector<ir::Value*>&
     presents.push_back(present);
   }
   // The Concats have no uses left.
-  return EraseDeadProducers(alls, rw.graph());
+  return EraseDeadProducers(alls, rw);
 }
 
 // The permutation of a Transpose (reversed axes when not given).
@@ -428,11 +427,11 @@ absl::StatusOr<int64_t> MatchAndRewrite(ir::Node& matmul, Rewriter& rw) {
   absl::StatusOr<ir::Node*> fused = rw.ReplaceWithNode(matmul, "Attention", inputs, "_attention");
   if (!fused.ok()) return fused.status();
   if (*fused == nullptr) {
-    if (absl::Status s = added.Undo(rw.graph()); !s.ok()) return s;
+    if (absl::Status s = added.Undo(rw); !s.ok()) return s;
     return 0;
   }
   (*fused)->SetAttribute(ir::Attribute::Float("scale", static_cast<float>(scale)));
-  if (absl::Status s = EraseDeadProducers(repeat_shapes, rw.graph()); !s.ok()) return s;
+  if (absl::Status s = EraseDeadProducers(repeat_shapes, rw); !s.ok()) return s;
   if (!alls.empty()) {
     if (absl::Status s = TakePresentOver(**fused, alls, rw); !s.ok()) return s;
   }
@@ -519,7 +518,7 @@ absl::StatusOr<int64_t> MergeHeads(ir::Node& attention, Rewriter& rw) {
   for (ir::Value* present : presents) {
     ir::Value* moved = (*fused)->AddOutput(rw.names().Fresh(present->name() + "_3d"));
     moved->set_type(present->type());
-    if (!ir::ForwardValue(present, moved)) {
+    if (!rw.ForwardUses(present, moved)) {
       return absl::InternalError(absl::StrCat("fuse-attention: cannot move ", present->name(), " to the 3-D form"));
     }
   }

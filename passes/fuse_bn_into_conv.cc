@@ -7,7 +7,6 @@
 #include <string>
 
 #include "ir/constant_value.h"
-#include "ir/forward_value.h"
 #include "ir/status_macros.h"
 #include "optimizer/pass_registry.h"
 #include "passes/conv_constants.h"
@@ -116,7 +115,7 @@ absl::StatusOr<bool> Fuse(Rewriter& rw, ir::Node& conv, ir::Node& bn) {
   ReplaceConvBias(rw, conv, ir::MakeFloatTensor(type, {channels}, bias), "_bn");
   // After the new constants, as their names come from the conv's output before it takes the
   // BatchNormalization's. Never refused: the conv's one use is `bn`, so it is no graph output.
-  if (!ir::ForwardValue(bn.output(0), conv.output(0))) {
+  if (!rw.ForwardUses(bn.output(0), conv.output(0))) {
     return absl::InternalError("fuse-bn-into-conv: cannot forward the BatchNormalization's output");
   }
   return true;
@@ -135,7 +134,7 @@ RewritePattern BatchNormIntoConvPattern() {
             if (!rw.Match(conv_used_once, bn.input(0))) return 0;
             ASSIGN_OR_RETURN(const bool fused, Fuse(rw, *conv, bn));
             if (!fused) return 0;
-            RETURN_IF_ERROR(rw.graph().Erase(&bn));
+            RETURN_IF_ERROR(rw.EraseNode(bn));
             return 1;
           }};
 }

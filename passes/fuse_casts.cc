@@ -88,7 +88,7 @@ RewritePattern ConsecutiveCastsPattern() {
             const auto t1 = static_cast<DataType>(inner->GetInt("to", 0));
             const auto t2 = static_cast<DataType>(outer.GetInt("to", 0));
             if (t0 == DataType::kUndefined || !Widens(t0, t1) || !PlainTarget(t2)) return 0;
-            outer.SetInput(0, x);
+            rw.ReplaceInput(outer, 0, x);
             // Cast back to where it started: the pair is the identity (unless the result is a graph
             // output that cannot take x's place; then a Cast to x's own type stays).
             if (t2 == t0) {

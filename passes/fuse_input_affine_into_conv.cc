@@ -75,7 +75,7 @@ absl::StatusOr<int64_t> MatchAndRewrite(ir::Node& conv, Rewriter& rw) {
       k->bias[m] += sign * sum;
     }
   }
-  conv.SetInput(0, x);
+  rw.ReplaceInput(conv, 0, x);
   WriteConvConstants(rw, conv, *k, /*weights_changed=*/scale, /*bias_changed=*/!scale, "_folded");
   if (absl::Status s = rw.EraseDeadMatched(); !s.ok()) return s;
   return 1;

@@ -75,7 +75,7 @@ RewritePattern PadIntoConvPattern() {
               conv_pads[spatial + i] += (*pads)[rank + 2 + i];
             }
             conv.SetAttribute(ir::Attribute::Ints("pads", conv_pads));
-            conv.SetInput(0, x);
+            rw.ReplaceInput(conv, 0, x);
             if (absl::StatusOr<bool> erased = rw.EraseIfDead(*pad); !erased.ok()) return erased.status();
             return 1;
           }};

@@ -88,7 +88,7 @@ RewritePattern ReshapeOfReshapePattern() {
             bool has_zero = false;
             for (int64_t d : *s2) has_zero |= (d == 0);
             if (has_zero && n.GetInt("allowzero", 0) == 0) return 0;
-            n.SetInput(0, x);
+            rw.ReplaceInput(n, 0, x);
             RETURN_IF_ERROR(rw.EraseIfDead(*inner).status());
             return 1;
           }};
@@ -115,13 +115,13 @@ RewritePattern MergeSqueezesPattern() {
                                                            : CombinedSqueezeAxes(*a, *b, *rank);
             if (!axes) return 0;
             if (opset >= 13) {  // axes are an input from opset 13
-              n.SetInput(1, rw.AddInitializer(ir::Tensor::FromVector(ir::DataType::kInt64,
+              rw.ReplaceInput(n, 1, rw.AddInitializer(ir::Tensor::FromVector(ir::DataType::kInt64,
                                                                      {static_cast<int64_t>(axes->size())}, *axes),
                                               n.output(0)->name() + "_axes"));
             } else {
               n.SetAttribute(ir::Attribute::Ints("axes", *axes));
             }
-            n.SetInput(0, x);
+            rw.ReplaceInput(n, 0, x);
             RETURN_IF_ERROR(rw.EraseIfDead(*inner).status());
             return 1;
           }};

@@ -234,8 +234,8 @@ ir::Value* HalfTable(const ComputedTable& t, ir::Node& pos, Rewriter& rw, std::v
   for (const ir::Node* n : t.chain) {
     std::vector<ir::Value*> inputs;
     for (ir::Value* in : n->inputs()) inputs.push_back(in == prev ? cur : in);
-    ir::Node* copy = rw.graph().InsertBefore(
-        &pos, ir::Node::Create("", n->op_type(), inputs, {rw.names().Fresh(n->output(0)->name() + "_half")}));
+    ir::Node* copy =
+        rw.InsertOpBefore(pos, n->op_type(), inputs, rw.names().Fresh(n->output(0)->name() + "_half"));
     if (n->op_type() == "Cast") copy->SetAttribute(ir::Attribute::Int("to", n->GetInt("to", 1)));
     if (n->output(0)->type().is_tensor()) {
       copy->output(0)->set_type(ir::Type::Tensor(n->output(0)->type().elem_type(), ir::Shape(dims)));
@@ -296,7 +296,7 @@ absl::StatusOr<int64_t> MatchAndRewrite(ir::Node& add, Rewriter& rw) {
     if (fused.ok() && *fused == nullptr) {
       for (auto it = added.rbegin(); it != added.rend(); ++it) {
         (*it)->RemoveAllInputs();
-        if (absl::Status s = rw.graph().Erase(*it); !s.ok()) return s;
+        if (absl::Status s = rw.EraseNode(**it); !s.ok()) return s;
       }
     }
     return OneIfReplaced(fused);
@@ -414,27 +414,25 @@ absl::StatusOr<int64_t> SinkHeadSplit(ir::Node& rotary, Rewriter& rw) {
   }
   std::vector<ir::Value*> inputs = {x};
   for (size_t i = 1; i < rotary.num_inputs(); ++i) inputs.push_back(rotary.input(i));
-  ir::Node* rotated = rw.graph().InsertBefore(
-      &rotary, ir::Node::Create("", "RotaryEmbedding", inputs, {rw.names().Fresh(rotary.output(0)->name() + "_3d")}));
+  ir::Node* rotated =
+      rw.InsertOpBefore(rotary, "RotaryEmbedding", inputs, rw.names().Fresh(rotary.output(0)->name() + "_3d"));
   for (const ir::Attribute& a : rotary.attributes()) {
     if (a.name() != "num_heads") rotated->SetAttribute(ir::Attribute::Int(a.name(), a.i));
   }
   rotated->SetAttribute(ir::Attribute::Int("num_heads", hs.dim(2).value()));
   rotated->output(0)->set_type(x->type());
-  ir::Node* split_again = rw.graph().InsertBefore(
-      &rotary, ir::Node::Create("", "Reshape", {rotated->output(0), reshape->input(1)},
-                                {rw.names().Fresh(rotary.output(0)->name() + "_heads")}));
+  ir::Node* split_again = rw.InsertOpBefore(rotary, "Reshape", {rotated->output(0), reshape->input(1)},
+                                            rw.names().Fresh(rotary.output(0)->name() + "_heads"));
   split_again->output(0)->set_type(heads->type());
-  ir::Node* transposed = rw.graph().InsertBefore(
-      &rotary, ir::Node::Create("", "Transpose", {split_again->output(0)},
-                                {rw.names().Fresh(rotary.output(0)->name() + "_split")}));
+  ir::Node* transposed = rw.InsertOpBefore(rotary, "Transpose", {split_again->output(0)},
+                                           rw.names().Fresh(rotary.output(0)->name() + "_split"));
   transposed->SetAttribute(ir::Attribute::Ints("perm", {0, 2, 1, 3}));
   transposed->output(0)->set_type(rotary.output(0)->type());
   absl::StatusOr<bool> replaced = rw.ReplaceWithValue(rotary, transposed->output(0));
   if (replaced.ok() && !*replaced) {
     for (ir::Node* n : {transposed, split_again, rotated}) {
       n->RemoveAllInputs();
-      if (absl::Status s = rw.graph().Erase(n); !s.ok()) return s;
+      if (absl::Status s = rw.EraseNode(*n); !s.ok()) return s;
     }
   }
   return OneIfReplaced(replaced);

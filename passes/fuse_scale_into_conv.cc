@@ -1,7 +1,6 @@
 // fuse-scale-into-conv: Conv followed by Mul or Div by a per-channel constant (shape [M,1,...],
 // [1,M,1,...], [1] or a scalar) becomes one Conv whose weights and bias absorb it:
 //   W'[m] = W[m] * c[m];  b'[m] = b[m] * c[m]     (c[m] = 1 / d[m] for a Div by d; d != 0)
-#include "ir/forward_value.h"
 #include "optimizer/pass_registry.h"
 #include "passes/conv_constants.h"
 #include "passes/rewrite/pattern_pass.h"
@@ -31,7 +30,7 @@ bool Fuse(Rewriter& rw, ir::Node& conv, ir::Node& scale_node, const ir::Tensor& 
     for (int64_t i = 0; i < per_channel; ++i) x[i] *= (*factor)[m];
   }
   for (int64_t m = 0; m < k->out_channels(); ++m) k->bias[m] *= (*factor)[m];
-  if (!ir::ForwardValue(scale_node.output(0), conv.output(0))) return false;
+  if (!rw.ForwardUses(scale_node.output(0), conv.output(0))) return false;
   // A missing bias stays missing: zero times anything is zero.
   WriteConvConstants(rw, conv, *k, /*weights_changed=*/true, /*bias_changed=*/conv.has_input(2), "_scaled");
   return true;
@@ -55,7 +54,7 @@ RewritePattern ScaleIntoConvPattern() {
                 continue;
               }
               if (!Fuse(rw, *conv, node, *c)) continue;
-              if (absl::Status s = rw.graph().Erase(&node); !s.ok()) return s;
+              if (absl::Status s = rw.EraseNode(node); !s.ok()) return s;
               return 1;
             }
             return 0;

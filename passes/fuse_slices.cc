@@ -89,12 +89,12 @@ RewritePattern ConsecutiveSlicesPattern() {
             ir::Value* ends = joined(first->ends, second->ends, "ends");
             ir::Value* axes_value = joined(first->axes, second->axes, "axes");
             ir::Value* steps = joined(first->steps, second->steps, "steps");
-            outer.SetInput(0, x);
-            outer.SetInput(1, starts);
-            outer.SetInput(2, ends);
-            while (outer.num_inputs() < 5) outer.AddInput(nullptr);
-            outer.SetInput(3, axes_value);
-            outer.SetInput(4, steps);
+            rw.ReplaceInput(outer, 0, x);
+            rw.ReplaceInput(outer, 1, starts);
+            rw.ReplaceInput(outer, 2, ends);
+            while (outer.num_inputs() < 5) rw.AddInput(outer, nullptr);
+            rw.ReplaceInput(outer, 3, axes_value);
+            rw.ReplaceInput(outer, 4, steps);
             RETURN_IF_ERROR(rw.EraseIfDead(*inner).status());
             return 1;
           }};

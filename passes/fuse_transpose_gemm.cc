@@ -23,7 +23,7 @@ RewritePattern TransposeIntoGemmPattern() {
               if (!rw.Match(transposed, gemm.input(i))) continue;
               const char* attr = i == 0 ? "transA" : "transB";
               gemm.SetAttribute(ir::Attribute::Int(attr, gemm.GetInt(attr, 0) == 0 ? 1 : 0));
-              gemm.SetInput(i, x);
+              rw.ReplaceInput(gemm, i, x);
               RETURN_IF_ERROR(rw.EraseIfDead(*transpose).status());
               ++rewrites;
             }

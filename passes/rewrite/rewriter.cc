@@ -9,6 +9,14 @@
 namespace onnx_opt::passes::rewrite {
 namespace {
 
+std::vector<ir::Node*> UsersOf(const ir::Value& v) {
+  std::vector<ir::Node*> users;
+  for (const ir::Use& u : v.uses()) {
+    if (!u.is_graph_output()) users.push_back(u.node);
+  }
+  return users;
+}
+
 bool IsDead(const ir::Node& n) {
   for (size_t i = 0; i < n.num_outputs(); ++i) {
     if (n.output(i)->has_uses()) return false;
@@ -25,19 +33,19 @@ absl::StatusOr<ir::Node*> Rewriter::ReplaceWithNode(ir::Node& old, const std::st
   const std::string suffix = name_suffix.empty() ? "_" + op : std::string(name_suffix);
   ir::Node* fused = InsertOpBefore(old, op, inputs, names_.Fresh(out->name() + suffix));
   fused->output(0)->set_type(out->type());
-  if (!ForwardValue(out, fused->output(0))) {
+  if (!ForwardUses(out, fused->output(0))) {
     // Undo: the new node has no users yet, only uses of its inputs.
     fused->RemoveAllInputs();
-    RETURN_IF_ERROR(Erase(*fused));
+    RETURN_IF_ERROR(EraseNode(*fused));
     return nullptr;
   }
-  RETURN_IF_ERROR(Erase(old));
+  RETURN_IF_ERROR(EraseNode(old));
   RETURN_IF_ERROR(EraseDeadMatched());
   return fused;
 }
 
 absl::StatusOr<bool> Rewriter::ReplaceWithValue(ir::Node& old, ir::Value* value) {
-  if (!ForwardValue(old.output(0), value)) return false;
+  if (!ForwardUses(old.output(0), value)) return false;
   RETURN_IF_ERROR(EraseIfDead(old).status());
   RETURN_IF_ERROR(EraseDeadMatched(/*keep=*/value->producer()));
   return true;
@@ -50,7 +58,7 @@ absl::Status Rewriter::EraseDeadMatched(const ir::Node* keep) {
     erased = false;
     for (ir::Node* n : state_.matched()) {
       if (n == keep || n->is_erased() || !IsDead(*n)) continue;
-      RETURN_IF_ERROR(Erase(*n));
+      RETURN_IF_ERROR(EraseNode(*n));
       erased = true;
     }
   }
@@ -59,7 +67,7 @@ absl::Status Rewriter::EraseDeadMatched(const ir::Node* keep) {
 
 absl::StatusOr<bool> Rewriter::EraseIfDead(ir::Node& n) {
   if (n.is_erased() || !IsDead(n)) return false;
-  RETURN_IF_ERROR(Erase(n));
+  RETURN_IF_ERROR(EraseNode(n));
   return true;
 }
 
@@ -68,7 +76,7 @@ ir::Value* Rewriter::AddInitializer(ir::Tensor tensor, std::string_view base) {
   return graph_.AddInitializer(std::move(tensor));
 }
 
-void Rewriter::SetInput(ir::Node& n, size_t i, ir::Value* v) {
+void Rewriter::ReplaceInput(ir::Node& n, size_t i, ir::Value* v) {
   ir::Value* old = n.input(i);
   n.SetInput(i, v);
   Touch(&n);
@@ -81,22 +89,26 @@ void Rewriter::AddInput(ir::Node& n, ir::Value* v) {
   Touch(&n);
 }
 
-ir::Node* Rewriter::InsertBefore(ir::Node& pos, std::unique_ptr<ir::Node> node) {
+ir::Node* Rewriter::InsertNodeBefore(ir::Node& pos, std::unique_ptr<ir::Node> node) {
   ir::Node* inserted = graph_.InsertBefore(&pos, std::move(node));
+  Touch(inserted);
+  return inserted;
+}
+
+ir::Node* Rewriter::InsertFirst(std::unique_ptr<ir::Node> node) {
+  ir::Node* first = graph_.first_node();
+  ir::Node* inserted = first != nullptr ? graph_.InsertBefore(first, std::move(node)) : graph_.Append(std::move(node));
   Touch(inserted);
   return inserted;
 }
 
 ir::Node* Rewriter::InsertOpBefore(ir::Node& pos, const std::string& op, const std::vector<ir::Value*>& inputs,
                                    const std::string& output) {
-  return InsertBefore(pos, ir::Node::Create("", op, inputs, {output}));
+  return InsertNodeBefore(pos, ir::Node::Create("", op, inputs, {output}));
 }
 
-bool Rewriter::ForwardValue(ir::Value* from, ir::Value* to) {
-  std::vector<ir::Node*> users;
-  for (const ir::Use& u : from->uses()) {
-    if (!u.is_graph_output()) users.push_back(u.node);
-  }
+bool Rewriter::ForwardUses(ir::Value* from, ir::Value* to) {
+  const std::vector<ir::Node*> users = UsersOf(*from);
   if (!ir::ForwardValue(from, to)) return false;
   for (ir::Node* n : users) Touch(n);
   Touch(to->producer());
@@ -104,7 +116,15 @@ bool Rewriter::ForwardValue(ir::Value* from, ir::Value* to) {
   return true;
 }
 
-absl::Status Rewriter::Erase(ir::Node& n) {
+void Rewriter::ReplaceAllUsesWith(ir::Value* from, ir::Value* to) {
+  const std::vector<ir::Node*> users = UsersOf(*from);
+  from->ReplaceAllUsesWith(to);
+  for (ir::Node* n : users) Touch(n);
+  Touch(to->producer());
+  TouchLostUse(from);
+}
+
+absl::Status Rewriter::EraseNode(ir::Node& n) {
   std::vector<ir::Value*> inputs(n.inputs().begin(), n.inputs().end());
   RETURN_IF_ERROR(graph_.Erase(&n));
   for (ir::Value* v : inputs) {

@@ -42,7 +42,7 @@ class Rewriter {
   // takes over its result (name when it is a graph output, and type), then erases `old` and every
   // matched node left dead. Returns the new node (its output named `old`'s + `name_suffix`, "_op"
   // by default) for the caller to set attributes on, or null, changing nothing, when the result
-  // cannot be taken over (see ForwardValue).
+  // cannot be taken over (see ForwardUses).
   absl::StatusOr<ir::Node*> ReplaceWithNode(ir::Node& old, const std::string& op,
                                             const std::vector<ir::Value*>& inputs,
                                             std::string_view name_suffix = "");
@@ -60,18 +60,23 @@ class Rewriter {
 
   // In-place edits, each recording what it touched (see touched()).
   // Sets input `i` of `n` to `v` (null: omitted).
-  void SetInput(ir::Node& n, size_t i, ir::Value* v);
+  void ReplaceInput(ir::Node& n, size_t i, ir::Value* v);
   // Appends `v` to `n`'s inputs.
   void AddInput(ir::Node& n, ir::Value* v);
   // Inserts `node` before `pos` (in `pos`'s graph, which is this rewriter's) and returns it.
-  ir::Node* InsertBefore(ir::Node& pos, std::unique_ptr<ir::Node> node);
+  ir::Node* InsertNodeBefore(ir::Node& pos, std::unique_ptr<ir::Node> node);
+  // Puts `node` first in the graph and returns it.
+  ir::Node* InsertFirst(std::unique_ptr<ir::Node> node);
   // A new ai.onnx `op` node over `inputs` with one output named `output`, inserted before `pos`.
   ir::Node* InsertOpBefore(ir::Node& pos, const std::string& op, const std::vector<ir::Value*>& inputs,
                            const std::string& output);
-  // ir::ForwardValue: makes every use of `from` use `to`; false, changing nothing, when impossible.
-  bool ForwardValue(ir::Value* from, ir::Value* to);
+  // Makes every use of `from` use `to` (ir::ForwardValue: a graph output keeps its name); false,
+  // changing nothing, when impossible.
+  bool ForwardUses(ir::Value* from, ir::Value* to);
+  // ir::Value::ReplaceAllUsesWith: every use of `from`, graph outputs included, becomes a use of `to`.
+  void ReplaceAllUsesWith(ir::Value* from, ir::Value* to);
   // Erases `n`, whose outputs must be unused.
-  absl::Status Erase(ir::Node& n);
+  absl::Status EraseNode(ir::Node& n);
 
   // The nodes the edits so far touched (new nodes, nodes whose inputs changed, users of forwarded
   // values, producers of inputs that lost a use and the user left when one use remains), in the
