@@ -21,11 +21,11 @@ struct PassRun {
   std::string pass;
   double seconds = 0;
   int64_t rewrites = 0;
-  // The part of `rewrites` made by named patterns, per "pass/pattern" (PassContext::CountPatternRewrite).
-  std::map<std::string, int64_t> pattern_rewrites;
   bool changed = false;
   ModelSize before;
   ModelSize after;
+  // The part of `rewrites` made by named patterns, per "pass/pattern" (PassContext::CountPatternRewrite).
+  std::map<std::string, int64_t> pattern_rewrites;
 };
 
 // Called after each pass that changed the model; a non-OK status stops the pipeline and is reported

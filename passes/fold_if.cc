@@ -55,7 +55,8 @@ absl::Status Inline(Rewriter& rw, ir::Node& if_node, ir::Graph& branch) {
 }
 
 RewritePattern ConstantIfPattern() {
-  return {.root_ops = {"If"},
+  return {.name = "constant-if",
+          .root_ops = {"If"},
           .needs = {{{"If"}}},
           .match_and_rewrite = [](ir::Node& n, Rewriter& rw) -> absl::StatusOr<int64_t> {
             if (!n.has_input(0)) return 0;

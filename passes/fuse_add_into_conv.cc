@@ -24,7 +24,8 @@ bool Fuse(Rewriter& rw, ir::Node& conv, ir::Node& add, const ir::Tensor& c, bool
 }
 
 RewritePattern AddIntoConvBiasPattern() {
-  return {.root_ops = {"Add", "Sub"},
+  return {.name = "add-into-conv-bias",
+          .root_ops = {"Add", "Sub"},
           .needs = {{{"Add", "Sub"}}, {{"Conv"}}},
           .match_and_rewrite = [](ir::Node& add, Rewriter& rw) -> absl::StatusOr<int64_t> {
             // Pre-7 Add broadcasts only with attributes; leave those alone.

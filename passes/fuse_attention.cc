@@ -530,11 +530,13 @@ class FuseAttention final : public PatternPass {
  public:
   static constexpr char kName[] = "fuse-attention";
   FuseAttention()
-      : PatternPass(kName, {{.root_ops = {"MatMul"},
+      : PatternPass(kName, {{.name = "scaled-dot-product",
+                             .root_ops = {"MatMul"},
                              .needs = {{{"MatMul"}, 2}, {{"Softmax"}}},
                              .min_opset = 23,
                              .match_and_rewrite = MatchAndRewrite},
-                            {.root_ops = {"Attention"},
+                            {.name = "merge-heads",
+                             .root_ops = {"Attention"},
                              .needs = {{{"Attention"}}, {{"Reshape"}, 4}, {{"Transpose"}, 4}},
                              .min_opset = 23,
                              .match_and_rewrite = MergeHeads}}) {}

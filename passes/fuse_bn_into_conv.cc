@@ -122,7 +122,8 @@ absl::StatusOr<bool> Fuse(Rewriter& rw, ir::Node& conv, ir::Node& bn) {
 }
 
 RewritePattern BatchNormIntoConvPattern() {
-  return {.root_ops = {"BatchNormalization"},
+  return {.name = "batch-norm-into-conv",
+          .root_ops = {"BatchNormalization"},
           .needs = {{{"BatchNormalization"}}, {{"Conv", "ConvTranspose"}}},
           .match_and_rewrite = [](ir::Node& bn, Rewriter& rw) -> absl::StatusOr<int64_t> {
             if (!IsInferenceBatchNorm(bn, rw.opset())) return 0;

@@ -75,7 +75,8 @@ bool PlainTarget(DataType t) {
 }
 
 RewritePattern ConsecutiveCastsPattern() {
-  return {.root_ops = {"Cast"},
+  return {.name = "consecutive-casts",
+          .root_ops = {"Cast"},
           .needs = {{{"Cast"}, 2}},
           .match_and_rewrite = [](ir::Node& outer, Rewriter& rw) -> absl::StatusOr<int64_t> {
             ir::Value* x = nullptr;

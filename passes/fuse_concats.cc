@@ -32,7 +32,8 @@ std::optional<int64_t> AxisOf(const ir::Node& n, std::optional<int64_t> rank) {
 }
 
 RewritePattern ConsecutiveConcatsPattern() {
-  return {.root_ops = {"Concat"},
+  return {.name = "consecutive-concats",
+          .root_ops = {"Concat"},
           .needs = {{{"Concat"}, 2}},
           .match_and_rewrite = [](ir::Node& outer, Rewriter& rw) -> absl::StatusOr<int64_t> {
             const std::optional<int64_t> rank = ConcatRank(outer);

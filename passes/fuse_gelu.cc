@@ -16,7 +16,8 @@ namespace {
 using namespace rewrite;  // NOLINT(build/namespaces): the pattern vocabulary
 
 RewritePattern GeluPattern() {
-  return {.root_ops = {"Mul"},
+  return {.name = "gelu",
+          .root_ops = {"Mul"},
           .needs = {{{"Erf"}}},
           .min_opset = 20,
           .match_and_rewrite = [](ir::Node& mul, Rewriter& rw) -> absl::StatusOr<int64_t> {

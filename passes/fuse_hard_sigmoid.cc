@@ -13,7 +13,8 @@ namespace {
 using namespace rewrite;  // NOLINT(build/namespaces): the pattern vocabulary
 
 RewritePattern HardSigmoidPattern() {
-  return {.root_ops = {"Div", "Mul"},
+  return {.name = "hard-sigmoid",
+          .root_ops = {"Div", "Mul"},
           .needs = {{{"Clip"}}},
           .min_opset = 6,
           .match_and_rewrite = [](ir::Node& root, Rewriter& rw) -> absl::StatusOr<int64_t> {

@@ -22,7 +22,8 @@ absl::StatusOr<int64_t> ReplaceByHardSwish(ir::Node& root, ir::Value* x, Rewrite
 }
 
 RewritePattern TimesHardSigmoidPattern() {
-  return {.root_ops = {"Mul"},
+  return {.name = "times-hard-sigmoid",
+          .root_ops = {"Mul"},
           .needs = {{{"HardSigmoid"}}},
           .min_opset = 14,
           .match_and_rewrite = [](ir::Node& mul, Rewriter& rw) -> absl::StatusOr<int64_t> {
@@ -33,7 +34,8 @@ RewritePattern TimesHardSigmoidPattern() {
 }
 
 RewritePattern TimesRelu6Over6Pattern() {
-  return {.root_ops = {"Div", "Mul"},
+  return {.name = "times-relu6-over6",
+          .root_ops = {"Div", "Mul"},
           .needs = {{{"Clip"}}},
           .min_opset = 14,
           .match_and_rewrite = [](ir::Node& root, Rewriter& rw) -> absl::StatusOr<int64_t> {

@@ -85,7 +85,8 @@ class FuseInputAffineIntoConv final : public PatternPass {
  public:
   static constexpr char kName[] = "fuse-input-affine-into-conv";
   FuseInputAffineIntoConv()
-      : PatternPass(kName, {{.root_ops = {"Conv"},
+      : PatternPass(kName, {{.name = "input-affine-into-conv",
+                             .root_ops = {"Conv"},
                              .needs = {{{"Conv"}}, {{"Mul", "Div", "Add", "Sub"}}},
                              .match_and_rewrite = MatchAndRewrite}}) {}
 };

@@ -89,7 +89,8 @@ class FuseLayerNormalization final : public PatternPass {
  public:
   static constexpr char kName[] = "fuse-layernorm";
   FuseLayerNormalization()
-      : PatternPass(kName, {{.root_ops = {"Div", "Mul"},
+      : PatternPass(kName, {{.name = "layer-normalization",
+                             .root_ops = {"Div", "Mul"},
                              .needs = {{{"ReduceMean"}, 2}, {{"Sqrt"}}},
                              .min_opset = 17,
                              .match_and_rewrite = MatchAndRewrite}}) {}

@@ -9,7 +9,8 @@ namespace {
 using namespace rewrite;  // NOLINT(build/namespaces): the pattern vocabulary
 
 RewritePattern LogSoftmaxPattern() {
-  return {.root_ops = {"Log"},
+  return {.name = "log-softmax",
+          .root_ops = {"Log"},
           .needs = {{{"Log"}}, {{"Softmax"}}},
           .match_and_rewrite = [](ir::Node& log, Rewriter& rw) -> absl::StatusOr<int64_t> {
             ir::Node* softmax = nullptr;

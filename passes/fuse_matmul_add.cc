@@ -43,7 +43,8 @@ bool FitsGemm(const ir::Value* a, const ir::Value* b, const ir::Value& c, int64_
 }
 
 RewritePattern MatMulAddPattern() {
-  return {.root_ops = {"Add"},
+  return {.name = "matmul-add",
+          .root_ops = {"Add"},
           .needs = {{{"MatMul"}}, {{"Add"}}},
           .min_opset = 7,  // Gemm-6 and older broadcast C only with an attribute
           .match_and_rewrite = [](ir::Node& add, Rewriter& rw) -> absl::StatusOr<int64_t> {

@@ -12,7 +12,8 @@ namespace {
 using namespace rewrite;  // NOLINT(build/namespaces): the pattern vocabulary
 
 RewritePattern MishPattern() {
-  return {.root_ops = {"Mul"},
+  return {.name = "mish",
+          .root_ops = {"Mul"},
           .needs = {{{"Tanh"}}, {{"Softplus"}}},
           .min_opset = 18,
           .match_and_rewrite = [](ir::Node& mul, Rewriter& rw) -> absl::StatusOr<int64_t> {

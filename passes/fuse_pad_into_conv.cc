@@ -53,7 +53,8 @@ std::optional<std::vector<int64_t>> ZeroPads(const ir::Node& pad, int64_t opset,
 }
 
 RewritePattern PadIntoConvPattern() {
-  return {.root_ops = {"Conv", "AveragePool"},
+  return {.name = "pad-into-conv",
+          .root_ops = {"Conv", "AveragePool"},
           .needs = {{{"Pad"}}, {{"Conv", "AveragePool"}}},
           .match_and_rewrite = [](ir::Node& conv, Rewriter& rw) -> absl::StatusOr<int64_t> {
             // A Conv pads with zeros; an AveragePool only when the padding counts in the average.

@@ -26,7 +26,8 @@ std::optional<std::vector<int64_t>> SortedNonNegative(std::optional<std::vector<
 }
 
 RewritePattern ReduceUnsqueezePattern() {
-  return {.root_ops = {"Unsqueeze"},
+  return {.name = "reduce-unsqueeze",
+          .root_ops = {"Unsqueeze"},
           .needs = {{{"Unsqueeze"}}},
           .match_and_rewrite = [](ir::Node& unsqueeze, Rewriter& rw) -> absl::StatusOr<int64_t> {
             ir::Node* reduce = nullptr;

@@ -71,7 +71,8 @@ std::optional<std::vector<int64_t>> CombinedSqueezeAxes(const std::vector<int64_
 
 // Reshape(Reshape(x, s1), s2) -> Reshape(x, s2).
 RewritePattern ReshapeOfReshapePattern() {
-  return {.root_ops = {"Reshape"},
+  return {.name = "reshape-of-reshape",
+          .root_ops = {"Reshape"},
           .needs = {{{"Reshape"}, 2}},
           .min_opset = 5,  // the target shape is an input from Reshape-5
           .match_and_rewrite = [](ir::Node& n, Rewriter& rw) -> absl::StatusOr<int64_t> {
@@ -96,7 +97,8 @@ RewritePattern ReshapeOfReshapePattern() {
 
 // Unsqueeze(Unsqueeze(x, a), b) and Squeeze(Squeeze(x, a), b) -> one node with the combined axes.
 RewritePattern MergeSqueezesPattern() {
-  return {.root_ops = {"Unsqueeze", "Squeeze"},
+  return {.name = "merge-squeezes",
+          .root_ops = {"Unsqueeze", "Squeeze"},
           .needs = {{{"Squeeze", "Unsqueeze"}, 2}},
           .match_and_rewrite = [](ir::Node& n, Rewriter& rw) -> absl::StatusOr<int64_t> {
             ir::Value* x = nullptr;
@@ -129,7 +131,8 @@ RewritePattern MergeSqueezesPattern() {
 
 // Squeeze(Unsqueeze(x, a), a) -> x.
 RewritePattern SqueezeOfUnsqueezePattern() {
-  return {.root_ops = {"Squeeze"},
+  return {.name = "squeeze-of-unsqueeze",
+          .root_ops = {"Squeeze"},
           .needs = {{{"Squeeze"}}, {{"Unsqueeze"}}},
           .match_and_rewrite = [](ir::Node& n, Rewriter& rw) -> absl::StatusOr<int64_t> {
             ir::Value* x = nullptr;

@@ -18,7 +18,8 @@ namespace {
 using namespace rewrite;  // NOLINT(build/namespaces): the pattern vocabulary
 
 RewritePattern RmsNormalizationPattern() {
-  return {.root_ops = {"Mul"},
+  return {.name = "rms-normalization",
+          .root_ops = {"Mul"},
           .needs = {{{"ReduceMean"}}, {{"Sqrt"}}},
           .min_opset = 23,
           .match_and_rewrite = [](ir::Node& scale, Rewriter& rw) -> absl::StatusOr<int64_t> {

@@ -442,16 +442,19 @@ class FuseRotaryEmbedding final : public PatternPass {
  public:
   static constexpr char kName[] = "fuse-rotary-embedding";
   FuseRotaryEmbedding()
-      : PatternPass(kName, {{.root_ops = {"Add"},
+      : PatternPass(kName, {{.name = "rotate-half",
+                             .root_ops = {"Add"},
                              .needs = {{{"Concat"}}, {{"Neg"}}, {{"Slice", "Split"}}},
                              .min_opset = 23,
                              .match_and_rewrite = MatchAndRewrite},
                             // A Neg may become the RotaryEmbedding in this same sweep.
-                            {.root_ops = {"Concat"},
+                            {.name = "partial-rotation",
+                             .root_ops = {"Concat"},
                              .needs = {{{"RotaryEmbedding", "Neg"}}, {{"Slice"}, 2}},
                              .min_opset = 23,
                              .match_and_rewrite = MatchPartialRotation},
-                            {.root_ops = {"RotaryEmbedding"},
+                            {.name = "sink-head-split",
+                             .root_ops = {"RotaryEmbedding"},
                              .needs = {{{"RotaryEmbedding"}}, {{"Reshape"}}, {{"Transpose"}}},
                              .min_opset = 23,
                              .match_and_rewrite = SinkHeadSplit}}) {}

@@ -37,7 +37,8 @@ bool Fuse(Rewriter& rw, ir::Node& conv, ir::Node& scale_node, const ir::Tensor& 
 }
 
 RewritePattern ScaleIntoConvPattern() {
-  return {.root_ops = {"Mul", "Div"},
+  return {.name = "scale-into-conv",
+          .root_ops = {"Mul", "Div"},
           .needs = {{{"Mul", "Div"}}, {{"Conv"}}},
           .match_and_rewrite = [](ir::Node& node, Rewriter& rw) -> absl::StatusOr<int64_t> {
             // Pre-7 Mul/Div broadcast only with attributes; leave those alone.

@@ -59,7 +59,8 @@ std::optional<SliceParams> ParamsOf(const ir::Node& n, std::optional<int64_t> ra
 }
 
 RewritePattern ConsecutiveSlicesPattern() {
-  return {.root_ops = {"Slice"},
+  return {.name = "consecutive-slices",
+          .root_ops = {"Slice"},
           .needs = {{{"Slice"}, 2}},
           .min_opset = 10,
           .match_and_rewrite = [](ir::Node& outer, Rewriter& rw) -> absl::StatusOr<int64_t> {

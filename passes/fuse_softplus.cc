@@ -8,7 +8,8 @@ namespace {
 using namespace rewrite;  // NOLINT(build/namespaces): the pattern vocabulary
 
 RewritePattern SoftplusPattern() {
-  return {.root_ops = {"Log"},
+  return {.name = "softplus",
+          .root_ops = {"Log"},
           .needs = {{{"Log"}}, {{"Exp"}}},
           .match_and_rewrite = [](ir::Node& log, Rewriter& rw) -> absl::StatusOr<int64_t> {
             ir::Value* x = nullptr;

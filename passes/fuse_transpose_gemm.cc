@@ -10,7 +10,8 @@ namespace {
 using namespace rewrite;  // NOLINT(build/namespaces): the pattern vocabulary
 
 RewritePattern TransposeIntoGemmPattern() {
-  return {.root_ops = {"Gemm"},
+  return {.name = "transpose-into-gemm",
+          .root_ops = {"Gemm"},
           .needs = {{{"Gemm"}}, {{"Transpose"}}},
           .match_and_rewrite = [](ir::Node& gemm, Rewriter& rw) -> absl::StatusOr<int64_t> {
             if (gemm.num_inputs() < 2) return 0;

@@ -19,7 +19,8 @@ bool IsPermutation(const std::vector<int64_t>& p) {
 }
 
 RewritePattern ConsecutiveTransposesPattern() {
-  return {.root_ops = {"Transpose"},
+  return {.name = "consecutive-transposes",
+          .root_ops = {"Transpose"},
           .needs = {{{"Transpose"}, 2}},
           .match_and_rewrite = [](ir::Node& outer, Rewriter& rw) -> absl::StatusOr<int64_t> {
             ir::Value* x = nullptr;

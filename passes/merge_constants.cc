@@ -105,7 +105,8 @@ class MergeConstantOperands final : public PatternPass {
  public:
   static constexpr char kName[] = "merge-constants";
   MergeConstantOperands()
-      : PatternPass(kName, {{.root_ops = {"Add", "Sub", "Mul", "Div"},
+      : PatternPass(kName, {{.name = "constant-chain",
+                             .root_ops = {"Add", "Sub", "Mul", "Div"},
                              // Two chained nodes of these at least.
                              .needs = {{{"Add", "Sub", "Mul", "Div"}, 2}},
                              // Before opset 7, Add and Mul broadcast only with attributes.
