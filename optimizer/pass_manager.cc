@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_format.h"
 #include "glog/logging.h"
 #include "ir/status_macros.h"
@@ -154,9 +155,11 @@ std::string FormatStatsTable(const PipelineResult& result) {
     }
     absl::StrAppendFormat(&out, "%-24s %5d %9d %10.2f %+8d %+12d\n", pass, runs, rewrites, seconds * 1e3,
                           nodes, bytes);
-    // The rewrites of each named pattern of the pass, on lines of their own below it.
+    // The rewrites of each named pattern of the pass, on lines of their own below it, by the name
+    // after "pass/", the count under the pass's.
     for (const auto& [pattern, count] : pattern_rewrites) {
-      absl::StrAppendFormat(&out, "  %-28s %9d\n", pattern, count);
+      const std::string shown = absl::StartsWith(pattern, pass + "/") ? pattern.substr(pass.size() + 1) : pattern;
+      absl::StrAppendFormat(&out, "  %-28s %9d\n", shown, count);
     }
   }
   absl::StrAppendFormat(&out, "total: nodes %d -> %d, initializer bytes %d -> %d\n", result.before.nodes,

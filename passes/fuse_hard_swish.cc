@@ -3,6 +3,8 @@
 // HardSwish(x) (opset 14), which is defined as exactly that product; floating-point x only. Runs
 // after fuse-hard-sigmoid, which turns the x * (relu6(x + 3) / 6) form into the first one. The
 // first form is the shared definition fused_expr::HardSwish(), which the converter writes below 14.
+#include <memory>
+
 #include "fused_expr/fused_expr.h"
 #include "optimizer/pass_registry.h"
 #include "passes/pattern.h"
@@ -22,14 +24,16 @@ absl::StatusOr<int64_t> ReplaceByHardSwish(ir::Node& root, ir::Value* x, Rewrite
 }
 
 RewritePattern TimesHardSigmoidPattern() {
+  auto hard_swish = std::make_shared<ExprPattern>(fused_expr::HardSwish());
   return {.name = "times-hard-sigmoid",
           .root_ops = {"Mul"},
           .needs = {{{"HardSigmoid"}}},
           .min_opset = 14,
-          .match_and_rewrite = [](ir::Node& mul, Rewriter& rw) -> absl::StatusOr<int64_t> {
-            ExprPattern hard_swish(fused_expr::HardSwish());
-            if (!rw.Match(hard_swish.Root(), mul.output(0))) return 0;
-            return ReplaceByHardSwish(mul, hard_swish.input(0), rw);
+          .match_and_rewrite = [hard_swish, root = hard_swish->Root()](ir::Node& mul,
+                                                                       Rewriter& rw) -> absl::StatusOr<int64_t> {
+            const Captures* m = rw.Match(root, mul.output(0));
+            if (m == nullptr) return 0;
+            return ReplaceByHardSwish(mul, hard_swish->input(*m, 0), rw);
           }};
 }
 

@@ -9,6 +9,7 @@
 
 #include "ir/graph.h"
 #include "ir/node.h"
+#include "passes/rewrite/captures.h"
 
 namespace onnx_opt::passes::rewrite {
 
@@ -31,6 +32,17 @@ class MatchState {
     *slot = value;
   }
 
+  // Binds `slot` in the captures, remembering the old binding so a failed branch can restore it.
+  template <typename T>
+  void Bind(const Slot<T>& slot, T value) {
+    undo_.push_back([this, key = static_cast<const void*>(&slot), old = captures_.Find(&slot)] {
+      captures_.Set(key, old);
+    });
+    captures_.Set(&slot, Captures::Bound(value));
+  }
+  // What the slots are bound to so far.
+  const Captures& captures() const { return captures_; }
+
   // A point to roll back to: commutative operands and alternatives try one branch after another.
   struct Mark {
     size_t undo;
@@ -43,6 +55,7 @@ class MatchState {
   const ir::Graph* graph_;
   int64_t opset_;
   std::vector<ir::Node*> matched_;
+  Captures captures_;
   std::vector<std::function<void()>> undo_;
 };
 

@@ -32,9 +32,12 @@ class Rewriter {
   int64_t opset() const { return state_.opset(); }
   ir::NameGenerator& names() { return names_; }
 
-  // Matches `pattern` against `v`; on success the captures stay bound and the nodes it matched are
-  // erased by the Replace* calls below once they are dead.
-  bool Match(const ValuePattern& pattern, ir::Value* v) { return pattern.Matches(v, state_); }
+  // Matches `pattern` against `v`: the captures of the match (with those of earlier matches through
+  // this rewriter), or null when it does not match. The nodes it matched are erased by the Replace*
+  // calls below once they are dead.
+  const Captures* Match(const ValuePattern& pattern, ir::Value* v) {
+    return pattern.Matches(v, state_) ? &state_.captures() : nullptr;
+  }
   // Adds a node found outside a pattern (e.g. a user followed downstream) to those erased when dead.
   void Track(ir::Node* n) { state_.AddMatched(n); }
 

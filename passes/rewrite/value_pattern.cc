@@ -40,6 +40,23 @@ ValuePattern ValuePattern::Capture(ir::Value** slot) const {
   });
 }
 
+ValuePattern ValuePattern::Capture(const ValueSlot& slot) const {
+  return ValuePattern([inner = *this, slot = &slot](ir::Value* v, MatchState& state) {
+    if (state.captures().has(*slot) && state.captures()[*slot] != v) return false;
+    if (!inner.Matches(v, state)) return false;
+    state.Bind(*slot, v);
+    return true;
+  });
+}
+
+ValuePattern ValuePattern::CaptureNode(const NodeSlot& slot) const {
+  return ValuePattern([inner = *this, slot = &slot](ir::Value* v, MatchState& state) {
+    if (!inner.Matches(v, state) || v->producer() == nullptr) return false;
+    state.Bind(*slot, v->producer());
+    return true;
+  });
+}
+
 ValuePattern ValuePattern::CaptureNode(ir::Node** slot) const {
   return ValuePattern([inner = *this, slot](ir::Value* v, MatchState& state) {
     if (!inner.Matches(v, state) || v->producer() == nullptr) return false;
@@ -51,6 +68,18 @@ ValuePattern ValuePattern::CaptureNode(ir::Node** slot) const {
 ValuePattern ValuePattern::Where(std::function<bool(const ir::Value&)> condition) const {
   return ValuePattern([inner = *this, condition = std::move(condition)](ir::Value* v, MatchState& state) {
     return inner.Matches(v, state) && condition(*v);
+  });
+}
+
+ValuePattern ValuePattern::Where(std::function<bool(const ir::Value&, const MatchState&)> condition) const {
+  return ValuePattern([inner = *this, condition = std::move(condition)](ir::Value* v, MatchState& state) {
+    return inner.Matches(v, state) && condition(*v, state);
+  });
+}
+
+ValuePattern ValuePattern::WhereNode(std::function<bool(const ir::Node&, const MatchState&)> condition) const {
+  return ValuePattern([inner = *this, condition = std::move(condition)](ir::Value* v, MatchState& state) {
+    return inner.Matches(v, state) && v->producer() != nullptr && condition(*v->producer(), state);
   });
 }
 
@@ -66,6 +95,8 @@ ValuePattern Any() {
 
 ValuePattern Capture(ir::Value** slot) { return Any().Capture(slot); }
 
+ValuePattern Capture(const ValueSlot& slot) { return Any().Capture(slot); }
+
 ValuePattern ConstScalar(double wanted) {
   return ValuePattern([wanted](ir::Value* v, MatchState&) {
     std::optional<double> c = ScalarConstant(v);
@@ -78,6 +109,24 @@ ValuePattern AnyConstScalar(double* value) {
     std::optional<double> c = ScalarConstant(v);
     if (!c.has_value()) return false;
     state.Bind(value, *c);
+    return true;
+  });
+}
+
+ValuePattern AnyConstScalar(const ScalarSlot& value) {
+  return ValuePattern([value = &value](ir::Value* v, MatchState& state) {
+    std::optional<double> c = ScalarConstant(v);
+    if (!c.has_value()) return false;
+    state.Bind(*value, *c);
+    return true;
+  });
+}
+
+ValuePattern Constant(const TensorSlot& tensor) {
+  return ValuePattern([tensor = &tensor](ir::Value* v, MatchState& state) {
+    const ir::Tensor* t = ir::GetConstantTensor(v);
+    if (t == nullptr) return false;
+    state.Bind(*tensor, t);
     return true;
   });
 }

@@ -31,13 +31,19 @@ class ValuePattern {
   // The same pattern, and binds the value to *slot; when *slot is already bound (by an earlier
   // Capture of the same slot), the value must be that one.
   ValuePattern Capture(ir::Value** slot) const;
+  // The same, binding the slot of a pattern built once (see captures.h).
+  ValuePattern Capture(const ValueSlot& slot) const;
   // The same pattern, and binds the value's producer to *slot.
   ValuePattern CaptureNode(ir::Node** slot) const;
+  ValuePattern CaptureNode(const NodeSlot& slot) const;
   // The same pattern, and `condition` holds for the value (checked after the pattern matched, so it
   // may read captures).
   ValuePattern Where(std::function<bool(const ir::Value&)> condition) const;
+  // The same for a condition that reads the match so far (captures, opset).
+  ValuePattern Where(std::function<bool(const ir::Value&, const MatchState&)> condition) const;
   // The same pattern, and `condition` holds for the value's producer (for Op() patterns).
   ValuePattern WhereNode(std::function<bool(const ir::Node&)> condition) const;
+  ValuePattern WhereNode(std::function<bool(const ir::Node&, const MatchState&)> condition) const;
 
  private:
   MatchFn fn_;
@@ -47,12 +53,15 @@ class ValuePattern {
 ValuePattern Any();
 // Any present value, bound to *slot (or required equal to it once bound; see ValuePattern::Capture).
 ValuePattern Capture(ir::Value** slot);
+ValuePattern Capture(const ValueSlot& slot);
 // A constant with one element (any shape) equal to `wanted` by NearScalar's rule.
 ValuePattern ConstScalar(double wanted);
 // A constant with one element, whose value is bound to *value.
 ValuePattern AnyConstScalar(double* value);
+ValuePattern AnyConstScalar(const ScalarSlot& value);
 // A constant tensor (see GetConstantTensor), bound to *tensor when not null.
 ValuePattern Constant(const ir::Tensor** tensor = nullptr);
+ValuePattern Constant(const TensorSlot& tensor);
 // Output 0 of an ai.onnx `op` node in the matched graph whose other outputs are unused, with its
 // first inputs matching `operands` (later inputs are not looked at). A binary commutative op
 // (Add, Mul, Max, Min, And, Or, Xor, Equal, Sum, Mean) also matches with its operands swapped.
