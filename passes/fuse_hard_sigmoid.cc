@@ -3,7 +3,7 @@
 // max(0, min(1, x/6 + 1/2)) up to float rounding. HardSigmoid-6 and later (version 1 had a
 // different attribute set); floating-point x only.
 #include "optimizer/pass_registry.h"
-#include "passes/pattern.h"
+#include "passes/rewrite/value_facts.h"
 #include "passes/rewrite/pattern_pass.h"
 #include "passes/rewrite/relu6_pattern.h"
 

@@ -4,7 +4,7 @@
 #include <algorithm>
 
 #include "optimizer/pass_registry.h"
-#include "passes/pattern.h"
+#include "passes/rewrite/value_facts.h"
 #include "passes/rewrite/pattern_pass.h"
 
 namespace onnx_opt::passes {

@@ -11,7 +11,7 @@
 #include "ir/constant_value.h"
 #include "ir/status_macros.h"
 #include "optimizer/pass_registry.h"
-#include "passes/pattern.h"
+#include "passes/rewrite/value_facts.h"
 #include "passes/rewrite/pattern_pass.h"
 
 namespace onnx_opt::passes {

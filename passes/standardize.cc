@@ -52,7 +52,7 @@
 #include "ir/status_macros.h"
 #include "optimizer/pass_registry.h"
 #include "passes/graph_walk.h"
-#include "passes/pattern.h"
+#include "passes/rewrite/value_facts.h"
 #include "passes/rewrite/rewriter.h"
 #include "schema/inference/inference.h"
 
@@ -60,6 +60,8 @@ namespace onnx_opt::passes {
 namespace {
 
 constexpr char kMs[] = "com.microsoft";
+
+using rewrite::RankOf;
 
 // Why a node stays: empty when it was rewritten.
 using Reason = std::string;

@@ -3,7 +3,7 @@
 #include <optional>
 #include <utility>
 
-#include "passes/pattern.h"
+#include "passes/rewrite/value_facts.h"
 #include "passes/rewrite/scalar_tolerance.h"
 
 namespace onnx_opt::passes::rewrite {

@@ -5,7 +5,7 @@
 #include <utility>
 
 #include "ir/constant_value.h"
-#include "passes/pattern.h"
+#include "passes/rewrite/value_facts.h"
 #include "passes/rewrite/scalar_tolerance.h"
 
 namespace onnx_opt::passes::rewrite {
