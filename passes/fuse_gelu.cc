@@ -3,9 +3,8 @@
 //                                               may be x * (1 / sqrt(2)))
 // becomes Gelu(x) where the model's opset has it (20+). The form the converter writes below opset
 // 20 is the shared definition fused_expr::Gelu(); the other spellings are added here.
-#include <memory>
-
 #include <cmath>
+#include <memory>
 
 #include "fused_expr/fused_expr.h"
 #include "optimizer/pass_registry.h"

@@ -7,10 +7,10 @@
 
 #include "fused_expr/fused_expr.h"
 #include "optimizer/pass_registry.h"
-#include "passes/rewrite/value_facts.h"
 #include "passes/rewrite/expr_pattern.h"
 #include "passes/rewrite/pattern_pass.h"
 #include "passes/rewrite/relu6_pattern.h"
+#include "passes/rewrite/value_facts.h"
 
 namespace onnx_opt::passes {
 namespace {
@@ -37,19 +37,24 @@ RewritePattern TimesHardSigmoidPattern() {
           }};
 }
 
+// x * relu6(x + 3) / 6, or times 1/6, built once; x is bound in the match's captures.
+struct TimesRelu6Over6Matcher {
+  ValueSlot x;
+  const ValuePattern product = Op("Mul", {Capture(x), Relu6OfXPlus3(x)}).OneUse();
+  const ValuePattern root =
+      OneOf({Op("Div", {product, ConstScalar(6.0)}), Op("Mul", {product, ConstScalar(1.0 / 6.0)})});
+};
+
 RewritePattern TimesRelu6Over6Pattern() {
+  auto times_relu6 = std::make_shared<const TimesRelu6Over6Matcher>();
   return {.name = "times-relu6-over6",
           .root_ops = {"Div", "Mul"},
           .needs = {{{"Clip"}}},
           .min_opset = 14,
-          .match_and_rewrite = [](ir::Node& root, Rewriter& rw) -> absl::StatusOr<int64_t> {
-            ir::Value* x = nullptr;
-            const ValuePattern product = Op("Mul", {Capture(&x), Relu6OfXPlus3(&x, rw.opset())}).OneUse();
-            if (!rw.Match(OneOf({Op("Div", {product, ConstScalar(6.0)}), Op("Mul", {product, ConstScalar(1.0 / 6.0)})}),
-                          root.output(0))) {
-              return 0;
-            }
-            return ReplaceByHardSwish(root, x, rw);
+          .match_and_rewrite = [times_relu6](ir::Node& root, Rewriter& rw) -> absl::StatusOr<int64_t> {
+            const Captures* m = rw.Match(times_relu6->root, root.output(0));
+            if (m == nullptr) return 0;
+            return ReplaceByHardSwish(root, (*m)[times_relu6->x], rw);
           }};
 }
 

@@ -5,8 +5,8 @@
 // they must be constant and non-negative.
 #include "ir/constant_value.h"
 #include "optimizer/pass_registry.h"
-#include "passes/rewrite/value_facts.h"
 #include "passes/rewrite/pattern_pass.h"
+#include "passes/rewrite/value_facts.h"
 
 namespace onnx_opt::passes {
 namespace {

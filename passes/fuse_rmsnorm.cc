@@ -10,9 +10,9 @@
 
 #include "fused_expr/fused_expr.h"
 #include "optimizer/pass_registry.h"
-#include "passes/rewrite/value_facts.h"
 #include "passes/rewrite/expr_pattern.h"
 #include "passes/rewrite/pattern_pass.h"
+#include "passes/rewrite/value_facts.h"
 
 namespace onnx_opt::passes {
 namespace {

@@ -52,8 +52,8 @@
 #include "ir/status_macros.h"
 #include "optimizer/pass_registry.h"
 #include "passes/graph_walk.h"
-#include "passes/rewrite/value_facts.h"
 #include "passes/rewrite/rewriter.h"
+#include "passes/rewrite/value_facts.h"
 #include "schema/inference/inference.h"
 
 namespace onnx_opt::passes {

@@ -5,8 +5,8 @@
 #include <utility>
 
 #include "ir/constant_value.h"
-#include "passes/rewrite/value_facts.h"
 #include "passes/rewrite/scalar_tolerance.h"
+#include "passes/rewrite/value_facts.h"
 
 namespace onnx_opt::passes::rewrite {
 namespace {
