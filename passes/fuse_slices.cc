@@ -3,6 +3,7 @@
 // different axes are independent, so applying them together is exact. Overlapping axes would need
 // the clamped extent of the first slice, which depends on the shape; they are left alone.
 // Opset 10 and later (starts and ends are inputs).
+#include <memory>
 #include <set>
 
 #include "ir/constant_value.h"
@@ -58,18 +59,25 @@ std::optional<SliceParams> ParamsOf(const ir::Node& n, std::optional<int64_t> ra
   return p;
 }
 
+// The Slice an outer Slice reads, used once, built once; its data input x and the node are bound in
+// the match's captures.
+struct InnerSliceMatcher {
+  ValueSlot x;
+  NodeSlot inner;
+  const ValuePattern slice = Op("Slice", {Capture(x)}).OneUse().CaptureNode(inner);
+};
+
 RewritePattern ConsecutiveSlicesPattern() {
+  auto inner_slice = std::make_shared<const InnerSliceMatcher>();
   return {.name = "consecutive-slices",
           .root_ops = {"Slice"},
           .needs = {{{"Slice"}, 2}},
           .min_opset = 10,
-          .match_and_rewrite = [](ir::Node& outer, Rewriter& rw) -> absl::StatusOr<int64_t> {
-            ir::Value* x = nullptr;
-            ir::Node* inner = nullptr;
-            if (!outer.has_input(0) ||
-                !rw.Match(Op("Slice", {Capture(&x)}).OneUse().CaptureNode(&inner), outer.input(0))) {
-              return 0;
-            }
+          .match_and_rewrite = [inner_slice](ir::Node& outer, Rewriter& rw) -> absl::StatusOr<int64_t> {
+            const Captures* m = outer.has_input(0) ? rw.Match(inner_slice->slice, outer.input(0)) : nullptr;
+            if (m == nullptr) return 0;
+            ir::Value* x = (*m)[inner_slice->x];
+            ir::Node* inner = (*m)[inner_slice->inner];
             const std::optional<int64_t> rank = RankOf(x);
             std::optional<SliceParams> first = ParamsOf(*inner, rank);
             std::optional<SliceParams> second = ParamsOf(outer, rank);
