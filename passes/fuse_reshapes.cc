@@ -4,6 +4,7 @@
 // becomes x for the same constant axes. Unsqueeze of Unsqueeze and Squeeze of Squeeze (explicit
 // constant axes, known rank) become one node with the combined axes.
 #include <algorithm>
+#include <memory>
 
 #include "ir/constant_value.h"
 #include "ir/status_macros.h"
@@ -69,22 +70,28 @@ std::optional<std::vector<int64_t>> CombinedSqueezeAxes(const std::vector<int64_
   return result;
 }
 
+// Reshape(Reshape(x, s1), s2) with s2 constant, built once; x, the inner Reshape and s2 are bound
+// in the match's captures.
+struct ReshapeOfReshapeMatcher {
+  ValueSlot x;
+  NodeSlot inner;
+  TensorSlot shape;
+  const ValuePattern root = Op("Reshape", {Op("Reshape", {Capture(x)}).CaptureNode(inner), Constant(shape)});
+};
+
 // Reshape(Reshape(x, s1), s2) -> Reshape(x, s2).
 RewritePattern ReshapeOfReshapePattern() {
+  auto matcher = std::make_shared<const ReshapeOfReshapeMatcher>();
   return {.name = "reshape-of-reshape",
           .root_ops = {"Reshape"},
           .needs = {{{"Reshape"}, 2}},
           .min_opset = 5,  // the target shape is an input from Reshape-5
-          .match_and_rewrite = [](ir::Node& n, Rewriter& rw) -> absl::StatusOr<int64_t> {
-            ir::Value* x = nullptr;
-            ir::Node* inner = nullptr;
-            const ir::Tensor* shape = nullptr;
-            if (n.num_inputs() != 2 ||
-                !rw.Match(Op("Reshape", {Op("Reshape", {Capture(&x)}).CaptureNode(&inner), Constant(&shape)}),
-                          n.output(0))) {
-              return 0;
-            }
-            std::optional<std::vector<int64_t>> s2 = ir::ConstantAsInts(*shape);
+          .match_and_rewrite = [matcher](ir::Node& n, Rewriter& rw) -> absl::StatusOr<int64_t> {
+            const Captures* m = n.num_inputs() == 2 ? rw.Match(matcher->root, n.output(0)) : nullptr;
+            if (m == nullptr) return 0;
+            ir::Value* x = (*m)[matcher->x];
+            ir::Node* inner = (*m)[matcher->inner];
+            std::optional<std::vector<int64_t>> s2 = ir::ConstantAsInts(*(*m)[matcher->shape]);
             if (!s2.has_value()) return 0;
             bool has_zero = false;
             for (int64_t d : *s2) has_zero |= (d == 0);
@@ -95,18 +102,28 @@ RewritePattern ReshapeOfReshapePattern() {
           }};
 }
 
+// The node of op `op` (Squeeze or Unsqueeze) a node reads, used once; x and the node are bound in
+// the match's captures.
+struct InnerOpMatcher {
+  explicit InnerOpMatcher(const char* op) : inner_op(Op(op, {Capture(x)}).OneUse().CaptureNode(inner)) {}
+  ValueSlot x;
+  NodeSlot inner;
+  const ValuePattern inner_op;
+};
+
 // Unsqueeze(Unsqueeze(x, a), b) and Squeeze(Squeeze(x, a), b) -> one node with the combined axes.
 RewritePattern MergeSqueezesPattern() {
+  auto squeeze = std::make_shared<const InnerOpMatcher>("Squeeze");
+  auto unsqueeze = std::make_shared<const InnerOpMatcher>("Unsqueeze");
   return {.name = "merge-squeezes",
           .root_ops = {"Unsqueeze", "Squeeze"},
           .needs = {{{"Squeeze", "Unsqueeze"}, 2}},
-          .match_and_rewrite = [](ir::Node& n, Rewriter& rw) -> absl::StatusOr<int64_t> {
-            ir::Value* x = nullptr;
-            ir::Node* inner = nullptr;
-            if (!n.has_input(0) ||
-                !rw.Match(Op(n.op_type(), {Capture(&x)}).OneUse().CaptureNode(&inner), n.input(0))) {
-              return 0;
-            }
+          .match_and_rewrite = [squeeze, unsqueeze](ir::Node& n, Rewriter& rw) -> absl::StatusOr<int64_t> {
+            const InnerOpMatcher& matcher = n.op_type() == "Squeeze" ? *squeeze : *unsqueeze;
+            const Captures* m = n.has_input(0) ? rw.Match(matcher.inner_op, n.input(0)) : nullptr;
+            if (m == nullptr) return 0;
+            ir::Value* x = (*m)[matcher.x];
+            ir::Node* inner = (*m)[matcher.inner];
             const int64_t opset = rw.opset();
             std::optional<std::vector<int64_t>> a = AxesOf(*inner, opset);
             std::optional<std::vector<int64_t>> b = AxesOf(n, opset);
@@ -129,17 +146,24 @@ RewritePattern MergeSqueezesPattern() {
           }};
 }
 
+// The Unsqueeze a Squeeze reads, built once; x and the node are bound in the match's captures.
+struct InnerUnsqueezeMatcher {
+  ValueSlot x;
+  NodeSlot inner;
+  const ValuePattern unsqueeze = Op("Unsqueeze", {Capture(x)}).CaptureNode(inner);
+};
+
 // Squeeze(Unsqueeze(x, a), a) -> x.
 RewritePattern SqueezeOfUnsqueezePattern() {
+  auto matcher = std::make_shared<const InnerUnsqueezeMatcher>();
   return {.name = "squeeze-of-unsqueeze",
           .root_ops = {"Squeeze"},
           .needs = {{{"Squeeze"}}, {{"Unsqueeze"}}},
-          .match_and_rewrite = [](ir::Node& n, Rewriter& rw) -> absl::StatusOr<int64_t> {
-            ir::Value* x = nullptr;
-            ir::Node* inner = nullptr;
-            if (!n.has_input(0) || !rw.Match(Op("Unsqueeze", {Capture(&x)}).CaptureNode(&inner), n.input(0))) {
-              return 0;
-            }
+          .match_and_rewrite = [matcher](ir::Node& n, Rewriter& rw) -> absl::StatusOr<int64_t> {
+            const Captures* m = n.has_input(0) ? rw.Match(matcher->unsqueeze, n.input(0)) : nullptr;
+            if (m == nullptr) return 0;
+            ir::Value* x = (*m)[matcher->x];
+            ir::Node* inner = (*m)[matcher->inner];
             std::optional<std::vector<int64_t>> a = AxesOf(n, rw.opset());
             std::optional<std::vector<int64_t>> b = AxesOf(*inner, rw.opset());
             // Equal non-negative axes: negative ones mean different dims before and after.

@@ -89,6 +89,15 @@ void Rewriter::AddInput(ir::Node& n, ir::Value* v) {
   Touch(&n);
 }
 
+void Rewriter::RemoveAllInputs(ir::Node& n) {
+  std::vector<ir::Value*> inputs(n.inputs().begin(), n.inputs().end());
+  n.RemoveAllInputs();
+  Touch(&n);
+  for (ir::Value* v : inputs) {
+    if (v != nullptr) TouchLostUse(v);
+  }
+}
+
 ir::Node* Rewriter::InsertNodeBefore(ir::Node& pos, std::unique_ptr<ir::Node> node) {
   ir::Node* inserted = graph_.InsertBefore(&pos, std::move(node));
   Touch(inserted);

@@ -66,6 +66,8 @@ class Rewriter {
   void ReplaceInput(ir::Node& n, size_t i, ir::Value* v);
   // Appends `v` to `n`'s inputs.
   void AddInput(ir::Node& n, ir::Value* v);
+  // Leaves `n` without inputs.
+  void RemoveAllInputs(ir::Node& n);
   // Inserts `node` before `pos` (in `pos`'s graph, which is this rewriter's) and returns it.
   ir::Node* InsertNodeBefore(ir::Node& pos, std::unique_ptr<ir::Node> node);
   // Puts `node` first in the graph and returns it.
