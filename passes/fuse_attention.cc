@@ -40,6 +40,7 @@
 // split into heads (which MergeHeads then still takes), else from Q or V.
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -69,9 +70,9 @@ bool SameDim(const ir::Dim& a, const ir::Dim& b) {
 
 bool IsOne(const ir::Dim& d) { return d.is_known() && d.value() == 1; }
 
-// `operand`, optionally (used once) multiplied by a constant scalar bound to *mul or divided by one
-// bound to *div; the scalar must not raise the rank past 4.
-ValuePattern Scaled(ValuePattern operand, double* mul, double* div) {
+// `operand`, optionally (used once) multiplied by a constant scalar bound to `mul` or divided by one
+// bound to `div`; the scalar must not raise the rank past 4.
+ValuePattern Scaled(ValuePattern operand, const ScalarSlot& mul, const ScalarSlot& div) {
   auto rank_at_most_4 = [](const ir::Value& c) {
     const ir::Tensor* t = ir::GetConstantTensor(&c);
     return t != nullptr && t->dims().size() <= 4;
@@ -324,20 +325,31 @@ std::vector<int64_t> PermOf(const ir::Node& transpose, int64_t rank) {
   return perm;
 }
 
-absl::StatusOr<int64_t> MatchAndRewrite(ir::Node& matmul, Rewriter& rw) {
-  ir::Value* q = nullptr;
-  ir::Value* kt = nullptr;
-  ir::Value* v = nullptr;
-  ir::Value* mask = nullptr;
-  ir::Node* softmax = nullptr;
+// MatMul(Softmax(MatMul(Q, Kt) [scaled] [+ mask]), V), built once; what it binds is in the captures.
+struct ScaledDotProductMatcher {
+  ValueSlot q, kt, v, mask;
+  NodeSlot softmax;
   // Up to three scalar factors: on Q, on Kt, on the product; each a Mul or a Div.
-  double q_mul = 1, q_div = 1, k_mul = 1, k_div = 1, s_mul = 1, s_div = 1;
+  ScalarSlot q_mul, q_div, k_mul, k_div, s_mul, s_div;
   const ValuePattern product =
-      Op("MatMul", {Scaled(Capture(&q), &q_mul, &q_div), Scaled(Capture(&kt), &k_mul, &k_div)}).OneUse();
-  const ValuePattern scaled = Scaled(product, &s_mul, &s_div);
-  const ValuePattern scores = OneOf({Op("Add", {scaled, Capture(&mask)}).OneUse(), scaled});
-  const ValuePattern probs = Op("Softmax", {scores}).OneUse().CaptureNode(&softmax);
-  if (!rw.Match(Op("MatMul", {probs, Capture(&v)}), matmul.output(0))) return 0;
+      Op("MatMul", {Scaled(Capture(q), q_mul, q_div), Scaled(Capture(kt), k_mul, k_div)}).OneUse();
+  const ValuePattern scaled = Scaled(product, s_mul, s_div);
+  const ValuePattern scores = OneOf({Op("Add", {scaled, Capture(mask)}).OneUse(), scaled});
+  const ValuePattern root = Op("MatMul", {Op("Softmax", {scores}).OneUse().CaptureNode(softmax), Capture(v)});
+};
+
+absl::StatusOr<int64_t> MatchAndRewrite(const ScaledDotProductMatcher& p, ir::Node& matmul, Rewriter& rw) {
+  const Captures* m = rw.Match(p.root, matmul.output(0));
+  if (m == nullptr) return 0;
+  ir::Value* q = (*m)[p.q];
+  ir::Value* kt = (*m)[p.kt];
+  ir::Value* v = (*m)[p.v];
+  ir::Value* mask = (*m)[p.mask];
+  ir::Node* softmax = (*m)[p.softmax];
+  // A factor not there is 1.
+  auto factor = [m](const ScalarSlot& slot) { return m->has(slot) ? (*m)[slot] : 1.0; };
+  const double q_mul = factor(p.q_mul), q_div = factor(p.q_div), k_mul = factor(p.k_mul), k_div = factor(p.k_div),
+               s_mul = factor(p.s_mul), s_div = factor(p.s_div);
 
   // Shapes and types.
   const ir::Shape* qs = ShapeOf(q);
@@ -441,14 +453,19 @@ absl::StatusOr<int64_t> MatchAndRewrite(ir::Node& matmul, Rewriter& rw) {
 // The [B, S, N*E] value that `heads` ([B, N, S, E]) was made from by the exporter's split into
 // heads, Transpose(Reshape(x, [B, S, N, E]), perm = [0, 2, 1, 3]) (each used once), with N and E;
 // null when `heads` is not made so.
-ir::Value* UnsplitHeads(ir::Value* heads, Rewriter& rw, int64_t* n, int64_t* e) {
-  ir::Value* x = nullptr;
-  ir::Value* split = nullptr;
-  const ValuePattern pattern =
-      Op("Transpose", {Op("Reshape", {Capture(&x)}).OneUse().Capture(&split)}).OneUse().WhereNode([](const ir::Node& t) {
+struct SplitHeadsMatcher {
+  ValueSlot x, split;
+  const ValuePattern heads =
+      Op("Transpose", {Op("Reshape", {Capture(x)}).OneUse().Capture(split)}).OneUse().WhereNode([](const ir::Node& t) {
         return t.GetInts("perm") == std::vector<int64_t>{0, 2, 1, 3};
       });
-  if (!rw.Match(pattern, heads)) return nullptr;
+};
+
+ir::Value* UnsplitHeads(ir::Value* heads, const SplitHeadsMatcher& p, Rewriter& rw, int64_t* n, int64_t* e) {
+  const Captures* m = rw.Match(p.heads, heads);
+  if (m == nullptr) return nullptr;
+  ir::Value* x = (*m)[p.x];
+  ir::Value* split = (*m)[p.split];
   const ir::Shape* xs = ShapeOf(x);
   const ir::Shape* ss = ShapeOf(split);
   if (xs == nullptr || ss == nullptr || xs->rank() != 3 || ss->rank() != 4 || !SameDim(xs->dim(0), ss->dim(0)) ||
@@ -464,7 +481,18 @@ ir::Value* UnsplitHeads(ir::Value* heads, Rewriter& rw, int64_t* n, int64_t* e) 
 // A 4-D Attention whose Q, K and V are split into heads by Reshape/Transpose and whose result is
 // merged back by Transpose/Reshape becomes the 3-D form on the unsplit values, with q_num_heads and
 // kv_num_heads: Attention does the same split and merge.
-absl::StatusOr<int64_t> MergeHeads(ir::Node& attention, Rewriter& rw) {
+// The merge of Attention's result back from heads, and the splits of Q, K and V (each binds its own
+// captures, as all three are matched through one rewriter): built once.
+struct MergeHeadsMatcher {
+  NodeSlot merge;
+  ValueSlot merged;
+  const ValuePattern back = Op("Reshape", {Op("Transpose", {}).OneUse().WhereNode([](const ir::Node& t) {
+                                             return t.GetInts("perm") == std::vector<int64_t>{0, 2, 1, 3};
+                                           })}).CaptureNode(merge).Capture(merged);
+  SplitHeadsMatcher q, k, v;
+};
+
+absl::StatusOr<int64_t> MergeHeads(const MergeHeadsMatcher& p, ir::Node& attention, Rewriter& rw) {
   // Inputs past the mask (past_key, past_value) are 4-D in both forms; so are the present outputs.
   if (attention.num_outputs() > 3 || attention.num_inputs() < 3 || attention.num_inputs() > 6) return 0;
   for (size_t i = 3; i < attention.num_outputs(); ++i) {
@@ -474,20 +502,18 @@ absl::StatusOr<int64_t> MergeHeads(ir::Node& attention, Rewriter& rw) {
   for (const ir::Attribute& a : attention.attributes()) {
     if (a.is_reference() || (a.kind() != ir::AttributeKind::kInt && a.kind() != ir::AttributeKind::kFloat)) return 0;
   }
-  ir::Node* merge = nullptr;
-  ir::Value* merged = nullptr;
-  const ValuePattern back = Op("Reshape", {Op("Transpose", {}).OneUse().WhereNode([](const ir::Node& t) {
-                                             return t.GetInts("perm") == std::vector<int64_t>{0, 2, 1, 3};
-                                           })}).CaptureNode(&merge).Capture(&merged);
   ir::Value* out = attention.output(0);
   if (!HasSingleUse(out) || out->uses()[0].node->op_type() != "Transpose") return 0;
   ir::Value* transposed = out->uses()[0].node->output(0);
-  if (!HasSingleUse(transposed) || !rw.Match(back, transposed->uses()[0].node->output(0))) return 0;
+  const Captures* m = HasSingleUse(transposed) ? rw.Match(p.back, transposed->uses()[0].node->output(0)) : nullptr;
+  if (m == nullptr) return 0;
+  ir::Node* merge = (*m)[p.merge];
+  ir::Value* merged = (*m)[p.merged];
   if (merge->input(0) != transposed) return 0;
   int64_t hq = 0, d = 0, hk = 0, dk = 0, hv = 0, dv = 0;
-  ir::Value* q = UnsplitHeads(attention.input(0), rw, &hq, &d);
-  ir::Value* k = q != nullptr ? UnsplitHeads(attention.input(1), rw, &hk, &dk) : nullptr;
-  ir::Value* v = k != nullptr ? UnsplitHeads(attention.input(2), rw, &hv, &dv) : nullptr;
+  ir::Value* q = UnsplitHeads(attention.input(0), p.q, rw, &hq, &d);
+  ir::Value* k = q != nullptr ? UnsplitHeads(attention.input(1), p.k, rw, &hk, &dk) : nullptr;
+  ir::Value* v = k != nullptr ? UnsplitHeads(attention.input(2), p.v, rw, &hv, &dv) : nullptr;
   if (v == nullptr || hk != hv || d != dk) return 0;
   // The merged result is [B, S, Hq * Dv] of Q's B and S.
   const ir::Shape* qs = ShapeOf(q);
@@ -526,20 +552,32 @@ absl::StatusOr<int64_t> MergeHeads(ir::Node& attention, Rewriter& rw) {
   return 1;
 }
 
+RewritePattern ScaledDotProductPattern() {
+  auto matcher = std::make_shared<const ScaledDotProductMatcher>();
+  return {.name = "scaled-dot-product",
+          .root_ops = {"MatMul"},
+          .needs = {{{"MatMul"}, 2}, {{"Softmax"}}},
+          .min_opset = 23,
+          .match_and_rewrite = [matcher](ir::Node& matmul, Rewriter& rw) {
+            return MatchAndRewrite(*matcher, matmul, rw);
+          }};
+}
+
+RewritePattern MergeHeadsPattern() {
+  auto matcher = std::make_shared<const MergeHeadsMatcher>();
+  return {.name = "merge-heads",
+          .root_ops = {"Attention"},
+          .needs = {{{"Attention"}}, {{"Reshape"}, 4}, {{"Transpose"}, 4}},
+          .min_opset = 23,
+          .match_and_rewrite = [matcher](ir::Node& attention, Rewriter& rw) {
+            return MergeHeads(*matcher, attention, rw);
+          }};
+}
+
 class FuseAttention final : public PatternPass {
  public:
   static constexpr char kName[] = "fuse-attention";
-  FuseAttention()
-      : PatternPass(kName, {{.name = "scaled-dot-product",
-                             .root_ops = {"MatMul"},
-                             .needs = {{{"MatMul"}, 2}, {{"Softmax"}}},
-                             .min_opset = 23,
-                             .match_and_rewrite = MatchAndRewrite},
-                            {.name = "merge-heads",
-                             .root_ops = {"Attention"},
-                             .needs = {{{"Attention"}}, {{"Reshape"}, 4}, {{"Transpose"}, 4}},
-                             .min_opset = 23,
-                             .match_and_rewrite = MergeHeads}}) {}
+  FuseAttention() : PatternPass(kName, {ScaledDotProductPattern(), MergeHeadsPattern()}) {}
 };
 
 }  // namespace
