@@ -21,6 +21,7 @@
 //
 // A third moves the exporter's split into heads after the rotation (RotaryEmbedding's 3-D form
 // with num_heads), so that fuse-attention can take the split into Attention (SinkHeadSplit).
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -62,18 +63,18 @@ bool SlicesLastAxis(const ir::Node& slice, int64_t lo, int64_t hi, int64_t size)
 }
 
 // Output `index` of a two-output Split in the matched graph, used once; binds the Split's input to
-// *x (or requires it to be *x once bound) and the Split to *split.
-ValuePattern SplitOutput(size_t index, ir::Value** x, ir::Node** split) {
-  return ValuePattern([=](ir::Value* v, MatchState& state) {
+// `x` (or requires it to be that once bound) and the Split to `split`.
+ValuePattern SplitOutput(size_t index, const ValueSlot& x, const NodeSlot& split) {
+  return ValuePattern([index, x = &x, split = &split](ir::Value* v, MatchState& state) {
     ir::Node* n = v->producer();
     if (n == nullptr || n->graph() != &state.graph() || !n->is_onnx_domain() || n->op_type() != "Split" ||
         n->num_outputs() != 2 || n->output(index) != v || !HasSingleUse(v) || !n->has_input(0)) {
       return false;
     }
-    if (*x != nullptr && *x != n->input(0)) return false;
+    if (state.captures().has(*x) && state.captures()[*x] != n->input(0)) return false;
     state.AddMatched(n);
-    state.Bind(x, n->input(0));
-    state.Bind(split, n);
+    state.Bind(*x, n->input(0));
+    state.Bind(*split, n);
     return true;
   });
 }
@@ -247,27 +248,33 @@ ir::Value* HalfTable(const ComputedTable& t, ir::Node& pos, Rewriter& rw, std::v
   return cur;
 }
 
-absl::StatusOr<int64_t> MatchAndRewrite(ir::Node& add, Rewriter& rw) {
-  ir::Value* x = nullptr;
-  ir::Value* cos = nullptr;
-  ir::Value* sin = nullptr;
-  ir::Node* first = nullptr;
-  ir::Node* second = nullptr;
-  ir::Node* split = nullptr;
+// x * cos + rotate_half(x) * sin, rotate_half as Concat(-second half, first half) of Slices or of a
+// Split: built once, what it binds is in the captures.
+struct RotateHalfMatcher {
+  ValueSlot x, cos, sin;
+  NodeSlot first, second, split;
   const ValuePattern halves =
-      OneOf({Op("Concat", {Op("Neg", {Op("Slice", {Capture(&x)}).OneUse().CaptureNode(&second)}).OneUse(),
-                           Op("Slice", {Capture(&x)}).OneUse().CaptureNode(&first)}),
-             Op("Concat", {Op("Neg", {SplitOutput(1, &x, &split)}).OneUse(), SplitOutput(0, &x, &split)})});
-  const ValuePattern rotated = halves.OneUse()
-                                   .WhereNode([](const ir::Node& concat) {
-                                     const int64_t axis = concat.GetInt("axis", 0);
-                                     return concat.num_inputs() == 2 && (axis == -1 || axis == 3);
-                                   });
+      OneOf({Op("Concat", {Op("Neg", {Op("Slice", {Capture(x)}).OneUse().CaptureNode(second)}).OneUse(),
+                           Op("Slice", {Capture(x)}).OneUse().CaptureNode(first)}),
+             Op("Concat", {Op("Neg", {SplitOutput(1, x, split)}).OneUse(), SplitOutput(0, x, split)})});
+  const ValuePattern rotated = halves.OneUse().WhereNode([](const ir::Node& concat) {
+    const int64_t axis = concat.GetInt("axis", 0);
+    return concat.num_inputs() == 2 && (axis == -1 || axis == 3);
+  });
   // The rotated product first, so that x is bound before x * cos is matched.
-  if (!rw.Match(Op("Add", {Op("Mul", {rotated, Capture(&sin)}).OneUse(), Op("Mul", {Capture(&x), Capture(&cos)}).OneUse()}),
-                add.output(0))) {
-    return 0;
-  }
+  const ValuePattern root =
+      Op("Add", {Op("Mul", {rotated, Capture(sin)}).OneUse(), Op("Mul", {Capture(x), Capture(cos)}).OneUse()});
+};
+
+absl::StatusOr<int64_t> MatchAndRewrite(const RotateHalfMatcher& p, ir::Node& add, Rewriter& rw) {
+  const Captures* m = rw.Match(p.root, add.output(0));
+  if (m == nullptr) return 0;
+  ir::Value* x = (*m)[p.x];
+  ir::Value* cos = (*m)[p.cos];
+  ir::Value* sin = (*m)[p.sin];
+  ir::Node* first = (*m)[p.first];
+  ir::Node* second = (*m)[p.second];
+  ir::Node* split = (*m)[p.split];
   std::optional<ir::DataType> type = FloatElemType(x);
   if (!type.has_value() || !x->type().shape().has_value()) return 0;
   const ir::Shape& xs = *x->type().shape();
@@ -342,17 +349,23 @@ absl::StatusOr<int64_t> MatchAndRewrite(ir::Node& add, Rewriter& rw) {
 // Concat(RotaryEmbedding(Slice(x, 0, r)), Slice(x, r, D), axis = -1) on x [B, H, S, D] (the
 // rotated part first, the rest passed through, as Phi writes a partial rotation) becomes
 // RotaryEmbedding(x, ..., rotary_embedding_dim = r).
-absl::StatusOr<int64_t> MatchPartialRotation(ir::Node& concat, Rewriter& rw) {
-  ir::Value* x = nullptr;
-  ir::Node* rotary = nullptr;
-  ir::Node* rotated = nullptr;
-  ir::Node* passed = nullptr;
-  const ValuePattern pattern =
-      Op("Concat", {Op("RotaryEmbedding", {Op("Slice", {Capture(&x)}).OneUse().CaptureNode(&rotated)})
+struct PartialRotationMatcher {
+  ValueSlot x;
+  NodeSlot rotary, rotated, passed;
+  const ValuePattern root =
+      Op("Concat", {Op("RotaryEmbedding", {Op("Slice", {Capture(x)}).OneUse().CaptureNode(rotated)})
                         .OneUse()
-                        .CaptureNode(&rotary),
-                    Op("Slice", {Capture(&x)}).OneUse().CaptureNode(&passed)});
-  if (concat.num_inputs() != 2 || !rw.Match(pattern, concat.output(0))) return 0;
+                        .CaptureNode(rotary),
+                    Op("Slice", {Capture(x)}).OneUse().CaptureNode(passed)});
+};
+
+absl::StatusOr<int64_t> MatchPartialRotation(const PartialRotationMatcher& p, ir::Node& concat, Rewriter& rw) {
+  const Captures* m = concat.num_inputs() == 2 ? rw.Match(p.root, concat.output(0)) : nullptr;
+  if (m == nullptr) return 0;
+  ir::Value* x = (*m)[p.x];
+  ir::Node* rotary = (*m)[p.rotary];
+  ir::Node* rotated = (*m)[p.rotated];
+  ir::Node* passed = (*m)[p.passed];
   const int64_t axis = concat.GetInt("axis", 0);
   if (axis != -1 && axis != 3) return 0;
   const std::optional<int64_t> rank = RankOf(x);
@@ -386,13 +399,20 @@ absl::StatusOr<int64_t> MatchPartialRotation(ir::Node& concat, Rewriter& rw) {
 // Transpose(Reshape(RotaryEmbedding(x, ..., num_heads = N), the same shape), [0, 2, 1, 3]): the
 // 3-D form rotates each head the same way. The split then sits right before the attention, which
 // fuse-attention takes into Attention's 3-D form.
-absl::StatusOr<int64_t> SinkHeadSplit(ir::Node& rotary, Rewriter& rw) {
-  ir::Value* x = nullptr;
-  ir::Node* reshape = nullptr;
-  ir::Node* transpose = nullptr;
+struct HeadSplitMatcher {
+  ValueSlot x;
+  NodeSlot reshape, transpose;
   const ValuePattern split =
-      Op("Transpose", {Op("Reshape", {Capture(&x)}).OneUse().CaptureNode(&reshape)}).OneUse().CaptureNode(&transpose);
-  if (rotary.num_inputs() < 3 || rotary.num_outputs() != 1 || !rw.Match(split, rotary.input(0))) return 0;
+      Op("Transpose", {Op("Reshape", {Capture(x)}).OneUse().CaptureNode(reshape)}).OneUse().CaptureNode(transpose);
+};
+
+absl::StatusOr<int64_t> SinkHeadSplit(const HeadSplitMatcher& p, ir::Node& rotary, Rewriter& rw) {
+  const Captures* m =
+      rotary.num_inputs() >= 3 && rotary.num_outputs() == 1 ? rw.Match(p.split, rotary.input(0)) : nullptr;
+  if (m == nullptr) return 0;
+  ir::Value* x = (*m)[p.x];
+  ir::Node* reshape = (*m)[p.reshape];
+  ir::Node* transpose = (*m)[p.transpose];
   if (transpose->GetInts("perm") != std::vector<int64_t>{0, 2, 1, 3} || reshape->num_inputs() != 2 ||
       reshape->GetInt("allowzero", 0) != 0) {
     return 0;
@@ -438,6 +458,14 @@ absl::StatusOr<int64_t> SinkHeadSplit(ir::Node& rotary, Rewriter& rw) {
   return OneIfReplaced(replaced);
 }
 
+// A pattern's match_and_rewrite over a matcher built once, here.
+template <typename Matcher>
+auto WithMatcher(absl::StatusOr<int64_t> (*match_and_rewrite)(const Matcher&, ir::Node&, Rewriter&)) {
+  return [matcher = std::make_shared<const Matcher>(), match_and_rewrite](ir::Node& root, Rewriter& rw) {
+    return match_and_rewrite(*matcher, root, rw);
+  };
+}
+
 class FuseRotaryEmbedding final : public PatternPass {
  public:
   static constexpr char kName[] = "fuse-rotary-embedding";
@@ -446,18 +474,18 @@ class FuseRotaryEmbedding final : public PatternPass {
                              .root_ops = {"Add"},
                              .needs = {{{"Concat"}}, {{"Neg"}}, {{"Slice", "Split"}}},
                              .min_opset = 23,
-                             .match_and_rewrite = MatchAndRewrite},
+                             .match_and_rewrite = WithMatcher<RotateHalfMatcher>(MatchAndRewrite)},
                             // A Neg may become the RotaryEmbedding in this same sweep.
                             {.name = "partial-rotation",
                              .root_ops = {"Concat"},
                              .needs = {{{"RotaryEmbedding", "Neg"}}, {{"Slice"}, 2}},
                              .min_opset = 23,
-                             .match_and_rewrite = MatchPartialRotation},
+                             .match_and_rewrite = WithMatcher<PartialRotationMatcher>(MatchPartialRotation)},
                             {.name = "sink-head-split",
                              .root_ops = {"RotaryEmbedding"},
                              .needs = {{{"RotaryEmbedding"}}, {{"Reshape"}}, {{"Transpose"}}},
                              .min_opset = 23,
-                             .match_and_rewrite = SinkHeadSplit}}) {}
+                             .match_and_rewrite = WithMatcher<HeadSplitMatcher>(SinkHeadSplit)}}) {}
 };
 
 }  // namespace
