@@ -25,13 +25,6 @@ class MatchState {
   const std::vector<ir::Node*>& matched() const { return matched_; }
   void AddMatched(ir::Node* n) { matched_.push_back(n); }
 
-  // Sets a capture, remembering the old value so a failed branch can restore it.
-  template <typename T>
-  void Bind(T* slot, T value) {
-    undo_.push_back([slot, old = *slot] { *slot = old; });
-    *slot = value;
-  }
-
   // Binds `slot` in the captures, remembering the old binding so a failed branch can restore it.
   template <typename T>
   void Bind(const Slot<T>& slot, T value) {

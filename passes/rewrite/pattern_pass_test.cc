@@ -19,13 +19,19 @@ using testing::ExpectSameOutputs;
 using testing::OpTypes;
 
 // Neg(Neg(x)) is x when the inner Neg has no other use.
+struct DoubleNegationMatcher {
+  ValueSlot x;
+  const ValuePattern root = Op("Neg", {Op("Neg", {Capture(x)}).OneUse()});
+};
+
 RewritePattern DoubleNegationPattern() {
+  auto matcher = std::make_shared<const DoubleNegationMatcher>();
   return {.name = "double-negation",
           .root_ops = {"Neg"},
-          .match_and_rewrite = [](ir::Node& neg, Rewriter& rw) -> absl::StatusOr<int64_t> {
-            ir::Value* x = nullptr;
-            if (!rw.Match(Op("Neg", {Op("Neg", {Capture(&x)}).OneUse()}), neg.output(0))) return 0;
-            return OneIfReplaced(rw.ReplaceWithValue(neg, x));
+          .match_and_rewrite = [matcher](ir::Node& neg, Rewriter& rw) -> absl::StatusOr<int64_t> {
+            const Captures* m = rw.Match(matcher->root, neg.output(0));
+            if (m == nullptr) return 0;
+            return OneIfReplaced(rw.ReplaceWithValue(neg, (*m)[matcher->x]));
           }};
 }
 

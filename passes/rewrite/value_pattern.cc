@@ -31,15 +31,6 @@ ValuePattern ValuePattern::OneUse() const {
   });
 }
 
-ValuePattern ValuePattern::Capture(ir::Value** slot) const {
-  return ValuePattern([inner = *this, slot](ir::Value* v, MatchState& state) {
-    if (*slot != nullptr && *slot != v) return false;
-    if (!inner.Matches(v, state)) return false;
-    state.Bind(slot, v);
-    return true;
-  });
-}
-
 ValuePattern ValuePattern::Capture(const ValueSlot& slot) const {
   return ValuePattern([inner = *this, slot = &slot](ir::Value* v, MatchState& state) {
     if (state.captures().has(*slot) && state.captures()[*slot] != v) return false;
@@ -53,14 +44,6 @@ ValuePattern ValuePattern::CaptureNode(const NodeSlot& slot) const {
   return ValuePattern([inner = *this, slot = &slot](ir::Value* v, MatchState& state) {
     if (!inner.Matches(v, state) || v->producer() == nullptr) return false;
     state.Bind(*slot, v->producer());
-    return true;
-  });
-}
-
-ValuePattern ValuePattern::CaptureNode(ir::Node** slot) const {
-  return ValuePattern([inner = *this, slot](ir::Value* v, MatchState& state) {
-    if (!inner.Matches(v, state) || v->producer() == nullptr) return false;
-    state.Bind(slot, v->producer());
     return true;
   });
 }
@@ -93,23 +76,12 @@ ValuePattern Any() {
   return ValuePattern([](ir::Value* v, MatchState&) { return v != nullptr; });
 }
 
-ValuePattern Capture(ir::Value** slot) { return Any().Capture(slot); }
-
 ValuePattern Capture(const ValueSlot& slot) { return Any().Capture(slot); }
 
 ValuePattern ConstScalar(double wanted) {
   return ValuePattern([wanted](ir::Value* v, MatchState&) {
     std::optional<double> c = ScalarConstant(v);
     return c.has_value() && NearScalar(*c, wanted);
-  });
-}
-
-ValuePattern AnyConstScalar(double* value) {
-  return ValuePattern([value](ir::Value* v, MatchState& state) {
-    std::optional<double> c = ScalarConstant(v);
-    if (!c.has_value()) return false;
-    state.Bind(value, *c);
-    return true;
   });
 }
 
@@ -127,15 +99,6 @@ ValuePattern Constant(const TensorSlot& tensor) {
     const ir::Tensor* t = ir::GetConstantTensor(v);
     if (t == nullptr) return false;
     state.Bind(*tensor, t);
-    return true;
-  });
-}
-
-ValuePattern Constant(const ir::Tensor** tensor) {
-  return ValuePattern([tensor](ir::Value* v, MatchState& state) {
-    const ir::Tensor* t = ir::GetConstantTensor(v);
-    if (t == nullptr) return false;
-    if (tensor != nullptr) state.Bind(tensor, t);
     return true;
   });
 }
