@@ -3,6 +3,7 @@
 #define ONNX_OPT_OPTIMIZER_PASS_H_
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <string_view>
 
@@ -38,6 +39,13 @@ class PassContext {
   // Passes call this once per rewrite they make; the manager reports the count per pass.
   void CountRewrite(int64_t n = 1) { rewrites_ += n; }
   int64_t rewrites() const { return rewrites_; }
+  // The same for a rewrite made by a named pattern ("pass/pattern"), also counted per pattern.
+  void CountPatternRewrite(std::string_view pattern, int64_t n = 1) {
+    rewrites_ += n;
+    pattern_rewrites_[std::string(pattern)] += n;
+  }
+  // Rewrites per pattern so far, by name.
+  const std::map<std::string, int64_t, std::less<>>& pattern_rewrites() const { return pattern_rewrites_; }
 
   // Constant folding's growth budget (PassOptions::fold_growth_limit): whether a fold adding `bytes`
   // fits what is left of it, and spending it; the folds refused for it are counted for the report.
@@ -59,6 +67,7 @@ class PassContext {
  private:
   PassOptions options_;
   int64_t rewrites_ = 0;
+  std::map<std::string, int64_t, std::less<>> pattern_rewrites_;
   int64_t fold_growth_ = 0;
   int64_t folds_refused_for_growth_ = 0;
   int64_t fixed_points_at_limit_ = 0;

@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_format.h"
 #include "glog/logging.h"
 #include "ir/status_macros.h"
@@ -33,6 +34,7 @@ class InstrumentedPass final : public Pass {
     run.before = size_;
     if (options_.before_each) options_.before_each(run.pass, size_);
     const int64_t rewrites_before = ctx.rewrites();
+    const auto pattern_rewrites_before = ctx.pattern_rewrites();
     const auto start = std::chrono::steady_clock::now();
     absl::StatusOr<bool> changed = inner_->Run(model, ctx);
     run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -48,6 +50,11 @@ class InstrumentedPass final : public Pass {
       unchanged_at_ = epoch_;
     }
     run.rewrites = ctx.rewrites() - rewrites_before;
+    for (const auto& [pattern, count] : ctx.pattern_rewrites()) {
+      auto before = pattern_rewrites_before.find(pattern);
+      const int64_t made = count - (before == pattern_rewrites_before.end() ? 0 : before->second);
+      if (made > 0) run.pattern_rewrites[pattern] = made;
+    }
     run.after = run.changed ? MeasureModel(model) : run.before;
     size_ = run.after;
     VLOG(1) << "pass " << run.pass << ": " << run.rewrites << " rewrites, nodes " << run.before.nodes << " -> "
@@ -76,6 +83,15 @@ class InstrumentedPass final : public Pass {
   int64_t& epoch_;
   int64_t unchanged_at_ = -1;  // the epoch at which this pass last ran without a change
 };
+
+// A run's rewrites per pattern as the members of a JSON object: "pass/a": 2, "pass/b": 1.
+std::string PatternRewritesJson(const PassRun& run) {
+  std::string out;
+  for (const auto& [pattern, count] : run.pattern_rewrites) {
+    absl::StrAppendFormat(&out, "%s\"%s\": %d", out.empty() ? "" : ", ", pattern, count);
+  }
+  return out;
+}
 
 }  // namespace
 
@@ -109,6 +125,7 @@ std::vector<PassRun> SummarizeRuns(const std::vector<PassRun>& runs) {
     }
     it->seconds += r.seconds;
     it->rewrites += r.rewrites;
+    for (const auto& [pattern, count] : r.pattern_rewrites) it->pattern_rewrites[pattern] += count;
     it->changed |= r.changed;
     it->after = r.after;
   }
@@ -126,16 +143,24 @@ std::string FormatStatsTable(const PipelineResult& result) {
   for (const std::string& pass : order) {
     int64_t runs = 0, rewrites = 0, nodes = 0, bytes = 0;
     double seconds = 0;
+    std::map<std::string, int64_t> pattern_rewrites;
     for (const PassRun& r : result.runs) {
       if (r.pass != pass) continue;
       ++runs;
       rewrites += r.rewrites;
+      for (const auto& [pattern, count] : r.pattern_rewrites) pattern_rewrites[pattern] += count;
       seconds += r.seconds;
       nodes += r.after.nodes - r.before.nodes;
       bytes += r.after.initializer_bytes - r.before.initializer_bytes;
     }
     absl::StrAppendFormat(&out, "%-24s %5d %9d %10.2f %+8d %+12d\n", pass, runs, rewrites, seconds * 1e3,
                           nodes, bytes);
+    // The rewrites of each named pattern of the pass, on lines of their own below it, by the name
+    // after "pass/", the count under the pass's.
+    for (const auto& [pattern, count] : pattern_rewrites) {
+      const std::string shown = absl::StartsWith(pattern, pass + "/") ? pattern.substr(pass.size() + 1) : pattern;
+      absl::StrAppendFormat(&out, "  %-28s %9d\n", shown, count);
+    }
   }
   absl::StrAppendFormat(&out, "total: nodes %d -> %d, initializer bytes %d -> %d\n", result.before.nodes,
                         result.after.nodes, result.before.initializer_bytes,
@@ -164,10 +189,10 @@ std::string FormatStatsJson(const PipelineResult& result) {
     absl::StrAppendFormat(&out,
                           "    {\"pass\": \"%s\", \"seconds\": %.6f, \"rewrites\": %d, \"changed\": %s, "
                           "\"nodes_before\": %d, \"nodes_after\": %d, \"initializer_bytes_before\": %d, "
-                          "\"initializer_bytes_after\": %d}%s\n",
+                          "\"initializer_bytes_after\": %d, \"pattern_rewrites\": {%s}}%s\n",
                           r.pass, r.seconds, r.rewrites, r.changed ? "true" : "false", r.before.nodes,
                           r.after.nodes, r.before.initializer_bytes, r.after.initializer_bytes,
-                          i + 1 < result.runs.size() ? "," : "");
+                          PatternRewritesJson(r), i + 1 < result.runs.size() ? "," : "");
   }
   absl::StrAppendFormat(&out,
                         "  ],\n  \"nodes_before\": %d,\n  \"nodes_after\": %d,\n"

@@ -3,6 +3,7 @@
 #define ONNX_OPT_OPTIMIZER_PASS_MANAGER_H_
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -23,6 +24,8 @@ struct PassRun {
   bool changed = false;
   ModelSize before;
   ModelSize after;
+  // The part of `rewrites` made by named patterns, per "pass/pattern" (PassContext::CountPatternRewrite).
+  std::map<std::string, int64_t> pattern_rewrites;
 };
 
 // Called after each pass that changed the model; a non-OK status stops the pipeline and is reported

@@ -61,16 +61,16 @@ bool OwnsInput(const ir::Node& conv, size_t i) {
 }
 
 void ReplaceConvWeights(rewrite::Rewriter& rw, ir::Node& conv, ir::Tensor w, const char* suffix) {
-  conv.SetInput(1, rw.AddInitializer(std::move(w), conv.input(1)->name() + suffix));
+  rw.ReplaceInput(conv, 1, rw.AddInitializer(std::move(w), conv.input(1)->name() + suffix));
 }
 
 void ReplaceConvBias(rewrite::Rewriter& rw, ir::Node& conv, ir::Tensor b, const char* suffix) {
   const std::string base = conv.has_input(2) ? conv.input(2)->name() + suffix : conv.output(0)->name() + "_bias";
   ir::Value* bias = rw.AddInitializer(std::move(b), base);
   if (conv.num_inputs() < 3) {
-    conv.AddInput(bias);
+    rw.AddInput(conv, bias);
   } else {
-    conv.SetInput(2, bias);
+    rw.ReplaceInput(conv, 2, bias);
   }
 }
 

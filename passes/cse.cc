@@ -1,13 +1,13 @@
 // cse: when two deterministic nodes compute the same op on the same inputs with the same attributes,
 // the later one's outputs are replaced by the earlier one's.
 #include "absl/container/flat_hash_set.h"
-#include "ir/forward_value.h"
 #include "ir/node.h"
 #include "ir/status_macros.h"
 #include "optimizer/pass_registry.h"
 #include "passes/node_key.h"
 #include "passes/op_traits.h"
 #include "passes/rewrite/graph_pass.h"
+#include "passes/rewrite/rewriter.h"
 
 namespace onnx_opt::passes {
 namespace {
@@ -17,7 +17,8 @@ class CommonSubexpressionElimination final : public rewrite::GraphPass {
   static constexpr char kName[] = "cse";
   CommonSubexpressionElimination() : GraphPass(kName) {}
 
-  absl::StatusOr<int64_t> RunOnGraph(ir::Graph& g, rewrite::GraphRun&) override {
+  absl::StatusOr<int64_t> RunOnGraph(ir::Graph& g, rewrite::GraphRun& run) override {
+    rewrite::Rewriter rw(g, run.opset, run.names);
     // An earlier node computing the same thing reads the same inputs, so it is among the users
     // of n's least used input: looking there touches only n's neighbourhood. Nodes without inputs,
     // or whose inputs all have many users (shared constants), go through a hash set instead.
@@ -35,7 +36,7 @@ class CommonSubexpressionElimination final : public rewrite::GraphPass {
         for (const ir::Use& u : fewest->uses()) {
           ir::Node* m = u.node;
           if (m == nullptr || m == n || m->walk_stamp() != visited || m->graph() != &g) continue;
-          if (ComputeSame(*m, *n) && Merge(m, n)) {
+          if (ComputeSame(*m, *n) && Merge(rw, m, n)) {
             first = m;
             break;
           }
@@ -44,10 +45,10 @@ class CommonSubexpressionElimination final : public rewrite::GraphPass {
         std::optional<size_t> hash = NodeHash(*n);
         if (!hash.has_value()) continue;
         auto [it, inserted] = seen.insert(Seen{*hash, n});
-        if (!inserted && Merge(it->node, n)) first = it->node;
+        if (!inserted && Merge(rw, it->node, n)) first = it->node;
       }
       if (first == nullptr) continue;
-      RETURN_IF_ERROR(g.Erase(n));
+      RETURN_IF_ERROR(rw.EraseNode(*n));
       ++merged;
     }
     return merged;
@@ -80,7 +81,7 @@ class CommonSubexpressionElimination final : public rewrite::GraphPass {
   };
 
   // Moves every use of `dup`'s outputs to `first`'s. All or nothing.
-  static bool Merge(ir::Node* first, ir::Node* dup) {
+  static bool Merge(rewrite::Rewriter& rw, ir::Node* first, ir::Node* dup) {
     for (size_t i = 0; i < dup->num_outputs(); ++i) {
       ir::Value* a = first->output(i);
       ir::Value* b = dup->output(i);
@@ -89,7 +90,7 @@ class CommonSubexpressionElimination final : public rewrite::GraphPass {
     }
     for (size_t i = 0; i < dup->num_outputs(); ++i) {
       ir::Value* b = dup->output(i);
-      if (b->has_uses() && !ir::ForwardValue(b, first->output(i))) {
+      if (b->has_uses() && !rw.ForwardUses(b, first->output(i))) {
         // Only possible for graph outputs, which were screened above.
         return false;
       }

@@ -4,6 +4,7 @@
 #include "optimizer/pass_registry.h"
 #include "passes/op_traits.h"
 #include "passes/rewrite/graph_pass.h"
+#include "passes/rewrite/rewriter.h"
 
 namespace onnx_opt::passes {
 namespace {
@@ -14,11 +15,12 @@ class EliminateDeadNodes final : public rewrite::GraphPass {
   EliminateDeadNodes() : GraphPass(kName) {}
 
   absl::StatusOr<int64_t> RunOnGraph(ir::Graph& g, rewrite::GraphRun& run) override {
+    rewrite::Rewriter rw(g, run.opset, run.names);
     int64_t erased = 0;
     // Walking backwards removes whole dead chains in one sweep.
     for (ir::Node* n : g.nodes_last_to_first()) {
       if (IsDead(run.model, *n)) {
-        RETURN_IF_ERROR(g.Erase(n));
+        RETURN_IF_ERROR(rw.EraseNode(*n));
         ++erased;
       }
     }

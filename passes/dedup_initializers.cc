@@ -11,6 +11,7 @@
 #include "absl/hash/hash.h"
 #include "optimizer/pass_registry.h"
 #include "passes/rewrite/graph_pass.h"
+#include "passes/rewrite/rewriter.h"
 
 namespace onnx_opt::passes {
 namespace {
@@ -28,7 +29,8 @@ class DeduplicateInitializers final : public rewrite::GraphPass {
   static constexpr char kName[] = "dedup-initializers";
   DeduplicateInitializers() : GraphPass(kName) {}
 
-  absl::StatusOr<int64_t> RunOnGraph(ir::Graph& g, rewrite::GraphRun&) override {
+  absl::StatusOr<int64_t> RunOnGraph(ir::Graph& g, rewrite::GraphRun& run) override {
+    rewrite::Rewriter rw(g, run.opset, run.names);
     auto candidate = [](const ir::Value* v) {
       return v->is_constant_initializer() && !v->is_graph_output() && v->has_uses();
     };
@@ -49,7 +51,7 @@ class DeduplicateInitializers final : public rewrite::GraphPass {
         bucket.push_back(v);
         continue;
       }
-      v->ReplaceAllUsesWith(*same);
+      rw.ReplaceAllUsesWith(v, *same);
       ++merged;
     }
     return merged;

@@ -52,6 +52,7 @@ class Float16Weights final : public rewrite::GraphPass {
 
   absl::StatusOr<int64_t> RunOnGraph(ir::Graph& g, rewrite::GraphRun& run) override {
     ir::NameGenerator& names = run.names;
+    rewrite::Rewriter rw(g, run.opset, names);
     int64_t converted = 0;
     const std::vector<ir::Value*> inits = g.initializers();
     for (ir::Value* v : inits) {
@@ -67,7 +68,7 @@ class Float16Weights final : public rewrite::GraphPass {
       ir::Value* stored = g.AddInitializer(std::move(*half));
       auto cast = ir::Node::Create("", "Cast", {stored}, {names.Fresh(v->name() + "_float32")});
       cast->SetAttribute(ir::Attribute::Int("to", static_cast<int64_t>(ir::DataType::kFloat)));
-      RETURN_IF_ERROR(ComputeWeightWith(g, *v, std::move(cast)));
+      RETURN_IF_ERROR(ComputeWeightWith(rw, *v, std::move(cast)));
       ++converted;
     }
     return converted;

@@ -19,6 +19,7 @@
 #include "passes/node_key.h"
 #include "passes/op_traits.h"
 #include "passes/rewrite/graph_pass.h"
+#include "passes/rewrite/rewriter.h"
 #include "schema/shape_fold.h"
 
 namespace onnx_opt::passes {
@@ -26,16 +27,17 @@ namespace {
 
 using interpreter::RuntimeValue;
 
-// Replaces every use of `out` by a new initializer of graph `g` holding `tensor`, and returns it. The
+// Replaces every use of `out` by a new initializer of `rw`'s graph holding `tensor`, and returns it. The
 // initializer takes over the name (graph outputs depend on it); `out` keeps it too until its node is
 // erased at the end of the walk (renaming it would mean collecting every name in the model).
-ir::Value* ReplaceWithInitializer(ir::Graph& g, ir::Value* out, ir::Tensor tensor) {
+ir::Value* ReplaceWithInitializer(rewrite::Rewriter& rw, ir::Value* out, ir::Tensor tensor) {
+  ir::Graph& g = rw.graph();
   tensor.set_name(out->name());
   tensor.set_storage(ir::Tensor::Storage::kRaw);
   ir::Value* init = g.AddInitializer(std::move(tensor));
   if (out->in_value_info()) g.AddValueInfo(init);
   init->set_doc_string(out->doc_string());
-  out->ReplaceAllUsesWith(init);
+  rw.ReplaceAllUsesWith(out, init);
   return init;
 }
 
@@ -53,6 +55,7 @@ class ConstantFolding final : public rewrite::GraphPass {
   void EndRun() override { evaluator_.reset(); }
 
   absl::StatusOr<int64_t> RunOnGraph(ir::Graph& g, rewrite::GraphRun& run) override {
+    rewrite::Rewriter rw(g, run.opset, run.names);
     int64_t folds = 0;
     // Nodes computing the same thing from the same constants (exporters repeat shape arithmetic,
     // say) are evaluated once: later ones take the first one's initializers. Folded nodes stay
@@ -63,7 +66,7 @@ class ConstantFolding final : public rewrite::GraphPass {
       if (!n->is_onnx_domain() || IsNondeterministic(*n) || !n->subgraphs().empty()) continue;
       std::optional<size_t> hash;
       if (n->op_type() != "Constant" && HasOnlyConstantInputs(*n)) hash = NodeHash(*n);
-      if (hash.has_value() && TakeEarlierFold(*n, memo[*hash])) {
+      if (hash.has_value() && TakeEarlierFold(rw, *n, memo[*hash])) {
         folded_nodes.push_back(n);
         ++folds;
         continue;
@@ -73,7 +76,7 @@ class ConstantFolding final : public rewrite::GraphPass {
       FoldedNode record{n, std::vector<ir::Value*>(n->num_outputs(), nullptr)};
       for (size_t i = 0; i < n->num_outputs(); ++i) {
         if (!n->output(i)->is_omitted()) {
-          record.initializers[i] = ReplaceWithInitializer(g, n->output(i), std::move((*outputs)[i]));
+          record.initializers[i] = ReplaceWithInitializer(rw, n->output(i), std::move((*outputs)[i]));
         }
       }
       if (hash.has_value()) memo[*hash].push_back(std::move(record));
@@ -81,7 +84,7 @@ class ConstantFolding final : public rewrite::GraphPass {
       ++folds;
     }
     for (ir::Node* n : folded_nodes) {
-      RETURN_IF_ERROR(g.Erase(n));
+      RETURN_IF_ERROR(rw.EraseNode(*n));
     }
     return folds;
   }
@@ -104,7 +107,7 @@ class ConstantFolding final : public rewrite::GraphPass {
 
   // Gives `n`'s uses the initializers of an earlier fold of the same computation, if there is one.
   // A graph output keeps its own name, so such nodes are folded afresh.
-  static bool TakeEarlierFold(ir::Node& n, const std::vector<FoldedNode>& candidates) {
+  static bool TakeEarlierFold(rewrite::Rewriter& rw, ir::Node& n, const std::vector<FoldedNode>& candidates) {
     for (size_t i = 0; i < n.num_outputs(); ++i) {
       if (n.output(i)->is_graph_output()) return false;
     }
@@ -113,7 +116,7 @@ class ConstantFolding final : public rewrite::GraphPass {
       for (size_t i = 0; i < n.num_outputs(); ++i) {
         if (!n.output(i)->has_uses()) continue;
         if (earlier.initializers[i] == nullptr) return false;  // cannot happen: same outputs omitted
-        n.output(i)->ReplaceAllUsesWith(earlier.initializers[i]);
+        rw.ReplaceAllUsesWith(n.output(i), earlier.initializers[i]);
       }
       return true;
     }

@@ -7,7 +7,6 @@
 
 #include "absl/strings/str_cat.h"
 #include "ir/constant_value.h"
-#include "ir/forward_value.h"
 #include "ir/name_generator.h"
 #include "ir/status_macros.h"
 #include "optimizer/pass_registry.h"
@@ -20,7 +19,9 @@ using namespace rewrite;  // NOLINT(build/namespaces): the pattern vocabulary
 
 // Moves `branch` (which takes no inputs and returns what `if_node` does) in front of `if_node` and
 // gives the If's users the branch's results.
-absl::Status Inline(ir::Graph& g, ir::Node& if_node, ir::Graph& branch, ir::NameGenerator& names) {
+absl::Status Inline(Rewriter& rw, ir::Node& if_node, ir::Graph& branch) {
+  ir::Graph& g = rw.graph();
+  ir::NameGenerator& names = rw.names();
   // Initializers of the branch become initializers of g (same names: unique model-wide).
   std::vector<ir::Value*> inits = branch.initializers();
   for (ir::Value* v : inits) {
@@ -28,12 +29,12 @@ absl::Status Inline(ir::Graph& g, ir::Node& if_node, ir::Graph& branch, ir::Name
     t.set_name(v->name());
     v->set_name(names.Fresh(v->name() + "_moved"));
     ir::Value* moved = g.AddInitializer(std::move(t));
-    v->ReplaceAllUsesWith(moved);
+    rw.ReplaceAllUsesWith(v, moved);
   }
   // Nodes move in front of the If, in order.
   std::vector<ir::Node*> nodes;
   for (ir::Node* b : branch.nodes()) nodes.push_back(b);
-  for (ir::Node* b : nodes) g.InsertBefore(&if_node, branch.Detach(b));
+  for (ir::Node* b : nodes) rw.InsertNodeBefore(if_node, branch.Detach(b));
   // The If's outputs become the branch's outputs. A graph output that cannot take over the name
   // of what the branch returns (say, an outer value) gets an Identity to keep its name.
   const std::vector<ir::Value*> results = branch.outputs();
@@ -43,11 +44,10 @@ absl::Status Inline(ir::Graph& g, ir::Node& if_node, ir::Graph& branch, ir::Name
     ir::Value* out = if_node.output(i);
     ir::Value* result = results[i];
     if (!out->has_uses()) continue;
-    if (ir::ForwardValue(out, result)) continue;
-    ir::Node* id = g.InsertBefore(&if_node, ir::Node::Create("", "Identity", {result},
-                                                             {names.Fresh(out->name() + "_inlined")}));
+    if (rw.ForwardUses(out, result)) continue;
+    ir::Node* id = rw.InsertOpBefore(if_node, "Identity", {result}, names.Fresh(out->name() + "_inlined"));
     id->output(0)->set_type(out->type());
-    if (!ir::ForwardValue(out, id->output(0))) {
+    if (!rw.ForwardUses(out, id->output(0))) {
       return absl::InternalError(absl::StrCat("cannot forward If output '", out->name(), "'"));
     }
   }
@@ -55,7 +55,8 @@ absl::Status Inline(ir::Graph& g, ir::Node& if_node, ir::Graph& branch, ir::Name
 }
 
 RewritePattern ConstantIfPattern() {
-  return {.root_ops = {"If"},
+  return {.name = "constant-if",
+          .root_ops = {"If"},
           .needs = {{{"If"}}},
           .match_and_rewrite = [](ir::Node& n, Rewriter& rw) -> absl::StatusOr<int64_t> {
             if (!n.has_input(0)) return 0;
@@ -70,8 +71,8 @@ RewritePattern ConstantIfPattern() {
             if (branch_attr == nullptr || !branch_attr->g) return 0;
             ir::Graph& branch = *branch_attr->g;
             if (branch.outputs().size() != n.num_outputs() || !branch.inputs().empty()) return 0;
-            RETURN_IF_ERROR(Inline(rw.graph(), n, branch, rw.names()));
-            RETURN_IF_ERROR(rw.graph().Erase(&n));
+            RETURN_IF_ERROR(Inline(rw, n, branch));
+            RETURN_IF_ERROR(rw.EraseNode(n));
             return 1;
           }};
 }

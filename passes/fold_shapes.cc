@@ -18,6 +18,7 @@
 #include "ir/name_generator.h"
 #include "optimizer/pass_registry.h"
 #include "passes/rewrite/graph_pass.h"
+#include "passes/rewrite/rewriter.h"
 #include "schema/shape_fold.h"
 
 namespace onnx_opt::passes {
@@ -278,6 +279,7 @@ class FoldShapes final : public rewrite::GraphPass {
     const int64_t opset = run.opset;
     ir::NameGenerator& names = run.names;
     ShapeFacts facts(opset);
+    rewrite::Rewriter rw(g, opset, names);
     int64_t folds = 0;
     for (ir::Node* n : g.nodes()) {
       if (!n->is_onnx_domain() || n->num_outputs() == 0) continue;
@@ -291,7 +293,7 @@ class FoldShapes final : public rewrite::GraphPass {
           if (!f->scalar) dims.push_back(static_cast<int64_t>(values.size()));
           ir::Tensor t = MakeIndexTensor(f->type, std::move(dims), values);
           t.set_name(names.Fresh(out->name() + "_folded"));
-          out->ReplaceAllUsesWith(g.AddInitializer(std::move(t)));
+          rw.ReplaceAllUsesWith(out, g.AddInitializer(std::move(t)));
           ++folds;
         }
       }
@@ -303,7 +305,7 @@ class FoldShapes final : public rewrite::GraphPass {
         if (!target.has_value()) continue;
         ir::Tensor t = MakeIndexTensor(ir::DataType::kInt64, {static_cast<int64_t>(target->size())}, *target);
         t.set_name(names.Fresh(n->input(1)->name() + "_folded"));
-        n->SetInput(1, g.AddInitializer(std::move(t)));
+        rw.ReplaceInput(*n, 1, g.AddInitializer(std::move(t)));
         ++folds;
       }
     }

@@ -40,6 +40,7 @@
 // split into heads (which MergeHeads then still takes), else from Q or V.
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -47,10 +48,9 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "ir/constant_value.h"
-#include "ir/forward_value.h"
 #include "optimizer/pass_registry.h"
-#include "passes/pattern.h"
 #include "passes/rewrite/pattern_pass.h"
+#include "passes/rewrite/value_facts.h"
 
 namespace onnx_opt::passes {
 namespace {
@@ -70,9 +70,9 @@ bool SameDim(const ir::Dim& a, const ir::Dim& b) {
 
 bool IsOne(const ir::Dim& d) { return d.is_known() && d.value() == 1; }
 
-// `operand`, optionally (used once) multiplied by a constant scalar bound to *mul or divided by one
-// bound to *div; the scalar must not raise the rank past 4.
-ValuePattern Scaled(ValuePattern operand, double* mul, double* div) {
+// `operand`, optionally (used once) multiplied by a constant scalar bound to `mul` or divided by one
+// bound to `div`; the scalar must not raise the rank past 4.
+ValuePattern Scaled(ValuePattern operand, const ScalarSlot& mul, const ScalarSlot& div) {
   auto rank_at_most_4 = [](const ir::Value& c) {
     const ir::Tensor* t = ir::GetConstantTensor(&c);
     return t != nullptr && t->dims().size() <= 4;
@@ -103,18 +103,18 @@ struct Added {
   std::vector<ir::Node*> nodes;
   std::vector<ir::Value*> initializers;
 
-  absl::Status Undo(ir::Graph& graph) {
+  absl::Status Undo(Rewriter& rw) {
     for (auto it = nodes.rbegin(); it != nodes.rend(); ++it) {
       (*it)->RemoveAllInputs();
-      if (absl::Status s = graph.Erase(*it); !s.ok()) return s;
+      if (absl::Status s = rw.EraseNode(**it); !s.ok()) return s;
     }
-    return graph.RemoveInitializers(initializers);
+    return rw.graph().RemoveInitializers(initializers);
   }
 };
 
 ir::Value* AddNodeBefore(ir::Node& pos, const std::string& op, const std::vector<ir::Value*>& inputs,
                          const std::string& name, Rewriter& rw, Added& added) {
-  ir::Node* n = rw.graph().InsertBefore(&pos, ir::Node::Create("", op, inputs, {rw.names().Fresh(name)}));
+  ir::Node* n = rw.InsertOpBefore(pos, op, inputs, rw.names().Fresh(name));
   added.nodes.push_back(n);
   return n->output(0);
 }
@@ -258,12 +258,12 @@ ir::Node* PastConcat(ir::Value* all, Rewriter& rw) {
 }
 
 // Erases the producers of `values` that nothing uses any more, and theirs in turn.
-absl::Status EraseDeadProducers(std::vector<ir::Value*> values, ir::Graph& graph) {
+absl::Status EraseDeadProducers(std::vector<ir::Value*> values, Rewriter& rw) {
   while (!values.empty()) {
     ir::Value* v = values.back();
     values.pop_back();
     ir::Node* n = v->producer();
-    if (n == nullptr || n->graph() != &graph || n->is_erased()) continue;
+    if (n == nullptr || n->graph() != &rw.graph() || n->is_erased()) continue;
     bool dead = true;
     for (size_t i = 0; i < n->num_outputs(); ++i) dead = dead && !n->output(i)->has_uses();
     if (!dead) continue;
@@ -271,7 +271,7 @@ absl::Status EraseDeadProducers(std::vector<ir::Value*> values, ir::Graph& graph
       if (in != nullptr) values.push_back(in);
     }
     n->RemoveAllInputs();
-    if (absl::Status s = graph.Erase(n); !s.ok()) return s;
+    if (absl::Status s = rw.EraseNode(*n); !s.ok()) return s;
   }
   return absl::OkStatus();
 }
@@ -302,9 +302,9 @@ absl::Status TakePresentOver(ir::Node& attention, const std::vector<ir::Value*>&
   for (ir::Value* all : alls) {
     ir::Value* present = attention.AddOutput(rw.names().Fresh(all->name() + "_present"));
     present->set_type(all->type());
-    if (!ir::ForwardValue(all, present)) {
+    if (!rw.ForwardUses(all, present)) {
       // Undo: forward back what was forwarded, then drop the outputs added.
-      for (size_t i = 0; i < presents.size(); ++i) ir::ForwardValue(presents[i], alls[i]);
+      for (size_t i = 0; i < presents.size(); ++i) rw.ForwardUses(presents[i], alls[i]);
       while (attention.num_outputs() > 1) {
         if (absl::Status s = attention.RemoveLastOutput(); !s.ok()) return s;
       }
@@ -313,7 +313,7 @@ absl::Status TakePresentOver(ir::Node& attention, const std::vector<ir::Value*>&
     presents.push_back(present);
   }
   // The Concats have no uses left.
-  return EraseDeadProducers(alls, rw.graph());
+  return EraseDeadProducers(alls, rw);
 }
 
 // The permutation of a Transpose (reversed axes when not given).
@@ -325,20 +325,31 @@ std::vector<int64_t> PermOf(const ir::Node& transpose, int64_t rank) {
   return perm;
 }
 
-absl::StatusOr<int64_t> MatchAndRewrite(ir::Node& matmul, Rewriter& rw) {
-  ir::Value* q = nullptr;
-  ir::Value* kt = nullptr;
-  ir::Value* v = nullptr;
-  ir::Value* mask = nullptr;
-  ir::Node* softmax = nullptr;
+// MatMul(Softmax(MatMul(Q, Kt) [scaled] [+ mask]), V), built once; what it binds is in the captures.
+struct ScaledDotProductMatcher {
+  ValueSlot q, kt, v, mask;
+  NodeSlot softmax;
   // Up to three scalar factors: on Q, on Kt, on the product; each a Mul or a Div.
-  double q_mul = 1, q_div = 1, k_mul = 1, k_div = 1, s_mul = 1, s_div = 1;
+  ScalarSlot q_mul, q_div, k_mul, k_div, s_mul, s_div;
   const ValuePattern product =
-      Op("MatMul", {Scaled(Capture(&q), &q_mul, &q_div), Scaled(Capture(&kt), &k_mul, &k_div)}).OneUse();
-  const ValuePattern scaled = Scaled(product, &s_mul, &s_div);
-  const ValuePattern scores = OneOf({Op("Add", {scaled, Capture(&mask)}).OneUse(), scaled});
-  const ValuePattern probs = Op("Softmax", {scores}).OneUse().CaptureNode(&softmax);
-  if (!rw.Match(Op("MatMul", {probs, Capture(&v)}), matmul.output(0))) return 0;
+      Op("MatMul", {Scaled(Capture(q), q_mul, q_div), Scaled(Capture(kt), k_mul, k_div)}).OneUse();
+  const ValuePattern scaled = Scaled(product, s_mul, s_div);
+  const ValuePattern scores = OneOf({Op("Add", {scaled, Capture(mask)}).OneUse(), scaled});
+  const ValuePattern root = Op("MatMul", {Op("Softmax", {scores}).OneUse().CaptureNode(softmax), Capture(v)});
+};
+
+absl::StatusOr<int64_t> MatchAndRewrite(const ScaledDotProductMatcher& p, ir::Node& matmul, Rewriter& rw) {
+  const Captures* m = rw.Match(p.root, matmul.output(0));
+  if (m == nullptr) return 0;
+  ir::Value* q = (*m)[p.q];
+  ir::Value* kt = (*m)[p.kt];
+  ir::Value* v = (*m)[p.v];
+  ir::Value* mask = (*m)[p.mask];
+  ir::Node* softmax = (*m)[p.softmax];
+  // A factor not there is 1.
+  auto factor = [m](const ScalarSlot& slot) { return m->has(slot) ? (*m)[slot] : 1.0; };
+  const double q_mul = factor(p.q_mul), q_div = factor(p.q_div), k_mul = factor(p.k_mul), k_div = factor(p.k_div),
+               s_mul = factor(p.s_mul), s_div = factor(p.s_div);
 
   // Shapes and types.
   const ir::Shape* qs = ShapeOf(q);
@@ -428,11 +439,11 @@ absl::StatusOr<int64_t> MatchAndRewrite(ir::Node& matmul, Rewriter& rw) {
   absl::StatusOr<ir::Node*> fused = rw.ReplaceWithNode(matmul, "Attention", inputs, "_attention");
   if (!fused.ok()) return fused.status();
   if (*fused == nullptr) {
-    if (absl::Status s = added.Undo(rw.graph()); !s.ok()) return s;
+    if (absl::Status s = added.Undo(rw); !s.ok()) return s;
     return 0;
   }
   (*fused)->SetAttribute(ir::Attribute::Float("scale", static_cast<float>(scale)));
-  if (absl::Status s = EraseDeadProducers(repeat_shapes, rw.graph()); !s.ok()) return s;
+  if (absl::Status s = EraseDeadProducers(repeat_shapes, rw); !s.ok()) return s;
   if (!alls.empty()) {
     if (absl::Status s = TakePresentOver(**fused, alls, rw); !s.ok()) return s;
   }
@@ -442,14 +453,19 @@ absl::StatusOr<int64_t> MatchAndRewrite(ir::Node& matmul, Rewriter& rw) {
 // The [B, S, N*E] value that `heads` ([B, N, S, E]) was made from by the exporter's split into
 // heads, Transpose(Reshape(x, [B, S, N, E]), perm = [0, 2, 1, 3]) (each used once), with N and E;
 // null when `heads` is not made so.
-ir::Value* UnsplitHeads(ir::Value* heads, Rewriter& rw, int64_t* n, int64_t* e) {
-  ir::Value* x = nullptr;
-  ir::Value* split = nullptr;
-  const ValuePattern pattern =
-      Op("Transpose", {Op("Reshape", {Capture(&x)}).OneUse().Capture(&split)}).OneUse().WhereNode([](const ir::Node& t) {
+struct SplitHeadsMatcher {
+  ValueSlot x, split;
+  const ValuePattern heads =
+      Op("Transpose", {Op("Reshape", {Capture(x)}).OneUse().Capture(split)}).OneUse().WhereNode([](const ir::Node& t) {
         return t.GetInts("perm") == std::vector<int64_t>{0, 2, 1, 3};
       });
-  if (!rw.Match(pattern, heads)) return nullptr;
+};
+
+ir::Value* UnsplitHeads(ir::Value* heads, const SplitHeadsMatcher& p, Rewriter& rw, int64_t* n, int64_t* e) {
+  const Captures* m = rw.Match(p.heads, heads);
+  if (m == nullptr) return nullptr;
+  ir::Value* x = (*m)[p.x];
+  ir::Value* split = (*m)[p.split];
   const ir::Shape* xs = ShapeOf(x);
   const ir::Shape* ss = ShapeOf(split);
   if (xs == nullptr || ss == nullptr || xs->rank() != 3 || ss->rank() != 4 || !SameDim(xs->dim(0), ss->dim(0)) ||
@@ -465,7 +481,18 @@ ir::Value* UnsplitHeads(ir::Value* heads, Rewriter& rw, int64_t* n, int64_t* e) 
 // A 4-D Attention whose Q, K and V are split into heads by Reshape/Transpose and whose result is
 // merged back by Transpose/Reshape becomes the 3-D form on the unsplit values, with q_num_heads and
 // kv_num_heads: Attention does the same split and merge.
-absl::StatusOr<int64_t> MergeHeads(ir::Node& attention, Rewriter& rw) {
+// The merge of Attention's result back from heads, and the splits of Q, K and V (each binds its own
+// captures, as all three are matched through one rewriter): built once.
+struct MergeHeadsMatcher {
+  NodeSlot merge;
+  ValueSlot merged;
+  const ValuePattern back = Op("Reshape", {Op("Transpose", {}).OneUse().WhereNode([](const ir::Node& t) {
+                                             return t.GetInts("perm") == std::vector<int64_t>{0, 2, 1, 3};
+                                           })}).CaptureNode(merge).Capture(merged);
+  SplitHeadsMatcher q, k, v;
+};
+
+absl::StatusOr<int64_t> MergeHeads(const MergeHeadsMatcher& p, ir::Node& attention, Rewriter& rw) {
   // Inputs past the mask (past_key, past_value) are 4-D in both forms; so are the present outputs.
   if (attention.num_outputs() > 3 || attention.num_inputs() < 3 || attention.num_inputs() > 6) return 0;
   for (size_t i = 3; i < attention.num_outputs(); ++i) {
@@ -475,20 +502,18 @@ absl::StatusOr<int64_t> MergeHeads(ir::Node& attention, Rewriter& rw) {
   for (const ir::Attribute& a : attention.attributes()) {
     if (a.is_reference() || (a.kind() != ir::AttributeKind::kInt && a.kind() != ir::AttributeKind::kFloat)) return 0;
   }
-  ir::Node* merge = nullptr;
-  ir::Value* merged = nullptr;
-  const ValuePattern back = Op("Reshape", {Op("Transpose", {}).OneUse().WhereNode([](const ir::Node& t) {
-                                             return t.GetInts("perm") == std::vector<int64_t>{0, 2, 1, 3};
-                                           })}).CaptureNode(&merge).Capture(&merged);
   ir::Value* out = attention.output(0);
   if (!HasSingleUse(out) || out->uses()[0].node->op_type() != "Transpose") return 0;
   ir::Value* transposed = out->uses()[0].node->output(0);
-  if (!HasSingleUse(transposed) || !rw.Match(back, transposed->uses()[0].node->output(0))) return 0;
+  const Captures* m = HasSingleUse(transposed) ? rw.Match(p.back, transposed->uses()[0].node->output(0)) : nullptr;
+  if (m == nullptr) return 0;
+  ir::Node* merge = (*m)[p.merge];
+  ir::Value* merged = (*m)[p.merged];
   if (merge->input(0) != transposed) return 0;
   int64_t hq = 0, d = 0, hk = 0, dk = 0, hv = 0, dv = 0;
-  ir::Value* q = UnsplitHeads(attention.input(0), rw, &hq, &d);
-  ir::Value* k = q != nullptr ? UnsplitHeads(attention.input(1), rw, &hk, &dk) : nullptr;
-  ir::Value* v = k != nullptr ? UnsplitHeads(attention.input(2), rw, &hv, &dv) : nullptr;
+  ir::Value* q = UnsplitHeads(attention.input(0), p.q, rw, &hq, &d);
+  ir::Value* k = q != nullptr ? UnsplitHeads(attention.input(1), p.k, rw, &hk, &dk) : nullptr;
+  ir::Value* v = k != nullptr ? UnsplitHeads(attention.input(2), p.v, rw, &hv, &dv) : nullptr;
   if (v == nullptr || hk != hv || d != dk) return 0;
   // The merged result is [B, S, Hq * Dv] of Q's B and S.
   const ir::Shape* qs = ShapeOf(q);
@@ -519,7 +544,7 @@ absl::StatusOr<int64_t> MergeHeads(ir::Node& attention, Rewriter& rw) {
   for (ir::Value* present : presents) {
     ir::Value* moved = (*fused)->AddOutput(rw.names().Fresh(present->name() + "_3d"));
     moved->set_type(present->type());
-    if (!ir::ForwardValue(present, moved)) {
+    if (!rw.ForwardUses(present, moved)) {
       return absl::InternalError(absl::StrCat("fuse-attention: cannot move ", present->name(), " to the 3-D form"));
     }
   }
@@ -527,18 +552,32 @@ absl::StatusOr<int64_t> MergeHeads(ir::Node& attention, Rewriter& rw) {
   return 1;
 }
 
+RewritePattern ScaledDotProductPattern() {
+  auto matcher = std::make_shared<const ScaledDotProductMatcher>();
+  return {.name = "scaled-dot-product",
+          .root_ops = {"MatMul"},
+          .needs = {{{"MatMul"}, 2}, {{"Softmax"}}},
+          .min_opset = 23,
+          .match_and_rewrite = [matcher](ir::Node& matmul, Rewriter& rw) {
+            return MatchAndRewrite(*matcher, matmul, rw);
+          }};
+}
+
+RewritePattern MergeHeadsPattern() {
+  auto matcher = std::make_shared<const MergeHeadsMatcher>();
+  return {.name = "merge-heads",
+          .root_ops = {"Attention"},
+          .needs = {{{"Attention"}}, {{"Reshape"}, 4}, {{"Transpose"}, 4}},
+          .min_opset = 23,
+          .match_and_rewrite = [matcher](ir::Node& attention, Rewriter& rw) {
+            return MergeHeads(*matcher, attention, rw);
+          }};
+}
+
 class FuseAttention final : public PatternPass {
  public:
   static constexpr char kName[] = "fuse-attention";
-  FuseAttention()
-      : PatternPass(kName, {{.root_ops = {"MatMul"},
-                             .needs = {{{"MatMul"}, 2}, {{"Softmax"}}},
-                             .min_opset = 23,
-                             .match_and_rewrite = MatchAndRewrite},
-                            {.root_ops = {"Attention"},
-                             .needs = {{{"Attention"}}, {{"Reshape"}, 4}, {{"Transpose"}, 4}},
-                             .min_opset = 23,
-                             .match_and_rewrite = MergeHeads}}) {}
+  FuseAttention() : PatternPass(kName, {ScaledDotProductPattern(), MergeHeadsPattern()}) {}
 };
 
 }  // namespace

@@ -4,10 +4,10 @@
 // where m is the output channel. Weights and statistics must be float32/float64 constants.
 #include <cmath>
 #include <cstring>
+#include <memory>
 #include <string>
 
 #include "ir/constant_value.h"
-#include "ir/forward_value.h"
 #include "ir/status_macros.h"
 #include "optimizer/pass_registry.h"
 #include "passes/conv_constants.h"
@@ -116,26 +116,33 @@ absl::StatusOr<bool> Fuse(Rewriter& rw, ir::Node& conv, ir::Node& bn) {
   ReplaceConvBias(rw, conv, ir::MakeFloatTensor(type, {channels}, bias), "_bn");
   // After the new constants, as their names come from the conv's output before it takes the
   // BatchNormalization's. Never refused: the conv's one use is `bn`, so it is no graph output.
-  if (!ir::ForwardValue(bn.output(0), conv.output(0))) {
+  if (!rw.ForwardUses(bn.output(0), conv.output(0))) {
     return absl::InternalError("fuse-bn-into-conv: cannot forward the BatchNormalization's output");
   }
   return true;
 }
 
+// A Conv or ConvTranspose whose one use is the root (not also a graph output), built once; the
+// node is bound in the match's captures.
+struct ConvUsedOnceMatcher {
+  NodeSlot conv;
+  const ValuePattern conv_used_once = OneOf({Op("Conv", {}), Op("ConvTranspose", {})})
+                                          .CaptureNode(conv)
+                                          .Where([](const ir::Value& v) { return v.uses().size() == 1; });
+};
+
 RewritePattern BatchNormIntoConvPattern() {
-  return {.root_ops = {"BatchNormalization"},
+  auto matcher = std::make_shared<const ConvUsedOnceMatcher>();
+  return {.name = "batch-norm-into-conv",
+          .root_ops = {"BatchNormalization"},
           .needs = {{{"BatchNormalization"}}, {{"Conv", "ConvTranspose"}}},
-          .match_and_rewrite = [](ir::Node& bn, Rewriter& rw) -> absl::StatusOr<int64_t> {
+          .match_and_rewrite = [matcher](ir::Node& bn, Rewriter& rw) -> absl::StatusOr<int64_t> {
             if (!IsInferenceBatchNorm(bn, rw.opset())) return 0;
-            // The conv's one use must be the BatchNormalization (not also a graph output).
-            ir::Node* conv = nullptr;
-            const ValuePattern conv_used_once = OneOf({Op("Conv", {}), Op("ConvTranspose", {})})
-                                                    .CaptureNode(&conv)
-                                                    .Where([](const ir::Value& v) { return v.uses().size() == 1; });
-            if (!rw.Match(conv_used_once, bn.input(0))) return 0;
-            ASSIGN_OR_RETURN(const bool fused, Fuse(rw, *conv, bn));
+            const Captures* m = rw.Match(matcher->conv_used_once, bn.input(0));
+            if (m == nullptr) return 0;
+            ASSIGN_OR_RETURN(const bool fused, Fuse(rw, *(*m)[matcher->conv], bn));
             if (!fused) return 0;
-            RETURN_IF_ERROR(rw.graph().Erase(&bn));
+            RETURN_IF_ERROR(rw.EraseNode(bn));
             return 1;
           }};
 }

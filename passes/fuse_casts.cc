@@ -3,6 +3,8 @@
 // value x had, so casting x directly gives the same result. When T2 is T0 the pair is dropped.
 // Targets whose conversion depends on more than the value are left alone: string (a float prints
 // differently as a double) and the float8/float4 types (saturate and rounding attributes).
+#include <memory>
+
 #include "ir/status_macros.h"
 #include "optimizer/pass_registry.h"
 #include "passes/rewrite/pattern_pass.h"
@@ -74,21 +76,29 @@ bool PlainTarget(DataType t) {
   }
 }
 
+// The Cast an outer Cast reads, built once; its input x and the node are bound in the captures.
+struct InnerCastMatcher {
+  ValueSlot x;
+  NodeSlot inner;
+  const ValuePattern cast = Op("Cast", {Capture(x)}).CaptureNode(inner);
+};
+
 RewritePattern ConsecutiveCastsPattern() {
-  return {.root_ops = {"Cast"},
+  auto inner_cast = std::make_shared<const InnerCastMatcher>();
+  return {.name = "consecutive-casts",
+          .root_ops = {"Cast"},
           .needs = {{{"Cast"}, 2}},
-          .match_and_rewrite = [](ir::Node& outer, Rewriter& rw) -> absl::StatusOr<int64_t> {
-            ir::Value* x = nullptr;
-            ir::Node* inner = nullptr;
-            if (!outer.has_input(0) || !rw.Match(Op("Cast", {Capture(&x)}).CaptureNode(&inner), outer.input(0))) {
-              return 0;
-            }
+          .match_and_rewrite = [inner_cast](ir::Node& outer, Rewriter& rw) -> absl::StatusOr<int64_t> {
+            const Captures* m = outer.has_input(0) ? rw.Match(inner_cast->cast, outer.input(0)) : nullptr;
+            if (m == nullptr) return 0;
+            ir::Value* x = (*m)[inner_cast->x];
+            ir::Node* inner = (*m)[inner_cast->inner];
             if (!x->type().is_tensor()) return 0;
             const DataType t0 = x->type().elem_type();
             const auto t1 = static_cast<DataType>(inner->GetInt("to", 0));
             const auto t2 = static_cast<DataType>(outer.GetInt("to", 0));
             if (t0 == DataType::kUndefined || !Widens(t0, t1) || !PlainTarget(t2)) return 0;
-            outer.SetInput(0, x);
+            rw.ReplaceInput(outer, 0, x);
             // Cast back to where it started: the pair is the identity (unless the result is a graph
             // output that cannot take x's place; then a Cast to x's own type stays).
             if (t2 == t0) {

@@ -2,11 +2,12 @@
 // inner result has no other use: concatenation along one axis is associative, so the elements and
 // their order are the same.
 #include <algorithm>
+#include <memory>
 
 #include "ir/status_macros.h"
 #include "optimizer/pass_registry.h"
-#include "passes/pattern.h"
 #include "passes/rewrite/pattern_pass.h"
+#include "passes/rewrite/value_facts.h"
 
 namespace onnx_opt::passes {
 namespace {
@@ -31,10 +32,19 @@ std::optional<int64_t> AxisOf(const ir::Node& n, std::optional<int64_t> rank) {
   return axis;
 }
 
+// An input of the outer Concat that is a Concat used once, built once; the node is bound in the
+// match's captures (again for each input).
+struct InnerConcatMatcher {
+  NodeSlot inner;
+  const ValuePattern concat = Op("Concat", {}).OneUse().CaptureNode(inner);
+};
+
 RewritePattern ConsecutiveConcatsPattern() {
-  return {.root_ops = {"Concat"},
+  auto matcher = std::make_shared<const InnerConcatMatcher>();
+  return {.name = "consecutive-concats",
+          .root_ops = {"Concat"},
           .needs = {{{"Concat"}, 2}},
-          .match_and_rewrite = [](ir::Node& outer, Rewriter& rw) -> absl::StatusOr<int64_t> {
+          .match_and_rewrite = [matcher](ir::Node& outer, Rewriter& rw) -> absl::StatusOr<int64_t> {
             const std::optional<int64_t> rank = ConcatRank(outer);
             const std::optional<int64_t> axis = AxisOf(outer, rank);
             if (!axis) return 0;
@@ -42,10 +52,10 @@ RewritePattern ConsecutiveConcatsPattern() {
             std::vector<ir::Value*> inputs;
             std::vector<ir::Node*> absorbed;
             for (ir::Value* in : outer.inputs()) {
-              ir::Node* inner = nullptr;
+              const Captures* m = in != nullptr ? rw.Match(matcher->concat, in) : nullptr;
+              ir::Node* inner = m != nullptr ? (*m)[matcher->inner] : nullptr;
               // Equal negative axes mean the same dim only for equal ranks, which Concat guarantees.
-              const bool spliced = in != nullptr && rw.Match(Op("Concat", {}).OneUse().CaptureNode(&inner), in) &&
-                                   AxisOf(*inner, rank) == axis &&
+              const bool spliced = inner != nullptr && AxisOf(*inner, rank) == axis &&
                                    std::find(absorbed.begin(), absorbed.end(), inner) == absorbed.end();
               if (!spliced) {
                 inputs.push_back(in);
@@ -55,8 +65,8 @@ RewritePattern ConsecutiveConcatsPattern() {
               absorbed.push_back(inner);
             }
             if (absorbed.empty()) return 0;
-            while (outer.num_inputs() > 0) outer.RemoveInput(outer.num_inputs() - 1);
-            for (ir::Value* v : inputs) outer.AddInput(v);
+            rw.RemoveAllInputs(outer);
+            for (ir::Value* v : inputs) rw.AddInput(outer, v);
             for (ir::Node* inner : absorbed) {
               RETURN_IF_ERROR(rw.EraseIfDead(*inner).status());
             }

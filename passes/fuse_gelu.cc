@@ -4,6 +4,7 @@
 // becomes Gelu(x) where the model's opset has it (20+). The form the converter writes below opset
 // 20 is the shared definition fused_expr::Gelu(); the other spellings are added here.
 #include <cmath>
+#include <memory>
 
 #include "schema/fused_expr/fused_expr.h"
 #include "optimizer/pass_registry.h"
@@ -15,22 +16,30 @@ namespace {
 
 using namespace rewrite;  // NOLINT(build/namespaces): the pattern vocabulary
 
+// The definition and the spellings exporters write, built once.
+std::shared_ptr<ExprPattern> GeluExpr() {
+  using namespace fused_expr::gelu;  // NOLINT(build/namespaces): the step names
+  auto gelu = std::make_shared<ExprPattern>(fused_expr::Gelu());
+  gelu->AddSpelling(kScaled, Op("Div", {gelu->Input(0), ConstScalar(std::sqrt(2.0))}));
+  // The three factors x, 0.5 and 1 + erf: each can be the one multiplied last.
+  const ValuePattern x = gelu->Input(0);
+  const ValuePattern one_plus_erf = gelu->Step(kOnePlusErf);
+  const ValuePattern half = ConstScalar(0.5);
+  gelu->AddSpelling(kProduct, Op("Mul", {Op("Mul", {x, one_plus_erf}).OneUse(), half}));
+  gelu->AddSpelling(kProduct, Op("Mul", {Op("Mul", {one_plus_erf, half}).OneUse(), x}));
+  return gelu;
+}
+
 RewritePattern GeluPattern() {
-  return {.root_ops = {"Mul"},
+  std::shared_ptr<ExprPattern> gelu = GeluExpr();
+  return {.name = "gelu",
+          .root_ops = {"Mul"},
           .needs = {{{"Erf"}}},
           .min_opset = 20,
-          .match_and_rewrite = [](ir::Node& mul, Rewriter& rw) -> absl::StatusOr<int64_t> {
-            using namespace fused_expr::gelu;  // NOLINT(build/namespaces): the step names
-            ExprPattern gelu(fused_expr::Gelu());
-            gelu.AddSpelling(kScaled, Op("Div", {gelu.Input(0), ConstScalar(std::sqrt(2.0))}));
-            // The three factors x, 0.5 and 1 + erf: each can be the one multiplied last.
-            const ValuePattern x = gelu.Input(0);
-            const ValuePattern one_plus_erf = gelu.Step(kOnePlusErf);
-            const ValuePattern half = ConstScalar(0.5);
-            gelu.AddSpelling(kProduct, Op("Mul", {Op("Mul", {x, one_plus_erf}).OneUse(), half}));
-            gelu.AddSpelling(kProduct, Op("Mul", {Op("Mul", {one_plus_erf, half}).OneUse(), x}));
-            if (!rw.Match(gelu.Root(), mul.output(0))) return 0;
-            return OneIfReplaced(rw.ReplaceWithNode(mul, "Gelu", {gelu.input(0)}, "_gelu"));
+          .match_and_rewrite = [gelu, root = gelu->Root()](ir::Node& mul, Rewriter& rw) -> absl::StatusOr<int64_t> {
+            const Captures* m = rw.Match(root, mul.output(0));
+            if (m == nullptr) return 0;
+            return OneIfReplaced(rw.ReplaceWithNode(mul, "Gelu", {gelu->input(*m, 0)}, "_gelu"));
           }};
 }
 

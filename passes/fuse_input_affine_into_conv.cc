@@ -5,6 +5,7 @@
 // where c(m, j) is the input channel that weight column j of output channel m reads (groups).
 // The scale is exact with any zero padding (a padded zero stays zero); the shift only without
 // padding (all pads zero and auto_pad NOTSET or VALID), where every window sees real input only.
+#include <memory>
 #include <string>
 
 #include "optimizer/pass_registry.h"
@@ -24,16 +25,25 @@ bool HasNoPadding(const ir::Node& conv) {
   return auto_pad == "NOTSET" || auto_pad == "VALID";
 }
 
-absl::StatusOr<int64_t> MatchAndRewrite(ir::Node& conv, Rewriter& rw) {
-  if (conv.num_inputs() < 2 || !conv.has_input(0)) return 0;
-  ir::Value* x = nullptr;
-  const ir::Tensor* c = nullptr;
-  ir::Node* op = nullptr;
-  const ValuePattern affine = OneOf({Op("Mul", {Capture(&x), Constant(&c)}), Op("Div", {Capture(&x), Constant(&c)}),
-                                     Op("Add", {Capture(&x), Constant(&c)}), Op("Sub", {Capture(&x), Constant(&c)})})
+// x op c (op one of Mul, Div, Add, Sub; c constant) used once, built once; x, c and the node are
+// bound in the match's captures.
+struct AffineMatcher {
+  ValueSlot x;
+  TensorSlot c;
+  NodeSlot op;
+  const ValuePattern affine = OneOf({Op("Mul", {Capture(x), Constant(c)}), Op("Div", {Capture(x), Constant(c)}),
+                                     Op("Add", {Capture(x), Constant(c)}), Op("Sub", {Capture(x), Constant(c)})})
                                   .OneUse()
-                                  .CaptureNode(&op);
-  if (!rw.Match(affine, conv.input(0))) return 0;
+                                  .CaptureNode(op);
+};
+
+absl::StatusOr<int64_t> MatchAndRewrite(const AffineMatcher& matcher, ir::Node& conv, Rewriter& rw) {
+  if (conv.num_inputs() < 2 || !conv.has_input(0)) return 0;
+  const Captures* m = rw.Match(matcher.affine, conv.input(0));
+  if (m == nullptr) return 0;
+  ir::Value* x = (*m)[matcher.x];
+  const ir::Tensor* c = (*m)[matcher.c];
+  ir::Node* op = (*m)[matcher.op];
   if (op->FindAttribute("broadcast") != nullptr || op->FindAttribute("axis") != nullptr) return 0;
   // Decoding the weights costs more than the match: only once the input pattern is there.
   std::optional<ConvConstants> k = ReadConvConstants(conv);
@@ -75,19 +85,24 @@ absl::StatusOr<int64_t> MatchAndRewrite(ir::Node& conv, Rewriter& rw) {
       k->bias[m] += sign * sum;
     }
   }
-  conv.SetInput(0, x);
+  rw.ReplaceInput(conv, 0, x);
   WriteConvConstants(rw, conv, *k, /*weights_changed=*/scale, /*bias_changed=*/!scale, "_folded");
   if (absl::Status s = rw.EraseDeadMatched(); !s.ok()) return s;
   return 1;
 }
 
+RewritePattern InputAffineIntoConvPattern() {
+  auto matcher = std::make_shared<const AffineMatcher>();
+  return {.name = "input-affine-into-conv",
+          .root_ops = {"Conv"},
+          .needs = {{{"Conv"}}, {{"Mul", "Div", "Add", "Sub"}}},
+          .match_and_rewrite = [matcher](ir::Node& conv, Rewriter& rw) { return MatchAndRewrite(*matcher, conv, rw); }};
+}
+
 class FuseInputAffineIntoConv final : public PatternPass {
  public:
   static constexpr char kName[] = "fuse-input-affine-into-conv";
-  FuseInputAffineIntoConv()
-      : PatternPass(kName, {{.root_ops = {"Conv"},
-                             .needs = {{{"Conv"}}, {{"Mul", "Div", "Add", "Sub"}}},
-                             .match_and_rewrite = MatchAndRewrite}}) {}
+  FuseInputAffineIntoConv() : PatternPass(kName, {InputAffineIntoConvPattern()}) {}
 };
 
 }  // namespace

@@ -4,12 +4,14 @@
 // definition fused_expr::LayerNormCore()) becomes LayerNormalization(x, g, b, axis=-1,
 // epsilon=eps) where the model's opset has it (17+).
 // The scale and bias must be constants; the Add may be missing (bias 0).
+#include <memory>
+
 #include "schema/fused_expr/fused_expr.h"
 #include "ir/constant_value.h"
 #include "optimizer/pass_registry.h"
-#include "passes/pattern.h"
 #include "passes/rewrite/expr_pattern.h"
 #include "passes/rewrite/pattern_pass.h"
+#include "passes/rewrite/value_facts.h"
 
 namespace onnx_opt::passes {
 namespace {
@@ -24,16 +26,24 @@ bool OverLastAxis(const ir::Node& reduce, int64_t opset) {
 
 // The normalization over the last axis of x: the shared definition (x - mean) * Reciprocal(std),
 // which the converter writes below opset 17, or as exporters write it, (x - mean) / std, with
-// d ^ 2 as Pow(d, 2) or Mul(d, d).
-bool MatchNormalization(ir::Value* normalized, ExprPattern& ln, Rewriter& rw) {
-  using namespace fused_expr::layer_norm;  // NOLINT(build/namespaces): the step names
-  for (int reduce : {kMean, kVariance}) {
-    ln.AddCondition(reduce, [opset = rw.opset()](const ir::Node& n) { return OverLastAxis(n, opset); });
+// d ^ 2 as Pow(d, 2) or Mul(d, d). Built once; a match binds x and eps in its captures.
+class NormalizationMatcher {
+ public:
+  ExprPattern ln{fused_expr::LayerNormCore()};
+  const ValuePattern root = Build();
+
+ private:
+  ValuePattern Build() {
+    using namespace fused_expr::layer_norm;  // NOLINT(build/namespaces): the step names
+    for (int reduce : {kMean, kVariance}) {
+      ln.AddCondition(reduce,
+                      [](const ir::Node& n, const MatchState& state) { return OverLastAxis(n, state.opset()); });
+    }
+    ln.AddSpelling(kSquare, Op("Pow", {ln.Step(kCentered), ConstScalar(2.0)}));
+    ln.AddSpelling(kNormalized, Op("Div", {ln.Step(kCentered), ln.Step(kStdDev)}));
+    return ln.Root();
   }
-  ln.AddSpelling(kSquare, Op("Pow", {ln.Step(kCentered), ConstScalar(2.0)}));
-  ln.AddSpelling(kNormalized, Op("Div", {ln.Step(kCentered), ln.Step(kStdDev)}));
-  return rw.Match(ln.Root(), normalized);
-}
+};
 
 // The single user of `v` if it is an ai.onnx `op` whose other input is a constant: that input.
 ir::Node* AffineUser(ir::Value* v, const char* op, ir::Value** constant) {
@@ -58,9 +68,10 @@ bool ScaleAndBiasFit(ir::Value* gamma, ir::Value* beta) {
   return !gt->dims().empty() && (bt == nullptr || bt->dims() == gt->dims());
 }
 
-absl::StatusOr<int64_t> MatchAndRewrite(ir::Node& root, Rewriter& rw) {
-  ExprPattern ln(fused_expr::LayerNormCore());
-  if (!MatchNormalization(root.output(0), ln, rw)) return 0;
+absl::StatusOr<int64_t> MatchAndRewrite(const NormalizationMatcher& normalization, ir::Node& root, Rewriter& rw) {
+  const Captures* m = rw.Match(normalization.root, root.output(0));
+  if (m == nullptr) return 0;
+  const ExprPattern& ln = normalization.ln;
 
   // The affine part y = normalized * gamma (+ beta), followed downstream.
   ir::Value* gamma = nullptr;
@@ -75,24 +86,32 @@ absl::StatusOr<int64_t> MatchAndRewrite(ir::Node& root, Rewriter& rw) {
   }
   if (!ScaleAndBiasFit(gamma, beta)) return 0;
 
-  std::vector<ir::Value*> inputs = {ln.input(0), gamma};
+  std::vector<ir::Value*> inputs = {ln.input(*m, 0), gamma};
+  const double epsilon = ln.param(*m, 0);
   if (beta != nullptr) inputs.push_back(beta);
   absl::StatusOr<ir::Node*> fused = rw.ReplaceWithNode(*last, "LayerNormalization", inputs, "_ln");
   if (fused.ok() && *fused != nullptr) {
     (*fused)->SetAttribute(ir::Attribute::Int("axis", -1));
-    (*fused)->SetAttribute(ir::Attribute::Float("epsilon", static_cast<float>(ln.param(0))));
+    (*fused)->SetAttribute(ir::Attribute::Float("epsilon", static_cast<float>(epsilon)));
   }
   return OneIfReplaced(fused);
+}
+
+RewritePattern LayerNormalizationPattern() {
+  auto normalization = std::make_shared<const NormalizationMatcher>();
+  return {.name = "layer-normalization",
+          .root_ops = {"Div", "Mul"},
+          .needs = {{{"ReduceMean"}, 2}, {{"Sqrt"}}},
+          .min_opset = 17,
+          .match_and_rewrite = [normalization](ir::Node& root, Rewriter& rw) {
+            return MatchAndRewrite(*normalization, root, rw);
+          }};
 }
 
 class FuseLayerNormalization final : public PatternPass {
  public:
   static constexpr char kName[] = "fuse-layernorm";
-  FuseLayerNormalization()
-      : PatternPass(kName, {{.root_ops = {"Div", "Mul"},
-                             .needs = {{{"ReduceMean"}, 2}, {{"Sqrt"}}},
-                             .min_opset = 17,
-                             .match_and_rewrite = MatchAndRewrite}}) {}
+  FuseLayerNormalization() : PatternPass(kName, {LayerNormalizationPattern()}) {}
 };
 
 }  // namespace

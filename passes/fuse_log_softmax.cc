@@ -1,5 +1,7 @@
 // fuse-log-softmax: Log(Softmax(x, axis)) becomes LogSoftmax(x, axis). Both operators change their
 // axis semantics at the same opset (13), so at any one opset the pair means the same thing.
+#include <memory>
+
 #include "optimizer/pass_registry.h"
 #include "passes/rewrite/pattern_pass.h"
 
@@ -8,14 +10,23 @@ namespace {
 
 using namespace rewrite;  // NOLINT(build/namespaces): the pattern vocabulary
 
+// Log(Softmax(...)) where the Log is the Softmax's one use (its result may be a graph output),
+// built once; the Softmax is bound in the match's captures.
+struct LogSoftmaxMatcher {
+  NodeSlot softmax;
+  const ValuePattern root = Op(
+      "Log", {Op("Softmax", {}).Where([](const ir::Value& v) { return v.uses().size() == 1; }).CaptureNode(softmax)});
+};
+
 RewritePattern LogSoftmaxPattern() {
-  return {.root_ops = {"Log"},
+  auto log_softmax = std::make_shared<const LogSoftmaxMatcher>();
+  return {.name = "log-softmax",
+          .root_ops = {"Log"},
           .needs = {{{"Log"}}, {{"Softmax"}}},
-          .match_and_rewrite = [](ir::Node& log, Rewriter& rw) -> absl::StatusOr<int64_t> {
-            ir::Node* softmax = nullptr;
-            // Softmax's result may be a graph output; its one use must be the Log.
-            const ValuePattern used_once = Op("Softmax", {}).Where([](const ir::Value& v) { return v.uses().size() == 1; });
-            if (!rw.Match(Op("Log", {used_once.CaptureNode(&softmax)}), log.output(0))) return 0;
+          .match_and_rewrite = [log_softmax](ir::Node& log, Rewriter& rw) -> absl::StatusOr<int64_t> {
+            const Captures* m = rw.Match(log_softmax->root, log.output(0));
+            if (m == nullptr) return 0;
+            ir::Node* softmax = (*m)[log_softmax->softmax];
             // The Softmax becomes the LogSoftmax in place (same inputs and attributes).
             absl::StatusOr<bool> replaced = rw.ReplaceWithValue(log, softmax->output(0));
             if (replaced.ok() && *replaced) softmax->set_op_type("LogSoftmax");

@@ -1,6 +1,8 @@
 // fuse-matmul-add: Add(MatMul(A, B), C) with A and B of rank 2 becomes Gemm(A, B, C) when C
 // broadcasts one way to the [M, N] result (a scalar, [N], [1, N], [M, 1] or [M, N]) and the element
 // type is one Gemm takes. Ranks come from the values' types (run infer-shapes first).
+#include <memory>
+
 #include "optimizer/pass_registry.h"
 #include "passes/rewrite/pattern_pass.h"
 
@@ -42,18 +44,26 @@ bool FitsGemm(const ir::Value* a, const ir::Value* b, const ir::Value& c, int64_
   return GemmType(type, opset) && c.type().elem_type() == type && BroadcastsTo(*cs, as->dim(0), bs->dim(1));
 }
 
+// MatMul(a, b) + c where c fits Gemm's bias, built once; a, b and c are bound in the captures.
+struct MatMulAddMatcher {
+  ValueSlot a, b, c;
+  const ValuePattern bias = Capture(c).Where([this](const ir::Value& v, const MatchState& state) {
+    return FitsGemm(state.captures()[a], state.captures()[b], v, state.opset());
+  });
+  const ValuePattern root = Op("Add", {Op("MatMul", {Capture(a), Capture(b)}).OneUse(), bias});
+};
+
 RewritePattern MatMulAddPattern() {
-  return {.root_ops = {"Add"},
+  auto matmul_add = std::make_shared<const MatMulAddMatcher>();
+  return {.name = "matmul-add",
+          .root_ops = {"Add"},
           .needs = {{{"MatMul"}}, {{"Add"}}},
           .min_opset = 7,  // Gemm-6 and older broadcast C only with an attribute
-          .match_and_rewrite = [](ir::Node& add, Rewriter& rw) -> absl::StatusOr<int64_t> {
-            ir::Value* a = nullptr;
-            ir::Value* b = nullptr;
-            ir::Value* c = nullptr;
-            const int64_t opset = rw.opset();
-            const ValuePattern bias = Capture(&c).Where([&](const ir::Value& v) { return FitsGemm(a, b, v, opset); });
-            if (!rw.Match(Op("Add", {Op("MatMul", {Capture(&a), Capture(&b)}).OneUse(), bias}), add.output(0))) return 0;
-            return OneIfReplaced(rw.ReplaceWithNode(add, "Gemm", {a, b, c}, "_gemm"));
+          .match_and_rewrite = [matmul_add](ir::Node& add, Rewriter& rw) -> absl::StatusOr<int64_t> {
+            const Captures* m = rw.Match(matmul_add->root, add.output(0));
+            if (m == nullptr) return 0;
+            const MatMulAddMatcher& p = *matmul_add;
+            return OneIfReplaced(rw.ReplaceWithNode(add, "Gemm", {(*m)[p.a], (*m)[p.b], (*m)[p.c]}, "_gemm"));
           }};
 }
 

@@ -1,6 +1,8 @@
 // fuse-mish: x * Tanh(Softplus(x)) becomes Mish(x) (opset 18), which is defined as that product.
 // Runs after fuse-softplus, so the Log(Exp(x) + 1) spelling of softplus is covered too. The product
 // is the shared definition fused_expr::Mish(), which the converter writes below opset 18.
+#include <memory>
+
 #include "schema/fused_expr/fused_expr.h"
 #include "optimizer/pass_registry.h"
 #include "passes/rewrite/expr_pattern.h"
@@ -12,13 +14,15 @@ namespace {
 using namespace rewrite;  // NOLINT(build/namespaces): the pattern vocabulary
 
 RewritePattern MishPattern() {
-  return {.root_ops = {"Mul"},
+  auto mish = std::make_shared<ExprPattern>(fused_expr::Mish());
+  return {.name = "mish",
+          .root_ops = {"Mul"},
           .needs = {{{"Tanh"}}, {{"Softplus"}}},
           .min_opset = 18,
-          .match_and_rewrite = [](ir::Node& mul, Rewriter& rw) -> absl::StatusOr<int64_t> {
-            ExprPattern mish(fused_expr::Mish());
-            if (!rw.Match(mish.Root(), mul.output(0))) return 0;
-            return OneIfReplaced(rw.ReplaceWithNode(mul, "Mish", {mish.input(0)}));
+          .match_and_rewrite = [mish, root = mish->Root()](ir::Node& mul, Rewriter& rw) -> absl::StatusOr<int64_t> {
+            const Captures* m = rw.Match(root, mul.output(0));
+            if (m == nullptr) return 0;
+            return OneIfReplaced(rw.ReplaceWithNode(mul, "Mish", {mish->input(*m, 0)}));
           }};
 }
 

@@ -3,10 +3,12 @@
 // part of the consumer's own `pads`: they pad with zeros, so the result is the same. Pads are an
 // attribute before opset 11 ("paddings" in Pad-1) and inputs from 11 (with optional axes from 18);
 // they must be constant and non-negative.
+#include <memory>
+
 #include "ir/constant_value.h"
 #include "optimizer/pass_registry.h"
-#include "passes/pattern.h"
 #include "passes/rewrite/pattern_pass.h"
+#include "passes/rewrite/value_facts.h"
 
 namespace onnx_opt::passes {
 namespace {
@@ -52,16 +54,27 @@ std::optional<std::vector<int64_t>> ZeroPads(const ir::Node& pad, int64_t opset,
   return pads;
 }
 
+// The Pad a Conv or AveragePool reads, used once, built once; its data input x and the node are
+// bound in the match's captures.
+struct PadMatcher {
+  ValueSlot x;
+  NodeSlot pad;
+  const ValuePattern pad_used_once = Op("Pad", {Capture(x)}).OneUse().CaptureNode(pad);
+};
+
 RewritePattern PadIntoConvPattern() {
-  return {.root_ops = {"Conv", "AveragePool"},
+  auto matcher = std::make_shared<const PadMatcher>();
+  return {.name = "pad-into-conv",
+          .root_ops = {"Conv", "AveragePool"},
           .needs = {{{"Pad"}}, {{"Conv", "AveragePool"}}},
-          .match_and_rewrite = [](ir::Node& conv, Rewriter& rw) -> absl::StatusOr<int64_t> {
+          .match_and_rewrite = [matcher](ir::Node& conv, Rewriter& rw) -> absl::StatusOr<int64_t> {
             // A Conv pads with zeros; an AveragePool only when the padding counts in the average.
             const bool pads_with_zeros = conv.op_type() == "Conv" || conv.GetInt("count_include_pad", 0) == 1;
             if (!conv.has_input(0) || !pads_with_zeros || conv.GetString("auto_pad", "NOTSET") != "NOTSET") return 0;
-            ir::Value* x = nullptr;
-            ir::Node* pad = nullptr;
-            if (!rw.Match(Op("Pad", {Capture(&x)}).OneUse().CaptureNode(&pad), conv.input(0))) return 0;
+            const Captures* m = rw.Match(matcher->pad_used_once, conv.input(0));
+            if (m == nullptr) return 0;
+            ir::Value* x = (*m)[matcher->x];
+            ir::Node* pad = (*m)[matcher->pad];
             if (!x->type().is_tensor() || !x->type().shape()) return 0;
             const int64_t rank = static_cast<int64_t>(x->type().shape()->rank());
             if (rank < 3) return 0;
@@ -75,7 +88,7 @@ RewritePattern PadIntoConvPattern() {
               conv_pads[spatial + i] += (*pads)[rank + 2 + i];
             }
             conv.SetAttribute(ir::Attribute::Ints("pads", conv_pads));
-            conv.SetInput(0, x);
+            rw.ReplaceInput(conv, 0, x);
             if (absl::StatusOr<bool> erased = rw.EraseIfDead(*pad); !erased.ok()) return erased.status();
             return 1;
           }};

@@ -2,10 +2,11 @@
 // (non-negative) axes becomes the Reduce* with keepdims=1: the reduced dims come back as 1s in the
 // same places either way.
 #include <algorithm>
+#include <memory>
 
 #include "optimizer/pass_registry.h"
-#include "passes/pattern.h"
 #include "passes/rewrite/pattern_pass.h"
+#include "passes/rewrite/value_facts.h"
 
 namespace onnx_opt::passes {
 namespace {
@@ -25,17 +26,33 @@ std::optional<std::vector<int64_t>> SortedNonNegative(std::optional<std::vector<
   return axes;
 }
 
+// Unsqueeze(Reduce*(..., keepdims = 0)), the reduction used once, built once; the reduction is
+// bound in the match's captures.
+class ReduceUnsqueezeMatcher {
+ public:
+  NodeSlot reduce;
+  const ValuePattern root = Build();
+
+ private:
+  ValuePattern Build() const {
+    std::vector<ValuePattern> reductions;
+    for (const char* op : kReduceOps) {
+      reductions.push_back(Op(op, {}).OneUse().CaptureNode(reduce).WhereNode(
+          [](const ir::Node& n) { return n.GetInt("keepdims", 1) == 0; }));
+    }
+    return Op("Unsqueeze", {OneOf(std::move(reductions))});
+  }
+};
+
 RewritePattern ReduceUnsqueezePattern() {
-  return {.root_ops = {"Unsqueeze"},
+  auto reduce_unsqueeze = std::make_shared<const ReduceUnsqueezeMatcher>();
+  return {.name = "reduce-unsqueeze",
+          .root_ops = {"Unsqueeze"},
           .needs = {{{"Unsqueeze"}}},
-          .match_and_rewrite = [](ir::Node& unsqueeze, Rewriter& rw) -> absl::StatusOr<int64_t> {
-            ir::Node* reduce = nullptr;
-            std::vector<ValuePattern> reductions;
-            for (const char* op : kReduceOps) {
-              reductions.push_back(Op(op, {}).OneUse().CaptureNode(&reduce).WhereNode(
-                  [](const ir::Node& n) { return n.GetInt("keepdims", 1) == 0; }));
-            }
-            if (!rw.Match(Op("Unsqueeze", {OneOf(std::move(reductions))}), unsqueeze.output(0))) return 0;
+          .match_and_rewrite = [reduce_unsqueeze](ir::Node& unsqueeze, Rewriter& rw) -> absl::StatusOr<int64_t> {
+            const Captures* m = rw.Match(reduce_unsqueeze->root, unsqueeze.output(0));
+            if (m == nullptr) return 0;
+            ir::Node* reduce = (*m)[reduce_unsqueeze->reduce];
             std::optional<std::vector<int64_t>> r = SortedNonNegative(AxesOf(*reduce, rw.opset()));
             std::optional<std::vector<int64_t>> u = SortedNonNegative(AxesOf(unsqueeze, rw.opset()));
             if (!r.has_value() || r != u) return 0;

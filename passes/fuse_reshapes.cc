@@ -4,12 +4,13 @@
 // becomes x for the same constant axes. Unsqueeze of Unsqueeze and Squeeze of Squeeze (explicit
 // constant axes, known rank) become one node with the combined axes.
 #include <algorithm>
+#include <memory>
 
 #include "ir/constant_value.h"
 #include "ir/status_macros.h"
 #include "optimizer/pass_registry.h"
-#include "passes/pattern.h"
 #include "passes/rewrite/pattern_pass.h"
+#include "passes/rewrite/value_facts.h"
 
 namespace onnx_opt::passes {
 namespace {
@@ -69,42 +70,60 @@ std::optional<std::vector<int64_t>> CombinedSqueezeAxes(const std::vector<int64_
   return result;
 }
 
+// Reshape(Reshape(x, s1), s2) with s2 constant, built once; x, the inner Reshape and s2 are bound
+// in the match's captures.
+struct ReshapeOfReshapeMatcher {
+  ValueSlot x;
+  NodeSlot inner;
+  TensorSlot shape;
+  const ValuePattern root = Op("Reshape", {Op("Reshape", {Capture(x)}).CaptureNode(inner), Constant(shape)});
+};
+
 // Reshape(Reshape(x, s1), s2) -> Reshape(x, s2).
 RewritePattern ReshapeOfReshapePattern() {
-  return {.root_ops = {"Reshape"},
+  auto matcher = std::make_shared<const ReshapeOfReshapeMatcher>();
+  return {.name = "reshape-of-reshape",
+          .root_ops = {"Reshape"},
           .needs = {{{"Reshape"}, 2}},
           .min_opset = 5,  // the target shape is an input from Reshape-5
-          .match_and_rewrite = [](ir::Node& n, Rewriter& rw) -> absl::StatusOr<int64_t> {
-            ir::Value* x = nullptr;
-            ir::Node* inner = nullptr;
-            const ir::Tensor* shape = nullptr;
-            if (n.num_inputs() != 2 ||
-                !rw.Match(Op("Reshape", {Op("Reshape", {Capture(&x)}).CaptureNode(&inner), Constant(&shape)}),
-                          n.output(0))) {
-              return 0;
-            }
-            std::optional<std::vector<int64_t>> s2 = ir::ConstantAsInts(*shape);
+          .match_and_rewrite = [matcher](ir::Node& n, Rewriter& rw) -> absl::StatusOr<int64_t> {
+            const Captures* m = n.num_inputs() == 2 ? rw.Match(matcher->root, n.output(0)) : nullptr;
+            if (m == nullptr) return 0;
+            ir::Value* x = (*m)[matcher->x];
+            ir::Node* inner = (*m)[matcher->inner];
+            std::optional<std::vector<int64_t>> s2 = ir::ConstantAsInts(*(*m)[matcher->shape]);
             if (!s2.has_value()) return 0;
             bool has_zero = false;
             for (int64_t d : *s2) has_zero |= (d == 0);
             if (has_zero && n.GetInt("allowzero", 0) == 0) return 0;
-            n.SetInput(0, x);
+            rw.ReplaceInput(n, 0, x);
             RETURN_IF_ERROR(rw.EraseIfDead(*inner).status());
             return 1;
           }};
 }
 
+// The node of op `op` (Squeeze or Unsqueeze) a node reads, used once; x and the node are bound in
+// the match's captures.
+struct InnerOpMatcher {
+  explicit InnerOpMatcher(const char* op) : inner_op(Op(op, {Capture(x)}).OneUse().CaptureNode(inner)) {}
+  ValueSlot x;
+  NodeSlot inner;
+  const ValuePattern inner_op;
+};
+
 // Unsqueeze(Unsqueeze(x, a), b) and Squeeze(Squeeze(x, a), b) -> one node with the combined axes.
 RewritePattern MergeSqueezesPattern() {
-  return {.root_ops = {"Unsqueeze", "Squeeze"},
+  auto squeeze = std::make_shared<const InnerOpMatcher>("Squeeze");
+  auto unsqueeze = std::make_shared<const InnerOpMatcher>("Unsqueeze");
+  return {.name = "merge-squeezes",
+          .root_ops = {"Unsqueeze", "Squeeze"},
           .needs = {{{"Squeeze", "Unsqueeze"}, 2}},
-          .match_and_rewrite = [](ir::Node& n, Rewriter& rw) -> absl::StatusOr<int64_t> {
-            ir::Value* x = nullptr;
-            ir::Node* inner = nullptr;
-            if (!n.has_input(0) ||
-                !rw.Match(Op(n.op_type(), {Capture(&x)}).OneUse().CaptureNode(&inner), n.input(0))) {
-              return 0;
-            }
+          .match_and_rewrite = [squeeze, unsqueeze](ir::Node& n, Rewriter& rw) -> absl::StatusOr<int64_t> {
+            const InnerOpMatcher& matcher = n.op_type() == "Squeeze" ? *squeeze : *unsqueeze;
+            const Captures* m = n.has_input(0) ? rw.Match(matcher.inner_op, n.input(0)) : nullptr;
+            if (m == nullptr) return 0;
+            ir::Value* x = (*m)[matcher.x];
+            ir::Node* inner = (*m)[matcher.inner];
             const int64_t opset = rw.opset();
             std::optional<std::vector<int64_t>> a = AxesOf(*inner, opset);
             std::optional<std::vector<int64_t>> b = AxesOf(n, opset);
@@ -115,28 +134,36 @@ RewritePattern MergeSqueezesPattern() {
                                                            : CombinedSqueezeAxes(*a, *b, *rank);
             if (!axes) return 0;
             if (opset >= 13) {  // axes are an input from opset 13
-              n.SetInput(1, rw.AddInitializer(ir::Tensor::FromVector(ir::DataType::kInt64,
+              rw.ReplaceInput(n, 1, rw.AddInitializer(ir::Tensor::FromVector(ir::DataType::kInt64,
                                                                      {static_cast<int64_t>(axes->size())}, *axes),
                                               n.output(0)->name() + "_axes"));
             } else {
               n.SetAttribute(ir::Attribute::Ints("axes", *axes));
             }
-            n.SetInput(0, x);
+            rw.ReplaceInput(n, 0, x);
             RETURN_IF_ERROR(rw.EraseIfDead(*inner).status());
             return 1;
           }};
 }
 
+// The Unsqueeze a Squeeze reads, built once; x and the node are bound in the match's captures.
+struct InnerUnsqueezeMatcher {
+  ValueSlot x;
+  NodeSlot inner;
+  const ValuePattern unsqueeze = Op("Unsqueeze", {Capture(x)}).CaptureNode(inner);
+};
+
 // Squeeze(Unsqueeze(x, a), a) -> x.
 RewritePattern SqueezeOfUnsqueezePattern() {
-  return {.root_ops = {"Squeeze"},
+  auto matcher = std::make_shared<const InnerUnsqueezeMatcher>();
+  return {.name = "squeeze-of-unsqueeze",
+          .root_ops = {"Squeeze"},
           .needs = {{{"Squeeze"}}, {{"Unsqueeze"}}},
-          .match_and_rewrite = [](ir::Node& n, Rewriter& rw) -> absl::StatusOr<int64_t> {
-            ir::Value* x = nullptr;
-            ir::Node* inner = nullptr;
-            if (!n.has_input(0) || !rw.Match(Op("Unsqueeze", {Capture(&x)}).CaptureNode(&inner), n.input(0))) {
-              return 0;
-            }
+          .match_and_rewrite = [matcher](ir::Node& n, Rewriter& rw) -> absl::StatusOr<int64_t> {
+            const Captures* m = n.has_input(0) ? rw.Match(matcher->unsqueeze, n.input(0)) : nullptr;
+            if (m == nullptr) return 0;
+            ir::Value* x = (*m)[matcher->x];
+            ir::Node* inner = (*m)[matcher->inner];
             std::optional<std::vector<int64_t>> a = AxesOf(n, rw.opset());
             std::optional<std::vector<int64_t>> b = AxesOf(*inner, rw.opset());
             // Equal non-negative axes: negative ones mean different dims before and after.

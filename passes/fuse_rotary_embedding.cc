@@ -21,14 +21,15 @@
 //
 // A third moves the exporter's split into heads after the rotation (RotaryEmbedding's 3-D form
 // with num_heads), so that fuse-attention can take the split into Attention (SinkHeadSplit).
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "ir/constant_value.h"
 #include "optimizer/pass_registry.h"
-#include "passes/pattern.h"
 #include "passes/rewrite/pattern_pass.h"
+#include "passes/rewrite/value_facts.h"
 
 namespace onnx_opt::passes {
 namespace {
@@ -62,18 +63,18 @@ bool SlicesLastAxis(const ir::Node& slice, int64_t lo, int64_t hi, int64_t size)
 }
 
 // Output `index` of a two-output Split in the matched graph, used once; binds the Split's input to
-// *x (or requires it to be *x once bound) and the Split to *split.
-ValuePattern SplitOutput(size_t index, ir::Value** x, ir::Node** split) {
-  return ValuePattern([=](ir::Value* v, MatchState& state) {
+// `x` (or requires it to be that once bound) and the Split to `split`.
+ValuePattern SplitOutput(size_t index, const ValueSlot& x, const NodeSlot& split) {
+  return ValuePattern([index, x = &x, split = &split](ir::Value* v, MatchState& state) {
     ir::Node* n = v->producer();
     if (n == nullptr || n->graph() != &state.graph() || !n->is_onnx_domain() || n->op_type() != "Split" ||
         n->num_outputs() != 2 || n->output(index) != v || !HasSingleUse(v) || !n->has_input(0)) {
       return false;
     }
-    if (*x != nullptr && *x != n->input(0)) return false;
+    if (state.captures().has(*x) && state.captures()[*x] != n->input(0)) return false;
     state.AddMatched(n);
-    state.Bind(x, n->input(0));
-    state.Bind(split, n);
+    state.Bind(*x, n->input(0));
+    state.Bind(*split, n);
     return true;
   });
 }
@@ -234,8 +235,8 @@ ir::Value* HalfTable(const ComputedTable& t, ir::Node& pos, Rewriter& rw, std::v
   for (const ir::Node* n : t.chain) {
     std::vector<ir::Value*> inputs;
     for (ir::Value* in : n->inputs()) inputs.push_back(in == prev ? cur : in);
-    ir::Node* copy = rw.graph().InsertBefore(
-        &pos, ir::Node::Create("", n->op_type(), inputs, {rw.names().Fresh(n->output(0)->name() + "_half")}));
+    ir::Node* copy =
+        rw.InsertOpBefore(pos, n->op_type(), inputs, rw.names().Fresh(n->output(0)->name() + "_half"));
     if (n->op_type() == "Cast") copy->SetAttribute(ir::Attribute::Int("to", n->GetInt("to", 1)));
     if (n->output(0)->type().is_tensor()) {
       copy->output(0)->set_type(ir::Type::Tensor(n->output(0)->type().elem_type(), ir::Shape(dims)));
@@ -247,27 +248,33 @@ ir::Value* HalfTable(const ComputedTable& t, ir::Node& pos, Rewriter& rw, std::v
   return cur;
 }
 
-absl::StatusOr<int64_t> MatchAndRewrite(ir::Node& add, Rewriter& rw) {
-  ir::Value* x = nullptr;
-  ir::Value* cos = nullptr;
-  ir::Value* sin = nullptr;
-  ir::Node* first = nullptr;
-  ir::Node* second = nullptr;
-  ir::Node* split = nullptr;
+// x * cos + rotate_half(x) * sin, rotate_half as Concat(-second half, first half) of Slices or of a
+// Split: built once, what it binds is in the captures.
+struct RotateHalfMatcher {
+  ValueSlot x, cos, sin;
+  NodeSlot first, second, split;
   const ValuePattern halves =
-      OneOf({Op("Concat", {Op("Neg", {Op("Slice", {Capture(&x)}).OneUse().CaptureNode(&second)}).OneUse(),
-                           Op("Slice", {Capture(&x)}).OneUse().CaptureNode(&first)}),
-             Op("Concat", {Op("Neg", {SplitOutput(1, &x, &split)}).OneUse(), SplitOutput(0, &x, &split)})});
-  const ValuePattern rotated = halves.OneUse()
-                                   .WhereNode([](const ir::Node& concat) {
-                                     const int64_t axis = concat.GetInt("axis", 0);
-                                     return concat.num_inputs() == 2 && (axis == -1 || axis == 3);
-                                   });
+      OneOf({Op("Concat", {Op("Neg", {Op("Slice", {Capture(x)}).OneUse().CaptureNode(second)}).OneUse(),
+                           Op("Slice", {Capture(x)}).OneUse().CaptureNode(first)}),
+             Op("Concat", {Op("Neg", {SplitOutput(1, x, split)}).OneUse(), SplitOutput(0, x, split)})});
+  const ValuePattern rotated = halves.OneUse().WhereNode([](const ir::Node& concat) {
+    const int64_t axis = concat.GetInt("axis", 0);
+    return concat.num_inputs() == 2 && (axis == -1 || axis == 3);
+  });
   // The rotated product first, so that x is bound before x * cos is matched.
-  if (!rw.Match(Op("Add", {Op("Mul", {rotated, Capture(&sin)}).OneUse(), Op("Mul", {Capture(&x), Capture(&cos)}).OneUse()}),
-                add.output(0))) {
-    return 0;
-  }
+  const ValuePattern root =
+      Op("Add", {Op("Mul", {rotated, Capture(sin)}).OneUse(), Op("Mul", {Capture(x), Capture(cos)}).OneUse()});
+};
+
+absl::StatusOr<int64_t> MatchAndRewrite(const RotateHalfMatcher& p, ir::Node& add, Rewriter& rw) {
+  const Captures* m = rw.Match(p.root, add.output(0));
+  if (m == nullptr) return 0;
+  ir::Value* x = (*m)[p.x];
+  ir::Value* cos = (*m)[p.cos];
+  ir::Value* sin = (*m)[p.sin];
+  ir::Node* first = (*m)[p.first];
+  ir::Node* second = (*m)[p.second];
+  ir::Node* split = (*m)[p.split];
   std::optional<ir::DataType> type = FloatElemType(x);
   if (!type.has_value() || !x->type().shape().has_value()) return 0;
   const ir::Shape& xs = *x->type().shape();
@@ -296,7 +303,7 @@ absl::StatusOr<int64_t> MatchAndRewrite(ir::Node& add, Rewriter& rw) {
     if (fused.ok() && *fused == nullptr) {
       for (auto it = added.rbegin(); it != added.rend(); ++it) {
         (*it)->RemoveAllInputs();
-        if (absl::Status s = rw.graph().Erase(*it); !s.ok()) return s;
+        if (absl::Status s = rw.EraseNode(**it); !s.ok()) return s;
       }
     }
     return OneIfReplaced(fused);
@@ -342,17 +349,23 @@ absl::StatusOr<int64_t> MatchAndRewrite(ir::Node& add, Rewriter& rw) {
 // Concat(RotaryEmbedding(Slice(x, 0, r)), Slice(x, r, D), axis = -1) on x [B, H, S, D] (the
 // rotated part first, the rest passed through, as Phi writes a partial rotation) becomes
 // RotaryEmbedding(x, ..., rotary_embedding_dim = r).
-absl::StatusOr<int64_t> MatchPartialRotation(ir::Node& concat, Rewriter& rw) {
-  ir::Value* x = nullptr;
-  ir::Node* rotary = nullptr;
-  ir::Node* rotated = nullptr;
-  ir::Node* passed = nullptr;
-  const ValuePattern pattern =
-      Op("Concat", {Op("RotaryEmbedding", {Op("Slice", {Capture(&x)}).OneUse().CaptureNode(&rotated)})
+struct PartialRotationMatcher {
+  ValueSlot x;
+  NodeSlot rotary, rotated, passed;
+  const ValuePattern root =
+      Op("Concat", {Op("RotaryEmbedding", {Op("Slice", {Capture(x)}).OneUse().CaptureNode(rotated)})
                         .OneUse()
-                        .CaptureNode(&rotary),
-                    Op("Slice", {Capture(&x)}).OneUse().CaptureNode(&passed)});
-  if (concat.num_inputs() != 2 || !rw.Match(pattern, concat.output(0))) return 0;
+                        .CaptureNode(rotary),
+                    Op("Slice", {Capture(x)}).OneUse().CaptureNode(passed)});
+};
+
+absl::StatusOr<int64_t> MatchPartialRotation(const PartialRotationMatcher& p, ir::Node& concat, Rewriter& rw) {
+  const Captures* m = concat.num_inputs() == 2 ? rw.Match(p.root, concat.output(0)) : nullptr;
+  if (m == nullptr) return 0;
+  ir::Value* x = (*m)[p.x];
+  ir::Node* rotary = (*m)[p.rotary];
+  ir::Node* rotated = (*m)[p.rotated];
+  ir::Node* passed = (*m)[p.passed];
   const int64_t axis = concat.GetInt("axis", 0);
   if (axis != -1 && axis != 3) return 0;
   const std::optional<int64_t> rank = RankOf(x);
@@ -386,13 +399,20 @@ absl::StatusOr<int64_t> MatchPartialRotation(ir::Node& concat, Rewriter& rw) {
 // Transpose(Reshape(RotaryEmbedding(x, ..., num_heads = N), the same shape), [0, 2, 1, 3]): the
 // 3-D form rotates each head the same way. The split then sits right before the attention, which
 // fuse-attention takes into Attention's 3-D form.
-absl::StatusOr<int64_t> SinkHeadSplit(ir::Node& rotary, Rewriter& rw) {
-  ir::Value* x = nullptr;
-  ir::Node* reshape = nullptr;
-  ir::Node* transpose = nullptr;
+struct HeadSplitMatcher {
+  ValueSlot x;
+  NodeSlot reshape, transpose;
   const ValuePattern split =
-      Op("Transpose", {Op("Reshape", {Capture(&x)}).OneUse().CaptureNode(&reshape)}).OneUse().CaptureNode(&transpose);
-  if (rotary.num_inputs() < 3 || rotary.num_outputs() != 1 || !rw.Match(split, rotary.input(0))) return 0;
+      Op("Transpose", {Op("Reshape", {Capture(x)}).OneUse().CaptureNode(reshape)}).OneUse().CaptureNode(transpose);
+};
+
+absl::StatusOr<int64_t> SinkHeadSplit(const HeadSplitMatcher& p, ir::Node& rotary, Rewriter& rw) {
+  const Captures* m =
+      rotary.num_inputs() >= 3 && rotary.num_outputs() == 1 ? rw.Match(p.split, rotary.input(0)) : nullptr;
+  if (m == nullptr) return 0;
+  ir::Value* x = (*m)[p.x];
+  ir::Node* reshape = (*m)[p.reshape];
+  ir::Node* transpose = (*m)[p.transpose];
   if (transpose->GetInts("perm") != std::vector<int64_t>{0, 2, 1, 3} || reshape->num_inputs() != 2 ||
       reshape->GetInt("allowzero", 0) != 0) {
     return 0;
@@ -414,49 +434,58 @@ absl::StatusOr<int64_t> SinkHeadSplit(ir::Node& rotary, Rewriter& rw) {
   }
   std::vector<ir::Value*> inputs = {x};
   for (size_t i = 1; i < rotary.num_inputs(); ++i) inputs.push_back(rotary.input(i));
-  ir::Node* rotated = rw.graph().InsertBefore(
-      &rotary, ir::Node::Create("", "RotaryEmbedding", inputs, {rw.names().Fresh(rotary.output(0)->name() + "_3d")}));
+  ir::Node* rotated =
+      rw.InsertOpBefore(rotary, "RotaryEmbedding", inputs, rw.names().Fresh(rotary.output(0)->name() + "_3d"));
   for (const ir::Attribute& a : rotary.attributes()) {
     if (a.name() != "num_heads") rotated->SetAttribute(ir::Attribute::Int(a.name(), a.i));
   }
   rotated->SetAttribute(ir::Attribute::Int("num_heads", hs.dim(2).value()));
   rotated->output(0)->set_type(x->type());
-  ir::Node* split_again = rw.graph().InsertBefore(
-      &rotary, ir::Node::Create("", "Reshape", {rotated->output(0), reshape->input(1)},
-                                {rw.names().Fresh(rotary.output(0)->name() + "_heads")}));
+  ir::Node* split_again = rw.InsertOpBefore(rotary, "Reshape", {rotated->output(0), reshape->input(1)},
+                                            rw.names().Fresh(rotary.output(0)->name() + "_heads"));
   split_again->output(0)->set_type(heads->type());
-  ir::Node* transposed = rw.graph().InsertBefore(
-      &rotary, ir::Node::Create("", "Transpose", {split_again->output(0)},
-                                {rw.names().Fresh(rotary.output(0)->name() + "_split")}));
+  ir::Node* transposed = rw.InsertOpBefore(rotary, "Transpose", {split_again->output(0)},
+                                           rw.names().Fresh(rotary.output(0)->name() + "_split"));
   transposed->SetAttribute(ir::Attribute::Ints("perm", {0, 2, 1, 3}));
   transposed->output(0)->set_type(rotary.output(0)->type());
   absl::StatusOr<bool> replaced = rw.ReplaceWithValue(rotary, transposed->output(0));
   if (replaced.ok() && !*replaced) {
     for (ir::Node* n : {transposed, split_again, rotated}) {
       n->RemoveAllInputs();
-      if (absl::Status s = rw.graph().Erase(n); !s.ok()) return s;
+      if (absl::Status s = rw.EraseNode(*n); !s.ok()) return s;
     }
   }
   return OneIfReplaced(replaced);
+}
+
+// A pattern's match_and_rewrite over a matcher built once, here.
+template <typename Matcher>
+auto WithMatcher(absl::StatusOr<int64_t> (*match_and_rewrite)(const Matcher&, ir::Node&, Rewriter&)) {
+  return [matcher = std::make_shared<const Matcher>(), match_and_rewrite](ir::Node& root, Rewriter& rw) {
+    return match_and_rewrite(*matcher, root, rw);
+  };
 }
 
 class FuseRotaryEmbedding final : public PatternPass {
  public:
   static constexpr char kName[] = "fuse-rotary-embedding";
   FuseRotaryEmbedding()
-      : PatternPass(kName, {{.root_ops = {"Add"},
+      : PatternPass(kName, {{.name = "rotate-half",
+                             .root_ops = {"Add"},
                              .needs = {{{"Concat"}}, {{"Neg"}}, {{"Slice", "Split"}}},
                              .min_opset = 23,
-                             .match_and_rewrite = MatchAndRewrite},
+                             .match_and_rewrite = WithMatcher<RotateHalfMatcher>(MatchAndRewrite)},
                             // A Neg may become the RotaryEmbedding in this same sweep.
-                            {.root_ops = {"Concat"},
+                            {.name = "partial-rotation",
+                             .root_ops = {"Concat"},
                              .needs = {{{"RotaryEmbedding", "Neg"}}, {{"Slice"}, 2}},
                              .min_opset = 23,
-                             .match_and_rewrite = MatchPartialRotation},
-                            {.root_ops = {"RotaryEmbedding"},
+                             .match_and_rewrite = WithMatcher<PartialRotationMatcher>(MatchPartialRotation)},
+                            {.name = "sink-head-split",
+                             .root_ops = {"RotaryEmbedding"},
                              .needs = {{{"RotaryEmbedding"}}, {{"Reshape"}}, {{"Transpose"}}},
                              .min_opset = 23,
-                             .match_and_rewrite = SinkHeadSplit}}) {}
+                             .match_and_rewrite = WithMatcher<HeadSplitMatcher>(SinkHeadSplit)}}) {}
 };
 
 }  // namespace

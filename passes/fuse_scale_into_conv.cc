@@ -1,7 +1,8 @@
 // fuse-scale-into-conv: Conv followed by Mul or Div by a per-channel constant (shape [M,1,...],
 // [1,M,1,...], [1] or a scalar) becomes one Conv whose weights and bias absorb it:
 //   W'[m] = W[m] * c[m];  b'[m] = b[m] * c[m]     (c[m] = 1 / d[m] for a Div by d; d != 0)
-#include "ir/forward_value.h"
+#include <memory>
+
 #include "optimizer/pass_registry.h"
 #include "passes/conv_constants.h"
 #include "passes/rewrite/pattern_pass.h"
@@ -31,31 +32,38 @@ bool Fuse(Rewriter& rw, ir::Node& conv, ir::Node& scale_node, const ir::Tensor& 
     for (int64_t i = 0; i < per_channel; ++i) x[i] *= (*factor)[m];
   }
   for (int64_t m = 0; m < k->out_channels(); ++m) k->bias[m] *= (*factor)[m];
-  if (!ir::ForwardValue(scale_node.output(0), conv.output(0))) return false;
+  if (!rw.ForwardUses(scale_node.output(0), conv.output(0))) return false;
   // A missing bias stays missing: zero times anything is zero.
   WriteConvConstants(rw, conv, *k, /*weights_changed=*/true, /*bias_changed=*/conv.has_input(2), "_scaled");
   return true;
 }
 
+// A Conv whose one use is the root (its result may be a graph output), and the constant on the
+// root's other side: built once, bound in the match's captures.
+struct ConvAndConstantMatcher {
+  NodeSlot conv;
+  TensorSlot constant;
+  const ValuePattern conv_used_once =
+      Op("Conv", {}).CaptureNode(conv).Where([](const ir::Value& v) { return v.uses().size() == 1; });
+  const ValuePattern any_constant = Constant(constant);
+};
+
 RewritePattern ScaleIntoConvPattern() {
-  return {.root_ops = {"Mul", "Div"},
+  auto matcher = std::make_shared<const ConvAndConstantMatcher>();
+  return {.name = "scale-into-conv",
+          .root_ops = {"Mul", "Div"},
           .needs = {{{"Mul", "Div"}}, {{"Conv"}}},
-          .match_and_rewrite = [](ir::Node& node, Rewriter& rw) -> absl::StatusOr<int64_t> {
+          .match_and_rewrite = [matcher](ir::Node& node, Rewriter& rw) -> absl::StatusOr<int64_t> {
             // Pre-7 Mul/Div broadcast only with attributes; leave those alone.
             if (node.FindAttribute("broadcast") != nullptr || node.FindAttribute("axis") != nullptr) return 0;
             if (node.num_inputs() != 2 || !node.has_input(0) || !node.has_input(1)) return 0;
             // The conv's one use must be this node; Div folds only conv / c.
             for (size_t side : {0, 1}) {
               if (node.op_type() == "Div" && side == 1) break;
-              ir::Node* conv = nullptr;
-              const ir::Tensor* c = nullptr;
-              const ValuePattern conv_used_once =
-                  Op("Conv", {}).CaptureNode(&conv).Where([](const ir::Value& v) { return v.uses().size() == 1; });
-              if (!rw.Match(conv_used_once, node.input(side)) || !rw.Match(Constant(&c), node.input(1 - side))) {
-                continue;
-              }
-              if (!Fuse(rw, *conv, node, *c)) continue;
-              if (absl::Status s = rw.graph().Erase(&node); !s.ok()) return s;
+              const Captures* m = rw.Match(matcher->conv_used_once, node.input(side));
+              if (m == nullptr || rw.Match(matcher->any_constant, node.input(1 - side)) == nullptr) continue;
+              if (!Fuse(rw, *(*m)[matcher->conv], node, *(*m)[matcher->constant])) continue;
+              if (absl::Status s = rw.EraseNode(node); !s.ok()) return s;
               return 1;
             }
             return 0;

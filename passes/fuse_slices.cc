@@ -3,13 +3,14 @@
 // different axes are independent, so applying them together is exact. Overlapping axes would need
 // the clamped extent of the first slice, which depends on the shape; they are left alone.
 // Opset 10 and later (starts and ends are inputs).
+#include <memory>
 #include <set>
 
 #include "ir/constant_value.h"
 #include "ir/status_macros.h"
 #include "optimizer/pass_registry.h"
-#include "passes/pattern.h"
 #include "passes/rewrite/pattern_pass.h"
+#include "passes/rewrite/value_facts.h"
 
 namespace onnx_opt::passes {
 namespace {
@@ -58,17 +59,25 @@ std::optional<SliceParams> ParamsOf(const ir::Node& n, std::optional<int64_t> ra
   return p;
 }
 
+// The Slice an outer Slice reads, used once, built once; its data input x and the node are bound in
+// the match's captures.
+struct InnerSliceMatcher {
+  ValueSlot x;
+  NodeSlot inner;
+  const ValuePattern slice = Op("Slice", {Capture(x)}).OneUse().CaptureNode(inner);
+};
+
 RewritePattern ConsecutiveSlicesPattern() {
-  return {.root_ops = {"Slice"},
+  auto inner_slice = std::make_shared<const InnerSliceMatcher>();
+  return {.name = "consecutive-slices",
+          .root_ops = {"Slice"},
           .needs = {{{"Slice"}, 2}},
           .min_opset = 10,
-          .match_and_rewrite = [](ir::Node& outer, Rewriter& rw) -> absl::StatusOr<int64_t> {
-            ir::Value* x = nullptr;
-            ir::Node* inner = nullptr;
-            if (!outer.has_input(0) ||
-                !rw.Match(Op("Slice", {Capture(&x)}).OneUse().CaptureNode(&inner), outer.input(0))) {
-              return 0;
-            }
+          .match_and_rewrite = [inner_slice](ir::Node& outer, Rewriter& rw) -> absl::StatusOr<int64_t> {
+            const Captures* m = outer.has_input(0) ? rw.Match(inner_slice->slice, outer.input(0)) : nullptr;
+            if (m == nullptr) return 0;
+            ir::Value* x = (*m)[inner_slice->x];
+            ir::Node* inner = (*m)[inner_slice->inner];
             const std::optional<int64_t> rank = RankOf(x);
             std::optional<SliceParams> first = ParamsOf(*inner, rank);
             std::optional<SliceParams> second = ParamsOf(outer, rank);
@@ -89,12 +98,12 @@ RewritePattern ConsecutiveSlicesPattern() {
             ir::Value* ends = joined(first->ends, second->ends, "ends");
             ir::Value* axes_value = joined(first->axes, second->axes, "axes");
             ir::Value* steps = joined(first->steps, second->steps, "steps");
-            outer.SetInput(0, x);
-            outer.SetInput(1, starts);
-            outer.SetInput(2, ends);
-            while (outer.num_inputs() < 5) outer.AddInput(nullptr);
-            outer.SetInput(3, axes_value);
-            outer.SetInput(4, steps);
+            rw.ReplaceInput(outer, 0, x);
+            rw.ReplaceInput(outer, 1, starts);
+            rw.ReplaceInput(outer, 2, ends);
+            while (outer.num_inputs() < 5) rw.AddInput(outer, nullptr);
+            rw.ReplaceInput(outer, 3, axes_value);
+            rw.ReplaceInput(outer, 4, steps);
             RETURN_IF_ERROR(rw.EraseIfDead(*inner).status());
             return 1;
           }};

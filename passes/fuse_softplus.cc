@@ -1,4 +1,6 @@
 // fuse-softplus: Log(Exp(x) + 1) becomes Softplus(x), which is defined as that expression.
+#include <memory>
+
 #include "optimizer/pass_registry.h"
 #include "passes/rewrite/pattern_pass.h"
 
@@ -7,16 +9,21 @@ namespace {
 
 using namespace rewrite;  // NOLINT(build/namespaces): the pattern vocabulary
 
+// Log(Exp(x) + 1), built once; x is bound in the match's captures.
+struct SoftplusMatcher {
+  ValueSlot x;
+  const ValuePattern root = Op("Log", {Op("Add", {Op("Exp", {Capture(x)}).OneUse(), ConstScalar(1.0)}).OneUse()});
+};
+
 RewritePattern SoftplusPattern() {
-  return {.root_ops = {"Log"},
+  auto softplus = std::make_shared<const SoftplusMatcher>();
+  return {.name = "softplus",
+          .root_ops = {"Log"},
           .needs = {{{"Log"}}, {{"Exp"}}},
-          .match_and_rewrite = [](ir::Node& log, Rewriter& rw) -> absl::StatusOr<int64_t> {
-            ir::Value* x = nullptr;
-            if (!rw.Match(Op("Log", {Op("Add", {Op("Exp", {Capture(&x)}).OneUse(), ConstScalar(1.0)}).OneUse()}),
-                          log.output(0))) {
-              return 0;
-            }
-            return OneIfReplaced(rw.ReplaceWithNode(log, "Softplus", {x}));
+          .match_and_rewrite = [softplus](ir::Node& log, Rewriter& rw) -> absl::StatusOr<int64_t> {
+            const Captures* m = rw.Match(softplus->root, log.output(0));
+            if (m == nullptr) return 0;
+            return OneIfReplaced(rw.ReplaceWithNode(log, "Softplus", {(*m)[softplus->x]}));
           }};
 }
 

@@ -1,5 +1,9 @@
 // fuse-transpose-gemm: a 2-D Transpose (perm [1, 0]) feeding Gemm's A or B is absorbed by flipping
 // transA or transB.
+#include <array>
+#include <memory>
+#include <vector>
+
 #include "ir/status_macros.h"
 #include "optimizer/pass_registry.h"
 #include "passes/rewrite/pattern_pass.h"
@@ -9,21 +13,32 @@ namespace {
 
 using namespace rewrite;  // NOLINT(build/namespaces): the pattern vocabulary
 
+// A 2-D transpose feeding Gemm's input 0 or 1, built once per input (the two are matched one after
+// the other, so each binds its own x and node).
+struct TransposedOperandMatcher {
+  ValueSlot x;
+  NodeSlot transpose;
+  const ValuePattern transposed = Op("Transpose", {Capture(x)}).CaptureNode(transpose).WhereNode(
+      [](const ir::Node& t) { return t.GetInts("perm") == std::vector<int64_t>{1, 0}; });
+};
+
 RewritePattern TransposeIntoGemmPattern() {
-  return {.root_ops = {"Gemm"},
+  auto operands = std::make_shared<const std::array<TransposedOperandMatcher, 2>>();
+  return {.name = "transpose-into-gemm",
+          .root_ops = {"Gemm"},
           .needs = {{{"Gemm"}}, {{"Transpose"}}},
-          .match_and_rewrite = [](ir::Node& gemm, Rewriter& rw) -> absl::StatusOr<int64_t> {
+          .match_and_rewrite = [operands](ir::Node& gemm, Rewriter& rw) -> absl::StatusOr<int64_t> {
             if (gemm.num_inputs() < 2) return 0;
             int64_t rewrites = 0;
             for (size_t i : {0, 1}) {
-              ir::Value* x = nullptr;
-              ir::Node* transpose = nullptr;
-              const ValuePattern transposed = Op("Transpose", {Capture(&x)}).CaptureNode(&transpose).WhereNode(
-                  [](const ir::Node& t) { return t.GetInts("perm") == std::vector<int64_t>{1, 0}; });
-              if (!rw.Match(transposed, gemm.input(i))) continue;
+              const TransposedOperandMatcher& operand = (*operands)[i];
+              const Captures* m = rw.Match(operand.transposed, gemm.input(i));
+              if (m == nullptr) continue;
+              ir::Value* x = (*m)[operand.x];
+              ir::Node* transpose = (*m)[operand.transpose];
               const char* attr = i == 0 ? "transA" : "transB";
               gemm.SetAttribute(ir::Attribute::Int(attr, gemm.GetInt(attr, 0) == 0 ? 1 : 0));
-              gemm.SetInput(i, x);
+              rw.ReplaceInput(gemm, i, x);
               RETURN_IF_ERROR(rw.EraseIfDead(*transpose).status());
               ++rewrites;
             }

@@ -1,5 +1,7 @@
 // fuse-transposes: Transpose(Transpose(x, p1), p2) becomes Transpose(x, p) with p[i] = p1[p2[i]];
 // the identity permutation is then removed by the `nops` pass.
+#include <memory>
+
 #include "ir/status_macros.h"
 #include "optimizer/pass_registry.h"
 #include "passes/rewrite/pattern_pass.h"
@@ -18,15 +20,23 @@ bool IsPermutation(const std::vector<int64_t>& p) {
   return true;
 }
 
+// Transpose(Transpose(x)), built once; x and the inner Transpose are bound in the match's captures.
+struct ConsecutiveTransposesMatcher {
+  ValueSlot x;
+  NodeSlot inner;
+  const ValuePattern root = Op("Transpose", {Op("Transpose", {Capture(x)}).CaptureNode(inner)});
+};
+
 RewritePattern ConsecutiveTransposesPattern() {
-  return {.root_ops = {"Transpose"},
+  auto transposes = std::make_shared<const ConsecutiveTransposesMatcher>();
+  return {.name = "consecutive-transposes",
+          .root_ops = {"Transpose"},
           .needs = {{{"Transpose"}, 2}},
-          .match_and_rewrite = [](ir::Node& outer, Rewriter& rw) -> absl::StatusOr<int64_t> {
-            ir::Value* x = nullptr;
-            ir::Node* inner = nullptr;
-            if (!rw.Match(Op("Transpose", {Op("Transpose", {Capture(&x)}).CaptureNode(&inner)}), outer.output(0))) {
-              return 0;
-            }
+          .match_and_rewrite = [transposes](ir::Node& outer, Rewriter& rw) -> absl::StatusOr<int64_t> {
+            const Captures* m = rw.Match(transposes->root, outer.output(0));
+            if (m == nullptr) return 0;
+            ir::Value* x = (*m)[transposes->x];
+            ir::Node* inner = (*m)[transposes->inner];
             // Without explicit perms the default (reverse) needs the rank; skip those.
             const std::vector<int64_t> p1 = inner->GetInts("perm");
             const std::vector<int64_t> p2 = outer.GetInts("perm");
@@ -34,7 +44,7 @@ RewritePattern ConsecutiveTransposesPattern() {
             std::vector<int64_t> p(p1.size());
             for (size_t i = 0; i < p.size(); ++i) p[i] = p1[p2[i]];
             // Rewire the outer node to read x directly; the inner one dies if nothing else uses it.
-            outer.SetInput(0, x);
+            rw.ReplaceInput(outer, 0, x);
             outer.SetAttribute(ir::Attribute::Ints("perm", p));
             RETURN_IF_ERROR(rw.EraseIfDead(*inner).status());
             return 1;

@@ -9,7 +9,8 @@ namespace {
 using namespace rewrite;  // NOLINT(build/namespaces): the pattern vocabulary
 
 RewritePattern IdentityPattern() {
-  return {.root_ops = {"Identity"},
+  return {.name = "identity",
+          .root_ops = {"Identity"},
           .needs = {{{"Identity"}}},
           .match_and_rewrite = [](ir::Node& n, Rewriter& rw) -> absl::StatusOr<int64_t> {
             if (!n.has_input(0) || n.num_outputs() != 1) return 0;

@@ -9,11 +9,10 @@
 #include <utility>
 
 #include "ir/constant_value.h"
-#include "ir/forward_value.h"
 #include "ir/status_macros.h"
 #include "optimizer/pass_registry.h"
-#include "passes/pattern.h"
 #include "passes/rewrite/pattern_pass.h"
+#include "passes/rewrite/value_facts.h"
 
 namespace onnx_opt::passes {
 namespace {
@@ -86,21 +85,19 @@ absl::StatusOr<int64_t> MergeChain(ir::Node& outer, Rewriter& rw) {
     combine_op = inverse;
     std::swap(a, b);
   }
-  ir::Node* combined = g.InsertBefore(
-      &outer, ir::Node::Create("", combine_op, {a, b}, {rw.names().Fresh(c1->name() + "_merged")}));
+  ir::Node* combined = rw.InsertOpBefore(outer, combine_op, {a, b}, rw.names().Fresh(c1->name() + "_merged"));
   if (result_op != op) {
-    ir::Node* merged =
-        g.InsertBefore(&outer, ir::Node::Create("", result_op, {x, combined->output(0)}, {rw.names().Fresh(op)}));
+    ir::Node* merged = rw.InsertOpBefore(outer, result_op, {x, combined->output(0)}, rw.names().Fresh(op));
     merged->output(0)->set_type(outer.output(0)->type());
-    if (!ir::ForwardValue(outer.output(0), merged->output(0))) {
+    if (!rw.ForwardUses(outer.output(0), merged->output(0))) {
       return absl::InternalError("merge-constants: cannot forward");
     }
-    RETURN_IF_ERROR(g.Erase(&outer));
+    RETURN_IF_ERROR(rw.EraseNode(outer));
   } else {
-    outer.SetInput(0, x);
-    outer.SetInput(1, combined->output(0));
+    rw.ReplaceInput(outer, 0, x);
+    rw.ReplaceInput(outer, 1, combined->output(0));
   }
-  RETURN_IF_ERROR(g.Erase(inner));
+  RETURN_IF_ERROR(rw.EraseNode(*inner));
   return 1;
 }
 
@@ -108,7 +105,8 @@ class MergeConstantOperands final : public PatternPass {
  public:
   static constexpr char kName[] = "merge-constants";
   MergeConstantOperands()
-      : PatternPass(kName, {{.root_ops = {"Add", "Sub", "Mul", "Div"},
+      : PatternPass(kName, {{.name = "constant-chain",
+                             .root_ops = {"Add", "Sub", "Mul", "Div"},
                              // Two chained nodes of these at least.
                              .needs = {{{"Add", "Sub", "Mul", "Div"}, 2}},
                              // Before opset 7, Add and Mul broadcast only with attributes.

@@ -11,8 +11,8 @@
 
 #include "ir/constant_value.h"
 #include "optimizer/pass_registry.h"
-#include "passes/pattern.h"
 #include "passes/rewrite/pattern_pass.h"
+#include "passes/rewrite/value_facts.h"
 
 namespace onnx_opt::passes {
 namespace {
@@ -137,10 +137,11 @@ std::optional<size_t> CastToOwnType(const ir::Node& n, int64_t /*opset*/) {
 using PassThrough = std::function<std::optional<size_t>(const ir::Node& n, int64_t opset)>;
 
 // Forwards the input `through` names to the node's users. The node's outputs other than the first
-// must be unused, since they go with it.
-RewritePattern Nop(std::vector<std::string> ops, PassThrough through) {
+// must be unused, since they go with it. `name` names the pattern in the statistics.
+RewritePattern Nop(std::string name, std::vector<std::string> ops, PassThrough through) {
   std::vector<OpCount> needs = {{ops}};
-  return {.root_ops = std::move(ops),
+  return {.name = std::move(name),
+          .root_ops = std::move(ops),
           .needs = std::move(needs),
           .match_and_rewrite = [through = std::move(through)](ir::Node& n, Rewriter& rw) -> absl::StatusOr<int64_t> {
             if (n.num_inputs() == 0 || !n.has_input(0) || n.num_outputs() == 0) return 0;
@@ -154,8 +155,8 @@ RewritePattern Nop(std::vector<std::string> ops, PassThrough through) {
 }
 
 // x op c returns x when c is `neutral` everywhere; `commutative`: also c op x.
-RewritePattern NeutralOperand(std::vector<std::string> ops, double neutral, bool commutative) {
-  return Nop(std::move(ops), [neutral, commutative](const ir::Node& n, int64_t opset) {
+RewritePattern NeutralOperand(std::string name, std::vector<std::string> ops, double neutral, bool commutative) {
+  return Nop(std::move(name), std::move(ops), [neutral, commutative](const ir::Node& n, int64_t opset) {
     return NeutralBinary(n, opset, neutral, commutative);
   });
 }
@@ -163,20 +164,21 @@ RewritePattern NeutralOperand(std::vector<std::string> ops, double neutral, bool
 std::vector<RewritePattern> NopPatterns() {
   return {
       // Identity too, so that one walk removes both (the identity pass then has nothing left to do).
-      Nop({"Identity"}, [](const ir::Node& n, int64_t) { return FirstInputIf(n.num_outputs() == 1); }),
-      Nop({"Transpose"}, IdentityPermutation),
-      Nop({"Dropout"}, InferenceDropout),
-      Nop({"Pad"}, ZeroPad),
-      Nop({"Concat", "Sum", "Max", "Min", "Mean"},
+      Nop("identity", {"Identity"}, [](const ir::Node& n, int64_t) { return FirstInputIf(n.num_outputs() == 1); }),
+      Nop("identity-transpose", {"Transpose"}, IdentityPermutation),
+      Nop("inference-dropout", {"Dropout"}, InferenceDropout),
+      Nop("zero-pad", {"Pad"}, ZeroPad),
+      Nop("one-operand", {"Concat", "Sum", "Max", "Min", "Mean"},
           [](const ir::Node& n, int64_t) { return FirstInputIf(n.num_inputs() == 1); }),
-      Nop({"Split"}, [](const ir::Node& n, int64_t) { return FirstInputIf(n.num_outputs() == 1 && SameStaticShape(n)); }),
-      Nop({"Cast"}, CastToOwnType),
-      Nop({"Reshape", "Expand", "Flatten", "Slice", "Tile", "Squeeze", "Unsqueeze"},
+      Nop("one-part-split", {"Split"},
+          [](const ir::Node& n, int64_t) { return FirstInputIf(n.num_outputs() == 1 && SameStaticShape(n)); }),
+      Nop("cast-to-own-type", {"Cast"}, CastToOwnType),
+      Nop("same-shape", {"Reshape", "Expand", "Flatten", "Slice", "Tile", "Squeeze", "Unsqueeze"},
           [](const ir::Node& n, int64_t) { return FirstInputIf(SameStaticShape(n)); }),
-      NeutralOperand({"Add"}, 0.0, /*commutative=*/true),
-      NeutralOperand({"Mul"}, 1.0, /*commutative=*/true),
-      NeutralOperand({"Sub"}, 0.0, /*commutative=*/false),
-      NeutralOperand({"Div", "Pow"}, 1.0, /*commutative=*/false),
+      NeutralOperand("add-zero", {"Add"}, 0.0, /*commutative=*/true),
+      NeutralOperand("mul-one", {"Mul"}, 1.0, /*commutative=*/true),
+      NeutralOperand("sub-zero", {"Sub"}, 0.0, /*commutative=*/false),
+      NeutralOperand("div-or-pow-one", {"Div", "Pow"}, 1.0, /*commutative=*/false),
   };
 }
 

@@ -191,6 +191,7 @@ class QuantizeWeights final : public rewrite::GraphPass {
   }
 
   absl::StatusOr<int64_t> RunOnGraph(ir::Graph& g, rewrite::GraphRun& run) override {
+    rewrite::Rewriter rw(g, run.opset, run.names);
     // The candidates in the order their first consumer runs.
     std::vector<std::pair<ir::Value*, int64_t>> candidates;
     std::vector<ir::Value*> seen;
@@ -219,7 +220,7 @@ class QuantizeWeights final : public rewrite::GraphPass {
       if (Excluded(w->name())) continue;
       Quantized q = Quantize(t, axis, options_);
       t.ReleasePages();  // a weight mapped from a file is read once: its pages go before the next one's
-      RETURN_IF_ERROR(Replace(g, *w, std::move(q), run.names));
+      RETURN_IF_ERROR(Replace(rw, *w, std::move(q)));
       ++quantized;
     }
     return quantized;
@@ -234,7 +235,9 @@ class QuantizeWeights final : public rewrite::GraphPass {
   }
 
   // W becomes DequantizeLinear(values, scale[, zero point]) under W's own name.
-  static absl::Status Replace(ir::Graph& g, ir::Value& w, Quantized q, ir::NameGenerator& names) {
+  static absl::Status Replace(rewrite::Rewriter& rw, ir::Value& w, Quantized q) {
+    ir::Graph& g = rw.graph();
+    ir::NameGenerator& names = rw.names();
     // A weight that was external data stays there: the saver writes the quantized one to the side
     // file (at the location it finds for it) instead of inline.
     if (const ir::Tensor& old = *w.initializer(); old.storage() == ir::Tensor::Storage::kExternal) {
@@ -252,7 +255,7 @@ class QuantizeWeights final : public rewrite::GraphPass {
     auto node = ir::Node::Create("", "DequantizeLinear", inputs, {names.Fresh(w.name() + "_dequantized")});
     node->SetAttribute(ir::Attribute::Int("axis", q.axis));
     if (q.block > 0) node->SetAttribute(ir::Attribute::Int("block_size", q.block));
-    return ComputeWeightWith(g, w, std::move(node));
+    return ComputeWeightWith(rw, w, std::move(node));
   }
 
   QuantizeOptions options_;

@@ -48,18 +48,20 @@
 #include "absl/strings/str_cat.h"
 #include "interpreter/tensor.h"
 #include "ir/constant_value.h"
-#include "ir/forward_value.h"
 #include "ir/name_generator.h"
 #include "ir/status_macros.h"
 #include "optimizer/pass_registry.h"
 #include "passes/graph_walk.h"
-#include "passes/pattern.h"
+#include "passes/rewrite/rewriter.h"
+#include "passes/rewrite/value_facts.h"
 #include "schema/inference/inference.h"
 
 namespace onnx_opt::passes {
 namespace {
 
 constexpr char kMs[] = "com.microsoft";
+
+using rewrite::RankOf;
 
 // Why a node stays: empty when it was rewritten.
 using Reason = std::string;
@@ -91,8 +93,8 @@ Attr AttrIs(std::string name, std::vector<int64_t> v) { return {Attr::Kind::kInt
 // Builds the replacement of one contrib node: new nodes go before it; Undo() takes them out again.
 class Builder {
  public:
-  Builder(ir::Graph& g, ir::Node& at, ir::NameGenerator& names, int64_t opset)
-      : g_(g), at_(at), names_(names), opset_(opset) {
+  Builder(rewrite::Rewriter& rw, ir::Node& at)
+      : rw_(rw), g_(rw.graph()), at_(at), names_(rw.names()), opset_(rw.opset()) {
     base_ = at.name().empty() ? (at.num_outputs() > 0 ? at.output(0)->name() : at.op_type()) : at.name();
   }
 
@@ -106,7 +108,7 @@ class Builder {
     for (int i = 0; i < outputs; ++i) {
       names.push_back(wanted.empty() || wanted[i] ? names_.Fresh(absl::StrCat(base_, "_", op)) : "");
     }
-    ir::Node* n = g_.InsertBefore(&at_, ir::Node::Create("", op, inputs, names));
+    ir::Node* n = rw_.InsertNodeBefore(at_, ir::Node::Create("", op, inputs, names));
     for (const Attr& a : attrs) n->SetAttribute(a.Make());
     created_.push_back(n);
     return n;
@@ -149,7 +151,7 @@ class Builder {
   void Undo() {
     for (auto it = created_.rbegin(); it != created_.rend(); ++it) {
       (*it)->RemoveAllInputs();
-      (void)g_.Erase(*it);
+      (void)rw_.EraseNode(**it);
     }
     for (ir::Value* v : initializers_) (void)g_.RemoveInitializer(v);
     created_.clear();
@@ -157,6 +159,7 @@ class Builder {
   }
 
  private:
+  rewrite::Rewriter& rw_;
   ir::Graph& g_;
   ir::Node& at_;
   ir::NameGenerator& names_;
@@ -861,6 +864,7 @@ const RewriteFn* FindRewrite(const ir::Node& n) {
 absl::StatusOr<int64_t> StandardizeGraph(ir::Graph& g, int64_t opset, ir::NameGenerator& names,
                                          StandardizeReport& report) {
   int64_t rewritten = 0;
+  rewrite::Rewriter rw(g, opset, names);
   for (ir::Node* n : g.nodes()) {
     const bool ms = n->domain() == kMs;
     const RewriteFn* fn = FindRewrite(*n);
@@ -870,7 +874,7 @@ absl::StatusOr<int64_t> StandardizeGraph(ir::Graph& g, int64_t opset, ir::NameGe
       }
       continue;
     }
-    Builder b(g, *n, names, opset);
+    Builder b(rw, *n);
     Outputs out;
     Reason reason = (*fn)(b, out);
     if (reason.empty()) {
@@ -890,11 +894,11 @@ absl::StatusOr<int64_t> StandardizeGraph(ir::Graph& g, int64_t opset, ir::NameGe
       ir::Value* old = n->output(i);
       if (out[i] == nullptr || !old->has_uses()) continue;
       if (!old->type().is_none()) out[i]->set_type(old->type());
-      if (!ir::ForwardValue(old, out[i])) {
+      if (!rw.ForwardUses(old, out[i])) {
         return absl::InternalError(absl::StrCat("standardize: cannot forward output ", i, " of ", n->Describe()));
       }
     }
-    RETURN_IF_ERROR(g.Erase(n));
+    RETURN_IF_ERROR(rw.EraseNode(*n));
     // Weights only the contrib node read (packed MatMulNBits blocks) go with it.
     for (ir::Value* v : old_inputs) {
       if (v != nullptr && v->is_constant_initializer() && !v->has_uses() && v->graph() == &g) {

@@ -7,13 +7,12 @@
 
 namespace onnx_opt::passes {
 
-absl::Status ComputeWeightWith(ir::Graph& g, ir::Value& w, std::unique_ptr<ir::Node> node) {
-  ir::Node* inserted =
-      g.first_node() != nullptr ? g.InsertBefore(g.first_node(), std::move(node)) : g.Append(std::move(node));
+absl::Status ComputeWeightWith(rewrite::Rewriter& rw, ir::Value& w, std::unique_ptr<ir::Node> node) {
+  ir::Node* inserted = rw.InsertFirst(std::move(node));
   inserted->output(0)->set_type(w.type());
-  w.ReplaceAllUsesWith(inserted->output(0));
+  rw.ReplaceAllUsesWith(&w, inserted->output(0));
   std::string old_name = w.name();
-  RETURN_IF_ERROR(g.RemoveInitializer(&w));
+  RETURN_IF_ERROR(rw.graph().RemoveInitializer(&w));
   inserted->output(0)->set_name(std::move(old_name));
   return absl::OkStatus();
 }

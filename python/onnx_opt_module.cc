@@ -177,14 +177,22 @@ py::dict StatsDict(const optimizer::PipelineResult& result, int64_t bytes_before
     run["nodes_after"] = r.after.nodes;
     run["initializer_bytes_before"] = r.before.initializer_bytes;
     run["initializer_bytes_after"] = r.after.initializer_bytes;
+    py::dict pattern_rewrites;
+    for (const auto& [pattern, count] : r.pattern_rewrites) pattern_rewrites[py::str(pattern)] = count;
+    run["pattern_rewrites"] = pattern_rewrites;
     runs.append(run);
   }
-  py::dict rewrites;  // per pass, summed over its runs
-  for (const optimizer::PassRun& r : optimizer::SummarizeRuns(result.runs)) rewrites[py::str(r.pass)] = r.rewrites;
+  py::dict rewrites;          // per pass, summed over its runs
+  py::dict pattern_rewrites;  // per "pass/pattern", likewise
+  for (const optimizer::PassRun& r : optimizer::SummarizeRuns(result.runs)) {
+    rewrites[py::str(r.pass)] = r.rewrites;
+    for (const auto& [pattern, count] : r.pattern_rewrites) pattern_rewrites[py::str(pattern)] = count;
+  }
   py::dict stats;
   stats["changed"] = result.changed;
   stats["runs"] = runs;
   stats["rewrites"] = rewrites;
+  stats["pattern_rewrites"] = pattern_rewrites;
   stats["nodes_before"] = result.before.nodes;
   stats["nodes_after"] = result.after.nodes;
   stats["initializer_bytes_before"] = result.before.initializer_bytes;

@@ -9,15 +9,15 @@ namespace onnx_opt::passes::rewrite {
 
 ExprPattern::ExprPattern(const fused_expr::Expr& expr)
     : expr_(expr),
-      inputs_(expr.num_inputs, nullptr),
-      params_(expr.num_params, 0.0),
-      steps_(expr.steps.size(), nullptr),
+      inputs_(expr.num_inputs),
+      params_(expr.num_params),
+      steps_(expr.steps.size()),
       spellings_(expr.steps.size()),
       conditions_(expr.steps.size()),
       input_conditions_(expr.num_inputs) {
   for (size_t i = 0; i < expr.steps.size(); ++i) {
     for (const fused_expr::FloatAttr& a : expr.steps[i].attrs) {
-      conditions_[i].push_back([a](const ir::Node& n) {
+      conditions_[i].push_back([a](const ir::Node& n, const MatchState&) {
         return NearScalar(n.GetFloat(a.name, static_cast<float>(a.default_value)), a.value);
       });
     }
@@ -27,6 +27,12 @@ ExprPattern::ExprPattern(const fused_expr::Expr& expr)
 void ExprPattern::AddSpelling(int i, ValuePattern spelling) { spellings_[i].push_back(std::move(spelling)); }
 
 void ExprPattern::AddCondition(int i, std::function<bool(const ir::Node&)> condition) {
+  conditions_[i].push_back([condition = std::move(condition)](const ir::Node& n, const MatchState&) {
+    return condition(n);
+  });
+}
+
+void ExprPattern::AddCondition(int i, std::function<bool(const ir::Node&, const MatchState&)> condition) {
   conditions_[i].push_back(std::move(condition));
 }
 
@@ -35,7 +41,7 @@ void ExprPattern::AddInputCondition(int i, std::function<bool(const ir::Value&)>
 }
 
 ValuePattern ExprPattern::Input(int i) {
-  ValuePattern p = Capture(&inputs_[i]);
+  ValuePattern p = Capture(inputs_[i]);
   for (const auto& condition : input_conditions_[i]) p = p.Where(condition);
   return p;
 }
@@ -45,7 +51,7 @@ ValuePattern ExprPattern::Operand(const fused_expr::Operand& o) {
     case fused_expr::Operand::Kind::kInput: return Input(o.index);
     case fused_expr::Operand::Kind::kStep: return Step(o.index);
     case fused_expr::Operand::Kind::kConstant: return ConstScalar(o.value);
-    case fused_expr::Operand::Kind::kParam: return AnyConstScalar(&params_[o.index]);
+    case fused_expr::Operand::Kind::kParam: return AnyConstScalar(params_[o.index]);
   }
   return Any();
 }
@@ -67,9 +73,9 @@ ValuePattern ExprPattern::Step(int i) {
   const int uses = fused_expr::UsesOf(expr_, i);
   if (uses <= 1) return AnySpelling(i).OneUse();
   // Matched where first met, then the same value wherever else it is used.
-  ir::Value** slot = &steps_[i];
-  return ValuePattern([full = AnySpelling(i).Capture(slot), slot](ir::Value* v, MatchState& state) {
-    return *slot != nullptr ? *slot == v : full.Matches(v, state);
+  const ValueSlot* slot = &steps_[i];
+  return ValuePattern([full = AnySpelling(i).Capture(*slot), slot](ir::Value* v, MatchState& state) {
+    return state.captures().has(*slot) ? state.captures()[*slot] == v : full.Matches(v, state);
   });
 }
 
@@ -79,7 +85,8 @@ ValuePattern ExprPattern::Root() {
     if (!root.Matches(v, state)) return false;
     // A step used several times must be used by matched nodes only, or it would stay (and so would
     // what computes it).
-    for (const ir::Value* shared : steps_) {
+    for (const ValueSlot& slot : steps_) {
+      const ir::Value* shared = state.captures()[slot];
       if (shared == nullptr) continue;
       for (const ir::Use& use : shared->uses()) {
         if (use.is_graph_output() ||

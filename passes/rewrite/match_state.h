@@ -9,6 +9,7 @@
 
 #include "ir/graph.h"
 #include "ir/node.h"
+#include "passes/rewrite/captures.h"
 
 namespace onnx_opt::passes::rewrite {
 
@@ -24,12 +25,16 @@ class MatchState {
   const std::vector<ir::Node*>& matched() const { return matched_; }
   void AddMatched(ir::Node* n) { matched_.push_back(n); }
 
-  // Sets a capture, remembering the old value so a failed branch can restore it.
+  // Binds `slot` in the captures, remembering the old binding so a failed branch can restore it.
   template <typename T>
-  void Bind(T* slot, T value) {
-    undo_.push_back([slot, old = *slot] { *slot = old; });
-    *slot = value;
+  void Bind(const Slot<T>& slot, T value) {
+    undo_.push_back([this, key = static_cast<const void*>(&slot), old = captures_.Find(&slot)] {
+      captures_.Set(key, old);
+    });
+    captures_.Set(&slot, Captures::Bound(value));
   }
+  // What the slots are bound to so far.
+  const Captures& captures() const { return captures_; }
 
   // A point to roll back to: commutative operands and alternatives try one branch after another.
   struct Mark {
@@ -43,6 +48,7 @@ class MatchState {
   const ir::Graph* graph_;
   int64_t opset_;
   std::vector<ir::Node*> matched_;
+  Captures captures_;
   std::vector<std::function<void()>> undo_;
 };
 

@@ -1,13 +1,21 @@
 #include "passes/rewrite/pattern_pass.h"
 
 #include <algorithm>
+#include <deque>
 
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/str_cat.h"
+#include "glog/logging.h"
 #include "ir/name_generator.h"
 #include "ir/status_macros.h"
 #include "passes/graph_walk.h"
 
 namespace onnx_opt::passes::rewrite {
 namespace {
+
+// The worklist stops after this many visits per node the graph had at the start (plus a few): far
+// more than any chain of rewrites needs, so reaching it means patterns undo each other.
+constexpr int64_t kVisitsPerNode = 64;
 
 bool GraphMayHold(const ir::Graph& g, const RewritePattern& p) {
   for (const OpCount& need : p.needs) {
@@ -22,13 +30,34 @@ bool IsRoot(const ir::Node& n, const RewritePattern& p) {
   return std::find(p.root_ops.begin(), p.root_ops.end(), n.op_type()) != p.root_ops.end();
 }
 
+// The nodes still to visit, in order, each at most once.
+class Worklist {
+ public:
+  void Push(ir::Node* n) {
+    if (queued_.insert(n).second) nodes_.push_back(n);
+  }
+  bool empty() const { return nodes_.empty(); }
+  ir::Node* Pop() {
+    ir::Node* n = nodes_.front();
+    nodes_.pop_front();
+    queued_.erase(n);
+    return n;
+  }
+
+ private:
+  std::deque<ir::Node*> nodes_;
+  absl::flat_hash_set<ir::Node*> queued_;
+};
+
 }  // namespace
 
 absl::StatusOr<bool> PatternPass::Run(ir::Model& model, optimizer::PassContext& ctx) {
   const int64_t opset = model.OpsetVersion("").value_or(0);
   std::vector<const RewritePattern*> enabled;
+  std::vector<std::string> counter_names;  // per pattern of patterns_: "pass/pattern"
   for (const RewritePattern& p : patterns_) {
     if (opset >= p.min_opset) enabled.push_back(&p);
+    counter_names.push_back(p.name.empty() ? "" : absl::StrCat(name_, "/", p.name));
   }
   if (enabled.empty()) return false;
   ir::NameGenerator names(model);
@@ -39,17 +68,37 @@ absl::StatusOr<bool> PatternPass::Run(ir::Model& model, optimizer::PassContext& 
     }
     if (possible.empty()) return false;
     bool changed = false;
-    // One sweep in node order (nodes inserted after the current one are visited too); a pipeline
-    // that wants what a rewrite enables upstream runs the pass in fixed(...).
+    // Every node in order first, then the nodes each rewrite touched (new nodes, changed inputs,
+    // producers and users of values that lost a use), until nothing is left to visit.
+    Worklist worklist;
+    int64_t size = 0;
     for (ir::Node* node : g.nodes()) {
-      if (!node->is_onnx_domain()) continue;
+      worklist.Push(node);
+      ++size;
+    }
+    const int64_t visit_limit = kVisitsPerNode * (size + 16);
+    int64_t visits = 0;
+    while (!worklist.empty()) {
+      ir::Node* node = worklist.Pop();
+      if (node->is_erased() || !node->is_onnx_domain()) continue;
+      if (++visits > visit_limit) {
+        LOG(WARNING) << name_ << ": stopped after " << visit_limit << " visits in a graph of " << size
+                     << " nodes; its patterns may undo each other";
+        break;
+      }
       for (const RewritePattern* p : possible) {
         if (!IsRoot(*node, *p)) continue;
         Rewriter rewriter(g, opset, names);
         ASSIGN_OR_RETURN(int64_t rewrites, p->match_and_rewrite(*node, rewriter));
         if (rewrites == 0) continue;
-        ctx.CountRewrite(rewrites);
+        const std::string& counter = counter_names[p - patterns_.data()];
+        if (counter.empty()) {
+          ctx.CountRewrite(rewrites);
+        } else {
+          ctx.CountPatternRewrite(counter, rewrites);
+        }
         changed = true;
+        for (ir::Node* touched : rewriter.touched()) worklist.Push(touched);
         break;
       }
     }

@@ -1,6 +1,7 @@
 // One driver for every rewrite pass: a PatternPass owns the walk over the model's graphs (outer
-// before inner, function bodies too), the opset gate, the op-type guard, the visit of each node,
-// counting rewrites and releasing erased nodes. A pass only declares its patterns:
+// before inner, function bodies too), the opset gate, the op-type guard, the worklist of nodes to
+// visit (every node in order, then again each node a rewrite touched), counting rewrites per
+// pattern and releasing erased nodes. A pass only declares its patterns:
 //
 //   class FuseMish final : public PatternPass {
 //    public:
@@ -33,6 +34,9 @@ struct OpCount {
 };
 
 struct RewritePattern {
+  // Names the pattern in --print-stats (as "pass/name"); unique within its pass. A nameless
+  // pattern's rewrites count for its pass only.
+  std::string name;
   // The ai.onnx op types of the nodes a match starts from.
   std::vector<std::string> root_ops;
   // The op-type guard: a graph whose counts miss any of these cannot hold the pattern and is not
@@ -41,7 +45,9 @@ struct RewritePattern {
   // The opset gate: the pattern is off below this ai.onnx version (where its result op is missing
   // or means something else).
   int64_t min_opset = 0;
-  // Matches at `root` and rewrites; returns how many rewrites it made (0 when it did not match).
+  // Matches at `root` and rewrites; returns how many rewrites it made (0 when it did not match, and
+  // then it changed nothing). Every change goes through `rewriter`, which tells the driver what to
+  // visit again.
   std::function<absl::StatusOr<int64_t>(ir::Node& root, Rewriter& rewriter)> match_and_rewrite;
 };
 

@@ -3,14 +3,14 @@
 #include <optional>
 #include <utility>
 
-#include "passes/pattern.h"
 #include "passes/rewrite/scalar_tolerance.h"
+#include "passes/rewrite/value_facts.h"
 
 namespace onnx_opt::passes::rewrite {
 
-ValuePattern Relu6OfXPlus3(ir::Value** x, int64_t opset) {
-  auto bounds_0_6 = [opset](const ir::Node& clip) {
-    std::optional<std::pair<double, double>> bounds = ClipBounds(clip, opset);
+ValuePattern Relu6OfXPlus3(const ValueSlot& x) {
+  auto bounds_0_6 = [](const ir::Node& clip, const MatchState& state) {
+    std::optional<std::pair<double, double>> bounds = ClipBounds(clip, state.opset());
     return bounds && NearScalar(bounds->first, 0.0) && NearScalar(bounds->second, 6.0);
   };
   return Op("Clip", {Op("Add", {Capture(x), ConstScalar(3.0)}).OneUse()}).OneUse().WhereNode(bounds_0_6);

@@ -1,9 +1,12 @@
-// The one place where a pattern's replacement is built and the matched nodes go: insert, forward
-// the old result to the new one (undoing the insert when that is impossible), erase what is dead.
+// The one place where a pass changes a graph's nodes: a pattern's replacement is built and the
+// matched nodes go (insert, forward the old result to the new one, undoing the insert when that is
+// impossible, erase what is dead), and in-place edits (an input set, a node inserted or erased, a
+// value forwarded) are made. Every change records the nodes it touched, which the driver revisits.
 #ifndef ONNX_OPT_PASSES_REWRITE_REWRITER_H_
 #define ONNX_OPT_PASSES_REWRITE_REWRITER_H_
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -29,9 +32,12 @@ class Rewriter {
   int64_t opset() const { return state_.opset(); }
   ir::NameGenerator& names() { return names_; }
 
-  // Matches `pattern` against `v`; on success the captures stay bound and the nodes it matched are
-  // erased by the Replace* calls below once they are dead.
-  bool Match(const ValuePattern& pattern, ir::Value* v) { return pattern.Matches(v, state_); }
+  // Matches `pattern` against `v`: the captures of the match (with those of earlier matches through
+  // this rewriter), or null when it does not match. The nodes it matched are erased by the Replace*
+  // calls below once they are dead.
+  const Captures* Match(const ValuePattern& pattern, ir::Value* v) {
+    return pattern.Matches(v, state_) ? &state_.captures() : nullptr;
+  }
   // Adds a node found outside a pattern (e.g. a user followed downstream) to those erased when dead.
   void Track(ir::Node* n) { state_.AddMatched(n); }
 
@@ -39,7 +45,7 @@ class Rewriter {
   // takes over its result (name when it is a graph output, and type), then erases `old` and every
   // matched node left dead. Returns the new node (its output named `old`'s + `name_suffix`, "_op"
   // by default) for the caller to set attributes on, or null, changing nothing, when the result
-  // cannot be taken over (see ForwardValue).
+  // cannot be taken over (see ForwardUses).
   absl::StatusOr<ir::Node*> ReplaceWithNode(ir::Node& old, const std::string& op,
                                             const std::vector<ir::Value*>& inputs,
                                             std::string_view name_suffix = "");
@@ -55,10 +61,42 @@ class Rewriter {
   // A new initializer holding `tensor`, named freshly after `base`.
   ir::Value* AddInitializer(ir::Tensor tensor, std::string_view base);
 
+  // In-place edits, each recording what it touched (see touched()).
+  // Sets input `i` of `n` to `v` (null: omitted).
+  void ReplaceInput(ir::Node& n, size_t i, ir::Value* v);
+  // Appends `v` to `n`'s inputs.
+  void AddInput(ir::Node& n, ir::Value* v);
+  // Leaves `n` without inputs.
+  void RemoveAllInputs(ir::Node& n);
+  // Inserts `node` before `pos` (in `pos`'s graph, which is this rewriter's) and returns it.
+  ir::Node* InsertNodeBefore(ir::Node& pos, std::unique_ptr<ir::Node> node);
+  // Puts `node` first in the graph and returns it.
+  ir::Node* InsertFirst(std::unique_ptr<ir::Node> node);
+  // A new ai.onnx `op` node over `inputs` with one output named `output`, inserted before `pos`.
+  ir::Node* InsertOpBefore(ir::Node& pos, const std::string& op, const std::vector<ir::Value*>& inputs,
+                           const std::string& output);
+  // Makes every use of `from` use `to` (ir::ForwardValue: a graph output keeps its name); false,
+  // changing nothing, when impossible.
+  bool ForwardUses(ir::Value* from, ir::Value* to);
+  // ir::Value::ReplaceAllUsesWith: every use of `from`, graph outputs included, becomes a use of `to`.
+  void ReplaceAllUsesWith(ir::Value* from, ir::Value* to);
+  // Erases `n`, whose outputs must be unused.
+  absl::Status EraseNode(ir::Node& n);
+
+  // The nodes the edits so far touched (new nodes, nodes whose inputs changed, users of forwarded
+  // values, producers of inputs that lost a use and the user left when one use remains), in the
+  // order touched, with repeats; some may be erased since.
+  const std::vector<ir::Node*>& touched() const { return touched_; }
+
  private:
+  void Touch(ir::Node* n);
+  // After `v` lost a use: its producer, and its one remaining user, may match now.
+  void TouchLostUse(const ir::Value* v);
+
   ir::Graph& graph_;
   ir::NameGenerator& names_;
   MatchState state_;
+  std::vector<ir::Node*> touched_;
 };
 
 // For a pattern's result: 1 rewrite when `replaced` is a node (ReplaceWithNode took over), 0 when

@@ -5,8 +5,8 @@
 #include <utility>
 
 #include "ir/constant_value.h"
-#include "passes/pattern.h"
 #include "passes/rewrite/scalar_tolerance.h"
+#include "passes/rewrite/value_facts.h"
 
 namespace onnx_opt::passes::rewrite {
 namespace {
@@ -31,19 +31,19 @@ ValuePattern ValuePattern::OneUse() const {
   });
 }
 
-ValuePattern ValuePattern::Capture(ir::Value** slot) const {
-  return ValuePattern([inner = *this, slot](ir::Value* v, MatchState& state) {
-    if (*slot != nullptr && *slot != v) return false;
+ValuePattern ValuePattern::Capture(const ValueSlot& slot) const {
+  return ValuePattern([inner = *this, slot = &slot](ir::Value* v, MatchState& state) {
+    if (state.captures().has(*slot) && state.captures()[*slot] != v) return false;
     if (!inner.Matches(v, state)) return false;
-    state.Bind(slot, v);
+    state.Bind(*slot, v);
     return true;
   });
 }
 
-ValuePattern ValuePattern::CaptureNode(ir::Node** slot) const {
-  return ValuePattern([inner = *this, slot](ir::Value* v, MatchState& state) {
+ValuePattern ValuePattern::CaptureNode(const NodeSlot& slot) const {
+  return ValuePattern([inner = *this, slot = &slot](ir::Value* v, MatchState& state) {
     if (!inner.Matches(v, state) || v->producer() == nullptr) return false;
-    state.Bind(slot, v->producer());
+    state.Bind(*slot, v->producer());
     return true;
   });
 }
@@ -51,6 +51,18 @@ ValuePattern ValuePattern::CaptureNode(ir::Node** slot) const {
 ValuePattern ValuePattern::Where(std::function<bool(const ir::Value&)> condition) const {
   return ValuePattern([inner = *this, condition = std::move(condition)](ir::Value* v, MatchState& state) {
     return inner.Matches(v, state) && condition(*v);
+  });
+}
+
+ValuePattern ValuePattern::Where(std::function<bool(const ir::Value&, const MatchState&)> condition) const {
+  return ValuePattern([inner = *this, condition = std::move(condition)](ir::Value* v, MatchState& state) {
+    return inner.Matches(v, state) && condition(*v, state);
+  });
+}
+
+ValuePattern ValuePattern::WhereNode(std::function<bool(const ir::Node&, const MatchState&)> condition) const {
+  return ValuePattern([inner = *this, condition = std::move(condition)](ir::Value* v, MatchState& state) {
+    return inner.Matches(v, state) && v->producer() != nullptr && condition(*v->producer(), state);
   });
 }
 
@@ -64,7 +76,7 @@ ValuePattern Any() {
   return ValuePattern([](ir::Value* v, MatchState&) { return v != nullptr; });
 }
 
-ValuePattern Capture(ir::Value** slot) { return Any().Capture(slot); }
+ValuePattern Capture(const ValueSlot& slot) { return Any().Capture(slot); }
 
 ValuePattern ConstScalar(double wanted) {
   return ValuePattern([wanted](ir::Value* v, MatchState&) {
@@ -73,20 +85,20 @@ ValuePattern ConstScalar(double wanted) {
   });
 }
 
-ValuePattern AnyConstScalar(double* value) {
-  return ValuePattern([value](ir::Value* v, MatchState& state) {
+ValuePattern AnyConstScalar(const ScalarSlot& value) {
+  return ValuePattern([value = &value](ir::Value* v, MatchState& state) {
     std::optional<double> c = ScalarConstant(v);
     if (!c.has_value()) return false;
-    state.Bind(value, *c);
+    state.Bind(*value, *c);
     return true;
   });
 }
 
-ValuePattern Constant(const ir::Tensor** tensor) {
-  return ValuePattern([tensor](ir::Value* v, MatchState& state) {
+ValuePattern Constant(const TensorSlot& tensor) {
+  return ValuePattern([tensor = &tensor](ir::Value* v, MatchState& state) {
     const ir::Tensor* t = ir::GetConstantTensor(v);
     if (t == nullptr) return false;
-    if (tensor != nullptr) state.Bind(tensor, t);
+    state.Bind(*tensor, t);
     return true;
   });
 }

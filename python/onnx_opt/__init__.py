@@ -114,9 +114,10 @@ def optimize(model, passes="default", verify=False, fold_size_limit=None, dims=N
         and, for small models, again at 3 and 4 (at 1, with a note, when the model needs it).
 
     stats (dict): the figures of onnx-opt --stats-json ("runs": one entry per pass run with "pass",
-    "seconds", "rewrites", "changed", "nodes_before/after", "initializer_bytes_before/after"; totals
-    "nodes_before", "nodes_after", "initializer_bytes_before", "initializer_bytes_after"), plus
-    "changed", "rewrites" (per pass name), "bytes_before"/"bytes_after" (serialized sizes; a path's
+    "seconds", "rewrites", "changed", "nodes_before/after", "initializer_bytes_before/after",
+    "pattern_rewrites" ("pass/pattern": count); totals "nodes_before", "nodes_after",
+    "initializer_bytes_before", "initializer_bytes_after"), plus "changed", "rewrites" (per pass
+    name), "pattern_rewrites" (per "pass/pattern", summed over runs), "bytes_before"/"bytes_after" (serialized sizes; a path's
     file size), "initializers_listed_as_inputs" (IR < 4 models), "folds_refused_for_growth" and, with
     verify, "verification".
     """

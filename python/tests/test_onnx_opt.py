@@ -89,9 +89,10 @@ def test_optimize_keeps_outputs_and_shrinks_the_graph(export_shaped):
     assert stats["bytes_after"] == len(optimized)
     assert stats["rewrites"]["fold-constants"] > 0
     assert stats["rewrites"]["fuse-matmul-add"] == 1
+    assert stats["pattern_rewrites"]["fuse-matmul-add/matmul-add"] == 1
     run = stats["runs"][0]
     assert set(run) == {"pass", "seconds", "rewrites", "changed", "nodes_before", "nodes_after",
-                        "initializer_bytes_before", "initializer_bytes_after"}
+                        "initializer_bytes_before", "initializer_bytes_after", "pattern_rewrites"}
     assert "verification" not in stats
     text = onnx_opt.to_text(optimized)
     assert "Gemm" in text and "Shape" not in text and "Identity" not in text

@@ -1,4 +1,4 @@
-#include "passes/pattern.h"
+#include "passes/rewrite/value_facts.h"
 
 #include <algorithm>
 #include <cmath>
@@ -7,7 +7,7 @@
 #include "ir/constant_value.h"
 #include "ir/graph.h"
 
-namespace onnx_opt::passes {
+namespace onnx_opt::passes::rewrite {
 
 ir::Node* ProducerOf(const ir::Value* v, std::string_view op, const ir::Graph* user_graph) {
   if (v == nullptr) return nullptr;
@@ -80,4 +80,4 @@ std::optional<std::pair<double, double>> ClipBounds(const ir::Node& clip, int64_
   return bounds;
 }
 
-}  // namespace onnx_opt::passes
+}  // namespace onnx_opt::passes::rewrite

@@ -1,6 +1,8 @@
-// Small helpers for matching operator patterns in passes.
-#ifndef ONNX_OPT_PASSES_PATTERN_H_
-#define ONNX_OPT_PASSES_PATTERN_H_
+// What a pattern or a rewrite reads off values and nodes (the producer of an op, a single use, a
+// scalar constant, axes, rank, Clip's bounds): part of the rewrite vocabulary, beside the matcher
+// combinators (value_pattern.h) that are built on them.
+#ifndef ONNX_OPT_PASSES_REWRITE_VALUE_FACTS_H_
+#define ONNX_OPT_PASSES_REWRITE_VALUE_FACTS_H_
 
 #include <optional>
 #include <string>
@@ -11,7 +13,7 @@
 #include "ir/graph.h"
 #include "ir/node.h"
 
-namespace onnx_opt::passes {
+namespace onnx_opt::passes::rewrite {
 
 // The node producing `v` if it is an ai.onnx `op` in the same graph as `user_graph` whose outputs
 // other than the first are unused; else null.
@@ -41,6 +43,6 @@ std::optional<ir::DataType> FloatElemType(const ir::Value* v);
 // ones; nullopt when a bound is not a constant.
 std::optional<std::pair<double, double>> ClipBounds(const ir::Node& clip, int64_t opset);
 
-}  // namespace onnx_opt::passes
+}  // namespace onnx_opt::passes::rewrite
 
-#endif  // ONNX_OPT_PASSES_PATTERN_H_
+#endif  // ONNX_OPT_PASSES_REWRITE_VALUE_FACTS_H_

@@ -1,0 +1,71 @@
+// What one match of a pattern bound. A pattern is built once and never changes: it names the places
+// it binds to (slots), and the captures of each match hold what they were bound to.
+//
+//   ValueSlot x;                                   // lives as long as the pattern (it is its name)
+//   const ValuePattern square = Op("Mul", {Capture(x), Capture(x)});
+//   if (const Captures* m = rw.Match(square, v)) ... (*m)[x] ...
+#ifndef ONNX_OPT_PASSES_REWRITE_CAPTURES_H_
+#define ONNX_OPT_PASSES_REWRITE_CAPTURES_H_
+
+#include <optional>
+#include <variant>
+
+#include "absl/container/flat_hash_map.h"
+#include "ir/node.h"
+#include "ir/tensor.h"
+#include "ir/value.h"
+
+namespace onnx_opt::passes::rewrite {
+
+// A place a pattern binds a T to, known by its address: neither copied nor moved.
+template <typename T>
+class Slot {
+ public:
+  Slot() = default;
+  Slot(const Slot&) = delete;
+  Slot& operator=(const Slot&) = delete;
+
+ private:
+  char identity_ = 0;  // gives each slot an address of its own
+};
+
+using ValueSlot = Slot<ir::Value*>;
+using NodeSlot = Slot<ir::Node*>;
+using ScalarSlot = Slot<double>;
+using TensorSlot = Slot<const ir::Tensor*>;
+
+class Captures {
+ public:
+  using Bound = std::variant<ir::Value*, ir::Node*, double, const ir::Tensor*>;
+
+  // What `slot` is bound to: null (or 0) when the match did not bind it.
+  template <typename T>
+  T operator[](const Slot<T>& slot) const {
+    auto it = bound_.find(&slot);
+    return it == bound_.end() ? T{} : std::get<T>(it->second);
+  }
+  template <typename T>
+  bool has(const Slot<T>& slot) const {
+    return bound_.contains(&slot);
+  }
+
+  // For MatchState, which binds and takes bindings back.
+  std::optional<Bound> Find(const void* slot) const {
+    auto it = bound_.find(slot);
+    return it == bound_.end() ? std::nullopt : std::optional<Bound>(it->second);
+  }
+  void Set(const void* slot, std::optional<Bound> value) {
+    if (value.has_value()) {
+      bound_[slot] = *value;
+    } else {
+      bound_.erase(slot);
+    }
+  }
+
+ private:
+  absl::flat_hash_map<const void*, Bound> bound_;
+};
+
+}  // namespace onnx_opt::passes::rewrite
+
+#endif  // ONNX_OPT_PASSES_REWRITE_CAPTURES_H_
