@@ -83,10 +83,11 @@ struct VectorKernels {
                       const double* A, int64_t lda, const double* B, int64_t ldb, double beta, double* C,
                       int64_t ldc);
 
-  // C (M x N) = A (M x K) * B (K x N) for 1 <= M <= kSkinnyMaxRows, row-major with leading dimensions:
-  // B streamed once, each element of C summed in order of k, so any split of N gives the same bits.
-  void (*skinny_gemm_f32)(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, const float* B,
-                          int64_t ldb, float* C, int64_t ldc);
+  // C (M x N) = A (M x K) * B (K x N, or N x K when trans_b) for 1 <= M <= kSkinnyMaxRows, row-major with
+  // leading dimensions; `accumulate` adds the product to C. B is streamed once, and an element of C does
+  // not depend on which other columns a call computes, so any split of N gives the same bits.
+  void (*skinny_gemm_f32)(bool trans_b, bool accumulate, int64_t M, int64_t N, int64_t K, const float* A,
+                          int64_t lda, const float* B, int64_t ldb, float* C, int64_t ldc);
   // The same with columns [col0, col0 + N) of a quantized B, dequantized a few rows at a time in L1: the
   // bits of skinny_gemm_f32 on DequantizeLinear's output.
   void (*skinny_gemm_quantized_f32)(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda,

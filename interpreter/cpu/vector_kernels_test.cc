@@ -92,28 +92,40 @@ TEST_P(VectorKernelsTest, PlainGemmOverShortAndLongInnerDimensions) {
 }
 
 // The skinny GEMM (a few rows of A) against double sums: every row count, column counts across its
-// blocks of 1024 and their remainders, K not a multiple of its row groups, leading dimensions; and any
-// split of the columns gives the same bits (threads split N).
+// blocks of 1024 and their remainders, K not a multiple of its row groups or lanes, leading dimensions,
+// B stored K x N and N x K, overwriting and adding to C; and any split of the columns gives the same
+// bits (threads split N).
 TEST_P(VectorKernelsTest, SkinnyGemmMatchesLoopsAndSplitsOfColumns) {
-  for (int64_t M = 1; M <= kSkinnyMaxRows; ++M) {
-    for (int64_t N : {1, 17, 1024, 1500}) {
-      for (int64_t K : {1, 3, 4, 37}) {
-        const int64_t lda = K + 1, ldb = N + 3, ldc = N + 2;
-        const std::vector<float> a = testing::RandomFloats(M * lda, -1, 1, 31), b = testing::RandomFloats(K * ldb, -1, 1, 32);
-        std::vector<float> c(M * ldc, 7.0f), halves(M * ldc, 7.0f);
-        k().skinny_gemm_f32(M, N, K, a.data(), lda, b.data(), ldb, c.data(), ldc);
-        const int64_t cut = N / 2 + 1;
-        k().skinny_gemm_f32(M, cut, K, a.data(), lda, b.data(), ldb, halves.data(), ldc);
-        k().skinny_gemm_f32(M, N - cut, K, a.data(), lda, b.data() + cut, ldb, halves.data() + cut, ldc);
-        for (int64_t i = 0; i < M; ++i) {
-          for (int64_t j = 0; j < N; ++j) {
-            double want = 0;
-            for (int64_t p = 0; p < K; ++p) want += static_cast<double>(a[i * lda + p]) * b[p * ldb + j];
-            const std::string where = "M" + std::to_string(M) + " N" + std::to_string(N) + " K" + std::to_string(K);
-            ASSERT_TRUE(Near(c[i * ldc + j], want, 1e-5, 1e-5 * static_cast<double>(K))) << where << " at " << i << "," << j;
-            ASSERT_EQ(c[i * ldc + j], halves[i * ldc + j]) << where << " at " << i << "," << j;
+  for (bool trans_b : {false, true}) {
+    for (bool accumulate : {false, true}) {
+      for (int64_t M = 1; M <= kSkinnyMaxRows; ++M) {
+        for (int64_t N : {1, 17, 1024, 1500}) {
+          for (int64_t K : {1, 3, 4, 37}) {
+            const int64_t lda = K + 1, ldb = (trans_b ? K : N) + 3, ldc = N + 2;
+            const std::vector<float> a = testing::RandomFloats(M * lda, -1, 1, 31),
+                                     b = testing::RandomFloats((trans_b ? N : K) * ldb, -1, 1, 32),
+                                     c0 = testing::RandomFloats(M * ldc, -1, 1, 33);
+            std::vector<float> c = c0, halves = c0;
+            k().skinny_gemm_f32(trans_b, accumulate, M, N, K, a.data(), lda, b.data(), ldb, c.data(), ldc);
+            const int64_t cut = N / 2 + 1;
+            const int64_t b_cut = trans_b ? cut * ldb : cut;  // where column `cut` of op(B) starts
+            k().skinny_gemm_f32(trans_b, accumulate, M, cut, K, a.data(), lda, b.data(), ldb, halves.data(), ldc);
+            k().skinny_gemm_f32(trans_b, accumulate, M, N - cut, K, a.data(), lda, b.data() + b_cut, ldb,
+                                halves.data() + cut, ldc);
+            const std::string where = "transB " + std::to_string(trans_b) + " accumulate " + std::to_string(accumulate) +
+                                      " M" + std::to_string(M) + " N" + std::to_string(N) + " K" + std::to_string(K);
+            for (int64_t i = 0; i < M; ++i) {
+              for (int64_t j = 0; j < N; ++j) {
+                double want = accumulate ? c0[i * ldc + j] : 0.0;
+                for (int64_t p = 0; p < K; ++p) {
+                  want += static_cast<double>(a[i * lda + p]) * (trans_b ? b[j * ldb + p] : b[p * ldb + j]);
+                }
+                ASSERT_TRUE(Near(c[i * ldc + j], want, 1e-5, 1e-5 * static_cast<double>(K + 1))) << where << " at " << i << "," << j;
+                ASSERT_EQ(c[i * ldc + j], halves[i * ldc + j]) << where << " at " << i << "," << j;
+              }
+              for (int64_t j = N; j < ldc; ++j) ASSERT_EQ(c[i * ldc + j], c0[i * ldc + j]);
+            }
           }
-          for (int64_t j = N; j < ldc; ++j) ASSERT_EQ(c[i * ldc + j], 7.0f);
         }
       }
     }
@@ -150,7 +162,7 @@ TEST_P(VectorKernelsTest, SkinnyQuantizedGemmIsTheFloatOneOnDequantizedWeights) 
           const std::vector<float> a = testing::RandomFloats(M * K, -1, 1, 43);
           std::vector<float> got(M * N), want(M * N);
           k().skinny_gemm_quantized_f32(M, N, K, a.data(), K, m, col0, got.data(), N);
-          k().skinny_gemm_f32(M, N, K, a.data(), K, w.data(), N, want.data(), N);
+          k().skinny_gemm_f32(false, false, M, N, K, a.data(), K, w.data(), N, want.data(), N);
           ASSERT_EQ(got, want) << "signed " << is_signed << " zero points " << zero_points << " block " << block_rows
                                << " M " << M;
         }

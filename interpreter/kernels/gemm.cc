@@ -77,9 +77,8 @@ constexpr int64_t kSkinnyMinWeights = int64_t{1} << 16;
 // chunk reads B in whole pages. The kernel's bits do not depend on the split.
 constexpr int64_t kSkinnyChunk = 1024;
 
-bool IsSkinny(bool ta, bool tb, int64_t M, int64_t N, int64_t K, float alpha, float beta) {
-  return !ta && !tb && alpha == 1.0f && beta == 0.0f && M >= 1 && M <= kSkinnyMaxRows && K >= 1 &&
-         N * K >= kSkinnyMinWeights;
+bool IsSkinny(bool ta, int64_t M, int64_t N, int64_t K, float alpha) {
+  return !ta && alpha == 1.0f && M >= 1 && M <= kSkinnyMaxRows && K >= 1 && N * K >= kSkinnyMinWeights;
 }
 
 // One kernel call when the product is small or fits one tile; else C's tiles through the
@@ -112,10 +111,15 @@ void Gemm(bool ta, bool tb, int64_t M, int64_t N, int64_t K, T alpha, const T* A
   if (M == 0 || N == 0) return;
   if constexpr (std::is_same_v<T, float>) {
     const VectorKernels& vec = Vec();
-    if (IsSkinny(ta, tb, M, N, K, alpha, beta)) {
+    if (IsSkinny(ta, M, N, K, alpha)) {
+      // C = A * op(B) + beta * C as C *= beta, then C += A * op(B) (Eigen's order too).
+      if (beta != 0.0f && beta != 1.0f) {
+        for (int64_t i = 0; i < M * N; ++i) C[i] *= beta;
+      }
       ParallelFor(CeilDiv(N, kSkinnyChunk), 1, [&](int64_t begin, int64_t end) {
         const int64_t j0 = begin * kSkinnyChunk, n = std::min(end * kSkinnyChunk, N) - j0;
-        vec.skinny_gemm_f32(M, n, K, A, K, B + j0, N, C + j0, N);
+        // Columns j0.. of op(B): columns of B, or rows of B (N x K) when transposed.
+        vec.skinny_gemm_f32(tb, beta != 0.0f, M, n, K, A, K, tb ? B + j0 * K : B + j0, tb ? K : N, C + j0, N);
       });
       return;
     }

@@ -6,7 +6,7 @@
 //
 // For each ISA this CPU has (or --isa), thread count (1 and --threads) and shape (K x N of 4096 and of
 // the 1 GiB MLP, ir/io:make_large_model: 8192; M = 1 and 4): the float skinny GEMM (what MatMul and
-// Gemm run for M <= 8), the blocked GEMM it replaced for these shapes (tiles of 512 columns, as
+// Gemm run for M <= 8; B as K x N, and as N x K for Gemm's transB), the blocked GEMM it replaced for these shapes (tiles of 512 columns, as
 // kernels/gemm.cc cut them), and the fused dequantize-and-multiply on int8 (one scale per column) and
 // int4 (blocks of 32 along K; the interpreter holds 4-bit weights a byte each, so it reads as many
 // bytes as int8).
@@ -183,7 +183,11 @@ int Main() {
               const double blocked = TimeCalls(w, [&](const uint8_t* b) {
                 BlockedGemm(M, size, size, a.data(), reinterpret_cast<const float*>(b), c.data());
               });
+              const double transposed = TimeCalls(w, [&](const uint8_t* b) {
+                Gemm<float>(false, true, M, size, size, 1.0f, a.data(), reinterpret_cast<const float*>(b), 0.0f, c.data());
+              });
               Report(name, thread_counts[ti], M, w, "f32 skinny", skinny, bandwidth[ti]);
+              Report(name, thread_counts[ti], M, w, "f32 skinny B^T", transposed, bandwidth[ti]);
               Report(name, thread_counts[ti], M, w, "f32 blocked", blocked, bandwidth[ti]);
             } else {
               const double fused = TimeCalls(w, [&](const uint8_t* b) {

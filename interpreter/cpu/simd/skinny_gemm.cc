@@ -1,5 +1,5 @@
-// C = A * B for a few rows of A (decode steps: M <= kSkinnyMaxRows) and a large B, float or 8-bit
-// integers dequantized on the fly. Such a product does 2M flops per weight it reads, so its speed is
+// C = A * B for a few rows of A (decode steps: M <= kSkinnyMaxRows) and a large B, float (K x N, or N x K
+// for Gemm's transB) or 8-bit integers dequantized on the fly. Such a product does 2M flops per weight it reads, so its speed is
 // the speed at which B streams from memory. The blocked GEMMs walk B in narrow strips (one or a few
 // cache lines per row, rows a page apart), which defeats the hardware prefetchers and touches a new
 // page per cache line; here B is read in row segments of kColumns floats (whole pages) while the
@@ -60,11 +60,12 @@ inline void AddRows(const float* const* b, int rows, const float (&a)[M][kGroup]
 
 // One block of C: columns [0, n) (n <= kColumns) of C's M rows over all of K. `rows(k, count, out)`
 // sets out[0..count) to the float rows k.. of B's block (in place, or dequantized into scratch).
+// `accumulate`: C's values are the sums' starting points (C += A * B) instead of zero.
 template <int M, typename Rows>
-void Block(int64_t K, const float* A, int64_t lda, Rows& rows, float* C, int64_t ldc, int64_t n) {
+void Block(int64_t K, const float* A, int64_t lda, Rows& rows, float* C, int64_t ldc, int64_t n, bool accumulate) {
   alignas(64) float acc[M][kColumns];
   for (int m = 0; m < M; ++m) {
-    for (int64_t j = 0; j < n; ++j) acc[m][j] = 0.0f;
+    for (int64_t j = 0; j < n; ++j) acc[m][j] = accumulate ? C[m * ldc + j] : 0.0f;
   }
   for (int64_t k = 0; k < K; k += kGroup) {
     const int count = static_cast<int>(K - k < kGroup ? K - k : kGroup);
@@ -82,16 +83,61 @@ void Block(int64_t K, const float* A, int64_t lda, Rows& rows, float* C, int64_t
 }
 
 template <typename Rows>
-void BlockOfRows(int64_t M, int64_t K, const float* A, int64_t lda, Rows& rows, float* C, int64_t ldc, int64_t n) {
+void BlockOfRows(int64_t M, int64_t K, const float* A, int64_t lda, Rows& rows, float* C, int64_t ldc, int64_t n,
+                 bool accumulate = false) {
   switch (M) {
-    case 1: return Block<1>(K, A, lda, rows, C, ldc, n);
-    case 2: return Block<2>(K, A, lda, rows, C, ldc, n);
-    case 3: return Block<3>(K, A, lda, rows, C, ldc, n);
-    case 4: return Block<4>(K, A, lda, rows, C, ldc, n);
-    case 5: return Block<5>(K, A, lda, rows, C, ldc, n);
-    case 6: return Block<6>(K, A, lda, rows, C, ldc, n);
-    case 7: return Block<7>(K, A, lda, rows, C, ldc, n);
-    default: return Block<8>(K, A, lda, rows, C, ldc, n);
+    case 1: return Block<1>(K, A, lda, rows, C, ldc, n, accumulate);
+    case 2: return Block<2>(K, A, lda, rows, C, ldc, n, accumulate);
+    case 3: return Block<3>(K, A, lda, rows, C, ldc, n, accumulate);
+    case 4: return Block<4>(K, A, lda, rows, C, ldc, n, accumulate);
+    case 5: return Block<5>(K, A, lda, rows, C, ldc, n, accumulate);
+    case 6: return Block<6>(K, A, lda, rows, C, ldc, n, accumulate);
+    case 7: return Block<7>(K, A, lda, rows, C, ldc, n, accumulate);
+    default: return Block<8>(K, A, lda, rows, C, ldc, n, accumulate);
+  }
+}
+
+// B stored N x K (Gemm's transB: a Linear layer's weight): each element of C is a dot product of two
+// contiguous rows, B read front to back. Summed in kDotLanes lanes (in order of k within a lane),
+// then across the lanes, then the last K % kDotLanes products.
+#if defined(__AVX512F__)
+constexpr int kDotLanes = 16;
+#else
+constexpr int kDotLanes = 8;
+#endif
+
+template <int M>
+void DotRows(int64_t N, int64_t K, const float* A, int64_t lda, const float* B, int64_t ldb, float* C, int64_t ldc,
+             bool accumulate) {
+  for (int64_t j = 0; j < N; ++j) {
+    const float* b = B + j * ldb;
+    float acc[M][kDotLanes] = {};
+    int64_t k = 0;
+    for (; k + kDotLanes <= K; k += kDotLanes) {
+      for (int m = 0; m < M; ++m) {
+        for (int l = 0; l < kDotLanes; ++l) acc[m][l] = MulAdd(A[m * lda + k + l], b[k + l], acc[m][l]);
+      }
+    }
+    for (int m = 0; m < M; ++m) {
+      float sum = 0.0f;
+      for (int l = 0; l < kDotLanes; ++l) sum += acc[m][l];
+      for (int64_t t = k; t < K; ++t) sum = MulAdd(A[m * lda + t], b[t], sum);
+      C[m * ldc + j] = accumulate ? C[m * ldc + j] + sum : sum;
+    }
+  }
+}
+
+void DotRowsOf(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, const float* B, int64_t ldb, float* C,
+               int64_t ldc, bool accumulate) {
+  switch (M) {
+    case 1: return DotRows<1>(N, K, A, lda, B, ldb, C, ldc, accumulate);
+    case 2: return DotRows<2>(N, K, A, lda, B, ldb, C, ldc, accumulate);
+    case 3: return DotRows<3>(N, K, A, lda, B, ldb, C, ldc, accumulate);
+    case 4: return DotRows<4>(N, K, A, lda, B, ldb, C, ldc, accumulate);
+    case 5: return DotRows<5>(N, K, A, lda, B, ldb, C, ldc, accumulate);
+    case 6: return DotRows<6>(N, K, A, lda, B, ldb, C, ldc, accumulate);
+    case 7: return DotRows<7>(N, K, A, lda, B, ldb, C, ldc, accumulate);
+    default: return DotRows<8>(N, K, A, lda, B, ldb, C, ldc, accumulate);
   }
 }
 
@@ -155,11 +201,12 @@ void QuantizedGemm(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda,
 
 }  // namespace
 
-void SkinnyGemmF32(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, const float* B, int64_t ldb,
-                   float* C, int64_t ldc) {
+void SkinnyGemmF32(bool trans_b, bool accumulate, int64_t M, int64_t N, int64_t K, const float* A, int64_t lda,
+                   const float* B, int64_t ldb, float* C, int64_t ldc) {
+  if (trans_b) return DotRowsOf(M, N, K, A, lda, B, ldb, C, ldc, accumulate);
   for (int64_t j = 0; j < N; j += kColumns) {
     FloatRows rows{B + j, ldb, K, N - j < kColumns ? N - j : kColumns};
-    BlockOfRows(M, K, A, lda, rows, C + j, ldc, rows.n);
+    BlockOfRows(M, K, A, lda, rows, C + j, ldc, rows.n, accumulate);
   }
 }
 
