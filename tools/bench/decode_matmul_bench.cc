@@ -47,27 +47,35 @@ double Median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
-// Read bandwidth: a streaming pass over `n` floats in chunks of 1 MiB spread over the threads, on the
-// active ISA's min/max kernel (DynamicQuantizeLinear's range: one compare per element in vector
-// lanes, far below memory speed in cost). Median of 5 passes, bytes per second.
+// Read bandwidth: streaming passes over slices of 64 MiB of a buffer of `n` floats (slices taken in
+// turn, so none is in a cache), each slice in chunks of 1 MiB spread over the threads, on the active
+// ISA's min/max kernel (DynamicQuantizeLinear's range: one compare per element in vector lanes, far
+// below memory speed in cost). The median over slices, bytes per second: the same statistic as the
+// GEMMs' (a median per call), so a slice or a call that lost its core to another process drops out
+// of both alike.
 double ReadBandwidth(const float* x, int64_t n) {
-  constexpr int64_t kChunk = int64_t{1} << 18;
+  constexpr int64_t kChunk = int64_t{1} << 18, kSlice = int64_t{1} << 24;
   std::vector<double> times;
   volatile float sink = 0;
-  for (int pass = 0; pass < 5; ++pass) {
-    std::vector<float> sums((n + kChunk - 1) / kChunk, 0.0f);
-    const auto t0 = Clock::now();
-    ParallelFor(static_cast<int64_t>(sums.size()), 1, [&](int64_t begin, int64_t end) {
-      for (int64_t c = begin; c < end; ++c) {
-        float lo = 0, hi = 0;
-        Vec().quantization_range_f32(x + c * kChunk, std::min(kChunk, n - c * kChunk), &lo, &hi);
-        sums[c] = lo + hi;
-      }
-    });
-    times.push_back(Seconds(t0, Clock::now()));
-    for (float s : sums) sink = sink + s;
+  const int64_t slices = std::max<int64_t>(1, n / kSlice);
+  for (int r = 0; r < FLAGS_rounds; ++r) {
+    for (int64_t s = 0; s < slices; ++s) {
+      const float* slice = x + s * kSlice;
+      const int64_t m = std::min(kSlice, n);
+      std::vector<float> sums((m + kChunk - 1) / kChunk, 0.0f);
+      const auto t0 = Clock::now();
+      ParallelFor(static_cast<int64_t>(sums.size()), 1, [&](int64_t begin, int64_t end) {
+        for (int64_t c = begin; c < end; ++c) {
+          float lo = 0, hi = 0;
+          Vec().quantization_range_f32(slice + c * kChunk, std::min(kChunk, m - c * kChunk), &lo, &hi);
+          sums[c] = lo + hi;
+        }
+      });
+      times.push_back(Seconds(t0, Clock::now()) / static_cast<double>(m));
+      for (float v : sums) sink = sink + v;
+    }
   }
-  return static_cast<double>(n) * sizeof(float) / Median(times);
+  return sizeof(float) / Median(times);
 }
 
 // Copies of one weight in one of the forms the bench times.
