@@ -139,6 +139,12 @@ struct Evaluator::Impl {
   // how many of the folded nodes it covers (a prefix of the chain; 0: none).
   absl::StatusOr<size_t> BuildEpilogue(const ExecutionPlan& plan, size_t k, Scope& scope,
                                        absl::Span<const RuntimeValue* const> conv_inputs, ChannelEpilogue& e);
+  // Step k, a MatMul with `dequantized_b`: computes it from the quantized weight into outputs[0] and
+  // returns true, or returns false having done nothing (its kernel takes no such shapes or types).
+  absl::StatusOr<bool> RunQuantizedMatMul(const ExecutionPlan& plan, size_t k, Scope& scope,
+                                          std::vector<RuntimeValue>& outputs);
+  // Runs the deferred DequantizeLinear at position d (its inputs are constants) into its slot.
+  absl::Status RunDeferred(ExecutionPlan& plan, size_t d, Scope& scope, std::vector<RuntimeValue>& outputs);
 };
 
 namespace {
@@ -238,16 +244,30 @@ absl::StatusOr<std::vector<RuntimeValue>> Evaluator::Impl::RunGraph(
       ReleaseDead(step, scope);
       continue;
     }
-    RETURN_IF_ERROR(ResolveInputs(node, step.inputs, scope, ins));
-    const auto start = profile != nullptr ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point();
+    if (step.deferred) {  // a DequantizeLinear that the MatMul reading it runs, if at all
+      ReleaseDead(step, scope);
+      continue;
+    }
+    auto start = profile != nullptr ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point();
+    bool fused = false;
+    if (step.dequantized_b >= 0) {
+      ASSIGN_OR_RETURN(fused, RunQuantizedMatMul(*plan, k, scope, outs));
+      if (!fused) {
+        RETURN_IF_ERROR(RunDeferred(*plan, static_cast<size_t>(step.dequantized_b), scope, outs));
+        if (profile != nullptr) start = std::chrono::steady_clock::now();
+      }
+    }
     ChannelEpilogue epilogue;
     size_t folded = 0;
-    if (!step.folded.empty()) {
-      ASSIGN_OR_RETURN(folded, BuildEpilogue(*plan, k, scope, ins, epilogue));
-    }
     bool applied = false;
-    RETURN_IF_ERROR(RunNodeIn(node, scope, ins, outs, step.dying_inputs, &step, folded > 0 ? &epilogue : nullptr,
-                              &applied));
+    if (!fused) {
+      RETURN_IF_ERROR(ResolveInputs(node, step.inputs, scope, ins));
+      if (!step.folded.empty()) {
+        ASSIGN_OR_RETURN(folded, BuildEpilogue(*plan, k, scope, ins, epilogue));
+      }
+      RETURN_IF_ERROR(RunNodeIn(node, scope, ins, outs, step.dying_inputs, &step,
+                                folded > 0 ? &epilogue : nullptr, &applied));
+    }
     if (profile != nullptr) {
       Evaluator::OpProfile& p = (*profile)[node.QualifiedOpType()];
       ++p.calls;
@@ -307,6 +327,54 @@ absl::StatusOr<size_t> Evaluator::Impl::BuildEpilogue(const ExecutionPlan& plan,
     ++covered;
   }
   return covered;
+}
+
+absl::StatusOr<bool> Evaluator::Impl::RunQuantizedMatMul(const ExecutionPlan& plan, size_t k, Scope& scope,
+                                                          std::vector<RuntimeValue>& outputs) {
+  const ir::Node& matmul = *plan.order[k];
+  const size_t d = static_cast<size_t>(plan.steps[k].dequantized_b);
+  const ir::Node& dequantize = *plan.order[d];
+  const std::vector<ir::OpsetImport>& opsets = scope.opsets ? *scope.opsets : main_opsets;
+  const std::optional<int64_t> version = ir::FindOpsetVersion(opsets, "");
+  if (!version) return false;
+  std::vector<const RuntimeValue*> dq_inputs, mm_inputs(2, nullptr);
+  if (!ResolveInputs(dequantize, plan.steps[d].inputs, scope, dq_inputs).ok()) return false;
+  bool omitted = false;
+  mm_inputs[0] = scope.Resolve(plan.steps[k].inputs[0], &omitted);
+  if (mm_inputs[0] == nullptr) return false;  // the MatMul runs on its own and reports it
+  KernelContext mm_ctx(matmul, *version, mm_inputs, scope.attrs, nullptr);
+  KernelContext dq_ctx(dequantize, *version, dq_inputs, scope.attrs, nullptr);
+  absl::StatusOr<bool> done;
+  try {
+    done = ComputeQuantizedMatMul(mm_ctx, dq_ctx);
+  } catch (const TensorTooLarge& e) {
+    done = absl::ResourceExhaustedError(e.what());
+  }
+  if (!done.ok()) return absl::Status(done.status().code(), absl::StrCat(matmul.Describe(), ": ", done.status().message()));
+  if (*done) {
+    outputs.resize(1);
+    outputs[0] = std::move(mm_ctx.outputs()[0]);
+  }
+  return *done;
+}
+
+absl::Status Evaluator::Impl::RunDeferred(ExecutionPlan& plan, size_t d, Scope& scope,
+                                          std::vector<RuntimeValue>& outputs) {
+  const ir::Node& node = *plan.order[d];
+  ExecutionPlan::Step& step = plan.steps[d];
+  std::vector<const RuntimeValue*> inputs;
+  RETURN_IF_ERROR(ResolveInputs(node, step.inputs, scope, inputs));
+  const auto start = profile != nullptr ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point();
+  RETURN_IF_ERROR(RunNodeIn(node, scope, inputs, outputs, 0, &step));
+  if (profile != nullptr) {
+    Evaluator::OpProfile& p = (*profile)[node.QualifiedOpType()];
+    ++p.calls;
+    p.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
+  for (size_t o = 0; o < step.output_slots.size() && o < outputs.size(); ++o) {
+    scope.Set(step.output_slots[o], std::move(outputs[o]));
+  }
+  return absl::OkStatus();
 }
 
 absl::Status Evaluator::Impl::RunKernel(const KernelFn& kernel, int64_t version, const ir::Node& node,

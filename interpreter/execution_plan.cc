@@ -72,6 +72,36 @@ void PlanFolding(const absl::flat_hash_set<const ir::Value*>& outputs, Execution
   }
 }
 
+// Finds DequantizeLinear -> MatMul (as B) pairs for the steps' `dequantized_b`: the DequantizeLinear
+// reads only initializers of this graph (so it can run whenever the MatMul asks) and its output has
+// no other use. The initializers' pages are let go after the MatMul instead.
+void PlanQuantizedMatMuls(const absl::flat_hash_set<const ir::Value*>& outputs, ExecutionPlan& plan) {
+  const size_t n = plan.order.size();
+  absl::flat_hash_map<const ir::Node*, size_t> pos;
+  for (size_t k = 0; k < n; ++k) pos[plan.order[k]] = k;
+  for (size_t k = 0; k < n; ++k) {
+    const ir::Node* matmul = plan.order[k];
+    if (!matmul->is_onnx_domain() || matmul->op_type() != "MatMul" || matmul->num_inputs() != 2) continue;
+    const ir::Value* b = matmul->input(1);
+    if (b == nullptr || b == matmul->input(0) || outputs.contains(b) || b->uses().size() != 1) continue;
+    const ir::Node* dq = b->producer();
+    if (dq == nullptr || !dq->is_onnx_domain() || dq->op_type() != "DequantizeLinear" || dq->num_outputs() != 1) continue;
+    auto it = pos.find(dq);
+    if (it == pos.end()) continue;
+    ExecutionPlan::Step& dq_step = plan.steps[it->second];
+    bool constants = true;
+    for (const ValueRef& r : dq_step.inputs) {
+      constants = constants && (r.kind == ValueRef::Kind::kConstant || r.kind == ValueRef::Kind::kOmitted);
+    }
+    if (!constants || dq_step.deferred) continue;
+    dq_step.deferred = true;
+    plan.steps[k].dequantized_b = static_cast<int64_t>(it->second);
+    std::vector<const ir::Value*>& release = plan.steps[k].release_pages_after;
+    release.insert(release.end(), dq_step.release_pages_after.begin(), dq_step.release_pages_after.end());
+    dq_step.release_pages_after.clear();
+  }
+}
+
 // Node indices of g in a topological order (smallest position first among ready nodes), and each
 // node's captures; an error for a cycle.
 absl::StatusOr<std::vector<size_t>> TopologicalOrder(const ir::Graph& g, const std::vector<const ir::Node*>& nodes,
@@ -191,6 +221,7 @@ absl::StatusOr<std::unique_ptr<ExecutionPlan>> MakeExecutionPlan(const ir::Graph
     }
   }
   PlanFolding(outputs, *plan);
+  PlanQuantizedMatMuls(outputs, *plan);
   return plan;
 }
 

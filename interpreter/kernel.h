@@ -155,6 +155,12 @@ absl::StatusOr<bool> AppendBatchNormEpilogue(const KernelContext& node_ctx, int6
 // Relu, Clip, LeakyRelu, HardSigmoid, HardSwish, Sigmoid or Tanh on float (elementwise.cc).
 absl::StatusOr<bool> AppendActivationEpilogue(const KernelContext& node_ctx, ChannelEpilogue& e);
 
+// A MatMul whose B is DequantizeLinear of a constant weight, computed from the quantized bytes a few rows
+// at a time, never the whole float weight (quantized_matmul.cc). `matmul_ctx` has input 0 (A) only,
+// `dequantize_ctx` the DequantizeLinear's inputs. True with the MatMul's output set; false (nothing
+// done) for shapes, types or quantization layouts it does not take: the evaluator then runs both nodes.
+absl::StatusOr<bool> ComputeQuantizedMatMul(KernelContext& matmul_ctx, const KernelContext& dequantize_ctx);
+
 // Family registration functions (kernels/*.cc).
 void RegisterElementwiseKernels(KernelRegistry& r);
 void RegisterReductionKernels(KernelRegistry& r);

@@ -49,6 +49,22 @@ struct Int8Operand {
   bool per_index;
 };
 
+// Most rows of A the skinny GEMMs take (decode steps of a language model: a few tokens at a time).
+constexpr int64_t kSkinnyMaxRows = 8;
+
+// A K x N matrix of 8-bit integers (or 4-bit ones unpacked to a byte each) read as DequantizeLinear
+// computes it: w[k][j] = (q[k][j] - z) * s, with s and z at row k / block_rows, column j of the
+// scales and zero points ([ceil(K / block_rows), N], row-major; block_rows = K for one per column).
+struct QuantizedMatrix {
+  const uint8_t* data;  // K rows of `ld` bytes
+  bool is_signed;       // int8 (and int4) rather than uint8 (uint4)
+  int64_t ld;
+  int64_t cols;  // N: the row length of scales and zero points
+  int64_t block_rows;
+  const float* scales;
+  const uint8_t* zero_points;  // same signedness as data; null: zero
+};
+
 struct VectorKernels {
   Isa isa;
 
@@ -66,6 +82,16 @@ struct VectorKernels {
   void (*gemm_ld_f64)(bool trans_a, bool trans_b, int64_t M, int64_t N, int64_t K, double alpha,
                       const double* A, int64_t lda, const double* B, int64_t ldb, double beta, double* C,
                       int64_t ldc);
+
+  // C (M x N) = A (M x K) * B (K x N, or N x K when trans_b) for 1 <= M <= kSkinnyMaxRows, row-major with
+  // leading dimensions; `accumulate` adds the product to C. B is streamed once, and an element of C does
+  // not depend on which other columns a call computes, so any split of N gives the same bits.
+  void (*skinny_gemm_f32)(bool trans_b, bool accumulate, int64_t M, int64_t N, int64_t K, const float* A,
+                          int64_t lda, const float* B, int64_t ldb, float* C, int64_t ldc);
+  // The same with columns [col0, col0 + N) of a quantized B, dequantized a few rows at a time in L1: the
+  // bits of skinny_gemm_f32 on DequantizeLinear's output.
+  void (*skinny_gemm_quantized_f32)(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda,
+                                    const QuantizedMatrix& B, int64_t col0, float* C, int64_t ldc);
 
   // out[i] = a[i] op b[i] over n elements, one side possibly a scalar (see Operands). out may alias a
   // or b when that side is a vector.

@@ -91,6 +91,86 @@ TEST_P(VectorKernelsTest, PlainGemmOverShortAndLongInnerDimensions) {
   }
 }
 
+// The skinny GEMM (a few rows of A) against double sums: every row count, column counts across its
+// blocks of 1024 and their remainders, K not a multiple of its row groups or lanes, leading dimensions,
+// B stored K x N and N x K, overwriting and adding to C; and any split of the columns gives the same
+// bits (threads split N).
+TEST_P(VectorKernelsTest, SkinnyGemmMatchesLoopsAndSplitsOfColumns) {
+  for (bool trans_b : {false, true}) {
+    for (bool accumulate : {false, true}) {
+      for (int64_t M = 1; M <= kSkinnyMaxRows; ++M) {
+        for (int64_t N : {1, 17, 1024, 1500}) {
+          for (int64_t K : {1, 3, 4, 37}) {
+            const int64_t lda = K + 1, ldb = (trans_b ? K : N) + 3, ldc = N + 2;
+            const std::vector<float> a = testing::RandomFloats(M * lda, -1, 1, 31),
+                                     b = testing::RandomFloats((trans_b ? N : K) * ldb, -1, 1, 32),
+                                     c0 = testing::RandomFloats(M * ldc, -1, 1, 33);
+            std::vector<float> c = c0, halves = c0;
+            k().skinny_gemm_f32(trans_b, accumulate, M, N, K, a.data(), lda, b.data(), ldb, c.data(), ldc);
+            const int64_t cut = N / 2 + 1;
+            const int64_t b_cut = trans_b ? cut * ldb : cut;  // where column `cut` of op(B) starts
+            k().skinny_gemm_f32(trans_b, accumulate, M, cut, K, a.data(), lda, b.data(), ldb, halves.data(), ldc);
+            k().skinny_gemm_f32(trans_b, accumulate, M, N - cut, K, a.data(), lda, b.data() + b_cut, ldb,
+                                halves.data() + cut, ldc);
+            const std::string where = "transB " + std::to_string(trans_b) + " accumulate " + std::to_string(accumulate) +
+                                      " M" + std::to_string(M) + " N" + std::to_string(N) + " K" + std::to_string(K);
+            for (int64_t i = 0; i < M; ++i) {
+              for (int64_t j = 0; j < N; ++j) {
+                double want = accumulate ? c0[i * ldc + j] : 0.0;
+                for (int64_t p = 0; p < K; ++p) {
+                  want += static_cast<double>(a[i * lda + p]) * (trans_b ? b[j * ldb + p] : b[p * ldb + j]);
+                }
+                ASSERT_TRUE(Near(c[i * ldc + j], want, 1e-5, 1e-5 * static_cast<double>(K + 1))) << where << " at " << i << "," << j;
+                ASSERT_EQ(c[i * ldc + j], halves[i * ldc + j]) << where << " at " << i << "," << j;
+              }
+              for (int64_t j = N; j < ldc; ++j) ASSERT_EQ(c[i * ldc + j], c0[i * ldc + j]);
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+// The quantized skinny GEMM equals the float one on weights dequantized as DequantizeLinear does, bit
+// for bit: signed and unsigned, with and without zero points, per column and in blocks of rows (the
+// last one short), starting at a column other than 0.
+TEST_P(VectorKernelsTest, SkinnyQuantizedGemmIsTheFloatOneOnDequantizedWeights) {
+  const int64_t K = 45, cols = 1100, ld = cols + 3;
+  for (bool is_signed : {true, false}) {
+    for (bool zero_points : {false, true}) {
+      for (int64_t block_rows : {K, int64_t{16}}) {
+        const int64_t blocks = (K + block_rows - 1) / block_rows;
+        std::vector<uint8_t> q(K * ld), z(blocks * cols);
+        std::vector<float> s = testing::RandomFloats(blocks * cols, 0.001f, 0.1f, 41);
+        const std::vector<float> r = testing::RandomFloats(K * ld + blocks * cols, 0, 255.99f, 42);
+        for (size_t i = 0; i < q.size(); ++i) q[i] = static_cast<uint8_t>(r[i]);
+        for (size_t i = 0; i < z.size(); ++i) z[i] = static_cast<uint8_t>(r[q.size() + i]);
+        const QuantizedMatrix m{q.data(), is_signed, ld, cols, block_rows, s.data(), zero_points ? z.data() : nullptr};
+        const int64_t col0 = 5, N = cols - col0;
+        std::vector<float> w(K * N);
+        for (int64_t p = 0; p < K; ++p) {
+          for (int64_t j = 0; j < N; ++j) {
+            const int64_t at = p / block_rows * cols + col0 + j;
+            const uint8_t qv = q[p * ld + col0 + j];
+            const float x = is_signed ? static_cast<float>(static_cast<int8_t>(qv)) : static_cast<float>(qv);
+            const float zero = !zero_points ? 0.0f : is_signed ? static_cast<float>(static_cast<int8_t>(z[at])) : static_cast<float>(z[at]);
+            w[p * N + j] = (x - zero) * s[at];
+          }
+        }
+        for (int64_t M : {1, 4, 8}) {
+          const std::vector<float> a = testing::RandomFloats(M * K, -1, 1, 43);
+          std::vector<float> got(M * N), want(M * N);
+          k().skinny_gemm_quantized_f32(M, N, K, a.data(), K, m, col0, got.data(), N);
+          k().skinny_gemm_f32(false, false, M, N, K, a.data(), K, w.data(), N, want.data(), N);
+          ASSERT_EQ(got, want) << "signed " << is_signed << " zero points " << zero_points << " block " << block_rows
+                               << " M " << M;
+        }
+      }
+    }
+  }
+}
+
 TEST_P(VectorKernelsTest, GemmWithEmptyInnerDimensionScalesC) {
   std::vector<float> c{1, 2, 3, 4};
   k().gemm_f32(false, false, 2, 2, 0, 1.0f, nullptr, nullptr, 0.5f, c.data());

@@ -4,6 +4,7 @@
 #include <memory>
 #include <type_traits>
 
+#include "glog/logging.h"
 #include "interpreter/cpu/thread_pool.h"
 #include "interpreter/cpu/vector_kernels.h"
 
@@ -69,6 +70,17 @@ Tiling ChooseTiling(int64_t M, int64_t N, int64_t K) {
   return {CeilDiv(M, tm), CeilDiv(N, tn), tm, tn};
 }
 
+// Products of a few rows of A with a large B (decode steps) take the skinny kernel, which streams B once
+// at close to memory speed (simd/skinny_gemm.cc); smaller B stays on the blocked kernels.
+constexpr int64_t kSkinnyMinWeights = int64_t{1} << 16;
+// Columns of C per chunk of a skinny product spread over the threads: the kernel's block, so each
+// chunk reads B in whole pages. The kernel's bits do not depend on the split.
+constexpr int64_t kSkinnyChunk = 1024;
+
+bool IsSkinny(bool ta, int64_t M, int64_t N, int64_t K, float alpha) {
+  return !ta && alpha == 1.0f && M >= 1 && M <= kSkinnyMaxRows && K >= 1 && N * K >= kSkinnyMinWeights;
+}
+
 // One kernel call when the product is small or fits one tile; else C's tiles through the
 // leading-dimension kernel: a tile of C is a block of rows of op(A) times a block of columns of op(B),
 // both submatrices of the row-major arrays.
@@ -99,6 +111,18 @@ void Gemm(bool ta, bool tb, int64_t M, int64_t N, int64_t K, T alpha, const T* A
   if (M == 0 || N == 0) return;
   if constexpr (std::is_same_v<T, float>) {
     const VectorKernels& vec = Vec();
+    if (IsSkinny(ta, M, N, K, alpha)) {
+      // C = A * op(B) + beta * C as C *= beta, then C += A * op(B) (Eigen's order too).
+      if (beta != 0.0f && beta != 1.0f) {
+        for (int64_t i = 0; i < M * N; ++i) C[i] *= beta;
+      }
+      ParallelFor(CeilDiv(N, kSkinnyChunk), 1, [&](int64_t begin, int64_t end) {
+        const int64_t j0 = begin * kSkinnyChunk, n = std::min(end * kSkinnyChunk, N) - j0;
+        // Columns j0.. of op(B): columns of B, or rows of B (N x K) when transposed.
+        vec.skinny_gemm_f32(tb, beta != 0.0f, M, n, K, A, K, tb ? B + j0 * K : B + j0, tb ? K : N, C + j0, N);
+      });
+      return;
+    }
     VectorGemm<T>(vec.gemm_f32, vec.gemm_ld_f32, ta, tb, M, N, K, alpha, A, B, beta, C);
   } else if constexpr (std::is_same_v<T, double>) {
     const VectorKernels& vec = Vec();
@@ -106,6 +130,15 @@ void Gemm(bool ta, bool tb, int64_t M, int64_t N, int64_t K, T alpha, const T* A
   } else {
     LoopGemm<T>(ta, tb, M, N, K, alpha, A, B, beta, C);
   }
+}
+
+void SkinnyQuantizedGemm(int64_t M, int64_t N, int64_t K, const float* A, const QuantizedMatrix& B, float* C) {
+  CHECK(M >= 1 && M <= kSkinnyMaxRows) << M << " rows";
+  const VectorKernels& vec = Vec();
+  ParallelFor(CeilDiv(N, kSkinnyChunk), 1, [&](int64_t begin, int64_t end) {
+    const int64_t j0 = begin * kSkinnyChunk, n = std::min(end * kSkinnyChunk, N) - j0;
+    vec.skinny_gemm_quantized_f32(M, n, K, A, K, B, j0, C + j0, N);
+  });
 }
 
 void ExactInt8Gemm(int64_t M, int64_t N, int64_t K, const float* A, const float* B, int32_t* C) {

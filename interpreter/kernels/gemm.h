@@ -5,6 +5,8 @@
 
 #include <cstdint>
 
+#include "interpreter/cpu/vector_kernels.h"
+
 namespace onnx_opt::interpreter {
 
 // A is M x K (or K x M when trans_a), B is K x N (or N x K when trans_b), C is M x N; all row-major
@@ -14,6 +16,10 @@ namespace onnx_opt::interpreter {
 template <typename T>
 void Gemm(bool trans_a, bool trans_b, int64_t M, int64_t N, int64_t K, T alpha, const T* A, const T* B,
           T beta, T* C);
+
+// C (M x N) = A (M x K) * B (K x N, quantized: see QuantizedMatrix, columns from 0) for 1 <= M <=
+// kSkinnyMaxRows, on NumThreads() threads; the bits of the float GEMM on DequantizeLinear's weights.
+void SkinnyQuantizedGemm(int64_t M, int64_t N, int64_t K, const float* A, const QuantizedMatrix& B, float* C);
 
 // C (int32, M x N) = A (M x K) * B (K x N) for integer-valued float operands of magnitude at most 255
 // (8-bit values minus zero points), exactly: a product is below 2^16 and a sum of 256 of them below

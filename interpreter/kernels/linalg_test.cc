@@ -29,6 +29,30 @@ TEST(LinalgTest, GemmTransposeAlphaBeta) {
   EXPECT_EQ((*r)[0].tensor().ToVector<float>(), (std::vector<float>{2 * 11 + 5}));
 }
 
+// Decode-step shapes (few rows, a weight of 2^16 elements or more) take the skinny GEMM: B as K x N and
+// as N x K (transB), with a bias scaled by beta, against double sums.
+TEST(LinalgTest, GemmOfFewRowsAndLargeWeight) {
+  const int64_t M = 3, K = 301, N = 263;
+  const std::vector<float> a = testing::RandomFloats(M * K, -1, 1, 1), b = testing::RandomFloats(K * N, -1, 1, 2),
+                           c = testing::RandomFloats(N, -1, 1, 3);
+  for (bool trans_b : {false, true}) {
+    OneNode g("Gemm", 3);
+    g.node->SetAttribute(ir::Attribute::Int("transB", trans_b ? 1 : 0));
+    g.node->SetAttribute(ir::Attribute::Float("beta", 0.5));
+    auto r = g.Run({F({M, K}, a), F(trans_b ? std::vector<int64_t>{N, K} : std::vector<int64_t>{K, N}, b), F({N}, c)});
+    ASSERT_TRUE(r.ok()) << r.status();
+    const std::vector<float> y = (*r)[0].tensor().ToVector<float>();
+    ASSERT_EQ(y.size(), static_cast<size_t>(M * N));
+    for (int64_t i = 0; i < M; ++i) {
+      for (int64_t j = 0; j < N; ++j) {
+        double want = 0.5 * c[j];
+        for (int64_t p = 0; p < K; ++p) want += static_cast<double>(a[i * K + p]) * (trans_b ? b[j * K + p] : b[p * N + j]);
+        ASSERT_NEAR(y[i * N + j], want, 1e-4) << "transB " << trans_b << " at " << i << "," << j;
+      }
+    }
+  }
+}
+
 TEST(ConvPoolTest, Conv2DPaddedAndStrided) {
   OneNode g("Conv", 2);
   g.node->SetAttribute(ir::Attribute::Ints("pads", {1, 1, 1, 1}));

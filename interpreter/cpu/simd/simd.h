@@ -25,6 +25,10 @@ void GemmLdF32(bool ta, bool tb, int64_t M, int64_t N, int64_t K, float alpha, c
                const float* B, int64_t ldb, float beta, float* C, int64_t ldc);
 void GemmLdF64(bool ta, bool tb, int64_t M, int64_t N, int64_t K, double alpha, const double* A, int64_t lda,
                const double* B, int64_t ldb, double beta, double* C, int64_t ldc);
+void SkinnyGemmF32(bool trans_b, bool accumulate, int64_t M, int64_t N, int64_t K, const float* A, int64_t lda,
+                   const float* B, int64_t ldb, float* C, int64_t ldc);
+void SkinnyGemmQuantizedF32(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, const QuantizedMatrix& B,
+                            int64_t col0, float* C, int64_t ldc);
 
 void BinaryF32(BinaryOp op, Operands form, const float* a, const float* b, float* out, int64_t n);
 void UnaryF32(UnaryOp op, const float* x, float* y, int64_t n, float p0, float p1);

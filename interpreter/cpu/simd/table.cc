@@ -11,6 +11,8 @@ const VectorKernels& Table() {
       .gemm_f64 = GemmF64,
       .gemm_ld_f32 = GemmLdF32,
       .gemm_ld_f64 = GemmLdF64,
+      .skinny_gemm_f32 = SkinnyGemmF32,
+      .skinny_gemm_quantized_f32 = SkinnyGemmQuantizedF32,
       .binary_f32 = BinaryF32,
       .unary_f32 = UnaryF32,
       .scale_shift_f32 = ScaleShiftF32,

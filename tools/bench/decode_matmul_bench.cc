@@ -1,0 +1,234 @@
+// Decode-step MatMuls (a few rows of A against a large weight) against the machine's memory bandwidth.
+// Such a product does 2M flops per weight, so its speed is how fast the weight streams from memory:
+// the figure of merit is weight bytes per second as a share of the bandwidth a plain streaming sum
+// reaches on the same threads. Weights are cycled through copies totalling --gib GiB, so no call finds
+// its weight in a cache (this machine reports a very large L3).
+//
+// For each ISA this CPU has (or --isa), thread count (1 and --threads) and shape (K x N of 4096 and of
+// the 1 GiB MLP, ir/io:make_large_model: 8192; M = 1 and 4): the float skinny GEMM (what MatMul and
+// Gemm run for M <= 8; B as K x N, and as N x K for Gemm's transB), the blocked GEMM it replaced for these shapes (tiles of 512 columns, as
+// kernels/gemm.cc cut them), and the fused dequantize-and-multiply on int8 (one scale per column) and
+// int4 (blocks of 32 along K; the interpreter holds 4-bit weights a byte each, so it reads as many
+// bytes as int8).
+//
+//   bazel run -c opt //tools/bench:decode_matmul_bench [-- --threads=2 --isa=avx2 --gib=1 --sizes=4096]
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_split.h"
+#include "gflags/gflags.h"
+#include "interpreter/cpu/isa.h"
+#include "interpreter/cpu/thread_pool.h"
+#include "interpreter/cpu/vector_kernels.h"
+#include "interpreter/kernels/gemm.h"
+
+DEFINE_int32(threads, 0, "threads besides 1 (default: the CPU's cores)");
+DEFINE_string(isa, "", "one ISA (baseline, avx2, avx512) instead of every one the CPU has");
+DEFINE_double(gib, 1.0, "GiB of weight copies to cycle through (more than the caches)");
+DEFINE_string(sizes, "4096,8192", "K = N of the weights, comma-separated");
+DEFINE_int32(rounds, 3, "passes over the copies per measurement (median per call)");
+
+namespace onnx_opt::interpreter {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double Seconds(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double>(b - a).count(); }
+
+double Median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+// The sum of n floats (n a multiple of 32) in eight independent 4-lane vector accumulators (SSE2, which
+// every x86-64 has): two loads and adds per cycle are far more than memory delivers, so a pass runs
+// at memory speed. (DynamicQuantizeLinear's min/max kernel, tried first, ran at a third of the skinny
+// GEMM's speed: not a streaming read.)
+float StreamingSum(const float* x, int64_t n) {
+  typedef float V4 __attribute__((vector_size(16)));
+  V4 acc[8] = {};
+  for (int64_t i = 0; i + 32 <= n; i += 32) {
+    for (int v = 0; v < 8; ++v) {
+      V4 t;
+      __builtin_memcpy(&t, x + i + 4 * v, sizeof(t));
+      acc[v] += t;
+    }
+  }
+  V4 total = {};
+  for (const V4& v : acc) total += v;
+  return total[0] + total[1] + total[2] + total[3];
+}
+
+// Read bandwidth: streaming sums over slices of 64 MiB of a buffer of `n` floats (slices taken in
+// turn, so none is in a cache), each slice in chunks of 1 MiB spread over the threads. The median over
+// slices, bytes per second: the same statistic as the GEMMs' (a median per call), so a slice or a call
+// that lost its core to another process drops out of both alike.
+double ReadBandwidth(const float* x, int64_t n) {
+  constexpr int64_t kChunk = int64_t{1} << 18, kSlice = int64_t{1} << 24;
+  std::vector<double> times;
+  volatile float sink = 0;
+  const int64_t slices = std::max<int64_t>(1, n / kSlice);
+  for (int r = 0; r < FLAGS_rounds; ++r) {
+    for (int64_t s = 0; s < slices; ++s) {
+      const float* slice = x + s * kSlice;
+      const int64_t m = std::min(kSlice, n);
+      std::vector<float> sums((m + kChunk - 1) / kChunk, 0.0f);
+      const auto t0 = Clock::now();
+      ParallelFor(static_cast<int64_t>(sums.size()), 1, [&](int64_t begin, int64_t end) {
+        for (int64_t c = begin; c < end; ++c) sums[c] = StreamingSum(slice + c * kChunk, std::min(kChunk, m - c * kChunk));
+      });
+      times.push_back(Seconds(t0, Clock::now()) / static_cast<double>(m));
+      for (float v : sums) sink = sink + v;
+    }
+  }
+  return sizeof(float) / Median(times);
+}
+
+// Copies of one weight in one of the forms the bench times.
+struct Weights {
+  int64_t K, N, bytes_each;
+  std::vector<std::unique_ptr<uint8_t[]>> copies;
+  std::vector<float> scales;  // int8: [N]; int4: [ceil(K / 32), N]
+  bool quantized = false;
+  int64_t block_rows = 0;
+};
+
+Weights MakeWeights(int64_t K, int64_t N, const std::string& type, double gib) {
+  Weights w{K, N, K * N * (type == "f32" ? 4 : 1), {}, {}, type != "f32", type == "int4" ? 32 : K};
+  const int64_t count = std::max<int64_t>(2, static_cast<int64_t>(gib * (1 << 30) / static_cast<double>(w.bytes_each)));
+  for (int64_t c = 0; c < count; ++c) {
+    std::unique_ptr<uint8_t[]> p(new uint8_t[w.bytes_each]);
+    if (type == "f32") {
+      float* f = reinterpret_cast<float*>(p.get());
+      for (int64_t i = 0; i < K * N; ++i) f[i] = static_cast<float>((i * 7 + c) % 13) * 0.01f - 0.06f;
+    } else {
+      const int range = type == "int4" ? 16 : 256, offset = type == "int4" ? 8 : 128;
+      for (int64_t i = 0; i < K * N; ++i) p[i] = static_cast<uint8_t>(static_cast<int>((i * 7 + c) % range) - offset);
+    }
+    w.copies.push_back(std::move(p));
+  }
+  if (w.quantized) w.scales.assign(((K - 1) / w.block_rows + 1) * N, 0.01f);
+  return w;
+}
+
+// Median seconds per call over --rounds passes through the copies.
+template <typename Call>
+double TimeCalls(const Weights& w, Call call) {
+  std::vector<double> times;
+  call(w.copies[0].get());  // warm-up: threads started, code paged in
+  for (int r = 0; r < FLAGS_rounds; ++r) {
+    for (const auto& copy : w.copies) {
+      const auto t0 = Clock::now();
+      call(copy.get());
+      times.push_back(Seconds(t0, Clock::now()));
+    }
+  }
+  return Median(times);
+}
+
+// The blocked GEMM these shapes took before the skinny kernel: C in tiles of 512 columns, one
+// leading-dimension call per tile, over the threads.
+void BlockedGemm(int64_t M, int64_t N, int64_t K, const float* A, const float* B, float* C) {
+  constexpr int64_t kTile = 512;
+  const VectorKernels& vec = Vec();
+  ParallelFor((N + kTile - 1) / kTile, 1, [&](int64_t begin, int64_t end) {
+    for (int64_t t = begin; t < end; ++t) {
+      const int64_t j0 = t * kTile, n = std::min(kTile, N - j0);
+      vec.gemm_ld_f32(false, false, M, n, K, 1.0f, A, K, B + j0, N, 0.0f, C + j0, N);
+    }
+  });
+}
+
+void Report(const std::string& isa, int threads, int64_t M, const Weights& w, const std::string& what, double seconds,
+            double bandwidth) {
+  const double rate = static_cast<double>(w.bytes_each) / seconds;
+  std::printf("%-8s %7d %3lld %5lld x %-5lld %-14s %9.3f ms %7.2f GB/s %6.1f%%\n", isa.c_str(), threads,
+              static_cast<long long>(M), static_cast<long long>(w.K), static_cast<long long>(w.N), what.c_str(),
+              seconds * 1e3, rate / 1e9, 100.0 * rate / bandwidth);
+}
+
+int Main() {
+  std::vector<Isa> isas = SupportedIsas();
+  if (!FLAGS_isa.empty()) {
+    absl::StatusOr<Isa> isa = ParseIsa(FLAGS_isa);
+    if (!isa.ok() || *isa > DetectedIsa()) {
+      std::fprintf(stderr, "decode_matmul_bench: --isa=%s: not an ISA this CPU has\n", FLAGS_isa.c_str());
+      return 2;
+    }
+    isas = {*isa};
+  }
+  const int most = FLAGS_threads > 0 ? FLAGS_threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  std::vector<int> thread_counts = {1};
+  if (most > 1) thread_counts.push_back(most);
+
+  // Bandwidth per thread count, on a buffer of --gib GiB.
+  std::vector<double> bandwidth;
+  {
+    const int64_t n = static_cast<int64_t>(FLAGS_gib * (1 << 30)) / 4;
+    std::vector<float> buffer(n, 1.0f);
+    for (int t : thread_counts) {
+      SetNumThreads(t);
+      bandwidth.push_back(ReadBandwidth(buffer.data(), n));
+      std::printf("read bandwidth, %d thread(s): %.2f GB/s\n", t, bandwidth.back() / 1e9);
+    }
+  }
+  std::printf("\n%-8s %7s %3s %13s %-14s %12s %12s %7s\n", "isa", "threads", "M", "K x N", "kernel", "per call",
+              "weights", "of bw");
+  for (absl::string_view field : absl::StrSplit(FLAGS_sizes, ',')) {
+    int64_t size = 0;
+    if (!absl::SimpleAtoi(field, &size) || size < 1) {
+      std::fprintf(stderr, "decode_matmul_bench: --sizes: '%s' is not a size\n", std::string(field).c_str());
+      return 2;
+    }
+    for (const std::string type : {"f32", "int8", "int4"}) {
+      const Weights w = MakeWeights(size, size, type, FLAGS_gib);
+      std::vector<float> a(8 * size, 0.5f), c(8 * size);
+      for (Isa isa : isas) {
+        if (!SetActiveIsa(isa).ok()) return 2;
+        for (size_t ti = 0; ti < thread_counts.size(); ++ti) {
+          SetNumThreads(thread_counts[ti]);
+          for (int64_t M : {1, 4}) {
+            const std::string name(IsaName(isa));
+            if (!w.quantized) {
+              // Old and new alternate per shape, so drifting machine load hits both alike.
+              const double skinny = TimeCalls(w, [&](const uint8_t* b) {
+                Gemm<float>(false, false, M, size, size, 1.0f, a.data(), reinterpret_cast<const float*>(b), 0.0f, c.data());
+              });
+              const double blocked = TimeCalls(w, [&](const uint8_t* b) {
+                BlockedGemm(M, size, size, a.data(), reinterpret_cast<const float*>(b), c.data());
+              });
+              const double transposed = TimeCalls(w, [&](const uint8_t* b) {
+                Gemm<float>(false, true, M, size, size, 1.0f, a.data(), reinterpret_cast<const float*>(b), 0.0f, c.data());
+              });
+              Report(name, thread_counts[ti], M, w, "f32 skinny", skinny, bandwidth[ti]);
+              Report(name, thread_counts[ti], M, w, "f32 skinny B^T", transposed, bandwidth[ti]);
+              Report(name, thread_counts[ti], M, w, "f32 blocked", blocked, bandwidth[ti]);
+            } else {
+              const double fused = TimeCalls(w, [&](const uint8_t* b) {
+                const QuantizedMatrix q{b, true, size, size, w.block_rows, w.scales.data(), nullptr};
+                SkinnyQuantizedGemm(M, size, size, a.data(), q, c.data());
+              });
+              Report(name, thread_counts[ti], M, w, type + " fused", fused, bandwidth[ti]);
+            }
+          }
+        }
+      }
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+}  // namespace onnx_opt::interpreter
+
+int main(int argc, char** argv) {
+  gflags::ParseCommandLineFlags(&argc, &argv, true);
+  return onnx_opt::interpreter::Main();
+}
