@@ -57,17 +57,6 @@ namespace {
 
 using namespace rewrite;  // NOLINT(build/namespaces): the pattern vocabulary
 
-const ir::Shape* ShapeOf(const ir::Value* v) {
-  if (v == nullptr || !v->type().is_tensor() || !v->type().shape().has_value()) return nullptr;
-  return &*v->type().shape();
-}
-
-// Two dims that are surely equal: the same known size or the same symbol.
-bool SameDim(const ir::Dim& a, const ir::Dim& b) {
-  if (a.is_known() && b.is_known()) return a.value() == b.value();
-  return a.is_symbolic() && b.is_symbolic() && a.symbol() == b.symbol();
-}
-
 bool IsOne(const ir::Dim& d) { return d.is_known() && d.value() == 1; }
 
 // `operand`, optionally (used once) multiplied by a constant scalar bound to `mul` or divided by one

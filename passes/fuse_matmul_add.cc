@@ -5,16 +5,12 @@
 
 #include "optimizer/pass_registry.h"
 #include "passes/rewrite/pattern_pass.h"
+#include "passes/rewrite/value_facts.h"
 
 namespace onnx_opt::passes {
 namespace {
 
 using namespace rewrite;  // NOLINT(build/namespaces): the pattern vocabulary
-
-const ir::Shape* ShapeOf(const ir::Value* v) {
-  if (v == nullptr || !v->type().is_tensor() || !v->type().shape().has_value()) return nullptr;
-  return &*v->type().shape();
-}
 
 bool GemmType(ir::DataType t, int64_t opset) {
   return t == ir::DataType::kFloat || t == ir::DataType::kDouble || t == ir::DataType::kFloat16 ||

@@ -36,11 +36,6 @@ namespace {
 
 using namespace rewrite;  // NOLINT(build/namespaces): the pattern vocabulary
 
-bool SameDim(const ir::Dim& a, const ir::Dim& b) {
-  if (a.is_known() && b.is_known()) return a.value() == b.value();
-  return a.is_symbolic() && b.is_symbolic() && a.symbol() == b.symbol();
-}
-
 std::optional<std::vector<int64_t>> ConstInts(const ir::Node& n, size_t i) {
   if (!n.has_input(i)) return std::nullopt;
   const ir::Tensor* t = ir::GetConstantTensor(n.input(i));

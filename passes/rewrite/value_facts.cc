@@ -57,6 +57,16 @@ std::optional<int64_t> RankOf(const ir::Value* v) {
   return static_cast<int64_t>(v->type().shape()->rank());
 }
 
+const ir::Shape* ShapeOf(const ir::Value* v) {
+  if (v == nullptr || !v->type().is_tensor() || !v->type().shape().has_value()) return nullptr;
+  return &*v->type().shape();
+}
+
+bool SameDim(const ir::Dim& a, const ir::Dim& b) {
+  if (a.is_known() && b.is_known()) return a.value() == b.value();
+  return a.is_symbolic() && b.is_symbolic() && a.symbol() == b.symbol();
+}
+
 std::optional<ir::DataType> FloatElemType(const ir::Value* v) {
   if (v == nullptr || !v->type().is_tensor()) return std::nullopt;
   const ir::DataType t = v->type().elem_type();

@@ -36,6 +36,13 @@ std::optional<std::vector<int64_t>> AxesOf(const ir::Node& n, int64_t opset);
 // The rank of a tensor value, when its type says.
 std::optional<int64_t> RankOf(const ir::Value* v);
 
+// The shape of a tensor value, when its type has one; else null.
+const ir::Shape* ShapeOf(const ir::Value* v);
+
+// Two dims that are surely equal: the same known size or the same symbol (two unknown dims are not;
+// unlike Dim::operator==, the denotation does not count).
+bool SameDim(const ir::Dim& a, const ir::Dim& b);
+
 // The known element type of a tensor value, if it is a floating-point one.
 std::optional<ir::DataType> FloatElemType(const ir::Value* v);
 
