@@ -162,6 +162,45 @@ TEST(FuseRmsNormTest, OtherAxesOrOpsetsStay) {
   EXPECT_EQ(old->after->graph().num_nodes(), 13u);
 }
 
+// Half precision as Hugging Face exports it: the normalization in float32 between Casts, the scale in
+// float16. That is RMSNormalization's own arithmetic (stash_type 1), so it fuses; without the Casts
+// (float16 all through) it computes differently and stays.
+constexpr char kHalfRmsNorm[] = R"(
+  <ir_version: 10, opset_import: ["" : 23]>
+  g (float16[2,3,4] X) => (float16[2,3,4] Y)
+  <float two = {2.0}, float eps = {1e-6}, int64[1] axes = {-1}, float16[4] gamma = {0.5, 1.0, 1.5, 2.0}> {
+    X32 = Cast<to = 1>(X)
+    P = Pow(X32, two)
+    M = ReduceMean(P, axes)
+    A = Add(M, eps)
+    R = Sqrt(A)
+    Q = Reciprocal(R)
+    N = Mul(X32, Q)
+    N16 = Cast<to = 10>(N)
+    Y = Mul(gamma, N16)
+  })";
+
+TEST(FuseRmsNormTest, HalfPrecisionBetweenCastsBecomesRmsNormalization) {
+  // The Casts' outputs get their types from inference, as in the default pipeline.
+  auto run = RunPipelineOnText(kHalfRmsNorm, "infer-shapes,fuse-rmsnorm");
+  ASSERT_TRUE(run.ok()) << run.status();
+  EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("RMSNormalization"));
+  EXPECT_EQ(run->after->graph().first_node()->input(0)->name(), "X");
+  EXPECT_EQ(run->result.runs[1].pattern_rewrites.count("fuse-rmsnorm/rms-normalization-half"), 1u);
+  EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
+}
+
+TEST(FuseRmsNormTest, HalfPrecisionCastToAnotherTypeStays) {
+  // x in float16, the result cast to bfloat16 and scaled there: RMSNormalization returns x's type.
+  std::string to_bfloat16 = kHalfRmsNorm;
+  to_bfloat16.replace(to_bfloat16.find("Cast<to = 10>"), 13, "Cast<to = 16>");
+  to_bfloat16.replace(to_bfloat16.find("float16[2,3,4] Y"), 16, "bfloat16[2,3,4] Y");
+  to_bfloat16.replace(to_bfloat16.find("float16[4] gamma"), 16, "bfloat16[4] gamma");
+  auto run = RunPipelineOnText(to_bfloat16, "infer-shapes,fuse-rmsnorm");
+  ASSERT_TRUE(run.ok()) << run.status();
+  EXPECT_EQ(run->after->graph().num_nodes(), 9u);
+}
+
 TEST(FusePadIntoConvTest, SpatialZeroPadsJoinConvPads) {
   for (const char* model : {R"(
       <ir_version: 8, opset_import: ["" : 13]>

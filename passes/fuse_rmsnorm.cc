@@ -1,9 +1,11 @@
 // fuse-rmsnorm: RMS normalization as exporters write it, gamma * x / Sqrt(ReduceMean(x^2) + eps)
 // over the last axis (x^2 as Pow(x, 2) or Mul(x, x); the division as Div, or Mul by Reciprocal),
-// becomes RMSNormalization(x, gamma, axis = -1, epsilon = eps) (opset 23). Only for float32 x:
-// RMSNormalization computes in float32 (stash_type 1), which for other types differs from the
-// original arithmetic. gamma must be a constant of at most one dimension, so that it scales the
-// last axis the way the Mul did. The normalization is the shared definition
+// becomes RMSNormalization(x, gamma, axis = -1, epsilon = eps) (opset 23). For float32 x; and for
+// float16/bfloat16 x when the normalization runs in float32 between Casts, gamma * Cast(norm(Cast(x,
+// float)), x's type), as models exported in half precision write it (Hugging Face's RMSNorm): that is
+// RMSNormalization's own arithmetic (stash_type 1: normalized in float32, cast back, then scaled). A
+// half-precision normalization without the Casts computes differently and is left alone. gamma must
+// be a constant of at most one dimension of x's type, so that it scales the last axis as the Mul did. The normalization is the shared definition
 // fused_expr::RmsNormCore(), which the converter writes below opset 23; Pow(x, 2) and the
 // Reciprocal are spellings added here.
 #include <memory>
@@ -19,13 +21,23 @@ namespace {
 
 using namespace rewrite;  // NOLINT(build/namespaces): the pattern vocabulary
 
-// The normalization times gamma, built once; a match binds x, eps and gamma in its captures.
+// The normalization times gamma, built once; a match binds x, eps and gamma in its captures. With
+// `half`, the normalization's input is Cast(x16, to = float) and its result is cast back to x16's
+// type before the scale (the types are checked after the match).
 class RmsNormMatcher {
  public:
+  explicit RmsNormMatcher(bool half) : half_(half), root(Build()) {}
+
   ExprPattern rms{fused_expr::RmsNormCore()};
   ValueSlot gamma;
   TensorSlot gamma_tensor;
-  const ValuePattern root = Build();
+  NodeSlot cast_back;
+
+ private:
+  const bool half_;
+
+ public:
+  const ValuePattern root;
 
  private:
   ValuePattern Build();
@@ -43,26 +55,49 @@ ValuePattern RmsNormMatcher::Build() {
   });
   rms.AddSpelling(kSquare, Op("Pow", {rms.Input(0), ConstScalar(2.0)}));
   rms.AddSpelling(kNormalized, Op("Mul", {rms.Input(0), Op("Reciprocal", {rms.Step(kRms)}).OneUse()}));
-  const ValuePattern float_gamma =
+  const ValuePattern any_gamma =
       Constant(gamma_tensor).Capture(gamma).Where([this](const ir::Value&, const MatchState& state) {
         const ir::Tensor* t = state.captures()[gamma_tensor];
-        return t->dims().size() <= 1 && t->data_type() == ir::DataType::kFloat;
+        return t->dims().size() <= 1 && (half_ || t->data_type() == ir::DataType::kFloat);
       });
-  return Op("Mul", {rms.Root().OneUse(), float_gamma});
+  if (!half_) return Op("Mul", {rms.Root().OneUse(), any_gamma});
+  return Op("Mul", {Op("Cast", {rms.Root().OneUse()}).CaptureNode(cast_back).OneUse(), any_gamma});
 }
 
-RewritePattern RmsNormalizationPattern() {
-  auto matcher = std::make_shared<const RmsNormMatcher>();
-  return {.name = "rms-normalization",
+// For the half-precision form: x16 when the normalization's input is Cast(x16, to = float), x16 is
+// float16 or bfloat16, the result is cast back to that type and gamma has it too; else null.
+ir::Value* HalfPrecisionInput(const RmsNormMatcher& matcher, const Captures& m) {
+  const ir::Value* x32 = matcher.rms.input(m, 0);
+  const ir::Node* cast = x32->producer();
+  if (cast == nullptr || cast->op_type() != "Cast" || !cast->is_onnx_domain() || cast->num_inputs() != 1) {
+    return nullptr;
+  }
+  ir::Value* x16 = cast->input(0);
+  const std::optional<ir::DataType> type = FloatElemType(x16);
+  if (!type || (*type != ir::DataType::kFloat16 && *type != ir::DataType::kBfloat16)) return nullptr;
+  const ir::Node* back = m[matcher.cast_back];
+  if (back->GetInt("to", 0) != static_cast<int64_t>(*type)) return nullptr;
+  if (m[matcher.gamma_tensor]->data_type() != *type) return nullptr;
+  return x16;
+}
+
+RewritePattern RmsNormalizationPattern(bool half) {
+  auto matcher = std::make_shared<const RmsNormMatcher>(half);
+  return {.name = half ? "rms-normalization-half" : "rms-normalization",
           .root_ops = {"Mul"},
           .needs = {{{"ReduceMean"}}, {{"Sqrt"}}},
           .min_opset = 23,
-          .match_and_rewrite = [matcher](ir::Node& scale, Rewriter& rw) -> absl::StatusOr<int64_t> {
+          .match_and_rewrite = [matcher, half](ir::Node& scale, Rewriter& rw) -> absl::StatusOr<int64_t> {
             const Captures* m = rw.Match(matcher->root, scale.output(0));
             if (m == nullptr) return 0;
+            ir::Value* x = matcher->rms.input(*m, 0);
+            if (half) {
+              x = HalfPrecisionInput(*matcher, *m);
+              if (x == nullptr) return 0;
+              rw.Track(matcher->rms.input(*m, 0)->producer());  // the Cast to float goes once dead
+            }
             const double epsilon = matcher->rms.param(*m, 0);
-            absl::StatusOr<ir::Node*> fused =
-                rw.ReplaceWithNode(scale, "RMSNormalization", {matcher->rms.input(*m, 0), (*m)[matcher->gamma]});
+            absl::StatusOr<ir::Node*> fused = rw.ReplaceWithNode(scale, "RMSNormalization", {x, (*m)[matcher->gamma]});
             if (fused.ok() && *fused != nullptr) {
               (*fused)->SetAttribute(ir::Attribute::Int("axis", -1));
               (*fused)->SetAttribute(ir::Attribute::Float("epsilon", static_cast<float>(epsilon)));
@@ -74,7 +109,7 @@ RewritePattern RmsNormalizationPattern() {
 class FuseRmsNormalization final : public PatternPass {
  public:
   static constexpr char kName[] = "fuse-rmsnorm";
-  FuseRmsNormalization() : PatternPass(kName, {RmsNormalizationPattern()}) {}
+  FuseRmsNormalization() : PatternPass(kName, {RmsNormalizationPattern(false), RmsNormalizationPattern(true)}) {}
 };
 
 }  // namespace
