@@ -68,24 +68,10 @@ absl::StatusOr<bool> PatternPass::Run(ir::Model& model, optimizer::PassContext& 
     }
     if (possible.empty()) return false;
     bool changed = false;
-    // Every node in order first, then the nodes each rewrite touched (new nodes, changed inputs,
-    // producers and users of values that lost a use), until nothing is left to visit.
+    // Tries the patterns at `node`; after a rewrite, queues what it touched.
     Worklist worklist;
-    int64_t size = 0;
-    for (ir::Node* node : g.nodes()) {
-      worklist.Push(node);
-      ++size;
-    }
-    const int64_t visit_limit = kVisitsPerNode * (size + 16);
-    int64_t visits = 0;
-    while (!worklist.empty()) {
-      ir::Node* node = worklist.Pop();
-      if (node->is_erased() || !node->is_onnx_domain()) continue;
-      if (++visits > visit_limit) {
-        LOG(WARNING) << name_ << ": stopped after " << visit_limit << " visits in a graph of " << size
-                     << " nodes; its patterns may undo each other";
-        break;
-      }
+    auto visit = [&](ir::Node* node) -> absl::Status {
+      if (node->is_erased() || !node->is_onnx_domain()) return absl::OkStatus();
       for (const RewritePattern* p : possible) {
         if (!IsRoot(*node, *p)) continue;
         Rewriter rewriter(g, opset, names);
@@ -101,6 +87,26 @@ absl::StatusOr<bool> PatternPass::Run(ir::Model& model, optimizer::PassContext& 
         for (ir::Node* touched : rewriter.touched()) worklist.Push(touched);
         break;
       }
+      return absl::OkStatus();
+    };
+    // One sweep in node order (nodes inserted after the current one are visited too), walking the
+    // node list itself: queueing every node cost the default pipeline half as much again on large
+    // graphs. Then the nodes rewrites touched (new nodes, changed inputs, producers and users of
+    // values that lost a use), until nothing is left to visit.
+    int64_t size = 0;
+    for (ir::Node* node : g.nodes()) {
+      RETURN_IF_ERROR(visit(node));
+      ++size;
+    }
+    const int64_t visit_limit = kVisitsPerNode * (size + 16);
+    int64_t visits = 0;
+    while (!worklist.empty()) {
+      if (++visits > visit_limit) {
+        LOG(WARNING) << name_ << ": stopped after " << visit_limit << " revisits in a graph of " << size
+                     << " nodes; its patterns may undo each other";
+        break;
+      }
+      RETURN_IF_ERROR(visit(worklist.Pop()));
     }
     g.ReleaseErased();
     return changed;
