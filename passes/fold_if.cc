@@ -80,7 +80,9 @@ RewritePattern ConstantIfPattern() {
 class InlineConstantIf final : public PatternPass {
  public:
   static constexpr char kName[] = "fold-if";
-  InlineConstantIf() : PatternPass(kName, {ConstantIfPattern()}) {}
+  InlineConstantIf() : PatternPass(kName, [] {
+    return std::vector<RewritePattern>{ConstantIfPattern()};
+  }) {}
 };
 
 }  // namespace

@@ -63,7 +63,9 @@ RewritePattern AddIntoConvBiasPattern() {
 class FuseAddIntoConvBias final : public PatternPass {
  public:
   static constexpr char kName[] = "fuse-add-into-conv";
-  FuseAddIntoConvBias() : PatternPass(kName, {AddIntoConvBiasPattern()}) {}
+  FuseAddIntoConvBias() : PatternPass(kName, [] {
+    return std::vector<RewritePattern>{AddIntoConvBiasPattern()};
+  }) {}
 };
 
 }  // namespace

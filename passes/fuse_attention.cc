@@ -566,7 +566,9 @@ RewritePattern MergeHeadsPattern() {
 class FuseAttention final : public PatternPass {
  public:
   static constexpr char kName[] = "fuse-attention";
-  FuseAttention() : PatternPass(kName, {ScaledDotProductPattern(), MergeHeadsPattern()}) {}
+  FuseAttention() : PatternPass(kName, [] {
+    return std::vector<RewritePattern>{ScaledDotProductPattern(), MergeHeadsPattern()};
+  }) {}
 };
 
 }  // namespace

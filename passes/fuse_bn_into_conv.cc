@@ -150,7 +150,9 @@ RewritePattern BatchNormIntoConvPattern() {
 class FuseBatchNormIntoConv final : public PatternPass {
  public:
   static constexpr char kName[] = "fuse-bn-into-conv";
-  FuseBatchNormIntoConv() : PatternPass(kName, {BatchNormIntoConvPattern()}) {}
+  FuseBatchNormIntoConv() : PatternPass(kName, [] {
+    return std::vector<RewritePattern>{BatchNormIntoConvPattern()};
+  }) {}
 };
 
 }  // namespace

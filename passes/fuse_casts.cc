@@ -115,7 +115,9 @@ RewritePattern ConsecutiveCastsPattern() {
 class FuseConsecutiveCasts final : public PatternPass {
  public:
   static constexpr char kName[] = "fuse-casts";
-  FuseConsecutiveCasts() : PatternPass(kName, {ConsecutiveCastsPattern()}) {}
+  FuseConsecutiveCasts() : PatternPass(kName, [] {
+    return std::vector<RewritePattern>{ConsecutiveCastsPattern()};
+  }) {}
 };
 
 }  // namespace

@@ -78,7 +78,9 @@ RewritePattern ConsecutiveConcatsPattern() {
 class FuseConsecutiveConcats final : public PatternPass {
  public:
   static constexpr char kName[] = "fuse-concats";
-  FuseConsecutiveConcats() : PatternPass(kName, {ConsecutiveConcatsPattern()}) {}
+  FuseConsecutiveConcats() : PatternPass(kName, [] {
+    return std::vector<RewritePattern>{ConsecutiveConcatsPattern()};
+  }) {}
 };
 
 }  // namespace

@@ -46,7 +46,9 @@ RewritePattern GeluPattern() {
 class FuseGelu final : public PatternPass {
  public:
   static constexpr char kName[] = "fuse-gelu";
-  FuseGelu() : PatternPass(kName, {GeluPattern()}) {}
+  FuseGelu() : PatternPass(kName, [] {
+    return std::vector<RewritePattern>{GeluPattern()};
+  }) {}
 };
 
 }  // namespace

@@ -44,7 +44,9 @@ RewritePattern HardSigmoidPattern() {
 class FuseHardSigmoid final : public PatternPass {
  public:
   static constexpr char kName[] = "fuse-hard-sigmoid";
-  FuseHardSigmoid() : PatternPass(kName, {HardSigmoidPattern()}) {}
+  FuseHardSigmoid() : PatternPass(kName, [] {
+    return std::vector<RewritePattern>{HardSigmoidPattern()};
+  }) {}
 };
 
 }  // namespace

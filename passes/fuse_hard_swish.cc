@@ -61,7 +61,9 @@ RewritePattern TimesRelu6Over6Pattern() {
 class FuseHardSwish final : public PatternPass {
  public:
   static constexpr char kName[] = "fuse-hard-swish";
-  FuseHardSwish() : PatternPass(kName, {TimesHardSigmoidPattern(), TimesRelu6Over6Pattern()}) {}
+  FuseHardSwish() : PatternPass(kName, [] {
+    return std::vector<RewritePattern>{TimesHardSigmoidPattern(), TimesRelu6Over6Pattern()};
+  }) {}
 };
 
 }  // namespace

@@ -102,7 +102,9 @@ RewritePattern InputAffineIntoConvPattern() {
 class FuseInputAffineIntoConv final : public PatternPass {
  public:
   static constexpr char kName[] = "fuse-input-affine-into-conv";
-  FuseInputAffineIntoConv() : PatternPass(kName, {InputAffineIntoConvPattern()}) {}
+  FuseInputAffineIntoConv() : PatternPass(kName, [] {
+    return std::vector<RewritePattern>{InputAffineIntoConvPattern()};
+  }) {}
 };
 
 }  // namespace

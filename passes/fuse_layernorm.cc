@@ -111,7 +111,9 @@ RewritePattern LayerNormalizationPattern() {
 class FuseLayerNormalization final : public PatternPass {
  public:
   static constexpr char kName[] = "fuse-layernorm";
-  FuseLayerNormalization() : PatternPass(kName, {LayerNormalizationPattern()}) {}
+  FuseLayerNormalization() : PatternPass(kName, [] {
+    return std::vector<RewritePattern>{LayerNormalizationPattern()};
+  }) {}
 };
 
 }  // namespace

@@ -37,7 +37,9 @@ RewritePattern LogSoftmaxPattern() {
 class FuseLogSoftmax final : public PatternPass {
  public:
   static constexpr char kName[] = "fuse-log-softmax";
-  FuseLogSoftmax() : PatternPass(kName, {LogSoftmaxPattern()}) {}
+  FuseLogSoftmax() : PatternPass(kName, [] {
+    return std::vector<RewritePattern>{LogSoftmaxPattern()};
+  }) {}
 };
 
 }  // namespace

@@ -66,7 +66,9 @@ RewritePattern MatMulAddPattern() {
 class FuseMatMulAddIntoGemm final : public PatternPass {
  public:
   static constexpr char kName[] = "fuse-matmul-add";
-  FuseMatMulAddIntoGemm() : PatternPass(kName, {MatMulAddPattern()}) {}
+  FuseMatMulAddIntoGemm() : PatternPass(kName, [] {
+    return std::vector<RewritePattern>{MatMulAddPattern()};
+  }) {}
 };
 
 }  // namespace

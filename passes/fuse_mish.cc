@@ -29,7 +29,9 @@ RewritePattern MishPattern() {
 class FuseMish final : public PatternPass {
  public:
   static constexpr char kName[] = "fuse-mish";
-  FuseMish() : PatternPass(kName, {MishPattern()}) {}
+  FuseMish() : PatternPass(kName, [] {
+    return std::vector<RewritePattern>{MishPattern()};
+  }) {}
 };
 
 }  // namespace

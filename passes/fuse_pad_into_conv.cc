@@ -97,7 +97,9 @@ RewritePattern PadIntoConvPattern() {
 class FusePadIntoConv final : public PatternPass {
  public:
   static constexpr char kName[] = "fuse-pad-into-conv";
-  FusePadIntoConv() : PatternPass(kName, {PadIntoConvPattern()}) {}
+  FusePadIntoConv() : PatternPass(kName, [] {
+    return std::vector<RewritePattern>{PadIntoConvPattern()};
+  }) {}
 };
 
 }  // namespace

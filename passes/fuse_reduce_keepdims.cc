@@ -65,7 +65,9 @@ RewritePattern ReduceUnsqueezePattern() {
 class FuseReduceUnsqueeze final : public PatternPass {
  public:
   static constexpr char kName[] = "fuse-reduce-keepdims";
-  FuseReduceUnsqueeze() : PatternPass(kName, {ReduceUnsqueezePattern()}) {}
+  FuseReduceUnsqueeze() : PatternPass(kName, [] {
+    return std::vector<RewritePattern>{ReduceUnsqueezePattern()};
+  }) {}
 };
 
 }  // namespace

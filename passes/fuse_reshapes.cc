@@ -179,7 +179,11 @@ class FuseConsecutiveReshapes final : public PatternPass {
  public:
   static constexpr char kName[] = "fuse-reshapes";
   FuseConsecutiveReshapes()
-      : PatternPass(kName, {ReshapeOfReshapePattern(), MergeSqueezesPattern(), SqueezeOfUnsqueezePattern()}) {}
+      : PatternPass(kName, [] {
+          return std::vector<RewritePattern>{ReshapeOfReshapePattern(),
+                                             MergeSqueezesPattern(),
+                                             SqueezeOfUnsqueezePattern()};
+        }) {}
 };
 
 }  // namespace

@@ -5,9 +5,9 @@
 // float)), x's type), as models exported in half precision write it (Hugging Face's RMSNorm): that is
 // RMSNormalization's own arithmetic (stash_type 1: normalized in float32, cast back, then scaled). A
 // half-precision normalization without the Casts computes differently and is left alone. gamma must
-// be a constant of at most one dimension of x's type, so that it scales the last axis as the Mul did. The normalization is the shared definition
-// fused_expr::RmsNormCore(), which the converter writes below opset 23; Pow(x, 2) and the
-// Reciprocal are spellings added here.
+// be a constant of at most one dimension of x's type, so that it scales the last axis as the Mul
+// did. The normalization is the shared definition fused_expr::RmsNormCore(), which the converter
+// writes below opset 23; Pow(x, 2) and the Reciprocal are spellings added here.
 #include <memory>
 
 #include "schema/fused_expr/fused_expr.h"
@@ -109,7 +109,9 @@ RewritePattern RmsNormalizationPattern(bool half) {
 class FuseRmsNormalization final : public PatternPass {
  public:
   static constexpr char kName[] = "fuse-rmsnorm";
-  FuseRmsNormalization() : PatternPass(kName, {RmsNormalizationPattern(false), RmsNormalizationPattern(true)}) {}
+  FuseRmsNormalization() : PatternPass(kName, [] {
+    return std::vector<RewritePattern>{RmsNormalizationPattern(false), RmsNormalizationPattern(true)};
+  }) {}
 };
 
 }  // namespace

@@ -73,7 +73,9 @@ RewritePattern ScaleIntoConvPattern() {
 class FuseScaleIntoConv final : public PatternPass {
  public:
   static constexpr char kName[] = "fuse-scale-into-conv";
-  FuseScaleIntoConv() : PatternPass(kName, {ScaleIntoConvPattern()}) {}
+  FuseScaleIntoConv() : PatternPass(kName, [] {
+    return std::vector<RewritePattern>{ScaleIntoConvPattern()};
+  }) {}
 };
 
 }  // namespace

@@ -112,7 +112,9 @@ RewritePattern ConsecutiveSlicesPattern() {
 class FuseConsecutiveSlices final : public PatternPass {
  public:
   static constexpr char kName[] = "fuse-slices";
-  FuseConsecutiveSlices() : PatternPass(kName, {ConsecutiveSlicesPattern()}) {}
+  FuseConsecutiveSlices() : PatternPass(kName, [] {
+    return std::vector<RewritePattern>{ConsecutiveSlicesPattern()};
+  }) {}
 };
 
 }  // namespace

@@ -30,7 +30,9 @@ RewritePattern SoftplusPattern() {
 class FuseSoftplus final : public PatternPass {
  public:
   static constexpr char kName[] = "fuse-softplus";
-  FuseSoftplus() : PatternPass(kName, {SoftplusPattern()}) {}
+  FuseSoftplus() : PatternPass(kName, [] {
+    return std::vector<RewritePattern>{SoftplusPattern()};
+  }) {}
 };
 
 }  // namespace

@@ -49,7 +49,9 @@ RewritePattern TransposeIntoGemmPattern() {
 class FuseTransposeIntoGemm final : public PatternPass {
  public:
   static constexpr char kName[] = "fuse-transpose-gemm";
-  FuseTransposeIntoGemm() : PatternPass(kName, {TransposeIntoGemmPattern()}) {}
+  FuseTransposeIntoGemm() : PatternPass(kName, [] {
+    return std::vector<RewritePattern>{TransposeIntoGemmPattern()};
+  }) {}
 };
 
 }  // namespace

@@ -54,7 +54,9 @@ RewritePattern ConsecutiveTransposesPattern() {
 class FuseConsecutiveTransposes final : public PatternPass {
  public:
   static constexpr char kName[] = "fuse-transposes";
-  FuseConsecutiveTransposes() : PatternPass(kName, {ConsecutiveTransposesPattern()}) {}
+  FuseConsecutiveTransposes() : PatternPass(kName, [] {
+    return std::vector<RewritePattern>{ConsecutiveTransposesPattern()};
+  }) {}
 };
 
 }  // namespace

@@ -22,7 +22,9 @@ RewritePattern IdentityPattern() {
 class EliminateIdentity final : public PatternPass {
  public:
   static constexpr char kName[] = "identity";
-  EliminateIdentity() : PatternPass(kName, {IdentityPattern()}) {}
+  EliminateIdentity() : PatternPass(kName, [] {
+    return std::vector<RewritePattern>{IdentityPattern()};
+  }) {}
 };
 
 }  // namespace

@@ -185,7 +185,7 @@ std::vector<RewritePattern> NopPatterns() {
 class EliminateNops final : public PatternPass {
  public:
   static constexpr char kName[] = "nops";
-  EliminateNops() : PatternPass(kName, NopPatterns()) {}
+  EliminateNops() : PatternPass(kName, &NopPatterns) {}
 };
 
 }  // namespace

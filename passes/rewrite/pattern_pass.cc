@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <deque>
 
+#include "absl/base/const_init.h"
+#include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
+#include "absl/synchronization/mutex.h"
 #include "absl/strings/str_cat.h"
 #include "glog/logging.h"
 #include "ir/name_generator.h"
@@ -49,13 +52,26 @@ class Worklist {
   absl::flat_hash_set<ir::Node*> queued_;
 };
 
+// The patterns of each pass by name, built on first use.
+const std::vector<RewritePattern>* SharedPatterns(std::string_view name, std::vector<RewritePattern> (*make)()) {
+  static absl::Mutex mu(absl::kConstInit);
+  static auto* built = new absl::flat_hash_map<std::string, const std::vector<RewritePattern>*>();
+  absl::MutexLock lock(&mu);
+  auto [it, inserted] = built->try_emplace(std::string(name), nullptr);
+  if (inserted) it->second = new std::vector<RewritePattern>(make());
+  return it->second;
+}
+
 }  // namespace
+
+PatternPass::PatternPass(std::string_view name, std::vector<RewritePattern> (*make_patterns)())
+    : name_(name), patterns_(SharedPatterns(name, make_patterns)) {}
 
 absl::StatusOr<bool> PatternPass::Run(ir::Model& model, optimizer::PassContext& ctx) {
   const int64_t opset = model.OpsetVersion("").value_or(0);
   std::vector<const RewritePattern*> enabled;
   std::vector<std::string> counter_names;  // per pattern of patterns_: "pass/pattern"
-  for (const RewritePattern& p : patterns_) {
+  for (const RewritePattern& p : *patterns_) {
     if (opset >= p.min_opset) enabled.push_back(&p);
     counter_names.push_back(p.name.empty() ? "" : absl::StrCat(name_, "/", p.name));
   }
@@ -77,7 +93,7 @@ absl::StatusOr<bool> PatternPass::Run(ir::Model& model, optimizer::PassContext& 
         Rewriter rewriter(g, opset, names);
         ASSIGN_OR_RETURN(int64_t rewrites, p->match_and_rewrite(*node, rewriter));
         if (rewrites == 0) continue;
-        const std::string& counter = counter_names[p - patterns_.data()];
+        const std::string& counter = counter_names[p - patterns_->data()];
         if (counter.empty()) {
           ctx.CountRewrite(rewrites);
         } else {
