@@ -101,6 +101,7 @@ inputs "$work/llama_gqa_decode.onnx" llama_gqa_decode --dim=batch=2,seq=1,past=6
 inputs "$work/self_attention_static.onnx" self_attention_static
 inputs "$work/cross_attention.onnx" cross_attention --dim=T=3,S=5
 inputs "$work/rotary_tables.onnx" rotary_tables
+inputs "$work/rmsnorm_half.onnx" rmsnorm_half --dim=batch=2,seq=5
 inputs "$work/transformer_block.onnx" transformer_block
 inputs "$work/tiny_cnn.onnx" tiny_cnn
 # onnxruntime's contrib dialect (make_contrib_models.py). GroupQueryAttention's sequences are full
@@ -124,7 +125,7 @@ inputs "$work/contrib_misc.onnx" contrib_misc --dim=batch=2,seq=5 --range=ids=0,
 ort_optimized_lossy=""
 declare -A input_of
 for m in bert_model bert_encoder llama_block llama_gqa llama_gqa_cache llama_gqa_decode phi_partial_rotary \
-         self_attention_static cross_attention rotary_tables transformer_block \
+         self_attention_static cross_attention rotary_tables rmsnorm_half transformer_block \
          tiny_cnn contrib_bert contrib_llama contrib_gqa contrib_misc; do
   input_of[$m]=$m
 done
@@ -187,6 +188,9 @@ interop() {
 }
 
 # The sources as they are: the harness itself (inputs, onnxruntime, comparison) on unfused models.
+# Not rmsnorm_half: its float32 steps round differently in onnxruntime and here, and a few float16
+# results land one unit in the last place apart, beyond the element-wise tolerance (its fused form
+# below agrees bit for bit).
 for m in bert_model bert_encoder llama_block llama_gqa llama_gqa_cache llama_gqa_decode phi_partial_rotary \
          self_attention_static cross_attention rotary_tables transformer_block \
          tiny_cnn contrib_bert contrib_llama contrib_gqa contrib_misc; do
@@ -235,6 +239,8 @@ interop llama_gqa_cache_convert23_default llama_gqa_cache "$llama_counts" opt --
 interop llama_gqa_decode_convert23_default llama_gqa_decode "$llama_counts" opt --passes='convert(23),default'
 interop phi_partial_rotary_convert23_default phi_partial_rotary "$llama_counts" opt --passes='convert(23),default'
 interop llama_gqa_cache_up23 llama_gqa_cache "" convert --opset=23
+# Half precision: the float32 normalization between Casts becomes one float16 RMSNormalization.
+interop rmsnorm_half_default rmsnorm_half "RMSNormalization=1 Cast=0 Sqrt=0" opt
 # RMSNormalization alone, then converted back below opset 23 (expanded by the converter).
 interop llama_block_rmsnorm23 llama_block "RMSNormalization=2 Sqrt=0" opt --passes='convert(23),infer-shapes,fuse-rmsnorm,dce'
 interop llama_block_rmsnorm23_down18 llama_block_rmsnorm23 "" convert --opset=18
