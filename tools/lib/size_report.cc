@@ -10,6 +10,7 @@
 #include <system_error>
 
 #include "absl/status/status.h"
+#include "ir/json_string.h"
 #include "optimizer/model_stats.h"
 
 namespace onnx_opt::tools {
@@ -66,29 +67,6 @@ void CountGraph(const ir::Graph& g, TensorTally& tally) {
   for (const ir::Node* n : g.nodes()) {
     for (const ir::Attribute& a : n->attributes()) CountAttribute(a, tally);
   }
-}
-
-// JSON string literal.
-std::string Quote(const std::string& s) {
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (c < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof(buf), "\\u%04x", c);
-          out += buf;
-        } else {
-          out += static_cast<char>(c);
-        }
-    }
-  }
-  return out + "\"";
 }
 
 // A finite double for JSON (which has no inf or nan).
@@ -270,15 +248,15 @@ std::string FormatReportTable(const ShrinkReport& r) {
 
 std::string FormatReportJson(const ShrinkReport& r) {
   std::ostringstream out;
-  out << "{\n  \"input\": " << Quote(r.input) << ",\n  \"output\": " << Quote(r.output)
-      << ",\n  \"pipeline\": " << Quote(r.pipeline) << ",\n";
+  out << "{\n  \"input\": " << ir::JsonString(r.input) << ",\n  \"output\": " << ir::JsonString(r.output)
+      << ",\n  \"pipeline\": " << ir::JsonString(r.pipeline) << ",\n";
   out << "  \"bytes\": {\n    \"before\": " << BytesJson(r.before) << ",\n    \"after\": " << BytesJson(r.after)
       << "\n  },\n";
   auto ops = [&](const std::map<std::string, int64_t>& m) {
     std::string s = "{";
     bool first = true;
     for (const auto& [op, n] : m) {
-      s += (first ? "" : ", ") + Quote(op) + ": " + std::to_string(n);
+      s += (first ? "" : ", ") + ir::JsonString(op) + ": " + std::to_string(n);
       first = false;
     }
     return s + "}";
@@ -289,7 +267,7 @@ std::string FormatReportJson(const ShrinkReport& r) {
   out << "  \"passes\": [";
   for (size_t i = 0; i < r.passes.size(); ++i) {
     const PassContribution& c = r.passes[i];
-    out << (i == 0 ? "\n" : ",\n") << "    {\"pass\": " << Quote(c.pass) << ", \"runs\": " << c.runs
+    out << (i == 0 ? "\n" : ",\n") << "    {\"pass\": " << ir::JsonString(c.pass) << ", \"runs\": " << c.runs
         << ", \"rewrites\": " << c.rewrites << ", \"nodes\": " << c.nodes
         << ", \"initializer_bytes\": " << c.initializer_bytes << ", \"seconds\": " << Number(c.seconds) << "}";
   }
@@ -310,7 +288,7 @@ std::string FormatReportJson(const ShrinkReport& r) {
     out << ", \"per_output\": [";
     for (size_t i = 0; i < r.verification->per_output.size(); ++i) {
       const equivalence::OutputDifference& d = r.verification->per_output[i];
-      out << (i == 0 ? "" : ", ") << "{\"output\": " << Quote(d.output)
+      out << (i == 0 ? "" : ", ") << "{\"output\": " << ir::JsonString(d.output)
           << ", \"max_abs_error\": " << Number(d.max_abs_error) << ", \"rel_l2_error\": " << Number(d.rel_l2_error)
           << ", \"cosine\": " << Number(d.cosine) << "}";
     }
