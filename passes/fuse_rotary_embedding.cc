@@ -461,26 +461,29 @@ auto WithMatcher(absl::StatusOr<int64_t> (*match_and_rewrite)(const Matcher&, ir
   };
 }
 
+std::vector<RewritePattern> RotaryEmbeddingPatterns() {
+  return {{.name = "rotate-half",
+           .root_ops = {"Add"},
+           .needs = {{{"Concat"}}, {{"Neg"}}, {{"Slice", "Split"}}},
+           .min_opset = 23,
+           .match_and_rewrite = WithMatcher<RotateHalfMatcher>(MatchAndRewrite)},
+          // A Neg may become the RotaryEmbedding in this same sweep.
+          {.name = "partial-rotation",
+           .root_ops = {"Concat"},
+           .needs = {{{"RotaryEmbedding", "Neg"}}, {{"Slice"}, 2}},
+           .min_opset = 23,
+           .match_and_rewrite = WithMatcher<PartialRotationMatcher>(MatchPartialRotation)},
+          {.name = "sink-head-split",
+           .root_ops = {"RotaryEmbedding"},
+           .needs = {{{"RotaryEmbedding"}}, {{"Reshape"}}, {{"Transpose"}}},
+           .min_opset = 23,
+           .match_and_rewrite = WithMatcher<HeadSplitMatcher>(SinkHeadSplit)}};
+}
+
 class FuseRotaryEmbedding final : public PatternPass {
  public:
   static constexpr char kName[] = "fuse-rotary-embedding";
-  FuseRotaryEmbedding()
-      : PatternPass(kName, {{.name = "rotate-half",
-                             .root_ops = {"Add"},
-                             .needs = {{{"Concat"}}, {{"Neg"}}, {{"Slice", "Split"}}},
-                             .min_opset = 23,
-                             .match_and_rewrite = WithMatcher<RotateHalfMatcher>(MatchAndRewrite)},
-                            // A Neg may become the RotaryEmbedding in this same sweep.
-                            {.name = "partial-rotation",
-                             .root_ops = {"Concat"},
-                             .needs = {{{"RotaryEmbedding", "Neg"}}, {{"Slice"}, 2}},
-                             .min_opset = 23,
-                             .match_and_rewrite = WithMatcher<PartialRotationMatcher>(MatchPartialRotation)},
-                            {.name = "sink-head-split",
-                             .root_ops = {"RotaryEmbedding"},
-                             .needs = {{{"RotaryEmbedding"}}, {{"Reshape"}}, {{"Transpose"}}},
-                             .min_opset = 23,
-                             .match_and_rewrite = WithMatcher<HeadSplitMatcher>(SinkHeadSplit)}}) {}
+  FuseRotaryEmbedding() : PatternPass(kName, &RotaryEmbeddingPatterns) {}
 };
 
 }  // namespace
