@@ -50,7 +50,9 @@ class ConstantFolding final : public rewrite::GraphPass {
 
   absl::StatusOr<int64_t> BeginRun(rewrite::GraphRun& run) override {
     evaluator_.emplace(run.model);
-    return run.ctx.options().fold_overridable_initializers ? FreezeInputDefaults(run.model.graph()) : 0;
+    if (!run.ctx.options().fold_overridable_initializers) return 0;
+    rewrite::Rewriter rw(run.model.graph(), run.opset, run.names);
+    return FreezeInputDefaults(rw);
   }
   void EndRun() override { evaluator_.reset(); }
 
@@ -124,13 +126,13 @@ class ConstantFolding final : public rewrite::GraphPass {
   }
 
   // Graph inputs with an initializer become plain constants (only when the user asked for it).
-  static int64_t FreezeInputDefaults(ir::Graph& g) {
+  static int64_t FreezeInputDefaults(rewrite::Rewriter& rw) {
     std::vector<ir::Value*> frozen;
-    for (ir::Value* v : g.inputs()) {
+    for (ir::Value* v : rw.graph().inputs()) {
       if (v->initializer() != nullptr) frozen.push_back(v);
     }
     int64_t removed = 0;
-    for (ir::Value* v : frozen) removed += g.RemoveInput(v).ok() ? 1 : 0;
+    for (ir::Value* v : frozen) removed += rw.RemoveGraphInput(v).ok() ? 1 : 0;
     return removed;
   }
 

@@ -161,7 +161,15 @@ absl::Status Rewriter::RemoveLastOutput(ir::Node& n) {
   return absl::OkStatus();
 }
 
-absl::Status Rewriter::RemoveGraphInput(ir::Value* input) { return graph_.RemoveInput(input); }
+absl::Status Rewriter::RemoveGraphInput(ir::Value* input) {
+  // An initializer that is no longer an input is a constant: its users may fold or match now.
+  // They are noted first, since an input without an initializer goes away with the call.
+  const size_t touched_before = touched_.size();
+  TouchUsers(*input);
+  absl::Status removed = graph_.RemoveInput(input);
+  if (!removed.ok()) touched_.resize(touched_before);
+  return removed;
+}
 
 void Rewriter::TouchUsers(const ir::Value& v) {
   for (const ir::Use& u : v.uses()) {

@@ -103,8 +103,8 @@ class Rewriter {
     edit(n);
     TouchWithUsers(&n);
   }
-  // Removes graph input `input`, which nothing may use any more (a frozen initializer keeps its
-  // value; see ir::Graph::RemoveInput).
+  // Removes graph input `input` (see ir::Graph::RemoveInput: one with an initializer stays as a
+  // constant, and its users are revisited).
   absl::Status RemoveGraphInput(ir::Value* input);
 
   // The nodes the edits so far touched (new nodes, nodes whose inputs or attributes changed, users
