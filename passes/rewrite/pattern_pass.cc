@@ -42,9 +42,10 @@ class Worklist {
     n->set_walk_stamp(queued_);
     nodes_.push_back(n);
   }
-  // Takes `n` off the list (it is being visited anyway); its entry stays, skipped by Pop.
+  // Takes `n` off the list (it is being visited anyway); its entry stays, skipped by Pop. With
+  // nothing queued, the stamp (in the node's second cache line) is not read at all.
   void Unqueue(ir::Node* n) {
-    if (n->walk_stamp() == queued_) n->set_walk_stamp(0);  // 0: no walk's stamp
+    if (next_ < nodes_.size() && n->walk_stamp() == queued_) n->set_walk_stamp(0);  // 0: no stamp
   }
   // The next queued node, or null when none is left.
   ir::Node* Pop() {
