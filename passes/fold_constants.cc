@@ -51,13 +51,13 @@ class ConstantFolding final : public rewrite::GraphPass {
   absl::StatusOr<int64_t> BeginRun(rewrite::GraphRun& run) override {
     evaluator_.emplace(run.model);
     if (!run.ctx.options().fold_overridable_initializers) return 0;
-    rewrite::Rewriter rw(run.model.graph(), run.opset, run.names);
+    rewrite::Rewriter rw(run.model.graph(), run.opset, run.names, rewrite::TouchedNodes::kIgnore);
     return FreezeInputDefaults(rw);
   }
   void EndRun() override { evaluator_.reset(); }
 
   absl::StatusOr<int64_t> RunOnGraph(ir::Graph& g, rewrite::GraphRun& run) override {
-    rewrite::Rewriter rw(g, run.opset, run.names);
+    rewrite::Rewriter rw(g, run.opset, run.names, rewrite::TouchedNodes::kIgnore);
     int64_t folds = 0;
     // Nodes computing the same thing from the same constants (exporters repeat shape arithmetic,
     // say) are evaluated once: later ones take the first one's initializers. Folded nodes stay

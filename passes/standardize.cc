@@ -868,7 +868,7 @@ const RewriteFn* FindRewrite(const ir::Node& n) {
 absl::StatusOr<int64_t> StandardizeGraph(ir::Graph& g, int64_t opset, ir::NameGenerator& names,
                                          StandardizeReport& report) {
   int64_t rewritten = 0;
-  rewrite::Rewriter rw(g, opset, names);
+  rewrite::Rewriter rw(g, opset, names, rewrite::TouchedNodes::kIgnore);
   for (ir::Node* n : g.nodes()) {
     const bool ms = n->domain() == kMs;
     const RewriteFn* fn = FindRewrite(*n);

@@ -172,18 +172,20 @@ absl::Status Rewriter::RemoveGraphInput(ir::Value* input) {
 }
 
 void Rewriter::TouchUsers(const ir::Value& v) {
+  if (!record_) return;
   for (const ir::Use& u : v.uses()) {
     if (!u.is_graph_output()) Touch(u.node);
   }
 }
 
 void Rewriter::TouchWithUsers(ir::Node* n) {
+  if (!record_) return;
   Touch(n);
   for (size_t i = 0; i < n->num_outputs(); ++i) TouchUsers(*n->output(i));
 }
 
 void Rewriter::Touch(ir::Node* n) {
-  if (n != nullptr && n->graph() == &graph_) touched_.push_back(n);
+  if (record_ && n != nullptr && n->graph() == &graph_) touched_.push_back(n);
 }
 
 void Rewriter::TouchLostUse(const ir::Value* v) {
@@ -191,6 +193,7 @@ void Rewriter::TouchLostUse(const ir::Value* v) {
   // (its producer may be dead, or now the one user's own); a value still used twice or more does
   // not send its producer round again, which on graphs whose values have many users was most of
   // the revisits.
+  if (!record_) return;
   const size_t uses = v->uses().size();
   if (uses > 1) return;
   Touch(v->producer());

@@ -26,10 +26,16 @@
 
 namespace onnx_opt::passes::rewrite {
 
+// What a rewriter does with the nodes its edits touch: records them for the PatternPass driver's
+// worklist, or not (a GraphPass walks its whole graph itself, and recording cost dead-nodes a few
+// percent on large graphs).
+enum class TouchedNodes { kRecord, kIgnore };
+
 class Rewriter {
  public:
-  Rewriter(ir::Graph& graph, int64_t opset, ir::NameGenerator& names)
-      : graph_(graph), names_(names), state_(graph, opset) {}
+  Rewriter(ir::Graph& graph, int64_t opset, ir::NameGenerator& names,
+           TouchedNodes touched = TouchedNodes::kRecord)
+      : graph_(graph), names_(names), state_(graph, opset), record_(touched == TouchedNodes::kRecord) {}
 
   ir::Graph& graph() { return graph_; }
   int64_t opset() const { return state_.opset(); }
@@ -110,7 +116,8 @@ class Rewriter {
   // The nodes the edits so far touched (new nodes, nodes whose inputs or attributes changed, users
   // of forwarded values and of changed nodes; for a value that lost a use and has at most one
   // left, its producer and that one user), in the order touched, with repeats; some may be erased
-  // since. A value gaining uses sends nobody round: more uses match fewer patterns.
+  // since. A value gaining uses sends nobody round: more uses match fewer patterns. Empty with
+  // TouchedNodes::kIgnore.
   const std::vector<ir::Node*>& touched() const { return touched_; }
 
   // Forgets the matches and touched nodes so far, keeping their memory: the driver reuses one
@@ -132,6 +139,7 @@ class Rewriter {
   ir::Graph& graph_;
   ir::NameGenerator& names_;
   MatchState state_;
+  bool record_;
   std::vector<ir::Node*> touched_;
 };
 
