@@ -92,10 +92,11 @@ TEST(PassManagerTest, FixedPointAtItsLimitIsReported) {
   EXPECT_EQ(result->fixed_points_at_limit, 1);
   EXPECT_EQ(model->graph().num_nodes(), 4u);  // two of the five Identities went, one per round
   const std::string warning = FixedPointLimitWarning(*result);
-  EXPECT_NE(warning.find("1 fixed(...) loop stopped at the round limit while still changing the model"),
+  EXPECT_NE(warning.find("1 fixed(...) loop stopped at the round limit while still changing"),
             std::string::npos)
       << warning;
-  EXPECT_NE(FormatStatsTable(*result).find(warning + "\n"), std::string::npos) << FormatStatsTable(*result);
+  const std::string table = FormatStatsTable(*result);
+  EXPECT_NE(table.find(warning + "\n"), std::string::npos) << table;
   const std::string json = FormatStatsJson(*result);
   EXPECT_NE(json.find("\"fixed_points_at_limit\": 1\n}"), std::string::npos) << json;
 

@@ -100,7 +100,8 @@ RewritePattern RmsNormalizationPattern(bool half) {
             absl::StatusOr<ir::Node*> fused = rw.ReplaceWithNode(scale, "RMSNormalization", {x, (*m)[matcher->gamma]});
             if (fused.ok() && *fused != nullptr) {
               rw.SetAttribute(**fused, ir::Attribute::Int("axis", -1));
-              rw.SetAttribute(**fused, ir::Attribute::Float("epsilon", static_cast<float>(epsilon)));
+              rw.SetAttribute(**fused,
+                              ir::Attribute::Float("epsilon", static_cast<float>(epsilon)));
             }
             return OneIfReplaced(fused);
           }};

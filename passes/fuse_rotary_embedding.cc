@@ -232,7 +232,9 @@ ir::Value* HalfTable(const ComputedTable& t, ir::Node& pos, Rewriter& rw, std::v
     for (ir::Value* in : n->inputs()) inputs.push_back(in == prev ? cur : in);
     ir::Node* copy =
         rw.InsertOpBefore(pos, n->op_type(), inputs, rw.names().Fresh(n->output(0)->name() + "_half"));
-    if (n->op_type() == "Cast") rw.SetAttribute(*copy, ir::Attribute::Int("to", n->GetInt("to", 1)));
+    if (n->op_type() == "Cast") {
+      rw.SetAttribute(*copy, ir::Attribute::Int("to", n->GetInt("to", 1)));
+    }
     if (n->output(0)->type().is_tensor()) {
       copy->output(0)->set_type(ir::Type::Tensor(n->output(0)->type().elem_type(), ir::Shape(dims)));
     }

@@ -90,7 +90,8 @@ struct PatternPass::PatternSet {
 namespace {
 
 // The patterns of each pass by name, built on first use.
-const PatternPass::PatternSet* SharedPatterns(std::string_view name, std::vector<RewritePattern> (*make)()) {
+const PatternPass::PatternSet* SharedPatterns(std::string_view name,
+                                              std::vector<RewritePattern> (*make)()) {
   static absl::Mutex mu(absl::kConstInit);
   static auto* built = new absl::flat_hash_map<std::string, const PatternPass::PatternSet*>();
   absl::MutexLock lock(&mu);
@@ -105,7 +106,9 @@ PatternPass::PatternPass(std::string_view name, std::vector<RewritePattern> (*ma
     : name_(name), set_(SharedPatterns(name, make_patterns)) {}
 
 PatternPass::PatternPass(std::string_view name, std::vector<RewritePattern> patterns)
-    : name_(name), owned_(std::make_unique<const PatternSet>(std::move(patterns))), set_(owned_.get()) {}
+    : name_(name),
+      owned_(std::make_unique<const PatternSet>(std::move(patterns))),
+      set_(owned_.get()) {}
 
 PatternPass::~PatternPass() = default;
 
@@ -117,11 +120,11 @@ absl::StatusOr<bool> PatternPass::Run(ir::Model& model, optimizer::PassContext& 
     if (opset >= p.min_opset) enabled.push_back(&p);
   }
   if (enabled.empty()) return false;
-  // Rewrites per pattern of patterns_, reported to `ctx` once at the end: a name per rewrite cost a
+  // Rewrites per pattern of `patterns`, reported to `ctx` once at the end: a name per rewrite cost a
   // string and a map lookup each.
   std::vector<int64_t> counts(patterns.size(), 0);
   ir::NameGenerator names(model);
-  absl::StatusOr<bool> result = ForEachGraphOuterFirst(model, [&](ir::Graph& g) -> absl::StatusOr<bool> {
+  auto run_on_graph = [&](ir::Graph& g) -> absl::StatusOr<bool> {
     // Per pattern of `patterns`: whether it may rewrite in this graph.
     std::vector<char> possible(patterns.size(), 0);
     bool any = false;
@@ -173,7 +176,8 @@ absl::StatusOr<bool> PatternPass::Run(ir::Model& model, optimizer::PassContext& 
     }
     g.ReleaseErased();
     return changed;
-  });
+  };
+  absl::StatusOr<bool> result = ForEachGraphOuterFirst(model, run_on_graph);
   for (size_t i = 0; i < counts.size(); ++i) {
     if (counts[i] == 0) continue;
     const std::string& pattern = patterns[i].name;

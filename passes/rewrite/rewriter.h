@@ -2,8 +2,8 @@
 // matched nodes go (insert, forward the old result to the new one, undoing the insert when that is
 // impossible, erase what is dead), and in-place edits (an input set, a node inserted or erased, a
 // value forwarded, an attribute or op type changed, an output added or dropped) are made. Every
-// change records the nodes it touched, which the driver revisits; a pass edits nodes in a graph only
-// through a Rewriter (a node it has built and not inserted yet is its own to set up).
+// change records the nodes it touched, which the driver revisits; a pass edits nodes in a graph
+// only through a Rewriter (a node it has built and not inserted yet is its own to set up).
 #ifndef ONNX_OPT_PASSES_REWRITE_REWRITER_H_
 #define ONNX_OPT_PASSES_REWRITE_REWRITER_H_
 
@@ -35,7 +35,10 @@ class Rewriter {
  public:
   Rewriter(ir::Graph& graph, int64_t opset, ir::NameGenerator& names,
            TouchedNodes touched = TouchedNodes::kRecord)
-      : graph_(graph), names_(names), state_(graph, opset), record_(touched == TouchedNodes::kRecord) {}
+      : graph_(graph),
+        names_(names),
+        state_(graph, opset),
+        record_(touched == TouchedNodes::kRecord) {}
 
   ir::Graph& graph() { return graph_; }
   int64_t opset() const { return state_.opset(); }
