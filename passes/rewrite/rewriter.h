@@ -129,6 +129,9 @@ class Rewriter {
     state_.Clear();
     touched_.clear();
   }
+  // For the driver: the node its first sweep is at (null after the sweep). That sweep visits every
+  // node after it, so the users of its outputs are not recorded.
+  void set_swept(const ir::Node* n) { swept_ = n; }
 
  private:
   void Touch(ir::Node* n);
@@ -143,6 +146,7 @@ class Rewriter {
   ir::NameGenerator& names_;
   MatchState state_;
   bool record_;
+  const ir::Node* swept_ = nullptr;
   std::vector<ir::Node*> touched_;
 };
 
