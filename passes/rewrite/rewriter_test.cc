@@ -159,6 +159,38 @@ TEST(RewriterTest, RemovedGraphInputWithInitializerStaysAConstant) {
   EXPECT_EQ(f.rw.touched().size(), touched);
 }
 
+TEST(RewriterTest, ALostUseSendsTheProducerRoundOnlyWithOneUseOrNoneLeft) {
+  // A feeds three nodes. Erasing one leaves two uses: nothing about A's producer changed for a
+  // pattern. Erasing a second leaves one: the producer and that last user are revisited.
+  Fixture f(R"(
+    <ir_version: 8, opset_import: ["" : 17]>
+    main (float[4] X) => (float[4] Y) {
+      A = Neg(X)
+      B = Relu(A)
+      C = Abs(A)
+      Y = Sigmoid(A)
+    }
+  )");
+  ir::Graph& g = f.after->graph();
+  ir::Node* neg = FindNode(g, "Neg");
+  EXPECT_OK(f.rw.EraseNode(*FindNode(g, "Relu")));
+  EXPECT_FALSE(Touched(f.rw, neg));
+  EXPECT_OK(f.rw.EraseNode(*FindNode(g, "Abs")));
+  EXPECT_TRUE(Touched(f.rw, neg));
+  EXPECT_TRUE(Touched(f.rw, FindNode(g, "Sigmoid")));
+  g.ReleaseErased();
+  EXPECT_OK(ExpectSameOutputs(*f.before, *f.after));
+}
+
+TEST(RewriterTest, IgnoringTouchedNodesRecordsNothing) {
+  std::unique_ptr<ir::Model> model = Parse(kTransposeRelu);
+  ASSERT_NE(model, nullptr);
+  ir::NameGenerator names(*model);
+  Rewriter rw(model->graph(), 17, names, TouchedNodes::kIgnore);
+  rw.SetAttribute(*FindNode(model->graph(), "Transpose"), ir::Attribute::Ints("perm", {1, 0}));
+  EXPECT_TRUE(rw.touched().empty());
+}
+
 TEST(RewriterTest, TheDriverRevisitsANodeChangedInPlace) {
   // The Softmax becomes a LogSoftmax when the sweep is at the Log, after it; only its revisit lets
   // the second pattern (rooted at LogSoftmax) see it in the same run.
