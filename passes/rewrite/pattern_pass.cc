@@ -170,7 +170,10 @@ absl::StatusOr<bool> PatternPass::Run(ir::Model& model, optimizer::PassContext& 
         if (rewrites == 0) continue;
         counts[i] += rewrites;
         changed = true;
-        for (ir::Node* touched : rewriter.touched()) worklist.Push(touched);
+        for (ir::Node* touched : rewriter.touched()) {
+          // A node the rewrite went on to erase (the one it replaced, say) has nothing to revisit.
+          if (!touched->is_erased()) worklist.Push(touched);
+        }
         break;
       }
       return absl::OkStatus();
