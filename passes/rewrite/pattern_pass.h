@@ -1,7 +1,8 @@
 // One driver for every rewrite pass: a PatternPass owns the walk over the model's graphs (outer
 // before inner, function bodies too), the opset gate, the op-type guard, the worklist of nodes to
-// visit (every node in order, then again each node a rewrite touched), counting rewrites per
-// pattern and releasing erased nodes. A pass only declares its patterns:
+// visit (every node in order, then again each node a rewrite touched and did not erase, except
+// what the first sweep has still to reach), counting rewrites per pattern and releasing erased
+// nodes. A pass only declares its patterns:
 //
 //   class FuseMish final : public PatternPass {
 //    public:
