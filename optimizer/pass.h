@@ -6,6 +6,8 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include <optional>
 
@@ -43,9 +45,13 @@ class PassContext {
   void CountPatternRewrite(std::string_view pattern, int64_t n = 1) {
     rewrites_ += n;
     pattern_rewrites_[std::string(pattern)] += n;
+    pattern_log_.emplace_back(pattern, n);
   }
   // Rewrites per pattern so far, by name.
   const std::map<std::string, int64_t, std::less<>>& pattern_rewrites() const { return pattern_rewrites_; }
+  // The same as counted, call by call: the manager reads what one pass added (from an index it
+  // noted before) instead of copying the map around every pass.
+  const std::vector<std::pair<std::string, int64_t>>& pattern_log() const { return pattern_log_; }
 
   // Constant folding's growth budget (PassOptions::fold_growth_limit): whether a fold adding `bytes`
   // fits what is left of it, and spending it; the folds refused for it are counted for the report.
@@ -68,6 +74,7 @@ class PassContext {
   PassOptions options_;
   int64_t rewrites_ = 0;
   std::map<std::string, int64_t, std::less<>> pattern_rewrites_;
+  std::vector<std::pair<std::string, int64_t>> pattern_log_;
   int64_t fold_growth_ = 0;
   int64_t folds_refused_for_growth_ = 0;
   int64_t fixed_points_at_limit_ = 0;

@@ -35,7 +35,7 @@ class InstrumentedPass final : public Pass {
     run.before = size_;
     if (options_.before_each) options_.before_each(run.pass, size_);
     const int64_t rewrites_before = ctx.rewrites();
-    const auto pattern_rewrites_before = ctx.pattern_rewrites();
+    const size_t pattern_log_before = ctx.pattern_log().size();
     const auto start = std::chrono::steady_clock::now();
     absl::StatusOr<bool> changed = inner_->Run(model, ctx);
     run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -51,10 +51,9 @@ class InstrumentedPass final : public Pass {
       unchanged_at_ = epoch_;
     }
     run.rewrites = ctx.rewrites() - rewrites_before;
-    for (const auto& [pattern, count] : ctx.pattern_rewrites()) {
-      auto before = pattern_rewrites_before.find(pattern);
-      const int64_t made = count - (before == pattern_rewrites_before.end() ? 0 : before->second);
-      if (made > 0) run.pattern_rewrites[pattern] = made;
+    for (size_t i = pattern_log_before; i < ctx.pattern_log().size(); ++i) {
+      const auto& [pattern, count] = ctx.pattern_log()[i];
+      if (count > 0) run.pattern_rewrites[pattern] += count;
     }
     run.after = run.changed ? MeasureModel(model) : run.before;
     size_ = run.after;

@@ -81,6 +81,34 @@ TEST(PassManagerTest, StatsJsonCountsInitializersListedAsInputs) {
             std::string::npos);
 }
 
+// A fixed(...) loop that stops at its round limit while its body still changes the model says so:
+// counted in the result, a warning line under --print-stats (the same text the tools print as a
+// warning), and a field of --stats-json.
+TEST(PassManagerTest, FixedPointAtItsLimitIsReported) {
+  auto model = ChainOfIdentities(5);
+  PassManager pm;
+  absl::StatusOr<PipelineResult> result = pm.Run(*model, "fixed<2>(test-drop-one-identity)");
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_EQ(result->fixed_points_at_limit, 1);
+  EXPECT_EQ(model->graph().num_nodes(), 4u);  // two of the five Identities went, one per round
+  const std::string warning = FixedPointLimitWarning(*result);
+  EXPECT_NE(warning.find("1 fixed(...) loop stopped at the round limit while still changing"),
+            std::string::npos)
+      << warning;
+  const std::string table = FormatStatsTable(*result);
+  EXPECT_NE(table.find(warning + "\n"), std::string::npos) << table;
+  const std::string json = FormatStatsJson(*result);
+  EXPECT_NE(json.find("\"fixed_points_at_limit\": 1\n}"), std::string::npos) << json;
+
+  // Within its limit, nothing is reported.
+  auto settles = ChainOfIdentities(1);
+  result = pm.Run(*settles, "fixed<3>(test-drop-one-identity)");
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_EQ(result->fixed_points_at_limit, 0);
+  EXPECT_EQ(FixedPointLimitWarning(*result), "");
+  EXPECT_EQ(FormatStatsTable(*result).find("round limit"), std::string::npos);
+}
+
 TEST(PassManagerTest, StructuralCheckNamesThePassThatBrokeTheModel) {
   auto model = ChainOfIdentities(2);
   PassManager pm;

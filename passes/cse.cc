@@ -18,7 +18,7 @@ class CommonSubexpressionElimination final : public rewrite::GraphPass {
   CommonSubexpressionElimination() : GraphPass(kName) {}
 
   absl::StatusOr<int64_t> RunOnGraph(ir::Graph& g, rewrite::GraphRun& run) override {
-    rewrite::Rewriter rw(g, run.opset, run.names);
+    rewrite::Rewriter rw(g, run.opset, run.names, rewrite::TouchedNodes::kIgnore);
     // An earlier node computing the same thing reads the same inputs, so it is among the users
     // of n's least used input: looking there touches only n's neighbourhood. Nodes without inputs,
     // or whose inputs all have many users (shared constants), go through a hash set instead.

@@ -15,7 +15,7 @@ class EliminateDeadNodes final : public rewrite::GraphPass {
   EliminateDeadNodes() : GraphPass(kName) {}
 
   absl::StatusOr<int64_t> RunOnGraph(ir::Graph& g, rewrite::GraphRun& run) override {
-    rewrite::Rewriter rw(g, run.opset, run.names);
+    rewrite::Rewriter rw(g, run.opset, run.names, rewrite::TouchedNodes::kIgnore);
     int64_t erased = 0;
     // Walking backwards removes whole dead chains in one sweep.
     for (ir::Node* n : g.nodes_last_to_first()) {

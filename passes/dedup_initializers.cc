@@ -30,7 +30,7 @@ class DeduplicateInitializers final : public rewrite::GraphPass {
   DeduplicateInitializers() : GraphPass(kName) {}
 
   absl::StatusOr<int64_t> RunOnGraph(ir::Graph& g, rewrite::GraphRun& run) override {
-    rewrite::Rewriter rw(g, run.opset, run.names);
+    rewrite::Rewriter rw(g, run.opset, run.names, rewrite::TouchedNodes::kIgnore);
     auto candidate = [](const ir::Value* v) {
       return v->is_constant_initializer() && !v->is_graph_output() && v->has_uses();
     };

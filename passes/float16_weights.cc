@@ -52,7 +52,7 @@ class Float16Weights final : public rewrite::GraphPass {
 
   absl::StatusOr<int64_t> RunOnGraph(ir::Graph& g, rewrite::GraphRun& run) override {
     ir::NameGenerator& names = run.names;
-    rewrite::Rewriter rw(g, run.opset, names);
+    rewrite::Rewriter rw(g, run.opset, names, rewrite::TouchedNodes::kIgnore);
     int64_t converted = 0;
     const std::vector<ir::Value*> inits = g.initializers();
     for (ir::Value* v : inits) {

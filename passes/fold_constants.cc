@@ -51,12 +51,14 @@ class ConstantFolding final : public rewrite::GraphPass {
 
   absl::StatusOr<int64_t> BeginRun(rewrite::GraphRun& run) override {
     evaluator_.emplace(run.model);
-    return run.ctx.options().fold_overridable_initializers ? FreezeInputDefaults(run.model.graph()) : 0;
+    if (!run.ctx.options().fold_overridable_initializers) return 0;
+    rewrite::Rewriter rw(run.model.graph(), run.opset, run.names, rewrite::TouchedNodes::kIgnore);
+    return FreezeInputDefaults(rw);
   }
   void EndRun() override { evaluator_.reset(); }
 
   absl::StatusOr<int64_t> RunOnGraph(ir::Graph& g, rewrite::GraphRun& run) override {
-    rewrite::Rewriter rw(g, run.opset, run.names);
+    rewrite::Rewriter rw(g, run.opset, run.names, rewrite::TouchedNodes::kIgnore);
     int64_t folds = 0;
     // Nodes computing the same thing from the same constants (exporters repeat shape arithmetic,
     // say) are evaluated once: later ones take the first one's initializers. Folded nodes stay
@@ -125,13 +127,13 @@ class ConstantFolding final : public rewrite::GraphPass {
   }
 
   // Graph inputs with an initializer become plain constants (only when the user asked for it).
-  static int64_t FreezeInputDefaults(ir::Graph& g) {
+  static int64_t FreezeInputDefaults(rewrite::Rewriter& rw) {
     std::vector<ir::Value*> frozen;
-    for (ir::Value* v : g.inputs()) {
+    for (ir::Value* v : rw.graph().inputs()) {
       if (v->initializer() != nullptr) frozen.push_back(v);
     }
     int64_t removed = 0;
-    for (ir::Value* v : frozen) removed += g.RemoveInput(v).ok() ? 1 : 0;
+    for (ir::Value* v : frozen) removed += rw.RemoveGraphInput(v).ok() ? 1 : 0;
     return removed;
   }
 

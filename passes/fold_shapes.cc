@@ -279,7 +279,7 @@ class FoldShapes final : public rewrite::GraphPass {
     const int64_t opset = run.opset;
     ir::NameGenerator& names = run.names;
     ShapeFacts facts(opset);
-    rewrite::Rewriter rw(g, opset, names);
+    rewrite::Rewriter rw(g, opset, names, rewrite::TouchedNodes::kIgnore);
     int64_t folds = 0;
     for (ir::Node* n : g.nodes()) {
       if (!n->is_onnx_domain() || n->num_outputs() == 0) continue;

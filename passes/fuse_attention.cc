@@ -94,7 +94,7 @@ struct Added {
 
   absl::Status Undo(Rewriter& rw) {
     for (auto it = nodes.rbegin(); it != nodes.rend(); ++it) {
-      (*it)->RemoveAllInputs();
+      rw.RemoveAllInputs(**it);
       if (absl::Status s = rw.EraseNode(**it); !s.ok()) return s;
     }
     return rw.graph().RemoveInitializers(initializers);
@@ -154,8 +154,8 @@ TargetPart SequenceLength(ir::Value* heads, ir::Value* alias, const std::string&
     }
   }
   ir::Value* length = AddNodeBefore(pos, "Shape", {source}, name, rw, added);
-  length->producer()->SetAttribute(ir::Attribute::Int("start", axis));
-  if (axis != -1) length->producer()->SetAttribute(ir::Attribute::Int("end", axis + 1));
+  rw.SetAttribute(*length->producer(), ir::Attribute::Int("start", axis));
+  if (axis != -1) rw.SetAttribute(*length->producer(), ir::Attribute::Int("end", axis + 1));
   return {.value = length};
 }
 
@@ -191,7 +191,7 @@ ir::Value* MaskForAttention(ir::Value* mask, bool keys_sure, ir::Value* q, ir::V
   ir::Value* target = inputs.front();
   if (inputs.size() > 1) {
     target = AddNodeBefore(pos, "Concat", inputs, base + "_shape", rw, added);
-    target->producer()->SetAttribute(ir::Attribute::Int("axis", 0));
+    rw.SetAttribute(*target->producer(), ir::Attribute::Int("axis", 0));
   }
   return AddNodeBefore(pos, "Expand", {mask, target}, base, rw, added);
 }
@@ -259,7 +259,7 @@ absl::Status EraseDeadProducers(std::vector<ir::Value*> values, Rewriter& rw) {
     for (ir::Value* in : n->inputs()) {
       if (in != nullptr) values.push_back(in);
     }
-    n->RemoveAllInputs();
+    rw.RemoveAllInputs(*n);
     if (absl::Status s = rw.EraseNode(*n); !s.ok()) return s;
   }
   return absl::OkStatus();
@@ -289,13 +289,13 @@ absl::Status TakePresentOver(ir::Node& attention, const std::vector<ir::Value*>&
   if (!AllUsesAfter(alls, attention, rw.graph())) return absl::OkStatus();
   std::vector<ir::Value*> presents;
   for (ir::Value* all : alls) {
-    ir::Value* present = attention.AddOutput(rw.names().Fresh(all->name() + "_present"));
+    ir::Value* present = rw.AddOutput(attention, rw.names().Fresh(all->name() + "_present"));
     present->set_type(all->type());
     if (!rw.ForwardUses(all, present)) {
       // Undo: forward back what was forwarded, then drop the outputs added.
       for (size_t i = 0; i < presents.size(); ++i) rw.ForwardUses(presents[i], alls[i]);
       while (attention.num_outputs() > 1) {
-        if (absl::Status s = attention.RemoveLastOutput(); !s.ok()) return s;
+        if (absl::Status s = rw.RemoveLastOutput(attention); !s.ok()) return s;
       }
       return absl::OkStatus();
     }
@@ -386,7 +386,7 @@ absl::StatusOr<int64_t> MatchAndRewrite(const ScaledDotProductMatcher& p, ir::No
   ir::Value* k = k_source;
   if (perm != std::vector<int64_t>{0, 1, 2, 3}) {
     k = AddNodeBefore(matmul, "Transpose", {k_source}, kt->name() + "_keys", rw, added);
-    k->producer()->SetAttribute(ir::Attribute::Ints("perm", perm));
+    rw.SetAttribute(*k->producer(), ir::Attribute::Ints("perm", perm));
   }
   std::vector<ir::Value*> inputs = {q, k, v};
   if (mask != nullptr) inputs.push_back(MaskForAttention(mask, keys_sure, q, v, matmul, rw, added));
@@ -431,7 +431,7 @@ absl::StatusOr<int64_t> MatchAndRewrite(const ScaledDotProductMatcher& p, ir::No
     if (absl::Status s = added.Undo(rw); !s.ok()) return s;
     return 0;
   }
-  (*fused)->SetAttribute(ir::Attribute::Float("scale", static_cast<float>(scale)));
+  rw.SetAttribute(**fused, ir::Attribute::Float("scale", static_cast<float>(scale)));
   if (absl::Status s = EraseDeadProducers(repeat_shapes, rw); !s.ok()) return s;
   if (!alls.empty()) {
     if (absl::Status s = TakePresentOver(**fused, alls, rw); !s.ok()) return s;
@@ -529,9 +529,9 @@ absl::StatusOr<int64_t> MergeHeads(const MergeHeadsMatcher& p, ir::Node& attenti
   for (size_t i = 3; i < attention.num_inputs(); ++i) inputs.push_back(attention.input(i));
   absl::StatusOr<ir::Node*> fused = rw.ReplaceWithNode(*merge, "Attention", inputs, "_attention");
   if (!fused.ok() || *fused == nullptr) return OneIfReplaced(fused);
-  for (ir::Attribute& a : attributes) (*fused)->SetAttribute(std::move(a));
+  for (ir::Attribute& a : attributes) rw.SetAttribute(**fused, std::move(a));
   for (ir::Value* present : presents) {
-    ir::Value* moved = (*fused)->AddOutput(rw.names().Fresh(present->name() + "_3d"));
+    ir::Value* moved = rw.AddOutput(**fused, rw.names().Fresh(present->name() + "_3d"));
     moved->set_type(present->type());
     if (!rw.ForwardUses(present, moved)) {
       return absl::InternalError(absl::StrCat("fuse-attention: cannot move ", present->name(), " to the 3-D form"));

@@ -34,8 +34,8 @@ RewritePattern HardSigmoidPattern() {
             if (!FloatElemType(x)) return 0;
             absl::StatusOr<ir::Node*> fused = rw.ReplaceWithNode(root, "HardSigmoid", {x});
             if (fused.ok() && *fused != nullptr) {
-              (*fused)->SetAttribute(ir::Attribute::Float("alpha", 1.0f / 6.0f));
-              (*fused)->SetAttribute(ir::Attribute::Float("beta", 0.5f));
+              rw.SetAttribute(**fused, ir::Attribute::Float("alpha", 1.0f / 6.0f));
+              rw.SetAttribute(**fused, ir::Attribute::Float("beta", 0.5f));
             }
             return OneIfReplaced(fused);
           }};

@@ -91,8 +91,8 @@ absl::StatusOr<int64_t> MatchAndRewrite(const NormalizationMatcher& normalizatio
   if (beta != nullptr) inputs.push_back(beta);
   absl::StatusOr<ir::Node*> fused = rw.ReplaceWithNode(*last, "LayerNormalization", inputs, "_ln");
   if (fused.ok() && *fused != nullptr) {
-    (*fused)->SetAttribute(ir::Attribute::Int("axis", -1));
-    (*fused)->SetAttribute(ir::Attribute::Float("epsilon", static_cast<float>(epsilon)));
+    rw.SetAttribute(**fused, ir::Attribute::Int("axis", -1));
+    rw.SetAttribute(**fused, ir::Attribute::Float("epsilon", static_cast<float>(epsilon)));
   }
   return OneIfReplaced(fused);
 }

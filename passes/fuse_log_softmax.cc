@@ -29,7 +29,7 @@ RewritePattern LogSoftmaxPattern() {
             ir::Node* softmax = (*m)[log_softmax->softmax];
             // The Softmax becomes the LogSoftmax in place (same inputs and attributes).
             absl::StatusOr<bool> replaced = rw.ReplaceWithValue(log, softmax->output(0));
-            if (replaced.ok() && *replaced) softmax->set_op_type("LogSoftmax");
+            if (replaced.ok() && *replaced) rw.ChangeOpType(*softmax, "LogSoftmax");
             return OneIfReplaced(replaced);
           }};
 }

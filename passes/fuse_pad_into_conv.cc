@@ -87,7 +87,7 @@ RewritePattern PadIntoConvPattern() {
               conv_pads[i] += (*pads)[2 + i];
               conv_pads[spatial + i] += (*pads)[rank + 2 + i];
             }
-            conv.SetAttribute(ir::Attribute::Ints("pads", conv_pads));
+            rw.SetAttribute(conv, ir::Attribute::Ints("pads", conv_pads));
             rw.ReplaceInput(conv, 0, x);
             if (absl::StatusOr<bool> erased = rw.EraseIfDead(*pad); !erased.ok()) return erased.status();
             return 1;

@@ -57,7 +57,9 @@ RewritePattern ReduceUnsqueezePattern() {
             std::optional<std::vector<int64_t>> u = SortedNonNegative(AxesOf(unsqueeze, rw.opset()));
             if (!r.has_value() || r != u) return 0;
             absl::StatusOr<bool> replaced = rw.ReplaceWithValue(unsqueeze, reduce->output(0));
-            if (replaced.ok() && *replaced) reduce->SetAttribute(ir::Attribute::Int("keepdims", 1));
+            if (replaced.ok() && *replaced) {
+              rw.SetAttribute(*reduce, ir::Attribute::Int("keepdims", 1));
+            }
             return OneIfReplaced(replaced);
           }};
 }

@@ -138,7 +138,7 @@ RewritePattern MergeSqueezesPattern() {
                                                                      {static_cast<int64_t>(axes->size())}, *axes),
                                               n.output(0)->name() + "_axes"));
             } else {
-              n.SetAttribute(ir::Attribute::Ints("axes", *axes));
+              rw.SetAttribute(n, ir::Attribute::Ints("axes", *axes));
             }
             rw.ReplaceInput(n, 0, x);
             RETURN_IF_ERROR(rw.EraseIfDead(*inner).status());

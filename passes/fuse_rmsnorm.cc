@@ -99,8 +99,9 @@ RewritePattern RmsNormalizationPattern(bool half) {
             const double epsilon = matcher->rms.param(*m, 0);
             absl::StatusOr<ir::Node*> fused = rw.ReplaceWithNode(scale, "RMSNormalization", {x, (*m)[matcher->gamma]});
             if (fused.ok() && *fused != nullptr) {
-              (*fused)->SetAttribute(ir::Attribute::Int("axis", -1));
-              (*fused)->SetAttribute(ir::Attribute::Float("epsilon", static_cast<float>(epsilon)));
+              rw.SetAttribute(**fused, ir::Attribute::Int("axis", -1));
+              rw.SetAttribute(**fused,
+                              ir::Attribute::Float("epsilon", static_cast<float>(epsilon)));
             }
             return OneIfReplaced(fused);
           }};

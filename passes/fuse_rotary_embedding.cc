@@ -232,7 +232,9 @@ ir::Value* HalfTable(const ComputedTable& t, ir::Node& pos, Rewriter& rw, std::v
     for (ir::Value* in : n->inputs()) inputs.push_back(in == prev ? cur : in);
     ir::Node* copy =
         rw.InsertOpBefore(pos, n->op_type(), inputs, rw.names().Fresh(n->output(0)->name() + "_half"));
-    if (n->op_type() == "Cast") copy->SetAttribute(ir::Attribute::Int("to", n->GetInt("to", 1)));
+    if (n->op_type() == "Cast") {
+      rw.SetAttribute(*copy, ir::Attribute::Int("to", n->GetInt("to", 1)));
+    }
     if (n->output(0)->type().is_tensor()) {
       copy->output(0)->set_type(ir::Type::Tensor(n->output(0)->type().elem_type(), ir::Shape(dims)));
     }
@@ -297,7 +299,7 @@ absl::StatusOr<int64_t> MatchAndRewrite(const RotateHalfMatcher& p, ir::Node& ad
     absl::StatusOr<ir::Node*> fused = rw.ReplaceWithNode(add, "RotaryEmbedding", {x, cos_half, sin_half}, "_rotary");
     if (fused.ok() && *fused == nullptr) {
       for (auto it = added.rbegin(); it != added.rend(); ++it) {
-        (*it)->RemoveAllInputs();
+        rw.RemoveAllInputs(**it);
         if (absl::Status s = rw.EraseNode(**it); !s.ok()) return s;
       }
     }
@@ -382,8 +384,8 @@ absl::StatusOr<int64_t> MatchPartialRotation(const PartialRotationMatcher& p, ir
   const int64_t interleaved = rotary->GetInt("interleaved", 0);
   absl::StatusOr<ir::Node*> fused = rw.ReplaceWithNode(concat, "RotaryEmbedding", inputs, "_rotary");
   if (fused.ok() && *fused != nullptr) {
-    if (interleaved != 0) (*fused)->SetAttribute(ir::Attribute::Int("interleaved", interleaved));
-    (*fused)->SetAttribute(ir::Attribute::Int("rotary_embedding_dim", r));
+    if (interleaved != 0) rw.SetAttribute(**fused, ir::Attribute::Int("interleaved", interleaved));
+    rw.SetAttribute(**fused, ir::Attribute::Int("rotary_embedding_dim", r));
   }
   return OneIfReplaced(fused);
 }
@@ -432,21 +434,21 @@ absl::StatusOr<int64_t> SinkHeadSplit(const HeadSplitMatcher& p, ir::Node& rotar
   ir::Node* rotated =
       rw.InsertOpBefore(rotary, "RotaryEmbedding", inputs, rw.names().Fresh(rotary.output(0)->name() + "_3d"));
   for (const ir::Attribute& a : rotary.attributes()) {
-    if (a.name() != "num_heads") rotated->SetAttribute(ir::Attribute::Int(a.name(), a.i));
+    if (a.name() != "num_heads") rw.SetAttribute(*rotated, ir::Attribute::Int(a.name(), a.i));
   }
-  rotated->SetAttribute(ir::Attribute::Int("num_heads", hs.dim(2).value()));
+  rw.SetAttribute(*rotated, ir::Attribute::Int("num_heads", hs.dim(2).value()));
   rotated->output(0)->set_type(x->type());
   ir::Node* split_again = rw.InsertOpBefore(rotary, "Reshape", {rotated->output(0), reshape->input(1)},
                                             rw.names().Fresh(rotary.output(0)->name() + "_heads"));
   split_again->output(0)->set_type(heads->type());
   ir::Node* transposed = rw.InsertOpBefore(rotary, "Transpose", {split_again->output(0)},
                                            rw.names().Fresh(rotary.output(0)->name() + "_split"));
-  transposed->SetAttribute(ir::Attribute::Ints("perm", {0, 2, 1, 3}));
+  rw.SetAttribute(*transposed, ir::Attribute::Ints("perm", {0, 2, 1, 3}));
   transposed->output(0)->set_type(rotary.output(0)->type());
   absl::StatusOr<bool> replaced = rw.ReplaceWithValue(rotary, transposed->output(0));
   if (replaced.ok() && !*replaced) {
     for (ir::Node* n : {transposed, split_again, rotated}) {
-      n->RemoveAllInputs();
+      rw.RemoveAllInputs(*n);
       if (absl::Status s = rw.EraseNode(*n); !s.ok()) return s;
     }
   }
@@ -461,26 +463,29 @@ auto WithMatcher(absl::StatusOr<int64_t> (*match_and_rewrite)(const Matcher&, ir
   };
 }
 
+std::vector<RewritePattern> RotaryEmbeddingPatterns() {
+  return {{.name = "rotate-half",
+           .root_ops = {"Add"},
+           .needs = {{{"Concat"}}, {{"Neg"}}, {{"Slice", "Split"}}},
+           .min_opset = 23,
+           .match_and_rewrite = WithMatcher<RotateHalfMatcher>(MatchAndRewrite)},
+          // A Neg may become the RotaryEmbedding in this same sweep.
+          {.name = "partial-rotation",
+           .root_ops = {"Concat"},
+           .needs = {{{"RotaryEmbedding", "Neg"}}, {{"Slice"}, 2}},
+           .min_opset = 23,
+           .match_and_rewrite = WithMatcher<PartialRotationMatcher>(MatchPartialRotation)},
+          {.name = "sink-head-split",
+           .root_ops = {"RotaryEmbedding"},
+           .needs = {{{"RotaryEmbedding"}}, {{"Reshape"}}, {{"Transpose"}}},
+           .min_opset = 23,
+           .match_and_rewrite = WithMatcher<HeadSplitMatcher>(SinkHeadSplit)}};
+}
+
 class FuseRotaryEmbedding final : public PatternPass {
  public:
   static constexpr char kName[] = "fuse-rotary-embedding";
-  FuseRotaryEmbedding()
-      : PatternPass(kName, {{.name = "rotate-half",
-                             .root_ops = {"Add"},
-                             .needs = {{{"Concat"}}, {{"Neg"}}, {{"Slice", "Split"}}},
-                             .min_opset = 23,
-                             .match_and_rewrite = WithMatcher<RotateHalfMatcher>(MatchAndRewrite)},
-                            // A Neg may become the RotaryEmbedding in this same sweep.
-                            {.name = "partial-rotation",
-                             .root_ops = {"Concat"},
-                             .needs = {{{"RotaryEmbedding", "Neg"}}, {{"Slice"}, 2}},
-                             .min_opset = 23,
-                             .match_and_rewrite = WithMatcher<PartialRotationMatcher>(MatchPartialRotation)},
-                            {.name = "sink-head-split",
-                             .root_ops = {"RotaryEmbedding"},
-                             .needs = {{{"RotaryEmbedding"}}, {{"Reshape"}}, {{"Transpose"}}},
-                             .min_opset = 23,
-                             .match_and_rewrite = WithMatcher<HeadSplitMatcher>(SinkHeadSplit)}}) {}
+  FuseRotaryEmbedding() : PatternPass(kName, &RotaryEmbeddingPatterns) {}
 };
 
 }  // namespace

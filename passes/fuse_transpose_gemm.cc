@@ -37,7 +37,7 @@ RewritePattern TransposeIntoGemmPattern() {
               ir::Value* x = (*m)[operand.x];
               ir::Node* transpose = (*m)[operand.transpose];
               const char* attr = i == 0 ? "transA" : "transB";
-              gemm.SetAttribute(ir::Attribute::Int(attr, gemm.GetInt(attr, 0) == 0 ? 1 : 0));
+              rw.SetAttribute(gemm, ir::Attribute::Int(attr, gemm.GetInt(attr, 0) == 0 ? 1 : 0));
               rw.ReplaceInput(gemm, i, x);
               RETURN_IF_ERROR(rw.EraseIfDead(*transpose).status());
               ++rewrites;

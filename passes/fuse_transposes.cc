@@ -45,7 +45,7 @@ RewritePattern ConsecutiveTransposesPattern() {
             for (size_t i = 0; i < p.size(); ++i) p[i] = p1[p2[i]];
             // Rewire the outer node to read x directly; the inner one dies if nothing else uses it.
             rw.ReplaceInput(outer, 0, x);
-            outer.SetAttribute(ir::Attribute::Ints("perm", p));
+            rw.SetAttribute(outer, ir::Attribute::Ints("perm", p));
             RETURN_IF_ERROR(rw.EraseIfDead(*inner).status());
             return 1;
           }};

@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "ir/constant_value.h"
 #include "ir/status_macros.h"
@@ -101,17 +102,20 @@ absl::StatusOr<int64_t> MergeChain(ir::Node& outer, Rewriter& rw) {
   return 1;
 }
 
+std::vector<RewritePattern> MergeConstantPatterns() {
+  return {{.name = "constant-chain",
+           .root_ops = {"Add", "Sub", "Mul", "Div"},
+           // Two chained nodes of these at least.
+           .needs = {{{"Add", "Sub", "Mul", "Div"}, 2}},
+           // Before opset 7, Add and Mul broadcast only with attributes.
+           .min_opset = 7,
+           .match_and_rewrite = MergeChain}};
+}
+
 class MergeConstantOperands final : public PatternPass {
  public:
   static constexpr char kName[] = "merge-constants";
-  MergeConstantOperands()
-      : PatternPass(kName, {{.name = "constant-chain",
-                             .root_ops = {"Add", "Sub", "Mul", "Div"},
-                             // Two chained nodes of these at least.
-                             .needs = {{{"Add", "Sub", "Mul", "Div"}, 2}},
-                             // Before opset 7, Add and Mul broadcast only with attributes.
-                             .min_opset = 7,
-                             .match_and_rewrite = MergeChain}}) {}
+  MergeConstantOperands() : PatternPass(kName, &MergeConstantPatterns) {}
 };
 
 }  // namespace

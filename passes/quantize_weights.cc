@@ -191,7 +191,7 @@ class QuantizeWeights final : public rewrite::GraphPass {
   }
 
   absl::StatusOr<int64_t> RunOnGraph(ir::Graph& g, rewrite::GraphRun& run) override {
-    rewrite::Rewriter rw(g, run.opset, run.names);
+    rewrite::Rewriter rw(g, run.opset, run.names, rewrite::TouchedNodes::kIgnore);
     // The candidates in the order their first consumer runs.
     std::vector<std::pair<ir::Value*, int64_t>> candidates;
     std::vector<ir::Value*> seen;

@@ -100,6 +100,8 @@ class Builder {
 
   int64_t opset() const { return opset_; }
   ir::Node& node() { return at_; }
+  // Through the rewriter, for a node Node() made.
+  void SetAttribute(ir::Node& n, ir::Attribute attr) { rw_.SetAttribute(n, std::move(attr)); }
 
   // A new ai.onnx node with `outputs` outputs (an empty name leaves that output out).
   ir::Node* Node(const std::string& op, const std::vector<ir::Value*>& inputs, std::vector<Attr> attrs = {},
@@ -108,8 +110,10 @@ class Builder {
     for (int i = 0; i < outputs; ++i) {
       names.push_back(wanted.empty() || wanted[i] ? names_.Fresh(absl::StrCat(base_, "_", op)) : "");
     }
-    ir::Node* n = rw_.InsertNodeBefore(at_, ir::Node::Create("", op, inputs, names));
-    for (const Attr& a : attrs) n->SetAttribute(a.Make());
+    // Set up before it goes in: the rewriter sees the finished node.
+    std::unique_ptr<ir::Node> fresh = ir::Node::Create("", op, inputs, names);
+    for (const Attr& a : attrs) fresh->SetAttribute(a.Make());
+    ir::Node* n = rw_.InsertNodeBefore(at_, std::move(fresh));
     created_.push_back(n);
     return n;
   }
@@ -150,7 +154,7 @@ class Builder {
 
   void Undo() {
     for (auto it = created_.rbegin(); it != created_.rend(); ++it) {
-      (*it)->RemoveAllInputs();
+      rw_.RemoveAllInputs(**it);
       (void)rw_.EraseNode(**it);
     }
     for (ir::Value* v : initializers_) (void)g_.RemoveInitializer(v);
@@ -535,7 +539,7 @@ Reason EmbedLayerNorm(Builder& b, Outputs& out) {
       ir::Value* batch = b.Op("Slice", {b.Op("Shape", {ids}), b.Ints({0}, "_zero"), b.Ints({1}, "_one")});
       ir::Tensor zero = ir::Tensor::FromVector<int32_t>(ir::DataType::kInt32, {1}, {0});
       ir::Node* zeros = b.Node("ConstantOfShape", {batch});
-      zeros->SetAttribute(ir::Attribute::FromTensor("value", std::move(zero)));
+      b.SetAttribute(*zeros, ir::Attribute::FromTensor("value", std::move(zero)));
       out[1] = zeros->output(0);
     }
   }
@@ -864,7 +868,7 @@ const RewriteFn* FindRewrite(const ir::Node& n) {
 absl::StatusOr<int64_t> StandardizeGraph(ir::Graph& g, int64_t opset, ir::NameGenerator& names,
                                          StandardizeReport& report) {
   int64_t rewritten = 0;
-  rewrite::Rewriter rw(g, opset, names);
+  rewrite::Rewriter rw(g, opset, names, rewrite::TouchedNodes::kIgnore);
   for (ir::Node* n : g.nodes()) {
     const bool ms = n->domain() == kMs;
     const RewriteFn* fn = FindRewrite(*n);

@@ -10,7 +10,7 @@
 #include <optional>
 #include <variant>
 
-#include "absl/container/flat_hash_map.h"
+#include "absl/container/inlined_vector.h"
 #include "ir/node.h"
 #include "ir/tensor.h"
 #include "ir/value.h"
@@ -41,29 +41,49 @@ class Captures {
   // What `slot` is bound to: null (or 0) when the match did not bind it.
   template <typename T>
   T operator[](const Slot<T>& slot) const {
-    auto it = bound_.find(&slot);
-    return it == bound_.end() ? T{} : std::get<T>(it->second);
+    const Bound* b = Lookup(&slot);
+    return b == nullptr ? T{} : std::get<T>(*b);
   }
   template <typename T>
   bool has(const Slot<T>& slot) const {
-    return bound_.contains(&slot);
+    return Lookup(&slot) != nullptr;
   }
 
   // For MatchState, which binds and takes bindings back.
   std::optional<Bound> Find(const void* slot) const {
-    auto it = bound_.find(slot);
-    return it == bound_.end() ? std::nullopt : std::optional<Bound>(it->second);
+    const Bound* b = Lookup(slot);
+    return b == nullptr ? std::nullopt : std::optional<Bound>(*b);
   }
   void Set(const void* slot, std::optional<Bound> value) {
-    if (value.has_value()) {
-      bound_[slot] = *value;
-    } else {
-      bound_.erase(slot);
+    for (size_t i = 0; i < bound_.size(); ++i) {
+      if (bound_[i].slot != slot) continue;
+      if (value.has_value()) {
+        bound_[i].value = *value;
+      } else {
+        bound_[i] = bound_.back();
+        bound_.pop_back();
+      }
+      return;
     }
+    if (value.has_value()) bound_.push_back({slot, *value});
   }
+  void Clear() { bound_.clear(); }
 
  private:
-  absl::flat_hash_map<const void*, Bound> bound_;
+  struct Entry {
+    const void* slot;
+    Bound value;
+  };
+  const Bound* Lookup(const void* slot) const {
+    for (const Entry& e : bound_) {
+      if (e.slot == slot) return &e.value;
+    }
+    return nullptr;
+  }
+
+  // A pattern binds a handful of slots: a short list searched in order costs less than a hash map,
+  // and clearing it for the next candidate keeps its memory (no allocation per match attempt).
+  absl::InlinedVector<Entry, 8> bound_;
 };
 
 }  // namespace onnx_opt::passes::rewrite

@@ -4,7 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <functional>
+#include <optional>
 #include <vector>
 
 #include "ir/graph.h"
@@ -28,9 +28,7 @@ class MatchState {
   // Binds `slot` in the captures, remembering the old binding so a failed branch can restore it.
   template <typename T>
   void Bind(const Slot<T>& slot, T value) {
-    undo_.push_back([this, key = static_cast<const void*>(&slot), old = captures_.Find(&slot)] {
-      captures_.Set(key, old);
-    });
+    undo_.push_back({&slot, captures_.Find(&slot)});
     captures_.Set(&slot, Captures::Bound(value));
   }
   // What the slots are bound to so far.
@@ -43,13 +41,24 @@ class MatchState {
   };
   Mark GetMark() const { return {undo_.size(), matched_.size()}; }
   void Rollback(Mark mark);
+  // Forgets every match, keeping the memory: the driver reuses one state for all candidates.
+  void Clear() {
+    matched_.clear();
+    captures_.Clear();
+    undo_.clear();
+  }
 
  private:
   const ir::Graph* graph_;
   int64_t opset_;
   std::vector<ir::Node*> matched_;
   Captures captures_;
-  std::vector<std::function<void()>> undo_;
+  // A binding to restore: the slot and what it was bound to before (nothing: unbound).
+  struct Undo {
+    const void* slot;
+    std::optional<Captures::Bound> old;
+  };
+  std::vector<Undo> undo_;
 };
 
 }  // namespace onnx_opt::passes::rewrite

@@ -1,7 +1,8 @@
 // One driver for every rewrite pass: a PatternPass owns the walk over the model's graphs (outer
 // before inner, function bodies too), the opset gate, the op-type guard, the worklist of nodes to
-// visit (every node in order, then again each node a rewrite touched), counting rewrites per
-// pattern and releasing erased nodes. A pass only declares its patterns:
+// visit (every node in order, then again each node a rewrite touched and did not erase, except
+// what the first sweep has still to reach), counting rewrites per pattern and releasing erased
+// nodes. A pass only declares its patterns:
 //
 //   class FuseMish final : public PatternPass {
 //    public:
@@ -14,6 +15,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -60,18 +62,20 @@ class PatternPass : public optimizer::Pass {
   // model.
   PatternPass(std::string_view name, std::vector<RewritePattern> (*make_patterns)());
   // A pass of its own patterns (tests, one-off passes), not shared.
-  PatternPass(std::string_view name, std::vector<RewritePattern> patterns)
-      : name_(name), owned_(std::move(patterns)), patterns_(&owned_) {}
+  PatternPass(std::string_view name, std::vector<RewritePattern> patterns);
+  ~PatternPass() override;
   PatternPass(const PatternPass&) = delete;
   PatternPass& operator=(const PatternPass&) = delete;
 
   std::string_view name() const final { return name_; }
   absl::StatusOr<bool> Run(ir::Model& model, optimizer::PassContext& ctx) final;
 
+  struct PatternSet;  // the patterns, and which of them each root op type starts (pattern_pass.cc)
+
  private:
   std::string name_;
-  std::vector<RewritePattern> owned_;
-  const std::vector<RewritePattern>* patterns_;  // owned_, or shared and kept for the process
+  std::unique_ptr<const PatternSet> owned_;
+  const PatternSet* set_;  // owned_, or shared and kept for the process
 };
 
 }  // namespace onnx_opt::passes::rewrite

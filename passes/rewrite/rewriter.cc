@@ -3,19 +3,15 @@
 #include <memory>
 #include <utility>
 
+#include "absl/container/inlined_vector.h"
 #include "ir/forward_value.h"
 #include "ir/status_macros.h"
 
 namespace onnx_opt::passes::rewrite {
 namespace {
 
-std::vector<ir::Node*> UsersOf(const ir::Value& v) {
-  std::vector<ir::Node*> users;
-  for (const ir::Use& u : v.uses()) {
-    if (!u.is_graph_output()) users.push_back(u.node);
-  }
-  return users;
-}
+// A node's inputs, copied before an edit drops them: most nodes have few, kept inline.
+using InputCopy = absl::InlinedVector<ir::Value*, 4>;
 
 bool IsDead(const ir::Node& n) {
   for (size_t i = 0; i < n.num_outputs(); ++i) {
@@ -80,7 +76,6 @@ void Rewriter::ReplaceInput(ir::Node& n, size_t i, ir::Value* v) {
   ir::Value* old = n.input(i);
   n.SetInput(i, v);
   Touch(&n);
-  if (v != nullptr) Touch(v->producer());
   if (old != nullptr && old != v) TouchLostUse(old);
 }
 
@@ -90,7 +85,7 @@ void Rewriter::AddInput(ir::Node& n, ir::Value* v) {
 }
 
 void Rewriter::RemoveAllInputs(ir::Node& n) {
-  std::vector<ir::Value*> inputs(n.inputs().begin(), n.inputs().end());
+  const InputCopy inputs(n.inputs().begin(), n.inputs().end());
   n.RemoveAllInputs();
   Touch(&n);
   for (ir::Value* v : inputs) {
@@ -117,24 +112,26 @@ ir::Node* Rewriter::InsertOpBefore(ir::Node& pos, const std::string& op, const s
 }
 
 bool Rewriter::ForwardUses(ir::Value* from, ir::Value* to) {
-  const std::vector<ir::Node*> users = UsersOf(*from);
-  if (!ir::ForwardValue(from, to)) return false;
-  for (ir::Node* n : users) Touch(n);
-  Touch(to->producer());
+  // The users are noted before they move to `to` (and taken back if nothing moves), which spares
+  // a copy of the use list.
+  const size_t touched_before = touched_.size();
+  TouchUsers(*from);
+  if (!ir::ForwardValue(from, to)) {
+    touched_.resize(touched_before);
+    return false;
+  }
   TouchLostUse(from);
   return true;
 }
 
 void Rewriter::ReplaceAllUsesWith(ir::Value* from, ir::Value* to) {
-  const std::vector<ir::Node*> users = UsersOf(*from);
+  TouchUsers(*from);
   from->ReplaceAllUsesWith(to);
-  for (ir::Node* n : users) Touch(n);
-  Touch(to->producer());
   TouchLostUse(from);
 }
 
 absl::Status Rewriter::EraseNode(ir::Node& n) {
-  std::vector<ir::Value*> inputs(n.inputs().begin(), n.inputs().end());
+  const InputCopy inputs(n.inputs().begin(), n.inputs().end());
   RETURN_IF_ERROR(graph_.Erase(&n));
   for (ir::Value* v : inputs) {
     if (v != nullptr) TouchLostUse(v);
@@ -142,13 +139,68 @@ absl::Status Rewriter::EraseNode(ir::Node& n) {
   return absl::OkStatus();
 }
 
+void Rewriter::SetAttribute(ir::Node& n, ir::Attribute attr) {
+  n.SetAttribute(std::move(attr));
+  TouchWithUsers(&n);
+}
+
+void Rewriter::ChangeOpType(ir::Node& n, std::string op_type) {
+  n.set_op_type(std::move(op_type));
+  TouchWithUsers(&n);
+}
+
+ir::Value* Rewriter::AddOutput(ir::Node& n, std::string name) {
+  ir::Value* out = n.AddOutput(std::move(name));
+  Touch(&n);
+  return out;
+}
+
+absl::Status Rewriter::RemoveLastOutput(ir::Node& n) {
+  RETURN_IF_ERROR(n.RemoveLastOutput());
+  Touch(&n);
+  return absl::OkStatus();
+}
+
+absl::Status Rewriter::RemoveGraphInput(ir::Value* input) {
+  // An initializer that is no longer an input is a constant: its users may fold or match now.
+  // They are noted first, since an input without an initializer goes away with the call.
+  const size_t touched_before = touched_.size();
+  TouchUsers(*input);
+  absl::Status removed = graph_.RemoveInput(input);
+  if (!removed.ok()) touched_.resize(touched_before);
+  return removed;
+}
+
+void Rewriter::TouchUsers(const ir::Value& v) {
+  // Users of what the swept node computes come after it (a graph is in topological order): the
+  // sweep visits them next anyway, and not loading them here was most of the driver's own cost on
+  // graphs whose values have many users.
+  if (!record_ || (swept_ != nullptr && v.producer() == swept_)) return;
+  for (const ir::Use& u : v.uses()) {
+    if (!u.is_graph_output()) Touch(u.node);
+  }
+}
+
+void Rewriter::TouchWithUsers(ir::Node* n) {
+  if (!record_) return;
+  Touch(n);
+  for (size_t i = 0; i < n->num_outputs(); ++i) TouchUsers(*n->output(i));
+}
+
 void Rewriter::Touch(ir::Node* n) {
-  if (n != nullptr && n->graph() == &graph_) touched_.push_back(n);
+  if (record_ && n != nullptr && n->graph() == &graph_) touched_.push_back(n);
 }
 
 void Rewriter::TouchLostUse(const ir::Value* v) {
+  // As MLIR's greedy driver: only a value left with at most one use changes what a pattern sees
+  // (its producer may be dead, or now the one user's own); a value still used twice or more does
+  // not send its producer round again, which on graphs whose values have many users was most of
+  // the revisits.
+  if (!record_) return;
+  const size_t uses = v->uses().size();
+  if (uses > 1) return;
   Touch(v->producer());
-  if (v->uses().size() == 1 && !v->uses()[0].is_graph_output()) Touch(v->uses()[0].node);
+  if (uses == 1 && !v->uses()[0].is_graph_output()) Touch(v->uses()[0].node);
 }
 
 absl::StatusOr<int64_t> OneIfReplaced(const absl::StatusOr<ir::Node*>& replaced) {

@@ -1,7 +1,9 @@
 // The one place where a pass changes a graph's nodes: a pattern's replacement is built and the
 // matched nodes go (insert, forward the old result to the new one, undoing the insert when that is
 // impossible, erase what is dead), and in-place edits (an input set, a node inserted or erased, a
-// value forwarded) are made. Every change records the nodes it touched, which the driver revisits.
+// value forwarded, an attribute or op type changed, an output added or dropped) are made. Every
+// change records the nodes it touched, which the driver revisits; a pass edits nodes in a graph
+// only through a Rewriter (a node it has built and not inserted yet is its own to set up).
 #ifndef ONNX_OPT_PASSES_REWRITE_REWRITER_H_
 #define ONNX_OPT_PASSES_REWRITE_REWRITER_H_
 
@@ -13,6 +15,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "ir/attribute.h"
 #include "ir/graph.h"
 #include "ir/name_generator.h"
 #include "ir/node.h"
@@ -23,10 +26,19 @@
 
 namespace onnx_opt::passes::rewrite {
 
+// What a rewriter does with the nodes its edits touch: records them for the PatternPass driver's
+// worklist, or not (a GraphPass walks its whole graph itself, and recording cost dead-nodes a few
+// percent on large graphs).
+enum class TouchedNodes { kRecord, kIgnore };
+
 class Rewriter {
  public:
-  Rewriter(ir::Graph& graph, int64_t opset, ir::NameGenerator& names)
-      : graph_(graph), names_(names), state_(graph, opset) {}
+  Rewriter(ir::Graph& graph, int64_t opset, ir::NameGenerator& names,
+           TouchedNodes touched = TouchedNodes::kRecord)
+      : graph_(graph),
+        names_(names),
+        state_(graph, opset),
+        record_(touched == TouchedNodes::kRecord) {}
 
   ir::Graph& graph() { return graph_; }
   int64_t opset() const { return state_.opset(); }
@@ -83,19 +95,58 @@ class Rewriter {
   // Erases `n`, whose outputs must be unused.
   absl::Status EraseNode(ir::Node& n);
 
-  // The nodes the edits so far touched (new nodes, nodes whose inputs changed, users of forwarded
-  // values, producers of inputs that lost a use and the user left when one use remains), in the
-  // order touched, with repeats; some may be erased since.
+  // In-place changes to a node that keep its inputs: `n` and its users are revisited (a user's
+  // pattern may read its producer's attributes or op type).
+  // Sets (or replaces) attribute `attr` of `n`.
+  void SetAttribute(ir::Node& n, ir::Attribute attr);
+  // Makes `n` an `op_type` node of its domain (its attributes stay; the caller sets what differs).
+  void ChangeOpType(ir::Node& n, std::string op_type);
+  // Appends an output named `name` to `n` and returns it.
+  ir::Value* AddOutput(ir::Node& n, std::string name);
+  // Drops `n`'s last output, which must be unused.
+  absl::Status RemoveLastOutput(ir::Node& n);
+  // Any other change `edit` makes to `n` itself (not to its inputs, nor to other nodes), notified
+  // as the ones above.
+  template <typename Edit>
+  void ModifyInPlace(ir::Node& n, Edit&& edit) {
+    edit(n);
+    TouchWithUsers(&n);
+  }
+  // Removes graph input `input` (see ir::Graph::RemoveInput: one with an initializer stays as a
+  // constant, and its users are revisited).
+  absl::Status RemoveGraphInput(ir::Value* input);
+
+  // The nodes the edits so far touched (new nodes, nodes whose inputs or attributes changed, users
+  // of forwarded values and of changed nodes; for a value that lost a use and has at most one
+  // left, its producer and that one user), in the order touched, with repeats; some may be erased
+  // since. A value gaining uses sends nobody round: more uses match fewer patterns. Empty with
+  // TouchedNodes::kIgnore.
   const std::vector<ir::Node*>& touched() const { return touched_; }
+
+  // Forgets the matches and touched nodes so far, keeping their memory: the driver reuses one
+  // rewriter for every candidate of a graph, so that a failed match allocates nothing.
+  void Clear() {
+    state_.Clear();
+    touched_.clear();
+  }
+  // For the driver: the node its first sweep is at (null after the sweep). That sweep visits every
+  // node after it, so the users of its outputs are not recorded.
+  void set_swept(const ir::Node* n) { swept_ = n; }
 
  private:
   void Touch(ir::Node* n);
-  // After `v` lost a use: its producer, and its one remaining user, may match now.
+  // `n` and the users of its outputs.
+  void TouchWithUsers(ir::Node* n);
+  // The nodes using `v` (graph outputs are not nodes).
+  void TouchUsers(const ir::Value& v);
+  // After `v` lost a use: with one use or none left, its producer and its one user may match now.
   void TouchLostUse(const ir::Value* v);
 
   ir::Graph& graph_;
   ir::NameGenerator& names_;
   MatchState state_;
+  bool record_;
+  const ir::Node* swept_ = nullptr;
   std::vector<ir::Node*> touched_;
 };
 
