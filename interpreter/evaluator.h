@@ -16,12 +16,20 @@
 
 namespace onnx_opt::interpreter {
 
+struct EvaluatorOptions {
+  // The main graph's nodes that compute from constants only (interpreter/constant_steps.h) run on
+  // the first run alone; the values the rest of the graph reads are kept for later runs. Costs the
+  // memory of those values for the evaluator's life, which a caller running a model once may spare.
+  bool cache_constants = true;
+};
+
 class Evaluator {
  public:
-  // `model` supplies opset imports and local functions; it must outlive the evaluator.
-  explicit Evaluator(const ir::Model& model);
+  // `model` supplies opset imports and local functions; it must outlive the evaluator and not change
+  // while it lives (plans and constant values are kept from run to run).
+  explicit Evaluator(const ir::Model& model, EvaluatorOptions options = {});
   // A graph without a model (opset imports given explicitly, no local functions).
-  Evaluator(const ir::Graph& graph, std::vector<ir::OpsetImport> opsets);
+  Evaluator(const ir::Graph& graph, std::vector<ir::OpsetImport> opsets, EvaluatorOptions options = {});
   ~Evaluator();
 
   // Runs the main graph. `inputs` match the graph inputs by position; a graph input that has an
