@@ -85,8 +85,8 @@ TEST(ConstantStepsTest, MarksNodesOfConstantsOnlyAndKeepsWhatTheRestReads) {
 TEST(ConstantStepsTest, LaterRunsSkipConstantNodesAndGiveTheSameBits) {
   std::unique_ptr<ir::Model> m = Parse(kWeightsModel);
   ASSERT_NE(m, nullptr);
-  Evaluator cached(*m);
-  Evaluator uncached(*m, {.cache_constants = false});
+  Evaluator cached(*m, {.cache_constants = true});
+  Evaluator uncached(*m);
   std::map<std::string, Evaluator::OpProfile> profile;
   cached.EnableProfiling(&profile);
   constexpr int kRuns = 4;
@@ -113,7 +113,7 @@ TEST(ConstantStepsTest, LaterRunsSkipConstantNodesAndGiveTheSameBits) {
 TEST(ConstantStepsTest, AnInitializerTheCallerOverridesIsHonouredOnLaterRuns) {
   std::unique_ptr<ir::Model> m = Parse(kWeightsModel);
   ASSERT_NE(m, nullptr);
-  Evaluator ev(*m);
+  Evaluator ev(*m, {.cache_constants = true});
   const Tensor x = F({2, 3}, {0, 0, 0, 0, 0, 0});
   const Tensor c = Tensor::Scalar<bool>(DataType::kBool, true);
   absl::StatusOr<std::vector<RuntimeValue>> first = ev.Run({x, c});
@@ -161,8 +161,8 @@ Draw (a) => (b) {
   EXPECT_EQ(constant, (std::map<std::string, bool>{{"r", false}, {"k", true}, {"rk", false}, {"y", false},
                                                    {"u", false}, {"d", true}}));
 
-  Evaluator cached(*m);
-  Evaluator uncached(*m, {.cache_constants = false});
+  Evaluator cached(*m, {.cache_constants = true});
+  Evaluator uncached(*m);
   std::map<std::string, Evaluator::OpProfile> profile;
   cached.EnableProfiling(&profile);
   for (int run = 0; run < 3; ++run) {
@@ -195,14 +195,14 @@ g (float lo, float hi) => (float[1,2,3,3] y)
 }
 )");
   ASSERT_NE(m, nullptr);
-  Evaluator cached(*m);
+  Evaluator cached(*m, {.cache_constants = true});
   std::map<std::string, Evaluator::OpProfile> profile;
   cached.EnableProfiling(&profile);
   for (float lo : {-10.0f, 0.0f, -4.0f}) {
     const std::vector<RuntimeValue> inputs = {Tensor::Scalar<float>(DataType::kFloat, lo),
                                               Tensor::Scalar<float>(DataType::kFloat, 3.0f)};
     absl::StatusOr<std::vector<RuntimeValue>> got = cached.Run(inputs);
-    absl::StatusOr<std::vector<RuntimeValue>> want = Evaluator(*m, {.cache_constants = false}).Run(inputs);
+    absl::StatusOr<std::vector<RuntimeValue>> want = Evaluator(*m).Run(inputs);
     ASSERT_TRUE(got.ok()) << got.status();
     ASSERT_TRUE(want.ok()) << want.status();
     ExpectSameBits(*got, *want);
@@ -226,7 +226,7 @@ g (float[2] x, int64[1] s) => (float[2] y)
 }
 )");
   ASSERT_NE(m, nullptr);
-  Evaluator ev(*m);
+  Evaluator ev(*m, {.cache_constants = true});
   const Tensor x = F({2}, {1, 2});
   EXPECT_FALSE(ev.Run({x, testing::I64({1}, {3})}).ok());
   for (int run = 0; run < 2; ++run) {
