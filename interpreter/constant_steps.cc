@@ -10,8 +10,9 @@ namespace onnx_opt::interpreter {
 namespace {
 
 bool IsRandomOp(const ir::Node& node) {
-  static const absl::flat_hash_set<std::string> kOps = {
-      "RandomNormal", "RandomNormalLike", "RandomUniform", "RandomUniformLike", "Bernoulli", "Multinomial"};
+  static const absl::flat_hash_set<std::string> kOps = {"RandomNormal",  "RandomNormalLike",
+                                                        "RandomUniform", "RandomUniformLike",
+                                                        "Bernoulli",     "Multinomial"};
   return kOps.contains(node.op_type());
 }
 
@@ -20,7 +21,8 @@ bool IsRandomOp(const ir::Node& node) {
 bool MayDrawRandom(const ir::Node& node, const ir::Model* model, int depth = 0) {
   if (depth > 64 || IsRandomOp(node)) return true;
   if (model != nullptr) {
-    if (const ir::Function* fn = model->FindFunction(node.domain(), node.op_type(), node.overload())) {
+    if (const ir::Function* fn =
+            model->FindFunction(node.domain(), node.op_type(), node.overload())) {
       for (const ir::Node* inner : fn->body().nodes()) {
         if (MayDrawRandom(*inner, model, depth + 1)) return true;
       }
@@ -64,7 +66,8 @@ ConstantSteps PlanConstantSteps(const ir::Graph& g, const ir::Model* model, Exec
     const ir::Node& node = *plan.order[k];
     const ExecutionPlan::Step& step = plan.steps[k];
     bool constant = !step.deferred && step.dequantized_b < 0 && !MayDrawRandom(node, model);
-    for (size_t i = 0; constant && i < node.num_inputs(); ++i) constant = is_constant(node.input(i));
+    for (size_t i = 0; constant && i < node.num_inputs(); ++i)
+      constant = is_constant(node.input(i));
     for (const ir::Value* v : captures[k]) constant = constant && is_constant(v);
     if (!constant) continue;
     result.constant[k] = 1;
@@ -82,8 +85,8 @@ ConstantSteps PlanConstantSteps(const ir::Graph& g, const ir::Model* model, Exec
   for (size_t k = 0; k < n; ++k) {
     ExecutionPlan::Step& step = plan.steps[k];
     if (result.constant[k]) {
-      // A constant Conv applies only the constant part of its chain: a non-constant BatchNormalization
-      // or activation after it needs the Conv's own output, kept for later runs.
+      // A constant Conv applies only the constant part of its chain: a non-constant
+      // BatchNormalization or activation after it needs the Conv's own output, kept for later runs.
       size_t prefix = 0;
       while (prefix < step.folded.size() && result.constant[step.folded[prefix]]) ++prefix;
       step.folded.resize(prefix);

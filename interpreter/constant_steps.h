@@ -1,7 +1,7 @@
 // Which steps of the main graph's plan compute the same values on every run, so that an evaluator
 // kept across runs (onnx-run --repeat, a Python Session) computes them on its first run only: a
-// model whose weights are built at run time (ConstantOfShape, Constant and arithmetic on them) would
-// otherwise rebuild them on every run.
+// model whose weights are built at run time (ConstantOfShape, Constant and arithmetic on them)
+// would otherwise rebuild them on every run.
 #ifndef ONNX_OPT_INTERPRETER_CONSTANT_STEPS_H_
 #define ONNX_OPT_INTERPRETER_CONSTANT_STEPS_H_
 
@@ -27,8 +27,8 @@ struct ConstantSteps {
 // by the caller), outputs of constant steps, and values captured by their subgraphs likewise. Never
 // constant: random operators (RandomNormal, RandomUniform, their -Like forms, Bernoulli,
 // Multinomial), nodes whose subgraphs or model-local functions hold one, and a DequantizeLinear the
-// plan defers to its MatMul (whose float weight is never held). A constant Conv's folded chain is cut
-// to its constant prefix, so that every kept value is computed as itself.
+// plan defers to its MatMul (whose float weight is never held). A constant Conv's folded chain is
+// cut to its constant prefix, so that every kept value is computed as itself.
 ConstantSteps PlanConstantSteps(const ir::Graph& g, const ir::Model* model, ExecutionPlan& plan);
 
 }  // namespace onnx_opt::interpreter

@@ -1,5 +1,6 @@
 #include "interpreter/constant_steps.h"
 
+#include <algorithm>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -43,7 +44,8 @@ void ExpectSameBits(const std::vector<RuntimeValue>& got, const std::vector<Runt
 // constant value.
 constexpr char kWeightsModel[] = R"(
 <ir_version: 8, opset_import: ["" : 17]>
-g (float[2,3] x, bool c, float[3] bias = {1.0, 2.0, 3.0}) => (float[2,3] y, float[2,3] w_copy, float[2,3] z)
+g (float[2,3] x, bool c, float[3] bias = {1.0, 2.0, 3.0})
+  => (float[2,3] y, float[2,3] w_copy, float[2,3] z)
 <int64[2] shape = {2, 3}>
 {
   fill = ConstantOfShape<value = float[1] {0.5}>(shape)
@@ -69,9 +71,15 @@ TEST(ConstantStepsTest, MarksNodesOfConstantsOnlyAndKeepsWhatTheRestReads) {
   for (size_t k = 0; k < (*plan)->order.size(); ++k) {
     constant[(*plan)->order[k]->output(0)->name()] = steps.constant[k] != 0;
   }
-  EXPECT_EQ(constant, (std::map<std::string, bool>{{"fill", true}, {"two", true}, {"half_w", true},
-                                                   {"w", true}, {"w_copy", true}, {"xw", false},
-                                                   {"neg_bias", false}, {"y", false}, {"z", false}}));
+  EXPECT_EQ(constant, (std::map<std::string, bool>{{"fill", true},
+                                                   {"two", true},
+                                                   {"half_w", true},
+                                                   {"w", true},
+                                                   {"w_copy", true},
+                                                   {"xw", false},
+                                                   {"neg_bias", false},
+                                                   {"y", false},
+                                                   {"z", false}}));
   EXPECT_EQ(steps.num_constant, 5u);
   std::vector<std::string> kept;
   for (const auto& [value, slot] : (*plan)->slot_of) {
@@ -121,7 +129,8 @@ TEST(ConstantStepsTest, AnInitializerTheCallerOverridesIsHonouredOnLaterRuns) {
   EXPECT_EQ((*first)[0].tensor().ToVector<float>(), (std::vector<float>{-1, -2, -3, -1, -2, -3}));
   absl::StatusOr<std::vector<RuntimeValue>> second = ev.Run({x, c, F({3}, {10, 20, 30})});
   ASSERT_TRUE(second.ok()) << second.status();
-  EXPECT_EQ((*second)[0].tensor().ToVector<float>(), (std::vector<float>{-10, -20, -30, -10, -20, -30}));
+  EXPECT_EQ((*second)[0].tensor().ToVector<float>(),
+            (std::vector<float>{-10, -20, -30, -10, -20, -30}));
   absl::StatusOr<std::vector<RuntimeValue>> third = ev.Run({x, c});  // the default again
   ASSERT_TRUE(third.ok()) << third.status();
   EXPECT_EQ((*third)[0].tensor().ToVector<float>(), (std::vector<float>{-1, -2, -3, -1, -2, -3}));
@@ -158,8 +167,10 @@ Draw (a) => (b) {
     constant[(*plan)->order[k]->output(0)->name()] = steps.constant[k] != 0;
   }
   // Dropout is not random unless training: it computes from constants.
-  EXPECT_EQ(constant, (std::map<std::string, bool>{{"r", false}, {"k", true}, {"rk", false}, {"y", false},
-                                                   {"u", false}, {"d", true}}));
+  EXPECT_EQ(
+      constant,
+      (std::map<std::string, bool>{
+          {"r", false}, {"k", true}, {"rk", false}, {"y", false}, {"u", false}, {"d", true}}));
 
   Evaluator cached(*m, {.cache_constants = true});
   Evaluator uncached(*m);
@@ -206,8 +217,8 @@ g (float lo, float hi) => (float[1,2,3,3] y)
     ASSERT_TRUE(got.ok()) << got.status();
     ASSERT_TRUE(want.ok()) << want.status();
     ExpectSameBits(*got, *want);
-    EXPECT_EQ((*got)[0].tensor().ToVector<float>()[0], 3.0f);                       // 1.5 * 2 + 0.5, clipped
-    EXPECT_EQ((*got)[0].tensor().ToVector<float>()[9], std::max(lo, -5.0f));        // 1.5 * -3 - 0.5
+    EXPECT_EQ((*got)[0].tensor().ToVector<float>()[0], 3.0f);  // 1.5 * 2 + 0.5, clipped
+    EXPECT_EQ((*got)[0].tensor().ToVector<float>()[9], std::max(lo, -5.0f));  // 1.5 * -3 - 0.5
   }
   EXPECT_EQ(profile["Conv"].calls, 1);
   EXPECT_EQ(profile["Clip"].calls, 3);

@@ -164,12 +164,14 @@ namespace {
 
 // Forgets the values that die after step k. An initializer's bytes stay, but if they are mapped from a
 // file its pages are let go, so running a model larger than memory keeps only the weights in use
-// resident (the next run reads them from the file again).
-void ReleaseDead(const ExecutionPlan::Step& step, Scope& scope) {
+// resident (the next run reads them from the file again). A skipped constant step leaves the pages
+// alone: it read them on the run that filled the cache, and a kept value may view them.
+void ReleaseDead(const ExecutionPlan::Step& step, Scope& scope, bool release_pages = true) {
   for (uint32_t slot : step.free_after) {
     scope.slots[slot] = RuntimeValue();
     if (scope.state[slot] == Scope::kSet) scope.state[slot] = Scope::kUnset;
   }
+  if (!release_pages) return;
   for (const ir::Value* v : step.release_pages_after) v->initializer()->ReleasePages();
 }
 
@@ -286,7 +288,7 @@ absl::StatusOr<std::vector<RuntimeValue>> Evaluator::Impl::RunGraph(
     const ir::Node& node = *plan->order[k];
     ExecutionPlan::Step& step = plan->steps[k];
     if (replay && cache->steps.constant[k]) {
-      ReleaseDead(step, scope);
+      ReleaseDead(step, scope, /*release_pages=*/false);
       continue;
     }
     if (computed[k]) {

@@ -4,7 +4,8 @@
 // that saves. ResNet-50 from the zoo (tools/bench/model_zoo.h), batch 1, one interpreter thread.
 //
 //   bazel run -c opt //tools/bench:constant_weights_bench
-//   bazel run -c opt //tools/bench:constant_weights_bench -- --write=DIR   # DIR/model.onnx, input_0.pb
+//   bazel run -c opt //tools/bench:constant_weights_bench -- --write=DIR   # DIR/model.onnx,
+//   input_0.pb
 //
 // Benchmarks, ms per run (medians of 5 repetitions unless --benchmark_repetitions is given):
 //   resnet50/later_runs               the zoo model, weights as initializers: the floor
@@ -53,18 +54,21 @@ absl::Status BuildWeightsAtRunTime(ir::Model& model) {
     }
     if (first_user == nullptr) continue;  // read by graph outputs or subgraphs only
     const std::vector<int64_t>& dims = t.dims();
-    ir::Tensor shape = ir::Tensor::FromVector<int64_t>(ir::DataType::kInt64, {static_cast<int64_t>(dims.size())}, dims);
+    ir::Tensor shape = ir::Tensor::FromVector<int64_t>(ir::DataType::kInt64,
+                                                       {static_cast<int64_t>(dims.size())}, dims);
     shape.set_name(w->name() + "_shape");
     ir::Value* shape_value = g.AddInitializer(std::move(shape));
     auto fill = ir::Node::Create("", "ConstantOfShape", {shape_value}, {w->name() + "_ones"});
-    fill->SetAttribute(ir::Attribute::FromTensor("value", ir::Tensor::FromVector<float>(ir::DataType::kFloat, {1}, {1})));
+    fill->SetAttribute(ir::Attribute::FromTensor(
+        "value", ir::Tensor::FromVector<float>(ir::DataType::kFloat, {1}, {1})));
     auto values = ir::Node::Create("", "Constant", {}, {w->name() + "_values"});
     ir::Tensor copy = t;
     copy.set_name("");
     values->SetAttribute(ir::Attribute::FromTensor("value", std::move(copy)));
     ir::Node* fill_node = g.InsertBefore(first_user, std::move(fill));
     ir::Node* values_node = g.InsertBefore(first_user, std::move(values));
-    auto mul = ir::Node::Create("", "Mul", {fill_node->output(0), values_node->output(0)}, {w->name() + "_built"});
+    auto mul = ir::Node::Create("", "Mul", {fill_node->output(0), values_node->output(0)},
+                                {w->name() + "_built"});
     ir::Node* mul_node = g.InsertBefore(first_user, std::move(mul));
     w->ReplaceAllUsesWith(mul_node->output(0));
     replaced.push_back(w);
@@ -79,7 +83,8 @@ struct Case {
 
 void BM_LaterRuns(benchmark::State& state, const Case* c, bool cache) {
   interpreter::Evaluator evaluator(*c->zoo.model, {.cache_constants = cache});
-  if (absl::Status s = evaluator.RunByName(c->inputs).status(); !s.ok()) {  // the first run, not timed
+  if (absl::Status s = evaluator.RunByName(c->inputs).status();
+      !s.ok()) {  // the first run, not timed
     state.SkipWithError(std::string(s.message()).c_str());
     return;
   }
@@ -132,7 +137,8 @@ int Main(int argc, char** argv) {
     repetitions_given |= std::strncmp(argv[i], "--benchmark_repetitions", 23) == 0;
     args.push_back(argv[i]);
   }
-  std::string repetitions = "--benchmark_repetitions=5", aggregates = "--benchmark_report_aggregates_only=true";
+  std::string repetitions = "--benchmark_repetitions=5",
+              aggregates = "--benchmark_report_aggregates_only=true";
   if (!repetitions_given) {
     args.push_back(repetitions.data());
     args.push_back(aggregates.data());
