@@ -66,8 +66,9 @@ ConstantSteps PlanConstantSteps(const ir::Graph& g, const ir::Model* model, Exec
     const ir::Node& node = *plan.order[k];
     const ExecutionPlan::Step& step = plan.steps[k];
     bool constant = !step.deferred && step.dequantized_b < 0 && !MayDrawRandom(node, model);
-    for (size_t i = 0; constant && i < node.num_inputs(); ++i)
+    for (size_t i = 0; constant && i < node.num_inputs(); ++i) {
       constant = is_constant(node.input(i));
+    }
     for (const ir::Value* v : captures[k]) constant = constant && is_constant(v);
     if (!constant) continue;
     result.constant[k] = 1;
