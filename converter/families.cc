@@ -3,7 +3,7 @@
 namespace onnx_opt::converter {
 namespace {
 
-// Sorted by name within a family; converter/tests/families_test checks each list against what its
+// Sorted by name within a family; converter/families_test checks each list against what its
 // family registers.
 constexpr std::string_view kMathOps[] = {
     "Abs", "Acos", "Acosh", "Add", "And", "Asin", "Asinh", "Atan", "Atanh", "Ceil", "Clip", "Cos", "Cosh", "CumSum",

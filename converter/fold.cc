@@ -9,18 +9,13 @@
 #include "ir/constant_value.h"
 #include "ir/graph.h"
 #include "ir/opset_import.h"
+#include "schema/nondeterministic.h"
 #include "schema/shape_fold.h"
 
 namespace onnx_opt::converter {
 namespace {
 
 constexpr int kMaxDepth = 24;
-
-bool IsRandomOp(const ir::Node& n) {
-  const std::string& op = n.op_type();
-  return op == "RandomNormal" || op == "RandomNormalLike" || op == "RandomUniform" ||
-         op == "RandomUniformLike" || op == "Bernoulli" || op == "Multinomial" || op == "Dropout";
-}
 
 }  // namespace
 
@@ -36,7 +31,7 @@ std::optional<ir::Tensor> Folder::FoldImpl(const ir::Value* v, int depth, int64_
   if (memo != memo_.end()) return memo->second;
   memo_[v] = std::nullopt;  // also guards against cycles
   const ir::Node* p = v->producer();
-  if (p == nullptr || depth > kMaxDepth || !p->is_onnx_domain() || IsRandomOp(*p) ||
+  if (p == nullptr || depth > kMaxDepth || !p->is_onnx_domain() || schema::IsNondeterministic(*p) ||
       !p->subgraphs().empty()) {
     return std::nullopt;
   }

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "interpreter/test_util.h"
+#include "interpreter/testing/test_util.h"
 #include "ir/function.h"
 #include "ir/model.h"
 

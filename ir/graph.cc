@@ -48,8 +48,8 @@ Graph::BasicNodeIterator<kForward>& Graph::BasicNodeIterator<kForward>::operator
   node_ = n;
   if (n == nullptr) return *this;
   // On a large graph each step would wait for memory: the next node is known only once this one
-  // has arrived. Nodes and their output values come from pools that keep them in creation order
-  // (ir/node_pool.h), so the nodes ahead in the list are nearly always ahead in memory too, and
+  // has arrived. Under the tools' slab pools (ir/object_allocator.h), nodes and their output values
+  // sit in creation order, so the nodes ahead in the list are nearly always ahead in memory too, and
   // the walk streams that memory in. The hardware does so by itself on a freshly built graph, but
   // not once passes have freed most of the slots between live nodes (a walk over the 40% of a
   // 10^6-node DAG left after the default pipeline took ~97 ns per node, against ~20 before).

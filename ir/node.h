@@ -11,7 +11,7 @@
 #include "ir/attribute.h"
 #include "ir/boxed.h"
 #include "ir/explicit_defaults.h"
-#include "ir/node_pool.h"
+#include "ir/object_allocator.h"
 #include "ir/value.h"
 
 namespace onnx_opt::ir {
@@ -120,9 +120,9 @@ class Node final {
   uint64_t walk_stamp() const { return walk_stamp_; }
   void set_walk_stamp(uint64_t stamp) const { walk_stamp_ = stamp; }
 
-  // Nodes come from a pool that keeps consecutively created nodes together (ir/node_pool.h).
-  static void* operator new(size_t size) { return AllocateNodeSlot(size); }
-  static void operator delete(void* p, size_t size) { FreeNodeSlot(p, size); }
+  // Nodes come from the allocator a tool may choose (ir/object_allocator.h).
+  static void* operator new(size_t size) { return AllocateObject(ObjectKind::kNode, size); }
+  static void operator delete(void* p, size_t size) { FreeObject(ObjectKind::kNode, p, size); }
 
  private:
   friend class Graph;

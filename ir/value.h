@@ -12,7 +12,7 @@
 #include "absl/container/inlined_vector.h"
 #include "absl/hash/hash.h"
 #include "ir/boxed.h"
-#include "ir/node_pool.h"
+#include "ir/object_allocator.h"
 #include "ir/tensor.h"
 #include "ir/type.h"
 
@@ -89,9 +89,9 @@ class Value {
   // Every use of this value (node inputs, graph outputs, captures in subgraphs) now uses `other`.
   void ReplaceAllUsesWith(Value* other);
 
-  // Values come from a pool that keeps consecutively created values together (ir/node_pool.h).
-  static void* operator new(size_t size) { return AllocateValueSlot(size); }
-  static void operator delete(void* p, size_t size) { FreeValueSlot(p, size); }
+  // Values come from the allocator a tool may choose (ir/object_allocator.h).
+  static void* operator new(size_t size) { return AllocateObject(ObjectKind::kValue, size); }
+  static void operator delete(void* p, size_t size) { FreeObject(ObjectKind::kValue, p, size); }
 
   // Whether the value is listed in the graph's value_info, and where (for a stable order on export).
   bool in_value_info() const { return value_info_order_ != 0; }

@@ -7,6 +7,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_format.h"
 #include "glog/logging.h"
+#include "ir/json_string.h"
 #include "ir/status_macros.h"
 #include "ir/verifier.h"
 #include "optimizer/pipeline.h"
@@ -88,7 +89,7 @@ class InstrumentedPass final : public Pass {
 std::string PatternRewritesJson(const PassRun& run) {
   std::string out;
   for (const auto& [pattern, count] : run.pattern_rewrites) {
-    absl::StrAppendFormat(&out, "%s\"%s\": %d", out.empty() ? "" : ", ", pattern, count);
+    absl::StrAppendFormat(&out, "%s%s: %d", out.empty() ? "" : ", ", ir::JsonString(pattern), count);
   }
   return out;
 }
@@ -187,10 +188,10 @@ std::string FormatStatsJson(const PipelineResult& result) {
   for (size_t i = 0; i < result.runs.size(); ++i) {
     const PassRun& r = result.runs[i];
     absl::StrAppendFormat(&out,
-                          "    {\"pass\": \"%s\", \"seconds\": %.6f, \"rewrites\": %d, \"changed\": %s, "
+                          "    {\"pass\": %s, \"seconds\": %.6f, \"rewrites\": %d, \"changed\": %s, "
                           "\"nodes_before\": %d, \"nodes_after\": %d, \"initializer_bytes_before\": %d, "
                           "\"initializer_bytes_after\": %d, \"pattern_rewrites\": {%s}}%s\n",
-                          r.pass, r.seconds, r.rewrites, r.changed ? "true" : "false", r.before.nodes,
+                          ir::JsonString(r.pass), r.seconds, r.rewrites, r.changed ? "true" : "false", r.before.nodes,
                           r.after.nodes, r.before.initializer_bytes, r.after.initializer_bytes,
                           PatternRewritesJson(r), i + 1 < result.runs.size() ? "," : "");
   }

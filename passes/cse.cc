@@ -5,7 +5,7 @@
 #include "ir/status_macros.h"
 #include "optimizer/pass_registry.h"
 #include "passes/node_key.h"
-#include "passes/op_traits.h"
+#include "schema/nondeterministic.h"
 #include "passes/rewrite/graph_pass.h"
 #include "passes/rewrite/rewriter.h"
 
@@ -27,7 +27,7 @@ class CommonSubexpressionElimination final : public rewrite::GraphPass {
     int64_t merged = 0;
     for (ir::Node* n : g.nodes()) {
       // Only ops whose meaning we know; function calls are left alone (their bodies may be random).
-      if (!(n->is_onnx_domain() || n->domain() == "ai.onnx.ml") || IsNondeterministic(*n)) continue;
+      if (!(n->is_onnx_domain() || n->domain() == "ai.onnx.ml") || schema::IsNondeterministic(*n)) continue;
       if (!n->subgraphs().empty()) continue;
       n->set_walk_stamp(visited);
       ir::Node* first = nullptr;

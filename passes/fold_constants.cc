@@ -20,6 +20,7 @@
 #include "passes/op_traits.h"
 #include "passes/rewrite/graph_pass.h"
 #include "passes/rewrite/rewriter.h"
+#include "schema/nondeterministic.h"
 #include "schema/shape_fold.h"
 
 namespace onnx_opt::passes {
@@ -63,7 +64,7 @@ class ConstantFolding final : public rewrite::GraphPass {
     absl::flat_hash_map<size_t, std::vector<FoldedNode>> memo;
     std::vector<ir::Node*> folded_nodes;
     for (ir::Node* n : g.nodes()) {
-      if (!n->is_onnx_domain() || IsNondeterministic(*n) || !n->subgraphs().empty()) continue;
+      if (!n->is_onnx_domain() || schema::IsNondeterministic(*n) || !n->subgraphs().empty()) continue;
       std::optional<size_t> hash;
       if (n->op_type() != "Constant" && HasOnlyConstantInputs(*n)) hash = NodeHash(*n);
       if (hash.has_value() && TakeEarlierFold(rw, *n, memo[*hash])) {

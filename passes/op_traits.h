@@ -11,9 +11,6 @@ namespace onnx_opt::passes {
 // model-local functions. Nodes of other domains are left untouched by every pass.
 bool IsKnownOp(const ir::Model& model, const ir::Node& node);
 
-// True for operators whose outputs differ between runs (random generators, training-mode Dropout).
-bool IsNondeterministic(const ir::Node& node);
-
 }  // namespace onnx_opt::passes
 
 #endif  // ONNX_OPT_PASSES_OP_TRAITS_H_

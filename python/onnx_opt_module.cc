@@ -1,5 +1,5 @@
 // _onnx_opt, the native layer of the onnx_opt Python module: a thin pybind11 binding over the calls
-// the tools make (tools/model_steps.h for onnx-opt and onnx-convert, the checker, inference, the
+// the tools make (tools/lib/model_steps.h for onnx-opt and onnx-convert, the checker, inference, the
 // interpreter, the text syntax). Models cross as bytes (a serialized ModelProto) or a path;
 // python/onnx_opt/__init__.py turns onnx.ModelProto and os.PathLike into those and back, and checks
 // argument types. absl::Status becomes a Python exception here and nowhere else, with the message the
@@ -35,11 +35,11 @@
 #include "schema/inference/inference.h"
 #include "tools/cli/version.h"
 #include "tools/dot/graph_dot.h"
-#include "tools/model_check.h"
-#include "tools/model_compare.h"
-#include "tools/model_source.h"
-#include "tools/model_steps.h"
-#include "tools/verification.h"
+#include "tools/lib/model_check.h"
+#include "tools/lib/model_compare.h"
+#include "tools/lib/model_source.h"
+#include "tools/lib/model_steps.h"
+#include "tools/lib/verification.h"
 
 namespace onnx_opt::python {
 namespace {
@@ -292,7 +292,7 @@ py::tuple Convert(const py::object& model, std::optional<int64_t> opset, std::op
   return py::make_tuple(py::bytes(bytes), report, ToList(warnings));
 }
 
-// Returns (verdict, warnings): onnx-compare's check (tools/model_compare.h).
+// Returns (verdict, warnings): onnx-compare's check (tools/lib/model_compare.h).
 py::tuple Compare(const py::object& a, const py::object& b, const std::map<std::string, int64_t>& dims,
                   uint64_t seed, std::optional<std::pair<double, double>> tolerance) {
   const ModelArg args[2] = {ToModelArg(a), ToModelArg(b)};

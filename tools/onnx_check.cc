@@ -9,8 +9,8 @@
 #include "tools/cli/command_line.h"
 #include "tools/cli/phase_times.h"
 #include "tools/cli/version_text.h"
-#include "tools/model_check.h"
-#include "tools/model_source.h"
+#include "tools/lib/model_check.h"
+#include "tools/lib/model_source.h"
 
 DEFINE_bool(all_errors, false, "print every error, not just the first");
 DEFINE_bool(infer, false, "also infer types and shapes, and print every value's type");

@@ -1,5 +1,5 @@
 // onnx-compare: do two models compute the same outputs? Runs both with the bundled interpreter on the
-// same inputs and compares every output as onnx-opt's verification does (tools/model_compare.h).
+// same inputs and compares every output as onnx-opt's verification does (tools/lib/model_compare.h).
 #include <iostream>
 #include <string>
 
@@ -10,9 +10,9 @@
 #include "tools/cli/runtime_options.h"
 #include "tools/cli/tolerance_flag.h"
 #include "tools/cli/version_text.h"
-#include "tools/model_compare.h"
-#include "tools/model_source.h"
-#include "tools/model_steps.h"
+#include "tools/lib/model_compare.h"
+#include "tools/lib/model_source.h"
+#include "tools/lib/model_steps.h"
 
 namespace onnx_opt::tools {
 namespace {

@@ -16,10 +16,10 @@
 #include "tools/cli/phase_times.h"
 #include "tools/cli/progress.h"
 #include "tools/cli/version_text.h"
-#include "tools/model_check.h"
-#include "tools/model_source.h"
-#include "tools/model_steps.h"
-#include "tools/verification.h"
+#include "tools/lib/model_check.h"
+#include "tools/lib/model_source.h"
+#include "tools/lib/model_steps.h"
+#include "tools/lib/verification.h"
 
 DEFINE_string(output, "", "FILE: where to write the result (\"-\": standard output)");
 DEFINE_int64(opset, 0, "N: target opset of the default ONNX domain");

@@ -31,11 +31,11 @@
 #include "tools/cli/version_text.h"
 #include "tools/dot/dot_file.h"
 #include "tools/dot/graph_dot.h"
-#include "tools/model_check.h"
-#include "tools/model_source.h"
-#include "tools/model_steps.h"
-#include "tools/size_report.h"
-#include "tools/verification.h"
+#include "tools/lib/model_check.h"
+#include "tools/lib/model_source.h"
+#include "tools/lib/model_steps.h"
+#include "tools/lib/size_report.h"
+#include "tools/lib/verification.h"
 #include "equivalence/equivalence_options.h"
 
 DEFINE_string(output, "", "FILE: where to write the result (\"-\": standard output)");

@@ -21,10 +21,10 @@
 #include "tools/cli/runtime_options.h"
 #include "tools/cli/vector_kernels.h"
 #include "tools/cli/version_text.h"
-#include "tools/model_check.h"
-#include "tools/model_source.h"
-#include "tools/model_steps.h"
-#include "tools/verification.h"
+#include "tools/lib/model_check.h"
+#include "tools/lib/model_source.h"
+#include "tools/lib/model_steps.h"
+#include "tools/lib/verification.h"
 
 DEFINE_string(outputs, "", "DIR: write output_K.pb files into DIR (created if missing)");
 DEFINE_bool(time, false,

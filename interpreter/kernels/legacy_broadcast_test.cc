@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "interpreter/test_util.h"
+#include "interpreter/testing/test_util.h"
 
 namespace onnx_opt::interpreter {
 namespace {

@@ -2,7 +2,7 @@
 
 #include "gtest/gtest.h"
 #include "interpreter/tensor_limit.h"
-#include "interpreter/test_util.h"
+#include "interpreter/testing/test_util.h"
 
 namespace onnx_opt::interpreter {
 namespace {

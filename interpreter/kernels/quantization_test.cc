@@ -11,7 +11,7 @@
 #include "gtest/gtest.h"
 #include "interpreter/cpu/isa.h"
 #include "interpreter/evaluator.h"
-#include "interpreter/test_util.h"
+#include "interpreter/testing/test_util.h"
 #include "ir/graph.h"
 
 namespace onnx_opt::interpreter {

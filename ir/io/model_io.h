@@ -40,7 +40,7 @@ struct SaveOptions {
   bool force_raw_data = false;
   // SaveModel calls this once everything is written, before the files appear under their names; an
   // error from it is returned as it is and leaves nothing written (a caller checks the model on
-  // another thread while it is being written, see tools/model_source.h).
+  // another thread while it is being written, see tools/lib/model_source.h).
   std::function<absl::Status()> before_commit;
 };
 

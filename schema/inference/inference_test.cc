@@ -3,7 +3,7 @@
 #include "schema/inference/inference.h"
 
 #include "gtest/gtest.h"
-#include "schema/inference/testing.h"
+#include "schema/testing/inference_test_util.h"
 
 namespace onnx_opt::schema::inference {
 namespace {

@@ -1,5 +1,5 @@
 #include "gtest/gtest.h"
-#include "schema/inference/testing.h"
+#include "schema/testing/inference_test_util.h"
 
 namespace onnx_opt::schema::inference {
 namespace {

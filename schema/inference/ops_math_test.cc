@@ -1,6 +1,6 @@
 // Matrix products, signal processing, losses and reductions.
 #include "gtest/gtest.h"
-#include "schema/inference/testing.h"
+#include "schema/testing/inference_test_util.h"
 
 namespace onnx_opt::schema::inference {
 namespace {

@@ -1,6 +1,6 @@
 // Quantization, generators, text, images, ai.onnx.ml and the training optimizers.
 #include "gtest/gtest.h"
-#include "schema/inference/testing.h"
+#include "schema/testing/inference_test_util.h"
 
 namespace onnx_opt::schema::inference {
 namespace {

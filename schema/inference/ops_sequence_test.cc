@@ -1,6 +1,6 @@
 // Sequences, optionals and control flow over them.
 #include "gtest/gtest.h"
-#include "schema/inference/testing.h"
+#include "schema/testing/inference_test_util.h"
 
 namespace onnx_opt::schema::inference {
 namespace {

@@ -6,6 +6,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "ir/json_string.h"
 
 namespace onnx_opt::schema::testing {
 
@@ -46,35 +47,6 @@ bool JsonValue::has(std::string_view key) const {
   return false;
 }
 
-namespace {
-
-void AppendQuoted(std::string& out, const std::string& s) {
-  out += '"';
-  for (char c : s) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          static constexpr char kHex[] = "0123456789abcdef";
-          out += "\\u00";
-          out += kHex[(c >> 4) & 0xf];
-          out += kHex[c & 0xf];
-        } else {
-          out += c;
-        }
-    }
-  }
-  out += '"';
-}
-
-}  // namespace
-
 std::string JsonValue::ToString() const {
   switch (kind_) {
     case Kind::kNull: return "null";
@@ -82,7 +54,7 @@ std::string JsonValue::ToString() const {
     case Kind::kNumber: return text_;
     case Kind::kString: {
       std::string out;
-      AppendQuoted(out, text_);
+      ir::AppendJsonString(out, text_);
       return out;
     }
     case Kind::kArray: {
@@ -97,7 +69,7 @@ std::string JsonValue::ToString() const {
       std::string out = "{";
       for (size_t i = 0; i < items_.size(); ++i) {
         if (i > 0) out += ",";
-        AppendQuoted(out, keys_[i]);
+        ir::AppendJsonString(out, keys_[i]);
         out += ":" + items_[i].ToString();
       }
       return out + "}";

@@ -1,6 +1,6 @@
 #!/bin/bash
 # Peak resident memory and wall time of the tools on a generated MLP with external data (one
-# W x W float weight per layer, see ir/io/make_large_model.cc): load + save, the default pipeline,
+# W x W float weight per layer, see ir/io/testing/make_large_model.cc): load + save, the default pipeline,
 # the default pipeline with --verify, onnx-convert and onnx-convert --verify. The weights are mapped,
 # so the peak should stay far below the model's size.
 #
@@ -27,7 +27,7 @@ done
 # Tools from runfiles under bazel run; beside the script otherwise.
 here="${RUNFILES_DIR:-$0.runfiles}/onnx_opt"
 [[ -d "$here" ]] || here="$(cd "$(dirname "$0")/../.." && pwd)"
-make_model="$here/ir/io/make_large_model"
+make_model="$here/ir/io/testing/make_large_model"
 onnx_opt="$here/tools/onnx-opt"
 onnx_convert="$here/tools/onnx-convert"
 [[ -x /usr/bin/time ]] || { echo "needs /usr/bin/time (apt-get install time)" >&2; exit 1; }

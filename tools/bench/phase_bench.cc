@@ -27,6 +27,7 @@
 #include "schema/checker/checker.h"
 #include "tools/bench/model_zoo.h"
 #include "platform/heap_tuning.h"
+#include "tools/cli/ir_slab_pools.h"
 
 namespace onnx_opt::bench {
 namespace {
@@ -128,6 +129,7 @@ int main(int argc, char** argv) {
   using namespace onnx_opt::bench;
   // The heap and the mutexes set up as the tools set them (platform/heap_tuning.h, command_line.cc).
   onnx_opt::platform::TuneHeapForTool();
+  onnx_opt::cli::UseSlabPoolsForIr();
   benchmark::Initialize(&argc, argv);
   // Debian's Abseil leaves deadlock detection on.
   absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kIgnore);

@@ -1,9 +1,10 @@
 // How the default pipeline's time grows with model size: synthetic chains and DAGs of 10^3 to 10^6
 // nodes. The "ns_per_node" counter should stay flat (within 2x) across sizes.
 //
-// The process sets up its heap as the tools do (platform/heap_tuning.h: reserved, marked for huge
-// pages), since that is how onnx-opt runs the pipeline; --glibc_default_heap measures with glibc's
-// defaults instead, as a library user embedding the optimizer would get.
+// The process sets up its heap and the IR's slab pools as the tools do (platform/heap_tuning.h:
+// reserved, marked for huge pages; tools/cli/ir_slab_pools.h), since that is how onnx-opt runs the
+// pipeline; --glibc_default_heap measures with glibc's defaults and IR objects on the heap instead,
+// as a library user embedding the optimizer would get.
 #include <cstring>
 #include <map>
 #include <string>
@@ -12,6 +13,7 @@
 #include "optimizer/pass_manager.h"
 #include "tools/bench/synthetic_models.h"
 #include "platform/heap_tuning.h"
+#include "tools/cli/ir_slab_pools.h"
 
 namespace onnx_opt::bench {
 namespace {
@@ -89,8 +91,12 @@ int main(int argc, char** argv) {
     }
   }
   argc = kept;
-  if (!default_heap) onnx_opt::platform::TuneHeapForTool();
-  benchmark::AddCustomContext("heap", default_heap ? "glibc defaults" : "as the tools set it up (huge pages)");
+  if (!default_heap) {
+    onnx_opt::platform::TuneHeapForTool();
+    onnx_opt::cli::UseSlabPoolsForIr();
+  }
+  benchmark::AddCustomContext("heap", default_heap ? "glibc defaults, IR objects on the heap"
+                                                   : "as the tools set it up (huge pages, IR slab pools)");
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   benchmark::RunSpecifiedBenchmarks();

@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
 #include "tools/cli/flag_help.h"
+#include "tools/cli/ir_slab_pools.h"
 #include "platform/process_start.h"
 #include "tools/cli/logging.h"
 
@@ -71,6 +72,7 @@ ParsedCommandLine ParseCommandLine(int argc, char** argv, const Tool& tool) {
   std::setvbuf(stderr, nullptr, _IOLBF, BUFSIZ);
   std::cerr.unsetf(std::ios_base::unitbuf);  // std::cerr writes through to stderr's buffer
   platform::RestoreUserAfterStart();
+  UseSlabPoolsForIr();
   gflags::SetUsageMessage(tool.usage);
   ArgvForms forms = tool.forms;
   forms.aliases.emplace("h", "help");

@@ -2,7 +2,7 @@
 // summed in 24 registers over a slice of K from a 64-column strip of B and stored once per slice. Eigen packs both operands
 // into panels and zero-fills C before accumulating into it; on cores that run 512-bit FMAs as two
 // halves (AMD Zen 4) that overhead is not hidden, and measured side by side on one such core this kernel
-// reaches 83-95% of peak where Eigen reaches 53-85% (conv_matmul_benchmark: ResNet-50's 3x3 and 1x1
+// reaches 83-95% of peak where Eigen reaches 53-85% (conv_matmul_bench: ResNet-50's 3x3 and 1x1
 // convolutions, BERT's MatMuls, MobileNetV2's 1x1 expansions). AVX-512 only (masked loads and stores
 // cover the last columns); other ISAs keep Eigen.
 #include "interpreter/cpu/simd/simd.h"

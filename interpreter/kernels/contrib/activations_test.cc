@@ -3,7 +3,7 @@
 #include <cmath>
 
 #include "gtest/gtest.h"
-#include "interpreter/kernels/contrib/contrib_test_util.h"
+#include "interpreter/testing/contrib_test_util.h"
 
 namespace onnx_opt::interpreter::contrib {
 namespace {

@@ -9,7 +9,7 @@
 
 #include "absl/strings/str_join.h"
 #include "gtest/gtest.h"
-#include "interpreter/kernels/contrib/contrib_test_util.h"
+#include "interpreter/testing/contrib_test_util.h"
 
 namespace onnx_opt::interpreter::contrib {
 namespace {

@@ -1,7 +1,7 @@
 // EmbedLayerNormalization against Gather + Add + LayerNormalization (and ReduceSum of the mask) run
 // by the same interpreter.
 #include "gtest/gtest.h"
-#include "interpreter/kernels/contrib/contrib_test_util.h"
+#include "interpreter/testing/contrib_test_util.h"
 
 namespace onnx_opt::interpreter::contrib {
 namespace {

@@ -1,6 +1,6 @@
 // FusedMatMul against Transpose + MatMul + Mul run by the same interpreter.
 #include "gtest/gtest.h"
-#include "interpreter/kernels/contrib/contrib_test_util.h"
+#include "interpreter/testing/contrib_test_util.h"
 
 namespace onnx_opt::interpreter::contrib {
 namespace {

@@ -1,7 +1,7 @@
 // SkipLayerNormalization, SkipSimplifiedLayerNormalization and SimplifiedLayerNormalization against
 // Add + LayerNormalization-17 / RMSNormalization-23 run by the same interpreter.
 #include "gtest/gtest.h"
-#include "interpreter/kernels/contrib/contrib_test_util.h"
+#include "interpreter/testing/contrib_test_util.h"
 
 namespace onnx_opt::interpreter::contrib {
 namespace {
