@@ -1,36 +1,28 @@
 #include "interpreter/constant_steps.h"
 
-#include <string>
-
-#include "absl/container/flat_hash_set.h"
 #include "ir/captures.h"
 #include "ir/function.h"
+#include "schema/nondeterministic.h"
 
 namespace onnx_opt::interpreter {
 namespace {
 
-bool IsRandomOp(const ir::Node& node) {
-  static const absl::flat_hash_set<std::string> kOps = {"RandomNormal",  "RandomNormalLike",
-                                                        "RandomUniform", "RandomUniformLike",
-                                                        "Bernoulli",     "Multinomial"};
-  return kOps.contains(node.op_type());
-}
-
-// Whether running `node` may draw random numbers: a random operator in it, its subgraphs or the
-// model-local functions it calls (to any depth; a deeper call chain counts as random).
-bool MayDrawRandom(const ir::Node& node, const ir::Model* model, int depth = 0) {
-  if (depth > 64 || IsRandomOp(node)) return true;
+// Whether running `node` may give other outputs on the same inputs: a nondeterministic operator
+// (schema/nondeterministic.h) in it, its subgraphs or the model-local functions it calls (to any
+// depth; a deeper call chain counts as nondeterministic).
+bool MayVary(const ir::Node& node, const ir::Model* model, int depth = 0) {
+  if (depth > 64 || schema::IsNondeterministic(node)) return true;
   if (model != nullptr) {
     if (const ir::Function* fn =
             model->FindFunction(node.domain(), node.op_type(), node.overload())) {
       for (const ir::Node* inner : fn->body().nodes()) {
-        if (MayDrawRandom(*inner, model, depth + 1)) return true;
+        if (MayVary(*inner, model, depth + 1)) return true;
       }
     }
   }
   for (const ir::Graph* sub : node.subgraphs()) {
     for (const ir::Node* inner : sub->nodes()) {
-      if (MayDrawRandom(*inner, model, depth + 1)) return true;
+      if (MayVary(*inner, model, depth + 1)) return true;
     }
   }
   return false;
@@ -65,7 +57,7 @@ ConstantSteps PlanConstantSteps(const ir::Graph& g, const ir::Model* model, Exec
   for (size_t k = 0; k < n; ++k) {
     const ir::Node& node = *plan.order[k];
     const ExecutionPlan::Step& step = plan.steps[k];
-    bool constant = !step.deferred && step.dequantized_b < 0 && !MayDrawRandom(node, model);
+    bool constant = !step.deferred && step.dequantized_b < 0 && !MayVary(node, model);
     for (size_t i = 0; constant && i < node.num_inputs(); ++i) {
       constant = is_constant(node.input(i));
     }

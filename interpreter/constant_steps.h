@@ -25,10 +25,10 @@ struct ConstantSteps {
 // Marks the steps of `plan` (made for `g`, the main graph of `model`, which may be null) that read
 // only constants: initializers that are not graph inputs (an input with an initializer may be given
 // by the caller), outputs of constant steps, and values captured by their subgraphs likewise. Never
-// constant: random operators (RandomNormal, RandomUniform, their -Like forms, Bernoulli,
-// Multinomial), nodes whose subgraphs or model-local functions hold one, and a DequantizeLinear the
-// plan defers to its MatMul (whose float weight is never held). A constant Conv's folded chain is
-// cut to its constant prefix, so that every kept value is computed as itself.
+// constant: the operators of schema/nondeterministic.h (the random generators, Dropout), nodes
+// whose subgraphs or model-local functions hold one, and a DequantizeLinear the plan defers to its
+// MatMul (whose float weight is never held). A constant Conv's folded chain is cut to its constant
+// prefix, so that every kept value is computed as itself.
 ConstantSteps PlanConstantSteps(const ir::Graph& g, const ir::Model* model, ExecutionPlan& plan);
 
 }  // namespace onnx_opt::interpreter

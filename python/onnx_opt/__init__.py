@@ -243,7 +243,7 @@ class Session:
 
     The first run makes the interpreter's plans and computes the nodes that read only constants
     (Constant, ConstantOfShape, arithmetic on initializers that are not graph inputs; never random
-    operators); later runs reuse their values, which the session holds while it lives. An input with
+    generators or Dropout); later runs reuse their values, which the session holds while it lives. An input with
     an initializer may still be given on any run. A model that does not load or is invalid raises
     InvalidModelError here; checker warnings are issued as ModelWarning.
 
