@@ -5,6 +5,7 @@
 #include "absl/container/node_hash_map.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "interpreter/constant_steps.h"
 #include "interpreter/execution_plan.h"
 #include "ir/status_macros.h"
 #include "interpreter/tensor_limit.h"
@@ -84,6 +85,15 @@ struct Evaluator::Impl {
   const KernelRegistry& registry = KernelRegistry::Global();
   absl::flat_hash_map<const ir::Graph*, std::unique_ptr<ExecutionPlan>> plans;  // kernels filled in as nodes run
   ConstantMap constants;
+  EvaluatorOptions options;
+  // The main graph's constant steps and, once a run has gone through, the values later runs reuse.
+  struct ConstantCache {
+    bool planned = false;
+    bool filled = false;
+    ConstantSteps steps;
+    std::vector<std::pair<uint32_t, RuntimeValue>> values;  // by slot
+  };
+  ConstantCache constant_cache;
   int depth = 0;
   std::map<std::string, Evaluator::OpProfile>* profile = nullptr;
 
@@ -145,18 +155,23 @@ struct Evaluator::Impl {
                                           std::vector<RuntimeValue>& outputs);
   // Runs the deferred DequantizeLinear at position d (its inputs are constants) into its slot.
   absl::Status RunDeferred(ExecutionPlan& plan, size_t d, Scope& scope, std::vector<RuntimeValue>& outputs);
+  // The constant cache for a run of `g` (null when `g` is not the main graph, caching is off or
+  // nothing in it is constant); plans its steps the first time.
+  ConstantCache* CacheFor(const ir::Graph& g, const Scope* parent, ExecutionPlan& plan);
 };
 
 namespace {
 
 // Forgets the values that die after step k. An initializer's bytes stay, but if they are mapped from a
 // file its pages are let go, so running a model larger than memory keeps only the weights in use
-// resident (the next run reads them from the file again).
-void ReleaseDead(const ExecutionPlan::Step& step, Scope& scope) {
+// resident (the next run reads them from the file again). A skipped constant step leaves the pages
+// alone: it read them on the run that filled the cache, and a kept value may view them.
+void ReleaseDead(const ExecutionPlan::Step& step, Scope& scope, bool release_pages = true) {
   for (uint32_t slot : step.free_after) {
     scope.slots[slot] = RuntimeValue();
     if (scope.state[slot] == Scope::kSet) scope.state[slot] = Scope::kUnset;
   }
+  if (!release_pages) return;
   for (const ir::Value* v : step.release_pages_after) v->initializer()->ReleasePages();
 }
 
@@ -176,6 +191,21 @@ absl::Status ResolveInputs(const ir::Node& node, const std::vector<ValueRef>& re
   return absl::OkStatus();
 }
 
+// Keeps the values of constant step k (and of the first `folded` nodes folded into it) that later
+// runs read.
+void KeepConstants(const ExecutionPlan& plan, size_t k, size_t folded, const Scope& scope,
+                   const ConstantSteps& steps, std::vector<std::pair<uint32_t, RuntimeValue>>& kept) {
+  auto keep = [&](const ExecutionPlan::Step& step) {
+    for (int64_t slot : step.output_slots) {
+      if (slot >= 0 && steps.kept[slot] && scope.state[slot] == Scope::kSet) {
+        kept.emplace_back(static_cast<uint32_t>(slot), scope.slots[slot]);
+      }
+    }
+  };
+  keep(plan.steps[k]);
+  for (size_t f = 0; f < folded; ++f) keep(plan.steps[plan.steps[k].folded[f]]);
+}
+
 class ScopedRunner final : public SubgraphRunner {
  public:
   ScopedRunner(Evaluator::Impl* impl, Scope* scope) : impl_(impl), scope_(scope) {}
@@ -191,6 +221,16 @@ class ScopedRunner final : public SubgraphRunner {
 
 }  // namespace
 
+Evaluator::Impl::ConstantCache* Evaluator::Impl::CacheFor(const ir::Graph& g, const Scope* parent,
+                                                          ExecutionPlan& plan) {
+  if (&g != main || parent != nullptr || !options.cache_constants) return nullptr;
+  if (!constant_cache.planned) {
+    constant_cache.steps = PlanConstantSteps(g, model, plan);
+    constant_cache.planned = true;
+  }
+  return constant_cache.steps.num_constant > 0 ? &constant_cache : nullptr;
+}
+
 absl::StatusOr<std::vector<RuntimeValue>> Evaluator::Impl::RunGraph(
     const ir::Graph& g, std::vector<RuntimeValue> inputs, const std::vector<bool>* omitted,
     Scope* parent, const std::vector<ir::OpsetImport>* opsets, const AttributeScope* attrs) {
@@ -205,6 +245,10 @@ absl::StatusOr<std::vector<RuntimeValue>> Evaluator::Impl::RunGraph(
 
   ASSIGN_OR_RETURN(ExecutionPlan* plan, GetPlan(g));
   if (!plan->constants_loaded) RETURN_IF_ERROR(LoadConstants(g, *plan));
+  // A run that fills the cache computes everything; later ones (replays) skip the constant steps.
+  ConstantCache* cache = CacheFor(g, parent, *plan);
+  const bool replay = cache != nullptr && cache->filled;
+  if (cache != nullptr && !replay) cache->values.clear();  // what a failed run left
   Scope scope;
   scope.parent = parent;
   scope.plan = plan;
@@ -232,6 +276,9 @@ absl::StatusOr<std::vector<RuntimeValue>> Evaluator::Impl::RunGraph(
                                                      v->name(), "'"));
     }
   }
+  if (replay) {
+    for (const auto& [slot, value] : cache->values) scope.Set(slot, value);  // shares the buffers
+  }
   const size_t n = plan->order.size();
   std::vector<uint8_t> computed(n, 0);  // folded into an earlier node's kernel
   // Reused by every node: no allocation per node once they have grown.
@@ -240,6 +287,10 @@ absl::StatusOr<std::vector<RuntimeValue>> Evaluator::Impl::RunGraph(
   for (size_t k = 0; k < n; ++k) {
     const ir::Node& node = *plan->order[k];
     ExecutionPlan::Step& step = plan->steps[k];
+    if (replay && cache->steps.constant[k]) {
+      ReleaseDead(step, scope, /*release_pages=*/false);
+      continue;
+    }
     if (computed[k]) {
       ReleaseDead(step, scope);
       continue;
@@ -283,8 +334,12 @@ absl::StatusOr<std::vector<RuntimeValue>> Evaluator::Impl::RunGraph(
         scope.Set(step.output_slots[o], std::move(outs[o]));
       }
     }
+    if (cache != nullptr && !replay && cache->steps.constant[k]) {
+      KeepConstants(*plan, k, applied ? folded : 0, scope, cache->steps, cache->values);
+    }
     ReleaseDead(step, scope);
   }
+  if (cache != nullptr) cache->filled = true;
   std::vector<RuntimeValue> results;
   results.reserve(plan->outputs.size());
   for (const ValueRef& r : plan->outputs) {
@@ -468,14 +523,16 @@ absl::Status Evaluator::Impl::RunNodeIn(const ir::Node& node, Scope& scope,
                                                " is not supported by the interpreter"));
 }
 
-Evaluator::Evaluator(const ir::Model& model) : impl_(std::make_unique<Impl>()) {
+Evaluator::Evaluator(const ir::Model& model, EvaluatorOptions options) : impl_(std::make_unique<Impl>()) {
+  impl_->options = options;
   impl_->model = &model;
   impl_->main = &model.graph();
   impl_->main_opsets = model.opset_imports();
 }
 
-Evaluator::Evaluator(const ir::Graph& graph, std::vector<ir::OpsetImport> opsets)
+Evaluator::Evaluator(const ir::Graph& graph, std::vector<ir::OpsetImport> opsets, EvaluatorOptions options)
     : impl_(std::make_unique<Impl>()) {
+  impl_->options = options;
   impl_->main = &graph;
   impl_->main_opsets = std::move(opsets);
 }

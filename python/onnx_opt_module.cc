@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -614,19 +615,13 @@ py::object ToPython(const std::string& name, const interpreter::RuntimeValue& va
   return py::none();
 }
 
-py::dict Run(const py::object& model, const py::dict& inputs) {
-  const ModelArg arg = ToModelArg(model);
-  std::unique_ptr<ir::Model> loaded;
-  std::vector<std::string> warnings;
-  {
-    py::gil_scoped_release release;
-    loaded = Load(arg);
-    CheckInput(*loaded, arg, warnings);
-  }
-  const std::vector<ir::Value*>& graph_inputs = loaded->graph().inputs();
-  // Kept until the outputs are copied: the arrays and views the input tensors share.
-  std::vector<py::array> arrays;
-  std::vector<std::shared_ptr<const ir::Buffer>> views;
+// With the GIL: `inputs` as interpreter values by input name, checked against `graph`'s inputs
+// (every input without an initializer given, no unknown names). `arrays` and `views` keep what the
+// values share (see ArrayBytes) and must outlive them.
+absl::flat_hash_map<std::string, interpreter::RuntimeValue> ToInputValues(
+    const ir::Graph& graph, const py::dict& inputs, std::vector<py::array>& arrays,
+    std::vector<std::shared_ptr<const ir::Buffer>>& views) {
+  const std::vector<ir::Value*>& graph_inputs = graph.inputs();
   absl::flat_hash_map<std::string, interpreter::RuntimeValue> values;
   for (const auto& [key, value] : inputs) {
     const std::string name = py::cast<std::string>(key);
@@ -651,21 +646,98 @@ py::dict Run(const py::object& model, const py::dict& inputs) {
       Fail(ErrorKind::kValue, absl::StrCat("no value for graph input '", v->name(), "'"));
     }
   }
+  return values;
+}
+
+// With the GIL: {output name: value} in graph-output order, copied out of the interpreter's buffers.
+py::dict ToOutputs(const ir::Graph& graph, const std::vector<interpreter::RuntimeValue>& results) {
+  py::dict outputs;
+  const std::vector<ir::Value*>& graph_outputs = graph.outputs();
+  for (size_t i = 0; i < results.size() && i < graph_outputs.size(); ++i) {
+    outputs[py::str(graph_outputs[i]->name())] = ToPython(graph_outputs[i]->name(), results[i]);
+  }
+  return outputs;
+}
+
+py::dict Run(const py::object& model, const py::dict& inputs) {
+  const ModelArg arg = ToModelArg(model);
+  std::unique_ptr<ir::Model> loaded;
+  std::vector<std::string> warnings;
+  {
+    py::gil_scoped_release release;
+    loaded = Load(arg);
+    CheckInput(*loaded, arg, warnings);
+  }
+  // Kept until the outputs are copied: the arrays and views the input tensors share.
+  std::vector<py::array> arrays;
+  std::vector<std::shared_ptr<const ir::Buffer>> views;
+  absl::flat_hash_map<std::string, interpreter::RuntimeValue> values =
+      ToInputValues(loaded->graph(), inputs, arrays, views);
   absl::StatusOr<std::vector<interpreter::RuntimeValue>> results;
   {
     py::gil_scoped_release release;
-    interpreter::Evaluator evaluator(*loaded);
+    interpreter::Evaluator evaluator(*loaded);  // one run: no constants kept (see Session)
     results = evaluator.RunByName(values);
     values.clear();
   }
   if (!results.ok()) Fail(RunErrorKind(results.status()), std::string(results.status().message()));
-  py::dict outputs;
-  const std::vector<ir::Value*>& graph_outputs = loaded->graph().outputs();
-  for (size_t i = 0; i < results->size() && i < graph_outputs.size(); ++i) {
-    outputs[py::str(graph_outputs[i]->name())] = ToPython(graph_outputs[i]->name(), (*results)[i]);
-  }
-  return outputs;  // `results` goes first, then the views and arrays its tensors may share
+  return ToOutputs(loaded->graph(), *results);  // `results` goes first, then the views and arrays
 }
+
+// A model loaded and checked once and run many times on one evaluator, as onnxruntime's
+// InferenceSession: plans are made and constant-only nodes computed on the first run, and later runs
+// reuse them. Runs of one session take turns (the evaluator keeps state between runs); the GIL is
+// released while they run or wait.
+class Session {
+ public:
+  explicit Session(const py::object& model) {
+    const ModelArg arg = ToModelArg(model);
+    py::gil_scoped_release release;
+    model_ = Load(arg);
+    CheckInput(*model_, arg, warnings_);
+    evaluator_ = std::make_unique<interpreter::Evaluator>(*model_,
+                                                          interpreter::EvaluatorOptions{.cache_constants = true});
+  }
+
+  py::list warnings() const { return ToList(warnings_); }
+
+  // The graph inputs a caller must give (those without an initializer), in order.
+  py::list input_names() const {
+    std::vector<std::string> names;
+    for (const ir::Value* v : model_->graph().inputs()) {
+      if (!v->is_initializer()) names.push_back(v->name());
+    }
+    return ToList(names);
+  }
+
+  py::list output_names() const {
+    std::vector<std::string> names;
+    for (const ir::Value* v : model_->graph().outputs()) names.push_back(v->name());
+    return ToList(names);
+  }
+
+  py::dict Run(const py::dict& inputs) {
+    std::vector<py::array> arrays;
+    std::vector<std::shared_ptr<const ir::Buffer>> views;
+    absl::flat_hash_map<std::string, interpreter::RuntimeValue> values =
+        ToInputValues(model_->graph(), inputs, arrays, views);
+    absl::StatusOr<std::vector<interpreter::RuntimeValue>> results;
+    {
+      py::gil_scoped_release release;
+      std::lock_guard<std::mutex> lock(mutex_);
+      results = evaluator_->RunByName(values);
+      values.clear();
+    }
+    if (!results.ok()) Fail(RunErrorKind(results.status()), std::string(results.status().message()));
+    return ToOutputs(model_->graph(), *results);
+  }
+
+ private:
+  std::unique_ptr<ir::Model> model_;
+  std::unique_ptr<interpreter::Evaluator> evaluator_;  // declared after model_: destroyed first
+  std::vector<std::string> warnings_;
+  std::mutex mutex_;
+};
 
 void DefineModule(py::module_& m) {
   m.doc() = "Native layer of onnx_opt; use the onnx_opt package instead.";
@@ -690,6 +762,12 @@ void DefineModule(py::module_& m) {
   m.def("compare", &Compare, py::arg("a"), py::arg("b"), py::arg("dims"), py::arg("seed"), py::arg("tolerance"));
   m.def("infer_shapes", &InferShapes, py::arg("model"));
   m.def("run", &Run, py::arg("model"), py::arg("inputs"));
+  py::class_<Session>(m, "Session")
+      .def(py::init<const py::object&>(), py::arg("model"))
+      .def("warnings", &Session::warnings)
+      .def("input_names", &Session::input_names)
+      .def("output_names", &Session::output_names)
+      .def("run", &Session::Run, py::arg("inputs"));
   m.def("parse_text", &ParseText, py::arg("text"));
   m.def("to_text", &ToText, py::arg("model"));
   m.def("to_dot", &ToDot, py::arg("model"), py::arg("compare_with"));

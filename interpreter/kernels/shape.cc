@@ -353,8 +353,21 @@ Status ConstantOfShapeKernel(KernelContext& ctx) {
     if (d < 0) return ctx.Error("the shape must not have negative dims");
   }
   if (value.size() != 1) return ctx.Error("value must hold one element");
-  Tensor out(value.dtype(), dims);
-  for (int64_t i = 0; i < out.size(); ++i) CopyElements(value, 0, out, i, 1);
+  if (value.is_string()) {
+    Tensor out(value.dtype(), dims);
+    for (int64_t i = 0; i < out.size(); ++i) CopyElements(value, 0, out, i, 1);
+    ctx.set_output(0, std::move(out));
+    return OkStatus();
+  }
+  // The element's bytes, then copies of what is filled so far, doubling: a few memcpy calls
+  // instead of a call per element (weights built at run time are tens of millions of them).
+  Tensor out = Tensor::Uninitialized(value.dtype(), dims);
+  const size_t bytes = static_cast<size_t>(out.size()) * out.element_size();
+  char* data = out.mutable_raw();
+  if (bytes > 0) std::memcpy(data, value.raw(), out.element_size());
+  for (size_t filled = out.element_size(); filled < bytes; filled *= 2) {
+    std::memcpy(data + filled, data, std::min(filled, bytes - filled));
+  }
   ctx.set_output(0, std::move(out));
   return OkStatus();
 }

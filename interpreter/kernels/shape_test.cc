@@ -1,5 +1,7 @@
 #include <cmath>
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "gtest/gtest.h"
 #include "interpreter/testing/test_util.h"
@@ -58,6 +60,33 @@ TEST(ShapeTest, PadReflect) {
   auto r = g.Run({F({3}, {1, 2, 3}), I64({2}, {2, 1})});
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ((*r)[0].tensor().ToVector<float>(), (std::vector<float>{3, 2, 1, 2, 3, 2}));
+}
+
+// ConstantOfShape fills by doubling copies of the value's bytes: every element of every size.
+TEST(ShapeTest, ConstantOfShapeFillsEveryElement) {
+  for (int64_t n : {0, 1, 2, 3, 7, 1000, 4099}) {
+    SCOPED_TRACE(::testing::Message() << n << " elements");
+    OneNode f("ConstantOfShape", 1);
+    f.node->SetAttribute(ir::Attribute::FromTensor(
+        "value", ir::Tensor::FromVector<double>(DataType::kDouble, {1}, {-2.5})));
+    auto out = f.Run({I64({2}, {n, 1})});
+    ASSERT_TRUE(out.ok()) << out.status();
+    EXPECT_EQ((*out)[0].tensor().dims(), (std::vector<int64_t>{n, 1}));
+    EXPECT_EQ((*out)[0].tensor().ToVector<double>(), std::vector<double>(n, -2.5));
+    OneNode b("ConstantOfShape", 1);
+    b.node->SetAttribute(ir::Attribute::FromTensor(
+        "value", ir::Tensor::FromVector<int8_t>(DataType::kInt8, {1}, {-7})));
+    out = b.Run({I64({1}, {n})});
+    ASSERT_TRUE(out.ok()) << out.status();
+    EXPECT_EQ((*out)[0].tensor().ToVector<int8_t>(), std::vector<int8_t>(n, -7));
+    OneNode s("ConstantOfShape", 1);
+    ir::Tensor text(DataType::kString, {1});
+    text.mutable_strings() = {"ab"};
+    s.node->SetAttribute(ir::Attribute::FromTensor("value", std::move(text)));
+    out = s.Run({I64({1}, {n})});
+    ASSERT_TRUE(out.ok()) << out.status();
+    EXPECT_EQ((*out)[0].tensor().ToVector<std::string>(), std::vector<std::string>(n, "ab"));
+  }
 }
 
 TEST(ShapeTest, ReshapeSizeMismatchIsAnError) {

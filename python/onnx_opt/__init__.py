@@ -13,7 +13,7 @@ Errors: InvalidModelError (a ValueError) when a model does not load, is not vali
 rewritten or fails verification; TypeError and ValueError for bad arguments; FileNotFoundError for a
 path that does not exist. The checker's warnings are issued as ModelWarning.
 
-Work in C++ (optimize, convert, check, infer_shapes, run) runs with the GIL released.
+Work in C++ (optimize, convert, check, infer_shapes, run, Session.run) runs with the GIL released.
 """
 
 import os
@@ -28,6 +28,7 @@ InvalidModelError = _onnx_opt.InvalidModelError
 __all__ = [
     "InvalidModelError",
     "ModelWarning",
+    "Session",
     "check",
     "compare",
     "convert",
@@ -200,18 +201,8 @@ def infer_shapes(model):
     return back(result)
 
 
-def run(model, inputs):
-    """Runs the model with the bundled interpreter; returns {output name: value} in graph-output order.
-
-    inputs: {graph input name: numpy array (or numpy scalar)}; inputs with an initializer may be left
-    out. Each array must have the element type its input declares (TypeError otherwise) and fit the
-    declared shape (ValueError). Every numpy element type ONNX has works: bool, int8..int64,
-    uint8..uint64, float16, float32, float64, complex64, complex128, and str/bytes (string tensors).
-    Input arrays are read in place, not copied, when C-contiguous and aligned. Outputs are new numpy
-    arrays (string tensors as object arrays of str); sequence outputs are lists of arrays, an empty
-    optional is None. An output of a type numpy lacks (bfloat16, float8, int4...) raises TypeError.
-    """
-    native, _ = _to_native(model)
+def _input_arrays(inputs):
+    """{name: numpy array} as the native layer takes them: C order, native byte order."""
     if not isinstance(inputs, dict):
         raise TypeError("inputs must be a dict of input name to numpy array, not %s" % type(inputs).__name__)
     import numpy
@@ -227,7 +218,68 @@ def run(model, inputs):
         if not array.dtype.isnative:
             array = array.astype(array.dtype.newbyteorder("="))
         arrays[name] = array
-    return _onnx_opt.run(native, arrays)
+    return arrays
+
+
+def run(model, inputs):
+    """Runs the model with the bundled interpreter; returns {output name: value} in graph-output order.
+
+    inputs: {graph input name: numpy array (or numpy scalar)}; inputs with an initializer may be left
+    out. Each array must have the element type its input declares (TypeError otherwise) and fit the
+    declared shape (ValueError). Every numpy element type ONNX has works: bool, int8..int64,
+    uint8..uint64, float16, float32, float64, complex64, complex128, and str/bytes (string tensors).
+    Input arrays are read in place, not copied, when C-contiguous and aligned. Outputs are new numpy
+    arrays (string tensors as object arrays of str); sequence outputs are lists of arrays, an empty
+    optional is None. An output of a type numpy lacks (bfloat16, float8, int4...) raises TypeError.
+
+    To run a model many times, a Session loads it once and keeps what does not change between runs.
+    """
+    native, _ = _to_native(model)
+    return _onnx_opt.run(native, _input_arrays(inputs))
+
+
+class Session:
+    """A model loaded, checked and prepared once for many runs, like onnxruntime's InferenceSession.
+
+    The first run makes the interpreter's plans and computes the nodes that read only constants
+    (Constant, ConstantOfShape, arithmetic on initializers that are not graph inputs; never random
+    generators or Dropout); later runs reuse their values, which the session holds while it lives. An input with
+    an initializer may still be given on any run. A model that does not load or is invalid raises
+    InvalidModelError here; checker warnings are issued as ModelWarning.
+
+    Runs of one session take turns; run them from several threads with several sessions.
+    """
+
+    def __init__(self, model):
+        native, _ = _to_native(model)
+        self._native = _onnx_opt.Session(native)
+        _warn(self._native.warnings())
+
+    @property
+    def input_names(self):
+        """The graph inputs a run must give (those without an initializer), in graph order."""
+        return self._native.input_names()
+
+    @property
+    def output_names(self):
+        """The graph outputs, in the order run returns them."""
+        return self._native.output_names()
+
+    def run(self, inputs):
+        """Runs the model as onnx_opt.run does and returns the same {output name: value}.
+
+        inputs: {graph input name: numpy array}, as onnx_opt.run takes them, or a list (or tuple) of
+        arrays for input_names in order."""
+        if isinstance(inputs, (list, tuple)):
+            names = self.input_names
+            if len(inputs) != len(names):
+                raise ValueError("a list of inputs has one array per input without an initializer (%s): "
+                                 "expected %d, got %d" % (", ".join(names), len(names), len(inputs)))
+            inputs = dict(zip(names, inputs))
+        elif not isinstance(inputs, dict):
+            raise TypeError("inputs must be a dict of input name to numpy array or a list of arrays, not %s"
+                            % type(inputs).__name__)
+        return self._native.run(_input_arrays(inputs))
 
 
 def parse_text(text):

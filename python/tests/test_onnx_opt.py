@@ -504,6 +504,85 @@ def test_run_failure_in_a_kernel_is_a_python_exception():
         onnx_opt.run(model, {"x": np.ones(6, np.float32), "shape": np.array([4], np.int64)})
 
 
+# --- Session ------------------------------------------------------------------------------------
+
+# Weights built at run time, as some exports write them; "bias" is an input with an initializer.
+BUILT_WEIGHTS = """
+    <ir_version: 8, opset_import: ["" : 17]>
+    g (float[N,3] x, float[3] bias = {1.0, 2.0, 3.0}) => (float[N,3] y, float[3,3] w)
+    <int64[2] shape = {3, 3}>
+    {
+      ones = ConstantOfShape<value = float[1] {1.0}>(shape)
+      scale = Constant<value = float[3,3] {0.5, -1.0, 2.0, 0.0, 1.5, -0.5, 1.0, 0.25, -2.0}>()
+      w = Mul(ones, scale)
+      p = MatMul(x, w)
+      y = Add(p, bias)
+    }"""
+
+
+def test_session_gives_what_run_gives_on_every_run(export_shaped):
+    for model, make in [(onnx_opt.parse_text(BUILT_WEIGHTS), lambda n: {"x": random_input((n, 3), seed=n)}),
+                        (export_shaped, lambda n: {"x": random_input((n, 4), seed=n)})]:
+        session = onnx_opt.Session(model)
+        for n in [2, 5, 2, 1]:
+            inputs = make(n)
+            got = session.run(inputs)
+            want = onnx_opt.run(model, inputs)
+            assert list(got) == list(want)
+            for name in want:
+                np.testing.assert_array_equal(got[name], want[name])
+
+
+def test_session_takes_a_list_and_names_its_inputs_and_outputs():
+    session = onnx_opt.Session(onnx_opt.parse_text(BUILT_WEIGHTS))
+    assert session.input_names == ["x"]  # bias has an initializer
+    assert session.output_names == ["y", "w"]
+    x = np.ones((2, 3), np.float32)
+    by_list = session.run([x])
+    by_tuple = session.run((x,))
+    by_name = session.run({"x": x})
+    np.testing.assert_array_equal(by_list["y"], by_name["y"])
+    np.testing.assert_array_equal(by_tuple["y"], by_name["y"])
+    np.testing.assert_array_equal(by_name["y"], [[2.5, 2.75, 2.5]] * 2)
+    by_name["w"][0, 0] = 42  # outputs are the caller's own arrays, never the kept constants
+    assert session.run([x])["w"][0, 0] == 0.5
+
+
+def test_session_honours_an_overridden_initializer_on_later_runs():
+    session = onnx_opt.Session(onnx_opt.parse_text(BUILT_WEIGHTS))
+    x = np.zeros((1, 3), np.float32)
+    np.testing.assert_array_equal(session.run({"x": x})["y"], [[1, 2, 3]])
+    np.testing.assert_array_equal(session.run({"x": x, "bias": np.full(3, 7, np.float32)})["y"], [[7, 7, 7]])
+    np.testing.assert_array_equal(session.run({"x": x})["y"], [[1, 2, 3]])
+
+
+def test_session_errors_are_python_exceptions():
+    session = onnx_opt.Session(identity_model("float"))
+    good = np.zeros((2, 3), np.float32)
+    with pytest.raises(ValueError, match=r"the model has no input named 'z' \(its inputs: x\)"):
+        session.run({"x": good, "z": good})
+    with pytest.raises(ValueError, match="no value for graph input 'x'"):
+        session.run({})
+    with pytest.raises(ValueError, match=r"one array per input without an initializer \(x\): expected 1, got 2"):
+        session.run([good, good])
+    with pytest.raises(TypeError, match="input 'x' is double, but the model declares float"):
+        session.run({"x": good.astype(np.float64)})
+    with pytest.raises(TypeError, match="inputs must be a dict of input name to numpy array or a list"):
+        session.run(good)
+    np.testing.assert_array_equal(session.run([good])["y"], good)  # still usable after errors
+    failing = onnx_opt.Session(onnx_opt.parse_text("""
+        <ir_version: 8, opset_import: ["" : 17]>
+        g (float[N] x, int64[1] shape) => (float[M] y) { y = Reshape(x, shape) }"""))
+    with pytest.raises(ValueError, match="Reshape"):
+        failing.run({"x": np.ones(6, np.float32), "shape": np.array([4], np.int64)})
+    np.testing.assert_array_equal(
+        failing.run({"x": np.ones(6, np.float32), "shape": np.array([6], np.int64)})["y"], np.ones(6))
+    with pytest.raises(onnx_opt.InvalidModelError):
+        onnx_opt.Session(b"not a model")
+    with pytest.raises(TypeError, match="a model is bytes"):
+        onnx_opt.Session(42)
+
+
 # --- the GIL -----------------------------------------------------------------------------------
 
 
@@ -546,5 +625,8 @@ def test_run_and_optimize_release_the_gil():
     duration, longest = _longest_pause_while(lambda: onnx_opt.run(model, {"a": a, "b": b}))
     assert duration > 0.05, "the run was too short to tell (%.3f s)" % duration
     assert longest < duration / 2, "Python stood still for %.3f s of a %.3f s run" % (longest, duration)
+    session = onnx_opt.Session(model)
+    duration, longest = _longest_pause_while(lambda: session.run({"a": a, "b": b}))
+    assert longest < duration / 2, "Python stood still for %.3f s of a %.3f s Session.run" % (longest, duration)
     duration, longest = _longest_pause_while(lambda: onnx_opt.optimize(model, verify=True))
     assert longest < duration / 2, "Python stood still for %.3f s of a %.3f s optimize" % (longest, duration)

@@ -113,7 +113,7 @@ bool CheckAllAgainstBaselineIsa(const std::vector<BenchModel>& models) {
 
 void BM_Model(benchmark::State& state, const BenchModel* model) {
   // One evaluator for all iterations, as a caller running a model repeatedly would keep one.
-  interpreter::Evaluator evaluator(*model->zoo.model);
+  interpreter::Evaluator evaluator(*model->zoo.model, {.cache_constants = true});
   for (auto _ : state) {
     absl::StatusOr<std::vector<interpreter::RuntimeValue>> outputs = evaluator.RunByName(model->inputs);
     if (!outputs.ok()) {
@@ -150,7 +150,7 @@ struct ProfileRow {
 // Runs `model` once to warm up, then `runs` times with profiling on; rows sorted by share, plus
 // "(between ops)" for the evaluator's own time that no op accounts for.
 absl::StatusOr<std::vector<ProfileRow>> ProfileModel(const BenchModel& model, int runs, double* ms_per_run) {
-  interpreter::Evaluator evaluator(*model.zoo.model);
+  interpreter::Evaluator evaluator(*model.zoo.model, {.cache_constants = true});
   RETURN_IF_ERROR(evaluator.RunByName(model.inputs).status());
   std::map<std::string, interpreter::Evaluator::OpProfile> profile;
   evaluator.EnableProfiling(&profile);
