@@ -33,13 +33,14 @@ bool AdapterContext::in_function() const {
 absl::Status AdapterContext::Error(std::string_view what) const {
   return absl::InvalidArgumentError(absl::StrCat(
       "cannot convert ", node_->Describe(), " from ", SchemaLabel(from_schema_, node_->op_type()),
-      " (", step_.domain, " opset ", step_.from_opset, ") to ", SchemaLabel(to_schema_, node_->op_type()),
-      " (opset ", step_.to_opset, "): ", S(what)));
+      " (", step_.domain, " opset ", step_.from_opset, ") to ",
+      SchemaLabel(to_schema_, node_->op_type()), " (opset ", step_.to_opset, "): ", S(what)));
 }
 
 void AdapterContext::Warn(std::string_view what) {
   if (warnings_ == nullptr) return;
-  warnings_->push_back(absl::StrCat(node_->Describe(), ", ", SchemaLabel(from_schema_, node_->op_type()), " -> ",
+  warnings_->push_back(absl::StrCat(node_->Describe(), ", ",
+                                    SchemaLabel(from_schema_, node_->op_type()), " -> ",
                                     SchemaLabel(to_schema_, node_->op_type()), ": ", S(what)));
 }
 
@@ -65,11 +66,12 @@ const ir::Type& TypeOracle::TypeOf(const ir::Value* v) const {
   if (!v->type().is_none()) {
     // A declared tensor type without element type or shape may be completed by inference.
     const ir::Type& t = v->type();
-    if (!(t.is_tensor() && (t.elem_type() == ir::DataType::kUndefined || !t.shape().has_value()))) return t;
+    if (!(t.is_tensor() && (t.elem_type() == ir::DataType::kUndefined || !t.shape().has_value())))
+      return t;
     auto it = inferred_.find(v);
     if (it != inferred_.end() && it->second.is_tensor()) {
-      const bool elem_ok = t.elem_type() == ir::DataType::kUndefined ||
-                           t.elem_type() == it->second.elem_type();
+      const bool elem_ok =
+          t.elem_type() == ir::DataType::kUndefined || t.elem_type() == it->second.elem_type();
       if (elem_ok) return it->second;
     }
     return t;
@@ -126,7 +128,8 @@ absl::StatusOr<ir::Tensor> AdapterContext::ConstantInput(size_t i, std::string_v
   return *std::move(t);
 }
 
-absl::StatusOr<std::vector<int64_t>> AdapterContext::ConstantInts(size_t i, std::string_view what) const {
+absl::StatusOr<std::vector<int64_t>> AdapterContext::ConstantInts(size_t i,
+                                                                  std::string_view what) const {
   ASSIGN_OR_RETURN(ir::Tensor t, ConstantInput(i, what));
   std::optional<std::vector<int64_t>> v = ir::ConstantAsInts(t);
   if (!v.has_value()) {
@@ -136,7 +139,8 @@ absl::StatusOr<std::vector<int64_t>> AdapterContext::ConstantInts(size_t i, std:
   return *std::move(v);
 }
 
-absl::StatusOr<std::vector<double>> AdapterContext::ConstantDoubles(size_t i, std::string_view what) const {
+absl::StatusOr<std::vector<double>> AdapterContext::ConstantDoubles(size_t i,
+                                                                    std::string_view what) const {
   ASSIGN_OR_RETURN(ir::Tensor t, ConstantInput(i, what));
   std::optional<std::vector<double>> v = ir::ConstantAsDoubles(t);
   if (!v.has_value()) {
@@ -163,7 +167,7 @@ ir::Value* AdapterContext::AddConstant(ir::Tensor t, std::string_view base, bool
 
 ir::Value* AdapterContext::AddInts(const std::vector<int64_t>& values, std::string_view base) {
   return AddConstant(ir::Tensor::FromVector<int64_t>(ir::DataType::kInt64,
-                                                    {static_cast<int64_t>(values.size())}, values),
+                                                     {static_cast<int64_t>(values.size())}, values),
                      base);
 }
 
@@ -186,8 +190,9 @@ ir::Node* AdapterContext::InsertBefore(std::string op, const std::vector<ir::Val
   return n;
 }
 
-ir::Node* AdapterContext::InsertAfter(ir::Node* pos, std::string op, const std::vector<ir::Value*>& inputs,
-                                      size_t num_outputs, std::string_view base) {
+ir::Node* AdapterContext::InsertAfter(ir::Node* pos, std::string op,
+                                      const std::vector<ir::Value*>& inputs, size_t num_outputs,
+                                      std::string_view base) {
   std::vector<std::string> outs;
   for (size_t i = 0; i < num_outputs; ++i) outs.push_back(names_->Fresh(base));
   const std::string domain = step_.domain == "ai.onnx" ? "" : step_.domain;
@@ -224,7 +229,8 @@ absl::Status AdapterContext::ReplaceOutput(size_t i, ir::Value* v) {
   } else {
     v->set_type(from->type());
   }
-  if (from->is_graph_output() && (v->producer() == nullptr || v->is_graph_output() || v->graph() != from->graph())) {
+  if (from->is_graph_output() &&
+      (v->producer() == nullptr || v->is_graph_output() || v->graph() != from->graph())) {
     // A graph output keeps its name: it must be produced by a node of this graph, so route the
     // value through an Identity.
     ir::Node* id = InsertBefore("Identity", {v}, 1, from->name());
@@ -300,9 +306,10 @@ void AdapterRegistry::Register(std::string_view domain, std::string_view op, int
   index_.insert_or_assign(Key{e.domain, e.op, from, to}, &e);
 }
 
-const AdapterEntry& AdapterRegistry::Append(std::deque<AdapterEntry>& entries, std::string_view domain,
-                                            std::string_view op, int from, int to, AdapterKind kind,
-                                            std::string_view note, AdapterFn fn) {
+const AdapterEntry& AdapterRegistry::Append(std::deque<AdapterEntry>& entries,
+                                            std::string_view domain, std::string_view op, int from,
+                                            int to, AdapterKind kind, std::string_view note,
+                                            AdapterFn fn) {
   AdapterEntry& e = entries.emplace_back();
   e.domain = S(domain);
   e.op = S(op);

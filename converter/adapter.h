@@ -72,8 +72,13 @@ class AdapterContext {
   AdapterContext(ir::Node* node, const Step& step, const schema::OpSchema* from_schema,
                  const schema::OpSchema* to_schema, ir::NameGenerator* names, Folder* folder,
                  TypeOracle* types)
-      : node_(node), step_(step), from_schema_(from_schema), to_schema_(to_schema), names_(names),
-        folder_(folder), types_(types) {
+      : node_(node),
+        step_(step),
+        from_schema_(from_schema),
+        to_schema_(to_schema),
+        names_(names),
+        folder_(folder),
+        types_(types) {
     touched_.push_back(node);
   }
 
@@ -102,9 +107,10 @@ class AdapterContext {
   // Where Warn puts its warnings (the driver's report); dropped while unset.
   void set_warnings(std::vector<std::string>* warnings) { warnings_ = warnings; }
 
-  // --- Reading the node ----------------------------------------------------------------------------
-  // The attribute, or null; an error when it is a reference to a function attribute (its value is
-  // not known here) and `need_value` is set.
+  // --- Reading the node
+  // ---------------------------------------------------------------------------- The attribute, or
+  // null; an error when it is a reference to a function attribute (its value is not known here) and
+  // `need_value` is set.
   absl::StatusOr<const ir::Attribute*> Attr(std::string_view name) const;
   // The type of a value: declared, or inferred before the conversion.
   const ir::Type& TypeOf(const ir::Value* v) const;
@@ -125,14 +131,15 @@ class AdapterContext {
   absl::StatusOr<std::vector<int64_t>> ConstantInts(size_t i, std::string_view what) const;
   absl::StatusOr<std::vector<double>> ConstantDoubles(size_t i, std::string_view what) const;
 
-  // --- Editing -------------------------------------------------------------------------------------
-  // A constant value usable by the node: an initializer, or a Constant node before the node when in
+  // --- Editing
+  // ------------------------------------------------------------------------------------- A
+  // constant value usable by the node: an initializer, or a Constant node before the node when in
   // a function body (or when `as_node`).
   ir::Value* AddConstant(ir::Tensor t, std::string_view base, bool as_node = false);
   ir::Value* AddInts(const std::vector<int64_t>& values, std::string_view base);
   ir::Value* AddScalarInt(int64_t value, std::string_view base);
-  ir::Value* AddFloats(ir::DataType type, const std::vector<double>& values, std::vector<int64_t> dims,
-                       std::string_view base);
+  ir::Value* AddFloats(ir::DataType type, const std::vector<double>& values,
+                       std::vector<int64_t> dims, std::string_view base);
   // A new node of the step's domain inserted before (or after) the adapted node, with fresh output
   // names made from `base`. It is validated against the target opset like the adapted node.
   ir::Node* InsertBefore(std::string op, const std::vector<ir::Value*>& inputs, size_t num_outputs,
@@ -207,11 +214,12 @@ class AdapterRegistry {
   void Register(std::string_view domain, std::string_view op, int from, int to, AdapterKind kind,
                 std::string_view note, AdapterFn fn);
   // The registered adapter, else the implied refusal: an operator introduced after opset 1 that no
-  // family rewrites into older operators refuses the downgrade below its first version. Refusals are
-  // made on first use (listing them up front would build every operator's schemas on every run).
+  // family rewrites into older operators refuses the downgrade below its first version. Refusals
+  // are made on first use (listing them up front would build every operator's schemas on every
+  // run).
   const AdapterEntry* Find(std::string_view domain, std::string_view op, int from, int to) const;
-  // Every entry, implied refusals included, sorted by (domain, op, from, to). Registers every family
-  // and builds every operator's schemas: for tests and listings.
+  // Every entry, implied refusals included, sorted by (domain, op, from, to). Registers every
+  // family and builds every operator's schemas: for tests and listings.
   std::vector<const AdapterEntry*> AllEntries() const;
   // The entries registered so far, in registration order (no implied refusals, no family registered
   // by asking).
@@ -224,8 +232,9 @@ class AdapterRegistry {
   // Registers AdapterFamilies()[i] unless it is registered already.
   void RegisterFamily(size_t i) const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Appends an entry holding copies of the strings.
-  static const AdapterEntry& Append(std::deque<AdapterEntry>& entries, std::string_view domain, std::string_view op,
-                                    int from, int to, AdapterKind kind, std::string_view note, AdapterFn fn);
+  static const AdapterEntry& Append(std::deque<AdapterEntry>& entries, std::string_view domain,
+                                    std::string_view op, int from, int to, AdapterKind kind,
+                                    std::string_view note, AdapterFn fn);
   // (domain, op, from, to), viewing the entry's own strings (or the caller's, to look one up).
   using Key = std::tuple<std::string_view, std::string_view, int, int>;
   // Entries never move (a deque), so the index can view their strings. Registration is a few
@@ -234,8 +243,8 @@ class AdapterRegistry {
   std::deque<AdapterEntry> entries_;
   absl::flat_hash_map<Key, const AdapterEntry*> index_;
   mutable absl::Mutex mu_;
-  // The global registry's families: which ones are registered (bit i: AdapterFamilies()[i]) and, made
-  // on first use, the family of each operator that has adapters.
+  // The global registry's families: which ones are registered (bit i: AdapterFamilies()[i]) and,
+  // made on first use, the family of each operator that has adapters.
   bool families_on_demand_ = false;
   mutable uint64_t families_registered_ ABSL_GUARDED_BY(mu_) = 0;
   mutable absl::flat_hash_map<std::string_view, size_t> family_of_op_ ABSL_GUARDED_BY(mu_);

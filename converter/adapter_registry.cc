@@ -1,7 +1,7 @@
 // The global adapter registry: every operator family registers its adapters here, once, when a
-// conversion first asks about one of its operators. Operators introduced after opset 1 that no family
-// can rewrite into older operators get an adapter that refuses the downgrade with a clear reason, made
-// when a conversion first asks for it.
+// conversion first asks about one of its operators. Operators introduced after opset 1 that no
+// family can rewrite into older operators get an adapter that refuses the downgrade with a clear
+// reason, made when a conversion first asks for it.
 #include <algorithm>
 #include <string>
 #include <tuple>
@@ -51,14 +51,16 @@ const AdapterEntry* AdapterRegistry::Find(std::string_view domain, std::string_v
   absl::MutexLock lock(&mu_);
   if (families_on_demand_) RegisterFamilyOf(op);
   if (auto it = index_.find(Key{domain, op, from, to}); it != index_.end()) return it->second;
-  if (to != kNotDefined || from <= 1 || (domain != "ai.onnx" && domain != "ai.onnx.ml")) return nullptr;
+  if (to != kNotDefined || from <= 1 || (domain != "ai.onnx" && domain != "ai.onnx.ml"))
+    return nullptr;
   absl::Span<const int> versions = schema::Versions(domain, op);
   if (versions.empty() || versions.front() != from) return nullptr;
-  if (auto it = refusal_index_.find(Key{domain, op, from, to}); it != refusal_index_.end()) return it->second;
-  const AdapterEntry& e =
-      Append(refusals_, domain, op, from, to, AdapterKind::kRefuse, "no expansion into older operators",
-             Refuse(absl::StrCat(std::string(op), " was introduced at ", std::string(domain), " opset ", from,
-                                 " and has no expansion into older operators")));
+  if (auto it = refusal_index_.find(Key{domain, op, from, to}); it != refusal_index_.end())
+    return it->second;
+  const AdapterEntry& e = Append(
+      refusals_, domain, op, from, to, AdapterKind::kRefuse, "no expansion into older operators",
+      Refuse(absl::StrCat(std::string(op), " was introduced at ", std::string(domain), " opset ",
+                          from, " and has no expansion into older operators")));
   refusal_index_.emplace(Key{e.domain, e.op, from, to}, &e);
   return &e;
 }

@@ -1,10 +1,10 @@
 // Runs every adapter on a model and checks what it produced. For each ai.onnx operator and each of
 // its versions, a one-node model is made from the schema (every required input a tensor of one type
-// and shape, no attributes; the first shape that passes the checker and runs in the interpreter) and
-// hand-written cases (sweep_cases/sweep_cases.h) add nodes that need attributes or constant inputs.
-// Each model is converted to every other version boundary of its operators (a hand-written case
-// also from its newest boundary back down); every conversion that succeeds must pass the checker
-// and compute the same outputs as the model it came from.
+// and shape, no attributes; the first shape that passes the checker and runs in the interpreter)
+// and hand-written cases (sweep_cases/sweep_cases.h) add nodes that need attributes or constant
+// inputs. Each model is converted to every other version boundary of its operators (a hand-written
+// case also from its newest boundary back down); every conversion that succeeds must pass the
+// checker and compute the same outputs as the model it came from.
 //
 // The driver reports each adapter it runs (SetAdapterObserver). Adapters no model exercised are
 // listed in converter/adapter_sweep_uncovered.txt, which must match exactly: a new case that
@@ -26,6 +26,7 @@
 #include "converter/convert.h"
 #include "converter/testing/sweep_cases/sweep_cases.h"
 #include "converter/testing/test_util.h"
+#include "equivalence/equivalence.h"
 #include "gtest/gtest.h"
 #include "ir/text/parser.h"
 #include "ir/text/printer.h"
@@ -33,7 +34,6 @@
 #include "schema/checker/checker.h"
 #include "schema/inference/inference.h"
 #include "schema/op_registry.h"
-#include "equivalence/equivalence.h"
 
 namespace onnx_opt::converter {
 namespace {
@@ -43,7 +43,8 @@ bool print_uncovered = false;
 using AdapterKey = std::tuple<std::string, std::string, int, int>;
 
 std::string KeyName(const AdapterKey& k) {
-  return absl::StrCat(std::get<0>(k), " ", std::get<1>(k), " ", std::get<2>(k), "->", std::get<3>(k));
+  return absl::StrCat(std::get<0>(k), " ", std::get<1>(k), " ", std::get<2>(k), "->",
+                      std::get<3>(k));
 }
 
 // The text-syntax element type for a type constraint's allowed list, preferring float.
@@ -67,7 +68,8 @@ std::optional<std::string> ElemTypeFor(const schema::OpSchema& s, const std::str
 
 // A one-node model of `s` at opset `opset` with inputs of `shape`, or nullopt when the schema needs
 // what this cannot make up (attributes, sequences, maps).
-std::optional<std::string> OneNodeModel(const schema::OpSchema& s, int opset, const std::string& shape) {
+std::optional<std::string> OneNodeModel(const schema::OpSchema& s, int opset,
+                                        const std::string& shape) {
   for (const schema::AttributeSpec& a : s.attributes()) {
     if (a.required) return std::nullopt;
   }
@@ -90,13 +92,16 @@ std::optional<std::string> OneNodeModel(const schema::OpSchema& s, int opset, co
     outs.push_back(absl::StrCat("y", i));
   }
   if (outs.empty()) return std::nullopt;
-  return absl::StrCat("<ir_version: 13, opset_import: [\"\" : ", opset, "]>\ng (", absl::StrJoin(params, ", "),
-                      ") => (", absl::StrJoin(outs, ", "), ") {\n  ", absl::StrJoin(outs, ", "), " = ",
-                      s.op_type(), "(", absl::StrJoin(args, ", "), ")\n}\n");
+  return absl::StrCat("<ir_version: 13, opset_import: [\"\" : ", opset, "]>\ng (",
+                      absl::StrJoin(params, ", "), ") => (", absl::StrJoin(outs, ", "), ") {\n  ",
+                      absl::StrJoin(outs, ", "), " = ", s.op_type(), "(", absl::StrJoin(args, ", "),
+                      ")\n}\n");
 }
 
-// Parses, checks and (unless `check_only`) runs `text`; null when it is not a valid, runnable model.
-std::unique_ptr<ir::Model> UsableModel(const std::string& text, std::string* why, bool check_only = false) {
+// Parses, checks and (unless `check_only`) runs `text`; null when it is not a valid, runnable
+// model.
+std::unique_ptr<ir::Model> UsableModel(const std::string& text, std::string* why,
+                                       bool check_only = false) {
   if (std::getenv("SWEEP_VERBOSE") != nullptr) std::cerr << "trying:\n" << text;
   absl::StatusOr<std::unique_ptr<ir::Model>> m = ir::text::ParseModel(text);
   if (!m.ok()) {
@@ -133,8 +138,8 @@ struct SweepResult {
 };
 
 // Converts `model`'s opset of `domain` ("ai.onnx" or "ai.onnx.ml").
-absl::StatusOr<std::unique_ptr<ir::Model>> ConvertDomain(const ir::Model& model, const std::string& domain,
-                                                         int target) {
+absl::StatusOr<std::unique_ptr<ir::Model>> ConvertDomain(const ir::Model& model,
+                                                         const std::string& domain, int target) {
   if (domain == "ai.onnx") return testing::ConvertTo(model, target, /*infer=*/true);
   ConvertOptions options;
   options.ml_opset = target;
@@ -154,7 +159,8 @@ void Sweep(const std::string& label, const ir::Model& model, const std::string& 
     }
     ++result.conversions;
     if (std::getenv("SWEEP_VERBOSE") != nullptr) {
-      std::cerr << label << " opset " << base << " -> " << target << "\n" << ir::text::PrintModel(**got);
+      std::cerr << label << " opset " << base << " -> " << target << "\n"
+                << ir::text::PrintModel(**got);
     }
     std::string problem;
     if (absl::Status v = ir::Verify(**got); !v.ok()) {
@@ -169,8 +175,9 @@ void Sweep(const std::string& label, const ir::Model& model, const std::string& 
       }
     }
     if (!problem.empty()) {
-      result.failures.push_back(absl::StrCat(label, " opset ", base, " -> ", target, ": ", problem, "\nbefore:\n",
-                                             ir::text::PrintModel(model), "after:\n", ir::text::PrintModel(**got)));
+      result.failures.push_back(absl::StrCat(label, " opset ", base, " -> ", target, ": ", problem,
+                                             "\nbefore:\n", ir::text::PrintModel(model), "after:\n",
+                                             ir::text::PrintModel(**got)));
     }
   }
 }
@@ -200,7 +207,8 @@ std::set<AdapterKey> ReadUncoveredList() {
       ADD_FAILURE() << "bad line in the uncovered list: " << line;
       continue;
     }
-    listed.insert({domain, op, std::stoi(step.substr(0, arrow)), std::stoi(step.substr(arrow + 2))});
+    listed.insert(
+        {domain, op, std::stoi(step.substr(0, arrow)), std::stoi(step.substr(arrow + 2))});
   }
   return listed;
 }
@@ -255,9 +263,10 @@ TEST(AdapterSweep, EveryAdapterRunsAndKeepsOutputs) {
       for (const ir::Node* n : model->graph().nodes()) {
         absl::Span<const int> versions = schema::Versions("ai.onnx", n->op_type());
         if (versions.empty() || versions.front() <= 1) continue;
-        absl::StatusOr<std::unique_ptr<ir::Model>> down = ConvertDomain(*model, "ai.onnx", versions.front() - 1);
-        EXPECT_FALSE(down.ok()) << c.name << ": converting below " << n->op_type() << "-" << versions.front()
-                                << " should be refused";
+        absl::StatusOr<std::unique_ptr<ir::Model>> down =
+            ConvertDomain(*model, "ai.onnx", versions.front() - 1);
+        EXPECT_FALSE(down.ok()) << c.name << ": converting below " << n->op_type() << "-"
+                                << versions.front() << " should be refused";
         if (!down.ok()) {
           EXPECT_NE(down.status().message().find(n->op_type()), std::string::npos) << down.status();
           ++result.refused;
@@ -282,7 +291,8 @@ TEST(AdapterSweep, EveryAdapterRunsAndKeepsOutputs) {
       for (auto top = targets.rbegin(); top != targets.rend() && *top > base; ++top) {
         absl::StatusOr<std::unique_ptr<ir::Model>> up = ConvertDomain(*model, domain, *top);
         if (!up.ok()) continue;
-        Sweep(absl::StrCat(c.name, " (at ", domain, " opset ", *top, ")"), **up, domain, *top, targets, result);
+        Sweep(absl::StrCat(c.name, " (at ", domain, " opset ", *top, ")"), **up, domain, *top,
+              targets, result);
         break;
       }
     }
@@ -298,15 +308,18 @@ TEST(AdapterSweep, EveryAdapterRunsAndKeepsOutputs) {
     if (entry->domain != "ai.onnx" && entry->domain != "ai.onnx.ml") continue;
     const AdapterKey key{entry->domain, entry->op, entry->from, entry->to};
     ++total;
-    const bool covered = entry->kind == AdapterKind::kRefuse ? ran.contains(key) : converted.contains(key);
+    const bool covered =
+        entry->kind == AdapterKind::kRefuse ? ran.contains(key) : converted.contains(key);
     if (!covered) uncovered.insert(key);
   }
-  std::cout << "adapter sweep: " << result.models << " models (" << hand_written << " hand-written, " << unmade
-            << " operator versions without a generated model), " << result.conversions << " conversions checked, "
-            << result.refused << " refused; ai.onnx and ai.onnx.ml adapters exercised: " << (total - uncovered.size()) << " of "
-            << total << "\n";
+  std::cout << "adapter sweep: " << result.models << " models (" << hand_written
+            << " hand-written, " << unmade << " operator versions without a generated model), "
+            << result.conversions << " conversions checked, " << result.refused
+            << " refused; ai.onnx and ai.onnx.ml adapters exercised: " << (total - uncovered.size())
+            << " of " << total << "\n";
   if (print_uncovered) {
-    std::cout << "# adapters no sweep model exercises (domain op from->to; 0: not defined, -1: removed)\n";
+    std::cout << "# adapters no sweep model exercises (domain op from->to; 0: not defined, -1: "
+                 "removed)\n";
     for (const AdapterKey& k : uncovered) std::cout << KeyName(k) << "\n";
   }
   const std::set<AdapterKey> listed = ReadUncoveredList();
@@ -314,7 +327,8 @@ TEST(AdapterSweep, EveryAdapterRunsAndKeepsOutputs) {
     EXPECT_TRUE(listed.contains(k)) << KeyName(k) << " is no longer exercised by any sweep model";
   }
   for (const AdapterKey& k : listed) {
-    EXPECT_TRUE(uncovered.contains(k)) << KeyName(k) << " is exercised now: remove it from adapter_sweep_uncovered.txt";
+    EXPECT_TRUE(uncovered.contains(k))
+        << KeyName(k) << " is exercised now: remove it from adapter_sweep_uncovered.txt";
   }
 }
 

@@ -17,29 +17,43 @@ std::string S(std::string_view s) { return std::string(s); }
 
 std::string AttrValueString(const ir::Attribute& a) {
   switch (a.kind()) {
-    case ir::AttributeKind::kInt: return absl::StrCat(a.i);
-    case ir::AttributeKind::kFloat: return absl::StrCat(a.f);
-    case ir::AttributeKind::kString: return absl::StrCat("\"", a.s, "\"");
-    case ir::AttributeKind::kInts: return absl::StrCat("[", absl::StrJoin(a.ints, ", "), "]");
-    case ir::AttributeKind::kFloats: return absl::StrCat("[", absl::StrJoin(a.floats, ", "), "]");
-    case ir::AttributeKind::kStrings: return absl::StrCat("[", absl::StrJoin(a.strings, ", "), "]");
-    default: return ir::AttributeKindName(a.kind());
+    case ir::AttributeKind::kInt:
+      return absl::StrCat(a.i);
+    case ir::AttributeKind::kFloat:
+      return absl::StrCat(a.f);
+    case ir::AttributeKind::kString:
+      return absl::StrCat("\"", a.s, "\"");
+    case ir::AttributeKind::kInts:
+      return absl::StrCat("[", absl::StrJoin(a.ints, ", "), "]");
+    case ir::AttributeKind::kFloats:
+      return absl::StrCat("[", absl::StrJoin(a.floats, ", "), "]");
+    case ir::AttributeKind::kStrings:
+      return absl::StrCat("[", absl::StrJoin(a.strings, ", "), "]");
+    default:
+      return ir::AttributeKindName(a.kind());
   }
 }
 
 bool EqualsDefault(const ir::Attribute& a, const schema::AttrValue& d) {
-  if (const auto* v = std::get_if<int64_t>(&d)) return a.kind() == ir::AttributeKind::kInt && a.i == *v;
-  if (const auto* v = std::get_if<float>(&d)) return a.kind() == ir::AttributeKind::kFloat && a.f == *v;
-  if (const auto* v = std::get_if<std::string>(&d)) return a.kind() == ir::AttributeKind::kString && a.s == *v;
-  if (const auto* v = std::get_if<std::vector<int64_t>>(&d)) return a.kind() == ir::AttributeKind::kInts && a.ints == *v;
-  if (const auto* v = std::get_if<std::vector<float>>(&d)) return a.kind() == ir::AttributeKind::kFloats && a.floats == *v;
-  if (const auto* v = std::get_if<std::vector<std::string>>(&d)) return a.kind() == ir::AttributeKind::kStrings && a.strings == *v;
+  if (const auto* v = std::get_if<int64_t>(&d))
+    return a.kind() == ir::AttributeKind::kInt && a.i == *v;
+  if (const auto* v = std::get_if<float>(&d))
+    return a.kind() == ir::AttributeKind::kFloat && a.f == *v;
+  if (const auto* v = std::get_if<std::string>(&d))
+    return a.kind() == ir::AttributeKind::kString && a.s == *v;
+  if (const auto* v = std::get_if<std::vector<int64_t>>(&d))
+    return a.kind() == ir::AttributeKind::kInts && a.ints == *v;
+  if (const auto* v = std::get_if<std::vector<float>>(&d))
+    return a.kind() == ir::AttributeKind::kFloats && a.floats == *v;
+  if (const auto* v = std::get_if<std::vector<std::string>>(&d))
+    return a.kind() == ir::AttributeKind::kStrings && a.strings == *v;
   return false;
 }
 
 }  // namespace
 
-// --- Registrar -------------------------------------------------------------------------------------
+// --- Registrar
+// -------------------------------------------------------------------------------------
 
 void Registrar::Compatible(std::string_view op, int older, int newer, std::string_view note) {
   r_.Register(domain_, op, older, newer, AdapterKind::kCompatible, note, Nothing());
@@ -47,22 +61,22 @@ void Registrar::Compatible(std::string_view op, int older, int newer, std::strin
 }
 
 void Registrar::CompatibleAll(const std::vector<std::string_view>& ops, int older, int newer,
-                           std::string_view note) {
+                              std::string_view note) {
   for (std::string_view op : ops) Compatible(op, older, newer, note);
 }
 
-void Registrar::Up(std::string_view op, int older, int newer, AdapterKind kind, std::string_view note,
-                   AdapterFn fn) {
+void Registrar::Up(std::string_view op, int older, int newer, AdapterKind kind,
+                   std::string_view note, AdapterFn fn) {
   r_.Register(domain_, op, older, newer, kind, note, std::move(fn));
 }
 
-void Registrar::Down(std::string_view op, int newer, int older, AdapterKind kind, std::string_view note,
-                     AdapterFn fn) {
+void Registrar::Down(std::string_view op, int newer, int older, AdapterKind kind,
+                     std::string_view note, AdapterFn fn) {
   r_.Register(domain_, op, newer, older, kind, note, std::move(fn));
 }
 
-void Registrar::Both(std::string_view op, int older, int newer, AdapterKind kind, std::string_view note,
-                     AdapterFn up, AdapterFn down) {
+void Registrar::Both(std::string_view op, int older, int newer, AdapterKind kind,
+                     std::string_view note, AdapterFn up, AdapterFn down) {
   Up(op, older, newer, kind, note, std::move(up));
   Down(op, newer, older, kind, note, std::move(down));
 }
@@ -76,7 +90,8 @@ void Registrar::Introduced(std::string_view op, int since, std::string_view why,
   }
 }
 
-// --- Combinators -----------------------------------------------------------------------------------
+// --- Combinators
+// -----------------------------------------------------------------------------------
 
 AdapterFn Nothing() {
   return [](AdapterContext&) { return absl::OkStatus(); };
@@ -109,13 +124,15 @@ AdapterFn DropAttrIfDefault(std::string name) {
     if (a == nullptr) return absl::OkStatus();
     if (a->is_reference()) {
       return ctx.Error(absl::StrCat("attribute '", name, "' refers to function attribute '",
-                                    a->ref_attr_name(), "'; its value must be the default, which cannot be checked"));
+                                    a->ref_attr_name(),
+                                    "'; its value must be the default, which cannot be checked"));
     }
     const schema::AttributeSpec* spec =
         ctx.from_schema() != nullptr ? ctx.from_schema()->FindAttribute(name) : nullptr;
     if (spec == nullptr || !spec->has_default() || !EqualsDefault(*a, spec->default_value)) {
-      return ctx.Error(absl::StrCat("attribute ", name, " = ", AttrValueString(*a),
-                                    " has no equivalent in the older version (only the default is expressible)"));
+      return ctx.Error(absl::StrCat(
+          "attribute ", name, " = ", AttrValueString(*a),
+          " has no equivalent in the older version (only the default is expressible)"));
     }
     ctx.node().RemoveAttribute(name);
     return absl::OkStatus();
@@ -124,32 +141,37 @@ AdapterFn DropAttrIfDefault(std::string name) {
 
 AdapterFn SetIntIfAbsent(std::string name, int64_t value) {
   return [name = std::move(name), value](AdapterContext& ctx) {
-    if (ctx.node().FindAttribute(name) == nullptr) ctx.node().SetAttribute(ir::Attribute::Int(name, value));
+    if (ctx.node().FindAttribute(name) == nullptr)
+      ctx.node().SetAttribute(ir::Attribute::Int(name, value));
     return absl::OkStatus();
   };
 }
 
 AdapterFn SetFloatIfAbsent(std::string name, float value) {
   return [name = std::move(name), value](AdapterContext& ctx) {
-    if (ctx.node().FindAttribute(name) == nullptr) ctx.node().SetAttribute(ir::Attribute::Float(name, value));
+    if (ctx.node().FindAttribute(name) == nullptr)
+      ctx.node().SetAttribute(ir::Attribute::Float(name, value));
     return absl::OkStatus();
   };
 }
 
 AdapterFn SetStringIfAbsent(std::string name, std::string value) {
   return [name = std::move(name), value = std::move(value)](AdapterContext& ctx) {
-    if (ctx.node().FindAttribute(name) == nullptr) ctx.node().SetAttribute(ir::Attribute::String(name, value));
+    if (ctx.node().FindAttribute(name) == nullptr)
+      ctx.node().SetAttribute(ir::Attribute::String(name, value));
     return absl::OkStatus();
   };
 }
 
-AdapterFn NonNegativeAxisAttr(std::string attr, size_t input, int64_t extra_rank, bool extra_from_attr_len) {
+AdapterFn NonNegativeAxisAttr(std::string attr, size_t input, int64_t extra_rank,
+                              bool extra_from_attr_len) {
   return [=](AdapterContext& ctx) -> absl::Status {
     ASSIGN_OR_RETURN(const ir::Attribute* a, ctx.Attr(attr));
     if (a == nullptr) return absl::OkStatus();
     ir::Attribute* m = ctx.node().FindMutableAttribute(attr);
     auto rank = [&]() -> std::optional<int64_t> {
-      std::optional<int64_t> r = ctx.Rank(input < ctx.node().num_inputs() ? ctx.node().input(input) : nullptr);
+      std::optional<int64_t> r =
+          ctx.Rank(input < ctx.node().num_inputs() ? ctx.node().input(input) : nullptr);
       if (!r.has_value()) return std::nullopt;
       return *r + extra_rank + (extra_from_attr_len ? static_cast<int64_t>(m->ints.size()) : 0);
     };
@@ -171,7 +193,8 @@ AdapterFn NonNegativeAxisAttr(std::string attr, size_t input, int64_t extra_rank
 AdapterFn RequireAbsentInput(size_t i, std::string what) {
   return [=](AdapterContext& ctx) -> absl::Status {
     if (ctx.node().has_input(i)) {
-      return ctx.Error(absl::StrCat("input ", i, " (", what, ") is not available in the older version"));
+      return ctx.Error(
+          absl::StrCat("input ", i, " (", what, ") is not available in the older version"));
     }
     ctx.TrimInputs();
     return absl::OkStatus();
@@ -182,7 +205,8 @@ AdapterFn RefuseStringValues(std::string name, std::vector<std::string> values, 
   return [=](AdapterContext& ctx) -> absl::Status {
     const ir::Attribute* a = ctx.node().FindAttribute(name);
     if (a == nullptr) return absl::OkStatus();
-    if (a->is_reference()) return ctx.Error(absl::StrCat("attribute '", name, "' is a function attribute reference"));
+    if (a->is_reference())
+      return ctx.Error(absl::StrCat("attribute '", name, "' is a function attribute reference"));
     for (const std::string& v : values) {
       if (a->s == v) return ctx.Error(absl::StrCat(name, " = \"", v, "\": ", why));
     }
@@ -226,7 +250,8 @@ AdapterFn InputToIntsAttr(size_t input, std::string attr, bool scalar) {
   };
 }
 
-// --- Helpers ---------------------------------------------------------------------------------------
+// --- Helpers
+// ---------------------------------------------------------------------------------------
 
 int64_t IntAttr(const AdapterContext& ctx, std::string_view name, int64_t fallback) {
   const ir::Attribute* a = ctx.node().FindAttribute(name);
@@ -252,11 +277,12 @@ std::string StringAttr(const AdapterContext& ctx, std::string_view name, std::st
   return fallback;
 }
 
-absl::StatusOr<int64_t> NormalizeAxis(const AdapterContext& ctx, int64_t axis, std::optional<int64_t> rank,
-                                      std::string_view what) {
+absl::StatusOr<int64_t> NormalizeAxis(const AdapterContext& ctx, int64_t axis,
+                                      std::optional<int64_t> rank, std::string_view what) {
   if (axis >= 0) return axis;
   if (!rank.has_value()) {
-    return ctx.Error(absl::StrCat(S(what), " = ", axis, " is negative, which the older version does not "
+    return ctx.Error(absl::StrCat(S(what), " = ", axis,
+                                  " is negative, which the older version does not "
                                   "accept, and the input rank is unknown"));
   }
   if (axis < -*rank) {
@@ -268,7 +294,9 @@ absl::StatusOr<int64_t> NormalizeAxis(const AdapterContext& ctx, int64_t axis, s
 ir::Value* MakeUnsqueeze(AdapterContext& ctx, ir::Value* x, const std::vector<int64_t>& axes,
                          std::string_view base) {
   if (ctx.to_opset() >= 13) {
-    return ctx.InsertBefore("Unsqueeze", {x, ctx.AddInts(axes, absl::StrCat(S(base), "_axes"))}, 1, base)->output(0);
+    return ctx
+        .InsertBefore("Unsqueeze", {x, ctx.AddInts(axes, absl::StrCat(S(base), "_axes"))}, 1, base)
+        ->output(0);
   }
   ir::Node* n = ctx.InsertBefore("Unsqueeze", {x}, 1, base);
   n->SetAttribute(ir::Attribute::Ints("axes", axes));
@@ -278,7 +306,9 @@ ir::Value* MakeUnsqueeze(AdapterContext& ctx, ir::Value* x, const std::vector<in
 ir::Value* MakeSqueeze(AdapterContext& ctx, ir::Value* x, const std::vector<int64_t>& axes,
                        std::string_view base) {
   if (ctx.to_opset() >= 13) {
-    return ctx.InsertBefore("Squeeze", {x, ctx.AddInts(axes, absl::StrCat(S(base), "_axes"))}, 1, base)->output(0);
+    return ctx
+        .InsertBefore("Squeeze", {x, ctx.AddInts(axes, absl::StrCat(S(base), "_axes"))}, 1, base)
+        ->output(0);
   }
   ir::Node* n = ctx.InsertBefore("Squeeze", {x}, 1, base);
   n->SetAttribute(ir::Attribute::Ints("axes", axes));
@@ -300,7 +330,8 @@ ir::Value* MakeUnary(AdapterContext& ctx, std::string op, ir::Value* x, std::str
   return ctx.InsertBefore(std::move(op), {x}, 1, base)->output(0);
 }
 
-ir::Value* MakeBinary(AdapterContext& ctx, std::string op, ir::Value* a, ir::Value* b, std::string_view base) {
+ir::Value* MakeBinary(AdapterContext& ctx, std::string op, ir::Value* a, ir::Value* b,
+                      std::string_view base) {
   return ctx.InsertBefore(std::move(op), {a, b}, 1, base)->output(0);
 }
 
@@ -311,8 +342,10 @@ ir::Value* MakeCast(AdapterContext& ctx, ir::Value* x, ir::DataType to, std::str
   return n->output(0);
 }
 
-ir::Tensor TypedTensor(ir::DataType type, std::vector<int64_t> dims, const std::vector<double>& values) {
-  interpreter::Tensor d = interpreter::Tensor::FromVector<double>(ir::DataType::kDouble, dims, values);
+ir::Tensor TypedTensor(ir::DataType type, std::vector<int64_t> dims,
+                       const std::vector<double>& values) {
+  interpreter::Tensor d =
+      interpreter::Tensor::FromVector<double>(ir::DataType::kDouble, dims, values);
   absl::StatusOr<interpreter::Tensor> t = interpreter::CastTensor(d, type);
   // A type Cast cannot produce (string, ...) gives a float constant, which the schema validation of
   // the node using it then reports.
@@ -330,7 +363,8 @@ absl::StatusOr<ir::Node*> InsertAfterOutput(AdapterContext& ctx, size_t i, std::
   const bool listed = old->in_value_info();
   ir::Node* n = ctx.InsertAfter(&ctx.node(), std::move(op), {nullptr}, 1, old->name());
   if (!ir::ForwardValue(old, n->output(0))) {
-    return ctx.Error(absl::StrCat("cannot insert ", n->op_type(), " after output '", old->name(), "'"));
+    return ctx.Error(
+        absl::StrCat("cannot insert ", n->op_type(), " after output '", old->name(), "'"));
   }
   n->SetInput(0, old);
   // The declared type describes what the consumers see, now the new node's output; the node's own

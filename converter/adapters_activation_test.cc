@@ -74,10 +74,13 @@ TEST(ActivationAdapters, PReluPerChannelSlopeUpgradesWithUnsqueeze) {
     })");
   // One shared value, X of rank 2 (the channel axis is the last), or a slope that is not a channel
   // count: read alike by both versions.
-  for (auto [x, s] : std::vector<std::pair<const char*, const char*>>{
-           {"float[N,3,4,4]", "float[1]"}, {"float[N,3]", "float[3]"}, {"float[N,3,4,5]", "float[5]"},
-           {"float[N,3,4,5]", "float[3,1,1]"}}) {
-    const std::string graph = absl::StrCat("g (", x, " X, ", s, " S) => (", x, " Y) { Y = PRelu(X, S) }");
+  for (auto [x, s] :
+       std::vector<std::pair<const char*, const char*>>{{"float[N,3,4,4]", "float[1]"},
+                                                        {"float[N,3]", "float[3]"},
+                                                        {"float[N,3,4,5]", "float[5]"},
+                                                        {"float[N,3,4,5]", "float[3,1,1]"}}) {
+    const std::string graph =
+        absl::StrCat("g (", x, " X, ", s, " S) => (", x, " Y) { Y = PRelu(X, S) }");
     ExpectConversion(absl::StrCat(R"(<ir_version: 3, opset_import: ["" : 6]>)", graph), 7,
                      absl::StrCat(R"(<ir_version: 3, opset_import: ["" : 7]>)", graph));
   }
@@ -114,9 +117,12 @@ TEST(ActivationAdapters, PReluChannelSlopeDowngradesWithSqueeze) {
       Y = PRelu(X, S_per_channel)
     })");
   // X's shape and one element stay as they are.
-  for (auto [x, s] : std::vector<std::pair<const char*, const char*>>{
-           {"float[N,3,4]", "float[N,3,4]"}, {"float[N,3,4]", "float[1,1]"}, {"float[N,3]", "float[3]"}}) {
-    const std::string graph = absl::StrCat("g (", x, " X, ", s, " S) => (", x, " Y) { Y = PRelu(X, S) }");
+  for (auto [x, s] :
+       std::vector<std::pair<const char*, const char*>>{{"float[N,3,4]", "float[N,3,4]"},
+                                                        {"float[N,3,4]", "float[1,1]"},
+                                                        {"float[N,3]", "float[3]"}}) {
+    const std::string graph =
+        absl::StrCat("g (", x, " X, ", s, " S) => (", x, " Y) { Y = PRelu(X, S) }");
     ExpectConversion(absl::StrCat(R"(<ir_version: 3, opset_import: ["" : 7]>)", graph), 6,
                      absl::StrCat(R"(<ir_version: 3, opset_import: ["" : 6]>)", graph));
   }
@@ -140,7 +146,9 @@ TEST(ActivationAdapters, NewerActivationsExpandBelowTheirOpset) {
   for (const char* approx : {"none", "tanh"}) {
     ExpectRoundTrip(std::string(R"(
       <ir_version: 9, opset_import: ["" : 20]>
-      g (float[2,5] X) => (float[2,5] Y) { Y = Gelu<approximate = ")") + approx + R"(">(X) })", 13);
+      g (float[2,5] X) => (float[2,5] Y) { Y = Gelu<approximate = ")") +
+                        approx + R"(">(X) })",
+                    13);
   }
 }
 

@@ -30,8 +30,9 @@ absl::Status IfDown11To1(AdapterContext& ctx) {
     std::optional<ir::Shape> st = ctx.ShapeOf(t.outputs()[i]);
     std::optional<ir::Shape> se = ctx.ShapeOf(e.outputs()[i]);
     if (st.has_value() && se.has_value() && st->is_static() && se->is_static() && !(*st == *se)) {
-      return ctx.Error(absl::StrCat("output ", i, " has shape ", ir::ShapeToString(*st), " in then_branch and ",
-                                    ir::ShapeToString(*se), " in else_branch; If-1 needs the same shape"));
+      return ctx.Error(absl::StrCat("output ", i, " has shape ", ir::ShapeToString(*st),
+                                    " in then_branch and ", ir::ShapeToString(*se),
+                                    " in else_branch; If-1 needs the same shape"));
     }
   }
   return absl::OkStatus();
@@ -44,7 +45,7 @@ absl::Status AroundOutputs(AdapterContext& ctx, const std::string& op) {
   ir::Node& n = ctx.node();
   for (size_t i = 0; i < n.num_outputs(); ++i) {
     if (n.output(i)->is_omitted() || !n.output(i)->has_uses()) continue;
-    ASSIGN_OR_RETURN(ir::Node* t, InsertAfterOutput(ctx, i, op));
+    ASSIGN_OR_RETURN(ir::Node * t, InsertAfterOutput(ctx, i, op));
     t->SetAttribute(ir::Attribute::Ints("axes", {0}));
   }
   return absl::OkStatus();
@@ -56,7 +57,8 @@ absl::Status ScanUp8To9(AdapterContext& ctx) {
   for (size_t i = 1; i < n.num_inputs(); ++i) {
     std::optional<ir::Shape> s = ctx.ShapeOf(n.input(i));
     if (!s.has_value() || s->rank() < 1 || !s->dim(0).is_known() || s->dim(0).value() != 1) {
-      return ctx.Error("Scan-8 has a batch axis that Scan-9 lacks; only a batch of size 1 (known) converts");
+      return ctx.Error(
+          "Scan-8 has a batch axis that Scan-9 lacks; only a batch of size 1 (known) converts");
     }
   }
   std::vector<ir::Value*> ins;
@@ -78,14 +80,16 @@ absl::Status ScanDown9To8(AdapterContext& ctx) {
   for (const char* a : {"scan_input_axes", "scan_output_axes", "scan_output_directions"}) {
     const ir::Attribute* attr = n.FindAttribute(a);
     if (attr == nullptr) continue;
-    if (attr->is_reference()) return ctx.Error(absl::StrCat(a, " is a function attribute reference"));
+    if (attr->is_reference())
+      return ctx.Error(absl::StrCat(a, " is a function attribute reference"));
     for (int64_t v : attr->ints) {
       if (v != 0) return ctx.Error(absl::StrCat(a, " other than 0 has no equivalent in Scan-8"));
     }
     n.RemoveAttribute(a);
   }
   if (const ir::Attribute* d = n.FindAttribute("scan_input_directions")) {
-    if (d->is_reference()) return ctx.Error("scan_input_directions is a function attribute reference");
+    if (d->is_reference())
+      return ctx.Error("scan_input_directions is a function attribute reference");
     n.SetAttribute(ir::Attribute::Ints("directions", d->ints));
     n.RemoveAttribute("scan_input_directions");
   }
@@ -114,10 +118,11 @@ absl::Status ScanDown11To9(AdapterContext& ctx) {
     for (size_t i = 0; i < a->ints.size(); ++i) {
       if (a->ints[i] >= 0) continue;
       const int64_t input = states + static_cast<int64_t>(i);
-      ASSIGN_OR_RETURN(
-          int64_t v,
-          NormalizeAxis(ctx, a->ints[i], input < static_cast<int64_t>(n.num_inputs()) ? ctx.Rank(n.input(input)) : std::nullopt,
-                        "scan_input_axes"));
+      ASSIGN_OR_RETURN(int64_t v, NormalizeAxis(ctx, a->ints[i],
+                                                input < static_cast<int64_t>(n.num_inputs())
+                                                    ? ctx.Rank(n.input(input))
+                                                    : std::nullopt,
+                                                "scan_input_axes"));
       a->ints[i] = v;
     }
   }
@@ -147,17 +152,20 @@ absl::Status OptionalInputDown18To15(AdapterContext& ctx) {
 
 void RegisterControlFlowAdapters(AdapterRegistry& registry) {
   Registrar r(registry);
-  r.Both("If", 1, 11, AdapterKind::kAttribute, "If-11 lets the branches return different shapes", Nothing(),
-         IfDown11To1);
-  r.Compatible("Loop", 1, 11, "the description of loop-carried values and scan outputs was clarified");
+  r.Both("If", 1, 11, AdapterKind::kAttribute, "If-11 lets the branches return different shapes",
+         Nothing(), IfDown11To1);
+  r.Compatible("Loop", 1, 11,
+               "the description of loop-carried values and scan outputs was clarified");
   for (const char* op : {"If", "Loop"}) {
     r.Compatible(op, 11, 13, "sequence types added");
     r.Compatible(op, 13, 16, "bfloat16 and optional types added");
   }
   r.Both("Scan", 8, 9, AdapterKind::kRewrite,
-         "Scan-9 removed the batch axis and sequence_lens and added per-input/output axes and directions",
+         "Scan-9 removed the batch axis and sequence_lens and added per-input/output axes and "
+         "directions",
          ScanUp8To9, ScanDown9To8);
-  r.Both("Scan", 9, 11, AdapterKind::kAttribute, "Scan-11 accepts negative axes", Nothing(), ScanDown11To9);
+  r.Both("Scan", 9, 11, AdapterKind::kAttribute, "Scan-11 accepts negative axes", Nothing(),
+         ScanDown11To9);
   r.Compatible("Scan", 11, 16, "bfloat16 added");
   for (const char* op : {"If", "Loop", "Scan"}) {
     r.Compatible(op, 16, 19, "float8 types added");
@@ -167,10 +175,11 @@ void RegisterControlFlowAdapters(AdapterRegistry& registry) {
     r.Compatible(op, 24, 25, "int2/uint2 added");
   }
   r.Both("OptionalGetElement", 15, 18, AdapterKind::kRewrite,
-         "OptionalGetElement-18 also accepts tensors and sequences", Nothing(), OptionalInputDown18To15);
-  r.Both("OptionalHasElement", 15, 18, AdapterKind::kRewrite,
-         "OptionalHasElement-18 also accepts tensors and sequences, and an omitted input", Nothing(),
+         "OptionalGetElement-18 also accepts tensors and sequences", Nothing(),
          OptionalInputDown18To15);
+  r.Both("OptionalHasElement", 15, 18, AdapterKind::kRewrite,
+         "OptionalHasElement-18 also accepts tensors and sequences, and an omitted input",
+         Nothing(), OptionalInputDown18To15);
   r.Compatible("SplitToSequence", 11, 24, "bfloat16 added");
 }
 

@@ -43,7 +43,8 @@ TEST(ControlFlowAdapters, ScanBatchAxisOfOpset8) {
         s2 = Add(s, x)
         o = Identity(s2)
       }>(, S, X)
-    })", 11);
+    })",
+                  11);
 }
 
 // Scan-8's `directions` is Scan-9's scan_input_directions: a reversed scan computes the same both
@@ -56,7 +57,8 @@ TEST(ControlFlowAdapters, ScanDirectionsOfOpset8) {
         s2 = Add(s, x)
         o = Identity(s2)
       }>(, S, X)
-    })", 11);
+    })",
+                  11);
 }
 
 // Model-local functions are converted with their own opset imports.

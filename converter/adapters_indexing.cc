@@ -23,7 +23,8 @@ namespace {
 absl::Status GatherDown11To1(AdapterContext& ctx) {
   ir::Node& n = ctx.node();
   absl::StatusOr<ir::Tensor> t = ctx.ConstantInput(1, "indices");
-  if (!t.ok()) return absl::OkStatus();  // run-time indices: assumed within [0, s) as Gather-1 requires
+  if (!t.ok())
+    return absl::OkStatus();  // run-time indices: assumed within [0, s) as Gather-1 requires
   std::optional<std::vector<int64_t>> idx = ir::ConstantAsInts(*t);
   if (!idx.has_value()) return absl::OkStatus();
   bool negative = false;
@@ -31,7 +32,8 @@ absl::Status GatherDown11To1(AdapterContext& ctx) {
   if (!negative) return absl::OkStatus();
   std::optional<ir::Shape> shape = ctx.ShapeOf(n.input(0));
   int64_t axis = IntAttr(ctx, "axis", 0);
-  if (!shape.has_value()) return ctx.Error("negative indices need the data shape to be made positive");
+  if (!shape.has_value())
+    return ctx.Error("negative indices need the data shape to be made positive");
   if (axis < 0) axis += static_cast<int64_t>(shape->rank());
   if (axis < 0 || axis >= static_cast<int64_t>(shape->rank()) || !shape->dim(axis).is_known()) {
     return ctx.Error("negative indices need the size of the gathered axis to be known");
@@ -39,10 +41,11 @@ absl::Status GatherDown11To1(AdapterContext& ctx) {
   const int64_t s = shape->dim(axis).value();
   std::vector<int64_t> fixed;
   for (int64_t i : *idx) fixed.push_back(i < 0 ? i + s : i);
-  ir::Tensor out = t->data_type() == ir::DataType::kInt32
-                       ? ir::Tensor::FromVector<int32_t>(ir::DataType::kInt32, t->dims(),
-                                                         std::vector<int32_t>(fixed.begin(), fixed.end()))
-                       : ir::Tensor::FromVector<int64_t>(ir::DataType::kInt64, t->dims(), fixed);
+  ir::Tensor out =
+      t->data_type() == ir::DataType::kInt32
+          ? ir::Tensor::FromVector<int32_t>(ir::DataType::kInt32, t->dims(),
+                                            std::vector<int32_t>(fixed.begin(), fixed.end()))
+          : ir::Tensor::FromVector<int64_t>(ir::DataType::kInt64, t->dims(), fixed);
   ctx.SetInput(1, ctx.AddConstant(std::move(out), "indices"));
   return absl::OkStatus();
 }
@@ -56,10 +59,13 @@ AdapterFn RenameOp(std::string to) {
 
 absl::Status OneHotDown11To9(AdapterContext& ctx) {
   const ir::Attribute* a = ctx.node().FindAttribute("axis");
-  if (a == nullptr || a->is_reference() || a->i >= -1) return absl::OkStatus();  // -1 is OneHot-9's default
+  if (a == nullptr || a->is_reference() || a->i >= -1)
+    return absl::OkStatus();  // -1 is OneHot-9's default
   std::optional<int64_t> r = ctx.Rank(ctx.node().input(0));
-  ASSIGN_OR_RETURN(int64_t v, NormalizeAxis(ctx, a->i, r.has_value() ? std::optional<int64_t>(*r + 1) : std::nullopt,
-                                            "axis"));
+  ASSIGN_OR_RETURN(
+      int64_t v,
+      NormalizeAxis(ctx, a->i, r.has_value() ? std::optional<int64_t>(*r + 1) : std::nullopt,
+                    "axis"));
   ctx.node().SetAttribute(ir::Attribute::Int("axis", v));
   return absl::OkStatus();
 }
@@ -89,29 +95,35 @@ void RegisterIndexingAdapters(AdapterRegistry& registry) {
          GatherDown11To1);
   r.Compatible("Gather", 11, 13, "bfloat16 added");
   r.Compatible("GatherElements", 11, 13, "bfloat16 added");
-  r.Both("GatherND", 11, 12, AdapterKind::kAttribute, "GatherND-12 added batch_dims (default 0)", Nothing(),
-         DropAttrIfDefault("batch_dims"));
+  r.Both("GatherND", 11, 12, AdapterKind::kAttribute, "GatherND-12 added batch_dims (default 0)",
+         Nothing(), DropAttrIfDefault("batch_dims"));
   r.Compatible("GatherND", 12, 13, "bfloat16 added");
 
-  registry.Register("ai.onnx", "Scatter", 9, kRemoved, AdapterKind::kRewrite,
-                    "Scatter was deprecated at opset 11 in favour of ScatterElements, which computes the same",
-                    RenameOp("ScatterElements"));
-  r.Introduced("ScatterElements", 11, "is renamed to Scatter, which computes the same", RenameOp("Scatter"));
+  registry.Register(
+      "ai.onnx", "Scatter", 9, kRemoved, AdapterKind::kRewrite,
+      "Scatter was deprecated at opset 11 in favour of ScatterElements, which computes the same",
+      RenameOp("ScatterElements"));
+  r.Introduced("ScatterElements", 11, "is renamed to Scatter, which computes the same",
+               RenameOp("Scatter"));
   for (const char* op : {"ScatterElements", "ScatterND"}) {
     r.Compatible(op, 11, 13, "bfloat16 added");
-    r.Both(op, 13, 16, AdapterKind::kAttribute, "opset 16 added reduction (default \"none\")", Nothing(),
-           DropAttrIfDefault("reduction"));
-    r.Both(op, 16, 18, AdapterKind::kAttribute, "opset 18 added reductions \"max\" and \"min\"", Nothing(),
-           RefuseStringValues("reduction", {"max", "min"}, "this reduction has no equivalent before opset 18"));
+    r.Both(op, 13, 16, AdapterKind::kAttribute, "opset 16 added reduction (default \"none\")",
+           Nothing(), DropAttrIfDefault("reduction"));
+    r.Both(op, 16, 18, AdapterKind::kAttribute, "opset 18 added reductions \"max\" and \"min\"",
+           Nothing(),
+           RefuseStringValues("reduction", {"max", "min"},
+                              "this reduction has no equivalent before opset 18"));
   }
-  r.Both("Compress", 9, 11, AdapterKind::kAttribute, "Compress-11 accepts a negative axis", Nothing(),
-         NonNegativeAxisAttr("axis", 0));
-  r.Both("OneHot", 9, 11, AdapterKind::kAttribute, "OneHot-11 accepts negative axes (and indices)", Nothing(),
-         OneHotDown11To9);
-  r.Both("TopK", 1, 10, AdapterKind::kMove, "TopK-10 takes K as an input", TopKUp1To10, TopKDown10To1);
-  r.Both("TopK", 10, 11, AdapterKind::kAttribute,
-         "TopK-11 added largest and sorted (defaults 1: as before), negative axis and integer types", Nothing(),
-         Seq({DropAttrIfDefault("largest"), DropAttrIfDefault("sorted")}));
+  r.Both("Compress", 9, 11, AdapterKind::kAttribute, "Compress-11 accepts a negative axis",
+         Nothing(), NonNegativeAxisAttr("axis", 0));
+  r.Both("OneHot", 9, 11, AdapterKind::kAttribute, "OneHot-11 accepts negative axes (and indices)",
+         Nothing(), OneHotDown11To9);
+  r.Both("TopK", 1, 10, AdapterKind::kMove, "TopK-10 takes K as an input", TopKUp1To10,
+         TopKDown10To1);
+  r.Both(
+      "TopK", 10, 11, AdapterKind::kAttribute,
+      "TopK-11 added largest and sorted (defaults 1: as before), negative axis and integer types",
+      Nothing(), Seq({DropAttrIfDefault("largest"), DropAttrIfDefault("sorted")}));
   r.Compatible("TopK", 11, 24, "bfloat16 added");
   r.Compatible("NonZero", 9, 13, "bfloat16 added");
 }

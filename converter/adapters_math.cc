@@ -57,16 +57,16 @@ bool IsSingleElement(const ir::Shape& s) {
   return true;
 }
 
-// B as the legacy rule (opset < 7, broadcast=1) reads it: B's dims squeezed away, and the axis where
-// the rest starts in A (nullopt: it ends at A's last dim, the legacy default).
+// B as the legacy rule (opset < 7, broadcast=1) reads it: B's dims squeezed away, and the axis
+// where the rest starts in A (nullopt: it ends at A's last dim, the legacy default).
 struct LegacyForm {
   std::vector<int64_t> squeeze_axes;  // of B
   std::optional<int64_t> axis;
 };
 
 // The legacy form in which B broadcasts to A as numpy broadcasting does, when there is one: B's 1s
-// outside the run of its dims that equal A's (right-aligned) go. nullopt when B has a higher rank than
-// A, a broadcast 1 inside that run, or a dim that A would broadcast to.
+// outside the run of its dims that equal A's (right-aligned) go. nullopt when B has a higher rank
+// than A, a broadcast 1 inside that run, or a dim that A would broadcast to.
 std::optional<LegacyForm> LegacyFormOf(const ir::Shape& a, const ir::Shape& b) {
   if (b.rank() > a.rank()) return std::nullopt;
   if (IsSingleElement(b)) return LegacyForm{};
@@ -86,11 +86,13 @@ std::optional<LegacyForm> LegacyFormOf(const ir::Shape& a, const ir::Shape& b) {
   return form;
 }
 
-// Squeezes the node's input `b` (B, or Gemm's C) to the legacy form and sets broadcast=1 (and axis).
+// Squeezes the node's input `b` (B, or Gemm's C) to the legacy form and sets broadcast=1 (and
+// axis).
 void ApplyLegacyForm(AdapterContext& ctx, size_t b, const LegacyForm& form) {
   ir::Node& n = ctx.node();
   if (!form.squeeze_axes.empty()) {
-    n.SetInput(b, MakeSqueeze(ctx, n.input(b), form.squeeze_axes, absl::StrCat(n.input(b)->name(), "_squeezed")));
+    n.SetInput(b, MakeSqueeze(ctx, n.input(b), form.squeeze_axes,
+                              absl::StrCat(n.input(b)->name(), "_squeezed")));
   }
   n.SetAttribute(ir::Attribute::Int("broadcast", 1));
   if (form.axis.has_value()) n.SetAttribute(ir::Attribute::Int("axis", *form.axis));
@@ -102,24 +104,28 @@ bool DeclaredShapesExpand(const ir::Node& n, bool broadcast, std::optional<int64
   const std::optional<ir::Shape>& b = n.input(1)->type().shape();
   if (!a.has_value() || !b.has_value()) return false;
   std::vector<int64_t> expanded;
-  return schema::inference::LegacyBroadcastShape(*a, *b, broadcast, axis, &expanded).ok() && !expanded.empty();
+  return schema::inference::LegacyBroadcastShape(*a, *b, broadcast, axis, &expanded).ok() &&
+         !expanded.empty();
 }
 
 // Legacy broadcast (opset 1..6) -> numpy broadcast (opset 7). B is checked against the legacy rule
-// where the shapes are known (a model it refuses is not converted into one that runs), and B aligned
-// at an axis before A's end gets trailing 1s (Unsqueeze) so that numpy broadcasting aligns it there.
+// where the shapes are known (a model it refuses is not converted into one that runs), and B
+// aligned at an axis before A's end gets trailing 1s (Unsqueeze) so that numpy broadcasting aligns
+// it there.
 absl::Status BroadcastUp(AdapterContext& ctx) {
   ir::Node& n = ctx.node();
   const bool broadcast = IntAttr(ctx, "broadcast", 0) != 0;
   const ir::Attribute* axis_attr = n.FindAttribute("axis");
-  if (axis_attr != nullptr && axis_attr->is_reference()) return ctx.Error("axis is a function attribute reference");
+  if (axis_attr != nullptr && axis_attr->is_reference())
+    return ctx.Error("axis is a function attribute reference");
   std::optional<int64_t> axis;
   if (axis_attr != nullptr) axis = axis_attr->i;
   std::optional<ir::Shape> sa = ctx.ShapeOf(n.input(0));
   std::optional<ir::Shape> sb = ctx.ShapeOf(n.input(1));
   if (sa.has_value() && sb.has_value()) {
     std::vector<int64_t> expanded;
-    absl::StatusOr<ir::Shape> s = schema::inference::LegacyBroadcastShape(*sa, *sb, broadcast, axis, &expanded);
+    absl::StatusOr<ir::Shape> s =
+        schema::inference::LegacyBroadcastShape(*sa, *sb, broadcast, axis, &expanded);
     if (!s.ok()) return ctx.Error(std::string(s.status().message()));
     // Size-1 dims of B expanded as numpy does. The checker warns where the declared shapes show it
     // (every tool prints its warnings on the input); inferred shapes show it in the report.
@@ -140,7 +146,8 @@ absl::Status BroadcastUp(AdapterContext& ctx) {
     std::vector<int64_t> axes;
     for (int64_t i = rb; i < ra - start; ++i) axes.push_back(i);
     if (!axes.empty()) {
-      n.SetInput(1, MakeUnsqueeze(ctx, n.input(1), axes, absl::StrCat(n.input(1)->name(), "_aligned")));
+      n.SetInput(
+          1, MakeUnsqueeze(ctx, n.input(1), axes, absl::StrCat(n.input(1)->name(), "_aligned")));
     }
   }
   n.RemoveAttribute("broadcast");
@@ -194,7 +201,8 @@ absl::StatusOr<bool> TileToCommonShape(AdapterContext& ctx, const std::vector<si
 std::string SwappedOp(const std::string& op) {
   if (op == "Greater") return "Less";
   if (op == "Less") return "Greater";
-  if (op == "Add" || op == "Mul" || op == "And" || op == "Or" || op == "Xor" || op == "Equal") return op;
+  if (op == "Add" || op == "Mul" || op == "And" || op == "Or" || op == "Xor" || op == "Equal")
+    return op;
   return "";
 }
 
@@ -204,8 +212,9 @@ absl::Status BroadcastDown(AdapterContext& ctx) {
   std::optional<ir::Shape> sa = ctx.ShapeOf(n.input(0));
   std::optional<ir::Shape> sb = ctx.ShapeOf(n.input(1));
   if (!sa.has_value() || !sb.has_value()) {
-    return ctx.Error("the shapes of both inputs must be known to express numpy broadcasting with the "
-                     "legacy broadcast attribute");
+    return ctx.Error(
+        "the shapes of both inputs must be known to express numpy broadcasting with the "
+        "legacy broadcast attribute");
   }
   if (SameShape(*sa, *sb)) return absl::OkStatus();
   if (std::optional<LegacyForm> form = LegacyFormOf(*sa, *sb)) {
@@ -224,10 +233,10 @@ absl::Status BroadcastDown(AdapterContext& ctx) {
   }
   ASSIGN_OR_RETURN(bool tiled, TileToCommonShape(ctx, {0, 1}));
   if (tiled) return absl::OkStatus();
-  return ctx.Error(absl::StrCat("inputs of shapes ", ir::ShapeToString(*sa), " and ",
-                                ir::ShapeToString(*sb),
-                                " broadcast in a way the legacy rule (B's dims a run of A's, or one "
-                                "element) cannot express"));
+  return ctx.Error(
+      absl::StrCat("inputs of shapes ", ir::ShapeToString(*sa), " and ", ir::ShapeToString(*sb),
+                   " broadcast in a way the legacy rule (B's dims a run of A's, or one "
+                   "element) cannot express"));
 }
 
 // Max/Min/Sum/Mean before opset 8: all inputs of the same shape.
@@ -242,16 +251,17 @@ absl::Status SameShapeInputs(AdapterContext& ctx) {
       for (size_t k = 0; k < n.num_inputs(); ++k) all.push_back(k);
       ASSIGN_OR_RETURN(bool tiled, TileToCommonShape(ctx, all));
       if (tiled) return absl::OkStatus();
-      return ctx.Error("before opset 8 all inputs must have the same shape (no broadcasting), and that "
-                       "is not known to hold here");
+      return ctx.Error(
+          "before opset 8 all inputs must have the same shape (no broadcasting), and that "
+          "is not known to hold here");
     }
   }
   return absl::OkStatus();
 }
 
 // Gemm-6 and older: C broadcast when broadcast=1, else of shape M x N. Upgrades drop the attribute
-// (Gemm-7 reads every C Gemm-6 broadcast the same way) after checking that a C not broadcast has A * B's
-// shape, where the shapes are known.
+// (Gemm-7 reads every C Gemm-6 broadcast the same way) after checking that a C not broadcast has A
+// * B's shape, where the shapes are known.
 absl::Status GemmUp6To7(AdapterContext& ctx) {
   ir::Node& n = ctx.node();
   std::optional<ir::Shape> sa = ctx.ShapeOf(n.input(0));
@@ -263,8 +273,9 @@ absl::Status GemmUp6To7(AdapterContext& ctx) {
     const ir::Dim nn = IntAttr(ctx, "transB", 0) ? sb->dim(0) : sb->dim(1);
     const ir::Shape y({m, nn});
     if (!schema::inference::LegacyBroadcastShape(y, *sc, false, std::nullopt).ok()) {
-      return ctx.Error(absl::StrCat("without broadcast=1, C must have the shape of A * B before opset 7; C is ",
-                                    ir::ShapeToString(*sc), ", A * B is ", ir::ShapeToString(y)));
+      return ctx.Error(
+          absl::StrCat("without broadcast=1, C must have the shape of A * B before opset 7; C is ",
+                       ir::ShapeToString(*sc), ", A * B is ", ir::ShapeToString(y)));
     }
   }
   n.RemoveAttribute("broadcast");
@@ -277,8 +288,9 @@ absl::Status GemmDown7To6(AdapterContext& ctx) {
   std::optional<ir::Shape> sb = ctx.ShapeOf(n.input(1));
   std::optional<ir::Shape> sc = ctx.ShapeOf(n.input(2));
   if (!sa.has_value() || !sb.has_value() || !sc.has_value() || sa->rank() != 2 || sb->rank() != 2) {
-    return ctx.Error("the shapes of A, B and C must be known to express C's unidirectional broadcasting "
-                     "with the legacy broadcast attribute");
+    return ctx.Error(
+        "the shapes of A, B and C must be known to express C's unidirectional broadcasting "
+        "with the legacy broadcast attribute");
   }
   const ir::Dim m = IntAttr(ctx, "transA", 0) ? sa->dim(1) : sa->dim(0);
   const ir::Dim nn = IntAttr(ctx, "transB", 0) ? sb->dim(0) : sb->dim(1);
@@ -288,7 +300,8 @@ absl::Status GemmDown7To6(AdapterContext& ctx) {
     return absl::OkStatus();
   }
   // Gemm has no axis: only a C that ends at N's axis.
-  if (std::optional<LegacyForm> form = LegacyFormOf(y, *sc); form.has_value() && !form->axis.has_value()) {
+  if (std::optional<LegacyForm> form = LegacyFormOf(y, *sc);
+      form.has_value() && !form->axis.has_value()) {
     ApplyLegacyForm(ctx, 2, *form);
     return absl::OkStatus();
   }
@@ -303,7 +316,9 @@ absl::Status GemmDown7To6(AdapterContext& ctx) {
       c.insert(c.begin(), 2 - c.size(), 1);
     }
     std::vector<int64_t> repeats = {c[0] == yy[0] ? 1 : yy[0], c[1] == yy[1] ? 1 : yy[1]};
-    v = ctx.InsertBefore("Tile", {v, ctx.AddInts(repeats, "gemm_c_repeats")}, 1, v->name() + "_tiled")->output(0);
+    v = ctx.InsertBefore("Tile", {v, ctx.AddInts(repeats, "gemm_c_repeats")}, 1,
+                         v->name() + "_tiled")
+            ->output(0);
     n.SetInput(2, v);
     n.SetAttribute(ir::Attribute::Int("broadcast", 0));
     return absl::OkStatus();
@@ -317,7 +332,8 @@ absl::Status GemmDown11To9(AdapterContext& ctx) {
   ir::Node& n = ctx.node();
   if (n.has_input(2)) return absl::OkStatus();
   std::optional<ir::DataType> t = ctx.ElemType(n.input(0));
-  if (!t.has_value()) return ctx.Error("C is omitted and A's element type is unknown, so no zero C can be made");
+  if (!t.has_value())
+    return ctx.Error("C is omitted and A's element type is unknown, so no zero C can be made");
   ctx.SetInput(2, MakeScalar(ctx, *t, 0.0, "gemm_zero_c"));
   return absl::OkStatus();
 }
@@ -332,7 +348,8 @@ absl::Status ClipUp6To11(AdapterContext& ctx) {
     return ctx.Error("min/max refer to function attributes; they cannot become constant inputs");
   }
   std::optional<ir::DataType> t = ctx.ElemType(n.input(0));
-  if (!t.has_value()) return ctx.Error("the input's element type must be known to make min/max inputs");
+  if (!t.has_value())
+    return ctx.Error("the input's element type must be known to make min/max inputs");
   if (mn != nullptr) ctx.SetInput(1, MakeScalar(ctx, *t, mn->f, "clip_min"));
   if (mx != nullptr) ctx.SetInput(2, MakeScalar(ctx, *t, mx->f, "clip_max"));
   n.RemoveAttribute("min");
@@ -361,10 +378,12 @@ absl::Status SameElemType(AdapterContext& ctx) {
   std::optional<ir::DataType> b = ctx.ElemType(n.input(1));
   if (a.has_value() && b.has_value() && *a != *b) {
     return ctx.Error(absl::StrCat("the base is ", ir::DataTypeName(*a), " and the exponent ",
-                                  ir::DataTypeName(*b), "; the older version needs one type for both"));
+                                  ir::DataTypeName(*b),
+                                  "; the older version needs one type for both"));
   }
   if (!a.has_value() || !b.has_value()) {
-    return ctx.Error("the older version needs base and exponent of one type, and their types are unknown");
+    return ctx.Error(
+        "the older version needs base and exponent of one type, and their types are unknown");
   }
   return absl::OkStatus();
 }
@@ -373,8 +392,10 @@ absl::Status SameElemType(AdapterContext& ctx) {
 AdapterFn CompareOrEqual(std::string strict) {
   return [strict = std::move(strict)](AdapterContext& ctx) -> absl::Status {
     ir::Node& n = ctx.node();
-    ir::Value* gt = MakeBinary(ctx, strict, n.input(0), n.input(1), absl::StrCat(n.output(0)->name(), "_strict"));
-    ir::Value* eq = MakeBinary(ctx, "Equal", n.input(0), n.input(1), absl::StrCat(n.output(0)->name(), "_eq"));
+    ir::Value* gt = MakeBinary(ctx, strict, n.input(0), n.input(1),
+                               absl::StrCat(n.output(0)->name(), "_strict"));
+    ir::Value* eq =
+        MakeBinary(ctx, "Equal", n.input(0), n.input(1), absl::StrCat(n.output(0)->name(), "_eq"));
     ir::Value* out = MakeBinary(ctx, "Or", gt, eq, n.output(0)->name());
     RETURN_IF_ERROR(ctx.ReplaceOutput(0, out));
     return ctx.EraseNode();
@@ -391,30 +412,38 @@ void RegisterMathAdapters(AdapterRegistry& registry) {
     r.Both(op, 1, 6, AdapterKind::kAttribute, kConsumedNote, DropAttr(kConsumed), Nothing());
   }
   // Binary operators: legacy broadcast -> numpy broadcast at 7.
-  for (auto [op, older] : std::vector<std::pair<const char*, int>>{
-           {"Add", 6}, {"Sub", 6}, {"Mul", 6}, {"Div", 6}, {"Pow", 1}, {"And", 1}, {"Or", 1},
-           {"Xor", 1}, {"Equal", 1}, {"Greater", 1}, {"Less", 1}}) {
+  for (auto [op, older] : std::vector<std::pair<const char*, int>>{{"Add", 6},
+                                                                   {"Sub", 6},
+                                                                   {"Mul", 6},
+                                                                   {"Div", 6},
+                                                                   {"Pow", 1},
+                                                                   {"And", 1},
+                                                                   {"Or", 1},
+                                                                   {"Xor", 1},
+                                                                   {"Equal", 1},
+                                                                   {"Greater", 1},
+                                                                   {"Less", 1}}) {
     r.Both(op, older, 7, AdapterKind::kAttribute,
            "opset 7 replaced the broadcast/axis attributes with multidirectional broadcasting",
            BroadcastUp, BroadcastDown);
   }
   r.CompatibleAll({"Add", "Sub", "Mul", "Div"}, 7, 13, "bfloat16 added");
   r.CompatibleAll({"Add", "Sub", "Mul", "Div"}, 13, 14, "uint8, int8, uint16, int16 added");
-  r.CompatibleAll({"Abs", "Ceil", "Exp", "Floor", "Log", "Neg", "Reciprocal", "Sqrt"}, 6, 13, "bfloat16 added");
+  r.CompatibleAll({"Abs", "Ceil", "Exp", "Floor", "Log", "Neg", "Reciprocal", "Sqrt"}, 6, 13,
+                  "bfloat16 added");
   r.CompatibleAll({"Sin", "Cos", "Tan", "Asin", "Acos", "Atan"}, 7, 22, "bfloat16 added");
   r.CompatibleAll({"Sinh", "Cosh", "Asinh", "Acosh", "Atanh"}, 9, 22, "bfloat16 added");
   // Variadic.
   for (const char* op : {"Max", "Min", "Sum", "Mean"}) {
-    r.Both(op, 6, 8, AdapterKind::kAttribute, "opset 8 added multidirectional broadcasting of the inputs",
-           Nothing(), SameShapeInputs);
+    r.Both(op, 6, 8, AdapterKind::kAttribute,
+           "opset 8 added multidirectional broadcasting of the inputs", Nothing(), SameShapeInputs);
   }
   r.CompatibleAll({"Max", "Min"}, 8, 12, "integer types added");
   r.CompatibleAll({"Max", "Min"}, 12, 13, "bfloat16 added");
   r.CompatibleAll({"Sum", "Mean"}, 8, 13, "bfloat16 added");
   // Pow.
   r.Both("Pow", 7, 12, AdapterKind::kAttribute,
-         "Pow-12 added int32/int64 bases and an exponent type of its own",
-         Nothing(), SameElemType);
+         "Pow-12 added int32/int64 bases and an exponent type of its own", Nothing(), SameElemType);
   r.Compatible("Pow", 12, 13, "bfloat16 base added");
   r.Compatible("Pow", 13, 15, "bfloat16 exponent added");
   r.Compatible("Mod", 10, 13, "bfloat16 added");
@@ -425,7 +454,8 @@ void RegisterMathAdapters(AdapterRegistry& registry) {
   r.CompatibleAll({"Greater", "Less"}, 7, 9, "integer types added");
   r.CompatibleAll({"Greater", "Less"}, 9, 13, "bfloat16 added");
   r.CompatibleAll({"GreaterOrEqual", "LessOrEqual"}, 12, 16, "bfloat16 added");
-  r.Introduced("GreaterOrEqual", 12, "is expanded to Or(Greater, Equal)", CompareOrEqual("Greater"));
+  r.Introduced("GreaterOrEqual", 12, "is expanded to Or(Greater, Equal)",
+               CompareOrEqual("Greater"));
   r.Introduced("LessOrEqual", 12, "is expanded to Or(Less, Equal)", CompareOrEqual("Less"));
   r.Compatible("IsNaN", 9, 13, "bfloat16 added");
   r.Compatible("IsNaN", 13, 20, "float8 types added");
@@ -446,11 +476,13 @@ void RegisterMathAdapters(AdapterRegistry& registry) {
          "Gemm-7 replaced the broadcast attribute with unidirectional broadcasting of C",
          GemmUp6To7, GemmDown7To6);
   r.Compatible("Gemm", 7, 9, "integer types added");
-  r.Both("Gemm", 9, 11, AdapterKind::kAttribute, "Gemm-11 made C optional", Nothing(), GemmDown11To9);
+  r.Both("Gemm", 9, 11, AdapterKind::kAttribute, "Gemm-11 made C optional", Nothing(),
+         GemmDown11To9);
   r.Compatible("Gemm", 11, 13, "bfloat16 added");
   // Clip.
   r.Both("Clip", 1, 6, AdapterKind::kAttribute,
-         "consumed_inputs removed; min/max got the float limits as defaults (same behaviour as absent)",
+         "consumed_inputs removed; min/max got the float limits as defaults (same behaviour as "
+         "absent)",
          DropAttr(kConsumed), Nothing());
   r.Both("Clip", 6, 11, AdapterKind::kMove, "Clip-11 takes min and max as optional inputs",
          ClipUp6To11, ClipDown11To6);

@@ -80,7 +80,8 @@ TEST(MathAdapters, LegacyBroadcastTheRuleRefusesIsNotUpgraded) {
 
 TEST(MathAdapters, LegacyBroadcastOfSizeOneDimsIsUpgradedAsNumpyReadsIt) {
   // "1-dim expansion doesn't work yet" said the opset-6 text; exporters wrote it and ONNX's stored
-  // outputs are numpy's: B [3,1] at axis 1 expands over A's last dim, which is numpy's suffix reading.
+  // outputs are numpy's: B [3,1] at axis 1 expands over A's last dim, which is numpy's suffix
+  // reading.
   ExpectConversion(R"(
     <ir_version: 3, opset_import: ["" : 6]>
     g (float[2,3,2] A, float[3,1] B) => (float[2,3,2] C) { C = Add<broadcast = 1, axis = 1>(A, B) })",
@@ -297,7 +298,8 @@ TEST(MathAdapters, RoundTrips) {
       m = Mul(s, A)
       e = Exp(m)
       Y = Clip(e, , )
-    })", 21);
+    })",
+                  21);
 }
 
 }  // namespace

@@ -51,13 +51,17 @@ void RegisterMiscAdapters(AdapterRegistry& registry) {
                   "bfloat16 added");
   r.Compatible("Multinomial", 7, 22, "bfloat16 added");
   r.Compatible("Bernoulli", 15, 22, "bfloat16 added");
-  r.Both("DFT", 17, 20, AdapterKind::kMove, "DFT-20 takes axis as an optional input (default -2; DFT-17: 1)",
-         DftUp17To20, DftDown20To17);
-  r.Both("Attention", 23, 24, AdapterKind::kAttribute, "Attention-24 added the nonpad_kv_seqlen input", Nothing(),
+  r.Both("DFT", 17, 20, AdapterKind::kMove,
+         "DFT-20 takes axis as an optional input (default -2; DFT-17: 1)", DftUp17To20,
+         DftDown20To17);
+  r.Both("Attention", 23, 24, AdapterKind::kAttribute,
+         "Attention-24 added the nonpad_kv_seqlen input", Nothing(),
          RequireAbsentInput(6, "nonpad_kv_seqlen"));
-  r.Both("Attention", 24, 25, AdapterKind::kAttribute, "Attention-25 added left/right_window_size (default -1)",
-         Nothing(), Seq({DropAttrIfDefault("left_window_size"), DropAttrIfDefault("right_window_size")}));
-  r.Compatible("NegativeLogLikelihoodLoss", 12, 13, "the function body was corrected; same defined result");
+  r.Both("Attention", 24, 25, AdapterKind::kAttribute,
+         "Attention-25 added left/right_window_size (default -1)", Nothing(),
+         Seq({DropAttrIfDefault("left_window_size"), DropAttrIfDefault("right_window_size")}));
+  r.Compatible("NegativeLogLikelihoodLoss", 12, 13,
+               "the function body was corrected; same defined result");
   r.Compatible("NegativeLogLikelihoodLoss", 13, 22, "bfloat16 added");
   r.Compatible("SoftmaxCrossEntropyLoss", 12, 13, "bfloat16 added");
 }

@@ -22,8 +22,10 @@ absl::Status LabelEncoderUp1To2(AdapterContext& ctx) {
   ir::Node& n = ctx.node();
   const ir::Attribute* classes = n.FindAttribute("classes_strings");
   std::optional<ir::DataType> t = ctx.ElemType(n.input(0));
-  if (!t.has_value()) return ctx.Error("the input type must be known (string -> int64 or int64 -> string)");
-  std::vector<std::string> names = classes != nullptr ? classes->strings : std::vector<std::string>{};
+  if (!t.has_value())
+    return ctx.Error("the input type must be known (string -> int64 or int64 -> string)");
+  std::vector<std::string> names =
+      classes != nullptr ? classes->strings : std::vector<std::string>{};
   std::vector<int64_t> index(names.size());
   for (size_t i = 0; i < names.size(); ++i) index[i] = static_cast<int64_t>(i);
   if (*t == ir::DataType::kString) {
@@ -34,7 +36,8 @@ absl::Status LabelEncoderUp1To2(AdapterContext& ctx) {
   } else {
     n.SetAttribute(ir::Attribute::Ints("keys_int64s", index));
     n.SetAttribute(ir::Attribute::Strings("values_strings", names));
-    n.SetAttribute(ir::Attribute::String("default_string", StringAttr(ctx, "default_string", "_Unused")));
+    n.SetAttribute(
+        ir::Attribute::String("default_string", StringAttr(ctx, "default_string", "_Unused")));
     n.RemoveAttribute("default_int64");
   }
   n.RemoveAttribute("classes_strings");
@@ -57,13 +60,17 @@ absl::Status LabelEncoderDown2To1(AdapterContext& ctx) {
   if (ks != nullptr && vi != nullptr && ki == nullptr && vs == nullptr && is_index(vi->ints)) {
     classes = ks->strings;
     n.RemoveAttribute("default_string");
-  } else if (ki != nullptr && vs != nullptr && ks == nullptr && vi == nullptr && is_index(ki->ints)) {
+  } else if (ki != nullptr && vs != nullptr && ks == nullptr && vi == nullptr &&
+             is_index(ki->ints)) {
     classes = vs->strings;
     n.RemoveAttribute("default_int64");
   } else {
-    return ctx.Error("only a mapping between strings and their positions 0..n-1 is expressible in LabelEncoder-1");
+    return ctx.Error(
+        "only a mapping between strings and their positions 0..n-1 is expressible in "
+        "LabelEncoder-1");
   }
-  for (const char* a : {"keys_strings", "values_int64s", "keys_int64s", "values_strings", "default_float"}) {
+  for (const char* a :
+       {"keys_strings", "values_int64s", "keys_int64s", "values_strings", "default_float"}) {
     n.RemoveAttribute(a);
   }
   n.SetAttribute(ir::Attribute::Strings("classes_strings", classes));
@@ -76,7 +83,9 @@ absl::Status LabelEncoderDown4To2(AdapterContext& ctx) {
     const ir::Attribute* t = n.FindAttribute(a);
     if (t == nullptr) continue;
     if (t->is_reference()) return ctx.Error(absl::StrCat(a, " is a function attribute reference"));
-    const std::string prefix = std::string(a) == "keys_tensor" ? "keys_" : std::string(a) == "values_tensor" ? "values_" : "default_";
+    const std::string prefix = std::string(a) == "keys_tensor"     ? "keys_"
+                               : std::string(a) == "values_tensor" ? "values_"
+                                                                   : "default_";
     const bool is_default = prefix == "default_";
     const ir::DataType type = t->t->data_type();
     if (type == ir::DataType::kString) {
@@ -103,7 +112,8 @@ absl::Status LabelEncoderDown4To2(AdapterContext& ctx) {
         n.SetAttribute(ir::Attribute::Floats(prefix + "floats", v));
       }
     } else {
-      return ctx.Error(absl::StrCat(a, " of type ", ir::DataTypeName(type), " has no equivalent before ml opset 4"));
+      return ctx.Error(absl::StrCat(a, " of type ", ir::DataTypeName(type),
+                                    " has no equivalent before ml opset 4"));
     }
     n.RemoveAttribute(a);
   }
@@ -126,7 +136,8 @@ absl::Status TreeDown3To1(AdapterContext& ctx) {
     std::vector<float> f;
     for (double d : *v) {
       if (static_cast<double>(static_cast<float>(d)) != d) {
-        return ctx.Error(absl::StrCat(nm, " holds values that float precision cannot represent exactly"));
+        return ctx.Error(
+            absl::StrCat(nm, " holds values that float precision cannot represent exactly"));
       }
       f.push_back(static_cast<float>(d));
     }
@@ -148,12 +159,14 @@ void RegisterMlAdapters(AdapterRegistry& registry) {
          "LabelEncoder-4 added keys_tensor/values_tensor/default_tensor and more types", Nothing(),
          LabelEncoderDown4To2);
   for (const char* op : {"TreeEnsembleClassifier", "TreeEnsembleRegressor"}) {
-    r.Both(op, 1, 3, AdapterKind::kAttribute, "opset 3 added double-precision *_as_tensor attributes", Nothing(),
-           TreeDown3To1);
-    registry.Register(kMl, op, 3, kRemoved, AdapterKind::kRefuse,
-                      "deprecated at ml opset 5 for TreeEnsemble (a different encoding; not converted)",
-                      Refuse(absl::StrCat(op, " was deprecated at ai.onnx.ml opset 5; converting it to "
-                                              "TreeEnsemble is not supported")));
+    r.Both(op, 1, 3, AdapterKind::kAttribute,
+           "opset 3 added double-precision *_as_tensor attributes", Nothing(), TreeDown3To1);
+    registry.Register(
+        kMl, op, 3, kRemoved, AdapterKind::kRefuse,
+        "deprecated at ml opset 5 for TreeEnsemble (a different encoding; not converted)",
+        Refuse(absl::StrCat(op,
+                            " was deprecated at ai.onnx.ml opset 5; converting it to "
+                            "TreeEnsemble is not supported")));
   }
 }
 

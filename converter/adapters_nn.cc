@@ -25,9 +25,12 @@ AdapterFn DropIfAllOnes(std::string name) {
   return [name = std::move(name)](AdapterContext& ctx) -> absl::Status {
     const ir::Attribute* a = ctx.node().FindAttribute(name);
     if (a == nullptr) return absl::OkStatus();
-    if (a->is_reference()) return ctx.Error(absl::StrCat(name, " is a function attribute reference"));
+    if (a->is_reference())
+      return ctx.Error(absl::StrCat(name, " is a function attribute reference"));
     for (int64_t v : a->ints) {
-      if (v != 1) return ctx.Error(absl::StrCat(name, " other than 1 has no equivalent in the older version"));
+      if (v != 1)
+        return ctx.Error(
+            absl::StrCat(name, " other than 1 has no equivalent in the older version"));
     }
     ctx.node().RemoveAttribute(name);
     return absl::OkStatus();
@@ -36,8 +39,11 @@ AdapterFn DropIfAllOnes(std::string name) {
 
 absl::Status ConvTransposeAcross11(AdapterContext& ctx) {
   const std::string auto_pad = StringAttr(ctx, "auto_pad", "NOTSET");
-  if ((auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") && ctx.node().FindAttribute("output_shape") != nullptr) {
-    return ctx.Error("auto_pad SAME_* with output_shape: the documented split of odd padding changed at opset 11");
+  if ((auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") &&
+      ctx.node().FindAttribute("output_shape") != nullptr) {
+    return ctx.Error(
+        "auto_pad SAME_* with output_shape: the documented split of odd padding changed at opset "
+        "11");
   }
   return absl::OkStatus();
 }
@@ -54,7 +60,8 @@ absl::Status AveragePoolDown7To1(AdapterContext& ctx) {
   if (pads != nullptr) {
     for (int64_t p : pads->ints) any = any || p != 0;
   }
-  if (auto_pad == "VALID" || ((auto_pad == "NOTSET" || auto_pad.empty()) && !any)) return absl::OkStatus();
+  if (auto_pad == "VALID" || ((auto_pad == "NOTSET" || auto_pad.empty()) && !any))
+    return absl::OkStatus();
   if (auto_pad != "NOTSET") {
     return ctx.Error("count_include_pad=1 with auto_pad SAME_* has no equivalent before opset 7");
   }
@@ -119,7 +126,8 @@ AdapterFn MapStringAttr(std::string name, std::vector<std::pair<std::string, std
   return [=](AdapterContext& ctx) -> absl::Status {
     const ir::Attribute* a = ctx.node().FindAttribute(name);
     if (a == nullptr) return absl::OkStatus();
-    if (a->is_reference()) return ctx.Error(absl::StrCat(name, " is a function attribute reference"));
+    if (a->is_reference())
+      return ctx.Error(absl::StrCat(name, " is a function attribute reference"));
     for (const auto& [from, to] : map) {
       if (a->s == from) {
         ctx.node().SetAttribute(ir::Attribute::String(name, to));
@@ -141,49 +149,53 @@ absl::Status GridSampleDown20To16(AdapterContext& ctx) {
 void RegisterNnAdapters(AdapterRegistry& registry) {
   Registrar r(registry);
   r.Compatible("Conv", 1, 11, "the description of auto_pad/pads was clarified");
-  r.Both("ConvTranspose", 1, 11, AdapterKind::kAttribute, "the description of auto_pad/output_shape changed",
-         ConvTransposeAcross11, ConvTransposeAcross11);
+  r.Both("ConvTranspose", 1, 11, AdapterKind::kAttribute,
+         "the description of auto_pad/output_shape changed", ConvTransposeAcross11,
+         ConvTransposeAcross11);
   r.CompatibleAll({"Conv", "ConvTranspose"}, 11, 22, "bfloat16 added");
   r.Compatible("DeformConv", 19, 22, "bfloat16 added");
 
-  r.Both("AveragePool", 1, 7, AdapterKind::kRewrite, "AveragePool-7 added count_include_pad (default 0)",
-         Nothing(), AveragePoolDown7To1);
-  r.Both("AveragePool", 7, 10, AdapterKind::kAttribute, "AveragePool-10 added ceil_mode (default 0)", Nothing(),
-         DropAttrIfDefault("ceil_mode"));
+  r.Both("AveragePool", 1, 7, AdapterKind::kRewrite,
+         "AveragePool-7 added count_include_pad (default 0)", Nothing(), AveragePoolDown7To1);
+  r.Both("AveragePool", 7, 10, AdapterKind::kAttribute,
+         "AveragePool-10 added ceil_mode (default 0)", Nothing(), DropAttrIfDefault("ceil_mode"));
   r.Compatible("AveragePool", 10, 11, "the description of pads/auto_pad was clarified");
-  r.Both("AveragePool", 11, 19, AdapterKind::kAttribute, "AveragePool-19 added dilations", Nothing(),
-         DropIfAllOnes("dilations"));
+  r.Both("AveragePool", 11, 19, AdapterKind::kAttribute, "AveragePool-19 added dilations",
+         Nothing(), DropIfAllOnes("dilations"));
   r.Compatible("AveragePool", 19, 22, "bfloat16 added");
 
-  r.Both("MaxPool", 1, 8, AdapterKind::kAttribute, "MaxPool-8 added the Indices output and storage_order",
-         Nothing(), MaxPoolDown8To1);
-  r.Both("MaxPool", 8, 10, AdapterKind::kAttribute, "MaxPool-10 added ceil_mode and dilations", Nothing(),
-         Seq({DropAttrIfDefault("ceil_mode"), DropIfAllOnes("dilations")}));
+  r.Both("MaxPool", 1, 8, AdapterKind::kAttribute,
+         "MaxPool-8 added the Indices output and storage_order", Nothing(), MaxPoolDown8To1);
+  r.Both("MaxPool", 8, 10, AdapterKind::kAttribute, "MaxPool-10 added ceil_mode and dilations",
+         Nothing(), Seq({DropAttrIfDefault("ceil_mode"), DropIfAllOnes("dilations")}));
   r.Compatible("MaxPool", 10, 11, "the description of pads/auto_pad was clarified");
   r.Compatible("MaxPool", 11, 12, "int8 and uint8 added");
   r.Compatible("MaxPool", 12, 22, "bfloat16 added");
 
-  r.Both("LpPool", 1, 2, AdapterKind::kAttribute, "LpPool-2 takes p as an int and requires kernel_shape",
-         PFloatToInt, PIntToFloat);
+  r.Both("LpPool", 1, 2, AdapterKind::kAttribute,
+         "LpPool-2 takes p as an int and requires kernel_shape", PFloatToInt, PIntToFloat);
   r.Compatible("LpPool", 2, 11, "the description of pads/auto_pad was clarified");
-  r.Both("LpPool", 11, 18, AdapterKind::kAttribute, "LpPool-18 added ceil_mode and dilations", Nothing(),
-         Seq({DropAttrIfDefault("ceil_mode"), DropIfAllOnes("dilations")}));
+  r.Both("LpPool", 11, 18, AdapterKind::kAttribute, "LpPool-18 added ceil_mode and dilations",
+         Nothing(), Seq({DropAttrIfDefault("ceil_mode"), DropIfAllOnes("dilations")}));
   r.Compatible("LpPool", 18, 22, "bfloat16 added");
-  r.Both("GlobalLpPool", 1, 2, AdapterKind::kAttribute, "GlobalLpPool-2 takes p as an int", PFloatToInt,
-         PIntToFloat);
+  r.Both("GlobalLpPool", 1, 2, AdapterKind::kAttribute, "GlobalLpPool-2 takes p as an int",
+         PFloatToInt, PIntToFloat);
   r.Compatible("GlobalLpPool", 2, 22, "bfloat16 added");
   r.CompatibleAll({"GlobalAveragePool", "GlobalMaxPool", "MaxRoiPool"}, 1, 22, "bfloat16 added");
   r.Compatible("MaxUnpool", 9, 11, "the description of pads and output_shape was clarified");
   r.Compatible("MaxUnpool", 11, 22, "bfloat16 added");
 
   r.Both("RoiAlign", 10, 16, AdapterKind::kAttribute,
-         "RoiAlign-16 added coordinate_transformation_mode; its default half_pixel differs from the old "
+         "RoiAlign-16 added coordinate_transformation_mode; its default half_pixel differs from "
+         "the old "
          "behaviour, so upgrades set output_half_pixel",
-         SetStringIfAbsent("coordinate_transformation_mode", "output_half_pixel"), RoiAlignDown16To10);
+         SetStringIfAbsent("coordinate_transformation_mode", "output_half_pixel"),
+         RoiAlignDown16To10);
   r.Compatible("RoiAlign", 16, 22, "bfloat16 added");
   r.Both("GridSample", 16, 20, AdapterKind::kAttribute,
          "GridSample-20 renamed modes bilinear/bicubic to linear/cubic and accepts N-D input",
-         MapStringAttr("mode", {{"bilinear", "linear"}, {"bicubic", "cubic"}}), GridSampleDown20To16);
+         MapStringAttr("mode", {{"bilinear", "linear"}, {"bicubic", "cubic"}}),
+         GridSampleDown20To16);
   r.Compatible("GridSample", 20, 22, "bfloat16 added");
   r.Compatible("NonMaxSuppression", 10, 11, "the description was clarified");
 }

@@ -46,8 +46,8 @@ TEST(NnAdapters, LpPoolPBecameAnInt) {
     g (float[1,1,3,3] X) => (float[1,1,1,1] Y) { Y = GlobalLpPool<p = 3>(X) })");
 }
 
-// The region and its batch index are initializers: a random batch index (0..3) is out of range for a
-// batch of one, and a region inside the image samples more than its border.
+// The region and its batch index are initializers: a random batch index (0..3) is out of range for
+// a batch of one, and a region inside the image samples more than its border.
 TEST(NnAdapters, RoiAlignDefaultChangedAt16) {
   ExpectConversion(R"(
     <ir_version: 5, opset_import: ["" : 10]>
@@ -81,7 +81,8 @@ TEST(NnAdapters, ConvRoundTrip) {
       c = Conv<pads = [1, 1, 1, 1]>(X, W, B)
       r = Relu(c)
       Y = MaxPool<kernel_shape = [2, 2], strides = [2, 2]>(r)
-    })", 22);
+    })",
+                  22);
 }
 
 }  // namespace

@@ -21,9 +21,9 @@
 #include "absl/strings/str_cat.h"
 #include "converter/adapter_util.h"
 #include "converter/families.h"
-#include "schema/fused_expr/fused_expr.h"
 #include "ir/constant_value.h"
 #include "ir/status_macros.h"
+#include "schema/fused_expr/fused_expr.h"
 
 namespace onnx_opt::converter {
 namespace {
@@ -49,8 +49,9 @@ void DropUnusedTrailingOutputs(ir::Node& n, size_t keep) {
 absl::Status RequireTestMode(AdapterContext& ctx) {
   const int64_t is_test = IntAttr(ctx, "is_test", 0);
   if (is_test == 0) {
-    return ctx.Error("is_test=0 (the default before opset 7) selects training mode, which later versions "
-                     "do not express in the graph");
+    return ctx.Error(
+        "is_test=0 (the default before opset 7) selects training mode, which later versions "
+        "do not express in the graph");
   }
   ctx.node().RemoveAttribute("is_test");
   return absl::OkStatus();
@@ -59,7 +60,8 @@ absl::Status RequireTestMode(AdapterContext& ctx) {
 absl::Status SetTestMode(AdapterContext& ctx) {
   ir::Node& n = ctx.node();
   if (HasUsedOutputsBeyond(n, 1)) {
-    return ctx.Error("the node produces training outputs, which the older version computes only with is_test=0");
+    return ctx.Error(
+        "the node produces training outputs, which the older version computes only with is_test=0");
   }
   DropUnusedTrailingOutputs(n, n.op_type() == "Dropout" ? 2 : 1);
   n.SetAttribute(ir::Attribute::Int("is_test", 1));
@@ -69,7 +71,8 @@ absl::Status SetTestMode(AdapterContext& ctx) {
 absl::Status BatchNormUp9To14(AdapterContext& ctx) {
   ir::Node& n = ctx.node();
   if (HasUsedOutputsBeyond(n, 1)) {
-    return ctx.Error("training outputs (mean, var, saved_mean, saved_var) changed meaning at opset 14");
+    return ctx.Error(
+        "training outputs (mean, var, saved_mean, saved_var) changed meaning at opset 14");
   }
   DropUnusedTrailingOutputs(n, 1);
   return absl::OkStatus();
@@ -81,7 +84,8 @@ absl::Status BatchNormDown14To9(AdapterContext& ctx) {
     return ctx.Error("training_mode=1 has no equivalent before opset 14");
   }
   n.RemoveAttribute("training_mode");
-  if (HasUsedOutputsBeyond(n, 1)) return ctx.Error("running_mean/running_var outputs have no equivalent");
+  if (HasUsedOutputsBeyond(n, 1))
+    return ctx.Error("running_mean/running_var outputs have no equivalent");
   DropUnusedTrailingOutputs(n, 1);
   return absl::OkStatus();
 }
@@ -103,10 +107,10 @@ absl::Status BatchNormDown6To1(AdapterContext& ctx) {
 }
 
 // The node's own mask output changed element type (Dropout-10's is bool, Dropout-7's the data's).
-// What was declared for it (value_info, as IR 3 exporters typed every value, or a graph output) keeps
-// its shape with the new element type, or is dropped when that type is unknown; what inference said
-// before the step is forgotten. Without this an unused mask kept its old type into the new version,
-// which refuses it.
+// What was declared for it (value_info, as IR 3 exporters typed every value, or a graph output)
+// keeps its shape with the new element type, or is dropped when that type is unknown; what
+// inference said before the step is forgotten. Without this an unused mask kept its old type into
+// the new version, which refuses it.
 void RetypeMask(AdapterContext& ctx, ir::Value* mask, std::optional<ir::DataType> elem) {
   ctx.ForgetType(mask);
   ir::Type t = mask->type();
@@ -119,15 +123,16 @@ void RetypeMask(AdapterContext& ctx, ir::Value* mask, std::optional<ir::DataType
   }
 }
 
-// Dropout-10 mask is bool, Dropout-7's has the data type: a Cast after a mask that is used keeps the
-// type its consumers (or the graph output) see; an unused mask only changes type.
+// Dropout-10 mask is bool, Dropout-7's has the data type: a Cast after a mask that is used keeps
+// the type its consumers (or the graph output) see; an unused mask only changes type.
 absl::Status DropoutMaskUp7To10(AdapterContext& ctx) {
   ir::Node& n = ctx.node();
   if (n.num_outputs() < 2 || n.output(1)->is_omitted()) return absl::OkStatus();
   if (n.output(1)->has_uses()) {
     std::optional<ir::DataType> t = ctx.ElemType(n.input(0));
-    if (!t.has_value()) return ctx.Error("the mask output is used and the data type (its old type) is unknown");
-    ASSIGN_OR_RETURN(ir::Node* cast, InsertAfterOutput(ctx, 1, "Cast"));
+    if (!t.has_value())
+      return ctx.Error("the mask output is used and the data type (its old type) is unknown");
+    ASSIGN_OR_RETURN(ir::Node * cast, InsertAfterOutput(ctx, 1, "Cast"));
     cast->SetAttribute(ir::Attribute::Int("to", static_cast<int64_t>(*t)));
   }
   RetypeMask(ctx, n.output(1), ir::DataType::kBool);
@@ -138,7 +143,7 @@ absl::Status DropoutMaskDown10To7(AdapterContext& ctx) {
   ir::Node& n = ctx.node();
   if (n.num_outputs() < 2 || n.output(1)->is_omitted()) return absl::OkStatus();
   if (n.output(1)->has_uses()) {
-    ASSIGN_OR_RETURN(ir::Node* cast, InsertAfterOutput(ctx, 1, "Cast"));
+    ASSIGN_OR_RETURN(ir::Node * cast, InsertAfterOutput(ctx, 1, "Cast"));
     cast->SetAttribute(ir::Attribute::Int("to", static_cast<int64_t>(ir::DataType::kBool)));
   }
   RetypeMask(ctx, n.output(1), ctx.ElemType(n.input(0)));
@@ -150,7 +155,8 @@ absl::Status DropoutUp10To12(AdapterContext& ctx) {
   const ir::Attribute* ratio = n.FindAttribute("ratio");
   if (ratio != nullptr) {
     if (ratio->is_reference()) return ctx.Error("ratio is a function attribute reference");
-    ctx.SetInput(1, ctx.AddConstant(ir::MakeFloatTensor(ir::DataType::kFloat, {}, {ratio->f}), "dropout_ratio"));
+    ctx.SetInput(1, ctx.AddConstant(ir::MakeFloatTensor(ir::DataType::kFloat, {}, {ratio->f}),
+                                    "dropout_ratio"));
     n.RemoveAttribute("ratio");
   }
   return absl::OkStatus();
@@ -161,10 +167,13 @@ absl::Status DropoutDown12To10(AdapterContext& ctx) {
   if (n.has_input(2)) {
     absl::StatusOr<ir::Tensor> t = ctx.ConstantInput(2, "training_mode");
     if (!t.ok()) {
-      return ctx.Error("training_mode is computed at run time; before opset 12 the mode is not part of the graph");
+      return ctx.Error(
+          "training_mode is computed at run time; before opset 12 the mode is not part of the "
+          "graph");
     }
     std::optional<std::vector<double>> v = ir::ConstantAsDoubles(*t);
-    bool is_false = t->data_type() == ir::DataType::kBool && t->raw_size() == 1 && t->raw_data()[0] == 0;
+    bool is_false =
+        t->data_type() == ir::DataType::kBool && t->raw_size() == 1 && t->raw_data()[0] == 0;
     if (!is_false && !(v.has_value() && v->size() == 1 && v->front() == 0)) {
       return ctx.Error("training_mode is true; before opset 12 the mode is not part of the graph");
     }
@@ -172,7 +181,8 @@ absl::Status DropoutDown12To10(AdapterContext& ctx) {
   }
   if (n.has_input(1)) {
     absl::StatusOr<std::vector<double>> r = ctx.ConstantDoubles(1, "ratio");
-    if (r.ok() && r->size() == 1) n.SetAttribute(ir::Attribute::Float("ratio", static_cast<float>(r->front())));
+    if (r.ok() && r->size() == 1)
+      n.SetAttribute(ir::Attribute::Float("ratio", static_cast<float>(r->front())));
     // In inference mode the ratio has no effect, so a computed ratio can be dropped.
     ctx.SetInput(1, nullptr);
   }
@@ -186,7 +196,8 @@ ir::Value* MakeReduceMean(AdapterContext& ctx, ir::Value* x, const std::vector<i
                           std::string_view base) {
   ir::Node* n;
   if (ctx.to_opset() >= 18) {
-    n = ctx.InsertBefore("ReduceMean", {x, ctx.AddInts(axes, absl::StrCat(std::string(base), "_axes"))}, 1, base);
+    n = ctx.InsertBefore("ReduceMean",
+                         {x, ctx.AddInts(axes, absl::StrCat(std::string(base), "_axes"))}, 1, base);
   } else {
     n = ctx.InsertBefore("ReduceMean", {x}, 1, base);
     n->SetAttribute(ir::Attribute::Ints("axes", axes));
@@ -197,14 +208,16 @@ ir::Value* MakeReduceMean(AdapterContext& ctx, ir::Value* x, const std::vector<i
 
 absl::StatusOr<ir::DataType> NeedType(AdapterContext& ctx, const ir::Value* v) {
   std::optional<ir::DataType> t = ctx.ElemType(v);
-  if (!t.has_value()) return ctx.Error("the input's element type must be known to expand the operator");
+  if (!t.has_value())
+    return ctx.Error("the input's element type must be known to expand the operator");
   return *t;
 }
 
 // The axes [axis, rank) as negative numbers when the rank is unknown.
-absl::StatusOr<std::vector<int64_t>> TrailingAxes(AdapterContext& ctx, int64_t axis, const ir::Value* x) {
-  // An axis list is spelled out one entry per axis, so a hostile axis must not make it huge: with the
-  // rank known the axis must lie in it; without, no real tensor has more than this many dims.
+absl::StatusOr<std::vector<int64_t>> TrailingAxes(AdapterContext& ctx, int64_t axis,
+                                                  const ir::Value* x) {
+  // An axis list is spelled out one entry per axis, so a hostile axis must not make it huge: with
+  // the rank known the axis must lie in it; without, no real tensor has more than this many dims.
   constexpr int64_t kMaxAxesOfUnknownRank = 256;
   std::vector<int64_t> axes;
   std::optional<int64_t> r = ctx.Rank(x);
@@ -220,16 +233,21 @@ absl::StatusOr<std::vector<int64_t>> TrailingAxes(AdapterContext& ctx, int64_t a
   return axes;
 }
 
-// Builds a shared normalization core (schema/fused_expr/fused_expr.h), which fusion passes match to put the
-// operator back, over `x` in the stash type `c`: constants of type c, ReduceMean over `axes`.
-std::vector<ir::Value*> ExpandCore(AdapterContext& ctx, const fused_expr::Expr& core, ir::Value* x, double eps,
-                                   ir::DataType c, const std::vector<int64_t>& axes, const std::string& base) {
+// Builds a shared normalization core (schema/fused_expr/fused_expr.h), which fusion passes match to
+// put the operator back, over `x` in the stash type `c`: constants of type c, ReduceMean over
+// `axes`.
+std::vector<ir::Value*> ExpandCore(AdapterContext& ctx, const fused_expr::Expr& core, ir::Value* x,
+                                   double eps, ir::DataType c, const std::vector<int64_t>& axes,
+                                   const std::string& base) {
   const fused_expr::ExpandHooks hooks{
       .scalar = [&](double value, const char* name) { return MakeScalar(ctx, c, value, name); },
-      .node = [&](const fused_expr::ExprStep& step, const std::vector<ir::Value*>& inputs, const std::string& name) {
-        if (std::string_view(step.op) == "ReduceMean") return MakeReduceMean(ctx, inputs[0], axes, name);
-        return ctx.InsertBefore(step.op, inputs, 1, name)->output(0);
-      }};
+      .node =
+          [&](const fused_expr::ExprStep& step, const std::vector<ir::Value*>& inputs,
+              const std::string& name) {
+            if (std::string_view(step.op) == "ReduceMean")
+              return MakeReduceMean(ctx, inputs[0], axes, name);
+            return ctx.InsertBefore(step.op, inputs, 1, name)->output(0);
+          }};
   return fused_expr::Expand(core, {x}, {eps}, base, hooks);
 }
 
@@ -244,7 +262,8 @@ absl::Status ExpandLayerNorm(AdapterContext& ctx) {
   ASSIGN_OR_RETURN(std::vector<int64_t> axes, TrailingAxes(ctx, IntAttr(ctx, "axis", -1), x));
   const std::string base = n.output(0)->name();
   ir::Value* xc = t == c ? x : MakeCast(ctx, x, c, base + "_stash");
-  const std::vector<ir::Value*> steps = ExpandCore(ctx, fused_expr::LayerNormCore(), xc, eps, c, axes, base);
+  const std::vector<ir::Value*> steps =
+      ExpandCore(ctx, fused_expr::LayerNormCore(), xc, eps, c, axes, base);
   ir::Value* norm = steps[fused_expr::layer_norm::kNormalized];
   if (t != c) norm = MakeCast(ctx, norm, t, base + "_normt");
   ir::Value* y = MakeBinary(ctx, "Mul", norm, n.input(1), n.has_input(2) ? base + "_scaled" : base);
@@ -290,7 +309,8 @@ absl::Status ExpandGroupNorm(AdapterContext& ctx, bool per_channel) {
   ir::DataType c = t;
   if (per_channel) c = static_cast<ir::DataType>(IntAttr(ctx, "stash_type", 1));
   ir::Value* xc = c == t ? x : MakeCast(ctx, x, c, base + "_stash");
-  ir::Value* grouped = MakeReshape(ctx, xc, ctx.AddInts({0, groups, -1}, base + "_group_shape"), base + "_grouped");
+  ir::Value* grouped =
+      MakeReshape(ctx, xc, ctx.AddInts({0, groups, -1}, base + "_group_shape"), base + "_grouped");
   ir::Value* scale;
   ir::Value* bias;
   if (per_channel) {
@@ -301,18 +321,22 @@ absl::Status ExpandGroupNorm(AdapterContext& ctx, bool per_channel) {
     scale = n.input(1);
     bias = n.input(2);
   }
-  ir::Node* in = ctx.InsertBefore("InstanceNormalization", {grouped, scale, bias}, 1, base + "_normed");
+  ir::Node* in =
+      ctx.InsertBefore("InstanceNormalization", {grouped, scale, bias}, 1, base + "_normed");
   in->SetAttribute(ir::Attribute::Float("epsilon", eps));
   ir::Value* shape = MakeUnary(ctx, "Shape", x, base + "_shape");
   ir::Value* y = MakeReshape(ctx, in->output(0), shape, per_channel ? base + "_ungrouped" : base);
   if (per_channel) {
     if (c != t) y = MakeCast(ctx, y, t, base + "_cast");
     std::optional<int64_t> rank = ctx.Rank(x);
-    if (!rank.has_value()) return ctx.Error("the input rank must be known to apply the per-channel scale");
+    if (!rank.has_value())
+      return ctx.Error("the input rank must be known to apply the per-channel scale");
     std::vector<int64_t> axes;
     for (int64_t i = 1; i < *rank - 1; ++i) axes.push_back(i);
-    ir::Value* s = axes.empty() ? n.input(1) : MakeUnsqueeze(ctx, n.input(1), axes, base + "_scale_c");
-    ir::Value* b = axes.empty() ? n.input(2) : MakeUnsqueeze(ctx, n.input(2), axes, base + "_bias_c");
+    ir::Value* s =
+        axes.empty() ? n.input(1) : MakeUnsqueeze(ctx, n.input(1), axes, base + "_scale_c");
+    ir::Value* b =
+        axes.empty() ? n.input(2) : MakeUnsqueeze(ctx, n.input(2), axes, base + "_bias_c");
     y = MakeBinary(ctx, "Add", MakeBinary(ctx, "Mul", y, s, base + "_scaled"), b, base);
   }
   RETURN_IF_ERROR(ctx.ReplaceOutput(0, y));
@@ -327,17 +351,20 @@ absl::Status GroupNormUp18To21(AdapterContext& ctx) {
   std::optional<std::vector<int64_t>> shape = ctx.StaticShape(n.input(0));
   std::optional<ir::Shape> s = ctx.ShapeOf(n.input(0));
   if (groups <= 0 || !s.has_value() || s->rank() < 2 || !s->dim(1).is_known()) {
-    return ctx.Error("the channel count (dim 1 of X) must be known to turn per-group scale and bias into "
-                     "per-channel ones");
+    return ctx.Error(
+        "the channel count (dim 1 of X) must be known to turn per-group scale and bias into "
+        "per-channel ones");
   }
   const int64_t channels = s->dim(1).value();
   if (channels % groups != 0) return ctx.Error("the channel count is not a multiple of num_groups");
   for (size_t i : {size_t{1}, size_t{2}}) {
     ir::Value* v = n.input(i);
     ir::Value* col = MakeReshape(ctx, v, ctx.AddInts({groups, 1}, "gn_col"), v->name() + "_col");
-    ir::Value* wide = MakeBinary(ctx, "Expand", col, ctx.AddInts({groups, channels / groups}, "gn_wide"),
-                                 v->name() + "_wide");
-    n.SetInput(i, MakeReshape(ctx, wide, ctx.AddInts({channels}, "gn_flat"), v->name() + "_per_channel"));
+    ir::Value* wide =
+        MakeBinary(ctx, "Expand", col, ctx.AddInts({groups, channels / groups}, "gn_wide"),
+                   v->name() + "_wide");
+    n.SetInput(
+        i, MakeReshape(ctx, wide, ctx.AddInts({channels}, "gn_flat"), v->name() + "_per_channel"));
   }
   return absl::OkStatus();
 }
@@ -349,7 +376,8 @@ void RegisterNormalizationAdapters(AdapterRegistry& registry) {
   r.Both("BatchNormalization", 1, 6, AdapterKind::kAttribute, kConsumedNote, DropAttr(kConsumed),
          BatchNormDown6To1);
   r.Both("BatchNormalization", 6, 7, AdapterKind::kAttribute,
-         "opset 7 removed is_test: the graph no longer selects training mode", RequireTestMode, SetTestMode);
+         "opset 7 removed is_test: the graph no longer selects training mode", RequireTestMode,
+         SetTestMode);
   r.Both("BatchNormalization", 7, 9, AdapterKind::kAttribute, "opset 9 removed spatial (always 1)",
          BatchNormUp7To9, Nothing());
   r.Both("BatchNormalization", 9, 14, AdapterKind::kAttribute,
@@ -361,9 +389,10 @@ void RegisterNormalizationAdapters(AdapterRegistry& registry) {
   for (const char* op : {"Dropout", "InstanceNormalization"}) {
     r.Both(op, 1, 6, AdapterKind::kAttribute, kConsumedNote, DropAttr(kConsumed), Nothing());
   }
-  r.Both("Dropout", 6, 7, AdapterKind::kAttribute, "opset 7 removed is_test", RequireTestMode, SetTestMode);
-  r.Both("Dropout", 7, 10, AdapterKind::kRewrite, "the mask output became boolean", DropoutMaskUp7To10,
-         DropoutMaskDown10To7);
+  r.Both("Dropout", 6, 7, AdapterKind::kAttribute, "opset 7 removed is_test", RequireTestMode,
+         SetTestMode);
+  r.Both("Dropout", 7, 10, AdapterKind::kRewrite, "the mask output became boolean",
+         DropoutMaskUp7To10, DropoutMaskDown10To7);
   r.Both("Dropout", 10, 12, AdapterKind::kMove,
          "ratio became an input; training_mode input and seed attribute added", DropoutUp10To12,
          DropoutDown12To10);
@@ -378,13 +407,15 @@ void RegisterNormalizationAdapters(AdapterRegistry& registry) {
   r.Up("GroupNormalization", 18, 21, AdapterKind::kRewrite,
        "GroupNormalization-21 scales per channel; the deprecated version 18 scaled per group",
        GroupNormUp18To21);
-  registry.Register("ai.onnx", "GroupNormalization", 21, kRemoved, AdapterKind::kRewrite,
-                    "below opset 21 (where the deprecated version 18 is in force) it is expanded to "
-                    "InstanceNormalization over (N, G, -1) with a per-channel scale",
-                    [](AdapterContext& ctx) { return ExpandGroupNorm(ctx, /*per_channel=*/true); });
-  registry.Register("ai.onnx", "GroupNormalization", 18, kNotDefined, AdapterKind::kRewrite,
-                    "the deprecated GroupNormalization-18 is expanded to InstanceNormalization over (N, G, -1)",
-                    [](AdapterContext& ctx) { return ExpandGroupNorm(ctx, /*per_channel=*/false); });
+  registry.Register(
+      "ai.onnx", "GroupNormalization", 21, kRemoved, AdapterKind::kRewrite,
+      "below opset 21 (where the deprecated version 18 is in force) it is expanded to "
+      "InstanceNormalization over (N, G, -1) with a per-channel scale",
+      [](AdapterContext& ctx) { return ExpandGroupNorm(ctx, /*per_channel=*/true); });
+  registry.Register(
+      "ai.onnx", "GroupNormalization", 18, kNotDefined, AdapterKind::kRewrite,
+      "the deprecated GroupNormalization-18 is expanded to InstanceNormalization over (N, G, -1)",
+      [](AdapterContext& ctx) { return ExpandGroupNorm(ctx, /*per_channel=*/false); });
   r.Introduced("LayerNormalization", 17, "is expanded as its function body", ExpandLayerNorm);
   r.Introduced("RMSNormalization", 23, "is expanded as its function body", ExpandRmsNorm);
 }

@@ -66,12 +66,14 @@ TEST(NormalizationAdapters, LayerNormalizationExpandsBelow17) {
     <ir_version: 8, opset_import: ["" : 17]>
     g (float[2,3,4] X, float[4] s, float[4] b) => (float[2,3,4] Y) {
       Y = LayerNormalization<axis = -1, epsilon = 0.0001>(X, s, b)
-    })", 13);
+    })",
+                  13);
   ExpectRoundTrip(R"(
     <ir_version: 8, opset_import: ["" : 17]>
     g (float[2,3,4] X, float[3,4] s) => (float[2,3,4] Y, float[2,1,1] M, float[2,1,1] I) {
       Y, M, I = LayerNormalization<axis = 1>(X, s)
-    })", 16);
+    })",
+                  16);
 }
 
 TEST(NormalizationAdapters, GroupNormalizationExpandsBelow21) {
@@ -79,7 +81,8 @@ TEST(NormalizationAdapters, GroupNormalizationExpandsBelow21) {
     <ir_version: 10, opset_import: ["" : 21]>
     g (float[2,4,3,3] X, float[4] s, float[4] b) => (float[2,4,3,3] Y) {
       Y = GroupNormalization<num_groups = 2, epsilon = 0.001>(X, s, b)
-    })", 18);
+    })",
+                  18);
 }
 
 // Per-group scale and bias (18) become per-channel ones (21): each group's value repeated for its
@@ -109,7 +112,8 @@ TEST(NormalizationAdapters, GroupNormalizationScaleBecomesPerChannelAt21) {
 TEST(NormalizationAdapters, RmsNormalizationExpandsBelow23) {
   ExpectRoundTrip(R"(
     <ir_version: 11, opset_import: ["" : 23]>
-    g (float[2,3,4] X, float[4] s) => (float[2,3,4] Y) { Y = RMSNormalization(X, s) })", 18);
+    g (float[2,3,4] X, float[4] s) => (float[2,3,4] Y) { Y = RMSNormalization(X, s) })",
+                  18);
 }
 
 }  // namespace

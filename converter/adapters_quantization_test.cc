@@ -10,7 +10,8 @@ TEST(QuantizationAdapters, PerTensorQuantizationCrossesAllSteps) {
     g (float[2,3] X) => (float[2,3] Y) <float s = {0.1}, uint8 z = {3}> {
       q = QuantizeLinear<axis = 1, block_size = 0>(X, s, z)
       Y = DequantizeLinear(q, s, z)
-    })", 10);
+    })",
+                  10);
   ExpectRefusal(R"(
     <ir_version: 7, opset_import: ["" : 13]>
     g (float[2,3] X) => (uint8[2,3] Y) <float[3] s = {0.1, 0.2, 0.3}> { Y = QuantizeLinear<axis = 1>(X, s) })",

@@ -1,10 +1,10 @@
 // Reductions: Reduce* and ArgMax/ArgMin.
 //
 //   opset 11: negative axes accepted (downgrades normalize them with the input rank).
-//   opset 12: ArgMax/ArgMin select_last_index (default 0 keeps the old behaviour); ReduceMax/Min int8/uint8.
-//   opset 13: bfloat16; ReduceSum takes axes as an optional input and adds noop_with_empty_axes.
-//   opset 18: the other Reduce ops do the same as ReduceSum-13.
-//   opset 20: ReduceMax/ReduceMin accept bool.
+//   opset 12: ArgMax/ArgMin select_last_index (default 0 keeps the old behaviour); ReduceMax/Min
+//   int8/uint8. opset 13: bfloat16; ReduceSum takes axes as an optional input and adds
+//   noop_with_empty_axes. opset 18: the other Reduce ops do the same as ReduceSum-13. opset 20:
+//   ReduceMax/ReduceMin accept bool.
 // Downgrades need the axes input to be a compile-time constant; with noop_with_empty_axes=1 and no
 // axes the node is an Identity.
 #include <limits>
@@ -60,11 +60,12 @@ absl::Status SelectLastIndexDown12To11(AdapterContext& ctx) {
   const int64_t axis = IntAttr(ctx, "axis", 0);
   ir::Value* x = n.input(0);
   const std::string base = n.output(0)->name();
-  ir::Node* rev = ctx.InsertBefore("Slice",
-                                   {x, ctx.AddInts({-1}, base + "_rev_start"),
-                                    ctx.AddInts({std::numeric_limits<int64_t>::min()}, base + "_rev_end"),
-                                    ctx.AddInts({axis}, base + "_rev_axes"), ctx.AddInts({-1}, base + "_rev_step")},
-                                   1, base + "_reversed");
+  ir::Node* rev = ctx.InsertBefore(
+      "Slice",
+      {x, ctx.AddInts({-1}, base + "_rev_start"),
+       ctx.AddInts({std::numeric_limits<int64_t>::min()}, base + "_rev_end"),
+       ctx.AddInts({axis}, base + "_rev_axes"), ctx.AddInts({-1}, base + "_rev_step")},
+      1, base + "_reversed");
   n.SetInput(0, rev->output(0));
   n.RemoveAttribute("select_last_index");
   // dim - 1, from the static shape or computed.
@@ -72,14 +73,16 @@ absl::Status SelectLastIndexDown12To11(AdapterContext& ctx) {
   std::optional<ir::Shape> shape = ctx.ShapeOf(x);
   int64_t a = axis;
   if (shape.has_value() && a < 0) a += static_cast<int64_t>(shape->rank());
-  if (shape.has_value() && a >= 0 && a < static_cast<int64_t>(shape->rank()) && shape->dim(a).is_known()) {
+  if (shape.has_value() && a >= 0 && a < static_cast<int64_t>(shape->rank()) &&
+      shape->dim(a).is_known()) {
     last = ctx.AddScalarInt(shape->dim(a).value() - 1, base + "_last");
   } else {
     ir::Value* dims = MakeUnary(ctx, "Shape", x, base + "_dims");
-    ir::Value* dim = MakeBinary(ctx, "Gather", dims, ctx.AddScalarInt(axis, base + "_axis"), base + "_dim");
+    ir::Value* dim =
+        MakeBinary(ctx, "Gather", dims, ctx.AddScalarInt(axis, base + "_axis"), base + "_dim");
     last = MakeBinary(ctx, "Sub", dim, ctx.AddScalarInt(1, base + "_one"), base + "_last");
   }
-  ASSIGN_OR_RETURN(ir::Node* s, InsertAfterOutput(ctx, 0, "Sub"));
+  ASSIGN_OR_RETURN(ir::Node * s, InsertAfterOutput(ctx, 0, "Sub"));
   // Sub(last, index): the new node's first input is the old output; swap the operands.
   ir::Value* index = s->input(0);
   s->SetInput(0, last);
@@ -95,14 +98,15 @@ void RegisterReductionAdapters(AdapterRegistry& registry) {
     r.Both(op, 1, 11, AdapterKind::kAttribute, "opset 11 accepts a negative axis", Nothing(),
            NonNegativeAxisAttr("axis", 0));
     r.Both(op, 11, 12, AdapterKind::kAttribute,
-           "opset 12 added select_last_index (default 0: the first extreme, as before; 1 is rewritten by "
+           "opset 12 added select_last_index (default 0: the first extreme, as before; 1 is "
+           "rewritten by "
            "reversing the axis)",
            Nothing(), SelectLastIndexDown12To11);
     r.Compatible(op, 12, 13, "bfloat16 added");
   }
-  const std::vector<const char*> reduce_ops = {"ReduceL1",  "ReduceL2",   "ReduceLogSum", "ReduceLogSumExp",
-                                               "ReduceMax", "ReduceMean", "ReduceMin",    "ReduceProd",
-                                               "ReduceSum", "ReduceSumSquare"};
+  const std::vector<const char*> reduce_ops = {
+      "ReduceL1",   "ReduceL2",  "ReduceLogSum", "ReduceLogSumExp", "ReduceMax",
+      "ReduceMean", "ReduceMin", "ReduceProd",   "ReduceSum",       "ReduceSumSquare"};
   for (const char* op : reduce_ops) {
     const std::string name = op;
     r.Both(op, 1, 11, AdapterKind::kAttribute, "opset 11 accepts negative axes", Nothing(),
@@ -114,14 +118,15 @@ void RegisterReductionAdapters(AdapterRegistry& registry) {
     }
     if (name == "ReduceSum") {
       r.Both(op, 11, 13, AdapterKind::kMove,
-             "ReduceSum-13 takes axes as an optional input and adds noop_with_empty_axes; bfloat16 added",
+             "ReduceSum-13 takes axes as an optional input and adds noop_with_empty_axes; bfloat16 "
+             "added",
              AxesAttrToInput, AxesInputToAttr);
       continue;
     }
     if (!minmax) r.Compatible(op, 11, 13, "bfloat16 added");
     r.Both(op, 13, 18, AdapterKind::kMove,
-           "opset 18 takes axes as an optional input and adds noop_with_empty_axes", AxesAttrToInput,
-           AxesInputToAttr);
+           "opset 18 takes axes as an optional input and adds noop_with_empty_axes",
+           AxesAttrToInput, AxesInputToAttr);
     if (minmax) r.Compatible(op, 18, 20, "bool added");
   }
 }

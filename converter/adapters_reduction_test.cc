@@ -57,10 +57,12 @@ TEST(ReductionAdapters, SelectLastIndexOnlyWithItsDefault) {
     g (float[2,3] X) => (int64[2,1] Y) { Y = ArgMin<axis = 1>(X) })");
   ExpectRoundTrip(R"(
     <ir_version: 7, opset_import: ["" : 12]>
-    g (float[2,3] X) => (int64[2,1] Y) { Y = ArgMax<axis = 1, select_last_index = 1>(X) })", 11);
+    g (float[2,3] X) => (int64[2,1] Y) { Y = ArgMax<axis = 1, select_last_index = 1>(X) })",
+                  11);
   ExpectRoundTrip(R"(
     <ir_version: 7, opset_import: ["" : 12]>
-    g (float[2,N] X) => (int64[2] Y) { Y = ArgMin<axis = -1, keepdims = 0, select_last_index = 1>(X) })", 11);
+    g (float[2,N] X) => (int64[2] Y) { Y = ArgMin<axis = -1, keepdims = 0, select_last_index = 1>(X) })",
+                  11);
 }
 
 TEST(ReductionAdapters, RoundTrip) {
@@ -70,7 +72,8 @@ TEST(ReductionAdapters, RoundTrip) {
       A = ReduceL2<axes = [1], keepdims = 0>(X)
       B = ReduceLogSumExp<axes = [0, 2], keepdims = 0>(X)
       C = ArgMax<axis = 1, keepdims = 0>(X)
-    })", 21);
+    })",
+                  21);
 }
 
 }  // namespace

@@ -8,10 +8,10 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "converter/testing/test_util.h"
+#include "equivalence/equivalence.h"
 #include "gtest/gtest.h"
 #include "interpreter/tensor.h"
 #include "ir/node.h"
-#include "equivalence/equivalence.h"
 
 namespace onnx_opt::converter::testing {
 namespace {
@@ -46,10 +46,10 @@ TEST(ResizeAdapters, ResizeWithSizesDowngradesWhenScalesAreExact) {
                 10, "asymmetric");
 }
 
-// --- tf_half_pixel_for_nn (Resize-11 only) ----------------------------------------------------------
-// x = (o + 0.5) / scale. In nearest mode floor and round_prefer_floor (the default) of it are
-// half_pixel with round_prefer_ceil and ceil; round_prefer_ceil and ceil of it are refused (see
-// adapters_resize.cc for the algebra).
+// --- tf_half_pixel_for_nn (Resize-11 only)
+// ---------------------------------------------------------- x = (o + 0.5) / scale. In nearest mode
+// floor and round_prefer_floor (the default) of it are half_pixel with round_prefer_ceil and ceil;
+// round_prefer_ceil and ceil of it are refused (see adapters_resize.cc for the algebra).
 
 TEST(ResizeAdapters, TfHalfPixelForNnBecomesHalfPixelForTwoRoundings) {
   ExpectConversion(R"(
@@ -83,7 +83,9 @@ TEST(ResizeAdapters, TfHalfPixelForNnIsRefusedWhereHalfPixelCannotSayIt) {
         Y = Resize<coordinate_transformation_mode = "tf_half_pixel_for_nn", nearest_mode = ")",
                                rounding, R"(">(X, roi, s)
       })"),
-                  13, absl::StrCat("nearest_mode \"", rounding, "\": this coordinate mode was removed at opset 13"));
+                  13,
+                  absl::StrCat("nearest_mode \"", rounding,
+                               "\": this coordinate mode was removed at opset 13"));
   }
   ExpectRefusal(R"(
     <ir_version: 6, opset_import: ["" : 11]>
@@ -117,14 +119,14 @@ int64_t TfHalfPixelIndex(const std::string& rounding, int64_t o, double scale, i
   return std::clamp<int64_t>(static_cast<int64_t>(i), 0, in - 1);
 }
 
-// Per-axis cases: up and down, odd sizes, scales that are not integers (nor exact in binary), scale 1
-// (where tf_half_pixel_for_nn still rounds ties at o + 0.5), scales whose positions fall exactly on
-// integers (0.5) and on halves (1/3 by size), and a size-1 axis.
+// Per-axis cases: up and down, odd sizes, scales that are not integers (nor exact in binary), scale
+// 1 (where tf_half_pixel_for_nn still rounds ties at o + 0.5), scales whose positions fall exactly
+// on integers (0.5) and on halves (1/3 by size), and a size-1 axis.
 const std::vector<AxisCase>& Axes() {
   static const std::vector<AxisCase> kAxes = {
-      {4, 2.0f, 8},  {6, 0.5f, 3},  {5, 1.0f, 5},  {3, 1.5f, 7},   {7, 0.6f, 2}, {6, 1.0f / 3, 2},
-      {5, 0.4f, 11}, {1, 3.0f, 3},  {9, 0.25f, 4}, {3, 2.5f, 1},   {8, 0.75f, 5}, {2, 1.75f, 9},
-      {3, 5.0f, 15}, {7, 0.3f, 3},  {10, 0.7f, 7}, {4, 1.25f, 6},
+      {4, 2.0f, 8},  {6, 0.5f, 3}, {5, 1.0f, 5},  {3, 1.5f, 7},  {7, 0.6f, 2},  {6, 1.0f / 3, 2},
+      {5, 0.4f, 11}, {1, 3.0f, 3}, {9, 0.25f, 4}, {3, 2.5f, 1},  {8, 0.75f, 5}, {2, 1.75f, 9},
+      {3, 5.0f, 15}, {7, 0.3f, 3}, {10, 0.7f, 7}, {4, 1.25f, 6},
   };
   return kAxes;
 }
@@ -150,7 +152,8 @@ TEST(ResizeAdapters, TfHalfPixelForNnConvertedComputesTheSameBitsEverywhere) {
               axis_scales.push_back(static_cast<double>(a.size) / a.in);
             } else {
               scales.push_back(a.scale);
-              out_dims.push_back(static_cast<int64_t>(std::floor(a.in * static_cast<double>(a.scale))));
+              out_dims.push_back(
+                  static_cast<int64_t>(std::floor(a.in * static_cast<double>(a.scale))));
               axis_scales.push_back(a.scale);
             }
           }
@@ -158,13 +161,16 @@ TEST(ResizeAdapters, TfHalfPixelForNnConvertedComputesTheSameBitsEverywhere) {
           std::vector<std::string> scale_text;
           for (float s : scales) scale_text.push_back(absl::StrFormat("%.9g", s));
           const std::string inputs =
-              by_size ? absl::StrCat("float[0] sc = {}, int64[", rank, "] sz = {", absl::StrJoin(sizes, ", "), "}")
-                      : absl::StrCat("float[", rank, "] sc = {", absl::StrJoin(scale_text, ", "), "}");
+              by_size
+                  ? absl::StrCat("float[0] sc = {}, int64[", rank, "] sz = {",
+                                 absl::StrJoin(sizes, ", "), "}")
+                  : absl::StrCat("float[", rank, "] sc = {", absl::StrJoin(scale_text, ", "), "}");
           const std::string text = absl::StrCat(
-              "<ir_version: 6, opset_import: [\"\" : 11]>\n g (float[", absl::StrJoin(in_dims, ","), "] X) => (float[",
-              absl::StrJoin(out_dims, ","), "] Y) <float[0] roi = {}, ", inputs,
-              "> {\n Y = Resize<coordinate_transformation_mode = \"tf_half_pixel_for_nn\", nearest_mode = \"", rounding,
-              "\">(X, roi, sc", by_size ? ", sz" : "", ")\n}");
+              "<ir_version: 6, opset_import: [\"\" : 11]>\n g (float[", absl::StrJoin(in_dims, ","),
+              "] X) => (float[", absl::StrJoin(out_dims, ","), "] Y) <float[0] roi = {}, ", inputs,
+              "> {\n Y = Resize<coordinate_transformation_mode = \"tf_half_pixel_for_nn\", "
+              "nearest_mode = \"",
+              rounding, "\">(X, roi, sc", by_size ? ", sz" : "", ")\n}");
           SCOPED_TRACE(text);
           std::unique_ptr<ir::Model> before = ParseText(text);
           ASSERT_NE(before, nullptr);
@@ -177,19 +183,22 @@ TEST(ResizeAdapters, TfHalfPixelForNnConvertedComputesTheSameBitsEverywhere) {
           for (int64_t i = 0; i < n; ++i) iota[i] = static_cast<float>(i);
           const std::vector<interpreter::RuntimeValue> x = {
               interpreter::Tensor::FromVector<float>(ir::DataType::kFloat, in_dims, iota)};
-          absl::StatusOr<std::vector<interpreter::RuntimeValue>> want = equivalence::RunModel(*before, x);
+          absl::StatusOr<std::vector<interpreter::RuntimeValue>> want =
+              equivalence::RunModel(*before, x);
           ASSERT_TRUE(want.ok()) << want.status();
           const std::vector<float> got11 = (*want)[0].tensor().ToVector<float>();
           ASSERT_EQ((*want)[0].tensor().dims(), out_dims);
 
           // Resize-11 itself follows the spec's tf_half_pixel_for_nn formula.
           std::vector<int64_t> in_strides(rank, 1);
-          for (int64_t d = rank - 2; d >= 0; --d) in_strides[d] = in_strides[d + 1] * in_dims[d + 1];
+          for (int64_t d = rank - 2; d >= 0; --d)
+            in_strides[d] = in_strides[d + 1] * in_dims[d + 1];
           std::vector<int64_t> idx(rank, 0);
           for (size_t o = 0; o < got11.size(); ++o) {
             int64_t from = 0;
             for (int64_t d = 0; d < rank; ++d) {
-              from += TfHalfPixelIndex(rounding, idx[d], axis_scales[d], in_dims[d]) * in_strides[d];
+              from +=
+                  TfHalfPixelIndex(rounding, idx[d], axis_scales[d], in_dims[d]) * in_strides[d];
             }
             ASSERT_EQ(got11[o], static_cast<float>(from)) << "Resize-11 output element " << o;
             for (int64_t d = rank - 1; d >= 0 && ++idx[d] == out_dims[d]; --d) idx[d] = 0;
@@ -199,7 +208,8 @@ TEST(ResizeAdapters, TfHalfPixelForNnConvertedComputesTheSameBitsEverywhere) {
             absl::StatusOr<std::unique_ptr<ir::Model>> after = ConvertTo(*before, opset);
             if (!exact) {
               ASSERT_FALSE(after.ok()) << "converted to " << opset << ":\n" << Print(**after);
-              EXPECT_NE(after.status().message().find("tf_half_pixel_for_nn"), std::string::npos) << after.status();
+              EXPECT_NE(after.status().message().find("tf_half_pixel_for_nn"), std::string::npos)
+                  << after.status();
               ++refused;
               continue;
             }
@@ -208,10 +218,12 @@ TEST(ResizeAdapters, TfHalfPixelForNnConvertedComputesTheSameBitsEverywhere) {
             ASSERT_EQ(resize->op_type(), "Resize");
             EXPECT_EQ(resize->FindAttribute("coordinate_transformation_mode")->s, "half_pixel");
             EXPECT_EQ(resize->FindAttribute("nearest_mode")->s, equivalent);
-            absl::StatusOr<std::vector<interpreter::RuntimeValue>> got = equivalence::RunModel(**after, x);
+            absl::StatusOr<std::vector<interpreter::RuntimeValue>> got =
+                equivalence::RunModel(**after, x);
             ASSERT_TRUE(got.ok()) << got.status();
             ASSERT_EQ((*got)[0].tensor().dims(), out_dims);
-            EXPECT_EQ((*got)[0].tensor().ToVector<float>(), got11) << "opset " << opset << ":\n" << Print(**after);
+            EXPECT_EQ((*got)[0].tensor().ToVector<float>(), got11) << "opset " << opset << ":\n"
+                                                                   << Print(**after);
             ++converted;
           }
         }
@@ -234,7 +246,8 @@ TEST(ResizeAdapters, TfHalfPixelForNnIndicesByHand) {
     std::vector<float> want;
   };
   const std::vector<Case> cases = {
-      // x = (o + 0.5) / 2 = 0.25, 0.75, ..., 3.75: floor 0,0,1,1,2,2,3,3; rounded 0,1,1,2,2,3,3,4->3.
+      // x = (o + 0.5) / 2 = 0.25, 0.75, ..., 3.75: floor 0,0,1,1,2,2,3,3; rounded
+      // 0,1,1,2,2,3,3,4->3.
       {4, "roi, sc", "float[1] sc = {2.0}", "floor", {0, 0, 1, 1, 2, 2, 3, 3}},
       {4, "roi, sc", "float[1] sc = {2.0}", "round_prefer_floor", {0, 1, 1, 2, 2, 3, 3, 3}},
       // x = 2o + 1 = 1, 3, 5 (exact integers): floor keeps them.
@@ -246,11 +259,12 @@ TEST(ResizeAdapters, TfHalfPixelForNnIndicesByHand) {
   };
   for (const Case& c : cases) {
     const size_t out = c.want.size();
-    const std::string text = absl::StrCat(
-        "<ir_version: 6, opset_import: [\"\" : 11]>\n g (float[", c.in, "] X) => (float[", out,
-        "] Y) <float[0] roi = {}, ", c.inits,
-        "> {\n Y = Resize<coordinate_transformation_mode = \"tf_half_pixel_for_nn\", nearest_mode = \"", c.rounding,
-        "\">(X, ", c.scales_or_sizes, ")\n}");
+    const std::string text =
+        absl::StrCat("<ir_version: 6, opset_import: [\"\" : 11]>\n g (float[", c.in,
+                     "] X) => (float[", out, "] Y) <float[0] roi = {}, ", c.inits,
+                     "> {\n Y = Resize<coordinate_transformation_mode = \"tf_half_pixel_for_nn\", "
+                     "nearest_mode = \"",
+                     c.rounding, "\">(X, ", c.scales_or_sizes, ")\n}");
     SCOPED_TRACE(text);
     std::unique_ptr<ir::Model> before = ParseText(text);
     ASSERT_NE(before, nullptr);
@@ -276,8 +290,9 @@ TEST(ResizeAdapters, TfHalfPixelForNnShiftsWhereHalfPixelCannot) {
   auto run = [&](int64_t opset, const std::string& coord, const std::string& rounding) {
     std::unique_ptr<ir::Model> m = ParseText(absl::StrCat(
         "<ir_version: 7, opset_import: [\"\" : ", opset, "]>\n g (float[3] X) => (float[3] Y) ",
-        "<float[0] roi = {}, float[1] sc = {1.0}> {\n Y = Resize<coordinate_transformation_mode = \"", coord,
-        "\", nearest_mode = \"", rounding, "\">(X, roi, sc)\n}"));
+        "<float[0] roi = {}, float[1] sc = {1.0}> {\n Y = Resize<coordinate_transformation_mode = "
+        "\"",
+        coord, "\", nearest_mode = \"", rounding, "\">(X, roi, sc)\n}"));
     absl::StatusOr<std::vector<interpreter::RuntimeValue>> y = equivalence::RunModel(*m, x);
     EXPECT_TRUE(y.ok()) << y.status();
     return y.ok() ? (*y)[0].tensor().ToVector<float>() : std::vector<float>{};

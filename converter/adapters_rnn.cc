@@ -31,7 +31,8 @@ absl::Status GruDown3To1(AdapterContext& ctx) {
   if (n.num_outputs() < 2) {
     n.AddOutput(ctx.names().Fresh(absl::StrCat(n.name().empty() ? "gru" : n.name(), "_Y_h")));
   } else if (n.output(1)->is_omitted()) {
-    n.output(1)->set_name(ctx.names().Fresh(absl::StrCat(n.name().empty() ? "gru" : n.name(), "_Y_h")));
+    n.output(1)->set_name(
+        ctx.names().Fresh(absl::StrCat(n.name().empty() ? "gru" : n.name(), "_Y_h")));
   }
   if (n.output(0)->is_omitted()) return absl::OkStatus();
   return OutputSequenceDown(ctx);
@@ -51,12 +52,13 @@ absl::Status LayoutDown14To13(AdapterContext& ctx) {
     if (!n.has_input(i)) continue;
     n.SetInput(i, MakeTranspose(ctx, n.input(i), {1, 0, 2}, n.input(i)->name() + "_seq_major"));
   }
-  // Outputs: Y [seq, dirs, batch, hidden] -> [batch, seq, dirs, hidden]; Y_h/Y_c swap the first two.
+  // Outputs: Y [seq, dirs, batch, hidden] -> [batch, seq, dirs, hidden]; Y_h/Y_c swap the first
+  // two.
   for (size_t i = 0; i < n.num_outputs(); ++i) {
     if (n.output(i)->is_omitted() || !n.output(i)->has_uses()) continue;
-    ASSIGN_OR_RETURN(ir::Node* t, InsertAfterOutput(ctx, i, "Transpose"));
-    t->SetAttribute(ir::Attribute::Ints("perm", i == 0 ? std::vector<int64_t>{2, 0, 1, 3}
-                                                          : std::vector<int64_t>{1, 0, 2}));
+    ASSIGN_OR_RETURN(ir::Node * t, InsertAfterOutput(ctx, i, "Transpose"));
+    t->SetAttribute(ir::Attribute::Ints(
+        "perm", i == 0 ? std::vector<int64_t>{2, 0, 1, 3} : std::vector<int64_t>{1, 0, 2}));
   }
   return absl::OkStatus();
 }
@@ -66,16 +68,17 @@ absl::Status LayoutDown14To13(AdapterContext& ctx) {
 void RegisterRnnAdapters(AdapterRegistry& registry) {
   Registrar r(registry);
   r.Both("GRU", 1, 3, AdapterKind::kAttribute,
-         "GRU-3 added linear_before_reset (default 0) and made Y_h optional", Nothing(), GruDown3To1);
-  r.Both("GRU", 3, 7, AdapterKind::kAttribute, "opset 7 removed output_sequence", DropAttr("output_sequence"),
-         OutputSequenceDown);
+         "GRU-3 added linear_before_reset (default 0) and made Y_h optional", Nothing(),
+         GruDown3To1);
+  r.Both("GRU", 3, 7, AdapterKind::kAttribute, "opset 7 removed output_sequence",
+         DropAttr("output_sequence"), OutputSequenceDown);
   for (const char* op : {"RNN", "LSTM"}) {
-    r.Both(op, 1, 7, AdapterKind::kAttribute, "opset 7 removed output_sequence", DropAttr("output_sequence"),
-           OutputSequenceDown);
+    r.Both(op, 1, 7, AdapterKind::kAttribute, "opset 7 removed output_sequence",
+           DropAttr("output_sequence"), OutputSequenceDown);
   }
   for (const char* op : {"RNN", "GRU", "LSTM"}) {
-    r.Both(op, 7, 14, AdapterKind::kRewrite, "opset 14 added layout (default 0: sequence-major)", Nothing(),
-           LayoutDown14To13);
+    r.Both(op, 7, 14, AdapterKind::kRewrite, "opset 14 added layout (default 0: sequence-major)",
+           Nothing(), LayoutDown14To13);
     r.Compatible(op, 14, 22, "bfloat16 added");
   }
 }

@@ -5,17 +5,15 @@
 //   Reshape-5 takes the shape as an input (was an attribute); Reshape-14 adds allowzero.
 //   Squeeze/Unsqueeze-11 accept negative axes; -13 take axes as an input.
 //   Concat-4 makes axis required (default 1 before); Concat-11 accepts a negative axis.
-//   Split-2 drops the split input (the attribute stays); Split-11 negative axis; Split-13 moves split
-//   to an input; Split-18 adds num_outputs (and uneven last chunks).
-//   Slice-10 moves starts/ends/axes to inputs and adds steps; Slice-11 negative axes.
-//   Pad-2 renames paddings to pads; Pad-11 moves pads and value to inputs; Pad-18 adds axes;
-//   Pad-19 adds mode "wrap".
-//   Tile-6 replaces (tiles, axis) by a repeats vector.
-//   Shape-15 adds start/end; DepthToSpace-11 adds mode (default DCR, the old behaviour).
-//   Constant-11 adds sparse_value, Constant-12 the value_* attributes (downgrades densify).
-//   Cast-6 takes `to` as an int (was a string); Cast-19 adds saturate and Cast-24 round_mode (both
-//   only matter for float8 targets, which older versions do not have).
-//   Range-27 adds stash_type (only for float16/bfloat16 inputs, which Range-11 lacks).
+//   Split-2 drops the split input (the attribute stays); Split-11 negative axis; Split-13 moves
+//   split to an input; Split-18 adds num_outputs (and uneven last chunks). Slice-10 moves
+//   starts/ends/axes to inputs and adds steps; Slice-11 negative axes. Pad-2 renames paddings to
+//   pads; Pad-11 moves pads and value to inputs; Pad-18 adds axes; Pad-19 adds mode "wrap". Tile-6
+//   replaces (tiles, axis) by a repeats vector. Shape-15 adds start/end; DepthToSpace-11 adds mode
+//   (default DCR, the old behaviour). Constant-11 adds sparse_value, Constant-12 the value_*
+//   attributes (downgrades densify). Cast-6 takes `to` as an int (was a string); Cast-19 adds
+//   saturate and Cast-24 round_mode (both only matter for float8 targets, which older versions do
+//   not have). Range-27 adds stash_type (only for float16/bfloat16 inputs, which Range-11 lacks).
 //   Every other change adds types (compatible; downgrades validated).
 #include <limits>
 #include <string>
@@ -50,10 +48,12 @@ absl::Status ReshapeDown14To13(AdapterContext& ctx) {
   }
   absl::StatusOr<std::vector<int64_t>> shape = ctx.ConstantInts(1, "shape");
   if (!shape.ok()) {
-    return ctx.Error("allowzero=1 can only be dropped when the shape is a known constant without zeros");
+    return ctx.Error(
+        "allowzero=1 can only be dropped when the shape is a known constant without zeros");
   }
   for (int64_t d : *shape) {
-    if (d == 0) return ctx.Error("allowzero=1 with a zero in the shape has no equivalent before opset 14");
+    if (d == 0)
+      return ctx.Error("allowzero=1 with a zero in the shape has no equivalent before opset 14");
   }
   n.RemoveAttribute("allowzero");
   return absl::OkStatus();
@@ -156,8 +156,9 @@ absl::Status SliceDown11To10(AdapterContext& ctx) {
   if (!n.has_input(3)) return absl::OkStatus();
   absl::StatusOr<std::vector<int64_t>> axes = ctx.ConstantInts(3, "axes");
   if (!axes.ok()) {
-    return ctx.Error("axes are computed at run time, so they cannot be shown to be non-negative as Slice-10 "
-                     "requires");
+    return ctx.Error(
+        "axes are computed at run time, so they cannot be shown to be non-negative as Slice-10 "
+        "requires");
   }
   bool negative = false;
   for (int64_t a : *axes) negative = negative || a < 0;
@@ -197,7 +198,8 @@ absl::Status PadUp2To11(AdapterContext& ctx) {
   if (value != nullptr) {
     if (value->f != 0.0f) {
       std::optional<ir::DataType> t = ctx.ElemType(n.input(0));
-      if (!t.has_value()) return ctx.Error("the data's element type must be known to make the constant_value input");
+      if (!t.has_value())
+        return ctx.Error("the data's element type must be known to make the constant_value input");
       ctx.SetInput(2, MakeScalar(ctx, *t, value->f, "pad_value"));
     }
     n.RemoveAttribute("value");
@@ -228,7 +230,8 @@ absl::Status PadDown18To13(AdapterContext& ctx) {
   ASSIGN_OR_RETURN(std::vector<int64_t> axes, ctx.ConstantInts(3, "axes"));
   ASSIGN_OR_RETURN(std::vector<int64_t> pads, ctx.ConstantInts(1, "pads"));
   std::optional<int64_t> rank = ctx.Rank(n.input(0));
-  if (!rank.has_value()) return ctx.Error("the data rank must be known to spell out pads for every axis");
+  if (!rank.has_value())
+    return ctx.Error("the data rank must be known to spell out pads for every axis");
   const size_t k = axes.size();
   if (pads.size() != 2 * k) return ctx.Error("pads must hold two values per axis");
   std::vector<int64_t> full(2 * *rank, 0);
@@ -250,7 +253,8 @@ absl::Status TileUp1To6(AdapterContext& ctx) {
   ASSIGN_OR_RETURN(std::vector<double> tiles, ctx.ConstantDoubles(1, "tiles"));
   ASSIGN_OR_RETURN(std::vector<double> axis, ctx.ConstantDoubles(2, "axis"));
   std::optional<int64_t> rank = ctx.Rank(n.input(0));
-  if (!rank.has_value()) return ctx.Error("the input rank must be known to build the repeats vector");
+  if (!rank.has_value())
+    return ctx.Error("the input rank must be known to build the repeats vector");
   if (tiles.size() != 1 || axis.size() != 1) return ctx.Error("tiles and axis must be scalars");
   ASSIGN_OR_RETURN(int64_t a, NormalizeAxis(ctx, static_cast<int64_t>(axis.front()), rank, "axis"));
   std::vector<int64_t> repeats(*rank, 1);
@@ -261,8 +265,8 @@ absl::Status TileUp1To6(AdapterContext& ctx) {
   return absl::OkStatus();
 }
 
-// Tile-6 -> Tile-1: Tile-1 types tiles/axis like the data (a defect), so repetitions are spelled out
-// with Concat instead (one Concat per repeated axis).
+// Tile-6 -> Tile-1: Tile-1 types tiles/axis like the data (a defect), so repetitions are spelled
+// out with Concat instead (one Concat per repeated axis).
 absl::Status TileDown6To1(AdapterContext& ctx) {
   ir::Node& n = ctx.node();
   ASSIGN_OR_RETURN(std::vector<int64_t> repeats, ctx.ConstantInts(1, "repeats"));
@@ -292,12 +296,13 @@ absl::Status ShapeDown15To13(AdapterContext& ctx) {
   ir::Node& n = ctx.node();
   const int64_t start = IntAttr(ctx, "start", 0);
   const ir::Attribute* end = n.FindAttribute("end");
-  if (end != nullptr && end->is_reference()) return ctx.Error("end is a function attribute reference");
+  if (end != nullptr && end->is_reference())
+    return ctx.Error("end is a function attribute reference");
   n.RemoveAttribute("start");
   n.RemoveAttribute("end");
   if (start == 0 && end == nullptr) return absl::OkStatus();
   const int64_t e = end != nullptr ? end->i : std::numeric_limits<int64_t>::max();
-  ASSIGN_OR_RETURN(ir::Node* s, InsertAfterOutput(ctx, 0, "Slice"));
+  ASSIGN_OR_RETURN(ir::Node * s, InsertAfterOutput(ctx, 0, "Slice"));
   // Slice-13 form (this step goes to opset 13 or 14).
   s->AddInput(ctx.AddInts({start}, "shape_start"));
   s->AddInput(ctx.AddInts({e}, "shape_end"));
@@ -313,26 +318,31 @@ absl::Status ConstantDown12To11(AdapterContext& ctx) {
     const char* name;
     ir::AttributeKind kind;
   };
-  for (const Form& f : {Form{"value_float", ir::AttributeKind::kFloat}, Form{"value_floats", ir::AttributeKind::kFloats},
-                        Form{"value_int", ir::AttributeKind::kInt}, Form{"value_ints", ir::AttributeKind::kInts},
-                        Form{"value_string", ir::AttributeKind::kString},
-                        Form{"value_strings", ir::AttributeKind::kStrings}}) {
+  for (const Form& f :
+       {Form{"value_float", ir::AttributeKind::kFloat},
+        Form{"value_floats", ir::AttributeKind::kFloats},
+        Form{"value_int", ir::AttributeKind::kInt}, Form{"value_ints", ir::AttributeKind::kInts},
+        Form{"value_string", ir::AttributeKind::kString},
+        Form{"value_strings", ir::AttributeKind::kStrings}}) {
     const ir::Attribute* a = n.FindAttribute(f.name);
     if (a == nullptr) continue;
-    if (a->is_reference()) return ctx.Error(absl::StrCat(f.name, " is a function attribute reference"));
+    if (a->is_reference())
+      return ctx.Error(absl::StrCat(f.name, " is a function attribute reference"));
     ir::Tensor t;
     switch (f.kind) {
       case ir::AttributeKind::kFloat:
         t = ir::Tensor::FromVector<float>(ir::DataType::kFloat, {}, {a->f});
         break;
       case ir::AttributeKind::kFloats:
-        t = ir::Tensor::FromVector<float>(ir::DataType::kFloat, {static_cast<int64_t>(a->floats.size())}, a->floats);
+        t = ir::Tensor::FromVector<float>(ir::DataType::kFloat,
+                                          {static_cast<int64_t>(a->floats.size())}, a->floats);
         break;
       case ir::AttributeKind::kInt:
         t = ir::Tensor::FromVector<int64_t>(ir::DataType::kInt64, {}, {a->i});
         break;
       case ir::AttributeKind::kInts:
-        t = ir::Tensor::FromVector<int64_t>(ir::DataType::kInt64, {static_cast<int64_t>(a->ints.size())}, a->ints);
+        t = ir::Tensor::FromVector<int64_t>(ir::DataType::kInt64,
+                                            {static_cast<int64_t>(a->ints.size())}, a->ints);
         break;
       case ir::AttributeKind::kString:
         t = ir::Tensor(ir::DataType::kString, {});
@@ -361,7 +371,8 @@ absl::Status ConstantDown11To9(AdapterContext& ctx) {
   const ir::DataType type = sp.values.data_type();
   const int bits = ir::ElementBitWidth(type);
   if (bits < 8 || bits % 8 != 0) {
-    return ctx.Error(absl::StrCat("a sparse ", ir::DataTypeName(type), " constant cannot be densified here"));
+    return ctx.Error(
+        absl::StrCat("a sparse ", ir::DataTypeName(type), " constant cannot be densified here"));
   }
   const size_t esize = bits / 8;
   int64_t total = 1;
@@ -396,18 +407,27 @@ struct CastName {
   ir::DataType type;
   const char* name;
 };
-constexpr CastName kCastNames[] = {
-    {ir::DataType::kFloat, "FLOAT"},     {ir::DataType::kUint8, "UINT8"},      {ir::DataType::kInt8, "INT8"},
-    {ir::DataType::kUint16, "UINT16"},   {ir::DataType::kInt16, "INT16"},      {ir::DataType::kInt32, "INT32"},
-    {ir::DataType::kInt64, "INT64"},     {ir::DataType::kString, "STRING"},    {ir::DataType::kBool, "BOOL"},
-    {ir::DataType::kFloat16, "FLOAT16"}, {ir::DataType::kDouble, "DOUBLE"},    {ir::DataType::kUint32, "UINT32"},
-    {ir::DataType::kUint64, "UINT64"},   {ir::DataType::kComplex64, "COMPLEX64"},
-    {ir::DataType::kComplex128, "COMPLEX128"}};
+constexpr CastName kCastNames[] = {{ir::DataType::kFloat, "FLOAT"},
+                                   {ir::DataType::kUint8, "UINT8"},
+                                   {ir::DataType::kInt8, "INT8"},
+                                   {ir::DataType::kUint16, "UINT16"},
+                                   {ir::DataType::kInt16, "INT16"},
+                                   {ir::DataType::kInt32, "INT32"},
+                                   {ir::DataType::kInt64, "INT64"},
+                                   {ir::DataType::kString, "STRING"},
+                                   {ir::DataType::kBool, "BOOL"},
+                                   {ir::DataType::kFloat16, "FLOAT16"},
+                                   {ir::DataType::kDouble, "DOUBLE"},
+                                   {ir::DataType::kUint32, "UINT32"},
+                                   {ir::DataType::kUint64, "UINT64"},
+                                   {ir::DataType::kComplex64, "COMPLEX64"},
+                                   {ir::DataType::kComplex128, "COMPLEX128"}};
 
 absl::Status CastUp1To6(AdapterContext& ctx) {
   ir::Node& n = ctx.node();
   ASSIGN_OR_RETURN(const ir::Attribute* a, ctx.Attr("to"));
-  if (a == nullptr || a->kind() != ir::AttributeKind::kString) return ctx.Error("Cast-1 needs a string `to`");
+  if (a == nullptr || a->kind() != ir::AttributeKind::kString)
+    return ctx.Error("Cast-1 needs a string `to`");
   std::string upper = a->s;
   for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   for (const CastName& c : kCastNames) {
@@ -487,11 +507,12 @@ absl::Status ConstantOfShapeToExpand(AdapterContext& ctx) {
 void RegisterTensorAdapters(AdapterRegistry& registry) {
   Registrar r(registry);
   // Reshape.
-  r.Both("Reshape", 1, 5, AdapterKind::kMove, "Reshape-5 takes the shape as an input; consumed_inputs removed",
-         ReshapeUp1To5, InputToIntsAttr(1, "shape"));
+  r.Both("Reshape", 1, 5, AdapterKind::kMove,
+         "Reshape-5 takes the shape as an input; consumed_inputs removed", ReshapeUp1To5,
+         InputToIntsAttr(1, "shape"));
   r.Compatible("Reshape", 5, 13, "bfloat16 added");
-  r.Both("Reshape", 13, 14, AdapterKind::kAttribute, "Reshape-14 added allowzero (default 0: as before)",
-         Nothing(), ReshapeDown14To13);
+  r.Both("Reshape", 13, 14, AdapterKind::kAttribute,
+         "Reshape-14 added allowzero (default 0: as before)", Nothing(), ReshapeDown14To13);
   r.Compatible("Reshape", 14, 19, "float8 types added");
   r.Compatible("Reshape", 19, 21, "int4/uint4 added");
   r.Compatible("Reshape", 21, 23, "float4e2m1 added");
@@ -509,12 +530,14 @@ void RegisterTensorAdapters(AdapterRegistry& registry) {
   // Squeeze / Unsqueeze.
   r.Both("Squeeze", 1, 11, AdapterKind::kAttribute, "Squeeze-11 accepts negative axes", Nothing(),
          NonNegativeAxisAttr("axes", 0));
-  r.Both("Squeeze", 11, 13, AdapterKind::kMove, "Squeeze-13 takes axes as an optional input; bfloat16 added",
-         IntsAttrToInput("axes", 1), InputToIntsAttr(1, "axes"));
-  r.Both("Unsqueeze", 1, 11, AdapterKind::kAttribute, "Unsqueeze-11 accepts negative axes", Nothing(),
-         NonNegativeAxisAttr("axes", 0, 0, /*extra_from_attr_len=*/true));
-  r.Both("Unsqueeze", 11, 13, AdapterKind::kMove, "Unsqueeze-13 takes axes as an input; bfloat16 added",
-         IntsAttrToInput("axes", 1), InputToIntsAttr(1, "axes"));
+  r.Both("Squeeze", 11, 13, AdapterKind::kMove,
+         "Squeeze-13 takes axes as an optional input; bfloat16 added", IntsAttrToInput("axes", 1),
+         InputToIntsAttr(1, "axes"));
+  r.Both("Unsqueeze", 1, 11, AdapterKind::kAttribute, "Unsqueeze-11 accepts negative axes",
+         Nothing(), NonNegativeAxisAttr("axes", 0, 0, /*extra_from_attr_len=*/true));
+  r.Both("Unsqueeze", 11, 13, AdapterKind::kMove,
+         "Unsqueeze-13 takes axes as an input; bfloat16 added", IntsAttrToInput("axes", 1),
+         InputToIntsAttr(1, "axes"));
   for (const char* op : {"Squeeze", "Unsqueeze", "Transpose"}) {
     r.Compatible(op, 13, 21, "float8 and int4/uint4 types added");
     r.Compatible(op, 21, 23, "float4e2m1 added");
@@ -523,33 +546,40 @@ void RegisterTensorAdapters(AdapterRegistry& registry) {
   }
   r.Compatible("Transpose", 1, 13, "bfloat16 added");
   // Concat.
-  r.Both("Concat", 1, 4, AdapterKind::kAttribute, "Concat-4 requires axis (Concat-1 defaulted to 1); more types",
-         SetIntIfAbsent("axis", 1), Nothing());
+  r.Both("Concat", 1, 4, AdapterKind::kAttribute,
+         "Concat-4 requires axis (Concat-1 defaulted to 1); more types", SetIntIfAbsent("axis", 1),
+         Nothing());
   r.Both("Concat", 4, 11, AdapterKind::kAttribute, "Concat-11 accepts a negative axis", Nothing(),
          NonNegativeAxisAttr("axis", 0));
   r.Compatible("Concat", 11, 13, "bfloat16 added");
   // Split.
-  r.Both("Split", 1, 2, AdapterKind::kMove, "Split-2 dropped the split input (the attribute remains); more types",
-         SplitUp1To2, Nothing());
+  r.Both("Split", 1, 2, AdapterKind::kMove,
+         "Split-2 dropped the split input (the attribute remains); more types", SplitUp1To2,
+         Nothing());
   r.Both("Split", 2, 11, AdapterKind::kAttribute, "Split-11 accepts a negative axis", Nothing(),
          NonNegativeAxisAttr("axis", 0));
-  r.Both("Split", 11, 13, AdapterKind::kMove, "Split-13 takes split as an optional input; bfloat16 added",
-         IntsAttrToInput("split", 1), InputToIntsAttr(1, "split"));
+  r.Both("Split", 11, 13, AdapterKind::kMove,
+         "Split-13 takes split as an optional input; bfloat16 added", IntsAttrToInput("split", 1),
+         InputToIntsAttr(1, "split"));
   r.Both("Split", 13, 18, AdapterKind::kAttribute,
-         "Split-18 added num_outputs (one of split or num_outputs is required; uneven last chunk allowed)",
+         "Split-18 added num_outputs (one of split or num_outputs is required; uneven last chunk "
+         "allowed)",
          SplitUp13To18, SplitDown18To13);
   // Slice.
-  r.Both("Slice", 1, 10, AdapterKind::kMove, "Slice-10 takes starts/ends/axes as inputs and adds steps",
-         SliceUp1To10, SliceDown10To1);
-  r.Both("Slice", 10, 11, AdapterKind::kAttribute, "Slice-11 accepts negative axes", Nothing(), SliceDown11To10);
+  r.Both("Slice", 1, 10, AdapterKind::kMove,
+         "Slice-10 takes starts/ends/axes as inputs and adds steps", SliceUp1To10, SliceDown10To1);
+  r.Both("Slice", 10, 11, AdapterKind::kAttribute, "Slice-11 accepts negative axes", Nothing(),
+         SliceDown11To10);
   r.Compatible("Slice", 11, 13, "bfloat16 added");
   // Pad.
-  r.Both("Pad", 1, 2, AdapterKind::kAttribute, "Pad-2 renamed paddings to pads", RenameAttr("paddings", "pads"),
-         RenameAttr("pads", "paddings"));
-  r.Both("Pad", 2, 11, AdapterKind::kMove, "Pad-11 takes pads and constant_value as inputs; integer types added",
-         PadUp2To11, PadDown11To2);
+  r.Both("Pad", 1, 2, AdapterKind::kAttribute, "Pad-2 renamed paddings to pads",
+         RenameAttr("paddings", "pads"), RenameAttr("pads", "paddings"));
+  r.Both("Pad", 2, 11, AdapterKind::kMove,
+         "Pad-11 takes pads and constant_value as inputs; integer types added", PadUp2To11,
+         PadDown11To2);
   r.Compatible("Pad", 11, 13, "bfloat16, string, bool and complex types added");
-  r.Both("Pad", 13, 18, AdapterKind::kMove, "Pad-18 added the optional axes input", Nothing(), PadDown18To13);
+  r.Both("Pad", 13, 18, AdapterKind::kMove, "Pad-18 added the optional axes input", Nothing(),
+         PadDown18To13);
   r.Both("Pad", 18, 19, AdapterKind::kAttribute, "Pad-19 added mode \"wrap\"", Nothing(),
          RefuseStringValues("mode", {"wrap"}, "wrap padding has no equivalent before opset 19"));
   r.Compatible("Pad", 19, 21, "float8 and int4/uint4 types added");
@@ -557,15 +587,18 @@ void RegisterTensorAdapters(AdapterRegistry& registry) {
   r.Compatible("Pad", 23, 24, "float8e8m0 added");
   r.Compatible("Pad", 24, 25, "int2/uint2 added");
   // Tile.
-  r.Up("Tile", 1, 6, AdapterKind::kMove, "Tile-6 takes a repeats vector instead of (tiles, axis)", TileUp1To6);
-  r.Down("Tile", 6, 1, AdapterKind::kRewrite,
-         "Tile-1 types its tiles/axis inputs like the data (a defect of that version), so repetitions "
-         "become Concats",
-         TileDown6To1);
+  r.Up("Tile", 1, 6, AdapterKind::kMove, "Tile-6 takes a repeats vector instead of (tiles, axis)",
+       TileUp1To6);
+  r.Down(
+      "Tile", 6, 1, AdapterKind::kRewrite,
+      "Tile-1 types its tiles/axis inputs like the data (a defect of that version), so repetitions "
+      "become Concats",
+      TileDown6To1);
   r.Compatible("Tile", 6, 13, "bfloat16 added");
   // Shape and Size.
   r.Compatible("Shape", 1, 13, "bfloat16 added");
-  r.Both("Shape", 13, 15, AdapterKind::kRewrite, "Shape-15 added start and end", Nothing(), ShapeDown15To13);
+  r.Both("Shape", 13, 15, AdapterKind::kRewrite, "Shape-15 added start and end", Nothing(),
+         ShapeDown15To13);
   r.Compatible("Shape", 15, 19, "float8 types added");
   r.Compatible("Size", 1, 13, "bfloat16 added");
   r.Compatible("Size", 13, 19, "float8 types added");
@@ -577,7 +610,8 @@ void RegisterTensorAdapters(AdapterRegistry& registry) {
   }
   // DepthToSpace / SpaceToDepth.
   r.Both("DepthToSpace", 1, 11, AdapterKind::kAttribute,
-         "DepthToSpace-11 added mode (default DCR, the earlier behaviour)", Nothing(), DropAttrIfDefault("mode"));
+         "DepthToSpace-11 added mode (default DCR, the earlier behaviour)", Nothing(),
+         DropAttrIfDefault("mode"));
   r.Compatible("DepthToSpace", 11, 13, "bfloat16 added");
   r.Compatible("SpaceToDepth", 1, 13, "bfloat16 added");
   // Identity.
@@ -589,11 +623,11 @@ void RegisterTensorAdapters(AdapterRegistry& registry) {
   r.Both("Constant", 1, 9, AdapterKind::kRewrite,
          "all tensor types added (below 9 a non-float constant becomes an initializer)", Nothing(),
          ConstantDown9To1);
-  r.Both("Constant", 9, 11, AdapterKind::kAttribute, "Constant-11 added sparse_value (downgrades densify it)",
-         Nothing(), ConstantDown11To9);
+  r.Both("Constant", 9, 11, AdapterKind::kAttribute,
+         "Constant-11 added sparse_value (downgrades densify it)", Nothing(), ConstantDown11To9);
   r.Both("Constant", 11, 12, AdapterKind::kAttribute,
-         "Constant-12 added value_float(s)/value_int(s)/value_string(s) (downgrades make a tensor)", Nothing(),
-         ConstantDown12To11);
+         "Constant-12 added value_float(s)/value_int(s)/value_string(s) (downgrades make a tensor)",
+         Nothing(), ConstantDown12To11);
   r.Compatible("Constant", 12, 13, "bfloat16 added");
   r.Compatible("Constant", 13, 19, "float8 types added");
   r.Compatible("ConstantOfShape", 9, 20, "bfloat16 and float8 types added");
@@ -601,16 +635,16 @@ void RegisterTensorAdapters(AdapterRegistry& registry) {
   r.Compatible("ConstantOfShape", 20, 21, "int4/uint4 added");
   r.Compatible("EyeLike", 9, 22, "bfloat16 added");
   // Cast.
-  r.Both("Cast", 1, 6, AdapterKind::kAttribute, "Cast-6 takes `to` as a data type number (Cast-1: a name)",
-         CastUp1To6, CastDown6To1);
+  r.Both("Cast", 1, 6, AdapterKind::kAttribute,
+         "Cast-6 takes `to` as a data type number (Cast-1: a name)", CastUp1To6, CastDown6To1);
   r.Compatible("Cast", 6, 9, "string added");
   r.Compatible("Cast", 9, 13, "bfloat16 added");
   r.Both("Cast", 13, 19, AdapterKind::kAttribute,
          "Cast-19 added float8 types and saturate (which only affects float8 targets)", Nothing(),
          DropAttr("saturate"));
   r.Both("CastLike", 15, 19, AdapterKind::kAttribute,
-         "CastLike-19 added float8 types and saturate (which only affects float8 targets)", Nothing(),
-         DropAttr("saturate"));
+         "CastLike-19 added float8 types and saturate (which only affects float8 targets)",
+         Nothing(), DropAttr("saturate"));
   for (const char* op : {"Cast", "CastLike", "Constant", "ConstantOfShape", "Identity"}) {
     if (std::string(op) != "ConstantOfShape") r.Compatible(op, 19, 21, "int4/uint4 added");
     r.Compatible(op, 21, 23, "float4e2m1 added");
@@ -618,8 +652,8 @@ void RegisterTensorAdapters(AdapterRegistry& registry) {
   }
   for (const char* op : {"Cast", "CastLike"}) {
     r.Both(op, 23, 24, AdapterKind::kAttribute,
-           "opset 24 added float8e8m0 and round_mode (which only affects float8e8m0 targets)", Nothing(),
-           DropAttr("round_mode"));
+           "opset 24 added float8e8m0 and round_mode (which only affects float8e8m0 targets)",
+           Nothing(), DropAttr("round_mode"));
   }
   for (const char* op : {"Constant", "ConstantOfShape", "Identity"}) {
     r.Compatible(op, 23, 24, "float8e8m0 added");
@@ -627,8 +661,8 @@ void RegisterTensorAdapters(AdapterRegistry& registry) {
   r.Introduced("CastLike", 15, "is replaced by Cast to the target's element type", CastLikeToCast);
   // Range.
   r.Both("Range", 11, 27, AdapterKind::kAttribute,
-         "Range-27 added float16/bfloat16 and stash_type, which only affects those types", Nothing(),
-         DropAttr("stash_type"));
+         "Range-27 added float16/bfloat16 and stash_type, which only affects those types",
+         Nothing(), DropAttr("stash_type"));
 }
 
 }  // namespace onnx_opt::converter

@@ -66,7 +66,8 @@ TEST(TensorAdapters, SplitNumOutputsAndSplitInput) {
     g (float[4,2] X) => (float[2,2] A, float[2,2] B) { A, B = Split<num_outputs = 2>(X) })");
   ExpectRoundTrip(R"(
     <ir_version: 6, opset_import: ["" : 11]>
-    g (float[5,2] X) => (float[1,2] A, float[4,2] B) { A, B = Split<split = [1, 4]>(X) })", 21);
+    g (float[5,2] X) => (float[1,2] A, float[4,2] B) { A, B = Split<split = [1, 4]>(X) })",
+                  21);
 }
 
 TEST(TensorAdapters, SliceAttributesAndInputs) {
@@ -87,7 +88,8 @@ TEST(TensorAdapters, SliceAttributesAndInputs) {
 TEST(TensorAdapters, PadAttributesInputsAndAxes) {
   ExpectRoundTrip(R"(
     <ir_version: 3, opset_import: ["" : 1]>
-    g (float[2,3] X) => (float[4,4] Y) { Y = Pad<paddings = [1, 0, 1, 1], value = 2.5>(X) })", 19);
+    g (float[2,3] X) => (float[4,4] Y) { Y = Pad<paddings = [1, 0, 1, 1], value = 2.5>(X) })",
+                  19);
   ExpectConversion(R"(
     <ir_version: 8, opset_import: ["" : 18]>
     g (float[2,3] X) => (float[2,5] Y) <int64[2] p = {1, 1}, int64[1] ax = {-1}> { Y = Pad(X, p, , ax) })",

@@ -4,12 +4,16 @@
 // interpreter on the test's inputs, match the test's expected outputs on every data set (when the
 // interpreter computes them for the original) at the interpreter's own conformance tolerance
 // (testing/conformance.h: rtol 1e-3, atol 1e-7; value kinds compared too).
-// Two lists keep the outcome exact; each fails the test on an unlisted entry and on a listed one that
-// did not happen (remove it), and the run writes the list as it saw it to the undeclared outputs:
-//   converter/conformance_known_issues.txt: numeric mismatches of converted models, with the reason.
-//   converter/conformance_refusals.txt: refused conversions ("case up", "case to21") and where the
+// Two lists keep the outcome exact; each fails the test on an unlisted entry and on a listed one
+// that did not happen (remove it), and the run writes the list as it saw it to the undeclared
+// outputs:
+//   converter/conformance_known_issues.txt: numeric mismatches of converted models, with the
+//   reason. converter/conformance_refusals.txt: refused conversions ("case up", "case to21") and
+//   where the
 //     descent stops ("case lowest:N": opset N is as low as the model goes, N > 1).
 // ONNX_CONFORMANCE_FILTER=substring runs only matching cases (lists not checked for the others).
+#include "equivalence/testing/conformance.h"
+
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
@@ -24,13 +28,12 @@
 
 #include "absl/strings/str_cat.h"
 #include "converter/convert.h"
+#include "equivalence/testing/conformance_dir.h"
 #include "gtest/gtest.h"
 #include "ir/io/model_io.h"
 #include "ir/status_macros.h"
 #include "ir/verifier.h"
 #include "schema/checker/checker.h"
-#include "equivalence/testing/conformance.h"
-#include "equivalence/testing/conformance_dir.h"
 
 namespace onnx_opt::converter {
 namespace {
@@ -38,7 +41,8 @@ namespace {
 namespace fs = std::filesystem;
 
 // Every data set of the case, read by the original graph's declared types.
-absl::StatusOr<std::vector<conformance::DataSet>> LoadData(const fs::path& dir, const ir::Model& model) {
+absl::StatusOr<std::vector<conformance::DataSet>> LoadData(const fs::path& dir,
+                                                           const ir::Model& model) {
   std::vector<conformance::DataSet> sets;
   for (const fs::path& set : conformance::DataSets(dir)) {
     ASSIGN_OR_RETURN(conformance::DataSet data, conformance::LoadDataSet(set, model.graph()));
@@ -61,30 +65,30 @@ std::string CheckNumerics(const ir::Model& model, const std::vector<conformance:
 struct Direction {
   std::string key;
   std::string name;
-  int converted = 0;       // converted, verified, checked
-  int numerics_ok = 0;     // of those, outputs matched
+  int converted = 0;    // converted, verified, checked
+  int numerics_ok = 0;  // of those, outputs matched
   int numerics_skipped = 0;
   int numerics_known = 0;  // of those, listed in conformance_known_issues.txt
   int refused = 0;
-  int unchanged = 0;       // already at the target
+  int unchanged = 0;  // already at the target
   std::map<std::string, int> reasons;
   std::map<int64_t, int> lowest;  // for the "lowest" direction: opset reached -> count
 };
 
 // A short class of a refusal message, for the summary.
 std::string ReasonClass(const std::string& msg) {
-  for (const char* key : {"no adapter is registered", "has no expansion into older operators",
-                          "must be a compile-time constant", "does not allow", "rank is unknown",
-                          "is unknown", "must be known", "has no equivalent", "cannot express",
-                          "not defined at", "binds both"}) {
+  for (const char* key :
+       {"no adapter is registered", "has no expansion into older operators",
+        "must be a compile-time constant", "does not allow", "rank is unknown", "is unknown",
+        "must be known", "has no equivalent", "cannot express", "not defined at", "binds both"}) {
     if (msg.find(key) != std::string::npos) return key;
   }
   return "other";
 }
 
 // A refusal message shortened for the refusal list: "cannot convert node producing 'y' (Acos) from
-// Acos-7 (ai.onnx opset 7) to Acos (not defined) (opset 6): Acos was introduced ..." (perhaps inside
-// "in graph ... of node ...: ") -> "Acos-7: Acos was introduced ...".
+// Acos-7 (ai.onnx opset 7) to Acos (not defined) (opset 6): Acos was introduced ..." (perhaps
+// inside "in graph ... of node ...: ") -> "Acos-7: Acos was introduced ...".
 std::string ShortRefusal(const std::string& msg) {
   std::string s = msg;
   if (size_t node = s.rfind("cannot convert node producing "); node != std::string::npos) {
@@ -105,7 +109,8 @@ TEST(ConverterConformance, NodeModels) {
   const std::string filter = filter_env != nullptr ? filter_env : "";
   const fs::path node_dir = fs::path(root) / "node";
   ASSERT_TRUE(fs::is_directory(node_dir)) << node_dir;
-  absl::StatusOr<conformance::CaseList> known = conformance::ReadCaseList("converter/conformance_known_issues.txt", 2);
+  absl::StatusOr<conformance::CaseList> known =
+      conformance::ReadCaseList("converter/conformance_known_issues.txt", 2);
   ASSERT_TRUE(known.ok()) << known.status();
   absl::StatusOr<conformance::CaseList> refusal_list =
       conformance::ReadCaseList("converter/conformance_refusals.txt", 2);
@@ -129,8 +134,8 @@ TEST(ConverterConformance, NodeModels) {
   int models = 0, no_onnx = 0, unsupported_by_interpreter = 0, original_fails_checker = 0;
   std::vector<std::string> failures;
   std::set<std::string> ran;
-  // "case direction" -> what went wrong. Refusals: direction "up", "to21", or "lowest:N" for a model
-  // that stops at opset N above 1 (N may be its own opset).
+  // "case direction" -> what went wrong. Refusals: direction "up", "to21", or "lowest:N" for a
+  // model that stops at opset N above 1 (N may be its own opset).
   std::map<std::string, std::string> numeric_failures, refusals;
   for (const fs::path& c : cases) {
     const std::string name = c.filename().string();
@@ -163,7 +168,8 @@ TEST(ConverterConformance, NodeModels) {
     auto judge = [&](Direction& dir, const ir::Model& result) {
       absl::Status v = ir::Verify(result);
       if (!v.ok()) {
-        failures.push_back(absl::StrCat(name, " [", dir.name, "]: the result fails the verifier: ", v.message()));
+        failures.push_back(
+            absl::StrCat(name, " [", dir.name, "]: the result fails the verifier: ", v.message()));
         return;
       }
       if (original_checks) {
@@ -187,7 +193,8 @@ TEST(ConverterConformance, NodeModels) {
       const std::string key = absl::StrCat(name, " ", dir.key);
       if (auto k = known->reasons.find(key); k != known->reasons.end()) {
         ++dir.numerics_known;
-        log(absl::StrCat("KNOWN ", name, " [", dir.name, "]: ", k->second, " (", diff.substr(0, 200), ")"));
+        log(absl::StrCat("KNOWN ", name, " [", dir.name, "]: ", k->second, " (",
+                         diff.substr(0, 200), ")"));
       }
       numeric_failures[key] = diff;
     };
@@ -233,23 +240,26 @@ TEST(ConverterConformance, NodeModels) {
     }
     judge(lowest, *low->model);
     if (!low->refusal.empty()) {
-      log(absl::StrCat("LOWEST ", name, ": opset ", *opset, " -> ", low->opset, "; below: ",
-                       low->refusal.substr(0, 300)));
+      log(absl::StrCat("LOWEST ", name, ": opset ", *opset, " -> ", low->opset,
+                       "; below: ", low->refusal.substr(0, 300)));
       refusals[absl::StrCat(name, " ", stop)] = ShortRefusal(low->refusal);
     }
   }
 
-  log(absl::StrCat("\n", models, " models (", no_onnx, " without ai.onnx), ", unsupported_by_interpreter,
-                   " whose original the interpreter does not compute (no numeric check), ", original_fails_checker,
-                   " whose original fails the checker"));
+  log(absl::StrCat("\n", models, " models (", no_onnx, " without ai.onnx), ",
+                   unsupported_by_interpreter,
+                   " whose original the interpreter does not compute (no numeric check), ",
+                   original_fails_checker, " whose original fails the checker"));
   for (const Direction* d : {&up, &to21, &lowest}) {
-    log(absl::StrCat(d->name, ": ", d->converted, " converted (", d->numerics_ok, " outputs match, ",
-                     d->numerics_known, " listed mismatches, ", d->numerics_skipped,
-                     " not checked numerically), ", d->unchanged, " already there, ", d->refused, " refused"));
-    for (const auto& [reason, count] : d->reasons) log(absl::StrCat("    refused, ", reason, ": ", count));
+    log(absl::StrCat(d->name, ": ", d->converted, " converted (", d->numerics_ok,
+                     " outputs match, ", d->numerics_known, " listed mismatches, ",
+                     d->numerics_skipped, " not checked numerically), ", d->unchanged,
+                     " already there, ", d->refused, " refused"));
+    for (const auto& [reason, count] : d->reasons)
+      log(absl::StrCat("    refused, ", reason, ": ", count));
   }
-  log(absl::StrCat(numeric_failures.size(), " numeric mismatches, ", refusals.size(),
-                   " refusals (", lowest.refused, " models that cannot go down at all)"));
+  log(absl::StrCat(numeric_failures.size(), " numeric mismatches, ", refusals.size(), " refusals (",
+                   lowest.refused, " models that cannot go down at all)"));
   std::string hist;
   for (const auto& [opset, count] : lowest.lowest) absl::StrAppend(&hist, " ", opset, ":", count);
   log(absl::StrCat("lowest opset reached (opset:models):", hist));
@@ -258,14 +268,17 @@ TEST(ConverterConformance, NodeModels) {
     ADD_FAILURE() << f;
   }
   const bool complete = filter.empty();
-  for (const auto& [list, seen] : {std::pair{&*known, &numeric_failures}, std::pair{&*refusal_list, &refusals}}) {
-    const std::vector<std::string> problems = conformance::CheckCaseList(*list, *seen, ran, complete);
+  for (const auto& [list, seen] :
+       {std::pair{&*known, &numeric_failures}, std::pair{&*refusal_list, &refusals}}) {
+    const std::vector<std::string> problems =
+        conformance::CheckCaseList(*list, *seen, ran, complete);
     for (const std::string& p : problems) {
       log(absl::StrCat("FAILURE ", p));
       ADD_FAILURE() << p;
     }
     if (!problems.empty()) {
-      log(absl::StrCat("the list as this run has it: ", conformance::WriteObservedList(*list, *seen)));
+      log(absl::StrCat("the list as this run has it: ",
+                       conformance::WriteObservedList(*list, *seen)));
     }
   }
 }

@@ -12,6 +12,7 @@
 #include "converter/adapter.h"
 #include "converter/fold.h"
 #include "converter/ir_requirements.h"
+#include "equivalence/equivalence.h"
 #include "glog/logging.h"
 #include "ir/clone.h"
 #include "ir/function.h"
@@ -22,7 +23,6 @@
 #include "schema/inference/inference.h"
 #include "schema/op_registry.h"
 #include "schema/version_table.h"
-#include "equivalence/equivalence.h"
 
 namespace onnx_opt::converter {
 namespace {
@@ -68,7 +68,6 @@ absl::Status WithLocation(const ir::Node& node, const absl::Status& s) {
   if (loc.empty() || s.ok()) return s;
   return absl::Status(s.code(), absl::StrCat(loc, s.message()));
 }
-
 
 // One graph scope being converted: the main graph or a function body, with its imports.
 struct Scope {
@@ -121,8 +120,8 @@ class Converter {
 
 absl::Status Converter::Run() {
   // Source opsets.
-  const bool implicit_imports = model_.opset_imports().empty() && model_.ir_version() > 0 &&
-                                model_.ir_version() < 3;
+  const bool implicit_imports =
+      model_.opset_imports().empty() && model_.ir_version() > 0 && model_.ir_version() < 3;
   if (implicit_imports) model_.mutable_opset_imports().push_back(ir::OpsetImport{"", 1, {}});
 
   struct Target {
@@ -134,8 +133,8 @@ absl::Status Converter::Run() {
     if (!t.version.has_value()) continue;
     ASSIGN_OR_RETURN(int max, schema::MaxOpset(t.domain));
     if (*t.version < 1 || *t.version > max) {
-      return absl::InvalidArgumentError(absl::StrCat("target opset ", *t.version, " of ", t.domain,
-                                                     " is outside 1..", max));
+      return absl::InvalidArgumentError(
+          absl::StrCat("target opset ", *t.version, " of ", t.domain, " is outside 1..", max));
     }
   }
 
@@ -151,10 +150,13 @@ absl::Status Converter::Run() {
     io.types_out = &inferred;
     absl::Status s = schema::inference::InferShapes(model_, io);
     if (!s.ok()) {
-      report_.warnings.push_back(absl::StrCat("type inference failed (types of intermediate values "
-                                              "are unknown): ", s.message()));
+      report_.warnings.push_back(
+          absl::StrCat("type inference failed (types of intermediate values "
+                       "are unknown): ",
+                       s.message()));
     } else {
-      for (std::string& w : warnings) report_.warnings.push_back(absl::StrCat("type inference: ", w));
+      for (std::string& w : warnings)
+        report_.warnings.push_back(absl::StrCat("type inference: ", w));
       types_.SetInferred(std::move(inferred));
     }
   }
@@ -162,7 +164,8 @@ absl::Status Converter::Run() {
   bool any_down = false, any_up = false;
   std::vector<Scope> scopes;
   scopes.push_back({&model_.graph(), &model_.mutable_opset_imports()});
-  for (auto& f : model_.mutable_functions()) scopes.push_back({&f->body(), &f->mutable_opset_imports()});
+  for (auto& f : model_.mutable_functions())
+    scopes.push_back({&f->body(), &f->mutable_opset_imports()});
   for (const Target& t : targets) {
     if (!t.version.has_value()) continue;
     std::optional<int64_t> main_from = ir::FindOpsetVersion(model_.opset_imports(), t.domain);
@@ -176,7 +179,10 @@ absl::Status Converter::Run() {
     for (Scope& scope : scopes) {
       std::optional<int64_t> from = ir::FindOpsetVersion(*scope.imports, t.domain);
       if (!from.has_value() || *from == *t.version) continue;
-      if (*t.version < *from) any_down = true; else any_up = true;
+      if (*t.version < *from)
+        any_down = true;
+      else
+        any_up = true;
       RETURN_IF_ERROR(ConvertScope(scope, t.domain, *from, *t.version));
     }
   }
@@ -184,11 +190,12 @@ absl::Status Converter::Run() {
   return absl::OkStatus();
 }
 
-absl::Status Converter::ConvertScope(Scope& scope, const std::string& domain, int64_t from, int64_t to) {
+absl::Status Converter::ConvertScope(Scope& scope, const std::string& domain, int64_t from,
+                                     int64_t to) {
   ASSIGN_OR_RETURN(int max, schema::MaxOpset(domain));
   if (from < 1 || from > max) {
-    return absl::InvalidArgumentError(absl::StrCat("the model imports ", domain, " opset ", from,
-                                                   ", which is outside 1..", max));
+    return absl::InvalidArgumentError(
+        absl::StrCat("the model imports ", domain, " opset ", from, ", which is outside 1..", max));
   }
   const int64_t dir = to > from ? 1 : -1;
   Reindex(*scope.graph, domain);
@@ -205,8 +212,9 @@ absl::Status Converter::ConvertScope(Scope& scope, const std::string& domain, in
 bool Converter::Changes(const std::string& op, const Step& step) {
   auto [it, inserted] = changes_.try_emplace(op, false);
   if (inserted) {
-    it->second = schema::Versions(step.domain, op).empty() ||
-                 InForce(step.domain, op, step.from_opset) != InForce(step.domain, op, step.to_opset);
+    it->second =
+        schema::Versions(step.domain, op).empty() ||
+        InForce(step.domain, op, step.from_opset) != InForce(step.domain, op, step.to_opset);
   }
   return it->second;
 }
@@ -244,12 +252,14 @@ absl::Status Converter::RunStep(Scope& scope, const Step& step) {
     }
   }
   for (const Placed& p : changing) pending_.insert(p.node);
-  if (options_.before_step) options_.before_step(step.domain, step.from_opset, step.to_opset, pending_.size());
-  VLOG(1) << "opset step " << step.domain << " " << step.from_opset << " -> " << step.to_opset << ": "
-          << pending_.size() << " nodes";
+  if (options_.before_step)
+    options_.before_step(step.domain, step.from_opset, step.to_opset, pending_.size());
+  VLOG(1) << "opset step " << step.domain << " " << step.from_opset << " -> " << step.to_opset
+          << ": " << pending_.size() << " nodes";
   if (changing.empty()) return absl::OkStatus();
   // In walk order, as the model runs: an adapter sees the nodes before its own adapted already.
-  std::sort(changing.begin(), changing.end(), [](const Placed& a, const Placed& b) { return a.place < b.place; });
+  std::sort(changing.begin(), changing.end(),
+            [](const Placed& a, const Placed& b) { return a.place < b.place; });
   scope_ = &scope;
   step_ = &step;
   absl::Status s;
@@ -278,28 +288,31 @@ absl::Status Converter::AdaptNode(ir::Node& node, const Step& step) {
   const schema::OpSchema* to = InForce(step.domain, op, step.to_opset);
   if (from == to) return absl::OkStatus();
   if (from == nullptr) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        node.Describe(), ": operator ", op, " is not defined at ", step.domain, " opset ",
-        step.from_opset, " (the model is invalid before conversion)"));
+    return absl::InvalidArgumentError(
+        absl::StrCat(node.Describe(), ": operator ", op, " is not defined at ", step.domain,
+                     " opset ", step.from_opset, " (the model is invalid before conversion)"));
   }
   const int from_v = from->since_version();
   const int to_v = to == nullptr ? kNotDefined : to->deprecated() ? kRemoved : to->since_version();
   const AdapterEntry* entry = AdapterRegistry::Global().Find(step.domain, op, from_v, to_v);
   if (entry == nullptr) {
-    return absl::UnimplementedError(absl::StrCat(
-        "cannot convert ", node.Describe(), " from ", VersionLabel(from, op), " (", step.domain,
-        " opset ", step.from_opset, ") to ", VersionLabel(to, op), " (opset ", step.to_opset,
-        "): no adapter is registered for this change"));
+    return absl::UnimplementedError(
+        absl::StrCat("cannot convert ", node.Describe(), " from ", VersionLabel(from, op), " (",
+                     step.domain, " opset ", step.from_opset, ") to ", VersionLabel(to, op),
+                     " (opset ", step.to_opset, "): no adapter is registered for this change"));
   }
   const schema::OpSchema* target = (to != nullptr && !to->deprecated()) ? to : nullptr;
-  Folder folder([this, &step](const ir::Node& n) {
-    std::vector<ir::OpsetImport> imports = *scope_->imports;
-    const bool done = !pending_.contains(&n);
-    for (ir::OpsetImport& imp : imports) {
-      if (ir::SameDomain(imp.domain, step.domain)) imp.version = done ? step.to_opset : step.from_opset;
-    }
-    return imports;
-  }, [this](const ir::Value* v) -> const ir::Type& { return types_.TypeOf(v); });
+  Folder folder(
+      [this, &step](const ir::Node& n) {
+        std::vector<ir::OpsetImport> imports = *scope_->imports;
+        const bool done = !pending_.contains(&n);
+        for (ir::OpsetImport& imp : imports) {
+          if (ir::SameDomain(imp.domain, step.domain))
+            imp.version = done ? step.to_opset : step.from_opset;
+        }
+        return imports;
+      },
+      [this](const ir::Value* v) -> const ir::Type& { return types_.TypeOf(v); });
   AdapterContext ctx(&node, step, from, target, &names_, &folder, &types_);
   ctx.set_warnings(&report_.warnings);
   absl::Status s = entry->fn(ctx);
@@ -307,9 +320,10 @@ absl::Status Converter::AdaptNode(ir::Node& node, const Step& step) {
   NotifyAdapterObserver(*entry, s.ok());
   if (!s.ok()) {
     // A node whose outputs are compile-time constants need not be expressed at all: it is replaced
-    // by its values (computed with the interpreter at the source opset). Only where the adapter made
-    // no change (refusals, and compatible adapters failing the validation).
-    const bool unchanged = entry->kind == AdapterKind::kRefuse || entry->kind == AdapterKind::kCompatible;
+    // by its values (computed with the interpreter at the source opset). Only where the adapter
+    // made no change (refusals, and compatible adapters failing the validation).
+    const bool unchanged =
+        entry->kind == AdapterKind::kRefuse || entry->kind == AdapterKind::kCompatible;
     if (unchanged && !node.is_erased() && FoldAway(node, ctx, folder)) {
       ctx.FlushDeadInitializers();
       ++report_.nodes_adapted;
@@ -378,8 +392,8 @@ void Converter::UpdateIrVersion(bool any_down, bool any_up) {
     absl::StatusOr<int64_t> ir = schema::MinIrVersionForOpset(imp.domain, imp.version);
     if (ir.ok() && *ir > needed) {
       needed = *ir;
-      reason = absl::StrCat(ir::IsOnnxDomain(imp.domain) ? std::string(kOnnx) : imp.domain, " opset ",
-                            imp.version, " needs IR ", *ir);
+      reason = absl::StrCat(ir::IsOnnxDomain(imp.domain) ? std::string(kOnnx) : imp.domain,
+                            " opset ", imp.version, " needs IR ", *ir);
     }
   }
   // What the content needs (new initializers, types, ...) counts in every direction.
@@ -409,7 +423,8 @@ void Converter::UpdateIrVersion(bool any_down, bool any_up) {
 
 std::optional<int64_t> OnnxOpsetOf(const ir::Model& model) {
   std::optional<int64_t> v = model.OpsetVersion("");
-  if (!v.has_value() && model.opset_imports().empty() && model.ir_version() > 0 && model.ir_version() < 3) {
+  if (!v.has_value() && model.opset_imports().empty() && model.ir_version() > 0 &&
+      model.ir_version() < 3) {
     return 1;
   }
   return v;
@@ -433,18 +448,22 @@ absl::StatusOr<std::unique_ptr<ir::Model>> ConvertModel(const ir::Model& model,
   ASSIGN_OR_RETURN(std::unique_ptr<ir::Model> copy, ir::CloneModel(model));
   ConvertOptions unverified = options;
   unverified.verify = false;
-  ASSIGN_OR_RETURN(std::unique_ptr<ir::Model> converted, ConvertOwnedModel(std::move(copy), unverified, report));
+  ASSIGN_OR_RETURN(std::unique_ptr<ir::Model> converted,
+                   ConvertOwnedModel(std::move(copy), unverified, report));
   if (options.verify) {
     std::vector<equivalence::OutputDifference> diffs;
-    absl::Status e = equivalence::CheckEquivalent(model, *converted, options.verify_options, &diffs);
+    absl::Status e =
+        equivalence::CheckEquivalent(model, *converted, options.verify_options, &diffs);
     if (!e.ok()) {
-      return absl::Status(e.code(), absl::StrCat("the converted model was not proven equivalent: ", e.message()));
+      return absl::Status(
+          e.code(), absl::StrCat("the converted model was not proven equivalent: ", e.message()));
     }
   }
   return converted;
 }
 
-absl::Status ConvertModelInPlace(ir::Model& model, const ConvertOptions& options, ConvertReport* report) {
+absl::Status ConvertModelInPlace(ir::Model& model, const ConvertOptions& options,
+                                 ConvertReport* report) {
   ASSIGN_OR_RETURN(std::unique_ptr<ir::Model> converted, ConvertModel(model, options, report));
   model.set_graph(converted->TakeGraph());
   model.mutable_functions().swap(converted->mutable_functions());
@@ -453,7 +472,8 @@ absl::Status ConvertModelInPlace(ir::Model& model, const ConvertOptions& options
   return absl::OkStatus();
 }
 
-absl::StatusOr<LowestResult> ConvertToLowestOpset(const ir::Model& model, const ConvertOptions& options) {
+absl::StatusOr<LowestResult> ConvertToLowestOpset(const ir::Model& model,
+                                                  const ConvertOptions& options) {
   std::optional<int64_t> start = OnnxOpsetOf(model);
   if (!start.has_value()) return absl::InvalidArgumentError("the model does not import ai.onnx");
   LowestResult result;

@@ -30,8 +30,8 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "ir/model.h"
 #include "equivalence/equivalence_options.h"
+#include "ir/model.h"
 
 namespace onnx_opt::converter {
 
@@ -51,19 +51,20 @@ struct ConvertOptions {
   // differs or either model does not run.
   bool verify = false;
   equivalence::EquivalenceOptions verify_options;
-  // Called before each opset step of each graph scope (main graph, function bodies), with the number
-  // of nodes the step will look at: a tool's progress lines.
-  std::function<void(const std::string& domain, int64_t from, int64_t to, int64_t nodes)> before_step;
+  // Called before each opset step of each graph scope (main graph, function bodies), with the
+  // number of nodes the step will look at: a tool's progress lines.
+  std::function<void(const std::string& domain, int64_t from, int64_t to, int64_t nodes)>
+      before_step;
 };
 
 struct ConvertReport {
   std::optional<int64_t> onnx_from, onnx_to, ml_from, ml_to;
   int64_t ir_from = 0;
   int64_t ir_to = 0;
-  std::string ir_reason;  // why ir_version is what it is
-  int64_t nodes_adapted = 0;     // nodes whose operator version changed (summed over steps)
-  int64_t nodes_rewritten = 0;   // of those, nodes whose adapter changed something
-  int64_t nodes_folded = 0;      // nodes replaced by their constant values (not expressible otherwise)
+  std::string ir_reason;        // why ir_version is what it is
+  int64_t nodes_adapted = 0;    // nodes whose operator version changed (summed over steps)
+  int64_t nodes_rewritten = 0;  // of those, nodes whose adapter changed something
+  int64_t nodes_folded = 0;  // nodes replaced by their constant values (not expressible otherwise)
   std::vector<std::string> warnings;  // e.g. type inference problems
 };
 
@@ -94,7 +95,8 @@ struct LowestResult {
   int64_t opset = 0;
   std::string refusal;
 };
-absl::StatusOr<LowestResult> ConvertToLowestOpset(const ir::Model& model, const ConvertOptions& options = {});
+absl::StatusOr<LowestResult> ConvertToLowestOpset(const ir::Model& model,
+                                                  const ConvertOptions& options = {});
 
 }  // namespace onnx_opt::converter
 

@@ -28,7 +28,8 @@ class ConvertPass : public optimizer::Pass {
     if (!error_.empty()) return absl::InvalidArgumentError(error_);
     const std::optional<int64_t> before = OnnxOpsetOf(model);
     const std::optional<int64_t> ml_before = model.OpsetVersion("ai.onnx.ml");
-    if ((!onnx_.has_value() || before == onnx_) && (!ml_.has_value() || ml_before == ml_ || !ml_before)) {
+    if ((!onnx_.has_value() || before == onnx_) &&
+        (!ml_.has_value() || ml_before == ml_ || !ml_before)) {
       return false;
     }
     ConvertOptions options;
@@ -51,7 +52,8 @@ std::unique_ptr<optimizer::Pass> MakeConvertPass(const std::vector<std::string>&
   std::string error;
   int64_t v = 0;
   if (args.empty() || args.size() > 2) {
-    error = "convert takes the target ai.onnx opset, and optionally the ai.onnx.ml opset: convert(21)";
+    error =
+        "convert takes the target ai.onnx opset, and optionally the ai.onnx.ml opset: convert(21)";
   } else if (!absl::SimpleAtoi(args[0], &v)) {
     error = absl::StrCat("convert: '", args[0], "' is not an opset number");
   } else {
@@ -69,7 +71,8 @@ std::unique_ptr<optimizer::Pass> MakeConvertPass(const std::vector<std::string>&
 
 const bool registered = [] {
   optimizer::PassRegistry::Global().RegisterPass(
-      "convert", "converts the model to another opset: convert(21) (ai.onnx), convert(21,3) (and ai.onnx.ml)",
+      "convert",
+      "converts the model to another opset: convert(21) (ai.onnx), convert(21,3) (and ai.onnx.ml)",
       MakeConvertPass);
   return true;
 }();

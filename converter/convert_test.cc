@@ -1,17 +1,18 @@
 // The driver: ir_version policy, custom domains, the input left untouched, error messages, the
 // convert(N) pass, and model cloning.
+#include "converter/convert.h"
+
 #include <memory>
 #include <string>
 
-#include "converter/convert.h"
 #include "converter/testing/test_util.h"
 #include "gtest/gtest.h"
 #include "ir/clone.h"
 #include "ir/text/model_equality.h"
-#include "schema/checker/checker.h"
 #include "optimizer/pass.h"
-#include "optimizer/pipeline.h"
 #include "optimizer/pass_registry.h"
+#include "optimizer/pipeline.h"
+#include "schema/checker/checker.h"
 
 namespace onnx_opt::converter::testing {
 namespace {
@@ -42,7 +43,8 @@ TEST(Convert, RaisingFromIr3UnlistsSubgraphInitializersFromSubgraphInputs) {
       >
     })");
   ASSERT_NE(m, nullptr);
-  ASSERT_EQ((*m->graph().nodes().begin())->subgraphs()[0]->inputs().size(), 1u);  // listed, as IR 3 does
+  ASSERT_EQ((*m->graph().nodes().begin())->subgraphs()[0]->inputs().size(),
+            1u);  // listed, as IR 3 does
   ConvertReport report;
   ConvertOptions o;
   o.onnx_opset = 13;
@@ -62,14 +64,15 @@ TEST(Convert, RaisingFromIr3UnlistsSubgraphInitializersFromSubgraphInputs) {
 }
 
 TEST(Convert, DowngradeRefusesAKindTheOlderVersionLacksEvenWhenItsElementsAreUnknown) {
-  // Found by the convert fuzzer: Identity-16 of optional(seq(?)) went down to Identity-1, which takes
-  // tensors only, because the partly unknown type was not checked at all.
+  // Found by the convert fuzzer: Identity-16 of optional(seq(?)) went down to Identity-1, which
+  // takes tensors only, because the partly unknown type was not checked at all.
   auto m = ParseText(R"(
     <ir_version: 8, opset_import: ["" : 16]>
     g (optional(seq(float[2])) x) => (optional(seq(float[2])) y) { y = Identity(x) })");
   ASSERT_NE(m, nullptr);
   // The text syntax always names an element type; make it unknown, as a file may leave it.
-  const ir::Type partly_known = ir::Type::Optional(ir::Type::Sequence(ir::Type::Tensor(ir::DataType::kUndefined)));
+  const ir::Type partly_known =
+      ir::Type::Optional(ir::Type::Sequence(ir::Type::Tensor(ir::DataType::kUndefined)));
   m->graph().inputs()[0]->set_type(partly_known);
   m->graph().outputs()[0]->set_type(partly_known);
   auto got = ConvertTo(*m, 13);
@@ -127,7 +130,9 @@ TEST(Convert, AFailedConversionNamesTheNodeOpAndVersions) {
   ASSERT_FALSE(got.ok());
   const std::string msg(got.status().message());
   EXPECT_NE(msg.find("node producing 'Y' (Unsqueeze)"), std::string::npos) << msg;
-  EXPECT_NE(msg.find("from Unsqueeze-13 (ai.onnx opset 13) to Unsqueeze-11 (opset 12)"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("from Unsqueeze-13 (ai.onnx opset 13) to Unsqueeze-11 (opset 12)"),
+            std::string::npos)
+      << msg;
   EXPECT_NE(msg.find("compile-time constant"), std::string::npos) << msg;
 }
 
@@ -142,7 +147,8 @@ TEST(Convert, ErrorsInsideSubgraphsSayWhere) {
     })");
   auto got = ConvertTo(*m, 12);
   ASSERT_FALSE(got.ok());
-  EXPECT_NE(got.status().message().find("in graph 't' of node producing 'Y' (If)"), std::string::npos)
+  EXPECT_NE(got.status().message().find("in graph 't' of node producing 'Y' (If)"),
+            std::string::npos)
       << got.status();
 }
 
@@ -158,7 +164,8 @@ TEST(Convert, VerifyRunsBothModels) {
 }
 
 TEST(Convert, TargetOutOfRangeIsRefused) {
-  auto m = ParseText(R"(<ir_version: 7, opset_import: ["" : 13]> g (float X) => (float Y) { Y = Relu(X) })");
+  auto m = ParseText(
+      R"(<ir_version: 7, opset_import: ["" : 13]> g (float X) => (float Y) { Y = Relu(X) })");
   EXPECT_FALSE(ConvertTo(*m, 29).ok());
   EXPECT_FALSE(ConvertTo(*m, 0).ok());
 }
@@ -179,8 +186,9 @@ TEST(Convert, AsAPassInAPipeline) {
   changed = (*p)->Run(*m, ctx);
   ASSERT_TRUE(changed.ok());
   EXPECT_FALSE(*changed);
-  EXPECT_FALSE(optimizer::ParsePipeline("convert", optimizer::PassRegistry::Global()).ok() &&
-               (*optimizer::ParsePipeline("convert", optimizer::PassRegistry::Global()))->Run(*m, ctx).ok());
+  EXPECT_FALSE(
+      optimizer::ParsePipeline("convert", optimizer::PassRegistry::Global()).ok() &&
+      (*optimizer::ParsePipeline("convert", optimizer::PassRegistry::Global()))->Run(*m, ctx).ok());
 }
 
 TEST(Convert, LowestOpsetSearchStopsAtTheFirstRefusal) {

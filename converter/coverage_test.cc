@@ -15,11 +15,16 @@ namespace {
 
 const char* KindName(AdapterKind k) {
   switch (k) {
-    case AdapterKind::kCompatible: return "compatible";
-    case AdapterKind::kAttribute: return "attribute";
-    case AdapterKind::kMove: return "move";
-    case AdapterKind::kRewrite: return "rewrite";
-    case AdapterKind::kRefuse: return "refuse";
+    case AdapterKind::kCompatible:
+      return "compatible";
+    case AdapterKind::kAttribute:
+      return "attribute";
+    case AdapterKind::kMove:
+      return "move";
+    case AdapterKind::kRewrite:
+      return "rewrite";
+    case AdapterKind::kRefuse:
+      return "refuse";
   }
   return "?";
 }
@@ -42,12 +47,14 @@ TEST(Coverage, EveryVersionChangeHasAnAdapterBothWays) {
       const int up_to = b->deprecated() ? kRemoved : b->since_version();
       const int down_from = b->since_version();
       const int down_to = a->deprecated() ? kRemoved : a->since_version();
-      for (auto [from, to] : {std::pair{a->since_version(), up_to}, std::pair{down_from, down_to}}) {
+      for (auto [from, to] :
+           {std::pair{a->since_version(), up_to}, std::pair{down_from, down_to}}) {
         if (b->deprecated() && from == down_from) continue;  // nothing to convert from a removal
         ++pairs;
         const AdapterEntry* e = reg.Find(s.domain(), s.op_type(), from, to);
         if (e == nullptr) {
-          missing.push_back(s.domain() + "::" + s.op_type() + " " + std::to_string(from) + "->" + std::to_string(to));
+          missing.push_back(s.domain() + "::" + s.op_type() + " " + std::to_string(from) + "->" +
+                            std::to_string(to));
           continue;
         }
         ++by_kind[KindName(e->kind)];
@@ -58,17 +65,19 @@ TEST(Coverage, EveryVersionChangeHasAnAdapterBothWays) {
       ++introduced;
       const AdapterEntry* e = reg.Find(s.domain(), s.op_type(), v.front(), kNotDefined);
       if (e == nullptr) {
-        missing.push_back(s.domain() + "::" + s.op_type() + " " + std::to_string(v.front()) + "->(not defined)");
+        missing.push_back(s.domain() + "::" + s.op_type() + " " + std::to_string(v.front()) +
+                          "->(not defined)");
       } else if (e->kind != AdapterKind::kRefuse) {
         ++introduced_rewritten;
       }
     }
   }
-  std::cout << "version changes (op, from -> to, both directions): " << pairs << ", handled " << handled
-            << ", refused by design " << (pairs - handled - static_cast<int>(missing.size())) << "\n";
+  std::cout << "version changes (op, from -> to, both directions): " << pairs << ", handled "
+            << handled << ", refused by design "
+            << (pairs - handled - static_cast<int>(missing.size())) << "\n";
   for (const auto& [k, n] : by_kind) std::cout << "  " << k << ": " << n << "\n";
-  std::cout << "operators introduced after opset 1: " << introduced << ", expanded below their opset: "
-            << introduced_rewritten << "\n";
+  std::cout << "operators introduced after opset 1: " << introduced
+            << ", expanded below their opset: " << introduced_rewritten << "\n";
   for (const std::string& m : missing) std::cout << "MISSING " << m << "\n";
   EXPECT_TRUE(missing.empty()) << missing.size() << " version changes have no adapter";
 }

@@ -6,54 +6,98 @@ namespace {
 // Sorted by name within a family; converter/families_test checks each list against what its
 // family registers.
 constexpr std::string_view kMathOps[] = {
-    "Abs", "Acos", "Acosh", "Add", "And", "Asin", "Asinh", "Atan", "Atanh", "Ceil", "Clip", "Cos", "Cosh", "CumSum",
-    "Det", "Div", "Equal", "Erf", "Exp", "Expand", "Floor", "Gemm", "Greater", "GreaterOrEqual", "IsInf", "IsNaN",
-    "Less", "LessOrEqual", "Log", "MatMul", "Max", "Mean", "Min", "Mod", "Mul", "Neg", "Or", "Pow", "Reciprocal",
-    "Round", "Sign", "Sin", "Sinh", "Sqrt", "Sub", "Sum", "Tan", "Where", "Xor",
+    "Abs",   "Acos",  "Acosh", "Add",         "And",   "Asin",   "Asinh",      "Atan",
+    "Atanh", "Ceil",  "Clip",  "Cos",         "Cosh",  "CumSum", "Det",        "Div",
+    "Equal", "Erf",   "Exp",   "Expand",      "Floor", "Gemm",   "Greater",    "GreaterOrEqual",
+    "IsInf", "IsNaN", "Less",  "LessOrEqual", "Log",   "MatMul", "Max",        "Mean",
+    "Min",   "Mod",   "Mul",   "Neg",         "Or",    "Pow",    "Reciprocal", "Round",
+    "Sign",  "Sin",   "Sinh",  "Sqrt",        "Sub",   "Sum",    "Tan",        "Where",
+    "Xor",
 };
 constexpr std::string_view kActivationOps[] = {
-    "Celu", "Elu", "Gelu", "HardSigmoid", "HardSwish", "Hardmax", "LeakyRelu", "LogSoftmax", "Mish", "PRelu", "Relu",
-    "Selu", "Sigmoid", "Softmax", "Softplus", "Softsign", "Swish", "Tanh", "ThresholdedRelu",
+    "Celu",
+    "Elu",
+    "Gelu",
+    "HardSigmoid",
+    "HardSwish",
+    "Hardmax",
+    "LeakyRelu",
+    "LogSoftmax",
+    "Mish",
+    "PRelu",
+    "Relu",
+    "Selu",
+    "Sigmoid",
+    "Softmax",
+    "Softplus",
+    "Softsign",
+    "Swish",
+    "Tanh",
+    "ThresholdedRelu",
 };
 constexpr std::string_view kNormalizationOps[] = {
-    "BatchNormalization", "Dropout", "GroupNormalization", "InstanceNormalization", "LRN", "LayerNormalization",
-    "LpNormalization", "MeanVarianceNormalization", "RMSNormalization",
+    "BatchNormalization",
+    "Dropout",
+    "GroupNormalization",
+    "InstanceNormalization",
+    "LRN",
+    "LayerNormalization",
+    "LpNormalization",
+    "MeanVarianceNormalization",
+    "RMSNormalization",
 };
 constexpr std::string_view kReductionOps[] = {
-    "ArgMax", "ArgMin", "ReduceL1", "ReduceL2", "ReduceLogSum", "ReduceLogSumExp", "ReduceMax", "ReduceMean",
-    "ReduceMin", "ReduceProd", "ReduceSum", "ReduceSumSquare",
+    "ArgMax",    "ArgMin",     "ReduceL1",  "ReduceL2",   "ReduceLogSum", "ReduceLogSumExp",
+    "ReduceMax", "ReduceMean", "ReduceMin", "ReduceProd", "ReduceSum",    "ReduceSumSquare",
 };
 constexpr std::string_view kTensorOps[] = {
-    "Cast", "CastLike", "Concat", "Constant", "ConstantOfShape", "DepthToSpace", "EyeLike", "Flatten", "Identity",
-    "Pad", "Range", "Reshape", "Shape", "Size", "Slice", "SpaceToDepth", "Split", "Squeeze", "Tile", "Transpose",
-    "Unsqueeze",
+    "Cast",    "CastLike",  "Concat",    "Constant",     "ConstantOfShape", "DepthToSpace",
+    "EyeLike", "Flatten",   "Identity",  "Pad",          "Range",           "Reshape",
+    "Shape",   "Size",      "Slice",     "SpaceToDepth", "Split",           "Squeeze",
+    "Tile",    "Transpose", "Unsqueeze",
 };
 constexpr std::string_view kIndexingOps[] = {
-    "Compress", "Gather", "GatherElements", "GatherND", "NonZero", "OneHot", "Scatter", "ScatterElements",
-    "ScatterND", "TopK",
+    "Compress", "Gather",  "GatherElements",  "GatherND",  "NonZero",
+    "OneHot",   "Scatter", "ScatterElements", "ScatterND", "TopK",
 };
 constexpr std::string_view kNnOps[] = {
-    "AveragePool", "Conv", "ConvTranspose", "DeformConv", "GlobalAveragePool", "GlobalLpPool", "GlobalMaxPool",
-    "GridSample", "LpPool", "MaxPool", "MaxRoiPool", "MaxUnpool", "NonMaxSuppression", "RoiAlign",
+    "AveragePool",  "Conv",          "ConvTranspose",     "DeformConv", "GlobalAveragePool",
+    "GlobalLpPool", "GlobalMaxPool", "GridSample",        "LpPool",     "MaxPool",
+    "MaxRoiPool",   "MaxUnpool",     "NonMaxSuppression", "RoiAlign",
 };
 constexpr std::string_view kResizeOps[] = {
-    "Resize", "Upsample",
+    "Resize",
+    "Upsample",
 };
 constexpr std::string_view kRnnOps[] = {
-    "GRU", "LSTM", "RNN",
+    "GRU",
+    "LSTM",
+    "RNN",
 };
 constexpr std::string_view kQuantizationOps[] = {
-    "DequantizeLinear", "QLinearMatMul", "QuantizeLinear",
+    "DequantizeLinear",
+    "QLinearMatMul",
+    "QuantizeLinear",
 };
 constexpr std::string_view kControlFlowOps[] = {
     "If", "Loop", "OptionalGetElement", "OptionalHasElement", "Scan", "SplitToSequence",
 };
 constexpr std::string_view kMiscOps[] = {
-    "Attention", "Bernoulli", "DFT", "Multinomial", "NegativeLogLikelihoodLoss", "RandomNormal", "RandomNormalLike",
-    "RandomUniform", "RandomUniformLike", "SoftmaxCrossEntropyLoss",
+    "Attention",
+    "Bernoulli",
+    "DFT",
+    "Multinomial",
+    "NegativeLogLikelihoodLoss",
+    "RandomNormal",
+    "RandomNormalLike",
+    "RandomUniform",
+    "RandomUniformLike",
+    "SoftmaxCrossEntropyLoss",
 };
 constexpr std::string_view kMlOps[] = {
-    "LabelEncoder", "TreeEnsembleClassifier", "TreeEnsembleRegressor",
+    "LabelEncoder",
+    "TreeEnsembleClassifier",
+    "TreeEnsembleRegressor",
 };
 
 constexpr AdapterFamily kFamilies[] = {

@@ -2,6 +2,8 @@
 // operators, using the lists in converter/families.cc: each list must be exactly what its family
 // registers, and no change may be registered by two families (the later one would win, and which is
 // later now depends on what a conversion asks first).
+#include "converter/families.h"
+
 #include <algorithm>
 #include <set>
 #include <string>
@@ -9,7 +11,6 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "converter/adapter.h"
-#include "converter/families.h"
 #include "gtest/gtest.h"
 
 namespace onnx_opt::converter {
@@ -34,7 +35,8 @@ TEST(Families, EachListIsWhatItsFamilyRegisters) {
     for (const AdapterEntry* e : alone.RegisteredEntries()) {
       registered.insert(e->op);
       EXPECT_TRUE(changes.emplace(e->domain, e->op, e->from, e->to).second)
-          << e->domain << "::" << e->op << " " << e->from << " -> " << e->to << " is registered twice";
+          << e->domain << "::" << e->op << " " << e->from << " -> " << e->to
+          << " is registered twice";
     }
     const std::set<std::string> listed(families[i].ops.begin(), families[i].ops.end());
     for (const std::string& op : registered) {
@@ -42,7 +44,8 @@ TEST(Families, EachListIsWhatItsFamilyRegisters) {
                                        << ", which its list in converter/families.cc lacks";
     }
     for (const std::string& op : listed) {
-      EXPECT_TRUE(registered.contains(op)) << "family " << i << " lists " << op << " but registers nothing for it";
+      EXPECT_TRUE(registered.contains(op))
+          << "family " << i << " lists " << op << " but registers nothing for it";
     }
   }
 }
@@ -61,7 +64,8 @@ TEST(Families, TheGlobalRegistryRegistersAFamilyWhenAsked) {
   ASSERT_NE(activation, nullptr);
   const size_t after_relu = global.RegisteredEntries().size();
   for (const AdapterEntry* e : global.RegisteredEntries()) {
-    EXPECT_NE(std::find(activation->ops.begin(), activation->ops.end(), e->op), activation->ops.end())
+    EXPECT_NE(std::find(activation->ops.begin(), activation->ops.end(), e->op),
+              activation->ops.end())
         << e->op << " was registered although only Relu's family was asked about";
   }
   // Asking again registers nothing more; an operator without adapters registers nothing.

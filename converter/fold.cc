@@ -36,7 +36,8 @@ std::optional<ir::Tensor> Folder::FoldImpl(const ir::Value* v, int depth, int64_
     return std::nullopt;
   }
   std::optional<ir::Tensor> result;
-  if ((p->op_type() == "Shape" || p->op_type() == "Size") && p->num_inputs() == 1 && p->input(0) != nullptr) {
+  if ((p->op_type() == "Shape" || p->op_type() == "Size") && p->num_inputs() == 1 &&
+      p->input(0) != nullptr) {
     // Shape/Size of a value whose (inferred) shape is static, at the node's own ai.onnx opset.
     const int64_t opset = ir::FindOpsetVersion(opsets_for_(*p), "").value_or(0);
     result = schema::FoldShapeOrSize(*p, type_of_(p->input(0)), opset);

@@ -1,7 +1,7 @@
-// Compile-time values for adapters that need an input to be constant (an `axes` input that becomes an
-// attribute on a downgrade): constant initializers and Constant nodes directly, small computations
-// over them (Concat, Cast, Unsqueeze, Shape of a statically shaped value, ...) by running the nodes
-// with the interpreter.
+// Compile-time values for adapters that need an input to be constant (an `axes` input that becomes
+// an attribute on a downgrade): constant initializers and Constant nodes directly, small
+// computations over them (Concat, Cast, Unsqueeze, Shape of a statically shaped value, ...) by
+// running the nodes with the interpreter.
 #ifndef ONNX_OPT_CONVERTER_FOLD_H_
 #define ONNX_OPT_CONVERTER_FOLD_H_
 

@@ -19,8 +19,8 @@ using Where = absl::FunctionRef<std::string()>;
 // Operators with an element type among their attributes ("to", "dtype").
 bool ChoosesElementType(const std::string& op) {
   static const auto* const kOps = new absl::flat_hash_set<std::string_view>{
-      "Cast", "CastLike", "ConstantOfShape", "EyeLike", "RandomNormal", "RandomUniform", "RandomNormalLike",
-      "RandomUniformLike", "Multinomial", "Bernoulli"};
+      "Cast",          "CastLike",         "ConstantOfShape",   "EyeLike",     "RandomNormal",
+      "RandomUniform", "RandomNormalLike", "RandomUniformLike", "Multinomial", "Bernoulli"};
   return kOps->contains(std::string_view(op));
 }
 
@@ -37,7 +37,8 @@ class Collector {
   void DataType(ir::DataType t, Where where) {
     const int64_t ir = ir::IrVersionForDataType(t);
     if (ir > result.ir_version) {
-      Need(ir, [&] { return absl::StrCat("element type ", ir::DataTypeName(t), " (", where(), ")"); });
+      Need(ir,
+           [&] { return absl::StrCat("element type ", ir::DataTypeName(t), " (", where(), ")"); });
     }
   }
   void Type(const ir::Type& t, Where where) {
@@ -53,7 +54,8 @@ class Collector {
       case K::kSequence:
       case K::kMap:
         Need(6, [&] {
-          return absl::StrCat(t.kind() == K::kSequence ? "sequence" : "map", " type (", where(), ")");
+          return absl::StrCat(t.kind() == K::kSequence ? "sequence" : "map", " type (", where(),
+                              ")");
         });
         if (t.kind() == K::kMap) DataType(t.elem_type(), where);
         if (t.has_inner()) Type(t.inner(), where);
@@ -105,7 +107,9 @@ class Collector {
       Value(*v, where);
       if (v->initializer() != nullptr) Tensor(*v->initializer(), where);
       if (!v->is_graph_input() && g.owner_function() == nullptr) {
-        Need(4, [&] { return absl::StrCat("initializer '", v->name(), "' that is not a graph input"); });
+        Need(4, [&] {
+          return absl::StrCat("initializer '", v->name(), "' that is not a graph input");
+        });
       }
     }
     for (const ir::Value* v : g.sparse_initializers()) {
@@ -120,7 +124,8 @@ class Collector {
       const auto node_label = [n, where] { return absl::StrCat(n->Describe(), " in ", where()); };
       const Where nw = node_label;
       if (!n->overload().empty()) Need(10, [&] { return absl::StrCat("an overload on ", nw()); });
-      if (!n->metadata_props().empty()) Need(10, [&] { return absl::StrCat("metadata_props on ", nw()); });
+      if (!n->metadata_props().empty())
+        Need(10, [&] { return absl::StrCat("metadata_props on ", nw()); });
       if (!n->device_configurations().empty()) {
         Need(11, [&] { return absl::StrCat("device configurations on ", nw()); });
       }
@@ -153,7 +158,8 @@ IrRequirement ContentIrRequirement(const ir::Model& model) {
     if (!f->metadata_props().empty()) {
       c.Need(10, [&] { return absl::StrCat("metadata_props of function ", f->QualifiedName()); });
     }
-    for (const ir::Attribute& a : f->attribute_defaults()) c.Attribute(a, [&] { return f->QualifiedName(); });
+    for (const ir::Attribute& a : f->attribute_defaults())
+      c.Attribute(a, [&] { return f->QualifiedName(); });
     c.Graph(f->body());
   }
   return c.result;

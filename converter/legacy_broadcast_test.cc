@@ -46,118 +46,165 @@ const Tensor kBools = B({2, 2, 2}, {true, false, true, true, true, true, false, 
 
 std::vector<Case> Cases() {
   return {
-      {"PRelu-6 per-channel slope", R"(
+      {"PRelu-6 per-channel slope",
+       R"(
         <ir_version: 3, opset_import: ["" : 6]>
         g (float[1,2,2,3] X, float[2] S) => (Y) { Y = PRelu(X, S) })",
        {F({1, 2, 2, 3}, {-1, 2, -3, 4, -5, 6, -7, 8, -9, 10, -11, 12}), F({2}, {0.25, 0.5})},
        F({1, 2, 2, 3}, {-0.25, 2, -0.75, 4, -1.25, 6, -3.5, 8, -4.5, 10, -5.5, 12})},
       // C == W: the per-channel reading and numpy's differ.
-      {"PRelu-1 per-channel slope, C == W", R"(
+      {"PRelu-1 per-channel slope, C == W",
+       R"(
         <ir_version: 4, opset_import: ["" : 1]>
         g (float[1,2,1,2] X) => (Y) <float[2] S = {0.25, 0.5}> { Y = PRelu<consumed_inputs = [0, 0]>(X, S) })",
-       {F({1, 2, 1, 2}, {-4, -4, -4, -4})}, F({1, 2, 1, 2}, {-1, -1, -2, -2})},
-      {"PRelu-6 shared slope", R"(
+       {F({1, 2, 1, 2}, {-4, -4, -4, -4})},
+       F({1, 2, 1, 2}, {-1, -1, -2, -2})},
+      {"PRelu-6 shared slope",
+       R"(
         <ir_version: 3, opset_import: ["" : 6]>
         g (float[1,2,1,1] X, float[1] S) => (Y) { Y = PRelu(X, S) })",
-       {F({1, 2, 1, 1}, {-4, 4}), F({1}, {0.5})}, F({1, 2, 1, 1}, {-2, 4})},
-      {"Add-6 axis=1", R"(
+       {F({1, 2, 1, 1}, {-4, 4}), F({1}, {0.5})},
+       F({1, 2, 1, 1}, {-2, 4})},
+      {"Add-6 axis=1",
+       R"(
         <ir_version: 3, opset_import: ["" : 6]>
         g (float[1,2,2,2] A, float[2] B) => (Y) { Y = Add<broadcast = 1, axis = 1>(A, B) })",
-       {F({1, 2, 2, 2}, kNchw), F({2}, {10, 20})}, F({1, 2, 2, 2}, {10, 11, 12, 13, 24, 25, 26, 27})},
-      {"Sub-6 axis=1", R"(
+       {F({1, 2, 2, 2}, kNchw), F({2}, {10, 20})},
+       F({1, 2, 2, 2}, {10, 11, 12, 13, 24, 25, 26, 27})},
+      {"Sub-6 axis=1",
+       R"(
         <ir_version: 3, opset_import: ["" : 6]>
         g (float[1,2,2,2] A, float[2] B) => (Y) { Y = Sub<broadcast = 1, axis = 1>(A, B) })",
-       {F({1, 2, 2, 2}, kNchw), F({2}, {1, 2})}, F({1, 2, 2, 2}, {-1, 0, 1, 2, 2, 3, 4, 5})},
-      {"Mul-6 axis=1", R"(
+       {F({1, 2, 2, 2}, kNchw), F({2}, {1, 2})},
+       F({1, 2, 2, 2}, {-1, 0, 1, 2, 2, 3, 4, 5})},
+      {"Mul-6 axis=1",
+       R"(
         <ir_version: 3, opset_import: ["" : 6]>
         g (float[1,2,2,2] A, float[2] B) => (Y) { Y = Mul<broadcast = 1, axis = 1>(A, B) })",
-       {F({1, 2, 2, 2}, kNchw), F({2}, {2, 3})}, F({1, 2, 2, 2}, {0, 2, 4, 6, 12, 15, 18, 21})},
-      {"Div-6 axis=1", R"(
+       {F({1, 2, 2, 2}, kNchw), F({2}, {2, 3})},
+       F({1, 2, 2, 2}, {0, 2, 4, 6, 12, 15, 18, 21})},
+      {"Div-6 axis=1",
+       R"(
         <ir_version: 3, opset_import: ["" : 6]>
         g (float[1,2,2,2] A, float[2] B) => (Y) { Y = Div<broadcast = 1, axis = 1>(A, B) })",
-       {F({1, 2, 2, 2}, kNchw), F({2}, {2, 4})}, F({1, 2, 2, 2}, {0, 0.5, 1, 1.5, 1, 1.25, 1.5, 1.75})},
-      {"Add-6 [C,H] at axis=1", R"(
+       {F({1, 2, 2, 2}, kNchw), F({2}, {2, 4})},
+       F({1, 2, 2, 2}, {0, 0.5, 1, 1.5, 1, 1.25, 1.5, 1.75})},
+      {"Add-6 [C,H] at axis=1",
+       R"(
         <ir_version: 3, opset_import: ["" : 6]>
         g (float[1,2,2,2] A, float[2,2] B) => (Y) { Y = Add<broadcast = 1, axis = 1>(A, B) })",
        {F({1, 2, 2, 2}, kNchw), F({2, 2}, {100, 200, 300, 400})},
        F({1, 2, 2, 2}, {100, 101, 202, 203, 304, 305, 406, 407})},
-      {"Add-6 suffix", R"(
+      {"Add-6 suffix",
+       R"(
         <ir_version: 3, opset_import: ["" : 6]>
         g (float[2,3] A, float[3] B) => (Y) { Y = Add<broadcast = 1>(A, B) })",
-       {F({2, 3}, {0, 1, 2, 3, 4, 5}), F({3}, {10, 20, 30})}, F({2, 3}, {10, 21, 32, 13, 24, 35})},
-      // Size-1 dims of B ("1-dim expansion doesn't work yet" in the opset-6 text) read as numpy does.
-      {"Add-6 B [2,1]", R"(
+       {F({2, 3}, {0, 1, 2, 3, 4, 5}), F({3}, {10, 20, 30})},
+       F({2, 3}, {10, 21, 32, 13, 24, 35})},
+      // Size-1 dims of B ("1-dim expansion doesn't work yet" in the opset-6 text) read as numpy
+      // does.
+      {"Add-6 B [2,1]",
+       R"(
         <ir_version: 3, opset_import: ["" : 6]>
         g (float[2,3] A, float[2,1] B) => (Y) { Y = Add<broadcast = 1>(A, B) })",
-       {F({2, 3}, {0, 1, 2, 3, 4, 5}), F({2, 1}, {10, 20})}, F({2, 3}, {10, 11, 12, 23, 24, 25})},
-      {"Mul-6 B [1,3]", R"(
+       {F({2, 3}, {0, 1, 2, 3, 4, 5}), F({2, 1}, {10, 20})},
+       F({2, 3}, {10, 11, 12, 23, 24, 25})},
+      {"Mul-6 B [1,3]",
+       R"(
         <ir_version: 3, opset_import: ["" : 6]>
         g (float[2,3] A, float[1,3] B) => (Y) { Y = Mul<broadcast = 1>(A, B) })",
-       {F({2, 3}, {0, 1, 2, 3, 4, 5}), F({1, 3}, {1, 10, 100})}, F({2, 3}, {0, 10, 200, 3, 40, 500})},
-      {"Div-6 B [3,1] at axis=1", R"(
+       {F({2, 3}, {0, 1, 2, 3, 4, 5}), F({1, 3}, {1, 10, 100})},
+       F({2, 3}, {0, 10, 200, 3, 40, 500})},
+      {"Div-6 B [3,1] at axis=1",
+       R"(
         <ir_version: 3, opset_import: ["" : 6]>
         g (float[2,3,2] A, float[3,1] B) => (Y) { Y = Div<broadcast = 1, axis = 1>(A, B) })",
        {F({2, 3, 2}, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}), F({3, 1}, {1, 2, 4})},
        F({2, 3, 2}, {0, 1, 1, 1.5, 1, 1.25, 6, 7, 4, 4.5, 2.5, 2.75})},
-      {"Sub-6 B [2,1,1] at axis=0", R"(
+      {"Sub-6 B [2,1,1] at axis=0",
+       R"(
         <ir_version: 3, opset_import: ["" : 6]>
         g (float[2,2,2] A, float[2,1,1] B) => (Y) { Y = Sub<broadcast = 1, axis = 0>(A, B) })",
-       {F({2, 2, 2}, kNchw), F({2, 1, 1}, {1, 2})}, F({2, 2, 2}, {-1, 0, 1, 2, 2, 3, 4, 5})},
-      {"Equal-1 B [1,3]", R"(
+       {F({2, 2, 2}, kNchw), F({2, 1, 1}, {1, 2})},
+       F({2, 2, 2}, {-1, 0, 1, 2, 2, 3, 4, 5})},
+      {"Equal-1 B [1,3]",
+       R"(
         <ir_version: 3, opset_import: ["" : 1]>
         g (int32[2,3] A, int32[1,3] B) => (Y) { Y = Equal<broadcast = 1>(A, B) })",
-       {I32({2, 3}, {1, 2, 3, 4, 5, 6}), I32({1, 3}, {1, 5, 7})}, B({2, 3}, {true, false, false, false, true, false})},
-      {"Add-1 scalar", R"(
+       {I32({2, 3}, {1, 2, 3, 4, 5, 6}), I32({1, 3}, {1, 5, 7})},
+       B({2, 3}, {true, false, false, false, true, false})},
+      {"Add-1 scalar",
+       R"(
         <ir_version: 3, opset_import: ["" : 1]>
         g (float[2,2] A, float B) => (Y) { Y = Add<broadcast = 1>(A, B) })",
-       {F({2, 2}, {1, 2, 3, 4}), F({}, {5})}, F({2, 2}, {6, 7, 8, 9})},
-      {"Mul-1 axis=0", R"(
+       {F({2, 2}, {1, 2, 3, 4}), F({}, {5})},
+       F({2, 2}, {6, 7, 8, 9})},
+      {"Mul-1 axis=0",
+       R"(
         <ir_version: 3, opset_import: ["" : 1]>
         g (float[2,2] A, float[2] B) => (Y) { Y = Mul<broadcast = 1, axis = 0>(A, B) })",
-       {F({2, 2}, {1, 2, 3, 4}), F({2}, {10, 100})}, F({2, 2}, {10, 20, 300, 400})},
-      {"Pow-1 axis=0", R"(
+       {F({2, 2}, {1, 2, 3, 4}), F({2}, {10, 100})},
+       F({2, 2}, {10, 20, 300, 400})},
+      {"Pow-1 axis=0",
+       R"(
         <ir_version: 3, opset_import: ["" : 1]>
         g (float[2,2] A, float[2] B) => (Y) { Y = Pow<broadcast = 1, axis = 0>(A, B) })",
-       {F({2, 2}, {1, 2, 3, 4}), F({2}, {2, 3})}, F({2, 2}, {1, 4, 27, 64})},
-      {"Gemm-6 C of shape [N]", R"(
+       {F({2, 2}, {1, 2, 3, 4}), F({2}, {2, 3})},
+       F({2, 2}, {1, 4, 27, 64})},
+      {"Gemm-6 C of shape [N]",
+       R"(
         <ir_version: 3, opset_import: ["" : 6]>
         g (float[2,2] A, float[2,3] B, float[3] C) => (Y) { Y = Gemm<broadcast = 1>(A, B, C) })",
        {F({2, 2}, {1, 2, 3, 4}), F({2, 3}, {1, 0, 1, 0, 1, 1}), F({3}, {10, 20, 30})},
        F({2, 3}, {11, 22, 33, 13, 24, 37})},
-      {"Gemm-6 scalar C", R"(
+      {"Gemm-6 scalar C",
+       R"(
         <ir_version: 3, opset_import: ["" : 6]>
         g (float[2,2] A, float[2,3] B, float C) => (Y) { Y = Gemm<broadcast = 1, alpha = 2.0>(A, B, C) })",
        {F({2, 2}, {1, 2, 3, 4}), F({2, 3}, {1, 0, 1, 0, 1, 1}), F({}, {0.5})},
        F({2, 3}, {2.5, 4.5, 6.5, 6.5, 8.5, 14.5})},
-      {"Gemm-1 C of shape [1,N]", R"(
+      {"Gemm-1 C of shape [1,N]",
+       R"(
         <ir_version: 3, opset_import: ["" : 1]>
         g (float[2,2] A, float[2,3] B, float[1,3] C) => (Y) { Y = Gemm<broadcast = 1, beta = 2.0>(A, B, C) })",
        {F({2, 2}, {1, 2, 3, 4}), F({2, 3}, {1, 0, 1, 0, 1, 1}), F({1, 3}, {1, 2, 3})},
        F({2, 3}, {3, 6, 9, 5, 8, 13})},
-      {"Equal-1 axis=0", R"(
+      {"Equal-1 axis=0",
+       R"(
         <ir_version: 3, opset_import: ["" : 1]>
         g (int32[2,3] A, int32[2] B) => (Y) { Y = Equal<broadcast = 1, axis = 0>(A, B) })",
-       {I32({2, 3}, {1, 2, 3, 4, 5, 6}), I32({2}, {2, 5})}, B({2, 3}, {false, true, false, false, true, false})},
-      {"Greater-1 axis=0", R"(
+       {I32({2, 3}, {1, 2, 3, 4, 5, 6}), I32({2}, {2, 5})},
+       B({2, 3}, {false, true, false, false, true, false})},
+      {"Greater-1 axis=0",
+       R"(
         <ir_version: 3, opset_import: ["" : 1]>
         g (float[2,3] A, float[2] B) => (Y) { Y = Greater<broadcast = 1, axis = 0>(A, B) })",
-       {F({2, 3}, {1, 2, 3, 4, 5, 6}), F({2}, {2, 5})}, B({2, 3}, {false, false, true, false, false, true})},
-      {"Less-1 suffix", R"(
+       {F({2, 3}, {1, 2, 3, 4, 5, 6}), F({2}, {2, 5})},
+       B({2, 3}, {false, false, true, false, false, true})},
+      {"Less-1 suffix",
+       R"(
         <ir_version: 3, opset_import: ["" : 1]>
         g (float[2,3] A, float[3] B) => (Y) { Y = Less<broadcast = 1>(A, B) })",
-       {F({2, 3}, {1, 2, 3, 4, 5, 6}), F({3}, {2, 2, 5})}, B({2, 3}, {true, false, true, false, false, false})},
-      {"And-1 axis=1", R"(
+       {F({2, 3}, {1, 2, 3, 4, 5, 6}), F({3}, {2, 2, 5})},
+       B({2, 3}, {true, false, true, false, false, false})},
+      {"And-1 axis=1",
+       R"(
         <ir_version: 3, opset_import: ["" : 1]>
         g (bool[2,2,2] A, bool[2] B) => (Y) { Y = And<broadcast = 1, axis = 1>(A, B) })",
-       {kBools, B({2}, {true, false})}, B({2, 2, 2}, {true, false, false, false, true, true, false, false})},
-      {"Or-1 axis=1", R"(
+       {kBools, B({2}, {true, false})},
+       B({2, 2, 2}, {true, false, false, false, true, true, false, false})},
+      {"Or-1 axis=1",
+       R"(
         <ir_version: 3, opset_import: ["" : 1]>
         g (bool[2,2,2] A, bool[2] B) => (Y) { Y = Or<broadcast = 1, axis = 1>(A, B) })",
-       {kBools, B({2}, {true, false})}, B({2, 2, 2}, {true, true, true, true, true, true, false, true})},
-      {"Xor-1 axis=1", R"(
+       {kBools, B({2}, {true, false})},
+       B({2, 2, 2}, {true, true, true, true, true, true, false, true})},
+      {"Xor-1 axis=1",
+       R"(
         <ir_version: 3, opset_import: ["" : 1]>
         g (bool[2,2,2] A, bool[2] B) => (Y) { Y = Xor<broadcast = 1, axis = 1>(A, B) })",
-       {kBools, B({2}, {true, false})}, B({2, 2, 2}, {false, true, true, true, false, false, false, true})},
+       {kBools, B({2}, {true, false})},
+       B({2, 2, 2}, {false, true, true, true, false, false, false, true})},
   };
 }
 
@@ -190,7 +237,8 @@ void ExpectInferred(ir::Model& m, const Case& c, const std::string& stage) {
   ASSERT_TRUE(schema::inference::InferShapes(m, {.warnings = &warnings}).ok());
   EXPECT_TRUE(warnings.empty()) << absl::StrJoin(warnings, "\n");
   const ir::Type& y = m.graph().outputs()[0]->type();
-  EXPECT_EQ(y.ToString(), ir::Type::Tensor(c.want.dtype(), ir::Shape::FromSizes(c.want.dims())).ToString());
+  EXPECT_EQ(y.ToString(),
+            ir::Type::Tensor(c.want.dtype(), ir::Shape::FromSizes(c.want.dims())).ToString());
 }
 
 void ExpectChecked(const ir::Model& m) {
@@ -234,10 +282,12 @@ TEST(LegacyBroadcast, SizeOneExpansionIsAWarning) {
   ASSERT_NE(declared, nullptr);
   schema::checker::CheckResult check = schema::checker::Check(*declared);
   EXPECT_TRUE(check.ok()) << absl::StrJoin(check.errors, "\n");
-  EXPECT_EQ(absl::StrJoin(check.warnings, "\n"),
-            "graph 'g', node 0 (Add): B of shape [2,1] has size 1 where A of shape [2,3] does not (axis 1): "
-            "read as numpy broadcasting reads it, as the exporters meant (the legacy rule says \"1-dim "
-            "expansion doesn't work yet\")");
+  EXPECT_EQ(
+      absl::StrJoin(check.warnings, "\n"),
+      "graph 'g', node 0 (Add): B of shape [2,1] has size 1 where A of shape [2,3] does not (axis "
+      "1): "
+      "read as numpy broadcasting reads it, as the exporters meant (the legacy rule says \"1-dim "
+      "expansion doesn't work yet\")");
   ConvertOptions options;
   options.onnx_opset = 21;
   ConvertReport report;
@@ -259,8 +309,10 @@ TEST(LegacyBroadcast, SizeOneExpansionIsAWarning) {
   absl::StatusOr<std::unique_ptr<ir::Model>> up = ConvertModel(*inferred, options, &report);
   ASSERT_TRUE(up.ok()) << up.status();
   EXPECT_EQ(absl::StrJoin(report.warnings, "\n"),
-            "node producing 'Y' (Mul), Mul-6 -> Mul-7: B of shape [1,3] has size 1 where A of shape [2,3] does "
-            "not (axis 0): read as numpy broadcasting reads it, as the exporters meant (the legacy rule says "
+            "node producing 'Y' (Mul), Mul-6 -> Mul-7: B of shape [1,3] has size 1 where A of "
+            "shape [2,3] does "
+            "not (axis 0): read as numpy broadcasting reads it, as the exporters meant (the legacy "
+            "rule says "
             "\"1-dim expansion doesn't work yet\")");
   // Nothing is said where B follows the rule, or where A's dim is 1 too.
   for (const char* text : {R"(
@@ -278,7 +330,8 @@ TEST(LegacyBroadcast, SizeOneExpansionIsAWarning) {
   }
 }
 
-// What the legacy rule refuses fails in the interpreter and is not converted into a model that runs.
+// What the legacy rule refuses fails in the interpreter and is not converted into a model that
+// runs.
 TEST(LegacyBroadcast, BroadcastZeroNeedsEqualShapes) {
   const char* text = R"(
     <ir_version: 3, opset_import: ["" : 6]>
@@ -288,15 +341,17 @@ TEST(LegacyBroadcast, BroadcastZeroNeedsEqualShapes) {
   interpreter::Evaluator ev(*m);
   auto r = ev.Run({F({2, 3}, {0, 1, 2, 3, 4, 5}), F({3}, {1, 2, 3})});
   ASSERT_FALSE(r.ok());
-  EXPECT_NE(r.status().message().find(
-                "without broadcast=1 the inputs must have the same shape before opset 7; A is [2,3] and B is [3]"),
+  EXPECT_NE(r.status().message().find("without broadcast=1 the inputs must have the same shape "
+                                      "before opset 7; A is [2,3] and B is [3]"),
             std::string::npos)
       << r.status();
   ExpectRefusal(text, 7, "without broadcast=1 the inputs must have the same shape");
   ExpectRefusal(R"(
     <ir_version: 3, opset_import: ["" : 6]>
     g (float[2,2] A, float[2,3] B, float[3] C) => (Y) { Y = Gemm(A, B, C) })",
-                7, "without broadcast=1, C must have the shape of A * B before opset 7; C is [3], A * B is [2,3]");
+                7,
+                "without broadcast=1, C must have the shape of A * B before opset 7; C is [3], A * "
+                "B is [2,3]");
   ExpectRefusal(R"(
     <ir_version: 3, opset_import: ["" : 1]>
     g (float[2,3] A, float[3] B) => (Y) { Y = Mul<broadcast = 1, axis = 0>(A, B) })",

@@ -1,9 +1,10 @@
-// Models as the old exporters wrote them, converted as onnx-convert converts (types inferred first):
-// Caffe2's zoo CNNs (DenseNet-121, SqueezeNet, VGG-19, Inception-v1) are IR 3 at opset 9, list their
-// weights as graph inputs before the data input, and end in a Dropout-7 whose mask output, typed as
-// the data before opset 10, nothing reads. Each model goes to opset 21 and back down to 9; every
-// stage passes the checker and computes, on the same data, what the original computes (the inputs
-// bound by name, so the weights keep their initializers wherever they are listed).
+// Models as the old exporters wrote them, converted as onnx-convert converts (types inferred
+// first): Caffe2's zoo CNNs (DenseNet-121, SqueezeNet, VGG-19, Inception-v1) are IR 3 at opset 9,
+// list their weights as graph inputs before the data input, and end in a Dropout-7 whose mask
+// output, typed as the data before opset 10, nothing reads. Each model goes to opset 21 and back
+// down to 9; every stage passes the checker and computes, on the same data, what the original
+// computes (the inputs bound by name, so the weights keep their initializers wherever they are
+// listed).
 #include <memory>
 #include <string>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "absl/strings/str_join.h"
 #include "converter/convert.h"
 #include "converter/testing/test_util.h"
+#include "equivalence/equivalence.h"
 #include "gtest/gtest.h"
 #include "interpreter/evaluator.h"
 #include "interpreter/tensor.h"
@@ -19,33 +21,37 @@
 #include "ir/model.h"
 #include "ir/value.h"
 #include "schema/checker/checker.h"
-#include "equivalence/equivalence.h"
 
 namespace onnx_opt::converter::testing {
 namespace {
 
-// Conv on the data input listed after the weights, then `body` (a Dropout of c, its outputs and what
-// reads them).
-std::string Caffe2StyleModel(const std::string& outputs, const std::string& value_info, const std::string& body) {
+// Conv on the data input listed after the weights, then `body` (a Dropout of c, its outputs and
+// what reads them).
+std::string Caffe2StyleModel(const std::string& outputs, const std::string& value_info,
+                             const std::string& body) {
   return R"(<ir_version: 3, opset_import: ["" : 9], producer_name: "hand-made">
     g (float[2,1,3,3] conv_w = {0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9,
                                 -0.1, -0.2, -0.3, -0.4, -0.5, -0.6, -0.7, -0.8, -0.9},
        float[2] conv_b = {0.5, -0.5},
        float[1,1,4,4] data_0)
-      => ()" + outputs + ")\n    " + value_info + R"(
+      => ()" +
+         outputs + ")\n    " + value_info + R"(
     {
       c = Conv<kernel_shape = [3, 3], pads = [1, 1, 1, 1]>(data_0, conv_w, conv_b)
-)" + body + "\n    }";
+)" + body +
+         "\n    }";
 }
 
 // The mask unused; typed float in value_info, as IR 3 exporters typed every value (and as inference
 // types it).
 std::string MaskUnused() {
-  return Caffe2StyleModel("float[1,2,4,4] y", "<float[1,2,4,4] mask>", "      y, mask = Dropout<ratio = 0.5>(c)");
+  return Caffe2StyleModel("float[1,2,4,4] y", "<float[1,2,4,4] mask>",
+                          "      y, mask = Dropout<ratio = 0.5>(c)");
 }
 // The mask read by a Mul.
 std::string MaskUsed() {
-  return Caffe2StyleModel("float[1,2,4,4] y", "", "      d, mask = Dropout<ratio = 0.5>(c)\n      y = Mul(d, mask)");
+  return Caffe2StyleModel("float[1,2,4,4] y", "",
+                          "      d, mask = Dropout<ratio = 0.5>(c)\n      y = Mul(d, mask)");
 }
 // The mask read and a graph output too.
 std::string MaskIsAnOutput() {
@@ -79,7 +85,8 @@ void ExpectValidAndEqual(const ir::Model& original, const ir::Model& m, const st
   EXPECT_TRUE(check.ok()) << absl::StrJoin(check.errors, "\n") << "\n" << Print(m);
   std::vector<float> values(16);
   for (size_t i = 0; i < values.size(); ++i) values[i] = 0.25f * static_cast<float>(i) - 2.0f;
-  const interpreter::Tensor data = interpreter::Tensor::FromVector<float>(ir::DataType::kFloat, {1, 1, 4, 4}, values);
+  const interpreter::Tensor data =
+      interpreter::Tensor::FromVector<float>(ir::DataType::kFloat, {1, 1, 4, 4}, values);
   const std::vector<interpreter::RuntimeValue> want = Run(original, data);
   const std::vector<interpreter::RuntimeValue> got = Run(m, data);
   std::vector<std::string> names;

@@ -4,10 +4,10 @@
 #include <string>
 
 #include "converter/convert.h"
+#include "equivalence/equivalence.h"
 #include "gtest/gtest.h"
 #include "ir/io/model_io.h"
 #include "schema/checker/checker.h"
-#include "equivalence/equivalence.h"
 
 namespace onnx_opt::converter {
 namespace {
@@ -33,7 +33,8 @@ void ExpectSameOutputs(const ir::Model& a, const ir::Model& b, const std::string
 class RoundTrip : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(RoundTrip, ElevenToTwentyOneAndBack) {
-  absl::StatusOr<std::unique_ptr<ir::Model>> original = ir::io::LoadModel("testdata/models/" + GetParam());
+  absl::StatusOr<std::unique_ptr<ir::Model>> original =
+      ir::io::LoadModel("testdata/models/" + GetParam());
   ASSERT_TRUE(original.ok()) << original.status();
   std::unique_ptr<ir::Model> m11 = To(**original, 11);
   ASSERT_NE(m11, nullptr);
@@ -47,7 +48,8 @@ TEST_P(RoundTrip, ElevenToTwentyOneAndBack) {
   EXPECT_EQ(back->OpsetVersion(""), 11);
 }
 
-INSTANTIATE_TEST_SUITE_P(Testdata, RoundTrip, ::testing::Values("tiny_cnn.onnx", "transformer_block.onnx"));
+INSTANTIATE_TEST_SUITE_P(Testdata, RoundTrip,
+                         ::testing::Values("tiny_cnn.onnx", "transformer_block.onnx"));
 
 }  // namespace
 }  // namespace onnx_opt::converter

@@ -47,8 +47,8 @@ std::vector<double> FloatValues(const Tensor& t) {
   return out;
 }
 
-// The root mean square of the finite values, scaled by their largest magnitude first so that squares
-// of large doubles do not overflow.
+// The root mean square of the finite values, scaled by their largest magnitude first so that
+// squares of large doubles do not overflow.
 double RootMeanSquare(const std::vector<double>& v) {
   double largest = 0;
   int64_t count = 0;
@@ -101,7 +101,8 @@ void CompareFloats(const Tensor& expected, const Tensor& actual, const Tolerance
   }
   // All-zero sides: equal zeros have no error and point the same way.
   const double rel_l2 = exp2 > 0 ? std::sqrt(err2 / exp2) : (err2 > 0 ? INFINITY : 0.0);
-  const double cosine = exp2 > 0 && act2 > 0 ? dot / std::sqrt(exp2 * act2) : (exp2 == act2 ? 1.0 : 0.0);
+  const double cosine =
+      exp2 > 0 && act2 > 0 ? dot / std::sqrt(exp2 * act2) : (exp2 == act2 ? 1.0 : 0.0);
   diff.max_abs_error = std::max(diff.max_abs_error, max_abs);
   diff.max_rel_error = std::max(diff.max_rel_error, max_rel);
   diff.rel_l2_error = std::max(diff.rel_l2_error, rel_l2);
@@ -109,16 +110,20 @@ void CompareFloats(const Tensor& expected, const Tensor& actual, const Tolerance
   if (worst >= 0) {
     diff.equal = false;
     const bool complex = ir::IsComplex(expected.dtype());
-    diff.detail = absl::StrFormat("%s %d is %.9g, expected %.9g (max abs error %.3g, max rel error %.3g)",
-                                  complex ? "part" : "element", worst, av[worst], ev[worst], max_abs, max_rel);
+    diff.detail = absl::StrFormat(
+        "%s %d is %.9g, expected %.9g (max abs error %.3g, max rel error %.3g)",
+        complex ? "part" : "element", worst, av[worst], ev[worst], max_abs, max_rel);
     return;
   }
   if (lossy) {
     const LossyTolerance& l = *tolerances.lossy;
     std::vector<std::string> over;
-    if (!(rel_l2 <= l.max_rel_l2)) over.push_back(absl::StrFormat("relative L2 error %.3g > %.3g", rel_l2, l.max_rel_l2));
-    if (!(cosine >= l.min_cosine)) over.push_back(absl::StrFormat("cosine similarity %.6f < %.6f", cosine, l.min_cosine));
-    if (!(max_abs <= l.max_abs)) over.push_back(absl::StrFormat("max abs error %.3g > %.3g", max_abs, l.max_abs));
+    if (!(rel_l2 <= l.max_rel_l2))
+      over.push_back(absl::StrFormat("relative L2 error %.3g > %.3g", rel_l2, l.max_rel_l2));
+    if (!(cosine >= l.min_cosine))
+      over.push_back(absl::StrFormat("cosine similarity %.6f < %.6f", cosine, l.min_cosine));
+    if (!(max_abs <= l.max_abs))
+      over.push_back(absl::StrFormat("max abs error %.3g > %.3g", max_abs, l.max_abs));
     if (!over.empty()) {
       diff.equal = false;
       diff.detail = absl::StrJoin(over, ", ");
@@ -134,8 +139,8 @@ void CompareExactly(const Tensor& expected, const Tensor& actual, OutputDifferen
     diff.equal = false;
     absl::StatusOr<Tensor> e = interpreter::CastTensor(expected, ir::DataType::kInt64);
     absl::StatusOr<Tensor> a = interpreter::CastTensor(actual, ir::DataType::kInt64);
-    diff.detail = e.ok() && a.ok() ? absl::StrCat("element ", i, " is ", a->data<int64_t>()[i], ", expected ",
-                                                  e->data<int64_t>()[i])
+    diff.detail = e.ok() && a.ok() ? absl::StrCat("element ", i, " is ", a->data<int64_t>()[i],
+                                                  ", expected ", e->data<int64_t>()[i])
                                    : absl::StrCat("element ", i, " differs");
     return;
   }
@@ -151,7 +156,8 @@ void CompareTensors(const Tensor& expected, const Tensor& actual, const Toleranc
   }
   if (expected.dims() != actual.dims()) {
     diff.equal = false;
-    diff.detail = absl::StrCat("shape ", actual.ShapeString(), ", expected ", expected.ShapeString());
+    diff.detail =
+        absl::StrCat("shape ", actual.ShapeString(), ", expected ", expected.ShapeString());
     return;
   }
   const ir::DataType type = expected.dtype();
@@ -159,8 +165,8 @@ void CompareTensors(const Tensor& expected, const Tensor& actual, const Toleranc
     for (int64_t i = 0; i < expected.size(); ++i) {
       if (expected.data<std::string>()[i] != actual.data<std::string>()[i]) {
         diff.equal = false;
-        diff.detail = absl::StrCat("element ", i, " is \"", actual.data<std::string>()[i], "\", expected \"",
-                                   expected.data<std::string>()[i], "\"");
+        diff.detail = absl::StrCat("element ", i, " is \"", actual.data<std::string>()[i],
+                                   "\", expected \"", expected.data<std::string>()[i], "\"");
         return;
       }
     }
@@ -173,8 +179,8 @@ void CompareTensors(const Tensor& expected, const Tensor& actual, const Toleranc
   }
 }
 
-void CompareValues(const RuntimeValue& expected, const RuntimeValue& actual, const Tolerances& tolerances,
-                   OutputDifference& diff) {
+void CompareValues(const RuntimeValue& expected, const RuntimeValue& actual,
+                   const Tolerances& tolerances, OutputDifference& diff) {
   if (expected.kind() != actual.kind()) {
     diff.equal = false;
     diff.detail = absl::StrCat("is ", actual.DebugString(), ", expected ", expected.DebugString());
@@ -212,8 +218,8 @@ void CompareValues(const RuntimeValue& expected, const RuntimeValue& actual, con
 
 }  // namespace
 
-OutputDifference CompareValue(const std::string& name, const RuntimeValue& expected, const RuntimeValue& actual,
-                              const Tolerances& tolerances) {
+OutputDifference CompareValue(const std::string& name, const RuntimeValue& expected,
+                              const RuntimeValue& actual, const Tolerances& tolerances) {
   OutputDifference diff;
   diff.output = name;
   CompareValues(expected, actual, tolerances, diff);
@@ -222,7 +228,8 @@ OutputDifference CompareValue(const std::string& name, const RuntimeValue& expec
 
 std::vector<OutputDifference> CompareOutputs(const std::vector<std::string>& names,
                                              const std::vector<RuntimeValue>& expected,
-                                             const std::vector<RuntimeValue>& actual, const Tolerances& tolerances) {
+                                             const std::vector<RuntimeValue>& actual,
+                                             const Tolerances& tolerances) {
   std::vector<OutputDifference> out;
   for (size_t i = 0; i < expected.size(); ++i) {
     const std::string name = i < names.size() ? names[i] : absl::StrCat("#", i);
@@ -248,7 +255,9 @@ std::vector<OutputDifference> CompareOutputs(const std::vector<std::string>& nam
 
 absl::Status FirstDifference(const std::vector<OutputDifference>& diffs) {
   for (const OutputDifference& d : diffs) {
-    if (!d.equal) return absl::FailedPreconditionError(absl::StrCat("output '", d.output, "' differs: ", d.detail));
+    if (!d.equal)
+      return absl::FailedPreconditionError(
+          absl::StrCat("output '", d.output, "' differs: ", d.detail));
   }
   return absl::OkStatus();
 }

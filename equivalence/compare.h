@@ -1,6 +1,6 @@
-// The one comparator: whether a computed output is what was expected. Used by --verify, onnx-compare,
-// the Python module, the converter's proofs and every test that checks numbers (the conformance tests
-// included), so that "equal" means one thing everywhere.
+// The one comparator: whether a computed output is what was expected. Used by --verify,
+// onnx-compare, the Python module, the converter's proofs and every test that checks numbers (the
+// conformance tests included), so that "equal" means one thing everywhere.
 //
 // Rules, per element of a tensor (`expected` is the reference):
 //   - kind, element type and shape must agree;
@@ -10,7 +10,8 @@
 //   - finite floats (and each part of a complex number) match when
 //       |actual - expected| <= atol + rtol * max(|expected|, scale)
 //     with scale the root mean square of the expected tensor's finite elements when
-//     Tolerances::output_scale is set (rounding errors scale with the output, not the element), else 0;
+//     Tolerances::output_scale is set (rounding errors scale with the output, not the element),
+//     else 0;
 //   - or, for a lossy rewrite (Tolerances::lossy), finite floats by the whole output's relative L2
 //     error, cosine similarity and max abs error (equivalence/equivalence_options.h).
 #ifndef ONNX_OPT_EQUIVALENCE_COMPARE_H_
@@ -20,8 +21,8 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "interpreter/value.h"
 #include "equivalence/equivalence_options.h"
+#include "interpreter/value.h"
 
 namespace onnx_opt::equivalence {
 
@@ -38,7 +39,8 @@ struct OutputDifference {
 
 // Compares one value; `diff.output` is set to `name`.
 OutputDifference CompareValue(const std::string& name, const interpreter::RuntimeValue& expected,
-                              const interpreter::RuntimeValue& actual, const Tolerances& tolerances);
+                              const interpreter::RuntimeValue& actual,
+                              const Tolerances& tolerances);
 
 // Compares two run results output by output; a missing or extra output is a difference.
 std::vector<OutputDifference> CompareOutputs(const std::vector<std::string>& names,

@@ -1,5 +1,6 @@
 // The one comparator's rules: floats within atol + rtol * max(|expected|, scale), NaN only for NaN,
-// an infinity only for the same infinity, integers bit for bit, kinds, shapes and counts must agree.
+// an infinity only for the same infinity, integers bit for bit, kinds, shapes and counts must
+// agree.
 #include "equivalence/compare.h"
 
 #include <cmath>
@@ -18,7 +19,8 @@ using interpreter::RuntimeValue;
 using interpreter::Tensor;
 
 RuntimeValue Floats(std::vector<float> v) {
-  return RuntimeValue(Tensor::FromVector<float>(ir::DataType::kFloat, {static_cast<int64_t>(v.size())}, v));
+  return RuntimeValue(
+      Tensor::FromVector<float>(ir::DataType::kFloat, {static_cast<int64_t>(v.size())}, v));
 }
 
 OutputDifference CompareOne(const RuntimeValue& expected, const RuntimeValue& actual,
@@ -41,8 +43,10 @@ TEST(Compare, AFloatOutsideTheToleranceNamesTheWorstElement) {
 }
 
 TEST(Compare, ANearZeroElementIsJudgedAtTheTensorsScale) {
-  // Output of scale ~1 (rms 1.6): 2e-5 off on an element near 0 is rounding at that scale, not a change.
-  OutputDifference d = CompareOne(Floats({-0.0006f, 2.0f, -2.0f}), Floats({-0.00062f, 2.00002f, -1.99999f}));
+  // Output of scale ~1 (rms 1.6): 2e-5 off on an element near 0 is rounding at that scale, not a
+  // change.
+  OutputDifference d =
+      CompareOne(Floats({-0.0006f, 2.0f, -2.0f}), Floats({-0.00062f, 2.00002f, -1.99999f}));
   EXPECT_TRUE(d.equal) << d.detail;
   EXPECT_GT(d.max_rel_error, 1e-2);
   // A change at the tensor's scale on that element is still one.
@@ -50,7 +54,8 @@ TEST(Compare, ANearZeroElementIsJudgedAtTheTensorsScale) {
   EXPECT_FALSE(d.equal);
   EXPECT_NE(d.detail.find("element 0 is"), std::string::npos) << d.detail;
   // Without the output's scale (ONNX's node tests), the same near-zero element is judged alone.
-  d = CompareOne(Floats({-0.0006f, 2.0f, -2.0f}), Floats({-0.00062f, 2.0f, -2.0f}), Tolerances::Conformance());
+  d = CompareOne(Floats({-0.0006f, 2.0f, -2.0f}), Floats({-0.00062f, 2.0f, -2.0f}),
+                 Tolerances::Conformance());
   EXPECT_FALSE(d.equal);
 }
 
@@ -85,14 +90,17 @@ TEST(Compare, AnInfinityInTheOutputDoesNotWidenTheToleranceOfTheOthers) {
   // Huge finite doubles do not overflow the scale (an infinite scale would let anything pass).
   const RuntimeValue big = Tensor::FromVector<double>(ir::DataType::kDouble, {2}, {1e300, 1e300});
   EXPECT_TRUE(CompareOne(big, big).equal);
-  EXPECT_FALSE(CompareOne(big, Tensor::FromVector<double>(ir::DataType::kDouble, {2}, {1e300, 1.1e300})).equal);
+  EXPECT_FALSE(
+      CompareOne(big, Tensor::FromVector<double>(ir::DataType::kDouble, {2}, {1e300, 1.1e300}))
+          .equal);
 }
 
 TEST(Compare, IntegersAreExactBitForBitAndShapesMustAgree) {
   const RuntimeValue a = Tensor::FromVector<int64_t>(ir::DataType::kInt64, {2}, {1, 2});
   EXPECT_TRUE(CompareOne(a, a).equal);
   EXPECT_FALSE(CompareOne(a, Tensor::FromVector<int64_t>(ir::DataType::kInt64, {2}, {1, 3})).equal);
-  OutputDifference d = CompareOne(a, Tensor::FromVector<int64_t>(ir::DataType::kInt64, {1, 2}, {1, 2}));
+  OutputDifference d =
+      CompareOne(a, Tensor::FromVector<int64_t>(ir::DataType::kInt64, {1, 2}, {1, 2}));
   EXPECT_FALSE(d.equal);
   EXPECT_NE(d.detail.find("shape"), std::string::npos) << d.detail;
   // 2^53 and 2^53 + 1 are one double: they must still differ.
@@ -117,7 +125,8 @@ TEST(Compare, MissingAndExtraOutputsDiffer) {
   std::vector<OutputDifference> missing = CompareOutputs({"y"}, {Floats({1})}, {}, Tolerances{});
   ASSERT_EQ(missing.size(), 1u);
   EXPECT_FALSE(missing[0].equal);
-  std::vector<OutputDifference> extra = CompareOutputs({"y"}, {Floats({1})}, {Floats({1}), Floats({2})}, Tolerances{});
+  std::vector<OutputDifference> extra =
+      CompareOutputs({"y"}, {Floats({1})}, {Floats({1}), Floats({2})}, Tolerances{});
   ASSERT_EQ(extra.size(), 2u);
   EXPECT_TRUE(extra[0].equal);
   EXPECT_FALSE(extra[1].equal);

@@ -25,7 +25,8 @@ constexpr int64_t kCheapInputElements = int64_t{1} << 22;
 // The tensor type of an input (its own, or its sequence's or optional's element type).
 const ir::Type* TensorTypeOf(const ir::Type& type) {
   const ir::Type* t = &type;
-  while ((t->kind() == ir::Type::Kind::kOptional || t->kind() == ir::Type::Kind::kSequence) && t->has_inner()) {
+  while ((t->kind() == ir::Type::Kind::kOptional || t->kind() == ir::Type::Kind::kSequence) &&
+         t->has_inner()) {
     t = &t->inner();
   }
   return t->kind() == ir::Type::Kind::kTensor ? t : nullptr;
@@ -37,9 +38,9 @@ absl::StatusOr<std::vector<int64_t>> ResolveShape(const ir::Value& input, const 
   if (auto it = options.shapes.find(input.name()); it != options.shapes.end()) return it->second;
   std::vector<int64_t> dims;
   if (!type.shape().has_value()) {
-    return absl::InvalidArgumentError(absl::StrCat("input '", input.name(),
-                                                   "' has no declared shape; give one with --shape ",
-                                                   input.name(), "=D0,D1,..."));
+    return absl::InvalidArgumentError(
+        absl::StrCat("input '", input.name(), "' has no declared shape; give one with --shape ",
+                     input.name(), "=D0,D1,..."));
   }
   for (const ir::Dim& d : type.shape()->dims()) {
     if (d.is_known()) {
@@ -53,10 +54,12 @@ absl::StatusOr<std::vector<int64_t>> ResolveShape(const ir::Value& input, const 
   return dims;
 }
 
-absl::StatusOr<Tensor> RandomTensor(ir::DataType type, std::vector<int64_t> dims, std::mt19937_64& rng) {
+absl::StatusOr<Tensor> RandomTensor(ir::DataType type, std::vector<int64_t> dims,
+                                    std::mt19937_64& rng) {
   const int64_t n = interpreter::NumElements(dims);
   if (n < 0 || n > (int64_t{1} << 28)) {
-    return absl::InvalidArgumentError(absl::StrCat("input of ", n, " elements is too large to generate"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("input of ", n, " elements is too large to generate"));
   }
   const bool is_float = ir::IsFloatingPoint(type) || ir::IsComplex(type);
   std::vector<double> values(n);
@@ -87,8 +90,9 @@ absl::StatusOr<RuntimeValue> RandomValue(const ir::Value& input, const ir::Type&
     case ir::Type::Kind::kSequence: {
       // Two tensors of the element type (sequences of sequences are not generated).
       if (!type.has_inner() || type.inner().kind() != ir::Type::Kind::kTensor) {
-        return absl::UnimplementedError(absl::StrCat("cannot generate a random value for input '", input.name(),
-                                                     "' of type ", type.ToString(), "; give inputs explicitly"));
+        return absl::UnimplementedError(absl::StrCat("cannot generate a random value for input '",
+                                                     input.name(), "' of type ", type.ToString(),
+                                                     "; give inputs explicitly"));
       }
       ASSIGN_OR_RETURN(std::vector<int64_t> dims, ResolveShape(input, type.inner(), options));
       std::vector<Tensor> elems;
@@ -144,7 +148,8 @@ uint64_t WeightBytes(const ir::Model& model) {
   uint64_t bytes = 0;
   for (const ir::Value* v : model.graph().initializers()) {
     const ir::Tensor& t = *v->initializer();
-    bytes += t.num_elements().value_or(0) * std::max<int>(ir::ElementBitWidth(t.data_type()), 8) / 8;
+    bytes +=
+        t.num_elements().value_or(0) * std::max<int>(ir::ElementBitWidth(t.data_type()), 8) / 8;
   }
   return bytes;
 }
@@ -168,7 +173,8 @@ struct Sizes {
 
 std::string Describe(const Sizes& sizes, const FreeDims& free) {
   std::vector<std::string> parts;
-  for (const std::string& s : free.symbols) parts.push_back(absl::StrCat(s, "=", sizes.symbols.at(s)));
+  for (const std::string& s : free.symbols)
+    parts.push_back(absl::StrCat(s, "=", sizes.symbols.at(s)));
   if (free.unknown) parts.push_back(absl::StrCat("unnamed dims=", sizes.others));
   return absl::StrJoin(parts, ", ");
 }
@@ -187,15 +193,16 @@ EquivalenceOptions WithSizes(const EquivalenceOptions& options, const Sizes& siz
   return o;
 }
 
-// Whether the outputs have the sizes their declared shapes give the symbols bound in `options`: sizes
-// that run but break the model's own declarations (a KV cache's total length run at other than past +
-// new) are no test of a rewrite, which may rely on those declarations.
+// Whether the outputs have the sizes their declared shapes give the symbols bound in `options`:
+// sizes that run but break the model's own declarations (a KV cache's total length run at other
+// than past + new) are no test of a rewrite, which may rely on those declarations.
 absl::Status CheckDeclaredShapes(const ir::Model& model, const std::vector<RuntimeValue>& outputs,
                                  const EquivalenceOptions& options) {
   for (size_t i = 0; i < outputs.size() && i < model.graph().outputs().size(); ++i) {
     const ir::Value* out = model.graph().outputs()[i];
     const ir::Type* t = TensorTypeOf(out->type());
-    if (t == nullptr || !t->shape().has_value() || outputs[i].kind() != RuntimeValue::Kind::kTensor) continue;
+    if (t == nullptr || !t->shape().has_value() || outputs[i].kind() != RuntimeValue::Kind::kTensor)
+      continue;
     const std::vector<int64_t>& got = outputs[i].tensor().dims();
     const std::vector<ir::Dim>& declared = t->shape()->dims();
     if (declared.size() != got.size()) continue;
@@ -203,9 +210,9 @@ absl::Status CheckDeclaredShapes(const ir::Model& model, const std::vector<Runti
       if (!declared[k].is_symbolic()) continue;
       auto it = options.dims.find(declared[k].symbol());
       if (it != options.dims.end() && it->second != got[k]) {
-        return absl::InvalidArgumentError(absl::StrCat("output '", out->name(), "' has ", got[k], " on axis ", k,
-                                                       " where its declared shape says ", declared[k].symbol(), "=",
-                                                       it->second));
+        return absl::InvalidArgumentError(
+            absl::StrCat("output '", out->name(), "' has ", got[k], " on axis ", k,
+                         " where its declared shape says ", declared[k].symbol(), "=", it->second));
       }
     }
   }
@@ -222,7 +229,8 @@ struct Attempt {
   absl::Status why() const { return ref.ok() ? declared : ref.status(); }
 };
 
-Attempt RunAt(const ir::Model& original, const EquivalenceOptions& options, const Sizes& sizes, const FreeDims& free) {
+Attempt RunAt(const ir::Model& original, const EquivalenceOptions& options, const Sizes& sizes,
+              const FreeDims& free) {
   const EquivalenceOptions sized = WithSizes(options, sizes);
   Attempt a{[&]() -> absl::StatusOr<Reference> {
               Reference ref;
@@ -255,11 +263,13 @@ absl::StatusOr<std::vector<RuntimeValue>> InputsFor(const ir::Model& model, cons
                                                     const Reference& ref) {
   const std::vector<ir::Value*>& inputs = model.graph().inputs();
   bool same = inputs.size() >= ref.inputs.size() && refs.input_names.size() >= ref.inputs.size();
-  for (size_t i = 0; same && i < ref.inputs.size(); ++i) same = inputs[i]->name() == refs.input_names[i];
+  for (size_t i = 0; same && i < ref.inputs.size(); ++i)
+    same = inputs[i]->name() == refs.input_names[i];
   if (same) return ref.inputs;
   std::map<std::string, const RuntimeValue*> by_name;
   for (size_t i = 0; i < ref.inputs.size() && i < refs.input_names.size(); ++i) {
-    if (ref.inputs[i].kind() != RuntimeValue::Kind::kNone) by_name[refs.input_names[i]] = &ref.inputs[i];
+    if (ref.inputs[i].kind() != RuntimeValue::Kind::kNone)
+      by_name[refs.input_names[i]] = &ref.inputs[i];
   }
   std::vector<RuntimeValue> out;
   for (const ir::Value* v : inputs) {
@@ -269,8 +279,8 @@ absl::StatusOr<std::vector<RuntimeValue>> InputsFor(const ir::Model& model, cons
     } else if (v->is_initializer()) {
       out.emplace_back();
     } else {
-      return absl::InvalidArgumentError(
-          absl::StrCat("the rewritten model has an input '", v->name(), "' that the original does not feed"));
+      return absl::InvalidArgumentError(absl::StrCat(
+          "the rewritten model has an input '", v->name(), "' that the original does not feed"));
     }
   }
   return out;
@@ -283,14 +293,15 @@ absl::Status DoesNotRun(const absl::Status& s) {
 // Neither all-2 nor all-1 suits the model: its free dims depend on each other.
 absl::Status NoSizesFit(const absl::Status& s, const FreeDims& free) {
   return absl::Status(s.code(), absl::StrCat("the original model does not run with its free dims (",
-                                             absl::StrJoin(free.symbols, ", "), ") all at 2 nor all at 1: ",
-                                             s.message(), "; give their sizes with --dim NAME=VALUE,..."));
+                                             absl::StrJoin(free.symbols, ", "),
+                                             ") all at 2 nor all at 1: ", s.message(),
+                                             "; give their sizes with --dim NAME=VALUE,..."));
 }
 
 }  // namespace
 
 absl::StatusOr<std::vector<RuntimeValue>> MakeRandomInputs(const ir::Model& model,
-                                                          const EquivalenceOptions& options) {
+                                                           const EquivalenceOptions& options) {
   std::mt19937_64 rng(options.seed);
   const std::vector<ir::Value*>& graph_inputs = model.graph().inputs();
   // Up to the last input without an initializer: the ones after it keep their initializers.
@@ -311,7 +322,8 @@ absl::StatusOr<std::vector<RuntimeValue>> MakeRandomInputs(const ir::Model& mode
   return inputs;
 }
 
-absl::StatusOr<References> MakeReferences(const ir::Model& original, const EquivalenceOptions& options) {
+absl::StatusOr<References> MakeReferences(const ir::Model& original,
+                                          const EquivalenceOptions& options) {
   References refs = Named(original);
   const FreeDims free = FindFreeDims(original, options);
   if (options.default_dim.has_value() || free.empty()) {
@@ -326,7 +338,8 @@ absl::StatusOr<References> MakeReferences(const ir::Model& original, const Equiv
   if (!first.fits()) {
     Attempt at_one = RunAt(original, options, AllAt(free, 1), free);
     if (at_one.fits()) {
-      refs.notes.push_back(absl::StrCat("free dims run at 1 (", at_one.ref->sizes, "): at 2 ", first.why().message()));
+      refs.notes.push_back(absl::StrCat("free dims run at 1 (", at_one.ref->sizes, "): at 2 ",
+                                        first.why().message()));
       refs.runs.push_back(*std::move(at_one.ref));
       return refs;
     }
@@ -346,18 +359,22 @@ absl::StatusOr<References> MakeReferences(const ir::Model& original, const Equiv
   // Again at other sizes, the symbols alternating between 3 and 4 (so that two of them mixed up
   // show); a model that needs its symbols equal runs with all at 3.
   Sizes mixed = AllAt(free, 3);
-  for (size_t k = 0; k < free.symbols.size(); ++k) mixed.symbols[free.symbols[k]] = 3 + static_cast<int64_t>(k % 2);
+  for (size_t k = 0; k < free.symbols.size(); ++k)
+    mixed.symbols[free.symbols[k]] = 3 + static_cast<int64_t>(k % 2);
   Attempt second = RunAt(original, options, mixed, free);
-  if (!second.fits() && free.symbols.size() > 1) second = RunAt(original, options, AllAt(free, 3), free);
+  if (!second.fits() && free.symbols.size() > 1)
+    second = RunAt(original, options, AllAt(free, 3), free);
   if (second.fits()) {
     refs.runs.push_back(*std::move(second.ref));
   } else {
-    refs.notes.push_back(absl::StrCat("no second run at other sizes: with its free dims at 3, ", second.why().message()));
+    refs.notes.push_back(absl::StrCat("no second run at other sizes: with its free dims at 3, ",
+                                      second.why().message()));
   }
   return refs;
 }
 
-absl::StatusOr<References> ReferenceOn(const ir::Model& original, std::vector<RuntimeValue> inputs) {
+absl::StatusOr<References> ReferenceOn(const ir::Model& original,
+                                       std::vector<RuntimeValue> inputs) {
   References refs = Named(original);
   Reference ref;
   ref.inputs = std::move(inputs);
@@ -368,13 +385,14 @@ absl::StatusOr<References> ReferenceOn(const ir::Model& original, std::vector<Ru
   return refs;
 }
 
-absl::StatusOr<std::vector<RuntimeValue>> RunModel(const ir::Model& model, const std::vector<RuntimeValue>& inputs) {
+absl::StatusOr<std::vector<RuntimeValue>> RunModel(const ir::Model& model,
+                                                   const std::vector<RuntimeValue>& inputs) {
   interpreter::Evaluator evaluator(model);
   return evaluator.Run(inputs);
 }
 
-absl::Status CheckOutputs(const ir::Model& model, const References& references, const Tolerances& tolerances,
-                          std::vector<OutputDifference>* report) {
+absl::Status CheckOutputs(const ir::Model& model, const References& references,
+                          const Tolerances& tolerances, std::vector<OutputDifference>* report) {
   // Outputs by name when the model names the original's outputs in another order.
   const std::vector<std::string> names = Names(model.graph().outputs());
   std::vector<size_t> order(names.size());
@@ -393,8 +411,8 @@ absl::Status CheckOutputs(const ir::Model& model, const References& references, 
     if (!actual.ok()) {
       return absl::Status(actual.status().code(),
                           absl::StrCat("the rewritten model does not run",
-                                       ref.sizes.empty() ? "" : absl::StrCat(" at ", ref.sizes), ": ",
-                                       actual.status().message()));
+                                       ref.sizes.empty() ? "" : absl::StrCat(" at ", ref.sizes),
+                                       ": ", actual.status().message()));
     }
     if (order.size() == actual->size()) {
       std::vector<RuntimeValue> ordered;
@@ -403,7 +421,8 @@ absl::Status CheckOutputs(const ir::Model& model, const References& references, 
     }
     const std::vector<std::string>& expected_names =
         references.output_names.empty() ? names : references.output_names;
-    std::vector<OutputDifference> diffs = CompareOutputs(expected_names, ref.outputs, *actual, tolerances);
+    std::vector<OutputDifference> diffs =
+        CompareOutputs(expected_names, ref.outputs, *actual, tolerances);
     for (OutputDifference& d : diffs) {
       if (!d.equal && !ref.sizes.empty() && references.runs.size() > 1) {
         d.detail = absl::StrCat("at ", ref.sizes, ": ", d.detail);
@@ -431,7 +450,8 @@ absl::Status CheckOutputs(const ir::Model& model, const References& references, 
 }
 
 absl::Status CheckEquivalent(const ir::Model& original, const ir::Model& rewritten,
-                             const EquivalenceOptions& options, std::vector<OutputDifference>* report) {
+                             const EquivalenceOptions& options,
+                             std::vector<OutputDifference>* report) {
   ASSIGN_OR_RETURN(References refs, MakeReferences(original, options));
   return CheckOutputs(rewritten, refs, options.tolerances, report);
 }

@@ -1,6 +1,7 @@
-// How two models are compared (equivalence/equivalence.h): tolerances per float width, the seed of the
-// random inputs and the sizes of their symbolic dims. A header of its own so that options structs
-// (converter::ConvertOptions, the tools' requests) can carry it without including the interpreter.
+// How two models are compared (equivalence/equivalence.h): tolerances per float width, the seed of
+// the random inputs and the sizes of their symbolic dims. A header of its own so that options
+// structs (converter::ConvertOptions, the tools' requests) can carry it without including the
+// interpreter.
 #ifndef ONNX_OPT_EQUIVALENCE_EQUIVALENCE_OPTIONS_H_
 #define ONNX_OPT_EQUIVALENCE_EQUIVALENCE_OPTIONS_H_
 
@@ -15,18 +16,19 @@ namespace onnx_opt::equivalence {
 
 // An element y' of a floating-point output matches the expected y when
 //   |y' - y| <= atol + rtol * max(|y|, rms)
-// where rms is the root mean square of the expected tensor's finite values (equivalence/compare.h). The rms
-// term is there because rounding errors scale with the magnitudes a value was computed from, not with
-// the value itself: in a deep network's output of scale 1, an element that comes out near 0 carries
-// the same absolute rounding error as the others (numpy's isclose, without it, fails such elements).
+// where rms is the root mean square of the expected tensor's finite values (equivalence/compare.h).
+// The rms term is there because rounding errors scale with the magnitudes a value was computed
+// from, not with the value itself: in a deep network's output of scale 1, an element that comes out
+// near 0 carries the same absolute rounding error as the others (numpy's isclose, without it, fails
+// such elements).
 struct Tolerance {
   double rtol = 1e-4;
   double atol = 1e-5;
 };
 
-// A lossy rewrite (float16 weights, quantized weights) moves every element a little: it is judged by
-// error figures of whole outputs instead, over the elements finite on both sides (infinities and NaN
-// must still match exactly):
+// A lossy rewrite (float16 weights, quantized weights) moves every element a little: it is judged
+// by error figures of whole outputs instead, over the elements finite on both sides (infinities and
+// NaN must still match exactly):
 //   relative L2 error  ||got - expected|| / ||expected||,
 //   cosine similarity  <got, expected> / (||got|| ||expected||),
 //   max abs error      max |got - expected|.
@@ -55,8 +57,8 @@ struct Tolerances {
 struct EquivalenceOptions {
   Tolerances tolerances;
   uint64_t seed = 1;
-  // Sizes for symbolic dims by name (--dim); whole shapes for named inputs (--shape), overriding the
-  // declared ones.
+  // Sizes for symbolic dims by name (--dim); whole shapes for named inputs (--shape), overriding
+  // the declared ones.
   std::map<std::string, int64_t> dims;
   std::map<std::string, std::vector<int64_t>> shapes;
   // The size of every other symbolic or unknown dim. Unset (the default), verification chooses: all

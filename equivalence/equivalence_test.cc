@@ -127,7 +127,8 @@ g (float[N, S] x, float[S, M] w) => (float[N, M] y) {
 }
 
 TEST(MakeReferences, AModelThatNeedsItsSymbolsEqualRunsThemEqual) {
-  // A and B must be equal (Add without broadcasting): 3 and 4 fail, so the second run has both at 3.
+  // A and B must be equal (Add without broadcasting): 3 and 4 fail, so the second run has both
+  // at 3.
   std::unique_ptr<ir::Model> m = Parse(R"(<ir_version: 8, opset_import: ["" : 17]>
 g (float[A] x, float[B] z) => (float[A] y) {
   y = Add(x, z)
@@ -175,8 +176,8 @@ g (float[2] w, float[N, 2] data) => (float[N, 2] y)
   EXPECT_TRUE(CheckEquivalent(*m, *m).ok());
 }
 
-// Another tool's rewrite may list the inputs and outputs in another order: inputs are fed by name and
-// outputs that carry the same names are compared by name.
+// Another tool's rewrite may list the inputs and outputs in another order: inputs are fed by name
+// and outputs that carry the same names are compared by name.
 TEST(CheckEquivalent, InputsAndOutputsInAnotherOrderAreMatchedByName) {
   std::unique_ptr<ir::Model> a = Parse(R"(<ir_version: 8, opset_import: ["" : 17]>
 g (float[N] x, float[N] z) => (float[N] s, float[N] d) {
@@ -204,9 +205,9 @@ g (float[N] z, float[N] x) => (float[N] d, float[N] s) {
   EXPECT_NE(s.message().find("output 'd' differs"), std::string::npos) << s;
 }
 
-// A KV cache: the mask covers past + new positions (T = P + S). Every free dim at 2 does not run, and
-// at 1 the output contradicts its declared total length: the check asks for --dim instead of proving
-// anything at sizes the model's own declarations rule out.
+// A KV cache: the mask covers past + new positions (T = P + S). Every free dim at 2 does not run,
+// and at 1 the output contradicts its declared total length: the check asks for --dim instead of
+// proving anything at sizes the model's own declarations rule out.
 TEST(MakeReferences, SizesThatBreakTheDeclaredShapesAreNotUsed) {
   std::unique_ptr<ir::Model> m = Parse(R"(<ir_version: 8, opset_import: ["" : 17]>
 g (float[P, 4] past, float[S, 4] x, float[T] mask) => (float[T, 4] present) {

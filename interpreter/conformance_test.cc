@@ -1,11 +1,14 @@
 // Runs every ONNX backend node test under $ONNX_CONFORMANCE_DIR/node on every test data set and
-// compares the outputs (testing/conformance.h): value kinds as onnx-run writes them (tensor, sequence,
-// map, optional and what it holds); floats |a-b| <= atol + rtol*|b| (rtol 1e-3, atol 1e-7), NaN == NaN,
-// complex numbers on both parts of every element; integers, booleans and strings exactly; element types
-// and shapes exactly. Every graph output must have its output_K.pb. Known failures are listed with a
-// reason in interpreter/known_failures.txt; the test fails when an unlisted case fails, when a listed
-// case passes, and when a listed case does not exist. ONNX_CONFORMANCE_FILTER=substring runs only
-// matching cases (the list is then not checked for cases that did not run).
+// compares the outputs (testing/conformance.h): value kinds as onnx-run writes them (tensor,
+// sequence, map, optional and what it holds); floats |a-b| <= atol + rtol*|b| (rtol 1e-3, atol
+// 1e-7), NaN == NaN, complex numbers on both parts of every element; integers, booleans and strings
+// exactly; element types and shapes exactly. Every graph output must have its output_K.pb. Known
+// failures are listed with a reason in interpreter/known_failures.txt; the test fails when an
+// unlisted case fails, when a listed case passes, and when a listed case does not exist.
+// ONNX_CONFORMANCE_FILTER=substring runs only matching cases (the list is then not checked for
+// cases that did not run).
+#include "equivalence/testing/conformance.h"
+
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
@@ -17,11 +20,10 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "equivalence/testing/conformance_dir.h"
 #include "gtest/gtest.h"
 #include "interpreter/cpu/isa.h"
 #include "ir/io/model_io.h"
-#include "equivalence/testing/conformance.h"
-#include "equivalence/testing/conformance_dir.h"
 
 namespace onnx_opt::interpreter {
 namespace {
@@ -46,12 +48,14 @@ std::string RunCase(const fs::path& dir) {
 TEST(ConformanceTest, NodeTests) {
   ONNX_OPT_CONFORMANCE_DIR_OR_SKIP(root, "the interpreter's conformance test");
   // ONNX_OPT_ISA (set by the *_baseline_isa target) picks the vector kernels; say which ran.
-  std::cerr << "vector kernels: " << IsaName(ActiveIsa()) << " (CPU: " << IsaName(DetectedIsa()) << ")\n";
+  std::cerr << "vector kernels: " << IsaName(ActiveIsa()) << " (CPU: " << IsaName(DetectedIsa())
+            << ")\n";
   const char* filter_env = std::getenv("ONNX_CONFORMANCE_FILTER");
   const std::string filter = filter_env ? filter_env : "";
   const fs::path node_dir = fs::path(root) / "node";
   ASSERT_TRUE(fs::is_directory(node_dir)) << node_dir << " is not a directory";
-  absl::StatusOr<conformance::CaseList> known = conformance::ReadCaseList("interpreter/known_failures.txt", 1);
+  absl::StatusOr<conformance::CaseList> known =
+      conformance::ReadCaseList("interpreter/known_failures.txt", 1);
   ASSERT_TRUE(known.ok()) << known.status();
   std::vector<fs::path> cases;
   for (const auto& e : fs::directory_iterator(node_dir)) {
@@ -81,10 +85,12 @@ TEST(ConformanceTest, NodeTests) {
     }
   }
   std::cout << passed << " passed, " << failures.size() << " failed\n";
-  const std::vector<std::string> problems = conformance::CheckCaseList(*known, failures, ran, filter.empty());
+  const std::vector<std::string> problems =
+      conformance::CheckCaseList(*known, failures, ran, filter.empty());
   for (const std::string& p : problems) ADD_FAILURE() << p;
   if (!problems.empty()) {
-    std::cout << "the list as this run has it: " << conformance::WriteObservedList(*known, failures) << "\n";
+    std::cout << "the list as this run has it: " << conformance::WriteObservedList(*known, failures)
+              << "\n";
   }
 }
 

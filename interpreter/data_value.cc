@@ -21,7 +21,8 @@ absl::StatusOr<RuntimeValue> FromDataValue(const DataValue& v) {
       DataType elem_type = DataType::kUndefined;
       for (const DataValue& e : v.elements) {
         ASSIGN_OR_RETURN(RuntimeValue r, FromDataValue(e));
-        if (!r.is_tensor()) return absl::UnimplementedError("sequences of non-tensors are not supported");
+        if (!r.is_tensor())
+          return absl::UnimplementedError("sequences of non-tensors are not supported");
         elem_type = r.tensor().dtype();
         elems.push_back(r.tensor());
       }
@@ -30,11 +31,13 @@ absl::StatusOr<RuntimeValue> FromDataValue(const DataValue& v) {
     case DataValue::Kind::kMap: {
       Tensor keys;
       if (v.key_type == DataType::kString) {
-        keys = Tensor::FromVector<std::string>(DataType::kString, {static_cast<int64_t>(v.string_keys.size())},
-                                               v.string_keys);
+        keys = Tensor::FromVector<std::string>(
+            DataType::kString, {static_cast<int64_t>(v.string_keys.size())}, v.string_keys);
       } else {
-        ASSIGN_OR_RETURN(keys, CastTensor(Tensor::FromVector<int64_t>(DataType::kInt64, {static_cast<int64_t>(v.keys.size())}, v.keys),
-                                          v.key_type));
+        ASSIGN_OR_RETURN(
+            keys, CastTensor(Tensor::FromVector<int64_t>(
+                                 DataType::kInt64, {static_cast<int64_t>(v.keys.size())}, v.keys),
+                             v.key_type));
       }
       if (v.elements.size() != 1 || v.elements[0].kind != DataValue::Kind::kTensor) {
         return absl::UnimplementedError("maps must hold their values as one tensor");
@@ -43,8 +46,8 @@ absl::StatusOr<RuntimeValue> FromDataValue(const DataValue& v) {
       return RuntimeValue::Map(std::move(keys), std::move(values));
     }
     default:
-      return absl::UnimplementedError(absl::StrCat("unsupported data value kind ",
-                                                   ir::io::DataValueKindName(v.kind)));
+      return absl::UnimplementedError(
+          absl::StrCat("unsupported data value kind ", ir::io::DataValueKindName(v.kind)));
   }
 }
 

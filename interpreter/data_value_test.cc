@@ -9,7 +9,8 @@ namespace {
 using ir::io::DataValue;
 
 RuntimeValue FloatSequence() {
-  return RuntimeValue::Sequence({Tensor::FromVector<float>(DataType::kFloat, {2}, {1.f, 2.f})}, DataType::kFloat);
+  return RuntimeValue::Sequence({Tensor::FromVector<float>(DataType::kFloat, {2}, {1.f, 2.f})},
+                                DataType::kFloat);
 }
 
 // The evaluator gives an optional holding a sequence as the bare sequence; by the declared type it
@@ -48,11 +49,12 @@ TEST(DataValueTest, EmptyOptionalKeepsItsDeclaredElementKind) {
 }
 
 TEST(DataValueTest, NonOptionalTypesAreWrittenAsTheValue) {
-  absl::StatusOr<DataValue> seq = ToDataValue(FloatSequence(), ir::Type::Sequence(ir::Type::Tensor(DataType::kFloat)));
+  absl::StatusOr<DataValue> seq =
+      ToDataValue(FloatSequence(), ir::Type::Sequence(ir::Type::Tensor(DataType::kFloat)));
   ASSERT_TRUE(seq.ok()) << seq.status();
   EXPECT_EQ(seq->kind, DataValue::Kind::kSequence);
-  absl::StatusOr<DataValue> t =
-      ToDataValue(Tensor::FromVector<float>(DataType::kFloat, {1}, {3.f}), ir::Type::Tensor(DataType::kFloat));
+  absl::StatusOr<DataValue> t = ToDataValue(Tensor::FromVector<float>(DataType::kFloat, {1}, {3.f}),
+                                            ir::Type::Tensor(DataType::kFloat));
   ASSERT_TRUE(t.ok()) << t.status();
   EXPECT_EQ(t->kind, DataValue::Kind::kTensor);
 }

@@ -1,5 +1,5 @@
-// Element-type dispatch: calls a generic lambda with a value of the C++ type that stores the element
-// type, or returns an Unimplemented error naming the type. The lambda's return type must be
+// Element-type dispatch: calls a generic lambda with a value of the C++ type that stores the
+// element type, or returns an Unimplemented error naming the type. The lambda's return type must be
 // constructible from absl::Status (absl::Status or absl::StatusOr<...>).
 #ifndef ONNX_OPT_INTERPRETER_DISPATCH_H_
 #define ONNX_OPT_INTERPRETER_DISPATCH_H_
@@ -126,19 +126,32 @@ auto DispatchBySize(ir::DataType t, F&& f) -> decltype(f(uint8_t{})) {
 
 template <typename T>
 constexpr ir::DataType DataTypeOf() {
-  if constexpr (std::is_same_v<T, float>) return ir::DataType::kFloat;
-  else if constexpr (std::is_same_v<T, double>) return ir::DataType::kDouble;
-  else if constexpr (std::is_same_v<T, int8_t>) return ir::DataType::kInt8;
-  else if constexpr (std::is_same_v<T, int16_t>) return ir::DataType::kInt16;
-  else if constexpr (std::is_same_v<T, int32_t>) return ir::DataType::kInt32;
-  else if constexpr (std::is_same_v<T, int64_t>) return ir::DataType::kInt64;
-  else if constexpr (std::is_same_v<T, uint8_t>) return ir::DataType::kUint8;
-  else if constexpr (std::is_same_v<T, uint16_t>) return ir::DataType::kUint16;
-  else if constexpr (std::is_same_v<T, uint32_t>) return ir::DataType::kUint32;
-  else if constexpr (std::is_same_v<T, uint64_t>) return ir::DataType::kUint64;
-  else if constexpr (std::is_same_v<T, bool>) return ir::DataType::kBool;
-  else if constexpr (std::is_same_v<T, std::string>) return ir::DataType::kString;
-  else return ir::DataType::kUndefined;
+  if constexpr (std::is_same_v<T, float>)
+    return ir::DataType::kFloat;
+  else if constexpr (std::is_same_v<T, double>)
+    return ir::DataType::kDouble;
+  else if constexpr (std::is_same_v<T, int8_t>)
+    return ir::DataType::kInt8;
+  else if constexpr (std::is_same_v<T, int16_t>)
+    return ir::DataType::kInt16;
+  else if constexpr (std::is_same_v<T, int32_t>)
+    return ir::DataType::kInt32;
+  else if constexpr (std::is_same_v<T, int64_t>)
+    return ir::DataType::kInt64;
+  else if constexpr (std::is_same_v<T, uint8_t>)
+    return ir::DataType::kUint8;
+  else if constexpr (std::is_same_v<T, uint16_t>)
+    return ir::DataType::kUint16;
+  else if constexpr (std::is_same_v<T, uint32_t>)
+    return ir::DataType::kUint32;
+  else if constexpr (std::is_same_v<T, uint64_t>)
+    return ir::DataType::kUint64;
+  else if constexpr (std::is_same_v<T, bool>)
+    return ir::DataType::kBool;
+  else if constexpr (std::is_same_v<T, std::string>)
+    return ir::DataType::kString;
+  else
+    return ir::DataType::kUndefined;
 }
 
 }  // namespace onnx_opt::interpreter

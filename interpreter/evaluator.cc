@@ -7,10 +7,10 @@
 #include "absl/strings/str_cat.h"
 #include "interpreter/constant_steps.h"
 #include "interpreter/execution_plan.h"
-#include "ir/status_macros.h"
 #include "interpreter/tensor_limit.h"
 #include "ir/function.h"
 #include "ir/opset_import.h"
+#include "ir/status_macros.h"
 
 namespace onnx_opt::interpreter {
 
@@ -83,7 +83,8 @@ struct Evaluator::Impl {
   const ir::Graph* main = nullptr;
   std::vector<ir::OpsetImport> main_opsets;
   const KernelRegistry& registry = KernelRegistry::Global();
-  absl::flat_hash_map<const ir::Graph*, std::unique_ptr<ExecutionPlan>> plans;  // kernels filled in as nodes run
+  absl::flat_hash_map<const ir::Graph*, std::unique_ptr<ExecutionPlan>>
+      plans;  // kernels filled in as nodes run
   ConstantMap constants;
   EvaluatorOptions options;
   // The main graph's constant steps and, once a run has gone through, the values later runs reuse.
@@ -110,7 +111,8 @@ struct Evaluator::Impl {
     auto it = constants.find(v);
     if (it != constants.end()) return &it->second;
     if (v->initializer() == nullptr) {
-      return absl::UnimplementedError(absl::StrCat("sparse initializer '", v->name(), "' is not supported"));
+      return absl::UnimplementedError(
+          absl::StrCat("sparse initializer '", v->name(), "' is not supported"));
     }
     ASSIGN_OR_RETURN(Tensor t, Tensor::FromIr(*v->initializer()));
     return &constants.emplace(v, std::move(t)).first->second;
@@ -132,29 +134,33 @@ struct Evaluator::Impl {
     return absl::OkStatus();
   }
 
-  absl::StatusOr<std::vector<RuntimeValue>> RunGraph(const ir::Graph& g, std::vector<RuntimeValue> inputs,
-                                                     const std::vector<bool>* omitted, Scope* parent,
-                                                     const std::vector<ir::OpsetImport>* opsets,
-                                                     const AttributeScope* attrs);
+  absl::StatusOr<std::vector<RuntimeValue>> RunGraph(
+      const ir::Graph& g, std::vector<RuntimeValue> inputs, const std::vector<bool>* omitted,
+      Scope* parent, const std::vector<ir::OpsetImport>* opsets, const AttributeScope* attrs);
   // `step`, when given, holds the node's kernel from an earlier run, or receives it. `epilogue`,
   // when given, is offered to the kernel; *applied says whether it took it.
-  absl::Status RunNodeIn(const ir::Node& node, Scope& scope, absl::Span<const RuntimeValue* const> inputs,
+  absl::Status RunNodeIn(const ir::Node& node, Scope& scope,
+                         absl::Span<const RuntimeValue* const> inputs,
                          std::vector<RuntimeValue>& outputs, uint64_t dying_inputs = 0,
-                         ExecutionPlan::Step* step = nullptr, const ChannelEpilogue* epilogue = nullptr,
-                         bool* applied = nullptr);
-  absl::Status RunKernel(const KernelFn& kernel, int64_t version, const ir::Node& node, Scope& scope,
-                         absl::Span<const RuntimeValue* const> inputs, std::vector<RuntimeValue>& outputs,
-                         uint64_t dying_inputs, const ChannelEpilogue* epilogue, bool* applied);
-  // Builds the epilogue of the chain folded after node k (its Conv inputs are `conv_inputs`); returns
-  // how many of the folded nodes it covers (a prefix of the chain; 0: none).
+                         ExecutionPlan::Step* step = nullptr,
+                         const ChannelEpilogue* epilogue = nullptr, bool* applied = nullptr);
+  absl::Status RunKernel(const KernelFn& kernel, int64_t version, const ir::Node& node,
+                         Scope& scope, absl::Span<const RuntimeValue* const> inputs,
+                         std::vector<RuntimeValue>& outputs, uint64_t dying_inputs,
+                         const ChannelEpilogue* epilogue, bool* applied);
+  // Builds the epilogue of the chain folded after node k (its Conv inputs are `conv_inputs`);
+  // returns how many of the folded nodes it covers (a prefix of the chain; 0: none).
   absl::StatusOr<size_t> BuildEpilogue(const ExecutionPlan& plan, size_t k, Scope& scope,
-                                       absl::Span<const RuntimeValue* const> conv_inputs, ChannelEpilogue& e);
-  // Step k, a MatMul with `dequantized_b`: computes it from the quantized weight into outputs[0] and
-  // returns true, or returns false having done nothing (its kernel takes no such shapes or types).
+                                       absl::Span<const RuntimeValue* const> conv_inputs,
+                                       ChannelEpilogue& e);
+  // Step k, a MatMul with `dequantized_b`: computes it from the quantized weight into outputs[0]
+  // and returns true, or returns false having done nothing (its kernel takes no such shapes or
+  // types).
   absl::StatusOr<bool> RunQuantizedMatMul(const ExecutionPlan& plan, size_t k, Scope& scope,
                                           std::vector<RuntimeValue>& outputs);
   // Runs the deferred DequantizeLinear at position d (its inputs are constants) into its slot.
-  absl::Status RunDeferred(ExecutionPlan& plan, size_t d, Scope& scope, std::vector<RuntimeValue>& outputs);
+  absl::Status RunDeferred(ExecutionPlan& plan, size_t d, Scope& scope,
+                           std::vector<RuntimeValue>& outputs);
   // The constant cache for a run of `g` (null when `g` is not the main graph, caching is off or
   // nothing in it is constant); plans its steps the first time.
   ConstantCache* CacheFor(const ir::Graph& g, const Scope* parent, ExecutionPlan& plan);
@@ -162,10 +168,10 @@ struct Evaluator::Impl {
 
 namespace {
 
-// Forgets the values that die after step k. An initializer's bytes stay, but if they are mapped from a
-// file its pages are let go, so running a model larger than memory keeps only the weights in use
-// resident (the next run reads them from the file again). A skipped constant step leaves the pages
-// alone: it read them on the run that filled the cache, and a kept value may view them.
+// Forgets the values that die after step k. An initializer's bytes stay, but if they are mapped
+// from a file its pages are let go, so running a model larger than memory keeps only the weights in
+// use resident (the next run reads them from the file again). A skipped constant step leaves the
+// pages alone: it read them on the run that filled the cache, and a kept value may view them.
 void ReleaseDead(const ExecutionPlan::Step& step, Scope& scope, bool release_pages = true) {
   for (uint32_t slot : step.free_after) {
     scope.slots[slot] = RuntimeValue();
@@ -177,8 +183,9 @@ void ReleaseDead(const ExecutionPlan::Step& step, Scope& scope, bool release_pag
 
 // The values of `refs` in `scope` into `out` (null for omitted ones and those before `first`); an
 // error naming the node when one has no value.
-absl::Status ResolveInputs(const ir::Node& node, const std::vector<ValueRef>& refs, const Scope& scope,
-                           std::vector<const RuntimeValue*>& out, size_t first = 0) {
+absl::Status ResolveInputs(const ir::Node& node, const std::vector<ValueRef>& refs,
+                           const Scope& scope, std::vector<const RuntimeValue*>& out,
+                           size_t first = 0) {
   out.assign(refs.size(), nullptr);
   for (size_t i = first; i < refs.size(); ++i) {
     bool is_omitted = false;
@@ -194,7 +201,8 @@ absl::Status ResolveInputs(const ir::Node& node, const std::vector<ValueRef>& re
 // Keeps the values of constant step k (and of the first `folded` nodes folded into it) that later
 // runs read.
 void KeepConstants(const ExecutionPlan& plan, size_t k, size_t folded, const Scope& scope,
-                   const ConstantSteps& steps, std::vector<std::pair<uint32_t, RuntimeValue>>& kept) {
+                   const ConstantSteps& steps,
+                   std::vector<std::pair<uint32_t, RuntimeValue>>& kept) {
   auto keep = [&](const ExecutionPlan::Step& step) {
     for (int64_t slot : step.output_slots) {
       if (slot >= 0 && steps.kept[slot] && scope.state[slot] == Scope::kSet) {
@@ -211,7 +219,8 @@ class ScopedRunner final : public SubgraphRunner {
   ScopedRunner(Evaluator::Impl* impl, Scope* scope) : impl_(impl), scope_(scope) {}
   absl::StatusOr<std::vector<RuntimeValue>> RunSubgraph(const ir::Graph& graph,
                                                         std::vector<RuntimeValue> inputs) override {
-    return impl_->RunGraph(graph, std::move(inputs), nullptr, scope_, scope_->opsets, scope_->attrs);
+    return impl_->RunGraph(graph, std::move(inputs), nullptr, scope_, scope_->opsets,
+                           scope_->attrs);
   }
 
  private:
@@ -243,7 +252,7 @@ absl::StatusOr<std::vector<RuntimeValue>> Evaluator::Impl::RunGraph(
     ~DepthGuard() { --*d; }
   } guard{&depth};
 
-  ASSIGN_OR_RETURN(ExecutionPlan* plan, GetPlan(g));
+  ASSIGN_OR_RETURN(ExecutionPlan * plan, GetPlan(g));
   if (!plan->constants_loaded) RETURN_IF_ERROR(LoadConstants(g, *plan));
   // A run that fills the cache computes everything; later ones (replays) skip the constant steps.
   ConstantCache* cache = CacheFor(g, parent, *plan);
@@ -267,13 +276,13 @@ absl::StatusOr<std::vector<RuntimeValue>> Evaluator::Impl::RunGraph(
     }
     // An empty value for an input with an initializer keeps the initializer (IR < 4 lists weights
     // among the inputs, often before the data).
-    const bool given = i < inputs.size() &&
-                       !(inputs[i].kind() == RuntimeValue::Kind::kNone && v->initializer() != nullptr);
+    const bool given = i < inputs.size() && !(inputs[i].kind() == RuntimeValue::Kind::kNone &&
+                                              v->initializer() != nullptr);
     if (given) {
       scope.Set(slot, std::move(inputs[i]));
     } else if (v->initializer() == nullptr) {
-      return absl::InvalidArgumentError(absl::StrCat("graph '", g.name(), "': no value for input '",
-                                                     v->name(), "'"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("graph '", g.name(), "': no value for input '", v->name(), "'"));
     }
   }
   if (replay) {
@@ -299,7 +308,8 @@ absl::StatusOr<std::vector<RuntimeValue>> Evaluator::Impl::RunGraph(
       ReleaseDead(step, scope);
       continue;
     }
-    auto start = profile != nullptr ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point();
+    auto start = profile != nullptr ? std::chrono::steady_clock::now()
+                                    : std::chrono::steady_clock::time_point();
     bool fused = false;
     if (step.dequantized_b >= 0) {
       ASSIGN_OR_RETURN(fused, RunQuantizedMatMul(*plan, k, scope, outs));
@@ -328,7 +338,8 @@ absl::StatusOr<std::vector<RuntimeValue>> Evaluator::Impl::RunGraph(
       // The kernel's output is the last folded node's; the folded nodes are done.
       for (size_t f = 0; f < folded; ++f) computed[step.folded[f]] = 1;
       const ExecutionPlan::Step& last = plan->steps[step.folded[folded - 1]];
-      if (!outs.empty() && !last.output_slots.empty()) scope.Set(last.output_slots[0], std::move(outs[0]));
+      if (!outs.empty() && !last.output_slots.empty())
+        scope.Set(last.output_slots[0], std::move(outs[0]));
     } else {
       for (size_t o = 0; o < step.output_slots.size() && o < outs.size(); ++o) {
         scope.Set(step.output_slots[o], std::move(outs[o]));
@@ -350,17 +361,17 @@ absl::StatusOr<std::vector<RuntimeValue>> Evaluator::Impl::RunGraph(
         results.emplace_back();
         continue;
       }
-      return absl::InvalidArgumentError(absl::StrCat("graph '", g.name(), "': output '", r.value->name(),
-                                                     "' was not computed"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("graph '", g.name(), "': output '", r.value->name(), "' was not computed"));
     }
     results.push_back(*v);
   }
   return results;
 }
 
-absl::StatusOr<size_t> Evaluator::Impl::BuildEpilogue(const ExecutionPlan& plan, size_t k, Scope& scope,
-                                                       absl::Span<const RuntimeValue* const> conv_inputs,
-                                                       ChannelEpilogue& e) {
+absl::StatusOr<size_t> Evaluator::Impl::BuildEpilogue(
+    const ExecutionPlan& plan, size_t k, Scope& scope,
+    absl::Span<const RuntimeValue* const> conv_inputs, ChannelEpilogue& e) {
   if (conv_inputs.size() < 2 || conv_inputs[1] == nullptr || !conv_inputs[1]->is_tensor() ||
       conv_inputs[1]->tensor().rank() < 1) {
     return 0;
@@ -373,19 +384,22 @@ absl::StatusOr<size_t> Evaluator::Impl::BuildEpilogue(const ExecutionPlan& plan,
   std::vector<const RuntimeValue*> ins;
   for (size_t f : plan.steps[k].folded) {
     const ir::Node& node = *plan.order[f];
-    // Input 0 is the Conv's output, not computed yet; a missing input is left to the node, which reports it.
+    // Input 0 is the Conv's output, not computed yet; a missing input is left to the node, which
+    // reports it.
     if (!ResolveInputs(node, plan.steps[f].inputs, scope, ins, 1).ok()) return covered;
     KernelContext ctx(node, *version, ins, scope.attrs, nullptr);
-    absl::StatusOr<bool> added = node.op_type() == "BatchNormalization" ? AppendBatchNormEpilogue(ctx, channels, e)
-                                                                        : AppendActivationEpilogue(ctx, e);
+    absl::StatusOr<bool> added = node.op_type() == "BatchNormalization"
+                                     ? AppendBatchNormEpilogue(ctx, channels, e)
+                                     : AppendActivationEpilogue(ctx, e);
     if (!added.ok() || !*added) return covered;  // the node runs on its own and reports any error
     ++covered;
   }
   return covered;
 }
 
-absl::StatusOr<bool> Evaluator::Impl::RunQuantizedMatMul(const ExecutionPlan& plan, size_t k, Scope& scope,
-                                                          std::vector<RuntimeValue>& outputs) {
+absl::StatusOr<bool> Evaluator::Impl::RunQuantizedMatMul(const ExecutionPlan& plan, size_t k,
+                                                         Scope& scope,
+                                                         std::vector<RuntimeValue>& outputs) {
   const ir::Node& matmul = *plan.order[k];
   const size_t d = static_cast<size_t>(plan.steps[k].dequantized_b);
   const ir::Node& dequantize = *plan.order[d];
@@ -405,7 +419,9 @@ absl::StatusOr<bool> Evaluator::Impl::RunQuantizedMatMul(const ExecutionPlan& pl
   } catch (const TensorTooLarge& e) {
     done = absl::ResourceExhaustedError(e.what());
   }
-  if (!done.ok()) return absl::Status(done.status().code(), absl::StrCat(matmul.Describe(), ": ", done.status().message()));
+  if (!done.ok())
+    return absl::Status(done.status().code(),
+                        absl::StrCat(matmul.Describe(), ": ", done.status().message()));
   if (*done) {
     outputs.resize(1);
     outputs[0] = std::move(mm_ctx.outputs()[0]);
@@ -419,7 +435,8 @@ absl::Status Evaluator::Impl::RunDeferred(ExecutionPlan& plan, size_t d, Scope& 
   ExecutionPlan::Step& step = plan.steps[d];
   std::vector<const RuntimeValue*> inputs;
   RETURN_IF_ERROR(ResolveInputs(node, step.inputs, scope, inputs));
-  const auto start = profile != nullptr ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point();
+  const auto start = profile != nullptr ? std::chrono::steady_clock::now()
+                                        : std::chrono::steady_clock::time_point();
   RETURN_IF_ERROR(RunNodeIn(node, scope, inputs, outputs, 0, &step));
   if (profile != nullptr) {
     Evaluator::OpProfile& p = (*profile)[node.QualifiedOpType()];
@@ -432,8 +449,9 @@ absl::Status Evaluator::Impl::RunDeferred(ExecutionPlan& plan, size_t d, Scope& 
   return absl::OkStatus();
 }
 
-absl::Status Evaluator::Impl::RunKernel(const KernelFn& kernel, int64_t version, const ir::Node& node,
-                                        Scope& scope, absl::Span<const RuntimeValue* const> inputs,
+absl::Status Evaluator::Impl::RunKernel(const KernelFn& kernel, int64_t version,
+                                        const ir::Node& node, Scope& scope,
+                                        absl::Span<const RuntimeValue* const> inputs,
                                         std::vector<RuntimeValue>& outputs, uint64_t dying_inputs,
                                         const ChannelEpilogue* epilogue, bool* applied) {
   ScopedRunner runner(this, &scope);
@@ -465,11 +483,13 @@ absl::Status Evaluator::Impl::RunNodeIn(const ir::Node& node, Scope& scope,
                                         bool* applied) {
   if (applied != nullptr) *applied = false;
   if (step != nullptr && step->kernel != nullptr) {
-    return RunKernel(*step->kernel, step->version, node, scope, inputs, outputs, dying_inputs, epilogue, applied);
+    return RunKernel(*step->kernel, step->version, node, scope, inputs, outputs, dying_inputs,
+                     epilogue, applied);
   }
   const std::vector<ir::OpsetImport>& opsets = scope.opsets ? *scope.opsets : main_opsets;
   std::optional<int64_t> version = ir::FindOpsetVersion(opsets, node.domain());
-  if (!version && scope.opsets != &main_opsets) version = ir::FindOpsetVersion(main_opsets, node.domain());
+  if (!version && scope.opsets != &main_opsets)
+    version = ir::FindOpsetVersion(main_opsets, node.domain());
   const bool onnx = node.is_onnx_domain();
   const ir::Function* fn = nullptr;
   if (model != nullptr) fn = model->FindFunction(node.domain(), node.op_type(), node.overload());
@@ -483,7 +503,8 @@ absl::Status Evaluator::Impl::RunNodeIn(const ir::Node& node, Scope& scope,
       step->kernel = kernel;
       step->version = *version;
     }
-    return RunKernel(*kernel, *version, node, scope, inputs, outputs, dying_inputs, epilogue, applied);
+    return RunKernel(*kernel, *version, node, scope, inputs, outputs, dying_inputs, epilogue,
+                     applied);
   }
   if (fn != nullptr) {
     // Attributes visible in the body: the function's defaults, overridden by the call's attributes.
@@ -508,29 +529,33 @@ absl::Status Evaluator::Impl::RunNodeIn(const ir::Node& node, Scope& scope,
     }
     const std::vector<ir::OpsetImport>* fn_opsets =
         fn->opset_imports().empty() ? &main_opsets : &fn->opset_imports();
-    ASSIGN_OR_RETURN(outputs, RunGraph(fn->body(), std::move(args), &omitted, nullptr, fn_opsets, &attrs));
+    ASSIGN_OR_RETURN(outputs,
+                     RunGraph(fn->body(), std::move(args), &omitted, nullptr, fn_opsets, &attrs));
     return absl::OkStatus();
   }
   if (!version) {
-    return absl::UnimplementedError(absl::StrCat(node.Describe(), ": domain '", node.domain(),
-                                                 "' is not imported"));
+    return absl::UnimplementedError(
+        absl::StrCat(node.Describe(), ": domain '", node.domain(), "' is not imported"));
   }
   if (registry.HasOp(node.domain(), node.op_type())) {
-    return absl::UnimplementedError(absl::StrCat(node.Describe(), ": no kernel for opset ", *version,
-                                                 " of ", node.QualifiedOpType()));
+    return absl::UnimplementedError(absl::StrCat(node.Describe(), ": no kernel for opset ",
+                                                 *version, " of ", node.QualifiedOpType()));
   }
-  return absl::UnimplementedError(absl::StrCat(node.Describe(), ": operator ", node.QualifiedOpType(),
+  return absl::UnimplementedError(absl::StrCat(node.Describe(), ": operator ",
+                                               node.QualifiedOpType(),
                                                " is not supported by the interpreter"));
 }
 
-Evaluator::Evaluator(const ir::Model& model, EvaluatorOptions options) : impl_(std::make_unique<Impl>()) {
+Evaluator::Evaluator(const ir::Model& model, EvaluatorOptions options)
+    : impl_(std::make_unique<Impl>()) {
   impl_->options = options;
   impl_->model = &model;
   impl_->main = &model.graph();
   impl_->main_opsets = model.opset_imports();
 }
 
-Evaluator::Evaluator(const ir::Graph& graph, std::vector<ir::OpsetImport> opsets, EvaluatorOptions options)
+Evaluator::Evaluator(const ir::Graph& graph, std::vector<ir::OpsetImport> opsets,
+                     EvaluatorOptions options)
     : impl_(std::make_unique<Impl>()) {
   impl_->options = options;
   impl_->main = &graph;
@@ -541,11 +566,12 @@ Evaluator::~Evaluator() = default;
 
 absl::StatusOr<std::vector<RuntimeValue>> Evaluator::Run(std::vector<RuntimeValue> inputs) {
   if (inputs.size() > impl_->main->inputs().size()) {
-    return absl::InvalidArgumentError(absl::StrCat("got ", inputs.size(), " inputs for a graph with ",
-                                                   impl_->main->inputs().size()));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "got ", inputs.size(), " inputs for a graph with ", impl_->main->inputs().size()));
   }
   try {
-    return impl_->RunGraph(*impl_->main, std::move(inputs), nullptr, nullptr, &impl_->main_opsets, nullptr);
+    return impl_->RunGraph(*impl_->main, std::move(inputs), nullptr, nullptr, &impl_->main_opsets,
+                           nullptr);
   } catch (const TensorTooLarge& e) {  // outside any kernel: loading initializers, graph plumbing
     return absl::ResourceExhaustedError(e.what());
   }
@@ -566,7 +592,8 @@ absl::StatusOr<std::vector<RuntimeValue>> Evaluator::RunByName(
     } else if (gin[i]->initializer() != nullptr) {
       ordered.emplace_back();  // keeps the initializer
     } else {
-      return absl::InvalidArgumentError(absl::StrCat("no value for graph input '", gin[i]->name(), "'"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("no value for graph input '", gin[i]->name(), "'"));
     }
   }
   return Run(std::move(ordered));

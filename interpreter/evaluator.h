@@ -18,21 +18,22 @@ namespace onnx_opt::interpreter {
 
 struct EvaluatorOptions {
   // The main graph's nodes that compute from constants only (interpreter/constant_steps.h) run on
-  // the first run alone; the values the rest of the graph reads are kept for later runs. For callers
-  // that run a model many times (onnx-run --repeat, a Python Session). Off by default: a single run
-  // then holds every such value to its end instead of freeing each after its last use, which cost
-  // +60 MiB peak RSS and 40% more time on a ResNet-50 whose weights are built at run time
-  // (tools/bench/constant_weights_bench: first_run against first_run_uncached).
+  // the first run alone; the values the rest of the graph reads are kept for later runs. For
+  // callers that run a model many times (onnx-run --repeat, a Python Session). Off by default: a
+  // single run then holds every such value to its end instead of freeing each after its last use,
+  // which cost +60 MiB peak RSS and 40% more time on a ResNet-50 whose weights are built at run
+  // time (tools/bench/constant_weights_bench: first_run against first_run_uncached).
   bool cache_constants = false;
 };
 
 class Evaluator {
  public:
-  // `model` supplies opset imports and local functions; it must outlive the evaluator and not change
-  // while it lives (plans and constant values are kept from run to run).
+  // `model` supplies opset imports and local functions; it must outlive the evaluator and not
+  // change while it lives (plans and constant values are kept from run to run).
   explicit Evaluator(const ir::Model& model, EvaluatorOptions options = {});
   // A graph without a model (opset imports given explicitly, no local functions).
-  Evaluator(const ir::Graph& graph, std::vector<ir::OpsetImport> opsets, EvaluatorOptions options = {});
+  Evaluator(const ir::Graph& graph, std::vector<ir::OpsetImport> opsets,
+            EvaluatorOptions options = {});
   ~Evaluator();
 
   // Runs the main graph. `inputs` match the graph inputs by position; a graph input that has an

@@ -104,16 +104,17 @@ TEST(EvaluatorTest, ExpandsModelLocalFunctionsWithAttributeReferences) {
 }
 
 // Outputs are written in place over inputs that die at their node; a value with another use later,
-// a graph output, a view shared with another value, or a tensor the caller still holds must survive.
+// a graph output, a view shared with another value, or a tensor the caller still holds must
+// survive.
 TEST(EvaluatorTest, InPlaceOutputsNeverClobberLiveValues) {
   ir::Graph g("g");
   ir::Value* x = g.AddInput("x");
-  ir::Node* relu = g.AddNode("Relu", {x}, {"r"});                      // x is the caller's: kept
-  ir::Node* sig = g.AddNode("Sigmoid", {relu->output(0)}, {"s"});      // r used again below
+  ir::Node* relu = g.AddNode("Relu", {x}, {"r"});                  // x is the caller's: kept
+  ir::Node* sig = g.AddNode("Sigmoid", {relu->output(0)}, {"s"});  // r used again below
   ir::Node* add = g.AddNode("Add", {relu->output(0), sig->output(0)}, {"a"});  // r and s die here
-  ir::Node* resh = g.AddNode("Flatten", {add->output(0)}, {"v"});      // v is a view of a
-  ir::Node* neg = g.AddNode("Neg", {add->output(0)}, {"n"});           // a dies, but v shares it
-  ir::Node* tanh = g.AddNode("Tanh", {neg->output(0)}, {"t"});         // n dies here: in place
+  ir::Node* resh = g.AddNode("Flatten", {add->output(0)}, {"v"});              // v is a view of a
+  ir::Node* neg = g.AddNode("Neg", {add->output(0)}, {"n"});    // a dies, but v shares it
+  ir::Node* tanh = g.AddNode("Tanh", {neg->output(0)}, {"t"});  // n dies here: in place
   g.AddOutput(tanh->output(0));
   g.AddOutput(resh->output(0));
   g.AddOutput(relu->output(0));
@@ -138,9 +139,9 @@ TEST(EvaluatorTest, InPlaceOutputsNeverClobberLiveValues) {
   EXPECT_EQ((*out)[2].tensor().ToVector<float>(), r);
 }
 
-// Conv -> BatchNormalization -> activation chains are run as one Conv with an epilogue; the result must
-// have the same bits as the separate nodes (forced here by making the links graph outputs, which the
-// evaluator never folds).
+// Conv -> BatchNormalization -> activation chains are run as one Conv with an epilogue; the result
+// must have the same bits as the separate nodes (forced here by making the links graph outputs,
+// which the evaluator never folds).
 struct ConvChain {
   ir::Graph g{"chain"};
   ir::Value* last = nullptr;
@@ -148,25 +149,31 @@ struct ConvChain {
 
   ir::Value* Init(const std::string& name, std::vector<int64_t> dims, float lo, float hi) {
     std::vector<float> v(NumElements(dims));
-    for (size_t i = 0; i < v.size(); ++i) v[i] = lo + (hi - lo) * static_cast<float>((i * 7919) % 101) / 100;
+    for (size_t i = 0; i < v.size(); ++i)
+      v[i] = lo + (hi - lo) * static_cast<float>((i * 7919) % 101) / 100;
     ir::Tensor t = ir::Tensor::FromVector<float>(ir::DataType::kFloat, std::move(dims), v);
     t.set_name(name);
     return g.AddInitializer(std::move(t));
   }
   ConvChain(int64_t group, bool bn, const std::string& act) {
     const int64_t C = 4;
-    ir::Node* conv = g.AddNode("Conv", {g.AddInput("x"), Init("w", {C, C / group, 3, 3}, -1, 1), Init("b", {C}, -1, 1)}, {"c"});
+    ir::Node* conv = g.AddNode(
+        "Conv", {g.AddInput("x"), Init("w", {C, C / group, 3, 3}, -1, 1), Init("b", {C}, -1, 1)},
+        {"c"});
     conv->SetAttribute(ir::Attribute::Ints("pads", {1, 1, 1, 1}));
     conv->SetAttribute(ir::Attribute::Int("group", group));
     last = conv->output(0);
     if (bn) {
-      ir::Node* n = g.AddNode("BatchNormalization", {last, Init("s", {C}, 0.5f, 2), Init("bb", {C}, -1, 1),
-                                                    Init("m", {C}, -0.5f, 0.5f), Init("v", {C}, 0.1f, 2)}, {"n"});
+      ir::Node* n = g.AddNode("BatchNormalization",
+                              {last, Init("s", {C}, 0.5f, 2), Init("bb", {C}, -1, 1),
+                               Init("m", {C}, -0.5f, 0.5f), Init("v", {C}, 0.1f, 2)},
+                              {"n"});
       links.push_back(last);
       last = n->output(0);
     }
     if (act == "Clip") {
-      ir::Node* n = g.AddNode("Clip", {last, Init("lo", {}, -0.5f, -0.5f), Init("hi", {}, 1.5f, 1.5f)}, {"a"});
+      ir::Node* n = g.AddNode(
+          "Clip", {last, Init("lo", {}, -0.5f, -0.5f), Init("hi", {}, 1.5f, 1.5f)}, {"a"});
       links.push_back(last);
       last = n->output(0);
     } else if (!act.empty()) {
@@ -180,7 +187,8 @@ struct ConvChain {
 
 TEST(EvaluatorTest, FoldedConvEpiloguesMatchSeparateNodesBitForBit) {
   Tensor x(DataType::kFloat, {2, 4, 7, 6});
-  for (int64_t i = 0; i < x.size(); ++i) x.mutable_data<float>()[i] = static_cast<float>((i * 37) % 23) / 7 - 1.5f;
+  for (int64_t i = 0; i < x.size(); ++i)
+    x.mutable_data<float>()[i] = static_cast<float>((i * 37) % 23) / 7 - 1.5f;
   for (int64_t group : {1, 4}) {
     for (bool bn : {false, true}) {
       for (std::string act : {"", "Relu", "Clip", "HardSwish", "Sigmoid"}) {

@@ -27,8 +27,8 @@ void CollectCaptures(const ir::Graph& sub, std::vector<const ir::Value*>& out) {
 }
 
 bool IsFoldableActivation(const ir::Node& n) {
-  static const absl::flat_hash_set<std::string> kOps = {"Relu", "Clip", "LeakyRelu", "HardSigmoid",
-                                                        "HardSwish", "Sigmoid", "Tanh"};
+  static const absl::flat_hash_set<std::string> kOps = {
+      "Relu", "Clip", "LeakyRelu", "HardSigmoid", "HardSwish", "Sigmoid", "Tanh"};
   return n.is_onnx_domain() && kOps.contains(n.op_type());
 }
 
@@ -72,40 +72,48 @@ void PlanFolding(const absl::flat_hash_set<const ir::Value*>& outputs, Execution
   }
 }
 
-// Finds DequantizeLinear -> MatMul (as B) pairs for the steps' `dequantized_b`: the DequantizeLinear
-// reads only initializers of this graph (so it can run whenever the MatMul asks) and its output has
-// no other use. The initializers' pages are let go after the MatMul instead.
-void PlanQuantizedMatMuls(const absl::flat_hash_set<const ir::Value*>& outputs, ExecutionPlan& plan) {
+// Finds DequantizeLinear -> MatMul (as B) pairs for the steps' `dequantized_b`: the
+// DequantizeLinear reads only initializers of this graph (so it can run whenever the MatMul asks)
+// and its output has no other use. The initializers' pages are let go after the MatMul instead.
+void PlanQuantizedMatMuls(const absl::flat_hash_set<const ir::Value*>& outputs,
+                          ExecutionPlan& plan) {
   const size_t n = plan.order.size();
   absl::flat_hash_map<const ir::Node*, size_t> pos;
   for (size_t k = 0; k < n; ++k) pos[plan.order[k]] = k;
   for (size_t k = 0; k < n; ++k) {
     const ir::Node* matmul = plan.order[k];
-    if (!matmul->is_onnx_domain() || matmul->op_type() != "MatMul" || matmul->num_inputs() != 2) continue;
+    if (!matmul->is_onnx_domain() || matmul->op_type() != "MatMul" || matmul->num_inputs() != 2)
+      continue;
     const ir::Value* b = matmul->input(1);
-    if (b == nullptr || b == matmul->input(0) || outputs.contains(b) || b->uses().size() != 1) continue;
+    if (b == nullptr || b == matmul->input(0) || outputs.contains(b) || b->uses().size() != 1)
+      continue;
     const ir::Node* dq = b->producer();
-    if (dq == nullptr || !dq->is_onnx_domain() || dq->op_type() != "DequantizeLinear" || dq->num_outputs() != 1) continue;
+    if (dq == nullptr || !dq->is_onnx_domain() || dq->op_type() != "DequantizeLinear" ||
+        dq->num_outputs() != 1)
+      continue;
     auto it = pos.find(dq);
     if (it == pos.end()) continue;
     ExecutionPlan::Step& dq_step = plan.steps[it->second];
     bool constants = true;
     for (const ValueRef& r : dq_step.inputs) {
-      constants = constants && (r.kind == ValueRef::Kind::kConstant || r.kind == ValueRef::Kind::kOmitted);
+      constants =
+          constants && (r.kind == ValueRef::Kind::kConstant || r.kind == ValueRef::Kind::kOmitted);
     }
     if (!constants || dq_step.deferred) continue;
     dq_step.deferred = true;
     plan.steps[k].dequantized_b = static_cast<int64_t>(it->second);
     std::vector<const ir::Value*>& release = plan.steps[k].release_pages_after;
-    release.insert(release.end(), dq_step.release_pages_after.begin(), dq_step.release_pages_after.end());
+    release.insert(release.end(), dq_step.release_pages_after.begin(),
+                   dq_step.release_pages_after.end());
     dq_step.release_pages_after.clear();
   }
 }
 
 // Node indices of g in a topological order (smallest position first among ready nodes), and each
 // node's captures; an error for a cycle.
-absl::StatusOr<std::vector<size_t>> TopologicalOrder(const ir::Graph& g, const std::vector<const ir::Node*>& nodes,
-                                                     std::vector<std::vector<const ir::Value*>>& caps) {
+absl::StatusOr<std::vector<size_t>> TopologicalOrder(
+    const ir::Graph& g, const std::vector<const ir::Node*>& nodes,
+    std::vector<std::vector<const ir::Value*>>& caps) {
   const size_t n = nodes.size();
   absl::flat_hash_map<const ir::Node*, size_t> index;
   for (size_t i = 0; i < n; ++i) index[nodes[i]] = i;
@@ -138,7 +146,8 @@ absl::StatusOr<std::vector<size_t>> TopologicalOrder(const ir::Graph& g, const s
       if (--pending[u] == 0) ready.push(u);
     }
   }
-  if (order.size() != n) return absl::InvalidArgumentError(absl::StrCat("graph '", g.name(), "' has a cycle"));
+  if (order.size() != n)
+    return absl::InvalidArgumentError(absl::StrCat("graph '", g.name(), "' has a cycle"));
   return order;
 }
 
@@ -165,7 +174,8 @@ absl::StatusOr<std::unique_ptr<ExecutionPlan>> MakeExecutionPlan(const ir::Graph
     const ir::Node* node = plan->order[k];
     for (size_t o = 0; o < node->num_outputs(); ++o) {
       const ir::Value* v = node->output(o);
-      plan->steps[k].output_slots.push_back(v == nullptr || v->name().empty() ? -1 : int64_t{add_slot(v)});
+      plan->steps[k].output_slots.push_back(
+          v == nullptr || v->name().empty() ? -1 : int64_t{add_slot(v)});
     }
   }
   auto ref = [&](const ir::Value* v) {
@@ -213,9 +223,11 @@ absl::StatusOr<std::unique_ptr<ExecutionPlan>> MakeExecutionPlan(const ir::Graph
     for (size_t i = 0; i < node->num_inputs(); ++i) {
       const ir::Value* v = node->input(i);
       step.inputs.push_back(ref(v));
-      // An input dies here when it is local, not a graph output and last used here. Initializers are
-      // shared by every run (and the model): never written in place.
-      if (i >= 64 || v == nullptr || v->graph() != &g || outputs.contains(v) || v->initializer() != nullptr) continue;
+      // An input dies here when it is local, not a graph output and last used here. Initializers
+      // are shared by every run (and the model): never written in place.
+      if (i >= 64 || v == nullptr || v->graph() != &g || outputs.contains(v) ||
+          v->initializer() != nullptr)
+        continue;
       auto it = last.find(v);
       if (it != last.end() && it->second == k) step.dying_inputs |= uint64_t{1} << i;
     }

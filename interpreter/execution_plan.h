@@ -1,7 +1,7 @@
 // How the evaluator runs one graph, worked out once per graph: node order, a dense slot for every
-// value the graph defines (its inputs and named node outputs), where each node input comes from, and
-// which slots die after each node. Runs then index vectors instead of hashing value pointers, which
-// is most of the cost of a node on tiny tensors.
+// value the graph defines (its inputs and named node outputs), where each node input comes from,
+// and which slots die after each node. Runs then index vectors instead of hashing value pointers,
+// which is most of the cost of a node on tiny tensors.
 #ifndef ONNX_OPT_INTERPRETER_EXECUTION_PLAN_H_
 #define ONNX_OPT_INTERPRETER_EXECUTION_PLAN_H_
 
@@ -45,30 +45,32 @@ struct ExecutionPlan {
     std::vector<ValueRef> inputs;
     std::vector<int64_t> output_slots;  // -1 for an unnamed (unwanted) output
     std::vector<uint32_t> free_after;   // slots whose value is not used after this node
-    // Initializers last used here: if mapped from a file, their pages are let go, so running a model
-    // larger than memory keeps only the weights in use resident.
+    // Initializers last used here: if mapped from a file, their pages are let go, so running a
+    // model larger than memory keeps only the weights in use resident.
     std::vector<const ir::Value*> release_pages_after;
     uint64_t dying_inputs = 0;  // input slots whose value dies here (may be overwritten in place)
-    // The node's kernel and opset version, found on the first run (a graph always runs under the same
-    // opset imports) so later runs skip the registry and function lookups.
+    // The node's kernel and opset version, found on the first run (a graph always runs under the
+    // same opset imports) so later runs skip the registry and function lookups.
     const KernelFn* kernel = nullptr;
     int64_t version = 0;
     // For a Conv: the positions of the BatchNormalization and/or activation after it that it may
     // apply as an epilogue (each link's value has no other use), in chain order.
     std::vector<size_t> folded;
     // For a MatMul whose B is the only use of a DequantizeLinear of this graph's initializers: that
-    // node's position. The MatMul may compute from the quantized weight directly (never holding it in
-    // float, kernels/quantized_matmul.cc); when it declines, the DequantizeLinear runs first. -1: none.
+    // node's position. The MatMul may compute from the quantized weight directly (never holding it
+    // in float, kernels/quantized_matmul.cc); when it declines, the DequantizeLinear runs first.
+    // -1: none.
     int64_t dequantized_b = -1;
-    // For such a DequantizeLinear: its step runs nothing (the MatMul at `dequantized_b`'s owner does).
+    // For such a DequantizeLinear: its step runs nothing (the MatMul at `dequantized_b`'s owner
+    // does).
     bool deferred = false;
   };
   std::vector<Step> steps;
   bool constants_loaded = false;  // the graph's initializers are loaded and `constant` refs filled
 };
 
-// Orders g's nodes (ties by position, so runs are reproducible) and works out slots and liveness; an
-// error when the graph has a cycle.
+// Orders g's nodes (ties by position, so runs are reproducible) and works out slots and liveness;
+// an error when the graph has a cycle.
 absl::StatusOr<std::unique_ptr<ExecutionPlan>> MakeExecutionPlan(const ir::Graph& g);
 
 }  // namespace onnx_opt::interpreter

@@ -18,7 +18,8 @@ const RuntimeValue& NoneValue() {
   return *v;
 }
 std::string Key(std::string_view domain, std::string_view op) {
-  return absl::StrCat(ir::IsOnnxDomain(domain) ? std::string() : std::string(domain), "::", std::string(op));
+  return absl::StrCat(ir::IsOnnxDomain(domain) ? std::string() : std::string(domain),
+                      "::", std::string(op));
 }
 
 }  // namespace
@@ -30,7 +31,8 @@ std::string RuntimeValue::DebugString() const {
     case Kind::kTensor:
       return absl::StrCat("tensor ", tensor_.ShapeString());
     case Kind::kSequence:
-      return absl::StrCat("sequence(", sequence().size(), " x ", ir::DataTypeName(sequence_elem_type()), ")");
+      return absl::StrCat("sequence(", sequence().size(), " x ",
+                          ir::DataTypeName(sequence_elem_type()), ")");
     case Kind::kMap:
       return absl::StrCat("map(", ir::DataTypeName(tensor_.dtype()), " -> ",
                           map_values().ShapeString(), ")");
@@ -48,8 +50,8 @@ const Tensor& KernelContext::input(size_t i) const {
 }
 
 void ChannelEpilogue::Apply(int64_t channel, float* y, int64_t n, const float* bias) const {
-  // In L1-sized pieces, so the steps after the first find the values in cache (a channel of an early
-  // CNN layer is 50 KB and more: whole-row passes would stream it from L2 up to three times).
+  // In L1-sized pieces, so the steps after the first find the values in cache (a channel of an
+  // early CNN layer is 50 KB and more: whole-row passes would stream it from L2 up to three times).
   constexpr int64_t kPiece = 2048;
   for (int64_t begin = 0; begin < n; begin += kPiece) {
     float* p = y + begin;
@@ -63,7 +65,8 @@ void ChannelEpilogue::Apply(int64_t channel, float* y, int64_t n, const float* b
 Tensor KernelContext::OutputBuffer(size_t i, DataType type, std::vector<int64_t> dims) const {
   if (i < 64 && (dying_inputs_ >> i & 1) != 0 && has_input(i) && inputs_[i]->is_tensor()) {
     const Tensor& in = inputs_[i]->tensor();
-    if (in.has_unique_buffer() && in.size() * in.element_size() == NumElements(dims) * StorageSize(type)) {
+    if (in.has_unique_buffer() &&
+        in.size() * in.element_size() == NumElements(dims) * StorageSize(type)) {
       return in.ReusedAs(type, std::move(dims));
     }
   }
@@ -112,11 +115,13 @@ std::string KernelContext::GetString(std::string_view name, std::string fallback
   const ir::Attribute* a = attr(name);
   return a ? a->s : fallback;
 }
-std::vector<int64_t> KernelContext::GetInts(std::string_view name, std::vector<int64_t> fallback) const {
+std::vector<int64_t> KernelContext::GetInts(std::string_view name,
+                                            std::vector<int64_t> fallback) const {
   const ir::Attribute* a = attr(name);
   return a ? a->ints : fallback;
 }
-std::vector<float> KernelContext::GetFloats(std::string_view name, std::vector<float> fallback) const {
+std::vector<float> KernelContext::GetFloats(std::string_view name,
+                                            std::vector<float> fallback) const {
   const ir::Attribute* a = attr(name);
   return a ? a->floats : fallback;
 }
@@ -141,7 +146,8 @@ void KernelRegistry::Register(std::string_view domain, std::string_view op_type,
                               KernelFn fn) {
   auto& v = kernels_[Key(domain, op_type)];
   v.push_back({since_version, std::move(fn)});
-  std::sort(v.begin(), v.end(), [](const Entry& a, const Entry& b) { return a.since_version < b.since_version; });
+  std::sort(v.begin(), v.end(),
+            [](const Entry& a, const Entry& b) { return a.since_version < b.since_version; });
 }
 
 const KernelFn* KernelRegistry::Find(std::string_view domain, std::string_view op_type,

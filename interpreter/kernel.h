@@ -45,8 +45,8 @@ struct ChannelEpilogue {
 class SubgraphRunner {
  public:
   virtual ~SubgraphRunner() = default;
-  virtual absl::StatusOr<std::vector<RuntimeValue>> RunSubgraph(const ir::Graph& graph,
-                                                                std::vector<RuntimeValue> inputs) = 0;
+  virtual absl::StatusOr<std::vector<RuntimeValue>> RunSubgraph(
+      const ir::Graph& graph, std::vector<RuntimeValue> inputs) = 0;
 };
 
 // Resolves attribute references (`ref_attr_name`) inside function bodies.
@@ -59,8 +59,13 @@ class KernelContext {
   // `inputs` must outlive the context (the evaluator's per-graph buffer).
   KernelContext(const ir::Node& node, int64_t opset, absl::Span<const RuntimeValue* const> inputs,
                 const AttributeScope* attr_scope, SubgraphRunner* runner, uint64_t dying_inputs = 0)
-      : node_(node), opset_(opset), inputs_(inputs), attr_scope_(attr_scope),
-        runner_(runner), outputs_(node.num_outputs()), dying_inputs_(dying_inputs) {}
+      : node_(node),
+        opset_(opset),
+        inputs_(inputs),
+        attr_scope_(attr_scope),
+        runner_(runner),
+        outputs_(node.num_outputs()),
+        dying_inputs_(dying_inputs) {}
 
   const ir::Node& node() const { return node_; }
   int64_t opset() const { return opset_; }
@@ -75,10 +80,10 @@ class KernelContext {
   absl::StatusOr<const Tensor*> TensorInput(size_t i) const;
   // Reads an integer tensor input (int32/int64) as int64s.
   absl::StatusOr<std::vector<int64_t>> IntsInput(size_t i) const;
-  // Storage for an output of `type` and `dims` whose element k the kernel computes from element k of
-  // input i alone (or before any later element of it is read): input i's buffer when the input dies
-  // here, nothing else holds that buffer and the byte sizes match (the output is then written in
-  // place, saving an allocation and a pass over fresh memory); otherwise a new, unset tensor.
+  // Storage for an output of `type` and `dims` whose element k the kernel computes from element k
+  // of input i alone (or before any later element of it is read): input i's buffer when the input
+  // dies here, nothing else holds that buffer and the byte sizes match (the output is then written
+  // in place, saving an allocation and a pass over fresh memory); otherwise a new, unset tensor.
   Tensor OutputBuffer(size_t i, DataType type, std::vector<int64_t> dims) const;
 
   // Attributes (references resolved); null when absent.
@@ -151,15 +156,18 @@ class KernelRegistry {
 // node's attributes and its inputs other than input 0 from `node_ctx`, appends its step to `e`, and
 // returns false (changing nothing) when the node cannot be folded exactly.
 // Inference BatchNormalization on `channels` float channels (normalization.cc).
-absl::StatusOr<bool> AppendBatchNormEpilogue(const KernelContext& node_ctx, int64_t channels, ChannelEpilogue& e);
+absl::StatusOr<bool> AppendBatchNormEpilogue(const KernelContext& node_ctx, int64_t channels,
+                                             ChannelEpilogue& e);
 // Relu, Clip, LeakyRelu, HardSigmoid, HardSwish, Sigmoid or Tanh on float (elementwise.cc).
 absl::StatusOr<bool> AppendActivationEpilogue(const KernelContext& node_ctx, ChannelEpilogue& e);
 
-// A MatMul whose B is DequantizeLinear of a constant weight, computed from the quantized bytes a few rows
-// at a time, never the whole float weight (quantized_matmul.cc). `matmul_ctx` has input 0 (A) only,
-// `dequantize_ctx` the DequantizeLinear's inputs. True with the MatMul's output set; false (nothing
-// done) for shapes, types or quantization layouts it does not take: the evaluator then runs both nodes.
-absl::StatusOr<bool> ComputeQuantizedMatMul(KernelContext& matmul_ctx, const KernelContext& dequantize_ctx);
+// A MatMul whose B is DequantizeLinear of a constant weight, computed from the quantized bytes a
+// few rows at a time, never the whole float weight (quantized_matmul.cc). `matmul_ctx` has input 0
+// (A) only, `dequantize_ctx` the DequantizeLinear's inputs. True with the MatMul's output set;
+// false (nothing done) for shapes, types or quantization layouts it does not take: the evaluator
+// then runs both nodes.
+absl::StatusOr<bool> ComputeQuantizedMatMul(KernelContext& matmul_ctx,
+                                            const KernelContext& dequantize_ctx);
 
 // Family registration functions (kernels/*.cc).
 void RegisterElementwiseKernels(KernelRegistry& r);

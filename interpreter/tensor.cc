@@ -13,13 +13,13 @@
 #include "absl/strings/str_join.h"
 #include "glog/logging.h"
 #include "interpreter/dispatch.h"
-#include "ir/status_macros.h"
 #include "interpreter/tensor_limit.h"
 #include "ir/numeric/bfloat16.h"
 #include "ir/numeric/float16.h"
 #include "ir/numeric/float4.h"
 #include "ir/numeric/float8.h"
 #include "ir/numeric/narrow_float.h"
+#include "ir/status_macros.h"
 
 namespace onnx_opt::interpreter {
 
@@ -57,7 +57,8 @@ namespace {
 struct alignas(64) CacheLine {
   char bytes[64];
 };
-// The buffer and its reference count in one allocation (tiny tensors pay for allocations, not work).
+// The buffer and its reference count in one allocation (tiny tensors pay for allocations, not
+// work).
 std::shared_ptr<void> AllocateAligned(size_t bytes, bool zero_fill = true) {
   const size_t lines = std::max<size_t>((bytes + 63) / 64, 1);
   std::shared_ptr<CacheLine[]> buffer;
@@ -78,16 +79,22 @@ bool IsSubByte(DataType t) {
 
 Tensor::Tensor(DataType type, std::vector<int64_t> dims) : Tensor(type, std::move(dims), true) {}
 
-Tensor Tensor::Uninitialized(DataType type, std::vector<int64_t> dims) { return Tensor(type, std::move(dims), false); }
+Tensor Tensor::Uninitialized(DataType type, std::vector<int64_t> dims) {
+  return Tensor(type, std::move(dims), false);
+}
 
-Tensor::Tensor(DataType type, std::vector<int64_t> dims, bool zero_fill) : dtype_(type), dims_(std::move(dims)) {
+Tensor::Tensor(DataType type, std::vector<int64_t> dims, bool zero_fill)
+    : dtype_(type), dims_(std::move(dims)) {
   size_ = NumElements(dims_);
   if (size_ < 0) size_ = 0;
-  const uint64_t element_bytes = type == DataType::kString ? sizeof(std::string) : std::max(StorageSize(type), 1);
+  const uint64_t element_bytes =
+      type == DataType::kString ? sizeof(std::string) : std::max(StorageSize(type), 1);
   uint64_t bytes = 0;
-  if (__builtin_mul_overflow(static_cast<uint64_t>(size_), element_bytes, &bytes) || bytes > MaxTensorBytes()) {
-    throw TensorTooLarge(absl::StrCat("a tensor of shape ", DimsToString(dims_), " and type ", ir::DataTypeName(type),
-                                      " would need more than the ", MaxTensorBytes(),
+  if (__builtin_mul_overflow(static_cast<uint64_t>(size_), element_bytes, &bytes) ||
+      bytes > MaxTensorBytes()) {
+    throw TensorTooLarge(absl::StrCat("a tensor of shape ", DimsToString(dims_), " and type ",
+                                      ir::DataTypeName(type), " would need more than the ",
+                                      MaxTensorBytes(),
                                       " bytes the interpreter may allocate for one tensor"));
   }
   if (type == DataType::kString) {
@@ -102,11 +109,12 @@ Tensor::Tensor(DataType type, std::vector<int64_t> dims, bool zero_fill) : dtype
 absl::StatusOr<Tensor> Tensor::FromIr(const ir::Tensor& t) {
   const DataType type = t.data_type();
   if (!ir::IsKnownDataType(type)) {
-    return absl::UnimplementedError(absl::StrCat("tensor '", t.name(), "' has unsupported element type ",
-                                                 ir::DataTypeName(type)));
+    return absl::UnimplementedError(absl::StrCat(
+        "tensor '", t.name(), "' has unsupported element type ", ir::DataTypeName(type)));
   }
   for (int64_t d : t.dims()) {
-    if (d < 0) return absl::InvalidArgumentError(absl::StrCat("tensor '", t.name(), "' has a negative dim"));
+    if (d < 0)
+      return absl::InvalidArgumentError(absl::StrCat("tensor '", t.name(), "' has a negative dim"));
   }
   const int64_t n = NumElements(t.dims());
   if (type == DataType::kString) {
@@ -146,7 +154,8 @@ absl::StatusOr<Tensor> Tensor::FromIr(const ir::Tensor& t) {
   out.dims_ = t.dims();
   out.size_ = n;
   const uintptr_t addr = reinterpret_cast<uintptr_t>(t.raw_data());
-  if (t.raw_data() != nullptr && addr % std::max(es, 1) == 0 && addr % alignof(std::max_align_t) == 0) {
+  if (t.raw_data() != nullptr && addr % std::max(es, 1) == 0 &&
+      addr % alignof(std::max_align_t) == 0) {
     out.holder_ = t.buffer();
     out.data_ = t.raw_data();
   } else {
@@ -194,7 +203,8 @@ Tensor Tensor::ReusedAs(DataType type, std::vector<int64_t> dims) const {
   t.dtype_ = type;
   t.dims_ = std::move(dims);
   t.size_ = NumElements(t.dims_);
-  CHECK_EQ(t.size_ * StorageSize(type), size_ * StorageSize(dtype_)) << "in-place output of another byte size";
+  CHECK_EQ(t.size_ * StorageSize(type), size_ * StorageSize(dtype_))
+      << "in-place output of another byte size";
   return t;
 }
 
@@ -267,8 +277,10 @@ To ConvertScalar(From v) {
   } else if constexpr (std::is_floating_point_v<From> && std::is_integral_v<To>) {
     if (std::isnan(v)) return To(0);
     const double d = static_cast<double>(v);
-    if (d >= static_cast<double>(std::numeric_limits<To>::max())) return std::numeric_limits<To>::max();
-    if (d <= static_cast<double>(std::numeric_limits<To>::min())) return std::numeric_limits<To>::min();
+    if (d >= static_cast<double>(std::numeric_limits<To>::max()))
+      return std::numeric_limits<To>::max();
+    if (d <= static_cast<double>(std::numeric_limits<To>::min()))
+      return std::numeric_limits<To>::min();
     if constexpr (std::is_unsigned_v<To>) {
       if (d < 0) return static_cast<To>(static_cast<int64_t>(d));
     }

@@ -1,8 +1,9 @@
-// The interpreter's dense tensor: element type, dims and a shared, 64-byte aligned buffer (or a view of
-// an ir::Tensor's bytes when they are suitably aligned). Every element has at least one byte:
-// sub-byte types (int4, uint4, int2, uint2, float4e2m1) are unpacked to one byte per element and packed
-// again only when converted back to ir::Tensor. float16/bfloat16/float8 keep their bit patterns.
-// Strings live in a std::vector<std::string>, so data<std::string>() works like any other type.
+// The interpreter's dense tensor: element type, dims and a shared, 64-byte aligned buffer (or a
+// view of an ir::Tensor's bytes when they are suitably aligned). Every element has at least one
+// byte: sub-byte types (int4, uint4, int2, uint2, float4e2m1) are unpacked to one byte per element
+// and packed again only when converted back to ir::Tensor. float16/bfloat16/float8 keep their bit
+// patterns. Strings live in a std::vector<std::string>, so data<std::string>() works like any other
+// type.
 #ifndef ONNX_OPT_INTERPRETER_TENSOR_H_
 #define ONNX_OPT_INTERPRETER_TENSOR_H_
 
@@ -88,11 +89,13 @@ class Tensor {
 
   // Same data, new dims (same element count).
   Tensor Reshaped(std::vector<int64_t> dims) const;
-  // Whether this tensor is the only holder of its (non-string, interpreter-allocated or shared) buffer:
-  // no other Tensor, view or IR tensor sees it, so it may be overwritten.
-  bool has_unique_buffer() const { return holder_ != nullptr && !strings_ && holder_.use_count() == 1; }
-  // The bytes of this tensor seen as `type` and `dims` (same byte size), for an output written in place
-  // over an input that dies; the caller checked has_unique_buffer().
+  // Whether this tensor is the only holder of its (non-string, interpreter-allocated or shared)
+  // buffer: no other Tensor, view or IR tensor sees it, so it may be overwritten.
+  bool has_unique_buffer() const {
+    return holder_ != nullptr && !strings_ && holder_.use_count() == 1;
+  }
+  // The bytes of this tensor seen as `type` and `dims` (same byte size), for an output written in
+  // place over an input that dies; the caller checked has_unique_buffer().
   Tensor ReusedAs(DataType type, std::vector<int64_t> dims) const;
   // A deep copy.
   Tensor Clone() const;
@@ -111,8 +114,8 @@ class Tensor {
 
 // Element conversion of a whole tensor (the Cast rules, saturate for float8).
 absl::StatusOr<Tensor> CastTensor(const Tensor& in, DataType to, bool saturate = true);
-// float16/bfloat16/float8/float4 -> float; other types unchanged. The element conversions themselves
-// (and IsNarrowFloat) are in ir/numeric.
+// float16/bfloat16/float8/float4 -> float; other types unchanged. The element conversions
+// themselves (and IsNarrowFloat) are in ir/numeric.
 Tensor WidenToFloat(const Tensor& in);
 
 }  // namespace onnx_opt::interpreter

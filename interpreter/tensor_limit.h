@@ -2,8 +2,8 @@
 // [10^6, 10^6], an Expand to a huge shape) must end in an error, not in an abort or the OOM killer.
 //
 // Kernels allocate through Tensor's constructor, which cannot return a status; past the limit it
-// throws TensorTooLarge, and the evaluator turns that into a RESOURCE_EXHAUSTED status at the kernel
-// that asked (Evaluator::Run and RunNode never let it out of the interpreter).
+// throws TensorTooLarge, and the evaluator turns that into a RESOURCE_EXHAUSTED status at the
+// kernel that asked (Evaluator::Run and RunNode never let it out of the interpreter).
 #ifndef ONNX_OPT_INTERPRETER_TENSOR_LIMIT_H_
 #define ONNX_OPT_INTERPRETER_TENSOR_LIMIT_H_
 

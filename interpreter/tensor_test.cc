@@ -41,7 +41,8 @@ TEST(TensorTest, CastFollowsOnnxRules) {
   auto b = CastTensor(f, DataType::kBool);
   ASSERT_TRUE(b.ok());
   EXPECT_EQ(b->ToVector<bool>(), (std::vector<bool>{true, true, false, true}));
-  auto s = CastTensor(Tensor::FromVector<std::string>(DataType::kString, {2}, {"3.5", "-2"}), DataType::kFloat);
+  auto s = CastTensor(Tensor::FromVector<std::string>(DataType::kString, {2}, {"3.5", "-2"}),
+                      DataType::kFloat);
   ASSERT_TRUE(s.ok());
   EXPECT_EQ(s->ToVector<float>(), (std::vector<float>{3.5f, -2.f}));
   auto i2 = CastTensor(Tensor::FromVector<float>(DataType::kFloat, {2}, {-3, 2}), DataType::kInt2);

@@ -15,10 +15,11 @@ class RuntimeValue {
  public:
   enum class Kind { kNone, kTensor, kSequence, kMap };
 
-  RuntimeValue() = default;  // an empty optional
+  RuntimeValue() = default;                                                // an empty optional
   RuntimeValue(Tensor t) : kind_(Kind::kTensor), tensor_(std::move(t)) {}  // NOLINT: implicit
   RuntimeValue(const RuntimeValue& other)
-      : kind_(other.kind_), tensor_(other.tensor_),
+      : kind_(other.kind_),
+        tensor_(other.tensor_),
         composite_(other.composite_ ? std::make_unique<Composite>(*other.composite_) : nullptr) {}
   RuntimeValue& operator=(const RuntimeValue& other) {
     if (this != &other) *this = RuntimeValue(other);

@@ -6,21 +6,36 @@ namespace onnx_opt::ir {
 
 std::string AttributeKindName(AttributeKind kind) {
   switch (kind) {
-    case AttributeKind::kUndefined: return "undefined";
-    case AttributeKind::kFloat: return "float";
-    case AttributeKind::kInt: return "int";
-    case AttributeKind::kString: return "string";
-    case AttributeKind::kTensor: return "tensor";
-    case AttributeKind::kGraph: return "graph";
-    case AttributeKind::kFloats: return "floats";
-    case AttributeKind::kInts: return "ints";
-    case AttributeKind::kStrings: return "strings";
-    case AttributeKind::kTensors: return "tensors";
-    case AttributeKind::kGraphs: return "graphs";
-    case AttributeKind::kSparseTensor: return "sparse_tensor";
-    case AttributeKind::kSparseTensors: return "sparse_tensors";
-    case AttributeKind::kTypeProto: return "type_proto";
-    case AttributeKind::kTypeProtos: return "type_protos";
+    case AttributeKind::kUndefined:
+      return "undefined";
+    case AttributeKind::kFloat:
+      return "float";
+    case AttributeKind::kInt:
+      return "int";
+    case AttributeKind::kString:
+      return "string";
+    case AttributeKind::kTensor:
+      return "tensor";
+    case AttributeKind::kGraph:
+      return "graph";
+    case AttributeKind::kFloats:
+      return "floats";
+    case AttributeKind::kInts:
+      return "ints";
+    case AttributeKind::kStrings:
+      return "strings";
+    case AttributeKind::kTensors:
+      return "tensors";
+    case AttributeKind::kGraphs:
+      return "graphs";
+    case AttributeKind::kSparseTensor:
+      return "sparse_tensor";
+    case AttributeKind::kSparseTensors:
+      return "sparse_tensors";
+    case AttributeKind::kTypeProto:
+      return "type_proto";
+    case AttributeKind::kTypeProtos:
+      return "type_protos";
   }
   return "kind<" + std::to_string(static_cast<int32_t>(kind)) + ">";
 }

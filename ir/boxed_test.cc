@@ -46,7 +46,8 @@ TEST(BoxedTest, SetFieldMakesNoBoxForADefaultValue) {
   EXPECT_EQ(box->b, "x");
   box.SetField(&Pair::b, std::string());  // once boxed, a default value is written like any other
   EXPECT_EQ(box->b, "");
-  // The setters built on it: an empty doc string or denotation leaves a type, value or node unboxed.
+  // The setters built on it: an empty doc string or denotation leaves a type, value or node
+  // unboxed.
   Type t = Type::Tensor(DataType::kFloat);
   t.set_denotation("");
   EXPECT_EQ(t, Type::Tensor(DataType::kFloat));
@@ -60,7 +61,8 @@ TEST(BoxedTest, AnAttributeWithoutATensorHasNone) {
   EXPECT_FALSE(a.sparse_tensor.is_set());
   EXPECT_FALSE(a.tp.is_set());
   EXPECT_EQ(a.t->raw_size(), 0u);
-  const Attribute b = Attribute::FromTensor("value", Tensor::FromVector<float>(DataType::kFloat, {2}, {1.f, 2.f}));
+  const Attribute b =
+      Attribute::FromTensor("value", Tensor::FromVector<float>(DataType::kFloat, {2}, {1.f, 2.f}));
   EXPECT_TRUE(b.t.is_set());
   EXPECT_EQ(b.t->ToVector<float>(), (std::vector<float>{1.f, 2.f}));
   // Most of an Attribute used to be its never-set tensor, sparse tensor and type.

@@ -43,8 +43,9 @@ absl::StatusOr<std::shared_ptr<MappedFile>> MappedFile::Open(const std::string& 
   return FromDescriptor(*fd, st, path);
 }
 
-absl::StatusOr<std::shared_ptr<MappedFile>> MappedFile::FromDescriptor(int fd, const struct stat& st,
-                                                                     const std::string& path) {
+absl::StatusOr<std::shared_ptr<MappedFile>> MappedFile::FromDescriptor(int fd,
+                                                                       const struct stat& st,
+                                                                       const std::string& path) {
   const size_t size = static_cast<size_t>(st.st_size);
   void* addr = nullptr;
   if (size > 0) {
@@ -84,24 +85,29 @@ void MappedFile::ReleasePages(const char* data, size_t size) const {
   // A small file stays resident anyway: letting go of its pages only makes the next reader (the
   // next pass, the save) fault them back in, a system call and a fault per tensor for nothing.
   if (size_ < kKeepResidentBelow) return;
-  const uintptr_t lo = std::max(reinterpret_cast<uintptr_t>(data), reinterpret_cast<uintptr_t>(addr_));
-  const uintptr_t hi = std::min(reinterpret_cast<uintptr_t>(data) + size, reinterpret_cast<uintptr_t>(addr_) + size_);
+  const uintptr_t lo =
+      std::max(reinterpret_cast<uintptr_t>(data), reinterpret_cast<uintptr_t>(addr_));
+  const uintptr_t hi = std::min(reinterpret_cast<uintptr_t>(data) + size,
+                                reinterpret_cast<uintptr_t>(addr_) + size_);
   // The mapping is read-only and private, so no page was ever written: a dropped page is read again
   // from the file.
   if (hi > lo) platform::ReleaseMappedPages(reinterpret_cast<const void*>(lo), hi - lo);
 }
 
-absl::StatusOr<std::shared_ptr<HugePageFile>> HugePageFile::Read(int fd, size_t size, const std::string& path) {
+absl::StatusOr<std::shared_ptr<HugePageFile>> HugePageFile::Read(int fd, size_t size,
+                                                                 const std::string& path) {
   if (size == 0 || !platform::TransparentHugePagesAvailable()) return nullptr;
   // Room to start on a 2 MiB boundary; the unaligned ends are unmapped again.
   const size_t whole = (size + kHugePage - 1) & ~(kHugePage - 1);
   const size_t reserved = whole + kHugePage;
-  void* raw = ::mmap(nullptr, reserved, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  void* raw = ::mmap(nullptr, reserved, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (raw == MAP_FAILED) return nullptr;
   const auto begin = reinterpret_cast<uintptr_t>(raw);
   const uintptr_t aligned = (begin + kHugePage - 1) & ~(kHugePage - 1);
   if (aligned > begin) ::munmap(raw, aligned - begin);
-  if (begin + reserved > aligned + whole) ::munmap(reinterpret_cast<void*>(aligned + whole), begin + reserved - aligned - whole);
+  if (begin + reserved > aligned + whole)
+    ::munmap(reinterpret_cast<void*>(aligned + whole), begin + reserved - aligned - whole);
   char* data = reinterpret_cast<char*>(aligned);
   // From here the mapping is owned: every return below frees it.
   std::shared_ptr<HugePageFile> file(new HugePageFile(data, whole, data, size));
@@ -109,8 +115,11 @@ absl::StatusOr<std::shared_ptr<HugePageFile>> HugePageFile::Read(int fd, size_t 
   for (size_t done = 0; done < size;) {
     const ssize_t n = ::read(fd, data + done, size - done);
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return absl::DataLossError(absl::StrCat("cannot read '", path, "': ", std::strerror(errno)));
-    if (n == 0) return absl::DataLossError(absl::StrCat("cannot read '", path, "': it shrank while being read"));
+    if (n < 0)
+      return absl::DataLossError(absl::StrCat("cannot read '", path, "': ", std::strerror(errno)));
+    if (n == 0)
+      return absl::DataLossError(
+          absl::StrCat("cannot read '", path, "': it shrank while being read"));
     done += static_cast<size_t>(n);
   }
   // Read-only from here, as a mapped file is: a stray write through a tensor view faults.

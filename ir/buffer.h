@@ -1,5 +1,6 @@
-// Immutable byte storage shared by tensors: bytes moved out of a parsed file, a model file read whole,
-// or an mmap of a file. Tensors hold a view (buffer, offset, size), so loading never copies large weights.
+// Immutable byte storage shared by tensors: bytes moved out of a parsed file, a model file read
+// whole, or an mmap of a file. Tensors hold a view (buffer, offset, size), so loading never copies
+// large weights.
 #ifndef ONNX_OPT_IR_BUFFER_H_
 #define ONNX_OPT_IR_BUFFER_H_
 
@@ -48,7 +49,8 @@ class StringBuffer final : public Buffer {
 // reads them (Tensor::AllocateRaw).
 class HeapBuffer final : public Buffer {
  public:
-  explicit HeapBuffer(size_t size) : bytes_(std::make_unique_for_overwrite<char[]>(size)), size_(size) {}
+  explicit HeapBuffer(size_t size)
+      : bytes_(std::make_unique_for_overwrite<char[]>(size)), size_(size) {}
   const char* data() const override { return bytes_.get(); }
   size_t size() const override { return size_; }
   char* mutable_data() { return bytes_.get(); }
@@ -72,16 +74,16 @@ class MappedFile final : public Buffer {
   void ReleasePages(const char* data, size_t size) const override;
   static constexpr size_t kKeepResidentBelow = size_t{8} << 20;
   const std::string& path() const { return path_; }
-  // The mapped file opened read-only again (offsets in it are offsets from data()), so its bytes can
-  // be copied file to file without passing through memory; -1 when `path` no longer names the same
-  // file. The caller closes it. (Not kept open: a model may have thousands of external files.)
+  // The mapped file opened read-only again (offsets in it are offsets from data()), so its bytes
+  // can be copied file to file without passing through memory; -1 when `path` no longer names the
+  // same file. The caller closes it. (Not kept open: a model may have thousands of external files.)
   int Reopen() const;
 
  private:
   friend absl::StatusOr<std::shared_ptr<const Buffer>> OpenFileBytes(const std::string& path);
   // Maps the open regular file `fd` of `st`; closes fd either way.
   static absl::StatusOr<std::shared_ptr<MappedFile>> FromDescriptor(int fd, const struct stat& st,
-                                                                     const std::string& path);
+                                                                    const std::string& path);
   MappedFile(std::string path, void* addr, size_t size, uint64_t device, uint64_t inode)
       : path_(std::move(path)), addr_(addr), size_(size), device_(device), inode_(inode) {}
 
@@ -101,7 +103,8 @@ class HugePageFile final : public Buffer {
  public:
   // Reads `size` bytes from `fd` (at its current offset). nullptr, not an error, when this process
   // cannot get huge pages (transparent huge pages off): the caller maps the file instead.
-  static absl::StatusOr<std::shared_ptr<HugePageFile>> Read(int fd, size_t size, const std::string& path);
+  static absl::StatusOr<std::shared_ptr<HugePageFile>> Read(int fd, size_t size,
+                                                            const std::string& path);
   ~HugePageFile() override;
   HugePageFile(const HugePageFile&) = delete;
   HugePageFile& operator=(const HugePageFile&) = delete;
@@ -119,10 +122,10 @@ class HugePageFile final : public Buffer {
   size_t size_;
 };
 
-// The one way to get a whole model file's bytes: a HugePageFile for sizes in [kReadIntoHugePagesFrom,
-// MappedFile::kKeepResidentBelow), which are read whole anyway; otherwise a MappedFile (a huge page
-// is zeroed whole, ~130 us, so a smaller file maps cheaper; a larger one is mapped so that its pages
-// can be let go behind a reader).
+// The one way to get a whole model file's bytes: a HugePageFile for sizes in
+// [kReadIntoHugePagesFrom, MappedFile::kKeepResidentBelow), which are read whole anyway; otherwise
+// a MappedFile (a huge page is zeroed whole, ~130 us, so a smaller file maps cheaper; a larger one
+// is mapped so that its pages can be let go behind a reader).
 inline constexpr size_t kReadIntoHugePagesFrom = size_t{1} << 20;
 absl::StatusOr<std::shared_ptr<const Buffer>> OpenFileBytes(const std::string& path);
 

@@ -33,13 +33,15 @@ std::string Pattern(size_t n) {
 // Released pages of a mapped file are read back from the file: the bytes never change.
 TEST(MappedFileTest, ReleasedPagesReadTheSame) {
   const std::string bytes = Pattern(3 * kScanChunk + 12345);
-  static_assert(3 * kScanChunk > MappedFile::kKeepResidentBelow, "the file must be large enough to be released");
+  static_assert(3 * kScanChunk > MappedFile::kKeepResidentBelow,
+                "the file must be large enough to be released");
   const std::string path = TempFile(bytes);
   auto file = MappedFile::Open(path);
   ASSERT_TRUE(file.ok()) << file.status();
   const std::string_view view((*file)->data(), (*file)->size());
   ASSERT_EQ(view, bytes);
-  (*file)->ReleasePages((*file)->data() + 100, (*file)->size() - 200);  // partial pages at both ends
+  (*file)->ReleasePages((*file)->data() + 100,
+                        (*file)->size() - 200);  // partial pages at both ends
   EXPECT_EQ(view, bytes);
   (*file)->ReleasePages((*file)->data(), (*file)->size());
   EXPECT_EQ(view, bytes);
@@ -64,12 +66,13 @@ TEST(MappedFileTest, ReopenGivesTheSameFileOrNothing) {
   EXPECT_EQ((*file)->Reopen(), -1);
 }
 
-// A model-sized file comes whole into memory on huge pages (where the kernel offers them), read-only;
-// a small one is mapped; either way the bytes are the file's. Sizes around both thresholds.
+// A model-sized file comes whole into memory on huge pages (where the kernel offers them),
+// read-only; a small one is mapped; either way the bytes are the file's. Sizes around both
+// thresholds.
 TEST(OpenFileBytesTest, ReadsOrMapsTheWholeFile) {
-  for (const size_t size : {size_t{1}, size_t{4096}, kReadIntoHugePagesFrom - 1, kReadIntoHugePagesFrom,
-                            kReadIntoHugePagesFrom + 4097, MappedFile::kKeepResidentBelow - 1,
-                            MappedFile::kKeepResidentBelow}) {
+  for (const size_t size : {size_t{1}, size_t{4096}, kReadIntoHugePagesFrom - 1,
+                            kReadIntoHugePagesFrom, kReadIntoHugePagesFrom + 4097,
+                            MappedFile::kKeepResidentBelow - 1, MappedFile::kKeepResidentBelow}) {
     const std::string bytes = Pattern(size);
     const std::string path = TempFile(bytes);
     absl::StatusOr<std::shared_ptr<const Buffer>> file = OpenFileBytes(path);
@@ -103,19 +106,22 @@ TEST(ScanReleasingTest, VisitsEveryByteOnceInOrder) {
   const std::string path = TempFile(bytes);
   auto file = MappedFile::Open(path);
   ASSERT_TRUE(file.ok()) << file.status();
-  for (const Buffer* buffer : {static_cast<const Buffer*>(file->get()), static_cast<const Buffer*>(nullptr)}) {
+  for (const Buffer* buffer :
+       {static_cast<const Buffer*>(file->get()), static_cast<const Buffer*>(nullptr)}) {
     std::string seen;
     std::vector<size_t> sizes;
-    ScanReleasing(buffer, (*file)->data() + 3, (*file)->size() - 3, [&](const char* chunk, size_t n) {
-      seen.append(chunk, n);
-      sizes.push_back(n);
-    });
+    ScanReleasing(buffer, (*file)->data() + 3, (*file)->size() - 3,
+                  [&](const char* chunk, size_t n) {
+                    seen.append(chunk, n);
+                    sizes.push_back(n);
+                  });
     EXPECT_EQ(seen, bytes.substr(3));
     EXPECT_EQ(sizes, (std::vector<size_t>{kScanChunk, kScanChunk, 4}));
   }
   StringBuffer memory(bytes);
   std::string seen;
-  ScanReleasing(&memory, memory.data(), memory.size(), [&](const char* chunk, size_t n) { seen.append(chunk, n); });
+  ScanReleasing(&memory, memory.data(), memory.size(),
+                [&](const char* chunk, size_t n) { seen.append(chunk, n); });
   EXPECT_EQ(seen, bytes);
   ::unlink(path.c_str());
 }

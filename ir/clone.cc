@@ -65,9 +65,9 @@ void Cloner::Skeleton(const Graph& from, Graph& to) {
   for (const Value* v : from.sparse_initializers()) {
     if (v->is_graph_input()) {
       if (status_.ok()) {
-        status_ = absl::UnimplementedError(absl::StrCat(
-            "cannot copy graph '", from.name(), "': sparse initializer '", v->name(),
-            "' is also a graph input"));
+        status_ = absl::UnimplementedError(absl::StrCat("cannot copy graph '", from.name(),
+                                                        "': sparse initializer '", v->name(),
+                                                        "' is also a graph input"));
       }
       continue;
     }
@@ -84,7 +84,8 @@ void Cloner::Skeleton(const Graph& from, Graph& to) {
     nn->set_name(n->name());
     nn->set_doc_string(n->doc_string());
     nn->set_metadata_props(n->metadata_props());
-    if (!n->device_configurations().empty()) nn->mutable_device_configurations() = n->device_configurations();
+    if (!n->device_configurations().empty())
+      nn->mutable_device_configurations() = n->device_configurations();
     nn->mutable_explicit_defaults() = n->explicit_defaults();
     for (const Attribute& a : n->attributes()) nn->SetAttribute(CloneAttribute(a));
     Node* added = to.Append(std::move(nn));
@@ -148,9 +149,10 @@ absl::Status Cloner::Wire() {
   auto lookup = [&](const Value* v, const Node* user) -> absl::StatusOr<Value*> {
     auto it = map_.find(v);
     if (it == map_.end()) {
-      return absl::FailedPreconditionError(absl::StrCat(
-          "cannot copy the model: ", user != nullptr ? user->Describe() : std::string("a graph output"),
-          " uses '", v->name(), "', which is not defined in its scope"));
+      return absl::FailedPreconditionError(
+          absl::StrCat("cannot copy the model: ",
+                       user != nullptr ? user->Describe() : std::string("a graph output"),
+                       " uses '", v->name(), "', which is not defined in its scope"));
     }
     return it->second;
   };
@@ -225,7 +227,8 @@ absl::StatusOr<std::unique_ptr<Model>> CloneModel(const Model& model) {
   m->mutable_explicit_defaults() = model.explicit_defaults();
   Cloner cloner;
   cloner.Skeleton(model.graph(), m->graph());
-  for (const auto& f : model.functions()) m->mutable_functions().push_back(cloner.CloneFunction(*f));
+  for (const auto& f : model.functions())
+    m->mutable_functions().push_back(cloner.CloneFunction(*f));
   absl::Status s = cloner.Wire();
   if (!s.ok()) return s;
   return m;

@@ -11,8 +11,8 @@
 namespace onnx_opt::ir {
 namespace {
 
-// Initializers (one also an input), value_info, an If whose branches use outer values, a model-local
-// function, and metadata.
+// Initializers (one also an input), value_info, an If whose branches use outer values, a
+// model-local function, and metadata.
 constexpr char kModel[] = R"(
 <ir_version: 9, opset_import: ["" : 15, "local" : 1], producer_name: "p", doc_string: "d">
 g (bool b, float[N] x, float[2] w = {1.0, 2.0}) => (float[N] y, float[N] z)
@@ -50,8 +50,8 @@ TEST(CloneTest, ModelIsEqualAndIndependent) {
   EXPECT_EQ((*m)->graph().first_node()->name(), "");
 }
 
-// A node may use a value defined after it (graphs need not be sorted; a branch may use an outer value
-// defined after its If): values are made before any edge.
+// A node may use a value defined after it (graphs need not be sorted; a branch may use an outer
+// value defined after its If): values are made before any edge.
 TEST(CloneTest, UnsortedGraph) {
   absl::StatusOr<std::unique_ptr<Model>> m = text::ParseModel(R"(
 <ir_version: 9, opset_import: ["" : 15]>
@@ -72,7 +72,8 @@ g (float[N] x) => (float[N] y) { t = Relu(x)  y = Neg(t) })");
   absl::StatusOr<std::unique_ptr<Graph>> c = CloneGraph(**g);
   ASSERT_TRUE(c.ok()) << c.status();
   EXPECT_TRUE(VerifyGraph(**c).ok());
-  EXPECT_TRUE(text::StructurallyEqualGraphs(**g, **c).ok()) << text::StructurallyEqualGraphs(**g, **c);
+  EXPECT_TRUE(text::StructurallyEqualGraphs(**g, **c).ok())
+      << text::StructurallyEqualGraphs(**g, **c);
 }
 
 TEST(CloneTest, ValueOutOfScopeFails) {
@@ -82,7 +83,8 @@ TEST(CloneTest, ValueOutOfScopeFails) {
   const Graph& then_g = *(*m)->graph().first_node()->next()->FindAttribute("then_branch")->g;
   absl::StatusOr<std::unique_ptr<Graph>> c = CloneGraph(then_g);
   ASSERT_FALSE(c.ok());
-  EXPECT_NE(c.status().message().find("'late', which is not defined in its scope"), std::string::npos)
+  EXPECT_NE(c.status().message().find("'late', which is not defined in its scope"),
+            std::string::npos)
       << c.status();
 }
 

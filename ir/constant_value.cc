@@ -37,7 +37,8 @@ std::optional<std::vector<int64_t>> ConstantAsInts(const Tensor& t) {
   return std::nullopt;
 }
 
-Tensor MakeFloatTensor(DataType type, std::vector<int64_t> dims, const std::vector<double>& values) {
+Tensor MakeFloatTensor(DataType type, std::vector<int64_t> dims,
+                       const std::vector<double>& values) {
   if (type == DataType::kDouble) return Tensor::FromVector<double>(type, std::move(dims), values);
   std::vector<float> f(values.begin(), values.end());
   return Tensor::FromVector<float>(DataType::kFloat, std::move(dims), f);

@@ -12,9 +12,9 @@
 
 namespace onnx_opt::ir {
 
-// The tensor `v` always holds, or null: a constant initializer (not a graph input), or the output of
-// a Constant node whose value is a dense tensor (`value` attribute, or the value_* scalar/list forms).
-// The pointer lives as long as the initializer or node.
+// The tensor `v` always holds, or null: a constant initializer (not a graph input), or the output
+// of a Constant node whose value is a dense tensor (`value` attribute, or the value_* scalar/list
+// forms). The pointer lives as long as the initializer or node.
 const Tensor* GetConstantTensor(const Value* v);
 
 // Element values converted to double (TensorToDoubles), for float, double, float16, bfloat16 and

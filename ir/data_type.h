@@ -51,8 +51,9 @@ int ElementBitWidth(DataType type);
 // Bytes needed for `count` elements in the raw layout (sub-byte types are packed, rounded up).
 uint64_t RawByteSize(DataType type, uint64_t count);
 
-// The spelling used by the ONNX text syntax and in messages: "float", "int64", "float16", "bfloat16",
-// "float8e4m3fn", "uint4", ... ("undefined" for kUndefined, "type<N>" for numbers we do not know).
+// The spelling used by the ONNX text syntax and in messages: "float", "int64", "float16",
+// "bfloat16", "float8e4m3fn", "uint4", ... ("undefined" for kUndefined, "type<N>" for numbers we do
+// not know).
 std::string DataTypeName(DataType type);
 
 // Inverse of DataTypeName for known types.

@@ -1,6 +1,6 @@
 // Proto2 remembers whether a field was written even when it holds its default value (`domain: ""`).
-// So that load -> save reproduces such files field by field, IR objects keep the numbers of the fields
-// that were present with a default value. Only import and export look at this.
+// So that load -> save reproduces such files field by field, IR objects keep the numbers of the
+// fields that were present with a default value. Only import and export look at this.
 #ifndef ONNX_OPT_IR_EXPLICIT_DEFAULTS_H_
 #define ONNX_OPT_IR_EXPLICIT_DEFAULTS_H_
 

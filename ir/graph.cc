@@ -49,9 +49,9 @@ Graph::BasicNodeIterator<kForward>& Graph::BasicNodeIterator<kForward>::operator
   if (n == nullptr) return *this;
   // On a large graph each step would wait for memory: the next node is known only once this one
   // has arrived. Under the tools' slab pools (ir/object_allocator.h), nodes and their output values
-  // sit in creation order, so the nodes ahead in the list are nearly always ahead in memory too, and
-  // the walk streams that memory in. The hardware does so by itself on a freshly built graph, but
-  // not once passes have freed most of the slots between live nodes (a walk over the 40% of a
+  // sit in creation order, so the nodes ahead in the list are nearly always ahead in memory too,
+  // and the walk streams that memory in. The hardware does so by itself on a freshly built graph,
+  // but not once passes have freed most of the slots between live nodes (a walk over the 40% of a
   // 10^6-node DAG left after the default pipeline took ~97 ns per node, against ~20 before).
   // The next node's inputs come from anywhere earlier in the list: those are asked for one by one.
   Stream<kForward>(node_stream_, n);
@@ -107,7 +107,8 @@ Value* Graph::AddInput(std::string name, Type type) {
 absl::Status Graph::RemoveInput(Value* input) {
   auto it = std::find(inputs_.begin(), inputs_.end(), input);
   if (it == inputs_.end()) {
-    return absl::NotFoundError(absl::StrCat("'", input->name(), "' is not an input of graph '", name_, "'"));
+    return absl::NotFoundError(
+        absl::StrCat("'", input->name(), "' is not an input of graph '", name_, "'"));
   }
   if (!input->is_initializer() && input->has_uses()) {
     return absl::FailedPreconditionError(
@@ -185,9 +186,11 @@ absl::Status Graph::RemoveInitializers(const std::vector<Value*>& values) {
   }
   if (doomed.empty()) return absl::OkStatus();
   auto gone = [&](const Value* v) { return doomed.contains(v); };
-  initializers_.erase(std::remove_if(initializers_.begin(), initializers_.end(), gone), initializers_.end());
-  sparse_initializers_.erase(std::remove_if(sparse_initializers_.begin(), sparse_initializers_.end(), gone),
-                             sparse_initializers_.end());
+  initializers_.erase(std::remove_if(initializers_.begin(), initializers_.end(), gone),
+                      initializers_.end());
+  sparse_initializers_.erase(
+      std::remove_if(sparse_initializers_.begin(), sparse_initializers_.end(), gone),
+      sparse_initializers_.end());
   for (Value* value : values) {
     if (value->is_graph_input_) {
       // Only the default goes; the input stays.
@@ -198,9 +201,10 @@ absl::Status Graph::RemoveInitializers(const std::vector<Value*>& values) {
       RemoveValueInfo(value);
     }
   }
-  owned_values_.erase(std::remove_if(owned_values_.begin(), owned_values_.end(),
-                                     [&](const std::unique_ptr<Value>& p) { return doomed.contains(p.get()); }),
-                      owned_values_.end());
+  owned_values_.erase(
+      std::remove_if(owned_values_.begin(), owned_values_.end(),
+                     [&](const std::unique_ptr<Value>& p) { return doomed.contains(p.get()); }),
+      owned_values_.end());
   return absl::OkStatus();
 }
 
@@ -249,13 +253,19 @@ void Graph::Link(Node* node, Node* before) {
   if (before == nullptr) {
     node->prev_ = tail_;
     node->next_ = nullptr;
-    if (tail_ != nullptr) tail_->next_ = node; else head_ = node;
+    if (tail_ != nullptr)
+      tail_->next_ = node;
+    else
+      head_ = node;
     tail_ = node;
   } else {
     CHECK(before->graph_ == this && !before->erased_);
     node->next_ = before;
     node->prev_ = before->prev_;
-    if (before->prev_ != nullptr) before->prev_->next_ = node; else head_ = node;
+    if (before->prev_ != nullptr)
+      before->prev_->next_ = node;
+    else
+      head_ = node;
     before->prev_ = node;
   }
   ++num_nodes_;
@@ -265,8 +275,14 @@ void Graph::Link(Node* node, Node* before) {
 
 void Graph::Unlink(Node* node) {
   // Keep node->next_ so iterators standing on the node can advance.
-  if (node->prev_ != nullptr) node->prev_->next_ = node->next_; else head_ = node->next_;
-  if (node->next_ != nullptr) node->next_->prev_ = node->prev_; else tail_ = node->prev_;
+  if (node->prev_ != nullptr)
+    node->prev_->next_ = node->next_;
+  else
+    head_ = node->next_;
+  if (node->next_ != nullptr)
+    node->next_->prev_ = node->prev_;
+  else
+    tail_ = node->prev_;
   --num_nodes_;
   CountOpTypeChange(node->op_type_, -1);
   if (node->may_have_subgraphs_) --subgraph_holders_;
@@ -330,8 +346,8 @@ absl::Status Graph::Erase(Node* node) {
   }
   for (const auto& out : node->outputs_) {
     if (out->has_uses()) {
-      return absl::FailedPreconditionError(absl::StrCat("cannot erase ", node->Describe(), ": output '",
-                                                        out->name(), "' is still used"));
+      return absl::FailedPreconditionError(absl::StrCat(
+          "cannot erase ", node->Describe(), ": output '", out->name(), "' is still used"));
     }
   }
   node->DropAllReferences();
@@ -348,12 +364,15 @@ void Graph::ReleaseErased() {
   constexpr size_t kNodesAhead = 8;
   constexpr size_t kValuesAhead = 4;
   auto prefetch_lines = [](const void* p, size_t bytes) {
-    for (size_t offset = 0; offset < bytes; offset += 64) __builtin_prefetch(static_cast<const char*>(p) + offset);
+    for (size_t offset = 0; offset < bytes; offset += 64)
+      __builtin_prefetch(static_cast<const char*>(p) + offset);
   };
   for (size_t i = 0; i < erased_.size(); ++i) {
-    if (i + kNodesAhead < erased_.size()) prefetch_lines(erased_[i + kNodesAhead].get(), sizeof(Node));
+    if (i + kNodesAhead < erased_.size())
+      prefetch_lines(erased_[i + kNodesAhead].get(), sizeof(Node));
     if (i + kValuesAhead < erased_.size()) {
-      for (const auto& out : erased_[i + kValuesAhead]->outputs_) prefetch_lines(out.get(), sizeof(Value));
+      for (const auto& out : erased_[i + kValuesAhead]->outputs_)
+        prefetch_lines(out.get(), sizeof(Value));
     }
     erased_[i].reset();
   }
@@ -375,7 +394,8 @@ void Graph::Reorder(const std::vector<Node*>& order) {
   // The list owns the nodes: `order` must name each live node exactly once, or some would be lost.
   const uint64_t seen = NewWalkStamp();
   for (Node* n : order) {
-    CHECK(n->graph_ == this && !n->erased_ && n->walk_stamp() != seen) << "Reorder needs each live node once";
+    CHECK(n->graph_ == this && !n->erased_ && n->walk_stamp() != seen)
+        << "Reorder needs each live node once";
     n->set_walk_stamp(seen);
   }
   head_ = tail_ = nullptr;

@@ -1,5 +1,5 @@
-// A Graph: inputs, initializers, nodes in a list that stays valid while a walk inserts and erases, and
-// outputs (which are uses of values). Subgraphs of If/Loop/Scan use outer values directly.
+// A Graph: inputs, initializers, nodes in a list that stays valid while a walk inserts and erases,
+// and outputs (which are uses of values). Subgraphs of If/Loop/Scan use outer values directly.
 #ifndef ONNX_OPT_IR_GRAPH_H_
 #define ONNX_OPT_IR_GRAPH_H_
 
@@ -45,8 +45,8 @@ struct DanglingValueInfo {
 
 class Graph {
  public:
-  // Walks live nodes, first to last (kForward) or last to first; an iterator standing on a node that
-  // gets erased still advances correctly.
+  // Walks live nodes, first to last (kForward) or last to first; an iterator standing on a node
+  // that gets erased still advances correctly.
   template <bool kForward>
   class BasicNodeIterator {
    public:
@@ -92,7 +92,8 @@ class Graph {
   // --- Inputs and initializers -------------------------------------------------------------------
   Value* AddInput(std::string name, Type type = Type());
   const std::vector<Value*>& inputs() const { return inputs_; }
-  // Removes a graph input that nothing uses. If it also has an initializer, it stays an initializer.
+  // Removes a graph input that nothing uses. If it also has an initializer, it stays an
+  // initializer.
   absl::Status RemoveInput(Value* input);
 
   // A constant (not a graph input); the value's type comes from the tensor.
@@ -126,8 +127,9 @@ class Graph {
   Node* last_node() const { return tail_; }
   size_t num_nodes() const { return num_nodes_; }
   bool empty() const { return num_nodes_ == 0; }
-  // How many live nodes have op type `op`, in any domain. A pass looking for a pattern skips a graph
-  // that cannot hold it without walking the nodes: on large graphs a walk costs a cache miss a node.
+  // How many live nodes have op type `op`, in any domain. A pass looking for a pattern skips a
+  // graph that cannot hold it without walking the nodes: on large graphs a walk costs a cache miss
+  // a node.
   int64_t CountOpType(std::string_view op) const;
   // How many live nodes may hold subgraphs (Node::may_have_subgraphs).
   size_t num_subgraph_holders() const { return subgraph_holders_; }
@@ -141,8 +143,8 @@ class Graph {
   // Moves a node of this graph to just before/after `pos`.
   void MoveBefore(Node* node, Node* pos);
   void MoveAfter(Node* node, Node* pos);
-  // Unlinks a node whose outputs have no uses and drops its inputs. Its memory lives until the graph
-  // dies or ReleaseErased() runs, so iterators standing on it stay valid.
+  // Unlinks a node whose outputs have no uses and drops its inputs. Its memory lives until the
+  // graph dies or ReleaseErased() runs, so iterators standing on it stay valid.
   absl::Status Erase(Node* node);
   void ReleaseErased();
   // Takes a live node out of this graph with its inputs, outputs and uses intact, so it can be put
@@ -171,7 +173,9 @@ class Graph {
   uint64_t NextValueInfoOrder() { return ++value_info_counter_; }
 
   // --- Other GraphProto fields -------------------------------------------------------------------
-  std::vector<TensorAnnotation>& mutable_quantization_annotation() { return quantization_annotation_; }
+  std::vector<TensorAnnotation>& mutable_quantization_annotation() {
+    return quantization_annotation_;
+  }
   const std::vector<TensorAnnotation>& quantization_annotation() const {
     return quantization_annotation_;
   }
@@ -202,7 +206,8 @@ class Graph {
   std::vector<Value*> initializers_;
   std::vector<Value*> sparse_initializers_;
   std::vector<Value*> outputs_;
-  std::vector<uint32_t> output_use_positions_;  // parallel to outputs_, as Node::input_use_positions_
+  std::vector<uint32_t>
+      output_use_positions_;  // parallel to outputs_, as Node::input_use_positions_
   std::vector<std::optional<OutputInfo>> output_info_;  // may be shorter than outputs_
 
   std::vector<std::unique_ptr<Node>> erased_;

@@ -92,7 +92,8 @@ TEST(GraphTest, WalkSurvivesErasingAndInsertingAroundTheCurrentNode) {
       n->SetInput(0, inserted->output(0));
     }
   }
-  EXPECT_EQ(visited, (std::vector<std::string>{"Identity", "Relu", "Identity", "Relu", "Identity", "Relu"}));
+  EXPECT_EQ(visited,
+            (std::vector<std::string>{"Identity", "Relu", "Identity", "Relu", "Identity", "Relu"}));
   std::vector<std::string> ops;
   for (Node* n : g.nodes()) ops.push_back(n->op_type());
   EXPECT_EQ(ops, (std::vector<std::string>{"Neg", "Relu", "Neg", "Relu", "Neg", "Relu"}));
@@ -174,16 +175,17 @@ TEST(GraphTest, ValueWithManyUsesStaysExactThroughEveryEdit) {
   Value* c = g.AddInput("C", FloatVec());
   Value* x = g.AddInput("X", FloatVec());
   std::vector<Node*> users;
-  for (int i = 0; i < 40; ++i) users.push_back(g.AddNode("Sum", {x, c, c}, {"s" + std::to_string(i)}));
+  for (int i = 0; i < 40; ++i)
+    users.push_back(g.AddNode("Sum", {x, c, c}, {"s" + std::to_string(i)}));
   for (int i = 0; i < 5; ++i) g.AddOutput(c);
   ExpectUsesMatchSlots(g, c);
   ASSERT_EQ(c->uses().size(), 85u);
 
-  users[3]->SetInput(1, x);        // a use leaves from the middle
-  users[39]->RemoveInput(0);       // later inputs of a node shift down
+  users[3]->SetInput(1, x);   // a use leaves from the middle
+  users[39]->RemoveInput(0);  // later inputs of a node shift down
   users[7]->RemoveInput(1);
   users[7]->AddInput(c);
-  g.RemoveOutput(1);               // later graph outputs shift down
+  g.RemoveOutput(1);  // later graph outputs shift down
   g.SetOutput(0, x);
   users[20]->RemoveAllInputs();
   ExpectUsesMatchSlots(g, c);

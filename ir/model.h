@@ -10,8 +10,8 @@
 #include <utility>
 #include <vector>
 
-#include "ir/function.h"
 #include "ir/explicit_defaults.h"
+#include "ir/function.h"
 #include "ir/graph.h"
 #include "ir/opset_import.h"
 

@@ -11,9 +11,9 @@
 
 namespace onnx_opt::ir {
 
-// Knows every name in a model (values and nodes of every graph, subgraph and function) and hands out
-// names that clash with none of them, nor with each other. The names are collected on first use, so
-// a pass that never needs a fresh name pays nothing (collecting is a hash of every name).
+// Knows every name in a model (values and nodes of every graph, subgraph and function) and hands
+// out names that clash with none of them, nor with each other. The names are collected on first
+// use, so a pass that never needs a fresh name pays nothing (collecting is a hash of every name).
 class NameGenerator {
  public:
   explicit NameGenerator(const Model& model);

@@ -2,9 +2,9 @@
 
 #include <atomic>
 
-#include "glog/logging.h"
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "glog/logging.h"
 #include "ir/graph.h"
 
 namespace onnx_opt::ir {
@@ -78,15 +78,17 @@ void Node::RemoveAllInputs() {
 }
 
 Value* Node::AddOutput(std::string name) {
-  outputs_.push_back(std::unique_ptr<Value>(new Value(graph_, this, outputs_.size(), std::move(name))));
+  outputs_.push_back(
+      std::unique_ptr<Value>(new Value(graph_, this, outputs_.size(), std::move(name))));
   return outputs_.back().get();
 }
 
 absl::Status Node::RemoveLastOutput() {
   if (outputs_.empty()) return absl::FailedPreconditionError(Describe() + " has no outputs");
   if (outputs_.back()->has_uses()) {
-    return absl::FailedPreconditionError(absl::StrCat("cannot remove output '", outputs_.back()->name(),
-                                                      "' of ", Describe(), ": it is still used"));
+    return absl::FailedPreconditionError(absl::StrCat("cannot remove output '",
+                                                      outputs_.back()->name(), "' of ", Describe(),
+                                                      ": it is still used"));
   }
   if (graph_ != nullptr) graph_->RemoveValueInfo(outputs_.back().get());
   outputs_.pop_back();

@@ -1,5 +1,6 @@
-// A Node: one operator application. Inputs are Values (null for an omitted optional input); outputs are
-// Values created with and owned by the node. Every input change keeps both sides of the use-def chain.
+// A Node: one operator application. Inputs are Values (null for an omitted optional input); outputs
+// are Values created with and owned by the node. Every input change keeps both sides of the use-def
+// chain.
 #ifndef ONNX_OPT_IR_NODE_H_
 #define ONNX_OPT_IR_NODE_H_
 
@@ -98,7 +99,9 @@ class Node final {
   StringPairs& mutable_metadata_props() { return rare_->metadata_props; }
   void set_metadata_props(StringPairs p) { rare_.SetField(&Rare::metadata_props, std::move(p)); }
   // Serialized NodeDeviceConfigurationProto messages (multi-device annotations, passed through).
-  const std::vector<std::string>& device_configurations() const { return rare_->device_configurations; }
+  const std::vector<std::string>& device_configurations() const {
+    return rare_->device_configurations;
+  }
   std::vector<std::string>& mutable_device_configurations() { return rare_->device_configurations; }
   // Fields the file wrote with their default value (see explicit_defaults.h).
   const ExplicitDefaults& explicit_defaults() const { return explicit_defaults_; }

@@ -22,7 +22,8 @@ absl::Status SetObjectAllocator(ObjectAllocator* allocator) {
 
 void* AllocateObject(ObjectKind kind, size_t size) {
   // Checked before stored: the flag's cache line is then only read once it is set.
-  if (!any_created.load(std::memory_order_relaxed)) any_created.store(true, std::memory_order_release);
+  if (!any_created.load(std::memory_order_relaxed))
+    any_created.store(true, std::memory_order_release);
   ObjectAllocator* allocator = installed.load(std::memory_order_acquire);
   return allocator != nullptr ? allocator->Allocate(kind, size) : ::operator new(size);
 }

@@ -23,9 +23,9 @@ class ObjectAllocator {
   virtual void Free(ObjectKind kind, void* object, size_t size) = 0;
 };
 
-// Makes `allocator` (not owned; it must live for the rest of the process, since objects may be freed
-// during static destruction) the source of every Node and Value. An object must go back to the
-// allocator that made it, so this fails once any node or value has been created.
+// Makes `allocator` (not owned; it must live for the rest of the process, since objects may be
+// freed during static destruction) the source of every Node and Value. An object must go back to
+// the allocator that made it, so this fails once any node or value has been created.
 absl::Status SetObjectAllocator(ObjectAllocator* allocator);
 
 // Used by Node's and Value's operator new and delete.

@@ -17,8 +17,10 @@ absl::StatusOr<int> Number(bool ok) {
 absl::StatusOr<std::unique_ptr<int>> Owned() { return std::make_unique<int>(3); }
 
 absl::Status Check(bool fail, int* reached) {
-  if (fail) RETURN_IF_ERROR(Fail());  // a single statement: fine under an unbraced if
-  else RETURN_IF_ERROR(absl::OkStatus());
+  if (fail)
+    RETURN_IF_ERROR(Fail());  // a single statement: fine under an unbraced if
+  else
+    RETURN_IF_ERROR(absl::OkStatus());
   *reached = 1;
   return absl::OkStatus();
 }
@@ -27,7 +29,8 @@ absl::StatusOr<int> Sum(bool a_ok, bool b_ok) {
   ASSIGN_OR_RETURN(int a, Number(a_ok));
   int b = 0;
   ASSIGN_OR_RETURN(b, Number(b_ok));  // assigns to an existing variable
-  ASSIGN_OR_RETURN(std::unique_ptr<int> p, Owned()); ASSIGN_OR_RETURN(auto q, Owned());  // one line
+  ASSIGN_OR_RETURN(std::unique_ptr<int> p, Owned());
+  ASSIGN_OR_RETURN(auto q, Owned());  // one line
   return a + b + *p + *q;
 }
 

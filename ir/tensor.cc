@@ -37,7 +37,8 @@ char* Tensor::AllocateRaw(size_t size) {
 }
 
 bool Tensor::ContentEquals(const Tensor& other) const {
-  if (type_ != other.type_ || dims_ != other.dims_ || size_ != other.size_ || strings_ != other.strings_) {
+  if (type_ != other.type_ || dims_ != other.dims_ || size_ != other.size_ ||
+      strings_ != other.strings_) {
     return false;
   }
   const char* a = raw_data();

@@ -1,5 +1,6 @@
-// A constant tensor: element type, dims and data. Numeric data is kept in the raw little-endian layout
-// of TensorProto.raw_data (sub-byte types packed), as a view into a shared Buffer; strings separately.
+// A constant tensor: element type, dims and data. Numeric data is kept in the raw little-endian
+// layout of TensorProto.raw_data (sub-byte types packed), as a view into a shared Buffer; strings
+// separately.
 #ifndef ONNX_OPT_IR_TENSOR_H_
 #define ONNX_OPT_IR_TENSOR_H_
 
@@ -61,7 +62,9 @@ class Tensor {
   // Raw little-endian bytes (empty for string tensors).
   const char* raw_data() const { return buffer_ ? data_ : nullptr; }
   size_t raw_size() const { return size_; }
-  std::string_view raw_view() const { return std::string_view(raw_data() ? raw_data() : "", size_); }
+  std::string_view raw_view() const {
+    return std::string_view(raw_data() ? raw_data() : "", size_);
+  }
   // Shares `buffer` bytes [offset, offset+size) without copying.
   void SetRawView(std::shared_ptr<const Buffer> buffer, size_t offset, size_t size);
   void SetRawData(std::string bytes);
@@ -104,15 +107,17 @@ class Tensor {
 
   // TensorProto.segment, kept for round trips.
   const std::optional<std::pair<int64_t, int64_t>>& segment() const { return rare_->segment; }
-  void set_segment(std::optional<std::pair<int64_t, int64_t>> s) { rare_.SetField(&Rare::segment, std::move(s)); }
+  void set_segment(std::optional<std::pair<int64_t, int64_t>> s) {
+    rare_.SetField(&Rare::segment, std::move(s));
+  }
   const StringPairs& metadata_props() const { return rare_->metadata_props; }
   StringPairs& mutable_metadata_props() { return rare_->metadata_props; }
   // Fields the file wrote with their default value (see explicit_defaults.h).
   const ExplicitDefaults& explicit_defaults() const { return explicit_defaults_; }
   ExplicitDefaults& mutable_explicit_defaults() { return explicit_defaults_; }
 
-  // Same type, dims and data bytes (names and storage do not matter). Compares in pieces and releases
-  // mapped pages behind, so comparing huge weights keeps little resident.
+  // Same type, dims and data bytes (names and storage do not matter). Compares in pieces and
+  // releases mapped pages behind, so comparing huge weights keeps little resident.
   bool ContentEquals(const Tensor& other) const;
 
  private:
@@ -137,7 +142,8 @@ class Tensor {
   ExplicitDefaults explicit_defaults_;
 };
 
-// SparseTensorProto: values (1-D), indices (COO, [NNZ] linearized or [NNZ, rank]) and the dense dims.
+// SparseTensorProto: values (1-D), indices (COO, [NNZ] linearized or [NNZ, rank]) and the dense
+// dims.
 struct SparseTensor {
   Tensor values;
   Tensor indices;

@@ -1,11 +1,10 @@
 #include "ir/topological_sort.h"
 
+#include <boost/graph/adjacency_list.hpp>
+#include <boost/graph/strong_components.hpp>
 #include <functional>
 #include <optional>
 #include <queue>
-
-#include <boost/graph/adjacency_list.hpp>
-#include <boost/graph/strong_components.hpp>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
@@ -47,7 +46,8 @@ Dependencies BuildDependencies(const Graph& graph) {
   return deps;
 }
 
-// A node on a cycle, found as a strongly connected component with more than one node or a self-loop.
+// A node on a cycle, found as a strongly connected component with more than one node or a
+// self-loop.
 Node* FindNodeOnCycle(const Dependencies& deps) {
   std::vector<int> component(deps.nodes.size());
   boost::strong_components(deps.edges, component.data());
@@ -119,9 +119,9 @@ absl::StatusOr<std::vector<Node*>> TopologicalOrder(const Graph& graph) {
   }
   if (order.size() != n) {
     Node* on_cycle = FindNodeOnCycle(deps);
-    return absl::InvalidArgumentError(absl::StrCat(
-        "graph '", graph.name(), "' has a cycle through ",
-        on_cycle != nullptr ? on_cycle->Describe() : std::string("an unknown node")));
+    return absl::InvalidArgumentError(
+        absl::StrCat("graph '", graph.name(), "' has a cycle through ",
+                     on_cycle != nullptr ? on_cycle->Describe() : std::string("an unknown node")));
   }
   return order;
 }

@@ -94,7 +94,8 @@ bool Type::operator==(const Type& other) const {
   const Names& a = names_;
   const Names& b = other.names_;
   if (kind_ != other.kind_ || elem_type_ != other.elem_type_ || shape_ != other.shape_ ||
-      a.opaque_domain != b.opaque_domain || a.opaque_name != b.opaque_name || a.denotation != b.denotation) {
+      a.opaque_domain != b.opaque_domain || a.opaque_name != b.opaque_name ||
+      a.denotation != b.denotation) {
     return false;
   }
   if ((inner_ == nullptr) != (other.inner_ == nullptr)) return false;

@@ -12,9 +12,8 @@ Value::~Value() = default;
 
 bool Value::is_graph_output() const {
   if (graph_output_uses_ == 0) return false;
-  return std::any_of(uses_.begin(), uses_.end(), [this](const Use& u) {
-    return u.is_graph_output() && u.graph == graph_;
-  });
+  return std::any_of(uses_.begin(), uses_.end(),
+                     [this](const Use& u) { return u.is_graph_output() && u.graph == graph_; });
 }
 
 namespace {
@@ -23,7 +22,8 @@ constexpr size_t kIndexedUses = 16;
 }  // namespace
 
 uint32_t& Value::UsePosition(const Use& use) {
-  return use.is_graph_output() ? use.graph->output_use_positions_[use.index] : use.node->input_use_positions_[use.index];
+  return use.is_graph_output() ? use.graph->output_use_positions_[use.index]
+                               : use.node->input_use_positions_[use.index];
 }
 
 void Value::AddUse(const Use& use) {
@@ -39,9 +39,12 @@ void Value::AddUse(const Use& use) {
 }
 
 size_t Value::PositionOf(const Use& use) const {
-  const size_t pos = uses_indexed_ ? size_t{UsePosition(use)}
-                                   : static_cast<size_t>(std::find(uses_.begin(), uses_.end(), use) - uses_.begin());
-  CHECK(pos < uses_.size() && uses_[pos] == use) << "use-def chain broken for value '" << name_ << "'";
+  const size_t pos =
+      uses_indexed_
+          ? size_t{UsePosition(use)}
+          : static_cast<size_t>(std::find(uses_.begin(), uses_.end(), use) - uses_.begin());
+  CHECK(pos < uses_.size() && uses_[pos] == use)
+      << "use-def chain broken for value '" << name_ << "'";
   return pos;
 }
 

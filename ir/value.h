@@ -1,5 +1,5 @@
-// A Value: something a node consumes. Produced by exactly one of: a node output, a graph input, or an
-// initializer (a graph input may also carry an initializer: its default). Knows every use.
+// A Value: something a node consumes. Produced by exactly one of: a node output, a graph input, or
+// an initializer (a graph input may also carry an initializer: its default). Knows every use.
 #ifndef ONNX_OPT_IR_VALUE_H_
 #define ONNX_OPT_IR_VALUE_H_
 
@@ -78,9 +78,9 @@ class Value {
   // An omitted optional node output (written as "" in ONNX).
   bool is_omitted() const { return producer_ != nullptr && name_.empty(); }
 
-  // Every use, once. The order is deterministic: the order uses were made, except that on values with
-  // many uses a removed use's place is taken by the last one (so removal stays O(1)).
-  // Graph outputs are uses too. The first two live inside the value: most values have one or two.
+  // Every use, once. The order is deterministic: the order uses were made, except that on values
+  // with many uses a removed use's place is taken by the last one (so removal stays O(1)). Graph
+  // outputs are uses too. The first two live inside the value: most values have one or two.
   using UseList = absl::InlinedVector<Use, 2>;
   const UseList& uses() const { return uses_; }
   bool has_uses() const { return !uses_.empty(); }
@@ -93,7 +93,8 @@ class Value {
   static void* operator new(size_t size) { return AllocateObject(ObjectKind::kValue, size); }
   static void operator delete(void* p, size_t size) { FreeObject(ObjectKind::kValue, p, size); }
 
-  // Whether the value is listed in the graph's value_info, and where (for a stable order on export).
+  // Whether the value is listed in the graph's value_info, and where (for a stable order on
+  // export).
   bool in_value_info() const { return value_info_order_ != 0; }
   uint64_t value_info_order() const { return value_info_order_; }
 
@@ -102,7 +103,10 @@ class Value {
   friend class Node;
 
   Value(Graph* graph, Node* producer, size_t output_index, std::string name)
-      : graph_(graph), producer_(producer), output_index_(output_index), name_(std::move(name)),
+      : graph_(graph),
+        producer_(producer),
+        output_index_(output_index),
+        name_(std::move(name)),
         name_hash_(HashName(name_)) {}
 
   void AddUse(const Use& use);
@@ -124,9 +128,9 @@ class Value {
   size_t graph_output_uses_ = 0;
   // Values with many uses (shared constants) keep each use's position in uses_ at the use itself
   // (Node::input_use_positions_, Graph::output_use_positions_), where a linear search per removal
-  // would make passes quadratic. The node a removal edits is at hand already, so a removal costs the
-  // write to uses_ and one to the node whose use moves: a hash index here cost ~5 cache misses per
-  // removal on a constant with 250K uses (a third of nops on the 10^6-node pipeline benchmark).
+  // would make passes quadratic. The node a removal edits is at hand already, so a removal costs
+  // the write to uses_ and one to the node whose use moves: a hash index here cost ~5 cache misses
+  // per removal on a constant with 250K uses (a third of nops on the 10^6-node pipeline benchmark).
   bool uses_indexed_ = false;
   Type type_;
   std::string name_;

@@ -13,7 +13,8 @@ namespace onnx_opt::ir {
 namespace {
 
 std::string GraphLabel(const Graph& g) {
-  if (g.owner_function() != nullptr) return absl::StrCat("function '", g.owner_function()->name(), "'");
+  if (g.owner_function() != nullptr)
+    return absl::StrCat("function '", g.owner_function()->name(), "'");
   return absl::StrCat("graph '", g.name(), "'");
 }
 
@@ -27,14 +28,15 @@ class GraphVerifier {
   absl::Status Define(const Graph& g, const Value* v, absl::FunctionRef<std::string()> what) {
     if (v->name().empty()) {
       if (v->producer() != nullptr) return absl::OkStatus();  // omitted optional output
-      return absl::InvalidArgumentError(absl::StrCat(GraphLabel(g), ": ", what(), " has an empty name"));
+      return absl::InvalidArgumentError(
+          absl::StrCat(GraphLabel(g), ": ", what(), " has an empty name"));
     }
     if (names_.insert(v).second) {
       defined_.push_back(v);
     } else {
-      return absl::InvalidArgumentError(absl::StrCat(
-          GraphLabel(g), ": '", v->name(), "' is defined more than once (", what(),
-          "); values must be in single static assignment form"));
+      return absl::InvalidArgumentError(
+          absl::StrCat(GraphLabel(g), ": '", v->name(), "' is defined more than once (", what(),
+                       "); values must be in single static assignment form"));
     }
     return absl::OkStatus();
   }
@@ -50,8 +52,8 @@ class GraphVerifier {
       } else if (u.node->is_erased() || u.index >= u.node->num_inputs() ||
                  u.node->input(u.index) != v) {
         return absl::InternalError(absl::StrCat(GraphLabel(g), ": use list of '", v->name(),
-                                                "' names ", u.node->Describe(),
-                                                " input ", u.index, ", which does not use it"));
+                                                "' names ", u.node->Describe(), " input ", u.index,
+                                                ", which does not use it"));
       }
     }
     return absl::OkStatus();
@@ -72,12 +74,14 @@ class GraphVerifier {
 
   absl::Status VerifyScope(const Graph& g) {
     // Growing the sets value by value rehashed them ~10 times on a 750-node model.
-    const size_t values = g.inputs().size() + g.initializers().size() + g.sparse_initializers().size() + g.num_nodes();
+    const size_t values = g.inputs().size() + g.initializers().size() +
+                          g.sparse_initializers().size() + g.num_nodes();
     names_.reserve(names_.size() + values);
     references_.reserve(references_.size() + values);
     for (const Value* v : g.inputs()) {
       if (v->graph() != &g || !v->is_graph_input()) {
-        return absl::InternalError(absl::StrCat(GraphLabel(g), ": input '", v->name(), "' is not owned by it"));
+        return absl::InternalError(
+            absl::StrCat(GraphLabel(g), ": input '", v->name(), "' is not owned by it"));
       }
       RETURN_IF_ERROR(Define(g, v, [] { return std::string("graph input"); }));
       RETURN_IF_ERROR(CheckUses(g, v));
@@ -85,7 +89,8 @@ class GraphVerifier {
     for (const auto* list : {&g.initializers(), &g.sparse_initializers()}) {
       for (const Value* v : *list) {
         if (v->graph() != &g || !v->is_initializer()) {
-          return absl::InternalError(absl::StrCat(GraphLabel(g), ": initializer '", v->name(), "' is not owned by it"));
+          return absl::InternalError(
+              absl::StrCat(GraphLabel(g), ": initializer '", v->name(), "' is not owned by it"));
         }
         if (!v->is_graph_input()) {
           RETURN_IF_ERROR(Define(g, v, [] { return std::string("initializer"); }));
@@ -110,8 +115,8 @@ class GraphVerifier {
                                                 " holds a subgraph but says it does not"));
       }
       if (n->graph() != &g || n->is_erased()) {
-        return absl::InternalError(absl::StrCat(GraphLabel(g), ": node list holds ", n->Describe(),
-                                                " of another graph"));
+        return absl::InternalError(
+            absl::StrCat(GraphLabel(g), ": node list holds ", n->Describe(), " of another graph"));
       }
       auto defined_before = [&](const Value* v) {
         return v == nullptr || v->producer() == nullptr || v->producer()->graph() != &g ||
@@ -133,12 +138,12 @@ class GraphVerifier {
       for (size_t i = 0; i < n->num_outputs(); ++i) {
         const Value* out = n->output(i);
         if (out->producer() != n || out->output_index() != i || out->graph() != &g) {
-          return absl::InternalError(absl::StrCat(GraphLabel(g), ": output ", i, " of ", n->Describe(),
-                                                  " does not point back to it"));
+          return absl::InternalError(absl::StrCat(GraphLabel(g), ": output ", i, " of ",
+                                                  n->Describe(), " does not point back to it"));
         }
         if (out->is_omitted() && out->has_uses()) {
-          return absl::InvalidArgumentError(absl::StrCat(GraphLabel(g), ": omitted output ", i, " of ",
-                                                         n->Describe(), " is used"));
+          return absl::InvalidArgumentError(absl::StrCat(GraphLabel(g), ": omitted output ", i,
+                                                         " of ", n->Describe(), " is used"));
         }
         RETURN_IF_ERROR(Define(g, out, [n] { return absl::StrCat("output of ", n->Describe()); }));
         RETURN_IF_ERROR(CheckUses(g, out));
@@ -162,23 +167,25 @@ class GraphVerifier {
     for (const auto& [op, n] : op_types) {
       const int64_t counted = g.CountOpType(std::string_view(op.data(), op.size()));
       if (counted != n) {
-        return absl::InternalError(absl::StrCat(GraphLabel(g), ": count of '", op, "' nodes ", counted,
-                                                " does not match the node list (", n, ")"));
+        return absl::InternalError(absl::StrCat(GraphLabel(g), ": count of '", op, "' nodes ",
+                                                counted, " does not match the node list (", n,
+                                                ")"));
       }
     }
     if (subgraph_holders != g.num_subgraph_holders()) {
-      return absl::InternalError(absl::StrCat(GraphLabel(g), ": count of nodes holding subgraphs ",
-                                              g.num_subgraph_holders(), " does not match the node list (",
-                                              subgraph_holders, ")"));
+      return absl::InternalError(absl::StrCat(
+          GraphLabel(g), ": count of nodes holding subgraphs ", g.num_subgraph_holders(),
+          " does not match the node list (", subgraph_holders, ")"));
     }
     for (size_t i = 0; i < g.outputs().size(); ++i) {
       const Value* v = g.outputs()[i];
       if (v == nullptr) {
-        return absl::InvalidArgumentError(absl::StrCat(GraphLabel(g), ": output ", i, " is not set"));
+        return absl::InvalidArgumentError(
+            absl::StrCat(GraphLabel(g), ": output ", i, " is not set"));
       }
       if (v->graph() == nullptr || !g.IsWithin(v->graph())) {
-        return absl::InvalidArgumentError(absl::StrCat(GraphLabel(g), ": output '", v->name(),
-                                                       "' is not defined in scope"));
+        return absl::InvalidArgumentError(
+            absl::StrCat(GraphLabel(g), ": output '", v->name(), "' is not defined in scope"));
       }
     }
     return absl::OkStatus();
@@ -205,8 +212,8 @@ class GraphVerifier {
   std::vector<const Value*> checked_values_;
 
  public:
-  // Every node input must appear in its value's use list: the lists hold only valid entries (checked
-  // per value), so equal counts mean equal sets.
+  // Every node input must appear in its value's use list: the lists hold only valid entries
+  // (checked per value), so equal counts mean equal sets.
   absl::Status CheckReferenceCounts() {
     for (const Value* v : checked_values_) {
       size_t node_uses = 0;

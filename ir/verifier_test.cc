@@ -49,8 +49,8 @@ TEST(VerifierTest, RejectsDuplicateNames) {
   EXPECT_NE(Message(s).find("'Y' is defined more than once"), std::string::npos) << s;
 }
 
-// Verify finds names by the hash each value keeps of its name (Value::name_hash): a rename must move
-// it along, or a clash made by renaming would go unseen.
+// Verify finds names by the hash each value keeps of its name (Value::name_hash): a rename must
+// move it along, or a clash made by renaming would go unseen.
 TEST(VerifierTest, RejectsDuplicateMadeByRenamingAndAcceptsItUndone) {
   Model m;
   Graph& g = m.graph();

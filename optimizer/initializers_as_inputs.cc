@@ -61,8 +61,8 @@ int64_t UnlistInSubgraphsOf(ir::Graph& g) {
 
 std::string InitializersListedAsInputs::Summary() const {
   if (count == 0) return "";
-  return absl::StrCat("ir_version ", ir_version, ": ", count, " new initializer", count == 1 ? "" : "s",
-                      " listed as graph inputs");
+  return absl::StrCat("ir_version ", ir_version, ": ", count, " new initializer",
+                      count == 1 ? "" : "s", " listed as graph inputs");
 }
 
 InitializersListedAsInputs ListInitializersAsInputs(ir::Model& model) {

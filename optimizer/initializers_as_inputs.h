@@ -28,9 +28,9 @@ struct InitializersListedAsInputs {
 InitializersListedAsInputs ListInitializersAsInputs(ir::Model& model);
 
 // The reverse, for a model raised from IR < 4 to IR >= 4: subgraph inputs that only list an
-// initializer go (IR.md: from IR 4 a subgraph initializer must not also be a subgraph input). The main
-// graph keeps its inputs, where an initializer that is an input is an overridable default. Returns
-// how many went; does nothing below IR 4.
+// initializer go (IR.md: from IR 4 a subgraph initializer must not also be a subgraph input). The
+// main graph keeps its inputs, where an initializer that is an input is an overridable default.
+// Returns how many went; does nothing below IR 4.
 int64_t UnlistSubgraphInitializerInputs(ir::Model& model);
 
 }  // namespace onnx_opt::optimizer

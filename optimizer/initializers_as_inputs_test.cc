@@ -7,13 +7,13 @@
 #include <vector>
 
 #include "absl/strings/str_join.h"
+#include "equivalence/equivalence.h"
 #include "gtest/gtest.h"
 #include "ir/io/model_io.h"
 #include "ir/model.h"
 #include "ir/tensor.h"
 #include "ir/text/parser.h"
 #include "schema/checker/checker.h"
-#include "equivalence/equivalence.h"
 
 namespace onnx_opt::optimizer {
 namespace {

@@ -12,7 +12,8 @@ int64_t TensorBytes(const ir::Tensor& t) {
 namespace {
 
 void MeasureGraph(const ir::Graph& g, ModelSize& size) {
-  for (const ir::Value* v : g.initializers()) size.initializer_bytes += TensorBytes(*v->initializer());
+  for (const ir::Value* v : g.initializers())
+    size.initializer_bytes += TensorBytes(*v->initializer());
   for (const ir::Value* v : g.sparse_initializers()) {
     size.initializer_bytes += TensorBytes(v->sparse_initializer()->values) +
                               TensorBytes(v->sparse_initializer()->indices);

@@ -11,8 +11,8 @@
 namespace onnx_opt::optimizer {
 
 struct ModelSize {
-  int64_t nodes = 0;               // every node, in subgraphs and functions too
-  int64_t initializer_bytes = 0;   // data bytes of every initializer and Constant-free tensor
+  int64_t nodes = 0;              // every node, in subgraphs and functions too
+  int64_t initializer_bytes = 0;  // data bytes of every initializer and Constant-free tensor
   bool operator==(const ModelSize&) const = default;
 };
 

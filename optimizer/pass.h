@@ -4,20 +4,20 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
-#include <optional>
-
 #include "absl/status/statusor.h"
-#include "ir/model.h"
 #include "equivalence/equivalence_options.h"
+#include "ir/model.h"
 
 namespace onnx_opt::optimizer {
 
-// A fold adding at most this many bytes of tensor data never counts as growth (see fold_growth_limit).
+// A fold adding at most this many bytes of tensor data never counts as growth (see
+// fold_growth_limit).
 inline constexpr int64_t kSmallFoldBytes = 64;
 
 // Options and counters shared by the passes of one run.
@@ -48,13 +48,16 @@ class PassContext {
     pattern_log_.emplace_back(pattern, n);
   }
   // Rewrites per pattern so far, by name.
-  const std::map<std::string, int64_t, std::less<>>& pattern_rewrites() const { return pattern_rewrites_; }
+  const std::map<std::string, int64_t, std::less<>>& pattern_rewrites() const {
+    return pattern_rewrites_;
+  }
   // The same as counted, call by call: the manager reads what one pass added (from an index it
   // noted before) instead of copying the map around every pass.
   const std::vector<std::pair<std::string, int64_t>>& pattern_log() const { return pattern_log_; }
 
-  // Constant folding's growth budget (PassOptions::fold_growth_limit): whether a fold adding `bytes`
-  // fits what is left of it, and spending it; the folds refused for it are counted for the report.
+  // Constant folding's growth budget (PassOptions::fold_growth_limit): whether a fold adding
+  // `bytes` fits what is left of it, and spending it; the folds refused for it are counted for the
+  // report.
   bool TakeFoldGrowth(int64_t bytes) {
     if (bytes > options_.fold_growth_limit - fold_growth_) {
       ++folds_refused_for_growth_;
@@ -65,8 +68,8 @@ class PassContext {
   }
   int64_t folds_refused_for_growth() const { return folds_refused_for_growth_; }
 
-  // A fixed(...) loop that stopped at its round limit while its passes were still changing the model
-  // (the result is valid, but may not be all its passes could make it).
+  // A fixed(...) loop that stopped at its round limit while its passes were still changing the
+  // model (the result is valid, but may not be all its passes could make it).
   void CountFixedPointAtLimit() { ++fixed_points_at_limit_; }
   int64_t fixed_points_at_limit() const { return fixed_points_at_limit_; }
 
@@ -87,7 +90,9 @@ class Pass {
   virtual absl::StatusOr<bool> Run(ir::Model& model, PassContext& ctx) = 0;
   // Set for a lossy pass (float16 weights, quantized weights): how far outputs may move by its
   // nature, the default its results are verified against (equivalence::Tolerances::lossy).
-  virtual std::optional<equivalence::LossyTolerance> lossy_tolerance() const { return std::nullopt; }
+  virtual std::optional<equivalence::LossyTolerance> lossy_tolerance() const {
+    return std::nullopt;
+  }
 };
 
 }  // namespace onnx_opt::optimizer

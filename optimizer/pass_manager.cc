@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <chrono>
 
-#include "absl/strings/str_cat.h"
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "glog/logging.h"
 #include "ir/json_string.h"
@@ -40,8 +40,9 @@ class InstrumentedPass final : public Pass {
     absl::StatusOr<bool> changed = inner_->Run(model, ctx);
     run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (!changed.ok()) {
-      return absl::Status(changed.status().code(),
-                          absl::StrCat("pass '", run.pass, "' failed: ", changed.status().message()));
+      return absl::Status(
+          changed.status().code(),
+          absl::StrCat("pass '", run.pass, "' failed: ", changed.status().message()));
     }
     run.changed = *changed;
     if (*changed) {
@@ -57,19 +58,22 @@ class InstrumentedPass final : public Pass {
     }
     run.after = run.changed ? MeasureModel(model) : run.before;
     size_ = run.after;
-    VLOG(1) << "pass " << run.pass << ": " << run.rewrites << " rewrites, nodes " << run.before.nodes << " -> "
-            << run.after.nodes << absl::StrFormat(", %.1f ms", run.seconds * 1e3);
+    VLOG(1) << "pass " << run.pass << ": " << run.rewrites << " rewrites, nodes "
+            << run.before.nodes << " -> " << run.after.nodes
+            << absl::StrFormat(", %.1f ms", run.seconds * 1e3);
     runs_.push_back(run);
     // A pass that reports no change changed nothing (as for the size above), so only changing
     // passes are verified: after every pass, the checks were a third of a default run.
     if (options_.verify_structure && *changed) {
       if (absl::Status s = ir::Verify(model); !s.ok()) {
-        return absl::InternalError(absl::StrCat("pass '", run.pass, "' left an invalid model: ", s.message()));
+        return absl::InternalError(
+            absl::StrCat("pass '", run.pass, "' left an invalid model: ", s.message()));
       }
     }
     if (*changed && options_.after_each) {
       if (absl::Status s = options_.after_each(model, run.pass); !s.ok()) {
-        return absl::Status(s.code(), absl::StrCat("pass '", run.pass, "' broke the model: ", s.message()));
+        return absl::Status(s.code(),
+                            absl::StrCat("pass '", run.pass, "' broke the model: ", s.message()));
       }
     }
     return changed;
@@ -88,7 +92,8 @@ class InstrumentedPass final : public Pass {
 std::string PatternRewritesJson(const PassRun& run) {
   std::string out;
   for (const auto& [pattern, count] : run.pattern_rewrites) {
-    absl::StrAppendFormat(&out, "%s%s: %d", out.empty() ? "" : ", ", ir::JsonString(pattern), count);
+    absl::StrAppendFormat(&out, "%s%s: %d", out.empty() ? "" : ", ", ir::JsonString(pattern),
+                          count);
   }
   return out;
 }
@@ -102,7 +107,8 @@ absl::StatusOr<PipelineResult> PassManager::Run(ir::Model& model, const std::str
   auto wrap = [&](std::unique_ptr<Pass> pass) -> std::unique_ptr<Pass> {
     return std::make_unique<InstrumentedPass>(std::move(pass), options_, result.runs, size, epoch);
   };
-  ASSIGN_OR_RETURN(std::unique_ptr<Pass> root, ParsePipeline(pipeline, PassRegistry::Global(), wrap));
+  ASSIGN_OR_RETURN(std::unique_ptr<Pass> root,
+                   ParsePipeline(pipeline, PassRegistry::Global(), wrap));
   result.before = MeasureModel(model);
   size = result.before;
   PassContext ctx(options_.pass_options);
@@ -118,7 +124,8 @@ absl::StatusOr<PipelineResult> PassManager::Run(ir::Model& model, const std::str
 std::vector<PassRun> SummarizeRuns(const std::vector<PassRun>& runs) {
   std::vector<PassRun> rows;
   for (const PassRun& r : runs) {
-    auto it = std::find_if(rows.begin(), rows.end(), [&](const PassRun& x) { return x.pass == r.pass; });
+    auto it =
+        std::find_if(rows.begin(), rows.end(), [&](const PassRun& x) { return x.pass == r.pass; });
     if (it == rows.end()) {
       rows.push_back(r);
       continue;
@@ -153,22 +160,25 @@ std::string FormatStatsTable(const PipelineResult& result) {
       nodes += r.after.nodes - r.before.nodes;
       bytes += r.after.initializer_bytes - r.before.initializer_bytes;
     }
-    absl::StrAppendFormat(&out, "%-24s %5d %9d %10.2f %+8d %+12d\n", pass, runs, rewrites, seconds * 1e3,
-                          nodes, bytes);
+    absl::StrAppendFormat(&out, "%-24s %5d %9d %10.2f %+8d %+12d\n", pass, runs, rewrites,
+                          seconds * 1e3, nodes, bytes);
     // The rewrites of each named pattern of the pass, on lines of their own below it, by the name
     // after "pass/", the count under the pass's.
     for (const auto& [pattern, count] : pattern_rewrites) {
-      const std::string shown = absl::StartsWith(pattern, pass + "/") ? pattern.substr(pass.size() + 1) : pattern;
+      const std::string shown =
+          absl::StartsWith(pattern, pass + "/") ? pattern.substr(pass.size() + 1) : pattern;
       absl::StrAppendFormat(&out, "  %-28s %9d\n", shown, count);
     }
   }
-  absl::StrAppendFormat(&out, "total: nodes %d -> %d, initializer bytes %d -> %d\n", result.before.nodes,
-                        result.after.nodes, result.before.initializer_bytes,
+  absl::StrAppendFormat(&out, "total: nodes %d -> %d, initializer bytes %d -> %d\n",
+                        result.before.nodes, result.after.nodes, result.before.initializer_bytes,
                         result.after.initializer_bytes);
-  if (result.listed_as_inputs.count > 0) absl::StrAppend(&out, result.listed_as_inputs.Summary(), "\n");
+  if (result.listed_as_inputs.count > 0)
+    absl::StrAppend(&out, result.listed_as_inputs.Summary(), "\n");
   if (result.folds_refused_for_growth > 0) {
-    absl::StrAppend(&out, result.folds_refused_for_growth,
-                    " constant folds not taken: they would have grown the model (--fold-growth-limit)\n");
+    absl::StrAppend(
+        &out, result.folds_refused_for_growth,
+        " constant folds not taken: they would have grown the model (--fold-growth-limit)\n");
   }
   if (result.fixed_points_at_limit > 0) absl::StrAppend(&out, FixedPointLimitWarning(result), "\n");
   return out;
@@ -176,32 +186,35 @@ std::string FormatStatsTable(const PipelineResult& result) {
 
 std::string FixedPointLimitWarning(const PipelineResult& result) {
   if (result.fixed_points_at_limit == 0) return "";
-  return absl::StrCat(result.fixed_points_at_limit, " fixed(...) loop",
-                      result.fixed_points_at_limit == 1 ? "" : "s",
-                      " stopped at the round limit while still changing the model: the result is valid but may "
-                      "not be fully optimized (raise the limit with fixed<N>(...))");
+  return absl::StrCat(
+      result.fixed_points_at_limit, " fixed(...) loop",
+      result.fixed_points_at_limit == 1 ? "" : "s",
+      " stopped at the round limit while still changing the model: the result is valid but may "
+      "not be fully optimized (raise the limit with fixed<N>(...))");
 }
 
 std::string FormatStatsJson(const PipelineResult& result) {
   std::string out = "{\n  \"runs\": [\n";
   for (size_t i = 0; i < result.runs.size(); ++i) {
     const PassRun& r = result.runs[i];
-    absl::StrAppendFormat(&out,
-                          "    {\"pass\": %s, \"seconds\": %.6f, \"rewrites\": %d, \"changed\": %s, "
-                          "\"nodes_before\": %d, \"nodes_after\": %d, \"initializer_bytes_before\": %d, "
-                          "\"initializer_bytes_after\": %d, \"pattern_rewrites\": {%s}}%s\n",
-                          ir::JsonString(r.pass), r.seconds, r.rewrites, r.changed ? "true" : "false", r.before.nodes,
-                          r.after.nodes, r.before.initializer_bytes, r.after.initializer_bytes,
-                          PatternRewritesJson(r), i + 1 < result.runs.size() ? "," : "");
+    absl::StrAppendFormat(
+        &out,
+        "    {\"pass\": %s, \"seconds\": %.6f, \"rewrites\": %d, \"changed\": %s, "
+        "\"nodes_before\": %d, \"nodes_after\": %d, \"initializer_bytes_before\": %d, "
+        "\"initializer_bytes_after\": %d, \"pattern_rewrites\": {%s}}%s\n",
+        ir::JsonString(r.pass), r.seconds, r.rewrites, r.changed ? "true" : "false", r.before.nodes,
+        r.after.nodes, r.before.initializer_bytes, r.after.initializer_bytes,
+        PatternRewritesJson(r), i + 1 < result.runs.size() ? "," : "");
   }
-  absl::StrAppendFormat(&out,
-                        "  ],\n  \"nodes_before\": %d,\n  \"nodes_after\": %d,\n"
-                        "  \"initializer_bytes_before\": %d,\n  \"initializer_bytes_after\": %d,\n"
-                        "  \"initializers_listed_as_inputs\": %d,\n  \"folds_refused_for_growth\": %d,\n"
-                        "  \"fixed_points_at_limit\": %d\n}\n",
-                        result.before.nodes, result.after.nodes, result.before.initializer_bytes,
-                        result.after.initializer_bytes, result.listed_as_inputs.count,
-                        result.folds_refused_for_growth, result.fixed_points_at_limit);
+  absl::StrAppendFormat(
+      &out,
+      "  ],\n  \"nodes_before\": %d,\n  \"nodes_after\": %d,\n"
+      "  \"initializer_bytes_before\": %d,\n  \"initializer_bytes_after\": %d,\n"
+      "  \"initializers_listed_as_inputs\": %d,\n  \"folds_refused_for_growth\": %d,\n"
+      "  \"fixed_points_at_limit\": %d\n}\n",
+      result.before.nodes, result.after.nodes, result.before.initializer_bytes,
+      result.after.initializer_bytes, result.listed_as_inputs.count,
+      result.folds_refused_for_growth, result.fixed_points_at_limit);
   return out;
 }
 

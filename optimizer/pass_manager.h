@@ -1,4 +1,5 @@
-// Runs a pipeline over a model, recording per-pass statistics and checking the model after every pass.
+// Runs a pipeline over a model, recording per-pass statistics and checking the model after every
+// pass.
 #ifndef ONNX_OPT_OPTIMIZER_PASS_MANAGER_H_
 #define ONNX_OPT_OPTIMIZER_PASS_MANAGER_H_
 
@@ -24,7 +25,8 @@ struct PassRun {
   bool changed = false;
   ModelSize before;
   ModelSize after;
-  // The part of `rewrites` made by named patterns, per "pass/pattern" (PassContext::CountPatternRewrite).
+  // The part of `rewrites` made by named patterns, per "pass/pattern"
+  // (PassContext::CountPatternRewrite).
   std::map<std::string, int64_t> pattern_rewrites;
 };
 
@@ -37,7 +39,8 @@ using BeforePass = std::function<void(const std::string& pass, const ModelSize& 
 
 struct PassManagerOptions {
   PassOptions pass_options;
-  // Run the structural verifier (ir::Verify) after every pass that changed the model. On by default.
+  // Run the structural verifier (ir::Verify) after every pass that changed the model. On by
+  // default.
   bool verify_structure = true;
   AfterPassCheck after_each;
   BeforePass before_each;
@@ -48,8 +51,8 @@ struct PipelineResult {
   std::vector<PassRun> runs;
   ModelSize before;
   ModelSize after;
-  // IR < 4 models: initializers the passes made, listed as graph inputs after the pipeline so that the
-  // result stays valid at its ir_version (optimizer/initializers_as_inputs.h).
+  // IR < 4 models: initializers the passes made, listed as graph inputs after the pipeline so that
+  // the result stays valid at its ir_version (optimizer/initializers_as_inputs.h).
   InitializersListedAsInputs listed_as_inputs;
   // Constant folds not taken because they would have grown the model past fold_growth_limit.
   int64_t folds_refused_for_growth = 0;

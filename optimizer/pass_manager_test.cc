@@ -77,8 +77,9 @@ TEST(PassManagerTest, StatsJsonCountsInitializersListedAsInputs) {
   EXPECT_NE(json.find("\"folds_refused_for_growth\": 0,\n"), std::string::npos) << json;
   EXPECT_NE(json.find("\"fixed_points_at_limit\": 0\n}"), std::string::npos) << json;
   EXPECT_EQ(json.substr(json.size() - 2), "}\n") << json;
-  EXPECT_NE(FormatStatsTable(result).find("ir_version 3: 2 new initializers listed as graph inputs"),
-            std::string::npos);
+  EXPECT_NE(
+      FormatStatsTable(result).find("ir_version 3: 2 new initializers listed as graph inputs"),
+      std::string::npos);
 }
 
 // A fixed(...) loop that stops at its round limit while its body still changes the model says so:
@@ -114,8 +115,9 @@ TEST(PassManagerTest, StructuralCheckNamesThePassThatBrokeTheModel) {
   PassManager pm;
   absl::StatusOr<PipelineResult> result = pm.Run(*model, "test-break-order");
   ASSERT_FALSE(result.ok());
-  EXPECT_NE(std::string(result.status().message()).find("pass 'test-break-order' left an invalid model"),
-            std::string::npos)
+  EXPECT_NE(
+      std::string(result.status().message()).find("pass 'test-break-order' left an invalid model"),
+      std::string::npos)
       << result.status();
 }
 
@@ -130,7 +132,8 @@ TEST(PassManagerTest, AfterEachCheckStopsThePipeline) {
   PassManager pm(options);
   absl::StatusOr<PipelineResult> result = pm.Run(*model, "fixed(test-drop-one-identity)");
   ASSERT_FALSE(result.ok());
-  EXPECT_EQ(result.status().message(), "pass 'test-drop-one-identity' broke the model: outputs differ");
+  EXPECT_EQ(result.status().message(),
+            "pass 'test-drop-one-identity' broke the model: outputs differ");
   EXPECT_EQ(calls, 2);
 }
 

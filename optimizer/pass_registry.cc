@@ -11,8 +11,8 @@ PassRegistry& PassRegistry::Global() {
   return *registry;
 }
 
-// Registration runs in static initializers, from our own code only: a name registered twice is a bug
-// of ours, not something a user can cause.
+// Registration runs in static initializers, from our own code only: a name registered twice is a
+// bug of ours, not something a user can cause.
 void PassRegistry::RegisterPass(std::string name, std::string summary, PassFactory factory) {
   CHECK(!passes_.count(name) && !groups_.count(name)) << "pass '" << name << "' registered twice";
   passes_[name] = PassInfo{name, std::move(summary), std::move(factory)};

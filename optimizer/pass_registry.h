@@ -49,25 +49,25 @@ class PassRegistry {
 
 // Registers a pass at start-up: REGISTER_PASS(MyPass, "my-pass", "what it does");
 // the class needs a constructor taking no arguments.
-#define REGISTER_PASS(Class, name, summary)                                                    \
-  static const bool registered_pass_##Class = [] {                                             \
-    ::onnx_opt::optimizer::PassRegistry::Global().RegisterPass(                               \
+#define REGISTER_PASS(Class, name, summary)                                                        \
+  static const bool registered_pass_##Class = [] {                                                 \
+    ::onnx_opt::optimizer::PassRegistry::Global().RegisterPass(                                    \
         name, summary, [](const std::vector<std::string>&) { return std::make_unique<Class>(); }); \
-    return true;                                                                               \
+    return true;                                                                                   \
   }()
 
-// A pass that takes arguments (`name(a,b)` in a pipeline): `Class::Create(args)` returns it, or null
-// for arguments it does not take (a usage error naming the pass).
+// A pass that takes arguments (`name(a,b)` in a pipeline): `Class::Create(args)` returns it, or
+// null for arguments it does not take (a usage error naming the pass).
 #define REGISTER_PASS_WITH_ARGS(Class, name, summary)                                          \
   static const bool registered_pass_##Class = [] {                                             \
     ::onnx_opt::optimizer::PassRegistry::Global().RegisterPass(name, summary, &Class::Create); \
     return true;                                                                               \
   }()
 
-#define REGISTER_PASS_GROUP(id, name, summary, pipeline)                                       \
-  static const bool registered_group_##id = [] {                                               \
-    ::onnx_opt::optimizer::PassRegistry::Global().RegisterGroup(name, summary, pipeline);     \
-    return true;                                                                               \
+#define REGISTER_PASS_GROUP(id, name, summary, pipeline)                                  \
+  static const bool registered_group_##id = [] {                                          \
+    ::onnx_opt::optimizer::PassRegistry::Global().RegisterGroup(name, summary, pipeline); \
+    return true;                                                                          \
   }()
 
 }  // namespace onnx_opt::optimizer

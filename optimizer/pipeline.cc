@@ -49,7 +49,8 @@ class Parser {
   absl::StatusOr<std::unique_ptr<Pass>> ParseAll(std::string name) {
     ASSIGN_OR_RETURN(std::vector<std::unique_ptr<Pass>> list, ParseList());
     SkipSpace();
-    if (pos_ != text_.size()) return Error(absl::StrCat("unexpected '", text_.substr(pos_, 1), "'"));
+    if (pos_ != text_.size())
+      return Error(absl::StrCat("unexpected '", text_.substr(pos_, 1), "'"));
     return std::unique_ptr<Pass>(new SequencePass(std::move(name), std::move(list)));
   }
 
@@ -72,8 +73,9 @@ class Parser {
     SkipSpace();
     const std::string name = ParseName();
     if (name.empty()) {
-      return Error(pos_ < text_.size() ? absl::StrCat("expected a pass name at '", text_.substr(pos_), "'")
-                                       : std::string("expected a pass name at the end"));
+      return Error(pos_ < text_.size()
+                       ? absl::StrCat("expected a pass name at '", text_.substr(pos_), "'")
+                       : std::string("expected a pass name at the end"));
     }
     SkipSpace();
     if (name == "fixed") {
@@ -85,9 +87,10 @@ class Parser {
           return Error("expected fixed<N>(...) with a round count N");
         }
         ++pos_;
-        if (!absl::SimpleAtoi(n, &max_rounds) || max_rounds < 1 || max_rounds > FixedPointPass::kMaxRounds) {
-          return Error(absl::StrCat("fixed<N>: N must be a round count from 1 to ", FixedPointPass::kMaxRounds,
-                                    ", got ", n));
+        if (!absl::SimpleAtoi(n, &max_rounds) || max_rounds < 1 ||
+            max_rounds > FixedPointPass::kMaxRounds) {
+          return Error(absl::StrCat("fixed<N>: N must be a round count from 1 to ",
+                                    FixedPointPass::kMaxRounds, ", got ", n));
         }
       }
       if (!Peek('(')) return Error("expected '(' after 'fixed'");
@@ -95,8 +98,8 @@ class Parser {
       ASSIGN_OR_RETURN(std::vector<std::unique_ptr<Pass>> list, ParseList());
       if (!Peek(')')) return Error("expected ')' to close 'fixed('");
       ++pos_;
-      return std::unique_ptr<Pass>(new FixedPointPass(
-          std::make_unique<SequencePass>("fixed", std::move(list)), max_rounds));
+      return std::unique_ptr<Pass>(
+          new FixedPointPass(std::make_unique<SequencePass>("fixed", std::move(list)), max_rounds));
     }
     std::vector<std::string> args;
     if (Peek('(')) {
@@ -119,7 +122,8 @@ class Parser {
     if (const PassInfo* info = registry_.FindPass(name)) {
       std::unique_ptr<Pass> pass = info->factory(args);
       if (pass == nullptr) {
-        return Error(absl::StrCat("invalid arguments for pass '", name, "': ", absl::StrJoin(args, ",")));
+        return Error(
+            absl::StrCat("invalid arguments for pass '", name, "': ", absl::StrJoin(args, ",")));
       }
       return wrap_ ? wrap_(std::move(pass)) : std::move(pass);
     }
@@ -131,8 +135,9 @@ class Parser {
       Parser inner(group->pipeline, registry_, wrap_, depth_ + 1);
       return inner.ParseAll(name);
     }
-    return absl::InvalidArgumentError(absl::StrCat("unknown pass '", name, "'; valid passes and groups: ",
-                                                   absl::StrJoin(registry_.Names(), ", ")));
+    return absl::InvalidArgumentError(
+        absl::StrCat("unknown pass '", name,
+                     "'; valid passes and groups: ", absl::StrJoin(registry_.Names(), ", ")));
   }
 
   std::string ParseName() {
@@ -163,7 +168,8 @@ class Parser {
     while (pos_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[pos_]))) ++pos_;
   }
   absl::Status Error(const std::string& what) const {
-    return absl::InvalidArgumentError(absl::StrCat("pipeline '", text_, "' at column ", pos_ + 1, ": ", what));
+    return absl::InvalidArgumentError(
+        absl::StrCat("pipeline '", text_, "' at column ", pos_ + 1, ": ", what));
   }
 
   std::string text_;
@@ -181,8 +187,8 @@ absl::StatusOr<std::unique_ptr<Pass>> ParsePipeline(std::string_view text,
   return Parser(text, registry, wrap, 0).ParseAll("pipeline");
 }
 
-absl::StatusOr<std::optional<equivalence::LossyTolerance>> LossyToleranceOf(std::string_view text,
-                                                                      const PassRegistry& registry) {
+absl::StatusOr<std::optional<equivalence::LossyTolerance>> LossyToleranceOf(
+    std::string_view text, const PassRegistry& registry) {
   std::optional<equivalence::LossyTolerance> loosest;
   const LeafWrapper note = [&](std::unique_ptr<Pass> pass) {
     if (const std::optional<equivalence::LossyTolerance> lossy = pass->lossy_tolerance()) {

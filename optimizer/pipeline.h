@@ -30,8 +30,8 @@ class SequencePass final : public Pass {
   std::vector<std::unique_ptr<Pass>> passes_;
 };
 
-// Re-runs its body until a round changes nothing, at most `max_rounds` times; stopping at that limit
-// while the body still changes the model is counted (PassContext::CountFixedPointAtLimit).
+// Re-runs its body until a round changes nothing, at most `max_rounds` times; stopping at that
+// limit while the body still changes the model is counted (PassContext::CountFixedPointAtLimit).
 class FixedPointPass final : public Pass {
  public:
   static constexpr int kDefaultMaxRounds = 16;
@@ -55,20 +55,19 @@ class FixedPointPass final : public Pass {
 using LeafWrapper = std::function<std::unique_ptr<Pass>(std::unique_ptr<Pass>)>;
 
 // Parses pipeline text. Names are passes or groups from `registry`; `fixed(...)` loops to a fixed
-// point (optionally `fixed<N>(...)` to bound it at N rounds); `name(a,b)` passes arguments to a pass
-// (each up to the next ',', '(', ')' or space: `quantize-weights(bits=4,block=32)`).
-// Unknown names give an error that lists the valid ones.
-// Errors: InvalidArgument when the text is wrong (bad syntax, an unknown name, arguments a pass
-// refuses), which a tool reports as a usage error; Internal when a registered group expands into
-// itself (the registry's fault, not the caller's).
+// point (optionally `fixed<N>(...)` to bound it at N rounds); `name(a,b)` passes arguments to a
+// pass (each up to the next ',', '(', ')' or space: `quantize-weights(bits=4,block=32)`). Unknown
+// names give an error that lists the valid ones. Errors: InvalidArgument when the text is wrong
+// (bad syntax, an unknown name, arguments a pass refuses), which a tool reports as a usage error;
+// Internal when a registered group expands into itself (the registry's fault, not the caller's).
 absl::StatusOr<std::unique_ptr<Pass>> ParsePipeline(std::string_view text,
                                                     const PassRegistry& registry,
                                                     const LeafWrapper& wrap = nullptr);
 
-// The loosest default tolerance of the lossy passes in the pipeline (Pass::lossy_tolerance), or none
-// when it has no lossy pass. Errors as ParsePipeline's.
-absl::StatusOr<std::optional<equivalence::LossyTolerance>> LossyToleranceOf(std::string_view text,
-                                                                      const PassRegistry& registry);
+// The loosest default tolerance of the lossy passes in the pipeline (Pass::lossy_tolerance), or
+// none when it has no lossy pass. Errors as ParsePipeline's.
+absl::StatusOr<std::optional<equivalence::LossyTolerance>> LossyToleranceOf(
+    std::string_view text, const PassRegistry& registry);
 
 }  // namespace onnx_opt::optimizer
 

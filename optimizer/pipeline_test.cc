@@ -31,11 +31,12 @@ class PipelineTest : public ::testing::Test {
  protected:
   void SetUp() override {
     for (const char* name : {"a", "b", "c"}) {
-      registry_.RegisterPass(name, "test pass", [this, name](const std::vector<std::string>& args)
-                                 -> std::unique_ptr<Pass> {
-        if (!args.empty()) return nullptr;
-        return std::make_unique<LoggingPass>(name, &log_, &budget_);
-      });
+      registry_.RegisterPass(
+          name, "test pass",
+          [this, name](const std::vector<std::string>& args) -> std::unique_ptr<Pass> {
+            if (!args.empty()) return nullptr;
+            return std::make_unique<LoggingPass>(name, &log_, &budget_);
+          });
     }
     registry_.RegisterGroup("ab", "a then b", "a,b");
     registry_.RegisterGroup("loop", "refers to itself", "a,loop");
@@ -95,14 +96,16 @@ TEST_F(PipelineTest, FixedPointHonoursItsBoundAndCountsStoppingThere) {
 TEST_F(PipelineTest, UnknownNameListsValidOnes) {
   absl::StatusOr<bool> r = RunText("a,nope");
   ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.status().message(), "unknown pass 'nope'; valid passes and groups: a, ab, b, c, loop");
+  EXPECT_EQ(r.status().message(),
+            "unknown pass 'nope'; valid passes and groups: a, ab, b, c, loop");
 }
 
 // Mistakes in the text are InvalidArgument (a tool's usage error); a group that expands into itself
 // is the registry's fault and is not.
 TEST_F(PipelineTest, SyntaxErrorsAndRecursionAreReported) {
-  for (const char* text : {"", "a,", "fixed(a", "fixed<0>(a)", "fixed<99999999999>(a)", "fixed<1000001>(a)", "a b",
-                           "a(1)" /* a takes no arguments */, "a,nope"}) {
+  for (const char* text :
+       {"", "a,", "fixed(a", "fixed<0>(a)", "fixed<99999999999>(a)", "fixed<1000001>(a)", "a b",
+        "a(1)" /* a takes no arguments */, "a,nope"}) {
     absl::StatusOr<bool> r = RunText(text);
     EXPECT_TRUE(absl::IsInvalidArgument(r.status())) << text << ": " << r.status();
   }

@@ -53,7 +53,8 @@ void VisitGraph(ir::Graph& g, const AnnotationVisitor& visit) {
     visit(info->doc_string, &info->metadata_props);
     g.set_output_info(i, std::move(info));
   }
-  for (ir::DanglingValueInfo& d : g.mutable_dangling_value_info()) visit(d.doc_string, &d.metadata_props);
+  for (ir::DanglingValueInfo& d : g.mutable_dangling_value_info())
+    visit(d.doc_string, &d.metadata_props);
   for (ir::Node* n : g.nodes()) {
     VisitOwner(*n, visit);
     for (size_t i = 0; i < n->num_outputs(); ++i) VisitValue(*n->output(i), visit);

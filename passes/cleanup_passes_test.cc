@@ -1,5 +1,5 @@
-// Tests for the cleanup passes: dead nodes, identity, no-ops, CSE, unused initializers, functions and
-// opset imports. Each runs a text model through the pass and checks the graph and the outputs.
+// Tests for the cleanup passes: dead nodes, identity, no-ops, CSE, unused initializers, functions
+// and opset imports. Each runs a text model through the pass and checks the graph and the outputs.
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "passes/testing/pass_test_util.h"
@@ -21,7 +21,8 @@ TEST(DeadNodesTest, RemovesUnusedChainsButKeepsUnknownDomains) {
       B = Neg(A)
       C = com.example.Log(X)
       Y = Abs(X)
-    })", "dead-nodes");
+    })",
+                               "dead-nodes");
   ASSERT_TRUE(run.ok()) << run.status();
   EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("com.example::Log", "Abs"));
   EXPECT_EQ(run->result.runs[0].rewrites, 2);
@@ -35,7 +36,8 @@ TEST(DeadNodesTest, NumericallyEqual) {
       A = Relu(X)
       B = Neg(A)
       Y = Abs(X)
-    })", "dead-nodes");
+    })",
+                               "dead-nodes");
   ASSERT_TRUE(run.ok()) << run.status();
   EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("Abs"));
   EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
@@ -48,7 +50,8 @@ TEST(DeadNodesTest, CleansSubgraphsToo) {
       Y = If(C) <
         then_branch = t () => (float[4] T) { Unused = Neg(X)  T = Relu(X) },
         else_branch = e () => (float[4] E) { E = Abs(X) }>
-    })", "dead-nodes");
+    })",
+                               "dead-nodes");
   ASSERT_TRUE(run.ok()) << run.status();
   EXPECT_EQ(run->after->graph().first_node()->subgraphs()[0]->num_nodes(), 1u);
   EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
@@ -62,7 +65,8 @@ TEST(IdentityTest, ForwardsInputsAndKeepsOutputNames) {
       B = Identity(A)
       Y = Identity(B)
       Z = Identity(X)
-    })", "identity");
+    })",
+                               "identity");
   ASSERT_TRUE(run.ok()) << run.status();
   // Z must stay: X is a graph input and cannot be renamed to Z.
   EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("Relu", "Identity"));
@@ -84,11 +88,12 @@ TEST(CseTest, MergesEqualNodesButNotRandomOnes) {
       N2 = RandomNormalLike(X)
       S = Sub(N1, N2)
       R = Add(C, S)
-    })", "cse");
+    })",
+                               "cse");
   ASSERT_TRUE(run.ok()) << run.status();
   EXPECT_THAT(OpTypes(run->after->graph()),
-              ElementsAre("Transpose", "Transpose", "Add", "Relu", "RandomNormalLike", "RandomNormalLike",
-                          "Sub", "Add"));
+              ElementsAre("Transpose", "Transpose", "Add", "Relu", "RandomNormalLike",
+                          "RandomNormalLike", "Sub", "Add"));
   const ir::Node* add = run->after->graph().first_node()->next()->next();
   EXPECT_EQ(add->input(0), add->input(1));
 }
@@ -101,7 +106,8 @@ TEST(CseTest, NumericallyEqual) {
       B = Transpose<perm = [1, 0]>(X)
       Y = Add(A, B)
       Z = Transpose<perm = [1, 0]>(X)
-    })", "cse");
+    })",
+                               "cse");
   ASSERT_TRUE(run.ok()) << run.status();
   // Z is a graph output computed like A: it takes over A's node, which now has the name Z.
   EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("Transpose", "Add"));
@@ -195,9 +201,11 @@ TEST(CseTest, FindsDuplicatesWhoseInputsHaveManyUsers) {
       K2 = Constant<value = float[2] {1.0, 2.0}>()
       S = Sum(R0, R1, R39, U0, U33, K1, K2)
       Y = Add(S, X)
-    })", "cse");
+    })",
+                               "cse");
   ASSERT_TRUE(run.ok()) << run.status();
-  EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("Relu", "Neg", "Add", "Constant", "Sum", "Add"));
+  EXPECT_THAT(OpTypes(run->after->graph()),
+              ElementsAre("Relu", "Neg", "Add", "Constant", "Sum", "Add"));
   EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
 }
 
@@ -208,7 +216,8 @@ TEST(NopsTest, RemovesIdentityInTheSameWalk) {
       A = Identity(X)
       B = Relu(A)
       Y = Identity(B)
-    })", "nops");
+    })",
+                               "nops");
   ASSERT_TRUE(run.ok()) << run.status();
   // The output Identity goes too: Relu's value takes over the name Y.
   EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("Relu"));
@@ -231,7 +240,8 @@ TEST(NopsTest, RemovesNoOpsOnlyWhenProvablyNeutral) {
       wide = Constant<value = float[2,2,3] {0,0,0,0,0,0,0,0,0,0,0,0}>()
       F = Add(Y, wide)
       Z = ReduceSum<axes = [0], keepdims = 0>(F)
-    })", "nops");
+    })",
+                               "nops");
   ASSERT_TRUE(run.ok()) << run.status();
   // The [2,2,3] zero broadcasts X to a bigger shape, so that Add stays.
   EXPECT_THAT(OpTypes(run->after->graph()),
@@ -248,7 +258,8 @@ TEST(DedupInitializersTest, MergesByContentThenCseMergesTheNodes) {
       R = Add(X, C)
       S = Mul(P, Q)
       Y = Sub(S, R)
-    })", "dedup-initializers,cse,dce");
+    })",
+                               "dedup-initializers,cse,dce");
   ASSERT_TRUE(run.ok()) << run.status();
   EXPECT_EQ(run->after->graph().initializers().size(), 2u);
   EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("Add", "Add", "Mul", "Sub"));
@@ -266,7 +277,8 @@ TEST(UnusedTest, InitializersFunctionsAndOpsetImports) {
     twice (x) => (y) { y = Add(x, x) }
     <domain: "local", opset_import: ["" : 17]>
     never (x) => (y) { y = Neg(x) }
-  )", "dce");
+  )",
+                               "dce");
   ASSERT_TRUE(run.ok()) << run.status();
   const ir::Graph& g = run->after->graph();
   // V goes; W is used; D is a graph input with a default, part of the interface.
@@ -286,7 +298,8 @@ TEST(UnusedTest, KeepsOneOpsetImportWhenNoNodeIsLeft) {
     g (float[2] X) => (float[2] X) {
       Y = ai.onnx.ml.Binarizer<threshold = 1.0>(X)
     }
-  )", "default");
+  )",
+                               "default");
   ASSERT_TRUE(run.ok()) << run.status();
   EXPECT_EQ(run->after->graph().num_nodes(), 0u);
   ASSERT_EQ(run->after->opset_imports().size(), 1u);

@@ -17,8 +17,8 @@ std::optional<std::vector<double>> PerChannel(const ir::Tensor& c, int64_t chann
     return std::vector<double>(channels, (*v)[0]);
   }
   if (static_cast<int64_t>(v->size()) != channels || rank < 0) return std::nullopt;
-  // The channel axis is 1: the constant must be [M, 1, ..., 1] with rank-1 dims, or [1, M, 1, ..., 1]
-  // with rank dims.
+  // The channel axis is 1: the constant must be [M, 1, ..., 1] with rank-1 dims, or [1, M, 1, ...,
+  // 1] with rank dims.
   const int64_t r = static_cast<int64_t>(d.size());
   if (r != rank && r != rank - 1) return std::nullopt;
   const int64_t channel_axis = r - (rank - 1);
@@ -30,7 +30,8 @@ std::optional<std::vector<double>> PerChannel(const ir::Tensor& c, int64_t chann
 
 std::optional<ConvConstants> ReadConvConstants(const ir::Node& conv) {
   if (conv.num_inputs() < 2 || !conv.has_input(1)) return std::nullopt;
-  // Inside a function an attribute may refer to the caller's; then group, pads and the rest are unknown.
+  // Inside a function an attribute may refer to the caller's; then group, pads and the rest are
+  // unknown.
   for (const ir::Attribute& a : conv.attributes()) {
     if (a.is_reference()) return std::nullopt;
   }
@@ -65,7 +66,8 @@ void ReplaceConvWeights(rewrite::Rewriter& rw, ir::Node& conv, ir::Tensor w, con
 }
 
 void ReplaceConvBias(rewrite::Rewriter& rw, ir::Node& conv, ir::Tensor b, const char* suffix) {
-  const std::string base = conv.has_input(2) ? conv.input(2)->name() + suffix : conv.output(0)->name() + "_bias";
+  const std::string base =
+      conv.has_input(2) ? conv.input(2)->name() + suffix : conv.output(0)->name() + "_bias";
   ir::Value* bias = rw.AddInitializer(std::move(b), base);
   if (conv.num_inputs() < 3) {
     rw.AddInput(conv, bias);
@@ -74,10 +76,12 @@ void ReplaceConvBias(rewrite::Rewriter& rw, ir::Node& conv, ir::Tensor b, const 
   }
 }
 
-void WriteConvConstants(rewrite::Rewriter& rw, ir::Node& conv, const ConvConstants& c, bool weights_changed,
-                        bool bias_changed, const char* suffix) {
-  if (weights_changed) ReplaceConvWeights(rw, conv, ir::MakeFloatTensor(c.type, c.dims, c.weights), suffix);
-  if (bias_changed) ReplaceConvBias(rw, conv, ir::MakeFloatTensor(c.type, {c.dims[0]}, c.bias), suffix);
+void WriteConvConstants(rewrite::Rewriter& rw, ir::Node& conv, const ConvConstants& c,
+                        bool weights_changed, bool bias_changed, const char* suffix) {
+  if (weights_changed)
+    ReplaceConvWeights(rw, conv, ir::MakeFloatTensor(c.type, c.dims, c.weights), suffix);
+  if (bias_changed)
+    ReplaceConvBias(rw, conv, ir::MakeFloatTensor(c.type, {c.dims[0]}, c.bias), suffix);
 }
 
 }  // namespace onnx_opt::passes

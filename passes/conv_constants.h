@@ -29,7 +29,9 @@ struct ConvConstants {
   std::vector<double> bias;
   int64_t out_channels() const { return dims[0]; }
   int64_t in_channels() const { return dims[1] * group; }
-  int64_t rank() const { return static_cast<int64_t>(dims.size()); }  // that of the Conv's input and output
+  int64_t rank() const {
+    return static_cast<int64_t>(dims.size());
+  }  // that of the Conv's input and output
   // Elements of W per output channel: C/group * kernel size.
   int64_t per_out_channel() const { return static_cast<int64_t>(weights.size()) / dims[0]; }
 };
@@ -45,14 +47,14 @@ bool OwnsInput(const ir::Node& conv, size_t i);
 // Gives `conv` a new weights initializer holding `w`, named after the old one with `suffix`.
 void ReplaceConvWeights(rewrite::Rewriter& rw, ir::Node& conv, ir::Tensor w, const char* suffix);
 
-// Gives `conv` a new bias initializer holding `b`, named after the old bias with `suffix` (or, when the
-// conv has none, added and named after its output with "_bias").
+// Gives `conv` a new bias initializer holding `b`, named after the old bias with `suffix` (or, when
+// the conv has none, added and named after its output with "_bias").
 void ReplaceConvBias(rewrite::Rewriter& rw, ir::Node& conv, ir::Tensor b, const char* suffix);
 
 // Gives `conv` new initializers holding `c`'s weights (when `weights_changed`) and bias (when
 // `bias_changed`), as the two above do.
-void WriteConvConstants(rewrite::Rewriter& rw, ir::Node& conv, const ConvConstants& c, bool weights_changed,
-                        bool bias_changed, const char* suffix);
+void WriteConvConstants(rewrite::Rewriter& rw, ir::Node& conv, const ConvConstants& c,
+                        bool weights_changed, bool bias_changed, const char* suffix);
 
 }  // namespace onnx_opt::passes
 

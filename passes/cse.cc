@@ -1,13 +1,13 @@
-// cse: when two deterministic nodes compute the same op on the same inputs with the same attributes,
-// the later one's outputs are replaced by the earlier one's.
+// cse: when two deterministic nodes compute the same op on the same inputs with the same
+// attributes, the later one's outputs are replaced by the earlier one's.
 #include "absl/container/flat_hash_set.h"
 #include "ir/node.h"
 #include "ir/status_macros.h"
 #include "optimizer/pass_registry.h"
 #include "passes/node_key.h"
-#include "schema/nondeterministic.h"
 #include "passes/rewrite/graph_pass.h"
 #include "passes/rewrite/rewriter.h"
+#include "schema/nondeterministic.h"
 
 namespace onnx_opt::passes {
 namespace {
@@ -27,7 +27,8 @@ class CommonSubexpressionElimination final : public rewrite::GraphPass {
     int64_t merged = 0;
     for (ir::Node* n : g.nodes()) {
       // Only ops whose meaning we know; function calls are left alone (their bodies may be random).
-      if (!(n->is_onnx_domain() || n->domain() == "ai.onnx.ml") || schema::IsNondeterministic(*n)) continue;
+      if (!(n->is_onnx_domain() || n->domain() == "ai.onnx.ml") || schema::IsNondeterministic(*n))
+        continue;
       if (!n->subgraphs().empty()) continue;
       n->set_walk_stamp(visited);
       ir::Node* first = nullptr;

@@ -38,6 +38,7 @@ class EliminateDeadNodes final : public rewrite::GraphPass {
 
 }  // namespace
 
-REGISTER_PASS(EliminateDeadNodes, EliminateDeadNodes::kName, "remove nodes whose outputs are all unused");
+REGISTER_PASS(EliminateDeadNodes, EliminateDeadNodes::kName,
+              "remove nodes whose outputs are all unused");
 
 }  // namespace onnx_opt::passes

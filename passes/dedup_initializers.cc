@@ -16,7 +16,9 @@
 namespace onnx_opt::passes {
 namespace {
 
-size_t ShapeHash(const ir::Tensor& t) { return absl::HashOf(static_cast<int>(t.data_type()), t.dims()); }
+size_t ShapeHash(const ir::Tensor& t) {
+  return absl::HashOf(static_cast<int>(t.data_type()), t.dims());
+}
 
 size_t ContentHash(const ir::Tensor& t) {
   size_t h = absl::HashOf(ShapeHash(t), t.raw_size(), t.strings());
@@ -60,6 +62,7 @@ class DeduplicateInitializers final : public rewrite::GraphPass {
 
 }  // namespace
 
-REGISTER_PASS(DeduplicateInitializers, DeduplicateInitializers::kName, "merge initializers with identical contents");
+REGISTER_PASS(DeduplicateInitializers, DeduplicateInitializers::kName,
+              "merge initializers with identical contents");
 
 }  // namespace onnx_opt::passes

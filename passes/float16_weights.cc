@@ -44,8 +44,8 @@ class Float16Weights final : public rewrite::GraphPass {
   static constexpr char kName[] = "float16-weights";
   Float16Weights() : GraphPass(kName, rewrite::GraphScope::kMainGraphTree, /*min_opset=*/1) {}
 
-  // float16 keeps 11 significant bits: a weight moves by at most 2^-12 of itself, and an output by a
-  // relative L2 error of that order (~1e-4 on the CNNs of the tests), well inside these bounds.
+  // float16 keeps 11 significant bits: a weight moves by at most 2^-12 of itself, and an output by
+  // a relative L2 error of that order (~1e-4 on the CNNs of the tests), well inside these bounds.
   std::optional<equivalence::LossyTolerance> lossy_tolerance() const override {
     return equivalence::LossyTolerance{.max_rel_l2 = 1e-2, .min_cosine = 0.9999};
   }
@@ -77,7 +77,8 @@ class Float16Weights final : public rewrite::GraphPass {
 
 }  // namespace
 
-REGISTER_PASS(Float16Weights, Float16Weights::kName,
-              "LOSSY: store float32 weights of 128+ elements as float16 with a Cast (run last, verify)");
+REGISTER_PASS(
+    Float16Weights, Float16Weights::kName,
+    "LOSSY: store float32 weights of 128+ elements as float16 with a Cast (run last, verify)");
 
 }  // namespace onnx_opt::passes

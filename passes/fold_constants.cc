@@ -1,10 +1,12 @@
-// fold-constants: evaluates with the interpreter every deterministic node whose inputs are all constant and
-// replaces its outputs by initializers; turns Constant nodes into initializers; folds Shape and Size
-// of values whose shape is static. A fold whose outputs are larger than the size limit and larger
-// than its inputs is refused, so folding never blows a model up (Expand/Tile/ConstantOfShape of big
-// shapes stay nodes), and a fold that keeps its result next to inputs other nodes still use takes
-// from the run's growth budget (PassOptions::fold_growth_limit, 0 by default). Initializers that are also graph inputs are defaults a caller may override: not
-// constants, unless PassOptions::fold_overridable_initializers, which also drops them from the inputs.
+// fold-constants: evaluates with the interpreter every deterministic node whose inputs are all
+// constant and replaces its outputs by initializers; turns Constant nodes into initializers; folds
+// Shape and Size of values whose shape is static. A fold whose outputs are larger than the size
+// limit and larger than its inputs is refused, so folding never blows a model up
+// (Expand/Tile/ConstantOfShape of big shapes stay nodes), and a fold that keeps its result next to
+// inputs other nodes still use takes from the run's growth budget (PassOptions::fold_growth_limit,
+// 0 by default). Initializers that are also graph inputs are defaults a caller may override: not
+// constants, unless PassOptions::fold_overridable_initializers, which also drops them from the
+// inputs.
 #include <algorithm>
 #include <optional>
 
@@ -28,9 +30,10 @@ namespace {
 
 using interpreter::RuntimeValue;
 
-// Replaces every use of `out` by a new initializer of `rw`'s graph holding `tensor`, and returns it. The
-// initializer takes over the name (graph outputs depend on it); `out` keeps it too until its node is
-// erased at the end of the walk (renaming it would mean collecting every name in the model).
+// Replaces every use of `out` by a new initializer of `rw`'s graph holding `tensor`, and returns
+// it. The initializer takes over the name (graph outputs depend on it); `out` keeps it too until
+// its node is erased at the end of the walk (renaming it would mean collecting every name in the
+// model).
 ir::Value* ReplaceWithInitializer(rewrite::Rewriter& rw, ir::Value* out, ir::Tensor tensor) {
   ir::Graph& g = rw.graph();
   tensor.set_name(out->name());
@@ -66,7 +69,8 @@ class ConstantFolding final : public rewrite::GraphPass {
     absl::flat_hash_map<size_t, std::vector<FoldedNode>> memo;
     std::vector<ir::Node*> folded_nodes;
     for (ir::Node* n : g.nodes()) {
-      if (!n->is_onnx_domain() || schema::IsNondeterministic(*n) || !n->subgraphs().empty()) continue;
+      if (!n->is_onnx_domain() || schema::IsNondeterministic(*n) || !n->subgraphs().empty())
+        continue;
       std::optional<size_t> hash;
       if (n->op_type() != "Constant" && HasOnlyConstantInputs(*n)) hash = NodeHash(*n);
       if (hash.has_value() && TakeEarlierFold(rw, *n, memo[*hash])) {
@@ -74,12 +78,14 @@ class ConstantFolding final : public rewrite::GraphPass {
         ++folds;
         continue;
       }
-      std::optional<std::vector<ir::Tensor>> outputs = Evaluate(*n, run.opset, *evaluator_, run.ctx);
+      std::optional<std::vector<ir::Tensor>> outputs =
+          Evaluate(*n, run.opset, *evaluator_, run.ctx);
       if (!outputs.has_value()) continue;
       FoldedNode record{n, std::vector<ir::Value*>(n->num_outputs(), nullptr)};
       for (size_t i = 0; i < n->num_outputs(); ++i) {
         if (!n->output(i)->is_omitted()) {
-          record.initializers[i] = ReplaceWithInitializer(rw, n->output(i), std::move((*outputs)[i]));
+          record.initializers[i] =
+              ReplaceWithInitializer(rw, n->output(i), std::move((*outputs)[i]));
         }
       }
       if (hash.has_value()) memo[*hash].push_back(std::move(record));
@@ -110,7 +116,8 @@ class ConstantFolding final : public rewrite::GraphPass {
 
   // Gives `n`'s uses the initializers of an earlier fold of the same computation, if there is one.
   // A graph output keeps its own name, so such nodes are folded afresh.
-  static bool TakeEarlierFold(rewrite::Rewriter& rw, ir::Node& n, const std::vector<FoldedNode>& candidates) {
+  static bool TakeEarlierFold(rewrite::Rewriter& rw, ir::Node& n,
+                              const std::vector<FoldedNode>& candidates) {
     for (size_t i = 0; i < n.num_outputs(); ++i) {
       if (n.output(i)->is_graph_output()) return false;
     }
@@ -118,7 +125,8 @@ class ConstantFolding final : public rewrite::GraphPass {
       if (!ComputeSame(*earlier.node, n)) continue;
       for (size_t i = 0; i < n.num_outputs(); ++i) {
         if (!n.output(i)->has_uses()) continue;
-        if (earlier.initializers[i] == nullptr) return false;  // cannot happen: same outputs omitted
+        if (earlier.initializers[i] == nullptr)
+          return false;  // cannot happen: same outputs omitted
         rw.ReplaceAllUsesWith(n.output(i), earlier.initializers[i]);
       }
       return true;
@@ -182,10 +190,11 @@ class ConstantFolding final : public rewrite::GraphPass {
     }
     // A Constant node is always worth turning into an initializer (same bytes, one node less).
     if (n.op_type() != "Constant") {
-      if (output_bytes > ctx.options().fold_size_limit && output_bytes > input_bytes) return std::nullopt;
+      if (output_bytes > ctx.options().fold_size_limit && output_bytes > input_bytes)
+        return std::nullopt;
       // A result kept next to inputs that stay (other nodes use them) copies their data: what the
-      // model gains beyond the inputs that die with the node, up to the bytes that stay. Growth from
-      // expanding small inputs (Range, ConstantOfShape) is the size limit's business.
+      // model gains beyond the inputs that die with the node, up to the bytes that stay. Growth
+      // from expanding small inputs (Range, ConstantOfShape) is the size limit's business.
       const int64_t freed = BytesFreedByFolding(n);
       const int64_t copied = std::min(output_bytes - freed, input_bytes - freed);
       if (copied > optimizer::kSmallFoldBytes && !ctx.TakeFoldGrowth(copied)) return std::nullopt;
@@ -203,8 +212,9 @@ class ConstantFolding final : public rewrite::GraphPass {
       bool first = true;  // an input given twice is freed once
       for (size_t j = 0; j < i; ++j) first = first && n.input(j) != v;
       if (!first || v->is_graph_input() || v->is_graph_output()) continue;
-      const bool only_here = std::all_of(v->uses().begin(), v->uses().end(),
-                                         [&](const ir::Use& u) { return !u.is_graph_output() && u.node == &n; });
+      const bool only_here = std::all_of(v->uses().begin(), v->uses().end(), [&](const ir::Use& u) {
+        return !u.is_graph_output() && u.node == &n;
+      });
       const ir::Tensor* t = ir::GetConstantTensor(v);
       if (only_here && t != nullptr) freed += optimizer::TensorBytes(*t);
     }
@@ -214,6 +224,7 @@ class ConstantFolding final : public rewrite::GraphPass {
 
 }  // namespace
 
-REGISTER_PASS(ConstantFolding, ConstantFolding::kName, "evaluate nodes whose inputs are all constant");
+REGISTER_PASS(ConstantFolding, ConstantFolding::kName,
+              "evaluate nodes whose inputs are all constant");
 
 }  // namespace onnx_opt::passes

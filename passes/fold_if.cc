@@ -1,6 +1,7 @@
 // fold-if: an If whose condition is a constant is replaced by the nodes of the branch it takes. The
-// branch's nodes move into the enclosing graph (names are unique model-wide, so they stay valid), its
-// initializers become initializers of the enclosing graph, and the If's outputs become the branch's.
+// branch's nodes move into the enclosing graph (names are unique model-wide, so they stay valid),
+// its initializers become initializers of the enclosing graph, and the If's outputs become the
+// branch's.
 #include <optional>
 #include <utility>
 #include <vector>
@@ -45,7 +46,8 @@ absl::Status Inline(Rewriter& rw, ir::Node& if_node, ir::Graph& branch) {
     ir::Value* result = results[i];
     if (!out->has_uses()) continue;
     if (rw.ForwardUses(out, result)) continue;
-    ir::Node* id = rw.InsertOpBefore(if_node, "Identity", {result}, names.Fresh(out->name() + "_inlined"));
+    ir::Node* id =
+        rw.InsertOpBefore(if_node, "Identity", {result}, names.Fresh(out->name() + "_inlined"));
     id->output(0)->set_type(out->type());
     if (!rw.ForwardUses(out, id->output(0))) {
       return absl::InternalError(absl::StrCat("cannot forward If output '", out->name(), "'"));
@@ -55,34 +57,35 @@ absl::Status Inline(Rewriter& rw, ir::Node& if_node, ir::Graph& branch) {
 }
 
 RewritePattern ConstantIfPattern() {
-  return {.name = "constant-if",
-          .root_ops = {"If"},
-          .needs = {{{"If"}}},
-          .match_and_rewrite = [](ir::Node& n, Rewriter& rw) -> absl::StatusOr<int64_t> {
-            if (!n.has_input(0)) return 0;
-            const ir::Tensor* cond = ir::GetConstantTensor(n.input(0));
-            if (cond == nullptr) return 0;
-            std::optional<std::vector<double>> v = ir::ConstantAsDoubles(*cond);
-            if (!v.has_value() && cond->data_type() == ir::DataType::kBool && cond->raw_size() >= 1) {
-              v = std::vector<double>{static_cast<double>(cond->raw_data()[0] != 0)};
-            }
-            if (!v.has_value() || v->size() != 1) return 0;
-            ir::Attribute* branch_attr = n.FindMutableAttribute((*v)[0] != 0 ? "then_branch" : "else_branch");
-            if (branch_attr == nullptr || !branch_attr->g) return 0;
-            ir::Graph& branch = *branch_attr->g;
-            if (branch.outputs().size() != n.num_outputs() || !branch.inputs().empty()) return 0;
-            RETURN_IF_ERROR(Inline(rw, n, branch));
-            RETURN_IF_ERROR(rw.EraseNode(n));
-            return 1;
-          }};
+  return {
+      .name = "constant-if",
+      .root_ops = {"If"},
+      .needs = {{{"If"}}},
+      .match_and_rewrite = [](ir::Node& n, Rewriter& rw) -> absl::StatusOr<int64_t> {
+        if (!n.has_input(0)) return 0;
+        const ir::Tensor* cond = ir::GetConstantTensor(n.input(0));
+        if (cond == nullptr) return 0;
+        std::optional<std::vector<double>> v = ir::ConstantAsDoubles(*cond);
+        if (!v.has_value() && cond->data_type() == ir::DataType::kBool && cond->raw_size() >= 1) {
+          v = std::vector<double>{static_cast<double>(cond->raw_data()[0] != 0)};
+        }
+        if (!v.has_value() || v->size() != 1) return 0;
+        ir::Attribute* branch_attr =
+            n.FindMutableAttribute((*v)[0] != 0 ? "then_branch" : "else_branch");
+        if (branch_attr == nullptr || !branch_attr->g) return 0;
+        ir::Graph& branch = *branch_attr->g;
+        if (branch.outputs().size() != n.num_outputs() || !branch.inputs().empty()) return 0;
+        RETURN_IF_ERROR(Inline(rw, n, branch));
+        RETURN_IF_ERROR(rw.EraseNode(n));
+        return 1;
+      }};
 }
 
 class InlineConstantIf final : public PatternPass {
  public:
   static constexpr char kName[] = "fold-if";
-  InlineConstantIf() : PatternPass(kName, [] {
-    return std::vector<RewritePattern>{ConstantIfPattern()};
-  }) {}
+  InlineConstantIf()
+      : PatternPass(kName, [] { return std::vector<RewritePattern>{ConstantIfPattern()}; }) {}
 };
 
 }  // namespace

@@ -19,7 +19,8 @@ TEST(FoldTest, EvaluatesConstantChainsAndKeepsOutputNames) {
       two = Constant<value = float {2.0}>()
       K = Mul(C, two)
       Y = Add(X, K)
-    })", "fold-constants");
+    })",
+                               "fold-constants");
   ASSERT_TRUE(run.ok()) << run.status();
   EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("Add"));
   // K is a graph output: it is now an initializer with the same name.
@@ -42,7 +43,8 @@ TEST(FoldTest, EvaluatesARepeatedComputationOnce) {
       K2 = Mul(C2, A)
       P = Add(X, K1)
       Y = Add(P, C2)
-    })", "fold-constants");
+    })",
+                               "fold-constants");
   ASSERT_TRUE(run.ok()) << run.status();
   EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("Add", "Add"));
   // A, B, C1 and K1 from the first evaluations, and K2 again under its own (graph output) name;
@@ -66,7 +68,8 @@ TEST(FoldTest, ShapeOfStaticShapeAndSizeGuard) {
       Z = ConstantOfShape<value = float[1] {1.0}>(S)
       Y = Add(X, Z)
       Big = ConstantOfShape<value = float[1] {0.5}>(big_shape)
-    })", "fold-constants", options);
+    })",
+                               "fold-constants", options);
   ASSERT_TRUE(run.ok()) << run.status();
   // Shape and the small ConstantOfShape fold; the 4 MB one would grow the model and stays.
   EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("Add", "ConstantOfShape"));
@@ -84,7 +87,8 @@ TEST(FoldTest, ShapeStartAndEndFromOpset15) {
       C = Shape<start = -10, end = 10>(X)
       D = Shape<start = 2, end = 1>(X)
       N = Size(X)
-    })", "fold-constants");
+    })",
+                               "fold-constants");
   ASSERT_TRUE(run.ok()) << run.status();
   EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre());
   const std::vector<ir::Value*>& out = run->after->graph().outputs();
@@ -99,21 +103,24 @@ TEST(FoldTest, ShapeStartAndEndFromOpset15) {
 
   auto at13 = RunPipelineOnText(R"(
     <ir_version: 7, opset_import: ["" : 13]>
-    g (float[2,3,4] X) => (int64[3] A) { A = Shape(X) })", "fold-constants");
+    g (float[2,3,4] X) => (int64[3] A) { A = Shape(X) })",
+                                "fold-constants");
   ASSERT_TRUE(at13.ok()) << at13.status();
   ASSERT_NE(at13->after->graph().outputs()[0]->initializer(), nullptr);
-  EXPECT_EQ(at13->after->graph().outputs()[0]->initializer()->ToVector<int64_t>(), (std::vector<int64_t>{2, 3, 4}));
+  EXPECT_EQ(at13->after->graph().outputs()[0]->initializer()->ToVector<int64_t>(),
+            (std::vector<int64_t>{2, 3, 4}));
 }
 
-// A fold whose result would sit next to an input other nodes still use copies that input's data into
-// the model: refused under the default growth budget of 0 (and counted), taken when the budget covers
-// it, and always taken when the input dies with the node.
+// A fold whose result would sit next to an input other nodes still use copies that input's data
+// into the model: refused under the default growth budget of 0 (and counted), taken when the budget
+// covers it, and always taken when the input dies with the node.
 TEST(FoldTest, FoldsThatCopyASharedWeightTakeFromTheGrowthBudget) {
   std::string weights;
   for (int i = 0; i < 32; ++i) weights += (i ? ", " : "") + std::to_string(0.25 * (i % 7) - 0.5);
   const std::string shared = R"(
     <ir_version: 8, opset_import: ["" : 17]>
-    g (float[2,4] X, float[2,8] Z) => (float[2,8] Y, float[2,4] V) <float[4,8] W = {)" + weights + R"(}> {
+    g (float[2,4] X, float[2,8] Z) => (float[2,8] Y, float[2,4] V) <float[4,8] W = {)" +
+                             weights + R"(}> {
       WT = Transpose<perm = [1, 0]>(W)
       Y = MatMul(X, W)
       V = MatMul(Z, WT)
@@ -135,10 +142,12 @@ TEST(FoldTest, FoldsThatCopyASharedWeightTakeFromTheGrowthBudget) {
   // W used by the Transpose alone: folding replaces it, the model does not grow.
   auto sole = RunPipelineOnText(R"(
     <ir_version: 8, opset_import: ["" : 17]>
-    g (float[2,8] Z) => (float[2,4] V) <float[4,8] W = {)" + weights + R"(}> {
+    g (float[2,8] Z) => (float[2,4] V) <float[4,8] W = {)" +
+                                    weights + R"(}> {
       WT = Transpose<perm = [1, 0]>(W)
       V = MatMul(Z, WT)
-    })", "fold-constants");
+    })",
+                                "fold-constants");
   ASSERT_TRUE(sole.ok()) << sole.status();
   EXPECT_THAT(OpTypes(sole->after->graph()), ElementsAre("MatMul"));
   EXPECT_OK(ExpectSameOutputs(*sole->before, *sole->after));
@@ -170,7 +179,8 @@ TEST(FoldTest, LeavesRandomAndUnknownOpsAlone) {
     g (float[2] X) => (float[2] Y, float[2] Z) <float[2] A = {1.0, 2.0}> {
       Y = RandomNormalLike(A)
       Z = com.example.Twice(A)
-    })", "fold-constants");
+    })",
+                               "fold-constants");
   ASSERT_TRUE(run.ok()) << run.status();
   EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("RandomNormalLike", "com.example::Twice"));
 }
@@ -185,7 +195,8 @@ TEST(FoldIfTest, InlinesTheTakenBranch) {
       Z = If(c) <
         then_branch = t2 () => (float[2] T2) { T2 = Identity(X) },
         else_branch = e2 () => (float[2] E2) { E2 = Abs(X) }>
-    })", "fold-if");
+    })",
+                               "fold-if");
   ASSERT_TRUE(run.ok()) << run.status();
   EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("Relu", "Identity"));
   EXPECT_EQ(run->after->graph().outputs()[0]->name(), "Y");

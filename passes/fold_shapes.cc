@@ -127,8 +127,9 @@ class ShapeFacts {
     if (op == "Concat") return FromConcat(*n);
     if (op == "Unsqueeze" || op == "Squeeze") {
       // Only the scalar <-> one-element vector steps that shape code uses.
-      std::vector<int64_t> axes = opset_ >= 13 ? ConstantInts(*n, 1).value_or(std::vector<int64_t>{-99})
-                                               : n->GetInts("axes", {-99});
+      std::vector<int64_t> axes = opset_ >= 13
+                                      ? ConstantInts(*n, 1).value_or(std::vector<int64_t>{-99})
+                                      : n->GetInts("axes", {-99});
       if (op == "Squeeze" && opset_ >= 13 && !n->has_input(1)) axes = {0};
       if (op == "Squeeze" && opset_ < 13 && n->FindAttribute("axes") == nullptr) axes = {0};
       if (axes.size() != 1 || (axes[0] != 0 && axes[0] != -1)) return std::nullopt;
@@ -189,8 +190,9 @@ class ShapeFacts {
       axes = n.FindAttribute("axes") != nullptr ? n.GetInts("axes") : std::vector<int64_t>{0};
       steps = std::vector<int64_t>{1};
     }
-    if (!starts || !ends || !axes || !steps || starts->size() != 1 || ends->size() != 1 || axes->size() != 1 ||
-        steps->size() != 1 || ((*axes)[0] != 0 && (*axes)[0] != -1) || (*steps)[0] == 0) {
+    if (!starts || !ends || !axes || !steps || starts->size() != 1 || ends->size() != 1 ||
+        axes->size() != 1 || steps->size() != 1 || ((*axes)[0] != 0 && (*axes)[0] != -1) ||
+        (*steps)[0] == 0) {
       return std::nullopt;
     }
     // Operators.md, Slice: negative bounds count from the back, then clamp to [0, n] for positive
@@ -208,7 +210,8 @@ class ShapeFacts {
       end = std::clamp<int64_t>(end, -1, size - 1);
     }
     Facts f{{}, false, data.type};
-    for (int64_t i = start; step > 0 ? i < end : i > end; i += step) f.elements.push_back(data.elements[i]);
+    for (int64_t i = start; step > 0 ? i < end : i > end; i += step)
+      f.elements.push_back(data.elements[i]);
     return f;
   }
 
@@ -233,11 +236,12 @@ class ShapeFacts {
 };
 
 bool IsTrackedOp(const std::string& op) {
-  return op == "Shape" || op == "Cast" || op == "Gather" || op == "Slice" || op == "Concat" || op == "Squeeze" ||
-         op == "Unsqueeze" || op == "Identity";
+  return op == "Shape" || op == "Cast" || op == "Gather" || op == "Slice" || op == "Concat" ||
+         op == "Squeeze" || op == "Unsqueeze" || op == "Identity";
 }
 
-ir::Tensor MakeIndexTensor(ir::DataType type, std::vector<int64_t> dims, const std::vector<int64_t>& values) {
+ir::Tensor MakeIndexTensor(ir::DataType type, std::vector<int64_t> dims,
+                           const std::vector<int64_t>& values) {
   if (type == ir::DataType::kInt32) {
     std::vector<int32_t> narrow(values.begin(), values.end());
     return ir::Tensor::FromVector<int32_t>(type, std::move(dims), narrow);
@@ -246,7 +250,8 @@ ir::Tensor MakeIndexTensor(ir::DataType type, std::vector<int64_t> dims, const s
 }
 
 // The constant target for Reshape `n` of `data`, if its tracked target can be written as one.
-std::optional<std::vector<int64_t>> ConstantReshapeTarget(const ir::Node& n, const Facts& target, int64_t opset) {
+std::optional<std::vector<int64_t>> ConstantReshapeTarget(const ir::Node& n, const Facts& target,
+                                                          int64_t opset) {
   const bool allowzero = opset >= 14 && n.GetInt("allowzero", 0) != 0;
   const ir::Value* data = n.input(0);
   std::vector<int64_t> out;
@@ -303,7 +308,8 @@ class FoldShapes final : public rewrite::GraphPass {
         if (!f.has_value() || f->scalar) continue;
         std::optional<std::vector<int64_t>> target = ConstantReshapeTarget(*n, *f, opset);
         if (!target.has_value()) continue;
-        ir::Tensor t = MakeIndexTensor(ir::DataType::kInt64, {static_cast<int64_t>(target->size())}, *target);
+        ir::Tensor t =
+            MakeIndexTensor(ir::DataType::kInt64, {static_cast<int64_t>(target->size())}, *target);
         t.set_name(names.Fresh(n->input(1)->name() + "_folded"));
         rw.ReplaceInput(*n, 1, g.AddInitializer(std::move(t)));
         ++folds;
@@ -316,6 +322,7 @@ class FoldShapes final : public rewrite::GraphPass {
 }  // namespace
 
 REGISTER_PASS(FoldShapes, FoldShapes::kName,
-              "fold shape arithmetic over partly known shapes; give Reshape a constant target built from its input's dims");
+              "fold shape arithmetic over partly known shapes; give Reshape a constant target "
+              "built from its input's dims");
 
 }  // namespace onnx_opt::passes

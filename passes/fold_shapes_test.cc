@@ -42,10 +42,12 @@ TEST(FoldShapesTest, ReshapeTargetFromItsOwnBatchBecomesConstant) {
       bi = Cast<to = 7>(b)
       t = Concat<axis = 0>(bi, rest)
       Y = Reshape(X, t)
-    })", "fold-shapes,dead-nodes");
+    })",
+                               "fold-shapes,dead-nodes");
   ASSERT_TRUE(run.ok()) << run.status();
   // The float Cast stops the tracking (shapes in float are not shape arithmetic we follow).
-  EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("Shape", "Cast", "Slice", "Cast", "Concat", "Reshape"));
+  EXPECT_THAT(OpTypes(run->after->graph()),
+              ElementsAre("Shape", "Cast", "Slice", "Cast", "Concat", "Reshape"));
 
   run = RunPipelineOnText(R"(
     <ir_version: 8, opset_import: ["" : 13]>
@@ -56,7 +58,8 @@ TEST(FoldShapesTest, ReshapeTargetFromItsOwnBatchBecomesConstant) {
       bi = Cast<to = 7>(b)
       t = Concat<axis = 0>(bi, rest)
       Y = Reshape(X, t)
-    })", "fold-shapes,dead-nodes");
+    })",
+                          "fold-shapes,dead-nodes");
   ASSERT_TRUE(run.ok()) << run.status();
   EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("Reshape"));
   EXPECT_THAT(ReshapeTarget(*run->after), ElementsAre(0, 200));
@@ -77,7 +80,8 @@ TEST(FoldShapesTest, GatherUnsqueezeAndOneUnknownBecomesMinusOne) {
       m = Mul(hu, three)
       t = Concat<axis = 0>(bu, m)
       Y = Reshape(X, t)
-    })", "infer-shapes,fold-shapes,dead-nodes");
+    })",
+                               "infer-shapes,fold-shapes,dead-nodes");
   ASSERT_TRUE(run.ok()) << run.status();
   EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("Reshape"));
   EXPECT_THAT(ReshapeTarget(*run->after), ElementsAre(0, -1));
@@ -99,7 +103,8 @@ TEST(FoldShapesTest, KnownDimsOfAPartlySymbolicShapeFold) {
       S = Add(t, t)
       g = Gather(s, i1)
       C = Mul(g, g)
-    })", "fold-shapes,dead-nodes");
+    })",
+                               "fold-shapes,dead-nodes");
   ASSERT_TRUE(run.ok()) << run.status();
   EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("Add", "Mul"));
   ExpectSameForBatches(*run->before, *run->after);
@@ -116,10 +121,12 @@ TEST(FoldShapesTest, LeavesWhatItCannotProve) {
       Y = Reshape(X, t)
       u = Concat<axis = 0>(hn, six)
       W = Reshape<allowzero = 1>(X, u)
-    })", "fold-shapes");
+    })",
+                               "fold-shapes");
   ASSERT_TRUE(run.ok()) << run.status();
   for (const ir::Node* n : run->after->graph().nodes()) {
-    if (n->op_type() == "Reshape") EXPECT_EQ(n->input(1)->initializer(), nullptr) << n->output(0)->name();
+    if (n->op_type() == "Reshape")
+      EXPECT_EQ(n->input(1)->initializer(), nullptr) << n->output(0)->name();
   }
   // Without allowzero the second is [0, 0, 6].
   run = RunPipelineOnText(R"(
@@ -128,7 +135,8 @@ TEST(FoldShapesTest, LeavesWhatItCannotProve) {
       hn = Shape<start = 0, end = 2>(X)
       u = Concat<axis = 0>(hn, six)
       W = Reshape(X, u)
-    })", "fold-shapes,dead-nodes");
+    })",
+                          "fold-shapes,dead-nodes");
   ASSERT_TRUE(run.ok()) << run.status();
   EXPECT_THAT(ReshapeTarget(*run->after), ElementsAre(0, 0, 6));
 }
@@ -142,7 +150,8 @@ TEST(FoldShapesTest, RunsInTheDefaultPipeline) {
       bu = Unsqueeze(b, ax)
       t = Concat<axis = 0>(bu, six)
       Y = Reshape(X, t)
-    })", "default");
+    })",
+                               "default");
   ASSERT_TRUE(run.ok()) << run.status();
   EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("Reshape"));
   ExpectSameForBatches(*run->before, *run->after);

@@ -23,7 +23,8 @@ TEST(FuseHardSigmoidTest, DivAndMulFormsWithClipInputsAndAttributes) {
         B = Add(three, X)
         D = Clip(B, zero, six)
         Z = Mul(sixth, D)
-      })", R"(
+      })",
+                            R"(
       <ir_version: 8, opset_import: ["" : 9]>
       g (float[2,8] X) => (float[2,8] Y) <float three = {3.0}, float six = {6.0}> {
         A = Add(X, three)
@@ -48,7 +49,8 @@ TEST(FuseHardSigmoidTest, WrongConstantsOrSharedValuesStay) {
       A2 = Add(X, three)
       C2 = Clip(A2, zero, six)
       Z = Div(C2, six)
-    })", "fuse-hard-sigmoid");
+    })",
+                               "fuse-hard-sigmoid");
   ASSERT_TRUE(run.ok()) << run.status();
   // x + 2 is not hard sigmoid; C2 is a graph output, so its Clip must stay.
   EXPECT_EQ(run->after->graph().num_nodes(), 6u);
@@ -66,7 +68,8 @@ TEST(FuseHardSwishTest, ProductFormsBecomeHardSwish) {
       D = Clip(B, zero, six)
       S = Div(D, six)
       Z = Mul(S, X)
-    })", "fuse-hard-sigmoid,fuse-hard-swish");
+    })",
+                               "fuse-hard-sigmoid,fuse-hard-swish");
   ASSERT_TRUE(run.ok()) << run.status();
   EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("HardSwish", "HardSwish"));
   EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
@@ -78,7 +81,8 @@ TEST(FuseHardSwishTest, NeedsOpset14) {
     g (float[8] X) => (float[8] Y) {
       H = HardSigmoid<alpha = 0.16666667, beta = 0.5>(X)
       Y = Mul(X, H)
-    })", "fuse-hard-swish");
+    })",
+                               "fuse-hard-swish");
   ASSERT_TRUE(run.ok()) << run.status();
   EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("HardSigmoid", "Mul"));
 }
@@ -95,7 +99,8 @@ TEST(FuseSoftplusMishTest, LogExpAndMishChains) {
       S = Log(A2)
       T = Tanh(S)
       Z = Mul(X, T)
-    })", "fuse-softplus,fuse-mish");
+    })",
+                               "fuse-softplus,fuse-mish");
   ASSERT_TRUE(run.ok()) << run.status();
   EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("Softplus", "Mish"));
   EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
@@ -108,7 +113,8 @@ TEST(FuseSoftplusMishTest, MishNeedsOpset18AndTheSameX) {
       S = Softplus(X)
       T = Tanh(S)
       Z = Mul(W, T)
-    })", "fuse-mish");
+    })",
+                               "fuse-mish");
   ASSERT_TRUE(run.ok()) << run.status();
   EXPECT_EQ(run->after->graph().num_nodes(), 3u);
   auto old = RunPipelineOnText(R"(
@@ -117,7 +123,8 @@ TEST(FuseSoftplusMishTest, MishNeedsOpset18AndTheSameX) {
       S = Softplus(X)
       T = Tanh(S)
       Z = Mul(X, T)
-    })", "fuse-mish");
+    })",
+                               "fuse-mish");
   ASSERT_TRUE(old.ok()) << old.status();
   EXPECT_EQ(old->after->graph().num_nodes(), 3u);
 }
@@ -162,9 +169,9 @@ TEST(FuseRmsNormTest, OtherAxesOrOpsetsStay) {
   EXPECT_EQ(old->after->graph().num_nodes(), 13u);
 }
 
-// Half precision as Hugging Face exports it: the normalization in float32 between Casts, the scale in
-// float16. That is RMSNormalization's own arithmetic (stash_type 1), so it fuses; without the Casts
-// (float16 all through) it computes differently and stays.
+// Half precision as Hugging Face exports it: the normalization in float32 between Casts, the scale
+// in float16. That is RMSNormalization's own arithmetic (stash_type 1), so it fuses; without the
+// Casts (float16 all through) it computes differently and stays.
 constexpr char kHalfRmsNorm[] = R"(
   <ir_version: 10, opset_import: ["" : 23]>
   g (float16[2,3,4] X) => (float16[2,3,4] Y)
@@ -209,7 +216,8 @@ TEST(FusePadIntoConvTest, SpatialZeroPadsJoinConvPads) {
                                                                     -0.1,-0.2,-0.3,-0.4,-0.5,-0.6,-0.7,-0.8,-0.9}> {
         P = Pad(X, pads)
         Y = Conv<pads = [1, 0, 0, 0]>(P, W)
-      })", R"(
+      })",
+                            R"(
       <ir_version: 8, opset_import: ["" : 9]>
       g (float[1,2,5,5] X) => (float[1,1,5,5] Y)
       <float[1,2,3,3] W = {0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9,-0.1,-0.2,-0.3,-0.4,-0.5,-0.6,-0.7,-0.8,-0.9}> {
@@ -231,7 +239,8 @@ TEST(FusePadIntoConvTest, AveragePoolOnlyWhenItCountsPadding) {
       Y = AveragePool<kernel_shape = [2, 2], count_include_pad = 1>(P)
       Q = Pad(X, pads)
       Z = AveragePool<kernel_shape = [2, 2]>(Q)
-    })", "fuse-pad-into-conv");
+    })",
+                               "fuse-pad-into-conv");
   ASSERT_TRUE(run.ok()) << run.status();
   EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("AveragePool", "Pad", "AveragePool"));
   EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
@@ -249,7 +258,8 @@ TEST(FusePadIntoConvTest, NonZeroValuesChannelPadsAndReflectStay) {
       Z = Conv(Q, W2)
       R = Pad<mode = "reflect">(X, pads)
       V = Conv(R, W)
-    })", "fuse-pad-into-conv");
+    })",
+                               "fuse-pad-into-conv");
   ASSERT_TRUE(run.ok()) << run.status();
   EXPECT_EQ(run->after->graph().num_nodes(), 6u);
 }

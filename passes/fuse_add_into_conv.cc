@@ -11,8 +11,8 @@ namespace {
 
 using namespace rewrite;  // NOLINT(build/namespaces): the pattern vocabulary
 
-// Folds constant `c` (negated when `negate`) into the bias of `conv`, whose output `add` uses; false,
-// changing nothing, when it does not fit.
+// Folds constant `c` (negated when `negate`) into the bias of `conv`, whose output `add` uses;
+// false, changing nothing, when it does not fit.
 bool Fuse(Rewriter& rw, ir::Node& conv, ir::Node& add, const ir::Tensor& c, bool negate) {
   std::optional<ConvConstants> k = ReadConvConstants(conv);
   if (!k.has_value() || c.data_type() != k->type) return false;
@@ -31,7 +31,9 @@ struct ConvAndConstantMatcher {
   NodeSlot conv;
   TensorSlot constant;
   const ValuePattern conv_used_once =
-      Op("Conv", {}).CaptureNode(conv).Where([](const ir::Value& v) { return v.uses().size() == 1; });
+      Op("Conv", {}).CaptureNode(conv).Where([](const ir::Value& v) {
+        return v.uses().size() == 1;
+      });
   const ValuePattern any_constant = Constant(constant);
 };
 
@@ -42,7 +44,8 @@ RewritePattern AddIntoConvBiasPattern() {
           .needs = {{{"Add", "Sub"}}, {{"Conv"}}},
           .match_and_rewrite = [matcher](ir::Node& add, Rewriter& rw) -> absl::StatusOr<int64_t> {
             // Pre-7 Add broadcasts only with attributes; leave those alone.
-            if (add.FindAttribute("broadcast") != nullptr || add.FindAttribute("axis") != nullptr) return 0;
+            if (add.FindAttribute("broadcast") != nullptr || add.FindAttribute("axis") != nullptr)
+              return 0;
             if (add.num_inputs() != 2 || !add.has_input(0) || !add.has_input(1)) return 0;
             const bool sub = add.op_type() == "Sub";
             // The conv's result may be a graph output; its one use must be the Add. Fusing has
@@ -51,7 +54,8 @@ RewritePattern AddIntoConvBiasPattern() {
             for (size_t side : {0, 1}) {
               if (sub && side == 1) break;
               const Captures* m = rw.Match(matcher->conv_used_once, add.input(side));
-              if (m == nullptr || rw.Match(matcher->any_constant, add.input(1 - side)) == nullptr) continue;
+              if (m == nullptr || rw.Match(matcher->any_constant, add.input(1 - side)) == nullptr)
+                continue;
               if (!Fuse(rw, *(*m)[matcher->conv], add, *(*m)[matcher->constant], sub)) continue;
               if (absl::Status s = rw.EraseNode(add); !s.ok()) return s;
               return 1;
@@ -63,9 +67,8 @@ RewritePattern AddIntoConvBiasPattern() {
 class FuseAddIntoConvBias final : public PatternPass {
  public:
   static constexpr char kName[] = "fuse-add-into-conv";
-  FuseAddIntoConvBias() : PatternPass(kName, [] {
-    return std::vector<RewritePattern>{AddIntoConvBiasPattern()};
-  }) {}
+  FuseAddIntoConvBias()
+      : PatternPass(kName, [] { return std::vector<RewritePattern>{AddIntoConvBiasPattern()}; }) {}
 };
 
 }  // namespace

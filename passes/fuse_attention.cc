@@ -59,8 +59,8 @@ using namespace rewrite;  // NOLINT(build/namespaces): the pattern vocabulary
 
 bool IsOne(const ir::Dim& d) { return d.is_known() && d.value() == 1; }
 
-// `operand`, optionally (used once) multiplied by a constant scalar bound to `mul` or divided by one
-// bound to `div`; the scalar must not raise the rank past 4.
+// `operand`, optionally (used once) multiplied by a constant scalar bound to `mul` or divided by
+// one bound to `div`; the scalar must not raise the rank past 4.
 ValuePattern Scaled(ValuePattern operand, const ScalarSlot& mul, const ScalarSlot& div) {
   auto rank_at_most_4 = [](const ir::Value& c) {
     const ir::Tensor* t = ir::GetConstantTensor(&c);
@@ -101,16 +101,20 @@ struct Added {
   }
 };
 
-ir::Value* AddNodeBefore(ir::Node& pos, const std::string& op, const std::vector<ir::Value*>& inputs,
-                         const std::string& name, Rewriter& rw, Added& added) {
+ir::Value* AddNodeBefore(ir::Node& pos, const std::string& op,
+                         const std::vector<ir::Value*>& inputs, const std::string& name,
+                         Rewriter& rw, Added& added) {
   ir::Node* n = rw.InsertOpBefore(pos, op, inputs, rw.names().Fresh(name));
   added.nodes.push_back(n);
   return n->output(0);
 }
 
-ir::Value* AddInts(const std::vector<int64_t>& values, const std::string& name, Rewriter& rw, Added& added) {
-  ir::Value* v = rw.AddInitializer(
-      ir::Tensor::FromVector<int64_t>(ir::DataType::kInt64, {static_cast<int64_t>(values.size())}, values), name);
+ir::Value* AddInts(const std::vector<int64_t>& values, const std::string& name, Rewriter& rw,
+                   Added& added) {
+  ir::Value* v =
+      rw.AddInitializer(ir::Tensor::FromVector<int64_t>(
+                            ir::DataType::kInt64, {static_cast<int64_t>(values.size())}, values),
+                        name);
   added.initializers.push_back(v);
   return v;
 }
@@ -119,12 +123,14 @@ ir::Value* AddInts(const std::vector<int64_t>& values, const std::string& name, 
 // [0,2,1,3]), when there is one (the split MergeHeads takes into Attention); null otherwise.
 ir::Value* BeforeSplit(ir::Value* heads, Rewriter& rw) {
   ir::Node* transpose = ProducerOf(heads, "Transpose", &rw.graph());
-  if (transpose == nullptr || transpose->GetInts("perm") != std::vector<int64_t>{0, 2, 1, 3}) return nullptr;
+  if (transpose == nullptr || transpose->GetInts("perm") != std::vector<int64_t>{0, 2, 1, 3})
+    return nullptr;
   ir::Node* reshape = ProducerOf(transpose->input(0), "Reshape", &rw.graph());
   if (reshape == nullptr || !reshape->has_input(0)) return nullptr;
   const ir::Shape* xs = ShapeOf(reshape->input(0));
   const ir::Shape* hs = ShapeOf(heads);
-  if (xs == nullptr || hs == nullptr || xs->rank() != 3 || !SameDim(xs->dim(1), hs->dim(2))) return nullptr;
+  if (xs == nullptr || hs == nullptr || xs->rank() != 3 || !SameDim(xs->dim(1), hs->dim(2)))
+    return nullptr;
   return reshape->input(0);
 }
 
@@ -138,8 +144,8 @@ struct TargetPart {
 // known; else Shape(`alias`)[-1] when `alias` (the mask) ends with that same dim (self-attention:
 // the same Expand then serves every layer, and cse merges them); else Shape of the value before
 // the split into heads, [1]; else Shape(heads)[2].
-TargetPart SequenceLength(ir::Value* heads, ir::Value* alias, const std::string& name, ir::Node& pos, Rewriter& rw,
-                          Added& added) {
+TargetPart SequenceLength(ir::Value* heads, ir::Value* alias, const std::string& name,
+                          ir::Node& pos, Rewriter& rw, Added& added) {
   const ir::Dim& d = ShapeOf(heads)->dim(2);
   if (d.is_known()) return {.known = d.value()};
   const ir::Shape& as = *ShapeOf(alias);
@@ -163,8 +169,8 @@ TargetPart SequenceLength(ir::Value* heads, ir::Value* alias, const std::string&
 // `mask` itself when its rank is 2 to 4, its dim -2 surely Sq and its last surely Skv
 // (`keys_sure`); else Expand(mask, target), the target 1s but Sq at -2 and, unless `keys_sure`, Skv
 // last (1 there keeps the mask's). New nodes go before `pos` and are listed in `added`.
-ir::Value* MaskForAttention(ir::Value* mask, bool keys_sure, ir::Value* q, ir::Value* v, ir::Node& pos, Rewriter& rw,
-                            Added& added) {
+ir::Value* MaskForAttention(ir::Value* mask, bool keys_sure, ir::Value* q, ir::Value* v,
+                            ir::Node& pos, Rewriter& rw, Added& added) {
   const ir::Shape& ms = *ShapeOf(mask);
   const size_t rank = ms.rank();
   if (keys_sure && rank >= 2 && SameDim(ms.dim(rank - 2), ShapeOf(q)->dim(2))) return mask;
@@ -199,8 +205,8 @@ ir::Value* MaskForAttention(ir::Value* mask, bool keys_sure, ir::Value* q, ir::V
 // K or V `heads` [B, Hq, S, D] repeated from [B, Hkv, S, D] to the query heads as transformers'
 // repeat_kv writes it: Reshape(Expand(Unsqueeze(x, [2]), [B, Hkv, n, S, D]), [B, Hkv * n, S, D]).
 // Returns x (Attention repeats K and V itself, query head h taking key/value head h / n, the
-// order repeat_kv makes), the chain's nodes in *chain (users first); null when `heads` is not made so.
-// Exact by shapes: the Expand changes only the inserted axis (its other dims are x's), and the
+// order repeat_kv makes), the chain's nodes in *chain (users first); null when `heads` is not made
+// so. Exact by shapes: the Expand changes only the inserted axis (its other dims are x's), and the
 // Reshape keeps B, S and D, so it merges the Hkv and n axes.
 ir::Value* Unrepeated(ir::Value* heads, Rewriter& rw, std::vector<ir::Node*>* chain) {
   ir::Node* reshape = ProducerOf(heads, "Reshape", &rw.graph());
@@ -210,13 +216,14 @@ ir::Value* Unrepeated(ir::Value* heads, Rewriter& rw, std::vector<ir::Node*>* ch
   ir::Node* unsqueeze = ProducerOf(expand->input(0), "Unsqueeze", &rw.graph());
   if (unsqueeze == nullptr || !unsqueeze->has_input(0)) return nullptr;
   std::optional<std::vector<int64_t>> axes = AxesOf(*unsqueeze, rw.opset());
-  if (!axes || (*axes != std::vector<int64_t>{2} && *axes != std::vector<int64_t>{-3})) return nullptr;
+  if (!axes || (*axes != std::vector<int64_t>{2} && *axes != std::vector<int64_t>{-3}))
+    return nullptr;
   ir::Value* x = unsqueeze->input(0);
   const ir::Shape* xs = ShapeOf(x);
   const ir::Shape* es = ShapeOf(expand->output(0));
   const ir::Shape* hs = ShapeOf(heads);
-  if (xs == nullptr || es == nullptr || hs == nullptr || xs->rank() != 4 || es->rank() != 5 || hs->rank() != 4 ||
-      FloatElemType(x) != FloatElemType(heads)) {
+  if (xs == nullptr || es == nullptr || hs == nullptr || xs->rank() != 4 || es->rank() != 5 ||
+      hs->rank() != 4 || FloatElemType(x) != FloatElemType(heads)) {
     return nullptr;
   }
   for (auto [e, i] : {std::pair{0, 0}, {1, 1}, {3, 2}, {4, 3}}) {
@@ -233,7 +240,9 @@ ir::Value* Unrepeated(ir::Value* heads, Rewriter& rw, std::vector<ir::Node*>* ch
 // Attention takes past_key/past_value: null when `all` is not made so.
 ir::Node* PastConcat(ir::Value* all, Rewriter& rw) {
   ir::Node* concat = ProducerOf(all, "Concat", &rw.graph());
-  if (concat == nullptr || concat->num_inputs() != 2 || !concat->has_input(0) || !concat->has_input(1)) return nullptr;
+  if (concat == nullptr || concat->num_inputs() != 2 || !concat->has_input(0) ||
+      !concat->has_input(1))
+    return nullptr;
   const int64_t axis = concat->GetInt("axis", 0);
   if (axis != 2 && axis != -2) return nullptr;
   const ir::Shape* ps = ShapeOf(concat->input(0));
@@ -267,7 +276,8 @@ absl::Status EraseDeadProducers(std::vector<ir::Value*> values, Rewriter& rw) {
 
 // Whether every use of `values` other than as graph outputs is by a node after `pos` in `graph`'s
 // order (a value moved to an output of a node at `pos` keeps the graph in order).
-bool AllUsesAfter(const std::vector<ir::Value*>& values, const ir::Node& pos, const ir::Graph& graph) {
+bool AllUsesAfter(const std::vector<ir::Value*>& values, const ir::Node& pos,
+                  const ir::Graph& graph) {
   absl::flat_hash_set<const ir::Node*> after;
   bool seen = false;
   for (const ir::Node* n : graph.nodes()) {
@@ -285,7 +295,8 @@ bool AllUsesAfter(const std::vector<ir::Value*>& values, const ir::Node& pos, co
 // Makes the Concat(past, new) results `alls` (key, value) outputs 1 and 2 of `attention` (which
 // takes the past and the new parts), when every other use of them comes after it in the graph:
 // the Concats then go. Otherwise (both or neither) they stay, computing the same again.
-absl::Status TakePresentOver(ir::Node& attention, const std::vector<ir::Value*>& alls, Rewriter& rw) {
+absl::Status TakePresentOver(ir::Node& attention, const std::vector<ir::Value*>& alls,
+                             Rewriter& rw) {
   if (!AllUsesAfter(alls, attention, rw.graph())) return absl::OkStatus();
   std::vector<ir::Value*> presents;
   for (ir::Value* all : alls) {
@@ -314,7 +325,8 @@ std::vector<int64_t> PermOf(const ir::Node& transpose, int64_t rank) {
   return perm;
 }
 
-// MatMul(Softmax(MatMul(Q, Kt) [scaled] [+ mask]), V), built once; what it binds is in the captures.
+// MatMul(Softmax(MatMul(Q, Kt) [scaled] [+ mask]), V), built once; what it binds is in the
+// captures.
 struct ScaledDotProductMatcher {
   ValueSlot q, kt, v, mask;
   NodeSlot softmax;
@@ -324,10 +336,12 @@ struct ScaledDotProductMatcher {
       Op("MatMul", {Scaled(Capture(q), q_mul, q_div), Scaled(Capture(kt), k_mul, k_div)}).OneUse();
   const ValuePattern scaled = Scaled(product, s_mul, s_div);
   const ValuePattern scores = OneOf({Op("Add", {scaled, Capture(mask)}).OneUse(), scaled});
-  const ValuePattern root = Op("MatMul", {Op("Softmax", {scores}).OneUse().CaptureNode(softmax), Capture(v)});
+  const ValuePattern root =
+      Op("MatMul", {Op("Softmax", {scores}).OneUse().CaptureNode(softmax), Capture(v)});
 };
 
-absl::StatusOr<int64_t> MatchAndRewrite(const ScaledDotProductMatcher& p, ir::Node& matmul, Rewriter& rw) {
+absl::StatusOr<int64_t> MatchAndRewrite(const ScaledDotProductMatcher& p, ir::Node& matmul,
+                                        Rewriter& rw) {
   const Captures* m = rw.Match(p.root, matmul.output(0));
   if (m == nullptr) return 0;
   ir::Value* q = (*m)[p.q];
@@ -337,14 +351,15 @@ absl::StatusOr<int64_t> MatchAndRewrite(const ScaledDotProductMatcher& p, ir::No
   ir::Node* softmax = (*m)[p.softmax];
   // A factor not there is 1.
   auto factor = [m](const ScalarSlot& slot) { return m->has(slot) ? (*m)[slot] : 1.0; };
-  const double q_mul = factor(p.q_mul), q_div = factor(p.q_div), k_mul = factor(p.k_mul), k_div = factor(p.k_div),
-               s_mul = factor(p.s_mul), s_div = factor(p.s_div);
+  const double q_mul = factor(p.q_mul), q_div = factor(p.q_div), k_mul = factor(p.k_mul),
+               k_div = factor(p.k_div), s_mul = factor(p.s_mul), s_div = factor(p.s_div);
 
   // Shapes and types.
   const ir::Shape* qs = ShapeOf(q);
   const ir::Shape* ks = ShapeOf(kt);
   const ir::Shape* vs = ShapeOf(v);
-  if (qs == nullptr || ks == nullptr || vs == nullptr || qs->rank() != 4 || ks->rank() != 4 || vs->rank() != 4) {
+  if (qs == nullptr || ks == nullptr || vs == nullptr || qs->rank() != 4 || ks->rank() != 4 ||
+      vs->rank() != 4) {
     return 0;
   }
   for (size_t i : {0, 1}) {
@@ -369,7 +384,8 @@ absl::StatusOr<int64_t> MatchAndRewrite(const ScaledDotProductMatcher& p, ir::No
   const double scale = q_mul / q_div * k_mul / k_div * s_mul / s_div;
   if (!(scale > 0) || !std::isfinite(scale) || !std::isfinite(static_cast<float>(scale))) return 0;
 
-  // K: Kt with its last two axes swapped, folded into the Transpose that makes Kt when there is one.
+  // K: Kt with its last two axes swapped, folded into the Transpose that makes Kt when there is
+  // one.
   ir::Value* k_source = kt;
   std::vector<int64_t> perm = {0, 1, 3, 2};
   ir::Node* kt_transpose = ProducerOf(kt, "Transpose", &rw.graph());
@@ -417,7 +433,8 @@ absl::StatusOr<int64_t> MatchAndRewrite(const ScaledDotProductMatcher& p, ir::No
   ir::Node* k_cat = PastConcat(inputs[1], rw);
   ir::Node* v_cat = k_cat != nullptr ? PastConcat(inputs[2], rw) : nullptr;
   std::vector<ir::Value*> alls;
-  if (v_cat != nullptr && SameDim(ShapeOf(k_cat->input(0))->dim(2), ShapeOf(v_cat->input(0))->dim(2))) {
+  if (v_cat != nullptr &&
+      SameDim(ShapeOf(k_cat->input(0))->dim(2), ShapeOf(v_cat->input(0))->dim(2))) {
     alls = {inputs[1], inputs[2]};
     inputs[1] = k_cat->input(1);
     inputs[2] = v_cat->input(1);
@@ -444,22 +461,25 @@ absl::StatusOr<int64_t> MatchAndRewrite(const ScaledDotProductMatcher& p, ir::No
 // null when `heads` is not made so.
 struct SplitHeadsMatcher {
   ValueSlot x, split;
-  const ValuePattern heads =
-      Op("Transpose", {Op("Reshape", {Capture(x)}).OneUse().Capture(split)}).OneUse().WhereNode([](const ir::Node& t) {
-        return t.GetInts("perm") == std::vector<int64_t>{0, 2, 1, 3};
-      });
+  const ValuePattern heads = Op("Transpose", {Op("Reshape", {Capture(x)}).OneUse().Capture(split)})
+                                 .OneUse()
+                                 .WhereNode([](const ir::Node& t) {
+                                   return t.GetInts("perm") == std::vector<int64_t>{0, 2, 1, 3};
+                                 });
 };
 
-ir::Value* UnsplitHeads(ir::Value* heads, const SplitHeadsMatcher& p, Rewriter& rw, int64_t* n, int64_t* e) {
+ir::Value* UnsplitHeads(ir::Value* heads, const SplitHeadsMatcher& p, Rewriter& rw, int64_t* n,
+                        int64_t* e) {
   const Captures* m = rw.Match(p.heads, heads);
   if (m == nullptr) return nullptr;
   ir::Value* x = (*m)[p.x];
   ir::Value* split = (*m)[p.split];
   const ir::Shape* xs = ShapeOf(x);
   const ir::Shape* ss = ShapeOf(split);
-  if (xs == nullptr || ss == nullptr || xs->rank() != 3 || ss->rank() != 4 || !SameDim(xs->dim(0), ss->dim(0)) ||
-      !SameDim(xs->dim(1), ss->dim(1)) || !xs->dim(2).is_known() || !ss->dim(2).is_known() ||
-      !ss->dim(3).is_known() || ss->dim(2).value() * ss->dim(3).value() != xs->dim(2).value()) {
+  if (xs == nullptr || ss == nullptr || xs->rank() != 3 || ss->rank() != 4 ||
+      !SameDim(xs->dim(0), ss->dim(0)) || !SameDim(xs->dim(1), ss->dim(1)) ||
+      !xs->dim(2).is_known() || !ss->dim(2).is_known() || !ss->dim(3).is_known() ||
+      ss->dim(2).value() * ss->dim(3).value() != xs->dim(2).value()) {
     return nullptr;
   }
   *n = ss->dim(2).value();
@@ -475,26 +495,33 @@ ir::Value* UnsplitHeads(ir::Value* heads, const SplitHeadsMatcher& p, Rewriter& 
 struct MergeHeadsMatcher {
   NodeSlot merge;
   ValueSlot merged;
-  const ValuePattern back = Op("Reshape", {Op("Transpose", {}).OneUse().WhereNode([](const ir::Node& t) {
-                                             return t.GetInts("perm") == std::vector<int64_t>{0, 2, 1, 3};
-                                           })}).CaptureNode(merge).Capture(merged);
+  const ValuePattern back =
+      Op("Reshape", {Op("Transpose", {}).OneUse().WhereNode([](const ir::Node& t) {
+           return t.GetInts("perm") == std::vector<int64_t>{0, 2, 1, 3};
+         })})
+          .CaptureNode(merge)
+          .Capture(merged);
   SplitHeadsMatcher q, k, v;
 };
 
 absl::StatusOr<int64_t> MergeHeads(const MergeHeadsMatcher& p, ir::Node& attention, Rewriter& rw) {
   // Inputs past the mask (past_key, past_value) are 4-D in both forms; so are the present outputs.
-  if (attention.num_outputs() > 3 || attention.num_inputs() < 3 || attention.num_inputs() > 6) return 0;
+  if (attention.num_outputs() > 3 || attention.num_inputs() < 3 || attention.num_inputs() > 6)
+    return 0;
   for (size_t i = 3; i < attention.num_outputs(); ++i) {
     if (attention.output(i)->has_uses()) return 0;  // the scores (qk_matmul_output) are per head
   }
   // Its attributes are numbers (all Attention-23 has), copied over; heads are set anew.
   for (const ir::Attribute& a : attention.attributes()) {
-    if (a.is_reference() || (a.kind() != ir::AttributeKind::kInt && a.kind() != ir::AttributeKind::kFloat)) return 0;
+    if (a.is_reference() ||
+        (a.kind() != ir::AttributeKind::kInt && a.kind() != ir::AttributeKind::kFloat))
+      return 0;
   }
   ir::Value* out = attention.output(0);
   if (!HasSingleUse(out) || out->uses()[0].node->op_type() != "Transpose") return 0;
   ir::Value* transposed = out->uses()[0].node->output(0);
-  const Captures* m = HasSingleUse(transposed) ? rw.Match(p.back, transposed->uses()[0].node->output(0)) : nullptr;
+  const Captures* m =
+      HasSingleUse(transposed) ? rw.Match(p.back, transposed->uses()[0].node->output(0)) : nullptr;
   if (m == nullptr) return 0;
   ir::Node* merge = (*m)[p.merge];
   ir::Value* merged = (*m)[p.merged];
@@ -507,21 +534,22 @@ absl::StatusOr<int64_t> MergeHeads(const MergeHeadsMatcher& p, ir::Node& attenti
   // The merged result is [B, S, Hq * Dv] of Q's B and S.
   const ir::Shape* qs = ShapeOf(q);
   const ir::Shape* ms = ShapeOf(merged);
-  if (ms == nullptr || ms->rank() != 3 || !SameDim(ms->dim(0), qs->dim(0)) || !SameDim(ms->dim(1), qs->dim(1)) ||
-      !ms->dim(2).is_known() || ms->dim(2).value() != hq * dv) {
+  if (ms == nullptr || ms->rank() != 3 || !SameDim(ms->dim(0), qs->dim(0)) ||
+      !SameDim(ms->dim(1), qs->dim(1)) || !ms->dim(2).is_known() || ms->dim(2).value() != hq * dv) {
     return 0;
   }
   std::vector<ir::Attribute> attributes;
   for (const ir::Attribute& a : attention.attributes()) {
     if (a.name() == "q_num_heads" || a.name() == "kv_num_heads") continue;
     attributes.push_back(a.kind() == ir::AttributeKind::kInt ? ir::Attribute::Int(a.name(), a.i)
-                                                              : ir::Attribute::Float(a.name(), a.f));
+                                                             : ir::Attribute::Float(a.name(), a.f));
   }
   attributes.push_back(ir::Attribute::Int("q_num_heads", hq));
   attributes.push_back(ir::Attribute::Int("kv_num_heads", hk));
   // The present outputs move to the new node, placed before `merge`.
   std::vector<ir::Value*> presents;
-  for (size_t i = 1; i < std::min<size_t>(attention.num_outputs(), 3); ++i) presents.push_back(attention.output(i));
+  for (size_t i = 1; i < std::min<size_t>(attention.num_outputs(), 3); ++i)
+    presents.push_back(attention.output(i));
   if (!AllUsesAfter(presents, *merge, rw.graph())) return 0;
   rw.Track(&attention);
   rw.Track(out->uses()[0].node);
@@ -534,7 +562,8 @@ absl::StatusOr<int64_t> MergeHeads(const MergeHeadsMatcher& p, ir::Node& attenti
     ir::Value* moved = rw.AddOutput(**fused, rw.names().Fresh(present->name() + "_3d"));
     moved->set_type(present->type());
     if (!rw.ForwardUses(present, moved)) {
-      return absl::InternalError(absl::StrCat("fuse-attention: cannot move ", present->name(), " to the 3-D form"));
+      return absl::InternalError(
+          absl::StrCat("fuse-attention: cannot move ", present->name(), " to the 3-D form"));
     }
   }
   if (absl::Status s = rw.EraseDeadMatched(); !s.ok()) return s;
@@ -566,9 +595,10 @@ RewritePattern MergeHeadsPattern() {
 class FuseAttention final : public PatternPass {
  public:
   static constexpr char kName[] = "fuse-attention";
-  FuseAttention() : PatternPass(kName, [] {
-    return std::vector<RewritePattern>{ScaledDotProductPattern(), MergeHeadsPattern()};
-  }) {}
+  FuseAttention()
+      : PatternPass(kName, [] {
+          return std::vector<RewritePattern>{ScaledDotProductPattern(), MergeHeadsPattern()};
+        }) {}
 };
 
 }  // namespace

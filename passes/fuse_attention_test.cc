@@ -53,8 +53,9 @@ std::string ExportedSelfAttention() {
   return absl::StrCat(R"(
     <ir_version: 10, opset_import: ["" : 23]>
     g (float[2,3,8] X, float[2,1,1,3] mask) => (float[2,3,8] Y)
-    <float[8,8] Wq = {)", Weights(64, 0.1), "}, float[8,8] Wk = {", Weights(64, 0.7), "}, float[8,8] Wv = {",
-                      Weights(64, 1.3), R"(},
+    <float[8,8] Wq = {)",
+                      Weights(64, 0.1), "}, float[8,8] Wk = {", Weights(64, 0.7),
+                      "}, float[8,8] Wv = {", Weights(64, 1.3), R"(},
      int64[4] heads = {2, 3, 2, 4}, int64[3] merged = {2, 3, 8}, float sqrt_d = {2.0}>
     {
       q0 = MatMul(X, Wq)
@@ -79,9 +80,10 @@ std::string ExportedSelfAttention() {
 TEST(FuseAttentionTest, ExportedHeadsFormWithDivAndMask) {
   auto run = RunPipelineOnText(ExportedSelfAttention(), "infer-shapes,fuse-attention");
   ASSERT_TRUE(run.ok()) << run.status();
-  EXPECT_THAT(OpTypes(run->after->graph()),
-              ElementsAre("MatMul", "Reshape", "Transpose", "MatMul", "Reshape", "MatMul", "Reshape", "Transpose",
-                          "Transpose", "Expand", "Attention", "Transpose", "Reshape"));
+  EXPECT_THAT(
+      OpTypes(run->after->graph()),
+      ElementsAre("MatMul", "Reshape", "Transpose", "MatMul", "Reshape", "MatMul", "Reshape",
+                  "Transpose", "Transpose", "Expand", "Attention", "Transpose", "Reshape"));
   const ir::Node* attention = FindOp(run->after->graph(), "Attention");
   ASSERT_NE(attention, nullptr);
   EXPECT_FLOAT_EQ(attention->GetFloat("scale", 0), 0.5f);
@@ -96,7 +98,8 @@ TEST(FuseAttentionTest, ExportedHeadsFormWithDivAndMask) {
 TEST(FuseAttentionTest, FullyMatchedHeadsBecomeThe3DForm) {
   auto run = RunPipelineOnText(ExportedSelfAttention(), "fixed(infer-shapes,fuse-attention)");
   ASSERT_TRUE(run.ok()) << run.status();
-  EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("MatMul", "MatMul", "MatMul", "Expand", "Attention"));
+  EXPECT_THAT(OpTypes(run->after->graph()),
+              ElementsAre("MatMul", "MatMul", "MatMul", "Expand", "Attention"));
   const ir::Node* attention = run->after->graph().last_node();
   EXPECT_THAT(MaskTarget(*attention), ElementsAre(1, 1, 3, 1));
   EXPECT_FLOAT_EQ(attention->GetFloat("scale", 0), 0.5f);
@@ -129,7 +132,8 @@ TEST(FuseAttentionTest, MulOnTheProductAndKeysTransposedBack) {
       scaled = Mul(c, s)
       p = Softmax(scaled)
       Y = MatMul(p, V)
-    })", "infer-shapes,fuse-attention");
+    })",
+                               "infer-shapes,fuse-attention");
   ASSERT_TRUE(run.ok()) << run.status();
   EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("Attention"));
   EXPECT_FLOAT_EQ(run->after->graph().first_node()->GetFloat("scale", 0), 0.125f);
@@ -152,9 +156,11 @@ TEST(FuseAttentionTest, ScaledQueryAndKeysAndNoScaleAtAll) {
       s2 = MatMul(Q, Kt)
       p2 = Softmax(s2)
       Z = MatMul(p2, V)
-    })", "infer-shapes,fuse-attention");
+    })",
+                               "infer-shapes,fuse-attention");
   ASSERT_TRUE(run.ok()) << run.status();
-  EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("Transpose", "Attention", "Transpose", "Attention"));
+  EXPECT_THAT(OpTypes(run->after->graph()),
+              ElementsAre("Transpose", "Attention", "Transpose", "Attention"));
   const ir::Node* attention = FindOp(run->after->graph(), "Attention");
   ASSERT_NE(attention, nullptr);
   EXPECT_FLOAT_EQ(attention->GetFloat("scale", 0), 0.25f);
@@ -170,7 +176,8 @@ TEST(FuseAttentionTest, ScaledQueryAndKeysAndNoScaleAtAll) {
 TEST(FuseAttentionTest, MasksBroadcastOverQueriesGetTheirRows) {
   // Self-attention with symbolic B and S, a BERT key-padding mask [B,1,1,S] shared by two
   // attentions, and a [S] row for a third: Sq from the mask's last dim, one Expand after cse.
-  auto run = RunPipelineOnText(R"(
+  auto run =
+      RunPipelineOnText(R"(
     <ir_version: 10, opset_import: ["" : 23]>
     g (float[B,2,S,4] Q, float[B,2,S,4] K, float[B,2,S,4] V, float[B,1,1,S] M, float[S] R)
       => (float[B,2,S,4] Y, float[B,2,S,4] Z, float[B,2,S,4] W)
@@ -192,7 +199,8 @@ TEST(FuseAttentionTest, MasksBroadcastOverQueriesGetTheirRows) {
       m3 = Add(c3, R)
       p3 = Softmax(m3)
       W = MatMul(p3, V)
-    })", "fixed(infer-shapes,fuse-attention,dedup-initializers,cse,dead-nodes)");
+    })",
+                        "fixed(infer-shapes,fuse-attention,dedup-initializers,cse,dead-nodes)");
   ASSERT_TRUE(run.ok()) << run.status();
   const std::vector<std::string> ops = OpTypes(run->after->graph());
   EXPECT_THAT(ops, Contains("Attention").Times(3));
@@ -209,11 +217,13 @@ TEST(FuseAttentionTest, MasksBroadcastOverQueriesGetTheirRows) {
 TEST(FuseAttentionTest, CrossAttentionMaskRowsFromTheQueriesBeforeTheirSplit) {
   // Queries of symbolic length T over keys of length S: the rows come from Shape(X)[1], which
   // leaves the split into heads to go into the 3-D form.
-  auto run = RunPipelineOnText(absl::StrCat(R"(
+  auto run =
+      RunPipelineOnText(absl::StrCat(R"(
     <ir_version: 10, opset_import: ["" : 23]>
     g (float[2,T,8] X, float[2,S,8] E, float[2,1,1,S] mask) => (float[2,T,8] Y)
-    <float[8,8] Wq = {)", Weights(64, 0.1), "}, float[8,8] Wk = {", Weights(64, 0.7), "}, float[8,8] Wv = {",
-                                            Weights(64, 1.3), R"(},
+    <float[8,8] Wq = {)",
+                                     Weights(64, 0.1), "}, float[8,8] Wk = {", Weights(64, 0.7),
+                                     "}, float[8,8] Wv = {", Weights(64, 1.3), R"(},
      int64[4] heads = {0, 0, 2, 4}, int64[3] merged = {0, 0, 8}, float sqrt_d = {2.0}>
     {
       q0 = MatMul(X, Wq)
@@ -233,7 +243,7 @@ TEST(FuseAttentionTest, CrossAttentionMaskRowsFromTheQueriesBeforeTheirSplit) {
       ct = Transpose<perm = [0, 2, 1, 3]>(c)
       Y = Reshape(ct, merged)
     })"),
-                               "fixed(infer-shapes,fuse-attention,dead-nodes)");
+                        "fixed(infer-shapes,fuse-attention,dead-nodes)");
   ASSERT_TRUE(run.ok()) << run.status();
   EXPECT_THAT(OpTypes(run->after->graph()),
               ElementsAre("MatMul", "MatMul", "MatMul", "Shape", "Concat", "Expand", "Attention"));
@@ -248,8 +258,8 @@ TEST(FuseAttentionTest, CrossAttentionMaskRowsFromTheQueriesBeforeTheirSplit) {
 }
 
 TEST(FuseAttentionTest, MaskRowsFromQAndFromAConstant) {
-  // Queries given as [2,2,T,4] (no split to look through): Shape(Q)[2]. A known Sq: a constant target,
-  // [Sq, 1] for a rank-1 mask.
+  // Queries given as [2,2,T,4] (no split to look through): Shape(Q)[2]. A known Sq: a constant
+  // target, [Sq, 1] for a rank-1 mask.
   auto run = RunPipelineOnText(R"(
     <ir_version: 10, opset_import: ["" : 23]>
     g (float[2,2,T,4] Q, float[2,2,S,4] K, float[2,2,S,4] V, float[2,1,1,S] M,
@@ -266,7 +276,8 @@ TEST(FuseAttentionTest, MaskRowsFromQAndFromAConstant) {
       m2 = Add(s2, R)
       p2 = Softmax(m2)
       Z = MatMul(p2, V5)
-    })", "infer-shapes,fuse-attention");
+    })",
+                               "infer-shapes,fuse-attention");
   ASSERT_TRUE(run.ok()) << run.status();
   EXPECT_THAT(OpTypes(run->after->graph()), Contains("Attention").Times(2));
   const ir::Node* shape = FindOp(run->after->graph(), "Shape");
@@ -284,8 +295,8 @@ TEST(FuseAttentionTest, MaskRowsFromQAndFromAConstant) {
 
 TEST(FuseAttentionTest, MasksNotSurelyOfTheKeysLengthAreExpandedToIt) {
   // A mask broadcast over the keys ([2,1,3,1]), and a key-padding mask [B,1,1,S] over scores whose
-  // length inference left unknown (as in an exported BERT, where the sequence axis goes unknown once
-  // the position ids are sliced to the input's length): both expanded to [.., Sq, Skv], from
+  // length inference left unknown (as in an exported BERT, where the sequence axis goes unknown
+  // once the position ids are sliced to the input's length): both expanded to [.., Sq, Skv], from
   // constants for the first, from Q's and V's shapes for the second.
   auto run = RunPipelineOnText(R"(
     <ir_version: 10, opset_import: ["" : 23]>
@@ -301,7 +312,8 @@ TEST(FuseAttentionTest, MasksNotSurelyOfTheKeysLengthAreExpandedToIt) {
       m2 = Add(s2, M2)
       p2 = Softmax(m2)
       Z = MatMul(p2, V2)
-    })", "infer-shapes,fuse-attention");
+    })",
+                               "infer-shapes,fuse-attention");
   ASSERT_TRUE(run.ok()) << run.status();
   const std::vector<std::string> ops = OpTypes(run->after->graph());
   EXPECT_THAT(ops, Contains("Attention").Times(2));
@@ -350,7 +362,8 @@ TEST(FuseAttentionTest, InexactFormsStay) {
       m5 = Add(s5, F)
       G = Softmax(m5)
       E = MatMul(G, V)
-    })", "infer-shapes,fuse-attention");
+    })",
+                               "infer-shapes,fuse-attention");
   ASSERT_TRUE(run.ok()) << run.status();
   EXPECT_THAT(OpTypes(run->after->graph()), Not(Contains("Attention")));
 }
@@ -369,13 +382,15 @@ TEST(FuseAttentionTest, NeedsOpset23) {
 // outputs (present_key/present_value), and the mask covers the 7 keys.
 std::string GroupedQueryAttention(bool cache) {
   const std::string t = cache ? "7" : "3";
-  std::string text = absl::StrCat(R"(
+  std::string text = absl::StrCat(
+      R"(
     <ir_version: 10, opset_import: ["" : 23]>
-    g (float[2,3,8] X, float[2,1,3,@T] mask)", cache ? ", float[2,2,4,2] past_key, float[2,2,4,2] past_value" : "",
-                                   ") => (float[2,3,8] Y",
-                                   cache ? ", float[2,2,7,2] present_key, float[2,2,7,2] present_value" : "", R"()
-    <float[8,8] Wq = {)", Weights(64, 0.1), "}, float[8,4] Wk = {", Weights(32, 0.7), "}, float[8,4] Wv = {",
-                                   Weights(32, 1.3), R"(},
+    g (float[2,3,8] X, float[2,1,3,@T] mask)",
+      cache ? ", float[2,2,4,2] past_key, float[2,2,4,2] past_value" : "", ") => (float[2,3,8] Y",
+      cache ? ", float[2,2,7,2] present_key, float[2,2,7,2] present_value" : "", R"()
+    <float[8,8] Wq = {)",
+      Weights(64, 0.1), "}, float[8,4] Wk = {", Weights(32, 0.7), "}, float[8,4] Wv = {",
+      Weights(32, 1.3), R"(},
      int64[4] q_heads = {2, 3, 4, 2}, int64[4] kv_heads = {2, 3, 2, 2}, int64[3] merged = {2, 3, 8},
      int64[1] two = {2}, int64[5] repeated = {2, 2, 2, @T, 2}, int64[4] heads = {2, 4, @T, 2}, float sqrt_d = {1.4142135}>
     {
@@ -389,15 +404,15 @@ std::string GroupedQueryAttention(bool cache) {
       v1 = Reshape(v0, kv_heads)
       v = Transpose<perm = [0, 2, 1, 3]>(v1)
 )",
-                                   cache ? R"(      present_key = Concat<axis = 2>(past_key, k)
+      cache ? R"(      present_key = Concat<axis = 2>(past_key, k)
       present_value = Concat<axis = -2>(past_value, v)
       ku = Unsqueeze(present_key, two)
       vu = Unsqueeze(present_value, two)
 )"
-                                         : R"(      ku = Unsqueeze(k, two)
+            : R"(      ku = Unsqueeze(k, two)
       vu = Unsqueeze(v, two)
 )",
-                                   R"(      ke = Expand(ku, repeated)
+      R"(      ke = Expand(ku, repeated)
       kr = Reshape(ke, heads)
       ve = Expand(vu, repeated)
       vr = Reshape(ve, heads)
@@ -417,7 +432,8 @@ std::string GroupedQueryAttention(bool cache) {
 TEST(FuseAttentionTest, GroupedQueryRepeatGoesIntoAttention) {
   auto run = RunPipelineOnText(GroupedQueryAttention(false), "fixed(infer-shapes,fuse-attention)");
   ASSERT_TRUE(run.ok()) << run.status();
-  // The repeats went, and the head splits with them (the 3-D form with 4 query and 2 key/value heads).
+  // The repeats went, and the head splits with them (the 3-D form with 4 query and 2 key/value
+  // heads).
   EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("MatMul", "MatMul", "MatMul", "Attention"));
   const ir::Node* attention = run->after->graph().last_node();
   EXPECT_EQ(attention->GetInt("q_num_heads", 0), 4);
@@ -436,11 +452,13 @@ TEST(FuseAttentionTest, GroupedQueryRepeatGoesIntoAttention) {
 }
 
 TEST(FuseAttentionTest, RepeatsThatAlsoBroadcastStay) {
-  // K of one head [2, 1, 3, 2] expanded to [2, 2, 2, 3, 2]: the Expand repeats the head axis too, and
-  // Attention would not (its K must have Hkv heads); V's repeat is then kept as well.
+  // K of one head [2, 1, 3, 2] expanded to [2, 2, 2, 3, 2]: the Expand repeats the head axis too,
+  // and Attention would not (its K must have Hkv heads); V's repeat is then kept as well.
   std::string text = GroupedQueryAttention(false);
-  text.replace(text.find("ku = Unsqueeze(k, two)"), 22, "k_one = Slice(k, zero, one, one)\n      ku = Unsqueeze(k_one, two)");
-  text.replace(text.find("int64[1] two = {2}"), 18, "int64[1] two = {2}, int64[1] zero = {0}, int64[1] one = {1}");
+  text.replace(text.find("ku = Unsqueeze(k, two)"), 22,
+               "k_one = Slice(k, zero, one, one)\n      ku = Unsqueeze(k_one, two)");
+  text.replace(text.find("int64[1] two = {2}"), 18,
+               "int64[1] two = {2}, int64[1] zero = {0}, int64[1] one = {1}");
   auto run = RunPipelineOnText(text, "infer-shapes,fuse-attention");
   ASSERT_TRUE(run.ok()) << run.status();
   EXPECT_THAT(OpTypes(run->after->graph()), Contains("Attention"));
@@ -475,7 +493,8 @@ TEST(FuseAttentionTest, KeyValueCacheUsedBeforeAttentionStaysToo) {
   // present_key is also used before the attention: the Concats stay for it (both: Attention returns
   // both presents or none), and Attention takes the past all the same.
   std::string text = GroupedQueryAttention(true);
-  text.replace(text.find("      ku = Unsqueeze"), 0, "      key_sum = ReduceSum<keepdims = 0>(present_key)\n");
+  text.replace(text.find("      ku = Unsqueeze"), 0,
+               "      key_sum = ReduceSum<keepdims = 0>(present_key)\n");
   text.replace(text.find(", float[2,2,7,2] present_value)"), 0, ", float key_sum");
   auto run = RunPipelineOnText(text, "infer-shapes,fuse-attention");
   ASSERT_TRUE(run.ok()) << run.status();

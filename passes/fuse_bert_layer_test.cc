@@ -1,16 +1,17 @@
 // The acceptance check of the standard fusions: a BERT encoder layer as exporters write it at opset
 // 17 (MatMul+Add projections, Reshape/Transpose to heads, Div by sqrt(d), an additive mask,
 // Softmax, the primitive LayerNorm and the erf form of Gelu), converted to opset 23 and optimized
-// by `convert(23),default`, ends with Attention, LayerNormalization and Gelu, and computes the same.
+// by `convert(23),default`, ends with Attention, LayerNormalization and Gelu, and computes the
+// same.
 #include <cmath>
 #include <map>
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "equivalence/equivalence.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "ir/io/model_io.h"
-#include "equivalence/equivalence.h"
 #include "optimizer/model_stats.h"
 #include "optimizer/pass_manager.h"
 #include "passes/testing/pass_test_util.h"
@@ -31,12 +32,14 @@ std::string Weights(int n, double phase) {
   return out;
 }
 
-// LayerNorm over the last axis of `x` as exporters write it (opset 17: ReduceMean takes attributes).
+// LayerNorm over the last axis of `x` as exporters write it (opset 17: ReduceMean takes
+// attributes).
 std::string LayerNorm(const std::string& p, const std::string& x, const std::string& y) {
-  return absl::StrCat("      ", p, "mean = ReduceMean<axes = [-1]>(", x, ")\n      ", p, "d = Sub(", x, ", ", p,
-                      "mean)\n      ", p, "sq = Pow(", p, "d, two)\n      ", p, "var = ReduceMean<axes = [-1]>(", p,
-                      "sq)\n      ", p, "ve = Add(", p, "var, eps)\n      ", p, "sd = Sqrt(", p, "ve)\n      ", p,
-                      "n = Div(", p, "d, ", p, "sd)\n      ", p, "g = Mul(", p, "n, ", p, "gamma)\n      ", y,
+  return absl::StrCat("      ", p, "mean = ReduceMean<axes = [-1]>(", x, ")\n      ", p, "d = Sub(",
+                      x, ", ", p, "mean)\n      ", p, "sq = Pow(", p, "d, two)\n      ", p,
+                      "var = ReduceMean<axes = [-1]>(", p, "sq)\n      ", p, "ve = Add(", p,
+                      "var, eps)\n      ", p, "sd = Sqrt(", p, "ve)\n      ", p, "n = Div(", p,
+                      "d, ", p, "sd)\n      ", p, "g = Mul(", p, "n, ", p, "gamma)\n      ", y,
                       " = Add(", p, "g, ", p, "beta)\n");
 }
 
@@ -45,7 +48,8 @@ std::string ExportedBertLayer() {
   std::string inits;
   int phase = 0;
   auto add = [&](const std::string& decl, int n) {
-    absl::StrAppend(&inits, inits.empty() ? "" : ",\n     ", decl, " = {", Weights(n, 0.37 * ++phase), "}");
+    absl::StrAppend(&inits, inits.empty() ? "" : ",\n     ", decl, " = {",
+                    Weights(n, 0.37 * ++phase), "}");
   };
   for (const char* w : {"Wq", "Wk", "Wv", "Wo"}) add(absl::StrCat("float[8,8] ", w), 64);
   for (const char* b : {"bq", "bk", "bv", "bo", "b2"}) add(absl::StrCat("float[8] ", b), 8);
@@ -60,9 +64,10 @@ std::string ExportedBertLayer() {
                   ",\n     float sqrt2 = {1.4142135}, float one = {1.0}, float half = {0.5}");
   std::string body;
   for (const char* h : {"q", "k", "v"}) {
-    absl::StrAppend(&body, "      ", h, "0 = MatMul(X, W", h, ")\n      ", h, "1 = Add(", h, "0, b", h, ")\n      ", h,
-                    "2 = Reshape(", h, "1, heads)\n      ", h, " = Transpose<perm = ",
-                    std::string(h) == "k" ? "[0, 2, 3, 1]" : "[0, 2, 1, 3]", ">(", h, "2)\n");
+    absl::StrAppend(&body, "      ", h, "0 = MatMul(X, W", h, ")\n      ", h, "1 = Add(", h, "0, b",
+                    h, ")\n      ", h, "2 = Reshape(", h, "1, heads)\n      ", h,
+                    " = Transpose<perm = ", std::string(h) == "k" ? "[0, 2, 3, 1]" : "[0, 2, 1, 3]",
+                    ">(", h, "2)\n");
   }
   absl::StrAppend(&body, R"(      s = MatMul(q, k)
       scaled = Div(s, sqrt_d)
@@ -91,7 +96,8 @@ std::string ExportedBertLayer() {
   return absl::StrCat(R"(
     <ir_version: 8, opset_import: ["" : 17]>
     bert_layer (float[1,4,8] X, float[1,1,1,4] mask) => (float[1,4,8] Y)
-    <)", inits, ">\n    {\n", body, "    }");
+    <)",
+                      inits, ">\n    {\n", body, "    }");
 }
 
 TEST(FuseBertLayerTest, ConvertTo23ThenDefaultEndsWithAttentionLayerNormAndGelu) {
@@ -102,11 +108,12 @@ TEST(FuseBertLayerTest, ConvertTo23ThenDefaultEndsWithAttentionLayerNormAndGelu)
   EXPECT_THAT(ops, Contains("LayerNormalization").Times(2));
   EXPECT_THAT(ops, Contains("Gelu"));
   // The split into heads and the merge back went into Attention's 3-D form.
-  for (const char* gone : {"Softmax", "Erf", "ReduceMean", "Sqrt", "Pow", "Div", "Reshape", "Transpose"}) {
+  for (const char* gone :
+       {"Softmax", "Erf", "ReduceMean", "Sqrt", "Pow", "Div", "Reshape", "Transpose"}) {
     EXPECT_THAT(ops, Not(Contains(gone))) << gone;
   }
-  // The key-padding mask [1,1,1,4] reaches Attention with its 4 query rows, [1,1,4,4]: onnxruntime's
-  // kernel refuses a 1 there (tools/ort_interop runs the result).
+  // The key-padding mask [1,1,1,4] reaches Attention with its 4 query rows, [1,1,4,4]:
+  // onnxruntime's kernel refuses a 1 there (tools/ort_interop runs the result).
   for (const ir::Node* n : run->after->graph().nodes()) {
     if (n->op_type() != "Attention") continue;
     ASSERT_EQ(n->num_inputs(), 4u);

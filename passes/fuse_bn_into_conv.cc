@@ -1,6 +1,7 @@
-// fuse-bn-into-conv: Conv (or ConvTranspose) followed by an inference-mode BatchNormalization becomes
-// one Conv whose weights and bias absorb the normalization:
-//   f = scale / sqrt(var + epsilon);  W'[m] = W[m] * f[m];  b'[m] = (b[m] - mean[m]) * f[m] + bias[m]
+// fuse-bn-into-conv: Conv (or ConvTranspose) followed by an inference-mode BatchNormalization
+// becomes one Conv whose weights and bias absorb the normalization:
+//   f = scale / sqrt(var + epsilon);  W'[m] = W[m] * f[m];  b'[m] = (b[m] - mean[m]) * f[m] +
+//   bias[m]
 // where m is the output channel. Weights and statistics must be float32/float64 constants.
 #include <cmath>
 #include <cstring>
@@ -50,7 +51,8 @@ ir::Tensor ScaleRuns(const ir::Tensor& w, const std::vector<double>& factor, int
 absl::StatusOr<bool> Fuse(Rewriter& rw, ir::Node& conv, ir::Node& bn) {
   const ir::Tensor* w = ir::GetConstantTensor(conv.input(1));
   if (w == nullptr || w->dims().size() < 3) return false;
-  // Weights another node also reads would stay beside the scaled copy: the model would grow by them.
+  // Weights another node also reads would stay beside the scaled copy: the model would grow by
+  // them.
   if (!OwnsInput(conv, 1)) return false;
   const ir::DataType type = w->data_type();
   if (type != ir::DataType::kFloat && type != ir::DataType::kDouble) return false;
@@ -62,7 +64,8 @@ absl::StatusOr<bool> Fuse(Rewriter& rw, ir::Node& conv, ir::Node& bn) {
   std::vector<std::vector<double>> stats;
   for (size_t i = 1; i < 5; ++i) {
     const ir::Tensor* t = ir::GetConstantTensor(bn.input(i));
-    if (t == nullptr || t->data_type() != type || t->dims() != std::vector<int64_t>{channels}) return false;
+    if (t == nullptr || t->data_type() != type || t->dims() != std::vector<int64_t>{channels})
+      return false;
     std::optional<std::vector<double>> v = ir::ConstantAsDoubles(*t);
     if (!v.has_value()) return false;
     stats.push_back(std::move(*v));
@@ -70,7 +73,8 @@ absl::StatusOr<bool> Fuse(Rewriter& rw, ir::Node& conv, ir::Node& bn) {
   std::vector<double> bias(channels, 0.0);
   if (conv.has_input(2)) {
     const ir::Tensor* b = ir::GetConstantTensor(conv.input(2));
-    if (b == nullptr || b->data_type() != type || b->dims() != std::vector<int64_t>{channels}) return false;
+    if (b == nullptr || b->data_type() != type || b->dims() != std::vector<int64_t>{channels})
+      return false;
     std::optional<std::vector<double>> v = ir::ConstantAsDoubles(*b);
     if (!v.has_value()) return false;
     bias = std::move(*v);
@@ -111,7 +115,7 @@ absl::StatusOr<bool> Fuse(Rewriter& rw, ir::Node& conv, ir::Node& bn) {
   // Straight from the weights' bytes to the new tensor's, in double as before (a float weight times
   // a double factor, rounded once): no vectors of doubles the size of the weights.
   ir::Tensor scaled = type == ir::DataType::kFloat ? ScaleRuns<float>(*w, run_factor, kernel)
-                                                         : ScaleRuns<double>(*w, run_factor, kernel);
+                                                   : ScaleRuns<double>(*w, run_factor, kernel);
   ReplaceConvWeights(rw, conv, std::move(scaled), "_bn");
   ReplaceConvBias(rw, conv, ir::MakeFloatTensor(type, {channels}, bias), "_bn");
   // After the new constants, as their names come from the conv's output before it takes the
@@ -126,9 +130,10 @@ absl::StatusOr<bool> Fuse(Rewriter& rw, ir::Node& conv, ir::Node& bn) {
 // node is bound in the match's captures.
 struct ConvUsedOnceMatcher {
   NodeSlot conv;
-  const ValuePattern conv_used_once = OneOf({Op("Conv", {}), Op("ConvTranspose", {})})
-                                          .CaptureNode(conv)
-                                          .Where([](const ir::Value& v) { return v.uses().size() == 1; });
+  const ValuePattern conv_used_once =
+      OneOf({Op("Conv", {}), Op("ConvTranspose", {})})
+          .CaptureNode(conv)
+          .Where([](const ir::Value& v) { return v.uses().size() == 1; });
 };
 
 RewritePattern BatchNormIntoConvPattern() {
@@ -150,9 +155,9 @@ RewritePattern BatchNormIntoConvPattern() {
 class FuseBatchNormIntoConv final : public PatternPass {
  public:
   static constexpr char kName[] = "fuse-bn-into-conv";
-  FuseBatchNormIntoConv() : PatternPass(kName, [] {
-    return std::vector<RewritePattern>{BatchNormIntoConvPattern()};
-  }) {}
+  FuseBatchNormIntoConv()
+      : PatternPass(kName, [] { return std::vector<RewritePattern>{BatchNormIntoConvPattern()}; }) {
+  }
 };
 
 }  // namespace

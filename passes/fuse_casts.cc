@@ -26,18 +26,19 @@ bool Widens(DataType from, DataType to) {
   };
   switch (from) {
     case DataType::kBool:
-      return in({DataType::kUint8, DataType::kInt8, DataType::kUint16, DataType::kInt16, DataType::kUint32,
-                 DataType::kInt32, DataType::kUint64, DataType::kInt64, DataType::kFloat16, DataType::kBfloat16,
-                 DataType::kFloat, DataType::kDouble});
+      return in({DataType::kUint8, DataType::kInt8, DataType::kUint16, DataType::kInt16,
+                 DataType::kUint32, DataType::kInt32, DataType::kUint64, DataType::kInt64,
+                 DataType::kFloat16, DataType::kBfloat16, DataType::kFloat, DataType::kDouble});
     case DataType::kUint8:
-      return in({DataType::kUint16, DataType::kInt16, DataType::kUint32, DataType::kInt32, DataType::kUint64,
-                 DataType::kInt64, DataType::kFloat16, DataType::kBfloat16, DataType::kFloat, DataType::kDouble});
-    case DataType::kInt8:
-      return in({DataType::kInt16, DataType::kInt32, DataType::kInt64, DataType::kFloat16, DataType::kBfloat16,
+      return in({DataType::kUint16, DataType::kInt16, DataType::kUint32, DataType::kInt32,
+                 DataType::kUint64, DataType::kInt64, DataType::kFloat16, DataType::kBfloat16,
                  DataType::kFloat, DataType::kDouble});
+    case DataType::kInt8:
+      return in({DataType::kInt16, DataType::kInt32, DataType::kInt64, DataType::kFloat16,
+                 DataType::kBfloat16, DataType::kFloat, DataType::kDouble});
     case DataType::kUint16:
-      return in({DataType::kUint32, DataType::kInt32, DataType::kUint64, DataType::kInt64, DataType::kFloat,
-                 DataType::kDouble});
+      return in({DataType::kUint32, DataType::kInt32, DataType::kUint64, DataType::kInt64,
+                 DataType::kFloat, DataType::kDouble});
     case DataType::kInt16:
       return in({DataType::kInt32, DataType::kInt64, DataType::kFloat, DataType::kDouble});
     case DataType::kUint32:
@@ -85,39 +86,40 @@ struct InnerCastMatcher {
 
 RewritePattern ConsecutiveCastsPattern() {
   auto inner_cast = std::make_shared<const InnerCastMatcher>();
-  return {.name = "consecutive-casts",
-          .root_ops = {"Cast"},
-          .needs = {{{"Cast"}, 2}},
-          .match_and_rewrite = [inner_cast](ir::Node& outer, Rewriter& rw) -> absl::StatusOr<int64_t> {
-            const Captures* m = outer.has_input(0) ? rw.Match(inner_cast->cast, outer.input(0)) : nullptr;
-            if (m == nullptr) return 0;
-            ir::Value* x = (*m)[inner_cast->x];
-            ir::Node* inner = (*m)[inner_cast->inner];
-            if (!x->type().is_tensor()) return 0;
-            const DataType t0 = x->type().elem_type();
-            const auto t1 = static_cast<DataType>(inner->GetInt("to", 0));
-            const auto t2 = static_cast<DataType>(outer.GetInt("to", 0));
-            if (t0 == DataType::kUndefined || !Widens(t0, t1) || !PlainTarget(t2)) return 0;
-            rw.ReplaceInput(outer, 0, x);
-            // Cast back to where it started: the pair is the identity (unless the result is a graph
-            // output that cannot take x's place; then a Cast to x's own type stays).
-            if (t2 == t0) {
-              if (absl::StatusOr<bool> replaced = rw.ReplaceWithValue(outer, x); !replaced.ok()) {
-                return replaced.status();
-              }
-            }
-            // The inner Cast goes once nothing else reads it.
-            RETURN_IF_ERROR(rw.EraseDeadMatched());
-            return 1;
-          }};
+  return {
+      .name = "consecutive-casts",
+      .root_ops = {"Cast"},
+      .needs = {{{"Cast"}, 2}},
+      .match_and_rewrite = [inner_cast](ir::Node& outer, Rewriter& rw) -> absl::StatusOr<int64_t> {
+        const Captures* m =
+            outer.has_input(0) ? rw.Match(inner_cast->cast, outer.input(0)) : nullptr;
+        if (m == nullptr) return 0;
+        ir::Value* x = (*m)[inner_cast->x];
+        ir::Node* inner = (*m)[inner_cast->inner];
+        if (!x->type().is_tensor()) return 0;
+        const DataType t0 = x->type().elem_type();
+        const auto t1 = static_cast<DataType>(inner->GetInt("to", 0));
+        const auto t2 = static_cast<DataType>(outer.GetInt("to", 0));
+        if (t0 == DataType::kUndefined || !Widens(t0, t1) || !PlainTarget(t2)) return 0;
+        rw.ReplaceInput(outer, 0, x);
+        // Cast back to where it started: the pair is the identity (unless the result is a graph
+        // output that cannot take x's place; then a Cast to x's own type stays).
+        if (t2 == t0) {
+          if (absl::StatusOr<bool> replaced = rw.ReplaceWithValue(outer, x); !replaced.ok()) {
+            return replaced.status();
+          }
+        }
+        // The inner Cast goes once nothing else reads it.
+        RETURN_IF_ERROR(rw.EraseDeadMatched());
+        return 1;
+      }};
 }
 
 class FuseConsecutiveCasts final : public PatternPass {
  public:
   static constexpr char kName[] = "fuse-casts";
-  FuseConsecutiveCasts() : PatternPass(kName, [] {
-    return std::vector<RewritePattern>{ConsecutiveCastsPattern()};
-  }) {}
+  FuseConsecutiveCasts()
+      : PatternPass(kName, [] { return std::vector<RewritePattern>{ConsecutiveCastsPattern()}; }) {}
 };
 
 }  // namespace

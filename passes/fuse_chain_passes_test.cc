@@ -22,10 +22,12 @@ TEST(FuseCastsTest, WideningThenAnyCastBecomesOneCast) {
       Z = Cast<to = 1>(L)
       E = Cast<to = 11>(X)
       W = Cast<to = 1>(E)
-    })", "fuse-casts");
+    })",
+                               "fuse-casts");
   ASSERT_TRUE(run.ok()) << run.status();
   // float->double->int32 is float->int32; int32->int64->float is int32->float; float->double->float
-  // is X, kept as a Cast to float because W is a graph output (nops removes such casts where it can).
+  // is X, kept as a Cast to float because W is a graph output (nops removes such casts where it
+  // can).
   EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("Cast", "Cast", "Cast"));
   for (const ir::Node* n : run->after->graph().nodes()) EXPECT_TRUE(n->input(0)->is_graph_input());
   EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
@@ -41,7 +43,8 @@ TEST(FuseCastsTest, NarrowingCastsAndStringTargetsStay) {
       S = Cast<to = 8>(D)
       N = Cast<to = 6>(I)
       J = Cast<to = 7>(N)
-    })", "fuse-casts");
+    })",
+                               "fuse-casts");
   ASSERT_TRUE(run.ok()) << run.status();
   // float->float16 rounds, float printed as double differs, int64->int32 truncates: all kept.
   EXPECT_EQ(run->after->graph().num_nodes(), 6u);
@@ -53,7 +56,8 @@ TEST(FuseCastsTest, SharedInnerCastIsKept) {
     g (int32[3] X) => (int64[3] L, float[3] Y) {
       L = Cast<to = 7>(X)
       Y = Cast<to = 1>(L)
-    })", "fuse-casts");
+    })",
+                               "fuse-casts");
   ASSERT_TRUE(run.ok()) << run.status();
   EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("Cast", "Cast"));
   EXPECT_EQ(OpTypes(run->after->graph()).size(), 2u);
@@ -69,7 +73,8 @@ TEST(FuseSlicesTest, SlicesOfDifferentAxesBecomeOne) {
      int32[1] s2 = {-1}, int32[1] e2 = {-5}, int32[1] a2 = {-2}, int32[1] p2 = {-2}> {
       T = Slice(X, s1, e1, a1)
       Y = Slice(T, s2, e2, a2, p2)
-    })", "fuse-slices");
+    })",
+                               "fuse-slices");
   ASSERT_TRUE(run.ok()) << run.status();
   EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("Slice"));
   EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
@@ -84,7 +89,8 @@ TEST(FuseSlicesTest, SameAxisOrUnknownParametersStay) {
       Y = Slice(T, s2, e2, a1)
       U = Slice(X, s1, e1, a1)
       Z = Slice(U, dyn, e2, a1)
-    })", "fuse-slices");
+    })",
+                               "fuse-slices");
   ASSERT_TRUE(run.ok()) << run.status();
   EXPECT_EQ(run->after->graph().num_nodes(), 4u);
 }
@@ -98,7 +104,8 @@ TEST(FuseConcatsTest, NestedConcatsOnTheSameAxisFlatten) {
       Y = Concat<axis = 1>(J, D)
       K = Concat<axis = 0>(A, A)
       Z = Concat<axis = 1>(K, K)
-    })", "fuse-concats");
+    })",
+                               "fuse-concats");
   ASSERT_TRUE(run.ok()) << run.status();
   // I (axis -1 = 1 for rank 2) goes into J, and J into Y; K (axis 0, used twice) stays.
   EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("Concat", "Concat", "Concat"));
@@ -115,7 +122,8 @@ TEST(FuseSqueezesTest, UnsqueezeChainsAndSqueezeChainsMerge) {
       Y = Unsqueeze(U, a2)
       Q = Squeeze(S, s1)
       Z = Squeeze(Q, s2)
-    })", "fuse-reshapes");
+    })",
+                               "fuse-reshapes");
   ASSERT_TRUE(run.ok()) << run.status();
   EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("Unsqueeze", "Squeeze"));
   EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
@@ -127,7 +135,8 @@ TEST(FuseSqueezesTest, AttributeFormBeforeOpset13) {
     g (float[2,3] X) => (float[2,1,1,3] Y) {
       U = Unsqueeze<axes = [1]>(X)
       Y = Unsqueeze<axes = [-2]>(U)
-    })", "fuse-reshapes");
+    })",
+                               "fuse-reshapes");
   ASSERT_TRUE(run.ok()) << run.status();
   ASSERT_EQ(run->after->graph().num_nodes(), 1u);
   EXPECT_EQ(run->after->graph().first_node()->GetInts("axes"), (std::vector<int64_t>{1, 2}));
@@ -151,7 +160,8 @@ TEST(MergeConstantsTest, SubAndDivChainsMerge) {
       T = Div(M2, d)
       M3 = Div(X, c)
       U = Mul(M3, d)
-    })", "merge-constants,fold-constants");
+    })",
+                               "merge-constants,fold-constants");
   ASSERT_TRUE(run.ok()) << run.status();
   EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("Sub", "Add", "Add", "Div", "Mul", "Mul"));
   EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
@@ -166,7 +176,8 @@ TEST(MergeConstantsTest, ConstantOnTheLeftOfSubAndIntegerDivisionStay) {
       P = Sub(A, d)
       M = Mul(I, e)
       Q = Div(M, f)
-    })", "merge-constants");
+    })",
+                               "merge-constants");
   ASSERT_TRUE(run.ok()) << run.status();
   EXPECT_EQ(run->after->graph().num_nodes(), 4u);
 }
@@ -177,7 +188,8 @@ TEST(MergeConstantsTest, IntegerSubChainsMerge) {
     g (int64[3] I) => (int64[3] Q) <int64 e = {3}, int64 f = {5}> {
       A = Add(I, e)
       Q = Sub(A, f)
-    })", "merge-constants,fold-constants");
+    })",
+                               "merge-constants,fold-constants");
   ASSERT_TRUE(run.ok()) << run.status();
   EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("Add"));
   EXPECT_EQ(run->after->graph().outputs()[0]->name(), "Q");

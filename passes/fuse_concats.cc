@@ -48,15 +48,18 @@ RewritePattern ConsecutiveConcatsPattern() {
             const std::optional<int64_t> rank = ConcatRank(outer);
             const std::optional<int64_t> axis = AxisOf(outer, rank);
             if (!axis) return 0;
-            // Inputs are rebuilt in order, splicing in each single-use inner Concat on the same axis.
+            // Inputs are rebuilt in order, splicing in each single-use inner Concat on the same
+            // axis.
             std::vector<ir::Value*> inputs;
             std::vector<ir::Node*> absorbed;
             for (ir::Value* in : outer.inputs()) {
               const Captures* m = in != nullptr ? rw.Match(matcher->concat, in) : nullptr;
               ir::Node* inner = m != nullptr ? (*m)[matcher->inner] : nullptr;
-              // Equal negative axes mean the same dim only for equal ranks, which Concat guarantees.
-              const bool spliced = inner != nullptr && AxisOf(*inner, rank) == axis &&
-                                   std::find(absorbed.begin(), absorbed.end(), inner) == absorbed.end();
+              // Equal negative axes mean the same dim only for equal ranks, which Concat
+              // guarantees.
+              const bool spliced =
+                  inner != nullptr && AxisOf(*inner, rank) == axis &&
+                  std::find(absorbed.begin(), absorbed.end(), inner) == absorbed.end();
               if (!spliced) {
                 inputs.push_back(in);
                 continue;
@@ -78,9 +81,9 @@ RewritePattern ConsecutiveConcatsPattern() {
 class FuseConsecutiveConcats final : public PatternPass {
  public:
   static constexpr char kName[] = "fuse-concats";
-  FuseConsecutiveConcats() : PatternPass(kName, [] {
-    return std::vector<RewritePattern>{ConsecutiveConcatsPattern()};
-  }) {}
+  FuseConsecutiveConcats()
+      : PatternPass(kName,
+                    [] { return std::vector<RewritePattern>{ConsecutiveConcatsPattern()}; }) {}
 };
 
 }  // namespace

@@ -20,11 +20,13 @@ constexpr char kWeights[] =
     "0.1,0.2,0.3,-0.4,0.5,0.6,0.7,0.8,0.9,1.0,1.1,1.2,0.1,0.2,0.3,0.4,0.5,0.6}";
 
 // A model over X [1,2,5,5] with two copies of the kernel, W and W2, and a bias B.
-std::string Model(const std::string& outputs, const std::string& constants, const std::string& body) {
+std::string Model(const std::string& outputs, const std::string& constants,
+                  const std::string& body) {
   return std::string(R"(
     <ir_version: 8, opset_import: ["" : 17]>
-    g (float[1,2,5,5] X) => ()") + outputs + ")\n    <float[3,2,3,3] W" + kWeights + ", float[3,2,3,3] W2" +
-         kWeights + ", float[3] B = {0.5, -0.5, 0.25}" + constants + ">\n    {\n" + body + "\n    }";
+    g (float[1,2,5,5] X) => ()") +
+         outputs + ")\n    <float[3,2,3,3] W" + kWeights + ", float[3,2,3,3] W2" + kWeights +
+         ", float[3] B = {0.5, -0.5, 0.25}" + constants + ">\n    {\n" + body + "\n    }";
 }
 
 TEST(FuseScaleIntoConvTest, PerChannelMulAndScalarDiv) {
@@ -47,9 +49,10 @@ TEST(FuseScaleIntoConvTest, PerChannelMulAndScalarDiv) {
 }
 
 TEST(FuseScaleIntoConvTest, OtherShapesSharedConvsAndDivByConstantStay) {
-  auto run = RunPipelineOnText(Model("float[1,3,5,5] Y, float[1,3,5,5] Z, float[1,3,5,5] V, float[1,3,5,5] U",
-                                     ", float[5] row = {1.0, 2.0, 3.0, 4.0, 5.0}, float[3,1,1] s = {2.0, 0.0, 1.0}",
-                                     R"(
+  auto run = RunPipelineOnText(
+      Model("float[1,3,5,5] Y, float[1,3,5,5] Z, float[1,3,5,5] V, float[1,3,5,5] U",
+            ", float[5] row = {1.0, 2.0, 3.0, 4.0, 5.0}, float[3,1,1] s = {2.0, 0.0, 1.0}",
+            R"(
       A = Conv<pads = [1, 1, 1, 1]>(X, W, B)
       Y = Mul(A, row)
       C = Conv<pads = [1, 1, 1, 1]>(X, W, B)
@@ -57,31 +60,34 @@ TEST(FuseScaleIntoConvTest, OtherShapesSharedConvsAndDivByConstantStay) {
       V = Relu(C)
       D = Conv<pads = [1, 1, 1, 1]>(X, W, B)
       U = Div(s, D))"),
-                               "fuse-scale-into-conv");
+      "fuse-scale-into-conv");
   ASSERT_TRUE(run.ok()) << run.status();
-  EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("Conv", "Mul", "Conv", "Mul", "Relu", "Conv", "Div"));
+  EXPECT_THAT(OpTypes(run->after->graph()),
+              ElementsAre("Conv", "Mul", "Conv", "Mul", "Relu", "Conv", "Div"));
 }
 
 TEST(FuseScaleIntoConvTest, SharedWeightsAreNotCopied) {
-  auto run = RunPipelineOnText(Model("float[1,3,5,5] Y, float[1,3,5,5] Z", ", float[3,1,1] s = {2.0, -0.5, 3.0}",
-                                     R"(
+  auto run = RunPipelineOnText(
+      Model("float[1,3,5,5] Y, float[1,3,5,5] Z", ", float[3,1,1] s = {2.0, -0.5, 3.0}",
+            R"(
       A = Conv<pads = [1, 1, 1, 1]>(X, W)
       Y = Mul(A, s)
       C = Conv<pads = [1, 1, 1, 1]>(X, W)
       Z = Mul(C, s))"),
-                               "fuse-scale-into-conv");
+      "fuse-scale-into-conv");
   ASSERT_TRUE(run.ok()) << run.status();
   EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("Conv", "Mul", "Conv", "Mul"));
 }
 
 TEST(FuseAddIntoConvTest, SubOfAConstantAfterConv) {
-  auto run = RunPipelineOnText(Model("float[1,3,5,5] Y, float[1,3,5,5] Z", ", float[1,3,1,1] c = {1.0, -2.0, 0.5}",
-                                     R"(
+  auto run = RunPipelineOnText(
+      Model("float[1,3,5,5] Y, float[1,3,5,5] Z", ", float[1,3,1,1] c = {1.0, -2.0, 0.5}",
+            R"(
       A = Conv<pads = [1, 1, 1, 1]>(X, W, B)
       Y = Sub(A, c)
       C = Conv<pads = [1, 1, 1, 1]>(X, W, B)
       Z = Sub(c, C))"),
-                               "fuse-add-into-conv");
+      "fuse-add-into-conv");
   ASSERT_TRUE(run.ok()) << run.status();
   // c - conv is left alone.
   EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("Conv", "Conv", "Sub"));
@@ -102,7 +108,8 @@ TEST(FuseInputAffineIntoConvTest, InputScaleWithPaddingAndGroups) {
       Y = Conv<pads = [1, 1, 1, 1], group = 2>(M, W)
       N = Div(X, d)
       Z = Conv<pads = [1, 1, 1, 1], group = 2>(N, W2)
-    })", "fuse-input-affine-into-conv");
+    })",
+                               "fuse-input-affine-into-conv");
   ASSERT_TRUE(run.ok()) << run.status();
   EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("Conv", "Conv"));
   EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
@@ -124,9 +131,11 @@ TEST(FuseInputAffineIntoConvTest, InputShiftOnlyWithoutPadding) {
       U = Conv<group = 2, pads = [1, 1, 1, 1]>(P, W, B)
       Q = Add(X, a)
       V = Conv<group = 2, auto_pad = "SAME_UPPER">(Q, W, B)
-    })", "fuse-input-affine-into-conv");
+    })",
+                               "fuse-input-affine-into-conv");
   ASSERT_TRUE(run.ok()) << run.status();
-  EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("Conv", "Conv", "Add", "Conv", "Add", "Conv"));
+  EXPECT_THAT(OpTypes(run->after->graph()),
+              ElementsAre("Conv", "Conv", "Add", "Conv", "Add", "Conv"));
   EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
 }
 
@@ -140,7 +149,8 @@ TEST(FuseInputAffineIntoConvTest, SharedOrNonChannelConstantsStay) {
       Y = Conv(M, W)
       N = Mul(X, row)
       Z = Conv(N, W)
-    })", "fuse-input-affine-into-conv");
+    })",
+                               "fuse-input-affine-into-conv");
   ASSERT_TRUE(run.ok()) << run.status();
   EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("Mul", "Conv", "Mul", "Conv"));
 }

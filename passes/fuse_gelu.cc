@@ -6,10 +6,10 @@
 #include <cmath>
 #include <memory>
 
-#include "schema/fused_expr/fused_expr.h"
 #include "optimizer/pass_registry.h"
 #include "passes/rewrite/expr_pattern.h"
 #include "passes/rewrite/pattern_pass.h"
+#include "schema/fused_expr/fused_expr.h"
 
 namespace onnx_opt::passes {
 namespace {
@@ -36,7 +36,8 @@ RewritePattern GeluPattern() {
           .root_ops = {"Mul"},
           .needs = {{{"Erf"}}},
           .min_opset = 20,
-          .match_and_rewrite = [gelu, root = gelu->Root()](ir::Node& mul, Rewriter& rw) -> absl::StatusOr<int64_t> {
+          .match_and_rewrite = [gelu, root = gelu->Root()](
+                                   ir::Node& mul, Rewriter& rw) -> absl::StatusOr<int64_t> {
             const Captures* m = rw.Match(root, mul.output(0));
             if (m == nullptr) return 0;
             return OneIfReplaced(rw.ReplaceWithNode(mul, "Gelu", {gelu->input(*m, 0)}, "_gelu"));
@@ -46,13 +47,12 @@ RewritePattern GeluPattern() {
 class FuseGelu final : public PatternPass {
  public:
   static constexpr char kName[] = "fuse-gelu";
-  FuseGelu() : PatternPass(kName, [] {
-    return std::vector<RewritePattern>{GeluPattern()};
-  }) {}
+  FuseGelu() : PatternPass(kName, [] { return std::vector<RewritePattern>{GeluPattern()}; }) {}
 };
 
 }  // namespace
 
-REGISTER_PASS(FuseGelu, FuseGelu::kName, "turn the primitive erf form of GELU into Gelu (opset 20+)");
+REGISTER_PASS(FuseGelu, FuseGelu::kName,
+              "turn the primitive erf form of GELU into Gelu (opset 20+)");
 
 }  // namespace onnx_opt::passes

@@ -5,12 +5,12 @@
 // first form is the shared definition fused_expr::HardSwish(), which the converter writes below 14.
 #include <memory>
 
-#include "schema/fused_expr/fused_expr.h"
 #include "optimizer/pass_registry.h"
 #include "passes/rewrite/expr_pattern.h"
 #include "passes/rewrite/pattern_pass.h"
 #include "passes/rewrite/relu6_pattern.h"
 #include "passes/rewrite/value_facts.h"
+#include "schema/fused_expr/fused_expr.h"
 
 namespace onnx_opt::passes {
 namespace {
@@ -29,8 +29,8 @@ RewritePattern TimesHardSigmoidPattern() {
           .root_ops = {"Mul"},
           .needs = {{{"HardSigmoid"}}},
           .min_opset = 14,
-          .match_and_rewrite = [hard_swish, root = hard_swish->Root()](ir::Node& mul,
-                                                                       Rewriter& rw) -> absl::StatusOr<int64_t> {
+          .match_and_rewrite = [hard_swish, root = hard_swish->Root()](
+                                   ir::Node& mul, Rewriter& rw) -> absl::StatusOr<int64_t> {
             const Captures* m = rw.Match(root, mul.output(0));
             if (m == nullptr) return 0;
             return ReplaceByHardSwish(mul, hard_swish->input(*m, 0), rw);
@@ -47,23 +47,25 @@ struct TimesRelu6Over6Matcher {
 
 RewritePattern TimesRelu6Over6Pattern() {
   auto times_relu6 = std::make_shared<const TimesRelu6Over6Matcher>();
-  return {.name = "times-relu6-over6",
-          .root_ops = {"Div", "Mul"},
-          .needs = {{{"Clip"}}},
-          .min_opset = 14,
-          .match_and_rewrite = [times_relu6](ir::Node& root, Rewriter& rw) -> absl::StatusOr<int64_t> {
-            const Captures* m = rw.Match(times_relu6->root, root.output(0));
-            if (m == nullptr) return 0;
-            return ReplaceByHardSwish(root, (*m)[times_relu6->x], rw);
-          }};
+  return {
+      .name = "times-relu6-over6",
+      .root_ops = {"Div", "Mul"},
+      .needs = {{{"Clip"}}},
+      .min_opset = 14,
+      .match_and_rewrite = [times_relu6](ir::Node& root, Rewriter& rw) -> absl::StatusOr<int64_t> {
+        const Captures* m = rw.Match(times_relu6->root, root.output(0));
+        if (m == nullptr) return 0;
+        return ReplaceByHardSwish(root, (*m)[times_relu6->x], rw);
+      }};
 }
 
 class FuseHardSwish final : public PatternPass {
  public:
   static constexpr char kName[] = "fuse-hard-swish";
-  FuseHardSwish() : PatternPass(kName, [] {
-    return std::vector<RewritePattern>{TimesHardSigmoidPattern(), TimesRelu6Over6Pattern()};
-  }) {}
+  FuseHardSwish()
+      : PatternPass(kName, [] {
+          return std::vector<RewritePattern>{TimesHardSigmoidPattern(), TimesRelu6Over6Pattern()};
+        }) {}
 };
 
 }  // namespace

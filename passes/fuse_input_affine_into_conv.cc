@@ -31,13 +31,15 @@ struct AffineMatcher {
   ValueSlot x;
   TensorSlot c;
   NodeSlot op;
-  const ValuePattern affine = OneOf({Op("Mul", {Capture(x), Constant(c)}), Op("Div", {Capture(x), Constant(c)}),
-                                     Op("Add", {Capture(x), Constant(c)}), Op("Sub", {Capture(x), Constant(c)})})
-                                  .OneUse()
-                                  .CaptureNode(op);
+  const ValuePattern affine =
+      OneOf({Op("Mul", {Capture(x), Constant(c)}), Op("Div", {Capture(x), Constant(c)}),
+             Op("Add", {Capture(x), Constant(c)}), Op("Sub", {Capture(x), Constant(c)})})
+          .OneUse()
+          .CaptureNode(op);
 };
 
-absl::StatusOr<int64_t> MatchAndRewrite(const AffineMatcher& matcher, ir::Node& conv, Rewriter& rw) {
+absl::StatusOr<int64_t> MatchAndRewrite(const AffineMatcher& matcher, ir::Node& conv,
+                                        Rewriter& rw) {
   if (conv.num_inputs() < 2 || !conv.has_input(0)) return 0;
   const Captures* m = rw.Match(matcher.affine, conv.input(0));
   if (m == nullptr) return 0;
@@ -96,20 +98,23 @@ RewritePattern InputAffineIntoConvPattern() {
   return {.name = "input-affine-into-conv",
           .root_ops = {"Conv"},
           .needs = {{{"Conv"}}, {{"Mul", "Div", "Add", "Sub"}}},
-          .match_and_rewrite = [matcher](ir::Node& conv, Rewriter& rw) { return MatchAndRewrite(*matcher, conv, rw); }};
+          .match_and_rewrite = [matcher](ir::Node& conv, Rewriter& rw) {
+            return MatchAndRewrite(*matcher, conv, rw);
+          }};
 }
 
 class FuseInputAffineIntoConv final : public PatternPass {
  public:
   static constexpr char kName[] = "fuse-input-affine-into-conv";
-  FuseInputAffineIntoConv() : PatternPass(kName, [] {
-    return std::vector<RewritePattern>{InputAffineIntoConvPattern()};
-  }) {}
+  FuseInputAffineIntoConv()
+      : PatternPass(kName,
+                    [] { return std::vector<RewritePattern>{InputAffineIntoConvPattern()}; }) {}
 };
 
 }  // namespace
 
 REGISTER_PASS(FuseInputAffineIntoConv, FuseInputAffineIntoConv::kName,
-              "fold a per-input-channel constant Mul/Div (or, without padding, Add/Sub) before a Conv into it");
+              "fold a per-input-channel constant Mul/Div (or, without padding, Add/Sub) before a "
+              "Conv into it");
 
 }  // namespace onnx_opt::passes

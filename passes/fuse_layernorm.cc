@@ -6,12 +6,12 @@
 // The scale and bias must be constants; the Add may be missing (bias 0).
 #include <memory>
 
-#include "schema/fused_expr/fused_expr.h"
 #include "ir/constant_value.h"
 #include "optimizer/pass_registry.h"
 #include "passes/rewrite/expr_pattern.h"
 #include "passes/rewrite/pattern_pass.h"
 #include "passes/rewrite/value_facts.h"
+#include "schema/fused_expr/fused_expr.h"
 
 namespace onnx_opt::passes {
 namespace {
@@ -36,8 +36,9 @@ class NormalizationMatcher {
   ValuePattern Build() {
     using namespace fused_expr::layer_norm;  // NOLINT(build/namespaces): the step names
     for (int reduce : {kMean, kVariance}) {
-      ln.AddCondition(reduce,
-                      [](const ir::Node& n, const MatchState& state) { return OverLastAxis(n, state.opset()); });
+      ln.AddCondition(reduce, [](const ir::Node& n, const MatchState& state) {
+        return OverLastAxis(n, state.opset());
+      });
     }
     ln.AddSpelling(kSquare, Op("Pow", {ln.Step(kCentered), ConstScalar(2.0)}));
     ln.AddSpelling(kNormalized, Op("Div", {ln.Step(kCentered), ln.Step(kStdDev)}));
@@ -60,15 +61,18 @@ bool ScaleAndBiasFit(ir::Value* gamma, ir::Value* beta) {
   const ir::Tensor* gt = ir::GetConstantTensor(gamma);
   const ir::Tensor* bt = beta != nullptr ? ir::GetConstantTensor(beta) : nullptr;
   const ir::DataType type = gt->data_type();
-  if (type != ir::DataType::kFloat && type != ir::DataType::kDouble && type != ir::DataType::kFloat16 &&
-      type != ir::DataType::kBfloat16) {
+  if (type != ir::DataType::kFloat && type != ir::DataType::kDouble &&
+      type != ir::DataType::kFloat16 && type != ir::DataType::kBfloat16) {
     return false;
   }
-  if (gt->dims().size() > 1 || (bt != nullptr && (bt->data_type() != type || bt->dims().size() > 1))) return false;
+  if (gt->dims().size() > 1 ||
+      (bt != nullptr && (bt->data_type() != type || bt->dims().size() > 1)))
+    return false;
   return !gt->dims().empty() && (bt == nullptr || bt->dims() == gt->dims());
 }
 
-absl::StatusOr<int64_t> MatchAndRewrite(const NormalizationMatcher& normalization, ir::Node& root, Rewriter& rw) {
+absl::StatusOr<int64_t> MatchAndRewrite(const NormalizationMatcher& normalization, ir::Node& root,
+                                        Rewriter& rw) {
   const Captures* m = rw.Match(normalization.root, root.output(0));
   if (m == nullptr) return 0;
   const ExprPattern& ln = normalization.ln;
@@ -111,9 +115,9 @@ RewritePattern LayerNormalizationPattern() {
 class FuseLayerNormalization final : public PatternPass {
  public:
   static constexpr char kName[] = "fuse-layernorm";
-  FuseLayerNormalization() : PatternPass(kName, [] {
-    return std::vector<RewritePattern>{LayerNormalizationPattern()};
-  }) {}
+  FuseLayerNormalization()
+      : PatternPass(kName,
+                    [] { return std::vector<RewritePattern>{LayerNormalizationPattern()}; }) {}
 };
 
 }  // namespace

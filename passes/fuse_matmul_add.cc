@@ -35,9 +35,11 @@ bool FitsGemm(const ir::Value* a, const ir::Value* b, const ir::Value& c, int64_
   const ir::Shape* as = ShapeOf(a);
   const ir::Shape* bs = ShapeOf(b);
   const ir::Shape* cs = ShapeOf(&c);
-  if (as == nullptr || bs == nullptr || cs == nullptr || as->rank() != 2 || bs->rank() != 2) return false;
+  if (as == nullptr || bs == nullptr || cs == nullptr || as->rank() != 2 || bs->rank() != 2)
+    return false;
   const ir::DataType type = a->type().elem_type();
-  return GemmType(type, opset) && c.type().elem_type() == type && BroadcastsTo(*cs, as->dim(0), bs->dim(1));
+  return GemmType(type, opset) && c.type().elem_type() == type &&
+         BroadcastsTo(*cs, as->dim(0), bs->dim(1));
 }
 
 // MatMul(a, b) + c where c fits Gemm's bias, built once; a, b and c are bound in the captures.
@@ -51,28 +53,30 @@ struct MatMulAddMatcher {
 
 RewritePattern MatMulAddPattern() {
   auto matmul_add = std::make_shared<const MatMulAddMatcher>();
-  return {.name = "matmul-add",
-          .root_ops = {"Add"},
-          .needs = {{{"MatMul"}}, {{"Add"}}},
-          .min_opset = 7,  // Gemm-6 and older broadcast C only with an attribute
-          .match_and_rewrite = [matmul_add](ir::Node& add, Rewriter& rw) -> absl::StatusOr<int64_t> {
-            const Captures* m = rw.Match(matmul_add->root, add.output(0));
-            if (m == nullptr) return 0;
-            const MatMulAddMatcher& p = *matmul_add;
-            return OneIfReplaced(rw.ReplaceWithNode(add, "Gemm", {(*m)[p.a], (*m)[p.b], (*m)[p.c]}, "_gemm"));
-          }};
+  return {
+      .name = "matmul-add",
+      .root_ops = {"Add"},
+      .needs = {{{"MatMul"}}, {{"Add"}}},
+      .min_opset = 7,  // Gemm-6 and older broadcast C only with an attribute
+      .match_and_rewrite = [matmul_add](ir::Node& add, Rewriter& rw) -> absl::StatusOr<int64_t> {
+        const Captures* m = rw.Match(matmul_add->root, add.output(0));
+        if (m == nullptr) return 0;
+        const MatMulAddMatcher& p = *matmul_add;
+        return OneIfReplaced(
+            rw.ReplaceWithNode(add, "Gemm", {(*m)[p.a], (*m)[p.b], (*m)[p.c]}, "_gemm"));
+      }};
 }
 
 class FuseMatMulAddIntoGemm final : public PatternPass {
  public:
   static constexpr char kName[] = "fuse-matmul-add";
-  FuseMatMulAddIntoGemm() : PatternPass(kName, [] {
-    return std::vector<RewritePattern>{MatMulAddPattern()};
-  }) {}
+  FuseMatMulAddIntoGemm()
+      : PatternPass(kName, [] { return std::vector<RewritePattern>{MatMulAddPattern()}; }) {}
 };
 
 }  // namespace
 
-REGISTER_PASS(FuseMatMulAddIntoGemm, FuseMatMulAddIntoGemm::kName, "turn a 2-D MatMul followed by Add into Gemm");
+REGISTER_PASS(FuseMatMulAddIntoGemm, FuseMatMulAddIntoGemm::kName,
+              "turn a 2-D MatMul followed by Add into Gemm");
 
 }  // namespace onnx_opt::passes

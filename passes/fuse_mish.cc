@@ -3,10 +3,10 @@
 // is the shared definition fused_expr::Mish(), which the converter writes below opset 18.
 #include <memory>
 
-#include "schema/fused_expr/fused_expr.h"
 #include "optimizer/pass_registry.h"
 #include "passes/rewrite/expr_pattern.h"
 #include "passes/rewrite/pattern_pass.h"
+#include "schema/fused_expr/fused_expr.h"
 
 namespace onnx_opt::passes {
 namespace {
@@ -19,7 +19,8 @@ RewritePattern MishPattern() {
           .root_ops = {"Mul"},
           .needs = {{{"Tanh"}}, {{"Softplus"}}},
           .min_opset = 18,
-          .match_and_rewrite = [mish, root = mish->Root()](ir::Node& mul, Rewriter& rw) -> absl::StatusOr<int64_t> {
+          .match_and_rewrite = [mish, root = mish->Root()](
+                                   ir::Node& mul, Rewriter& rw) -> absl::StatusOr<int64_t> {
             const Captures* m = rw.Match(root, mul.output(0));
             if (m == nullptr) return 0;
             return OneIfReplaced(rw.ReplaceWithNode(mul, "Mish", {mish->input(*m, 0)}));
@@ -29,9 +30,7 @@ RewritePattern MishPattern() {
 class FuseMish final : public PatternPass {
  public:
   static constexpr char kName[] = "fuse-mish";
-  FuseMish() : PatternPass(kName, [] {
-    return std::vector<RewritePattern>{MishPattern()};
-  }) {}
+  FuseMish() : PatternPass(kName, [] { return std::vector<RewritePattern>{MishPattern()}; }) {}
 };
 
 }  // namespace

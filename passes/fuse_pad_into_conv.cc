@@ -69,8 +69,11 @@ RewritePattern PadIntoConvPattern() {
           .needs = {{{"Pad"}}, {{"Conv", "AveragePool"}}},
           .match_and_rewrite = [matcher](ir::Node& conv, Rewriter& rw) -> absl::StatusOr<int64_t> {
             // A Conv pads with zeros; an AveragePool only when the padding counts in the average.
-            const bool pads_with_zeros = conv.op_type() == "Conv" || conv.GetInt("count_include_pad", 0) == 1;
-            if (!conv.has_input(0) || !pads_with_zeros || conv.GetString("auto_pad", "NOTSET") != "NOTSET") return 0;
+            const bool pads_with_zeros =
+                conv.op_type() == "Conv" || conv.GetInt("count_include_pad", 0) == 1;
+            if (!conv.has_input(0) || !pads_with_zeros ||
+                conv.GetString("auto_pad", "NOTSET") != "NOTSET")
+              return 0;
             const Captures* m = rw.Match(matcher->pad_used_once, conv.input(0));
             if (m == nullptr) return 0;
             ir::Value* x = (*m)[matcher->x];
@@ -81,7 +84,8 @@ RewritePattern PadIntoConvPattern() {
             std::optional<std::vector<int64_t>> pads = ZeroPads(*pad, rw.opset(), rank);
             if (!pads) return 0;
             const int64_t spatial = rank - 2;
-            std::vector<int64_t> conv_pads = conv.GetInts("pads", std::vector<int64_t>(2 * spatial, 0));
+            std::vector<int64_t> conv_pads =
+                conv.GetInts("pads", std::vector<int64_t>(2 * spatial, 0));
             if (static_cast<int64_t>(conv_pads.size()) != 2 * spatial) return 0;
             for (int64_t i = 0; i < spatial; ++i) {
               conv_pads[i] += (*pads)[2 + i];
@@ -89,7 +93,8 @@ RewritePattern PadIntoConvPattern() {
             }
             rw.SetAttribute(conv, ir::Attribute::Ints("pads", conv_pads));
             rw.ReplaceInput(conv, 0, x);
-            if (absl::StatusOr<bool> erased = rw.EraseIfDead(*pad); !erased.ok()) return erased.status();
+            if (absl::StatusOr<bool> erased = rw.EraseIfDead(*pad); !erased.ok())
+              return erased.status();
             return 1;
           }};
 }
@@ -97,14 +102,14 @@ RewritePattern PadIntoConvPattern() {
 class FusePadIntoConv final : public PatternPass {
  public:
   static constexpr char kName[] = "fuse-pad-into-conv";
-  FusePadIntoConv() : PatternPass(kName, [] {
-    return std::vector<RewritePattern>{PadIntoConvPattern()};
-  }) {}
+  FusePadIntoConv()
+      : PatternPass(kName, [] { return std::vector<RewritePattern>{PadIntoConvPattern()}; }) {}
 };
 
 }  // namespace
 
 REGISTER_PASS(FusePadIntoConv, FusePadIntoConv::kName,
-              "fold a zero constant Pad of spatial axes into the Conv (or padding-counting AveragePool) after it");
+              "fold a zero constant Pad of spatial axes into the Conv (or padding-counting "
+              "AveragePool) after it");
 
 }  // namespace onnx_opt::passes

@@ -44,7 +44,8 @@ TEST(FuseBatchNormTest, ConvTransposeWithGroups) {
     {
       C = ConvTranspose<group = 2>(X, W)
       Y = BatchNormalization(C, scale, bias, mean, var)
-    })", "fuse-bn-into-conv");
+    })",
+                               "fuse-bn-into-conv");
   ASSERT_TRUE(run.ok()) << run.status();
   EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("ConvTranspose"));
   EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
@@ -61,7 +62,8 @@ TEST(FuseBatchNormTest, LeavesTrainingModeAndSharedConvAlone) {
       Z = Relu(C)
       D = Conv(X, W)
       Z2, M, V2 = BatchNormalization<training_mode = 1>(D, s, b, m, v)
-    })", "fuse-bn-into-conv");
+    })",
+                               "fuse-bn-into-conv");
   ASSERT_TRUE(run.ok()) << run.status();
   EXPECT_THAT(OpTypes(run->after->graph()),
               ElementsAre("Conv", "BatchNormalization", "Relu", "Conv", "BatchNormalization"));
@@ -78,9 +80,11 @@ TEST(FuseBatchNormTest, LeavesWeightsSharedByTwoConvsAlone) {
       Y = BatchNormalization(C, s, b, m, v)
       D = Conv(X, W)
       Z = BatchNormalization(D, s, b, m, v)
-    })", "fuse-bn-into-conv");
+    })",
+                               "fuse-bn-into-conv");
   ASSERT_TRUE(run.ok()) << run.status();
-  EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("Conv", "BatchNormalization", "Conv", "BatchNormalization"));
+  EXPECT_THAT(OpTypes(run->after->graph()),
+              ElementsAre("Conv", "BatchNormalization", "Conv", "BatchNormalization"));
   EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
 }
 
@@ -95,7 +99,8 @@ TEST(FuseAddIntoConvTest, PerChannelAndScalarConstants) {
       Y = Add(A, c)
       B = Conv(X, W)
       Z = Add(s, B)
-    })", "fuse-add-into-conv");
+    })",
+                               "fuse-add-into-conv");
   ASSERT_TRUE(run.ok()) << run.status();
   EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("Conv", "Conv"));
   EXPECT_EQ(run->after->graph().first_node()->num_inputs(), 3u);
@@ -111,7 +116,8 @@ TEST(FuseAddIntoConvTest, KeepsAddsThatAreNotPerChannel) {
     {
       A = Conv(X, W)
       Y = Add(A, c)
-    })", "fuse-add-into-conv");
+    })",
+                               "fuse-add-into-conv");
   ASSERT_TRUE(run.ok()) << run.status();
   EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("Conv", "Add"));
 }
@@ -124,7 +130,8 @@ TEST(FuseTransposesTest, ComposesPermutationsAndRemovesIdentity) {
       Y = Transpose<perm = [1, 2, 0]>(A)
       B = Transpose<perm = [2, 0, 1]>(X)
       Z = Transpose<perm = [1, 2, 0]>(B)
-    })", "fuse-transposes,nops,dead-nodes");
+    })",
+                               "fuse-transposes,nops,dead-nodes");
   ASSERT_TRUE(run.ok()) << run.status();
   // Y = Transpose(X, [2,0,1]); Z = X, so the last Transpose stays as the output's producer.
   EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("Transpose", "Transpose"));
@@ -144,11 +151,13 @@ TEST(FuseReshapesTest, ReshapeChainsAndSqueezeOfUnsqueeze) {
       Z = Squeeze(U, axes)
       B = Reshape(X, s2)
       K = Reshape(B, s3)
-    })", "fuse-reshapes,dead-nodes");
+    })",
+                               "fuse-reshapes,dead-nodes");
   ASSERT_TRUE(run.ok()) << run.status();
   // Y reads X directly. Z would be X itself, but X is a graph input and cannot be renamed Z, so the
   // Squeeze stays. K's shape has a 0 that copies B's first dim, so that chain stays too.
-  EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("Reshape", "Unsqueeze", "Squeeze", "Reshape", "Reshape"));
+  EXPECT_THAT(OpTypes(run->after->graph()),
+              ElementsAre("Reshape", "Unsqueeze", "Squeeze", "Reshape", "Reshape"));
   EXPECT_EQ(run->after->graph().first_node()->input(0)->name(), "X");
   EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
 }
@@ -160,7 +169,8 @@ TEST(FuseReshapesTest, SqueezeOfUnsqueezeInsideTheGraph) {
       U = Unsqueeze<axes = [0]>(X)
       S = Squeeze<axes = [0]>(U)
       Y = Relu(S)
-    })", "fuse-reshapes");
+    })",
+                               "fuse-reshapes");
   ASSERT_TRUE(run.ok()) << run.status();
   EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("Relu"));
   EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
@@ -176,7 +186,8 @@ TEST(MergeConstantsTest, ChainedMulsAndAddsBecomeOneEach) {
       Y = Mul(b, M)
       A = Add(X, c)
       Z = Add(A, d)
-    })", "merge-constants,fold-constants");
+    })",
+                               "merge-constants,fold-constants");
   ASSERT_TRUE(run.ok()) << run.status();
   EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("Mul", "Add"));
   EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
@@ -188,7 +199,8 @@ TEST(FuseReduceKeepdimsTest, AttributeAndInputAxes) {
       g (float[2,3,4] X) => (float[2,1,4] Y) {
         R = ReduceMax<axes = [1], keepdims = 0>(X)
         Y = Unsqueeze<axes = [1]>(R)
-      })", R"(
+      })",
+                            R"(
       <ir_version: 8, opset_import: ["" : 18]>
       g (float[2,3,4] X) => (float[1,3,1] Y) <int64[2] ra = {2, 0}, int64[2] ua = {0, 2}> {
         R = ReduceSum<keepdims = 0>(X, ra)
@@ -210,7 +222,8 @@ TEST(FuseReduceKeepdimsTest, DifferentOrNegativeAxesStay) {
       Y = Unsqueeze<axes = [2]>(R)
       S = ReduceMax<axes = [-1], keepdims = 0>(X)
       Z = Unsqueeze<axes = [-1]>(S)
-    })", "fuse-reduce-keepdims");
+    })",
+                               "fuse-reduce-keepdims");
   ASSERT_TRUE(run.ok()) << run.status();
   EXPECT_EQ(run->after->graph().num_nodes(), 4u);
 }
@@ -218,11 +231,13 @@ TEST(FuseReduceKeepdimsTest, DifferentOrNegativeAxesStay) {
 TEST(FuseLogSoftmaxTest, BecomesOneNodeAtOldAndNewOpsets) {
   for (const char* opset : {"11", "17"}) {
     auto run = RunPipelineOnText(std::string(R"(
-      <ir_version: 8, opset_import: ["" : )") + opset + R"(]>
+      <ir_version: 8, opset_import: ["" : )") +
+                                     opset + R"(]>
       g (float[2,3,4] X) => (float[2,3,4] Y) {
         S = Softmax<axis = 1>(X)
         Y = Log(S)
-      })", "fuse-log-softmax");
+      })",
+                                 "fuse-log-softmax");
     ASSERT_TRUE(run.ok()) << run.status();
     EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("LogSoftmax"));
     EXPECT_EQ(run->after->graph().first_node()->GetInt("axis", 0), 1);
@@ -246,7 +261,8 @@ TEST(FuseLayerNormTest, AttributeAxesAtOpset17) {
       n = Div(d, s)
       y = Mul(n, gamma)
       Y = Add(y, beta)
-    })", "fuse-layernorm");
+    })",
+                               "fuse-layernorm");
   ASSERT_TRUE(run.ok()) << run.status();
   EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("LayerNormalization"));
   EXPECT_EQ(run->after->graph().outputs()[0]->name(), "Y");
@@ -267,12 +283,14 @@ TEST(FuseLayerNormTest, InputAxesAtOpset18AndNotBelow17) {
       n = Div(d, s)
       Y = Mul(n, gamma)
     })";
-  auto run = RunPipelineOnText(R"(<ir_version: 8, opset_import: ["" : 18]>)" + body, "fuse-layernorm");
+  auto run =
+      RunPipelineOnText(R"(<ir_version: 8, opset_import: ["" : 18]>)" + body, "fuse-layernorm");
   ASSERT_TRUE(run.ok()) << run.status();
   EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("LayerNormalization"));
   EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
 
-  auto old = RunPipelineOnText(R"(<ir_version: 8, opset_import: ["" : 16]>)" + body, "fuse-layernorm");
+  auto old =
+      RunPipelineOnText(R"(<ir_version: 8, opset_import: ["" : 16]>)" + body, "fuse-layernorm");
   ASSERT_TRUE(old.ok()) << old.status();
   EXPECT_EQ(old->after->graph().num_nodes(), 8u);  // LayerNormalization does not exist at opset 16
 }
@@ -291,7 +309,8 @@ TEST(FuseGeluTest, EveryFactorOrderAtOpset20) {
       <ir_version: 9, opset_import: ["" : 20]>
       g (float[2,5] X) => (float[2,5] Y)
       <float sqrt2 = {1.4142135}, float inv_sqrt2 = {0.70710678}, float one = {1.0}, float half = {0.5}>
-      { )") + body + " }", "fuse-gelu");
+      { )") + body + " }",
+                                 "fuse-gelu");
     ASSERT_TRUE(run.ok()) << run.status();
     EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("Gelu")) << body;
     EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
@@ -302,7 +321,8 @@ TEST(FuseGeluTest, NotBeforeOpset20) {
   auto run = RunPipelineOnText(R"(
     <ir_version: 8, opset_import: ["" : 18]>
     g (float[2,5] X) => (float[2,5] Y) <float sqrt2 = {1.4142135}, float one = {1.0}, float half = {0.5}>
-    { a = Div(X, sqrt2) b = Erf(a) c = Add(b, one) d = Mul(X, c) Y = Mul(d, half) })", "fuse-gelu");
+    { a = Div(X, sqrt2) b = Erf(a) c = Add(b, one) d = Mul(X, c) Y = Mul(d, half) })",
+                               "fuse-gelu");
   ASSERT_TRUE(run.ok()) << run.status();
   EXPECT_EQ(run->after->graph().num_nodes(), 5u);
 }
@@ -316,7 +336,8 @@ TEST(FuseGemmTest, MatMulAddAndTransposesBecomeOneGemm) {
       Wt = Transpose<perm = [1, 0]>(W)
       M = MatMul(X, Wt)
       Y = Add(M, b)
-    })", "infer-shapes,fuse-matmul-add,fuse-transpose-gemm");
+    })",
+                               "infer-shapes,fuse-matmul-add,fuse-transpose-gemm");
   ASSERT_TRUE(run.ok()) << run.status();
   EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("Gemm"));
   EXPECT_EQ(run->after->graph().first_node()->GetInt("transB", 0), 1);
@@ -335,7 +356,8 @@ TEST(FuseGemmTest, LeavesBatchedAndIntegerMatMulAlone) {
       Y = Add(M, b)
       K = MatMul(I, J)
       Z = Add(K, c)
-    })", "infer-shapes,fuse-matmul-add");
+    })",
+                               "infer-shapes,fuse-matmul-add");
   ASSERT_TRUE(run.ok()) << run.status();
   EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("MatMul", "Add", "MatMul", "Add"));
 }

@@ -13,9 +13,9 @@ namespace {
 
 using namespace rewrite;  // NOLINT(build/namespaces): the pattern vocabulary
 
-constexpr const char* kReduceOps[] = {"ReduceSum", "ReduceMean",   "ReduceMax",       "ReduceMin",
-                                      "ReduceProd", "ReduceL1",    "ReduceL2",        "ReduceLogSum",
-                                      "ReduceLogSumExp", "ReduceSumSquare"};
+constexpr const char* kReduceOps[] = {
+    "ReduceSum", "ReduceMean", "ReduceMax",    "ReduceMin",       "ReduceProd",
+    "ReduceL1",  "ReduceL2",   "ReduceLogSum", "ReduceLogSumExp", "ReduceSumSquare"};
 
 std::optional<std::vector<int64_t>> SortedNonNegative(std::optional<std::vector<int64_t>> axes) {
   if (!axes.has_value() || axes->empty()) return std::nullopt;
@@ -49,12 +49,14 @@ RewritePattern ReduceUnsqueezePattern() {
   return {.name = "reduce-unsqueeze",
           .root_ops = {"Unsqueeze"},
           .needs = {{{"Unsqueeze"}}},
-          .match_and_rewrite = [reduce_unsqueeze](ir::Node& unsqueeze, Rewriter& rw) -> absl::StatusOr<int64_t> {
+          .match_and_rewrite = [reduce_unsqueeze](ir::Node& unsqueeze,
+                                                  Rewriter& rw) -> absl::StatusOr<int64_t> {
             const Captures* m = rw.Match(reduce_unsqueeze->root, unsqueeze.output(0));
             if (m == nullptr) return 0;
             ir::Node* reduce = (*m)[reduce_unsqueeze->reduce];
             std::optional<std::vector<int64_t>> r = SortedNonNegative(AxesOf(*reduce, rw.opset()));
-            std::optional<std::vector<int64_t>> u = SortedNonNegative(AxesOf(unsqueeze, rw.opset()));
+            std::optional<std::vector<int64_t>> u =
+                SortedNonNegative(AxesOf(unsqueeze, rw.opset()));
             if (!r.has_value() || r != u) return 0;
             absl::StatusOr<bool> replaced = rw.ReplaceWithValue(unsqueeze, reduce->output(0));
             if (replaced.ok() && *replaced) {
@@ -67,13 +69,13 @@ RewritePattern ReduceUnsqueezePattern() {
 class FuseReduceUnsqueeze final : public PatternPass {
  public:
   static constexpr char kName[] = "fuse-reduce-keepdims";
-  FuseReduceUnsqueeze() : PatternPass(kName, [] {
-    return std::vector<RewritePattern>{ReduceUnsqueezePattern()};
-  }) {}
+  FuseReduceUnsqueeze()
+      : PatternPass(kName, [] { return std::vector<RewritePattern>{ReduceUnsqueezePattern()}; }) {}
 };
 
 }  // namespace
 
-REGISTER_PASS(FuseReduceUnsqueeze, FuseReduceUnsqueeze::kName, "turn Reduce(keepdims=0) + Unsqueeze into keepdims=1");
+REGISTER_PASS(FuseReduceUnsqueeze, FuseReduceUnsqueeze::kName,
+              "turn Reduce(keepdims=0) + Unsqueeze into keepdims=1");
 
 }  // namespace onnx_opt::passes

@@ -1,8 +1,8 @@
 // fuse-reshapes: Reshape(Reshape(x, s1), s2) becomes Reshape(x, s2) when s2 is a constant without
 // zeros (a 0 copies a dim from the intermediate shape, which x may not have) or allowzero is set:
-// a reshape only depends on the element count, which the first one preserves. Squeeze(Unsqueeze(x, a), a)
-// becomes x for the same constant axes. Unsqueeze of Unsqueeze and Squeeze of Squeeze (explicit
-// constant axes, known rank) become one node with the combined axes.
+// a reshape only depends on the element count, which the first one preserves. Squeeze(Unsqueeze(x,
+// a), a) becomes x for the same constant axes. Unsqueeze of Unsqueeze and Squeeze of Squeeze
+// (explicit constant axes, known rank) become one node with the combined axes.
 #include <algorithm>
 #include <memory>
 
@@ -32,10 +32,12 @@ std::optional<std::vector<int64_t>> Normalized(std::vector<int64_t> axes, int64_
 // positions in the final shape; the other final positions take the intermediate dims in order,
 // among which the inner axes are new too.
 std::optional<std::vector<int64_t>> CombinedUnsqueezeAxes(const std::vector<int64_t>& inner,
-                                                          const std::vector<int64_t>& outer, int64_t r) {
+                                                          const std::vector<int64_t>& outer,
+                                                          int64_t r) {
   const int64_t mid = r + static_cast<int64_t>(inner.size());
   const int64_t final_rank = mid + static_cast<int64_t>(outer.size());
-  std::optional<std::vector<int64_t>> in = Normalized(inner, mid), out = Normalized(outer, final_rank);
+  std::optional<std::vector<int64_t>> in = Normalized(inner, mid),
+                                      out = Normalized(outer, final_rank);
   if (!in || !out) return std::nullopt;
   std::vector<bool> mid_new(mid, false);
   for (int64_t a : *in) mid_new[a] = true;
@@ -55,7 +57,8 @@ std::optional<std::vector<int64_t>> CombinedUnsqueezeAxes(const std::vector<int6
 
 // Squeeze(Squeeze(x, inner), outer) = Squeeze(x, result): the outer axes index the dims x keeps.
 std::optional<std::vector<int64_t>> CombinedSqueezeAxes(const std::vector<int64_t>& inner,
-                                                        const std::vector<int64_t>& outer, int64_t r) {
+                                                        const std::vector<int64_t>& outer,
+                                                        int64_t r) {
   std::optional<std::vector<int64_t>> in = Normalized(inner, r);
   if (!in) return std::nullopt;
   std::vector<int64_t> kept;
@@ -76,7 +79,8 @@ struct ReshapeOfReshapeMatcher {
   ValueSlot x;
   NodeSlot inner;
   TensorSlot shape;
-  const ValuePattern root = Op("Reshape", {Op("Reshape", {Capture(x)}).CaptureNode(inner), Constant(shape)});
+  const ValuePattern root =
+      Op("Reshape", {Op("Reshape", {Capture(x)}).CaptureNode(inner), Constant(shape)});
 };
 
 // Reshape(Reshape(x, s1), s2) -> Reshape(x, s2).
@@ -87,7 +91,8 @@ RewritePattern ReshapeOfReshapePattern() {
           .needs = {{{"Reshape"}, 2}},
           .min_opset = 5,  // the target shape is an input from Reshape-5
           .match_and_rewrite = [matcher](ir::Node& n, Rewriter& rw) -> absl::StatusOr<int64_t> {
-            const Captures* m = n.num_inputs() == 2 ? rw.Match(matcher->root, n.output(0)) : nullptr;
+            const Captures* m =
+                n.num_inputs() == 2 ? rw.Match(matcher->root, n.output(0)) : nullptr;
             if (m == nullptr) return 0;
             ir::Value* x = (*m)[matcher->x];
             ir::Node* inner = (*m)[matcher->inner];
@@ -105,7 +110,8 @@ RewritePattern ReshapeOfReshapePattern() {
 // The node of op `op` (Squeeze or Unsqueeze) a node reads, used once; x and the node are bound in
 // the match's captures.
 struct InnerOpMatcher {
-  explicit InnerOpMatcher(const char* op) : inner_op(Op(op, {Capture(x)}).OneUse().CaptureNode(inner)) {}
+  explicit InnerOpMatcher(const char* op)
+      : inner_op(Op(op, {Capture(x)}).OneUse().CaptureNode(inner)) {}
   ValueSlot x;
   NodeSlot inner;
   const ValuePattern inner_op;
@@ -118,7 +124,8 @@ RewritePattern MergeSqueezesPattern() {
   return {.name = "merge-squeezes",
           .root_ops = {"Unsqueeze", "Squeeze"},
           .needs = {{{"Squeeze", "Unsqueeze"}, 2}},
-          .match_and_rewrite = [squeeze, unsqueeze](ir::Node& n, Rewriter& rw) -> absl::StatusOr<int64_t> {
+          .match_and_rewrite = [squeeze, unsqueeze](ir::Node& n,
+                                                    Rewriter& rw) -> absl::StatusOr<int64_t> {
             const InnerOpMatcher& matcher = n.op_type() == "Squeeze" ? *squeeze : *unsqueeze;
             const Captures* m = n.has_input(0) ? rw.Match(matcher.inner_op, n.input(0)) : nullptr;
             if (m == nullptr) return 0;
@@ -134,9 +141,11 @@ RewritePattern MergeSqueezesPattern() {
                                                            : CombinedSqueezeAxes(*a, *b, *rank);
             if (!axes) return 0;
             if (opset >= 13) {  // axes are an input from opset 13
-              rw.ReplaceInput(n, 1, rw.AddInitializer(ir::Tensor::FromVector(ir::DataType::kInt64,
-                                                                     {static_cast<int64_t>(axes->size())}, *axes),
-                                              n.output(0)->name() + "_axes"));
+              rw.ReplaceInput(n, 1,
+                              rw.AddInitializer(ir::Tensor::FromVector(
+                                                    ir::DataType::kInt64,
+                                                    {static_cast<int64_t>(axes->size())}, *axes),
+                                                n.output(0)->name() + "_axes"));
             } else {
               rw.SetAttribute(n, ir::Attribute::Ints("axes", *axes));
             }
@@ -180,8 +189,7 @@ class FuseConsecutiveReshapes final : public PatternPass {
   static constexpr char kName[] = "fuse-reshapes";
   FuseConsecutiveReshapes()
       : PatternPass(kName, [] {
-          return std::vector<RewritePattern>{ReshapeOfReshapePattern(),
-                                             MergeSqueezesPattern(),
+          return std::vector<RewritePattern>{ReshapeOfReshapePattern(), MergeSqueezesPattern(),
                                              SqueezeOfUnsqueezePattern()};
         }) {}
 };
@@ -189,6 +197,7 @@ class FuseConsecutiveReshapes final : public PatternPass {
 }  // namespace
 
 REGISTER_PASS(FuseConsecutiveReshapes, FuseConsecutiveReshapes::kName,
-              "merge Reshape of Reshape, Unsqueeze of Unsqueeze, Squeeze of Squeeze; cancel Squeeze of Unsqueeze");
+              "merge Reshape of Reshape, Unsqueeze of Unsqueeze, Squeeze of Squeeze; cancel "
+              "Squeeze of Unsqueeze");
 
 }  // namespace onnx_opt::passes

@@ -1,20 +1,21 @@
 // fuse-rmsnorm: RMS normalization as exporters write it, gamma * x / Sqrt(ReduceMean(x^2) + eps)
 // over the last axis (x^2 as Pow(x, 2) or Mul(x, x); the division as Div, or Mul by Reciprocal),
 // becomes RMSNormalization(x, gamma, axis = -1, epsilon = eps) (opset 23). For float32 x; and for
-// float16/bfloat16 x when the normalization runs in float32 between Casts, gamma * Cast(norm(Cast(x,
-// float)), x's type), as models exported in half precision write it (Hugging Face's RMSNorm): that is
-// RMSNormalization's own arithmetic (stash_type 1: normalized in float32, cast back, then scaled). A
-// half-precision normalization without the Casts computes differently and is left alone. gamma must
-// be a constant of at most one dimension of x's type, so that it scales the last axis as the Mul
-// did. The normalization is the shared definition fused_expr::RmsNormCore(), which the converter
-// writes below opset 23; Pow(x, 2) and the Reciprocal are spellings added here.
+// float16/bfloat16 x when the normalization runs in float32 between Casts, gamma *
+// Cast(norm(Cast(x, float)), x's type), as models exported in half precision write it (Hugging
+// Face's RMSNorm): that is RMSNormalization's own arithmetic (stash_type 1: normalized in float32,
+// cast back, then scaled). A half-precision normalization without the Casts computes differently
+// and is left alone. gamma must be a constant of at most one dimension of x's type, so that it
+// scales the last axis as the Mul did. The normalization is the shared definition
+// fused_expr::RmsNormCore(), which the converter writes below opset 23; Pow(x, 2) and the
+// Reciprocal are spellings added here.
 #include <memory>
 
-#include "schema/fused_expr/fused_expr.h"
 #include "optimizer/pass_registry.h"
 #include "passes/rewrite/expr_pattern.h"
 #include "passes/rewrite/pattern_pass.h"
 #include "passes/rewrite/value_facts.h"
+#include "schema/fused_expr/fused_expr.h"
 
 namespace onnx_opt::passes {
 namespace {
@@ -45,7 +46,8 @@ class RmsNormMatcher {
 
 ValuePattern RmsNormMatcher::Build() {
   using namespace fused_expr::rms_norm;  // NOLINT(build/namespaces): the step names
-  rms.AddInputCondition(0, [](const ir::Value& x) { return FloatElemType(&x) == ir::DataType::kFloat; });
+  rms.AddInputCondition(
+      0, [](const ir::Value& x) { return FloatElemType(&x) == ir::DataType::kFloat; });
   // Over the last axis of x (as -1 or rank - 1), keeping dims; x is bound by then.
   rms.AddCondition(kMeanSquare, [this](const ir::Node& reduce, const MatchState& state) {
     std::optional<int64_t> rank = RankOf(state.captures()[rms.input_slot(0)]);
@@ -54,12 +56,15 @@ ValuePattern RmsNormMatcher::Build() {
            ((*axes)[0] == -1 || (*axes)[0] == *rank - 1);
   });
   rms.AddSpelling(kSquare, Op("Pow", {rms.Input(0), ConstScalar(2.0)}));
-  rms.AddSpelling(kNormalized, Op("Mul", {rms.Input(0), Op("Reciprocal", {rms.Step(kRms)}).OneUse()}));
+  rms.AddSpelling(kNormalized,
+                  Op("Mul", {rms.Input(0), Op("Reciprocal", {rms.Step(kRms)}).OneUse()}));
   const ValuePattern any_gamma =
-      Constant(gamma_tensor).Capture(gamma).Where([this](const ir::Value&, const MatchState& state) {
-        const ir::Tensor* t = state.captures()[gamma_tensor];
-        return t->dims().size() <= 1 && (half_ || t->data_type() == ir::DataType::kFloat);
-      });
+      Constant(gamma_tensor)
+          .Capture(gamma)
+          .Where([this](const ir::Value&, const MatchState& state) {
+            const ir::Tensor* t = state.captures()[gamma_tensor];
+            return t->dims().size() <= 1 && (half_ || t->data_type() == ir::DataType::kFloat);
+          });
   if (!half_) return Op("Mul", {rms.Root().OneUse(), any_gamma});
   return Op("Mul", {Op("Cast", {rms.Root().OneUse()}).CaptureNode(cast_back).OneUse(), any_gamma});
 }
@@ -69,12 +74,14 @@ ValuePattern RmsNormMatcher::Build() {
 ir::Value* HalfPrecisionInput(const RmsNormMatcher& matcher, const Captures& m) {
   const ir::Value* x32 = matcher.rms.input(m, 0);
   const ir::Node* cast = x32->producer();
-  if (cast == nullptr || cast->op_type() != "Cast" || !cast->is_onnx_domain() || cast->num_inputs() != 1) {
+  if (cast == nullptr || cast->op_type() != "Cast" || !cast->is_onnx_domain() ||
+      cast->num_inputs() != 1) {
     return nullptr;
   }
   ir::Value* x16 = cast->input(0);
   const std::optional<ir::DataType> type = FloatElemType(x16);
-  if (!type || (*type != ir::DataType::kFloat16 && *type != ir::DataType::kBfloat16)) return nullptr;
+  if (!type || (*type != ir::DataType::kFloat16 && *type != ir::DataType::kBfloat16))
+    return nullptr;
   const ir::Node* back = m[matcher.cast_back];
   if (back->GetInt("to", 0) != static_cast<int64_t>(*type)) return nullptr;
   if (m[matcher.gamma_tensor]->data_type() != *type) return nullptr;
@@ -87,7 +94,8 @@ RewritePattern RmsNormalizationPattern(bool half) {
           .root_ops = {"Mul"},
           .needs = {{{"ReduceMean"}}, {{"Sqrt"}}},
           .min_opset = 23,
-          .match_and_rewrite = [matcher, half](ir::Node& scale, Rewriter& rw) -> absl::StatusOr<int64_t> {
+          .match_and_rewrite = [matcher, half](ir::Node& scale,
+                                               Rewriter& rw) -> absl::StatusOr<int64_t> {
             const Captures* m = rw.Match(matcher->root, scale.output(0));
             if (m == nullptr) return 0;
             ir::Value* x = matcher->rms.input(*m, 0);
@@ -97,7 +105,8 @@ RewritePattern RmsNormalizationPattern(bool half) {
               rw.Track(matcher->rms.input(*m, 0)->producer());  // the Cast to float goes once dead
             }
             const double epsilon = matcher->rms.param(*m, 0);
-            absl::StatusOr<ir::Node*> fused = rw.ReplaceWithNode(scale, "RMSNormalization", {x, (*m)[matcher->gamma]});
+            absl::StatusOr<ir::Node*> fused =
+                rw.ReplaceWithNode(scale, "RMSNormalization", {x, (*m)[matcher->gamma]});
             if (fused.ok() && *fused != nullptr) {
               rw.SetAttribute(**fused, ir::Attribute::Int("axis", -1));
               rw.SetAttribute(**fused,
@@ -110,9 +119,11 @@ RewritePattern RmsNormalizationPattern(bool half) {
 class FuseRmsNormalization final : public PatternPass {
  public:
   static constexpr char kName[] = "fuse-rmsnorm";
-  FuseRmsNormalization() : PatternPass(kName, [] {
-    return std::vector<RewritePattern>{RmsNormalizationPattern(false), RmsNormalizationPattern(true)};
-  }) {}
+  FuseRmsNormalization()
+      : PatternPass(kName, [] {
+          return std::vector<RewritePattern>{RmsNormalizationPattern(false),
+                                             RmsNormalizationPattern(true)};
+        }) {}
 };
 
 }  // namespace

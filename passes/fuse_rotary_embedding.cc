@@ -1,9 +1,9 @@
 // fuse-rotary-embedding: rotary position embedding in the rotate-half form exporters write,
 //   y = x * cos + Concat(-x2, x1, axis = -1) * sin      x1, x2 = the halves of x's last axis (Slice
 //                                                       or Split)
-// becomes RotaryEmbedding(x, cos_cache, sin_cache, position_ids) where the model's opset has it (23+),
-// for x [B, H, S, D] (the 4-D form; not interleaved). cos and sin must be the same half repeated
-// (cos[..., i] == cos[..., i + D/2], as cat(freqs, freqs) makes them), taken either
+// becomes RotaryEmbedding(x, cos_cache, sin_cache, position_ids) where the model's opset has it
+// (23+), for x [B, H, S, D] (the 4-D form; not interleaved). cos and sin must be the same half
+// repeated (cos[..., i] == cos[..., i + D/2], as cat(freqs, freqs) makes them), taken either
 //   - from constant caches by position ids: Unsqueeze(Gather(cache [P, D], ids [B, S]), [1]); or
 //   - as constants [S, D] (any leading 1s): then B must be known, and the ids are 0..S-1;
 //     the caches become their first halves [P, D/2] (float32 only); or
@@ -48,7 +48,8 @@ bool SlicesLastAxis(const ir::Node& slice, int64_t lo, int64_t hi, int64_t size)
   if (slice.num_inputs() < 4) return false;  // without axes, the Slice is over axis 0
   std::optional<std::vector<int64_t>> starts = ConstInts(slice, 1), ends = ConstInts(slice, 2),
                                       axes = ConstInts(slice, 3);
-  if (!starts || !ends || !axes || starts->size() != 1 || ends->size() != 1 || axes->size() != 1) return false;
+  if (!starts || !ends || !axes || starts->size() != 1 || ends->size() != 1 || axes->size() != 1)
+    return false;
   if ((*axes)[0] != -1 && (*axes)[0] != 3) return false;
   if (slice.num_inputs() > 4 && slice.has_input(4)) {
     std::optional<std::vector<int64_t>> steps = ConstInts(slice, 4);
@@ -62,8 +63,9 @@ bool SlicesLastAxis(const ir::Node& slice, int64_t lo, int64_t hi, int64_t size)
 ValuePattern SplitOutput(size_t index, const ValueSlot& x, const NodeSlot& split) {
   return ValuePattern([index, x = &x, split = &split](ir::Value* v, MatchState& state) {
     ir::Node* n = v->producer();
-    if (n == nullptr || n->graph() != &state.graph() || !n->is_onnx_domain() || n->op_type() != "Split" ||
-        n->num_outputs() != 2 || n->output(index) != v || !HasSingleUse(v) || !n->has_input(0)) {
+    if (n == nullptr || n->graph() != &state.graph() || !n->is_onnx_domain() ||
+        n->op_type() != "Split" || n->num_outputs() != 2 || n->output(index) != v ||
+        !HasSingleUse(v) || !n->has_input(0)) {
       return false;
     }
     if (state.captures().has(*x) && state.captures()[*x] != n->input(0)) return false;
@@ -90,7 +92,8 @@ bool SplitsLastAxisInHalves(const ir::Node& split, int64_t size) {
 // The first half [rows, D/2] of constant `t` (rows of D, with any leading 1s), when its halves are
 // equal; nullopt otherwise.
 std::optional<std::vector<double>> RepeatedHalf(const ir::Tensor& t, int64_t d) {
-  if (t.data_type() != ir::DataType::kFloat || t.dims().empty() || t.dims().back() != d) return std::nullopt;
+  if (t.data_type() != ir::DataType::kFloat || t.dims().empty() || t.dims().back() != d)
+    return std::nullopt;
   std::optional<std::vector<double>> v = ir::ConstantAsDoubles(t);
   if (!v.has_value()) return std::nullopt;
   const int64_t h = d / 2;
@@ -106,7 +109,8 @@ std::optional<std::vector<double>> RepeatedHalf(const ir::Tensor& t, int64_t d) 
   return half;
 }
 
-// Where cos (or sin) comes from: a constant cache indexed by `ids`, or (ids null) a constant [S, D].
+// Where cos (or sin) comes from: a constant cache indexed by `ids`, or (ids null) a constant [S,
+// D].
 struct Table {
   const ir::Tensor* cache = nullptr;
   ir::Value* ids = nullptr;
@@ -134,16 +138,16 @@ std::optional<Table> TableOf(ir::Value* v, const ir::Shape& x, int64_t opset, Re
   std::optional<std::vector<int64_t>> axes = AxesOf(*unsqueeze, opset);
   if (!axes || *axes != std::vector<int64_t>{1}) return std::nullopt;
   ir::Node* gather = ProducerOf(unsqueeze->input(0), "Gather", &rw.graph());
-  if (gather == nullptr || gather->GetInt("axis", 0) != 0 ||
-      gather->num_inputs() != 2) {
+  if (gather == nullptr || gather->GetInt("axis", 0) != 0 || gather->num_inputs() != 2) {
     return std::nullopt;
   }
   t.cache = ir::GetConstantTensor(gather->input(0));
   t.ids = gather->input(1);
   if (t.cache == nullptr || t.cache->dims().size() != 2) return std::nullopt;
   const ir::Type& ids_type = t.ids->type();
-  if (!ids_type.is_tensor() || ids_type.elem_type() != ir::DataType::kInt64 || !ids_type.shape().has_value() ||
-      ids_type.shape()->rank() != 2 || !SameDim(ids_type.shape()->dim(0), x.dim(0)) ||
+  if (!ids_type.is_tensor() || ids_type.elem_type() != ir::DataType::kInt64 ||
+      !ids_type.shape().has_value() || ids_type.shape()->rank() != 2 ||
+      !SameDim(ids_type.shape()->dim(0), x.dim(0)) ||
       !SameDim(ids_type.shape()->dim(1), x.dim(2))) {
     return std::nullopt;
   }
@@ -152,7 +156,6 @@ std::optional<Table> TableOf(ir::Value* v, const ir::Shape& x, int64_t opset, Re
   return t;
 }
 
-
 // The elementwise ops a computed cos/sin table may pass through between Concat(f, f) and its use:
 // each maps the two equal halves to two equal halves. A binary op's other operand must be a
 // constant of one element whose rank does not raise the table's.
@@ -160,7 +163,8 @@ bool ElementwiseOnTable(const ir::Node& n, const ir::Value* table) {
   if (!n.is_onnx_domain() || n.num_outputs() != 1) return false;
   const std::string& op = n.op_type();
   if (op == "Cos" || op == "Sin" || op == "Neg" || op == "Identity") return n.num_inputs() == 1;
-  if (op == "Cast") return n.num_inputs() == 1 && n.attributes().size() == 1 && n.FindAttribute("to") != nullptr;
+  if (op == "Cast")
+    return n.num_inputs() == 1 && n.attributes().size() == 1 && n.FindAttribute("to") != nullptr;
   if (op != "Mul" && op != "Div" && op != "Add" && op != "Sub") return false;
   if (n.num_inputs() != 2) return false;
   const ir::Value* other = n.input(0) == table ? n.input(1) : n.input(0);
@@ -181,7 +185,8 @@ struct ComputedTable {
   ir::Node* unsqueeze = nullptr;
 };
 
-std::optional<ComputedTable> ComputedTableOf(ir::Value* v, const ir::Shape& x, int64_t d, Rewriter& rw) {
+std::optional<ComputedTable> ComputedTableOf(ir::Value* v, const ir::Shape& x, int64_t d,
+                                             Rewriter& rw) {
   ComputedTable t;
   t.unsqueeze = ProducerOf(v, "Unsqueeze", &rw.graph());
   if (t.unsqueeze == nullptr || !t.unsqueeze->has_input(0)) return std::nullopt;
@@ -221,22 +226,24 @@ std::optional<ComputedTable> ComputedTableOf(ir::Value* v, const ir::Shape& x, i
   return t;
 }
 
-// e(f) for computed table `t`: the chain built again on f, before `pos`; the new nodes are listed in
-// *added. The result is [B, S, D/2].
-ir::Value* HalfTable(const ComputedTable& t, ir::Node& pos, Rewriter& rw, std::vector<ir::Node*>* added) {
+// e(f) for computed table `t`: the chain built again on f, before `pos`; the new nodes are listed
+// in *added. The result is [B, S, D/2].
+ir::Value* HalfTable(const ComputedTable& t, ir::Node& pos, Rewriter& rw,
+                     std::vector<ir::Node*>* added) {
   ir::Value* cur = t.freqs;
   ir::Value* prev = t.concat->output(0);
   std::vector<ir::Dim> dims = t.freqs->type().shape()->dims();
   for (const ir::Node* n : t.chain) {
     std::vector<ir::Value*> inputs;
     for (ir::Value* in : n->inputs()) inputs.push_back(in == prev ? cur : in);
-    ir::Node* copy =
-        rw.InsertOpBefore(pos, n->op_type(), inputs, rw.names().Fresh(n->output(0)->name() + "_half"));
+    ir::Node* copy = rw.InsertOpBefore(pos, n->op_type(), inputs,
+                                       rw.names().Fresh(n->output(0)->name() + "_half"));
     if (n->op_type() == "Cast") {
       rw.SetAttribute(*copy, ir::Attribute::Int("to", n->GetInt("to", 1)));
     }
     if (n->output(0)->type().is_tensor()) {
-      copy->output(0)->set_type(ir::Type::Tensor(n->output(0)->type().elem_type(), ir::Shape(dims)));
+      copy->output(0)->set_type(
+          ir::Type::Tensor(n->output(0)->type().elem_type(), ir::Shape(dims)));
     }
     added->push_back(copy);
     prev = n->output(0);
@@ -250,17 +257,17 @@ ir::Value* HalfTable(const ComputedTable& t, ir::Node& pos, Rewriter& rw, std::v
 struct RotateHalfMatcher {
   ValueSlot x, cos, sin;
   NodeSlot first, second, split;
-  const ValuePattern halves =
-      OneOf({Op("Concat", {Op("Neg", {Op("Slice", {Capture(x)}).OneUse().CaptureNode(second)}).OneUse(),
-                           Op("Slice", {Capture(x)}).OneUse().CaptureNode(first)}),
-             Op("Concat", {Op("Neg", {SplitOutput(1, x, split)}).OneUse(), SplitOutput(0, x, split)})});
+  const ValuePattern halves = OneOf(
+      {Op("Concat", {Op("Neg", {Op("Slice", {Capture(x)}).OneUse().CaptureNode(second)}).OneUse(),
+                     Op("Slice", {Capture(x)}).OneUse().CaptureNode(first)}),
+       Op("Concat", {Op("Neg", {SplitOutput(1, x, split)}).OneUse(), SplitOutput(0, x, split)})});
   const ValuePattern rotated = halves.OneUse().WhereNode([](const ir::Node& concat) {
     const int64_t axis = concat.GetInt("axis", 0);
     return concat.num_inputs() == 2 && (axis == -1 || axis == 3);
   });
   // The rotated product first, so that x is bound before x * cos is matched.
-  const ValuePattern root =
-      Op("Add", {Op("Mul", {rotated, Capture(sin)}).OneUse(), Op("Mul", {Capture(x), Capture(cos)}).OneUse()});
+  const ValuePattern root = Op("Add", {Op("Mul", {rotated, Capture(sin)}).OneUse(),
+                                       Op("Mul", {Capture(x), Capture(cos)}).OneUse()});
 };
 
 absl::StatusOr<int64_t> MatchAndRewrite(const RotateHalfMatcher& p, ir::Node& add, Rewriter& rw) {
@@ -278,8 +285,9 @@ absl::StatusOr<int64_t> MatchAndRewrite(const RotateHalfMatcher& p, ir::Node& ad
   if (xs.rank() != 4 || !xs.dim(3).is_known()) return 0;
   const int64_t d = xs.dim(3).value();
   if (d < 2 || d % 2 != 0) return 0;
-  if (split != nullptr ? !SplitsLastAxisInHalves(*split, d)
-                       : !SlicesLastAxis(*first, 0, d / 2, d) || !SlicesLastAxis(*second, d / 2, d, d)) {
+  if (split != nullptr
+          ? !SplitsLastAxisInHalves(*split, d)
+          : !SlicesLastAxis(*first, 0, d / 2, d) || !SlicesLastAxis(*second, d / 2, d, d)) {
     return 0;
   }
 
@@ -296,7 +304,8 @@ absl::StatusOr<int64_t> MatchAndRewrite(const RotateHalfMatcher& p, ir::Node& ad
       for (auto it = t->chain.rbegin(); it != t->chain.rend(); ++it) rw.Track(*it);
       rw.Track(t->concat);
     }
-    absl::StatusOr<ir::Node*> fused = rw.ReplaceWithNode(add, "RotaryEmbedding", {x, cos_half, sin_half}, "_rotary");
+    absl::StatusOr<ir::Node*> fused =
+        rw.ReplaceWithNode(add, "RotaryEmbedding", {x, cos_half, sin_half}, "_rotary");
     if (fused.ok() && *fused == nullptr) {
       for (auto it = added.rbegin(); it != added.rend(); ++it) {
         rw.RemoveAllInputs(**it);
@@ -324,16 +333,18 @@ absl::StatusOr<int64_t> MatchAndRewrite(const RotateHalfMatcher& p, ir::Node& ad
     for (int64_t b = 0; b < batch; ++b) {
       for (int64_t s = 0; s < rows; ++s) positions.push_back(s);
     }
-    ids = rw.AddInitializer(ir::Tensor::FromVector<int64_t>(ir::DataType::kInt64, {batch, rows}, positions),
-                            add.output(0)->name() + "_position_ids");
+    ids = rw.AddInitializer(
+        ir::Tensor::FromVector<int64_t>(ir::DataType::kInt64, {batch, rows}, positions),
+        add.output(0)->name() + "_position_ids");
   } else {
     for (ir::Node* n : {ct->gather, ct->unsqueeze, st->gather, st->unsqueeze}) rw.Track(n);
   }
-  ir::Value* cos_cache =
-      rw.AddInitializer(ir::MakeFloatTensor(ir::DataType::kFloat, {rows, d / 2}, *cos_half), cos->name() + "_cache");
-  ir::Value* sin_cache =
-      rw.AddInitializer(ir::MakeFloatTensor(ir::DataType::kFloat, {rows, d / 2}, *sin_half), sin->name() + "_cache");
-  absl::StatusOr<ir::Node*> fused = rw.ReplaceWithNode(add, "RotaryEmbedding", {x, cos_cache, sin_cache, ids}, "_rotary");
+  ir::Value* cos_cache = rw.AddInitializer(
+      ir::MakeFloatTensor(ir::DataType::kFloat, {rows, d / 2}, *cos_half), cos->name() + "_cache");
+  ir::Value* sin_cache = rw.AddInitializer(
+      ir::MakeFloatTensor(ir::DataType::kFloat, {rows, d / 2}, *sin_half), sin->name() + "_cache");
+  absl::StatusOr<ir::Node*> fused =
+      rw.ReplaceWithNode(add, "RotaryEmbedding", {x, cos_cache, sin_cache, ids}, "_rotary");
   if (fused.ok() && *fused == nullptr) {
     std::vector<ir::Value*> unused = {cos_cache, sin_cache};
     if (ids != ct->ids) unused.push_back(ids);
@@ -341,7 +352,6 @@ absl::StatusOr<int64_t> MatchAndRewrite(const RotateHalfMatcher& p, ir::Node& ad
   }
   return OneIfReplaced(fused);
 }
-
 
 // Concat(RotaryEmbedding(Slice(x, 0, r)), Slice(x, r, D), axis = -1) on x [B, H, S, D] (the
 // rotated part first, the rest passed through, as Phi writes a partial rotation) becomes
@@ -356,7 +366,8 @@ struct PartialRotationMatcher {
                     Op("Slice", {Capture(x)}).OneUse().CaptureNode(passed)});
 };
 
-absl::StatusOr<int64_t> MatchPartialRotation(const PartialRotationMatcher& p, ir::Node& concat, Rewriter& rw) {
+absl::StatusOr<int64_t> MatchPartialRotation(const PartialRotationMatcher& p, ir::Node& concat,
+                                             Rewriter& rw) {
   const Captures* m = concat.num_inputs() == 2 ? rw.Match(p.root, concat.output(0)) : nullptr;
   if (m == nullptr) return 0;
   ir::Value* x = (*m)[p.x];
@@ -366,15 +377,19 @@ absl::StatusOr<int64_t> MatchPartialRotation(const PartialRotationMatcher& p, ir
   const int64_t axis = concat.GetInt("axis", 0);
   if (axis != -1 && axis != 3) return 0;
   const std::optional<int64_t> rank = RankOf(x);
-  if (!rank || *rank != 4 || !x->type().shape().has_value() || !x->type().shape()->dim(3).is_known()) return 0;
+  if (!rank || *rank != 4 || !x->type().shape().has_value() ||
+      !x->type().shape()->dim(3).is_known())
+    return 0;
   const int64_t d = x->type().shape()->dim(3).value();
   // The RotaryEmbedding: 4-D, every input but x its own, rotating all of the slice.
   for (const ir::Attribute& a : rotary->attributes()) {
     if (a.is_reference() || a.kind() != ir::AttributeKind::kInt) return 0;
-    if (a.name() != "interleaved" && a.name() != "rotary_embedding_dim" && a.name() != "num_heads") return 0;
+    if (a.name() != "interleaved" && a.name() != "rotary_embedding_dim" && a.name() != "num_heads")
+      return 0;
   }
   const std::optional<int64_t> rotated_rank = RankOf(rotated->output(0));
-  if (!rotated_rank || *rotated_rank != 4 || !rotated->output(0)->type().shape()->dim(3).is_known()) return 0;
+  if (!rotated_rank || *rotated_rank != 4 || !rotated->output(0)->type().shape()->dim(3).is_known())
+    return 0;
   const int64_t r = rotated->output(0)->type().shape()->dim(3).value();
   const int64_t own = rotary->GetInt("rotary_embedding_dim", 0);
   if (r <= 0 || r >= d || r % 2 != 0 || (own != 0 && own != r)) return 0;
@@ -382,14 +397,14 @@ absl::StatusOr<int64_t> MatchPartialRotation(const PartialRotationMatcher& p, ir
   std::vector<ir::Value*> inputs = {x};
   for (size_t i = 1; i < rotary->num_inputs(); ++i) inputs.push_back(rotary->input(i));
   const int64_t interleaved = rotary->GetInt("interleaved", 0);
-  absl::StatusOr<ir::Node*> fused = rw.ReplaceWithNode(concat, "RotaryEmbedding", inputs, "_rotary");
+  absl::StatusOr<ir::Node*> fused =
+      rw.ReplaceWithNode(concat, "RotaryEmbedding", inputs, "_rotary");
   if (fused.ok() && *fused != nullptr) {
     if (interleaved != 0) rw.SetAttribute(**fused, ir::Attribute::Int("interleaved", interleaved));
     rw.SetAttribute(**fused, ir::Attribute::Int("rotary_embedding_dim", r));
   }
   return OneIfReplaced(fused);
 }
-
 
 // RotaryEmbedding(Transpose(Reshape(x, [B, S, N, E]), [0, 2, 1, 3])) on heads split from x
 // [B, S, N*E] (the exporter's split, each used once) becomes
@@ -400,18 +415,21 @@ struct HeadSplitMatcher {
   ValueSlot x;
   NodeSlot reshape, transpose;
   const ValuePattern split =
-      Op("Transpose", {Op("Reshape", {Capture(x)}).OneUse().CaptureNode(reshape)}).OneUse().CaptureNode(transpose);
+      Op("Transpose", {Op("Reshape", {Capture(x)}).OneUse().CaptureNode(reshape)})
+          .OneUse()
+          .CaptureNode(transpose);
 };
 
 absl::StatusOr<int64_t> SinkHeadSplit(const HeadSplitMatcher& p, ir::Node& rotary, Rewriter& rw) {
-  const Captures* m =
-      rotary.num_inputs() >= 3 && rotary.num_outputs() == 1 ? rw.Match(p.split, rotary.input(0)) : nullptr;
+  const Captures* m = rotary.num_inputs() >= 3 && rotary.num_outputs() == 1
+                          ? rw.Match(p.split, rotary.input(0))
+                          : nullptr;
   if (m == nullptr) return 0;
   ir::Value* x = (*m)[p.x];
   ir::Node* reshape = (*m)[p.reshape];
   ir::Node* transpose = (*m)[p.transpose];
-  if (transpose->GetInts("perm") != std::vector<int64_t>{0, 2, 1, 3} || reshape->num_inputs() != 2 ||
-      reshape->GetInt("allowzero", 0) != 0) {
+  if (transpose->GetInts("perm") != std::vector<int64_t>{0, 2, 1, 3} ||
+      reshape->num_inputs() != 2 || reshape->GetInt("allowzero", 0) != 0) {
     return 0;
   }
   for (const ir::Attribute& a : rotary.attributes()) {
@@ -424,22 +442,23 @@ absl::StatusOr<int64_t> SinkHeadSplit(const HeadSplitMatcher& p, ir::Node& rotar
   }
   const ir::Shape& xs = *x->type().shape();
   const ir::Shape& hs = *heads->type().shape();
-  if (xs.rank() != 3 || hs.rank() != 4 || !SameDim(xs.dim(0), hs.dim(0)) || !SameDim(xs.dim(1), hs.dim(1)) ||
-      !xs.dim(2).is_known() || !hs.dim(2).is_known() || !hs.dim(3).is_known() ||
-      hs.dim(2).value() * hs.dim(3).value() != xs.dim(2).value()) {
+  if (xs.rank() != 3 || hs.rank() != 4 || !SameDim(xs.dim(0), hs.dim(0)) ||
+      !SameDim(xs.dim(1), hs.dim(1)) || !xs.dim(2).is_known() || !hs.dim(2).is_known() ||
+      !hs.dim(3).is_known() || hs.dim(2).value() * hs.dim(3).value() != xs.dim(2).value()) {
     return 0;
   }
   std::vector<ir::Value*> inputs = {x};
   for (size_t i = 1; i < rotary.num_inputs(); ++i) inputs.push_back(rotary.input(i));
-  ir::Node* rotated =
-      rw.InsertOpBefore(rotary, "RotaryEmbedding", inputs, rw.names().Fresh(rotary.output(0)->name() + "_3d"));
+  ir::Node* rotated = rw.InsertOpBefore(rotary, "RotaryEmbedding", inputs,
+                                        rw.names().Fresh(rotary.output(0)->name() + "_3d"));
   for (const ir::Attribute& a : rotary.attributes()) {
     if (a.name() != "num_heads") rw.SetAttribute(*rotated, ir::Attribute::Int(a.name(), a.i));
   }
   rw.SetAttribute(*rotated, ir::Attribute::Int("num_heads", hs.dim(2).value()));
   rotated->output(0)->set_type(x->type());
-  ir::Node* split_again = rw.InsertOpBefore(rotary, "Reshape", {rotated->output(0), reshape->input(1)},
-                                            rw.names().Fresh(rotary.output(0)->name() + "_heads"));
+  ir::Node* split_again =
+      rw.InsertOpBefore(rotary, "Reshape", {rotated->output(0), reshape->input(1)},
+                        rw.names().Fresh(rotary.output(0)->name() + "_heads"));
   split_again->output(0)->set_type(heads->type());
   ir::Node* transposed = rw.InsertOpBefore(rotary, "Transpose", {split_again->output(0)},
                                            rw.names().Fresh(rotary.output(0)->name() + "_split"));
@@ -457,10 +476,10 @@ absl::StatusOr<int64_t> SinkHeadSplit(const HeadSplitMatcher& p, ir::Node& rotar
 
 // A pattern's match_and_rewrite over a matcher built once, here.
 template <typename Matcher>
-auto WithMatcher(absl::StatusOr<int64_t> (*match_and_rewrite)(const Matcher&, ir::Node&, Rewriter&)) {
-  return [matcher = std::make_shared<const Matcher>(), match_and_rewrite](ir::Node& root, Rewriter& rw) {
-    return match_and_rewrite(*matcher, root, rw);
-  };
+auto WithMatcher(absl::StatusOr<int64_t> (*match_and_rewrite)(const Matcher&, ir::Node&,
+                                                              Rewriter&)) {
+  return [matcher = std::make_shared<const Matcher>(), match_and_rewrite](
+             ir::Node& root, Rewriter& rw) { return match_and_rewrite(*matcher, root, rw); };
 }
 
 std::vector<RewritePattern> RotaryEmbeddingPatterns() {

@@ -1,5 +1,5 @@
-// Tests for fuse-rotary-embedding: x * cos + rotate_half(x) * sin becomes RotaryEmbedding (opset 23),
-// checked structurally and numerically.
+// Tests for fuse-rotary-embedding: x * cos + rotate_half(x) * sin becomes RotaryEmbedding (opset
+// 23), checked structurally and numerically.
 #include <string>
 
 #include "gmock/gmock.h"
@@ -28,7 +28,8 @@ constexpr char kRotateHalf[] = R"(
     })";
 
 constexpr char kSliceConstants[] =
-    "int64[1] zero = {0}, int64[1] half = {2}, int64[1] big = {9223372036854775807}, int64[1] last = {-1}";
+    "int64[1] zero = {0}, int64[1] half = {2}, int64[1] big = {9223372036854775807}, int64[1] last "
+    "= {-1}";
 
 TEST(FuseRotaryEmbeddingTest, CachesGatheredByPositionIds) {
   auto run = RunPipelineOnText(std::string(R"(
@@ -112,7 +113,8 @@ TEST(FuseRotaryEmbeddingTest, HalvesBySplit) {
       kc = Mul(c, K)
       ks = Mul(s, kr)
       Z = Add(kc, ks)
-    })", "fuse-rotary-embedding");
+    })",
+                               "fuse-rotary-embedding");
   ASSERT_TRUE(run.ok()) << run.status();
   EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("RotaryEmbedding", "RotaryEmbedding"));
   EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
@@ -151,8 +153,9 @@ TEST(FuseRotaryEmbeddingTest, UnequalHalvesOtherSplitsAndOldOpsetsStay) {
 }
 
 // The tables as current exporters compute them from position ids (here the Mul spelling: positions
-// [N, S, 1] times inv_freq [2]), cat(freqs, freqs), Cos/Sin times an attention scaling, then the head
-// axis: RotaryEmbedding gets the half tables Cos(freqs) * scaling [N, S, 2] and no position ids.
+// [N, S, 1] times inv_freq [2]), cat(freqs, freqs), Cos/Sin times an attention scaling, then the
+// head axis: RotaryEmbedding gets the half tables Cos(freqs) * scaling [N, S, 2] and no position
+// ids.
 constexpr char kComputedTables[] = R"(
     <ir_version: 10, opset_import: ["" : 23]>
     g (float[N,2,S,4] X, float[N,1,S,4] K, int64[N,S] ids) => (float[N,2,S,4] Y, float[N,1,S,4] Z)
@@ -179,10 +182,12 @@ constexpr char kComputedTables[] = R"(
 )";
 
 TEST(FuseRotaryEmbeddingTest, TablesComputedFromPositionIdsBecomeHalfTables) {
-  auto run = RunPipelineOnText(std::string(kComputedTables) + kRotateHalf, "infer-shapes,fuse-rotary-embedding,cse,dead-nodes");
+  auto run = RunPipelineOnText(std::string(kComputedTables) + kRotateHalf,
+                               "infer-shapes,fuse-rotary-embedding,cse,dead-nodes");
   ASSERT_TRUE(run.ok()) << run.status();
-  EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("Unsqueeze", "Cast", "Mul", "Cos", "Mul", "Sin", "Mul",
-                                                        "RotaryEmbedding", "RotaryEmbedding"));
+  EXPECT_THAT(OpTypes(run->after->graph()),
+              ElementsAre("Unsqueeze", "Cast", "Mul", "Cos", "Mul", "Sin", "Mul", "RotaryEmbedding",
+                          "RotaryEmbedding"));
   for (const ir::Node* n : run->after->graph().nodes()) {
     if (n->op_type() != "RotaryEmbedding") continue;
     EXPECT_EQ(n->num_inputs(), 3);  // no position ids: the caches are [N, S, 2]
@@ -241,7 +246,8 @@ constexpr char kPartialRotation[] = R"(
 TEST(FuseRotaryEmbeddingTest, PartialRotationBecomesRotaryEmbeddingDim) {
   auto run = RunPipelineOnText(kPartialRotation, "infer-shapes,fuse-rotary-embedding,dead-nodes");
   ASSERT_TRUE(run.ok()) << run.status();
-  EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("Unsqueeze", "Cast", "Mul", "Cos", "Sin", "RotaryEmbedding"));
+  EXPECT_THAT(OpTypes(run->after->graph()),
+              ElementsAre("Unsqueeze", "Cast", "Mul", "Cos", "Sin", "RotaryEmbedding"));
   const ir::Node* rotary = run->after->graph().outputs()[0]->producer();
   EXPECT_EQ(rotary->GetInt("rotary_embedding_dim", 0), 4);
   EXPECT_EQ(rotary->input(0)->name(), "X");
@@ -270,10 +276,13 @@ TEST(FuseRotaryEmbeddingTest, HeadSplitMovesAfterTheRotation) {
   std::string text = std::string(kComputedTables) + kRotateHalf;
   text.replace(text.find("float[N,2,S,4] X,"), 17, "float[N,S,8] X3,");
   text.replace(text.find("int64[1] zero"), 0, "int64[4] split = {0, 0, 2, 4}, ");
-  text.replace(text.find("    {\n"), 6, "    {\n      X4 = Reshape(X3, split)\n      X = Transpose<perm = [0, 2, 1, 3]>(X4)\n");
+  text.replace(
+      text.find("    {\n"), 6,
+      "    {\n      X4 = Reshape(X3, split)\n      X = Transpose<perm = [0, 2, 1, 3]>(X4)\n");
   // The second run moves the split (the RotaryEmbedding the first made comes before the node it
   // replaced, which one sweep has passed).
-  auto run = RunPipelineOnText(text, "infer-shapes,fuse-rotary-embedding,fuse-rotary-embedding,cse,dead-nodes");
+  auto run = RunPipelineOnText(
+      text, "infer-shapes,fuse-rotary-embedding,fuse-rotary-embedding,cse,dead-nodes");
   ASSERT_TRUE(run.ok()) << run.status();
   const ir::Node* y = run->after->graph().outputs()[0]->producer();
   ASSERT_EQ(y->op_type(), "Transpose");

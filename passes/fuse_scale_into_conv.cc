@@ -17,7 +17,8 @@ using namespace rewrite;  // NOLINT(build/namespaces): the pattern vocabulary
 bool Fuse(Rewriter& rw, ir::Node& conv, ir::Node& scale_node, const ir::Tensor& scale) {
   std::optional<ConvConstants> k = ReadConvConstants(conv);
   // Weights shared with another node would be kept besides the scaled copy.
-  if (!k.has_value() || scale.data_type() != k->type || !OwnsInput(conv, 1) || !OwnsInput(conv, 2)) return false;
+  if (!k.has_value() || scale.data_type() != k->type || !OwnsInput(conv, 1) || !OwnsInput(conv, 2))
+    return false;
   std::optional<std::vector<double>> factor = PerChannel(scale, k->out_channels(), k->rank());
   if (!factor.has_value()) return false;
   if (scale_node.op_type() == "Div") {
@@ -34,7 +35,8 @@ bool Fuse(Rewriter& rw, ir::Node& conv, ir::Node& scale_node, const ir::Tensor& 
   for (int64_t m = 0; m < k->out_channels(); ++m) k->bias[m] *= (*factor)[m];
   if (!rw.ForwardUses(scale_node.output(0), conv.output(0))) return false;
   // A missing bias stays missing: zero times anything is zero.
-  WriteConvConstants(rw, conv, *k, /*weights_changed=*/true, /*bias_changed=*/conv.has_input(2), "_scaled");
+  WriteConvConstants(rw, conv, *k, /*weights_changed=*/true, /*bias_changed=*/conv.has_input(2),
+                     "_scaled");
   return true;
 }
 
@@ -44,7 +46,9 @@ struct ConvAndConstantMatcher {
   NodeSlot conv;
   TensorSlot constant;
   const ValuePattern conv_used_once =
-      Op("Conv", {}).CaptureNode(conv).Where([](const ir::Value& v) { return v.uses().size() == 1; });
+      Op("Conv", {}).CaptureNode(conv).Where([](const ir::Value& v) {
+        return v.uses().size() == 1;
+      });
   const ValuePattern any_constant = Constant(constant);
 };
 
@@ -55,13 +59,15 @@ RewritePattern ScaleIntoConvPattern() {
           .needs = {{{"Mul", "Div"}}, {{"Conv"}}},
           .match_and_rewrite = [matcher](ir::Node& node, Rewriter& rw) -> absl::StatusOr<int64_t> {
             // Pre-7 Mul/Div broadcast only with attributes; leave those alone.
-            if (node.FindAttribute("broadcast") != nullptr || node.FindAttribute("axis") != nullptr) return 0;
+            if (node.FindAttribute("broadcast") != nullptr || node.FindAttribute("axis") != nullptr)
+              return 0;
             if (node.num_inputs() != 2 || !node.has_input(0) || !node.has_input(1)) return 0;
             // The conv's one use must be this node; Div folds only conv / c.
             for (size_t side : {0, 1}) {
               if (node.op_type() == "Div" && side == 1) break;
               const Captures* m = rw.Match(matcher->conv_used_once, node.input(side));
-              if (m == nullptr || rw.Match(matcher->any_constant, node.input(1 - side)) == nullptr) continue;
+              if (m == nullptr || rw.Match(matcher->any_constant, node.input(1 - side)) == nullptr)
+                continue;
               if (!Fuse(rw, *(*m)[matcher->conv], node, *(*m)[matcher->constant])) continue;
               if (absl::Status s = rw.EraseNode(node); !s.ok()) return s;
               return 1;
@@ -73,9 +79,8 @@ RewritePattern ScaleIntoConvPattern() {
 class FuseScaleIntoConv final : public PatternPass {
  public:
   static constexpr char kName[] = "fuse-scale-into-conv";
-  FuseScaleIntoConv() : PatternPass(kName, [] {
-    return std::vector<RewritePattern>{ScaleIntoConvPattern()};
-  }) {}
+  FuseScaleIntoConv()
+      : PatternPass(kName, [] { return std::vector<RewritePattern>{ScaleIntoConvPattern()}; }) {}
 };
 
 }  // namespace

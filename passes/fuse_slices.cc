@@ -69,52 +69,55 @@ struct InnerSliceMatcher {
 
 RewritePattern ConsecutiveSlicesPattern() {
   auto inner_slice = std::make_shared<const InnerSliceMatcher>();
-  return {.name = "consecutive-slices",
-          .root_ops = {"Slice"},
-          .needs = {{{"Slice"}, 2}},
-          .min_opset = 10,
-          .match_and_rewrite = [inner_slice](ir::Node& outer, Rewriter& rw) -> absl::StatusOr<int64_t> {
-            const Captures* m = outer.has_input(0) ? rw.Match(inner_slice->slice, outer.input(0)) : nullptr;
-            if (m == nullptr) return 0;
-            ir::Value* x = (*m)[inner_slice->x];
-            ir::Node* inner = (*m)[inner_slice->inner];
-            const std::optional<int64_t> rank = RankOf(x);
-            std::optional<SliceParams> first = ParamsOf(*inner, rank);
-            std::optional<SliceParams> second = ParamsOf(outer, rank);
-            if (!first || !second) return 0;
-            std::set<int64_t> axes(first->axes.begin(), first->axes.end());
-            bool disjoint = axes.size() == first->axes.size();
-            for (int64_t a : second->axes) disjoint &= axes.insert(a).second;
-            if (!disjoint) return 0;
+  return {
+      .name = "consecutive-slices",
+      .root_ops = {"Slice"},
+      .needs = {{{"Slice"}, 2}},
+      .min_opset = 10,
+      .match_and_rewrite = [inner_slice](ir::Node& outer, Rewriter& rw) -> absl::StatusOr<int64_t> {
+        const Captures* m =
+            outer.has_input(0) ? rw.Match(inner_slice->slice, outer.input(0)) : nullptr;
+        if (m == nullptr) return 0;
+        ir::Value* x = (*m)[inner_slice->x];
+        ir::Node* inner = (*m)[inner_slice->inner];
+        const std::optional<int64_t> rank = RankOf(x);
+        std::optional<SliceParams> first = ParamsOf(*inner, rank);
+        std::optional<SliceParams> second = ParamsOf(outer, rank);
+        if (!first || !second) return 0;
+        std::set<int64_t> axes(first->axes.begin(), first->axes.end());
+        bool disjoint = axes.size() == first->axes.size();
+        for (int64_t a : second->axes) disjoint &= axes.insert(a).second;
+        if (!disjoint) return 0;
 
-            auto joined = [&](const std::vector<int64_t>& a, const std::vector<int64_t>& b, const std::string& what) {
-              std::vector<int64_t> all = a;
-              all.insert(all.end(), b.begin(), b.end());
-              return rw.AddInitializer(
-                  ir::Tensor::FromVector(ir::DataType::kInt64, {static_cast<int64_t>(all.size())}, all),
-                  outer.output(0)->name() + "_" + what);
-            };
-            ir::Value* starts = joined(first->starts, second->starts, "starts");
-            ir::Value* ends = joined(first->ends, second->ends, "ends");
-            ir::Value* axes_value = joined(first->axes, second->axes, "axes");
-            ir::Value* steps = joined(first->steps, second->steps, "steps");
-            rw.ReplaceInput(outer, 0, x);
-            rw.ReplaceInput(outer, 1, starts);
-            rw.ReplaceInput(outer, 2, ends);
-            while (outer.num_inputs() < 5) rw.AddInput(outer, nullptr);
-            rw.ReplaceInput(outer, 3, axes_value);
-            rw.ReplaceInput(outer, 4, steps);
-            RETURN_IF_ERROR(rw.EraseIfDead(*inner).status());
-            return 1;
-          }};
+        auto joined = [&](const std::vector<int64_t>& a, const std::vector<int64_t>& b,
+                          const std::string& what) {
+          std::vector<int64_t> all = a;
+          all.insert(all.end(), b.begin(), b.end());
+          return rw.AddInitializer(
+              ir::Tensor::FromVector(ir::DataType::kInt64, {static_cast<int64_t>(all.size())}, all),
+              outer.output(0)->name() + "_" + what);
+        };
+        ir::Value* starts = joined(first->starts, second->starts, "starts");
+        ir::Value* ends = joined(first->ends, second->ends, "ends");
+        ir::Value* axes_value = joined(first->axes, second->axes, "axes");
+        ir::Value* steps = joined(first->steps, second->steps, "steps");
+        rw.ReplaceInput(outer, 0, x);
+        rw.ReplaceInput(outer, 1, starts);
+        rw.ReplaceInput(outer, 2, ends);
+        while (outer.num_inputs() < 5) rw.AddInput(outer, nullptr);
+        rw.ReplaceInput(outer, 3, axes_value);
+        rw.ReplaceInput(outer, 4, steps);
+        RETURN_IF_ERROR(rw.EraseIfDead(*inner).status());
+        return 1;
+      }};
 }
 
 class FuseConsecutiveSlices final : public PatternPass {
  public:
   static constexpr char kName[] = "fuse-slices";
-  FuseConsecutiveSlices() : PatternPass(kName, [] {
-    return std::vector<RewritePattern>{ConsecutiveSlicesPattern()};
-  }) {}
+  FuseConsecutiveSlices()
+      : PatternPass(kName, [] { return std::vector<RewritePattern>{ConsecutiveSlicesPattern()}; }) {
+  }
 };
 
 }  // namespace

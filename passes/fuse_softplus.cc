@@ -12,7 +12,8 @@ using namespace rewrite;  // NOLINT(build/namespaces): the pattern vocabulary
 // Log(Exp(x) + 1), built once; x is bound in the match's captures.
 struct SoftplusMatcher {
   ValueSlot x;
-  const ValuePattern root = Op("Log", {Op("Add", {Op("Exp", {Capture(x)}).OneUse(), ConstScalar(1.0)}).OneUse()});
+  const ValuePattern root =
+      Op("Log", {Op("Add", {Op("Exp", {Capture(x)}).OneUse(), ConstScalar(1.0)}).OneUse()});
 };
 
 RewritePattern SoftplusPattern() {
@@ -30,9 +31,8 @@ RewritePattern SoftplusPattern() {
 class FuseSoftplus final : public PatternPass {
  public:
   static constexpr char kName[] = "fuse-softplus";
-  FuseSoftplus() : PatternPass(kName, [] {
-    return std::vector<RewritePattern>{SoftplusPattern()};
-  }) {}
+  FuseSoftplus()
+      : PatternPass(kName, [] { return std::vector<RewritePattern>{SoftplusPattern()}; }) {}
 };
 
 }  // namespace

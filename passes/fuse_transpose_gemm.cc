@@ -18,8 +18,10 @@ using namespace rewrite;  // NOLINT(build/namespaces): the pattern vocabulary
 struct TransposedOperandMatcher {
   ValueSlot x;
   NodeSlot transpose;
-  const ValuePattern transposed = Op("Transpose", {Capture(x)}).CaptureNode(transpose).WhereNode(
-      [](const ir::Node& t) { return t.GetInts("perm") == std::vector<int64_t>{1, 0}; });
+  const ValuePattern transposed =
+      Op("Transpose", {Capture(x)}).CaptureNode(transpose).WhereNode([](const ir::Node& t) {
+        return t.GetInts("perm") == std::vector<int64_t>{1, 0};
+      });
 };
 
 RewritePattern TransposeIntoGemmPattern() {
@@ -49,13 +51,14 @@ RewritePattern TransposeIntoGemmPattern() {
 class FuseTransposeIntoGemm final : public PatternPass {
  public:
   static constexpr char kName[] = "fuse-transpose-gemm";
-  FuseTransposeIntoGemm() : PatternPass(kName, [] {
-    return std::vector<RewritePattern>{TransposeIntoGemmPattern()};
-  }) {}
+  FuseTransposeIntoGemm()
+      : PatternPass(kName, [] { return std::vector<RewritePattern>{TransposeIntoGemmPattern()}; }) {
+  }
 };
 
 }  // namespace
 
-REGISTER_PASS(FuseTransposeIntoGemm, FuseTransposeIntoGemm::kName, "absorb a 2-D Transpose into Gemm's transA/transB");
+REGISTER_PASS(FuseTransposeIntoGemm, FuseTransposeIntoGemm::kName,
+              "absorb a 2-D Transpose into Gemm's transA/transB");
 
 }  // namespace onnx_opt::passes

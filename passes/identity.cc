@@ -22,9 +22,8 @@ RewritePattern IdentityPattern() {
 class EliminateIdentity final : public PatternPass {
  public:
   static constexpr char kName[] = "identity";
-  EliminateIdentity() : PatternPass(kName, [] {
-    return std::vector<RewritePattern>{IdentityPattern()};
-  }) {}
+  EliminateIdentity()
+      : PatternPass(kName, [] { return std::vector<RewritePattern>{IdentityPattern()}; }) {}
 };
 
 }  // namespace

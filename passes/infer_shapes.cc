@@ -1,7 +1,8 @@
 // infer-shapes: gives every value the element type and shape its producer implies (see
 // schema/inference), so later passes can decide what needs shapes (no-op Reshape, neutral Add...).
 // Types only: value_info is not filled, so the written model does not grow. Never reports a change,
-// so it does not keep a fixed-point loop going; a model inference cannot handle simply stays as it is.
+// so it does not keep a fixed-point loop going; a model inference cannot handle simply stays as it
+// is.
 #include "optimizer/pass_registry.h"
 #include "schema/inference/inference.h"
 
@@ -24,6 +25,7 @@ class InferShapesPass final : public optimizer::Pass {
 
 }  // namespace
 
-REGISTER_PASS(InferShapesPass, InferShapesPass::kName, "infer value types and shapes for the passes that need them");
+REGISTER_PASS(InferShapesPass, InferShapesPass::kName,
+              "infer value types and shapes for the passes that need them");
 
 }  // namespace onnx_opt::passes

@@ -3,7 +3,8 @@
 namespace onnx_opt::passes {
 
 bool IsInferenceBatchNorm(const ir::Node& bn, int64_t opset) {
-  if (!bn.is_onnx_domain() || bn.op_type() != "BatchNormalization" || bn.num_inputs() != 5) return false;
+  if (!bn.is_onnx_domain() || bn.op_type() != "BatchNormalization" || bn.num_inputs() != 5)
+    return false;
   for (size_t i = 0; i < 5; ++i) {
     if (!bn.has_input(i)) return false;
   }

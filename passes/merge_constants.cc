@@ -1,7 +1,7 @@
-// merge-constants: two chained Add/Sub (or Mul/Div) nodes with constant operands become one, when the
-// inner result has no other use: (x + c1) - c2 becomes x + (c1 - c2), (x - c1) - c2 becomes
-// x - (c1 + c2), (x * c1) / c2 becomes x * (c1 / c2), (x / c1) / c2 becomes x / (c1 * c2), and so
-// on. The new constant is computed by fold-constants. Broadcasting is associative, so shapes are
+// merge-constants: two chained Add/Sub (or Mul/Div) nodes with constant operands become one, when
+// the inner result has no other use: (x + c1) - c2 becomes x + (c1 - c2), (x - c1) - c2 becomes x -
+// (c1 + c2), (x * c1) / c2 becomes x * (c1 / c2), (x / c1) / c2 becomes x / (c1 * c2), and so on.
+// The new constant is computed by fold-constants. Broadcasting is associative, so shapes are
 // unchanged; float results may differ in the last bit. Sub and Div need x on the left; Div only
 // merges for floating-point constants (integer division does not reassociate).
 #include <string>
@@ -36,7 +36,8 @@ bool SplitConstant(const ir::Node& n, ir::Value** x, ir::Value** c) {
   if (n.num_inputs() != 2 || !n.has_input(0) || !n.has_input(1)) return false;
   for (size_t side : {0, 1}) {
     if (side == 1 && IsInverse(n.op_type())) break;
-    if (ir::GetConstantTensor(n.input(1 - side)) != nullptr && ir::GetConstantTensor(n.input(side)) == nullptr) {
+    if (ir::GetConstantTensor(n.input(1 - side)) != nullptr &&
+        ir::GetConstantTensor(n.input(side)) == nullptr) {
       *x = n.input(side);
       *c = n.input(1 - side);
       return true;
@@ -86,9 +87,11 @@ absl::StatusOr<int64_t> MergeChain(ir::Node& outer, Rewriter& rw) {
     combine_op = inverse;
     std::swap(a, b);
   }
-  ir::Node* combined = rw.InsertOpBefore(outer, combine_op, {a, b}, rw.names().Fresh(c1->name() + "_merged"));
+  ir::Node* combined =
+      rw.InsertOpBefore(outer, combine_op, {a, b}, rw.names().Fresh(c1->name() + "_merged"));
   if (result_op != op) {
-    ir::Node* merged = rw.InsertOpBefore(outer, result_op, {x, combined->output(0)}, rw.names().Fresh(op));
+    ir::Node* merged =
+        rw.InsertOpBefore(outer, result_op, {x, combined->output(0)}, rw.names().Fresh(op));
     merged->output(0)->set_type(outer.output(0)->type());
     if (!rw.ForwardUses(outer.output(0), merged->output(0))) {
       return absl::InternalError("merge-constants: cannot forward");
@@ -120,7 +123,8 @@ class MergeConstantOperands final : public PatternPass {
 
 }  // namespace
 
-REGISTER_PASS(MergeConstantOperands, MergeConstantOperands::kName,
-              "merge chained Add/Sub (or Mul/Div) by constants into one node with a folded constant");
+REGISTER_PASS(
+    MergeConstantOperands, MergeConstantOperands::kName,
+    "merge chained Add/Sub (or Mul/Div) by constants into one node with a folded constant");
 
 }  // namespace onnx_opt::passes

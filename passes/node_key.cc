@@ -58,10 +58,18 @@ std::optional<std::string> AttributeKey(const ir::Attribute& a) {
   AppendString(out, a.ref_attr_name());
   if (a.is_reference()) return out;
   switch (a.kind()) {
-    case ir::AttributeKind::kFloat: AppendPod(out, a.f); break;
-    case ir::AttributeKind::kInt: AppendPod(out, a.i); break;
-    case ir::AttributeKind::kString: AppendString(out, a.s); break;
-    case ir::AttributeKind::kTensor: AppendTensor(out, a.t); break;
+    case ir::AttributeKind::kFloat:
+      AppendPod(out, a.f);
+      break;
+    case ir::AttributeKind::kInt:
+      AppendPod(out, a.i);
+      break;
+    case ir::AttributeKind::kString:
+      AppendString(out, a.s);
+      break;
+    case ir::AttributeKind::kTensor:
+      AppendTensor(out, a.t);
+      break;
     case ir::AttributeKind::kFloats:
       AppendPod(out, static_cast<uint64_t>(a.floats.size()));
       for (float f : a.floats) AppendPod(out, f);
@@ -78,7 +86,9 @@ std::optional<std::string> AttributeKey(const ir::Attribute& a) {
       AppendPod(out, static_cast<uint64_t>(a.tensors.size()));
       for (const ir::Tensor& t : a.tensors) AppendTensor(out, t);
       break;
-    case ir::AttributeKind::kTypeProto: AppendString(out, a.tp->ToString()); break;
+    case ir::AttributeKind::kTypeProto:
+      AppendString(out, a.tp->ToString());
+      break;
     case ir::AttributeKind::kTypeProtos:
       for (const ir::Type& t : a.type_protos) AppendString(out, t.ToString());
       break;
@@ -96,7 +106,8 @@ std::optional<std::string> AttributeKey(const ir::Attribute& a) {
 
 std::optional<size_t> NodeHash(const ir::Node& node) {
   if (!node.subgraphs().empty()) return std::nullopt;
-  size_t h = absl::HashOf(CanonicalDomain(node), node.op_type(), node.overload(), node.num_outputs());
+  size_t h =
+      absl::HashOf(CanonicalDomain(node), node.op_type(), node.overload(), node.num_outputs());
   for (const ir::Value* v : node.inputs()) h = absl::HashOf(h, v);
   if (!node.attributes().empty()) {
     std::optional<std::vector<std::string>> keys = SortedAttributeKeys(node);
@@ -107,9 +118,9 @@ std::optional<size_t> NodeHash(const ir::Node& node) {
 }
 
 bool ComputeSame(const ir::Node& a, const ir::Node& b) {
-  if (a.op_type() != b.op_type() || CanonicalDomain(a) != CanonicalDomain(b) || a.overload() != b.overload() ||
-      a.num_outputs() != b.num_outputs() || a.inputs() != b.inputs() ||
-      a.attributes().size() != b.attributes().size()) {
+  if (a.op_type() != b.op_type() || CanonicalDomain(a) != CanonicalDomain(b) ||
+      a.overload() != b.overload() || a.num_outputs() != b.num_outputs() ||
+      a.inputs() != b.inputs() || a.attributes().size() != b.attributes().size()) {
     return false;
   }
   if (a.attributes().empty()) return true;

@@ -20,7 +20,9 @@ namespace {
 using namespace rewrite;  // NOLINT(build/namespaces): the pattern vocabulary
 
 // Input 0 when `holds`.
-std::optional<size_t> FirstInputIf(bool holds) { return holds ? std::optional<size_t>(0) : std::nullopt; }
+std::optional<size_t> FirstInputIf(bool holds) {
+  return holds ? std::optional<size_t>(0) : std::nullopt;
+}
 
 const ir::Shape* StaticShape(const ir::Value* v) {
   if (v == nullptr || !v->type().is_tensor() || !v->type().shape().has_value()) return nullptr;
@@ -50,7 +52,8 @@ bool AllEqual(const ir::Tensor& t, double value) {
 
 // For a binary op with a neutral constant: the index of the other input, which the node returns
 // unchanged, provided broadcasting the constant against it leaves its shape alone.
-std::optional<size_t> NeutralBinary(const ir::Node& n, int64_t opset, double neutral, bool commutative) {
+std::optional<size_t> NeutralBinary(const ir::Node& n, int64_t opset, double neutral,
+                                    bool commutative) {
   if (n.num_inputs() != 2 || !n.has_input(0) || !n.has_input(1)) return std::nullopt;
   if (opset < 7 && n.GetInt("broadcast", 0) != 0) return std::nullopt;
   for (size_t side : {1, 0}) {
@@ -143,7 +146,8 @@ RewritePattern Nop(std::string name, std::vector<std::string> ops, PassThrough t
   return {.name = std::move(name),
           .root_ops = std::move(ops),
           .needs = std::move(needs),
-          .match_and_rewrite = [through = std::move(through)](ir::Node& n, Rewriter& rw) -> absl::StatusOr<int64_t> {
+          .match_and_rewrite = [through = std::move(through)](
+                                   ir::Node& n, Rewriter& rw) -> absl::StatusOr<int64_t> {
             if (n.num_inputs() == 0 || !n.has_input(0) || n.num_outputs() == 0) return 0;
             for (size_t i = 1; i < n.num_outputs(); ++i) {
               if (n.output(i)->has_uses()) return 0;
@@ -155,23 +159,29 @@ RewritePattern Nop(std::string name, std::vector<std::string> ops, PassThrough t
 }
 
 // x op c returns x when c is `neutral` everywhere; `commutative`: also c op x.
-RewritePattern NeutralOperand(std::string name, std::vector<std::string> ops, double neutral, bool commutative) {
-  return Nop(std::move(name), std::move(ops), [neutral, commutative](const ir::Node& n, int64_t opset) {
-    return NeutralBinary(n, opset, neutral, commutative);
-  });
+RewritePattern NeutralOperand(std::string name, std::vector<std::string> ops, double neutral,
+                              bool commutative) {
+  return Nop(std::move(name), std::move(ops),
+             [neutral, commutative](const ir::Node& n, int64_t opset) {
+               return NeutralBinary(n, opset, neutral, commutative);
+             });
 }
 
 std::vector<RewritePattern> NopPatterns() {
   return {
-      // Identity too, so that one walk removes both (the identity pass then has nothing left to do).
-      Nop("identity", {"Identity"}, [](const ir::Node& n, int64_t) { return FirstInputIf(n.num_outputs() == 1); }),
+      // Identity too, so that one walk removes both (the identity pass then has nothing left to
+      // do).
+      Nop("identity", {"Identity"},
+          [](const ir::Node& n, int64_t) { return FirstInputIf(n.num_outputs() == 1); }),
       Nop("identity-transpose", {"Transpose"}, IdentityPermutation),
       Nop("inference-dropout", {"Dropout"}, InferenceDropout),
       Nop("zero-pad", {"Pad"}, ZeroPad),
       Nop("one-operand", {"Concat", "Sum", "Max", "Min", "Mean"},
           [](const ir::Node& n, int64_t) { return FirstInputIf(n.num_inputs() == 1); }),
       Nop("one-part-split", {"Split"},
-          [](const ir::Node& n, int64_t) { return FirstInputIf(n.num_outputs() == 1 && SameStaticShape(n)); }),
+          [](const ir::Node& n, int64_t) {
+            return FirstInputIf(n.num_outputs() == 1 && SameStaticShape(n));
+          }),
       Nop("cast-to-own-type", {"Cast"}, CastToOwnType),
       Nop("same-shape", {"Reshape", "Expand", "Flatten", "Slice", "Tile", "Squeeze", "Unsqueeze"},
           [](const ir::Node& n, int64_t) { return FirstInputIf(SameStaticShape(n)); }),
@@ -190,6 +200,7 @@ class EliminateNops final : public PatternPass {
 
 }  // namespace
 
-REGISTER_PASS(EliminateNops, EliminateNops::kName, "remove nodes that return their input unchanged");
+REGISTER_PASS(EliminateNops, EliminateNops::kName,
+              "remove nodes that return their input unchanged");
 
 }  // namespace onnx_opt::passes

@@ -1,7 +1,7 @@
 // quantize-weights (lossy): stores the float32 weights of MatMul, Gemm and Gather as 8- or 4-bit
 // integers with float scales (and zero points), read back by a DequantizeLinear in standard ONNX
-// (opset 21: blocked scales and int4/uint4, which onnxruntime runs too). The graph still computes in
-// float; only the weights lose precision.
+// (opset 21: blocked scales and int4/uint4, which onnxruntime runs too). The graph still computes
+// in float; only the weights lose precision.
 //
 // Arguments (`quantize-weights(bits=4,block=32)`):
 //   bits=8|4           int8 / int4, or uint8 / uint4 with zero points (default 8)
@@ -9,13 +9,14 @@
 //                      along the reduction axis, the last block possibly short (default 0)
 //   symmetric=1|0      1: signed, no zero point; 0: unsigned with zero points (default 1)
 //   min_elements=N     smaller weights stay float (default 4096)
-//   keep_ends=1|0      1: the first and last quantizable weights (embeddings, output heads: the most
+//   keep_ends=1|0      1: the first and last quantizable weights (embeddings, output heads: the
+//   most
 //                      sensitive) stay float (default 1)
 //   exclude=P[:P...]   weights whose name matches a shell pattern (fnmatch) stay float
 //
-// A weight is quantized when it is a 2-D float32 initializer (not a graph input or output) whose every
-// use is MatMul's B, Gemm's B or Gather's data (axis 0), all reducing along the same axis. Models below
-// opset 21 are refused with a message naming convert(21).
+// A weight is quantized when it is a 2-D float32 initializer (not a graph input or output) whose
+// every use is MatMul's B, Gemm's B or Gather's data (axis 0), all reducing along the same axis.
+// Models below opset 21 are refused with a message naming convert(21).
 #include <fnmatch.h>
 
 #include <algorithm>
@@ -103,14 +104,15 @@ struct Quantized {
   int64_t block = 0;  // its block_size (0: per channel)
 };
 
-// Quantizes W [R, C] reducing along `reduction`: per channel (a scale per index of the other axis) or
-// in blocks along `reduction`. Round half to even, as QuantizeLinear does.
+// Quantizes W [R, C] reducing along `reduction`: per channel (a scale per index of the other axis)
+// or in blocks along `reduction`. Round half to even, as QuantizeLinear does.
 Quantized Quantize(const ir::Tensor& w, int64_t reduction, const QuantizeOptions& o) {
   const int64_t dims[2] = {w.dims()[0], w.dims()[1]};
   const int64_t other = 1 - reduction;
   const int64_t block = o.block == 0 ? dims[reduction] : o.block;
   const int64_t blocks = (dims[reduction] + block - 1) / block;
-  // The scale's dims: per channel [dims[other]]; blocked, W's dims with `blocks` on the reduction axis.
+  // The scale's dims: per channel [dims[other]]; blocked, W's dims with `blocks` on the reduction
+  // axis.
   std::vector<int64_t> scale_dims;
   if (o.block == 0) {
     scale_dims = {dims[other]};
@@ -118,8 +120,9 @@ Quantized Quantize(const ir::Tensor& w, int64_t reduction, const QuantizeOptions
     scale_dims = {dims[0], dims[1]};
     scale_dims[reduction] = blocks;
   }
-  const ir::DataType qtype = o.bits == 8 ? (o.symmetric ? ir::DataType::kInt8 : ir::DataType::kUint8)
-                                         : (o.symmetric ? ir::DataType::kInt4 : ir::DataType::kUint4);
+  const ir::DataType qtype = o.bits == 8
+                                 ? (o.symmetric ? ir::DataType::kInt8 : ir::DataType::kUint8)
+                                 : (o.symmetric ? ir::DataType::kInt4 : ir::DataType::kUint4);
   const double qmax = o.symmetric ? (o.bits == 8 ? 127 : 7) : (o.bits == 8 ? 255 : 15);
   interpreter::Tensor q(qtype, {dims[0], dims[1]});
   interpreter::Tensor scale(ir::DataType::kFloat, scale_dims);
@@ -165,7 +168,8 @@ class QuantizeWeights final : public rewrite::GraphPass {
  public:
   static constexpr char kName[] = "quantize-weights";
   explicit QuantizeWeights(QuantizeOptions options)
-      : GraphPass(kName, rewrite::GraphScope::kMainGraphTree, /*min_opset=*/1), options_(std::move(options)) {}
+      : GraphPass(kName, rewrite::GraphScope::kMainGraphTree, /*min_opset=*/1),
+        options_(std::move(options)) {}
 
   static std::unique_ptr<optimizer::Pass> Create(const std::vector<std::string>& args) {
     std::optional<QuantizeOptions> o = ParseOptions(args);
@@ -173,10 +177,11 @@ class QuantizeWeights final : public rewrite::GraphPass {
     return std::make_unique<QuantizeWeights>(*std::move(o));
   }
 
-  // Blocked 4-bit weights move each weight by up to half a step of 1/7 of its block's largest: outputs
-  // land at a relative L2 error of ~0.1 per layer; 8 bits, ~0.01.
+  // Blocked 4-bit weights move each weight by up to half a step of 1/7 of its block's largest:
+  // outputs land at a relative L2 error of ~0.1 per layer; 8 bits, ~0.01.
   std::optional<equivalence::LossyTolerance> lossy_tolerance() const override {
-    if (options_.bits == 4) return equivalence::LossyTolerance{.max_rel_l2 = 0.25, .min_cosine = 0.97};
+    if (options_.bits == 4)
+      return equivalence::LossyTolerance{.max_rel_l2 = 0.25, .min_cosine = 0.97};
     return equivalence::LossyTolerance{.max_rel_l2 = 0.05, .min_cosine = 0.998};
   }
 
@@ -184,8 +189,11 @@ class QuantizeWeights final : public rewrite::GraphPass {
   absl::StatusOr<int64_t> BeginRun(rewrite::GraphRun& run) override {
     if (run.opset < 21) {
       return absl::FailedPreconditionError(absl::StrCat(
-          "quantize-weights writes DequantizeLinear-21 (blocked scales, 4-bit weights), but the model is at "
-          "opset ", run.opset, " of ai.onnx: convert it first, e.g. --passes='convert(21),quantize-weights'"));
+          "quantize-weights writes DequantizeLinear-21 (blocked scales, 4-bit weights), but the "
+          "model is at "
+          "opset ",
+          run.opset,
+          " of ai.onnx: convert it first, e.g. --passes='convert(21),quantize-weights'"));
     }
     return 0;
   }
@@ -214,12 +222,14 @@ class QuantizeWeights final : public rewrite::GraphPass {
     for (const auto& [w, axis] : candidates) {
       const ir::Tensor& t = *w->initializer();
       const std::optional<uint64_t> count = t.num_elements();
-      if (!count || *count < static_cast<uint64_t>(options_.min_elements) || t.raw_size() != *count * sizeof(float)) {
+      if (!count || *count < static_cast<uint64_t>(options_.min_elements) ||
+          t.raw_size() != *count * sizeof(float)) {
         continue;
       }
       if (Excluded(w->name())) continue;
       Quantized q = Quantize(t, axis, options_);
-      t.ReleasePages();  // a weight mapped from a file is read once: its pages go before the next one's
+      t.ReleasePages();  // a weight mapped from a file is read once: its pages go before the next
+                         // one's
       RETURN_IF_ERROR(Replace(rw, *w, std::move(q)));
       ++quantized;
     }
@@ -250,9 +260,11 @@ class QuantizeWeights final : public rewrite::GraphPass {
       t.set_name(names.Fresh(w.name() + suffix));
       return g.AddInitializer(std::move(t));
     };
-    std::vector<ir::Value*> inputs = {add(std::move(q.values), "_quantized"), add(std::move(q.scale), "_scale")};
+    std::vector<ir::Value*> inputs = {add(std::move(q.values), "_quantized"),
+                                      add(std::move(q.scale), "_scale")};
     if (q.zero_point) inputs.push_back(add(std::move(*q.zero_point), "_zero_point"));
-    auto node = ir::Node::Create("", "DequantizeLinear", inputs, {names.Fresh(w.name() + "_dequantized")});
+    auto node =
+        ir::Node::Create("", "DequantizeLinear", inputs, {names.Fresh(w.name() + "_dequantized")});
     node->SetAttribute(ir::Attribute::Int("axis", q.axis));
     if (q.block > 0) node->SetAttribute(ir::Attribute::Int("block_size", q.block));
     return ComputeWeightWith(rw, w, std::move(node));
@@ -263,8 +275,9 @@ class QuantizeWeights final : public rewrite::GraphPass {
 
 }  // namespace
 
-REGISTER_PASS_WITH_ARGS(QuantizeWeights, QuantizeWeights::kName,
-                        "LOSSY: store MatMul/Gemm/Gather weights as int8 or int4 with scales, read by "
-                        "DequantizeLinear-21 (bits=8|4, block=0|N, symmetric=1|0, min_elements=N, keep_ends=1|0, "
-                        "exclude=PATTERN)");
+REGISTER_PASS_WITH_ARGS(
+    QuantizeWeights, QuantizeWeights::kName,
+    "LOSSY: store MatMul/Gemm/Gather weights as int8 or int4 with scales, read by "
+    "DequantizeLinear-21 (bits=8|4, block=0|N, symmetric=1|0, min_elements=N, keep_ends=1|0, "
+    "exclude=PATTERN)");
 }  // namespace onnx_opt::passes

@@ -1,7 +1,7 @@
-// quantize-weights: each layout (int8 per channel, int4/uint4 blocked, with and without zero points,
-// a reduction size the blocks do not divide), the weights it leaves alone, and numbers: every
-// dequantized weight within half a step of the float one, and the model's outputs within the pass's
-// lossy tolerance when the interpreter runs the DequantizeLinear it wrote.
+// quantize-weights: each layout (int8 per channel, int4/uint4 blocked, with and without zero
+// points, a reduction size the blocks do not divide), the weights it leaves alone, and numbers:
+// every dequantized weight within half a step of the float one, and the model's outputs within the
+// pass's lossy tolerance when the interpreter runs the DequantizeLinear it wrote.
 #include <algorithm>
 #include <cmath>
 #include <optional>
@@ -10,6 +10,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "equivalence/equivalence.h"
 #include "gtest/gtest.h"
 #include "interpreter/tensor.h"
 #include "ir/model.h"
@@ -18,7 +19,6 @@
 #include "optimizer/pass_registry.h"
 #include "optimizer/pipeline.h"
 #include "passes/testing/pass_test_util.h"
-#include "equivalence/equivalence.h"
 
 namespace onnx_opt::passes {
 namespace {
@@ -29,7 +29,8 @@ using testing::RunPipelineOnText;
 
 std::string Weights(int64_t n, double phase) {
   std::vector<std::string> v;
-  for (int64_t i = 0; i < n; ++i) v.push_back(absl::StrCat(0.5 * std::sin(0.37 * i + phase) + 0.1 * std::cos(1.3 * i)));
+  for (int64_t i = 0; i < n; ++i)
+    v.push_back(absl::StrCat(0.5 * std::sin(0.37 * i + phase) + 0.1 * std::cos(1.3 * i)));
   return absl::StrJoin(v, ", ");
 }
 
@@ -38,10 +39,14 @@ std::string Weights(int64_t n, double phase) {
 std::string Model(int opset = 21) {
   return absl::StrCat(R"(<ir_version: 10, opset_import: ["" : )", opset, R"(]>
 g (int64[N, 3] tokens) => (float[N, 3, 12] y)
-  <float[64, 40] table = {)", Weights(64 * 40, 0.0), R"(},
-   float[40, 48] W1 = {)", Weights(40 * 48, 1.0), R"(},
-   float[48, 20] W2 = {)", Weights(48 * 20, 2.0), R"(},
-   float[12, 20] W3 = {)", Weights(12 * 20, 3.0), R"(}> {
+  <float[64, 40] table = {)",
+                      Weights(64 * 40, 0.0), R"(},
+   float[40, 48] W1 = {)",
+                      Weights(40 * 48, 1.0), R"(},
+   float[48, 20] W2 = {)",
+                      Weights(48 * 20, 2.0), R"(},
+   float[12, 20] W3 = {)",
+                      Weights(12 * 20, 3.0), R"(}> {
   e = Gather(table, tokens)
   h = MatMul(e, W1)
   r = Relu(h)
@@ -105,7 +110,8 @@ void ExpectWithinHalfAStep(const ir::Model& before, const ir::Model& after) {
     const ir::Tensor& w = *original->initializer();
     ASSERT_EQ(static_cast<uint64_t>(d.values.size()), *w.num_elements()) << name;
     double worst = 0;
-    for (size_t i = 0; i < d.values.size(); ++i) worst = std::max<double>(worst, std::fabs(d.values[i] - w.at<float>(i)));
+    for (size_t i = 0; i < d.values.size(); ++i)
+      worst = std::max<double>(worst, std::fabs(d.values[i] - w.at<float>(i)));
     EXPECT_LE(worst, d.largest_step * 0.5 * (1 + 1e-5)) << name;
     EXPECT_GT(worst, 0) << name << ": nothing was lost: was it quantized at all?";
   }
@@ -169,15 +175,17 @@ TEST(QuantizeWeightsTest, Int4BlockedWithAShortLastBlock) {
 }
 
 TEST(QuantizeWeightsTest, UnsignedWithZeroPoints) {
-  for (const std::string pipeline : {"quantize-weights(bits=4,block=16,symmetric=0,min_elements=0,keep_ends=0)",
-                                     "quantize-weights(bits=8,symmetric=0,min_elements=0,keep_ends=0)"}) {
+  for (const std::string pipeline :
+       {"quantize-weights(bits=4,block=16,symmetric=0,min_elements=0,keep_ends=0)",
+        "quantize-weights(bits=8,symmetric=0,min_elements=0,keep_ends=0)"}) {
     auto run = RunPipelineOnText(Model(), pipeline);
     ASSERT_TRUE(run.ok()) << run.status();
     int seen = 0;
     for (const ir::Node* n : run->after->graph().nodes()) {
       if (n->op_type() != "DequantizeLinear") continue;
       ++seen;
-      const ir::DataType want = pipeline.find("bits=4") != std::string::npos ? ir::DataType::kUint4 : ir::DataType::kUint8;
+      const ir::DataType want = pipeline.find("bits=4") != std::string::npos ? ir::DataType::kUint4
+                                                                             : ir::DataType::kUint8;
       EXPECT_EQ(n->input(0)->initializer()->data_type(), want) << pipeline;
       ASSERT_EQ(n->num_inputs(), 3u) << pipeline;
       EXPECT_EQ(n->input(2)->initializer()->data_type(), want);
@@ -209,8 +217,8 @@ TEST(QuantizeWeightsTest, LeavesTheEndsSmallAndExcludedWeightsAlone) {
 }
 
 TEST(QuantizeWeightsTest, BadArgumentsAndOldOpsetsAreRefused) {
-  for (const char* bad : {"quantize-weights(bits=3)", "quantize-weights(block=24)", "quantize-weights(x=1)",
-                          "quantize-weights(bits)"}) {
+  for (const char* bad : {"quantize-weights(bits=3)", "quantize-weights(block=24)",
+                          "quantize-weights(x=1)", "quantize-weights(bits)"}) {
     auto run = RunPipelineOnText(Model(), bad);
     EXPECT_TRUE(absl::IsInvalidArgument(run.status())) << bad << ": " << run.status();
   }
@@ -219,7 +227,8 @@ TEST(QuantizeWeightsTest, BadArgumentsAndOldOpsetsAreRefused) {
   EXPECT_NE(run.status().message().find("convert(21)"), std::string::npos) << run.status();
 }
 
-// A weight read from external data stays external: the saver puts the quantized one in the side file.
+// A weight read from external data stays external: the saver puts the quantized one in the side
+// file.
 TEST(QuantizeWeightsTest, ExternalWeightsStayExternal) {
   auto model = ir::text::ParseModel(Model());
   ASSERT_TRUE(model.ok()) << model.status();
@@ -227,10 +236,12 @@ TEST(QuantizeWeightsTest, ExternalWeightsStayExternal) {
     if (v->name() != "W1") continue;
     ir::Tensor& external = *v->mutable_initializer();
     external.set_storage(ir::Tensor::Storage::kExternal);
-    external.mutable_external_data() = {{"location", "weights.bin"}, {"offset", "0"}, {"length", "7680"}};
+    external.mutable_external_data() = {
+        {"location", "weights.bin"}, {"offset", "0"}, {"length", "7680"}};
   }
   optimizer::PassManager manager;
-  auto result = manager.Run(**model, "quantize-weights(bits=4,block=16,min_elements=0,keep_ends=0)");
+  auto result =
+      manager.Run(**model, "quantize-weights(bits=4,block=16,min_elements=0,keep_ends=0)");
   ASSERT_TRUE(result.ok()) << result.status();
   int external = 0;
   for (const ir::Node* n : (*model)->graph().nodes()) {

@@ -1,7 +1,7 @@
-// Every registered pass reports the name it is registered under: pipelines, --list-passes, statistics
-// and --verify-each all name passes, and a pass whose name() differs would be listed under one name
-// and reported under another. And each pass is in the file named after it ("fold-if" in
-// passes/fold_if.cc), so that a pass named in a pipeline or a report is found at once.
+// Every registered pass reports the name it is registered under: pipelines, --list-passes,
+// statistics and --verify-each all name passes, and a pass whose name() differs would be listed
+// under one name and reported under another. And each pass is in the file named after it ("fold-if"
+// in passes/fold_if.cc), so that a pass named in a pipeline or a report is found at once.
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -49,8 +49,8 @@ TEST(RegistryNamesTest, EveryFileThatRegistersAPassIsNamedAfterIt) {
   for (const auto& entry : std::filesystem::directory_iterator("passes")) {
     const std::filesystem::path& path = entry.path();
     const std::string text = ReadFile(path.string());
-    if (path.extension() != ".cc" ||
-        (text.find("REGISTER_PASS(") == std::string::npos && text.find("REGISTER_PASS_WITH_ARGS(") == std::string::npos)) {
+    if (path.extension() != ".cc" || (text.find("REGISTER_PASS(") == std::string::npos &&
+                                      text.find("REGISTER_PASS_WITH_ARGS(") == std::string::npos)) {
       continue;
     }
     ++files;

@@ -35,7 +35,8 @@ std::unique_ptr<ir::Model> Annotate(std::unique_ptr<ir::Model> m) {
       a->g->first_node()->set_doc_string("nested");
     }
   }
-  g.mutable_dangling_value_info().push_back({"gone", ir::Type(), "stale", {{"a", "b"}}, g.NextValueInfoOrder()});
+  g.mutable_dangling_value_info().push_back(
+      {"gone", ir::Type(), "stale", {{"a", "b"}}, g.NextValueInfoOrder()});
   return m;
 }
 
@@ -65,7 +66,8 @@ TEST(StripDocStringsTest, EmptiesEveryDocStringAndKeepsMetadata) {
   std::unique_ptr<ir::Model> after = Annotate(Parse(kSmall));
   absl::StatusOr<optimizer::PipelineResult> r = RunOn(*after, "strip-doc-strings");
   ASSERT_TRUE(r.ok()) << r.status();
-  // model, graph, input, bias tensor, 2 nodes, 2 node outputs, 1 attribute, nested node, dangling entry.
+  // model, graph, input, bias tensor, 2 nodes, 2 node outputs, 1 attribute, nested node, dangling
+  // entry.
   EXPECT_EQ(r->runs[0].rewrites, 11);
   EXPECT_THAT(after->doc_string(), IsEmpty());
   EXPECT_THAT(after->graph().doc_string(), IsEmpty());
@@ -121,12 +123,14 @@ std::string DenseModel(const std::string& first_weight = "") {
   for (int i = 1; i < 256; ++i) w += "," + std::to_string(std::sin(i * 0.37) * 0.5);
   return R"(
     <ir_version: 8, opset_import: ["" : 17]>
-    g (float[2,4] X) => (float[2,64] Y) <float[4,64] W = {)" + w + R"(}, float[64] B = {)" +
+    g (float[2,4] X) => (float[2,64] Y) <float[4,64] W = {)" +
+         w + R"(}, float[64] B = {)" +
          [] {
            std::string b;
            for (int i = 0; i < 64; ++i) b += (i ? ",0." : "0.") + std::to_string(i % 10);
            return b;
-         }() + R"(}> {
+         }() +
+         R"(}> {
       M = MatMul(X, W)
       Y = Add(M, B)
     })";
@@ -167,9 +171,11 @@ TEST(Float16WeightsTest, LeavesGraphInputsWithDefaultsAndOutputs) {
     g (float[200] X) => (float[200] Y, float[200] W) <float[200] W = {)" +
                                    [] {
                                      std::string w;
-                                     for (int i = 0; i < 200; ++i) w += (i ? ",1." : "1.") + std::to_string(i % 7);
+                                     for (int i = 0; i < 200; ++i)
+                                       w += (i ? ",1." : "1.") + std::to_string(i % 7);
                                      return w;
-                                   }() + R"(}> {
+                                   }() +
+                                   R"(}> {
       Y = Add(X, W)
     })",
                                "float16-weights");

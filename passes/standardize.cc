@@ -1,36 +1,46 @@
 // standardize: onnxruntime's contrib operators (com.microsoft) as standard ONNX operators at the
-// model's opset of ai.onnx. Each form computes what the contrib kernel computes (interpreter/kernels/
-// contrib/): inputs of other floating-point types than float32 are cast to float32 first and the
-// results back, since the contrib kernels compute in float32 and round once.
+// model's opset of ai.onnx. Each form computes what the contrib kernel computes
+// (interpreter/kernels/ contrib/): inputs of other floating-point types than float32 are cast to
+// float32 first and the results back, since the contrib kernels compute in float32 and round once.
 //
-//   SkipLayerNormalization            Add(input, skip) [+ bias] -> LayerNormalization (17); the mean,
+//   SkipLayerNormalization            Add(input, skip) [+ bias] -> LayerNormalization (17); the
+//   mean,
 //                                     inv_std_var and input_skip_bias_sum outputs too
-//   SkipSimplifiedLayerNormalization  Add(input, skip) [+ bias] -> RMSNormalization (23); not when its
+//   SkipSimplifiedLayerNormalization  Add(input, skip) [+ bias] -> RMSNormalization (23); not when
+//   its
 //                                     mean or inv_std_var outputs are used
 //   SimplifiedLayerNormalization      RMSNormalization (23), in com.microsoft or the default domain
-//                                     (where onnxruntime registers it); not when inv_std_var is used
+//                                     (where onnxruntime registers it); not when inv_std_var is
+//                                     used
 //   FastGelu                          [Add bias ->] Gelu(approximate = "tanh") (20)
 //   BiasGelu, Gelu                    [Add ->] Gelu (20)
 //   QuickGelu                         x * Sigmoid(alpha * x)
 //   BiasAdd                           Add(Add(X, bias), skip)
 //   FusedMatMul                       [Transpose ->] MatMul [-> Mul(alpha)]
-//   EmbedLayerNormalization           Gather(word) + positions (Gather by position_ids, else the first
-//                                     S rows) [+ Gather(segment)] -> LayerNormalization (17); mask_index
-//                                     as ReduceSum(Cast(mask == 1)) (13)
-//   MatMulNBits                       constant 4/8-bit blocks as a [K, N] DequantizeLinear (21: int4 or
-//                                     uint4 with zero points, blocked along K) -> MatMul [-> Add bias]
+//   EmbedLayerNormalization           Gather(word) + positions (Gather by position_ids, else the
+//   first
+//                                     S rows) [+ Gather(segment)] -> LayerNormalization (17);
+//                                     mask_index as ReduceSum(Cast(mask == 1)) (13)
+//   MatMulNBits                       constant 4/8-bit blocks as a [K, N] DequantizeLinear (21:
+//   int4 or
+//                                     uint4 with zero points, blocked along K) -> MatMul [-> Add
+//                                     bias]
 //   GatherBlockQuantized              DequantizeLinear (21) of the table -> Gather
-//   RotaryEmbedding                   RotaryEmbedding (23), position_ids [B, S] or a start offset [1]
-//   Attention                         MatMul [+ bias] -> Split -> Attention (23), 3-D form, is_causal for
+//   RotaryEmbedding                   RotaryEmbedding (23), position_ids [B, S] or a start offset
+//   [1] Attention                         MatMul [+ bias] -> Split -> Attention (23), 3-D form,
+//   is_causal for
 //                                     unidirectional; mask_index [B, T] or key lengths [B], and
 //                                     attention_bias, as an additive
 //                                     float attn_mask [B|1, N|1, S, T]; not with past or present
-//   MultiHeadAttention                [Add bias ->] Attention (23) on separate 3-D query, key, value,
-//                                     masks as for Attention, past_key/past_value and presents (not with
-//                                     unidirectional, which counts from the cache's end)
-//   GroupQueryAttention               [RotaryEmbedding (23) ->] Attention (23) on separate or packed Q,
-//                                     K, V with a bool mask from seqlens_k (and causal); only without a
-//                                     KV cache and with total_sequence_length the constant S
+//   MultiHeadAttention                [Add bias ->] Attention (23) on separate 3-D query, key,
+//   value,
+//                                     masks as for Attention, past_key/past_value and presents (not
+//                                     with unidirectional, which counts from the cache's end)
+//   GroupQueryAttention               [RotaryEmbedding (23) ->] Attention (23) on separate or
+//   packed Q,
+//                                     K, V with a bool mask from seqlens_k (and causal); only
+//                                     without a KV cache and with total_sequence_length the
+//                                     constant S
 // Everything else is left, with the reason in the report.
 #include "passes/standardize.h"
 
@@ -77,25 +87,34 @@ struct Attr {
   std::vector<int64_t> ints;
   ir::Attribute Make() const {
     switch (kind) {
-      case Kind::kInt: return ir::Attribute::Int(name, i);
-      case Kind::kFloat: return ir::Attribute::Float(name, f);
-      case Kind::kString: return ir::Attribute::String(name, s);
-      case Kind::kInts: break;
+      case Kind::kInt:
+        return ir::Attribute::Int(name, i);
+      case Kind::kFloat:
+        return ir::Attribute::Float(name, f);
+      case Kind::kString:
+        return ir::Attribute::String(name, s);
+      case Kind::kInts:
+        break;
     }
     return ir::Attribute::Ints(name, ints);
   }
 };
 Attr AttrI(std::string name, int64_t v) { return {Attr::Kind::kInt, std::move(name), v}; }
 Attr AttrF(std::string name, float v) { return {Attr::Kind::kFloat, std::move(name), 0, v}; }
-Attr AttrS(std::string name, std::string v) { return {Attr::Kind::kString, std::move(name), 0, 0, std::move(v)}; }
-Attr AttrIs(std::string name, std::vector<int64_t> v) { return {Attr::Kind::kInts, std::move(name), 0, 0, "", std::move(v)}; }
+Attr AttrS(std::string name, std::string v) {
+  return {Attr::Kind::kString, std::move(name), 0, 0, std::move(v)};
+}
+Attr AttrIs(std::string name, std::vector<int64_t> v) {
+  return {Attr::Kind::kInts, std::move(name), 0, 0, "", std::move(v)};
+}
 
 // Builds the replacement of one contrib node: new nodes go before it; Undo() takes them out again.
 class Builder {
  public:
   Builder(rewrite::Rewriter& rw, ir::Node& at)
       : rw_(rw), g_(rw.graph()), at_(at), names_(rw.names()), opset_(rw.opset()) {
-    base_ = at.name().empty() ? (at.num_outputs() > 0 ? at.output(0)->name() : at.op_type()) : at.name();
+    base_ = at.name().empty() ? (at.num_outputs() > 0 ? at.output(0)->name() : at.op_type())
+                              : at.name();
   }
 
   int64_t opset() const { return opset_; }
@@ -104,11 +123,12 @@ class Builder {
   void SetAttribute(ir::Node& n, ir::Attribute attr) { rw_.SetAttribute(n, std::move(attr)); }
 
   // A new ai.onnx node with `outputs` outputs (an empty name leaves that output out).
-  ir::Node* Node(const std::string& op, const std::vector<ir::Value*>& inputs, std::vector<Attr> attrs = {},
-                 int outputs = 1, std::vector<bool> wanted = {}) {
+  ir::Node* Node(const std::string& op, const std::vector<ir::Value*>& inputs,
+                 std::vector<Attr> attrs = {}, int outputs = 1, std::vector<bool> wanted = {}) {
     std::vector<std::string> names;
     for (int i = 0; i < outputs; ++i) {
-      names.push_back(wanted.empty() || wanted[i] ? names_.Fresh(absl::StrCat(base_, "_", op)) : "");
+      names.push_back(wanted.empty() || wanted[i] ? names_.Fresh(absl::StrCat(base_, "_", op))
+                                                  : "");
     }
     // Set up before it goes in: the rewriter sees the finished node.
     std::unique_ptr<ir::Node> fresh = ir::Node::Create("", op, inputs, names);
@@ -117,7 +137,8 @@ class Builder {
     created_.push_back(n);
     return n;
   }
-  ir::Value* Op(const std::string& op, const std::vector<ir::Value*>& inputs, std::vector<Attr> attrs = {}) {
+  ir::Value* Op(const std::string& op, const std::vector<ir::Value*>& inputs,
+                std::vector<Attr> attrs = {}) {
     return Node(op, inputs, std::move(attrs))->output(0);
   }
 
@@ -128,12 +149,16 @@ class Builder {
     return v;
   }
   ir::Value* Ints(const std::vector<int64_t>& v, const std::string& suffix = "_ints") {
-    return Constant(ir::Tensor::FromVector<int64_t>(ir::DataType::kInt64, {static_cast<int64_t>(v.size())}, v), suffix);
+    return Constant(
+        ir::Tensor::FromVector<int64_t>(ir::DataType::kInt64, {static_cast<int64_t>(v.size())}, v),
+        suffix);
   }
   // A scalar of float type `type`.
   ir::Value* Scalar(double v, ir::DataType type, const std::string& suffix) {
-    interpreter::Tensor t = interpreter::Tensor::Scalar<float>(ir::DataType::kFloat, static_cast<float>(v));
-    if (type == ir::DataType::kDouble) t = interpreter::Tensor::Scalar<double>(ir::DataType::kDouble, v);
+    interpreter::Tensor t =
+        interpreter::Tensor::Scalar<float>(ir::DataType::kFloat, static_cast<float>(v));
+    if (type == ir::DataType::kDouble)
+      t = interpreter::Tensor::Scalar<double>(ir::DataType::kDouble, v);
     ir::Value* c = Constant(t.ToIr(), suffix);
     if (type != ir::DataType::kFloat && type != ir::DataType::kDouble) return Cast(c, type);
     return c;
@@ -173,13 +198,15 @@ class Builder {
   std::vector<ir::Value*> initializers_;
 };
 
-// ---- what is known about a node's inputs and outputs ---------------------------------------------
+// ---- what is known about a node's inputs and outputs
+// ---------------------------------------------
 
 ir::Value* In(const ir::Node& n, size_t i) { return n.has_input(i) ? n.input(i) : nullptr; }
 bool Used(const ir::Node& n, size_t i) { return i < n.num_outputs() && n.output(i)->has_uses(); }
 
 std::optional<ir::DataType> ElemType(const ir::Value* v) {
-  if (v == nullptr || !v->type().is_tensor() || v->type().elem_type() == ir::DataType::kUndefined) return std::nullopt;
+  if (v == nullptr || !v->type().is_tensor() || v->type().elem_type() == ir::DataType::kUndefined)
+    return std::nullopt;
   return v->type().elem_type();
 }
 bool IsFloatType(ir::DataType t) {
@@ -190,7 +217,8 @@ bool IsFloatType(ir::DataType t) {
 std::optional<std::vector<int64_t>> Dims(const ir::Value* v) {
   if (v == nullptr || !v->type().is_tensor() || !v->type().shape()) return std::nullopt;
   std::vector<int64_t> d;
-  for (const ir::Dim& dim : v->type().shape()->dims()) d.push_back(dim.is_known() ? dim.value() : -1);
+  for (const ir::Dim& dim : v->type().shape()->dims())
+    d.push_back(dim.is_known() ? dim.value() : -1);
   return d;
 }
 std::optional<interpreter::Tensor> ConstantOf(const ir::Value* v) {
@@ -203,36 +231,41 @@ std::optional<interpreter::Tensor> ConstantOf(const ir::Value* v) {
 
 Reason NeedsOpset(const Builder& b, int64_t need, const std::string& ops) {
   if (b.opset() >= need) return "";
-  return absl::StrCat("its standard form needs ", ops, " of opset ", need, " and the model is at opset ", b.opset(),
+  return absl::StrCat("its standard form needs ", ops, " of opset ", need,
+                      " and the model is at opset ", b.opset(),
                       " (convert it first, e.g. onnx-convert --opset=23 --standardize)");
 }
 // The element type of input `i` when it is a floating-point type; else a reason.
 Reason FloatInputType(const ir::Node& n, size_t i, const char* name, ir::DataType* type) {
   std::optional<ir::DataType> t = ElemType(In(n, i));
   if (!t) return absl::StrCat("the element type of input '", name, "' is not known");
-  if (!IsFloatType(*t)) return absl::StrCat("input '", name, "' is ", ir::DataTypeName(*t), ", not a float type");
+  if (!IsFloatType(*t))
+    return absl::StrCat("input '", name, "' is ", ir::DataTypeName(*t), ", not a float type");
   *type = *t;
   return "";
 }
 Reason Unused(const ir::Node& n, size_t i, const char* what) {
-  if (Used(n, i)) return absl::StrCat("its output '", what, "' is used and has no standard counterpart");
+  if (Used(n, i))
+    return absl::StrCat("its output '", what, "' is used and has no standard counterpart");
   return "";
 }
 
 // The replacement of each output of the contrib node (null for one that is not used).
 using Outputs = std::vector<ir::Value*>;
 
-#define KEEP_IF(expr)               \
-  do {                              \
-    Reason reason_ = (expr);        \
+#define KEEP_IF(expr)                     \
+  do {                                    \
+    Reason reason_ = (expr);              \
     if (!reason_.empty()) return reason_; \
   } while (0)
 
-// ---- layer normalizations -------------------------------------------------------------------------
+// ---- layer normalizations
+// -------------------------------------------------------------------------
 
 Reason SkipLayerNorm(Builder& b, Outputs& out, bool simplified) {
   const ir::Node& n = b.node();
-  KEEP_IF(simplified ? NeedsOpset(b, 23, "RMSNormalization") : NeedsOpset(b, 17, "LayerNormalization"));
+  KEEP_IF(simplified ? NeedsOpset(b, 23, "RMSNormalization")
+                     : NeedsOpset(b, 17, "LayerNormalization"));
   if (simplified) {
     KEEP_IF(Unused(n, 1, "mean"));
     KEEP_IF(Unused(n, 2, "inv_std_var"));
@@ -242,16 +275,17 @@ Reason SkipLayerNorm(Builder& b, Outputs& out, bool simplified) {
   const size_t bias_at = simplified ? 3 : 4;
   ir::Value* sum = b.Op("Add", {b.ToFloat(In(n, 0), type), b.ToFloat(In(n, 1), type)});
   if (In(n, bias_at) != nullptr) sum = b.Op("Add", {sum, b.ToFloat(In(n, bias_at), type)});
-  std::vector<Attr> attrs = {AttrI("axis", -1),
-                                      AttrF("epsilon", n.GetFloat("epsilon", 1e-12f)),
-                                      AttrI("stash_type", 1)};
+  std::vector<Attr> attrs = {AttrI("axis", -1), AttrF("epsilon", n.GetFloat("epsilon", 1e-12f)),
+                             AttrI("stash_type", 1)};
   ir::Value* gamma = b.ToFloat(In(n, 2), type);
   if (simplified) {
-    out = {b.FromFloat(b.Op("RMSNormalization", {sum, gamma}, std::move(attrs)), type), nullptr, nullptr, nullptr};
+    out = {b.FromFloat(b.Op("RMSNormalization", {sum, gamma}, std::move(attrs)), type), nullptr,
+           nullptr, nullptr};
   } else {
     std::vector<ir::Value*> inputs = {sum, gamma};
     if (In(n, 3) != nullptr) inputs.push_back(b.ToFloat(In(n, 3), type));
-    ir::Node* ln = b.Node("LayerNormalization", inputs, std::move(attrs), 3, {true, Used(n, 1), Used(n, 2)});
+    ir::Node* ln =
+        b.Node("LayerNormalization", inputs, std::move(attrs), 3, {true, Used(n, 1), Used(n, 2)});
     out = {b.FromFloat(ln->output(0), type), ln->output(1), ln->output(2), nullptr};
   }
   if (Used(n, 3)) out[3] = b.FromFloat(sum, type);
@@ -279,7 +313,8 @@ Reason SimplifiedLayerNorm(Builder& b, Outputs& out) {
   return "";
 }
 
-// ---- activations ----------------------------------------------------------------------------------
+// ---- activations
+// ----------------------------------------------------------------------------------
 
 // [x + bias ->] Gelu(approximate), in float32.
 Reason GeluForm(Builder& b, Outputs& out, size_t bias_input, const std::string& approximate) {
@@ -288,7 +323,8 @@ Reason GeluForm(Builder& b, Outputs& out, size_t bias_input, const std::string& 
   ir::DataType type;
   KEEP_IF(FloatInputType(n, 0, "X", &type));
   ir::Value* x = b.ToFloat(In(n, 0), type);
-  if (bias_input > 0 && In(n, bias_input) != nullptr) x = b.Op("Add", {x, b.ToFloat(In(n, bias_input), type)});
+  if (bias_input > 0 && In(n, bias_input) != nullptr)
+    x = b.Op("Add", {x, b.ToFloat(In(n, bias_input), type)});
   std::vector<Attr> attrs;
   if (approximate != "none") attrs.push_back(AttrS("approximate", approximate));
   out = {b.FromFloat(b.Op("Gelu", {x}, std::move(attrs)), type)};
@@ -301,7 +337,8 @@ Reason QuickGelu(Builder& b, Outputs& out) {
   KEEP_IF(FloatInputType(n, 0, "X", &type));
   ir::Value* x = b.ToFloat(In(n, 0), type);
   const float alpha = n.GetFloat("alpha", 1.702f);
-  ir::Value* ax = alpha == 1.0f ? x : b.Op("Mul", {x, b.Scalar(alpha, ir::DataType::kFloat, "_alpha")});
+  ir::Value* ax =
+      alpha == 1.0f ? x : b.Op("Mul", {x, b.Scalar(alpha, ir::DataType::kFloat, "_alpha")});
   out = {b.FromFloat(b.Op("Mul", {x, b.Op("Sigmoid", {ax})}), type)};
   return "";
 }
@@ -316,7 +353,8 @@ Reason BiasAdd(Builder& b, Outputs& out) {
   return "";
 }
 
-// ---- matrix products ------------------------------------------------------------------------------
+// ---- matrix products
+// ------------------------------------------------------------------------------
 
 Reason FusedMatMul(Builder& b, Outputs& out) {
   const ir::Node& n = b.node();
@@ -368,17 +406,21 @@ Reason MatMulNBits(Builder& b, Outputs& out) {
   KEEP_IF(FloatInputType(n, 0, "A", &type));
   const int64_t K = n.GetInt("K", 0), N = n.GetInt("N", 0), bits = n.GetInt("bits", 4),
                 block = n.GetInt("block_size", 0);
-  if (bits != 4 && bits != 8) return absl::StrCat("bits = ", bits, " (DequantizeLinear takes 4 and 8)");
+  if (bits != 4 && bits != 8)
+    return absl::StrCat("bits = ", bits, " (DequantizeLinear takes 4 and 8)");
   if (n.GetInt("weight_prepacked", 0) != 0) return "its weights are prepacked";
-  if (K <= 0 || N <= 0 || block < 16 || (block & (block - 1)) != 0) return "its K, N or block_size is invalid";
+  if (K <= 0 || N <= 0 || block < 16 || (block & (block - 1)) != 0)
+    return "its K, N or block_size is invalid";
   std::optional<interpreter::Tensor> w = ConstantOf(In(n, 1)), scales = ConstantOf(In(n, 2));
   if (!w || !scales) return "its weights or scales are not constants";
   const int64_t blocks = (K + block - 1) / block, blob = block * bits / 8;
-  if (w->dtype() != ir::DataType::kUint8 || w->size() != N * blocks * blob) return "its weights have the wrong size";
+  if (w->dtype() != ir::DataType::kUint8 || w->size() != N * blocks * blob)
+    return "its weights have the wrong size";
   if (scales->dtype() != ir::DataType::kFloat || scales->size() != N * blocks) {
     return "its scales are not float32 of N x blocks elements";
   }
-  // Zero points, one per (n, block): packed uint8 or float (which must hold whole numbers in range).
+  // Zero points, one per (n, block): packed uint8 or float (which must hold whole numbers in
+  // range).
   std::vector<int32_t> zp;
   const int32_t qmax = (1 << bits) - 1;
   if (In(n, 3) != nullptr) {
@@ -389,12 +431,14 @@ Reason MatMulNBits(Builder& b, Outputs& out) {
       const int64_t row = (blocks * bits + 7) / 8;
       if (z->size() != N * row) return "its packed zero points have the wrong size";
       for (int64_t r = 0; r < N; ++r) {
-        for (int64_t g = 0; g < blocks; ++g) zp[r * blocks + g] = Unpack(z->data<uint8_t>() + r * row, g, bits);
+        for (int64_t g = 0; g < blocks; ++g)
+          zp[r * blocks + g] = Unpack(z->data<uint8_t>() + r * row, g, bits);
       }
     } else if (z->dtype() == ir::DataType::kFloat && z->size() == N * blocks) {
       for (int64_t i = 0; i < N * blocks; ++i) {
         const float f = z->data<float>()[i];
-        if (f != std::floor(f) || f < 0 || f > qmax) return "its float zero points are not whole numbers in range";
+        if (f != std::floor(f) || f < 0 || f > qmax)
+          return "its float zero points are not whole numbers in range";
         zp[i] = static_cast<int32_t>(f);
       }
     } else {
@@ -405,11 +449,14 @@ Reason MatMulNBits(Builder& b, Outputs& out) {
     std::optional<interpreter::Tensor> g = ConstantOf(In(n, 4));
     if (!g || g->size() != K) return "its g_idx is not a constant of K elements";
     for (int64_t k = 0; k < K; ++k) {
-      const int64_t v = g->dtype() == ir::DataType::kInt64 ? g->data<int64_t>()[k] : g->data<int32_t>()[k];
-      if (v != k / block) return "its g_idx reorders the groups (no blocked DequantizeLinear has that)";
+      const int64_t v =
+          g->dtype() == ir::DataType::kInt64 ? g->data<int64_t>()[k] : g->data<int32_t>()[k];
+      if (v != k / block)
+        return "its g_idx reorders the groups (no blocked DequantizeLinear has that)";
     }
   }
-  // Weight [K, N]: without zero points signed (q - 2^(bits-1)), with them unsigned with zero points.
+  // Weight [K, N]: without zero points signed (q - 2^(bits-1)), with them unsigned with zero
+  // points.
   const bool with_zp = !zp.empty();
   const ir::DataType qtype = bits == 4 ? (with_zp ? ir::DataType::kUint4 : ir::DataType::kInt4)
                                        : (with_zp ? ir::DataType::kUint8 : ir::DataType::kInt8);
@@ -432,10 +479,11 @@ Reason MatMulNBits(Builder& b, Outputs& out) {
       if (with_zp) zt.mutable_data<uint8_t>()[g * N + r] = static_cast<uint8_t>(zp[r * blocks + g]);
     }
   }
-  std::vector<ir::Value*> dq_inputs = {b.Constant(q.ToIr(), "_weight"), b.Constant(s.ToIr(), "_scale")};
+  std::vector<ir::Value*> dq_inputs = {b.Constant(q.ToIr(), "_weight"),
+                                       b.Constant(s.ToIr(), "_scale")};
   if (with_zp) dq_inputs.push_back(b.Constant(zt.ToIr(), "_zero_point"));
-  ir::Value* weight = b.Op("DequantizeLinear", dq_inputs,
-                           {AttrI("axis", 0), AttrI("block_size", block)});
+  ir::Value* weight =
+      b.Op("DequantizeLinear", dq_inputs, {AttrI("axis", 0), AttrI("block_size", block)});
   ir::Value* y = b.Op("MatMul", {b.ToFloat(In(n, 0), type), weight});
   if (In(n, 5) != nullptr) y = b.Op("Add", {y, b.ToFloat(In(n, 5), type)});
   out = {b.FromFloat(y, type)};
@@ -459,7 +507,8 @@ Reason GatherBlockQuantized(Builder& b, Outputs& out) {
     // Packed below 8 bits along the last dim (or whole bytes), zero point 2^(bits - 1) by default:
     // unpacked here into a uint4 / uint8 constant with explicit zero points.
     const int64_t bits = n.GetInt("bits", 4);
-    if (bits != 4 && bits != 8) return absl::StrCat("bits = ", bits, " (DequantizeLinear takes 4 and 8)");
+    if (bits != 4 && bits != 8)
+      return absl::StrCat("bits = ", bits, " (DequantizeLinear takes 4 and 8)");
     std::optional<interpreter::Tensor> d = ConstantOf(In(n, 0)), s = ConstantOf(In(n, 2));
     if (!d || !s) return "its uint8 data or its scales are not constants";
     std::vector<int64_t> dims = d->dims();
@@ -471,8 +520,9 @@ Reason GatherBlockQuantized(Builder& b, Outputs& out) {
     for (int64_t i = 0; i < count; ++i) {
       const int64_t row = i / last, col = i % last;
       q.mutable_data<uint8_t>()[i] =
-          bits == 8 ? d->data<uint8_t>()[i]
-                    : (d->data<uint8_t>()[row * packed_last + col / per] >> ((col % per) * bits)) & 15;
+          bits == 8
+              ? d->data<uint8_t>()[i]
+              : (d->data<uint8_t>()[row * packed_last + col / per] >> ((col % per) * bits)) & 15;
     }
     interpreter::Tensor z(t, s->dims());
     if (zero != nullptr) {
@@ -482,16 +532,19 @@ Reason GatherBlockQuantized(Builder& b, Outputs& out) {
       for (int64_t i = 0; i < z.size(); ++i) {
         const int64_t row = i / zlast, col = i % zlast;
         z.mutable_data<uint8_t>()[i] =
-            bits == 8 ? zc->data<uint8_t>()[i]
-                      : (zc->data<uint8_t>()[row * zbytes + col / per] >> ((col % per) * bits)) & 15;
+            bits == 8
+                ? zc->data<uint8_t>()[i]
+                : (zc->data<uint8_t>()[row * zbytes + col / per] >> ((col % per) * bits)) & 15;
       }
     } else {
-      for (int64_t i = 0; i < z.size(); ++i) z.mutable_data<uint8_t>()[i] = static_cast<uint8_t>(1 << (bits - 1));
+      for (int64_t i = 0; i < z.size(); ++i)
+        z.mutable_data<uint8_t>()[i] = static_cast<uint8_t>(1 << (bits - 1));
     }
     data = b.Constant(q.ToIr(), "_data");
     zero = b.Constant(z.ToIr(), "_zero_point");
   } else if (*qt != ir::DataType::kInt4 && *qt != ir::DataType::kUint4) {
-    return absl::StrCat("its data is ", ir::DataTypeName(*qt), " (int4, uint4 and uint8 have a standard form)");
+    return absl::StrCat("its data is ", ir::DataTypeName(*qt),
+                        " (int4, uint4 and uint8 have a standard form)");
   }
   std::vector<ir::Value*> dq = {data, In(n, 2)};
   if (zero != nullptr) dq.push_back(zero);
@@ -501,14 +554,16 @@ Reason GatherBlockQuantized(Builder& b, Outputs& out) {
   return "";
 }
 
-// ---- embeddings and rotary ------------------------------------------------------------------------
+// ---- embeddings and rotary
+// ------------------------------------------------------------------------
 
 Reason EmbedLayerNorm(Builder& b, Outputs& out) {
   const ir::Node& n = b.node();
   KEEP_IF(NeedsOpset(b, 17, "LayerNormalization"));
   ir::DataType type;
   KEEP_IF(FloatInputType(n, 2, "word_embedding", &type));
-  if ((In(n, 1) != nullptr) != (In(n, 4) != nullptr)) return "segment_ids and segment_embedding are not given together";
+  if ((In(n, 1) != nullptr) != (In(n, 4) != nullptr))
+    return "segment_ids and segment_embedding are not given together";
   ir::Value* ids = In(n, 0);
   ir::Value* sum = b.Op("Gather", {b.ToFloat(In(n, 2), type), ids}, {AttrI("axis", 0)});
   ir::Value* positions;
@@ -517,26 +572,32 @@ Reason EmbedLayerNorm(Builder& b, Outputs& out) {
   } else {
     // The first S rows, S = input_ids' dim 1.
     ir::Value* shape = b.Op("Shape", {ids});
-    ir::Value* len = b.Op("Slice", {shape, b.Ints({1}, "_one"), b.Ints({2}, "_two"), b.Ints({0}, "_zero")});
-    positions = b.Op("Slice", {b.ToFloat(In(n, 3), type), b.Ints({0}, "_zero"), len, b.Ints({0}, "_zero")});
+    ir::Value* len =
+        b.Op("Slice", {shape, b.Ints({1}, "_one"), b.Ints({2}, "_two"), b.Ints({0}, "_zero")});
+    positions =
+        b.Op("Slice", {b.ToFloat(In(n, 3), type), b.Ints({0}, "_zero"), len, b.Ints({0}, "_zero")});
   }
   sum = b.Op("Add", {sum, positions});
   if (In(n, 1) != nullptr) {
-    sum = b.Op("Add", {sum, b.Op("Gather", {b.ToFloat(In(n, 4), type), In(n, 1)}, {AttrI("axis", 0)})});
+    sum = b.Op("Add",
+               {sum, b.Op("Gather", {b.ToFloat(In(n, 4), type), In(n, 1)}, {AttrI("axis", 0)})});
   }
-  ir::Value* y = b.Op("LayerNormalization", {sum, b.ToFloat(In(n, 5), type), b.ToFloat(In(n, 6), type)},
-                      {AttrI("axis", -1), AttrF("epsilon", n.GetFloat("epsilon", 1e-12f)),
-                       AttrI("stash_type", 1)});
+  ir::Value* y = b.Op(
+      "LayerNormalization", {sum, b.ToFloat(In(n, 5), type), b.ToFloat(In(n, 6), type)},
+      {AttrI("axis", -1), AttrF("epsilon", n.GetFloat("epsilon", 1e-12f)), AttrI("stash_type", 1)});
   out = {b.FromFloat(y, type), nullptr, nullptr};
   if (Used(n, 1)) {
     if (In(n, 7) != nullptr) {
       // The count of 1s in each mask row.
-      ir::Value* ones = b.Op("Equal", {In(n, 7), b.Constant(ir::Tensor::FromVector<int32_t>(ir::DataType::kInt32, {}, {1}),
-                                                            "_one_i32")});
+      ir::Value* ones = b.Op(
+          "Equal",
+          {In(n, 7),
+           b.Constant(ir::Tensor::FromVector<int32_t>(ir::DataType::kInt32, {}, {1}), "_one_i32")});
       out[1] = b.Op("ReduceSum", {b.Cast(ones, ir::DataType::kInt32), b.Ints({1}, "_axes")},
                     {AttrI("keepdims", 0)});
     } else {
-      ir::Value* batch = b.Op("Slice", {b.Op("Shape", {ids}), b.Ints({0}, "_zero"), b.Ints({1}, "_one")});
+      ir::Value* batch =
+          b.Op("Slice", {b.Op("Shape", {ids}), b.Ints({0}, "_zero"), b.Ints({1}, "_one")});
       ir::Tensor zero = ir::Tensor::FromVector<int32_t>(ir::DataType::kInt32, {1}, {0});
       ir::Node* zeros = b.Node("ConstantOfShape", {batch});
       b.SetAttribute(*zeros, ir::Attribute::FromTensor("value", std::move(zero)));
@@ -553,8 +614,10 @@ Reason RotaryEmbedding(Builder& b, Outputs& out) {
   if (n.GetInt("is_packed_batching", 0) != 0) return "is_packed_batching has no standard form";
   ir::DataType type;
   KEEP_IF(FloatInputType(n, 0, "input", &type));
-  std::optional<std::vector<int64_t>> x = Dims(In(n, 0)), cos = Dims(In(n, 2)), pos = Dims(In(n, 1));
-  if (!x || !cos || !pos || cos->size() != 2) return "the shapes of input, position_ids and cos_cache are not known";
+  std::optional<std::vector<int64_t>> x = Dims(In(n, 0)), cos = Dims(In(n, 2)),
+                                      pos = Dims(In(n, 1));
+  if (!x || !cos || !pos || cos->size() != 2)
+    return "the shapes of input, position_ids and cos_cache are not known";
   const int64_t width = (*cos)[1];
   int64_t heads = n.GetInt("num_heads", 0), head_size = -1;
   const int64_t rot = n.GetInt("rotary_embedding_dim", 0);
@@ -575,23 +638,29 @@ Reason RotaryEmbedding(Builder& b, Outputs& out) {
   // RotaryEmbedding-23 takes caches exactly rotary_embedding_dim / 2 (or head_size / 2) wide.
   const int64_t need = rot > 0 ? rot / 2 : (head_size > 0 ? head_size / 2 : -1);
   if (width < 0 || need != width) {
-    return absl::StrCat("its caches are ", width, " wide where RotaryEmbedding-23 needs the rotated half (", need, ")");
+    return absl::StrCat("its caches are ", width,
+                        " wide where RotaryEmbedding-23 needs the rotated half (", need, ")");
   }
   ir::Value* position_ids = In(n, 1);
   if (pos->size() == 1) {
     // A start offset: positions start + [0, S) for every sequence, [B, S].
     const int64_t seq_axis = x->size() == 4 ? 2 : 1;
     ir::Value* shape = b.Op("Shape", {In(n, 0)});
-    ir::Value* len = b.Op("Squeeze", {b.Op("Slice", {shape, b.Ints({seq_axis}, "_s0"), b.Ints({seq_axis + 1}, "_s1")}),
-                                       b.Ints({0}, "_zero")});
+    ir::Value* len =
+        b.Op("Squeeze",
+             {b.Op("Slice", {shape, b.Ints({seq_axis}, "_s0"), b.Ints({seq_axis + 1}, "_s1")}),
+              b.Ints({0}, "_zero")});
     ir::Tensor zero = ir::Tensor::FromVector<int64_t>(ir::DataType::kInt64, {}, {0});
     ir::Tensor one = ir::Tensor::FromVector<int64_t>(ir::DataType::kInt64, {}, {1});
-    ir::Value* range = b.Op("Range", {b.Constant(std::move(zero), "_start"), len, b.Constant(std::move(one), "_delta")});
+    ir::Value* range = b.Op("Range", {b.Constant(std::move(zero), "_start"), len,
+                                      b.Constant(std::move(one), "_delta")});
     ir::Value* start = b.Cast(position_ids, ir::DataType::kInt64);
     ir::Value* row = b.Op("Unsqueeze", {b.Op("Add", {range, start}), b.Ints({0}, "_zero")});
-    ir::Value* bs = b.Op("Concat", {b.Op("Slice", {shape, b.Ints({0}, "_zero"), b.Ints({1}, "_one")}),
-                                    b.Op("Slice", {shape, b.Ints({seq_axis}, "_s0"), b.Ints({seq_axis + 1}, "_s1")})},
-                         {AttrI("axis", 0)});
+    ir::Value* bs =
+        b.Op("Concat",
+             {b.Op("Slice", {shape, b.Ints({0}, "_zero"), b.Ints({1}, "_one")}),
+              b.Op("Slice", {shape, b.Ints({seq_axis}, "_s0"), b.Ints({seq_axis + 1}, "_s1")})},
+             {AttrI("axis", 0)});
     position_ids = b.Op("Expand", {row, bs});
   } else if (pos->size() != 2) {
     return "its position_ids are neither [B, S] nor [1]";
@@ -602,25 +671,29 @@ Reason RotaryEmbedding(Builder& b, Outputs& out) {
   if (x->size() == 3) attrs.push_back(AttrI("num_heads", heads));
   if (rot > 0) attrs.push_back(AttrI("rotary_embedding_dim", rot));
   ir::Value* y = b.Op("RotaryEmbedding",
-                      {b.ToFloat(In(n, 0), type), b.ToFloat(In(n, 2), type), b.ToFloat(In(n, 3), type), position_ids},
+                      {b.ToFloat(In(n, 0), type), b.ToFloat(In(n, 2), type),
+                       b.ToFloat(In(n, 3), type), position_ids},
                       std::move(attrs));
   out = {b.FromFloat(y, type)};
   return "";
 }
 
-// ---- attention -------------------------------------------------------------------------------------
+// ---- attention
+// -------------------------------------------------------------------------------------
 
-// The additive mask a contrib attention adds to its scores: `filter` where the int32 key mask [B, T]
-// holds 0 (or from key lengths [B] on, counted over `keys`' dim 1), plus attention_bias [B|1, N|1, S, T]; as Attention-23's float attn_mask [B|1, N|1, S, T]
-// (the key mask expanded to the query rows: onnxruntime takes no 1 at dim -2). Null when neither is
-// given; a reason when the key mask has another form.
-Reason ScoreMask(Builder& b, ir::Value* key_mask, ir::Value* attention_bias, ir::Value* query, ir::Value* keys,
-                 float filter, ir::Value** mask) {
+// The additive mask a contrib attention adds to its scores: `filter` where the int32 key mask [B,
+// T] holds 0 (or from key lengths [B] on, counted over `keys`' dim 1), plus attention_bias [B|1,
+// N|1, S, T]; as Attention-23's float attn_mask [B|1, N|1, S, T] (the key mask expanded to the
+// query rows: onnxruntime takes no 1 at dim -2). Null when neither is given; a reason when the key
+// mask has another form.
+Reason ScoreMask(Builder& b, ir::Value* key_mask, ir::Value* attention_bias, ir::Value* query,
+                 ir::Value* keys, float filter, ir::Value** mask) {
   *mask = nullptr;
   if (attention_bias != nullptr) {
     std::optional<int64_t> r = RankOf(attention_bias);
     if (r != 4) return "its attention_bias is not known to be 4-D";
-    if (ElemType(attention_bias) != ir::DataType::kFloat) return "its attention_bias is not float32";
+    if (ElemType(attention_bias) != ir::DataType::kFloat)
+      return "its attention_bias is not float32";
     *mask = attention_bias;
   }
   if (key_mask == nullptr) return "";
@@ -628,31 +701,41 @@ Reason ScoreMask(Builder& b, ir::Value* key_mask, ir::Value* attention_bias, ir:
   if (ElemType(key_mask) != ir::DataType::kInt32) return "its key mask is not int32";
   ir::Value* masked;
   if (r == 1) {
-    // Key lengths [B] (EmbedLayerNormalization's mask_index): key j is masked from lengths[b] on. Not
-    // the [2B] form of ends and starts: the mask's dim must be the query's batch dim.
+    // Key lengths [B] (EmbedLayerNormalization's mask_index): key j is masked from lengths[b] on.
+    // Not the [2B] form of ends and starts: the mask's dim must be the query's batch dim.
     std::optional<ir::Shape> ms = key_mask->type().shape(), qs = query->type().shape();
     if (keys == nullptr) return "key lengths with a past have no form here";
     if (!ms || !qs || qs->rank() < 1 || ms->dim(0).is_unknown() || !(ms->dim(0) == qs->dim(0))) {
-      return "its 1-D key mask is not known to hold one length per sequence ([2B] ends and starts have no form here)";
+      return "its 1-D key mask is not known to hold one length per sequence ([2B] ends and starts "
+             "have no form here)";
     }
-    ir::Value* total = b.Op("Squeeze", {b.Op("Slice", {b.Op("Shape", {keys}), b.Ints({1}, "_one"), b.Ints({2}, "_two")}),
-                                        b.Ints({0}, "_zero")});
-    ir::Value* j = b.Op("Range", {b.Constant(ir::Tensor::FromVector<int64_t>(ir::DataType::kInt64, {}, {0}), "_start"),
-                                  total,
-                                  b.Constant(ir::Tensor::FromVector<int64_t>(ir::DataType::kInt64, {}, {1}), "_delta")});
-    ir::Value* lengths = b.Op("Unsqueeze", {b.Cast(key_mask, ir::DataType::kInt64), b.Ints({1}, "_one")});
+    ir::Value* total =
+        b.Op("Squeeze",
+             {b.Op("Slice", {b.Op("Shape", {keys}), b.Ints({1}, "_one"), b.Ints({2}, "_two")}),
+              b.Ints({0}, "_zero")});
+    ir::Value* j = b.Op(
+        "Range",
+        {b.Constant(ir::Tensor::FromVector<int64_t>(ir::DataType::kInt64, {}, {0}), "_start"),
+         total,
+         b.Constant(ir::Tensor::FromVector<int64_t>(ir::DataType::kInt64, {}, {1}), "_delta")});
+    ir::Value* lengths =
+        b.Op("Unsqueeze", {b.Cast(key_mask, ir::DataType::kInt64), b.Ints({1}, "_one")});
     masked = b.Cast(b.Op("GreaterOrEqual", {b.Op("Unsqueeze", {j, b.Ints({0}, "_zero")}), lengths}),
                     ir::DataType::kFloat);  // [B, T]
   } else if (r == 2) {
-    ir::Value* zero = b.Constant(ir::Tensor::FromVector<int32_t>(ir::DataType::kInt32, {}, {0}), "_zero_i32");
+    ir::Value* zero =
+        b.Constant(ir::Tensor::FromVector<int32_t>(ir::DataType::kInt32, {}, {0}), "_zero_i32");
     masked = b.Cast(b.Op("Equal", {key_mask, zero}), ir::DataType::kFloat);
   } else {
-    return "its key mask is neither key lengths [B] nor [B, total length] (3-D and 4-D masks have no form here)";
+    return "its key mask is neither key lengths [B] nor [B, total length] (3-D and 4-D masks have "
+           "no form here)";
   }
   ir::Value* add = b.Op("Mul", {masked, b.Scalar(filter, ir::DataType::kFloat, "_filter")});
   add = b.Op("Unsqueeze", {add, b.Ints({1, 2}, "_axes")});
-  ir::Value* rows = b.Op("Slice", {b.Op("Shape", {query}), b.Ints({1}, "_one"), b.Ints({2}, "_two")});
-  ir::Value* target = b.Op("Concat", {b.Ints({1, 1}, "_ones"), rows, b.Ints({1}, "_one")}, {AttrI("axis", 0)});
+  ir::Value* rows =
+      b.Op("Slice", {b.Op("Shape", {query}), b.Ints({1}, "_one"), b.Ints({2}, "_two")});
+  ir::Value* target =
+      b.Op("Concat", {b.Ints({1, 1}, "_ones"), rows, b.Ints({1}, "_one")}, {AttrI("axis", 0)});
   add = b.Op("Expand", {add, target});
   *mask = *mask == nullptr ? add : b.Op("Add", {add, *mask});
   return "";
@@ -676,7 +759,8 @@ Reason ContribAttention(Builder& b, Outputs& out) {
   KEEP_IF(Unused(n, 1, "present"));
   const int64_t heads = n.GetInt("num_heads", 0);
   std::optional<std::vector<int64_t>> w = Dims(In(n, 1));
-  if (heads <= 0 || !w || w->size() != 2 || (*w)[1] <= 0) return "the weights' width or num_heads is not known";
+  if (heads <= 0 || !w || w->size() != 2 || (*w)[1] <= 0)
+    return "the weights' width or num_heads is not known";
   std::vector<int64_t> sizes = n.GetInts("qkv_hidden_sizes");
   if (sizes.empty()) sizes = {(*w)[1] / 3, (*w)[1] / 3, (*w)[1] / 3};
   if (sizes.size() != 3 || sizes[0] != sizes[1] || sizes[0] + sizes[1] + sizes[2] != (*w)[1] ||
@@ -684,7 +768,8 @@ Reason ContribAttention(Builder& b, Outputs& out) {
     return "its weights do not split into Q, K and V of num_heads heads";
   }
   ir::Value* mask;
-  KEEP_IF(ScoreMask(b, In(n, 3), In(n, 5), In(n, 0), In(n, 0), n.GetFloat("mask_filter_value", -10000.0f), &mask));
+  KEEP_IF(ScoreMask(b, In(n, 3), In(n, 5), In(n, 0), In(n, 0),
+                    n.GetFloat("mask_filter_value", -10000.0f), &mask));
   ir::Value* qkv = b.Op("MatMul", {In(n, 0), In(n, 1)});
   if (In(n, 2) != nullptr) qkv = b.Op("Add", {qkv, In(n, 2)});
   ir::Node* split = b.Node("Split", {qkv, b.Ints(sizes, "_split")}, {AttrI("axis", -1)}, 3);
@@ -702,25 +787,30 @@ Reason MultiHeadAttention(Builder& b, Outputs& out) {
   KEEP_IF(NeedsOpset(b, 23, "Attention"));
   KEEP_IF(FloatOnly(n, 0, "query"));
   KEEP_IF(Unused(n, 3, "qk"));
-  if (In(n, 8) != nullptr || In(n, 9) != nullptr) return "past_sequence_length and cache_indirection have no standard form";
+  if (In(n, 8) != nullptr || In(n, 9) != nullptr)
+    return "past_sequence_length and cache_indirection have no standard form";
   const int64_t heads = n.GetInt("num_heads", 0);
   if (heads <= 0) return "num_heads is not positive";
-  if (RankOf(In(n, 0)) != 3 || In(n, 1) == nullptr || In(n, 2) == nullptr || RankOf(In(n, 1)) != 3 ||
-      RankOf(In(n, 2)) != 3) {
-    return "only separate 3-D query, key and value have a standard form here (not packed or in heads)";
+  if (RankOf(In(n, 0)) != 3 || In(n, 1) == nullptr || In(n, 2) == nullptr ||
+      RankOf(In(n, 1)) != 3 || RankOf(In(n, 2)) != 3) {
+    return "only separate 3-D query, key and value have a standard form here (not packed or in "
+           "heads)";
   }
   const bool past = In(n, 6) != nullptr;
   if (past != (In(n, 7) != nullptr)) return "past_key and past_value are not given together";
   const bool causal = n.GetInt("unidirectional", 0) != 0;
-  if (past && causal) return "unidirectional with a past (causal from the cache's end) has no exact standard form";
+  if (past && causal)
+    return "unidirectional with a past (causal from the cache's end) has no exact standard form";
   if (!past && (Used(n, 1) || Used(n, 2))) return "its present outputs are used without a past";
   ir::Value* q = In(n, 0);
   ir::Value* k = In(n, 1);
   ir::Value* v = In(n, 2);
   if (In(n, 3) != nullptr) {
     std::optional<std::vector<int64_t>> qd = Dims(q), vd = Dims(v);
-    if (!qd || !vd || (*qd)[2] <= 0 || (*vd)[2] <= 0) return "the hidden sizes of query and value are not known";
-    ir::Node* split = b.Node("Split", {In(n, 3), b.Ints({(*qd)[2], (*qd)[2], (*vd)[2]}, "_split")}, {AttrI("axis", 0)}, 3);
+    if (!qd || !vd || (*qd)[2] <= 0 || (*vd)[2] <= 0)
+      return "the hidden sizes of query and value are not known";
+    ir::Node* split = b.Node("Split", {In(n, 3), b.Ints({(*qd)[2], (*qd)[2], (*vd)[2]}, "_split")},
+                             {AttrI("axis", 0)}, 3);
     q = b.Op("Add", {q, split->output(0)});
     k = b.Op("Add", {k, split->output(1)});
     v = b.Op("Add", {v, split->output(2)});
@@ -753,26 +843,34 @@ Reason GroupQueryAttention(Builder& b, Outputs& out) {
   KEEP_IF(NeedsOpset(b, 23, "Attention"));
   KEEP_IF(FloatOnly(n, 0, "query"));
   const int64_t heads = n.GetInt("num_heads", 0), kv_heads = n.GetInt("kv_num_heads", 0);
-  if (heads <= 0 || kv_heads <= 0 || heads % kv_heads != 0) return "num_heads is not a multiple of kv_num_heads";
+  if (heads <= 0 || kv_heads <= 0 || heads % kv_heads != 0)
+    return "num_heads is not a multiple of kv_num_heads";
   if (In(n, 3) != nullptr || In(n, 4) != nullptr) {
-    return "with a KV cache GroupQueryAttention writes each sequence's new rows after its own length (seqlens_k), "
-           "which Attention-23's concatenation matches only when every sequence is full; that is not known here";
+    return "with a KV cache GroupQueryAttention writes each sequence's new rows after its own "
+           "length (seqlens_k), "
+           "which Attention-23's concatenation matches only when every sequence is full; that is "
+           "not known here";
   }
   for (size_t i = 10; i < n.num_inputs(); ++i) {
-    if (In(n, i) != nullptr) return "attention_bias, head_sink, quantized caches and q/k norms have no standard form here";
+    if (In(n, i) != nullptr)
+      return "attention_bias, head_sink, quantized caches and q/k norms have no standard form here";
   }
-  if (n.GetInt("smooth_softmax", 0) != 0 || n.GetFloat("softcap", 0) != 0 || n.GetInt("local_window_size", -1) >= 0 ||
-      n.GetInt("qk_output", 0) != 0) {
+  if (n.GetInt("smooth_softmax", 0) != 0 || n.GetFloat("softcap", 0) != 0 ||
+      n.GetInt("local_window_size", -1) >= 0 || n.GetInt("qk_output", 0) != 0) {
     return "smooth_softmax, softcap, local_window_size and qk_output have no standard form here";
   }
   std::optional<std::vector<int64_t>> qd = Dims(In(n, 0));
-  if (!qd || qd->size() != 3 || (*qd)[1] <= 0 || (*qd)[2] <= 0) return "the query's sequence length and width are not known";
+  if (!qd || qd->size() != 3 || (*qd)[1] <= 0 || (*qd)[2] <= 0)
+    return "the query's sequence length and width are not known";
   const int64_t S = (*qd)[1];
-  // Without a cache the keys run to total_sequence_length: equal to S only when it is the constant S.
+  // Without a cache the keys run to total_sequence_length: equal to S only when it is the constant
+  // S.
   std::optional<interpreter::Tensor> total = ConstantOf(In(n, 6));
   if (!total || total->size() != 1 ||
-      (total->dtype() == ir::DataType::kInt32 ? total->data<int32_t>()[0] : total->data<int64_t>()[0]) != S) {
-    return "its total_sequence_length is not the constant sequence length (keys past the new ones are zeros there)";
+      (total->dtype() == ir::DataType::kInt32 ? total->data<int32_t>()[0]
+                                              : total->data<int64_t>()[0]) != S) {
+    return "its total_sequence_length is not the constant sequence length (keys past the new ones "
+           "are zeros there)";
   }
   const bool packed = In(n, 1) == nullptr;
   const int64_t H = packed ? (*qd)[2] / (heads + 2 * kv_heads) : (*qd)[2] / heads;
@@ -780,7 +878,9 @@ Reason GroupQueryAttention(Builder& b, Outputs& out) {
   ir::Value* k = In(n, 1);
   ir::Value* v = In(n, 2);
   if (packed) {
-    ir::Node* split = b.Node("Split", {q, b.Ints({heads * H, kv_heads * H, kv_heads * H}, "_split")}, {AttrI("axis", 2)}, 3);
+    ir::Node* split =
+        b.Node("Split", {q, b.Ints({heads * H, kv_heads * H, kv_heads * H}, "_split")},
+               {AttrI("axis", 2)}, 3);
     q = split->output(0);
     k = split->output(1);
     v = split->output(2);
@@ -790,16 +890,19 @@ Reason GroupQueryAttention(Builder& b, Outputs& out) {
   ir::Tensor zero64 = ir::Tensor::FromVector<int64_t>(ir::DataType::kInt64, {}, {0});
   ir::Tensor one64 = ir::Tensor::FromVector<int64_t>(ir::DataType::kInt64, {}, {1});
   ir::Tensor len64 = ir::Tensor::FromVector<int64_t>(ir::DataType::kInt64, {}, {S});
-  ir::Value* steps = b.Op("Range", {b.Constant(std::move(zero64), "_start"), b.Constant(std::move(len64), "_len"),
-                                    b.Constant(std::move(one64), "_delta")});  // [S]
+  ir::Value* steps =
+      b.Op("Range", {b.Constant(std::move(zero64), "_start"), b.Constant(std::move(len64), "_len"),
+                     b.Constant(std::move(one64), "_delta")});  // [S]
   if (n.GetInt("do_rotary", 0) != 0) {
     std::optional<std::vector<int64_t>> cos = Dims(In(n, 7));
-    if (!cos || cos->size() != 2 || (*cos)[1] <= 0 || 2 * (*cos)[1] > H) return "the rotary caches' width is not known";
+    if (!cos || cos->size() != 2 || (*cos)[1] <= 0 || 2 * (*cos)[1] > H)
+      return "the rotary caches' width is not known";
     ir::Value* positions = In(n, 9);
     if (positions == nullptr) {
       // A first prompt: positions 0..S-1 in every sequence.
-      positions = b.Op("Expand", {b.Op("Unsqueeze", {steps, b.Ints({0}, "_zero")}),
-                                  b.Op("Concat", {batch, b.Ints({S}, "_len")}, {AttrI("axis", 0)})});
+      positions =
+          b.Op("Expand", {b.Op("Unsqueeze", {steps, b.Ints({0}, "_zero")}),
+                          b.Op("Concat", {batch, b.Ints({S}, "_len")}, {AttrI("axis", 0)})});
     } else if (ElemType(positions) != ir::DataType::kInt64) {
       positions = b.Cast(positions, ir::DataType::kInt64);
     }
@@ -811,14 +914,16 @@ Reason GroupQueryAttention(Builder& b, Outputs& out) {
     }
   }
   // Key j takes part in query i when j < seqlens_k[b] + 1 and (causal) j <= i.
-  ir::Value* lens = b.Op("Add", {b.Cast(In(n, 5), ir::DataType::kInt64), b.Constant(ir::Tensor::FromVector<int64_t>(
-                                                                             ir::DataType::kInt64, {}, {1}), "_one")});
+  ir::Value* lens = b.Op(
+      "Add", {b.Cast(In(n, 5), ir::DataType::kInt64),
+              b.Constant(ir::Tensor::FromVector<int64_t>(ir::DataType::kInt64, {}, {1}), "_one")});
   ir::Value* keys = b.Op("Less", {b.Op("Unsqueeze", {steps, b.Ints({0}, "_zero")}),
                                   b.Op("Unsqueeze", {lens, b.Ints({1}, "_one")})});  // [B, S]
   ir::Value* mask = b.Op("Unsqueeze", {keys, b.Ints({1, 2}, "_axes")});              // [B, 1, 1, S]
   if (n.GetInt("causal", 1) != 0) {
-    ir::Value* order = b.Op("LessOrEqual", {b.Op("Unsqueeze", {steps, b.Ints({0}, "_zero")}),
-                                            b.Op("Unsqueeze", {steps, b.Ints({1}, "_one")})});  // [S, S]
+    ir::Value* order =
+        b.Op("LessOrEqual", {b.Op("Unsqueeze", {steps, b.Ints({0}, "_zero")}),
+                             b.Op("Unsqueeze", {steps, b.Ints({1}, "_one")})});  // [S, S]
     mask = b.Op("And", {mask, order});
   } else {
     mask = b.Op("Expand", {mask, b.Ints({1, 1, S, 1}, "_rows")});
@@ -832,14 +937,16 @@ Reason GroupQueryAttention(Builder& b, Outputs& out) {
   return "";
 }
 
-// ---- the pass -------------------------------------------------------------------------------------
+// ---- the pass
+// -------------------------------------------------------------------------------------
 
 using RewriteFn = std::function<Reason(Builder&, Outputs&)>;
 
 const RewriteFn* FindRewrite(const ir::Node& n) {
   static const auto* table = new std::vector<std::pair<std::string, RewriteFn>>{
       {"SkipLayerNormalization", [](Builder& b, Outputs& o) { return SkipLayerNorm(b, o, false); }},
-      {"SkipSimplifiedLayerNormalization", [](Builder& b, Outputs& o) { return SkipLayerNorm(b, o, true); }},
+      {"SkipSimplifiedLayerNormalization",
+       [](Builder& b, Outputs& o) { return SkipLayerNorm(b, o, true); }},
       {"SimplifiedLayerNormalization", SimplifiedLayerNorm},
       {"FastGelu", [](Builder& b, Outputs& o) { return GeluForm(b, o, 1, "tanh"); }},
       {"BiasGelu", [](Builder& b, Outputs& o) { return GeluForm(b, o, 1, "none"); }},
@@ -857,7 +964,8 @@ const RewriteFn* FindRewrite(const ir::Node& n) {
   };
   const bool ms = n.domain() == kMs;
   // onnxruntime registers SimplifiedLayerNormalization in the default domain too.
-  const bool default_simplified = n.is_onnx_domain() && n.op_type() == "SimplifiedLayerNormalization";
+  const bool default_simplified =
+      n.is_onnx_domain() && n.op_type() == "SimplifiedLayerNormalization";
   if (!ms && !default_simplified) return nullptr;
   for (const auto& [op, fn] : *table) {
     if (op == n.op_type()) return &fn;
@@ -884,7 +992,8 @@ absl::StatusOr<int64_t> StandardizeGraph(ir::Graph& g, int64_t opset, ir::NameGe
     if (reason.empty()) {
       for (size_t i = 0; i < n->num_outputs(); ++i) {
         if (Used(*n, i) && (i >= out.size() || out[i] == nullptr)) {
-          reason = absl::StrCat("its output ", i, " is used and the standard form does not compute it");
+          reason =
+              absl::StrCat("its output ", i, " is used and the standard form does not compute it");
         }
       }
     }
@@ -899,7 +1008,8 @@ absl::StatusOr<int64_t> StandardizeGraph(ir::Graph& g, int64_t opset, ir::NameGe
       if (out[i] == nullptr || !old->has_uses()) continue;
       if (!old->type().is_none()) out[i]->set_type(old->type());
       if (!rw.ForwardUses(old, out[i])) {
-        return absl::InternalError(absl::StrCat("standardize: cannot forward output ", i, " of ", n->Describe()));
+        return absl::InternalError(
+            absl::StrCat("standardize: cannot forward output ", i, " of ", n->Describe()));
       }
     }
     RETURN_IF_ERROR(rw.EraseNode(*n));
@@ -953,7 +1063,8 @@ absl::StatusOr<StandardizeReport> Standardize(ir::Model& model, optimizer::PassC
 }
 
 REGISTER_PASS(StandardizePass, StandardizePass::kName,
-              "rewrite onnxruntime's com.microsoft contrib operators into standard ONNX operators at the model's "
+              "rewrite onnxruntime's com.microsoft contrib operators into standard ONNX operators "
+              "at the model's "
               "opset where a standard form exists (opset 23 for the most)");
 
 }  // namespace onnx_opt::passes

@@ -1,10 +1,11 @@
 // standardize: onnxruntime's contrib operators (domain com.microsoft) rewritten into standard ONNX
 // operators at the model's opset of ai.onnx, where a standard form computes the same. A node whose
-// standard form needs a newer opset, or which uses a feature with no exact standard spelling, is left
-// as it is, and the report says why (see standardize.cc for the forms).
+// standard form needs a newer opset, or which uses a feature with no exact standard spelling, is
+// left as it is, and the report says why (see standardize.cc for the forms).
 //
-// The registered pass (`--passes=standardize`) logs each node it leaves as a warning, once per node;
-// tools that want the list (onnx-convert --standardize) call Standardize() and print it themselves.
+// The registered pass (`--passes=standardize`) logs each node it leaves as a warning, once per
+// node; tools that want the list (onnx-convert --standardize) call Standardize() and print it
+// themselves.
 #ifndef ONNX_OPT_PASSES_STANDARDIZE_H_
 #define ONNX_OPT_PASSES_STANDARDIZE_H_
 

@@ -27,18 +27,21 @@ using ::testing::Not;
 // `n` deterministic values in [-scale, scale] as a text literal list.
 std::string Values(int n, double phase, double scale = 0.5) {
   std::string out;
-  for (int i = 0; i < n; ++i) absl::StrAppend(&out, i ? "," : "", scale * std::sin(1.7 * i + phase));
+  for (int i = 0; i < n; ++i)
+    absl::StrAppend(&out, i ? "," : "", scale * std::sin(1.7 * i + phase));
   return out;
 }
 // `n` bytes as a literal list.
 std::string Bytes(int n, int seed) {
   std::string out;
-  for (int i = 0; i < n; ++i) absl::StrAppend(&out, i ? "," : "", (i * 37 + seed * 11 + (i * i) % 7) % 256);
+  for (int i = 0; i < n; ++i)
+    absl::StrAppend(&out, i ? "," : "", (i * 37 + seed * 11 + (i * i) % 7) % 256);
   return out;
 }
 
 std::string Header(int opset = 23) {
-  return absl::StrCat("<ir_version: 10, opset_import: [\"\" : ", opset, ", \"com.microsoft\" : 1]>\n");
+  return absl::StrCat("<ir_version: 10, opset_import: [\"\" : ", opset,
+                      ", \"com.microsoft\" : 1]>\n");
 }
 
 bool HasContribNode(const std::vector<std::string>& ops) {
@@ -48,7 +51,8 @@ bool HasContribNode(const std::vector<std::string>& ops) {
   return false;
 }
 
-// Runs standardize on `text`; expects no contrib node left, the result valid and equal to the input.
+// Runs standardize on `text`; expects no contrib node left, the result valid and equal to the
+// input.
 void ExpectStandardized(const std::string& text, const std::vector<std::string>& expected_ops) {
   auto run = RunPipelineOnText(text, "standardize");
   ASSERT_TRUE(run.ok()) << run.status();
@@ -73,8 +77,9 @@ StandardizeReport ReportOf(const std::string& text) {
 TEST(StandardizeTest, SkipLayerNormalizationAllOutputs) {
   ExpectStandardized(Header() + R"(
     g (float[2,3,16] x, float[2,3,16] s) => (float[2,3,16] y, float[2,3,1] m, float[2,3,1] i, float[2,3,16] sum)
-    <float[16] ga = {)" + Values(16, 0.1, 1.0) + "}, float[16] be = {" + Values(16, 0.2) +
-                         "}, float[16] bias = {" + Values(16, 0.3) + R"(}> {
+    <float[16] ga = {)" + Values(16, 0.1, 1.0) +
+                         "}, float[16] be = {" + Values(16, 0.2) + "}, float[16] bias = {" +
+                         Values(16, 0.3) + R"(}> {
       y, m, i, sum = com.microsoft.SkipLayerNormalization<epsilon = 1e-5>(x, s, ga, be, bias)
     })",
                      {"Add", "LayerNormalization"});
@@ -92,7 +97,8 @@ TEST(StandardizeTest, SkipLayerNormalizationBroadcastSkipFloat16) {
 TEST(StandardizeTest, SimplifiedLayerNormalizations) {
   ExpectStandardized(Header() + R"(
     g (float[2,3,16] x, float[2,3,16] s) => (float[2,3,16] y, float[2,3,16] sum, float[2,3,16] z, float[2,3,16] w)
-    <float[16] ga = {)" + Values(16, 0.4, 1.0) + "}, float[16] bias = {" + Values(16, 0.5) + R"(}> {
+    <float[16] ga = {)" + Values(16, 0.4, 1.0) +
+                         "}, float[16] bias = {" + Values(16, 0.5) + R"(}> {
       y, , , sum = com.microsoft.SkipSimplifiedLayerNormalization<epsilon = 1e-6>(x, s, ga, bias)
       z = com.microsoft.SimplifiedLayerNormalization<epsilon = 1e-6>(y, ga)
       w = SimplifiedLayerNormalization(sum, ga)
@@ -124,7 +130,8 @@ TEST(StandardizeTest, Activations) {
   ExpectStandardized(Header() + R"(
     g (float[2,3,8] x, float[2,3,8] skip) => (float[2,3,8] a, float[2,3,8] b, float[2,3,8] c, float[2,3,8] d,
                                              float[2,3,8] e, float[2,3,8] f)
-    <float[8] bias = {)" + Values(8, 0.6) + R"(}> {
+    <float[8] bias = {)" +
+                         Values(8, 0.6) + R"(}> {
       a = com.microsoft.FastGelu(x, bias)
       b = com.microsoft.FastGelu(x)
       c = com.microsoft.BiasGelu(x, bias)
@@ -155,8 +162,10 @@ TEST(StandardizeTest, MatMulNBits) {
   // K = 64, N = 8, blocks of 32: weights [8, 2, 16] bytes.
   ExpectStandardized(Header() + R"(
     g (float[2,3,64] a) => (float[2,3,8] y, float[2,3,8] z)
-    <uint8[8,2,16] w = {)" + Bytes(256, 1) + "}, float[16] sc = {" + Values(16, 0.7, 0.1) +
-                         "}, uint8[8,1] zp = {" + Bytes(8, 2) + "}, float[8] bias = {" + Values(8, 0.8) + R"(}> {
+    <uint8[8,2,16] w = {)" +
+                         Bytes(256, 1) + "}, float[16] sc = {" + Values(16, 0.7, 0.1) +
+                         "}, uint8[8,1] zp = {" + Bytes(8, 2) + "}, float[8] bias = {" +
+                         Values(8, 0.8) + R"(}> {
       y = com.microsoft.MatMulNBits<K = 64, N = 8, bits = 4, block_size = 32>(a, w, sc)
       z = com.microsoft.MatMulNBits<K = 64, N = 8, bits = 4, block_size = 32>(a, w, sc, zp, , bias)
     })",
@@ -164,7 +173,8 @@ TEST(StandardizeTest, MatMulNBits) {
   // 8 bits, float zero points, K not a multiple of the block.
   ExpectStandardized(Header() + R"(
     g (float[3,40] a) => (float[3,4] y)
-    <uint8[4,2,32] w = {)" + Bytes(256, 3) + "}, float[8] sc = {" + Values(8, 0.9, 0.01) +
+    <uint8[4,2,32] w = {)" +
+                         Bytes(256, 3) + "}, float[8] sc = {" + Values(8, 0.9, 0.01) +
                          R"(}, float[4,2] zp = {128, 120, 3, 255, 0, 7, 128, 130}> {
       y = com.microsoft.MatMulNBits<K = 40, N = 4, bits = 8, block_size = 32>(a, w, sc, zp)
     })",
@@ -175,7 +185,8 @@ TEST(StandardizeTest, GatherBlockQuantized) {
   // A [6, 32] table packed two 4-bit values a byte ([6, 16] bytes), blocks of 16 along dim 1.
   ExpectStandardized(Header() + R"(
     g (int64[2,3] ids) => (float[2,3,32] y, float[2,3,32] z)
-    <uint8[6,16] t = {)" + Bytes(96, 4) + "}, float[6,2] sc = {" + Values(12, 1.0, 0.2) +
+    <uint8[6,16] t = {)" +
+                         Bytes(96, 4) + "}, float[6,2] sc = {" + Values(12, 1.0, 0.2) +
                          "}, uint8[6,1] zp = {" + Bytes(6, 5) + R"(}> {
       y = com.microsoft.GatherBlockQuantized<block_size = 16, bits = 4>(t, ids, sc)
       z = com.microsoft.GatherBlockQuantized<block_size = 16, bits = 4>(t, ids, sc, zp)
@@ -184,9 +195,10 @@ TEST(StandardizeTest, GatherBlockQuantized) {
 }
 
 TEST(StandardizeTest, EmbedLayerNormalization) {
-  const std::string tables = "<float[6,8] word = {" + Values(48, 1.1) + "}, float[8,8] pos = {" + Values(64, 1.2) +
-                             "}, float[4,8] seg = {" + Values(32, 1.3) + "}, float[8] ga = {" + Values(8, 1.4, 1.0) +
-                             "}, float[8] be = {" + Values(8, 1.5) + "}>";
+  const std::string tables = "<float[6,8] word = {" + Values(48, 1.1) + "}, float[8,8] pos = {" +
+                             Values(64, 1.2) + "}, float[4,8] seg = {" + Values(32, 1.3) +
+                             "}, float[8] ga = {" + Values(8, 1.4, 1.0) + "}, float[8] be = {" +
+                             Values(8, 1.5) + "}>";
   ExpectStandardized(Header() + R"(
     g (int32[2,5] ids, int32[2,5] segs, int32[2,5] mask) => (float[2,5,8] y, int32[2] mi, float[2,5,8] sum)
     )" + tables + R"( {
@@ -203,8 +215,8 @@ TEST(StandardizeTest, EmbedLayerNormalization) {
 }
 
 TEST(StandardizeTest, RotaryEmbedding) {
-  const std::string caches = "<float[8,4] cosc = {" + Values(32, 1.6, 1.0) + "}, float[8,4] sinc = {" +
-                             Values(32, 1.7, 1.0) + "}>";
+  const std::string caches = "<float[8,4] cosc = {" + Values(32, 1.6, 1.0) +
+                             "}, float[8,4] sinc = {" + Values(32, 1.7, 1.0) + "}>";
   ExpectStandardized(Header() + R"(
     g (float[2,2,3,8] x, int64[2,3] p, float[2,3,16] h, int64[1] start) => (float[2,2,3,8] y, float[2,3,16] z)
     )" + caches + R"( {
@@ -216,7 +228,8 @@ TEST(StandardizeTest, RotaryEmbedding) {
 
 TEST(StandardizeTest, Attention) {
   // Packed projection [8, 24] for 2 heads of 4, with bias; a [B, T] key mask; causal; a bias input.
-  const std::string weights = "<float[8,24] w = {" + Values(192, 1.8) + "}, float[24] bias = {" + Values(24, 1.9) + "}>";
+  const std::string weights =
+      "<float[8,24] w = {" + Values(192, 1.8) + "}, float[24] bias = {" + Values(24, 1.9) + "}>";
   ExpectStandardized(Header() + R"(
     g (float[2,5,8] x, int32[2,5] mask, float[2,2,5,5] ab) => (float[2,5,8] y, float[2,5,8] z, float[2,5,8] u) )" +
                          weights + R"( {
@@ -227,7 +240,8 @@ TEST(StandardizeTest, Attention) {
                      {"MatMul", "Split", "Attention"});
   // Key lengths [B], as EmbedLayerNormalization's mask_index gives them.
   ExpectStandardized(Header() + R"(
-    g (float[N,5,8] x, int32[N] lengths) => (float[N,5,8] y) )" + weights + R"( {
+    g (float[N,5,8] x, int32[N] lengths) => (float[N,5,8] y) )" +
+                         weights + R"( {
       y = com.microsoft.Attention<num_heads = 2>(x, w, bias, lengths)
     })",
                      {"MatMul", "Split", "Attention"});
@@ -238,7 +252,8 @@ TEST(StandardizeTest, MultiHeadAttention) {
     g (float[2,3,8] q, float[2,5,8] k, float[2,5,8] v, int32[2,5] mask, float[2,2,2,4] pk, float[2,2,2,4] pv,
        float[2,3,8] k3, float[2,3,8] v3)
       => (float[2,3,8] y, float[2,3,8] z, float[2,2,7,4] zk, float[2,2,7,4] zv, float[2,3,8] c)
-    <float[24] bias = {)" + Values(24, 2.0) + R"(}> {
+    <float[24] bias = {)" +
+                         Values(24, 2.0) + R"(}> {
       y = com.microsoft.MultiHeadAttention<num_heads = 2>(q, k, v, bias, mask)
       z, zk, zv = com.microsoft.MultiHeadAttention<num_heads = 2>(q, k, v, , , , pk, pv)
       c = com.microsoft.MultiHeadAttention<num_heads = 2, unidirectional = 1>(q, k3, v3)
@@ -249,8 +264,9 @@ TEST(StandardizeTest, MultiHeadAttention) {
 TEST(StandardizeTest, GroupQueryAttention) {
   // 4 query heads over 2 KV heads of 4, prompt of 5 without a cache; rotary from caches; seqlens_k
   // pads sequences on the right. Packed and separate Q, K, V.
-  const std::string consts = "<float[16,2] cosc = {" + Values(32, 2.1, 1.0) + "}, float[16,2] sinc = {" +
-                             Values(32, 2.2, 1.0) + "}, int32 total = {5}>";
+  const std::string consts = "<float[16,2] cosc = {" + Values(32, 2.1, 1.0) +
+                             "}, float[16,2] sinc = {" + Values(32, 2.2, 1.0) +
+                             "}, int32 total = {5}>";
   ExpectStandardized(Header() + R"(
     g (float[2,5,16] q, float[2,5,8] k, float[2,5,8] v, int32[2] lens, float[2,5,32] qkv)
       => (float[2,5,16] y, float[2,2,5,4] pk, float[2,2,5,4] pv, float[2,5,16] z) )" +

@@ -7,7 +7,8 @@
 
 namespace onnx_opt::passes {
 
-absl::Status ComputeWeightWith(rewrite::Rewriter& rw, ir::Value& w, std::unique_ptr<ir::Node> node) {
+absl::Status ComputeWeightWith(rewrite::Rewriter& rw, ir::Value& w,
+                               std::unique_ptr<ir::Node> node) {
   ir::Node* inserted = rw.InsertFirst(std::move(node));
   inserted->output(0)->set_type(w.type());
   rw.ReplaceAllUsesWith(&w, inserted->output(0));

@@ -12,9 +12,9 @@
 
 namespace onnx_opt::passes {
 
-// Puts `node` (one output, reading only initializers) first in `rw`'s graph and makes its output the constant
-// initializer `w`'s replacement: typed as `w`, under `w`'s own name (its users keep reading the name
-// they had); `w` is removed.
+// Puts `node` (one output, reading only initializers) first in `rw`'s graph and makes its output
+// the constant initializer `w`'s replacement: typed as `w`, under `w`'s own name (its users keep
+// reading the name they had); `w` is removed.
 absl::Status ComputeWeightWith(rewrite::Rewriter& rw, ir::Value& w, std::unique_ptr<ir::Node> node);
 
 }  // namespace onnx_opt::passes

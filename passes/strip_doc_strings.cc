@@ -26,6 +26,7 @@ class StripDocStrings final : public optimizer::Pass {
 
 }  // namespace
 
-REGISTER_PASS(StripDocStrings, StripDocStrings::kName, "empty every doc_string (free text that never affects results)");
+REGISTER_PASS(StripDocStrings, StripDocStrings::kName,
+              "empty every doc_string (free text that never affects results)");
 
 }  // namespace onnx_opt::passes

@@ -31,6 +31,7 @@ class StripValueInfo final : public rewrite::GraphPass {
 
 }  // namespace
 
-REGISTER_PASS(StripValueInfo, StripValueInfo::kName, "remove every value_info entry (re-inferable type hints)");
+REGISTER_PASS(StripValueInfo, StripValueInfo::kName,
+              "remove every value_info entry (re-inferable type hints)");
 
 }  // namespace onnx_opt::passes

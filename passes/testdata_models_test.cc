@@ -1,9 +1,9 @@
 // The default pipeline on the models in testdata/models reaches the expected node counts and keeps
 // the outputs (checked by the interpreter on seeded random inputs).
+#include "equivalence/equivalence.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "ir/io/model_io.h"
-#include "equivalence/equivalence.h"
 #include "optimizer/model_stats.h"
 #include "optimizer/pass_manager.h"
 #include "schema/checker/checker.h"
@@ -44,13 +44,28 @@ INSTANTIATE_TEST_SUITE_P(
     Models, TestdataModelsTest,
     ::testing::Values(
         // Both BatchNormalizations fold into their Convs.
-        Expectation{"tiny_cnn.onnx", 11, 9,
-                    {{"Add", 1}, {"Conv", 2}, {"Flatten", 1}, {"Gemm", 1}, {"GlobalAveragePool", 1},
-                     {"Relu", 2}, {"Softmax", 1}}},
+        Expectation{"tiny_cnn.onnx",
+                    11,
+                    9,
+                    {{"Add", 1},
+                     {"Conv", 2},
+                     {"Flatten", 1},
+                     {"Gemm", 1},
+                     {"GlobalAveragePool", 1},
+                     {"Relu", 2},
+                     {"Softmax", 1}}},
         // Shape arithmetic folds (7 nodes), two LayerNorms (9 -> 1 each) and one Gelu (5 -> 1).
-        Expectation{"transformer_block.onnx", 56, 29,
-                    {{"Add", 8}, {"Gelu", 1}, {"LayerNormalization", 2}, {"MatMul", 8}, {"Reshape", 4},
-                     {"Softmax", 1}, {"Div", 1}, {"Transpose", 4}}}),
+        Expectation{"transformer_block.onnx",
+                    56,
+                    29,
+                    {{"Add", 8},
+                     {"Gelu", 1},
+                     {"LayerNormalization", 2},
+                     {"MatMul", 8},
+                     {"Reshape", 4},
+                     {"Softmax", 1},
+                     {"Div", 1},
+                     {"Transpose", 4}}}),
     [](const ::testing::TestParamInfo<Expectation>& info) {
       std::string name = info.param.file;
       return name.substr(0, name.find('.'));

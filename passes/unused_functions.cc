@@ -40,6 +40,7 @@ class EliminateUnusedFunctions final : public optimizer::Pass {
 
 }  // namespace
 
-REGISTER_PASS(EliminateUnusedFunctions, EliminateUnusedFunctions::kName, "remove model-local functions nothing calls");
+REGISTER_PASS(EliminateUnusedFunctions, EliminateUnusedFunctions::kName,
+              "remove model-local functions nothing calls");
 
 }  // namespace onnx_opt::passes

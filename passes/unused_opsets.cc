@@ -12,13 +12,16 @@ namespace {
 
 std::set<std::string> UsedDomains(const ir::Graph& g) {
   std::set<std::string> used;
-  ir::ForEachNodeRecursive(g, [&](ir::Node* n) { used.insert(n->is_onnx_domain() ? "" : n->domain()); });
+  ir::ForEachNodeRecursive(
+      g, [&](ir::Node* n) { used.insert(n->is_onnx_domain() ? "" : n->domain()); });
   return used;
 }
 
 int64_t Prune(std::vector<ir::OpsetImport>& imports, const std::set<std::string>& used) {
   const size_t before = imports.size();
-  auto unused = [&](const ir::OpsetImport& imp) { return !ir::IsOnnxDomain(imp.domain) && !used.count(imp.domain); };
+  auto unused = [&](const ir::OpsetImport& imp) {
+    return !ir::IsOnnxDomain(imp.domain) && !used.count(imp.domain);
+  };
   // A model must import some operator set (IR >= 3, as ONNX's checker requires): when every node is
   // gone and only unused imports are left, the first one stays.
   if (std::all_of(imports.begin(), imports.end(), unused)) {
@@ -61,6 +64,7 @@ class EliminateUnusedOpsetImports final : public optimizer::Pass {
 
 }  // namespace
 
-REGISTER_PASS(EliminateUnusedOpsetImports, EliminateUnusedOpsetImports::kName, "remove opset imports no node uses");
+REGISTER_PASS(EliminateUnusedOpsetImports, EliminateUnusedOpsetImports::kName,
+              "remove opset imports no node uses");
 
 }  // namespace onnx_opt::passes

@@ -1,6 +1,6 @@
-// unused-value-info: drops value_info entries that name no value of their graph (left by an exporter,
-// or by a rewrite in another tool). They describe nothing, so removing them loses nothing; entries of
-// live values stay, as runtimes may use their shapes.
+// unused-value-info: drops value_info entries that name no value of their graph (left by an
+// exporter, or by a rewrite in another tool). They describe nothing, so removing them loses
+// nothing; entries of live values stay, as runtimes may use their shapes.
 #include "optimizer/pass_registry.h"
 #include "passes/rewrite/graph_pass.h"
 

@@ -15,7 +15,8 @@ namespace {
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 constexpr bool kSanitized = true;
 #elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer) || __has_feature(thread_sanitizer)
+#if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer) || \
+    __has_feature(thread_sanitizer)
 constexpr bool kSanitized = true;
 #else
 constexpr bool kSanitized = false;
@@ -62,7 +63,8 @@ void ReserveHugePageHeap() {
   const auto end = reinterpret_cast<uintptr_t>(sbrk(0));
   // A heap that could not grow (a data limit) serves the block from a mapping of its own, and a
   // free block elsewhere in the heap may serve it without growth: then there is nothing to mark.
-  if (head + request > boundary || end < boundary || end - boundary < static_cast<uintptr_t>(kHugePageReserve)) {
+  if (head + request > boundary || end < boundary ||
+      end - boundary < static_cast<uintptr_t>(kHugePageReserve)) {
     std::free(skipped_head);
     return;
   }

@@ -16,8 +16,8 @@ namespace onnx_opt::platform {
 // The heap is also reserved up front (1 GiB of address space, no memory until touched) and marked
 // for transparent huge pages: on a virtual machine a first touch of a 4 KiB page can cost 12 us,
 // while a 2 MiB huge page is zeroed in ~130 us, so a heap the size of a model's IR faults in at a
-// fiftieth of the cost. The reservation is never trimmed (the kernel would not re-mark the heap when
-// it grows again); past it, the heap grows as usual. The heap's unaligned head below its first
+// fiftieth of the cost. The reservation is never trimmed (the kernel would not re-mark the heap
+// when it grows again); past it, the heap grows as usual. The heap's unaligned head below its first
 // 2 MiB boundary is skipped, not used in 4 KiB pages. Does nothing under sanitizers, which replace
 // malloc.
 void TuneHeapForTool();

@@ -26,7 +26,8 @@ bool TransparentHugePagesAvailable() {
     ::close(fd);
     if (n <= 0) return false;
     const std::string_view setting(text, static_cast<size_t>(n));
-    return setting.find("[always]") != std::string_view::npos || setting.find("[madvise]") != std::string_view::npos;
+    return setting.find("[always]") != std::string_view::npos ||
+           setting.find("[madvise]") != std::string_view::npos;
   }();
   return available;
 }

@@ -37,15 +37,19 @@ TEST(TransparentHugePages, FollowsTheKernelSetting) {
   std::ifstream in("/sys/kernel/mm/transparent_hugepage/enabled");
   std::string setting;
   std::getline(in, setting);
-  const bool expected = setting.find("[always]") != std::string::npos || setting.find("[madvise]") != std::string::npos;
+  const bool expected = setting.find("[always]") != std::string::npos ||
+                        setting.find("[madvise]") != std::string::npos;
   EXPECT_EQ(TransparentHugePagesAvailable(), expected) << setting;
 }
 
 TEST(AdviseHugePages, AcceptedOnAnAlignedMappingWhereAvailable) {
-  if (!TransparentHugePagesAvailable()) GTEST_SKIP() << "the kernel gives no transparent huge pages";
-  void* raw = ::mmap(nullptr, 2 * kHugePageBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (!TransparentHugePagesAvailable())
+    GTEST_SKIP() << "the kernel gives no transparent huge pages";
+  void* raw = ::mmap(nullptr, 2 * kHugePageBytes, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   ASSERT_NE(raw, MAP_FAILED);
-  const auto begin = (reinterpret_cast<uintptr_t>(raw) + kHugePageBytes - 1) & ~(kHugePageBytes - 1);
+  const auto begin =
+      (reinterpret_cast<uintptr_t>(raw) + kHugePageBytes - 1) & ~(kHugePageBytes - 1);
   EXPECT_TRUE(AdviseHugePages(reinterpret_cast<void*>(begin), kHugePageBytes));
   ::munmap(raw, 2 * kHugePageBytes);
 }

@@ -18,7 +18,8 @@ void SetUserForGlog() {
 
 bool AsksForVersion(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--version") == 0 || std::strcmp(argv[i], "-version") == 0) return true;
+    if (std::strcmp(argv[i], "--version") == 0 || std::strcmp(argv[i], "-version") == 0)
+      return true;
   }
   return false;
 }
@@ -41,5 +42,5 @@ bool UserWasSetAtStart() { return user_set_at_start; }
 
 }  // namespace onnx_opt::platform
 
-__attribute__((section(".preinit_array"), used)) static void (*const kStartProcess)(int, char**, char**) =
-    &onnx_opt::platform::StartProcess;
+__attribute__((section(".preinit_array"), used)) static void (*const kStartProcess)(
+    int, char**, char**) = &onnx_opt::platform::StartProcess;

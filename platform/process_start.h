@@ -4,8 +4,8 @@
 // 1. USER for glog. glog names log files after the user and looks the name up from a static
 //    initializer: USER from the environment, else getpwuid_r through NSS (nscd's socket,
 //    /etc/nsswitch.conf, /etc/passwd: ~0.3 ms of a start where it was measured). Bazel actions and
-//    CI jobs run without USER, and the tools never write log files (glog logs to stderr only), so an
-//    unset USER is set to the empty string, which glog takes without a lookup; the command line
+//    CI jobs run without USER, and the tools never write log files (glog logs to stderr only), so
+//    an unset USER is set to the empty string, which glog takes without a lookup; the command line
 //    (tools/cli/command_line.h) unsets it again, so that what the tool reads or spawns (Graphviz's
 //    dot) sees the environment the tool was given.
 // 2. The heap (heap_tuning.h), before static initializers allocate on 4 KiB pages at its bottom;

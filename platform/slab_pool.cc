@@ -10,11 +10,12 @@
 namespace onnx_opt::platform {
 namespace {
 
-// A full slab is one 2 MiB page, filled whole with slots and backed by a huge page, which is resident
-// whole once touched, so a part left unused would be memory paid for twice. The first slabs are
-// smaller (64 KiB, doubling up to 1 MiB) and come from the ordinary heap: a huge page is zeroed whole
-// on its first touch (~130 us), and a pool of its own for each kind cost a ~700-node model two such
-// pages for ~0.6 MB of nodes and values. Large graphs still live almost entirely in full slabs.
+// A full slab is one 2 MiB page, filled whole with slots and backed by a huge page, which is
+// resident whole once touched, so a part left unused would be memory paid for twice. The first
+// slabs are smaller (64 KiB, doubling up to 1 MiB) and come from the ordinary heap: a huge page is
+// zeroed whole on its first touch (~130 us), and a pool of its own for each kind cost a ~700-node
+// model two such pages for ~0.6 MB of nodes and values. Large graphs still live almost entirely in
+// full slabs.
 constexpr size_t kFirstSlab = size_t{64} << 10;
 constexpr size_t kCacheLine = 64;
 

@@ -15,7 +15,8 @@ TEST(SlabPoolTest, ReusesTheLowestFreeSlotSoLaterObjectsStayInCreationOrder) {
   SlabPool pool;
   std::vector<void*> slots;
   for (int i = 0; i < 10; ++i) slots.push_back(pool.Allocate(kSlot));
-  for (int i = 1; i < 10; ++i) EXPECT_EQ(static_cast<char*>(slots[i]) - static_cast<char*>(slots[i - 1]), kSlot);
+  for (int i = 1; i < 10; ++i)
+    EXPECT_EQ(static_cast<char*>(slots[i]) - static_cast<char*>(slots[i - 1]), kSlot);
   // Free in an order a last-freed-first list would hand back scrambled.
   for (int i : {7, 2, 9, 4, 0}) pool.Free(slots[i]);
   std::vector<void*> again;
@@ -51,7 +52,9 @@ TEST(SlabPoolTest, FillsAWholeSlabBeforeStartingTheNext) {
   for (const size_t slab_slots : {1024, 2048, 4096, 8192, 16384, kCount - 31744}) {
     auto* first = static_cast<char*>(slots[begin]);
     for (size_t i = begin + 1; i < begin + slab_slots; ++i) {
-      ASSERT_EQ(static_cast<char*>(slots[i]) - first, static_cast<std::ptrdiff_t>((i - begin) * kSlot)) << i;
+      ASSERT_EQ(static_cast<char*>(slots[i]) - first,
+                static_cast<std::ptrdiff_t>((i - begin) * kSlot))
+          << i;
     }
     begin += slab_slots;
   }

@@ -1,10 +1,10 @@
 // _onnx_opt, the native layer of the onnx_opt Python module: a thin pybind11 binding over the calls
-// the tools make (tools/lib/model_steps.h for onnx-opt and onnx-convert, the checker, inference, the
-// interpreter, the text syntax). Models cross as bytes (a serialized ModelProto) or a path;
+// the tools make (tools/lib/model_steps.h for onnx-opt and onnx-convert, the checker, inference,
+// the interpreter, the text syntax). Models cross as bytes (a serialized ModelProto) or a path;
 // python/onnx_opt/__init__.py turns onnx.ModelProto and os.PathLike into those and back, and checks
-// argument types. absl::Status becomes a Python exception here and nowhere else, with the message the
-// tools print. Loading, rewriting, checking and running happen with the GIL released; Python objects
-// are read and made only before and after.
+// argument types. absl::Status becomes a Python exception here and nowhere else, with the message
+// the tools print. Loading, rewriting, checking and running happen with the GIL released; Python
+// objects are read and made only before and after.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -50,7 +50,15 @@ namespace py = pybind11;
 // Errors. Code running without the GIL throws Error; the translator registered in the module turns
 // it into the Python exception of its kind once the GIL is held again.
 
-enum class ErrorKind { kInvalidModel, kValue, kType, kFileNotFound, kNotImplemented, kMemory, kRuntime };
+enum class ErrorKind {
+  kInvalidModel,
+  kValue,
+  kType,
+  kFileNotFound,
+  kNotImplemented,
+  kMemory,
+  kRuntime
+};
 
 class Error : public std::exception {
  public:
@@ -86,7 +94,9 @@ PyObject* PythonTypeOf(ErrorKind kind) {
   return PyExc_RuntimeError;
 }
 
-[[noreturn]] void Fail(ErrorKind kind, std::string message) { throw Error(kind, std::move(message)); }
+[[noreturn]] void Fail(ErrorKind kind, std::string message) {
+  throw Error(kind, std::move(message));
+}
 
 // A failure of the interpreter on given inputs, by its status code.
 ErrorKind RunErrorKind(const absl::Status& status) {
@@ -117,15 +127,17 @@ ModelArg ToModelArg(const py::object& model) {
     std::string path = model.cast<std::string>();
     return {path, path, {}};
   }
-  throw py::type_error(absl::StrCat("a model is bytes (a serialized ModelProto), a path or an onnx.ModelProto, not ",
-                                    std::string(py::str(model.get_type().attr("__name__")))));
+  throw py::type_error(
+      absl::StrCat("a model is bytes (a serialized ModelProto), a path or an onnx.ModelProto, not ",
+                   std::string(py::str(model.get_type().attr("__name__")))));
 }
 
 // Without the GIL.
 std::unique_ptr<ir::Model> Load(const ModelArg& arg) {
   // tools::ReadModel reads standard input for "-"; from Python that is a file of that name.
   absl::StatusOr<std::unique_ptr<ir::Model>> model =
-      arg.path ? tools::ReadModel(*arg.path == "-" ? "./-" : *arg.path) : ir::io::LoadModelFromString(arg.bytes);
+      arg.path ? tools::ReadModel(*arg.path == "-" ? "./-" : *arg.path)
+               : ir::io::LoadModelFromString(arg.bytes);
   if (model.ok()) return std::move(*model);
   const bool missing = arg.path && !std::filesystem::exists(*arg.path);
   Fail(missing ? ErrorKind::kFileNotFound : ErrorKind::kInvalidModel,
@@ -143,14 +155,16 @@ int64_t InputBytes(const ModelArg& arg) {
 // Without the GIL. Tensors read from external data keep their references (ir/io/model_io.h).
 std::string Serialize(const ir::Model& model, const ir::io::SaveOptions& options = {}) {
   absl::StatusOr<std::string> bytes = ir::io::SerializeModel(model, options);
-  if (!bytes.ok()) Fail(ErrorKind::kValue, absl::StrCat("cannot serialize the result: ", bytes.status().message()));
+  if (!bytes.ok())
+    Fail(ErrorKind::kValue,
+         absl::StrCat("cannot serialize the result: ", bytes.status().message()));
   return std::move(*bytes);
 }
 
 schema::checker::CheckResult CheckInput(const ir::Model& model, const ModelArg& arg,
                                         std::vector<std::string>& warnings) {
-  absl::StatusOr<schema::checker::CheckResult> check =
-      tools::CheckInputModel(model, arg.label, [&](const std::string& w) { warnings.push_back(w); });
+  absl::StatusOr<schema::checker::CheckResult> check = tools::CheckInputModel(
+      model, arg.label, [&](const std::string& w) { warnings.push_back(w); });
   if (!check.ok()) Fail(ErrorKind::kInvalidModel, std::string(check.status().message()));
   return std::move(*check);
 }
@@ -164,8 +178,8 @@ py::list ToList(const std::vector<std::string>& strings) {
 // ---------------------------------------------------------------------------------------------
 // optimize, convert, check, infer_shapes, text.
 
-py::dict StatsDict(const optimizer::PipelineResult& result, int64_t bytes_before, int64_t bytes_after,
-                   const tools::Verification* verification_done) {
+py::dict StatsDict(const optimizer::PipelineResult& result, int64_t bytes_before,
+                   int64_t bytes_after, const tools::Verification* verification_done) {
   // The figures of onnx-opt --stats-json, under the same names, plus the serialized sizes.
   py::list runs;
   for (const optimizer::PassRun& r : result.runs) {
@@ -179,7 +193,8 @@ py::dict StatsDict(const optimizer::PipelineResult& result, int64_t bytes_before
     run["initializer_bytes_before"] = r.before.initializer_bytes;
     run["initializer_bytes_after"] = r.after.initializer_bytes;
     py::dict pattern_rewrites;
-    for (const auto& [pattern, count] : r.pattern_rewrites) pattern_rewrites[py::str(pattern)] = count;
+    for (const auto& [pattern, count] : r.pattern_rewrites)
+      pattern_rewrites[py::str(pattern)] = count;
     run["pattern_rewrites"] = pattern_rewrites;
     runs.append(run);
   }
@@ -187,7 +202,8 @@ py::dict StatsDict(const optimizer::PipelineResult& result, int64_t bytes_before
   py::dict pattern_rewrites;  // per "pass/pattern", likewise
   for (const optimizer::PassRun& r : optimizer::SummarizeRuns(result.runs)) {
     rewrites[py::str(r.pass)] = r.rewrites;
-    for (const auto& [pattern, count] : r.pattern_rewrites) pattern_rewrites[py::str(pattern)] = count;
+    for (const auto& [pattern, count] : r.pattern_rewrites)
+      pattern_rewrites[py::str(pattern)] = count;
   }
   py::dict stats;
   stats["changed"] = result.changed;
@@ -244,9 +260,11 @@ py::tuple Optimize(const py::object& model, const std::string& passes, bool veri
     const schema::checker::CheckResult input_check = CheckInput(*loaded, arg, warnings);
     bool usage_error = false;
     absl::StatusOr<tools::OptimizeOutcome> optimized = tools::OptimizeCheckedModel(
-        *loaded, input_check, request, [&](const std::string& w) { warnings.push_back(w); }, &usage_error);
+        *loaded, input_check, request, [&](const std::string& w) { warnings.push_back(w); },
+        &usage_error);
     if (!optimized.ok()) {
-      Fail(usage_error ? ErrorKind::kValue : ErrorKind::kInvalidModel, std::string(optimized.status().message()));
+      Fail(usage_error ? ErrorKind::kValue : ErrorKind::kInvalidModel,
+           std::string(optimized.status().message()));
     }
     outcome = std::move(*optimized);
     ir::io::SaveOptions save;
@@ -260,8 +278,8 @@ py::tuple Optimize(const py::object& model, const std::string& passes, bool veri
 }
 
 // Returns (model bytes, report, warnings).
-py::tuple Convert(const py::object& model, std::optional<int64_t> opset, std::optional<int64_t> ml_opset,
-                  bool verify) {
+py::tuple Convert(const py::object& model, std::optional<int64_t> opset,
+                  std::optional<int64_t> ml_opset, bool verify) {
   const ModelArg arg = ToModelArg(model);
   tools::ConvertRequest request;
   request.options.onnx_opset = opset;
@@ -274,8 +292,9 @@ py::tuple Convert(const py::object& model, std::optional<int64_t> opset, std::op
     py::gil_scoped_release release;
     std::unique_ptr<ir::Model> loaded = Load(arg);
     const schema::checker::CheckResult input_check = CheckInput(*loaded, arg, warnings);
-    absl::StatusOr<tools::ConvertOutcome> converted = tools::ConvertCheckedModel(
-        std::move(loaded), input_check, request, [&](const std::string& w) { warnings.push_back(w); });
+    absl::StatusOr<tools::ConvertOutcome> converted =
+        tools::ConvertCheckedModel(std::move(loaded), input_check, request,
+                                   [&](const std::string& w) { warnings.push_back(w); });
     if (!converted.ok()) Fail(ErrorKind::kInvalidModel, std::string(converted.status().message()));
     outcome = std::move(*converted);
     for (const std::string& w : outcome.report.warnings) warnings.push_back(w);
@@ -293,8 +312,9 @@ py::tuple Convert(const py::object& model, std::optional<int64_t> opset, std::op
 }
 
 // Returns (verdict, warnings): onnx-compare's check (tools/lib/model_compare.h).
-py::tuple Compare(const py::object& a, const py::object& b, const std::map<std::string, int64_t>& dims,
-                  uint64_t seed, std::optional<std::pair<double, double>> tolerance) {
+py::tuple Compare(const py::object& a, const py::object& b,
+                  const std::map<std::string, int64_t>& dims, uint64_t seed,
+                  std::optional<std::pair<double, double>> tolerance) {
   const ModelArg args[2] = {ToModelArg(a), ToModelArg(b)};
   tools::CompareRequest request;
   request.equivalence.dims = dims;
@@ -309,7 +329,8 @@ py::tuple Compare(const py::object& a, const py::object& b, const std::map<std::
       models[i] = Load(args[i]);
       CheckInput(*models[i], args[i], warnings);
     }
-    absl::StatusOr<tools::CompareOutcome> compared = tools::CompareModels(*models[0], *models[1], request);
+    absl::StatusOr<tools::CompareOutcome> compared =
+        tools::CompareModels(*models[0], *models[1], request);
     if (!compared.ok()) Fail(ErrorKind::kInvalidModel, std::string(compared.status().message()));
     outcome = std::move(*compared);
   }
@@ -469,30 +490,48 @@ std::optional<ir::DataType> DataTypeOf(const py::dtype& dtype) {
   }
 }
 
-// The numpy dtype name of an ONNX element type; nullopt where numpy has none (bfloat16, float8, int4...).
+// The numpy dtype name of an ONNX element type; nullopt where numpy has none (bfloat16, float8,
+// int4...).
 std::optional<std::string> NumpyDtypeOf(ir::DataType type) {
   using ir::DataType;
   switch (type) {
-    case DataType::kBool: return "bool";
-    case DataType::kFloat16: return "float16";
-    case DataType::kFloat: return "float32";
-    case DataType::kDouble: return "float64";
-    case DataType::kInt8: return "int8";
-    case DataType::kInt16: return "int16";
-    case DataType::kInt32: return "int32";
-    case DataType::kInt64: return "int64";
-    case DataType::kUint8: return "uint8";
-    case DataType::kUint16: return "uint16";
-    case DataType::kUint32: return "uint32";
-    case DataType::kUint64: return "uint64";
-    case DataType::kComplex64: return "complex64";
-    case DataType::kComplex128: return "complex128";
-    case DataType::kString: return "object";
-    default: return std::nullopt;
+    case DataType::kBool:
+      return "bool";
+    case DataType::kFloat16:
+      return "float16";
+    case DataType::kFloat:
+      return "float32";
+    case DataType::kDouble:
+      return "float64";
+    case DataType::kInt8:
+      return "int8";
+    case DataType::kInt16:
+      return "int16";
+    case DataType::kInt32:
+      return "int32";
+    case DataType::kInt64:
+      return "int64";
+    case DataType::kUint8:
+      return "uint8";
+    case DataType::kUint16:
+      return "uint16";
+    case DataType::kUint32:
+      return "uint32";
+    case DataType::kUint64:
+      return "uint64";
+    case DataType::kComplex64:
+      return "complex64";
+    case DataType::kComplex128:
+      return "complex128";
+    case DataType::kString:
+      return "object";
+    default:
+      return std::nullopt;
   }
 }
 
-// The declared tensor type of a graph input (an optional's element), or null when it holds no tensor.
+// The declared tensor type of a graph input (an optional's element), or null when it holds no
+// tensor.
 const ir::Type* DeclaredTensorType(const ir::Value& input) {
   const ir::Type* type = &input.type();
   if (type->kind() == ir::Type::Kind::kOptional && type->has_inner()) type = &type->inner();
@@ -501,7 +540,8 @@ const ir::Type* DeclaredTensorType(const ir::Value& input) {
 
 // Checks `array` against the input's declared type (element type: TypeError; rank and known dims:
 // ValueError) so that a model never runs on what it does not declare.
-void CheckAgainstDeclared(const ir::Value& input, ir::DataType type, const std::vector<int64_t>& dims) {
+void CheckAgainstDeclared(const ir::Value& input, ir::DataType type,
+                          const std::vector<int64_t>& dims) {
   const ir::Type* declared = DeclaredTensorType(input);
   if (declared == nullptr) {
     Fail(ErrorKind::kType, absl::StrCat("input '", input.name(), "' is a ", input.type().ToString(),
@@ -509,16 +549,19 @@ void CheckAgainstDeclared(const ir::Value& input, ir::DataType type, const std::
   }
   if (declared->is_none()) return;
   if (declared->elem_type() != ir::DataType::kUndefined && declared->elem_type() != type) {
-    Fail(ErrorKind::kType, absl::StrCat("input '", input.name(), "' is ", ir::DataTypeName(type),
-                                        ", but the model declares ", ir::DataTypeName(declared->elem_type())));
+    Fail(ErrorKind::kType,
+         absl::StrCat("input '", input.name(), "' is ", ir::DataTypeName(type),
+                      ", but the model declares ", ir::DataTypeName(declared->elem_type())));
   }
   if (!declared->shape()) return;
   const std::vector<ir::Dim>& want = declared->shape()->dims();
   bool fits = want.size() == dims.size();
-  for (size_t i = 0; fits && i < want.size(); ++i) fits = !want[i].is_known() || want[i].value() == dims[i];
+  for (size_t i = 0; fits && i < want.size(); ++i)
+    fits = !want[i].is_known() || want[i].value() == dims[i];
   if (!fits) {
-    Fail(ErrorKind::kValue, absl::StrCat("input '", input.name(), "' has shape ", interpreter::DimsToString(dims),
-                                         ", but the model declares ", ir::ShapeToString(*declared->shape())));
+    Fail(ErrorKind::kValue,
+         absl::StrCat("input '", input.name(), "' has shape ", interpreter::DimsToString(dims),
+                      ", but the model declares ", ir::ShapeToString(*declared->shape())));
   }
 }
 
@@ -528,8 +571,9 @@ interpreter::Tensor ToTensor(const ir::Value& input, const py::array& array,
                              std::vector<std::shared_ptr<const ir::Buffer>>& views) {
   const std::optional<ir::DataType> type = DataTypeOf(array.dtype());
   if (!type) {
-    Fail(ErrorKind::kType, absl::StrCat("input '", input.name(), "' has numpy dtype ",
-                                        std::string(py::str(array.dtype())), ", which has no ONNX element type"));
+    Fail(ErrorKind::kType,
+         absl::StrCat("input '", input.name(), "' has numpy dtype ",
+                      std::string(py::str(array.dtype())), ", which has no ONNX element type"));
   }
   std::vector<int64_t> dims(array.shape(), array.shape() + array.ndim());
   CheckAgainstDeclared(input, *type, dims);
@@ -543,39 +587,47 @@ interpreter::Tensor ToTensor(const ir::Value& input, const py::array& array,
       } else if (py::isinstance<py::str>(item)) {
         out[i++] = item.cast<std::string>();  // UTF-8
       } else {
-        Fail(ErrorKind::kType, absl::StrCat("input '", input.name(), "' is a string tensor, but holds a ",
-                                            std::string(py::str(item.get_type().attr("__name__")))));
+        Fail(ErrorKind::kType,
+             absl::StrCat("input '", input.name(), "' is a string tensor, but holds a ",
+                          std::string(py::str(item.get_type().attr("__name__")))));
       }
     }
     return t;
   }
   // The wrapper passes C-contiguous arrays in native byte order.
   if (!(array.flags() & py::array::c_style) || !array.dtype().attr("isnative").cast<bool>()) {
-    Fail(ErrorKind::kValue, absl::StrCat("input '", input.name(), "' must be C-contiguous in native byte order"));
+    Fail(ErrorKind::kValue,
+         absl::StrCat("input '", input.name(), "' must be C-contiguous in native byte order"));
   }
-  auto view = std::make_shared<ArrayBytes>(static_cast<const char*>(array.data()), static_cast<size_t>(array.nbytes()));
+  auto view = std::make_shared<ArrayBytes>(static_cast<const char*>(array.data()),
+                                           static_cast<size_t>(array.nbytes()));
   views.push_back(view);
   ir::Tensor bytes(*type, dims);
   bytes.SetRawView(view, 0, view->size());
   absl::StatusOr<interpreter::Tensor> tensor = interpreter::Tensor::FromIr(bytes);
-  if (!tensor.ok()) Fail(ErrorKind::kValue, absl::StrCat("input '", input.name(), "': ", tensor.status().message()));
+  if (!tensor.ok())
+    Fail(ErrorKind::kValue,
+         absl::StrCat("input '", input.name(), "': ", tensor.status().message()));
   return std::move(*tensor);
 }
 
 // With the GIL: a copy of the tensor in a new numpy array (the one copy of an output's data; the
-// interpreter's buffers may be shared with the model's weights or reused, so they are not lent out).
+// interpreter's buffers may be shared with the model's weights or reused, so they are not lent
+// out).
 py::object ToArray(const std::string& name, const interpreter::Tensor& tensor) {
   const std::optional<std::string> dtype_name = NumpyDtypeOf(tensor.dtype());
   if (!dtype_name) {
-    Fail(ErrorKind::kType, absl::StrCat("output '", name, "' has element type ", ir::DataTypeName(tensor.dtype()),
-                                        ", which numpy has no dtype for"));
+    Fail(ErrorKind::kType,
+         absl::StrCat("output '", name, "' has element type ", ir::DataTypeName(tensor.dtype()),
+                      ", which numpy has no dtype for"));
   }
   const std::vector<py::ssize_t> shape(tensor.dims().begin(), tensor.dims().end());
   if (tensor.is_string()) {
     py::list flat;
     const std::string* strings = tensor.data<std::string>();
     for (int64_t i = 0; i < tensor.size(); ++i) {
-      PyObject* text = PyUnicode_DecodeUTF8(strings[i].data(), static_cast<Py_ssize_t>(strings[i].size()), "strict");
+      PyObject* text = PyUnicode_DecodeUTF8(strings[i].data(),
+                                            static_cast<Py_ssize_t>(strings[i].size()), "strict");
       if (text != nullptr) {
         flat.append(py::reinterpret_steal<py::object>(text));
       } else {  // not UTF-8: the bytes as they are
@@ -584,11 +636,13 @@ py::object ToArray(const std::string& name, const interpreter::Tensor& tensor) {
       }
     }
     py::object numpy = py::module_::import("numpy");
-    return numpy.attr("array")(flat, py::arg("dtype") = "object").attr("reshape")(py::tuple(py::cast(shape)));
+    return numpy.attr("array")(flat, py::arg("dtype") = "object")
+        .attr("reshape")(py::tuple(py::cast(shape)));
   }
   py::array out(py::dtype::from_args(py::str(*dtype_name)), shape);
   if (tensor.size() > 0) {
-    std::memcpy(out.mutable_data(), tensor.raw(), static_cast<size_t>(tensor.size()) * tensor.element_size());
+    std::memcpy(out.mutable_data(), tensor.raw(),
+                static_cast<size_t>(tensor.size()) * tensor.element_size());
   }
   return std::move(out);
 }
@@ -632,8 +686,8 @@ absl::flat_hash_map<std::string, interpreter::RuntimeValue> ToInputValues(
     if (input == nullptr) {
       std::vector<std::string> names;
       for (const ir::Value* v : graph_inputs) names.push_back(v->name());
-      Fail(ErrorKind::kValue, absl::StrCat("the model has no input named '", name, "' (its inputs: ",
-                                           absl::StrJoin(names, ", "), ")"));
+      Fail(ErrorKind::kValue, absl::StrCat("the model has no input named '", name,
+                                           "' (its inputs: ", absl::StrJoin(names, ", "), ")"));
     }
     if (!py::isinstance<py::array>(value)) {
       Fail(ErrorKind::kType, absl::StrCat("input '", name, "' is not a numpy array"));
@@ -649,7 +703,8 @@ absl::flat_hash_map<std::string, interpreter::RuntimeValue> ToInputValues(
   return values;
 }
 
-// With the GIL: {output name: value} in graph-output order, copied out of the interpreter's buffers.
+// With the GIL: {output name: value} in graph-output order, copied out of the interpreter's
+// buffers.
 py::dict ToOutputs(const ir::Graph& graph, const std::vector<interpreter::RuntimeValue>& results) {
   py::dict outputs;
   const std::vector<ir::Value*>& graph_outputs = graph.outputs();
@@ -685,9 +740,9 @@ py::dict Run(const py::object& model, const py::dict& inputs) {
 }
 
 // A model loaded and checked once and run many times on one evaluator, as onnxruntime's
-// InferenceSession: plans are made and constant-only nodes computed on the first run, and later runs
-// reuse them. Runs of one session take turns (the evaluator keeps state between runs); the GIL is
-// released while they run or wait.
+// InferenceSession: plans are made and constant-only nodes computed on the first run, and later
+// runs reuse them. Runs of one session take turns (the evaluator keeps state between runs); the GIL
+// is released while they run or wait.
 class Session {
  public:
   explicit Session(const py::object& model) {
@@ -695,8 +750,8 @@ class Session {
     py::gil_scoped_release release;
     model_ = Load(arg);
     CheckInput(*model_, arg, warnings_);
-    evaluator_ = std::make_unique<interpreter::Evaluator>(*model_,
-                                                          interpreter::EvaluatorOptions{.cache_constants = true});
+    evaluator_ = std::make_unique<interpreter::Evaluator>(
+        *model_, interpreter::EvaluatorOptions{.cache_constants = true});
   }
 
   py::list warnings() const { return ToList(warnings_); }
@@ -728,7 +783,8 @@ class Session {
       results = evaluator_->RunByName(values);
       values.clear();
     }
-    if (!results.ok()) Fail(RunErrorKind(results.status()), std::string(results.status().message()));
+    if (!results.ok())
+      Fail(RunErrorKind(results.status()), std::string(results.status().message()));
     return ToOutputs(model_->graph(), *results);
   }
 
@@ -743,8 +799,8 @@ void DefineModule(py::module_& m) {
   m.doc() = "Native layer of onnx_opt; use the onnx_opt package instead.";
   invalid_model_error = PyErr_NewExceptionWithDoc(
       "onnx_opt.InvalidModelError",
-      "The model does not load, is not valid, or a rewrite of it failed or was not verified.", PyExc_ValueError,
-      nullptr);
+      "The model does not load, is not valid, or a rewrite of it failed or was not verified.",
+      PyExc_ValueError, nullptr);
   if (invalid_model_error == nullptr) throw py::error_already_set();
   m.attr("InvalidModelError") = py::handle(invalid_model_error);
   py::register_exception_translator([](std::exception_ptr p) {
@@ -755,11 +811,13 @@ void DefineModule(py::module_& m) {
     }
   });
   m.attr("__version__") = cli::kVersion;
-  m.def("optimize", &Optimize, py::arg("model"), py::arg("passes"), py::arg("verify"), py::arg("fold_size_limit"),
-        py::arg("fold_growth_limit"), py::arg("dims"));
-  m.def("convert", &Convert, py::arg("model"), py::arg("opset"), py::arg("ml_opset"), py::arg("verify"));
+  m.def("optimize", &Optimize, py::arg("model"), py::arg("passes"), py::arg("verify"),
+        py::arg("fold_size_limit"), py::arg("fold_growth_limit"), py::arg("dims"));
+  m.def("convert", &Convert, py::arg("model"), py::arg("opset"), py::arg("ml_opset"),
+        py::arg("verify"));
   m.def("check", &Check, py::arg("model"));
-  m.def("compare", &Compare, py::arg("a"), py::arg("b"), py::arg("dims"), py::arg("seed"), py::arg("tolerance"));
+  m.def("compare", &Compare, py::arg("a"), py::arg("b"), py::arg("dims"), py::arg("seed"),
+        py::arg("tolerance"));
   m.def("infer_shapes", &InferShapes, py::arg("model"));
   m.def("run", &Run, py::arg("model"), py::arg("inputs"));
   py::class_<Session>(m, "Session")

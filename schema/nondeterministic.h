@@ -1,5 +1,5 @@
-// Operators whose outputs may differ between two runs on the same inputs: no pass may fold, merge or
-// cache them, and no run may reuse their results.
+// Operators whose outputs may differ between two runs on the same inputs: no pass may fold, merge
+// or cache them, and no run may reuse their results.
 #ifndef ONNX_OPT_SCHEMA_NONDETERMINISTIC_H_
 #define ONNX_OPT_SCHEMA_NONDETERMINISTIC_H_
 

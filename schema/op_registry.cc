@@ -27,11 +27,8 @@ struct DomainOpsets {
   int max_opset;
 };
 constexpr DomainOpsets kDomainOpsets[] = {
-    {kOnnxDomain, 28},
-    {kMlDomain, 5},
-    {kPreviewTrainingDomain, 1},
-    {kPreviewDomain, 1},
-    {kMicrosoftDomain, 1},
+    {kOnnxDomain, 28},   {kMlDomain, 5},        {kPreviewTrainingDomain, 1},
+    {kPreviewDomain, 1}, {kMicrosoftDomain, 1},
 };
 
 // Debian's abseil has its own string_view type; convert at the StrCat boundary.
@@ -96,14 +93,17 @@ void Validate(const OpSchema& schema) {
 void Build(OpEntry& entry) {
   defs::SchemaSink sink(entry.domain, entry.schemas);
   entry.definition.define(sink);
-  std::stable_sort(entry.schemas.begin(), entry.schemas.end(),
-                   [](const OpSchema& a, const OpSchema& b) { return a.since_version() < b.since_version(); });
+  std::stable_sort(
+      entry.schemas.begin(), entry.schemas.end(),
+      [](const OpSchema& a, const OpSchema& b) { return a.since_version() < b.since_version(); });
   for (size_t i = 0; i < entry.schemas.size(); ++i) {
     const OpSchema& s = entry.schemas[i];
     if (s.op_type() != entry.definition.op_type) {
-      defs::TableError(s, absl::StrCat("declared by the table row of ", Sv(entry.definition.op_type)));
+      defs::TableError(s,
+                       absl::StrCat("declared by the table row of ", Sv(entry.definition.op_type)));
     }
-    if (i > 0 && entry.schemas[i - 1].since_version() == s.since_version()) defs::TableError(s, "defined twice");
+    if (i > 0 && entry.schemas[i - 1].since_version() == s.since_version())
+      defs::TableError(s, "defined twice");
     Validate(s);
     entry.versions.push_back(s.since_version());
   }
@@ -156,7 +156,8 @@ absl::Span<const OpSchema* const> AllSchemas() {
     }
     std::sort(schemas->begin(), schemas->end(), [](const OpSchema* a, const OpSchema* b) {
       auto key = [](const OpSchema* s) {
-        return std::tuple<const std::string&, const std::string&, int>(s->domain(), s->op_type(), s->since_version());
+        return std::tuple<const std::string&, const std::string&, int>(s->domain(), s->op_type(),
+                                                                       s->since_version());
       };
       return key(a) < key(b);
     });
@@ -181,16 +182,17 @@ absl::StatusOr<const OpSchema*> FindInForce(std::string_view domain, std::string
     return absl::NotFoundError(absl::StrCat("operator ", Sv(op_type),
                                             " is not defined: unknown domain '", Sv(domain), "'"));
   }
-  // An open domain's newer opsets are read as its newest known one (com.microsoft has only opset 1).
+  // An open domain's newer opsets are read as its newest known one (com.microsoft has only opset
+  // 1).
   if (IsOpenDomain(domain) && opset > *max_opset) opset = *max_opset;
   if (opset < 1 || opset > *max_opset) {
     return absl::InvalidArgumentError(absl::StrCat("opset ", opset, " of domain ", Sv(domain),
-                                                   " is not one we know (1 to ", *max_opset,
-                                                   ")"));
+                                                   " is not one we know (1 to ", *max_opset, ")"));
   }
   // Built only on the error paths: this lookup runs once per node in every check.
   const auto not_defined = [&] {
-    return absl::StrCat("operator ", Sv(op_type), " is not defined in domain ", Sv(domain), " at opset ", opset);
+    return absl::StrCat("operator ", Sv(op_type), " is not defined in domain ", Sv(domain),
+                        " at opset ", opset);
   };
   const OpEntry* op = FindOp(domain, op_type);
   if (op == nullptr) {

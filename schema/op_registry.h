@@ -1,8 +1,8 @@
 #ifndef ONNX_OPT_SCHEMA_OP_REGISTRY_H_
 #define ONNX_OPT_SCHEMA_OP_REGISTRY_H_
 
-// Lookup of operator schemas by (domain, op_type, version). An operator's schemas are built from its
-// table in schema/defs/ on its first lookup (thread-safe) and never change afterwards; returned
+// Lookup of operator schemas by (domain, op_type, version). An operator's schemas are built from
+// its table in schema/defs/ on its first lookup (thread-safe) and never change afterwards; returned
 // pointers live forever.
 //
 // Domains may be given as "" or "ai.onnx" for the default domain; schemas always report "ai.onnx".

@@ -19,8 +19,9 @@ std::string Message(const absl::Status& status) { return std::string(status.mess
 // Operators are built on their first lookup; threads that meet one at once must see one build.
 // First in this file, so that no other test has built these operators yet.
 TEST(LazyRegistryTest, ConcurrentFirstLookupsAgree) {
-  const std::vector<std::string> ops = {"STFT", "DFT", "Col2Im", "ImageDecoder", "StringSplit", "RegexFullMatch",
-                                        "AffineGrid", "Gelu", "CenterCropPad", "BlackmanWindow"};
+  const std::vector<std::string> ops = {
+      "STFT",           "DFT",        "Col2Im", "ImageDecoder",  "StringSplit",
+      "RegexFullMatch", "AffineGrid", "Gelu",   "CenterCropPad", "BlackmanWindow"};
   std::vector<std::vector<const OpSchema*>> seen(8);
   std::vector<std::thread> threads;
   for (size_t t = 0; t < seen.size(); ++t) {
@@ -64,8 +65,8 @@ TEST(FindInForceTest, LargestVersionNotAboveOpset) {
     int64_t opset;
     int expected;
   };
-  for (const Case& c : {Case{1, 1}, Case{5, 1}, Case{6, 6}, Case{12, 6}, Case{13, 13},
-                        Case{28, 13}}) {
+  for (const Case& c :
+       {Case{1, 1}, Case{5, 1}, Case{6, 6}, Case{12, 6}, Case{13, 13}, Case{28, 13}}) {
     absl::StatusOr<const OpSchema*> s = FindInForce("", "Abs", c.opset);
     ASSERT_TRUE(s.ok()) << s.status();
     EXPECT_EQ((*s)->since_version(), c.expected) << "opset " << c.opset;
@@ -89,9 +90,8 @@ TEST(FindInForceTest, RemovedOperator) {
     absl::StatusOr<const OpSchema*> s = FindInForce("", "Upsample", opset);
     ASSERT_FALSE(s.ok()) << opset;
     EXPECT_EQ(s.status().code(), absl::StatusCode::kNotFound);
-    EXPECT_EQ(Message(s.status()),
-              "operator Upsample is not defined in domain ai.onnx at opset " +
-                  std::to_string(opset) + " (removed at opset 10)");
+    EXPECT_EQ(Message(s.status()), "operator Upsample is not defined in domain ai.onnx at opset " +
+                                       std::to_string(opset) + " (removed at opset 10)");
   }
   // The deprecated schema itself stays findable by its exact version.
   const OpSchema* upsample10 = Find("", "Upsample", 10);
@@ -134,8 +134,7 @@ TEST(FindInForceTest, UnknownOperatorDomainAndOpset) {
 
   absl::StatusOr<const OpSchema*> domain = FindInForce("com.example", "Foo", 1);
   EXPECT_EQ(domain.status().code(), absl::StatusCode::kNotFound);
-  EXPECT_EQ(Message(domain.status()),
-            "operator Foo is not defined: unknown domain 'com.example'");
+  EXPECT_EQ(Message(domain.status()), "operator Foo is not defined: unknown domain 'com.example'");
 
   for (int64_t opset : {0, -1, 29}) {
     absl::StatusOr<const OpSchema*> s = FindInForce("", "Abs", opset);
@@ -172,7 +171,8 @@ TEST(FindInForceTest, MicrosoftDomain) {
   ASSERT_TRUE(s.ok()) << s.status();
   EXPECT_EQ((*s)->domain(), "com.microsoft");
   EXPECT_TRUE(FindInForce(kMicrosoftDomain, "GroupQueryAttention", 3).ok());
-  EXPECT_EQ(FindInForce(kMicrosoftDomain, "QOrderedMatMul", 1).status().code(), absl::StatusCode::kNotFound);
+  EXPECT_EQ(FindInForce(kMicrosoftDomain, "QOrderedMatMul", 1).status().code(),
+            absl::StatusCode::kNotFound);
   EXPECT_TRUE(IsOpenDomain(kMicrosoftDomain));
   EXPECT_FALSE(IsOpenDomain(kOnnxDomain));
 }
@@ -240,9 +240,8 @@ TEST(SchemaContentTest, AttributesAndDefaults) {
   EXPECT_EQ(std::get<std::vector<std::string>>(
                 Find("", "RNN", 22)->FindAttribute("activations")->default_value),
             (std::vector<std::string>{"Tanh", "Tanh"}));
-  const float minus_zero =
-      std::get<float>(Find(kMlDomain, "LabelEncoder", 2)->FindAttribute("default_float")
-                          ->default_value);
+  const float minus_zero = std::get<float>(
+      Find(kMlDomain, "LabelEncoder", 2)->FindAttribute("default_float")->default_value);
   EXPECT_EQ(minus_zero, 0.0f);
   EXPECT_TRUE(std::signbit(minus_zero));
 

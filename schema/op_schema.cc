@@ -9,21 +9,36 @@ namespace onnx_opt::schema {
 
 std::string_view AttrTypeName(AttrType type) {
   switch (type) {
-    case AttrType::kFloat: return "FLOAT";
-    case AttrType::kInt: return "INT";
-    case AttrType::kString: return "STRING";
-    case AttrType::kTensor: return "TENSOR";
-    case AttrType::kGraph: return "GRAPH";
-    case AttrType::kFloats: return "FLOATS";
-    case AttrType::kInts: return "INTS";
-    case AttrType::kStrings: return "STRINGS";
-    case AttrType::kTensors: return "TENSORS";
-    case AttrType::kGraphs: return "GRAPHS";
-    case AttrType::kSparseTensor: return "SPARSE_TENSOR";
-    case AttrType::kSparseTensors: return "SPARSE_TENSORS";
-    case AttrType::kTypeProto: return "TYPE_PROTO";
-    case AttrType::kTypeProtos: return "TYPE_PROTOS";
-    case AttrType::kUndefined: break;
+    case AttrType::kFloat:
+      return "FLOAT";
+    case AttrType::kInt:
+      return "INT";
+    case AttrType::kString:
+      return "STRING";
+    case AttrType::kTensor:
+      return "TENSOR";
+    case AttrType::kGraph:
+      return "GRAPH";
+    case AttrType::kFloats:
+      return "FLOATS";
+    case AttrType::kInts:
+      return "INTS";
+    case AttrType::kStrings:
+      return "STRINGS";
+    case AttrType::kTensors:
+      return "TENSORS";
+    case AttrType::kGraphs:
+      return "GRAPHS";
+    case AttrType::kSparseTensor:
+      return "SPARSE_TENSOR";
+    case AttrType::kSparseTensors:
+      return "SPARSE_TENSORS";
+    case AttrType::kTypeProto:
+      return "TYPE_PROTO";
+    case AttrType::kTypeProtos:
+      return "TYPE_PROTOS";
+    case AttrType::kUndefined:
+      break;
   }
   return "UNDEFINED";
 }

@@ -61,7 +61,7 @@ struct AttributeSpec {
 };
 
 struct TypeConstraintSpec {
-  std::string param;                 // "T"
+  std::string param;  // "T"
   // "tensor(float)", "seq(tensor(int64))", ... in ONNX's order; views of the string literals in the
   // tables of schema/defs/, which are the only place schemas are built.
   std::vector<std::string_view> allowed;

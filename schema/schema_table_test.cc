@@ -32,18 +32,24 @@ absl::string_view Sv(std::string_view s) { return absl::string_view(s.data(), s.
 
 std::string OptionName(ParamOption option) {
   switch (option) {
-    case ParamOption::kSingle: return "single";
-    case ParamOption::kOptional: return "optional";
-    case ParamOption::kVariadic: return "variadic";
+    case ParamOption::kSingle:
+      return "single";
+    case ParamOption::kOptional:
+      return "optional";
+    case ParamOption::kVariadic:
+      return "variadic";
   }
   return "?";
 }
 
 std::string DifferentiabilityName(Differentiability d) {
   switch (d) {
-    case Differentiability::kUnknown: return "Unknown";
-    case Differentiability::kDifferentiable: return "Differentiable";
-    case Differentiability::kNonDifferentiable: return "NonDifferentiable";
+    case Differentiability::kUnknown:
+      return "Unknown";
+    case Differentiability::kDifferentiable:
+      return "Differentiable";
+    case Differentiability::kNonDifferentiable:
+      return "NonDifferentiable";
   }
   return "?";
 }
@@ -170,8 +176,8 @@ void CompareAttributes(const std::string& where, const OpSchema& ours, const Jso
     diffs.Check(at, "type", std::string(AttrTypeName(a->type)), r["type"].string_value());
     diffs.Check(at, "required", a->required, r["required"].bool_value());
     if (!SameDefault(a->default_value, r["default"])) {
-      diffs.Add(at, absl::StrCat("default is ", DefaultText(a->default_value),
-                                 " in our table, ", r["default"].ToString(), " in the reference"));
+      diffs.Add(at, absl::StrCat("default is ", DefaultText(a->default_value), " in our table, ",
+                                 r["default"].ToString(), " in the reference"));
     }
   }
   for (const AttributeSpec& a : ours.attributes()) {
@@ -196,9 +202,12 @@ void CompareTypeConstraints(const std::string& where, const OpSchema& ours, cons
     for (const JsonValue& t : r["allowed"].items()) ref_allowed.push_back(t.string_value());
     // The reference gives an ordered list; we keep ONNX's order, so compare as lists.
     if (std::vector<std::string>(tcs[i].allowed.begin(), tcs[i].allowed.end()) != ref_allowed) {
-      diffs.Add(at, absl::StrCat("allowed types are [", absl::StrJoin(tcs[i].allowed, ", ", [](std::string* out, std::string_view t) { out->append(t); }),
-                                 "] in our table, [", absl::StrJoin(ref_allowed, ", "),
-                                 "] in the reference"));
+      diffs.Add(at,
+                absl::StrCat(
+                    "allowed types are [",
+                    absl::StrJoin(tcs[i].allowed, ", ",
+                                  [](std::string* out, std::string_view t) { out->append(t); }),
+                    "] in our table, [", absl::StrJoin(ref_allowed, ", "), "] in the reference"));
     }
   }
 }
@@ -315,8 +324,8 @@ TEST_F(SchemaTableTest, ReleaseTableMatchesTheReference) {
       EXPECT_EQ(OpsetInRelease(r, key), row.items()[k].int_value()) << r.name << " " << key;
     }
     // A domain the row does not list must be absent (0) on our side too.
-    for (std::string_view domain : {std::string_view("ai.onnx"), std::string_view("ai.onnx.ml"),
-                                    kTrainingReleaseDomain}) {
+    for (std::string_view domain :
+         {std::string_view("ai.onnx"), std::string_view("ai.onnx.ml"), kTrainingReleaseDomain}) {
       if (!row.has(domain)) {
         EXPECT_EQ(OpsetInRelease(r, domain), 0) << r.name << " " << domain;
       }

@@ -16,9 +16,11 @@ std::pair<int64_t, int64_t> ShapeOpRange(const ir::Node& n, int64_t rank, int64_
   return {start, std::max(start, end)};
 }
 
-std::optional<ir::Tensor> FoldShapeOrSize(const ir::Node& n, const ir::Type& input_type, int64_t opset) {
+std::optional<ir::Tensor> FoldShapeOrSize(const ir::Node& n, const ir::Type& input_type,
+                                          int64_t opset) {
   if (!n.is_onnx_domain() || (n.op_type() != "Shape" && n.op_type() != "Size")) return std::nullopt;
-  if (!input_type.is_tensor() || !input_type.shape().has_value() || !input_type.shape()->is_static()) {
+  if (!input_type.is_tensor() || !input_type.shape().has_value() ||
+      !input_type.shape()->is_static()) {
     return std::nullopt;
   }
   std::vector<int64_t> dims;

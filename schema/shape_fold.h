@@ -20,10 +20,11 @@ namespace onnx_opt::schema {
 // are clamped to [0, rank]; start >= end gives no dims.
 std::pair<int64_t, int64_t> ShapeOpRange(const ir::Node& n, int64_t rank, int64_t opset);
 
-// The output of ai.onnx Shape or Size node `n` at `opset` when its input has type `input_type` with a
-// static shape (an int64 vector for Shape, an int64 scalar for Size); nullopt for other nodes and
+// The output of ai.onnx Shape or Size node `n` at `opset` when its input has type `input_type` with
+// a static shape (an int64 vector for Shape, an int64 scalar for Size); nullopt for other nodes and
 // for inputs whose shape is not static.
-std::optional<ir::Tensor> FoldShapeOrSize(const ir::Node& n, const ir::Type& input_type, int64_t opset);
+std::optional<ir::Tensor> FoldShapeOrSize(const ir::Node& n, const ir::Type& input_type,
+                                          int64_t opset);
 
 }  // namespace onnx_opt::schema
 

@@ -33,7 +33,9 @@ std::vector<int64_t> Folded(const ir::Node& n, int64_t opset) {
 
 TEST(ShapeFold, WholeShapeAtEveryOpset) {
   for (int64_t opset : {1, 13, 15, 21}) {
-    EXPECT_EQ(Folded(*ShapeNode(std::nullopt, std::nullopt), opset), (std::vector<int64_t>{2, 3, 4})) << opset;
+    EXPECT_EQ(Folded(*ShapeNode(std::nullopt, std::nullopt), opset),
+              (std::vector<int64_t>{2, 3, 4}))
+        << opset;
   }
 }
 
@@ -71,10 +73,14 @@ TEST(ShapeFold, Size) {
 }
 
 TEST(ShapeFold, OnlyStaticShapesOfShapeAndSize) {
-  const ir::Type symbolic = ir::Type::Tensor(ir::DataType::kFloat, ir::Shape({ir::Dim::Symbolic("N"), ir::Dim::Known(3)}));
+  const ir::Type symbolic = ir::Type::Tensor(
+      ir::DataType::kFloat, ir::Shape({ir::Dim::Symbolic("N"), ir::Dim::Known(3)}));
   EXPECT_FALSE(FoldShapeOrSize(*ShapeNode(1, std::nullopt), symbolic, 15).has_value());
-  EXPECT_FALSE(FoldShapeOrSize(*ShapeNode(1, std::nullopt), ir::Type::Tensor(ir::DataType::kFloat), 15).has_value());
-  EXPECT_FALSE(FoldShapeOrSize(*ShapeNode(std::nullopt, std::nullopt, "Relu"), kStatic, 15).has_value());
+  EXPECT_FALSE(
+      FoldShapeOrSize(*ShapeNode(1, std::nullopt), ir::Type::Tensor(ir::DataType::kFloat), 15)
+          .has_value());
+  EXPECT_FALSE(
+      FoldShapeOrSize(*ShapeNode(std::nullopt, std::nullopt, "Relu"), kStatic, 15).has_value());
   std::unique_ptr<ir::Node> custom = ir::Node::Create("com.example", "Shape", {}, {"y"});
   EXPECT_FALSE(FoldShapeOrSize(*custom, kStatic, 15).has_value());
 }

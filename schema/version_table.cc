@@ -65,8 +65,8 @@ absl::StatusOr<int64_t> MaxOpsetForIrVersion(std::string_view domain, int64_t ir
     if (r.ir_version <= ir_version) best = std::max(best, OpsetInRelease(r, domain));
   }
   if (best == 0) {
-    return absl::NotFoundError(absl::StrCat("no known ONNX release with IR version <= ",
-                                            ir_version, " includes domain ", Sv(domain)));
+    return absl::NotFoundError(absl::StrCat("no known ONNX release with IR version <= ", ir_version,
+                                            " includes domain ", Sv(domain)));
   }
   return best;
 }

@@ -33,10 +33,10 @@ TEST(MinIrVersionForOpsetTest, OnnxDomain) {
     int64_t opset;
     int64_t ir;
   };
-  for (const Case& c : {Case{1, 3}, Case{2, 3}, Case{5, 3}, Case{8, 3}, Case{9, 4}, Case{10, 5},
-                        Case{11, 6}, Case{12, 7}, Case{14, 7}, Case{15, 8}, Case{18, 8},
-                        Case{19, 9}, Case{21, 10}, Case{22, 10}, Case{23, 11}, Case{24, 12},
-                        Case{25, 13}, Case{28, 13}}) {
+  for (const Case& c :
+       {Case{1, 3}, Case{2, 3}, Case{5, 3}, Case{8, 3}, Case{9, 4}, Case{10, 5}, Case{11, 6},
+        Case{12, 7}, Case{14, 7}, Case{15, 8}, Case{18, 8}, Case{19, 9}, Case{21, 10}, Case{22, 10},
+        Case{23, 11}, Case{24, 12}, Case{25, 13}, Case{28, 13}}) {
     absl::StatusOr<int64_t> ir = MinIrVersionForOpset("", c.opset);
     ASSERT_TRUE(ir.ok()) << ir.status();
     EXPECT_EQ(*ir, c.ir) << "opset " << c.opset;

@@ -24,6 +24,8 @@ packages=(
   graphviz
   # the fuzzers (tools/fuzz): clang, libFuzzer and the sanitizer runtimes
   clang
+  # the code's format (.clang-format), checked by scripts/check_format.sh
+  clang-format
   libclang-rt-14-dev
   # the Python module (python/): headers to build it, numpy and pytest to test it, onnx for the
   # interop tests; all for Debian's /usr/bin/python3

@@ -29,6 +29,7 @@ fi
 [ -n "${ONNX_REFERENCE_DIR:-}" ] && export ONNX_REFERENCE_DIR="$(cd "$ONNX_REFERENCE_DIR" && pwd)"
 
 ./scripts/setup.sh || exit 1
+./scripts/check_format.sh || exit 1
 echo "test: ONNX_CONFORMANCE_DIR=${ONNX_CONFORMANCE_DIR:-<unset: conformance tests will skip>}"
 echo "test: ONNX_REFERENCE_DIR=${ONNX_REFERENCE_DIR:-<unset: schema table test will skip>}"
 

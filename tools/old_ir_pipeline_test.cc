@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "absl/strings/str_join.h"
+#include "equivalence/equivalence.h"
 #include "gtest/gtest.h"
 #include "ir/io/model_io.h"
 #include "ir/model.h"
@@ -14,7 +15,6 @@
 #include "optimizer/pass_manager.h"
 #include "schema/checker/checker.h"
 #include "tools/testing/old_ir_models.h"
-#include "equivalence/equivalence.h"
 
 namespace onnx_opt::tools::testing {
 namespace {
@@ -107,7 +107,8 @@ TEST(OldIrPipeline, Ir3CnnAtOpset9) {
   const schema::checker::CheckResult input_check = schema::checker::Check(*input);
   EXPECT_TRUE(input_check.ok()) << absl::StrJoin(input_check.errors, "\n");
   EXPECT_EQ(absl::StrJoin(input_check.warnings, "\n"),
-            "model: opset 9 of domain 'ai.onnx' was released with IR version 4, but the model's ir_version "
+            "model: opset 9 of domain 'ai.onnx' was released with IR version 4, but the model's "
+            "ir_version "
             "is 3 (accepted; runtimes of IR version 3 may not know the opset)");
 
   Optimized r = OptimizeAndReload("ir3_cnn");

@@ -1,5 +1,5 @@
-// onnx-check: loads each model and verifies it; prints "MODEL: ok" on stdout, or "MODEL: error: ..."
-// (one line, the first error) on stderr, so that a script can tell the verdicts apart.
+// onnx-check: loads each model and verifies it; prints "MODEL: ok" on stdout, or "MODEL: error:
+// ..." (one line, the first error) on stderr, so that a script can tell the verdicts apart.
 #include <iostream>
 #include <string>
 
@@ -21,13 +21,18 @@ namespace {
 constexpr char kUsage[] =
     "usage: onnx-check [options] MODEL...\n"
     "\n"
-    "Loads each ONNX model (\"-\" reads standard input) and checks that it is valid: it parses, external\n"
-    "data stays inside the model's folder and matches the declared sizes, every name is defined once and\n"
+    "Loads each ONNX model (\"-\" reads standard input) and checks that it is valid: it parses, "
+    "external\n"
+    "data stays inside the model's folder and matches the declared sizes, every name is defined "
+    "once and\n"
     "before it is used, there are no cycles, the opset imports are known, every node matches its\n"
-    "operator's schema at the imported opset (inputs, outputs, attributes, type constraints), and If,\n"
-    "Loop and Scan bodies fit their nodes. An opset newer than the IR version by ONNX's release table\n"
+    "operator's schema at the imported opset (inputs, outputs, attributes, type constraints), and "
+    "If,\n"
+    "Loop and Scan bodies fit their nodes. An opset newer than the IR version by ONNX's release "
+    "table\n"
     "is a warning, not an error.\n"
-    "Prints \"MODEL: ok\" on standard output for each valid model; errors (\"MODEL: error: ...\", the first\n"
+    "Prints \"MODEL: ok\" on standard output for each valid model; errors (\"MODEL: error: ...\", "
+    "the first\n"
     "one unless --all-errors) and warnings (\"MODEL: warning: ...\") go to standard error.\n"
     "\n"
     "Exit status: 0 if every model is ok, 1 if any is not, 2 on bad usage.\n";

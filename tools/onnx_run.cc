@@ -2,19 +2,19 @@
 // made at random, and writes the outputs as output_K.pb (the layout of ONNX's node tests).
 #include <algorithm>
 #include <chrono>
-#include <map>
 #include <filesystem>
 #include <iostream>
+#include <map>
 #include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "interpreter/cpu/thread_pool.h"
-#include "interpreter/evaluator.h"
-#include "interpreter/data_value.h"
-#include "ir/io/model_io.h"
 #include "equivalence/equivalence.h"
+#include "interpreter/cpu/thread_pool.h"
+#include "interpreter/data_value.h"
+#include "interpreter/evaluator.h"
+#include "ir/io/model_io.h"
 #include "schema/checker/checker.h"
 #include "tools/cli/command_line.h"
 #include "tools/cli/input_flags.h"
@@ -28,12 +28,15 @@
 
 DEFINE_string(outputs, "", "DIR: write output_K.pb files into DIR (created if missing)");
 DEFINE_bool(time, false,
-            "print wall time per operator type (and in total), the vector kernels, threads and peak memory to "
+            "print wall time per operator type (and in total), the vector kernels, threads and "
+            "peak memory to "
             "stderr");
-DEFINE_int32(repeat, 1,
-             "N: run the model N times; nodes computed from constants only run on the first run alone; with "
-             "--time the first run is a warm-up and the figures are the median total and the mean per op type "
-             "of the other runs");
+DEFINE_int32(
+    repeat, 1,
+    "N: run the model N times; nodes computed from constants only run on the first run alone; with "
+    "--time the first run is a warm-up and the figures are the median total and the mean per op "
+    "type "
+    "of the other runs");
 
 namespace onnx_opt::tools {
 namespace {
@@ -41,17 +44,24 @@ namespace {
 constexpr char kUsage[] =
     "usage: onnx-run MODEL [--inputs=DIR] [--outputs=DIR] [options]\n"
     "\n"
-    "Runs MODEL with the bundled CPU interpreter. Inputs are read from DIR/input_0.pb, input_1.pb, ...\n"
-    "(TensorProto, or SequenceProto/OptionalProto/MapProto by the input's type): input_K.pb is the K-th\n"
-    "graph input that has no initializer (IR < 4 models list their weights among the inputs), or the\n"
+    "Runs MODEL with the bundled CPU interpreter. Inputs are read from DIR/input_0.pb, input_1.pb, "
+    "...\n"
+    "(TensorProto, or SequenceProto/OptionalProto/MapProto by the input's type): input_K.pb is the "
+    "K-th\n"
+    "graph input that has no initializer (IR < 4 models list their weights among the inputs), or "
+    "the\n"
     "input its value is named after, which may also override an initializer;\n"
-    "without --inputs they are random, from the declared types and shapes (--seed, --dim, --shape).\n"
+    "without --inputs they are random, from the declared types and shapes (--seed, --dim, "
+    "--shape).\n"
     "With --outputs the results are written to DIR/output_K.pb in graph-output order; otherwise a\n"
     "summary of each output is printed.\n"
     "\n"
-    "--threads=N runs large matrix products (MatMul, Gemm, Conv, ...) on N threads (default 1); the\n"
-    "outputs are the same bits for every N. --isa forces the instruction set of the vector kernels\n"
-    "(one the CPU lacks is a usage error; ONNX_OPT_ISA in the environment also lowers it). --version\n"
+    "--threads=N runs large matrix products (MatMul, Gemm, Conv, ...) on N threads (default 1); "
+    "the\n"
+    "outputs are the same bits for every N. --isa forces the instruction set of the vector "
+    "kernels\n"
+    "(one the CPU lacks is a usage error; ONNX_OPT_ISA in the environment also lowers it). "
+    "--version\n"
     "prints the version, the vector kernels in use and the thread count.\n"
     "\n"
     "Exit status: 0 on success, 1 on a model or run error, 2 on bad usage.\n";
@@ -69,17 +79,20 @@ int Main(int argc, char** argv) {
   }
   if (command_line.positional.size() != 1) return cli::UsageError(tool, "expected one MODEL");
   if (FLAGS_repeat < 1) {
-    return cli::UsageError(tool, absl::StrCat("--repeat needs a whole number of at least 1, got ", FLAGS_repeat));
+    return cli::UsageError(
+        tool, absl::StrCat("--repeat needs a whole number of at least 1, got ", FLAGS_repeat));
   }
   equivalence::EquivalenceOptions options;
-  if (absl::Status s = cli::ApplyInputFlags(options); !s.ok()) return cli::UsageError(tool, std::string(s.message()));
+  if (absl::Status s = cli::ApplyInputFlags(options); !s.ok())
+    return cli::UsageError(tool, std::string(s.message()));
   const std::string path = command_line.positional[0];
   absl::StatusOr<std::unique_ptr<ir::Model>> model = ReadModel(path);
   if (!model.ok()) {
     std::cerr << "onnx-run: " << path << ": " << model.status().message() << "\n";
     return 1;
   }
-  if (absl::Status s = CheckInputModel(**model, path, StderrWarnings("onnx-run: " + path)).status(); !s.ok()) {
+  if (absl::Status s = CheckInputModel(**model, path, StderrWarnings("onnx-run: " + path)).status();
+      !s.ok()) {
     std::cerr << "onnx-run: " << s.message() << "\n";
     return 1;
   }
@@ -91,8 +104,8 @@ int Main(int argc, char** argv) {
   }
   const int repeat = FLAGS_repeat;
   // The first run builds the evaluator's plans, loads the initializers, computes the constant-only
-  // nodes (kept for the later runs when there are any) and touches fresh memory; with --repeat it is
-  // a warm-up left out of the figures.
+  // nodes (kept for the later runs when there are any) and touches fresh memory; with --repeat it
+  // is a warm-up left out of the figures.
   interpreter::Evaluator evaluator(**model, {.cache_constants = repeat > 1});
   std::map<std::string, interpreter::Evaluator::OpProfile> profile;
   std::vector<double> run_seconds;
@@ -102,7 +115,9 @@ int Main(int argc, char** argv) {
     evaluator.EnableProfiling(FLAGS_time && timed ? &profile : nullptr);
     const auto start = std::chrono::steady_clock::now();
     results = evaluator.Run(*inputs);
-    if (timed) run_seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    if (timed)
+      run_seconds.push_back(
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     if (!results.ok()) {
       std::cerr << "onnx-run: " << results.status().message() << "\n";
       return 1;
@@ -145,22 +160,26 @@ int Main(int argc, char** argv) {
     }
   }
   if (FLAGS_time) {
-    std::vector<std::pair<std::string, interpreter::Evaluator::OpProfile>> rows(profile.begin(), profile.end());
-    std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.second.seconds > b.second.seconds; });
+    std::vector<std::pair<std::string, interpreter::Evaluator::OpProfile>> rows(profile.begin(),
+                                                                                profile.end());
+    std::sort(rows.begin(), rows.end(),
+              [](const auto& a, const auto& b) { return a.second.seconds > b.second.seconds; });
     std::cerr << absl::StrFormat("%-28s %8s %12s %7s\n", "op type", "calls", "time (ms)", "share");
     for (const auto& [op, p] : rows) {
       const double ms = p.seconds * 1e3 / timed_runs;
-      std::cerr << absl::StrFormat("%-28s %8d %12.3f %6.1f%%\n", op, static_cast<int64_t>(p.calls / timed_runs), ms,
+      std::cerr << absl::StrFormat("%-28s %8d %12.3f %6.1f%%\n", op,
+                                   static_cast<int64_t>(p.calls / timed_runs), ms,
                                    mean_seconds > 0 ? 100.0 * ms / (mean_seconds * 1e3) : 0.0);
     }
     if (repeat > 1) {
-      std::cerr << absl::StrFormat("total: %.3f ms (median of %d runs after a warm-up)\n", seconds * 1e3,
-                                   static_cast<int>(timed_runs));
+      std::cerr << absl::StrFormat("total: %.3f ms (median of %d runs after a warm-up)\n",
+                                   seconds * 1e3, static_cast<int>(timed_runs));
     } else {
       std::cerr << absl::StrFormat("total: %.3f ms\n", seconds * 1e3);
     }
-    std::cerr << absl::StrFormat("%s, threads: %d, peak RSS: %.1f MiB\n", cli::DescribeVectorKernels(),
-                                 interpreter::NumThreads(), cli::PeakRssMib());
+    std::cerr << absl::StrFormat("%s, threads: %d, peak RSS: %.1f MiB\n",
+                                 cli::DescribeVectorKernels(), interpreter::NumThreads(),
+                                 cli::PeakRssMib());
   }
   return 0;
 }

@@ -2,13 +2,13 @@
 
 #include "absl/strings/str_cat.h"
 #include "converter/convert.h"
+#include "equivalence/equivalence.h"
 #include "gtest/gtest.h"
 #include "ir/text/model_equality.h"
 #include "ir/text/parser.h"
 #include "ir/text/printer.h"
 #include "ir/verifier.h"
 #include "schema/checker/checker.h"
-#include "equivalence/equivalence.h"
 
 namespace onnx_opt::converter::testing {
 
@@ -21,7 +21,8 @@ std::unique_ptr<ir::Model> ParseText(std::string_view text) {
   return std::move(*m);
 }
 
-absl::StatusOr<std::unique_ptr<ir::Model>> ConvertTo(const ir::Model& m, int64_t opset, bool infer) {
+absl::StatusOr<std::unique_ptr<ir::Model>> ConvertTo(const ir::Model& m, int64_t opset,
+                                                     bool infer) {
   ConvertOptions options;
   options.onnx_opset = opset;
   options.infer_types = infer;
@@ -47,7 +48,8 @@ void CheckValidAndEquivalent(const ir::Model& before, const ir::Model& after, bo
 
 }  // namespace
 
-void ExpectConversion(std::string_view before, int64_t opset, std::string_view after, bool numeric) {
+void ExpectConversion(std::string_view before, int64_t opset, std::string_view after,
+                      bool numeric) {
   std::unique_ptr<ir::Model> a = ParseText(before);
   std::unique_ptr<ir::Model> want = ParseText(after);
   if (a == nullptr || want == nullptr) return;
@@ -63,7 +65,8 @@ void ExpectRefusal(std::string_view before, int64_t opset, std::string_view mess
   if (a == nullptr) return;
   absl::StatusOr<std::unique_ptr<ir::Model>> got = ConvertTo(*a, opset);
   ASSERT_FALSE(got.ok()) << "expected a refusal, got:\n" << Print(**got);
-  EXPECT_NE(got.status().message().find(std::string(message_part)), std::string::npos) << got.status();
+  EXPECT_NE(got.status().message().find(std::string(message_part)), std::string::npos)
+      << got.status();
 }
 
 void ExpectRoundTrip(std::string_view model, int64_t other_opset) {

@@ -18,7 +18,8 @@ namespace onnx_opt::converter::testing {
 std::unique_ptr<ir::Model> ParseText(std::string_view text);
 
 // Converts ai.onnx to `opset` (types from inference are off unless `infer`).
-absl::StatusOr<std::unique_ptr<ir::Model>> ConvertTo(const ir::Model& m, int64_t opset, bool infer = false);
+absl::StatusOr<std::unique_ptr<ir::Model>> ConvertTo(const ir::Model& m, int64_t opset,
+                                                     bool infer = false);
 
 // The model printed in the text syntax.
 std::string Print(const ir::Model& m);
@@ -26,7 +27,8 @@ std::string Print(const ir::Model& m);
 // Converts `before` to `opset` and expects the result to equal `after` structurally (ir_version
 // and opset imports included), to pass the checker, and to compute what `before` computes on random
 // inputs (when `numeric`).
-void ExpectConversion(std::string_view before, int64_t opset, std::string_view after, bool numeric = true);
+void ExpectConversion(std::string_view before, int64_t opset, std::string_view after,
+                      bool numeric = true);
 
 // Expects converting `before` to `opset` to fail with a message containing `message_part`.
 void ExpectRefusal(std::string_view before, int64_t opset, std::string_view message_part);

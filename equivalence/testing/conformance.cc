@@ -10,11 +10,11 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "equivalence/compare.h"
 #include "interpreter/data_value.h"
 #include "interpreter/evaluator.h"
 #include "interpreter/tensor.h"
 #include "ir/io/model_io.h"
-#include "equivalence/compare.h"
 
 namespace onnx_opt::conformance {
 namespace {
@@ -32,7 +32,8 @@ std::string OneLine(std::string s) {
 std::vector<fs::path> DataSets(const fs::path& case_dir) {
   std::vector<fs::path> sets;
   for (const auto& e : fs::directory_iterator(case_dir)) {
-    if (e.is_directory() && e.path().filename().string().rfind("test_data_set_", 0) == 0) sets.push_back(e.path());
+    if (e.is_directory() && e.path().filename().string().rfind("test_data_set_", 0) == 0)
+      sets.push_back(e.path());
   }
   std::sort(sets.begin(), sets.end());
   return sets;
@@ -43,21 +44,28 @@ absl::StatusOr<DataSet> LoadDataSet(const fs::path& set, const ir::Graph& graph)
   for (size_t i = 0;; ++i) {
     const fs::path p = set / absl::StrCat("input_", i, ".pb");
     if (!fs::exists(p)) break;
-    if (i >= graph.inputs().size()) return absl::InvalidArgumentError("more input files than graph inputs");
-    auto dv = ir::io::LoadDataValueFile(p.string(), ir::io::DataValueKindOf(graph.inputs()[i]->type()));
-    if (!dv.ok()) return absl::InvalidArgumentError(absl::StrCat("input ", i, ": ", dv.status().message()));
+    if (i >= graph.inputs().size())
+      return absl::InvalidArgumentError("more input files than graph inputs");
+    auto dv =
+        ir::io::LoadDataValueFile(p.string(), ir::io::DataValueKindOf(graph.inputs()[i]->type()));
+    if (!dv.ok())
+      return absl::InvalidArgumentError(absl::StrCat("input ", i, ": ", dv.status().message()));
     auto rv = interpreter::FromDataValue(*dv);
-    if (!rv.ok()) return absl::InvalidArgumentError(absl::StrCat("input ", i, ": ", rv.status().message()));
+    if (!rv.ok())
+      return absl::InvalidArgumentError(absl::StrCat("input ", i, ": ", rv.status().message()));
     data.inputs.push_back(std::move(*rv));
   }
   for (size_t i = 0; i < graph.outputs().size(); ++i) {
     const fs::path p = set / absl::StrCat("output_", i, ".pb");
     if (!fs::exists(p)) {
-      return absl::NotFoundError(absl::StrCat(set.filename().string(), " has no output_", i, ".pb for graph output '",
-                                              graph.outputs()[i]->name(), "'"));
+      return absl::NotFoundError(absl::StrCat(set.filename().string(), " has no output_", i,
+                                              ".pb for graph output '", graph.outputs()[i]->name(),
+                                              "'"));
     }
-    auto dv = ir::io::LoadDataValueFile(p.string(), ir::io::DataValueKindOf(graph.outputs()[i]->type()));
-    if (!dv.ok()) return absl::InvalidArgumentError(absl::StrCat("output ", i, ": ", dv.status().message()));
+    auto dv =
+        ir::io::LoadDataValueFile(p.string(), ir::io::DataValueKindOf(graph.outputs()[i]->type()));
+    if (!dv.ok())
+      return absl::InvalidArgumentError(absl::StrCat("output ", i, ": ", dv.status().message()));
     data.outputs.push_back(std::move(*dv));
   }
   return data;
@@ -68,8 +76,8 @@ std::string KindString(const ir::io::DataValue& value) {
   switch (value.kind) {
     case Kind::kSequence:
     case Kind::kMap: {
-      const std::string inner =
-          value.elements.empty() ? ir::io::DataValueKindName(value.elem_kind) : KindString(value.elements[0]);
+      const std::string inner = value.elements.empty() ? ir::io::DataValueKindName(value.elem_kind)
+                                                       : KindString(value.elements[0]);
       return absl::StrCat(ir::io::DataValueKindName(value.kind), "(", inner, ")");
     }
     case Kind::kOptional:
@@ -82,16 +90,21 @@ std::string KindString(const ir::io::DataValue& value) {
   }
 }
 
-std::string CompareOutput(const RuntimeValue& got, const ir::Type& type, const ir::io::DataValue& want) {
+std::string CompareOutput(const RuntimeValue& got, const ir::Type& type,
+                          const ir::io::DataValue& want) {
   absl::StatusOr<ir::io::DataValue> written = interpreter::ToDataValue(got, type);
   if (!written.ok()) {
-    return absl::StrCat("cannot write the result (", got.DebugString(), "): ", written.status().message());
+    return absl::StrCat("cannot write the result (", got.DebugString(),
+                        "): ", written.status().message());
   }
   const std::string got_kind = KindString(*written), want_kind = KindString(want);
-  if (got_kind != want_kind) return absl::StrCat("got a value of kind ", got_kind, ", want ", want_kind);
+  if (got_kind != want_kind)
+    return absl::StrCat("got a value of kind ", got_kind, ", want ", want_kind);
   absl::StatusOr<RuntimeValue> expected = interpreter::FromDataValue(want);
-  if (!expected.ok()) return absl::StrCat("cannot read the expected value: ", expected.status().message());
-  const equivalence::OutputDifference diff = equivalence::CompareValue("", *expected, got, equivalence::Tolerances::Conformance());
+  if (!expected.ok())
+    return absl::StrCat("cannot read the expected value: ", expected.status().message());
+  const equivalence::OutputDifference diff =
+      equivalence::CompareValue("", *expected, got, equivalence::Tolerances::Conformance());
   return diff.equal ? "" : diff.detail;
 }
 
@@ -101,8 +114,8 @@ std::string RunAndCompare(const ir::Model& model, const DataSet& data) {
   absl::StatusOr<std::vector<RuntimeValue>> outs = evaluator.Run(data.inputs);
   if (!outs.ok()) return absl::StrCat("does not run: ", outs.status().message());
   if (outs->size() != g.outputs().size() || data.outputs.size() != g.outputs().size()) {
-    return absl::StrCat(outs->size(), " outputs computed, ", data.outputs.size(), " expected, ", g.outputs().size(),
-                        " in the graph");
+    return absl::StrCat(outs->size(), " outputs computed, ", data.outputs.size(), " expected, ",
+                        g.outputs().size(), " in the graph");
   }
   for (size_t i = 0; i < g.outputs().size(); ++i) {
     std::string diff = CompareOutput((*outs)[i], g.outputs()[i]->type(), data.outputs[i]);
@@ -132,23 +145,26 @@ absl::StatusOr<CaseList> ReadCaseList(const std::string& path, int key_fields) {
     std::getline(ss, reason);
     reason.erase(0, reason.find_first_not_of(" \t"));
     if (static_cast<int>(key.size()) < key_fields || reason.empty()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(path, ":", line_number, ": expected ", key_fields, " key word(s) and a reason"));
+      return absl::InvalidArgumentError(absl::StrCat(path, ":", line_number, ": expected ",
+                                                     key_fields, " key word(s) and a reason"));
     }
     const std::string k = absl::StrJoin(key, " ");
     if (!list.reasons.emplace(k, reason).second) {
-      return absl::InvalidArgumentError(absl::StrCat(path, ":", line_number, ": '", k, "' is listed twice"));
+      return absl::InvalidArgumentError(
+          absl::StrCat(path, ":", line_number, ": '", k, "' is listed twice"));
     }
   }
   return list;
 }
 
-std::vector<std::string> CheckCaseList(const CaseList& list, const std::map<std::string, std::string>& failures,
+std::vector<std::string> CheckCaseList(const CaseList& list,
+                                       const std::map<std::string, std::string>& failures,
                                        const std::set<std::string>& ran, bool complete) {
   std::vector<std::string> problems;
   for (const auto& [key, what] : failures) {
     if (!list.reasons.contains(key)) {
-      problems.push_back(absl::StrCat(key, ": not listed in ", list.path, ": ", OneLine(what).substr(0, 400)));
+      problems.push_back(
+          absl::StrCat(key, ": not listed in ", list.path, ": ", OneLine(what).substr(0, 400)));
     }
   }
   for (const auto& [key, reason] : list.reasons) {
@@ -158,13 +174,15 @@ std::vector<std::string> CheckCaseList(const CaseList& list, const std::map<std:
       problems.push_back(absl::StrCat(key, ": listed in ", list.path, " (", reason,
                                       ") but did not fail this run: remove it from the list"));
     } else if (complete) {
-      problems.push_back(absl::StrCat(key, ": listed in ", list.path, " but there is no such case"));
+      problems.push_back(
+          absl::StrCat(key, ": listed in ", list.path, " but there is no such case"));
     }
   }
   return problems;
 }
 
-std::string WriteObservedList(const CaseList& list, const std::map<std::string, std::string>& failures) {
+std::string WriteObservedList(const CaseList& list,
+                              const std::map<std::string, std::string>& failures) {
   const char* dir = std::getenv("TEST_UNDECLARED_OUTPUTS_DIR");
   if (dir == nullptr || *dir == '\0') return "";
   const fs::path path = fs::path(dir) / fs::path(list.path).filename();
@@ -172,7 +190,8 @@ std::string WriteObservedList(const CaseList& list, const std::map<std::string, 
   out << list.header;
   for (const auto& [key, what] : failures) {
     auto it = list.reasons.find(key);
-    out << key << "  " << (it != list.reasons.end() ? it->second : "NEW: " + OneLine(what).substr(0, 300)) << "\n";
+    out << key << "  "
+        << (it != list.reasons.end() ? it->second : "NEW: " + OneLine(what).substr(0, 300)) << "\n";
   }
   return path.string();
 }

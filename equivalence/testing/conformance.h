@@ -36,17 +36,19 @@ std::string KindString(const ir::io::DataValue& value);
 
 // "" when `got`, the interpreter's value of a graph output declared as `type`, is what `want` (the
 // expected file) holds, else why not. The kinds are compared as onnx-run writes them
-// (interpreter::ToDataValue by the declared type), so an optional holding a sequence does not pass for
-// a bare sequence or an optional holding a tensor; then the values, by the one comparator
+// (interpreter::ToDataValue by the declared type), so an optional holding a sequence does not pass
+// for a bare sequence or an optional holding a tensor; then the values, by the one comparator
 // (equivalence/compare.h) at the node tests' tolerances (equivalence::Tolerances::Conformance()).
-std::string CompareOutput(const interpreter::RuntimeValue& got, const ir::Type& type, const ir::io::DataValue& want);
+std::string CompareOutput(const interpreter::RuntimeValue& got, const ir::Type& type,
+                          const ir::io::DataValue& want);
 
 // Runs `model` on the data set's inputs and compares every output; "" when all match, else the
 // first difference (naming the output) or why the model did not run.
 std::string RunAndCompare(const ir::Model& model, const DataSet& data);
 
 // A list of cases expected to fail, one per line: KEY REASON, where KEY is the first `key_fields`
-// words (joined by one space; the first word is the case name); lines starting with '#' are comments.
+// words (joined by one space; the first word is the case name); lines starting with '#' are
+// comments.
 struct CaseList {
   std::string path;
   std::string header;                          // the comment lines before the first entry
@@ -57,16 +59,18 @@ absl::StatusOr<CaseList> ReadCaseList(const std::string& path, int key_fields);
 
 // Checks what a run saw against the list. `failures`: key -> what went wrong, for every case that
 // failed; `ran`: the names of the cases that ran; `complete`: whether every case ran (no filter).
-// Returns one message for each failure the list does not have, each listed key whose case ran and did
-// not fail (fixed: remove it), and, when `complete`, each listed key whose case did not run.
-std::vector<std::string> CheckCaseList(const CaseList& list, const std::map<std::string, std::string>& failures,
+// Returns one message for each failure the list does not have, each listed key whose case ran and
+// did not fail (fixed: remove it), and, when `complete`, each listed key whose case did not run.
+std::vector<std::string> CheckCaseList(const CaseList& list,
+                                       const std::map<std::string, std::string>& failures,
                                        const std::set<std::string>& ran, bool complete);
 
 // Writes the list as this run would have it (the header, then every failure with its listed reason,
-// or "NEW: " and what went wrong) to $TEST_UNDECLARED_OUTPUTS_DIR/<file name of the list>, so that the
-// list can be brought up to date by reviewing and copying that file. Returns the path written, or ""
-// outside a Bazel test.
-std::string WriteObservedList(const CaseList& list, const std::map<std::string, std::string>& failures);
+// or "NEW: " and what went wrong) to $TEST_UNDECLARED_OUTPUTS_DIR/<file name of the list>, so that
+// the list can be brought up to date by reviewing and copying that file. Returns the path written,
+// or "" outside a Bazel test.
+std::string WriteObservedList(const CaseList& list,
+                              const std::map<std::string, std::string>& failures);
 
 }  // namespace onnx_opt::conformance
 

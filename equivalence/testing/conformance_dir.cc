@@ -15,7 +15,8 @@ absl::StatusOr<std::string> ConformanceDir() {
   if (env == nullptr || *env == '\0') {
     if (in_ci) {
       return absl::FailedPreconditionError(
-          "ONNX_CONFORMANCE_DIR is not set, and in CI a run without ONNX's conformance data must not pass "
+          "ONNX_CONFORMANCE_DIR is not set, and in CI a run without ONNX's conformance data must "
+          "not pass "
           "(scripts/test.sh sets it to ../shared/onnx-conformance beside the checkout)");
     }
     return std::string();
@@ -23,9 +24,10 @@ absl::StatusOr<std::string> ConformanceDir() {
   const std::filesystem::path node = std::filesystem::path(env) / "node";
   std::error_code ec;
   if (!std::filesystem::is_directory(node, ec)) {
-    return absl::NotFoundError(absl::StrCat("ONNX_CONFORMANCE_DIR is ", env, ", but ", node.string(),
-                                            " is not a folder (tests run in Bazel's sandbox: give an absolute "
-                                            "path)"));
+    return absl::NotFoundError(
+        absl::StrCat("ONNX_CONFORMANCE_DIR is ", env, ", but ", node.string(),
+                     " is not a folder (tests run in Bazel's sandbox: give an absolute "
+                     "path)"));
   }
   return std::string(env);
 }

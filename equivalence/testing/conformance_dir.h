@@ -20,16 +20,17 @@ absl::StatusOr<std::string> ConformanceDir();
 
 // In a test body: declares `std::string var` holding the folder, or skips / fails the test by the
 // rule above. `what` names the test in the skip message.
-#define ONNX_OPT_CONFORMANCE_DIR_OR_SKIP(var, what)                                                       \
-  std::string var;                                                                                        \
-  {                                                                                                       \
-    absl::StatusOr<std::string> onnx_opt_conformance_dir = ::onnx_opt::conformance::ConformanceDir();     \
-    ASSERT_TRUE(onnx_opt_conformance_dir.ok()) << onnx_opt_conformance_dir.status().message();            \
-    if (onnx_opt_conformance_dir->empty()) {                                                              \
-      std::cerr << "\n*** ONNX_CONFORMANCE_DIR is not set: " << (what) << " is SKIPPED ***\n\n";          \
-      GTEST_SKIP() << "ONNX_CONFORMANCE_DIR is not set";                                                  \
-    }                                                                                                     \
-    var = *onnx_opt_conformance_dir;                                                                      \
+#define ONNX_OPT_CONFORMANCE_DIR_OR_SKIP(var, what)                                              \
+  std::string var;                                                                               \
+  {                                                                                              \
+    absl::StatusOr<std::string> onnx_opt_conformance_dir =                                       \
+        ::onnx_opt::conformance::ConformanceDir();                                               \
+    ASSERT_TRUE(onnx_opt_conformance_dir.ok()) << onnx_opt_conformance_dir.status().message();   \
+    if (onnx_opt_conformance_dir->empty()) {                                                     \
+      std::cerr << "\n*** ONNX_CONFORMANCE_DIR is not set: " << (what) << " is SKIPPED ***\n\n"; \
+      GTEST_SKIP() << "ONNX_CONFORMANCE_DIR is not set";                                         \
+    }                                                                                            \
+    var = *onnx_opt_conformance_dir;                                                             \
   }
 
 #endif  // ONNX_OPT_EQUIVALENCE_TESTING_CONFORMANCE_DIR_H_

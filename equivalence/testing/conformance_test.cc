@@ -18,8 +18,8 @@ DataValue FileTensor(const Tensor& t) { return DataValue::FromTensor(t.ToIr()); 
 
 // Every part of every complex element is compared: a difference in the last imaginary part fails.
 TEST(CompareOutputTest, ComplexComparesEveryPart) {
-  const Tensor want =
-      Tensor::FromVector<float>(DataType::kFloat, {4}, {1, 2, 3, 4}).ReusedAs(DataType::kComplex64, {2});
+  const Tensor want = Tensor::FromVector<float>(DataType::kFloat, {4}, {1, 2, 3, 4})
+                          .ReusedAs(DataType::kComplex64, {2});
   Tensor got = want.Clone();
   const ir::Type type = ir::Type::Tensor(DataType::kComplex64);
   EXPECT_EQ(CompareOutput(got, type, FileTensor(want)), "");
@@ -30,8 +30,12 @@ TEST(CompareOutputTest, ComplexComparesEveryPart) {
 TEST(CompareOutputTest, FloatTolerance) {
   const ir::Type type = ir::Type::Tensor(DataType::kFloat);
   const Tensor want = Tensor::FromVector<float>(DataType::kFloat, {1}, {1000.f});
-  EXPECT_EQ(CompareOutput(Tensor::FromVector<float>(DataType::kFloat, {1}, {1000.5f}), type, FileTensor(want)), "");
-  EXPECT_NE(CompareOutput(Tensor::FromVector<float>(DataType::kFloat, {1}, {1001.5f}), type, FileTensor(want)), "");
+  EXPECT_EQ(CompareOutput(Tensor::FromVector<float>(DataType::kFloat, {1}, {1000.5f}), type,
+                          FileTensor(want)),
+            "");
+  EXPECT_NE(CompareOutput(Tensor::FromVector<float>(DataType::kFloat, {1}, {1001.5f}), type,
+                          FileTensor(want)),
+            "");
 }
 
 // An optional output holding a sequence must be written as one: a bare sequence or an optional
@@ -49,26 +53,32 @@ TEST(CompareOutputTest, ValueKindsAreCompared) {
   want_opt.elements.push_back(want_seq);
   EXPECT_EQ(KindString(want_opt), "optional(sequence(tensor))");
 
-  const ir::Type opt_seq = ir::Type::Optional(ir::Type::Sequence(ir::Type::Tensor(DataType::kFloat)));
+  const ir::Type opt_seq =
+      ir::Type::Optional(ir::Type::Sequence(ir::Type::Tensor(DataType::kFloat)));
   EXPECT_EQ(CompareOutput(seq, opt_seq, want_opt), "");
   // The graph says optional, the expected file holds a bare sequence (or the other way round).
   EXPECT_NE(CompareOutput(seq, opt_seq, want_seq), "");
-  EXPECT_NE(CompareOutput(seq, ir::Type::Sequence(ir::Type::Tensor(DataType::kFloat)), want_opt), "");
+  EXPECT_NE(CompareOutput(seq, ir::Type::Sequence(ir::Type::Tensor(DataType::kFloat)), want_opt),
+            "");
   // A tensor where an optional holding a sequence is expected.
   EXPECT_NE(CompareOutput(t, ir::Type::Optional(ir::Type::Tensor(DataType::kFloat)), want_opt), "");
 }
 
-CaseList List(std::map<std::string, std::string> reasons) { return CaseList{"list.txt", "", std::move(reasons)}; }
+CaseList List(std::map<std::string, std::string> reasons) {
+  return CaseList{"list.txt", "", std::move(reasons)};
+}
 
 TEST(CaseListTest, UnlistedFailureAndListedPassAndStaleEntryAreProblems) {
   const CaseList list = List({{"test_a", "known"}, {"test_b", "known"}, {"test_gone", "known"}});
-  // test_a fails as listed; test_b passes although listed; test_c fails unlisted; test_gone never ran.
+  // test_a fails as listed; test_b passes although listed; test_c fails unlisted; test_gone never
+  // ran.
   const std::set<std::string> ran = {"test_a", "test_b", "test_c"};
   const std::map<std::string, std::string> failures = {{"test_a", "x"}, {"test_c", "y"}};
   EXPECT_EQ(CheckCaseList(list, failures, ran, /*complete=*/true).size(), 3u);
   // Filtered: a listed case that did not run is not judged.
   EXPECT_EQ(CheckCaseList(list, failures, ran, /*complete=*/false).size(), 2u);
-  EXPECT_TRUE(CheckCaseList(List({{"test_a", "known"}}), {{"test_a", "x"}}, {"test_a"}, true).empty());
+  EXPECT_TRUE(
+      CheckCaseList(List({{"test_a", "known"}}), {{"test_a", "x"}}, {"test_a"}, true).empty());
 }
 
 TEST(CaseListTest, MultiWordKeysMatchByCaseName) {

@@ -1,15 +1,15 @@
 // Checks what the onnx_model rule produced in this package: each shrunk model is smaller than its
-// source, passes the checker, computes the same outputs (within the tolerance it was built with) and
-// came with a report whose figures match the files.
+// source, passes the checker, computes the same outputs (within the tolerance it was built with)
+// and came with a report whose figures match the files.
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
 
+#include "equivalence/equivalence.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "ir/io/model_io.h"
-#include "equivalence/equivalence.h"
 #include "optimizer/model_stats.h"
 #include "schema/checker/checker.h"
 
@@ -33,7 +33,9 @@ std::string ReadText(const std::string& path) {
   return s.str();
 }
 
-int64_t FileSize(const std::string& path) { return static_cast<int64_t>(std::filesystem::file_size(path)); }
+int64_t FileSize(const std::string& path) {
+  return static_cast<int64_t>(std::filesystem::file_size(path));
+}
 
 std::unique_ptr<ir::Model> Load(const std::string& path) {
   auto model = ir::io::LoadModel(path);
@@ -41,7 +43,8 @@ std::unique_ptr<ir::Model> Load(const std::string& path) {
   return model.ok() ? std::move(*model) : nullptr;
 }
 
-void ExpectValidAndEquivalent(const ir::Model& original, const ir::Model& shrunk, equivalence::Tolerance tolerance) {
+void ExpectValidAndEquivalent(const ir::Model& original, const ir::Model& shrunk,
+                              equivalence::Tolerance tolerance) {
   const auto check = schema::checker::Check(shrunk);
   EXPECT_TRUE(check.ok()) << (check.ok() ? "" : check.errors[0]);
   equivalence::EquivalenceOptions options;
@@ -71,8 +74,11 @@ TEST(ShrinkExample, TransformerConvertedToOpset21IsSmallerAndEqual) {
   ExpectValidAndEquivalent(*original, *shrunk, equivalence::Tolerance{});
 
   const std::string report = ReadText(paths.transformer_opset21_report);
-  EXPECT_THAT(report, HasSubstr("\"pipeline\": \"convert(21),default,strip-doc-strings,strip-value-info\""));
-  EXPECT_THAT(report, HasSubstr("\"total\": " + std::to_string(FileSize(paths.transformer_opset21)) + "}"));
+  EXPECT_THAT(
+      report,
+      HasSubstr("\"pipeline\": \"convert(21),default,strip-doc-strings,strip-value-info\""));
+  EXPECT_THAT(report,
+              HasSubstr("\"total\": " + std::to_string(FileSize(paths.transformer_opset21)) + "}"));
   EXPECT_THAT(report, HasSubstr("\"LayerNormalization\": 2"));
   EXPECT_THAT(report, HasSubstr("\"verification\": {\"outputs\": 1"));
 }
@@ -86,7 +92,8 @@ TEST(ShrinkExample, CnnWithFloat16WeightsIsSmallerAndWithinTolerance) {
   for (const ir::Value* v : shrunk->graph().initializers()) {
     if (v->initializer()->data_type() == ir::DataType::kFloat16) ++half;
   }
-  EXPECT_EQ(half, 2);  // the two folded conv weights; the Gemm weight is too small to pay for a Cast
+  EXPECT_EQ(half,
+            2);  // the two folded conv weights; the Gemm weight is too small to pay for a Cast
   EXPECT_EQ(optimizer::CountOpTypes(*shrunk).at("Cast"), 2);
   ExpectValidAndEquivalent(*original, *shrunk, equivalence::Tolerance{1e-2, 1e-3});
 
@@ -124,10 +131,12 @@ TEST(ShrinkExample, TransformerWithExternalDataKeepsLargeWeightsBeside) {
 int main(int argc, char** argv) {
   ::testing::InitGoogleTest(&argc, argv);
   if (argc != 9) {
-    std::cerr << "usage: shrink_test TRANSFORMER OPSET21 OPSET21_REPORT CNN CNN_FLOAT16 CNN_FLOAT16_REPORT "
+    std::cerr << "usage: shrink_test TRANSFORMER OPSET21 OPSET21_REPORT CNN CNN_FLOAT16 "
+                 "CNN_FLOAT16_REPORT "
                  "EXTERNAL EXTERNAL_REPORT\n";
     return 2;
   }
-  onnx_opt::examples::paths = {argv[1], argv[2], argv[3], argv[4], argv[5], argv[6], argv[7], argv[8]};
+  onnx_opt::examples::paths = {argv[1], argv[2], argv[3], argv[4],
+                               argv[5], argv[6], argv[7], argv[8]};
   return RUN_ALL_TESTS();
 }

@@ -88,8 +88,8 @@ absl::StatusOr<Isa> ParseIsa(std::string_view name) {
   if (lower == "baseline" || lower == "sse2" || lower == "x86-64") return Isa::kBaseline;
   if (lower == "avx2") return Isa::kAvx2;
   if (lower == "avx512" || lower == "avx-512") return Isa::kAvx512;
-  return absl::InvalidArgumentError(
-      absl::StrCat("unknown instruction set '", std::string(name), "' (expected baseline, avx2 or avx512)"));
+  return absl::InvalidArgumentError(absl::StrCat("unknown instruction set '", std::string(name),
+                                                 "' (expected baseline, avx2 or avx512)"));
 }
 
 Isa DetectedIsa() {
@@ -109,8 +109,9 @@ Isa ActiveIsa() { return static_cast<Isa>(Active().load(std::memory_order_relaxe
 
 absl::Status SetActiveIsa(Isa isa) {
   if (isa > DetectedIsa()) {
-    return absl::InvalidArgumentError(absl::StrCat("this CPU does not support ", std::string(IsaName(isa)),
-                                                   " (best: ", std::string(IsaName(DetectedIsa())), ")"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("this CPU does not support ", std::string(IsaName(isa)),
+                     " (best: ", std::string(IsaName(DetectedIsa())), ")"));
   }
   Active().store(static_cast<int>(isa), std::memory_order_relaxed);
   return absl::OkStatus();

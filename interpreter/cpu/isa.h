@@ -34,7 +34,8 @@ std::vector<Isa> SupportedIsas();
 // The ISA kernels use: DetectedIsa(), lowered by ONNX_OPT_ISA when set (read once).
 Isa ActiveIsa();
 
-// Forces the ISA for the rest of the process (tests, `onnx-run --isa`); an ISA the CPU lacks is an error.
+// Forces the ISA for the rest of the process (tests, `onnx-run --isa`); an ISA the CPU lacks is an
+// error.
 absl::Status SetActiveIsa(Isa isa);
 
 }  // namespace onnx_opt::interpreter

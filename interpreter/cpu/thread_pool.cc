@@ -40,8 +40,8 @@ bool SpinUntil(Done done) {
   }
 }
 
-// Set while this thread runs a chunk: a ParallelFor inside it then runs inline (no oversubscription,
-// and the chunks of the inner loop stay the same).
+// Set while this thread runs a chunk: a ParallelFor inside it then runs inline (no
+// oversubscription, and the chunks of the inner loop stay the same).
 thread_local bool in_chunk = false;
 
 // Worker threads taking tasks from one queue; the destructor lets them finish what is queued.
@@ -76,7 +76,8 @@ class Workers {
       {
         absl::MutexLock lock(&mu_);
         if (!seen) {
-          mu_.Await(absl::Condition(+[](Workers* w) { return w->stop_ || !w->queue_.empty(); }, this));
+          mu_.Await(absl::Condition(
+              +[](Workers* w) { return w->stop_ || !w->queue_.empty(); }, this));
         }
         if (queue_.empty()) {
           if (stop_) return;  // nothing left to do
@@ -178,7 +179,8 @@ void ParallelFor(int64_t n, int64_t chunk, const std::function<void(int64_t, int
   }
   RunChunks(*job);
   if (SpinUntil([&job] { return job->finished(); })) return;
-  job->mu.LockWhen(absl::Condition(+[](Job* j) { return j->finished(); }, job.get()));
+  job->mu.LockWhen(absl::Condition(
+      +[](Job* j) { return j->finished(); }, job.get()));
   job->mu.Unlock();
 }
 

@@ -1,7 +1,7 @@
 // The interpreter's threads: one process-wide pool, sized by SetNumThreads (default 1: no thread is
-// ever started). Kernels split their work with ParallelFor into FIXED chunks whose bounds depend only
-// on the problem, never on the thread count, and each chunk computes the same bits whichever thread
-// runs it, so results are identical with 1, 2 or 64 threads.
+// ever started). Kernels split their work with ParallelFor into FIXED chunks whose bounds depend
+// only on the problem, never on the thread count, and each chunk computes the same bits whichever
+// thread runs it, so results are identical with 1, 2 or 64 threads.
 //
 //   ParallelFor(rows, /*chunk=*/64, [&](int64_t begin, int64_t end) {
 //     for (int64_t r = begin; r < end; ++r) ...;
@@ -17,8 +17,8 @@ namespace onnx_opt::interpreter {
 // Threads that run a ParallelFor, the calling thread included; values below 1 mean 1. The workers
 // (n - 1 threads) start at the first ParallelFor that can use them, so a process that never runs a
 // large enough kernel stays single-threaded (glibc's malloc and others are slower in a process that
-// has ever had a second thread: 15% on model_bench's small_ops). A new count takes effect at the next
-// ParallelFor; one already running finishes on the workers it started with.
+// has ever had a second thread: 15% on model_bench's small_ops). A new count takes effect at the
+// next ParallelFor; one already running finishes on the workers it started with.
 void SetNumThreads(int n);
 int NumThreads();
 
@@ -26,7 +26,8 @@ int NumThreads();
 // chunk exactly once, on the calling thread and the pool's workers, and returns when all are done.
 // With one thread, or when called from inside another ParallelFor's chunk, it loops over the same
 // chunks inline, in order. chunk < 1 counts as 1. fn must not throw.
-void ParallelFor(int64_t n, int64_t chunk, const std::function<void(int64_t begin, int64_t end)>& fn);
+void ParallelFor(int64_t n, int64_t chunk,
+                 const std::function<void(int64_t begin, int64_t end)>& fn);
 
 }  // namespace onnx_opt::interpreter
 

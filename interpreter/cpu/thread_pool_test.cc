@@ -123,7 +123,8 @@ TEST_F(ThreadPoolTest, ConcurrentCallersAndResizing) {
   }
 }
 
-// --- GEMM ------------------------------------------------------------------------------------------
+// --- GEMM
+// ------------------------------------------------------------------------------------------
 
 template <typename T>
 std::vector<T> Random(int64_t n, uint32_t seed) {
@@ -148,8 +149,9 @@ struct Shape {
 // Below and above the tiling threshold (2^21 multiply-adds), with partial tiles, thin K, one row,
 // one column, and wide or tall C.
 const Shape kShapes[] = {
-    {7, 9, 5},       {128, 128, 127}, {128, 768, 64},  {300, 257, 70},  {1, 4096, 600}, {4096, 1, 600},
-    {33, 1000, 130}, {700, 49, 200},  {64, 3136, 16},  {520, 530, 12},  {8, 70000, 4},
+    {7, 9, 5},      {128, 128, 127}, {128, 768, 64},  {300, 257, 70},
+    {1, 4096, 600}, {4096, 1, 600},  {33, 1000, 130}, {700, 49, 200},
+    {64, 3136, 16}, {520, 530, 12},  {8, 70000, 4},
 };
 
 template <typename T>
@@ -164,7 +166,8 @@ std::vector<T> RunGemm(int threads, bool ta, bool tb, const Shape& s, T alpha, T
 // The product in long double, to check that the tiles cover C correctly.
 template <typename T>
 std::vector<long double> Reference(bool ta, bool tb, const Shape& s, T alpha, T beta) {
-  const std::vector<T> a = Random<T>(s.M * s.K, 1), b = Random<T>(s.K * s.N, 2), c = Random<T>(s.M * s.N, 3);
+  const std::vector<T> a = Random<T>(s.M * s.K, 1), b = Random<T>(s.K * s.N, 2),
+                       c = Random<T>(s.M * s.N, 3);
   std::vector<long double> out(s.M * s.N);
   for (int64_t i = 0; i < s.M; ++i) {
     for (int64_t j = 0; j < s.N; ++j) {
@@ -173,7 +176,8 @@ std::vector<long double> Reference(bool ta, bool tb, const Shape& s, T alpha, T 
         acc += static_cast<long double>(ta ? a[k * s.M + i] : a[i * s.K + k]) *
                static_cast<long double>(tb ? b[j * s.K + k] : b[k * s.N + j]);
       }
-      out[i * s.N + j] = alpha * acc + (beta == T(0) ? 0.0L : beta * static_cast<long double>(c[i * s.N + j]));
+      out[i * s.N + j] =
+          alpha * acc + (beta == T(0) ? 0.0L : beta * static_cast<long double>(c[i * s.N + j]));
     }
   }
   return out;
@@ -193,7 +197,8 @@ void CheckGemmThreads(double tolerance) {
         if (s.M * s.N * s.K > (int64_t{1} << 24)) continue;  // the reference loop would be slow
         const std::vector<long double> ref = Reference<T>(ta, tb, s, alpha, beta);
         for (size_t i = 0; i < ref.size(); ++i) {
-          ASSERT_NEAR(static_cast<double>(one[i]), static_cast<double>(ref[i]), tolerance * std::sqrt(s.K))
+          ASSERT_NEAR(static_cast<double>(one[i]), static_cast<double>(ref[i]),
+                      tolerance * std::sqrt(s.K))
               << "element " << i;
         }
       }
@@ -201,9 +206,13 @@ void CheckGemmThreads(double tolerance) {
   }
 }
 
-TEST_F(ThreadPoolTest, GemmFloatHasTheSameBitsOnOneTwoAndThreeThreads) { CheckGemmThreads<float>(1e-5); }
+TEST_F(ThreadPoolTest, GemmFloatHasTheSameBitsOnOneTwoAndThreeThreads) {
+  CheckGemmThreads<float>(1e-5);
+}
 
-TEST_F(ThreadPoolTest, GemmDoubleHasTheSameBitsOnOneTwoAndThreeThreads) { CheckGemmThreads<double>(1e-12); }
+TEST_F(ThreadPoolTest, GemmDoubleHasTheSameBitsOnOneTwoAndThreeThreads) {
+  CheckGemmThreads<double>(1e-12);
+}
 
 TEST_F(ThreadPoolTest, GemmSameBitsOnEveryIsa) {
   const Isa active = ActiveIsa();
@@ -224,21 +233,23 @@ TEST_F(ThreadPoolTest, LeadingDimensionGemmMatchesContiguousGemm) {
   for (int i = 0; i <= static_cast<int>(DetectedIsa()); ++i) {
     const VectorKernels& vec = VecFor(static_cast<Isa>(i));
     SCOPED_TRACE(IsaName(vec.isa));
-    for (const Shape& s : {Shape{1, 300, 40}, Shape{300, 1, 40}, Shape{5, 6, 7}, Shape{130, 270, 300}}) {
+    for (const Shape& s :
+         {Shape{1, 300, 40}, Shape{300, 1, 40}, Shape{5, 6, 7}, Shape{130, 270, 300}}) {
       for (int form = 0; form < 4; ++form) {
         const bool ta = form & 1, tb = form & 2;
         SCOPED_TRACE(absl::StrCat(s.M, "x", s.N, "x", s.K, " ta ", ta, " tb ", tb));
         const std::vector<float> a = Random<float>(s.M * s.K, 1), b = Random<float>(s.K * s.N, 2);
         std::vector<float> c1 = Random<float>(s.M * s.N, 3), c2 = c1;
         vec.gemm_f32(ta, tb, s.M, s.N, s.K, 0.5f, a.data(), b.data(), 1.5f, c1.data());
-        vec.gemm_ld_f32(ta, tb, s.M, s.N, s.K, 0.5f, a.data(), ta ? s.M : s.K, b.data(), tb ? s.K : s.N, 1.5f,
-                        c2.data(), s.N);
+        vec.gemm_ld_f32(ta, tb, s.M, s.N, s.K, 0.5f, a.data(), ta ? s.M : s.K, b.data(),
+                        tb ? s.K : s.N, 1.5f, c2.data(), s.N);
         EXPECT_TRUE(SameBits(c1, c2));
-        const std::vector<double> ad = Random<double>(s.M * s.K, 1), bd = Random<double>(s.K * s.N, 2);
+        const std::vector<double> ad = Random<double>(s.M * s.K, 1),
+                                  bd = Random<double>(s.K * s.N, 2);
         std::vector<double> d1(s.M * s.N), d2(s.M * s.N);
         vec.gemm_f64(ta, tb, s.M, s.N, s.K, 1.0, ad.data(), bd.data(), 0.0, d1.data());
-        vec.gemm_ld_f64(ta, tb, s.M, s.N, s.K, 1.0, ad.data(), ta ? s.M : s.K, bd.data(), tb ? s.K : s.N, 0.0,
-                        d2.data(), s.N);
+        vec.gemm_ld_f64(ta, tb, s.M, s.N, s.K, 1.0, ad.data(), ta ? s.M : s.K, bd.data(),
+                        tb ? s.K : s.N, 0.0, d2.data(), s.N);
         EXPECT_TRUE(SameBits(d1, d2));
       }
     }
@@ -246,10 +257,13 @@ TEST_F(ThreadPoolTest, LeadingDimensionGemmMatchesContiguousGemm) {
     // (columns 7..).
     const std::vector<float> a = Random<float>(9 * 5, 4), b = Random<float>(5 * 20, 5);
     std::vector<float> c(10 * 20, -1.f);
-    vec.gemm_ld_f32(false, false, 3, 4, 5, 1.f, a.data() + 2 * 5, 5, b.data() + 7, 20, 0.f, c.data() + 1 * 20 + 3, 20);
+    vec.gemm_ld_f32(false, false, 3, 4, 5, 1.f, a.data() + 2 * 5, 5, b.data() + 7, 20, 0.f,
+                    c.data() + 1 * 20 + 3, 20);
     std::vector<float> ac(3 * 5), bc(5 * 4), cc(3 * 4);
-    for (int r = 0; r < 3; ++r) for (int k = 0; k < 5; ++k) ac[r * 5 + k] = a[(r + 2) * 5 + k];
-    for (int k = 0; k < 5; ++k) for (int j = 0; j < 4; ++j) bc[k * 4 + j] = b[k * 20 + 7 + j];
+    for (int r = 0; r < 3; ++r)
+      for (int k = 0; k < 5; ++k) ac[r * 5 + k] = a[(r + 2) * 5 + k];
+    for (int k = 0; k < 5; ++k)
+      for (int j = 0; j < 4; ++j) bc[k * 4 + j] = b[k * 20 + 7 + j];
     vec.gemm_f32(false, false, 3, 4, 5, 1.f, ac.data(), bc.data(), 0.f, cc.data());
     for (int r = 0; r < 10; ++r) {
       for (int j = 0; j < 20; ++j) {

@@ -16,7 +16,8 @@ const VectorKernels& Table();
 }
 
 const VectorKernels& VecFor(Isa isa) {
-  CHECK(isa <= DetectedIsa()) << "vector kernels for " << IsaName(isa) << " asked on a CPU without it";
+  CHECK(isa <= DetectedIsa()) << "vector kernels for " << IsaName(isa)
+                              << " asked on a CPU without it";
   switch (isa) {
     case Isa::kAvx512: {
       // VNNI came after AVX-512's first CPUs: without it, the int8 GEMM entry is left out.

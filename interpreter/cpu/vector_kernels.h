@@ -1,6 +1,7 @@
 // The interpreter's vector kernels: plain functions over contiguous float (and double for GEMM)
 // buffers, compiled once per instruction set (simd/) and reached through one table per ISA. Kernels
-// in kernels/ handle types, shapes, broadcasting and attributes, and call these for the inner loops.
+// in kernels/ handle types, shapes, broadcasting and attributes, and call these for the inner
+// loops.
 #ifndef ONNX_OPT_INTERPRETER_CPU_VECTOR_KERNELS_H_
 #define ONNX_OPT_INTERPRETER_CPU_VECTOR_KERNELS_H_
 
@@ -40,8 +41,8 @@ struct Window2d {
   int64_t pad_top, pad_left, pad_bottom, pad_right;
 };
 
-// An operand of the 8-bit integer GEMM: bytes read as int8 or uint8, and its zero points (one per row
-// of A / column of B when per_index, else one).
+// An operand of the 8-bit integer GEMM: bytes read as int8 or uint8, and its zero points (one per
+// row of A / column of B when per_index, else one).
 struct Int8Operand {
   const uint8_t* data;
   bool is_signed;
@@ -68,34 +69,38 @@ struct QuantizedMatrix {
 struct VectorKernels {
   Isa isa;
 
-  // C = alpha * op(A) * op(B) + beta * C; row-major, contiguous. A is M x K (K x M when trans_a), B is
-  // K x N (N x K when trans_b). beta == 0 ignores C's old contents.
-  void (*gemm_f32)(bool trans_a, bool trans_b, int64_t M, int64_t N, int64_t K, float alpha, const float* A,
-                   const float* B, float beta, float* C);
+  // C = alpha * op(A) * op(B) + beta * C; row-major, contiguous. A is M x K (K x M when trans_a), B
+  // is K x N (N x K when trans_b). beta == 0 ignores C's old contents.
+  void (*gemm_f32)(bool trans_a, bool trans_b, int64_t M, int64_t N, int64_t K, float alpha,
+                   const float* A, const float* B, float beta, float* C);
   void (*gemm_f64)(bool trans_a, bool trans_b, int64_t M, int64_t N, int64_t K, double alpha,
                    const double* A, const double* B, double beta, double* C);
   // The same on submatrices: consecutive stored rows of A, B and C start lda, ldb and ldc elements
-  // apart (at least their stored row length: K or M for A, N or K for B, N for C). With lda, ldb and
-  // ldc equal to those lengths the result has the same bits as gemm_f32/gemm_f64.
-  void (*gemm_ld_f32)(bool trans_a, bool trans_b, int64_t M, int64_t N, int64_t K, float alpha, const float* A,
-                      int64_t lda, const float* B, int64_t ldb, float beta, float* C, int64_t ldc);
+  // apart (at least their stored row length: K or M for A, N or K for B, N for C). With lda, ldb
+  // and ldc equal to those lengths the result has the same bits as gemm_f32/gemm_f64.
+  void (*gemm_ld_f32)(bool trans_a, bool trans_b, int64_t M, int64_t N, int64_t K, float alpha,
+                      const float* A, int64_t lda, const float* B, int64_t ldb, float beta,
+                      float* C, int64_t ldc);
   void (*gemm_ld_f64)(bool trans_a, bool trans_b, int64_t M, int64_t N, int64_t K, double alpha,
-                      const double* A, int64_t lda, const double* B, int64_t ldb, double beta, double* C,
-                      int64_t ldc);
+                      const double* A, int64_t lda, const double* B, int64_t ldb, double beta,
+                      double* C, int64_t ldc);
 
-  // C (M x N) = A (M x K) * B (K x N, or N x K when trans_b) for 1 <= M <= kSkinnyMaxRows, row-major with
-  // leading dimensions; `accumulate` adds the product to C. B is streamed once, and an element of C does
-  // not depend on which other columns a call computes, so any split of N gives the same bits.
-  void (*skinny_gemm_f32)(bool trans_b, bool accumulate, int64_t M, int64_t N, int64_t K, const float* A,
-                          int64_t lda, const float* B, int64_t ldb, float* C, int64_t ldc);
-  // The same with columns [col0, col0 + N) of a quantized B, dequantized a few rows at a time in L1: the
-  // bits of skinny_gemm_f32 on DequantizeLinear's output.
+  // C (M x N) = A (M x K) * B (K x N, or N x K when trans_b) for 1 <= M <= kSkinnyMaxRows,
+  // row-major with leading dimensions; `accumulate` adds the product to C. B is streamed once, and
+  // an element of C does not depend on which other columns a call computes, so any split of N gives
+  // the same bits.
+  void (*skinny_gemm_f32)(bool trans_b, bool accumulate, int64_t M, int64_t N, int64_t K,
+                          const float* A, int64_t lda, const float* B, int64_t ldb, float* C,
+                          int64_t ldc);
+  // The same with columns [col0, col0 + N) of a quantized B, dequantized a few rows at a time in
+  // L1: the bits of skinny_gemm_f32 on DequantizeLinear's output.
   void (*skinny_gemm_quantized_f32)(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda,
                                     const QuantizedMatrix& B, int64_t col0, float* C, int64_t ldc);
 
-  // out[i] = a[i] op b[i] over n elements, one side possibly a scalar (see Operands). out may alias a
-  // or b when that side is a vector.
-  void (*binary_f32)(BinaryOp op, Operands form, const float* a, const float* b, float* out, int64_t n);
+  // out[i] = a[i] op b[i] over n elements, one side possibly a scalar (see Operands). out may alias
+  // a or b when that side is a vector.
+  void (*binary_f32)(BinaryOp op, Operands form, const float* a, const float* b, float* out,
+                     int64_t n);
   // y[i] = f(x[i]); y may alias x.
   void (*unary_f32)(UnaryOp op, const float* x, float* y, int64_t n, float p0, float p1);
   // y[i] = x[i] * scale + shift (inference BatchNormalization per channel, bias per channel); y may
@@ -107,26 +112,30 @@ struct VectorKernels {
   // Softmax (or LogSoftmax) of each of `rows` rows of n elements; y may alias x.
   void (*softmax_rows_f32)(const float* x, float* y, int64_t rows, int64_t n, bool log);
   // y = (x - mean) / sqrt(var + epsilon) * scale + bias per row of n elements (statistics summed in
-  // double); scale and bias have n elements (bias may be null). mean/inv_std_dev receive one value per
-  // row when not null.
-  void (*layer_norm_rows_f32)(const float* x, const float* scale, const float* bias, float* y, int64_t rows,
-                              int64_t n, float epsilon, float* mean, float* inv_std_dev);
+  // double); scale and bias have n elements (bias may be null). mean/inv_std_dev receive one value
+  // per row when not null.
+  void (*layer_norm_rows_f32)(const float* x, const float* scale, const float* bias, float* y,
+                              int64_t rows, int64_t n, float epsilon, float* mean,
+                              float* inv_std_dev);
 
   // DynamicQuantizeLinear's range: *min = min(0, x[0..n)), *max = max(0, x[0..n)), NaN ignored.
   void (*quantization_range_f32)(const float* x, int64_t n, float* min, float* max);
-  // y[i] = saturate(round_half_even(x[i] / scale) + zero_point) into [0, 255], NaN to 0, in float as
-  // DynamicQuantizeLinear writes it.
+  // y[i] = saturate(round_half_even(x[i] / scale) + zero_point) into [0, 255], NaN to 0, in float
+  // as DynamicQuantizeLinear writes it.
   void (*quantize_u8_f32)(const float* x, int64_t n, float scale, float zero_point, uint8_t* y);
   // C (M x N, int32) = (A - za) * (B - zb) for A (M x K) and B (K x N) of 8-bit integers, row-major
-  // and contiguous, za one value per row of A or one for all, zb one per column of B or one for all;
-  // exact modulo 2^32 (an int32 accumulator's wrapping). Null unless the CPU has AVX-512 VNNI: callers
-  // keep a portable path.
-  void (*gemm_8bit_s32)(int64_t M, int64_t N, int64_t K, const Int8Operand& A, const Int8Operand& B, int32_t* C);
+  // and contiguous, za one value per row of A or one for all, zb one per column of B or one for
+  // all; exact modulo 2^32 (an int32 accumulator's wrapping). Null unless the CPU has AVX-512 VNNI:
+  // callers keep a portable path.
+  void (*gemm_8bit_s32)(int64_t M, int64_t N, int64_t K, const Int8Operand& A, const Int8Operand& B,
+                        int32_t* C);
 
-  // One channel of a depthwise convolution: y = sum over the window of x * w, plus bias (zero padding).
-  void (*depthwise_conv2d_f32)(const float* x, const float* w, float bias, const Window2d& win, float* y);
-  // One channel of max / average pooling (average divides by the window cells inside the input, or by
-  // the whole kernel when count_include_pad).
+  // One channel of a depthwise convolution: y = sum over the window of x * w, plus bias (zero
+  // padding).
+  void (*depthwise_conv2d_f32)(const float* x, const float* w, float bias, const Window2d& win,
+                               float* y);
+  // One channel of max / average pooling (average divides by the window cells inside the input, or
+  // by the whole kernel when count_include_pad).
   void (*max_pool2d_f32)(const float* x, const Window2d& win, float* y);
   void (*average_pool2d_f32)(const float* x, const Window2d& win, bool count_include_pad, float* y);
 };

@@ -14,15 +14,15 @@
 namespace onnx_opt::interpreter {
 namespace {
 
-
-
 // |got - want| <= atol + rtol * |want|, NaN matching NaN, infinities matching exactly.
 ::testing::AssertionResult Near(float got, double want, double rtol, double atol) {
   if (std::isnan(want)) {
-    return std::isnan(got) ? ::testing::AssertionSuccess() : ::testing::AssertionFailure() << got << " vs NaN";
+    return std::isnan(got) ? ::testing::AssertionSuccess()
+                           : ::testing::AssertionFailure() << got << " vs NaN";
   }
   if (std::isinf(want)) {
-    return got == want ? ::testing::AssertionSuccess() : ::testing::AssertionFailure() << got << " vs " << want;
+    return got == want ? ::testing::AssertionSuccess()
+                       : ::testing::AssertionFailure() << got << " vs " << want;
   }
   if (std::abs(got - want) <= atol + rtol * std::abs(want)) return ::testing::AssertionSuccess();
   return ::testing::AssertionFailure() << got << " vs " << want;
@@ -37,7 +37,9 @@ TEST_P(VectorKernelsTest, TableIsForItsIsa) { EXPECT_EQ(k().isa, GetParam()); }
 
 TEST_P(VectorKernelsTest, GemmMatchesLoopsInEveryTransposition) {
   const int64_t M = 37, N = 29, K = 53;
-  const std::vector<float> a = testing::RandomFloats(M * K, -1, 1, 1), b = testing::RandomFloats(K * N, -1, 1, 2), c0 = testing::RandomFloats(M * N, -1, 1, 3);
+  const std::vector<float> a = testing::RandomFloats(M * K, -1, 1, 1),
+                           b = testing::RandomFloats(K * N, -1, 1, 2),
+                           c0 = testing::RandomFloats(M * N, -1, 1, 3);
   for (bool ta : {false, true}) {
     for (bool tb : {false, true}) {
       for (float beta : {0.0f, 1.0f, 0.5f}) {
@@ -47,10 +49,12 @@ TEST_P(VectorKernelsTest, GemmMatchesLoopsInEveryTransposition) {
           for (int64_t j = 0; j < N; ++j) {
             double acc = 0;
             for (int64_t p = 0; p < K; ++p) {
-              acc += static_cast<double>(ta ? a[p * M + i] : a[i * K + p]) * (tb ? b[j * K + p] : b[p * N + j]);
+              acc += static_cast<double>(ta ? a[p * M + i] : a[i * K + p]) *
+                     (tb ? b[j * K + p] : b[p * N + j]);
             }
             const double want = 2.0 * acc + beta * c0[i * N + j];
-            ASSERT_TRUE(Near(c[i * N + j], want, 1e-5, 1e-5)) << ta << tb << beta << " at " << i << "," << j;
+            ASSERT_TRUE(Near(c[i * N + j], want, 1e-5, 1e-5))
+                << ta << tb << beta << " at " << i << "," << j;
           }
         }
       }
@@ -58,30 +62,37 @@ TEST_P(VectorKernelsTest, GemmMatchesLoopsInEveryTransposition) {
   }
 }
 
-// Plain products (alpha 1, beta 0, no transposes) take a kernel of their own on AVX-512: every row and
-// column remainder of its 6 x 64 blocks, K within one slice of 512 and across several, and submatrices
-// of larger arrays (leading dimensions).
+// Plain products (alpha 1, beta 0, no transposes) take a kernel of their own on AVX-512: every row
+// and column remainder of its 6 x 64 blocks, K within one slice of 512 and across several, and
+// submatrices of larger arrays (leading dimensions).
 TEST_P(VectorKernelsTest, PlainGemmOverShortAndLongInnerDimensions) {
   for (int64_t K : {1, 7, 24, 64, 65, 512, 513, 1300}) {
     for (int64_t M : {1, 5, 6, 13}) {
       for (int64_t N : {1, 15, 64, 100}) {
         const int64_t lda = K + 3, ldb = N + 5, ldc = N + 2;
-        const std::vector<float> a = testing::RandomFloats(M * lda, -1, 1, 21), b = testing::RandomFloats(K * ldb, -1, 1, 22);
+        const std::vector<float> a = testing::RandomFloats(M * lda, -1, 1, 21),
+                                 b = testing::RandomFloats(K * ldb, -1, 1, 22);
         std::vector<float> c(M * N, 7.0f), c_ld(M * ldc, 7.0f);
         std::vector<float> a_dense(M * K), b_dense(K * N);
-        for (int64_t i = 0; i < M; ++i) std::copy_n(a.begin() + i * lda, K, a_dense.begin() + i * K);
-        for (int64_t p = 0; p < K; ++p) std::copy_n(b.begin() + p * ldb, N, b_dense.begin() + p * N);
+        for (int64_t i = 0; i < M; ++i)
+          std::copy_n(a.begin() + i * lda, K, a_dense.begin() + i * K);
+        for (int64_t p = 0; p < K; ++p)
+          std::copy_n(b.begin() + p * ldb, N, b_dense.begin() + p * N);
         k().gemm_f32(false, false, M, N, K, 1.0f, a_dense.data(), b_dense.data(), 0.0f, c.data());
-        k().gemm_ld_f32(false, false, M, N, K, 1.0f, a.data(), lda, b.data(), ldb, 0.0f, c_ld.data(), ldc);
+        k().gemm_ld_f32(false, false, M, N, K, 1.0f, a.data(), lda, b.data(), ldb, 0.0f,
+                        c_ld.data(), ldc);
         for (int64_t i = 0; i < M; ++i) {
           for (int64_t j = 0; j < N; ++j) {
             double want = 0;
-            for (int64_t p = 0; p < K; ++p) want += static_cast<double>(a[i * lda + p]) * b[p * ldb + j];
-            const std::string where = "M" + std::to_string(M) + " N" + std::to_string(N) + " K" + std::to_string(K);
+            for (int64_t p = 0; p < K; ++p)
+              want += static_cast<double>(a[i * lda + p]) * b[p * ldb + j];
+            const std::string where =
+                "M" + std::to_string(M) + " N" + std::to_string(N) + " K" + std::to_string(K);
             // Float sums of K terms: the rounding error grows with K.
             const double atol = 2e-6 * static_cast<double>(K);
             ASSERT_TRUE(Near(c[i * N + j], want, 1e-5, atol)) << where << " at " << i << "," << j;
-            ASSERT_TRUE(Near(c_ld[i * ldc + j], want, 1e-5, atol)) << where << " (ld) at " << i << "," << j;
+            ASSERT_TRUE(Near(c_ld[i * ldc + j], want, 1e-5, atol))
+                << where << " (ld) at " << i << "," << j;
           }
           // Columns past N in C's rows are left alone.
           for (int64_t j = N; j < ldc; ++j) ASSERT_EQ(c_ld[i * ldc + j], 7.0f);
@@ -92,9 +103,9 @@ TEST_P(VectorKernelsTest, PlainGemmOverShortAndLongInnerDimensions) {
 }
 
 // The skinny GEMM (a few rows of A) against double sums: every row count, column counts across its
-// blocks of 1024 and their remainders, K not a multiple of its row groups or lanes, leading dimensions,
-// B stored K x N and N x K, overwriting and adding to C; and any split of the columns gives the same
-// bits (threads split N).
+// blocks of 1024 and their remainders, K not a multiple of its row groups or lanes, leading
+// dimensions, B stored K x N and N x K, overwriting and adding to C; and any split of the columns
+// gives the same bits (threads split N).
 TEST_P(VectorKernelsTest, SkinnyGemmMatchesLoopsAndSplitsOfColumns) {
   for (bool trans_b : {false, true}) {
     for (bool accumulate : {false, true}) {
@@ -106,21 +117,26 @@ TEST_P(VectorKernelsTest, SkinnyGemmMatchesLoopsAndSplitsOfColumns) {
                                      b = testing::RandomFloats((trans_b ? N : K) * ldb, -1, 1, 32),
                                      c0 = testing::RandomFloats(M * ldc, -1, 1, 33);
             std::vector<float> c = c0, halves = c0;
-            k().skinny_gemm_f32(trans_b, accumulate, M, N, K, a.data(), lda, b.data(), ldb, c.data(), ldc);
+            k().skinny_gemm_f32(trans_b, accumulate, M, N, K, a.data(), lda, b.data(), ldb,
+                                c.data(), ldc);
             const int64_t cut = N / 2 + 1;
             const int64_t b_cut = trans_b ? cut * ldb : cut;  // where column `cut` of op(B) starts
-            k().skinny_gemm_f32(trans_b, accumulate, M, cut, K, a.data(), lda, b.data(), ldb, halves.data(), ldc);
-            k().skinny_gemm_f32(trans_b, accumulate, M, N - cut, K, a.data(), lda, b.data() + b_cut, ldb,
-                                halves.data() + cut, ldc);
-            const std::string where = "transB " + std::to_string(trans_b) + " accumulate " + std::to_string(accumulate) +
-                                      " M" + std::to_string(M) + " N" + std::to_string(N) + " K" + std::to_string(K);
+            k().skinny_gemm_f32(trans_b, accumulate, M, cut, K, a.data(), lda, b.data(), ldb,
+                                halves.data(), ldc);
+            k().skinny_gemm_f32(trans_b, accumulate, M, N - cut, K, a.data(), lda, b.data() + b_cut,
+                                ldb, halves.data() + cut, ldc);
+            const std::string where = "transB " + std::to_string(trans_b) + " accumulate " +
+                                      std::to_string(accumulate) + " M" + std::to_string(M) + " N" +
+                                      std::to_string(N) + " K" + std::to_string(K);
             for (int64_t i = 0; i < M; ++i) {
               for (int64_t j = 0; j < N; ++j) {
                 double want = accumulate ? c0[i * ldc + j] : 0.0;
                 for (int64_t p = 0; p < K; ++p) {
-                  want += static_cast<double>(a[i * lda + p]) * (trans_b ? b[j * ldb + p] : b[p * ldb + j]);
+                  want += static_cast<double>(a[i * lda + p]) *
+                          (trans_b ? b[j * ldb + p] : b[p * ldb + j]);
                 }
-                ASSERT_TRUE(Near(c[i * ldc + j], want, 1e-5, 1e-5 * static_cast<double>(K + 1))) << where << " at " << i << "," << j;
+                ASSERT_TRUE(Near(c[i * ldc + j], want, 1e-5, 1e-5 * static_cast<double>(K + 1)))
+                    << where << " at " << i << "," << j;
                 ASSERT_EQ(c[i * ldc + j], halves[i * ldc + j]) << where << " at " << i << "," << j;
               }
               for (int64_t j = N; j < ldc; ++j) ASSERT_EQ(c[i * ldc + j], c0[i * ldc + j]);
@@ -132,9 +148,9 @@ TEST_P(VectorKernelsTest, SkinnyGemmMatchesLoopsAndSplitsOfColumns) {
   }
 }
 
-// The quantized skinny GEMM equals the float one on weights dequantized as DequantizeLinear does, bit
-// for bit: signed and unsigned, with and without zero points, per column and in blocks of rows (the
-// last one short), starting at a column other than 0.
+// The quantized skinny GEMM equals the float one on weights dequantized as DequantizeLinear does,
+// bit for bit: signed and unsigned, with and without zero points, per column and in blocks of rows
+// (the last one short), starting at a column other than 0.
 TEST_P(VectorKernelsTest, SkinnyQuantizedGemmIsTheFloatOneOnDequantizedWeights) {
   const int64_t K = 45, cols = 1100, ld = cols + 3;
   for (bool is_signed : {true, false}) {
@@ -146,15 +162,19 @@ TEST_P(VectorKernelsTest, SkinnyQuantizedGemmIsTheFloatOneOnDequantizedWeights) 
         const std::vector<float> r = testing::RandomFloats(K * ld + blocks * cols, 0, 255.99f, 42);
         for (size_t i = 0; i < q.size(); ++i) q[i] = static_cast<uint8_t>(r[i]);
         for (size_t i = 0; i < z.size(); ++i) z[i] = static_cast<uint8_t>(r[q.size() + i]);
-        const QuantizedMatrix m{q.data(), is_signed, ld, cols, block_rows, s.data(), zero_points ? z.data() : nullptr};
+        const QuantizedMatrix m{
+            q.data(), is_signed, ld, cols, block_rows, s.data(), zero_points ? z.data() : nullptr};
         const int64_t col0 = 5, N = cols - col0;
         std::vector<float> w(K * N);
         for (int64_t p = 0; p < K; ++p) {
           for (int64_t j = 0; j < N; ++j) {
             const int64_t at = p / block_rows * cols + col0 + j;
             const uint8_t qv = q[p * ld + col0 + j];
-            const float x = is_signed ? static_cast<float>(static_cast<int8_t>(qv)) : static_cast<float>(qv);
-            const float zero = !zero_points ? 0.0f : is_signed ? static_cast<float>(static_cast<int8_t>(z[at])) : static_cast<float>(z[at]);
+            const float x =
+                is_signed ? static_cast<float>(static_cast<int8_t>(qv)) : static_cast<float>(qv);
+            const float zero = !zero_points ? 0.0f
+                               : is_signed  ? static_cast<float>(static_cast<int8_t>(z[at]))
+                                            : static_cast<float>(z[at]);
             w[p * N + j] = (x - zero) * s[at];
           }
         }
@@ -163,8 +183,8 @@ TEST_P(VectorKernelsTest, SkinnyQuantizedGemmIsTheFloatOneOnDequantizedWeights) 
           std::vector<float> got(M * N), want(M * N);
           k().skinny_gemm_quantized_f32(M, N, K, a.data(), K, m, col0, got.data(), N);
           k().skinny_gemm_f32(false, false, M, N, K, a.data(), K, w.data(), N, want.data(), N);
-          ASSERT_EQ(got, want) << "signed " << is_signed << " zero points " << zero_points << " block " << block_rows
-                               << " M " << M;
+          ASSERT_EQ(got, want) << "signed " << is_signed << " zero points " << zero_points
+                               << " block " << block_rows << " M " << M;
         }
       }
     }
@@ -179,7 +199,8 @@ TEST_P(VectorKernelsTest, GemmWithEmptyInnerDimensionScalesC) {
 
 TEST_P(VectorKernelsTest, BinaryOpsInEveryOperandForm) {
   const int64_t n = 1000;  // not a multiple of any vector width
-  const std::vector<float> a = testing::RandomFloats(n, -4, 4, 4), b = testing::RandomFloats(n, 0.5f, 4, 5);
+  const std::vector<float> a = testing::RandomFloats(n, -4, 4, 4),
+                           b = testing::RandomFloats(n, 0.5f, 4, 5);
   const float s = 1.75f;
   struct Case {
     BinaryOp op;
@@ -214,14 +235,16 @@ TEST_P(VectorKernelsTest, BinaryOpsInEveryOperandForm) {
   EXPECT_TRUE(std::isnan(out));
 }
 
-// Exp, Tanh, Sigmoid and Erf over a dense sweep (including the small-argument and saturation regions) and
-// their special values, within a few float ulp of the double result.
+// Exp, Tanh, Sigmoid and Erf over a dense sweep (including the small-argument and saturation
+// regions) and their special values, within a few float ulp of the double result.
 TEST_P(VectorKernelsTest, TranscendentalsAreAccurate) {
   std::vector<float> x;
   for (float v = -110; v <= 90; v += 0.013f) x.push_back(v);
   for (float v = -0.1f; v <= 0.1f; v += 1e-4f) x.push_back(v);
-  const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
-  for (float v : {0.0f, -0.0f, 1e-30f, -1e-30f, inf, -inf, nan, 88.72f, 88.73f, -87.5f, -103.9f}) x.push_back(v);
+  const float inf = std::numeric_limits<float>::infinity(),
+              nan = std::numeric_limits<float>::quiet_NaN();
+  for (float v : {0.0f, -0.0f, 1e-30f, -1e-30f, inf, -inf, nan, 88.72f, 88.73f, -87.5f, -103.9f})
+    x.push_back(v);
   const int64_t n = x.size();
   std::vector<float> y(n);
   struct Case {
@@ -244,7 +267,8 @@ TEST_P(VectorKernelsTest, TranscendentalsAreAccurate) {
     for (int64_t i = 0; i < n; ++i) {
       double want = c.f(x[i]);
       if (std::isfinite(want) && std::abs(want) > std::numeric_limits<float>::max()) want = inf;
-      ASSERT_TRUE(Near(y[i], want, c.rtol, c.atol)) << "x = " << x[i] << " op " << static_cast<int>(c.op);
+      ASSERT_TRUE(Near(y[i], want, c.rtol, c.atol))
+          << "x = " << x[i] << " op " << static_cast<int>(c.op);
     }
   }
 }
@@ -261,8 +285,8 @@ TEST_P(VectorKernelsTest, PiecewiseActivations) {
   EXPECT_EQ(y[0], -3 * 0.1f);
   EXPECT_EQ(y[6], 3);
   k().unary_f32(UnaryOp::kHardSigmoid, x.data(), y.data(), n, 0.2f, 0.5f);
-  EXPECT_EQ(y, (std::vector<float>{0, -1 * 0.2f + 0.5f, -0.5f * 0.2f + 0.5f, 0.5f, 0.5f * 0.2f + 0.5f,
-                                   1 * 0.2f + 0.5f, 1, 1}));
+  EXPECT_EQ(y, (std::vector<float>{0, -1 * 0.2f + 0.5f, -0.5f * 0.2f + 0.5f, 0.5f,
+                                   0.5f * 0.2f + 0.5f, 1 * 0.2f + 0.5f, 1, 1}));
   k().unary_f32(UnaryOp::kHardSwish, x.data(), y.data(), n, 0, 0);
   for (int64_t i = 0; i < n; ++i) {
     EXPECT_TRUE(Near(y[i], x[i] * std::clamp(x[i] / 6.0 + 0.5, 0.0, 1.0), 1e-6, 1e-7));
@@ -303,9 +327,10 @@ TEST_P(VectorKernelsTest, QuantizationRangeIncludesZeroAndSkipsNan) {
 }
 
 TEST_P(VectorKernelsTest, QuantizeRoundsHalfToEvenAndSaturates) {
-  const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
-  std::vector<float> x = {0.5f, 1.5f, 2.5f, -0.5f, -1.5f, 126.5f, 127.5f, 1e9f, -1e9f, inf, -inf, nan,
-                          5e6f, -5e6f, 300.0f, -300.0f, 0.0f, -0.0f};
+  const float inf = std::numeric_limits<float>::infinity(),
+              nan = std::numeric_limits<float>::quiet_NaN();
+  std::vector<float> x = {0.5f, 1.5f, 2.5f, -0.5f, -1.5f, 126.5f, 127.5f,  1e9f, -1e9f,
+                          inf,  -inf, nan,  5e6f,  -5e6f, 300.0f, -300.0f, 0.0f, -0.0f};
   const std::vector<float> more = testing::RandomFloats(203, -200, 200, 9);
   x.insert(x.end(), more.begin(), more.end());
   for (float scale : {1.0f, 0.37f, 3.0f}) {
@@ -322,7 +347,8 @@ TEST_P(VectorKernelsTest, QuantizeRoundsHalfToEvenAndSaturates) {
 }
 
 TEST_P(VectorKernelsTest, Int8GemmIsExact) {
-  // Only AVX-512 with VNNI has one; elsewhere the entry is null and callers take their portable paths.
+  // Only AVX-512 with VNNI has one; elsewhere the entry is null and callers take their portable
+  // paths.
   const bool expected = GetParam() == Isa::kAvx512 && CpuHasAvx512Vnni();
   ASSERT_EQ(k().gemm_8bit_s32 != nullptr, expected);
   if (!expected) return;
@@ -334,18 +360,24 @@ TEST_P(VectorKernelsTest, Int8GemmIsExact) {
     state = state * 6364136223846793005ULL + 1442695040888963407ULL;
     return static_cast<uint32_t>(state >> 33);
   };
-  // Whole tiles and cut ones; depth not a multiple of 4, across several packed blocks, and empty; every
-  // signedness, with scalar and per-row / per-column zero points.
+  // Whole tiles and cut ones; depth not a multiple of 4, across several packed blocks, and empty;
+  // every signedness, with scalar and per-row / per-column zero points.
   int variant = 0;
-  for (const Shape s : {Shape{12, 32, 4}, Shape{1, 1, 1}, Shape{13, 33, 5}, Shape{25, 70, 1100},
-                        Shape{64, 600, 27}, Shape{7, 513, 515}, Shape{5, 40, 0}, Shape{24, 64, 514}}) {
+  for (const Shape s :
+       {Shape{12, 32, 4}, Shape{1, 1, 1}, Shape{13, 33, 5}, Shape{25, 70, 1100}, Shape{64, 600, 27},
+        Shape{7, 513, 515}, Shape{5, 40, 0}, Shape{24, 64, 514}}) {
     for (int signs = 0; signs < 4; ++signs, ++variant) {
       const bool a_signed = signs & 1, b_signed = signs & 2, per_index = variant % 3 != 0;
       std::vector<uint8_t> a(s.M * s.K), b(s.K * s.N);
       for (auto& v : a) v = static_cast<uint8_t>(next());
       for (auto& v : b) v = static_cast<uint8_t>(next());
-      auto value = [](uint8_t byte, bool is_signed) { return is_signed ? int32_t{static_cast<int8_t>(byte)} : int32_t{byte}; };
-      auto zero = [&](bool is_signed) { return is_signed ? static_cast<int32_t>(next() % 256) - 128 : static_cast<int32_t>(next() % 256); };
+      auto value = [](uint8_t byte, bool is_signed) {
+        return is_signed ? int32_t{static_cast<int8_t>(byte)} : int32_t{byte};
+      };
+      auto zero = [&](bool is_signed) {
+        return is_signed ? static_cast<int32_t>(next() % 256) - 128
+                         : static_cast<int32_t>(next() % 256);
+      };
       std::vector<int32_t> za(per_index ? s.M : 1), zb(per_index ? s.N : 1);
       for (auto& z : za) z = zero(a_signed);
       for (auto& z : zb) z = zero(b_signed);
@@ -393,9 +425,12 @@ TEST_P(VectorKernelsTest, SoftmaxAndLogSoftmaxRows) {
 
 TEST_P(VectorKernelsTest, LayerNormRows) {
   const int64_t rows = 4, n = 768;
-  const std::vector<float> x = testing::RandomFloats(rows * n, 100, 101, 8), scale = testing::RandomFloats(n, 0.5f, 2, 9), bias = testing::RandomFloats(n, -1, 1, 10);
+  const std::vector<float> x = testing::RandomFloats(rows * n, 100, 101, 8),
+                           scale = testing::RandomFloats(n, 0.5f, 2, 9),
+                           bias = testing::RandomFloats(n, -1, 1, 10);
   std::vector<float> y(rows * n), mean(rows), inv(rows);
-  k().layer_norm_rows_f32(x.data(), scale.data(), bias.data(), y.data(), rows, n, 1e-5f, mean.data(), inv.data());
+  k().layer_norm_rows_f32(x.data(), scale.data(), bias.data(), y.data(), rows, n, 1e-5f,
+                          mean.data(), inv.data());
   for (int64_t r = 0; r < rows; ++r) {
     double mu = 0, var = 0;
     for (int64_t i = 0; i < n; ++i) mu += x[r * n + i];
@@ -406,15 +441,16 @@ TEST_P(VectorKernelsTest, LayerNormRows) {
     EXPECT_TRUE(Near(mean[r], mu, 1e-7, 0));
     EXPECT_TRUE(Near(inv[r], is, 1e-6, 0));
     for (int64_t i = 0; i < n; ++i) {
-      // x - mean loses the digits of x's magnitude (100) in float: about 1e-5 absolute before scaling.
+      // x - mean loses the digits of x's magnitude (100) in float: about 1e-5 absolute before
+      // scaling.
       ASSERT_TRUE(Near(y[r * n + i], (x[r * n + i] - mu) * is * scale[i] + bias[i], 1e-4, 1e-3));
     }
   }
 }
 
 // Scalar reference of one channel's window op over every geometry in a small sweep.
-void ReferenceWindow(const std::vector<float>& x, const std::vector<float>& w, float bias, const Window2d& win,
-                     int mode, bool count_pad, std::vector<float>& y) {
+void ReferenceWindow(const std::vector<float>& x, const std::vector<float>& w, float bias,
+                     const Window2d& win, int mode, bool count_pad, std::vector<float>& y) {
   y.assign(win.out_h * win.out_w, 0);
   for (int64_t oh = 0; oh < win.out_h; ++oh) {
     for (int64_t ow = 0; ow < win.out_w; ++ow) {
@@ -428,9 +464,12 @@ void ReferenceWindow(const std::vector<float>& x, const std::vector<float>& w, f
           const bool in_padded = ih < win.in_h + win.pad_bottom && iw < win.in_w + win.pad_right;
           if (inside) {
             const double v = x[ih * win.in_w + iw];
-            if (mode == 0) acc += v * w[kh * win.kernel_w + kw];
-            else if (mode == 1) acc = std::max(acc, v);
-            else acc += v;
+            if (mode == 0)
+              acc += v * w[kh * win.kernel_w + kw];
+            else if (mode == 1)
+              acc = std::max(acc, v);
+            else
+              acc += v;
             ++count;
           } else if (count_pad && in_padded) {
             ++count;
@@ -457,18 +496,21 @@ TEST_P(VectorKernelsTest, WindowKernelsOverGeometries) {
           win.stride_h = win.stride_w = stride;
           win.dilation_h = win.dilation_w = dilation;
           win.pad_top = win.pad_left = pad;
-          win.pad_bottom = win.pad_right = pad + (stride - 1);  // uneven, as ceil_mode and SAME make it
+          win.pad_bottom = win.pad_right =
+              pad + (stride - 1);  // uneven, as ceil_mode and SAME make it
           const int64_t ek = (kernel - 1) * dilation + 1;
           win.out_h = (win.in_h + win.pad_top + win.pad_bottom - ek) / stride + 1;
           win.out_w = (win.in_w + win.pad_left + win.pad_right - ek) / stride + 1;
           if (win.out_h <= 0 || win.out_w <= 0) continue;
-          const std::vector<float> x = testing::RandomFloats(win.in_h * win.in_w, -1, 1, 11), w = testing::RandomFloats(kernel * kernel, -1, 1, 12);
+          const std::vector<float> x = testing::RandomFloats(win.in_h * win.in_w, -1, 1, 11),
+                                   w = testing::RandomFloats(kernel * kernel, -1, 1, 12);
           std::vector<float> got(win.out_h * win.out_w), want;
-          const std::string where = "k" + std::to_string(kernel) + " s" + std::to_string(stride) + " d" +
-                                    std::to_string(dilation) + " p" + std::to_string(pad);
+          const std::string where = "k" + std::to_string(kernel) + " s" + std::to_string(stride) +
+                                    " d" + std::to_string(dilation) + " p" + std::to_string(pad);
           k().depthwise_conv2d_f32(x.data(), w.data(), 0.5f, win, got.data());
           ReferenceWindow(x, w, 0.5f, win, 0, false, want);
-          for (size_t i = 0; i < got.size(); ++i) ASSERT_TRUE(Near(got[i], want[i], 1e-5, 1e-6)) << where;
+          for (size_t i = 0; i < got.size(); ++i)
+            ASSERT_TRUE(Near(got[i], want[i], 1e-5, 1e-6)) << where;
           if (pad < kernel) {  // pooling windows always hold an input cell
             k().max_pool2d_f32(x.data(), win, got.data());
             ReferenceWindow(x, w, 0, win, 1, false, want);
@@ -477,7 +519,8 @@ TEST_P(VectorKernelsTest, WindowKernelsOverGeometries) {
           for (bool count_pad : {false, true}) {
             k().average_pool2d_f32(x.data(), win, count_pad, got.data());
             ReferenceWindow(x, w, 0, win, 2, count_pad, want);
-            for (size_t i = 0; i < got.size(); ++i) ASSERT_TRUE(Near(got[i], want[i], 1e-5, 1e-6)) << where;
+            for (size_t i = 0; i < got.size(); ++i)
+              ASSERT_TRUE(Near(got[i], want[i], 1e-5, 1e-6)) << where;
           }
         }
       }
@@ -486,7 +529,9 @@ TEST_P(VectorKernelsTest, WindowKernelsOverGeometries) {
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryIsa, VectorKernelsTest, ::testing::ValuesIn(SupportedIsas()),
-                         [](const ::testing::TestParamInfo<Isa>& info) { return std::string(IsaName(info.param)); });
+                         [](const ::testing::TestParamInfo<Isa>& info) {
+                           return std::string(IsaName(info.param));
+                         });
 
 TEST(IsaTest, ParsesNamesAndRefusesWhatTheCpuLacks) {
   EXPECT_EQ(*ParseIsa("AVX2"), Isa::kAvx2);

@@ -1,6 +1,6 @@
-// Which cells of a pooling or convolution window fall inside a range, worked out instead of tried one
-// by one: a window may be millions of cells wide while the input it covers is a handful, and a loop
-// over its cells (most of them in the padding) would run for minutes.
+// Which cells of a pooling or convolution window fall inside a range, worked out instead of tried
+// one by one: a window may be millions of cells wide while the input it covers is a handful, and a
+// loop over its cells (most of them in the padding) would run for minutes.
 #ifndef ONNX_OPT_INTERPRETER_CPU_WINDOW_CELLS_H_
 #define ONNX_OPT_INTERPRETER_CPU_WINDOW_CELLS_H_
 
@@ -9,8 +9,8 @@
 
 namespace onnx_opt::interpreter {
 
-// The cells k in [0, kernel) whose position first + k * dilation lies in [lo, hi), as [*k_lo, *k_hi)
-// (empty: *k_lo == *k_hi). dilation > 0.
+// The cells k in [0, kernel) whose position first + k * dilation lies in [lo, hi), as [*k_lo,
+// *k_hi) (empty: *k_lo == *k_hi). dilation > 0.
 inline void WindowCellsIn(int64_t first, int64_t dilation, int64_t kernel, int64_t lo, int64_t hi,
                           int64_t* k_lo, int64_t* k_hi) {
   // Floor division for a possibly negative numerator and a positive divisor.

@@ -42,7 +42,8 @@ Status AttentionKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(Tensor k, CastTensor(*k0, DataType::kDouble));
   ASSIGN_OR_RETURN(Tensor v, CastTensor(*v0, DataType::kDouble));
   const bool is3d = q.rank() == 3;
-  if (k.rank() != q.rank() || v.rank() != q.rank()) return ctx.Error("Q, K and V must have the same rank");
+  if (k.rank() != q.rank() || v.rank() != q.rank())
+    return ctx.Error("Q, K and V must have the same rank");
   if (is3d) {
     ASSIGN_OR_RETURN(q, SplitHeads(q, ctx.GetInt("q_num_heads", 0)));
     ASSIGN_OR_RETURN(k, SplitHeads(k, ctx.GetInt("kv_num_heads", 0)));
@@ -50,20 +51,22 @@ Status AttentionKernel(KernelContext& ctx) {
   } else if (q.rank() != 4) {
     return ctx.Error("Q must be 3-D or 4-D");
   }
-  // Shapes the loops below index by: [B, H, S, D] with B shared, K and V of one length and head count,
-  // and K's head size that of Q; past key/value of K's and V's shape but for their length.
-  if (k.dim(0) != q.dim(0) || v.dim(0) != q.dim(0) || k.dim(3) != q.dim(3) || v.dim(2) != k.dim(2) ||
-      v.dim(1) != k.dim(1) || k.dim(1) == 0) {
-    return ctx.Error(absl::StrCat("Q, K and V shapes do not fit together: ", DimsToString(q.dims()), ", ",
-                                  DimsToString(k.dims()), ", ", DimsToString(v.dims())));
+  // Shapes the loops below index by: [B, H, S, D] with B shared, K and V of one length and head
+  // count, and K's head size that of Q; past key/value of K's and V's shape but for their length.
+  if (k.dim(0) != q.dim(0) || v.dim(0) != q.dim(0) || k.dim(3) != q.dim(3) ||
+      v.dim(2) != k.dim(2) || v.dim(1) != k.dim(1) || k.dim(1) == 0) {
+    return ctx.Error(absl::StrCat("Q, K and V shapes do not fit together: ", DimsToString(q.dims()),
+                                  ", ", DimsToString(k.dims()), ", ", DimsToString(v.dims())));
   }
   for (int i : {4, 5}) {
     if (!ctx.has_input(i)) continue;
     const Tensor& p = ctx.input(i);
     const Tensor& now = i == 4 ? k : v;
-    if (p.rank() != 4 || p.dim(0) != now.dim(0) || p.dim(1) != now.dim(1) || p.dim(3) != now.dim(3)) {
-      return ctx.Error(absl::StrCat(i == 4 ? "past_key" : "past_value", " of shape ", DimsToString(p.dims()),
-                                    " does not fit ", DimsToString(now.dims())));
+    if (p.rank() != 4 || p.dim(0) != now.dim(0) || p.dim(1) != now.dim(1) ||
+        p.dim(3) != now.dim(3)) {
+      return ctx.Error(absl::StrCat(i == 4 ? "past_key" : "past_value", " of shape ",
+                                    DimsToString(p.dims()), " does not fit ",
+                                    DimsToString(now.dims())));
     }
   }
   if (ctx.has_input(4) != ctx.has_input(5) ||
@@ -89,12 +92,15 @@ Status AttentionKernel(KernelContext& ctx) {
   }
   const int64_t B = q.dim(0), Hq = q.dim(1), Sq = q.dim(2), D = q.dim(3);
   const int64_t Hk = k.dim(1), Skv = k.dim(2), Dv = v.dim(3);
-  if (Hq % Hk != 0 || v.dim(1) != Hk) return ctx.Error("query heads must be a multiple of key/value heads");
-  double scale = ctx.has_attr("scale") ? ctx.GetFloat("scale", 1.0f) : 1.0 / std::sqrt(static_cast<double>(D));
+  if (Hq % Hk != 0 || v.dim(1) != Hk)
+    return ctx.Error("query heads must be a multiple of key/value heads");
+  double scale =
+      ctx.has_attr("scale") ? ctx.GetFloat("scale", 1.0f) : 1.0 / std::sqrt(static_cast<double>(D));
   const bool causal = ctx.GetInt("is_causal", 0) != 0;
   const double softcap = ctx.GetFloat("softcap", 0.0f);
   const int64_t mode = ctx.GetInt("qk_matmul_output_mode", 0);
-  const int64_t left = ctx.GetInt("left_window_size", -1), right = ctx.GetInt("right_window_size", -1);
+  const int64_t left = ctx.GetInt("left_window_size", -1),
+                right = ctx.GetInt("right_window_size", -1);
   // Mask as an additive bias broadcast to [B, Hq, Sq, Skv].
   Tensor mask;
   std::vector<int64_t> mstr;
@@ -103,11 +109,13 @@ Status AttentionKernel(KernelContext& ctx) {
     const Tensor& m0 = ctx.input(3);
     if (m0.dtype() == DataType::kBool) {
       mask = Tensor(DataType::kDouble, m0.dims());
-      for (int64_t i = 0; i < m0.size(); ++i) mask.mutable_data<double>()[i] = m0.data<bool>()[i] ? 0 : kNegInf;
+      for (int64_t i = 0; i < m0.size(); ++i)
+        mask.mutable_data<double>()[i] = m0.data<bool>()[i] ? 0 : kNegInf;
     } else {
       ASSIGN_OR_RETURN(mask, CastTensor(m0, DataType::kDouble));
     }
-    // A mask shorter than the total kv length covers its first positions; the rest are padded with -inf.
+    // A mask shorter than the total kv length covers its first positions; the rest are padded with
+    // -inf.
     if (mask.rank() > 0 && mask.dim(mask.rank() - 1) < Skv) {
       std::vector<int64_t> d = mask.dims();
       const int64_t old = d.back();
@@ -116,7 +124,8 @@ Status AttentionKernel(KernelContext& ctx) {
       const int64_t rows = mask.size() / std::max<int64_t>(old, 1);
       for (int64_t r = 0; r < rows; ++r) {
         for (int64_t j = 0; j < Skv; ++j) {
-          pm.mutable_data<double>()[r * Skv + j] = j < old ? mask.data<double>()[r * old + j] : kNegInf;
+          pm.mutable_data<double>()[r * Skv + j] =
+              j < old ? mask.data<double>()[r * old + j] : kNegInf;
         }
       }
       mask = pm;
@@ -128,7 +137,8 @@ Status AttentionKernel(KernelContext& ctx) {
   std::vector<int64_t> nonpad;
   if (ctx.has_input(6)) {
     ASSIGN_OR_RETURN(nonpad, ctx.IntsInput(6));
-    if (static_cast<int64_t>(nonpad.size()) != B) return ctx.Error("nonpad_kv_seqlen must hold one length per batch");
+    if (static_cast<int64_t>(nonpad.size()) != B)
+      return ctx.Error("nonpad_kv_seqlen must hold one length per batch");
     for (int64_t n : nonpad) {
       if (n < 0 || n > Skv) return ctx.Error("nonpad_kv_seqlen out of range");
     }
@@ -150,7 +160,8 @@ Status AttentionKernel(KernelContext& ctx) {
           for (int64_t d = 0; d < D; ++d) dot += qi[d] * kj[d];
           raw[j] = dot * scale;
           double bias = 0;
-          // Queries are the last Sq positions of the valid keys (nonpad_kv_seqlen) or follow the past.
+          // Queries are the last Sq positions of the valid keys (nonpad_kv_seqlen) or follow the
+          // past.
           const int64_t off = nonpad.empty() ? past : nonpad[b] - Sq;
           if (causal && j > i + off) bias = kNegInf;
           if (left >= 0 && j < i + off - left) bias = kNegInf;
@@ -224,14 +235,16 @@ Status RotaryEmbeddingKernel(KernelContext& ctx) {
   } else {
     if (heads <= 0) return ctx.Error("num_heads is required for 3-D input");
     if (x.dim(2) % heads != 0) {
-      return ctx.Error(absl::StrCat("hidden size ", x.dim(2), " is not a multiple of num_heads ", heads));
+      return ctx.Error(
+          absl::StrCat("hidden size ", x.dim(2), " is not a multiple of num_heads ", heads));
     }
     xs = x.Reshaped({x.dim(0), x.dim(1), heads, x.dim(2) / heads});
   }
   const int64_t B = xs.dim(0), S = xs.dim(1), H = xs.dim(2), D = xs.dim(3);
   if (rot == 0) rot = D;
   if (rot < 0 || rot > D || rot % 2 != 0) {
-    return ctx.Error(absl::StrCat("rotary_embedding_dim ", rot, " must be even and at most the head size ", D));
+    return ctx.Error(
+        absl::StrCat("rotary_embedding_dim ", rot, " must be even and at most the head size ", D));
   }
   const int64_t half = rot / 2;
   const bool with_ids = ctx.has_input(3);
@@ -240,21 +253,24 @@ Status RotaryEmbeddingKernel(KernelContext& ctx) {
     ASSIGN_OR_RETURN(pos, ctx.IntsInput(3));
   }
   // cos/sin caches: [max_position_id + 1, rot / 2] with position ids, [B, S, rot / 2] without.
-  if (cosc.dims() != sinc.dims()) return ctx.Error("cos_cache and sin_cache must have the same shape");
+  if (cosc.dims() != sinc.dims())
+    return ctx.Error("cos_cache and sin_cache must have the same shape");
   const bool cache_fits = with_ids ? cosc.rank() == 2 && cosc.dim(1) == half
                                    : cosc.dims() == std::vector<int64_t>{B, S, half};
   if (!cache_fits) {
-    return ctx.Error(absl::StrCat("cos_cache has shape ", DimsToString(cosc.dims()), "; expected ",
-                                  with_ids ? absl::StrCat("[max_position_id + 1, ", half, "]")
-                                           : DimsToString({B, S, half})));
+    return ctx.Error(absl::StrCat(
+        "cos_cache has shape ", DimsToString(cosc.dims()), "; expected ",
+        with_ids ? absl::StrCat("[max_position_id + 1, ", half, "]") : DimsToString({B, S, half})));
   }
   if (with_ids) {
     if (static_cast<int64_t>(pos.size()) != B * S) {
-      return ctx.Error(absl::StrCat("position_ids has ", pos.size(), " values; expected [", B, ", ", S, "]"));
+      return ctx.Error(
+          absl::StrCat("position_ids has ", pos.size(), " values; expected [", B, ", ", S, "]"));
     }
     for (int64_t p : pos) {
       if (p < 0 || p >= cosc.dim(0)) {
-        return ctx.Error(absl::StrCat("position id ", p, " is outside the cache of ", cosc.dim(0), " positions"));
+        return ctx.Error(absl::StrCat("position id ", p, " is outside the cache of ", cosc.dim(0),
+                                      " positions"));
       }
     }
   }

@@ -19,7 +19,8 @@ using testing::OneNode;
 
 std::vector<float> Zeros(size_t n) { return std::vector<float>(n, 0.5f); }
 
-void ExpectError(OneNode& g, std::vector<RuntimeValue> inputs, int64_t opset, const std::string& part) {
+void ExpectError(OneNode& g, std::vector<RuntimeValue> inputs, int64_t opset,
+                 const std::string& part) {
   auto r = g.Run(std::move(inputs), opset);
   ASSERT_FALSE(r.ok()) << g.node->op_type() << " ran; expected an error with '" << part << "'";
   EXPECT_NE(r.status().message().find(part), std::string::npos) << r.status();
@@ -51,7 +52,8 @@ TEST(BadInputTest, PoolingWindowsFarWiderThanTheInput) {
   const std::vector<double> row_max = {5, 5, 5, -2, -2, -2};
   EXPECT_EQ(pool("MaxPool", false, ir::DataType::kFloat), row_max);   // the vector path
   EXPECT_EQ(pool("MaxPool", false, ir::DataType::kDouble), row_max);  // the generic loops
-  EXPECT_EQ(pool("AveragePool", false, ir::DataType::kDouble), (std::vector<double>{3, 3, 3, -4, -4, -4}));
+  EXPECT_EQ(pool("AveragePool", false, ir::DataType::kDouble),
+            (std::vector<double>{3, 3, 3, -4, -4, -4}));
   const std::vector<double> padded = pool("AveragePool", true, ir::DataType::kDouble);
   ASSERT_EQ(padded.size(), 6u);
   EXPECT_DOUBLE_EQ(padded[0], 9.0 / kWide);
@@ -89,7 +91,8 @@ TEST(BadInputTest, RoiAlignShapes) {
   OneNode g("RoiAlign", 3);
   ExpectError(g, {F({3, 3}, Zeros(9)), F({3, 3}, Zeros(9)), I64({3}, {0, 0, 0})}, 16, "rank 4");
   OneNode h("RoiAlign", 3);
-  ExpectError(h, {F({1, 1, 2, 2}, Zeros(4)), F({1, 4}, Zeros(4)), I64({1}, {5})}, 16, "batch index");
+  ExpectError(h, {F({1, 1, 2, 2}, Zeros(4)), F({1, 4}, Zeros(4)), I64({1}, {5})}, 16,
+              "batch index");
 }
 
 TEST(BadInputTest, NonMaxSuppressionShapes) {
@@ -99,8 +102,9 @@ TEST(BadInputTest, NonMaxSuppressionShapes) {
 
 TEST(BadInputTest, DeformConvShapes) {
   OneNode g("DeformConv", 3);
-  ExpectError(g, {F({1, 2, 3, 3}, Zeros(18)), F({1, 2, 2, 2}, Zeros(8)), F({1, 3, 2, 2}, Zeros(12))}, 19,
-              "do not fit X");
+  ExpectError(g,
+              {F({1, 2, 3, 3}, Zeros(18)), F({1, 2, 2, 2}, Zeros(8)), F({1, 3, 2, 2}, Zeros(12))},
+              19, "do not fit X");
 }
 
 TEST(BadInputTest, ResizeScalesMustBePositive) {
@@ -115,27 +119,33 @@ TEST(BadInputTest, TensorScatterUpdateMustFitTheCache) {
   ExpectError(g, {F({2, 3}, Zeros(6)), F({3, 3}, Zeros(9))}, 24, "fit the cache");
 }
 
-// Found by the run fuzzer: a kernel_shape larger than the weights made the depthwise path read past W.
+// Found by the run fuzzer: a kernel_shape larger than the weights made the depthwise path read past
+// W.
 TEST(BadInputTest, ConvKernelShapeMustBeTheWeights) {
   OneNode g("Conv", 2);
   g.node->SetAttribute(ir::Attribute::Ints("kernel_shape", {6, 3}));
   g.node->SetAttribute(ir::Attribute::Ints("strides", {2, 2}));
-  ExpectError(g, {F({1, 1, 7, 5}, Zeros(35)), F({1, 1, 3, 3}, Zeros(9))}, 22, "kernel_shape differs");
+  ExpectError(g, {F({1, 1, 7, 5}, Zeros(35)), F({1, 1, 3, 3}, Zeros(9))}, 22,
+              "kernel_shape differs");
   OneNode t("ConvTranspose", 2);
   t.node->SetAttribute(ir::Attribute::Ints("kernel_shape", {4, 4}));
-  ExpectError(t, {F({1, 1, 3, 3}, Zeros(9)), F({1, 1, 3, 3}, Zeros(9))}, 22, "kernel_shape differs");
+  ExpectError(t, {F({1, 1, 3, 3}, Zeros(9)), F({1, 1, 3, 3}, Zeros(9))}, 22,
+              "kernel_shape differs");
 }
 
 TEST(BadInputTest, ConvWindowAttributesMustBePositiveAndOfTheRank) {
   OneNode zero_stride("Conv", 2);
   zero_stride.node->SetAttribute(ir::Attribute::Ints("strides", {0, 1}));
-  ExpectError(zero_stride, {F({1, 1, 3, 3}, Zeros(9)), F({1, 1, 2, 2}, Zeros(4))}, 22, "must be positive");
+  ExpectError(zero_stride, {F({1, 1, 3, 3}, Zeros(9)), F({1, 1, 2, 2}, Zeros(4))}, 22,
+              "must be positive");
   OneNode negative_pad("Conv", 2);
   negative_pad.node->SetAttribute(ir::Attribute::Ints("pads", {-1, 0, 0, 0}));
-  ExpectError(negative_pad, {F({1, 1, 3, 3}, Zeros(9)), F({1, 1, 2, 2}, Zeros(4))}, 22, "not be negative");
+  ExpectError(negative_pad, {F({1, 1, 3, 3}, Zeros(9)), F({1, 1, 2, 2}, Zeros(4))}, 22,
+              "not be negative");
   OneNode short_output_shape("ConvTranspose", 2);
   short_output_shape.node->SetAttribute(ir::Attribute::Ints("output_shape", {5}));
-  ExpectError(short_output_shape, {F({1, 1, 3, 3}, Zeros(9)), F({1, 1, 2, 2}, Zeros(4))}, 22, "output_shape");
+  ExpectError(short_output_shape, {F({1, 1, 3, 3}, Zeros(9)), F({1, 1, 2, 2}, Zeros(4))}, 22,
+              "output_shape");
   OneNode pool_dilation("MaxPool", 1);
   pool_dilation.node->SetAttribute(ir::Attribute::Ints("kernel_shape", {2, 2}));
   pool_dilation.node->SetAttribute(ir::Attribute::Ints("dilations", {1, -1}));
@@ -145,12 +155,15 @@ TEST(BadInputTest, ConvWindowAttributesMustBePositiveAndOfTheRank) {
 // Found by the run fuzzer: K of lower rank than Q was indexed as 4-D.
 TEST(BadInputTest, AttentionShapesMustFit) {
   OneNode rank("Attention", 3);
-  ExpectError(rank, {F({1, 1, 2, 2}, Zeros(4)), F({2, 2}, Zeros(4)), F({1, 1, 2, 2}, Zeros(4))}, 23, "same rank");
+  ExpectError(rank, {F({1, 1, 2, 2}, Zeros(4)), F({2, 2}, Zeros(4)), F({1, 1, 2, 2}, Zeros(4))}, 23,
+              "same rank");
   OneNode head_size("Attention", 3);
-  ExpectError(head_size, {F({1, 1, 2, 2}, Zeros(4)), F({1, 1, 2, 3}, Zeros(6)), F({1, 1, 2, 2}, Zeros(4))}, 23,
+  ExpectError(head_size,
+              {F({1, 1, 2, 2}, Zeros(4)), F({1, 1, 2, 3}, Zeros(6)), F({1, 1, 2, 2}, Zeros(4))}, 23,
               "do not fit");
   OneNode kv_length("Attention", 3);
-  ExpectError(kv_length, {F({1, 1, 2, 2}, Zeros(4)), F({1, 1, 3, 2}, Zeros(6)), F({1, 1, 2, 2}, Zeros(4))}, 23,
+  ExpectError(kv_length,
+              {F({1, 1, 2, 2}, Zeros(4)), F({1, 1, 3, 2}, Zeros(6)), F({1, 1, 2, 2}, Zeros(4))}, 23,
               "do not fit");
 }
 
@@ -159,14 +172,16 @@ TEST(BadInputTest, NegativeLogLikelihoodShapesMustFit) {
   OneNode g("NegativeLogLikelihoodLoss", 2);
   ExpectError(g, {F({2, 3}, Zeros(6)), I64({1}, {0})}, 22, "does not fit");
   OneNode w("NegativeLogLikelihoodLoss", 3);
-  ExpectError(w, {F({2, 3}, Zeros(6)), I64({2}, {0, 1}), F({2}, Zeros(2))}, 22, "one value per class");
+  ExpectError(w, {F({2, 3}, Zeros(6)), I64({2}, {0, 1}), F({2}, Zeros(2))}, 22,
+              "one value per class");
 }
 
 TEST(BadInputTest, TensorsOverTheLimitAreAnErrorNotACrash) {
   OneNode g("ConstantOfShape", 1);
   ExpectError(g, {I64({2}, {1000000, 1000000})}, 21, "may allocate for one tensor");
   OneNode overflow("ConstantOfShape", 1);
-  ExpectError(overflow, {I64({3}, {int64_t{1} << 40, int64_t{1} << 40, 1 << 20})}, 21, "may allocate");
+  ExpectError(overflow, {I64({3}, {int64_t{1} << 40, int64_t{1} << 40, 1 << 20})}, 21,
+              "may allocate");
   const uint64_t saved = MaxTensorBytes();
   SetMaxTensorBytes(1024);
   OneNode small("ConstantOfShape", 1);
@@ -176,13 +191,15 @@ TEST(BadInputTest, TensorsOverTheLimitAreAnErrorNotACrash) {
   EXPECT_EQ(r.status().code(), absl::StatusCode::kResourceExhausted) << r.status();
 }
 
-// Found by the run fuzzer (ScatterND): updates and indices of shapes the data does not fit were read
-// or written past their ends.
+// Found by the run fuzzer (ScatterND): updates and indices of shapes the data does not fit were
+// read or written past their ends.
 TEST(BadInputTest, GatherAndScatterShapesMustFit) {
   OneNode scatter_nd("ScatterND", 3);
-  ExpectError(scatter_nd, {F({4}, Zeros(4)), I64({2, 1}, {0, 1}), F({1}, Zeros(1))}, 18, "updates must be [2]");
+  ExpectError(scatter_nd, {F({4}, Zeros(4)), I64({2, 1}, {0, 1}), F({1}, Zeros(1))}, 18,
+              "updates must be [2]");
   OneNode gather_elements("GatherElements", 2);
-  ExpectError(gather_elements, {F({2, 2}, Zeros(4)), I64({1, 3}, {0, 0, 0})}, 13, "exceed the data's");
+  ExpectError(gather_elements, {F({2, 2}, Zeros(4)), I64({1, 3}, {0, 0, 0})}, 13,
+              "exceed the data's");
   OneNode scatter_elements("ScatterElements", 3);
   ExpectError(scatter_elements, {F({2, 2}, Zeros(4)), I64({2, 1}, {0, 1}), F({2, 2}, Zeros(4))}, 18,
               "indices' shape");
@@ -244,13 +261,20 @@ TEST(BadInputTest, RotaryEmbeddingShapes) {
     g->node->SetAttribute(ir::Attribute::Int("num_heads", heads));
     return g;
   };
-  ExpectError(*rope(5), {F({1, 2, 8}, Zeros(16)), F({4, 4}, Zeros(16)), F({4, 4}, Zeros(16)), I64({1, 2}, {0, 1})},
-              23, "not a multiple of num_heads");
-  ExpectError(*rope(2), {F({1, 2, 8}, Zeros(16)), F({4, 3}, Zeros(12)), F({4, 3}, Zeros(12)), I64({1, 2}, {0, 1})},
-              23, "cos_cache has shape");
-  ExpectError(*rope(2), {F({1, 2, 8}, Zeros(16)), F({4, 2}, Zeros(8)), F({4, 2}, Zeros(8)), I64({1, 2}, {0, 4})},
-              23, "position id 4");
-  ExpectError(*rope(2), {F({1, 2, 8}, Zeros(16)), F({4, 2}, Zeros(8)), F({4, 2}, Zeros(8)), I64({1, 1}, {0})},
+  ExpectError(
+      *rope(5),
+      {F({1, 2, 8}, Zeros(16)), F({4, 4}, Zeros(16)), F({4, 4}, Zeros(16)), I64({1, 2}, {0, 1})},
+      23, "not a multiple of num_heads");
+  ExpectError(
+      *rope(2),
+      {F({1, 2, 8}, Zeros(16)), F({4, 3}, Zeros(12)), F({4, 3}, Zeros(12)), I64({1, 2}, {0, 1})},
+      23, "cos_cache has shape");
+  ExpectError(
+      *rope(2),
+      {F({1, 2, 8}, Zeros(16)), F({4, 2}, Zeros(8)), F({4, 2}, Zeros(8)), I64({1, 2}, {0, 4})}, 23,
+      "position id 4");
+  ExpectError(*rope(2),
+              {F({1, 2, 8}, Zeros(16)), F({4, 2}, Zeros(8)), F({4, 2}, Zeros(8)), I64({1, 1}, {0})},
               23, "position_ids has 1 values");
 }
 
@@ -293,20 +317,23 @@ TEST(BadInputTest, CausalConvWithStateShapes) {
   OneNode w("CausalConvWithState", 2);
   ExpectError(w, {F({1, 2, 3}, Zeros(6)), F({1, 1, 2}, Zeros(2))}, 27, "weight has shape");
   OneNode past("CausalConvWithState", 4);
-  ExpectError(past, {F({1, 2, 3}, Zeros(6)), F({2, 1, 2}, Zeros(4)), F({2}, Zeros(2)), F({1, 2, 3}, Zeros(6))}, 27,
-              "past_state has shape");
+  ExpectError(
+      past,
+      {F({1, 2, 3}, Zeros(6)), F({2, 1, 2}, Zeros(4)), F({2}, Zeros(2)), F({1, 2, 3}, Zeros(6))},
+      27, "past_state has shape");
   OneNode ok("CausalConvWithState", 2);
   auto r = ok.Run({F({1, 2, 3}, Zeros(6)), F({2, 1, 2}, Zeros(4))}, 27);
   ASSERT_TRUE(r.ok()) << r.status();
 }
 
-// Found by the run fuzzer: with axes, a sizes (or scales, roi) input shorter than axes was read past
-// its end.
+// Found by the run fuzzer: with axes, a sizes (or scales, roi) input shorter than axes was read
+// past its end.
 TEST(BadInputTest, ResizeInputsHaveOneValuePerListedAxis) {
   OneNode g("Resize", 4);
   g.node->SetAttribute(ir::Attribute::Ints("axes", {2, 3}));
   g.node->SetAttribute(ir::Attribute::String("mode", "linear"));
-  ExpectError(g, {F({1, 1, 2, 2}, Zeros(4)), F({0}, {}), F({0}, {}), I64({1}, {3})}, 19, "per axis of the 2");
+  ExpectError(g, {F({1, 1, 2, 2}, Zeros(4)), F({0}, {}), F({0}, {}), I64({1}, {3})}, 19,
+              "per axis of the 2");
 }
 
 // Found by the run fuzzer: a sequence length past the time axis was read past the input's end.
@@ -355,7 +382,8 @@ TEST(BadInputTest, ReshapeTargetWhoseProductOverflows) {
   ExpectError(g, {F({2, 2}, Zeros(4)), I64({3}, {381, int64_t{1} << 57, 4})}, 14, "cannot reshape");
 }
 
-// ---- Found by auditing the kernels for unchecked shapes, attributes and values ----------------------
+// ---- Found by auditing the kernels for unchecked shapes, attributes and values
+// ----------------------
 
 Tensor U8(std::vector<int64_t> dims, std::vector<uint8_t> v) {
   return Tensor::FromVector<uint8_t>(ir::DataType::kUint8, std::move(dims), v);
@@ -364,7 +392,8 @@ constexpr int64_t kInt64Max = std::numeric_limits<int64_t>::max();
 constexpr int64_t kInt64Min = std::numeric_limits<int64_t>::min();
 
 // Runs a node of another domain (ai.onnx.ml, ai.onnx.preview.training).
-absl::StatusOr<std::vector<RuntimeValue>> RunInDomain(OneNode& g, const std::string& domain, int64_t version,
+absl::StatusOr<std::vector<RuntimeValue>> RunInDomain(OneNode& g, const std::string& domain,
+                                                      int64_t version,
                                                       std::vector<RuntimeValue> inputs) {
   g.node->set_domain(domain);
   Evaluator ev(*g.graph, {{"", 21}, {domain, version}});
@@ -374,7 +403,8 @@ absl::StatusOr<std::vector<RuntimeValue>> RunInDomain(OneNode& g, const std::str
 TEST(BadInputTest, ConvTransposeGroupMustBePositive) {
   OneNode g("ConvTranspose", 2);
   g.node->SetAttribute(ir::Attribute::Int("group", 0));  // C % 0 divided by zero
-  ExpectError(g, {F({1, 1, 2, 2}, Zeros(4)), F({1, 1, 2, 2}, Zeros(4))}, 22, "group must be positive");
+  ExpectError(g, {F({1, 1, 2, 2}, Zeros(4)), F({1, 1, 2, 2}, Zeros(4))}, 22,
+              "group must be positive");
 }
 
 TEST(BadInputTest, HugeWindowAttributesDoNotOverflow) {
@@ -404,33 +434,39 @@ TEST(BadInputTest, HugeWindowAttributesDoNotOverflow) {
 TEST(BadInputTest, ConvTransposeAndMaxUnpoolOutputShapeNotNegative) {
   OneNode t("ConvTranspose", 2);
   t.node->SetAttribute(ir::Attribute::Ints("output_shape", {kInt64Min, 3}));
-  ExpectError(t, {F({1, 1, 2, 2}, Zeros(4)), F({1, 1, 2, 2}, Zeros(4))}, 22, "must not be negative");
+  ExpectError(t, {F({1, 1, 2, 2}, Zeros(4)), F({1, 1, 2, 2}, Zeros(4))}, 22,
+              "must not be negative");
   OneNode unpool("MaxUnpool", 3);
   unpool.node->SetAttribute(ir::Attribute::Ints("kernel_shape", {1, 1}));
-  ExpectError(unpool, {F({1, 1, 1, 1}, Zeros(1)), I64({1, 1, 1, 1}, {0}), I64({4}, {1, 1, -2, 2})}, 11,
-              "must not be negative");
+  ExpectError(unpool, {F({1, 1, 1, 1}, Zeros(1)), I64({1, 1, 1, 1}, {0}), I64({4}, {1, 1, -2, 2})},
+              11, "must not be negative");
 }
 
 TEST(BadInputTest, QLinearConvScalesHaveOneValuePerChannel) {
   OneNode g("QLinearConv", 8);
   const Tensor x = U8({1, 1, 2, 2}, {1, 2, 3, 4}), w = U8({2, 1, 1, 1}, {1, 1});
-  ExpectError(g, {x, F({}, {1}), U8({}, {0}), w, F({3}, {1, 1, 1}), U8({}, {0}), F({}, {1}), U8({}, {0})}, 10,
-              "w_scale and w_zero_point");
-  ExpectError(g, {x, F({}, {1}), U8({}, {0}), w, F({2}, {1, 1}), U8({3}, {0, 0, 0}), F({}, {1}), U8({}, {0})}, 10,
-              "w_scale and w_zero_point");
-  auto ok = g.Run({x, F({}, {1}), U8({}, {0}), w, F({2}, {1, 2}), U8({}, {0}), F({}, {1}), U8({}, {0})}, 10);
+  ExpectError(
+      g, {x, F({}, {1}), U8({}, {0}), w, F({3}, {1, 1, 1}), U8({}, {0}), F({}, {1}), U8({}, {0})},
+      10, "w_scale and w_zero_point");
+  ExpectError(
+      g,
+      {x, F({}, {1}), U8({}, {0}), w, F({2}, {1, 1}), U8({3}, {0, 0, 0}), F({}, {1}), U8({}, {0})},
+      10, "w_scale and w_zero_point");
+  auto ok = g.Run(
+      {x, F({}, {1}), U8({}, {0}), w, F({2}, {1, 2}), U8({}, {0}), F({}, {1}), U8({}, {0})}, 10);
   ASSERT_TRUE(ok.ok()) << ok.status();
   EXPECT_EQ((*ok)[0].tensor().ToVector<uint8_t>(), (std::vector<uint8_t>{1, 2, 3, 4, 2, 4, 6, 8}));
 }
 
 TEST(BadInputTest, DeformConvWeightRankAndNonFiniteOffsets) {
   OneNode rank("DeformConv", 3);
-  ExpectError(rank, {F({1, 1, 2, 2}, Zeros(4)), F({1}, Zeros(1)), F({1, 2, 2, 2}, Zeros(8))}, 19, "rank 4");
+  ExpectError(rank, {F({1, 1, 2, 2}, Zeros(4)), F({1}, Zeros(1)), F({1, 2, 2, 2}, Zeros(8))}, 19,
+              "rank 4");
   // NaN offsets give NaN, far ones read only padding (both were undefined conversions to int64).
   OneNode g("DeformConv", 3);
   std::vector<float> off(8, 0.0f);
-  off[0] = NAN;                // y offset of output (0, 0)
-  off[1] = 1e30f;              // y offset of output (0, 1)
+  off[0] = NAN;    // y offset of output (0, 0)
+  off[1] = 1e30f;  // y offset of output (0, 1)
   auto r = g.Run({F({1, 1, 2, 2}, {1, 2, 3, 4}), F({1, 1, 1, 1}, {1}), F({1, 2, 2, 2}, off)}, 19);
   ASSERT_TRUE(r.ok()) << r.status();
   const std::vector<float> y = (*r)[0].tensor().ToVector<float>();
@@ -443,19 +479,25 @@ TEST(BadInputTest, DeformConvWeightRankAndNonFiniteOffsets) {
 TEST(BadInputTest, Col2ImImageShapeNotNegative) {
   OneNode g("Col2Im", 3);
   g.node->SetAttribute(ir::Attribute::Ints("pads", {1, 0, 1, 0}));
-  ExpectError(g, {F({1, 1, 1}, Zeros(1)), I64({2}, {-1, 1}), I64({2}, {1, 1})}, 18, "image_shape must not be negative");
+  ExpectError(g, {F({1, 1, 1}, Zeros(1)), I64({2}, {-1, 1}), I64({2}, {1, 1})}, 18,
+              "image_shape must not be negative");
 }
 
 TEST(BadInputTest, SliceStepsNearInt64Limits) {
   OneNode g("Slice", 5);
-  auto r = g.Run({F({4}, {1, 2, 3, 4}), I64({1}, {1}), I64({1}, {4}), I64({1}, {0}), I64({1}, {kInt64Max})}, 13);
+  auto r = g.Run(
+      {F({4}, {1, 2, 3, 4}), I64({1}, {1}), I64({1}, {4}), I64({1}, {0}), I64({1}, {kInt64Max})},
+      13);
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ((*r)[0].tensor().ToVector<float>(), (std::vector<float>{2}));
-  auto back = g.Run({F({4}, {1, 2, 3, 4}), I64({1}, {3}), I64({1}, {kInt64Min}), I64({1}, {0}), I64({1}, {kInt64Min})},
+  auto back = g.Run({F({4}, {1, 2, 3, 4}), I64({1}, {3}), I64({1}, {kInt64Min}), I64({1}, {0}),
+                     I64({1}, {kInt64Min})},
                     13);
   ASSERT_TRUE(back.ok()) << back.status();
   EXPECT_EQ((*back)[0].tensor().ToVector<float>(), (std::vector<float>{4}));
-  auto two = g.Run({F({4}, {1, 2, 3, 4}), I64({1}, {3}), I64({1}, {kInt64Min}), I64({1}, {0}), I64({1}, {-2})}, 13);
+  auto two = g.Run(
+      {F({4}, {1, 2, 3, 4}), I64({1}, {3}), I64({1}, {kInt64Min}), I64({1}, {0}), I64({1}, {-2})},
+      13);
   ASSERT_TRUE(two.ok()) << two.status();
   EXPECT_EQ((*two)[0].tensor().ToVector<float>(), (std::vector<float>{4, 2}));
 }
@@ -469,9 +511,11 @@ TEST(BadInputTest, OneHotDepthAndValues) {
   OneNode nan("OneHot", 3);
   ExpectError(nan, {I64({2}, {0, 1}), F({}, {NAN}), F({2}, {0, 1})}, 11, "not an int64 value");
   OneNode negative("OneHot", 3);
-  ExpectError(negative, {I64({2}, {0, 1}), I64({}, {-3}), F({2}, {0, 1})}, 11, "must not be negative");
+  ExpectError(negative, {I64({2}, {0, 1}), I64({}, {-3}), F({2}, {0, 1})}, 11,
+              "must not be negative");
   OneNode values("OneHot", 3);
-  ExpectError(values, {I64({2}, {0, 1}), I64({}, {3}), F({1}, {1})}, 11, "values must hold 2 elements");
+  ExpectError(values, {I64({2}, {0, 1}), I64({}, {3}), F({1}, {1})}, 11,
+              "values must hold 2 elements");
   // Empty indices with a huge depth: an empty output, at once.
   OneNode empty("OneHot", 3);
   auto r = empty.Run({I64({2, 0}, {}), I64({}, {int64_t{1} << 62}), F({2}, {0, 1})}, 11);
@@ -495,8 +539,10 @@ TEST(BadInputTest, TopKAndWindowIntegerInputsAreReadExactly) {
 
 TEST(BadInputTest, MelWeightMatrixFarBandEdges) {
   OneNode g("MelWeightMatrix", 5);
-  ExpectError(g, {I64({}, {4}), I64({}, {16}), I64({}, {8000}), F({}, {0}), F({}, {1e30f})}, 17, "band edges");
-  ExpectError(g, {I64({}, {4}), I64({}, {16}), I64({}, {8000}), F({}, {NAN}), F({}, {4000})}, 17, "band edges");
+  ExpectError(g, {I64({}, {4}), I64({}, {16}), I64({}, {8000}), F({}, {0}), F({}, {1e30f})}, 17,
+              "band edges");
+  ExpectError(g, {I64({}, {4}), I64({}, {16}), I64({}, {8000}), F({}, {NAN}), F({}, {4000})}, 17,
+              "band edges");
   auto ok = g.Run({I64({}, {4}), I64({}, {16}), I64({}, {8000}), F({}, {0}), F({}, {4000})}, 17);
   ASSERT_TRUE(ok.ok()) << ok.status();
   EXPECT_EQ((*ok)[0].tensor().dims(), (std::vector<int64_t>{9, 4}));
@@ -504,7 +550,8 @@ TEST(BadInputTest, MelWeightMatrixFarBandEdges) {
 
 TEST(BadInputTest, TensorScatterWriteIndexNearInt64Max) {
   OneNode g("TensorScatter", 3);
-  ExpectError(g, {F({1, 4, 2}, Zeros(8)), F({1, 1, 2}, Zeros(2)), I64({1}, {kInt64Max})}, 24, "write index");
+  ExpectError(g, {F({1, 4, 2}, Zeros(8)), F({1, 1, 2}, Zeros(2)), I64({1}, {kInt64Max})}, 24,
+              "write index");
   OneNode circular("TensorScatter", 3);
   circular.node->SetAttribute(ir::Attribute::String("mode", "circular"));
   auto r = circular.Run({F({1, 4, 1}, Zeros(4)), F({1, 2, 1}, {7, 8}), I64({1}, {kInt64Max})}, 24);
@@ -515,17 +562,20 @@ TEST(BadInputTest, TensorScatterWriteIndexNearInt64Max) {
 
 TEST(BadInputTest, DftAndStftIntegerInputsAreReadExactly) {
   OneNode dft("DFT", 3);
-  ExpectError(dft, {F({1, 4, 1}, Zeros(4)), I64({0}, {}), I64({}, {kInt64Max})}, 20, "axis out of range");
+  ExpectError(dft, {F({1, 4, 1}, Zeros(4)), I64({0}, {}), I64({}, {kInt64Max})}, 20,
+              "axis out of range");
   OneNode stft("STFT", 4);
-  auto r = stft.Run({F({1, 4, 1}, {1, 2, 3, 4}), I64({}, {kInt64Max}), F({0}, {}), I64({}, {2})}, 17);
+  auto r =
+      stft.Run({F({1, 4, 1}, {1, 2, 3, 4}), I64({}, {kInt64Max}), F({0}, {}), I64({}, {2})}, 17);
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ((*r)[0].tensor().dims(), (std::vector<int64_t>{1, 1, 2, 2}));
 }
 
 TEST(BadInputTest, OptimizerStatesMustHaveTheShapeOfX) {
   OneNode g("Adagrad", 5, 2);
-  auto r = RunInDomain(g, "ai.onnx.preview.training", 1,
-                       {F({}, {0.1f}), I64({}, {0}), F({3}, Zeros(3)), F({1}, Zeros(1)), F({3}, Zeros(3))});
+  auto r = RunInDomain(
+      g, "ai.onnx.preview.training", 1,
+      {F({}, {0.1f}), I64({}, {0}), F({3}, Zeros(3)), F({1}, Zeros(1)), F({3}, Zeros(3))});
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.status().message().find("must have its shape"), std::string::npos) << r.status();
 }
@@ -574,30 +624,38 @@ TEST(BadInputTest, MlKernelsCheckRanksDefaultsAndModes) {
 TEST(BadInputTest, SequenceElementsMustConcatenateAndPositionsAreExact) {
   OneNode g("ConcatFromSequence", 1);
   g.node->SetAttribute(ir::Attribute::Int("axis", 0));
-  ExpectError(g, {RuntimeValue::Sequence({F({1, 2}, Zeros(2)), F({1, 3}, Zeros(3))}, ir::DataType::kFloat)}, 11,
-              "cannot be concatenated");
-  ExpectError(g, {RuntimeValue::Sequence({F({1, 2}, Zeros(2)), F({2}, Zeros(2))}, ir::DataType::kFloat)}, 11,
-              "differ in rank");
+  ExpectError(
+      g, {RuntimeValue::Sequence({F({1, 2}, Zeros(2)), F({1, 3}, Zeros(3))}, ir::DataType::kFloat)},
+      11, "cannot be concatenated");
+  ExpectError(
+      g, {RuntimeValue::Sequence({F({1, 2}, Zeros(2)), F({2}, Zeros(2))}, ir::DataType::kFloat)},
+      11, "differ in rank");
   OneNode ins("ConcatFromSequence", 1);
   ins.node->SetAttribute(ir::Attribute::Int("axis", 2));
   ins.node->SetAttribute(ir::Attribute::Int("new_axis", 1));
-  ExpectError(ins, {RuntimeValue::Sequence({F({1, 2}, Zeros(2)), F({2}, Zeros(2))}, ir::DataType::kFloat)}, 11,
-              "differ in rank");
-  auto ok = g.Run({RuntimeValue::Sequence({F({1, 2}, {1, 2}), F({2, 2}, {3, 4, 5, 6})}, ir::DataType::kFloat)}, 11);
+  ExpectError(
+      ins, {RuntimeValue::Sequence({F({1, 2}, Zeros(2)), F({2}, Zeros(2))}, ir::DataType::kFloat)},
+      11, "differ in rank");
+  auto ok = g.Run(
+      {RuntimeValue::Sequence({F({1, 2}, {1, 2}), F({2, 2}, {3, 4, 5, 6})}, ir::DataType::kFloat)},
+      11);
   ASSERT_TRUE(ok.ok()) << ok.status();
   EXPECT_EQ((*ok)[0].tensor().dims(), (std::vector<int64_t>{3, 2}));
   OneNode at("SequenceAt", 2);
-  ExpectError(at, {RuntimeValue::Sequence({F({1}, Zeros(1))}, ir::DataType::kFloat), I64({}, {kInt64Max})}, 11,
-              "position out of range");
+  ExpectError(
+      at, {RuntimeValue::Sequence({F({1}, Zeros(1))}, ir::DataType::kFloat), I64({}, {kInt64Max})},
+      11, "position out of range");
 }
 
-// ---- second audit: normalization, recurrent, random, string kernels ------------------------------
+// ---- second audit: normalization, recurrent, random, string kernels
+// ------------------------------
 
 // Scale and bias were indexed per channel without checking their length; X's channel dim was read
 // from inputs of rank < 2; LRN's size - 1 overflowed.
 TEST(BadInputTest, NormalizationParametersMustFitTheChannels) {
   OneNode inst("InstanceNormalization", 3);
-  ExpectError(inst, {F({1, 3, 2}, Zeros(6)), F({2}, Zeros(2)), F({3}, Zeros(3))}, 6, "one value per channel");
+  ExpectError(inst, {F({1, 3, 2}, Zeros(6)), F({2}, Zeros(2)), F({3}, Zeros(3))}, 6,
+              "one value per channel");
   OneNode inst_rank("InstanceNormalization", 3);
   ExpectError(inst_rank, {F({3}, Zeros(3)), F({3}, Zeros(3)), F({3}, Zeros(3))}, 6, "rank >= 2");
   OneNode group("GroupNormalization", 3);
@@ -610,18 +668,22 @@ TEST(BadInputTest, NormalizationParametersMustFitTheChannels) {
   lrn.node->SetAttribute(ir::Attribute::Int("size", std::numeric_limits<int64_t>::min()));
   ExpectError(lrn, {F({1, 2, 1}, Zeros(2))}, 13, "must be positive");
   OneNode bn("BatchNormalization", 5);
-  ExpectError(bn, {F({}, {1.0f}), F({1}, Zeros(1)), F({1}, Zeros(1)), F({1}, Zeros(1)), F({1}, Zeros(1))}, 15,
-              "rank >= 1");
+  ExpectError(
+      bn, {F({}, {1.0f}), F({1}, Zeros(1)), F({1}, Zeros(1)), F({1}, Zeros(1)), F({1}, Zeros(1))},
+      15, "rank >= 1");
 }
 
 Tensor D(std::vector<int64_t> dims, double fill) {
-  return Tensor::FromVector<double>(ir::DataType::kDouble, dims, std::vector<double>(NumElements(dims), fill));
+  return Tensor::FromVector<double>(ir::DataType::kDouble, dims,
+                                    std::vector<double>(NumElements(dims), fill));
 }
 
-// Runs `op` on `inputs`, an absent optional leaving that input out of the node (hidden_size set when
-// not negative).
-absl::StatusOr<std::vector<RuntimeValue>> RunNode(const std::string& op, std::vector<std::optional<Tensor>> inputs,
-                                                  size_t num_outputs, int64_t opset, int64_t hidden_size = -1) {
+// Runs `op` on `inputs`, an absent optional leaving that input out of the node (hidden_size set
+// when not negative).
+absl::StatusOr<std::vector<RuntimeValue>> RunNode(const std::string& op,
+                                                  std::vector<std::optional<Tensor>> inputs,
+                                                  size_t num_outputs, int64_t opset,
+                                                  int64_t hidden_size = -1) {
   ir::Graph g("test");
   std::vector<ir::Value*> ins;
   std::vector<RuntimeValue> feeds;
@@ -647,15 +709,16 @@ void ExpectErrorWith(const absl::StatusOr<std::vector<RuntimeValue>>& r, const s
   EXPECT_NE(r.status().message().find(part), std::string::npos) << r.status();
 }
 
-// The double (generic) recurrent path checked nothing but W: a short R, initial_h or sequence_lens was
-// read past its end, and a length above seq_length read past X.
+// The double (generic) recurrent path checked nothing but W: a short R, initial_h or sequence_lens
+// was read past its end, and a length above seq_length read past X.
 TEST(BadInputTest, RecurrentInputsAreCheckedOnEveryPath) {
   // H = 2: R must be [1, 2, 2].
-  ExpectErrorWith(RunNode("RNN", {D({1, 1, 1}, 0.5), D({1, 2, 1}, 0.5), D({1, 2, 1}, 0.5)}, 2, 14,
-                          2),
-                  "differs from R's last dim");
-  ExpectErrorWith(RunNode("GRU", {D({1, 1, 1}, 0.5), D({1, 3, 1}, 0.5), D({1, 3, 1}, 0.5), std::nullopt, std::nullopt,
-                                  D({1, 1, 2}, 0)},
+  ExpectErrorWith(
+      RunNode("RNN", {D({1, 1, 1}, 0.5), D({1, 2, 1}, 0.5), D({1, 2, 1}, 0.5)}, 2, 14, 2),
+      "differs from R's last dim");
+  ExpectErrorWith(RunNode("GRU",
+                          {D({1, 1, 1}, 0.5), D({1, 3, 1}, 0.5), D({1, 3, 1}, 0.5), std::nullopt,
+                           std::nullopt, D({1, 1, 2}, 0)},
                           2, 14),
                   "initial_h has the wrong shape");
   for (ir::DataType type : {ir::DataType::kFloat, ir::DataType::kDouble}) {
@@ -663,19 +726,24 @@ TEST(BadInputTest, RecurrentInputsAreCheckedOnEveryPath) {
       Tensor d = D(dims, 0.25);
       return type == ir::DataType::kDouble ? d : *CastTensor(d, type);
     };
-    ExpectErrorWith(RunNode("LSTM", {t({2, 1, 1}), t({1, 4, 1}), t({1, 4, 1}), std::nullopt, I64({1}, {3})}, 2, 14),
-                    "outside [0, 2]");
-    ExpectErrorWith(RunNode("LSTM", {t({2, 1, 1}), t({1, 4, 1}), t({1, 4, 1}), std::nullopt, I64({1}, {-1})}, 2, 14),
-                    "outside [0, 2]");
-    auto ok = RunNode("LSTM", {t({2, 1, 1}), t({1, 4, 1}), t({1, 4, 1}), std::nullopt, I64({1}, {1})}, 2, 14);
+    ExpectErrorWith(
+        RunNode("LSTM", {t({2, 1, 1}), t({1, 4, 1}), t({1, 4, 1}), std::nullopt, I64({1}, {3})}, 2,
+                14),
+        "outside [0, 2]");
+    ExpectErrorWith(
+        RunNode("LSTM", {t({2, 1, 1}), t({1, 4, 1}), t({1, 4, 1}), std::nullopt, I64({1}, {-1})}, 2,
+                14),
+        "outside [0, 2]");
+    auto ok = RunNode(
+        "LSTM", {t({2, 1, 1}), t({1, 4, 1}), t({1, 4, 1}), std::nullopt, I64({1}, {1})}, 2, 14);
     ASSERT_TRUE(ok.ok()) << ok.status();
     EXPECT_EQ((*ok)[0].tensor().dims(), (std::vector<int64_t>{2, 1, 1, 1}));
   }
 }
 
-// std::normal_distribution with a NaN, infinite or negative deviation, std::uniform_real_distribution
-// over an infinite range, and Multinomial rows that are no distribution (NaN, all -inf: classes out of
-// range were drawn) are errors.
+// std::normal_distribution with a NaN, infinite or negative deviation,
+// std::uniform_real_distribution over an infinite range, and Multinomial rows that are no
+// distribution (NaN, all -inf: classes out of range were drawn) are errors.
 TEST(BadInputTest, RandomParametersMustDefineADistribution) {
   for (float scale : {NAN, -1.0f, INFINITY}) {
     OneNode g("RandomNormal", 0);
@@ -724,7 +792,8 @@ TEST(BadInputTest, StringKernelsAndRegexLimits) {
   // Nested repetition on a non-matching input: exponential for a backtracking matcher.
   OneNode nested("RegexFullMatch", 1);
   nested.node->SetAttribute(ir::Attribute::String("pattern", "(a*)*b|(a|b)*c"));
-  auto r = nested.Run({Strings({3}, {std::string(1000, 'a'), std::string(999, 'a') + "b", std::string(999, 'b') + "c"})},
+  auto r = nested.Run({Strings({3}, {std::string(1000, 'a'), std::string(999, 'a') + "b",
+                                     std::string(999, 'b') + "c"})},
                       20);
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ((*r)[0].tensor().ToVector<bool>(), (std::vector<bool>{false, true, true}));
@@ -755,7 +824,8 @@ TEST(BadInputTest, EmptyTensorsWithHugeDims) {
   const int64_t big = int64_t{1} << 40;
   EXPECT_EQ(NumElements({big, big, 0}), 0);
   EXPECT_EQ(NumElements({big, big, big}), std::numeric_limits<int64_t>::max());
-  auto run = [](const char* op, Tensor x, int64_t axis, std::optional<Tensor> second = std::nullopt) {
+  auto run = [](const char* op, Tensor x, int64_t axis,
+                std::optional<Tensor> second = std::nullopt) {
     OneNode g(op, second ? 2 : 1);
     if (!second) g.node->SetAttribute(ir::Attribute::Int("axis", axis));
     std::vector<RuntimeValue> ins{std::move(x)};
@@ -768,7 +838,8 @@ TEST(BadInputTest, EmptyTensorsWithHugeDims) {
   EXPECT_EQ(run("Softmax", Tensor(ir::DataType::kFloat, tail_empty), -1), tail_empty);
   EXPECT_EQ(run("Softmax", Tensor(ir::DataType::kFloat, mid_empty), 2), mid_empty);
   EXPECT_EQ(run("LpNormalization", Tensor(ir::DataType::kFloat, mid_empty), 1), mid_empty);
-  EXPECT_EQ(run("ArgMax", Tensor(ir::DataType::kFloat, mid_empty), 0), (std::vector<int64_t>{1, 0, big}));
+  EXPECT_EQ(run("ArgMax", Tensor(ir::DataType::kFloat, mid_empty), 0),
+            (std::vector<int64_t>{1, 0, big}));
   EXPECT_EQ(run("CumSum", Tensor(ir::DataType::kFloat, mid_empty), 0, I64({}, {2})), mid_empty);
   EXPECT_EQ(run("ReduceSum", Tensor(ir::DataType::kFloat, tail_empty), 0, I64({1}, {0})),
             (std::vector<int64_t>{1, big, 0}));

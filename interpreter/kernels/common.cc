@@ -10,7 +10,8 @@ namespace onnx_opt::interpreter {
 absl::StatusOr<int64_t> NormalizeAxis(int64_t axis, int64_t rank) {
   // No allowance for scalars: callers index per-axis arrays of length rank with the result.
   if (axis < -rank || axis >= rank) {
-    return absl::InvalidArgumentError(absl::StrCat("axis ", axis, " is out of range for rank ", rank));
+    return absl::InvalidArgumentError(
+        absl::StrCat("axis ", axis, " is out of range for rank ", rank));
   }
   return axis < 0 ? axis + rank : axis;
 }
@@ -27,7 +28,8 @@ std::vector<int64_t> Strides(const std::vector<int64_t>& dims) {
   // Saturating: the dims of an empty tensor ([0, 2^40, 2^40]) may have products past int64; its
   // strides are never used to address an element.
   for (int64_t i = static_cast<int64_t>(dims.size()) - 2; i >= 0; --i) {
-    if (__builtin_mul_overflow(s[i + 1], dims[i + 1], &s[i])) s[i] = std::numeric_limits<int64_t>::max();
+    if (__builtin_mul_overflow(s[i + 1], dims[i + 1], &s[i]))
+      s[i] = std::numeric_limits<int64_t>::max();
   }
   return s;
 }
@@ -44,14 +46,15 @@ absl::StatusOr<std::vector<int64_t>> BroadcastShapes(const std::vector<int64_t>&
     } else if (da == 1) {
       out[i] = db;
     } else {
-      return absl::InvalidArgumentError(absl::StrCat("shapes ", DimsToString(a), " and ", DimsToString(b),
-                                                     " cannot be broadcast"));
+      return absl::InvalidArgumentError(absl::StrCat("shapes ", DimsToString(a), " and ",
+                                                     DimsToString(b), " cannot be broadcast"));
     }
   }
   return out;
 }
 
-std::vector<int64_t> BroadcastStrides(const std::vector<int64_t>& in, const std::vector<int64_t>& out) {
+std::vector<int64_t> BroadcastStrides(const std::vector<int64_t>& in,
+                                      const std::vector<int64_t>& out) {
   const size_t r = out.size();
   std::vector<int64_t> s(r, 0);
   const std::vector<int64_t> own = Strides(in);
@@ -90,7 +93,8 @@ int64_t DimProduct(const std::vector<int64_t>& dims, int64_t begin, int64_t end)
   return NumElements(absl::MakeConstSpan(dims.data() + begin, dims.data() + std::max(begin, end)));
 }
 
-void CopyElements(const Tensor& src, int64_t src_offset, Tensor& dst, int64_t dst_offset, int64_t count) {
+void CopyElements(const Tensor& src, int64_t src_offset, Tensor& dst, int64_t dst_offset,
+                  int64_t count) {
   if (count <= 0) return;
   if (src.is_string()) {
     const std::string* s = src.data<std::string>() + src_offset;
@@ -102,7 +106,8 @@ void CopyElements(const Tensor& src, int64_t src_offset, Tensor& dst, int64_t ds
   std::memcpy(dst.mutable_raw() + dst_offset * es, src.raw() + src_offset * es, count * es);
 }
 
-void ParallelItems(int64_t n, int64_t item_size, const std::function<void(int64_t begin, int64_t end)>& fn) {
+void ParallelItems(int64_t n, int64_t item_size,
+                   const std::function<void(int64_t begin, int64_t end)>& fn) {
   constexpr int64_t kElementsPerTask = int64_t{1} << 15;
   ParallelFor(n, std::max<int64_t>(1, kElementsPerTask / std::max<int64_t>(item_size, 1)), fn);
 }
@@ -110,7 +115,8 @@ void ParallelItems(int64_t n, int64_t item_size, const std::function<void(int64_
 absl::StatusOr<Tensor> TransposeTensor(const Tensor& x, const std::vector<int64_t>& perm) {
   const int64_t r = x.rank();
   if (static_cast<int64_t>(perm.size()) != r) {
-    return absl::InvalidArgumentError(absl::StrCat("perm has ", perm.size(), " entries for rank ", r));
+    return absl::InvalidArgumentError(
+        absl::StrCat("perm has ", perm.size(), " entries for rank ", r));
   }
   std::vector<int64_t> out_dims(r);
   std::vector<bool> seen(r, false);

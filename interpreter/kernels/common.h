@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
-#include <type_traits>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -15,9 +15,9 @@
 #include "absl/strings/str_cat.h"
 #include "interpreter/dispatch.h"
 #include "interpreter/kernel.h"
-#include "ir/status_macros.h"
 #include "interpreter/tensor.h"
 #include "ir/numeric/narrow_float.h"
+#include "ir/status_macros.h"
 
 namespace onnx_opt::interpreter {
 
@@ -33,7 +33,8 @@ absl::StatusOr<std::vector<int64_t>> BroadcastShapes(const std::vector<int64_t>&
                                                      const std::vector<int64_t>& b);
 
 // Element strides of `in` (right-aligned) when read as `out` dims: 0 where broadcast.
-std::vector<int64_t> BroadcastStrides(const std::vector<int64_t>& in, const std::vector<int64_t>& out);
+std::vector<int64_t> BroadcastStrides(const std::vector<int64_t>& in,
+                                      const std::vector<int64_t>& out);
 
 // For each output element in order, calls f(out_index, a_index, b_index).
 template <typename F>
@@ -78,14 +79,15 @@ void ForEachBroadcast(const std::vector<int64_t>& out_dims, const std::vector<in
 
 // out = f(a, b) with broadcasting; TO is the output element type.
 template <typename TA, typename TB, typename TO, typename F>
-Tensor BinaryMap(const Tensor& a, const Tensor& b, const std::vector<int64_t>& out_dims, DataType out_type,
-                 F&& f) {
+Tensor BinaryMap(const Tensor& a, const Tensor& b, const std::vector<int64_t>& out_dims,
+                 DataType out_type, F&& f) {
   Tensor out(out_type, out_dims);
   const TA* pa = a.data<TA>();
   const TB* pb = b.data<TB>();
   TO* po = out.mutable_data<TO>();
-  ForEachBroadcast(out_dims, a.dims(), b.dims(),
-                   [&](int64_t o, int64_t i, int64_t j) { po[o] = static_cast<TO>(f(pa[i], pb[j])); });
+  ForEachBroadcast(out_dims, a.dims(), b.dims(), [&](int64_t o, int64_t i, int64_t j) {
+    po[o] = static_cast<TO>(f(pa[i], pb[j]));
+  });
   return out;
 }
 
@@ -134,7 +136,8 @@ template <typename T>
 T SaturatingCast(double r) {
   if constexpr (std::is_integral_v<T>) {
     constexpr double kLowest = static_cast<double>(std::numeric_limits<T>::lowest());
-    constexpr double kMax = static_cast<double>(std::numeric_limits<T>::max());  // 2^63 for int64: exclusive
+    constexpr double kMax =
+        static_cast<double>(std::numeric_limits<T>::max());  // 2^63 for int64: exclusive
     if (!(r > kLowest)) return std::numeric_limits<T>::lowest();
     if (r >= kMax) return std::numeric_limits<T>::max();
   }
@@ -143,10 +146,11 @@ T SaturatingCast(double r) {
 
 // Two's-complement (wrapping) integer arithmetic, as ONNX runtimes and numpy compute it: signed
 // overflow is undefined in C++, so integers are computed in the unsigned type of their width (at
-// least unsigned int's, so that uint16 * uint16 is not promoted to a signed int) and converted back.
-// Floating-point types compute as written.
+// least unsigned int's, so that uint16 * uint16 is not promoted to a signed int) and converted
+// back. Floating-point types compute as written.
 template <typename T>
-using WrapUnsigned = std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned, std::make_unsigned_t<T>>;
+using WrapUnsigned =
+    std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned, std::make_unsigned_t<T>>;
 template <typename T>
 T WrapAdd(T x, T y) {
   if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
@@ -192,12 +196,14 @@ T WrapNeg(T x) {
 int64_t DimProduct(const std::vector<int64_t>& dims, int64_t begin, int64_t end);
 
 // Copies `count` elements of any type (strings included).
-void CopyElements(const Tensor& src, int64_t src_offset, Tensor& dst, int64_t dst_offset, int64_t count);
+void CopyElements(const Tensor& src, int64_t src_offset, Tensor& dst, int64_t dst_offset,
+                  int64_t count);
 
 // Runs fn(begin, end) over [0, n) in fixed chunks of about 32K elements' worth of work (an item
-// costing `item_size` elements) on the interpreter's threads; for work whose results do not depend on
-// how it is split (elementwise maps, independent rows).
-void ParallelItems(int64_t n, int64_t item_size, const std::function<void(int64_t begin, int64_t end)>& fn);
+// costing `item_size` elements) on the interpreter's threads; for work whose results do not depend
+// on how it is split (elementwise maps, independent rows).
+void ParallelItems(int64_t n, int64_t item_size,
+                   const std::function<void(int64_t begin, int64_t end)>& fn);
 
 // Transposes x by perm.
 absl::StatusOr<Tensor> TransposeTensor(const Tensor& x, const std::vector<int64_t>& perm);

@@ -25,7 +25,8 @@ Status IfKernel(KernelContext& ctx) {
   const ir::Graph* g = ctx.GetGraph(cond ? "then_branch" : "else_branch");
   if (g == nullptr) return ctx.Error("missing branch");
   ASSIGN_OR_RETURN(std::vector<RuntimeValue> outs, ctx.RunSubgraph(*g, {}));
-  for (size_t i = 0; i < ctx.num_outputs() && i < outs.size(); ++i) ctx.set_output(i, std::move(outs[i]));
+  for (size_t i = 0; i < ctx.num_outputs() && i < outs.size(); ++i)
+    ctx.set_output(i, std::move(outs[i]));
   return OkStatus();
 }
 
@@ -77,7 +78,8 @@ Status LoopKernel(KernelContext& ctx) {
     args.push_back(Tensor::Scalar<bool>(DataType::kBool, cond));
     for (auto& v : carried) args.push_back(v);
     ASSIGN_OR_RETURN(std::vector<RuntimeValue> outs, ctx.RunSubgraph(*body, std::move(args)));
-    if (!outs[0].is_tensor() || outs[0].tensor().size() != 1) return ctx.Error("body condition must be a scalar");
+    if (!outs[0].is_tensor() || outs[0].tensor().size() != 1)
+      return ctx.Error("body condition must be a scalar");
     {
       Tensor c = outs[0].tensor();
       ASSIGN_OR_RETURN(Tensor cb, CastTensor(c, DataType::kBool));
@@ -104,7 +106,8 @@ Tensor SliceAt(const Tensor& t, int64_t axis, int64_t i) {
   const int64_t len = dims[axis];
   dims.erase(dims.begin() + axis);
   Tensor out(t.dtype(), dims);
-  const int64_t outer = DimProduct(t.dims(), 0, axis), inner = DimProduct(t.dims(), axis + 1, t.rank());
+  const int64_t outer = DimProduct(t.dims(), 0, axis),
+                inner = DimProduct(t.dims(), axis + 1, t.rank());
   for (int64_t o = 0; o < outer; ++o) CopyElements(t, (o * len + i) * inner, out, o * inner, inner);
   return out;
 }
@@ -125,7 +128,8 @@ Status ScanOnce(KernelContext& ctx, const ir::Graph& body, std::vector<RuntimeVa
                 std::vector<RuntimeValue>& final_states, std::vector<Tensor>& scan_out) {
   const size_t n_state = states.size(), m = scan_in.size();
   if (body.outputs().size() < n_state) {
-    return ctx.Error(absl::StrCat("body has ", body.outputs().size(), " outputs for ", n_state, " state variables"));
+    return ctx.Error(absl::StrCat("body has ", body.outputs().size(), " outputs for ", n_state,
+                                  " state variables"));
   }
   const size_t k = body.outputs().size() - n_state;
   // One entry per scan input (output): the loops below index them so.
@@ -158,7 +162,8 @@ Status ScanOnce(KernelContext& ctx, const ir::Graph& body, std::vector<RuntimeVa
     }
     ASSIGN_OR_RETURN(std::vector<RuntimeValue> outs, ctx.RunSubgraph(body, std::move(args)));
     for (size_t i = 0; i < k; ++i) {
-      if (!outs[n_state + i].is_tensor()) return ctx.Error(absl::StrCat("scan output ", i, " must be a tensor"));
+      if (!outs[n_state + i].is_tensor())
+        return ctx.Error(absl::StrCat("scan output ", i, " must be a tensor"));
     }
     for (size_t i = 0; i < n_state; ++i) states[i] = std::move(outs[i]);
     for (size_t i = 0; i < k; ++i) parts[i].push_back(outs[n_state + i].tensor());
@@ -189,7 +194,8 @@ Status ScanKernel(KernelContext& ctx) {
   const bool v8 = ctx.opset() < 9;
   const size_t first = v8 ? 1 : 0;
   if (m < 0 || ctx.num_inputs() < first || static_cast<uint64_t>(m) > ctx.num_inputs() - first) {
-    return ctx.Error(absl::StrCat("num_scan_inputs ", m, " does not fit the ", ctx.num_inputs(), " inputs"));
+    return ctx.Error(
+        absl::StrCat("num_scan_inputs ", m, " does not fit the ", ctx.num_inputs(), " inputs"));
   }
   const size_t n_state = ctx.num_inputs() - first - m;
   if (!v8) {
@@ -205,9 +211,9 @@ Status ScanKernel(KernelContext& ctx) {
     return OkStatus();
   }
   // Opset 8: states and scan inputs carry a batch axis 0, scan inputs then a sequence axis 1, and
-  // the optional sequence_lens (input 0) says how many steps of each batch entry are real: those are
-  // scanned (in the given direction), the final state is the one after them, and each scan output
-  // is padded with zeros to the full length (the spec leaves those positions unspecified).
+  // the optional sequence_lens (input 0) says how many steps of each batch entry are real: those
+  // are scanned (in the given direction), the final state is the one after them, and each scan
+  // output is padded with zeros to the full length (the spec leaves those positions unspecified).
   if (first >= ctx.num_inputs()) return ctx.Error("Scan has no states or scan inputs");
   const int64_t batch = ctx.input(first).rank() > 0 ? ctx.input(first).dim(0) : 0;
   // Every state and scan input is sliced along its batch axis 0.
@@ -232,7 +238,8 @@ Status ScanKernel(KernelContext& ctx) {
   if (ctx.has_input(0)) {
     ASSIGN_OR_RETURN(const Tensor* lens, ctx.TensorInput(0));
     if (lens->dtype() != DataType::kInt64 || lens->rank() != 1 || lens->dim(0) != batch) {
-      return ctx.Error(absl::StrCat("sequence_lens must be int64[", batch, "], got ", lens->ShapeString()));
+      return ctx.Error(
+          absl::StrCat("sequence_lens must be int64[", batch, "], got ", lens->ShapeString()));
     }
     lengths = lens->ToVector<int64_t>();
     for (int64_t len : lengths) {
@@ -268,7 +275,8 @@ Status ScanKernel(KernelContext& ctx) {
   // An entry with no steps has no step to give its outputs' shape (only the body's declaration,
   // which may leave dims unknown): it takes the shape of an entry that ran.
   for (std::vector<Tensor>& parts : scan_parts) {
-    const auto ran = std::find_if(lengths.begin(), lengths.end(), [](int64_t len) { return len > 0; });
+    const auto ran =
+        std::find_if(lengths.begin(), lengths.end(), [](int64_t len) { return len > 0; });
     if (ran == lengths.end()) break;
     const Tensor& shaped = parts[static_cast<size_t>(ran - lengths.begin())];
     for (size_t b = 0; b < parts.size(); ++b) {

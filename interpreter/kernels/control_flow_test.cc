@@ -30,7 +30,8 @@ TEST(ControlFlowTest, LoopCarriesStateAndStacksScanOutputs) {
   g.AddOutput(loop->output(0));
   g.AddOutput(loop->output(1));
   Evaluator ev(g, {{"", 17}});
-  auto out = ev.Run({Tensor::Scalar<int64_t>(DataType::kInt64, 4), Tensor::Scalar<int64_t>(DataType::kInt64, 10)});
+  auto out = ev.Run({Tensor::Scalar<int64_t>(DataType::kInt64, 4),
+                     Tensor::Scalar<int64_t>(DataType::kInt64, 10)});
   ASSERT_TRUE(out.ok()) << out.status();
   EXPECT_EQ((*out)[0].tensor().ToVector<int64_t>()[0], 16);
   EXPECT_EQ((*out)[1].tensor().ToVector<int64_t>(), (std::vector<int64_t>{0, 1, 2, 3}));
@@ -91,11 +92,13 @@ TEST(ControlFlowTest, ScanAttributesMustFitTheInputs) {
       << long_axes.status();
   auto too_many = run(5, {});
   ASSERT_FALSE(too_many.ok());
-  EXPECT_NE(too_many.status().message().find("num_scan_inputs 5"), std::string::npos) << too_many.status();
+  EXPECT_NE(too_many.status().message().find("num_scan_inputs 5"), std::string::npos)
+      << too_many.status();
 }
 
-// Opset 8: states and scan inputs are batched on axis 0; sequence_lens (input 0) limits the steps of
-// each batch entry, its scan outputs zero-padded to the full length; `directions` reverses inputs.
+// Opset 8: states and scan inputs are batched on axis 0; sequence_lens (input 0) limits the steps
+// of each batch entry, its scan outputs zero-padded to the full length; `directions` reverses
+// inputs.
 TEST(ControlFlowTest, ScanOpset8HonoursSequenceLengthsAndDirections) {
   auto run = [](std::optional<std::vector<int64_t>> lens, std::vector<int64_t> directions,
                 std::vector<int64_t> output_axes = {}) {
@@ -107,7 +110,8 @@ TEST(ControlFlowTest, ScanOpset8HonoursSequenceLengthsAndDirections) {
     scan->SetAttribute(ir::Attribute::FromGraph("body", ScanSumBody()));
     scan->SetAttribute(ir::Attribute::Int("num_scan_inputs", 1));
     if (!directions.empty()) scan->SetAttribute(ir::Attribute::Ints("directions", directions));
-    if (!output_axes.empty()) scan->SetAttribute(ir::Attribute::Ints("scan_output_axes", output_axes));
+    if (!output_axes.empty())
+      scan->SetAttribute(ir::Attribute::Ints("scan_output_axes", output_axes));
     g.AddOutput(scan->output(0));
     g.AddOutput(scan->output(1));
     Evaluator ev(g, {{"", 8}});
@@ -142,7 +146,8 @@ TEST(ControlFlowTest, ScanOpset8HonoursSequenceLengthsAndDirections) {
 
   auto too_long = run(std::vector<int64_t>{4, 1}, {});
   ASSERT_FALSE(too_long.ok());
-  EXPECT_NE(too_long.status().message().find("sequence length 4 is outside 0..3"), std::string::npos)
+  EXPECT_NE(too_long.status().message().find("sequence length 4 is outside 0..3"),
+            std::string::npos)
       << too_long.status();
 
   // An opset-9 attribute on an opset-8 node must not move the steps off axis 0 (padding would then

@@ -1,10 +1,11 @@
-// Convolution and pooling: Conv, ConvTranspose, ConvInteger (im2col / col2im + Eigen GEMM), MaxPool,
-// AveragePool, LpPool, the Global* pools and MaxUnpool. All spatial ranks (1-D, 2-D, 3-D, ...).
+// Convolution and pooling: Conv, ConvTranspose, ConvInteger (im2col / col2im + Eigen GEMM),
+// MaxPool, AveragePool, LpPool, the Global* pools and MaxUnpool. All spatial ranks (1-D, 2-D, 3-D,
+// ...).
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <type_traits>
 #include <memory>
+#include <type_traits>
 
 #include "interpreter/cpu/thread_pool.h"
 #include "interpreter/cpu/vector_kernels.h"
@@ -27,16 +28,18 @@ struct Geometry {
   int64_t k_size() const { return NumElements(k); }
 };
 
-// The window attributes as the loops index them: a kernel size, stride and dilation per spatial axis,
-// all positive, and a begin and an end pad per axis, none negative (hostile values must not make a
-// kernel read outside its input).
-Status CheckWindow(const KernelContext& ctx, size_t nd, const std::vector<int64_t>& k, const std::vector<int64_t>& s,
-                   const std::vector<int64_t>& d, const std::vector<int64_t>& pads) {
+// The window attributes as the loops index them: a kernel size, stride and dilation per spatial
+// axis, all positive, and a begin and an end pad per axis, none negative (hostile values must not
+// make a kernel read outside its input).
+Status CheckWindow(const KernelContext& ctx, size_t nd, const std::vector<int64_t>& k,
+                   const std::vector<int64_t>& s, const std::vector<int64_t>& d,
+                   const std::vector<int64_t>& pads) {
   if (k.size() != nd || s.size() != nd || d.size() != nd || pads.size() != 2 * nd) {
     return ctx.Error("kernel_shape, strides, dilations or pads do not match the spatial rank");
   }
   for (size_t i = 0; i < nd; ++i) {
-    if (k[i] < 1 || s[i] < 1 || d[i] < 1) return ctx.Error("kernel_shape, strides and dilations must be positive");
+    if (k[i] < 1 || s[i] < 1 || d[i] < 1)
+      return ctx.Error("kernel_shape, strides and dilations must be positive");
   }
   for (int64_t p : pads) {
     if (p < 0) return ctx.Error("pads must not be negative");
@@ -44,11 +47,11 @@ Status CheckWindow(const KernelContext& ctx, size_t nd, const std::vector<int64_
   return OkStatus();
 }
 
-// The window along one axis (positive k, s, d; pads not negative): the dilated kernel (k - 1) * d + 1,
-// the stride and the padded length below 2^62, so that no size or coordinate the loops compute
+// The window along one axis (positive k, s, d; pads not negative): the dilated kernel (k - 1) * d +
+// 1, the stride and the padded length below 2^62, so that no size or coordinate the loops compute
 // overflows int64 (strides, dilations or pads near 2^63 did).
-Status CheckWindowExtent(const KernelContext& ctx, int64_t in, int64_t k, int64_t s, int64_t d, int64_t pb,
-                         int64_t pe) {
+Status CheckWindowExtent(const KernelContext& ctx, int64_t in, int64_t k, int64_t s, int64_t d,
+                         int64_t pb, int64_t pe) {
   constexpr __int128 kLimit = __int128{1} << 62;
   const __int128 ek = static_cast<__int128>(k - 1) * d + 1;
   if (ek >= kLimit || s >= kLimit || static_cast<__int128>(in) + pb + pe >= kLimit) {
@@ -212,14 +215,26 @@ void Col2Im(const T* col, int64_t channels, const Geometry& g, T* x) {
   } while (Next(kk, g.k));
 }
 
-std::vector<int64_t> Spatial(const Tensor& t) { return std::vector<int64_t>(t.dims().begin() + 2, t.dims().end()); }
+std::vector<int64_t> Spatial(const Tensor& t) {
+  return std::vector<int64_t>(t.dims().begin() + 2, t.dims().end());
+}
 
 // The vector kernels' view of a 2-D geometry.
 Window2d ToWindow2d(const Geometry& g) {
-  return Window2d{.in_h = g.in[0], .in_w = g.in[1], .out_h = g.out[0], .out_w = g.out[1],
-                  .kernel_h = g.k[0], .kernel_w = g.k[1], .stride_h = g.s[0], .stride_w = g.s[1],
-                  .dilation_h = g.d[0], .dilation_w = g.d[1], .pad_top = g.pb[0], .pad_left = g.pb[1],
-                  .pad_bottom = g.pe[0], .pad_right = g.pe[1]};
+  return Window2d{.in_h = g.in[0],
+                  .in_w = g.in[1],
+                  .out_h = g.out[0],
+                  .out_w = g.out[1],
+                  .kernel_h = g.k[0],
+                  .kernel_w = g.k[1],
+                  .stride_h = g.s[0],
+                  .stride_w = g.s[1],
+                  .dilation_h = g.d[0],
+                  .dilation_w = g.d[1],
+                  .pad_top = g.pb[0],
+                  .pad_left = g.pb[1],
+                  .pad_bottom = g.pe[0],
+                  .pad_right = g.pe[1]};
 }
 
 // Channels per task when per-channel work (im2col rows, depthwise planes, epilogues) is split among
@@ -246,7 +261,8 @@ void AddChannelBias(const T* bias, int64_t channels, int64_t size, T* y) {
   }
 }
 
-// A convolution's sizes, checked: batch N, channels C in and M out, groups, window geometry, Y's dims.
+// A convolution's sizes, checked: batch N, channels C in and M out, groups, window geometry, Y's
+// dims.
 struct ConvShape {
   int64_t N, C, M, group;
   Geometry g;
@@ -254,7 +270,8 @@ struct ConvShape {
 };
 
 StatusOr<ConvShape> MakeConvShape(const KernelContext& ctx, const Tensor& x, const Tensor& w) {
-  if (x.rank() < 3 || w.rank() != x.rank()) return ctx.Error("X and W must have the same rank >= 3");
+  if (x.rank() < 3 || w.rank() != x.rank())
+    return ctx.Error("X and W must have the same rank >= 3");
   ConvShape s{x.dim(0), x.dim(1), w.dim(0), ctx.GetInt("group", 1), {}, {}};
   if (s.group <= 0 || s.C % s.group != 0 || s.M % s.group != 0 || w.dim(1) * s.group != s.C) {
     return ctx.Error("channels do not match group and weights");
@@ -282,7 +299,8 @@ Status ConvImpl(KernelContext& ctx, const Tensor& x, const Tensor& w, const Tens
   ASSIGN_OR_RETURN(const ConvShape shape, MakeConvShape(ctx, x, w));
   const int64_t N = shape.N, C = shape.C, M = shape.M, group = shape.group;
   const Geometry& g = shape.g;
-  if (b != nullptr && b->size() != M) return ctx.Error("bias length must equal the output channels");
+  if (b != nullptr && b->size() != M)
+    return ctx.Error("bias length must equal the output channels");
   // W and B are read as X's element type.
   if (w.dtype() != x.dtype() || (b != nullptr && b->dtype() != x.dtype())) {
     return ctx.Error("X, W and B must have the same element type");
@@ -293,14 +311,15 @@ Status ConvImpl(KernelContext& ctx, const Tensor& x, const Tensor& w, const Tens
   const T* pw = w.data<T>();
   T* py = y.mutable_data<T>();
   const T* pb = b != nullptr ? b->data<T>() : nullptr;
-  // Depthwise (one input and one output channel per group): a direct window sweep per channel, which
-  // beats im2col + a GEMM with one row by far (mobile CNNs are mostly these).
-  // A folded BatchNormalization/activation (float only) is applied to each channel's rows right after
-  // they are computed, while they are still in cache.
+  // Depthwise (one input and one output channel per group): a direct window sweep per channel,
+  // which beats im2col + a GEMM with one row by far (mobile CNNs are mostly these). A folded
+  // BatchNormalization/activation (float only) is applied to each channel's rows right after they
+  // are computed, while they are still in cache.
   const ChannelEpilogue* epilogue = nullptr;
   if constexpr (std::is_same_v<T, float>) {
     epilogue = ctx.epilogue();
-    if (epilogue != nullptr && !epilogue->scale.empty() && static_cast<int64_t>(epilogue->scale.size()) != M) {
+    if (epilogue != nullptr && !epilogue->scale.empty() &&
+        static_cast<int64_t>(epilogue->scale.size()) != M) {
       epilogue = nullptr;
     }
     if (epilogue != nullptr) ctx.mark_epilogue_applied();
@@ -311,7 +330,8 @@ Status ConvImpl(KernelContext& ctx, const Tensor& x, const Tensor& w, const Tens
         for (int64_t nc = begin; nc < end; ++nc) {
           const int64_t c = nc % C;
           float* plane = py + nc * O;
-          Vec().depthwise_conv2d_f32(px + nc * I, pw + c * K, pb != nullptr ? pb[c] : 0.0f, win, plane);
+          Vec().depthwise_conv2d_f32(px + nc * I, pw + c * K, pb != nullptr ? pb[c] : 0.0f, win,
+                                     plane);
           if (epilogue != nullptr) epilogue->Apply(c, plane, O);
         }
       });
@@ -325,7 +345,8 @@ Status ConvImpl(KernelContext& ctx, const Tensor& x, const Tensor& w, const Tens
     for (int64_t gi = 0; gi < group; ++gi) {
       const T* rhs = px + (n * C + gi * Cg) * I;
       if (!pointwise) {
-        // Each channel's rows of the column matrix are its own: split among threads in fixed chunks.
+        // Each channel's rows of the column matrix are its own: split among threads in fixed
+        // chunks.
         ParallelFor(Cg, kChannelsPerTask, [&](int64_t begin, int64_t end) {
           Im2ColRows<T>(rhs + begin * I, end - begin, g, col.get() + begin * K * O);
         });
@@ -338,12 +359,14 @@ Status ConvImpl(KernelContext& ctx, const Tensor& x, const Tensor& w, const Tens
           if constexpr (std::is_same_v<T, float>) {
             if (epilogue != nullptr) {  // the bias in the same pass over the output
               for (int64_t m = begin; m < end; ++m) {
-                epilogue->Apply(gi * Mg + m, out + m * O, O, pb != nullptr ? pb + gi * Mg + m : nullptr);
+                epilogue->Apply(gi * Mg + m, out + m * O, O,
+                                pb != nullptr ? pb + gi * Mg + m : nullptr);
               }
               return;
             }
           }
-          if (pb != nullptr) AddChannelBias<T>(pb + gi * Mg + begin, end - begin, O, out + begin * O);
+          if (pb != nullptr)
+            AddChannelBias<T>(pb + gi * Mg + begin, end - begin, O, out + begin * O);
         });
       }
     }
@@ -354,7 +377,8 @@ Status ConvImpl(KernelContext& ctx, const Tensor& x, const Tensor& w, const Tens
 Status ConvKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(const Tensor* x0, ctx.TensorInput(0));
   ASSIGN_OR_RETURN(const Tensor* w0, ctx.TensorInput(1));
-  if (x0->rank() < 3 || w0->rank() != x0->rank()) return ctx.Error("X and W must have the same rank >= 3");
+  if (x0->rank() < 3 || w0->rank() != x0->rank())
+    return ctx.Error("X and W must have the same rank >= 3");
   Tensor x = WidenToFloat(*x0), w = WidenToFloat(*w0);
   Tensor b;
   if (ctx.has_input(2)) b = WidenToFloat(ctx.input(2));
@@ -372,10 +396,11 @@ Status ConvKernel(KernelContext& ctx) {
   return OkStatus();
 }
 
-// X and W as `T` minus their zero points (x_zero_point a scalar; w_zero_point a scalar or one per output
-// channel). Padding then reads as x_zero_point, i.e. 0, which is what im2col writes there.
+// X and W as `T` minus their zero points (x_zero_point a scalar; w_zero_point a scalar or one per
+// output channel). Padding then reads as x_zero_point, i.e. 0, which is what im2col writes there.
 template <typename T>
-Status SubtractZeroPoints(const KernelContext& ctx, const Tensor& x0, const Tensor& w0, Tensor& x, Tensor& w) {
+Status SubtractZeroPoints(const KernelContext& ctx, const Tensor& x0, const Tensor& w0, Tensor& x,
+                          Tensor& w) {
   constexpr DataType kType = DataTypeOf<T>();
   ASSIGN_OR_RETURN(x, CastTensor(x0, kType));
   ASSIGN_OR_RETURN(w, CastTensor(w0, kType));
@@ -394,15 +419,16 @@ Status SubtractZeroPoints(const KernelContext& ctx, const Tensor& x0, const Tens
   return OkStatus();
 }
 
-// ConvInteger on 8-bit inputs: x and w minus their zero points are integers of magnitude <= 255, held
-// exactly in float; im2col in float and exact chunked float GEMMs (ExactInt8Gemm) into int32.
+// ConvInteger on 8-bit inputs: x and w minus their zero points are integers of magnitude <= 255,
+// held exactly in float; im2col in float and exact chunked float GEMMs (ExactInt8Gemm) into int32.
 Status ConvInteger8(KernelContext& ctx, const Tensor& x0, const Tensor& w0, Tensor& y) {
   Tensor x, w;
   RETURN_IF_ERROR(SubtractZeroPoints<float>(ctx, x0, w0, x, w));
   ASSIGN_OR_RETURN(const ConvShape shape, MakeConvShape(ctx, x, w));
   const Geometry& g = shape.g;
   y = Tensor::Uninitialized(DataType::kInt32, shape.ydims);
-  const int64_t Cg = shape.C / shape.group, Mg = shape.M / shape.group, K = g.k_size(), O = g.out_size();
+  const int64_t Cg = shape.C / shape.group, Mg = shape.M / shape.group, K = g.k_size(),
+                O = g.out_size();
   std::unique_ptr<float[]> col(new float[static_cast<size_t>(Cg * K * O)]);
   for (int64_t n = 0; n < shape.N; ++n) {
     for (int64_t gi = 0; gi < shape.group; ++gi) {
@@ -415,9 +441,9 @@ Status ConvInteger8(KernelContext& ctx, const Tensor& x0, const Tensor& w0, Tens
 }
 
 // ConvInteger through the 8-bit GEMM (AVX-512 VNNI), which takes the bytes of W and of X's column
-// matrix as they are, with their zero points, and is exact modulo 2^32 like the portable path. Padding
-// reads as X's zero point, so it adds nothing. Returns false (the caller takes the portable path)
-// without VNNI or when w_zero_point is malformed (which the portable path reports).
+// matrix as they are, with their zero points, and is exact modulo 2^32 like the portable path.
+// Padding reads as X's zero point, so it adds nothing. Returns false (the caller takes the portable
+// path) without VNNI or when w_zero_point is malformed (which the portable path reports).
 StatusOr<bool> ConvIntegerVnni(KernelContext& ctx, const Tensor& x0, const Tensor& w0, Tensor& y) {
   const auto gemm = Vec().gemm_8bit_s32;
   if (gemm == nullptr) return false;
@@ -436,10 +462,12 @@ StatusOr<bool> ConvIntegerVnni(KernelContext& ctx, const Tensor& x0, const Tenso
   const auto* pw = reinterpret_cast<const uint8_t*>(w0.raw());
   const Geometry& g = shape.g;
   y = Tensor::Uninitialized(DataType::kInt32, shape.ydims);
-  const int64_t Cg = shape.C / shape.group, Mg = shape.M / shape.group, K = g.k_size(), O = g.out_size();
+  const int64_t Cg = shape.C / shape.group, Mg = shape.M / shape.group, K = g.k_size(),
+                O = g.out_size();
   const int64_t I = g.in_size();
   const bool pointwise = IsPointwise(g);
-  std::unique_ptr<uint8_t[]> col(pointwise ? nullptr : new uint8_t[static_cast<size_t>(Cg * K * O)]);
+  std::unique_ptr<uint8_t[]> col(pointwise ? nullptr
+                                           : new uint8_t[static_cast<size_t>(Cg * K * O)]);
   for (int64_t n = 0; n < shape.N; ++n) {
     for (int64_t gi = 0; gi < shape.group; ++gi) {
       const uint8_t* rhs = px + (n * shape.C + gi * Cg) * I;
@@ -447,9 +475,11 @@ StatusOr<bool> ConvIntegerVnni(KernelContext& ctx, const Tensor& x0, const Tenso
         Im2ColRows<uint8_t>(rhs, Cg, g, col.get(), pad);
         rhs = col.get();
       }
-      const Int8Operand weights{pw + gi * Mg * Cg * K, w_signed, w_zero_points.data() + gi * Mg, true};
+      const Int8Operand weights{pw + gi * Mg * Cg * K, w_signed, w_zero_points.data() + gi * Mg,
+                                true};
       const Int8Operand columns{rhs, x_signed, &x_zero_point, false};
-      gemm(Mg, O, Cg * K, weights, columns, y.mutable_data<int32_t>() + (n * shape.M + gi * Mg) * O);
+      gemm(Mg, O, Cg * K, weights, columns,
+           y.mutable_data<int32_t>() + (n * shape.M + gi * Mg) * O);
     }
   }
   return true;
@@ -487,23 +517,27 @@ Status QLinearConvKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(Tensor wz, CastTensor(ctx.input(5), DataType::kDouble));
   ASSIGN_OR_RETURN(double ys, ScalarInput(ctx, 6, 1));
   ASSIGN_OR_RETURN(double yz, ScalarInput(ctx, 7, 0));
-  for (int64_t i = 0; i < x.size(); ++i) x.mutable_data<double>()[i] = (x.data<double>()[i] - xz) * xs;
+  for (int64_t i = 0; i < x.size(); ++i)
+    x.mutable_data<double>()[i] = (x.data<double>()[i] - xz) * xs;
   if (w.rank() < 3) return ctx.Error("w must have rank >= 3");
   const int64_t M = w.dim(0), per = w.size() / std::max<int64_t>(M, 1);
   // Per-channel scales and zero points are read for every output channel (and the bias's).
   if ((ws.size() != 1 && ws.size() != M) || (wz.size() != 1 && wz.size() != M)) {
-    return ctx.Error(absl::StrCat("w_scale and w_zero_point must hold 1 or ", M, " values, got ", ws.size(),
-                                  " and ", wz.size()));
+    return ctx.Error(absl::StrCat("w_scale and w_zero_point must hold 1 or ", M, " values, got ",
+                                  ws.size(), " and ", wz.size()));
   }
-  if (ctx.has_input(8) && ctx.input(8).size() != M) return ctx.Error("B must hold one value per output channel");
+  if (ctx.has_input(8) && ctx.input(8).size() != M)
+    return ctx.Error("B must hold one value per output channel");
   for (int64_t i = 0; i < w.size(); ++i) {
     const int64_t m = ws.size() == 1 ? 0 : i / per;
-    w.mutable_data<double>()[i] = (w.data<double>()[i] - wz.data<double>()[wz.size() == 1 ? 0 : m]) * ws.data<double>()[m];
+    w.mutable_data<double>()[i] =
+        (w.data<double>()[i] - wz.data<double>()[wz.size() == 1 ? 0 : m]) * ws.data<double>()[m];
   }
   Tensor b;
   if (ctx.has_input(8)) {
     ASSIGN_OR_RETURN(b, CastTensor(ctx.input(8), DataType::kDouble));
-    for (int64_t m = 0; m < b.size(); ++m) b.mutable_data<double>()[m] *= xs * ws.data<double>()[ws.size() == 1 ? 0 : m];
+    for (int64_t m = 0; m < b.size(); ++m)
+      b.mutable_data<double>()[m] *= xs * ws.data<double>()[ws.size() == 1 ? 0 : m];
   }
   Tensor y;
   RETURN_IF_ERROR(ConvImpl<double>(ctx, x, w, ctx.has_input(8) ? &b : nullptr, y));
@@ -519,8 +553,8 @@ Status QLinearConvKernel(KernelContext& ctx) {
 
 // Bilinear sample of a [H, W] plane; neighbours outside the plane count as 0.
 double SampleZero(const double* plane, int64_t H, int64_t W, double y, double x) {
-  // A NaN offset gives NaN; a far one reads only outside neighbours (converting either to an integer
-  // tap index would be undefined).
+  // A NaN offset gives NaN; a far one reads only outside neighbours (converting either to an
+  // integer tap index would be undefined).
   if (std::isnan(y) || std::isnan(x)) return std::numeric_limits<double>::quiet_NaN();
   if (!(std::abs(y) < 0x1p62 && std::abs(x) < 0x1p62)) return 0;
   const double y0 = std::floor(y), x0 = std::floor(x);
@@ -547,18 +581,20 @@ Status DeformConvKernel(KernelContext& ctx) {
   const int64_t N = x.dim(0), C = x.dim(1), H = x.dim(2), W = x.dim(3);
   const int64_t M = w.dim(0), kH = w.dim(2), kW = w.dim(3), K = kH * kW;
   const int64_t group = ctx.GetInt("group", 1), og = ctx.GetInt("offset_group", 1);
-  const std::vector<int64_t> s = ctx.GetInts("strides", {1, 1}), d = ctx.GetInts("dilations", {1, 1});
+  const std::vector<int64_t> s = ctx.GetInts("strides", {1, 1}),
+                             d = ctx.GetInts("dilations", {1, 1});
   const std::vector<int64_t> pads = ctx.GetInts("pads", {0, 0, 0, 0});
-  if (w.rank() != 4 || off.rank() != 4 || group <= 0 || og <= 0 || C % group != 0 || M % group != 0 ||
-      C % og != 0 || w.dim(1) * group != C || s.size() != 2 || d.size() != 2 || pads.size() != 4 ||
-      off.dim(0) != N || off.dim(1) != og * 2 * K) {
+  if (w.rank() != 4 || off.rank() != 4 || group <= 0 || og <= 0 || C % group != 0 ||
+      M % group != 0 || C % og != 0 || w.dim(1) * group != C || s.size() != 2 || d.size() != 2 ||
+      pads.size() != 4 || off.dim(0) != N || off.dim(1) != og * 2 * K) {
     return ctx.Error("W, offset, group, offset_group, strides, dilations or pads do not fit X");
   }
   const int64_t oH = off.dim(2), oW = off.dim(3);
   Tensor mask;
   if (ctx.has_input(4)) {
     ASSIGN_OR_RETURN(mask, CastTensor(ctx.input(4), DataType::kDouble));
-    if (mask.dims() != std::vector<int64_t>{N, og * K, oH, oW}) return ctx.Error("mask does not fit the offsets");
+    if (mask.dims() != std::vector<int64_t>{N, og * K, oH, oW})
+      return ctx.Error("mask does not fit the offsets");
   }
   Tensor b(DataType::kDouble, {M});
   if (ctx.has_input(3)) {
@@ -576,12 +612,16 @@ Status DeformConvKernel(KernelContext& ctx) {
           for (int64_t i = 0; i < kH; ++i) {
             for (int64_t j = 0; j < kW; ++j) {
               const int64_t k = i * kW + j;
-              const double dy = off.data<double>()[((n * og * 2 * K + g * 2 * K + 2 * k) * oH + oh) * oW + ow];
-              const double dx = off.data<double>()[((n * og * 2 * K + g * 2 * K + 2 * k + 1) * oH + oh) * oW + ow];
+              const double dy =
+                  off.data<double>()[((n * og * 2 * K + g * 2 * K + 2 * k) * oH + oh) * oW + ow];
+              const double dx =
+                  off.data<double>()[((n * og * 2 * K + g * 2 * K + 2 * k + 1) * oH + oh) * oW +
+                                     ow];
               const double py = oh * s[0] - pads[0] + i * d[0] + dy;
               const double px = ow * s[1] - pads[1] + j * d[1] + dx;
               double v = SampleZero(x.data<double>() + (n * C + c) * H * W, H, W, py, px);
-              if (mask.is_defined()) v *= mask.data<double>()[((n * og * K + g * K + k) * oH + oh) * oW + ow];
+              if (mask.is_defined())
+                v *= mask.data<double>()[((n * og * K + g * K + k) * oH + oh) * oW + ow];
               col[c * K + k] = v;
             }
           }
@@ -590,7 +630,8 @@ Status DeformConvKernel(KernelContext& ctx) {
           const int64_t gi = m / Mg;
           double acc = b.data<double>()[m];
           for (int64_t c = 0; c < Cg; ++c) {
-            for (int64_t k = 0; k < K; ++k) acc += w.data<double>()[(m * Cg + c) * K + k] * col[(gi * Cg + c) * K + k];
+            for (int64_t k = 0; k < K; ++k)
+              acc += w.data<double>()[(m * Cg + c) * K + k] * col[(gi * Cg + c) * K + k];
           }
           y.mutable_data<double>()[((n * M + m) * oH + oh) * oW + ow] = acc;
         }
@@ -619,7 +660,8 @@ Status Col2ImKernel(KernelContext& ctx) {
   dims.insert(dims.end(), image.begin(), image.end());
   Tensor y(DataType::kDouble, dims);
   for (int64_t n = 0; n < N; ++n) {
-    Col2Im<double>(x.data<double>() + n * C * K * g.out_size(), C, g, y.mutable_data<double>() + n * C * g.in_size());
+    Col2Im<double>(x.data<double>() + n * C * K * g.out_size(), C, g,
+                   y.mutable_data<double>() + n * C * g.in_size());
   }
   ASSIGN_OR_RETURN(y, CastTensor(y, x0->dtype()));
   ctx.set_output(0, std::move(y));
@@ -629,7 +671,8 @@ Status Col2ImKernel(KernelContext& ctx) {
 Status ConvTransposeKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(const Tensor* x0, ctx.TensorInput(0));
   ASSIGN_OR_RETURN(const Tensor* w0, ctx.TensorInput(1));
-  if (x0->rank() < 3 || w0->rank() != x0->rank()) return ctx.Error("X and W must have the same rank >= 3");
+  if (x0->rank() < 3 || w0->rank() != x0->rank())
+    return ctx.Error("X and W must have the same rank >= 3");
   Tensor x = WidenToFloat(*x0), w = WidenToFloat(*w0);
   const int64_t N = x.dim(0), C = x.dim(1), group = ctx.GetInt("group", 1);
   const int64_t Mg = w.dim(1), nd = x.rank() - 2;
@@ -638,7 +681,8 @@ Status ConvTransposeKernel(KernelContext& ctx) {
   if (w.dim(0) != C || C % group != 0) return ctx.Error("weights do not match the input channels");
   if (w.dtype() != x.dtype()) return ctx.Error("X and W must have the same element type");
   int64_t M = 0;
-  if (__builtin_mul_overflow(Mg, group, &M)) return ctx.Error("group times W's output channels overflows");
+  if (__builtin_mul_overflow(Mg, group, &M))
+    return ctx.Error("group times W's output channels overflows");
   std::vector<int64_t> k = ctx.GetInts("kernel_shape", Spatial(w));
   std::vector<int64_t> s = ctx.GetInts("strides", std::vector<int64_t>(nd, 1));
   std::vector<int64_t> d = ctx.GetInts("dilations", std::vector<int64_t>(nd, 1));
@@ -648,7 +692,8 @@ Status ConvTransposeKernel(KernelContext& ctx) {
   const std::string auto_pad = ctx.GetString("auto_pad", "NOTSET");
   if (k != Spatial(w)) return ctx.Error("kernel_shape differs from the weights' spatial dims");
   RETURN_IF_ERROR(CheckWindow(ctx, nd, k, s, d, pads));
-  if (static_cast<int64_t>(op.size()) != nd || (!out_shape.empty() && static_cast<int64_t>(out_shape.size()) < nd)) {
+  if (static_cast<int64_t>(op.size()) != nd ||
+      (!out_shape.empty() && static_cast<int64_t>(out_shape.size()) < nd)) {
     return ctx.Error("output_padding or output_shape does not match the spatial rank");
   }
   for (int64_t o : out_shape) {
@@ -662,12 +707,14 @@ Status ConvTransposeKernel(KernelContext& ctx) {
     // The full output length in int64 (huge strides or output_padding overflowed it).
     const __int128 reach = static_cast<__int128>(s[i]) * (in[i] - 1) + ek;
     const __int128 full128 = reach + op[i];
-    if (reach >= (__int128{1} << 62) || full128 >= (__int128{1} << 62) || full128 <= -(__int128{1} << 62)) {
+    if (reach >= (__int128{1} << 62) || full128 >= (__int128{1} << 62) ||
+        full128 <= -(__int128{1} << 62)) {
       return ctx.Error("strides, output_padding or the kernel make the output too large");
     }
     const int64_t full = static_cast<int64_t>(full128);
     if (!out_shape.empty() || auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") {
-      const int64_t target = out_shape.empty() ? in[i] * s[i] : out_shape[out_shape.size() - nd + i];
+      const int64_t target =
+          out_shape.empty() ? in[i] * s[i] : out_shape[out_shape.size() - nd + i];
       const int64_t total = full - target;
       if (total < 0) {  // a larger output_shape only appends zeros at the end
         pads[i] = pads[i + nd] = 0;
@@ -703,7 +750,8 @@ Status ConvTransposeKernel(KernelContext& ctx) {
   Tensor b;
   if (ctx.has_input(2)) {
     b = WidenToFloat(ctx.input(2));
-    if (b.size() != M || b.dtype() != x.dtype()) return ctx.Error("B must have one value per output channel");
+    if (b.size() != M || b.dtype() != x.dtype())
+      return ctx.Error("B must have one value per output channel");
   }
   RETURN_IF_ERROR(DispatchFloat(x.dtype(), [&](auto tag) -> Status {
     using T = decltype(tag);
@@ -715,8 +763,8 @@ Status ConvTransposeKernel(KernelContext& ctx) {
     for (int64_t n = 0; n < N; ++n) {
       for (int64_t gi = 0; gi < group; ++gi) {
         // col [Mg*K, I] = W_g^T [Mg*K, Cg] * X_g [Cg, I]
-        Gemm<T>(true, false, Mg * K, I, Cg, T(1), pw + gi * Cg * Mg * K, px + (n * C + gi * Cg) * I, T(0),
-                col.data());
+        Gemm<T>(true, false, Mg * K, I, Cg, T(1), pw + gi * Cg * Mg * K, px + (n * C + gi * Cg) * I,
+                T(0), col.data());
         // An empty X (or no output channels) scatters nothing; Col2Im's loops would still run once.
         if (!col.empty()) Col2Im<T>(col.data(), Mg, g, py + (n * M + gi * Mg) * O);
       }
@@ -750,7 +798,8 @@ Status PoolKernel(KernelContext& ctx) {
   if (x0->rank() < 3) return ctx.Error("input must have rank >= 3");
   Tensor x = WidenToFloat(*x0);
   const std::vector<int64_t> kernel = ctx.GetInts("kernel_shape");
-  ASSIGN_OR_RETURN(Geometry g, MakeGeometry(ctx, Spatial(x), kernel, ctx.GetInt("ceil_mode", 0) != 0));
+  ASSIGN_OR_RETURN(Geometry g,
+                   MakeGeometry(ctx, Spatial(x), kernel, ctx.GetInt("ceil_mode", 0) != 0));
   const bool count_pad = ctx.GetInt("count_include_pad", 0) != 0;
   const double p = LpPoolExponent(ctx);
   const bool col_major = ctx.GetInt("storage_order", 0) != 0;
@@ -761,12 +810,14 @@ Status PoolKernel(KernelContext& ctx) {
   const bool wants_indices = ctx.num_outputs() > 1 && ctx.wants_output(1);
   Tensor idx(DataType::kInt64, wants_indices ? ydims : std::vector<int64_t>{0});
   const std::vector<int64_t> in_strides = Strides(g.in);
-  if (kind != Pool::kMax && !ir::IsFloatingPoint(x.dtype())) return UnsupportedType(x.dtype(), "pooling");
+  if (kind != Pool::kMax && !ir::IsFloatingPoint(x.dtype()))
+    return UnsupportedType(x.dtype(), "pooling");
   // Column-major strides for storage_order=1 indices.
   std::vector<int64_t> cm_strides(g.nd, 1);
   for (int64_t i = 1; i < g.nd; ++i) cm_strides[i] = cm_strides[i - 1] * g.in[i - 1];
   // 2-D float max/average pooling without the indices output: a vector sweep per channel.
-  const bool vector_path = kind != Pool::kLp && g.nd == 2 && x.dtype() == DataType::kFloat && !wants_indices;
+  const bool vector_path =
+      kind != Pool::kLp && g.nd == 2 && x.dtype() == DataType::kFloat && !wants_indices;
   if (vector_path) {
     const Window2d win = ToWindow2d(g);
     const float* px = x.data<float>();
@@ -779,75 +830,77 @@ Status PoolKernel(KernelContext& ctx) {
       }
     }
   }
-  if (!vector_path) RETURN_IF_ERROR(DispatchNumeric(x.dtype(), [&](auto tag) -> Status {
-    using T = decltype(tag);
-    const T* px = x.data<T>();
-    T* py = y.mutable_data<T>();
-    int64_t* pi = idx.mutable_data<int64_t>();
-    if (O == 0) return OkStatus();  // an empty input with SAME padding: nothing to compute
-    // Per axis and output position: the window cells inside the input (only those are read: a window
-    // may be far wider than the input), as the first one's input position and their count, and the
-    // cells count_include_pad counts (those inside the padded input). The same for every channel.
-    struct AxisCells {
-      int64_t first_q, span, counted;
-    };
-    std::vector<std::vector<AxisCells>> cells(g.nd);
-    for (int64_t i = 0; i < g.nd; ++i) {
-      for (int64_t o = 0; o < g.out[i]; ++o) {
-        const int64_t first = o * g.s[i] - g.pb[i];
-        int64_t lo, hi, pad_lo, pad_hi;
-        WindowCellsIn(first, g.d[i], g.k[i], 0, g.in[i], &lo, &hi);
-        WindowCellsIn(first, g.d[i], g.k[i], -g.pb[i], g.in[i] + g.pe[i], &pad_lo, &pad_hi);
-        cells[i].push_back({first + lo * g.d[i], hi - lo, count_pad ? pad_hi - pad_lo : hi - lo});
-      }
-    }
-    std::vector<int64_t> k_span(g.nd), kk(g.nd);
-    for (int64_t nc = 0; nc < N * C; ++nc) {
-      const T* src = px + nc * I;
-      std::vector<int64_t> oi(g.nd, 0);
-      int64_t ol = 0;
-      do {
-        double acc = kind == Pool::kMax ? -std::numeric_limits<double>::infinity() : 0;
-        int64_t best = -1, count = 1;
-        bool any_inside = true;
-        for (int64_t i = 0; i < g.nd; ++i) {
-          const AxisCells& c = cells[i][oi[i]];
-          k_span[i] = c.span;
-          any_inside = any_inside && c.span > 0;
-          count *= c.counted;
+  if (!vector_path)
+    RETURN_IF_ERROR(DispatchNumeric(x.dtype(), [&](auto tag) -> Status {
+      using T = decltype(tag);
+      const T* px = x.data<T>();
+      T* py = y.mutable_data<T>();
+      int64_t* pi = idx.mutable_data<int64_t>();
+      if (O == 0) return OkStatus();  // an empty input with SAME padding: nothing to compute
+      // Per axis and output position: the window cells inside the input (only those are read: a
+      // window may be far wider than the input), as the first one's input position and their count,
+      // and the cells count_include_pad counts (those inside the padded input). The same for every
+      // channel.
+      struct AxisCells {
+        int64_t first_q, span, counted;
+      };
+      std::vector<std::vector<AxisCells>> cells(g.nd);
+      for (int64_t i = 0; i < g.nd; ++i) {
+        for (int64_t o = 0; o < g.out[i]; ++o) {
+          const int64_t first = o * g.s[i] - g.pb[i];
+          int64_t lo, hi, pad_lo, pad_hi;
+          WindowCellsIn(first, g.d[i], g.k[i], 0, g.in[i], &lo, &hi);
+          WindowCellsIn(first, g.d[i], g.k[i], -g.pb[i], g.in[i] + g.pe[i], &pad_lo, &pad_hi);
+          cells[i].push_back({first + lo * g.d[i], hi - lo, count_pad ? pad_hi - pad_lo : hi - lo});
         }
-        std::fill(kk.begin(), kk.end(), 0);
-        if (any_inside) do {
-          int64_t off = 0, cm_off = 0;
+      }
+      std::vector<int64_t> k_span(g.nd), kk(g.nd);
+      for (int64_t nc = 0; nc < N * C; ++nc) {
+        const T* src = px + nc * I;
+        std::vector<int64_t> oi(g.nd, 0);
+        int64_t ol = 0;
+        do {
+          double acc = kind == Pool::kMax ? -std::numeric_limits<double>::infinity() : 0;
+          int64_t best = -1, count = 1;
+          bool any_inside = true;
           for (int64_t i = 0; i < g.nd; ++i) {
-            const int64_t q = cells[i][oi[i]].first_q + kk[i] * g.d[i];
-            off += q * in_strides[i];
-            cm_off += q * cm_strides[i];
+            const AxisCells& c = cells[i][oi[i]];
+            k_span[i] = c.span;
+            any_inside = any_inside && c.span > 0;
+            count *= c.counted;
           }
-          const double v = src[off];
-          if (kind == Pool::kMax) {
-            if (v > acc || best < 0) {
-              acc = v;
-              best = col_major ? cm_off : off;
-            }
-          } else if (kind == Pool::kAvg) {
-            acc += v;
-          } else {
-            acc += std::pow(std::abs(v), p);
-          }
-        } while (Next(kk, k_span));
-        double r = acc;
-        if (kind == Pool::kAvg) r = count > 0 ? acc / count : 0;
-        if (kind == Pool::kLp) r = std::pow(acc, 1.0 / p);
-        // A max window entirely in the padding is -inf: saturated for integer types (casting it is
-        // undefined; found by the run fuzzer on a uint8 MaxPool).
-        py[nc * O + ol] = SaturatingCast<T>(r);
-        if (wants_indices) pi[nc * O + ol] = best < 0 ? 0 : nc * I + best;
-        ++ol;
-      } while (Next(oi, g.out));
-    }
-    return OkStatus();
-  }));
+          std::fill(kk.begin(), kk.end(), 0);
+          if (any_inside) do {
+              int64_t off = 0, cm_off = 0;
+              for (int64_t i = 0; i < g.nd; ++i) {
+                const int64_t q = cells[i][oi[i]].first_q + kk[i] * g.d[i];
+                off += q * in_strides[i];
+                cm_off += q * cm_strides[i];
+              }
+              const double v = src[off];
+              if (kind == Pool::kMax) {
+                if (v > acc || best < 0) {
+                  acc = v;
+                  best = col_major ? cm_off : off;
+                }
+              } else if (kind == Pool::kAvg) {
+                acc += v;
+              } else {
+                acc += std::pow(std::abs(v), p);
+              }
+            } while (Next(kk, k_span));
+          double r = acc;
+          if (kind == Pool::kAvg) r = count > 0 ? acc / count : 0;
+          if (kind == Pool::kLp) r = std::pow(acc, 1.0 / p);
+          // A max window entirely in the padding is -inf: saturated for integer types (casting it
+          // is undefined; found by the run fuzzer on a uint8 MaxPool).
+          py[nc * O + ol] = SaturatingCast<T>(r);
+          if (wants_indices) pi[nc * O + ol] = best < 0 ? 0 : nc * I + best;
+          ++ol;
+        } while (Next(oi, g.out));
+      }
+      return OkStatus();
+    }));
   if (y.dtype() != x0->dtype()) {
     ASSIGN_OR_RETURN(y, CastTensor(y, x0->dtype()));
   }
@@ -875,9 +928,12 @@ Status GlobalPoolKernel(KernelContext& ctx) {
       double acc = kind == Pool::kMax ? -std::numeric_limits<double>::infinity() : 0;
       for (int64_t i = 0; i < I; ++i) {
         const double v = px[nc * I + i];
-        if (kind == Pool::kMax) acc = std::max(acc, v);
-        else if (kind == Pool::kAvg) acc += v;
-        else acc += std::pow(std::abs(v), p);
+        if (kind == Pool::kMax)
+          acc = std::max(acc, v);
+        else if (kind == Pool::kAvg)
+          acc += v;
+        else
+          acc += std::pow(std::abs(v), p);
       }
       if (kind == Pool::kAvg) acc /= I;
       if (kind == Pool::kLp) acc = std::pow(acc, 1.0 / p);
@@ -909,7 +965,8 @@ Status MaxUnpoolKernel(KernelContext& ctx) {
       // Huge strides or kernel sizes overflowed the unpooled length.
       RETURN_IF_ERROR(CheckWindowExtent(ctx, x->dim(2 + i), k[i], s[i], 1, pads[i], pads[i + nd]));
       const __int128 len = static_cast<__int128>(x->dim(2 + i) - 1) * s[i] + k[i];
-      if (len >= (__int128{1} << 62)) return ctx.Error("strides and kernel_shape make the output too large");
+      if (len >= (__int128{1} << 62))
+        return ctx.Error("strides and kernel_shape make the output too large");
       dims.push_back((x->dim(2 + i) - 1) * s[i] + k[i] - pads[i] - pads[i + nd]);
       if (dims.back() < 0) return ctx.Error("the pads are larger than the unpooled output");
     }

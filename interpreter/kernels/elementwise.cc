@@ -19,20 +19,23 @@ using absl::OkStatus;
 using absl::Status;
 using absl::StatusOr;
 
-// ---- unary ---------------------------------------------------------------------------------------
+// ---- unary
+// ---------------------------------------------------------------------------------------
 
-// A unary kernel over float/double (narrow floats widened). `maker(ctx)` returns the element function.
+// A unary kernel over float/double (narrow floats widened). `maker(ctx)` returns the element
+// function.
 template <typename Maker>
 KernelFn FloatUnary(Maker maker) {
   return [maker](KernelContext& ctx) -> Status {
     ASSIGN_OR_RETURN(const Tensor* x, ctx.TensorInput(0));
     auto f = maker(ctx);
     ASSIGN_OR_RETURN(Tensor out, WithWidened(*x, [&](const Tensor& w) -> StatusOr<Tensor> {
-      return DispatchFloat(w.dtype(), [&](auto tag) -> StatusOr<Tensor> {
-        using T = decltype(tag);
-        return UnaryMap<T, T>(w, w.dtype(), [&](T v) { return static_cast<T>(f(v)); });
-      });
-    }));
+                       return DispatchFloat(w.dtype(), [&](auto tag) -> StatusOr<Tensor> {
+                         using T = decltype(tag);
+                         return UnaryMap<T, T>(w, w.dtype(),
+                                               [&](T v) { return static_cast<T>(f(v)); });
+                       });
+                     }));
     ctx.set_output(0, std::move(out));
     return OkStatus();
   };
@@ -45,11 +48,12 @@ KernelFn NumericUnary(Maker maker) {
     ASSIGN_OR_RETURN(const Tensor* x, ctx.TensorInput(0));
     auto f = maker(ctx);
     ASSIGN_OR_RETURN(Tensor out, WithWidened(*x, [&](const Tensor& w) -> StatusOr<Tensor> {
-      return DispatchNumeric(w.dtype(), [&](auto tag) -> StatusOr<Tensor> {
-        using T = decltype(tag);
-        return UnaryMap<T, T>(w, w.dtype(), [&](T v) { return static_cast<T>(f(v)); });
-      });
-    }));
+                       return DispatchNumeric(w.dtype(), [&](auto tag) -> StatusOr<Tensor> {
+                         using T = decltype(tag);
+                         return UnaryMap<T, T>(w, w.dtype(),
+                                               [&](T v) { return static_cast<T>(f(v)); });
+                       });
+                     }));
     ctx.set_output(0, std::move(out));
     return OkStatus();
   };
@@ -65,7 +69,9 @@ struct UnaryParams {
 };
 UnaryParams NoParams(const KernelContext&) { return {}; }
 UnaryParams LeakyReluParams(const KernelContext& c) { return {c.GetFloat("alpha", 0.01f)}; }
-UnaryParams HardSigmoidParams(const KernelContext& c) { return {c.GetFloat("alpha", 0.2f), c.GetFloat("beta", 0.5f)}; }
+UnaryParams HardSigmoidParams(const KernelContext& c) {
+  return {c.GetFloat("alpha", 0.2f), c.GetFloat("beta", 0.5f)};
+}
 
 // float tensors go through the vector kernel `op` (its parameters from `params(ctx)`); other types
 // through `fallback`.
@@ -86,12 +92,14 @@ KernelFn VectorUnary(UnaryOp op, Params params, KernelFn fallback) {
   };
 }
 
-// ---- binary --------------------------------------------------------------------------------------
+// ---- binary
+// --------------------------------------------------------------------------------------
 
 // Before opset 7 B is read by the legacy rules (schema/inference/legacy_broadcast.h): PRelu's slope
 // is shared or per channel; the other binary operators align B with A by their `broadcast` and
-// `axis` attributes, and refuse shapes those do not allow. Returns B viewed with the shape that numpy
-// broadcasting reads the same way, so the numpy kernels below compute the legacy result unchanged.
+// `axis` attributes, and refuse shapes those do not allow. Returns B viewed with the shape that
+// numpy broadcasting reads the same way, so the numpy kernels below compute the legacy result
+// unchanged.
 StatusOr<Tensor> LegacyAlign(const KernelContext& ctx, const Tensor& a, const Tensor& b) {
   if (ctx.opset() >= 7) return b;
   const ir::Shape sa = ir::Shape::FromSizes(a.dims()), sb = ir::Shape::FromSizes(b.dims());
@@ -103,7 +111,8 @@ StatusOr<Tensor> LegacyAlign(const KernelContext& ctx, const Tensor& a, const Te
   } else {
     std::optional<int64_t> axis;
     if (ctx.has_attr("axis")) axis = ctx.GetInt("axis", 0);
-    StatusOr<ir::Shape> s = schema::inference::LegacyBroadcastShape(sa, sb, ctx.GetInt("broadcast", 0) != 0, axis);
+    StatusOr<ir::Shape> s =
+        schema::inference::LegacyBroadcastShape(sa, sb, ctx.GetInt("broadcast", 0) != 0, axis);
     if (!s.ok()) return ctx.Error(std::string(s.status().message()));
     aligned = *std::move(s);
   }
@@ -132,10 +141,10 @@ StatusOr<BinaryInputs> PrepareBinary(const KernelContext& ctx, bool widen = true
 }
 
 // out = a op b for float tensors on the vector kernels: broadcast dims are coalesced (adjacent dims
-// that both operands read the same way merge), then each innermost run is one kernel call. The output
-// takes over an input's buffer when that input has the output's shape and dies here. Returns false
-// (computing nothing) when the innermost run broadcasts both operands, left to the generic loop.
-// Works on the inputs in place, with no allocation but the output's: on tiny tensors the
+// that both operands read the same way merge), then each innermost run is one kernel call. The
+// output takes over an input's buffer when that input has the output's shape and dies here. Returns
+// false (computing nothing) when the innermost run broadcasts both operands, left to the generic
+// loop. Works on the inputs in place, with no allocation but the output's: on tiny tensors the
 // bookkeeping around the arithmetic is the cost.
 bool VectorBinaryFloat(const KernelContext& ctx, BinaryOp op, const Tensor& a, const Tensor& b,
                        const std::vector<int64_t>& out_dims, Tensor& out) {
@@ -155,7 +164,8 @@ bool VectorBinaryFloat(const KernelContext& ctx, BinaryOp op, const Tensor& a, c
   absl::InlinedVector<int64_t, 8> dims, ca, cb;
   for (size_t d = 0; d < rank; ++d) {
     if (out_dims[d] == 1) continue;
-    const bool merge = !dims.empty() && (ca.back() == 0) == (sa[d] == 0) && (cb.back() == 0) == (sb[d] == 0);
+    const bool merge =
+        !dims.empty() && (ca.back() == 0) == (sa[d] == 0) && (cb.back() == 0) == (sb[d] == 0);
     if (merge) {
       dims.back() *= out_dims[d];
       ca.back() = sa[d];
@@ -180,11 +190,14 @@ bool VectorBinaryFloat(const KernelContext& ctx, BinaryOp op, const Tensor& a, c
     return true;
   }
   const int64_t inner = dims.back();
-  const Operands form = a_vec && b_vec ? Operands::kVectorVector : (a_vec ? Operands::kVectorScalar : Operands::kScalarVector);
+  const Operands form = a_vec && b_vec
+                            ? Operands::kVectorVector
+                            : (a_vec ? Operands::kVectorScalar : Operands::kScalarVector);
   const int64_t outer_rank = static_cast<int64_t>(dims.size()) - 1;
   if (outer_rank == 0) {  // one run: split it
     ParallelItems(inner, 1, [&](int64_t begin, int64_t end) {
-      Vec().binary_f32(op, form, a_vec ? pa + begin : pa, b_vec ? pb + begin : pb, po + begin, end - begin);
+      Vec().binary_f32(op, form, a_vec ? pa + begin : pa, b_vec ? pb + begin : pb, po + begin,
+                       end - begin);
     });
     return true;
   }
@@ -216,7 +229,8 @@ bool VectorBinaryFloat(const KernelContext& ctx, BinaryOp op, const Tensor& a, c
 // Arithmetic: output has the input type. `maker(ctx)` returns a generic (T, T) -> T function;
 // `vector_op`, when given, computes the same on float tensors with the vector kernels.
 template <typename Maker>
-KernelFn Arith(Maker maker, bool allow_int = true, std::optional<BinaryOp> vector_op = std::nullopt) {
+KernelFn Arith(Maker maker, bool allow_int = true,
+               std::optional<BinaryOp> vector_op = std::nullopt) {
   return [maker, allow_int, vector_op](KernelContext& ctx) -> Status {
     // float on the vector kernels, reading the inputs where they are (no copies of them).
     const Tensor& a = ctx.input(0);
@@ -229,21 +243,25 @@ KernelFn Arith(Maker maker, bool allow_int = true, std::optional<BinaryOp> vecto
       const Tensor& b_aligned = ctx.opset() < 7 ? legacy_b : b;
       ASSIGN_OR_RETURN(std::vector<int64_t> out_dims, BroadcastShapes(a.dims(), b_aligned.dims()));
       Tensor out;
-      if (NumElements(out_dims) > 0 && VectorBinaryFloat(ctx, *vector_op, a, b_aligned, out_dims, out)) {
+      if (NumElements(out_dims) > 0 &&
+          VectorBinaryFloat(ctx, *vector_op, a, b_aligned, out_dims, out)) {
         ctx.set_output(0, std::move(out));
         return OkStatus();
       }
     }
     ASSIGN_OR_RETURN(BinaryInputs in, PrepareBinary(ctx));
     if (in.a.dtype() != in.b.dtype()) {
-      return ctx.Error(absl::StrCat("input types differ: ", in.a.ShapeString(), " vs ", in.b.ShapeString()));
+      return ctx.Error(
+          absl::StrCat("input types differ: ", in.a.ShapeString(), " vs ", in.b.ShapeString()));
     }
-    if (!allow_int && !ir::IsFloatingPoint(in.a.dtype())) return UnsupportedType(in.a.dtype(), ctx.node().op_type());
+    if (!allow_int && !ir::IsFloatingPoint(in.a.dtype()))
+      return UnsupportedType(in.a.dtype(), ctx.node().op_type());
     auto f = maker(ctx);
     ASSIGN_OR_RETURN(Tensor out, DispatchNumeric(in.a.dtype(), [&](auto tag) -> StatusOr<Tensor> {
-      using T = decltype(tag);
-      return BinaryMap<T, T, T>(in.a, in.b, in.out_dims, in.a.dtype(), [&](T x, T y) { return static_cast<T>(f(x, y)); });
-    }));
+                       using T = decltype(tag);
+                       return BinaryMap<T, T, T>(in.a, in.b, in.out_dims, in.a.dtype(),
+                                                 [&](T x, T y) { return static_cast<T>(f(x, y)); });
+                     }));
     if (in.orig != out.dtype()) {
       ASSIGN_OR_RETURN(out, CastTensor(out, in.orig));
     }
@@ -260,7 +278,8 @@ KernelFn Compare(Cmp cmp) {
     if (in.a.dtype() != in.b.dtype()) return ctx.Error("input types differ");
     StatusOr<Tensor> out;
     if (in.a.is_string()) {
-      out = BinaryMap<std::string, std::string, bool>(in.a, in.b, in.out_dims, DataType::kBool, cmp);
+      out =
+          BinaryMap<std::string, std::string, bool>(in.a, in.b, in.out_dims, DataType::kBool, cmp);
     } else {
       out = DispatchNumericBool(in.a.dtype(), [&](auto tag) -> StatusOr<Tensor> {
         using T = decltype(tag);
@@ -291,16 +310,17 @@ KernelFn Bitwise(F f) {
     ASSIGN_OR_RETURN(BinaryInputs in, PrepareBinary(ctx, false));
     if (in.a.dtype() != in.b.dtype()) return ctx.Error("input types differ");
     ASSIGN_OR_RETURN(Tensor out, DispatchInt(in.a.dtype(), [&](auto tag) -> StatusOr<Tensor> {
-      using T = decltype(tag);
-      return BinaryMap<T, T, T>(in.a, in.b, in.out_dims, in.a.dtype(), [&](T x, T y) { return static_cast<T>(f(x, y)); });
-    }));
+                       using T = decltype(tag);
+                       return BinaryMap<T, T, T>(in.a, in.b, in.out_dims, in.a.dtype(),
+                                                 [&](T x, T y) { return static_cast<T>(f(x, y)); });
+                     }));
     ctx.set_output(0, std::move(out));
     return OkStatus();
   };
 }
 
-// Integer x / y truncated toward zero; INT_MIN / -1 wraps to INT_MIN. Integer division by zero has no
-// value in ONNX; it gives 0 here, so that verification on random integer inputs can compare two
+// Integer x / y truncated toward zero; INT_MIN / -1 wraps to INT_MIN. Integer division by zero has
+// no value in ONNX; it gives 0 here, so that verification on random integer inputs can compare two
 // models that both divide by zero somewhere instead of failing on valid models.
 template <typename T>
 T SafeDiv(T x, T y) {
@@ -355,13 +375,15 @@ Status PowKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(const Tensor* b0, ctx.TensorInput(1));
   // Aligned first: before opset 7 the legacy rule may refuse even a one-element exponent.
   ASSIGN_OR_RETURN(const Tensor b_view, LegacyAlign(ctx, *a0, *b0));
-  // x ^ 2 on float (variance in exported LayerNorms) is x * x: both are the correctly rounded square.
-  if (a0->dtype() == DataType::kFloat && b0->size() == 1 && b_view.rank() <= a0->rank() && !b0->is_string()) {
+  // x ^ 2 on float (variance in exported LayerNorms) is x * x: both are the correctly rounded
+  // square.
+  if (a0->dtype() == DataType::kFloat && b0->size() == 1 && b_view.rank() <= a0->rank() &&
+      !b0->is_string()) {
     ASSIGN_OR_RETURN(double exponent, ScalarInput(ctx, 1, 0));
     if (exponent == 2.0) {
       Tensor y = ctx.OutputBuffer(0, DataType::kFloat, a0->dims());
-      Vec().binary_f32(BinaryOp::kMul, Operands::kVectorVector, a0->data<float>(), a0->data<float>(),
-                       y.mutable_data<float>(), a0->size());
+      Vec().binary_f32(BinaryOp::kMul, Operands::kVectorVector, a0->data<float>(),
+                       a0->data<float>(), y.mutable_data<float>(), a0->size());
       ctx.set_output(0, std::move(y));
       return OkStatus();
     }
@@ -369,17 +391,19 @@ Status PowKernel(KernelContext& ctx) {
   Tensor a = WidenToFloat(*a0);
   ASSIGN_OR_RETURN(Tensor b, CastTensor(WidenToFloat(b_view), DataType::kDouble));
   ASSIGN_OR_RETURN(std::vector<int64_t> dims, BroadcastShapes(a.dims(), b.dims()));
-  ASSIGN_OR_RETURN(Tensor out, DispatchNumeric(a.dtype(), [&](auto tag) -> StatusOr<Tensor> {
-    using T = decltype(tag);
-    return BinaryMap<T, double, T>(a, b, dims, a.dtype(), [](T x, double y) {
-      if constexpr (std::is_integral_v<T>) {
-        // Saturated to int64 first: 0 ^ -1 (inf) or 2 ^ 100 had no int64 value (an undefined conversion).
-        return static_cast<T>(SaturatingCast<int64_t>(std::pow(static_cast<double>(x), y)));
-      } else {
-        return static_cast<T>(std::pow(x, static_cast<T>(y)));
-      }
-    });
-  }));
+  ASSIGN_OR_RETURN(
+      Tensor out, DispatchNumeric(a.dtype(), [&](auto tag) -> StatusOr<Tensor> {
+        using T = decltype(tag);
+        return BinaryMap<T, double, T>(a, b, dims, a.dtype(), [](T x, double y) {
+          if constexpr (std::is_integral_v<T>) {
+            // Saturated to int64 first: 0 ^ -1 (inf) or 2 ^ 100 had no int64 value (an undefined
+            // conversion).
+            return static_cast<T>(SaturatingCast<int64_t>(std::pow(static_cast<double>(x), y)));
+          } else {
+            return static_cast<T>(std::pow(x, static_cast<T>(y)));
+          }
+        });
+      }));
   if (out.dtype() != a0->dtype()) {
     ASSIGN_OR_RETURN(out, CastTensor(out, a0->dtype()));
   }
@@ -391,20 +415,22 @@ Status BitShiftKernel(KernelContext& ctx) {
   const bool left = ctx.GetString("direction", "") == "LEFT";
   return Bitwise([left](auto x, auto y) {
     using T = decltype(x);
-    // Shifting by a negative amount or by the bit width or more is undefined, and so is a left shift
-    // of a negative value or one that overflows (uint16 << 15 in the int it is promoted to): left
-    // shifts work on the unsigned bits. Shifts past the width give 0.
+    // Shifting by a negative amount or by the bit width or more is undefined, and so is a left
+    // shift of a negative value or one that overflows (uint16 << 15 in the int it is promoted to):
+    // left shifts work on the unsigned bits. Shifts past the width give 0.
     if constexpr (std::is_signed_v<T>) {
       if (y < T(0)) return T(0);
     }
     if (y >= static_cast<T>(sizeof(T) * 8)) return T(0);
     if (!left) return static_cast<T>(x >> y);
     using U = WrapUnsigned<T>;
-    return static_cast<T>(static_cast<U>(static_cast<U>(static_cast<std::make_unsigned_t<T>>(x)) << y));
+    return static_cast<T>(
+        static_cast<U>(static_cast<U>(static_cast<std::make_unsigned_t<T>>(x)) << y));
   })(ctx);
 }
 
-// ---- variadic ------------------------------------------------------------------------------------
+// ---- variadic
+// ------------------------------------------------------------------------------------
 
 template <typename Maker>
 KernelFn Variadic(Maker maker, bool mean = false) {
@@ -420,17 +446,20 @@ KernelFn Variadic(Maker maker, bool mean = false) {
       if (x.dtype() != acc.dtype()) return ctx.Error("input types differ");
       ASSIGN_OR_RETURN(std::vector<int64_t> dims, BroadcastShapes(acc.dims(), x.dims()));
       ASSIGN_OR_RETURN(acc, DispatchNumeric(acc.dtype(), [&](auto tag) -> StatusOr<Tensor> {
-        using T = decltype(tag);
-        return BinaryMap<T, T, T>(acc, x, dims, acc.dtype(), [&](T p, T q) { return static_cast<T>(f(p, q)); });
-      }));
+                         using T = decltype(tag);
+                         return BinaryMap<T, T, T>(acc, x, dims, acc.dtype(), [&](T p, T q) {
+                           return static_cast<T>(f(p, q));
+                         });
+                       }));
     }
     if (mean) {
       const double n = static_cast<double>(ctx.num_inputs());
       ASSIGN_OR_RETURN(acc, DispatchNumeric(acc.dtype(), [&](auto tag) -> StatusOr<Tensor> {
-        using T = decltype(tag);
-        // SaturatingCast: INT64_MAX / 1 is 2^63 as a double, past int64.
-        return UnaryMap<T, T>(acc, acc.dtype(), [n](T v) { return SaturatingCast<T>(v / n); });
-      }));
+                         using T = decltype(tag);
+                         // SaturatingCast: INT64_MAX / 1 is 2^63 as a double, past int64.
+                         return UnaryMap<T, T>(acc, acc.dtype(),
+                                               [n](T v) { return SaturatingCast<T>(v / n); });
+                       }));
     } else if (ctx.num_inputs() == 1) {
       acc = acc.Clone();
     }
@@ -442,7 +471,8 @@ KernelFn Variadic(Maker maker, bool mean = false) {
   };
 }
 
-// ---- Where ---------------------------------------------------------------------------------------
+// ---- Where
+// ---------------------------------------------------------------------------------------
 
 Status WhereKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(const Tensor* c, ctx.TensorInput(0));
@@ -485,14 +515,19 @@ Status WhereKernel(KernelContext& ctx) {
   return OkStatus();
 }
 
-// ---- Clip ----------------------------------------------------------------------------------------
+// ---- Clip
+// ----------------------------------------------------------------------------------------
 
 // Clip's bounds: attributes before opset 11, optional scalar inputs 1 and 2 from then on.
 struct ClipBounds {
   double lo = 0, hi = 0;
   bool has_lo = false, has_hi = false;
-  float float_lo() const { return has_lo ? static_cast<float>(lo) : std::numeric_limits<float>::lowest(); }
-  float float_hi() const { return has_hi ? static_cast<float>(hi) : std::numeric_limits<float>::max(); }
+  float float_lo() const {
+    return has_lo ? static_cast<float>(lo) : std::numeric_limits<float>::lowest();
+  }
+  float float_hi() const {
+    return has_hi ? static_cast<float>(hi) : std::numeric_limits<float>::max();
+  }
 };
 
 StatusOr<ClipBounds> GetClipBounds(const KernelContext& ctx) {
@@ -510,9 +545,9 @@ StatusOr<ClipBounds> GetClipBounds(const KernelContext& ctx) {
   return b;
 }
 
-// A Clip bound (read as `value`, from input `i` since opset 11) as X's element type T. Integer bounds
-// saturate to T (converting one past T's range is undefined); int32/int64 inputs are read exactly
-// (through a double INT64_MAX became 2^63).
+// A Clip bound (read as `value`, from input `i` since opset 11) as X's element type T. Integer
+// bounds saturate to T (converting one past T's range is undefined); int32/int64 inputs are read
+// exactly (through a double INT64_MAX became 2^63).
 template <typename T>
 StatusOr<T> ClipBoundAs(const KernelContext& ctx, size_t i, double value) {
   if constexpr (std::is_integral_v<T>) {
@@ -522,7 +557,8 @@ StatusOr<T> ClipBoundAs(const KernelContext& ctx, size_t i, double value) {
         ASSIGN_OR_RETURN(const int64_t v, ScalarIntInput(ctx, i, 0));
         return static_cast<T>(std::clamp<int64_t>(
             v, std::is_signed_v<T> ? static_cast<int64_t>(std::numeric_limits<T>::lowest()) : 0,
-            static_cast<int64_t>(std::min<uint64_t>(std::numeric_limits<T>::max(), std::numeric_limits<int64_t>::max()))));
+            static_cast<int64_t>(std::min<uint64_t>(std::numeric_limits<T>::max(),
+                                                    std::numeric_limits<int64_t>::max()))));
       }
     }
     return SaturatingCast<T>(value);
@@ -539,28 +575,29 @@ Status ClipKernel(KernelContext& ctx) {
     const float* px = x0->data<float>();
     float* py = y.mutable_data<float>();
     ParallelItems(x0->size(), 1, [&](int64_t begin, int64_t end) {
-      Vec().unary_f32(UnaryOp::kClip, px + begin, py + begin, end - begin, bounds.float_lo(), bounds.float_hi());
+      Vec().unary_f32(UnaryOp::kClip, px + begin, py + begin, end - begin, bounds.float_lo(),
+                      bounds.float_hi());
     });
     ctx.set_output(0, std::move(y));
     return OkStatus();
   }
   Tensor x = WidenToFloat(*x0);
   ASSIGN_OR_RETURN(Tensor out, DispatchNumeric(x.dtype(), [&](auto tag) -> StatusOr<Tensor> {
-    using T = decltype(tag);
-    T l = std::numeric_limits<T>::lowest(), h = std::numeric_limits<T>::max();
-    if (bounds.has_lo) {
-      ASSIGN_OR_RETURN(l, ClipBoundAs<T>(ctx, 1, bounds.lo));
-    }
-    if (bounds.has_hi) {
-      ASSIGN_OR_RETURN(h, ClipBoundAs<T>(ctx, 2, bounds.hi));
-    }
-    return UnaryMap<T, T>(x, x.dtype(), [&](T v) {
-      if constexpr (std::is_floating_point_v<T>) {
-        if (std::isnan(v)) return v;
-      }
-      return std::min(std::max(v, l), h);
-    });
-  }));
+                     using T = decltype(tag);
+                     T l = std::numeric_limits<T>::lowest(), h = std::numeric_limits<T>::max();
+                     if (bounds.has_lo) {
+                       ASSIGN_OR_RETURN(l, ClipBoundAs<T>(ctx, 1, bounds.lo));
+                     }
+                     if (bounds.has_hi) {
+                       ASSIGN_OR_RETURN(h, ClipBoundAs<T>(ctx, 2, bounds.hi));
+                     }
+                     return UnaryMap<T, T>(x, x.dtype(), [&](T v) {
+                       if constexpr (std::is_floating_point_v<T>) {
+                         if (std::isnan(v)) return v;
+                       }
+                       return std::min(std::max(v, l), h);
+                     });
+                   }));
   if (out.dtype() != x0->dtype()) {
     ASSIGN_OR_RETURN(out, CastTensor(out, x0->dtype()));
   }
@@ -568,7 +605,8 @@ Status ClipKernel(KernelContext& ctx) {
   return OkStatus();
 }
 
-// ---- Cast ----------------------------------------------------------------------------------------
+// ---- Cast
+// ----------------------------------------------------------------------------------------
 
 Status CastTo(KernelContext& ctx, DataType to) {
   ASSIGN_OR_RETURN(const Tensor* x, ctx.TensorInput(0));
@@ -597,15 +635,17 @@ Status CastLikeKernel(KernelContext& ctx) {
   return CastTo(ctx, like->dtype());
 }
 
-// ---- predicates ----------------------------------------------------------------------------------
+// ---- predicates
+// ----------------------------------------------------------------------------------
 
 Status IsNaNKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(const Tensor* x0, ctx.TensorInput(0));
   Tensor x = WidenToFloat(*x0);
   ASSIGN_OR_RETURN(Tensor out, DispatchFloat(x.dtype(), [&](auto tag) -> StatusOr<Tensor> {
-    using T = decltype(tag);
-    return UnaryMap<T, bool>(x, DataType::kBool, [](T v) { return std::isnan(v); });
-  }));
+                     using T = decltype(tag);
+                     return UnaryMap<T, bool>(x, DataType::kBool,
+                                              [](T v) { return std::isnan(v); });
+                   }));
   ctx.set_output(0, std::move(out));
   return OkStatus();
 }
@@ -613,12 +653,14 @@ Status IsNaNKernel(KernelContext& ctx) {
 Status IsInfKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(const Tensor* x0, ctx.TensorInput(0));
   Tensor x = WidenToFloat(*x0);
-  const bool pos = ctx.GetInt("detect_positive", 1) != 0, neg = ctx.GetInt("detect_negative", 1) != 0;
+  const bool pos = ctx.GetInt("detect_positive", 1) != 0,
+             neg = ctx.GetInt("detect_negative", 1) != 0;
   ASSIGN_OR_RETURN(Tensor out, DispatchFloat(x.dtype(), [&](auto tag) -> StatusOr<Tensor> {
-    using T = decltype(tag);
-    return UnaryMap<T, bool>(x, DataType::kBool,
-                             [&](T v) { return std::isinf(v) && ((v > 0 && pos) || (v < 0 && neg)); });
-  }));
+                     using T = decltype(tag);
+                     return UnaryMap<T, bool>(x, DataType::kBool, [&](T v) {
+                       return std::isinf(v) && ((v > 0 && pos) || (v < 0 && neg));
+                     });
+                   }));
   ctx.set_output(0, std::move(out));
   return OkStatus();
 }
@@ -633,14 +675,15 @@ Status NotKernel(KernelContext& ctx) {
 Status BitwiseNotKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(const Tensor* x, ctx.TensorInput(0));
   ASSIGN_OR_RETURN(Tensor out, DispatchInt(x->dtype(), [&](auto tag) -> StatusOr<Tensor> {
-    using T = decltype(tag);
-    return UnaryMap<T, T>(*x, x->dtype(), [](T v) { return static_cast<T>(~v); });
-  }));
+                     using T = decltype(tag);
+                     return UnaryMap<T, T>(*x, x->dtype(), [](T v) { return static_cast<T>(~v); });
+                   }));
   ctx.set_output(0, std::move(out));
   return OkStatus();
 }
 
-// PRelu: slope broadcast to X (unidirectional; before opset 7 shared or per channel, see LegacyAlign).
+// PRelu: slope broadcast to X (unidirectional; before opset 7 shared or per channel, see
+// LegacyAlign).
 Status PReluKernel(KernelContext& ctx) {
   return Arith(Simple([](auto x, auto s) { return x < 0 ? WrapMul(x, s) : x; }))(ctx);
 }
@@ -695,19 +738,31 @@ void RegisterElementwiseKernels(KernelRegistry& r) {
   r.Register("", "Sin", 7, FloatUnary(Simple([](auto x) { return std::sin(x); })));
   r.Register("", "Sinh", 9, FloatUnary(Simple([](auto x) { return std::sinh(x); })));
   r.Register("", "Tan", 7, FloatUnary(Simple([](auto x) { return std::tan(x); })));
-  r.Register("", "Tanh", 1, VectorUnary(UnaryOp::kTanh, NoParams, FloatUnary(Simple([](auto x) { return std::tanh(x); }))));
-  r.Register("", "Exp", 1, VectorUnary(UnaryOp::kExp, NoParams, FloatUnary(Simple([](auto x) { return std::exp(x); }))));
+  r.Register("", "Tanh", 1,
+             VectorUnary(UnaryOp::kTanh, NoParams,
+                         FloatUnary(Simple([](auto x) { return std::tanh(x); }))));
+  r.Register(
+      "", "Exp", 1,
+      VectorUnary(UnaryOp::kExp, NoParams, FloatUnary(Simple([](auto x) { return std::exp(x); }))));
   r.Register("", "Log", 1, FloatUnary(Simple([](auto x) { return std::log(x); })));
-  r.Register("", "Sqrt", 1, VectorUnary(UnaryOp::kSqrt, NoParams, FloatUnary(Simple([](auto x) { return std::sqrt(x); }))));
-  r.Register("", "Erf", 9, VectorUnary(UnaryOp::kErf, NoParams, FloatUnary(Simple([](auto x) { return static_cast<decltype(x)>(Erf(x)); }))));
-  r.Register("", "Reciprocal", 1, VectorUnary(UnaryOp::kReciprocal, NoParams, FloatUnary(Simple([](auto x) { return 1 / x; }))));
+  r.Register("", "Sqrt", 1,
+             VectorUnary(UnaryOp::kSqrt, NoParams,
+                         FloatUnary(Simple([](auto x) { return std::sqrt(x); }))));
+  r.Register("", "Erf", 9, VectorUnary(UnaryOp::kErf, NoParams, FloatUnary(Simple([](auto x) {
+                                         return static_cast<decltype(x)>(Erf(x));
+                                       }))));
+  r.Register("", "Reciprocal", 1,
+             VectorUnary(UnaryOp::kReciprocal, NoParams,
+                         FloatUnary(Simple([](auto x) { return 1 / x; }))));
   r.Register("", "Ceil", 1, FloatUnary(Simple([](auto x) { return std::ceil(x); })));
   r.Register("", "Floor", 1, FloatUnary(Simple([](auto x) { return std::floor(x); })));
   r.Register("", "Round", 11, FloatUnary(Simple([](auto x) { return std::nearbyint(x); })));
-  r.Register("", "Sigmoid", 1, VectorUnary(UnaryOp::kSigmoid, NoParams, FloatUnary(Simple([](auto x) {
-               using T = decltype(x);
-               return x >= 0 ? T(1) / (T(1) + std::exp(-x)) : std::exp(x) / (T(1) + std::exp(x));
-             }))));
+  r.Register("", "Sigmoid", 1,
+             VectorUnary(UnaryOp::kSigmoid, NoParams, FloatUnary(Simple([](auto x) {
+                           using T = decltype(x);
+                           return x >= 0 ? T(1) / (T(1) + std::exp(-x))
+                                         : std::exp(x) / (T(1) + std::exp(x));
+                         }))));
   r.Register("", "Softplus", 1, FloatUnary(Simple([](auto x) {
                using T = decltype(x);
                return x > 0 ? x + std::log1p(std::exp(-x)) : std::log1p(std::exp(x)) + T(0);
@@ -720,42 +775,52 @@ void RegisterElementwiseKernels(KernelRegistry& r) {
              })));
   r.Register("", "Elu", 1, FloatUnary([](const KernelContext& c) {
                const double a = c.GetFloat("alpha", 1.0f);
-               return [a](auto x) { return x < 0 ? static_cast<decltype(x)>(a * (std::exp(x) - 1)) : x; };
+               return [a](auto x) {
+                 return x < 0 ? static_cast<decltype(x)>(a * (std::exp(x) - 1)) : x;
+               };
              }));
   r.Register("", "Celu", 12, FloatUnary([](const KernelContext& c) {
                const double a = c.GetFloat("alpha", 1.0f);
                return [a](auto x) {
                  using T = decltype(x);
-                 return static_cast<T>(std::max<double>(0, x) + std::min<double>(0, a * (std::exp(x / a) - 1)));
+                 return static_cast<T>(std::max<double>(0, x) +
+                                       std::min<double>(0, a * (std::exp(x / a) - 1)));
                };
              }));
-  r.Register("", "Selu", 1, FloatUnary([](const KernelContext& c) {
-               const double a = c.GetFloat("alpha", 1.67326319217681884765625f);
-               const double g = c.GetFloat("gamma", 1.05070102214813232421875f);
-               return [a, g](auto x) {
-                 using T = decltype(x);
-                 return static_cast<T>(x > 0 ? g * x : g * (a * std::exp(static_cast<double>(x)) - a));
-               };
-             }));
-  r.Register("", "LeakyRelu", 1, VectorUnary(UnaryOp::kLeakyRelu, LeakyReluParams, FloatUnary([](const KernelContext& c) {
-               const float a = c.GetFloat("alpha", 0.01f);
-               return [a](auto x) { return x < 0 ? static_cast<decltype(x)>(a * x) : x; };
-             })));
+  r.Register(
+      "", "Selu", 1, FloatUnary([](const KernelContext& c) {
+        const double a = c.GetFloat("alpha", 1.67326319217681884765625f);
+        const double g = c.GetFloat("gamma", 1.05070102214813232421875f);
+        return [a, g](auto x) {
+          using T = decltype(x);
+          return static_cast<T>(x > 0 ? g * x : g * (a * std::exp(static_cast<double>(x)) - a));
+        };
+      }));
+  r.Register(
+      "", "LeakyRelu", 1,
+      VectorUnary(UnaryOp::kLeakyRelu, LeakyReluParams, FloatUnary([](const KernelContext& c) {
+                    const float a = c.GetFloat("alpha", 0.01f);
+                    return [a](auto x) { return x < 0 ? static_cast<decltype(x)>(a * x) : x; };
+                  })));
   r.Register("", "ThresholdedRelu", 10, FloatUnary([](const KernelContext& c) {
                const float a = c.GetFloat("alpha", 1.0f);
                return [a](auto x) { return x > a ? x : decltype(x)(0); };
              }));
-  r.Register("", "HardSigmoid", 1, VectorUnary(UnaryOp::kHardSigmoid, HardSigmoidParams, FloatUnary([](const KernelContext& c) {
-               const float a = c.GetFloat("alpha", 0.2f), b = c.GetFloat("beta", 0.5f);
-               return [a, b](auto x) {
-                 using T = decltype(x);
-                 return std::max(T(0), std::min(T(1), static_cast<T>(a * x + b)));
-               };
-             })));
-  r.Register("", "HardSwish", 14, VectorUnary(UnaryOp::kHardSwish, NoParams, FloatUnary(Simple([](auto x) {
-               using T = decltype(x);
-               return x * std::max(T(0), std::min(T(1), static_cast<T>(x / T(6) + T(0.5))));
-             }))));
+  r.Register(
+      "", "HardSigmoid", 1,
+      VectorUnary(UnaryOp::kHardSigmoid, HardSigmoidParams, FloatUnary([](const KernelContext& c) {
+                    const float a = c.GetFloat("alpha", 0.2f), b = c.GetFloat("beta", 0.5f);
+                    return [a, b](auto x) {
+                      using T = decltype(x);
+                      return std::max(T(0), std::min(T(1), static_cast<T>(a * x + b)));
+                    };
+                  })));
+  r.Register("", "HardSwish", 14,
+             VectorUnary(UnaryOp::kHardSwish, NoParams, FloatUnary(Simple([](auto x) {
+                           using T = decltype(x);
+                           return x *
+                                  std::max(T(0), std::min(T(1), static_cast<T>(x / T(6) + T(0.5))));
+                         }))));
   r.Register("", "Swish", 24, FloatUnary([](const KernelContext& c) {
                const double a = c.GetFloat("alpha", 1.0f);
                return [a](auto x) {
@@ -769,7 +834,8 @@ void RegisterElementwiseKernels(KernelRegistry& r) {
                  using T = decltype(x);
                  const double v = x;
                  if (tanh) {
-                   return static_cast<T>(0.5 * v * (1 + std::tanh(std::sqrt(2 / M_PI) * (v + 0.044715 * v * v * v))));
+                   return static_cast<T>(
+                       0.5 * v * (1 + std::tanh(std::sqrt(2 / M_PI) * (v + 0.044715 * v * v * v))));
                  }
                  return static_cast<T>(0.5 * v * (1 + std::erf(v / std::sqrt(2.0))));
                };
@@ -786,21 +852,32 @@ void RegisterElementwiseKernels(KernelRegistry& r) {
   // Numeric unary.
   // Integers wrap (common.h): -INT_MIN is INT_MIN, as in numpy and onnxruntime.
   r.Register("", "Abs", 1, VectorUnary(UnaryOp::kAbs, NoParams, NumericUnary(Simple([](auto x) {
-               if constexpr (std::is_unsigned_v<decltype(x)>) return x;
-               else return x < 0 ? WrapNeg(x) : x;
-             }))));
-  r.Register("", "Neg", 1, VectorUnary(UnaryOp::kNeg, NoParams, NumericUnary(Simple([](auto x) { return WrapNeg(x); }))));
+                                         if constexpr (std::is_unsigned_v<decltype(x)>)
+                                           return x;
+                                         else
+                                           return x < 0 ? WrapNeg(x) : x;
+                                       }))));
+  r.Register("", "Neg", 1,
+             VectorUnary(UnaryOp::kNeg, NoParams,
+                         NumericUnary(Simple([](auto x) { return WrapNeg(x); }))));
   r.Register("", "Sign", 9, NumericUnary(Simple([](auto x) {
                using T = decltype(x);
                return static_cast<T>(x > T(0) ? 1 : (x < T(0) ? -1 : 0));
              })));
-  r.Register("", "Relu", 1, VectorUnary(UnaryOp::kRelu, NoParams, NumericUnary(Simple([](auto x) { return x > 0 ? x : decltype(x)(0); }))));
+  r.Register("", "Relu", 1,
+             VectorUnary(UnaryOp::kRelu, NoParams,
+                         NumericUnary(Simple([](auto x) { return x > 0 ? x : decltype(x)(0); }))));
 
-  // Binary arithmetic. Integers wrap on overflow (common.h); integer division by zero gives 0 (SafeDiv).
-  r.Register("", "Add", 1, Arith(Simple([](auto x, auto y) { return WrapAdd(x, y); }), true, BinaryOp::kAdd));
-  r.Register("", "Sub", 1, Arith(Simple([](auto x, auto y) { return WrapSub(x, y); }), true, BinaryOp::kSub));
-  r.Register("", "Mul", 1, Arith(Simple([](auto x, auto y) { return WrapMul(x, y); }), true, BinaryOp::kMul));
-  r.Register("", "Div", 1, Arith(Simple([](auto x, auto y) { return SafeDiv(x, y); }), true, BinaryOp::kDiv));
+  // Binary arithmetic. Integers wrap on overflow (common.h); integer division by zero gives 0
+  // (SafeDiv).
+  r.Register("", "Add", 1,
+             Arith(Simple([](auto x, auto y) { return WrapAdd(x, y); }), true, BinaryOp::kAdd));
+  r.Register("", "Sub", 1,
+             Arith(Simple([](auto x, auto y) { return WrapSub(x, y); }), true, BinaryOp::kSub));
+  r.Register("", "Mul", 1,
+             Arith(Simple([](auto x, auto y) { return WrapMul(x, y); }), true, BinaryOp::kMul));
+  r.Register("", "Div", 1,
+             Arith(Simple([](auto x, auto y) { return SafeDiv(x, y); }), true, BinaryOp::kDiv));
   r.Register("", "Mod", 10, Arith([](const KernelContext& c) {
                const bool fmod = c.GetInt("fmod", 0) != 0;
                return [fmod](auto x, auto y) { return ModOp(x, y, fmod); };
@@ -818,7 +895,8 @@ void RegisterElementwiseKernels(KernelRegistry& r) {
   r.Register("", "Less", 1, Compare([](const auto& x, const auto& y) { return x < y; }));
   r.Register("", "LessOrEqual", 12, Compare([](const auto& x, const auto& y) { return x <= y; }));
   r.Register("", "Greater", 1, Compare([](const auto& x, const auto& y) { return x > y; }));
-  r.Register("", "GreaterOrEqual", 12, Compare([](const auto& x, const auto& y) { return x >= y; }));
+  r.Register("", "GreaterOrEqual", 12,
+             Compare([](const auto& x, const auto& y) { return x >= y; }));
   r.Register("", "And", 1, Logical([](bool x, bool y) { return x && y; }));
   r.Register("", "Or", 1, Logical([](bool x, bool y) { return x || y; }));
   r.Register("", "Xor", 1, Logical([](bool x, bool y) { return x != y; }));

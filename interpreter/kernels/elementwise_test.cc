@@ -75,11 +75,11 @@ TEST(ElementwiseTest, IntegerPowOutOfRangeSaturates) {
   OneNode g("Pow", 2);
   auto r = g.Run({I64({3}, {0, 2, 2}), I64({3}, {-1, 70, 3})}, 15);
   ASSERT_TRUE(r.ok()) << r.status();
-  EXPECT_EQ((*r)[0].tensor().ToVector<int64_t>(),
-            (std::vector<int64_t>{INT64_MAX, INT64_MAX, 8}));
+  EXPECT_EQ((*r)[0].tensor().ToVector<int64_t>(), (std::vector<int64_t>{INT64_MAX, INT64_MAX, 8}));
 }
 
-// ---- integer overflow and division (found by auditing the kernels under UBSan) -------------------
+// ---- integer overflow and division (found by auditing the kernels under UBSan)
+// -------------------
 
 template <typename T>
 Tensor Ints(ir::DataType type, std::vector<int64_t> dims, std::vector<T> v) {
@@ -87,7 +87,8 @@ Tensor Ints(ir::DataType type, std::vector<int64_t> dims, std::vector<T> v) {
 }
 
 template <typename T>
-std::vector<T> RunInts(const std::string& op, std::vector<RuntimeValue> inputs, int64_t opset = 21) {
+std::vector<T> RunInts(const std::string& op, std::vector<RuntimeValue> inputs,
+                       int64_t opset = 21) {
   OneNode g(op, inputs.size());
   auto r = g.Run(std::move(inputs), opset);
   EXPECT_TRUE(r.ok()) << op << ": " << r.status();
@@ -96,9 +97,12 @@ std::vector<T> RunInts(const std::string& op, std::vector<RuntimeValue> inputs, 
 
 // Signed overflow was undefined; integers wrap (two's complement) as in onnxruntime and numpy.
 TEST(ElementwiseTest, IntegerArithmeticWraps) {
-  constexpr int64_t kMax = std::numeric_limits<int64_t>::max(), kMin = std::numeric_limits<int64_t>::min();
-  EXPECT_EQ(RunInts<int64_t>("Add", {I64({2}, {kMax, 5}), I64({2}, {1, 6})}), (std::vector<int64_t>{kMin, 11}));
-  EXPECT_EQ(RunInts<int64_t>("Sub", {I64({2}, {kMin, 5}), I64({2}, {1, 6})}), (std::vector<int64_t>{kMax, -1}));
+  constexpr int64_t kMax = std::numeric_limits<int64_t>::max(),
+                    kMin = std::numeric_limits<int64_t>::min();
+  EXPECT_EQ(RunInts<int64_t>("Add", {I64({2}, {kMax, 5}), I64({2}, {1, 6})}),
+            (std::vector<int64_t>{kMin, 11}));
+  EXPECT_EQ(RunInts<int64_t>("Sub", {I64({2}, {kMin, 5}), I64({2}, {1, 6})}),
+            (std::vector<int64_t>{kMax, -1}));
   EXPECT_EQ(RunInts<int32_t>("Mul", {Ints<int32_t>(ir::DataType::kInt32, {2}, {65536, -7}),
                                      Ints<int32_t>(ir::DataType::kInt32, {2}, {65536, 3})}),
             (std::vector<int32_t>{0, -21}));
@@ -125,7 +129,8 @@ TEST(ElementwiseTest, IntegerDivisionEdgesAreDefined) {
   // INT_MIN / -1 wraps; a zero divisor gives 0 (Div and Mod).
   EXPECT_EQ(RunInts<int64_t>("Div", {I64({4}, {kMin, 7, -7, 7}), I64({4}, {-1, -2, 2, 0})}, 13),
             (std::vector<int64_t>{kMin, -3, -3, 0}));
-  EXPECT_EQ(RunInts<int64_t>("Mod", {I64({3}, {kMin, -7, 7}), I64({3}, {-1, 3, 0})}, 13), (std::vector<int64_t>{0, 2, 0}));
+  EXPECT_EQ(RunInts<int64_t>("Mod", {I64({3}, {kMin, -7, 7}), I64({3}, {-1, 3, 0})}, 13),
+            (std::vector<int64_t>{0, 2, 0}));
   // Float division by zero is IEEE's.
   OneNode f("Div", 2);
   auto r = f.Run({F({1}, {1.0f}), F({1}, {0.0f})}, 13);
@@ -156,18 +161,21 @@ TEST(ElementwiseTest, BitShiftPastTheWidthAndIntoTheSignBit) {
 // a uint8 bound past 255 saturates.
 TEST(ElementwiseTest, IntegerClipBoundsAreExactOrSaturated) {
   constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
-  EXPECT_EQ(RunInts<int64_t>("Clip", {I64({3}, {kMax, 5, (int64_t{1} << 53) + 1}), I64({}, {6}), I64({}, {kMax})}, 13),
-            (std::vector<int64_t>{kMax, 6, (int64_t{1} << 53) + 1}));
+  EXPECT_EQ(
+      RunInts<int64_t>(
+          "Clip", {I64({3}, {kMax, 5, (int64_t{1} << 53) + 1}), I64({}, {6}), I64({}, {kMax})}, 13),
+      (std::vector<int64_t>{kMax, 6, (int64_t{1} << 53) + 1}));
   OneNode g("Clip", 3);
-  auto r = g.Run({Ints<uint8_t>(ir::DataType::kUint8, {2}, {200, 3}), Ints<uint8_t>(ir::DataType::kUint8, {}, {5}),
+  auto r = g.Run({Ints<uint8_t>(ir::DataType::kUint8, {2}, {200, 3}),
+                  Ints<uint8_t>(ir::DataType::kUint8, {}, {5}),
                   Ints<uint8_t>(ir::DataType::kUint8, {}, {250})},
                  13);
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ((*r)[0].tensor().ToVector<uint8_t>(), (std::vector<uint8_t>{200, 5}));
 }
 
-// Shrink of an integer tensor with a bias past its range, and Mean of one int64 input (INT64_MAX / 1
-// through a double is 2^63): saturated instead of undefined conversions.
+// Shrink of an integer tensor with a bias past its range, and Mean of one int64 input (INT64_MAX /
+// 1 through a double is 2^63): saturated instead of undefined conversions.
 TEST(ElementwiseTest, IntegerShrinkAndMeanSaturate) {
   OneNode shrink("Shrink", 1);
   shrink.node->SetAttribute(ir::Attribute::Float("bias", 1e10f));
@@ -186,7 +194,8 @@ TEST(ElementwiseTest, CastOfNonFiniteFloatsToIntegersIsDefined) {
   auto r = g.Run({F({5}, {NAN, INFINITY, -INFINITY, 3e9f, -2.7f})}, 13);
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ((*r)[0].tensor().ToVector<int32_t>(),
-            (std::vector<int32_t>{0, std::numeric_limits<int32_t>::max(), std::numeric_limits<int32_t>::min(),
+            (std::vector<int32_t>{0, std::numeric_limits<int32_t>::max(),
+                                  std::numeric_limits<int32_t>::min(),
                                   std::numeric_limits<int32_t>::max(), -2}));
   OneNode u("Cast", 1);
   u.node->SetAttribute(ir::Attribute::Int("to", static_cast<int64_t>(ir::DataType::kUint64)));

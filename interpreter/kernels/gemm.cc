@@ -14,8 +14,8 @@ namespace {
 // Integers: in the unsigned type of T's width, so that a sum or product past T's range wraps (two's
 // complement, as onnxruntime's integer GEMM does) instead of being undefined.
 template <typename T>
-void LoopGemm(bool ta, bool tb, int64_t M, int64_t N, int64_t K, T alpha, const T* A, const T* B, T beta,
-              T* C) {
+void LoopGemm(bool ta, bool tb, int64_t M, int64_t N, int64_t K, T alpha, const T* A, const T* B,
+              T beta, T* C) {
   using U = std::make_unsigned_t<T>;
   for (int64_t i = 0; i < M; ++i) {
     for (int64_t j = 0; j < N; ++j) {
@@ -25,15 +25,16 @@ void LoopGemm(bool ta, bool tb, int64_t M, int64_t N, int64_t K, T alpha, const 
         const U b = static_cast<U>(tb ? B[j * K + k] : B[k * N + j]);
         acc += a * b;
       }
-      const U c = beta == T(0) ? U(0) : static_cast<U>(static_cast<U>(beta) * static_cast<U>(C[i * N + j]));
+      const U c =
+          beta == T(0) ? U(0) : static_cast<U>(static_cast<U>(beta) * static_cast<U>(C[i * N + j]));
       C[i * N + j] = static_cast<T>(static_cast<U>(static_cast<U>(alpha) * acc + c));
     }
   }
 }
 
 // Float and double GEMMs of this many multiply-adds or more are computed as tiles of C, one
-// vector-kernel call per tile, spread over the threads (thread_pool.h). Smaller ones are one call: a
-// tile would not pay for waking a thread.
+// vector-kernel call per tile, spread over the threads (thread_pool.h). Smaller ones are one call:
+// a tile would not pay for waking a thread.
 constexpr int64_t kTiledMacs = int64_t{1} << 21;
 // Tiles are at most this many rows and columns of C (before coarsening, below). On one thread the
 // tiles of ResNet-50's and BERT's GEMMs take the time of one call each (within 1%; 256 x 256 tiles
@@ -46,8 +47,8 @@ constexpr int64_t kMinTileMacs = int64_t{1} << 20;
 int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 // How C is cut: `rows` x `cols` blocks of (up to) `tile_m` x `tile_n` elements. A function of the
-// shape only, never of the thread count, so every thread count computes the same tiles with the same
-// calls and gets the same bits.
+// shape only, never of the thread count, so every thread count computes the same tiles with the
+// same calls and gets the same bits.
 struct Tiling {
   int64_t rows, cols, tile_m, tile_n;
 };
@@ -70,23 +71,24 @@ Tiling ChooseTiling(int64_t M, int64_t N, int64_t K) {
   return {CeilDiv(M, tm), CeilDiv(N, tn), tm, tn};
 }
 
-// Products of a few rows of A with a large B (decode steps) take the skinny kernel, which streams B once
-// at close to memory speed (simd/skinny_gemm.cc); smaller B stays on the blocked kernels.
+// Products of a few rows of A with a large B (decode steps) take the skinny kernel, which streams B
+// once at close to memory speed (simd/skinny_gemm.cc); smaller B stays on the blocked kernels.
 constexpr int64_t kSkinnyMinWeights = int64_t{1} << 16;
 // Columns of C per chunk of a skinny product spread over the threads: the kernel's block, so each
 // chunk reads B in whole pages. The kernel's bits do not depend on the split.
 constexpr int64_t kSkinnyChunk = 1024;
 
 bool IsSkinny(bool ta, int64_t M, int64_t N, int64_t K, float alpha) {
-  return !ta && alpha == 1.0f && M >= 1 && M <= kSkinnyMaxRows && K >= 1 && N * K >= kSkinnyMinWeights;
+  return !ta && alpha == 1.0f && M >= 1 && M <= kSkinnyMaxRows && K >= 1 &&
+         N * K >= kSkinnyMinWeights;
 }
 
 // One kernel call when the product is small or fits one tile; else C's tiles through the
-// leading-dimension kernel: a tile of C is a block of rows of op(A) times a block of columns of op(B),
-// both submatrices of the row-major arrays.
+// leading-dimension kernel: a tile of C is a block of rows of op(A) times a block of columns of
+// op(B), both submatrices of the row-major arrays.
 template <typename T, typename Plain, typename Strided>
-void VectorGemm(Plain plain, Strided strided, bool ta, bool tb, int64_t M, int64_t N, int64_t K, T alpha,
-               const T* A, const T* B, T beta, T* C) {
+void VectorGemm(Plain plain, Strided strided, bool ta, bool tb, int64_t M, int64_t N, int64_t K,
+                T alpha, const T* A, const T* B, T beta, T* C) {
   const Tiling t = M * N * K < kTiledMacs ? Tiling{1, 1, M, N} : ChooseTiling(M, N, K);
   if (t.rows * t.cols == 1) return plain(ta, tb, M, N, K, alpha, A, B, beta, C);
   const int64_t lda = ta ? M : K;  // stored row length of A (K x M when transposed)
@@ -107,7 +109,8 @@ void VectorGemm(Plain plain, Strided strided, bool ta, bool tb, int64_t M, int64
 }  // namespace
 
 template <typename T>
-void Gemm(bool ta, bool tb, int64_t M, int64_t N, int64_t K, T alpha, const T* A, const T* B, T beta, T* C) {
+void Gemm(bool ta, bool tb, int64_t M, int64_t N, int64_t K, T alpha, const T* A, const T* B,
+          T beta, T* C) {
   if (M == 0 || N == 0) return;
   if constexpr (std::is_same_v<T, float>) {
     const VectorKernels& vec = Vec();
@@ -119,7 +122,8 @@ void Gemm(bool ta, bool tb, int64_t M, int64_t N, int64_t K, T alpha, const T* A
       ParallelFor(CeilDiv(N, kSkinnyChunk), 1, [&](int64_t begin, int64_t end) {
         const int64_t j0 = begin * kSkinnyChunk, n = std::min(end * kSkinnyChunk, N) - j0;
         // Columns j0.. of op(B): columns of B, or rows of B (N x K) when transposed.
-        vec.skinny_gemm_f32(tb, beta != 0.0f, M, n, K, A, K, tb ? B + j0 * K : B + j0, tb ? K : N, C + j0, N);
+        vec.skinny_gemm_f32(tb, beta != 0.0f, M, n, K, A, K, tb ? B + j0 * K : B + j0, tb ? K : N,
+                            C + j0, N);
       });
       return;
     }
@@ -132,7 +136,8 @@ void Gemm(bool ta, bool tb, int64_t M, int64_t N, int64_t K, T alpha, const T* A
   }
 }
 
-void SkinnyQuantizedGemm(int64_t M, int64_t N, int64_t K, const float* A, const QuantizedMatrix& B, float* C) {
+void SkinnyQuantizedGemm(int64_t M, int64_t N, int64_t K, const float* A, const QuantizedMatrix& B,
+                         float* C) {
   CHECK(M >= 1 && M <= kSkinnyMaxRows) << M << " rows";
   const VectorKernels& vec = Vec();
   ParallelFor(CeilDiv(N, kSkinnyChunk), 1, [&](int64_t begin, int64_t end) {
@@ -150,16 +155,23 @@ void ExactInt8Gemm(int64_t M, int64_t N, int64_t K, const float* A, const float*
     const int64_t kc = std::min(kChunk, K - k0);
     Vec().gemm_ld_f32(false, false, M, N, kc, 1.0f, A + k0, K, B + k0 * N, N, 0.0f, part.get(), N);
     for (int64_t i = 0; i < M * N; ++i) {
-      C[i] = static_cast<int32_t>(static_cast<uint32_t>(C[i]) + static_cast<uint32_t>(static_cast<int32_t>(part[i])));
+      C[i] = static_cast<int32_t>(static_cast<uint32_t>(C[i]) +
+                                  static_cast<uint32_t>(static_cast<int32_t>(part[i])));
     }
   }
 }
 
-template void Gemm<float>(bool, bool, int64_t, int64_t, int64_t, float, const float*, const float*, float, float*);
-template void Gemm<double>(bool, bool, int64_t, int64_t, int64_t, double, const double*, const double*, double, double*);
-template void Gemm<int32_t>(bool, bool, int64_t, int64_t, int64_t, int32_t, const int32_t*, const int32_t*, int32_t, int32_t*);
-template void Gemm<int64_t>(bool, bool, int64_t, int64_t, int64_t, int64_t, const int64_t*, const int64_t*, int64_t, int64_t*);
-template void Gemm<uint32_t>(bool, bool, int64_t, int64_t, int64_t, uint32_t, const uint32_t*, const uint32_t*, uint32_t, uint32_t*);
-template void Gemm<uint64_t>(bool, bool, int64_t, int64_t, int64_t, uint64_t, const uint64_t*, const uint64_t*, uint64_t, uint64_t*);
+template void Gemm<float>(bool, bool, int64_t, int64_t, int64_t, float, const float*, const float*,
+                          float, float*);
+template void Gemm<double>(bool, bool, int64_t, int64_t, int64_t, double, const double*,
+                           const double*, double, double*);
+template void Gemm<int32_t>(bool, bool, int64_t, int64_t, int64_t, int32_t, const int32_t*,
+                            const int32_t*, int32_t, int32_t*);
+template void Gemm<int64_t>(bool, bool, int64_t, int64_t, int64_t, int64_t, const int64_t*,
+                            const int64_t*, int64_t, int64_t*);
+template void Gemm<uint32_t>(bool, bool, int64_t, int64_t, int64_t, uint32_t, const uint32_t*,
+                             const uint32_t*, uint32_t, uint32_t*);
+template void Gemm<uint64_t>(bool, bool, int64_t, int64_t, int64_t, uint64_t, const uint64_t*,
+                             const uint64_t*, uint64_t, uint64_t*);
 
 }  // namespace onnx_opt::interpreter

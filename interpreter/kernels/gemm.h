@@ -10,21 +10,25 @@
 namespace onnx_opt::interpreter {
 
 // A is M x K (or K x M when trans_a), B is K x N (or N x K when trans_b), C is M x N; all row-major
-// and contiguous. beta == 0 ignores C's old contents. Float and double products of 2^21 multiply-adds
-// or more are cut into tiles of C that depend only on the shape and run on NumThreads() threads
-// (interpreter/cpu/thread_pool.h): the result has the same bits whatever the thread count.
+// and contiguous. beta == 0 ignores C's old contents. Float and double products of 2^21
+// multiply-adds or more are cut into tiles of C that depend only on the shape and run on
+// NumThreads() threads (interpreter/cpu/thread_pool.h): the result has the same bits whatever the
+// thread count.
 template <typename T>
-void Gemm(bool trans_a, bool trans_b, int64_t M, int64_t N, int64_t K, T alpha, const T* A, const T* B,
-          T beta, T* C);
+void Gemm(bool trans_a, bool trans_b, int64_t M, int64_t N, int64_t K, T alpha, const T* A,
+          const T* B, T beta, T* C);
 
 // C (M x N) = A (M x K) * B (K x N, quantized: see QuantizedMatrix, columns from 0) for 1 <= M <=
-// kSkinnyMaxRows, on NumThreads() threads; the bits of the float GEMM on DequantizeLinear's weights.
-void SkinnyQuantizedGemm(int64_t M, int64_t N, int64_t K, const float* A, const QuantizedMatrix& B, float* C);
+// kSkinnyMaxRows, on NumThreads() threads; the bits of the float GEMM on DequantizeLinear's
+// weights.
+void SkinnyQuantizedGemm(int64_t M, int64_t N, int64_t K, const float* A, const QuantizedMatrix& B,
+                         float* C);
 
-// C (int32, M x N) = A (M x K) * B (K x N) for integer-valued float operands of magnitude at most 255
-// (8-bit values minus zero points), exactly: a product is below 2^16 and a sum of 256 of them below
-// 2^24, the range where float holds every integer, so float GEMMs over K in chunks of 256 are exact in
-// any summation order, and the chunks add up in int32 (wrapping, as a 32-bit accumulator would).
+// C (int32, M x N) = A (M x K) * B (K x N) for integer-valued float operands of magnitude at most
+// 255 (8-bit values minus zero points), exactly: a product is below 2^16 and a sum of 256 of them
+// below 2^24, the range where float holds every integer, so float GEMMs over K in chunks of 256 are
+// exact in any summation order, and the chunks add up in int32 (wrapping, as a 32-bit accumulator
+// would).
 void ExactInt8Gemm(int64_t M, int64_t N, int64_t K, const float* A, const float* B, int32_t* C);
 
 }  // namespace onnx_opt::interpreter

@@ -1,8 +1,8 @@
 // Image operators: Resize (all coordinate modes, nearest/linear/cubic, antialias, axes,
 // keep_aspect_ratio_policy), Upsample, CenterCropPad.
 #include <algorithm>
-#include <limits>
 #include <cmath>
+#include <limits>
 
 #include "interpreter/kernels/common.h"
 #include "interpreter/tensor_limit.h"
@@ -37,8 +37,8 @@ struct ResizeParams {
   bool exclude_outside, antialias;
 };
 
-double Transform(const std::string& coord, double x, double scale, int64_t in, int64_t out, double roi_s,
-                 double roi_e) {
+double Transform(const std::string& coord, double x, double scale, int64_t in, int64_t out,
+                 double roi_s, double roi_e) {
   if (coord == "half_pixel") return (x + 0.5) / scale - 0.5;
   if (coord == "pytorch_half_pixel") return out > 1 ? (x + 0.5) / scale - 0.5 : 0;
   if (coord == "align_corners") {
@@ -53,7 +53,8 @@ double Transform(const std::string& coord, double x, double scale, int64_t in, i
     return center * (1 - adj) + (x + 0.5) / scale - 0.5;
   }
   if (coord == "tf_crop_and_resize") {
-    return out > 1 ? roi_s * (in - 1) + x * (roi_e - roi_s) * (in - 1) / (out - 1) : 0.5 * (roi_s + roi_e) * (in - 1);
+    return out > 1 ? roi_s * (in - 1) + x * (roi_e - roi_s) * (in - 1) / (out - 1)
+                   : 0.5 * (roi_s + roi_e) * (in - 1);
   }
   return (x + 0.5) / scale - 0.5;
 }
@@ -66,13 +67,15 @@ int64_t NearestIndex(const std::string& mode, double x) {
   return static_cast<int64_t>(std::round(x));
 }
 
-AxisPlan PlanAxis(const ResizeParams& p, int64_t in, int64_t out, double scale, double roi_s, double roi_e) {
+AxisPlan PlanAxis(const ResizeParams& p, int64_t in, int64_t out, double scale, double roi_s,
+                  double roi_e) {
   AxisPlan plan;
   plan.taps.resize(out);
   plan.outside.assign(out, false);
   for (int64_t o = 0; o < out; ++o) {
     const double x = Transform(p.coord, o, scale, in, out, roi_s, roi_e);
-    // A NaN coordinate (from a NaN or infinite roi) is outside too: its tap index would be undefined.
+    // A NaN coordinate (from a NaN or infinite roi) is outside too: its tap index would be
+    // undefined.
     if (p.coord == "tf_crop_and_resize" && !(x >= 0 && x <= in - 1)) {
       plan.outside[o] = true;
       continue;
@@ -102,7 +105,8 @@ AxisPlan PlanAxis(const ResizeParams& p, int64_t in, int64_t out, double scale, 
       const double s = aa ? scale : 1.0;
       const int64_t start = aa ? static_cast<int64_t>(std::floor(-2 / s) + 1) : -1;
       const int64_t end = 2 - start;
-      for (int64_t k = start; k < end; ++k) raw.push_back({base + k, CubicCoeff(s * (k - ratio), p.cubic_a)});
+      for (int64_t k = start; k < end; ++k)
+        raw.push_back({base + k, CubicCoeff(s * (k - ratio), p.cubic_a)});
     }
     double total = 0;
     for (auto& [i, w] : raw) {
@@ -124,7 +128,8 @@ AxisPlan PlanAxis(const ResizeParams& p, int64_t in, int64_t out, double scale, 
 bool IsGather(const std::vector<AxisPlan>& plans) {
   for (const AxisPlan& plan : plans) {
     for (size_t o = 0; o < plan.taps.size(); ++o) {
-      if (plan.outside[o] || plan.taps[o].size() != 1 || plan.taps[o][0].weight != 1.0) return false;
+      if (plan.outside[o] || plan.taps[o].size() != 1 || plan.taps[o][0].weight != 1.0)
+        return false;
     }
   }
   return true;
@@ -132,7 +137,8 @@ bool IsGather(const std::vector<AxisPlan>& plans) {
 
 // The gather form of Resize, moving elements by their storage size: no arithmetic, so every element
 // type keeps its exact value (the general path computes in double).
-StatusOr<Tensor> GatherResize(const Tensor& x, const std::vector<AxisPlan>& plans, const std::vector<int64_t>& out) {
+StatusOr<Tensor> GatherResize(const Tensor& x, const std::vector<AxisPlan>& plans,
+                              const std::vector<int64_t>& out) {
   const int64_t r = x.rank();
   const std::vector<int64_t> xs = Strides(x.dims());
   // Input offset of each output position, per axis.
@@ -181,8 +187,8 @@ bool LeadingAxesUnchanged(const std::vector<AxisPlan>& plans, int64_t count) {
 // A float resize over the last two axes only (linear, cubic, antialiased): per output element the
 // same double sum over the same taps in the same order as the general loop below, so the same
 // result, without its per-element bookkeeping over every axis.
-Tensor ResizeLastTwoAxesFloat(const Tensor& x, const std::vector<AxisPlan>& plans, const std::vector<int64_t>& out,
-                              double extrapolation) {
+Tensor ResizeLastTwoAxesFloat(const Tensor& x, const std::vector<AxisPlan>& plans,
+                              const std::vector<int64_t>& out, double extrapolation) {
   const int64_t r = x.rank(), H = x.dim(r - 2), W = x.dim(r - 1), OH = out[r - 2], OW = out[r - 1];
   const int64_t planes = NumElements(out) / std::max<int64_t>(OH * OW, 1);
   const AxisPlan& ph = plans[r - 2];
@@ -200,7 +206,8 @@ Tensor ResizeLastTwoAxesFloat(const Tensor& x, const std::vector<AxisPlan>& plan
           acc = extrapolation;
         } else {
           for (const Tap& th : ph.taps[oh]) {
-            for (const Tap& tw : pw.taps[ow]) acc += th.weight * tw.weight * src[th.index * W + tw.index];
+            for (const Tap& tw : pw.taps[ow])
+              acc += th.weight * tw.weight * src[th.index * W + tw.index];
           }
         }
         dst[oh * OW + ow] = static_cast<float>(acc);
@@ -210,18 +217,21 @@ Tensor ResizeLastTwoAxesFloat(const Tensor& x, const std::vector<AxisPlan>& plan
   return y;
 }
 
-Status ResizeImpl(KernelContext& ctx, const Tensor& x0, std::vector<double> scales, std::vector<int64_t> out,
-                  std::vector<double> roi, const ResizeParams& p) {
+Status ResizeImpl(KernelContext& ctx, const Tensor& x0, std::vector<double> scales,
+                  std::vector<int64_t> out, std::vector<double> roi, const ResizeParams& p) {
   const int64_t r = x0.rank();
-  if (!scales.empty() && static_cast<int64_t>(scales.size()) != r) return ctx.Error("needs one scale per axis");
-  if (!out.empty() && static_cast<int64_t>(out.size()) != r) return ctx.Error("needs one size per axis");
+  if (!scales.empty() && static_cast<int64_t>(scales.size()) != r)
+    return ctx.Error("needs one scale per axis");
+  if (!out.empty() && static_cast<int64_t>(out.size()) != r)
+    return ctx.Error("needs one size per axis");
   for (double s : scales) {
     if (!(s > 0) || !std::isfinite(s)) return ctx.Error("scales must be positive");
   }
   if (scales.empty() && out.empty()) return ctx.Error("needs scales or sizes");
   if (scales.empty()) {
     for (int64_t d = 0; d < r; ++d) {
-      if (out[d] < 0 || x0.dim(d) == 0) return ctx.Error("sizes must be non-negative, of a non-empty input");
+      if (out[d] < 0 || x0.dim(d) == 0)
+        return ctx.Error("sizes must be non-negative, of a non-empty input");
     }
     scales.assign(r, 1.0);
     for (int64_t d = 0; d < r; ++d) scales[d] = static_cast<double>(out[d]) / x0.dim(d);
@@ -238,7 +248,8 @@ Status ResizeImpl(KernelContext& ctx, const Tensor& x0, std::vector<double> scal
   // A hostile scale must not become an allocation of any size.
   double elements = 1;
   for (int64_t d : out) elements *= static_cast<double>(d);
-  if (elements > static_cast<double>(int64_t{1} << 32)) return ctx.Error("the output would be too large");
+  if (elements > static_cast<double>(int64_t{1} << 32))
+    return ctx.Error("the output would be too large");
   // An empty output needs no plan (whose per-position taps, on another axis, could still be huge).
   if (elements == 0) {
     ctx.set_output(0, Tensor(x0.dtype(), out));
@@ -249,22 +260,25 @@ Status ResizeImpl(KernelContext& ctx, const Tensor& x0, std::vector<double> scal
   double positions = 0;
   for (int64_t d : out) positions += static_cast<double>(d);
   if (positions * 64 > static_cast<double>(MaxTensorBytes())) {
-    return absl::ResourceExhaustedError(absl::StrCat(ctx.node().Describe(), ": resizing to ", DimsToString(out),
-                                                     " needs more memory than the interpreter may allocate"));
+    return absl::ResourceExhaustedError(
+        absl::StrCat(ctx.node().Describe(), ": resizing to ", DimsToString(out),
+                     " needs more memory than the interpreter may allocate"));
   }
   if (roi.size() != static_cast<size_t>(2 * r)) {
     roi.assign(2 * r, 0);
     for (int64_t d = 0; d < r; ++d) roi[r + d] = 1;
   }
   std::vector<AxisPlan> plans(r);
-  for (int64_t d = 0; d < r; ++d) plans[d] = PlanAxis(p, x0.dim(d), out[d], scales[d], roi[d], roi[r + d]);
+  for (int64_t d = 0; d < r; ++d)
+    plans[d] = PlanAxis(p, x0.dim(d), out[d], scales[d], roi[d], roi[r + d]);
   if (r > 0 && !x0.is_string() && IsGather(plans)) {
     ASSIGN_OR_RETURN(Tensor y, GatherResize(x0, plans, out));
     ctx.set_output(0, std::move(y));
     return OkStatus();
   }
   if (r >= 2 && x0.dtype() == DataType::kFloat && LeadingAxesUnchanged(plans, r - 2)) {
-    ctx.set_output(0, ResizeLastTwoAxesFloat(x0, plans, out, ctx.GetFloat("extrapolation_value", 0.0f)));
+    ctx.set_output(
+        0, ResizeLastTwoAxesFloat(x0, plans, out, ctx.GetFloat("extrapolation_value", 0.0f)));
     return OkStatus();
   }
   Tensor x = WidenToFloat(x0);
@@ -328,7 +342,8 @@ Status ResizeKernel(KernelContext& ctx) {
   const int64_t r = x->rank();
   ResizeParams p;
   p.mode = ctx.GetString("mode", "nearest");
-  p.coord = ctx.GetString("coordinate_transformation_mode", ctx.opset() < 11 ? "asymmetric" : "half_pixel");
+  p.coord = ctx.GetString("coordinate_transformation_mode",
+                          ctx.opset() < 11 ? "asymmetric" : "half_pixel");
   p.nearest = ctx.GetString("nearest_mode", ctx.opset() < 11 ? "floor" : "round_prefer_floor");
   p.cubic_a = ctx.GetFloat("cubic_coeff_a", -0.75f);
   p.exclude_outside = ctx.GetInt("exclude_outside", 0) != 0;
@@ -351,8 +366,8 @@ Status ResizeKernel(KernelContext& ctx) {
     const size_t count = axes.size();
     if ((!scales.empty() && scales.size() != count) || (!sizes.empty() && sizes.size() != count) ||
         (!roi.empty() && roi.size() != 2 * count)) {
-      return ctx.Error(absl::StrCat("scales, sizes and roi must have 1, 1 and 2 values per axis of the ", count,
-                                    " in axes"));
+      return ctx.Error(absl::StrCat(
+          "scales, sizes and roi must have 1, 1 and 2 values per axis of the ", count, " in axes"));
     }
     std::vector<double> full_scales(r, 1.0), full_roi;
     std::vector<int64_t> full_sizes = x->dims();
@@ -393,7 +408,8 @@ Status ResizeKernel(KernelContext& ctx) {
     return ResizeImpl(ctx, *x, scales, sizes, roi, p);
   }
   if (scales.empty() && sizes.empty()) return ctx.Error("either scales or sizes is required");
-  if (!scales.empty() && static_cast<int64_t>(scales.size()) != r) return ctx.Error("scales has the wrong length");
+  if (!scales.empty() && static_cast<int64_t>(scales.size()) != r)
+    return ctx.Error("scales has the wrong length");
   if (!sizes.empty()) return ResizeImpl(ctx, *x, {}, sizes, roi, p);
   return ResizeImpl(ctx, *x, scales, {}, roi, p);
 }
@@ -431,7 +447,8 @@ Status CenterCropPadKernel(KernelContext& ctx) {
   }
   ASSIGN_OR_RETURN(axes, NormalizeAxes(axes, r));
   if (shape.size() != axes.size()) {
-    return ctx.Error(absl::StrCat("shape has ", shape.size(), " values for ", axes.size(), " axes"));
+    return ctx.Error(
+        absl::StrCat("shape has ", shape.size(), " values for ", axes.size(), " axes"));
   }
   for (int64_t o : shape) {
     if (o < 0) return ctx.Error("shape must not be negative");
@@ -441,8 +458,10 @@ Status CenterCropPadKernel(KernelContext& ctx) {
   for (size_t k = 0; k < axes.size(); ++k) {
     const int64_t a = axes[k], in = x->dim(a), o = shape[k];
     out[a] = o;
-    if (o < in) src_off[a] = (in - o) / 2;
-    else dst_off[a] = (o - in) / 2;
+    if (o < in)
+      src_off[a] = (in - o) / 2;
+    else
+      dst_off[a] = (o - in) / 2;
   }
   Tensor y(x->dtype(), out);
   const std::vector<int64_t> xs = Strides(x->dims()), ys = Strides(out);
@@ -464,7 +483,6 @@ Status CenterCropPadKernel(KernelContext& ctx) {
   ctx.set_output(0, std::move(y));
   return OkStatus();
 }
-
 
 // n, the number of whole ranges folded, stays a double: far coordinates would overflow an integer.
 double Reflect(double x, double lo, double hi) {
@@ -499,8 +517,8 @@ Status GridSampleKernel(KernelContext& ctx) {
   const int64_t r = x.rank() - 2, N = x.dim(0), C = x.dim(1);
   if (grid.rank() != r + 2 || grid.dim(0) != N || grid.dim(grid.rank() - 1) != r) {
     return ctx.Error(absl::StrCat("grid has shape ", DimsToString(grid.dims()), "; X of shape ",
-                                  DimsToString(x.dims()), " needs a grid of rank ", r + 2, " with first dim ", N,
-                                  " and last dim ", r));
+                                  DimsToString(x.dims()), " needs a grid of rank ", r + 2,
+                                  " with first dim ", N, " and last dim ", r));
   }
   std::vector<int64_t> in(x.dims().begin() + 2, x.dims().end());
   for (int64_t d : in) {
@@ -539,7 +557,8 @@ Status GridSampleKernel(KernelContext& ctx) {
           taps[d].push_back({static_cast<int64_t>(f) + 1, c - f});
         } else {
           const double f = std::floor(c), t = c - f;
-          for (int k = -1; k <= 2; ++k) taps[d].push_back({static_cast<int64_t>(f) + k, CubicCoeff(k - t, -0.75)});
+          for (int k = -1; k <= 2; ++k)
+            taps[d].push_back({static_cast<int64_t>(f) + k, CubicCoeff(k - t, -0.75)});
         }
         for (auto& [i, w] : taps[d]) {
           if (i >= 0 && i < in[d]) continue;
@@ -549,7 +568,8 @@ Status GridSampleKernel(KernelContext& ctx) {
           } else if (pad == "border") {
             i = std::clamp<int64_t>(i, 0, in[d] - 1);
           } else {
-            i = std::clamp<int64_t>(static_cast<int64_t>(Reflect(static_cast<double>(i), lo[d], hi[d])), 0, in[d] - 1);
+            i = std::clamp<int64_t>(
+                static_cast<int64_t>(Reflect(static_cast<double>(i), lo[d], hi[d])), 0, in[d] - 1);
           }
         }
       }
@@ -594,8 +614,8 @@ Status AffineGridKernel(KernelContext& ctx) {
   const int64_t N = size[0];
   // theta holds one r x (r + 1) affine matrix per batch item.
   if (theta.rank() != 3 || theta.dim(0) != N || theta.dim(1) != r || theta.dim(2) != r + 1) {
-    return ctx.Error(absl::StrCat("theta has shape ", DimsToString(theta.dims()), "; size ", DimsToString(size),
-                                  " needs [", N, ", ", r, ", ", r + 1, "]"));
+    return ctx.Error(absl::StrCat("theta has shape ", DimsToString(theta.dims()), "; size ",
+                                  DimsToString(size), " needs [", N, ", ", r, ", ", r + 1, "]"));
   }
   std::vector<int64_t> sp(size.begin() + 2, size.end());
   auto coord = [&](int64_t i, int64_t len) {
@@ -631,7 +651,6 @@ Status AffineGridKernel(KernelContext& ctx) {
   return OkStatus();
 }
 
-
 Status NonMaxSuppressionKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(const Tensor* b0, ctx.TensorInput(0));
   ASSIGN_OR_RETURN(const Tensor* s0, ctx.TensorInput(1));
@@ -644,8 +663,8 @@ Status NonMaxSuppressionKernel(KernelContext& ctx) {
   const bool has_score_th = ctx.has_input(4);
   ASSIGN_OR_RETURN(double score_th, ScalarInput(ctx, 4, 0));
   const bool center = ctx.GetInt("center_point_box", 0) != 0;
-  if (boxes.rank() != 3 || boxes.dim(2) != 4 || scores.rank() != 3 || scores.dim(0) != boxes.dim(0) ||
-      scores.dim(2) != boxes.dim(1)) {
+  if (boxes.rank() != 3 || boxes.dim(2) != 4 || scores.rank() != 3 ||
+      scores.dim(0) != boxes.dim(0) || scores.dim(2) != boxes.dim(1)) {
     return ctx.Error("expects boxes [B, N, 4] and scores [B, C, N]");
   }
   const int64_t B = boxes.dim(0), N = boxes.dim(1), C = scores.dim(1);
@@ -681,7 +700,8 @@ Status NonMaxSuppressionKernel(KernelContext& ctx) {
       for (int64_t i = 0; i < N; ++i) {
         if (!has_score_th || sc[i] > score_th) cand.push_back(i);
       }
-      std::stable_sort(cand.begin(), cand.end(), [&](int64_t x, int64_t y) { return sc[x] > sc[y]; });
+      std::stable_sort(cand.begin(), cand.end(),
+                       [&](int64_t x, int64_t y) { return sc[x] > sc[y]; });
       std::vector<int64_t> kept;
       for (int64_t i : cand) {
         if (static_cast<int64_t>(kept.size()) >= max_out) break;
@@ -701,10 +721,10 @@ Status NonMaxSuppressionKernel(KernelContext& ctx) {
       }
     }
   }
-  ctx.set_output(0, Tensor::FromVector<int64_t>(DataType::kInt64, {static_cast<int64_t>(sel.size() / 3), 3}, sel));
+  ctx.set_output(0, Tensor::FromVector<int64_t>(DataType::kInt64,
+                                                {static_cast<int64_t>(sel.size() / 3), 3}, sel));
   return OkStatus();
 }
-
 
 // MaxRoiPool-1: max over a pooled_shape grid of bins of each region (batch index, x1, y1, x2, y2),
 // in the Caffe convention the operator comes from: corners scaled by spatial_scale and rounded, the
@@ -715,9 +735,10 @@ Status MaxRoiPoolKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(Tensor rois, CastTensor(ctx.input(1), DataType::kDouble));
   const std::vector<int64_t> pooled = ctx.GetInts("pooled_shape");
   const double scale = ctx.GetFloat("spatial_scale", 1.0f);
-  if (x.rank() != 4 || rois.rank() != 2 || rois.dim(1) != 5 || pooled.size() != 2 || pooled[0] <= 0 ||
-      pooled[1] <= 0) {
-    return ctx.Error("expects X of rank 4, rois of shape [R, 5] and a positive pooled_shape of 2 values");
+  if (x.rank() != 4 || rois.rank() != 2 || rois.dim(1) != 5 || pooled.size() != 2 ||
+      pooled[0] <= 0 || pooled[1] <= 0) {
+    return ctx.Error(
+        "expects X of rank 4, rois of shape [R, 5] and a positive pooled_shape of 2 values");
   }
   if (!std::isfinite(scale)) return ctx.Error("spatial_scale must be finite");
   const int64_t N = x.dim(0), C = x.dim(1), H = x.dim(2), W = x.dim(3), R = rois.dim(0);
@@ -741,11 +762,15 @@ Status MaxRoiPoolKernel(KernelContext& ctx) {
     for (int64_t c = 0; c < C; ++c) {
       const double* plane = px + (b * C + c) * H * W;
       for (int64_t ph = 0; ph < PH; ++ph) {
-        const int64_t h0 = std::clamp<int64_t>(static_cast<int64_t>(std::floor(ph * bin_h)) + y1, 0, H);
-        const int64_t h1 = std::clamp<int64_t>(static_cast<int64_t>(std::ceil((ph + 1) * bin_h)) + y1, 0, H);
+        const int64_t h0 =
+            std::clamp<int64_t>(static_cast<int64_t>(std::floor(ph * bin_h)) + y1, 0, H);
+        const int64_t h1 =
+            std::clamp<int64_t>(static_cast<int64_t>(std::ceil((ph + 1) * bin_h)) + y1, 0, H);
         for (int64_t pw = 0; pw < PW; ++pw) {
-          const int64_t w0 = std::clamp<int64_t>(static_cast<int64_t>(std::floor(pw * bin_w)) + x1, 0, W);
-          const int64_t w1 = std::clamp<int64_t>(static_cast<int64_t>(std::ceil((pw + 1) * bin_w)) + x1, 0, W);
+          const int64_t w0 =
+              std::clamp<int64_t>(static_cast<int64_t>(std::floor(pw * bin_w)) + x1, 0, W);
+          const int64_t w1 =
+              std::clamp<int64_t>(static_cast<int64_t>(std::ceil((pw + 1) * bin_w)) + x1, 0, W);
           double m = 0;
           if (h1 > h0 && w1 > w0) {
             m = -std::numeric_limits<double>::infinity();
@@ -771,19 +796,24 @@ Status RoiAlignKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(Tensor x, CastTensor(*x0, DataType::kDouble));
   ASSIGN_OR_RETURN(Tensor rois, CastTensor(ctx.input(1), DataType::kDouble));
   ASSIGN_OR_RETURN(std::vector<int64_t> bi, ctx.IntsInput(2));
-  const bool half = ctx.GetString("coordinate_transformation_mode", ctx.opset() < 16 ? "output_half_pixel" : "half_pixel") == "half_pixel";
+  const bool half =
+      ctx.GetString("coordinate_transformation_mode",
+                    ctx.opset() < 16 ? "output_half_pixel" : "half_pixel") == "half_pixel";
   const bool is_max = ctx.GetString("mode", "avg") == "max";
   const int64_t PH = ctx.GetInt("output_height", 1), PW = ctx.GetInt("output_width", 1);
   const int64_t sr = ctx.GetInt("sampling_ratio", 0);
   const double scale = ctx.GetFloat("spatial_scale", 1.0f);
-  if (x.rank() != 4 || rois.rank() != 2 || rois.dim(1) != 4 || static_cast<int64_t>(bi.size()) != rois.dim(0)) {
+  if (x.rank() != 4 || rois.rank() != 2 || rois.dim(1) != 4 ||
+      static_cast<int64_t>(bi.size()) != rois.dim(0)) {
     return ctx.Error("expects X of rank 4, rois of shape [R, 4] and R batch indices");
   }
   for (int64_t b : bi) {
     if (b < 0 || b >= x.dim(0)) return ctx.Error("batch index out of range");
   }
-  if (PH <= 0 || PW <= 0 || sr < 0) return ctx.Error("output size and sampling_ratio must be positive");
-  // Non-finite rois or scale gave NaN sample points and grid sizes (undefined conversions to int64).
+  if (PH <= 0 || PW <= 0 || sr < 0)
+    return ctx.Error("output size and sampling_ratio must be positive");
+  // Non-finite rois or scale gave NaN sample points and grid sizes (undefined conversions to
+  // int64).
   if (!std::isfinite(scale)) return ctx.Error("spatial_scale must be finite");
   for (int64_t i = 0; i < rois.size(); ++i) {
     if (!std::isfinite(rois.data<double>()[i])) return ctx.Error("rois must be finite");
@@ -803,10 +833,10 @@ Status RoiAlignKernel(KernelContext& ctx) {
     // The adaptive grid is ceil(roi size / output size) points a side: a roi far larger than the
     // image would loop for ages (and past 2^63 the conversion is undefined).
     const double gh_d = sr > 0 ? sr : std::ceil(rh / PH), gw_d = sr > 0 ? sr : std::ceil(rw / PW);
-    if (!(std::max(gh_d, 0.0) * std::max(gw_d, 0.0) <= static_cast<double>(kMaxRoiSamples) && gh_d > -0x1p31 &&
-          gw_d > -0x1p31)) {
-      return ctx.Error(absl::StrCat("roi ", r, " needs a ", gh_d, " x ", gw_d, " sampling grid per bin, more than ",
-                                    kMaxRoiSamples));
+    if (!(std::max(gh_d, 0.0) * std::max(gw_d, 0.0) <= static_cast<double>(kMaxRoiSamples) &&
+          gh_d > -0x1p31 && gw_d > -0x1p31)) {
+      return ctx.Error(absl::StrCat("roi ", r, " needs a ", gh_d, " x ", gw_d,
+                                    " sampling grid per bin, more than ", kMaxRoiSamples));
     }
     const int64_t gh = static_cast<int64_t>(gh_d), gw = static_cast<int64_t>(gw_d);
     const double count = std::max<int64_t>(gh * gw, 1);

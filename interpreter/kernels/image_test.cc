@@ -45,8 +45,8 @@ TEST(ImageTest, NearestResizeGathersExactValues) {
     EXPECT_EQ((*r)[0].tensor().dims(), (std::vector<int64_t>{1, 1, 4, 6}));
     const int64_t big = (int64_t{1} << 60) + 1;
     EXPECT_EQ((*r)[0].tensor().ToVector<int64_t>(),
-              (std::vector<int64_t>{1, 1, big, big, 3, 3, 1, 1, big, big, 3, 3,  //
-                                    4, 4, 5, 5, -6, -6, 4, 4, 5, 5, -6, -6}));
+              (std::vector<int64_t>{1, 1, big, big, 3,  3,  1, 1, big, big, 3,  3,  //
+                                    4, 4, 5,   5,   -6, -6, 4, 4, 5,   5,   -6, -6}));
   }
   {
     OneNode g("Resize", 3);
@@ -55,13 +55,14 @@ TEST(ImageTest, NearestResizeGathersExactValues) {
     for (int i = 0; i < 16; ++i) x[i] = static_cast<float>(i);
     auto r = g.Run({F({1, 1, 4, 4}, x), F({0}, {}), F({4}, {1, 1, 0.5f, 0.5f})}, 13);
     ASSERT_TRUE(r.ok()) << r.status();
-    // half_pixel: output 0 reads (0 + 0.5) / 0.5 - 0.5 = 0.5 -> round_prefer_floor 0; output 1 reads 2.5 -> 2.
+    // half_pixel: output 0 reads (0 + 0.5) / 0.5 - 0.5 = 0.5 -> round_prefer_floor 0; output 1
+    // reads 2.5 -> 2.
     EXPECT_EQ((*r)[0].tensor().ToVector<float>(), (std::vector<float>{0, 2, 8, 10}));
   }
 }
 
-// Float linear and cubic (antialiased) resizes of the last two axes take a path of their own; it must
-// give the same values as the general loop, which a double input takes.
+// Float linear and cubic (antialiased) resizes of the last two axes take a path of their own; it
+// must give the same values as the general loop, which a double input takes.
 TEST(ImageTest, ImageResizeOfFloatMatchesTheGeneralPath) {
   for (const std::string mode : {"linear", "cubic"}) {
     std::vector<float> x(2 * 3 * 7 * 9);
@@ -85,13 +86,15 @@ TEST(ImageTest, ImageResizeOfFloatMatchesTheGeneralPath) {
     ASSERT_EQ(got.dims(), (std::vector<int64_t>{2, 3, 11, 5}));
     ASSERT_EQ(got.dims(), want.dims());
     for (int64_t i = 0; i < got.size(); ++i) {
-      EXPECT_EQ(got.data<float>()[i], static_cast<float>(want.data<double>()[i])) << mode << " element " << i;
+      EXPECT_EQ(got.data<float>()[i], static_cast<float>(want.data<double>()[i]))
+          << mode << " element " << i;
     }
   }
 }
 
 // Found by auditing the kernels: scales, rois and counts whose conversions to int64 were undefined.
-void ExpectImageError(OneNode& g, std::vector<RuntimeValue> inputs, int64_t opset, const std::string& part) {
+void ExpectImageError(OneNode& g, std::vector<RuntimeValue> inputs, int64_t opset,
+                      const std::string& part) {
   auto r = g.Run(std::move(inputs), opset);
   ASSERT_FALSE(r.ok()) << g.node->op_type() << " ran; expected an error with '" << part << "'";
   EXPECT_NE(r.status().message().find(part), std::string::npos) << r.status();
@@ -103,15 +106,16 @@ TEST(ImageTest, ResizeHugeScaleAndEmptyOutput) {
                    "too large");
   // An empty output with a long other axis: no plan for it.
   OneNode empty("Resize", 4);
-  auto r = empty.Run({F({1, 2}, {1, 2}), F({0}, {}), F({0}, {}),
-                      testing::I64({2}, {0, int64_t{1} << 40})}, 13);
+  auto r = empty.Run(
+      {F({1, 2}, {1, 2}), F({0}, {}), F({0}, {}), testing::I64({2}, {0, int64_t{1} << 40})}, 13);
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ((*r)[0].tensor().dims(), (std::vector<int64_t>{0, int64_t{1} << 40}));
 }
 
 TEST(ImageTest, ResizeCropWithNaNRoiExtrapolates) {
   OneNode g("Resize", 4);
-  g.node->SetAttribute(ir::Attribute::String("coordinate_transformation_mode", "tf_crop_and_resize"));
+  g.node->SetAttribute(
+      ir::Attribute::String("coordinate_transformation_mode", "tf_crop_and_resize"));
   g.node->SetAttribute(ir::Attribute::Float("extrapolation_value", 9.0f));
   auto r = g.Run({F({1, 1, 2, 2}, {1, 2, 3, 4}), F({8}, {0, 0, NAN, 0, 1, 1, NAN, 1}), F({0}, {}),
                   testing::I64({4}, {1, 1, 2, 2})},
@@ -123,16 +127,22 @@ TEST(ImageTest, ResizeCropWithNaNRoiExtrapolates) {
 TEST(ImageTest, RoiPoolingNeedsFiniteRois) {
   OneNode max_roi("MaxRoiPool", 2);
   max_roi.node->SetAttribute(ir::Attribute::Ints("pooled_shape", {1, 1}));
-  ExpectImageError(max_roi, {F({1, 1, 2, 2}, {1, 2, 3, 4}), F({1, 5}, {0, 0, 0, NAN, 1})}, 1, "rois");
-  ExpectImageError(max_roi, {F({1, 1, 2, 2}, {1, 2, 3, 4}), F({1, 5}, {1e30f, 0, 0, 1, 1})}, 1, "rois");
+  ExpectImageError(max_roi, {F({1, 1, 2, 2}, {1, 2, 3, 4}), F({1, 5}, {0, 0, 0, NAN, 1})}, 1,
+                   "rois");
+  ExpectImageError(max_roi, {F({1, 1, 2, 2}, {1, 2, 3, 4}), F({1, 5}, {1e30f, 0, 0, 1, 1})}, 1,
+                   "rois");
   auto ok = max_roi.Run({F({1, 1, 2, 2}, {1, 2, 3, 4}), F({1, 5}, {0, 0, 0, 1, 1})}, 1);
   ASSERT_TRUE(ok.ok()) << ok.status();
   EXPECT_EQ((*ok)[0].tensor().ToVector<float>(), (std::vector<float>{4}));
   OneNode align("RoiAlign", 3);
-  ExpectImageError(align, {F({1, 1, 2, 2}, {1, 2, 3, 4}), F({1, 4}, {0, 0, INFINITY, 1}), testing::I64({1}, {0})},
-                   16, "rois must be finite");
-  ExpectImageError(align, {F({1, 1, 2, 2}, {1, 2, 3, 4}), F({1, 4}, {0, 0, 1e20f, 1e20f}), testing::I64({1}, {0})},
-                   16, "sampling grid");
+  ExpectImageError(
+      align,
+      {F({1, 1, 2, 2}, {1, 2, 3, 4}), F({1, 4}, {0, 0, INFINITY, 1}), testing::I64({1}, {0})}, 16,
+      "rois must be finite");
+  ExpectImageError(
+      align,
+      {F({1, 1, 2, 2}, {1, 2, 3, 4}), F({1, 4}, {0, 0, 1e20f, 1e20f}), testing::I64({1}, {0})}, 16,
+      "sampling grid");
 }
 
 TEST(ImageTest, NonMaxSuppressionMaxOutputReadExactly) {

@@ -37,7 +37,8 @@ Status SliceKernel(KernelContext& ctx) {
     for (size_t i = 0; i < starts.size(); ++i) axes.push_back(i);
   }
   if (steps.empty()) steps.assign(starts.size(), 1);
-  if (ends.size() != starts.size() || axes.size() != starts.size() || steps.size() != starts.size()) {
+  if (ends.size() != starts.size() || axes.size() != starts.size() ||
+      steps.size() != starts.size()) {
     return ctx.Error("starts/ends/axes/steps lengths differ");
   }
   std::vector<int64_t> st(r, 0), step(r, 1), dims = x->dims();
@@ -115,22 +116,25 @@ Status GatherKernel(KernelContext& ctx) {
   const int64_t inner = DimProduct(x->dims(), axis + 1, x->rank());
   const int64_t m = static_cast<int64_t>(idx.size());
   for (int64_t o = 0; o < outer; ++o) {
-    for (int64_t k = 0; k < m; ++k) CopyElements(*x, (o * d + idx[k]) * inner, out, (o * m + k) * inner, inner);
+    for (int64_t k = 0; k < m; ++k)
+      CopyElements(*x, (o * d + idx[k]) * inner, out, (o * m + k) * inner, inner);
   }
   ctx.set_output(0, std::move(out));
   return OkStatus();
 }
 
-// For GatherElements/ScatterElements: the linear offset into `data_dims` of element `i` of `idx_dims`
-// with the axis coordinate replaced by `axis_value`.
-// GatherElements/ScatterElements: indices of the data's rank, no longer than the data on any axis
-// but `axis` (the walker below steps through the data by the indices' shape).
-Status CheckElementIndices(const KernelContext& ctx, const Tensor& data, const Tensor& indices, int64_t axis) {
+// For GatherElements/ScatterElements: the linear offset into `data_dims` of element `i` of
+// `idx_dims` with the axis coordinate replaced by `axis_value`. GatherElements/ScatterElements:
+// indices of the data's rank, no longer than the data on any axis but `axis` (the walker below
+// steps through the data by the indices' shape).
+Status CheckElementIndices(const KernelContext& ctx, const Tensor& data, const Tensor& indices,
+                           int64_t axis) {
   if (indices.rank() != data.rank()) return ctx.Error("indices rank differs from data rank");
   for (int64_t d = 0; d < data.rank(); ++d) {
     if (d != axis && indices.dim(d) > data.dim(d)) {
-      return ctx.Error(absl::StrCat("indices of shape ", DimsToString(indices.dims()), " exceed the data's ",
-                                    DimsToString(data.dims()), " on axis ", d));
+      return ctx.Error(absl::StrCat("indices of shape ", DimsToString(indices.dims()),
+                                    " exceed the data's ", DimsToString(data.dims()), " on axis ",
+                                    d));
     }
   }
   return OkStatus();
@@ -176,11 +180,16 @@ void Combine(T& dst, const T& v, const std::string& mode) {
   if constexpr (std::is_same_v<T, std::string> || std::is_same_v<T, Bytes16>) {
     dst = v;
   } else {
-    if (mode == "add") dst = WrapAdd<T>(dst, v);  // integers wrap (common.h)
-    else if (mode == "mul") dst = WrapMul<T>(dst, v);
-    else if (mode == "max") dst = std::max(dst, v);
-    else if (mode == "min") dst = std::min(dst, v);
-    else dst = v;
+    if (mode == "add")
+      dst = WrapAdd<T>(dst, v);  // integers wrap (common.h)
+    else if (mode == "mul")
+      dst = WrapMul<T>(dst, v);
+    else if (mode == "max")
+      dst = std::max(dst, v);
+    else if (mode == "min")
+      dst = std::min(dst, v);
+    else
+      dst = v;
   }
 }
 
@@ -283,8 +292,8 @@ Status ScatterNDKernel(KernelContext& ctx) {
   std::vector<int64_t> expected(indices.dims().begin(), indices.dims().end() - 1);
   expected.insert(expected.end(), x.dims().begin() + k, x.dims().end());
   if (u.dims() != expected || u.dtype() != x.dtype()) {
-    return ctx.Error(absl::StrCat("updates must be ", DimsToString(expected), " of the data's type, got ",
-                                  DimsToString(u.dims())));
+    return ctx.Error(absl::StrCat("updates must be ", DimsToString(expected),
+                                  " of the data's type, got ", DimsToString(u.dims())));
   }
   const std::vector<int64_t> strides = Strides(x.dims());
   auto run = [&](auto tag) -> Status {
@@ -348,7 +357,8 @@ Status PadKernel(KernelContext& ctx) {
   std::vector<int64_t> dims(r);
   for (int64_t i = 0; i < r; ++i) {
     // Pads near +-2^63 overflowed the sum.
-    if (__builtin_add_overflow(x->dim(i), before[i], &dims[i]) || __builtin_add_overflow(dims[i], after[i], &dims[i])) {
+    if (__builtin_add_overflow(x->dim(i), before[i], &dims[i]) ||
+        __builtin_add_overflow(dims[i], after[i], &dims[i])) {
       return ctx.Error(absl::StrCat("pads ", DimsToString(pads), " overflow the output dims"));
     }
     if (dims[i] < 0) return ctx.Error("negative output dim");
@@ -394,8 +404,10 @@ Status PadKernel(KernelContext& ctx) {
       }
       src += c * in_strides[d];
     }
-    if (inside) CopyElements(*x, src, out, o, 1);
-    else CopyElements(fill, 0, out, o, 1);
+    if (inside)
+      CopyElements(*x, src, out, o, 1);
+    else
+      CopyElements(fill, 0, out, o, 1);
     for (int64_t d = r - 1; d >= 0; --d) {
       if (++idx[d] < dims[d]) break;
       idx[d] = 0;
@@ -413,7 +425,8 @@ Status OneHotKernel(KernelContext& ctx) {
   if (depth < 0) return ctx.Error(absl::StrCat("depth must not be negative, got ", depth));
   ASSIGN_OR_RETURN(const Tensor* values, ctx.TensorInput(2));
   // values holds [off_value, on_value]: a shorter one was read past its end.
-  if (values->size() != 2) return ctx.Error(absl::StrCat("values must hold 2 elements, got ", values->size()));
+  if (values->size() != 2)
+    return ctx.Error(absl::StrCat("values must hold 2 elements, got ", values->size()));
   const int64_t r = ind.rank() + 1;
   ASSIGN_OR_RETURN(int64_t axis, NormalizeAxis(ctx.GetInt("axis", -1), r));
   std::vector<int64_t> dims = ind.dims();
@@ -467,7 +480,8 @@ Status CompressKernel(KernelContext& ctx) {
   const int64_t inner = DimProduct(x->dims(), axis + 1, x->rank());
   for (int64_t o = 0; o < outer; ++o) {
     for (size_t k = 0; k < keep.size(); ++k) {
-      CopyElements(*x, (o * x->dim(axis) + keep[k]) * inner, out, (o * keep.size() + k) * inner, inner);
+      CopyElements(*x, (o * x->dim(axis) + keep[k]) * inner, out, (o * keep.size() + k) * inner,
+                   inner);
     }
   }
   ctx.set_output(0, std::move(out));
@@ -506,15 +520,18 @@ Status ReverseSequenceKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(std::vector<int64_t> lens, ctx.IntsInput(1));
   const int64_t batch_axis = ctx.GetInt("batch_axis", 1), time_axis = ctx.GetInt("time_axis", 0);
   if (x->rank() < 2) return ctx.Error("the input must have rank >= 2");
-  if ((batch_axis != 0 && batch_axis != 1) || (time_axis != 0 && time_axis != 1) || batch_axis == time_axis) {
+  if ((batch_axis != 0 && batch_axis != 1) || (time_axis != 0 && time_axis != 1) ||
+      batch_axis == time_axis) {
     return ctx.Error("batch_axis and time_axis must be 0 and 1 in some order");
   }
   if (static_cast<int64_t>(lens.size()) != x->dim(batch_axis)) {
-    return ctx.Error(absl::StrCat("sequence_lens has ", lens.size(), " values for a batch of ", x->dim(batch_axis)));
+    return ctx.Error(absl::StrCat("sequence_lens has ", lens.size(), " values for a batch of ",
+                                  x->dim(batch_axis)));
   }
   for (int64_t len : lens) {
     if (len < 0 || len > x->dim(time_axis)) {
-      return ctx.Error(absl::StrCat("sequence length ", len, " is outside [0, ", x->dim(time_axis), "]"));
+      return ctx.Error(
+          absl::StrCat("sequence length ", len, " is outside [0, ", x->dim(time_axis), "]"));
     }
   }
   Tensor out = x->Clone();
@@ -544,8 +561,8 @@ Status CumKernel(KernelContext& ctx, bool product) {
   Tensor x = WidenToFloat(*x0);
   ASSIGN_OR_RETURN(int64_t axis, NormalizeAxis(axis_in[0], x.rank()));
   const bool exclusive = ctx.GetInt("exclusive", 0) != 0, reverse = ctx.GetInt("reverse", 0) != 0;
-  // An empty input: nothing to compute, and the loops below would still count through the product of
-  // its other dims ([2^40, 0, 2^40]), which may be astronomically large.
+  // An empty input: nothing to compute, and the loops below would still count through the product
+  // of its other dims ([2^40, 0, 2^40]), which may be astronomically large.
   if (x.size() == 0) {
     ctx.set_output(0, Tensor(x0->dtype(), x0->dims()));
     return OkStatus();
@@ -553,28 +570,28 @@ Status CumKernel(KernelContext& ctx, bool product) {
   const int64_t outer = DimProduct(x.dims(), 0, axis), len = x.dim(axis);
   const int64_t inner = DimProduct(x.dims(), axis + 1, x.rank());
   ASSIGN_OR_RETURN(Tensor out, DispatchNumeric(x.dtype(), [&](auto tag) -> StatusOr<Tensor> {
-    using T = decltype(tag);
-    Tensor o(x.dtype(), x.dims());
-    const T* p = x.data<T>();
-    T* q = o.mutable_data<T>();
-    for (int64_t a = 0; a < outer; ++a) {
-      for (int64_t i = 0; i < inner; ++i) {
-        T acc = product ? T(1) : T(0);
-        for (int64_t s = 0; s < len; ++s) {
-          const int64_t k = reverse ? len - 1 - s : s;
-          const int64_t off = (a * len + k) * inner + i;
-          if (exclusive) {
-            q[off] = acc;
-            acc = product ? WrapMul(acc, p[off]) : WrapAdd(acc, p[off]);
-          } else {
-            acc = product ? WrapMul(acc, p[off]) : WrapAdd(acc, p[off]);
-            q[off] = acc;
-          }
-        }
-      }
-    }
-    return o;
-  }));
+                     using T = decltype(tag);
+                     Tensor o(x.dtype(), x.dims());
+                     const T* p = x.data<T>();
+                     T* q = o.mutable_data<T>();
+                     for (int64_t a = 0; a < outer; ++a) {
+                       for (int64_t i = 0; i < inner; ++i) {
+                         T acc = product ? T(1) : T(0);
+                         for (int64_t s = 0; s < len; ++s) {
+                           const int64_t k = reverse ? len - 1 - s : s;
+                           const int64_t off = (a * len + k) * inner + i;
+                           if (exclusive) {
+                             q[off] = acc;
+                             acc = product ? WrapMul(acc, p[off]) : WrapAdd(acc, p[off]);
+                           } else {
+                             acc = product ? WrapMul(acc, p[off]) : WrapAdd(acc, p[off]);
+                             q[off] = acc;
+                           }
+                         }
+                       }
+                     }
+                     return o;
+                   }));
   if (out.dtype() != x0->dtype()) {
     ASSIGN_OR_RETURN(out, CastTensor(out, x0->dtype()));
   }

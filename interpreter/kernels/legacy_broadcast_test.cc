@@ -41,7 +41,8 @@ Tensor RunOk(OneNode& g, std::vector<RuntimeValue> inputs, int64_t opset) {
   return (*r)[0].tensor();
 }
 
-void ExpectError(OneNode& g, std::vector<RuntimeValue> inputs, int64_t opset, const std::string& part) {
+void ExpectError(OneNode& g, std::vector<RuntimeValue> inputs, int64_t opset,
+                 const std::string& part) {
   auto r = g.Run(std::move(inputs), opset);
   ASSERT_FALSE(r.ok()) << "expected an error mentioning '" << part << "'";
   EXPECT_NE(r.status().message().find(part), std::string::npos) << r.status();
@@ -69,7 +70,8 @@ TEST(LegacyBroadcastTest, ArithmeticAlignsBAtTheChannelAxis) {
 TEST(LegacyBroadcastTest, ArithmeticOnTheGenericLoops) {
   // double takes the generic loop rather than the float vector kernels; [C,H] at axis 1.
   auto add = Legacy("Add", 1);
-  Tensor y = RunOk(add, {D({1, 2, 2, 2}, {0, 1, 2, 3, 4, 5, 6, 7}), D({2, 2}, {100, 200, 300, 400})}, 6);
+  Tensor y =
+      RunOk(add, {D({1, 2, 2, 2}, {0, 1, 2, 3, 4, 5, 6, 7}), D({2, 2}, {100, 200, 300, 400})}, 6);
   EXPECT_EQ(y.ToVector<double>(), (std::vector<double>{100, 101, 202, 203, 304, 305, 406, 407}));
   // Integers (added at opset 6) too.
   auto mul = Legacy("Mul", 0);
@@ -79,8 +81,9 @@ TEST(LegacyBroadcastTest, ArithmeticOnTheGenericLoops) {
 
 TEST(LegacyBroadcastTest, SuffixAndOneElement) {
   auto suffix = Legacy("Add", std::nullopt);
-  EXPECT_EQ(RunOk(suffix, {F({2, 3}, {0, 1, 2, 3, 4, 5}), F({3}, {10, 20, 30})}, 6).ToVector<float>(),
-            (std::vector<float>{10, 21, 32, 13, 24, 35}));
+  EXPECT_EQ(
+      RunOk(suffix, {F({2, 3}, {0, 1, 2, 3, 4, 5}), F({3}, {10, 20, 30})}, 6).ToVector<float>(),
+      (std::vector<float>{10, 21, 32, 13, 24, 35}));
   auto scalar = Legacy("Sub", std::nullopt);
   EXPECT_EQ(RunOk(scalar, {F({2, 2}, {1, 2, 3, 4}), F({}, {1})}, 6).ToVector<float>(),
             (std::vector<float>{0, 1, 2, 3}));
@@ -96,7 +99,8 @@ TEST(LegacyBroadcastTest, PowOne) {
             (std::vector<float>{1, 4, 27, 64}));
   // The x^2 shortcut sees B aligned too.
   auto square = Legacy("Pow", std::nullopt);
-  EXPECT_EQ(RunOk(square, {F({3}, {1, -2, 3}), F({1}, {2})}, 1).ToVector<float>(), (std::vector<float>{1, 4, 9}));
+  EXPECT_EQ(RunOk(square, {F({3}, {1, -2, 3}), F({1}, {2})}, 1).ToVector<float>(),
+            (std::vector<float>{1, 4, 9}));
 }
 
 TEST(LegacyBroadcastTest, ComparisonsAndLogic) {
@@ -133,11 +137,14 @@ TEST(LegacyBroadcastTest, PReluSlopeIsPerChannelBefore7) {
   // C == W: per channel at opset 6, along the last axis (numpy) from opset 7.
   const Tensor square = F({1, 2, 1, 2}, {-4, -4, -4, -4});
   OneNode h("PRelu", 2);
-  EXPECT_EQ(RunOk(h, {square, F({2}, {0.25, 0.5})}, 6).ToVector<float>(), (std::vector<float>{-1, -1, -2, -2}));
-  EXPECT_EQ(RunOk(h, {square, F({2}, {0.25, 0.5})}, 7).ToVector<float>(), (std::vector<float>{-1, -2, -1, -2}));
+  EXPECT_EQ(RunOk(h, {square, F({2}, {0.25, 0.5})}, 6).ToVector<float>(),
+            (std::vector<float>{-1, -1, -2, -2}));
+  EXPECT_EQ(RunOk(h, {square, F({2}, {0.25, 0.5})}, 7).ToVector<float>(),
+            (std::vector<float>{-1, -2, -1, -2}));
   // One value shared by every channel.
   OneNode s("PRelu", 2);
-  EXPECT_EQ(RunOk(s, {F({1, 2, 1, 1}, {-4, 4}), F({1}, {0.5})}, 1).ToVector<float>(), (std::vector<float>{-2, 4}));
+  EXPECT_EQ(RunOk(s, {F({1, 2, 1, 1}, {-4, 4}), F({1}, {0.5})}, 1).ToVector<float>(),
+            (std::vector<float>{-2, 4}));
 }
 
 TEST(LegacyBroadcastTest, GemmBroadcastsCOnlyWhenAsked) {
@@ -156,7 +163,8 @@ TEST(LegacyBroadcastTest, GemmBroadcastsCOnlyWhenAsked) {
   EXPECT_EQ(RunOk(full, {a, b, F({2, 3}, {1, 1, 1, 2, 2, 2})}, 1).ToVector<float>(),
             (std::vector<float>{2, 3, 4, 5, 6, 9}));
   OneNode refused("Gemm", 3);
-  ExpectError(refused, {a, b, F({3}, {10, 20, 30})}, 6, "without broadcast=1, C must have the shape of A * B");
+  ExpectError(refused, {a, b, F({3}, {10, 20, 30})}, 6,
+              "without broadcast=1, C must have the shape of A * B");
   // From opset 7 C broadcasts without being asked.
   EXPECT_EQ(RunOk(refused, {a, b, F({3}, {10, 20, 30})}, 7).ToVector<float>(),
             (std::vector<float>{11, 22, 33, 13, 24, 37}));
@@ -173,24 +181,29 @@ TEST(LegacyBroadcastTest, SizeOneDimsOfBExpandAsInNumpy) {
   EXPECT_EQ(RunOk(row, {a, F({1, 3}, {1, 10, 100})}, 6).ToVector<float>(),
             (std::vector<float>{0, 10, 200, 3, 40, 500}));
   auto sub = Legacy("Sub", 0);  // axis 0: the same place as the suffix here
-  EXPECT_EQ(RunOk(sub, {a, F({2, 1}, {1, 2})}, 6).ToVector<float>(), (std::vector<float>{-1, 0, 1, 1, 2, 3}));
+  EXPECT_EQ(RunOk(sub, {a, F({2, 1}, {1, 2})}, 6).ToVector<float>(),
+            (std::vector<float>{-1, 0, 1, 1, 2, 3}));
   // At an axis: B [3,1] from axis 1 of A [2,3,2] expands over A's last dim.
   auto at_axis = Legacy("Div", 1);
-  EXPECT_EQ(RunOk(at_axis, {F({2, 3, 2}, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}), F({3, 1}, {1, 2, 4})}, 6)
+  EXPECT_EQ(RunOk(at_axis,
+                  {F({2, 3, 2}, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}), F({3, 1}, {1, 2, 4})}, 6)
                 .ToVector<float>(),
             (std::vector<float>{0, 1, 1, 1.5, 1, 1.25, 6, 7, 4, 4.5, 2.5, 2.75}));
   // On the generic loops (double, int32) and for comparisons and logic too.
   auto add_double = Legacy("Add", std::nullopt);
-  EXPECT_EQ(RunOk(add_double, {D({2, 3}, {0, 1, 2, 3, 4, 5}), D({2, 1}, {10, 20})}, 6).ToVector<double>(),
-            (std::vector<double>{10, 11, 12, 23, 24, 25}));
+  EXPECT_EQ(
+      RunOk(add_double, {D({2, 3}, {0, 1, 2, 3, 4, 5}), D({2, 1}, {10, 20})}, 6).ToVector<double>(),
+      (std::vector<double>{10, 11, 12, 23, 24, 25}));
   auto mul_int = Legacy("Mul", std::nullopt);
-  EXPECT_EQ(RunOk(mul_int, {I32({2, 3}, {0, 1, 2, 3, 4, 5}), I32({1, 3}, {1, 10, 100})}, 6).ToVector<int32_t>(),
+  EXPECT_EQ(RunOk(mul_int, {I32({2, 3}, {0, 1, 2, 3, 4, 5}), I32({1, 3}, {1, 10, 100})}, 6)
+                .ToVector<int32_t>(),
             (std::vector<int32_t>{0, 10, 200, 3, 40, 500}));
   auto greater = Legacy("Greater", std::nullopt);
   EXPECT_EQ(RunOk(greater, {a, F({2, 1}, {1, 4})}, 1).ToVector<bool>(),
             (std::vector<bool>{false, false, true, false, false, true}));
   auto logic = Legacy("And", std::nullopt);
-  EXPECT_EQ(RunOk(logic, {B({2, 2}, {true, true, false, true}), B({1, 2}, {true, false})}, 1).ToVector<bool>(),
+  EXPECT_EQ(RunOk(logic, {B({2, 2}, {true, true, false, true}), B({1, 2}, {true, false})}, 1)
+                .ToVector<bool>(),
             (std::vector<bool>{true, false, false, false}));
 }
 
@@ -198,17 +211,19 @@ TEST(LegacyBroadcastTest, ShapesTheLegacyRuleRefuses) {
   // Without broadcast=1 the shapes must be equal, even where numpy would broadcast.
   OneNode plain("Add", 2);
   ExpectError(plain, {F({2, 3}, {0, 1, 2, 3, 4, 5}), F({3}, {1, 2, 3})}, 6,
-              "without broadcast=1 the inputs must have the same shape before opset 7; A is [2,3] and B is [3]");
+              "without broadcast=1 the inputs must have the same shape before opset 7; A is [2,3] "
+              "and B is [3]");
   OneNode pow("Pow", 2);  // not even a one-element exponent
   ExpectError(pow, {F({3}, {1, 2, 3}), F({1}, {2})}, 1, "without broadcast=1");
   OneNode logic("And", 2);
   ExpectError(logic, {B({2}, {true, false}), B({1}, {true})}, 1, "without broadcast=1");
   // B's dims other than 1 must equal A's, and only B broadcasts.
   auto other = Legacy("Add", 1);
-  ExpectError(other, {F({2, 3, 2}, std::vector<float>(12, 0)), F({3, 3}, std::vector<float>(9, 1))}, 6,
-              "B of shape [3,3] does not match the dims of A of shape [2,3,2] from axis 1");
+  ExpectError(other, {F({2, 3, 2}, std::vector<float>(12, 0)), F({3, 3}, std::vector<float>(9, 1))},
+              6, "B of shape [3,3] does not match the dims of A of shape [2,3,2] from axis 1");
   auto a_broadcast = Legacy("Add", std::nullopt);
-  ExpectError(a_broadcast, {F({1, 3}, {0, 1, 2}), F({2, 3}, {0, 1, 2, 3, 4, 5})}, 6, "does not match");
+  ExpectError(a_broadcast, {F({1, 3}, {0, 1, 2}), F({2, 3}, {0, 1, 2, 3, 4, 5})}, 6,
+              "does not match");
   auto wrong_axis = Legacy("Mul", 0);
   ExpectError(wrong_axis, {F({2, 3}, {0, 1, 2, 3, 4, 5}), F({3}, {1, 2, 3})}, 6, "does not match");
   auto no_room = Legacy("Sub", 2);

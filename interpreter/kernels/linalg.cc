@@ -19,7 +19,8 @@ using absl::Status;
 using absl::StatusOr;
 
 StatusOr<Tensor> BatchedMatMul(const Tensor& a0, const Tensor& b0, bool exact_int8) {
-  if (a0.rank() == 0 || b0.rank() == 0) return absl::InvalidArgumentError("MatMul inputs must not be scalars");
+  if (a0.rank() == 0 || b0.rank() == 0)
+    return absl::InvalidArgumentError("MatMul inputs must not be scalars");
   Tensor a = a0.rank() == 1 ? a0.Reshaped({1, a0.dim(0)}) : a0;
   Tensor b = b0.rank() == 1 ? b0.Reshaped({b0.dim(0), 1}) : b0;
   const int64_t M = a.dim(a.rank() - 2), K = a.dim(a.rank() - 1);
@@ -28,12 +29,14 @@ StatusOr<Tensor> BatchedMatMul(const Tensor& a0, const Tensor& b0, bool exact_in
     return absl::InvalidArgumentError(absl::StrCat("MatMul shapes ", a0.ShapeString(), " and ",
                                                    b0.ShapeString(), " do not match"));
   }
-  std::vector<int64_t> ba(a.dims().begin(), a.dims().end() - 2), bb(b.dims().begin(), b.dims().end() - 2);
+  std::vector<int64_t> ba(a.dims().begin(), a.dims().end() - 2),
+      bb(b.dims().begin(), b.dims().end() - 2);
   ASSIGN_OR_RETURN(std::vector<int64_t> batch, BroadcastShapes(ba, bb));
   std::vector<int64_t> dims = batch;
   dims.push_back(M);
   dims.push_back(N);
-  // Every output matrix is written by one GEMM (beta 0); only an empty batch leaves nothing to write.
+  // Every output matrix is written by one GEMM (beta 0); only an empty batch leaves nothing to
+  // write.
   Tensor out = Tensor::Uninitialized(exact_int8 ? DataType::kInt32 : a.dtype(), dims);
   if (exact_int8) {
     const float* pa = a.data<float>();
@@ -43,28 +46,30 @@ StatusOr<Tensor> BatchedMatMul(const Tensor& a0, const Tensor& b0, bool exact_in
       ExactInt8Gemm(M, N, K, pa + i * M * K, pb + j * K * N, po + o * M * N);
     });
   }
-  if (!exact_int8) RETURN_IF_ERROR(DispatchNumeric(a.dtype(), [&](auto tag) -> Status {
-    using T = decltype(tag);
-    using C = std::conditional_t<std::is_floating_point_v<T>, T,
-                                 std::conditional_t<std::is_signed_v<T>, int64_t, uint64_t>>;
-    const T* pa = a.data<T>();
-    const T* pb = b.data<T>();
-    T* po = out.mutable_data<T>();
-    if constexpr (std::is_same_v<T, C>) {
-      ForEachBroadcast(batch, ba, bb, [&](int64_t o, int64_t i, int64_t j) {
-        Gemm<T>(false, false, M, N, K, T(1), pa + i * M * K, pb + j * K * N, T(0), po + o * M * N);
-      });
-    } else {
-      std::vector<C> ca(M * K), cb(K * N), cc(M * N);
-      ForEachBroadcast(batch, ba, bb, [&](int64_t o, int64_t i, int64_t j) {
-        for (int64_t t = 0; t < M * K; ++t) ca[t] = pa[i * M * K + t];
-        for (int64_t t = 0; t < K * N; ++t) cb[t] = pb[j * K * N + t];
-        Gemm<C>(false, false, M, N, K, C(1), ca.data(), cb.data(), C(0), cc.data());
-        for (int64_t t = 0; t < M * N; ++t) po[o * M * N + t] = static_cast<T>(cc[t]);
-      });
-    }
-    return OkStatus();
-  }));
+  if (!exact_int8)
+    RETURN_IF_ERROR(DispatchNumeric(a.dtype(), [&](auto tag) -> Status {
+      using T = decltype(tag);
+      using C = std::conditional_t<std::is_floating_point_v<T>, T,
+                                   std::conditional_t<std::is_signed_v<T>, int64_t, uint64_t>>;
+      const T* pa = a.data<T>();
+      const T* pb = b.data<T>();
+      T* po = out.mutable_data<T>();
+      if constexpr (std::is_same_v<T, C>) {
+        ForEachBroadcast(batch, ba, bb, [&](int64_t o, int64_t i, int64_t j) {
+          Gemm<T>(false, false, M, N, K, T(1), pa + i * M * K, pb + j * K * N, T(0),
+                  po + o * M * N);
+        });
+      } else {
+        std::vector<C> ca(M * K), cb(K * N), cc(M * N);
+        ForEachBroadcast(batch, ba, bb, [&](int64_t o, int64_t i, int64_t j) {
+          for (int64_t t = 0; t < M * K; ++t) ca[t] = pa[i * M * K + t];
+          for (int64_t t = 0; t < K * N; ++t) cb[t] = pb[j * K * N + t];
+          Gemm<C>(false, false, M, N, K, C(1), ca.data(), cb.data(), C(0), cc.data());
+          for (int64_t t = 0; t < M * N; ++t) po[o * M * N + t] = static_cast<T>(cc[t]);
+        });
+      }
+      return OkStatus();
+    }));
   std::vector<int64_t> final_dims = batch;
   if (a0.rank() != 1) final_dims.push_back(M);
   if (b0.rank() != 1) final_dims.push_back(N);
@@ -95,15 +100,17 @@ StatusOr<Tensor> MinusZeroPoint(const Tensor& a, const Tensor& zero_point, DataT
 }
 
 template <typename T>
-StatusOr<Tensor> MatMulIntegerAs(const KernelContext& ctx, const Tensor& a, const Tensor& b, DataType type) {
+StatusOr<Tensor> MatMulIntegerAs(const KernelContext& ctx, const Tensor& a, const Tensor& b,
+                                 DataType type) {
   ASSIGN_OR_RETURN(Tensor fa, CastTensor(a, type));
   ASSIGN_OR_RETURN(Tensor fb, CastTensor(b, type));
   // Subtract zero points (scalar or per-row of A / per-column of B).
   if (ctx.has_input(2)) {
     const Tensor& za = ctx.input(2);
     // A 1-D zero point holds one value per row of A; an N-D one ([..., M, 1]) broadcasts as given.
-    ASSIGN_OR_RETURN(fa, MinusZeroPoint<T>(a, za.rank() == 1 && za.size() != 1 ? za.Reshaped({za.size(), 1}) : za,
-                                           type));
+    ASSIGN_OR_RETURN(
+        fa, MinusZeroPoint<T>(
+                a, za.rank() == 1 && za.size() != 1 ? za.Reshaped({za.size(), 1}) : za, type));
   }
   if (ctx.has_input(3)) {
     ASSIGN_OR_RETURN(fb, MinusZeroPoint<T>(b, ctx.input(3), type));
@@ -111,17 +118,19 @@ StatusOr<Tensor> MatMulIntegerAs(const KernelContext& ctx, const Tensor& a, cons
   return BatchedMatMul(fa, fb, std::is_same_v<T, float>);
 }
 
-// MatMulInteger through the 8-bit GEMM (AVX-512 VNNI), which takes the operands' bytes as they are with
-// their zero points and is exact modulo 2^32 like the portable path. Takes A of rank >= 2 with a
-// scalar zero point (or one per row when A is 2-D) and a 2-D B with a scalar or per-column zero point,
-// as dynamically quantized linear layers have; false (the portable path) otherwise.
-StatusOr<bool> MatMulIntegerVnni(KernelContext& ctx, const Tensor& a, const Tensor& b, Tensor& out) {
+// MatMulInteger through the 8-bit GEMM (AVX-512 VNNI), which takes the operands' bytes as they are
+// with their zero points and is exact modulo 2^32 like the portable path. Takes A of rank >= 2 with
+// a scalar zero point (or one per row when A is 2-D) and a 2-D B with a scalar or per-column zero
+// point, as dynamically quantized linear layers have; false (the portable path) otherwise.
+StatusOr<bool> MatMulIntegerVnni(KernelContext& ctx, const Tensor& a, const Tensor& b,
+                                 Tensor& out) {
   const auto gemm = Vec().gemm_8bit_s32;
   if (gemm == nullptr || a.rank() < 2 || b.rank() != 2) return false;
   const int64_t K = a.dim(a.rank() - 1), N = b.dim(1);
   if (b.dim(0) != K || K == 0) return false;  // the portable path reports or handles these
   const int64_t M = a.size() / K;
-  auto zero_points = [&](size_t input, int64_t per_index_count) -> std::optional<std::vector<int32_t>> {
+  auto zero_points = [&](size_t input,
+                         int64_t per_index_count) -> std::optional<std::vector<int32_t>> {
     if (!ctx.has_input(input)) return std::vector<int32_t>{0};
     const Tensor& z = ctx.input(input);
     if (z.size() != 1 && (z.rank() != 1 || z.size() != per_index_count)) return std::nullopt;
@@ -136,10 +145,10 @@ StatusOr<bool> MatMulIntegerVnni(KernelContext& ctx, const Tensor& a, const Tens
   std::vector<int64_t> dims = a.dims();
   dims.back() = N;
   out = Tensor::Uninitialized(DataType::kInt32, dims);
-  const Int8Operand lhs{reinterpret_cast<const uint8_t*>(a.raw()), a.dtype() == DataType::kInt8, za->data(),
-                        za->size() > 1};
-  const Int8Operand rhs{reinterpret_cast<const uint8_t*>(b.raw()), b.dtype() == DataType::kInt8, zb->data(),
-                        zb->size() > 1};
+  const Int8Operand lhs{reinterpret_cast<const uint8_t*>(a.raw()), a.dtype() == DataType::kInt8,
+                        za->data(), za->size() > 1};
+  const Int8Operand rhs{reinterpret_cast<const uint8_t*>(b.raw()), b.dtype() == DataType::kInt8,
+                        zb->data(), zb->size() > 1};
   gemm(M, N, K, lhs, rhs, out.mutable_data<int32_t>());
   return true;
 }
@@ -182,9 +191,11 @@ Status GemmKernel(KernelContext& ctx) {
     if (c.dtype() != a.dtype()) return ctx.Error("C type differs");
     // Gemm-1/6 broadcast C only with broadcast=1, then as numpy does (ONNX's reference Gemm-6 too;
     // every shape the legacy rule allows is read the same way).
-    if (ctx.opset() < 7 && ctx.GetInt("broadcast", 0) == 0 && c.dims() != std::vector<int64_t>{M, N}) {
-      return ctx.Error(absl::StrCat("without broadcast=1, C must have the shape of A * B before opset 7; C is ",
-                                    c.ShapeString(), ", A * B is [", M, ",", N, "]"));
+    if (ctx.opset() < 7 && ctx.GetInt("broadcast", 0) == 0 &&
+        c.dims() != std::vector<int64_t>{M, N}) {
+      return ctx.Error(
+          absl::StrCat("without broadcast=1, C must have the shape of A * B before opset 7; C is ",
+                       c.ShapeString(), ", A * B is [", M, ",", N, "]"));
     }
     ASSIGN_OR_RETURN(std::vector<int64_t> d, BroadcastShapes({M, N}, c.dims()));
     if (d != std::vector<int64_t>{M, N}) return ctx.Error("C cannot be broadcast to M x N");
@@ -193,14 +204,16 @@ Status GemmKernel(KernelContext& ctx) {
       using T = decltype(tag);
       const T* pc = c.data<T>();
       T* po = out.mutable_data<T>();
-      ForEachBroadcast({M, N}, {M, N}, c.dims(), [&](int64_t o, int64_t, int64_t j) { po[o] = pc[j]; });
+      ForEachBroadcast({M, N}, {M, N}, c.dims(),
+                       [&](int64_t o, int64_t, int64_t j) { po[o] = pc[j]; });
       return OkStatus();
     }));
   }
   RETURN_IF_ERROR(DispatchNumeric(a.dtype(), [&](auto tag) -> Status {
     using T = decltype(tag);
-    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_same_v<T, int32_t> ||
-                  std::is_same_v<T, int64_t> || std::is_same_v<T, uint32_t> || std::is_same_v<T, uint64_t>) {
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double> ||
+                  std::is_same_v<T, int32_t> || std::is_same_v<T, int64_t> ||
+                  std::is_same_v<T, uint32_t> || std::is_same_v<T, uint64_t>) {
       // Saturated for integers: alpha = 1e30 converted to int32 directly is undefined.
       Gemm<T>(ta, tb, M, N, K, SaturatingCast<T>(alpha), a.data<T>(), b.data<T>(),
               has_c ? SaturatingCast<T>(beta) : T(0), out.mutable_data<T>());
@@ -219,7 +232,8 @@ Status GemmKernel(KernelContext& ctx) {
 Status DetKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(const Tensor* x0, ctx.TensorInput(0));
   ASSIGN_OR_RETURN(Tensor x, CastTensor(*x0, DataType::kDouble));
-  if (x.rank() < 2 || x.dim(x.rank() - 1) != x.dim(x.rank() - 2)) return ctx.Error("needs square matrices");
+  if (x.rank() < 2 || x.dim(x.rank() - 1) != x.dim(x.rank() - 2))
+    return ctx.Error("needs square matrices");
   const int64_t n = x.dim(x.rank() - 1);
   std::vector<int64_t> dims(x.dims().begin(), x.dims().end() - 2);
   Tensor out(DataType::kDouble, dims);
@@ -271,7 +285,8 @@ Status EinsumKernel(KernelContext& ctx) {
   size_t start = 0;
   while (true) {
     const size_t comma = lhs.find(',', start);
-    terms.push_back(lhs.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    terms.push_back(
+        lhs.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
     if (comma == std::string::npos) break;
     start = comma + 1;
   }
@@ -289,10 +304,12 @@ Status EinsumKernel(KernelContext& ctx) {
     return true;
   };
   for (const std::string& t : terms) {
-    if (!well_formed(t)) return ctx.Error(absl::StrCat("equation term '", t, "' is not letters and one '...'"));
+    if (!well_formed(t))
+      return ctx.Error(absl::StrCat("equation term '", t, "' is not letters and one '...'"));
   }
   if (out_spec && !well_formed(*out_spec)) {
-    return ctx.Error(absl::StrCat("equation output '", *out_spec, "' is not letters and one '...'"));
+    return ctx.Error(
+        absl::StrCat("equation output '", *out_spec, "' is not letters and one '...'"));
   }
   std::vector<Tensor> ins;
   DataType dtype = DataType::kUndefined;
@@ -309,7 +326,9 @@ Status EinsumKernel(KernelContext& ctx) {
     ins.push_back(d);
     if (terms[i].find("...") != std::string::npos) {
       const int64_t er = t->rank() - static_cast<int64_t>(terms[i].size() - 3);
-      if (er < 0) return ctx.Error(absl::StrCat("equation term '", terms[i], "' has more letters than input ", i, "'s rank"));
+      if (er < 0)
+        return ctx.Error(absl::StrCat("equation term '", terms[i], "' has more letters than input ",
+                                      i, "'s rank"));
       if (er > kMaxEllipsisRank) return ctx.Error("'...' stands for too many dims");
       term_ell_rank[i] = er;
       ell_rank = std::max(ell_rank, er);
@@ -323,7 +342,8 @@ Status EinsumKernel(KernelContext& ctx) {
   for (size_t i = 0; i < terms.size(); ++i) {
     if (term_ell_rank[i] < 0) continue;
     const size_t e = terms[i].find("...");
-    terms[i] = terms[i].substr(0, e) + ellipsis_letters(ell_rank - term_ell_rank[i], term_ell_rank[i]) +
+    terms[i] = terms[i].substr(0, e) +
+               ellipsis_letters(ell_rank - term_ell_rank[i], term_ell_rank[i]) +
                terms[i].substr(e + 3);
   }
   const std::string ell = ellipsis_letters(0, ell_rank);
@@ -333,7 +353,8 @@ Status EinsumKernel(KernelContext& ctx) {
     const size_t e = out_term.find("...");
     if (e != std::string::npos) out_term = out_term.substr(0, e) + ell + out_term.substr(e + 3);
   } else {
-    // Implicit: ellipsis dims then letters appearing once, in alphabetical (ASCII) order as numpy's.
+    // Implicit: ellipsis dims then letters appearing once, in alphabetical (ASCII) order as
+    // numpy's.
     std::map<char, int> count;
     for (const auto& t : terms) {
       for (char c : t) {
@@ -347,18 +368,23 @@ Status EinsumKernel(KernelContext& ctx) {
   }
   std::map<char, int64_t> size;
   for (size_t i = 0; i < terms.size(); ++i) {
-    if (static_cast<int64_t>(terms[i].size()) != ins[i].rank()) return ctx.Error("term rank mismatch");
+    if (static_cast<int64_t>(terms[i].size()) != ins[i].rank())
+      return ctx.Error("term rank mismatch");
     for (size_t k = 0; k < terms[i].size(); ++k) {
       const int64_t d = ins[i].dim(k);
       auto it = size.find(terms[i][k]);
-      if (it == size.end() || it->second == 1) size[terms[i][k]] = d;
-      else if (d != 1 && d != it->second) return ctx.Error("dimension mismatch");
+      if (it == size.end() || it->second == 1)
+        size[terms[i][k]] = d;
+      else if (d != 1 && d != it->second)
+        return ctx.Error("dimension mismatch");
     }
   }
-  // Each output letter once, and from an input: a letter of no input has no size (it was taken as 0).
+  // Each output letter once, and from an input: a letter of no input has no size (it was taken as
+  // 0).
   for (size_t k = 0; k < out_term.size(); ++k) {
     const char c = out_term[k];
-    const std::string shown = static_cast<unsigned char>(c) >= kEllipsis0 ? "..." : std::string(1, c);
+    const std::string shown =
+        static_cast<unsigned char>(c) >= kEllipsis0 ? "..." : std::string(1, c);
     if (size.find(c) == size.end()) {
       return ctx.Error(absl::StrCat("output subscript '", shown, "' appears in no input"));
     }
@@ -392,10 +418,12 @@ Status EinsumKernel(KernelContext& ctx) {
   // beside huge summed dims) multiply into work that would run for hours, or past int64. The cap:
   // as many steps as the largest tensor has doubles.
   if (static_cast<uint64_t>(total) > MaxTensorBytes() / sizeof(double)) {
-    return absl::ResourceExhaustedError(absl::StrCat(ctx.node().Describe(), ": the einsum runs over ",
-                                                     DimsToString(dims), ", more steps than the interpreter allows"));
+    return absl::ResourceExhaustedError(absl::StrCat(ctx.node().Describe(),
+                                                     ": the einsum runs over ", DimsToString(dims),
+                                                     ", more steps than the interpreter allows"));
   }
-  const int64_t inner = NumElements(std::vector<int64_t>(dims.begin() + out_term.size(), dims.end()));
+  const int64_t inner =
+      NumElements(std::vector<int64_t>(dims.begin() + out_term.size(), dims.end()));
   std::vector<int64_t> idx(order.size(), 0);
   for (int64_t lin = 0; lin < total; ++lin) {
     double prod = 1;

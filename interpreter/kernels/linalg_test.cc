@@ -29,24 +29,28 @@ TEST(LinalgTest, GemmTransposeAlphaBeta) {
   EXPECT_EQ((*r)[0].tensor().ToVector<float>(), (std::vector<float>{2 * 11 + 5}));
 }
 
-// Decode-step shapes (few rows, a weight of 2^16 elements or more) take the skinny GEMM: B as K x N and
-// as N x K (transB), with a bias scaled by beta, against double sums.
+// Decode-step shapes (few rows, a weight of 2^16 elements or more) take the skinny GEMM: B as K x N
+// and as N x K (transB), with a bias scaled by beta, against double sums.
 TEST(LinalgTest, GemmOfFewRowsAndLargeWeight) {
   const int64_t M = 3, K = 301, N = 263;
-  const std::vector<float> a = testing::RandomFloats(M * K, -1, 1, 1), b = testing::RandomFloats(K * N, -1, 1, 2),
+  const std::vector<float> a = testing::RandomFloats(M * K, -1, 1, 1),
+                           b = testing::RandomFloats(K * N, -1, 1, 2),
                            c = testing::RandomFloats(N, -1, 1, 3);
   for (bool trans_b : {false, true}) {
     OneNode g("Gemm", 3);
     g.node->SetAttribute(ir::Attribute::Int("transB", trans_b ? 1 : 0));
     g.node->SetAttribute(ir::Attribute::Float("beta", 0.5));
-    auto r = g.Run({F({M, K}, a), F(trans_b ? std::vector<int64_t>{N, K} : std::vector<int64_t>{K, N}, b), F({N}, c)});
+    auto r =
+        g.Run({F({M, K}, a),
+               F(trans_b ? std::vector<int64_t>{N, K} : std::vector<int64_t>{K, N}, b), F({N}, c)});
     ASSERT_TRUE(r.ok()) << r.status();
     const std::vector<float> y = (*r)[0].tensor().ToVector<float>();
     ASSERT_EQ(y.size(), static_cast<size_t>(M * N));
     for (int64_t i = 0; i < M; ++i) {
       for (int64_t j = 0; j < N; ++j) {
         double want = 0.5 * c[j];
-        for (int64_t p = 0; p < K; ++p) want += static_cast<double>(a[i * K + p]) * (trans_b ? b[j * K + p] : b[p * N + j]);
+        for (int64_t p = 0; p < K; ++p)
+          want += static_cast<double>(a[i * K + p]) * (trans_b ? b[j * K + p] : b[p * N + j]);
         ASSERT_NEAR(y[i * N + j], want, 1e-4) << "transB " << trans_b << " at " << i << "," << j;
       }
     }
@@ -104,11 +108,12 @@ TEST(LinalgTest, IntegerProductsWrap) {
                      Tensor::FromVector<int32_t>(ir::DataType::kInt32, {1, 1}, {1})},
                     13);
   ASSERT_TRUE(g.ok()) << g.status();
-  EXPECT_EQ((*g)[0].tensor().ToVector<int32_t>(), (std::vector<int32_t>{std::numeric_limits<int32_t>::max()}));
+  EXPECT_EQ((*g)[0].tensor().ToVector<int32_t>(),
+            (std::vector<int32_t>{std::numeric_limits<int32_t>::max()}));
 }
 
-// Det of 0 x 0 matrices is 1 (numpy's); an empty batch of huge matrices ([0, 2^32, 2^32]) overflowed
-// n * n and allocated it.
+// Det of 0 x 0 matrices is 1 (numpy's); an empty batch of huge matrices ([0, 2^32, 2^32])
+// overflowed n * n and allocated it.
 TEST(LinalgTest, DetOfEmptyInputs) {
   OneNode g("Det", 1);
   auto r = g.Run({F({2, 0, 0}, {})}, 11);
@@ -126,19 +131,21 @@ Tensor Iota(std::vector<int64_t> dims) {
   return F(std::move(dims), v);
 }
 
-absl::StatusOr<std::vector<RuntimeValue>> Einsum(const std::string& eq, std::vector<RuntimeValue> ins) {
+absl::StatusOr<std::vector<RuntimeValue>> Einsum(const std::string& eq,
+                                                 std::vector<RuntimeValue> ins) {
   OneNode g("Einsum", ins.size());
   g.node->SetAttribute(ir::Attribute::String("equation", eq));
   return g.Run(std::move(ins), 12);
 }
 
 // An output letter of no input had size 0 (an empty result), a repeated one was accepted; the
-// ellipsis dims were named 'A', 'B', ... (colliding with those letters) and aligned by the inputs seen
-// so far rather than all of them.
+// ellipsis dims were named 'A', 'B', ... (colliding with those letters) and aligned by the inputs
+// seen so far rather than all of them.
 TEST(LinalgTest, EinsumSubscriptsAreChecked) {
   auto missing = Einsum("ij->ik", {Iota({2, 3})});
   ASSERT_FALSE(missing.ok());
-  EXPECT_NE(missing.status().message().find("'k' appears in no input"), std::string::npos) << missing.status();
+  EXPECT_NE(missing.status().message().find("'k' appears in no input"), std::string::npos)
+      << missing.status();
   auto twice = Einsum("ij->ii", {Iota({2, 2})});
   ASSERT_FALSE(twice.ok());
   EXPECT_NE(twice.status().message().find("more than once"), std::string::npos) << twice.status();
@@ -153,7 +160,8 @@ TEST(LinalgTest, EinsumSubscriptsAreChecked) {
   auto aligned = Einsum("...i,...i->...i", {Iota({2, 3}), Iota({2, 2, 3})});
   ASSERT_TRUE(aligned.ok()) << aligned.status();
   EXPECT_EQ((*aligned)[0].tensor().dims(), (std::vector<int64_t>{2, 2, 3}));
-  EXPECT_EQ((*aligned)[0].tensor().ToVector<float>()[7], 2.0f * 8.0f);  // [1, 0, 1]: x[0, 1] * y[1, 0, 1]
+  EXPECT_EQ((*aligned)[0].tensor().ToVector<float>()[7],
+            2.0f * 8.0f);  // [1, 0, 1]: x[0, 1] * y[1, 0, 1]
 }
 
 // Many letters multiply into more steps than any tensor has elements: refused, not run for hours.

@@ -12,16 +12,16 @@ using absl::Status;
 using absl::StatusOr;
 
 // input: log-probabilities [N, C, D...] as double.
-Status Nll(KernelContext& ctx, const Tensor& logp, DataType out_type, const std::vector<int64_t>& target,
-           const std::vector<int64_t>& target_dims, const Tensor* weight, const std::string& reduction,
-           std::optional<int64_t> ignore) {
+Status Nll(KernelContext& ctx, const Tensor& logp, DataType out_type,
+           const std::vector<int64_t>& target, const std::vector<int64_t>& target_dims,
+           const Tensor* weight, const std::string& reduction, std::optional<int64_t> ignore) {
   // The loops below index by these shapes: target [N, D...] of the input [N, C, D...], weight [C].
   if (logp.rank() < 2) return ctx.Error("the input must have rank >= 2");
   std::vector<int64_t> expected_target = logp.dims();
   expected_target.erase(expected_target.begin() + 1);
   if (target_dims != expected_target) {
-    return ctx.Error(absl::StrCat("target of shape ", DimsToString(target_dims), " does not fit the input ",
-                                  DimsToString(logp.dims())));
+    return ctx.Error(absl::StrCat("target of shape ", DimsToString(target_dims),
+                                  " does not fit the input ", DimsToString(logp.dims())));
   }
   if (weight != nullptr && (weight->rank() != 1 || weight->dim(0) != logp.dim(1))) {
     return ctx.Error("weight must have one value per class");
@@ -99,8 +99,8 @@ Status SceKernel(KernelContext& ctx) {
   }
   std::optional<int64_t> ignore;
   if (ctx.has_attr("ignore_index")) ignore = ctx.GetInt("ignore_index", 0);
-  RETURN_IF_ERROR(Nll(ctx, logp, x->dtype(), target, ctx.input(1).dims(), ctx.has_input(2) ? &w : nullptr,
-                      ctx.GetString("reduction", "mean"), ignore));
+  RETURN_IF_ERROR(Nll(ctx, logp, x->dtype(), target, ctx.input(1).dims(),
+                      ctx.has_input(2) ? &w : nullptr, ctx.GetString("reduction", "mean"), ignore));
   if (ctx.num_outputs() > 1) {
     ASSIGN_OR_RETURN(Tensor lp, CastTensor(logp, x->dtype()));
     ctx.set_output(1, std::move(lp));

@@ -33,8 +33,8 @@ Status DropoutKernel(KernelContext& ctx) {
     }
   }
   if (training && ratio != 0) {
-    return absl::UnimplementedError(absl::StrCat(ctx.node().Describe(),
-                                                 ": Dropout in training mode with a non-zero ratio is random"));
+    return absl::UnimplementedError(absl::StrCat(
+        ctx.node().Describe(), ": Dropout in training mode with a non-zero ratio is random"));
   }
   ctx.set_output(0, *x);
   if (ctx.num_outputs() > 1) {
@@ -61,7 +61,8 @@ Status TopKKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(int64_t axis, NormalizeAxis(ctx.GetInt("axis", -1), x0->rank()));
   const bool largest = ctx.GetInt("largest", 1) != 0;
   ASSIGN_OR_RETURN(Tensor x, CastTensor(*x0, DataType::kDouble));
-  const int64_t outer = DimProduct(x.dims(), 0, axis), len = x.dim(axis), inner = DimProduct(x.dims(), axis + 1, x.rank());
+  const int64_t outer = DimProduct(x.dims(), 0, axis), len = x.dim(axis),
+                inner = DimProduct(x.dims(), axis + 1, x.rank());
   if (k < 0 || k > len) return ctx.Error("k out of range");
   std::vector<int64_t> dims = x.dims();
   dims[axis] = k;
@@ -74,7 +75,10 @@ Status TopKKernel(KernelContext& ctx) {
       auto at = [&](int64_t j) { return p[(o * len + j) * inner + i]; };
       std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
         const double va = at(a), vb = at(b);
-        if (std::isnan(va) || std::isnan(vb)) return std::isnan(va) && !std::isnan(vb) ? largest : (!std::isnan(va) && std::isnan(vb) ? !largest : false);
+        if (std::isnan(va) || std::isnan(vb))
+          return std::isnan(va) && !std::isnan(vb)
+                     ? largest
+                     : (!std::isnan(va) && std::isnan(vb) ? !largest : false);
         return largest ? va > vb : va < vb;
       });
       for (int64_t j = 0; j < k; ++j) {
@@ -100,7 +104,8 @@ Status UniqueKernel(KernelContext& ctx) {
   } else {
     t = x->Reshaped({x->size()});
   }
-  const int64_t outer = DimProduct(t.dims(), 0, axis), len = t.dim(axis), inner = DimProduct(t.dims(), axis + 1, t.rank());
+  const int64_t outer = DimProduct(t.dims(), 0, axis), len = t.dim(axis),
+                inner = DimProduct(t.dims(), axis + 1, t.rank());
   // Each slice along the axis as a vector of doubles (or strings) for comparison.
   const bool str = t.is_string();
   Tensor td;
@@ -143,7 +148,9 @@ Status UniqueKernel(KernelContext& ctx) {
   }
   std::vector<int64_t> order(firsts.size());
   std::iota(order.begin(), order.end(), 0);
-  if (sorted) std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) { return slice_less(firsts[a], firsts[b]); });
+  if (sorted)
+    std::stable_sort(order.begin(), order.end(),
+                     [&](int64_t a, int64_t b) { return slice_less(firsts[a], firsts[b]); });
   std::vector<int64_t> rank(order.size());
   for (size_t r = 0; r < order.size(); ++r) rank[order[r]] = r;
   const int64_t u = firsts.size();
@@ -151,7 +158,8 @@ Status UniqueKernel(KernelContext& ctx) {
   dims[axis] = u;
   Tensor y(t.dtype(), dims);
   for (int64_t o = 0; o < outer; ++o) {
-    for (int64_t r = 0; r < u; ++r) CopyElements(t, (o * len + firsts[order[r]]) * inner, y, (o * u + r) * inner, inner);
+    for (int64_t r = 0; r < u; ++r)
+      CopyElements(t, (o * len + firsts[order[r]]) * inner, y, (o * u + r) * inner, inner);
   }
   std::vector<int64_t> idx(u), cnt(u), inv(len);
   for (int64_t r = 0; r < u; ++r) {
@@ -173,9 +181,9 @@ Status SwiGLUKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(Tensor b, CastTensor(*b0, DataType::kDouble));
   const double alpha = ctx.GetFloat("alpha", 1.0f);
   ASSIGN_OR_RETURN(std::vector<int64_t> dims, BroadcastShapes(a.dims(), b.dims()));
-  Tensor y = BinaryMap<double, double, double>(a, b, dims, DataType::kDouble, [alpha](double x, double g) {
-    return x / (1 + std::exp(-alpha * x)) * g;
-  });
+  Tensor y = BinaryMap<double, double, double>(
+      a, b, dims, DataType::kDouble,
+      [alpha](double x, double g) { return x / (1 + std::exp(-alpha * x)) * g; });
   ASSIGN_OR_RETURN(y, CastTensor(y, a0->dtype()));
   ctx.set_output(0, std::move(y));
   return OkStatus();
@@ -185,12 +193,14 @@ Status BitCastKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(const Tensor* x, ctx.TensorInput(0));
   const DataType to = static_cast<DataType>(ctx.GetInt("to", 0));
   const int from_bits = ir::ElementBitWidth(x->dtype()), to_bits = ir::ElementBitWidth(to);
-  if (from_bits == 0 || to_bits == 0 || from_bits < 8 || to_bits < 8) return UnsupportedType(to, "BitCast");
+  if (from_bits == 0 || to_bits == 0 || from_bits < 8 || to_bits < 8)
+    return UnsupportedType(to, "BitCast");
   std::vector<int64_t> dims = x->dims();
   if (from_bits > to_bits) {
     dims.push_back(from_bits / to_bits);
   } else if (from_bits < to_bits) {
-    if (dims.empty() || dims.back() != to_bits / from_bits) return ctx.Error("last dim must match the size ratio");
+    if (dims.empty() || dims.back() != to_bits / from_bits)
+      return ctx.Error("last dim must match the size ratio");
     dims.pop_back();
   }
   Tensor y(to, dims);
@@ -210,7 +220,8 @@ Status TensorScatterKernel(KernelContext& ctx) {
   }
   // update matches the cache except along the sequence axis, which is no longer; the batch axis
   // is not the sequence axis; write indices give one start per batch entry.
-  bool fits = cache->rank() >= 2 && axis != 0 && upd->rank() == cache->rank() && upd->dtype() == cache->dtype();
+  bool fits = cache->rank() >= 2 && axis != 0 && upd->rank() == cache->rank() &&
+              upd->dtype() == cache->dtype();
   for (int64_t i = 0; fits && i < cache->rank(); ++i) {
     fits = i == axis ? upd->dim(i) <= cache->dim(i) : upd->dim(i) == cache->dim(i);
   }
@@ -219,11 +230,12 @@ Status TensorScatterKernel(KernelContext& ctx) {
   }
   Tensor out = cache->Clone();
   const int64_t B = cache->dim(0), max_len = cache->dim(axis), seq = upd->dim(axis);
-  const int64_t mid = DimProduct(cache->dims(), 1, axis), inner = DimProduct(cache->dims(), axis + 1, cache->rank());
+  const int64_t mid = DimProduct(cache->dims(), 1, axis),
+                inner = DimProduct(cache->dims(), axis + 1, cache->rank());
   for (int64_t b = 0; b < B; ++b) {
     const int64_t start = wi.empty() ? 0 : wi[b];
-    // start + s overflowed for a write index near 2^63: a linear write must end inside the cache, and a
-    // circular one is the same position modulo its length.
+    // start + s overflowed for a write index near 2^63: a linear write must end inside the cache,
+    // and a circular one is the same position modulo its length.
     if (start < 0 || (!circular && start > max_len - seq)) {
       return ctx.Error(absl::StrCat("write index ", start, " out of range"));
     }
@@ -231,7 +243,8 @@ Status TensorScatterKernel(KernelContext& ctx) {
       for (int64_t s = 0; s < seq; ++s) {
         int64_t pos = circular ? (start % max_len + s) % max_len : start + s;
         if (pos < 0 || pos >= max_len) return ctx.Error("write index out of range");
-        CopyElements(*upd, ((b * mid + m) * seq + s) * inner, out, ((b * mid + m) * max_len + pos) * inner, inner);
+        CopyElements(*upd, ((b * mid + m) * seq + s) * inner, out,
+                     ((b * mid + m) * max_len + pos) * inner, inner);
       }
     }
   }
@@ -250,9 +263,12 @@ Status WindowKernel(KernelContext& ctx) {
   for (int64_t n = 0; n < size; ++n) {
     const double c = 2 * M_PI * n / N;
     double v;
-    if (kind == 0) v = 0.5 - 0.5 * std::cos(c);
-    else if (kind == 1) v = 25.0 / 46 - 21.0 / 46 * std::cos(c);
-    else v = 0.42 - 0.5 * std::cos(c) + 0.08 * std::cos(2 * c);
+    if (kind == 0)
+      v = 0.5 - 0.5 * std::cos(c);
+    else if (kind == 1)
+      v = 25.0 / 46 - 21.0 / 46 * std::cos(c);
+    else
+      v = 0.42 - 0.5 * std::cos(c) + 0.08 * std::cos(2 * c);
     w.mutable_data<double>()[n] = v;
   }
   ASSIGN_OR_RETURN(w, CastTensor(w, static_cast<DataType>(ctx.GetInt("output_datatype", 1))));
@@ -263,27 +279,32 @@ Status WindowKernel(KernelContext& ctx) {
 // MelWeightMatrix-17: [dft_length / 2 + 1, num_mel_bins] triangular filters. Band edges are
 // num_mel_bins + 2 points equally spaced on the mel scale (mel(f) = 2595 log10(1 + f / 700)) from
 // lower_edge_hertz, in steps of (mel(upper) - mel(lower)) / (num_mel_bins + 2), each mapped back
-// to hertz and to the spectrogram bin floor((dft_length + 1) * f / sample_rate). Filter i rises from
-// edge i to 1 at edge i + 1 and falls to 0 at edge i + 2.
+// to hertz and to the spectrogram bin floor((dft_length + 1) * f / sample_rate). Filter i rises
+// from edge i to 1 at edge i + 1 and falls to 0 at edge i + 2.
 Status MelWeightMatrixKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(const int64_t mel_bins, ScalarIntInput(ctx, 0, 0));
   ASSIGN_OR_RETURN(const int64_t dft, ScalarIntInput(ctx, 1, 0));
   ASSIGN_OR_RETURN(double rate, ScalarInput(ctx, 2, 0));
   ASSIGN_OR_RETURN(double lower_hz, ScalarInput(ctx, 3, 0));
   ASSIGN_OR_RETURN(double upper_hz, ScalarInput(ctx, 4, 0));
-  if (mel_bins <= 0 || dft <= 0 || !(rate > 0) || mel_bins > (int64_t{1} << 20) || dft > (int64_t{1} << 24)) {
-    return ctx.Error("num_mel_bins, dft_length and sample_rate must be positive (and of a sane size)");
+  if (mel_bins <= 0 || dft <= 0 || !(rate > 0) || mel_bins > (int64_t{1} << 20) ||
+      dft > (int64_t{1} << 24)) {
+    return ctx.Error(
+        "num_mel_bins, dft_length and sample_rate must be positive (and of a sane size)");
   }
   const int64_t spectrogram_bins = dft / 2 + 1;
   auto mel = [](double hz) { return 2595.0 * std::log10(1.0 + hz / 700.0); };
-  const double low = mel(lower_hz), step = (mel(upper_hz) - low) / static_cast<double>(mel_bins + 2);
+  const double low = mel(lower_hz),
+               step = (mel(upper_hz) - low) / static_cast<double>(mel_bins + 2);
   std::vector<int64_t> edges(mel_bins + 2);
   for (int64_t i = 0; i < mel_bins + 2; ++i) {
-    const double hz = 700.0 * (std::pow(10.0, (low + step * static_cast<double>(i)) / 2595.0) - 1.0);
+    const double hz =
+        700.0 * (std::pow(10.0, (low + step * static_cast<double>(i)) / 2595.0) - 1.0);
     // NaN or far band edges (from NaN, infinite or huge hertz) have no int64 bin.
     const double bin = std::floor(static_cast<double>(dft + 1) * hz / rate);
     if (!(std::abs(bin) < 0x1p52)) {
-      return ctx.Error("lower_edge_hertz, upper_edge_hertz and sample_rate give band edges out of range");
+      return ctx.Error(
+          "lower_edge_hertz, upper_edge_hertz and sample_rate give band edges out of range");
     }
     edges[i] = static_cast<int64_t>(bin);
   }
@@ -299,7 +320,8 @@ Status MelWeightMatrixKernel(KernelContext& ctx) {
     if (center == left) {
       set(center, i, 1.0);
     } else {
-      for (int64_t j = std::max<int64_t>(left, 0); j <= std::min(center, spectrogram_bins - 1); ++j) {
+      for (int64_t j = std::max<int64_t>(left, 0); j <= std::min(center, spectrogram_bins - 1);
+           ++j) {
         set(j, i, static_cast<double>(j - left) / static_cast<double>(center - left));
       }
     }
@@ -319,14 +341,16 @@ Status StringConcatKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(const Tensor* b, ctx.TensorInput(1));
   if (!a->is_string() || !b->is_string()) return ctx.Error("inputs must be strings");
   ASSIGN_OR_RETURN(std::vector<int64_t> dims, BroadcastShapes(a->dims(), b->dims()));
-  ctx.set_output(0, BinaryMap<std::string, std::string, std::string>(*a, *b, dims, DataType::kString,
-                                                                     [](const std::string& x, const std::string& y) { return x + y; }));
+  ctx.set_output(0, BinaryMap<std::string, std::string, std::string>(
+                        *a, *b, dims, DataType::kString,
+                        [](const std::string& x, const std::string& y) { return x + y; }));
   return OkStatus();
 }
 
-// std::regex compiles and matches by recursion (libstdc++'s backtracking matcher: a call per character
-// and more), so a long pattern or input overflows the stack, and nested repetitions take exponential
-// time. Matching is polynomial (breadth-first) where the library offers it, and lengths are capped.
+// std::regex compiles and matches by recursion (libstdc++'s backtracking matcher: a call per
+// character and more), so a long pattern or input overflows the stack, and nested repetitions take
+// exponential time. Matching is polynomial (breadth-first) where the library offers it, and lengths
+// are capped.
 constexpr size_t kMaxRegexPatternLength = 1000;
 constexpr size_t kMaxRegexInputLength = 1000;
 
@@ -335,13 +359,14 @@ Status RegexFullMatchKernel(KernelContext& ctx) {
   if (!x->is_string()) return ctx.Error("X must be a string tensor");
   const std::string pattern = ctx.GetString("pattern", "");
   if (pattern.size() > kMaxRegexPatternLength) {
-    return ctx.Error(absl::StrCat("pattern of ", pattern.size(), " characters: at most ", kMaxRegexPatternLength,
-                                  " are supported"));
+    return ctx.Error(absl::StrCat("pattern of ", pattern.size(), " characters: at most ",
+                                  kMaxRegexPatternLength, " are supported"));
   }
   for (int64_t i = 0; i < x->size(); ++i) {
     if (x->data<std::string>()[i].size() > kMaxRegexInputLength) {
-      return ctx.Error(absl::StrCat("X[", i, "] has ", x->data<std::string>()[i].size(), " characters: at most ",
-                                    kMaxRegexInputLength, " are supported"));
+      return ctx.Error(absl::StrCat("X[", i, "] has ", x->data<std::string>()[i].size(),
+                                    " characters: at most ", kMaxRegexInputLength,
+                                    " are supported"));
     }
   }
   std::regex re;
@@ -355,7 +380,8 @@ Status RegexFullMatchKernel(KernelContext& ctx) {
     return ctx.Error(absl::StrCat("bad pattern: ", e.what()));
   }
   Tensor y(DataType::kBool, x->dims());
-  for (int64_t i = 0; i < x->size(); ++i) y.mutable_data<bool>()[i] = std::regex_match(x->data<std::string>()[i], re);
+  for (int64_t i = 0; i < x->size(); ++i)
+    y.mutable_data<bool>()[i] = std::regex_match(x->data<std::string>()[i], re);
   ctx.set_output(0, std::move(y));
   return OkStatus();
 }
@@ -409,7 +435,8 @@ Status StringSplitKernel(KernelContext& ctx) {
   dims.push_back(width);
   Tensor y(DataType::kString, dims), z(DataType::kInt64, x->dims());
   for (int64_t i = 0; i < x->size(); ++i) {
-    for (size_t j = 0; j < parts[i].size(); ++j) y.mutable_data<std::string>()[i * width + j] = parts[i][j];
+    for (size_t j = 0; j < parts[i].size(); ++j)
+      y.mutable_data<std::string>()[i * width + j] = parts[i][j];
     z.mutable_data<int64_t>()[i] = parts[i].size();
   }
   ctx.set_output(0, std::move(y));
@@ -441,8 +468,9 @@ Status StringNormalizerKernel(KernelContext& ctx) {
     kept.push_back(o);
   }
   if (kept.empty()) kept.push_back("");
-  std::vector<int64_t> dims = x->rank() == 2 ? std::vector<int64_t>{1, static_cast<int64_t>(kept.size())}
-                                             : std::vector<int64_t>{static_cast<int64_t>(kept.size())};
+  std::vector<int64_t> dims = x->rank() == 2
+                                  ? std::vector<int64_t>{1, static_cast<int64_t>(kept.size())}
+                                  : std::vector<int64_t>{static_cast<int64_t>(kept.size())};
   ctx.set_output(0, Tensor::FromVector<std::string>(DataType::kString, dims, kept));
   return OkStatus();
 }

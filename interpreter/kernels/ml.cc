@@ -18,7 +18,8 @@ Status BinarizerKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(const Tensor* x0, ctx.TensorInput(0));
   ASSIGN_OR_RETURN(Tensor x, CastTensor(*x0, DataType::kDouble));
   const double th = ctx.GetFloat("threshold", 0.0f);
-  for (int64_t i = 0; i < x.size(); ++i) x.mutable_data<double>()[i] = x.data<double>()[i] > th ? 1 : 0;
+  for (int64_t i = 0; i < x.size(); ++i)
+    x.mutable_data<double>()[i] = x.data<double>()[i] > th ? 1 : 0;
   ASSIGN_OR_RETURN(x, CastTensor(x, x0->dtype()));
   ctx.set_output(0, std::move(x));
   return OkStatus();
@@ -47,13 +48,16 @@ Status ArrayFeatureExtractorKernel(KernelContext& ctx) {
 StatusOr<Tensor> AttrTensor(const KernelContext& ctx, const std::string& prefix) {
   if (const ir::Attribute* a = ctx.attr(prefix + "_tensor")) return Tensor::FromIr(a->t);
   if (const ir::Attribute* a = ctx.attr(prefix + "_int64s")) {
-    return Tensor::FromVector<int64_t>(DataType::kInt64, {static_cast<int64_t>(a->ints.size())}, a->ints);
+    return Tensor::FromVector<int64_t>(DataType::kInt64, {static_cast<int64_t>(a->ints.size())},
+                                       a->ints);
   }
   if (const ir::Attribute* a = ctx.attr(prefix + "_floats")) {
-    return Tensor::FromVector<float>(DataType::kFloat, {static_cast<int64_t>(a->floats.size())}, a->floats);
+    return Tensor::FromVector<float>(DataType::kFloat, {static_cast<int64_t>(a->floats.size())},
+                                     a->floats);
   }
   if (const ir::Attribute* a = ctx.attr(prefix + "_strings")) {
-    return Tensor::FromVector<std::string>(DataType::kString, {static_cast<int64_t>(a->strings.size())}, a->strings);
+    return Tensor::FromVector<std::string>(DataType::kString,
+                                           {static_cast<int64_t>(a->strings.size())}, a->strings);
   }
   return ctx.Error(absl::StrCat("missing ", prefix, " attribute"));
 }
@@ -85,14 +89,17 @@ Status LabelEncoderKernel(KernelContext& ctx) {
   if (const ir::Attribute* a = ctx.attr("default_tensor")) {
     ASSIGN_OR_RETURN(def, Tensor::FromIr(a->t));
   } else if (values.is_string()) {
-    def = Tensor::Scalar<std::string>(DataType::kString, ctx.GetString("default_string", "_Unused"));
+    def =
+        Tensor::Scalar<std::string>(DataType::kString, ctx.GetString("default_string", "_Unused"));
   } else if (values.dtype() == DataType::kInt64) {
     def = Tensor::Scalar<int64_t>(DataType::kInt64, ctx.GetInt("default_int64", -1));
   } else {
-    ASSIGN_OR_RETURN(def, CastTensor(Tensor::Scalar<float>(DataType::kFloat, ctx.GetFloat("default_float", -0.0f)), values.dtype()));
+    ASSIGN_OR_RETURN(def, CastTensor(Tensor::Scalar<float>(DataType::kFloat,
+                                                           ctx.GetFloat("default_float", -0.0f)),
+                                     values.dtype()));
   }
-  // The default is copied as one element of the values' type: an empty one was read past its end, one
-  // of a wider type written past the output's.
+  // The default is copied as one element of the values' type: an empty one was read past its end,
+  // one of a wider type written past the output's.
   if (def.size() != 1 || def.dtype() != values.dtype()) {
     return ctx.Error(absl::StrCat("default_tensor must hold one element of the values' type, got ",
                                   def.ShapeString()));
@@ -110,8 +117,10 @@ Status LabelEncoderKernel(KernelContext& ctx) {
   Tensor y(values.dtype(), x->dims());
   for (int64_t i = 0; i < x->size(); ++i) {
     auto it = index.find(KeyOf(xd, i));
-    if (it == index.end()) CopyElements(def, 0, y, i, 1);
-    else CopyElements(values, it->second, y, i, 1);
+    if (it == index.end())
+      CopyElements(def, 0, y, i, 1);
+    else
+      CopyElements(values, it->second, y, i, 1);
   }
   ctx.set_output(0, std::move(y));
   return OkStatus();
@@ -139,10 +148,12 @@ double InverseErf(double y) {
   return x;
 }
 
-// post_transform of TreeEnsemble-5 (0 NONE, 1 SOFTMAX, 2 LOGISTIC, 3 SOFTMAX_ZERO, 4 PROBIT) on one row.
+// post_transform of TreeEnsemble-5 (0 NONE, 1 SOFTMAX, 2 LOGISTIC, 3 SOFTMAX_ZERO, 4 PROBIT) on one
+// row.
 Status PostTransform(const KernelContext& ctx, int64_t kind, double* row, int64_t n) {
   switch (kind) {
-    case 0: return OkStatus();
+    case 0:
+      return OkStatus();
     case 1:
     case 3: {
       double top = -std::numeric_limits<double>::infinity(), sum = 0;
@@ -165,21 +176,25 @@ Status PostTransform(const KernelContext& ctx, int64_t kind, double* row, int64_
     case 4:
       for (int64_t i = 0; i < n; ++i) row[i] = std::sqrt(2.0) * InverseErf(2 * row[i] - 1);
       return OkStatus();
-    default: return ctx.Error("unknown post_transform");
+    default:
+      return ctx.Error("unknown post_transform");
   }
 }
 
 // TreeEnsemble-5 (ai.onnx.ml): each tree, from its root, follows branch nodes (x[feature] compared
-// with the split by mode: 0 <=, 1 <, 2 >=, 3 >, 4 ==, 5 !=, 6 member of a set) to a leaf, which adds
-// its weight to its target; trees are combined by aggregate_function (0 average, 1 sum, 2 min,
+// with the split by mode: 0 <=, 1 <, 2 >=, 3 >, 4 ==, 5 !=, 6 member of a set) to a leaf, which
+// adds its weight to its target; trees are combined by aggregate_function (0 average, 1 sum, 2 min,
 // 3 max), then post_transform. A NaN feature goes the true way where missing_value_tracks_true.
 Status TreeEnsembleKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(const Tensor* x0, ctx.TensorInput(0));
   ASSIGN_OR_RETURN(Tensor x, CastTensor(*x0, DataType::kDouble));
   if (x.rank() != 2) return ctx.Error("X must be [N, features]");
-  const std::vector<int64_t> roots = ctx.GetInts("tree_roots"), features = ctx.GetInts("nodes_featureids");
-  const std::vector<int64_t> true_ids = ctx.GetInts("nodes_truenodeids"), false_ids = ctx.GetInts("nodes_falsenodeids");
-  const std::vector<int64_t> true_leaf = ctx.GetInts("nodes_trueleafs"), false_leaf = ctx.GetInts("nodes_falseleafs");
+  const std::vector<int64_t> roots = ctx.GetInts("tree_roots"),
+                             features = ctx.GetInts("nodes_featureids");
+  const std::vector<int64_t> true_ids = ctx.GetInts("nodes_truenodeids"),
+                             false_ids = ctx.GetInts("nodes_falsenodeids");
+  const std::vector<int64_t> true_leaf = ctx.GetInts("nodes_trueleafs"),
+                             false_leaf = ctx.GetInts("nodes_falseleafs");
   const std::vector<int64_t> missing = ctx.GetInts("nodes_missing_value_tracks_true");
   const std::vector<int64_t> leaf_targets = ctx.GetInts("leaf_targetids");
   ASSIGN_OR_RETURN(std::vector<double> modes, TensorAttrDoubles(ctx, "nodes_modes"));
@@ -189,10 +204,12 @@ Status TreeEnsembleKernel(KernelContext& ctx) {
   const int64_t nodes = static_cast<int64_t>(features.size()), targets = ctx.GetInt("n_targets", 1);
   const int64_t aggregate = ctx.GetInt("aggregate_function", 1);
   if (static_cast<int64_t>(modes.size()) != nodes || static_cast<int64_t>(splits.size()) != nodes ||
-      static_cast<int64_t>(true_ids.size()) != nodes || static_cast<int64_t>(false_ids.size()) != nodes ||
-      static_cast<int64_t>(true_leaf.size()) != nodes || static_cast<int64_t>(false_leaf.size()) != nodes ||
-      (!missing.empty() && static_cast<int64_t>(missing.size()) != nodes) || leaf_targets.size() != leaf_weights.size() ||
-      targets <= 0) {
+      static_cast<int64_t>(true_ids.size()) != nodes ||
+      static_cast<int64_t>(false_ids.size()) != nodes ||
+      static_cast<int64_t>(true_leaf.size()) != nodes ||
+      static_cast<int64_t>(false_leaf.size()) != nodes ||
+      (!missing.empty() && static_cast<int64_t>(missing.size()) != nodes) ||
+      leaf_targets.size() != leaf_weights.size() || targets <= 0) {
     return ctx.Error("node and leaf attributes differ in length");
   }
   // The member set of each set-membership node: NaN-separated groups in node order.
@@ -212,7 +229,8 @@ Status TreeEnsembleKernel(KernelContext& ctx) {
       int64_t node = root;
       bool leaf = false;
       for (int64_t steps = 0; !leaf; ++steps) {
-        if (node < 0 || node >= nodes || steps > nodes) return ctx.Error("a tree's node ids are out of range or cyclic");
+        if (node < 0 || node >= nodes || steps > nodes)
+          return ctx.Error("a tree's node ids are out of range or cyclic");
         const int64_t f = features[node];
         if (f < 0 || f >= F) return ctx.Error("feature id out of range");
         const double v = x.data<double>()[r * F + f], split = splits[node];
@@ -222,26 +240,45 @@ Status TreeEnsembleKernel(KernelContext& ctx) {
         } else {
           // A NaN or huge mode had no int value (an undefined conversion): it is unknown.
           switch (modes[node] >= 0 && modes[node] <= 6 ? static_cast<int>(modes[node]) : -1) {
-            case 0: go_true = v <= split; break;
-            case 1: go_true = v < split; break;
-            case 2: go_true = v >= split; break;
-            case 3: go_true = v > split; break;
-            case 4: go_true = v == split; break;
-            case 5: go_true = v != split; break;
-            case 6: go_true = std::find(sets[node].begin(), sets[node].end(), v) != sets[node].end(); break;
-            default: return ctx.Error("unknown node mode");
+            case 0:
+              go_true = v <= split;
+              break;
+            case 1:
+              go_true = v < split;
+              break;
+            case 2:
+              go_true = v >= split;
+              break;
+            case 3:
+              go_true = v > split;
+              break;
+            case 4:
+              go_true = v == split;
+              break;
+            case 5:
+              go_true = v != split;
+              break;
+            case 6:
+              go_true = std::find(sets[node].begin(), sets[node].end(), v) != sets[node].end();
+              break;
+            default:
+              return ctx.Error("unknown node mode");
           }
         }
         leaf = go_true ? true_leaf[node] != 0 : false_leaf[node] != 0;
         node = go_true ? true_ids[node] : false_ids[node];
       }
-      if (node < 0 || node >= static_cast<int64_t>(leaf_weights.size())) return ctx.Error("leaf id out of range");
+      if (node < 0 || node >= static_cast<int64_t>(leaf_weights.size()))
+        return ctx.Error("leaf id out of range");
       const int64_t t = leaf_targets[node];
       if (t < 0 || t >= targets) return ctx.Error("leaf target out of range");
       const double w = leaf_weights[node];
-      if (aggregate == 2) acc[t] = seen[t] ? std::min(acc[t], w) : w;
-      else if (aggregate == 3) acc[t] = seen[t] ? std::max(acc[t], w) : w;
-      else acc[t] += w;
+      if (aggregate == 2)
+        acc[t] = seen[t] ? std::min(acc[t], w) : w;
+      else if (aggregate == 3)
+        acc[t] = seen[t] ? std::max(acc[t], w) : w;
+      else
+        acc[t] += w;
       seen[t] = true;
     }
     if (aggregate == 0 && !roots.empty()) {
@@ -262,7 +299,7 @@ struct Forest {
   struct Node {
     int64_t feature = 0;
     double value = 0;
-    int mode = -1;  // 0 <=, 1 <, 2 >=, 3 >, 4 ==, 5 !=; -1 leaf
+    int mode = -1;                              // 0 <=, 1 <, 2 >=, 3 >, 4 ==, 5 !=; -1 leaf
     int64_t true_child = -1, false_child = -1;  // indices
     bool missing_true = false;
     std::vector<std::pair<int64_t, double>> weights;  // at leaves
@@ -280,15 +317,18 @@ StatusOr<std::vector<double>> FloatsOrTensor(const KernelContext& ctx, const std
 
 // `prefix` is "target" (regressor) or "class" (classifier).
 StatusOr<Forest> ReadForest(const KernelContext& ctx, const std::string& prefix) {
-  const std::vector<int64_t> tree_ids = ctx.GetInts("nodes_treeids"), node_ids = ctx.GetInts("nodes_nodeids");
+  const std::vector<int64_t> tree_ids = ctx.GetInts("nodes_treeids"),
+                             node_ids = ctx.GetInts("nodes_nodeids");
   const std::vector<int64_t> features = ctx.GetInts("nodes_featureids");
-  const std::vector<int64_t> true_ids = ctx.GetInts("nodes_truenodeids"), false_ids = ctx.GetInts("nodes_falsenodeids");
+  const std::vector<int64_t> true_ids = ctx.GetInts("nodes_truenodeids"),
+                             false_ids = ctx.GetInts("nodes_falsenodeids");
   const std::vector<int64_t> missing = ctx.GetInts("nodes_missing_value_tracks_true");
   const std::vector<std::string> modes = ctx.GetStrings("nodes_modes");
   ASSIGN_OR_RETURN(std::vector<double> values, FloatsOrTensor(ctx, "nodes_values"));
   const size_t n = node_ids.size();
-  if (tree_ids.size() != n || features.size() != n || true_ids.size() != n || false_ids.size() != n ||
-      modes.size() != n || values.size() != n || (!missing.empty() && missing.size() != n)) {
+  if (tree_ids.size() != n || features.size() != n || true_ids.size() != n ||
+      false_ids.size() != n || modes.size() != n || values.size() != n ||
+      (!missing.empty() && missing.size() != n)) {
     return ctx.Error("node attributes differ in length");
   }
   std::map<std::pair<int64_t, int64_t>, int64_t> index;
@@ -296,9 +336,9 @@ StatusOr<Forest> ReadForest(const KernelContext& ctx, const std::string& prefix)
   Forest forest;
   forest.nodes.resize(n);
   std::vector<bool> child(n, false);
-  static const std::map<std::string, int> kModes = {{"BRANCH_LEQ", 0}, {"BRANCH_LT", 1}, {"BRANCH_GTE", 2},
-                                                    {"BRANCH_GT", 3}, {"BRANCH_EQ", 4}, {"BRANCH_NEQ", 5},
-                                                    {"LEAF", -1}};
+  static const std::map<std::string, int> kModes = {
+      {"BRANCH_LEQ", 0}, {"BRANCH_LT", 1},  {"BRANCH_GTE", 2}, {"BRANCH_GT", 3},
+      {"BRANCH_EQ", 4},  {"BRANCH_NEQ", 5}, {"LEAF", -1}};
   for (size_t i = 0; i < n; ++i) {
     Forest::Node& node = forest.nodes[i];
     auto mode = kModes.find(modes[i]);
@@ -309,16 +349,19 @@ StatusOr<Forest> ReadForest(const KernelContext& ctx, const std::string& prefix)
     node.missing_true = !missing.empty() && missing[i] != 0;
     if (node.mode < 0) continue;
     auto t = index.find({tree_ids[i], true_ids[i]}), f = index.find({tree_ids[i], false_ids[i]});
-    if (t == index.end() || f == index.end()) return ctx.Error("a branch names a node that does not exist");
+    if (t == index.end() || f == index.end())
+      return ctx.Error("a branch names a node that does not exist");
     node.true_child = t->second;
     node.false_child = f->second;
     child[t->second] = child[f->second] = true;
   }
   std::set<int64_t> trees_seen;
   for (size_t i = 0; i < n; ++i) {
-    if (!child[i] && trees_seen.insert(tree_ids[i]).second) forest.roots.push_back(static_cast<int64_t>(i));
+    if (!child[i] && trees_seen.insert(tree_ids[i]).second)
+      forest.roots.push_back(static_cast<int64_t>(i));
   }
-  const std::vector<int64_t> w_trees = ctx.GetInts(prefix + "_treeids"), w_nodes = ctx.GetInts(prefix + "_nodeids");
+  const std::vector<int64_t> w_trees = ctx.GetInts(prefix + "_treeids"),
+                             w_nodes = ctx.GetInts(prefix + "_nodeids");
   const std::vector<int64_t> w_ids = ctx.GetInts(prefix + "_ids");
   ASSIGN_OR_RETURN(std::vector<double> w, FloatsOrTensor(ctx, prefix + "_weights"));
   if (w_trees.size() != w.size() || w_nodes.size() != w.size() || w_ids.size() != w.size()) {
@@ -333,8 +376,8 @@ StatusOr<Forest> ReadForest(const KernelContext& ctx, const std::string& prefix)
 }
 
 // The leaf row `r` of `x` reaches from `root`.
-StatusOr<const Forest::Node*> Walk(const KernelContext& ctx, const Forest& forest, int64_t root, const double* row,
-                                   int64_t features) {
+StatusOr<const Forest::Node*> Walk(const KernelContext& ctx, const Forest& forest, int64_t root,
+                                   const double* row, int64_t features) {
   int64_t i = root;
   for (size_t steps = 0; steps <= forest.nodes.size(); ++steps) {
     const Forest::Node& node = forest.nodes[i];
@@ -346,12 +389,24 @@ StatusOr<const Forest::Node*> Walk(const KernelContext& ctx, const Forest& fores
       go_true = true;
     } else {
       switch (node.mode) {
-        case 0: go_true = v <= node.value; break;
-        case 1: go_true = v < node.value; break;
-        case 2: go_true = v >= node.value; break;
-        case 3: go_true = v > node.value; break;
-        case 4: go_true = v == node.value; break;
-        default: go_true = v != node.value; break;
+        case 0:
+          go_true = v <= node.value;
+          break;
+        case 1:
+          go_true = v < node.value;
+          break;
+        case 2:
+          go_true = v >= node.value;
+          break;
+        case 3:
+          go_true = v > node.value;
+          break;
+        case 4:
+          go_true = v == node.value;
+          break;
+        default:
+          go_true = v != node.value;
+          break;
       }
     }
     i = go_true ? node.true_child : node.false_child;
@@ -369,12 +424,13 @@ int PostTransformCode(const std::string& name) {
 
 // Scores [N, outputs] of a forest: per row, each tree's leaf weights aggregated over the trees
 // (SUM, AVERAGE, MIN, MAX), then base_values added and post_transform applied.
-StatusOr<Tensor> ForestScores(const KernelContext& ctx, const Forest& forest, const Tensor& x, int64_t outputs,
-                              const std::string& aggregate) {
+StatusOr<Tensor> ForestScores(const KernelContext& ctx, const Forest& forest, const Tensor& x,
+                              int64_t outputs, const std::string& aggregate) {
   if (x.rank() != 2 && x.rank() != 1) return ctx.Error("X must be [N, features]");
   const int64_t N = x.rank() == 2 ? x.dim(0) : 1, F = x.rank() == 2 ? x.dim(1) : x.dim(0);
   ASSIGN_OR_RETURN(std::vector<double> base, FloatsOrTensor(ctx, "base_values"));
-  if (!base.empty() && static_cast<int64_t>(base.size()) != outputs) return ctx.Error("base_values has the wrong length");
+  if (!base.empty() && static_cast<int64_t>(base.size()) != outputs)
+    return ctx.Error("base_values has the wrong length");
   const int post = PostTransformCode(ctx.GetString("post_transform", "NONE"));
   if (post < 0) return ctx.Error("unknown post_transform");
   Tensor y(DataType::kDouble, {N, outputs});
@@ -382,16 +438,20 @@ StatusOr<Tensor> ForestScores(const KernelContext& ctx, const Forest& forest, co
     std::vector<double> acc(outputs, 0.0);
     std::vector<bool> seen(outputs, false);
     for (int64_t root : forest.roots) {
-      ASSIGN_OR_RETURN(const Forest::Node* leaf, Walk(ctx, forest, root, x.data<double>() + r * F, F));
+      ASSIGN_OR_RETURN(const Forest::Node* leaf,
+                       Walk(ctx, forest, root, x.data<double>() + r * F, F));
       std::map<int64_t, double> tree_sum;
       for (const auto& [id, w] : leaf->weights) {
         if (id < 0 || id >= outputs) return ctx.Error("a leaf weight's target is out of range");
         tree_sum[id] += w;
       }
       for (const auto& [id, w] : tree_sum) {
-        if (aggregate == "MIN") acc[id] = seen[id] ? std::min(acc[id], w) : w;
-        else if (aggregate == "MAX") acc[id] = seen[id] ? std::max(acc[id], w) : w;
-        else acc[id] += w;
+        if (aggregate == "MIN")
+          acc[id] = seen[id] ? std::min(acc[id], w) : w;
+        else if (aggregate == "MAX")
+          acc[id] = seen[id] ? std::max(acc[id], w) : w;
+        else
+          acc[id] += w;
         seen[id] = true;
       }
     }
@@ -411,7 +471,8 @@ Status TreeEnsembleRegressorKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(Forest forest, ReadForest(ctx, "target"));
   const int64_t targets = ctx.GetInt("n_targets", 1);
   if (targets <= 0) return ctx.Error("n_targets must be positive");
-  ASSIGN_OR_RETURN(Tensor y, ForestScores(ctx, forest, x, targets, ctx.GetString("aggregate_function", "SUM")));
+  ASSIGN_OR_RETURN(
+      Tensor y, ForestScores(ctx, forest, x, targets, ctx.GetString("aggregate_function", "SUM")));
   ASSIGN_OR_RETURN(y, CastTensor(y, DataType::kFloat));
   ctx.set_output(0, std::move(y));
   return OkStatus();
@@ -426,21 +487,26 @@ Status TreeEnsembleClassifierKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(Forest forest, ReadForest(ctx, "class"));
   const std::vector<int64_t> int_labels = ctx.GetInts("classlabels_int64s");
   const std::vector<std::string> string_labels = ctx.GetStrings("classlabels_strings");
-  const int64_t classes = static_cast<int64_t>(!int_labels.empty() ? int_labels.size() : string_labels.size());
+  const int64_t classes =
+      static_cast<int64_t>(!int_labels.empty() ? int_labels.size() : string_labels.size());
   if (classes == 0) return ctx.Error("needs classlabels_int64s or classlabels_strings");
   std::set<int64_t> used;
   for (const Forest::Node& n : forest.nodes) {
     for (const auto& [id, w] : n.weights) used.insert(id);
   }
-  if (classes == 2 && used.size() == 1) return ctx.Error("the binary layout with one score column is not supported");
+  if (classes == 2 && used.size() == 1)
+    return ctx.Error("the binary layout with one score column is not supported");
   ASSIGN_OR_RETURN(Tensor scores, ForestScores(ctx, forest, x, classes, "SUM"));
   const int64_t N = scores.dim(0);
-  Tensor labels = !int_labels.empty() ? Tensor(DataType::kInt64, {N}) : Tensor(DataType::kString, {N});
+  Tensor labels =
+      !int_labels.empty() ? Tensor(DataType::kInt64, {N}) : Tensor(DataType::kString, {N});
   for (int64_t r = 0; r < N; ++r) {
     const double* row = scores.data<double>() + r * classes;
     const int64_t best = std::max_element(row, row + classes) - row;
-    if (!int_labels.empty()) labels.mutable_data<int64_t>()[r] = int_labels[best];
-    else labels.mutable_data<std::string>()[r] = string_labels[best];
+    if (!int_labels.empty())
+      labels.mutable_data<int64_t>()[r] = int_labels[best];
+    else
+      labels.mutable_data<std::string>()[r] = string_labels[best];
   }
   ASSIGN_OR_RETURN(scores, CastTensor(scores, DataType::kFloat));
   ctx.set_output(0, std::move(labels));
@@ -453,9 +519,11 @@ Status TfIdfKernel(KernelContext& ctx) {
   const int64_t min_n = ctx.GetInt("min_gram_length", 1), max_n = ctx.GetInt("max_gram_length", 1);
   const int64_t max_skip = ctx.GetInt("max_skip_count", 0);
   const std::string mode = ctx.GetString("mode", "TF");
-  const std::vector<int64_t> counts = ctx.GetInts("ngram_counts"), indexes = ctx.GetInts("ngram_indexes");
+  const std::vector<int64_t> counts = ctx.GetInts("ngram_counts"),
+                             indexes = ctx.GetInts("ngram_indexes");
   std::vector<float> weights = ctx.GetFloats("weights");
-  if (mode != "TF" && mode != "IDF" && mode != "TFIDF") return ctx.Error("mode must be TF, IDF or TFIDF");
+  if (mode != "TF" && mode != "IDF" && mode != "TFIDF")
+    return ctx.Error("mode must be TF, IDF or TFIDF");
   if (min_n < 1 || max_n < min_n || max_skip < 0) {
     return ctx.Error("needs 1 <= min_gram_length <= max_gram_length and max_skip_count >= 0");
   }
@@ -483,16 +551,19 @@ Status TfIdfKernel(KernelContext& ctx) {
     }
   }
   if (static_cast<int64_t>(indexes.size()) < id) {
-    return ctx.Error(absl::StrCat("ngram_indexes has ", indexes.size(), " entries for ", id, " n-grams"));
+    return ctx.Error(
+        absl::StrCat("ngram_indexes has ", indexes.size(), " entries for ", id, " n-grams"));
   }
   int64_t out_len = 0;
   for (int64_t v : indexes) {
-    if (v < 0 || v == std::numeric_limits<int64_t>::max()) return ctx.Error("ngram_indexes must be non-negative");
+    if (v < 0 || v == std::numeric_limits<int64_t>::max())
+      return ctx.Error("ngram_indexes must be non-negative");
     out_len = std::max(out_len, v + 1);
   }
   // The weight of each output that an n-gram feeds (the last entry wins); other outputs stay 0.
   std::map<int64_t, double> out_weight;
-  for (size_t k = 0; k < indexes.size(); ++k) out_weight[indexes[k]] = weights.empty() ? 1.0 : weights[k];
+  for (size_t k = 0; k < indexes.size(); ++k)
+    out_weight[indexes[k]] = weights.empty() ? 1.0 : weights[k];
   std::vector<std::string> tokens(x->size());
   if (x->is_string()) {
     for (int64_t i = 0; i < x->size(); ++i) tokens[i] = x->data<std::string>()[i];
@@ -502,10 +573,12 @@ Status TfIdfKernel(KernelContext& ctx) {
   }
   const int64_t rows = x->rank() == 2 ? x->dim(0) : 1;
   const int64_t len = x->dim(x->rank() - 1);
-  // Longer n-grams than the pool holds, or skips that leave no room for a second token, match nothing.
+  // Longer n-grams than the pool holds, or skips that leave no room for a second token, match
+  // nothing.
   const int64_t top_n = std::min<int64_t>(max_n, static_cast<int64_t>(counts.size()));
   const int64_t top_skip = std::min<int64_t>(max_skip, len);
-  Tensor y(DataType::kFloat, x->rank() == 2 ? std::vector<int64_t>{rows, out_len} : std::vector<int64_t>{out_len});
+  Tensor y(DataType::kFloat,
+           x->rank() == 2 ? std::vector<int64_t>{rows, out_len} : std::vector<int64_t>{out_len});
   float* py = y.mutable_data<float>();
   for (int64_t r = 0; r < rows; ++r) {
     float* row = py + r * out_len;  // zero-filled; counts first

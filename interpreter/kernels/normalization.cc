@@ -1,7 +1,8 @@
-// Normalization: BatchNormalization (incl. opset < 7 `spatial` and training mode), LayerNormalization,
-// RMSNormalization, InstanceNormalization, GroupNormalization (opset 18 per-group and 21 per-channel
-// scale), LRN, LpNormalization, MeanVarianceNormalization. Computed in double, except float
-// inference BatchNormalization and float LayerNormalization, which run on the vector kernels.
+// Normalization: BatchNormalization (incl. opset < 7 `spatial` and training mode),
+// LayerNormalization, RMSNormalization, InstanceNormalization, GroupNormalization (opset 18
+// per-group and 21 per-channel scale), LRN, LpNormalization, MeanVarianceNormalization. Computed in
+// double, except float inference BatchNormalization and float LayerNormalization, which run on the
+// vector kernels.
 #include <algorithm>
 #include <cmath>
 
@@ -31,14 +32,16 @@ Status SetAs(KernelContext& ctx, size_t i, Tensor t, DataType type) {
 // Whether the node computes inference statistics per channel (no training outputs, no opset < 7
 // per-element statistics).
 bool IsChannelInference(const KernelContext& ctx) {
-  const bool training = ctx.opset() >= 14 ? ctx.GetInt("training_mode", 0) != 0
-                                          : (ctx.opset() >= 7 && ctx.num_outputs() > 1 && ctx.wants_output(1));
+  const bool training = ctx.opset() >= 14
+                            ? ctx.GetInt("training_mode", 0) != 0
+                            : (ctx.opset() >= 7 && ctx.num_outputs() > 1 && ctx.wants_output(1));
   const bool legacy_per_element = ctx.opset() < 7 && ctx.GetInt("spatial", 1) == 0;
   return !training && !legacy_per_element;
 }
 
-// Float inference as y = x * scale[c] + shift[c], the constants worked out in double from the node's
-// scale, B, mean and var (inputs 1..4) and rounded to float. False when those are not C floats.
+// Float inference as y = x * scale[c] + shift[c], the constants worked out in double from the
+// node's scale, B, mean and var (inputs 1..4) and rounded to float. False when those are not C
+// floats.
 StatusOr<bool> ChannelAffine(const KernelContext& ctx, int64_t C, std::vector<float>& scale,
                              std::vector<float>& shift) {
   const Tensor* params[4];
@@ -50,15 +53,16 @@ StatusOr<bool> ChannelAffine(const KernelContext& ctx, int64_t C, std::vector<fl
   scale.resize(C);
   shift.resize(C);
   for (int64_t c = 0; c < C; ++c) {
-    const double a = params[0]->data<float>()[c] / std::sqrt(static_cast<double>(params[3]->data<float>()[c]) + eps);
+    const double a = params[0]->data<float>()[c] /
+                     std::sqrt(static_cast<double>(params[3]->data<float>()[c]) + eps);
     scale[c] = static_cast<float>(a);
     shift[c] = static_cast<float>(params[1]->data<float>()[c] - params[2]->data<float>()[c] * a);
   }
   return true;
 }
 
-// Float inference: one multiply-add per element. Returns false (and does nothing) when the inputs do
-// not have that form.
+// Float inference: one multiply-add per element. Returns false (and does nothing) when the inputs
+// do not have that form.
 StatusOr<bool> BatchNormInferenceFloat(KernelContext& ctx, const Tensor& x) {
   if (x.dtype() != DataType::kFloat || x.rank() < 2) return false;
   const int64_t N = x.dim(0), C = x.dim(1), S = DimProduct(x.dims(), 2, x.rank());
@@ -95,15 +99,18 @@ Status BatchNormKernel(KernelContext& ctx) {
   const int64_t N = x.dim(0), C = x.rank() > 1 ? x.dim(1) : 1;
   const int64_t S = x.rank() > 2 ? DimProduct(x.dims(), 2, x.rank()) : 1;
   // Opset < 7 with spatial=0: statistics per (C, spatial) element.
-  const bool per_element = ctx.opset() < 7 && ctx.GetInt("spatial", 1) == 0 && scale.size() == C * S && S > 1;
-  const bool training = ctx.opset() >= 14 ? ctx.GetInt("training_mode", 0) != 0
-                                          : (ctx.opset() < 7 ? false : ctx.num_outputs() > 1 && ctx.wants_output(1));
+  const bool per_element =
+      ctx.opset() < 7 && ctx.GetInt("spatial", 1) == 0 && scale.size() == C * S && S > 1;
+  const bool training =
+      ctx.opset() >= 14 ? ctx.GetInt("training_mode", 0) != 0
+                        : (ctx.opset() < 7 ? false : ctx.num_outputs() > 1 && ctx.wants_output(1));
   const int64_t F = per_element ? C * S : C;  // features with their own statistics
   if (scale.size() < F || bias.size() < F || mean.size() < F || var.size() < F) {
     return ctx.Error("scale/B/mean/var are shorter than the channel count");
   }
   const int64_t inner = per_element ? 1 : S;
-  std::vector<double> m(mean.data<double>(), mean.data<double>() + F), v(var.data<double>(), var.data<double>() + F);
+  std::vector<double> m(mean.data<double>(), mean.data<double>() + F),
+      v(var.data<double>(), var.data<double>() + F);
   const double* px = x.data<double>();
   std::vector<double> bm(F, 0), bv(F, 0);
   if (training) {
@@ -145,16 +152,18 @@ Status BatchNormKernel(KernelContext& ctx) {
       rm[f] = m[f] * momentum + bm[f] * (1 - momentum);
       rv[f] = v[f] * momentum + bv[f] * (1 - momentum);
     }
-    RETURN_IF_ERROR(SetAs(ctx, 1, Tensor::FromVector<double>(DataType::kDouble, mean.dims(), rm), ctx.input(3).dtype()));
+    RETURN_IF_ERROR(SetAs(ctx, 1, Tensor::FromVector<double>(DataType::kDouble, mean.dims(), rm),
+                          ctx.input(3).dtype()));
     if (ctx.num_outputs() > 2) {
-      RETURN_IF_ERROR(SetAs(ctx, 2, Tensor::FromVector<double>(DataType::kDouble, var.dims(), rv), ctx.input(4).dtype()));
+      RETURN_IF_ERROR(SetAs(ctx, 2, Tensor::FromVector<double>(DataType::kDouble, var.dims(), rv),
+                            ctx.input(4).dtype()));
     }
   }
   return OkStatus();
 }
 
-// Float LayerNormalization whose scale (and bias) cover the normalized block exactly; false when the
-// inputs do not have that form.
+// Float LayerNormalization whose scale (and bias) cover the normalized block exactly; false when
+// the inputs do not have that form.
 StatusOr<bool> LayerNormFloat(KernelContext& ctx, const Tensor& x) {
   if (x.dtype() != DataType::kFloat) return false;
   ASSIGN_OR_RETURN(int64_t axis, NormalizeAxis(ctx.GetInt("axis", -1), x.rank()));
@@ -179,8 +188,9 @@ StatusOr<bool> LayerNormFloat(KernelContext& ctx, const Tensor& x) {
   float* pinv = want_inv ? inv_t.mutable_data<float>() : nullptr;
   const float epsilon = ctx.GetFloat("epsilon", 1e-5f);
   ParallelItems(outer, inner, [&](int64_t begin, int64_t end) {
-    Vec().layer_norm_rows_f32(px + begin * inner, scale->data<float>(), pbias, py + begin * inner, end - begin, inner,
-                              epsilon, pmean != nullptr ? pmean + begin : nullptr,
+    Vec().layer_norm_rows_f32(px + begin * inner, scale->data<float>(), pbias, py + begin * inner,
+                              end - begin, inner, epsilon,
+                              pmean != nullptr ? pmean + begin : nullptr,
                               pinv != nullptr ? pinv + begin : nullptr);
   });
   ctx.set_output(0, std::move(y));
@@ -217,7 +227,8 @@ Status LayerNormImpl(KernelContext& ctx, bool rms) {
     if (b != x.dims()) return ctx.Error("scale and bias must broadcast to the input's shape");
   }
   std::vector<int64_t> sc_strides = BroadcastStrides(scale.dims(), x.dims());
-  std::vector<int64_t> b_strides = bias.is_defined() ? BroadcastStrides(bias.dims(), x.dims()) : std::vector<int64_t>();
+  std::vector<int64_t> b_strides =
+      bias.is_defined() ? BroadcastStrides(bias.dims(), x.dims()) : std::vector<int64_t>();
   const double* px = x.data<double>();
   double* py = y.mutable_data<double>();
   const std::vector<int64_t> xs = Strides(x.dims());
@@ -249,7 +260,9 @@ Status LayerNormImpl(KernelContext& ctx, bool rms) {
     }
   }
   RETURN_IF_ERROR(SetAs(ctx, 0, y, x0->dtype()));
-  DataType stash = ctx.GetInt("stash_type", 1) == 1 ? DataType::kFloat : static_cast<DataType>(ctx.GetInt("stash_type", 1));
+  DataType stash = ctx.GetInt("stash_type", 1) == 1
+                       ? DataType::kFloat
+                       : static_cast<DataType>(ctx.GetInt("stash_type", 1));
   if (ctx.num_outputs() > 1) RETURN_IF_ERROR(SetAs(ctx, 1, mean_t, stash));
   if (ctx.num_outputs() > 2) RETURN_IF_ERROR(SetAs(ctx, 2, inv_t, stash));
   return OkStatus();
@@ -263,14 +276,15 @@ Status InstanceNormKernel(KernelContext& ctx) {
   const double eps = ctx.GetFloat("epsilon", 1e-5f);
   if (x.rank() < 2) return ctx.Error("input must have rank >= 2 ([N, C, ...])");
   const int64_t N = x.dim(0), C = x.dim(1), S = DimProduct(x.dims(), 2, x.rank());
-  // The spec's scale and B are [C]; longer ones (the adapter sweep's generated model gives every input
-  // X's shape) have their first C values read, as before.
+  // The spec's scale and B are [C]; longer ones (the adapter sweep's generated model gives every
+  // input X's shape) have their first C values read, as before.
   if (scale.size() < C || bias.size() < C) {
-    return ctx.Error(absl::StrCat("scale ", DimsToString(scale.dims()), " and B ", DimsToString(bias.dims()),
-                                  " must hold one value per channel (", C, ")"));
+    return ctx.Error(absl::StrCat("scale ", DimsToString(scale.dims()), " and B ",
+                                  DimsToString(bias.dims()), " must hold one value per channel (",
+                                  C, ")"));
   }
-  // An empty input: nothing to compute, and the loops below would still count through the product of
-  // its other dims ([2^40, 0, 2^40]), which may be astronomically large.
+  // An empty input: nothing to compute, and the loops below would still count through the product
+  // of its other dims ([2^40, 0, 2^40]), which may be astronomically large.
   if (x.size() == 0) return SetAs(ctx, 0, x, x0->dtype());
   Tensor y(DataType::kDouble, x.dims());
   for (int64_t n = 0; n < N; ++n) {
@@ -283,7 +297,8 @@ Status InstanceNormKernel(KernelContext& ctx) {
       var /= S;
       const double inv = 1 / std::sqrt(var + eps);
       double* out = y.mutable_data<double>() + (n * C + c) * S;
-      for (int64_t i = 0; i < S; ++i) out[i] = (row[i] - mu) * inv * scale.data<double>()[c] + bias.data<double>()[c];
+      for (int64_t i = 0; i < S; ++i)
+        out[i] = (row[i] - mu) * inv * scale.data<double>()[c] + bias.data<double>()[c];
     }
   }
   return SetAs(ctx, 0, y, x0->dtype());
@@ -303,11 +318,12 @@ Status GroupNormKernel(KernelContext& ctx) {
   const bool per_group = scale.size() == G && G != C;
   // scale and bias: one value per channel (opset 21) or per group (opset 18).
   if ((scale.size() != C && !per_group) || bias.size() != scale.size()) {
-    return ctx.Error(absl::StrCat("scale ", DimsToString(scale.dims()), " and bias ", DimsToString(bias.dims()),
-                                  " must both hold one value per channel (", C, ") or per group (", G, ")"));
+    return ctx.Error(
+        absl::StrCat("scale ", DimsToString(scale.dims()), " and bias ", DimsToString(bias.dims()),
+                     " must both hold one value per channel (", C, ") or per group (", G, ")"));
   }
-  // An empty input: nothing to compute, and the loops below would still count through the product of
-  // its other dims ([2^40, 0, 2^40]), which may be astronomically large.
+  // An empty input: nothing to compute, and the loops below would still count through the product
+  // of its other dims ([2^40, 0, 2^40]), which may be astronomically large.
   if (x.size() == 0) return SetAs(ctx, 0, x, x0->dtype());
   Tensor y(DataType::kDouble, x.dims());
   for (int64_t n = 0; n < N; ++n) {
@@ -333,13 +349,15 @@ Status GroupNormKernel(KernelContext& ctx) {
 Status LRNKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(const Tensor* x0, ctx.TensorInput(0));
   ASSIGN_OR_RETURN(Tensor x, ToDouble(*x0));
-  const double alpha = ctx.GetFloat("alpha", 1e-4f), beta = ctx.GetFloat("beta", 0.75f), bias = ctx.GetFloat("bias", 1.0f);
+  const double alpha = ctx.GetFloat("alpha", 1e-4f), beta = ctx.GetFloat("beta", 0.75f),
+               bias = ctx.GetFloat("bias", 1.0f);
   const int64_t size = ctx.GetInt("size", 1);
   if (x.rank() < 2) return ctx.Error("X must have rank >= 2 ([N, C, ...])");
-  // The window (size - 1) / 2 either side: 0 or less has no elements, and size - 1 overflowed for INT64_MIN.
+  // The window (size - 1) / 2 either side: 0 or less has no elements, and size - 1 overflowed for
+  // INT64_MIN.
   if (size < 1) return ctx.Error(absl::StrCat("size ", size, " must be positive"));
-  // An empty input: nothing to compute, and the loops below would still count through the product of
-  // its other dims ([2^40, 0, 2^40]), which may be astronomically large.
+  // An empty input: nothing to compute, and the loops below would still count through the product
+  // of its other dims ([2^40, 0, 2^40]), which may be astronomically large.
   if (x.size() == 0) return SetAs(ctx, 0, x, x0->dtype());
   const int64_t N = x.dim(0), C = x.dim(1), S = DimProduct(x.dims(), 2, x.rank());
   Tensor y(DataType::kDouble, x.dims());
@@ -351,7 +369,8 @@ Status LRNKernel(KernelContext& ctx) {
       for (int64_t s = 0; s < S; ++s) {
         double sq = 0;
         for (int64_t k = lo; k <= hi; ++k) sq += px[(n * C + k) * S + s] * px[(n * C + k) * S + s];
-        y.mutable_data<double>()[(n * C + c) * S + s] = px[(n * C + c) * S + s] / std::pow(bias + alpha / size * sq, beta);
+        y.mutable_data<double>()[(n * C + c) * S + s] =
+            px[(n * C + c) * S + s] / std::pow(bias + alpha / size * sq, beta);
       }
     }
   }
@@ -364,11 +383,13 @@ Status LpNormKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(int64_t axis, NormalizeAxis(ctx.GetInt("axis", -1), x.rank()));
   const int64_t p = ctx.GetInt("p", 2);
   // The spec supports only these two (a third would silently have been computed as 2).
-  if (p != 1 && p != 2) return ctx.Error(absl::StrCat("p is ", p, "; LpNormalization supports only 1 and 2"));
-  // An empty input: nothing to compute, and the loops below would still count through the product of
-  // its other dims ([2^40, 0, 2^40]), which may be astronomically large.
+  if (p != 1 && p != 2)
+    return ctx.Error(absl::StrCat("p is ", p, "; LpNormalization supports only 1 and 2"));
+  // An empty input: nothing to compute, and the loops below would still count through the product
+  // of its other dims ([2^40, 0, 2^40]), which may be astronomically large.
   if (x.size() == 0) return SetAs(ctx, 0, x, x0->dtype());
-  const int64_t outer = DimProduct(x.dims(), 0, axis), len = x.dim(axis), inner = DimProduct(x.dims(), axis + 1, x.rank());
+  const int64_t outer = DimProduct(x.dims(), 0, axis), len = x.dim(axis),
+                inner = DimProduct(x.dims(), axis + 1, x.rank());
   Tensor y(DataType::kDouble, x.dims());
   for (int64_t o = 0; o < outer; ++o) {
     for (int64_t i = 0; i < inner; ++i) {
@@ -390,7 +411,8 @@ Status LpNormKernel(KernelContext& ctx) {
 Status MVNKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(const Tensor* x0, ctx.TensorInput(0));
   ASSIGN_OR_RETURN(Tensor x, ToDouble(*x0));
-  ASSIGN_OR_RETURN(std::vector<int64_t> axes, NormalizeAxes(ctx.GetInts("axes", {0, 2, 3}), x.rank()));
+  ASSIGN_OR_RETURN(std::vector<int64_t> axes,
+                   NormalizeAxes(ctx.GetInts("axes", {0, 2, 3}), x.rank()));
   std::vector<int64_t> kept = x.dims();
   for (int64_t a : axes) kept[a] = 1;
   const int64_t n_out = NumElements(kept);
@@ -414,14 +436,16 @@ Status MVNKernel(KernelContext& ctx) {
 
 }  // namespace
 
-StatusOr<bool> AppendBatchNormEpilogue(const KernelContext& node_ctx, int64_t channels, ChannelEpilogue& e) {
+StatusOr<bool> AppendBatchNormEpilogue(const KernelContext& node_ctx, int64_t channels,
+                                       ChannelEpilogue& e) {
   if (!IsChannelInference(node_ctx) || !e.scale.empty() || e.has_activation) return false;
   return ChannelAffine(node_ctx, channels, e.scale, e.shift);
 }
 
 void RegisterNormalizationKernels(KernelRegistry& r) {
   r.Register("", "BatchNormalization", 1, BatchNormKernel);
-  r.Register("", "LayerNormalization", 17, [](KernelContext& c) { return LayerNormImpl(c, false); });
+  r.Register("", "LayerNormalization", 17,
+             [](KernelContext& c) { return LayerNormImpl(c, false); });
   r.Register("", "RMSNormalization", 23, [](KernelContext& c) { return LayerNormImpl(c, true); });
   r.Register("", "InstanceNormalization", 1, InstanceNormKernel);
   r.Register("", "GroupNormalization", 18, GroupNormKernel);

@@ -16,17 +16,18 @@ using absl::Status;
 using absl::StatusOr;
 
 // Offsets of the scale element for each element of x: per-tensor, per-axis or blocked.
-// The zero point is read at the scale's offsets: it must have the scale's shape (a smaller one was read
-// past its end). A one-element pair may differ in rank ([] and [1]).
+// The zero point is read at the scale's offsets: it must have the scale's shape (a smaller one was
+// read past its end). A one-element pair may differ in rank ([] and [1]).
 Status CheckZeroPointFitsScale(const KernelContext& ctx, const Tensor& zp, const Tensor& scale) {
-  if (!zp.is_defined() || zp.dims() == scale.dims() || (zp.size() == 1 && scale.size() == 1)) return OkStatus();
-  return ctx.Error(absl::StrCat("zero point of shape ", DimsToString(zp.dims()), " does not match scale of shape ",
-                                DimsToString(scale.dims())));
+  if (!zp.is_defined() || zp.dims() == scale.dims() || (zp.size() == 1 && scale.size() == 1))
+    return OkStatus();
+  return ctx.Error(absl::StrCat("zero point of shape ", DimsToString(zp.dims()),
+                                " does not match scale of shape ", DimsToString(scale.dims())));
 }
 
 // With `check_only`, only the checks (an empty vector when they pass).
-StatusOr<std::vector<int64_t>> ScaleIndex(const KernelContext& ctx, const Tensor& x, const Tensor& scale,
-                                          bool check_only = false) {
+StatusOr<std::vector<int64_t>> ScaleIndex(const KernelContext& ctx, const Tensor& x,
+                                          const Tensor& scale, bool check_only = false) {
   std::vector<int64_t> out(check_only ? 0 : x.size(), 0);
   if (scale.size() == 1 && scale.rank() <= 1) return out;
   ASSIGN_OR_RETURN(int64_t axis, NormalizeAxis(ctx.GetInt("axis", 1), x.rank()));
@@ -39,14 +40,14 @@ StatusOr<std::vector<int64_t>> ScaleIndex(const KernelContext& ctx, const Tensor
     return out;
   }
   if (scale.rank() != x.rank() || block <= 0) return ctx.Error("unsupported scale shape");
-  // Blocked: the scale has x's dims but ceil(x / block_size) on the axis; any smaller one was read past
-  // its end.
+  // Blocked: the scale has x's dims but ceil(x / block_size) on the axis; any smaller one was read
+  // past its end.
   for (int64_t d = 0; d < x.rank(); ++d) {
     const int64_t want = d == axis ? (x.dim(d) == 0 ? 0 : (x.dim(d) - 1) / block + 1) : x.dim(d);
     if (scale.dim(d) != want) {
-      return ctx.Error(absl::StrCat("y_scale has shape ", DimsToString(scale.dims()), "; x of shape ",
-                                    DimsToString(x.dims()), " with block_size ", block, " on axis ", axis,
-                                    " needs dim ", want, " on axis ", d));
+      return ctx.Error(absl::StrCat("y_scale has shape ", DimsToString(scale.dims()),
+                                    "; x of shape ", DimsToString(x.dims()), " with block_size ",
+                                    block, " on axis ", axis, " needs dim ", want, " on axis ", d));
     }
   }
   if (check_only) return out;
@@ -66,16 +67,26 @@ StatusOr<std::vector<int64_t>> ScaleIndex(const KernelContext& ctx, const Tensor
 
 std::pair<double, double> IntRange(DataType t) {
   switch (t) {
-    case DataType::kUint8: return {0, 255};
-    case DataType::kInt8: return {-128, 127};
-    case DataType::kUint16: return {0, 65535};
-    case DataType::kInt16: return {-32768, 32767};
-    case DataType::kUint4: return {0, 15};
-    case DataType::kInt4: return {-8, 7};
-    case DataType::kUint2: return {0, 3};
-    case DataType::kInt2: return {-2, 1};
-    case DataType::kInt32: return {-2147483648.0, 2147483647.0};
-    default: return {0, 0};
+    case DataType::kUint8:
+      return {0, 255};
+    case DataType::kInt8:
+      return {-128, 127};
+    case DataType::kUint16:
+      return {0, 65535};
+    case DataType::kInt16:
+      return {-32768, 32767};
+    case DataType::kUint4:
+      return {0, 15};
+    case DataType::kInt4:
+      return {-8, 7};
+    case DataType::kUint2:
+      return {0, 3};
+    case DataType::kInt2:
+      return {-2, 1};
+    case DataType::kInt32:
+      return {-2147483648.0, 2147483647.0};
+    default:
+      return {0, 0};
   }
 }
 
@@ -115,15 +126,17 @@ Status QuantizeKernel(KernelContext& ctx) {
   return OkStatus();
 }
 
-// float32 output from 8-bit or narrower integers with float32 scales (quantized weights): computed in
-// float without widening x, the scale index or y to double (which took ~28 bytes per element). The
-// same bits as the general path: (x - z) is a small integer, so its product with the scale rounds once
-// either way.
+// float32 output from 8-bit or narrower integers with float32 scales (quantized weights): computed
+// in float without widening x, the scale index or y to double (which took ~28 bytes per element).
+// The same bits as the general path: (x - z) is a small integer, so its product with the scale
+// rounds once either way.
 bool DequantizesInFloat(const KernelContext& ctx, const Tensor& x, const Tensor& scale) {
   const DataType t = x.dtype();
-  const bool narrow = t == DataType::kInt8 || t == DataType::kUint8 || t == DataType::kInt4 || t == DataType::kUint4;
+  const bool narrow = t == DataType::kInt8 || t == DataType::kUint8 || t == DataType::kInt4 ||
+                      t == DataType::kUint4;
   const int64_t od = ctx.GetInt("output_dtype", 0);
-  return narrow && scale.dtype() == DataType::kFloat && (od == 0 || od == static_cast<int64_t>(DataType::kFloat)) &&
+  return narrow && scale.dtype() == DataType::kFloat &&
+         (od == 0 || od == static_cast<int64_t>(DataType::kFloat)) &&
          (!ctx.has_input(2) || ctx.input(2).dtype() == t);
 }
 
@@ -144,7 +157,8 @@ Status DequantizeInFloat(KernelContext& ctx, const Tensor& x, const Tensor& scal
     for (int64_t i = 0; i < x.size(); ++i) py[i] = static_cast<float>(value(x, i) - z) * ps[0];
   } else {
     // Per axis or blocked: x as [outer, n, inner] around the axis; the scale as [outer, n / block,
-    // inner] (per axis: [n], block 1, outer ignored). ScaleIndex's checks first, on a one-row probe.
+    // inner] (per axis: [n], block 1, outer ignored). ScaleIndex's checks first, on a one-row
+    // probe.
     ASSIGN_OR_RETURN(int64_t axis, NormalizeAxis(ctx.GetInt("axis", 1), x.rank()));
     const int64_t block = ctx.GetInt("block_size", 0);
     RETURN_IF_ERROR(ScaleIndex(ctx, x, scale, /*check_only=*/true).status());
@@ -193,12 +207,13 @@ Status DequantizeKernel(KernelContext& ctx) {
 }
 
 // The spec's formulas, every step in float32 as ONNX's function body and onnxruntime compute them
-// (in double, (x_max - x_min) / 255 rounds differently for about a quarter of all ranges, which moves
-// the zero point or single elements by one step):
+// (in double, (x_max - x_min) / 255 rounds differently for about a quarter of all ranges, which
+// moves the zero point or single elements by one step):
 //   x_min = min(0, min(x)), x_max = max(0, max(x)), y_scale = (x_max - x_min) / (qmax - qmin),
-//   y_zero_point = round(saturate(qmin - x_min / y_scale)), y = saturate(round(x / y_scale) + y_zero_point),
-// rounding half to even. An all-zero x would give 0 / 0; y_scale is then 1 (y and y_zero_point 0), as in
-// onnxruntime and ONNX's reference implementation.
+//   y_zero_point = round(saturate(qmin - x_min / y_scale)), y = saturate(round(x / y_scale) +
+//   y_zero_point),
+// rounding half to even. An all-zero x would give 0 / 0; y_scale is then 1 (y and y_zero_point 0),
+// as in onnxruntime and ONNX's reference implementation.
 Status DynamicQuantizeKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(const Tensor* x0, ctx.TensorInput(0));
   Tensor xf;
@@ -231,8 +246,10 @@ StatusOr<Tensor> Dequant(const KernelContext& ctx, size_t i, size_t si, size_t z
   const int64_t ax = x.rank() + axis_hint;
   const int64_t per_axis = ax >= 0 && ax < x.rank() ? x.dim(ax) : 1;
   // Any other count was read past its end.
-  if (s.size() < 1 || (s.size() != 1 && s.size() != per_axis) || (z.size() != 1 && z.size() != s.size())) {
-    return ctx.Error(absl::StrCat("inputs ", si, " and ", zi, " must hold 1 or ", per_axis, " values"));
+  if (s.size() < 1 || (s.size() != 1 && s.size() != per_axis) ||
+      (z.size() != 1 && z.size() != s.size())) {
+    return ctx.Error(
+        absl::StrCat("inputs ", si, " and ", zi, " must hold 1 or ", per_axis, " values"));
   }
   double* p = x.mutable_data<double>();
   const int64_t inner = s.size() == 1 ? 1 : DimProduct(x.dims(), ax + 1, x.rank());
@@ -243,8 +260,8 @@ StatusOr<Tensor> Dequant(const KernelContext& ctx, size_t i, size_t si, size_t z
   return x;
 }
 
-// y = quantize(dequantize(a) @ dequantize(b)), numpy.matmul semantics (1-D operands, broadcast batch
-// dims); the output scale and zero point are per tensor or per column.
+// y = quantize(dequantize(a) @ dequantize(b)), numpy.matmul semantics (1-D operands, broadcast
+// batch dims); the output scale and zero point are per tensor or per column.
 Status QLinearMatMulKernel(KernelContext& ctx) {
   for (size_t i = 0; i < 8; ++i) {
     if (!ctx.has_input(i)) return ctx.Error("QLinearMatMul needs 8 inputs");
@@ -264,7 +281,9 @@ Status QLinearMatMulKernel(KernelContext& ctx) {
   double* py = y.mutable_data<double>();
   for (int64_t k = 0; k < y.size(); ++k) {
     const int64_t c = s.size() == 1 ? 0 : k % N;
-    py[k] = std::clamp(std::nearbyint(py[k] / s.data<double>()[c]) + z.data<double>()[z.size() == 1 ? 0 : c], lo, hi);
+    py[k] = std::clamp(
+        std::nearbyint(py[k] / s.data<double>()[c]) + z.data<double>()[z.size() == 1 ? 0 : c], lo,
+        hi);
   }
   ASSIGN_OR_RETURN(Tensor out, CastTensor(y, ctx.input(7).dtype()));
   ctx.set_output(0, std::move(out));

@@ -1,6 +1,7 @@
 // DynamicQuantizeLinear, ConvInteger and MatMulInteger against references written out in the test:
 // DynamicQuantizeLinear step by step in float32 as the spec's formulas read (onnx/onnx
-// docs/Operators.md), the integer operators as plain loops over (x - x_zero_point) * (w - w_zero_point).
+// docs/Operators.md), the integer operators as plain loops over (x - x_zero_point) * (w -
+// w_zero_point).
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -35,9 +36,13 @@ class Lcg {
     s_ = s_ * 6364136223846793005ULL + 1442695040888963407ULL;
     return static_cast<uint32_t>(s_ >> 33);
   }
-  int Int(int lo, int hi) { return lo + static_cast<int>(Next() % static_cast<uint32_t>(hi - lo + 1)); }
+  int Int(int lo, int hi) {
+    return lo + static_cast<int>(Next() % static_cast<uint32_t>(hi - lo + 1));
+  }
   // A float in [lo, hi) with a full 24-bit mantissa's worth of randomness.
-  float Float(float lo, float hi) { return lo + (hi - lo) * (static_cast<float>(Next() >> 7) / 16777216.0f); }
+  float Float(float lo, float hi) {
+    return lo + (hi - lo) * (static_cast<float>(Next() >> 7) / 16777216.0f);
+  }
 
  private:
   uint64_t s_;
@@ -118,10 +123,10 @@ void ExpectSame(const Quantized& got, const Quantized& want, const std::string& 
 // (a) DynamicQuantizeLinear
 
 // Range [-0.33, 0.01]: in float32, 0.34 / 255 = 0x1.5d867cp-10, one ulp below the double quotient
-// rounded to float (0x1.5d867ep-10). With the float32 scale 0.33 / y_scale = 247.500015 and the zero
-// point is 248; with the double one it is 247.499985 -> 247, and every byte below moves by one. The
-// float32 quotients -0.31 / y_scale = -232.5, -0.23 / y_scale = -172.5, -0.11 / y_scale = -82.5 and
-// 0.01 / y_scale = 7.5 are exact ties (the exact quotients are not), rounded to even.
+// rounded to float (0x1.5d867ep-10). With the float32 scale 0.33 / y_scale = 247.500015 and the
+// zero point is 248; with the double one it is 247.499985 -> 247, and every byte below moves by
+// one. The float32 quotients -0.31 / y_scale = -232.5, -0.23 / y_scale = -172.5, -0.11 / y_scale =
+// -82.5 and 0.01 / y_scale = 7.5 are exact ties (the exact quotients are not), rounded to even.
 TEST(DynamicQuantizeLinearTest, Float32ScaleAndZeroPointWorkedByHand) {
   const std::vector<float> x = {0.01f, -0.33f, -0.31f, -0.23f, -0.11f, 0.0f, -0.2f, -0.05f, 0.005f};
   const Quantized got = RunDynamicQuantize(x);
@@ -137,20 +142,22 @@ TEST(DynamicQuantizeLinearTest, Float32ScaleAndZeroPointWorkedByHand) {
   EXPECT_EQ(-0.11f / scale, -82.5f);
   EXPECT_EQ(0.01f / scale, 7.5f);
   EXPECT_EQ(-0.05f / scale, -37.5f);
-  // 0.01: 8 + 248 saturates; -0.33: -248 + 248; -0.31: -232 + 248; -0.23: -172 + 248; -0.11: -82 + 248;
-  // 0: 248; -0.2: -150 + 248; -0.05: -38 + 248; 0.005: round(3.75) + 248.
+  // 0.01: 8 + 248 saturates; -0.33: -248 + 248; -0.31: -232 + 248; -0.23: -172 + 248; -0.11: -82 +
+  // 248; 0: 248; -0.2: -150 + 248; -0.05: -38 + 248; 0.005: round(3.75) + 248.
   const std::vector<uint8_t> want = {255, 0, 16, 76, 166, 248, 98, 210, 252};
   EXPECT_EQ(got.y, want);
 
   // The double computation disagrees on this input (so the test tells the two apart).
   EXPECT_NE(DoubleScale(x), scale);
   EXPECT_EQ(std::nearbyint(0.33f / DoubleScale(x)), 247.0f);
-  EXPECT_EQ(std::nearbyint(static_cast<double>(-0.31f) / static_cast<double>(scale)), -233.0);  // not a tie
+  EXPECT_EQ(std::nearbyint(static_cast<double>(-0.31f) / static_cast<double>(scale)),
+            -233.0);  // not a tie
 
   ExpectSame(got, ReferenceDynamicQuantize(x), "hand-worked input");
 }
 
-// Exact scale 1 ((x_max - x_min) = 255): ties at .5 go to the even neighbour, in the zero point too.
+// Exact scale 1 ((x_max - x_min) = 255): ties at .5 go to the even neighbour, in the zero point
+// too.
 TEST(DynamicQuantizeLinearTest, TiesRoundHalfToEven) {
   {
     // Range [-127.5, 127.5]: zero point round(127.5) = 128.
@@ -167,7 +174,8 @@ TEST(DynamicQuantizeLinearTest, TiesRoundHalfToEven) {
     const Quantized got = RunDynamicQuantize(x);
     EXPECT_EQ(got.scale, 1.0f);
     EXPECT_EQ(got.zero_point, 126);
-    // -126.5 -> -126 + 126; -125.5 -> -126 + 126; -0.5 -> 0; 0.5 -> 0; 3.5 -> 4; 128.5 -> 128 + 126.
+    // -126.5 -> -126 + 126; -125.5 -> -126 + 126; -0.5 -> 0; 0.5 -> 0; 3.5 -> 4; 128.5 -> 128 +
+    // 126.
     EXPECT_EQ(got.y, (std::vector<uint8_t>{0, 0, 126, 126, 130, 254}));
     ExpectSame(got, ReferenceDynamicQuantize(x), "[-126.5, 128.5]");
   }
@@ -196,10 +204,10 @@ TEST(DynamicQuantizeLinearTest, AllZeroAllPositiveAllNegative) {
   }
 }
 
-// Many random tensors, the kernel must follow float32 on every one of them. Half are like the input of
-// a quantized layer after its rescaling Mul, integers times one float (x = acc * m): there x / y_scale is
-// close to acc * 255 / (acc_max - acc_min), often exactly a tie, and the ulp by which a double-computed
-// y_scale differs decides which way single elements round.
+// Many random tensors, the kernel must follow float32 on every one of them. Half are like the input
+// of a quantized layer after its rescaling Mul, integers times one float (x = acc * m): there x /
+// y_scale is close to acc * 255 / (acc_max - acc_min), often exactly a tie, and the ulp by which a
+// double-computed y_scale differs decides which way single elements round.
 TEST(DynamicQuantizeLinearTest, RandomTensorsMatchFloat32Reference) {
   Lcg rng(7);
   int scale_differs = 0, tensors_differ = 0;
@@ -250,7 +258,8 @@ struct Layer {
 };
 
 // ConvInteger, 3x3, pads 1: y[n, m, h, w] = sum (x - x_zp) * (w - w_zp[m]), padding reads x_zp.
-std::vector<int32_t> ReferenceConvInteger(const std::vector<uint8_t>& x, uint8_t x_zp, const Layer& l) {
+std::vector<int32_t> ReferenceConvInteger(const std::vector<uint8_t>& x, uint8_t x_zp,
+                                          const Layer& l) {
   std::vector<int32_t> y(kN * kC * kH * kW, 0);
   for (int64_t n = 0; n < kN; ++n) {
     for (int64_t m = 0; m < kC; ++m) {
@@ -296,9 +305,11 @@ void RunChain(bool int8_weights, ZeroPoints zps, uint64_t seed) {
   std::vector<Layer> layers(kLayers);
   for (Layer& l : layers) {
     l.int8_weights = int8_weights;
-    for (int i = 0; i < kC * kC * 9; ++i) l.w.push_back(int8_weights ? rng.Int(-128, 127) : rng.Int(0, 255));
+    for (int i = 0; i < kC * kC * 9; ++i)
+      l.w.push_back(int8_weights ? rng.Int(-128, 127) : rng.Int(0, 255));
     const int zn = zps == ZeroPoints::kPerTensor ? 1 : kC;
-    for (int i = 0; i < zn; ++i) l.wz.push_back(int8_weights ? rng.Int(-20, 20) : rng.Int(100, 156));
+    for (int i = 0; i < zn; ++i)
+      l.wz.push_back(int8_weights ? rng.Int(-20, 20) : rng.Int(100, 156));
     l.w_scale = rng.Float(0.001f, 0.05f);
   }
   std::vector<float> x0(kN * kC * kH * kW);
@@ -318,7 +329,8 @@ void RunChain(bool int8_weights, ZeroPoints zps, uint64_t seed) {
     inputs.push_back(WeightZeroPoint(layers[li]));
     inputs.push_back(Tensor::Scalar<float>(DataType::kFloat, layers[li].w_scale));
     ir::Node* q = graph.AddNode("DynamicQuantizeLinear", {x}, {"q" + s, "qs" + s, "qz" + s});
-    ir::Node* conv = graph.AddNode("ConvInteger", {q->output(0), w, q->output(2), wz}, {"conv" + s});
+    ir::Node* conv =
+        graph.AddNode("ConvInteger", {q->output(0), w, q->output(2), wz}, {"conv" + s});
     conv->SetAttribute(ir::Attribute::Ints("pads", {1, 1, 1, 1}));
     ir::Node* cast = graph.AddNode("Cast", {conv->output(0)}, {"cast" + s});
     cast->SetAttribute(ir::Attribute::Int("to", static_cast<int64_t>(DataType::kFloat)));
@@ -366,20 +378,24 @@ void RunChain(bool int8_weights, ZeroPoints zps, uint64_t seed) {
   EXPECT_GT(double_scale_differs, 0);
 }
 
-TEST(QuantizedConvChainTest, Uint8WeightsPerTensorZeroPoint) { RunChain(false, ZeroPoints::kPerTensor, 11); }
+TEST(QuantizedConvChainTest, Uint8WeightsPerTensorZeroPoint) {
+  RunChain(false, ZeroPoints::kPerTensor, 11);
+}
 TEST(QuantizedConvChainTest, Uint8WeightsPerChannelZeroPoint) {
   RunChain(false, ZeroPoints::kPerChannel, 12);
 }
-TEST(QuantizedConvChainTest, Int8WeightsPerChannelZeroPoint) { RunChain(true, ZeroPoints::kPerChannel, 13); }
+TEST(QuantizedConvChainTest, Int8WeightsPerChannelZeroPoint) {
+  RunChain(true, ZeroPoints::kPerChannel, 13);
+}
 
-// One ConvInteger by hand: x = 1..9 (x_zp 1) padded by one, w = 3 everywhere (w_zp 1): each output is
-// 2 * the sum of (x - 1) over the window that lies inside.
+// One ConvInteger by hand: x = 1..9 (x_zp 1) padded by one, w = 3 everywhere (w_zp 1): each output
+// is 2 * the sum of (x - 1) over the window that lies inside.
 TEST(ConvIntegerTest, PaddingReadsTheZeroPointByHand) {
   OneNode g("ConvInteger", 4);
   g.node->SetAttribute(ir::Attribute::Ints("pads", {1, 1, 1, 1}));
   g.node->SetAttribute(ir::Attribute::Ints("strides", {2, 2}));
-  auto r = g.Run({U8({1, 1, 3, 3}, {1, 2, 3, 4, 5, 6, 7, 8, 9}), U8({1, 1, 2, 2}, {3, 3, 3, 3}), U8({}, {1}),
-                  U8({}, {1})},
+  auto r = g.Run({U8({1, 1, 3, 3}, {1, 2, 3, 4, 5, 6, 7, 8, 9}), U8({1, 1, 2, 2}, {3, 3, 3, 3}),
+                  U8({}, {1}), U8({}, {1})},
                  10);
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ((*r)[0].tensor().dims(), (std::vector<int64_t>{1, 1, 2, 2}));
@@ -388,14 +404,15 @@ TEST(ConvIntegerTest, PaddingReadsTheZeroPointByHand) {
             (std::vector<int32_t>{0, 2 * (1 + 2), 2 * (3 + 6), 2 * (4 + 5 + 7 + 8)}));
 }
 
-// Sums past float's exact-integer range (2^24): 64 channels x 3x3 taps of 255 x -255 reach 3.7e7. The
-// kernel sums in float chunks of 256 taps, each exact, and adds the chunks in int32; checked against
-// an int64 loop, with extreme and with mixed values.
+// Sums past float's exact-integer range (2^24): 64 channels x 3x3 taps of 255 x -255 reach 3.7e7.
+// The kernel sums in float chunks of 256 taps, each exact, and adds the chunks in int32; checked
+// against an int64 loop, with extreme and with mixed values.
 TEST(ConvIntegerTest, LargeSumsAreExact) {
   const int64_t C = 64, M = 3, H = 5;
   for (bool extreme : {true, false}) {
     std::vector<uint8_t> x(C * H * H), w(M * C * 9);
-    for (size_t i = 0; i < x.size(); ++i) x[i] = extreme ? 255 : static_cast<uint8_t>((i * 37) % 256);
+    for (size_t i = 0; i < x.size(); ++i)
+      x[i] = extreme ? 255 : static_cast<uint8_t>((i * 37) % 256);
     for (size_t i = 0; i < w.size(); ++i) w[i] = extreme ? 0 : static_cast<uint8_t>((i * 91) % 256);
     const uint8_t xz = extreme ? 0 : 7, wz = 255;
     OneNode g("ConvInteger", 4);
@@ -413,28 +430,33 @@ TEST(ConvIntegerTest, LargeSumsAreExact) {
               for (int64_t kw = 0; kw < 3; ++kw) {
                 const int64_t ih = oh - 1 + kh, iw = ow - 1 + kw;
                 if (ih < 0 || ih >= H || iw < 0 || iw >= H) continue;
-                acc += (int64_t{x[(c * H + ih) * H + iw]} - xz) * (int64_t{w[((m * C + c) * 3 + kh) * 3 + kw]} - wz);
+                acc += (int64_t{x[(c * H + ih) * H + iw]} - xz) *
+                       (int64_t{w[((m * C + c) * 3 + kh) * 3 + kw]} - wz);
               }
             }
           }
-          ASSERT_EQ(got[(m * H + oh) * H + ow], acc) << "extreme " << extreme << " at " << m << "," << oh << "," << ow;
+          ASSERT_EQ(got[(m * H + oh) * H + ow], acc)
+              << "extreme " << extreme << " at " << m << "," << oh << "," << ow;
         }
       }
     }
-    if (extreme) EXPECT_EQ(got[(0 * H + 2) * H + 2], -64 * 9 * 255 * 255);  // beyond 2^24 in magnitude
+    if (extreme)
+      EXPECT_EQ(got[(0 * H + 2) * H + 2], -64 * 9 * 255 * 255);  // beyond 2^24 in magnitude
   }
 }
 
 TEST(ConvIntegerTest, WeightZeroPointOfTheWrongLengthIsAnError) {
   OneNode g("ConvInteger", 4);
-  auto r = g.Run(
-      {U8({1, 1, 2, 2}, {1, 2, 3, 4}), U8({4, 1, 1, 1}, {1, 2, 3, 4}), U8({}, {0}), U8({3}, {0, 0, 0})}, 10);
+  auto r = g.Run({U8({1, 1, 2, 2}, {1, 2, 3, 4}), U8({4, 1, 1, 1}, {1, 2, 3, 4}), U8({}, {0}),
+                  U8({3}, {0, 0, 0})},
+                 10);
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.status().message().find("w_zero_point"), std::string::npos) << r.status();
 }
 
-// ConvInteger (2-D, groups, strides, pads, dilations) against an int64 loop wrapped to int32, on every
-// ISA this CPU has: with AVX-512 VNNI through the 8-bit GEMM, elsewhere the portable exact float path.
+// ConvInteger (2-D, groups, strides, pads, dilations) against an int64 loop wrapped to int32, on
+// every ISA this CPU has: with AVX-512 VNNI through the 8-bit GEMM, elsewhere the portable exact
+// float path.
 struct ConvIntegerCase {
   int64_t C, M, H, W, kernel, stride, pad, dilation, group;
   bool signed_x, signed_w, per_channel, extreme;
@@ -449,13 +471,15 @@ class ConvIntegerEveryIsaTest : public ::testing::TestWithParam<Isa> {
 TEST_P(ConvIntegerEveryIsaTest, MatchesLoopsForEveryLayout) {
   const ConvIntegerCase cases[] = {
       {16, 24, 9, 11, 3, 1, 1, 1, 1, false, false, false, false},  // uint8 weights around 128
-      {16, 24, 9, 11, 3, 2, 1, 1, 1, true, true, true, false},     // int8 both, per-channel zero points
-      {8, 13, 7, 6, 3, 1, 2, 2, 1, false, true, false, false},     // dilated, padded beyond the kernel
-      {12, 12, 8, 8, 3, 1, 1, 1, 4, true, false, false, false},    // grouped
-      {40, 33, 6, 7, 1, 1, 0, 1, 1, false, false, true, false},    // pointwise (a plain GEMM)
-      {3, 5, 5, 5, 5, 2, 2, 1, 1, false, false, false, false},     // K = 75, not a multiple of 4
-      {64, 3, 5, 5, 3, 1, 1, 1, 1, false, false, false, true},     // extreme values: sums near 2^24
-      {16, 4, 6, 6, 3, 1, 1, 1, 1, false, false, false, false},    // uint8 weights around zero point 0
+      {16, 24, 9, 11, 3, 2, 1, 1, 1, true, true, true,
+       false},  // int8 both, per-channel zero points
+      {8, 13, 7, 6, 3, 1, 2, 2, 1, false, true, false, false},  // dilated, padded beyond the kernel
+      {12, 12, 8, 8, 3, 1, 1, 1, 4, true, false, false, false},  // grouped
+      {40, 33, 6, 7, 1, 1, 0, 1, 1, false, false, true, false},  // pointwise (a plain GEMM)
+      {3, 5, 5, 5, 5, 2, 2, 1, 1, false, false, false, false},   // K = 75, not a multiple of 4
+      {64, 3, 5, 5, 3, 1, 1, 1, 1, false, false, false, true},   // extreme values: sums near 2^24
+      {16, 4, 6, 6, 3, 1, 1, 1, 1, false, false, false,
+       false},  // uint8 weights around zero point 0
   };
   Lcg rng(21);
   int index = 0;
@@ -488,9 +512,10 @@ TEST_P(ConvIntegerEveryIsaTest, MatchesLoopsForEveryLayout) {
     g.node->SetAttribute(ir::Attribute::Ints("strides", {c.stride, c.stride}));
     g.node->SetAttribute(ir::Attribute::Ints("dilations", {c.dilation, c.dilation}));
     g.node->SetAttribute(ir::Attribute::Int("group", c.group));
-    auto r = g.Run({tensor(c.signed_x, {1, c.C, c.H, c.W}, x), tensor(c.signed_w, {c.M, Cg, k, k}, w),
-                    tensor(c.signed_x, {}, {xz}),
-                    tensor(c.signed_w, c.per_channel ? std::vector<int64_t>{c.M} : std::vector<int64_t>{}, wz)},
+    auto r = g.Run({tensor(c.signed_x, {1, c.C, c.H, c.W}, x),
+                    tensor(c.signed_w, {c.M, Cg, k, k}, w), tensor(c.signed_x, {}, {xz}),
+                    tensor(c.signed_w,
+                           c.per_channel ? std::vector<int64_t>{c.M} : std::vector<int64_t>{}, wz)},
                    10);
     ASSERT_TRUE(r.ok()) << "case " << index << ": " << r.status();
     const std::vector<int32_t> got = (*r)[0].tensor().ToVector<int32_t>();
@@ -548,9 +573,9 @@ std::vector<int32_t> ReferenceMatMulInteger(int64_t batch, int64_t M, int64_t K,
   return y;
 }
 
-// The shapes of dynamically quantized linear layers (batched A with a scalar zero point, B with one zero
-// point per column), with depth across several packed blocks, on every ISA this CPU has: with AVX-512
-// VNNI they take the int8 GEMM, elsewhere the portable path; both exact.
+// The shapes of dynamically quantized linear layers (batched A with a scalar zero point, B with one
+// zero point per column), with depth across several packed blocks, on every ISA this CPU has: with
+// AVX-512 VNNI they take the int8 GEMM, elsewhere the portable path; both exact.
 class MatMulIntegerEveryIsaTest : public ::testing::TestWithParam<Isa> {
  protected:
   void SetUp() override { ASSERT_TRUE(SetActiveIsa(GetParam()).ok()); }
@@ -590,7 +615,8 @@ TEST_P(MatMulIntegerEveryIsaTest, LinearLayerShapesAgainstLoops) {
   OneNode h("MatMulInteger", 4);
   auto r2 = h.Run({I8({M, K}, a8), U8({K, N}, b8), I8({}, {-3}), U8({}, {250})}, 10);
   ASSERT_TRUE(r2.ok()) << r2.status();
-  EXPECT_EQ((*r2)[0].tensor().ToVector<int32_t>(), ReferenceMatMulInteger(1, M, K, N, a8, {-3}, b8, {250}, false));
+  EXPECT_EQ((*r2)[0].tensor().ToVector<int32_t>(),
+            ReferenceMatMulInteger(1, M, K, N, a8, {-3}, b8, {250}, false));
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryIsa, MatMulIntegerEveryIsaTest, ::testing::ValuesIn(SupportedIsas()),
@@ -599,8 +625,9 @@ INSTANTIATE_TEST_SUITE_P(EveryIsa, MatMulIntegerEveryIsaTest, ::testing::ValuesI
 TEST(MatMulIntegerTest, ByHandUint8TimesInt8) {
   OneNode g("MatMulInteger", 4);
   // (A - [[1],[2]]) = [[0,1],[1,2]]; (B - [-1, 3]) = [[6,-9],[8,-4]].
-  auto r =
-      g.Run({U8({2, 2}, {1, 2, 3, 4}), I8({2, 2}, {5, -6, 7, -1}), U8({2}, {1, 2}), I8({2}, {-1, 3})}, 10);
+  auto r = g.Run(
+      {U8({2, 2}, {1, 2, 3, 4}), I8({2, 2}, {5, -6, 7, -1}), U8({2}, {1, 2}), I8({2}, {-1, 3})},
+      10);
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ((*r)[0].tensor().dtype(), DataType::kInt32);
   EXPECT_EQ((*r)[0].tensor().ToVector<int32_t>(), (std::vector<int32_t>{8, -4, 6 + 16, -9 - 8}));
@@ -700,13 +727,14 @@ TEST(MatMulIntegerTest, LargeSumsAreExact) {
 
 TEST(MatMulIntegerTest, NdPerRowZeroPoint) {
   OneNode g("MatMulInteger", 3);
-  auto r = g.Run({U8({2, 2, 1}, {10, 20, 30, 40}), U8({1, 1}, {2}), U8({2, 2, 1}, {1, 2, 3, 4})}, 10);
+  auto r =
+      g.Run({U8({2, 2, 1}, {10, 20, 30, 40}), U8({1, 1}, {2}), U8({2, 2, 1}, {1, 2, 3, 4})}, 10);
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ((*r)[0].tensor().ToVector<int32_t>(), (std::vector<int32_t>{18, 36, 54, 72}));
 }
 
-// Found by auditing the kernels: zero points, blocked scales and QLinearMatMul operands that did not
-// fit were read past their ends.
+// Found by auditing the kernels: zero points, blocked scales and QLinearMatMul operands that did
+// not fit were read past their ends.
 TEST(QuantizationTest, ZeroPointAndBlockedScaleMustFitTheScale) {
   auto i8 = [](std::vector<int64_t> dims, std::vector<int8_t> v) {
     return Tensor::FromVector<int8_t>(ir::DataType::kInt8, std::move(dims), v);
@@ -725,7 +753,8 @@ TEST(QuantizationTest, ZeroPointAndBlockedScaleMustFitTheScale) {
   blocked.node->SetAttribute(ir::Attribute::Int("block_size", 2));
   auto small = blocked.Run({F({1, 4}, {1, 2, 3, 4}), F({1, 1}, {1})}, 21);
   ASSERT_FALSE(small.ok());
-  EXPECT_NE(small.status().message().find("needs dim 2 on axis 1"), std::string::npos) << small.status();
+  EXPECT_NE(small.status().message().find("needs dim 2 on axis 1"), std::string::npos)
+      << small.status();
   auto fits = blocked.Run({F({1, 4}, {1, 2, 3, 4}), F({1, 2}, {1, 2})}, 21);
   ASSERT_TRUE(fits.ok()) << fits.status();
   EXPECT_EQ((*fits)[0].tensor().ToVector<uint8_t>(), (std::vector<uint8_t>{1, 2, 2, 2}));
@@ -737,24 +766,30 @@ TEST(QuantizationTest, QLinearMatMulOperandsMustFit) {
   };
   const Tensor one = F({}, {1}), zero = u8({}, {0});
   OneNode g("QLinearMatMul", 8);
-  auto k = g.Run({u8({2, 3}, {1, 2, 3, 4, 5, 6}), one, zero, u8({2, 2}, {1, 0, 0, 1}), one, zero, one, zero}, 10);
+  auto k = g.Run(
+      {u8({2, 3}, {1, 2, 3, 4, 5, 6}), one, zero, u8({2, 2}, {1, 0, 0, 1}), one, zero, one, zero},
+      10);
   ASSERT_FALSE(k.ok());
   EXPECT_NE(k.status().message().find("do not match"), std::string::npos) << k.status();
   // A per-row scale of a holds one value per row of a: two here, for one row.
-  auto scale = g.Run({u8({1, 2}, {1, 2}), F({2}, {1, 1}), zero, u8({2, 1}, {1, 1}), one, zero, one, zero}, 10);
+  auto scale = g.Run(
+      {u8({1, 2}, {1, 2}), F({2}, {1, 1}), zero, u8({2, 1}, {1, 1}), one, zero, one, zero}, 10);
   ASSERT_FALSE(scale.ok());
-  EXPECT_NE(scale.status().message().find("must hold 1 or 1 values"), std::string::npos) << scale.status();
+  EXPECT_NE(scale.status().message().find("must hold 1 or 1 values"), std::string::npos)
+      << scale.status();
   auto empty = g.Run({u8({0, 2}, {}), one, zero, u8({2, 1}, {1, 1}), one, zero, one, zero}, 10);
   ASSERT_TRUE(empty.ok()) << empty.status();
   auto ok = g.Run({u8({1, 2}, {1, 2}), one, zero, u8({2, 1}, {3, 4}), one, zero, one, zero}, 10);
   ASSERT_TRUE(ok.ok()) << ok.status();
   EXPECT_EQ((*ok)[0].tensor().ToVector<uint8_t>(), (std::vector<uint8_t>{11}));
   // numpy.matmul semantics: a 1-D a is one row, and b's batch dims broadcast against a's.
-  auto vec = g.Run({u8({3}, {1, 2, 3}), one, zero, u8({3, 1}, {1, 1, 1}), one, zero, one, zero}, 10);
+  auto vec =
+      g.Run({u8({3}, {1, 2, 3}), one, zero, u8({3, 1}, {1, 1, 1}), one, zero, one, zero}, 10);
   ASSERT_TRUE(vec.ok()) << vec.status();
   EXPECT_EQ((*vec)[0].tensor().dims(), (std::vector<int64_t>{1}));
   EXPECT_EQ((*vec)[0].tensor().ToVector<uint8_t>(), (std::vector<uint8_t>{6}));
-  auto batched = g.Run({u8({1, 2}, {1, 2}), one, zero, u8({2, 2, 1}, {1, 1, 2, 3}), one, zero, one, zero}, 10);
+  auto batched =
+      g.Run({u8({1, 2}, {1, 2}), one, zero, u8({2, 2, 1}, {1, 1, 2, 3}), one, zero, one, zero}, 10);
   ASSERT_TRUE(batched.ok()) << batched.status();
   EXPECT_EQ((*batched)[0].tensor().dims(), (std::vector<int64_t>{2, 1, 1}));
   EXPECT_EQ((*batched)[0].tensor().ToVector<uint8_t>(), (std::vector<uint8_t>{3, 8}));

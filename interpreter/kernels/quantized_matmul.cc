@@ -1,9 +1,9 @@
-// MatMul(A, DequantizeLinear(x, scale[, zero point])) for a constant 2-D weight x of 8-bit integers (or
-// 4-bit ones, which the interpreter holds a byte each) and a few rows of A (decode steps): the skinny
-// GEMM dequantizes a few rows of B at a time into L1, so the float weight (4x the bytes of int8) is
-// never written to memory or read back, and the product costs one pass over the quantized bytes.
-// Scales per tensor, per output column (axis 1) or in blocks along the reduction axis (axis 0,
-// block_size). The result has the bits of the two nodes run apart with the float skinny GEMM.
+// MatMul(A, DequantizeLinear(x, scale[, zero point])) for a constant 2-D weight x of 8-bit integers
+// (or 4-bit ones, which the interpreter holds a byte each) and a few rows of A (decode steps): the
+// skinny GEMM dequantizes a few rows of B at a time into L1, so the float weight (4x the bytes of
+// int8) is never written to memory or read back, and the product costs one pass over the quantized
+// bytes. Scales per tensor, per output column (axis 1) or in blocks along the reduction axis (axis
+// 0, block_size). The result has the bits of the two nodes run apart with the float skinny GEMM.
 // Anything else (more rows, other layouts or types) is declined, and the evaluator runs both nodes.
 #include <cstdint>
 #include <vector>
@@ -16,7 +16,8 @@ namespace onnx_opt::interpreter {
 namespace {
 
 bool IsNarrowInteger(DataType t) {
-  return t == DataType::kInt8 || t == DataType::kUint8 || t == DataType::kInt4 || t == DataType::kUint4;
+  return t == DataType::kInt8 || t == DataType::kUint8 || t == DataType::kInt4 ||
+         t == DataType::kUint4;
 }
 
 // A scale (and zero point) for the whole tensor, widened to a row of N.
@@ -27,15 +28,18 @@ struct ExpandedScales {
 
 }  // namespace
 
-absl::StatusOr<bool> ComputeQuantizedMatMul(KernelContext& matmul_ctx, const KernelContext& dequantize_ctx) {
-  if (!matmul_ctx.has_input(0) || !dequantize_ctx.has_input(0) || !dequantize_ctx.has_input(1)) return false;
+absl::StatusOr<bool> ComputeQuantizedMatMul(KernelContext& matmul_ctx,
+                                            const KernelContext& dequantize_ctx) {
+  if (!matmul_ctx.has_input(0) || !dequantize_ctx.has_input(0) || !dequantize_ctx.has_input(1))
+    return false;
   const Tensor& a = matmul_ctx.input(0);
   const Tensor& x = dequantize_ctx.input(0);
   const Tensor& scale = dequantize_ctx.input(1);
   const Tensor* zero = dequantize_ctx.has_input(2) ? &dequantize_ctx.input(2) : nullptr;
   const int64_t out_type = dequantize_ctx.GetInt("output_dtype", 0);
-  if (a.dtype() != DataType::kFloat || a.rank() < 1 || !IsNarrowInteger(x.dtype()) || x.rank() != 2 ||
-      scale.dtype() != DataType::kFloat || (out_type != 0 && out_type != static_cast<int64_t>(DataType::kFloat)) ||
+  if (a.dtype() != DataType::kFloat || a.rank() < 1 || !IsNarrowInteger(x.dtype()) ||
+      x.rank() != 2 || scale.dtype() != DataType::kFloat ||
+      (out_type != 0 && out_type != static_cast<int64_t>(DataType::kFloat)) ||
       (zero != nullptr && (zero->dtype() != x.dtype() || zero->dims() != scale.dims()))) {
     return false;
   }
@@ -44,8 +48,13 @@ absl::StatusOr<bool> ComputeQuantizedMatMul(KernelContext& matmul_ctx, const Ker
   const int64_t M = a.size() / K;
   if (M < 1 || M > kSkinnyMaxRows) return false;
 
-  QuantizedMatrix b{x.data<uint8_t>(), x.dtype() == DataType::kInt8 || x.dtype() == DataType::kInt4, N, N, K,
-                    scale.data<float>(), zero != nullptr ? zero->data<uint8_t>() : nullptr};
+  QuantizedMatrix b{x.data<uint8_t>(),
+                    x.dtype() == DataType::kInt8 || x.dtype() == DataType::kInt4,
+                    N,
+                    N,
+                    K,
+                    scale.data<float>(),
+                    zero != nullptr ? zero->data<uint8_t>() : nullptr};
   ExpandedScales per_tensor;
   const int64_t block = dequantize_ctx.GetInt("block_size", 0);
   const int64_t axis_attr = dequantize_ctx.GetInt("axis", 1);
@@ -60,7 +69,8 @@ absl::StatusOr<bool> ComputeQuantizedMatMul(KernelContext& matmul_ctx, const Ker
     }
   } else if (scale.rank() == 1 && block == 0 && axis == 1 && scale.dim(0) == N) {
     // One scale per output column: already a row of N.
-  } else if (scale.rank() == 2 && block > 0 && axis == 0 && scale.dim(0) == (K - 1) / block + 1 && scale.dim(1) == N) {
+  } else if (scale.rank() == 2 && block > 0 && axis == 0 && scale.dim(0) == (K - 1) / block + 1 &&
+             scale.dim(1) == N) {
     b.block_rows = block;  // blocks along the reduction axis
   } else {
     return false;  // other layouts (or invalid ones, which DequantizeLinear reports)

@@ -1,8 +1,8 @@
-// MatMul(A, DequantizeLinear(constant weight)) computed from the quantized bytes: the same results as the
-// two nodes run apart (forced by making the float weight a graph output, which the evaluator never
-// fuses), for every weight type, with and without zero points, per tensor, per column and in blocks
-// along K (the last block short), odd K and N, and 1, 4 and 17 rows (17: more than the fused path
-// takes, so the nodes run apart and must still be right).
+// MatMul(A, DequantizeLinear(constant weight)) computed from the quantized bytes: the same results
+// as the two nodes run apart (forced by making the float weight a graph output, which the evaluator
+// never fuses), for every weight type, with and without zero points, per tensor, per column and in
+// blocks along K (the last block short), odd K and N, and 1, 4 and 17 rows (17: more than the fused
+// path takes, so the nodes run apart and must still be right).
 #include <cmath>
 #include <cstdint>
 #include <map>
@@ -28,16 +28,18 @@ struct Case {
 
 std::string Describe(const Case& c) {
   return ir::DataTypeName(c.type) + (c.zero_points ? " zp" : "") + " layout " +
-         std::to_string(static_cast<int>(c.layout)) + " M" + std::to_string(c.M) + " K" + std::to_string(c.K) + " N" +
-         std::to_string(c.N);
+         std::to_string(static_cast<int>(c.layout)) + " M" + std::to_string(c.M) + " K" +
+         std::to_string(c.K) + " N" + std::to_string(c.N);
 }
 
 // A weight tensor of `type` (a byte per element; sub-byte types are packed when written to the IR).
-ir::Tensor Quantized(DataType type, std::vector<int64_t> dims, uint32_t seed, const std::string& name) {
+ir::Tensor Quantized(DataType type, std::vector<int64_t> dims, uint32_t seed,
+                     const std::string& name) {
   const int64_t n = dims.empty() ? 1 : dims.size() == 1 ? dims[0] : dims[0] * dims[1];
   const bool is_signed = type == DataType::kInt8 || type == DataType::kInt4;
   const bool four_bits = type == DataType::kInt4 || type == DataType::kUint4;
-  const float lo = is_signed ? (four_bits ? -8 : -128) : 0, hi = four_bits ? (is_signed ? 7.99f : 15.99f) : (is_signed ? 127.99f : 255.99f);
+  const float lo = is_signed ? (four_bits ? -8 : -128) : 0,
+              hi = four_bits ? (is_signed ? 7.99f : 15.99f) : (is_signed ? 127.99f : 255.99f);
   const std::vector<float> r = testing::RandomFloats(n, lo, hi, seed);
   std::vector<int8_t> v(n);
   for (int64_t i = 0; i < n; ++i) v[i] = static_cast<int8_t>(static_cast<int>(std::floor(r[i])));
@@ -46,21 +48,25 @@ ir::Tensor Quantized(DataType type, std::vector<int64_t> dims, uint32_t seed, co
   return t;
 }
 
-ir::Value* FloatInit(ir::Graph& g, const std::string& name, std::vector<int64_t> dims, float lo, float hi, uint32_t seed) {
+ir::Value* FloatInit(ir::Graph& g, const std::string& name, std::vector<int64_t> dims, float lo,
+                     float hi, uint32_t seed) {
   const int64_t n = dims.empty() ? 1 : dims.size() == 1 ? dims[0] : dims[0] * dims[1];
-  ir::Tensor t = ir::Tensor::FromVector<float>(ir::DataType::kFloat, std::move(dims), testing::RandomFloats(n, lo, hi, seed));
+  ir::Tensor t = ir::Tensor::FromVector<float>(ir::DataType::kFloat, std::move(dims),
+                                               testing::RandomFloats(n, lo, hi, seed));
   t.set_name(name);
   return g.AddInitializer(std::move(t));
 }
 
-// y = MatMul(a, DequantizeLinear(q, s[, z])); with `expose_weight` the float weight is also an output.
+// y = MatMul(a, DequantizeLinear(q, s[, z])); with `expose_weight` the float weight is also an
+// output.
 struct Model {
   ir::Graph g{"quantized_matmul"};
   Model(const Case& c, bool expose_weight) {
     const int64_t blocks = (c.K + 15) / 16;
     std::vector<int64_t> scale_dims = c.layout == Layout::kPerTensor ? std::vector<int64_t>{}
-                                      : c.layout == Layout::kPerColumn ? std::vector<int64_t>{c.N}
-                                                                       : std::vector<int64_t>{blocks, c.N};
+                                      : c.layout == Layout::kPerColumn
+                                          ? std::vector<int64_t>{c.N}
+                                          : std::vector<int64_t>{blocks, c.N};
     std::vector<ir::Value*> dq_inputs = {g.AddInitializer(Quantized(c.type, {c.K, c.N}, 1, "q")),
                                          FloatInit(g, "s", scale_dims, 0.001f, 0.05f, 2)};
     if (c.zero_points) dq_inputs.push_back(g.AddInitializer(Quantized(c.type, scale_dims, 3, "z")));
@@ -115,7 +121,8 @@ TEST(QuantizedMatMulTest, MatchesDequantizeThenMatMul) {
               if (same_kernel) {
                 ASSERT_EQ(fused.y[i], apart.y[i]) << Describe(c) << " at " << i;
               } else {
-                ASSERT_NEAR(fused.y[i], apart.y[i], 1e-5 * (1 + std::abs(apart.y[i]))) << Describe(c) << " at " << i;
+                ASSERT_NEAR(fused.y[i], apart.y[i], 1e-5 * (1 + std::abs(apart.y[i])))
+                    << Describe(c) << " at " << i;
               }
             }
           }
@@ -136,7 +143,8 @@ TEST(QuantizedMatMulTest, BatchedAndVectorA) {
     for (bool expose : {false, true}) {
       Model m(c, expose);
       Evaluator ev(m.g, {{"", 21}});
-      absl::StatusOr<std::vector<RuntimeValue>> out = ev.Run({testing::F(dims, testing::RandomFloats(rows * 64, -1, 1, 5))});
+      absl::StatusOr<std::vector<RuntimeValue>> out =
+          ev.Run({testing::F(dims, testing::RandomFloats(rows * 64, -1, 1, 5))});
       ASSERT_TRUE(out.ok()) << out.status();
       const Tensor& y = (*out)[0].tensor();
       EXPECT_EQ(y.dims(), want);

@@ -5,8 +5,8 @@
 // it that keeps its random nodes compute the same values, and verification can compare what comes
 // after them. (Passes never fold, merge or duplicate random nodes: passes/op_traits.h.) The numbers
 // are not those of any other runtime; ONNX's node tests for these operators cannot be matched.
-#include <cmath>
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <random>
 
@@ -26,7 +26,8 @@ std::mt19937_64 GeneratorFor(const KernelContext& ctx) {
     return std::mt19937_64(bits);
   }
   // FNV-1a of the name: stable across processes (absl::Hash is salted per process).
-  const std::string& name = ctx.node().num_outputs() > 0 ? ctx.node().output(0)->name() : ctx.node().name();
+  const std::string& name =
+      ctx.node().num_outputs() > 0 ? ctx.node().output(0)->name() : ctx.node().name();
   uint64_t h = 14695981039346656037ull;
   for (unsigned char c : name) h = (h ^ c) * 1099511628211ull;
   return std::mt19937_64(h);
@@ -64,7 +65,8 @@ Status RandomKernel(KernelContext& ctx) {
     const double mean = ctx.GetFloat("mean", 0.0f), scale = ctx.GetFloat("scale", 1.0f);
     // std::normal_distribution requires a positive standard deviation (anything else is undefined).
     if (!std::isfinite(mean) || !std::isfinite(scale) || scale < 0) {
-      return ctx.Error(absl::StrCat("mean ", mean, " and scale ", scale, " must be finite, scale not negative"));
+      return ctx.Error(
+          absl::StrCat("mean ", mean, " and scale ", scale, " must be finite, scale not negative"));
     }
     if (scale == 0) {
       std::fill(p, p + n, mean);
@@ -76,7 +78,8 @@ Status RandomKernel(KernelContext& ctx) {
     const double low = ctx.GetFloat("low", 0.0f), high = ctx.GetFloat("high", 1.0f);
     if (!(high >= low)) return ctx.Error("high must not be below low");
     // std::uniform_real_distribution requires high - low to be finite.
-    if (!std::isfinite(high - low)) return ctx.Error(absl::StrCat("low ", low, " and high ", high, " must be finite"));
+    if (!std::isfinite(high - low))
+      return ctx.Error(absl::StrCat("low ", low, " and high ", high, " must be finite"));
     std::uniform_real_distribution<double> dist(low, high);
     for (int64_t i = 0; i < n; ++i) p[i] = dist(gen);
   }
@@ -91,7 +94,8 @@ Status BernoulliKernel(KernelContext& ctx) {
   std::mt19937_64 gen = GeneratorFor(ctx);
   std::uniform_real_distribution<double> dist(0.0, 1.0);
   Tensor y(DataType::kDouble, p.dims());
-  for (int64_t i = 0; i < p.size(); ++i) y.mutable_data<double>()[i] = dist(gen) < p.data<double>()[i] ? 1.0 : 0.0;
+  for (int64_t i = 0; i < p.size(); ++i)
+    y.mutable_data<double>()[i] = dist(gen) < p.data<double>()[i] ? 1.0 : 0.0;
   ASSIGN_OR_RETURN(y, CastTensor(y, OutputType(ctx, p0->dtype())));
   ctx.set_output(0, std::move(y));
   return OkStatus();
@@ -102,7 +106,8 @@ Status BernoulliKernel(KernelContext& ctx) {
 Status MultinomialKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(const Tensor* x0, ctx.TensorInput(0));
   ASSIGN_OR_RETURN(Tensor x, CastTensor(*x0, DataType::kDouble));
-  if (x.rank() != 2 || x.dim(1) == 0) return ctx.Error("input must be [batch_size, class_size] with classes");
+  if (x.rank() != 2 || x.dim(1) == 0)
+    return ctx.Error("input must be [batch_size, class_size] with classes");
   const int64_t samples = ctx.GetInt("sample_size", 1);
   if (samples < 0 || samples > (int64_t{1} << 24)) return ctx.Error("sample_size out of range");
   const int64_t B = x.dim(0), K = x.dim(1);
@@ -119,7 +124,8 @@ Status MultinomialKernel(KernelContext& ctx) {
       }
     }
     const double top = *std::max_element(weights.begin(), weights.end());
-    if (top == -INFINITY) return ctx.Error(absl::StrCat("input row ", b, " gives every class probability 0"));
+    if (top == -INFINITY)
+      return ctx.Error(absl::StrCat("input row ", b, " gives every class probability 0"));
     for (double& w : weights) w = std::exp(w - top);
     std::discrete_distribution<int64_t> dist(weights.begin(), weights.end());
     for (int64_t s = 0; s < samples; ++s) y.mutable_data<int64_t>()[b * samples + s] = dist(gen);

@@ -1,10 +1,10 @@
 // Recurrent operators: RNN, GRU, LSTM (directions, sequence_lens, clip, custom activations, layout,
-// peepholes, linear_before_reset, input_forget). Float inputs run in float on the vector kernels: the
-// input projection X * W^T of every step and direction is one GEMM (both biases folded in), each step
-// one GEMM H_{t-1} * R^T over the batch (GRU without linear_before_reset: a second one for
-// (r (.) H_{t-1}) * Rh^T), gate activations go through unary_f32 a gate block at a time and the
-// elementwise updates through binary_f32; scratch is allocated once per call. Other types are computed
-// in double with plain loops (the generic path), which the float path is tested against.
+// peepholes, linear_before_reset, input_forget). Float inputs run in float on the vector kernels:
+// the input projection X * W^T of every step and direction is one GEMM (both biases folded in),
+// each step one GEMM H_{t-1} * R^T over the batch (GRU without linear_before_reset: a second one
+// for (r (.) H_{t-1}) * Rh^T), gate activations go through unary_f32 a gate block at a time and the
+// elementwise updates through binary_f32; scratch is allocated once per call. Other types are
+// computed in double with plain loops (the generic path), which the float path is tested against.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -24,11 +24,13 @@ using absl::StatusOr;
 
 using Act = std::function<double(double)>;
 
-StatusOr<Act> MakeActivation(const std::string& name, float alpha, float beta, bool has_alpha, bool has_beta) {
+StatusOr<Act> MakeActivation(const std::string& name, float alpha, float beta, bool has_alpha,
+                             bool has_beta) {
   if (name == "Sigmoid") return Act([](double x) { return 1 / (1 + std::exp(-x)); });
   if (name == "Tanh") return Act([](double x) { return std::tanh(x); });
   if (name == "Relu") return Act([](double x) { return std::max(0.0, x); });
-  if (name == "Affine") return Act([=](double x) { return (has_alpha ? alpha : 1.0) * x + (has_beta ? beta : 0.0); });
+  if (name == "Affine")
+    return Act([=](double x) { return (has_alpha ? alpha : 1.0) * x + (has_beta ? beta : 0.0); });
   if (name == "LeakyRelu") {
     const double a = has_alpha ? alpha : 0.01;
     return Act([a](double x) { return x < 0 ? a * x : x; });
@@ -57,15 +59,20 @@ StatusOr<Act> MakeActivation(const std::string& name, float alpha, float beta, b
 enum class Cell { kRnn, kGru, kLstm };
 
 constexpr int NumGates(Cell kind) { return kind == Cell::kRnn ? 1 : (kind == Cell::kGru ? 3 : 4); }
-constexpr int NumActivations(Cell kind) { return kind == Cell::kRnn ? 1 : (kind == Cell::kGru ? 2 : 3); }
+constexpr int NumActivations(Cell kind) {
+  return kind == Cell::kRnn ? 1 : (kind == Cell::kGru ? 2 : 3);
+}
 
 // The `activations` attribute, or the operator's defaults (once per direction).
 std::vector<std::string> ActivationNames(const KernelContext& ctx, Cell kind, int64_t D) {
   std::vector<std::string> names = ctx.GetStrings("activations");
   if (names.empty()) {
-    if (kind == Cell::kRnn) names = {"Tanh"};
-    else if (kind == Cell::kGru) names = {"Sigmoid", "Tanh"};
-    else names = {"Sigmoid", "Tanh", "Tanh"};
+    if (kind == Cell::kRnn)
+      names = {"Tanh"};
+    else if (kind == Cell::kGru)
+      names = {"Sigmoid", "Tanh"};
+    else
+      names = {"Sigmoid", "Tanh", "Tanh"};
     if (D == 2) {
       const std::vector<std::string> once = names;
       names.insert(names.end(), once.begin(), once.end());
@@ -74,9 +81,9 @@ std::vector<std::string> ActivationNames(const KernelContext& ctx, Cell kind, in
   return names;
 }
 
-// The shapes both paths index by, checked once: X [S, B, I] ([B, S, I] with layout 1), W [D, G*H, I],
-// R [D, G*H, H], B of D*2*G*H values, sequence_lens of B lengths in [0, S], initial_h/initial_c of
-// D*B*H values and P of D*3*H, where H (hidden_size when given) is R's last dim and D is 2 for
+// The shapes both paths index by, checked once: X [S, B, I] ([B, S, I] with layout 1), W [D, G*H,
+// I], R [D, G*H, H], B of D*2*G*H values, sequence_lens of B lengths in [0, S], initial_h/initial_c
+// of D*B*H values and P of D*3*H, where H (hidden_size when given) is R's last dim and D is 2 for
 // bidirectional, else 1. (The generic path read every one of them unchecked.)
 template <Cell kind>
 Status CheckRecurrentInputs(const KernelContext& ctx) {
@@ -84,9 +91,11 @@ Status CheckRecurrentInputs(const KernelContext& ctx) {
   ASSIGN_OR_RETURN(const Tensor* X, ctx.TensorInput(0));
   ASSIGN_OR_RETURN(const Tensor* W, ctx.TensorInput(1));
   ASSIGN_OR_RETURN(const Tensor* R, ctx.TensorInput(2));
-  if (X->rank() != 3 || W->rank() != 3 || R->rank() != 3) return ctx.Error("X, W and R must have rank 3");
+  if (X->rank() != 3 || W->rank() != 3 || R->rank() != 3)
+    return ctx.Error("X, W and R must have rank 3");
   const bool batch_major = ctx.GetInt("layout", 0) == 1;
-  const int64_t S = batch_major ? X->dim(1) : X->dim(0), B = batch_major ? X->dim(0) : X->dim(1), I = X->dim(2);
+  const int64_t S = batch_major ? X->dim(1) : X->dim(0), B = batch_major ? X->dim(0) : X->dim(1),
+                I = X->dim(2);
   const int64_t H = ctx.GetInt("hidden_size", R->dim(2));
   if (H != R->dim(2)) {
     return ctx.Error(absl::StrCat("hidden_size ", H, " differs from R's last dim ", R->dim(2)));
@@ -107,8 +116,8 @@ Status CheckRecurrentInputs(const KernelContext& ctx) {
     if (!ctx.has_input(i)) return OkStatus();
     ASSIGN_OR_RETURN(const Tensor* t, ctx.TensorInput(i));
     if (t->size() != NumElements(want)) {
-      return ctx.Error(absl::StrCat(name, " has the wrong shape ", DimsToString(t->dims()), "; expected ",
-                                    DimsToString(want)));
+      return ctx.Error(absl::StrCat(name, " has the wrong shape ", DimsToString(t->dims()),
+                                    "; expected ", DimsToString(want)));
     }
     return OkStatus();
   };
@@ -121,17 +130,20 @@ Status CheckRecurrentInputs(const KernelContext& ctx) {
   if (ctx.has_input(4)) {
     ASSIGN_OR_RETURN(const std::vector<int64_t> lens, ctx.IntsInput(4));
     if (static_cast<int64_t>(lens.size()) != B) {
-      return ctx.Error(absl::StrCat("sequence_lens has ", lens.size(), " values for a batch of ", B));
+      return ctx.Error(
+          absl::StrCat("sequence_lens has ", lens.size(), " values for a batch of ", B));
     }
     for (int64_t l : lens) {
       // onnxruntime refuses these too; the generic path read past X for a length above S.
-      if (l < 0 || l > S) return ctx.Error(absl::StrCat("sequence_lens holds ", l, ", outside [0, ", S, "]"));
+      if (l < 0 || l > S)
+        return ctx.Error(absl::StrCat("sequence_lens holds ", l, ", outside [0, ", S, "]"));
     }
   }
   return OkStatus();
 }
 
-// ---- float path ----------------------------------------------------------------------------------
+// ---- float path
+// ----------------------------------------------------------------------------------
 
 // An activation over a float block: a vector kernel when there is one, else the scalar (double)
 // function element by element.
@@ -153,8 +165,8 @@ struct FloatAct {
   void operator()(float* x, int64_t n) const { (*this)(x, x, n); }
 };
 
-StatusOr<FloatAct> MakeFloatActivation(const VectorKernels& vk, const std::string& name, float alpha, float beta,
-                                       bool has_alpha, bool has_beta) {
+StatusOr<FloatAct> MakeFloatActivation(const VectorKernels& vk, const std::string& name,
+                                       float alpha, float beta, bool has_alpha, bool has_beta) {
   FloatAct a;
   a.vk = &vk;
   ASSIGN_OR_RETURN(a.scalar, MakeActivation(name, alpha, beta, has_alpha, has_beta));
@@ -178,7 +190,8 @@ StatusOr<FloatAct> MakeFloatActivation(const VectorKernels& vk, const std::strin
   return a;
 }
 
-// Returns false (and does nothing) when an input is not float; the caller then takes the generic path.
+// Returns false (and does nothing) when an input is not float; the caller then takes the generic
+// path.
 template <Cell kind>
 StatusOr<bool> RecurrentFloat(KernelContext& ctx) {
   constexpr int G = NumGates(kind);
@@ -191,9 +204,12 @@ StatusOr<bool> RecurrentFloat(KernelContext& ctx) {
   const Tensor& X = ctx.input(0);
   const Tensor& W = ctx.input(1);
   const Tensor& R = ctx.input(2);
-  if (X.rank() != 3 || W.rank() != 3 || R.rank() != 3) return ctx.Error("X, W and R must have rank 3");
-  const bool batch_major = ctx.GetInt("layout", 0) == 1;  // X [B, S, I], Y [B, S, D, H], states [B, D, H]
-  const int64_t S = batch_major ? X.dim(1) : X.dim(0), B = batch_major ? X.dim(0) : X.dim(1), I = X.dim(2);
+  if (X.rank() != 3 || W.rank() != 3 || R.rank() != 3)
+    return ctx.Error("X, W and R must have rank 3");
+  const bool batch_major =
+      ctx.GetInt("layout", 0) == 1;  // X [B, S, I], Y [B, S, D, H], states [B, D, H]
+  const int64_t S = batch_major ? X.dim(1) : X.dim(0), B = batch_major ? X.dim(0) : X.dim(1),
+                I = X.dim(2);
   const int64_t H = ctx.GetInt("hidden_size", R.dim(2));
   const std::string direction = ctx.GetString("direction", "forward");
   const int64_t D = direction == "bidirectional" ? 2 : 1;
@@ -208,7 +224,8 @@ StatusOr<bool> RecurrentFloat(KernelContext& ctx) {
   std::vector<int64_t> lens(B, S);
   if (ctx.has_input(4)) {
     ASSIGN_OR_RETURN(lens, ctx.IntsInput(4));
-    if (static_cast<int64_t>(lens.size()) != B) return ctx.Error("sequence_lens has the wrong shape");
+    if (static_cast<int64_t>(lens.size()) != B)
+      return ctx.Error("sequence_lens has the wrong shape");
     for (int64_t& l : lens) l = std::clamp<int64_t>(l, 0, S);
   }
   const float* h0 = nullptr;
@@ -230,13 +247,16 @@ StatusOr<bool> RecurrentFloat(KernelContext& ctx) {
   const VectorKernels& vk = Vec();
   const int n_act = NumActivations(kind);
   const std::vector<std::string> names = ActivationNames(ctx, kind, D);
-  const std::vector<float> alphas = ctx.GetFloats("activation_alpha"), betas = ctx.GetFloats("activation_beta");
-  if (static_cast<int64_t>(names.size()) != n_act * D) return ctx.Error("wrong number of activations");
+  const std::vector<float> alphas = ctx.GetFloats("activation_alpha"),
+                           betas = ctx.GetFloats("activation_beta");
+  if (static_cast<int64_t>(names.size()) != n_act * D)
+    return ctx.Error("wrong number of activations");
   std::vector<FloatAct> acts;
   for (size_t k = 0; k < names.size(); ++k) {
-    ASSIGN_OR_RETURN(FloatAct a, MakeFloatActivation(vk, names[k], k < alphas.size() ? alphas[k] : 0,
-                                                     k < betas.size() ? betas[k] : 0, k < alphas.size(),
-                                                     k < betas.size()));
+    ASSIGN_OR_RETURN(
+        FloatAct a,
+        MakeFloatActivation(vk, names[k], k < alphas.size() ? alphas[k] : 0,
+                            k < betas.size() ? betas[k] : 0, k < alphas.size(), k < betas.size()));
     acts.push_back(std::move(a));
   }
   const bool has_clip = ctx.has_attr("clip");
@@ -247,18 +267,22 @@ StatusOr<bool> RecurrentFloat(KernelContext& ctx) {
   const bool lbr = ctx.GetInt("linear_before_reset", 0) != 0;
   const bool input_forget = ctx.GetInt("input_forget", 0) != 0;
 
-  Tensor Y(DataType::kFloat, batch_major ? std::vector<int64_t>{B, S, D, H} : std::vector<int64_t>{S, D, B, H});
-  const std::vector<int64_t> state_dims = batch_major ? std::vector<int64_t>{B, D, H} : std::vector<int64_t>{D, B, H};
+  Tensor Y(DataType::kFloat,
+           batch_major ? std::vector<int64_t>{B, S, D, H} : std::vector<int64_t>{S, D, B, H});
+  const std::vector<int64_t> state_dims =
+      batch_major ? std::vector<int64_t>{B, D, H} : std::vector<int64_t>{D, B, H};
   Tensor Yh(DataType::kFloat, state_dims), Yc(DataType::kFloat, state_dims);
   float* py = Y.mutable_data<float>();
   auto y_at = [&](int64_t t, int64_t d, int64_t b) {
     return py + (batch_major ? ((b * S + t) * D + d) * H : ((t * D + d) * B + b) * H);
   };
-  auto state_offset = [&](int64_t d, int64_t b) { return (batch_major ? b * D + d : d * B + b) * H; };
+  auto state_offset = [&](int64_t d, int64_t b) {
+    return (batch_major ? b * D + d : d * B + b) * H;
+  };
 
-  // Input projection of every step, batch entry and direction: X (rows in X's order) * W^T, then the
-  // biases. GRU's recurrent bias of the candidate gate stays apart when linear_before_reset (it is
-  // scaled by r there).
+  // Input projection of every step, batch entry and direction: X (rows in X's order) * W^T, then
+  // the biases. GRU's recurrent bias of the candidate gate stays apart when linear_before_reset (it
+  // is scaled by r there).
   const int64_t DGH = D * GH;
   // A tensor, so that the interpreter's size limit applies (it is G times Y's size).
   Tensor xw_t = Tensor::Uninitialized(DataType::kFloat, {S, B, DGH});  // written whole by the GEMM
@@ -349,7 +373,8 @@ StatusOr<bool> RecurrentFloat(KernelContext& ctx) {
           Gemm<float>(false, true, B, H, H, 1.0f, rh.data(), r + 2 * H * H, 0.0f, rhr.data());
           for (int64_t b = 0; b < B; ++b) {
             if (step >= lens[b]) continue;
-            add(xw_at(time_of(b), d, b) + 2 * H, rhr.data() + b * H, gates.data() + b * GH + 2 * H, H);
+            add(xw_at(time_of(b), d, b) + 2 * H, rhr.data() + b * H, gates.data() + b * GH + 2 * H,
+                H);
           }
         }
         for (int64_t b = 0; b < B; ++b) {
@@ -365,9 +390,11 @@ StatusOr<bool> RecurrentFloat(KernelContext& ctx) {
           add(ht, tmp.data(), hb, H);
         }
       } else {
-        // gates = (Xt * W^T + biases) + H_{t-1} * R^T: the projected rows first, the GEMM adds to them.
+        // gates = (Xt * W^T + biases) + H_{t-1} * R^T: the projected rows first, the GEMM adds to
+        // them.
         for (int64_t b = 0; b < B; ++b) {
-          if (step < lens[b]) std::memcpy(gates.data() + b * GH, xw_at(time_of(b), d, b), sizeof(float) * GH);
+          if (step < lens[b])
+            std::memcpy(gates.data() + b * GH, xw_at(time_of(b), d, b), sizeof(float) * GH);
         }
         Gemm<float>(false, true, B, GH, H, 1.0f, h.data(), r, 1.0f, gates.data());
         for (int64_t b = 0; b < B; ++b) {
@@ -393,7 +420,8 @@ StatusOr<bool> RecurrentFloat(KernelContext& ctx) {
               f(gb, 3 * H);
             }
             g(gb + 3 * H, H);
-            if (input_forget) vk.binary_f32(BinaryOp::kSub, Operands::kScalarVector, &one, gb, gb + 2 * H, H);
+            if (input_forget)
+              vk.binary_f32(BinaryOp::kSub, Operands::kScalarVector, &one, gb, gb + 2 * H, H);
             // C_t = f (.) C_{t-1} + i (.) c
             mul(gb + 2 * H, cb, cb, H);
             mul(gb, gb + 3 * H, tmp.data(), H);
@@ -411,7 +439,8 @@ StatusOr<bool> RecurrentFloat(KernelContext& ctx) {
         }
       }
       for (int64_t b = 0; b < B; ++b) {
-        if (step < lens[b]) std::memcpy(y_at(time_of(b), d, b), h.data() + b * H, sizeof(float) * H);
+        if (step < lens[b])
+          std::memcpy(y_at(time_of(b), d, b), h.data() + b * H, sizeof(float) * H);
       }
     }
     for (int64_t b = 0; b < B; ++b) {
@@ -426,7 +455,8 @@ StatusOr<bool> RecurrentFloat(KernelContext& ctx) {
   return true;
 }
 
-// ---- generic path (double) -----------------------------------------------------------------------
+// ---- generic path (double)
+// -----------------------------------------------------------------------
 
 template <Cell kind>
 Status RecurrentGeneric(KernelContext& ctx) {
@@ -444,7 +474,8 @@ Status RecurrentGeneric(KernelContext& ctx) {
   const int64_t H = ctx.GetInt("hidden_size", R.dim(2));
   const std::string direction = ctx.GetString("direction", "forward");
   const int64_t D = direction == "bidirectional" ? 2 : 1;
-  if (W.dim(0) != D || W.dim(1) != G * H || W.dim(2) != I) return ctx.Error("W has the wrong shape");
+  if (W.dim(0) != D || W.dim(1) != G * H || W.dim(2) != I)
+    return ctx.Error("W has the wrong shape");
   Tensor Bias(DataType::kDouble, {D, 2 * G * H});
   if (ctx.has_input(3)) {
     ASSIGN_OR_RETURN(Bias, CastTensor(ctx.input(3), DataType::kDouble));
@@ -453,7 +484,8 @@ Status RecurrentGeneric(KernelContext& ctx) {
   if (ctx.has_input(4)) {
     ASSIGN_OR_RETURN(lens, ctx.IntsInput(4));
   }
-  Tensor H0(DataType::kDouble, {D, B, H}), C0(DataType::kDouble, {D, B, H}), P(DataType::kDouble, {D, 3 * H});
+  Tensor H0(DataType::kDouble, {D, B, H}), C0(DataType::kDouble, {D, B, H}),
+      P(DataType::kDouble, {D, 3 * H});
   if (ctx.has_input(5)) {
     ASSIGN_OR_RETURN(H0, CastTensor(ctx.input(5), DataType::kDouble));
     if (layout == 1) {
@@ -472,12 +504,15 @@ Status RecurrentGeneric(KernelContext& ctx) {
   // Activations: f, g, h per direction.
   const int n_act = NumActivations(kind);
   const std::vector<std::string> names = ActivationNames(ctx, kind, D);
-  const std::vector<float> alphas = ctx.GetFloats("activation_alpha"), betas = ctx.GetFloats("activation_beta");
-  if (static_cast<int64_t>(names.size()) != n_act * D) return ctx.Error("wrong number of activations");
+  const std::vector<float> alphas = ctx.GetFloats("activation_alpha"),
+                           betas = ctx.GetFloats("activation_beta");
+  if (static_cast<int64_t>(names.size()) != n_act * D)
+    return ctx.Error("wrong number of activations");
   std::vector<Act> acts;
   for (size_t k = 0; k < names.size(); ++k) {
-    ASSIGN_OR_RETURN(Act a, MakeActivation(names[k], k < alphas.size() ? alphas[k] : 0, k < betas.size() ? betas[k] : 0,
-                                           k < alphas.size(), k < betas.size()));
+    ASSIGN_OR_RETURN(Act a, MakeActivation(names[k], k < alphas.size() ? alphas[k] : 0,
+                                           k < betas.size() ? betas[k] : 0, k < alphas.size(),
+                                           k < betas.size()));
     acts.push_back(std::move(a));
   }
   const double clip = ctx.GetFloat("clip", 0.0f);
@@ -486,7 +521,8 @@ Status RecurrentGeneric(KernelContext& ctx) {
   const bool lbr = ctx.GetInt("linear_before_reset", 0) != 0;
   const bool input_forget = ctx.GetInt("input_forget", 0) != 0;
 
-  Tensor Y(DataType::kDouble, {S, D, B, H}), Yh(DataType::kDouble, {D, B, H}), Yc(DataType::kDouble, {D, B, H});
+  Tensor Y(DataType::kDouble, {S, D, B, H}), Yh(DataType::kDouble, {D, B, H}),
+      Yc(DataType::kDouble, {D, B, H});
   double* py = Y.mutable_data<double>();
   std::vector<double> h(H), c(H), gx(G * H), gh(G * H), hn(H), cn(H);
   for (int64_t d = 0; d < D; ++d) {

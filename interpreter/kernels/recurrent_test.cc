@@ -50,7 +50,8 @@ absl::StatusOr<std::vector<RuntimeValue>> RunCase(const Case& c, ir::DataType ty
     if (type == ir::DataType::kFloat) {
       feeds.push_back(RuntimeValue(Tensor::FromVector<float>(type, dims, v)));
     } else {
-      feeds.push_back(RuntimeValue(Tensor::FromVector<double>(type, dims, std::vector<double>(v.begin(), v.end()))));
+      feeds.push_back(RuntimeValue(
+          Tensor::FromVector<double>(type, dims, std::vector<double>(v.begin(), v.end()))));
     }
   };
   const bool bm = c.layout == 1;
@@ -60,9 +61,11 @@ absl::StatusOr<std::vector<RuntimeValue>> RunCase(const Case& c, ir::DataType ty
   if (c.bias) add(3, {D, 2 * G * c.H}, -0.5f, 0.5f);
   if (!c.lens.empty()) {
     ins[4] = graph->AddInput("in4");
-    feeds.push_back(RuntimeValue(Tensor::FromVector<int32_t>(ir::DataType::kInt32, {static_cast<int64_t>(c.lens.size())}, c.lens)));
+    feeds.push_back(RuntimeValue(Tensor::FromVector<int32_t>(
+        ir::DataType::kInt32, {static_cast<int64_t>(c.lens.size())}, c.lens)));
   }
-  const std::vector<int64_t> state = bm ? std::vector<int64_t>{c.B, D, c.H} : std::vector<int64_t>{D, c.B, c.H};
+  const std::vector<int64_t> state =
+      bm ? std::vector<int64_t>{c.B, D, c.H} : std::vector<int64_t>{D, c.B, c.H};
   if (c.initial_h) add(5, state, -1, 1);
   if (c.initial_c) add(6, state, -1, 1);
   if (c.peepholes) add(7, {D, 3 * c.H}, -0.5f, 0.5f);
@@ -75,10 +78,12 @@ absl::StatusOr<std::vector<RuntimeValue>> RunCase(const Case& c, ir::DataType ty
   if (c.hidden_size_attr) node->SetAttribute(ir::Attribute::Int("hidden_size", c.H));
   node->SetAttribute(ir::Attribute::String("direction", c.direction));
   if (c.layout != 0) node->SetAttribute(ir::Attribute::Int("layout", c.layout));
-  if (c.linear_before_reset >= 0) node->SetAttribute(ir::Attribute::Int("linear_before_reset", c.linear_before_reset));
+  if (c.linear_before_reset >= 0)
+    node->SetAttribute(ir::Attribute::Int("linear_before_reset", c.linear_before_reset));
   if (c.input_forget) node->SetAttribute(ir::Attribute::Int("input_forget", 1));
   if (c.clip > 0) node->SetAttribute(ir::Attribute::Float("clip", c.clip));
-  if (!c.activations.empty()) node->SetAttribute(ir::Attribute::Strings("activations", c.activations));
+  if (!c.activations.empty())
+    node->SetAttribute(ir::Attribute::Strings("activations", c.activations));
   if (!c.alphas.empty()) node->SetAttribute(ir::Attribute::Floats("activation_alpha", c.alphas));
   if (!c.betas.empty()) node->SetAttribute(ir::Attribute::Floats("activation_beta", c.betas));
   Evaluator ev(*graph, {{"", c.layout != 0 ? 14 : 7}});
@@ -88,7 +93,10 @@ absl::StatusOr<std::vector<RuntimeValue>> RunCase(const Case& c, ir::DataType ty
 std::vector<Case> Cases() {
   std::vector<Case> cases;
   const std::vector<std::pair<std::string, std::pair<Op, int64_t>>> ops = {
-      {"RNN", {Op::kRnn, -1}}, {"GRU", {Op::kGru, -1}}, {"GRU_lbr", {Op::kGru, 1}}, {"LSTM", {Op::kLstm, -1}}};
+      {"RNN", {Op::kRnn, -1}},
+      {"GRU", {Op::kGru, -1}},
+      {"GRU_lbr", {Op::kGru, 1}},
+      {"LSTM", {Op::kLstm, -1}}};
   for (const auto& entry : ops) {
     const std::string& op_name = entry.first;
     const std::pair<Op, int64_t> op = entry.second;
@@ -157,7 +165,8 @@ std::vector<Case> Cases() {
   lstm_acts.name = "LSTM_activations";
   lstm_acts.direction = "bidirectional";
   lstm_acts.bias = lstm_acts.initial_h = lstm_acts.initial_c = lstm_acts.peepholes = true;
-  lstm_acts.activations = {"HardSigmoid", "LeakyRelu", "ScaledTanh", "Sigmoid", "Affine", "Softsign"};
+  lstm_acts.activations = {"HardSigmoid", "LeakyRelu", "ScaledTanh",
+                           "Sigmoid",     "Affine",    "Softsign"};
   lstm_acts.alphas = {0.3f, 0.2f, 0.8f, 0, 0.5f};
   lstm_acts.betas = {0.4f, 0, 1.2f, 0, 0.1f};
   cases.push_back(lstm_acts);
@@ -234,7 +243,9 @@ TEST_P(RecurrentTest, SequenceLensPadsWithZerosAndKeepsTheLastState) {
   const Tensor& yh = (*out)[1].tensor();
   ASSERT_EQ(y.dims(), (std::vector<int64_t>{5, 2, 3, 6}));
   const float* py = y.data<float>();
-  auto at = [&](int64_t t, int64_t d, int64_t b, int64_t j) { return py[((t * 2 + d) * 3 + b) * 6 + j]; };
+  auto at = [&](int64_t t, int64_t d, int64_t b, int64_t j) {
+    return py[((t * 2 + d) * 3 + b) * 6 + j];
+  };
   for (int64_t d = 0; d < 2; ++d) {
     for (int64_t j = 0; j < 6; ++j) {
       for (int64_t t = 2; t < 5; ++t) EXPECT_EQ(at(t, d, 1, j), 0.0f);
@@ -250,7 +261,8 @@ TEST_P(RecurrentTest, SequenceLensPadsWithZerosAndKeepsTheLastState) {
   // Length 0: Y_h is initial_h (the third input fed, seeds 1.. in order X, W, R, B, initial_h).
   const std::vector<float> h0 = testing::RandomFloats(2 * 3 * 6, -1, 1, 5);
   for (int64_t d = 0; d < 2; ++d) {
-    for (int64_t j = 0; j < 6; ++j) EXPECT_EQ(yh.data<float>()[(d * 3 + 2) * 6 + j], h0[(d * 3 + 2) * 6 + j]);
+    for (int64_t j = 0; j < 6; ++j)
+      EXPECT_EQ(yh.data<float>()[(d * 3 + 2) * 6 + j], h0[(d * 3 + 2) * 6 + j]);
   }
 }
 
@@ -261,7 +273,8 @@ TEST_P(RecurrentTest, RejectsInputsOfTheWrongShape) {
   EXPECT_FALSE(RunCase(c, ir::DataType::kFloat).ok());
 }
 
-INSTANTIATE_TEST_SUITE_P(EveryIsa, RecurrentTest, ::testing::ValuesIn(SupportedIsas()), testing::IsaTestName);
+INSTANTIATE_TEST_SUITE_P(EveryIsa, RecurrentTest, ::testing::ValuesIn(SupportedIsas()),
+                         testing::IsaTestName);
 
 }  // namespace
 }  // namespace onnx_opt::interpreter

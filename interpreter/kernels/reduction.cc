@@ -1,6 +1,6 @@
-// Reductions (Reduce*, ArgMax/ArgMin) and the softmax family (Softmax, LogSoftmax, Hardmax), each by
-// its own version's rules: axes as attribute or input, noop_with_empty_axes, and the pre-opset-13
-// flatten-to-2-D softmax.
+// Reductions (Reduce*, ArgMax/ArgMin) and the softmax family (Softmax, LogSoftmax, Hardmax), each
+// by its own version's rules: axes as attribute or input, noop_with_empty_axes, and the
+// pre-opset-13 flatten-to-2-D softmax.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -40,10 +40,11 @@ StatusOr<std::optional<std::vector<bool>>> ReducedAxes(const KernelContext& ctx,
   return std::optional<std::vector<bool>>(mask);
 }
 
-// ReduceSum/ReduceMean of float over trailing axes (the usual normalization pattern): row sums on the
-// vector kernels, in double as the generic loop sums. False when the axes are not a trailing block.
-StatusOr<bool> SumTrailingAxesFloat(KernelContext& ctx, const Tensor& x, const std::vector<bool>& mask,
-                                    bool keepdims, bool mean) {
+// ReduceSum/ReduceMean of float over trailing axes (the usual normalization pattern): row sums on
+// the vector kernels, in double as the generic loop sums. False when the axes are not a trailing
+// block.
+StatusOr<bool> SumTrailingAxesFloat(KernelContext& ctx, const Tensor& x,
+                                    const std::vector<bool>& mask, bool keepdims, bool mean) {
   const int64_t r = x.rank();
   int64_t first = r;
   while (first > 0 && mask[first - 1]) --first;
@@ -71,7 +72,8 @@ Status ReduceKernel(KernelContext& ctx) {
   const bool keepdims = ctx.GetInt("keepdims", 1) != 0;
   if constexpr (kind == Reduce::kSum || kind == Reduce::kMean) {
     if (x0->dtype() == DataType::kFloat && mask) {
-      ASSIGN_OR_RETURN(bool done, SumTrailingAxesFloat(ctx, *x0, *mask, keepdims, kind == Reduce::kMean));
+      ASSIGN_OR_RETURN(bool done,
+                       SumTrailingAxesFloat(ctx, *x0, *mask, keepdims, kind == Reduce::kMean));
       if (done) return OkStatus();
     }
   }
@@ -97,47 +99,50 @@ Status ReduceKernel(KernelContext& ctx) {
   // Integer sums, products and extremes in the integer type, exactly, wrapping on overflow as
   // onnxruntime and numpy (dtype kept) do; through a double they lost the low bits of large int64
   // values and saturated.
-  constexpr bool kExactInt = kind == Reduce::kSum || kind == Reduce::kProd || kind == Reduce::kSumSquare ||
-                             kind == Reduce::kL1 || kind == Reduce::kMax || kind == Reduce::kMin;
+  constexpr bool kExactInt = kind == Reduce::kSum || kind == Reduce::kProd ||
+                             kind == Reduce::kSumSquare || kind == Reduce::kL1 ||
+                             kind == Reduce::kMax || kind == Reduce::kMin;
   if (kExactInt && is_int && x.dtype() != DataType::kBool) {
     ASSIGN_OR_RETURN(Tensor res, DispatchInt(x.dtype(), [&](auto tag) -> StatusOr<Tensor> {
-      using T = decltype(tag);
-      T init = T(0);
-      if (kind == Reduce::kProd) init = T(1);
-      if (kind == Reduce::kMax) init = std::numeric_limits<T>::lowest();
-      if (kind == Reduce::kMin) init = std::numeric_limits<T>::max();
-      if ((kind == Reduce::kMax || kind == Reduce::kMin) && count == 0) init = T(0);  // empty: 0, as before
-      std::vector<T> acc(n_out, init);
-      const T* p = x.data<T>();
-      const std::vector<int64_t> one{1};
-      ForEachBroadcast(x.dims(), kept_dims, one, [&](int64_t i, int64_t o, int64_t) {
-        const T v = p[i];
-        T& a = acc[o];
-        switch (kind) {
-          case Reduce::kSum:
-            a = WrapAdd(a, v);
-            break;
-          case Reduce::kProd:
-            a = WrapMul(a, v);
-            break;
-          case Reduce::kSumSquare:
-            a = WrapAdd(a, WrapMul(v, v));
-            break;
-          case Reduce::kL1:
-            a = WrapAdd(a, v < T(0) ? WrapNeg(v) : v);
-            break;
-          case Reduce::kMax:
-            a = std::max(a, v);
-            break;
-          case Reduce::kMin:
-            a = std::min(a, v);
-            break;
-          default:
-            break;
-        }
-      });
-      return Tensor::FromVector<T>(x.dtype(), out_dims, acc);
-    }));
+                       using T = decltype(tag);
+                       T init = T(0);
+                       if (kind == Reduce::kProd) init = T(1);
+                       if (kind == Reduce::kMax) init = std::numeric_limits<T>::lowest();
+                       if (kind == Reduce::kMin) init = std::numeric_limits<T>::max();
+                       if ((kind == Reduce::kMax || kind == Reduce::kMin) && count == 0)
+                         init = T(0);  // empty: 0, as before
+                       std::vector<T> acc(n_out, init);
+                       const T* p = x.data<T>();
+                       const std::vector<int64_t> one{1};
+                       ForEachBroadcast(x.dims(), kept_dims, one,
+                                        [&](int64_t i, int64_t o, int64_t) {
+                                          const T v = p[i];
+                                          T& a = acc[o];
+                                          switch (kind) {
+                                            case Reduce::kSum:
+                                              a = WrapAdd(a, v);
+                                              break;
+                                            case Reduce::kProd:
+                                              a = WrapMul(a, v);
+                                              break;
+                                            case Reduce::kSumSquare:
+                                              a = WrapAdd(a, WrapMul(v, v));
+                                              break;
+                                            case Reduce::kL1:
+                                              a = WrapAdd(a, v < T(0) ? WrapNeg(v) : v);
+                                              break;
+                                            case Reduce::kMax:
+                                              a = std::max(a, v);
+                                              break;
+                                            case Reduce::kMin:
+                                              a = std::min(a, v);
+                                              break;
+                                            default:
+                                              break;
+                                          }
+                                        });
+                       return Tensor::FromVector<T>(x.dtype(), out_dims, acc);
+                     }));
     ctx.set_output(0, std::move(res));
     return OkStatus();
   }
@@ -161,10 +166,12 @@ Status ReduceKernel(KernelContext& ctx) {
           a += v;
           break;
         case Reduce::kMax:
-          a = (std::isnan(v) || std::isnan(a)) ? std::numeric_limits<double>::quiet_NaN() : std::max(a, v);
+          a = (std::isnan(v) || std::isnan(a)) ? std::numeric_limits<double>::quiet_NaN()
+                                               : std::max(a, v);
           break;
         case Reduce::kMin:
-          a = (std::isnan(v) || std::isnan(a)) ? std::numeric_limits<double>::quiet_NaN() : std::min(a, v);
+          a = (std::isnan(v) || std::isnan(a)) ? std::numeric_limits<double>::quiet_NaN()
+                                               : std::min(a, v);
           break;
         case Reduce::kProd:
           a *= v;
@@ -232,10 +239,13 @@ Status ArgKernel(KernelContext& ctx) {
                                   " is empty: there is no ", kMax ? "maximum" : "minimum"));
   }
   std::vector<int64_t> dims = x.dims();
-  if (keepdims) dims[axis] = 1;
-  else dims.erase(dims.begin() + axis);
+  if (keepdims)
+    dims[axis] = 1;
+  else
+    dims.erase(dims.begin() + axis);
   Tensor out(DataType::kInt64, dims);
-  if (x.size() == 0) {  // (the output is empty too) the loops below would count through outer * inner
+  if (x.size() ==
+      0) {  // (the output is empty too) the loops below would count through outer * inner
     ctx.set_output(0, std::move(out));
     return OkStatus();
   }
@@ -272,8 +282,8 @@ Status SoftmaxKernel(KernelContext& ctx) {
   Tensor x = WidenToFloat(*x0);
   const bool legacy = ctx.opset() < 13;
   ASSIGN_OR_RETURN(int64_t axis, NormalizeAxis(ctx.GetInt("axis", legacy ? 1 : -1), x.rank()));
-  // An empty input: nothing to compute, and the loops below would still count through the product of
-  // its other dims ([2^40, 0, 2^40]), which may be astronomically large.
+  // An empty input: nothing to compute, and the loops below would still count through the product
+  // of its other dims ([2^40, 0, 2^40]), which may be astronomically large.
   if (x.size() == 0) {
     ctx.set_output(0, Tensor(x0->dtype(), x0->dims()));
     return OkStatus();
@@ -295,41 +305,45 @@ Status SoftmaxKernel(KernelContext& ctx) {
     const float* px = x0->data<float>();
     float* po = o.mutable_data<float>();
     ParallelItems(outer, len, [&](int64_t begin, int64_t end) {
-      Vec().softmax_rows_f32(px + begin * len, po + begin * len, end - begin, len, kind == SoftKind::kLogSoftmax);
+      Vec().softmax_rows_f32(px + begin * len, po + begin * len, end - begin, len,
+                             kind == SoftKind::kLogSoftmax);
     });
     ctx.set_output(0, std::move(o));
     return OkStatus();
   }
   ASSIGN_OR_RETURN(Tensor out, DispatchFloat(x.dtype(), [&](auto tag) -> StatusOr<Tensor> {
-    using T = decltype(tag);
-    Tensor o(x.dtype(), x.dims());
-    const T* p = x.data<T>();
-    T* q = o.mutable_data<T>();
-    for (int64_t a = 0; a < outer; ++a) {
-      for (int64_t i = 0; i < inner; ++i) {
-        const int64_t base = a * len * inner + i;
-        T mx = -std::numeric_limits<T>::infinity();
-        int64_t arg = 0;
-        for (int64_t k = 0; k < len; ++k) {
-          if (p[base + k * inner] > mx) {
-            mx = p[base + k * inner];
-            arg = k;
-          }
-        }
-        if (kind == SoftKind::kHardmax) {
-          for (int64_t k = 0; k < len; ++k) q[base + k * inner] = k == arg ? T(1) : T(0);
-          continue;
-        }
-        double sum = 0;
-        for (int64_t k = 0; k < len; ++k) sum += std::exp(static_cast<double>(p[base + k * inner] - mx));
-        for (int64_t k = 0; k < len; ++k) {
-          const double v = static_cast<double>(p[base + k * inner] - mx);
-          q[base + k * inner] = static_cast<T>(kind == SoftKind::kSoftmax ? std::exp(v) / sum : v - std::log(sum));
-        }
-      }
-    }
-    return o;
-  }));
+                     using T = decltype(tag);
+                     Tensor o(x.dtype(), x.dims());
+                     const T* p = x.data<T>();
+                     T* q = o.mutable_data<T>();
+                     for (int64_t a = 0; a < outer; ++a) {
+                       for (int64_t i = 0; i < inner; ++i) {
+                         const int64_t base = a * len * inner + i;
+                         T mx = -std::numeric_limits<T>::infinity();
+                         int64_t arg = 0;
+                         for (int64_t k = 0; k < len; ++k) {
+                           if (p[base + k * inner] > mx) {
+                             mx = p[base + k * inner];
+                             arg = k;
+                           }
+                         }
+                         if (kind == SoftKind::kHardmax) {
+                           for (int64_t k = 0; k < len; ++k)
+                             q[base + k * inner] = k == arg ? T(1) : T(0);
+                           continue;
+                         }
+                         double sum = 0;
+                         for (int64_t k = 0; k < len; ++k)
+                           sum += std::exp(static_cast<double>(p[base + k * inner] - mx));
+                         for (int64_t k = 0; k < len; ++k) {
+                           const double v = static_cast<double>(p[base + k * inner] - mx);
+                           q[base + k * inner] = static_cast<T>(
+                               kind == SoftKind::kSoftmax ? std::exp(v) / sum : v - std::log(sum));
+                         }
+                       }
+                     }
+                     return o;
+                   }));
   if (out.dtype() != x0->dtype()) {
     ASSIGN_OR_RETURN(out, CastTensor(out, x0->dtype()));
   }

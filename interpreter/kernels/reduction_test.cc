@@ -20,7 +20,8 @@ TEST(ReductionTest, ReduceSumAxesInputKeepdims) {
 }
 
 TEST(ReductionTest, AxisOfAScalarIsAnError) {
-  // A scalar has no axis 0: the mask of reduced axes is empty (found by the run fuzzer: a write past it).
+  // A scalar has no axis 0: the mask of reduced axes is empty (found by the run fuzzer: a write
+  // past it).
   OneNode g("ReduceL1", 2);
   auto r = g.Run({F({}, {3}), I64({1}, {0})});
   ASSERT_FALSE(r.ok());
@@ -56,8 +57,8 @@ TEST(ReductionTest, ArgMaxSelectLastIndex) {
   EXPECT_EQ((*r)[0].tensor().ToVector<int64_t>(), (std::vector<int64_t>{2}));
 }
 
-// Integer reductions in the integer type: through a double, int64 values past 2^53 lost their low bits
-// and sums past the range saturated; they wrap as in onnxruntime.
+// Integer reductions in the integer type: through a double, int64 values past 2^53 lost their low
+// bits and sums past the range saturated; they wrap as in onnxruntime.
 TEST(ReductionTest, IntegerReductionsAreExactAndWrap) {
   auto reduce = [](const char* op, Tensor x) {
     OneNode g(op, 1);
@@ -67,19 +68,25 @@ TEST(ReductionTest, IntegerReductionsAreExactAndWrap) {
     return r.ok() ? (*r)[0].tensor() : Tensor();
   };
   const int64_t big = (int64_t{1} << 53) + 1, kMax = std::numeric_limits<int64_t>::max();
-  EXPECT_EQ(reduce("ReduceMax", I64({2}, {big, 0})).ToVector<int64_t>(), (std::vector<int64_t>{big}));
-  EXPECT_EQ(reduce("ReduceMin", I64({2}, {-big, 0})).ToVector<int64_t>(), (std::vector<int64_t>{-big}));
-  EXPECT_EQ(reduce("ReduceSum", I64({2}, {big, 2})).ToVector<int64_t>(), (std::vector<int64_t>{big + 2}));
+  EXPECT_EQ(reduce("ReduceMax", I64({2}, {big, 0})).ToVector<int64_t>(),
+            (std::vector<int64_t>{big}));
+  EXPECT_EQ(reduce("ReduceMin", I64({2}, {-big, 0})).ToVector<int64_t>(),
+            (std::vector<int64_t>{-big}));
+  EXPECT_EQ(reduce("ReduceSum", I64({2}, {big, 2})).ToVector<int64_t>(),
+            (std::vector<int64_t>{big + 2}));
   EXPECT_EQ(reduce("ReduceSum", I64({2}, {kMax, 1})).ToVector<int64_t>(),
             (std::vector<int64_t>{std::numeric_limits<int64_t>::min()}));
-  EXPECT_EQ(reduce("ReduceProd", Tensor::FromVector<int32_t>(ir::DataType::kInt32, {2}, {65536, 65536}))
+  EXPECT_EQ(
+      reduce("ReduceProd", Tensor::FromVector<int32_t>(ir::DataType::kInt32, {2}, {65536, 65536}))
+          .ToVector<int32_t>(),
+      (std::vector<int32_t>{0}));
+  EXPECT_EQ(reduce("ReduceL1", Tensor::FromVector<int32_t>(ir::DataType::kInt32, {2}, {-3, 4}))
                 .ToVector<int32_t>(),
-            (std::vector<int32_t>{0}));
-  EXPECT_EQ(reduce("ReduceL1", Tensor::FromVector<int32_t>(ir::DataType::kInt32, {2}, {-3, 4})).ToVector<int32_t>(),
             (std::vector<int32_t>{7}));
-  EXPECT_EQ(reduce("ReduceSumSquare", Tensor::FromVector<int32_t>(ir::DataType::kInt32, {2}, {-3, 4}))
-                .ToVector<int32_t>(),
-            (std::vector<int32_t>{25}));
+  EXPECT_EQ(
+      reduce("ReduceSumSquare", Tensor::FromVector<int32_t>(ir::DataType::kInt32, {2}, {-3, 4}))
+          .ToVector<int32_t>(),
+      (std::vector<int32_t>{25}));
   // Empty integer ReduceMax is 0, as before.
   EXPECT_EQ(reduce("ReduceMax", I64({2, 0}, {})).ToVector<int64_t>(), (std::vector<int64_t>{0}));
 }
@@ -104,7 +111,8 @@ TEST(ReductionTest, IntegerCumSumWraps) {
   auto r = g.Run({I64({3}, {std::numeric_limits<int64_t>::max(), 1, 1}), I64({}, {0})}, 14);
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ((*r)[0].tensor().ToVector<int64_t>(),
-            (std::vector<int64_t>{std::numeric_limits<int64_t>::max(), std::numeric_limits<int64_t>::min(),
+            (std::vector<int64_t>{std::numeric_limits<int64_t>::max(),
+                                  std::numeric_limits<int64_t>::min(),
                                   std::numeric_limits<int64_t>::min() + 1}));
 }
 

@@ -99,24 +99,28 @@ Status SplitToSequenceKernel(KernelContext& ctx) {
       int64_t total = 0;
       for (int64_t s : split) {
         if (s < 0 || s > len - total) {
-          return ctx.Error(absl::StrCat("split ", DimsToString(split), " does not add up to the axis length ", len));
+          return ctx.Error(absl::StrCat("split ", DimsToString(split),
+                                        " does not add up to the axis length ", len));
         }
         total += s;
       }
       if (total != len) {
-        return ctx.Error(absl::StrCat("split ", DimsToString(split), " does not add up to the axis length ", len));
+        return ctx.Error(absl::StrCat("split ", DimsToString(split),
+                                      " does not add up to the axis length ", len));
       }
       sizes = split;
     }
   }
-  const int64_t outer = DimProduct(x->dims(), 0, axis), inner = DimProduct(x->dims(), axis + 1, x->rank());
+  const int64_t outer = DimProduct(x->dims(), 0, axis),
+                inner = DimProduct(x->dims(), axis + 1, x->rank());
   std::vector<Tensor> elems;
   int64_t offset = 0;
   for (int64_t s : sizes) {
     std::vector<int64_t> dims = x->dims();
     dims[axis] = s;
     Tensor out(x->dtype(), dims);
-    for (int64_t o = 0; o < outer; ++o) CopyElements(*x, (o * len + offset) * inner, out, o * s * inner, s * inner);
+    for (int64_t o = 0; o < outer; ++o)
+      CopyElements(*x, (o * len + offset) * inner, out, o * s * inner, s * inner);
     offset += s;
     if (drop_axis) {
       dims.erase(dims.begin() + axis);
@@ -138,8 +142,8 @@ Status ConcatFromSequenceKernel(KernelContext& ctx) {
   std::vector<Tensor> parts;
   for (const Tensor& t : elems) {
     if (t.rank() != elems[0].rank()) {
-      return ctx.Error(absl::StrCat("sequence elements ", elems[0].ShapeString(), " and ", t.ShapeString(),
-                                    " differ in rank"));
+      return ctx.Error(absl::StrCat("sequence elements ", elems[0].ShapeString(), " and ",
+                                    t.ShapeString(), " differ in rank"));
     }
     if (new_axis) {
       std::vector<int64_t> d = t.dims();
@@ -149,14 +153,14 @@ Status ConcatFromSequenceKernel(KernelContext& ctx) {
       parts.push_back(t);
     }
   }
-  // The parts must agree on type, rank and every dim but the axis (a sequence may hold tensors of any
-  // shapes): others were read or written past their ends.
+  // The parts must agree on type, rank and every dim but the axis (a sequence may hold tensors of
+  // any shapes): others were read or written past their ends.
   for (const Tensor& t : parts) {
     bool fits = t.rank() == r && t.dtype() == parts[0].dtype();
     for (int64_t d = 0; fits && d < r; ++d) fits = d == axis || t.dim(d) == parts[0].dim(d);
     if (!fits) {
-      return ctx.Error(absl::StrCat("sequence elements ", parts[0].ShapeString(), " and ", t.ShapeString(),
-                                    " cannot be concatenated on axis ", axis));
+      return ctx.Error(absl::StrCat("sequence elements ", parts[0].ShapeString(), " and ",
+                                    t.ShapeString(), " cannot be concatenated on axis ", axis));
     }
   }
   std::vector<int64_t> dims = parts[0].dims();
@@ -167,7 +171,8 @@ Status ConcatFromSequenceKernel(KernelContext& ctx) {
   int64_t offset = 0;
   for (const Tensor& t : parts) {
     const int64_t chunk = t.dim(axis) * inner;
-    for (int64_t o = 0; o < outer; ++o) CopyElements(t, o * chunk, out, o * dims[axis] * inner + offset, chunk);
+    for (int64_t o = 0; o < outer; ++o)
+      CopyElements(t, o * chunk, out, o * dims[axis] * inner + offset, chunk);
     offset += chunk;
   }
   ctx.set_output(0, std::move(out));
@@ -179,8 +184,8 @@ Status SequenceMapKernel(KernelContext& ctx) {
   if (body == nullptr) return ctx.Error("missing body");
   if (body->inputs().size() != ctx.num_inputs() || body->outputs().size() != ctx.num_outputs()) {
     return ctx.Error(absl::StrCat("the body takes ", body->inputs().size(), " inputs and returns ",
-                                  body->outputs().size(), " outputs; the node has ", ctx.num_inputs(), " and ",
-                                  ctx.num_outputs()));
+                                  body->outputs().size(), " outputs; the node has ",
+                                  ctx.num_inputs(), " and ", ctx.num_outputs()));
   }
   ASSIGN_OR_RETURN(const RuntimeValue* s, SeqInput(ctx, 0));
   const size_t n = s->sequence().size();
@@ -198,7 +203,8 @@ Status SequenceMapKernel(KernelContext& ctx) {
     }
     ASSIGN_OR_RETURN(std::vector<RuntimeValue> r, ctx.RunSubgraph(*body, std::move(args)));
     for (size_t k = 0; k < outs.size(); ++k) {
-      if (k >= r.size() || !r[k].is_tensor()) return ctx.Error("the body must return one tensor per output");
+      if (k >= r.size() || !r[k].is_tensor())
+        return ctx.Error("the body must return one tensor per output");
       outs[k].push_back(r[k].tensor());
     }
   }

@@ -30,7 +30,8 @@ Status ShapeKernel(KernelContext& ctx) {
   end = std::clamp<int64_t>(end, 0, r);
   std::vector<int64_t> dims;
   for (int64_t i = start; i < end; ++i) dims.push_back(x->dim(i));
-  ctx.set_output(0, Tensor::FromVector<int64_t>(DataType::kInt64, {static_cast<int64_t>(dims.size())}, dims));
+  ctx.set_output(
+      0, Tensor::FromVector<int64_t>(DataType::kInt64, {static_cast<int64_t>(dims.size())}, dims));
   return OkStatus();
 }
 
@@ -52,7 +53,8 @@ Status ReshapeKernel(KernelContext& ctx) {
   int64_t infer = -1, known = 1;
   for (size_t i = 0; i < shape.size(); ++i) {
     if (shape[i] == 0 && !allowzero) {
-      if (static_cast<int64_t>(i) >= x->rank()) return ctx.Error("shape has 0 beyond the input rank");
+      if (static_cast<int64_t>(i) >= x->rank())
+        return ctx.Error("shape has 0 beyond the input rank");
       shape[i] = x->dim(i);
     }
     if (shape[i] == -1) {
@@ -62,12 +64,14 @@ Status ReshapeKernel(KernelContext& ctx) {
       return ctx.Error("shape has a negative dim");
     } else if (__builtin_mul_overflow(known, shape[i], &known)) {
       // No tensor has that many elements (found by the run fuzzer: the product overflowed).
-      return ctx.Error(absl::StrCat("cannot reshape ", x->ShapeString(), " to ", DimsToString(shape)));
+      return ctx.Error(
+          absl::StrCat("cannot reshape ", x->ShapeString(), " to ", DimsToString(shape)));
     }
   }
   if (infer >= 0) shape[infer] = known == 0 ? 0 : x->size() / known;
   if (NumElements(shape) != x->size()) {
-    return ctx.Error(absl::StrCat("cannot reshape ", x->ShapeString(), " to ", DimsToString(shape)));
+    return ctx.Error(
+        absl::StrCat("cannot reshape ", x->ShapeString(), " to ", DimsToString(shape)));
   }
   ctx.set_output(0, x->Reshaped(shape));
   return OkStatus();
@@ -78,7 +82,8 @@ Status FlattenKernel(KernelContext& ctx) {
   int64_t axis = ctx.GetInt("axis", 1);
   if (axis < 0) axis += x->rank();
   if (axis < 0 || axis > x->rank()) return ctx.Error("axis out of range");
-  ctx.set_output(0, x->Reshaped({DimProduct(x->dims(), 0, axis), DimProduct(x->dims(), axis, x->rank())}));
+  ctx.set_output(
+      0, x->Reshaped({DimProduct(x->dims(), 0, axis), DimProduct(x->dims(), axis, x->rank())}));
   return OkStatus();
 }
 
@@ -99,7 +104,8 @@ Status SqueezeKernel(KernelContext& ctx) {
   for (int64_t i = 0; i < x->rank(); ++i) {
     const bool listed = std::find(axes.begin(), axes.end(), i) != axes.end();
     if (axes.empty() ? x->dim(i) == 1 : listed) {
-      if (x->dim(i) != 1) return ctx.Error(absl::StrCat("cannot squeeze axis ", i, " of size ", x->dim(i)));
+      if (x->dim(i) != 1)
+        return ctx.Error(absl::StrCat("cannot squeeze axis ", i, " of size ", x->dim(i)));
       continue;
     }
     dims.push_back(x->dim(i));
@@ -146,7 +152,8 @@ Status ConcatKernel(KernelContext& ctx) {
   dims[axis] = 0;
   for (size_t i = 0; i < ctx.num_inputs(); ++i) {
     ASSIGN_OR_RETURN(const Tensor* t, ctx.TensorInput(i));
-    if (t->rank() != r || t->dtype() != first->dtype()) return ctx.Error("inputs differ in rank or type");
+    if (t->rank() != r || t->dtype() != first->dtype())
+      return ctx.Error("inputs differ in rank or type");
     for (int64_t d = 0; d < r; ++d) {
       if (d != axis && t->dim(d) != first->dim(d)) return ctx.Error("inputs differ in shape");
     }
@@ -160,7 +167,8 @@ Status ConcatKernel(KernelContext& ctx) {
   const int64_t out_row = dims[axis] * inner;
   for (const Tensor* t : ins) {
     const int64_t chunk = t->dim(axis) * inner;
-    for (int64_t o = 0; o < outer; ++o) CopyElements(*t, o * chunk, out, o * out_row + offset, chunk);
+    for (int64_t o = 0; o < outer; ++o)
+      CopyElements(*t, o * chunk, out, o * out_row + offset, chunk);
     offset += chunk;
   }
   ctx.set_output(0, std::move(out));
@@ -183,9 +191,11 @@ Status SplitKernel(KernelContext& ctx) {
   if (split.empty()) {
     const int64_t num = ctx.GetInt("num_outputs", static_cast<int64_t>(n));
     // num_outputs 0 (or a node without outputs) divided by zero.
-    if (num <= 0 || n == 0) return ctx.Error(absl::StrCat("num_outputs must be positive, got ", num));
+    if (num <= 0 || n == 0)
+      return ctx.Error(absl::StrCat("num_outputs must be positive, got ", num));
     const int64_t chunk = (len + num - 1) / num;
-    for (int64_t i = 0; i < num; ++i) split.push_back(std::max<int64_t>(0, std::min(chunk, len - i * chunk)));
+    for (int64_t i = 0; i < num; ++i)
+      split.push_back(std::max<int64_t>(0, std::min(chunk, len - i * chunk)));
     if (ctx.opset() < 18) {
       split.assign(n, len / static_cast<int64_t>(n));
     }
@@ -194,7 +204,9 @@ Status SplitKernel(KernelContext& ctx) {
   // huge parts overflowed the sum).
   int64_t total = 0;
   for (int64_t s : split) {
-    if (s < 0 || s > len - total) return ctx.Error(absl::StrCat("split ", DimsToString(split), " does not add up to the axis length ", len));
+    if (s < 0 || s > len - total)
+      return ctx.Error(
+          absl::StrCat("split ", DimsToString(split), " does not add up to the axis length ", len));
     total += s;
   }
   if (total != len || split.size() != n) return ctx.Error("split sizes do not match the input");
@@ -206,7 +218,8 @@ Status SplitKernel(KernelContext& ctx) {
     dims[axis] = split[k];
     Tensor out(x->dtype(), dims);
     const int64_t chunk = split[k] * inner;
-    for (int64_t o = 0; o < outer; ++o) CopyElements(*x, o * len * inner + offset, out, o * chunk, chunk);
+    for (int64_t o = 0; o < outer; ++o)
+      CopyElements(*x, o * len * inner + offset, out, o * chunk, chunk);
     offset += chunk;
     ctx.set_output(k, std::move(out));
   }
@@ -254,14 +267,16 @@ Status TileKernel(KernelContext& ctx) {
   } else {
     ASSIGN_OR_RETURN(reps, ctx.IntsInput(1));
   }
-  if (static_cast<int64_t>(reps.size()) != r) return ctx.Error("repeats length must equal the rank");
+  if (static_cast<int64_t>(reps.size()) != r)
+    return ctx.Error("repeats length must equal the rank");
   for (int64_t v : reps) {
     if (v < 0) return ctx.Error("repeats must be non-negative");
   }
   std::vector<int64_t> dims(r);
   for (int64_t i = 0; i < r; ++i) {
     if (__builtin_mul_overflow(x->dim(i), reps[i], &dims[i])) {
-      return ctx.Error(absl::StrCat("repeats ", DimsToString(reps), " overflow the dims of ", x->ShapeString()));
+      return ctx.Error(
+          absl::StrCat("repeats ", DimsToString(reps), " overflow the dims of ", x->ShapeString()));
     }
   }
   Tensor out(x->dtype(), dims);
@@ -294,15 +309,19 @@ Status ConstantKernel(KernelContext& ctx) {
   } else if (const ir::Attribute* a = ctx.attr("value_float")) {
     ctx.set_output(0, Tensor::Scalar<float>(DataType::kFloat, a->f));
   } else if (const ir::Attribute* a = ctx.attr("value_floats")) {
-    ctx.set_output(0, Tensor::FromVector<float>(DataType::kFloat, {static_cast<int64_t>(a->floats.size())}, a->floats));
+    ctx.set_output(0, Tensor::FromVector<float>(
+                          DataType::kFloat, {static_cast<int64_t>(a->floats.size())}, a->floats));
   } else if (const ir::Attribute* a = ctx.attr("value_int")) {
     ctx.set_output(0, Tensor::Scalar<int64_t>(DataType::kInt64, a->i));
   } else if (const ir::Attribute* a = ctx.attr("value_ints")) {
-    ctx.set_output(0, Tensor::FromVector<int64_t>(DataType::kInt64, {static_cast<int64_t>(a->ints.size())}, a->ints));
+    ctx.set_output(0, Tensor::FromVector<int64_t>(DataType::kInt64,
+                                                  {static_cast<int64_t>(a->ints.size())}, a->ints));
   } else if (const ir::Attribute* a = ctx.attr("value_string")) {
     ctx.set_output(0, Tensor::Scalar<std::string>(DataType::kString, a->s));
   } else if (const ir::Attribute* a = ctx.attr("value_strings")) {
-    ctx.set_output(0, Tensor::FromVector<std::string>(DataType::kString, {static_cast<int64_t>(a->strings.size())}, a->strings));
+    ctx.set_output(
+        0, Tensor::FromVector<std::string>(DataType::kString,
+                                           {static_cast<int64_t>(a->strings.size())}, a->strings));
   } else if (const ir::Attribute* a = ctx.attr("sparse_value")) {
     // Densify COO.
     const ir::SparseTensor& sp = a->sparse_tensor;
@@ -318,8 +337,10 @@ Status ConstantKernel(KernelContext& ctx) {
     // indices: [nnz] linear or [nnz, rank] coordinates, int64, each inside the dims (an index from
     // the model was written through unchecked).
     if (indices.dtype() != DataType::kInt64 || values.rank() != 1 ||
-        !(indices.dims() == std::vector<int64_t>{nnz} || indices.dims() == std::vector<int64_t>{nnz, rank})) {
-      return ctx.Error("sparse_value needs 1-D values and int64 indices of shape [nnz] or [nnz, rank]");
+        !(indices.dims() == std::vector<int64_t>{nnz} ||
+          indices.dims() == std::vector<int64_t>{nnz, rank})) {
+      return ctx.Error(
+          "sparse_value needs 1-D values and int64 indices of shape [nnz] or [nnz, rank]");
     }
     const int64_t* idx = indices.data<int64_t>();
     for (int64_t k = 0; k < nnz; ++k) {
@@ -380,17 +401,19 @@ Status RangeKernel(KernelContext& ctx) {
   if (delta == 0) return ctx.Error("delta is zero");
   const double count = std::ceil((limit - start) / delta);
   // NaN or infinite bounds, or a count past int64 (converting those is undefined): a clear error.
-  if (!(count < 9.2e18)) return ctx.Error(absl::StrCat("start, limit and delta give ", count, " elements"));
+  if (!(count < 9.2e18))
+    return ctx.Error(absl::StrCat("start, limit and delta give ", count, " elements"));
   const int64_t n = std::max<int64_t>(0, static_cast<int64_t>(count));
   const DataType wt = ir::IsNarrowFloat(s->dtype()) ? DataType::kFloat : s->dtype();
   ASSIGN_OR_RETURN(Tensor out, DispatchNumeric(wt, [&](auto tag) -> StatusOr<Tensor> {
-    using T = decltype(tag);
-    Tensor o(wt, {n});
-    T* p = o.mutable_data<T>();
-    const T st = static_cast<T>(start), d = static_cast<T>(delta);
-    for (int64_t i = 0; i < n; ++i) p[i] = static_cast<T>(st + static_cast<T>(i) * d);
-    return o;
-  }));
+                     using T = decltype(tag);
+                     Tensor o(wt, {n});
+                     T* p = o.mutable_data<T>();
+                     const T st = static_cast<T>(start), d = static_cast<T>(delta);
+                     for (int64_t i = 0; i < n; ++i)
+                       p[i] = static_cast<T>(st + static_cast<T>(i) * d);
+                     return o;
+                   }));
   ASSIGN_OR_RETURN(out, CastTensor(out, s->dtype()));
   ctx.set_output(0, std::move(out));
   return OkStatus();
@@ -428,8 +451,10 @@ Status DepthToSpaceKernel(KernelContext& ctx) {
   }
   if (C % bb != 0) return ctx.Error("bad blocksize");
   const bool crd = ctx.GetString("mode", "DCR") == "CRD";
-  Tensor t6 = crd ? x->Reshaped({N, C / (b * b), b, b, H, W}) : x->Reshaped({N, b, b, C / (b * b), H, W});
-  std::vector<int64_t> perm = crd ? std::vector<int64_t>{0, 1, 4, 2, 5, 3} : std::vector<int64_t>{0, 3, 4, 1, 5, 2};
+  Tensor t6 =
+      crd ? x->Reshaped({N, C / (b * b), b, b, H, W}) : x->Reshaped({N, b, b, C / (b * b), H, W});
+  std::vector<int64_t> perm =
+      crd ? std::vector<int64_t>{0, 1, 4, 2, 5, 3} : std::vector<int64_t>{0, 3, 4, 1, 5, 2};
   ASSIGN_OR_RETURN(Tensor t, TransposeTensor(t6, perm));
   ctx.set_output(0, t.Reshaped({N, C / (b * b), H * b, W * b}));
   return OkStatus();
@@ -446,7 +471,8 @@ Status SpaceToDepthKernel(KernelContext& ctx) {
     return ctx.Error(absl::StrCat("bad blocksize ", b));
   }
   if (H % b != 0 || W % b != 0) return ctx.Error("bad blocksize");
-  ASSIGN_OR_RETURN(Tensor t, TransposeTensor(x->Reshaped({N, C, H / b, b, W / b, b}), {0, 3, 5, 1, 2, 4}));
+  ASSIGN_OR_RETURN(Tensor t,
+                   TransposeTensor(x->Reshaped({N, C, H / b, b, W / b, b}), {0, 3, 5, 1, 2, 4}));
   ctx.set_output(0, t.Reshaped({N, C * b * b, H / b, W / b}));
   return OkStatus();
 }

@@ -29,7 +29,8 @@ TEST(ShapeTest, TransposeDefaultReverses) {
 
 TEST(ShapeTest, SliceNegativeStep) {
   OneNode g("Slice", 5);
-  auto r = g.Run({F({5}, {0, 1, 2, 3, 4}), I64({1}, {-1}), I64({1}, {-6}), I64({1}, {0}), I64({1}, {-2})});
+  auto r = g.Run(
+      {F({5}, {0, 1, 2, 3, 4}), I64({1}, {-1}), I64({1}, {-6}), I64({1}, {0}), I64({1}, {-2})});
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ((*r)[0].tensor().ToVector<float>(), (std::vector<float>{4, 2, 0}));
 }
@@ -95,7 +96,8 @@ TEST(ShapeTest, ReshapeSizeMismatchIsAnError) {
 }
 
 // Found by auditing the kernels: attribute and input values that overflowed or divided by zero.
-void ExpectShapeError(OneNode& g, std::vector<RuntimeValue> inputs, int64_t opset, const std::string& part) {
+void ExpectShapeError(OneNode& g, std::vector<RuntimeValue> inputs, int64_t opset,
+                      const std::string& part) {
   auto r = g.Run(std::move(inputs), opset);
   ASSERT_FALSE(r.ok()) << g.node->op_type() << " ran; expected an error with '" << part << "'";
   EXPECT_NE(r.status().message().find(part), std::string::npos) << r.status();

@@ -21,7 +21,8 @@ Status DftKernel(KernelContext& ctx) {
   const bool complex_in = x.dim(r - 1) == 2;
   int64_t axis;
   if (ctx.opset() >= 20) {
-    // Integers read exactly (through a double, 2^63 - 1 became 2^63, whose conversion is undefined).
+    // Integers read exactly (through a double, 2^63 - 1 became 2^63, whose conversion is
+    // undefined).
     ASSIGN_OR_RETURN(axis, ScalarIntInput(ctx, 2, -2));
   } else {
     axis = ctx.GetInt("axis", 1);
@@ -38,7 +39,8 @@ Status DftKernel(KernelContext& ctx) {
   if (irfft && !(ctx.has_input(1) && ctx.input(1).size() > 0)) n = 2 * (n_in - 1);
   if (n <= 0) return ctx.Error("the signal length must be positive");
   const int64_t n_out = irfft ? n : (onesided ? n / 2 + 1 : n);
-  const int64_t outer = DimProduct(x.dims(), 0, axis), inner = DimProduct(x.dims(), axis + 1, r - 1);
+  const int64_t outer = DimProduct(x.dims(), 0, axis),
+                inner = DimProduct(x.dims(), axis + 1, r - 1);
   const int64_t comp = x.dim(r - 1);
   std::vector<int64_t> dims = x.dims();
   dims[axis] = n_out;
@@ -108,8 +110,9 @@ Status StftKernel(KernelContext& ctx) {
   if (window.empty()) window.assign(std::max<int64_t>(length, 0), 1.0);
   const int64_t B = x.dim(0), N = x.dim(1), comp = x.dim(2);
   if (step <= 0 || length <= 0 || static_cast<int64_t>(window.size()) != length || length > N) {
-    return ctx.Error("frame_step and frame_length must be positive, the window frame_length long, "
-                     "and a frame no longer than the signal");
+    return ctx.Error(
+        "frame_step and frame_length must be positive, the window frame_length long, "
+        "and a frame no longer than the signal");
   }
   const bool onesided = ctx.GetInt("onesided", 1) != 0;
   if (onesided && comp == 2) return ctx.Error("onesided needs a real signal");
@@ -148,19 +151,21 @@ Status CausalConvWithStateKernel(KernelContext& ctx) {
   const int64_t N = x.dim(0), C = x.dim(1), L = x.dim(2), K = w.dim(2);
   // Depthwise: weight [C, 1, K], bias [C], past_state [N, C, K - 1].
   if (w.dim(0) != C || w.dim(1) != 1 || K < 1) {
-    return ctx.Error(absl::StrCat("weight has shape ", DimsToString(w.dims()), "; expected [", C, ", 1, K >= 1]"));
+    return ctx.Error(absl::StrCat("weight has shape ", DimsToString(w.dims()), "; expected [", C,
+                                  ", 1, K >= 1]"));
   }
   Tensor b(DataType::kDouble, {C});
   if (ctx.has_input(2)) {
     ASSIGN_OR_RETURN(b, CastTensor(ctx.input(2), DataType::kDouble));
-    if (b.size() != C) return ctx.Error(absl::StrCat("bias has ", b.size(), " values for ", C, " channels"));
+    if (b.size() != C)
+      return ctx.Error(absl::StrCat("bias has ", b.size(), " values for ", C, " channels"));
   }
   Tensor past(DataType::kDouble, {N, C, K - 1});
   if (ctx.has_input(3)) {
     ASSIGN_OR_RETURN(past, CastTensor(ctx.input(3), DataType::kDouble));
     if (past.dims() != std::vector<int64_t>{N, C, K - 1}) {
-      return ctx.Error(absl::StrCat("past_state has shape ", DimsToString(past.dims()), "; expected ",
-                                    DimsToString({N, C, K - 1})));
+      return ctx.Error(absl::StrCat("past_state has shape ", DimsToString(past.dims()),
+                                    "; expected ", DimsToString({N, C, K - 1})));
     }
   }
   const std::string act = ctx.GetString("activation", "none");
@@ -169,7 +174,8 @@ Status CausalConvWithStateKernel(KernelContext& ctx) {
   std::vector<double> padded(P);
   for (int64_t n = 0; n < N; ++n) {
     for (int64_t c = 0; c < C; ++c) {
-      for (int64_t t = 0; t < K - 1; ++t) padded[t] = past.data<double>()[(n * C + c) * (K - 1) + t];
+      for (int64_t t = 0; t < K - 1; ++t)
+        padded[t] = past.data<double>()[(n * C + c) * (K - 1) + t];
       for (int64_t t = 0; t < L; ++t) padded[K - 1 + t] = x.data<double>()[(n * C + c) * L + t];
       for (int64_t t = 0; t < L; ++t) {
         double acc = b.data<double>()[c];
@@ -177,7 +183,8 @@ Status CausalConvWithStateKernel(KernelContext& ctx) {
         if (act == "silu" || act == "swish") acc = acc / (1 + std::exp(-acc));
         y.mutable_data<double>()[(n * C + c) * L + t] = acc;
       }
-      for (int64_t t = 0; t < K - 1; ++t) present.mutable_data<double>()[(n * C + c) * (K - 1) + t] = padded[P - (K - 1) + t];
+      for (int64_t t = 0; t < K - 1; ++t)
+        present.mutable_data<double>()[(n * C + c) * (K - 1) + t] = padded[P - (K - 1) + t];
     }
   }
   ASSIGN_OR_RETURN(y, CastTensor(y, x0->dtype()));
@@ -187,9 +194,12 @@ Status CausalConvWithStateKernel(KernelContext& ctx) {
   return OkStatus();
 }
 
-// ---- ai.onnx.preview.training optimizers ----------------------------------------------------------
+// ---- ai.onnx.preview.training optimizers
+// ----------------------------------------------------------
 
-StatusOr<Tensor> D(const KernelContext& ctx, size_t i) { return CastTensor(ctx.input(i), DataType::kDouble); }
+StatusOr<Tensor> D(const KernelContext& ctx, size_t i) {
+  return CastTensor(ctx.input(i), DataType::kDouble);
+}
 
 template <int kind>  // 0 Adagrad, 1 Momentum, 2 Adam
 Status OptimizerKernel(KernelContext& ctx) {
@@ -211,10 +221,11 @@ Status OptimizerKernel(KernelContext& ctx) {
     }
     // Gradients and states are read per element of X: a smaller one was read past its end.
     if (G.dims() != X.dims() || S1.dims() != X.dims() || (kind == 2 && S2.dims() != X.dims())) {
-      return ctx.Error(absl::StrCat("the gradient and states of input ", 2 + k, " must have its shape ",
-                                    DimsToString(X.dims())));
+      return ctx.Error(absl::StrCat("the gradient and states of input ", 2 + k,
+                                    " must have its shape ", DimsToString(X.dims())));
     }
-    Tensor Xn(DataType::kDouble, X.dims()), S1n(DataType::kDouble, X.dims()), S2n(DataType::kDouble, X.dims());
+    Tensor Xn(DataType::kDouble, X.dims()), S1n(DataType::kDouble, X.dims()),
+        S2n(DataType::kDouble, X.dims());
     for (int64_t i = 0; i < X.size(); ++i) {
       const double x = X.data<double>()[i];
       const double g = norm * x + G.data<double>()[i];
@@ -232,10 +243,12 @@ Status OptimizerKernel(KernelContext& ctx) {
         S1n.mutable_data<double>()[i] = v;
       } else {
         const double alpha = ctx.GetFloat("alpha", 0.9f), beta = ctx.GetFloat("beta", 0.999f);
-        const double eps = ctx.GetFloat("epsilon", 1e-6f), post = ctx.GetFloat("norm_coefficient_post", 0.0f);
+        const double eps = ctx.GetFloat("epsilon", 1e-6f),
+                     post = ctx.GetFloat("norm_coefficient_post", 0.0f);
         const double v = alpha * s1 + (1 - alpha) * g;
         const double h = beta * S2.data<double>()[i] + (1 - beta) * g * g;
-        const double ra = T > 0 ? R * std::sqrt(1 - std::pow(beta, T)) / (1 - std::pow(alpha, T)) : R;
+        const double ra =
+            T > 0 ? R * std::sqrt(1 - std::pow(beta, T)) / (1 - std::pow(alpha, T)) : R;
         Xn.mutable_data<double>()[i] = (1 - post) * (x - ra * (v / (std::sqrt(h) + eps)));
         S1n.mutable_data<double>()[i] = v;
         S2n.mutable_data<double>()[i] = h;

@@ -53,58 +53,114 @@ std::vector<Case> Cases() {
   }
   cases.push_back({"Sqrt", "Sqrt", {{{3, 101}, 0, 9}}});
   cases.push_back({"Reciprocal", "Reciprocal", {{{3, 101}, 0.1f, 9}}});
-  cases.push_back({"LeakyRelu", "LeakyRelu", {{{3, 101}, -9, 9}},
-                   [](ir::Node& n) { n.SetAttribute(ir::Attribute::Float("alpha", 0.2f)); }});
+  cases.push_back({"LeakyRelu", "LeakyRelu", {{{3, 101}, -9, 9}}, [](ir::Node& n) {
+                     n.SetAttribute(ir::Attribute::Float("alpha", 0.2f));
+                   }});
   cases.push_back({"HardSigmoid", "HardSigmoid", {{{3, 101}, -9, 9}}, [](ir::Node& n) {
                      n.SetAttribute(ir::Attribute::Float("alpha", 0.3f));
                      n.SetAttribute(ir::Attribute::Float("beta", 0.4f));
                    }});
-  cases.push_back({"Clip_attributes", "Clip", {{{3, 101}, -9, 9}}, [](ir::Node& n) {
+  cases.push_back({"Clip_attributes",
+                   "Clip",
+                   {{{3, 101}, -9, 9}},
+                   [](ir::Node& n) {
                      n.SetAttribute(ir::Attribute::Float("min", -1));
                      n.SetAttribute(ir::Attribute::Float("max", 6));
-                   }, 6});
+                   },
+                   6});
   cases.push_back({"Clip_inputs", "Clip", {{{3, 101}, -9, 9}, {{}, -1, -1}, {{}, 6, 6}}});
   // Softmax family along the last axis, and before opset 13 (rows are the flattened trailing dims).
   cases.push_back({"Softmax", "Softmax", {{{4, 3, 129}, -20, 20}}});
   cases.push_back({"LogSoftmax", "LogSoftmax", {{{4, 3, 129}, -20, 20}}});
-  cases.push_back({"Softmax_legacy", "Softmax", {{{4, 3, 9}, -20, 20}},
-                   [](ir::Node& n) { n.SetAttribute(ir::Attribute::Int("axis", 1)); }, 11});
+  cases.push_back({"Softmax_legacy",
+                   "Softmax",
+                   {{{4, 3, 9}, -20, 20}},
+                   [](ir::Node& n) { n.SetAttribute(ir::Attribute::Int("axis", 1)); },
+                   11});
   // Reductions over trailing axes (the vector row sums) and one that is not trailing (generic), and
   // Pow by 2 (x * x), as exported LayerNorms are written before opset 17.
   cases.push_back({"ReduceMean_last", "ReduceMean", {{{4, 3, 100}}}, ints("axes", {-1}), 13});
-  cases.push_back({"ReduceSum_last_two", "ReduceSum", {{{4, 3, 100}}}, [&](ir::Node& n) {
+  cases.push_back({"ReduceSum_last_two",
+                   "ReduceSum",
+                   {{{4, 3, 100}}},
+                   [&](ir::Node& n) {
                      ints("axes", {1, 2})(n);
                      n.SetAttribute(ir::Attribute::Int("keepdims", 0));
-                   }, 11});
+                   },
+                   11});
   cases.push_back({"ReduceMean_middle", "ReduceMean", {{{4, 3, 10}}}, ints("axes", {1}), 13});
   cases.push_back({"Pow_2", "Pow", {{{3, 101}, -9, 9}, {{}, 2, 2}}});
   cases.push_back({"Pow_3", "Pow", {{{3, 101}, -3, 3}, {{}, 3, 3}}});
   // Normalization.
-  cases.push_back({"LayerNorm", "LayerNormalization", {{{2, 5, 96}}, {{96}}, {{96}}}, [](ir::Node&) {}, 17,
-                   1e-5, 1e-5, 3});
-  cases.push_back({"LayerNorm_axis", "LayerNormalization", {{{2, 5, 6, 8}}, {{6, 8}}},
-                   [](ir::Node& n) { n.SetAttribute(ir::Attribute::Int("axis", 2)); }, 17, 1e-5, 1e-5});
-  cases.push_back({"BatchNorm", "BatchNormalization",
-                   {{{2, 6, 5, 7}}, {{6}}, {{6}}, {{6}}, {{6}, 0.5f, 2}}, [](ir::Node&) {}, 15, 1e-5, 1e-5});
-  cases.push_back({"BatchNorm_2d", "BatchNormalization", {{{3, 6}}, {{6}}, {{6}}, {{6}}, {{6}, 0.5f, 2}},
-                   [](ir::Node&) {}, 9, 1e-5, 1e-5});
+  cases.push_back({"LayerNorm",
+                   "LayerNormalization",
+                   {{{2, 5, 96}}, {{96}}, {{96}}},
+                   [](ir::Node&) {},
+                   17,
+                   1e-5,
+                   1e-5,
+                   3});
+  cases.push_back({"LayerNorm_axis",
+                   "LayerNormalization",
+                   {{{2, 5, 6, 8}}, {{6, 8}}},
+                   [](ir::Node& n) { n.SetAttribute(ir::Attribute::Int("axis", 2)); },
+                   17,
+                   1e-5,
+                   1e-5});
+  cases.push_back({"BatchNorm",
+                   "BatchNormalization",
+                   {{{2, 6, 5, 7}}, {{6}}, {{6}}, {{6}}, {{6}, 0.5f, 2}},
+                   [](ir::Node&) {},
+                   15,
+                   1e-5,
+                   1e-5});
+  cases.push_back({"BatchNorm_2d",
+                   "BatchNormalization",
+                   {{{3, 6}}, {{6}}, {{6}}, {{6}}, {{6}, 0.5f, 2}},
+                   [](ir::Node&) {},
+                   9,
+                   1e-5,
+                   1e-5});
   // Convolution: depthwise (with stride, padding, dilation), pointwise and grouped.
-  cases.push_back({"Conv_depthwise", "Conv", {{{2, 6, 11, 13}}, {{6, 1, 3, 3}}, {{6}}}, [&](ir::Node& n) {
+  cases.push_back({"Conv_depthwise",
+                   "Conv",
+                   {{{2, 6, 11, 13}}, {{6, 1, 3, 3}}, {{6}}},
+                   [&](ir::Node& n) {
                      ints("pads", {1, 1, 1, 1})(n);
                      n.SetAttribute(ir::Attribute::Int("group", 6));
-                   }, 17, 1e-5, 1e-5});
-  cases.push_back({"Conv_depthwise_strided", "Conv", {{{1, 4, 12, 9}}, {{4, 1, 5, 3}}}, [&](ir::Node& n) {
+                   },
+                   17,
+                   1e-5,
+                   1e-5});
+  cases.push_back({"Conv_depthwise_strided",
+                   "Conv",
+                   {{{1, 4, 12, 9}}, {{4, 1, 5, 3}}},
+                   [&](ir::Node& n) {
                      ints("pads", {2, 0, 1, 2})(n);
                      ints("strides", {2, 3})(n);
                      ints("dilations", {1, 2})(n);
                      n.SetAttribute(ir::Attribute::Int("group", 4));
-                   }, 17, 1e-5, 1e-5});
-  cases.push_back({"Conv_pointwise", "Conv", {{{2, 16, 7, 5}}, {{8, 16, 1, 1}}, {{8}}}, [](ir::Node&) {}, 17,
-                   1e-5, 1e-5});
-  cases.push_back({"Conv_grouped_3x3", "Conv", {{{1, 8, 9, 9}}, {{6, 4, 3, 3}}, {{6}}}, [&](ir::Node& n) {
+                   },
+                   17,
+                   1e-5,
+                   1e-5});
+  cases.push_back({"Conv_pointwise",
+                   "Conv",
+                   {{{2, 16, 7, 5}}, {{8, 16, 1, 1}}, {{8}}},
+                   [](ir::Node&) {},
+                   17,
+                   1e-5,
+                   1e-5});
+  cases.push_back({"Conv_grouped_3x3",
+                   "Conv",
+                   {{{1, 8, 9, 9}}, {{6, 4, 3, 3}}, {{6}}},
+                   [&](ir::Node& n) {
                      ints("pads", {1, 1, 1, 1})(n);
                      n.SetAttribute(ir::Attribute::Int("group", 2));
-                   }, 17, 1e-5, 1e-5});
+                   },
+                   17,
+                   1e-5,
+                   1e-5});
   // Pooling (2-D, with ceil_mode and count_include_pad).
   cases.push_back({"MaxPool", "MaxPool", {{{2, 3, 11, 10}}}, [&](ir::Node& n) {
                      ints("kernel_shape", {3, 3})(n);
@@ -122,26 +178,29 @@ std::vector<Case> Cases() {
                      ints("strides", {2, 2})(n);
                      ints("pads", {1, 0, 1, 2})(n);
                    }});
-  cases.push_back({"AveragePool_count_pad_ceil", "AveragePool", {{{2, 3, 11, 10}}}, [&](ir::Node& n) {
-                     ints("kernel_shape", {3, 2})(n);
-                     ints("strides", {2, 2})(n);
-                     ints("pads", {1, 1, 1, 1})(n);
-                     n.SetAttribute(ir::Attribute::Int("count_include_pad", 1));
-                     n.SetAttribute(ir::Attribute::Int("ceil_mode", 1));
-                   }});
+  cases.push_back(
+      {"AveragePool_count_pad_ceil", "AveragePool", {{{2, 3, 11, 10}}}, [&](ir::Node& n) {
+         ints("kernel_shape", {3, 2})(n);
+         ints("strides", {2, 2})(n);
+         ints("pads", {1, 1, 1, 1})(n);
+         n.SetAttribute(ir::Attribute::Int("count_include_pad", 1));
+         n.SetAttribute(ir::Attribute::Int("ceil_mode", 1));
+       }});
   // Windows wider than the input, mostly padding (only the cells inside the input are visited).
-  cases.push_back({"MaxPool_window_wider_than_input", "MaxPool", {{{1, 2, 3, 5}}}, [&](ir::Node& n) {
-                     ints("kernel_shape", {5, 9})(n);
-                     ints("dilations", {1, 2})(n);
-                     ints("pads", {3, 8, 2, 9})(n);
-                     ints("strides", {1, 3})(n);
-                   }});
-  cases.push_back({"AveragePool_window_wider_than_input", "AveragePool", {{{1, 2, 3, 5}}}, [&](ir::Node& n) {
-                     ints("kernel_shape", {5, 9})(n);
-                     ints("pads", {3, 8, 2, 9})(n);
-                     ints("strides", {2, 3})(n);
-                     n.SetAttribute(ir::Attribute::Int("count_include_pad", 1));
-                   }});
+  cases.push_back(
+      {"MaxPool_window_wider_than_input", "MaxPool", {{{1, 2, 3, 5}}}, [&](ir::Node& n) {
+         ints("kernel_shape", {5, 9})(n);
+         ints("dilations", {1, 2})(n);
+         ints("pads", {3, 8, 2, 9})(n);
+         ints("strides", {1, 3})(n);
+       }});
+  cases.push_back(
+      {"AveragePool_window_wider_than_input", "AveragePool", {{{1, 2, 3, 5}}}, [&](ir::Node& n) {
+         ints("kernel_shape", {5, 9})(n);
+         ints("pads", {3, 8, 2, 9})(n);
+         ints("strides", {2, 3})(n);
+         n.SetAttribute(ir::Attribute::Int("count_include_pad", 1));
+       }});
   return cases;
 }
 
@@ -155,7 +214,8 @@ absl::StatusOr<std::vector<RuntimeValue>> RunCase(const Case& c, ir::DataType ty
     if (type == ir::DataType::kFloat) {
       inputs.push_back(RuntimeValue(Tensor::FromVector<float>(type, in.dims, v)));
     } else {
-      inputs.push_back(RuntimeValue(Tensor::FromVector<double>(type, in.dims, std::vector<double>(v.begin(), v.end()))));
+      inputs.push_back(RuntimeValue(
+          Tensor::FromVector<double>(type, in.dims, std::vector<double>(v.begin(), v.end()))));
     }
   }
   return g.Run(std::move(inputs), c.opset);
@@ -174,7 +234,8 @@ TEST_P(VectorPathsTest, FloatMatchesTheGenericDoublePath) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(EveryIsa, VectorPathsTest, ::testing::ValuesIn(SupportedIsas()), testing::IsaTestName);
+INSTANTIATE_TEST_SUITE_P(EveryIsa, VectorPathsTest, ::testing::ValuesIn(SupportedIsas()),
+                         testing::IsaTestName);
 
 }  // namespace
 }  // namespace onnx_opt::interpreter

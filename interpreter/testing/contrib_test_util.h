@@ -9,12 +9,12 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "equivalence/compare.h"
 #include "gtest/gtest.h"
 #include "interpreter/evaluator.h"
 #include "interpreter/testing/test_util.h"
 #include "ir/text/parser.h"
 #include "schema/checker/checker.h"
-#include "equivalence/compare.h"
 
 namespace onnx_opt::interpreter::contrib::testing {
 
@@ -35,15 +35,18 @@ inline Tensor RandomF(std::vector<int64_t> dims, uint32_t seed, float scale = 1.
 
 // `graph` in a model importing opset 23 and com.microsoft 1.
 inline std::string Model(const std::string& graph) {
-  return absl::StrCat(R"(<ir_version: 10, opset_import: ["" : 23, "com.microsoft" : 1]>)", "\n", graph);
+  return absl::StrCat(R"(<ir_version: 10, opset_import: ["" : 23, "com.microsoft" : 1]>)", "\n",
+                      graph);
 }
 
 // Parses and checks a model, then runs it on `inputs` (by position).
-inline absl::StatusOr<std::vector<RuntimeValue>> RunModel(const std::string& text, std::vector<RuntimeValue> inputs) {
+inline absl::StatusOr<std::vector<RuntimeValue>> RunModel(const std::string& text,
+                                                          std::vector<RuntimeValue> inputs) {
   absl::StatusOr<std::unique_ptr<ir::Model>> m = ir::text::ParseModel(text);
   if (!m.ok()) return m.status();
   schema::checker::CheckResult check = schema::checker::Check(**m);
-  if (!check.errors.empty()) return absl::InvalidArgumentError(absl::StrCat("checker: ", check.errors[0]));
+  if (!check.errors.empty())
+    return absl::InvalidArgumentError(absl::StrCat("checker: ", check.errors[0]));
   Evaluator ev(**m);
   return ev.Run(std::move(inputs));
 }
@@ -51,19 +54,22 @@ inline absl::StatusOr<std::vector<RuntimeValue>> RunModel(const std::string& tex
 // Runs both models on the same inputs and expects equal outputs by the one comparator (float32
 // tolerances unless given).
 inline void ExpectSameOutputs(const std::string& contrib_model, const std::string& standard_model,
-                              const std::vector<RuntimeValue>& inputs, equivalence::Tolerances tol = {}) {
+                              const std::vector<RuntimeValue>& inputs,
+                              equivalence::Tolerances tol = {}) {
   absl::StatusOr<std::vector<RuntimeValue>> got = RunModel(contrib_model, inputs);
   ASSERT_TRUE(got.ok()) << got.status();
   absl::StatusOr<std::vector<RuntimeValue>> want = RunModel(standard_model, inputs);
   ASSERT_TRUE(want.ok()) << want.status();
   std::vector<std::string> names;
   for (size_t i = 0; i < want->size(); ++i) names.push_back(absl::StrCat("output ", i));
-  absl::Status s = equivalence::FirstDifference(equivalence::CompareOutputs(names, *want, *got, tol));
+  absl::Status s =
+      equivalence::FirstDifference(equivalence::CompareOutputs(names, *want, *got, tol));
   EXPECT_TRUE(s.ok()) << s;
 }
 
 // Expects a run to fail with an error whose message contains `what`.
-inline void ExpectError(const std::string& model, const std::vector<RuntimeValue>& inputs, const std::string& what) {
+inline void ExpectError(const std::string& model, const std::vector<RuntimeValue>& inputs,
+                        const std::string& what) {
   absl::StatusOr<std::vector<RuntimeValue>> got = RunModel(model, inputs);
   ASSERT_FALSE(got.ok()) << "expected an error containing '" << what << "'";
   EXPECT_NE(std::string(got.status().message()).find(what), std::string::npos) << got.status();

@@ -23,13 +23,15 @@ struct OneNode {
 
   OneNode(const std::string& op, size_t num_inputs, size_t num_outputs = 1) {
     std::vector<ir::Value*> ins;
-    for (size_t i = 0; i < num_inputs; ++i) ins.push_back(graph->AddInput("in" + std::to_string(i)));
+    for (size_t i = 0; i < num_inputs; ++i)
+      ins.push_back(graph->AddInput("in" + std::to_string(i)));
     std::vector<std::string> outs;
     for (size_t i = 0; i < num_outputs; ++i) outs.push_back("out" + std::to_string(i));
     node = graph->AddNode(op, ins, outs);
     for (size_t i = 0; i < num_outputs; ++i) graph->AddOutput(node->output(i));
   }
-  absl::StatusOr<std::vector<RuntimeValue>> Run(std::vector<RuntimeValue> inputs, int64_t opset = 21) {
+  absl::StatusOr<std::vector<RuntimeValue>> Run(std::vector<RuntimeValue> inputs,
+                                                int64_t opset = 21) {
     Evaluator ev(*graph, {{"", opset}});
     return ev.Run(std::move(inputs));
   }
@@ -58,13 +60,15 @@ class PerIsaTest : public ::testing::TestWithParam<Isa> {
   void SetUp() override { ASSERT_TRUE(SetActiveIsa(GetParam()).ok()); }
   void TearDown() override { ASSERT_TRUE(SetActiveIsa(DetectedIsa()).ok()); }
 };
-inline std::string IsaTestName(const ::testing::TestParamInfo<Isa>& info) { return std::string(IsaName(info.param)); }
+inline std::string IsaTestName(const ::testing::TestParamInfo<Isa>& info) {
+  return std::string(IsaName(info.param));
+}
 
 // The outputs of a run on float inputs against a run of the same values as double (the generic
 // loops): same count and dims, float results, each element within atol + rtol * |want|. Outputs the
 // double run also gives as float (statistics with a stash type) compare as they are.
-inline void ExpectFloatMatchesDouble(const std::vector<RuntimeValue>& f, const std::vector<RuntimeValue>& d,
-                                     double rtol, double atol) {
+inline void ExpectFloatMatchesDouble(const std::vector<RuntimeValue>& f,
+                                     const std::vector<RuntimeValue>& d, double rtol, double atol) {
   ASSERT_EQ(f.size(), d.size());
   for (size_t k = 0; k < f.size(); ++k) {
     const Tensor& got = f[k].tensor();
@@ -73,7 +77,8 @@ inline void ExpectFloatMatchesDouble(const std::vector<RuntimeValue>& f, const s
     ASSERT_EQ(got.dims(), want.dims()) << "output " << k;
     for (int64_t i = 0; i < got.size(); ++i) {
       const double g = got.data<float>()[i];
-      const double w = want.dtype() == ir::DataType::kDouble ? want.data<double>()[i] : want.data<float>()[i];
+      const double w =
+          want.dtype() == ir::DataType::kDouble ? want.data<double>()[i] : want.data<float>()[i];
       ASSERT_LE(std::abs(g - w), atol + rtol * std::abs(w)) << "output " << k << " element " << i;
     }
   }

@@ -63,9 +63,11 @@ absl::StatusOr<std::unique_ptr<AtomicFile>> AtomicFile::Create(const std::string
   }
   // Same folder as the destination, so the final rename never crosses file systems.
   for (int attempt = 0; attempt < 16; ++attempt) {
-    const std::string temp = absl::StrCat(DirName(path), "/.", base, ".tmp.", ::getpid(), ".", TempSuffix());
+    const std::string temp =
+        absl::StrCat(DirName(path), "/.", base, ".tmp.", ::getpid(), ".", TempSuffix());
     const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-    if (fd >= 0) return std::unique_ptr<AtomicFile>(new AtomicFile(path, temp, fd, /*durable=*/exists));
+    if (fd >= 0)
+      return std::unique_ptr<AtomicFile>(new AtomicFile(path, temp, fd, /*durable=*/exists));
     if (errno != EEXIST) {
       return Errno(absl::StrCat("cannot create a temporary file next to '", path, "'"), errno);
     }
@@ -100,8 +102,9 @@ absl::Status AtomicFile::WritePieces(const std::vector<std::string_view>& pieces
   // full disk fails before anything is written. Where the file system cannot, the write goes on.
   uint64_t total = 0;
   for (std::string_view p : pieces) total += p.size();
-  if (total >= kPreallocateBytes && ::fallocate(fd_, FALLOC_FL_KEEP_SIZE, static_cast<off_t>(size_),
-                                                static_cast<off_t>(total)) != 0 &&
+  if (total >= kPreallocateBytes &&
+      ::fallocate(fd_, FALLOC_FL_KEEP_SIZE, static_cast<off_t>(size_), static_cast<off_t>(total)) !=
+          0 &&
       (errno == ENOSPC || errno == EDQUOT)) {
     return Errno(absl::StrCat("cannot write '", path_, "'"), errno);
   }
@@ -123,7 +126,8 @@ absl::Status AtomicFile::WritePieces(const std::vector<std::string_view>& pieces
     size_t done = static_cast<size_t>(n);
     while (next < pieces.size() && done >= pieces[next].size()) done -= pieces[next++].size();
     if (done > 0) {
-      if (absl::Status s = Write(pieces[next].data() + done, pieces[next].size() - done); !s.ok()) return s;
+      if (absl::Status s = Write(pieces[next].data() + done, pieces[next].size() - done); !s.ok())
+        return s;
       ++next;
     }
   }

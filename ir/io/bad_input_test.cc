@@ -10,8 +10,8 @@
 #include "gtest/gtest.h"
 #include "ir/io/atomic_file.h"
 #include "ir/io/model_io.h"
-#include "ir/io/testing/temp_files.h"
 #include "ir/io/proto_import.h"
+#include "ir/io/testing/temp_files.h"
 #include "proto/onnx.pb.h"
 
 namespace onnx_opt::ir::io {
@@ -35,8 +35,24 @@ constexpr char kGood[] = R"pb(
     name: "g"
     node { input: "x" input: "w" output: "y" name: "n" op_type: "Add" }
     initializer { name: "w" dims: 2 data_type: 1 raw_data: "\000\000\200?\000\000\000@" }
-    input { name: "x" type { tensor_type { elem_type: 1 shape { dim { dim_value: 2 } } } } }
-    output { name: "y" type { tensor_type { elem_type: 1 shape { dim { dim_value: 2 } } } } }
+    input {
+      name: "x"
+      type {
+        tensor_type {
+          elem_type: 1
+          shape { dim { dim_value: 2 } }
+        }
+      }
+    }
+    output {
+      name: "y"
+      type {
+        tensor_type {
+          elem_type: 1
+          shape { dim { dim_value: 2 } }
+        }
+      }
+    }
   }
   opset_import { domain: "" version: 21 }
 )pb";
@@ -70,9 +86,10 @@ TEST(BadInput, EveryTruncationFails) {
   }
   WriteFile(path, bytes.substr(0, bytes.size() / 2));
   auto model = LoadModel(path);
-  EXPECT_EQ(model.status().message(), "cannot parse '" + path +
-                                          "' as an ONNX model: the data is truncated or corrupt (or "
-                                          "nests deeper than 832 message levels)");
+  EXPECT_EQ(model.status().message(),
+            "cannot parse '" + path +
+                "' as an ONNX model: the data is truncated or corrupt (or "
+                "nests deeper than 832 message levels)");
 }
 
 TEST(BadInput, RandomBytesAndMutationsNeverCrash) {
@@ -88,7 +105,8 @@ TEST(BadInput, RandomBytesAndMutationsNeverCrash) {
   int failed = 0;
   for (int i = 0; i < 3000; ++i) {
     std::string bytes = good;
-    for (int k = 0; k < 1 + static_cast<int>(rng() % 3); ++k) bytes[rng() % bytes.size()] = static_cast<char>(rng());
+    for (int k = 0; k < 1 + static_cast<int>(rng() % 3); ++k)
+      bytes[rng() % bytes.size()] = static_cast<char>(rng());
     auto model = LoadModelFromString(bytes);
     if (!model.ok()) {
       ++failed;
@@ -105,7 +123,8 @@ TEST(BadInput, EmptyAndMissingFiles) {
   WriteFile(dir + "/empty.onnx", "");
   auto model = LoadModel(dir + "/empty.onnx");
   ASSERT_FALSE(model.ok());
-  EXPECT_EQ(model.status().message(), "cannot parse '" + dir + "/empty.onnx' as an ONNX model: the file is empty");
+  EXPECT_EQ(model.status().message(),
+            "cannot parse '" + dir + "/empty.onnx' as an ONNX model: the file is empty");
   model = LoadModel(dir + "/missing.onnx");
   EXPECT_EQ(model.status().code(), absl::StatusCode::kNotFound);
   model = LoadModel(dir);
@@ -120,17 +139,20 @@ TEST(BadInput, FilesOf2GiBOrMoreAreRefusedBeforeReading) {
   auto model = LoadModel(path);
   ASSERT_FALSE(model.ok());
   EXPECT_EQ(model.status().message(),
-            "cannot parse '" + path + "' as an ONNX model: the file has 2147483649 bytes; protobuf "
-            "cannot parse 2 GiB or more (large tensors belong in external data)");
+            "cannot parse '" + path +
+                "' as an ONNX model: the file has 2147483649 bytes; protobuf "
+                "cannot parse 2 GiB or more (large tensors belong in external data)");
   fs::remove(path);
 }
 
 TEST(BadInput, UndefinedInput) {
   auto model = LoadModelFromString(Parse(WithGraph(R"(
       node { input: "x" input: "foo" output: "y" name: "n" op_type: "Add" }
-      input { name: "x" } output { name: "y" })")).SerializeAsString());
+      input { name: "x" } output { name: "y" })"))
+                                       .SerializeAsString());
   ASSERT_FALSE(model.ok());
-  EXPECT_EQ(model.status().message(), "'<memory>': graph 'g': node 'n' (Add) input 'foo' is not defined");
+  EXPECT_EQ(model.status().message(),
+            "'<memory>': graph 'g': node 'n' (Add) input 'foo' is not defined");
 }
 
 TEST(BadInput, UndefinedInSubgraphAndFunction) {
@@ -142,19 +164,31 @@ TEST(BadInput, UndefinedInSubgraphAndFunction) {
       input { name: "c" } output { name: "y" })"),
               "graph 'then': node 'id' (Identity) input 'nope' is not defined");
   // A function body does not see the main graph's names.
-  ExpectError(R"pb(ir_version: 10 opset_import { version: 21 } opset_import { domain: "f" version: 1 }
-      graph { name: "g" input { name: "x" } output { name: "x" } }
-      functions { name: "F" domain: "f" input: "a" output: "b"
-                  node { input: "x" output: "b" op_type: "Identity" } })pb",
+  ExpectError(R"pb(ir_version: 10
+                   opset_import { version: 21 }
+                   opset_import { domain: "f" version: 1 }
+                   graph {
+                     name: "g"
+                     input { name: "x" }
+                     output { name: "x" }
+                   }
+                   functions {
+                     name: "F"
+                     domain: "f"
+                     input: "a"
+                     output: "b"
+                     node { input: "x" output: "b" op_type: "Identity" }
+                   })pb",
               "function 'f::F': node producing 'b' (Identity) input 'x' is not defined");
 }
 
 TEST(BadInput, DuplicateNames) {
-  ExpectError(WithGraph(R"(
+  ExpectError(
+      WithGraph(R"(
       node { input: "x" output: "y" name: "first" op_type: "Relu" }
       node { input: "x" output: "y" name: "second" op_type: "Relu" }
       input { name: "x" } output { name: "y" })"),
-              "graph 'g': node 'second' (Relu) output 'y' is already defined by node 'first' (Relu)");
+      "graph 'g': node 'second' (Relu) output 'y' is already defined by node 'first' (Relu)");
   ExpectError(WithGraph(R"(
       node { input: "x" output: "x" name: "n" op_type: "Relu" } input { name: "x" } output { name: "x" })"),
               "node 'n' (Relu) output 'x' is already defined by a graph input");
@@ -191,7 +225,10 @@ TEST(BadInput, UnknownAttributeType) {
       node { input: "x" output: "y" name: "n" op_type: "Relu" attribute { name: "alpha" } }
       input { name: "x" } output { name: "y" })"));
   // An enum number our proto does not know arrives as an unknown field.
-  p.mutable_graph()->mutable_node(0)->mutable_attribute(0)->GetReflection()
+  p.mutable_graph()
+      ->mutable_node(0)
+      ->mutable_attribute(0)
+      ->GetReflection()
       ->MutableUnknownFields(p.mutable_graph()->mutable_node(0)->mutable_attribute(0))
       ->AddVarint(20, 99);
   auto model = LoadModelFromString(p.SerializeAsString());
@@ -202,29 +239,39 @@ TEST(BadInput, UnknownAttributeType) {
 
 TEST(BadInput, TensorSizesAreCheckedBeforeAllocating) {
   // 2^31 x 2^31 floats would be 2^64 bytes.
-  ExpectError(WithGraph(R"(initializer { name: "w" dims: 2147483648 dims: 2147483648 data_type: 1
+  ExpectError(
+      WithGraph(R"(initializer { name: "w" dims: 2147483648 dims: 2147483648 data_type: 1
                                          raw_data: "abcd" } output { name: "w" })"),
-              "initializer 'w': dims [2147483648,2147483648] of type float need more than 2^64 bytes");
-  ExpectError(WithGraph(R"(initializer { name: "w" dims: 2147483648 dims: 2147483648 data_type: 3
+      "initializer 'w': dims [2147483648,2147483648] of type float need more than 2^64 bytes");
+  ExpectError(
+      WithGraph(R"(initializer { name: "w" dims: 2147483648 dims: 2147483648 data_type: 3
                                          raw_data: "abcd" } output { name: "w" })"),
-              "raw_data has 4 bytes; type int8 and dims [2147483648,2147483648] need 4611686018427387904");
+      "raw_data has 4 bytes; type int8 and dims [2147483648,2147483648] need 4611686018427387904");
   ExpectError(WithGraph(R"(initializer { name: "w" dims: 2147483648 dims: 2147483648 data_type: 1
                                          float_data: 1 } output { name: "w" })"),
               "float_data has 1 entries");
   ExpectError(WithGraph(R"(initializer { name: "w" dims: 2147483648 dims: 2147483648 data_type: 10
                                          int32_data: 1 } output { name: "w" })"),
               "int32_data has 1 entries");
-  ExpectError(WithGraph(R"(initializer { name: "w" dims: 3 dims: -1 data_type: 1 } output { name: "w" })"),
-              "initializer 'w': negative dimension in dims [3,-1]");
-  ExpectError(WithGraph(R"(initializer { name: "w" dims: 1 data_type: 1 raw_data: "abcd" float_data: 1 }
+  ExpectError(
+      WithGraph(R"(initializer { name: "w" dims: 3 dims: -1 data_type: 1 } output { name: "w" })"),
+      "initializer 'w': negative dimension in dims [3,-1]");
+  ExpectError(
+      WithGraph(R"(initializer { name: "w" dims: 1 data_type: 1 raw_data: "abcd" float_data: 1 }
                            output { name: "w" })"),
-              "data is stored in more than one place (raw_data, float_data)");
-  ExpectError(WithGraph(R"(initializer { name: "w" dims: 1 data_type: 7 float_data: 1 } output { name: "w" })"),
-              "a tensor of type int64 cannot hold data in float_data");
-  ExpectError(WithGraph(R"(initializer { name: "w" dims: 1 data_type: 3 int32_data: 1000 } output { name: "w" })"),
-              "int32_data[0] = 1000 does not fit int8");
-  ExpectError(WithGraph(R"(initializer { name: "w" dims: 1 data_type: 8 raw_data: "a" } output { name: "w" })"),
-              "a string tensor cannot hold data in raw_data");
+      "data is stored in more than one place (raw_data, float_data)");
+  ExpectError(
+      WithGraph(
+          R"(initializer { name: "w" dims: 1 data_type: 7 float_data: 1 } output { name: "w" })"),
+      "a tensor of type int64 cannot hold data in float_data");
+  ExpectError(
+      WithGraph(
+          R"(initializer { name: "w" dims: 1 data_type: 3 int32_data: 1000 } output { name: "w" })"),
+      "int32_data[0] = 1000 does not fit int8");
+  ExpectError(
+      WithGraph(
+          R"(initializer { name: "w" dims: 1 data_type: 8 raw_data: "a" } output { name: "w" })"),
+      "a string tensor cannot hold data in raw_data");
 }
 
 // A chain of If nodes, each holding the next graph, `depth` graphs below the main graph.
@@ -261,7 +308,8 @@ TEST(BadInput, DeepNesting) {
   WriteFile(path, Nested(1000).SerializeAsString());
   auto parsed = LoadModel(path);
   ASSERT_FALSE(parsed.ok());
-  EXPECT_NE(parsed.status().message().find("nests deeper than"), std::string::npos) << parsed.status();
+  EXPECT_NE(parsed.status().message().find("nests deeper than"), std::string::npos)
+      << parsed.status();
   // The importer's own limit holds for a message that did not come through the parser.
   onnx::ModelProto proto = Nested(1000);
   auto imported = ImportModel(proto);
@@ -274,7 +322,8 @@ TEST(BadInput, CyclesAndDisorderImport) {
   auto model = LoadModelFromString(Parse(WithGraph(R"(
       node { input: "x" input: "b" output: "a" name: "na" op_type: "Add" }
       node { input: "a" output: "b" name: "nb" op_type: "Relu" }
-      input { name: "x" } output { name: "b" })")).SerializeAsString());
+      input { name: "x" } output { name: "b" })"))
+                                       .SerializeAsString());
   ASSERT_TRUE(model.ok()) << model.status();
   const Node* na = (*model)->graph().first_node();
   EXPECT_EQ(na->input(1)->producer(), na->next());
@@ -306,7 +355,8 @@ TEST(AtomicSave, FailingSaveLeavesNothingBehind) {
   options.external_data_threshold = 1;  // sends "w" to the side file first
   absl::Status s = SaveModel(model, dir + "/out.onnx", options);
   ASSERT_FALSE(s.ok());
-  EXPECT_EQ(s.message(), "cannot save '" + dir + "/out.onnx': string tensor 'bad' cannot use external data");
+  EXPECT_EQ(s.message(),
+            "cannot save '" + dir + "/out.onnx': string tensor 'bad' cannot use external data");
   EXPECT_EQ(Files(dir), std::vector<std::string>{"out.onnx"});
   EXPECT_EQ(ReadFile(dir + "/out.onnx"), "precious");
 

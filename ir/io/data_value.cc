@@ -23,14 +23,15 @@ class ValueImporter {
   explicit ValueImporter(ExternalDataReader* external) : external_(external) {}
 
   absl::StatusOr<DataValue> Tensor(onnx::TensorProto& p) {
-    absl::StatusOr<ir::Tensor> t = ImportTensor(p, external_, [&p] { return absl::StrCat("tensor '", p.name(), "'"); });
+    absl::StatusOr<ir::Tensor> t =
+        ImportTensor(p, external_, [&p] { return absl::StrCat("tensor '", p.name(), "'"); });
     if (!t.ok()) return t.status();
     return DataValue::FromTensor(*std::move(t));
   }
 
   absl::StatusOr<DataValue> Sparse(onnx::SparseTensorProto& p) {
-    absl::StatusOr<SparseTensor> t =
-        ImportSparseTensor(p, external_, [&p] { return absl::StrCat("sparse tensor '", p.values().name(), "'"); });
+    absl::StatusOr<SparseTensor> t = ImportSparseTensor(
+        p, external_, [&p] { return absl::StrCat("sparse tensor '", p.values().name(), "'"); });
     if (!t.ok()) return t.status();
     DataValue v;
     v.kind = Kind::kSparseTensor;
@@ -44,12 +45,17 @@ class ValueImporter {
     Header(p, &v);
     const std::string what = absl::StrCat("sequence '", p.name(), "'");
     // Only the field elem_type names may hold elements.
-    const int sizes[] = {0, p.tensor_values_size(), p.sparse_tensor_values_size(),
-                         p.sequence_values_size(), p.map_values_size(), p.optional_values_size()};
+    const int sizes[] = {0,
+                         p.tensor_values_size(),
+                         p.sparse_tensor_values_size(),
+                         p.sequence_values_size(),
+                         p.map_values_size(),
+                         p.optional_values_size()};
     for (int k = 1; k <= 5; ++k) {
       if (sizes[k] > 0 && k != static_cast<int>(v.elem_kind)) {
         return Invalid(absl::StrCat(what, " holds ", DataValueKindName(static_cast<Kind>(k)),
-                                    " elements but its elem_type says ", DataValueKindName(v.elem_kind)));
+                                    " elements but its elem_type says ",
+                                    DataValueKindName(v.elem_kind)));
       }
     }
     return Elements(p, &v);
@@ -69,7 +75,8 @@ class ValueImporter {
     if (!values.ok()) return values.status();
     const size_t num_keys = v.keys.size() + v.string_keys.size();
     if (values->elements.size() != num_keys) {
-      return Invalid(absl::StrCat(what, " has ", num_keys, " keys but ", values->elements.size(), " values"));
+      return Invalid(
+          absl::StrCat(what, " has ", num_keys, " keys but ", values->elements.size(), " values"));
     }
     v.elem_kind = values->elem_kind;
     v.elements = std::move(values->elements);
@@ -83,12 +90,29 @@ class ValueImporter {
     absl::StatusOr<DataValue> elem = DataValue();
     bool has = true;
     switch (v.elem_kind) {
-      case Kind::kTensor: has = p.has_tensor_value(); if (has) elem = Tensor(*p.mutable_tensor_value()); break;
-      case Kind::kSparseTensor: has = p.has_sparse_tensor_value(); if (has) elem = Sparse(*p.mutable_sparse_tensor_value()); break;
-      case Kind::kSequence: has = p.has_sequence_value(); if (has) elem = Sequence(*p.mutable_sequence_value()); break;
-      case Kind::kMap: has = p.has_map_value(); if (has) elem = Map(*p.mutable_map_value()); break;
-      case Kind::kOptional: has = p.has_optional_value(); if (has) elem = Optional(*p.mutable_optional_value()); break;
-      case Kind::kUndefined: has = false; break;
+      case Kind::kTensor:
+        has = p.has_tensor_value();
+        if (has) elem = Tensor(*p.mutable_tensor_value());
+        break;
+      case Kind::kSparseTensor:
+        has = p.has_sparse_tensor_value();
+        if (has) elem = Sparse(*p.mutable_sparse_tensor_value());
+        break;
+      case Kind::kSequence:
+        has = p.has_sequence_value();
+        if (has) elem = Sequence(*p.mutable_sequence_value());
+        break;
+      case Kind::kMap:
+        has = p.has_map_value();
+        if (has) elem = Map(*p.mutable_map_value());
+        break;
+      case Kind::kOptional:
+        has = p.has_optional_value();
+        if (has) elem = Optional(*p.mutable_optional_value());
+        break;
+      case Kind::kUndefined:
+        has = false;
+        break;
     }
     if (!elem.ok()) return elem.status();
     if (has) v.elements.push_back(*std::move(elem));
@@ -111,11 +135,16 @@ class ValueImporter {
       return absl::OkStatus();
     };
     absl::Status s;
-    for (auto& e : *p.mutable_tensor_values()) if (s = add(Tensor(e)); !s.ok()) return s;
-    for (auto& e : *p.mutable_sparse_tensor_values()) if (s = add(Sparse(e)); !s.ok()) return s;
-    for (auto& e : *p.mutable_sequence_values()) if (s = add(Sequence(e)); !s.ok()) return s;
-    for (auto& e : *p.mutable_map_values()) if (s = add(Map(e)); !s.ok()) return s;
-    for (auto& e : *p.mutable_optional_values()) if (s = add(Optional(e)); !s.ok()) return s;
+    for (auto& e : *p.mutable_tensor_values())
+      if (s = add(Tensor(e)); !s.ok()) return s;
+    for (auto& e : *p.mutable_sparse_tensor_values())
+      if (s = add(Sparse(e)); !s.ok()) return s;
+    for (auto& e : *p.mutable_sequence_values())
+      if (s = add(Sequence(e)); !s.ok()) return s;
+    for (auto& e : *p.mutable_map_values())
+      if (s = add(Map(e)); !s.ok()) return s;
+    for (auto& e : *p.mutable_optional_values())
+      if (s = add(Optional(e)); !s.ok()) return s;
     return std::move(*v);
   }
 
@@ -145,12 +174,18 @@ absl::Status CheckKind(const DataValue& e, Kind expected) {
 absl::Status ExportElement(const DataValue& e, Kind kind, onnx::SequenceProto* out) {
   if (absl::Status s = CheckKind(e, kind); !s.ok()) return s;
   switch (kind) {
-    case Kind::kTensor: return ExportTensor(e.tensor, kTensorOptions, out->add_tensor_values());
-    case Kind::kSparseTensor: return ExportSparseTensor(e.sparse_tensor, kTensorOptions, out->add_sparse_tensor_values());
-    case Kind::kSequence: return ExportSequence(e, out->add_sequence_values());
-    case Kind::kMap: return ExportMap(e, out->add_map_values());
-    case Kind::kOptional: return ExportOptional(e, out->add_optional_values());
-    case Kind::kUndefined: break;
+    case Kind::kTensor:
+      return ExportTensor(e.tensor, kTensorOptions, out->add_tensor_values());
+    case Kind::kSparseTensor:
+      return ExportSparseTensor(e.sparse_tensor, kTensorOptions, out->add_sparse_tensor_values());
+    case Kind::kSequence:
+      return ExportSequence(e, out->add_sequence_values());
+    case Kind::kMap:
+      return ExportMap(e, out->add_map_values());
+    case Kind::kOptional:
+      return ExportOptional(e, out->add_optional_values());
+    case Kind::kUndefined:
+      break;
   }
   return Invalid("a sequence element of undefined kind");
 }
@@ -184,12 +219,19 @@ absl::Status ExportOptional(const DataValue& v, onnx::OptionalProto* out) {
   const DataValue& e = v.elements[0];
   if (absl::Status s = CheckKind(e, v.elem_kind); !s.ok()) return s;
   switch (v.elem_kind) {
-    case Kind::kTensor: return ExportTensor(e.tensor, kTensorOptions, out->mutable_tensor_value());
-    case Kind::kSparseTensor: return ExportSparseTensor(e.sparse_tensor, kTensorOptions, out->mutable_sparse_tensor_value());
-    case Kind::kSequence: return ExportSequence(e, out->mutable_sequence_value());
-    case Kind::kMap: return ExportMap(e, out->mutable_map_value());
-    case Kind::kOptional: return ExportOptional(e, out->mutable_optional_value());
-    case Kind::kUndefined: break;
+    case Kind::kTensor:
+      return ExportTensor(e.tensor, kTensorOptions, out->mutable_tensor_value());
+    case Kind::kSparseTensor:
+      return ExportSparseTensor(e.sparse_tensor, kTensorOptions,
+                                out->mutable_sparse_tensor_value());
+    case Kind::kSequence:
+      return ExportSequence(e, out->mutable_sequence_value());
+    case Kind::kMap:
+      return ExportMap(e, out->mutable_map_value());
+    case Kind::kOptional:
+      return ExportOptional(e, out->mutable_optional_value());
+    case Kind::kUndefined:
+      break;
   }
   return Invalid("an optional holding a value of undefined kind");
 }
@@ -206,24 +248,36 @@ absl::StatusOr<std::string> Serialize(const P& message) {
 
 const char* DataValueKindName(DataValue::Kind kind) {
   switch (kind) {
-    case Kind::kTensor: return "tensor";
-    case Kind::kSparseTensor: return "sparse tensor";
-    case Kind::kSequence: return "sequence";
-    case Kind::kMap: return "map";
-    case Kind::kOptional: return "optional";
-    case Kind::kUndefined: break;
+    case Kind::kTensor:
+      return "tensor";
+    case Kind::kSparseTensor:
+      return "sparse tensor";
+    case Kind::kSequence:
+      return "sequence";
+    case Kind::kMap:
+      return "map";
+    case Kind::kOptional:
+      return "optional";
+    case Kind::kUndefined:
+      break;
   }
   return "undefined";
 }
 
 DataValue::Kind DataValueKindOf(const Type& type) {
   switch (type.kind()) {
-    case Type::Kind::kTensor: return Kind::kTensor;
-    case Type::Kind::kSparseTensor: return Kind::kSparseTensor;
-    case Type::Kind::kSequence: return Kind::kSequence;
-    case Type::Kind::kMap: return Kind::kMap;
-    case Type::Kind::kOptional: return Kind::kOptional;
-    default: return Kind::kUndefined;
+    case Type::Kind::kTensor:
+      return Kind::kTensor;
+    case Type::Kind::kSparseTensor:
+      return Kind::kSparseTensor;
+    case Type::Kind::kSequence:
+      return Kind::kSequence;
+    case Type::Kind::kMap:
+      return Kind::kMap;
+    case Type::Kind::kOptional:
+      return Kind::kOptional;
+    default:
+      return Kind::kUndefined;
   }
 }
 
@@ -246,7 +300,8 @@ absl::StatusOr<DataValue> ParseDataValue(std::string_view bytes, DataValue::Kind
     }
     case Kind::kSparseTensor: {
       onnx::SparseTensorProto p;
-      if (absl::Status s = ParseProtoBytes(bytes, source, "a SparseTensorProto", &p); !s.ok()) return s;
+      if (absl::Status s = ParseProtoBytes(bytes, source, "a SparseTensorProto", &p); !s.ok())
+        return s;
       return prefix(importer.Sparse(p));
     }
     case Kind::kSequence: {
@@ -261,7 +316,8 @@ absl::StatusOr<DataValue> ParseDataValue(std::string_view bytes, DataValue::Kind
     }
     case Kind::kOptional: {
       onnx::OptionalProto p;
-      if (absl::Status s = ParseProtoBytes(bytes, source, "an OptionalProto", &p); !s.ok()) return s;
+      if (absl::Status s = ParseProtoBytes(bytes, source, "an OptionalProto", &p); !s.ok())
+        return s;
       return prefix(importer.Optional(p));
     }
     case Kind::kUndefined:
@@ -279,7 +335,8 @@ absl::StatusOr<std::string> SerializeDataValue(const DataValue& v) {
     }
     case Kind::kSparseTensor: {
       onnx::SparseTensorProto p;
-      if (absl::Status s = ExportSparseTensor(v.sparse_tensor, kTensorOptions, &p); !s.ok()) return s;
+      if (absl::Status s = ExportSparseTensor(v.sparse_tensor, kTensorOptions, &p); !s.ok())
+        return s;
       return Serialize(p);
     }
     case Kind::kSequence: {

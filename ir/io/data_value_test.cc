@@ -1,4 +1,6 @@
 // Test data values (tensor, sequence, map, optional files) read and write back field by field.
+#include "ir/io/data_value.h"
+
 #include <cstdlib>
 #include <filesystem>
 #include <string>
@@ -6,7 +8,6 @@
 #include "google/protobuf/text_format.h"
 #include "google/protobuf/util/message_differencer.h"
 #include "gtest/gtest.h"
-#include "ir/io/data_value.h"
 #include "ir/io/model_io.h"
 #include "proto/onnx_data.pb.h"
 
@@ -30,36 +31,70 @@ void ExpectRoundTrip(const std::string& text, Kind kind) {
 }
 
 TEST(DataValue, MapOfIntKeys) {
-  ExpectRoundTrip<onnx::MapProto>(R"pb(
-    name: "m" key_type: 7 keys: 1 keys: -2
-    values { elem_type: 1 tensor_values { dims: 1 data_type: 1 raw_data: "\000\000\200?" }
-                          tensor_values { dims: 1 data_type: 1 float_data: 2 } })pb", Kind::kMap);
+  ExpectRoundTrip<onnx::MapProto>(
+      R"pb(
+        name: "m"
+        key_type: 7
+        keys: 1
+        keys: -2
+        values {
+          elem_type: 1
+          tensor_values { dims: 1 data_type: 1 raw_data: "\000\000\200?" }
+          tensor_values { dims: 1 data_type: 1 float_data: 2 }
+        })pb",
+      Kind::kMap);
 }
 
 TEST(DataValue, MapOfStringKeysToSequences) {
   ExpectRoundTrip<onnx::MapProto>(R"pb(
-    name: "" key_type: 8 string_keys: "a"
-    values { elem_type: 3 sequence_values { elem_type: 1 } })pb", Kind::kMap);
+                                    name: ""
+                                    key_type: 8
+                                    string_keys: "a"
+                                    values {
+                                      elem_type: 3
+                                      sequence_values { elem_type: 1 }
+                                    })pb",
+                                  Kind::kMap);
 }
 
 TEST(DataValue, NestedSequencesAndOptionals) {
   ExpectRoundTrip<onnx::SequenceProto>(R"pb(
-    name: "s" elem_type: 5
-    optional_values { elem_type: 1 tensor_value { dims: 0 data_type: 7 } }
-    optional_values { elem_type: 1 }
-    optional_values { name: "" elem_type: 3 sequence_value { elem_type: 0 } })pb", Kind::kSequence);
-  ExpectRoundTrip<onnx::OptionalProto>(R"pb(name: "o" elem_type: 4
-    map_value { key_type: 7 keys: 3 values { elem_type: 1 tensor_values { data_type: 1 float_data: 5 } } })pb",
+                                         name: "s"
+                                         elem_type: 5
+                                         optional_values {
+                                           elem_type: 1
+                                           tensor_value { dims: 0 data_type: 7 }
+                                         }
+                                         optional_values { elem_type: 1 }
+                                         optional_values {
+                                           name: ""
+                                           elem_type: 3
+                                           sequence_value { elem_type: 0 }
+                                         })pb",
+                                       Kind::kSequence);
+  ExpectRoundTrip<onnx::OptionalProto>(R"pb(name: "o"
+                                            elem_type: 4
+                                            map_value {
+                                              key_type: 7
+                                              keys: 3
+                                              values {
+                                                elem_type: 1
+                                                tensor_values { data_type: 1 float_data: 5 }
+                                              }
+                                            })pb",
                                        Kind::kOptional);
   ExpectRoundTrip<onnx::OptionalProto>(R"pb(name: "empty" elem_type: 0)pb", Kind::kOptional);
 }
 
 TEST(DataValue, TheIrShape) {
   onnx::SequenceProto p;
-  ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(R"pb(
-    name: "s" elem_type: 1
-    tensor_values { name: "a" dims: 2 data_type: 6 int32_data: 1 int32_data: -1 }
-    tensor_values { name: "b" dims: 0 data_type: 6 })pb", &p));
+  ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(
+      R"pb(
+        name: "s"
+        elem_type: 1
+        tensor_values { name: "a" dims: 2 data_type: 6 int32_data: 1 int32_data: -1 }
+        tensor_values { name: "b" dims: 0 data_type: 6 })pb",
+      &p));
   auto v = ParseDataValue(p.SerializeAsString(), Kind::kSequence);
   ASSERT_TRUE(v.ok()) << v.status();
   EXPECT_EQ(v->kind, Kind::kSequence);
@@ -75,7 +110,8 @@ TEST(DataValue, Errors) {
   p.add_sequence_values();
   auto v = ParseDataValue(p.SerializeAsString(), Kind::kSequence, "x.pb");
   ASSERT_FALSE(v.ok());
-  EXPECT_EQ(v.status().message(), "'x.pb': sequence '' holds sequence elements but its elem_type says tensor");
+  EXPECT_EQ(v.status().message(),
+            "'x.pb': sequence '' holds sequence elements but its elem_type says tensor");
   onnx::MapProto m;
   m.set_key_type(7);
   m.add_keys(1);

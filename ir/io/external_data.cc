@@ -54,8 +54,10 @@ constexpr uint64_t kMinFileCopy = 64 << 10;
 ExternalDataReader::ExternalDataReader(std::string model_dir, std::string second_dir)
     : model_dir_(std::move(model_dir)), second_dir_(std::move(second_dir)) {}
 
-absl::StatusOr<std::string> ExternalDataReader::Resolve(const std::string& dir, std::string& real_dir,
-                                                        const std::string& location, const std::string& name) {
+absl::StatusOr<std::string> ExternalDataReader::Resolve(const std::string& dir,
+                                                        std::string& real_dir,
+                                                        const std::string& location,
+                                                        const std::string& name) {
   if (real_dir.empty()) {
     absl::StatusOr<std::string> real = RealPath(dir);
     if (!real.ok()) {
@@ -72,8 +74,8 @@ absl::StatusOr<std::string> ExternalDataReader::Resolve(const std::string& dir, 
   // Symlinks may not lead outside the folder either.
   const std::string prefix = real_dir == "/" ? "/" : real_dir + "/";
   if (real->compare(0, prefix.size(), prefix) != 0) {
-    return absl::InvalidArgumentError(absl::StrCat("external data path '", location, "' of tensor '",
-                                                   name, "' leaves the model folder"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "external data path '", location, "' of tensor '", name, "' leaves the model folder"));
   }
   return real;
 }
@@ -81,8 +83,8 @@ absl::StatusOr<std::string> ExternalDataReader::Resolve(const std::string& dir, 
 absl::StatusOr<std::shared_ptr<MappedFile>> ExternalDataReader::Map(const std::string& location,
                                                                     const std::string& name) {
   auto leaves = [&]() {
-    return absl::InvalidArgumentError(absl::StrCat("external data path '", location, "' of tensor '",
-                                                   name, "' leaves the model folder"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "external data path '", location, "' of tensor '", name, "' leaves the model folder"));
   };
   if (location.empty()) {
     return absl::InvalidArgumentError(
@@ -94,8 +96,9 @@ absl::StatusOr<std::shared_ptr<MappedFile>> ExternalDataReader::Map(const std::s
   }
   if (location[0] == '/' || location[0] == '\\' ||
       (location.size() > 1 && location[1] == ':')) {  // "C:..." from Windows
-    return absl::InvalidArgumentError(absl::StrCat("external data path '", location, "' of tensor '",
-                                                   name, "' is absolute; it must be relative to the model folder"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("external data path '", location, "' of tensor '", name,
+                     "' is absolute; it must be relative to the model folder"));
   }
   // "\" too: a model written on Windows may use it as a separator.
   for (absl::string_view part : absl::StrSplit(location, absl::ByAnyChar("/\\"))) {
@@ -115,8 +118,8 @@ absl::StatusOr<std::shared_ptr<MappedFile>> ExternalDataReader::Map(const std::s
   if (auto it = files_.find(*real); it != files_.end()) return it->second;
   absl::StatusOr<std::shared_ptr<MappedFile>> file = MappedFile::Open(*real);
   if (!file.ok()) {
-    return absl::Status(file.status().code(),
-                        absl::StrCat("external data of tensor '", name, "': ", file.status().message()));
+    return absl::Status(file.status().code(), absl::StrCat("external data of tensor '", name,
+                                                           "': ", file.status().message()));
   }
   files_.emplace(*real, *file);
   return *file;
@@ -135,7 +138,8 @@ std::optional<std::string_view> ExternalDataReader::SplicedPayload(uint64_t inde
 
 void ExternalDataReader::AttachSpliced(std::string_view payload, Tensor* tensor) const {
   CHECK(spliced_file_ != nullptr);
-  tensor->SetRawView(spliced_file_, static_cast<size_t>(payload.data() - spliced_file_->data()), payload.size());
+  tensor->SetRawView(spliced_file_, static_cast<size_t>(payload.data() - spliced_file_->data()),
+                     payload.size());
   tensor->set_storage(Tensor::Storage::kRaw);
 }
 
@@ -151,8 +155,9 @@ absl::Status ExternalDataReader::Attach(const StringPairs& entries, const std::s
     } else if (key == "offset" || key == "length") {
       std::optional<uint64_t> v = ParseSize(value);
       if (!v.has_value()) {
-        return absl::InvalidArgumentError(absl::StrCat("external data of tensor '", name, "': ", key,
-                                                       " '", value, "' is not a non-negative integer"));
+        return absl::InvalidArgumentError(absl::StrCat("external data of tensor '", name,
+                                                       "': ", key, " '", value,
+                                                       "' is not a non-negative integer"));
       }
       (key == "offset" ? offset : length) = v;
     }
@@ -166,19 +171,20 @@ absl::Status ExternalDataReader::Attach(const StringPairs& entries, const std::s
   const uint64_t file_size = (*file)->size();
   const uint64_t begin = offset.value_or(0);
   if (begin > file_size) {
-    return absl::OutOfRangeError(absl::StrCat("external data of tensor '", name, "': offset ", begin,
-                                              " is beyond the end of '", location, "' (", file_size,
-                                              " bytes)"));
+    return absl::OutOfRangeError(absl::StrCat("external data of tensor '", name, "': offset ",
+                                              begin, " is beyond the end of '", location, "' (",
+                                              file_size, " bytes)"));
   }
   const uint64_t size = length.value_or(file_size - begin);
   if (size > file_size - begin) {
-    return absl::OutOfRangeError(absl::StrCat("external data of tensor '", name, "': bytes [", begin,
-                                              ", ", begin, "+", size, ") are beyond the end of '",
-                                              location, "' (", file_size, " bytes)"));
+    return absl::OutOfRangeError(
+        absl::StrCat("external data of tensor '", name, "': bytes [", begin, ", ", begin, "+", size,
+                     ") are beyond the end of '", location, "' (", file_size, " bytes)"));
   }
   if (expected_size.has_value() && size != *expected_size) {
-    return absl::InvalidArgumentError(absl::StrCat("external data of tensor '", name, "' has ", size,
-                                                   " bytes; its type and dims need ", *expected_size));
+    return absl::InvalidArgumentError(absl::StrCat("external data of tensor '", name, "' has ",
+                                                   size, " bytes; its type and dims need ",
+                                                   *expected_size));
   }
   tensor->SetRawView(*file, begin, size);
   tensor->mutable_external_data() = entries;
@@ -187,7 +193,9 @@ absl::Status ExternalDataReader::Attach(const StringPairs& entries, const std::s
 }
 
 ExternalDataWriter::ExternalDataWriter(std::string path, uint64_t alignment)
-    : path_(std::move(path)), location_(BaseName(path_)), alignment_(std::max<uint64_t>(alignment, 1)) {}
+    : path_(std::move(path)),
+      location_(BaseName(path_)),
+      alignment_(std::max<uint64_t>(alignment, 1)) {}
 
 absl::StatusOr<StringPairs> ExternalDataWriter::Append(const Tensor& tensor) {
   if (file_ == nullptr) {
@@ -209,19 +217,23 @@ absl::StatusOr<StringPairs> ExternalDataWriter::Append(const Tensor& tensor) {
   }
   const uint64_t offset = file_->size();
   uint64_t copied = 0;
-  if (const auto* mapped = dynamic_cast<const MappedFile*>(tensor.buffer().get()); mapped != nullptr && size > 0) {
-    // Reopened only for large tensors; -1 (the file was replaced since loading): written from the mapping.
+  if (const auto* mapped = dynamic_cast<const MappedFile*>(tensor.buffer().get());
+      mapped != nullptr && size > 0) {
+    // Reopened only for large tensors; -1 (the file was replaced since loading): written from the
+    // mapping.
     if (const int fd = size >= kMinFileCopy ? mapped->Reopen() : -1; fd >= 0) {
-      absl::StatusOr<uint64_t> n = file_->CopyFromFile(fd, tensor.raw_data() - mapped->data(), size);
+      absl::StatusOr<uint64_t> n =
+          file_->CopyFromFile(fd, tensor.raw_data() - mapped->data(), size);
       ::close(fd);
       if (!n.ok()) return n.status();
       copied = *n;
     }
   }
   absl::Status written = absl::OkStatus();
-  ScanReleasing(tensor.buffer().get(), tensor.raw_data() + copied, size - copied, [&](const char* chunk, size_t n) {
-    if (written.ok()) written = file_->Write(chunk, n);
-  });
+  ScanReleasing(tensor.buffer().get(), tensor.raw_data() + copied, size - copied,
+                [&](const char* chunk, size_t n) {
+                  if (written.ok()) written = file_->Write(chunk, n);
+                });
   if (!written.ok()) return written;
   StringPairs entries;
   if (tensor.storage() == Tensor::Storage::kExternal) entries = tensor.external_data();

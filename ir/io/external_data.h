@@ -2,8 +2,8 @@
 // named by the external_data keys location (required, relative to the model's folder), offset and
 // length (optional), checksum and any others (kept as they are).
 //
-// Reading maps each file once (ir::MappedFile) and gives tensors views into it: nothing is read into
-// memory. Locations that are absolute, contain "..", or resolve (through symlinks) outside the
+// Reading maps each file once (ir::MappedFile) and gives tensors views into it: nothing is read
+// into memory. Locations that are absolute, contain "..", or resolve (through symlinks) outside the
 // model's folder are refused.
 //
 // Writing appends tensors to one new side file at aligned offsets. The file is written under a
@@ -42,7 +42,8 @@ class ExternalDataReader {
 
   // Inline raw_data that LoadModel cut out of the model file before parsing (payload_splice.h):
   // views into `file`, by the index the TensorProto's marker carries.
-  void SetSplicedPayloads(std::shared_ptr<const Buffer> file, std::vector<std::string_view> payloads);
+  void SetSplicedPayloads(std::shared_ptr<const Buffer> file,
+                          std::vector<std::string_view> payloads);
   // The payload a marker names, or nullopt (no such payload: the marker is not one of ours).
   std::optional<std::string_view> SplicedPayload(uint64_t index) const;
   // Gives `tensor` a view of that payload (SplicedPayload must have found it), storage kRaw.
@@ -53,8 +54,8 @@ class ExternalDataReader {
                                                   const std::string& name);
 
   // The real path of `location` in `dir`, if it exists there and stays inside it.
-  absl::StatusOr<std::string> Resolve(const std::string& dir, std::string& real_dir, const std::string& location,
-                                      const std::string& name);
+  absl::StatusOr<std::string> Resolve(const std::string& dir, std::string& real_dir,
+                                      const std::string& location, const std::string& name);
 
   std::string model_dir_;
   std::string second_dir_;

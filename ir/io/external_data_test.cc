@@ -150,11 +150,16 @@ TEST(ExternalData, BadReferencesGiveClearErrors) {
       {"missing.bin", "", "", absl::StatusCode::kNotFound,
        "external data file 'missing.bin' of tensor 'w' cannot be opened"},
       {"escape.bin", "", "", absl::StatusCode::kInvalidArgument, "leaves the model folder"},
-      {"weights.bin", "999999", "16", absl::StatusCode::kOutOfRange, "offset 999999 is beyond the end"},
-      {"weights.bin", "4100", "16", absl::StatusCode::kOutOfRange, "are beyond the end of 'weights.bin'"},
-      {"weights.bin", "0", "12", absl::StatusCode::kInvalidArgument, "has 12 bytes; its type and dims need 16"},
-      {"weights.bin", "-1", "16", absl::StatusCode::kInvalidArgument, "offset '-1' is not a non-negative integer"},
-      {"weights.bin", "0", "1e3", absl::StatusCode::kInvalidArgument, "length '1e3' is not a non-negative integer"},
+      {"weights.bin", "999999", "16", absl::StatusCode::kOutOfRange,
+       "offset 999999 is beyond the end"},
+      {"weights.bin", "4100", "16", absl::StatusCode::kOutOfRange,
+       "are beyond the end of 'weights.bin'"},
+      {"weights.bin", "0", "12", absl::StatusCode::kInvalidArgument,
+       "has 12 bytes; its type and dims need 16"},
+      {"weights.bin", "-1", "16", absl::StatusCode::kInvalidArgument,
+       "offset '-1' is not a non-negative integer"},
+      {"weights.bin", "0", "1e3", absl::StatusCode::kInvalidArgument,
+       "length '1e3' is not a non-negative integer"},
       {"", "0", "16", absl::StatusCode::kInvalidArgument, "has no location"},
   };
   for (const BadCase& c : cases) {
@@ -170,9 +175,11 @@ TEST(ExternalData, BadReferencesGiveClearErrors) {
 }
 
 // Bazel runfiles link every file: a model and its data are symlinks into another folder. The data
-// resolves inside the folder of the model's target, so it loads; a symlink to anywhere else does not.
+// resolves inside the folder of the model's target, so it loads; a symlink to anywhere else does
+// not.
 TEST(ExternalData, SymlinkedModelFindsDataBesideItsTarget) {
-  const std::string real = MakeModelFolder("linked_real", ExternalModel("weights.bin", "4096", "16"));
+  const std::string real =
+      MakeModelFolder("linked_real", ExternalModel("weights.bin", "4096", "16"));
   const std::string links = TempDir("linked_links");
   ASSERT_EQ(::symlink((real + "/model.onnx").c_str(), (links + "/model.onnx").c_str()), 0);
   ASSERT_EQ(::symlink((real + "/weights.bin").c_str(), (links + "/weights.bin").c_str()), 0);
@@ -186,20 +193,23 @@ TEST(ExternalData, SymlinkedModelFindsDataBesideItsTarget) {
   EXPECT_TRUE(LoadModel(only_model + "/model.onnx").ok());
 
   // The data linked to a third folder: outside both the link's folder and the target's.
-  const std::string elsewhere = MakeModelFolder("linked_elsewhere", ExternalModel("weights.bin", "4096", "16"));
+  const std::string elsewhere =
+      MakeModelFolder("linked_elsewhere", ExternalModel("weights.bin", "4096", "16"));
   const std::string mixed = TempDir("linked_mixed");
   ASSERT_EQ(::symlink((real + "/model.onnx").c_str(), (mixed + "/model.onnx").c_str()), 0);
   ASSERT_EQ(::symlink((elsewhere + "/weights.bin").c_str(), (mixed + "/weights.bin").c_str()), 0);
   fs::remove(real + "/weights.bin");
   auto escaped = LoadModel(mixed + "/model.onnx");
   ASSERT_FALSE(escaped.ok());
-  EXPECT_NE(escaped.status().message().find("leaves the model folder"), std::string::npos) << escaped.status();
+  EXPECT_NE(escaped.status().message().find("leaves the model folder"), std::string::npos)
+      << escaped.status();
 }
 
 // A symlinked model whose link folder also holds the data file reads that one: locations are
 // relative to the path given, as in ONNX; the target's folder is only a fallback.
 TEST(ExternalData, SymlinkedModelPrefersDataBesideTheLink) {
-  const std::string real = MakeModelFolder("prefer_real", ExternalModel("weights.bin", "4096", "16"));
+  const std::string real =
+      MakeModelFolder("prefer_real", ExternalModel("weights.bin", "4096", "16"));
   const std::string links = TempDir("prefer_links");
   ASSERT_EQ(::symlink((real + "/model.onnx").c_str(), (links + "/model.onnx").c_str()), 0);
   std::string data = Floats({1, 2, 3, 4});
@@ -219,12 +229,17 @@ TEST(ExternalData, RelativeModelPathsFindTheirData) {
   ASSERT_EQ(::symlink("../model.onnx", (sub + "/link.onnx").c_str()), 0);
   const fs::path cwd = fs::current_path();
   for (const auto& [from, path] : std::vector<std::pair<std::string, std::string>>{
-           {dir, "model.onnx"}, {dir, "./model.onnx"}, {sub, "../model.onnx"}, {sub, "link.onnx"},
-           {sub, "./link.onnx"}, {fs::path(dir).parent_path().string(), "relative/model.onnx"}}) {
+           {dir, "model.onnx"},
+           {dir, "./model.onnx"},
+           {sub, "../model.onnx"},
+           {sub, "link.onnx"},
+           {sub, "./link.onnx"},
+           {fs::path(dir).parent_path().string(), "relative/model.onnx"}}) {
     fs::current_path(from);
     auto model = LoadModel(path);
     EXPECT_TRUE(model.ok()) << path << " from " << from << ": " << model.status();
-    if (model.ok()) EXPECT_EQ(Init(**model, "w").ToVector<float>(), (std::vector<float>{10, 20, 30, 40})) << path;
+    if (model.ok())
+      EXPECT_EQ(Init(**model, "w").ToVector<float>(), (std::vector<float>{10, 20, 30, 40})) << path;
   }
   // A location leaving the folder is still refused from a bare name.
   WriteFile(dir + "/up.onnx", ExternalModel("../weights.bin", "4096", "16").SerializeAsString());
@@ -233,13 +248,15 @@ TEST(ExternalData, RelativeModelPathsFindTheirData) {
   auto up = LoadModel("up.onnx");
   fs::current_path(cwd);
   ASSERT_FALSE(up.ok());
-  EXPECT_NE(up.status().message().find("leaves the model folder"), std::string::npos) << up.status();
+  EXPECT_NE(up.status().message().find("leaves the model folder"), std::string::npos)
+      << up.status();
 }
 
 TEST(ExternalData, LoadingFromMemoryCannotReadExternalData) {
   auto model = LoadModelFromString(ExternalModel("weights.bin", "0", "16").SerializeAsString());
   ASSERT_FALSE(model.ok());
-  EXPECT_NE(model.status().message().find("not loaded from a file"), std::string::npos) << model.status();
+  EXPECT_NE(model.status().message().find("not loaded from a file"), std::string::npos)
+      << model.status();
 }
 
 TEST(ExternalData, SavingRewritesExternalTensorsIntoANewSideFile) {
@@ -322,7 +339,8 @@ TEST(ExternalData, ThresholdMovesLargeTensorsOutAndLoadsBackEqual) {
   EXPECT_EQ(saved.graph().node(0).attribute(0).g().node(0).attribute(0).t().data_location(),
             onnx::TensorProto::EXTERNAL);
   // Offsets of tensors of 4 KiB or more are 4 KiB aligned.
-  for (const auto& e : saved.graph().node(0).attribute(1).g().node(0).attribute(0).t().external_data()) {
+  for (const auto& e :
+       saved.graph().node(0).attribute(1).g().node(0).attribute(0).t().external_data()) {
     if (e.key() == "offset") {
       EXPECT_EQ(std::stoull(e.value()) % 4096, 0u);
     }
@@ -334,8 +352,15 @@ TEST(ExternalData, ThresholdMovesLargeTensorsOutAndLoadsBackEqual) {
   EXPECT_TRUE(Init(**again, "big").ContentEquals(Init(*model, "big")));
   EXPECT_TRUE(Init(**again, "small").ContentEquals(Init(*model, "small")));
   const Node* if_node = (*again)->graph().first_node();
-  EXPECT_TRUE(if_node->FindAttribute("then_branch")->g->first_node()->FindAttribute("value")->t->ContentEquals(
-      model->graph().first_node()->FindAttribute("then_branch")->g->first_node()->FindAttribute("value")->t));
+  EXPECT_TRUE(if_node->FindAttribute("then_branch")
+                  ->g->first_node()
+                  ->FindAttribute("value")
+                  ->t->ContentEquals(model->graph()
+                                         .first_node()
+                                         ->FindAttribute("then_branch")
+                                         ->g->first_node()
+                                         ->FindAttribute("value")
+                                         ->t));
   // Without a threshold the inline tensors stay inline, typed fields and all.
   ASSERT_TRUE(SaveModel(*model, dir + "/inline.onnx").ok());
   EXPECT_FALSE(fs::exists(dir + "/inline.onnx.data"));
@@ -419,8 +444,10 @@ TEST(ExternalData, LargeTensorsAreCopiedFileToFile) {
   ASSERT_TRUE(SaveModel(**model, dir + "/model.onnx").ok());  // over the model being read
   check_saved(dir + "/model.onnx");
 
-  // The data file is now a new file (the save renamed over it); replace it once more with other bytes.
-  WriteFile(dir + "/model.onnx.data.new", std::string(ReadFile(dir + "/model.onnx.data").size(), '\0'));
+  // The data file is now a new file (the save renamed over it); replace it once more with other
+  // bytes.
+  WriteFile(dir + "/model.onnx.data.new",
+            std::string(ReadFile(dir + "/model.onnx.data").size(), '\0'));
   fs::rename(dir + "/model.onnx.data.new", dir + "/model.onnx.data");
   ASSERT_TRUE(SaveModel(**model, out + "/copy2.onnx").ok());
   check_saved(out + "/copy2.onnx");

@@ -33,56 +33,142 @@ constexpr char kKitchenSink[] = R"pb(
     name: "main"
     doc_string: ""
     node {
-      input: "x" input: "c" output: "y" name: "" op_type: "Add" domain: "" overload: ""
+      input: "x"
+      input: "c"
+      output: "y"
+      name: ""
+      op_type: "Add"
+      domain: ""
+      overload: ""
       doc_string: "add doc"
       metadata_props { key: "nk" value: "nv" }
       device_configurations {
-        configuration_id: "cfg" pipeline_stage: 1
-        sharding_spec { tensor_name: "x" device: 0 device: 1
-                        index_to_device_group_map { key: 0 value: 1 value: 2 }
-                        sharded_dim { axis: 0 simple_sharding { dim_param: "N" num_shards: 2 } } }
+        configuration_id: "cfg"
+        pipeline_stage: 1
+        sharding_spec {
+          tensor_name: "x"
+          device: 0
+          device: 1
+          index_to_device_group_map { key: 0 value: 1 value: 2 }
+          sharded_dim {
+            axis: 0
+            simple_sharding { dim_param: "N" num_shards: 2 }
+          }
+        }
       }
     }
     node {
-      input: "cond" output: "z" op_type: "If" name: "if"
+      input: "cond"
+      output: "z"
+      op_type: "If"
+      name: "if"
       attribute {
-        name: "then_branch" type: GRAPH
-        g { name: "then" node { input: "y" output: "t" op_type: "Identity" } output { name: "t" } }
+        name: "then_branch"
+        type: GRAPH
+        g {
+          name: "then"
+          node { input: "y" output: "t" op_type: "Identity" }
+          output { name: "t" }
+        }
       }
-      attribute { name: "else_branch" type: GRAPH g { name: "else" output { name: "x" } } }
+      attribute {
+        name: "else_branch"
+        type: GRAPH
+        g {
+          name: "else"
+          output { name: "x" }
+        }
+      }
     }
     node {
-      input: "z" input: "" output: "w" output: "" op_type: "MyFunc" domain: "com.example"
+      input: "z"
+      input: ""
+      output: "w"
+      output: ""
+      op_type: "MyFunc"
+      domain: "com.example"
       overload: "v2"
       attribute { name: "beta" type: FLOAT f: 0 }
     }
     node {
-      output: "c" op_type: "Constant"
-      attribute { name: "value" type: TENSOR t { dims: 2 data_type: 10 int32_data: 15360 int32_data: 48128 } }
+      output: "c"
+      op_type: "Constant"
+      attribute {
+        name: "value"
+        type: TENSOR
+        t { dims: 2 data_type: 10 int32_data: 15360 int32_data: 48128 }
+      }
     }
     node {
-      input: "x" output: "e" op_type: "Everything" domain: "com.example"
+      input: "x"
+      output: "e"
+      op_type: "Everything"
+      domain: "com.example"
       attribute { name: "i" type: INT i: 0 doc_string: "attr doc" }
       attribute { name: "s" type: STRING s: "" }
       attribute { name: "fs" type: FLOATS floats: 1.5 floats: -0.0 }
       attribute { name: "is" type: INTS ints: -1 ints: 9223372036854775807 }
       attribute { name: "ss" type: STRINGS strings: "a" strings: "\377" }
       attribute { name: "no_ints" type: INTS }
-      attribute { name: "ts" type: TENSORS tensors { name: "" data_type: 7 int64_data: 3 }
-                                           tensors { dims: 0 data_type: 1 raw_data: "" } }
-      attribute { name: "gs" type: GRAPHS graphs { name: "g1" output { name: "e_in" } input { name: "e_in" } } }
-      attribute { name: "sp" type: SPARSE_TENSOR
-                  sparse_tensor { values { dims: 1 data_type: 1 float_data: 5 }
-                                  indices { dims: 1 data_type: 7 int64_data: 2 } dims: 4 } }
-      attribute { name: "sps" type: SPARSE_TENSORS
-                  sparse_tensors { values { dims: 0 data_type: 1 } indices { dims: 0 data_type: 7 } dims: 3 } }
-      attribute { name: "tp" type: TYPE_PROTO tp { tensor_type { elem_type: 1 } } }
-      attribute { name: "tps" type: TYPE_PROTOS
-                  type_protos { sparse_tensor_type { elem_type: 1 shape { dim { dim_value: 3 } } } }
-                  type_protos { sequence_type { elem_type { tensor_type { elem_type: 7 } } } } }
+      attribute {
+        name: "ts"
+        type: TENSORS
+        tensors { name: "" data_type: 7 int64_data: 3 }
+        tensors { dims: 0 data_type: 1 raw_data: "" }
+      }
+      attribute {
+        name: "gs"
+        type: GRAPHS
+        graphs {
+          name: "g1"
+          output { name: "e_in" }
+          input { name: "e_in" }
+        }
+      }
+      attribute {
+        name: "sp"
+        type: SPARSE_TENSOR
+        sparse_tensor {
+          values { dims: 1 data_type: 1 float_data: 5 }
+          indices { dims: 1 data_type: 7 int64_data: 2 }
+          dims: 4
+        }
+      }
+      attribute {
+        name: "sps"
+        type: SPARSE_TENSORS
+        sparse_tensors {
+          values { dims: 0 data_type: 1 }
+          indices { dims: 0 data_type: 7 }
+          dims: 3
+        }
+      }
+      attribute {
+        name: "tp"
+        type: TYPE_PROTO
+        tp { tensor_type { elem_type: 1 } }
+      }
+      attribute {
+        name: "tps"
+        type: TYPE_PROTOS
+        type_protos {
+          sparse_tensor_type {
+            elem_type: 1
+            shape { dim { dim_value: 3 } }
+          }
+        }
+        type_protos { sequence_type { elem_type { tensor_type { elem_type: 7 } } } }
+      }
     }
-    initializer { name: "x" dims: 2 data_type: 1 float_data: 1 float_data: 2 doc_string: "init doc"
-                  metadata_props { key: "ik" value: "iv" } }
+    initializer {
+      name: "x"
+      dims: 2
+      data_type: 1
+      float_data: 1
+      float_data: 2
+      doc_string: "init doc"
+      metadata_props { key: "ik" value: "iv" }
+    }
     initializer { name: "i8" dims: 3 data_type: 3 int32_data: -1 int32_data: 127 int32_data: -128 }
     initializer { name: "i16" dims: 2 data_type: 5 int32_data: -32768 int32_data: 32767 }
     initializer { name: "u16" dims: 2 data_type: 4 int32_data: 65535 int32_data: 0 }
@@ -103,61 +189,152 @@ constexpr char kKitchenSink[] = R"pb(
     initializer { name: "c64" dims: 1 data_type: 14 float_data: 1 float_data: 2 }
     initializer { name: "c128" dims: 1 data_type: 15 double_data: 1 double_data: -2 }
     initializer { name: "str" dims: 2 data_type: 8 string_data: "a" string_data: "" }
-    initializer { name: "raw" dims: 2 data_type: 16 raw_data: "\001\002\003\004" data_location: DEFAULT }
+    initializer {
+      name: "raw"
+      dims: 2
+      data_type: 16
+      raw_data: "\001\002\003\004"
+      data_location: DEFAULT
+    }
     initializer { name: "none" dims: 0 data_type: 1 }
     initializer { name: "empty_raw" dims: 0 data_type: 1 raw_data: "" }
-    initializer { name: "seg" dims: 1 data_type: 6 int32_data: 7 segment { begin: 0 end: 1 } }
+    initializer {
+      name: "seg"
+      dims: 1
+      data_type: 6
+      int32_data: 7
+      segment { begin: 0 end: 1 }
+    }
     initializer { name: "scalar" data_type: 1 raw_data: "\000\000\200?" }
     initializer { name: "odd_type" dims: 1 data_type: 99 raw_data: "xyz" }
     sparse_initializer {
       values { name: "sp" dims: 2 data_type: 1 float_data: 1 float_data: 2 }
       indices { dims: 2 data_type: 7 int64_data: 0 int64_data: 3 }
-      dims: 2 dims: 2
+      dims: 2
+      dims: 2
     }
     input {
       name: "x"
-      type { tensor_type { elem_type: 1 shape { dim { dim_value: 2 denotation: "DATA_BATCH" } } }
-             denotation: "TENSOR" }
+      type {
+        tensor_type {
+          elem_type: 1
+          shape { dim { dim_value: 2 denotation: "DATA_BATCH" } }
+        }
+        denotation: "TENSOR"
+      }
       doc_string: "input doc"
       metadata_props { key: "vk" value: "vv" }
     }
-    input { name: "cond" type { tensor_type { elem_type: 9 shape {} } } }
+    input {
+      name: "cond"
+      type {
+        tensor_type {
+          elem_type: 9
+          shape {}
+        }
+      }
+    }
     input { name: "untyped" }
     output {
       name: "w"
-      type { sequence_type { elem_type { optional_type { elem_type { map_type { key_type: 8
-             value_type { tensor_type { elem_type: 1 } } } } } } } }
+      type {
+        sequence_type {
+          elem_type {
+            optional_type {
+              elem_type {
+                map_type {
+                  key_type: 8
+                  value_type { tensor_type { elem_type: 1 } }
+                }
+              }
+            }
+          }
+        }
+      }
     }
     output { name: "y" }
-    output { name: "e" type { tensor_type { elem_type: 1 shape { dim { dim_value: -1 } } } } }
-    value_info { name: "y" type { tensor_type { elem_type: 1 shape { dim { dim_param: "N" } dim {} } } } }
-    value_info { name: "nowhere" type { tensor_type { elem_type: 2 } } doc_string: "dangling" }
-    value_info { name: "z" type { tensor_type { elem_type: 1 } } }
-    value_info { name: "x" type { tensor_type { elem_type: 1 } } }
-    value_info { name: "i8" type { tensor_type { elem_type: 3 } } metadata_props { key: "a" value: "b" } }
-    value_info { name: "z" type { tensor_type { elem_type: 1 } } }
+    output {
+      name: "e"
+      type {
+        tensor_type {
+          elem_type: 1
+          shape { dim { dim_value: -1 } }
+        }
+      }
+    }
+    value_info {
+      name: "y"
+      type {
+        tensor_type {
+          elem_type: 1
+          shape {
+            dim { dim_param: "N" }
+            dim {}
+          }
+        }
+      }
+    }
+    value_info {
+      name: "nowhere"
+      type { tensor_type { elem_type: 2 } }
+      doc_string: "dangling"
+    }
+    value_info {
+      name: "z"
+      type { tensor_type { elem_type: 1 } }
+    }
+    value_info {
+      name: "x"
+      type { tensor_type { elem_type: 1 } }
+    }
+    value_info {
+      name: "i8"
+      type { tensor_type { elem_type: 3 } }
+      metadata_props { key: "a" value: "b" }
+    }
+    value_info {
+      name: "z"
+      type { tensor_type { elem_type: 1 } }
+    }
     quantization_annotation {
-      tensor_name: "y" quant_parameter_tensor_names { key: "SCALE_TENSOR" value: "x" }
+      tensor_name: "y"
+      quant_parameter_tensor_names { key: "SCALE_TENSOR" value: "x" }
     }
     metadata_props { key: "g" value: "1" }
   }
   functions {
-    name: "MyFunc" domain: "com.example" overload: "v2"
-    input: "a" input: "opt" output: "b" output: "b2"
+    name: "MyFunc"
+    domain: "com.example"
+    overload: "v2"
+    input: "a"
+    input: "opt"
+    output: "b"
+    output: "b2"
     attribute: "gamma"
     attribute_proto { name: "beta" type: FLOAT f: 1 doc_string: "default doc" }
     node { input: "a" input: "a" output: "m" op_type: "Mul" }
-    node { input: "m" output: "b" op_type: "LeakyRelu"
-           attribute { name: "alpha" type: FLOAT ref_attr_name: "beta" } }
+    node {
+      input: "m"
+      output: "b"
+      op_type: "LeakyRelu"
+      attribute { name: "alpha" type: FLOAT ref_attr_name: "beta" }
+    }
     node { input: "b" output: "b2" op_type: "Identity" }
     opset_import { domain: "" version: 21 }
-    value_info { name: "m" type { tensor_type { elem_type: 1 } } }
+    value_info {
+      name: "m"
+      type { tensor_type { elem_type: 1 } }
+    }
     doc_string: "function doc"
     metadata_props { key: "fk" value: "fv" }
   }
   functions { name: "Empty" domain: "" }
   training_info {
-    algorithm { name: "train" node { input: "x" output: "x2" op_type: "Neg" } output { name: "x2" } }
+    algorithm {
+      name: "train"
+      node { input: "x" output: "x2" op_type: "Neg" }
+      output { name: "x2" }
+    }
     update_binding { key: "x" value: "x2" }
   }
   configuration { name: "cfg" num_devices: 2 device: "gpu0" device: "gpu1" }
@@ -187,14 +364,39 @@ TEST(Lossless, KitchenSinkRoundTrips) { ExpectRoundTrip(Parse(kKitchenSink)); }
 
 TEST(Lossless, IrVersion3InitializersThatAreInputs) {
   ExpectRoundTrip(Parse(R"pb(
-    ir_version: 3 opset_import { version: 8 }
+    ir_version: 3
+    opset_import { version: 8 }
     graph {
       name: "g"
       node { input: "a" input: "w" output: "y" op_type: "Add" }
       initializer { name: "w" dims: 1 data_type: 1 raw_data: "\000\000\200?" }
-      input { name: "w" type { tensor_type { elem_type: 1 shape { dim { dim_value: 1 } } } } }
-      input { name: "a" type { tensor_type { elem_type: 1 shape { dim { dim_value: 1 } } } } }
-      output { name: "y" type { tensor_type { elem_type: 1 shape { dim { dim_value: 1 } } } } }
+      input {
+        name: "w"
+        type {
+          tensor_type {
+            elem_type: 1
+            shape { dim { dim_value: 1 } }
+          }
+        }
+      }
+      input {
+        name: "a"
+        type {
+          tensor_type {
+            elem_type: 1
+            shape { dim { dim_value: 1 } }
+          }
+        }
+      }
+      output {
+        name: "y"
+        type {
+          tensor_type {
+            elem_type: 1
+            shape { dim { dim_value: 1 } }
+          }
+        }
+      }
     })pb"));
 }
 
@@ -210,8 +412,10 @@ TEST(Lossless, ForceRawDataWritesRawData) {
   ASSERT_TRUE(saved.ParseFromString(*bytes));
   for (const auto& t : saved.graph().initializer()) {
     if (t.data_type() == onnx::TensorProto::STRING) continue;
-    EXPECT_EQ(t.float_data_size() + t.int32_data_size() + t.int64_data_size() + t.double_data_size() +
-                  t.uint64_data_size(), 0) << t.name();
+    EXPECT_EQ(t.float_data_size() + t.int32_data_size() + t.int64_data_size() +
+                  t.double_data_size() + t.uint64_data_size(),
+              0)
+        << t.name();
   }
   // Same bytes as the typed form: loading both gives equal tensors.
   auto reloaded = LoadModelFromString(*bytes);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "google/protobuf/arena.h"
 #include "ir/io/atomic_file.h"
 #include "ir/io/external_data.h"
 #include "ir/io/limits.h"
@@ -18,7 +19,6 @@
 #include "ir/io/tensor_proto.h"
 #include "ir/io/wire_export.h"
 #include "ir/status_macros.h"
-#include "google/protobuf/arena.h"
 #include "proto/onnx.pb.h"
 
 namespace onnx_opt::ir::io {
@@ -51,7 +51,8 @@ uint64_t AutomaticThreshold(const Model& model, uint64_t threshold) {
     if (t.storage() == Tensor::Storage::kExternal || t.raw_size() >= threshold) return;
     const uint64_t estimate = EstimatedInlineBytes(t);
     inline_bytes += estimate;
-    if (t.data_type() != DataType::kString && t.raw_size() > 0) movable.emplace_back(t.raw_size(), estimate);
+    if (t.data_type() != DataType::kString && t.raw_size() > 0)
+      movable.emplace_back(t.raw_size(), estimate);
   });
   if (inline_bytes <= kAutoExternalTrigger) return threshold;
   std::sort(movable.begin(), movable.end(), std::greater<>());
@@ -72,20 +73,22 @@ absl::StatusOr<std::unique_ptr<Model>> Import(onnx::ModelProto& proto, const std
 
 // Parses the ModelProto in `bytes` with its large raw_data payloads cut out first, so that the
 // tensors become views of `bytes` instead of copies (payload_splice.h); `import` gets the payloads.
-absl::Status ParseSplicing(std::shared_ptr<const Buffer> bytes, const std::string& source, ImportOptions* import,
-                           onnx::ModelProto* proto) {
+absl::Status ParseSplicing(std::shared_ptr<const Buffer> bytes, const std::string& source,
+                           ImportOptions* import, onnx::ModelProto* proto) {
   const std::string_view view(bytes->data(), bytes->size());
-  std::optional<SplicedModel> stripped = StripPayloadsToPieces(view, kMinSplicedPayload, &import->spliced_payloads);
-  RETURN_IF_ERROR(stripped.has_value()
-                      ? ParseProtoPieces(stripped->pieces, stripped->size, source, "an ONNX model", proto)
-                      : ParseProtoBytes(view, source, "an ONNX model", proto));
+  std::optional<SplicedModel> stripped =
+      StripPayloadsToPieces(view, kMinSplicedPayload, &import->spliced_payloads);
+  RETURN_IF_ERROR(stripped.has_value() ? ParseProtoPieces(stripped->pieces, stripped->size, source,
+                                                          "an ONNX model", proto)
+                                       : ParseProtoBytes(view, source, "an ONNX model", proto));
   if (stripped.has_value()) import->spliced_file = std::move(bytes);
   return absl::OkStatus();
 }
 
 }  // namespace
 
-absl::StatusOr<std::unique_ptr<Model>> LoadModel(const std::string& path, const LoadOptions& options) {
+absl::StatusOr<std::unique_ptr<Model>> LoadModel(const std::string& path,
+                                                 const LoadOptions& options) {
   ImportOptions import;
   if (!options.external_data_dir.empty()) {
     import.external_data_dir = options.external_data_dir;
@@ -101,8 +104,10 @@ absl::StatusOr<std::unique_ptr<Model>> LoadModel(const std::string& path, const 
   // Files that cannot be read or mapped whole go through ParseProtoFile, for its errors.
   absl::StatusOr<std::shared_ptr<const Buffer>> file = OpenFileBytes(path);
   if (file.ok() && (*file)->size() > 0 && (*file)->size() <= kMaxProtoBytes) {
-    if (auto streamed = LoadStreamed(*file, path, import); streamed.has_value()) return *std::move(streamed);
-    if (absl::Status s = ParseSplicing(*std::move(file), path, &import, &proto); !s.ok()) return OneLine(s);
+    if (auto streamed = LoadStreamed(*file, path, import); streamed.has_value())
+      return *std::move(streamed);
+    if (absl::Status s = ParseSplicing(*std::move(file), path, &import, &proto); !s.ok())
+      return OneLine(s);
   } else if (absl::Status s = ParseProtoFile(path, "an ONNX model", &proto); !s.ok()) {
     return OneLine(s);
   }
@@ -115,7 +120,8 @@ absl::StatusOr<std::unique_ptr<Model>> LoadModelFromString(std::string_view byte
   import.external_data_dir = options.external_data_dir;
   // One copy, which the tensors then view (protobuf would have copied them anyway).
   auto buffer = std::make_shared<StringBuffer>(std::string(bytes));
-  if (auto streamed = LoadStreamed(buffer, "<memory>", import); streamed.has_value()) return *std::move(streamed);
+  if (auto streamed = LoadStreamed(buffer, "<memory>", import); streamed.has_value())
+    return *std::move(streamed);
   google::protobuf::Arena arena(ProtoArenaOptions());
   onnx::ModelProto& proto = *google::protobuf::Arena::CreateMessage<onnx::ModelProto>(&arena);
   if (absl::Status s = ParseSplicing(std::move(buffer), "<memory>", &import, &proto); !s.ok()) {
@@ -130,10 +136,11 @@ absl::Status SaveModel(const Model& model, const std::string& path, const SaveOp
       options.external_data_file.empty() ? BaseName(path) + ".data" : options.external_data_file;
   if (side_name.find('/') != std::string::npos || side_name == BaseName(path) || side_name == "." ||
       side_name == "..") {
-    return absl::InvalidArgumentError(
-        absl::StrCat(prefix, "external data file name '", side_name, "' is not a plain file name next to the model"));
+    return absl::InvalidArgumentError(absl::StrCat(prefix, "external data file name '", side_name,
+                                                   "' is not a plain file name next to the model"));
   }
-  ExternalDataWriter writer(absl::StrCat(DirName(path), "/", side_name), options.external_data_alignment);
+  ExternalDataWriter writer(absl::StrCat(DirName(path), "/", side_name),
+                            options.external_data_alignment);
   ExportOptions export_options;
   export_options.force_raw_data = options.force_raw_data;
   export_options.external_writer = &writer;
@@ -146,10 +153,12 @@ absl::Status SaveModel(const Model& model, const std::string& path, const SaveOp
   absl::StatusOr<SplicedModel> serialized = WriteModelWire(model, export_options);
   if (!serialized.ok()) return Prefixed(prefix, serialized.status());
   if (serialized->size > kMaxProtoBytes) {
-    return absl::ResourceExhaustedError(absl::StrCat(prefix, "the model needs ", serialized->size,
-                                                     " bytes outside external data; protobuf cannot write 2 GiB or more"));
+    return absl::ResourceExhaustedError(
+        absl::StrCat(prefix, "the model needs ", serialized->size,
+                     " bytes outside external data; protobuf cannot write 2 GiB or more"));
   }
-  if (absl::Status s = (*file)->WritePieces(serialized->pieces); !s.ok()) return Prefixed(prefix, s);
+  if (absl::Status s = (*file)->WritePieces(serialized->pieces); !s.ok())
+    return Prefixed(prefix, s);
   if (absl::Status s = writer.Finish(); !s.ok()) return Prefixed(prefix, s);
   if (absl::Status s = (*file)->Finish(); !s.ok()) return Prefixed(prefix, s);
   if (options.before_commit) RETURN_IF_ERROR(options.before_commit());
@@ -169,18 +178,20 @@ absl::StatusOr<std::string> SerializeModel(const Model& model, const SaveOptions
     if (t.storage() != Tensor::Storage::kExternal) inline_bytes += t.raw_size();
   });
   if (inline_bytes > kMaxProtoBytes) {
-    return absl::ResourceExhaustedError(absl::StrCat(
-        "the model holds ", inline_bytes, " bytes of tensor data; protobuf cannot serialize 2 GiB or "
-        "more: save it to a file, which moves large tensors to external data"));
+    return absl::ResourceExhaustedError(
+        absl::StrCat("the model holds ", inline_bytes,
+                     " bytes of tensor data; protobuf cannot serialize 2 GiB or "
+                     "more: save it to a file, which moves large tensors to external data"));
   }
   ExportOptions export_options;
   export_options.force_raw_data = options.force_raw_data;
   absl::StatusOr<SplicedModel> serialized = WriteModelWire(model, export_options);
   if (!serialized.ok()) return serialized.status();
   if (serialized->size > kMaxProtoBytes) {
-    return absl::ResourceExhaustedError(absl::StrCat(
-        "the model needs ", serialized->size, " bytes; protobuf cannot serialize 2 GiB or more: save it to a "
-        "file, which moves large tensors to external data"));
+    return absl::ResourceExhaustedError(
+        absl::StrCat("the model needs ", serialized->size,
+                     " bytes; protobuf cannot serialize 2 GiB or more: save it to a "
+                     "file, which moves large tensors to external data"));
   }
   return serialized->Concatenate();
 }
@@ -219,7 +230,8 @@ absl::Status SaveDataValueFile(const DataValue& value, const std::string& path) 
   if (!bytes.ok()) return Prefixed(prefix, bytes.status());
   absl::StatusOr<std::unique_ptr<AtomicFile>> file = AtomicFile::Create(path);
   if (!file.ok()) return Prefixed(prefix, file.status());
-  if (absl::Status s = (*file)->Write(bytes->data(), bytes->size()); !s.ok()) return Prefixed(prefix, s);
+  if (absl::Status s = (*file)->Write(bytes->data(), bytes->size()); !s.ok())
+    return Prefixed(prefix, s);
   if (absl::Status s = (*file)->Commit(); !s.ok()) return Prefixed(prefix, s);
   return absl::OkStatus();
 }

@@ -1,9 +1,10 @@
-// The public way in and out of files: models (.onnx, with external data) and test data values (.pb).
+// The public way in and out of files: models (.onnx, with external data) and test data values
+// (.pb).
 //
 // Loading never copies weights needlessly: raw_data is moved out of the parsed message and external
 // data is mapped. Saving is atomic: everything is written to temporary files in the destination
-// folder, synced, and renamed into place only when complete; on any error nothing is left behind and
-// no existing file changes. A file being read (or mapped) is never written.
+// folder, synced, and renamed into place only when complete; on any error nothing is left behind
+// and no existing file changes. A file being read (or mapped) is never written.
 #ifndef ONNX_OPT_IR_IO_MODEL_IO_H_
 #define ONNX_OPT_IR_IO_MODEL_IO_H_
 
@@ -28,9 +29,9 @@ struct LoadOptions {
 };
 
 struct SaveOptions {
-  // Tensors with at least this many bytes of data go to the side file. Unset: only tensors that were
-  // read from external data go there. Either way, a model that protobuf could not serialize (2 GiB)
-  // has its largest tensors moved out automatically.
+  // Tensors with at least this many bytes of data go to the side file. Unset: only tensors that
+  // were read from external data go there. Either way, a model that protobuf could not serialize (2
+  // GiB) has its largest tensors moved out automatically.
   std::optional<uint64_t> external_data_threshold;
   // The side file's name, in the output's folder. Empty: "<output file name>.data".
   std::string external_data_file;
@@ -54,7 +55,8 @@ absl::StatusOr<std::unique_ptr<Model>> LoadModelFromString(std::string_view byte
                                                            const LoadOptions& options = {});
 
 // Writes `path` and, when any tensor goes to external data, the side file next to it.
-absl::Status SaveModel(const Model& model, const std::string& path, const SaveOptions& options = {});
+absl::Status SaveModel(const Model& model, const std::string& path,
+                       const SaveOptions& options = {});
 // Serialized ModelProto. Tensors read from external data keep their references. No side file can be
 // written here, so external_data_threshold is refused and a model over 2 GiB is an error.
 absl::StatusOr<std::string> SerializeModel(const Model& model, const SaveOptions& options = {});

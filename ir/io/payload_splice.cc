@@ -20,15 +20,25 @@ Kind ChildKind(Kind parent, uint32_t field) {
     case Kind::kModel:  // graph, functions (training_info is kept serialized, never imported)
       return field == 7 ? Kind::kGraph : field == 25 ? Kind::kFunction : Kind::kOther;
     case Kind::kGraph:  // node, initializer, sparse_initializer
-      return field == 1 ? Kind::kNode : field == 5 ? Kind::kTensor : field == 15 ? Kind::kSparseTensor : Kind::kOther;
+      return field == 1    ? Kind::kNode
+             : field == 5  ? Kind::kTensor
+             : field == 15 ? Kind::kSparseTensor
+                           : Kind::kOther;
     case Kind::kNode:  // attribute
       return field == 5 ? Kind::kAttribute : Kind::kOther;
     case Kind::kAttribute:  // t, g, tensors, graphs, sparse_tensor, sparse_tensors
       switch (field) {
-        case 5: case 10: return Kind::kTensor;
-        case 6: case 11: return Kind::kGraph;
-        case 22: case 23: return Kind::kSparseTensor;
-        default: return Kind::kOther;
+        case 5:
+        case 10:
+          return Kind::kTensor;
+        case 6:
+        case 11:
+          return Kind::kGraph;
+        case 22:
+        case 23:
+          return Kind::kSparseTensor;
+        default:
+          return Kind::kOther;
       }
     case Kind::kFunction:  // node, attribute_proto
       return field == 7 ? Kind::kNode : field == 11 ? Kind::kAttribute : Kind::kOther;
@@ -41,9 +51,9 @@ Kind ChildKind(Kind parent, uint32_t field) {
 
 // The singular fields that hold a TensorProto (AttributeProto.t and .sparse_tensor,
 // SparseTensorProto.values and .indices). Protobuf merges a repeated occurrence into one message
-// whose last raw_data wins; cut separately, a large first raw_data (now a marker) and a small second
-// one (still inline) would both reach the importer, which would take the marker's bytes. Such
-// files give up (StripPayloads) rather than guess: protobuf's semantics stay.
+// whose last raw_data wins; cut separately, a large first raw_data (now a marker) and a small
+// second one (still inline) would both reach the importer, which would take the marker's bytes.
+// Such files give up (StripPayloads) rather than guess: protobuf's semantics stay.
 bool SingularTensorField(Kind parent, uint32_t field) {
   return (parent == Kind::kAttribute && (field == 5 || field == 22)) ||
          (parent == Kind::kSparseTensor && (field == 1 || field == 2));
@@ -83,10 +93,10 @@ struct Field {
   uint32_t wire_type = 0;
   const char* begin = nullptr;  // the tag
   const char* after_tag = nullptr;
-  const char* end = nullptr;    // one past the field
-  const char* data = nullptr;   // length-delimited: the contents; varint: unused
-  uint64_t length = 0;          // length-delimited: size of the contents
-  uint64_t varint = 0;          // varint: the value
+  const char* end = nullptr;   // one past the field
+  const char* data = nullptr;  // length-delimited: the contents; varint: unused
+  uint64_t length = 0;         // length-delimited: size of the contents
+  uint64_t varint = 0;         // varint: the value
 };
 
 // Reads the field at p (advancing p); false on anything protobuf would reject or that we do not
@@ -108,7 +118,8 @@ struct Field {
       p += 8;
       break;
     case 2:
-      if (!ReadVarint(p, end, &f->length) || f->length > static_cast<uint64_t>(end - p)) return false;
+      if (!ReadVarint(p, end, &f->length) || f->length > static_cast<uint64_t>(end - p))
+        return false;
       f->data = p;
       p += f->length;
       break;
@@ -150,13 +161,16 @@ class Pieces {
     size_ += pieces_[index].size();
   }
   uint64_t size() const { return size_; }
-  // Where the output is now; Rewind goes back there (an appended piece may have grown the last one).
+  // Where the output is now; Rewind goes back there (an appended piece may have grown the last
+  // one).
   struct Mark {
     size_t count;
     std::string_view last;
     uint64_t size;
   };
-  Mark Here() const { return {pieces_.size(), pieces_.empty() ? std::string_view() : pieces_.back(), size_}; }
+  Mark Here() const {
+    return {pieces_.size(), pieces_.empty() ? std::string_view() : pieces_.back(), size_};
+  }
   void Rewind(const Mark& m) {
     pieces_.resize(m.count);
     if (m.count > 0) pieces_.back() = m.last;
@@ -185,7 +199,8 @@ class Rewriter {
   // Appends the rewritten contents of the message [b, e) of kind `kind`.
   bool Message(const char* b, const char* e, Kind kind, int depth) {
     if (depth > kProtoRecursionLimit) return false;
-    if (kind == Kind::kTensor) return mode_ == Mode::kStrip ? StripTensor(b, e) : SpliceTensor(b, e);
+    if (kind == Kind::kTensor)
+      return mode_ == Mode::kStrip ? StripTensor(b, e) : SpliceTensor(b, e);
     uint32_t singular_seen = 0;  // bit (number & 31) per field of SingularTensorField: 1, 2, 5, 22
     for (const char* p = b; p < e;) {
       Field f;
@@ -225,7 +240,8 @@ class Rewriter {
     for (const char* p = b; p < e;) {
       Field f;
       if (!NextField(p, e, &f) || f.number == kPayloadMarkerField) return false;
-      if (f.number == kRawDataField && ++raw_fields > 1) return false;  // protobuf keeps the last: rare, not ours
+      if (f.number == kRawDataField && ++raw_fields > 1)
+        return false;  // protobuf keeps the last: rare, not ours
       if (f.number == kRawDataField && f.wire_type == 2 && f.length >= min_bytes_) {
         out_.AppendOwned(Varint(uint64_t{kPayloadMarkerField} << 3) + Varint(payloads_->size()));
         payloads_->push_back(std::string_view(f.data, f.length));
@@ -309,7 +325,8 @@ absl::StatusOr<SplicedModel> SplicePayloads(std::string_view serialized,
   std::vector<std::string_view> table = payloads;
   Rewriter r(Rewriter::Mode::kSplice, 0, &table);
   if (!r.Message(serialized.data(), serialized.data() + serialized.size(), Kind::kModel, 0)) {
-    return absl::InternalError("cannot place tensor data in the serialized model (a marker without data)");
+    return absl::InternalError(
+        "cannot place tensor data in the serialized model (a marker without data)");
   }
   if (static_cast<size_t>(r.changes()) != payloads.size()) {
     return absl::InternalError(absl::StrCat("placed ", r.changes(), " of ", payloads.size(),

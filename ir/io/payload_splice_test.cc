@@ -103,7 +103,8 @@ onnx::ModelProto EveryPlace() {
   sa->set_name("sparse_value");
   sa->set_type(onnx::AttributeProto::SPARSE_TENSOR);
   SetRaw(sa->mutable_sparse_tensor()->mutable_values(), "sv", 300, 11);
-  sa->mutable_sparse_tensor()->mutable_indices()->set_data_type(onnx::TensorProto::INT64);  // export writes both
+  sa->mutable_sparse_tensor()->mutable_indices()->set_data_type(
+      onnx::TensorProto::INT64);  // export writes both
   return m;
 }
 
@@ -128,7 +129,8 @@ TEST(PayloadSplice, StripsLargePayloadsEverywhereAndLeavesMarkers) {
   ASSERT_TRUE(parsed.ParseFromString(*stripped));
   EXPECT_FALSE(parsed.graph().initializer(0).has_raw_data());
   ASSERT_EQ(parsed.graph().initializer(0).unknown_fields().field_count(), 1);
-  EXPECT_EQ(parsed.graph().initializer(0).unknown_fields().field(0).number(), static_cast<int>(kPayloadMarkerField));
+  EXPECT_EQ(parsed.graph().initializer(0).unknown_fields().field(0).number(),
+            static_cast<int>(kPayloadMarkerField));
   const uint64_t index = parsed.graph().initializer(0).unknown_fields().field(0).varint();
   EXPECT_EQ(payloads[index], m.graph().initializer(0).raw_data());
   EXPECT_EQ(parsed.graph().initializer(1).raw_data(), m.graph().initializer(1).raw_data());
@@ -136,13 +138,15 @@ TEST(PayloadSplice, StripsLargePayloadsEverywhereAndLeavesMarkers) {
 
   // The pieces parse where they lie to the same message as their concatenation.
   std::vector<std::string_view> piece_payloads;
-  std::optional<SplicedModel> pieces = StripPayloadsToPieces(bytes, kMinSplicedPayload, &piece_payloads);
+  std::optional<SplicedModel> pieces =
+      StripPayloadsToPieces(bytes, kMinSplicedPayload, &piece_payloads);
   ASSERT_TRUE(pieces.has_value());
   EXPECT_GT(pieces->pieces.size(), 10u);
   EXPECT_EQ(pieces->Concatenate(), *stripped);
   EXPECT_EQ(piece_payloads, payloads);
   onnx::ModelProto from_pieces;
-  ASSERT_TRUE(ParseProtoPieces(pieces->pieces, pieces->size, "<test>", "a model", &from_pieces).ok());
+  ASSERT_TRUE(
+      ParseProtoPieces(pieces->pieces, pieces->size, "<test>", "a model", &from_pieces).ok());
   EXPECT_TRUE(google::protobuf::util::MessageDifferencer::Equals(from_pieces, parsed));
 }
 
@@ -158,7 +162,8 @@ TEST(PayloadSplice, SplicedSerializationIsByteForByteProtobufs) {
   onnx::ModelProto with_markers;
   ASSERT_TRUE(with_markers.ParseFromString(*stripped));
   std::string small;
-  with_markers.SerializeToString(&small);  // markers now last in each tensor, as the exporter writes them
+  with_markers.SerializeToString(
+      &small);  // markers now last in each tensor, as the exporter writes them
   absl::StatusOr<SplicedModel> spliced = SplicePayloads(small, payloads);
   ASSERT_TRUE(spliced.ok()) << spliced.status();
   EXPECT_EQ(spliced->size, expected.size());
@@ -187,7 +192,8 @@ TEST(PayloadSplice, GivesUpOnWhatItDoesNotExpect) {
   // Truncated anywhere: either nothing to do or the rewrite refuses; never a partial result.
   for (size_t cut : {size_t{1}, size_t{7}, bytes.size() / 3, bytes.size() / 2, bytes.size() - 1}) {
     payloads.clear();
-    std::optional<std::string> stripped = StripPayloads(std::string_view(bytes).substr(0, cut), 16, &payloads);
+    std::optional<std::string> stripped =
+        StripPayloads(std::string_view(bytes).substr(0, cut), 16, &payloads);
     if (stripped.has_value()) {
       onnx::ModelProto parsed;
       EXPECT_FALSE(parsed.ParseFromString(*stripped)) << "cut at " << cut;
@@ -232,7 +238,8 @@ TEST(PayloadSplice, GivesUpOnWhatItDoesNotExpect) {
   EXPECT_FALSE(StripPayloads(model_bytes, kMinSplicedPayload, &payloads).has_value());
   // A marker with no payload behind it when splicing.
   onnx::ModelProto lone;
-  lone.mutable_graph()->add_initializer()->mutable_unknown_fields()->AddVarint(static_cast<int>(kPayloadMarkerField), 3);
+  lone.mutable_graph()->add_initializer()->mutable_unknown_fields()->AddVarint(
+      static_cast<int>(kPayloadMarkerField), 3);
   std::string lone_bytes;
   lone.SerializeToString(&lone_bytes);
   EXPECT_FALSE(SplicePayloads(lone_bytes, {}).ok());

@@ -21,8 +21,10 @@ constexpr int kModelIrVersion = 1, kModelProducerName = 2, kModelProducerVersion
               kModelDomain = 4, kModelDocString = 6;
 constexpr int kOpsetDomain = 1, kOpsetVersion = 2;
 constexpr int kGraphName = 2, kGraphDocString = 10;
-constexpr int kNodeName = 3, kNodeOpType = 4, kNodeDocString = 6, kNodeDomain = 7, kNodeOverload = 8;
-constexpr int kFunctionName = 1, kFunctionDocString = 8, kFunctionDomain = 10, kFunctionOverload = 13;
+constexpr int kNodeName = 3, kNodeOpType = 4, kNodeDocString = 6, kNodeDomain = 7,
+              kNodeOverload = 8;
+constexpr int kFunctionName = 1, kFunctionDocString = 8, kFunctionDomain = 10,
+              kFunctionOverload = 13;
 }  // namespace field
 
 // Writes a string field when it is set or was written explicitly empty.
@@ -44,8 +46,10 @@ void ExportOpsets(const std::vector<OpsetImport>& imports,
                   RepeatedPtrField<onnx::OperatorSetIdProto>* out) {
   for (const OpsetImport& imp : imports) {
     auto* p = out->Add();
-    if (!imp.domain.empty() || imp.explicit_defaults.has(field::kOpsetDomain)) p->set_domain(imp.domain);
-    if (imp.version != 0 || imp.explicit_defaults.has(field::kOpsetVersion)) p->set_version(imp.version);
+    if (!imp.domain.empty() || imp.explicit_defaults.has(field::kOpsetDomain))
+      p->set_domain(imp.domain);
+    if (imp.version != 0 || imp.explicit_defaults.has(field::kOpsetVersion))
+      p->set_version(imp.version);
   }
 }
 
@@ -82,13 +86,15 @@ class Exporter {
 
 absl::Status Exporter::ExportModel(const Model& model, onnx::ModelProto* out) {
   const ExplicitDefaults& d = model.explicit_defaults();
-  if (model.ir_version() != 0 || d.has(field::kModelIrVersion)) out->set_ir_version(model.ir_version());
+  if (model.ir_version() != 0 || d.has(field::kModelIrVersion))
+    out->set_ir_version(model.ir_version());
   ExportOpsets(model.opset_imports(), out->mutable_opset_import());
   MaybeSet(model.producer_name(), d, field::kModelProducerName,
            [&](const std::string& s) { out->set_producer_name(s); });
   MaybeSet(model.producer_version(), d, field::kModelProducerVersion,
            [&](const std::string& s) { out->set_producer_version(s); });
-  MaybeSet(model.domain(), d, field::kModelDomain, [&](const std::string& s) { out->set_domain(s); });
+  MaybeSet(model.domain(), d, field::kModelDomain,
+           [&](const std::string& s) { out->set_domain(s); });
   if (model.model_version().has_value()) out->set_model_version(*model.model_version());
   MaybeSet(model.doc_string(), d, field::kModelDocString,
            [&](const std::string& s) { out->set_doc_string(s); });
@@ -98,7 +104,8 @@ absl::Status Exporter::ExportModel(const Model& model, onnx::ModelProto* out) {
     if (absl::Status s = ExportFunction(*f, out->add_functions()); !s.ok()) return s;
   }
   for (const std::string& bytes : model.training_info()) {
-    absl::Status s = ParseProtoBytes(bytes, "training_info", "a TrainingInfoProto", out->add_training_info());
+    absl::Status s =
+        ParseProtoBytes(bytes, "training_info", "a TrainingInfoProto", out->add_training_info());
     if (!s.ok()) return s;
   }
   for (const std::string& bytes : model.configuration()) {
@@ -122,7 +129,8 @@ absl::Status Exporter::ExportGraph(const Graph& graph, onnx::GraphProto* out) {
   }
   for (const Value* v : graph.sparse_initializers()) {
     onnx::SparseTensorProto* t = out->add_sparse_initializer();
-    if (absl::Status s = ExportSparseTensor(*v->sparse_initializer(), tensor_options_, t); !s.ok()) {
+    if (absl::Status s = ExportSparseTensor(*v->sparse_initializer(), tensor_options_, t);
+        !s.ok()) {
       return s;
     }
     t->mutable_values()->set_name(v->name());
@@ -131,7 +139,8 @@ absl::Status Exporter::ExportGraph(const Graph& graph, onnx::GraphProto* out) {
   for (size_t i = 0; i < graph.outputs().size(); ++i) {
     const Value* v = graph.outputs()[i];
     if (const std::optional<OutputInfo>& info = graph.output_info(i); info.has_value()) {
-      ExportValueInfo(v->name(), info->type, info->doc_string, info->metadata_props, out->add_output());
+      ExportValueInfo(v->name(), info->type, info->doc_string, info->metadata_props,
+                      out->add_output());
     } else {
       ExportValueInfo(*v, out->add_output());
     }
@@ -146,13 +155,14 @@ absl::Status Exporter::ExportGraph(const Graph& graph, onnx::GraphProto* out) {
   return absl::OkStatus();
 }
 
-void Exporter::ExportValueInfoList(const Graph& graph, RepeatedPtrField<onnx::ValueInfoProto>* out) {
+void Exporter::ExportValueInfoList(const Graph& graph,
+                                   RepeatedPtrField<onnx::ValueInfoProto>* out) {
   for (const ValueInfoEntry& e : ValueInfoInOrder(graph)) {
     if (e.value != nullptr) {
       ExportValueInfo(*e.value, out->Add());
     } else {
-      ExportValueInfo(e.dangling->name, e.dangling->type, e.dangling->doc_string, e.dangling->metadata_props,
-                      out->Add());
+      ExportValueInfo(e.dangling->name, e.dangling->type, e.dangling->doc_string,
+                      e.dangling->metadata_props, out->Add());
     }
   }
 }
@@ -172,7 +182,8 @@ absl::Status Exporter::ExportNode(const Node& n, onnx::NodeProto* out) {
   MaybeSet(n.name(), d, field::kNodeName, [&](const std::string& s) { out->set_name(s); });
   MaybeSet(n.op_type(), d, field::kNodeOpType, [&](const std::string& s) { out->set_op_type(s); });
   MaybeSet(n.domain(), d, field::kNodeDomain, [&](const std::string& s) { out->set_domain(s); });
-  MaybeSet(n.overload(), d, field::kNodeOverload, [&](const std::string& s) { out->set_overload(s); });
+  MaybeSet(n.overload(), d, field::kNodeOverload,
+           [&](const std::string& s) { out->set_overload(s); });
   MaybeSet(n.doc_string(), d, field::kNodeDocString,
            [&](const std::string& s) { out->set_doc_string(s); });
   for (const Attribute& a : n.attributes()) {
@@ -182,8 +193,9 @@ absl::Status Exporter::ExportNode(const Node& n, onnx::NodeProto* out) {
   }
   ExportPairs(n.metadata_props(), out->mutable_metadata_props());
   for (const std::string& bytes : n.device_configurations()) {
-    absl::Status s = ParseProtoBytes(bytes, "device_configurations", "a NodeDeviceConfigurationProto",
-                                     out->add_device_configurations());
+    absl::Status s =
+        ParseProtoBytes(bytes, "device_configurations", "a NodeDeviceConfigurationProto",
+                        out->add_device_configurations());
     if (!s.ok()) return s;
   }
   return absl::OkStatus();
@@ -198,24 +210,39 @@ absl::Status Exporter::ExportAttribute(const Attribute& a, onnx::AttributeProto*
   }
   if (a.is_reference()) return absl::OkStatus();
   switch (a.kind()) {
-    case AttributeKind::kFloat: out->set_f(a.f); break;
-    case AttributeKind::kInt: out->set_i(a.i); break;
-    case AttributeKind::kString: out->set_s(a.s); break;
-    case AttributeKind::kTensor: return ExportTensor(a.t, tensor_options_, out->mutable_t());
+    case AttributeKind::kFloat:
+      out->set_f(a.f);
+      break;
+    case AttributeKind::kInt:
+      out->set_i(a.i);
+      break;
+    case AttributeKind::kString:
+      out->set_s(a.s);
+      break;
+    case AttributeKind::kTensor:
+      return ExportTensor(a.t, tensor_options_, out->mutable_t());
     case AttributeKind::kGraph:
-      if (a.g == nullptr) return absl::InvalidArgumentError(absl::StrCat("attribute '", a.name(), "' has no graph"));
+      if (a.g == nullptr)
+        return absl::InvalidArgumentError(absl::StrCat("attribute '", a.name(), "' has no graph"));
       return ExportGraph(*a.g, out->mutable_g());
     case AttributeKind::kSparseTensor:
       return ExportSparseTensor(a.sparse_tensor, tensor_options_, out->mutable_sparse_tensor());
-    case AttributeKind::kTypeProto: ExportType(a.tp, out->mutable_tp()); break;
-    case AttributeKind::kFloats: out->mutable_floats()->Add(a.floats.begin(), a.floats.end()); break;
-    case AttributeKind::kInts: out->mutable_ints()->Add(a.ints.begin(), a.ints.end()); break;
+    case AttributeKind::kTypeProto:
+      ExportType(a.tp, out->mutable_tp());
+      break;
+    case AttributeKind::kFloats:
+      out->mutable_floats()->Add(a.floats.begin(), a.floats.end());
+      break;
+    case AttributeKind::kInts:
+      out->mutable_ints()->Add(a.ints.begin(), a.ints.end());
+      break;
     case AttributeKind::kStrings:
       for (const std::string& s : a.strings) out->add_strings(s);
       break;
     case AttributeKind::kTensors:
       for (const Tensor& t : a.tensors) {
-        if (absl::Status s = ExportTensor(t, tensor_options_, out->add_tensors()); !s.ok()) return s;
+        if (absl::Status s = ExportTensor(t, tensor_options_, out->add_tensors()); !s.ok())
+          return s;
       }
       break;
     case AttributeKind::kGraphs:
@@ -241,8 +268,10 @@ absl::Status Exporter::ExportAttribute(const Attribute& a, onnx::AttributeProto*
 absl::Status Exporter::ExportFunction(const Function& f, onnx::FunctionProto* out) {
   const ExplicitDefaults& d = f.explicit_defaults();
   MaybeSet(f.name(), d, field::kFunctionName, [&](const std::string& s) { out->set_name(s); });
-  MaybeSet(f.domain(), d, field::kFunctionDomain, [&](const std::string& s) { out->set_domain(s); });
-  MaybeSet(f.overload(), d, field::kFunctionOverload, [&](const std::string& s) { out->set_overload(s); });
+  MaybeSet(f.domain(), d, field::kFunctionDomain,
+           [&](const std::string& s) { out->set_domain(s); });
+  MaybeSet(f.overload(), d, field::kFunctionOverload,
+           [&](const std::string& s) { out->set_overload(s); });
   MaybeSet(f.doc_string(), d, field::kFunctionDocString,
            [&](const std::string& s) { out->set_doc_string(s); });
   const Graph& body = f.body();
@@ -275,7 +304,9 @@ void VisitGraph(const Graph& g, const std::function<void(const Tensor&)>& fn) {
 void VisitAttribute(const Attribute& a, const std::function<void(const Tensor&)>& fn) {
   if (a.is_reference()) return;
   switch (a.kind()) {
-    case AttributeKind::kTensor: fn(a.t); break;
+    case AttributeKind::kTensor:
+      fn(a.t);
+      break;
     case AttributeKind::kTensors:
       for (const Tensor& t : a.tensors) fn(t);
       break;
@@ -306,12 +337,14 @@ absl::Status ExportModel(const Model& model, const ExportOptions& options, onnx:
   return Exporter(options).ExportModel(model, out);
 }
 
-absl::Status ExportFunction(const Function& f, const ExportOptions& options, onnx::FunctionProto* out) {
+absl::Status ExportFunction(const Function& f, const ExportOptions& options,
+                            onnx::FunctionProto* out) {
   return Exporter(options).ExportFunction(f, out);
 }
 
 std::vector<ValueInfoEntry> ValueInfoInOrder(const Graph& graph) {
-  // Values of this graph listed in value_info, and entries naming no value, in their recorded order.
+  // Values of this graph listed in value_info, and entries naming no value, in their recorded
+  // order.
   std::vector<std::pair<uint64_t, const Value*>> values;
   absl::flat_hash_set<const Value*> seen;
   auto consider = [&](const Value* v) {

@@ -28,7 +28,8 @@ struct ExportOptions {
 
 absl::Status ExportModel(const Model& model, const ExportOptions& options, onnx::ModelProto* out);
 // One model-local function, as ExportModel writes it.
-absl::Status ExportFunction(const Function& f, const ExportOptions& options, onnx::FunctionProto* out);
+absl::Status ExportFunction(const Function& f, const ExportOptions& options,
+                            onnx::FunctionProto* out);
 
 // A graph's value_info entries in the order the file listed them: values of the graph listed there,
 // and entries naming no value (exactly one of the two is set).

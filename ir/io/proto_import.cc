@@ -25,8 +25,10 @@ constexpr int kModelIrVersion = 1, kModelProducerName = 2, kModelProducerVersion
               kModelDomain = 4, kModelDocString = 6;
 constexpr int kOpsetDomain = 1, kOpsetVersion = 2;
 constexpr int kGraphName = 2, kGraphDocString = 10;
-constexpr int kNodeName = 3, kNodeOpType = 4, kNodeDocString = 6, kNodeDomain = 7, kNodeOverload = 8;
-constexpr int kFunctionName = 1, kFunctionDocString = 8, kFunctionDomain = 10, kFunctionOverload = 13;
+constexpr int kNodeName = 3, kNodeOpType = 4, kNodeDocString = 6, kNodeDomain = 7,
+              kNodeOverload = 8;
+constexpr int kFunctionName = 1, kFunctionDocString = 8, kFunctionDomain = 10,
+              kFunctionOverload = 13;
 constexpr int kAttributeType = 20;
 }  // namespace field
 
@@ -74,7 +76,8 @@ class Importer {
   explicit Importer(ExternalDataReader* external) : external_(external) {}
 
   // `streamed`, when given, is the main graph (and `proto` has none).
-  absl::StatusOr<std::unique_ptr<Model>> ImportModel(onnx::ModelProto& proto, StreamedGraph* streamed);
+  absl::StatusOr<std::unique_ptr<Model>> ImportModel(onnx::ModelProto& proto,
+                                                     StreamedGraph* streamed);
 
  private:
   struct Scope {
@@ -92,25 +95,29 @@ class Importer {
 
   // `role` names what `v` is, for an error; it is only called on one (as are the `where`
   // functions below: spelling every node's location up front was a tenth of a load).
-  absl::Status Define(Scope& scope, Value* v, const std::string& where, absl::FunctionRef<std::string()> role);
+  absl::Status Define(Scope& scope, Value* v, const std::string& where,
+                      absl::FunctionRef<std::string()> role);
   absl::Status Define(Scope& scope, Value* v, const std::string& where, const char* role) {
     return Define(scope, v, where, [role] { return std::string(role); });
   }
   void Describe(const onnx::ValueInfoProto& p, Value* v);
   // `streamed`, when given, holds the nodes and initializers (`proto` is its shell).
-  absl::Status ImportGraph(onnx::GraphProto& proto, StreamedGraph* streamed, Graph& graph, const Scope* parent,
-                           int depth, const std::string& where);
-  absl::Status ImportInitializer(onnx::TensorProto& init, Graph& graph, Scope& scope, const std::string& where);
+  absl::Status ImportGraph(onnx::GraphProto& proto, StreamedGraph* streamed, Graph& graph,
+                           const Scope* parent, int depth, const std::string& where);
+  absl::Status ImportInitializer(onnx::TensorProto& init, Graph& graph, Scope& scope,
+                                 const std::string& where);
   absl::Status ImportNodes(RepeatedPtrField<onnx::NodeProto>& protos, Graph& graph, Scope& scope,
                            int depth, const std::string& where);
   absl::Status ImportStreamedNodes(StreamedGraph& streamed, Graph& graph, Scope& scope, int depth,
                                    const std::string& where);
-  // The three steps of a node's import: the node and its outputs; its attributes, once every name of
-  // its graph is defined (a subgraph may use any); its inputs, likewise.
-  absl::StatusOr<Node*> CreateNode(onnx::NodeProto& p, Graph& graph, Scope& scope, const std::string& where);
+  // The three steps of a node's import: the node and its outputs; its attributes, once every name
+  // of its graph is defined (a subgraph may use any); its inputs, likewise.
+  absl::StatusOr<Node*> CreateNode(onnx::NodeProto& p, Graph& graph, Scope& scope,
+                                   const std::string& where);
   absl::Status ImportAttributes(Node* n, onnx::NodeProto& p, const Scope& scope, int depth,
                                 const std::string& where);
-  absl::Status ImportInputs(Node* n, const onnx::NodeProto& p, const Scope& scope, const std::string& where);
+  absl::Status ImportInputs(Node* n, const onnx::NodeProto& p, const Scope& scope,
+                            const std::string& where);
   absl::StatusOr<Attribute> ImportAttribute(onnx::AttributeProto& proto, const Scope* scope,
                                             int depth, absl::FunctionRef<std::string()> where);
   absl::StatusOr<std::unique_ptr<Graph>> ImportSubgraph(onnx::GraphProto& proto, const Scope* scope,
@@ -147,7 +154,8 @@ absl::StatusOr<std::unique_ptr<Graph>> Importer::ImportSubgraph(onnx::GraphProto
                                                                 const Scope* scope, int depth,
                                                                 const std::string& fallback) {
   auto graph = std::make_unique<Graph>();
-  absl::Status s = ImportGraph(proto, nullptr, *graph, scope, depth, GraphWhere(proto.name(), fallback));
+  absl::Status s =
+      ImportGraph(proto, nullptr, *graph, scope, depth, GraphWhere(proto.name(), fallback));
   if (!s.ok()) return s;
   return graph;
 }
@@ -155,11 +163,12 @@ absl::StatusOr<std::unique_ptr<Graph>> Importer::ImportSubgraph(onnx::GraphProto
 absl::Status Importer::ImportGraph(onnx::GraphProto& proto, StreamedGraph* streamed, Graph& graph,
                                    const Scope* parent, int depth, const std::string& where) {
   if (depth > kMaxGraphDepth) {
-    return Invalid(absl::StrCat(where, ": subgraphs are nested more than ", kMaxGraphDepth,
-                                " levels deep"));
+    return Invalid(
+        absl::StrCat(where, ": subgraphs are nested more than ", kMaxGraphDepth, " levels deep"));
   }
   graph.set_name(proto.name());
-  if (proto.has_name() && proto.name().empty()) graph.mutable_explicit_defaults().set(field::kGraphName);
+  if (proto.has_name() && proto.name().empty())
+    graph.mutable_explicit_defaults().set(field::kGraphName);
   graph.set_doc_string(proto.doc_string());
   if (proto.has_doc_string() && proto.doc_string().empty()) {
     graph.mutable_explicit_defaults().set(field::kGraphDocString);
@@ -168,10 +177,11 @@ absl::Status Importer::ImportGraph(onnx::GraphProto& proto, StreamedGraph* strea
 
   Scope scope{parent, {}};
   // Every name this graph defines, about: growing the map step by step rehashed it a dozen times.
-  const size_t initializers = streamed != nullptr ? streamed->num_initializers() : proto.initializer_size();
+  const size_t initializers =
+      streamed != nullptr ? streamed->num_initializers() : proto.initializer_size();
   const size_t nodes = streamed != nullptr ? streamed->num_nodes() : proto.node_size();
-  scope.values.reserve(static_cast<size_t>(proto.input_size() + proto.sparse_initializer_size()) + initializers +
-                       nodes);
+  scope.values.reserve(static_cast<size_t>(proto.input_size() + proto.sparse_initializer_size()) +
+                       initializers + nodes);
   for (const auto& in : proto.input()) {
     Value* v = graph.AddInput(in.name());
     Describe(in, v);
@@ -190,19 +200,23 @@ absl::Status Importer::ImportGraph(onnx::GraphProto& proto, StreamedGraph* strea
   }
   for (auto& sparse : *proto.mutable_sparse_initializer()) {
     const std::string name = sparse.values().name();
-    absl::StatusOr<SparseTensor> tensor =
-        ImportSparseTensor(sparse, external_, [&] { return absl::StrCat(where, ": sparse initializer '", name, "'"); });
+    absl::StatusOr<SparseTensor> tensor = ImportSparseTensor(sparse, external_, [&] {
+      return absl::StrCat(where, ": sparse initializer '", name, "'");
+    });
     if (!tensor.ok()) return tensor.status();
-    if (auto it = scope.values.find(name); it != scope.values.end() && it->second->is_graph_input()) {
-      return absl::UnimplementedError(absl::StrCat(
-          where, ": sparse initializer '", name, "' is also a graph input, which is not supported"));
+    if (auto it = scope.values.find(name);
+        it != scope.values.end() && it->second->is_graph_input()) {
+      return absl::UnimplementedError(
+          absl::StrCat(where, ": sparse initializer '", name,
+                       "' is also a graph input, which is not supported"));
     }
     Value* v = graph.AddSparseInitializer(name, *std::move(tensor));
     if (absl::Status s = Define(scope, v, where, "sparse initializer"); !s.ok()) return s;
   }
 
-  if (absl::Status s = streamed != nullptr ? ImportStreamedNodes(*streamed, graph, scope, depth, where)
-                                            : ImportNodes(*proto.mutable_node(), graph, scope, depth, where);
+  if (absl::Status s = streamed != nullptr
+                           ? ImportStreamedNodes(*streamed, graph, scope, depth, where)
+                           : ImportNodes(*proto.mutable_node(), graph, scope, depth, where);
       !s.ok()) {
     return s;
   }
@@ -248,17 +262,17 @@ void Importer::ImportValueInfo(const RepeatedPtrField<onnx::ValueInfoProto>& pro
         continue;
       }
     }
-    graph.mutable_dangling_value_info().push_back(
-        DanglingValueInfo{vi.name(), vi.has_type() ? ImportType(vi.type()) : Type(), vi.doc_string(),
-                          ImportPairs(vi.metadata_props()), graph.NextValueInfoOrder()});
+    graph.mutable_dangling_value_info().push_back(DanglingValueInfo{
+        vi.name(), vi.has_type() ? ImportType(vi.type()) : Type(), vi.doc_string(),
+        ImportPairs(vi.metadata_props()), graph.NextValueInfoOrder()});
   }
 }
 
 absl::Status Importer::ImportInitializer(onnx::TensorProto& init, Graph& graph, Scope& scope,
                                          const std::string& where) {
   const std::string& name = init.name();  // ImportTensor leaves the name alone
-  absl::StatusOr<Tensor> tensor =
-      ImportTensor(init, external_, [&] { return absl::StrCat(where, ": initializer '", name, "'"); });
+  absl::StatusOr<Tensor> tensor = ImportTensor(
+      init, external_, [&] { return absl::StrCat(where, ": initializer '", name, "'"); });
   if (!tensor.ok()) return tensor.status();
   if (name.empty()) return Invalid(absl::StrCat(where, ": an initializer has no name"));
   auto it = scope.values.find(name);
@@ -278,8 +292,8 @@ absl::Status Importer::ImportInitializer(onnx::TensorProto& init, Graph& graph, 
 
 absl::StatusOr<Node*> Importer::CreateNode(onnx::NodeProto& p, Graph& graph, Scope& scope,
                                            const std::string& where) {
-  Node* n = graph.Append(Node::Create(p.domain(), p.op_type(), {},
-                                      std::vector<std::string>(p.output().begin(), p.output().end())));
+  Node* n = graph.Append(Node::Create(
+      p.domain(), p.op_type(), {}, std::vector<std::string>(p.output().begin(), p.output().end())));
   ExplicitDefaults& defaults = n->mutable_explicit_defaults();
   if (p.has_domain() && p.domain().empty()) defaults.set(field::kNodeDomain);
   if (p.has_op_type() && p.op_type().empty()) defaults.set(field::kNodeOpType);
@@ -296,7 +310,8 @@ absl::StatusOr<Node*> Importer::CreateNode(onnx::NodeProto& p, Graph& graph, Sco
   for (size_t i = 0; i < n->num_outputs(); ++i) {
     Value* out = n->output(i);
     if (out->name().empty()) continue;  // an omitted optional output
-    absl::Status s = Define(scope, out, where, [n] { return absl::StrCat(n->Describe(), " output"); });
+    absl::Status s =
+        Define(scope, out, where, [n] { return absl::StrCat(n->Describe(), " output"); });
     if (!s.ok()) return s;
   }
   return n;
@@ -326,7 +341,8 @@ absl::Status Importer::ImportInputs(Node* n, const onnx::NodeProto& p, const Sco
     }
     Value* v = scope.Find(name);
     if (v == nullptr) {
-      return Invalid(absl::StrCat(where, ": ", n->Describe(), " input '", name, "' is not defined"));
+      return Invalid(
+          absl::StrCat(where, ": ", n->Describe(), " input '", name, "' is not defined"));
     }
     n->AddInput(v);
   }
@@ -359,8 +375,8 @@ bool HasGraphAttribute(const onnx::NodeProto& p) {
   return false;
 }
 
-absl::Status Importer::ImportStreamedNodes(StreamedGraph& streamed, Graph& graph, Scope& scope, int depth,
-                                           const std::string& where) {
+absl::Status Importer::ImportStreamedNodes(StreamedGraph& streamed, Graph& graph, Scope& scope,
+                                           int depth, const std::string& where) {
   // The main graph's scope has no parent, so a name found now is the one it will be when every node
   // is defined (a second definition is an error). Most models list their nodes in order: a node is
   // then whole after one parse. The rest (a subgraph attribute, an input defined further down) are
@@ -383,11 +399,13 @@ absl::Status Importer::ImportStreamedNodes(StreamedGraph& streamed, Graph& graph
       if (absl::Status s = ImportAttributes(*n, p, scope, depth, where); !s.ok()) return s;
     }
     bool inputs_defined = true;
-    for (const std::string& name : p.input()) inputs_defined &= name.empty() || scope.Find(name) != nullptr;
+    for (const std::string& name : p.input())
+      inputs_defined &= name.empty() || scope.Find(name) != nullptr;
     if (inputs_defined) {
       if (absl::Status s = ImportInputs(*n, p, scope, where); !s.ok()) return s;
     }
-    if (attributes_later || !inputs_defined) later.push_back(Later{i, *n, attributes_later, !inputs_defined});
+    if (attributes_later || !inputs_defined)
+      later.push_back(Later{i, *n, attributes_later, !inputs_defined});
   }
   for (const Later& l : later) {
     if (!l.attributes) continue;
@@ -419,13 +437,15 @@ ValueFields ValueFieldsSet(const onnx::AttributeProto& p) {
   if (p.strings_size() > 0) set.emplace_back("strings", AttributeKind::kStrings);
   if (p.tensors_size() > 0) set.emplace_back("tensors", AttributeKind::kTensors);
   if (p.graphs_size() > 0) set.emplace_back("graphs", AttributeKind::kGraphs);
-  if (p.sparse_tensors_size() > 0) set.emplace_back("sparse_tensors", AttributeKind::kSparseTensors);
+  if (p.sparse_tensors_size() > 0)
+    set.emplace_back("sparse_tensors", AttributeKind::kSparseTensors);
   if (p.type_protos_size() > 0) set.emplace_back("type_protos", AttributeKind::kTypeProtos);
   return set;
 }
 
 absl::StatusOr<Attribute> Importer::ImportAttribute(onnx::AttributeProto& p, const Scope* scope,
-                                                    int depth, absl::FunctionRef<std::string()> where) {
+                                                    int depth,
+                                                    absl::FunctionRef<std::string()> where) {
   auto attr_where = [&] { return absl::StrCat(where(), ": attribute '", p.name(), "'"); };
   AttributeKind kind = static_cast<AttributeKind>(p.type());
   // IR.md: "An attribute MUST have only one of the value-carrying properties", the one its type
@@ -434,13 +454,15 @@ absl::StatusOr<Attribute> Importer::ImportAttribute(onnx::AttributeProto& p, con
   const ValueFields fields = ValueFieldsSet(p);
   if (fields.size() > 1) {
     std::string names;
-    for (const auto& [name, field_kind] : fields) absl::StrAppend(&names, names.empty() ? "" : ", ", name);
+    for (const auto& [name, field_kind] : fields)
+      absl::StrAppend(&names, names.empty() ? "" : ", ", name);
     return Invalid(absl::StrCat(attr_where(), " carries ", fields.size(), " values (fields ", names,
                                 "); an attribute holds exactly one"));
   }
   if (!fields.empty() && !p.ref_attr_name().empty()) {
     return Invalid(absl::StrCat(attr_where(), " refers to '", p.ref_attr_name(),
-                                "' (ref_attr_name) but also carries a value (field ", fields[0].first, ")"));
+                                "' (ref_attr_name) but also carries a value (field ",
+                                fields[0].first, ")"));
   }
   if (!fields.empty() && kind != AttributeKind::kUndefined && fields[0].second != kind) {
     return Invalid(absl::StrCat(attr_where(), " has type ", AttributeKindName(kind),
@@ -471,9 +493,15 @@ absl::StatusOr<Attribute> Importer::ImportAttribute(onnx::AttributeProto& p, con
   }
   auto graph_fallback = [&] { return absl::StrCat("subgraph '", p.name(), "' of ", where()); };
   switch (kind) {
-    case AttributeKind::kFloat: a.f = p.f(); break;
-    case AttributeKind::kInt: a.i = p.i(); break;
-    case AttributeKind::kString: a.s = p.s(); break;
+    case AttributeKind::kFloat:
+      a.f = p.f();
+      break;
+    case AttributeKind::kInt:
+      a.i = p.i();
+      break;
+    case AttributeKind::kString:
+      a.s = p.s();
+      break;
     case AttributeKind::kTensor: {
       absl::StatusOr<Tensor> t = ImportTensor(*p.mutable_t(), external_, attr_where);
       if (!t.ok()) return t.status();
@@ -492,10 +520,18 @@ absl::StatusOr<Attribute> Importer::ImportAttribute(onnx::AttributeProto& p, con
       a.sparse_tensor = *std::move(t);
       break;
     }
-    case AttributeKind::kTypeProto: a.tp = ImportType(p.tp()); break;
-    case AttributeKind::kFloats: a.floats.assign(p.floats().begin(), p.floats().end()); break;
-    case AttributeKind::kInts: a.ints.assign(p.ints().begin(), p.ints().end()); break;
-    case AttributeKind::kStrings: a.strings.assign(p.strings().begin(), p.strings().end()); break;
+    case AttributeKind::kTypeProto:
+      a.tp = ImportType(p.tp());
+      break;
+    case AttributeKind::kFloats:
+      a.floats.assign(p.floats().begin(), p.floats().end());
+      break;
+    case AttributeKind::kInts:
+      a.ints.assign(p.ints().begin(), p.ints().end());
+      break;
+    case AttributeKind::kStrings:
+      a.strings.assign(p.strings().begin(), p.strings().end());
+      break;
     case AttributeKind::kTensors:
       for (auto& tp : *p.mutable_tensors()) {
         absl::StatusOr<Tensor> t = ImportTensor(tp, external_, attr_where);
@@ -543,7 +579,8 @@ absl::StatusOr<std::unique_ptr<Function>> Importer::ImportFunction(onnx::Functio
   Graph& body = f->body();
   Scope scope;
   for (const std::string& name : p.input()) {
-    if (absl::Status s = Define(scope, body.AddInput(name), where, "function input"); !s.ok()) return s;
+    if (absl::Status s = Define(scope, body.AddInput(name), where, "function input"); !s.ok())
+      return s;
   }
   const Scope no_values;
   for (onnx::AttributeProto& ap : *p.mutable_attribute_proto()) {
@@ -561,7 +598,8 @@ absl::StatusOr<std::unique_ptr<Function>> Importer::ImportFunction(onnx::Functio
   return f;
 }
 
-absl::StatusOr<std::unique_ptr<Model>> Importer::ImportModel(onnx::ModelProto& p, StreamedGraph* streamed) {
+absl::StatusOr<std::unique_ptr<Model>> Importer::ImportModel(onnx::ModelProto& p,
+                                                             StreamedGraph* streamed) {
   auto model = std::make_unique<Model>();
   ExplicitDefaults& defaults = model->mutable_explicit_defaults();
   if (p.has_ir_version() && p.ir_version() == 0) defaults.set(field::kModelIrVersion);
@@ -582,11 +620,12 @@ absl::StatusOr<std::unique_ptr<Model>> Importer::ImportModel(onnx::ModelProto& p
 
   if (!p.has_graph() && streamed == nullptr) return Invalid("the model has no graph");
   if (p.ir_version() >= 3 && p.opset_import_size() == 0) {
-    return Invalid(absl::StrCat("the model (IR version ", p.ir_version(),
-                                ") imports no operator set"));
+    return Invalid(
+        absl::StrCat("the model (IR version ", p.ir_version(), ") imports no operator set"));
   }
   onnx::GraphProto& graph = streamed != nullptr ? streamed->shell() : *p.mutable_graph();
-  if (absl::Status s = ImportGraph(graph, streamed, model->graph(), nullptr, 0, GraphWhere(graph.name(), "main graph"));
+  if (absl::Status s = ImportGraph(graph, streamed, model->graph(), nullptr, 0,
+                                   GraphWhere(graph.name(), "main graph"));
       !s.ok()) {
     return s;
   }
@@ -596,8 +635,10 @@ absl::StatusOr<std::unique_ptr<Model>> Importer::ImportModel(onnx::ModelProto& p
     model->mutable_functions().push_back(*std::move(f));
   }
   // Passed through untouched (serialized).
-  for (const auto& ti : p.training_info()) model->mutable_training_info().push_back(ti.SerializeAsString());
-  for (const auto& c : p.configuration()) model->mutable_configuration().push_back(c.SerializeAsString());
+  for (const auto& ti : p.training_info())
+    model->mutable_training_info().push_back(ti.SerializeAsString());
+  for (const auto& c : p.configuration())
+    model->mutable_configuration().push_back(c.SerializeAsString());
   return model;
 }
 
@@ -608,7 +649,8 @@ namespace {
 absl::StatusOr<std::unique_ptr<Model>> Import(onnx::ModelProto& proto, StreamedGraph* graph,
                                               const ImportOptions& options) {
   ExternalDataReader external(options.external_data_dir, options.external_data_second_dir);
-  if (options.spliced_file != nullptr) external.SetSplicedPayloads(options.spliced_file, options.spliced_payloads);
+  if (options.spliced_file != nullptr)
+    external.SetSplicedPayloads(options.spliced_file, options.spliced_payloads);
   absl::StatusOr<std::unique_ptr<Model>> model = Importer(&external).ImportModel(proto, graph);
   if (!model.ok()) return OneLine(model.status());
   return model;
@@ -616,7 +658,8 @@ absl::StatusOr<std::unique_ptr<Model>> Import(onnx::ModelProto& proto, StreamedG
 
 }  // namespace
 
-absl::StatusOr<std::unique_ptr<Model>> ImportModel(onnx::ModelProto& proto, const ImportOptions& options) {
+absl::StatusOr<std::unique_ptr<Model>> ImportModel(onnx::ModelProto& proto,
+                                                   const ImportOptions& options) {
   return Import(proto, nullptr, options);
 }
 

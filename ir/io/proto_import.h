@@ -1,7 +1,7 @@
-// ModelProto -> ir::Model. Names are resolved by scope (a subgraph sees its own values, then those of
-// the graphs around it; a function body sees only its own), after all nodes exist, so graphs listed
-// out of topological order (or cyclic) still import; the verifier judges order later. Everything a
-// ModelProto holds is kept so that export reproduces it field by field.
+// ModelProto -> ir::Model. Names are resolved by scope (a subgraph sees its own values, then those
+// of the graphs around it; a function body sees only its own), after all nodes exist, so graphs
+// listed out of topological order (or cyclic) still import; the verifier judges order later.
+// Everything a ModelProto holds is kept so that export reproduces it field by field.
 #ifndef ONNX_OPT_IR_IO_PROTO_IMPORT_H_
 #define ONNX_OPT_IR_IO_PROTO_IMPORT_H_
 
@@ -27,9 +27,9 @@ struct ImportOptions {
   std::vector<std::string_view> spliced_payloads;
 };
 
-// A model's main graph given field by field (streamed_load.h) instead of as a parsed GraphProto: its
-// nodes and initializers are parsed one at a time into a message that is reused, so a load holds
-// one of them at a time instead of every one of them at once.
+// A model's main graph given field by field (streamed_load.h) instead of as a parsed GraphProto:
+// its nodes and initializers are parsed one at a time into a message that is reused, so a load
+// holds one of them at a time instead of every one of them at once.
 class StreamedGraph {
  public:
   virtual ~StreamedGraph() = default;
@@ -46,9 +46,9 @@ class StreamedGraph {
 absl::StatusOr<std::unique_ptr<Model>> ImportModel(onnx::ModelProto& proto,
                                                    const ImportOptions& options = {});
 
-// The same for `proto` without its graph field, whose main graph is `graph`. The errors are the same,
-// except that of two faults in different nodes the first one met is reported, where ImportModel
-// reports a node output defined twice before a bad attribute.
+// The same for `proto` without its graph field, whose main graph is `graph`. The errors are the
+// same, except that of two faults in different nodes the first one met is reported, where
+// ImportModel reports a node output defined twice before a bad attribute.
 absl::StatusOr<std::unique_ptr<Model>> ImportModel(onnx::ModelProto& proto, StreamedGraph& graph,
                                                    const ImportOptions& options = {});
 

@@ -17,15 +17,18 @@
 namespace onnx_opt::ir::io {
 namespace {
 
-absl::Status ParseError(const std::string& source, const std::string& what, const std::string& why) {
-  return absl::InvalidArgumentError(absl::StrCat("cannot parse '", source, "' as ", what, ": ", why));
+absl::Status ParseError(const std::string& source, const std::string& what,
+                        const std::string& why) {
+  return absl::InvalidArgumentError(
+      absl::StrCat("cannot parse '", source, "' as ", what, ": ", why));
 }
 
 // Bytes in memory that protobuf can parse: some, and under its 2 GiB limit.
 absl::Status CheckParseableSize(uint64_t size, const std::string& source, const std::string& what) {
   if (size == 0) return ParseError(source, what, "there are no bytes");
   if (size > kMaxProtoBytes) {
-    return ParseError(source, what, absl::StrCat(size, " bytes; protobuf cannot parse 2 GiB or more"));
+    return ParseError(source, what,
+                      absl::StrCat(size, " bytes; protobuf cannot parse 2 GiB or more"));
   }
   return absl::OkStatus();
 }
@@ -95,8 +98,9 @@ class SpansInputStream final : public google::protobuf::io::ZeroCopyInputStream 
   int64_t count_ = 0;
 };
 
-absl::Status ParseStream(google::protobuf::io::ZeroCopyInputStream* stream, int depth, const std::string& source,
-                         const std::string& what, google::protobuf::Message* message) {
+absl::Status ParseStream(google::protobuf::io::ZeroCopyInputStream* stream, int depth,
+                         const std::string& source, const std::string& what,
+                         google::protobuf::Message* message) {
   google::protobuf::io::CodedInputStream coded(stream);
   coded.SetTotalBytesLimit(static_cast<int>(kMaxProtoBytes));
   coded.SetRecursionLimit(kProtoRecursionLimit - depth);
@@ -180,8 +184,9 @@ absl::Status ParseProtoPieces(const std::vector<std::string_view>& pieces, uint6
   return ParseProtoSpans(pieces, {PieceSpan{0, 0, size}}, 0, source, what, message);
 }
 
-absl::Status ParseProtoSpans(const std::vector<std::string_view>& pieces, absl::Span<const PieceSpan> spans,
-                             int depth, const std::string& source, const std::string& what,
+absl::Status ParseProtoSpans(const std::vector<std::string_view>& pieces,
+                             absl::Span<const PieceSpan> spans, int depth,
+                             const std::string& source, const std::string& what,
                              google::protobuf::Message* message) {
   SpansInputStream stream(pieces, spans);
   return ParseStream(&stream, depth, source, what, message);

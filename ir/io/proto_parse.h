@@ -41,10 +41,11 @@ struct PieceSpan {
 };
 
 // Parses the bytes of `spans`, one after the other, as one message: some fields of a message that
-// lies in `pieces` (streamed_load.h). `depth` is how deep that message sits in the file, so that the
-// nesting limit counts as it would in a parse of the whole file.
-absl::Status ParseProtoSpans(const std::vector<std::string_view>& pieces, absl::Span<const PieceSpan> spans,
-                             int depth, const std::string& source, const std::string& what,
+// lies in `pieces` (streamed_load.h). `depth` is how deep that message sits in the file, so that
+// the nesting limit counts as it would in a parse of the whole file.
+absl::Status ParseProtoSpans(const std::vector<std::string_view>& pieces,
+                             absl::Span<const PieceSpan> spans, int depth,
+                             const std::string& source, const std::string& what,
                              google::protobuf::Message* message);
 
 }  // namespace onnx_opt::ir::io

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "equivalence/testing/conformance_dir.h"
 #include "google/protobuf/util/field_comparator.h"
 #include "google/protobuf/util/message_differencer.h"
 #include "gtest/gtest.h"
@@ -18,7 +19,6 @@
 #include "ir/io/type_proto.h"
 #include "proto/onnx.pb.h"
 #include "proto/onnx_data.pb.h"
-#include "equivalence/testing/conformance_dir.h"
 
 namespace onnx_opt::ir::io {
 namespace {
@@ -37,12 +37,18 @@ std::vector<fs::path> ModelDirs(const std::string& root) {
 
 std::unique_ptr<google::protobuf::Message> NewMessage(DataValue::Kind kind) {
   switch (kind) {
-    case DataValue::Kind::kTensor: return std::make_unique<onnx::TensorProto>();
-    case DataValue::Kind::kSparseTensor: return std::make_unique<onnx::SparseTensorProto>();
-    case DataValue::Kind::kSequence: return std::make_unique<onnx::SequenceProto>();
-    case DataValue::Kind::kMap: return std::make_unique<onnx::MapProto>();
-    case DataValue::Kind::kOptional: return std::make_unique<onnx::OptionalProto>();
-    default: return nullptr;
+    case DataValue::Kind::kTensor:
+      return std::make_unique<onnx::TensorProto>();
+    case DataValue::Kind::kSparseTensor:
+      return std::make_unique<onnx::SparseTensorProto>();
+    case DataValue::Kind::kSequence:
+      return std::make_unique<onnx::SequenceProto>();
+    case DataValue::Kind::kMap:
+      return std::make_unique<onnx::MapProto>();
+    case DataValue::Kind::kOptional:
+      return std::make_unique<onnx::OptionalProto>();
+    default:
+      return nullptr;
   }
 }
 
@@ -119,10 +125,11 @@ TEST_F(ConformanceRoundTrip, EveryModelRoundTripsFieldByField) {
   const double secs =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::cout << "conformance models: " << dirs.size() << " found, " << loaded << " loaded, " << equal
-            << " equal after load->save, " << stable << " equal after a second round, " << identical_bytes
-            << " byte-identical to protobuf's own serialization (" << secs
+            << " equal after load->save, " << stable << " equal after a second round, "
+            << identical_bytes << " byte-identical to protobuf's own serialization (" << secs
             << " s)\n";
-  for (size_t i = 0; i < failures.size() && i < 20; ++i) std::cout << "  FAIL " << failures[i] << "\n";
+  for (size_t i = 0; i < failures.size() && i < 20; ++i)
+    std::cout << "  FAIL " << failures[i] << "\n";
   EXPECT_EQ(failures.size(), 0u);
   EXPECT_EQ(stable, static_cast<int>(dirs.size()));
   EXPECT_EQ(identical_bytes, static_cast<int>(dirs.size()));
@@ -145,7 +152,8 @@ TEST_F(ConformanceRoundTrip, EveryTestDataFileRoundTrips) {
     }
     for (const auto& out : model.graph().output()) outputs.push_back(&out);
     for (const auto& set : fs::directory_iterator(d)) {
-      if (!set.is_directory() || set.path().filename().string().rfind("test_data_set_", 0) != 0) continue;
+      if (!set.is_directory() || set.path().filename().string().rfind("test_data_set_", 0) != 0)
+        continue;
       for (const auto& f : fs::directory_iterator(set.path())) {
         const std::string name = f.path().filename().string();
         if (f.path().extension() != ".pb") continue;
@@ -184,8 +192,10 @@ TEST_F(ConformanceRoundTrip, EveryTestDataFileRoundTrips) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::cout << "test data files: " << files << " (" << by_kind[1] << " tensors, " << by_kind[3]
             << " sequences, " << by_kind[4] << " maps, " << by_kind[5] << " optionals, "
-            << by_kind[2] << " sparse), " << equal << " equal after load->save (" << secs << " s)\n";
-  for (size_t i = 0; i < failures.size() && i < 20; ++i) std::cout << "  FAIL " << failures[i] << "\n";
+            << by_kind[2] << " sparse), " << equal << " equal after load->save (" << secs
+            << " s)\n";
+  for (size_t i = 0; i < failures.size() && i < 20; ++i)
+    std::cout << "  FAIL " << failures[i] << "\n";
   EXPECT_GT(files, 0);
   EXPECT_EQ(equal, files);
 }

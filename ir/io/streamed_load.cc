@@ -14,8 +14,8 @@
 namespace onnx_opt::ir::io {
 namespace {
 
-constexpr uint32_t kModelGraphField = 7;       // ModelProto.graph
-constexpr uint32_t kGraphNodeField = 1;        // GraphProto.node
+constexpr uint32_t kModelGraphField = 7;        // ModelProto.graph
+constexpr uint32_t kGraphNodeField = 1;         // GraphProto.node
 constexpr uint32_t kGraphInitializerField = 5;  // GraphProto.initializer
 constexpr uint32_t kLengthDelimited = 2;
 constexpr char kWhat[] = "an ONNX model";
@@ -38,15 +38,19 @@ class PieceCursor {
     *wire_type = static_cast<uint32_t>(tag & 7);
     uint64_t length;
     switch (*wire_type) {
-      case 0: return Varint(&length);
-      case 1: return Skip(8);
+      case 0:
+        return Varint(&length);
+      case 1:
+        return Skip(8);
       case 2:
         if (!Varint(&length) || length > left_) return false;
         Settle();
         *contents = PieceSpan{index_, offset_, length};
         return Skip(length);
-      case 5: return Skip(4);
-      default: return false;
+      case 5:
+        return Skip(4);
+      default:
+        return false;
     }
   }
 
@@ -102,7 +106,8 @@ class PieceCursor {
 // with where its contents lie) is its caller's; every other field is appended to `rest`, runs of
 // neighbours joined into one span. False on wire data the cursor does not follow.
 template <typename Take>
-bool SortFields(const std::vector<std::string_view>& pieces, PieceSpan span, Take take, std::vector<PieceSpan>* rest) {
+bool SortFields(const std::vector<std::string_view>& pieces, PieceSpan span, Take take,
+                std::vector<PieceSpan>* rest) {
   PieceCursor cursor(pieces, span);
   bool last_in_rest = false;
   while (!cursor.done()) {
@@ -158,7 +163,8 @@ class WireGraph final : public StreamedGraph {
   const absl::Status& parse_error() const { return parse_error_; }
 
  private:
-  absl::Status Parse(absl::Span<const PieceSpan> spans, int depth, google::protobuf::Message* message) {
+  absl::Status Parse(absl::Span<const PieceSpan> spans, int depth,
+                     google::protobuf::Message* message) {
     absl::Status s = ParseProtoSpans(pieces_, spans, depth, source_, kWhat, message);
     if (!s.ok() && parse_error_.ok()) parse_error_ = s;
     return s;
@@ -175,12 +181,12 @@ class WireGraph final : public StreamedGraph {
 
 }  // namespace
 
-std::optional<absl::StatusOr<std::unique_ptr<Model>>> LoadStreamed(std::shared_ptr<const Buffer> bytes,
-                                                                   const std::string& source,
-                                                                   ImportOptions import) {
+std::optional<absl::StatusOr<std::unique_ptr<Model>>> LoadStreamed(
+    std::shared_ptr<const Buffer> bytes, const std::string& source, ImportOptions import) {
   const std::string_view view(bytes->data(), bytes->size());
   if (view.empty() || view.size() > kMaxProtoBytes) return std::nullopt;
-  std::optional<SplicedModel> stripped = StripPayloadsToPieces(view, kMinSplicedPayload, &import.spliced_payloads);
+  std::optional<SplicedModel> stripped =
+      StripPayloadsToPieces(view, kMinSplicedPayload, &import.spliced_payloads);
   const std::vector<std::string_view> whole = {view};
   const std::vector<std::string_view>& pieces = stripped.has_value() ? stripped->pieces : whole;
   const uint64_t size = stripped.has_value() ? stripped->size : view.size();
@@ -206,12 +212,14 @@ std::optional<absl::StatusOr<std::unique_ptr<Model>>> LoadStreamed(std::shared_p
   if (!graph.Scan(*graph_span)) return std::nullopt;
 
   onnx::ModelProto model;
-  if (absl::Status s = ParseProtoSpans(pieces, rest, 0, source, kWhat, &model); !s.ok()) return OneLine(s);
+  if (absl::Status s = ParseProtoSpans(pieces, rest, 0, source, kWhat, &model); !s.ok())
+    return OneLine(s);
   if (absl::Status s = graph.ParseShell(); !s.ok()) return OneLine(s);
   absl::StatusOr<std::unique_ptr<Model>> imported = ImportModel(model, graph, import);
   if (!graph.parse_error().ok()) return OneLine(graph.parse_error());
   if (!imported.ok()) {
-    return OneLine(absl::Status(imported.status().code(), absl::StrCat("'", source, "': ", imported.status().message())));
+    return OneLine(absl::Status(imported.status().code(),
+                                absl::StrCat("'", source, "': ", imported.status().message())));
   }
   return imported;
 }

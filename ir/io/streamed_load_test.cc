@@ -1,6 +1,6 @@
-// The streamed load (streamed_load.h) gives the model a whole parse gives: nodes listed out of order,
-// subgraphs using names defined further down, the graph field given twice, corrupt node bytes, and
-// small weights left as views of the file.
+// The streamed load (streamed_load.h) gives the model a whole parse gives: nodes listed out of
+// order, subgraphs using names defined further down, the graph field given twice, corrupt node
+// bytes, and small weights left as views of the file.
 #include "ir/io/streamed_load.h"
 
 #include <unistd.h>
@@ -21,8 +21,8 @@
 namespace onnx_opt::ir::io {
 namespace {
 
-// Relu is listed before the Neg that computes its input; the If's branch uses `late`, defined by the
-// last node; `w` (400 bytes) is cut out as a view, `b` (8 bytes) stays inline.
+// Relu is listed before the Neg that computes its input; the If's branch uses `late`, defined by
+// the last node; `w` (400 bytes) is cut out as a view, `b` (8 bytes) stays inline.
 constexpr char kOutOfOrder[] = R"pb(
   ir_version: 10
   opset_import { version: 21 }
@@ -31,21 +31,50 @@ constexpr char kOutOfOrder[] = R"pb(
     node { op_type: "Relu" input: "n" output: "r" name: "relu" }
     node { op_type: "Neg" input: "x" output: "n" name: "neg" }
     node {
-      op_type: "If" input: "c" output: "y" name: "if"
+      op_type: "If"
+      input: "c"
+      output: "y"
+      name: "if"
       attribute {
-        name: "then_branch" type: GRAPH
-        g { name: "then" node { op_type: "Identity" input: "late" output: "t" } output { name: "t" } }
+        name: "then_branch"
+        type: GRAPH
+        g {
+          name: "then"
+          node { op_type: "Identity" input: "late" output: "t" }
+          output { name: "t" }
+        }
       }
       attribute {
-        name: "else_branch" type: GRAPH
-        g { name: "else" node { op_type: "Identity" input: "r" output: "e" } output { name: "e" } }
+        name: "else_branch"
+        type: GRAPH
+        g {
+          name: "else"
+          node { op_type: "Identity" input: "r" output: "e" }
+          output { name: "e" }
+        }
       }
     }
     node { op_type: "Add" input: "r" input: "w" output: "late" name: "add" }
     initializer { name: "w" data_type: 1 dims: 100 }
     initializer { name: "b" data_type: 7 dims: 1 raw_data: "\001\000\000\000\000\000\000\000" }
-    input { name: "x" type { tensor_type { elem_type: 1 shape { dim { dim_value: 100 } } } } }
-    input { name: "c" type { tensor_type { elem_type: 9 shape {} } } }
+    input {
+      name: "x"
+      type {
+        tensor_type {
+          elem_type: 1
+          shape { dim { dim_value: 100 } }
+        }
+      }
+    }
+    input {
+      name: "c"
+      type {
+        tensor_type {
+          elem_type: 9
+          shape {}
+        }
+      }
+    }
     output { name: "y" }
     output { name: "late" }
   }
@@ -105,7 +134,8 @@ TEST(StreamedLoad, AGraphFieldGivenTwiceIsMergedAsProtobufDoes) {
   extra->add_input("late");
   extra->add_output("z");
   const std::string bytes = first.SerializeAsString() + second.SerializeAsString();
-  EXPECT_FALSE(LoadStreamed(std::make_shared<StringBuffer>(bytes), "<test>", ImportOptions()).has_value());
+  EXPECT_FALSE(
+      LoadStreamed(std::make_shared<StringBuffer>(bytes), "<test>", ImportOptions()).has_value());
   absl::StatusOr<std::unique_ptr<Model>> loaded = LoadModelFromString(bytes);
   ASSERT_TRUE(loaded.ok()) << loaded.status();
   EXPECT_EQ((*loaded)->graph().num_nodes(), 5u);
@@ -124,7 +154,8 @@ TEST(StreamedLoad, CorruptBytesInsideANodeAreTheWholeParsesError) {
   absl::StatusOr<std::unique_ptr<Model>> loaded = LoadModelFromString(bytes);
   ASSERT_FALSE(loaded.ok());
   EXPECT_EQ(loaded.status().code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_NE(loaded.status().message().find("cannot parse '<memory>' as an ONNX model: the data is truncated or corrupt"),
+  EXPECT_NE(loaded.status().message().find(
+                "cannot parse '<memory>' as an ONNX model: the data is truncated or corrupt"),
             std::string::npos)
       << loaded.status();
 }
@@ -134,7 +165,8 @@ TEST(StreamedLoad, TruncatedFilesAreRefusedAsBefore) {
   for (size_t keep : {bytes.size() - 1, bytes.size() / 2, size_t{3}}) {
     absl::StatusOr<std::unique_ptr<Model>> loaded = LoadModelFromString(bytes.substr(0, keep));
     ASSERT_FALSE(loaded.ok()) << keep;
-    EXPECT_NE(loaded.status().message().find("truncated or corrupt"), std::string::npos) << loaded.status();
+    EXPECT_NE(loaded.status().message().find("truncated or corrupt"), std::string::npos)
+        << loaded.status();
   }
 }
 
@@ -143,7 +175,8 @@ TEST(StreamedLoad, AnUndefinedInputIsNamed) {
   m.mutable_graph()->mutable_node(1)->set_input(0, "nowhere");
   absl::StatusOr<std::unique_ptr<Model>> loaded = LoadModelFromString(m.SerializeAsString());
   ASSERT_FALSE(loaded.ok());
-  EXPECT_NE(loaded.status().message().find("input 'nowhere' is not defined"), std::string::npos) << loaded.status();
+  EXPECT_NE(loaded.status().message().find("input 'nowhere' is not defined"), std::string::npos)
+      << loaded.status();
 }
 
 TEST(StreamedLoad, WeightsOf64BytesOrMoreAreViewsOfTheFile) {

@@ -41,12 +41,16 @@ struct Int32Layout {
 
 std::optional<Int32Layout> Int32LayoutOf(DataType type) {
   switch (type) {
-    case DataType::kInt32: return Int32Layout{4, true};
-    case DataType::kInt16: return Int32Layout{2, true};
-    case DataType::kInt8: return Int32Layout{1, true};
+    case DataType::kInt32:
+      return Int32Layout{4, true};
+    case DataType::kInt16:
+      return Int32Layout{2, true};
+    case DataType::kInt8:
+      return Int32Layout{1, true};
     case DataType::kUint16:
     case DataType::kFloat16:
-    case DataType::kBfloat16: return Int32Layout{2, false};
+    case DataType::kBfloat16:
+      return Int32Layout{2, false};
     case DataType::kUint8:
     case DataType::kBool:
     case DataType::kFloat8E4M3FN:
@@ -58,8 +62,10 @@ std::optional<Int32Layout> Int32LayoutOf(DataType type) {
     case DataType::kInt4:
     case DataType::kFloat4E2M1:
     case DataType::kUint2:
-    case DataType::kInt2: return Int32Layout{1, false};
-    default: return std::nullopt;
+    case DataType::kInt2:
+      return Int32Layout{1, false};
+    default:
+      return std::nullopt;
   }
 }
 
@@ -69,26 +75,39 @@ enum class TypedField { kNone, kFloat, kInt32, kString, kInt64, kDouble, kUint64
 TypedField TypedFieldOf(DataType type) {
   switch (type) {
     case DataType::kFloat:
-    case DataType::kComplex64: return TypedField::kFloat;
+    case DataType::kComplex64:
+      return TypedField::kFloat;
     case DataType::kDouble:
-    case DataType::kComplex128: return TypedField::kDouble;
-    case DataType::kInt64: return TypedField::kInt64;
+    case DataType::kComplex128:
+      return TypedField::kDouble;
+    case DataType::kInt64:
+      return TypedField::kInt64;
     case DataType::kUint32:
-    case DataType::kUint64: return TypedField::kUint64;
-    case DataType::kString: return TypedField::kString;
-    default: return Int32LayoutOf(type) ? TypedField::kInt32 : TypedField::kNone;
+    case DataType::kUint64:
+      return TypedField::kUint64;
+    case DataType::kString:
+      return TypedField::kString;
+    default:
+      return Int32LayoutOf(type) ? TypedField::kInt32 : TypedField::kNone;
   }
 }
 
 const char* FieldName(TypedField f) {
   switch (f) {
-    case TypedField::kFloat: return "float_data";
-    case TypedField::kInt32: return "int32_data";
-    case TypedField::kString: return "string_data";
-    case TypedField::kInt64: return "int64_data";
-    case TypedField::kDouble: return "double_data";
-    case TypedField::kUint64: return "uint64_data";
-    case TypedField::kNone: break;
+    case TypedField::kFloat:
+      return "float_data";
+    case TypedField::kInt32:
+      return "int32_data";
+    case TypedField::kString:
+      return "string_data";
+    case TypedField::kInt64:
+      return "int64_data";
+    case TypedField::kDouble:
+      return "double_data";
+    case TypedField::kUint64:
+      return "uint64_data";
+    case TypedField::kNone:
+      break;
   }
   return "none";
 }
@@ -112,25 +131,29 @@ absl::Status DecodeTyped(onnx::TensorProto& proto, TypedField field, uint64_t en
                          const std::string& what, Tensor* t) {
   const DataType type = t->data_type();
   auto count_error = [&](int64_t have) {
-    return Invalid(what, absl::StrCat(FieldName(field), " has ", have, " entries; type ",
-                                      DataTypeName(type), " and dims ", DimsString(t->dims()),
-                                      " need ", entries));
+    return Invalid(
+        what, absl::StrCat(FieldName(field), " has ", have, " entries; type ", DataTypeName(type),
+                           " and dims ", DimsString(t->dims()), " need ", entries));
   };
   switch (field) {
     case TypedField::kFloat:
-      if (static_cast<uint64_t>(proto.float_data_size()) != entries) return count_error(proto.float_data_size());
+      if (static_cast<uint64_t>(proto.float_data_size()) != entries)
+        return count_error(proto.float_data_size());
       t->SetRawData(CopyBytes(proto.float_data()));
       break;
     case TypedField::kDouble:
-      if (static_cast<uint64_t>(proto.double_data_size()) != entries) return count_error(proto.double_data_size());
+      if (static_cast<uint64_t>(proto.double_data_size()) != entries)
+        return count_error(proto.double_data_size());
       t->SetRawData(CopyBytes(proto.double_data()));
       break;
     case TypedField::kInt64:
-      if (static_cast<uint64_t>(proto.int64_data_size()) != entries) return count_error(proto.int64_data_size());
+      if (static_cast<uint64_t>(proto.int64_data_size()) != entries)
+        return count_error(proto.int64_data_size());
       t->SetRawData(CopyBytes(proto.int64_data()));
       break;
     case TypedField::kUint64: {
-      if (static_cast<uint64_t>(proto.uint64_data_size()) != entries) return count_error(proto.uint64_data_size());
+      if (static_cast<uint64_t>(proto.uint64_data_size()) != entries)
+        return count_error(proto.uint64_data_size());
       if (type == DataType::kUint64) {
         t->SetRawData(CopyBytes(proto.uint64_data()));
         break;
@@ -148,7 +171,8 @@ absl::Status DecodeTyped(onnx::TensorProto& proto, TypedField field, uint64_t en
       break;
     }
     case TypedField::kInt32: {
-      if (static_cast<uint64_t>(proto.int32_data_size()) != entries) return count_error(proto.int32_data_size());
+      if (static_cast<uint64_t>(proto.int32_data_size()) != entries)
+        return count_error(proto.int32_data_size());
       const Int32Layout layout = *Int32LayoutOf(type);
       std::string bytes(entries * layout.bytes, '\0');
       const int64_t lo = layout.bytes == 4 ? INT32_MIN : -(int64_t{1} << (8 * layout.bytes - 1));
@@ -166,7 +190,8 @@ absl::Status DecodeTyped(onnx::TensorProto& proto, TypedField field, uint64_t en
       break;
     }
     case TypedField::kString: {
-      if (static_cast<uint64_t>(proto.string_data_size()) != entries) return count_error(proto.string_data_size());
+      if (static_cast<uint64_t>(proto.string_data_size()) != entries)
+        return count_error(proto.string_data_size());
       auto& strings = t->mutable_strings();
       strings.reserve(entries);
       for (std::string& s : *proto.mutable_string_data()) strings.push_back(std::move(s));
@@ -194,17 +219,24 @@ absl::Status EncodeTyped(const Tensor& t, onnx::TensorProto* out) {
     return absl::OkStatus();
   }
   if (field == TypedField::kNone) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "tensor '", t.name(), "' of type ", DataTypeName(type), " cannot be written in a typed field"));
+    return absl::InvalidArgumentError(absl::StrCat("tensor '", t.name(), "' of type ",
+                                                   DataTypeName(type),
+                                                   " cannot be written in a typed field"));
   }
   if (t.raw_size() > static_cast<uint64_t>(INT_MAX)) {
     return absl::InvalidArgumentError(
         absl::StrCat("tensor '", t.name(), "' is too large for a typed field"));
   }
   switch (field) {
-    case TypedField::kFloat: AppendRaw(t, out->mutable_float_data()); break;
-    case TypedField::kDouble: AppendRaw(t, out->mutable_double_data()); break;
-    case TypedField::kInt64: AppendRaw(t, out->mutable_int64_data()); break;
+    case TypedField::kFloat:
+      AppendRaw(t, out->mutable_float_data());
+      break;
+    case TypedField::kDouble:
+      AppendRaw(t, out->mutable_double_data());
+      break;
+    case TypedField::kInt64:
+      AppendRaw(t, out->mutable_int64_data());
+      break;
     case TypedField::kUint64:
       if (type == DataType::kUint64) {
         AppendRaw(t, out->mutable_uint64_data());
@@ -277,11 +309,14 @@ absl::StatusOr<Tensor> ImportTensor(onnx::TensorProto& proto, ExternalDataReader
   }
   std::vector<int64_t> dims(proto.dims().begin(), proto.dims().end());
   for (int64_t d : dims) {
-    if (d < 0) return Invalid(what(), absl::StrCat("negative dimension in dims ", DimsString(dims)));
+    if (d < 0)
+      return Invalid(what(), absl::StrCat("negative dimension in dims ", DimsString(dims)));
   }
   t.set_dims(std::move(dims));
-  if (proto.has_segment()) t.set_segment(std::make_pair(proto.segment().begin(), proto.segment().end()));
-  for (const auto& e : proto.metadata_props()) t.mutable_metadata_props().emplace_back(e.key(), e.value());
+  if (proto.has_segment())
+    t.set_segment(std::make_pair(proto.segment().begin(), proto.segment().end()));
+  for (const auto& e : proto.metadata_props())
+    t.mutable_metadata_props().emplace_back(e.key(), e.value());
 
   const DataType type = t.data_type();
   const bool is_external = proto.data_location() == onnx::TensorProto::EXTERNAL;
@@ -309,7 +344,7 @@ absl::StatusOr<Tensor> ImportTensor(onnx::TensorProto& proto, ExternalDataReader
   if (is_external) places.push_back("external data");
   if (places.size() > 1) {
     return Invalid(what(), absl::StrCat("data is stored in more than one place (",
-                                      absl::StrJoin(places, ", "), ")"));
+                                        absl::StrJoin(places, ", "), ")"));
   }
   if (!is_external && proto.external_data_size() > 0) {
     return Invalid(what(), "has external_data entries but data_location is not EXTERNAL");
@@ -323,13 +358,16 @@ absl::StatusOr<Tensor> ImportTensor(onnx::TensorProto& proto, ExternalDataReader
     // Typed fields must match the element type and the element count.
     const TypedField field = TypedFieldOf(type);
     if (field == TypedField::kNone || place != FieldName(field)) {
-      return Invalid(what(), absl::StrCat("a tensor of type ", DataTypeName(type), " cannot hold data in ", place));
+      return Invalid(what(), absl::StrCat("a tensor of type ", DataTypeName(type),
+                                          " cannot hold data in ", place));
     }
     const std::optional<uint64_t> n = t.num_elements();
     if (!n.has_value() || *n > UINT64_MAX / 2) {
-      return Invalid(what(), absl::StrCat("dims ", DimsString(t.dims()), " have too many elements"));
+      return Invalid(what(),
+                     absl::StrCat("dims ", DimsString(t.dims()), " have too many elements"));
     }
-    if (absl::Status s = DecodeTyped(proto, field, TypedEntries(type, *n), what(), &t); !s.ok()) return s;
+    if (absl::Status s = DecodeTyped(proto, field, TypedEntries(type, *n), what(), &t); !s.ok())
+      return s;
     return t;
   }
   if (type == DataType::kString) {
@@ -341,7 +379,7 @@ absl::StatusOr<Tensor> ImportTensor(onnx::TensorProto& proto, ExternalDataReader
     expected = ExpectedByteSize(type, t.dims());
     if (!expected.has_value()) {
       return Invalid(what(), absl::StrCat("dims ", DimsString(t.dims()), " of type ",
-                                        DataTypeName(type), " need more than 2^64 bytes"));
+                                          DataTypeName(type), " need more than 2^64 bytes"));
     }
   }
   if (is_external) {
@@ -357,9 +395,9 @@ absl::StatusOr<Tensor> ImportTensor(onnx::TensorProto& proto, ExternalDataReader
   }
   const size_t raw_size = spliced.has_value() ? spliced->size() : proto.raw_data().size();
   if (expected.has_value() && raw_size != *expected) {
-    return Invalid(what(), absl::StrCat("raw_data has ", raw_size, " bytes; type ",
-                                      DataTypeName(type), " and dims ", DimsString(t.dims()),
-                                      " need ", *expected));
+    return Invalid(what(),
+                   absl::StrCat("raw_data has ", raw_size, " bytes; type ", DataTypeName(type),
+                                " and dims ", DimsString(t.dims()), " need ", *expected));
   }
   if (spliced.has_value()) {  // a view of the mapped file: no copy
     external->AttachSpliced(*spliced, &t);
@@ -381,9 +419,11 @@ absl::StatusOr<SparseTensor> ImportSparseTensor(onnx::SparseTensorProto& proto,
     if (d < 0) return Invalid(what(), absl::StrCat("negative dimension ", d, " in the dense dims"));
     st.dims.push_back(d);
   }
-  auto values = ImportTensor(*proto.mutable_values(), external, [&] { return absl::StrCat(what(), " (values)"); });
+  auto values = ImportTensor(*proto.mutable_values(), external,
+                             [&] { return absl::StrCat(what(), " (values)"); });
   if (!values.ok()) return values.status();
-  auto indices = ImportTensor(*proto.mutable_indices(), external, [&] { return absl::StrCat(what(), " (indices)"); });
+  auto indices = ImportTensor(*proto.mutable_indices(), external,
+                              [&] { return absl::StrCat(what(), " (indices)"); });
   if (!indices.ok()) return indices.status();
   st.values = *std::move(values);
   st.indices = *std::move(indices);
@@ -468,12 +508,14 @@ uint64_t EstimatedInlineBytes(const Tensor& t) {
   if (t.storage() == Tensor::Storage::kTyped) {
     switch (TypedFieldOf(t.data_type())) {
       case TypedField::kInt64:
-      case TypedField::kUint64: return t.raw_size() / 4 * 10 + 16;  // varints: up to 10 bytes
+      case TypedField::kUint64:
+        return t.raw_size() / 4 * 10 + 16;  // varints: up to 10 bytes
       case TypedField::kInt32: {
         const auto layout = Int32LayoutOf(t.data_type());
         return t.raw_size() / layout->bytes * 10 + 16;
       }
-      default: break;
+      default:
+        break;
     }
   }
   return t.raw_size() + 16;

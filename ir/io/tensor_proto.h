@@ -10,8 +10,8 @@
 #include <string_view>
 #include <vector>
 
-#include "absl/status/status.h"
 #include "absl/functional/function_ref.h"
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "ir/tensor.h"
 #include "proto/onnx.pb.h"
@@ -21,13 +21,14 @@ namespace onnx_opt::ir::io {
 class ExternalDataReader;
 class ExternalDataWriter;
 
-// Bytes the raw layout needs for `dims` of `type`; nullopt for a negative dim, an overflow, or a type
-// without a fixed size (string, unknown numbers).
+// Bytes the raw layout needs for `dims` of `type`; nullopt for a negative dim, an overflow, or a
+// type without a fixed size (string, unknown numbers).
 std::optional<uint64_t> ExpectedByteSize(DataType type, const std::vector<int64_t>& dims);
 
 // `what` names the tensor in errors ("initializer 'w' of graph 'main'"); it is only called for an
 // error (spelling it for each of a model's thousand tensors showed in load times). Raw data is
-// moved out of `proto`. `external` resolves external data; null means external tensors are an error.
+// moved out of `proto`. `external` resolves external data; null means external tensors are an
+// error.
 absl::StatusOr<Tensor> ImportTensor(onnx::TensorProto& proto, ExternalDataReader* external,
                                     absl::FunctionRef<std::string()> what);
 absl::StatusOr<SparseTensor> ImportSparseTensor(onnx::SparseTensorProto& proto,

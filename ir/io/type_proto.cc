@@ -25,7 +25,9 @@ void ExportShape(const Shape& shape, onnx::TensorShapeProto* out) {
   }
 }
 
-Type InnerOrUnknown(bool has, const onnx::TypeProto& proto) { return has ? ImportType(proto) : Type(); }
+Type InnerOrUnknown(bool has, const onnx::TypeProto& proto) {
+  return has ? ImportType(proto) : Type();
+}
 
 }  // namespace
 
@@ -47,16 +49,17 @@ Type ImportType(const onnx::TypeProto& proto) {
       break;
     }
     case onnx::TypeProto::kSequenceType:
-      t = Type::Sequence(InnerOrUnknown(proto.sequence_type().has_elem_type(),
-                                        proto.sequence_type().elem_type()));
+      t = Type::Sequence(
+          InnerOrUnknown(proto.sequence_type().has_elem_type(), proto.sequence_type().elem_type()));
       break;
     case onnx::TypeProto::kMapType:
-      t = Type::Map(static_cast<DataType>(proto.map_type().key_type()),
-                    InnerOrUnknown(proto.map_type().has_value_type(), proto.map_type().value_type()));
+      t = Type::Map(
+          static_cast<DataType>(proto.map_type().key_type()),
+          InnerOrUnknown(proto.map_type().has_value_type(), proto.map_type().value_type()));
       break;
     case onnx::TypeProto::kOptionalType:
-      t = Type::Optional(InnerOrUnknown(proto.optional_type().has_elem_type(),
-                                        proto.optional_type().elem_type()));
+      t = Type::Optional(
+          InnerOrUnknown(proto.optional_type().has_elem_type(), proto.optional_type().elem_type()));
       break;
     case onnx::TypeProto::VALUE_NOT_SET:
       break;

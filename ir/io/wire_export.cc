@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <cstring>
-#include <memory>
 #include <deque>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -20,39 +20,41 @@ namespace {
 
 // Field numbers of onnx.proto, by message.
 namespace model {
-constexpr int kIrVersion = 1, kProducerName = 2, kProducerVersion = 3, kDomain = 4, kModelVersion = 5,
-              kDocString = 6, kGraph = 7, kOpsetImport = 8, kMetadataProps = 14, kTrainingInfo = 20,
-              kFunctions = 25, kConfiguration = 26;
+constexpr int kIrVersion = 1, kProducerName = 2, kProducerVersion = 3, kDomain = 4,
+              kModelVersion = 5, kDocString = 6, kGraph = 7, kOpsetImport = 8, kMetadataProps = 14,
+              kTrainingInfo = 20, kFunctions = 25, kConfiguration = 26;
 }
 namespace opset {
 constexpr int kDomain = 1, kVersion = 2;
 }
 namespace graph {
-constexpr int kNode = 1, kName = 2, kInitializer = 5, kDocString = 10, kInput = 11, kOutput = 12, kValueInfo = 13,
-              kQuantizationAnnotation = 14, kSparseInitializer = 15, kMetadataProps = 16;
+constexpr int kNode = 1, kName = 2, kInitializer = 5, kDocString = 10, kInput = 11, kOutput = 12,
+              kValueInfo = 13, kQuantizationAnnotation = 14, kSparseInitializer = 15,
+              kMetadataProps = 16;
 }
 namespace node {
-constexpr int kInput = 1, kOutput = 2, kName = 3, kOpType = 4, kAttribute = 5, kDocString = 6, kDomain = 7,
-              kOverload = 8, kMetadataProps = 9, kDeviceConfigurations = 10;
+constexpr int kInput = 1, kOutput = 2, kName = 3, kOpType = 4, kAttribute = 5, kDocString = 6,
+              kDomain = 7, kOverload = 8, kMetadataProps = 9, kDeviceConfigurations = 10;
 }
 namespace attribute {
-constexpr int kName = 1, kF = 2, kI = 3, kS = 4, kT = 5, kG = 6, kFloats = 7, kInts = 8, kStrings = 9,
-              kTensors = 10, kGraphs = 11, kDocString = 13, kTp = 14, kTypeProtos = 15, kType = 20,
-              kRefAttrName = 21, kSparseTensor = 22, kSparseTensors = 23;
+constexpr int kName = 1, kF = 2, kI = 3, kS = 4, kT = 5, kG = 6, kFloats = 7, kInts = 8,
+              kStrings = 9, kTensors = 10, kGraphs = 11, kDocString = 13, kTp = 14,
+              kTypeProtos = 15, kType = 20, kRefAttrName = 21, kSparseTensor = 22,
+              kSparseTensors = 23;
 }
 namespace value_info {
 constexpr int kName = 1, kType = 2, kDocString = 3, kMetadataProps = 4;
 }
 namespace type {
-constexpr int kTensorType = 1, kSequenceType = 4, kMapType = 5, kDenotation = 6, kSparseTensorType = 8,
-              kOptionalType = 9;
+constexpr int kTensorType = 1, kSequenceType = 4, kMapType = 5, kDenotation = 6,
+              kSparseTensorType = 8, kOptionalType = 9;
 constexpr int kElemType = 1, kShape = 2;  // Tensor and SparseTensor
 constexpr int kSequenceElem = 1, kMapKey = 1, kMapValue = 2, kOptionalElem = 1;
 constexpr int kDim = 1, kDimValue = 1, kDimParam = 2, kDimDenotation = 3;
 }  // namespace type
 namespace tensor {
-constexpr int kDims = 1, kDataType = 2, kName = 8, kRawData = 9, kDocString = 12, kDataLocation = 14,
-              kMetadataProps = 16;
+constexpr int kDims = 1, kDataType = 2, kName = 8, kRawData = 9, kDocString = 12,
+              kDataLocation = 14, kMetadataProps = 16;
 }
 namespace entry {
 constexpr int kKey = 1, kValue = 2;
@@ -109,7 +111,8 @@ class Out {
     Append(buf, n);
   }
   void Tag(int field, WireType wire) { Varint((static_cast<uint64_t>(field) << 3) | wire); }
-  // int32, int64 and enum fields alike: a negative number is written as its 64-bit two's complement.
+  // int32, int64 and enum fields alike: a negative number is written as its 64-bit two's
+  // complement.
   void Int(int field, int64_t v) {
     Tag(field, kVarint);
     Varint(static_cast<uint64_t>(v));
@@ -222,8 +225,8 @@ class WireWriter {
   absl::Status WriteModel(const Model& m, Out& out);
 
  private:
-  // Writes a sub-message as field `field` of `parent`: `body` fills it. The buffers are kept per depth
-  // and reused (a deque: a deeper one never moves a shallower one).
+  // Writes a sub-message as field `field` of `parent`: `body` fills it. The buffers are kept per
+  // depth and reused (a deque: a deeper one never moves a shallower one).
   template <typename Body>
   absl::Status Sub(Out& parent, int field, Body&& body) {
     if (depth_ == buffers_.size()) buffers_.emplace_back();
@@ -239,7 +242,8 @@ class WireWriter {
     const size_t size = message.ByteSizeLong();
     if (size > kMaxProtoBytes) {
       return absl::ResourceExhaustedError(
-          absl::StrCat("a ", message.GetTypeName(), " of ", size, " bytes: protobuf cannot write 2 GiB or more"));
+          absl::StrCat("a ", message.GetTypeName(), " of ", size,
+                       " bytes: protobuf cannot write 2 GiB or more"));
     }
     parent.Bytes(field, message.SerializeAsString());
     return absl::OkStatus();
@@ -249,16 +253,18 @@ class WireWriter {
   absl::Status WriteNode(const Node& n, Out& out);
   absl::Status WriteAttribute(const Attribute& a, Out& out);
   absl::Status WriteTensor(const Tensor& t, const std::string* name, Out& out);
-  absl::Status WriteTensorField(Out& parent, int field, const Tensor& t, const std::string* name = nullptr);
-  absl::Status WriteSparseTensorField(Out& parent, int field, const SparseTensor& t, const std::string* name);
+  absl::Status WriteTensorField(Out& parent, int field, const Tensor& t,
+                                const std::string* name = nullptr);
+  absl::Status WriteSparseTensorField(Out& parent, int field, const SparseTensor& t,
+                                      const std::string* name);
   void WriteType(const Type& t, Out& out);
   void WriteTypeField(Out& parent, int field, const Type& t);
   void WriteShapeField(Out& parent, const Shape& shape);
-  void WriteValueInfo(Out& parent, int field, const std::string& name, const Type& type, const std::string& doc,
-                      const StringPairs& metadata);
+  void WriteValueInfo(Out& parent, int field, const std::string& name, const Type& type,
+                      const std::string& doc, const StringPairs& metadata);
   void WritePairs(Out& parent, int field, const StringPairs& pairs);
-  absl::Status WriteParsed(Out& parent, int field, const std::string& bytes, const char* what, const char* kind,
-                           google::protobuf::Message* message);
+  absl::Status WriteParsed(Out& parent, int field, const std::string& bytes, const char* what,
+                           const char* kind, google::protobuf::Message* message);
 
   const ExportOptions& options_;
   TensorExportOptions tensor_options_;
@@ -281,8 +287,9 @@ void WireWriter::WritePairs(Out& parent, int field, const StringPairs& pairs) {
   }
 }
 
-absl::Status WireWriter::WriteParsed(Out& parent, int field, const std::string& bytes, const char* what,
-                                     const char* kind, google::protobuf::Message* message) {
+absl::Status WireWriter::WriteParsed(Out& parent, int field, const std::string& bytes,
+                                     const char* what, const char* kind,
+                                     google::protobuf::Message* message) {
   RETURN_IF_ERROR(ParseProtoBytes(bytes, what, kind, message));
   return Proto(parent, field, *message);
   return absl::OkStatus();
@@ -299,15 +306,18 @@ absl::Status WireWriter::WriteModel(const Model& m, Out& out) {
   RETURN_IF_ERROR(Sub(out, model::kGraph, [&](Out& g) { return WriteGraph(m.graph(), g); }));
   for (const OpsetImport& imp : m.opset_imports()) {
     (void)Sub(out, model::kOpsetImport, [&](Out& o) {
-      if (!imp.domain.empty() || imp.explicit_defaults.has(opset::kDomain)) o.Bytes(opset::kDomain, imp.domain);
-      if (imp.version != 0 || imp.explicit_defaults.has(opset::kVersion)) o.Int(opset::kVersion, imp.version);
+      if (!imp.domain.empty() || imp.explicit_defaults.has(opset::kDomain))
+        o.Bytes(opset::kDomain, imp.domain);
+      if (imp.version != 0 || imp.explicit_defaults.has(opset::kVersion))
+        o.Int(opset::kVersion, imp.version);
       return absl::OkStatus();
     });
   }
   WritePairs(out, model::kMetadataProps, m.metadata_props());
   for (const std::string& bytes : m.training_info()) {
     onnx::TrainingInfoProto p;
-    RETURN_IF_ERROR(WriteParsed(out, model::kTrainingInfo, bytes, "training_info", "a TrainingInfoProto", &p));
+    RETURN_IF_ERROR(
+        WriteParsed(out, model::kTrainingInfo, bytes, "training_info", "a TrainingInfoProto", &p));
   }
   for (const auto& f : m.functions()) {
     onnx::FunctionProto p;
@@ -316,8 +326,8 @@ absl::Status WireWriter::WriteModel(const Model& m, Out& out) {
   }
   for (const std::string& bytes : m.configuration()) {
     onnx::DeviceConfigurationProto p;
-    RETURN_IF_ERROR(
-        WriteParsed(out, model::kConfiguration, bytes, "configuration", "a DeviceConfigurationProto", &p));
+    RETURN_IF_ERROR(WriteParsed(out, model::kConfiguration, bytes, "configuration",
+                                "a DeviceConfigurationProto", &p));
   }
   return absl::OkStatus();
 }
@@ -339,15 +349,18 @@ absl::Status WireWriter::WriteGraph(const Graph& g, Out& out) {
   for (size_t i = 0; i < g.outputs().size(); ++i) {
     const Value* v = g.outputs()[i];
     if (const std::optional<OutputInfo>& info = g.output_info(i); info.has_value()) {
-      WriteValueInfo(out, graph::kOutput, v->name(), info->type, info->doc_string, info->metadata_props);
+      WriteValueInfo(out, graph::kOutput, v->name(), info->type, info->doc_string,
+                     info->metadata_props);
     } else {
-      WriteValueInfo(out, graph::kOutput, v->name(), v->type(), v->doc_string(), v->metadata_props());
+      WriteValueInfo(out, graph::kOutput, v->name(), v->type(), v->doc_string(),
+                     v->metadata_props());
     }
   }
   for (const ValueInfoEntry& e : ValueInfoInOrder(g)) {
     if (e.value != nullptr) {
       const Value& v = *e.value;
-      WriteValueInfo(out, graph::kValueInfo, v.name(), v.type(), v.doc_string(), v.metadata_props());
+      WriteValueInfo(out, graph::kValueInfo, v.name(), v.type(), v.doc_string(),
+                     v.metadata_props());
     } else {
       const DanglingValueInfo& v = *e.dangling;
       WriteValueInfo(out, graph::kValueInfo, v.name, v.type, v.doc_string, v.metadata_props);
@@ -361,7 +374,8 @@ absl::Status WireWriter::WriteGraph(const Graph& g, Out& out) {
     });
   }
   for (const Value* v : g.sparse_initializers()) {
-    RETURN_IF_ERROR(WriteSparseTensorField(out, graph::kSparseInitializer, *v->sparse_initializer(), &v->name()));
+    RETURN_IF_ERROR(WriteSparseTensorField(out, graph::kSparseInitializer, *v->sparse_initializer(),
+                                           &v->name()));
   }
   WritePairs(out, graph::kMetadataProps, g.metadata_props());
   return absl::OkStatus();
@@ -369,7 +383,8 @@ absl::Status WireWriter::WriteGraph(const Graph& g, Out& out) {
 
 absl::Status WireWriter::WriteNode(const Node& n, Out& out) {
   const ExplicitDefaults& d = n.explicit_defaults();
-  for (const Value* v : n.inputs()) out.Bytes(node::kInput, v == nullptr ? std::string_view() : v->name());
+  for (const Value* v : n.inputs())
+    out.Bytes(node::kInput, v == nullptr ? std::string_view() : v->name());
   for (size_t i = 0; i < n.num_outputs(); ++i) out.Bytes(node::kOutput, n.output(i)->name());
   MaybeBytes(out, node::kName, n.name(), d);
   MaybeBytes(out, node::kOpType, n.op_type(), d);
@@ -395,12 +410,22 @@ absl::Status WireWriter::WriteAttribute(const Attribute& a, Out& out) {
   // Fields in number order: the value fields numbered below doc_string (13) first.
   if (value) {
     switch (a.kind()) {
-      case AttributeKind::kFloat: out.Float(attribute::kF, a.f); break;
-      case AttributeKind::kInt: out.Int(attribute::kI, a.i); break;
-      case AttributeKind::kString: out.Bytes(attribute::kS, a.s); break;
-      case AttributeKind::kTensor: RETURN_IF_ERROR(WriteTensorField(out, attribute::kT, a.t)); break;
+      case AttributeKind::kFloat:
+        out.Float(attribute::kF, a.f);
+        break;
+      case AttributeKind::kInt:
+        out.Int(attribute::kI, a.i);
+        break;
+      case AttributeKind::kString:
+        out.Bytes(attribute::kS, a.s);
+        break;
+      case AttributeKind::kTensor:
+        RETURN_IF_ERROR(WriteTensorField(out, attribute::kT, a.t));
+        break;
       case AttributeKind::kGraph:
-        if (a.g == nullptr) return absl::InvalidArgumentError(absl::StrCat("attribute '", a.name(), "' has no graph"));
+        if (a.g == nullptr)
+          return absl::InvalidArgumentError(
+              absl::StrCat("attribute '", a.name(), "' has no graph"));
         RETURN_IF_ERROR(Sub(out, attribute::kG, [&](Out& o) { return WriteGraph(*a.g, o); }));
         break;
       case AttributeKind::kFloats:
@@ -413,14 +438,16 @@ absl::Status WireWriter::WriteAttribute(const Attribute& a, Out& out) {
         for (const std::string& s : a.strings) out.Bytes(attribute::kStrings, s);
         break;
       case AttributeKind::kTensors:
-        for (const Tensor& t : a.tensors) RETURN_IF_ERROR(WriteTensorField(out, attribute::kTensors, t));
+        for (const Tensor& t : a.tensors)
+          RETURN_IF_ERROR(WriteTensorField(out, attribute::kTensors, t));
         break;
       case AttributeKind::kGraphs:
         for (const auto& g : a.graphs) {
           RETURN_IF_ERROR(Sub(out, attribute::kGraphs, [&](Out& o) { return WriteGraph(*g, o); }));
         }
         break;
-      default: break;  // numbered after doc_string: below
+      default:
+        break;  // numbered after doc_string: below
     }
   }
   if (!a.doc_string().empty()) out.Bytes(attribute::kDocString, a.doc_string());
@@ -428,10 +455,12 @@ absl::Status WireWriter::WriteAttribute(const Attribute& a, Out& out) {
   if (value && a.kind() == AttributeKind::kTypeProtos) {
     for (const Type& t : a.type_protos) WriteTypeField(out, attribute::kTypeProtos, t);
   }
-  if (a.kind() != AttributeKind::kUndefined) out.Int(attribute::kType, static_cast<int64_t>(a.kind()));
+  if (a.kind() != AttributeKind::kUndefined)
+    out.Int(attribute::kType, static_cast<int64_t>(a.kind()));
   if (!a.ref_attr_name().empty()) out.Bytes(attribute::kRefAttrName, a.ref_attr_name());
   if (value && a.kind() == AttributeKind::kSparseTensor) {
-    RETURN_IF_ERROR(WriteSparseTensorField(out, attribute::kSparseTensor, a.sparse_tensor, nullptr));
+    RETURN_IF_ERROR(
+        WriteSparseTensorField(out, attribute::kSparseTensor, a.sparse_tensor, nullptr));
   }
   if (value && a.kind() == AttributeKind::kSparseTensors) {
     for (const SparseTensor& t : a.sparse_tensors) {
@@ -441,13 +470,15 @@ absl::Status WireWriter::WriteAttribute(const Attribute& a, Out& out) {
   return absl::OkStatus();
 }
 
-absl::Status WireWriter::WriteTensorField(Out& parent, int field, const Tensor& t, const std::string* name) {
+absl::Status WireWriter::WriteTensorField(Out& parent, int field, const Tensor& t,
+                                          const std::string* name) {
   // What ExportTensor writes other than inline raw data (typed fields, strings, segments, external
   // data) is rare: it writes those, and protobuf serializes them.
-  const bool to_writer = options_.external_writer != nullptr &&
-                         (t.storage() == Tensor::Storage::kExternal || t.raw_size() >= options_.external_threshold);
-  const bool direct = t.data_type() != DataType::kString && !t.segment().has_value() && !to_writer &&
-                      t.storage() != Tensor::Storage::kExternal &&
+  const bool to_writer =
+      options_.external_writer != nullptr &&
+      (t.storage() == Tensor::Storage::kExternal || t.raw_size() >= options_.external_threshold);
+  const bool direct = t.data_type() != DataType::kString && !t.segment().has_value() &&
+                      !to_writer && t.storage() != Tensor::Storage::kExternal &&
                       (t.storage() != Tensor::Storage::kTyped || options_.force_raw_data);
   if (!direct) {
     onnx::TensorProto p;
@@ -480,7 +511,8 @@ absl::Status WireWriter::WriteTensor(const Tensor& t, const std::string* name, O
     }
   }
   MaybeBytes(out, tensor::kDocString, t.doc_string(), d);
-  if (d.has(tensor::kDataLocation)) out.Int(tensor::kDataLocation, 0);  // DEFAULT, written explicitly
+  if (d.has(tensor::kDataLocation))
+    out.Int(tensor::kDataLocation, 0);  // DEFAULT, written explicitly
   WritePairs(out, tensor::kMetadataProps, t.metadata_props());
   return absl::OkStatus();
 }
@@ -528,7 +560,8 @@ void WireWriter::WriteShapeField(Out& parent, const Shape& shape) {
 // As ExportType writes it; the denotation (6) goes before the sparse tensor (8) and optional (9)
 // kinds and after the others.
 void WireWriter::WriteType(const Type& t, Out& out) {
-  const bool denotation_first = t.kind() == Type::Kind::kSparseTensor || t.kind() == Type::Kind::kOptional;
+  const bool denotation_first =
+      t.kind() == Type::Kind::kSparseTensor || t.kind() == Type::Kind::kOptional;
   if (denotation_first && !t.denotation().empty()) out.Bytes(type::kDenotation, t.denotation());
   auto tensor_like = [&](Out& o) {
     o.Int(type::kElemType, static_cast<int32_t>(t.elem_type()));
@@ -536,8 +569,12 @@ void WireWriter::WriteType(const Type& t, Out& out) {
     return absl::OkStatus();
   };
   switch (t.kind()) {
-    case Type::Kind::kTensor: (void)Sub(out, type::kTensorType, tensor_like); break;
-    case Type::Kind::kSparseTensor: (void)Sub(out, type::kSparseTensorType, tensor_like); break;
+    case Type::Kind::kTensor:
+      (void)Sub(out, type::kTensorType, tensor_like);
+      break;
+    case Type::Kind::kSparseTensor:
+      (void)Sub(out, type::kSparseTensorType, tensor_like);
+      break;
     case Type::Kind::kSequence:
       (void)Sub(out, type::kSequenceType, [&](Out& o) {
         if (t.has_inner()) WriteTypeField(o, type::kSequenceElem, t.inner());
@@ -570,9 +607,10 @@ absl::StatusOr<SplicedModel> WriteModelWire(const Model& model, const ExportOpti
   Out out;
   RETURN_IF_ERROR(WireWriter(options).WriteModel(model, out));
   if (out.own_size() > kMaxProtoBytes) {
-    return absl::ResourceExhaustedError(absl::StrCat("the model needs ", out.own_size(),
-                                                     " bytes besides its tensors' raw data; protobuf cannot "
-                                                     "write 2 GiB or more"));
+    return absl::ResourceExhaustedError(
+        absl::StrCat("the model needs ", out.own_size(),
+                     " bytes besides its tensors' raw data; protobuf cannot "
+                     "write 2 GiB or more"));
   }
   return out.TakePieces();
 }

@@ -6,12 +6,12 @@
 #include <string>
 #include <vector>
 
+#include "equivalence/testing/conformance_dir.h"
 #include "gtest/gtest.h"
 #include "ir/io/model_io.h"
 #include "ir/io/proto_export.h"
 #include "ir/text/parser.h"
 #include "proto/onnx.pb.h"
-#include "equivalence/testing/conformance_dir.h"
 
 namespace onnx_opt::ir::io {
 namespace {
@@ -74,7 +74,9 @@ g (float[N, 600] x, seq(float[2]) s, optional(int64[]) o) => (float[N, 600] y)
   ASSERT_EQ(w->name(), "w");
   const std::string_view raw = w->initializer()->raw_view();
   EXPECT_EQ(std::count_if(wire->pieces.begin(), wire->pieces.end(),
-                          [&](std::string_view p) { return p.data() == raw.data() && p.size() == raw.size(); }),
+                          [&](std::string_view p) {
+                            return p.data() == raw.data() && p.size() == raw.size();
+                          }),
             1)
       << "the 2400 bytes of w are one piece pointing at the tensor";
 }

@@ -12,6 +12,8 @@ uint16_t FloatToBfloat16(float value) {
   return static_cast<uint16_t>(rounded >> 16);
 }
 
-float Bfloat16ToFloat(uint16_t bits) { return std::bit_cast<float>(static_cast<uint32_t>(bits) << 16); }
+float Bfloat16ToFloat(uint16_t bits) {
+  return std::bit_cast<float>(static_cast<uint32_t>(bits) << 16);
+}
 
 }  // namespace onnx_opt::ir

@@ -10,7 +10,8 @@ uint16_t FloatToHalf(float value) {
   const uint16_t sign = static_cast<uint16_t>((bits >> 16) & 0x8000);
   const uint32_t abs = bits & 0x7FFFFFFF;
   if (abs > 0x7F800000) {
-    // NaN: the top 9 payload bits below float's quiet bit, with half's quiet bit set (see float16.h).
+    // NaN: the top 9 payload bits below float's quiet bit, with half's quiet bit set (see
+    // float16.h).
     return static_cast<uint16_t>(sign | 0x7E00 | ((abs >> 13) & 0x1FF));
   }
   if (abs == 0x7F800000) return sign | 0x7C00;  // infinity

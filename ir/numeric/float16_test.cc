@@ -36,12 +36,12 @@ TEST(Float16Test, RoundsToNearestEven) {
 }
 
 TEST(Float16Test, Subnormals) {
-  EXPECT_EQ(FloatToHalf(std::ldexp(1.0f, -24)), 0x0001);        // smallest subnormal
-  EXPECT_EQ(FloatToHalf(std::ldexp(1.0f, -25)), 0x0000);        // tie to even: zero
-  EXPECT_EQ(FloatToHalf(-std::ldexp(1.0f, -25)), 0x8000);       // ... of the same sign
+  EXPECT_EQ(FloatToHalf(std::ldexp(1.0f, -24)), 0x0001);   // smallest subnormal
+  EXPECT_EQ(FloatToHalf(std::ldexp(1.0f, -25)), 0x0000);   // tie to even: zero
+  EXPECT_EQ(FloatToHalf(-std::ldexp(1.0f, -25)), 0x8000);  // ... of the same sign
   EXPECT_EQ(FloatToHalf(std::ldexp(1.5f, -25)), 0x0001);
-  EXPECT_EQ(FloatToHalf(std::ldexp(3.0f, -25)), 0x0002);        // 1.5 ulp: tie to even (2)
-  EXPECT_EQ(FloatToHalf(std::ldexp(5.0f, -25)), 0x0002);        // 2.5 ulp: tie to even (2)
+  EXPECT_EQ(FloatToHalf(std::ldexp(3.0f, -25)), 0x0002);  // 1.5 ulp: tie to even (2)
+  EXPECT_EQ(FloatToHalf(std::ldexp(5.0f, -25)), 0x0002);  // 2.5 ulp: tie to even (2)
   EXPECT_EQ(FloatToHalf(std::nextafter(std::ldexp(1.0f, -25), 1.0f)), 0x0001);
   EXPECT_EQ(FloatToHalf(std::ldexp(1.0f, -30)), 0x0000);
   EXPECT_EQ(FloatToHalf(std::numeric_limits<float>::denorm_min()), 0x0000);
@@ -74,7 +74,8 @@ TEST(Float16Test, NanKeepsSignAndTopPayloadBitsAndStaysNan) {
   EXPECT_EQ(FloatToHalf(-std::numeric_limits<float>::quiet_NaN()), 0xFE00);
   EXPECT_EQ(FloatToHalf(Bits(0x7FC02000)), 0x7E01);  // payload's top bits kept
   EXPECT_EQ(FloatToHalf(Bits(0xFFFFE000)), 0xFFFF);
-  // A signaling NaN with its payload only in low bits would truncate to infinity: it stays NaN, quiet.
+  // A signaling NaN with its payload only in low bits would truncate to infinity: it stays NaN,
+  // quiet.
   EXPECT_EQ(FloatToHalf(Bits(0x7F800001)), 0x7E00);
   EXPECT_EQ(FloatToHalf(Bits(0x7FA00000)), 0x7F00);
   // Every half NaN widens to a float NaN with the same payload; quiet ones come back unchanged, and
@@ -83,7 +84,8 @@ TEST(Float16Test, NanKeepsSignAndTopPayloadBitsAndStaysNan) {
     if ((bits & 0x7C00) != 0x7C00 || (bits & 0x3FF) == 0) continue;
     const float f = HalfToFloat(static_cast<uint16_t>(bits));
     ASSERT_TRUE(std::isnan(f)) << std::hex << bits;
-    ASSERT_EQ(std::bit_cast<uint32_t>(f), ((bits & 0x8000) << 16) | 0x7F800000 | ((bits & 0x3FF) << 13));
+    ASSERT_EQ(std::bit_cast<uint32_t>(f),
+              ((bits & 0x8000) << 16) | 0x7F800000 | ((bits & 0x3FF) << 13));
     ASSERT_EQ(FloatToHalf(f), bits | 0x200) << std::hex << bits;
   }
 }

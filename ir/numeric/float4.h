@@ -1,7 +1,7 @@
 // float4e2m1 (1 sign, 2 exponent, 1 mantissa bit; the low 4 bits of a byte) <-> float.
 //
-// The eight magnitudes are 0, 0.5, 1, 1.5, 2, 3, 4 and 6; every pattern is a finite number (there is
-// no infinity and no NaN) and -0 exists.
+// The eight magnitudes are 0, 0.5, 1, 1.5, 2, 3, 4 and 6; every pattern is a finite number (there
+// is no infinity and no NaN) and -0 exists.
 #ifndef ONNX_OPT_IR_NUMERIC_FLOAT4_H_
 #define ONNX_OPT_IR_NUMERIC_FLOAT4_H_
 

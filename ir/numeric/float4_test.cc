@@ -21,17 +21,17 @@ TEST(Float4Test, EveryPattern) {
 }
 
 TEST(Float4Test, RoundsToNearestEven) {
-  EXPECT_EQ(FloatToFloat4E2M1(0.25f), 0x0);   // 0 / 0.5: tie -> even
+  EXPECT_EQ(FloatToFloat4E2M1(0.25f), 0x0);  // 0 / 0.5: tie -> even
   EXPECT_EQ(FloatToFloat4E2M1(0.26f), 0x1);
-  EXPECT_EQ(FloatToFloat4E2M1(0.75f), 0x2);   // 0.5 / 1: tie -> even (1)
-  EXPECT_EQ(FloatToFloat4E2M1(1.25f), 0x2);   // 1 / 1.5: tie -> even (1)
-  EXPECT_EQ(FloatToFloat4E2M1(1.75f), 0x4);   // 1.5 / 2: tie -> even (2)
-  EXPECT_EQ(FloatToFloat4E2M1(2.5f), 0x4);    // 2 / 3: tie -> even (2)
-  EXPECT_EQ(FloatToFloat4E2M1(3.5f), 0x6);    // 3 / 4: tie -> even (4)
-  EXPECT_EQ(FloatToFloat4E2M1(5.0f), 0x6);    // 4 / 6: tie -> even (4)
+  EXPECT_EQ(FloatToFloat4E2M1(0.75f), 0x2);  // 0.5 / 1: tie -> even (1)
+  EXPECT_EQ(FloatToFloat4E2M1(1.25f), 0x2);  // 1 / 1.5: tie -> even (1)
+  EXPECT_EQ(FloatToFloat4E2M1(1.75f), 0x4);  // 1.5 / 2: tie -> even (2)
+  EXPECT_EQ(FloatToFloat4E2M1(2.5f), 0x4);   // 2 / 3: tie -> even (2)
+  EXPECT_EQ(FloatToFloat4E2M1(3.5f), 0x6);   // 3 / 4: tie -> even (4)
+  EXPECT_EQ(FloatToFloat4E2M1(5.0f), 0x6);   // 4 / 6: tie -> even (4)
   EXPECT_EQ(FloatToFloat4E2M1(5.01f), 0x7);
   EXPECT_EQ(FloatToFloat4E2M1(-5.0f), 0xE);
-  EXPECT_EQ(FloatToFloat4E2M1(-0.1f), 0x8);   // keeps the sign of zero
+  EXPECT_EQ(FloatToFloat4E2M1(-0.1f), 0x8);  // keeps the sign of zero
 }
 
 TEST(Float4Test, SaturatesAndMapsNanToNegativeZero) {

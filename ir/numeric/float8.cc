@@ -13,10 +13,10 @@ struct Format {
   int exp_bits;
   int man_bits;
   int bias;
-  bool fnuz;             // 0x80 is the only NaN; no -0, no infinity
-  bool has_inf;          // e5m2
-  uint8_t max_finite;    // code of the largest finite positive value
-  uint8_t nan;           // the canonical NaN
+  bool fnuz;           // 0x80 is the only NaN; no -0, no infinity
+  bool has_inf;        // e5m2
+  uint8_t max_finite;  // code of the largest finite positive value
+  uint8_t nan;         // the canonical NaN
 };
 
 constexpr Format kE4M3FN{4, 3, 7, false, false, 0x7E, 0x7F};
@@ -26,11 +26,16 @@ constexpr Format kE5M2FNUZ{5, 2, 16, true, false, 0x7F, 0x80};
 
 const Format* FindFormat(DataType type) {
   switch (type) {
-    case DataType::kFloat8E4M3FN: return &kE4M3FN;
-    case DataType::kFloat8E4M3FNUZ: return &kE4M3FNUZ;
-    case DataType::kFloat8E5M2: return &kE5M2;
-    case DataType::kFloat8E5M2FNUZ: return &kE5M2FNUZ;
-    default: return nullptr;
+    case DataType::kFloat8E4M3FN:
+      return &kE4M3FN;
+    case DataType::kFloat8E4M3FNUZ:
+      return &kE4M3FNUZ;
+    case DataType::kFloat8E5M2:
+      return &kE5M2;
+    case DataType::kFloat8E5M2FNUZ:
+      return &kE5M2FNUZ;
+    default:
+      return nullptr;
   }
 }
 
@@ -43,7 +48,8 @@ float Decode(const Format& f, uint8_t code) {
   const int man = code & man_max;
   float value;
   if (f.has_inf && exp == exp_max) {
-    value = man == 0 ? std::numeric_limits<float>::infinity() : std::numeric_limits<float>::quiet_NaN();
+    value =
+        man == 0 ? std::numeric_limits<float>::infinity() : std::numeric_limits<float>::quiet_NaN();
   } else if (!f.fnuz && !f.has_inf && exp == exp_max && man == man_max) {
     value = std::numeric_limits<float>::quiet_NaN();  // e4m3fn: S.1111.111
   } else if (exp == 0) {
@@ -70,11 +76,16 @@ const Table& DecodeTable(DataType type) {
     return t;
   }();
   switch (type) {
-    case DataType::kFloat8E4M3FN: return (*tables)[0];
-    case DataType::kFloat8E4M3FNUZ: return (*tables)[1];
-    case DataType::kFloat8E5M2: return (*tables)[2];
-    case DataType::kFloat8E5M2FNUZ: return (*tables)[3];
-    default: return (*tables)[4];
+    case DataType::kFloat8E4M3FN:
+      return (*tables)[0];
+    case DataType::kFloat8E4M3FNUZ:
+      return (*tables)[1];
+    case DataType::kFloat8E5M2:
+      return (*tables)[2];
+    case DataType::kFloat8E5M2FNUZ:
+      return (*tables)[3];
+    default:
+      return (*tables)[4];
   }
 }
 
@@ -87,7 +98,7 @@ uint32_t RoundMagnitude(const Format& f, float abs_value) {
   if (exp_field == 0) return 0;
   const int exp = static_cast<int>(exp_field) - 127;
   const uint32_t significand = (bits & 0x7FFFFF) | 0x800000;  // 24 bits, 1.xxx * 2^exp
-  const int min_exp = 1 - f.bias;                            // exponent of the smallest normal
+  const int min_exp = 1 - f.bias;                             // exponent of the smallest normal
   // Keep man_bits fraction bits at the value's exponent, or at min_exp for subnormal results.
   const int shift = 23 - f.man_bits + (exp < min_exp ? min_exp - exp : 0);
   if (shift > 24) return 0;  // below half the smallest subnormal
@@ -96,14 +107,17 @@ uint32_t RoundMagnitude(const Format& f, float abs_value) {
   const uint32_t halfway = 1u << (shift - 1);
   if (rest > halfway || (rest == halfway && (r & 1))) ++r;
   // A subnormal result is r itself (exponent field 0; r == 2^man_bits carries into the smallest
-  // normal). A normal one adds the exponent field above the implicit bit (a carry bumps the exponent).
+  // normal). A normal one adds the exponent field above the implicit bit (a carry bumps the
+  // exponent).
   if (exp < min_exp) return r;
   return (static_cast<uint32_t>(exp - min_exp) << f.man_bits) + r;
 }
 
 }  // namespace
 
-bool IsFloat8(DataType type) { return FindFormat(type) != nullptr || type == DataType::kFloat8E8M0; }
+bool IsFloat8(DataType type) {
+  return FindFormat(type) != nullptr || type == DataType::kFloat8E8M0;
+}
 
 float Float8ToFloat(DataType type, uint8_t code) {
   if (!IsFloat8(type)) return std::numeric_limits<float>::quiet_NaN();

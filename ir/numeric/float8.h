@@ -8,9 +8,9 @@
 //   e5m2fnuz  no infinity, no -0; 0x80 is the only NaN.                  largest finite 57344
 //   e8m0      2^(code - 127); 0xFF is NaN; no zero, no sign.            largest finite 2^127
 //
-// NaN: these formats have no room for a payload worth keeping, so every float NaN (either sign) becomes
-// the format's one canonical NaN: 0x7F for e4m3fn and e5m2 (as ONNX's reference does for e5m2, which
-// has three NaN patterns), 0x80 for the fnuz types, 0xFF for e8m0.
+// NaN: these formats have no room for a payload worth keeping, so every float NaN (either sign)
+// becomes the format's one canonical NaN: 0x7F for e4m3fn and e5m2 (as ONNX's reference does for
+// e5m2, which has three NaN patterns), 0x80 for the fnuz types, 0xFF for e8m0.
 #ifndef ONNX_OPT_IR_NUMERIC_FLOAT8_H_
 #define ONNX_OPT_IR_NUMERIC_FLOAT8_H_
 
@@ -25,12 +25,13 @@ bool IsFloat8(DataType type);  // the five types above
 // The value of `code` in float8 type `type` (exact). NaN for the NaN patterns and non-float8 types.
 float Float8ToFloat(DataType type, uint8_t code);
 
-// The Cast rules of ONNX (opset 19+) for float -> e4m3fn, e4m3fnuz, e5m2, e5m2fnuz: round to nearest,
-// ties to even. A value beyond the largest finite one (after rounding) and +-infinity:
+// The Cast rules of ONNX (opset 19+) for float -> e4m3fn, e4m3fnuz, e5m2, e5m2fnuz: round to
+// nearest, ties to even. A value beyond the largest finite one (after rounding) and +-infinity:
 //   saturate = true   the largest finite value of the same sign;
 //   saturate = false  infinity for e5m2, NaN for the types without infinity.
 // A negative value that rounds to zero keeps its sign where the type has -0 (e4m3fn, e5m2).
-// For e8m0 this is FloatToFloat8E8M0(value, saturate, E8M0Rounding::kUp), Cast's default round_mode.
+// For e8m0 this is FloatToFloat8E8M0(value, saturate, E8M0Rounding::kUp), Cast's default
+// round_mode.
 uint8_t FloatToFloat8(DataType type, float value, bool saturate);
 
 enum class E8M0Rounding {

@@ -40,7 +40,8 @@ TEST(Float8Test, KnownValues) {
   EXPECT_EQ(Float8ToFloat(kE5M2, 0x7C), kInf);
   EXPECT_EQ(Float8ToFloat(kE5M2, 0xFC), -kInf);
   EXPECT_EQ(Float8ToFloat(kE5M2, 0x01), std::ldexp(1.0f, -16));
-  for (uint8_t c : {0x7D, 0x7E, 0x7F, 0xFD, 0xFE, 0xFF}) EXPECT_TRUE(std::isnan(Float8ToFloat(kE5M2, c)));
+  for (uint8_t c : {0x7D, 0x7E, 0x7F, 0xFD, 0xFE, 0xFF})
+    EXPECT_TRUE(std::isnan(Float8ToFloat(kE5M2, c)));
   EXPECT_EQ(Float8ToFloat(kE5M2FNUZ, 0x40), 1.0f);
   EXPECT_EQ(Float8ToFloat(kE5M2FNUZ, 0x7F), 57344.0f);
   EXPECT_EQ(Float8ToFloat(kE5M2FNUZ, 0x01), std::ldexp(1.0f, -17));
@@ -82,13 +83,13 @@ TEST(Float8Test, RoundsToNearestEven) {
 TEST(Float8Test, Subnormals) {
   const float min_e4m3fn = std::ldexp(1.0f, -9);
   EXPECT_EQ(FloatToFloat8(kE4M3FN, min_e4m3fn, true), 0x01);
-  EXPECT_EQ(FloatToFloat8(kE4M3FN, min_e4m3fn / 2, true), 0x00);         // tie -> even: zero
-  EXPECT_EQ(FloatToFloat8(kE4M3FN, -min_e4m3fn / 2, true), 0x80);        // keeps the sign of zero
+  EXPECT_EQ(FloatToFloat8(kE4M3FN, min_e4m3fn / 2, true), 0x00);   // tie -> even: zero
+  EXPECT_EQ(FloatToFloat8(kE4M3FN, -min_e4m3fn / 2, true), 0x80);  // keeps the sign of zero
   EXPECT_EQ(FloatToFloat8(kE4M3FNUZ, -std::ldexp(1.0f, -11), true), 0x00);  // no -0 in fnuz
   EXPECT_EQ(FloatToFloat8(kE4M3FN, std::nextafter(min_e4m3fn / 2, 1.0f), true), 0x01);
-  EXPECT_EQ(FloatToFloat8(kE4M3FN, 1.5f * min_e4m3fn, true), 0x02);     // tie -> even
-  EXPECT_EQ(FloatToFloat8(kE4M3FN, 2.5f * min_e4m3fn, true), 0x02);     // tie -> even
-  EXPECT_EQ(FloatToFloat8(kE4M3FN, 7.5f * min_e4m3fn, true), 0x08);     // into the smallest normal
+  EXPECT_EQ(FloatToFloat8(kE4M3FN, 1.5f * min_e4m3fn, true), 0x02);  // tie -> even
+  EXPECT_EQ(FloatToFloat8(kE4M3FN, 2.5f * min_e4m3fn, true), 0x02);  // tie -> even
+  EXPECT_EQ(FloatToFloat8(kE4M3FN, 7.5f * min_e4m3fn, true), 0x08);  // into the smallest normal
   EXPECT_EQ(FloatToFloat8(kE5M2, std::ldexp(3.0f, -17), true), 0x02);
   EXPECT_EQ(FloatToFloat8(kE5M2FNUZ, std::ldexp(1.0f, -17), true), 0x01);
   EXPECT_EQ(FloatToFloat8(kE4M3FN, std::numeric_limits<float>::denorm_min(), true), 0x00);
@@ -100,15 +101,15 @@ TEST(Float8Test, Subnormals) {
 TEST(Float8Test, SaturationFollowsTheCastSpec) {
   struct Case {
     DataType type;
-    uint8_t max;               // the largest finite code
-    uint8_t overflow;          // saturate = false: +inf or NaN
-    float just_below_overflow; // rounds to max
-    float overflowing;         // rounds past max
+    uint8_t max;                // the largest finite code
+    uint8_t overflow;           // saturate = false: +inf or NaN
+    float just_below_overflow;  // rounds to max
+    float overflowing;          // rounds past max
   };
   const Case cases[] = {
-      {kE4M3FN, 0x7E, 0x7F, 464.0f, 465.0f},        // 448, next step 480: 464 ties to the even 0x7E
-      {kE4M3FNUZ, 0x7F, 0x80, 247.0f, 248.0f},      // 240, next 256: 248 ties away from the odd 0x7F
-      {kE5M2, 0x7B, 0x7C, 61439.0f, 61440.0f},      // 57344, next 65536
+      {kE4M3FN, 0x7E, 0x7F, 464.0f, 465.0f},    // 448, next step 480: 464 ties to the even 0x7E
+      {kE4M3FNUZ, 0x7F, 0x80, 247.0f, 248.0f},  // 240, next 256: 248 ties away from the odd 0x7F
+      {kE5M2, 0x7B, 0x7C, 61439.0f, 61440.0f},  // 57344, next 65536
       {kE5M2FNUZ, 0x7F, 0x80, 61439.0f, 61440.0f},
   };
   for (const Case& c : cases) {
@@ -129,7 +130,8 @@ TEST(Float8Test, SaturationFollowsTheCastSpec) {
 }
 
 TEST(Float8Test, NanBecomesTheCanonicalNan) {
-  const float nans[] = {kNan, -kNan, std::bit_cast<float>(0x7F800001u), std::bit_cast<float>(0xFFFFFFFFu)};
+  const float nans[] = {kNan, -kNan, std::bit_cast<float>(0x7F800001u),
+                        std::bit_cast<float>(0xFFFFFFFFu)};
   for (float nan : nans) {
     for (bool saturate : {true, false}) {
       EXPECT_EQ(FloatToFloat8(kE4M3FN, nan, saturate), 0x7F);
@@ -162,7 +164,8 @@ TEST(Float8Test, E8M0) {
 }
 
 // The nearest code by search over every finite value, ties to the even code; past the largest
-// value, the virtual next step (max + its ulp) stands for overflow. Independent of the bit arithmetic.
+// value, the virtual next step (max + its ulp) stands for overflow. Independent of the bit
+// arithmetic.
 uint8_t Reference(DataType t, float x, bool saturate) {
   if (std::isnan(x)) return IsFnuz(t) ? 0x80 : 0x7F;
   std::vector<std::pair<double, int>> values;  // non-negative finite, ascending by code
@@ -184,7 +187,8 @@ uint8_t Reference(DataType t, float x, bool saturate) {
   for (size_t i = 0; i < values.size(); ++i) {
     const double d = std::fabs(values[i].first - a);
     // The virtual step's code would be max + 1: even when max is odd.
-    const bool even = values[i].second == -1 ? (values[i - 1].second & 1) == 1 : (values[i].second & 1) == 0;
+    const bool even =
+        values[i].second == -1 ? (values[i - 1].second & 1) == 1 : (values[i].second & 1) == 0;
     if (d < best_distance || (d == best_distance && even)) {
       best_distance = d;
       best = static_cast<int>(i);
@@ -201,8 +205,8 @@ uint8_t Reference(DataType t, float x, bool saturate) {
 TEST(Float8Test, AgreesWithANearestValueSearch) {
   std::vector<float> inputs;
   for (uint32_t bits = 0; bits < 0x10000; ++bits) {
-    inputs.push_back(std::bit_cast<float>(bits << 16));                // every bfloat16
-    inputs.push_back(std::bit_cast<float>((bits << 16) | 0x8000));     // halfway between them
+    inputs.push_back(std::bit_cast<float>(bits << 16));             // every bfloat16
+    inputs.push_back(std::bit_cast<float>((bits << 16) | 0x8000));  // halfway between them
     inputs.push_back(std::bit_cast<float>((bits << 16) | 0x7FFF));
   }
   for (DataType t : kSignedTypes) {

@@ -30,21 +30,33 @@ std::optional<std::vector<double>> TensorToDoubles(const Tensor& t) {
   if (*count != 0 && t.raw_data() == nullptr) return std::nullopt;
   const size_t n = static_cast<size_t>(*count);
   switch (t.data_type()) {
-    case DataType::kFloat: return Read<float>(t, n);
-    case DataType::kDouble: return Read<double>(t, n);
-    case DataType::kFloat16: return Read<uint16_t>(t, n, [](uint16_t v) { return double{HalfToFloat(v)}; });
+    case DataType::kFloat:
+      return Read<float>(t, n);
+    case DataType::kDouble:
+      return Read<double>(t, n);
+    case DataType::kFloat16:
+      return Read<uint16_t>(t, n, [](uint16_t v) { return double{HalfToFloat(v)}; });
     case DataType::kBfloat16:
       return Read<uint16_t>(t, n, [](uint16_t v) { return double{Bfloat16ToFloat(v)}; });
-    case DataType::kInt8: return Read<int8_t>(t, n);
+    case DataType::kInt8:
+      return Read<int8_t>(t, n);
     case DataType::kBool:  // the stored byte: 0 or 1 in valid data
-    case DataType::kUint8: return Read<uint8_t>(t, n);
-    case DataType::kInt16: return Read<int16_t>(t, n);
-    case DataType::kUint16: return Read<uint16_t>(t, n);
-    case DataType::kInt32: return Read<int32_t>(t, n);
-    case DataType::kUint32: return Read<uint32_t>(t, n);
-    case DataType::kInt64: return Read<int64_t>(t, n);
-    case DataType::kUint64: return Read<uint64_t>(t, n);
-    default: return std::nullopt;
+    case DataType::kUint8:
+      return Read<uint8_t>(t, n);
+    case DataType::kInt16:
+      return Read<int16_t>(t, n);
+    case DataType::kUint16:
+      return Read<uint16_t>(t, n);
+    case DataType::kInt32:
+      return Read<int32_t>(t, n);
+    case DataType::kUint32:
+      return Read<uint32_t>(t, n);
+    case DataType::kInt64:
+      return Read<int64_t>(t, n);
+    case DataType::kUint64:
+      return Read<uint64_t>(t, n);
+    default:
+      return std::nullopt;
   }
 }
 

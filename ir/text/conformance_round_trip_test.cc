@@ -8,12 +8,12 @@
 #include <string>
 #include <vector>
 
+#include "equivalence/testing/conformance_dir.h"
 #include "gtest/gtest.h"
 #include "ir/io/model_io.h"
 #include "ir/text/model_equality.h"
 #include "ir/text/parser.h"
 #include "ir/text/printer.h"
-#include "equivalence/testing/conformance_dir.h"
 
 namespace onnx_opt::ir::text {
 namespace {
@@ -52,11 +52,14 @@ TEST(ConformanceRoundTripTest, EveryNodeModel) {
     }
     const std::string reprinted = PrintModel(**parsed);
     if (reprinted != printed) {
-      ADD_FAILURE() << name << ": printing is not a fixed point\n" << printed << "\n---\n" << reprinted;
+      ADD_FAILURE() << name << ": printing is not a fixed point\n"
+                    << printed << "\n---\n"
+                    << reprinted;
       ++failures;
     }
   }
-  std::cerr << models.size() - failures << " of " << models.size() << " conformance models round-trip through text\n";
+  std::cerr << models.size() - failures << " of " << models.size()
+            << " conformance models round-trip through text\n";
 }
 
 }  // namespace

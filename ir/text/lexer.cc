@@ -77,10 +77,18 @@ absl::Status Lexer::LexString(Token& t) {
     const char e = in_[pos_];
     Advance();
     switch (e) {
-      case 'n': out.push_back('\n'); break;
-      case 't': out.push_back('\t'); break;
-      case 'r': out.push_back('\r'); break;
-      case '0': out.push_back('\0'); break;
+      case 'n':
+        out.push_back('\n');
+        break;
+      case 't':
+        out.push_back('\t');
+        break;
+      case 'r':
+        out.push_back('\r');
+        break;
+      case '0':
+        out.push_back('\0');
+        break;
       case 'x': {
         int hi = pos_ < in_.size() ? HexValue(in_[pos_]) : -1;
         int lo = pos_ + 1 < in_.size() ? HexValue(in_[pos_ + 1]) : -1;
@@ -109,9 +117,10 @@ absl::Status Lexer::LexNumber(Token& t) {
     const size_t word_start = pos_;
     while (pos_ < in_.size() && IsIdChar(in_[pos_])) Advance();
     if (!IsFloatWord(in_.substr(word_start, pos_ - word_start))) {
-      return Error(t.line, t.column,
-                   absl::StrCat("expected a number after '", std::string(1, in_[start]), "' but found '",
-                                std::string(in_.substr(word_start, pos_ - word_start)), "'"));
+      return Error(
+          t.line, t.column,
+          absl::StrCat("expected a number after '", std::string(1, in_[start]), "' but found '",
+                       std::string(in_.substr(word_start, pos_ - word_start)), "'"));
     }
     t.is_float = true;
     t.text = std::string(in_.substr(start, pos_ - start));
@@ -199,8 +208,10 @@ bool IsTypeKeyword(std::string_view word) {
 
 std::string Token::Describe() const {
   switch (kind) {
-    case TokenKind::kEnd: return "end of input";
-    case TokenKind::kError: return "invalid input";
+    case TokenKind::kEnd:
+      return "end of input";
+    case TokenKind::kError:
+      return "invalid input";
     case TokenKind::kString: {
       std::string shown = text.size() > 30 ? text.substr(0, 27) + "..." : text;
       for (char& c : shown) {
@@ -208,9 +219,9 @@ std::string Token::Describe() const {
       }
       return absl::StrCat("string \"", shown, "\"");
     }
-    default: return absl::StrCat("'", text, "'");
+    default:
+      return absl::StrCat("'", text, "'");
   }
 }
-
 
 }  // namespace onnx_opt::ir::text::internal

@@ -53,14 +53,16 @@ class Comparer {
       }
       RETURN_IF_ERROR(Str("doc_string", a.doc_string(), b.doc_string()));
       if (a.metadata_props() != b.metadata_props()) {
-        return Differ("metadata_props", PairsText(a.metadata_props()), PairsText(b.metadata_props()));
+        return Differ("metadata_props", PairsText(a.metadata_props()),
+                      PairsText(b.metadata_props()));
       }
       if (opt_.compare_non_text_fields) {
         if (a.training_info() != b.training_info()) return Differ("training_info", "", "");
         if (a.configuration() != b.configuration()) return Differ("configuration", "", "");
       }
       if (a.functions().size() != b.functions().size()) {
-        return Differ("number of functions", absl::StrCat(a.functions().size()), absl::StrCat(b.functions().size()));
+        return Differ("number of functions", absl::StrCat(a.functions().size()),
+                      absl::StrCat(b.functions().size()));
       }
     }
     RETURN_IF_ERROR(Graphs(a.graph(), b.graph()));
@@ -93,13 +95,15 @@ class Comparer {
 
   static std::string GraphLabel(const Graph& g) { return absl::StrCat("graph '", g.name(), "'"); }
 
-  // --- Helpers -------------------------------------------------------------------------------------
+  // --- Helpers
+  // -------------------------------------------------------------------------------------
   absl::Status Differ(const std::string& what, const std::string& a, const std::string& b) const {
     const std::string path = absl::StrJoin(path_, " > ");
-    if (a.empty() && b.empty()) return absl::InvalidArgumentError(absl::StrCat(path, ": ", what, " differs"));
-    return absl::InvalidArgumentError(absl::StrCat(path, ": ", what, " is ", a.empty() ? "empty" : a,
-                                                   " in the first model but ", b.empty() ? "empty" : b,
-                                                   " in the second"));
+    if (a.empty() && b.empty())
+      return absl::InvalidArgumentError(absl::StrCat(path, ": ", what, " differs"));
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, ": ", what, " is ", a.empty() ? "empty" : a, " in the first model but ",
+                     b.empty() ? "empty" : b, " in the second"));
   }
   absl::Status Problem(const std::string& message) const {
     return absl::InvalidArgumentError(absl::StrCat(absl::StrJoin(path_, " > "), ": ", message));
@@ -113,10 +117,12 @@ class Comparer {
     if (a == b) return absl::OkStatus();
     return Differ(what, absl::StrCat("\"", a, "\""), absl::StrCat("\"", b, "\""));
   }
-  absl::Status NonTextStr(const std::string& what, const std::string& a, const std::string& b) const {
+  absl::Status NonTextStr(const std::string& what, const std::string& a,
+                          const std::string& b) const {
     return opt_.compare_non_text_fields ? Str(what, a, b) : absl::OkStatus();
   }
-  absl::Status NonTextPairs(const std::string& what, const StringPairs& a, const StringPairs& b) const {
+  absl::Status NonTextPairs(const std::string& what, const StringPairs& a,
+                            const StringPairs& b) const {
     if (!opt_.compare_non_text_fields || a == b) return absl::OkStatus();
     return Differ(what, PairsText(a), PairsText(b));
   }
@@ -134,9 +140,9 @@ class Comparer {
 
   bool TypesEqual(const Type& a, const Type& b) const {
     if (opt_.compare_non_text_fields) return a == b;
-    if (a.kind() != b.kind() || a.elem_type() != b.elem_type() || a.opaque_domain() != b.opaque_domain() ||
-        a.opaque_name() != b.opaque_name() || a.shape().has_value() != b.shape().has_value() ||
-        a.has_inner() != b.has_inner()) {
+    if (a.kind() != b.kind() || a.elem_type() != b.elem_type() ||
+        a.opaque_domain() != b.opaque_domain() || a.opaque_name() != b.opaque_name() ||
+        a.shape().has_value() != b.shape().has_value() || a.has_inner() != b.has_inner()) {
       return false;
     }
     if (a.shape().has_value()) {
@@ -163,38 +169,46 @@ class Comparer {
     return Differ(what, ta, tb);
   }
 
-  // --- Value correspondence ------------------------------------------------------------------------
+  // --- Value correspondence
+  // ------------------------------------------------------------------------
   absl::Status Map(const Graph& a, const Graph& b) {
     Segment graph_segment(this, GraphLabel(a));
     if (a.inputs().size() != b.inputs().size()) {
-      return Differ("number of inputs", absl::StrCat(a.inputs().size()), absl::StrCat(b.inputs().size()));
+      return Differ("number of inputs", absl::StrCat(a.inputs().size()),
+                    absl::StrCat(b.inputs().size()));
     }
     for (size_t i = 0; i < a.inputs().size(); ++i) map_[a.inputs()[i]] = b.inputs()[i];
     RETURN_IF_ERROR(MapInitializers(a.initializers(), b.initializers(), "initializers"));
-    RETURN_IF_ERROR(MapInitializers(a.sparse_initializers(), b.sparse_initializers(), "sparse initializers"));
+    RETURN_IF_ERROR(
+        MapInitializers(a.sparse_initializers(), b.sparse_initializers(), "sparse initializers"));
     if (a.num_nodes() != b.num_nodes()) {
       return Differ("number of nodes", absl::StrCat(a.num_nodes()), absl::StrCat(b.num_nodes()));
     }
     size_t index = 0;
-    for (auto ia = a.nodes().begin(), ib = b.nodes().begin(); ia != a.nodes().end(); ++ia, ++ib, ++index) {
+    for (auto ia = a.nodes().begin(), ib = b.nodes().begin(); ia != a.nodes().end();
+         ++ia, ++ib, ++index) {
       RETURN_IF_ERROR(MapNode(**ia, **ib, index));
     }
     return absl::OkStatus();
   }
 
-  absl::Status MapInitializers(const std::vector<Value*>& la, const std::vector<Value*>& lb, const char* what) {
+  absl::Status MapInitializers(const std::vector<Value*>& la, const std::vector<Value*>& lb,
+                               const char* what) {
     if (la.size() != lb.size()) {
-      return Differ(absl::StrCat("number of ", what), absl::StrCat(la.size()), absl::StrCat(lb.size()));
+      return Differ(absl::StrCat("number of ", what), absl::StrCat(la.size()),
+                    absl::StrCat(lb.size()));
     }
     absl::flat_hash_map<std::string, Value*> by_name;
     for (Value* v : lb) by_name[v->name()] = v;
     for (Value* v : la) {
       auto it = by_name.find(v->name());
       if (it == by_name.end()) {
-        return Problem(absl::StrCat("initializer '", v->name(), "' of the first model is missing in the second"));
+        return Problem(absl::StrCat("initializer '", v->name(),
+                                    "' of the first model is missing in the second"));
       }
       if (v->is_graph_input() != it->second->is_graph_input()) {
-        return Problem(absl::StrCat("initializer '", v->name(), "' is a graph input in only one model"));
+        return Problem(
+            absl::StrCat("initializer '", v->name(), "' is a graph input in only one model"));
       }
       if (!v->is_graph_input()) map_[v] = it->second;
     }
@@ -204,11 +218,13 @@ class Comparer {
   absl::Status MapNode(const Node& na, const Node& nb, size_t index) {
     Segment node_segment(this, NodeLabel(na, index));
     if (na.num_outputs() != nb.num_outputs()) {
-      return Differ("number of outputs", absl::StrCat(na.num_outputs()), absl::StrCat(nb.num_outputs()));
+      return Differ("number of outputs", absl::StrCat(na.num_outputs()),
+                    absl::StrCat(nb.num_outputs()));
     }
     for (size_t i = 0; i < na.num_outputs(); ++i) map_[na.output(i)] = nb.output(i);
     if (na.attributes().size() != nb.attributes().size()) {
-      return Differ("number of attributes", absl::StrCat(na.attributes().size()), absl::StrCat(nb.attributes().size()));
+      return Differ("number of attributes", absl::StrCat(na.attributes().size()),
+                    absl::StrCat(nb.attributes().size()));
     }
     for (size_t k = 0; k < na.attributes().size(); ++k) {
       RETURN_IF_ERROR(MapAttribute(na.attributes()[k], nb.attributes()[k]));
@@ -217,13 +233,16 @@ class Comparer {
   }
 
   absl::Status MapAttribute(const Attribute& a, const Attribute& b) {
-    if (a.g == nullptr && b.g == nullptr && a.graphs.empty() && b.graphs.empty()) return absl::OkStatus();
+    if (a.g == nullptr && b.g == nullptr && a.graphs.empty() && b.graphs.empty())
+      return absl::OkStatus();
     Segment attr_segment(this, absl::StrCat("attribute '", a.name(), "'"));
-    if (a.kind() != b.kind()) return Differ("type", AttributeKindName(a.kind()), AttributeKindName(b.kind()));
+    if (a.kind() != b.kind())
+      return Differ("type", AttributeKindName(a.kind()), AttributeKindName(b.kind()));
     if ((a.g == nullptr) != (b.g == nullptr)) return Differ("graph", "", "");
     if (a.g != nullptr) RETURN_IF_ERROR(Map(*a.g, *b.g));
     if (a.graphs.size() != b.graphs.size()) {
-      return Differ("number of graphs", absl::StrCat(a.graphs.size()), absl::StrCat(b.graphs.size()));
+      return Differ("number of graphs", absl::StrCat(a.graphs.size()),
+                    absl::StrCat(b.graphs.size()));
     }
     for (size_t i = 0; i < a.graphs.size(); ++i) {
       if ((a.graphs[i] == nullptr) != (b.graphs[i] == nullptr)) return Differ("graphs", "", "");
@@ -232,9 +251,11 @@ class Comparer {
     return absl::OkStatus();
   }
 
-  // --- Comparison ----------------------------------------------------------------------------------
+  // --- Comparison
+  // ----------------------------------------------------------------------------------
   absl::Status ValueFields(const std::string& what, const Value& a, const Value& b) {
-    if (a.name() != b.name()) return Differ(absl::StrCat(what, " name"), Quoted(a.name()), Quoted(b.name()));
+    if (a.name() != b.name())
+      return Differ(absl::StrCat(what, " name"), Quoted(a.name()), Quoted(b.name()));
     std::optional<Segment> value_segment;
     if (!a.name().empty()) value_segment.emplace(this, absl::StrCat("value '", a.name(), "'"));
     RETURN_IF_ERROR(Types("type", a.type(), b.type()));
@@ -245,11 +266,14 @@ class Comparer {
   // Does `b` (of the second model) correspond to `a` (of the first)?
   absl::Status SameReference(const std::string& what, const Value* a, const Value* b) const {
     if (a == nullptr && b == nullptr) return absl::OkStatus();
-    auto name = [](const Value* v) { return v == nullptr ? std::string("nothing") : Quoted(v->name()); };
+    auto name = [](const Value* v) {
+      return v == nullptr ? std::string("nothing") : Quoted(v->name());
+    };
     if (a == nullptr || b == nullptr) return Differ(what, name(a), name(b));
     auto it = map_.find(a);
     if (it != map_.end() && it->second == b) return absl::OkStatus();
-    if (it == map_.end() && a->name() == b->name()) return absl::OkStatus();  // defined outside both
+    if (it == map_.end() && a->name() == b->name())
+      return absl::OkStatus();  // defined outside both
     if (a->name() == b->name()) {
       return Differ(what, absl::StrCat(name(a), " (one definition)"),
                     absl::StrCat(name(b), " (another definition of that name)"));
@@ -261,7 +285,8 @@ class Comparer {
     Segment graph_segment(this, GraphLabel(a));
     RETURN_IF_ERROR(CompareGraphFields(a, b));
     size_t index = 0;
-    for (auto ia = a.nodes().begin(), ib = b.nodes().begin(); ia != a.nodes().end(); ++ia, ++ib, ++index) {
+    for (auto ia = a.nodes().begin(), ib = b.nodes().begin(); ia != a.nodes().end();
+         ++ia, ++ib, ++index) {
       RETURN_IF_ERROR(Nodes(**ia, **ib, index));
     }
     return CompareGraphOutputs(a, b);
@@ -278,7 +303,8 @@ class Comparer {
       const std::string what = absl::StrCat("input ", i);
       RETURN_IF_ERROR(ValueFields(what, va, vb));
       if ((va.initializer() == nullptr) != (vb.initializer() == nullptr)) {
-        return Differ(absl::StrCat(what, " '", va.name(), "' default value"), va.initializer() ? "present" : "absent",
+        return Differ(absl::StrCat(what, " '", va.name(), "' default value"),
+                      va.initializer() ? "present" : "absent",
                       vb.initializer() ? "present" : "absent");
       }
       if (va.initializer() != nullptr) {
@@ -316,19 +342,22 @@ class Comparer {
 
   ABSL_ATTRIBUTE_NOINLINE absl::Status CompareGraphOutputs(const Graph& a, const Graph& b) {
     if (a.outputs().size() != b.outputs().size()) {
-      return Differ("number of outputs", absl::StrCat(a.outputs().size()), absl::StrCat(b.outputs().size()));
+      return Differ("number of outputs", absl::StrCat(a.outputs().size()),
+                    absl::StrCat(b.outputs().size()));
     }
     for (size_t i = 0; i < a.outputs().size(); ++i) {
       RETURN_IF_ERROR(SameReference(absl::StrCat("output ", i), a.outputs()[i], b.outputs()[i]));
       Segment s(this, absl::StrCat("output '", a.outputs()[i]->name(), "'"));
       const std::optional<OutputInfo>& ia = a.output_info(i);
       const std::optional<OutputInfo>& ib = b.output_info(i);
-      RETURN_IF_ERROR(Types("type", ia ? ia->type : a.outputs()[i]->type(), ib ? ib->type : b.outputs()[i]->type()));
+      RETURN_IF_ERROR(Types("type", ia ? ia->type : a.outputs()[i]->type(),
+                            ib ? ib->type : b.outputs()[i]->type()));
       static const std::string kEmpty;
       static const StringPairs kNoPairs;
-      RETURN_IF_ERROR(NonTextStr("doc_string", ia ? ia->doc_string : kEmpty, ib ? ib->doc_string : kEmpty));
+      RETURN_IF_ERROR(
+          NonTextStr("doc_string", ia ? ia->doc_string : kEmpty, ib ? ib->doc_string : kEmpty));
       RETURN_IF_ERROR(NonTextPairs("metadata_props", ia ? ia->metadata_props : kNoPairs,
-                                      ib ? ib->metadata_props : kNoPairs));
+                                   ib ? ib->metadata_props : kNoPairs));
     }
     return absl::OkStatus();
   }
@@ -414,7 +443,8 @@ class Comparer {
   }
 
   static bool FloatsEqual(const std::vector<float>& a, const std::vector<float>& b) {
-    return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0);
+    return a.size() == b.size() &&
+           (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0);
   }
 
   absl::Status Attributes(const Attribute& a, const Attribute& b) {
@@ -422,7 +452,8 @@ class Comparer {
     Segment attr_segment(this, absl::StrCat("attribute '", a.name(), "'"));
     RETURN_IF_ERROR(Str("reference", a.ref_attr_name(), b.ref_attr_name()));
     RETURN_IF_ERROR(NonTextStr("doc_string", a.doc_string(), b.doc_string()));
-    if (a.kind() != b.kind()) return Differ("type", AttributeKindName(a.kind()), AttributeKindName(b.kind()));
+    if (a.kind() != b.kind())
+      return Differ("type", AttributeKindName(a.kind()), AttributeKindName(b.kind()));
     if (a.is_reference()) return absl::OkStatus();
     if (a.kind() == AttributeKind::kGraph) return CompareGraph(*a.g, *b.g);
     if (a.kind() == AttributeKind::kGraphs) {
@@ -442,8 +473,10 @@ class Comparer {
           return Differ("value", absl::StrCat(a.f), absl::StrCat(b.f));
         }
         break;
-      case AttributeKind::kInt: return Field("value", a.i, b.i);
-      case AttributeKind::kString: return Str("value", a.s, b.s);
+      case AttributeKind::kInt:
+        return Field("value", a.i, b.i);
+      case AttributeKind::kString:
+        return Str("value", a.s, b.s);
       case AttributeKind::kFloats:
         if (!FloatsEqual(a.floats, b.floats)) {
           return Differ("value", absl::StrCat("[", absl::StrJoin(a.floats, ", "), "]"),
@@ -462,17 +495,20 @@ class Comparer {
                         absl::StrCat("[\"", absl::StrJoin(b.strings, "\", \""), "\"]"));
         }
         break;
-      case AttributeKind::kTensor: return Tensors(a.t, b.t);
+      case AttributeKind::kTensor:
+        return Tensors(a.t, b.t);
       case AttributeKind::kTensors:
         if (a.tensors.size() != b.tensors.size()) {
-          return Differ("number of tensors", absl::StrCat(a.tensors.size()), absl::StrCat(b.tensors.size()));
+          return Differ("number of tensors", absl::StrCat(a.tensors.size()),
+                        absl::StrCat(b.tensors.size()));
         }
         for (size_t i = 0; i < a.tensors.size(); ++i) {
           Segment s(this, absl::StrCat("tensor ", i));
           RETURN_IF_ERROR(Tensors(a.tensors[i], b.tensors[i]));
         }
         break;
-      case AttributeKind::kSparseTensor: return Sparse(a.sparse_tensor, b.sparse_tensor);
+      case AttributeKind::kSparseTensor:
+        return Sparse(a.sparse_tensor, b.sparse_tensor);
       case AttributeKind::kSparseTensors:
         if (a.sparse_tensors.size() != b.sparse_tensors.size()) {
           return Differ("number of sparse tensors", absl::StrCat(a.sparse_tensors.size()),
@@ -483,16 +519,19 @@ class Comparer {
           RETURN_IF_ERROR(Sparse(a.sparse_tensors[i], b.sparse_tensors[i]));
         }
         break;
-      case AttributeKind::kTypeProto: return Types("value", a.tp, b.tp);
+      case AttributeKind::kTypeProto:
+        return Types("value", a.tp, b.tp);
       case AttributeKind::kTypeProtos:
         if (a.type_protos.size() != b.type_protos.size()) {
-          return Differ("number of types", absl::StrCat(a.type_protos.size()), absl::StrCat(b.type_protos.size()));
+          return Differ("number of types", absl::StrCat(a.type_protos.size()),
+                        absl::StrCat(b.type_protos.size()));
         }
         for (size_t i = 0; i < a.type_protos.size(); ++i) {
           RETURN_IF_ERROR(Types(absl::StrCat("type ", i), a.type_protos[i], b.type_protos[i]));
         }
         break;
-      default: break;
+      default:
+        break;
     }
     return absl::OkStatus();
   }
@@ -506,18 +545,21 @@ class Comparer {
     if (a.dims() != b.dims()) return Differ("dims", DimsText(a.dims()), DimsText(b.dims()));
     const bool ext_a = a.storage() == Tensor::Storage::kExternal;
     const bool ext_b = b.storage() == Tensor::Storage::kExternal;
-    if (ext_a != ext_b) return Differ("data location", ext_a ? "external" : "inline", ext_b ? "external" : "inline");
+    if (ext_a != ext_b)
+      return Differ("data location", ext_a ? "external" : "inline", ext_b ? "external" : "inline");
     if (ext_a && a.external_data() != b.external_data()) {
       return Differ("external data", PairsText(a.external_data()), PairsText(b.external_data()));
     }
     if (opt_.compare_tensor_storage && a.storage() != b.storage()) {
-      return Differ("storage", absl::StrCat(static_cast<int>(a.storage())), absl::StrCat(static_cast<int>(b.storage())));
+      return Differ("storage", absl::StrCat(static_cast<int>(a.storage())),
+                    absl::StrCat(static_cast<int>(b.storage())));
     }
     // External tensors are equal by reference unless both have their bytes at hand.
     const bool compare_bytes = !ext_a || (a.raw_size() > 0 && b.raw_size() > 0);
     if (compare_bytes && a.raw_view() != b.raw_view()) {
       if (a.raw_size() != b.raw_size()) {
-        return Differ("data size", absl::StrCat(a.raw_size(), " bytes"), absl::StrCat(b.raw_size(), " bytes"));
+        return Differ("data size", absl::StrCat(a.raw_size(), " bytes"),
+                      absl::StrCat(b.raw_size(), " bytes"));
       }
       size_t i = 0;
       while (a.raw_data()[i] == b.raw_data()[i]) ++i;
@@ -527,14 +569,16 @@ class Comparer {
     }
     if (a.strings() != b.strings()) {
       size_t i = 0;
-      while (i < a.strings().size() && i < b.strings().size() && a.strings()[i] == b.strings()[i]) ++i;
+      while (i < a.strings().size() && i < b.strings().size() && a.strings()[i] == b.strings()[i])
+        ++i;
       return Differ(absl::StrCat("string data (first difference at element ", i, ")"),
                     i < a.strings().size() ? absl::StrCat("\"", a.strings()[i], "\"") : "missing",
                     i < b.strings().size() ? absl::StrCat("\"", b.strings()[i], "\"") : "missing");
     }
     RETURN_IF_ERROR(NonTextStr("doc_string", a.doc_string(), b.doc_string()));
     RETURN_IF_ERROR(NonTextPairs("metadata_props", a.metadata_props(), b.metadata_props()));
-    if (opt_.compare_non_text_fields && a.segment() != b.segment()) return Differ("segment", "", "");
+    if (opt_.compare_non_text_fields && a.segment() != b.segment())
+      return Differ("segment", "", "");
     return absl::OkStatus();
   }
 
@@ -565,7 +609,8 @@ class Comparer {
                     absl::StrJoin(b.attribute_names(), ", "));
     }
     if (a.attribute_defaults().size() != b.attribute_defaults().size()) {
-      return Differ("number of attributes with defaults", absl::StrCat(a.attribute_defaults().size()),
+      return Differ("number of attributes with defaults",
+                    absl::StrCat(a.attribute_defaults().size()),
                     absl::StrCat(b.attribute_defaults().size()));
     }
     for (size_t i = 0; i < a.attribute_defaults().size(); ++i) {
@@ -589,13 +634,16 @@ EqualityOptions TextRoundTripOptions() {
   return o;
 }
 
-absl::Status StructurallyEqual(const Model& a, const Model& b) { return StructurallyEqual(a, b, EqualityOptions()); }
+absl::Status StructurallyEqual(const Model& a, const Model& b) {
+  return StructurallyEqual(a, b, EqualityOptions());
+}
 
 absl::Status StructurallyEqual(const Model& a, const Model& b, const EqualityOptions& options) {
   return Comparer(options).Models(a, b);
 }
 
-absl::Status StructurallyEqualGraphs(const Graph& a, const Graph& b, const EqualityOptions& options) {
+absl::Status StructurallyEqualGraphs(const Graph& a, const Graph& b,
+                                     const EqualityOptions& options) {
   return Comparer(options).Graphs(a, b);
 }
 

@@ -1,5 +1,5 @@
-// Structural comparison of two models: graphs (inputs, outputs, types, initializers by content, nodes
-// in order with domain, op, overload, attributes, inputs by what they refer to and outputs),
+// Structural comparison of two models: graphs (inputs, outputs, types, initializers by content,
+// nodes in order with domain, op, overload, attributes, inputs by what they refer to and outputs),
 // value_info, functions and model metadata. For tests: a round trip through the text syntax or the
 // protobuf format must give back an equal model.
 #ifndef ONNX_OPT_IR_TEXT_MODEL_EQUALITY_H_
@@ -30,12 +30,14 @@ struct EqualityOptions {
 EqualityOptions TextRoundTripOptions();
 
 // OK when the models are equal; otherwise an error describing the first difference found, with a
-// path to it: "graph 'main' > node #3 (Add): input 1 is 'x' in the first model but 'y' in the second".
+// path to it: "graph 'main' > node #3 (Add): input 1 is 'x' in the first model but 'y' in the
+// second".
 absl::Status StructurallyEqual(const Model& a, const Model& b);
 absl::Status StructurallyEqual(const Model& a, const Model& b, const EqualityOptions& options);
 
 // The same for two graphs (with their subgraphs), e.g. from ParseGraph.
-absl::Status StructurallyEqualGraphs(const Graph& a, const Graph& b, const EqualityOptions& options = {});
+absl::Status StructurallyEqualGraphs(const Graph& a, const Graph& b,
+                                     const EqualityOptions& options = {});
 
 }  // namespace onnx_opt::ir::text
 

@@ -32,40 +32,53 @@ f <a, k: int = 1> (p) => (q) { q = Op<v: int = @a>(p) }
 TEST(ModelEqualityTest, EqualModels) {
   EXPECT_EQ(Diff(kBase, kBase), "");
   // Spelling does not matter.
-  EXPECT_EQ(Diff("g (float x) => (float y) { y = Relu(x) }", "g(float x)=>(float y){y=Relu(x)}  # comment"), "");
+  EXPECT_EQ(Diff("g (float x) => (float y) { y = Relu(x) }",
+                 "g(float x)=>(float y){y=Relu(x)}  # comment"),
+            "");
 }
 
 TEST(ModelEqualityTest, ModelFields) {
   EXPECT_EQ(Diff("<ir_version: 9> g () => () {}", "<ir_version: 10> g () => () {}"),
             "model: ir_version is 9 in the first model but 10 in the second");
-  EXPECT_EQ(Diff("<opset_import: [\"\" : 1]> g () => () {}", "<opset_import: [\"\" : 2]> g () => () {}"),
-            "model: opset_import is [\"\":1] in the first model but [\"\":2] in the second");
+  EXPECT_EQ(
+      Diff("<opset_import: [\"\" : 1]> g () => () {}", "<opset_import: [\"\" : 2]> g () => () {}"),
+      "model: opset_import is [\"\":1] in the first model but [\"\":2] in the second");
   EXPECT_EQ(Diff("<model_version: 1> g () => () {}", "g () => () {}"),
             "model: model_version is 1 in the first model but absent in the second");
 }
 
 TEST(ModelEqualityTest, FindsTheFirstDifference) {
-  EXPECT_EQ(Diff("g (float x) => (float y) { y = Relu(x) }", "g (float x) => (float y) { y = Abs(x) }"),
-            "graph 'g' > node #0 (Relu): op_type is \"Relu\" in the first model but \"Abs\" in the second");
+  EXPECT_EQ(
+      Diff("g (float x) => (float y) { y = Relu(x) }", "g (float x) => (float y) { y = Abs(x) }"),
+      "graph 'g' > node #0 (Relu): op_type is \"Relu\" in the first model but \"Abs\" in the "
+      "second");
   EXPECT_EQ(Diff("g (float x, float z) => (float y) { y = Add(x, z) }",
                  "g (float x, float z) => (float y) { y = Add(z, x) }"),
             "graph 'g' > node #0 (Add): input 0 is 'x' in the first model but 'z' in the second");
-  EXPECT_EQ(Diff("g (float x) => (float y) { y = Op<a = 1>(x) }", "g (float x) => (float y) { y = Op<a = 2>(x) }"),
-            "graph 'g' > node #0 (Op) > attribute 'a': value is 1 in the first model but 2 in the second");
-  EXPECT_EQ(Diff("g (float x) => (float y) { y = Op<a = 1>(x) }", "g (float x) => (float y) { y = Op<a = 1.0>(x) }"),
-            "graph 'g' > node #0 (Op) > attribute 'a': type is int in the first model but float in the second");
-  EXPECT_EQ(Diff("g (float[N] x) => () {}", "g (float[M] x) => () {}"),
-            "graph 'g' > value 'x': type is float[N] in the first model but float[M] in the second");
+  EXPECT_EQ(Diff("g (float x) => (float y) { y = Op<a = 1>(x) }",
+                 "g (float x) => (float y) { y = Op<a = 2>(x) }"),
+            "graph 'g' > node #0 (Op) > attribute 'a': value is 1 in the first model but 2 in the "
+            "second");
+  EXPECT_EQ(Diff("g (float x) => (float y) { y = Op<a = 1>(x) }",
+                 "g (float x) => (float y) { y = Op<a = 1.0>(x) }"),
+            "graph 'g' > node #0 (Op) > attribute 'a': type is int in the first model but float in "
+            "the second");
+  EXPECT_EQ(
+      Diff("g (float[N] x) => () {}", "g (float[M] x) => () {}"),
+      "graph 'g' > value 'x': type is float[N] in the first model but float[M] in the second");
   EXPECT_EQ(Diff("g (float x) => () {}", "g (float[] x) => () {}"),
             "graph 'g' > value 'x': type is float in the first model but float[] in the second");
   EXPECT_EQ(Diff("g () => () <float[2] c = {1, 2}> {}", "g () => () <float[2] c = {1, 3}> {}"),
-            "graph 'g' > initializer 'c': data (first difference at byte 6) is 0 in the first model but 64 in "
+            "graph 'g' > initializer 'c': data (first difference at byte 6) is 0 in the first "
+            "model but 64 in "
             "the second");
   EXPECT_EQ(Diff("g () => () <float[2] c = {1, 2}> {}", "g () => () <float[2] d = {1, 2}> {}"),
             "graph 'g': initializer 'c' of the first model is missing in the second");
-  EXPECT_EQ(Diff("g () => () <float[2] c = {1, 2}> {}", "g () => () <float[1,2] c = {1, 2}> {}"),
-            "graph 'g' > value 'c': type is float[2] in the first model but float[1,2] in the second");
-  EXPECT_EQ(Diff("g (float x) => (float y) { y = Relu(x) }", "g (float x) => (float y) { y = Relu(x)  z = Relu(x) }"),
+  EXPECT_EQ(
+      Diff("g () => () <float[2] c = {1, 2}> {}", "g () => () <float[1,2] c = {1, 2}> {}"),
+      "graph 'g' > value 'c': type is float[2] in the first model but float[1,2] in the second");
+  EXPECT_EQ(Diff("g (float x) => (float y) { y = Relu(x) }",
+                 "g (float x) => (float y) { y = Relu(x)  z = Relu(x) }"),
             "graph 'g': number of nodes is 1 in the first model but 2 in the second");
   EXPECT_EQ(Diff("g (float x) => (x) {}", "g (float x) => (float x) {}"),
             "graph 'g' > output 'x': type is unknown in the first model but float in the second");
@@ -75,16 +88,19 @@ TEST(ModelEqualityTest, SubgraphsAndFunctions) {
   std::string changed = kBase;
   changed.replace(changed.find("r = Neg(t)"), 10, "r = Neg(x)");
   EXPECT_EQ(Diff(kBase, changed),
-            "graph 'g' > node #1 (If) > attribute 'then_branch' > graph 'th' > node #0 (Neg): input 0 is 't' in "
+            "graph 'g' > node #1 (If) > attribute 'then_branch' > graph 'th' > node #0 (Neg): "
+            "input 0 is 't' in "
             "the first model but 'x' in the second");
   changed = kBase;
   changed.replace(changed.find("@a"), 2, "@k");
   EXPECT_EQ(Diff(kBase, changed),
-            "function 'd::f' > graph '' > node #0 (Op) > attribute 'v': reference is \"a\" in the first model "
+            "function 'd::f' > graph '' > node #0 (Op) > attribute 'v': reference is \"a\" in the "
+            "first model "
             "but \"k\" in the second");
   changed = kBase;
   changed.replace(changed.find("k: int = 1"), 10, "k: int = 2");
-  EXPECT_EQ(Diff(kBase, changed), "function 'd::f' > attribute 'k': value is 1 in the first model but 2 in the second");
+  EXPECT_EQ(Diff(kBase, changed),
+            "function 'd::f' > attribute 'k': value is 1 in the first model but 2 in the second");
 }
 
 TEST(ModelEqualityTest, SameNameDifferentDefinition) {
@@ -125,11 +141,15 @@ TEST(ModelEqualityTest, Options) {
 }
 
 TEST(ModelEqualityTest, ExternalData) {
-  EXPECT_EQ(Diff("g () => () <float[2] c = [\"location\": \"a\"]> {}", "g () => () <float[2] c = [\"location\": \"b\"]> {}"),
-            "graph 'g' > initializer 'c': external data is {location=a} in the first model but {location=b} in "
+  EXPECT_EQ(Diff("g () => () <float[2] c = [\"location\": \"a\"]> {}",
+                 "g () => () <float[2] c = [\"location\": \"b\"]> {}"),
+            "graph 'g' > initializer 'c': external data is {location=a} in the first model but "
+            "{location=b} in "
             "the second");
-  EXPECT_EQ(Diff("g () => () <float[2] c = [\"location\": \"a\"]> {}", "g () => () <float[2] c = {1, 2}> {}"),
-            "graph 'g' > initializer 'c': data location is external in the first model but inline in the second");
+  EXPECT_EQ(Diff("g () => () <float[2] c = [\"location\": \"a\"]> {}",
+                 "g () => () <float[2] c = {1, 2}> {}"),
+            "graph 'g' > initializer 'c': data location is external in the first model but inline "
+            "in the second");
 }
 
 TEST(ModelEqualityTest, Graphs) {

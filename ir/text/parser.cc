@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <charconv>
-#include <deque>
 #include <cmath>
 #include <cstring>
+#include <deque>
 #include <limits>
 #include <optional>
 #include <string>
@@ -61,8 +61,8 @@ struct Reference {
   Scope* scope;
   std::string name;
   Pos pos;
-  Node* node = nullptr;  // kNodeInput
-  size_t index = 0;      // kNodeInput
+  Node* node = nullptr;      // kNodeInput
+  size_t index = 0;          // kNodeInput
   std::optional<Type> type;  // kGraphOutput, kValueInfo: the declared type
 };
 
@@ -111,14 +111,15 @@ absl::StatusOr<F> TokenToFloating(const Token& t, const std::string& type_name) 
 
 absl::StatusOr<int64_t> TokenToInt64(const Token& t, const std::string& type_name) {
   if (t.kind != TokenKind::kNumber || t.is_float) {
-    return ErrorAt(PosOf(t), absl::StrCat("expected an integer for ", type_name, " but found ",
-                                          t.Describe()));
+    return ErrorAt(
+        PosOf(t), absl::StrCat("expected an integer for ", type_name, " but found ", t.Describe()));
   }
   const std::string_view s = NumberText(t);
   int64_t value = 0;
   auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
   if (ec == std::errc::result_out_of_range) {
-    return ErrorAt(PosOf(t), absl::StrCat("integer '", t.text, "' is out of range for ", type_name));
+    return ErrorAt(PosOf(t),
+                   absl::StrCat("integer '", t.text, "' is out of range for ", type_name));
   }
   if (ec != std::errc() || ptr != s.data() + s.size()) {
     return ErrorAt(PosOf(t), absl::StrCat("invalid integer '", t.text, "'"));
@@ -128,14 +129,15 @@ absl::StatusOr<int64_t> TokenToInt64(const Token& t, const std::string& type_nam
 
 absl::StatusOr<uint64_t> TokenToUint64(const Token& t, const std::string& type_name) {
   if (t.kind != TokenKind::kNumber || t.is_float) {
-    return ErrorAt(PosOf(t), absl::StrCat("expected an integer for ", type_name, " but found ",
-                                          t.Describe()));
+    return ErrorAt(
+        PosOf(t), absl::StrCat("expected an integer for ", type_name, " but found ", t.Describe()));
   }
   const std::string_view s = NumberText(t);
   uint64_t value = 0;
   auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
   if ((!s.empty() && s[0] == '-') || ec == std::errc::result_out_of_range) {
-    return ErrorAt(PosOf(t), absl::StrCat("integer '", t.text, "' is out of range for ", type_name));
+    return ErrorAt(PosOf(t),
+                   absl::StrCat("integer '", t.text, "' is out of range for ", type_name));
   }
   if (ec != std::errc() || ptr != s.data() + s.size()) {
     return ErrorAt(PosOf(t), absl::StrCat("invalid integer '", t.text, "'"));
@@ -159,18 +161,30 @@ struct IntRange {
 
 std::optional<IntRange> IntegerRange(DataType t) {
   switch (t) {
-    case DataType::kInt8: return IntRange{-128, 127, 8};
-    case DataType::kUint8: return IntRange{0, 255, 8};
-    case DataType::kInt16: return IntRange{-32768, 32767, 16};
-    case DataType::kUint16: return IntRange{0, 65535, 16};
-    case DataType::kInt32: return IntRange{INT32_MIN, INT32_MAX, 32};
-    case DataType::kUint32: return IntRange{0, UINT32_MAX, 32};
-    case DataType::kInt64: return IntRange{INT64_MIN, INT64_MAX, 64};
-    case DataType::kInt4: return IntRange{-8, 7, 4};
-    case DataType::kUint4: return IntRange{0, 15, 4};
-    case DataType::kInt2: return IntRange{-2, 1, 2};
-    case DataType::kUint2: return IntRange{0, 3, 2};
-    default: return std::nullopt;
+    case DataType::kInt8:
+      return IntRange{-128, 127, 8};
+    case DataType::kUint8:
+      return IntRange{0, 255, 8};
+    case DataType::kInt16:
+      return IntRange{-32768, 32767, 16};
+    case DataType::kUint16:
+      return IntRange{0, 65535, 16};
+    case DataType::kInt32:
+      return IntRange{INT32_MIN, INT32_MAX, 32};
+    case DataType::kUint32:
+      return IntRange{0, UINT32_MAX, 32};
+    case DataType::kInt64:
+      return IntRange{INT64_MIN, INT64_MAX, 64};
+    case DataType::kInt4:
+      return IntRange{-8, 7, 4};
+    case DataType::kUint4:
+      return IntRange{0, 15, 4};
+    case DataType::kInt2:
+      return IntRange{-2, 1, 2};
+    case DataType::kUint2:
+      return IntRange{0, 3, 2};
+    default:
+      return std::nullopt;
   }
 }
 
@@ -179,7 +193,10 @@ std::optional<IntRange> IntegerRange(DataType t) {
 class TensorDataEncoder {
  public:
   TensorDataEncoder(DataType type, Pos type_pos)
-      : type_(type), type_name_(DataTypeName(type)), type_pos_(type_pos), range_(IntegerRange(type)) {
+      : type_(type),
+        type_name_(DataTypeName(type)),
+        type_pos_(type_pos),
+        range_(IntegerRange(type)) {
     bits_ = ElementBitWidth(type);
     if (range_.has_value()) bits_ = range_->bits;
     if (IsComplex(type)) bits_ /= 2;  // one literal per part
@@ -216,7 +233,8 @@ class TensorDataEncoder {
         }
         ASSIGN_OR_RETURN(int64_t v, TokenToInt64(t, type_name_));
         if (v < 0 || v > 1) {
-          return ErrorAt(PosOf(t), absl::StrCat("bool values are 0, 1, true or false, not ", t.text));
+          return ErrorAt(PosOf(t),
+                         absl::StrCat("bool values are 0, 1, true or false, not ", t.text));
         }
         bytes_.push_back(static_cast<char>(v));
         return absl::OkStatus();
@@ -232,8 +250,9 @@ class TensorDataEncoder {
     if (range_.has_value()) {
       ASSIGN_OR_RETURN(int64_t v, TokenToInt64(t, type_name_));
       if (v < range_->min || v > range_->max) {
-        return ErrorAt(PosOf(t), absl::StrCat("integer ", t.text, " is out of range for ", type_name_, " [",
-                                              range_->min, ", ", range_->max, "]"));
+        return ErrorAt(PosOf(t),
+                       absl::StrCat("integer ", t.text, " is out of range for ", type_name_, " [",
+                                    range_->min, ", ", range_->max, "]"));
       }
       AppendCode(static_cast<uint64_t>(v));
       return absl::OkStatus();
@@ -245,7 +264,8 @@ class TensorDataEncoder {
       AppendCode(*code);
       return absl::OkStatus();
     }
-    return ErrorAt(type_pos_, absl::StrCat("cannot write tensor data of element type ", type_name_));
+    return ErrorAt(type_pos_,
+                   absl::StrCat("cannot write tensor data of element type ", type_name_));
   }
 
   void Finish(Tensor& tensor) {
@@ -268,7 +288,8 @@ class TensorDataEncoder {
     const uint64_t bit = (count_ - 1) * bits_;
     if (bit % 8 == 0) bytes_.push_back('\0');
     const uint32_t mask = (1u << bits_) - 1;
-    bytes_.back() = static_cast<char>(static_cast<uint8_t>(bytes_.back()) | ((code & mask) << (bit % 8)));
+    bytes_.back() =
+        static_cast<char>(static_cast<uint8_t>(bytes_.back()) | ((code & mask) << (bit % 8)));
   }
 
   DataType type_;
@@ -283,34 +304,51 @@ class TensorDataEncoder {
 
 std::optional<AttributeKind> AttributeKindFromName(std::string_view name) {
   for (int k = 1; k <= 14; ++k) {
-    if (AttributeKindName(static_cast<AttributeKind>(k)) == name) return static_cast<AttributeKind>(k);
+    if (AttributeKindName(static_cast<AttributeKind>(k)) == name)
+      return static_cast<AttributeKind>(k);
   }
   return std::nullopt;
 }
 
 AttributeKind SingletonKind(AttributeKind k) {
   switch (k) {
-    case AttributeKind::kFloats: return AttributeKind::kFloat;
-    case AttributeKind::kInts: return AttributeKind::kInt;
-    case AttributeKind::kStrings: return AttributeKind::kString;
-    case AttributeKind::kTensors: return AttributeKind::kTensor;
-    case AttributeKind::kGraphs: return AttributeKind::kGraph;
-    case AttributeKind::kSparseTensors: return AttributeKind::kSparseTensor;
-    case AttributeKind::kTypeProtos: return AttributeKind::kTypeProto;
-    default: return k;
+    case AttributeKind::kFloats:
+      return AttributeKind::kFloat;
+    case AttributeKind::kInts:
+      return AttributeKind::kInt;
+    case AttributeKind::kStrings:
+      return AttributeKind::kString;
+    case AttributeKind::kTensors:
+      return AttributeKind::kTensor;
+    case AttributeKind::kGraphs:
+      return AttributeKind::kGraph;
+    case AttributeKind::kSparseTensors:
+      return AttributeKind::kSparseTensor;
+    case AttributeKind::kTypeProtos:
+      return AttributeKind::kTypeProto;
+    default:
+      return k;
   }
 }
 
 AttributeKind ListKind(AttributeKind k) {
   switch (k) {
-    case AttributeKind::kFloat: return AttributeKind::kFloats;
-    case AttributeKind::kInt: return AttributeKind::kInts;
-    case AttributeKind::kString: return AttributeKind::kStrings;
-    case AttributeKind::kTensor: return AttributeKind::kTensors;
-    case AttributeKind::kGraph: return AttributeKind::kGraphs;
-    case AttributeKind::kSparseTensor: return AttributeKind::kSparseTensors;
-    case AttributeKind::kTypeProto: return AttributeKind::kTypeProtos;
-    default: return k;
+    case AttributeKind::kFloat:
+      return AttributeKind::kFloats;
+    case AttributeKind::kInt:
+      return AttributeKind::kInts;
+    case AttributeKind::kString:
+      return AttributeKind::kStrings;
+    case AttributeKind::kTensor:
+      return AttributeKind::kTensors;
+    case AttributeKind::kGraph:
+      return AttributeKind::kGraphs;
+    case AttributeKind::kSparseTensor:
+      return AttributeKind::kSparseTensors;
+    case AttributeKind::kTypeProto:
+      return AttributeKind::kTypeProtos;
+    default:
+      return k;
   }
 }
 
@@ -331,14 +369,22 @@ struct AttrValue {
 
 AttributeKind NaturalKind(AttrValue::Kind k) {
   switch (k) {
-    case AttrValue::Kind::kInt: return AttributeKind::kInt;
-    case AttrValue::Kind::kFloat: return AttributeKind::kFloat;
-    case AttrValue::Kind::kString: return AttributeKind::kString;
-    case AttrValue::Kind::kTensor: return AttributeKind::kTensor;
-    case AttrValue::Kind::kGraph: return AttributeKind::kGraph;
-    case AttrValue::Kind::kType: return AttributeKind::kTypeProto;
-    case AttrValue::Kind::kSparse: return AttributeKind::kSparseTensor;
-    case AttrValue::Kind::kRef: return AttributeKind::kUndefined;
+    case AttrValue::Kind::kInt:
+      return AttributeKind::kInt;
+    case AttrValue::Kind::kFloat:
+      return AttributeKind::kFloat;
+    case AttrValue::Kind::kString:
+      return AttributeKind::kString;
+    case AttrValue::Kind::kTensor:
+      return AttributeKind::kTensor;
+    case AttrValue::Kind::kGraph:
+      return AttributeKind::kGraph;
+    case AttrValue::Kind::kType:
+      return AttributeKind::kTypeProto;
+    case AttrValue::Kind::kSparse:
+      return AttributeKind::kSparseTensor;
+    case AttrValue::Kind::kRef:
+      return AttributeKind::kUndefined;
   }
   return AttributeKind::kUndefined;
 }
@@ -394,7 +440,8 @@ class Parser {
   // token, which nothing accepts; the lexer's message is then the one reported.
   void Fill(size_t ahead) {
     while (buf_.size() <= ahead) {
-      if (!buf_.empty() && (buf_.back().kind == TokenKind::kEnd || buf_.back().kind == TokenKind::kError)) {
+      if (!buf_.empty() &&
+          (buf_.back().kind == TokenKind::kEnd || buf_.back().kind == TokenKind::kError)) {
         buf_.push_back(buf_.back());
         continue;
       }
@@ -416,7 +463,8 @@ class Parser {
   }
   Token Next() {
     Fill(0);
-    if (buf_.front().kind == TokenKind::kEnd || buf_.front().kind == TokenKind::kError) return buf_.front();
+    if (buf_.front().kind == TokenKind::kEnd || buf_.front().kind == TokenKind::kError)
+      return buf_.front();
     Token t = std::move(buf_.front());
     buf_.pop_front();
     return t;
@@ -427,7 +475,8 @@ class Parser {
     return true;
   }
   absl::Status Expected(const std::string& what) {
-    return ErrorAt(PosOf(Peek()), absl::StrCat("expected ", what, " but found ", Peek().Describe()));
+    return ErrorAt(PosOf(Peek()),
+                   absl::StrCat("expected ", what, " but found ", Peek().Describe()));
   }
   absl::Status ExpectPunct(char c) {
     if (TryPunct(c)) return absl::OkStatus();
@@ -449,7 +498,8 @@ class Parser {
     return Next().text;
   }
   absl::StatusOr<std::string> QuotableId(const std::string& what) {
-    if (Peek().kind != TokenKind::kIdentifier && Peek().kind != TokenKind::kString) return Expected(what);
+    if (Peek().kind != TokenKind::kIdentifier && Peek().kind != TokenKind::kString)
+      return Expected(what);
     return Next().text;
   }
   absl::StatusOr<std::string> StringLiteral(const std::string& what) {
@@ -480,7 +530,8 @@ class Parser {
     if (TryPunct(']')) return out;
     do {
       OpsetImport imp;
-      ASSIGN_OR_RETURN(imp.domain, StringLiteral("a domain string such as \"\" or \"com.microsoft\""));
+      ASSIGN_OR_RETURN(imp.domain,
+                       StringLiteral("a domain string such as \"\" or \"com.microsoft\""));
       RETURN_IF_ERROR(ExpectPunct(':'));
       ASSIGN_OR_RETURN(imp.version, Integer("an opset version"));
       out.push_back(std::move(imp));
@@ -523,37 +574,39 @@ class Parser {
   }
 
   absl::Status ParseModelHeader(Model& model) {
-    return ParseHeader("a model property", [&](const std::string& key, Pos key_pos) -> absl::Status {
-      if (key == "ir_version") {
-        ASSIGN_OR_RETURN(int64_t v, Integer("an IR version"));
-        model.set_ir_version(v);
-      } else if (key == "opset_import") {
-        ASSIGN_OR_RETURN(model.mutable_opset_imports(), ParseOpsetList());
-      } else if (key == "producer_name") {
-        ASSIGN_OR_RETURN(std::string s, StringLiteral("a string"));
-        model.set_producer_name(std::move(s));
-      } else if (key == "producer_version") {
-        ASSIGN_OR_RETURN(std::string s, StringLiteral("a string"));
-        model.set_producer_version(std::move(s));
-      } else if (key == "domain") {
-        ASSIGN_OR_RETURN(std::string s, StringLiteral("a string"));
-        model.set_domain(std::move(s));
-      } else if (key == "model_version") {
-        ASSIGN_OR_RETURN(int64_t v, Integer("a model version"));
-        model.set_model_version(v);
-      } else if (key == "doc_string") {
-        ASSIGN_OR_RETURN(std::string s, StringLiteral("a string"));
-        model.set_doc_string(std::move(s));
-      } else if (key == "metadata_props") {
-        ASSIGN_OR_RETURN(model.mutable_metadata_props(), ParseStringPairs());
-      } else {
-        return ErrorAt(key_pos, absl::StrCat("unknown model property '", key,
-                                             "' (expected ir_version, opset_import, producer_name, "
-                                             "producer_version, domain, model_version, doc_string or "
-                                             "metadata_props)"));
-      }
-      return absl::OkStatus();
-    });
+    return ParseHeader(
+        "a model property", [&](const std::string& key, Pos key_pos) -> absl::Status {
+          if (key == "ir_version") {
+            ASSIGN_OR_RETURN(int64_t v, Integer("an IR version"));
+            model.set_ir_version(v);
+          } else if (key == "opset_import") {
+            ASSIGN_OR_RETURN(model.mutable_opset_imports(), ParseOpsetList());
+          } else if (key == "producer_name") {
+            ASSIGN_OR_RETURN(std::string s, StringLiteral("a string"));
+            model.set_producer_name(std::move(s));
+          } else if (key == "producer_version") {
+            ASSIGN_OR_RETURN(std::string s, StringLiteral("a string"));
+            model.set_producer_version(std::move(s));
+          } else if (key == "domain") {
+            ASSIGN_OR_RETURN(std::string s, StringLiteral("a string"));
+            model.set_domain(std::move(s));
+          } else if (key == "model_version") {
+            ASSIGN_OR_RETURN(int64_t v, Integer("a model version"));
+            model.set_model_version(v);
+          } else if (key == "doc_string") {
+            ASSIGN_OR_RETURN(std::string s, StringLiteral("a string"));
+            model.set_doc_string(std::move(s));
+          } else if (key == "metadata_props") {
+            ASSIGN_OR_RETURN(model.mutable_metadata_props(), ParseStringPairs());
+          } else {
+            return ErrorAt(key_pos,
+                           absl::StrCat("unknown model property '", key,
+                                        "' (expected ir_version, opset_import, producer_name, "
+                                        "producer_version, domain, model_version, doc_string or "
+                                        "metadata_props)"));
+          }
+          return absl::OkStatus();
+        });
   }
 
   // --- Types -------------------------------------------------------------------------------------
@@ -598,7 +651,8 @@ class Parser {
   absl::StatusOr<Type> ParseType() {
     DepthGuard guard(this);
     if (depth_ > kMaxNesting) {
-      return ErrorAt(PosOf(Peek()), absl::StrCat("graphs and types nested more than ", kMaxNesting, " deep"));
+      return ErrorAt(PosOf(Peek()),
+                     absl::StrCat("graphs and types nested more than ", kMaxNesting, " deep"));
     }
     const Token& t = Peek();
     if (t.kind != TokenKind::kIdentifier) return Expected("a type");
@@ -663,17 +717,19 @@ class Parser {
   // Checks that `type` can be the type of a tensor constant; returns its dims.
   static absl::StatusOr<std::vector<int64_t>> ConstantDims(const Type& type, Pos pos) {
     if (type.kind() != Type::Kind::kTensor) {
-      return ErrorAt(pos, absl::StrCat("a tensor constant needs a tensor type, not ", PrintType(type)));
+      return ErrorAt(pos,
+                     absl::StrCat("a tensor constant needs a tensor type, not ", PrintType(type)));
     }
     std::vector<int64_t> dims;
     if (!type.shape().has_value()) {
-      return ErrorAt(pos, absl::StrCat("a tensor constant needs a shape with numeric dimensions, not ",
-                                       PrintType(type)));
+      return ErrorAt(pos,
+                     absl::StrCat("a tensor constant needs a shape with numeric dimensions, not ",
+                                  PrintType(type)));
     }
     for (const Dim& d : type.shape()->dims()) {
       if (!d.is_known()) {
-        return ErrorAt(pos, absl::StrCat("a tensor constant needs numeric dimensions, not ",
-                                         PrintType(type)));
+        return ErrorAt(
+            pos, absl::StrCat("a tensor constant needs numeric dimensions, not ", PrintType(type)));
       }
       dims.push_back(d.value());
     }
@@ -704,7 +760,8 @@ class Parser {
     if (!TryPunct('}')) {
       do {
         const Token& t = Peek();
-        if (t.kind != TokenKind::kNumber && t.kind != TokenKind::kString && t.kind != TokenKind::kIdentifier) {
+        if (t.kind != TokenKind::kNumber && t.kind != TokenKind::kString &&
+            t.kind != TokenKind::kIdentifier) {
           return Expected("a value");
         }
         RETURN_IF_ERROR(encoder.Add(t));
@@ -721,8 +778,8 @@ class Parser {
       return ErrorAt(open_pos,
                      count.has_value()
                          ? absl::StrCat(shape, " needs ", *count * (complex ? 2 : 1),
-                                        complex ? " numbers (real and imaginary parts)" : " values", " but ",
-                                        given, given == 1 ? " is" : " are", " given")
+                                        complex ? " numbers (real and imaginary parts)" : " values",
+                                        " but ", given, given == 1 ? " is" : " are", " given")
                          : absl::StrCat(shape, " has an invalid number of elements"));
     }
     encoder.Finish(tensor);
@@ -734,7 +791,8 @@ class Parser {
     const Pos type_pos = PosOf(Peek());
     ASSIGN_OR_RETURN(Type type, ParseType());
     std::string name;
-    if (Peek().kind == TokenKind::kIdentifier || Peek().kind == TokenKind::kString) name = Next().text;
+    if (Peek().kind == TokenKind::kIdentifier || Peek().kind == TokenKind::kString)
+      name = Next().text;
     const bool eq = TryPunct('=');
     return ParseTensorData(type, type_pos, std::move(name), eq);
   }
@@ -746,14 +804,16 @@ class Parser {
     }
     SparseTensor sparse;
     for (const Dim& d : type.shape()->dims()) {
-      if (!d.is_known()) return ErrorAt(type_pos, "a sparse tensor constant needs numeric dimensions");
+      if (!d.is_known())
+        return ErrorAt(type_pos, "a sparse tensor constant needs numeric dimensions");
       sparse.dims.push_back(d.value());
     }
     RETURN_IF_ERROR(ExpectPunct('{'));
     ASSIGN_OR_RETURN(sparse.values, ParseTensorConstant());
     if (sparse.values.data_type() != type.elem_type()) {
-      return ErrorAt(type_pos, absl::StrCat("the values of a sparse tensor of ", DataTypeName(type.elem_type()),
-                                            " must be ", DataTypeName(type.elem_type())));
+      return ErrorAt(type_pos, absl::StrCat("the values of a sparse tensor of ",
+                                            DataTypeName(type.elem_type()), " must be ",
+                                            DataTypeName(type.elem_type())));
     }
     RETURN_IF_ERROR(ExpectPunct(','));
     ASSIGN_OR_RETURN(sparse.indices, ParseTensorConstant());
@@ -799,8 +859,8 @@ class Parser {
         return v;
       }
       const Token& n = Peek();
-      if (n.Is('{') || n.Is('=') || n.kind == TokenKind::kIdentifier || n.kind == TokenKind::kString ||
-          hint == AttributeKind::kTensor) {
+      if (n.Is('{') || n.Is('=') || n.kind == TokenKind::kIdentifier ||
+          n.kind == TokenKind::kString || hint == AttributeKind::kTensor) {
         std::string name;
         if (n.kind == TokenKind::kIdentifier || n.kind == TokenKind::kString) name = Next().text;
         const bool eq = TryPunct('=');
@@ -831,32 +891,51 @@ class Parser {
     const AttributeKind have = NaturalKind(v.kind);
     const bool int_as_float = have == AttributeKind::kInt && want == AttributeKind::kFloat;
     if (have != want && !int_as_float) {
-      return ErrorAt(PosOf(v.token),
-                     absl::StrCat("attribute '", attr.name(), "' is of type ", AttributeKindName(attr.kind()),
-                                  " but this value is ", DescribeValueKind(v.kind)));
+      return ErrorAt(
+          PosOf(v.token),
+          absl::StrCat("attribute '", attr.name(), "' is of type ", AttributeKindName(attr.kind()),
+                       " but this value is ", DescribeValueKind(v.kind)));
     }
     switch (want) {
       case AttributeKind::kInt: {
         ASSIGN_OR_RETURN(int64_t i, TokenToInt64(v.token, "int"));
-        if (list) attr.ints.push_back(i); else attr.i = i;
+        if (list)
+          attr.ints.push_back(i);
+        else
+          attr.i = i;
         break;
       }
       case AttributeKind::kFloat: {
         ASSIGN_OR_RETURN(float f, TokenToFloating<float>(v.token, "float"));
-        if (list) attr.floats.push_back(f); else attr.f = f;
+        if (list)
+          attr.floats.push_back(f);
+        else
+          attr.f = f;
         break;
       }
       case AttributeKind::kString:
-        if (list) attr.strings.push_back(v.token.text); else attr.s = v.token.text;
+        if (list)
+          attr.strings.push_back(v.token.text);
+        else
+          attr.s = v.token.text;
         break;
       case AttributeKind::kTensor:
-        if (list) attr.tensors.push_back(std::move(*v.tensor)); else attr.t = std::move(*v.tensor);
+        if (list)
+          attr.tensors.push_back(std::move(*v.tensor));
+        else
+          attr.t = std::move(*v.tensor);
         break;
       case AttributeKind::kGraph:
-        if (list) attr.graphs.push_back(std::move(v.graph)); else attr.g = std::move(v.graph);
+        if (list)
+          attr.graphs.push_back(std::move(v.graph));
+        else
+          attr.g = std::move(v.graph);
         break;
       case AttributeKind::kTypeProto:
-        if (list) attr.type_protos.push_back(std::move(v.type)); else attr.tp = std::move(v.type);
+        if (list)
+          attr.type_protos.push_back(std::move(v.type));
+        else
+          attr.tp = std::move(v.type);
         break;
       case AttributeKind::kSparseTensor:
         if (list) {
@@ -876,12 +955,13 @@ class Parser {
     AttributeKind declared = AttributeKind::kUndefined;
     if (TryPunct(':')) {
       const Pos kind_pos = PosOf(Peek());
-      ASSIGN_OR_RETURN(std::string kind_name, Identifier("an attribute type such as int or floats"));
+      ASSIGN_OR_RETURN(std::string kind_name,
+                       Identifier("an attribute type such as int or floats"));
       std::optional<AttributeKind> k = AttributeKindFromName(kind_name);
       if (!k.has_value()) {
         return ErrorAt(kind_pos, absl::StrCat("unknown attribute type '", kind_name,
-                                               "' (expected float, int, string, tensor, graph, "
-                                               "sparse_tensor, type_proto or a plural of one)"));
+                                              "' (expected float, int, string, tensor, graph, "
+                                              "sparse_tensor, type_proto or a plural of one)"));
       }
       declared = *k;
     }
@@ -890,8 +970,9 @@ class Parser {
     if (Peek().Is('[')) {
       const Pos open_pos = PosOf(Next());
       if (declared != AttributeKind::kUndefined && !IsListKind(declared)) {
-        return ErrorAt(open_pos, absl::StrCat("attribute '", name, "' is of type ",
-                                                 AttributeKindName(declared), " but its value is a list"));
+        return ErrorAt(open_pos,
+                       absl::StrCat("attribute '", name, "' is of type ",
+                                    AttributeKindName(declared), " but its value is a list"));
       }
       std::vector<AttrValue> values;
       if (!Peek().Is(']')) {
@@ -907,7 +988,7 @@ class Parser {
       if (declared == AttributeKind::kUndefined) {
         if (values.empty()) {
           return ErrorAt(open_pos, absl::StrCat("an empty list needs its type: write '", name,
-                                                   ": ints = []' (or floats, strings, ...)"));
+                                                ": ints = []' (or floats, strings, ...)"));
         }
         // Ints and floats mixed make floats; anything else must agree.
         AttributeKind elem = NaturalKind(values[0].kind);
@@ -920,8 +1001,8 @@ class Parser {
             continue;
           }
           return ErrorAt(PosOf(v.token), absl::StrCat("list attribute '", name, "' mixes ",
-                                                       DescribeValueKind(values[0].kind), " and ",
-                                                       DescribeValueKind(v.kind), " values"));
+                                                      DescribeValueKind(values[0].kind), " and ",
+                                                      DescribeValueKind(v.kind), " values"));
         }
         attr.set_kind(ListKind(elem));
       }
@@ -1003,7 +1084,8 @@ class Parser {
   absl::StatusOr<std::unique_ptr<Graph>> ParseGraphAfterName(std::string name, Scope* parent) {
     DepthGuard guard(this);
     if (depth_ > kMaxNesting) {
-      return ErrorAt(PosOf(Peek()), absl::StrCat("graphs and types nested more than ", kMaxNesting, " deep"));
+      return ErrorAt(PosOf(Peek()),
+                     absl::StrCat("graphs and types nested more than ", kMaxNesting, " deep"));
     }
     auto graph = std::make_unique<Graph>(std::move(name));
     Scope* scope = NewScope(graph.get(), parent);
@@ -1029,12 +1111,15 @@ class Parser {
       ASSIGN_OR_RETURN(type, ParseType());
     }
     const Pos name_pos = PosOf(Peek());
-    ASSIGN_OR_RETURN(std::string name, QuotableId(type ? "an input name" : "an input (a type and a name)"));
+    ASSIGN_OR_RETURN(std::string name,
+                     QuotableId(type ? "an input name" : "an input (a type and a name)"));
     Value* v = scope->graph->AddInput(name, type.value_or(Type()));
     RETURN_IF_ERROR(Define(scope, name, v, name_pos));
     if (Peek().Is('=') && allow_default) {
       const Token& eq = Next();
-      if (!type) return ErrorAt(PosOf(eq), absl::StrCat("input '", name, "' needs a type to have a default value"));
+      if (!type)
+        return ErrorAt(PosOf(eq),
+                       absl::StrCat("input '", name, "' needs a type to have a default value"));
       ASSIGN_OR_RETURN(Tensor t, ParseTensorData(*type, type_pos, name, /*allow_external=*/true));
       scope->graph->SetInitializer(v, std::move(t));
     }
@@ -1084,7 +1169,8 @@ class Parser {
       }
       const Token& eq = Next();
       if (!allow_initializers) return ErrorAt(PosOf(eq), "a function cannot have initializers");
-      if (!declared) return ErrorAt(PosOf(eq), absl::StrCat("initializer '", name, "' needs a type"));
+      if (!declared)
+        return ErrorAt(PosOf(eq), absl::StrCat("initializer '", name, "' needs a type"));
       const Type& type = *declared;
       if (type.kind() == Type::Kind::kSparseTensor) {
         ASSIGN_OR_RETURN(SparseTensor sparse, ParseSparseData(type, type_pos));
@@ -1092,7 +1178,8 @@ class Parser {
         RETURN_IF_ERROR(Define(scope, name, v, name_pos));
         continue;
       }
-      ASSIGN_OR_RETURN(Tensor tensor, ParseTensorData(type, type_pos, name, /*allow_external=*/true));
+      ASSIGN_OR_RETURN(Tensor tensor,
+                       ParseTensorData(type, type_pos, name, /*allow_external=*/true));
       // An initializer named like an input of this graph is that input's default.
       auto it = scope->defs.find(name);
       if (it != scope->defs.end() && it->second.value->is_graph_input() &&
@@ -1175,24 +1262,25 @@ class Parser {
     std::vector<OpsetImport> opsets;
     StringPairs metadata;
     if (Peek().Is('<')) {
-      RETURN_IF_ERROR(ParseHeader("a function property", [&](const std::string& key, Pos key_pos) -> absl::Status {
-        if (key == "domain") {
-          ASSIGN_OR_RETURN(domain, StringLiteral("a string"));
-        } else if (key == "opset_import") {
-          ASSIGN_OR_RETURN(opsets, ParseOpsetList());
-        } else if (key == "doc_string") {
-          ASSIGN_OR_RETURN(doc, StringLiteral("a string"));
-        } else if (key == "overload") {
-          ASSIGN_OR_RETURN(overload, StringLiteral("a string"));
-        } else if (key == "metadata_props") {
-          ASSIGN_OR_RETURN(metadata, ParseStringPairs());
-        } else {
-          return ErrorAt(key_pos, absl::StrCat("unknown function property '", key,
-                                               "' (expected domain, opset_import, doc_string, "
-                                               "overload or metadata_props)"));
-        }
-        return absl::OkStatus();
-      }));
+      RETURN_IF_ERROR(ParseHeader(
+          "a function property", [&](const std::string& key, Pos key_pos) -> absl::Status {
+            if (key == "domain") {
+              ASSIGN_OR_RETURN(domain, StringLiteral("a string"));
+            } else if (key == "opset_import") {
+              ASSIGN_OR_RETURN(opsets, ParseOpsetList());
+            } else if (key == "doc_string") {
+              ASSIGN_OR_RETURN(doc, StringLiteral("a string"));
+            } else if (key == "overload") {
+              ASSIGN_OR_RETURN(overload, StringLiteral("a string"));
+            } else if (key == "metadata_props") {
+              ASSIGN_OR_RETURN(metadata, ParseStringPairs());
+            } else {
+              return ErrorAt(key_pos, absl::StrCat("unknown function property '", key,
+                                                   "' (expected domain, opset_import, doc_string, "
+                                                   "overload or metadata_props)"));
+            }
+            return absl::OkStatus();
+          }));
     }
     ASSIGN_OR_RETURN(std::string name, QuotableId("a function name"));
     auto f = std::make_unique<Function>(std::move(domain), std::move(name), std::move(overload));
@@ -1264,8 +1352,8 @@ class Parser {
           const Pos at = inner_later ? def.pos : it->second.pos;
           const Pos other = inner_later ? it->second.pos : def.pos;
           std::string message = absl::StrCat(
-              PosString(at), ": duplicate definition of '", name, "' (also defined at ", PosString(other),
-              inner_later ? " in an enclosing graph" : " in a nested graph",
+              PosString(at), ": duplicate definition of '", name, "' (also defined at ",
+              PosString(other), inner_later ? " in an enclosing graph" : " in a nested graph",
               "; names must be unique across a graph and its subgraphs)");
           if (!first.has_value() || at < first->first) first.emplace(at, std::move(message));
         }
@@ -1283,8 +1371,8 @@ class Parser {
       if (ref.kind != Reference::Kind::kNodeInput) continue;
       Value* v = Lookup(ref.scope, ref.name);
       if (v == nullptr) {
-        return ErrorAt(ref.pos, absl::StrCat("undefined value '", ref.name, "' (input ", ref.index, " of ",
-                                             ref.node->Describe(), ")"));
+        return ErrorAt(ref.pos, absl::StrCat("undefined value '", ref.name, "' (input ", ref.index,
+                                             " of ", ref.node->Describe(), ")"));
       }
       ref.node->SetInput(ref.index, v);
     }
@@ -1340,11 +1428,13 @@ class Parser {
   }
 
   static std::string GraphLabel(const Graph& g) {
-    if (g.owner_function() != nullptr) return absl::StrCat("function '", g.owner_function()->name(), "'");
+    if (g.owner_function() != nullptr)
+      return absl::StrCat("function '", g.owner_function()->name(), "'");
     return absl::StrCat("graph '", g.name(), "'");
   }
 
-  // Bounds the recursion of nested graphs and types, so that hostile input cannot exhaust the stack.
+  // Bounds the recursion of nested graphs and types, so that hostile input cannot exhaust the
+  // stack.
   static constexpr int kMaxNesting = 256;
   struct DepthGuard {
     explicit DepthGuard(Parser* p) : parser(p) { ++parser->depth_; }

@@ -21,7 +21,8 @@
 //   - lists of tensors, graphs and type protos as attribute values;
 //   - sparse tensors: `sparse_tensor(float[3,4]) {float[2] {1.0, 2.0}, int64[2] {1, 7}}` as an
 //     attribute value, and `sparse_tensor(float[3,4]) S = {...}` in a graph's <...> block;
-//   - quoted attribute names (`"odd name" = 1`), and a graph value in an attribute may have a quoted
+//   - quoted attribute names (`"odd name" = 1`), and a graph value in an attribute may have a
+//   quoted
 //     name: `body = "my body" (...) => (...) {...}`;
 //   - `undefined` as an element type, `seq()` for a sequence of unknown element type, function
 //     header keys `overload` and `metadata_props`.

@@ -36,8 +36,8 @@ Node* NodeAt(const Graph& g, size_t i) {
 
 // A graph "g (inputs) => (outputs) { nodes }" wrapped as a model.
 std::unique_ptr<Model> ParseNodes(std::string_view signature, std::string_view nodes) {
-  return Parse(absl::StrCat("<ir_version: 10, opset_import: [\"\" : 21]>\ng ", std::string(signature),
-                            "\n{\n", std::string(nodes), "\n}\n"));
+  return Parse(absl::StrCat("<ir_version: 10, opset_import: [\"\" : 21]>\ng ",
+                            std::string(signature), "\n{\n", std::string(nodes), "\n}\n"));
 }
 
 const Attribute& Attr(const Model& m, size_t node, std::string_view name) {
@@ -52,7 +52,8 @@ std::unique_ptr<Model> ParseAttrs(std::string_view attrs) {
 }
 
 TEST(ParserTest, MinimalModel) {
-  auto m = Parse(R"(<ir_version: 10, opset_import: ["" : 21]> agraph (float[N] X) => (float[N] Y) { Y = Relu(X) })");
+  auto m = Parse(
+      R"(<ir_version: 10, opset_import: ["" : 21]> agraph (float[N] X) => (float[N] Y) { Y = Relu(X) })");
   ASSERT_NE(m, nullptr);
   EXPECT_EQ(m->ir_version(), 10);
   ASSERT_EQ(m->opset_imports().size(), 1u);
@@ -114,19 +115,25 @@ TEST(ParserTest, Types) {
   };
   EXPECT_EQ(t("float"), Type::Tensor(DataType::kFloat, Shape()));
   EXPECT_EQ(t("float[]"), Type::Tensor(DataType::kFloat, std::nullopt));
-  EXPECT_EQ(t("int64[N, ?, 3]"),
-            Type::Tensor(DataType::kInt64, Shape({Dim::Symbolic("N"), Dim::Unknown(), Dim::Known(3)})));
-  EXPECT_EQ(t("float[\"batch size\"]"), Type::Tensor(DataType::kFloat, Shape({Dim::Symbolic("batch size")})));
-  EXPECT_EQ(t("seq(float[N])"), Type::Sequence(Type::Tensor(DataType::kFloat, Shape({Dim::Symbolic("N")}))));
+  EXPECT_EQ(
+      t("int64[N, ?, 3]"),
+      Type::Tensor(DataType::kInt64, Shape({Dim::Symbolic("N"), Dim::Unknown(), Dim::Known(3)})));
+  EXPECT_EQ(t("float[\"batch size\"]"),
+            Type::Tensor(DataType::kFloat, Shape({Dim::Symbolic("batch size")})));
+  EXPECT_EQ(t("seq(float[N])"),
+            Type::Sequence(Type::Tensor(DataType::kFloat, Shape({Dim::Symbolic("N")}))));
   EXPECT_EQ(t("seq()"), Type::Sequence(Type()));
-  EXPECT_EQ(t("map(int32, float[N])"),
-            Type::Map(DataType::kInt32, Type::Tensor(DataType::kFloat, Shape({Dim::Symbolic("N")}))));
+  EXPECT_EQ(
+      t("map(int32, float[N])"),
+      Type::Map(DataType::kInt32, Type::Tensor(DataType::kFloat, Shape({Dim::Symbolic("N")}))));
   EXPECT_EQ(t("map(string, seq(map(int64, double)))"),
             Type::Map(DataType::kString,
-                      Type::Sequence(Type::Map(DataType::kInt64, Type::Tensor(DataType::kDouble, Shape())))));
+                      Type::Sequence(
+                          Type::Map(DataType::kInt64, Type::Tensor(DataType::kDouble, Shape())))));
   EXPECT_EQ(t("optional(seq(bool[2]))"),
             Type::Optional(Type::Sequence(Type::Tensor(DataType::kBool, Shape::FromSizes({2})))));
-  EXPECT_EQ(t("sparse_tensor(float[1000])"), Type::SparseTensor(DataType::kFloat, Shape::FromSizes({1000})));
+  EXPECT_EQ(t("sparse_tensor(float[1000])"),
+            Type::SparseTensor(DataType::kFloat, Shape::FromSizes({1000})));
   EXPECT_EQ(t("sparse_tensor(float[])"), Type::SparseTensor(DataType::kFloat, std::nullopt));
   EXPECT_EQ(t("opaque()"), Type::Opaque("", ""));
   EXPECT_EQ(t("opaque(test.rng.RNG)"), Type::Opaque("", "test.rng.RNG"));
@@ -134,7 +141,8 @@ TEST(ParserTest, Types) {
   EXPECT_EQ(t("undefined[2]"), Type::Tensor(DataType::kUndefined, Shape::FromSizes({2})));
   for (int32_t n = 1; n <= kMaxKnownDataType; ++n) {
     const DataType dt = static_cast<DataType>(n);
-    EXPECT_EQ(t(DataTypeName(dt) + "[2]"), Type::Tensor(dt, Shape::FromSizes({2}))) << DataTypeName(dt);
+    EXPECT_EQ(t(DataTypeName(dt) + "[2]"), Type::Tensor(dt, Shape::FromSizes({2})))
+        << DataTypeName(dt);
   }
   EXPECT_FALSE(ParseType("floot[2]").ok());
   EXPECT_FALSE(ParseType("map(seq(float), float)").ok());
@@ -187,7 +195,8 @@ g (bool b, float x) => (float y) {
   ASSERT_EQ(then_g.dangling_value_info().size(), 1u);
   EXPECT_EQ(then_g.dangling_value_info()[0].name, "x");
   EXPECT_TRUE(then_g.first_node()->output(0)->in_value_info());
-  EXPECT_LT(then_g.dangling_value_info()[0].order, then_g.first_node()->output(0)->value_info_order());
+  EXPECT_LT(then_g.dangling_value_info()[0].order,
+            then_g.first_node()->output(0)->value_info_order());
   // A branch returning an outer value directly.
   const Graph& else_g = *Attr(*m, 0, "else_branch").g;
   EXPECT_EQ(else_g.outputs()[0], m->graph().inputs()[1]);
@@ -211,7 +220,8 @@ g (float x, bool b) => (float[2] x, x, float x, float[N] y) {
   const Graph& t = *Attr(*m, 0, "then_branch").g;
   ASSERT_TRUE(t.output_info(0).has_value());
   EXPECT_EQ(t.output_info(0)->type, Type::Tensor(DataType::kFloat, Shape::FromSizes({3})));
-  EXPECT_EQ(g.inputs()[0]->type(), Type::Tensor(DataType::kFloat, Shape()));  // the outer value is untouched
+  EXPECT_EQ(g.inputs()[0]->type(),
+            Type::Tensor(DataType::kFloat, Shape()));  // the outer value is untouched
 }
 
 TEST(ParserTest, ExternalData) {
@@ -354,14 +364,16 @@ TEST(ParserTest, ListAttributes) {
   EXPECT_EQ(Attr(*m, 0, "h").floats, (std::vector<float>{1.0f, 2.0f}));
   EXPECT_EQ(Attr(*m, 0, "k").kind(), AttributeKind::kTypeProtos);
   ASSERT_EQ(Attr(*m, 0, "k").type_protos.size(), 2u);
-  EXPECT_EQ(Attr(*m, 0, "k").type_protos[1], Type::Tensor(DataType::kInt64, Shape({Dim::Symbolic("N")})));
+  EXPECT_EQ(Attr(*m, 0, "k").type_protos[1],
+            Type::Tensor(DataType::kInt64, Shape({Dim::Symbolic("N")})));
   EXPECT_EQ(Attr(*m, 0, "l").kind(), AttributeKind::kTensors);
   EXPECT_EQ(Attr(*m, 0, "m").kind(), AttributeKind::kGraphs);
   EXPECT_EQ(Attr(*m, 0, "n").kind(), AttributeKind::kTypeProtos);
 }
 
 TEST(ParserTest, TensorAndTypeAttributes) {
-  auto m = ParseAttrs(R"(x = float[3] {2.1, 4.1, 6.1}, named = int32[2] T {1, 2}, eq = int64[2] = {3, 4},
+  auto m =
+      ParseAttrs(R"(x = float[3] {2.1, 4.1, 6.1}, named = int32[2] T {1, 2}, eq = int64[2] = {3, 4},
                          scalar = float {1.5}, empty = float[0] {}, nodata: tensor = float[2],
                          tp = float[3], tp2 = seq(float),
                          ts = [float[1] {1}, int8[2] {-1, 2}],
@@ -424,7 +436,8 @@ TEST(ParserTest, TensorDataOfEveryElementType) {
     const std::string_view v = Attr(*m, 0, name).t->raw_view();
     return std::vector<uint8_t>(v.begin(), v.end());
   };
-  EXPECT_EQ(Attr(*m, 0, "f16").t->ToVector<uint16_t>(), (std::vector<uint16_t>{0x3C00, 0x3800, 0xFC00, 0x7BFF}));
+  EXPECT_EQ(Attr(*m, 0, "f16").t->ToVector<uint16_t>(),
+            (std::vector<uint16_t>{0x3C00, 0x3800, 0xFC00, 0x7BFF}));
   EXPECT_EQ(Attr(*m, 0, "bf16").t->ToVector<uint16_t>(), (std::vector<uint16_t>{0x3F80, 0xC020}));
   EXPECT_EQ(bytes("e4"), (std::vector<uint8_t>{0x38, 0xFE, 0x1D}));
   EXPECT_EQ(bytes("e4z"), (std::vector<uint8_t>{0xFF}));
@@ -451,7 +464,8 @@ TEST(ParserTest, TensorDataOfEveryElementType) {
 }
 
 TEST(ParserTest, SubnormalAndExtremeFloats) {
-  auto m = ParseAttrs(R"(a = 1e-45, b = 1.17549435e-38, c = 3.4028235e+38, d = float[2] {1e-45, -0.0},
+  auto m =
+      ParseAttrs(R"(a = 1e-45, b = 1.17549435e-38, c = 3.4028235e+38, d = float[2] {1e-45, -0.0},
                          e = double[1] {4.9e-324})");
   ASSERT_NE(m, nullptr);
   EXPECT_EQ(Attr(*m, 0, "a").f, std::numeric_limits<float>::denorm_min());
@@ -474,7 +488,8 @@ iftest (bool b, float[128] X, float[128] Y) => (float[128] Z)
       >
   later = Neg(X)
 }
-)", /*verify=*/false);  // `later` is used before it is defined
+)",
+                 /*verify=*/false);  // `later` is used before it is defined
   ASSERT_NE(m, nullptr);
   const Graph& g = m->graph();
   const Graph& then_g = *Attr(*m, 0, "then_branch").g;
@@ -488,7 +503,8 @@ iftest (bool b, float[128] X, float[128] Y) => (float[128] Z)
 }
 
 TEST(ParserTest, ForwardReferencesWithinAGraph) {
-  absl::StatusOr<std::unique_ptr<Model>> m = ParseModel("g (float x) => (float z) { z = Abs(y)  y = Neg(x) }");
+  absl::StatusOr<std::unique_ptr<Model>> m =
+      ParseModel("g (float x) => (float z) { z = Abs(y)  y = Neg(x) }");
   ASSERT_TRUE(m.ok()) << m.status();
   const Graph& g = (*m)->graph();
   EXPECT_EQ(g.first_node()->input(0), g.last_node()->output(0));
@@ -547,10 +563,12 @@ foo (float[N] x, y) => (float[N] z) <float[N] t> {
   const Function& f2 = *m->functions()[1];
   EXPECT_EQ(f2.overload(), "v2");
   EXPECT_EQ(f2.metadata_props(), (StringPairs{{"k", "v"}}));
-  EXPECT_EQ(f2.body().inputs()[0]->type(), Type::Tensor(DataType::kFloat, Shape({Dim::Symbolic("N")})));
+  EXPECT_EQ(f2.body().inputs()[0]->type(),
+            Type::Tensor(DataType::kFloat, Shape({Dim::Symbolic("N")})));
   EXPECT_TRUE(f2.body().inputs()[1]->type().is_none());
   EXPECT_TRUE(f2.body().first_node()->output(0)->in_value_info());
-  EXPECT_EQ(f2.body().outputs()[0]->type(), Type::Tensor(DataType::kFloat, Shape({Dim::Symbolic("N")})));
+  EXPECT_EQ(f2.body().outputs()[0]->type(),
+            Type::Tensor(DataType::kFloat, Shape({Dim::Symbolic("N")})));
   EXPECT_EQ(m->FindFunction("custom_domain", "foo", "v2"), &f2);
 }
 
@@ -574,7 +592,8 @@ TEST(ParserTest, GraphsListAttribute) {
 }
 
 TEST(ParserTest, ParseGraphAlone) {
-  absl::StatusOr<std::unique_ptr<Graph>> g = ParseGraph("main (float x) => (float y) <float[2] c = {1, 2}> { y = Add(x, c) }");
+  absl::StatusOr<std::unique_ptr<Graph>> g =
+      ParseGraph("main (float x) => (float y) <float[2] c = {1, 2}> { y = Add(x, c) }");
   ASSERT_TRUE(g.ok()) << g.status();
   EXPECT_EQ((*g)->name(), "main");
   EXPECT_EQ((*g)->num_nodes(), 1u);
@@ -585,28 +604,38 @@ TEST(ParserTest, ParseGraphAlone) {
 // --- Errors ------------------------------------------------------------------------------------
 
 TEST(ParserErrorTest, ExpectedButFound) {
-  EXPECT_EQ(ParseError("g (float X) => (float Y)\n{\n  Y = Relu(X Y)\n}"), "3:14: expected ',' or ')' but found 'Y'");
-  EXPECT_EQ(ParseError("g (float X) => (float Y) {\n  Y = Relu(X\n}"), "3:1: expected ',' or ')' but found '}'");
-  EXPECT_EQ(ParseError("g (float X) => (float Y) { Y = Relu(X) "), "1:40: expected a node or '}' but found end of input");
+  EXPECT_EQ(ParseError("g (float X) => (float Y)\n{\n  Y = Relu(X Y)\n}"),
+            "3:14: expected ',' or ')' but found 'Y'");
+  EXPECT_EQ(ParseError("g (float X) => (float Y) {\n  Y = Relu(X\n}"),
+            "3:1: expected ',' or ')' but found '}'");
+  EXPECT_EQ(ParseError("g (float X) => (float Y) { Y = Relu(X) "),
+            "1:40: expected a node or '}' but found end of input");
   EXPECT_EQ(ParseError("g (float X) -> (float Y) {}"), "1:13: expected a number after '-'");
   EXPECT_EQ(ParseError("g (float X) = (float Y) {}"), "1:13: expected '=>' but found '='");
   EXPECT_EQ(ParseError("g (float[N X) => () {}"), "1:12: expected ']' but found 'X'");
-  EXPECT_EQ(ParseError("<ir_version: \"10\"> g () => () {}"), "1:14: expected an IR version but found string \"10\"");
+  EXPECT_EQ(ParseError("<ir_version: \"10\"> g () => () {}"),
+            "1:14: expected an IR version but found string \"10\"");
   EXPECT_EQ(ParseError("g () => () { = }"), "1:16: expected an operator name but found '}'");
   EXPECT_EQ(ParseError(""), "1:1: expected a graph name but found end of input");
 }
 
 TEST(ParserErrorTest, LexicalErrors) {
-  EXPECT_EQ(ParseError("g () => () {\n  y = Op<s = \"abc>()\n}"), "2:14: unterminated string literal");
+  EXPECT_EQ(ParseError("g () => () {\n  y = Op<s = \"abc>()\n}"),
+            "2:14: unterminated string literal");
   EXPECT_EQ(ParseError("g () => () { y = Op$() }"), "1:20: unexpected character '$'");
-  EXPECT_EQ(ParseError("g () => () { y = Op<a = 12abc>() }"), "1:27: unexpected 'a' after number '12'");
-  EXPECT_EQ(ParseError("g () => () { y = Op<s = \"\\x4\">() }"), "1:26: expected two hex digits after '\\x'");
-  EXPECT_EQ(ParseError("g () => () { y = Op<a = 1e>() }"), "1:25: expected digits in the exponent of a number");
+  EXPECT_EQ(ParseError("g () => () { y = Op<a = 12abc>() }"),
+            "1:27: unexpected 'a' after number '12'");
+  EXPECT_EQ(ParseError("g () => () { y = Op<s = \"\\x4\">() }"),
+            "1:26: expected two hex digits after '\\x'");
+  EXPECT_EQ(ParseError("g () => () { y = Op<a = 1e>() }"),
+            "1:25: expected digits in the exponent of a number");
   // Found while looking one token ahead, and then reached.
   EXPECT_EQ(ParseError("g () => () { y = Op<s = \"abc\" $>() }"), "1:31: unexpected character '$'");
   // A syntax error before a lexical error is the one reported.
-  EXPECT_EQ(ParseError("g (float X) => (float Y) { Y = Relu(X Y) $ }"), "1:39: expected ',' or ')' but found 'Y'");
-  EXPECT_EQ(ParseError(R"(g () => () { y = Op<s = "\xzz">() })"), "1:26: expected two hex digits after '\\x'");
+  EXPECT_EQ(ParseError("g (float X) => (float Y) { Y = Relu(X Y) $ }"),
+            "1:39: expected ',' or ')' but found 'Y'");
+  EXPECT_EQ(ParseError(R"(g () => () { y = Op<s = "\xzz">() })"),
+            "1:26: expected two hex digits after '\\x'");
 }
 
 TEST(ParserErrorTest, UndefinedNames) {
@@ -614,25 +643,34 @@ TEST(ParserErrorTest, UndefinedNames) {
             "2:14: undefined value 'z' (input 1 of node producing 'y' (Add))");
   EXPECT_EQ(ParseError("g (float x) => (float y, w) {\n  y = Neg(x)\n}"),
             "1:26: undefined value 'w' in the outputs of graph 'g'");
-  EXPECT_EQ(ParseError("g (bool b) => (float y) {\n  y = If(b) <then_branch = t () => (r) { r = Neg(nope) }>\n}"),
+  EXPECT_EQ(ParseError("g (bool b) => (float y) {\n  y = If(b) <then_branch = t () => (r) { r = "
+                       "Neg(nope) }>\n}"),
             "2:50: undefined value 'nope' (input 0 of node producing 'r' (Neg))");
   // A value of a subgraph is not visible outside it.
-  EXPECT_EQ(ParseError("g (bool b) => (float y) {\n  y = If(b) <then_branch = t () => (r) { r = Neg(b) }>\n  z = Abs(r)\n}"),
+  EXPECT_EQ(ParseError("g (bool b) => (float y) {\n  y = If(b) <then_branch = t () => (r) { r = "
+                       "Neg(b) }>\n  z = Abs(r)\n}"),
             "3:11: undefined value 'r' (input 0 of node producing 'z' (Abs))");
 }
 
 TEST(ParserErrorTest, DuplicateDefinitions) {
-  EXPECT_EQ(ParseError("g (float x, float x) => () {}"), "1:19: duplicate definition of 'x' (first defined at 1:10)");
+  EXPECT_EQ(ParseError("g (float x, float x) => () {}"),
+            "1:19: duplicate definition of 'x' (first defined at 1:10)");
   EXPECT_EQ(ParseError("g (float x) => (float y) {\n  y = Neg(x)\n  y = Abs(x)\n}"),
             "3:3: duplicate definition of 'y' (first defined at 2:3)");
   EXPECT_EQ(ParseError("g (float x) => () <float[1] x = {1}, float[1] x = {2}> {}"),
             "1:47: duplicate definition of 'x' (first defined at 1:10)");
-  EXPECT_EQ(ParseError("g (float x) => (float y) {\n  y = If(x) <then_branch = t () => (x) { x = Neg(y) }>\n}"),
-            "2:42: duplicate definition of 'x' (also defined at 1:10 in an enclosing graph; names must be "
-            "unique across a graph and its subgraphs)");
-  EXPECT_EQ(ParseError("g (float x) => (float y) { y = Op<a = 1, a = 2>(x) }"), "1:42: duplicate attribute 'a'");
-  EXPECT_EQ(ParseError("<ir_version: 1, ir_version: 2> g () => () {}"), "1:17: 'ir_version' is given twice (first at 1:2)");
-  EXPECT_EQ(ParseError("g (float x) => () <float x, float x> {}"), "1:35: 'x' is declared twice in <...>");
+  EXPECT_EQ(
+      ParseError(
+          "g (float x) => (float y) {\n  y = If(x) <then_branch = t () => (x) { x = Neg(y) }>\n}"),
+      "2:42: duplicate definition of 'x' (also defined at 1:10 in an enclosing graph; names must "
+      "be "
+      "unique across a graph and its subgraphs)");
+  EXPECT_EQ(ParseError("g (float x) => (float y) { y = Op<a = 1, a = 2>(x) }"),
+            "1:42: duplicate attribute 'a'");
+  EXPECT_EQ(ParseError("<ir_version: 1, ir_version: 2> g () => () {}"),
+            "1:17: 'ir_version' is given twice (first at 1:2)");
+  EXPECT_EQ(ParseError("g (float x) => () <float x, float x> {}"),
+            "1:35: 'x' is declared twice in <...>");
 }
 
 TEST(ParserErrorTest, TensorConstants) {
@@ -640,18 +678,26 @@ TEST(ParserErrorTest, TensorConstants) {
             "1:28: float[2,2] needs 4 values but 3 are given");
   EXPECT_EQ(ParseError("g () => () <float[N] w = {1}> {}"),
             "1:13: a tensor constant needs numeric dimensions, not float[N]");
-  EXPECT_EQ(ParseError("g () => () <int8[2] w = {1, 200}> {}"), "1:29: integer 200 is out of range for int8 [-128, 127]");
-  EXPECT_EQ(ParseError("g () => () <int32[1] w = {1.5}> {}"), "1:27: expected an integer for int32 but found '1.5'");
-  EXPECT_EQ(ParseError("g () => () <uint64[1] w = {-1}> {}"), "1:28: integer '-1' is out of range for uint64");
-  EXPECT_EQ(ParseError("g () => () <float[1] w = {1e39}> {}"), "1:27: number '1e39' is out of range for float");
+  EXPECT_EQ(ParseError("g () => () <int8[2] w = {1, 200}> {}"),
+            "1:29: integer 200 is out of range for int8 [-128, 127]");
+  EXPECT_EQ(ParseError("g () => () <int32[1] w = {1.5}> {}"),
+            "1:27: expected an integer for int32 but found '1.5'");
+  EXPECT_EQ(ParseError("g () => () <uint64[1] w = {-1}> {}"),
+            "1:28: integer '-1' is out of range for uint64");
+  EXPECT_EQ(ParseError("g () => () <float[1] w = {1e39}> {}"),
+            "1:27: number '1e39' is out of range for float");
   EXPECT_EQ(ParseError("g () => () <float8e4m3fn[1] w = {1000}> {}"),
             "1:34: value 1000 is out of range for float8e4m3fn (largest finite value 448)");
-  EXPECT_EQ(ParseError("g () => () <string[1] w = {1}> {}"), "1:28: expected a string but found '1'");
-  EXPECT_EQ(ParseError("g () => () <bool[1] w = {2}> {}"), "1:26: bool values are 0, 1, true or false, not 2");
+  EXPECT_EQ(ParseError("g () => () <string[1] w = {1}> {}"),
+            "1:28: expected a string but found '1'");
+  EXPECT_EQ(ParseError("g () => () <bool[1] w = {2}> {}"),
+            "1:26: bool values are 0, 1, true or false, not 2");
   EXPECT_EQ(ParseError("g () => () <seq(float) w = {1}> {}"),
             "1:13: a tensor constant needs a tensor type, not seq(float)");
-  EXPECT_EQ(ParseError("g (w = {1}) => () {}"), "1:6: input 'w' needs a type to have a default value");
-  EXPECT_EQ(ParseError("g () => () <float[1] w = {x}> {}"), "1:27: expected a number but found 'x'");
+  EXPECT_EQ(ParseError("g (w = {1}) => () {}"),
+            "1:6: input 'w' needs a type to have a default value");
+  EXPECT_EQ(ParseError("g () => () <float[1] w = {x}> {}"),
+            "1:27: expected a number but found 'x'");
 }
 
 TEST(ParserErrorTest, Attributes) {
@@ -666,7 +712,8 @@ TEST(ParserErrorTest, Attributes) {
   EXPECT_EQ(ParseError("g (float x) => (float y) { y = Op<a: ints = 1>(x) }"),
             "1:45: attribute 'a' is of type ints but its value is not a list; write [...]");
   EXPECT_EQ(ParseError("g (float x) => (float y) { y = Op<a: intz = 1>(x) }"),
-            "1:38: unknown attribute type 'intz' (expected float, int, string, tensor, graph, sparse_tensor, "
+            "1:38: unknown attribute type 'intz' (expected float, int, string, tensor, graph, "
+            "sparse_tensor, "
             "type_proto or a plural of one)");
   EXPECT_EQ(ParseError("g (float x) => (float y) { y = Op<a = [@b]>(x) }"),
             "1:40: a reference (@name) cannot be an element of a list");
@@ -675,19 +722,22 @@ TEST(ParserErrorTest, Attributes) {
 }
 
 TEST(ParserErrorTest, HeadersAndTypes) {
-  EXPECT_EQ(ParseError("<ir_versio: 1> g () => () {}"),
-            "1:2: unknown model property 'ir_versio' (expected ir_version, opset_import, producer_name, "
-            "producer_version, domain, model_version, doc_string or metadata_props)");
+  EXPECT_EQ(
+      ParseError("<ir_versio: 1> g () => () {}"),
+      "1:2: unknown model property 'ir_versio' (expected ir_version, opset_import, producer_name, "
+      "producer_version, domain, model_version, doc_string or metadata_props)");
   EXPECT_EQ(ParseError("<opset_import: [\"\" : 1.5]> g () => () {}"),
             "1:22: expected an opset version but found '1.5'");
   EXPECT_EQ(ParseError("<opset_import: [ai.onnx : 1]> g () => () {}"),
             "1:17: expected a domain string such as \"\" or \"com.microsoft\" but found 'ai'");
   EXPECT_EQ(ParseError("g () => () {} <domain: \"d\", bogus: 1> f () => () {}"),
-            "1:29: unknown function property 'bogus' (expected domain, opset_import, doc_string, overload or "
+            "1:29: unknown function property 'bogus' (expected domain, opset_import, doc_string, "
+            "overload or "
             "metadata_props)");
   EXPECT_EQ(ParseError("g (map(seq(float), float) x) => () {}"),
             "1:8: expected a map key type such as int64 or string but found 'seq'");
-  EXPECT_EQ(ParseError("g () => () {} f () => () <float[2] c = {1, 2}> {}"), "1:38: a function cannot have initializers");
+  EXPECT_EQ(ParseError("g () => () {} f () => () <float[2] c = {1, 2}> {}"),
+            "1:38: a function cannot have initializers");
   EXPECT_EQ(ParseError("g (float x) => () <float[2] x> {}"),
             "1:29: conflicting types for 'x': float[2] here but float where it is defined");
   EXPECT_EQ(ParseError("g () => () {} }"), "1:15: expected a function name but found '}'");
@@ -696,7 +746,8 @@ TEST(ParserErrorTest, HeadersAndTypes) {
 TEST(ParserErrorTest, NestingLimit) {
   auto nested = [](int depth) {
     std::string text = "g (bool b) => () {\n";
-    for (int i = 0; i < depth; ++i) absl::StrAppend(&text, "y", i, " = If(b) <then_branch = t", i, " () => () {\n");
+    for (int i = 0; i < depth; ++i)
+      absl::StrAppend(&text, "y", i, " = If(b) <then_branch = t", i, " () => () {\n");
     for (int i = 0; i < depth; ++i) text += "}>\n";
     return text + "}\n";
   };
@@ -707,7 +758,8 @@ TEST(ParserErrorTest, NestingLimit) {
   for (int i = 0; i < 300; ++i) type += "seq(";
   type += "float";
   for (int i = 0; i < 300; ++i) type += ")";
-  EXPECT_EQ(ParseError(type + " x) => () {}"), "1:1024: graphs and types nested more than 256 deep");
+  EXPECT_EQ(ParseError(type + " x) => () {}"),
+            "1:1024: graphs and types nested more than 256 deep");
 }
 
 }  // namespace

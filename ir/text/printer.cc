@@ -22,15 +22,17 @@ bool IsIdentifier(std::string_view s) {
   if (s.empty()) return false;
   auto id_start = [](char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; };
   if (!id_start(s[0])) return false;
-  return std::all_of(s.begin() + 1, s.end(),
-                     [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+  return std::all_of(s.begin() + 1, s.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+  });
 }
 
 bool IsQualifiedIdentifier(std::string_view s) {
   size_t start = 0;
   while (true) {
     const size_t dot = s.find('.', start);
-    if (!IsIdentifier(s.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start))) {
+    if (!IsIdentifier(s.substr(
+            start, dot == std::string_view::npos ? std::string_view::npos : dot - start))) {
       return false;
     }
     if (dot == std::string_view::npos) return true;
@@ -83,12 +85,14 @@ std::vector<std::string> FormatElements(const Tensor& t, bool& ok) {
   for (uint64_t i = 0; i < count; ++i) {
     if (part_bits < 8) {
       const uint64_t bit = i * part_bits;
-      const uint32_t code = (static_cast<uint8_t>(data[bit / 8]) >> (bit % 8)) & ((1u << part_bits) - 1);
+      const uint32_t code =
+          (static_cast<uint8_t>(data[bit / 8]) >> (bit % 8)) & ((1u << part_bits) - 1);
       if (IsNarrowFloat(dt)) {
         out.push_back(FormatFloating(NarrowFloatToFloat(dt, code)));
       } else if (IsSignedInteger(dt)) {
-        const int32_t v = (code & (1u << (part_bits - 1))) ? static_cast<int32_t>(code) - (1 << part_bits)
-                                                           : static_cast<int32_t>(code);
+        const int32_t v = (code & (1u << (part_bits - 1)))
+                              ? static_cast<int32_t>(code) - (1 << part_bits)
+                              : static_cast<int32_t>(code);
         out.push_back(absl::StrCat(v));
       } else {
         out.push_back(absl::StrCat(code));
@@ -98,18 +102,38 @@ std::vector<std::string> FormatElements(const Tensor& t, bool& ok) {
     const char* p = data + i * (part_bits / 8);
     switch (dt) {
       case DataType::kFloat:
-      case DataType::kComplex64: out.push_back(FormatFloating(Load<float>(p))); break;
+      case DataType::kComplex64:
+        out.push_back(FormatFloating(Load<float>(p)));
+        break;
       case DataType::kDouble:
-      case DataType::kComplex128: out.push_back(FormatFloating(Load<double>(p))); break;
-      case DataType::kInt8: out.push_back(absl::StrCat(Load<int8_t>(p))); break;
+      case DataType::kComplex128:
+        out.push_back(FormatFloating(Load<double>(p)));
+        break;
+      case DataType::kInt8:
+        out.push_back(absl::StrCat(Load<int8_t>(p)));
+        break;
       case DataType::kUint8:
-      case DataType::kBool: out.push_back(absl::StrCat(Load<uint8_t>(p))); break;
-      case DataType::kInt16: out.push_back(absl::StrCat(Load<int16_t>(p))); break;
-      case DataType::kUint16: out.push_back(absl::StrCat(Load<uint16_t>(p))); break;
-      case DataType::kInt32: out.push_back(absl::StrCat(Load<int32_t>(p))); break;
-      case DataType::kUint32: out.push_back(absl::StrCat(Load<uint32_t>(p))); break;
-      case DataType::kInt64: out.push_back(absl::StrCat(Load<int64_t>(p))); break;
-      case DataType::kUint64: out.push_back(absl::StrCat(Load<uint64_t>(p))); break;
+      case DataType::kBool:
+        out.push_back(absl::StrCat(Load<uint8_t>(p)));
+        break;
+      case DataType::kInt16:
+        out.push_back(absl::StrCat(Load<int16_t>(p)));
+        break;
+      case DataType::kUint16:
+        out.push_back(absl::StrCat(Load<uint16_t>(p)));
+        break;
+      case DataType::kInt32:
+        out.push_back(absl::StrCat(Load<int32_t>(p)));
+        break;
+      case DataType::kUint32:
+        out.push_back(absl::StrCat(Load<uint32_t>(p)));
+        break;
+      case DataType::kInt64:
+        out.push_back(absl::StrCat(Load<int64_t>(p)));
+        break;
+      case DataType::kUint64:
+        out.push_back(absl::StrCat(Load<uint64_t>(p)));
+        break;
       case DataType::kFloat16:
       case DataType::kBfloat16:
         out.push_back(FormatFloating(NarrowFloatToFloat(dt, Load<uint16_t>(p))));
@@ -132,17 +156,21 @@ bool HasData(const Tensor& t) {
   return t.raw_size() > 0 || t.num_elements() == 0u;
 }
 
-Type TensorTypeOf(const Tensor& t) { return Type::Tensor(t.data_type(), Shape::FromSizes(t.dims())); }
+Type TensorTypeOf(const Tensor& t) {
+  return Type::Tensor(t.data_type(), Shape::FromSizes(t.dims()));
+}
 
 std::string StringPairsText(const StringPairs& pairs) {
   std::vector<std::string> items;
-  for (const auto& [k, v] : pairs) items.push_back(absl::StrCat(QuoteString(k), ": ", QuoteString(v)));
+  for (const auto& [k, v] : pairs)
+    items.push_back(absl::StrCat(QuoteString(k), ": ", QuoteString(v)));
   return absl::StrCat("[", absl::StrJoin(items, ", "), "]");
 }
 
 std::string OpsetsText(const std::vector<OpsetImport>& imports) {
   std::vector<std::string> items;
-  for (const OpsetImport& i : imports) items.push_back(absl::StrCat(QuoteString(i.domain), " : ", i.version));
+  for (const OpsetImport& i : imports)
+    items.push_back(absl::StrCat(QuoteString(i.domain), " : ", i.version));
   return absl::StrCat("[", absl::StrJoin(items, ", "), "]");
 }
 
@@ -160,14 +188,19 @@ std::string ShapeSuffix(const std::optional<Shape>& shape) {
   return absl::StrCat("[", absl::StrJoin(dims, ","), "]");
 }
 
-std::string OpaqueArg(const std::string& s) { return IsQualifiedIdentifier(s) ? s : QuoteString(s); }
+std::string OpaqueArg(const std::string& s) {
+  return IsQualifiedIdentifier(s) ? s : QuoteString(s);
+}
 
 std::string TypeText(const Type& type) {
   switch (type.kind()) {
-    case Type::Kind::kNone: return "";
-    case Type::Kind::kTensor: return DataTypeName(type.elem_type()) + ShapeSuffix(type.shape());
+    case Type::Kind::kNone:
+      return "";
+    case Type::Kind::kTensor:
+      return DataTypeName(type.elem_type()) + ShapeSuffix(type.shape());
     case Type::Kind::kSparseTensor:
-      return absl::StrCat("sparse_tensor(", DataTypeName(type.elem_type()), ShapeSuffix(type.shape()), ")");
+      return absl::StrCat("sparse_tensor(", DataTypeName(type.elem_type()),
+                          ShapeSuffix(type.shape()), ")");
     case Type::Kind::kSequence:
       return absl::StrCat("seq(", type.has_inner() ? TypeText(type.inner()) : "", ")");
     case Type::Kind::kOptional:
@@ -177,9 +210,12 @@ std::string TypeText(const Type& type) {
                           type.has_inner() ? TypeText(type.inner()) : "", ")");
     case Type::Kind::kOpaque:
       if (type.opaque_domain().empty()) {
-        return type.opaque_name().empty() ? "opaque()" : absl::StrCat("opaque(", OpaqueArg(type.opaque_name()), ")");
+        return type.opaque_name().empty()
+                   ? "opaque()"
+                   : absl::StrCat("opaque(", OpaqueArg(type.opaque_name()), ")");
       }
-      return absl::StrCat("opaque(", OpaqueArg(type.opaque_domain()), ", ", OpaqueArg(type.opaque_name()), ")");
+      return absl::StrCat("opaque(", OpaqueArg(type.opaque_domain()), ", ",
+                          OpaqueArg(type.opaque_name()), ")");
   }
   return "";
 }
@@ -215,8 +251,8 @@ std::string SparseText(const SparseTensor& sp, const std::string& name) {
   std::string s = absl::StrCat("sparse_tensor(", DataTypeName(sp.values.data_type()),
                                ShapeSuffix(Shape::FromSizes(sp.dims)), ")");
   if (!name.empty()) absl::StrAppend(&s, " ", PrintName(name), " =");
-  absl::StrAppend(&s, " {", TensorText(sp.values, TensorContext::kAttribute, sp.values.name()), ", ",
-                  TensorText(sp.indices, TensorContext::kAttribute, sp.indices.name()), "}");
+  absl::StrAppend(&s, " {", TensorText(sp.values, TensorContext::kAttribute, sp.values.name()),
+                  ", ", TensorText(sp.indices, TensorContext::kAttribute, sp.indices.name()), "}");
   return s;
 }
 
@@ -224,18 +260,33 @@ std::string SparseText(const SparseTensor& sp, const std::string& name) {
 std::string AttributePrefix(const Attribute& a) {
   bool annotate = false;
   switch (a.kind()) {
-    case AttributeKind::kFloats: annotate = a.floats.empty(); break;
-    case AttributeKind::kInts: annotate = a.ints.empty(); break;
-    case AttributeKind::kStrings: annotate = a.strings.empty(); break;
-    case AttributeKind::kTensors:
-      annotate = a.tensors.empty() ||
-                 std::any_of(a.tensors.begin(), a.tensors.end(), [](const Tensor& t) { return !HasData(t); });
+    case AttributeKind::kFloats:
+      annotate = a.floats.empty();
       break;
-    case AttributeKind::kGraphs: annotate = a.graphs.empty(); break;
-    case AttributeKind::kSparseTensors: annotate = a.sparse_tensors.empty(); break;
-    case AttributeKind::kTypeProtos: annotate = a.type_protos.empty(); break;
-    case AttributeKind::kTensor: annotate = !HasData(a.t); break;
-    default: break;
+    case AttributeKind::kInts:
+      annotate = a.ints.empty();
+      break;
+    case AttributeKind::kStrings:
+      annotate = a.strings.empty();
+      break;
+    case AttributeKind::kTensors:
+      annotate = a.tensors.empty() || std::any_of(a.tensors.begin(), a.tensors.end(),
+                                                  [](const Tensor& t) { return !HasData(t); });
+      break;
+    case AttributeKind::kGraphs:
+      annotate = a.graphs.empty();
+      break;
+    case AttributeKind::kSparseTensors:
+      annotate = a.sparse_tensors.empty();
+      break;
+    case AttributeKind::kTypeProtos:
+      annotate = a.type_protos.empty();
+      break;
+    case AttributeKind::kTensor:
+      annotate = !HasData(a.t);
+      break;
+    default:
+      break;
   }
   if (annotate) return absl::StrCat(PrintName(a.name()), ": ", AttributeKindName(a.kind()), " = ");
   return absl::StrCat(PrintName(a.name()), " = ");
@@ -251,27 +302,51 @@ std::string ListText(const Items& items, Fn&& fn) {
 // An attribute that holds no graph.
 ABSL_ATTRIBUTE_NOINLINE std::string FlatAttributeText(const Attribute& a) {
   if (a.is_reference()) {
-    if (a.kind() == AttributeKind::kUndefined) return absl::StrCat(PrintName(a.name()), " = @", PrintName(a.ref_attr_name()));
-    return absl::StrCat(PrintName(a.name()), ": ", AttributeKindName(a.kind()), " = @", PrintName(a.ref_attr_name()));
+    if (a.kind() == AttributeKind::kUndefined)
+      return absl::StrCat(PrintName(a.name()), " = @", PrintName(a.ref_attr_name()));
+    return absl::StrCat(PrintName(a.name()), ": ", AttributeKindName(a.kind()), " = @",
+                        PrintName(a.ref_attr_name()));
   }
   std::string s = AttributePrefix(a);
   switch (a.kind()) {
-    case AttributeKind::kFloat: s += FormatFloating(a.f); break;
-    case AttributeKind::kInt: absl::StrAppend(&s, a.i); break;
-    case AttributeKind::kString: s += QuoteString(a.s); break;
-    case AttributeKind::kFloats: s += ListText(a.floats, [](float f) { return FormatFloating(f); }); break;
-    case AttributeKind::kInts: s += ListText(a.ints, [](int64_t i) { return absl::StrCat(i); }); break;
-    case AttributeKind::kStrings: s += ListText(a.strings, [](const std::string& x) { return QuoteString(x); }); break;
-    case AttributeKind::kTensor: s += TensorText(a.t, TensorContext::kAttribute, a.t->name()); break;
-    case AttributeKind::kTensors:
-      s += ListText(a.tensors, [](const Tensor& t) { return TensorText(t, TensorContext::kAttribute, t.name()); });
+    case AttributeKind::kFloat:
+      s += FormatFloating(a.f);
       break;
-    case AttributeKind::kSparseTensor: s += SparseText(a.sparse_tensor, ""); break;
+    case AttributeKind::kInt:
+      absl::StrAppend(&s, a.i);
+      break;
+    case AttributeKind::kString:
+      s += QuoteString(a.s);
+      break;
+    case AttributeKind::kFloats:
+      s += ListText(a.floats, [](float f) { return FormatFloating(f); });
+      break;
+    case AttributeKind::kInts:
+      s += ListText(a.ints, [](int64_t i) { return absl::StrCat(i); });
+      break;
+    case AttributeKind::kStrings:
+      s += ListText(a.strings, [](const std::string& x) { return QuoteString(x); });
+      break;
+    case AttributeKind::kTensor:
+      s += TensorText(a.t, TensorContext::kAttribute, a.t->name());
+      break;
+    case AttributeKind::kTensors:
+      s += ListText(a.tensors, [](const Tensor& t) {
+        return TensorText(t, TensorContext::kAttribute, t.name());
+      });
+      break;
+    case AttributeKind::kSparseTensor:
+      s += SparseText(a.sparse_tensor, "");
+      break;
     case AttributeKind::kSparseTensors:
       s += ListText(a.sparse_tensors, [](const SparseTensor& t) { return SparseText(t, ""); });
       break;
-    case AttributeKind::kTypeProto: s += TypeText(a.tp); break;
-    case AttributeKind::kTypeProtos: s += ListText(a.type_protos, [](const Type& t) { return TypeText(t); }); break;
+    case AttributeKind::kTypeProto:
+      s += TypeText(a.tp);
+      break;
+    case AttributeKind::kTypeProtos:
+      s += ListText(a.type_protos, [](const Type& t) { return TypeText(t); });
+      break;
     default:
       // An attribute without a kind cannot be written; make the text fail loudly on parsing.
       s += "?";
@@ -281,7 +356,8 @@ ABSL_ATTRIBUTE_NOINLINE std::string FlatAttributeText(const Attribute& a) {
 }
 
 bool HoldsGraphs(const Attribute& a) {
-  return !a.is_reference() && (a.kind() == AttributeKind::kGraph || a.kind() == AttributeKind::kGraphs);
+  return !a.is_reference() &&
+         (a.kind() == AttributeKind::kGraph || a.kind() == AttributeKind::kGraphs);
 }
 
 bool HasSubgraphs(const Node& n) {
@@ -320,7 +396,8 @@ ABSL_ATTRIBUTE_NOINLINE std::string GraphSignature(const Graph& g) {
       inputs.push_back(TypedName(v->type(), v->name()));
     }
   }
-  return absl::StrCat(PrintName(g.name()), " (", absl::StrJoin(inputs, ", "), ") => (", OutputsText(g), ")");
+  return absl::StrCat(PrintName(g.name()), " (", absl::StrJoin(inputs, ", "), ") => (",
+                      OutputsText(g), ")");
 }
 
 // The <...> block (initializers and value_info, when there are any) and the opening brace.
@@ -339,7 +416,8 @@ ABSL_ATTRIBUTE_NOINLINE std::string BlockText(const Graph& g, int indent, bool f
   // value_info, in its order (entries for values of other scopes included).
   std::vector<std::pair<uint64_t, std::string>> listed;
   auto consider = [&](const Value* v) {
-    if (v->in_value_info()) listed.emplace_back(v->value_info_order(), TypedName(v->type(), v->name()));
+    if (v->in_value_info())
+      listed.emplace_back(v->value_info_order(), TypedName(v->type(), v->name()));
   };
   for (const Value* v : g.inputs()) consider(v);
   for (const Value* v : g.initializers()) {
@@ -356,12 +434,14 @@ ABSL_ATTRIBUTE_NOINLINE std::string BlockText(const Graph& g, int indent, bool f
   for (const DanglingValueInfo& d : g.dangling_value_info()) {
     listed.emplace_back(d.order, TypedName(d.type, d.name));
   }
-  std::stable_sort(listed.begin(), listed.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::stable_sort(listed.begin(), listed.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
   for (auto& [order, text] : listed) entries.push_back(std::move(text));
   // Other values whose type is known and would otherwise not be printed.
   if (!function_body) {
     for (const Value* v : g.initializers()) {
-      if (!v->is_graph_input() && !v->in_value_info() && v->type() != TensorTypeOf(*v->initializer())) {
+      if (!v->is_graph_input() && !v->in_value_info() &&
+          v->type() != TensorTypeOf(*v->initializer())) {
         entries.push_back(TypedName(v->type(), v->name()));
       }
     }
@@ -369,7 +449,8 @@ ABSL_ATTRIBUTE_NOINLINE std::string BlockText(const Graph& g, int indent, bool f
   for (const Node* n : g.nodes()) {
     for (size_t i = 0; i < n->num_outputs(); ++i) {
       const Value* v = n->output(i);
-      if (!v->name().empty() && !v->type().is_none() && !v->in_value_info() && !TypeShownByOutputs(g, v)) {
+      if (!v->name().empty() && !v->type().is_none() && !v->in_value_info() &&
+          !TypeShownByOutputs(g, v)) {
         entries.push_back(TypedName(v->type(), v->name()));
       }
     }
@@ -416,15 +497,19 @@ class Printer {
   void EmitModel(const ir::Model& m) {
     std::vector<std::string> header;
     if (m.ir_version() != 0) header.push_back(absl::StrCat("ir_version: ", m.ir_version()));
-    if (!m.opset_imports().empty()) header.push_back("opset_import: " + OpsetsText(m.opset_imports()));
-    if (!m.producer_name().empty()) header.push_back("producer_name: " + QuoteString(m.producer_name()));
+    if (!m.opset_imports().empty())
+      header.push_back("opset_import: " + OpsetsText(m.opset_imports()));
+    if (!m.producer_name().empty())
+      header.push_back("producer_name: " + QuoteString(m.producer_name()));
     if (!m.producer_version().empty()) {
       header.push_back("producer_version: " + QuoteString(m.producer_version()));
     }
     if (!m.domain().empty()) header.push_back("domain: " + QuoteString(m.domain()));
-    if (m.model_version().has_value()) header.push_back(absl::StrCat("model_version: ", *m.model_version()));
+    if (m.model_version().has_value())
+      header.push_back(absl::StrCat("model_version: ", *m.model_version()));
     if (!m.doc_string().empty()) header.push_back("doc_string: " + QuoteString(m.doc_string()));
-    if (!m.metadata_props().empty()) header.push_back("metadata_props: " + StringPairsText(m.metadata_props()));
+    if (!m.metadata_props().empty())
+      header.push_back("metadata_props: " + StringPairsText(m.metadata_props()));
     Header(header);
     EmitGraph(m.graph(), 0);
     out += "\n";
@@ -450,7 +535,8 @@ class Printer {
     if (!f.overload().empty()) header.push_back("overload: " + QuoteString(f.overload()));
     header.push_back("opset_import: " + OpsetsText(f.opset_imports()));
     if (!f.doc_string().empty()) header.push_back("doc_string: " + QuoteString(f.doc_string()));
-    if (!f.metadata_props().empty()) header.push_back("metadata_props: " + StringPairsText(f.metadata_props()));
+    if (!f.metadata_props().empty())
+      header.push_back("metadata_props: " + StringPairsText(f.metadata_props()));
     Header(header);
     out += PrintName(f.name());
     std::vector<std::string> attrs;
@@ -531,11 +617,21 @@ std::string QuoteString(std::string_view s) {
   for (char c : s) {
     const unsigned char u = static_cast<unsigned char>(c);
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
       default:
         if (u < 0x20 || u == 0x7F) {
           absl::StrAppend(&out, absl::StrFormat("\\x%02x", u));

@@ -30,11 +30,12 @@ std::string AttrText(std::string_view attr) {
 }
 
 TEST(PrinterTest, Model) {
-  EXPECT_EQ(Reprint(R"(<ir_version: 10, opset_import: ["" : 21, "com.microsoft": 1], producer_name: "p",
+  EXPECT_EQ(
+      Reprint(R"(<ir_version: 10, opset_import: ["" : 21, "com.microsoft": 1], producer_name: "p",
                        producer_version: "v", domain: "d", model_version: 3, doc_string: "two\nlines",
                        metadata_props: ["k": "v"]>
                        agraph (float[N] X) => (float[N] Y) { Y = Relu(X) })"),
-            R"(<
+      R"(<
   ir_version: 10,
   opset_import: ["" : 21, "com.microsoft" : 1],
   producer_name: "p",
@@ -72,13 +73,19 @@ TEST(PrinterTest, InitializersAndValueInfo) {
 }
 
 TEST(PrinterTest, Nodes) {
-  EXPECT_EQ(PrintFirstNode("g (float a, float c) => () { o1, , o3 = com.example.Split3:v2<axis = 1>(a, , c) }"),
-            "o1, \"\", o3 = com.example.Split3:v2<axis = 1>(a, \"\", c)");
-  EXPECT_EQ(PrintFirstNode("g (float a) => () { [\"my node\"] = Print(a, \"\") }"), "[\"my node\"] = Print(a, \"\")");
-  EXPECT_EQ(PrintFirstNode("g (float a) => () { [n1] y = ai.onnx.Relu() }"), "[n1] y = ai.onnx.Relu()");
+  EXPECT_EQ(
+      PrintFirstNode(
+          "g (float a, float c) => () { o1, , o3 = com.example.Split3:v2<axis = 1>(a, , c) }"),
+      "o1, \"\", o3 = com.example.Split3:v2<axis = 1>(a, \"\", c)");
+  EXPECT_EQ(PrintFirstNode("g (float a) => () { [\"my node\"] = Print(a, \"\") }"),
+            "[\"my node\"] = Print(a, \"\")");
+  EXPECT_EQ(PrintFirstNode("g (float a) => () { [n1] y = ai.onnx.Relu() }"),
+            "[n1] y = ai.onnx.Relu()");
   // Names that are keywords of the syntax or not identifiers are quoted.
-  EXPECT_EQ(PrintFirstNode(R"(g ("float" , "in put", nan) => () { seq, "a/b", _ok1 = Op("float", "in put", nan) })"),
-            R"("seq", "a/b", _ok1 = Op("float", "in put", "nan"))");
+  EXPECT_EQ(
+      PrintFirstNode(
+          R"(g ("float" , "in put", nan) => () { seq, "a/b", _ok1 = Op("float", "in put", nan) })"),
+      R"("seq", "a/b", _ok1 = Op("float", "in put", "nan"))");
 }
 
 TEST(PrinterTest, SubgraphsIndent) {
@@ -101,8 +108,10 @@ TEST(PrinterTest, SubgraphsIndent) {
   >
 }
 )");
-  EXPECT_EQ(Reprint(R"(g (bool b) => (float w) { w = Switch(b) <branches = [a () => (b) {}, c () => (b) {}], k = 1> })"),
-            R"(g (bool b) => (float w) {
+  EXPECT_EQ(
+      Reprint(
+          R"(g (bool b) => (float w) { w = Switch(b) <branches = [a () => (b) {}, c () => (b) {}], k = 1> })"),
+      R"(g (bool b) => (float w) {
   w = Switch(b) <
     branches = [
       a () => (b) {
@@ -167,7 +176,8 @@ TEST(PrinterTest, AttributeValues) {
   EXPECT_EQ(AttrText("a = NaN"), "a = nan");
   EXPECT_EQ(AttrText("a = -0.0"), "a = -0.0");
   EXPECT_EQ(AttrText("a = 16777216.0"), "a = 16777216.0");
-  EXPECT_EQ(AttrText("a = \"q\\\"b\\\\s\\nt\\tx\\x01\\x7f\""), "a = \"q\\\"b\\\\s\\nt\\tx\\x01\\x7f\"");
+  EXPECT_EQ(AttrText("a = \"q\\\"b\\\\s\\nt\\tx\\x01\\x7f\""),
+            "a = \"q\\\"b\\\\s\\nt\\tx\\x01\\x7f\"");
   EXPECT_EQ(AttrText("a = [1, 2]"), "a = [1, 2]");
   EXPECT_EQ(AttrText("a = [1, 2.5]"), "a = [1.0, 2.5]");
   EXPECT_EQ(AttrText("a = [\"x\", \"y\"]"), "a = [\"x\", \"y\"]");
@@ -178,10 +188,12 @@ TEST(PrinterTest, AttributeValues) {
   EXPECT_EQ(AttrText("a = float[2] {1, 2}"), "a = float[2] {1.0, 2.0}");
   EXPECT_EQ(AttrText("a = int64 T {7}"), "a = int64 T {7}");
   EXPECT_EQ(AttrText("a: tensor = float[2]"), "a: tensor = float[2]");
-  EXPECT_EQ(AttrText("a = float[2] = [\"location\": \"x\"]"), "a = float[2] = [\"location\": \"x\"]");
+  EXPECT_EQ(AttrText("a = float[2] = [\"location\": \"x\"]"),
+            "a = float[2] = [\"location\": \"x\"]");
   EXPECT_EQ(AttrText("a = [float[1] {1}, int8 {-1}]"), "a = [float[1] {1.0}, int8 {-1}]");
   EXPECT_EQ(AttrText("a = float[N, 3]"), "a = float[N,3]");
-  EXPECT_EQ(AttrText("a = [seq(float), map(string, int64[])]"), "a = [seq(float), map(string, int64[])]");
+  EXPECT_EQ(AttrText("a = [seq(float), map(string, int64[])]"),
+            "a = [seq(float), map(string, int64[])]");
   EXPECT_EQ(AttrText("a: int = @b"), "a: int = @b");
   EXPECT_EQ(AttrText("a = @\"odd name\""), "a = @\"odd name\"");
   EXPECT_EQ(AttrText("a = sparse_tensor(float[3,4]) {float[2] {1, 2}, int64[2] {1, 7}}"),
@@ -210,13 +222,15 @@ TEST(PrinterTest, TensorData) {
 TEST(PrinterTest, Types) {
   EXPECT_EQ(PrintType(Type::Tensor(DataType::kFloat, Shape())), "float");
   EXPECT_EQ(PrintType(Type::Tensor(DataType::kFloat, std::nullopt)), "float[]");
-  EXPECT_EQ(PrintType(Type::Tensor(DataType::kInt64, Shape({Dim::Symbolic("N"), Dim::Unknown(), Dim::Known(3),
-                                                             Dim::Symbolic("a b")}))),
+  EXPECT_EQ(PrintType(Type::Tensor(DataType::kInt64, Shape({Dim::Symbolic("N"), Dim::Unknown(),
+                                                            Dim::Known(3), Dim::Symbolic("a b")}))),
             "int64[N,?,3,\"a b\"]");
   EXPECT_EQ(PrintType(Type::Sequence(Type::Tensor(DataType::kBool, Shape()))), "seq(bool)");
-  EXPECT_EQ(PrintType(Type::Map(DataType::kString, Type::Tensor(DataType::kFloat, Shape()))), "map(string, float)");
+  EXPECT_EQ(PrintType(Type::Map(DataType::kString, Type::Tensor(DataType::kFloat, Shape()))),
+            "map(string, float)");
   EXPECT_EQ(PrintType(Type::Optional(Type::Sequence(Type()))), "optional(seq())");
-  EXPECT_EQ(PrintType(Type::SparseTensor(DataType::kFloat16, Shape::FromSizes({4}))), "sparse_tensor(float16[4])");
+  EXPECT_EQ(PrintType(Type::SparseTensor(DataType::kFloat16, Shape::FromSizes({4}))),
+            "sparse_tensor(float16[4])");
   EXPECT_EQ(PrintType(Type::Opaque("com.x", "T")), "opaque(com.x, T)");
   EXPECT_EQ(PrintType(Type::Opaque("", "a.b")), "opaque(a.b)");
   EXPECT_EQ(PrintType(Type::Opaque("", "")), "opaque()");

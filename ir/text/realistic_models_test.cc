@@ -123,8 +123,8 @@ control_flow (float[4] x, int64 trip_count, bool start) => (float[4] final, floa
   >
 }
 )";
-  // The loop body uses `big_f` and `one` before defining them: the parser accepts that, the verifier
-  // does not, and a topological sort fixes it.
+  // The loop body uses `big_f` and `one` before defining them: the parser accepts that, the
+  // verifier does not, and a topological sort fixes it.
   absl::StatusOr<std::unique_ptr<Model>> parsed = ParseModel(text);
   ASSERT_TRUE(parsed.ok()) << parsed.status();
   Model& m = **parsed;

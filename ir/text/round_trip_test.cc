@@ -225,8 +225,10 @@ TEST(RoundTripTest, RandomTensorData) {
       if (dt == DataType::kBool) code &= 1;
       // No NaNs: their payloads do not survive decimal text.
       bool nan = false;
-      if (dt == DataType::kFloat || dt == DataType::kComplex64) nan = std::isnan(std::bit_cast<float>(static_cast<uint32_t>(code)));
-      if (dt == DataType::kDouble || dt == DataType::kComplex128) nan = std::isnan(std::bit_cast<double>(code));
+      if (dt == DataType::kFloat || dt == DataType::kComplex64)
+        nan = std::isnan(std::bit_cast<float>(static_cast<uint32_t>(code)));
+      if (dt == DataType::kDouble || dt == DataType::kComplex128)
+        nan = std::isnan(std::bit_cast<double>(code));
       if (IsNarrowFloat(dt)) nan = std::isnan(NarrowFloatToFloat(dt, static_cast<uint32_t>(code)));
       if (!nan) codes.push_back(code);
     }
@@ -234,7 +236,8 @@ TEST(RoundTripTest, RandomTensorData) {
     for (size_t i = 0; i < count; ++i) {
       for (int b = 0; b < part_bits; ++b) {
         const size_t bit = i * part_bits + b;
-        if ((codes[i] >> b) & 1) bytes[bit / 8] = static_cast<char>(bytes[bit / 8] | (1 << (bit % 8)));
+        if ((codes[i] >> b) & 1)
+          bytes[bit / 8] = static_cast<char>(bytes[bit / 8] | (1 << (bit % 8)));
       }
     }
     Model m;
@@ -277,7 +280,8 @@ TEST(RoundTripTest, ModelBuiltInCode) {
   Graph& g = m.graph();
   g.set_name("main");
   g.set_doc_string("graph doc");
-  Value* x = g.AddInput("x", Type::Tensor(DataType::kFloat, Shape({Dim::Symbolic("N"), Dim::Known(4)})));
+  Value* x =
+      g.AddInput("x", Type::Tensor(DataType::kFloat, Shape({Dim::Symbolic("N"), Dim::Known(4)})));
   x->set_doc_string("input doc");
   Value* def = g.AddInput("def", Type::Tensor(DataType::kFloat, Shape({Dim::Unknown()})));
   g.SetInitializer(def, Tensor::FromVector<float>(DataType::kFloat, {2}, {1.5f, 2.5f}));
@@ -288,7 +292,8 @@ TEST(RoundTripTest, ModelBuiltInCode) {
   Value* untyped = g.AddInput("u");
   Node* add = g.AddNode("Add", {x, wv}, {"sum"});
   add->set_doc_string("node doc");
-  add->output(0)->set_type(Type::Tensor(DataType::kFloat, Shape({Dim::Symbolic("N"), Dim::Known(4)})));
+  add->output(0)->set_type(
+      Type::Tensor(DataType::kFloat, Shape({Dim::Symbolic("N"), Dim::Known(4)})));
   Node* mul = g.AddNode("Mul", {add->output(0), def, untyped}, {"prod"});
   g.AddValueInfo(mul->output(0));
   mul->output(0)->set_type(Type::Tensor(DataType::kFloat, std::nullopt));

@@ -24,15 +24,17 @@ ExprPattern::ExprPattern(const fused_expr::Expr& expr)
   }
 }
 
-void ExprPattern::AddSpelling(int i, ValuePattern spelling) { spellings_[i].push_back(std::move(spelling)); }
-
-void ExprPattern::AddCondition(int i, std::function<bool(const ir::Node&)> condition) {
-  conditions_[i].push_back([condition = std::move(condition)](const ir::Node& n, const MatchState&) {
-    return condition(n);
-  });
+void ExprPattern::AddSpelling(int i, ValuePattern spelling) {
+  spellings_[i].push_back(std::move(spelling));
 }
 
-void ExprPattern::AddCondition(int i, std::function<bool(const ir::Node&, const MatchState&)> condition) {
+void ExprPattern::AddCondition(int i, std::function<bool(const ir::Node&)> condition) {
+  conditions_[i].push_back([condition = std::move(condition)](
+                               const ir::Node& n, const MatchState&) { return condition(n); });
+}
+
+void ExprPattern::AddCondition(int i,
+                               std::function<bool(const ir::Node&, const MatchState&)> condition) {
   conditions_[i].push_back(std::move(condition));
 }
 
@@ -48,10 +50,14 @@ ValuePattern ExprPattern::Input(int i) {
 
 ValuePattern ExprPattern::Operand(const fused_expr::Operand& o) {
   switch (o.kind) {
-    case fused_expr::Operand::Kind::kInput: return Input(o.index);
-    case fused_expr::Operand::Kind::kStep: return Step(o.index);
-    case fused_expr::Operand::Kind::kConstant: return ConstScalar(o.value);
-    case fused_expr::Operand::Kind::kParam: return AnyConstScalar(params_[o.index]);
+    case fused_expr::Operand::Kind::kInput:
+      return Input(o.index);
+    case fused_expr::Operand::Kind::kStep:
+      return Step(o.index);
+    case fused_expr::Operand::Kind::kConstant:
+      return ConstScalar(o.value);
+    case fused_expr::Operand::Kind::kParam:
+      return AnyConstScalar(params_[o.index]);
   }
   return Any();
 }
@@ -74,9 +80,10 @@ ValuePattern ExprPattern::Step(int i) {
   if (uses <= 1) return AnySpelling(i).OneUse();
   // Matched where first met, then the same value wherever else it is used.
   const ValueSlot* slot = &steps_[i];
-  return ValuePattern([full = AnySpelling(i).Capture(*slot), slot](ir::Value* v, MatchState& state) {
-    return state.captures().has(*slot) ? state.captures()[*slot] == v : full.Matches(v, state);
-  });
+  return ValuePattern(
+      [full = AnySpelling(i).Capture(*slot), slot](ir::Value* v, MatchState& state) {
+        return state.captures().has(*slot) ? state.captures()[*slot] == v : full.Matches(v, state);
+      });
 }
 
 ValuePattern ExprPattern::Root() {
@@ -89,8 +96,8 @@ ValuePattern ExprPattern::Root() {
       const ir::Value* shared = state.captures()[slot];
       if (shared == nullptr) continue;
       for (const ir::Use& use : shared->uses()) {
-        if (use.is_graph_output() ||
-            std::find(state.matched().begin(), state.matched().end(), use.node) == state.matched().end()) {
+        if (use.is_graph_output() || std::find(state.matched().begin(), state.matched().end(),
+                                               use.node) == state.matched().end()) {
           return false;  // Matches rolls the captures back
         }
       }

@@ -1,13 +1,14 @@
-// The matcher derived from a fused operator's shared definition (schema/fused_expr/fused_expr.h): each step
-// becomes Op(step.op, its operands) (commutative ops in either order), inputs are captures, constants
-// ConstScalar, parameters AnyConstScalar, float attributes are checked with NearScalar. A step used
-// once by the definition must be used once in the graph; a step used several times is matched once
-// and must then be used by matched nodes only. A pass adds the spellings the converter never writes
-// and any conditions the definition leaves open (axes, element types):
+// The matcher derived from a fused operator's shared definition (schema/fused_expr/fused_expr.h):
+// each step becomes Op(step.op, its operands) (commutative ops in either order), inputs are
+// captures, constants ConstScalar, parameters AnyConstScalar, float attributes are checked with
+// NearScalar. A step used once by the definition must be used once in the graph; a step used
+// several times is matched once and must then be used by matched nodes only. A pass adds the
+// spellings the converter never writes and any conditions the definition leaves open (axes, element
+// types):
 //
 //   ExprPattern gelu(fused_expr::Gelu());
-//   gelu.AddSpelling(fused_expr::gelu::kScaled, Op("Div", {gelu.Input(0), ConstScalar(std::sqrt(2.0))}));
-//   const ValuePattern root = gelu.Root();
+//   gelu.AddSpelling(fused_expr::gelu::kScaled, Op("Div", {gelu.Input(0),
+//   ConstScalar(std::sqrt(2.0))})); const ValuePattern root = gelu.Root();
 //   ...
 //   const Captures* m = rw.Match(root, mul.output(0));
 //   if (m == nullptr) return 0;
@@ -22,12 +23,12 @@
 #include <functional>
 #include <vector>
 
-#include "schema/fused_expr/fused_expr.h"
 #include "ir/node.h"
 #include "ir/value.h"
 #include "passes/rewrite/captures.h"
 #include "passes/rewrite/match_state.h"
 #include "passes/rewrite/value_pattern.h"
+#include "schema/fused_expr/fused_expr.h"
 
 namespace onnx_opt::passes::rewrite {
 

@@ -5,13 +5,13 @@
 
 namespace onnx_opt::passes::rewrite {
 
-absl::StatusOr<bool> GraphPass::Run(ir::Model &model, optimizer::PassContext &ctx) {
+absl::StatusOr<bool> GraphPass::Run(ir::Model& model, optimizer::PassContext& ctx) {
   GraphRun run{model, ctx, model.OpsetVersion("").value_or(0), ir::NameGenerator(model)};
   if (run.opset < min_opset_) return false;
   int64_t rewrites = 0;
   absl::Status status = [&]() -> absl::Status {
     ASSIGN_OR_RETURN(rewrites, BeginRun(run));
-    auto visit = [&](ir::Graph &g) -> absl::StatusOr<bool> {
+    auto visit = [&](ir::Graph& g) -> absl::StatusOr<bool> {
       absl::StatusOr<int64_t> n = RunOnGraph(g, run);
       g.ReleaseErased();
       if (!n.ok()) return n.status();

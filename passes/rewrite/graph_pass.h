@@ -43,8 +43,8 @@ enum class GraphScope {
 
 // What one run of a GraphPass shares across the graphs it visits.
 struct GraphRun {
-  ir::Model &model;
-  optimizer::PassContext &ctx;
+  ir::Model& model;
+  optimizer::PassContext& ctx;
   int64_t opset;            // of ai.onnx; 0 when the model does not import it
   ir::NameGenerator names;  // fresh names, unique across the whole model
 };
@@ -53,19 +53,20 @@ class GraphPass : public optimizer::Pass {
  public:
   // `name` is the name the pass is registered under. Below `min_opset` of
   // ai.onnx the pass does nothing (1: the model must import ai.onnx at all).
-  explicit GraphPass(std::string_view name, GraphScope scope = GraphScope::kEveryGraph, int64_t min_opset = 0)
+  explicit GraphPass(std::string_view name, GraphScope scope = GraphScope::kEveryGraph,
+                     int64_t min_opset = 0)
       : name_(name), scope_(scope), min_opset_(min_opset) {}
 
   std::string_view name() const final { return name_; }
-  absl::StatusOr<bool> Run(ir::Model &model, optimizer::PassContext &ctx) final;
+  absl::StatusOr<bool> Run(ir::Model& model, optimizer::PassContext& ctx) final;
 
  protected:
   // Work on the model before any graph is visited (model-wide state, rewrites
   // outside graphs); returns how many rewrites it made.
-  virtual absl::StatusOr<int64_t> BeginRun(GraphRun &) { return 0; }
+  virtual absl::StatusOr<int64_t> BeginRun(GraphRun&) { return 0; }
   // Rewrites `graph`; returns how many rewrites it made. Nodes it erased are
   // released afterwards.
-  virtual absl::StatusOr<int64_t> RunOnGraph(ir::Graph &graph, GraphRun &run) = 0;
+  virtual absl::StatusOr<int64_t> RunOnGraph(ir::Graph& graph, GraphRun& run) = 0;
   // After the last graph: drops what BeginRun set up.
   virtual void EndRun() {}
 

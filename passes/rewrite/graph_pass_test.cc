@@ -15,7 +15,8 @@ namespace {
 // Erases every Neg whose output is unused, and records the graphs it was shown.
 class EraseUnusedNeg final : public GraphPass {
  public:
-  EraseUnusedNeg(GraphScope scope, int64_t min_opset) : GraphPass("erase-unused-neg", scope, min_opset) {}
+  EraseUnusedNeg(GraphScope scope, int64_t min_opset)
+      : GraphPass("erase-unused-neg", scope, min_opset) {}
 
   std::vector<std::string> visited;
   int begun = 0, ended = 0;

@@ -10,8 +10,8 @@
 
 #include "absl/base/const_init.h"
 #include "absl/container/flat_hash_map.h"
-#include "absl/synchronization/mutex.h"
 #include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
 #include "glog/logging.h"
 #include "ir/name_generator.h"
 #include "ir/node.h"
@@ -142,8 +142,8 @@ absl::StatusOr<bool> PatternPass::Run(ir::Model& model, optimizer::PassContext& 
     if (opset >= p.min_opset) enabled.push_back(&p);
   }
   if (enabled.empty()) return false;
-  // Rewrites per pattern of `patterns`, reported to `ctx` once at the end: a name per rewrite cost a
-  // string and a map lookup each.
+  // Rewrites per pattern of `patterns`, reported to `ctx` once at the end: a name per rewrite cost
+  // a string and a map lookup each.
   std::vector<int64_t> counts(patterns.size(), 0);
   ir::NameGenerator names(model);
   auto run_on_graph = [&](ir::Graph& g) -> absl::StatusOr<bool> {
@@ -195,8 +195,8 @@ absl::StatusOr<bool> PatternPass::Run(ir::Model& model, optimizer::PassContext& 
     int64_t visits = 0;
     while (ir::Node* node = worklist.Pop()) {
       if (++visits > visit_limit) {
-        LOG(WARNING) << name_ << ": stopped after " << visit_limit << " revisits in a graph of " << size
-                     << " nodes; its patterns may undo each other";
+        LOG(WARNING) << name_ << ": stopped after " << visit_limit << " revisits in a graph of "
+                     << size << " nodes; its patterns may undo each other";
         break;
       }
       RETURN_IF_ERROR(visit(node));

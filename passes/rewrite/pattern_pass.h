@@ -56,10 +56,10 @@ struct RewritePattern {
 class PatternPass : public optimizer::Pass {
  public:
   // `name` is the name the pass is registered under; patterns are tried in order at each node and
-  // the first that rewrites wins. Patterns never change, so `make_patterns` runs once per process and
-  // every instance of the pass shares what it built: a pipeline's passes are made anew for each run,
-  // and building the default pipeline's patterns each time was a fifth of its run on a 1,000-node
-  // model.
+  // the first that rewrites wins. Patterns never change, so `make_patterns` runs once per process
+  // and every instance of the pass shares what it built: a pipeline's passes are made anew for each
+  // run, and building the default pipeline's patterns each time was a fifth of its run on a
+  // 1,000-node model.
   PatternPass(std::string_view name, std::vector<RewritePattern> (*make_patterns)());
   // A pass of its own patterns (tests, one-off passes), not shared.
   PatternPass(std::string_view name, std::vector<RewritePattern> patterns);

@@ -1,5 +1,6 @@
 // The PatternPass driver: the worklist revisits what a rewrite touched, a run that never settles
-// stops at its bound, and rewrites are counted per pattern (down to --print-stats and --stats-json).
+// stops at its bound, and rewrites are counted per pattern (down to --print-stats and
+// --stats-json).
 #include "passes/rewrite/pattern_pass.h"
 
 #include <map>
@@ -79,12 +80,13 @@ TEST(PatternPassTest, RevisitsWhatARewriteTouched) {
 
 TEST(PatternPassTest, StopsAtItsBoundWhenPatternsNeverSettle) {
   // A pattern that "rewrites" without changing anything touches its root every time.
-  RewritePattern restless = {.name = "restless",
-                             .root_ops = {"Relu"},
-                             .match_and_rewrite = [](ir::Node& relu, Rewriter& rw) -> absl::StatusOr<int64_t> {
-                               rw.ReplaceInput(relu, 0, relu.input(0));
-                               return 1;
-                             }};
+  RewritePattern restless = {
+      .name = "restless",
+      .root_ops = {"Relu"},
+      .match_and_rewrite = [](ir::Node& relu, Rewriter& rw) -> absl::StatusOr<int64_t> {
+        rw.ReplaceInput(relu, 0, relu.input(0));
+        return 1;
+      }};
   std::unique_ptr<ir::Model> model = Parse(R"(
     <ir_version: 8, opset_import: ["" : 17]>
     main (float[4] X) => (float[4] Y) { Y = Relu(X) }
@@ -109,7 +111,8 @@ TEST(PatternPassTest, PrintsRewritesPerPattern) {
       C = Mul(B, one)
       Y = Relu(C)
     }
-  )", "nops");
+  )",
+                                                                        "nops");
   ASSERT_TRUE(run.ok()) << run.status();
   ASSERT_EQ(run->result.runs.size(), 1u);
   const std::map<std::string, int64_t> expected = {{"nops/add-zero", 1}, {"nops/mul-one", 2}};
@@ -119,7 +122,8 @@ TEST(PatternPassTest, PrintsRewritesPerPattern) {
   EXPECT_NE(table.find("\n  add-zero                             1\n"), std::string::npos) << table;
   EXPECT_NE(table.find("\n  mul-one                              2\n"), std::string::npos) << table;
   const std::string json = optimizer::FormatStatsJson(run->result);
-  EXPECT_NE(json.find("\"pattern_rewrites\": {\"nops/add-zero\": 1, \"nops/mul-one\": 2}"), std::string::npos)
+  EXPECT_NE(json.find("\"pattern_rewrites\": {\"nops/add-zero\": 1, \"nops/mul-one\": 2}"),
+            std::string::npos)
       << json;
   EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
 }

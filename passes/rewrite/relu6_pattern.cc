@@ -13,7 +13,9 @@ ValuePattern Relu6OfXPlus3(const ValueSlot& x) {
     std::optional<std::pair<double, double>> bounds = ClipBounds(clip, state.opset());
     return bounds && NearScalar(bounds->first, 0.0) && NearScalar(bounds->second, 6.0);
   };
-  return Op("Clip", {Op("Add", {Capture(x), ConstScalar(3.0)}).OneUse()}).OneUse().WhereNode(bounds_0_6);
+  return Op("Clip", {Op("Add", {Capture(x), ConstScalar(3.0)}).OneUse()})
+      .OneUse()
+      .WhereNode(bounds_0_6);
 }
 
 }  // namespace onnx_opt::passes::rewrite

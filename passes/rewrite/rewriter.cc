@@ -101,12 +101,14 @@ ir::Node* Rewriter::InsertNodeBefore(ir::Node& pos, std::unique_ptr<ir::Node> no
 
 ir::Node* Rewriter::InsertFirst(std::unique_ptr<ir::Node> node) {
   ir::Node* first = graph_.first_node();
-  ir::Node* inserted = first != nullptr ? graph_.InsertBefore(first, std::move(node)) : graph_.Append(std::move(node));
+  ir::Node* inserted = first != nullptr ? graph_.InsertBefore(first, std::move(node))
+                                        : graph_.Append(std::move(node));
   Touch(inserted);
   return inserted;
 }
 
-ir::Node* Rewriter::InsertOpBefore(ir::Node& pos, const std::string& op, const std::vector<ir::Value*>& inputs,
+ir::Node* Rewriter::InsertOpBefore(ir::Node& pos, const std::string& op,
+                                   const std::vector<ir::Value*>& inputs,
                                    const std::string& output) {
   return InsertNodeBefore(pos, ir::Node::Create("", op, inputs, {output}));
 }

@@ -50,20 +50,21 @@ class Rewriter {
   const Captures* Match(const ValuePattern& pattern, ir::Value* v) {
     return pattern.Matches(v, state_) ? &state_.captures() : nullptr;
   }
-  // Adds a node found outside a pattern (e.g. a user followed downstream) to those erased when dead.
+  // Adds a node found outside a pattern (e.g. a user followed downstream) to those erased when
+  // dead.
   void Track(ir::Node* n) { state_.AddMatched(n); }
 
-  // Replaces single-output `old` by a new ai.onnx `op` node over `inputs` (placed before `old`) that
-  // takes over its result (name when it is a graph output, and type), then erases `old` and every
-  // matched node left dead. Returns the new node (its output named `old`'s + `name_suffix`, "_op"
-  // by default) for the caller to set attributes on, or null, changing nothing, when the result
-  // cannot be taken over (see ForwardUses).
+  // Replaces single-output `old` by a new ai.onnx `op` node over `inputs` (placed before `old`)
+  // that takes over its result (name when it is a graph output, and type), then erases `old` and
+  // every matched node left dead. Returns the new node (its output named `old`'s + `name_suffix`,
+  // "_op" by default) for the caller to set attributes on, or null, changing nothing, when the
+  // result cannot be taken over (see ForwardUses).
   absl::StatusOr<ir::Node*> ReplaceWithNode(ir::Node& old, const std::string& op,
                                             const std::vector<ir::Value*>& inputs,
                                             std::string_view name_suffix = "");
-  // Makes every use of `old`'s first output use `value` instead, then erases `old` and every matched
-  // node left dead except `value`'s producer (the replacement, even when `old` had no users). False,
-  // changing nothing, when `value` cannot take `old`'s place.
+  // Makes every use of `old`'s first output use `value` instead, then erases `old` and every
+  // matched node left dead except `value`'s producer (the replacement, even when `old` had no
+  // users). False, changing nothing, when `value` cannot take `old`'s place.
   absl::StatusOr<bool> ReplaceWithValue(ir::Node& old, ir::Value* value);
   // Erases the matched nodes other than `keep` whose outputs nothing uses any more.
   absl::Status EraseDeadMatched(const ir::Node* keep = nullptr);
@@ -85,12 +86,13 @@ class Rewriter {
   // Puts `node` first in the graph and returns it.
   ir::Node* InsertFirst(std::unique_ptr<ir::Node> node);
   // A new ai.onnx `op` node over `inputs` with one output named `output`, inserted before `pos`.
-  ir::Node* InsertOpBefore(ir::Node& pos, const std::string& op, const std::vector<ir::Value*>& inputs,
-                           const std::string& output);
+  ir::Node* InsertOpBefore(ir::Node& pos, const std::string& op,
+                           const std::vector<ir::Value*>& inputs, const std::string& output);
   // Makes every use of `from` use `to` (ir::ForwardValue: a graph output keeps its name); false,
   // changing nothing, when impossible.
   bool ForwardUses(ir::Value* from, ir::Value* to);
-  // ir::Value::ReplaceAllUsesWith: every use of `from`, graph outputs included, becomes a use of `to`.
+  // ir::Value::ReplaceAllUsesWith: every use of `from`, graph outputs included, becomes a use of
+  // `to`.
   void ReplaceAllUsesWith(ir::Value* from, ir::Value* to);
   // Erases `n`, whose outputs must be unused.
   absl::Status EraseNode(ir::Node& n);

@@ -73,8 +73,9 @@ TEST(RewriterTest, ModifyInPlaceTouchesTheNodeAndItsUsers) {
   Fixture f(kTransposeRelu);
   ir::Graph& g = f.after->graph();
   ir::Node* transpose = FindNode(g, "Transpose");
-  f.rw.ModifyInPlace(*transpose,
-                     [](ir::Node& n) { n.SetAttribute(ir::Attribute::Ints("perm", {1, 0})); });
+  f.rw.ModifyInPlace(*transpose, [](ir::Node& n) {
+    n.SetAttribute(ir::Attribute::Ints("perm", {1, 0}));
+  });
   EXPECT_EQ(transpose->GetInts("perm"), (std::vector<int64_t>{1, 0}));
   EXPECT_TRUE(Touched(f.rw, transpose));
   EXPECT_TRUE(Touched(f.rw, FindNode(g, "Relu")));

@@ -12,7 +12,8 @@ namespace onnx_opt::passes::rewrite {
 ir::Node* ProducerOf(const ir::Value* v, std::string_view op, const ir::Graph* user_graph) {
   if (v == nullptr) return nullptr;
   ir::Node* n = v->producer();
-  if (n == nullptr || n->graph() != user_graph || !n->is_onnx_domain() || n->op_type() != op) return nullptr;
+  if (n == nullptr || n->graph() != user_graph || !n->is_onnx_domain() || n->op_type() != op)
+    return nullptr;
   for (size_t i = 1; i < n->num_outputs(); ++i) {
     if (n->output(i)->has_uses()) return nullptr;
   }
@@ -79,7 +80,8 @@ std::optional<ir::DataType> FloatElemType(const ir::Value* v) {
 
 std::optional<std::pair<double, double>> ClipBounds(const ir::Node& clip, int64_t opset) {
   const double inf = std::numeric_limits<double>::infinity();
-  if (opset < 11) return std::pair<double, double>{clip.GetFloat("min", -inf), clip.GetFloat("max", inf)};
+  if (opset < 11)
+    return std::pair<double, double>{clip.GetFloat("min", -inf), clip.GetFloat("max", inf)};
   std::pair<double, double> bounds{-inf, inf};
   for (size_t i : {1, 2}) {
     if (!clip.has_input(i)) continue;

@@ -12,8 +12,8 @@ namespace onnx_opt::passes::rewrite {
 namespace {
 
 bool IsCommutative(std::string_view op) {
-  return op == "Add" || op == "Mul" || op == "Max" || op == "Min" || op == "And" || op == "Or" || op == "Xor" ||
-         op == "Equal" || op == "Sum" || op == "Mean";
+  return op == "Add" || op == "Mul" || op == "Max" || op == "Min" || op == "And" || op == "Or" ||
+         op == "Xor" || op == "Equal" || op == "Sum" || op == "Mean";
 }
 
 }  // namespace
@@ -49,27 +49,33 @@ ValuePattern ValuePattern::CaptureNode(const NodeSlot& slot) const {
 }
 
 ValuePattern ValuePattern::Where(std::function<bool(const ir::Value&)> condition) const {
-  return ValuePattern([inner = *this, condition = std::move(condition)](ir::Value* v, MatchState& state) {
-    return inner.Matches(v, state) && condition(*v);
-  });
+  return ValuePattern(
+      [inner = *this, condition = std::move(condition)](ir::Value* v, MatchState& state) {
+        return inner.Matches(v, state) && condition(*v);
+      });
 }
 
-ValuePattern ValuePattern::Where(std::function<bool(const ir::Value&, const MatchState&)> condition) const {
-  return ValuePattern([inner = *this, condition = std::move(condition)](ir::Value* v, MatchState& state) {
-    return inner.Matches(v, state) && condition(*v, state);
-  });
+ValuePattern ValuePattern::Where(
+    std::function<bool(const ir::Value&, const MatchState&)> condition) const {
+  return ValuePattern(
+      [inner = *this, condition = std::move(condition)](ir::Value* v, MatchState& state) {
+        return inner.Matches(v, state) && condition(*v, state);
+      });
 }
 
-ValuePattern ValuePattern::WhereNode(std::function<bool(const ir::Node&, const MatchState&)> condition) const {
-  return ValuePattern([inner = *this, condition = std::move(condition)](ir::Value* v, MatchState& state) {
+ValuePattern ValuePattern::WhereNode(
+    std::function<bool(const ir::Node&, const MatchState&)> condition) const {
+  return ValuePattern([inner = *this, condition = std::move(condition)](ir::Value* v,
+                                                                        MatchState& state) {
     return inner.Matches(v, state) && v->producer() != nullptr && condition(*v->producer(), state);
   });
 }
 
 ValuePattern ValuePattern::WhereNode(std::function<bool(const ir::Node&)> condition) const {
-  return ValuePattern([inner = *this, condition = std::move(condition)](ir::Value* v, MatchState& state) {
-    return inner.Matches(v, state) && v->producer() != nullptr && condition(*v->producer());
-  });
+  return ValuePattern(
+      [inner = *this, condition = std::move(condition)](ir::Value* v, MatchState& state) {
+        return inner.Matches(v, state) && v->producer() != nullptr && condition(*v->producer());
+      });
 }
 
 ValuePattern Any() {
@@ -104,24 +110,26 @@ ValuePattern Constant(const TensorSlot& tensor) {
 }
 
 ValuePattern Op(std::string op, std::vector<ValuePattern> operands) {
-  return ValuePattern([op = std::move(op), operands = std::move(operands)](ir::Value* v, MatchState& state) {
-    ir::Node* n = ProducerOf(v, op, &state.graph());
-    if (n == nullptr || n->num_inputs() < operands.size()) return false;
-    auto match_operands = [&](bool swapped) {
-      const MatchState::Mark mark = state.GetMark();
-      state.AddMatched(n);
-      for (size_t i = 0; i < operands.size(); ++i) {
-        const size_t input = swapped ? 1 - i : i;
-        if (!n->has_input(input) || !operands[i].Matches(n->input(input), state)) {
-          state.Rollback(mark);
-          return false;
-        }
-      }
-      return true;
-    };
-    if (match_operands(/*swapped=*/false)) return true;
-    return operands.size() == 2 && n->num_inputs() == 2 && IsCommutative(op) && match_operands(/*swapped=*/true);
-  });
+  return ValuePattern(
+      [op = std::move(op), operands = std::move(operands)](ir::Value* v, MatchState& state) {
+        ir::Node* n = ProducerOf(v, op, &state.graph());
+        if (n == nullptr || n->num_inputs() < operands.size()) return false;
+        auto match_operands = [&](bool swapped) {
+          const MatchState::Mark mark = state.GetMark();
+          state.AddMatched(n);
+          for (size_t i = 0; i < operands.size(); ++i) {
+            const size_t input = swapped ? 1 - i : i;
+            if (!n->has_input(input) || !operands[i].Matches(n->input(input), state)) {
+              state.Rollback(mark);
+              return false;
+            }
+          }
+          return true;
+        };
+        if (match_operands(/*swapped=*/false)) return true;
+        return operands.size() == 2 && n->num_inputs() == 2 && IsCommutative(op) &&
+               match_operands(/*swapped=*/true);
+      });
 }
 
 ValuePattern OneOf(std::vector<ValuePattern> alternatives) {

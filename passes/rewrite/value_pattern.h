@@ -1,6 +1,6 @@
 // Matcher combinators: a ValuePattern describes a value by how it is computed, and matching binds
-// what the pattern captures into the match's Captures (captures.h). For example x * Tanh(Softplus(x))
-// is, with a ValueSlot x that lives as long as the pattern,
+// what the pattern captures into the match's Captures (captures.h). For example x *
+// Tanh(Softplus(x)) is, with a ValueSlot x that lives as long as the pattern,
 //   Op("Mul", {Capture(x), Op("Tanh", {Op("Softplus", {Capture(x)}).OneUse()}).OneUse()})
 // where the second Capture(x) must meet the value the first bound, and Mul's operands match in
 // either order because Mul is commutative. A pattern is built once and matched many times.
@@ -50,7 +50,8 @@ class ValuePattern {
 
 // Any value that is present (not an omitted optional input).
 ValuePattern Any();
-// Any present value, bound to `slot` (or required equal to it once bound; see ValuePattern::Capture).
+// Any present value, bound to `slot` (or required equal to it once bound; see
+// ValuePattern::Capture).
 ValuePattern Capture(const ValueSlot& slot);
 // A constant with one element (any shape) equal to `wanted` by NearScalar's rule.
 ValuePattern ConstScalar(double wanted);

@@ -31,7 +31,8 @@ std::string PrintedGraph(const ir::Model& model) { return ir::text::PrintGraph(m
 
 std::string CanonicalGraphText(const std::string& model_text) {
   absl::StatusOr<std::unique_ptr<ir::Model>> model = ir::text::ParseModel(model_text);
-  if (!model.ok()) return std::string("unparsable expectation: ") + std::string(model.status().message());
+  if (!model.ok())
+    return std::string("unparsable expectation: ") + std::string(model.status().message());
   return PrintedGraph(**model);
 }
 

@@ -1,5 +1,5 @@
-// Test helpers for passes: a model in ONNX text syntax goes in, a pipeline runs, and the test checks
-// the resulting graph and that the interpreter computes the same outputs before and after.
+// Test helpers for passes: a model in ONNX text syntax goes in, a pipeline runs, and the test
+// checks the resulting graph and that the interpreter computes the same outputs before and after.
 #ifndef ONNX_OPT_PASSES_TESTING_PASS_TEST_UTIL_H_
 #define ONNX_OPT_PASSES_TESTING_PASS_TEST_UTIL_H_
 
@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "ir/model.h"
 #include "equivalence/equivalence.h"
+#include "ir/model.h"
 #include "optimizer/pass_manager.h"
 
 namespace onnx_opt::passes::testing {
@@ -39,10 +39,10 @@ absl::Status ExpectSameOutputs(const ir::Model& before, const ir::Model& after,
 }  // namespace onnx_opt::passes::testing
 
 // EXPECT that an absl::Status is OK, printing it when it is not.
-#define EXPECT_OK(expr)                        \
-  do {                                         \
-    const ::absl::Status status_ = (expr);     \
-    EXPECT_TRUE(status_.ok()) << status_;      \
+#define EXPECT_OK(expr)                    \
+  do {                                     \
+    const ::absl::Status status_ = (expr); \
+    EXPECT_TRUE(status_.ok()) << status_;  \
   } while (0)
 
 #endif  // ONNX_OPT_PASSES_TESTING_PASS_TEST_UTIL_H_

@@ -30,15 +30,25 @@ namespace {
 
 // Operators ONNX once had as experimental and removed; its checker only warns about them.
 bool IsRemovedExperimentalOp(const ir::Node& n) {
-  static const auto* const kOps = new absl::flat_hash_set<std::string>{
-      "ATen", "Affine", "ConstantFill", "Crop", "DynamicSlice", "GRUUnit", "GivenTensorFill",
-      "ImageScaler", "ParametricSoftplus", "Scale", "ScaledTanh"};
+  static const auto* const kOps = new absl::flat_hash_set<std::string>{"ATen",
+                                                                       "Affine",
+                                                                       "ConstantFill",
+                                                                       "Crop",
+                                                                       "DynamicSlice",
+                                                                       "GRUUnit",
+                                                                       "GivenTensorFill",
+                                                                       "ImageScaler",
+                                                                       "ParametricSoftplus",
+                                                                       "Scale",
+                                                                       "ScaledTanh"};
   return n.is_onnx_domain() && kOps->contains(n.op_type());
 }
 
 std::string DomainName(std::string_view domain) { return std::string(CanonicalDomain(domain)); }
 
-bool IsValidMapKey(ir::DataType t) { return ir::IsWholeByteInteger(t) || t == ir::DataType::kString; }
+bool IsValidMapKey(ir::DataType t) {
+  return ir::IsWholeByteInteger(t) || t == ir::DataType::kString;
+}
 
 std::string NodeLabel(const std::string& graph_label, const ir::Node& n, size_t index) {
   std::string out = absl::StrCat(graph_label, ", node ", index);
@@ -100,7 +110,8 @@ class Checker {
   }
   void Warning(std::string message) { result_.warnings.push_back(std::move(message)); }
 
-  // --- Model ---------------------------------------------------------------------------------------
+  // --- Model
+  // ---------------------------------------------------------------------------------------
 
   void CheckHeader() {
     const int64_t ir = model_.ir_version();
@@ -156,7 +167,8 @@ class Checker {
       }
       if (duplicate) continue;
       absl::StatusOr<int> max_opset = MaxOpset(domain);
-      if (max_opset.ok() && (imp.version < 1 || (imp.version > *max_opset && !IsOpenDomain(domain)))) {
+      if (max_opset.ok() &&
+          (imp.version < 1 || (imp.version > *max_opset && !IsOpenDomain(domain)))) {
         Error(absl::StrCat(owner, ": imports opset ", imp.version, " of domain '", domain,
                            "', but its known opsets are 1 to ", *max_opset));
         continue;
@@ -181,7 +193,8 @@ class Checker {
                              "' was released with IR version ",
                              released.ok() ? absl::StrCat(*released) : std::string("newer"),
                              ", but the model's ir_version is ", ir,
-                             " (accepted; runtimes of IR version ", ir, " may not know the opset)"));
+                             " (accepted; runtimes of IR version ", ir,
+                             " may not know the opset)"));
       }
     }
   }
@@ -221,7 +234,8 @@ class Checker {
     return absl::StrCat("graph '", g.name(), "' (attribute '", a.name(), "' of ", node_label, ")");
   }
 
-  // --- Graphs --------------------------------------------------------------------------------------
+  // --- Graphs
+  // --------------------------------------------------------------------------------------
 
   void CheckGraph(const ir::Graph& g, const std::string& label, const Scope& scope) {
     const bool function_body = g.owner_function() != nullptr;
@@ -257,8 +271,9 @@ class Checker {
                         [&] { return absl::StrCat(label, ": initializer '", v->name(), "'"); });
       }
       if (ir > 0 && ir < 4 && !v->is_graph_input()) {
-        Error(absl::StrCat(label, ": initializer '", v->name(), "' is not a graph input; IR version ",
-                           ir, " (< 4) requires every initializer to be listed as an input too"));
+        Error(absl::StrCat(label, ": initializer '", v->name(),
+                           "' is not a graph input; IR version ", ir,
+                           " (< 4) requires every initializer to be listed as an input too"));
       } else if (ir >= 4 && !scope.main_graph && !function_body && v->is_graph_input()) {
         // IR.md: from IR 4, a subgraph initializer MUST NOT share its name with a subgraph input
         // unless the operator allows it. ONNX's checker does not enforce it, so we only warn.
@@ -272,8 +287,9 @@ class Checker {
       CheckSparseTensor(*v->sparse_initializer(),
                         absl::StrCat(label, ": sparse initializer '", v->name(), "'"), &problems);
       for (std::string& p : problems) Error(std::move(p));
-      CheckElemTypeIr(v->sparse_initializer()->values.data_type(),
-                      [&] { return absl::StrCat(label, ": sparse initializer '", v->name(), "'"); });
+      CheckElemTypeIr(v->sparse_initializer()->values.data_type(), [&] {
+        return absl::StrCat(label, ": sparse initializer '", v->name(), "'");
+      });
     }
 
     // Keyed by views of the nodes' own names: copying every name was a tenth of the check.
@@ -293,8 +309,10 @@ class Checker {
         const ir::Value* out = n->output(i);
         // Graph outputs were checked above, as part of the graph's interface.
         if (!out->is_omitted() && !out->type().is_none() && !out->is_graph_output()) {
-          CheckDeclaredType(out->type(), [&] { return absl::StrCat(where.str(), ": output '", out->name(), "'"); },
-                            /*strict=*/false);
+          CheckDeclaredType(
+              out->type(),
+              [&] { return absl::StrCat(where.str(), ": output '", out->name(), "'"); },
+              /*strict=*/false);
         }
       }
       CheckNode(*n, where, scope);
@@ -308,10 +326,12 @@ class Checker {
   // functions may leave them out.
   void CheckInterfaceType(const ir::Type& t, const std::string& what, const Scope& scope) {
     if (t.is_none()) {
-      if (scope.main_graph) Error(absl::StrCat(what, " has no type; main graph inputs and outputs need one"));
+      if (scope.main_graph)
+        Error(absl::StrCat(what, " has no type; main graph inputs and outputs need one"));
       return;
     }
-    CheckDeclaredType(t, [&] { return what; }, scope.main_graph);
+    CheckDeclaredType(
+        t, [&] { return what; }, scope.main_graph);
   }
 
   // A declared type: known element types, non-negative dims, and the IR version that introduced
@@ -356,11 +376,13 @@ class Checker {
         const bool seq = t.kind() == K::kSequence;
         const int64_t since = seq ? 6 : 8;
         if (ir > 0 && ir < since && !(seq && imports_onnx_ml_)) {
-          Error(absl::StrCat(what(), ": ", seq ? "sequence" : "optional", " types need IR version >= ",
-                             since, " (the model has ", ir, ")"));
+          Error(absl::StrCat(what(), ": ", seq ? "sequence" : "optional",
+                             " types need IR version >= ", since, " (the model has ", ir, ")"));
         }
         if (!t.has_inner() || t.inner().is_none()) {
-          if (strict) Error(absl::StrCat(what(), ": ", seq ? "sequence" : "optional", " type has no element type"));
+          if (strict)
+            Error(absl::StrCat(what(), ": ", seq ? "sequence" : "optional",
+                               " type has no element type"));
           return;
         }
         CheckDeclaredType(t.inner(), what, false);
@@ -395,8 +417,8 @@ class Checker {
     const int64_t ir = model_.ir_version();
     const int64_t need = ir::IrVersionForDataType(t);
     if (ir <= 0 || ir >= need) return;
-    Error(absl::StrCat(what(), ": element type ", ir::DataTypeName(t), " needs IR version >= ", need,
-                       " (the model has ", ir, ")"));
+    Error(absl::StrCat(what(), ": element type ", ir::DataTypeName(t),
+                       " needs IR version >= ", need, " (the model has ", ir, ")"));
   }
 
   // The element types anywhere in a type (a type proto attribute's).
@@ -408,7 +430,8 @@ class Checker {
     if (t.has_inner()) CheckTypeElemIr(t.inner(), what);
   }
 
-  // --- Nodes ---------------------------------------------------------------------------------------
+  // --- Nodes
+  // ---------------------------------------------------------------------------------------
 
   void CheckNode(const ir::Node& n, const Where& where, const Scope& scope) {
     if (n.op_type().empty()) {
@@ -423,7 +446,8 @@ class Checker {
     for (size_t i = 0; i < attrs.size(); ++i) {
       for (size_t j = 0; j < i; ++j) {
         if (attrs[j].name() == attrs[i].name()) {
-          Error(absl::StrCat(where.str(), ": attribute '", attrs[i].name(), "' appears more than once"));
+          Error(absl::StrCat(where.str(), ": attribute '", attrs[i].name(),
+                             "' appears more than once"));
           break;
         }
       }
@@ -434,9 +458,9 @@ class Checker {
     const std::string domain = DomainName(n.domain());
     const std::optional<int64_t> version = ir::FindOpsetVersion(*scope.opsets, n.domain());
     if (!version.has_value()) {
-      Error(absl::StrCat(where.str(), ": domain '", domain, "' is not imported (no opset_import entry in ",
-                         scope.function ? FunctionLabel(*scope.function) : std::string("the model"),
-                         ")"));
+      Error(absl::StrCat(
+          where.str(), ": domain '", domain, "' is not imported (no opset_import entry in ",
+          scope.function ? FunctionLabel(*scope.function) : std::string("the model"), ")"));
       return;
     }
     if (IsRemovedExperimentalOp(n)) {
@@ -449,8 +473,8 @@ class Checker {
       return;
     }
     if (!n.overload().empty()) {
-      Error(absl::StrCat(where.str(), ": calls function '", domain, "::", n.op_type(), ":", n.overload(),
-                         "', which the model does not define"));
+      Error(absl::StrCat(where.str(), ": calls function '", domain, "::", n.op_type(), ":",
+                         n.overload(), "', which the model does not define"));
       return;
     }
     if (!MaxOpset(domain).ok() || (IsOpenDomain(domain) && Versions(domain, n.op_type()).empty())) {
@@ -487,14 +511,15 @@ class Checker {
   // left to the interpreter and the converter, which refuse them (ONNX's checker does not look).
   void WarnLegacyExpansion(const ir::Node& n, const Where& where) {
     const ir::Attribute* broadcast = n.FindAttribute("broadcast");
-    if (broadcast == nullptr || broadcast->is_reference() || broadcast->kind() != ir::AttributeKind::kInt ||
-        broadcast->i == 0 || n.num_inputs() < 2 || !n.has_input(0) || !n.has_input(1)) {
+    if (broadcast == nullptr || broadcast->is_reference() ||
+        broadcast->kind() != ir::AttributeKind::kInt || broadcast->i == 0 || n.num_inputs() < 2 ||
+        !n.has_input(0) || !n.has_input(1)) {
       return;
     }
     const ir::Type& ta = n.input(0)->type();
     const ir::Type& tb = n.input(1)->type();
-    if (ta.kind() != ir::Type::Kind::kTensor || tb.kind() != ir::Type::Kind::kTensor || !ta.shape().has_value() ||
-        !tb.shape().has_value()) {
+    if (ta.kind() != ir::Type::Kind::kTensor || tb.kind() != ir::Type::Kind::kTensor ||
+        !ta.shape().has_value() || !tb.shape().has_value()) {
       return;
     }
     std::optional<int64_t> axis;
@@ -503,16 +528,18 @@ class Checker {
       axis = a->i;
     }
     std::vector<int64_t> expanded;
-    if (!schema::inference::LegacyBroadcastShape(*ta.shape(), *tb.shape(), true, axis, &expanded).ok() ||
+    if (!schema::inference::LegacyBroadcastShape(*ta.shape(), *tb.shape(), true, axis, &expanded)
+             .ok() ||
         expanded.empty()) {
       return;
     }
-    Warning(absl::StrCat(where.str(), ": ",
-                         schema::inference::DescribeLegacyExpansion(*ta.shape(), *tb.shape(), expanded)));
+    Warning(absl::StrCat(
+        where.str(), ": ",
+        schema::inference::DescribeLegacyExpansion(*ta.shape(), *tb.shape(), expanded)));
   }
 
-  // The element type an attribute gives output 0 (Cast's `to`, RandomNormal's `dtype`, ...), where the
-  // output does not declare one (a declared one is checked with the value). Constant's and
+  // The element type an attribute gives output 0 (Cast's `to`, RandomNormal's `dtype`, ...), where
+  // the output does not declare one (a declared one is checked with the value). Constant's and
   // ConstantOfShape's come from tensors, checked as attributes.
   void CheckImpliedOutputTypeIr(const ir::Node& n, const Where& where) {
     if (n.num_outputs() == 0 || n.output(0)->is_omitted() || n.op_type() == "Constant" ||
@@ -525,7 +552,9 @@ class Checker {
       return;
     }
     if (std::optional<ir::DataType> t = ImpliedOutputElemType(n)) {
-      CheckElemTypeIr(*t, [&] { return absl::StrCat(where.str(), ": output 0, as the node's attributes type it"); });
+      CheckElemTypeIr(*t, [&] {
+        return absl::StrCat(where.str(), ": output 0, as the node's attributes type it");
+      });
     }
   }
 
@@ -538,9 +567,10 @@ class Checker {
     absl::StatusOr<const OpSchema*> model_schema =
         FindInForce(n.domain(), n.op_type(), *model_version);
     if (model_schema.ok() && (*model_schema)->since_version() == schema.since_version()) return;
-    Error(absl::StrCat(where.str(), ": the function imports opset ", function_version, " of domain '",
-                       DomainName(n.domain()), "' but the model imports ", *model_version, ", and ",
-                       n.op_type(), " differs between them (", schema.DebugName(), " vs ",
+    Error(absl::StrCat(where.str(), ": the function imports opset ", function_version,
+                       " of domain '", DomainName(n.domain()), "' but the model imports ",
+                       *model_version, ", and ", n.op_type(), " differs between them (",
+                       schema.DebugName(), " vs ",
                        model_schema.ok() ? (*model_schema)->DebugName()
                                          : std::string(model_schema.status().message()),
                        ")"));
@@ -573,7 +603,8 @@ class Checker {
       case ir::AttributeKind::kTensors:
         for (size_t i = 0; i < a.tensors.size(); ++i) {
           CheckTensor(a.tensors[i], absl::StrCat(what(), " tensor ", i), &problems);
-          CheckElemTypeIr(a.tensors[i].data_type(), [&] { return absl::StrCat(what(), " tensor ", i); });
+          CheckElemTypeIr(a.tensors[i].data_type(),
+                          [&] { return absl::StrCat(what(), " tensor ", i); });
         }
         break;
       case ir::AttributeKind::kSparseTensor:
@@ -599,7 +630,8 @@ class Checker {
         if (a.g == nullptr) {
           problems.push_back(absl::StrCat(what(), " has type GRAPH but holds no graph"));
         } else {
-          CheckGraph(*a.g, SubgraphLabel(*a.g, a, where.str()), Scope{scope.opsets, scope.function, false});
+          CheckGraph(*a.g, SubgraphLabel(*a.g, a, where.str()),
+                     Scope{scope.opsets, scope.function, false});
         }
         break;
       case ir::AttributeKind::kGraphs:
@@ -607,7 +639,8 @@ class Checker {
           if (g == nullptr) {
             problems.push_back(absl::StrCat(what(), " holds a missing graph"));
           } else {
-            CheckGraph(*g, SubgraphLabel(*g, a, where.str()), Scope{scope.opsets, scope.function, false});
+            CheckGraph(*g, SubgraphLabel(*g, a, where.str()),
+                       Scope{scope.opsets, scope.function, false});
           }
         }
         break;
@@ -617,7 +650,8 @@ class Checker {
     for (std::string& p : problems) Error(std::move(p));
   }
 
-  // --- Functions -----------------------------------------------------------------------------------
+  // --- Functions
+  // -----------------------------------------------------------------------------------
 
   const ir::Function* FindLocalFunction(const ir::Node& n) const {
     for (const auto& f : model_.functions()) {
@@ -656,9 +690,10 @@ class Checker {
       if (!FunctionDeclaresAttribute(f, a.name())) {
         std::vector<std::string> declared(f.attribute_names());
         for (const ir::Attribute& d : f.attribute_defaults()) declared.push_back(d.name());
-        Error(absl::StrCat(where.str(), ": attribute '", a.name(), "' is not declared by ", FunctionLabel(f),
-                           declared.empty() ? " (it has no attributes)"
-                                            : absl::StrCat(" (it has: ", absl::StrJoin(declared, ", "), ")")));
+        Error(absl::StrCat(
+            where.str(), ": attribute '", a.name(), "' is not declared by ", FunctionLabel(f),
+            declared.empty() ? " (it has no attributes)"
+                             : absl::StrCat(" (it has: ", absl::StrJoin(declared, ", "), ")")));
       }
     }
   }
@@ -668,7 +703,8 @@ class Checker {
     if (functions.empty()) return;
     const int64_t ir = model_.ir_version();
     if (ir > 0 && ir < 8) {
-      Error(absl::StrCat("model: model-local functions need IR version >= 8 (the model has ", ir, ")"));
+      Error(absl::StrCat("model: model-local functions need IR version >= 8 (the model has ", ir,
+                         ")"));
     }
     for (size_t i = 0; i < functions.size(); ++i) {
       const ir::Function& f = *functions[i];
@@ -677,8 +713,9 @@ class Checker {
         const ir::Function& o = *functions[j];
         if (ir::SameDomain(o.domain(), f.domain()) && o.name() == f.name() &&
             o.overload() == f.overload()) {
-          Error(absl::StrCat(label, ": defined more than once (domain, name and overload must be "
-                                    "unique)"));
+          Error(absl::StrCat(label,
+                             ": defined more than once (domain, name and overload must be "
+                             "unique)"));
           break;
         }
       }

@@ -12,8 +12,8 @@
 //              well-formed (known element types, dims >= 0, seq/map need IR 6 unless the model
 //              imports ai.onnx.ml, which had them from its start; optional IR 8)
 //   types      element types the model's IR version has (float8 from IR 9, int4/uint4 10,
-//              float4e2m1 11, float8e8m0 12, int2/uint2 13): in declared types, initializers, tensor
-//              and type attributes, and the output types attributes give (Cast's `to`, ...)
+//              float4e2m1 11, float8e8m0 12, int2/uint2 13): in declared types, initializers,
+//              tensor and type attributes, and the output types attributes give (Cast's `to`, ...)
 //   nodes      op_type set; some input or output; domain imported; the op defined at that opset
 //              (custom domains: accepted when imported, not checked beyond structure; calls of
 //              model-local functions resolved by domain, name and overload); input and output arity
@@ -30,10 +30,10 @@
 // Warnings (never failures): an opset newer than the ir_version by ONNX's release table (it says
 // which IR version an opset was released with, which is not a validity rule), ONNX's removed
 // experimental ops, duplicate node names, a subgraph initializer that is also a subgraph input
-// (IR >= 4), and legacy broadcasting (before opset 7) where the declared shapes show B's size-1 dims
-// expanded over A's, read as numpy does (schema/inference/legacy_broadcast.h).
-// Attributes with more than one value field are refused when the model is imported (ir/io), since
-// ir::Attribute keeps one.
+// (IR >= 4), and legacy broadcasting (before opset 7) where the declared shapes show B's size-1
+// dims expanded over A's, read as numpy does (schema/inference/legacy_broadcast.h). Attributes with
+// more than one value field are refused when the model is imported (ir/io), since ir::Attribute
+// keeps one.
 #ifndef ONNX_OPT_SCHEMA_CHECKER_CHECKER_H_
 #define ONNX_OPT_SCHEMA_CHECKER_CHECKER_H_
 

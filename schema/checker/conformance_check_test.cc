@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
+#include "equivalence/testing/conformance_dir.h"
 #include "gtest/gtest.h"
 #include "ir/io/model_io.h"
 #include "schema/checker/checker.h"
-#include "equivalence/testing/conformance_dir.h"
 
 namespace onnx_opt::schema::checker {
 namespace {
@@ -41,10 +41,9 @@ TEST(ConformanceCheck, EveryModelPassesTheChecker) {
     if (!result.warnings.empty()) ++with_warnings;
     if (!result.ok()) {
       ++check_failures;
-      failures.push_back(absl::StrCat(test, ": ", result.errors.front(),
-                                      result.errors.size() > 1
-                                          ? absl::StrCat(" (+", result.errors.size() - 1, " more)")
-                                          : ""));
+      failures.push_back(absl::StrCat(
+          test, ": ", result.errors.front(),
+          result.errors.size() > 1 ? absl::StrCat(" (+", result.errors.size() - 1, " more)") : ""));
       continue;
     }
     ++passed;

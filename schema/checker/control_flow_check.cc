@@ -52,9 +52,7 @@ const ir::Type& InputType(const ir::Node& node, size_t i) {
   return node.has_input(i) ? node.input(i)->type() : NoType();
 }
 
-const ir::Type& NodeOutputType(const ir::Node& node, size_t i) {
-  return node.output(i)->type();
-}
+const ir::Type& NodeOutputType(const ir::Node& node, size_t i) { return node.output(i)->type(); }
 
 // Inputs at the end of `g` that have an initializer: IR <= 3 constants, which the operator does not
 // pass (see the header).
@@ -72,8 +70,8 @@ bool TakesInputs(const ir::Graph& g, size_t expected) {
 
 std::string InputCountProblem(std::string_view label, const ir::Graph& g, size_t expected,
                               std::string_view why) {
-  return absl::StrCat(Sv(label), " takes ", Count(g.inputs().size(), "input"), " but the node passes ",
-                      expected, " (", Sv(why), ")");
+  return absl::StrCat(Sv(label), " takes ", Count(g.inputs().size(), "input"),
+                      " but the node passes ", expected, " (", Sv(why), ")");
 }
 
 // A tensor's known element type, or kUndefined.
@@ -117,8 +115,9 @@ class ControlFlowCheck {
       if (g == nullptr) continue;
       const std::string label = GraphLabel(name, *g);
       if (!TakesInputs(*g, 0)) {
-        const ir::Value* first = *std::find_if(g->inputs().begin(), g->inputs().end(),
-                                               [](const ir::Value* v) { return v->initializer() == nullptr; });
+        const ir::Value* first =
+            *std::find_if(g->inputs().begin(), g->inputs().end(),
+                          [](const ir::Value* v) { return v->initializer() == nullptr; });
         Problem(absl::StrCat(label, " takes ", Count(g->inputs().size(), "input"),
                              " but If passes none (input '", first->name(), "')"));
       }
@@ -129,7 +128,8 @@ class ControlFlowCheck {
         continue;
       }
       for (size_t i = 0; check_types_ && i < g->outputs().size(); ++i) {
-        ExpectSameType(OutputType(*g, i), absl::StrCat(label, " output ", i, " '", OutputName(*g, i), "'"),
+        ExpectSameType(OutputType(*g, i),
+                       absl::StrCat(label, " output ", i, " '", OutputName(*g, i), "'"),
                        NodeOutputType(node_, i), absl::StrCat("node output ", i));
       }
     }
@@ -150,8 +150,9 @@ class ControlFlowCheck {
     const size_t carried = node_.num_inputs() - 2;
     const bool inputs_fit = TakesInputs(*body, 2 + carried);
     if (!inputs_fit) {
-      Problem(InputCountProblem(label, *body, 2 + carried,
-                                absl::StrCat("iteration number, condition and ", Count(carried, "loop-carried value"))));
+      Problem(InputCountProblem(
+          label, *body, 2 + carried,
+          absl::StrCat("iteration number, condition and ", Count(carried, "loop-carried value"))));
     }
     if (node_.num_outputs() < carried) {
       Problem(absl::StrCat("has ", Count(carried, "loop-carried input"), " but ",
@@ -161,8 +162,9 @@ class ControlFlowCheck {
     }
     const size_t scans = node_.num_outputs() - carried;
     if (body->outputs().size() != 1 + node_.num_outputs()) {
-      Problem(absl::StrCat(label, " produces ", Count(body->outputs().size(), "output"), " but the node needs ",
-                           1 + node_.num_outputs(), " (condition, ", Count(carried, "loop-carried value"), " and ",
+      Problem(absl::StrCat(label, " produces ", Count(body->outputs().size(), "output"),
+                           " but the node needs ", 1 + node_.num_outputs(), " (condition, ",
+                           Count(carried, "loop-carried value"), " and ",
                            Count(scans, "scan output"), ")"));
       return;
     }
@@ -170,12 +172,14 @@ class ControlFlowCheck {
     // Without the right inputs, the body's inputs cannot be matched to the node's.
     const size_t body_inputs = inputs_fit ? body->inputs().size() : 0;
     if (body_inputs > 0 && IsNotTensorOf(body->inputs()[0]->type(), ir::DataType::kInt64)) {
-      Problem(absl::StrCat(label, " input 0 '", body->inputs()[0]->name(), "' (iteration number) has type ",
-                           TypeName(body->inputs()[0]->type()), " but must be tensor(int64)"));
+      Problem(absl::StrCat(label, " input 0 '", body->inputs()[0]->name(),
+                           "' (iteration number) has type ", TypeName(body->inputs()[0]->type()),
+                           " but must be tensor(int64)"));
     }
     if (body_inputs > 1 && IsNotTensorOf(body->inputs()[1]->type(), ir::DataType::kBool)) {
-      Problem(absl::StrCat(label, " input 1 '", body->inputs()[1]->name(), "' (condition) has type ",
-                           TypeName(body->inputs()[1]->type()), " but must be tensor(bool)"));
+      Problem(absl::StrCat(label, " input 1 '", body->inputs()[1]->name(),
+                           "' (condition) has type ", TypeName(body->inputs()[1]->type()),
+                           " but must be tensor(bool)"));
     }
     if (IsNotTensorOf(OutputType(*body, 0), ir::DataType::kBool)) {
       Problem(absl::StrCat(label, " output 0 '", OutputName(*body, 0), "' (condition) has type ",
@@ -189,12 +193,13 @@ class ControlFlowCheck {
       }
       ExpectSameType(OutputType(*body, 1 + i), absl::StrCat(label, " output ", 1 + i),
                      InputType(node_, 2 + i), initial);
-      ExpectSameType(NodeOutputType(node_, i), absl::StrCat("node output ", i), InputType(node_, 2 + i),
-                     initial);
+      ExpectSameType(NodeOutputType(node_, i), absl::StrCat("node output ", i),
+                     InputType(node_, 2 + i), initial);
     }
     for (size_t j = 0; j < scans; ++j) {
-      ExpectSameElementType(OutputType(*body, 1 + carried + j), absl::StrCat(label, " output ", 1 + carried + j),
-                            NodeOutputType(node_, carried + j), absl::StrCat("node output ", carried + j));
+      ExpectSameElementType(
+          OutputType(*body, 1 + carried + j), absl::StrCat(label, " output ", 1 + carried + j),
+          NodeOutputType(node_, carried + j), absl::StrCat("node output ", carried + j));
     }
   }
 
@@ -209,30 +214,35 @@ class ControlFlowCheck {
     const size_t values = node_.num_inputs() > first ? node_.num_inputs() - first : 0;
     if (m < 0 || static_cast<uint64_t>(m) > values) {
       Problem(absl::StrCat("num_scan_inputs is ", m, " but the node has ", Count(values, "input"),
-                           batched ? " after sequence_lens" : "", " (the scan inputs are the last ones)"));
+                           batched ? " after sequence_lens" : "",
+                           " (the scan inputs are the last ones)"));
       return;
     }
     const size_t scan_inputs = static_cast<size_t>(m);
     const size_t states = values - scan_inputs;
     const bool inputs_fit = TakesInputs(*body, values);
     if (!inputs_fit) {
-      Problem(InputCountProblem(label, *body, values,
-                                absl::StrCat(Count(states, "state value"), " and ", Count(scan_inputs, "scan input"))));
+      Problem(InputCountProblem(
+          label, *body, values,
+          absl::StrCat(Count(states, "state value"), " and ", Count(scan_inputs, "scan input"))));
     }
     if (node_.num_outputs() < states) {
-      Problem(absl::StrCat("has ", Count(states, "state input"), " but ", Count(node_.num_outputs(), "output"),
+      Problem(absl::StrCat("has ", Count(states, "state input"), " but ",
+                           Count(node_.num_outputs(), "output"),
                            "; the first outputs are the final state values"));
       return;
     }
     const size_t scan_outputs = node_.num_outputs() - states;
     if (body->outputs().size() != node_.num_outputs()) {
-      Problem(absl::StrCat(label, " produces ", Count(body->outputs().size(), "output"), " but the node has ",
-                           node_.num_outputs(), " (", Count(states, "state value"), " and ",
+      Problem(absl::StrCat(label, " produces ", Count(body->outputs().size(), "output"),
+                           " but the node has ", node_.num_outputs(), " (",
+                           Count(states, "state value"), " and ",
                            Count(scan_outputs, "scan output"), ")"));
       return;
     }
-    for (const char* name : batched ? std::vector<const char*>{"directions"}
-                                    : std::vector<const char*>{"scan_input_directions", "scan_input_axes"}) {
+    for (const char* name :
+         batched ? std::vector<const char*>{"directions"}
+                 : std::vector<const char*>{"scan_input_directions", "scan_input_axes"}) {
       ExpectListLength(name, scan_inputs, "scan input");
     }
     if (!batched) {
@@ -273,15 +283,16 @@ class ControlFlowCheck {
   void ExpectSameType(const ir::Type& a, const std::string& a_what, const ir::Type& b,
                       const std::string& b_what) {
     if (TypesDiffer(a, b)) {
-      Problem(absl::StrCat(a_what, " has type ", TypeName(a), " but ", b_what, " has ", TypeName(b)));
+      Problem(
+          absl::StrCat(a_what, " has type ", TypeName(a), " but ", b_what, " has ", TypeName(b)));
     }
   }
 
   void ExpectSameElementType(const ir::Type& a, const std::string& a_what, const ir::Type& b,
                              const std::string& b_what) {
     if (ElementTypesDiffer(a, b)) {
-      Problem(absl::StrCat(a_what, " has element type ", ir::DataTypeName(a.elem_type()), " but ", b_what,
-                           " has ", ir::DataTypeName(b.elem_type())));
+      Problem(absl::StrCat(a_what, " has element type ", ir::DataTypeName(a.elem_type()), " but ",
+                           b_what, " has ", ir::DataTypeName(b.elem_type())));
     }
   }
 
@@ -289,8 +300,8 @@ class ControlFlowCheck {
     const ir::Attribute* a = node_.FindAttribute(attribute);
     if (a == nullptr || a->is_reference() || a->kind() != ir::AttributeKind::kInts) return;
     if (a->ints.size() != expected) {
-      Problem(absl::StrCat("attribute '", attribute, "' lists ", a->ints.size(), " values but needs one per ",
-                           Sv(per), " (", expected, ")"));
+      Problem(absl::StrCat("attribute '", attribute, "' lists ", a->ints.size(),
+                           " values but needs one per ", Sv(per), " (", expected, ")"));
     }
   }
 

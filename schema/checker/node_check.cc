@@ -32,7 +32,8 @@ void CheckArity(const ir::Node& node, const OpSchema& schema, std::vector<std::s
   if (static_cast<int64_t>(n_in) < schema.min_input() ||
       static_cast<int64_t>(n_in) > schema.max_input()) {
     problems->push_back(absl::StrCat("has ", Plural(n_in, "input"), " but ", schema.DebugName(),
-                                     " takes ", ArityRange(schema.min_input(), schema.max_input())));
+                                     " takes ",
+                                     ArityRange(schema.min_input(), schema.max_input())));
   }
   const size_t n_out = node.num_outputs();
   if (static_cast<int64_t>(n_out) < schema.min_output() ||
@@ -44,23 +45,26 @@ void CheckArity(const ir::Node& node, const OpSchema& schema, std::vector<std::s
   for (size_t i = 0; i < n_in; ++i) {
     const FormalParameter* f = FormalAt(schema.inputs(), i);
     if (f != nullptr && f->option == ParamOption::kSingle && node.input(i) == nullptr) {
-      problems->push_back(absl::StrCat("input ", i, " ('", f->name,
-                                       "') is required but omitted (empty name)"));
+      problems->push_back(
+          absl::StrCat("input ", i, " ('", f->name, "') is required but omitted (empty name)"));
     }
   }
   for (size_t i = 0; i < n_out; ++i) {
     const FormalParameter* f = FormalAt(schema.outputs(), i);
     if (f != nullptr && f->option == ParamOption::kSingle && node.output(i)->is_omitted()) {
-      problems->push_back(absl::StrCat("output ", i, " ('", f->name,
-                                       "') is required but omitted (empty name)"));
+      problems->push_back(
+          absl::StrCat("output ", i, " ('", f->name, "') is required but omitted (empty name)"));
     }
   }
 }
 
 // Attributes whose names start with "__" are implementation details that ONNX's checker ignores.
-bool IsInternalSymbol(std::string_view name) { return name.size() >= 2 && name.substr(0, 2) == "__"; }
+bool IsInternalSymbol(std::string_view name) {
+  return name.size() >= 2 && name.substr(0, 2) == "__";
+}
 
-void CheckAttributes(const ir::Node& node, const OpSchema& schema, std::vector<std::string>* problems) {
+void CheckAttributes(const ir::Node& node, const OpSchema& schema,
+                     std::vector<std::string>* problems) {
   for (const ir::Attribute& a : node.attributes()) {
     if (IsInternalSymbol(a.name())) continue;
     const AttributeSpec* spec = schema.FindAttribute(a.name());
@@ -75,8 +79,9 @@ void CheckAttributes(const ir::Node& node, const OpSchema& schema, std::vector<s
     }
     const AttrType actual = a.kind();
     if (actual != spec->type) {
-      problems->push_back(absl::StrCat("attribute '", a.name(), "' has type ", Sv(AttrTypeName(actual)),
-                                       " but the schema requires ", Sv(AttrTypeName(spec->type))));
+      problems->push_back(absl::StrCat("attribute '", a.name(), "' has type ",
+                                       Sv(AttrTypeName(actual)), " but the schema requires ",
+                                       Sv(AttrTypeName(spec->type))));
     }
   }
   for (const AttributeSpec& spec : schema.attributes()) {
@@ -104,7 +109,7 @@ std::string Actual(std::string_view dir, size_t i, const FormalParameter& f, con
 void CheckTypes(const ir::Node& node, const OpSchema& schema, const NodeCheckOptions& options,
                 std::vector<std::string>* problems) {
   absl::InlinedVector<Binding, 4> bound;  // an operator has a few constraints
-  std::optional<ir::Type> implied;  // only output 0 has one; bindings point at it
+  std::optional<ir::Type> implied;        // only output 0 has one; bindings point at it
   auto check = [&](std::string_view dir, size_t i, const FormalParameter* f, const ir::Value* v) {
     if (f == nullptr || v == nullptr || v->is_omitted()) return;
     const ir::Type* type = options.type_of ? &options.type_of(v) : &v->type();
@@ -115,8 +120,10 @@ void CheckTypes(const ir::Node& node, const OpSchema& schema, const NodeCheckOpt
     }
     if (type->is_none()) return;
     const ir::Type& t = *type;
-    const bool known_tensor = t.kind() == ir::Type::Kind::kTensor && t.elem_type() != ir::DataType::kUndefined;
-    if (known_tensor && f->tensor_elem_type == t.elem_type()) return;  // the concrete type "tensor(X)"
+    const bool known_tensor =
+        t.kind() == ir::Type::Kind::kTensor && t.elem_type() != ir::DataType::kUndefined;
+    if (known_tensor && f->tensor_elem_type == t.elem_type())
+      return;  // the concrete type "tensor(X)"
     const TypeConstraintSpec* tc = schema.FindTypeConstraint(f->type_str);
     if (tc == nullptr) {  // a concrete type such as "tensor(int64)"
       const TypeSpec* spec = ParseTypeSpec(f->type_str);
@@ -133,21 +140,25 @@ void CheckTypes(const ir::Node& node, const OpSchema& schema, const NodeCheckOpt
       allowed = spec != nullptr && Matches(*spec, t);
     }
     if (!allowed) {
-      problems->push_back(absl::StrCat(Actual(dir, i, *f, *v), " has type ", TypeName(t),
-                                       ", which type constraint ", tc->param, " of ",
-                                       schema.DebugName(), " does not allow (allowed: ",
-                                       absl::StrJoin(tc->allowed, ", ", [](std::string* out, std::string_view t) { out->append(t); }), ")"));
+      problems->push_back(absl::StrCat(
+          Actual(dir, i, *f, *v), " has type ", TypeName(t), ", which type constraint ", tc->param,
+          " of ", schema.DebugName(), " does not allow (allowed: ",
+          absl::StrJoin(tc->allowed, ", ",
+                        [](std::string* out, std::string_view t) { out->append(t); }),
+          ")"));
       return;
     }
     // A heterogeneous variadic parameter (Loop's V) lets each value have its own type.
     if (f->option == ParamOption::kVariadic && !f->homogeneous) return;
     const Binding here{tc->param, &t, dir, i, f, v};
-    auto it = std::find_if(bound.begin(), bound.end(), [&](const Binding& b) { return b.param == tc->param; });
+    auto it = std::find_if(bound.begin(), bound.end(),
+                           [&](const Binding& b) { return b.param == tc->param; });
     if (it == bound.end()) {
       bound.push_back(here);
     } else if (!Compatible(*it->type, t)) {
       problems->push_back(absl::StrCat(Actual(dir, i, *f, *v), " has type ", TypeName(t), " but ",
-                                       tc->param, " is already bound to ", TypeName(*it->type), " by ",
+                                       tc->param, " is already bound to ", TypeName(*it->type),
+                                       " by ",
                                        Actual(it->dir, it->index, *it->formal, *it->value)));
     } else if (!IsFullyKnown(*it->type) && IsFullyKnown(t)) {
       *it = here;
@@ -168,7 +179,8 @@ std::optional<ir::DataType> ImpliedOutputElemType(const ir::Node& node) {
   const std::string& op = node.op_type();
   auto int_attr = [&](const char* name) -> std::optional<int64_t> {
     const ir::Attribute* a = node.FindAttribute(name);
-    if (a == nullptr || a->is_reference() || a->kind() != ir::AttributeKind::kInt) return std::nullopt;
+    if (a == nullptr || a->is_reference() || a->kind() != ir::AttributeKind::kInt)
+      return std::nullopt;
     return a->i;
   };
   if (op == "Cast") {
@@ -190,10 +202,12 @@ std::optional<ir::DataType> ImpliedOutputElemType(const ir::Node& node) {
     return static_cast<ir::DataType>(int_attr("dtype").value_or(1));
   } else if (op == "Multinomial") {
     return static_cast<ir::DataType>(int_attr("dtype").value_or(6));
-  } else if (op == "EyeLike" || op == "RandomNormalLike" || op == "RandomUniformLike" || op == "Bernoulli") {
+  } else if (op == "EyeLike" || op == "RandomNormalLike" || op == "RandomUniformLike" ||
+             op == "Bernoulli") {
     if (auto d = int_attr("dtype")) return static_cast<ir::DataType>(*d);
   } else if (op == "QuantizeLinear" || op == "DequantizeLinear") {
-    if (auto d = int_attr("output_dtype"); d.has_value() && *d != 0) return static_cast<ir::DataType>(*d);
+    if (auto d = int_attr("output_dtype"); d.has_value() && *d != 0)
+      return static_cast<ir::DataType>(*d);
   }
   return std::nullopt;
 }
@@ -204,8 +218,8 @@ std::string ArityRange(int min, int max) {
   return absl::StrCat(min, " to ", max);
 }
 
-void CheckNodeAgainstSchema(const ir::Node& node, const OpSchema& schema, const NodeCheckOptions& options,
-                            std::vector<std::string>* problems) {
+void CheckNodeAgainstSchema(const ir::Node& node, const OpSchema& schema,
+                            const NodeCheckOptions& options, std::vector<std::string>* problems) {
   CheckArity(node, schema, problems);
   CheckAttributes(node, schema, problems);
   if (options.check_types) CheckTypes(node, schema, options, problems);

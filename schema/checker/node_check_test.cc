@@ -38,11 +38,14 @@ TEST(NodeCheck, TypesCanComeFromElsewhere) {
   EXPECT_TRUE(Check(abs, "Abs", 6, {}).empty());
   const ir::Type bf16 = ir::Type::Tensor(ir::DataType::kBfloat16);
   NodeCheckOptions options;
-  options.type_of = [&](const ir::Value* v) -> const ir::Type& { return v == abs.input(0) ? bf16 : v->type(); };
+  options.type_of = [&](const ir::Value* v) -> const ir::Type& {
+    return v == abs.input(0) ? bf16 : v->type();
+  };
   std::vector<std::string> problems = Check(abs, "Abs", 6, options);
   ASSERT_EQ(problems.size(), 1u) << absl::StrJoin(problems, "\n");
   EXPECT_EQ(problems[0].substr(0, problems[0].find(" (allowed")),
-            "input 0 'X' (value 'x') has type tensor(bfloat16), which type constraint T of ai.onnx::Abs-6 "
+            "input 0 'X' (value 'x') has type tensor(bfloat16), which type constraint T of "
+            "ai.onnx::Abs-6 "
             "does not allow");
   options.check_types = false;
   EXPECT_TRUE(Check(abs, "Abs", 6, options).empty());
@@ -50,7 +53,8 @@ TEST(NodeCheck, TypesCanComeFromElsewhere) {
 
 TEST(NodeCheck, OutputTypesImpliedByAttributes) {
   // Cast-6 has no bfloat16; the untyped output gets its type from `to` only when asked.
-  auto m = Parse(R"(<ir_version: 3, opset_import: ["" : 6]> g (float[2] x) => (y) { y = Cast<to = 16>(x) })");
+  auto m = Parse(
+      R"(<ir_version: 3, opset_import: ["" : 6]> g (float[2] x) => (y) { y = Cast<to = 16>(x) })");
   ASSERT_NE(m, nullptr);
   const ir::Node& cast = *m->graph().first_node();
   EXPECT_TRUE(Check(cast, "Cast", 6, {}).empty());
@@ -58,26 +62,33 @@ TEST(NodeCheck, OutputTypesImpliedByAttributes) {
   options.implied_output_types = true;
   std::vector<std::string> problems = Check(cast, "Cast", 6, options);
   ASSERT_EQ(problems.size(), 1u) << absl::StrJoin(problems, "\n");
-  EXPECT_NE(problems[0].find("output 0 'output' (value 'y') has type tensor(bfloat16), which type constraint T2"),
-            std::string::npos)
+  EXPECT_NE(
+      problems[0].find(
+          "output 0 'output' (value 'y') has type tensor(bfloat16), which type constraint T2"),
+      std::string::npos)
       << problems[0];
   // A declared type wins over the implied one.
-  auto typed = Parse(R"(<ir_version: 3, opset_import: ["" : 6]> g (float[2] x) => (int32[2] y) { y = Cast<to = 16>(x) })");
+  auto typed = Parse(
+      R"(<ir_version: 3, opset_import: ["" : 6]> g (float[2] x) => (int32[2] y) { y = Cast<to = 16>(x) })");
   ASSERT_NE(typed, nullptr);
   EXPECT_TRUE(Check(*typed->graph().first_node(), "Cast", 6, options).empty());
 }
 
 TEST(NodeCheck, BindingsAcrossInputsUseTheGivenTypes) {
-  auto m = Parse(R"(<ir_version: 7, opset_import: ["" : 13]> g (float[2] a, float[2] b) => (y) { y = Add(a, b) })");
+  auto m = Parse(
+      R"(<ir_version: 7, opset_import: ["" : 13]> g (float[2] a, float[2] b) => (y) { y = Add(a, b) })");
   ASSERT_NE(m, nullptr);
   const ir::Node& add = *m->graph().first_node();
   const ir::Type f64 = ir::Type::Tensor(ir::DataType::kDouble);
   NodeCheckOptions options;
-  options.type_of = [&](const ir::Value* v) -> const ir::Type& { return v == add.input(1) ? f64 : v->type(); };
+  options.type_of = [&](const ir::Value* v) -> const ir::Type& {
+    return v == add.input(1) ? f64 : v->type();
+  };
   std::vector<std::string> problems = Check(add, "Add", 13, options);
   ASSERT_EQ(problems.size(), 1u) << absl::StrJoin(problems, "\n");
   EXPECT_EQ(problems[0],
-            "input 1 'B' (value 'b') has type tensor(double) but T is already bound to tensor(float) by input 0 'A' "
+            "input 1 'B' (value 'b') has type tensor(double) but T is already bound to "
+            "tensor(float) by input 0 'A' "
             "(value 'a')");
 }
 
@@ -102,12 +113,14 @@ TEST(NodeCheck, TensorBitsAgreeWithTheTypeStrings) {
     for (const auto* params : {&schema->inputs(), &schema->outputs()}) {
       for (const FormalParameter& f : *params) {
         if (schema->FindTypeConstraint(f.type_str) != nullptr) {
-          EXPECT_EQ(f.tensor_elem_type, ir::DataType::kUndefined) << schema->DebugName() << " " << f.name;
+          EXPECT_EQ(f.tensor_elem_type, ir::DataType::kUndefined)
+              << schema->DebugName() << " " << f.name;
           continue;
         }
         const TypeSpec* spec = ParseTypeSpec(f.type_str);
         ASSERT_NE(spec, nullptr) << schema->DebugName() << " " << f.type_str;
-        const bool plain_tensor = spec->kind == TypeSpec::Kind::kTensor && f.type_str.rfind("tensor(", 0) == 0;
+        const bool plain_tensor =
+            spec->kind == TypeSpec::Kind::kTensor && f.type_str.rfind("tensor(", 0) == 0;
         EXPECT_EQ(f.tensor_elem_type, plain_tensor ? spec->elem : ir::DataType::kUndefined)
             << schema->DebugName() << " " << f.name << " " << f.type_str;
       }

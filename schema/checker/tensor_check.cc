@@ -28,16 +28,18 @@ void CheckExternalData(const ir::Tensor& t, const std::string& what,
   bool has_location = false;
   for (const auto& [key, value] : t.external_data()) {
     if (!keys.insert(key).second) {
-      problems->push_back(absl::StrCat(what, ": external data key '", key, "' appears more than once"));
+      problems->push_back(
+          absl::StrCat(what, ": external data key '", key, "' appears more than once"));
     }
     if (key == "location") {
       has_location = true;
       if (value.empty()) {
         problems->push_back(absl::StrCat(what, ": external data location is empty"));
       } else if (value.front() == '/' || value.front() == '\\') {
-        problems->push_back(absl::StrCat(what, ": external data location '", value,
-                                         "' is an absolute path; it must be relative to the model's "
-                                         "folder"));
+        problems->push_back(
+            absl::StrCat(what, ": external data location '", value,
+                         "' is an absolute path; it must be relative to the model's "
+                         "folder"));
       } else {
         for (absl::string_view part : absl::StrSplit(value, absl::ByAnyChar("/\\"))) {
           if (part == "..") {
@@ -56,7 +58,8 @@ void CheckExternalData(const ir::Tensor& t, const std::string& what,
     }
   }
   if (!has_location) {
-    problems->push_back(absl::StrCat(what, ": stored externally but has no external data location"));
+    problems->push_back(
+        absl::StrCat(what, ": stored externally but has no external data location"));
   }
   if (t.data_type() == ir::DataType::kString) {
     problems->push_back(absl::StrCat(what, ": string tensors cannot be stored as external data"));
@@ -77,7 +80,8 @@ void CheckTensor(const ir::Tensor& t, const std::string& what, std::vector<std::
   }
   for (int64_t d : t.dims()) {
     if (d < 0) {
-      problems->push_back(absl::StrCat(what, ": dims ", DimsString(t.dims()), " include a negative size"));
+      problems->push_back(
+          absl::StrCat(what, ": dims ", DimsString(t.dims()), " include a negative size"));
       return;
     }
   }
@@ -97,7 +101,8 @@ void CheckTensor(const ir::Tensor& t, const std::string& what, std::vector<std::
     return;
   }
   if (!t.external_data().empty()) {
-    problems->push_back(absl::StrCat(what, ": has external data entries but is not stored externally"));
+    problems->push_back(
+        absl::StrCat(what, ": has external data entries but is not stored externally"));
   }
   if (type == ir::DataType::kString) {
     if (t.strings().size() != *count) {
@@ -130,7 +135,8 @@ void CheckSparseTensor(const ir::SparseTensor& s, const std::string& what,
   CheckTensor(s.values, absl::StrCat(what, " values"), problems);
   if (problems->size() != before) return;
   if (s.values.dims().size() != 1) {
-    problems->push_back(absl::StrCat(what, ": values must have rank 1, not ", s.values.dims().size()));
+    problems->push_back(
+        absl::StrCat(what, ": values must have rank 1, not ", s.values.dims().size()));
     return;
   }
   const int64_t nnz = s.values.dims()[0];
@@ -140,7 +146,8 @@ void CheckSparseTensor(const ir::SparseTensor& s, const std::string& what,
   }
   for (int64_t d : s.dims) {
     if (d <= 0) {
-      problems->push_back(absl::StrCat(what, ": dense dims ", DimsString(s.dims), " must be positive"));
+      problems->push_back(
+          absl::StrCat(what, ": dense dims ", DimsString(s.dims), " must be positive"));
       return;
     }
   }
@@ -156,7 +163,8 @@ void CheckSparseTensor(const ir::SparseTensor& s, const std::string& what,
                                      ir::DataTypeName(s.indices.data_type())));
     return;
   }
-  if (s.indices.storage() == ir::Tensor::Storage::kExternal && s.indices.raw_data() == nullptr) return;
+  if (s.indices.storage() == ir::Tensor::Storage::kExternal && s.indices.raw_data() == nullptr)
+    return;
   const std::vector<int64_t>& idims = s.indices.dims();
   const size_t rank = s.dims.size();
   if (idims.size() != 1 && idims.size() != 2) {
@@ -164,8 +172,8 @@ void CheckSparseTensor(const ir::SparseTensor& s, const std::string& what,
     return;
   }
   if (idims[0] != nnz) {
-    problems->push_back(absl::StrCat(what, ": indices list ", idims[0], " entries but there are ",
-                                     nnz, " values"));
+    problems->push_back(
+        absl::StrCat(what, ": indices list ", idims[0], " entries but there are ", nnz, " values"));
     return;
   }
   if (idims.size() == 2 && idims[1] != static_cast<int64_t>(rank)) {
@@ -175,7 +183,8 @@ void CheckSparseTensor(const ir::SparseTensor& s, const std::string& what,
   }
   const bool linear = idims.size() == 1;
   int64_t dense_size = 1;
-  for (int64_t d : s.dims) dense_size = d != 0 && dense_size > INT64_MAX / d ? INT64_MAX : dense_size * d;
+  for (int64_t d : s.dims)
+    dense_size = d != 0 && dense_size > INT64_MAX / d ? INT64_MAX : dense_size * d;
   int64_t previous = -1;
   for (int64_t i = 0; i < nnz; ++i) {
     int64_t index = 0;
@@ -198,7 +207,8 @@ void CheckSparseTensor(const ir::SparseTensor& s, const std::string& what,
       }
     }
     if (index <= previous) {
-      problems->push_back(absl::StrCat(what, ": indices are not in ascending order at position ", i));
+      problems->push_back(
+          absl::StrCat(what, ": indices are not in ascending order at position ", i));
       return;
     }
     previous = index;

@@ -13,7 +13,8 @@ namespace onnx_opt::schema::checker {
 
 // Appends one message per problem of `tensor` (named in messages by `what`, e.g.
 // "initializer 'W'") to `problems`.
-void CheckTensor(const ir::Tensor& tensor, const std::string& what, std::vector<std::string>* problems);
+void CheckTensor(const ir::Tensor& tensor, const std::string& what,
+                 std::vector<std::string>* problems);
 
 void CheckSparseTensor(const ir::SparseTensor& tensor, const std::string& what,
                        std::vector<std::string>* problems);

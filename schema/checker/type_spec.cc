@@ -91,9 +91,11 @@ bool Matches(const TypeSpec& spec, const ir::Type& t) {
     case K::kSparseTensor:
       return spec.kind == TypeSpec::Kind::kSparseTensor && ElemMatches(t.elem_type(), spec.elem);
     case K::kSequence:
-      return spec.kind == TypeSpec::Kind::kSequence && (!t.has_inner() || Matches(*spec.inner, t.inner()));
+      return spec.kind == TypeSpec::Kind::kSequence &&
+             (!t.has_inner() || Matches(*spec.inner, t.inner()));
     case K::kOptional:
-      return spec.kind == TypeSpec::Kind::kOptional && (!t.has_inner() || Matches(*spec.inner, t.inner()));
+      return spec.kind == TypeSpec::Kind::kOptional &&
+             (!t.has_inner() || Matches(*spec.inner, t.inner()));
     case K::kMap:
       return spec.kind == TypeSpec::Kind::kMap && ElemMatches(t.elem_type(), spec.elem) &&
              (!t.has_inner() || Matches(*spec.inner, t.inner()));

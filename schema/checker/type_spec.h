@@ -18,7 +18,7 @@ struct TypeSpec {
   enum class Kind { kTensor, kSparseTensor, kSequence, kMap, kOptional };
   Kind kind = Kind::kTensor;
   ir::DataType elem = ir::DataType::kUndefined;  // tensor / sparse tensor element; map key
-  std::unique_ptr<TypeSpec> inner;                // sequence / optional element; map value
+  std::unique_ptr<TypeSpec> inner;               // sequence / optional element; map value
 };
 
 // The parsed form of a schema type string, cached for the life of the process (thread-safe).

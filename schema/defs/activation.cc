@@ -201,10 +201,7 @@ void DefineRelu(SchemaSink& s) {
       .Output("Y", "T")
       .Attr("consumed_inputs", kInts)
       .TypeConstraint("T", kFloatTensors);
-  s.Op("Relu", 6)
-      .Input("X", "T")
-      .Output("Y", "T")
-      .TypeConstraint("T", kFloatTensors);
+  s.Op("Relu", 6).Input("X", "T").Output("Y", "T").TypeConstraint("T", kFloatTensors);
   s.Op("Relu", 13)
       .Input("X", "T", kDiff)
       .Output("Y", "T", kDiff)
@@ -213,9 +210,9 @@ void DefineRelu(SchemaSink& s) {
       .HasFunctionBody()
       .Input("X", "T", kDiff)
       .Output("Y", "T", kDiff)
-      .TypeConstraint("T", {"tensor(float)", "tensor(int32)", "tensor(int8)", "tensor(int16)",
-                            "tensor(int64)", "tensor(float16)", "tensor(double)",
-                            "tensor(bfloat16)"});
+      .TypeConstraint(
+          "T", {"tensor(float)", "tensor(int32)", "tensor(int8)", "tensor(int16)", "tensor(int64)",
+                "tensor(float16)", "tensor(double)", "tensor(bfloat16)"});
 }
 
 void DefineSelu(SchemaSink& s) {
@@ -258,10 +255,7 @@ void DefineSigmoid(SchemaSink& s) {
       .Output("Y", "T")
       .Attr("consumed_inputs", kInts)
       .TypeConstraint("T", kFloatTensors);
-  s.Op("Sigmoid", 6)
-      .Input("X", "T")
-      .Output("Y", "T")
-      .TypeConstraint("T", kFloatTensors);
+  s.Op("Sigmoid", 6).Input("X", "T").Output("Y", "T").TypeConstraint("T", kFloatTensors);
   s.Op("Sigmoid", 13)
       .Input("X", "T", kDiff)
       .Output("Y", "T", kDiff)
@@ -329,8 +323,8 @@ void DefineSwish(SchemaSink& s) {
       .Input("X", "T", kDiff)
       .Output("Y", "T", kDiff)
       .Attr("alpha", kFloat, 1.0f)
-      .TypeConstraint("T", {"tensor(float16)", "tensor(float)", "tensor(bfloat16)",
-                            "tensor(double)"});
+      .TypeConstraint("T",
+                      {"tensor(float16)", "tensor(float)", "tensor(bfloat16)", "tensor(double)"});
 }
 
 void DefineTanh(SchemaSink& s) {
@@ -339,10 +333,7 @@ void DefineTanh(SchemaSink& s) {
       .Output("output", "T")
       .Attr("consumed_inputs", kInts)
       .TypeConstraint("T", kFloatTensors);
-  s.Op("Tanh", 6)
-      .Input("input", "T")
-      .Output("output", "T")
-      .TypeConstraint("T", kFloatTensors);
+  s.Op("Tanh", 6).Input("input", "T").Output("output", "T").TypeConstraint("T", kFloatTensors);
   s.Op("Tanh", 13)
       .Input("input", "T", kDiff)
       .Output("output", "T", kDiff)

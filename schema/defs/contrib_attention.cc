@@ -1,6 +1,6 @@
 // Operator schemas: onnxruntime's contrib attention operators and their rotary embedding (domain
-// com.microsoft), written from onnxruntime's docs/ContribOperators.md. Every operator is at version 1
-// of the domain.
+// com.microsoft), written from onnxruntime's docs/ContribOperators.md. Every operator is at version
+// 1 of the domain.
 
 #include "schema/defs/defs.h"
 #include "schema/defs/dsl.h"
@@ -97,8 +97,8 @@ void DefineGroupQueryAttention(SchemaSink& s) {
       .Attr("softcap", kFloat, 0.0f)
       .Attr("v_quant_type", kString)
       .TypeConstraint("T", kFloatHalf)
-      .TypeConstraint("T_CACHE", {"tensor(float)", "tensor(float16)", "tensor(bfloat16)", "tensor(uint8)",
-                                  "tensor(int8)", "tensor(float8e4m3fn)"})
+      .TypeConstraint("T_CACHE", {"tensor(float)", "tensor(float16)", "tensor(bfloat16)",
+                                  "tensor(uint8)", "tensor(int8)", "tensor(float8e4m3fn)"})
       .TypeConstraint("T_KV_SCALE", {"tensor(float)"})
       .TypeConstraint("M", kInt32Only);
 }

@@ -1,7 +1,8 @@
 // Operator schemas: onnxruntime's contrib operators (domain com.microsoft) other than attention:
-// layer normalizations, activations, FusedMatMul, embeddings and block-quantized weights. Written from
-// onnxruntime's docs/ContribOperators.md (inputs, outputs, attributes and type constraints as listed
-// there; defaults where onnxruntime defines them). Every operator is at version 1 of the domain.
+// layer normalizations, activations, FusedMatMul, embeddings and block-quantized weights. Written
+// from onnxruntime's docs/ContribOperators.md (inputs, outputs, attributes and type constraints as
+// listed there; defaults where onnxruntime defines them). Every operator is at version 1 of the
+// domain.
 
 #include "schema/defs/defs.h"
 #include "schema/defs/dsl.h"
@@ -10,8 +11,8 @@ namespace onnx_opt::schema::defs {
 namespace {
 
 constexpr std::string_view kFloatHalf[] = {"tensor(float)", "tensor(float16)", "tensor(bfloat16)"};
-constexpr std::string_view kFloatHalfDouble[] = {"tensor(float16)", "tensor(float)", "tensor(double)",
-                                                 "tensor(bfloat16)"};
+constexpr std::string_view kFloatHalfDouble[] = {"tensor(float16)", "tensor(float)",
+                                                 "tensor(double)", "tensor(bfloat16)"};
 constexpr std::string_view kFloatOnly[] = {"tensor(float)"};
 constexpr std::string_view kInt32Only[] = {"tensor(int32)"};
 
@@ -46,7 +47,8 @@ void DefineSkipSimplifiedLayerNormalization(SchemaSink& s) {
       .TypeConstraint("U", kFloatOnly);
 }
 
-// onnxruntime declares this one in the default domain (version 1); models spell it com.microsoft too.
+// onnxruntime declares this one in the default domain (version 1); models spell it com.microsoft
+// too.
 void DefineSimplifiedLayerNormalization(SchemaSink& s) {
   s.Op("SimplifiedLayerNormalization", 1)
       .Input("X", "T")
@@ -74,11 +76,19 @@ void DefineFastGelu(SchemaSink& s) {
 }
 
 void DefineBiasGelu(SchemaSink& s) {
-  s.Op("BiasGelu", 1).Input("A", "T").Input("B", "T").Output("C", "T").TypeConstraint("T", kFloatHalfDouble);
+  s.Op("BiasGelu", 1)
+      .Input("A", "T")
+      .Input("B", "T")
+      .Output("C", "T")
+      .TypeConstraint("T", kFloatHalfDouble);
 }
 
 void DefineQuickGelu(SchemaSink& s) {
-  s.Op("QuickGelu", 1).Input("X", "T").Output("Y", "T").Attr("alpha", kFloat, 1.702f).TypeConstraint("T", kFloatHalfDouble);
+  s.Op("QuickGelu", 1)
+      .Input("X", "T")
+      .Output("Y", "T")
+      .Attr("alpha", kFloat, 1.702f)
+      .TypeConstraint("T", kFloatHalfDouble);
 }
 
 void DefineBiasAdd(SchemaSink& s) {
@@ -140,7 +150,8 @@ void DefineMatMulNBits(SchemaSink& s) {
       .Attr("weight_prepacked", kInt, 0)
       .TypeConstraint("T1", kFloatHalf)
       .TypeConstraint("T2", {"tensor(uint8)"})
-      .TypeConstraint("T3", {"tensor(uint8)", "tensor(float16)", "tensor(float)", "tensor(bfloat16)"})
+      .TypeConstraint("T3",
+                      {"tensor(uint8)", "tensor(float16)", "tensor(float)", "tensor(bfloat16)"})
       .TypeConstraint("T4", kInt32Only);
 }
 
@@ -155,9 +166,9 @@ void DefineGatherBlockQuantized(SchemaSink& s) {
       .Attr("block_size", kInt, 128)
       .Attr("gather_axis", kInt, 0)
       .Attr("quantize_axis", kInt, 1)
-      .TypeConstraint("T1", {"tensor(int4)", "tensor(uint4)", "tensor(uint8)", "tensor(float8e4m3fn)",
-                             "tensor(float8e4m3fnuz)", "tensor(float8e5m2)", "tensor(float8e5m2fnuz)",
-                             "tensor(float4e2m1)"})
+      .TypeConstraint("T1", {"tensor(int4)", "tensor(uint4)", "tensor(uint8)",
+                             "tensor(float8e4m3fn)", "tensor(float8e4m3fnuz)", "tensor(float8e5m2)",
+                             "tensor(float8e5m2fnuz)", "tensor(float4e2m1)"})
       .TypeConstraint("T2", kFloatHalf)
       .TypeConstraint("Tind", {"tensor(int32)", "tensor(int64)"});
 }

@@ -25,7 +25,8 @@ namespace {
 // X of "tensor(X)"; kUndefined for any other type string.
 ir::DataType TensorElemType(std::string_view type) {
   constexpr std::string_view kTensor = "tensor(";
-  if (type.size() <= kTensor.size() + 1 || type.substr(0, kTensor.size()) != kTensor || type.back() != ')') {
+  if (type.size() <= kTensor.size() + 1 || type.substr(0, kTensor.size()) != kTensor ||
+      type.back() != ')') {
     return ir::DataType::kUndefined;
   }
   return ir::ParseDataTypeName(type.substr(kTensor.size(), type.size() - kTensor.size() - 1))
@@ -136,9 +137,9 @@ OpBuilder& OpBuilder::AddAttr(AttributeSpec attr) {
   if (attr.type == kUndefined) TableError(schema_, "attribute '" + attr.name + "' has no type");
   // Kept sorted by name, as ONNX does, so lookups can bisect.
   auto& attrs = schema_.attributes_;
-  auto it = std::lower_bound(
-      attrs.begin(), attrs.end(), attr.name,
-      [](const AttributeSpec& a, const std::string& n) { return a.name < n; });
+  auto it =
+      std::lower_bound(attrs.begin(), attrs.end(), attr.name,
+                       [](const AttributeSpec& a, const std::string& n) { return a.name < n; });
   if (it != attrs.end() && it->name == attr.name) {
     TableError(schema_, "attribute '" + attr.name + "' is declared twice");
   }

@@ -60,7 +60,8 @@ TEST(DslTest, TensorElementTypesReadOffTheTypeStrings) {
         .Input("S", "S")
         .Output("Y", "seq(tensor(float))")
         .TypeConstraint("T", {"tensor(float)", "tensor(bfloat16)", "seq(tensor(double))"})
-        .TypeConstraint("S", {"seq(tensor(int8))", "map(int64, tensor(float))", "optional(tensor(bool))"});
+        .TypeConstraint(
+            "S", {"seq(tensor(int8))", "map(int64, tensor(float))", "optional(tensor(bool))"});
   });
   EXPECT_EQ(op.inputs()[0].tensor_elem_type, ir::DataType::kUndefined);  // a constraint, not a type
   EXPECT_EQ(op.inputs()[1].tensor_elem_type, ir::DataType::kInt64);
@@ -111,10 +112,8 @@ TEST(DslTest, AttributesSortedWithDefaults) {
 TEST(DslTest, JoinAndFlags) {
   static constexpr std::string_view kPair[] = {"tensor(float)", "tensor(double)"};
   OpSchema op = Build([](SchemaSink& s) {
-    s.Op("Test", 1)
-        .Deprecated()
-        .HasFunctionBody()
-        .TypeConstraint("T", Join("tensor(int8)", kPair, "tensor(bool)"));
+    s.Op("Test", 1).Deprecated().HasFunctionBody().TypeConstraint(
+        "T", Join("tensor(int8)", kPair, "tensor(bool)"));
   });
   EXPECT_TRUE(op.deprecated());
   EXPECT_TRUE(op.has_function_body());
@@ -140,9 +139,9 @@ TEST(DslDeathTest, TableMistakesAbort) {
   EXPECT_DEATH(s.Op("Bad", 1).Input("x", "T", kHeterogeneous), "heterogeneous but not variadic");
   EXPECT_DEATH(s.Op("Bad", 1).TypeConstraint("T", {"tensor(float)", "tensor(float)"}),
                "lists tensor\\(float\\) twice");
-  EXPECT_DEATH(s.Op("Bad", 1).TypeConstraint("T", {"tensor(float)"}).TypeConstraint(
-                   "T", {"tensor(int8)"}),
-               "type constraint 'T' is declared twice");
+  EXPECT_DEATH(
+      s.Op("Bad", 1).TypeConstraint("T", {"tensor(float)"}).TypeConstraint("T", {"tensor(int8)"}),
+      "type constraint 'T' is declared twice");
 }
 
 }  // namespace

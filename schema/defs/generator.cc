@@ -141,47 +141,66 @@ void DefineConstantOfShape(SchemaSink& s) {
       .Output("output", "T2")
       .Attr("value", kTensor)
       .TypeConstraint("T1", {"tensor(int64)"})
-      .TypeConstraint("T2", {"tensor(float16)", "tensor(float)", "tensor(double)", "tensor(int8)",
-                             "tensor(int16)", "tensor(int32)", "tensor(int64)", "tensor(uint8)",
-                             "tensor(uint16)", "tensor(uint32)", "tensor(uint64)", "tensor(uint4)",
-                             "tensor(int4)", "tensor(bool)", "tensor(bfloat16)",
-                             "tensor(float8e4m3fn)", "tensor(float8e4m3fnuz)",
-                             "tensor(float8e5m2)", "tensor(float8e5m2fnuz)"});
+      .TypeConstraint("T2",
+                      {"tensor(float16)", "tensor(float)", "tensor(double)", "tensor(int8)",
+                       "tensor(int16)", "tensor(int32)", "tensor(int64)", "tensor(uint8)",
+                       "tensor(uint16)", "tensor(uint32)", "tensor(uint64)", "tensor(uint4)",
+                       "tensor(int4)", "tensor(bool)", "tensor(bfloat16)", "tensor(float8e4m3fn)",
+                       "tensor(float8e4m3fnuz)", "tensor(float8e5m2)", "tensor(float8e5m2fnuz)"});
   s.Op("ConstantOfShape", 23)
       .Input("input", "T1")
       .Output("output", "T2")
       .Attr("value", kTensor)
       .TypeConstraint("T1", {"tensor(int64)"})
-      .TypeConstraint("T2", {"tensor(float16)", "tensor(float)", "tensor(double)", "tensor(int8)",
-                             "tensor(int16)", "tensor(int32)", "tensor(int64)", "tensor(uint8)",
-                             "tensor(uint16)", "tensor(uint32)", "tensor(uint64)", "tensor(uint4)",
-                             "tensor(int4)", "tensor(bool)", "tensor(bfloat16)",
-                             "tensor(float8e4m3fn)", "tensor(float8e4m3fnuz)",
-                             "tensor(float8e5m2)", "tensor(float8e5m2fnuz)", "tensor(float4e2m1)"});
+      .TypeConstraint("T2",
+                      {"tensor(float16)",        "tensor(float)",          "tensor(double)",
+                       "tensor(int8)",           "tensor(int16)",          "tensor(int32)",
+                       "tensor(int64)",          "tensor(uint8)",          "tensor(uint16)",
+                       "tensor(uint32)",         "tensor(uint64)",         "tensor(uint4)",
+                       "tensor(int4)",           "tensor(bool)",           "tensor(bfloat16)",
+                       "tensor(float8e4m3fn)",   "tensor(float8e4m3fnuz)", "tensor(float8e5m2)",
+                       "tensor(float8e5m2fnuz)", "tensor(float4e2m1)"});
   s.Op("ConstantOfShape", 24)
       .Input("input", "T1")
       .Output("output", "T2")
       .Attr("value", kTensor)
       .TypeConstraint("T1", {"tensor(int64)"})
-      .TypeConstraint("T2", {"tensor(float16)", "tensor(float)", "tensor(double)", "tensor(int8)",
-                             "tensor(int16)", "tensor(int32)", "tensor(int64)", "tensor(uint8)",
-                             "tensor(uint16)", "tensor(uint32)", "tensor(uint64)", "tensor(uint4)",
-                             "tensor(int4)", "tensor(bool)", "tensor(bfloat16)",
-                             "tensor(float8e4m3fn)", "tensor(float8e4m3fnuz)",
-                             "tensor(float8e5m2)", "tensor(float8e5m2fnuz)", "tensor(float4e2m1)",
-                             "tensor(float8e8m0)"});
+      .TypeConstraint("T2",
+                      {"tensor(float16)",        "tensor(float)",          "tensor(double)",
+                       "tensor(int8)",           "tensor(int16)",          "tensor(int32)",
+                       "tensor(int64)",          "tensor(uint8)",          "tensor(uint16)",
+                       "tensor(uint32)",         "tensor(uint64)",         "tensor(uint4)",
+                       "tensor(int4)",           "tensor(bool)",           "tensor(bfloat16)",
+                       "tensor(float8e4m3fn)",   "tensor(float8e4m3fnuz)", "tensor(float8e5m2)",
+                       "tensor(float8e5m2fnuz)", "tensor(float4e2m1)",     "tensor(float8e8m0)"});
   s.Op("ConstantOfShape", 25)
       .Input("input", "T1")
       .Output("output", "T2")
       .Attr("value", kTensor)
       .TypeConstraint("T1", {"tensor(int64)"})
-      .TypeConstraint("T2", {"tensor(float16)", "tensor(float)", "tensor(double)", "tensor(int8)",
-                             "tensor(int16)", "tensor(int32)", "tensor(int64)", "tensor(uint8)",
-                             "tensor(uint16)", "tensor(uint32)", "tensor(uint64)", "tensor(uint4)",
-                             "tensor(int4)", "tensor(bool)", "tensor(bfloat16)",
-                             "tensor(float8e4m3fn)", "tensor(float8e4m3fnuz)",
-                             "tensor(float8e5m2)", "tensor(float8e5m2fnuz)", "tensor(float4e2m1)",
-                             "tensor(float8e8m0)", "tensor(uint2)", "tensor(int2)"});
+      .TypeConstraint("T2", {"tensor(float16)",
+                             "tensor(float)",
+                             "tensor(double)",
+                             "tensor(int8)",
+                             "tensor(int16)",
+                             "tensor(int32)",
+                             "tensor(int64)",
+                             "tensor(uint8)",
+                             "tensor(uint16)",
+                             "tensor(uint32)",
+                             "tensor(uint64)",
+                             "tensor(uint4)",
+                             "tensor(int4)",
+                             "tensor(bool)",
+                             "tensor(bfloat16)",
+                             "tensor(float8e4m3fn)",
+                             "tensor(float8e4m3fnuz)",
+                             "tensor(float8e5m2)",
+                             "tensor(float8e5m2fnuz)",
+                             "tensor(float4e2m1)",
+                             "tensor(float8e8m0)",
+                             "tensor(uint2)",
+                             "tensor(int2)"});
 }
 
 void DefineEyeLike(SchemaSink& s) {

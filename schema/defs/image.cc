@@ -173,12 +173,9 @@ void DefineUpsample(SchemaSink& s) {
 }
 
 constexpr OpDefinition kImageOps[] = {
-    {"AffineGrid", DefineAffineGrid},
-    {"CenterCropPad", DefineCenterCropPad},
-    {"GridSample", DefineGridSample},
-    {"ImageDecoder", DefineImageDecoder},
-    {"Resize", DefineResize},
-    {"Upsample", DefineUpsample},
+    {"AffineGrid", DefineAffineGrid}, {"CenterCropPad", DefineCenterCropPad},
+    {"GridSample", DefineGridSample}, {"ImageDecoder", DefineImageDecoder},
+    {"Resize", DefineResize},         {"Upsample", DefineUpsample},
 };
 
 }  // namespace

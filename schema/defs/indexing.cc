@@ -90,10 +90,7 @@ void DefineGatherND(SchemaSink& s) {
 }
 
 void DefineNonZero(SchemaSink& s) {
-  s.Op("NonZero", 9)
-      .Input("X", "T")
-      .Output("Y", "tensor(int64)")
-      .TypeConstraint("T", kAllTensors);
+  s.Op("NonZero", 9).Input("X", "T").Output("Y", "tensor(int64)").TypeConstraint("T", kAllTensors);
   s.Op("NonZero", 13)
       .Input("X", "T", kNonDiff)
       .Output("Y", "tensor(int64)", kNonDiff)

@@ -17,10 +17,7 @@ void DefineAbs(SchemaSink& s) {
       .Output("Y", "T")
       .Attr("consumed_inputs", kInts)
       .TypeConstraint("T", kFloatTensors);
-  s.Op("Abs", 6)
-      .Input("X", "T")
-      .Output("Y", "T")
-      .TypeConstraint("T", kNumericTensors);
+  s.Op("Abs", 6).Input("X", "T").Output("Y", "T").TypeConstraint("T", kNumericTensors);
   s.Op("Abs", 13)
       .Input("X", "T", kDiff)
       .Output("Y", "T", kDiff)
@@ -65,11 +62,7 @@ void DefineAdd(SchemaSink& s) {
       .Attr("axis", kInt)
       .Attr("broadcast", kInt, 0)
       .TypeConstraint("T", kMathTensors);
-  s.Op("Add", 7)
-      .Input("A", "T")
-      .Input("B", "T")
-      .Output("C", "T")
-      .TypeConstraint("T", kMathTensors);
+  s.Op("Add", 7).Input("A", "T").Input("B", "T").Output("C", "T").TypeConstraint("T", kMathTensors);
   s.Op("Add", 13)
       .Input("A", "T", kDiff)
       .Input("B", "T", kDiff)
@@ -141,10 +134,7 @@ void DefineCeil(SchemaSink& s) {
       .Output("Y", "T")
       .Attr("consumed_inputs", kInts)
       .TypeConstraint("T", kFloatTensors);
-  s.Op("Ceil", 6)
-      .Input("X", "T")
-      .Output("Y", "T")
-      .TypeConstraint("T", kFloatTensors);
+  s.Op("Ceil", 6).Input("X", "T").Output("Y", "T").TypeConstraint("T", kFloatTensors);
   s.Op("Ceil", 13)
       .Input("X", "T", kNonDiff)
       .Output("Y", "T", kNonDiff)
@@ -240,10 +230,7 @@ void DefineCumSum(SchemaSink& s) {
 }
 
 void DefineDet(SchemaSink& s) {
-  s.Op("Det", 11)
-      .Input("X", "T", kDiff)
-      .Output("Y", "T", kDiff)
-      .TypeConstraint("T", kFloatTensors);
+  s.Op("Det", 11).Input("X", "T", kDiff).Output("Y", "T", kDiff).TypeConstraint("T", kFloatTensors);
   s.Op("Det", 22)
       .Input("X", "T", kDiff)
       .Output("Y", "T", kDiff)
@@ -266,11 +253,7 @@ void DefineDiv(SchemaSink& s) {
       .Attr("axis", kInt)
       .Attr("broadcast", kInt, 0)
       .TypeConstraint("T", kMathTensors);
-  s.Op("Div", 7)
-      .Input("A", "T")
-      .Input("B", "T")
-      .Output("C", "T")
-      .TypeConstraint("T", kMathTensors);
+  s.Op("Div", 7).Input("A", "T").Input("B", "T").Output("C", "T").TypeConstraint("T", kMathTensors);
   s.Op("Div", 13)
       .Input("A", "T", kDiff)
       .Input("B", "T", kDiff)
@@ -292,10 +275,7 @@ void DefineEinsum(SchemaSink& s) {
 }
 
 void DefineErf(SchemaSink& s) {
-  s.Op("Erf", 9)
-      .Input("input", "T")
-      .Output("output", "T")
-      .TypeConstraint("T", kNumericTensors);
+  s.Op("Erf", 9).Input("input", "T").Output("output", "T").TypeConstraint("T", kNumericTensors);
   s.Op("Erf", 13)
       .Input("input", "T", kDiff)
       .Output("output", "T", kDiff)
@@ -308,10 +288,7 @@ void DefineExp(SchemaSink& s) {
       .Output("output", "T")
       .Attr("consumed_inputs", kInts)
       .TypeConstraint("T", kFloatTensors);
-  s.Op("Exp", 6)
-      .Input("input", "T")
-      .Output("output", "T")
-      .TypeConstraint("T", kFloatTensors);
+  s.Op("Exp", 6).Input("input", "T").Output("output", "T").TypeConstraint("T", kFloatTensors);
   s.Op("Exp", 13)
       .Input("input", "T", kDiff)
       .Output("output", "T", kDiff)
@@ -324,10 +301,7 @@ void DefineFloor(SchemaSink& s) {
       .Output("Y", "T")
       .Attr("consumed_inputs", kInts)
       .TypeConstraint("T", kFloatTensors);
-  s.Op("Floor", 6)
-      .Input("X", "T")
-      .Output("Y", "T")
-      .TypeConstraint("T", kFloatTensors);
+  s.Op("Floor", 6).Input("X", "T").Output("Y", "T").TypeConstraint("T", kFloatTensors);
   s.Op("Floor", 13)
       .Input("X", "T", kNonDiff)
       .Output("Y", "T", kNonDiff)
@@ -443,10 +417,7 @@ void DefineLog(SchemaSink& s) {
       .Output("output", "T")
       .Attr("consumed_inputs", kInts)
       .TypeConstraint("T", kFloatTensors);
-  s.Op("Log", 6)
-      .Input("input", "T")
-      .Output("output", "T")
-      .TypeConstraint("T", kFloatTensors);
+  s.Op("Log", 6).Input("input", "T").Output("output", "T").TypeConstraint("T", kFloatTensors);
   s.Op("Log", 13)
       .Input("input", "T", kDiff)
       .Output("output", "T", kDiff)
@@ -572,11 +543,7 @@ void DefineMul(SchemaSink& s) {
       .Attr("axis", kInt)
       .Attr("broadcast", kInt, 0)
       .TypeConstraint("T", kMathTensors);
-  s.Op("Mul", 7)
-      .Input("A", "T")
-      .Input("B", "T")
-      .Output("C", "T")
-      .TypeConstraint("T", kMathTensors);
+  s.Op("Mul", 7).Input("A", "T").Input("B", "T").Output("C", "T").TypeConstraint("T", kMathTensors);
   s.Op("Mul", 13)
       .Input("A", "T", kDiff)
       .Input("B", "T", kDiff)
@@ -595,17 +562,15 @@ void DefineNeg(SchemaSink& s) {
       .Output("Y", "T")
       .Attr("consumed_inputs", kInts)
       .TypeConstraint("T", kFloatTensors);
-  s.Op("Neg", 6)
-      .Input("X", "T")
-      .Output("Y", "T")
-      .TypeConstraint("T", {"tensor(float)", "tensor(int32)", "tensor(int8)", "tensor(int16)",
-                            "tensor(int64)", "tensor(float16)", "tensor(double)"});
+  s.Op("Neg", 6).Input("X", "T").Output("Y", "T").TypeConstraint(
+      "T", {"tensor(float)", "tensor(int32)", "tensor(int8)", "tensor(int16)", "tensor(int64)",
+            "tensor(float16)", "tensor(double)"});
   s.Op("Neg", 13)
       .Input("X", "T", kDiff)
       .Output("Y", "T", kDiff)
-      .TypeConstraint("T", {"tensor(float)", "tensor(int32)", "tensor(int8)", "tensor(int16)",
-                            "tensor(int64)", "tensor(float16)", "tensor(double)",
-                            "tensor(bfloat16)"});
+      .TypeConstraint(
+          "T", {"tensor(float)", "tensor(int32)", "tensor(int8)", "tensor(int16)", "tensor(int64)",
+                "tensor(float16)", "tensor(double)", "tensor(bfloat16)"});
 }
 
 void DefinePow(SchemaSink& s) {
@@ -616,11 +581,8 @@ void DefinePow(SchemaSink& s) {
       .Attr("axis", kInt)
       .Attr("broadcast", kInt, 0)
       .TypeConstraint("T", kFloatTensors);
-  s.Op("Pow", 7)
-      .Input("X", "T")
-      .Input("Y", "T")
-      .Output("Z", "T")
-      .TypeConstraint("T", kFloatTensors);
+  s.Op("Pow", 7).Input("X", "T").Input("Y", "T").Output("Z", "T").TypeConstraint("T",
+                                                                                 kFloatTensors);
   s.Op("Pow", 12)
       .Input("X", "T")
       .Input("Y", "T1")
@@ -647,10 +609,7 @@ void DefineReciprocal(SchemaSink& s) {
       .Output("Y", "T")
       .Attr("consumed_inputs", kInts)
       .TypeConstraint("T", kFloatTensors);
-  s.Op("Reciprocal", 6)
-      .Input("X", "T")
-      .Output("Y", "T")
-      .TypeConstraint("T", kFloatTensors);
+  s.Op("Reciprocal", 6).Input("X", "T").Output("Y", "T").TypeConstraint("T", kFloatTensors);
   s.Op("Reciprocal", 13)
       .Input("X", "T", kDiff)
       .Output("Y", "T", kDiff)
@@ -669,10 +628,7 @@ void DefineRound(SchemaSink& s) {
 }
 
 void DefineSign(SchemaSink& s) {
-  s.Op("Sign", 9)
-      .Input("input", "T")
-      .Output("output", "T")
-      .TypeConstraint("T", kNumericTensors);
+  s.Op("Sign", 9).Input("input", "T").Output("output", "T").TypeConstraint("T", kNumericTensors);
   s.Op("Sign", 13)
       .Input("input", "T", kNonDiff)
       .Output("output", "T", kNonDiff)
@@ -707,10 +663,7 @@ void DefineSqrt(SchemaSink& s) {
       .Output("Y", "T")
       .Attr("consumed_inputs", kInts)
       .TypeConstraint("T", kFloatTensors);
-  s.Op("Sqrt", 6)
-      .Input("X", "T")
-      .Output("Y", "T")
-      .TypeConstraint("T", kFloatTensors);
+  s.Op("Sqrt", 6).Input("X", "T").Output("Y", "T").TypeConstraint("T", kFloatTensors);
   s.Op("Sqrt", 13)
       .Input("X", "T", kDiff)
       .Output("Y", "T", kDiff)
@@ -733,11 +686,7 @@ void DefineSub(SchemaSink& s) {
       .Attr("axis", kInt)
       .Attr("broadcast", kInt, 0)
       .TypeConstraint("T", kMathTensors);
-  s.Op("Sub", 7)
-      .Input("A", "T")
-      .Input("B", "T")
-      .Output("C", "T")
-      .TypeConstraint("T", kMathTensors);
+  s.Op("Sub", 7).Input("A", "T").Input("B", "T").Output("C", "T").TypeConstraint("T", kMathTensors);
   s.Op("Sub", 13)
       .Input("A", "T", kDiff)
       .Input("B", "T", kDiff)
@@ -782,48 +731,27 @@ void DefineTan(SchemaSink& s) {
 }
 
 constexpr OpDefinition kMathOps[] = {
-    {"Abs", DefineAbs},
-    {"Acos", DefineAcos},
-    {"Acosh", DefineAcosh},
-    {"Add", DefineAdd},
-    {"Asin", DefineAsin},
-    {"Asinh", DefineAsinh},
-    {"Atan", DefineAtan},
-    {"Atanh", DefineAtanh},
-    {"BitShift", DefineBitShift},
-    {"Ceil", DefineCeil},
-    {"Clip", DefineClip},
-    {"Cos", DefineCos},
-    {"Cosh", DefineCosh},
-    {"CumProd", DefineCumProd},
-    {"CumSum", DefineCumSum},
-    {"Det", DefineDet},
-    {"Div", DefineDiv},
-    {"Einsum", DefineEinsum},
-    {"Erf", DefineErf},
-    {"Exp", DefineExp},
-    {"Floor", DefineFloor},
-    {"Gemm", DefineGemm},
-    {"IsInf", DefineIsInf},
-    {"IsNaN", DefineIsNaN},
-    {"Log", DefineLog},
-    {"MatMul", DefineMatMul},
-    {"Max", DefineMax},
-    {"Mean", DefineMean},
-    {"Min", DefineMin},
-    {"Mod", DefineMod},
-    {"Mul", DefineMul},
-    {"Neg", DefineNeg},
-    {"Pow", DefinePow},
-    {"Reciprocal", DefineReciprocal},
-    {"Round", DefineRound},
-    {"Sign", DefineSign},
-    {"Sin", DefineSin},
-    {"Sinh", DefineSinh},
-    {"Sqrt", DefineSqrt},
-    {"Sub", DefineSub},
-    {"Sum", DefineSum},
-    {"Tan", DefineTan},
+    {"Abs", DefineAbs},           {"Acos", DefineAcos},
+    {"Acosh", DefineAcosh},       {"Add", DefineAdd},
+    {"Asin", DefineAsin},         {"Asinh", DefineAsinh},
+    {"Atan", DefineAtan},         {"Atanh", DefineAtanh},
+    {"BitShift", DefineBitShift}, {"Ceil", DefineCeil},
+    {"Clip", DefineClip},         {"Cos", DefineCos},
+    {"Cosh", DefineCosh},         {"CumProd", DefineCumProd},
+    {"CumSum", DefineCumSum},     {"Det", DefineDet},
+    {"Div", DefineDiv},           {"Einsum", DefineEinsum},
+    {"Erf", DefineErf},           {"Exp", DefineExp},
+    {"Floor", DefineFloor},       {"Gemm", DefineGemm},
+    {"IsInf", DefineIsInf},       {"IsNaN", DefineIsNaN},
+    {"Log", DefineLog},           {"MatMul", DefineMatMul},
+    {"Max", DefineMax},           {"Mean", DefineMean},
+    {"Min", DefineMin},           {"Mod", DefineMod},
+    {"Mul", DefineMul},           {"Neg", DefineNeg},
+    {"Pow", DefinePow},           {"Reciprocal", DefineReciprocal},
+    {"Round", DefineRound},       {"Sign", DefineSign},
+    {"Sin", DefineSin},           {"Sinh", DefineSinh},
+    {"Sqrt", DefineSqrt},         {"Sub", DefineSub},
+    {"Sum", DefineSum},           {"Tan", DefineTan},
 };
 
 }  // namespace

@@ -58,10 +58,10 @@ void DefineDequantizeLinear(SchemaSink& s) {
       .Output("y", "T2")
       .Attr("axis", kInt, 1)
       .Attr("block_size", kInt, 0)
-      .TypeConstraint("T1", {"tensor(int8)", "tensor(uint8)", "tensor(int16)", "tensor(uint16)",
-                             "tensor(int32)", "tensor(float8e4m3fn)", "tensor(float8e4m3fnuz)",
-                             "tensor(float8e5m2)", "tensor(float8e5m2fnuz)", "tensor(uint4)",
-                             "tensor(int4)"})
+      .TypeConstraint(
+          "T1", {"tensor(int8)", "tensor(uint8)", "tensor(int16)", "tensor(uint16)",
+                 "tensor(int32)", "tensor(float8e4m3fn)", "tensor(float8e4m3fnuz)",
+                 "tensor(float8e5m2)", "tensor(float8e5m2fnuz)", "tensor(uint4)", "tensor(int4)"})
       .TypeConstraint("T2", {"tensor(float)", "tensor(float16)", "tensor(bfloat16)"});
   s.Op("DequantizeLinear", 23)
       .Input("x", "T1")
@@ -89,8 +89,8 @@ void DefineDequantizeLinear(SchemaSink& s) {
                              "tensor(int32)", "tensor(float8e4m3fn)", "tensor(float8e4m3fnuz)",
                              "tensor(float8e5m2)", "tensor(float8e5m2fnuz)", "tensor(uint4)",
                              "tensor(int4)", "tensor(float4e2m1)"})
-      .TypeConstraint("T2", {"tensor(float)", "tensor(float16)", "tensor(bfloat16)",
-                             "tensor(float8e8m0)"})
+      .TypeConstraint(
+          "T2", {"tensor(float)", "tensor(float16)", "tensor(bfloat16)", "tensor(float8e8m0)"})
       .TypeConstraint("T3", {"tensor(float)", "tensor(float16)", "tensor(bfloat16)"});
   s.Op("DequantizeLinear", 25)
       .Input("x", "T1")
@@ -103,10 +103,9 @@ void DefineDequantizeLinear(SchemaSink& s) {
       .TypeConstraint("T1", {"tensor(int8)", "tensor(uint8)", "tensor(int16)", "tensor(uint16)",
                              "tensor(int32)", "tensor(float8e4m3fn)", "tensor(float8e4m3fnuz)",
                              "tensor(float8e5m2)", "tensor(float8e5m2fnuz)", "tensor(uint4)",
-                             "tensor(int4)", "tensor(float4e2m1)", "tensor(uint2)",
-                             "tensor(int2)"})
-      .TypeConstraint("T2", {"tensor(float)", "tensor(float16)", "tensor(bfloat16)",
-                             "tensor(float8e8m0)"})
+                             "tensor(int4)", "tensor(float4e2m1)", "tensor(uint2)", "tensor(int2)"})
+      .TypeConstraint(
+          "T2", {"tensor(float)", "tensor(float16)", "tensor(bfloat16)", "tensor(float8e8m0)"})
       .TypeConstraint("T3", {"tensor(float)", "tensor(float16)", "tensor(bfloat16)"});
 }
 
@@ -210,8 +209,8 @@ void DefineQuantizeLinear(SchemaSink& s) {
       .Output("y", "T2")
       .Attr("axis", kInt, 1)
       .Attr("saturate", kInt, 1)
-      .TypeConstraint("T1", {"tensor(float)", "tensor(float16)", "tensor(bfloat16)",
-                             "tensor(int32)"})
+      .TypeConstraint("T1",
+                      {"tensor(float)", "tensor(float16)", "tensor(bfloat16)", "tensor(int32)"})
       .TypeConstraint("T2", Join("tensor(int8)", "tensor(uint8)", kFloat8Tensors));
   s.Op("QuantizeLinear", 21)
       .Input("x", "T1")
@@ -222,12 +221,11 @@ void DefineQuantizeLinear(SchemaSink& s) {
       .Attr("block_size", kInt, 0)
       .Attr("output_dtype", kInt, 0)
       .Attr("saturate", kInt, 1)
-      .TypeConstraint("T1", {"tensor(float)", "tensor(float16)", "tensor(bfloat16)",
-                             "tensor(int32)"})
+      .TypeConstraint("T1",
+                      {"tensor(float)", "tensor(float16)", "tensor(bfloat16)", "tensor(int32)"})
       .TypeConstraint("T2", {"tensor(int8)", "tensor(uint8)", "tensor(int16)", "tensor(uint16)",
-                             "tensor(float8e4m3fn)", "tensor(float8e4m3fnuz)",
-                             "tensor(float8e5m2)", "tensor(float8e5m2fnuz)", "tensor(uint4)",
-                             "tensor(int4)"});
+                             "tensor(float8e4m3fn)", "tensor(float8e4m3fnuz)", "tensor(float8e5m2)",
+                             "tensor(float8e5m2fnuz)", "tensor(uint4)", "tensor(int4)"});
   s.Op("QuantizeLinear", 23)
       .Input("x", "T1")
       .Input("y_scale", "T2")
@@ -238,14 +236,14 @@ void DefineQuantizeLinear(SchemaSink& s) {
       .Attr("output_dtype", kInt, 0)
       .Attr("precision", kInt, 0)
       .Attr("saturate", kInt, 1)
-      .TypeConstraint("T1", {"tensor(float)", "tensor(float16)", "tensor(bfloat16)",
-                             "tensor(int32)"})
-      .TypeConstraint("T2", {"tensor(float)", "tensor(float16)", "tensor(bfloat16)",
-                             "tensor(int32)"})
-      .TypeConstraint("T3", {"tensor(int8)", "tensor(uint8)", "tensor(int16)", "tensor(uint16)",
-                             "tensor(float8e4m3fn)", "tensor(float8e4m3fnuz)",
-                             "tensor(float8e5m2)", "tensor(float8e5m2fnuz)", "tensor(uint4)",
-                             "tensor(int4)", "tensor(float4e2m1)"});
+      .TypeConstraint("T1",
+                      {"tensor(float)", "tensor(float16)", "tensor(bfloat16)", "tensor(int32)"})
+      .TypeConstraint("T2",
+                      {"tensor(float)", "tensor(float16)", "tensor(bfloat16)", "tensor(int32)"})
+      .TypeConstraint(
+          "T3", {"tensor(int8)", "tensor(uint8)", "tensor(int16)", "tensor(uint16)",
+                 "tensor(float8e4m3fn)", "tensor(float8e4m3fnuz)", "tensor(float8e5m2)",
+                 "tensor(float8e5m2fnuz)", "tensor(uint4)", "tensor(int4)", "tensor(float4e2m1)"});
   s.Op("QuantizeLinear", 24)
       .Input("x", "T1")
       .Input("y_scale", "T2")
@@ -256,14 +254,14 @@ void DefineQuantizeLinear(SchemaSink& s) {
       .Attr("output_dtype", kInt, 0)
       .Attr("precision", kInt, 0)
       .Attr("saturate", kInt, 1)
-      .TypeConstraint("T1", {"tensor(float)", "tensor(float16)", "tensor(bfloat16)",
-                             "tensor(int32)"})
+      .TypeConstraint("T1",
+                      {"tensor(float)", "tensor(float16)", "tensor(bfloat16)", "tensor(int32)"})
       .TypeConstraint("T2", {"tensor(float)", "tensor(float16)", "tensor(bfloat16)",
                              "tensor(int32)", "tensor(float8e8m0)"})
-      .TypeConstraint("T3", {"tensor(int8)", "tensor(uint8)", "tensor(int16)", "tensor(uint16)",
-                             "tensor(float8e4m3fn)", "tensor(float8e4m3fnuz)",
-                             "tensor(float8e5m2)", "tensor(float8e5m2fnuz)", "tensor(uint4)",
-                             "tensor(int4)", "tensor(float4e2m1)"});
+      .TypeConstraint(
+          "T3", {"tensor(int8)", "tensor(uint8)", "tensor(int16)", "tensor(uint16)",
+                 "tensor(float8e4m3fn)", "tensor(float8e4m3fnuz)", "tensor(float8e5m2)",
+                 "tensor(float8e5m2fnuz)", "tensor(uint4)", "tensor(int4)", "tensor(float4e2m1)"});
   s.Op("QuantizeLinear", 25)
       .Input("x", "T1")
       .Input("y_scale", "T2")
@@ -274,15 +272,14 @@ void DefineQuantizeLinear(SchemaSink& s) {
       .Attr("output_dtype", kInt, 0)
       .Attr("precision", kInt, 0)
       .Attr("saturate", kInt, 1)
-      .TypeConstraint("T1", {"tensor(float)", "tensor(float16)", "tensor(bfloat16)",
-                             "tensor(int32)"})
+      .TypeConstraint("T1",
+                      {"tensor(float)", "tensor(float16)", "tensor(bfloat16)", "tensor(int32)"})
       .TypeConstraint("T2", {"tensor(float)", "tensor(float16)", "tensor(bfloat16)",
                              "tensor(int32)", "tensor(float8e8m0)"})
       .TypeConstraint("T3", {"tensor(int8)", "tensor(uint8)", "tensor(int16)", "tensor(uint16)",
-                             "tensor(float8e4m3fn)", "tensor(float8e4m3fnuz)",
-                             "tensor(float8e5m2)", "tensor(float8e5m2fnuz)", "tensor(uint4)",
-                             "tensor(int4)", "tensor(float4e2m1)", "tensor(uint2)",
-                             "tensor(int2)"});
+                             "tensor(float8e4m3fn)", "tensor(float8e4m3fnuz)", "tensor(float8e5m2)",
+                             "tensor(float8e5m2fnuz)", "tensor(uint4)", "tensor(int4)",
+                             "tensor(float4e2m1)", "tensor(uint2)", "tensor(int2)"});
 }
 
 constexpr OpDefinition kQuantizationOps[] = {

@@ -75,8 +75,8 @@ void DefineMelWeightMatrix(SchemaSink& s) {
       .Output("output", "T3", kNonDiff)
       .Attr("output_datatype", kInt, 1)
       .TypeConstraint("T1", {"tensor(int32)", "tensor(int64)"})
-      .TypeConstraint("T2", {"tensor(float)", "tensor(float16)", "tensor(double)",
-                             "tensor(bfloat16)"})
+      .TypeConstraint("T2",
+                      {"tensor(float)", "tensor(float16)", "tensor(double)", "tensor(bfloat16)"})
       .TypeConstraint("T3", kNumericTensorsIr4);
 }
 
@@ -88,18 +88,15 @@ void DefineSTFT(SchemaSink& s) {
       .Input("frame_length", "T2", kOptional | kNonDiff)
       .Output("output", "T1", kNonDiff)
       .Attr("onesided", kInt, 1)
-      .TypeConstraint("T1", {"tensor(float)", "tensor(float16)", "tensor(double)",
-                             "tensor(bfloat16)"})
+      .TypeConstraint("T1",
+                      {"tensor(float)", "tensor(float16)", "tensor(double)", "tensor(bfloat16)"})
       .TypeConstraint("T2", {"tensor(int32)", "tensor(int64)"});
 }
 
 constexpr OpDefinition kSignalOps[] = {
-    {"BlackmanWindow", DefineBlackmanWindow},
-    {"DFT", DefineDFT},
-    {"HammingWindow", DefineHammingWindow},
-    {"HannWindow", DefineHannWindow},
-    {"MelWeightMatrix", DefineMelWeightMatrix},
-    {"STFT", DefineSTFT},
+    {"BlackmanWindow", DefineBlackmanWindow},   {"DFT", DefineDFT},
+    {"HammingWindow", DefineHammingWindow},     {"HannWindow", DefineHannWindow},
+    {"MelWeightMatrix", DefineMelWeightMatrix}, {"STFT", DefineSTFT},
 };
 
 }  // namespace

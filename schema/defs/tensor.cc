@@ -111,10 +111,7 @@ void DefineFlatten(SchemaSink& s) {
 }
 
 void DefineIdentity(SchemaSink& s) {
-  s.Op("Identity", 1)
-      .Input("input", "T")
-      .Output("output", "T")
-      .TypeConstraint("T", kAllTensors);
+  s.Op("Identity", 1).Input("input", "T").Output("output", "T").TypeConstraint("T", kAllTensors);
   s.Op("Identity", 13)
       .Input("input", "T", kDiff)
       .Output("output", "T", kDiff)

@@ -68,10 +68,8 @@ void DefineTfIdfVectorizer(SchemaSink& s) {
 }
 
 constexpr OpDefinition kTextOps[] = {
-    {"RegexFullMatch", DefineRegexFullMatch},
-    {"StringConcat", DefineStringConcat},
-    {"StringNormalizer", DefineStringNormalizer},
-    {"StringSplit", DefineStringSplit},
+    {"RegexFullMatch", DefineRegexFullMatch},     {"StringConcat", DefineStringConcat},
+    {"StringNormalizer", DefineStringNormalizer}, {"StringSplit", DefineStringSplit},
     {"TfIdfVectorizer", DefineTfIdfVectorizer},
 };
 

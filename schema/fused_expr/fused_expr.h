@@ -1,7 +1,8 @@
 // The expressions of fused operators that the version converter expands (below the opset that
 // introduced them) and a fusion pass puts back: one declarative definition of each, from which the
 // converter's adapter builds the nodes (Expand, below) and the pass derives its matcher
-// (passes/rewrite/expr_pattern.h). It depends on ir/ only, so both converter/ and passes/ may use it.
+// (passes/rewrite/expr_pattern.h). It depends on ir/ only, so both converter/ and passes/ may use
+// it.
 //
 // A definition is a list of steps, each one ai.onnx node with one output: its op, its operands
 // (inputs of the fused op, earlier steps, scalar constants, scalar parameters such as epsilon) and
@@ -28,7 +29,9 @@ struct Operand {
 };
 inline Operand In(int i) { return {Operand::Kind::kInput, i}; }
 inline Operand Step(int i) { return {Operand::Kind::kStep, i}; }
-inline Operand Const(double value, const char* name) { return {Operand::Kind::kConstant, 0, value, name}; }
+inline Operand Const(double value, const char* name) {
+  return {Operand::Kind::kConstant, 0, value, name};
+}
 inline Operand Param(int i, const char* name) { return {Operand::Kind::kParam, i, 0, name}; }
 
 // A float attribute the step's node has; `default_value` is its schema default (what an absent
@@ -77,7 +80,16 @@ const Expr& HardSwish();
 // definition (their spelling depends on the opset): the expansion supplies them, the matcher checks
 // them. Parameter 0 is epsilon.
 namespace layer_norm {
-enum : int { kMean, kCentered, kSquare, kVariance, kVariancePlusEps, kStdDev, kInvStdDev, kNormalized };
+enum : int {
+  kMean,
+  kCentered,
+  kSquare,
+  kVariance,
+  kVariancePlusEps,
+  kStdDev,
+  kInvStdDev,
+  kNormalized
+};
 }
 const Expr& LayerNormCore();
 
@@ -90,15 +102,17 @@ const Expr& RmsNormCore();
 
 // Builds the nodes of `expr`'s steps in order and returns their values. `scalar` adds a constant or
 // parameter (value, base name); `node` adds the step's node over the given inputs with its output
-// named `name`, `base` + the step's suffix (the float attributes are set here on the producer of the
-// returned value).
+// named `name`, `base` + the step's suffix (the float attributes are set here on the producer of
+// the returned value).
 struct ExpandHooks {
   std::function<ir::Value*(double value, const char* name)> scalar;
-  std::function<ir::Value*(const ExprStep& step, const std::vector<ir::Value*>& inputs, const std::string& name)>
+  std::function<ir::Value*(const ExprStep& step, const std::vector<ir::Value*>& inputs,
+                           const std::string& name)>
       node;
 };
 std::vector<ir::Value*> Expand(const Expr& expr, const std::vector<ir::Value*>& inputs,
-                               const std::vector<double>& params, const std::string& base, const ExpandHooks& hooks);
+                               const std::vector<double>& params, const std::string& base,
+                               const ExpandHooks& hooks);
 
 }  // namespace onnx_opt::fused_expr
 

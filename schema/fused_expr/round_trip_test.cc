@@ -20,8 +20,8 @@ using ::testing::Not;
 
 struct Case {
   std::string op;
-  int opset;        // the model's opset, where `op` exists
-  int older;        // an opset without it
+  int opset;         // the model's opset, where `op` exists
+  int older;         // an opset without it
   std::string fuse;  // the pass that puts it back
   std::string graph;
 };
@@ -39,7 +39,8 @@ TEST_P(RoundTripTest, ExpandedBelowItsOpsetAndFusedBack) {
   EXPECT_THAT(OpTypes(expanded->after->graph()), Not(Contains(c.op)));
   EXPECT_OK(ExpectSameOutputs(*expanded->before, *expanded->after));
 
-  auto fused = RunPipelineOnText(model, down + ",convert(" + std::to_string(c.opset) + ")," + c.fuse);
+  auto fused =
+      RunPipelineOnText(model, down + ",convert(" + std::to_string(c.opset) + ")," + c.fuse);
   ASSERT_TRUE(fused.ok()) << fused.status();
   EXPECT_THAT(OpTypes(fused->after->graph()), ElementsAre(c.op));
   EXPECT_OK(ExpectSameOutputs(*fused->before, *fused->after));
@@ -50,7 +51,8 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(
         Case{"Gelu", 20, 19, "fuse-gelu", "g (float[2,8] X) => (float[2,8] Y) { Y = Gelu(X) }"},
         Case{"Mish", 18, 17, "fuse-mish", "g (float[2,8] X) => (float[2,8] Y) { Y = Mish(X) }"},
-        Case{"HardSwish", 14, 13, "fuse-hard-swish", "g (float[2,8] X) => (float[2,8] Y) { Y = HardSwish(X) }"},
+        Case{"HardSwish", 14, 13, "fuse-hard-swish",
+             "g (float[2,8] X) => (float[2,8] Y) { Y = HardSwish(X) }"},
         Case{"LayerNormalization", 17, 16, "fuse-layernorm", R"(
           g (float[2,3,4] X) => (float[2,3,4] Y)
           <float[4] gamma = {1.0, 0.5, 2.0, -1.0}, float[4] beta = {0.1, 0.2, 0.3, 0.4}> {
@@ -65,7 +67,9 @@ INSTANTIATE_TEST_SUITE_P(
           g (float[2,3,4] X) => (float[2,3,4] Y) <float[4] gamma = {1.0, 0.5, 2.0, -1.0}> {
             Y = RMSNormalization<epsilon = 0.001>(X, gamma)
           })"}),
-    [](const ::testing::TestParamInfo<Case>& info) { return info.param.op + std::to_string(info.param.opset); });
+    [](const ::testing::TestParamInfo<Case>& info) {
+      return info.param.op + std::to_string(info.param.opset);
+    });
 
 }  // namespace
 }  // namespace onnx_opt::fused_expr

@@ -1,7 +1,8 @@
 // For every ONNX backend node test model: forget the declared output types, infer them, and compare
-// with what the model declares. Element types must agree whenever one is inferred; shapes must agree
-// wherever both are known. Prints how many outputs were fully, partially or not inferred, and fails
-// when fewer are fully inferred, or more partially or not at all, than the pinned counts below.
+// with what the model declares. Element types must agree whenever one is inferred; shapes must
+// agree wherever both are known. Prints how many outputs were fully, partially or not inferred, and
+// fails when fewer are fully inferred, or more partially or not at all, than the pinned counts
+// below.
 //
 // Needs ONNX_CONFORMANCE_DIR (CI: ../shared/onnx-conformance); skipped loudly without it.
 #include <algorithm>
@@ -14,11 +15,11 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "equivalence/testing/conformance_dir.h"
 #include "gtest/gtest.h"
 #include "ir/io/model_io.h"
 #include "schema/inference/inference.h"
 #include "schema/inference/shape_utils.h"
-#include "equivalence/testing/conformance_dir.h"
 
 namespace onnx_opt::schema::inference {
 namespace {
@@ -26,8 +27,8 @@ namespace {
 namespace fs = std::filesystem;
 
 // Today's outcome over the 2265 outputs of the node tests, pinned as a floor so that inference that
-// gets worse is red: fully inferred outputs must not go down, partially or not inferred ones must not
-// go up. When inference gets better, raise kMinFull / lower kMaxNotFull to the new counts.
+// gets worse is red: fully inferred outputs must not go down, partially or not inferred ones must
+// not go up. When inference gets better, raise kMinFull / lower kMaxNotFull to the new counts.
 constexpr int kMinFull = 1891;
 constexpr int kMaxNotFull = 374;  // partially + not at all
 
@@ -153,9 +154,8 @@ TEST(ConformanceInferenceTest, InferredOutputsAgreeWithDeclared) {
                       << ": declared " << declared[i].ToString() << ", inferred "
                       << inferred.ToString();
       }
-      std::string example =
-          absl::StrCat(name, " output ", i, ": declared ", declared[i].ToString(), ", inferred ",
-                       inferred.ToString());
+      std::string example = absl::StrCat(name, " output ", i, ": declared ", declared[i].ToString(),
+                                         ", inferred ", inferred.ToString());
       if (IsFull(inferred)) {
         ++full;
       } else if (!inferred.is_none()) {
@@ -175,16 +175,18 @@ TEST(ConformanceInferenceTest, InferredOutputsAgreeWithDeclared) {
   for (const std::string& e : partial_examples) std::cout << "  " << e << "\n";
   std::cout << "\n=== Conformance inference: " << models << " models, " << (full + partial + none)
             << " outputs: " << full << " fully inferred, " << partial << " partially, " << none
-            << " not at all; " << disagreements << " disagreements, " << failures
-            << " failures, " << warnings_total << " warnings ===\n";
+            << " not at all; " << disagreements << " disagreements, " << failures << " failures, "
+            << warnings_total << " warnings ===\n";
   EXPECT_EQ(disagreements, 0);
   EXPECT_EQ(failures, 0);
-  EXPECT_GE(full, kMinFull) << "fewer outputs fully inferred than the pinned floor (see the lists above)";
+  EXPECT_GE(full, kMinFull)
+      << "fewer outputs fully inferred than the pinned floor (see the lists above)";
   EXPECT_LE(partial + none, kMaxNotFull)
       << "more outputs partially or not inferred than the pinned ceiling (see the lists above)";
   if (full > kMinFull || partial + none < kMaxNotFull) {
-    std::cout << "Inference improved: set kMinFull = " << full << " and kMaxNotFull = " << partial + none
-              << " in " << __FILE__ << " to pin the gain.\n";
+    std::cout << "Inference improved: set kMinFull = " << full
+              << " and kMaxNotFull = " << partial + none << " in " << __FILE__
+              << " to pin the gain.\n";
   }
 }
 

@@ -1,6 +1,6 @@
 // What an inference function sees of one node: its inputs' types, constant values and tracked
-// shape values, its attributes (function-body references resolved, schema defaults applied), and the
-// output types it is filling in. Output types start out as the schema's type constraints imply
+// shape values, its attributes (function-body references resolved, schema defaults applied), and
+// the output types it is filling in. Output types start out as the schema's type constraints imply
 // (see InitFromSchema), so most functions only need to set shapes.
 #ifndef ONNX_OPT_SCHEMA_INFERENCE_CONTEXT_H_
 #define ONNX_OPT_SCHEMA_INFERENCE_CONTEXT_H_

@@ -64,8 +64,8 @@ class Engine {
                                                           const std::vector<ir::Type>& input_types,
                                                           bool trial);
   absl::Status InferGraph(Scope& scope, ir::Graph& graph);
-  // InferGraph's walk over the nodes: in list order while each node's producers came first; from the
-  // first node whose did not, in topological order.
+  // InferGraph's walk over the nodes: in list order while each node's producers came first; from
+  // the first node whose did not, in topological order.
   absl::Status InferNodes(Scope& scope, ir::Graph& graph);
   absl::Status InferNode(Scope& scope, ir::Node& node);
   absl::Status InferFunctionCall(Scope& scope, ir::Node& node, const ir::Function& fn);

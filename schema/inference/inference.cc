@@ -165,9 +165,8 @@ absl::Status Engine::InferNodes(Scope& scope, ir::Graph& graph) {
     order = *std::move(sorted);
   } else {
     if (options_.warnings != nullptr && trial_depth_ == 0) {
-      options_.warnings->push_back(absl::StrCat("graph '", graph.name(), "': ",
-                                                sorted.status().message(),
-                                                "; inferring in list order"));
+      options_.warnings->push_back(absl::StrCat(
+          "graph '", graph.name(), "': ", sorted.status().message(), "; inferring in list order"));
     }
     for (ir::Node* n : graph.nodes()) order.push_back(n);
   }
@@ -213,8 +212,7 @@ ir::Type Engine::OutputType(const Scope& scope, const ir::Graph& graph, size_t i
 
 absl::Status Engine::InferNode(Scope& scope, ir::Node& node) {
   const std::string& domain = node.domain();
-  const ir::Function* function =
-      model_.FindFunction(domain, node.op_type(), node.overload());
+  const ir::Function* function = model_.FindFunction(domain, node.op_type(), node.overload());
   if (!IsSchemaDomain(domain)) {
     if (function != nullptr) return InferFunctionCall(scope, node, *function);
     return absl::OkStatus();  // a custom operator: nothing is known about it
@@ -249,8 +247,8 @@ absl::Status Engine::InferNode(Scope& scope, ir::Node& node) {
       // An operator of an open domain we have no schema for: a custom operator.
       if (IsOpenDomain(domain) && Versions(domain, node.op_type()).empty()) return absl::OkStatus();
       if (options_.warnings != nullptr && trial_depth_ == 0) {
-        options_.warnings->push_back(
-            absl::StrCat(DescribeNode(node), ": ", found.status().message(), "; outputs not inferred"));
+        options_.warnings->push_back(absl::StrCat(
+            DescribeNode(node), ": ", found.status().message(), "; outputs not inferred"));
       }
       return absl::OkStatus();
     }
@@ -269,8 +267,8 @@ absl::Status Engine::InferNode(Scope& scope, ir::Node& node) {
       InferenceContext plain(*this, scope, node, *schema, *opset);
       plain.InitFromSchema();
       for (size_t i = 0; i < node.num_outputs() && i < plain.num_outputs(); ++i) {
-        RETURN_IF_ERROR(Commit(scope, node, node.output(i), plain.outputs()[i], std::nullopt,
-                               nullptr));
+        RETURN_IF_ERROR(
+            Commit(scope, node, node.output(i), plain.outputs()[i], std::nullopt, nullptr));
       }
       return absl::OkStatus();
     }
@@ -285,7 +283,8 @@ absl::Status Engine::InferNode(Scope& scope, ir::Node& node) {
 absl::Status Engine::InferFunctionCall(Scope& scope, ir::Node& node, const ir::Function& fn) {
   if (function_depth_ >= kMaxFunctionDepth) {
     if (options_.warnings != nullptr && trial_depth_ == 0) {
-      options_.warnings->push_back(absl::StrCat(DescribeNode(node), ": functions nested deeper than ",
+      options_.warnings->push_back(absl::StrCat(DescribeNode(node),
+                                                ": functions nested deeper than ",
                                                 kMaxFunctionDepth, "; outputs not inferred"));
     }
     return absl::OkStatus();
@@ -328,9 +327,9 @@ absl::Status Engine::Commit(Scope& scope, ir::Node& node, ir::Value* v, const ir
   const ir::Type& declared = GetType(scope, v);
   // A negative dimension means the operator's inputs make no sense (a negative size, ...).
   if (HasNegativeDim(inferred)) {
-    RETURN_IF_ERROR(Problem(absl::StrCat(DescribeNode(node), ": output '", v->name(),
-                                         "' would have a negative dimension: ",
-                                         inferred.ToString())));
+    RETURN_IF_ERROR(
+        Problem(absl::StrCat(DescribeNode(node), ": output '", v->name(),
+                             "' would have a negative dimension: ", inferred.ToString())));
     return Commit(scope, node, v, StripShapes(inferred), std::nullopt, nullptr);
   }
   // When a value already has the inferred type (every value, the second time a pipeline infers),
@@ -357,7 +356,8 @@ absl::Status Engine::Commit(Scope& scope, ir::Node& node, ir::Value* v, const ir
 absl::StatusOr<std::vector<ir::Type>> Engine::InferSubgraph(
     Scope& parent, ir::Graph& graph, const std::vector<ir::Type>& input_types, bool trial) {
   if (trial) ++trial_depth_;
-  absl::StatusOr<std::vector<ir::Type>> result = InferSubgraphImpl(parent, graph, input_types, trial);
+  absl::StatusOr<std::vector<ir::Type>> result =
+      InferSubgraphImpl(parent, graph, input_types, trial);
   if (trial) --trial_depth_;
   return result;
 }
@@ -375,8 +375,8 @@ absl::StatusOr<std::vector<ir::Type>> Engine::InferSubgraphImpl(
     std::string conflict;
     ir::Type merged = MergeTypes(declared, input_types[i], &conflict);
     if (!conflict.empty()) {
-      RETURN_IF_ERROR(Problem(absl::StrCat("subgraph '", graph.name(), "' input '", in->name(),
-                                           "': ", conflict)));
+      RETURN_IF_ERROR(Problem(
+          absl::StrCat("subgraph '", graph.name(), "' input '", in->name(), "': ", conflict)));
     }
     if (merged != declared) SetType(sub, in, std::move(merged));
   }

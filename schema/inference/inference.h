@@ -1,6 +1,6 @@
 // Type and shape inference over the IR: InferShapes(model) walks every graph in topological order
-// and gives each node output the element type and shape its operator (at the model's opset) implies,
-// recursing into If/Loop/Scan bodies and model-local functions.
+// and gives each node output the element type and shape its operator (at the model's opset)
+// implies, recursing into If/Loop/Scan bodies and model-local functions.
 //
 //   std::vector<std::string> warnings;
 //   absl::Status s = InferShapes(model, {.strict = false, .warnings = &warnings});

@@ -45,7 +45,8 @@ TEST(InferShapesTest, TypesOutLeavesTheModelAsItWas) {
     Y = Abs(T)
     Z = If(C) <then_branch = t () => (U) { U = Relu(T) },
                else_branch = e () => (V) { V = Sigmoid(T) }>
-  })", 21, {.types_out = &types});
+  })",
+                      21, {.types_out = &types});
   ASSERT_TRUE(r.status.ok()) << r.status;
   EXPECT_EQ(r.Type("T"), "unknown");
   EXPECT_EQ(r.Type("U"), "unknown");
@@ -66,7 +67,8 @@ TEST(InferShapesTest, TypesOutLeavesTheModelAsItWas) {
     Z = If(C) <then_branch = t () => (U) { U = Relu(T) },
                else_branch = e () => (V) { V = Sigmoid(T) }>
   })");
-  for (const char* name : {"T", "U", "V", "Y", "Z"}) EXPECT_EQ(reported(name), written.Type(name)) << name;
+  for (const char* name : {"T", "U", "V", "Y", "Z"})
+    EXPECT_EQ(reported(name), written.Type(name)) << name;
 }
 
 TEST(InferShapesTest, NodesOutOfOrderAreInferredInTopologicalOrder) {
@@ -108,8 +110,8 @@ TEST(InferShapesTest, ContradictionIsAWarningOrAnError) {
   EXPECT_EQ(strict.status.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_PRED2(Contains, std::string(strict.status.message()), "output 'T'");
 
-  auto dims = InferGraph(R"(g (float[2,3] X) => (float[2,4] Y) { Y = Relu(X) })", 21,
-                         {.strict = true});
+  auto dims =
+      InferGraph(R"(g (float[2,3] X) => (float[2,4] Y) { Y = Relu(X) })", 21, {.strict = true});
   EXPECT_PRED2(Contains, std::string(dims.status.message()), "dimension 1 differs");
 }
 
@@ -140,8 +142,8 @@ TEST(InferShapesTest, OperatorVersionDecides) {
   // Squeeze-11 takes axes as an attribute, Squeeze-13 as an input.
   auto v11 = InferGraph(R"(g (float[1,3,1] X) => (Y) { Y = Squeeze<axes = [0]>(X) })", 11);
   EXPECT_EQ(v11.Type("Y"), "tensor(float)[3,1]");
-  auto v13 = InferGraph(R"(g (float[1,3,1] X) => (Y) <int64[1] A = {2}> { Y = Squeeze(X, A) })",
-                        13);
+  auto v13 =
+      InferGraph(R"(g (float[1,3,1] X) => (Y) <int64[1] A = {2}> { Y = Squeeze(X, A) })", 13);
   EXPECT_EQ(v13.Type("Y"), "tensor(float)[1,3]");
 }
 
@@ -253,7 +255,8 @@ TEST(ShapeValueTest, TransformerAttentionBlock) {
     ctx_t = Transpose<perm = [0, 2, 1, 3]>(ctx)
     merge_shape = Concat<axis = 0>(b1, s1, hidden)
     Y = Reshape(ctx_t, merge_shape)
-  })", 18);
+  })",
+                      18);
   ASSERT_TRUE(r.status.ok()) << r.status;
   EXPECT_TRUE(r.warnings.empty());
   EXPECT_EQ(r.Type("q"), "tensor(float)[B,S,768]");
@@ -311,7 +314,8 @@ TEST(SubgraphTest, LoopCarriedAndScanOutputs) {
       x_out = Relu(x_in)
       y = ReduceSum<keepdims = 0>(x_in)
     }>
-  })", 13);
+  })",
+                      13);
   ASSERT_TRUE(r.status.ok()) << r.status;
   EXPECT_EQ(r.Type("i"), "tensor(int64)[]");
   EXPECT_EQ(r.Type("acc_in"), "tensor(float)[?]");
@@ -328,7 +332,8 @@ TEST(SubgraphTest, ScanSlicesInputsAndStacksOutputs) {
       s_out = Add(s_in, x)
       y = Mul(s_in, x)
     }>
-  })", 16);
+  })",
+                      16);
   ASSERT_TRUE(r.status.ok()) << r.status;
   EXPECT_EQ(r.Type("x"), "tensor(float)[2]");
   EXPECT_EQ(r.Type("s"), "tensor(float)[2]");

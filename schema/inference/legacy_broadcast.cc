@@ -30,9 +30,9 @@ bool SurelyOneElement(const ir::Shape& s) {
 
 }  // namespace
 
-absl::StatusOr<ir::Shape> LegacyBroadcastShape(const ir::Shape& a, const ir::Shape& b, bool broadcast,
-                                              std::optional<int64_t> axis,
-                                              std::vector<int64_t>* expanded_axes) {
+absl::StatusOr<ir::Shape> LegacyBroadcastShape(const ir::Shape& a, const ir::Shape& b,
+                                               bool broadcast, std::optional<int64_t> axis,
+                                               std::vector<int64_t>* expanded_axes) {
   if (expanded_axes != nullptr) expanded_axes->clear();
   const int64_t ra = static_cast<int64_t>(a.rank()), rb = static_cast<int64_t>(b.rank());
   if (!broadcast) {
@@ -46,10 +46,9 @@ absl::StatusOr<ir::Shape> LegacyBroadcastShape(const ir::Shape& a, const ir::Sha
     return b;
   }
   if (rb > ra) {
-    return absl::InvalidArgumentError(absl::StrCat("B of shape ", ir::ShapeToString(b),
-                                                   " has a higher rank than A of shape ",
-                                                   ir::ShapeToString(a),
-                                                   "; before opset 7 only B broadcasts"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("B of shape ", ir::ShapeToString(b), " has a higher rank than A of shape ",
+                     ir::ShapeToString(a), "; before opset 7 only B broadcasts"));
   }
   std::vector<ir::Dim> aligned(ra, ir::Dim::Known(1));
   if (SurelyOneElement(b)) return ir::Shape(aligned);
@@ -70,7 +69,8 @@ absl::StatusOr<ir::Shape> LegacyBroadcastShape(const ir::Shape& a, const ir::Sha
       return absl::InvalidArgumentError(absl::StrCat(
           "B of shape ", ir::ShapeToString(b), " does not match the dims of A of shape ",
           ir::ShapeToString(a), " from axis ", start,
-          " (before opset 7, B's dims must equal a run of A's or be 1, or B must have one element)"));
+          " (before opset 7, B's dims must equal a run of A's or be 1, or B must have one "
+          "element)"));
     }
     aligned[start + i] = db;
   }
@@ -80,7 +80,8 @@ absl::StatusOr<ir::Shape> LegacyBroadcastShape(const ir::Shape& a, const ir::Sha
 
 bool UsesLegacyBroadcast(std::string_view op_type, int since_version) {
   if (since_version >= 7) return false;
-  for (std::string_view op : {"Add", "Sub", "Mul", "Div", "Pow", "And", "Or", "Xor", "Equal", "Greater", "Less"}) {
+  for (std::string_view op :
+       {"Add", "Sub", "Mul", "Div", "Pow", "And", "Or", "Xor", "Equal", "Greater", "Less"}) {
     if (op == op_type) return true;
   }
   return false;
@@ -88,11 +89,12 @@ bool UsesLegacyBroadcast(std::string_view op_type, int since_version) {
 
 std::string DescribeLegacyExpansion(const ir::Shape& a, const ir::Shape& b,
                                     const std::vector<int64_t>& expanded_axes) {
-  return absl::StrCat("B of shape ", ir::ShapeToString(b), " has size 1 where A of shape ", ir::ShapeToString(a),
-                      expanded_axes.size() == 1 ? " does not (axis " : " does not (axes ",
-                      absl::StrJoin(expanded_axes, ", "),
-                      "): read as numpy broadcasting reads it, as the exporters meant (the legacy rule "
-                      "says \"1-dim expansion doesn't work yet\")");
+  return absl::StrCat(
+      "B of shape ", ir::ShapeToString(b), " has size 1 where A of shape ", ir::ShapeToString(a),
+      expanded_axes.size() == 1 ? " does not (axis " : " does not (axes ",
+      absl::StrJoin(expanded_axes, ", "),
+      "): read as numpy broadcasting reads it, as the exporters meant (the legacy rule "
+      "says \"1-dim expansion doesn't work yet\")");
 }
 
 std::optional<ir::Shape> LegacyPReluSlopeShape(const ir::Shape& x, const ir::Shape& slope) {

@@ -33,9 +33,9 @@ namespace onnx_opt::schema::inference {
 // ONNX stored for such models are numpy's. So a size-1 dim of B within the run is read as numpy
 // reads it, expanded over A's dim; `expanded_axes`, when given, receives the axes of A where that
 // happens (A's dim is not known to be 1), for a warning.
-absl::StatusOr<ir::Shape> LegacyBroadcastShape(const ir::Shape& a, const ir::Shape& b, bool broadcast,
-                                              std::optional<int64_t> axis,
-                                              std::vector<int64_t>* expanded_axes = nullptr);
+absl::StatusOr<ir::Shape> LegacyBroadcastShape(const ir::Shape& a, const ir::Shape& b,
+                                               bool broadcast, std::optional<int64_t> axis,
+                                               std::vector<int64_t>* expanded_axes = nullptr);
 
 // True for the operators whose version in force at `since_version` broadcasts by the rule above
 // (Add, Sub, Mul, Div, Pow, And, Or, Xor, Equal, Greater, Less before opset 7).
@@ -49,9 +49,10 @@ std::string DescribeLegacyExpansion(const ir::Shape& a, const ir::Shape& b,
 // The slope of PRelu-1/6 ("If Slope is of size 1, the value is shared across different channels";
 // otherwise one value per channel, as in Caffe2's PRelu, which these versions describe): the shape
 // that numpy broadcasting reads the same way. A 1-D slope of X's channel count (dim 1) on an X of
-// rank 3 or more becomes [C, 1, ..., 1] (X's rank - 1); any other slope keeps its shape (one element,
-// X's shape, or what PRelu-7's unidirectional broadcasting accepts). nullopt when the choice depends
-// on dims that are not known (a 1-D slope of unknown size, or a channel count unknown).
+// rank 3 or more becomes [C, 1, ..., 1] (X's rank - 1); any other slope keeps its shape (one
+// element, X's shape, or what PRelu-7's unidirectional broadcasting accepts). nullopt when the
+// choice depends on dims that are not known (a 1-D slope of unknown size, or a channel count
+// unknown).
 std::optional<ir::Shape> LegacyPReluSlopeShape(const ir::Shape& x, const ir::Shape& slope);
 
 }  // namespace onnx_opt::schema::inference

@@ -40,7 +40,8 @@ absl::Status SimplifiedNorm(InferenceContext& ctx) {
   StatShape(ctx, 0, 1, ctx.GetInt("axis", -1));
   // U is bound by no input: stash_type says it (1: float).
   if (ctx.has_output(1)) {
-    ctx.SetOutputElemType(1, ctx.GetInt("stash_type", 1) == 1 ? ir::DataType::kFloat : ir::DataType::kDouble);
+    ctx.SetOutputElemType(
+        1, ctx.GetInt("stash_type", 1) == 1 ? ir::DataType::kFloat : ir::DataType::kDouble);
   }
   return absl::OkStatus();
 }
@@ -72,7 +73,9 @@ absl::Status EmbedLayerNorm(InferenceContext& ctx) {
   return absl::OkStatus();
 }
 
-Dim Times(const Dim& d, int64_t k) { return d.is_known() ? Dim::Known(d.value() * k) : Dim::Unknown(); }
+Dim Times(const Dim& d, int64_t k) {
+  return d.is_known() ? Dim::Known(d.value() * k) : Dim::Unknown();
+}
 
 // Attention: [B, S, v_hidden]; present [2, B, N, ?, head_size].
 absl::Status Attention(InferenceContext& ctx) {
@@ -120,7 +123,8 @@ absl::Status GroupQueryAttention(InferenceContext& ctx) {
   if (!ctx.has_input(1) && hidden.is_known()) {  // packed QKV: N*H + 2*kvN*H
     const int64_t n = ctx.GetInt("num_heads", 0), kv = ctx.GetInt("kv_num_heads", 0);
     hidden = n + 2 * kv > 0 && hidden.value() % (n + 2 * kv) == 0
-                 ? Dim::Known(hidden.value() / (n + 2 * kv) * n) : Dim::Unknown();
+                 ? Dim::Known(hidden.value() / (n + 2 * kv) * n)
+                 : Dim::Unknown();
   }
   ctx.SetOutputShape(0, Shape({q->dim(0), q->dim(1), hidden}));
   for (size_t i : {1, 2, 3}) {
@@ -132,7 +136,8 @@ absl::Status GroupQueryAttention(InferenceContext& ctx) {
 }  // namespace
 
 void RegisterContribOps(InferenceRegistry& r) {
-  for (const char* op : {"Gelu", "FastGelu", "BiasGelu", "QuickGelu", "BiasAdd", "RotaryEmbedding"}) {
+  for (const char* op :
+       {"Gelu", "FastGelu", "BiasGelu", "QuickGelu", "BiasAdd", "RotaryEmbedding"}) {
     r.Register(kMs, op, 1, kLatest, SameShapeAsInput0);
   }
   r.Register(kMs, "SkipLayerNormalization", 1, kLatest, SkipNorm);

@@ -11,7 +11,8 @@ namespace {
 using testing::InferModel;
 
 testing::Inferred Infer(const std::string& graph) {
-  return InferModel(std::string(R"(<ir_version: 10, opset_import: ["" : 21, "com.microsoft" : 1]>)") + graph);
+  return InferModel(
+      std::string(R"(<ir_version: 10, opset_import: ["" : 21, "com.microsoft" : 1]>)") + graph);
 }
 
 TEST(ContribTest, Normalizations) {
@@ -22,7 +23,9 @@ TEST(ContribTest, Normalizations) {
   EXPECT_EQ(r.Type("m"), "tensor(float)[B,S,1]");
   EXPECT_EQ(r.Type("i"), "tensor(float)[B,S,1]");
   EXPECT_EQ(r.Type("sum"), "tensor(float16)[B,S,8]");
-  r = Infer("g (float[B,S,8] x, float[8] g) => (y, i) { y, i = com.microsoft.SimplifiedLayerNormalization(x, g) }");
+  r = Infer(
+      "g (float[B,S,8] x, float[8] g) => (y, i) { y, i = "
+      "com.microsoft.SimplifiedLayerNormalization(x, g) }");
   EXPECT_EQ(r.Type("y"), "tensor(float)[B,S,8]");
   EXPECT_EQ(r.Type("i"), "tensor(float)[B,S,1]");
 }
@@ -31,7 +34,8 @@ TEST(ContribTest, ProjectionsAndEmbeddings) {
   auto r = Infer(R"(g (float[B,S,64] a, uint8[32,2,16] w, float[32,2] sc) => (y) {
                       y = com.microsoft.MatMulNBits<K = 64, N = 32, block_size = 32>(a, w, sc) })");
   EXPECT_EQ(r.Type("y"), "tensor(float)[B,S,32]");
-  r = Infer(R"(g (int32[B,S] ids, int32[B,S] seg, float[100,16] we, float[64,16] pe, float[2,16] se, float[16] ga,
+  r = Infer(
+      R"(g (int32[B,S] ids, int32[B,S] seg, float[100,16] we, float[64,16] pe, float[2,16] se, float[16] ga,
                   float[16] be, int32[B,S] mask) => (y, mi, es) {
                   y, mi, es = com.microsoft.EmbedLayerNormalization(ids, seg, we, pe, se, ga, be, mask) })");
   EXPECT_EQ(r.Type("y"), "tensor(float)[B,S,16]");

@@ -1,6 +1,7 @@
 // If, Loop and Scan: their bodies are inferred with inputs typed from the node, and the node's
 // outputs come from the bodies' outputs. Loop-carried values whose shape changes between
-// iterations are generalized (dims that change become unknown) before the body is inferred for real.
+// iterations are generalized (dims that change become unknown) before the body is inferred for
+// real.
 #include "schema/inference/ops_util.h"
 
 namespace onnx_opt::schema::inference {
@@ -20,8 +21,8 @@ absl::StatusOr<ir::Type> JoinBranches(const InferenceContext& ctx, const ir::Typ
   if (b.is_none()) return StripShapes(a);
   ir::Type u = UnionTypes(a, b);
   if (u.is_none()) {
-    return ctx.Error(absl::StrCat("branches disagree on output ", i, ": ", a.ToString(), " vs ",
-                                  b.ToString()));
+    return ctx.Error(
+        absl::StrCat("branches disagree on output ", i, ": ", a.ToString(), " vs ", b.ToString()));
   }
   return u;
 }
@@ -33,10 +34,8 @@ absl::Status If(InferenceContext& ctx) {
   if (auto c = ctx.input_shape_value(0); c && c->elems.size() == 1 && c->elems[0].is_known()) {
     cond = c->elems[0].value() != 0;
   }
-  ASSIGN_OR_RETURN(auto then_types,
-                         ctx.InferSubgraph("then_branch", {}, /*trial=*/cond && !*cond));
-  ASSIGN_OR_RETURN(auto else_types,
-                         ctx.InferSubgraph("else_branch", {}, /*trial=*/cond && *cond));
+  ASSIGN_OR_RETURN(auto then_types, ctx.InferSubgraph("then_branch", {}, /*trial=*/cond && !*cond));
+  ASSIGN_OR_RETURN(auto else_types, ctx.InferSubgraph("else_branch", {}, /*trial=*/cond && *cond));
   if (cond) {
     const std::vector<ir::Type>& live = *cond ? then_types : else_types;
     if (live.size() != ctx.num_outputs()) {

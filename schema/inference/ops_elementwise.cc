@@ -109,7 +109,9 @@ Dim SvMod(const Dim& a, const Dim& b) {
   return Dim::Unknown();
 }
 
-bool IsIntegerOrBool(ir::DataType t) { return ir::IsWholeByteInteger(t) || t == ir::DataType::kBool; }
+bool IsIntegerOrBool(ir::DataType t) {
+  return ir::IsWholeByteInteger(t) || t == ir::DataType::kBool;
+}
 
 // Carries integer shape values through a binary operator, if both inputs have one.
 void BinaryShapeValue(InferenceContext& ctx, SvBinary fn) {
@@ -129,7 +131,8 @@ InferFn BroadcastWithValues(SvBinary fn) {
 }
 
 // Before opset 7: "limited broadcast" (B broadcasts to A as `broadcast` and `axis` allow), so the
-// result has A's shape; without broadcast=1 the shapes are equal, and B's dims fill A's unknown ones.
+// result has A's shape; without broadcast=1 the shapes are equal, and B's dims fill A's unknown
+// ones.
 absl::Status LegacyBroadcast(InferenceContext& ctx) {
   RETURN_IF_ERROR(SameShape(ctx, 0, 0));
   const Shape* a = ctx.input_shape(0);
@@ -310,16 +313,64 @@ absl::Status LikeWithDtype(InferenceContext& ctx) {
 }  // namespace
 
 void RegisterElementwiseOps(InferenceRegistry& r) {
-  for (const char* op :
-       {"Acos",  "Acosh", "Asin",  "Asinh",    "Atan",  "Atanh",  "Ceil",
-        "Cos", "Cosh",  "Elu",   "Erf",   "Exp",      "Floor", "HardSigmoid", "HardSwish",
-        "IsInf", "IsNaN", "LeakyRelu", "Log", "Mish", "Not",  "Reciprocal", "Relu",
-        "Round", "Selu", "Shrink", "Sigmoid", "Sign", "Sin", "Sinh", "Softplus",
-        "Softsign", "Sqrt", "Tan", "Tanh", "ThresholdedRelu", "Celu", "Gelu", "Swish",
-        "BitwiseNot", "Clip", "Softmax", "LogSoftmax", "Hardmax", "CumSum", "CumProd",
-        "LpNormalization", "MeanVarianceNormalization", "Trilu", "ReverseSequence",
-        "ScatterElements", "Scatter", "ScatterND", "RotaryEmbedding",
-        "RMSNormalization", "InstanceNormalization", "LRN", "GroupNormalization"}) {
+  for (const char* op : {"Acos",
+                         "Acosh",
+                         "Asin",
+                         "Asinh",
+                         "Atan",
+                         "Atanh",
+                         "Ceil",
+                         "Cos",
+                         "Cosh",
+                         "Elu",
+                         "Erf",
+                         "Exp",
+                         "Floor",
+                         "HardSigmoid",
+                         "HardSwish",
+                         "IsInf",
+                         "IsNaN",
+                         "LeakyRelu",
+                         "Log",
+                         "Mish",
+                         "Not",
+                         "Reciprocal",
+                         "Relu",
+                         "Round",
+                         "Selu",
+                         "Shrink",
+                         "Sigmoid",
+                         "Sign",
+                         "Sin",
+                         "Sinh",
+                         "Softplus",
+                         "Softsign",
+                         "Sqrt",
+                         "Tan",
+                         "Tanh",
+                         "ThresholdedRelu",
+                         "Celu",
+                         "Gelu",
+                         "Swish",
+                         "BitwiseNot",
+                         "Clip",
+                         "Softmax",
+                         "LogSoftmax",
+                         "Hardmax",
+                         "CumSum",
+                         "CumProd",
+                         "LpNormalization",
+                         "MeanVarianceNormalization",
+                         "Trilu",
+                         "ReverseSequence",
+                         "ScatterElements",
+                         "Scatter",
+                         "ScatterND",
+                         "RotaryEmbedding",
+                         "RMSNormalization",
+                         "InstanceNormalization",
+                         "LRN",
+                         "GroupNormalization"}) {
     r.Register(op, SameShapeAsInput0);
   }
   r.Register("Abs", Abs);
@@ -332,16 +383,20 @@ void RegisterElementwiseOps(InferenceRegistry& r) {
     SvBinary fn;
     int numpy_since;
   };
-  for (const Binary& b : std::initializer_list<Binary>{
-           {"Add", SvAdd, 7},       {"Sub", SvSub, 7},         {"Mul", SvMul, 7},
-           {"Div", SvDiv, 7},       {"Mod", SvMod, 1},         {"Equal", SvEqual, 7},
-           {"Less", SvLess, 7},     {"Greater", SvGreater, 7}, {"And", SvMul, 7},
-           {"Or", SvMax, 7},        {"Pow", nullptr, 7},       {"Xor", nullptr, 7},
-           {"BitShift", nullptr, 1}, {"GreaterOrEqual", nullptr, 1},
-           {"LessOrEqual", nullptr, 1}, {"BitwiseAnd", nullptr, 1}, {"BitwiseOr", nullptr, 1},
-           {"BitwiseXor", nullptr, 1}, {"PRelu", nullptr, 7}, {"StringConcat", nullptr, 1}}) {
+  for (const Binary& b :
+       std::initializer_list<Binary>{{"Add", SvAdd, 7},           {"Sub", SvSub, 7},
+                                     {"Mul", SvMul, 7},           {"Div", SvDiv, 7},
+                                     {"Mod", SvMod, 1},           {"Equal", SvEqual, 7},
+                                     {"Less", SvLess, 7},         {"Greater", SvGreater, 7},
+                                     {"And", SvMul, 7},           {"Or", SvMax, 7},
+                                     {"Pow", nullptr, 7},         {"Xor", nullptr, 7},
+                                     {"BitShift", nullptr, 1},    {"GreaterOrEqual", nullptr, 1},
+                                     {"LessOrEqual", nullptr, 1}, {"BitwiseAnd", nullptr, 1},
+                                     {"BitwiseOr", nullptr, 1},   {"BitwiseXor", nullptr, 1},
+                                     {"PRelu", nullptr, 7},       {"StringConcat", nullptr, 1}}) {
     if (b.numpy_since > 1) {
-      r.Register(b.op, 1, b.numpy_since - 1, std::string_view(b.op) == "PRelu" ? LegacyPRelu : LegacyBroadcast);
+      r.Register(b.op, 1, b.numpy_since - 1,
+                 std::string_view(b.op) == "PRelu" ? LegacyPRelu : LegacyBroadcast);
     }
     if (b.fn != nullptr) {
       r.Register(b.op, b.numpy_since, kLatest, BroadcastWithValues(b.fn));

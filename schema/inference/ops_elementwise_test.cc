@@ -29,8 +29,9 @@ TEST(ElementwiseTest, BinaryBroadcasts) {
   EXPECT_EQ(TypeOf("g (int64[2,3] A, int64 B) => (Y) { Y = Div(A, B) }"), "tensor(int64)[2,3]");
   EXPECT_EQ(TypeOf("g (float[2,3] A, float[3] B) => (Y) { Y = Less(A, B) }"), "tensor(bool)[2,3]");
   EXPECT_EQ(TypeOf("g (bool[4] A, bool[1] B) => (Y) { Y = Xor(A, B) }"), "tensor(bool)[4]");
-  EXPECT_EQ(TypeOf("g (uint8[4] A, uint8[4] B) => (Y) { Y = BitShift<direction = \"LEFT\">(A, B) }"),
-            "tensor(uint8)[4]");
+  EXPECT_EQ(
+      TypeOf("g (uint8[4] A, uint8[4] B) => (Y) { Y = BitShift<direction = \"LEFT\">(A, B) }"),
+      "tensor(uint8)[4]");
   EXPECT_EQ(TypeOf("g (float[2,3] A, int64[3] B) => (Y) { Y = Pow(A, B) }"), "tensor(float)[2,3]");
   EXPECT_EQ(TypeOf("g (float[2,3,4] X, float[3,1] S) => (Y) { Y = PRelu(X, S) }"),
             "tensor(float)[2,3,4]");
@@ -43,9 +44,10 @@ TEST(ElementwiseTest, IncompatibleShapesWarn) {
 
 TEST(ElementwiseTest, LegacyBroadcastKeepsTheFirstShape) {
   // Before opset 7, B broadcasts to A (with broadcast=1): the result has A's shape.
-  EXPECT_EQ(TypeOf("g (float[2,3,4] A, float[3] B) => (Y) { Y = Add<broadcast = 1, axis = 1>(A, B) }",
-                   "Y", 6),
-            "tensor(float)[2,3,4]");
+  EXPECT_EQ(
+      TypeOf("g (float[2,3,4] A, float[3] B) => (Y) { Y = Add<broadcast = 1, axis = 1>(A, B) }",
+             "Y", 6),
+      "tensor(float)[2,3,4]");
 }
 
 TEST(ElementwiseTest, VariadicAndWhere) {

@@ -58,8 +58,9 @@ absl::Status Gemm(InferenceContext& ctx) {
   const Shape* c = ctx.has_input(2) ? ctx.input_shape(2) : nullptr;
   if (ctx.since_version() < 7 && ctx.GetInt("broadcast", 0) == 0 && c != nullptr &&
       (c->rank() != 2 || DimsConflict(c->dim(0), m) || DimsConflict(c->dim(1), n))) {
-    return ctx.Error(absl::StrCat("without broadcast=1, C must have the shape of A * B before opset 7; C is ",
-                                  ir::ShapeToString(*c), ", A * B is ", ir::ShapeToString(Shape({m, n}))));
+    return ctx.Error(
+        absl::StrCat("without broadcast=1, C must have the shape of A * B before opset 7; C is ",
+                     ir::ShapeToString(*c), ", A * B is ", ir::ShapeToString(Shape({m, n}))));
   }
   return absl::OkStatus();
 }
@@ -79,8 +80,8 @@ absl::Status Einsum(InferenceContext& ctx) {
     start = comma + 1;
   }
   if (terms.size() != ctx.num_inputs()) {
-    return ctx.Error(absl::StrCat("equation has ", terms.size(), " operands for ",
-                                  ctx.num_inputs(), " inputs"));
+    return ctx.Error(
+        absl::StrCat("equation has ", terms.size(), " operands for ", ctx.num_inputs(), " inputs"));
   }
   std::map<char, Dim> letters;
   std::map<char, int> counts;
@@ -140,8 +141,8 @@ absl::Status Einsum(InferenceContext& ctx) {
       }
       auto it = letters.find(rhs[j]);
       if (it == letters.end()) {
-        return ctx.Error(absl::StrCat("output label '", std::string(1, rhs[j]),
-                                      "' is not in any operand"));
+        return ctx.Error(
+            absl::StrCat("output label '", std::string(1, rhs[j]), "' is not in any operand"));
       }
       out.push_back(it->second);
     }
@@ -228,14 +229,13 @@ absl::Status Stft(InferenceContext& ctx) {
   if (s != nullptr && s->rank() == 3) {
     batch = s->dim(0);
     const Dim& len = s->dim(1);
-    if (len.is_known() && frame_length.is_known() && step && step->size() == 1 &&
-        (*step)[0] > 0 && len.value() >= frame_length.value()) {
+    if (len.is_known() && frame_length.is_known() && step && step->size() == 1 && (*step)[0] > 0 &&
+        len.value() >= frame_length.value()) {
       frames = Dim::Known((len.value() - frame_length.value()) / (*step)[0] + 1);
     }
   }
   if (frame_length.is_known()) {
-    bins = ctx.GetInt("onesided", 1) != 0 ? Dim::Known(frame_length.value() / 2 + 1)
-                                          : frame_length;
+    bins = ctx.GetInt("onesided", 1) != 0 ? Dim::Known(frame_length.value() / 2 + 1) : frame_length;
   }
   ctx.SetOutputShape(0, Shape({batch, frames, bins, Dim::Known(2)}));
   return absl::OkStatus();
@@ -254,9 +254,8 @@ absl::Status MelWeightMatrix(InferenceContext& ctx) {
   ctx.SetOutputElemType(0, t);
   auto bins = ctx.input_ints(0);
   auto dft = ctx.input_ints(1);
-  ctx.SetOutputShape(
-      0, Shape({dft && dft->size() == 1 ? Dim::Known((*dft)[0] / 2 + 1) : Dim(),
-                bins && bins->size() == 1 ? Dim::Known((*bins)[0]) : Dim()}));
+  ctx.SetOutputShape(0, Shape({dft && dft->size() == 1 ? Dim::Known((*dft)[0] / 2 + 1) : Dim(),
+                               bins && bins->size() == 1 ? Dim::Known((*bins)[0]) : Dim()}));
   return absl::OkStatus();
 }
 

@@ -233,11 +233,13 @@ absl::Status OneHotEncoder(InferenceContext& ctx) {
 absl::Status ZipMap(InferenceContext& ctx) {
   ir::DataType key =
       ctx.has_attr("classlabels_int64s") ? ir::DataType::kInt64 : ir::DataType::kString;
-  ctx.SetOutputType(0, ir::Type::Sequence(ir::Type::Map(key, ir::Type::Tensor(ir::DataType::kFloat))));
+  ctx.SetOutputType(0,
+                    ir::Type::Sequence(ir::Type::Map(key, ir::Type::Tensor(ir::DataType::kFloat))));
   return absl::OkStatus();
 }
 
-// --- ai.onnx.preview.training: output i updates input 2 + i ---------------------------------------
+// --- ai.onnx.preview.training: output i updates input 2 + i
+// ---------------------------------------
 
 absl::Status Optimizer(InferenceContext& ctx) {
   for (size_t i = 0; i < ctx.num_outputs(); ++i) {

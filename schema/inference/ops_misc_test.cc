@@ -37,12 +37,13 @@ TEST(TextTest, StringOperators) {
   EXPECT_EQ(r.Type("Z"), "tensor(int64)[2,3]");
   EXPECT_EQ(TypeOf("g (string[2] X) => (Y) { Y = RegexFullMatch<pattern = \"a+\">(X) }", "Y", 20),
             "tensor(bool)[2]");
-  EXPECT_EQ(TypeOf("g (int32[2,6] X) => (Y) { Y = TfIdfVectorizer<mode = \"TF\", min_gram_length = 1, "
-                   "max_gram_length = 1, max_skip_count = 0, ngram_counts = [0], "
-                   "ngram_indexes = [0, 1, 2], pool_int64s = [2, 3, 5]>(X) }"),
-            "tensor(float)[2,3]");
-  EXPECT_EQ(TypeOf("g (uint8[N] X) => (Y) { Y = ImageDecoder<pixel_format = \"Grayscale\">(X) }", "Y",
-                   20),
+  EXPECT_EQ(
+      TypeOf("g (int32[2,6] X) => (Y) { Y = TfIdfVectorizer<mode = \"TF\", min_gram_length = 1, "
+             "max_gram_length = 1, max_skip_count = 0, ngram_counts = [0], "
+             "ngram_indexes = [0, 1, 2], pool_int64s = [2, 3, 5]>(X) }"),
+      "tensor(float)[2,3]");
+  EXPECT_EQ(TypeOf("g (uint8[N] X) => (Y) { Y = ImageDecoder<pixel_format = \"Grayscale\">(X) }",
+                   "Y", 20),
             "tensor(uint8)[?,?,1]");
 }
 

@@ -32,10 +32,11 @@ absl::StatusOr<WindowParams> ReadWindow(const InferenceContext& ctx, size_t n,
     return ctx.Error("kernel_shape is not known");
   }
   if (p.kernel.size() != n) {
-    return ctx.Error(absl::StrCat("kernel_shape has ", p.kernel.size(), " values for ", n,
-                                  " spatial dims"));
+    return ctx.Error(
+        absl::StrCat("kernel_shape has ", p.kernel.size(), " values for ", n, " spatial dims"));
   }
-  if (kernel != nullptr && p.kernel != *kernel) return ctx.Error("kernel_shape differs from the weights' spatial dims");
+  if (kernel != nullptr && p.kernel != *kernel)
+    return ctx.Error("kernel_shape differs from the weights' spatial dims");
   p.strides = ctx.GetInts("strides");
   if (p.strides.empty()) p.strides.assign(n, 1);
   p.dilations = ctx.GetInts("dilations");
@@ -102,8 +103,9 @@ absl::Status ConvLike(InferenceContext& ctx, size_t x, std::optional<size_t> w, 
   if (!pool && ws != nullptr && xs->dim(1).is_known() && ws->dim(1).is_known()) {
     int64_t group = ctx.GetInt("group", 1);
     if (xs->dim(1).value() != ws->dim(1).value() * group) {
-      return ctx.Error(absl::StrCat("input has ", xs->dim(1).value(), " channels but weights expect ",
-                                    ws->dim(1).value(), " x group ", group));
+      return ctx.Error(absl::StrCat("input has ", xs->dim(1).value(),
+                                    " channels but weights expect ", ws->dim(1).value(),
+                                    " x group ", group));
     }
   }
   auto has_kernel_attr = ctx.FindInts("kernel_shape");
@@ -148,7 +150,8 @@ absl::Status ConvTranspose(InferenceContext& ctx) {
     return absl::OkStatus();
   }
   if (xs->rank() < 2) return ctx.Error("input must have rank >= 2");
-  if (ws != nullptr && ws->rank() != xs->rank()) return ctx.Error("input and weights differ in rank");
+  if (ws != nullptr && ws->rank() != xs->rank())
+    return ctx.Error("input and weights differ in rank");
   size_t n = xs->rank() - 2;
   int64_t group = ctx.GetInt("group", 1);
   std::vector<Dim> out{xs->dim(0),
@@ -282,8 +285,8 @@ absl::Status LayerNormalization(InferenceContext& ctx) {
   const Shape* xs = ctx.input_shape(0);
   std::optional<Shape> reduced;
   if (xs != nullptr) {
-    ASSIGN_OR_RETURN(auto axis, CheckAxis(ctx, ctx.GetInt("axis", -1),
-                                           static_cast<int64_t>(xs->rank())));
+    ASSIGN_OR_RETURN(auto axis,
+                     CheckAxis(ctx, ctx.GetInt("axis", -1), static_cast<int64_t>(xs->rank())));
     std::vector<Dim> dims(xs->dims());
     for (size_t i = static_cast<size_t>(axis); i < dims.size(); ++i) dims[i] = Dim::Known(1);
     reduced = Shape(dims);

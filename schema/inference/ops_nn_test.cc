@@ -47,7 +47,8 @@ TEST(ConvTest, ConvTranspose) {
 
 TEST(PoolTest, MaxAndAverage) {
   auto r = InferGraph(
-      "g (float[1,3,32,32] X) => (Y, I) { Y, I = MaxPool<kernel_shape = [2, 2], strides = [2, 2]>(X) }");
+      "g (float[1,3,32,32] X) => (Y, I) { Y, I = MaxPool<kernel_shape = [2, 2], strides = [2, "
+      "2]>(X) }");
   EXPECT_EQ(r.Type("Y"), "tensor(float)[1,3,16,16]");
   EXPECT_EQ(r.Type("I"), "tensor(int64)[1,3,16,16]");
   EXPECT_EQ(TypeOf("g (float[1,1,4,4] X) => (Y) "
@@ -93,8 +94,8 @@ TEST(RoiTest, RoiAlignAndMaxUnpool) {
 }
 
 TEST(CausalConvWithStateTest, OutputAndState) {
-  auto r = InferGraph("g (float[B,4,T] X, float[4,1,3] W) => (Y, S) { Y, S = CausalConvWithState(X, W) }",
-                      27);
+  auto r = InferGraph(
+      "g (float[B,4,T] X, float[4,1,3] W) => (Y, S) { Y, S = CausalConvWithState(X, W) }", 27);
   EXPECT_EQ(r.Type("Y"), "tensor(float)[B,4,T]");
   EXPECT_EQ(r.Type("S"), "tensor(float)[B,4,2]");
 }

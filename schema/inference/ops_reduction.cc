@@ -67,7 +67,7 @@ absl::Status ArgReduce(InferenceContext& ctx) {
   const Shape* in = ctx.input_shape(0);
   if (in == nullptr) return absl::OkStatus();
   ASSIGN_OR_RETURN(auto axis,
-                         CheckAxis(ctx, ctx.GetInt("axis", 0), static_cast<int64_t>(in->rank())));
+                   CheckAxis(ctx, ctx.GetInt("axis", 0), static_cast<int64_t>(in->rank())));
   bool keepdims = ctx.GetInt("keepdims", 1) != 0;
   std::vector<Dim> out;
   for (size_t i = 0; i < in->rank(); ++i) {
@@ -85,7 +85,7 @@ absl::Status TopK(InferenceContext& ctx) {
   const Shape* in = ctx.input_shape(0);
   if (in == nullptr) return absl::OkStatus();
   ASSIGN_OR_RETURN(auto axis,
-                         CheckAxis(ctx, ctx.GetInt("axis", -1), static_cast<int64_t>(in->rank())));
+                   CheckAxis(ctx, ctx.GetInt("axis", -1), static_cast<int64_t>(in->rank())));
   Dim k;
   if (ctx.since_version() < 10) {
     k = Dim::Known(ctx.GetInt("k", 0));

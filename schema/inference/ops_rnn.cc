@@ -24,8 +24,8 @@ absl::Status Recurrent(InferenceContext& ctx) {
   std::string direction = ctx.GetString("direction", "forward");
   Dim dirs = Dim::Known(direction == "bidirectional" ? 2 : 1);
   if (ctx.has_output(0)) {
-    ctx.SetOutputShape(0, layout == 0 ? Shape({seq, dirs, batch, hidden})
-                                      : Shape({batch, seq, dirs, hidden}));
+    ctx.SetOutputShape(
+        0, layout == 0 ? Shape({seq, dirs, batch, hidden}) : Shape({batch, seq, dirs, hidden}));
   }
   Shape state = layout == 0 ? Shape({dirs, batch, hidden}) : Shape({batch, dirs, hidden});
   for (size_t i = 1; i < ctx.num_outputs() && i < 3; ++i) {

@@ -29,7 +29,8 @@ TEST(RecurrentTest, LstmAndGru) {
 TEST(AttentionTest, ThreeDimensional) {
   EXPECT_EQ(TypeOf(R"(g (float[2,4,24] Q, float[2,6,24] K, float[2,6,30] V) => (Y) {
     Y = Attention<q_num_heads = 3, kv_num_heads = 3>(Q, K, V)
-  })", "Y", 23),
+  })",
+                   "Y", 23),
             "tensor(float)[2,4,30]");
 }
 
@@ -37,14 +38,16 @@ TEST(AttentionTest, FourDimensionalWithPast) {
   auto r = InferGraph(R"(g (float[B,8,L,16] Q, float[B,2,S,16] K, float[B,2,S,32] V,
                             float[B,2,P,16] PK, float[B,2,P,32] PV) => (Y, K2, V2, QK) {
     Y, K2, V2, QK = Attention(Q, K, V, , PK, PV)
-  })", 23);
+  })",
+                      23);
   EXPECT_EQ(r.Type("Y"), "tensor(float)[B,8,L,32]");
   EXPECT_EQ(r.Type("K2"), "tensor(float)[B,2,?,16]");  // P + S is not guessed
   EXPECT_EQ(r.Type("QK"), "tensor(float)[B,8,L,?]");
   r = InferGraph(R"(g (float[2,3,4,8] Q, float[2,3,6,8] K, float[2,3,6,8] V,
                        float[2,3,12,8] PK, float[2,3,12,8] PV) => (Y, K2, V2, QK) {
     Y, K2, V2, QK = Attention(Q, K, V, , PK, PV)
-  })", 23);
+  })",
+                 23);
   EXPECT_EQ(r.Type("K2"), "tensor(float)[2,3,18,8]");
   EXPECT_EQ(r.Type("QK"), "tensor(float)[2,3,4,18]");
 }
@@ -52,7 +55,8 @@ TEST(AttentionTest, FourDimensionalWithPast) {
 TEST(AttentionTest, LinearAttentionAndFriends) {
   auto r = InferGraph(R"(g (float16[2,4,64] Q, float16[2,4,32] K, float16[2,4,32] V) => (Y, S) {
     Y, S = LinearAttention<q_num_heads = 8, kv_num_heads = 4>(Q, K, V)
-  })", 27);
+  })",
+                      27);
   EXPECT_EQ(r.Type("Y"), "tensor(float16)[2,4,64]");
   EXPECT_EQ(r.Type("S"), "tensor(float16)[2,4,8,8]");
   EXPECT_EQ(TypeOf("g (float[2,4] A, float[2,4] B) => (Y) { Y = SwiGLU(A, B) }", "Y", 28),

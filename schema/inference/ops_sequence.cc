@@ -75,8 +75,8 @@ absl::Status SplitToSequence(InferenceContext& ctx) {
   const Shape* in = ctx.input_shape(0);
   ir::Type out = ir::Type::Tensor(elem);
   if (in != nullptr) {
-    ASSIGN_OR_RETURN(auto axis, CheckAxis(ctx, ctx.GetInt("axis", 0),
-                                           static_cast<int64_t>(in->rank())));
+    ASSIGN_OR_RETURN(auto axis,
+                     CheckAxis(ctx, ctx.GetInt("axis", 0), static_cast<int64_t>(in->rank())));
     std::vector<Dim> dims(in->dims());
     if (!ctx.has_input(1)) {
       if (ctx.GetInt("keepdims", 1) != 0) {

@@ -51,7 +51,8 @@ TEST(SequenceTest, SplitToSequence) {
 TEST(SequenceTest, SequenceMapInfersItsBody) {
   auto r = InferGraph(R"(g (seq(float[N]) S, float[N] T) => (Y) {
     Y = SequenceMap(S, T) <body = b (x, t) => (y) { y = Add(x, t) }>
-  })", 17);
+  })",
+                      17);
   ASSERT_TRUE(r.status.ok()) << r.status;
   EXPECT_EQ(r.Type("x"), "tensor(float)[N]");
   EXPECT_EQ(r.Type("Y"), "seq(tensor(float)[N])");
@@ -62,7 +63,8 @@ TEST(OptionalTest, WrapAndUnwrap) {
     O = Optional(X)
     E = OptionalGetElement(O)
     H = OptionalHasElement(O)
-  })", 18);
+  })",
+                      18);
   EXPECT_EQ(r.Type("O"), "optional(tensor(float)[2])");
   EXPECT_EQ(r.Type("E"), "tensor(float)[2]");
   EXPECT_EQ(r.Type("H"), "tensor(bool)[]");

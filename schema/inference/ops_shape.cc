@@ -67,8 +67,8 @@ absl::Status ReshapeTo(InferenceContext& ctx, const std::vector<Dim>& target, bo
     int64_t v = e.value();
     if (v == 0 && !allowzero) {
       if (in != nullptr && i >= in->rank()) {
-        return ctx.Error(absl::StrCat("shape element ", i, " is 0 (copy) but the input has rank ",
-                                      in->rank()));
+        return ctx.Error(
+            absl::StrCat("shape element ", i, " is 0 (copy) but the input has rank ", in->rank()));
       }
       out.push_back(in != nullptr ? in->dim(i) : Dim::Unknown());
     } else if (v == -1) {
@@ -136,7 +136,8 @@ absl::Status Flatten(InferenceContext& ctx) {
   int64_t rank = static_cast<int64_t>(in->rank());
   int64_t axis = ctx.GetInt("axis", 1);
   if (axis < 0) axis += rank;
-  if (axis < 0 || axis > rank) return ctx.Error(absl::StrCat("axis is out of range for rank ", rank));
+  if (axis < 0 || axis > rank)
+    return ctx.Error(absl::StrCat("axis is out of range for rank ", rank));
   std::vector<Dim> head(in->dims().begin(), in->dims().begin() + axis);
   std::vector<Dim> tail(in->dims().begin() + axis, in->dims().end());
   ctx.SetOutputShape(0, Shape({DimProduct(head), DimProduct(tail)}));
@@ -279,8 +280,8 @@ absl::Status Tile(InferenceContext& ctx) {
     return absl::OkStatus();
   }
   if (reps->elems.size() != in->rank()) {
-    return ctx.Error(absl::StrCat("repeats has ", reps->elems.size(), " values for rank ",
-                                  in->rank()));
+    return ctx.Error(
+        absl::StrCat("repeats has ", reps->elems.size(), " values for rank ", in->rank()));
   }
   std::vector<Dim> out;
   for (size_t i = 0; i < in->rank(); ++i) out.push_back(DimMul(in->dim(i), reps->elems[i]));
@@ -561,9 +562,9 @@ absl::Status Constant(InferenceContext& ctx) {
       ctx.SetOutputType(0, ir::Type::Tensor(ir::DataType::kString, Shape()));
       return absl::OkStatus();
     case ir::AttributeKind::kStrings:
-      ctx.SetOutputType(0, ir::Type::Tensor(ir::DataType::kString,
-                                            Shape::FromSizes({static_cast<int64_t>(
-                                                a->strings.size())})));
+      ctx.SetOutputType(
+          0, ir::Type::Tensor(ir::DataType::kString,
+                              Shape::FromSizes({static_cast<int64_t>(a->strings.size())})));
       return absl::OkStatus();
     default:
       return ctx.Error(absl::StrCat("unsupported attribute '", a->name(), "'"));

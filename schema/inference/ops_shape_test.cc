@@ -27,9 +27,10 @@ TEST(ShapeOpsTest, Reshape) {
   EXPECT_EQ(TypeOf("g (float[N,M] X) => (Y) <int64[1] s = {-1}> { Y = Reshape(X, s) }"),
             "tensor(float)[?]");
   // allowzero: 0 is a real zero.
-  EXPECT_EQ(TypeOf("g (float[0,3] X) => (Y) <int64[2] s = {3, 0}> { Y = Reshape<allowzero = 1>(X, s) }",
-                   "Y", 14),
-            "tensor(float)[3,0]");
+  EXPECT_EQ(
+      TypeOf("g (float[0,3] X) => (Y) <int64[2] s = {3, 0}> { Y = Reshape<allowzero = 1>(X, s) }",
+             "Y", 14),
+      "tensor(float)[3,0]");
   EXPECT_EQ(TypeOf("g (float[2,3] X) => (Y) { Y = Reshape<shape = [3, 2]>(X) }", "Y", 4),
             "tensor(float)[3,2]");
   EXPECT_NE(WarningsOf("g (float[2,3] X) => (Y) <int64[2] s = {4, 2}> { Y = Reshape(X, s) }"), "");
@@ -41,7 +42,8 @@ TEST(ShapeOpsTest, Flatten) {
             "tensor(float)[6,20]");
   EXPECT_EQ(TypeOf("g (float[N,3,4] X) => (Y) { Y = Flatten(X) }"), "tensor(float)[N,12]");
   EXPECT_EQ(TypeOf("g (float[2,3] X) => (Y) { Y = Flatten<axis = 0>(X) }"), "tensor(float)[1,6]");
-  EXPECT_EQ(TypeOf("g (float[2,3,4] X) => (Y) { Y = Flatten<axis = -1>(X) }"), "tensor(float)[6,4]");
+  EXPECT_EQ(TypeOf("g (float[2,3,4] X) => (Y) { Y = Flatten<axis = -1>(X) }"),
+            "tensor(float)[6,4]");
 }
 
 TEST(ShapeOpsTest, SqueezeAndUnsqueeze) {
@@ -68,8 +70,7 @@ TEST(ShapeOpsTest, ExpandAndTile) {
             "tensor(float)[?,?,?]");
   EXPECT_EQ(TypeOf("g (float[N,3] X) => (Y) <int64[2] r = {1, 2}> { Y = Tile(X, r) }"),
             "tensor(float)[N,6]");
-  EXPECT_EQ(TypeOf("g (float[N,3] X, int64[2] r) => (Y) { Y = Tile(X, r) }"),
-            "tensor(float)[?,?]");
+  EXPECT_EQ(TypeOf("g (float[N,3] X, int64[2] r) => (Y) { Y = Tile(X, r) }"), "tensor(float)[?,?]");
 }
 
 TEST(ShapeOpsTest, Concat) {
@@ -108,10 +109,12 @@ TEST(ShapeOpsTest, Slice) {
     Y = Slice(X, st, en, ax, sp)
   })"),
             "tensor(float)[20,4,5]");
-  EXPECT_EQ(TypeOf(R"(g (float[N,10] X) => (Y) <int64[2] st = {0, 2}, int64[2] en = {9223372036854775807, 5}> {
+  EXPECT_EQ(
+      TypeOf(
+          R"(g (float[N,10] X) => (Y) <int64[2] st = {0, 2}, int64[2] en = {9223372036854775807, 5}> {
     Y = Slice(X, st, en)
   })"),
-            "tensor(float)[N,3]");
+      "tensor(float)[N,3]");
   EXPECT_EQ(TypeOf(R"(g (float[N,10] X) => (Y) <int64[1] st = {1}, int64[1] en = {5}> {
     Y = Slice(X, st, en)
   })"),
@@ -131,8 +134,9 @@ TEST(ShapeOpsTest, Slice) {
 }
 
 TEST(ShapeOpsTest, ConstantOfShapeAndConstant) {
-  EXPECT_EQ(TypeOf("g () => (Y) <int64[2] s = {3, 4}> { Y = ConstantOfShape<value = int32[1] {7}>(s) }"),
-            "tensor(int32)[3,4]");
+  EXPECT_EQ(
+      TypeOf("g () => (Y) <int64[2] s = {3, 4}> { Y = ConstantOfShape<value = int32[1] {7}>(s) }"),
+      "tensor(int32)[3,4]");
   EXPECT_EQ(TypeOf("g (int64[2] s) => (Y) { Y = ConstantOfShape(s) }"), "tensor(float)[?,?]");
   EXPECT_EQ(TypeOf("g () => (Y) { Y = Constant<value = float[2,2] {1, 2, 3, 4}>() }"),
             "tensor(float)[2,2]");
@@ -143,12 +147,15 @@ TEST(ShapeOpsTest, ConstantOfShapeAndConstant) {
 }
 
 TEST(ShapeOpsTest, Range) {
-  EXPECT_EQ(TypeOf("g () => (Y) <int64 a = {1}, int64 b = {10}, int64 d = {3}> { Y = Range(a, b, d) }"),
-            "tensor(int64)[3]");
-  EXPECT_EQ(TypeOf("g () => (Y) <int32 a = {10}, int32 b = {6}, int32 d = {-3}> { Y = Range(a, b, d) }"),
-            "tensor(int32)[2]");
-  EXPECT_EQ(TypeOf("g () => (Y) <float a = {0}, float b = {1}, float d = {0.25}> { Y = Range(a, b, d) }"),
-            "tensor(float)[4]");
+  EXPECT_EQ(
+      TypeOf("g () => (Y) <int64 a = {1}, int64 b = {10}, int64 d = {3}> { Y = Range(a, b, d) }"),
+      "tensor(int64)[3]");
+  EXPECT_EQ(
+      TypeOf("g () => (Y) <int32 a = {10}, int32 b = {6}, int32 d = {-3}> { Y = Range(a, b, d) }"),
+      "tensor(int32)[2]");
+  EXPECT_EQ(
+      TypeOf("g () => (Y) <float a = {0}, float b = {1}, float d = {0.25}> { Y = Range(a, b, d) }"),
+      "tensor(float)[4]");
   EXPECT_EQ(TypeOf("g (int64 a, int64 b) => (Y) <int64 d = {1}> { Y = Range(a, b, d) }"),
             "tensor(int64)[?]");
   EXPECT_EQ(TypeOf(R"(g (float[N,3] X) => (Y) <int64 zero = {0}, int64 one = {1}> {
@@ -157,9 +164,10 @@ TEST(ShapeOpsTest, Range) {
     Y = Range(zero, n, one)
   })"),
             "tensor(int64)[N]");
-  EXPECT_EQ(TypeOf("g () => (Y) <int64 a = {-9223372036854775807}, int64 b = {9223372036854775807}, "
-                   "int64 d = {1}> { Y = Range(a, b, d) }"),
-            "tensor(int64)[?]");
+  EXPECT_EQ(
+      TypeOf("g () => (Y) <int64 a = {-9223372036854775807}, int64 b = {9223372036854775807}, "
+             "int64 d = {1}> { Y = Range(a, b, d) }"),
+      "tensor(int64)[?]");
 }
 
 TEST(ShapeOpsTest, IdentityKeepsAnyType) {

@@ -71,8 +71,8 @@ absl::Status Split(InferenceContext& ctx) {
         total += (*sizes)[i];
       }
       if (d.is_known() && d.value() != total) {
-        return ctx.Error(absl::StrCat("split sizes add up to ", total, " but the axis has ",
-                                      d.value()));
+        return ctx.Error(
+            absl::StrCat("split sizes add up to ", total, " but the axis has ", d.value()));
       }
     }
   } else if (d.is_known()) {
@@ -90,8 +90,8 @@ absl::Status Split(InferenceContext& ctx) {
       if (last < 0) return ctx.Error("cannot split the axis into that many outputs");
       lengths[n - 1] = Dim::Known(last);
     } else {
-      return ctx.Error(absl::StrCat("axis of size ", d.value(), " does not split evenly into ",
-                                    num));
+      return ctx.Error(
+          absl::StrCat("axis of size ", d.value(), " does not split evenly into ", num));
     }
   }
   for (size_t i = 0; i < n; ++i) {
@@ -248,9 +248,9 @@ absl::Status SpaceToDepth(InferenceContext& ctx) {
       return ctx.Error("spatial dims are not divisible by blocksize");
     }
   }
-  ctx.SetOutputShape(0, Shape({in->dim(0), DimMul(in->dim(1), Dim::Known(b * b)),
-                               DimFloorDiv(in->dim(2), Dim::Known(b)),
-                               DimFloorDiv(in->dim(3), Dim::Known(b))}));
+  ctx.SetOutputShape(
+      0, Shape({in->dim(0), DimMul(in->dim(1), Dim::Known(b * b)),
+                DimFloorDiv(in->dim(2), Dim::Known(b)), DimFloorDiv(in->dim(3), Dim::Known(b))}));
   return absl::OkStatus();
 }
 
@@ -327,8 +327,8 @@ absl::Status Resize(InferenceContext& ctx) {
     auto sizes = ctx.input_shape_value(3);
     if (sizes && !sizes->elems.empty()) {
       if (sizes->elems.size() != axes.size()) {
-        return ctx.Error(absl::StrCat("sizes has ", sizes->elems.size(), " values for ",
-                                      axes.size(), " axes"));
+        return ctx.Error(
+            absl::StrCat("sizes has ", sizes->elems.size(), " values for ", axes.size(), " axes"));
       }
       std::string policy = ctx.GetString("keep_aspect_ratio_policy", "stretch");
       if (policy == "stretch" || v < 18) {
@@ -358,8 +358,8 @@ absl::Status Resize(InferenceContext& ctx) {
     }
     if (!sizes) {
       const Shape* ss = ctx.input_shape(3);
-      bool empty = ss != nullptr && ss->rank() == 1 && ss->dim(0).is_known() &&
-                   ss->dim(0).value() == 0;
+      bool empty =
+          ss != nullptr && ss->rank() == 1 && ss->dim(0).is_known() && ss->dim(0).value() == 0;
       if (!empty) {
         ctx.SetOutputRank(0, in->rank());
         return absl::OkStatus();
@@ -372,8 +372,8 @@ absl::Status Resize(InferenceContext& ctx) {
     return absl::OkStatus();
   }
   if (scales->size() != axes.size()) {
-    return ctx.Error(absl::StrCat("scales has ", scales->size(), " values for ", axes.size(),
-                                  " axes"));
+    return ctx.Error(
+        absl::StrCat("scales has ", scales->size(), " values for ", axes.size(), " axes"));
   }
   for (size_t i = 0; i < axes.size(); ++i) {
     out[axes[i]] = ScaleDim(in->dim(static_cast<size_t>(axes[i])), (*scales)[i]);

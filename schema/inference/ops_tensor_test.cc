@@ -28,7 +28,8 @@ TEST(TensorOpsTest, Split) {
   EXPECT_EQ(r.Type("C"), "tensor(float)[1]");
   r = InferGraph("g (float[2,6] X) => (A, B) { A, B = Split<axis = 1, split = [1, 5]>(X) }", 11);
   EXPECT_EQ(r.Type("B"), "tensor(float)[2,5]");
-  EXPECT_NE(WarningsOf("g (float[6] X) => (A, B) <int64[2] s = {2, 3}> { A, B = Split(X, s) }"), "");
+  EXPECT_NE(WarningsOf("g (float[6] X) => (A, B) <int64[2] s = {2, 3}> { A, B = Split(X, s) }"),
+            "");
 }
 
 TEST(TensorOpsTest, Pad) {
@@ -48,19 +49,23 @@ TEST(TensorOpsTest, GatherVariants) {
             "tensor(float)[2,4]");
   EXPECT_EQ(TypeOf("g (float[2,3,4] D, int64[2,5,2] I) => (Y) { Y = GatherND(D, I) }"),
             "tensor(float)[2,5,4]");
-  EXPECT_EQ(TypeOf("g (float[2,3,4] D, int64[2,1] I) => (Y) { Y = GatherND<batch_dims = 1>(D, I) }"),
-            "tensor(float)[2,4]");
-  EXPECT_EQ(TypeOf("g (float[3,4] D, int64[2] I, float[2] U) => (Y) { Y = ScatterElements(D, I, U) }"),
-            "tensor(float)[3,4]");
+  EXPECT_EQ(
+      TypeOf("g (float[2,3,4] D, int64[2,1] I) => (Y) { Y = GatherND<batch_dims = 1>(D, I) }"),
+      "tensor(float)[2,4]");
+  EXPECT_EQ(
+      TypeOf("g (float[3,4] D, int64[2] I, float[2] U) => (Y) { Y = ScatterElements(D, I, U) }"),
+      "tensor(float)[3,4]");
 }
 
 TEST(TensorOpsTest, DataDependentOutputs) {
   EXPECT_EQ(TypeOf("g (float[3,4] X) => (Y) { Y = NonZero(X) }"), "tensor(int64)[2,?]");
   EXPECT_EQ(TypeOf("g (float[3,4] X, bool[3] C) => (Y) { Y = Compress<axis = 0>(X, C) }"),
             "tensor(float)[?,4]");
-  EXPECT_EQ(TypeOf("g (float[3,4] X) => (Y) <bool[3] C = {1, 0, 1}> { Y = Compress<axis = 0>(X, C) }"),
-            "tensor(float)[2,4]");
-  EXPECT_EQ(TypeOf("g (float[3,4] X, bool[3] C) => (Y) { Y = Compress(X, C) }"), "tensor(float)[?]");
+  EXPECT_EQ(
+      TypeOf("g (float[3,4] X) => (Y) <bool[3] C = {1, 0, 1}> { Y = Compress<axis = 0>(X, C) }"),
+      "tensor(float)[2,4]");
+  EXPECT_EQ(TypeOf("g (float[3,4] X, bool[3] C) => (Y) { Y = Compress(X, C) }"),
+            "tensor(float)[?]");
   auto r = InferGraph("g (float[N,3] X) => (Y, I, V, C) { Y, I, V, C = Unique<axis = 1>(X) }");
   EXPECT_EQ(r.Type("Y"), "tensor(float)[N,?]");
   EXPECT_EQ(r.Type("I"), "tensor(int64)[?]");
@@ -72,8 +77,9 @@ TEST(TensorOpsTest, DataDependentOutputs) {
 TEST(TensorOpsTest, OneHot) {
   EXPECT_EQ(TypeOf("g (int64[N,3] I, float[2] V) => (Y) <int64 d = {10}> { Y = OneHot(I, d, V) }"),
             "tensor(float)[N,3,10]");
-  EXPECT_EQ(TypeOf("g (int64[N,3] I, float d, int32[2] V) => (Y) { Y = OneHot<axis = 1>(I, d, V) }"),
-            "tensor(int32)[N,?,3]");
+  EXPECT_EQ(
+      TypeOf("g (int64[N,3] I, float d, int32[2] V) => (Y) { Y = OneHot<axis = 1>(I, d, V) }"),
+      "tensor(int32)[N,?,3]");
 }
 
 TEST(TensorOpsTest, SpaceAndDepth) {
@@ -84,17 +90,20 @@ TEST(TensorOpsTest, SpaceAndDepth) {
 }
 
 TEST(TensorOpsTest, Resize) {
-  EXPECT_EQ(TypeOf("g (float[1,1,2,4] X) => (Y) <float[4] s = {1, 1, 2, 1.5}> { Y = Resize(X, , s) }"),
-            "tensor(float)[1,1,4,6]");
+  EXPECT_EQ(
+      TypeOf("g (float[1,1,2,4] X) => (Y) <float[4] s = {1, 1, 2, 1.5}> { Y = Resize(X, , s) }"),
+      "tensor(float)[1,1,4,6]");
   EXPECT_EQ(TypeOf("g (float[N,3,2,4] X) => (Y) <float[4] s = {1, 1, 0.6, 0.6}> "
                    "{ Y = Resize(X, , s) }"),
             "tensor(float)[N,3,1,2]");
-  EXPECT_EQ(TypeOf("g (float[1,1,4,4] X) => (Y) <int64[4] z = {1, 1, 3, 2}> { Y = Resize(X, , , z) }"),
-            "tensor(float)[1,1,3,2]");
-  EXPECT_EQ(TypeOf("g (float[1,1,2,2] X) => (Y) <int64[2] z = {7, 8}> "
-                   "{ Y = Resize<axes = [2, 3], keep_aspect_ratio_policy = \"not_larger\">(X, , , z) }",
-                   "Y", 19),
-            "tensor(float)[1,1,7,7]");
+  EXPECT_EQ(
+      TypeOf("g (float[1,1,4,4] X) => (Y) <int64[4] z = {1, 1, 3, 2}> { Y = Resize(X, , , z) }"),
+      "tensor(float)[1,1,3,2]");
+  EXPECT_EQ(
+      TypeOf("g (float[1,1,2,2] X) => (Y) <int64[2] z = {7, 8}> "
+             "{ Y = Resize<axes = [2, 3], keep_aspect_ratio_policy = \"not_larger\">(X, , , z) }",
+             "Y", 19),
+      "tensor(float)[1,1,7,7]");
   EXPECT_EQ(TypeOf("g (float[1,1,2,2] X, int64[4] z) => (Y) { Y = Resize(X, , , z) }"),
             "tensor(float)[?,?,?,?]");
   EXPECT_EQ(TypeOf("g (float[1,1,2,2] X) => (Y) <float[4] s = {1, 1, 2, 3}> { Y = Upsample(X, s) }",
@@ -105,8 +114,9 @@ TEST(TensorOpsTest, Resize) {
 TEST(TensorOpsTest, SamplingAndImages) {
   EXPECT_EQ(TypeOf("g (float[N,3,8,8] X, float[N,5,6,2] G) => (Y) { Y = GridSample(X, G) }"),
             "tensor(float)[N,3,5,6]");
-  EXPECT_EQ(TypeOf("g (float[2,2,3] T) => (Y) <int64[4] s = {2, 3, 5, 6}> { Y = AffineGrid(T, s) }"),
-            "tensor(float)[2,5,6,2]");
+  EXPECT_EQ(
+      TypeOf("g (float[2,2,3] T) => (Y) <int64[4] s = {2, 3, 5, 6}> { Y = AffineGrid(T, s) }"),
+      "tensor(float)[2,5,6,2]");
   EXPECT_EQ(TypeOf("g (float[1,9,25] X) => (Y) <int64[2] i = {5, 5}, int64[2] b = {3, 3}> "
                    "{ Y = Col2Im(X, i, b) }"),
             "tensor(float)[1,1,5,5]");

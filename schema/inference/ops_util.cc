@@ -35,7 +35,8 @@ absl::StatusOr<int64_t> CheckAxis(const InferenceContext& ctx, int64_t axis, int
                                   std::string_view what) {
   auto a = NormalizeAxis(axis, rank);
   if (!a) {
-    return ctx.Error(absl::StrCat(std::string(what), " ", axis, " is out of range for rank ", rank));
+    return ctx.Error(
+        absl::StrCat(std::string(what), " ", axis, " is out of range for rank ", rank));
   }
   return *a;
 }

@@ -36,8 +36,8 @@ const InferenceRegistry& InferenceRegistry::Get() {
   return *registry;
 }
 
-void InferenceRegistry::Register(std::string_view domain, std::string_view op, int first,
-                                 int last, InferFn fn) {
+void InferenceRegistry::Register(std::string_view domain, std::string_view op, int first, int last,
+                                 InferFn fn) {
   entries_[Key(domain, op)].push_back(Entry{first, last, std::move(fn)});
 }
 

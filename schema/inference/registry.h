@@ -32,7 +32,9 @@ class InferenceRegistry {
   void Register(std::string_view op, int first, int last, InferFn fn) {
     Register("ai.onnx", op, first, last, std::move(fn));
   }
-  void Register(std::string_view op, InferFn fn) { Register("ai.onnx", op, 1, kLatest, std::move(fn)); }
+  void Register(std::string_view op, InferFn fn) {
+    Register("ai.onnx", op, 1, kLatest, std::move(fn));
+  }
 
   // Null when no function covers this schema version.
   const InferFn* Find(std::string_view domain, std::string_view op, int since_version) const;

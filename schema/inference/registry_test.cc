@@ -44,7 +44,8 @@ TEST(InferenceRegistryTest, Coverage) {
       missing.insert(key + "-" + std::to_string(s.since_version()));
     }
   }
-  std::cout << covered.size() << " operators with an inference function; schema versions without:\n";
+  std::cout << covered.size()
+            << " operators with an inference function; schema versions without:\n";
   for (const std::string& m : missing) std::cout << "  " << m << "\n";
   for (const char* op : {"Add", "Conv", "Reshape", "Attention", "Loop", "Resize", "Einsum"}) {
     EXPECT_TRUE(covered.count(std::string("ai.onnx::") + op)) << op;

@@ -271,7 +271,7 @@ ir::Type MergeTypes(const ir::Type& declared, const ir::Type& inferred, std::str
       ir::Type inner = MergeTypes(declared.inner(), inferred.inner(), &inner_conflict);
       if (!inner_conflict.empty()) return fail(inner_conflict);
       ir::Type out = declared.kind() == ir::Type::Kind::kSequence ? ir::Type::Sequence(inner)
-                                                                   : ir::Type::Optional(inner);
+                                                                  : ir::Type::Optional(inner);
       out.set_denotation(declared.denotation());
       return out;
     }
@@ -290,7 +290,6 @@ ir::Type MergeTypes(const ir::Type& declared, const ir::Type& inferred, std::str
       return declared;
   }
 }
-
 
 namespace {
 

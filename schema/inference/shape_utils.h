@@ -40,7 +40,8 @@ std::optional<Shape> UnionShapes(const std::optional<Shape>& a, const std::optio
 // Types that may be either; element types must agree (else kNone is returned).
 ir::Type UnionTypes(const ir::Type& a, const ir::Type& b);
 
-// --- Symbolic products: coefficient * symbols, used by Reshape's -1 --------------------------------
+// --- Symbolic products: coefficient * symbols, used by Reshape's -1
+// --------------------------------
 struct SymbolicProduct {
   int64_t coefficient = 1;
   std::vector<std::string> symbols;  // sorted
@@ -68,13 +69,15 @@ bool IsEmptyType(const ir::Type& t);
 // Drops shapes (recursively), keeping kinds and element types.
 ir::Type StripShapes(const ir::Type& t);
 
-// --- Constant tensors -----------------------------------------------------------------------------
-// Elements of an integer or bool tensor (nullopt for other types or missing data).
+// --- Constant tensors
+// ----------------------------------------------------------------------------- Elements of an
+// integer or bool tensor (nullopt for other types or missing data).
 std::optional<std::vector<int64_t>> TensorToInts(const ir::Tensor& t);
 
-// --- Schema type strings ---------------------------------------------------------------------------
-// "tensor(float)", "seq(tensor(int64))", "map(string, tensor(float))", "optional(...)",
-// "sparse_tensor(float)". Shapes are absent. nullopt when the string does not parse.
+// --- Schema type strings
+// --------------------------------------------------------------------------- "tensor(float)",
+// "seq(tensor(int64))", "map(string, tensor(float))", "optional(...)", "sparse_tensor(float)".
+// Shapes are absent. nullopt when the string does not parse.
 std::optional<ir::Type> ParseTypeString(std::string_view s);
 
 }  // namespace onnx_opt::schema::inference

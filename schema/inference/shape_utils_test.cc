@@ -113,9 +113,9 @@ TEST(MergeTypesTest, ReportsContradictionsAndKeepsTheDeclaration) {
 
 TEST(MergeTypesTest, Sequences) {
   std::string conflict;
-  Type merged = MergeTypes(Type::Sequence(Type::Tensor(DataType::kFloat)),
-                           Type::Sequence(Type::Tensor(DataType::kFloat, Shape({K(3)}))),
-                           &conflict);
+  Type merged =
+      MergeTypes(Type::Sequence(Type::Tensor(DataType::kFloat)),
+                 Type::Sequence(Type::Tensor(DataType::kFloat, Shape({K(3)}))), &conflict);
   EXPECT_EQ(merged, Type::Sequence(Type::Tensor(DataType::kFloat, Shape({K(3)}))));
   EXPECT_TRUE(conflict.empty());
 }
@@ -132,8 +132,7 @@ TEST(UnionTypesTest, DimsThatDifferBecomeUnknown) {
 
 TEST(ParseTypeStringTest, SchemaSpellings) {
   EXPECT_EQ(ParseTypeString("tensor(float16)"), Type::Tensor(DataType::kFloat16));
-  EXPECT_EQ(ParseTypeString("seq(tensor(int64))"),
-            Type::Sequence(Type::Tensor(DataType::kInt64)));
+  EXPECT_EQ(ParseTypeString("seq(tensor(int64))"), Type::Sequence(Type::Tensor(DataType::kInt64)));
   EXPECT_EQ(ParseTypeString("optional(seq(tensor(bool)))"),
             Type::Optional(Type::Sequence(Type::Tensor(DataType::kBool))));
   EXPECT_EQ(ParseTypeString("map(string, tensor(float))"),

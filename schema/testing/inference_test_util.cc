@@ -56,9 +56,9 @@ Inferred InferModel(std::string_view text, InferOptions options) {
 }
 
 Inferred InferGraph(std::string_view graph, int opset, InferOptions options) {
-  return InferModel(absl::StrCat("<ir_version: 10, opset_import: [\"\" : ", opset, "]>\n",
-                                 std::string(graph)),
-                    options);
+  return InferModel(
+      absl::StrCat("<ir_version: 10, opset_import: [\"\" : ", opset, "]>\n", std::string(graph)),
+      options);
 }
 
 std::string TypeOf(std::string_view graph, std::string_view value, int opset) {

@@ -49,9 +49,12 @@ bool JsonValue::has(std::string_view key) const {
 
 std::string JsonValue::ToString() const {
   switch (kind_) {
-    case Kind::kNull: return "null";
-    case Kind::kBool: return bool_ ? "true" : "false";
-    case Kind::kNumber: return text_;
+    case Kind::kNull:
+      return "null";
+    case Kind::kBool:
+      return bool_ ? "true" : "false";
+    case Kind::kNumber:
+      return text_;
     case Kind::kString: {
       std::string out;
       ir::AppendJsonString(out, text_);
@@ -277,14 +280,30 @@ class JsonParser {
       if (pos_ >= text_.size()) return Fail("unterminated escape");
       const char e = text_[pos_++];
       switch (e) {
-        case '"': out += '"'; break;
-        case '\\': out += '\\'; break;
-        case '/': out += '/'; break;
-        case 'b': out += '\b'; break;
-        case 'f': out += '\f'; break;
-        case 'n': out += '\n'; break;
-        case 'r': out += '\r'; break;
-        case 't': out += '\t'; break;
+        case '"':
+          out += '"';
+          break;
+        case '\\':
+          out += '\\';
+          break;
+        case '/':
+          out += '/';
+          break;
+        case 'b':
+          out += '\b';
+          break;
+        case 'f':
+          out += '\f';
+          break;
+        case 'n':
+          out += '\n';
+          break;
+        case 'r':
+          out += '\r';
+          break;
+        case 't':
+          out += '\t';
+          break;
         case 'u': {
           uint32_t cp;
           if (!Hex4(cp)) return false;

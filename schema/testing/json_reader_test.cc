@@ -46,7 +46,7 @@ TEST(JsonReaderTest, StringEscapes) {
   EXPECT_EQ(Parse(R"("a\"b\\c\/d\b\f\n\r\t")").string_value(), "a\"b\\c/d\b\f\n\r\t");
   EXPECT_EQ(Parse(R"("\u0041\u00e9\u20ac")").string_value(), "A\xC3\xA9\xE2\x82\xAC");
   EXPECT_EQ(Parse(R"("\ud83d\ude00")").string_value(), "\xF0\x9F\x98\x80");  // surrogate pair
-  EXPECT_EQ(Parse("\"caf\xC3\xA9\"").string_value(), "caf\xC3\xA9");       // raw UTF-8
+  EXPECT_EQ(Parse("\"caf\xC3\xA9\"").string_value(), "caf\xC3\xA9");         // raw UTF-8
 }
 
 TEST(JsonReaderTest, ArraysAndObjectsInFileOrder) {
@@ -72,9 +72,10 @@ TEST(JsonReaderTest, ArraysAndObjectsInFileOrder) {
 
 TEST(JsonReaderTest, RejectsMalformedInput) {
   for (std::string_view bad :
-       {"", "   ", "[1,]", "{\"a\":1,}", "[1 2]", "{\"a\" 1}", "{1:2}", "01", "1.", ".5", "-",
-        "1e", "+1", "tru", "nul", "\"abc", "\"a\\x\"", "\"\\u12\"", "\"\\ud800\"",
-        "\"\\udc00\"", "\"tab\there\"", "[1] 2", "NaN", "'a'"}) {
+       {"",      "   ",   "[1,]",     "{\"a\":1,}", "[1 2]",       "{\"a\" 1}",   "{1:2}",
+        "01",    "1.",    ".5",       "-",          "1e",          "+1",          "tru",
+        "nul",   "\"abc", "\"a\\x\"", "\"\\u12\"",  "\"\\ud800\"", "\"\\udc00\"", "\"tab\there\"",
+        "[1] 2", "NaN",   "'a'"}) {
     absl::StatusOr<JsonValue> v = ParseJson(bad);
     EXPECT_FALSE(v.ok()) << "accepted: " << bad;
     if (!v.ok()) {

@@ -53,8 +53,8 @@ std::optional<std::string> ReferenceDir() {
 
 std::string MissingReferenceMessage() {
   return absl::StrCat(
-      "\n**********************************************************************\n",
-      "*** ", kReferenceDirEnv, " is not set: SKIPPING the comparison with the ONNX\n",
+      "\n**********************************************************************\n", "*** ",
+      kReferenceDirEnv, " is not set: SKIPPING the comparison with the ONNX\n",
       "*** reference data. Run with ", kReferenceDirEnv, "=../shared/reference (or an\n",
       "*** absolute path) to check the schema tables.\n",
       "**********************************************************************");

@@ -1,14 +1,15 @@
 // GFLOP/s of the interpreter's MatMul (GEMM) and Conv (im2col + GEMM, 1x1 as plain GEMM, depthwise
-// direct) at BERT-base, ResNet-50 and MobileNetV2 sizes, on the ISA the CPU picks and on the baseline
-// (SSE2) kernels, next to naive loops and next to the machine's peak, all measured in the same run.
+// direct) at BERT-base, ResNet-50 and MobileNetV2 sizes, on the ISA the CPU picks and on the
+// baseline (SSE2) kernels, next to naive loops and next to the machine's peak, all measured in the
+// same run.
 //   bazel run -c opt //tools/bench:conv_matmul_bench
 //
-// Peak: an FMA throughput probe per ISA (independent multiply-adds on registers, nothing else) gives
-// the FLOP rate one core can reach, and with the vector width the vector FMAs per second (per cycle at
-// the nominal clock). Each interpreter figure is reported as a share of its ISA's probe (%peak). Every
-// interpreter kernel is checked once against the naive loop (ConvInteger: an exact integer loop)
-// before it is timed; a result that differs beyond the tolerance stops the run with exit status 1, so
-// a fast wrong kernel cannot post a figure.
+// Peak: an FMA throughput probe per ISA (independent multiply-adds on registers, nothing else)
+// gives the FLOP rate one core can reach, and with the vector width the vector FMAs per second (per
+// cycle at the nominal clock). Each interpreter figure is reported as a share of its ISA's probe
+// (%peak). Every interpreter kernel is checked once against the naive loop (ConvInteger: an exact
+// integer loop) before it is timed; a result that differs beyond the tolerance stops the run with
+// exit status 1, so a fast wrong kernel cannot post a figure.
 #include <immintrin.h>
 
 #include <chrono>
@@ -33,33 +34,43 @@
 namespace onnx_opt::interpreter {
 namespace {
 
-// ---- peak probes ----------------------------------------------------------------------------------
+// ---- peak probes
+// ----------------------------------------------------------------------------------
 
-// Each probe runs `iterations` rounds of 12 independent multiply-add chains held in registers (enough
-// to cover the FMA latency on two units) and returns the FLOPs it did. The baseline has no FMA: a
-// multiply and an add per lane.
-#define ONNX_OPT_PROBE(NAME, TARGET, VEC, LANES, SET1, STEP, STOREU)                              \
-  TARGET double NAME(int64_t iterations) {                                                    \
-    const VEC a = SET1(0.999999f), b = SET1(1e-7f);                                           \
-    VEC c0 = SET1(1.00f), c1 = SET1(1.01f), c2 = SET1(1.02f), c3 = SET1(1.03f);               \
-    VEC c4 = SET1(1.04f), c5 = SET1(1.05f), c6 = SET1(1.06f), c7 = SET1(1.07f);               \
-    VEC c8 = SET1(1.08f), c9 = SET1(1.09f), c10 = SET1(1.10f), c11 = SET1(1.11f);             \
-    for (int64_t it = 0; it < iterations; ++it) {                                             \
-      c0 = STEP(c0, a, b); c1 = STEP(c1, a, b); c2 = STEP(c2, a, b); c3 = STEP(c3, a, b);     \
-      c4 = STEP(c4, a, b); c5 = STEP(c5, a, b); c6 = STEP(c6, a, b); c7 = STEP(c7, a, b);     \
-      c8 = STEP(c8, a, b); c9 = STEP(c9, a, b); c10 = STEP(c10, a, b); c11 = STEP(c11, a, b); \
-    }                                                                                         \
-    float lanes[LANES];                                                                       \
-    STOREU(lanes, c0 + c1 + c2 + c3 + c4 + c5 + c6 + c7 + c8 + c9 + c10 + c11);             \
-    benchmark::DoNotOptimize(lanes[0]);                                                       \
-    return 2.0 * LANES * 12 * iterations;                                                     \
+// Each probe runs `iterations` rounds of 12 independent multiply-add chains held in registers
+// (enough to cover the FMA latency on two units) and returns the FLOPs it did. The baseline has no
+// FMA: a multiply and an add per lane.
+#define ONNX_OPT_PROBE(NAME, TARGET, VEC, LANES, SET1, STEP, STOREU)              \
+  TARGET double NAME(int64_t iterations) {                                        \
+    const VEC a = SET1(0.999999f), b = SET1(1e-7f);                               \
+    VEC c0 = SET1(1.00f), c1 = SET1(1.01f), c2 = SET1(1.02f), c3 = SET1(1.03f);   \
+    VEC c4 = SET1(1.04f), c5 = SET1(1.05f), c6 = SET1(1.06f), c7 = SET1(1.07f);   \
+    VEC c8 = SET1(1.08f), c9 = SET1(1.09f), c10 = SET1(1.10f), c11 = SET1(1.11f); \
+    for (int64_t it = 0; it < iterations; ++it) {                                 \
+      c0 = STEP(c0, a, b);                                                        \
+      c1 = STEP(c1, a, b);                                                        \
+      c2 = STEP(c2, a, b);                                                        \
+      c3 = STEP(c3, a, b);                                                        \
+      c4 = STEP(c4, a, b);                                                        \
+      c5 = STEP(c5, a, b);                                                        \
+      c6 = STEP(c6, a, b);                                                        \
+      c7 = STEP(c7, a, b);                                                        \
+      c8 = STEP(c8, a, b);                                                        \
+      c9 = STEP(c9, a, b);                                                        \
+      c10 = STEP(c10, a, b);                                                      \
+      c11 = STEP(c11, a, b);                                                      \
+    }                                                                             \
+    float lanes[LANES];                                                           \
+    STOREU(lanes, c0 + c1 + c2 + c3 + c4 + c5 + c6 + c7 + c8 + c9 + c10 + c11);   \
+    benchmark::DoNotOptimize(lanes[0]);                                           \
+    return 2.0 * LANES * 12 * iterations;                                         \
   }
 
 #define ONNX_OPT_SSE_STEP(c, a, b) _mm_add_ps(_mm_mul_ps(c, a), b)
-ONNX_OPT_PROBE(ProbeAvx512, __attribute__((target("avx512f"))), __m512, 16, _mm512_set1_ps, _mm512_fmadd_ps,
-               _mm512_storeu_ps)
-ONNX_OPT_PROBE(ProbeAvx2, __attribute__((target("avx2,fma"))), __m256, 8, _mm256_set1_ps, _mm256_fmadd_ps,
-               _mm256_storeu_ps)
+ONNX_OPT_PROBE(ProbeAvx512, __attribute__((target("avx512f"))), __m512, 16, _mm512_set1_ps,
+               _mm512_fmadd_ps, _mm512_storeu_ps)
+ONNX_OPT_PROBE(ProbeAvx2, __attribute__((target("avx2,fma"))), __m256, 8, _mm256_set1_ps,
+               _mm256_fmadd_ps, _mm256_storeu_ps)
 ONNX_OPT_PROBE(ProbeBaseline, , __m128, 4, _mm_set1_ps, ONNX_OPT_SSE_STEP, _mm_storeu_ps)
 #undef ONNX_OPT_SSE_STEP
 #undef ONNX_OPT_PROBE
@@ -78,7 +89,8 @@ double PeakGflops(Isa isa) {
     const double flops = isa == Isa::kAvx512 ? ProbeAvx512(iterations)
                          : isa == Isa::kAvx2 ? ProbeAvx2(iterations)
                                              : ProbeBaseline(iterations);
-    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     best = std::max(best, flops / s / 1e9);
   }
   return cache[isa] = best;
@@ -95,24 +107,30 @@ double NominalGhz() {
 
 void PrintPeaks() {
   // The probe measures vector FMAs per second; how they split into units x clock it cannot tell (a
-  // core may run 512-bit FMAs on two 256-bit halves, and turbo clocks vary), so the split is given at
-  // the nominal clock only.
+  // core may run 512-bit FMAs on two 256-bit halves, and turbo clocks vary), so the split is given
+  // at the nominal clock only.
   const double nominal = NominalGhz();
-  std::printf("Peak of one core, measured by an FMA throughput probe (flops = 2 x lanes x vector FMAs/s):\n");
+  std::printf(
+      "Peak of one core, measured by an FMA throughput probe (flops = 2 x lanes x vector "
+      "FMAs/s):\n");
   for (Isa isa : {Isa::kBaseline, Isa::kAvx2, Isa::kAvx512}) {
     if (isa > DetectedIsa()) continue;
     const double peak = PeakGflops(isa);
-    const double fmas = peak / (2.0 * Lanes(isa));  // G vector FMAs (baseline: mul + add pairs) per s
-    std::printf("  %-8s %7.1f GFLOP/s  (= 2 x %2d lanes x %.2f G vector FMAs/s", std::string(IsaName(isa)).c_str(),
-                peak, Lanes(isa), fmas);
+    const double fmas =
+        peak / (2.0 * Lanes(isa));  // G vector FMAs (baseline: mul + add pairs) per s
+    std::printf("  %-8s %7.1f GFLOP/s  (= 2 x %2d lanes x %.2f G vector FMAs/s",
+                std::string(IsaName(isa)).c_str(), peak, Lanes(isa), fmas);
     if (nominal > 0) std::printf(": %.2f per cycle at the nominal clock", fmas / nominal);
     std::printf(")\n");
   }
-  std::printf("  nominal clock (/proc/cpuinfo): %.2f GHz; kernels run on %s unless the name says baseline\n\n",
-              nominal, std::string(IsaName(DetectedIsa())).c_str());
+  std::printf(
+      "  nominal clock (/proc/cpuinfo): %.2f GHz; kernels run on %s unless the name says "
+      "baseline\n\n",
+      nominal, std::string(IsaName(DetectedIsa())).c_str());
 }
 
-// ---- data and references ----------------------------------------------------------------------------
+// ---- data and references
+// ----------------------------------------------------------------------------
 
 std::vector<float> Random(int64_t n) {
   std::vector<float> v(n);
@@ -164,8 +182,8 @@ bool FirstCall(const char* what, const benchmark::State& st, int num_args) {
   std::exit(1);
 }
 
-// GFLOP/s and its share of the ISA's probed peak, from the wall time of the timed loop (plain counters,
-// so that the report does not print them as rates per second).
+// GFLOP/s and its share of the ISA's probed peak, from the wall time of the timed loop (plain
+// counters, so that the report does not print them as rates per second).
 void SetCounters(benchmark::State& st, double flops, Isa isa, double seconds) {
   const double gflops = flops * static_cast<double>(st.iterations()) / seconds / 1e9;
   st.counters["GFLOP/s"] = gflops;
@@ -180,7 +198,8 @@ double TimedLoop(benchmark::State& st, F body) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-// ---- MatMul -------------------------------------------------------------------------------------------
+// ---- MatMul
+// -------------------------------------------------------------------------------------------
 
 // args: M, N, K (BERT-base: 128 tokens x 768 hidden, FFN 3072); isa (0 = the CPU's, 1 = baseline).
 void BM_MatMul(benchmark::State& st) {
@@ -194,8 +213,9 @@ void BM_MatMul(benchmark::State& st) {
     NaiveGemm(M, N, K, a.data(), b.data(), want.data());
     Gemm<float>(false, false, M, N, K, 1.f, a.data(), b.data(), 0.f, c.data());
     if (const double e = MaxError(c.data(), want); !(e <= kTolerance)) {
-      AbortOnMismatch(absl::StrFormat("MatMul M=%d N=%d K=%d on %s differs from the naive loop (error %g > %g)", M, N,
-                                      K, std::string(IsaName(isa)), e, kTolerance));
+      AbortOnMismatch(
+          absl::StrFormat("MatMul M=%d N=%d K=%d on %s differs from the naive loop (error %g > %g)",
+                          M, N, K, std::string(IsaName(isa)), e, kTolerance));
     }
   }
   const double seconds = TimedLoop(st, [&] {
@@ -213,15 +233,21 @@ void BM_MatMulNaive(benchmark::State& st) {
     NaiveGemm(M, N, K, a.data(), b.data(), c.data());
     benchmark::DoNotOptimize(c.data());
   }
-  st.counters["GFLOP/s"] = benchmark::Counter(2e-9 * M * N * K, benchmark::Counter::kIsIterationInvariantRate);
+  st.counters["GFLOP/s"] =
+      benchmark::Counter(2e-9 * M * N * K, benchmark::Counter::kIsIterationInvariantRate);
 }
-BENCHMARK(BM_MatMul)->ArgNames({"M", "N", "K", "baseline"})
-    ->Args({128, 768, 768, 0})->Args({128, 3072, 768, 0})->Args({128, 768, 3072, 0})
-    ->Args({128, 768, 768, 1})->Args({128, 3072, 768, 1})
+BENCHMARK(BM_MatMul)
+    ->ArgNames({"M", "N", "K", "baseline"})
+    ->Args({128, 768, 768, 0})
+    ->Args({128, 3072, 768, 0})
+    ->Args({128, 768, 3072, 0})
+    ->Args({128, 768, 768, 1})
+    ->Args({128, 3072, 768, 1})
     ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_MatMulNaive)->Args({128, 768, 768})->Unit(benchmark::kMillisecond);
 
-// ---- Conv ---------------------------------------------------------------------------------------------
+// ---- Conv
+// ---------------------------------------------------------------------------------------------
 
 // One Conv node. args: C, M, H(=W), kernel, stride, group, isa (0 = the CPU's, 1 = baseline).
 struct ConvGraph {
@@ -280,13 +306,16 @@ void BM_Conv(benchmark::State& st) {
     std::vector<float> want(M * O * O);
     NaiveConv(C, M, H, k, s, group, xv.data(), wv.data(), want.data());
     auto first = ev.Run({x, w});
-    const std::string name = absl::StrFormat("Conv C=%d M=%d HW=%d k=%d s=%d group=%d on %s", C, M, H, k, s, group,
-                                             std::string(IsaName(isa)));
-    if (!first.ok()) AbortOnMismatch(absl::StrCat(name, " does not run: ", first.status().message()));
+    const std::string name = absl::StrFormat("Conv C=%d M=%d HW=%d k=%d s=%d group=%d on %s", C, M,
+                                             H, k, s, group, std::string(IsaName(isa)));
+    if (!first.ok())
+      AbortOnMismatch(absl::StrCat(name, " does not run: ", first.status().message()));
     const Tensor& y = (*first)[0].tensor();
-    if (y.dims() != std::vector<int64_t>{1, M, O, O}) AbortOnMismatch(absl::StrCat(name, ": output ", y.ShapeString()));
+    if (y.dims() != std::vector<int64_t>{1, M, O, O})
+      AbortOnMismatch(absl::StrCat(name, ": output ", y.ShapeString()));
     if (const double e = MaxError(y.data<float>(), want); !(e <= kTolerance)) {
-      AbortOnMismatch(absl::StrFormat("%s differs from the naive loop (error %g > %g)", name, e, kTolerance));
+      AbortOnMismatch(
+          absl::StrFormat("%s differs from the naive loop (error %g > %g)", name, e, kTolerance));
     }
   }
   const double seconds = TimedLoop(st, [&] {
@@ -306,29 +335,39 @@ void BM_ConvNaive(benchmark::State& st) {
     NaiveConv(C, M, H, k, s, group, x.data(), w.data(), y.data());
     benchmark::DoNotOptimize(y.data());
   }
-  st.counters["GFLOP/s"] =
-      benchmark::Counter(ConvFlops(C, M, H, k, s, group) / 1e9, benchmark::Counter::kIsIterationInvariantRate);
+  st.counters["GFLOP/s"] = benchmark::Counter(ConvFlops(C, M, H, k, s, group) / 1e9,
+                                              benchmark::Counter::kIsIterationInvariantRate);
 }
-// ResNet-50: conv2_x 3x3 64->64 @56, conv2_x 1x1 256->64 @56, conv3_x 3x3 128->128 @28; MobileNetV2:
-// depthwise 3x3 144 channels @56, stride 1 and 2, and the 1x1 expansion 24->144 @56 (a short K: its
-// own kernel on AVX-512).
-BENCHMARK(BM_Conv)->ArgNames({"C", "M", "HW", "k", "s", "group", "baseline"})
-    ->Args({64, 64, 56, 3, 1, 1, 0})->Args({256, 64, 56, 1, 1, 1, 0})->Args({128, 128, 28, 3, 1, 1, 0})
-    ->Args({144, 144, 56, 3, 1, 144, 0})->Args({144, 144, 56, 3, 2, 144, 0})->Args({24, 144, 56, 1, 1, 1, 0})
+// ResNet-50: conv2_x 3x3 64->64 @56, conv2_x 1x1 256->64 @56, conv3_x 3x3 128->128 @28;
+// MobileNetV2: depthwise 3x3 144 channels @56, stride 1 and 2, and the 1x1 expansion 24->144 @56 (a
+// short K: its own kernel on AVX-512).
+BENCHMARK(BM_Conv)
+    ->ArgNames({"C", "M", "HW", "k", "s", "group", "baseline"})
+    ->Args({64, 64, 56, 3, 1, 1, 0})
+    ->Args({256, 64, 56, 1, 1, 1, 0})
+    ->Args({128, 128, 28, 3, 1, 1, 0})
+    ->Args({144, 144, 56, 3, 1, 144, 0})
+    ->Args({144, 144, 56, 3, 2, 144, 0})
+    ->Args({24, 144, 56, 1, 1, 1, 0})
     ->Args({24, 144, 56, 1, 1, 1, 1})
-    ->Args({64, 64, 56, 3, 1, 1, 1})->Args({256, 64, 56, 1, 1, 1, 1})
+    ->Args({64, 64, 56, 3, 1, 1, 1})
+    ->Args({256, 64, 56, 1, 1, 1, 1})
     ->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_ConvNaive)->Args({64, 64, 56, 3, 1, 1})->Args({144, 144, 56, 3, 1, 144})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ConvNaive)
+    ->Args({64, 64, 56, 3, 1, 1})
+    ->Args({144, 144, 56, 3, 1, 144})
+    ->Unit(benchmark::kMillisecond);
 
-// ConvInteger (uint8 x uint8, x zero point 128, w zero point `wz`) at the ResNet-50 3x3 size, checked
-// once against an exact integer loop; GOP/s counts 2 operations per multiply-add as for float. The
-// 8-bit GEMM runs where the CPU has AVX-512 VNNI; ONNX_OPT_ISA=avx2 measures the portable exact float
-// path.
+// ConvInteger (uint8 x uint8, x zero point 128, w zero point `wz`) at the ResNet-50 3x3 size,
+// checked once against an exact integer loop; GOP/s counts 2 operations per multiply-add as for
+// float. The 8-bit GEMM runs where the CPU has AVX-512 VNNI; ONNX_OPT_ISA=avx2 measures the
+// portable exact float path.
 void BM_ConvInteger(benchmark::State& st) {
   const int64_t C = st.range(0), M = st.range(1), H = st.range(2), k = 3;
   const uint8_t wz_value = static_cast<uint8_t>(st.range(3));
   ir::Graph g("conv_integer");
-  ir::Node* n = g.AddNode("ConvInteger", {g.AddInput("x"), g.AddInput("w"), g.AddInput("xz"), g.AddInput("wz")}, {"y"});
+  ir::Node* n = g.AddNode(
+      "ConvInteger", {g.AddInput("x"), g.AddInput("w"), g.AddInput("xz"), g.AddInput("wz")}, {"y"});
   n->SetAttribute(ir::Attribute::Ints("pads", {1, 1, 1, 1}));
   g.AddOutput(n->output(0));
   Evaluator ev(g, {{"", 10}});
@@ -337,11 +376,14 @@ void BM_ConvInteger(benchmark::State& st) {
   for (size_t i = 0; i < wv.size(); ++i) wv[i] = static_cast<uint8_t>((i * 91) % 256);
   const Tensor x = Tensor::FromVector<uint8_t>(DataType::kUint8, {1, C, H, H}, xv);
   const Tensor w = Tensor::FromVector<uint8_t>(DataType::kUint8, {M, C, k, k}, wv);
-  const Tensor xz = Tensor::Scalar<uint8_t>(DataType::kUint8, 128), wz = Tensor::Scalar<uint8_t>(DataType::kUint8, wz_value);
+  const Tensor xz = Tensor::Scalar<uint8_t>(DataType::kUint8, 128),
+               wz = Tensor::Scalar<uint8_t>(DataType::kUint8, wz_value);
   if (FirstCall("ConvInteger", st, 3)) {
-    const std::string name = absl::StrFormat("ConvInteger C=%d M=%d HW=%d wz=%d", C, M, H, wz_value);
+    const std::string name =
+        absl::StrFormat("ConvInteger C=%d M=%d HW=%d wz=%d", C, M, H, wz_value);
     auto first = ev.Run({x, w, xz, wz});
-    if (!first.ok()) AbortOnMismatch(absl::StrCat(name, " does not run: ", first.status().message()));
+    if (!first.ok())
+      AbortOnMismatch(absl::StrCat(name, " does not run: ", first.status().message()));
     const Tensor& y = (*first)[0].tensor();
     if (y.dtype() != DataType::kInt32 || y.dims() != std::vector<int64_t>{1, M, H, H}) {
       AbortOnMismatch(absl::StrCat(name, ": output ", y.ShapeString()));
@@ -355,13 +397,15 @@ void BM_ConvInteger(benchmark::State& st) {
             for (int64_t j = 0; j < k; ++j) {
               const int64_t ih = p / H - 1 + i, iw = p % H - 1 + j;
               if (ih < 0 || ih >= H || iw < 0 || iw >= H) continue;
-              acc += (int64_t{xv[(c * H + ih) * H + iw]} - 128) * (int64_t{wv[((m * C + c) * k + i) * k + j]} - wz_value);
+              acc += (int64_t{xv[(c * H + ih) * H + iw]} - 128) *
+                     (int64_t{wv[((m * C + c) * k + i) * k + j]} - wz_value);
             }
           }
         }
         if (got[m * H * H + p] != acc) {
-          AbortOnMismatch(absl::StrFormat("%s: output channel %d position %d is %d, the integer loop gives %d", name, m,
-                                          p, got[m * H * H + p], acc));
+          AbortOnMismatch(
+              absl::StrFormat("%s: output channel %d position %d is %d, the integer loop gives %d",
+                              name, m, p, got[m * H * H + p], acc));
         }
       }
     }
@@ -370,16 +414,22 @@ void BM_ConvInteger(benchmark::State& st) {
     auto r = ev.Run({x, w, xz, wz});
     benchmark::DoNotOptimize(r);
   });
-  st.counters["GOP/s"] = ConvFlops(C, M, H, k, 1, 1) * static_cast<double>(st.iterations()) / seconds / 1e9;
+  st.counters["GOP/s"] =
+      ConvFlops(C, M, H, k, 1, 1) * static_cast<double>(st.iterations()) / seconds / 1e9;
 }
-BENCHMARK(BM_ConvInteger)->ArgNames({"C", "M", "HW", "wz"})->Args({64, 64, 56, 128})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ConvInteger)
+    ->ArgNames({"C", "M", "HW", "wz"})
+    ->Args({64, 64, 56, 128})
+    ->Unit(benchmark::kMillisecond);
 
-// MatMulInteger as a dynamically quantized BERT layer runs it: uint8 activations (zero point 128) times
-// int8 weights (zero point 0), 128 x 768 x 768, checked once against an exact integer loop.
+// MatMulInteger as a dynamically quantized BERT layer runs it: uint8 activations (zero point 128)
+// times int8 weights (zero point 0), 128 x 768 x 768, checked once against an exact integer loop.
 void BM_MatMulInteger(benchmark::State& st) {
   const int64_t M = st.range(0), N = st.range(1), K = st.range(2);
   ir::Graph g("matmul_integer");
-  ir::Node* n = g.AddNode("MatMulInteger", {g.AddInput("a"), g.AddInput("b"), g.AddInput("az"), g.AddInput("bz")}, {"y"});
+  ir::Node* n =
+      g.AddNode("MatMulInteger",
+                {g.AddInput("a"), g.AddInput("b"), g.AddInput("az"), g.AddInput("bz")}, {"y"});
   g.AddOutput(n->output(0));
   Evaluator ev(g, {{"", 10}});
   std::vector<uint8_t> av(M * K);
@@ -388,19 +438,21 @@ void BM_MatMulInteger(benchmark::State& st) {
   for (size_t i = 0; i < bv.size(); ++i) bv[i] = static_cast<int8_t>((i * 91) % 256 - 128);
   const Tensor a = Tensor::FromVector<uint8_t>(DataType::kUint8, {M, K}, av);
   const Tensor b = Tensor::FromVector<int8_t>(DataType::kInt8, {K, N}, bv);
-  const Tensor az = Tensor::Scalar<uint8_t>(DataType::kUint8, 128), bz = Tensor::Scalar<int8_t>(DataType::kInt8, 0);
+  const Tensor az = Tensor::Scalar<uint8_t>(DataType::kUint8, 128),
+               bz = Tensor::Scalar<int8_t>(DataType::kInt8, 0);
   if (FirstCall("MatMulInteger", st, 3)) {
     const std::string name = absl::StrFormat("MatMulInteger %dx%dx%d", M, N, K);
     auto first = ev.Run({a, b, az, bz});
-    if (!first.ok()) AbortOnMismatch(absl::StrCat(name, " does not run: ", first.status().message()));
+    if (!first.ok())
+      AbortOnMismatch(absl::StrCat(name, " does not run: ", first.status().message()));
     const int32_t* got = (*first)[0].tensor().data<int32_t>();
     for (int64_t i = 0; i < M; ++i) {
       for (int64_t j = 0; j < N; ++j) {
         int64_t acc = 0;
         for (int64_t kk = 0; kk < K; ++kk) acc += (int64_t{av[i * K + kk]} - 128) * bv[kk * N + j];
         if (got[i * N + j] != acc) {
-          AbortOnMismatch(absl::StrFormat("%s: element %d,%d is %d, the integer loop gives %d", name, i, j,
-                                          got[i * N + j], acc));
+          AbortOnMismatch(absl::StrFormat("%s: element %d,%d is %d, the integer loop gives %d",
+                                          name, i, j, got[i * N + j], acc));
         }
       }
     }
@@ -411,7 +463,10 @@ void BM_MatMulInteger(benchmark::State& st) {
   });
   st.counters["GOP/s"] = 2.0 * M * N * K * static_cast<double>(st.iterations()) / seconds / 1e9;
 }
-BENCHMARK(BM_MatMulInteger)->ArgNames({"M", "N", "K"})->Args({128, 768, 768})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_MatMulInteger)
+    ->ArgNames({"M", "N", "K"})
+    ->Args({128, 768, 768})
+    ->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace onnx_opt::interpreter

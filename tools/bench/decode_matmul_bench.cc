@@ -1,17 +1,18 @@
-// Decode-step MatMuls (a few rows of A against a large weight) against the machine's memory bandwidth.
-// Such a product does 2M flops per weight, so its speed is how fast the weight streams from memory:
-// the figure of merit is weight bytes per second as a share of the bandwidth a plain streaming sum
-// reaches on the same threads. Weights are cycled through copies totalling --gib GiB, so no call finds
-// its weight in a cache (this machine reports a very large L3).
+// Decode-step MatMuls (a few rows of A against a large weight) against the machine's memory
+// bandwidth. Such a product does 2M flops per weight, so its speed is how fast the weight streams
+// from memory: the figure of merit is weight bytes per second as a share of the bandwidth a plain
+// streaming sum reaches on the same threads. Weights are cycled through copies totalling --gib GiB,
+// so no call finds its weight in a cache (this machine reports a very large L3).
 //
-// For each ISA this CPU has (or --isa), thread count (1 and --threads) and shape (K x N of 4096 and of
-// the 1 GiB MLP, ir/io:make_large_model: 8192; M = 1 and 4): the float skinny GEMM (what MatMul and
-// Gemm run for M <= 8; B as K x N, and as N x K for Gemm's transB), the blocked GEMM it replaced for these shapes (tiles of 512 columns, as
-// kernels/gemm.cc cut them), and the fused dequantize-and-multiply on int8 (one scale per column) and
-// int4 (blocks of 32 along K; the interpreter holds 4-bit weights a byte each, so it reads as many
-// bytes as int8).
+// For each ISA this CPU has (or --isa), thread count (1 and --threads) and shape (K x N of 4096 and
+// of the 1 GiB MLP, ir/io:make_large_model: 8192; M = 1 and 4): the float skinny GEMM (what MatMul
+// and Gemm run for M <= 8; B as K x N, and as N x K for Gemm's transB), the blocked GEMM it
+// replaced for these shapes (tiles of 512 columns, as kernels/gemm.cc cut them), and the fused
+// dequantize-and-multiply on int8 (one scale per column) and int4 (blocks of 32 along K; the
+// interpreter holds 4-bit weights a byte each, so it reads as many bytes as int8).
 //
-//   bazel run -c opt //tools/bench:decode_matmul_bench [-- --threads=2 --isa=avx2 --gib=1 --sizes=4096]
+//   bazel run -c opt //tools/bench:decode_matmul_bench [-- --threads=2 --isa=avx2 --gib=1
+//   --sizes=4096]
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -40,17 +41,19 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double Seconds(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double>(b - a).count(); }
+double Seconds(Clock::time_point a, Clock::time_point b) {
+  return std::chrono::duration<double>(b - a).count();
+}
 
 double Median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v[v.size() / 2];
 }
 
-// The sum of n floats (n a multiple of 32) in eight independent 4-lane vector accumulators (SSE2, which
-// every x86-64 has): two loads and adds per cycle are far more than memory delivers, so a pass runs
-// at memory speed. (DynamicQuantizeLinear's min/max kernel, tried first, ran at a third of the skinny
-// GEMM's speed: not a streaming read.)
+// The sum of n floats (n a multiple of 32) in eight independent 4-lane vector accumulators (SSE2,
+// which every x86-64 has): two loads and adds per cycle are far more than memory delivers, so a
+// pass runs at memory speed. (DynamicQuantizeLinear's min/max kernel, tried first, ran at a third
+// of the skinny GEMM's speed: not a streaming read.)
 float StreamingSum(const float* x, int64_t n) {
   typedef float V4 __attribute__((vector_size(16)));
   V4 acc[8] = {};
@@ -67,9 +70,9 @@ float StreamingSum(const float* x, int64_t n) {
 }
 
 // Read bandwidth: streaming sums over slices of 64 MiB of a buffer of `n` floats (slices taken in
-// turn, so none is in a cache), each slice in chunks of 1 MiB spread over the threads. The median over
-// slices, bytes per second: the same statistic as the GEMMs' (a median per call), so a slice or a call
-// that lost its core to another process drops out of both alike.
+// turn, so none is in a cache), each slice in chunks of 1 MiB spread over the threads. The median
+// over slices, bytes per second: the same statistic as the GEMMs' (a median per call), so a slice
+// or a call that lost its core to another process drops out of both alike.
 double ReadBandwidth(const float* x, int64_t n) {
   constexpr int64_t kChunk = int64_t{1} << 18, kSlice = int64_t{1} << 24;
   std::vector<double> times;
@@ -82,7 +85,8 @@ double ReadBandwidth(const float* x, int64_t n) {
       std::vector<float> sums((m + kChunk - 1) / kChunk, 0.0f);
       const auto t0 = Clock::now();
       ParallelFor(static_cast<int64_t>(sums.size()), 1, [&](int64_t begin, int64_t end) {
-        for (int64_t c = begin; c < end; ++c) sums[c] = StreamingSum(slice + c * kChunk, std::min(kChunk, m - c * kChunk));
+        for (int64_t c = begin; c < end; ++c)
+          sums[c] = StreamingSum(slice + c * kChunk, std::min(kChunk, m - c * kChunk));
       });
       times.push_back(Seconds(t0, Clock::now()) / static_cast<double>(m));
       for (float v : sums) sink = sink + v;
@@ -102,15 +106,18 @@ struct Weights {
 
 Weights MakeWeights(int64_t K, int64_t N, const std::string& type, double gib) {
   Weights w{K, N, K * N * (type == "f32" ? 4 : 1), {}, {}, type != "f32", type == "int4" ? 32 : K};
-  const int64_t count = std::max<int64_t>(2, static_cast<int64_t>(gib * (1 << 30) / static_cast<double>(w.bytes_each)));
+  const int64_t count = std::max<int64_t>(
+      2, static_cast<int64_t>(gib * (1 << 30) / static_cast<double>(w.bytes_each)));
   for (int64_t c = 0; c < count; ++c) {
     std::unique_ptr<uint8_t[]> p(new uint8_t[w.bytes_each]);
     if (type == "f32") {
       float* f = reinterpret_cast<float*>(p.get());
-      for (int64_t i = 0; i < K * N; ++i) f[i] = static_cast<float>((i * 7 + c) % 13) * 0.01f - 0.06f;
+      for (int64_t i = 0; i < K * N; ++i)
+        f[i] = static_cast<float>((i * 7 + c) % 13) * 0.01f - 0.06f;
     } else {
       const int range = type == "int4" ? 16 : 256, offset = type == "int4" ? 8 : 128;
-      for (int64_t i = 0; i < K * N; ++i) p[i] = static_cast<uint8_t>(static_cast<int>((i * 7 + c) % range) - offset);
+      for (int64_t i = 0; i < K * N; ++i)
+        p[i] = static_cast<uint8_t>(static_cast<int>((i * 7 + c) % range) - offset);
     }
     w.copies.push_back(std::move(p));
   }
@@ -146,12 +153,13 @@ void BlockedGemm(int64_t M, int64_t N, int64_t K, const float* A, const float* B
   });
 }
 
-void Report(const std::string& isa, int threads, int64_t M, const Weights& w, const std::string& what, double seconds,
-            double bandwidth) {
+void Report(const std::string& isa, int threads, int64_t M, const Weights& w,
+            const std::string& what, double seconds, double bandwidth) {
   const double rate = static_cast<double>(w.bytes_each) / seconds;
-  std::printf("%-8s %7d %3lld %5lld x %-5lld %-14s %9.3f ms %7.2f GB/s %6.1f%%\n", isa.c_str(), threads,
-              static_cast<long long>(M), static_cast<long long>(w.K), static_cast<long long>(w.N), what.c_str(),
-              seconds * 1e3, rate / 1e9, 100.0 * rate / bandwidth);
+  std::printf("%-8s %7d %3lld %5lld x %-5lld %-14s %9.3f ms %7.2f GB/s %6.1f%%\n", isa.c_str(),
+              threads, static_cast<long long>(M), static_cast<long long>(w.K),
+              static_cast<long long>(w.N), what.c_str(), seconds * 1e3, rate / 1e9,
+              100.0 * rate / bandwidth);
 }
 
 int Main() {
@@ -159,12 +167,15 @@ int Main() {
   if (!FLAGS_isa.empty()) {
     absl::StatusOr<Isa> isa = ParseIsa(FLAGS_isa);
     if (!isa.ok() || *isa > DetectedIsa()) {
-      std::fprintf(stderr, "decode_matmul_bench: --isa=%s: not an ISA this CPU has\n", FLAGS_isa.c_str());
+      std::fprintf(stderr, "decode_matmul_bench: --isa=%s: not an ISA this CPU has\n",
+                   FLAGS_isa.c_str());
       return 2;
     }
     isas = {*isa};
   }
-  const int most = FLAGS_threads > 0 ? FLAGS_threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const int most = FLAGS_threads > 0
+                       ? FLAGS_threads
+                       : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   std::vector<int> thread_counts = {1};
   if (most > 1) thread_counts.push_back(most);
 
@@ -179,12 +190,13 @@ int Main() {
       std::printf("read bandwidth, %d thread(s): %.2f GB/s\n", t, bandwidth.back() / 1e9);
     }
   }
-  std::printf("\n%-8s %7s %3s %13s %-14s %12s %12s %7s\n", "isa", "threads", "M", "K x N", "kernel", "per call",
-              "weights", "of bw");
+  std::printf("\n%-8s %7s %3s %13s %-14s %12s %12s %7s\n", "isa", "threads", "M", "K x N", "kernel",
+              "per call", "weights", "of bw");
   for (absl::string_view field : absl::StrSplit(FLAGS_sizes, ',')) {
     int64_t size = 0;
     if (!absl::SimpleAtoi(field, &size) || size < 1) {
-      std::fprintf(stderr, "decode_matmul_bench: --sizes: '%s' is not a size\n", std::string(field).c_str());
+      std::fprintf(stderr, "decode_matmul_bench: --sizes: '%s' is not a size\n",
+                   std::string(field).c_str());
       return 2;
     }
     for (const std::string type : {"f32", "int8", "int4"}) {
@@ -199,20 +211,23 @@ int Main() {
             if (!w.quantized) {
               // Old and new alternate per shape, so drifting machine load hits both alike.
               const double skinny = TimeCalls(w, [&](const uint8_t* b) {
-                Gemm<float>(false, false, M, size, size, 1.0f, a.data(), reinterpret_cast<const float*>(b), 0.0f, c.data());
+                Gemm<float>(false, false, M, size, size, 1.0f, a.data(),
+                            reinterpret_cast<const float*>(b), 0.0f, c.data());
               });
               const double blocked = TimeCalls(w, [&](const uint8_t* b) {
                 BlockedGemm(M, size, size, a.data(), reinterpret_cast<const float*>(b), c.data());
               });
               const double transposed = TimeCalls(w, [&](const uint8_t* b) {
-                Gemm<float>(false, true, M, size, size, 1.0f, a.data(), reinterpret_cast<const float*>(b), 0.0f, c.data());
+                Gemm<float>(false, true, M, size, size, 1.0f, a.data(),
+                            reinterpret_cast<const float*>(b), 0.0f, c.data());
               });
               Report(name, thread_counts[ti], M, w, "f32 skinny", skinny, bandwidth[ti]);
               Report(name, thread_counts[ti], M, w, "f32 skinny B^T", transposed, bandwidth[ti]);
               Report(name, thread_counts[ti], M, w, "f32 blocked", blocked, bandwidth[ti]);
             } else {
               const double fused = TimeCalls(w, [&](const uint8_t* b) {
-                const QuantizedMatrix q{b, true, size, size, w.block_rows, w.scales.data(), nullptr};
+                const QuantizedMatrix q{b,      true, size, size, w.block_rows, w.scales.data(),
+                                        nullptr};
                 SkinnyQuantizedGemm(M, size, size, a.data(), q, c.data());
               });
               Report(name, thread_counts[ti], M, w, type + " fused", fused, bandwidth[ti]);

@@ -37,7 +37,8 @@ class WeightStream {
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
     z ^= z >> 31;
-    return (static_cast<float>(z >> 40) * (1.0f / 8388608.0f) - 1.0f) * scale;  // 24 bits -> [-1, 1)
+    return (static_cast<float>(z >> 40) * (1.0f / 8388608.0f) - 1.0f) *
+           scale;  // 24 bits -> [-1, 1)
   }
 
  private:
@@ -69,7 +70,8 @@ class DecoderWriter {
   }
 
   // A small inline tensor of `type` (FLOAT or FLOAT16).
-  void Floats(const std::string& name, int type, std::vector<int64_t> dims, const std::vector<float>& values) {
+  void Floats(const std::string& name, int type, std::vector<int64_t> dims,
+              const std::vector<float>& values) {
     onnx::TensorProto* t = graph_->add_initializer();
     t->set_name(name);
     t->set_data_type(type);
@@ -86,15 +88,18 @@ class DecoderWriter {
     }
   }
 
-  // A weight of the activation type with values `center` + [-scale, scale], written to the data file.
-  void Weight(const std::string& name, std::vector<int64_t> dims, float scale, float center = 0.0f) {
+  // A weight of the activation type with values `center` + [-scale, scale], written to the data
+  // file.
+  void Weight(const std::string& name, std::vector<int64_t> dims, float scale,
+              float center = 0.0f) {
     int64_t count = 1;
     for (int64_t d : dims) count *= d;
     const size_t element = shape_.float16 ? 2 : 4;
     const uint64_t bytes = static_cast<uint64_t>(count) * element;
     std::vector<char> chunk(size_t{4} << 20);
     for (int64_t done = 0; done < count && status_.ok();) {
-      const int64_t n = std::min<int64_t>(count - done, static_cast<int64_t>(chunk.size() / element));
+      const int64_t n =
+          std::min<int64_t>(count - done, static_cast<int64_t>(chunk.size() / element));
       for (int64_t i = 0; i < n; ++i) {
         const float v = center + weights_.Next(scale);
         if (shape_.float16) {
@@ -133,7 +138,8 @@ class DecoderWriter {
       const ssize_t w = ::write(fd_, p, n);
       if (w < 0 && errno == EINTR) continue;
       if (w <= 0) {
-        status_ = absl::InternalError(absl::StrCat("cannot write ", data_name_, ": ", std::strerror(errno)));
+        status_ = absl::InternalError(
+            absl::StrCat("cannot write ", data_name_, ": ", std::strerror(errno)));
         return;
       }
       p += w;
@@ -165,8 +171,8 @@ class DecoderWriter {
   }
 
   // A graph input or output with symbolic (strings) and fixed (numbers) dims.
-  void Io(google::protobuf::RepeatedPtrField<onnx::ValueInfoProto>* list, const std::string& name, int type,
-          std::vector<std::variant<int64_t, std::string>> dims) {
+  void Io(google::protobuf::RepeatedPtrField<onnx::ValueInfoProto>* list, const std::string& name,
+          int type, std::vector<std::variant<int64_t, std::string>> dims) {
     onnx::ValueInfoProto* v = list->Add();
     v->set_name(name);
     onnx::TypeProto::Tensor* t = v->mutable_type()->mutable_tensor_type();
@@ -221,8 +227,10 @@ class DecoderWriter {
     Node(p + "shape", "Shape", {x});
     Node(p + "len", "Gather", {p + "shape", "two_i"}, {{"axis", int64_t{0}}});
     Node(p + "len1", "Unsqueeze", {p + "len", "axes0"});
-    Node(p + "e_shape", "Concat", {"batch1", "n_kv", "n_rep", p + "len1", "head_dim"}, {{"axis", int64_t{0}}});
-    Node(p + "r_shape", "Concat", {"batch1", "n_heads", p + "len1", "head_dim"}, {{"axis", int64_t{0}}});
+    Node(p + "e_shape", "Concat", {"batch1", "n_kv", "n_rep", p + "len1", "head_dim"},
+         {{"axis", int64_t{0}}});
+    Node(p + "r_shape", "Concat", {"batch1", "n_heads", p + "len1", "head_dim"},
+         {{"axis", int64_t{0}}});
     Node(p + "u", "Unsqueeze", {x, "axes2"});
     Node(p + "e", "Expand", {p + "u", p + "e_shape"});
     Node(p + "r", "Reshape", {p + "e", p + "r_shape"});
@@ -248,9 +256,10 @@ std::string DecoderWriter::Layer(int64_t i, const std::string& x) {
   const int64_t kv_width = shape_.kv_heads * shape_.head_dim();
   const float fan_in = 1.0f / std::sqrt(static_cast<float>(hidden));
   const std::string h = RmsNorm(p + "ln1_", x);
-  for (const auto& [w, shape_name, width] : {std::tuple<const char*, const char*, int64_t>{"q", "q_shape", hidden},
-                                             {"k", "kv_shape", kv_width},
-                                             {"v", "kv_shape", kv_width}}) {
+  for (const auto& [w, shape_name, width] :
+       {std::tuple<const char*, const char*, int64_t>{"q", "q_shape", hidden},
+        {"k", "kv_shape", kv_width},
+        {"v", "kv_shape", kv_width}}) {
     const std::string name = p + w;
     Weight(name + "_proj", {hidden, width}, fan_in);
     Node(name + "0", "MatMul", {h, name + "_proj"});
@@ -319,7 +328,8 @@ absl::Status DecoderWriter::Build() {
   if (s.cache) {
     for (int64_t i = 0; i < s.layers; ++i) {
       for (const char* kind : {"past_key_", "past_value_"}) {
-        Io(graph_->mutable_input(), kind + std::to_string(i), act_, {"batch", s.kv_heads, "past", head});
+        Io(graph_->mutable_input(), kind + std::to_string(i), act_,
+           {"batch", s.kv_heads, "past", head});
       }
     }
   }
@@ -327,7 +337,8 @@ absl::Status DecoderWriter::Build() {
   if (s.cache) {
     for (int64_t i = 0; i < s.layers; ++i) {
       for (const char* kind : {"present_key_", "present_value_"}) {
-        Io(graph_->mutable_output(), kind + std::to_string(i), act_, {"batch", s.kv_heads, "total", head});
+        Io(graph_->mutable_output(), kind + std::to_string(i), act_,
+           {"batch", s.kv_heads, "total", head});
       }
     }
   }
@@ -355,7 +366,8 @@ absl::Status DecoderWriter::Build() {
   Floats("inv_sqrt_d", act_, {}, {1.0f / std::sqrt(static_cast<float>(head))});
   std::vector<float> inv_freq(head / 2);
   for (int64_t i = 0; i < head / 2; ++i) {
-    inv_freq[i] = static_cast<float>(1.0 / std::pow(10000.0, 2.0 * static_cast<double>(i) / static_cast<double>(head)));
+    inv_freq[i] = static_cast<float>(
+        1.0 / std::pow(10000.0, 2.0 * static_cast<double>(i) / static_cast<double>(head)));
   }
   Floats("inv_freq", onnx::TensorProto::FLOAT, {head / 2}, inv_freq);
 
@@ -408,39 +420,47 @@ absl::Status DecoderWriter::Build() {
 
 int64_t DecoderShape::parameters() const {
   const int64_t kv_width = kv_heads * head_dim();
-  const int64_t per_layer = hidden * (hidden + 2 * kv_width + hidden) + 3 * hidden * intermediate + 2 * hidden;
+  const int64_t per_layer =
+      hidden * (hidden + 2 * kv_width + hidden) + 3 * hidden * intermediate + 2 * hidden;
   return layers * per_layer + 2 * vocab * hidden + hidden;
 }
 
 absl::StatusOr<WrittenDecoder> WriteDecoder(const DecoderShape& shape, const std::string& folder,
                                             const std::string& name) {
-  if (shape.layers < 1 || shape.hidden < 2 || shape.heads < 1 || shape.kv_heads < 1 || shape.intermediate < 1 ||
-      shape.vocab < 1) {
+  if (shape.layers < 1 || shape.hidden < 2 || shape.heads < 1 || shape.kv_heads < 1 ||
+      shape.intermediate < 1 || shape.vocab < 1) {
     return absl::InvalidArgumentError("every size of the decoder must be positive");
   }
   if (shape.hidden % shape.heads != 0 || shape.head_dim() % 2 != 0) {
-    return absl::InvalidArgumentError(absl::StrCat("hidden ", shape.hidden, " does not split into ", shape.heads,
-                                                   " heads of an even size"));
+    return absl::InvalidArgumentError(absl::StrCat("hidden ", shape.hidden, " does not split into ",
+                                                   shape.heads, " heads of an even size"));
   }
   if (shape.heads % shape.kv_heads != 0) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(shape.kv_heads, " key/value heads do not divide ", shape.heads, " query heads"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        shape.kv_heads, " key/value heads do not divide ", shape.heads, " query heads"));
   }
   WrittenDecoder written;
   written.model_path = folder + "/" + name + ".onnx";
   written.data_path = written.model_path + ".data";
   const int fd = ::open(written.data_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return absl::NotFoundError(absl::StrCat("cannot create ", written.data_path, ": ", std::strerror(errno)));
+  if (fd < 0)
+    return absl::NotFoundError(
+        absl::StrCat("cannot create ", written.data_path, ": ", std::strerror(errno)));
   DecoderWriter writer(shape, fd, name + ".onnx.data");
   absl::Status built = writer.Build();
-  if (::close(fd) != 0 && built.ok()) built = absl::InternalError("cannot close " + written.data_path);
+  if (::close(fd) != 0 && built.ok())
+    built = absl::InternalError("cannot close " + written.data_path);
   if (!built.ok()) return built;
   written.weight_bytes = writer.weight_bytes();
   written.nodes = writer.model().graph().node_size();
-  const int mfd = ::open(written.model_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (mfd < 0) return absl::NotFoundError(absl::StrCat("cannot create ", written.model_path, ": ", std::strerror(errno)));
+  const int mfd =
+      ::open(written.model_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (mfd < 0)
+    return absl::NotFoundError(
+        absl::StrCat("cannot create ", written.model_path, ": ", std::strerror(errno)));
   const bool serialized = writer.model().SerializeToFileDescriptor(mfd);
-  if (::close(mfd) != 0 || !serialized) return absl::InternalError("cannot write " + written.model_path);
+  if (::close(mfd) != 0 || !serialized)
+    return absl::InternalError("cannot write " + written.model_path);
   return written;
 }
 

@@ -8,11 +8,11 @@
 #include <map>
 #include <string>
 
+#include "equivalence/equivalence.h"
 #include "gtest/gtest.h"
 #include "ir/io/model_io.h"
 #include "optimizer/pass_manager.h"
 #include "schema/checker/checker.h"
-#include "equivalence/equivalence.h"
 
 namespace onnx_opt::bench {
 namespace {
@@ -60,7 +60,8 @@ TEST_P(DecoderGeneratorTest, FusesToOneAttentionPerLayerAndStaysEqual) {
     EXPECT_EQ(ops["Expand"], 1);
     for (const ir::Node* n : (*after)->graph().nodes()) {
       if (n->op_type() != "Attention") continue;
-      EXPECT_TRUE(n->num_inputs() >= 6 && n->input(4) != nullptr) << "past_key not taken by Attention";
+      EXPECT_TRUE(n->num_inputs() >= 6 && n->input(4) != nullptr)
+          << "past_key not taken by Attention";
       EXPECT_GE(n->num_outputs(), 3u) << "present_key not given by Attention";
     }
     // 72 nodes a layer as exported, 16 once fused, plus the tables and shapes all layers share.

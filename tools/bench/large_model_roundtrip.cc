@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "ir/io/testing/large_model_common.h"
 #include "ir/io/model_io.h"
+#include "ir/io/testing/large_model_common.h"
 
 namespace {
 
@@ -27,7 +27,8 @@ double Seconds(std::chrono::steady_clock::time_point since) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
 }
 
-// Hashes the tensor's bytes in chunks, dropping mapped pages behind us to keep the resident size low.
+// Hashes the tensor's bytes in chunks, dropping mapped pages behind us to keep the resident size
+// low.
 std::string Hash(const ir::Tensor& t) {
   uint64_t h = ir::io::kFnvSeed;
   t.ScanRaw([&](const char* chunk, size_t n) { h = ir::io::Fnv1a(h, chunk, n); });
@@ -40,7 +41,8 @@ std::string Hash(const ir::Tensor& t) {
 int Verify(const ir::Model& model, const char* label) {
   std::vector<const ir::Tensor*> external;
   for (const ir::Value* v : model.graph().initializers()) {
-    if (v->initializer()->storage() == ir::Tensor::Storage::kExternal) external.push_back(v->initializer());
+    if (v->initializer()->storage() == ir::Tensor::Storage::kExternal)
+      external.push_back(v->initializer());
   }
   if (external.empty()) {
     std::printf("%s: no external tensors\n", label);
@@ -54,7 +56,8 @@ int Verify(const ir::Model& model, const char* label) {
       if (k == ir::io::kChecksumKey) want = v;
     }
     const std::string got = Hash(t);
-    std::printf("%s: %s %s (%s)\n", label, t.name().c_str(), got == want ? "ok" : "MISMATCH", got.c_str());
+    std::printf("%s: %s %s (%s)\n", label, t.name().c_str(), got == want ? "ok" : "MISMATCH",
+                got.c_str());
     bad += got != want;
   }
   return bad;
@@ -77,15 +80,16 @@ int main(int argc, char** argv) {
   uint64_t bytes = 0;
   for (const ir::Value* v : (*model)->graph().initializers()) bytes += v->initializer()->raw_size();
   std::printf("loaded %s: %zu initializers, %.2f GiB, %.2f s, peak RSS %.1f MiB\n", argv[1],
-              (*model)->graph().initializers().size(), bytes / double(uint64_t{1} << 30), Seconds(start),
-              PeakRssMiB());
+              (*model)->graph().initializers().size(), bytes / double(uint64_t{1} << 30),
+              Seconds(start), PeakRssMiB());
 
   start = std::chrono::steady_clock::now();
   if (absl::Status s = ir::io::SaveModel(**model, out); !s.ok()) {
     std::fprintf(stderr, "%s\n", std::string(s.message()).c_str());
     return 1;
   }
-  std::printf("saved %s (+ .data): %.2f s, peak RSS %.1f MiB\n", out.c_str(), Seconds(start), PeakRssMiB());
+  std::printf("saved %s (+ .data): %.2f s, peak RSS %.1f MiB\n", out.c_str(), Seconds(start),
+              PeakRssMiB());
 
   absl::StatusOr<std::unique_ptr<ir::Model>> copy = ir::io::LoadModel(out);
   if (!copy.ok()) {
@@ -120,8 +124,9 @@ int main(int argc, char** argv) {
   for (const ir::Value* v : (*auto_copy)->graph().initializers()) {
     moved += v->initializer()->storage() == ir::Tensor::Storage::kExternal;
   }
-  std::printf("saved %s without a threshold: %d tensors moved to external data automatically, %.2f s\n",
-              auto_out.c_str(), moved, Seconds(start));
+  std::printf(
+      "saved %s without a threshold: %d tensors moved to external data automatically, %.2f s\n",
+      auto_out.c_str(), moved, Seconds(start));
   bad += moved == 0;
   bad += Verify(**auto_copy, "auto");
   std::printf("peak RSS over load, save, reload and checks: %.1f MiB\n", PeakRssMiB());

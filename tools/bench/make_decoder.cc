@@ -33,11 +33,26 @@ bool Preset(const std::string& name, onnx_opt::bench::DecoderShape& s) {
   if (name == "tiny") {
     s = {};
   } else if (name == "small") {
-    s = {.layers = 8, .hidden = 2048, .heads = 32, .kv_heads = 8, .intermediate = 5632, .vocab = 32000};
+    s = {.layers = 8,
+         .hidden = 2048,
+         .heads = 32,
+         .kv_heads = 8,
+         .intermediate = 5632,
+         .vocab = 32000};
   } else if (name == "1b") {
-    s = {.layers = 16, .hidden = 2048, .heads = 32, .kv_heads = 8, .intermediate = 8192, .vocab = 32000};
+    s = {.layers = 16,
+         .hidden = 2048,
+         .heads = 32,
+         .kv_heads = 8,
+         .intermediate = 8192,
+         .vocab = 32000};
   } else if (name == "7b") {
-    s = {.layers = 32, .hidden = 4096, .heads = 32, .kv_heads = 32, .intermediate = 11008, .vocab = 32000};
+    s = {.layers = 32,
+         .hidden = 4096,
+         .heads = 32,
+         .kv_heads = 32,
+         .intermediate = 11008,
+         .vocab = 32000};
   } else {
     return false;
   }
@@ -47,37 +62,46 @@ bool Preset(const std::string& name, onnx_opt::bench::DecoderShape& s) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  gflags::SetUsageMessage("make_decoder --out=FOLDER [--preset=tiny|small|1b|7b] [--float16] [sizes]");
+  gflags::SetUsageMessage(
+      "make_decoder --out=FOLDER [--preset=tiny|small|1b|7b] [--float16] [sizes]");
   gflags::SetVersionString("onnx-opt bench");
   gflags::ParseCommandLineFlags(&argc, &argv, true);
   onnx_opt::bench::DecoderShape shape;
   if (FLAGS_out.empty() || argc != 1) {
-    std::fprintf(stderr, "make_decoder: --out=FOLDER is required and takes no other arguments (see --help)\n");
+    std::fprintf(
+        stderr,
+        "make_decoder: --out=FOLDER is required and takes no other arguments (see --help)\n");
     return 2;
   }
   if (!Preset(FLAGS_preset, shape)) {
-    std::fprintf(stderr, "make_decoder: --preset: unknown preset '%s' (tiny, small, 1b, 7b)\n", FLAGS_preset.c_str());
+    std::fprintf(stderr, "make_decoder: --preset: unknown preset '%s' (tiny, small, 1b, 7b)\n",
+                 FLAGS_preset.c_str());
     return 2;
   }
-  for (auto [flag, field] : {std::pair{FLAGS_layers, &shape.layers}, {FLAGS_hidden, &shape.hidden},
-                             {FLAGS_heads, &shape.heads}, {FLAGS_kv_heads, &shape.kv_heads},
-                             {FLAGS_intermediate, &shape.intermediate}, {FLAGS_vocab, &shape.vocab}}) {
+  for (auto [flag, field] : {std::pair{FLAGS_layers, &shape.layers},
+                             {FLAGS_hidden, &shape.hidden},
+                             {FLAGS_heads, &shape.heads},
+                             {FLAGS_kv_heads, &shape.kv_heads},
+                             {FLAGS_intermediate, &shape.intermediate},
+                             {FLAGS_vocab, &shape.vocab}}) {
     if (flag != 0) *field = flag;
   }
   shape.float16 = FLAGS_float16;
   shape.cache = FLAGS_cache;
   shape.seed = FLAGS_seed;
-  std::fprintf(stderr, "make_decoder: %lld layers, hidden %lld, %lld/%lld heads, %.2fB parameters ...\n",
+  std::fprintf(stderr,
+               "make_decoder: %lld layers, hidden %lld, %lld/%lld heads, %.2fB parameters ...\n",
                static_cast<long long>(shape.layers), static_cast<long long>(shape.hidden),
                static_cast<long long>(shape.heads), static_cast<long long>(shape.kv_heads),
                static_cast<double>(shape.parameters()) / 1e9);
-  absl::StatusOr<onnx_opt::bench::WrittenDecoder> written = onnx_opt::bench::WriteDecoder(shape, FLAGS_out, FLAGS_name);
+  absl::StatusOr<onnx_opt::bench::WrittenDecoder> written =
+      onnx_opt::bench::WriteDecoder(shape, FLAGS_out, FLAGS_name);
   if (!written.ok()) {
     std::fprintf(stderr, "make_decoder: %s\n", std::string(written.status().message()).c_str());
     return 1;
   }
-  std::printf("%s", absl::StrFormat("wrote %s (%d nodes) and %s (%.2f GiB of weights)\n", written->model_path,
-                                    written->nodes, written->data_path,
+  std::printf("%s", absl::StrFormat("wrote %s (%d nodes) and %s (%.2f GiB of weights)\n",
+                                    written->model_path, written->nodes, written->data_path,
                                     static_cast<double>(written->weight_bytes) / (1 << 30))
                         .c_str());
   return 0;

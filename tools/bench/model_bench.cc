@@ -13,7 +13,8 @@
 // --benchmark_repetitions the binary runs 5 repetitions and prints only their mean, median and
 // deviation: single runs of the large models vary by 5-10% on a shared machine; read the medians.
 // --profile skips the benchmarks and prints, per model, the op types by share of run time
-// (Evaluator::EnableProfiling), averaged over --profile_runs=N runs (default 5) after a warm-up run.
+// (Evaluator::EnableProfiling), averaged over --profile_runs=N runs (default 5) after a warm-up
+// run.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -60,8 +61,8 @@ absl::StatusOr<std::vector<BenchModel>> LoadModels() {
 }
 
 // Runs the model once on the baseline (SSE2) kernels and once on the active ISA and compares the
-// outputs (|a - b| <= 1e-4 + 1e-3 |b|, the vector kernels reorder sums): a fast wrong kernel must not
-// post a figure.
+// outputs (|a - b| <= 1e-4 + 1e-3 |b|, the vector kernels reorder sums): a fast wrong kernel must
+// not post a figure.
 absl::Status CheckAgainstBaselineIsa(const BenchModel& model) {
   const interpreter::Isa active = interpreter::ActiveIsa();
   if (active == interpreter::Isa::kBaseline) return absl::OkStatus();
@@ -71,21 +72,22 @@ absl::Status CheckAgainstBaselineIsa(const BenchModel& model) {
   if (!reference.ok()) return reference.status();
   ASSIGN_OR_RETURN(auto outputs, interpreter::Evaluator(*model.zoo.model).RunByName(model.inputs));
   if (outputs.size() != reference->size()) {
-    return absl::InternalError(absl::StrCat(model.zoo.name, ": ", outputs.size(), " outputs, ", reference->size(),
-                                            " on the baseline kernels"));
+    return absl::InternalError(absl::StrCat(model.zoo.name, ": ", outputs.size(), " outputs, ",
+                                            reference->size(), " on the baseline kernels"));
   }
   for (size_t k = 0; k < outputs.size(); ++k) {
     const interpreter::Tensor& got = outputs[k].tensor();
     const interpreter::Tensor& want = (*reference)[k].tensor();
     if (got.dims() != want.dims() || got.dtype() != ir::DataType::kFloat) {
-      return absl::InternalError(absl::StrCat(model.zoo.name, ": output ", k, " differs in shape or type"));
+      return absl::InternalError(
+          absl::StrCat(model.zoo.name, ": output ", k, " differs in shape or type"));
     }
     for (int64_t i = 0; i < got.size(); ++i) {
       const double a = got.data<float>()[i], b = want.data<float>()[i];
       if (!(std::abs(a - b) <= 1e-4 + 1e-3 * std::abs(b))) {
-        return absl::InternalError(
-            absl::StrFormat("%s: output %d element %d is %.9g on %s but %.9g on the baseline kernels",
-                            model.zoo.name, k, i, a, std::string(interpreter::IsaName(active)), b));
+        return absl::InternalError(absl::StrFormat(
+            "%s: output %d element %d is %.9g on %s but %.9g on the baseline kernels",
+            model.zoo.name, k, i, a, std::string(interpreter::IsaName(active)), b));
       }
     }
   }
@@ -93,11 +95,12 @@ absl::Status CheckAgainstBaselineIsa(const BenchModel& model) {
 }
 
 // Checks every model once before anything is timed or profiled; a mismatch stops the run with exit
-// status 1 (a skipped benchmark would leave the other figures and a zero status). On a CPU whose best
-// ISA is the baseline there is nothing to compare with, and the output says so.
+// status 1 (a skipped benchmark would leave the other figures and a zero status). On a CPU whose
+// best ISA is the baseline there is nothing to compare with, and the output says so.
 bool CheckAllAgainstBaselineIsa(const std::vector<BenchModel>& models) {
   if (interpreter::ActiveIsa() == interpreter::Isa::kBaseline) {
-    std::cerr << "model_bench: the vector kernels are the baseline ones: outputs NOT checked against another ISA\n";
+    std::cerr << "model_bench: the vector kernels are the baseline ones: outputs NOT checked "
+                 "against another ISA\n";
     return true;
   }
   for (const BenchModel& m : models) {
@@ -115,7 +118,8 @@ void BM_Model(benchmark::State& state, const BenchModel* model) {
   // One evaluator for all iterations, as a caller running a model repeatedly would keep one.
   interpreter::Evaluator evaluator(*model->zoo.model, {.cache_constants = true});
   for (auto _ : state) {
-    absl::StatusOr<std::vector<interpreter::RuntimeValue>> outputs = evaluator.RunByName(model->inputs);
+    absl::StatusOr<std::vector<interpreter::RuntimeValue>> outputs =
+        evaluator.RunByName(model->inputs);
     if (!outputs.ok()) {
       state.SkipWithError(std::string(outputs.status().message()).c_str());
       return;
@@ -138,7 +142,8 @@ void RegisterBenchmarks(const std::vector<BenchModel>& models) {
   }
 }
 
-// --- Profile mode ----------------------------------------------------------------------------------
+// --- Profile mode
+// ----------------------------------------------------------------------------------
 
 struct ProfileRow {
   std::string op;
@@ -149,7 +154,8 @@ struct ProfileRow {
 
 // Runs `model` once to warm up, then `runs` times with profiling on; rows sorted by share, plus
 // "(between ops)" for the evaluator's own time that no op accounts for.
-absl::StatusOr<std::vector<ProfileRow>> ProfileModel(const BenchModel& model, int runs, double* ms_per_run) {
+absl::StatusOr<std::vector<ProfileRow>> ProfileModel(const BenchModel& model, int runs,
+                                                     double* ms_per_run) {
   interpreter::Evaluator evaluator(*model.zoo.model, {.cache_constants = true});
   RETURN_IF_ERROR(evaluator.RunByName(model.inputs).status());
   std::map<std::string, interpreter::Evaluator::OpProfile> profile;
@@ -158,15 +164,19 @@ absl::StatusOr<std::vector<ProfileRow>> ProfileModel(const BenchModel& model, in
   for (int i = 0; i < runs; ++i) {
     RETURN_IF_ERROR(evaluator.RunByName(model.inputs).status());
   }
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::vector<ProfileRow> rows;
   double op_seconds = 0;
   for (const auto& [op, p] : profile) {
-    rows.push_back({op, static_cast<double>(p.calls) / runs, p.seconds * 1e3 / runs, p.seconds / seconds});
+    rows.push_back(
+        {op, static_cast<double>(p.calls) / runs, p.seconds * 1e3 / runs, p.seconds / seconds});
     op_seconds += p.seconds;
   }
-  rows.push_back({"(between ops)", 0, (seconds - op_seconds) * 1e3 / runs, (seconds - op_seconds) / seconds});
-  std::sort(rows.begin(), rows.end(), [](const ProfileRow& a, const ProfileRow& b) { return a.share > b.share; });
+  rows.push_back(
+      {"(between ops)", 0, (seconds - op_seconds) * 1e3 / runs, (seconds - op_seconds) / seconds});
+  std::sort(rows.begin(), rows.end(),
+            [](const ProfileRow& a, const ProfileRow& b) { return a.share > b.share; });
   *ms_per_run = seconds * 1e3 / runs;
   return rows;
 }
@@ -174,14 +184,15 @@ absl::StatusOr<std::vector<ProfileRow>> ProfileModel(const BenchModel& model, in
 void PrintProfile(const BenchModel& model, double ms_per_run, const std::vector<ProfileRow>& rows) {
   std::cout << absl::StrFormat("\n%s: %.2f ms per run", model.zoo.name, ms_per_run);
   if (model.flops > 0) {
-    std::cout << absl::StrFormat(", %.3f GFLOP in Conv/MatMul/Gemm/LSTM (%.1f GFLOP/s)", model.flops * 1e-9,
-                                 model.flops * 1e-6 / ms_per_run);
+    std::cout << absl::StrFormat(", %.3f GFLOP in Conv/MatMul/Gemm/LSTM (%.1f GFLOP/s)",
+                                 model.flops * 1e-9, model.flops * 1e-6 / ms_per_run);
   }
   std::cout << "\n";
-  std::cout << absl::StrFormat("  %-22s %10s %12s %7s\n", "op type", "calls/run", "ms/run", "share");
+  std::cout << absl::StrFormat("  %-22s %10s %12s %7s\n", "op type", "calls/run", "ms/run",
+                               "share");
   for (const ProfileRow& row : rows) {
-    std::cout << absl::StrFormat("  %-22s %10.0f %12.3f %6.1f%%\n", row.op, row.calls_per_run, row.ms_per_run,
-                                 100.0 * row.share);
+    std::cout << absl::StrFormat("  %-22s %10.0f %12.3f %6.1f%%\n", row.op, row.calls_per_run,
+                                 row.ms_per_run, 100.0 * row.share);
   }
 }
 
@@ -198,7 +209,8 @@ int RunProfiles(const std::vector<BenchModel>& models, int runs) {
   return 0;
 }
 
-// --- Command line ----------------------------------------------------------------------------------
+// --- Command line
+// ----------------------------------------------------------------------------------
 
 struct Flags {
   bool profile = false;
@@ -223,7 +235,8 @@ absl::StatusOr<Flags> ParseFlags(int& argc, char** argv, std::vector<std::string
         return absl::InvalidArgumentError(absl::StrCat("bad ", arg, ": expected a positive count"));
       }
     } else if (arg.rfind("--threads=", 0) == 0) {
-      if (!absl::SimpleAtoi(arg.substr(std::strlen("--threads=")), &flags.threads) || flags.threads <= 0) {
+      if (!absl::SimpleAtoi(arg.substr(std::strlen("--threads=")), &flags.threads) ||
+          flags.threads <= 0) {
         return absl::InvalidArgumentError(absl::StrCat("bad ", arg, ": expected a positive count"));
       }
     } else {

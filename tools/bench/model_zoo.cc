@@ -15,8 +15,8 @@ constexpr int64_t kOpset = 17;
 constexpr int64_t kIrVersion = 8;  // the IR version ONNX pairs with opset 17
 constexpr float kBnEpsilon = 1e-5f;
 
-// An attribute to set on a new node. ir::Attribute is move-only, which braced lists cannot hold; this
-// is its copyable description.
+// An attribute to set on a new node. ir::Attribute is move-only, which braced lists cannot hold;
+// this is its copyable description.
 struct Attr {
   std::string name;
   ir::AttributeKind kind;
@@ -26,9 +26,12 @@ struct Attr {
 
   ir::Attribute ToIr() const {
     switch (kind) {
-      case ir::AttributeKind::kFloat: return ir::Attribute::Float(name, f);
-      case ir::AttributeKind::kInts: return ir::Attribute::Ints(name, ints);
-      default: return ir::Attribute::Int(name, i);
+      case ir::AttributeKind::kFloat:
+        return ir::Attribute::Float(name, f);
+      case ir::AttributeKind::kInts:
+        return ir::Attribute::Ints(name, ints);
+      default:
+        return ir::Attribute::Int(name, i);
     }
   }
 };
@@ -47,23 +50,26 @@ class Builder {
   Builder(ir::Graph& graph, uint64_t seed) : graph_(graph), rng_(seed) {}
 
   ir::Value* Input(const std::string& name, const std::vector<int64_t>& dims) {
-    return graph_.AddInput(name, ir::Type::Tensor(ir::DataType::kFloat, ir::Shape::FromSizes(dims)));
+    return graph_.AddInput(name,
+                           ir::Type::Tensor(ir::DataType::kFloat, ir::Shape::FromSizes(dims)));
   }
 
-  ir::Value* Floats(const std::string& name, std::vector<int64_t> dims, const std::vector<float>& values) {
+  ir::Value* Floats(const std::string& name, std::vector<int64_t> dims,
+                    const std::vector<float>& values) {
     ir::Tensor t = ir::Tensor::FromVector<float>(ir::DataType::kFloat, std::move(dims), values);
     t.set_name(name);
     return graph_.AddInitializer(std::move(t));
   }
 
   ir::Value* Int64s(const std::string& name, const std::vector<int64_t>& values) {
-    ir::Tensor t = ir::Tensor::FromVector<int64_t>(ir::DataType::kInt64, {static_cast<int64_t>(values.size())},
-                                                   values);
+    ir::Tensor t = ir::Tensor::FromVector<int64_t>(ir::DataType::kInt64,
+                                                   {static_cast<int64_t>(values.size())}, values);
     t.set_name(name);
     return graph_.AddInitializer(std::move(t));
   }
 
-  ir::Value* Uint8s(const std::string& name, std::vector<int64_t> dims, const std::vector<uint8_t>& values) {
+  ir::Value* Uint8s(const std::string& name, std::vector<int64_t> dims,
+                    const std::vector<uint8_t>& values) {
     ir::Tensor t = ir::Tensor::FromVector<uint8_t>(ir::DataType::kUint8, std::move(dims), values);
     t.set_name(name);
     return graph_.AddInitializer(std::move(t));
@@ -90,8 +96,9 @@ class Builder {
   }
 
   // Appends `op` under `scope`; its outputs are named after the node.
-  ir::Node* Node(const std::string& scope, const std::string& op, const std::vector<ir::Value*>& inputs,
-                 const std::vector<Attr>& attributes = {}, int num_outputs = 1) {
+  ir::Node* Node(const std::string& scope, const std::string& op,
+                 const std::vector<ir::Value*>& inputs, const std::vector<Attr>& attributes = {},
+                 int num_outputs = 1) {
     const std::string name = UniqueNodeName(scope, op);
     std::vector<std::string> outputs;
     for (int i = 0; i < num_outputs; ++i) outputs.push_back(absl::StrCat(name, "_output_", i));
@@ -101,8 +108,8 @@ class Builder {
     return node;
   }
 
-  ir::Value* Op(const std::string& scope, const std::string& op, const std::vector<ir::Value*>& inputs,
-                const std::vector<Attr>& attributes = {}) {
+  ir::Value* Op(const std::string& scope, const std::string& op,
+                const std::vector<ir::Value*>& inputs, const std::vector<Attr>& attributes = {}) {
     return Node(scope, op, inputs, attributes)->output(0);
   }
 
@@ -119,7 +126,8 @@ class Builder {
   // "/scope/Add", then "/scope/Add_1", ... like the exporter, which keeps names unique per scope
   // (an empty scope is the top level: "/Flatten").
   std::string UniqueNodeName(const std::string& scope, const std::string& op) {
-    const std::string base = scope.empty() ? absl::StrCat("/", op) : absl::StrCat("/", scope, "/", op);
+    const std::string base =
+        scope.empty() ? absl::StrCat("/", op) : absl::StrCat("/", scope, "/", op);
     const int seen = name_counts_[base]++;
     return seen == 0 ? base : absl::StrCat(base, "_", seen);
   }
@@ -140,14 +148,15 @@ std::unique_ptr<ir::Model> NewModel(const std::string& graph_name) {
 
 // Names and types the graph output, then infers every value's type. Strict inference doubles as a
 // check that the generator wired the shapes it meant to: a contradiction with `output_dims` fails.
-absl::StatusOr<ZooModel> Finish(std::string name, std::unique_ptr<ir::Model> model, ir::Value* output,
-                                const std::vector<int64_t>& output_dims,
+absl::StatusOr<ZooModel> Finish(std::string name, std::unique_ptr<ir::Model> model,
+                                ir::Value* output, const std::vector<int64_t>& output_dims,
                                 std::function<NamedInputs(uint64_t)> make_inputs) {
   output->set_name("output");
   output->set_type(ir::Type::Tensor(ir::DataType::kFloat, ir::Shape::FromSizes(output_dims)));
   model->graph().AddOutput(output);
   // Exporters write no value_info for intermediate values; the types stay on the values only.
-  RETURN_IF_ERROR(schema::inference::InferShapes(*model, {.strict = true, .fill_value_info = false}));
+  RETURN_IF_ERROR(
+      schema::inference::InferShapes(*model, {.strict = true, .fill_value_info = false}));
   return ZooModel{std::move(name), std::move(model), std::move(make_inputs)};
 }
 
@@ -169,7 +178,8 @@ std::function<NamedInputs(uint64_t)> NormalInput(std::string name, std::vector<i
   };
 }
 
-// --- CNN building blocks ---------------------------------------------------------------------------
+// --- CNN building blocks
+// ---------------------------------------------------------------------------
 
 struct ConvSpec {
   int64_t out_channels;
@@ -181,16 +191,18 @@ struct ConvSpec {
 // Conv without bias, then BatchNormalization with random statistics: torchvision's conv layers have
 // no bias because a BN follows, and an export without fold-bn keeps the two apart. He-initialised
 // weights keep activations in range through deep stacks.
-ir::Value* ConvBn(Builder& b, const std::string& name, ir::Value* x, int64_t in_channels, const ConvSpec& spec) {
+ir::Value* ConvBn(Builder& b, const std::string& name, ir::Value* x, int64_t in_channels,
+                  const ConvSpec& spec) {
   const int64_t fan_in = in_channels / spec.group * spec.kernel * spec.kernel;
-  ir::Value* weight =
-      b.Normal(name + ".weight", {spec.out_channels, in_channels / spec.group, spec.kernel, spec.kernel}, 0.0f,
-               std::sqrt(2.0f / static_cast<float>(fan_in)));
+  ir::Value* weight = b.Normal(
+      name + ".weight", {spec.out_channels, in_channels / spec.group, spec.kernel, spec.kernel},
+      0.0f, std::sqrt(2.0f / static_cast<float>(fan_in)));
   const int64_t pad = spec.kernel / 2;
-  ir::Value* conv = b.Op(name, "Conv", {x, weight},
-                         {Ints("dilations", {1, 1}), Int("group", spec.group),
-                          Ints("kernel_shape", {spec.kernel, spec.kernel}), Ints("pads", {pad, pad, pad, pad}),
-                          Ints("strides", {spec.stride, spec.stride})});
+  ir::Value* conv =
+      b.Op(name, "Conv", {x, weight},
+           {Ints("dilations", {1, 1}), Int("group", spec.group),
+            Ints("kernel_shape", {spec.kernel, spec.kernel}), Ints("pads", {pad, pad, pad, pad}),
+            Ints("strides", {spec.stride, spec.stride})});
   const std::vector<int64_t> channels = {spec.out_channels};
   ir::Value* scale = b.Uniform(name + ".bn.weight", channels, 0.5f, 1.0f);
   ir::Value* bias = b.Normal(name + ".bn.bias", channels, 0.0f, 0.1f);
@@ -206,7 +218,8 @@ ir::Value* Dense(Builder& b, const std::string& name, ir::Value* x, int64_t in, 
   const float bound = 1.0f / std::sqrt(static_cast<float>(in));
   ir::Value* weight = b.Uniform(name + ".weight", {out, in}, -bound, bound);
   ir::Value* bias = b.Uniform(name + ".bias", {out}, -bound, bound);
-  return b.Op(name, "Gemm", {x, weight, bias}, {Float("alpha", 1.0f), Float("beta", 1.0f), Int("transB", 1)});
+  return b.Op(name, "Gemm", {x, weight, bias},
+              {Float("alpha", 1.0f), Float("beta", 1.0f), Int("transB", 1)});
 }
 
 // GlobalAveragePool, Flatten and the classifier every torchvision CNN ends with.
@@ -224,12 +237,13 @@ absl::Status CheckImageSize(int64_t image_size) {
   return absl::OkStatus();
 }
 
-// --- ResNet-50 -------------------------------------------------------------------------------------
+// --- ResNet-50
+// -------------------------------------------------------------------------------------
 
-// A bottleneck block: 1x1 reduce, 3x3 (strided), 1x1 expand by 4, plus a projected shortcut when the
-// shape changes.
-ir::Value* Bottleneck(Builder& b, const std::string& name, ir::Value* x, int64_t in_channels, int64_t width,
-                      int64_t stride) {
+// A bottleneck block: 1x1 reduce, 3x3 (strided), 1x1 expand by 4, plus a projected shortcut when
+// the shape changes.
+ir::Value* Bottleneck(Builder& b, const std::string& name, ir::Value* x, int64_t in_channels,
+                      int64_t width, int64_t stride) {
   const int64_t out_channels = width * 4;
   ir::Value* y = b.Op(name, "Relu", {ConvBn(b, name + ".conv1", x, in_channels, {width, 1})});
   y = b.Op(name, "Relu", {ConvBn(b, name + ".conv2", y, width, {width, 3, stride})});
@@ -253,7 +267,8 @@ absl::StatusOr<ZooModel> MakeResNet50(const CnnOptions& options) {
   x = b.Op("maxpool", "MaxPool", {x},
            {Int("ceil_mode", 0), Ints("dilations", {1, 1}), Ints("kernel_shape", {3, 3}),
             Ints("pads", {1, 1, 1, 1}), Ints("strides", {2, 2})});
-  // Stages of [3, 4, 6, 3] bottlenecks; each but the first halves the resolution in its first block.
+  // Stages of [3, 4, 6, 3] bottlenecks; each but the first halves the resolution in its first
+  // block.
   const int64_t blocks_per_stage[] = {3, 4, 6, 3};
   int64_t channels = 64;
   for (int stage = 0; stage < 4; ++stage) {
@@ -270,7 +285,8 @@ absl::StatusOr<ZooModel> MakeResNet50(const CnnOptions& options) {
 
 namespace {
 
-// --- MobileNetV2 -----------------------------------------------------------------------------------
+// --- MobileNetV2
+// -----------------------------------------------------------------------------------
 
 // ReLU6 as the exporter writes it: Clip with min and max as (shared) scalar inputs.
 struct Relu6 {
@@ -284,10 +300,12 @@ struct Relu6 {
 // An inverted residual block: 1x1 expand (skipped when the ratio is 1), 3x3 depthwise, 1x1 linear
 // projection, and a residual Add when input and output shapes match.
 ir::Value* InvertedResidual(Builder& b, const Relu6& relu6, const std::string& name, ir::Value* x,
-                            int64_t in_channels, int64_t out_channels, int64_t stride, int64_t expand_ratio) {
+                            int64_t in_channels, int64_t out_channels, int64_t stride,
+                            int64_t expand_ratio) {
   const int64_t hidden = in_channels * expand_ratio;
   ir::Value* y = x;
-  if (expand_ratio != 1) y = relu6(b, name, ConvBn(b, name + ".expand", y, in_channels, {hidden, 1}));
+  if (expand_ratio != 1)
+    y = relu6(b, name, ConvBn(b, name + ".expand", y, in_channels, {hidden, 1}));
   y = relu6(b, name, ConvBn(b, name + ".depthwise", y, hidden, {hidden, 3, stride, hidden}));
   y = ConvBn(b, name + ".project", y, hidden, {out_channels, 1});
   if (stride == 1 && in_channels == out_channels) y = b.Op(name, "Add", {x, y});
@@ -319,8 +337,8 @@ absl::StatusOr<ZooModel> MakeMobileNetV2(const CnnOptions& options) {
   int feature = 1;
   for (const Stage& stage : stages) {
     for (int64_t i = 0; i < stage.n * options.depth; ++i) {
-      x = InvertedResidual(b, relu6, absl::StrCat("features.", feature++), x, channels, width(stage.c),
-                           i == 0 ? stage.s : 1, stage.t);
+      x = InvertedResidual(b, relu6, absl::StrCat("features.", feature++), x, channels,
+                           width(stage.c), i == 0 ? stage.s : 1, stage.t);
       channels = width(stage.c);
     }
   }
@@ -328,26 +346,30 @@ absl::StatusOr<ZooModel> MakeMobileNetV2(const CnnOptions& options) {
   const int64_t features = width(1280);
   x = relu6(b, last, ConvBn(b, last, x, channels, {features, 1}));
   ir::Value* logits = Classifier(b, x, features, 1000);
-  return Finish("mobilenetv2", std::move(model), logits, {1, 1000}, NormalInput("input", input_dims));
+  return Finish("mobilenetv2", std::move(model), logits, {1, 1000},
+                NormalInput("input", input_dims));
 }
 
 namespace {
 
-// --- LSTM ------------------------------------------------------------------------------------------
+// --- LSTM
+// ------------------------------------------------------------------------------------------
 
 constexpr int64_t kLstmInput = 64;
 constexpr int64_t kLstmHidden = 128;
 constexpr int64_t kLstmClasses = 10;
 
-// One forward LSTM layer over x [T, 1, input]; outputs Y [T, 1, 1, H], Y_h [1, 1, H], Y_c [1, 1, H].
-// Weights follow PyTorch's init, U(-1/sqrt(H), 1/sqrt(H)), which keeps the gates out of saturation.
+// One forward LSTM layer over x [T, 1, input]; outputs Y [T, 1, 1, H], Y_h [1, 1, H], Y_c [1, 1,
+// H]. Weights follow PyTorch's init, U(-1/sqrt(H), 1/sqrt(H)), which keeps the gates out of
+// saturation.
 ir::Node* LstmLayer(Builder& b, const std::string& name, ir::Value* x, int64_t input_size) {
   const int64_t gates = 4 * kLstmHidden;
   const float bound = 1.0f / std::sqrt(static_cast<float>(kLstmHidden));
   ir::Value* w = b.Uniform(name + ".W", {1, gates, input_size}, -bound, bound);
   ir::Value* r = b.Uniform(name + ".R", {1, gates, kLstmHidden}, -bound, bound);
   ir::Value* bias = b.Uniform(name + ".B", {1, 2 * gates}, -bound, bound);
-  return b.Node(name, "LSTM", {x, w, r, bias}, {Int("hidden_size", kLstmHidden)}, /*num_outputs=*/3);
+  return b.Node(name, "LSTM", {x, w, r, bias}, {Int("hidden_size", kLstmHidden)},
+                /*num_outputs=*/3);
 }
 
 }  // namespace
@@ -364,14 +386,17 @@ absl::StatusOr<ZooModel> MakeLstm(const SequenceOptions& options) {
   ir::Value* layer0_out = b.Op("lstm.layer0", "Squeeze", {layer0->output(0), direction_axis});
   ir::Node* layer1 = LstmLayer(b, "lstm.layer1", layer0_out, kLstmHidden);
   // Y_h of the last layer is the last step's hidden state, [directions, 1, H].
-  ir::Value* last_step = b.Op("lstm.layer1", "Squeeze", {layer1->output(1), b.Int64s("axes_layer", {0})});
+  ir::Value* last_step =
+      b.Op("lstm.layer1", "Squeeze", {layer1->output(1), b.Int64s("axes_layer", {0})});
   ir::Value* logits = Dense(b, "fc", last_step, kLstmHidden, kLstmClasses);
-  return Finish("lstm", std::move(model), logits, {1, kLstmClasses}, NormalInput("input", input_dims));
+  return Finish("lstm", std::move(model), logits, {1, kLstmClasses},
+                NormalInput("input", input_dims));
 }
 
 namespace {
 
-// --- BERT-base encoder layer -----------------------------------------------------------------------
+// --- BERT-base encoder layer
+// -----------------------------------------------------------------------
 
 // Sizes of one encoder layer (BERT-base: 768, 12 heads, 3072).
 struct BertDims {
@@ -393,18 +418,21 @@ ir::Value* Linear(Builder& b, const std::string& name, ir::Value* x, int64_t in,
 ir::Value* LayerNorm(Builder& b, const std::string& name, ir::Value* x, int64_t hidden) {
   ir::Value* scale = b.Uniform(name + ".weight", {hidden}, 0.9f, 1.1f);
   ir::Value* bias = b.Normal(name + ".bias", {hidden}, 0.0f, kBertInitStddev);
-  return b.Op(name, "LayerNormalization", {x, scale, bias}, {Int("axis", -1), Float("epsilon", 1e-12f)});
+  return b.Op(name, "LayerNormalization", {x, scale, bias},
+              {Int("axis", -1), Float("epsilon", 1e-12f)});
 }
 
 // [1, T, 768] -> [1, 12, T, 64] (or [1, 12, 64, T] for keys, so QK^T is a plain MatMul).
-ir::Value* SplitHeads(Builder& b, const std::string& name, ir::Value* x, ir::Value* heads_shape, bool transposed) {
+ir::Value* SplitHeads(Builder& b, const std::string& name, ir::Value* x, ir::Value* heads_shape,
+                      bool transposed) {
   ir::Value* split = b.Op(name, "Reshape", {x, heads_shape});
-  const std::vector<int64_t> perm = transposed ? std::vector<int64_t>{0, 2, 3, 1} : std::vector<int64_t>{0, 2, 1, 3};
+  const std::vector<int64_t> perm =
+      transposed ? std::vector<int64_t>{0, 2, 3, 1} : std::vector<int64_t>{0, 2, 1, 3};
   return b.Op(name, "Transpose", {split}, {Ints("perm", perm)});
 }
 
-ir::Value* SelfAttention(Builder& b, const std::string& prefix, ir::Value* x, ir::Value* mask, int64_t steps,
-                         const BertDims& d) {
+ir::Value* SelfAttention(Builder& b, const std::string& prefix, ir::Value* x, ir::Value* mask,
+                         int64_t steps, const BertDims& d) {
   const std::string scope = prefix + "attention.self";
   ir::Value* heads_shape = b.Int64s(scope + ".heads_shape", {1, steps, d.heads, d.head_size()});
   ir::Value* q = SplitHeads(b, scope + ".query", Linear(b, scope + ".query", x, d.hidden, d.hidden),
@@ -414,9 +442,11 @@ ir::Value* SelfAttention(Builder& b, const std::string& prefix, ir::Value* x, ir
   ir::Value* v = SplitHeads(b, scope + ".value", Linear(b, scope + ".value", x, d.hidden, d.hidden),
                             heads_shape, false);
   ir::Value* scores = b.Op(scope, "MatMul", {q, k});
-  ir::Value* scaled = b.Op(scope, "Div", {scores, b.Floats(scope + ".sqrt_head_size", {},
-                                                           {std::sqrt(static_cast<float>(d.head_size()))})});
-  ir::Value* probs = b.Op(scope, "Softmax", {b.Op(scope, "Add", {scaled, mask})}, {Int("axis", -1)});
+  ir::Value* scaled = b.Op(scope, "Div",
+                           {scores, b.Floats(scope + ".sqrt_head_size", {},
+                                             {std::sqrt(static_cast<float>(d.head_size()))})});
+  ir::Value* probs =
+      b.Op(scope, "Softmax", {b.Op(scope, "Add", {scaled, mask})}, {Int("axis", -1)});
   ir::Value* context = b.Op(scope, "MatMul", {probs, v});
   context = b.Op(scope, "Transpose", {context}, {Ints("perm", {0, 2, 1, 3})});
   return b.Op(scope, "Reshape", {context, b.Int64s(scope + ".merged_shape", {1, steps, d.hidden})});
@@ -424,14 +454,15 @@ ir::Value* SelfAttention(Builder& b, const std::string& prefix, ir::Value* x, ir
 
 // Gelu as HF BERT's exported erf form, x * 0.5 * (1 + erf(x / sqrt(2))): opset 17 has no Gelu op.
 ir::Value* Gelu(Builder& b, const std::string& scope, ir::Value* x) {
-  ir::Value* erf = b.Op(scope, "Erf", {b.Op(scope, "Div", {x, b.Floats(scope + ".sqrt2", {}, {std::sqrt(2.0f)})})});
+  ir::Value* erf = b.Op(
+      scope, "Erf", {b.Op(scope, "Div", {x, b.Floats(scope + ".sqrt2", {}, {std::sqrt(2.0f)})})});
   ir::Value* one_plus = b.Op(scope, "Add", {erf, b.Floats(scope + ".one", {}, {1.0f})});
   ir::Value* half_x = b.Op(scope, "Mul", {x, b.Floats(scope + ".half", {}, {0.5f})});
   return b.Op(scope, "Mul", {half_x, one_plus});
 }
 
-// hidden_states from N(0, 1); the mask attends to the first 7/8 of the steps and pads the rest, as a
-// batch of uneven sentences does.
+// hidden_states from N(0, 1); the mask attends to the first 7/8 of the steps and pads the rest, as
+// a batch of uneven sentences does.
 std::function<NamedInputs(uint64_t)> BertInputs(int64_t steps, int64_t hidden) {
   return [steps, hidden](uint64_t seed) {
     std::mt19937_64 rng(seed);
@@ -450,7 +481,8 @@ std::function<NamedInputs(uint64_t)> BertInputs(int64_t steps, int64_t hidden) {
 absl::StatusOr<ZooModel> MakeBertLayer(const SequenceOptions& options) {
   const int64_t steps = options.sequence_length > 0 ? options.sequence_length : 128;
   std::unique_ptr<ir::Model> model = NewModel("bert_layer");
-  if (options.layers < 1 || options.heads < 1 || options.hidden < 1 || options.hidden % options.heads != 0) {
+  if (options.layers < 1 || options.heads < 1 || options.hidden < 1 ||
+      options.hidden % options.heads != 0) {
     return absl::InvalidArgumentError("BERT needs layers >= 1 and heads dividing hidden");
   }
   const BertDims d{options.hidden, options.heads};
@@ -461,14 +493,15 @@ absl::StatusOr<ZooModel> MakeBertLayer(const SequenceOptions& options) {
     const std::string p = options.layers == 1 ? "" : absl::StrCat("layer.", layer, ".");
     ir::Value* attention = SelfAttention(b, p, x, mask, steps, d);
     attention = Linear(b, p + "attention.output.dense", attention, d.hidden, d.hidden);
-    attention =
-        LayerNorm(b, p + "attention.output.LayerNorm", b.Op(p + "attention.output", "Add", {attention, x}), d.hidden);
-    ir::Value* ffn =
-        Gelu(b, p + "intermediate.gelu", Linear(b, p + "intermediate.dense", attention, d.hidden, d.ffn()));
+    attention = LayerNorm(b, p + "attention.output.LayerNorm",
+                          b.Op(p + "attention.output", "Add", {attention, x}), d.hidden);
+    ir::Value* ffn = Gelu(b, p + "intermediate.gelu",
+                          Linear(b, p + "intermediate.dense", attention, d.hidden, d.ffn()));
     ffn = Linear(b, p + "output.dense", ffn, d.ffn(), d.hidden);
     x = LayerNorm(b, p + "output.LayerNorm", b.Op(p + "output", "Add", {ffn, attention}), d.hidden);
   }
-  return Finish("bert_layer", std::move(model), x, {1, steps, d.hidden}, BertInputs(steps, d.hidden));
+  return Finish("bert_layer", std::move(model), x, {1, steps, d.hidden},
+                BertInputs(steps, d.hidden));
 }
 
 constexpr int64_t kSmallOpsWidth = 64;
@@ -488,7 +521,9 @@ absl::StatusOr<ZooModel> MakeSmallOps(const SmallOpsOptions& options) {
     ir::Value* bias = b.Normal(scope + ".bias", {kSmallOpsWidth}, 0.0f, 0.1f);
     ir::Value* pre = b.Op(scope, "Add", {b.Op(scope, "Mul", {x, w}), bias});
     ir::Value* gate = b.Op(scope, "Sigmoid", {pre});
-    x = b.Op(scope, "Add", {x, b.Op(scope, "Mul", {b.Op(scope, "Mul", {gate, b.Op(scope, "Tanh", {pre})}), half})});
+    x = b.Op(
+        scope, "Add",
+        {x, b.Op(scope, "Mul", {b.Op(scope, "Mul", {gate, b.Op(scope, "Tanh", {pre})}), half})});
     if (i % 10 == 9) x = b.Op(scope, "Reshape", {x, shape});
   }
   return Finish("small_ops", std::move(model), x, dims, NormalInput("input", dims));
@@ -496,11 +531,13 @@ absl::StatusOr<ZooModel> MakeSmallOps(const SmallOpsOptions& options) {
 
 namespace {
 
-// --- Dynamically quantized CNN ---------------------------------------------------------------------
+// --- Dynamically quantized CNN
+// ---------------------------------------------------------------------
 
 // A 3x3 conv as onnxruntime's quantize_dynamic writes it: the activation is quantized on the fly
-// (DynamicQuantizeLinear), multiplied in integers (ConvInteger against uint8 weights with zero point
-// 128), and the int32 sums scaled back to float by the product of the two scales; bias and Relu follow.
+// (DynamicQuantizeLinear), multiplied in integers (ConvInteger against uint8 weights with zero
+// point 128), and the int32 sums scaled back to float by the product of the two scales; bias and
+// Relu follow.
 ir::Value* QuantizedConv(Builder& b, const std::string& name, ir::Value* x, int64_t in_channels,
                          int64_t out_channels, int64_t stride) {
   constexpr int64_t kKernel = 3;
@@ -508,13 +545,17 @@ ir::Value* QuantizedConv(Builder& b, const std::string& name, ir::Value* x, int6
   const float fan_in = static_cast<float>(in_channels * kKernel * kKernel);
   const float weight_scale = std::sqrt(2.0f / fan_in) / 73.6f;
   ir::Node* quantize = b.Node(name, "DynamicQuantizeLinear", {x}, {}, /*num_outputs=*/3);
-  ir::Value* weight = b.RandomBytes(name + ".weight_quantized", {out_channels, in_channels, kKernel, kKernel});
+  ir::Value* weight =
+      b.RandomBytes(name + ".weight_quantized", {out_channels, in_channels, kKernel, kKernel});
   ir::Value* weight_zero_point = b.Uint8s(name + ".weight_zero_point", {}, {128});
-  ir::Value* conv = b.Op(name, "ConvInteger", {quantize->output(0), weight, quantize->output(2), weight_zero_point},
-                         {Ints("dilations", {1, 1}), Int("group", 1), Ints("kernel_shape", {kKernel, kKernel}),
-                          Ints("pads", {1, 1, 1, 1}), Ints("strides", {stride, stride})});
-  ir::Value* sums = b.Op(name, "Cast", {conv}, {Int("to", static_cast<int64_t>(ir::DataType::kFloat))});
-  ir::Value* scale = b.Op(name, "Mul", {quantize->output(1), b.Floats(name + ".weight_scale", {}, {weight_scale})});
+  ir::Value* conv = b.Op(
+      name, "ConvInteger", {quantize->output(0), weight, quantize->output(2), weight_zero_point},
+      {Ints("dilations", {1, 1}), Int("group", 1), Ints("kernel_shape", {kKernel, kKernel}),
+       Ints("pads", {1, 1, 1, 1}), Ints("strides", {stride, stride})});
+  ir::Value* sums =
+      b.Op(name, "Cast", {conv}, {Int("to", static_cast<int64_t>(ir::DataType::kFloat))});
+  ir::Value* scale = b.Op(
+      name, "Mul", {quantize->output(1), b.Floats(name + ".weight_scale", {}, {weight_scale})});
   ir::Value* y = b.Op(name, "Mul", {sums, scale});
   y = b.Op(name, "Add", {y, b.Normal(name + ".bias", {out_channels, 1, 1}, 0.0f, 0.1f)});
   return b.Op(name, "Relu", {y});
@@ -532,15 +573,18 @@ absl::StatusOr<ZooModel> MakeQuantizedCnn(const CnnOptions& options) {
   struct Layer {
     int64_t out_channels, stride;
   };
-  const Layer layers[] = {{16, 1}, {32, 2}, {32, 1}, {64, 2}, {64, 1}, {128, 2}, {128, 1}, {256, 2}, {256, 1}};
+  const Layer layers[] = {{16, 1},  {32, 2},  {32, 1},  {64, 2}, {64, 1},
+                          {128, 2}, {128, 1}, {256, 2}, {256, 1}};
   int64_t channels = 3;
   int index = 0;
   for (const Layer& layer : layers) {
-    x = QuantizedConv(b, absl::StrCat("encoder.conv", index++), x, channels, layer.out_channels, layer.stride);
+    x = QuantizedConv(b, absl::StrCat("encoder.conv", index++), x, channels, layer.out_channels,
+                      layer.stride);
     channels = layer.out_channels;
   }
   ir::Value* logits = Classifier(b, x, channels, 10);
-  return Finish("quantized_cnn", std::move(model), logits, {1, 10}, NormalInput("input", input_dims));
+  return Finish("quantized_cnn", std::move(model), logits, {1, 10},
+                NormalInput("input", input_dims));
 }
 
 namespace {
@@ -549,7 +593,8 @@ namespace {
 
 constexpr int64_t kBranchWidth = 64;
 
-// One branch of a block: Relu(x * w + b) with the branch's own weights (initializers of the branch).
+// One branch of a block: Relu(x * w + b) with the branch's own weights (initializers of the
+// branch).
 std::unique_ptr<ir::Graph> BranchGraph(const std::string& scope, ir::Value* x, uint64_t seed) {
   auto graph = std::make_unique<ir::Graph>(scope);
   Builder b(*graph, seed);
@@ -568,7 +613,8 @@ absl::StatusOr<ZooModel> MakeBranchySteps(const BranchyOptions& options) {
   Builder b(model->graph(), options.weight_seed);
   const std::vector<int64_t> dims = {1, kBranchWidth};
   ir::Value* x = b.Input("input", dims);
-  ir::Value* rate = model->graph().AddInput("sr", ir::Type::Tensor(ir::DataType::kInt64, ir::Shape::FromSizes({})));
+  ir::Value* rate = model->graph().AddInput(
+      "sr", ir::Type::Tensor(ir::DataType::kInt64, ir::Shape::FromSizes({})));
   ir::Tensor rate_16k = ir::Tensor::FromVector<int64_t>(ir::DataType::kInt64, {}, {16000});
   rate_16k.set_name("sr_16k");
   ir::Value* is_16k = b.Op("", "Equal", {rate, model->graph().AddInitializer(std::move(rate_16k))});
@@ -576,8 +622,10 @@ absl::StatusOr<ZooModel> MakeBranchySteps(const BranchyOptions& options) {
     const std::string scope = absl::StrCat("block", i);
     ir::Node* branch = b.Node(scope, "If", {is_16k});
     const uint64_t seed = options.weight_seed * 1000 + static_cast<uint64_t>(i);
-    branch->SetAttribute(ir::Attribute::FromGraph("then_branch", BranchGraph(scope + "/then", x, 2 * seed)));
-    branch->SetAttribute(ir::Attribute::FromGraph("else_branch", BranchGraph(scope + "/else", x, 2 * seed + 1)));
+    branch->SetAttribute(
+        ir::Attribute::FromGraph("then_branch", BranchGraph(scope + "/then", x, 2 * seed)));
+    branch->SetAttribute(
+        ir::Attribute::FromGraph("else_branch", BranchGraph(scope + "/else", x, 2 * seed + 1)));
     x = b.Op(scope, "Add", {x, branch->output(0)});
   }
   auto make_inputs = [dims](uint64_t seed) {
@@ -594,13 +642,22 @@ absl::StatusOr<ZooModel> MakeBranchySteps(const BranchyOptions& options) {
 
 absl::Span<const GeneratedModel> GeneratedModels() {
   static constexpr GeneratedModel kModels[] = {
-      {"cnn-700", [] { return MakeMobileNetV2({.image_size = 64, .width_percent = 25, .depth = 5}); }},
-      {"transformer-700", [] { return MakeBertLayer({.sequence_length = 32, .layers = 20, .hidden = 64, .heads = 2}); }},
-      {"cnn-2k", [] { return MakeMobileNetV2({.image_size = 64, .width_percent = 25, .depth = 13}); }},
-      {"cnn-4k", [] { return MakeMobileNetV2({.image_size = 64, .width_percent = 25, .depth = 27}); }},
-      {"cnn-10k", [] { return MakeMobileNetV2({.image_size = 64, .width_percent = 25, .depth = 70}); }},
+      {"cnn-700",
+       [] { return MakeMobileNetV2({.image_size = 64, .width_percent = 25, .depth = 5}); }},
+      {"transformer-700",
+       [] {
+         return MakeBertLayer({.sequence_length = 32, .layers = 20, .hidden = 64, .heads = 2});
+       }},
+      {"cnn-2k",
+       [] { return MakeMobileNetV2({.image_size = 64, .width_percent = 25, .depth = 13}); }},
+      {"cnn-4k",
+       [] { return MakeMobileNetV2({.image_size = 64, .width_percent = 25, .depth = 27}); }},
+      {"cnn-10k",
+       [] { return MakeMobileNetV2({.image_size = 64, .width_percent = 25, .depth = 70}); }},
       {"transformer-10k",
-       [] { return MakeBertLayer({.sequence_length = 32, .layers = 290, .hidden = 80, .heads = 2}); }},
+       [] {
+         return MakeBertLayer({.sequence_length = 32, .layers = 290, .hidden = 80, .heads = 2});
+       }},
   };
   return kModels;
 }
@@ -626,13 +683,14 @@ absl::StatusOr<std::vector<ZooModel>> MakeModelZoo() {
 
 namespace {
 
-// --- FLOP counting ---------------------------------------------------------------------------------
+// --- FLOP counting
+// ---------------------------------------------------------------------------------
 
 absl::StatusOr<std::vector<int64_t>> StaticDims(const ir::Node& node, const ir::Value* value) {
   const ir::Type& type = value->type();
   if (!type.is_tensor() || !type.shape() || !type.shape()->is_static()) {
-    return absl::FailedPreconditionError(absl::StrCat("cannot count the FLOPs of ", node.Describe(), ": ",
-                                                      value->name(), " has no static shape (",
+    return absl::FailedPreconditionError(absl::StrCat("cannot count the FLOPs of ", node.Describe(),
+                                                      ": ", value->name(), " has no static shape (",
                                                       type.ToString(), ")"));
   }
   std::vector<int64_t> dims;
@@ -651,8 +709,9 @@ int64_t IntAttribute(const ir::Node& node, std::string_view name, int64_t defaul
   return a ? a->i : default_value;
 }
 
-// Multiply-adds of one node: each output element of a Conv (or ConvInteger) sums over C/group * kH * kW products, each
-// of a MatMul/Gemm over the shared dimension K, and each LSTM step multiplies every direction's W and R.
+// Multiply-adds of one node: each output element of a Conv (or ConvInteger) sums over C/group * kH
+// * kW products, each of a MatMul/Gemm over the shared dimension K, and each LSTM step multiplies
+// every direction's W and R.
 absl::StatusOr<int64_t> MultiplyAdds(const ir::Node& node) {
   const std::string& op = node.op_type();
   if (op == "Conv" || op == "ConvInteger") {

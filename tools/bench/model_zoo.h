@@ -1,9 +1,9 @@
 // Real-world-shaped models for whole-model interpreter benchmarks, built in C++ with random weights
-// from a fixed seed: ResNet-50, MobileNetV2, a two-layer LSTM, one BERT-base encoder layer and a chain
-// of tiny elementwise nodes (the cost per node). Each is laid out the way an exporter (PyTorch, opset
-// 17, batch 1) writes it: Conv, BatchNormalization and activations as separate nodes, Gelu decomposed
-// into Erf arithmetic, and so on, so that the time per op type looks like what users of exported
-// models see.
+// from a fixed seed: ResNet-50, MobileNetV2, a two-layer LSTM, one BERT-base encoder layer and a
+// chain of tiny elementwise nodes (the cost per node). Each is laid out the way an exporter
+// (PyTorch, opset 17, batch 1) writes it: Conv, BatchNormalization and activations as separate
+// nodes, Gelu decomposed into Erf arithmetic, and so on, so that the time per op type looks like
+// what users of exported models see.
 //
 //   absl::StatusOr<ZooModel> resnet = MakeResNet50({.image_size = 224});
 //   interpreter::Evaluator evaluator(*resnet->model);
@@ -67,8 +67,8 @@ absl::StatusOr<ZooModel> MakeResNet50(const CnnOptions& options = {});
 // MobileNetV2 (width 1.0): input "input" float[1,3,S,S], output "output" float[1,1000].
 absl::StatusOr<ZooModel> MakeMobileNetV2(const CnnOptions& options = {});
 
-// Two stacked LSTM layers (input 64, hidden 128) over "input" float[T,1,64], then a Gemm on the last
-// step's hidden state: output "output" float[1,10].
+// Two stacked LSTM layers (input 64, hidden 128) over "input" float[T,1,64], then a Gemm on the
+// last step's hidden state: output "output" float[1,10].
 absl::StatusOr<ZooModel> MakeLstm(const SequenceOptions& options = {});
 
 // One BERT-base encoder layer (hidden 768, 12 heads, FFN 3072; or as SequenceOptions say): inputs
@@ -86,9 +86,9 @@ struct SmallOpsOptions {
 // float[1,64], output "output" float[1,64].
 absl::StatusOr<ZooModel> MakeSmallOps(const SmallOpsOptions& options = {});
 
-// A dynamically quantized CNN as onnxruntime's quantize_dynamic writes one (DynamicQuantizeLinear ->
-// ConvInteger -> Cast -> Mul by the scales, nine 3x3 layers, 3 to 256 channels, then the classifier in
-// float): input "input" float[1,3,S,S], output "output" float[1,10].
+// A dynamically quantized CNN as onnxruntime's quantize_dynamic writes one (DynamicQuantizeLinear
+// -> ConvInteger -> Cast -> Mul by the scales, nine 3x3 layers, 3 to 256 channels, then the
+// classifier in float): input "input" float[1,3,S,S], output "output" float[1,10].
 absl::StatusOr<ZooModel> MakeQuantizedCnn(const CnnOptions& options = {});
 
 struct BranchyOptions {
@@ -96,26 +96,27 @@ struct BranchyOptions {
   uint64_t weight_seed = 1;
 };
 
-// A streaming step whose every block picks its weights by sample rate, as Silero VAD exports do: an If
-// on `sr == 16000` per block (each branch Relu(x * w + b) with weights of its own), added back to x.
-// Inputs "input" float[1,64] and "sr" int64 scalar (16000), output "output" float[1,64]. The run time
-// is the interpreter's cost per subgraph call.
+// A streaming step whose every block picks its weights by sample rate, as Silero VAD exports do: an
+// If on `sr == 16000` per block (each branch Relu(x * w + b) with weights of its own), added back
+// to x. Inputs "input" float[1,64] and "sr" int64 scalar (16000), output "output" float[1,64]. The
+// run time is the interpreter's cost per subgraph call.
 absl::StatusOr<ZooModel> MakeBranchySteps(const BranchyOptions& options = {});
 
 // All seven at their standard sizes, in the order above.
 absl::StatusOr<std::vector<ZooModel>> MakeModelZoo();
 
 // The whole-process benchmarks' generated models, sized near issue 16's targets: "cnn-700" and
-// "transformer-700" (~700 nodes / ~5 MB), "cnn-2k", "cnn-4k", "cnn-10k" and "transformer-10k" (~10,000
-// nodes / ~60-100 MB): MobileNetV2 scaled by width and depth, and stacked BERT layers.
+// "transformer-700" (~700 nodes / ~5 MB), "cnn-2k", "cnn-4k", "cnn-10k" and "transformer-10k"
+// (~10,000 nodes / ~60-100 MB): MobileNetV2 scaled by width and depth, and stacked BERT layers.
 struct GeneratedModel {
   std::string_view name;
   absl::StatusOr<ZooModel> (*make)();
 };
 absl::Span<const GeneratedModel> GeneratedModels();
 
-// Floating-point operations (2 per multiply-add) of the main graph's Conv, ConvInteger, MatMul, Gemm and LSTM
-// nodes, read from the values' static shapes; other ops (elementwise, pooling, ...) are not counted.
+// Floating-point operations (2 per multiply-add) of the main graph's Conv, ConvInteger, MatMul,
+// Gemm and LSTM nodes, read from the values' static shapes; other ops (elementwise, pooling, ...)
+// are not counted.
 absl::StatusOr<double> CountMatrixFlops(const ir::Model& model);
 
 }  // namespace onnx_opt::bench

@@ -19,9 +19,11 @@ constexpr SequenceOptions kShortSequence = {.sequence_length = 32};
 // The model passes the checker, runs, and gives one output of `dims` with only finite values.
 void ExpectValidAndRuns(const absl::StatusOr<ZooModel>& zoo, const std::vector<int64_t>& dims) {
   ASSERT_TRUE(zoo.ok()) << zoo.status();
-  EXPECT_TRUE(schema::checker::CheckModel(*zoo->model).ok()) << schema::checker::CheckModel(*zoo->model);
+  EXPECT_TRUE(schema::checker::CheckModel(*zoo->model).ok())
+      << schema::checker::CheckModel(*zoo->model);
   interpreter::Evaluator evaluator(*zoo->model);
-  absl::StatusOr<std::vector<interpreter::RuntimeValue>> outputs = evaluator.RunByName(zoo->make_inputs(1));
+  absl::StatusOr<std::vector<interpreter::RuntimeValue>> outputs =
+      evaluator.RunByName(zoo->make_inputs(1));
   ASSERT_TRUE(outputs.ok()) << zoo->name << ": " << outputs.status();
   ASSERT_EQ(outputs->size(), 1u);
   const interpreter::Tensor& out = (*outputs)[0].tensor();
@@ -32,22 +34,34 @@ void ExpectValidAndRuns(const absl::StatusOr<ZooModel>& zoo, const std::vector<i
   EXPECT_EQ(non_finite, 0) << zoo->name;
 }
 
-TEST(ModelZooTest, ResNet50IsValidAndRuns) { ExpectValidAndRuns(MakeResNet50(kSmallImage), {1, 1000}); }
+TEST(ModelZooTest, ResNet50IsValidAndRuns) {
+  ExpectValidAndRuns(MakeResNet50(kSmallImage), {1, 1000});
+}
 
-TEST(ModelZooTest, MobileNetV2IsValidAndRuns) { ExpectValidAndRuns(MakeMobileNetV2(kSmallImage), {1, 1000}); }
+TEST(ModelZooTest, MobileNetV2IsValidAndRuns) {
+  ExpectValidAndRuns(MakeMobileNetV2(kSmallImage), {1, 1000});
+}
 
 TEST(ModelZooTest, LstmIsValidAndRuns) {
   ExpectValidAndRuns(MakeLstm(), {1, 10});
   ExpectValidAndRuns(MakeLstm(kShortSequence), {1, 10});
 }
 
-TEST(ModelZooTest, BertLayerIsValidAndRuns) { ExpectValidAndRuns(MakeBertLayer(kShortSequence), {1, 32, 768}); }
+TEST(ModelZooTest, BertLayerIsValidAndRuns) {
+  ExpectValidAndRuns(MakeBertLayer(kShortSequence), {1, 32, 768});
+}
 
-TEST(ModelZooTest, SmallOpsIsValidAndRuns) { ExpectValidAndRuns(MakeSmallOps({.blocks = 20}), {1, 64}); }
+TEST(ModelZooTest, SmallOpsIsValidAndRuns) {
+  ExpectValidAndRuns(MakeSmallOps({.blocks = 20}), {1, 64});
+}
 
-TEST(ModelZooTest, QuantizedCnnIsValidAndRuns) { ExpectValidAndRuns(MakeQuantizedCnn(kSmallImage), {1, 10}); }
+TEST(ModelZooTest, QuantizedCnnIsValidAndRuns) {
+  ExpectValidAndRuns(MakeQuantizedCnn(kSmallImage), {1, 10});
+}
 
-TEST(ModelZooTest, BranchyStepsIsValidAndRuns) { ExpectValidAndRuns(MakeBranchySteps({.blocks = 5}), {1, 64}); }
+TEST(ModelZooTest, BranchyStepsIsValidAndRuns) {
+  ExpectValidAndRuns(MakeBranchySteps({.blocks = 5}), {1, 64});
+}
 
 TEST(ModelZooTest, SameSeedSameModel) {
   absl::StatusOr<ZooModel> a = MakeBertLayer(kShortSequence);
@@ -66,8 +80,8 @@ TEST(ModelZooTest, RejectsImageSizeNotAMultipleOf32) {
   EXPECT_FALSE(MakeMobileNetV2({.image_size = 0}).ok());
 }
 
-// BERT's multiply-adds per layer: Q, K, V and output projections, the two FFN matrices, and per head
-// QK^T and PV.
+// BERT's multiply-adds per layer: Q, K, V and output projections, the two FFN matrices, and per
+// head QK^T and PV.
 TEST(ModelZooTest, BertFlopsMatchTheFormula) {
   const int64_t t = 32, h = 768, ffn = 3072, heads = 12, head = 64;
   const int64_t macs = 4 * t * h * h + 2 * t * h * ffn + 2 * heads * t * t * head;

@@ -1,8 +1,9 @@
 // The steps of a whole-process run (tools/bench/process_bench.cc), each timed in process and warm:
-// load, check, convert to opset 21, write the wire bytes and save, on the generated ~700-node models.
-// A process pays these once, cold, plus start-up and page faults; here they repeat, so a change to
-// one step shows up without the machine's process-level noise (a run of process_bench drifts by more
-// than a step's share). Confirm any gain whole-process with process_bench before believing it.
+// load, check, convert to opset 21, write the wire bytes and save, on the generated ~700-node
+// models. A process pays these once, cold, plus start-up and page faults; here they repeat, so a
+// change to one step shows up without the machine's process-level noise (a run of process_bench
+// drifts by more than a step's share). Confirm any gain whole-process with process_bench before
+// believing it.
 //
 //   bazel run -c opt //tools/bench:phase_bench [-- --benchmark_filter=Check]
 #include <unistd.h>
@@ -24,9 +25,9 @@
 #include "ir/io/model_io.h"
 #include "ir/io/wire_export.h"
 #include "ir/verifier.h"
+#include "platform/heap_tuning.h"
 #include "schema/checker/checker.h"
 #include "tools/bench/model_zoo.h"
-#include "platform/heap_tuning.h"
 #include "tools/cli/ir_slab_pools.h"
 
 namespace onnx_opt::bench {
@@ -127,14 +128,16 @@ void BM_Save(benchmark::State& state, const Generated* g) {
 
 int main(int argc, char** argv) {
   using namespace onnx_opt::bench;
-  // The heap and the mutexes set up as the tools set them (platform/heap_tuning.h, command_line.cc).
+  // The heap and the mutexes set up as the tools set them (platform/heap_tuning.h,
+  // command_line.cc).
   onnx_opt::platform::TuneHeapForTool();
   onnx_opt::cli::UseSlabPoolsForIr();
   benchmark::Initialize(&argc, argv);
   // Debian's Abseil leaves deadlock detection on.
   absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kIgnore);
   const char* tmp = std::getenv("TMPDIR");
-  std::string dir = absl::StrCat(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp", "/phase_bench.XXXXXX");
+  std::string dir =
+      absl::StrCat(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp", "/phase_bench.XXXXXX");
   if (::mkdtemp(dir.data()) == nullptr) {
     std::cerr << "phase_bench: cannot make a folder under " << dir << "\n";
     return 1;
@@ -155,7 +158,8 @@ int main(int argc, char** argv) {
   }
   for (const Generated& g : generated) {
     const auto add = [&](const char* step, void (*fn)(benchmark::State&, const Generated*)) {
-      benchmark::RegisterBenchmark(absl::StrCat(step, "/", g.name).c_str(), fn, &g)->Unit(benchmark::kMicrosecond);
+      benchmark::RegisterBenchmark(absl::StrCat(step, "/", g.name).c_str(), fn, &g)
+          ->Unit(benchmark::kMicrosecond);
     };
     add("Load", BM_Load);
     add("Verify", BM_Verify);

@@ -11,8 +11,8 @@
 
 #include "benchmark/benchmark.h"
 #include "optimizer/pass_manager.h"
-#include "tools/bench/synthetic_models.h"
 #include "platform/heap_tuning.h"
+#include "tools/bench/synthetic_models.h"
 #include "tools/cli/ir_slab_pools.h"
 
 namespace onnx_opt::bench {
@@ -51,8 +51,9 @@ void BM_DefaultPipeline(benchmark::State& state) {
   }
   state.counters["nodes_before"] = static_cast<double>(before);
   state.counters["nodes_after"] = static_cast<double>(after);
-  state.counters["ns_per_node"] = benchmark::Counter(static_cast<double>(before) * state.iterations(),
-                                                     benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters["ns_per_node"] =
+      benchmark::Counter(static_cast<double>(before) * state.iterations(),
+                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 
 std::unique_ptr<ir::Model> Dag(int64_t nodes) { return MakeDag(nodes); }
@@ -67,15 +68,30 @@ void BM_WalkNodes(benchmark::State& state) {
     for (const ir::Node* n : model->graph().nodes()) adds += n->op_type() == "Add";
     benchmark::DoNotOptimize(adds);
   }
-  state.counters["ns_per_node"] = benchmark::Counter(static_cast<double>(nodes) * state.iterations(),
-                                                     benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters["ns_per_node"] =
+      benchmark::Counter(static_cast<double>(nodes) * state.iterations(),
+                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
-BENCHMARK(BM_WalkNodes)->Name("walk")->RangeMultiplier(10)->Range(1000, 1000000)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_WalkNodes)
+    ->Name("walk")
+    ->RangeMultiplier(10)
+    ->Range(1000, 1000000)
+    ->Unit(benchmark::kMicrosecond);
 
-BENCHMARK(BM_DefaultPipeline<MakeChain>)->Name("chain")->RangeMultiplier(10)->Range(1000, 1000000)
-    ->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime()->UseRealTime();
-BENCHMARK(BM_DefaultPipeline<Dag>)->Name("dag")->RangeMultiplier(10)->Range(1000, 1000000)
-    ->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime()->UseRealTime();
+BENCHMARK(BM_DefaultPipeline<MakeChain>)
+    ->Name("chain")
+    ->RangeMultiplier(10)
+    ->Range(1000, 1000000)
+    ->Unit(benchmark::kMillisecond)
+    ->MeasureProcessCPUTime()
+    ->UseRealTime();
+BENCHMARK(BM_DefaultPipeline<Dag>)
+    ->Name("dag")
+    ->RangeMultiplier(10)
+    ->Range(1000, 1000000)
+    ->Unit(benchmark::kMillisecond)
+    ->MeasureProcessCPUTime()
+    ->UseRealTime();
 
 }  // namespace
 }  // namespace onnx_opt::bench
@@ -95,8 +111,9 @@ int main(int argc, char** argv) {
     onnx_opt::platform::TuneHeapForTool();
     onnx_opt::cli::UseSlabPoolsForIr();
   }
-  benchmark::AddCustomContext("heap", default_heap ? "glibc defaults, IR objects on the heap"
-                                                   : "as the tools set it up (huge pages, IR slab pools)");
+  benchmark::AddCustomContext("heap", default_heap
+                                          ? "glibc defaults, IR objects on the heap"
+                                          : "as the tools set it up (huge pages, IR slab pools)");
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   benchmark::RunSpecifiedBenchmarks();

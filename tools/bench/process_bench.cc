@@ -5,13 +5,13 @@
 // ~10,000 nodes / ~100 MB. Prints the median wall time per run and, from the tools' --time-phases
 // line, the median share of load / check / passes (or convert) / check-result / save; "start" is
 // the rest (process start and exit). The baseline, measured in the same run, is the tools' start-up
-// (`--version`), so "x start" says how many start-ups a run costs. Outputs are fresh files (removed,
-// untimed, before each run) unless --replace_output. The tools are timed as copies in the work
-// folder, as an install leaves them: a binary the linker has just written is cached in 4 KiB pieces
-// and started ~2 ms slower than the same bytes written by a copy (--copy_tools=false times them in
-// place). With --baseline_dir=DIR the tools there (say, a build of the previous commit) are timed too,
-// each run of theirs right after the same run of the tools under test, and printed below them as
-// "baseline": the machine's speed drifts over minutes, so only alternated runs compare.
+// (`--version`), so "x start" says how many start-ups a run costs. Outputs are fresh files
+// (removed, untimed, before each run) unless --replace_output. The tools are timed as copies in the
+// work folder, as an install leaves them: a binary the linker has just written is cached in 4 KiB
+// pieces and started ~2 ms slower than the same bytes written by a copy (--copy_tools=false times
+// them in place). With --baseline_dir=DIR the tools there (say, a build of the previous commit) are
+// timed too, each run of theirs right after the same run of the tools under test, and printed below
+// them as "baseline": the machine's speed drifts over minutes, so only alternated runs compare.
 //
 //   bazel run -c opt //tools/bench:process_bench [-- --runs=9 --generated=all] [MODEL.onnx...]
 #include <fcntl.h>
@@ -20,9 +20,9 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cstring>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -44,16 +44,22 @@
 
 DEFINE_int32(runs, 5, "runs per tool and model; the median is printed");
 DEFINE_string(tools_dir, "tools", "folder holding onnx-check, onnx-opt and onnx-convert");
-DEFINE_string(generated, "cnn-700,transformer-700",
-              "generated models to add (comma list of cnn-700, transformer-700, cnn-2k, cnn-4k, cnn-10k, "
-              "transformer-10k; "
-              "'all' for the four, empty for none)");
-DEFINE_string(baseline_dir, "", "folder of other builds of the tools to time alternately with --tools_dir (see above)");
-DEFINE_bool(copy_tools, true, "time copies of the tools made in the work folder (see above), not the tools in place");
-DEFINE_string(work_dir, "", "folder for generated models and outputs (default: a fresh one under $TMPDIR)");
-DEFINE_bool(replace_output, false,
-            "write over the previous run's output (the tools then also fsync it, see ir/io/atomic_file.h); "
-            "by default the output is removed, untimed, before each run, as Bazel does before an action");
+DEFINE_string(
+    generated, "cnn-700,transformer-700",
+    "generated models to add (comma list of cnn-700, transformer-700, cnn-2k, cnn-4k, cnn-10k, "
+    "transformer-10k; "
+    "'all' for the four, empty for none)");
+DEFINE_string(
+    baseline_dir, "",
+    "folder of other builds of the tools to time alternately with --tools_dir (see above)");
+DEFINE_bool(copy_tools, true,
+            "time copies of the tools made in the work folder (see above), not the tools in place");
+DEFINE_string(work_dir, "",
+              "folder for generated models and outputs (default: a fresh one under $TMPDIR)");
+DEFINE_bool(
+    replace_output, false,
+    "write over the previous run's output (the tools then also fsync it, see ir/io/atomic_file.h); "
+    "by default the output is removed, untimed, before each run, as Bazel does before an action");
 
 extern char** environ;
 
@@ -62,8 +68,10 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// The phases the tools report, in the order printed; anything else a tool reports counts as "other".
-const std::vector<std::string> kPhases = {"load", "check", "passes", "convert", "check-result", "save"};
+// The phases the tools report, in the order printed; anything else a tool reports counts as
+// "other".
+const std::vector<std::string> kPhases = {"load",    "check",        "passes",
+                                          "convert", "check-result", "save"};
 
 struct Run {
   double wall_ms = 0;
@@ -78,12 +86,14 @@ absl::StatusOr<double> Spawn(const std::vector<std::string>& argv, const std::st
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, 2, stderr_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_addopen(&actions, 2, stderr_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+                                   0644);
   const Clock::time_point start = Clock::now();
   pid_t pid = 0;
   const int error = posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
-  if (error != 0) return absl::InternalError(absl::StrCat("cannot start ", argv[0], ": ", std::strerror(error)));
+  if (error != 0)
+    return absl::InternalError(absl::StrCat("cannot start ", argv[0], ": ", std::strerror(error)));
   int status = 0;
   waitpid(pid, &status, 0);
   const double ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
@@ -119,11 +129,12 @@ double Median(std::vector<double> v) {
   return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
 }
 
-// Runs each command line FLAGS_runs times, the lines in turn (run 1 of each, then run 2 of each, ...);
-// the runs of line k are element k. `output` (if not empty) is removed before each run unless
+// Runs each command line FLAGS_runs times, the lines in turn (run 1 of each, then run 2 of each,
+// ...); the runs of line k are element k. `output` (if not empty) is removed before each run unless
 // --replace_output.
-absl::StatusOr<std::vector<std::vector<Run>>> Time(const std::vector<std::vector<std::string>>& argvs,
-                                                   const std::string& stderr_path, const std::string& output = "") {
+absl::StatusOr<std::vector<std::vector<Run>>> Time(
+    const std::vector<std::vector<std::string>>& argvs, const std::string& stderr_path,
+    const std::string& output = "") {
   std::vector<std::vector<Run>> runs(argvs.size());
   for (int i = 0; i < FLAGS_runs; ++i) {
     for (size_t k = 0; k < argvs.size(); ++k) {
@@ -141,8 +152,10 @@ std::string Fixed(double v, int digits) {
   return text;
 }
 
-// One table row: median wall time, its ratio to the start-up baseline, and each phase's share of it.
-void PrintRow(const std::string& model, const std::string& tool, const std::vector<Run>& runs, double start_ms) {
+// One table row: median wall time, its ratio to the start-up baseline, and each phase's share of
+// it.
+void PrintRow(const std::string& model, const std::string& tool, const std::vector<Run>& runs,
+              double start_ms) {
   std::vector<double> walls;
   for (const Run& r : runs) walls.push_back(r.wall_ms);
   const double wall = Median(walls);
@@ -156,7 +169,9 @@ void PrintRow(const std::string& model, const std::string& tool, const std::vect
     accounted += ms;
     std::printf(" %7s", wall > 0 ? (Fixed(100 * ms / wall, 0) + "%").c_str() : "-");
   }
-  std::printf(" %7s\n", (Fixed(wall > 0 ? 100 * std::max(0.0, wall - accounted) / wall : 0, 0) + "%").c_str());
+  std::printf(
+      " %7s\n",
+      (Fixed(wall > 0 ? 100 * std::max(0.0, wall - accounted) / wall : 0, 0) + "%").c_str());
 }
 
 absl::Status Main(const std::vector<std::string>& given_models) {
@@ -180,7 +195,9 @@ absl::Status Main(const std::vector<std::string>& given_models) {
       std::error_code ec;
       std::filesystem::copy_file(std::filesystem::path(dirs[d]) / tool, copies / tool,
                                  std::filesystem::copy_options::overwrite_existing, ec);
-      if (ec) return absl::InternalError(absl::StrCat("cannot copy ", dirs[d], "/", tool, ": ", ec.message()));
+      if (ec)
+        return absl::InternalError(
+            absl::StrCat("cannot copy ", dirs[d], "/", tool, ": ", ec.message()));
     }
     dirs[d] = copies.string();
   }
@@ -197,11 +214,14 @@ absl::Status Main(const std::vector<std::string>& given_models) {
   std::vector<std::string> models;
   for (const std::string& m : given_models) models.push_back(std::filesystem::absolute(m).string());
   std::vector<std::string> wanted = absl::StrSplit(FLAGS_generated, ',', absl::SkipEmpty());
-  if (FLAGS_generated == "all") wanted = {"cnn-700", "transformer-700", "cnn-10k", "transformer-10k"};
+  if (FLAGS_generated == "all")
+    wanted = {"cnn-700", "transformer-700", "cnn-10k", "transformer-10k"};
   for (const std::string& name : wanted) {
     const absl::Span<const GeneratedModel> specs = GeneratedModels();
-    auto spec = std::find_if(specs.begin(), specs.end(), [&](const GeneratedModel& g) { return g.name == name; });
-    if (spec == specs.end()) return absl::InvalidArgumentError("--generated: unknown model " + name);
+    auto spec = std::find_if(specs.begin(), specs.end(),
+                             [&](const GeneratedModel& g) { return g.name == name; });
+    if (spec == specs.end())
+      return absl::InvalidArgumentError("--generated: unknown model " + name);
     ASSIGN_OR_RETURN(ZooModel zoo, spec->make());
     const std::string path = (work / (name + ".onnx")).string();
     RETURN_IF_ERROR(ir::io::SaveModel(*zoo.model, path));
@@ -228,9 +248,9 @@ absl::Status Main(const std::vector<std::string>& given_models) {
   std::printf(" %7s\n", "rest");
   for (const std::string& model : models) {
     ASSIGN_OR_RETURN(std::unique_ptr<ir::Model> loaded, ir::io::LoadModel(model));
-    const std::string label =
-        absl::StrCat(std::filesystem::path(model).stem().string(), " (", loaded->graph().num_nodes(), ", ",
-                     Fixed(static_cast<double>(std::filesystem::file_size(model)) / 1e6, 1), ")");
+    const std::string label = absl::StrCat(
+        std::filesystem::path(model).stem().string(), " (", loaded->graph().num_nodes(), ", ",
+        Fixed(static_cast<double>(std::filesystem::file_size(model)) / 1e6, 1), ")");
     const std::vector<std::tuple<std::string, std::vector<std::string>>> commands = {
         {"onnx-check", {"--time-phases", model}},
         {"onnx-opt", {"--time-phases", model, "-o", out}},
@@ -253,7 +273,8 @@ absl::Status Main(const std::vector<std::string>& given_models) {
 
 int main(int argc, char** argv) {
   gflags::SetUsageMessage(
-      "process_bench [--runs=N] [--generated=LIST|all] [--tools_dir=DIR] [--baseline_dir=DIR] [MODEL.onnx...]");
+      "process_bench [--runs=N] [--generated=LIST|all] [--tools_dir=DIR] [--baseline_dir=DIR] "
+      "[MODEL.onnx...]");
   gflags::ParseCommandLineFlags(&argc, &argv, /*remove_flags=*/true);
   std::vector<std::string> models(argv + 1, argv + argc);
   if (models.empty() && FLAGS_generated != "none") {

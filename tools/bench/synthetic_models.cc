@@ -11,7 +11,8 @@ std::unique_ptr<ir::Model> NewModel(ir::Value** input) {
   auto model = std::make_unique<ir::Model>();
   model->set_ir_version(8);
   model->mutable_opset_imports().push_back({"", 17});
-  *input = model->graph().AddInput("X", ir::Type::Tensor(ir::DataType::kFloat, ir::Shape::FromSizes({16})));
+  *input = model->graph().AddInput(
+      "X", ir::Type::Tensor(ir::DataType::kFloat, ir::Shape::FromSizes({16})));
   return model;
 }
 
@@ -65,9 +66,15 @@ std::unique_ptr<ir::Model> MakeDag(int64_t nodes, uint64_t seed) {
     auto pick = [&] { return recent[rng() % recent.size()]; };
     ir::Value* v;
     switch (rng() % 4) {
-      case 0: v = Op(g, unary[rng() % 4], {pick()}, counter); break;
-      case 1: v = Op(g, "Mul", {pick(), one}, counter); break;
-      default: v = Op(g, binary[rng() % 4], {pick(), pick()}, counter); break;
+      case 0:
+        v = Op(g, unary[rng() % 4], {pick()}, counter);
+        break;
+      case 1:
+        v = Op(g, "Mul", {pick(), one}, counter);
+        break;
+      default:
+        v = Op(g, binary[rng() % 4], {pick(), pick()}, counter);
+        break;
     }
     recent.push_back(v);
     if (recent.size() > 64) recent.erase(recent.begin());

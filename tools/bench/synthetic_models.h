@@ -13,8 +13,8 @@ namespace onnx_opt::bench {
 // About `nodes` nodes in one long chain over a float[16] input.
 std::unique_ptr<ir::Model> MakeChain(int64_t nodes);
 
-// About `nodes` nodes where each node reads one or two of the 64 most recent values (bounded fan-out),
-// seeded for repeatability.
+// About `nodes` nodes where each node reads one or two of the 64 most recent values (bounded
+// fan-out), seeded for repeatability.
 std::unique_ptr<ir::Model> MakeDag(int64_t nodes, uint64_t seed = 1);
 
 }  // namespace onnx_opt::bench

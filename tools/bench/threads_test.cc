@@ -15,7 +15,8 @@ namespace {
 std::vector<float> RunWithThreads(const ZooModel& zoo, int threads) {
   interpreter::SetNumThreads(threads);
   interpreter::Evaluator evaluator(*zoo.model);
-  absl::StatusOr<std::vector<interpreter::RuntimeValue>> outputs = evaluator.RunByName(zoo.make_inputs(1));
+  absl::StatusOr<std::vector<interpreter::RuntimeValue>> outputs =
+      evaluator.RunByName(zoo.make_inputs(1));
   interpreter::SetNumThreads(1);
   EXPECT_TRUE(outputs.ok()) << outputs.status();
   if (!outputs.ok() || outputs->size() != 1) return {};
@@ -31,9 +32,10 @@ void ExpectSameBits(const absl::StatusOr<ZooModel>& zoo, const std::vector<int>&
     const std::vector<float> many = RunWithThreads(*zoo, threads);
     ASSERT_EQ(many.size(), one.size());
     int64_t differ = 0;
-    for (size_t i = 0; i < one.size(); ++i) differ += std::memcmp(&one[i], &many[i], sizeof(float)) != 0;
-    EXPECT_EQ(differ, 0) << zoo->name << ": " << differ << " of " << one.size() << " outputs differ on "
-                         << threads << " threads";
+    for (size_t i = 0; i < one.size(); ++i)
+      differ += std::memcmp(&one[i], &many[i], sizeof(float)) != 0;
+    EXPECT_EQ(differ, 0) << zoo->name << ": " << differ << " of " << one.size()
+                         << " outputs differ on " << threads << " threads";
   }
 }
 
@@ -43,7 +45,9 @@ TEST(ThreadsTest, BertLayerSameBitsOnOneTwoAndThreeThreads) {
 }
 
 // 64x64 images: the early convolutions' GEMMs are tiled.
-TEST(ThreadsTest, ResNet50SameBitsOnOneAndTwoThreads) { ExpectSameBits(MakeResNet50({.image_size = 64}), {2}); }
+TEST(ThreadsTest, ResNet50SameBitsOnOneAndTwoThreads) {
+  ExpectSameBits(MakeResNet50({.image_size = 64}), {2});
+}
 
 }  // namespace
 }  // namespace onnx_opt::bench

@@ -20,7 +20,8 @@ absl::Status WriteZoo(const std::filesystem::path& dir) {
     const std::filesystem::path folder = dir / z.name / "test_data_set_0";
     std::error_code error;
     std::filesystem::create_directories(folder, error);
-    if (error) return absl::InternalError("cannot create " + folder.string() + ": " + error.message());
+    if (error)
+      return absl::InternalError("cannot create " + folder.string() + ": " + error.message());
     RETURN_IF_ERROR(ir::io::SaveModel(*z.model, (dir / z.name / "model.onnx").string()));
     const NamedInputs inputs = z.make_inputs(1);
     const auto& graph_inputs = z.model->graph().inputs();
@@ -29,7 +30,8 @@ absl::Status WriteZoo(const std::filesystem::path& dir) {
       if (it == inputs.end()) continue;  // an input with an initializer
       ir::Tensor t = it->second.tensor().ToIr();
       t.set_name(graph_inputs[i]->name());
-      RETURN_IF_ERROR(ir::io::SaveTensorProtoFile(t, (folder / ("input_" + std::to_string(i) + ".pb")).string()));
+      RETURN_IF_ERROR(ir::io::SaveTensorProtoFile(
+          t, (folder / ("input_" + std::to_string(i) + ".pb")).string()));
     }
     std::cout << (dir / z.name).string() << "\n";
   }

@@ -38,10 +38,13 @@ std::vector<std::string> RewriteArgv(const std::vector<std::string>& args, const
     }
     const auto alias = forms.aliases.find(flag->name);
     if (alias != forms.aliases.end()) flag->name = alias->second;
-    const bool joined = std::find(forms.joined.begin(), forms.joined.end(), flag->name) != forms.joined.end();
+    const bool joined =
+        std::find(forms.joined.begin(), forms.joined.end(), flag->name) != forms.joined.end();
     if (!joined) {
       // Only aliases change: anything else (a value like -1 included) reaches gflags as written.
-      out.push_back(alias == forms.aliases.end() ? args[i] : "--" + flag->name + (flag->value ? "=" + *flag->value : ""));
+      out.push_back(alias == forms.aliases.end()
+                        ? args[i]
+                        : "--" + flag->name + (flag->value ? "=" + *flag->value : ""));
       continue;
     }
     if (!flag->value) {

@@ -17,7 +17,8 @@ TEST(ArgvFormsTest, AliasesBecomeLongFlags) {
 }
 
 TEST(ArgvFormsTest, RepeatedFlagsJoinIntoOneList) {
-  EXPECT_THAT(RewriteArgv({"--dim", "N=1", "m.onnx", "--dim=M=2", "-dim", "K=3", "--shape", "x=1,2", "--shape=y="},
+  EXPECT_THAT(RewriteArgv({"--dim", "N=1", "m.onnx", "--dim=M=2", "-dim", "K=3", "--shape", "x=1,2",
+                           "--shape=y="},
                           kForms),
               ElementsAre("--dim=N=1,M=2,K=3", "m.onnx", "--shape=x=1,2,y="));
 }

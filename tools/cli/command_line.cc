@@ -6,9 +6,9 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
+#include "platform/process_start.h"
 #include "tools/cli/flag_help.h"
 #include "tools/cli/ir_slab_pools.h"
-#include "platform/process_start.h"
 #include "tools/cli/logging.h"
 
 // gflags' own.
@@ -25,7 +25,8 @@ bool ReadsMoreFlags(const std::string& name) {
 }
 
 // What gflags would refuse in `args` (without the program name), walked the way gflags walks them:
-// "-" and words without a dash are positional, "--" ends the flags, a flag that is not boolean takes
+// "-" and words without a dash are positional, "--" ends the flags, a flag that is not boolean
+// takes
 // "=VALUE" or the next argument, and --noNAME clears a boolean NAME.
 absl::Status CheckFlags(const std::vector<std::string>& args) {
   // Values are tried by setting them, as gflags will, and put back afterwards.
@@ -43,20 +44,22 @@ absl::Status CheckFlags(const std::vector<std::string>& args) {
     gflags::CommandLineFlagInfo info;
     if (!gflags::GetCommandLineFlagInfo(name.c_str(), &info)) {
       gflags::CommandLineFlagInfo negated;
-      if (name.rfind("no", 0) == 0 && !value && gflags::GetCommandLineFlagInfo(name.c_str() + 2, &negated) &&
-          negated.type == "bool") {
+      if (name.rfind("no", 0) == 0 && !value &&
+          gflags::GetCommandLineFlagInfo(name.c_str() + 2, &negated) && negated.type == "bool") {
         continue;
       }
       return absl::InvalidArgumentError(absl::StrCat("unknown flag '", arg, "'"));
     }
     if (!value) {
       if (info.type == "bool") continue;
-      if (i + 1 >= args.size()) return absl::InvalidArgumentError(absl::StrCat("flag '", arg, "' needs a value"));
+      if (i + 1 >= args.size())
+        return absl::InvalidArgumentError(absl::StrCat("flag '", arg, "' needs a value"));
       value = args[++i];
     }
     if (ReadsMoreFlags(info.name)) continue;
     if (gflags::SetCommandLineOption(info.name.c_str(), value->c_str()).empty()) {
-      return absl::InvalidArgumentError(absl::StrCat("--", name, ": '", *value, "' is not a valid ", info.type, " value"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("--", name, ": '", *value, "' is not a valid ", info.type, " value"));
     }
   }
   return absl::OkStatus();
@@ -76,7 +79,8 @@ ParsedCommandLine ParseCommandLine(int argc, char** argv, const Tool& tool) {
   gflags::SetUsageMessage(tool.usage);
   ArgvForms forms = tool.forms;
   forms.aliases.emplace("h", "help");
-  std::vector<std::string> args = RewriteArgv(std::vector<std::string>(argv + 1, argv + argc), forms);
+  std::vector<std::string> args =
+      RewriteArgv(std::vector<std::string>(argv + 1, argv + argc), forms);
   if (absl::Status s = CheckFlags(args); !s.ok()) {
     parsed.exit_status = UsageError(tool, std::string(s.message()));
     return parsed;
@@ -101,8 +105,9 @@ ParsedCommandLine ParseCommandLine(int argc, char** argv, const Tool& tool) {
   // convention); --version is the tool's to print.
   if (!FLAGS_version) gflags::HandleCommandLineHelpFlags();
   InitLogging(tool.name);
-  // Abseil checks every Mutex acquisition for lock-order cycles unless it was built with NDEBUG, and
-  // Debian's is not: the bookkeeping was about 1% of converting a 700-node model. Tests keep it on.
+  // Abseil checks every Mutex acquisition for lock-order cycles unless it was built with NDEBUG,
+  // and Debian's is not: the bookkeeping was about 1% of converting a 700-node model. Tests keep it
+  // on.
   absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kIgnore);
   return parsed;
 }

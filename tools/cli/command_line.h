@@ -34,8 +34,9 @@ struct ParsedCommandLine {
 };
 
 // Parses argv into the FLAGS_ variables and sets up logging (logging.h). gflags alone exits 1 on a
-// bad flag; the tools promise 2 for every usage error, so flags are checked against gflags' registry
-// before gflags parses them. (Errors inside a --flagfile are gflags' own and still exit 1.)
+// bad flag; the tools promise 2 for every usage error, so flags are checked against gflags'
+// registry before gflags parses them. (Errors inside a --flagfile are gflags' own and still
+// exit 1.)
 ParsedCommandLine ParseCommandLine(int argc, char** argv, const Tool& tool);
 
 // Prints "TOOL: MESSAGE" and where to find the flags on stderr; returns 2, the usage-error status.

@@ -22,14 +22,17 @@ ParsedCommandLine Parse(std::vector<std::string> args) {
   args.insert(args.begin(), "tool");
   std::vector<char*> argv;
   for (std::string& a : args) argv.push_back(a.data());
-  Tool tool{"tool", "usage: tool [flags] MODEL...\n", __FILE__, {{{"o", "output"}}, RepeatedInputFlags()}};
+  Tool tool{"tool",
+            "usage: tool [flags] MODEL...\n",
+            __FILE__,
+            {{{"o", "output"}}, RepeatedInputFlags()}};
   return ParseCommandLine(static_cast<int>(argv.size()), argv.data(), tool);
 }
 
 TEST(CommandLineTest, FlagsAndPositionalArguments) {
   gflags::FlagSaver restore;
-  ParsedCommandLine parsed =
-      Parse({"a.onnx", "-o", "-", "--test-count", "3", "-", "--test_switch", "--dim", "N=2", "--dim=M=3", "b.onnx"});
+  ParsedCommandLine parsed = Parse({"a.onnx", "-o", "-", "--test-count", "3", "-", "--test_switch",
+                                    "--dim", "N=2", "--dim=M=3", "b.onnx"});
   EXPECT_FALSE(parsed.exit_status.has_value());
   EXPECT_THAT(parsed.positional, ElementsAre("a.onnx", "-", "b.onnx"));
   EXPECT_EQ(FLAGS_output, "-");
@@ -52,9 +55,13 @@ TEST(CommandLineTest, UserSetForStaticInitializersIsGoneAfterParsing) {
 
 TEST(CommandLineTest, UsageErrorsExitTwoAndSetNothing) {
   gflags::FlagSaver restore;
-  for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
-           {"--bogus"}, {"--test_count=x"}, {"--test_count"}, {"--test_count=1", "--test_switch=maybe"},
-           {"--notest_count"}, {"-x"}}) {
+  for (const std::vector<std::string>& args :
+       std::vector<std::vector<std::string>>{{"--bogus"},
+                                             {"--test_count=x"},
+                                             {"--test_count"},
+                                             {"--test_count=1", "--test_switch=maybe"},
+                                             {"--notest_count"},
+                                             {"-x"}}) {
     ParsedCommandLine parsed = Parse(args);
     EXPECT_EQ(parsed.exit_status, 2) << args[0];
     EXPECT_EQ(FLAGS_test_count, 1) << args[0];

@@ -21,13 +21,16 @@ std::vector<FlagRow> CommonFlags() {
   return {
       {"help", "", "print this help (-h)"},
       {"helpfull", "", "print every flag, gflags' and glog's included"},
-      {"version", "", "print the version, git revision, build mode and the vector kernels' instruction set"},
+      {"version", "",
+       "print the version, git revision, build mode and the vector kernels' instruction set"},
       {"flagfile", "FILE", "read more flags from FILE, one a line as on the command line"},
       {"v", "N", "log detail: 1 traces every pass (or conversion step) and its rewrite count"},
   };
 }
 
-bool IsOurs(const gflags::CommandLineFlagInfo& flag) { return flag.filename.rfind("tools/", 0) == 0; }
+bool IsOurs(const gflags::CommandLineFlagInfo& flag) {
+  return flag.filename.rfind("tools/", 0) == 0;
+}
 
 FlagRow RowOf(const gflags::CommandLineFlagInfo& flag) {
   // Typed as users type them: --fold-size-limit (gflags takes dashes for the underscores).
@@ -38,16 +41,18 @@ FlagRow RowOf(const gflags::CommandLineFlagInfo& flag) {
     // "FILE: where to write" -> value FILE.
     const size_t colon = row.help.find(": ");
     const std::string head = row.help.substr(0, colon);
-    const bool named = colon != std::string::npos && !head.empty() &&
-                       std::none_of(head.begin(), head.end(), [](char c) { return c >= 'a' && c <= 'z'; }) &&
-                       head.find(' ') == std::string::npos;
+    const bool named =
+        colon != std::string::npos && !head.empty() &&
+        std::none_of(head.begin(), head.end(), [](char c) { return c >= 'a' && c <= 'z'; }) &&
+        head.find(' ') == std::string::npos;
     if (named) {
       row.value_name = head;
       row.help = row.help.substr(colon + 2);
     } else {
       row.value_name = flag.type == "string" ? "VALUE" : flag.type == "double" ? "X" : "N";
     }
-    if (!flag.default_value.empty() && flag.default_value != "0" && row.help.find("default") == std::string::npos) {
+    if (!flag.default_value.empty() && flag.default_value != "0" &&
+        row.help.find("default") == std::string::npos) {
       absl::StrAppend(&row.help, " (default ", flag.default_value, ")");
     }
   }
@@ -58,8 +63,9 @@ FlagRow RowOf(const gflags::CommandLineFlagInfo& flag) {
 std::vector<FlagRow> ToolFlags(const Tool& tool) {
   std::vector<gflags::CommandLineFlagInfo> all;
   gflags::GetAllFlags(&all);
-  std::stable_partition(all.begin(), all.end(),
-                        [&](const gflags::CommandLineFlagInfo& f) { return f.filename == tool.source_file; });
+  std::stable_partition(all.begin(), all.end(), [&](const gflags::CommandLineFlagInfo& f) {
+    return f.filename == tool.source_file;
+  });
   std::vector<FlagRow> rows;
   for (const gflags::CommandLineFlagInfo& flag : all) {
     if (IsOurs(flag)) rows.push_back(RowOf(flag));
@@ -67,7 +73,8 @@ std::vector<FlagRow> ToolFlags(const Tool& tool) {
   return rows;
 }
 
-std::string FormatRows(const std::vector<FlagRow>& rows, const std::map<std::string, std::string>& aliases) {
+std::string FormatRows(const std::vector<FlagRow>& rows,
+                       const std::map<std::string, std::string>& aliases) {
   std::vector<std::string> lefts;
   size_t width = 0;
   for (const FlagRow& row : rows) {

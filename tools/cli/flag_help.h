@@ -1,6 +1,6 @@
 // What a tool's --help prints: its usage text, then its flags (those defined in tools/ that the
-// binary links, its own file first), then the few of gflags' and glog's flags worth knowing. gflags'
-// own --help would list every flag of every library (--helpfull still does).
+// binary links, its own file first), then the few of gflags' and glog's flags worth knowing.
+// gflags' own --help would list every flag of every library (--helpfull still does).
 //
 // A flag's help text may start with the name of its value and a colon ("FILE: where to write
 // ..."); it is printed as --output=FILE.

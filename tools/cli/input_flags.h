@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "gflags/gflags.h"
 #include "equivalence/equivalence.h"
+#include "gflags/gflags.h"
 
 DECLARE_string(inputs);
 DECLARE_uint64(seed);

@@ -21,8 +21,14 @@ TEST(InputFlagsTest, DimsShapesAndSeed) {
 }
 
 TEST(InputFlagsTest, MalformedListsAreUsageErrors) {
-  for (const auto& [dim, shape] : std::vector<std::pair<std::string, std::string>>{
-           {"N", ""}, {"N=x", ""}, {"=2", ""}, {"N=2,3", ""}, {"N=-1", ""}, {"", "1,2"}, {"", "x=a"}, {"", "=1"}}) {
+  for (const auto& [dim, shape] : std::vector<std::pair<std::string, std::string>>{{"N", ""},
+                                                                                   {"N=x", ""},
+                                                                                   {"=2", ""},
+                                                                                   {"N=2,3", ""},
+                                                                                   {"N=-1", ""},
+                                                                                   {"", "1,2"},
+                                                                                   {"", "x=a"},
+                                                                                   {"", "=1"}}) {
     gflags::FlagSaver restore;
     FLAGS_dim = dim;
     FLAGS_shape = shape;

@@ -12,7 +12,9 @@ namespace {
 class SlabPools : public ir::ObjectAllocator {
  public:
   void* Allocate(ir::ObjectKind kind, size_t size) override { return Pool(kind).Allocate(size); }
-  void Free(ir::ObjectKind kind, void* object, size_t /*size*/) override { Pool(kind).Free(object); }
+  void Free(ir::ObjectKind kind, void* object, size_t /*size*/) override {
+    Pool(kind).Free(object);
+  }
 
  private:
   platform::SlabPool& Pool(ir::ObjectKind kind) {

@@ -4,13 +4,16 @@
 
 #include <cstdio>
 
-DEFINE_bool(time_phases, false,
-            "print on stderr how many ms the run spent loading, checking, rewriting and saving the model");
+DEFINE_bool(
+    time_phases, false,
+    "print on stderr how many ms the run spent loading, checking, rewriting and saving the model");
 
 namespace onnx_opt::cli {
 namespace {
 
-double Ms(std::chrono::steady_clock::duration d) { return std::chrono::duration<double, std::milli>(d).count(); }
+double Ms(std::chrono::steady_clock::duration d) {
+  return std::chrono::duration<double, std::milli>(d).count();
+}
 
 // Minor page faults of the process so far (all threads).
 int64_t MinorFaults() {

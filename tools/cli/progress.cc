@@ -12,7 +12,9 @@ void Progress::Report(std::string_view what) {
   const auto now = std::chrono::steady_clock::now();
   if (now - last_ < interval_) return;
   last_ = now;
-  LOG(INFO) << what << absl::StrFormat(", %.1f s so far", std::chrono::duration<double>(now - start_).count());
+  LOG(INFO) << what
+            << absl::StrFormat(", %.1f s so far",
+                               std::chrono::duration<double>(now - start_).count());
 }
 
 }  // namespace onnx_opt::cli

@@ -11,11 +11,13 @@
 #include "interpreter/cpu/thread_pool.h"
 
 // 0 stands for "not given": each tool has its own default (onnx-run 1, onnx-opt all cores).
-DEFINE_int32(threads, 0,
-             "N: threads the interpreter runs large matrix products on (default: 1 in onnx-run, all cores "
-             "elsewhere); outputs are the same bits for every N");
+DEFINE_int32(
+    threads, 0,
+    "N: threads the interpreter runs large matrix products on (default: 1 in onnx-run, all cores "
+    "elsewhere); outputs are the same bits for every N");
 DEFINE_string(isa, "",
-              "NAME: instruction set of the vector kernels: baseline, avx2 or avx512 (default: the best this CPU "
+              "NAME: instruction set of the vector kernels: baseline, avx2 or avx512 (default: the "
+              "best this CPU "
               "has; ONNX_OPT_ISA in the environment also lowers it)");
 
 namespace onnx_opt::cli {

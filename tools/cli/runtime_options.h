@@ -12,16 +12,16 @@ DECLARE_string(isa);
 
 namespace onnx_opt::cli {
 
-// Sets the interpreter's thread count from --threads, or to `default_threads` when it was not given.
-// A count outside 1..kMaxThreads is a usage error (InvalidArgument).
+// Sets the interpreter's thread count from --threads, or to `default_threads` when it was not
+// given. A count outside 1..kMaxThreads is a usage error (InvalidArgument).
 inline constexpr int kMaxThreads = 1024;
 absl::Status ApplyThreadsFlag(int default_threads);
 
 // The machine's hardware threads (std::thread::hardware_concurrency, at least 1).
 int AllCores();
 
-// Forces the vector kernels' ISA from --isa when given; an unknown name, or an ISA this CPU lacks, is
-// a usage error (InvalidArgument).
+// Forces the vector kernels' ISA from --isa when given; an unknown name, or an ISA this CPU lacks,
+// is a usage error (InvalidArgument).
 absl::Status ApplyIsaFlag();
 
 // The peak resident set size of this process so far, in MiB (getrusage's ru_maxrss).

@@ -35,8 +35,9 @@ TEST(RuntimeOptionsTest, Isa) {
   FLAGS_isa = "baseline";
   EXPECT_TRUE(ApplyIsaFlag().ok());
   EXPECT_EQ(interpreter::ActiveIsa(), interpreter::Isa::kBaseline);
-  EXPECT_EQ(DescribeVectorKernels(), "vector kernels: baseline (CPU supports " +
-                                         std::string(interpreter::IsaName(interpreter::DetectedIsa())) + ")");
+  EXPECT_EQ(DescribeVectorKernels(),
+            "vector kernels: baseline (CPU supports " +
+                std::string(interpreter::IsaName(interpreter::DetectedIsa())) + ")");
   FLAGS_isa = "bogus";
   EXPECT_TRUE(absl::IsInvalidArgument(ApplyIsaFlag()));
   if (interpreter::DetectedIsa() < interpreter::Isa::kAvx512) {

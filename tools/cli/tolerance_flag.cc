@@ -3,7 +3,6 @@
 #include <cmath>
 #include <cstdlib>
 #include <optional>
-
 #include <string>
 #include <vector>
 
@@ -11,12 +10,15 @@
 #include "absl/strings/str_split.h"
 
 DEFINE_string(tolerance, "",
-              "RTOL[,ATOL]: float32 tolerance of the comparison of outputs (default 1e-4,1e-5; ATOL defaults to "
+              "RTOL[,ATOL]: float32 tolerance of the comparison of outputs (default 1e-4,1e-5; "
+              "ATOL defaults to "
               "RTOL/10)");
 
-DEFINE_string(lossy_tolerance, "",
-              "REL_L2[,MIN_COSINE[,MAX_ABS]]: judge float outputs as a whole, by their relative L2 error, cosine "
-              "similarity and max abs error (default for lossy passes: float16-weights 1e-2,0.9999)");
+DEFINE_string(
+    lossy_tolerance, "",
+    "REL_L2[,MIN_COSINE[,MAX_ABS]]: judge float outputs as a whole, by their relative L2 error, "
+    "cosine "
+    "similarity and max abs error (default for lossy passes: float16-weights 1e-2,0.9999)");
 
 namespace onnx_opt::cli {
 namespace {
@@ -37,10 +39,12 @@ absl::StatusOr<equivalence::Tolerance> ParseTolerance(const std::string& text) {
     return v && std::isfinite(*v) ? v : std::nullopt;
   };
   std::optional<double> rtol = parse(text.substr(0, comma));
-  std::optional<double> atol = comma == std::string::npos ? (rtol ? std::optional<double>(*rtol / 10) : std::nullopt)
-                                                          : parse(text.substr(comma + 1));
+  std::optional<double> atol = comma == std::string::npos
+                                   ? (rtol ? std::optional<double>(*rtol / 10) : std::nullopt)
+                                   : parse(text.substr(comma + 1));
   if (!rtol || !atol) {
-    return absl::InvalidArgumentError(absl::StrCat("expected RTOL[,ATOL] as non-negative numbers, got '", text, "'"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("expected RTOL[,ATOL] as non-negative numbers, got '", text, "'"));
   }
   return equivalence::Tolerance{*rtol, *atol};
 }
@@ -56,8 +60,10 @@ absl::StatusOr<equivalence::LossyTolerance> ParseLossyTolerance(const std::strin
     if (ok) *fields[i] = *v;
   }
   if (!ok) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "expected REL_L2[,MIN_COSINE[,MAX_ABS]] as non-negative numbers (MIN_COSINE at most 1), got '", text, "'"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("expected REL_L2[,MIN_COSINE[,MAX_ABS]] as non-negative numbers (MIN_COSINE "
+                     "at most 1), got '",
+                     text, "'"));
   }
   return t;
 }
@@ -67,12 +73,15 @@ bool ToleranceGiven() { return !gflags::GetCommandLineFlagInfoOrDie("tolerance")
 absl::Status ApplyToleranceFlag(equivalence::Tolerances& tolerances) {
   if (ToleranceGiven()) {
     absl::StatusOr<equivalence::Tolerance> t = ParseTolerance(FLAGS_tolerance);
-    if (!t.ok()) return absl::InvalidArgumentError(absl::StrCat("--tolerance: ", t.status().message()));
+    if (!t.ok())
+      return absl::InvalidArgumentError(absl::StrCat("--tolerance: ", t.status().message()));
     tolerances.float32 = *t;
   }
   if (!gflags::GetCommandLineFlagInfoOrDie("lossy_tolerance").is_default) {
     absl::StatusOr<equivalence::LossyTolerance> lossy = ParseLossyTolerance(FLAGS_lossy_tolerance);
-    if (!lossy.ok()) return absl::InvalidArgumentError(absl::StrCat("--lossy-tolerance: ", lossy.status().message()));
+    if (!lossy.ok())
+      return absl::InvalidArgumentError(
+          absl::StrCat("--lossy-tolerance: ", lossy.status().message()));
     tolerances.lossy = *lossy;
   }
   return absl::OkStatus();

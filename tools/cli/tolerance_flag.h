@@ -7,8 +7,8 @@
 #include <string>
 
 #include "absl/status/statusor.h"
-#include "gflags/gflags.h"
 #include "equivalence/equivalence_options.h"
+#include "gflags/gflags.h"
 
 DECLARE_string(tolerance);
 DECLARE_string(lossy_tolerance);

@@ -2,8 +2,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "tools/cli/git_revision.h"
-#include "tools/cli/version.h"
 #include "tools/cli/vector_kernels.h"
+#include "tools/cli/version.h"
 
 namespace onnx_opt::cli {
 
@@ -13,7 +13,8 @@ std::string_view GitRevision() { return kGitRevision; }
 std::string_view BuildMode() { return ONNX_OPT_BUILD_MODE; }
 
 std::string VersionText(std::string_view tool) {
-  return absl::StrCat(std::string(tool), " ", kVersion, "\ngit revision: ", std::string(GitRevision()),
+  return absl::StrCat(std::string(tool), " ", kVersion,
+                      "\ngit revision: ", std::string(GitRevision()),
                       "\nbuild: ", std::string(BuildMode()), "\n", DescribeVectorKernels(), "\n");
 }
 

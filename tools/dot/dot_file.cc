@@ -23,7 +23,9 @@ absl::Status WriteText(const std::string& path, const std::string& text) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out << text;
   out.close();
-  if (!out) return absl::PermissionDeniedError(absl::StrCat("cannot write ", path, ": ", std::strerror(errno)));
+  if (!out)
+    return absl::PermissionDeniedError(
+        absl::StrCat("cannot write ", path, ": ", std::strerror(errno)));
   return absl::OkStatus();
 }
 
@@ -43,7 +45,8 @@ absl::Status RunDot(const std::string& format, const std::string& source, const 
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    return absl::FailedPreconditionError(absl::StrCat("dot failed to render ", path, " (see its message above)"));
+    return absl::FailedPreconditionError(
+        absl::StrCat("dot failed to render ", path, " (see its message above)"));
   }
   return absl::OkStatus();
 }
@@ -52,7 +55,8 @@ absl::Status RunDot(const std::string& format, const std::string& source, const 
 
 absl::Status WriteDotFile(const std::string& path, const std::string& dot) {
   const std::string extension = std::filesystem::path(path).extension().string();
-  if (extension != ".svg" && extension != ".png" && extension != ".pdf") return WriteText(path, dot);
+  if (extension != ".svg" && extension != ".png" && extension != ".pdf")
+    return WriteText(path, dot);
   const std::string source = path + ".dot.tmp";
   RETURN_IF_ERROR(WriteText(source, dot));
   absl::Status rendered = RunDot(extension.substr(1), source, path);

@@ -20,12 +20,14 @@ using Attributes = std::map<std::string, std::string>;
 // The property layout write_graphviz needs for a subgraph: attributes per vertex, edge and graph,
 // an edge index, and a name per (sub)graph: clusters are subgraphs named "cluster...".
 using DotGraph = boost::subgraph<boost::adjacency_list<
-    boost::vecS, boost::vecS, boost::directedS, boost::property<boost::vertex_attribute_t, Attributes>,
+    boost::vecS, boost::vecS, boost::directedS,
+    boost::property<boost::vertex_attribute_t, Attributes>,
     boost::property<boost::edge_index_t, int, boost::property<boost::edge_attribute_t, Attributes>>,
     boost::property<boost::graph_name_t, std::string,
                     boost::property<boost::graph_graph_attribute_t, Attributes,
                                     boost::property<boost::graph_vertex_attribute_t, Attributes,
-                                                    boost::property<boost::graph_edge_attribute_t, Attributes>>>>>>;
+                                                    boost::property<boost::graph_edge_attribute_t,
+                                                                    Attributes>>>>>>;
 using Vertex = boost::graph_traits<DotGraph>::vertex_descriptor;
 
 constexpr size_t kMaxNameLength = 32;
@@ -37,14 +39,16 @@ std::string Shorten(const std::string& name) {
 }
 
 std::string ShapeOf(const ir::Value& v) {
-  if (v.type().is_tensor() && v.type().shape().has_value()) return ir::ShapeToString(*v.type().shape());
+  if (v.type().is_tensor() && v.type().shape().has_value())
+    return ir::ShapeToString(*v.type().shape());
   return v.type().is_none() ? "?" : v.type().ToString();
 }
 
 // What identifies a node across a rewrite: its operator and the values it reads and writes.
 std::string Signature(const ir::Node& node) {
   std::vector<std::string> inputs, outputs;
-  for (size_t i = 0; i < node.num_inputs(); ++i) inputs.push_back(node.has_input(i) ? node.input(i)->name() : "");
+  for (size_t i = 0; i < node.num_inputs(); ++i)
+    inputs.push_back(node.has_input(i) ? node.input(i)->name() : "");
   for (size_t i = 0; i < node.num_outputs(); ++i) outputs.push_back(node.output(i)->name());
   return absl::StrCat(node.domain(), "::", node.op_type(), "(", absl::StrJoin(inputs, ","), ")->",
                       absl::StrJoin(outputs, ","));
@@ -86,12 +90,14 @@ class DotBuilder {
     boost::get(boost::edge_attribute, root_)[edge] = std::move(attributes);
   }
 
-  // Vertices first, for every graph, so that edges may come from anywhere (a body reads outer values).
+  // Vertices first, for every graph, so that edges may come from anywhere (a body reads outer
+  // values).
   void AddVertices(const ir::Graph& graph, DotGraph& cluster) {
     for (const ir::Value* input : graph.inputs()) {
       if (input->is_initializer()) continue;  // a weight, shown in its consumers' labels
-      producers_[input] = AddVertex(cluster, {{"shape", "ellipse"},
-                                              {"label", absl::StrCat(Shorten(input->name()), kLineBreak, ShapeOf(*input))}});
+      producers_[input] = AddVertex(
+          cluster, {{"shape", "ellipse"},
+                    {"label", absl::StrCat(Shorten(input->name()), kLineBreak, ShapeOf(*input))}});
     }
     for (const ir::Node* node : graph.nodes()) {
       std::vector<std::string> lines = {node->op_type()};
@@ -128,7 +134,8 @@ class DotBuilder {
     for (const ir::Value* output : graph.outputs()) {
       outputs_.push_back(
           {output, AddVertex(cluster, {{"shape", "ellipse"},
-                                        {"label", absl::StrCat(Shorten(output->name()), kLineBreak, ShapeOf(*output))}})});
+                                       {"label", absl::StrCat(Shorten(output->name()), kLineBreak,
+                                                              ShapeOf(*output))}})});
     }
   }
 
@@ -137,11 +144,13 @@ class DotBuilder {
       const Vertex to = node_vertices_.at(node);
       for (size_t i = 0; i < node->num_inputs(); ++i) {
         if (!node->has_input(i)) continue;
-        if (auto from = producers_.find(node->input(i)); from != producers_.end()) AddEdge(from->second, to);
+        if (auto from = producers_.find(node->input(i)); from != producers_.end())
+          AddEdge(from->second, to);
       }
     });
     for (const auto& [value, vertex] : outputs_) {
-      if (auto from = producers_.find(value); from != producers_.end()) AddEdge(from->second, vertex);
+      if (auto from = producers_.find(value); from != producers_.end())
+        AddEdge(from->second, vertex);
     }
     // The node holding a body points into its cluster.
     for (const Body& body : bodies_) {
@@ -158,11 +167,12 @@ class DotBuilder {
     std::unordered_map<std::string, Vertex> removed_outputs;
     for (const ir::Node* node : before.nodes()) {
       if (after_.contains(Signature(*node))) continue;
-      const Vertex v = AddVertex(root_, {{"shape", "box"},
-                                         {"style", "dashed"},
-                                         {"color", "red"},
-                                         {"fontcolor", "red"},
-                                         {"label", absl::StrCat(node->op_type(), kLineBreak, "(removed)")}});
+      const Vertex v =
+          AddVertex(root_, {{"shape", "box"},
+                            {"style", "dashed"},
+                            {"color", "red"},
+                            {"fontcolor", "red"},
+                            {"label", absl::StrCat(node->op_type(), kLineBreak, "(removed)")}});
       for (size_t i = 0; i < node->num_inputs(); ++i) {
         if (!node->has_input(i) || node->input(i)->is_initializer()) continue;
         const std::string& name = node->input(i)->name();
@@ -196,6 +206,8 @@ class DotBuilder {
 
 }  // namespace
 
-std::string ToDot(const ir::Model& model, const DotOptions& options) { return DotBuilder(options).Build(model); }
+std::string ToDot(const ir::Model& model, const DotOptions& options) {
+  return DotBuilder(options).Build(model);
+}
 
 }  // namespace onnx_opt::tools

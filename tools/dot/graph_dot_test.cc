@@ -21,7 +21,8 @@ using ::testing::Not;
 
 int CountMatches(const std::string& text, const std::string& pattern) {
   const std::regex re(pattern);
-  return static_cast<int>(std::distance(std::sregex_iterator(text.begin(), text.end(), re), std::sregex_iterator()));
+  return static_cast<int>(
+      std::distance(std::sregex_iterator(text.begin(), text.end(), re), std::sregex_iterator()));
 }
 
 int64_t CountNodes(const ir::Model& model) {
@@ -47,7 +48,8 @@ void ExpectOneVertexPerNode(const ir::Model& model, const std::string& dot) {
 }
 
 TEST(GraphDotTest, TransformerBlockBeforeAndAfterTheDefaultPipeline) {
-  absl::StatusOr<std::unique_ptr<ir::Model>> model = ir::io::LoadModel("testdata/models/transformer_block.onnx");
+  absl::StatusOr<std::unique_ptr<ir::Model>> model =
+      ir::io::LoadModel("testdata/models/transformer_block.onnx");
   ASSERT_TRUE(model.ok()) << model.status();
   const std::string before = ToDot(**model);
   EXPECT_THAT(before, HasSubstr("digraph model {"));
@@ -55,11 +57,13 @@ TEST(GraphDotTest, TransformerBlockBeforeAndAfterTheDefaultPipeline) {
   EXPECT_THAT(before, HasSubstr("label=\"MatMul\\n"));
   EXPECT_THAT(before, Not(HasSubstr("cluster")));
   // Weights are in their consumers' labels, not boxes of their own.
-  EXPECT_LT(CountMatches(before, "label="), static_cast<int>(CountNodes(**model) + (*model)->graph().initializers().size()));
+  EXPECT_LT(CountMatches(before, "label="),
+            static_cast<int>(CountNodes(**model) + (*model)->graph().initializers().size()));
 
   absl::StatusOr<std::unique_ptr<ir::Model>> input = ir::CloneModel(**model);
   ASSERT_TRUE(input.ok());
-  absl::StatusOr<optimizer::PipelineResult> result = optimizer::PassManager().Run(**model, "default");
+  absl::StatusOr<optimizer::PipelineResult> result =
+      optimizer::PassManager().Run(**model, "default");
   ASSERT_TRUE(result.ok()) << result.status();
   ASSERT_LT(CountNodes(**model), CountNodes(**input));
   const std::string after = ToDot(**model);
@@ -69,14 +73,16 @@ TEST(GraphDotTest, TransformerBlockBeforeAndAfterTheDefaultPipeline) {
   const std::string diff = ToDot(**model, {.compare_with = input->get()});
   EXPECT_GT(CountMatches(diff, "fillcolor=palegreen"), 0) << diff;
   EXPECT_GT(CountMatches(diff, "\\(removed\\)"), 0) << diff;
-  EXPECT_EQ(CountMatches(diff, "shape=box"), CountNodes(**model) + CountMatches(diff, "\\(removed\\)"));
+  EXPECT_EQ(CountMatches(diff, "shape=box"),
+            CountNodes(**model) + CountMatches(diff, "\\(removed\\)"));
   // Compared with itself, nothing changed.
   const std::string same = ToDot(**input, {.compare_with = input->get()});
   EXPECT_THAT(same, Not(HasSubstr("palegreen")));
   EXPECT_THAT(same, Not(HasSubstr("removed")));
 
   // Both render with Graphviz (scripts/setup.sh installs it).
-  const std::string dir = std::getenv("TEST_TMPDIR") != nullptr ? std::getenv("TEST_TMPDIR") : "/tmp";
+  const std::string dir =
+      std::getenv("TEST_TMPDIR") != nullptr ? std::getenv("TEST_TMPDIR") : "/tmp";
   for (const auto& [name, text] : {std::pair{"before.svg", before}, std::pair{"after.svg", diff}}) {
     const std::string path = dir + "/" + name;
     ASSERT_TRUE(WriteDotFile(path, text).ok()) << WriteDotFile(path, text);

@@ -8,7 +8,8 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace onnx_opt;
-  const int64_t opset = 1 + static_cast<int64_t>(size % 25);  // past the newest too: refused cleanly
+  const int64_t opset =
+      1 + static_cast<int64_t>(size % 25);  // past the newest too: refused cleanly
   std::unique_ptr<ir::Model> model =
       fuzz::LoadCheckedModel(std::string_view(reinterpret_cast<const char*>(data), size));
   if (model == nullptr) return 0;

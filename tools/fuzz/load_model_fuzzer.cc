@@ -32,14 +32,15 @@ void CheckSpliceRoundTrip(std::string_view bytes) {
   onnx::ModelProto original, round_trip;
   if (!original.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) return;
   // NaN equals NaN here: MessageDifferencer::Equals calls a float field holding NaN different from
-  // itself, so any model with a NaN float (an attribute's floats, a tensor's float_data) failed this
-  // check though the round trip was byte for byte the same
+  // itself, so any model with a NaN float (an attribute's floats, a tensor's float_data) failed
+  // this check though the round trip was byte for byte the same
   // (regressions/load_model_fuzzer/nan_float_beside_raw_data).
   google::protobuf::util::DefaultFieldComparator nan_equal;
   nan_equal.set_treat_nan_as_equal(true);
   google::protobuf::util::MessageDifferencer differ;
   differ.set_field_comparator(&nan_equal);
-  if (!round_trip.ParseFromString(spliced->Concatenate()) || !differ.Compare(original, round_trip)) {
+  if (!round_trip.ParseFromString(spliced->Concatenate()) ||
+      !differ.Compare(original, round_trip)) {
     std::cerr << "fuzz: cutting raw_data out and back in changed the message\n";
     std::abort();
   }
@@ -50,7 +51,8 @@ void CheckSpliceRoundTrip(std::string_view bytes) {
 absl::StatusOr<std::unique_ptr<onnx_opt::ir::Model>> LoadPlain(std::string_view bytes) {
   using namespace onnx_opt::ir::io;
   onnx::ModelProto proto;
-  if (absl::Status s = ParseProtoBytes(bytes, "<memory>", "an ONNX model", &proto); !s.ok()) return s;
+  if (absl::Status s = ParseProtoBytes(bytes, "<memory>", "an ONNX model", &proto); !s.ok())
+    return s;
   return ImportModel(proto);
 }
 
@@ -63,20 +65,22 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   absl::StatusOr<std::unique_ptr<ir::Model>> model = ir::io::LoadModelFromString(bytes);
   absl::StatusOr<std::unique_ptr<ir::Model>> plain = LoadPlain(bytes);
   if (model.ok() != plain.ok()) {
-    std::cerr << "fuzz: the spliced load says " << model.status() << " but the plain one says " << plain.status()
-              << "\n";
+    std::cerr << "fuzz: the spliced load says " << model.status() << " but the plain one says "
+              << plain.status() << "\n";
     std::abort();
   }
   if (!model.ok()) return 0;
   {
     absl::StatusOr<std::string> spliced_bytes = ir::io::SerializeModel(**model);
     absl::StatusOr<std::string> plain_bytes = ir::io::SerializeModel(**plain);
-    if (spliced_bytes.ok() != plain_bytes.ok() || (spliced_bytes.ok() && *spliced_bytes != *plain_bytes)) {
+    if (spliced_bytes.ok() != plain_bytes.ok() ||
+        (spliced_bytes.ok() && *spliced_bytes != *plain_bytes)) {
       std::cerr << "fuzz: the spliced and the plain load give different models\n";
       std::abort();
     }
   }
-  if (absl::Status s = ir::Verify(**model); !s.ok()) return 0;  // loaded but broken: the checker's job
+  if (absl::Status s = ir::Verify(**model); !s.ok())
+    return 0;  // loaded but broken: the checker's job
   absl::StatusOr<std::string> written = ir::io::SerializeModel(**model);
   if (!written.ok()) return 0;
   absl::StatusOr<std::unique_ptr<ir::Model>> again = ir::io::LoadModelFromString(*written);

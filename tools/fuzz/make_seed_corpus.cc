@@ -38,7 +38,8 @@ int main(int argc, char** argv) {
     const std::filesystem::path arg(argv[i]);
     if (std::filesystem::is_directory(arg)) {
       for (const auto& entry : std::filesystem::recursive_directory_iterator(arg)) {
-        if (entry.is_regular_file() && entry.path().extension() == ".onnx") models.push_back(entry.path());
+        if (entry.is_regular_file() && entry.path().extension() == ".onnx")
+          models.push_back(entry.path());
       }
     } else if (std::filesystem::is_regular_file(arg)) {
       models.push_back(arg);
@@ -58,14 +59,17 @@ int main(int argc, char** argv) {
       return 1;
     }
     ++binary;
-    absl::StatusOr<std::unique_ptr<onnx_opt::ir::Model>> model = onnx_opt::ir::io::LoadModelFromString(bytes);
+    absl::StatusOr<std::unique_ptr<onnx_opt::ir::Model>> model =
+        onnx_opt::ir::io::LoadModelFromString(bytes);
     if (!model.ok()) continue;
-    if (!WriteFile(out / "text" / absl::StrCat(text, ".txt"), onnx_opt::ir::text::PrintModel(**model))) {
+    if (!WriteFile(out / "text" / absl::StrCat(text, ".txt"),
+                   onnx_opt::ir::text::PrintModel(**model))) {
       std::cerr << "make_seed_corpus: cannot write into " << out << "\n";
       return 1;
     }
     ++text;
   }
-  std::cout << "make_seed_corpus: " << binary << " binary and " << text << " text seeds in " << out << "\n";
+  std::cout << "make_seed_corpus: " << binary << " binary and " << text << " text seeds in " << out
+            << "\n";
   return 0;
 }

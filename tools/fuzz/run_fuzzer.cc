@@ -2,8 +2,8 @@
 // the input's length): any outcome but a crash is fine.
 #include <string_view>
 
-#include "interpreter/evaluator.h"
 #include "equivalence/equivalence.h"
+#include "interpreter/evaluator.h"
 #include "tools/fuzz/checked_model.h"
 #include "tools/fuzz/fuzz_target.h"
 
@@ -15,7 +15,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   equivalence::EquivalenceOptions options;
   options.default_dim = 2;
   options.seed = 1 + size % 16;
-  absl::StatusOr<std::vector<interpreter::RuntimeValue>> inputs = equivalence::MakeRandomInputs(*model, options);
+  absl::StatusOr<std::vector<interpreter::RuntimeValue>> inputs =
+      equivalence::MakeRandomInputs(*model, options);
   if (!inputs.ok()) return 0;
   interpreter::Evaluator evaluator(*model);
   (void)evaluator.Run(*std::move(inputs));  // errors are fine; crashes are not

@@ -13,8 +13,8 @@ schema::checker::CheckResult CheckAndWarn(const ir::Model& model, const WarningS
                                           const schema::checker::CheckResult* reported) {
   schema::checker::CheckResult result = schema::checker::Check(model);
   for (const std::string& w : result.warnings) {
-    if (reported != nullptr &&
-        std::find(reported->warnings.begin(), reported->warnings.end(), w) != reported->warnings.end()) {
+    if (reported != nullptr && std::find(reported->warnings.begin(), reported->warnings.end(), w) !=
+                                   reported->warnings.end()) {
       continue;
     }
     warn(w);

@@ -37,14 +37,16 @@ absl::Status WriteModel(const ir::Model& model, const std::string& path,
                         const ir::io::SaveOptions& options) {
   if (path != "-") return ir::io::SaveModel(model, path, options);
   ASSIGN_OR_RETURN(std::string bytes, ir::io::SerializeModel(model, options));
-  if (std::fwrite(bytes.data(), 1, bytes.size(), stdout) != bytes.size() || std::fflush(stdout) != 0) {
+  if (std::fwrite(bytes.data(), 1, bytes.size(), stdout) != bytes.size() ||
+      std::fflush(stdout) != 0) {
     return absl::DataLossError("cannot write the model to standard output");
   }
   return absl::OkStatus();
 }
 
-absl::Status WriteCheckedModel(const ir::Model& model, const std::string& path, const ir::io::SaveOptions& options,
-                               const ResultCheck& check, const std::function<void(const std::string&)>& warn,
+absl::Status WriteCheckedModel(const ir::Model& model, const std::string& path,
+                               const ir::io::SaveOptions& options, const ResultCheck& check,
+                               const std::function<void(const std::string&)>& warn,
                                absl::Status* check_status, CheckOverlap overlap) {
   std::vector<std::string> warnings;
   const auto collect = [&warnings](const std::string& w) { warnings.push_back(w); };
@@ -52,8 +54,9 @@ absl::Status WriteCheckedModel(const ir::Model& model, const std::string& path, 
     for (const std::string& w : warnings) warn(w);
   };
   const bool overlapped =
-      path != "-" && (overlap == CheckOverlap::kAlways ||
-                      (overlap == CheckOverlap::kBySize && model.graph().num_nodes() >= kOverlapCheckFromNodes));
+      path != "-" &&
+      (overlap == CheckOverlap::kAlways ||
+       (overlap == CheckOverlap::kBySize && model.graph().num_nodes() >= kOverlapCheckFromNodes));
   if (!overlapped) {
     *check_status = check(collect);
     replay();
@@ -96,7 +99,8 @@ void KeepUntilExit(std::unique_ptr<ir::Model> model) {
 
 bool SameFile(const std::string& a, const std::string& b) {
   struct stat sa, sb;
-  if (a == "-" || b == "-" || ::stat(a.c_str(), &sa) != 0 || ::stat(b.c_str(), &sb) != 0) return false;
+  if (a == "-" || b == "-" || ::stat(a.c_str(), &sa) != 0 || ::stat(b.c_str(), &sb) != 0)
+    return false;
   return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 

@@ -23,15 +23,19 @@ absl::Status WriteModel(const ir::Model& model, const std::string& path,
 // one the thread costs more than it hides: starting it, and the second core's activity slowing the
 // kernel's work for the write on a VM, lost 0.3-0.6 ms on ~700-node models and won 20-30 ms on
 // 10,000-node ones (process_bench, the same runs alternated), so below kOverlapCheckFromNodes nodes
-// the check runs first. `check` gets a sink for its warnings, which reach `warn` on this thread after
-// it ends. Standard output cannot take bytes back, so for "-" the check always runs first. `check`
-// failing is reported in `check_status`, apart from a failure to write (the returned status).
+// the check runs first. `check` gets a sink for its warnings, which reach `warn` on this thread
+// after it ends. Standard output cannot take bytes back, so for "-" the check always runs first.
+// `check` failing is reported in `check_status`, apart from a failure to write (the returned
+// status).
 inline constexpr size_t kOverlapCheckFromNodes = 1000;
 enum class CheckOverlap { kBySize, kNever, kAlways };  // kNever and kAlways for tests
-using ResultCheck = std::function<absl::Status(const std::function<void(const std::string&)>& warn)>;
-absl::Status WriteCheckedModel(const ir::Model& model, const std::string& path, const ir::io::SaveOptions& options,
-                               const ResultCheck& check, const std::function<void(const std::string&)>& warn,
-                               absl::Status* check_status, CheckOverlap overlap = CheckOverlap::kBySize);
+using ResultCheck =
+    std::function<absl::Status(const std::function<void(const std::string&)>& warn)>;
+absl::Status WriteCheckedModel(const ir::Model& model, const std::string& path,
+                               const ir::io::SaveOptions& options, const ResultCheck& check,
+                               const std::function<void(const std::string&)>& warn,
+                               absl::Status* check_status,
+                               CheckOverlap overlap = CheckOverlap::kBySize);
 
 // Writes `text` to `path` ("-": standard output) whole or not at all.
 absl::Status WriteTextFile(const std::string& path, const std::string& text);

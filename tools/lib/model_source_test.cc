@@ -40,7 +40,8 @@ std::string Read(const std::string& path) {
 
 std::vector<std::string> Files(const std::string& dir) {
   std::vector<std::string> names;
-  for (const auto& e : std::filesystem::directory_iterator(dir)) names.push_back(e.path().filename().string());
+  for (const auto& e : std::filesystem::directory_iterator(dir))
+    names.push_back(e.path().filename().string());
   return names;
 }
 
@@ -52,7 +53,8 @@ class WriteCheckedModelTest : public ::testing::TestWithParam<CheckOverlap> {
   }
 };
 
-INSTANTIATE_TEST_SUITE_P(Overlap, WriteCheckedModelTest, ::testing::Values(CheckOverlap::kNever, CheckOverlap::kAlways));
+INSTANTIATE_TEST_SUITE_P(Overlap, WriteCheckedModelTest,
+                         ::testing::Values(CheckOverlap::kNever, CheckOverlap::kAlways));
 
 TEST_P(WriteCheckedModelTest, WritesTheModelWhenTheCheckPasses) {
   const std::string dir = Dir("checked_pass");
@@ -85,10 +87,13 @@ TEST_P(WriteCheckedModelTest, AFailedCheckWritesNothingAndKeepsWhatWasThere) {
     absl::Status check_status;
     const absl::Status written = WriteCheckedModel(
         *model, dir + "/" + name, {},
-        [](const std::function<void(const std::string&)>&) { return absl::InvalidArgumentError("bad result"); },
+        [](const std::function<void(const std::string&)>&) {
+          return absl::InvalidArgumentError("bad result");
+        },
         [](const std::string&) {}, &check_status, GetParam());
     EXPECT_EQ(check_status, absl::InvalidArgumentError("bad result"));
-    EXPECT_TRUE(written.ok()) << "a failed check is reported through check_status only: " << written;
+    EXPECT_TRUE(written.ok()) << "a failed check is reported through check_status only: "
+                              << written;
   }
   EXPECT_EQ(Files(dir), std::vector<std::string>{"old.onnx"});
   EXPECT_EQ(Read(dir + "/old.onnx"), "old contents");
@@ -100,8 +105,8 @@ TEST_P(WriteCheckedModelTest, AWriteErrorIsReportedWhenTheCheckPasses) {
   absl::Status check_status;
   const absl::Status written = WriteCheckedModel(
       *model, dir + "/missing/out.onnx", {},
-      [](const std::function<void(const std::string&)>&) { return absl::OkStatus(); }, [](const std::string&) {},
-      &check_status, GetParam());
+      [](const std::function<void(const std::string&)>&) { return absl::OkStatus(); },
+      [](const std::string&) {}, &check_status, GetParam());
   EXPECT_TRUE(check_status.ok());
   EXPECT_FALSE(written.ok());
   EXPECT_TRUE(Files(dir).empty());

@@ -8,14 +8,18 @@
 
 namespace onnx_opt::tools {
 
-absl::StatusOr<schema::checker::CheckResult> CheckInputModel(const ir::Model& model, const std::string& name,
+absl::StatusOr<schema::checker::CheckResult> CheckInputModel(const ir::Model& model,
+                                                             const std::string& name,
                                                              const WarningSink& warn) {
   schema::checker::CheckResult check = CheckAndWarn(model, warn);
-  if (!check.ok()) return absl::InvalidArgumentError(absl::StrCat(name, " is not a valid model: ", check.errors[0]));
+  if (!check.ok())
+    return absl::InvalidArgumentError(
+        absl::StrCat(name, " is not a valid model: ", check.errors[0]));
   return check;
 }
 
-absl::Status CheckResultModel(const ir::Model& result, const schema::checker::CheckResult& input_check,
+absl::Status CheckResultModel(const ir::Model& result,
+                              const schema::checker::CheckResult& input_check,
                               const WarningSink& result_warnings) {
   if (const auto check = CheckAndWarn(result, result_warnings, &input_check); !check.ok()) {
     return absl::InvalidArgumentError(
@@ -31,22 +35,23 @@ void Report(const ProgressSink& progress, std::string_view phase, std::string_vi
 }
 
 absl::Status VerifyRewritten(const ir::Model& result, const equivalence::References& references,
-                             const equivalence::EquivalenceOptions& equivalence, Verification& verification) {
+                             const equivalence::EquivalenceOptions& equivalence,
+                             Verification& verification) {
   if (absl::Status s = Verify(result, references, equivalence.tolerances, verification); !s.ok()) {
-    return absl::Status(s.code(), absl::StrCat("verification failed, nothing written: ", s.message()));
+    return absl::Status(s.code(),
+                        absl::StrCat("verification failed, nothing written: ", s.message()));
   }
   return absl::OkStatus();
 }
 
 }  // namespace
 
-absl::StatusOr<OptimizeOutcome> OptimizeCheckedModel(ir::Model& model,
-                                                     const schema::checker::CheckResult& input_check,
-                                                     const OptimizeRequest& request, const WarningSink& result_warnings,
-                                                     bool* usage_error) {
+absl::StatusOr<OptimizeOutcome> OptimizeCheckedModel(
+    ir::Model& model, const schema::checker::CheckResult& input_check,
+    const OptimizeRequest& request, const WarningSink& result_warnings, bool* usage_error) {
   if (usage_error != nullptr) *usage_error = false;
-  // Parsed on its own first, so that a pipeline the caller wrote wrong is told from a failing pass by
-  // the parser's status code (optimizer/pipeline.h), not by the wording of the message.
+  // Parsed on its own first, so that a pipeline the caller wrote wrong is told from a failing pass
+  // by the parser's status code (optimizer/pipeline.h), not by the wording of the message.
   absl::StatusOr<std::optional<equivalence::LossyTolerance>> lossy =
       optimizer::LossyToleranceOf(request.pipeline, optimizer::PassRegistry::Global());
   if (!lossy.ok()) {
@@ -66,8 +71,9 @@ absl::StatusOr<OptimizeOutcome> OptimizeCheckedModel(ir::Model& model,
   if (verify) {
     absl::StatusOr<std::unique_ptr<ir::Model>> copy = ir::CloneModel(model);
     if (!copy.ok()) {
-      return absl::Status(copy.status().code(), absl::StrCat("cannot keep a copy of the input for verification: ",
-                                                             copy.status().message()));
+      return absl::Status(copy.status().code(),
+                          absl::StrCat("cannot keep a copy of the input for verification: ",
+                                       copy.status().message()));
     }
     original = std::move(*copy);
     Report(request.progress, "verify", "verifying: running the input model");
@@ -80,8 +86,10 @@ absl::StatusOr<OptimizeOutcome> OptimizeCheckedModel(ir::Model& model,
     };
   }
   OptimizeOutcome outcome;
-  ASSIGN_OR_RETURN(outcome.pipeline, optimizer::PassManager(std::move(options)).Run(model, request.pipeline));
-  if (const std::string w = optimizer::FixedPointLimitWarning(outcome.pipeline); !w.empty()) result_warnings(w);
+  ASSIGN_OR_RETURN(outcome.pipeline,
+                   optimizer::PassManager(std::move(options)).Run(model, request.pipeline));
+  if (const std::string w = optimizer::FixedPointLimitWarning(outcome.pipeline); !w.empty())
+    result_warnings(w);
   if (request.check_result || verify) {
     Report(request.progress, "check-result", "checking the result");
     RETURN_IF_ERROR(CheckResultModel(model, input_check, result_warnings));
@@ -96,7 +104,8 @@ absl::StatusOr<OptimizeOutcome> OptimizeCheckedModel(ir::Model& model,
 
 absl::StatusOr<ConvertOutcome> ConvertCheckedModel(std::unique_ptr<ir::Model> model,
                                                    const schema::checker::CheckResult& input_check,
-                                                   const ConvertRequest& request, const WarningSink& result_warnings) {
+                                                   const ConvertRequest& request,
+                                                   const WarningSink& result_warnings) {
   ConvertOutcome outcome;
   // What the input computes, taken before the model is converted in place.
   equivalence::References references;
@@ -115,8 +124,10 @@ absl::StatusOr<ConvertOutcome> ConvertCheckedModel(std::unique_ptr<ir::Model> mo
     optimizer::PassContext ctx;
     ASSIGN_OR_RETURN(outcome.standardized, passes::Standardize(*outcome.model, ctx));
     if (outcome.standardized->rewritten > 0) {
-      const optimizer::PassInfo* unused_opsets = optimizer::PassRegistry::Global().FindPass("unused-opsets");
-      if (unused_opsets == nullptr) return absl::InternalError("the unused-opsets pass is not linked in");
+      const optimizer::PassInfo* unused_opsets =
+          optimizer::PassRegistry::Global().FindPass("unused-opsets");
+      if (unused_opsets == nullptr)
+        return absl::InternalError("the unused-opsets pass is not linked in");
       RETURN_IF_ERROR(unused_opsets->factory({})->Run(*outcome.model, ctx).status());
     }
   }
@@ -126,7 +137,8 @@ absl::StatusOr<ConvertOutcome> ConvertCheckedModel(std::unique_ptr<ir::Model> mo
   }
   if (request.verify) {
     Report(request.progress, "verify", "verifying: running the result");
-    RETURN_IF_ERROR(VerifyRewritten(*outcome.model, references, request.equivalence, outcome.verification));
+    RETURN_IF_ERROR(
+        VerifyRewritten(*outcome.model, references, request.equivalence, outcome.verification));
   }
   return outcome;
 }

@@ -43,11 +43,15 @@ void CountGraph(const ir::Graph& g, TensorTally& tally);
 
 void CountAttribute(const ir::Attribute& a, TensorTally& tally) {
   switch (a.kind()) {
-    case ir::AttributeKind::kTensor: CountTensor(a.t, tally); break;
+    case ir::AttributeKind::kTensor:
+      CountTensor(a.t, tally);
+      break;
     case ir::AttributeKind::kTensors:
       for (const ir::Tensor& t : a.tensors) CountTensor(t, tally);
       break;
-    case ir::AttributeKind::kSparseTensor: CountSparse(a.sparse_tensor, tally); break;
+    case ir::AttributeKind::kSparseTensor:
+      CountSparse(a.sparse_tensor, tally);
+      break;
     case ir::AttributeKind::kSparseTensors:
       for (const ir::SparseTensor& s : a.sparse_tensors) CountSparse(s, tally);
       break;
@@ -57,7 +61,8 @@ void CountAttribute(const ir::Attribute& a, TensorTally& tally) {
     case ir::AttributeKind::kGraphs:
       for (const auto& g : a.graphs) CountGraph(*g, tally);
       break;
-    default: break;
+    default:
+      break;
   }
 }
 
@@ -79,9 +84,10 @@ std::string Number(double v) {
 
 std::string BytesJson(const ModelBytes& b) {
   std::ostringstream out;
-  out << "{\"file\": " << b.file << ", \"graph\": " << b.graph() << ", \"inline_tensor_data\": "
-      << b.inline_tensor_data << ", \"tensor_data\": " << b.tensor_data << ", \"external_files\": "
-      << b.external_files << ", \"total\": " << b.total() << "}";
+  out << "{\"file\": " << b.file << ", \"graph\": " << b.graph()
+      << ", \"inline_tensor_data\": " << b.inline_tensor_data
+      << ", \"tensor_data\": " << b.tensor_data << ", \"external_files\": " << b.external_files
+      << ", \"total\": " << b.total() << "}";
   return out.str();
 }
 
@@ -132,10 +138,12 @@ absl::StatusOr<ModelBytes> MeasureModelBytes(const ir::Model& model, int64_t fil
   bytes.inline_tensor_data = tally.inline_data;
   for (const std::string& location : tally.locations) {
     if (model_dir.empty()) {
-      return absl::InvalidArgumentError("external data '" + location + "' has no folder to be found in");
+      return absl::InvalidArgumentError("external data '" + location +
+                                        "' has no folder to be found in");
     }
     std::error_code ec;
-    const uintmax_t size = std::filesystem::file_size(std::filesystem::path(model_dir) / location, ec);
+    const uintmax_t size =
+        std::filesystem::file_size(std::filesystem::path(model_dir) / location, ec);
     if (ec) return absl::NotFoundError("external data file '" + location + "': " + ec.message());
     bytes.external_files += static_cast<int64_t>(size);
     bytes.external_files_named.push_back(location);
@@ -146,7 +154,8 @@ absl::StatusOr<ModelBytes> MeasureModelBytes(const ir::Model& model, int64_t fil
 std::vector<PassContribution> ContributionsOf(const optimizer::PipelineResult& result) {
   std::vector<PassContribution> out;
   for (const optimizer::PassRun& run : result.runs) {
-    auto it = std::find_if(out.begin(), out.end(), [&](const PassContribution& c) { return c.pass == run.pass; });
+    auto it = std::find_if(out.begin(), out.end(),
+                           [&](const PassContribution& c) { return c.pass == run.pass; });
     if (it == out.end()) {
       out.push_back(PassContribution{run.pass});
       it = out.end() - 1;
@@ -180,16 +189,18 @@ std::string FormatReportTable(const ShrinkReport& r) {
   out << "size report: " << r.input << " -> " << r.output << "\n";
   out << "pipeline: " << r.pipeline << "\n\n";
   auto row = [&](const std::string& what, int64_t before, int64_t after) {
-    out << "  " << Pad(what, 22, false) << Pad(Bytes(before), 16, true) << Pad(Bytes(after), 16, true)
-        << Pad(Percent(before, after), 10, true) << "\n";
+    out << "  " << Pad(what, 22, false) << Pad(Bytes(before), 16, true)
+        << Pad(Bytes(after), 16, true) << Pad(Percent(before, after), 10, true) << "\n";
   };
-  out << "  " << Pad("bytes", 22, false) << Pad("before", 16, true) << Pad("after", 16, true) << "\n";
+  out << "  " << Pad("bytes", 22, false) << Pad("before", 16, true) << Pad("after", 16, true)
+      << "\n";
   row("graph", r.before.graph(), r.after.graph());
   row("inline tensor data", r.before.inline_tensor_data, r.after.inline_tensor_data);
   row("external data files", r.before.external_files, r.after.external_files);
   row("total", r.before.total(), r.after.total());
 
-  out << "\n  " << Pad("nodes", 22, false) << Pad("before", 16, true) << Pad("after", 16, true) << "\n";
+  out << "\n  " << Pad("nodes", 22, false) << Pad("before", 16, true) << Pad("after", 16, true)
+      << "\n";
   std::set<std::string> ops;
   for (const auto& [op, n] : r.ops_before) ops.insert(op);
   for (const auto& [op, n] : r.ops_after) ops.insert(op);
@@ -200,8 +211,8 @@ std::string FormatReportTable(const ShrinkReport& r) {
     };
     const int64_t before = count(r.ops_before), after = count(r.ops_after);
     out << "  " << Pad(op, 22, false) << Pad(std::to_string(before), 16, true)
-        << Pad(std::to_string(after), 16, true) << (before != after ? Pad(Signed(after - before), 10, true) : "")
-        << "\n";
+        << Pad(std::to_string(after), 16, true)
+        << (before != after ? Pad(Signed(after - before), 10, true) : "") << "\n";
   }
   row("total", Total(r.ops_before), Total(r.ops_after));
 
@@ -209,8 +220,8 @@ std::string FormatReportTable(const ShrinkReport& r) {
   for (const PassContribution& c : r.passes) {
     if (c.rewrites == 0 && c.nodes == 0 && c.initializer_bytes == 0) continue;
     if (!any) {
-      out << "\n  " << Pad("passes that changed it", 28, false) << Pad("rewrites", 10, true) << Pad("nodes", 10, true)
-          << Pad("weight bytes", 16, true) << "\n";
+      out << "\n  " << Pad("passes that changed it", 28, false) << Pad("rewrites", 10, true)
+          << Pad("nodes", 10, true) << Pad("weight bytes", 16, true) << "\n";
       any = true;
     }
     out << "  " << Pad(c.pass, 28, false) << Pad(std::to_string(c.rewrites), 10, true)
@@ -222,21 +233,25 @@ std::string FormatReportTable(const ShrinkReport& r) {
   if (r.verification) {
     char buf[160];
     std::snprintf(buf, sizeof(buf),
-                  "verification: %" PRId64 " output%s, max abs error %.3g, max rel error %.3g "
+                  "verification: %" PRId64
+                  " output%s, max abs error %.3g, max rel error %.3g "
                   "(float32 tolerance rtol %.3g, atol %.3g)\n",
-                  r.verification->outputs, r.verification->outputs == 1 ? "" : "s", r.verification->max_abs_error, r.verification->max_rel_error,
+                  r.verification->outputs, r.verification->outputs == 1 ? "" : "s",
+                  r.verification->max_abs_error, r.verification->max_rel_error,
                   r.verification->float32_tolerance.rtol, r.verification->float32_tolerance.atol);
     out << buf;
     if (r.verification->lossy) {
       std::snprintf(buf, sizeof(buf),
-                    "  judged as wholes (lossy): relative L2 error <= %.3g, cosine similarity >= %.6f, max abs "
+                    "  judged as wholes (lossy): relative L2 error <= %.3g, cosine similarity >= "
+                    "%.6f, max abs "
                     "error <= %.3g\n",
                     r.verification->lossy->max_rel_l2, r.verification->lossy->min_cosine,
                     r.verification->lossy->max_abs);
       out << buf;
     }
     for (const equivalence::OutputDifference& d : r.verification->per_output) {
-      std::snprintf(buf, sizeof(buf), "  %s: max abs error %.3g, relative L2 error %.3g, cosine similarity %.6f\n",
+      std::snprintf(buf, sizeof(buf),
+                    "  %s: max abs error %.3g, relative L2 error %.3g, cosine similarity %.6f\n",
                     d.output.substr(0, 60).c_str(), d.max_abs_error, d.rel_l2_error, d.cosine);
       out << buf;
     }
@@ -248,10 +263,11 @@ std::string FormatReportTable(const ShrinkReport& r) {
 
 std::string FormatReportJson(const ShrinkReport& r) {
   std::ostringstream out;
-  out << "{\n  \"input\": " << ir::JsonString(r.input) << ",\n  \"output\": " << ir::JsonString(r.output)
+  out << "{\n  \"input\": " << ir::JsonString(r.input)
+      << ",\n  \"output\": " << ir::JsonString(r.output)
       << ",\n  \"pipeline\": " << ir::JsonString(r.pipeline) << ",\n";
-  out << "  \"bytes\": {\n    \"before\": " << BytesJson(r.before) << ",\n    \"after\": " << BytesJson(r.after)
-      << "\n  },\n";
+  out << "  \"bytes\": {\n    \"before\": " << BytesJson(r.before)
+      << ",\n    \"after\": " << BytesJson(r.after) << "\n  },\n";
   auto ops = [&](const std::map<std::string, int64_t>& m) {
     std::string s = "{";
     bool first = true;
@@ -261,15 +277,17 @@ std::string FormatReportJson(const ShrinkReport& r) {
     }
     return s + "}";
   };
-  out << "  \"nodes\": {\n    \"before\": {\"total\": " << Total(r.ops_before) << ", \"by_op\": " << ops(r.ops_before)
-      << "},\n    \"after\": {\"total\": " << Total(r.ops_after) << ", \"by_op\": " << ops(r.ops_after)
-      << "}\n  },\n";
+  out << "  \"nodes\": {\n    \"before\": {\"total\": " << Total(r.ops_before)
+      << ", \"by_op\": " << ops(r.ops_before)
+      << "},\n    \"after\": {\"total\": " << Total(r.ops_after)
+      << ", \"by_op\": " << ops(r.ops_after) << "}\n  },\n";
   out << "  \"passes\": [";
   for (size_t i = 0; i < r.passes.size(); ++i) {
     const PassContribution& c = r.passes[i];
-    out << (i == 0 ? "\n" : ",\n") << "    {\"pass\": " << ir::JsonString(c.pass) << ", \"runs\": " << c.runs
-        << ", \"rewrites\": " << c.rewrites << ", \"nodes\": " << c.nodes
-        << ", \"initializer_bytes\": " << c.initializer_bytes << ", \"seconds\": " << Number(c.seconds) << "}";
+    out << (i == 0 ? "\n" : ",\n") << "    {\"pass\": " << ir::JsonString(c.pass)
+        << ", \"runs\": " << c.runs << ", \"rewrites\": " << c.rewrites
+        << ", \"nodes\": " << c.nodes << ", \"initializer_bytes\": " << c.initializer_bytes
+        << ", \"seconds\": " << Number(c.seconds) << "}";
   }
   out << (r.passes.empty() ? "],\n" : "\n  ],\n");
   if (r.verification) {
@@ -289,7 +307,8 @@ std::string FormatReportJson(const ShrinkReport& r) {
     for (size_t i = 0; i < r.verification->per_output.size(); ++i) {
       const equivalence::OutputDifference& d = r.verification->per_output[i];
       out << (i == 0 ? "" : ", ") << "{\"output\": " << ir::JsonString(d.output)
-          << ", \"max_abs_error\": " << Number(d.max_abs_error) << ", \"rel_l2_error\": " << Number(d.rel_l2_error)
+          << ", \"max_abs_error\": " << Number(d.max_abs_error)
+          << ", \"rel_l2_error\": " << Number(d.rel_l2_error)
           << ", \"cosine\": " << Number(d.cosine) << "}";
     }
     out << "]}\n";

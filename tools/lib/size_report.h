@@ -1,6 +1,6 @@
 // The shrink report of onnx-opt (--report, --report-json): what the model weighed before and after,
-// where the bytes are (graph structure, tensor data, external data), which op types went away, which
-// passes made the difference, and how far verification saw the outputs move.
+// where the bytes are (graph structure, tensor data, external data), which op types went away,
+// which passes made the difference, and how far verification saw the outputs move.
 #ifndef ONNX_OPT_TOOLS_LIB_SIZE_REPORT_H_
 #define ONNX_OPT_TOOLS_LIB_SIZE_REPORT_H_
 
@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "ir/model.h"
 #include "equivalence/equivalence.h"
+#include "ir/model.h"
 #include "optimizer/pass_manager.h"
 
 namespace onnx_opt::tools {

@@ -20,7 +20,8 @@ std::unique_ptr<ir::Model> Parse() {
   for (int i = 0; i < 128; ++i) weight += (i ? ", " : "") + std::string("0.5");
   const std::string text = R"(
 <ir_version: 8, opset_import: ["" : 17]>
-g (float[2, 64] x) => (float[2, 64] y) <float[2, 64] w = {)" + weight + R"(}> {
+g (float[2, 64] x) => (float[2, 64] y) <float[2, 64] w = {)" +
+                           weight + R"(}> {
   c = Constant <value = float[2] {1.0, 2.0}> ()
   w2 = Mul (w, w)
   t = Add (x, w2)
@@ -57,7 +58,8 @@ TEST(SizeReport, CountsInlineAndExternalTensorData) {
   load_options.external_data_dir = dir.string();
   auto external = ir::io::LoadModel(external_path, load_options);
   ASSERT_TRUE(external.ok()) << external.status();
-  auto ext_bytes = MeasureModelBytes(**external, std::filesystem::file_size(external_path), dir.string());
+  auto ext_bytes =
+      MeasureModelBytes(**external, std::filesystem::file_size(external_path), dir.string());
   ASSERT_TRUE(ext_bytes.ok()) << ext_bytes.status();
   EXPECT_EQ(ext_bytes->tensor_data, 512 + 8);
   EXPECT_EQ(ext_bytes->inline_tensor_data, 8);
@@ -89,7 +91,8 @@ TEST(SizeReport, ContributionsSumRunsOfAPass) {
 }
 
 TEST(SizeReport, VerificationTakesTheWorstOutput) {
-  std::vector<equivalence::OutputDifference> diffs = {{"y", true, "", 1e-3, 2e-4}, {"z", true, "", 5e-4, 7e-3}};
+  std::vector<equivalence::OutputDifference> diffs = {{"y", true, "", 1e-3, 2e-4},
+                                                      {"z", true, "", 5e-4, 7e-3}};
   equivalence::EquivalenceOptions options;
   options.tolerances.float32 = {1e-2, 1e-3};
   VerificationSummary s = SummarizeVerification(diffs, std::nullopt, options);
@@ -116,8 +119,8 @@ ShrinkReport SampleReport() {
 TEST(SizeReport, TableShowsBytesOpsPassesAndError) {
   const std::string table = FormatReportTable(SampleReport());
   EXPECT_THAT(table, HasSubstr("graph"));
-  EXPECT_THAT(table, HasSubstr("1,000"));     // total before
-  EXPECT_THAT(table, HasSubstr("700"));       // total after: 300 + 400
+  EXPECT_THAT(table, HasSubstr("1,000"));  // total before
+  EXPECT_THAT(table, HasSubstr("700"));    // total after: 300 + 400
   EXPECT_THAT(table, HasSubstr("-30.0%"));
   EXPECT_THAT(table, HasSubstr("Mul"));
   EXPECT_THAT(table, HasSubstr("fold-constants"));
@@ -128,9 +131,15 @@ TEST(SizeReport, TableShowsBytesOpsPassesAndError) {
 TEST(SizeReport, JsonIsEscapedAndComplete) {
   const std::string json = FormatReportJson(SampleReport());
   EXPECT_THAT(json, HasSubstr(R"("input": "in \"quoted\".onnx")"));
-  EXPECT_THAT(json, HasSubstr(R"("after": {"file": 300, "graph": 300, "inline_tensor_data": 0, "tensor_data": 400, "external_files": 400, "total": 700})"));
+  EXPECT_THAT(
+      json,
+      HasSubstr(
+          R"("after": {"file": 300, "graph": 300, "inline_tensor_data": 0, "tensor_data": 400, "external_files": 400, "total": 700})"));
   EXPECT_THAT(json, HasSubstr(R"("before": {"total": 3, "by_op": {"Add": 2, "Mul": 1}})"));
-  EXPECT_THAT(json, HasSubstr(R"({"pass": "fold-constants", "runs": 1, "rewrites": 1, "nodes": -1, "initializer_bytes": -200, "seconds": 0.01})"));
+  EXPECT_THAT(
+      json,
+      HasSubstr(
+          R"({"pass": "fold-constants", "runs": 1, "rewrites": 1, "nodes": -1, "initializer_bytes": -200, "seconds": 0.01})"));
   EXPECT_THAT(json, HasSubstr(R"("max_abs_error": 0.001)"));
   ShrinkReport unverified = SampleReport();
   unverified.verification.reset();

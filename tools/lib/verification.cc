@@ -20,13 +20,15 @@ const std::string& NameOf(const ir::io::DataValue& data) {
 
 // Reads a file as the kind of `guess`, or, when the value inside is named after another graph input
 // of another kind, again as that one's.
-absl::StatusOr<ir::io::DataValue> LoadInputFile(const std::string& path, const ir::Value* guess,
-                                               const absl::flat_hash_map<std::string, const ir::Value*>& by_name) {
+absl::StatusOr<ir::io::DataValue> LoadInputFile(
+    const std::string& path, const ir::Value* guess,
+    const absl::flat_hash_map<std::string, const ir::Value*>& by_name) {
   const auto kind_of = [](const ir::Value* v) {
     return v != nullptr ? ir::io::DataValueKindOf(v->type()) : ir::io::DataValue::Kind::kTensor;
   };
   ASSIGN_OR_RETURN(ir::io::DataValue data, ir::io::LoadDataValueFile(path, kind_of(guess)));
-  if (auto it = by_name.find(NameOf(data)); it != by_name.end() && kind_of(it->second) != kind_of(guess)) {
+  if (auto it = by_name.find(NameOf(data));
+      it != by_name.end() && kind_of(it->second) != kind_of(guess)) {
     return ir::io::LoadDataValueFile(path, kind_of(it->second));
   }
   return data;
@@ -36,7 +38,8 @@ absl::Status InFile(const std::string& path, const absl::Status& s) {
   return absl::Status(s.code(), absl::StrCat(path, ": ", s.message()));
 }
 
-absl::Status Bind(const std::string& path, const ir::io::DataValue& data, interpreter::RuntimeValue& value) {
+absl::Status Bind(const std::string& path, const ir::io::DataValue& data,
+                  interpreter::RuntimeValue& value) {
   absl::StatusOr<interpreter::RuntimeValue> v = interpreter::FromDataValue(data);
   if (!v.ok()) return InFile(path, v.status());
   value = *std::move(v);
@@ -45,9 +48,9 @@ absl::Status Bind(const std::string& path, const ir::io::DataValue& data, interp
 
 }  // namespace
 
-absl::StatusOr<std::vector<interpreter::RuntimeValue>> MakeInputs(const ir::Model& model,
-                                                                 const std::string& inputs_dir,
-                                                                 const equivalence::EquivalenceOptions& options) {
+absl::StatusOr<std::vector<interpreter::RuntimeValue>> MakeInputs(
+    const ir::Model& model, const std::string& inputs_dir,
+    const equivalence::EquivalenceOptions& options) {
   if (inputs_dir.empty()) return equivalence::MakeRandomInputs(model, options);
   const std::vector<ir::Value*>& graph_inputs = model.graph().inputs();
   absl::flat_hash_map<std::string, const ir::Value*> by_name;
@@ -65,7 +68,8 @@ absl::StatusOr<std::vector<interpreter::RuntimeValue>> MakeInputs(const ir::Mode
   for (size_t k = 0;; ++k) {
     const std::string path = absl::StrCat(inputs_dir, "/input_", k, ".pb");
     if (!std::filesystem::exists(path)) break;
-    absl::StatusOr<ir::io::DataValue> loaded = LoadInputFile(path, k < fed.size() ? fed[k] : nullptr, by_name);
+    absl::StatusOr<ir::io::DataValue> loaded =
+        LoadInputFile(path, k < fed.size() ? fed[k] : nullptr, by_name);
     if (!loaded.ok()) return InFile(path, loaded.status());
     ir::io::DataValue& data = *loaded;
     auto it = by_name.find(NameOf(data));
@@ -74,7 +78,9 @@ absl::StatusOr<std::vector<interpreter::RuntimeValue>> MakeInputs(const ir::Mode
       continue;
     }
     const size_t i = position.at(it->second);
-    if (bound[i]) return absl::InvalidArgumentError(absl::StrCat(path, ": a second value for input '", NameOf(data), "'"));
+    if (bound[i])
+      return absl::InvalidArgumentError(
+          absl::StrCat(path, ": a second value for input '", NameOf(data), "'"));
     RETURN_IF_ERROR(Bind(path, data, values[i]));
     bound[i] = true;
   }
@@ -82,7 +88,8 @@ absl::StatusOr<std::vector<interpreter::RuntimeValue>> MakeInputs(const ir::Mode
   for (auto& [path, data] : unnamed) {
     while (next < fed.size() && bound[position.at(fed[next])]) ++next;
     if (next == fed.size()) {
-      return absl::InvalidArgumentError(absl::StrCat(path, ": more input files than graph inputs without an initializer"));
+      return absl::InvalidArgumentError(
+          absl::StrCat(path, ": more input files than graph inputs without an initializer"));
     }
     const size_t i = position.at(fed[next]);
     RETURN_IF_ERROR(Bind(path, data, values[i]));
@@ -90,9 +97,10 @@ absl::StatusOr<std::vector<interpreter::RuntimeValue>> MakeInputs(const ir::Mode
   }
   for (const ir::Value* v : fed) {
     if (!bound[position.at(v)]) {
-      return absl::NotFoundError(absl::StrCat("no input file in ", inputs_dir, " for graph input '", v->name(),
-                                              "' (input_K.pb is the K-th graph input without an initializer, ",
-                                              "or the input its value is named after)"));
+      return absl::NotFoundError(
+          absl::StrCat("no input file in ", inputs_dir, " for graph input '", v->name(),
+                       "' (input_K.pb is the K-th graph input without an initializer, ",
+                       "or the input its value is named after)"));
     }
   }
   // Inputs after the last one given keep their initializers.
@@ -104,21 +112,24 @@ absl::StatusOr<std::vector<interpreter::RuntimeValue>> MakeInputs(const ir::Mode
   return values;
 }
 
-absl::StatusOr<equivalence::References> MakeReferences(const ir::Model& original, const std::string& inputs_dir,
-                                                  const equivalence::EquivalenceOptions& options) {
+absl::StatusOr<equivalence::References> MakeReferences(
+    const ir::Model& original, const std::string& inputs_dir,
+    const equivalence::EquivalenceOptions& options) {
   absl::StatusOr<equivalence::References> refs = [&]() -> absl::StatusOr<equivalence::References> {
     if (inputs_dir.empty()) return equivalence::MakeReferences(original, options);
-    ASSIGN_OR_RETURN(std::vector<interpreter::RuntimeValue> inputs, MakeInputs(original, inputs_dir, options));
+    ASSIGN_OR_RETURN(std::vector<interpreter::RuntimeValue> inputs,
+                     MakeInputs(original, inputs_dir, options));
     return equivalence::ReferenceOn(original, std::move(inputs));
   }();
   if (!refs.ok()) {
-    return absl::Status(refs.status().code(), absl::StrCat("cannot verify: ", refs.status().message()));
+    return absl::Status(refs.status().code(),
+                        absl::StrCat("cannot verify: ", refs.status().message()));
   }
   return refs;
 }
 
-absl::Status Verify(const ir::Model& model, const equivalence::References& references, const equivalence::Tolerances& tolerances,
-                    Verification& summary) {
+absl::Status Verify(const ir::Model& model, const equivalence::References& references,
+                    const equivalence::Tolerances& tolerances, Verification& summary) {
   summary.ran = true;
   summary.sizes.clear();
   for (const equivalence::Reference& r : references.runs) {
@@ -135,8 +146,9 @@ std::string DescribeMatch(const Verification& verification) {
     abs_err = std::max(abs_err, d.max_abs_error);
     rel_err = std::max(rel_err, d.max_rel_error);
   }
-  const std::string at =
-      verification.sizes.empty() ? "" : absl::StrCat(" at ", absl::StrJoin(verification.sizes, " and at "));
+  const std::string at = verification.sizes.empty()
+                             ? ""
+                             : absl::StrCat(" at ", absl::StrJoin(verification.sizes, " and at "));
   if (verification.lossy) {
     // Lossy: the whole-output figures it was judged by, worst over the outputs.
     double rel_l2 = 0, cosine = 1;
@@ -145,13 +157,14 @@ std::string DescribeMatch(const Verification& verification) {
       cosine = std::min(cosine, d.cosine);
     }
     return absl::StrFormat(
-        "%d output%s within the lossy tolerance%s (relative L2 error %.3g <= %.3g, cosine similarity %.6f >= %.6f, "
+        "%d output%s within the lossy tolerance%s (relative L2 error %.3g <= %.3g, cosine "
+        "similarity %.6f >= %.6f, "
         "max abs error %.3g)",
-        report.size(), report.size() == 1 ? "" : "s", at, rel_l2, verification.lossy->max_rel_l2, cosine,
-        verification.lossy->min_cosine, abs_err);
+        report.size(), report.size() == 1 ? "" : "s", at, rel_l2, verification.lossy->max_rel_l2,
+        cosine, verification.lossy->min_cosine, abs_err);
   }
-  return absl::StrFormat("%d output%s equal%s (max abs error %.3g, max rel error %.3g)", report.size(),
-                         report.size() == 1 ? "" : "s", at, abs_err, rel_err);
+  return absl::StrFormat("%d output%s equal%s (max abs error %.3g, max rel error %.3g)",
+                         report.size(), report.size() == 1 ? "" : "s", at, abs_err, rel_err);
 }
 
 }  // namespace onnx_opt::tools

@@ -8,32 +8,33 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "equivalence/equivalence.h"
 #include "interpreter/value.h"
 #include "ir/model.h"
-#include "equivalence/equivalence.h"
 
 namespace onnx_opt::tools {
 
-// Inputs from `inputs_dir` when given, else random ones (equivalence::MakeRandomInputs). In the folder,
-// input_K.pb is the K-th graph input that has no initializer (IR < 4 models list their weights among
-// the inputs, often first); a file whose value is named after a graph input binds to that input
-// instead (and may override an initializer). The result lines up with the graph inputs.
-absl::StatusOr<std::vector<interpreter::RuntimeValue>> MakeInputs(const ir::Model& model,
-                                                                 const std::string& inputs_dir,
-                                                                 const equivalence::EquivalenceOptions& options);
+// Inputs from `inputs_dir` when given, else random ones (equivalence::MakeRandomInputs). In the
+// folder, input_K.pb is the K-th graph input that has no initializer (IR < 4 models list their
+// weights among the inputs, often first); a file whose value is named after a graph input binds to
+// that input instead (and may override an initializer). The result lines up with the graph inputs.
+absl::StatusOr<std::vector<interpreter::RuntimeValue>> MakeInputs(
+    const ir::Model& model, const std::string& inputs_dir,
+    const equivalence::EquivalenceOptions& options);
 
-// What a rewrite of `original` is compared with: `original` run on the folder's inputs, or on random
-// ones at the sizes verification chooses (equivalence::MakeReferences).
-absl::StatusOr<equivalence::References> MakeReferences(const ir::Model& original, const std::string& inputs_dir,
-                                                  const equivalence::EquivalenceOptions& options);
+// What a rewrite of `original` is compared with: `original` run on the folder's inputs, or on
+// random ones at the sizes verification chooses (equivalence::MakeReferences).
+absl::StatusOr<equivalence::References> MakeReferences(
+    const ir::Model& original, const std::string& inputs_dir,
+    const equivalence::EquivalenceOptions& options);
 
 // How a verification went, for the tools' report lines.
 struct Verification {
-  bool ran = false;                                   // set by Verify
+  bool ran = false;                                        // set by Verify
   std::vector<equivalence::OutputDifference> differences;  // per output, over all runs
-  std::vector<std::string> sizes;                     // of the free dims, per run ("N=2, S=2")
-  std::vector<std::string> notes;                     // what the reader should know (a dim run at 1)
-  std::optional<equivalence::LossyTolerance> lossy;        // set when judged by whole-output figures
+  std::vector<std::string> sizes;                          // of the free dims, per run ("N=2, S=2")
+  std::vector<std::string> notes;                    // what the reader should know (a dim run at 1)
+  std::optional<equivalence::LossyTolerance> lossy;  // set when judged by whole-output figures
 };
 
 // Compares `model` with the references; the summary is filled in either way.

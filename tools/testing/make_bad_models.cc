@@ -36,7 +36,8 @@ onnx::ModelProto Base() {
   return m;
 }
 
-void AddNode(onnx::GraphProto* g, const std::string& op, const std::string& in, const std::string& out) {
+void AddNode(onnx::GraphProto* g, const std::string& op, const std::string& in,
+             const std::string& out) {
   auto* n = g->add_node();
   n->set_op_type(op);
   n->add_input(in);
@@ -176,7 +177,8 @@ int main(int argc, char** argv) {
     onnx::ModelProto m = Base();
     m.mutable_opset_import(0)->set_version(19);
     onnx::GraphProto* g = m.mutable_graph();
-    g->mutable_input(0)->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::FLOAT8E4M3FN);
+    g->mutable_input(0)->mutable_type()->mutable_tensor_type()->set_elem_type(
+        onnx::TensorProto::FLOAT8E4M3FN);
     AddNode(g, "Cast", "X", "Y");
     auto* to = g->mutable_node(0)->add_attribute();
     to->set_name("to");

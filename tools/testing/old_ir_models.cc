@@ -21,10 +21,14 @@ std::string Weights(int count, int salt) {
 std::string Ir3Cnn() {
   return absl::StrCat(R"(<ir_version: 3, opset_import: ["" : 9], producer_name: "hand-made">
 cnn (float[1,1,4,4] x,
-     float[2,1,3,3] conv_w = )", Weights(18, 1), R"(,
-     float[2] conv_b = )", Weights(2, 2), R"(,
-     float[8,3] fc_w = )", Weights(24, 3), R"(,
-     float[3] fc_b = )", Weights(3, 4), R"()
+     float[2,1,3,3] conv_w = )",
+                      Weights(18, 1), R"(,
+     float[2] conv_b = )",
+                      Weights(2, 2), R"(,
+     float[8,3] fc_w = )",
+                      Weights(24, 3), R"(,
+     float[3] fc_b = )",
+                      Weights(3, 4), R"()
   => (float[1,3] y) {
   c = Conv<kernel_shape = [3, 3], pads = [1, 1, 1, 1]>(x, conv_w, conv_b)
   r = Relu(c)
@@ -40,7 +44,8 @@ std::string FoldChain(int ir_version) {
   const bool ir3 = ir_version < 4;
   const std::string weight = "float[3] w = {0.25, -0.5, 1.0}";
   return absl::StrCat("<ir_version: ", ir_version, R"(, opset_import: ["" : 9]>
-fold (float[2,3] x)", ir3 ? ", " + weight : "", R"() => (float[2,3] y) )",
+fold (float[2,3] x)",
+                      ir3 ? ", " + weight : "", R"() => (float[2,3] y) )",
                       ir3 ? "" : "<" + weight + "> ", R"({
   a = Constant<value = float[3] {1.0, 2.0, 3.0}>()
   b = Constant<value = float[3] {0.5, 0.5, 2.0}>()
@@ -51,8 +56,8 @@ fold (float[2,3] x)", ir3 ? ", " + weight : "", R"() => (float[2,3] y) )",
 })");
 }
 
-// A Loop whose body adds a Constant: folding turns it into a body initializer, which IR 3 lists as a
-// body input after the ones Loop passes.
+// A Loop whose body adds a Constant: folding turns it into a body initializer, which IR 3 lists as
+// a body input after the ones Loop passes.
 std::string Ir3Loop() {
   return R"(<ir_version: 3, opset_import: ["" : 9]>
 loop (int64 n, bool c, float[2] x) => (float[2] y, float[?,2] ys) {
@@ -65,21 +70,27 @@ loop (int64 n, bool c, float[2] x) => (float[2] y, float[?,2] ys) {
 })";
 }
 
-// As Caffe2 exported the zoo CNNs (DenseNet-121, SqueezeNet, VGG-19, Inception-v1): IR 3 at opset 9,
-// the weights listed as graph inputs before the data input, and a Dropout-7 (no is_test) with its
-// second output, the mask, which has the data's type before opset 10. `mask`: "unused" (nothing
-// reads it, as in the zoo models), "used" (a Mul reads it) or "output" (read and a graph output too).
+// As Caffe2 exported the zoo CNNs (DenseNet-121, SqueezeNet, VGG-19, Inception-v1): IR 3 at opset
+// 9, the weights listed as graph inputs before the data input, and a Dropout-7 (no is_test) with
+// its second output, the mask, which has the data's type before opset 10. `mask`: "unused" (nothing
+// reads it, as in the zoo models), "used" (a Mul reads it) or "output" (read and a graph output
+// too).
 std::string Ir3Dropout(const std::string& mask) {
   const bool used = mask != "unused";
   const bool output = mask == "output";
   return absl::StrCat(R"(<ir_version: 3, opset_import: ["" : 9], producer_name: "hand-made">
-dropout (float[2,1,3,3] conv_w = )", Weights(18, 5), R"(,
-         float[2] conv_b = )", Weights(2, 6), R"(,
+dropout (float[2,1,3,3] conv_w = )",
+                      Weights(18, 5), R"(,
+         float[2] conv_b = )",
+                      Weights(2, 6), R"(,
          float[1,1,4,4] data_0)
-  => (float[1,2,4,4] y)", output ? ", float[1,2,4,4] mask" : "", R"() {
+  => (float[1,2,4,4] y)",
+                      output ? ", float[1,2,4,4] mask" : "", R"() {
   c = Conv<kernel_shape = [3, 3], pads = [1, 1, 1, 1]>(data_0, conv_w, conv_b)
-  )", used ? "d" : "y", R"(, mask = Dropout<ratio = 0.5>(c)
-)", used ? "  y = Mul(d, mask)\n" : "", "}");
+  )",
+                      used ? "d" : "y", R"(, mask = Dropout<ratio = 0.5>(c)
+)",
+                      used ? "  y = Mul(d, mask)\n" : "", "}");
 }
 
 // Opset 6 with B's size-1 dims broadcast over A's, which the opset-6 text said "doesn't work yet"

@@ -6,9 +6,10 @@
 //              the input x (and a weight listed as an input)
 //   ir4_fold   the same at IR 4, where the weight is a plain initializer
 //   ir3_loop   IR 3 at opset 9: a Loop whose body adds a Constant node (which folds)
-//   ir3_dropout                IR 3 at opset 9 as Caffe2 wrote the zoo CNNs: weights listed as graph
-//                              inputs before the data input `data_0`, Conv, then a Dropout-7 whose mask
-//                              output (typed as the data before opset 10) nothing reads
+//   ir3_dropout                IR 3 at opset 9 as Caffe2 wrote the zoo CNNs: weights listed as
+//   graph
+//                              inputs before the data input `data_0`, Conv, then a Dropout-7 whose
+//                              mask output (typed as the data before opset 10) nothing reads
 //   ir3_dropout_mask_used      the same with the mask read by a Mul
 //   ir3_dropout_mask_output    the same with the mask read and a graph output too
 //   opset6_size1_broadcast     IR 3 at opset 6: Add and Mul with broadcast=1 and B of shapes [2,1]

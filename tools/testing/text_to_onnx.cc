@@ -1,6 +1,6 @@
-// Writes models in the ONNX text syntax as binary .onnx files, so that shell tests (compare_test here,
-// tools/ort_interop's interop suite) keep their models readable beside the commands that use them.
-// Usage: text_to_onnx INPUT.onnxtxt OUTPUT.onnx [INPUT.onnxtxt OUTPUT.onnx ...]
+// Writes models in the ONNX text syntax as binary .onnx files, so that shell tests (compare_test
+// here, tools/ort_interop's interop suite) keep their models readable beside the commands that use
+// them. Usage: text_to_onnx INPUT.onnxtxt OUTPUT.onnx [INPUT.onnxtxt OUTPUT.onnx ...]
 #include <fstream>
 #include <iostream>
 #include <sstream>

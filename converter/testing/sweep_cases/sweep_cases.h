@@ -22,8 +22,9 @@ struct SweepCase {
 const std::vector<SweepCase>& SweepCases();
 bool RegisterSweepCases(std::vector<SweepCase> cases);
 
-#define REGISTER_SWEEP_CASES(id, ...) \
-  [[maybe_unused]] static const bool sweep_cases_##id = ::onnx_opt::converter::RegisterSweepCases(__VA_ARGS__)
+#define REGISTER_SWEEP_CASES(id, ...)                   \
+  [[maybe_unused]] static const bool sweep_cases_##id = \
+      ::onnx_opt::converter::RegisterSweepCases(__VA_ARGS__)
 
 }  // namespace onnx_opt::converter
 

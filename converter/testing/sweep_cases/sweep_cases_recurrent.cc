@@ -5,34 +5,34 @@
 namespace onnx_opt::converter {
 
 REGISTER_SWEEP_CASES(recurrent, {
-    {"RNN-1", R"(
+                                    {"RNN-1", R"(
       <ir_version: 4, opset_import: ["" : 1]>
       g (float[2,1,3] x) => (y, h)
       <float[1,2,3] w = {0.1, -0.2, 0.3, 0.4, 0.5, -0.6}, float[1,2,2] r = {0.5, -0.25, 0.75, 0.1}> {
         y, h = RNN<hidden_size = 2>(x, w, r)
       })"},
-    {"RNN-7-bias", R"(
+                                    {"RNN-7-bias", R"(
       <ir_version: 4, opset_import: ["" : 7]>
       g (float[2,1,3] x) => (y, h)
       <float[1,2,3] w = {0.1, -0.2, 0.3, 0.4, 0.5, -0.6}, float[1,2,2] r = {0.5, -0.25, 0.75, 0.1},
        float[1,4] b = {0.1, 0.2, -0.1, 0.05}> {
         y, h = RNN<hidden_size = 2, direction = "reverse">(x, w, r, b)
       })"},
-    {"GRU-1", R"(
+                                    {"GRU-1", R"(
       <ir_version: 4, opset_import: ["" : 1]>
       g (float[2,1,3] x) => (y, h)
       <float[1,6,3] w = {0.1, -0.2, 0.3, 0.4, 0.5, -0.6, 0.2, 0.1, -0.3, 0.3, -0.1, 0.2, 0.05, 0.15, -0.25, 0.35, 0.45, -0.55},
        float[1,6,2] r = {0.5, -0.25, 0.75, 0.1, 0.2, -0.3, 0.4, 0.6, -0.1, 0.3, 0.25, -0.45}> {
         y, h = GRU<hidden_size = 2>(x, w, r)
       })"},
-    {"GRU-3", R"(
+                                    {"GRU-3", R"(
       <ir_version: 4, opset_import: ["" : 3]>
       g (float[2,1,3] x) => (y, h)
       <float[1,6,3] w = {0.1, -0.2, 0.3, 0.4, 0.5, -0.6, 0.2, 0.1, -0.3, 0.3, -0.1, 0.2, 0.05, 0.15, -0.25, 0.35, 0.45, -0.55},
        float[1,6,2] r = {0.5, -0.25, 0.75, 0.1, 0.2, -0.3, 0.4, 0.6, -0.1, 0.3, 0.25, -0.45}> {
         y, h = GRU<hidden_size = 2, linear_before_reset = 1>(x, w, r)
       })"},
-    {"LSTM-1", R"(
+                                    {"LSTM-1", R"(
       <ir_version: 4, opset_import: ["" : 1]>
       g (float[2,1,3] x) => (y, h, c)
       <float[1,8,3] w = {0.1, -0.2, 0.3, 0.4, 0.5, -0.6, 0.2, 0.1, -0.3, 0.3, -0.1, 0.2, 0.05, 0.15, -0.25, 0.35,
@@ -40,6 +40,6 @@ REGISTER_SWEEP_CASES(recurrent, {
        float[1,8,2] r = {0.5, -0.25, 0.75, 0.1, 0.2, -0.3, 0.4, 0.6, -0.1, 0.3, 0.25, -0.45, 0.15, 0.35, -0.05, 0.2}> {
         y, h, c = LSTM<hidden_size = 2>(x, w, r)
       })"},
-});
+                                });
 
 }  // namespace onnx_opt::converter

@@ -6,16 +6,16 @@
 namespace onnx_opt::converter {
 
 REGISTER_SWEEP_CASES(unrunnable, {
-    {"ImageDecoder-20", R"(
+                                     {"ImageDecoder-20", R"(
       <ir_version: 9, opset_import: ["" : 20]>
       g (uint8[64] stream) => (image) { image = ImageDecoder<pixel_format = "RGB">(stream) })",
-     /*refusal_only=*/true},
-    {"LinearAttention-27", R"(
+                                      /*refusal_only=*/true},
+                                     {"LinearAttention-27", R"(
       <ir_version: 13, opset_import: ["" : 27]>
       g (float[1,2,8] q, float[1,2,8] k, float[1,2,8] v) => (out, state) {
         out, state = LinearAttention<q_num_heads = 2, kv_num_heads = 2, update_rule = "linear">(q, k, v)
       })",
-     /*refusal_only=*/true},
-});
+                                      /*refusal_only=*/true},
+                                 });
 
 }  // namespace onnx_opt::converter

@@ -13,13 +13,14 @@ void ValidRange(int64_t size, int64_t out, int64_t stride, int64_t pad, int64_t 
   WindowCellsIn(offset - pad, stride, out, 0, size, lo, hi);
 }
 
-// For each output row and each kernel cell inside the input, calls row(oh, input_row, kw, lo, hi, iw0)
-// with outputs [lo, hi) of that row reading input columns ow * stride_w + iw0.
+// For each output row and each kernel cell inside the input, calls row(oh, input_row, kw, lo, hi,
+// iw0) with outputs [lo, hi) of that row reading input columns ow * stride_w + iw0.
 template <typename F>
 void ForEachWindowRow(const Window2d& w, F row) {
   // Kernel columns that reach the input for some output column (the others read only padding).
   int64_t kw_lo, kw_hi;
-  WindowCellsIn(-w.pad_left, w.dilation_w, w.kernel_w, -(w.out_w - 1) * w.stride_w, w.in_w, &kw_lo, &kw_hi);
+  WindowCellsIn(-w.pad_left, w.dilation_w, w.kernel_w, -(w.out_w - 1) * w.stride_w, w.in_w, &kw_lo,
+                &kw_hi);
   for (int64_t oh = 0; oh < w.out_h; ++oh) {
     int64_t kh_lo, kh_hi;
     WindowCellsIn(oh * w.stride_h - w.pad_top, w.dilation_h, w.kernel_h, 0, w.in_h, &kh_lo, &kh_hi);
@@ -86,17 +87,19 @@ void DepthwiseRow(const float* x, const float* w, const Window2d& win, int64_t o
   }
 }
 
-// An output row whose K kernel rows all fall inside the input (K = KW_ = kernel_h, compile-time): all
-// K x K taps are summed in one pass and the row is written once.
+// An output row whose K kernel rows all fall inside the input (K = KW_ = kernel_h, compile-time):
+// all K x K taps are summed in one pass and the row is written once.
 template <int K, int S>
-void DepthwiseInnerRow(const float* x, const float* w, float bias, const Window2d& win, int64_t oh, float* out) {
+void DepthwiseInnerRow(const float* x, const float* w, float bias, const Window2d& win, int64_t oh,
+                       float* out) {
   const int64_t dw = win.dilation_w, W = win.in_w, OW = win.out_w;
   int64_t lo, hi, unused;
   ValidRange(W, OW, S, win.pad_left, 0, &lo, &unused);
   ValidRange(W, OW, S, win.pad_left, (K - 1) * dw, &unused, &hi);
   if (hi < lo) hi = lo;
   const float* rows[K];
-  for (int kh = 0; kh < K; ++kh) rows[kh] = x + (oh * win.stride_h - win.pad_top + kh * win.dilation_h) * W - win.pad_left;
+  for (int kh = 0; kh < K; ++kh)
+    rows[kh] = x + (oh * win.stride_h - win.pad_top + kh * win.dilation_h) * W - win.pad_left;
   for (int64_t o = lo; o < hi; ++o) {
     float acc = bias;
     for (int kh = 0; kh < K; ++kh) {
@@ -137,15 +140,15 @@ void DepthwisePlane(const float* x, const float* w, float bias, const Window2d& 
 // Stride 1, no dilation, "same" padding (p = (K-1)/2 on every side): output and input planes have
 // the same width, so tap (kh, kw) of output element i reads input element i + (kh-p)*W + (kw-p) for
 // every row whose window is inside the input. Those rows run as one flat loop, long even when the
-// plane is small; the first and last p columns of each such row wrap into the neighbouring rows there
-// and are computed again with bounds checks, as are the first and last p rows.
+// plane is small; the first and last p columns of each such row wrap into the neighbouring rows
+// there and are computed again with bounds checks, as are the first and last p rows.
 template <int K>
 bool DepthwiseSamePlane(const float* x, const float* w, float bias, const Window2d& win, float* y) {
   constexpr int64_t p = (K - 1) / 2;
   const int64_t H = win.in_h, W = win.in_w;
-  if (win.kernel_h != K || win.kernel_w != K || win.stride_h != 1 || win.stride_w != 1 || win.dilation_h != 1 ||
-      win.dilation_w != 1 || win.pad_top != p || win.pad_left != p || win.pad_bottom != p || win.pad_right != p ||
-      H <= 2 * p || W <= 2 * p) {
+  if (win.kernel_h != K || win.kernel_w != K || win.stride_h != 1 || win.stride_w != 1 ||
+      win.dilation_h != 1 || win.dilation_w != 1 || win.pad_top != p || win.pad_left != p ||
+      win.pad_bottom != p || win.pad_right != p || H <= 2 * p || W <= 2 * p) {
     return false;
   }
   int64_t offsets[K * K];
@@ -172,8 +175,10 @@ bool DepthwiseSamePlane(const float* x, const float* w, float bias, const Window
   for (int64_t oh = 0; oh < H; ++oh) {
     const bool edge_row = oh < p || oh >= H - p;
     for (int64_t ow = 0; ow < W; ++ow) {
-      if (edge_row || ow < p || ow >= W - p) checked(oh, ow);
-      else if (ow == p) ow = W - p - 1;  // skip the interior, done above
+      if (edge_row || ow < p || ow >= W - p)
+        checked(oh, ow);
+      else if (ow == p)
+        ow = W - p - 1;  // skip the interior, done above
     }
   }
   return true;
@@ -182,8 +187,10 @@ bool DepthwiseSamePlane(const float* x, const float* w, float bias, const Window
 }  // namespace
 
 void DepthwiseConv2dF32(const float* x, const float* w, float bias, const Window2d& win, float* y) {
-  if (DepthwiseSamePlane<3>(x, w, bias, win, y) || DepthwiseSamePlane<5>(x, w, bias, win, y)) return;
-  // The other common mobile shapes (3x3 and 5x5, stride 1 or 2, any dilation) get compile-time loops.
+  if (DepthwiseSamePlane<3>(x, w, bias, win, y) || DepthwiseSamePlane<5>(x, w, bias, win, y))
+    return;
+  // The other common mobile shapes (3x3 and 5x5, stride 1 or 2, any dilation) get compile-time
+  // loops.
   const int64_t kw = win.kernel_w, s = win.stride_w;
   if (kw == 3 && s == 1) return DepthwisePlane<3, 1>(x, w, bias, win, y);
   if (kw == 3 && s == 2) return DepthwisePlane<3, 2>(x, w, bias, win, y);
@@ -195,33 +202,40 @@ void DepthwiseConv2dF32(const float* x, const float* w, float bias, const Window
 void MaxPool2dF32(const float* x, const Window2d& win, float* y) {
   for (int64_t i = 0; i < win.out_h * win.out_w; ++i) y[i] = -__builtin_inff();
   const int64_t sw = win.stride_w;
-  ForEachWindowRow(win, [&](int64_t oh, int64_t ih, int64_t, int64_t, int64_t lo, int64_t hi, int64_t iw0) {
-    float* out = y + oh * win.out_w;
-    const float* in = x + ih * win.in_w + iw0;
-    for (int64_t o = lo; o < hi; ++o) {
-      const float v = in[o * sw];
-      out[o] = v > out[o] ? v : out[o];
-    }
-  });
+  ForEachWindowRow(
+      win, [&](int64_t oh, int64_t ih, int64_t, int64_t, int64_t lo, int64_t hi, int64_t iw0) {
+        float* out = y + oh * win.out_w;
+        const float* in = x + ih * win.in_w + iw0;
+        for (int64_t o = lo; o < hi; ++o) {
+          const float v = in[o * sw];
+          out[o] = v > out[o] ? v : out[o];
+        }
+      });
 }
 
 void AveragePool2dF32(const float* x, const Window2d& win, bool count_include_pad, float* y) {
   for (int64_t i = 0; i < win.out_h * win.out_w; ++i) y[i] = 0;
   const int64_t sw = win.stride_w;
-  ForEachWindowRow(win, [&](int64_t oh, int64_t ih, int64_t, int64_t, int64_t lo, int64_t hi, int64_t iw0) {
-    float* out = y + oh * win.out_w;
-    const float* in = x + ih * win.in_w + iw0;
-    for (int64_t o = lo; o < hi; ++o) out[o] += in[o * sw];
-  });
+  ForEachWindowRow(
+      win, [&](int64_t oh, int64_t ih, int64_t, int64_t, int64_t lo, int64_t hi, int64_t iw0) {
+        float* out = y + oh * win.out_w;
+        const float* in = x + ih * win.in_w + iw0;
+        for (int64_t o = lo; o < hi; ++o) out[o] += in[o * sw];
+      });
   // The window is a product of its two axes, so is its cell count.
-  const int64_t h_lo = count_include_pad ? -win.pad_top : 0, h_hi = win.in_h + (count_include_pad ? win.pad_bottom : 0);
-  const int64_t w_lo = count_include_pad ? -win.pad_left : 0, w_hi = win.in_w + (count_include_pad ? win.pad_right : 0);
+  const int64_t h_lo = count_include_pad ? -win.pad_top : 0,
+                h_hi = win.in_h + (count_include_pad ? win.pad_bottom : 0);
+  const int64_t w_lo = count_include_pad ? -win.pad_left : 0,
+                w_hi = win.in_w + (count_include_pad ? win.pad_right : 0);
   for (int64_t oh = 0; oh < win.out_h; ++oh) {
-    const int64_t rows = CellsInside(oh, win.stride_h, win.pad_top, win.kernel_h, win.dilation_h, h_lo, h_hi);
+    const int64_t rows =
+        CellsInside(oh, win.stride_h, win.pad_top, win.kernel_h, win.dilation_h, h_lo, h_hi);
     for (int64_t ow = 0; ow < win.out_w; ++ow) {
-      const int64_t cols = CellsInside(ow, win.stride_w, win.pad_left, win.kernel_w, win.dilation_w, w_lo, w_hi);
+      const int64_t cols =
+          CellsInside(ow, win.stride_w, win.pad_left, win.kernel_w, win.dilation_w, w_lo, w_hi);
       const int64_t count = rows * cols;
-      y[oh * win.out_w + ow] = count > 0 ? y[oh * win.out_w + ow] / static_cast<float>(count) : 0.0f;
+      y[oh * win.out_w + ow] =
+          count > 0 ? y[oh * win.out_w + ow] / static_cast<float>(count) : 0.0f;
     }
   }
 }

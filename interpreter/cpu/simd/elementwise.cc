@@ -44,9 +44,11 @@ void BinaryF32(BinaryOp op, Operands form, const float* a, const float* b, float
       return Binary(form, a, b, out, n, [](float x, float y) { return x / y; });
     // NaN in either operand gives NaN, as ONNX's Max/Min (numpy's maximum/minimum) do.
     case BinaryOp::kMax:
-      return Binary(form, a, b, out, n, [](float x, float y) { return x != x || y != y ? x + y : (x > y ? x : y); });
+      return Binary(form, a, b, out, n,
+                    [](float x, float y) { return x != x || y != y ? x + y : (x > y ? x : y); });
     case BinaryOp::kMin:
-      return Binary(form, a, b, out, n, [](float x, float y) { return x != x || y != y ? x + y : (x < y ? x : y); });
+      return Binary(form, a, b, out, n,
+                    [](float x, float y) { return x != x || y != y ? x + y : (x < y ? x : y); });
   }
 }
 

@@ -1,17 +1,17 @@
-// C (int32) = (A - za) x (B - zb) for 8-bit A and B on AVX-512 VNNI. vpdpbusd adds, to each int32 lane,
-// the four products of four unsigned bytes and four signed bytes, so A is packed as signed bytes
-// S = A - sA and B as unsigned bytes U = B + sB (sA = 128 for uint8 A, sB = 128 for int8 B, else 0: a
-// flip of the top bit). With alpha_i = sA - za_i and beta_j = sB + zb_j,
+// C (int32) = (A - za) x (B - zb) for 8-bit A and B on AVX-512 VNNI. vpdpbusd adds, to each int32
+// lane, the four products of four unsigned bytes and four signed bytes, so A is packed as signed
+// bytes S = A - sA and B as unsigned bytes U = B + sB (sA = 128 for uint8 A, sB = 128 for int8 B,
+// else 0: a flip of the top bit). With alpha_i = sA - za_i and beta_j = sB + zb_j,
 //   (A - za)(B - zb) = S U - beta_j * rowsum(S)_i + alpha_i * colsum(U)_j - K * alpha_i * beta_j,
-// and the last three terms are added once per element at the end. Products of 8-bit values and their
-// sums of four fit int32 exactly and every sum wraps like an int32 accumulator, so the result is the
-// exact value modulo 2^32 in any order: the same as every other integer path.
+// and the last three terms are added once per element at the end. Products of 8-bit values and
+// their sums of four fit int32 exactly and every sum wraps like an int32 accumulator, so the result
+// is the exact value modulo 2^32 in any order: the same as every other integer path.
 //
-// The scheme is the GotoBLAS/BLIS one: C is computed in kMr x kNr register tiles; A is packed once per
-// call into panels of kMr rows holding, for each group of four k, the rows' four bytes side by side (one
-// broadcast int32 each); B is packed per kKc x kNc block into panels of kNr columns holding, for each
-// group of four k, every column's four bytes side by side (two 64-byte loads). Missing rows, columns
-// and depth are packed as zeros, and edge tiles go through a small buffer.
+// The scheme is the GotoBLAS/BLIS one: C is computed in kMr x kNr register tiles; A is packed once
+// per call into panels of kMr rows holding, for each group of four k, the rows' four bytes side by
+// side (one broadcast int32 each); B is packed per kKc x kNc block into panels of kNr columns
+// holding, for each group of four k, every column's four bytes side by side (two 64-byte loads).
+// Missing rows, columns and depth are packed as zeros, and edge tiles go through a small buffer.
 #include <immintrin.h>
 
 #include <cstdlib>
@@ -32,8 +32,9 @@ constexpr int64_t kNc = 512;  // columns of a packed B block: kKc x kNc bytes = 
 int64_t RoundUp4(int64_t k) { return (k + 3) / 4 * 4; }
 
 // The tile's sums over `groups` groups of four k, stored to (or added to) c, ldc apart.
-__attribute__((target("avx512vnni"))) void MicroKernel(int64_t groups, const int8_t* a, const uint8_t* b,
-                                                       int32_t* c, int64_t ldc, bool accumulate) {
+__attribute__((target("avx512vnni"))) void MicroKernel(int64_t groups, const int8_t* a,
+                                                       const uint8_t* b, int32_t* c, int64_t ldc,
+                                                       bool accumulate) {
   __m512i acc[kMr][2];
 #pragma GCC unroll 16
   for (int r = 0; r < kMr; ++r) acc[r][0] = acc[r][1] = _mm512_setzero_si512();
@@ -61,10 +62,11 @@ __attribute__((target("avx512vnni"))) void MicroKernel(int64_t groups, const int
   }
 }
 
-// A tile cut by the edge of C: computed whole into a buffer, then stored or added element by element.
-__attribute__((target("avx512vnni"))) void EdgeKernel(int64_t groups, const int8_t* a, const uint8_t* b,
-                                                      int32_t* c, int64_t ldc, int64_t rows, int64_t cols,
-                                                      bool accumulate) {
+// A tile cut by the edge of C: computed whole into a buffer, then stored or added element by
+// element.
+__attribute__((target("avx512vnni"))) void EdgeKernel(int64_t groups, const int8_t* a,
+                                                      const uint8_t* b, int32_t* c, int64_t ldc,
+                                                      int64_t rows, int64_t cols, bool accumulate) {
   alignas(64) int32_t tile[kMr * kNr];
   MicroKernel(groups, a, b, tile, kNr, false);
   for (int64_t r = 0; r < rows; ++r) {
@@ -98,14 +100,16 @@ class Scratch {
 
 thread_local Scratch a_scratch, b_scratch, sum_scratch;
 
-// A (M x K bytes, rows lda apart) as signed bytes (top bit flipped when A is unsigned) in panels of kMr
-// rows, depth padded to a multiple of 4: panel p holds, per group of four k, kMr runs of four bytes.
-// row_sums[i] receives the sum of row i's signed bytes.
-void PackA(const uint8_t* A, int64_t lda, uint8_t flip, int64_t M, int64_t K, int8_t* packed, uint32_t* row_sums) {
+// A (M x K bytes, rows lda apart) as signed bytes (top bit flipped when A is unsigned) in panels of
+// kMr rows, depth padded to a multiple of 4: panel p holds, per group of four k, kMr runs of four
+// bytes. row_sums[i] receives the sum of row i's signed bytes.
+void PackA(const uint8_t* A, int64_t lda, uint8_t flip, int64_t M, int64_t K, int8_t* packed,
+           uint32_t* row_sums) {
   const int64_t k4 = RoundUp4(K);
   for (int64_t i = 0; i < M; ++i) {
     uint32_t sum = 0;
-    for (int64_t k = 0; k < K; ++k) sum += static_cast<uint32_t>(int32_t{static_cast<int8_t>(A[i * lda + k] ^ flip)});
+    for (int64_t k = 0; k < K; ++k)
+      sum += static_cast<uint32_t>(int32_t{static_cast<int8_t>(A[i * lda + k] ^ flip)});
     row_sums[i] = sum;
   }
   for (int64_t i0 = 0; i0 < M; i0 += kMr) {
@@ -123,8 +127,8 @@ void PackA(const uint8_t* A, int64_t lda, uint8_t flip, int64_t M, int64_t K, in
 }
 
 // Four rows of 16 bytes, top bits xor-ed with `flip`, as 16 columns of four bytes (64 bytes).
-inline void Interleave16(const uint8_t* r0, const uint8_t* r1, const uint8_t* r2, const uint8_t* r3, __m128i flip,
-                         uint8_t* dst) {
+inline void Interleave16(const uint8_t* r0, const uint8_t* r1, const uint8_t* r2, const uint8_t* r3,
+                         __m128i flip, uint8_t* dst) {
   const __m128i a = _mm_xor_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(r0)), flip);
   const __m128i b = _mm_xor_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(r1)), flip);
   const __m128i c = _mm_xor_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(r2)), flip);
@@ -138,11 +142,11 @@ inline void Interleave16(const uint8_t* r0, const uint8_t* r1, const uint8_t* r2
   _mm_storeu_si128(out + 3, _mm_unpackhi_epi16(ab_hi, cd_hi));
 }
 
-// Rows k0..k0+kc and columns j0..j0+nc of B (rows ldb apart) as unsigned bytes (top bit flipped when B
-// is signed) in panels of kNr columns: per group of four k, each column's four bytes side by side. Depth
-// beyond K is packed as zeros.
-void PackB(const uint8_t* B, int64_t ldb, uint8_t flip, int64_t K, int64_t k0, int64_t kc, int64_t j0, int64_t nc,
-           uint8_t* packed) {
+// Rows k0..k0+kc and columns j0..j0+nc of B (rows ldb apart) as unsigned bytes (top bit flipped
+// when B is signed) in panels of kNr columns: per group of four k, each column's four bytes side by
+// side. Depth beyond K is packed as zeros.
+void PackB(const uint8_t* B, int64_t ldb, uint8_t flip, int64_t K, int64_t k0, int64_t kc,
+           int64_t j0, int64_t nc, uint8_t* packed) {
   alignas(16) static const uint8_t kZeros[kNr] = {};
   const __m128i flip16 = _mm_set1_epi8(static_cast<char>(flip));
   const __m128i none = _mm_setzero_si128();
@@ -153,7 +157,8 @@ void PackB(const uint8_t* B, int64_t ldb, uint8_t flip, int64_t K, int64_t k0, i
     for (int64_t k = 0; k < kc4; k += 4) {
       uint8_t* dst = panel + k * kNr;
       const uint8_t* rows[4];
-      for (int t = 0; t < 4; ++t) rows[t] = k0 + k + t < K ? B + (k0 + k + t) * ldb + j0 + q : kZeros;
+      for (int t = 0; t < 4; ++t)
+        rows[t] = k0 + k + t < K ? B + (k0 + k + t) * ldb + j0 + q : kZeros;
       if (cols == kNr && k0 + k + 3 < K) {
         Interleave16(rows[0], rows[1], rows[2], rows[3], flip16, dst);
         Interleave16(rows[0] + 16, rows[1] + 16, rows[2] + 16, rows[3] + 16, flip16, dst + 64);
@@ -165,7 +170,8 @@ void PackB(const uint8_t* B, int64_t ldb, uint8_t flip, int64_t K, int64_t k0, i
           for (int64_t j = 0; j < kNr; ++j) flipped[t][j] = inside ? rows[t][j] ^ flip : 0;
         }
         Interleave16(flipped[0], flipped[1], flipped[2], flipped[3], none, dst);
-        Interleave16(flipped[0] + 16, flipped[1] + 16, flipped[2] + 16, flipped[3] + 16, none, dst + 64);
+        Interleave16(flipped[0] + 16, flipped[1] + 16, flipped[2] + 16, flipped[3] + 16, none,
+                     dst + 64);
       } else {
         for (int64_t j = 0; j < kNr; ++j) {
           for (int t = 0; t < 4; ++t) {
@@ -180,16 +186,18 @@ void PackB(const uint8_t* B, int64_t ldb, uint8_t flip, int64_t K, int64_t k0, i
 
 }  // namespace
 
-void Gemm8BitS32(int64_t M, int64_t N, int64_t K, const Int8Operand& A, const Int8Operand& B, int32_t* C) {
+void Gemm8BitS32(int64_t M, int64_t N, int64_t K, const Int8Operand& A, const Int8Operand& B,
+                 int32_t* C) {
   if (M == 0 || N == 0) return;
   const uint8_t flip_a = A.is_signed ? 0 : 0x80, flip_b = B.is_signed ? 0x80 : 0;
   const int64_t k4 = RoundUp4(K);
   const int64_t panels = (M + kMr - 1) / kMr;
   auto* packed_a = static_cast<int8_t*>(a_scratch.Get(panels * kMr * k4 + 1));
   auto* packed_b = static_cast<uint8_t*>(b_scratch.Get(kKc * ((kNc + kNr - 1) / kNr * kNr)));
-  auto* sums = static_cast<uint32_t*>(sum_scratch.Get((M + 2 * kNc) * static_cast<int64_t>(sizeof(uint32_t))));
+  auto* sums = static_cast<uint32_t*>(
+      sum_scratch.Get((M + 2 * kNc) * static_cast<int64_t>(sizeof(uint32_t))));
   uint32_t* row_sums = sums;
-  uint32_t* col_sums = sums + M;   // of the current block of columns
+  uint32_t* col_sums = sums + M;     // of the current block of columns
   uint32_t* betas = col_sums + kNc;  // sB + zb_j, likewise
   PackA(A.data, K, flip_a, M, K, packed_a, row_sums);
   for (int64_t j0 = 0; j0 < N; j0 += kNc) {
@@ -226,13 +234,16 @@ void Gemm8BitS32(int64_t M, int64_t N, int64_t K, const Int8Operand& A, const In
       for (int64_t j = 0; j < nc; ++j) col_sums[j] += static_cast<uint8_t>(row[j] ^ flip_b);
     }
     for (int64_t j = 0; j < nc; ++j) {
-      betas[j] = (B.is_signed ? 128u : 0u) + static_cast<uint32_t>(B.zero_points[B.per_index ? j0 + j : 0]);
+      betas[j] = (B.is_signed ? 128u : 0u) +
+                 static_cast<uint32_t>(B.zero_points[B.per_index ? j0 + j : 0]);
     }
     for (int64_t i = 0; i < M; ++i) {
-      const uint32_t alpha = (A.is_signed ? 0u : 128u) - static_cast<uint32_t>(A.zero_points[A.per_index ? i : 0]);
+      const uint32_t alpha =
+          (A.is_signed ? 0u : 128u) - static_cast<uint32_t>(A.zero_points[A.per_index ? i : 0]);
       int32_t* row = C + i * N + j0;
       for (int64_t j = 0; j < nc; ++j) {
-        const uint32_t terms = alpha * col_sums[j] - betas[j] * row_sums[i] - static_cast<uint32_t>(K) * alpha * betas[j];
+        const uint32_t terms = alpha * col_sums[j] - betas[j] * row_sums[i] -
+                               static_cast<uint32_t>(K) * alpha * betas[j];
         row[j] = static_cast<int32_t>(static_cast<uint32_t>(row[j]) + terms);
       }
     }

@@ -19,8 +19,8 @@ inline float Pow2(int32_t e) {  // 2^e for e in [-126, 127]
 }
 
 inline float ExpF(float x) {
-  // Beyond these bounds the result is 0 or inf anyway; clamping keeps n small enough for Pow2 below.
-  // A NaN takes the upper bound here and is restored at the end.
+  // Beyond these bounds the result is 0 or inf anyway; clamping keeps n small enough for Pow2
+  // below. A NaN takes the upper bound here and is restored at the end.
   float xc = x < 88.8f ? x : 88.8f;
   xc = xc > -104.0f ? xc : -104.0f;
   // n = round(x / ln2) by the 1.5 * 2^23 trick (exact for |n| < 2^22 in round-to-nearest).
@@ -65,31 +65,17 @@ inline float TanhF(float x) {
   return x < 0 ? -t : (x != x ? x : t);
 }
 
-// erf: |x| < 1 as x * P(x^2), P of degree 7; 1 <= |x| < 3.92 as 1 - e^(-x^2) * Q(1/x), Q of degree 10
-// (erfc(x) e^(x^2) is smooth in 1/x); beyond 3.92 erf rounds to +-1 in float. P and Q are Chebyshev
-// fits (truncation below 1e-8 relative), so the float evaluation is within a few ulp.
+// erf: |x| < 1 as x * P(x^2), P of degree 7; 1 <= |x| < 3.92 as 1 - e^(-x^2) * Q(1/x), Q of degree
+// 10 (erfc(x) e^(x^2) is smooth in 1/x); beyond 3.92 erf rounds to +-1 in float. P and Q are
+// Chebyshev fits (truncation below 1e-8 relative), so the float evaluation is within a few ulp.
 inline float ErfF(float x) {
-  static constexpr float kP[] = {
-      -9.667044571e-06f,
-      1.126595903e-04f,
-      -8.484080406e-04f,
-      5.221031808e-03f,
-      -2.686543073e-02f,
-      1.128378250e-01f,
-      -3.761263847e-01f,
-      1.128379167e+00f};
-  static constexpr float kQ[] = {
-      -3.203431087e-02f,
-      2.260653170e-01f,
-      -7.043240947e-01f,
-      1.254205735e+00f,
-      -1.349949584e+00f,
-      7.799075381e-01f,
-      -1.361421568e-02f,
-      -3.025023790e-01f,
-      6.459822390e-03f,
-      5.633239096e-01f,
-      4.583716658e-05f};
+  static constexpr float kP[] = {-9.667044571e-06f, 1.126595903e-04f,  -8.484080406e-04f,
+                                 5.221031808e-03f,  -2.686543073e-02f, 1.128378250e-01f,
+                                 -3.761263847e-01f, 1.128379167e+00f};
+  static constexpr float kQ[] = {-3.203431087e-02f, 2.260653170e-01f,  -7.043240947e-01f,
+                                 1.254205735e+00f,  -1.349949584e+00f, 7.799075381e-01f,
+                                 -1.361421568e-02f, -3.025023790e-01f, 6.459822390e-03f,
+                                 5.633239096e-01f,  4.583716658e-05f};
   const float a = __builtin_fabsf(x), t = a * a;
   float p = kP[0];
   for (int i = 1; i < 8; ++i) p = p * t + kP[i];

@@ -1,7 +1,7 @@
-// Row kernels: sums, Softmax / LogSoftmax and LayerNormalization. Reductions run in independent lanes so
-// that they vectorize without reassociation flags: max and the softmax sum in float (as ONNX's
-// reference and onnxruntime do), the LayerNormalization statistics in double (a row's mean and
-// variance lose digits in float when the row is long and its values far from zero).
+// Row kernels: sums, Softmax / LogSoftmax and LayerNormalization. Reductions run in independent
+// lanes so that they vectorize without reassociation flags: max and the softmax sum in float (as
+// ONNX's reference and onnxruntime do), the LayerNormalization statistics in double (a row's mean
+// and variance lose digits in float when the row is long and its values far from zero).
 #include <cmath>
 
 #include "interpreter/cpu/simd/math.h"
@@ -61,14 +61,16 @@ void SoftmaxRowsF32(const float* x, float* y, int64_t rows, int64_t n, bool log)
   }
 }
 
-void LayerNormRowsF32(const float* x, const float* scale, const float* bias, float* y, int64_t rows, int64_t n,
-                      float epsilon, float* mean, float* inv_std_dev) {
+void LayerNormRowsF32(const float* x, const float* scale, const float* bias, float* y, int64_t rows,
+                      int64_t n, float epsilon, float* mean, float* inv_std_dev) {
   for (int64_t r = 0; r < rows; ++r, x += n, y += n) {
     const double mu = RowSum<double>(n, [&](int64_t i) { return static_cast<double>(x[i]); }) / n;
-    const double var = RowSum<double>(n, [&](int64_t i) {
-                         const double d = x[i] - mu;
-                         return d * d;
-                       }) / n;
+    const double var = RowSum<double>(n,
+                                      [&](int64_t i) {
+                                        const double d = x[i] - mu;
+                                        return d * d;
+                                      }) /
+                       n;
     const double inv = 1.0 / std::sqrt(var + epsilon);
     const float muf = static_cast<float>(mu), invf = static_cast<float>(inv);
     if (bias != nullptr) {

@@ -31,8 +31,8 @@ void QuantizationRangeF32(const float* x, int64_t n, float* min, float* max) {
 }
 
 void QuantizeU8F32(const float* x, int64_t n, float scale, float zero_point, uint8_t* y) {
-  // Adding and subtracting 1.5 * 2^23 rounds half to even (the default rounding mode) for |v| < 2^22;
-  // larger values land within 2 of themselves and saturate all the same. NaN saturates to 0.
+  // Adding and subtracting 1.5 * 2^23 rounds half to even (the default rounding mode) for |v| <
+  // 2^22; larger values land within 2 of themselves and saturate all the same. NaN saturates to 0.
   constexpr float kRound = 12582912.0f;
   for (int64_t i = 0; i < n; ++i) {
     float v = x[i] / scale;

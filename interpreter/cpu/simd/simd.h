@@ -1,9 +1,9 @@
 // Included first by every simd/ source. These files are compiled once per ISA (isa_library in
 // interpreter/cpu/isa_library.bzl), each time with that ISA's -m flags and into its own namespace
 // (ONNX_OPT_SIMD_NS = simd_baseline, simd_avx2, simd_avx512), Eigen included: an inline function or
-// template compiled with wide instructions then has a name of its own, and the linker cannot pick it
-// for code that runs on a narrower CPU. Keep these files free of other inline-heavy headers (standard
-// containers, absl) for the same reason: they take raw pointers and sizes.
+// template compiled with wide instructions then has a name of its own, and the linker cannot pick
+// it for code that runs on a narrower CPU. Keep these files free of other inline-heavy headers
+// (standard containers, absl) for the same reason: they take raw pointers and sizes.
 #ifndef ONNX_OPT_INTERPRETER_CPU_SIMD_SIMD_H_
 #define ONNX_OPT_INTERPRETER_CPU_SIMD_SIMD_H_
 
@@ -17,18 +17,18 @@
 
 namespace onnx_opt::interpreter::ONNX_OPT_SIMD_NS {
 
-void GemmF32(bool ta, bool tb, int64_t M, int64_t N, int64_t K, float alpha, const float* A, const float* B,
-             float beta, float* C);
-void GemmF64(bool ta, bool tb, int64_t M, int64_t N, int64_t K, double alpha, const double* A, const double* B,
-             double beta, double* C);
-void GemmLdF32(bool ta, bool tb, int64_t M, int64_t N, int64_t K, float alpha, const float* A, int64_t lda,
-               const float* B, int64_t ldb, float beta, float* C, int64_t ldc);
-void GemmLdF64(bool ta, bool tb, int64_t M, int64_t N, int64_t K, double alpha, const double* A, int64_t lda,
-               const double* B, int64_t ldb, double beta, double* C, int64_t ldc);
-void SkinnyGemmF32(bool trans_b, bool accumulate, int64_t M, int64_t N, int64_t K, const float* A, int64_t lda,
-                   const float* B, int64_t ldb, float* C, int64_t ldc);
-void SkinnyGemmQuantizedF32(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, const QuantizedMatrix& B,
-                            int64_t col0, float* C, int64_t ldc);
+void GemmF32(bool ta, bool tb, int64_t M, int64_t N, int64_t K, float alpha, const float* A,
+             const float* B, float beta, float* C);
+void GemmF64(bool ta, bool tb, int64_t M, int64_t N, int64_t K, double alpha, const double* A,
+             const double* B, double beta, double* C);
+void GemmLdF32(bool ta, bool tb, int64_t M, int64_t N, int64_t K, float alpha, const float* A,
+               int64_t lda, const float* B, int64_t ldb, float beta, float* C, int64_t ldc);
+void GemmLdF64(bool ta, bool tb, int64_t M, int64_t N, int64_t K, double alpha, const double* A,
+               int64_t lda, const double* B, int64_t ldb, double beta, double* C, int64_t ldc);
+void SkinnyGemmF32(bool trans_b, bool accumulate, int64_t M, int64_t N, int64_t K, const float* A,
+                   int64_t lda, const float* B, int64_t ldb, float* C, int64_t ldc);
+void SkinnyGemmQuantizedF32(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda,
+                            const QuantizedMatrix& B, int64_t col0, float* C, int64_t ldc);
 
 void BinaryF32(BinaryOp op, Operands form, const float* a, const float* b, float* out, int64_t n);
 void UnaryF32(UnaryOp op, const float* x, float* y, int64_t n, float p0, float p1);
@@ -36,16 +36,17 @@ void ScaleShiftF32(const float* x, float scale, float shift, float* y, int64_t n
 
 void RowSumsF32(const float* x, int64_t rows, int64_t n, double* sums);
 void SoftmaxRowsF32(const float* x, float* y, int64_t rows, int64_t n, bool log);
-void LayerNormRowsF32(const float* x, const float* scale, const float* bias, float* y, int64_t rows, int64_t n,
-                      float epsilon, float* mean, float* inv_std_dev);
+void LayerNormRowsF32(const float* x, const float* scale, const float* bias, float* y, int64_t rows,
+                      int64_t n, float epsilon, float* mean, float* inv_std_dev);
 
 void QuantizationRangeF32(const float* x, int64_t n, float* min, float* max);
 void QuantizeU8F32(const float* x, int64_t n, float scale, float zero_point, uint8_t* y);
 #if defined(__AVX512F__)
 // C = A * B (row-major with leading dimensions, no transposes); false (nothing done) when K is 0.
-bool UnpackedGemmF32(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, const float* B, int64_t ldb,
-                   float* C, int64_t ldc);
-void Gemm8BitS32(int64_t M, int64_t N, int64_t K, const Int8Operand& A, const Int8Operand& B, int32_t* C);
+bool UnpackedGemmF32(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, const float* B,
+                     int64_t ldb, float* C, int64_t ldc);
+void Gemm8BitS32(int64_t M, int64_t N, int64_t K, const Int8Operand& A, const Int8Operand& B,
+                 int32_t* C);
 #endif
 
 void DepthwiseConv2dF32(const float* x, const float* w, float bias, const Window2d& win, float* y);

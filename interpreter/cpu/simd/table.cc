@@ -1,34 +1,23 @@
 // This ISA's table of vector kernels (the name of the ISA comes from the build: isa_library).
 #include "interpreter/cpu/simd/simd.h"
 
-
 namespace onnx_opt::interpreter::ONNX_OPT_SIMD_NS {
 
 const VectorKernels& Table() {
-  static constexpr VectorKernels kTable{
-      .isa = ONNX_OPT_SIMD_ISA,
-      .gemm_f32 = GemmF32,
-      .gemm_f64 = GemmF64,
-      .gemm_ld_f32 = GemmLdF32,
-      .gemm_ld_f64 = GemmLdF64,
-      .skinny_gemm_f32 = SkinnyGemmF32,
-      .skinny_gemm_quantized_f32 = SkinnyGemmQuantizedF32,
-      .binary_f32 = BinaryF32,
-      .unary_f32 = UnaryF32,
-      .scale_shift_f32 = ScaleShiftF32,
-      .row_sums_f32 = RowSumsF32,
-      .softmax_rows_f32 = SoftmaxRowsF32,
-      .layer_norm_rows_f32 = LayerNormRowsF32,
-      .quantization_range_f32 = QuantizationRangeF32,
-      .quantize_u8_f32 = QuantizeU8F32,
+  static constexpr VectorKernels kTable {
+    .isa = ONNX_OPT_SIMD_ISA, .gemm_f32 = GemmF32, .gemm_f64 = GemmF64, .gemm_ld_f32 = GemmLdF32,
+    .gemm_ld_f64 = GemmLdF64, .skinny_gemm_f32 = SkinnyGemmF32,
+    .skinny_gemm_quantized_f32 = SkinnyGemmQuantizedF32, .binary_f32 = BinaryF32,
+    .unary_f32 = UnaryF32, .scale_shift_f32 = ScaleShiftF32, .row_sums_f32 = RowSumsF32,
+    .softmax_rows_f32 = SoftmaxRowsF32, .layer_norm_rows_f32 = LayerNormRowsF32,
+    .quantization_range_f32 = QuantizationRangeF32, .quantize_u8_f32 = QuantizeU8F32,
 #if defined(__AVX512F__)
-      .gemm_8bit_s32 = Gemm8BitS32,  // cleared by VecFor when the CPU lacks VNNI
+    .gemm_8bit_s32 = Gemm8BitS32,  // cleared by VecFor when the CPU lacks VNNI
 #else
-      .gemm_8bit_s32 = nullptr,
+    .gemm_8bit_s32 = nullptr,
 #endif
-      .depthwise_conv2d_f32 = DepthwiseConv2dF32,
-      .max_pool2d_f32 = MaxPool2dF32,
-      .average_pool2d_f32 = AveragePool2dF32,
+        .depthwise_conv2d_f32 = DepthwiseConv2dF32, .max_pool2d_f32 = MaxPool2dF32,
+    .average_pool2d_f32 = AveragePool2dF32,
   };
   return kTable;
 }

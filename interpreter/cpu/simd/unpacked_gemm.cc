@@ -1,10 +1,11 @@
-// C = A * B for float GEMMs without transposes, reading both operands in place: each 6 x 64 block of C is
-// summed in 24 registers over a slice of K from a 64-column strip of B and stored once per slice. Eigen packs both operands
-// into panels and zero-fills C before accumulating into it; on cores that run 512-bit FMAs as two
-// halves (AMD Zen 4) that overhead is not hidden, and measured side by side on one such core this kernel
-// reaches 83-95% of peak where Eigen reaches 53-85% (conv_matmul_bench: ResNet-50's 3x3 and 1x1
-// convolutions, BERT's MatMuls, MobileNetV2's 1x1 expansions). AVX-512 only (masked loads and stores
-// cover the last columns); other ISAs keep Eigen.
+// C = A * B for float GEMMs without transposes, reading both operands in place: each 6 x 64 block
+// of C is summed in 24 registers over a slice of K from a 64-column strip of B and stored once per
+// slice. Eigen packs both operands into panels and zero-fills C before accumulating into it; on
+// cores that run 512-bit FMAs as two halves (AMD Zen 4) that overhead is not hidden, and measured
+// side by side on one such core this kernel reaches 83-95% of peak where Eigen reaches 53-85%
+// (conv_matmul_bench: ResNet-50's 3x3 and 1x1 convolutions, BERT's MatMuls, MobileNetV2's 1x1
+// expansions). AVX-512 only (masked loads and stores cover the last columns); other ISAs keep
+// Eigen.
 #include "interpreter/cpu/simd/simd.h"
 
 #if defined(__AVX512F__)
@@ -15,74 +16,99 @@ namespace {
 
 constexpr int kLanes = 16;
 constexpr int kVectors = 4;  // columns per block: 4 x 16
-// K is taken in slices of this many rows of B, so a strip of B (512 x 64 floats, 128 KB) stays in L2
-// while every row block of A passes over it; later slices add to C.
+// K is taken in slices of this many rows of B, so a strip of B (512 x 64 floats, 128 KB) stays in
+// L2 while every row block of A passes over it; later slices add to C.
 constexpr int64_t kKSlice = 512;
 
-// Rows [0, rows) (rows <= 6) x columns [0, kVectors * 16) of C from rows of A and a strip of B, `masks`
-// limiting the columns of the last strip. The 24 accumulators are named variables: as an array GCC
-// keeps them in memory and stores them on every step of k. Missing rows repeat the last row of A and
-// are not stored.
-// `accumulate`: add to C's values (a later slice of K) instead of overwriting them.
-void Block(int rows, int64_t K, const float* A, int64_t lda, const float* B, int64_t ldb, float* C, int64_t ldc,
-           const __mmask16 (&masks)[kVectors], bool accumulate) {
+// Rows [0, rows) (rows <= 6) x columns [0, kVectors * 16) of C from rows of A and a strip of B,
+// `masks` limiting the columns of the last strip. The 24 accumulators are named variables: as an
+// array GCC keeps them in memory and stores them on every step of k. Missing rows repeat the last
+// row of A and are not stored. `accumulate`: add to C's values (a later slice of K) instead of
+// overwriting them.
+void Block(int rows, int64_t K, const float* A, int64_t lda, const float* B, int64_t ldb, float* C,
+           int64_t ldc, const __mmask16 (&masks)[kVectors], bool accumulate) {
   const float* a[6];
   for (int r = 0; r < 6; ++r) a[r] = A + (r < rows ? r : rows - 1) * lda;
   const float* c_in[6];  // rows past `rows` read the last row (never stored)
   for (int r = 0; r < 6; ++r) c_in[r] = C + (r < rows ? r : rows - 1) * ldc;
-#define ONNX_OPT_ACC_ROW(r)                                                                              \
-  __m512 c##r##0 = accumulate ? _mm512_maskz_loadu_ps(masks[0], c_in[r]) : _mm512_setzero_ps();          \
-  __m512 c##r##1 = accumulate ? _mm512_maskz_loadu_ps(masks[1], c_in[r] + 16) : _mm512_setzero_ps();     \
-  __m512 c##r##2 = accumulate ? _mm512_maskz_loadu_ps(masks[2], c_in[r] + 32) : _mm512_setzero_ps();     \
+#define ONNX_OPT_ACC_ROW(r)                                                                     \
+  __m512 c##r##0 = accumulate ? _mm512_maskz_loadu_ps(masks[0], c_in[r]) : _mm512_setzero_ps(); \
+  __m512 c##r##1 =                                                                              \
+      accumulate ? _mm512_maskz_loadu_ps(masks[1], c_in[r] + 16) : _mm512_setzero_ps();         \
+  __m512 c##r##2 =                                                                              \
+      accumulate ? _mm512_maskz_loadu_ps(masks[2], c_in[r] + 32) : _mm512_setzero_ps();         \
   __m512 c##r##3 = accumulate ? _mm512_maskz_loadu_ps(masks[3], c_in[r] + 48) : _mm512_setzero_ps();
-  ONNX_OPT_ACC_ROW(0) ONNX_OPT_ACC_ROW(1) ONNX_OPT_ACC_ROW(2) ONNX_OPT_ACC_ROW(3) ONNX_OPT_ACC_ROW(4) ONNX_OPT_ACC_ROW(5)
+  // clang-format off: rows of macro calls, which it cannot lay out stably
+  ONNX_OPT_ACC_ROW(0)
+  ONNX_OPT_ACC_ROW(1)
+  ONNX_OPT_ACC_ROW(2)
+  ONNX_OPT_ACC_ROW(3)
+  ONNX_OPT_ACC_ROW(4)
+  ONNX_OPT_ACC_ROW(5)
+  // clang-format on
 #undef ONNX_OPT_ACC_ROW
   for (int64_t k = 0; k < K; ++k) {
     const float* bk = B + k * ldb;
-    const __m512 b0 = _mm512_maskz_loadu_ps(masks[0], bk), b1 = _mm512_maskz_loadu_ps(masks[1], bk + 16),
-                 b2 = _mm512_maskz_loadu_ps(masks[2], bk + 32), b3 = _mm512_maskz_loadu_ps(masks[3], bk + 48);
-#define ONNX_OPT_FMA_ROW(r)                        \
-  {                                                \
-    const __m512 ar = _mm512_set1_ps(a[r][k]);     \
-    c##r##0 = _mm512_fmadd_ps(ar, b0, c##r##0);    \
-    c##r##1 = _mm512_fmadd_ps(ar, b1, c##r##1);    \
-    c##r##2 = _mm512_fmadd_ps(ar, b2, c##r##2);    \
-    c##r##3 = _mm512_fmadd_ps(ar, b3, c##r##3);    \
+    const __m512 b0 = _mm512_maskz_loadu_ps(masks[0], bk),
+                 b1 = _mm512_maskz_loadu_ps(masks[1], bk + 16),
+                 b2 = _mm512_maskz_loadu_ps(masks[2], bk + 32),
+                 b3 = _mm512_maskz_loadu_ps(masks[3], bk + 48);
+#define ONNX_OPT_FMA_ROW(r)                     \
+  {                                             \
+    const __m512 ar = _mm512_set1_ps(a[r][k]);  \
+    c##r##0 = _mm512_fmadd_ps(ar, b0, c##r##0); \
+    c##r##1 = _mm512_fmadd_ps(ar, b1, c##r##1); \
+    c##r##2 = _mm512_fmadd_ps(ar, b2, c##r##2); \
+    c##r##3 = _mm512_fmadd_ps(ar, b3, c##r##3); \
   }
-    ONNX_OPT_FMA_ROW(0) ONNX_OPT_FMA_ROW(1) ONNX_OPT_FMA_ROW(2) ONNX_OPT_FMA_ROW(3) ONNX_OPT_FMA_ROW(4)
+    // clang-format off: rows of macro calls, which it cannot lay out stably
+    ONNX_OPT_FMA_ROW(0)
+    ONNX_OPT_FMA_ROW(1)
+    ONNX_OPT_FMA_ROW(2)
+    ONNX_OPT_FMA_ROW(3)
+    ONNX_OPT_FMA_ROW(4)
     ONNX_OPT_FMA_ROW(5)
+    // clang-format on
 #undef ONNX_OPT_FMA_ROW
   }
-#define ONNX_OPT_STORE_ROW(r)                                             \
-  if (r < rows) {                                                         \
-    float* cr = C + r * ldc;                                              \
-    _mm512_mask_storeu_ps(cr, masks[0], c##r##0);                         \
-    _mm512_mask_storeu_ps(cr + 16, masks[1], c##r##1);                    \
-    _mm512_mask_storeu_ps(cr + 32, masks[2], c##r##2);                    \
-    _mm512_mask_storeu_ps(cr + 48, masks[3], c##r##3);                    \
+#define ONNX_OPT_STORE_ROW(r)                          \
+  if (r < rows) {                                      \
+    float* cr = C + r * ldc;                           \
+    _mm512_mask_storeu_ps(cr, masks[0], c##r##0);      \
+    _mm512_mask_storeu_ps(cr + 16, masks[1], c##r##1); \
+    _mm512_mask_storeu_ps(cr + 32, masks[2], c##r##2); \
+    _mm512_mask_storeu_ps(cr + 48, masks[3], c##r##3); \
   }
-  ONNX_OPT_STORE_ROW(0) ONNX_OPT_STORE_ROW(1) ONNX_OPT_STORE_ROW(2) ONNX_OPT_STORE_ROW(3) ONNX_OPT_STORE_ROW(4)
+  // clang-format off: rows of macro calls, which it cannot lay out stably
+  ONNX_OPT_STORE_ROW(0)
+  ONNX_OPT_STORE_ROW(1)
+  ONNX_OPT_STORE_ROW(2)
+  ONNX_OPT_STORE_ROW(3)
+  ONNX_OPT_STORE_ROW(4)
   ONNX_OPT_STORE_ROW(5)
+  // clang-format on
 #undef ONNX_OPT_STORE_ROW
 }
 
 }  // namespace
 
-bool UnpackedGemmF32(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, const float* B, int64_t ldb,
-                   float* C, int64_t ldc) {
+bool UnpackedGemmF32(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, const float* B,
+                     int64_t ldb, float* C, int64_t ldc) {
   if (K == 0) return false;
   constexpr int kRows = 6;
   for (int64_t j = 0; j < N; j += kVectors * kLanes) {
     __mmask16 masks[kVectors];
     for (int v = 0; v < kVectors; ++v) {
       const int64_t left = N - j - v * kLanes;
-      masks[v] = left >= kLanes ? __mmask16(0xFFFF) : (left <= 0 ? __mmask16(0) : __mmask16((1u << left) - 1));
+      masks[v] = left >= kLanes ? __mmask16(0xFFFF)
+                                : (left <= 0 ? __mmask16(0) : __mmask16((1u << left) - 1));
     }
     for (int64_t k = 0; k < K; k += kKSlice) {
       const int64_t slice = K - k < kKSlice ? K - k : kKSlice;
       for (int64_t i = 0; i < M; i += kRows) {
         const int rows = static_cast<int>(M - i < kRows ? M - i : kRows);
-        Block(rows, slice, A + i * lda + k, lda, B + k * ldb + j, ldb, C + i * ldc + j, ldc, masks, k > 0);
+        Block(rows, slice, A + i * lda + k, lda, B + k * ldb + j, ldb, C + i * ldc + j, ldc, masks,
+              k > 0);
       }
     }
   }

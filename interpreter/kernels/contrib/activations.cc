@@ -13,7 +13,8 @@ using absl::Status;
 using absl::StatusOr;
 
 // x + bias, the bias either 1-D over x's last dim or of x's shape; the error names `name`.
-StatusOr<Tensor> AddBias(const KernelContext& ctx, const Tensor& x, const Tensor& bias, std::string_view name) {
+StatusOr<Tensor> AddBias(const KernelContext& ctx, const Tensor& x, const Tensor& bias,
+                         std::string_view name) {
   const int64_t n = x.size();
   Tensor y = Tensor::Uninitialized(DataType::kFloat, x.dims());
   const float* px = x.data<float>();
@@ -25,8 +26,9 @@ StatusOr<Tensor> AddBias(const KernelContext& ctx, const Tensor& x, const Tensor
   }
   const int64_t h = x.rank() == 0 ? 1 : x.dim(x.rank() - 1);
   if (bias.rank() != 1 || bias.dim(0) != h) {
-    return ctx.Error(absl::StrCat("input '", std::string(name), "' must have shape [", h, "] (the input's last dim) ",
-                                  "or the input's shape, got ", DimsToString(bias.dims())));
+    return ctx.Error(absl::StrCat("input '", std::string(name), "' must have shape [", h,
+                                  "] (the input's last dim) ", "or the input's shape, got ",
+                                  DimsToString(bias.dims())));
   }
   for (int64_t i = 0; i < n; ++i) py[i] = px[i] + pb[i % h];
   return y;
@@ -78,7 +80,8 @@ Status BiasGeluKernel(KernelContext& ctx) {
 Status QuickGeluKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(Tensor x, FloatInput(ctx, 0, "X"));
   const double alpha = ctx.GetFloat("alpha", 1.702f);
-  return SetFloatOutput(ctx, 0, Map(x, [alpha](double v) { return v / (1 + std::exp(-alpha * v)); }),
+  return SetFloatOutput(ctx, 0,
+                        Map(x, [alpha](double v) { return v / (1 + std::exp(-alpha * v)); }),
                         ctx.input(0).dtype());
 }
 
@@ -88,8 +91,8 @@ Status BiasAddKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(Tensor bias, FloatInput(ctx, 1, "bias"));
   ASSIGN_OR_RETURN(Tensor skip, FloatInput(ctx, 2, "skip"));
   if (skip.dims() != x.dims()) {
-    return ctx.Error(absl::StrCat("input 'skip' must have the shape of X ", DimsToString(x.dims()), ", got ",
-                                  DimsToString(skip.dims())));
+    return ctx.Error(absl::StrCat("input 'skip' must have the shape of X ", DimsToString(x.dims()),
+                                  ", got ", DimsToString(skip.dims())));
   }
   if (x.rank() == 0) return ctx.Error("input 'X' must have at least one dim");
   RETURN_IF_ERROR(ExpectVector(ctx, bias, "bias", x.dim(x.rank() - 1)));

@@ -2,8 +2,8 @@
 //   QKV = input [B, S, in] @ weights [in, h + h + v] (+ bias); split into Q, K (h each) and V (v)
 //   (qkv_hidden_sizes, or three equal parts), num_heads heads each; past [2, B, N, P, H] is put in
 //   front of K and V and present = [2, B, N, P + S, H]. Scores are scale * Q K^T (scale default
-//   1/sqrt(head size)) plus attention_bias, plus mask_filter_value (-10000) where mask_index masks a
-//   key or, with unidirectional, the key follows the query (key j > P + i).
+//   1/sqrt(head size)) plus attention_bias, plus mask_filter_value (-10000) where mask_index masks
+//   a key or, with unidirectional, the key follows the query (key j > P + i).
 // Not supported (errors): do_rotary, past_present_share_buffer, past_sequence_length, mask_index of
 // [3B + 2].
 #include <string>
@@ -27,24 +27,28 @@ Status AttentionKernel(KernelContext& ctx) {
     return ctx.Error("past_present_share_buffer and past_sequence_length are not supported");
   }
   const int64_t heads = ctx.GetInt("num_heads", 0);
-  if (x.rank() != 3) return ctx.Error(absl::StrCat("input 'input' must be 3-D, got ", DimsToString(x.dims())));
+  if (x.rank() != 3)
+    return ctx.Error(absl::StrCat("input 'input' must be 3-D, got ", DimsToString(x.dims())));
   const int64_t B = x.dim(0), S = x.dim(1), in = x.dim(2);
   if (w.rank() != 2 || w.dim(0) != in) {
-    return ctx.Error(absl::StrCat("input 'weights' must have shape [", in, ", ?], got ", DimsToString(w.dims())));
+    return ctx.Error(absl::StrCat("input 'weights' must have shape [", in, ", ?], got ",
+                                  DimsToString(w.dims())));
   }
   const int64_t total_width = w.dim(1);
   std::vector<int64_t> sizes = ctx.GetInts("qkv_hidden_sizes");
   if (sizes.empty()) sizes = {total_width / 3, total_width / 3, total_width / 3};
-  if (sizes.size() != 3 || sizes[0] != sizes[1] || sizes[0] + sizes[1] + sizes[2] != total_width || heads <= 0 ||
-      sizes[0] % heads != 0 || sizes[2] % heads != 0) {
-    return ctx.Error(absl::StrCat("weights of width ", total_width, " do not split into Q, K, V of ", heads,
+  if (sizes.size() != 3 || sizes[0] != sizes[1] || sizes[0] + sizes[1] + sizes[2] != total_width ||
+      heads <= 0 || sizes[0] % heads != 0 || sizes[2] % heads != 0) {
+    return ctx.Error(absl::StrCat("weights of width ", total_width,
+                                  " do not split into Q, K, V of ", heads,
                                   " heads (qkv_hidden_sizes ", DimsToString(sizes), ")"));
   }
   if (bias.is_defined()) RETURN_IF_ERROR(ExpectVector(ctx, bias, "bias", total_width));
   const int64_t H = sizes[0] / heads, Hv = sizes[2] / heads;
   // Projection.
   std::vector<float> qkv(B * S * total_width);
-  Gemm<float>(false, false, B * S, total_width, in, 1.0f, x.data<float>(), w.data<float>(), 0.0f, qkv.data());
+  Gemm<float>(false, false, B * S, total_width, in, 1.0f, x.data<float>(), w.data<float>(), 0.0f,
+              qkv.data());
   if (bias.is_defined()) {
     for (size_t i = 0; i < qkv.size(); ++i) qkv[i] += bias.data<float>()[i % total_width];
   }
@@ -54,9 +58,10 @@ Status AttentionKernel(KernelContext& ctx) {
   int64_t past = 0;
   if (ctx.has_input(4)) {
     ASSIGN_OR_RETURN(Tensor p, FloatInput(ctx, 4, "past"));
-    if (p.rank() != 5 || p.dim(0) != 2 || p.dim(1) != B || p.dim(2) != heads || p.dim(4) != H || H != Hv) {
-      return ctx.Error(absl::StrCat("input 'past' must have shape [2,", B, ",", heads, ",?,", H, "], got ",
-                                    DimsToString(p.dims())));
+    if (p.rank() != 5 || p.dim(0) != 2 || p.dim(1) != B || p.dim(2) != heads || p.dim(4) != H ||
+        H != Hv) {
+      return ctx.Error(absl::StrCat("input 'past' must have shape [2,", B, ",", heads, ",?,", H,
+                                    "], got ", DimsToString(p.dims())));
     }
     past = p.dim(3);
     const int64_t half = B * heads * past * H;
@@ -85,13 +90,16 @@ Status AttentionKernel(KernelContext& ctx) {
   p.q = q.data();
   p.k = k.data();
   p.v = v.data();
-  p.scale = ctx.has_attr("scale") ? ctx.GetFloat("scale", 1) : static_cast<float>(1 / std::sqrt(static_cast<double>(H)));
+  p.scale = ctx.has_attr("scale") ? ctx.GetFloat("scale", 1)
+                                  : static_cast<float>(1 / std::sqrt(static_cast<double>(H)));
   p.bias = MaskedScores(std::move(attention_bias), std::move(mask), causal, past, filter);
   return SetFloatOutput(ctx, 0, RunAttention(p), ctx.input(0).dtype());
 }
 
 }  // namespace
 
-void RegisterAttentionKernels(KernelRegistry& r) { r.Register(kMsDomain, "Attention", 1, AttentionKernel); }
+void RegisterAttentionKernels(KernelRegistry& r) {
+  r.Register(kMsDomain, "Attention", 1, AttentionKernel);
+}
 
 }  // namespace onnx_opt::interpreter::contrib

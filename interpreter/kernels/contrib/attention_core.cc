@@ -10,7 +10,8 @@
 namespace onnx_opt::interpreter::contrib {
 
 Tensor RunAttention(const AttentionProblem& p, Tensor* scores, bool probabilities) {
-  const int64_t B = p.batch, Nq = p.q_heads, S = p.q_len, L = p.kv_len, H = p.head_size, Hv = p.v_head_size;
+  const int64_t B = p.batch, Nq = p.q_heads, S = p.q_len, L = p.kv_len, H = p.head_size,
+                Hv = p.v_head_size;
   const int64_t group = Nq / p.kv_heads;
   Tensor y(DataType::kFloat, {B, S, Nq * Hv});
   if (scores != nullptr) *scores = Tensor(DataType::kFloat, {B, Nq, S, L});
@@ -42,7 +43,8 @@ Tensor RunAttention(const AttentionProblem& p, Tensor* scores, bool probabilitie
         }
         const double sink = p.sink != nullptr ? p.sink[h] : kNegInf;
         if (p.sink != nullptr) max = std::max(max, sink);
-        float* scores_row = scores != nullptr ? scores->mutable_data<float>() + (bh * S + i) * L : nullptr;
+        float* scores_row =
+            scores != nullptr ? scores->mutable_data<float>() + (bh * S + i) * L : nullptr;
         if (scores_row != nullptr && !probabilities) {
           for (int64_t j = 0; j < L; ++j) scores_row[j] = static_cast<float>(s[j]);
         }
@@ -68,47 +70,55 @@ Tensor RunAttention(const AttentionProblem& p, Tensor* scores, bool probabilitie
   return y;
 }
 
-absl::StatusOr<KeyMaskFn> KeyMask(const KernelContext& ctx, size_t input, std::string_view name, int64_t batch,
-                                  int64_t q_len, int64_t total, int64_t past) {
+absl::StatusOr<KeyMaskFn> KeyMask(const KernelContext& ctx, size_t input, std::string_view name,
+                                  int64_t batch, int64_t q_len, int64_t total, int64_t past) {
   if (!ctx.has_input(input)) return KeyMaskFn();
   ASSIGN_OR_RETURN(const Tensor* m, ctx.TensorInput(input));
   const auto bad = [&] {
-    return ctx.Error(absl::StrCat("input '", std::string(name), "' of shape ", DimsToString(m->dims()),
-                                  " is none of [B], [2B], [B,T], [B,S,T], [B,1,M,M] for B = ", batch, ", S = ", q_len,
-                                  ", T = ", total));
+    return ctx.Error(
+        absl::StrCat("input '", std::string(name), "' of shape ", DimsToString(m->dims()),
+                     " is none of [B], [2B], [B,T], [B,S,T], [B,1,M,M] for B = ", batch,
+                     ", S = ", q_len, ", T = ", total));
   };
   if (m->dtype() != DataType::kInt32) {
-    return ctx.Error(absl::StrCat("input '", std::string(name), "' must be int32, got ", m->ShapeString()));
+    return ctx.Error(
+        absl::StrCat("input '", std::string(name), "' must be int32, got ", m->ShapeString()));
   }
   const std::vector<int32_t> v = m->ToVector<int32_t>();
   if (m->rank() == 1 && m->dim(0) == batch) {
     return KeyMaskFn([v](int64_t b, int64_t, int64_t j) { return j >= v[b]; });
   }
   if (m->rank() == 1 && m->dim(0) == 2 * batch) {
-    return KeyMaskFn([v, batch](int64_t b, int64_t, int64_t j) { return j >= v[b] || j < v[batch + b]; });
+    return KeyMaskFn(
+        [v, batch](int64_t b, int64_t, int64_t j) { return j >= v[b] || j < v[batch + b]; });
   }
   if (m->rank() == 2 && m->dim(0) == batch && m->dim(1) == total) {
     return KeyMaskFn([v, total](int64_t b, int64_t, int64_t j) { return v[b * total + j] == 0; });
   }
   if (m->rank() == 3 && m->dim(0) == batch && m->dim(1) == q_len && m->dim(2) == total) {
-    return KeyMaskFn([v, q_len, total](int64_t b, int64_t i, int64_t j) { return v[(b * q_len + i) * total + j] == 0; });
+    return KeyMaskFn([v, q_len, total](int64_t b, int64_t i, int64_t j) {
+      return v[(b * q_len + i) * total + j] == 0;
+    });
   }
-  if (m->rank() == 4 && m->dim(0) == batch && m->dim(1) == 1 && m->dim(2) == m->dim(3) && m->dim(2) >= past + q_len &&
-      m->dim(3) >= total) {
+  if (m->rank() == 4 && m->dim(0) == batch && m->dim(1) == 1 && m->dim(2) == m->dim(3) &&
+      m->dim(2) >= past + q_len && m->dim(3) >= total) {
     const int64_t M = m->dim(2);
-    return KeyMaskFn([v, M, past](int64_t b, int64_t i, int64_t j) { return v[(b * M + past + i) * M + j] == 0; });
+    return KeyMaskFn([v, M, past](int64_t b, int64_t i, int64_t j) {
+      return v[(b * M + past + i) * M + j] == 0;
+    });
   }
   return bad();
 }
 
-absl::StatusOr<BiasFn> AttentionBias(const KernelContext& ctx, size_t input, int64_t batch, int64_t heads, int64_t q_len,
-                                     int64_t total) {
+absl::StatusOr<BiasFn> AttentionBias(const KernelContext& ctx, size_t input, int64_t batch,
+                                     int64_t heads, int64_t q_len, int64_t total) {
   if (!ctx.has_input(input)) return BiasFn();
   ASSIGN_OR_RETURN(Tensor t, FloatInput(ctx, input, "attention_bias"));
-  if (t.rank() != 4 || (t.dim(0) != batch && t.dim(0) != 1) || (t.dim(1) != heads && t.dim(1) != 1) ||
-      t.dim(2) != q_len || t.dim(3) < total) {
-    return ctx.Error(absl::StrCat("input 'attention_bias' must have shape [", batch, " or 1,", heads, " or 1,", q_len,
-                                  ",", total, "], got ", DimsToString(t.dims())));
+  if (t.rank() != 4 || (t.dim(0) != batch && t.dim(0) != 1) ||
+      (t.dim(1) != heads && t.dim(1) != 1) || t.dim(2) != q_len || t.dim(3) < total) {
+    return ctx.Error(absl::StrCat("input 'attention_bias' must have shape [", batch, " or 1,",
+                                  heads, " or 1,", q_len, ",", total, "], got ",
+                                  DimsToString(t.dims())));
   }
   const bool all_b = t.dim(0) != 1, all_h = t.dim(1) != 1;
   const int64_t width = t.dim(3);
@@ -119,22 +129,23 @@ absl::StatusOr<BiasFn> AttentionBias(const KernelContext& ctx, size_t input, int
   });
 }
 
-std::vector<float> ToHeads(const float* x, int64_t batch, int64_t len, int64_t heads, int64_t size, int64_t row_stride,
-                           int64_t offset) {
+std::vector<float> ToHeads(const float* x, int64_t batch, int64_t len, int64_t heads, int64_t size,
+                           int64_t row_stride, int64_t offset) {
   std::vector<float> out(batch * heads * len * size);
   for (int64_t b = 0; b < batch; ++b) {
     for (int64_t s = 0; s < len; ++s) {
       const float* row = x + (b * len + s) * row_stride + offset;
       for (int64_t h = 0; h < heads; ++h) {
-        std::copy(row + h * size, row + (h + 1) * size, out.begin() + ((b * heads + h) * len + s) * size);
+        std::copy(row + h * size, row + (h + 1) * size,
+                  out.begin() + ((b * heads + h) * len + s) * size);
       }
     }
   }
   return out;
 }
 
-std::vector<float> ConcatLength(const float* past, int64_t past_len, const float* now, int64_t now_len, int64_t bh,
-                                int64_t d) {
+std::vector<float> ConcatLength(const float* past, int64_t past_len, const float* now,
+                                int64_t now_len, int64_t bh, int64_t d) {
   std::vector<float> out(bh * (past_len + now_len) * d);
   for (int64_t i = 0; i < bh; ++i) {
     float* o = out.data() + i * (past_len + now_len) * d;
@@ -144,7 +155,8 @@ std::vector<float> ConcatLength(const float* past, int64_t past_len, const float
   return out;
 }
 
-BiasFn MaskedScores(BiasFn attention_bias, KeyMaskFn mask, bool causal, int64_t past, float filter) {
+BiasFn MaskedScores(BiasFn attention_bias, KeyMaskFn mask, bool causal, int64_t past,
+                    float filter) {
   return [attention_bias = std::move(attention_bias), mask = std::move(mask), causal, past, filter](
              int64_t b, int64_t h, int64_t i, int64_t j) {
     float add = attention_bias ? attention_bias(b, h, i, j) : 0.0f;

@@ -1,6 +1,6 @@
 // Attention, MultiHeadAttention and GroupQueryAttention (com.microsoft) against decompositions into
-// MatMul/Add/Split, RotaryEmbedding-23 and Attention-23 run by the same interpreter. The masks of the
-// decompositions are constants written here from the documented rules: Attention and
+// MatMul/Add/Split, RotaryEmbedding-23 and Attention-23 run by the same interpreter. The masks of
+// the decompositions are constants written here from the documented rules: Attention and
 // MultiHeadAttention add mask_filter_value (-10000) to masked scores, GroupQueryAttention leaves
 // masked keys out of the softmax.
 #include <functional>
@@ -21,7 +21,8 @@ using testing::I64;
 using testing::Model;
 using testing::RandomF;
 
-// A [B, 1, S, T] initializer named `name`: additive (0 or -10000) or bool (keep) from masked(b, i, j).
+// A [B, 1, S, T] initializer named `name`: additive (0 or -10000) or bool (keep) from masked(b, i,
+// j).
 std::string MaskInit(const std::string& name, int64_t B, int64_t S, int64_t T, bool as_bool,
                      const std::function<bool(int64_t, int64_t, int64_t)>& masked) {
   std::vector<std::string> v;
@@ -33,23 +34,30 @@ std::string MaskInit(const std::string& name, int64_t B, int64_t S, int64_t T, b
       }
     }
   }
-  return absl::StrCat(as_bool ? "bool" : "float", "[", B, ",1,", S, ",", T, "] ", name, " = {", absl::StrJoin(v, ", "), "}");
+  return absl::StrCat(as_bool ? "bool" : "float", "[", B, ",1,", S, ",", T, "] ", name, " = {",
+                      absl::StrJoin(v, ", "), "}");
 }
 
 TEST(ContribAttention, PackedWeightsRawMaskPastUnidirectional) {
   // B 2, S 3, input 8, 2 heads of 4, past 2: T = 5. Raw mask [B, T].
   const std::vector<int32_t> raw = {1, 1, 1, 1, 1, 1, 0, 1, 1, 0};
-  const auto masked = [&](int64_t b, int64_t i, int64_t j) { return raw[b * 5 + j] == 0 || j > 2 + i; };
-  const std::string sig = "(float[2,3,8] x, float[8,24] w, float[24] bias, int32[2,5] m, float[2,2,2,2,4] past) => "
-                          "(float[2,3,8] y, float[2,2,2,5,4] present)";
-  ExpectSameOutputs(
-      Model(absl::StrCat("g ", sig, " { y, present = com.microsoft.Attention<num_heads = 2, unidirectional = 1>(x, w, bias, m, past) }")),
-      Model(absl::StrCat("g ", sig, " <", MaskInit("am", 2, 3, 5, false, masked), R"(, int64[1] z = {0}> {
+  const auto masked = [&](int64_t b, int64_t i, int64_t j) {
+    return raw[b * 5 + j] == 0 || j > 2 + i;
+  };
+  const std::string sig =
+      "(float[2,3,8] x, float[8,24] w, float[24] bias, int32[2,5] m, float[2,2,2,2,4] past) => "
+      "(float[2,3,8] y, float[2,2,2,5,4] present)";
+  ExpectSameOutputs(Model(absl::StrCat("g ", sig,
+                                       " { y, present = com.microsoft.Attention<num_heads = 2, "
+                                       "unidirectional = 1>(x, w, bias, m, past) }")),
+                    Model(absl::StrCat("g ", sig, " <", MaskInit("am", 2, 3, 5, false, masked),
+                                       R"(, int64[1] z = {0}> {
           p = MatMul(x, w) qkv = Add(p, bias) q, k, v = Split<axis = 2, num_outputs = 3>(qkv)
           pk1, pv1 = Split<axis = 0, num_outputs = 2>(past) pk = Squeeze(pk1, z) pv = Squeeze(pv1, z)
           y, prk, prv = Attention<q_num_heads = 2, kv_num_heads = 2>(q, k, v, am, pk, pv)
           a = Unsqueeze(prk, z) b = Unsqueeze(prv, z) present = Concat<axis = 0>(a, b) })")),
-      {RandomF({2, 3, 8}, 1), RandomF({8, 24}, 2), RandomF({24}, 3), I32({2, 5}, raw), RandomF({2, 2, 2, 2, 4}, 4)});
+                    {RandomF({2, 3, 8}, 1), RandomF({8, 24}, 2), RandomF({24}, 3), I32({2, 5}, raw),
+                     RandomF({2, 2, 2, 2, 4}, 4)});
 }
 
 TEST(ContribAttention, LengthsMaskAndSmallerValues) {
@@ -57,36 +65,46 @@ TEST(ContribAttention, LengthsMaskAndSmallerValues) {
   const std::vector<int32_t> lengths = {3, 1};
   const auto masked = [&](int64_t b, int64_t, int64_t j) { return j >= lengths[b]; };
   const std::string sig = "(float[2,3,8] x, float[8,20] w, int32[2] m) => (float[2,3,4] y)";
-  ExpectSameOutputs(
-      Model(absl::StrCat("g ", sig, " { y = com.microsoft.Attention<num_heads = 2, qkv_hidden_sizes = [8, 8, 4], scale = 0.3>(x, w, , m) }")),
-      Model(absl::StrCat("g ", sig, " <", MaskInit("am", 2, 3, 3, false, masked), R"(, int64[3] sizes = {8, 8, 4}> {
+  ExpectSameOutputs(Model(absl::StrCat("g ", sig,
+                                       " { y = com.microsoft.Attention<num_heads = 2, "
+                                       "qkv_hidden_sizes = [8, 8, 4], scale = 0.3>(x, w, , m) }")),
+                    Model(absl::StrCat("g ", sig, " <", MaskInit("am", 2, 3, 3, false, masked),
+                                       R"(, int64[3] sizes = {8, 8, 4}> {
           qkv = MatMul(x, w) q, k, v = Split<axis = 2>(qkv, sizes)
           y = Attention<q_num_heads = 2, kv_num_heads = 2, scale = 0.3>(q, k, v, am) })")),
-      {RandomF({2, 3, 8}, 5), RandomF({8, 20}, 6), I32({2}, lengths)});
-  ExpectError(Model("g (float[2,3,8] x, float[8,24] w, int32[8] m) => (float[2,3,8] y) { y = com.microsoft.Attention<num_heads = 2>(x, w, , m) }"),
+                    {RandomF({2, 3, 8}, 5), RandomF({8, 20}, 6), I32({2}, lengths)});
+  ExpectError(Model("g (float[2,3,8] x, float[8,24] w, int32[8] m) => (float[2,3,8] y) { y = "
+                    "com.microsoft.Attention<num_heads = 2>(x, w, , m) }"),
               {RandomF({2, 3, 8}, 5), RandomF({8, 24}, 6), I32({8}, std::vector<int32_t>(8, 1))},
               "input 'mask_index' of shape [8] is none of");
 }
 
 TEST(ContribMultiHeadAttention, SeparateQkvBiasPaddingMaskPast) {
   const std::vector<int32_t> raw = {1, 1, 1, 1, 1, 1, 1, 1, 0, 0};
-  const auto masked = [&](int64_t b, int64_t i, int64_t j) { return raw[b * 5 + j] == 0 || j > 2 + i; };
-  const std::string sig = "(float[2,3,8] q, float[2,3,8] k, float[2,3,8] v, float[24] bias, int32[2,5] m, "
-                          "float[2,2,2,4] pk, float[2,2,2,4] pv) => (float[2,3,8] y, float[2,2,5,4] prk, float[2,2,5,4] prv)";
+  const auto masked = [&](int64_t b, int64_t i, int64_t j) {
+    return raw[b * 5 + j] == 0 || j > 2 + i;
+  };
+  const std::string sig =
+      "(float[2,3,8] q, float[2,3,8] k, float[2,3,8] v, float[24] bias, int32[2,5] m, "
+      "float[2,2,2,4] pk, float[2,2,2,4] pv) => (float[2,3,8] y, float[2,2,5,4] prk, "
+      "float[2,2,5,4] prv)";
   ExpectSameOutputs(
-      Model(absl::StrCat("g ", sig, " { y, prk, prv = com.microsoft.MultiHeadAttention<num_heads = 2, unidirectional = 1>(q, k, v, bias, m, , pk, pv) }")),
+      Model(absl::StrCat("g ", sig,
+                         " { y, prk, prv = com.microsoft.MultiHeadAttention<num_heads = 2, "
+                         "unidirectional = 1>(q, k, v, bias, m, , pk, pv) }")),
       Model(absl::StrCat("g ", sig, " <", MaskInit("am", 2, 3, 5, false, masked), R"(> {
           bq, bk, bv = Split<axis = 0, num_outputs = 3>(bias) q2 = Add(q, bq) k2 = Add(k, bk) v2 = Add(v, bv)
           y, prk, prv = Attention<q_num_heads = 2, kv_num_heads = 2>(q2, k2, v2, am, pk, pv) })")),
-      {RandomF({2, 3, 8}, 7), RandomF({2, 3, 8}, 8), RandomF({2, 3, 8}, 9), RandomF({24}, 10), I32({2, 5}, raw),
-       RandomF({2, 2, 2, 4}, 11), RandomF({2, 2, 2, 4}, 12)});
+      {RandomF({2, 3, 8}, 7), RandomF({2, 3, 8}, 8), RandomF({2, 3, 8}, 9), RandomF({24}, 10),
+       I32({2, 5}, raw), RandomF({2, 2, 2, 4}, 11), RandomF({2, 2, 2, 4}, 12)});
 }
 
 TEST(ContribMultiHeadAttention, PackedQkv) {
   // [B, S, N, 3, H] against the same values split into three [B, S, N * H] inputs.
   const std::string sig = "(float[2,3,2,3,4] qkv) => (float[2,3,8] y)";
   ExpectSameOutputs(
-      Model(absl::StrCat("g ", sig, " { y = com.microsoft.MultiHeadAttention<num_heads = 2>(qkv) }")),
+      Model(
+          absl::StrCat("g ", sig, " { y = com.microsoft.MultiHeadAttention<num_heads = 2>(qkv) }")),
       Model(absl::StrCat("g ", sig, R"( <int64[1] ax = {3}, int64[3] shape = {2, 3, 8}> {
           a, b, c = Split<axis = 3, num_outputs = 3>(qkv) a1 = Squeeze(a, ax) b1 = Squeeze(b, ax) c1 = Squeeze(c, ax)
           q = Reshape(a1, shape) k = Reshape(b1, shape) v = Reshape(c1, shape)
@@ -98,10 +116,13 @@ TEST(ContribGroupQueryAttention, PromptWithRightPadding) {
   // B 2, S 3, 4 query heads and 2 kv heads of 4; entry 1 has 2 tokens (seqlens_k 1).
   const std::vector<int64_t> len = {3, 2};
   const auto masked = [&](int64_t b, int64_t i, int64_t j) { return j > i || j >= len[b]; };
-  const std::string sig = "(float[2,3,16] q, float[2,3,8] k, float[2,3,8] v, int32[2] sk, int32 t) => "
-                          "(float[2,3,16] y, float[2,2,3,4] prk, float[2,2,3,4] prv)";
+  const std::string sig =
+      "(float[2,3,16] q, float[2,3,8] k, float[2,3,8] v, int32[2] sk, int32 t) => "
+      "(float[2,3,16] y, float[2,2,3,4] prk, float[2,2,3,4] prv)";
   ExpectSameOutputs(
-      Model(absl::StrCat("g ", sig, " { y, prk, prv = com.microsoft.GroupQueryAttention<num_heads = 4, kv_num_heads = 2>(q, k, v, , , sk, t) }")),
+      Model(absl::StrCat("g ", sig,
+                         " { y, prk, prv = com.microsoft.GroupQueryAttention<num_heads = 4, "
+                         "kv_num_heads = 2>(q, k, v, , , sk, t) }")),
       Model(absl::StrCat("g ", sig, " <", MaskInit("am", 2, 3, 3, true, masked), R"(> {
           y, prk, prv = Attention<q_num_heads = 4, kv_num_heads = 2>(q, k, v, am) })")),
       {RandomF({2, 3, 16}, 14), RandomF({2, 3, 8}, 15), RandomF({2, 3, 8}, 16), I32({2}, {2, 1}),
@@ -112,26 +133,34 @@ TEST(ContribGroupQueryAttention, DecodeWithPastRotaryWindowAndSoftcap) {
   // One new token after 3 cached ones (total 4), packed QKV, rotary at position 3, a window of 2
   // (keys 1..3), softcap 2.
   const auto masked = [&](int64_t, int64_t, int64_t j) { return j < 1; };
-  const std::string sig = "(float[2,1,32] qkv, float[2,2,3,4] pk, float[2,2,3,4] pv, int32[2] sk, int32 t, float[8,2] c, "
-                          "float[8,2] s) => (float[2,1,16] y, float[2,2,4,4] prk, float[2,2,4,4] prv)";
+  const std::string sig =
+      "(float[2,1,32] qkv, float[2,2,3,4] pk, float[2,2,3,4] pv, int32[2] sk, int32 t, float[8,2] "
+      "c, "
+      "float[8,2] s) => (float[2,1,16] y, float[2,2,4,4] prk, float[2,2,4,4] prv)";
   ExpectSameOutputs(
-      Model(absl::StrCat("g ", sig, R"( { y, prk, prv = com.microsoft.GroupQueryAttention<num_heads = 4, kv_num_heads = 2,
+      Model(absl::StrCat(
+          "g ", sig,
+          R"( { y, prk, prv = com.microsoft.GroupQueryAttention<num_heads = 4, kv_num_heads = 2,
           do_rotary = 1, local_window_size = 2, softcap = 2.0>(qkv, , , pk, pv, sk, t, c, s) })")),
-      Model(absl::StrCat("g ", sig, " <", MaskInit("am", 2, 1, 4, true, masked), R"(, int64[2,1] pos = {3, 3},
+      Model(absl::StrCat("g ", sig, " <", MaskInit("am", 2, 1, 4, true, masked),
+                         R"(, int64[2,1] pos = {3, 3},
           int64[3] sizes = {16, 8, 8}> {
           q0, k0, v = Split<axis = 2>(qkv, sizes)
           q = RotaryEmbedding<num_heads = 4>(q0, c, s, pos) k = RotaryEmbedding<num_heads = 2>(k0, c, s, pos)
           y, prk, prv = Attention<q_num_heads = 4, kv_num_heads = 2, softcap = 2.0>(q, k, v, am, pk, pv) })")),
-      {RandomF({2, 1, 32}, 17), RandomF({2, 2, 3, 4}, 18), RandomF({2, 2, 3, 4}, 19), I32({2}, {3, 3}),
-       Tensor::Scalar<int32_t>(DataType::kInt32, 4), RandomF({8, 2}, 20), RandomF({8, 2}, 21)});
+      {RandomF({2, 1, 32}, 17), RandomF({2, 2, 3, 4}, 18), RandomF({2, 2, 3, 4}, 19),
+       I32({2}, {3, 3}), Tensor::Scalar<int32_t>(DataType::kInt32, 4), RandomF({8, 2}, 20),
+       RandomF({8, 2}, 21)});
 }
 
 TEST(ContribGroupQueryAttention, Errors) {
-  ExpectError(Model(R"(g (float[1,1,16] q, float[1,1,8] k, float[1,1,8] v, int32[1] sk, int32 t) => (float[1,1,16] y) {
+  ExpectError(
+      Model(
+          R"(g (float[1,1,16] q, float[1,1,8] k, float[1,1,8] v, int32[1] sk, int32 t) => (float[1,1,16] y) {
                          y = com.microsoft.GroupQueryAttention<num_heads = 4, kv_num_heads = 2>(q, k, v, , , sk, t) })"),
-              {RandomF({1, 1, 16}, 1), RandomF({1, 1, 8}, 2), RandomF({1, 1, 8}, 3), I32({1}, {5}),
-               Tensor::Scalar<int32_t>(DataType::kInt32, 1)},
-              "seqlens_k[0] = 5 does not fit");
+      {RandomF({1, 1, 16}, 1), RandomF({1, 1, 8}, 2), RandomF({1, 1, 8}, 3), I32({1}, {5}),
+       Tensor::Scalar<int32_t>(DataType::kInt32, 1)},
+      "seqlens_k[0] = 5 does not fit");
 }
 
 }  // namespace

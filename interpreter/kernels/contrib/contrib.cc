@@ -24,17 +24,21 @@ void RegisterContribKernels(KernelRegistry& r) {
 namespace contrib {
 
 absl::StatusOr<Tensor> FloatInput(const KernelContext& ctx, size_t i, std::string_view name) {
-  if (!ctx.has_input(i)) return ctx.Error(absl::StrCat("input '", std::string(name), "' is missing"));
-  if (!ctx.value(i).is_tensor()) return ctx.Error(absl::StrCat("input '", std::string(name), "' must be a tensor"));
+  if (!ctx.has_input(i))
+    return ctx.Error(absl::StrCat("input '", std::string(name), "' is missing"));
+  if (!ctx.value(i).is_tensor())
+    return ctx.Error(absl::StrCat("input '", std::string(name), "' must be a tensor"));
   const Tensor& t = ctx.input(i);
   if (t.dtype() == DataType::kFloat) return t;
   if (t.dtype() == DataType::kDouble) return CastTensor(t, DataType::kFloat);
   if (t.dtype() == DataType::kFloat16 || t.dtype() == DataType::kBfloat16) return WidenToFloat(t);
-  return ctx.Error(absl::StrCat("input '", std::string(name), "' must be float, float16, bfloat16 or double, got ",
+  return ctx.Error(absl::StrCat("input '", std::string(name),
+                                "' must be float, float16, bfloat16 or double, got ",
                                 t.ShapeString()));
 }
 
-absl::StatusOr<Tensor> OptionalFloatInput(const KernelContext& ctx, size_t i, std::string_view name) {
+absl::StatusOr<Tensor> OptionalFloatInput(const KernelContext& ctx, size_t i,
+                                          std::string_view name) {
   if (!ctx.has_input(i)) return Tensor();
   return FloatInput(ctx, i, name);
 }
@@ -51,7 +55,8 @@ absl::Status SetFloatOutput(KernelContext& ctx, size_t i, Tensor f, DataType typ
   return absl::OkStatus();
 }
 
-absl::Status ExpectVector(const KernelContext& ctx, const Tensor& t, std::string_view name, int64_t n) {
+absl::Status ExpectVector(const KernelContext& ctx, const Tensor& t, std::string_view name,
+                          int64_t n) {
   if (t.rank() != 1 || t.dim(0) != n) {
     return ctx.Error(absl::StrCat("input '", std::string(name), "' must have shape [", n, "], got ",
                                   DimsToString(t.dims())));

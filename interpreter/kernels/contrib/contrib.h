@@ -18,14 +18,14 @@ namespace onnx_opt::interpreter::contrib {
 inline constexpr std::string_view kMsDomain = "com.microsoft";
 
 // Family registration functions.
-void RegisterActivationKernels(KernelRegistry& r);       // activations.cc
-void RegisterLayerNormKernels(KernelRegistry& r);        // layer_norm.cc
-void RegisterFusedMatMulKernels(KernelRegistry& r);      // fused_matmul.cc
-void RegisterEmbedLayerNormKernels(KernelRegistry& r);   // embed_layer_norm.cc
-void RegisterRotaryEmbeddingKernels(KernelRegistry& r);  // rotary_embedding.cc
-void RegisterMatMulNBitsKernels(KernelRegistry& r);      // matmul_nbits.cc
+void RegisterActivationKernels(KernelRegistry& r);            // activations.cc
+void RegisterLayerNormKernels(KernelRegistry& r);             // layer_norm.cc
+void RegisterFusedMatMulKernels(KernelRegistry& r);           // fused_matmul.cc
+void RegisterEmbedLayerNormKernels(KernelRegistry& r);        // embed_layer_norm.cc
+void RegisterRotaryEmbeddingKernels(KernelRegistry& r);       // rotary_embedding.cc
+void RegisterMatMulNBitsKernels(KernelRegistry& r);           // matmul_nbits.cc
 void RegisterGatherBlockQuantizedKernels(KernelRegistry& r);  // gather_block_quantized.cc
-void RegisterAttentionKernels(KernelRegistry& r);        // attention.cc
+void RegisterAttentionKernels(KernelRegistry& r);             // attention.cc
 void RegisterMultiHeadAttentionKernels(KernelRegistry& r);    // multi_head_attention.cc
 void RegisterGroupQueryAttentionKernels(KernelRegistry& r);   // group_query_attention.cc
 
@@ -33,7 +33,8 @@ void RegisterGroupQueryAttentionKernels(KernelRegistry& r);   // group_query_att
 // by `name` when it is absent or not of a floating-point type.
 absl::StatusOr<Tensor> FloatInput(const KernelContext& ctx, size_t i, std::string_view name);
 // The same for an optional input: an undefined tensor when absent.
-absl::StatusOr<Tensor> OptionalFloatInput(const KernelContext& ctx, size_t i, std::string_view name);
+absl::StatusOr<Tensor> OptionalFloatInput(const KernelContext& ctx, size_t i,
+                                          std::string_view name);
 
 // A float result as `type` (the type of the input it was computed from).
 absl::StatusOr<Tensor> FromFloat(Tensor f, DataType type);
@@ -41,7 +42,8 @@ absl::StatusOr<Tensor> FromFloat(Tensor f, DataType type);
 absl::Status SetFloatOutput(KernelContext& ctx, size_t i, Tensor f, DataType type);
 
 // Checks that `t` is a 1-D tensor of n elements; the error names `name`.
-absl::Status ExpectVector(const KernelContext& ctx, const Tensor& t, std::string_view name, int64_t n);
+absl::Status ExpectVector(const KernelContext& ctx, const Tensor& t, std::string_view name,
+                          int64_t n);
 
 }  // namespace onnx_opt::interpreter::contrib
 

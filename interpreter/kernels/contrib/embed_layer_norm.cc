@@ -1,8 +1,10 @@
 // EmbedLayerNormalization (com.microsoft): BERT's embedding layer. For token (b, s):
-//   sum = word_embedding[input_ids[b, s]] + position_embedding[p] (+ segment_embedding[segment_ids[b, s]])
-// with p = position_ids[b or 0, s] when given, else s; output = LayerNormalization(sum, gamma, beta)
-// over the hidden dim (epsilon 1e-12 by default). mask_index[b] counts the 1s of mask row b (0 when
-// there is no mask), embedding_sum is `sum`. An id outside its table is an error naming the input.
+//   sum = word_embedding[input_ids[b, s]] + position_embedding[p] (+
+//   segment_embedding[segment_ids[b, s]])
+// with p = position_ids[b or 0, s] when given, else s; output = LayerNormalization(sum, gamma,
+// beta) over the hidden dim (epsilon 1e-12 by default). mask_index[b] counts the 1s of mask row b
+// (0 when there is no mask), embedding_sum is `sum`. An id outside its table is an error naming the
+// input.
 #include <string>
 
 #include "interpreter/kernels/common.h"
@@ -15,41 +17,47 @@ using absl::Status;
 using absl::StatusOr;
 
 // Input i as int32 ids of shape [B, S] (or [1, S] when `broadcast_ok`).
-StatusOr<const Tensor*> Ids(const KernelContext& ctx, size_t i, std::string_view name, int64_t b, int64_t s,
-                            bool broadcast_ok) {
+StatusOr<const Tensor*> Ids(const KernelContext& ctx, size_t i, std::string_view name, int64_t b,
+                            int64_t s, bool broadcast_ok) {
   ASSIGN_OR_RETURN(const Tensor* t, ctx.TensorInput(i));
   if (t->dtype() != DataType::kInt32) {
-    return ctx.Error(absl::StrCat("input '", std::string(name), "' must be int32, got ", t->ShapeString()));
+    return ctx.Error(
+        absl::StrCat("input '", std::string(name), "' must be int32, got ", t->ShapeString()));
   }
   const bool full = t->rank() == 2 && t->dim(0) == b && t->dim(1) == s;
   const bool one = broadcast_ok && t->rank() == 2 && t->dim(0) == 1 && t->dim(1) == s;
   if (!full && !one) {
-    return ctx.Error(absl::StrCat("input '", std::string(name), "' must have shape [", b, ",", s, "]",
-                                  broadcast_ok ? absl::StrCat(" or [1,", s, "]") : "", ", got ",
-                                  DimsToString(t->dims())));
+    return ctx.Error(absl::StrCat("input '", std::string(name), "' must have shape [", b, ",", s,
+                                  "]", broadcast_ok ? absl::StrCat(" or [1,", s, "]") : "",
+                                  ", got ", DimsToString(t->dims())));
   }
   return t;
 }
 
 // A [rows, hidden] table.
-Status ExpectTable(const KernelContext& ctx, const Tensor& t, std::string_view name, int64_t hidden) {
+Status ExpectTable(const KernelContext& ctx, const Tensor& t, std::string_view name,
+                   int64_t hidden) {
   if (t.rank() != 2 || t.dim(1) != hidden) {
-    return ctx.Error(absl::StrCat("input '", std::string(name), "' must have shape [?,", hidden, "], got ",
-                                  DimsToString(t.dims())));
+    return ctx.Error(absl::StrCat("input '", std::string(name), "' must have shape [?,", hidden,
+                                  "], got ", DimsToString(t.dims())));
   }
   return absl::OkStatus();
 }
 
 Status EmbedLayerNormKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(const Tensor* ids0, ctx.TensorInput(0));
-  if (ids0->rank() != 2) return ctx.Error(absl::StrCat("input 'input_ids' must be 2-D, got ", DimsToString(ids0->dims())));
+  if (ids0->rank() != 2)
+    return ctx.Error(
+        absl::StrCat("input 'input_ids' must be 2-D, got ", DimsToString(ids0->dims())));
   const int64_t batch = ids0->dim(0), seq = ids0->dim(1);
   ASSIGN_OR_RETURN(const Tensor* ids, Ids(ctx, 0, "input_ids", batch, seq, false));
   ASSIGN_OR_RETURN(Tensor word, FloatInput(ctx, 2, "word_embedding"));
   ASSIGN_OR_RETURN(Tensor pos, FloatInput(ctx, 3, "position_embedding"));
   ASSIGN_OR_RETURN(Tensor gamma, FloatInput(ctx, 5, "gamma"));
   ASSIGN_OR_RETURN(Tensor beta, FloatInput(ctx, 6, "beta"));
-  if (word.rank() != 2) return ctx.Error(absl::StrCat("input 'word_embedding' must be 2-D, got ", DimsToString(word.dims())));
+  if (word.rank() != 2)
+    return ctx.Error(
+        absl::StrCat("input 'word_embedding' must be 2-D, got ", DimsToString(word.dims())));
   const int64_t hidden = word.dim(1);
   RETURN_IF_ERROR(ExpectTable(ctx, pos, "position_embedding", hidden));
   RETURN_IF_ERROR(ExpectVector(ctx, gamma, "gamma", hidden));
@@ -79,12 +87,15 @@ Status EmbedLayerNormKernel(KernelContext& ctx) {
       const int64_t token = b * seq + s;
       const int64_t w = ids->data<int32_t>()[token];
       if (w < 0 || w >= word.dim(0)) {
-        return ctx.Error(absl::StrCat("input 'input_ids' holds ", w, ", outside word_embedding's ", word.dim(0), " rows"));
+        return ctx.Error(absl::StrCat("input 'input_ids' holds ", w, ", outside word_embedding's ",
+                                      word.dim(0), " rows"));
       }
       int64_t p = s;
-      if (position_ids != nullptr) p = position_ids->data<int32_t>()[(position_ids->dim(0) == 1 ? 0 : b * seq) + s];
+      if (position_ids != nullptr)
+        p = position_ids->data<int32_t>()[(position_ids->dim(0) == 1 ? 0 : b * seq) + s];
       if (p < 0 || p >= pos.dim(0)) {
-        return ctx.Error(absl::StrCat("position ", p, " is outside position_embedding's ", pos.dim(0), " rows"));
+        return ctx.Error(
+            absl::StrCat("position ", p, " is outside position_embedding's ", pos.dim(0), " rows"));
       }
       const float* pw = word.data<float>() + w * hidden;
       const float* pp = pos.data<float>() + p * hidden;
@@ -93,8 +104,8 @@ Status EmbedLayerNormKernel(KernelContext& ctx) {
       if (segment_ids != nullptr) {
         const int64_t g = segment_ids->data<int32_t>()[token];
         if (g < 0 || g >= seg.dim(0)) {
-          return ctx.Error(absl::StrCat("input 'segment_ids' holds ", g, ", outside segment_embedding's ", seg.dim(0),
-                                        " rows"));
+          return ctx.Error(absl::StrCat("input 'segment_ids' holds ", g,
+                                        ", outside segment_embedding's ", seg.dim(0), " rows"));
         }
         const float* pg = seg.data<float>() + g * hidden;
         for (int64_t h = 0; h < hidden; ++h) out[h] += pg[h];
@@ -102,8 +113,8 @@ Status EmbedLayerNormKernel(KernelContext& ctx) {
     }
   }
   Tensor y = Tensor::Uninitialized(DataType::kFloat, sum.dims());
-  Vec().layer_norm_rows_f32(psum, gamma.data<float>(), beta.data<float>(), y.mutable_data<float>(), batch * seq,
-                            hidden, ctx.GetFloat("epsilon", 1e-12f), nullptr, nullptr);
+  Vec().layer_norm_rows_f32(psum, gamma.data<float>(), beta.data<float>(), y.mutable_data<float>(),
+                            batch * seq, hidden, ctx.GetFloat("epsilon", 1e-12f), nullptr, nullptr);
   const DataType type = ctx.input(2).dtype();
   RETURN_IF_ERROR(SetFloatOutput(ctx, 0, std::move(y), type));
   if (ctx.num_outputs() > 1 && ctx.wants_output(1)) {

@@ -15,9 +15,12 @@ namespace {
 using absl::Status;
 using absl::StatusOr;
 
-StatusOr<Tensor> Operand(const KernelContext& ctx, Tensor t, bool trans, bool trans_batch, std::string_view name) {
+StatusOr<Tensor> Operand(const KernelContext& ctx, Tensor t, bool trans, bool trans_batch,
+                         std::string_view name) {
   if (t.rank() < 2) {
-    if (trans_batch) return ctx.Error(absl::StrCat("transBatch needs input '", std::string(name), "' of rank 2 or more"));
+    if (trans_batch)
+      return ctx.Error(
+          absl::StrCat("transBatch needs input '", std::string(name), "' of rank 2 or more"));
     return t;  // a 1-D operand is not transposed
   }
   const int64_t r = t.rank();
@@ -37,8 +40,10 @@ StatusOr<Tensor> Operand(const KernelContext& ctx, Tensor t, bool trans, bool tr
 Status FusedMatMulKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(Tensor a, FloatInput(ctx, 0, "A"));
   ASSIGN_OR_RETURN(Tensor b, FloatInput(ctx, 1, "B"));
-  ASSIGN_OR_RETURN(a, Operand(ctx, std::move(a), ctx.GetInt("transA", 0) != 0, ctx.GetInt("transBatchA", 0) != 0, "A"));
-  ASSIGN_OR_RETURN(b, Operand(ctx, std::move(b), ctx.GetInt("transB", 0) != 0, ctx.GetInt("transBatchB", 0) != 0, "B"));
+  ASSIGN_OR_RETURN(a, Operand(ctx, std::move(a), ctx.GetInt("transA", 0) != 0,
+                              ctx.GetInt("transBatchA", 0) != 0, "A"));
+  ASSIGN_OR_RETURN(b, Operand(ctx, std::move(b), ctx.GetInt("transB", 0) != 0,
+                              ctx.GetInt("transBatchB", 0) != 0, "B"));
   StatusOr<Tensor> y = BatchedMatMul(a, b);
   if (!y.ok()) return ctx.Error(std::string(y.status().message()));
   const float alpha = ctx.GetFloat("alpha", 1.0f);
@@ -51,6 +56,8 @@ Status FusedMatMulKernel(KernelContext& ctx) {
 
 }  // namespace
 
-void RegisterFusedMatMulKernels(KernelRegistry& r) { r.Register(kMsDomain, "FusedMatMul", 1, FusedMatMulKernel); }
+void RegisterFusedMatMulKernels(KernelRegistry& r) {
+  r.Register(kMsDomain, "FusedMatMul", 1, FusedMatMulKernel);
+}
 
 }  // namespace onnx_opt::interpreter::contrib

@@ -1,17 +1,17 @@
-// GroupQueryAttention (com.microsoft): attention with num_heads query heads sharing kv_num_heads key
-// and value heads, and a KV cache in [B, kv_num_heads, length, H].
+// GroupQueryAttention (com.microsoft): attention with num_heads query heads sharing kv_num_heads
+// key and value heads, and a KV cache in [B, kv_num_heads, length, H].
 //   query [B, S, N * H] with key and value [B, S, kvN * H], or packed [B, S, (N + 2 kvN) * H].
-//   seqlens_k[b] + 1 is batch entry b's total length T_b; total_sequence_length the batch's largest.
-//   A first prompt (no past, or an empty one, or total_sequence_length == S) starts at position 0,
-//   padded on the right beyond T_b; otherwise entry b's new tokens follow P_b = T_b - S cached ones.
-//   present_key/value have length max(past length, total_sequence_length): the first P_b rows of the
-//   past, then the S new rows (after rotary), zeros after.
-//   Query i (position P_b + i) sees keys j < T_b with j <= P_b + i (causal, the default), and with
-//   local_window_size W >= 0 only j >= P_b + i - W; other keys take no part in its softmax.
-//   do_rotary rotates Q and the new K with cos_cache/sin_cache at position_ids, else at P_b + i
-//   (rotary_interleaved); q_norm_weight/k_norm_weight apply an RMS norm per head first
-//   (qk_norm_epsilon); softcap, attention_bias, head_sink and smooth_softmax (a sink of 0) act on the
-//   scores; qk_output 1/2 gives the scores before/after the softmax.
+//   seqlens_k[b] + 1 is batch entry b's total length T_b; total_sequence_length the batch's
+//   largest. A first prompt (no past, or an empty one, or total_sequence_length == S) starts at
+//   position 0, padded on the right beyond T_b; otherwise entry b's new tokens follow P_b = T_b - S
+//   cached ones. present_key/value have length max(past length, total_sequence_length): the first
+//   P_b rows of the past, then the S new rows (after rotary), zeros after. Query i (position P_b +
+//   i) sees keys j < T_b with j <= P_b + i (causal, the default), and with local_window_size W >= 0
+//   only j >= P_b + i - W; other keys take no part in its softmax. do_rotary rotates Q and the new
+//   K with cos_cache/sin_cache at position_ids, else at P_b + i (rotary_interleaved);
+//   q_norm_weight/k_norm_weight apply an RMS norm per head first (qk_norm_epsilon); softcap,
+//   attention_bias, head_sink and smooth_softmax (a sink of 0) act on the scores; qk_output 1/2
+//   gives the scores before/after the softmax.
 // Not supported (errors): quantized caches (k_scale, v_scale, integer or float8 caches) and
 // sliding_window_cache.
 #include <algorithm>
@@ -42,18 +42,23 @@ Status GroupQueryAttentionKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(Tensor query, FloatInput(ctx, 0, "query"));
   const int64_t N = ctx.GetInt("num_heads", 0), kvN = ctx.GetInt("kv_num_heads", 0);
   if (N <= 0 || kvN <= 0 || N % kvN != 0) {
-    return ctx.Error(absl::StrCat("num_heads (", N, ") must be a positive multiple of kv_num_heads (", kvN, ")"));
+    return ctx.Error(absl::StrCat("num_heads (", N,
+                                  ") must be a positive multiple of kv_num_heads (", kvN, ")"));
   }
-  if (ctx.has_input(12) || ctx.has_input(13)) return ctx.Error("quantized KV caches (k_scale, v_scale) are not supported");
-  if (ctx.GetInt("sliding_window_cache", 0) != 0) return ctx.Error("sliding_window_cache is not supported");
-  if (query.rank() != 3) return ctx.Error(absl::StrCat("input 'query' must be 3-D, got ", DimsToString(query.dims())));
+  if (ctx.has_input(12) || ctx.has_input(13))
+    return ctx.Error("quantized KV caches (k_scale, v_scale) are not supported");
+  if (ctx.GetInt("sliding_window_cache", 0) != 0)
+    return ctx.Error("sliding_window_cache is not supported");
+  if (query.rank() != 3)
+    return ctx.Error(absl::StrCat("input 'query' must be 3-D, got ", DimsToString(query.dims())));
   const int64_t B = query.dim(0), S = query.dim(1);
   const bool packed = !ctx.has_input(1);
   int64_t H = 0;
   std::vector<float> q, k, v;
   if (packed) {
     if (ctx.has_input(2) || query.dim(2) % (N + 2 * kvN) != 0) {
-      return ctx.Error(absl::StrCat("packed query of width ", query.dim(2), " does not split into ", N, " + 2 x ", kvN, " heads"));
+      return ctx.Error(absl::StrCat("packed query of width ", query.dim(2), " does not split into ",
+                                    N, " + 2 x ", kvN, " heads"));
     }
     H = query.dim(2) / (N + 2 * kvN);
     const int64_t width = query.dim(2);
@@ -63,12 +68,14 @@ Status GroupQueryAttentionKernel(KernelContext& ctx) {
   } else {
     ASSIGN_OR_RETURN(Tensor key, FloatInput(ctx, 1, "key"));
     ASSIGN_OR_RETURN(Tensor value, FloatInput(ctx, 2, "value"));
-    if (query.dim(2) % N != 0) return ctx.Error("the query's hidden size is not a multiple of num_heads");
+    if (query.dim(2) % N != 0)
+      return ctx.Error("the query's hidden size is not a multiple of num_heads");
     H = query.dim(2) / N;
     const std::vector<int64_t> kv_dims{B, S, kvN * H};
     if (key.dims() != kv_dims || value.dims() != kv_dims) {
-      return ctx.Error(absl::StrCat("inputs 'key' ", DimsToString(key.dims()), " and 'value' ", DimsToString(value.dims()),
-                                    " must be ", DimsToString(kv_dims)));
+      return ctx.Error(absl::StrCat("inputs 'key' ", DimsToString(key.dims()), " and 'value' ",
+                                    DimsToString(value.dims()), " must be ",
+                                    DimsToString(kv_dims)));
     }
     q = ToHeads(query.data<float>(), B, S, N, H, N * H, 0);
     k = ToHeads(key.data<float>(), B, S, kvN, H, kvN * H, 0);
@@ -76,26 +83,30 @@ Status GroupQueryAttentionKernel(KernelContext& ctx) {
   }
   ASSIGN_OR_RETURN(std::vector<int64_t> seqlens, ctx.IntsInput(5));
   ASSIGN_OR_RETURN(std::vector<int64_t> total_v, ctx.IntsInput(6));
-  if (static_cast<int64_t>(seqlens.size()) != B) return ctx.Error(absl::StrCat("input 'seqlens_k' must have ", B, " values"));
+  if (static_cast<int64_t>(seqlens.size()) != B)
+    return ctx.Error(absl::StrCat("input 'seqlens_k' must have ", B, " values"));
   if (total_v.size() != 1) return ctx.Error("input 'total_sequence_length' must hold one value");
   const int64_t total = total_v[0];
   // The cache.
   int64_t P = 0;
   Tensor past_k, past_v;
-  if (ctx.has_input(3) != ctx.has_input(4)) return ctx.Error("past_key and past_value must be given together");
+  if (ctx.has_input(3) != ctx.has_input(4))
+    return ctx.Error("past_key and past_value must be given together");
   if (ctx.has_input(3)) {
     for (size_t i : {3, 4}) {
       const DataType t = ctx.input(i).dtype();
       if (t != DataType::kFloat && t != DataType::kFloat16 && t != DataType::kBfloat16) {
-        return ctx.Error(absl::StrCat("quantized KV caches are not supported (", ctx.input(i).ShapeString(), ")"));
+        return ctx.Error(absl::StrCat("quantized KV caches are not supported (",
+                                      ctx.input(i).ShapeString(), ")"));
       }
     }
     ASSIGN_OR_RETURN(past_k, FloatInput(ctx, 3, "past_key"));
     ASSIGN_OR_RETURN(past_v, FloatInput(ctx, 4, "past_value"));
     if (past_k.rank() != 4 || past_k.dim(0) != B || past_k.dim(1) != kvN || past_k.dim(3) != H ||
         past_v.dims() != past_k.dims()) {
-      return ctx.Error(absl::StrCat("inputs 'past_key' ", DimsToString(past_k.dims()), " and 'past_value' ",
-                                    DimsToString(past_v.dims()), " must be [", B, ",", kvN, ",P,", H, "]"));
+      return ctx.Error(absl::StrCat("inputs 'past_key' ", DimsToString(past_k.dims()),
+                                    " and 'past_value' ", DimsToString(past_v.dims()), " must be [",
+                                    B, ",", kvN, ",P,", H, "]"));
     }
     P = past_k.dim(2);
   }
@@ -105,13 +116,16 @@ Status GroupQueryAttentionKernel(KernelContext& ctx) {
   for (int64_t b = 0; b < B; ++b) {
     len[b] = seqlens[b] + 1;
     past_len[b] = first_prompt ? 0 : len[b] - S;
-    if (len[b] < 1 || len[b] > present_len || past_len[b] < 0 || past_len[b] > P || past_len[b] + S > present_len) {
-      return ctx.Error(absl::StrCat("seqlens_k[", b, "] = ", seqlens[b], " does not fit ", S, " new tokens, a past of ", P,
-                                    " and total_sequence_length ", total));
+    if (len[b] < 1 || len[b] > present_len || past_len[b] < 0 || past_len[b] > P ||
+        past_len[b] + S > present_len) {
+      return ctx.Error(absl::StrCat("seqlens_k[", b, "] = ", seqlens[b], " does not fit ", S,
+                                    " new tokens, a past of ", P, " and total_sequence_length ",
+                                    total));
     }
   }
   // Per-head RMS norm, then rotary.
-  if (ctx.has_input(14) != ctx.has_input(15)) return ctx.Error("q_norm_weight and k_norm_weight must be given together");
+  if (ctx.has_input(14) != ctx.has_input(15))
+    return ctx.Error("q_norm_weight and k_norm_weight must be given together");
   if (ctx.has_input(14)) {
     ASSIGN_OR_RETURN(Tensor qw, FloatInput(ctx, 14, "q_norm_weight"));
     ASSIGN_OR_RETURN(Tensor kw, FloatInput(ctx, 15, "k_norm_weight"));
@@ -125,13 +139,15 @@ Status GroupQueryAttentionKernel(KernelContext& ctx) {
     ASSIGN_OR_RETURN(Tensor cos, FloatInput(ctx, 7, "cos_cache"));
     ASSIGN_OR_RETURN(Tensor sin, FloatInput(ctx, 8, "sin_cache"));
     if (cos.rank() != 2 || sin.dims() != cos.dims() || 2 * cos.dim(1) > H) {
-      return ctx.Error(absl::StrCat("cos_cache ", DimsToString(cos.dims()), " and sin_cache ", DimsToString(sin.dims()),
-                                    " must be [max_position, rotary_dim / 2] with rotary_dim at most ", H));
+      return ctx.Error(absl::StrCat(
+          "cos_cache ", DimsToString(cos.dims()), " and sin_cache ", DimsToString(sin.dims()),
+          " must be [max_position, rotary_dim / 2] with rotary_dim at most ", H));
     }
     std::vector<int64_t> pos_ids;
     if (ctx.has_input(9)) {
       ASSIGN_OR_RETURN(pos_ids, ctx.IntsInput(9));
-      if (static_cast<int64_t>(pos_ids.size()) != B * S) return ctx.Error(absl::StrCat("input 'position_ids' must be [", B, ",", S, "]"));
+      if (static_cast<int64_t>(pos_ids.size()) != B * S)
+        return ctx.Error(absl::StrCat("input 'position_ids' must be [", B, ",", S, "]"));
     }
     const bool interleaved = ctx.GetInt("rotary_interleaved", 0) != 0;
     const int64_t width = cos.dim(1);
@@ -139,12 +155,15 @@ Status GroupQueryAttentionKernel(KernelContext& ctx) {
       for (int64_t s = 0; s < S; ++s) {
         const int64_t pos = pos_ids.empty() ? past_len[b] + s : pos_ids[b * S + s];
         if (pos < 0 || pos >= cos.dim(0)) {
-          return ctx.Error(absl::StrCat("position ", pos, " is outside the rotary caches' ", cos.dim(0), " rows"));
+          return ctx.Error(absl::StrCat("position ", pos, " is outside the rotary caches' ",
+                                        cos.dim(0), " rows"));
         }
         const float* c = cos.data<float>() + pos * width;
         const float* sn = sin.data<float>() + pos * width;
-        for (int64_t h = 0; h < N; ++h) RotateHead(q.data() + ((b * N + h) * S + s) * H, 2 * width, c, sn, interleaved);
-        for (int64_t h = 0; h < kvN; ++h) RotateHead(k.data() + ((b * kvN + h) * S + s) * H, 2 * width, c, sn, interleaved);
+        for (int64_t h = 0; h < N; ++h)
+          RotateHead(q.data() + ((b * N + h) * S + s) * H, 2 * width, c, sn, interleaved);
+        for (int64_t h = 0; h < kvN; ++h)
+          RotateHead(k.data() + ((b * kvN + h) * S + s) * H, 2 * width, c, sn, interleaved);
       }
     }
   }
@@ -167,8 +186,10 @@ Status GroupQueryAttentionKernel(KernelContext& ctx) {
   const DataType cache_type = ctx.has_input(3) ? ctx.input(3).dtype() : type;
   for (size_t i : {1, 2}) {
     if (ctx.num_outputs() <= i || !ctx.wants_output(i)) continue;
-    RETURN_IF_ERROR(SetFloatOutput(ctx, i, Tensor::FromVector<float>(DataType::kFloat, {B, kvN, present_len, H}, i == 1 ? pk : pv),
-                                   cache_type));
+    RETURN_IF_ERROR(SetFloatOutput(
+        ctx, i,
+        Tensor::FromVector<float>(DataType::kFloat, {B, kvN, present_len, H}, i == 1 ? pk : pv),
+        cache_type));
   }
   ASSIGN_OR_RETURN(BiasFn attention_bias, AttentionBias(ctx, 10, B, N, S, total));
   Tensor sink;
@@ -190,8 +211,9 @@ Status GroupQueryAttentionKernel(KernelContext& ctx) {
   p.q = q.data();
   p.k = pk.data();
   p.v = pv.data();
-  p.scale = ctx.has_attr("scale") && ctx.GetFloat("scale", 0) != 0 ? ctx.GetFloat("scale", 1)
-                                                                    : static_cast<float>(1 / std::sqrt(static_cast<double>(H)));
+  p.scale = ctx.has_attr("scale") && ctx.GetFloat("scale", 0) != 0
+                ? ctx.GetFloat("scale", 1)
+                : static_cast<float>(1 / std::sqrt(static_cast<double>(H)));
   p.softcap = ctx.GetFloat("softcap", 0);
   p.sink = sink.is_defined() ? sink.data<float>() : nullptr;
   p.allowed = [&](int64_t b, int64_t, int64_t i, int64_t j) {

@@ -1,8 +1,9 @@
 // SkipLayerNormalization, SkipSimplifiedLayerNormalization (com.microsoft) and
 // SimplifiedLayerNormalization (onnxruntime registers it in the default domain at version 1; models
-// also spell it com.microsoft). Rows are normalized over the last dim (SimplifiedLayerNormalization:
-// from `axis` on) with statistics summed in double; LayerNormalization's vector kernel does the
-// non-simplified rows, so Add + LayerNormalization computes the same bits.
+// also spell it com.microsoft). Rows are normalized over the last dim
+// (SimplifiedLayerNormalization: from `axis` on) with statistics summed in double;
+// LayerNormalization's vector kernel does the non-simplified rows, so Add + LayerNormalization
+// computes the same bits.
 #include <cmath>
 #include <string>
 
@@ -20,8 +21,8 @@ constexpr float kSkipEpsilon = 1e-12f;
 
 // Root-mean-square normalization of `rows` rows of n floats: y = x / sqrt(mean(x^2) + eps) * scale.
 // mean/inv receive one value per row when not null (mean: the rows' plain mean).
-void RmsRows(const float* x, const float* scale, float* y, int64_t rows, int64_t n, double eps, float* mean,
-             float* inv) {
+void RmsRows(const float* x, const float* scale, float* y, int64_t rows, int64_t n, double eps,
+             float* mean, float* inv) {
   ParallelItems(rows, n, [&](int64_t begin, int64_t end) {
     for (int64_t r = begin; r < end; ++r) {
       const float* row = x + r * n;
@@ -52,7 +53,8 @@ bool SkipRepeats(const Tensor& x, const Tensor& skip) {
   return true;
 }
 
-// Inputs: input, skip, gamma, [beta,] bias. Outputs: output, mean, inv_std_var, input_skip_bias_sum.
+// Inputs: input, skip, gamma, [beta,] bias. Outputs: output, mean, inv_std_var,
+// input_skip_bias_sum.
 Status SkipNorm(KernelContext& ctx, bool simplified) {
   ASSIGN_OR_RETURN(Tensor x, FloatInput(ctx, 0, "input"));
   ASSIGN_OR_RETURN(Tensor skip, FloatInput(ctx, 1, "skip"));
@@ -62,11 +64,13 @@ Status SkipNorm(KernelContext& ctx, bool simplified) {
     ASSIGN_OR_RETURN(beta, OptionalFloatInput(ctx, 3, "beta"));
   }
   ASSIGN_OR_RETURN(Tensor bias, OptionalFloatInput(ctx, simplified ? 3 : 4, "bias"));
-  if (x.rank() < 2) return ctx.Error(absl::StrCat("input 'input' must be 2-D or 3-D, got ", DimsToString(x.dims())));
+  if (x.rank() < 2)
+    return ctx.Error(
+        absl::StrCat("input 'input' must be 2-D or 3-D, got ", DimsToString(x.dims())));
   const int64_t h = x.dim(x.rank() - 1);
   if (!SkipRepeats(x, skip)) {
-    return ctx.Error(absl::StrCat("input 'skip' of shape ", DimsToString(skip.dims()), " does not fit input ",
-                                  DimsToString(x.dims())));
+    return ctx.Error(absl::StrCat("input 'skip' of shape ", DimsToString(skip.dims()),
+                                  " does not fit input ", DimsToString(x.dims())));
   }
   RETURN_IF_ERROR(ExpectVector(ctx, gamma, "gamma", h));
   if (beta.is_defined()) RETURN_IF_ERROR(ExpectVector(ctx, beta, "beta", h));
@@ -96,14 +100,16 @@ Status SkipNorm(KernelContext& ctx, bool simplified) {
   const float eps = ctx.GetFloat("epsilon", kSkipEpsilon);
   Tensor y = Tensor::Uninitialized(DataType::kFloat, x.dims());
   if (simplified) {
-    RmsRows(sum.data<float>(), gamma.data<float>(), y.mutable_data<float>(), rows, h, eps, pmean, pinv);
+    RmsRows(sum.data<float>(), gamma.data<float>(), y.mutable_data<float>(), rows, h, eps, pmean,
+            pinv);
   } else {
     const float* ps = sum.data<float>();
     const float* pbeta = beta.is_defined() ? beta.data<float>() : nullptr;
     float* py = y.mutable_data<float>();
     ParallelItems(rows, h, [&](int64_t begin, int64_t end) {
-      Vec().layer_norm_rows_f32(ps + begin * h, gamma.data<float>(), pbeta, py + begin * h, end - begin, h, eps,
-                                pmean != nullptr ? pmean + begin : nullptr, pinv != nullptr ? pinv + begin : nullptr);
+      Vec().layer_norm_rows_f32(ps + begin * h, gamma.data<float>(), pbeta, py + begin * h,
+                                end - begin, h, eps, pmean != nullptr ? pmean + begin : nullptr,
+                                pinv != nullptr ? pinv + begin : nullptr);
     });
   }
   const DataType type = ctx.input(0).dtype();
@@ -123,17 +129,18 @@ Status SimplifiedLayerNorm(KernelContext& ctx) {
   ASSIGN_OR_RETURN(int64_t axis, NormalizeAxis(ctx.GetInt("axis", -1), x.rank()));
   const int64_t rows = DimProduct(x.dims(), 0, axis), n = DimProduct(x.dims(), axis, x.rank());
   if (scale.size() != n) {
-    return ctx.Error(absl::StrCat("input 'scale' must have the ", n, " elements of the normalized dims ",
-                                  DimsToString(std::vector<int64_t>(x.dims().begin() + axis, x.dims().end())),
-                                  ", got ", DimsToString(scale.dims())));
+    return ctx.Error(
+        absl::StrCat("input 'scale' must have the ", n, " elements of the normalized dims ",
+                     DimsToString(std::vector<int64_t>(x.dims().begin() + axis, x.dims().end())),
+                     ", got ", DimsToString(scale.dims())));
   }
   std::vector<int64_t> stat_dims = x.dims();
   for (int64_t d = axis; d < x.rank(); ++d) stat_dims[d] = 1;
   const bool want_inv = ctx.num_outputs() > 1 && ctx.wants_output(1);
   Tensor inv(DataType::kFloat, want_inv ? stat_dims : std::vector<int64_t>{0});
   Tensor y = Tensor::Uninitialized(DataType::kFloat, x.dims());
-  RmsRows(x.data<float>(), scale.data<float>(), y.mutable_data<float>(), rows, n, ctx.GetFloat("epsilon", 1e-5f),
-          nullptr, want_inv ? inv.mutable_data<float>() : nullptr);
+  RmsRows(x.data<float>(), scale.data<float>(), y.mutable_data<float>(), rows, n,
+          ctx.GetFloat("epsilon", 1e-5f), nullptr, want_inv ? inv.mutable_data<float>() : nullptr);
   RETURN_IF_ERROR(SetFloatOutput(ctx, 0, std::move(y), ctx.input(0).dtype()));
   if (want_inv) ctx.set_output(1, std::move(inv));
   return absl::OkStatus();
@@ -142,8 +149,10 @@ Status SimplifiedLayerNorm(KernelContext& ctx) {
 }  // namespace
 
 void RegisterLayerNormKernels(KernelRegistry& r) {
-  r.Register(kMsDomain, "SkipLayerNormalization", 1, [](KernelContext& c) { return SkipNorm(c, false); });
-  r.Register(kMsDomain, "SkipSimplifiedLayerNormalization", 1, [](KernelContext& c) { return SkipNorm(c, true); });
+  r.Register(kMsDomain, "SkipLayerNormalization", 1,
+             [](KernelContext& c) { return SkipNorm(c, false); });
+  r.Register(kMsDomain, "SkipSimplifiedLayerNormalization", 1,
+             [](KernelContext& c) { return SkipNorm(c, true); });
   r.Register(kMsDomain, "SimplifiedLayerNormalization", 1, SimplifiedLayerNorm);
   r.Register("", "SimplifiedLayerNormalization", 1, SimplifiedLayerNorm);
 }

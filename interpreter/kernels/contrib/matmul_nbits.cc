@@ -1,9 +1,10 @@
-// MatMulNBits (com.microsoft): Y = A @ dequantize(B)^T (+ bias). B holds the [N, K] weight in blocks of
-// block_size along K: uint8 [N, k_blocks, block_size * bits / 8], `bits`-bit values packed low bits
-// first. The weight at (n, k) is (q - zero_point) * scale with the scale (and zero point) of block
-// k / block_size of row n, or of group g_idx[k] when g_idx is given. Zero points are uint8 packed the
-// same way ([N, ceil(k_blocks * bits / 8)]) or of A's type ([N, k_blocks]); without them 2^(bits - 1).
-// Bits 2, 4 and 8. Computed in float: accuracy_level (how onnxruntime may quantize A) is not applied.
+// MatMulNBits (com.microsoft): Y = A @ dequantize(B)^T (+ bias). B holds the [N, K] weight in
+// blocks of block_size along K: uint8 [N, k_blocks, block_size * bits / 8], `bits`-bit values
+// packed low bits first. The weight at (n, k) is (q - zero_point) * scale with the scale (and zero
+// point) of block k / block_size of row n, or of group g_idx[k] when g_idx is given. Zero points
+// are uint8 packed the same way ([N, ceil(k_blocks * bits / 8)]) or of A's type ([N, k_blocks]);
+// without them 2^(bits - 1). Bits 2, 4 and 8. Computed in float: accuracy_level (how onnxruntime
+// may quantize A) is not applied.
 #include <string>
 
 #include "interpreter/kernels/common.h"
@@ -27,21 +28,27 @@ Status MatMulNBitsKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(Tensor scales, FloatInput(ctx, 2, "scales"));
   const int64_t K = ctx.GetInt("K", 0), N = ctx.GetInt("N", 0), bits = ctx.GetInt("bits", 4);
   const int64_t block = ctx.GetInt("block_size", 0);
-  if (bits != 2 && bits != 4 && bits != 8) return ctx.Error(absl::StrCat("bits ", bits, " is not supported (2, 4 or 8)"));
+  if (bits != 2 && bits != 4 && bits != 8)
+    return ctx.Error(absl::StrCat("bits ", bits, " is not supported (2, 4 or 8)"));
   if (K <= 0 || N <= 0 || block < 16 || (block & (block - 1)) != 0) {
-    return ctx.Error(absl::StrCat("attributes K (", K, ") and N (", N, ") must be positive and block_size (", block,
+    return ctx.Error(absl::StrCat("attributes K (", K, ") and N (", N,
+                                  ") must be positive and block_size (", block,
                                   ") a power of two of at least 16"));
   }
-  if (ctx.GetInt("weight_prepacked", 0) != 0) return ctx.Error("prepacked weights (weight_prepacked) are not supported");
+  if (ctx.GetInt("weight_prepacked", 0) != 0)
+    return ctx.Error("prepacked weights (weight_prepacked) are not supported");
   const int64_t blocks = (K + block - 1) / block, blob = block * bits / 8;
   if (a.rank() == 0 || a.dim(a.rank() - 1) != K) {
-    return ctx.Error(absl::StrCat("input 'A' must end in K = ", K, ", got ", DimsToString(a.dims())));
+    return ctx.Error(
+        absl::StrCat("input 'A' must end in K = ", K, ", got ", DimsToString(a.dims())));
   }
   if (b->dtype() != DataType::kUint8 || b->size() != N * blocks * blob) {
-    return ctx.Error(absl::StrCat("input 'B' must be uint8 [", N, ",", blocks, ",", blob, "], got ", b->ShapeString()));
+    return ctx.Error(absl::StrCat("input 'B' must be uint8 [", N, ",", blocks, ",", blob, "], got ",
+                                  b->ShapeString()));
   }
   if (scales.size() != N * blocks) {
-    return ctx.Error(absl::StrCat("input 'scales' must have ", N, " x ", blocks, " elements, got ", DimsToString(scales.dims())));
+    return ctx.Error(absl::StrCat("input 'scales' must have ", N, " x ", blocks, " elements, got ",
+                                  DimsToString(scales.dims())));
   }
   // Zero points: packed bytes or floats, one per (n, group).
   const Tensor* zp_packed = nullptr;
@@ -52,15 +59,15 @@ Status MatMulNBitsKernel(KernelContext& ctx) {
     if (zp->dtype() == DataType::kUint8) {
       zp_row = (blocks * bits + 7) / 8;
       if (zp->size() != N * zp_row) {
-        return ctx.Error(absl::StrCat("input 'zero_points' (packed uint8) must have ", N, " x ", zp_row, " elements, got ",
-                                      DimsToString(zp->dims())));
+        return ctx.Error(absl::StrCat("input 'zero_points' (packed uint8) must have ", N, " x ",
+                                      zp_row, " elements, got ", DimsToString(zp->dims())));
       }
       zp_packed = zp;
     } else {
       ASSIGN_OR_RETURN(zp_float, FloatInput(ctx, 3, "zero_points"));
       if (zp_float.size() != N * blocks) {
-        return ctx.Error(absl::StrCat("input 'zero_points' must have ", N, " x ", blocks, " elements, got ",
-                                      DimsToString(zp_float.dims())));
+        return ctx.Error(absl::StrCat("input 'zero_points' must have ", N, " x ", blocks,
+                                      " elements, got ", DimsToString(zp_float.dims())));
       }
     }
   }
@@ -68,9 +75,11 @@ Status MatMulNBitsKernel(KernelContext& ctx) {
   for (int64_t k = 0; k < K; ++k) group[k] = k / block;
   if (ctx.has_input(4)) {
     ASSIGN_OR_RETURN(std::vector<int64_t> g, ctx.IntsInput(4));
-    if (static_cast<int64_t>(g.size()) != K) return ctx.Error(absl::StrCat("input 'g_idx' must have K = ", K, " elements"));
+    if (static_cast<int64_t>(g.size()) != K)
+      return ctx.Error(absl::StrCat("input 'g_idx' must have K = ", K, " elements"));
     for (int64_t k = 0; k < K; ++k) {
-      if (g[k] < 0 || g[k] >= blocks) return ctx.Error(absl::StrCat("input 'g_idx' holds ", g[k], ", outside 0..", blocks - 1));
+      if (g[k] < 0 || g[k] >= blocks)
+        return ctx.Error(absl::StrCat("input 'g_idx' holds ", g[k], ", outside 0..", blocks - 1));
       group[k] = g[k];
     }
   }
@@ -89,7 +98,8 @@ Status MatMulNBitsKernel(KernelContext& ctx) {
       const int64_t g = group[k];
       const int32_t q = Unpack(pb + (n * blocks + k / block) * blob, k % block, bits);
       float zp = default_zp;
-      if (zp_packed != nullptr) zp = static_cast<float>(Unpack(zp_packed->data<uint8_t>() + n * zp_row, g, bits));
+      if (zp_packed != nullptr)
+        zp = static_cast<float>(Unpack(zp_packed->data<uint8_t>() + n * zp_row, g, bits));
       if (zp_float.is_defined()) zp = zp_float.data<float>()[n * blocks + g];
       w[k * N + n] = (static_cast<float>(q) - zp) * ps[n * blocks + g];
     }
@@ -108,6 +118,8 @@ Status MatMulNBitsKernel(KernelContext& ctx) {
 
 }  // namespace
 
-void RegisterMatMulNBitsKernels(KernelRegistry& r) { r.Register(kMsDomain, "MatMulNBits", 1, MatMulNBitsKernel); }
+void RegisterMatMulNBitsKernels(KernelRegistry& r) {
+  r.Register(kMsDomain, "MatMulNBits", 1, MatMulNBitsKernel);
+}
 
 }  // namespace onnx_opt::interpreter::contrib

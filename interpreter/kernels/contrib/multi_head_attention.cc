@@ -1,11 +1,11 @@
 // MultiHeadAttention (com.microsoft): attention over Q, K and V that were projected already.
-//   query [B, S, h] with key [B, L, h] and value [B, L, v]; or packed QKV [B, S, N, 3, H] (no key or
-//   value); or key as packed KV [B, L, N, 2, H] (no value); or key and value already in heads
+//   query [B, S, h] with key [B, L, h] and value [B, L, v]; or packed QKV [B, S, N, 3, H] (no key
+//   or value); or key as packed KV [B, L, N, 2, H] (no value); or key and value already in heads
 //   [B, N, L, H] (cross attention: bias applies to Q only, no past).
-//   bias [h + h + v] is added to Q, K and V; past_key/past_value [B, N, P, H] go in front of K and V
-//   (present_key/present_value [B, N, P + L, H]). Scores are scale * Q K^T (+ attention_bias), plus
-//   mask_filter_value where key_padding_mask masks a key or, with unidirectional, the key follows the
-//   query (j > P + i). The optional qk output is the scores before the softmax.
+//   bias [h + h + v] is added to Q, K and V; past_key/past_value [B, N, P, H] go in front of K and
+//   V (present_key/present_value [B, N, P + L, H]). Scores are scale * Q K^T (+ attention_bias),
+//   plus mask_filter_value where key_padding_mask masks a key or, with unidirectional, the key
+//   follows the query (j > P + i). The optional qk output is the scores before the softmax.
 // Not supported (errors): past_sequence_length, cache_indirection, key_padding_mask of [3B + 2].
 #include <string>
 
@@ -23,19 +23,22 @@ Status MultiHeadAttentionKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(Tensor key, OptionalFloatInput(ctx, 1, "key"));
   ASSIGN_OR_RETURN(Tensor value, OptionalFloatInput(ctx, 2, "value"));
   ASSIGN_OR_RETURN(Tensor bias, OptionalFloatInput(ctx, 3, "bias"));
-  if (ctx.has_input(8) || ctx.has_input(9)) return ctx.Error("past_sequence_length and cache_indirection are not supported");
+  if (ctx.has_input(8) || ctx.has_input(9))
+    return ctx.Error("past_sequence_length and cache_indirection are not supported");
   const int64_t N = ctx.GetInt("num_heads", 0);
   if (N <= 0) return ctx.Error("num_heads must be positive");
   if (query.rank() != 3 && query.rank() != 5) {
-    return ctx.Error(absl::StrCat("input 'query' must be [B,S,hidden] or packed [B,S,N,3,H], got ", DimsToString(query.dims())));
+    return ctx.Error(absl::StrCat("input 'query' must be [B,S,hidden] or packed [B,S,N,3,H], got ",
+                                  DimsToString(query.dims())));
   }
   const int64_t B = query.dim(0), S = query.dim(1);
   int64_t H = 0, Hv = 0, L = 0;
   std::vector<float> q, k, v;
   bool cross = false;  // key and value given in heads already
   const auto bad = [&](std::string_view what) {
-    return ctx.Error(absl::StrCat("query ", DimsToString(query.dims()), ", key ", DimsToString(key.dims()), ", value ",
-                                  DimsToString(value.dims()), ": ", std::string(what)));
+    return ctx.Error(absl::StrCat("query ", DimsToString(query.dims()), ", key ",
+                                  DimsToString(key.dims()), ", value ", DimsToString(value.dims()),
+                                  ": ", std::string(what)));
   };
   if (query.rank() == 5) {  // packed QKV
     if (key.is_defined() || value.is_defined() || query.dim(2) != N || query.dim(3) != 3) {
@@ -66,7 +69,8 @@ Status MultiHeadAttentionKernel(KernelContext& ctx) {
     q = ToHeads(query.data<float>(), B, S, N, H, hidden, 0);
     if (!key.is_defined()) return bad("key is missing");
     if (key.rank() == 5) {  // packed KV
-      if (value.is_defined() || key.dim(0) != B || key.dim(2) != N || key.dim(3) != 2 || key.dim(4) != H) {
+      if (value.is_defined() || key.dim(0) != B || key.dim(2) != N || key.dim(3) != 2 ||
+          key.dim(4) != H) {
         return bad("packed KV must be [B,L,num_heads,2,H] with no value");
       }
       L = key.dim(1);
@@ -85,8 +89,8 @@ Status MultiHeadAttentionKernel(KernelContext& ctx) {
         }
       }
     } else if (key.rank() == 3) {
-      if (!value.is_defined() || value.rank() != 3 || key.dim(0) != B || value.dim(0) != B || key.dim(1) != value.dim(1) ||
-          key.dim(2) != hidden || value.dim(2) % N != 0) {
+      if (!value.is_defined() || value.rank() != 3 || key.dim(0) != B || value.dim(0) != B ||
+          key.dim(1) != value.dim(1) || key.dim(2) != hidden || value.dim(2) % N != 0) {
         return bad("key [B,L,hidden] and value [B,L,v_hidden] expected");
       }
       L = key.dim(1);
@@ -94,8 +98,8 @@ Status MultiHeadAttentionKernel(KernelContext& ctx) {
       k = ToHeads(key.data<float>(), B, L, N, H, hidden, 0);
       v = ToHeads(value.data<float>(), B, L, N, Hv, N * Hv, 0);
     } else if (key.rank() == 4) {
-      if (!value.is_defined() || value.rank() != 4 || key.dim(0) != B || key.dim(1) != N || key.dim(3) != H ||
-          value.dim(0) != B || value.dim(1) != N || value.dim(2) != key.dim(2)) {
+      if (!value.is_defined() || value.rank() != 4 || key.dim(0) != B || key.dim(1) != N ||
+          key.dim(3) != H || value.dim(0) != B || value.dim(1) != N || value.dim(2) != key.dim(2)) {
         return bad("key and value in heads must be [B,num_heads,L,H]");
       }
       cross = true;
@@ -128,10 +132,11 @@ Status MultiHeadAttentionKernel(KernelContext& ctx) {
     if (cross) return ctx.Error("past_key/past_value cannot be used with key and value in heads");
     ASSIGN_OR_RETURN(Tensor pk, FloatInput(ctx, 6, "past_key"));
     ASSIGN_OR_RETURN(Tensor pv, FloatInput(ctx, 7, "past_value"));
-    if (pk.rank() != 4 || pk.dim(0) != B || pk.dim(1) != N || pk.dim(3) != H || pv.rank() != 4 || pv.dim(0) != B ||
-        pv.dim(1) != N || pv.dim(2) != pk.dim(2) || pv.dim(3) != Hv) {
-      return ctx.Error(absl::StrCat("inputs 'past_key' ", DimsToString(pk.dims()), " and 'past_value' ",
-                                    DimsToString(pv.dims()), " must be [", B, ",", N, ",P,", H, "]"));
+    if (pk.rank() != 4 || pk.dim(0) != B || pk.dim(1) != N || pk.dim(3) != H || pv.rank() != 4 ||
+        pv.dim(0) != B || pv.dim(1) != N || pv.dim(2) != pk.dim(2) || pv.dim(3) != Hv) {
+      return ctx.Error(absl::StrCat("inputs 'past_key' ", DimsToString(pk.dims()),
+                                    " and 'past_value' ", DimsToString(pv.dims()), " must be [", B,
+                                    ",", N, ",P,", H, "]"));
     }
     past = pk.dim(2);
     k = ConcatLength(pk.data<float>(), past, k.data(), L, B * N, H);
@@ -159,7 +164,8 @@ Status MultiHeadAttentionKernel(KernelContext& ctx) {
   p.q = q.data();
   p.k = k.data();
   p.v = v.data();
-  p.scale = ctx.has_attr("scale") ? ctx.GetFloat("scale", 1) : static_cast<float>(1 / std::sqrt(static_cast<double>(H)));
+  p.scale = ctx.has_attr("scale") ? ctx.GetFloat("scale", 1)
+                                  : static_cast<float>(1 / std::sqrt(static_cast<double>(H)));
   p.bias = MaskedScores(std::move(attention_bias), std::move(mask), causal, past, filter);
   const bool want_qk = ctx.num_outputs() > 3 && ctx.wants_output(3);
   Tensor qk;

@@ -10,6 +10,7 @@
 namespace onnx_opt::interpreter::contrib {
 namespace {
 
+using interpreter::testing::RandomFloats;
 using testing::ExpectError;
 using testing::ExpectSameOutputs;
 using testing::F;
@@ -18,7 +19,6 @@ using testing::Model;
 using testing::RandomF;
 using testing::RunModel;
 using testing::U8;
-using interpreter::testing::RandomFloats;
 
 std::vector<uint8_t> Bytes(int64_t n, uint32_t seed) {
   std::vector<uint8_t> v(n);
@@ -30,7 +30,8 @@ std::vector<uint8_t> Bytes(int64_t n, uint32_t seed) {
   return v;
 }
 
-// 4-bit weights [N=3, K=40] in blocks of 16 (3 blocks, the last one partly used), packed zero points.
+// 4-bit weights [N=3, K=40] in blocks of 16 (3 blocks, the last one partly used), packed zero
+// points.
 TEST(ContribMatMulNBits, FourBitsAgainstDecomposition) {
   const std::string unpack = R"(
       lo = BitwiseAnd(b, m15) hi = BitShift<direction = "RIGHT">(b, four)
@@ -39,21 +40,24 @@ TEST(ContribMatMulNBits, FourBitsAgainstDecomposition) {
   const std::string tail = R"(
       s3 = Unsqueeze(sc, ax2) d = Sub(q, z) w3 = Mul(d, s3) w48 = Reshape(w3, wshape)
       w = Slice(w48, zero, k40, one) wt = Transpose(w) p = MatMul(a, wt) y = Add(p, bias) })";
-  const std::string consts = R"(<uint8 m15 = {15}, uint8 four = {4}, int64[1] ax3 = {3}, int64[1] ax2 = {2},
+  const std::string consts =
+      R"(<uint8 m15 = {15}, uint8 four = {4}, int64[1] ax3 = {3}, int64[1] ax2 = {2},
       int64[3] qshape = {3, 3, 16}, int64[2] wshape = {3, 48}, int64[1] zero = {0}, int64[1] k40 = {40},
       int64[1] one = {1}, int64[2] zshape = {3, 4}, int64[1] three = {3}, int64[1] one2 = {1}>)";
   // Packed zero points: 3 blocks of 4 bits in 2 bytes per row.
   ExpectSameOutputs(
-      Model(R"(g (float[2,40] a, uint8[3,3,8] b, float[3,3] sc, uint8[3,2] zp, float[3] bias) => (float[2,3] y) {
+      Model(
+          R"(g (float[2,40] a, uint8[3,3,8] b, float[3,3] sc, uint8[3,2] zp, float[3] bias) => (float[2,3] y) {
                  y = com.microsoft.MatMulNBits<K = 40, N = 3, bits = 4, block_size = 16>(a, b, sc, zp, , bias) })"),
-      Model(absl::StrCat(R"(g (float[2,40] a, uint8[3,3,8] b, float[3,3] sc, uint8[3,2] zp, float[3] bias) => (float[2,3] y) )",
-                         consts, "{", unpack, R"(
+      Model(absl::StrCat(
+          R"(g (float[2,40] a, uint8[3,3,8] b, float[3,3] sc, uint8[3,2] zp, float[3] bias) => (float[2,3] y) )",
+          consts, "{", unpack, R"(
                          zlo = BitwiseAnd(zp, m15) zhi = BitShift<direction = "RIGHT">(zp, four)
                          zl = Unsqueeze(zlo, ax2) zh = Unsqueeze(zhi, ax2) zz = Concat<axis = 2>(zl, zh)
                          z4 = Reshape(zz, zshape) z3 = Slice(z4, zero, three, one2) zf = Cast<to = 1>(z3) z = Unsqueeze(zf, ax2))",
-                         tail)),
-      {RandomF({2, 40}, 1), U8({3, 3, 8}, Bytes(72, 2)), RandomF({3, 3}, 3), U8({3, 2}, {0x21, 0x07, 0x8f, 0x03, 0x55, 0x0a}),
-       RandomF({3}, 4)});
+          tail)),
+      {RandomF({2, 40}, 1), U8({3, 3, 8}, Bytes(72, 2)), RandomF({3, 3}, 3),
+       U8({3, 2}, {0x21, 0x07, 0x8f, 0x03, 0x55, 0x0a}), RandomF({3}, 4)});
 }
 
 // The same with the default zero point 8 (no zero_points input).
@@ -82,9 +86,11 @@ TEST(ContribMatMulNBits, OtherBitsFloatZeroPointsAndGroupIndex) {
     const int64_t K = 16, N = 2, blob = 16 * bits / 8;
     std::vector<uint8_t> b = Bytes(N * blob, 8 + bits);
     Tensor a = RandomF({3, K}, 9), sc = RandomF({N, 1}, 10), zp = F({N, 1}, {1.5f, 2.0f});
-    const std::string text = absl::StrCat(
-        "g (float[3,16] a, uint8[2,1,", blob, "] b, float[2,1] sc, float[2,1] zp, int32[16] gi) => (float[3,2] y) {",
-        " y = com.microsoft.MatMulNBits<K = 16, N = 2, bits = ", bits, ", block_size = 16>(a, b, sc, zp, gi) }");
+    const std::string text =
+        absl::StrCat("g (float[3,16] a, uint8[2,1,", blob,
+                     "] b, float[2,1] sc, float[2,1] zp, int32[16] gi) => (float[3,2] y) {",
+                     " y = com.microsoft.MatMulNBits<K = 16, N = 2, bits = ", bits,
+                     ", block_size = 16>(a, b, sc, zp, gi) }");
     std::vector<int32_t> gi(K, 0);
     auto r = RunModel(Model(text), {a, U8({N, 1, blob}, b), sc, zp, testing::I32({K}, gi)});
     ASSERT_TRUE(r.ok()) << r.status();
@@ -102,7 +108,8 @@ TEST(ContribMatMulNBits, OtherBitsFloatZeroPointsAndGroupIndex) {
   }
   ExpectError(Model(R"(g (float[1,32] a, uint8[2,2,4] b, float[2,2] sc) => (float[1,2] y) {
                          y = com.microsoft.MatMulNBits<K = 32, N = 2, block_size = 16>(a, b, sc) })"),
-              {RandomF({1, 32}, 1), U8({2, 2, 4}, Bytes(16, 1)), RandomF({2, 2}, 2)}, "input 'B' must be uint8 [2,2,8]");
+              {RandomF({1, 32}, 1), U8({2, 2, 4}, Bytes(16, 1)), RandomF({2, 2}, 2)},
+              "input 'B' must be uint8 [2,2,8]");
 }
 
 TEST(ContribGatherBlockQuantized, Int4AgainstDequantizeAndGather) {
@@ -112,8 +119,9 @@ TEST(ContribGatherBlockQuantized, Int4AgainstDequantizeAndGather) {
                  y = com.microsoft.GatherBlockQuantized<block_size = 16>(d, i, s, z) })"),
       Model(R"(g (int4[4,32] d, int64[2,2] i, float[4,2] s, int4[4,2] z) => (float[2,2,32] y) {
                  t = DequantizeLinear<axis = 1, block_size = 16>(d, s, z) y = Gather(t, i) })"),
-      {*CastTensor(F({4, 32}, RandomFloats(128, -8, 7.99f, 11)), DataType::kInt4), I64({2, 2}, {0, 3, -1, 1}),
-       RandomF({4, 2}, 12), *CastTensor(F({4, 2}, {1, -2, 3, 0, 7, -8, 2, 2}), DataType::kInt4)});
+      {*CastTensor(F({4, 32}, RandomFloats(128, -8, 7.99f, 11)), DataType::kInt4),
+       I64({2, 2}, {0, 3, -1, 1}), RandomF({4, 2}, 12),
+       *CastTensor(F({4, 2}, {1, -2, 3, 0, 7, -8, 2, 2}), DataType::kInt4)});
 }
 
 TEST(ContribGatherBlockQuantized, Uint8PackedDefaultZeroPointAndOutOfRange) {

@@ -9,7 +9,8 @@ namespace onnx_opt::interpreter::contrib {
 // Rotates x[0, rot_dim) in place by the angles whose cosines and sines are cos[0, rot_dim / 2) and
 // sin[...]; x[rot_dim, ...) is left alone. Not interleaved, element i pairs with i + rot_dim / 2
 // (the first half real parts, the second imaginary); interleaved, element 2i pairs with 2i + 1.
-inline void RotateHead(float* x, int64_t rot_dim, const float* cos, const float* sin, bool interleaved) {
+inline void RotateHead(float* x, int64_t rot_dim, const float* cos, const float* sin,
+                       bool interleaved) {
   const int64_t half = rot_dim / 2;
   for (int64_t i = 0; i < half; ++i) {
     const int64_t a = interleaved ? 2 * i : i, b = interleaved ? 2 * i + 1 : i + half;

@@ -19,13 +19,17 @@ Status RotaryEmbeddingKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(std::vector<int64_t> pos, ctx.IntsInput(1));
   ASSIGN_OR_RETURN(Tensor cos, FloatInput(ctx, 2, "cos_cache"));
   ASSIGN_OR_RETURN(Tensor sin, FloatInput(ctx, 3, "sin_cache"));
-  if (ctx.GetInt("is_packed_batching", 0) != 0) return ctx.Error("is_packed_batching is not supported");
+  if (ctx.GetInt("is_packed_batching", 0) != 0)
+    return ctx.Error("is_packed_batching is not supported");
   if (cos.rank() != 2 || sin.dims() != cos.dims()) {
-    return ctx.Error(absl::StrCat("inputs 'cos_cache' and 'sin_cache' must be 2-D of one shape, got ",
-                                  DimsToString(cos.dims()), " and ", DimsToString(sin.dims())));
+    return ctx.Error(
+        absl::StrCat("inputs 'cos_cache' and 'sin_cache' must be 2-D of one shape, got ",
+                     DimsToString(cos.dims()), " and ", DimsToString(sin.dims())));
   }
   const bool four_d = x.rank() == 4;
-  if (x.rank() != 3 && !four_d) return ctx.Error(absl::StrCat("input 'input' must be 3-D or 4-D, got ", DimsToString(x.dims())));
+  if (x.rank() != 3 && !four_d)
+    return ctx.Error(
+        absl::StrCat("input 'input' must be 3-D or 4-D, got ", DimsToString(x.dims())));
   const int64_t batch = x.dim(0), seq = four_d ? x.dim(2) : x.dim(1);
   int64_t heads = ctx.GetInt("num_heads", 0), head_size = 0;
   const int64_t rot_attr = ctx.GetInt("rotary_embedding_dim", 0);
@@ -38,18 +42,20 @@ Status RotaryEmbeddingKernel(KernelContext& ctx) {
   } else {
     if (rot_attr > 0) return ctx.Error("rotary_embedding_dim needs num_heads for a 3-D input");
     head_size = 2 * cos.dim(1);
-    if (head_size == 0 || x.dim(2) % head_size != 0) return ctx.Error("the hidden size is not a multiple of the head size");
+    if (head_size == 0 || x.dim(2) % head_size != 0)
+      return ctx.Error("the hidden size is not a multiple of the head size");
     heads = x.dim(2) / head_size;
   }
   const int64_t rot = rot_attr > 0 ? rot_attr : head_size;
   if (rot % 2 != 0 || rot > head_size || rot / 2 > cos.dim(1)) {
-    return ctx.Error(absl::StrCat("rotary dim ", rot, " does not fit head size ", head_size, " and caches of width ",
-                                  cos.dim(1)));
+    return ctx.Error(absl::StrCat("rotary dim ", rot, " does not fit head size ", head_size,
+                                  " and caches of width ", cos.dim(1)));
   }
-  const bool one_start = static_cast<int64_t>(pos.size()) == 1 && !(batch == 1 && seq == 1 && ctx.input(1).rank() == 2);
+  const bool one_start = static_cast<int64_t>(pos.size()) == 1 &&
+                         !(batch == 1 && seq == 1 && ctx.input(1).rank() == 2);
   if (!one_start && static_cast<int64_t>(pos.size()) != batch * seq) {
-    return ctx.Error(absl::StrCat("input 'position_ids' must have shape [", batch, ",", seq, "] or [1], got ",
-                                  DimsToString(ctx.input(1).dims())));
+    return ctx.Error(absl::StrCat("input 'position_ids' must have shape [", batch, ",", seq,
+                                  "] or [1], got ", DimsToString(ctx.input(1).dims())));
   }
   const bool interleaved = ctx.GetInt("interleaved", 0) != 0;
   Tensor y = x.Clone();
@@ -59,11 +65,14 @@ Status RotaryEmbeddingKernel(KernelContext& ctx) {
     for (int64_t s = 0; s < seq; ++s) {
       const int64_t p = one_start ? pos[0] + s : pos[b * seq + s];
       if (p < 0 || p >= cos.dim(0)) {
-        return ctx.Error(absl::StrCat("position ", p, " is outside the caches' ", cos.dim(0), " rows"));
+        return ctx.Error(
+            absl::StrCat("position ", p, " is outside the caches' ", cos.dim(0), " rows"));
       }
       for (int64_t n = 0; n < heads; ++n) {
-        const int64_t offset = four_d ? ((b * heads + n) * seq + s) * head_size : (b * seq + s) * heads * head_size + n * head_size;
-        RotateHead(py + offset, rot, cos.data<float>() + p * width, sin.data<float>() + p * width, interleaved);
+        const int64_t offset = four_d ? ((b * heads + n) * seq + s) * head_size
+                                      : (b * seq + s) * heads * head_size + n * head_size;
+        RotateHead(py + offset, rot, cos.data<float>() + p * width, sin.data<float>() + p * width,
+                   interleaved);
       }
     }
   }

@@ -51,7 +51,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   const uint64_t kTensorBytes = uint64_t(kWidth) * kWidth * 4;
-  const int num_tensors = std::max(1, static_cast<int>(gib * double(uint64_t{1} << 30) / kTensorBytes + 0.5));
+  const int num_tensors =
+      std::max(1, static_cast<int>(gib * double(uint64_t{1} << 30) / kTensorBytes + 0.5));
 
   const std::string data_path = folder + "/large.onnx.data";
   const int fd = ::open(data_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -122,7 +123,8 @@ int main(int argc, char** argv) {
     b->set_raw_data(bias.data(), bias.size() * 4);
 
     const std::string layer = std::to_string(t);
-    auto add_node = [&](const char* op, const std::string& a, const std::string& c, const std::string& out) {
+    auto add_node = [&](const char* op, const std::string& a, const std::string& c,
+                        const std::string& out) {
       auto* n = g->add_node();
       n->set_op_type(op);
       n->set_name(out);
