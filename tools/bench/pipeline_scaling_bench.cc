@@ -4,7 +4,8 @@
 // The process sets up its heap and the IR's slab pools as the tools do (platform/heap_tuning.h:
 // reserved, marked for huge pages; tools/cli/ir_slab_pools.h), since that is how onnx-opt runs the
 // pipeline; --glibc_default_heap measures with glibc's defaults and IR objects on the heap instead,
-// as a library user embedding the optimizer would get.
+// as a library user embedding the optimizer would get; --no_slab_pools keeps the tools' heap but
+// puts IR objects on it, to tell what the pools alone are worth.
 #include <cstring>
 #include <map>
 #include <string>
@@ -98,22 +99,25 @@ BENCHMARK(BM_DefaultPipeline<Dag>)
 
 int main(int argc, char** argv) {
   bool default_heap = false;
+  bool slab_pools = true;
   int kept = 1;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--glibc_default_heap") == 0) {
       default_heap = true;
+      slab_pools = false;
+    } else if (std::strcmp(argv[i], "--no_slab_pools") == 0) {
+      slab_pools = false;
     } else {
       argv[kept++] = argv[i];
     }
   }
   argc = kept;
-  if (!default_heap) {
-    onnx_opt::platform::TuneHeapForTool();
-    onnx_opt::cli::UseSlabPoolsForIr();
-  }
-  benchmark::AddCustomContext("heap", default_heap
-                                          ? "glibc defaults, IR objects on the heap"
-                                          : "as the tools set it up (huge pages, IR slab pools)");
+  if (!default_heap) onnx_opt::platform::TuneHeapForTool();
+  if (slab_pools) onnx_opt::cli::UseSlabPoolsForIr();
+  benchmark::AddCustomContext(
+      "heap", default_heap ? "glibc defaults" : "as the tools set it up (huge pages)");
+  benchmark::AddCustomContext("ir_objects",
+                              slab_pools ? "slab pools (as the tools)" : "on the heap");
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   benchmark::RunSpecifiedBenchmarks();
