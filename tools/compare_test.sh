@@ -34,13 +34,13 @@ M
 
 out=$("$compare" "$work/sum.onnx" "$work/sum.onnx" 2>"$work/err"); rc=$?
 [ "$rc" -eq 0 ] || fail "a model against itself: exit $rc: $out $(cat "$work/err")"
-echo "$out" | grep -q "^y: equal (max abs error 0, max rel error 0)$" || fail "no per-output line: $out"
-echo "$out" | grep -q "^equal: 1 output at N=2 and at N=3$" || fail "no verdict with the sizes: $out"
+grep -q "^y: equal (max abs error 0, max rel error 0)$" <<<"$out" || fail "no per-output line: $out"
+grep -q "^equal: 1 output at N=2 and at N=3$" <<<"$out" || fail "no verdict with the sizes: $out"
 
 out=$("$compare" "$work/sum.onnx" "$work/sum_at_batch_one.onnx" 2>"$work/err"); rc=$?
 [ "$rc" -eq 1 ] || fail "batch-1-only rewrite: exit $rc, expected 1: $out $(cat "$work/err")"
-echo "$out" | grep -q "^y: different: " || fail "batch-1-only rewrite: $out $(cat "$work/err")"
-echo "$out" | grep -q "^different: 1 of 1 outputs" || fail "batch-1-only rewrite, verdict: $out"
+grep -q "^y: different: " <<<"$out" || fail "batch-1-only rewrite: $out $(cat "$work/err")"
+grep -q "^different: 1 of 1 outputs" <<<"$out" || fail "batch-1-only rewrite, verdict: $out"
 "$compare" "$work/sum.onnx" "$work/sum_at_batch_one.onnx" --dim N=1 >"$work/out" 2>&1 ||
   fail "at N=1 the two agree: $(cat "$work/out")"
 
@@ -77,7 +77,7 @@ M
 "$compare" "$work/nan.onnx" "$work/nan.onnx" >/dev/null 2>&1 || fail "NaN against NaN should be equal"
 out=$("$compare" "$work/minus_inf.onnx" "$work/plus_inf.onnx" 2>&1); rc=$?
 [ "$rc" -eq 1 ] || fail "-inf against +inf: exit $rc: $out"
-echo "$out" | grep -q "is inf, expected -inf" || fail "-inf against +inf: $out"
+grep -q "is inf, expected -inf" <<<"$out" || fail "-inf against +inf: $out"
 out=$("$compare" "$work/finite.onnx" "$work/nan.onnx" 2>&1); rc=$?
 [ "$rc" -eq 1 ] || fail "finite against NaN: exit $rc: $out"
 out=$("$compare" "$work/finite.onnx" "$work/plus_inf.onnx" 2>&1); rc=$?
