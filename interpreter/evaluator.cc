@@ -1,7 +1,9 @@
 #include "interpreter/evaluator.h"
 
 #include <chrono>
+#include <optional>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/container/node_hash_map.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -78,6 +80,20 @@ struct Scope {
   }
 };
 
+// A 2-D int4/uint4 initializer with an even number of columns, as its bytes lie (packed, often in a
+// mapped file): what RunQuantizedMatMul reads in place. None for anything else.
+std::optional<PackedFourBitWeight> PackedWeight(const ir::Value* v) {
+  const ir::Tensor* t = v->initializer();
+  if (t == nullptr || (t->data_type() != DataType::kInt4 && t->data_type() != DataType::kUint4) ||
+      t->dims().size() != 2 || t->dims()[0] < 0 || t->dims()[1] < 0 || t->dims()[1] % 2 != 0 ||
+      t->raw_data() == nullptr ||
+      t->raw_size() != ir::RawByteSize(t->data_type(), t->dims()[0] * t->dims()[1])) {
+    return std::nullopt;
+  }
+  return PackedFourBitWeight{t->data_type(), t->dims()[0], t->dims()[1],
+                             reinterpret_cast<const uint8_t*>(t->raw_data())};
+}
+
 struct Evaluator::Impl {
   const ir::Model* model = nullptr;
   const ir::Graph* main = nullptr;
@@ -119,8 +135,24 @@ struct Evaluator::Impl {
   }
 
   // Loads g's initializers and points the plan's references at them (the map keeps them in place).
+  // A 4-bit weight read only by DequantizeLinears that their MatMuls compute from is left in the
+  // file, packed, for RunQuantizedMatMul to read in place (PackedWeight); it is loaded here only if
+  // such a MatMul declines it (LoadDeferredInputs).
   absl::Status LoadConstants(const ir::Graph& g, ExecutionPlan& plan) {
-    for (const ir::Value* v : g.initializers()) RETURN_IF_ERROR(Constant(v).status());
+    absl::flat_hash_set<const ir::Node*> deferred;
+    for (size_t k = 0; k < plan.steps.size(); ++k) {
+      if (plan.steps[k].deferred) deferred.insert(plan.order[k]);
+    }
+    auto read_in_place = [&](const ir::Value* v) {
+      if (!PackedWeight(v).has_value() || v->uses().empty()) return false;
+      for (const ir::Use& use : v->uses()) {
+        if (use.index != 0 || !deferred.contains(use.node)) return false;
+      }
+      return true;
+    };
+    for (const ir::Value* v : g.initializers()) {
+      if (!read_in_place(v)) RETURN_IF_ERROR(Constant(v).status());
+    }
     auto fill = [&](ValueRef& r) {
       if (r.value == nullptr || r.value->initializer() == nullptr) return;
       auto it = constants.find(r.value);
@@ -406,8 +438,13 @@ absl::StatusOr<bool> Evaluator::Impl::RunQuantizedMatMul(const ExecutionPlan& pl
   const std::vector<ir::OpsetImport>& opsets = scope.opsets ? *scope.opsets : main_opsets;
   const std::optional<int64_t> version = ir::FindOpsetVersion(opsets, "");
   if (!version) return false;
+  // A weight LoadConstants left in the file is read packed, in place.
+  const ValueRef& x = plan.steps[d].inputs[0];
+  std::optional<PackedFourBitWeight> packed;
+  if (x.kind == ValueRef::Kind::kConstant && x.constant == nullptr) packed = PackedWeight(x.value);
   std::vector<const RuntimeValue*> dq_inputs, mm_inputs(2, nullptr);
-  if (!ResolveInputs(dequantize, plan.steps[d].inputs, scope, dq_inputs).ok()) return false;
+  if (!ResolveInputs(dequantize, plan.steps[d].inputs, scope, dq_inputs, packed ? 1 : 0).ok())
+    return false;
   bool omitted = false;
   mm_inputs[0] = scope.Resolve(plan.steps[k].inputs[0], &omitted);
   if (mm_inputs[0] == nullptr) return false;  // the MatMul runs on its own and reports it
@@ -415,7 +452,7 @@ absl::StatusOr<bool> Evaluator::Impl::RunQuantizedMatMul(const ExecutionPlan& pl
   KernelContext dq_ctx(dequantize, *version, dq_inputs, scope.attrs, nullptr);
   absl::StatusOr<bool> done;
   try {
-    done = ComputeQuantizedMatMul(mm_ctx, dq_ctx);
+    done = ComputeQuantizedMatMul(mm_ctx, dq_ctx, packed ? &*packed : nullptr);
   } catch (const TensorTooLarge& e) {
     done = absl::ResourceExhaustedError(e.what());
   }
@@ -433,6 +470,12 @@ absl::Status Evaluator::Impl::RunDeferred(ExecutionPlan& plan, size_t d, Scope& 
                                           std::vector<RuntimeValue>& outputs) {
   const ir::Node& node = *plan.order[d];
   ExecutionPlan::Step& step = plan.steps[d];
+  // Its MatMul declined: a weight left packed in the file is loaded now.
+  for (ValueRef& r : step.inputs) {
+    if (r.kind == ValueRef::Kind::kConstant && r.constant == nullptr) {
+      ASSIGN_OR_RETURN(r.constant, Constant(r.value));
+    }
+  }
   std::vector<const RuntimeValue*> inputs;
   RETURN_IF_ERROR(ResolveInputs(node, step.inputs, scope, inputs));
   const auto start = profile != nullptr ? std::chrono::steady_clock::now()

@@ -161,13 +161,24 @@ absl::StatusOr<bool> AppendBatchNormEpilogue(const KernelContext& node_ctx, int6
 // Relu, Clip, LeakyRelu, HardSigmoid, HardSwish, Sigmoid or Tanh on float (elementwise.cc).
 absl::StatusOr<bool> AppendActivationEpilogue(const KernelContext& node_ctx, ChannelEpilogue& e);
 
+// A 2-D int4/uint4 weight as ONNX stores it, two a byte (the low nibble first), read in place
+// (from a mapped model file) instead of unpacked to a byte each. Rows must start on a byte: an
+// even number of columns.
+struct PackedFourBitWeight {
+  DataType dtype;  // kInt4 or kUint4
+  int64_t rows, cols;
+  const uint8_t* data;
+};
+
 // A MatMul whose B is DequantizeLinear of a constant weight, computed from the quantized bytes a
 // few rows at a time, never the whole float weight (quantized_matmul.cc). `matmul_ctx` has input 0
-// (A) only, `dequantize_ctx` the DequantizeLinear's inputs. True with the MatMul's output set;
-// false (nothing done) for shapes, types or quantization layouts it does not take: the evaluator
-// then runs both nodes.
+// (A) only, `dequantize_ctx` the DequantizeLinear's inputs; with `packed`, the weight (input 0) is
+// that instead and `dequantize_ctx` need not have it. True with the MatMul's output set; false
+// (nothing done) for shapes, types or quantization layouts it does not take: the evaluator then
+// runs both nodes.
 absl::StatusOr<bool> ComputeQuantizedMatMul(KernelContext& matmul_ctx,
-                                            const KernelContext& dequantize_ctx);
+                                            const KernelContext& dequantize_ctx,
+                                            const PackedFourBitWeight* packed = nullptr);
 
 // Family registration functions (kernels/*.cc).
 void RegisterElementwiseKernels(KernelRegistry& r);

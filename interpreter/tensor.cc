@@ -141,10 +141,14 @@ absl::StatusOr<Tensor> Tensor::FromIr(const ir::Tensor& t) {
     const uint8_t* src = reinterpret_cast<const uint8_t*>(t.raw_data());
     uint8_t* dst = out.mutable_data<uint8_t>();
     const bool is_signed = ir::IsSignedInteger(type);
-    for (int64_t i = 0; i < n; ++i) {
-      uint8_t v = (src[i / per_byte] >> ((i % per_byte) * bits)) & mask;
-      if (is_signed && (v >> (bits - 1))) v |= static_cast<uint8_t>(~mask);  // sign-extend
-      dst[i] = v;
+    // Byte by byte (a division per element made loading a 4-bit LLM's weights take seconds).
+    for (int64_t i = 0; i < n; i += per_byte) {
+      const uint8_t byte = src[i / per_byte];
+      for (int e = 0; e < per_byte && i + e < n; ++e) {
+        uint8_t v = (byte >> (e * bits)) & mask;
+        if (is_signed && (v >> (bits - 1))) v |= static_cast<uint8_t>(~mask);  // sign-extend
+        dst[i + e] = v;
+      }
     }
     return out;
   }

@@ -53,9 +53,10 @@ struct Int8Operand {
 // Most rows of A the skinny GEMMs take (decode steps of a language model: a few tokens at a time).
 constexpr int64_t kSkinnyMaxRows = 8;
 
-// A K x N matrix of 8-bit integers (or 4-bit ones unpacked to a byte each) read as DequantizeLinear
-// computes it: w[k][j] = (q[k][j] - z) * s, with s and z at row k / block_rows, column j of the
-// scales and zero points ([ceil(K / block_rows), N], row-major; block_rows = K for one per column).
+// A K x N matrix of 8-bit integers, or 4-bit ones (a byte each, or packed as ONNX stores them)
+// read as DequantizeLinear computes it: w[k][j] = (q[k][j] - z) * s, with s and z at row
+// k / block_rows, column j of the scales and zero points ([ceil(K / block_rows), N], row-major;
+// block_rows = K for one per column).
 struct QuantizedMatrix {
   const uint8_t* data;  // K rows of `ld` bytes
   bool is_signed;       // int8 (and int4) rather than uint8 (uint4)
@@ -63,7 +64,11 @@ struct QuantizedMatrix {
   int64_t cols;  // N: the row length of scales and zero points
   int64_t block_rows;
   const float* scales;
-  const uint8_t* zero_points;  // same signedness as data; null: zero
+  const uint8_t* zero_points;  // same signedness as data, a byte each; null: zero
+  // 8: a byte per weight. 4: two per byte, column j of a row in byte j / 2, the low nibble first;
+  // rows start on a byte (ld bytes apart) and the columns a kernel is asked for start at an even
+  // one.
+  int bits = 8;
 };
 
 struct VectorKernels {

@@ -149,42 +149,63 @@ TEST_P(VectorKernelsTest, SkinnyGemmMatchesLoopsAndSplitsOfColumns) {
 }
 
 // The quantized skinny GEMM equals the float one on weights dequantized as DequantizeLinear does,
-// bit for bit: signed and unsigned, with and without zero points, per column and in blocks of rows
-// (the last one short), starting at a column other than 0.
+// bit for bit: 8-bit and packed 4-bit, signed and unsigned, with and without zero points, per
+// column and in blocks of rows (the last one short; 6 rows: groups of 4 rows straddle blocks),
+// starting at a column other than 0.
 TEST_P(VectorKernelsTest, SkinnyQuantizedGemmIsTheFloatOneOnDequantizedWeights) {
-  const int64_t K = 45, cols = 1100, ld = cols + 3;
-  for (bool is_signed : {true, false}) {
-    for (bool zero_points : {false, true}) {
-      for (int64_t block_rows : {K, int64_t{16}}) {
-        const int64_t blocks = (K + block_rows - 1) / block_rows;
-        std::vector<uint8_t> q(K * ld), z(blocks * cols);
-        std::vector<float> s = testing::RandomFloats(blocks * cols, 0.001f, 0.1f, 41);
-        const std::vector<float> r = testing::RandomFloats(K * ld + blocks * cols, 0, 255.99f, 42);
-        for (size_t i = 0; i < q.size(); ++i) q[i] = static_cast<uint8_t>(r[i]);
-        for (size_t i = 0; i < z.size(); ++i) z[i] = static_cast<uint8_t>(r[q.size() + i]);
-        const QuantizedMatrix m{
-            q.data(), is_signed, ld, cols, block_rows, s.data(), zero_points ? z.data() : nullptr};
-        const int64_t col0 = 5, N = cols - col0;
-        std::vector<float> w(K * N);
-        for (int64_t p = 0; p < K; ++p) {
-          for (int64_t j = 0; j < N; ++j) {
-            const int64_t at = p / block_rows * cols + col0 + j;
-            const uint8_t qv = q[p * ld + col0 + j];
-            const float x =
-                is_signed ? static_cast<float>(static_cast<int8_t>(qv)) : static_cast<float>(qv);
-            const float zero = !zero_points ? 0.0f
-                               : is_signed  ? static_cast<float>(static_cast<int8_t>(z[at]))
-                                            : static_cast<float>(z[at]);
-            w[p * N + j] = (x - zero) * s[at];
+  const int64_t K = 45, cols = 1100, ld = cols + 4;
+  for (int bits : {8, 4}) {
+    for (bool is_signed : {true, false}) {
+      for (bool zero_points : {false, true}) {
+        for (int64_t block_rows : {K, int64_t{16}, int64_t{6}}) {
+          const int64_t blocks = (K + block_rows - 1) / block_rows;
+          // Values in range for `bits` (a byte each here), packed below for 4 bits.
+          std::vector<uint8_t> q(K * ld), z(blocks * cols);
+          std::vector<float> s = testing::RandomFloats(blocks * cols, 0.001f, 0.1f, 41);
+          const float top = bits == 8 ? 255.99f : 15.99f;
+          const std::vector<float> r = testing::RandomFloats(K * ld + blocks * cols, 0, top, 42);
+          const int sign_bit = bits - 1;
+          auto value = [&](uint8_t v) -> float {  // the stored bits read as DequantizeLinear does
+            if (!is_signed) return static_cast<float>(v);
+            return static_cast<float>(static_cast<int>(v) - ((v >> sign_bit) & 1) * (1 << bits));
+          };
+          for (size_t i = 0; i < q.size(); ++i) q[i] = static_cast<uint8_t>(r[i]);
+          for (size_t i = 0; i < z.size(); ++i) z[i] = static_cast<uint8_t>(r[q.size() + i]);
+          // Zero points are a byte each, sign-extended, in both layouts.
+          std::vector<uint8_t> zbytes(z.size());
+          for (size_t i = 0; i < z.size(); ++i)
+            zbytes[i] = static_cast<uint8_t>(static_cast<int8_t>(value(z[i])));
+          std::vector<uint8_t> stored = q;
+          if (bits == 4) {
+            stored.assign(K * ld / 2, 0);
+            for (int64_t i = 0; i < K * ld; ++i)
+              stored[i / 2] |= static_cast<uint8_t>(q[i] << (4 * (i % 2)));
           }
-        }
-        for (int64_t M : {1, 4, 8}) {
-          const std::vector<float> a = testing::RandomFloats(M * K, -1, 1, 43);
-          std::vector<float> got(M * N), want(M * N);
-          k().skinny_gemm_quantized_f32(M, N, K, a.data(), K, m, col0, got.data(), N);
-          k().skinny_gemm_f32(false, false, M, N, K, a.data(), K, w.data(), N, want.data(), N);
-          ASSERT_EQ(got, want) << "signed " << is_signed << " zero points " << zero_points
-                               << " block " << block_rows << " M " << M;
+          const QuantizedMatrix m{stored.data(),
+                                  is_signed,
+                                  bits == 4 ? ld / 2 : ld,
+                                  cols,
+                                  block_rows,
+                                  s.data(),
+                                  zero_points ? zbytes.data() : nullptr,
+                                  bits};
+          const int64_t col0 = bits == 4 ? 6 : 5, N = cols - col0;
+          std::vector<float> w(K * N);
+          for (int64_t p = 0; p < K; ++p) {
+            for (int64_t j = 0; j < N; ++j) {
+              const int64_t at = p / block_rows * cols + col0 + j;
+              const float zero = zero_points ? value(z[at]) : 0.0f;
+              w[p * N + j] = (value(q[p * ld + col0 + j]) - zero) * s[at];
+            }
+          }
+          for (int64_t M : {1, 4, 8}) {
+            const std::vector<float> a = testing::RandomFloats(M * K, -1, 1, 43);
+            std::vector<float> got(M * N), want(M * N);
+            k().skinny_gemm_quantized_f32(M, N, K, a.data(), K, m, col0, got.data(), N);
+            k().skinny_gemm_f32(false, false, M, N, K, a.data(), K, w.data(), N, want.data(), N);
+            ASSERT_EQ(got, want) << bits << " bits, signed " << is_signed << " zero points "
+                                 << zero_points << " block " << block_rows << " M " << M;
+          }
         }
       }
     }

@@ -1,10 +1,11 @@
 // MatMul(A, DequantizeLinear(x, scale[, zero point])) for a constant 2-D weight x of 8-bit integers
-// (or 4-bit ones, which the interpreter holds a byte each) and a few rows of A (decode steps): the
-// skinny GEMM dequantizes a few rows of B at a time into L1, so the float weight (4x the bytes of
-// int8) is never written to memory or read back, and the product costs one pass over the quantized
-// bytes. Scales per tensor, per output column (axis 1) or in blocks along the reduction axis (axis
-// 0, block_size). The result has the bits of the two nodes run apart with the float skinny GEMM.
-// Anything else (more rows, other layouts or types) is declined, and the evaluator runs both nodes.
+// (or 4-bit ones: a byte each as the interpreter holds them, or packed, read in place from the
+// model file) and a few rows of A (decode steps): the skinny GEMM dequantizes B in registers a few
+// rows at a time, so the float weight (4x the bytes of int8, 8x int4) is never written to memory or
+// read back, and the product costs one pass over the quantized bytes. Scales per tensor, per output
+// column (axis 1) or in blocks along the reduction axis (axis 0, block_size). The result has the
+// bits of the two nodes run apart with the float skinny GEMM. Anything else (more rows, other
+// layouts or types) is declined, and the evaluator runs both nodes.
 #include <cstdint>
 #include <vector>
 
@@ -29,32 +30,51 @@ struct ExpandedScales {
 }  // namespace
 
 absl::StatusOr<bool> ComputeQuantizedMatMul(KernelContext& matmul_ctx,
-                                            const KernelContext& dequantize_ctx) {
-  if (!matmul_ctx.has_input(0) || !dequantize_ctx.has_input(0) || !dequantize_ctx.has_input(1))
+                                            const KernelContext& dequantize_ctx,
+                                            const PackedFourBitWeight* packed) {
+  if (!matmul_ctx.has_input(0) || (packed == nullptr && !dequantize_ctx.has_input(0)) ||
+      !dequantize_ctx.has_input(1))
     return false;
   const Tensor& a = matmul_ctx.input(0);
-  const Tensor& x = dequantize_ctx.input(0);
   const Tensor& scale = dequantize_ctx.input(1);
   const Tensor* zero = dequantize_ctx.has_input(2) ? &dequantize_ctx.input(2) : nullptr;
+  // The weight: its type, shape and bytes, a byte per element or packed.
+  DataType x_type;
+  int64_t K, N;
+  const uint8_t* x_data;
+  if (packed != nullptr) {
+    if (packed->cols % 2 != 0) return false;
+    x_type = packed->dtype;
+    K = packed->rows;
+    N = packed->cols;
+    x_data = packed->data;
+  } else {
+    const Tensor& x = dequantize_ctx.input(0);
+    if (x.rank() != 2) return false;
+    x_type = x.dtype();
+    K = x.dim(0);
+    N = x.dim(1);
+    x_data = x.data<uint8_t>();
+  }
   const int64_t out_type = dequantize_ctx.GetInt("output_dtype", 0);
-  if (a.dtype() != DataType::kFloat || a.rank() < 1 || !IsNarrowInteger(x.dtype()) ||
-      x.rank() != 2 || scale.dtype() != DataType::kFloat ||
+  if (a.dtype() != DataType::kFloat || a.rank() < 1 || !IsNarrowInteger(x_type) ||
+      scale.dtype() != DataType::kFloat ||
       (out_type != 0 && out_type != static_cast<int64_t>(DataType::kFloat)) ||
-      (zero != nullptr && (zero->dtype() != x.dtype() || zero->dims() != scale.dims()))) {
+      (zero != nullptr && (zero->dtype() != x_type || zero->dims() != scale.dims()))) {
     return false;
   }
-  const int64_t K = x.dim(0), N = x.dim(1);
   if (a.dim(a.rank() - 1) != K || K == 0 || N == 0) return false;
   const int64_t M = a.size() / K;
   if (M < 1 || M > kSkinnyMaxRows) return false;
 
-  QuantizedMatrix b{x.data<uint8_t>(),
-                    x.dtype() == DataType::kInt8 || x.dtype() == DataType::kInt4,
-                    N,
+  QuantizedMatrix b{x_data,
+                    x_type == DataType::kInt8 || x_type == DataType::kInt4,
+                    packed != nullptr ? N / 2 : N,
                     N,
                     K,
                     scale.data<float>(),
-                    zero != nullptr ? zero->data<uint8_t>() : nullptr};
+                    zero != nullptr ? zero->data<uint8_t>() : nullptr,
+                    packed != nullptr ? 4 : 8};
   ExpandedScales per_tensor;
   const int64_t block = dequantize_ctx.GetInt("block_size", 0);
   const int64_t axis_attr = dequantize_ctx.GetInt("axis", 1);

@@ -108,8 +108,10 @@ TEST(QuantizedMatMulTest, MatchesDequantizeThenMatMul) {
     for (bool zero_points : {false, true}) {
       for (Layout layout : {Layout::kPerTensor, Layout::kPerColumn, Layout::kBlocked}) {
         for (int64_t M : {1, 4, 17}) {
-          // Small and odd, and one large enough for the float path's skinny GEMM (same bits then).
-          for (auto [K, N] : {std::pair<int64_t, int64_t>{37, 29}, {131, 1027}}) {
+          // Small and odd, and one large enough for the float path's skinny GEMM (same bits then);
+          // an even N lets 4-bit weights be read packed from the IR (an odd one is unpacked).
+          for (auto [K, N] :
+               {std::pair<int64_t, int64_t>{37, 29}, {131, 1027}, {37, 30}, {131, 1026}}) {
             const Case c{type, zero_points, layout, M, K, N};
             const Result fused = RunModel(c, false), apart = RunModel(c, true);
             ASSERT_EQ(fused.y.size(), static_cast<size_t>(M * N)) << Describe(c);

@@ -8,8 +8,8 @@
 // of the 1 GiB MLP, ir/io:make_large_model: 8192; M = 1 and 4): the float skinny GEMM (what MatMul
 // and Gemm run for M <= 8; B as K x N, and as N x K for Gemm's transB), the blocked GEMM it
 // replaced for these shapes (tiles of 512 columns, as kernels/gemm.cc cut them), and the fused
-// dequantize-and-multiply on int8 (one scale per column) and int4 (blocks of 32 along K; the
-// interpreter holds 4-bit weights a byte each, so it reads as many bytes as int8).
+// dequantize-and-multiply on int8 (one scale per column) and int4 (blocks of 32 along K, packed two
+// a byte as the model file holds them and the interpreter reads them).
 //
 //   bazel run -c opt //tools/bench:decode_matmul_bench [-- --threads=2 --isa=avx2 --gib=1
 //   --sizes=4096]
@@ -105,7 +105,8 @@ struct Weights {
 };
 
 Weights MakeWeights(int64_t K, int64_t N, const std::string& type, double gib) {
-  Weights w{K, N, K * N * (type == "f32" ? 4 : 1), {}, {}, type != "f32", type == "int4" ? 32 : K};
+  const int64_t bytes = type == "f32" ? K * N * 4 : type == "int4" ? K * N / 2 : K * N;
+  Weights w{K, N, bytes, {}, {}, type != "f32", type == "int4" ? 32 : K};
   const int64_t count = std::max<int64_t>(
       2, static_cast<int64_t>(gib * (1 << 30) / static_cast<double>(w.bytes_each)));
   for (int64_t c = 0; c < count; ++c) {
@@ -114,10 +115,12 @@ Weights MakeWeights(int64_t K, int64_t N, const std::string& type, double gib) {
       float* f = reinterpret_cast<float*>(p.get());
       for (int64_t i = 0; i < K * N; ++i)
         f[i] = static_cast<float>((i * 7 + c) % 13) * 0.01f - 0.06f;
+    } else if (type == "int4") {
+      for (int64_t i = 0; i < K * N / 2; ++i)
+        p[i] = static_cast<uint8_t>((i * 7 + c) % 16 | ((i * 5 + c) % 16) << 4);
     } else {
-      const int range = type == "int4" ? 16 : 256, offset = type == "int4" ? 8 : 128;
       for (int64_t i = 0; i < K * N; ++i)
-        p[i] = static_cast<uint8_t>(static_cast<int>((i * 7 + c) % range) - offset);
+        p[i] = static_cast<uint8_t>(static_cast<int>((i * 7 + c) % 256) - 128);
     }
     w.copies.push_back(std::move(p));
   }
@@ -226,8 +229,10 @@ int Main() {
               Report(name, thread_counts[ti], M, w, "f32 blocked", blocked, bandwidth[ti]);
             } else {
               const double fused = TimeCalls(w, [&](const uint8_t* b) {
-                const QuantizedMatrix q{b,      true, size, size, w.block_rows, w.scales.data(),
-                                        nullptr};
+                const bool packed = type == "int4";
+                const QuantizedMatrix q{b,       true,          packed ? size / 2 : size,
+                                        size,    w.block_rows,  w.scales.data(),
+                                        nullptr, packed ? 4 : 8};
                 SkinnyQuantizedGemm(M, size, size, a.data(), q, c.data());
               });
               Report(name, thread_counts[ti], M, w, type + " fused", fused, bandwidth[ti]);

@@ -10,7 +10,13 @@
 // block or the columns a caller asks for, so splitting N across threads does not change the bits,
 // and the quantized product equals the float product over DequantizeLinear's weights bit for bit.
 // The loops are plain C++ that the compiler vectorizes over columns for this file's ISA.
+#include <type_traits>
+
 #include "interpreter/cpu/simd/simd.h"
+
+#if defined(__SSE2__)
+#include <immintrin.h>
+#endif
 
 namespace onnx_opt::interpreter::ONNX_OPT_SIMD_NS {
 namespace {
@@ -177,18 +183,20 @@ struct FloatRows {
   }
 };
 
-// Rows of a quantized B dequantized into scratch as DequantizeLinear computes them: (q - z) * s,
-// with q - z exact in float (both are small integers), so the product rounds once.
+// Columns [col0, col0 + n) of a quantized B as the fused loop reads them: the current block's
+// scales and zero points as floats, and rows of 4-bit weights unpacked to a byte each. Rows are
+// prefetched kPrefetchRows ahead, as FloatRows does.
 template <typename Q>
-struct QuantizedRows {
+struct QuantizedColumns {
   const QuantizedMatrix& q;
   int64_t K, col0, n;
-  alignas(64) float scratch[kGroup][kColumns];
   alignas(64) float scale[kColumns];
   alignas(64) float zero[kColumns];
-  int64_t loaded_block = -1;  // the row of scales in `scale` and `zero`
+  alignas(64) Q unpacked[kGroup][kColumns];
+  int64_t loaded_block = -1;
 
   void LoadBlock(int64_t block) {
+    if (block == loaded_block) return;
     const float* s = q.scales + block * q.cols + col0;
     for (int64_t j = 0; j < n; ++j) scale[j] = s[j];
     if (q.zero_points == nullptr) {
@@ -200,25 +208,199 @@ struct QuantizedRows {
     loaded_block = block;
   }
 
-  void operator()(int64_t k, int count, const float** out) {
-    for (int r = 0; r < count; ++r) {
-      const int64_t block = (k + r) / q.block_rows;
-      if (block != loaded_block) LoadBlock(block);
-      const Q* row = reinterpret_cast<const Q*>(q.data) + (k + r) * q.ld + col0;
-      if (k + r + kPrefetchRows < K) PrefetchL2(row + kPrefetchRows * q.ld, n);
-      float* w = scratch[r];
-      for (int64_t j = 0; j < n; ++j) w[j] = (static_cast<float>(row[j]) - zero[j]) * scale[j];
-      out[r] = w;
+  // Row k's n weights; `r` (< kGroup) names the buffer a 4-bit row is unpacked into.
+  const Q* Row(int64_t k, int r) {
+    const int64_t bytes = q.bits == 4 ? (n + 1) / 2 : n;
+    const uint8_t* row = q.data + k * q.ld + (q.bits == 4 ? col0 / 2 : col0);
+    if (k + kPrefetchRows < K) PrefetchL2(row + kPrefetchRows * q.ld, bytes);
+    if (q.bits != 4) return reinterpret_cast<const Q*>(row);
+    // Two weights a byte, the low nibble first; signed ones sign-extended from bit 3.
+    Q* out = unpacked[r];
+    int64_t i = 0;
+#if defined(__SSE2__)
+    // 16 bytes at a time: the nibbles masked apart and interleaved back into order.
+    const __m128i low4 = _mm_set1_epi8(0x0F), sign = _mm_set1_epi8(0x08);
+    for (; i + 16 <= n / 2; i += 16) {
+      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(row + i));
+      const __m128i lo = _mm_and_si128(v, low4), hi = _mm_and_si128(_mm_srli_epi16(v, 4), low4);
+      __m128i first = _mm_unpacklo_epi8(lo, hi), second = _mm_unpackhi_epi8(lo, hi);
+      if constexpr (std::is_signed_v<Q>) {  // (v ^ 8) - 8 sign-extends a 4-bit value
+        first = _mm_sub_epi8(_mm_xor_si128(first, sign), sign);
+        second = _mm_sub_epi8(_mm_xor_si128(second, sign), sign);
+      }
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 2 * i), first);
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 2 * i + 16), second);
     }
+#endif
+    for (; i < n / 2; ++i) {
+      const uint8_t b = row[i];
+      if constexpr (std::is_signed_v<Q>) {
+        out[2 * i] = static_cast<Q>(static_cast<int8_t>(b << 4) >> 4);
+        out[2 * i + 1] = static_cast<Q>(static_cast<int8_t>(b) >> 4);
+      } else {
+        out[2 * i] = static_cast<Q>(b & 15);
+        out[2 * i + 1] = static_cast<Q>(b >> 4);
+      }
+    }
+    if (n % 2 != 0) {
+      const uint8_t b = row[n / 2] & 15;
+      out[n - 1] = std::is_signed_v<Q> ? static_cast<Q>(static_cast<int8_t>(b << 4) >> 4)
+                                       : static_cast<Q>(b);
+    }
+    return out;
   }
 };
+
+// One block of C from a quantized B: columns [0, n) of C's M rows over all of K. Each group of
+// kGroup rows of B in one block of scales is dequantized in registers as DequantizeLinear computes
+// it, (q - z) * s (q - z is exact in float, so the weight rounds once), and multiplied in at once:
+// the float weights are never stored. A group that straddles two blocks, and the last short one,
+// go through scratch rows and AddRows. Either way each element of C is the float skinny GEMM's
+// chain of multiply-adds over the same weights, so the bits are the same.
+// Columns [j, n) of a group of kGroup rows q[0..3] of one block (scales s, zero points z when
+// kZero) multiplied into acc: w = (q - z) * s, acc = a3 * w3 + (a2 * w2 + (a1 * w1 + (a0 * w0 +
+// acc))), each step rounded (FMA), whatever the vector width, so the bits are the float path's.
+// Returns where it stopped: the vector loops leave the last columns to the scalar one. Without
+// zero points q - 0 is q exactly, so the subtraction is skipped.
+template <int M, bool kZero, typename Q>
+int64_t FusedGroup(const Q* const (&q)[kGroup], const float* __restrict s,
+                   const float* __restrict z, const float (&a)[M][kGroup], float (*acc)[kColumns],
+                   int64_t n) {
+  int64_t j = 0;
+#if defined(__AVX512F__)
+  // Widening an int8 to int32 is one instruction here, where the compiler's own loop takes two
+  // (through int16): the loop is bound by these vector ports, not by memory.
+  auto dequantize = [](const Q* p, __m512 sv, __m512 zv) {
+    const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    __m512 f =
+        _mm512_cvtepi32_ps(std::is_signed_v<Q> ? _mm512_cvtepi8_epi32(b) : _mm512_cvtepu8_epi32(b));
+    if constexpr (kZero) f = _mm512_sub_ps(f, zv);
+    return _mm512_mul_ps(f, sv);
+  };
+  for (; j + 16 <= n; j += 16) {
+    const __m512 sv = _mm512_load_ps(s + j);
+    const __m512 zv = kZero ? _mm512_load_ps(z + j) : _mm512_setzero_ps();
+    const __m512 w0 = dequantize(q[0] + j, sv, zv), w1 = dequantize(q[1] + j, sv, zv),
+                 w2 = dequantize(q[2] + j, sv, zv), w3 = dequantize(q[3] + j, sv, zv);
+    for (int m = 0; m < M; ++m) {
+      __m512 c = _mm512_load_ps(acc[m] + j);
+      c = _mm512_fmadd_ps(_mm512_set1_ps(a[m][0]), w0, c);
+      c = _mm512_fmadd_ps(_mm512_set1_ps(a[m][1]), w1, c);
+      c = _mm512_fmadd_ps(_mm512_set1_ps(a[m][2]), w2, c);
+      c = _mm512_fmadd_ps(_mm512_set1_ps(a[m][3]), w3, c);
+      _mm512_store_ps(acc[m] + j, c);
+    }
+  }
+#elif defined(__AVX2__) && defined(__FMA__)
+  auto dequantize = [](const Q* p, __m256 sv, __m256 zv) {
+    const __m128i b = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(p));
+    __m256 f =
+        _mm256_cvtepi32_ps(std::is_signed_v<Q> ? _mm256_cvtepi8_epi32(b) : _mm256_cvtepu8_epi32(b));
+    if constexpr (kZero) f = _mm256_sub_ps(f, zv);
+    return _mm256_mul_ps(f, sv);
+  };
+  for (; j + 8 <= n; j += 8) {
+    const __m256 sv = _mm256_load_ps(s + j);
+    const __m256 zv = kZero ? _mm256_load_ps(z + j) : _mm256_setzero_ps();
+    const __m256 w0 = dequantize(q[0] + j, sv, zv), w1 = dequantize(q[1] + j, sv, zv),
+                 w2 = dequantize(q[2] + j, sv, zv), w3 = dequantize(q[3] + j, sv, zv);
+    for (int m = 0; m < M; ++m) {
+      __m256 c = _mm256_load_ps(acc[m] + j);
+      c = _mm256_fmadd_ps(_mm256_set1_ps(a[m][0]), w0, c);
+      c = _mm256_fmadd_ps(_mm256_set1_ps(a[m][1]), w1, c);
+      c = _mm256_fmadd_ps(_mm256_set1_ps(a[m][2]), w2, c);
+      c = _mm256_fmadd_ps(_mm256_set1_ps(a[m][3]), w3, c);
+      _mm256_store_ps(acc[m] + j, c);
+    }
+  }
+#endif
+  for (; j < n; ++j) {
+    const float zj = kZero ? z[j] : 0.0f;
+    const float w0 = (static_cast<float>(q[0][j]) - zj) * s[j];
+    const float w1 = (static_cast<float>(q[1][j]) - zj) * s[j];
+    const float w2 = (static_cast<float>(q[2][j]) - zj) * s[j];
+    const float w3 = (static_cast<float>(q[3][j]) - zj) * s[j];
+    for (int m = 0; m < M; ++m) {
+      acc[m][j] = MulAdd(a[m][3], w3,
+                         MulAdd(a[m][2], w2, MulAdd(a[m][1], w1, MulAdd(a[m][0], w0, acc[m][j]))));
+    }
+  }
+  return j;
+}
+
+template <int M, typename Q>
+void QuantizedBlock(int64_t K, const float* A, int64_t lda, QuantizedColumns<Q>& cols, float* C,
+                    int64_t ldc) {
+  const int64_t n = cols.n, block_rows = cols.q.block_rows;
+  alignas(64) float acc[M][kColumns];
+  for (int m = 0; m < M; ++m) {
+    for (int64_t j = 0; j < n; ++j) acc[m][j] = 0.0f;
+  }
+  for (int64_t k = 0; k < K; k += kGroup) {
+    const int count = static_cast<int>(K - k < kGroup ? K - k : kGroup);
+    float a[M][kGroup];
+    for (int m = 0; m < M; ++m) {
+      for (int r = 0; r < kGroup; ++r) a[m][r] = r < count ? A[m * lda + k + r] : 0.0f;
+    }
+    const int64_t block = k / block_rows;
+    if (count == kGroup && (k + kGroup - 1) / block_rows == block) {
+      cols.LoadBlock(block);
+      const Q* const q[kGroup] = {cols.Row(k, 0), cols.Row(k + 1, 1), cols.Row(k + 2, 2),
+                                  cols.Row(k + 3, 3)};
+      if (cols.q.zero_points != nullptr) {
+        FusedGroup<M, true>(q, cols.scale, cols.zero, a, acc, n);
+      } else {
+        FusedGroup<M, false>(q, cols.scale, cols.zero, a, acc, n);
+      }
+      continue;
+    }
+    alignas(64) float scratch[kGroup][kColumns];
+    const float* b[kGroup];
+    for (int r = 0; r < count; ++r) {
+      cols.LoadBlock((k + r) / block_rows);
+      const Q* row = cols.Row(k + r, r);
+      for (int64_t j = 0; j < n; ++j)
+        scratch[r][j] = (static_cast<float>(row[j]) - cols.zero[j]) * cols.scale[j];
+      b[r] = scratch[r];
+    }
+    AddRows<M>(b, count, a, acc, n);
+  }
+  for (int m = 0; m < M; ++m) {
+    for (int64_t j = 0; j < n; ++j) C[m * ldc + j] = acc[m][j];
+  }
+}
 
 template <typename Q>
 void QuantizedGemm(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda,
                    const QuantizedMatrix& B, int64_t col0, float* C, int64_t ldc) {
   for (int64_t j = 0; j < N; j += kColumns) {
-    QuantizedRows<Q> rows{B, K, col0 + j, N - j < kColumns ? N - j : kColumns};
-    BlockOfRows(M, K, A, lda, rows, C + j, ldc, rows.n);
+    QuantizedColumns<Q> cols{B, K, col0 + j, N - j < kColumns ? N - j : kColumns};
+    switch (M) {
+      case 1:
+        QuantizedBlock<1>(K, A, lda, cols, C + j, ldc);
+        break;
+      case 2:
+        QuantizedBlock<2>(K, A, lda, cols, C + j, ldc);
+        break;
+      case 3:
+        QuantizedBlock<3>(K, A, lda, cols, C + j, ldc);
+        break;
+      case 4:
+        QuantizedBlock<4>(K, A, lda, cols, C + j, ldc);
+        break;
+      case 5:
+        QuantizedBlock<5>(K, A, lda, cols, C + j, ldc);
+        break;
+      case 6:
+        QuantizedBlock<6>(K, A, lda, cols, C + j, ldc);
+        break;
+      case 7:
+        QuantizedBlock<7>(K, A, lda, cols, C + j, ldc);
+        break;
+      default:
+        QuantizedBlock<8>(K, A, lda, cols, C + j, ldc);
+        break;
+    }
   }
 }
 
