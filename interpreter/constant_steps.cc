@@ -57,7 +57,7 @@ ConstantSteps PlanConstantSteps(const ir::Graph& g, const ir::Model* model, Exec
   for (size_t k = 0; k < n; ++k) {
     const ir::Node& node = *plan.order[k];
     const ExecutionPlan::Step& step = plan.steps[k];
-    bool constant = !step.deferred && step.dequantized_b < 0 && !MayVary(node, model);
+    bool constant = !step.deferred && step.dequantized_weight < 0 && !MayVary(node, model);
     for (size_t i = 0; constant && i < node.num_inputs(); ++i) {
       constant = is_constant(node.input(i));
     }

@@ -81,7 +81,7 @@ struct Scope {
 };
 
 // A 2-D int4/uint4 initializer with an even number of columns, as its bytes lie (packed, often in a
-// mapped file): what RunQuantizedMatMul reads in place. None for anything else.
+// mapped file): what RunDequantizedReader reads in place. None for anything else.
 std::optional<PackedFourBitWeight> PackedWeight(const ir::Value* v) {
   const ir::Tensor* t = v->initializer();
   if (t == nullptr || (t->data_type() != DataType::kInt4 && t->data_type() != DataType::kUint4) ||
@@ -135,9 +135,9 @@ struct Evaluator::Impl {
   }
 
   // Loads g's initializers and points the plan's references at them (the map keeps them in place).
-  // A 4-bit weight read only by DequantizeLinears that their MatMuls compute from is left in the
-  // file, packed, for RunQuantizedMatMul to read in place (PackedWeight); it is loaded here only if
-  // such a MatMul declines it (LoadDeferredInputs).
+  // A 4-bit weight read only by DequantizeLinears that their readers (MatMul, Gather) compute from
+  // is left in the file, packed, for RunDequantizedReader to read in place (PackedWeight); it is
+  // loaded only if such a reader declines it (RunDeferred).
   absl::Status LoadConstants(const ir::Graph& g, ExecutionPlan& plan) {
     absl::flat_hash_set<const ir::Node*> deferred;
     for (size_t k = 0; k < plan.steps.size(); ++k) {
@@ -185,11 +185,11 @@ struct Evaluator::Impl {
   absl::StatusOr<size_t> BuildEpilogue(const ExecutionPlan& plan, size_t k, Scope& scope,
                                        absl::Span<const RuntimeValue* const> conv_inputs,
                                        ChannelEpilogue& e);
-  // Step k, a MatMul with `dequantized_b`: computes it from the quantized weight into outputs[0]
-  // and returns true, or returns false having done nothing (its kernel takes no such shapes or
-  // types).
-  absl::StatusOr<bool> RunQuantizedMatMul(const ExecutionPlan& plan, size_t k, Scope& scope,
-                                          std::vector<RuntimeValue>& outputs);
+  // Step k, a MatMul or Gather with `dequantized_weight`: computes it from the quantized weight
+  // into outputs[0] and returns true, or returns false having done nothing (no such shapes, types
+  // or layouts taken).
+  absl::StatusOr<bool> RunDequantizedReader(ExecutionPlan& plan, size_t k, Scope& scope,
+                                            std::vector<RuntimeValue>& outputs);
   // Runs the deferred DequantizeLinear at position d (its inputs are constants) into its slot.
   absl::Status RunDeferred(ExecutionPlan& plan, size_t d, Scope& scope,
                            std::vector<RuntimeValue>& outputs);
@@ -201,9 +201,10 @@ struct Evaluator::Impl {
 namespace {
 
 // Forgets the values that die after step k. An initializer's bytes stay, but if they are mapped
-// from a file its pages are let go, so running a model larger than memory keeps only the weights in
-// use resident (the next run reads them from the file again). A skipped constant step leaves the
-// pages alone: it read them on the run that filled the cache, and a kept value may view them.
+// from a file its pages are let go (unless EvaluatorOptions::keep_weight_pages), so running a model
+// larger than memory keeps only the weights in use resident (the next run reads them from the file
+// again). A skipped constant step leaves the pages alone: it read them on the run that filled the
+// cache, and a kept value may view them.
 void ReleaseDead(const ExecutionPlan::Step& step, Scope& scope, bool release_pages = true) {
   for (uint32_t slot : step.free_after) {
     scope.slots[slot] = RuntimeValue();
@@ -289,6 +290,7 @@ absl::StatusOr<std::vector<RuntimeValue>> Evaluator::Impl::RunGraph(
   // A run that fills the cache computes everything; later ones (replays) skip the constant steps.
   ConstantCache* cache = CacheFor(g, parent, *plan);
   const bool replay = cache != nullptr && cache->filled;
+  const bool release_pages = !options.keep_weight_pages;
   if (cache != nullptr && !replay) cache->values.clear();  // what a failed run left
   Scope scope;
   scope.parent = parent;
@@ -333,20 +335,21 @@ absl::StatusOr<std::vector<RuntimeValue>> Evaluator::Impl::RunGraph(
       continue;
     }
     if (computed[k]) {
-      ReleaseDead(step, scope);
+      ReleaseDead(step, scope, release_pages);
       continue;
     }
-    if (step.deferred) {  // a DequantizeLinear that the MatMul reading it runs, if at all
-      ReleaseDead(step, scope);
+    if (step.deferred) {  // a DequantizeLinear that the node reading it runs, if at all
+      ReleaseDead(step, scope, release_pages);
       continue;
     }
     auto start = profile != nullptr ? std::chrono::steady_clock::now()
                                     : std::chrono::steady_clock::time_point();
     bool fused = false;
-    if (step.dequantized_b >= 0) {
-      ASSIGN_OR_RETURN(fused, RunQuantizedMatMul(*plan, k, scope, outs));
+    if (step.dequantized_weight >= 0) {
+      ASSIGN_OR_RETURN(fused, RunDequantizedReader(*plan, k, scope, outs));
       if (!fused) {
-        RETURN_IF_ERROR(RunDeferred(*plan, static_cast<size_t>(step.dequantized_b), scope, outs));
+        RETURN_IF_ERROR(
+            RunDeferred(*plan, static_cast<size_t>(step.dequantized_weight), scope, outs));
         if (profile != nullptr) start = std::chrono::steady_clock::now();
       }
     }
@@ -380,7 +383,7 @@ absl::StatusOr<std::vector<RuntimeValue>> Evaluator::Impl::RunGraph(
     if (cache != nullptr && !replay && cache->steps.constant[k]) {
       KeepConstants(*plan, k, applied ? folded : 0, scope, cache->steps, cache->values);
     }
-    ReleaseDead(step, scope);
+    ReleaseDead(step, scope, release_pages);
   }
   if (cache != nullptr) cache->filled = true;
   std::vector<RuntimeValue> results;
@@ -429,11 +432,11 @@ absl::StatusOr<size_t> Evaluator::Impl::BuildEpilogue(
   return covered;
 }
 
-absl::StatusOr<bool> Evaluator::Impl::RunQuantizedMatMul(const ExecutionPlan& plan, size_t k,
-                                                         Scope& scope,
-                                                         std::vector<RuntimeValue>& outputs) {
-  const ir::Node& matmul = *plan.order[k];
-  const size_t d = static_cast<size_t>(plan.steps[k].dequantized_b);
+absl::StatusOr<bool> Evaluator::Impl::RunDequantizedReader(ExecutionPlan& plan, size_t k,
+                                                           Scope& scope,
+                                                           std::vector<RuntimeValue>& outputs) {
+  const ir::Node& reader = *plan.order[k];
+  const size_t d = static_cast<size_t>(plan.steps[k].dequantized_weight);
   const ir::Node& dequantize = *plan.order[d];
   const std::vector<ir::OpsetImport>& opsets = scope.opsets ? *scope.opsets : main_opsets;
   const std::optional<int64_t> version = ir::FindOpsetVersion(opsets, "");
@@ -442,27 +445,52 @@ absl::StatusOr<bool> Evaluator::Impl::RunQuantizedMatMul(const ExecutionPlan& pl
   const ValueRef& x = plan.steps[d].inputs[0];
   std::optional<PackedFourBitWeight> packed;
   if (x.kind == ValueRef::Kind::kConstant && x.constant == nullptr) packed = PackedWeight(x.value);
-  std::vector<const RuntimeValue*> dq_inputs, mm_inputs(2, nullptr);
+  std::vector<const RuntimeValue*> dq_inputs, reader_inputs;
   if (!ResolveInputs(dequantize, plan.steps[d].inputs, scope, dq_inputs, packed ? 1 : 0).ok())
     return false;
+  // The reader's other input: a MatMul's A (input 0), a Gather's indices (input 1).
+  const bool is_matmul = reader.op_type() == "MatMul";
+  const size_t other = is_matmul ? 0 : 1;
   bool omitted = false;
-  mm_inputs[0] = scope.Resolve(plan.steps[k].inputs[0], &omitted);
-  if (mm_inputs[0] == nullptr) return false;  // the MatMul runs on its own and reports it
-  KernelContext mm_ctx(matmul, *version, mm_inputs, scope.attrs, nullptr);
+  reader_inputs.assign(2, nullptr);
+  reader_inputs[other] = scope.Resolve(plan.steps[k].inputs[other], &omitted);
+  if (reader_inputs[other] == nullptr) return false;  // the reader runs on its own and reports it
+  KernelContext reader_ctx(reader, *version, reader_inputs, scope.attrs, nullptr);
   KernelContext dq_ctx(dequantize, *version, dq_inputs, scope.attrs, nullptr);
+  const PackedFourBitWeight* in_place = packed ? &*packed : nullptr;
   absl::StatusOr<bool> done;
   try {
-    done = ComputeQuantizedMatMul(mm_ctx, dq_ctx, packed ? &*packed : nullptr);
+    if (is_matmul) {
+      done = ComputeQuantizedMatMul(reader_ctx, dq_ctx, in_place);
+      if (done.ok() && *done) {
+        outputs.resize(1);
+        outputs[0] = std::move(reader_ctx.outputs()[0]);
+      }
+    } else {
+      absl::StatusOr<std::optional<QuantizedGatherInputs>> rows =
+          GatherQuantizedRows(reader_ctx, dq_ctx, in_place);
+      if (!rows.ok()) {
+        done = rows.status();
+      } else if (!rows->has_value()) {
+        done = false;
+      } else {
+        // The DequantizeLinear itself, on the rows taken; its output reshaped as Gather's.
+        const RuntimeValue rx((*rows)->x), rs((*rows)->scale), rz((*rows)->zero);
+        const std::vector<const RuntimeValue*> ins = {&rx, &rs,
+                                                      (*rows)->zero.is_defined() ? &rz : nullptr};
+        std::vector<RuntimeValue> dq_out;
+        RETURN_IF_ERROR(RunNodeIn(dequantize, scope, ins, dq_out, 0, &plan.steps[d]));
+        outputs.resize(1);
+        outputs[0] = dq_out[0].tensor().Reshaped(std::move((*rows)->output_dims));
+        done = true;
+      }
+    }
   } catch (const TensorTooLarge& e) {
     done = absl::ResourceExhaustedError(e.what());
   }
   if (!done.ok())
     return absl::Status(done.status().code(),
-                        absl::StrCat(matmul.Describe(), ": ", done.status().message()));
-  if (*done) {
-    outputs.resize(1);
-    outputs[0] = std::move(mm_ctx.outputs()[0]);
-  }
+                        absl::StrCat(reader.Describe(), ": ", done.status().message()));
   return *done;
 }
 
@@ -470,7 +498,7 @@ absl::Status Evaluator::Impl::RunDeferred(ExecutionPlan& plan, size_t d, Scope& 
                                           std::vector<RuntimeValue>& outputs) {
   const ir::Node& node = *plan.order[d];
   ExecutionPlan::Step& step = plan.steps[d];
-  // Its MatMul declined: a weight left packed in the file is loaded now.
+  // Its reader declined: a weight left packed in the file is loaded now.
   for (ValueRef& r : step.inputs) {
     if (r.kind == ValueRef::Kind::kConstant && r.constant == nullptr) {
       ASSIGN_OR_RETURN(r.constant, Constant(r.value));

@@ -24,6 +24,11 @@ struct EvaluatorOptions {
   // which cost +60 MiB peak RSS and 40% more time on a ResNet-50 whose weights are built at run
   // time (tools/bench/constant_weights_bench: first_run against first_run_uncached).
   bool cache_constants = false;
+  // Initializers mapped from a file keep their pages from run to run. Off: each one's pages are let
+  // go after its last use in a run, so a model larger than memory runs with only the weights in use
+  // resident (and a single run's peak RSS stays small); the next run faults them in again, which on
+  // a 2.3 GB decoder cost ~9% of each run's time. For callers that run a model many times.
+  bool keep_weight_pages = false;
 };
 
 class Evaluator {

@@ -72,21 +72,23 @@ void PlanFolding(const absl::flat_hash_set<const ir::Value*>& outputs, Execution
   }
 }
 
-// Finds DequantizeLinear -> MatMul (as B) pairs for the steps' `dequantized_b`: the
-// DequantizeLinear reads only initializers of this graph (so it can run whenever the MatMul asks)
-// and its output has no other use. The initializers' pages are let go after the MatMul instead.
-void PlanQuantizedMatMuls(const absl::flat_hash_set<const ir::Value*>& outputs,
-                          ExecutionPlan& plan) {
+// Finds DequantizeLinear -> MatMul (as B) and DequantizeLinear -> Gather (as data) pairs for the
+// steps' `dequantized_weight`: the DequantizeLinear reads only initializers of this graph (so it
+// can run whenever its reader asks) and its output has no other use. The initializers' pages are
+// let go after the reader instead.
+void PlanDequantizedWeights(const absl::flat_hash_set<const ir::Value*>& outputs,
+                            ExecutionPlan& plan) {
   const size_t n = plan.order.size();
   absl::flat_hash_map<const ir::Node*, size_t> pos;
   for (size_t k = 0; k < n; ++k) pos[plan.order[k]] = k;
   for (size_t k = 0; k < n; ++k) {
-    const ir::Node* matmul = plan.order[k];
-    if (!matmul->is_onnx_domain() || matmul->op_type() != "MatMul" || matmul->num_inputs() != 2)
-      continue;
-    const ir::Value* b = matmul->input(1);
-    if (b == nullptr || b == matmul->input(0) || outputs.contains(b) || b->uses().size() != 1)
-      continue;
+    const ir::Node* reader = plan.order[k];
+    if (!reader->is_onnx_domain() || reader->num_inputs() != 2) continue;
+    const bool is_matmul = reader->op_type() == "MatMul";
+    if (!is_matmul && reader->op_type() != "Gather") continue;
+    const ir::Value* b = reader->input(is_matmul ? 1 : 0);
+    const ir::Value* other = reader->input(is_matmul ? 0 : 1);
+    if (b == nullptr || b == other || outputs.contains(b) || b->uses().size() != 1) continue;
     const ir::Node* dq = b->producer();
     if (dq == nullptr || !dq->is_onnx_domain() || dq->op_type() != "DequantizeLinear" ||
         dq->num_outputs() != 1)
@@ -101,7 +103,7 @@ void PlanQuantizedMatMuls(const absl::flat_hash_set<const ir::Value*>& outputs,
     }
     if (!constants || dq_step.deferred) continue;
     dq_step.deferred = true;
-    plan.steps[k].dequantized_b = static_cast<int64_t>(it->second);
+    plan.steps[k].dequantized_weight = static_cast<int64_t>(it->second);
     std::vector<const ir::Value*>& release = plan.steps[k].release_pages_after;
     release.insert(release.end(), dq_step.release_pages_after.begin(),
                    dq_step.release_pages_after.end());
@@ -233,7 +235,7 @@ absl::StatusOr<std::unique_ptr<ExecutionPlan>> MakeExecutionPlan(const ir::Graph
     }
   }
   PlanFolding(outputs, *plan);
-  PlanQuantizedMatMuls(outputs, *plan);
+  PlanDequantizedWeights(outputs, *plan);
   return plan;
 }
 

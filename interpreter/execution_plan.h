@@ -56,12 +56,13 @@ struct ExecutionPlan {
     // For a Conv: the positions of the BatchNormalization and/or activation after it that it may
     // apply as an epilogue (each link's value has no other use), in chain order.
     std::vector<size_t> folded;
-    // For a MatMul whose B is the only use of a DequantizeLinear of this graph's initializers: that
-    // node's position. The MatMul may compute from the quantized weight directly (never holding it
-    // in float, kernels/quantized_matmul.cc); when it declines, the DequantizeLinear runs first.
-    // -1: none.
-    int64_t dequantized_b = -1;
-    // For such a DequantizeLinear: its step runs nothing (the MatMul at `dequantized_b`'s owner
+    // For a MatMul whose B, or a Gather whose data, is the only use of a DequantizeLinear of this
+    // graph's initializers: that node's position. The MatMul may compute from the quantized weight
+    // directly, the Gather dequantize only the rows it takes (never holding the weight in float,
+    // kernels/quantized_matmul.cc, quantized_gather.cc); when one declines, the DequantizeLinear
+    // runs first. -1: none.
+    int64_t dequantized_weight = -1;
+    // For such a DequantizeLinear: its step runs nothing (the node whose `dequantized_weight` it is
     // does).
     bool deferred = false;
   };

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -179,6 +180,20 @@ struct PackedFourBitWeight {
 absl::StatusOr<bool> ComputeQuantizedMatMul(KernelContext& matmul_ctx,
                                             const KernelContext& dequantize_ctx,
                                             const PackedFourBitWeight* packed = nullptr);
+
+// The inputs of a DequantizeLinear over only the rows a Gather (axis 0) takes from its constant
+// quantized table, and the Gather's output shape (quantized_gather.cc): dequantizing them and
+// reshaping gives the Gather's output, without the table in float. `gather_ctx` has input 1 (the
+// indices), `dequantize_ctx` the DequantizeLinear's inputs (input 0 may be `packed` instead). None
+// for what it does not take (another axis, indices out of range, blocks along axis 0): the
+// evaluator then runs both nodes.
+struct QuantizedGatherInputs {
+  Tensor x, scale, zero;  // zero undefined when the DequantizeLinear has none
+  std::vector<int64_t> output_dims;
+};
+absl::StatusOr<std::optional<QuantizedGatherInputs>> GatherQuantizedRows(
+    const KernelContext& gather_ctx, const KernelContext& dequantize_ctx,
+    const PackedFourBitWeight* packed = nullptr);
 
 // Family registration functions (kernels/*.cc).
 void RegisterElementwiseKernels(KernelRegistry& r);

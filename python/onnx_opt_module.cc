@@ -751,7 +751,7 @@ class Session {
     model_ = Load(arg);
     CheckInput(*model_, arg, warnings_);
     evaluator_ = std::make_unique<interpreter::Evaluator>(
-        *model_, interpreter::EvaluatorOptions{.cache_constants = true});
+        *model_, interpreter::EvaluatorOptions{.cache_constants = true, .keep_weight_pages = true});
   }
 
   py::list warnings() const { return ToList(warnings_); }
