@@ -36,6 +36,12 @@ packages=(
   python3-onnx
   # gives the module its own copy of libprotobuf (python/BUILD.bazel: private_protobuf)
   patchelf
+  # Bazel's HTTP remote cache for scripts/remote_cache_test.sh: Debian 12's nginx has the WebDAV
+  # module (PUT). The test runs its own instance on a free port; the package's service (started by
+  # the install where systemd runs; not in our container, whose policy-rc.d denies it) is not used
+  nginx
+  # the test's probe of the server
+  curl
 )
 # node and npm install and run onnxruntime-node for the onnxruntime interop test (tools/ort_interop):
 # Debian's, unless a node is there already (NodeSource's nodejs brings its own npm).

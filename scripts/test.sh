@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Sets up the machine, builds everything and runs every test. Ends with one line
-# "N passed, M failed" counted from the test cases Bazel ran (test.xml of each target).
+# "N passed, M failed, K skipped" counted from the test cases Bazel ran (test.xml of each target),
+# plus one for scripts/remote_cache_test.sh, run after them.
 # ONNX_CONFORMANCE_DIR and ONNX_REFERENCE_DIR default to the shared folder beside the checkout.
 # In CI ($CI set and not "false"; .ci/run sets it) the conformance data must be there: a run without it
 # would skip the tests that need it and could pass. Checked first, before anything is installed.
@@ -71,5 +72,17 @@ if [ "$bazel_rc" -ne 0 ] && [ "$failed" -eq 0 ]; then
   echo "test: bazel exited with $bazel_rc before running the tests" >&2
   failed=1
 fi
+
+# The onnx_model rule's actions shared through a real HTTP remote cache (nginx): one more test case.
+# It runs nested Bazel builds in output bases of its own, so it cannot be a target of `bazel test`.
+echo "test: scripts/remote_cache_test.sh"
+if ./scripts/remote_cache_test.sh; then
+  echo "test: remote cache test PASSED"
+  passed=$(( passed + 1 ))
+else
+  echo "test: remote cache test FAILED" >&2
+  failed=$(( failed + 1 ))
+fi
+
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ] && [ "$bazel_rc" -eq 0 ]
