@@ -49,6 +49,7 @@
 #include "absl/strings/str_cat.h"
 #include "ir/constant_value.h"
 #include "optimizer/pass_registry.h"
+#include "passes/causal_mask.h"
 #include "passes/rewrite/pattern_pass.h"
 #include "passes/rewrite/value_facts.h"
 
@@ -326,19 +327,38 @@ std::vector<int64_t> PermOf(const ir::Node& transpose, int64_t rank) {
 }
 
 // MatMul(Softmax(MatMul(Q, Kt) [scaled] [+ mask]), V), built once; what it binds is in the
-// captures.
+// captures. The Softmax may compute in float between Casts (Cast(Softmax(Cast(scores, float)),
+// back)), as exporters of float16 models write it.
 struct ScaledDotProductMatcher {
   ValueSlot q, kt, v, mask;
-  NodeSlot softmax;
+  NodeSlot softmax, up, down;
   // Up to three scalar factors: on Q, on Kt, on the product; each a Mul or a Div.
   ScalarSlot q_mul, q_div, k_mul, k_div, s_mul, s_div;
   const ValuePattern product =
       Op("MatMul", {Scaled(Capture(q), q_mul, q_div), Scaled(Capture(kt), k_mul, k_div)}).OneUse();
   const ValuePattern scaled = Scaled(product, s_mul, s_div);
   const ValuePattern scores = OneOf({Op("Add", {scaled, Capture(mask)}).OneUse(), scaled});
-  const ValuePattern root =
-      Op("MatMul", {Op("Softmax", {scores}).OneUse().CaptureNode(softmax), Capture(v)});
+  const ValuePattern probs =
+      OneOf({Op("Cast", {Op("Softmax", {Op("Cast", {scores}).OneUse().CaptureNode(up)})
+                             .OneUse()
+                             .CaptureNode(softmax)})
+                 .OneUse()
+                 .CaptureNode(down),
+             Op("Softmax", {scores}).OneUse().CaptureNode(softmax)});
+  const ValuePattern root = Op("MatMul", {probs, Capture(v)});
 };
+
+// Whether the mask's axes before the last two broadcast to the scores' ([B, H]) without changing
+// them (the last two are the causal grid's).
+bool LeadingDimsFit(const ir::Value* mask, const std::vector<ir::Dim>& scores) {
+  const ir::Shape* ms = ShapeOf(mask);
+  if (ms == nullptr || ms->rank() < 2 || ms->rank() > scores.size()) return false;
+  const size_t offset = scores.size() - ms->rank();
+  for (size_t i = 0; i + 2 < ms->rank(); ++i) {
+    if (!SameDim(ms->dim(i), scores[offset + i]) && !IsOne(ms->dim(i))) return false;
+  }
+  return true;
+}
 
 absl::StatusOr<int64_t> MatchAndRewrite(const ScaledDotProductMatcher& p, ir::Node& matmul,
                                         Rewriter& rw) {
@@ -349,6 +369,8 @@ absl::StatusOr<int64_t> MatchAndRewrite(const ScaledDotProductMatcher& p, ir::No
   ir::Value* v = (*m)[p.v];
   ir::Value* mask = (*m)[p.mask];
   ir::Node* softmax = (*m)[p.softmax];
+  ir::Node* up = (*m)[p.up];
+  ir::Node* down = (*m)[p.down];
   // A factor not there is 1.
   auto factor = [m](const ScalarSlot& slot) { return m->has(slot) ? (*m)[slot] : 1.0; };
   const double q_mul = factor(p.q_mul), q_div = factor(p.q_div), k_mul = factor(p.k_mul),
@@ -369,14 +391,25 @@ absl::StatusOr<int64_t> MatchAndRewrite(const ScaledDotProductMatcher& p, ir::No
   if (!type.has_value() || FloatElemType(kt) != type || FloatElemType(v) != type) return 0;
   const int64_t axis = softmax->GetInt("axis", -1);
   if (axis != -1 && axis != 3) return 0;
+  // Softmax in float between Casts: Attention's softmax_precision, for float16 or bfloat16 scores
+  // (the Casts must go to float and back to the scores' type).
+  const bool float_softmax = up != nullptr;
+  if (float_softmax && (*type == ir::DataType::kFloat || *type == ir::DataType::kDouble ||
+                        up->GetInt("to", 0) != static_cast<int64_t>(ir::DataType::kFloat) ||
+                        down->GetInt("to", 0) != static_cast<int64_t>(*type))) {
+    return 0;
+  }
   bool keys_sure = true;
+  // A causal mask becomes is_causal (without a past; see below); any other mask goes in as it fits.
+  bool causal = false, mask_fits = false;
   if (mask != nullptr) {
     const ir::Shape* ms = ShapeOf(mask);
     const std::vector<ir::Dim> score_dims = {qs->dim(0), qs->dim(1), qs->dim(2), ks->dim(3)};
-    if (ms == nullptr || !mask->type().is_tensor() || mask->type().elem_type() != *type ||
-        !MaskFits(*ms, score_dims, &keys_sure)) {
-      return 0;
-    }
+    if (!mask->type().is_tensor() || mask->type().elem_type() != *type) return 0;
+    mask_fits = ms != nullptr && MaskFits(*ms, score_dims, &keys_sure);
+    causal = LeadingDimsFit(mask, score_dims) &&
+             IsCausalMask(mask, qs->dim(2), ks->dim(3), rw.graph(), rw.opset());
+    if (!mask_fits && !causal) return 0;
   }
   for (double d : {q_div, k_div, s_div}) {
     if (d == 0) return 0;
@@ -395,49 +428,69 @@ absl::StatusOr<int64_t> MatchAndRewrite(const ScaledDotProductMatcher& p, ir::No
     if (p.size() == 4) {
       perm = {p[0], p[1], p[3], p[2]};
       k_source = kt_transpose->input(0);
-      rw.Track(kt_transpose);
     }
   }
-  Added added;
+  const bool k_transposed = perm != std::vector<int64_t>{0, 1, 2, 3};
   ir::Value* k = k_source;
-  if (perm != std::vector<int64_t>{0, 1, 2, 3}) {
-    k = AddNodeBefore(matmul, "Transpose", {k_source}, kt->name() + "_keys", rw, added);
-    rw.SetAttribute(*k->producer(), ir::Attribute::Ints("perm", perm));
-  }
-  std::vector<ir::Value*> inputs = {q, k, v};
-  if (mask != nullptr) inputs.push_back(MaskForAttention(mask, keys_sure, q, v, matmul, rw, added));
+  ir::Value* v_in = v;
   // Grouped-query attention: K and V repeated to the query heads go in as they were before the
-  // repeat (only when K needed no Transpose of its own: the repeat is on [B, Hkv, S, D]).
-  std::vector<ir::Value*> repeat_shapes;  // the repeats' target shapes, erased once dead
-  if (k == k_source) {
+  // repeat (only when K needs no Transpose of its own: the repeat is on [B, Hkv, S, D]).
+  std::vector<ir::Node*> repeats;
+  if (!k_transposed) {
     std::vector<ir::Node*> k_chain, v_chain;
     ir::Value* ku = Unrepeated(k, rw, &k_chain);
     ir::Value* vu = ku != nullptr ? Unrepeated(v, rw, &v_chain) : nullptr;
     if (vu != nullptr && SameDim(ShapeOf(ku)->dim(1), ShapeOf(vu)->dim(1)) &&
         SameDim(ShapeOf(ku)->dim(2), ShapeOf(vu)->dim(2))) {
-      inputs[1] = ku;
-      inputs[2] = vu;
-      for (const std::vector<ir::Node*>* chain : {&k_chain, &v_chain}) {
-        for (ir::Node* n : *chain) {
-          rw.Track(n);
-          for (size_t i = 1; i < n->num_inputs(); ++i) {
-            if (n->has_input(i)) repeat_shapes.push_back(n->input(i));
-          }
-        }
-      }
+      k = ku;
+      v_in = vu;
+      repeats = k_chain;
+      repeats.insert(repeats.end(), v_chain.begin(), v_chain.end());
     }
   }
   // A KV cache: K and V as Concat(past, new) on the sequence axis go in as past_key/past_value and
   // the new part; the Concats' results become Attention's present_key/present_value when that can
   // be done in place (TakePresentOver).
-  ir::Node* k_cat = PastConcat(inputs[1], rw);
-  ir::Node* v_cat = k_cat != nullptr ? PastConcat(inputs[2], rw) : nullptr;
+  ir::Node* k_cat = k_transposed ? nullptr : PastConcat(k, rw);
+  ir::Node* v_cat = k_cat != nullptr ? PastConcat(v_in, rw) : nullptr;
   std::vector<ir::Value*> alls;
   if (v_cat != nullptr &&
       SameDim(ShapeOf(k_cat->input(0))->dim(2), ShapeOf(v_cat->input(0))->dim(2))) {
-    alls = {inputs[1], inputs[2]};
+    alls = {k, v_in};
+  }
+  // With a past, is_causal counts differently in the spec and in onnxruntime: the spec's text says
+  // the causal bias is upper-left aligned (key j <= query i), while onnxruntime 1.30 (and our
+  // interpreter, and the ONNX reference implementation) let query i see the past and j <= past + i
+  // (measured by tools/ort_interop). They agree without a past only, so only then is the causal
+  // mask dropped; with one it goes in as a mask.
+  if (causal && !alls.empty()) {
+    causal = false;
+    if (!mask_fits) return 0;
+  }
+
+  // The rewrite: nothing above changed the graph.
+  if (kt_transpose != nullptr && k_source != kt) rw.Track(kt_transpose);
+  Added added;
+  if (k_transposed) {
+    k = AddNodeBefore(matmul, "Transpose", {k_source}, kt->name() + "_keys", rw, added);
+    rw.SetAttribute(*k->producer(), ir::Attribute::Ints("perm", perm));
+  }
+  std::vector<ir::Value*> repeat_shapes;  // the repeats' target shapes, erased once dead
+  for (ir::Node* n : repeats) {
+    rw.Track(n);
+    for (size_t i = 1; i < n->num_inputs(); ++i) {
+      if (n->has_input(i)) repeat_shapes.push_back(n->input(i));
+    }
+  }
+  std::vector<ir::Value*> inputs = {q, k, v_in};
+  if (!alls.empty()) {
     inputs[1] = k_cat->input(1);
     inputs[2] = v_cat->input(1);
+  }
+  if (mask != nullptr && !causal) {
+    inputs.push_back(MaskForAttention(mask, keys_sure, q, v, matmul, rw, added));
+  }
+  if (!alls.empty()) {
     if (inputs.size() == 3) inputs.push_back(nullptr);
     inputs.push_back(k_cat->input(0));
     inputs.push_back(v_cat->input(0));
@@ -449,6 +502,11 @@ absl::StatusOr<int64_t> MatchAndRewrite(const ScaledDotProductMatcher& p, ir::No
     return 0;
   }
   rw.SetAttribute(**fused, ir::Attribute::Float("scale", static_cast<float>(scale)));
+  if (causal) rw.SetAttribute(**fused, ir::Attribute::Int("is_causal", 1));
+  if (float_softmax) {
+    rw.SetAttribute(**fused, ir::Attribute::Int("softmax_precision",
+                                                static_cast<int64_t>(ir::DataType::kFloat)));
+  }
   if (absl::Status s = EraseDeadProducers(repeat_shapes, rw); !s.ok()) return s;
   if (!alls.empty()) {
     if (absl::Status s = TakePresentOver(**fused, alls, rw); !s.ok()) return s;

@@ -506,5 +506,211 @@ TEST(FuseAttentionTest, KeyValueCacheUsedBeforeAttentionStaysToo) {
   EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
 }
 
+// Self-attention over Q, K, V [B, 2, S, 4] whose additive mask is computed in the graph by
+// `mask_nodes` (ending with `mask = ...`), from S = Shape(Q)[2] (s, and s1 = [s]) and b1 = [B].
+std::string CausalSelfAttention(const std::string& mask_nodes) {
+  return absl::StrCat(R"(
+    <ir_version: 10, opset_import: ["" : 23]>
+    g (float[B,2,S,4] Q, float[B,2,S,4] K, float[B,2,S,4] V) => (float[B,2,S,4] Y)
+    <int64 zero = {0}, int64 one = {1}, int64 two = {2}, int64[1] axes0 = {0}, int64[1] axes1 = {1},
+     int64[2] axes01 = {0, 1}, int64[1] ones1 = {1}, int64[2] col = {-1, 1}, float zf = {0.0},
+     float ninf = {-inf}, float lowest = {-3.4028234663852886e38}, float sc = {0.5}>
+    {
+      shp = Shape(Q)
+      s = Gather<axis = 0>(shp, two)
+      b = Gather<axis = 0>(shp, zero)
+      s1 = Unsqueeze(s, axes0)
+      b1 = Unsqueeze(b, axes0)
+)",
+                      mask_nodes, R"(
+      kt = Transpose<perm = [0, 1, 3, 2]>(K)
+      sc0 = MatMul(Q, kt)
+      sc1 = Mul(sc0, sc)
+      sc2 = Add(sc1, mask)
+      p = Softmax<axis = -1>(sc2)
+      Y = MatMul(p, V)
+    })");
+}
+
+// transformers' _make_causal_mask as TorchScript exports it: a full grid of finfo.min, zeroed by
+// masked_fill where the column is less than the row + 1, expanded to [B, 1, S, S].
+constexpr char kMaskedFillCausal[] = R"(
+      full_shape = Concat<axis = 0>(s1, s1)
+      full = ConstantOfShape<value = float[1] {-3.4028234663852886e38}>(full_shape)
+      r = Range(zero, s, one)
+      r1 = Add(r, one)
+      row_shape = Concat<axis = 0>(s1, ones1)
+      r2 = Reshape(r1, row_shape)
+      keep = Less(r, r2)
+      m = Where(keep, zf, full)
+      m4 = Unsqueeze(m, axes01)
+      eshape = Concat<axis = 0>(b1, ones1, s1, s1)
+      mask = Expand(m4, eshape))";
+// transformers 4.4x's _update_causal_mask without a cache: triu(full(finfo.min), 1) times
+// (arange(S) > cache_position[:, None]), cache_position = arange(S).
+constexpr char kTriuCausal[] = R"(
+      full_shape = Concat<axis = 0>(s1, s1)
+      full = ConstantOfShape<value = float[1] {-3.4028234663852886e38}>(full_shape)
+      tri = Trilu<upper = 1>(full, one)
+      ar = Range(zero, s, one)
+      cp = Range(zero, s, one)
+      cp2 = Reshape(cp, col)
+      gt = Greater(ar, cp2)
+      gtf = Cast<to = 1>(gt)
+      m = Mul(tri, gtf)
+      m4 = Unsqueeze(m, axes01)
+      eshape = Concat<axis = 0>(b1, ones1, s1, s1)
+      mask = Expand(m4, eshape))";
+// masking_utils' boolean causal mask (kv_idx <= q_idx) made additive by Where(mask, 0, -inf).
+constexpr char kLessOrEqualCausal[] = R"(
+      kv = Range(zero, s, one)
+      qi = Range(zero, s, one)
+      q2 = Unsqueeze(qi, axes1)
+      le = LessOrEqual(kv, q2)
+      m = Where(le, zf, ninf)
+      mask = Unsqueeze(m, axes01))";
+
+TEST(FuseAttentionTest, CausalMasksBecomeIsCausal) {
+  for (const char* mask : {kMaskedFillCausal, kTriuCausal, kLessOrEqualCausal}) {
+    SCOPED_TRACE(mask);
+    auto run = RunPipelineOnText(CausalSelfAttention(mask),
+                                 "fixed(infer-shapes,fuse-attention,dead-nodes)");
+    ASSERT_TRUE(run.ok()) << run.status();
+    // The mask and everything computing it went.
+    EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("Attention"));
+    const ir::Node* attention = run->after->graph().last_node();
+    EXPECT_EQ(attention->GetInt("is_causal", 0), 1);
+    EXPECT_EQ(attention->num_inputs(), 3u);
+    equivalence::EquivalenceOptions options;
+    options.dims = {{"B", 2}, {"S", 4}};
+    EXPECT_OK(ExpectSameOutputs(*run->before, *run->after, options));
+  }
+}
+
+TEST(FuseAttentionTest, ConstantCausalMaskBecomesIsCausal) {
+  auto run = RunPipelineOnText(R"(
+    <ir_version: 10, opset_import: ["" : 23]>
+    g (float[2,2,3,4] Q, float[2,2,3,4] K, float[2,2,3,4] V) => (float[2,2,3,4] Y)
+    <float[1,1,3,3] M = {0, -inf, -inf, 0, 0, -inf, 0, 0, 0}>
+    {
+      kt = Transpose<perm = [0, 1, 3, 2]>(K)
+      s = MatMul(Q, kt)
+      m = Add(s, M)
+      p = Softmax(m)
+      Y = MatMul(p, V)
+    })",
+                               "infer-shapes,fuse-attention");
+  ASSERT_TRUE(run.ok()) << run.status();
+  EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("Attention"));
+  EXPECT_EQ(run->after->graph().first_node()->GetInt("is_causal", 0), 1);
+  EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
+}
+
+TEST(FuseAttentionTest, MasksThatAreNotQuiteCausalStayMasks) {
+  struct Variant {
+    const char* mask;
+    std::string from, to;
+  };
+  const std::vector<Variant> variants = {
+      // A query sees the next key too.
+      {kMaskedFillCausal, "keep = Less(r, r2)", "keep = LessOrEqual(r, r2)"},
+      // The other triangle.
+      {kTriuCausal, "gt = Greater(ar, cp2)", "gt = Less(ar, cp2)"},
+      // A masked value that is not low enough to be -inf's equal.
+      {kTriuCausal, "float[1] {-3.4028234663852886e38}", "float[1] {-30.0}"},
+      // Rows from an offset index: kv <= q + 1.
+      {kLessOrEqualCausal, "qi = Range(zero, s, one)",
+       "qi0 = Range(zero, s, one)\n      qi = Add(qi0, one)"},
+  };
+  for (const Variant& v : variants) {
+    SCOPED_TRACE(v.to);
+    std::string text = CausalSelfAttention(v.mask);
+    ASSERT_NE(text.find(v.from), std::string::npos);
+    text.replace(text.find(v.from), v.from.size(), v.to);
+    auto run = RunPipelineOnText(text, "fixed(infer-shapes,fuse-attention,dead-nodes)");
+    ASSERT_TRUE(run.ok()) << run.status();
+    const ir::Node* attention = FindOp(run->after->graph(), "Attention");
+    ASSERT_NE(attention, nullptr);
+    EXPECT_EQ(attention->GetInt("is_causal", 0), 0);
+    EXPECT_EQ(attention->num_inputs(), 4u);
+    equivalence::EquivalenceOptions options;
+    options.dims = {{"B", 2}, {"S", 4}};
+    EXPECT_OK(ExpectSameOutputs(*run->before, *run->after, options));
+  }
+}
+
+TEST(FuseAttentionTest, CausalAndPaddingMaskStaysAMask) {
+  // The causal mask plus a key-padding mask [B, 1, 1, S]: Attention's is_causal alone would drop
+  // the padding, so the sum goes in as a mask.
+  std::string text = CausalSelfAttention(absl::StrCat(kLessOrEqualCausal, R"(
+      both = Add(mask, pad))"));
+  text.replace(text.find("float[B,2,S,4] V)"), 17, "float[B,2,S,4] V, float[B,1,1,S] pad)");
+  text.replace(text.find("sc2 = Add(sc1, mask)"), 20, "sc2 = Add(sc1, both)");
+  auto run = RunPipelineOnText(text, "fixed(infer-shapes,fuse-attention,dead-nodes)");
+  ASSERT_TRUE(run.ok()) << run.status();
+  const ir::Node* attention = FindOp(run->after->graph(), "Attention");
+  ASSERT_NE(attention, nullptr);
+  EXPECT_EQ(attention->GetInt("is_causal", 0), 0);
+  EXPECT_EQ(attention->num_inputs(), 4u);
+  equivalence::EquivalenceOptions options;
+  options.dims = {{"B", 2}, {"S", 4}};
+  EXPECT_OK(ExpectSameOutputs(*run->before, *run->after, options));
+}
+
+TEST(FuseAttentionTest, CausalMaskWithAPastStaysAMask) {
+  // An upper-left causal mask [3, 7] over a cache of 4 and 3 new keys: is_causal with a past counts
+  // from the past's end in onnxruntime (and here), so the mask goes in as it is.
+  std::string text = GroupedQueryAttention(true);
+  text.replace(text.find(", float[2,1,3,7] mask"), 21, "");
+  text.replace(text.find("<float[8,8] Wq"), 1, R"(<float[1,1,3,7] mask = {
+       0, -inf, -inf, -inf, -inf, -inf, -inf, 0, 0, -inf, -inf, -inf, -inf, -inf,
+       0, 0, 0, -inf, -inf, -inf, -inf},
+     )");
+  auto run = RunPipelineOnText(text, "fixed(infer-shapes,fuse-attention)");
+  ASSERT_TRUE(run.ok()) << run.status();
+  const ir::Node* attention = FindOp(run->after->graph(), "Attention");
+  ASSERT_NE(attention, nullptr);
+  EXPECT_EQ(attention->GetInt("is_causal", 0), 0);
+  ASSERT_EQ(attention->num_inputs(), 6u);
+  EXPECT_NE(attention->input(3), nullptr);
+  EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
+}
+
+// Float16 attention whose softmax computes in the type `softmax_type` (an ONNX data type number)
+// between Casts, as exporters of float16 models write it with float (1).
+std::string HalfAttention(int softmax_type) {
+  return absl::StrReplaceAll(R"(
+    <ir_version: 10, opset_import: ["" : 23]>
+    g (float16[2,2,3,4] Q, float16[2,2,3,4] K, float16[2,2,3,4] V, float16[2,1,3,3] M)
+      => (float16[2,2,3,4] Y)
+    <float16 c = {0.5}>
+    {
+      kt = Transpose<perm = [0, 1, 3, 2]>(K)
+      s = MatMul(Q, kt)
+      scaled = Mul(s, c)
+      m = Add(scaled, M)
+      m32 = Cast<to = @T>(m)
+      p32 = Softmax<axis = -1>(m32)
+      p = Cast<to = 10>(p32)
+      Y = MatMul(p, V)
+    })",
+                             {{"@T", absl::StrCat(softmax_type)}});
+}
+
+TEST(FuseAttentionTest, Float16WithSoftmaxInFloatBetweenCasts) {
+  auto run = RunPipelineOnText(HalfAttention(1), "infer-shapes,fuse-attention");
+  ASSERT_TRUE(run.ok()) << run.status();
+  EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("Attention"));
+  const ir::Node* attention = run->after->graph().first_node();
+  EXPECT_EQ(attention->GetInt("softmax_precision", 0), 1);
+  EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
+
+  // A softmax in double is not Attention's (softmax_precision = 11 would be; onnxruntime takes
+  // float only): it stays.
+  run = RunPipelineOnText(HalfAttention(11), "infer-shapes,fuse-attention");
+  ASSERT_TRUE(run.ok()) << run.status();
+  EXPECT_THAT(OpTypes(run->after->graph()), Not(Contains("Attention")));
+}
+
 }  // namespace
 }  // namespace onnx_opt::passes

@@ -1,0 +1,443 @@
+#include "passes/causal_mask.h"
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ir/constant_value.h"
+#include "ir/node.h"
+#include "passes/rewrite/value_facts.h"
+
+namespace onnx_opt::passes {
+namespace {
+
+using rewrite::AxesOf;
+using rewrite::ProducerOf;
+using rewrite::RankOf;
+using rewrite::SameDim;
+using rewrite::ScalarConstant;
+using rewrite::ShapeOf;
+
+// A bound on how far back a mask's computation is followed.
+constexpr int kMaxDepth = 24;
+
+bool IsOne(const ir::Dim& d) { return d.is_known() && d.value() == 1; }
+
+// The integer a one-element constant holds.
+std::optional<int64_t> IntConstant(const ir::Value* v) {
+  const ir::Tensor* t = ir::GetConstantTensor(v);
+  if (t == nullptr || t->num_elements() != 1) return std::nullopt;
+  std::optional<std::vector<int64_t>> ints = ir::ConstantAsInts(*t);
+  if (!ints.has_value() || ints->size() != 1) return std::nullopt;
+  return (*ints)[0];
+}
+
+// The dims of `t` from Shape's start/end attributes (opset 15; all of them before).
+std::optional<std::vector<ir::Dim>> ShapeOpDims(const ir::Node& shape) {
+  const ir::Shape* s = ShapeOf(shape.input(0));
+  if (s == nullptr) return std::nullopt;
+  const int64_t rank = static_cast<int64_t>(s->rank());
+  auto clamp = [rank](int64_t i) { return std::clamp(i < 0 ? i + rank : i, int64_t{0}, rank); };
+  const int64_t start = clamp(shape.GetInt("start", 0));
+  const int64_t end = clamp(shape.GetInt("end", rank));
+  std::vector<ir::Dim> dims;
+  for (int64_t i = start; i < end; ++i) dims.push_back(s->dim(i));
+  return dims;
+}
+
+// The dim a one-element integer value holds: a constant, or a dim of some value read by Shape
+// (and Gather or Slice), through Squeeze, Unsqueeze, Cast, Reshape and Identity.
+std::optional<ir::Dim> DimOfScalar(const ir::Value* v, const ir::Graph& graph, int depth = 0) {
+  if (depth > kMaxDepth || v == nullptr) return std::nullopt;
+  if (std::optional<int64_t> c = IntConstant(v)) return ir::Dim::Known(*c);
+  const ir::Node* n = v->producer();
+  if (n == nullptr || n->graph() != &graph || !n->is_onnx_domain() || n->num_inputs() < 1 ||
+      !n->has_input(0)) {
+    return std::nullopt;
+  }
+  const std::string& op = n->op_type();
+  if (op == "Squeeze" || op == "Unsqueeze" || op == "Cast" || op == "Reshape" ||
+      op == "Identity") {
+    return DimOfScalar(n->input(0), graph, depth + 1);
+  }
+  if (op == "Shape") {
+    std::optional<std::vector<ir::Dim>> dims = ShapeOpDims(*n);
+    if (!dims || dims->size() != 1) return std::nullopt;
+    return (*dims)[0];
+  }
+  const ir::Node* shape = ProducerOf(n->input(0), "Shape", &graph);
+  if (shape == nullptr) return std::nullopt;
+  std::optional<std::vector<ir::Dim>> dims = ShapeOpDims(*shape);
+  if (!dims) return std::nullopt;
+  const int64_t size = static_cast<int64_t>(dims->size());
+  int64_t index = 0;
+  if (op == "Gather" && n->num_inputs() == 2 && n->GetInt("axis", 0) == 0) {
+    std::optional<int64_t> i = IntConstant(n->input(1));
+    if (!i) return std::nullopt;
+    index = *i;
+  } else if (op == "Slice" && n->num_inputs() >= 3) {
+    std::optional<int64_t> start = IntConstant(n->input(1)), end = IntConstant(n->input(2));
+    if (!start || !end) return std::nullopt;
+    if (n->num_inputs() > 3 && n->has_input(3) && IntConstant(n->input(3)).value_or(1) != 0)
+      return std::nullopt;
+    if (n->num_inputs() > 4 && n->has_input(4) && IntConstant(n->input(4)).value_or(0) != 1)
+      return std::nullopt;
+    const int64_t lo = *start < 0 ? *start + size : *start;
+    const int64_t hi = *end < 0 ? *end + size : std::min(*end, size);
+    if (hi != lo + 1) return std::nullopt;
+    index = lo;
+  } else {
+    return std::nullopt;
+  }
+  if (index < 0) index += size;
+  if (index < 0 || index >= size) return std::nullopt;
+  return (*dims)[index];
+}
+
+// The dims a 1-D integer value (a shape operand) holds: a constant (-1 and 0 read as unknown), a
+// Shape, or a Concat of such parts and of one-element dims.
+std::optional<std::vector<ir::Dim>> DimsOfShape(const ir::Value* v, const ir::Graph& graph,
+                                                int depth = 0) {
+  if (depth > kMaxDepth || v == nullptr) return std::nullopt;
+  if (const ir::Tensor* t = ir::GetConstantTensor(v); t != nullptr) {
+    std::optional<std::vector<int64_t>> ints = ir::ConstantAsInts(*t);
+    if (!ints || t->dims().size() != 1) return std::nullopt;
+    std::vector<ir::Dim> dims;
+    for (int64_t i : *ints) dims.push_back(i > 0 ? ir::Dim::Known(i) : ir::Dim::Unknown());
+    return dims;
+  }
+  const ir::Node* n = v->producer();
+  if (n == nullptr || n->graph() != &graph || !n->is_onnx_domain()) return std::nullopt;
+  if (n->op_type() == "Shape") return ShapeOpDims(*n);
+  if (n->op_type() == "Concat" && n->GetInt("axis", 0) == 0) {
+    std::vector<ir::Dim> dims;
+    for (const ir::Value* part : n->inputs()) {
+      if (part == nullptr) return std::nullopt;
+      std::optional<std::vector<ir::Dim>> more = DimsOfShape(part, graph, depth + 1);
+      if (!more) {
+        std::optional<ir::Dim> one = RankOf(part) == 1 && ShapeOf(part)->dim(0).is_known() &&
+                                             ShapeOf(part)->dim(0).value() == 1
+                                         ? DimOfScalar(part, graph, depth + 1)
+                                         : std::nullopt;
+        if (!one) return std::nullopt;
+        more = std::vector<ir::Dim>{*one};
+      }
+      dims.insert(dims.end(), more->begin(), more->end());
+    }
+    return dims;
+  }
+  return std::nullopt;
+}
+
+// What a value is over the mask's grid of query rows r and key columns c (the last two axes).
+struct Form {
+  enum class Kind {
+    kNone,
+    kIndex,  // 1-D: position + offset (broadcasts as columns)
+    kRow,    // [n, 1]: r + offset
+    kCol,    // [1, n]: c + offset
+    kFill,   // every element `fill`, last two dims rows x cols
+    kBool,   // (c - r > t) when `above`, else (c - r <= t); as 0/1 numbers when `numeric`
+    kFloat,  // `low` where c - r > t, else 0
+  };
+  Kind kind = Kind::kNone;
+  int64_t offset = 0;
+  ir::Dim len;
+  double fill = 0;
+  bool above = true;
+  bool numeric = false;
+  int64_t t = 0;
+  double low = 0;
+  ir::Dim rows, cols;
+
+  bool is_index() const { return kind == Kind::kIndex || kind == Kind::kRow || kind == Kind::kCol; }
+  bool is_grid() const { return kind == Kind::kFill || kind == Kind::kBool || kind == Kind::kFloat; }
+};
+
+Form None() { return Form(); }
+
+class Analyzer {
+ public:
+  Analyzer(const ir::Graph& graph, int64_t opset) : graph_(graph), opset_(opset) {}
+
+  Form Of(const ir::Value* v, int depth = 0) {
+    if (depth > kMaxDepth || v == nullptr) return None();
+    if (const ir::Tensor* t = ir::GetConstantTensor(v); t != nullptr) return OfConstant(*t);
+    const ir::Node* n = v->producer();
+    if (n == nullptr || n->graph() != &graph_ || !n->is_onnx_domain() || n->num_outputs() != 1 ||
+        n->num_inputs() < 1 || !n->has_input(0)) {
+      return None();
+    }
+    const std::string& op = n->op_type();
+    const ir::Value* in = n->input(0);
+    if (op == "Identity") return Of(in, depth + 1);
+    if (op == "Range") return OfRange(*n);
+    if ((op == "Add" || op == "Sub") && n->num_inputs() == 2) return OfShift(*n, depth);
+    if (op == "Cast") return OfCast(*n, depth);
+    if (op == "Unsqueeze") return OfUnsqueeze(*n, depth);
+    if (op == "Reshape" && n->num_inputs() == 2) return OfReshape(*n, depth);
+    if (op == "Expand") {
+      Form f = Of(in, depth + 1);
+      return f.kind == Form::Kind::kBool || f.kind == Form::Kind::kFloat ? f : None();
+    }
+    if ((op == "Less" || op == "LessOrEqual" || op == "Greater" || op == "GreaterOrEqual") &&
+        n->num_inputs() == 2) {
+      return OfComparison(*n, depth);
+    }
+    if (op == "Not") {
+      Form f = Of(in, depth + 1);
+      if (f.kind != Form::Kind::kBool || f.numeric) return None();
+      f.above = !f.above;
+      return f;
+    }
+    if (op == "Where" && n->num_inputs() == 3) return OfWhere(*n, depth);
+    if (op == "ConstantOfShape") return OfConstantOfShape(*n);
+    if (op == "Trilu") return OfTrilu(*n, depth);
+    if (op == "Mul" && n->num_inputs() == 2) return OfMul(*n, depth);
+    return None();
+  }
+
+ private:
+  // A constant grid: kFill when all of it is one value, else kFloat when it is the causal mask
+  // over its last two (known) dims in every leading slice.
+  Form OfConstant(const ir::Tensor& t) {
+    const std::vector<int64_t>& dims = t.dims();
+    std::optional<std::vector<double>> values = ir::ConstantAsDoubles(t);
+    if (!values || values->empty()) return None();
+    Form f;
+    f.rows = ir::Dim::Known(dims.size() >= 2 ? dims[dims.size() - 2] : 1);
+    f.cols = ir::Dim::Known(dims.empty() ? 1 : dims.back());
+    if (std::all_of(values->begin(), values->end(),
+                    [&](double x) { return x == (*values)[0]; })) {
+      f.kind = Form::Kind::kFill;
+      f.fill = (*values)[0];
+      return f;
+    }
+    if (dims.size() < 2 || t.data_type() == ir::DataType::kBool) return None();
+    const int64_t rows = f.rows.value(), cols = f.cols.value();
+    double low = -INFINITY;
+    for (size_t k = 0; k < values->size(); ++k) {
+      const int64_t c = static_cast<int64_t>(k) % cols;
+      const int64_t r = (static_cast<int64_t>(k) / cols) % rows;
+      const double x = (*values)[k];
+      if (c > r ? !(x <= kCausalMaskLowest) : x != 0) return None();
+      if (c > r) low = std::max(low, x);
+    }
+    f.kind = Form::Kind::kFloat;
+    f.t = 0;
+    f.low = low;
+    return f;
+  }
+
+  // Range(0, n, 1): positions 0..n-1.
+  Form OfRange(const ir::Node& n) {
+    if (n.num_inputs() != 3 || !n.has_input(1) || !n.has_input(2) ||
+        ScalarConstant(n.input(0)) != 0.0 || ScalarConstant(n.input(2)) != 1.0) {
+      return None();
+    }
+    std::optional<ir::Dim> len = DimOfScalar(n.input(1), graph_);
+    if (!len) return None();
+    Form f;
+    f.kind = Form::Kind::kIndex;
+    f.len = *len;
+    return f;
+  }
+
+  // An index plus or minus an integer constant.
+  Form OfShift(const ir::Node& n, int depth) {
+    const bool sub = n.op_type() == "Sub";
+    for (size_t i : {0, 1}) {
+      if (sub && i == 1) break;  // only index - k
+      std::optional<double> k = ScalarConstant(n.input(1 - i));
+      if (!k || *k != std::floor(*k) || std::abs(*k) > 1e9) continue;
+      Form f = Of(n.input(i), depth + 1);
+      if (!f.is_index()) return None();
+      f.offset += static_cast<int64_t>(sub ? -*k : *k);
+      return f;
+    }
+    return None();
+  }
+
+  Form OfCast(const ir::Node& n, int depth) {
+    Form f = Of(n.input(0), depth + 1);
+    const ir::DataType to = static_cast<ir::DataType>(n.GetInt("to", 0));
+    const bool to_float = to == ir::DataType::kFloat || to == ir::DataType::kFloat16 ||
+                          to == ir::DataType::kDouble || to == ir::DataType::kBfloat16;
+    // Positions are small integers: exact in any numeric type.
+    if (f.is_index()) return to == ir::DataType::kBool ? None() : f;
+    if (f.kind == Form::Kind::kBool && to_float) {
+      f.numeric = true;
+      return f;
+    }
+    if ((f.kind == Form::Kind::kFloat || f.kind == Form::Kind::kFill) && to_float) {
+      // float32's lowest becomes -inf in float16: still masked.
+      return f;
+    }
+    return None();
+  }
+
+  Form OfUnsqueeze(const ir::Node& n, int depth) {
+    std::optional<std::vector<int64_t>> axes = AxesOf(n, opset_);
+    std::optional<int64_t> in_rank = RankOf(n.input(0));
+    if (!axes || !in_rank) return None();
+    Form f = Of(n.input(0), depth + 1);
+    const int64_t out_rank = *in_rank + static_cast<int64_t>(axes->size());
+    std::vector<int64_t> normalized;
+    for (int64_t a : *axes) normalized.push_back(a < 0 ? a + out_rank : a);
+    if (f.kind == Form::Kind::kIndex && *in_rank == 1 && normalized.size() == 1) {
+      f.kind = normalized[0] == 0 ? Form::Kind::kCol : Form::Kind::kRow;
+      return f;
+    }
+    if (!f.is_grid() && f.kind != Form::Kind::kRow && f.kind != Form::Kind::kCol) return None();
+    if (*in_rank < 2 && f.is_grid()) return None();
+    // Leading axes only: the grid's last two stay last.
+    for (int64_t a : normalized) {
+      if (a < 0 || a >= out_rank - 2) return None();
+    }
+    return f;
+  }
+
+  Form OfReshape(const ir::Node& n, int depth) {
+    Form f = Of(n.input(0), depth + 1);
+    if (f.kind != Form::Kind::kIndex || RankOf(n.input(0)) != 1) return None();
+    std::optional<std::vector<ir::Dim>> dims = DimsOfShape(n.input(1), graph_);
+    if (!dims || dims->size() != 2) return None();
+    if (IsOne((*dims)[1])) {
+      f.kind = Form::Kind::kRow;
+    } else if (IsOne((*dims)[0])) {
+      f.kind = Form::Kind::kCol;
+    } else {
+      return None();
+    }
+    return f;
+  }
+
+  // A comparison of a column index c + oc with a row index r + or, as a condition on c - r.
+  Form OfComparison(const ir::Node& n, int depth) {
+    Form a = Of(n.input(0), depth + 1);
+    Form b = Of(n.input(1), depth + 1);
+    if (a.kind == Form::Kind::kIndex) a.kind = Form::Kind::kCol;
+    if (b.kind == Form::Kind::kIndex) b.kind = Form::Kind::kCol;
+    std::string op = n.op_type();
+    if (a.kind == Form::Kind::kRow && b.kind == Form::Kind::kCol) {
+      // Swap the operands: r < c is c > r, and so on.
+      std::swap(a, b);
+      op = op == "Less"          ? "Greater"
+           : op == "Greater"     ? "Less"
+           : op == "LessOrEqual" ? "GreaterOrEqual"
+                                 : "LessOrEqual";
+    }
+    if (a.kind != Form::Kind::kCol || b.kind != Form::Kind::kRow) return None();
+    // c + oc OP r + or  <=>  c - r OP d
+    const int64_t d = b.offset - a.offset;
+    Form f;
+    f.kind = Form::Kind::kBool;
+    f.rows = b.len;
+    f.cols = a.len;
+    if (op == "Greater") {
+      f.above = true, f.t = d;
+    } else if (op == "GreaterOrEqual") {
+      f.above = true, f.t = d - 1;
+    } else if (op == "LessOrEqual") {
+      f.above = false, f.t = d;
+    } else {  // Less
+      f.above = false, f.t = d - 1;
+    }
+    return f;
+  }
+
+  // A scalar constant or a filled grid no larger than `grid` over the last two axes.
+  std::optional<double> FillFitting(const ir::Value* v, const Form& grid, int depth) {
+    Form f = Of(v, depth + 1);
+    if (f.kind != Form::Kind::kFill) return std::nullopt;
+    if (RankOf(v).value_or(0) > 2) return std::nullopt;
+    if (!(SameDim(f.rows, grid.rows) || IsOne(f.rows)) ||
+        !(SameDim(f.cols, grid.cols) || IsOne(f.cols))) {
+      return std::nullopt;
+    }
+    return f.fill;
+  }
+
+  // Where(condition, x, y): the masked value where the condition masks, 0 elsewhere.
+  Form OfWhere(const ir::Node& n, int depth) {
+    Form cond = Of(n.input(0), depth + 1);
+    if (cond.kind != Form::Kind::kBool || cond.numeric || !n.has_input(1) || !n.has_input(2))
+      return None();
+    std::optional<double> x = FillFitting(n.input(1), cond, depth);
+    std::optional<double> y = FillFitting(n.input(2), cond, depth);
+    if (!x || !y) return None();
+    // Where the condition holds: c - r > t (above), or c - r <= t.
+    const double masked = cond.above ? *x : *y;
+    const double kept = cond.above ? *y : *x;
+    if (kept != 0 || !(masked <= kCausalMaskLowest)) return None();
+    Form f = cond;
+    f.kind = Form::Kind::kFloat;
+    f.above = true;
+    f.low = masked;
+    return f;
+  }
+
+  Form OfConstantOfShape(const ir::Node& n) {
+    const ir::Attribute* value = n.FindAttribute("value");
+    double fill = 0;  // the default: float 0
+    if (value != nullptr) {
+      if (value->is_reference() || value->kind() != ir::AttributeKind::kTensor) return None();
+      std::optional<std::vector<double>> v = ir::ConstantAsDoubles(*value->t);
+      if (!v || v->size() != 1) return None();
+      fill = (*v)[0];
+    }
+    std::optional<std::vector<ir::Dim>> dims = DimsOfShape(n.input(0), graph_);
+    if (!dims || dims->size() != 2) return None();
+    Form f;
+    f.kind = Form::Kind::kFill;
+    f.fill = fill;
+    f.rows = (*dims)[dims->size() - 2];
+    f.cols = dims->back();
+    return f;
+  }
+
+  // Trilu(low everywhere, upper = 1, k) keeps low where c - r >= k, 0 elsewhere.
+  Form OfTrilu(const ir::Node& n, int depth) {
+    if (n.GetInt("upper", 1) != 1) return None();
+    int64_t k = 0;
+    if (n.num_inputs() > 1 && n.has_input(1)) {
+      std::optional<int64_t> kk = IntConstant(n.input(1));
+      if (!kk) return None();
+      k = *kk;
+    }
+    Form f = Of(n.input(0), depth + 1);
+    if (f.kind != Form::Kind::kFill || !(f.fill <= kCausalMaskLowest)) return None();
+    f.kind = Form::Kind::kFloat;
+    f.low = f.fill;
+    f.t = k - 1;
+    return f;
+  }
+
+  // A float grid times Cast(c - r > t2): low where both mask.
+  Form OfMul(const ir::Node& n, int depth) {
+    Form a = Of(n.input(0), depth + 1);
+    Form b = Of(n.input(1), depth + 1);
+    if (b.kind == Form::Kind::kFloat) std::swap(a, b);
+    if (a.kind != Form::Kind::kFloat || b.kind != Form::Kind::kBool || !b.numeric || !b.above)
+      return None();
+    if (!SameDim(a.rows, b.rows) || !SameDim(a.cols, b.cols)) return None();
+    a.t = std::max(a.t, b.t);
+    return a;
+  }
+
+  const ir::Graph& graph_;
+  const int64_t opset_;
+};
+
+}  // namespace
+
+bool IsCausalMask(const ir::Value* mask, const ir::Dim& queries, const ir::Dim& keys,
+                  const ir::Graph& graph, int64_t opset) {
+  Form f = Analyzer(graph, opset).Of(mask);
+  return f.kind == Form::Kind::kFloat && f.t == 0 && SameDim(f.rows, queries) &&
+         SameDim(f.cols, keys);
+}
+
+}  // namespace onnx_opt::passes
