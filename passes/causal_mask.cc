@@ -58,8 +58,7 @@ std::optional<ir::Dim> DimOfScalar(const ir::Value* v, const ir::Graph& graph, i
     return std::nullopt;
   }
   const std::string& op = n->op_type();
-  if (op == "Squeeze" || op == "Unsqueeze" || op == "Cast" || op == "Reshape" ||
-      op == "Identity") {
+  if (op == "Squeeze" || op == "Unsqueeze" || op == "Cast" || op == "Reshape" || op == "Identity") {
     return DimOfScalar(n->input(0), graph, depth + 1);
   }
   if (op == "Shape") {
@@ -97,7 +96,7 @@ std::optional<ir::Dim> DimOfScalar(const ir::Value* v, const ir::Graph& graph, i
 }
 
 // The dims a 1-D integer value (a shape operand) holds: a constant (-1 and 0 read as unknown), a
-// Shape, or a Concat of such parts and of one-element dims.
+// Shape, or a Concat of such parts and of one-element dims (unknown when not read off a shape).
 std::optional<std::vector<ir::Dim>> DimsOfShape(const ir::Value* v, const ir::Graph& graph,
                                                 int depth = 0) {
   if (depth > kMaxDepth || v == nullptr) return std::nullopt;
@@ -117,12 +116,9 @@ std::optional<std::vector<ir::Dim>> DimsOfShape(const ir::Value* v, const ir::Gr
       if (part == nullptr) return std::nullopt;
       std::optional<std::vector<ir::Dim>> more = DimsOfShape(part, graph, depth + 1);
       if (!more) {
-        std::optional<ir::Dim> one = RankOf(part) == 1 && ShapeOf(part)->dim(0).is_known() &&
-                                             ShapeOf(part)->dim(0).value() == 1
-                                         ? DimOfScalar(part, graph, depth + 1)
-                                         : std::nullopt;
-        if (!one) return std::nullopt;
-        more = std::vector<ir::Dim>{*one};
+        // A part of one element is one dim, unknown when it is not read off a shape.
+        if (RankOf(part) != 1 || !IsOne(ShapeOf(part)->dim(0))) return std::nullopt;
+        more = std::vector<ir::Dim>{DimOfScalar(part, graph, depth + 1).value_or(ir::Dim())};
       }
       dims.insert(dims.end(), more->begin(), more->end());
     }
@@ -153,7 +149,9 @@ struct Form {
   ir::Dim rows, cols;
 
   bool is_index() const { return kind == Kind::kIndex || kind == Kind::kRow || kind == Kind::kCol; }
-  bool is_grid() const { return kind == Kind::kFill || kind == Kind::kBool || kind == Kind::kFloat; }
+  bool is_grid() const {
+    return kind == Kind::kFill || kind == Kind::kBool || kind == Kind::kFloat;
+  }
 };
 
 Form None() { return Form(); }
@@ -209,8 +207,7 @@ class Analyzer {
     Form f;
     f.rows = ir::Dim::Known(dims.size() >= 2 ? dims[dims.size() - 2] : 1);
     f.cols = ir::Dim::Known(dims.empty() ? 1 : dims.back());
-    if (std::all_of(values->begin(), values->end(),
-                    [&](double x) { return x == (*values)[0]; })) {
+    if (std::all_of(values->begin(), values->end(), [&](double x) { return x == (*values)[0]; })) {
       f.kind = Form::Kind::kFill;
       f.fill = (*values)[0];
       return f;
@@ -432,6 +429,37 @@ class Analyzer {
 };
 
 }  // namespace
+
+std::optional<ir::Shape> MaskShape(const ir::Value* mask, const ir::Graph& graph) {
+  const ir::Shape* inferred = ShapeOf(mask);
+  const ir::Node* expand = ProducerOf(mask, "Expand", &graph);
+  std::optional<std::vector<ir::Dim>> target =
+      expand != nullptr && expand->num_inputs() == 2 && expand->has_input(1)
+          ? DimsOfShape(expand->input(1), graph)
+          : std::nullopt;
+  if (!target || (inferred != nullptr && inferred->rank() != target->size())) {
+    if (inferred == nullptr) return std::nullopt;
+    return *inferred;
+  }
+  // The output has the target's rank when the input's is not larger.
+  const std::optional<int64_t> in_rank = RankOf(expand->input(0));
+  if (!in_rank || *in_rank > static_cast<int64_t>(target->size())) {
+    if (inferred == nullptr) return std::nullopt;
+    return *inferred;
+  }
+  std::vector<ir::Dim> dims;
+  for (size_t i = 0; i < target->size(); ++i) {
+    const ir::Dim& t = (*target)[i];
+    const bool from_target = (t.is_known() && t.value() > 1) || t.is_symbolic();
+    if (inferred != nullptr &&
+        (inferred->dim(i).is_known() || inferred->dim(i).is_symbolic() || !from_target)) {
+      dims.push_back(inferred->dim(i));
+    } else {
+      dims.push_back(from_target ? t : ir::Dim::Unknown());
+    }
+  }
+  return ir::Shape(dims);
+}
 
 bool IsCausalMask(const ir::Value* mask, const ir::Dim& queries, const ir::Dim& keys,
                   const ir::Graph& graph, int64_t opset) {

@@ -5,6 +5,7 @@
 #define ONNX_OPT_PASSES_CAUSAL_MASK_H_
 
 #include <cstdint>
+#include <optional>
 
 #include "ir/graph.h"
 #include "ir/type.h"
@@ -18,8 +19,8 @@ namespace onnx_opt::passes {
 inline constexpr double kCausalMaskLowest = -65504.0;
 
 // Whether `mask` is surely the causal mask over its last two axes for `queries` (Sq) query and
-// `keys` (Skv) key positions, upper-left aligned (j <= i keeps); its leading axes are not looked at.
-// Proven from how it is computed, not from values at run time:
+// `keys` (Skv) key positions, upper-left aligned (j <= i keeps); its leading axes are not looked
+// at. Proven from how it is computed, not from values at run time:
 //   - a constant whose last two axes are [Sq, Skv] (both known) with those values; or
 //   - a grid over row indices r and column indices c, built from Range(0, n, 1) with n a dim of
 //     some value (Gather of Shape, Shape with start/end, or a constant) that is surely Sq for the
@@ -33,6 +34,11 @@ inline constexpr double kCausalMaskLowest = -65504.0;
 // `graph` is the graph the mask is computed in; `opset` that of its ai.onnx ops.
 bool IsCausalMask(const ir::Value* mask, const ir::Dim& queries, const ir::Dim& keys,
                   const ir::Graph& graph, int64_t opset);
+
+// The shape of a mask as inference gives it, with the dims that an Expand making it says where
+// inference left them unknown (an Expand to a target of computed dims, as exporters broadcast a
+// mask to [B, 1, Sq, Skv], keeps a target dim that is not 1); nullopt when neither knows the rank.
+std::optional<ir::Shape> MaskShape(const ir::Value* mask, const ir::Graph& graph);
 
 }  // namespace onnx_opt::passes
 

@@ -18,7 +18,8 @@
 // says kv_num_heads). A KV cache: K and V made by Concat(past, new) on the sequence axis go in as
 // past_key/past_value and the new parts; the Concats' results (present, graph outputs) become
 // Attention's present_key/present_value when every other use of them comes after it, and else
-// stay as they are (Attention then only reads the past). MergeHeads takes both along.
+// stay as they are (Attention's presents then go unused: onnxruntime refuses a past without them).
+// MergeHeads takes both along.
 //
 // Exact only where Attention computes the same thing, so it fuses when: all three are rank 4 with
 // the same batch and head dims (MatMul would broadcast them, Attention does not), of one float
@@ -143,16 +144,18 @@ struct TargetPart {
 
 // The sequence length dim 2 of `heads` ([B, N, S, E]) has, for an Expand target: the number when
 // known; else Shape(`alias`)[-1] when `alias` (the mask) ends with that same dim (self-attention:
-// the same Expand then serves every layer, and cse merges them); else Shape of the value before
-// the split into heads, [1]; else Shape(heads)[2].
-TargetPart SequenceLength(ir::Value* heads, ir::Value* alias, const std::string& name,
-                          ir::Node& pos, Rewriter& rw, Added& added) {
+// the same Expand then serves every layer, and cse merges them), or Shape(`alias`)[-2] when that
+// is the dim (a mask computed for Sq rows); else Shape of the value before
+// the split into heads, [1]; else Shape(heads)[2]. `as` is the mask's shape.
+TargetPart SequenceLength(ir::Value* heads, ir::Value* alias, const ir::Shape& as,
+                          const std::string& name, ir::Node& pos, Rewriter& rw, Added& added) {
   const ir::Dim& d = ShapeOf(heads)->dim(2);
   if (d.is_known()) return {.known = d.value()};
-  const ir::Shape& as = *ShapeOf(alias);
   ir::Value* source = alias;
   int64_t axis = -1;
-  if (!SameDim(as.dim(as.rank() - 1), d)) {
+  if (as.rank() >= 2 && !SameDim(as.dim(as.rank() - 1), d) && SameDim(as.dim(as.rank() - 2), d)) {
+    axis = -2;
+  } else if (!SameDim(as.dim(as.rank() - 1), d)) {
     source = BeforeSplit(heads, rw);
     axis = 1;
     if (source == nullptr) {
@@ -166,19 +169,47 @@ TargetPart SequenceLength(ir::Value* heads, ir::Value* alias, const std::string&
   return {.value = length};
 }
 
+// The keys' length past + new for Concat(past, new) on axis 2: known, or Shape(past)[2] +
+// Shape(new)[2] (only Attention's own inputs: a Shape of the Concat's result would be a use of the
+// present before Attention, which then could not take it over).
+TargetPart TotalLength(ir::Node& concat, const std::string& name, ir::Node& pos, Rewriter& rw,
+                       Added& added) {
+  const ir::Dim& p = ShapeOf(concat.input(0))->dim(2);
+  const ir::Dim& n = ShapeOf(concat.input(1))->dim(2);
+  if (p.is_known() && n.is_known()) return {.known = p.value() + n.value()};
+  std::vector<ir::Value*> lengths;
+  for (size_t i : {0, 1}) {
+    // The new part's length from the value before its split into heads when there is one, so
+    // that MergeHeads can still take the split.
+    ir::Value* source = i == 1 ? BeforeSplit(concat.input(1), rw) : nullptr;
+    const int64_t axis = source != nullptr ? 1 : 2;
+    if (source == nullptr) source = concat.input(i);
+    ir::Value* length = AddNodeBefore(pos, "Shape", {source}, name, rw, added);
+    rw.SetAttribute(*length->producer(), ir::Attribute::Int("start", axis));
+    rw.SetAttribute(*length->producer(), ir::Attribute::Int("end", axis + 1));
+    lengths.push_back(length);
+  }
+  return {.value = AddNodeBefore(pos, "Add", lengths, name, rw, added)};
+}
+
 // The mask as onnxruntime's kernel takes it and as Attention computes it (see the top of the file):
 // `mask` itself when its rank is 2 to 4, its dim -2 surely Sq and its last surely Skv
 // (`keys_sure`); else Expand(mask, target), the target 1s but Sq at -2 and, unless `keys_sure`, Skv
-// last (1 there keeps the mask's). New nodes go before `pos` and are listed in `added`.
-ir::Value* MaskForAttention(ir::Value* mask, bool keys_sure, ir::Value* q, ir::Value* v,
-                            ir::Node& pos, Rewriter& rw, Added& added) {
-  const ir::Shape& ms = *ShapeOf(mask);
+// last (1 there keeps the mask's), the keys' length from `v_cat` (Concat(past, new) of the values)
+// when a past goes into Attention, else from `v` (the values as they go in). New nodes go before
+// `pos` and are listed in `added`.
+ir::Value* MaskForAttention(ir::Value* mask, const ir::Shape& ms, bool keys_sure, ir::Value* q,
+                            ir::Value* v, ir::Node* v_cat, ir::Node& pos, Rewriter& rw,
+                            Added& added) {
   const size_t rank = ms.rank();
   if (keys_sure && rank >= 2 && SameDim(ms.dim(rank - 2), ShapeOf(q)->dim(2))) return mask;
   const std::string base = mask->name() + (keys_sure ? "_rows" : "_full");
   std::vector<TargetPart> parts(std::max<size_t>(rank, 2));
-  parts[parts.size() - 2] = SequenceLength(q, mask, base + "_queries", pos, rw, added);
-  if (!keys_sure) parts.back() = SequenceLength(v, mask, base + "_keys", pos, rw, added);
+  parts[parts.size() - 2] = SequenceLength(q, mask, ms, base + "_queries", pos, rw, added);
+  if (!keys_sure) {
+    parts.back() = v_cat != nullptr ? TotalLength(*v_cat, base + "_keys", pos, rw, added)
+                                    : SequenceLength(v, mask, ms, base + "_keys", pos, rw, added);
+  }
   // Runs of known dims become constants between the values.
   std::vector<ir::Value*> inputs;
   std::vector<int64_t> run;
@@ -293,25 +324,26 @@ bool AllUsesAfter(const std::vector<ir::Value*>& values, const ir::Node& pos,
   return true;
 }
 
-// Makes the Concat(past, new) results `alls` (key, value) outputs 1 and 2 of `attention` (which
-// takes the past and the new parts), when every other use of them comes after it in the graph:
-// the Concats then go. Otherwise (both or neither) they stay, computing the same again.
+// Gives `attention` (which takes the past and the new parts) its outputs 1 and 2, present_key and
+// present_value, and makes them what the Concat(past, new) results `alls` (key, value) were used
+// for when every other use of those comes after it in the graph: the Concats then go. Otherwise
+// (both or neither) they stay, computing the same again, and the presents go unused.
 absl::Status TakePresentOver(ir::Node& attention, const std::vector<ir::Value*>& alls,
                              Rewriter& rw) {
-  if (!AllUsesAfter(alls, attention, rw.graph())) return absl::OkStatus();
+  // The outputs are there either way: onnxruntime 1.30 refuses a past_key without a present_key.
   std::vector<ir::Value*> presents;
   for (ir::Value* all : alls) {
     ir::Value* present = rw.AddOutput(attention, rw.names().Fresh(all->name() + "_present"));
     present->set_type(all->type());
-    if (!rw.ForwardUses(all, present)) {
-      // Undo: forward back what was forwarded, then drop the outputs added.
-      for (size_t i = 0; i < presents.size(); ++i) rw.ForwardUses(presents[i], alls[i]);
-      while (attention.num_outputs() > 1) {
-        if (absl::Status s = rw.RemoveLastOutput(attention); !s.ok()) return s;
-      }
+    presents.push_back(present);
+  }
+  if (!AllUsesAfter(alls, attention, rw.graph())) return absl::OkStatus();
+  for (size_t i = 0; i < alls.size(); ++i) {
+    if (!rw.ForwardUses(alls[i], presents[i])) {
+      // Undo: forward back what was forwarded; the outputs stay unused.
+      for (size_t j = 0; j < i; ++j) rw.ForwardUses(presents[j], alls[j]);
       return absl::OkStatus();
     }
-    presents.push_back(present);
   }
   // The Concats have no uses left.
   return EraseDeadProducers(alls, rw);
@@ -350,9 +382,8 @@ struct ScaledDotProductMatcher {
 
 // Whether the mask's axes before the last two broadcast to the scores' ([B, H]) without changing
 // them (the last two are the causal grid's).
-bool LeadingDimsFit(const ir::Value* mask, const std::vector<ir::Dim>& scores) {
-  const ir::Shape* ms = ShapeOf(mask);
-  if (ms == nullptr || ms->rank() < 2 || ms->rank() > scores.size()) return false;
+bool LeadingDimsFit(const std::optional<ir::Shape>& ms, const std::vector<ir::Dim>& scores) {
+  if (!ms.has_value() || ms->rank() < 2 || ms->rank() > scores.size()) return false;
   const size_t offset = scores.size() - ms->rank();
   for (size_t i = 0; i + 2 < ms->rank(); ++i) {
     if (!SameDim(ms->dim(i), scores[offset + i]) && !IsOne(ms->dim(i))) return false;
@@ -402,12 +433,13 @@ absl::StatusOr<int64_t> MatchAndRewrite(const ScaledDotProductMatcher& p, ir::No
   bool keys_sure = true;
   // A causal mask becomes is_causal (without a past; see below); any other mask goes in as it fits.
   bool causal = false, mask_fits = false;
+  std::optional<ir::Shape> ms;  // the mask's, with the dims its Expand says
   if (mask != nullptr) {
-    const ir::Shape* ms = ShapeOf(mask);
+    ms = MaskShape(mask, rw.graph());
     const std::vector<ir::Dim> score_dims = {qs->dim(0), qs->dim(1), qs->dim(2), ks->dim(3)};
     if (!mask->type().is_tensor() || mask->type().elem_type() != *type) return 0;
-    mask_fits = ms != nullptr && MaskFits(*ms, score_dims, &keys_sure);
-    causal = LeadingDimsFit(mask, score_dims) &&
+    mask_fits = ms.has_value() && MaskFits(*ms, score_dims, &keys_sure);
+    causal = LeadingDimsFit(ms, score_dims) &&
              IsCausalMask(mask, qs->dim(2), ks->dim(3), rw.graph(), rw.opset());
     if (!mask_fits && !causal) return 0;
   }
@@ -488,7 +520,8 @@ absl::StatusOr<int64_t> MatchAndRewrite(const ScaledDotProductMatcher& p, ir::No
     inputs[2] = v_cat->input(1);
   }
   if (mask != nullptr && !causal) {
-    inputs.push_back(MaskForAttention(mask, keys_sure, q, v, matmul, rw, added));
+    inputs.push_back(MaskForAttention(mask, *ms, keys_sure, q, v_in, alls.empty() ? nullptr : v_cat,
+                                      matmul, rw, added));
   }
   if (!alls.empty()) {
     if (inputs.size() == 3) inputs.push_back(nullptr);
