@@ -679,6 +679,64 @@ TEST(FuseAttentionTest, CausalMaskWithAPastStaysAMask) {
   EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
 }
 
+TEST(FuseAttentionTest, CausalMaskComputedWithACacheGoesInWithThePast) {
+  // transformers' causal mask with a cache: triu(full([S, P + S], min), 1) times
+  // (arange(P + S) > cache_position[:, None]), cache_position = arange(P, P + S). Inference leaves
+  // its dims unknown but the Expand's target says [B, 1, S, ?]: it goes in as a mask (expanded to
+  // the keys' length P + S from the past's and the new keys' shapes), with the past and presents.
+  auto run = RunPipelineOnText(R"(
+    <ir_version: 10, opset_import: ["" : 23]>
+    g (float[B,2,S,4] Q, float[B,2,S,4] K, float[B,2,S,4] V, float[B,2,P,4] past_key,
+       float[B,2,P,4] past_value) => (float[B,2,S,4] Y, float[B,2,T,4] present_key,
+       float[B,2,T,4] present_value)
+    <int64 zero = {0}, int64 one = {1}, int64 two = {2}, int64[1] axes0 = {0},
+     int64[2] axes01 = {0, 1}, int64[1] ones1 = {1}, int64[2] col = {-1, 1}, float sc = {0.5}>
+    {
+      shp = Shape(Q)
+      s = Gather<axis = 0>(shp, two)
+      b = Gather<axis = 0>(shp, zero)
+      s1 = Unsqueeze(s, axes0)
+      b1 = Unsqueeze(b, axes0)
+      pshp = Shape(past_key)
+      p = Gather<axis = 0>(pshp, two)
+      t = Add(p, s)
+      t1 = Unsqueeze(t, axes0)
+      full_shape = Concat<axis = 0>(s1, t1)
+      full = ConstantOfShape<value = float[1] {-3.4028234663852886e38}>(full_shape)
+      tri = Trilu<upper = 1>(full, one)
+      ar = Range(zero, t, one)
+      cp = Range(p, t, one)
+      cp2 = Reshape(cp, col)
+      gt = Greater(ar, cp2)
+      gtf = Cast<to = 1>(gt)
+      m = Mul(tri, gtf)
+      m4 = Unsqueeze(m, axes01)
+      eshape = Concat<axis = 0>(b1, ones1, s1, t1)
+      mask = Expand(m4, eshape)
+      present_key = Concat<axis = 2>(past_key, K)
+      present_value = Concat<axis = 2>(past_value, V)
+      kt = Transpose<perm = [0, 1, 3, 2]>(present_key)
+      sc0 = MatMul(Q, kt)
+      sc1 = Mul(sc0, sc)
+      sc2 = Add(sc1, mask)
+      probs = Softmax<axis = -1>(sc2)
+      Y = MatMul(probs, present_value)
+    })",
+                               "fixed(infer-shapes,fuse-attention,dead-nodes)");
+  ASSERT_TRUE(run.ok()) << run.status();
+  const ir::Node* attention = FindOp(run->after->graph(), "Attention");
+  ASSERT_NE(attention, nullptr);
+  EXPECT_EQ(attention->GetInt("is_causal", 0), 0);
+  ASSERT_EQ(attention->num_inputs(), 6u);
+  EXPECT_NE(attention->input(3), nullptr);
+  EXPECT_EQ(attention->input(4)->name(), "past_key");
+  ASSERT_EQ(attention->num_outputs(), 3u);
+  EXPECT_EQ(attention->output(1)->name(), "present_key");
+  equivalence::EquivalenceOptions options;
+  options.dims = {{"B", 2}, {"S", 3}, {"P", 4}, {"T", 7}};
+  EXPECT_OK(ExpectSameOutputs(*run->before, *run->after, options));
+}
+
 // Float16 attention whose softmax computes in the type `softmax_type` (an ONNX data type number)
 // between Casts, as exporters of float16 models write it with float (1).
 std::string HalfAttention(int softmax_type) {
