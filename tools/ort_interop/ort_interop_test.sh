@@ -106,6 +106,7 @@ inputs "$work/llama_causal_decode.onnx" llama_causal_decode --dim=batch=2,seq=1,
 inputs "$work/self_attention_static.onnx" self_attention_static
 inputs "$work/cross_attention.onnx" cross_attention --dim=T=3,S=5
 inputs "$work/rotary_tables.onnx" rotary_tables
+inputs "$work/rotary_interleaved.onnx" rotary_interleaved --dim=batch=2,seq=5 --range=position_ids=0,31
 inputs "$work/rmsnorm_half.onnx" rmsnorm_half --dim=batch=2,seq=5
 inputs "$work/transformer_block.onnx" transformer_block
 inputs "$work/tiny_cnn.onnx" tiny_cnn
@@ -133,7 +134,7 @@ ort_tolerance=""
 declare -A input_of
 for m in bert_model bert_encoder llama_block llama_gqa llama_gqa_cache llama_gqa_decode phi_partial_rotary \
          llama_causal llama_causal_cache llama_causal_decode attention_half \
-         self_attention_static cross_attention rotary_tables rmsnorm_half transformer_block \
+         self_attention_static cross_attention rotary_tables rotary_interleaved rmsnorm_half transformer_block \
          tiny_cnn contrib_bert contrib_llama contrib_gqa contrib_misc; do
   input_of[$m]=$m
 done
@@ -203,7 +204,7 @@ interop() {
 # below agrees bit for bit).
 for m in bert_model bert_encoder llama_block llama_gqa llama_gqa_cache llama_gqa_decode phi_partial_rotary \
          llama_causal llama_causal_cache llama_causal_decode \
-         self_attention_static cross_attention rotary_tables transformer_block \
+         self_attention_static cross_attention rotary_tables rotary_interleaved transformer_block \
          tiny_cnn contrib_bert contrib_llama contrib_gqa contrib_misc; do
   interop "${m}_as_is" "$m" "" none
 done
@@ -288,6 +289,10 @@ interop cross_attention_default cross_attention "Attention=1 Expand=1 Shape=1 So
 
 # RotaryEmbedding from constant tables with the halves cut by Split.
 interop rotary_tables_default rotary_tables "RotaryEmbedding=2 Neg=0" opt
+# The interleaved rotation (GPT-J's rotate_every_two) with tables computed from position ids, each
+# frequency twice in a row: RotaryEmbedding with interleaved = 1 on the half tables (36 nodes -> 18).
+interop rotary_interleaved_convert23_default rotary_interleaved "RotaryEmbedding=1 Neg=0 Slice=0" \
+  opt --passes='convert(23),default'
 
 # quantize-weights: int4 and uint4 (zero points) in blocks of 16, uint8 per channel, read by
 # DequantizeLinear-21 (blocked scales, 4-bit packed); verified by whole-output figures, then run by
