@@ -260,16 +260,25 @@ class Analyzer {
   Form OfCast(const ir::Node& n, int depth) {
     Form f = Of(n.input(0), depth + 1);
     const ir::DataType to = static_cast<ir::DataType>(n.GetInt("to", 0));
-    const bool to_float = to == ir::DataType::kFloat || to == ir::DataType::kFloat16 ||
-                          to == ir::DataType::kDouble || to == ir::DataType::kBfloat16;
-    // Positions are small integers: exact in any numeric type.
-    if (f.is_index()) return to == ir::DataType::kBool ? None() : f;
+    const bool half = to == ir::DataType::kFloat16 || to == ir::DataType::kBfloat16;
+    const bool to_float = half || to == ir::DataType::kFloat || to == ir::DataType::kDouble;
+    // Positions stay exact in integers, float and double (float16 rounds them past 2048).
+    if (f.is_index()) {
+      const bool exact = to == ir::DataType::kFloat || to == ir::DataType::kDouble ||
+                         to == ir::DataType::kInt64 || to == ir::DataType::kInt32;
+      return exact ? f : None();
+    }
     if (f.kind == Form::Kind::kBool && to_float) {
       f.numeric = true;
       return f;
     }
     if ((f.kind == Form::Kind::kFloat || f.kind == Form::Kind::kFill) && to_float) {
-      // float32's lowest becomes -inf in float16: still masked.
+      // float32's lowest becomes -inf in float16 (still masked; what a Mul by 0 then makes of it
+      // is NaN, which OfMul keeps away from).
+      if (to == ir::DataType::kFloat16) {
+        if (f.low < -65504.0) f.low = -INFINITY;
+        if (f.fill < -65504.0) f.fill = -INFINITY;
+      }
       return f;
     }
     return None();
@@ -420,6 +429,8 @@ class Analyzer {
     if (a.kind != Form::Kind::kFloat || b.kind != Form::Kind::kBool || !b.numeric || !b.above)
       return None();
     if (!SameDim(a.rows, b.rows) || !SameDim(a.cols, b.cols)) return None();
+    // Where b is 0 and a low (t < c - r <= b.t), an infinite low times 0 would be NaN.
+    if (!std::isfinite(a.low) && b.t > a.t) return None();
     a.t = std::max(a.t, b.t);
     return a;
   }

@@ -642,6 +642,18 @@ TEST(FuseAttentionTest, MasksThatAreNotQuiteCausalStayMasks) {
   }
 }
 
+TEST(FuseAttentionTest, InfiniteTriangleTimesZeroIsNoCausalMask) {
+  // triu(full(-inf), 0) * (c > r): -inf * 0 on the diagonal is NaN, not 0: no is_causal.
+  std::string text = CausalSelfAttention(kTriuCausal);
+  text.replace(text.find("tri = Trilu<upper = 1>(full, one)"), 33,
+               "tri = Trilu<upper = 1>(full, zero)");
+  text.replace(text.find("float[1] {-3.4028234663852886e38}"), 33, "float[1] {-inf}");
+  auto run = RunPipelineOnText(text, "fixed(infer-shapes,fuse-attention,dead-nodes)");
+  ASSERT_TRUE(run.ok()) << run.status();
+  const ir::Node* attention = FindOp(run->after->graph(), "Attention");
+  if (attention != nullptr) EXPECT_EQ(attention->GetInt("is_causal", 0), 0);
+}
+
 TEST(FuseAttentionTest, CausalAndPaddingMaskStaysAMask) {
   // The causal mask plus a key-padding mask [B, 1, 1, S]: Attention's is_causal alone would drop
   // the padding, so the sum goes in as a mask.
