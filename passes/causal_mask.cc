@@ -137,6 +137,7 @@ struct Form {
     kFill,   // every element `fill`, last two dims rows x cols
     kBool,   // (c - r > t) when `above`, else (c - r <= t); as 0/1 numbers when `numeric`
     kFloat,  // `low` where c - r > t, else 0
+    kLower,  // `fill` where c - r <= t, else 0 (a lower triangle of a filled grid)
   };
   Kind kind = Kind::kNone;
   int64_t offset = 0;
@@ -150,7 +151,8 @@ struct Form {
 
   bool is_index() const { return kind == Kind::kIndex || kind == Kind::kRow || kind == Kind::kCol; }
   bool is_grid() const {
-    return kind == Kind::kFill || kind == Kind::kBool || kind == Kind::kFloat;
+    return kind == Kind::kFill || kind == Kind::kBool || kind == Kind::kFloat ||
+           kind == Kind::kLower;
   }
 };
 
@@ -176,10 +178,8 @@ class Analyzer {
     if (op == "Cast") return OfCast(*n, depth);
     if (op == "Unsqueeze") return OfUnsqueeze(*n, depth);
     if (op == "Reshape" && n->num_inputs() == 2) return OfReshape(*n, depth);
-    if (op == "Expand") {
-      Form f = Of(in, depth + 1);
-      return f.kind == Form::Kind::kBool || f.kind == Form::Kind::kFloat ? f : None();
-    }
+    if (op == "Expand" && n->num_inputs() == 2) return OfExpand(*n, depth);
+    if (op == "Equal" && n->num_inputs() == 2) return OfEqual(*n, depth);
     if ((op == "Less" || op == "LessOrEqual" || op == "Greater" || op == "GreaterOrEqual") &&
         n->num_inputs() == 2) {
       return OfComparison(*n, depth);
@@ -268,6 +268,11 @@ class Analyzer {
                          to == ir::DataType::kInt64 || to == ir::DataType::kInt32;
       return exact ? f : None();
     }
+    if (f.kind == Form::Kind::kLower && to == ir::DataType::kBool) {
+      f.kind = Form::Kind::kBool;  // fill is not 0: true in the triangle
+      return f;
+    }
+    if (f.kind == Form::Kind::kLower && to_float) return f;
     if (f.kind == Form::Kind::kBool && to_float) {
       f.numeric = true;
       return f;
@@ -385,14 +390,53 @@ class Analyzer {
     return f;
   }
 
+  // Expand keeps a grid (it only broadcasts: a dim that is not 1 stays), and gives a filled one
+  // (a scalar, as torch's causal mask starts from) the target's last two dims where it had 1s.
+  Form OfExpand(const ir::Node& n, int depth) {
+    Form f = Of(n.input(0), depth + 1);
+    if (!f.is_grid()) return None();
+    if (f.kind != Form::Kind::kFill) return f;
+    std::optional<std::vector<ir::Dim>> dims = DimsOfShape(n.input(1), graph_);
+    if (!dims || dims->size() < 2) return None();
+    for (auto [mine, target] :
+         {std::pair{&f.rows, (*dims)[dims->size() - 2]}, {&f.cols, dims->back()}}) {
+      if (IsOne(*mine)) {
+        *mine = target;
+      } else if (!IsOne(target) && !SameDim(*mine, target)) {
+        *mine = ir::Dim();  // broadcast at run time from what inference cannot tell
+      }
+    }
+    return f;
+  }
+
+  // Equal(lower triangle of v != 0, 0): true above it; Equal(it, v): true in it.
+  Form OfEqual(const ir::Node& n, int depth) {
+    for (size_t i : {0, 1}) {
+      std::optional<double> k = ScalarConstant(n.input(1 - i));
+      if (!k) continue;
+      Form f = Of(n.input(i), depth + 1);
+      if (f.kind != Form::Kind::kLower || f.fill == 0 || (*k != 0 && *k != f.fill)) return None();
+      f.kind = Form::Kind::kBool;
+      f.above = *k == 0;
+      return f;
+    }
+    return None();
+  }
+
   Form OfConstantOfShape(const ir::Node& n) {
     const ir::Attribute* value = n.FindAttribute("value");
     double fill = 0;  // the default: float 0
     if (value != nullptr) {
       if (value->is_reference() || value->kind() != ir::AttributeKind::kTensor) return None();
-      std::optional<std::vector<double>> v = ir::ConstantAsDoubles(*value->t);
-      if (!v || v->size() != 1) return None();
-      fill = (*v)[0];
+      const ir::Tensor& t = *value->t;
+      if (t.data_type() == ir::DataType::kBool) {
+        if (t.num_elements() != 1 || t.raw_size() != 1) return None();
+        fill = t.at<uint8_t>(0) != 0 ? 1 : 0;
+      } else {
+        std::optional<std::vector<double>> v = ir::ConstantAsDoubles(t);
+        if (!v || v->size() != 1) return None();
+        fill = (*v)[0];
+      }
     }
     std::optional<std::vector<ir::Dim>> dims = DimsOfShape(n.input(0), graph_);
     if (!dims || dims->size() != 2) return None();
@@ -404,9 +448,9 @@ class Analyzer {
     return f;
   }
 
-  // Trilu(low everywhere, upper = 1, k) keeps low where c - r >= k, 0 elsewhere.
+  // Trilu(low everywhere, upper = 1, k) keeps low where c - r >= k, 0 elsewhere; Trilu(v
+  // everywhere, upper = 0, k) keeps v where c - r <= k (a boolean one is the condition itself).
   Form OfTrilu(const ir::Node& n, int depth) {
-    if (n.GetInt("upper", 1) != 1) return None();
     int64_t k = 0;
     if (n.num_inputs() > 1 && n.has_input(1)) {
       std::optional<int64_t> kk = IntConstant(n.input(1));
@@ -414,7 +458,18 @@ class Analyzer {
       k = *kk;
     }
     Form f = Of(n.input(0), depth + 1);
-    if (f.kind != Form::Kind::kFill || !(f.fill <= kCausalMaskLowest)) return None();
+    if (f.kind != Form::Kind::kFill) return None();
+    if (n.GetInt("upper", 1) == 0) {
+      if (f.fill == 0) return None();
+      const ir::Value* out = n.output(0);
+      const bool boolean =
+          out->type().is_tensor() && out->type().elem_type() == ir::DataType::kBool;
+      f.kind = boolean ? Form::Kind::kBool : Form::Kind::kLower;
+      f.above = false;
+      f.t = k;
+      return f;
+    }
+    if (!(f.fill <= kCausalMaskLowest)) return None();
     f.kind = Form::Kind::kFloat;
     f.low = f.fill;
     f.t = k - 1;

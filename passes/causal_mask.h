@@ -30,6 +30,9 @@ inline constexpr double kCausalMaskLowest = -65504.0;
 //       comparisons Less, LessOrEqual, Greater, GreaterOrEqual of a row and a column index, Not;
 //       Where(condition, 0, low) or Where(condition, low, 0) (low a constant or ConstantOfShape);
 //       Trilu(ConstantOfShape(low), upper = 1, k); Mul of such a float grid by Cast(condition);
+//       the lower triangle Trilu(fill, upper = 0, k) of a ConstantOfShape or an Expand of a scalar
+//       (as torch's scaled_dot_product_attention exports is_causal) as a condition: boolean, or
+//       by Equal to 0 or to the fill, or Cast to bool;
 //     then Unsqueeze of leading axes, Expand, Cast between float types, Identity.
 // `graph` is the graph the mask is computed in; `opset` that of its ai.onnx ops.
 bool IsCausalMask(const ir::Value* mask, const ir::Dim& queries, const ir::Dim& keys,

@@ -358,6 +358,71 @@ std::vector<int64_t> PermOf(const ir::Node& transpose, int64_t rank) {
   return perm;
 }
 
+// Whether `v` is computed from constants and known dims only (Shape of a value whose dims it reads
+// are known, Slice or Gather of it, arithmetic and casts), so that folding makes it a constant.
+bool Foldable(const ir::Value* v, const ir::Graph& graph, int depth = 0) {
+  if (ir::GetConstantTensor(v) != nullptr) return true;
+  const ir::Node* n = v->producer();
+  if (depth > 12 || n == nullptr || n->graph() != &graph || !n->is_onnx_domain()) return false;
+  const std::string& op = n->op_type();
+  if (op == "Shape") {
+    const ir::Shape* s = ShapeOf(n->input(0));
+    return s != nullptr && std::all_of(s->dims().begin(), s->dims().end(),
+                                       [](const ir::Dim& d) { return d.is_known(); });
+  }
+  if ((op == "Slice" || op == "Gather") && n->has_input(0)) {
+    const ir::Node* shape = ProducerOf(n->input(0), "Shape", &graph);
+    const ir::Shape* s = shape != nullptr ? ShapeOf(shape->input(0)) : nullptr;
+    const ir::Tensor* index = n->num_inputs() > 1 ? ir::GetConstantTensor(n->input(1)) : nullptr;
+    if (s == nullptr || index == nullptr || shape->FindAttribute("start") != nullptr ||
+        shape->FindAttribute("end") != nullptr) {
+      return false;
+    }
+    // The dims read: Gather's index, or Slice's start up to (not past) its end, step 1.
+    std::optional<std::vector<int64_t>> starts = ir::ConstantAsInts(*index);
+    const int64_t rank = static_cast<int64_t>(s->rank());
+    if (!starts || starts->size() != 1) return false;
+    int64_t lo = (*starts)[0] < 0 ? (*starts)[0] + rank : (*starts)[0], hi = lo + 1;
+    if (op == "Slice") {
+      const ir::Tensor* end = n->num_inputs() > 2 ? ir::GetConstantTensor(n->input(2)) : nullptr;
+      std::optional<std::vector<int64_t>> ends =
+          end != nullptr ? ir::ConstantAsInts(*end) : std::nullopt;
+      if (!ends || ends->size() != 1 || n->num_inputs() > 3) return false;
+      hi = (*ends)[0] < 0 ? (*ends)[0] + rank : std::min((*ends)[0], rank);
+    }
+    for (int64_t i = std::max<int64_t>(lo, 0); i < hi && i < rank; ++i) {
+      if (!s->dim(i).is_known()) return false;
+    }
+    return true;
+  }
+  static const absl::flat_hash_set<std::string> kArithmetic = {
+      "Cast", "Sqrt", "Div", "Mul", "Add", "Sub", "Reciprocal", "Pow", "Squeeze", "Unsqueeze"};
+  if (!kArithmetic.contains(op)) return false;
+  for (const ir::Value* in : n->inputs()) {
+    if (in != nullptr && !Foldable(in, graph, depth + 1)) return false;
+  }
+  return true;
+}
+
+// Whether `v` is x times (or over) a one-element value that is not a constant yet but folding
+// will make one (torch's scaled_dot_product_attention computes its scale from the query's shape):
+// fused now, the factor would stay outside Attention; after folding it goes into `scale`.
+bool AwaitsFolding(const ir::Value* v, const ir::Graph& graph) {
+  const ir::Node* n = v->producer();
+  if (n == nullptr || n->graph() != &graph || !n->is_onnx_domain() ||
+      (n->op_type() != "Mul" && n->op_type() != "Div") || n->num_inputs() != 2) {
+    return false;
+  }
+  for (const ir::Value* in : n->inputs()) {
+    const ir::Shape* s = in != nullptr ? ShapeOf(in) : nullptr;
+    if (s == nullptr || ir::GetConstantTensor(in) != nullptr) continue;
+    const bool one =
+        std::all_of(s->dims().begin(), s->dims().end(), [](const ir::Dim& d) { return IsOne(d); });
+    if (one && Foldable(in, graph)) return true;
+  }
+  return false;
+}
+
 // MatMul(Softmax(MatMul(Q, Kt) [scaled] [+ mask]), V), built once; what it binds is in the
 // captures. The Softmax may compute in float between Casts (Cast(Softmax(Cast(scores, float)),
 // back)), as exporters of float16 models write it.
@@ -420,6 +485,7 @@ absl::StatusOr<int64_t> MatchAndRewrite(const ScaledDotProductMatcher& p, ir::No
   }
   std::optional<ir::DataType> type = FloatElemType(q);
   if (!type.has_value() || FloatElemType(kt) != type || FloatElemType(v) != type) return 0;
+  if (AwaitsFolding(q, rw.graph()) || AwaitsFolding(kt, rw.graph())) return 0;
   const int64_t axis = softmax->GetInt("axis", -1);
   if (axis != -1 && axis != 3) return 0;
   // Softmax in float between Casts: Attention's softmax_precision, for float16 or bfloat16 scores

@@ -517,7 +517,8 @@ std::string CausalSelfAttention(const std::string& mask_nodes) {
     g (float[B,2,S,4] Q, float[B,2,S,4] K, float[B,2,S,4] V) => (float[B,2,S,4] Y)
     <int64 zero = {0}, int64 one = {1}, int64 two = {2}, int64[1] axes0 = {0}, int64[1] axes1 = {1},
      int64[2] axes01 = {0, 1}, int64[1] ones1 = {1}, int64[2] col = {-1, 1}, float zf = {0.0},
-     float ninf = {-inf}, float lowest = {-3.4028234663852886e38}, float sc = {0.5}>
+     float ninf = {-inf}, float lowest = {-3.4028234663852886e38}, float sc = {0.5},
+     float one_f = {1.0}, int64[1] minus_one = {-1}, int64[1] minus_two = {-2}>
     {
       shp = Shape(Q)
       s = Gather<axis = 0>(shp, two)
@@ -573,8 +574,34 @@ constexpr char kLessOrEqualCausal[] = R"(
       m = Where(le, zf, ninf)
       mask = Unsqueeze(m, axes01))";
 
+// torch's scaled_dot_product_attention(is_causal=True) as its TorchScript exporter writes the
+// mask: Where(Equal(Trilu(Expand(1, [L, S]), upper = 0), 0), -inf, 0), L and S sliced off the
+// query's and the key's shapes.
+constexpr char kSdpaCausal[] = R"(
+      qs = Shape(Q)
+      ks = Shape(K)
+      l = Slice(qs, minus_two, minus_one)
+      sk = Slice(ks, minus_two, minus_one)
+      size = Concat<axis = 0>(l, sk)
+      ones = Expand(one_f, size)
+      lower = Trilu<upper = 0>(ones)
+      zeroed = Equal(lower, zf)
+      mask = Where(zeroed, ninf, zf))";
+// The same with a boolean triangle: Where(Not(tril(ones(L, S, bool))), -inf, 0).
+constexpr char kBoolTrilCausal[] = R"(
+      qs = Shape(Q)
+      ks = Shape(K)
+      l = Slice(qs, minus_two, minus_one)
+      sk = Slice(ks, minus_two, minus_one)
+      size = Concat<axis = 0>(l, sk)
+      ones = ConstantOfShape<value = bool[1] {1}>(size)
+      lower = Trilu<upper = 0>(ones)
+      masked_out = Not(lower)
+      mask = Where(masked_out, ninf, zf))";
+
 TEST(FuseAttentionTest, CausalMasksBecomeIsCausal) {
-  for (const char* mask : {kMaskedFillCausal, kTriuCausal, kLessOrEqualCausal}) {
+  for (const char* mask :
+       {kMaskedFillCausal, kTriuCausal, kLessOrEqualCausal, kSdpaCausal, kBoolTrilCausal}) {
     SCOPED_TRACE(mask);
     auto run = RunPipelineOnText(CausalSelfAttention(mask),
                                  "fixed(infer-shapes,fuse-attention,dead-nodes)");
@@ -621,6 +648,8 @@ TEST(FuseAttentionTest, MasksThatAreNotQuiteCausalStayMasks) {
       {kTriuCausal, "gt = Greater(ar, cp2)", "gt = Less(ar, cp2)"},
       // A masked value that is not low enough to be -inf's equal.
       {kTriuCausal, "float[1] {-3.4028234663852886e38}", "float[1] {-30.0}"},
+      // torch's lower triangle from the diagonal above.
+      {kSdpaCausal, "lower = Trilu<upper = 0>(ones)", "lower = Trilu<upper = 0>(ones, one)"},
       // Rows from an offset index: kv <= q + 1.
       {kLessOrEqualCausal, "qi = Range(zero, s, one)",
        "qi0 = Range(zero, s, one)\n      qi = Add(qi0, one)"},
@@ -640,6 +669,53 @@ TEST(FuseAttentionTest, MasksThatAreNotQuiteCausalStayMasks) {
     options.dims = {{"B", 2}, {"S", 4}};
     EXPECT_OK(ExpectSameOutputs(*run->before, *run->after, options));
   }
+}
+
+TEST(FuseAttentionTest, ScaleFromTheQueryShapeWaitsForFolding) {
+  // torch's scaled_dot_product_attention without a scale: sqrt(1 / sqrt(E)) from the query's shape,
+  // multiplied into Q and the transposed K. Folded first (the pipeline runs fold before fuse
+  // again), it goes into Attention's scale rather than staying outside as a Mul.
+  const std::string text = CausalSelfAttention(absl::StrCat(kSdpaCausal, R"(
+      embedding = Slice(qs, minus_one, big)
+      embedding_f = Cast<to = 1>(embedding)
+      sqrt_embedding = Sqrt(embedding_f)
+      scale = Div(one_f, sqrt_embedding)
+      sqrt_scale = Sqrt(scale)
+      q_scaled = Mul(Q, sqrt_scale)
+      k_t = Transpose<perm = [0, 1, 3, 2]>(K)
+      k_scaled = Mul(k_t, sqrt_scale)
+      sdpa = MatMul(q_scaled, k_scaled)
+      sdpa_masked = Add(sdpa, mask)
+      sdpa_p = Softmax<axis = -1>(sdpa_masked)
+      Z = MatMul(sdpa_p, V))"));
+  std::string with_z = text;
+  with_z.replace(with_z.find("=> (float[B,2,S,4] Y)"), 21,
+                 "=> (float[B,2,S,4] Y, float[B,2,S,4] Z)");
+  with_z.replace(with_z.find("float one_f"), 0, "int64[1] big = {9223372036854775807}, ");
+  auto run = RunPipelineOnText(with_z, "fixed(infer-shapes,fold,fuse-attention,dead-nodes)");
+  ASSERT_TRUE(run.ok()) << run.status();
+  EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("Attention", "Attention"));
+  const ir::Node* z = run->after->graph().last_node();
+  EXPECT_FLOAT_EQ(z->GetFloat("scale", 0), 0.5f);
+  EXPECT_EQ(z->GetInt("is_causal", 0), 1);
+  equivalence::EquivalenceOptions options;
+  options.dims = {{"B", 2}, {"S", 4}};
+  EXPECT_OK(ExpectSameOutputs(*run->before, *run->after, options));
+
+  // A factor that no folding makes constant (a graph input) does not hold the fusion back.
+  auto dynamic = RunPipelineOnText(R"(
+    <ir_version: 10, opset_import: ["" : 23]>
+    g (float[2,2,3,4] Q, float[2,2,3,4] K, float[2,2,3,4] V, float[1] c) => (float[2,2,3,4] Y)
+    {
+      qc = Mul(Q, c)
+      kt = Transpose<perm = [0, 1, 3, 2]>(K)
+      s = MatMul(qc, kt)
+      p = Softmax(s)
+      Y = MatMul(p, V)
+    })",
+                                   "fixed(infer-shapes,fold,fuse-attention,dead-nodes)");
+  ASSERT_TRUE(dynamic.ok()) << dynamic.status();
+  EXPECT_THAT(OpTypes(dynamic->after->graph()), ElementsAre("Mul", "Attention"));
 }
 
 TEST(FuseAttentionTest, InfiniteTriangleTimesZeroIsNoCausalMask) {

@@ -98,6 +98,7 @@ inputs "$work/llama_gqa.onnx" llama_gqa --dim=batch=2,seq=5 --range=position_ids
 inputs "$work/phi_partial_rotary.onnx" phi_partial_rotary --dim=batch=2,seq=5 --range=position_ids=0,31
 inputs "$work/llama_causal.onnx" llama_causal --dim=batch=2,seq=5 --range=position_ids=0,31
 inputs "$work/attention_half.onnx" attention_half --dim=batch=2,seq=5
+inputs "$work/sdpa_causal.onnx" sdpa_causal --dim=batch=2,seq=5
 # With a cache, the lengths must add up: total = past + seq.
 inputs "$work/llama_gqa_cache.onnx" llama_gqa_cache --dim=batch=2,seq=3,past=4,total=7 --range=position_ids=4,31
 inputs "$work/llama_gqa_decode.onnx" llama_gqa_decode --dim=batch=2,seq=1,past=6,total=7 --range=position_ids=6,31
@@ -133,7 +134,7 @@ ort_optimized_lossy=""
 ort_tolerance=""
 declare -A input_of
 for m in bert_model bert_encoder llama_block llama_gqa llama_gqa_cache llama_gqa_decode phi_partial_rotary \
-         llama_causal llama_causal_cache llama_causal_decode attention_half \
+         llama_causal llama_causal_cache llama_causal_decode attention_half sdpa_causal \
          self_attention_static cross_attention rotary_tables rotary_interleaved rmsnorm_half transformer_block \
          tiny_cnn contrib_bert contrib_llama contrib_gqa contrib_misc; do
   input_of[$m]=$m
@@ -203,7 +204,7 @@ interop() {
 # results land one unit in the last place apart, beyond the element-wise tolerance (its fused form
 # below agrees bit for bit).
 for m in bert_model bert_encoder llama_block llama_gqa llama_gqa_cache llama_gqa_decode phi_partial_rotary \
-         llama_causal llama_causal_cache llama_causal_decode \
+         llama_causal llama_causal_cache llama_causal_decode sdpa_causal \
          self_attention_static cross_attention rotary_tables rotary_interleaved transformer_block \
          tiny_cnn contrib_bert contrib_llama contrib_gqa contrib_misc; do
   interop "${m}_as_is" "$m" "" none
@@ -268,6 +269,12 @@ causal_cache_counts="RMSNormalization=2 RotaryEmbedding=2 Attention=1 Softmax=0 
                      Transpose=1 Range=2 Trilu=1"
 interop llama_causal_cache_convert23_default llama_causal_cache "$causal_cache_counts" opt --passes='convert(23),default'
 interop llama_causal_decode_convert23_default llama_causal_decode "$causal_cache_counts" opt --passes='convert(23),default'
+# torch's scaled_dot_product_attention(is_causal=True) as the TorchScript exporter writes it: the
+# scale from the query's shape (folded first, then Attention's scale) and the mask
+# Where(Equal(Trilu(Expand(1, [L, S]), upper = 0), 0), -inf, 0): one Attention with is_causal = 1
+# and the heads' split and merge in it (40 nodes -> 5).
+interop sdpa_causal_convert23_default sdpa_causal "Attention=1 Softmax=0 Trilu=0 Where=0 Mul=0 Reshape=0 Transpose=0" \
+  opt --passes='convert(23),default'
 # Float16 self-attention with the causal mask computed in the graph and the softmax in float32
 # between Casts: one float16 Attention with is_causal = 1 and softmax_precision = 1, which
 # onnxruntime 1.30 runs (4 MatMuls and the Attention left of 33 nodes).
