@@ -18,6 +18,7 @@ text_to_onnx=$5
 js=$6
 models=$(cd "$(dirname "$7")" && pwd)      # any model of tools/ort_interop/models
 testdata=$(cd "$(dirname "$8")" && pwd)    # any model of testdata/models
+make_decoder=$9
 
 npm_dir=${ONNX_OPT_NPM_DIR:-/opt/onnx-opt/npm}
 export NODE_PATH="$npm_dir/node_modules"
@@ -87,6 +88,13 @@ for text in "$models"/*.onnxtxt; do
   "$text_to_onnx" "$text" "$work/$name.onnx" || { echo "FAIL: cannot write $name.onnx"; exit 1; }
 done
 cp "$testdata/transformer_block.onnx" "$testdata/tiny_cnn.onnx" "$work/"
+# tools/bench's generated decoders (2 layers, 8/2 heads of 8, KV cache, the [batch,1,seq,total] mask
+# an input, weights as external data), float32 and float16.
+for half in false true; do
+  name=decoder_tiny$([ "$half" = true ] && echo _half)
+  "$make_decoder" --out="$work" --name="$name" --preset=tiny --float16="$half" >/dev/null ||
+    { echo "FAIL: cannot write $name"; exit 1; }
+done
 # The cached Llama layer again, for inputs of a decode step (one new token).
 cp "$work/llama_gqa_cache.onnx" "$work/llama_gqa_decode.onnx"
 cp "$work/llama_causal_cache.onnx" "$work/llama_causal_decode.onnx"
@@ -102,6 +110,8 @@ inputs "$work/sdpa_causal.onnx" sdpa_causal --dim=batch=2,seq=5
 # With a cache, the lengths must add up: total = past + seq.
 inputs "$work/llama_gqa_cache.onnx" llama_gqa_cache --dim=batch=2,seq=3,past=4,total=7 --range=position_ids=4,31
 inputs "$work/llama_gqa_decode.onnx" llama_gqa_decode --dim=batch=2,seq=1,past=6,total=7 --range=position_ids=6,31
+inputs "$work/decoder_tiny.onnx" decoder_tiny --dim=batch=2,seq=3,past=4,total=7 --range=input_ids=0,255,position_ids=4,31
+inputs "$work/decoder_tiny_half.onnx" decoder_tiny_half --dim=batch=2,seq=3,past=4,total=7 --range=input_ids=0,255,position_ids=4,31
 inputs "$work/llama_causal_cache.onnx" llama_causal_cache --dim=batch=2,seq=3,past=4,total=7 --range=position_ids=4,31
 inputs "$work/llama_causal_decode.onnx" llama_causal_decode --dim=batch=2,seq=1,past=6,total=7 --range=position_ids=6,31
 inputs "$work/self_attention_static.onnx" self_attention_static
@@ -135,7 +145,7 @@ ort_tolerance=""
 declare -A input_of
 for m in bert_model bert_encoder llama_block llama_gqa llama_gqa_cache llama_gqa_decode phi_partial_rotary \
          llama_causal llama_causal_cache llama_causal_decode attention_half sdpa_causal \
-         self_attention_static cross_attention rotary_tables rotary_interleaved rmsnorm_half transformer_block \
+         decoder_tiny decoder_tiny_half self_attention_static cross_attention rotary_tables rotary_interleaved rmsnorm_half transformer_block \
          tiny_cnn contrib_bert contrib_llama contrib_gqa contrib_misc; do
   input_of[$m]=$m
 done
@@ -204,7 +214,7 @@ interop() {
 # results land one unit in the last place apart, beyond the element-wise tolerance (its fused form
 # below agrees bit for bit).
 for m in bert_model bert_encoder llama_block llama_gqa llama_gqa_cache llama_gqa_decode phi_partial_rotary \
-         llama_causal llama_causal_cache llama_causal_decode sdpa_causal \
+         llama_causal llama_causal_cache llama_causal_decode sdpa_causal decoder_tiny \
          self_attention_static cross_attention rotary_tables rotary_interleaved transformer_block \
          tiny_cnn contrib_bert contrib_llama contrib_gqa contrib_misc; do
   interop "${m}_as_is" "$m" "" none
@@ -213,6 +223,7 @@ done
 # last place apart on the model as it is too: its cases are held to this tolerance.
 ort_tolerance=1e-2,1e-3
 interop attention_half_as_is attention_half "" none
+interop decoder_tiny_half_as_is decoder_tiny_half "" none
 ort_tolerance=""
 
 # A BERT model as TorchScript exports it (opset 17, dynamic batch and sequence, embeddings, the
@@ -269,6 +280,14 @@ causal_cache_counts="RMSNormalization=2 RotaryEmbedding=2 Attention=1 Softmax=0 
                      Transpose=1 Range=2 Trilu=1"
 interop llama_causal_cache_convert23_default llama_causal_cache "$causal_cache_counts" opt --passes='convert(23),default'
 interop llama_causal_decode_convert23_default llama_causal_decode "$causal_cache_counts" opt --passes='convert(23),default'
+# The generated decoders: per layer RMSNormalization twice, RotaryEmbedding for Q and K, one
+# Attention (kv_num_heads, past and present through it) and no Expand of K or V; the float16 one's
+# softmax in float32 between Casts becomes softmax_precision = 1 (182 -> 48 and 196 -> 50 nodes).
+decoder_counts="Attention=2 RotaryEmbedding=4 RMSNormalization=5 Softmax=0 Neg=0 Slice=0 Sqrt=0 Reshape=0 Expand=1"
+interop decoder_tiny_convert23_default decoder_tiny "$decoder_counts Transpose=1" opt --passes='convert(23),default'
+ort_tolerance=1e-2,1e-3
+interop decoder_tiny_half_convert23_default decoder_tiny_half "$decoder_counts" opt --passes='convert(23),default'
+ort_tolerance=""
 # torch's scaled_dot_product_attention(is_causal=True) as the TorchScript exporter writes it: the
 # scale from the query's shape (folded first, then Attention's scale) and the mask
 # Where(Equal(Trilu(Expand(1, [L, S]), upper = 0), 0), -inf, 0): one Attention with is_causal = 1
