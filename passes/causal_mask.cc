@@ -175,7 +175,12 @@ class Analyzer {
     if (op == "Identity") return Of(in, depth + 1);
     if (op == "Range") return OfRange(*n);
     if ((op == "Add" || op == "Sub") && n->num_inputs() == 2) return OfShift(*n, depth);
-    if (op == "Cast") return OfCast(*n, depth);
+    if (op == "Cast") {
+      return OfCast(n->input(0), static_cast<ir::DataType>(n->GetInt("to", 0)), depth);
+    }
+    if (op == "CastLike" && n->num_inputs() == 2 && n->input(1)->type().is_tensor()) {
+      return OfCast(n->input(0), n->input(1)->type().elem_type(), depth);
+    }
     if (op == "Unsqueeze") return OfUnsqueeze(*n, depth);
     if (op == "Reshape" && n->num_inputs() == 2) return OfReshape(*n, depth);
     if (op == "Expand" && n->num_inputs() == 2) return OfExpand(*n, depth);
@@ -257,9 +262,9 @@ class Analyzer {
     return None();
   }
 
-  Form OfCast(const ir::Node& n, int depth) {
-    Form f = Of(n.input(0), depth + 1);
-    const ir::DataType to = static_cast<ir::DataType>(n.GetInt("to", 0));
+  // Cast (or CastLike) of `in` to `to`.
+  Form OfCast(const ir::Value* in, ir::DataType to, int depth) {
+    Form f = Of(in, depth + 1);
     const bool half = to == ir::DataType::kFloat16 || to == ir::DataType::kBfloat16;
     const bool to_float = half || to == ir::DataType::kFloat || to == ir::DataType::kDouble;
     // Positions stay exact in integers, float and double (float16 rounds them past 2048).
@@ -495,6 +500,10 @@ class Analyzer {
 };
 
 }  // namespace
+
+std::optional<std::vector<ir::Dim>> DimsReadByShape(const ir::Node& shape) {
+  return ShapeOpDims(shape);
+}
 
 std::optional<ir::Shape> MaskShape(const ir::Value* mask, const ir::Graph& graph) {
   const ir::Shape* inferred = ShapeOf(mask);

@@ -6,8 +6,10 @@
 
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "ir/graph.h"
+#include "ir/node.h"
 #include "ir/type.h"
 #include "ir/value.h"
 
@@ -37,6 +39,10 @@ inline constexpr double kCausalMaskLowest = -65504.0;
 // `graph` is the graph the mask is computed in; `opset` that of its ai.onnx ops.
 bool IsCausalMask(const ir::Value* mask, const ir::Dim& queries, const ir::Dim& keys,
                   const ir::Graph& graph, int64_t opset);
+
+// The dims a Shape node reads off its input (between its start and end), when the input's rank is
+// known.
+std::optional<std::vector<ir::Dim>> DimsReadByShape(const ir::Node& shape);
 
 // The shape of a mask as inference gives it, with the dims that an Expand making it says where
 // inference left them unknown (an Expand to a target of computed dims, as exporters broadcast a

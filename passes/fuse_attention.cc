@@ -61,15 +61,106 @@ using namespace rewrite;  // NOLINT(build/namespaces): the pattern vocabulary
 
 bool IsOne(const ir::Dim& d) { return d.is_known() && d.value() == 1; }
 
-// `operand`, optionally (used once) multiplied by a constant scalar bound to `mul` or divided by
-// one bound to `div`; the scalar must not raise the rank past 4.
+// The value of a one-element `v` computed from constants and known dims alone (torch's
+// scaled_dot_product_attention without a scale computes 1/sqrt(E) from the query's shape, its
+// dynamo exporter with CastLike, which folding leaves): Shape, Gather or Slice of it, Cast or
+// CastLike to float, double or int64, Sqrt, Reciprocal, Neg, Add, Sub, Mul, Div, Pow, and Squeeze,
+// Unsqueeze, Reshape, Identity; each step rounded to float when its value is float.
+std::optional<double> ShapeScalar(const ir::Value* v, const ir::Graph& graph, int depth = 0) {
+  if (v == nullptr || depth > 16) return std::nullopt;
+  if (ir::GetConstantTensor(v) != nullptr) return ScalarConstant(v);
+  const ir::Node* n = v->producer();
+  if (n == nullptr || n->graph() != &graph || !n->is_onnx_domain() || n->num_outputs() != 1 ||
+      !n->has_input(0)) {
+    return std::nullopt;
+  }
+  const std::string& op = n->op_type();
+  std::optional<double> x;
+  if (op == "Shape" || op == "Gather" || op == "Slice") {
+    const ir::Node* shape = op == "Shape" ? n : ProducerOf(n->input(0), "Shape", &graph);
+    std::optional<std::vector<ir::Dim>> dims =
+        shape != nullptr ? DimsReadByShape(*shape) : std::nullopt;
+    if (!dims) return std::nullopt;
+    int64_t index = 0;
+    if (op != "Shape") {
+      // One dim, picked by Gather's index or by Slice's start (and an end one past it, step 1).
+      std::optional<double> start =
+          n->num_inputs() > 1 ? ScalarConstant(n->input(1)) : std::nullopt;
+      if (!start) return std::nullopt;
+      index = static_cast<int64_t>(*start);
+      if (index < 0) index += static_cast<int64_t>(dims->size());
+      if (op == "Slice") {
+        std::optional<double> end =
+            n->num_inputs() > 2 ? ScalarConstant(n->input(2)) : std::nullopt;
+        const double size = static_cast<double>(dims->size());
+        if (!end || n->num_inputs() > 3) return std::nullopt;
+        if ((*end < 0 ? *end + size : std::min(*end, size)) != index + 1) return std::nullopt;
+      } else if (n->GetInt("axis", 0) != 0) {
+        return std::nullopt;
+      }
+    } else if (dims->size() != 1) {
+      return std::nullopt;
+    }
+    if (index < 0 || index >= static_cast<int64_t>(dims->size()) || !(*dims)[index].is_known())
+      return std::nullopt;
+    x = static_cast<double>((*dims)[index].value());
+  } else if (op == "Squeeze" || op == "Unsqueeze" || op == "Reshape" || op == "Identity") {
+    x = ShapeScalar(n->input(0), graph, depth + 1);
+  } else if (op == "Cast" || op == "CastLike") {
+    const ir::Value* like = op == "CastLike" && n->num_inputs() == 2 ? n->input(1) : nullptr;
+    const ir::DataType to = like != nullptr && like->type().is_tensor()
+                                ? like->type().elem_type()
+                                : static_cast<ir::DataType>(n->GetInt("to", 0));
+    if (op == "CastLike" && like == nullptr) return std::nullopt;
+    x = ShapeScalar(n->input(0), graph, depth + 1);
+    if (x && to == ir::DataType::kInt64) x = std::trunc(*x);
+    if (to != ir::DataType::kFloat && to != ir::DataType::kDouble && to != ir::DataType::kInt64)
+      return std::nullopt;
+  } else if (op == "Sqrt" || op == "Reciprocal" || op == "Neg") {
+    std::optional<double> a = ShapeScalar(n->input(0), graph, depth + 1);
+    if (!a) return std::nullopt;
+    x = op == "Sqrt" ? std::sqrt(*a) : op == "Neg" ? -*a : 1.0 / *a;
+  } else if ((op == "Add" || op == "Sub" || op == "Mul" || op == "Div" || op == "Pow") &&
+             n->num_inputs() == 2) {
+    std::optional<double> a = ShapeScalar(n->input(0), graph, depth + 1);
+    std::optional<double> b = a ? ShapeScalar(n->input(1), graph, depth + 1) : std::nullopt;
+    if (!b) return std::nullopt;
+    x = op == "Add"   ? *a + *b
+        : op == "Sub" ? *a - *b
+        : op == "Mul" ? *a * *b
+        : op == "Div" ? *a / *b
+                      : std::pow(*a, *b);
+  }
+  if (!x || !std::isfinite(*x)) return std::nullopt;
+  if (FloatElemType(v) == ir::DataType::kFloat) x = static_cast<float>(*x);
+  return x;
+}
+
+// A one-element value known before run time (a constant, or ShapeScalar's), bound to `slot`, of a
+// rank that does not raise the scores' past 4.
+ValuePattern StaticScalar(const ScalarSlot& slot) {
+  return ValuePattern([slot = &slot](ir::Value* v, MatchState& state) {
+    if (const ir::Tensor* t = ir::GetConstantTensor(v); t != nullptr) {
+      if (t->dims().size() > 4) return false;
+    } else {
+      const ir::Shape* s = ShapeOf(v);
+      if (s == nullptr || s->rank() > 4) return false;
+      for (const ir::Dim& d : s->dims()) {
+        if (!d.is_known() || d.value() != 1) return false;
+      }
+    }
+    std::optional<double> c = ShapeScalar(v, state.graph());
+    if (!c.has_value()) return false;
+    state.Bind(*slot, *c);
+    return true;
+  });
+}
+
+// `operand`, optionally (used once) multiplied by a scalar known before run time bound to `mul` or
+// divided by one bound to `div`.
 ValuePattern Scaled(ValuePattern operand, const ScalarSlot& mul, const ScalarSlot& div) {
-  auto rank_at_most_4 = [](const ir::Value& c) {
-    const ir::Tensor* t = ir::GetConstantTensor(&c);
-    return t != nullptr && t->dims().size() <= 4;
-  };
-  return OneOf({Op("Mul", {operand, AnyConstScalar(mul).Where(rank_at_most_4)}).OneUse(),
-                Op("Div", {operand, AnyConstScalar(div).Where(rank_at_most_4)}).OneUse(), operand});
+  return OneOf({Op("Mul", {operand, StaticScalar(mul)}).OneUse(),
+                Op("Div", {operand, StaticScalar(div)}).OneUse(), operand});
 }
 
 // The mask broadcasts to `scores` ([B,H,Sq,Skv]) leaving them as they are: each dim but the last is
@@ -358,71 +449,6 @@ std::vector<int64_t> PermOf(const ir::Node& transpose, int64_t rank) {
   return perm;
 }
 
-// Whether `v` is computed from constants and known dims only (Shape of a value whose dims it reads
-// are known, Slice or Gather of it, arithmetic and casts), so that folding makes it a constant.
-bool Foldable(const ir::Value* v, const ir::Graph& graph, int depth = 0) {
-  if (ir::GetConstantTensor(v) != nullptr) return true;
-  const ir::Node* n = v->producer();
-  if (depth > 12 || n == nullptr || n->graph() != &graph || !n->is_onnx_domain()) return false;
-  const std::string& op = n->op_type();
-  if (op == "Shape") {
-    const ir::Shape* s = ShapeOf(n->input(0));
-    return s != nullptr && std::all_of(s->dims().begin(), s->dims().end(),
-                                       [](const ir::Dim& d) { return d.is_known(); });
-  }
-  if ((op == "Slice" || op == "Gather") && n->has_input(0)) {
-    const ir::Node* shape = ProducerOf(n->input(0), "Shape", &graph);
-    const ir::Shape* s = shape != nullptr ? ShapeOf(shape->input(0)) : nullptr;
-    const ir::Tensor* index = n->num_inputs() > 1 ? ir::GetConstantTensor(n->input(1)) : nullptr;
-    if (s == nullptr || index == nullptr || shape->FindAttribute("start") != nullptr ||
-        shape->FindAttribute("end") != nullptr) {
-      return false;
-    }
-    // The dims read: Gather's index, or Slice's start up to (not past) its end, step 1.
-    std::optional<std::vector<int64_t>> starts = ir::ConstantAsInts(*index);
-    const int64_t rank = static_cast<int64_t>(s->rank());
-    if (!starts || starts->size() != 1) return false;
-    int64_t lo = (*starts)[0] < 0 ? (*starts)[0] + rank : (*starts)[0], hi = lo + 1;
-    if (op == "Slice") {
-      const ir::Tensor* end = n->num_inputs() > 2 ? ir::GetConstantTensor(n->input(2)) : nullptr;
-      std::optional<std::vector<int64_t>> ends =
-          end != nullptr ? ir::ConstantAsInts(*end) : std::nullopt;
-      if (!ends || ends->size() != 1 || n->num_inputs() > 3) return false;
-      hi = (*ends)[0] < 0 ? (*ends)[0] + rank : std::min((*ends)[0], rank);
-    }
-    for (int64_t i = std::max<int64_t>(lo, 0); i < hi && i < rank; ++i) {
-      if (!s->dim(i).is_known()) return false;
-    }
-    return true;
-  }
-  static const absl::flat_hash_set<std::string> kArithmetic = {
-      "Cast", "Sqrt", "Div", "Mul", "Add", "Sub", "Reciprocal", "Pow", "Squeeze", "Unsqueeze"};
-  if (!kArithmetic.contains(op)) return false;
-  for (const ir::Value* in : n->inputs()) {
-    if (in != nullptr && !Foldable(in, graph, depth + 1)) return false;
-  }
-  return true;
-}
-
-// Whether `v` is x times (or over) a one-element value that is not a constant yet but folding
-// will make one (torch's scaled_dot_product_attention computes its scale from the query's shape):
-// fused now, the factor would stay outside Attention; after folding it goes into `scale`.
-bool AwaitsFolding(const ir::Value* v, const ir::Graph& graph) {
-  const ir::Node* n = v->producer();
-  if (n == nullptr || n->graph() != &graph || !n->is_onnx_domain() ||
-      (n->op_type() != "Mul" && n->op_type() != "Div") || n->num_inputs() != 2) {
-    return false;
-  }
-  for (const ir::Value* in : n->inputs()) {
-    const ir::Shape* s = in != nullptr ? ShapeOf(in) : nullptr;
-    if (s == nullptr || ir::GetConstantTensor(in) != nullptr) continue;
-    const bool one =
-        std::all_of(s->dims().begin(), s->dims().end(), [](const ir::Dim& d) { return IsOne(d); });
-    if (one && Foldable(in, graph)) return true;
-  }
-  return false;
-}
-
 // MatMul(Softmax(MatMul(Q, Kt) [scaled] [+ mask]), V), built once; what it binds is in the
 // captures. The Softmax may compute in float between Casts (Cast(Softmax(Cast(scores, float)),
 // back)), as exporters of float16 models write it.
@@ -485,7 +511,6 @@ absl::StatusOr<int64_t> MatchAndRewrite(const ScaledDotProductMatcher& p, ir::No
   }
   std::optional<ir::DataType> type = FloatElemType(q);
   if (!type.has_value() || FloatElemType(kt) != type || FloatElemType(v) != type) return 0;
-  if (AwaitsFolding(q, rw.graph()) || AwaitsFolding(kt, rw.graph())) return 0;
   const int64_t axis = softmax->GetInt("axis", -1);
   if (axis != -1 && axis != 3) return 0;
   // Softmax in float between Casts: Attention's softmax_precision, for float16 or bfloat16 scores
