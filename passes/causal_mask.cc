@@ -184,6 +184,7 @@ class Analyzer {
     if (op == "Unsqueeze") return OfUnsqueeze(*n, depth);
     if (op == "Reshape" && n->num_inputs() == 2) return OfReshape(*n, depth);
     if (op == "Expand" && n->num_inputs() == 2) return OfExpand(*n, depth);
+    if (op == "Slice" && n->num_inputs() >= 3) return OfSlice(*n, depth);
     if (op == "Equal" && n->num_inputs() == 2) return OfEqual(*n, depth);
     if ((op == "Less" || op == "LessOrEqual" || op == "Greater" || op == "GreaterOrEqual") &&
         n->num_inputs() == 2) {
@@ -411,6 +412,26 @@ class Analyzer {
         *mine = ir::Dim();  // broadcast at run time from what inference cannot tell
       }
     }
+    return f;
+  }
+
+  // A Slice of the grid's last axis from 0 to its own length (transformers' eager attention takes
+  // attention_mask[:, :, :, :key_len]): the grid as it is. Other slices are not followed.
+  Form OfSlice(const ir::Node& n, int depth) {
+    Form f = Of(n.input(0), depth + 1);
+    std::optional<int64_t> rank = RankOf(n.input(0));
+    if (!f.is_grid() || !rank || IntConstant(n.input(1)) != 0) return None();
+    if (n.num_inputs() > 3 && n.has_input(3)) {
+      std::optional<int64_t> axis = IntConstant(n.input(3));
+      if (!axis || (*axis != -1 && *axis != *rank - 1)) return None();
+    } else if (*rank != 1) {
+      return None();
+    }
+    if (n.num_inputs() > 4 && n.has_input(4) && IntConstant(n.input(4)) != 1) return None();
+    std::optional<int64_t> end = IntConstant(n.input(2));
+    if (end && *end >= (int64_t{1} << 62)) return f;  // to the end
+    std::optional<ir::Dim> len = DimOfScalar(n.input(2), graph_);
+    if (!len || !SameDim(*len, f.cols)) return None();
     return f;
   }
 

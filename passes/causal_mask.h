@@ -35,7 +35,8 @@ inline constexpr double kCausalMaskLowest = -65504.0;
 //       the lower triangle Trilu(fill, upper = 0, k) of a ConstantOfShape or an Expand of a scalar
 //       (as torch's scaled_dot_product_attention exports is_causal) as a condition: boolean, or
 //       by Equal to 0 or to the fill, or Cast to bool;
-//     then Unsqueeze of leading axes, Expand, Cast between float types, Identity.
+//     then Unsqueeze of leading axes, Expand, Cast between float types, Identity, and a Slice of
+//     the last axis from 0 to its own length (transformers' mask[:, :, :, :key_len]).
 // `graph` is the graph the mask is computed in; `opset` that of its ai.onnx ops.
 bool IsCausalMask(const ir::Value* mask, const ir::Dim& queries, const ir::Dim& keys,
                   const ir::Graph& graph, int64_t opset);

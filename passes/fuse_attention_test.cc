@@ -518,7 +518,7 @@ std::string CausalSelfAttention(const std::string& mask_nodes) {
     <int64 zero = {0}, int64 one = {1}, int64 two = {2}, int64[1] axes0 = {0}, int64[1] axes1 = {1},
      int64[2] axes01 = {0, 1}, int64[1] ones1 = {1}, int64[2] col = {-1, 1}, float zf = {0.0},
      float ninf = {-inf}, float lowest = {-3.4028234663852886e38}, float sc = {0.5},
-     float one_f = {1.0}, int64[1] minus_one = {-1}, int64[1] minus_two = {-2}>
+     float one_f = {1.0}, int64[1] minus_one = {-1}, int64[1] minus_two = {-2}, int64[1] zero1 = {0}>
     {
       shp = Shape(Q)
       s = Gather<axis = 0>(shp, two)
@@ -599,9 +599,21 @@ constexpr char kBoolTrilCausal[] = R"(
       masked_out = Not(lower)
       mask = Where(masked_out, ninf, zf))";
 
+// transformers' eager attention slicing the causal mask to the keys' length, K's dim -2.
+constexpr char kSlicedCausal[] = R"(
+      kv = Range(zero, s, one)
+      qi = Range(zero, s, one)
+      q2 = Unsqueeze(qi, axes1)
+      le = LessOrEqual(kv, q2)
+      m = Where(le, zf, lowest)
+      full_mask = Unsqueeze(m, axes01)
+      k_shape = Shape(K)
+      k_len = Slice(k_shape, minus_two, minus_one)
+      mask = Slice(full_mask, zero1, k_len, minus_one))";
+
 TEST(FuseAttentionTest, CausalMasksBecomeIsCausal) {
-  for (const char* mask :
-       {kMaskedFillCausal, kTriuCausal, kLessOrEqualCausal, kSdpaCausal, kBoolTrilCausal}) {
+  for (const char* mask : {kMaskedFillCausal, kTriuCausal, kLessOrEqualCausal, kSdpaCausal,
+                           kBoolTrilCausal, kSlicedCausal}) {
     SCOPED_TRACE(mask);
     auto run = RunPipelineOnText(CausalSelfAttention(mask),
                                  "fixed(infer-shapes,fuse-attention,dead-nodes)");
