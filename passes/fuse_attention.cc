@@ -21,6 +21,11 @@
 // stay as they are (Attention's presents then go unused: onnxruntime refuses a past without them).
 // MergeHeads takes both along.
 //
+// Soft-capped scores, c * Tanh(scores / c) before the mask (Gemma 2), give Attention's softcap = c.
+// A causal mask computed in the graph (causal_mask.h) gives is_causal = 1 and no mask when no past
+// goes into Attention (see MatchAndRewrite); a float softmax between Casts of float16 scores gives
+// softmax_precision = 1; a scale factor computed from known dims is evaluated into `scale`.
+//
 // Exact only where Attention computes the same thing, so it fuses when: all three are rank 4 with
 // the same batch and head dims (MatMul would broadcast them, Attention does not), of one float
 // type; the Softmax is over the last axis; the scale is positive (Attention scales Q and K by its
@@ -457,10 +462,20 @@ struct ScaledDotProductMatcher {
   NodeSlot softmax, up, down;
   // Up to three scalar factors: on Q, on Kt, on the product; each a Mul or a Div.
   ScalarSlot q_mul, q_div, k_mul, k_div, s_mul, s_div;
+  // Soft-capping of the scaled scores, c * Tanh(scores / c) (Gemma 2): the inner divisor (or
+  // multiplier) and the outer factor.
+  ScalarSlot cap_div, cap_mul, cap;
   const ValuePattern product =
       Op("MatMul", {Scaled(Capture(q), q_mul, q_div), Scaled(Capture(kt), k_mul, k_div)}).OneUse();
   const ValuePattern scaled = Scaled(product, s_mul, s_div);
-  const ValuePattern scores = OneOf({Op("Add", {scaled, Capture(mask)}).OneUse(), scaled});
+  const ValuePattern capped =
+      Op("Mul", {Op("Tanh", {OneOf({Op("Div", {scaled, StaticScalar(cap_div)}).OneUse(),
+                                    Op("Mul", {scaled, StaticScalar(cap_mul)}).OneUse()})})
+                     .OneUse(),
+                 StaticScalar(cap)})
+          .OneUse();
+  const ValuePattern logits = OneOf({capped, scaled});
+  const ValuePattern scores = OneOf({Op("Add", {logits, Capture(mask)}).OneUse(), logits});
   const ValuePattern probs =
       OneOf({Op("Cast", {Op("Softmax", {Op("Cast", {scores}).OneUse().CaptureNode(up)})
                              .OneUse()
@@ -540,6 +555,16 @@ absl::StatusOr<int64_t> MatchAndRewrite(const ScaledDotProductMatcher& p, ir::No
   }
   const double scale = q_mul / q_div * k_mul / k_div * s_mul / s_div;
   if (!(scale > 0) || !std::isfinite(scale) || !std::isfinite(static_cast<float>(scale))) return 0;
+  // Soft-capping: the same c inside (as a divisor, or its reciprocal as a factor) and outside,
+  // positive (Attention's softcap; 0 means none).
+  double softcap = 0;
+  if (m->has(p.cap)) {
+    softcap = (*m)[p.cap];
+    const double inner = m->has(p.cap_div) ? (*m)[p.cap_div] : 1.0 / (*m)[p.cap_mul];
+    if (!(softcap > 0) || !std::isfinite(softcap) || std::abs(inner - softcap) > 1e-6 * softcap) {
+      return 0;
+    }
+  }
 
   // K: Kt with its last two axes swapped, folded into the Transpose that makes Kt when there is
   // one.
@@ -628,6 +653,9 @@ absl::StatusOr<int64_t> MatchAndRewrite(const ScaledDotProductMatcher& p, ir::No
   }
   rw.SetAttribute(**fused, ir::Attribute::Float("scale", static_cast<float>(scale)));
   if (causal) rw.SetAttribute(**fused, ir::Attribute::Int("is_causal", 1));
+  if (softcap > 0) {
+    rw.SetAttribute(**fused, ir::Attribute::Float("softcap", static_cast<float>(softcap)));
+  }
   if (float_softmax) {
     rw.SetAttribute(**fused, ir::Attribute::Int("softmax_precision",
                                                 static_cast<int64_t>(ir::DataType::kFloat)));

@@ -853,6 +853,33 @@ TEST(FuseAttentionTest, CausalMaskComputedWithACacheGoesInWithThePast) {
   EXPECT_OK(ExpectSameOutputs(*run->before, *run->after, options));
 }
 
+TEST(FuseAttentionTest, SoftCappedScoresGiveSoftcap) {
+  // Gemma 2: scores * scaling, then softcap * tanh(scores / softcap), then the causal mask.
+  std::string capped = CausalSelfAttention(kLessOrEqualCausal);
+  capped.replace(capped.find("sc2 = Add(sc1, mask)"), 20, R"(cap_in = Div(sc1, cap)
+      capped_t = Tanh(cap_in)
+      capped = Mul(capped_t, cap)
+      sc2 = Add(capped, mask))");
+  capped.replace(capped.find("float sc = {0.5}"), 16, "float sc = {0.5}, float cap = {0.75}");
+  auto run = RunPipelineOnText(capped, "fixed(infer-shapes,fuse-attention,dead-nodes)");
+  ASSERT_TRUE(run.ok()) << run.status();
+  EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("Attention"));
+  const ir::Node* attention = run->after->graph().last_node();
+  EXPECT_FLOAT_EQ(attention->GetFloat("softcap", 0), 0.75f);
+  EXPECT_FLOAT_EQ(attention->GetFloat("scale", 0), 0.5f);
+  EXPECT_EQ(attention->GetInt("is_causal", 0), 1);
+  equivalence::EquivalenceOptions options;
+  options.dims = {{"B", 2}, {"S", 4}};
+  EXPECT_OK(ExpectSameOutputs(*run->before, *run->after, options));
+
+  // Different caps inside and outside are no softcap.
+  std::string uneven = capped;
+  uneven.replace(uneven.find("capped = Mul(capped_t, cap)"), 27, "capped = Mul(capped_t, sc)");
+  run = RunPipelineOnText(uneven, "fixed(infer-shapes,fuse-attention,dead-nodes)");
+  ASSERT_TRUE(run.ok()) << run.status();
+  EXPECT_THAT(OpTypes(run->after->graph()), Not(Contains("Attention")));
+}
+
 // Float16 attention whose softmax computes in the type `softmax_type` (an ONNX data type number)
 // between Casts, as exporters of float16 models write it with float (1).
 std::string HalfAttention(int softmax_type) {
