@@ -266,6 +266,22 @@ TEST(FuseRotaryEmbeddingTest, InterleavedCachesGatheredByPositionIds) {
   EXPECT_THAT(OpTypes(run->after->graph()), Not(Contains("RotaryEmbedding")));
 }
 
+TEST(FuseRotaryEmbeddingTest, InterleavedConstantTablesOfTheSequence) {
+  auto run = RunPipelineOnText(std::string(R"(
+    <ir_version: 10, opset_import: ["" : 23]>
+    g (float[2,2,3,4] X) => (float[2,2,3,4] Y)
+    <)") + kEveryTwoConstants + R"(, int64[4] x_shape = {2, 2, 3, 4},
+     float[3,4] c = {1.0,1.0,0.5,0.5, 0.9,0.9,0.4,0.4, 0.8,0.8,0.3,0.3},
+     float[1,1,3,4] s = {0.0,0.0,0.1,0.1, 0.2,0.2,0.3,0.3, 0.4,0.4,0.5,0.5}>
+    {
+)" + kRotateEveryTwo,
+                               "infer-shapes,fuse-rotary-embedding");
+  ASSERT_TRUE(run.ok()) << run.status();
+  EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("RotaryEmbedding"));
+  EXPECT_EQ(run->after->graph().first_node()->GetInt("interleaved", 0), 1);
+  EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
+}
+
 // The interleaved tables computed from position ids: each frequency twice in a row
 // (torch.stack((freqs, freqs), -1).flatten(-2)), Cos/Sin, the head axis.
 constexpr char kInterleavedComputedTables[] = R"(
