@@ -204,11 +204,21 @@ class Analyzer {
   }
 
  private:
-  // A constant grid: kFill when all of it is one value, else kFloat when it is the causal mask
-  // over its last two (known) dims in every leading slice.
+  // A constant grid: kFill when all of it is one value; kLower when it is one value v != 0 in the
+  // lower triangle (c <= r) and 0 above (a boolean one: kBool, true there; GPT-2's `bias` buffer);
+  // kFloat when it is the causal mask; each over its last two (known) dims in every leading slice.
   Form OfConstant(const ir::Tensor& t) {
     const std::vector<int64_t>& dims = t.dims();
-    std::optional<std::vector<double>> values = ir::ConstantAsDoubles(t);
+    std::optional<std::vector<double>> values;
+    const bool boolean = t.data_type() == ir::DataType::kBool;
+    if (boolean) {
+      const std::optional<uint64_t> n = t.num_elements();
+      if (!n || t.raw_size() != *n) return None();
+      values.emplace();
+      for (uint64_t i = 0; i < *n; ++i) values->push_back(t.at<uint8_t>(i) != 0 ? 1 : 0);
+    } else {
+      values = ir::ConstantAsDoubles(t);
+    }
     if (!values || values->empty()) return None();
     Form f;
     f.rows = ir::Dim::Known(dims.size() >= 2 ? dims[dims.size() - 2] : 1);
@@ -218,18 +228,28 @@ class Analyzer {
       f.fill = (*values)[0];
       return f;
     }
-    if (dims.size() < 2 || t.data_type() == ir::DataType::kBool) return None();
+    if (dims.size() < 2) return None();
     const int64_t rows = f.rows.value(), cols = f.cols.value();
+    const double v = (*values)[0];  // element (0, 0): in the triangle
+    bool lower = v != 0, causal = v == 0;
     double low = -INFINITY;
-    for (size_t k = 0; k < values->size(); ++k) {
+    for (size_t k = 0; k < values->size() && (lower || causal); ++k) {
       const int64_t c = static_cast<int64_t>(k) % cols;
       const int64_t r = (static_cast<int64_t>(k) / cols) % rows;
       const double x = (*values)[k];
-      if (c > r ? !(x <= kCausalMaskLowest) : x != 0) return None();
+      lower = lower && (c > r ? x == 0 : x == v);
+      causal = causal && (c > r ? x <= kCausalMaskLowest : x == 0);
       if (c > r) low = std::max(low, x);
     }
-    f.kind = Form::Kind::kFloat;
     f.t = 0;
+    if (lower) {
+      f.kind = boolean ? Form::Kind::kBool : Form::Kind::kLower;
+      f.above = false;
+      f.fill = v;
+      return f;
+    }
+    if (!causal || boolean) return None();
+    f.kind = Form::Kind::kFloat;
     f.low = low;
     return f;
   }
@@ -415,23 +435,52 @@ class Analyzer {
     return f;
   }
 
-  // A Slice of the grid's last axis from 0 to its own length (transformers' eager attention takes
-  // attention_mask[:, :, :, :key_len]): the grid as it is. Other slices are not followed.
+  // Whether one-element `v` is surely 0: a constant, or a - b of two equal dims (GPT-2 slices its
+  // mask buffer from key_length - query_length).
+  bool SurelyZero(const ir::Value* v, int depth = 0) {
+    if (depth > kMaxDepth || v == nullptr) return false;
+    if (std::optional<int64_t> c = IntConstant(v)) return *c == 0;
+    const ir::Node* n = v->producer();
+    if (n == nullptr || n->graph() != &graph_ || !n->is_onnx_domain() || !n->has_input(0))
+      return false;
+    if (n->op_type() == "Unsqueeze" || n->op_type() == "Squeeze" || n->op_type() == "Cast" ||
+        n->op_type() == "Identity") {
+      return SurelyZero(n->input(0), depth + 1);
+    }
+    if (n->op_type() != "Sub" || n->num_inputs() != 2) return false;
+    std::optional<ir::Dim> a = DimOfScalar(n->input(0), graph_);
+    std::optional<ir::Dim> b = DimOfScalar(n->input(1), graph_);
+    return a && b && SameDim(*a, *b);
+  }
+
+  // A Slice of one axis, step 1. Of the grid's rows or columns from 0: to an end that is the
+  // axis' own length or past it (transformers' attention_mask[:, :, :, :key_len]) the grid stays;
+  // a grid of known length (a mask buffer) cut to the length a dim says has that many (GPT-2's
+  // bias[:, :, k - q : k, :k]): its pattern starts at (0, 0) and depends on c - r only. Leading
+  // axes may be sliced at will.
   Form OfSlice(const ir::Node& n, int depth) {
     Form f = Of(n.input(0), depth + 1);
     std::optional<int64_t> rank = RankOf(n.input(0));
-    if (!f.is_grid() || !rank || IntConstant(n.input(1)) != 0) return None();
-    if (n.num_inputs() > 3 && n.has_input(3)) {
-      std::optional<int64_t> axis = IntConstant(n.input(3));
-      if (!axis || (*axis != -1 && *axis != *rank - 1)) return None();
-    } else if (*rank != 1) {
-      return None();
-    }
+    if (!f.is_grid() || !rank || *rank < 2 || n.num_inputs() < 4 || !n.has_input(3)) return None();
+    std::optional<int64_t> axis = IntConstant(n.input(3));
+    if (!axis) return None();
+    if (*axis < 0) *axis += *rank;
     if (n.num_inputs() > 4 && n.has_input(4) && IntConstant(n.input(4)) != 1) return None();
+    if (*axis < *rank - 2) return *axis >= 0 ? f : None();
+    if (*axis >= *rank || !SurelyZero(n.input(1))) return None();
+    ir::Dim& length = *axis == *rank - 1 ? f.cols : f.rows;
     std::optional<int64_t> end = IntConstant(n.input(2));
     if (end && *end >= (int64_t{1} << 62)) return f;  // to the end
     std::optional<ir::Dim> len = DimOfScalar(n.input(2), graph_);
-    if (!len || !SameDim(*len, f.cols)) return None();
+    if (!len) return None();
+    if (SameDim(*len, length)) return f;
+    // Cut from a longer axis to the dim; were it shorter (and not 1, which would broadcast), the
+    // original could not add it to the scores.
+    if (!length.is_known() || length.value() == 1 ||
+        (len->is_known() && len->value() > length.value())) {
+      return None();
+    }
+    length = *len;
     return f;
   }
 
@@ -555,6 +604,13 @@ std::optional<ir::Shape> MaskShape(const ir::Value* mask, const ir::Graph& graph
     }
   }
   return ir::Shape(dims);
+}
+
+bool IsCausalCondition(const ir::Value* condition, bool keep, const ir::Dim& queries,
+                       const ir::Dim& keys, const ir::Graph& graph, int64_t opset) {
+  Form f = Analyzer(graph, opset).Of(condition);
+  return f.kind == Form::Kind::kBool && !f.numeric && f.above != keep && f.t == 0 &&
+         SameDim(f.rows, queries) && SameDim(f.cols, keys);
 }
 
 bool IsCausalMask(const ir::Value* mask, const ir::Dim& queries, const ir::Dim& keys,

@@ -35,11 +35,19 @@ inline constexpr double kCausalMaskLowest = -65504.0;
 //       the lower triangle Trilu(fill, upper = 0, k) of a ConstantOfShape or an Expand of a scalar
 //       (as torch's scaled_dot_product_attention exports is_causal) as a condition: boolean, or
 //       by Equal to 0 or to the fill, or Cast to bool;
-//     then Unsqueeze of leading axes, Expand, Cast between float types, Identity, and a Slice of
-//     the last axis from 0 to its own length (transformers' mask[:, :, :, :key_len]).
+//     then Unsqueeze of leading axes, Expand, Cast between float types, Identity, and Slices
+//     from 0 of the last axis to its own length (transformers' mask[:, :, :, :key_len]) or of a
+//     constant grid to a dim's length (GPT-2's bias[:, :, k - q : k, :k] without a past).
 // `graph` is the graph the mask is computed in; `opset` that of its ai.onnx ops.
 bool IsCausalMask(const ir::Value* mask, const ir::Dim& queries, const ir::Dim& keys,
                   const ir::Graph& graph, int64_t opset);
+
+// Whether boolean `condition` is surely true exactly where key j <= query i (`keep`), or exactly
+// where j > i (not `keep`), over its last two axes for `queries` and `keys` positions; proven as
+// IsCausalMask proves a mask (a constant lower triangle of trues among the forms, sliced to the
+// lengths as GPT-2 slices its `bias` buffer).
+bool IsCausalCondition(const ir::Value* condition, bool keep, const ir::Dim& queries,
+                       const ir::Dim& keys, const ir::Graph& graph, int64_t opset);
 
 // The dims a Shape node reads off its input (between its start and end), when the input's rank is
 // known.

@@ -458,13 +458,15 @@ std::vector<int64_t> PermOf(const ir::Node& transpose, int64_t rank) {
 // captures. The Softmax may compute in float between Casts (Cast(Softmax(Cast(scores, float)),
 // back)), as exporters of float16 models write it.
 struct ScaledDotProductMatcher {
-  ValueSlot q, kt, v, mask;
+  ValueSlot q, kt, v, mask, keep, drop;
   NodeSlot softmax, up, down;
   // Up to three scalar factors: on Q, on Kt, on the product; each a Mul or a Div.
   ScalarSlot q_mul, q_div, k_mul, k_div, s_mul, s_div;
   // Soft-capping of the scaled scores, c * Tanh(scores / c) (Gemma 2): the inner divisor (or
   // multiplier) and the outer factor.
   ScalarSlot cap_div, cap_mul, cap;
+  // The value masked scores take in Where(keep, scores, low) or Where(drop, low, scores).
+  ScalarSlot fill_low;
   const ValuePattern product =
       Op("MatMul", {Scaled(Capture(q), q_mul, q_div), Scaled(Capture(kt), k_mul, k_div)}).OneUse();
   const ValuePattern scaled = Scaled(product, s_mul, s_div);
@@ -475,7 +477,10 @@ struct ScaledDotProductMatcher {
                  StaticScalar(cap)})
           .OneUse();
   const ValuePattern logits = OneOf({capped, scaled});
-  const ValuePattern scores = OneOf({Op("Add", {logits, Capture(mask)}).OneUse(), logits});
+  const ValuePattern scores =
+      OneOf({Op("Add", {logits, Capture(mask)}).OneUse(),
+             Op("Where", {Capture(keep), logits, AnyConstScalar(fill_low)}).OneUse(),
+             Op("Where", {Capture(drop), AnyConstScalar(fill_low), logits}).OneUse(), logits});
   const ValuePattern probs =
       OneOf({Op("Cast", {Op("Softmax", {Op("Cast", {scores}).OneUse().CaptureNode(up)})
                              .OneUse()
@@ -540,6 +545,18 @@ absl::StatusOr<int64_t> MatchAndRewrite(const ScaledDotProductMatcher& p, ir::No
   bool keys_sure = true;
   // A causal mask becomes is_causal (without a past; see below); any other mask goes in as it fits.
   bool causal = false, mask_fits = false;
+  // Scores masked by Where (GPT-2): only the causal condition, with a low enough value, and it
+  // must become is_causal (there is no mask to keep).
+  if (ir::Value* condition = m->has(p.keep) ? (*m)[p.keep] : (*m)[p.drop]; condition != nullptr) {
+    if (!((*m)[p.fill_low] <= kCausalMaskLowest) ||
+        !IsCausalCondition(condition, m->has(p.keep), qs->dim(2), ks->dim(3), rw.graph(),
+                           rw.opset()) ||
+        !LeadingDimsFit(MaskShape(condition, rw.graph()),
+                        {qs->dim(0), qs->dim(1), qs->dim(2), ks->dim(3)})) {
+      return 0;
+    }
+    causal = true;
+  }
   std::optional<ir::Shape> ms;  // the mask's, with the dims its Expand says
   if (mask != nullptr) {
     ms = MaskShape(mask, rw.graph());
@@ -614,7 +631,7 @@ absl::StatusOr<int64_t> MatchAndRewrite(const ScaledDotProductMatcher& p, ir::No
   // mask dropped; with one it goes in as a mask.
   if (causal && !alls.empty()) {
     causal = false;
-    if (!mask_fits) return 0;
+    if (!mask_fits) return 0;  // (a Where's condition never fits: it is no additive mask)
   }
 
   // The rewrite: nothing above changed the graph.

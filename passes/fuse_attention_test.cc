@@ -629,6 +629,60 @@ TEST(FuseAttentionTest, CausalMasksBecomeIsCausal) {
   }
 }
 
+TEST(FuseAttentionTest, Gpt2MaskedFillOfItsBiasBufferBecomesIsCausal) {
+  // GPT-2: the scores where bias[:, :, k - q : k, :k] (a constant lower triangle of trues), else
+  // finfo.min; without a past q = k, so the buffer's first S rows and columns.
+  std::string bias;
+  for (int r = 0; r < 8; ++r) {
+    for (int c = 0; c < 8; ++c) absl::StrAppend(&bias, r || c ? "," : "", c <= r ? "1" : "0");
+  }
+  const std::string text = absl::StrCat(R"(
+    <ir_version: 10, opset_import: ["" : 23]>
+    g (float[B,2,S,4] Q, float[B,2,S,4] K, float[B,2,S,4] V) => (float[B,2,S,4] Y)
+    <bool[1,1,8,8] bias = {)",
+                                        bias, R"(}, int64 two = {2}, int64[1] axes0 = {0},
+     int64[1] zero1 = {0}, int64[1] two1 = {2}, int64[1] three1 = {3},
+     float lowest = {-3.4028234663852886e38}, float sqrt_d = {2.0}>
+    {
+      qshape = Shape(Q)
+      ql = Gather<axis = 0>(qshape, two)
+      kshape = Shape(K)
+      kl = Gather<axis = 0>(kshape, two)
+      start = Sub(kl, ql)
+      start1 = Unsqueeze(start, axes0)
+      kl1 = Unsqueeze(kl, axes0)
+      rows = Slice(bias, start1, kl1, two1)
+      causal = Slice(rows, zero1, kl1, three1)
+      kt = Transpose<perm = [0, 1, 3, 2]>(K)
+      s = MatMul(Q, kt)
+      scaled = Div(s, sqrt_d)
+      masked = Where(causal, scaled, lowest)
+      p = Softmax<axis = -1>(masked)
+      Y = MatMul(p, V)
+    })");
+  auto run = RunPipelineOnText(text, "fixed(infer-shapes,fuse-attention,dead-nodes)");
+  ASSERT_TRUE(run.ok()) << run.status();
+  EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("Attention"));
+  const ir::Node* attention = run->after->graph().last_node();
+  EXPECT_EQ(attention->GetInt("is_causal", 0), 1);
+  EXPECT_EQ(attention->num_inputs(), 3u);
+  equivalence::EquivalenceOptions options;
+  options.dims = {{"B", 2}, {"S", 5}};
+  EXPECT_OK(ExpectSameOutputs(*run->before, *run->after, options));
+
+  // Rows from 1 on (a query sees one key more), or a buffer that is no triangle: no fusion (a
+  // Where's condition is no mask Attention could take instead).
+  for (const auto& [from, to] : std::vector<std::pair<std::string, std::string>>{
+           {"rows = Slice(bias, start1, kl1, two1)", "rows = Slice(bias, three1, kl1, two1)"},
+           {"{1,0,0", "{1,1,0"}}) {
+    std::string changed = text;
+    changed.replace(changed.find(from), from.size(), to);
+    run = RunPipelineOnText(changed, "fixed(infer-shapes,fuse-attention,dead-nodes)");
+    ASSERT_TRUE(run.ok()) << run.status();
+    EXPECT_THAT(OpTypes(run->after->graph()), Not(Contains("Attention"))) << to;
+  }
+}
+
 TEST(FuseAttentionTest, ConstantCausalMaskBecomesIsCausal) {
   auto run = RunPipelineOnText(R"(
     <ir_version: 10, opset_import: ["" : 23]>

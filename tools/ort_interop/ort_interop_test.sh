@@ -109,6 +109,7 @@ inputs "$work/attention_half.onnx" attention_half --dim=batch=2,seq=5
 inputs "$work/sdpa_causal.onnx" sdpa_causal --dim=batch=2,seq=5
 inputs "$work/sdpa_causal_dynamo.onnx" sdpa_causal_dynamo --dim=batch=2,seq=5
 inputs "$work/gemma_softcap.onnx" gemma_softcap --dim=batch=2,seq=5
+inputs "$work/gpt2_attention.onnx" gpt2_attention --dim=batch=2,seq=5
 # With a cache, the lengths must add up: total = past + seq.
 inputs "$work/llama_gqa_cache.onnx" llama_gqa_cache --dim=batch=2,seq=3,past=4,total=7 --range=position_ids=4,31
 inputs "$work/llama_gqa_decode.onnx" llama_gqa_decode --dim=batch=2,seq=1,past=6,total=7 --range=position_ids=6,31
@@ -146,8 +147,9 @@ ort_optimized_lossy=""
 ort_tolerance=""
 declare -A input_of
 for m in bert_model bert_encoder llama_block llama_gqa llama_gqa_cache llama_gqa_decode phi_partial_rotary \
-         llama_causal llama_causal_cache llama_causal_decode attention_half sdpa_causal sdpa_causal_dynamo gemma_softcap \
-         decoder_tiny decoder_tiny_half self_attention_static cross_attention rotary_tables rotary_interleaved rmsnorm_half transformer_block \
+         llama_causal llama_causal_cache llama_causal_decode attention_half sdpa_causal sdpa_causal_dynamo \
+         gemma_softcap gpt2_attention decoder_tiny decoder_tiny_half self_attention_static cross_attention \
+         rotary_tables rotary_interleaved rmsnorm_half transformer_block \
          tiny_cnn contrib_bert contrib_llama contrib_gqa contrib_misc; do
   input_of[$m]=$m
 done
@@ -216,8 +218,8 @@ interop() {
 # results land one unit in the last place apart, beyond the element-wise tolerance (its fused form
 # below agrees bit for bit).
 for m in bert_model bert_encoder llama_block llama_gqa llama_gqa_cache llama_gqa_decode phi_partial_rotary \
-         llama_causal llama_causal_cache llama_causal_decode sdpa_causal sdpa_causal_dynamo gemma_softcap decoder_tiny \
-         self_attention_static cross_attention rotary_tables rotary_interleaved transformer_block \
+         llama_causal llama_causal_cache llama_causal_decode sdpa_causal sdpa_causal_dynamo gemma_softcap \
+         gpt2_attention decoder_tiny self_attention_static cross_attention rotary_tables rotary_interleaved transformer_block \
          tiny_cnn contrib_bert contrib_llama contrib_gqa contrib_misc; do
   interop "${m}_as_is" "$m" "" none
 done
@@ -298,6 +300,10 @@ ort_tolerance=""
 sdpa_counts="Attention=1 Softmax=0 Trilu=0 Where=0 Mul=0 CastLike=0 Reshape=0 Transpose=0"
 interop sdpa_causal_convert23_default sdpa_causal "$sdpa_counts" opt --passes='convert(23),default'
 interop sdpa_causal_dynamo_convert23_default sdpa_causal_dynamo "$sdpa_counts" opt --passes='convert(23),default'
+# GPT-2's torch.where(bias[:, :, k - q : k, :k], scores, finfo.min) with its constant lower-triangle
+# buffer sliced to the lengths: one Attention with is_causal = 1 (34 nodes -> 5).
+interop gpt2_attention_convert23_default gpt2_attention "Attention=1 Where=0 Slice=0 Softmax=0 Reshape=0" \
+  opt --passes='convert(23),default'
 # Gemma 2's logit soft-capping, softcap * tanh(scores / softcap), with the causal mask computed in
 # the graph: one Attention with softcap and is_causal (34 nodes -> 5).
 interop gemma_softcap_convert23_default gemma_softcap "Attention=1 Tanh=0 Softmax=0 Range=0 Where=0 Reshape=0" \
