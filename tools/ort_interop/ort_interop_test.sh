@@ -296,7 +296,7 @@ ort_tolerance=""
 # the dynamo one does (Gather and CastLike for the scale): the scale from the query's shape (its
 # value known before run time: Attention's scale) and the mask
 # Where(Equal(Trilu(Expand(1, [L, S]), upper = 0), 0), -inf, 0): one Attention with is_causal = 1
-# and the heads' split and merge in it (40 nodes -> 5).
+# and the heads' split and merge in it (40 and 41 nodes -> 5).
 sdpa_counts="Attention=1 Softmax=0 Trilu=0 Where=0 Mul=0 CastLike=0 Reshape=0 Transpose=0"
 interop sdpa_causal_convert23_default sdpa_causal "$sdpa_counts" opt --passes='convert(23),default'
 interop sdpa_causal_dynamo_convert23_default sdpa_causal_dynamo "$sdpa_counts" opt --passes='convert(23),default'
