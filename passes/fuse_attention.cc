@@ -18,7 +18,13 @@
 // says kv_num_heads). A KV cache: K and V made by Concat(past, new) on the sequence axis go in as
 // past_key/past_value and the new parts; the Concats' results (present, graph outputs) become
 // Attention's present_key/present_value when every other use of them comes after it, and else
-// stay as they are (Attention then only reads the past). MergeHeads takes both along.
+// stay as they are (Attention's presents then go unused: onnxruntime refuses a past without them).
+// MergeHeads takes both along.
+//
+// Soft-capped scores, c * Tanh(scores / c) before the mask (Gemma 2), give Attention's softcap = c.
+// A causal mask computed in the graph (causal_mask.h) gives is_causal = 1 and no mask when no past
+// goes into Attention (see MatchAndRewrite); a float softmax between Casts of float16 scores gives
+// softmax_precision = 1; a scale factor computed from known dims is evaluated into `scale`.
 //
 // Exact only where Attention computes the same thing, so it fuses when: all three are rank 4 with
 // the same batch and head dims (MatMul would broadcast them, Attention does not), of one float
@@ -49,6 +55,7 @@
 #include "absl/strings/str_cat.h"
 #include "ir/constant_value.h"
 #include "optimizer/pass_registry.h"
+#include "passes/causal_mask.h"
 #include "passes/rewrite/pattern_pass.h"
 #include "passes/rewrite/value_facts.h"
 
@@ -59,15 +66,106 @@ using namespace rewrite;  // NOLINT(build/namespaces): the pattern vocabulary
 
 bool IsOne(const ir::Dim& d) { return d.is_known() && d.value() == 1; }
 
-// `operand`, optionally (used once) multiplied by a constant scalar bound to `mul` or divided by
-// one bound to `div`; the scalar must not raise the rank past 4.
+// The value of a one-element `v` computed from constants and known dims alone (torch's
+// scaled_dot_product_attention without a scale computes 1/sqrt(E) from the query's shape, its
+// dynamo exporter with CastLike, which folding leaves): Shape, Gather or Slice of it, Cast or
+// CastLike to float, double or int64, Sqrt, Reciprocal, Neg, Add, Sub, Mul, Div, Pow, and Squeeze,
+// Unsqueeze, Reshape, Identity; each step rounded to float when its value is float.
+std::optional<double> ShapeScalar(const ir::Value* v, const ir::Graph& graph, int depth = 0) {
+  if (v == nullptr || depth > 16) return std::nullopt;
+  if (ir::GetConstantTensor(v) != nullptr) return ScalarConstant(v);
+  const ir::Node* n = v->producer();
+  if (n == nullptr || n->graph() != &graph || !n->is_onnx_domain() || n->num_outputs() != 1 ||
+      !n->has_input(0)) {
+    return std::nullopt;
+  }
+  const std::string& op = n->op_type();
+  std::optional<double> x;
+  if (op == "Shape" || op == "Gather" || op == "Slice") {
+    const ir::Node* shape = op == "Shape" ? n : ProducerOf(n->input(0), "Shape", &graph);
+    std::optional<std::vector<ir::Dim>> dims =
+        shape != nullptr ? DimsReadByShape(*shape) : std::nullopt;
+    if (!dims) return std::nullopt;
+    int64_t index = 0;
+    if (op != "Shape") {
+      // One dim, picked by Gather's index or by Slice's start (and an end one past it, step 1).
+      std::optional<double> start =
+          n->num_inputs() > 1 ? ScalarConstant(n->input(1)) : std::nullopt;
+      if (!start) return std::nullopt;
+      index = static_cast<int64_t>(*start);
+      if (index < 0) index += static_cast<int64_t>(dims->size());
+      if (op == "Slice") {
+        std::optional<double> end =
+            n->num_inputs() > 2 ? ScalarConstant(n->input(2)) : std::nullopt;
+        const double size = static_cast<double>(dims->size());
+        if (!end || n->num_inputs() > 3) return std::nullopt;
+        if ((*end < 0 ? *end + size : std::min(*end, size)) != index + 1) return std::nullopt;
+      } else if (n->GetInt("axis", 0) != 0) {
+        return std::nullopt;
+      }
+    } else if (dims->size() != 1) {
+      return std::nullopt;
+    }
+    if (index < 0 || index >= static_cast<int64_t>(dims->size()) || !(*dims)[index].is_known())
+      return std::nullopt;
+    x = static_cast<double>((*dims)[index].value());
+  } else if (op == "Squeeze" || op == "Unsqueeze" || op == "Reshape" || op == "Identity") {
+    x = ShapeScalar(n->input(0), graph, depth + 1);
+  } else if (op == "Cast" || op == "CastLike") {
+    const ir::Value* like = op == "CastLike" && n->num_inputs() == 2 ? n->input(1) : nullptr;
+    const ir::DataType to = like != nullptr && like->type().is_tensor()
+                                ? like->type().elem_type()
+                                : static_cast<ir::DataType>(n->GetInt("to", 0));
+    if (op == "CastLike" && like == nullptr) return std::nullopt;
+    x = ShapeScalar(n->input(0), graph, depth + 1);
+    if (x && to == ir::DataType::kInt64) x = std::trunc(*x);
+    if (to != ir::DataType::kFloat && to != ir::DataType::kDouble && to != ir::DataType::kInt64)
+      return std::nullopt;
+  } else if (op == "Sqrt" || op == "Reciprocal" || op == "Neg") {
+    std::optional<double> a = ShapeScalar(n->input(0), graph, depth + 1);
+    if (!a) return std::nullopt;
+    x = op == "Sqrt" ? std::sqrt(*a) : op == "Neg" ? -*a : 1.0 / *a;
+  } else if ((op == "Add" || op == "Sub" || op == "Mul" || op == "Div" || op == "Pow") &&
+             n->num_inputs() == 2) {
+    std::optional<double> a = ShapeScalar(n->input(0), graph, depth + 1);
+    std::optional<double> b = a ? ShapeScalar(n->input(1), graph, depth + 1) : std::nullopt;
+    if (!b) return std::nullopt;
+    x = op == "Add"   ? *a + *b
+        : op == "Sub" ? *a - *b
+        : op == "Mul" ? *a * *b
+        : op == "Div" ? *a / *b
+                      : std::pow(*a, *b);
+  }
+  if (!x || !std::isfinite(*x)) return std::nullopt;
+  if (FloatElemType(v) == ir::DataType::kFloat) x = static_cast<float>(*x);
+  return x;
+}
+
+// A one-element value known before run time (a constant, or ShapeScalar's), bound to `slot`, of a
+// rank that does not raise the scores' past 4.
+ValuePattern StaticScalar(const ScalarSlot& slot) {
+  return ValuePattern([slot = &slot](ir::Value* v, MatchState& state) {
+    if (const ir::Tensor* t = ir::GetConstantTensor(v); t != nullptr) {
+      if (t->dims().size() > 4) return false;
+    } else {
+      const ir::Shape* s = ShapeOf(v);
+      if (s == nullptr || s->rank() > 4) return false;
+      for (const ir::Dim& d : s->dims()) {
+        if (!d.is_known() || d.value() != 1) return false;
+      }
+    }
+    std::optional<double> c = ShapeScalar(v, state.graph());
+    if (!c.has_value()) return false;
+    state.Bind(*slot, *c);
+    return true;
+  });
+}
+
+// `operand`, optionally (used once) multiplied by a scalar known before run time bound to `mul` or
+// divided by one bound to `div`.
 ValuePattern Scaled(ValuePattern operand, const ScalarSlot& mul, const ScalarSlot& div) {
-  auto rank_at_most_4 = [](const ir::Value& c) {
-    const ir::Tensor* t = ir::GetConstantTensor(&c);
-    return t != nullptr && t->dims().size() <= 4;
-  };
-  return OneOf({Op("Mul", {operand, AnyConstScalar(mul).Where(rank_at_most_4)}).OneUse(),
-                Op("Div", {operand, AnyConstScalar(div).Where(rank_at_most_4)}).OneUse(), operand});
+  return OneOf({Op("Mul", {operand, StaticScalar(mul)}).OneUse(),
+                Op("Div", {operand, StaticScalar(div)}).OneUse(), operand});
 }
 
 // The mask broadcasts to `scores` ([B,H,Sq,Skv]) leaving them as they are: each dim but the last is
@@ -142,16 +240,18 @@ struct TargetPart {
 
 // The sequence length dim 2 of `heads` ([B, N, S, E]) has, for an Expand target: the number when
 // known; else Shape(`alias`)[-1] when `alias` (the mask) ends with that same dim (self-attention:
-// the same Expand then serves every layer, and cse merges them); else Shape of the value before
-// the split into heads, [1]; else Shape(heads)[2].
-TargetPart SequenceLength(ir::Value* heads, ir::Value* alias, const std::string& name,
-                          ir::Node& pos, Rewriter& rw, Added& added) {
+// the same Expand then serves every layer, and cse merges them), or Shape(`alias`)[-2] when that
+// is the dim (a mask computed for Sq rows); else Shape of the value before
+// the split into heads, [1]; else Shape(heads)[2]. `as` is the mask's shape.
+TargetPart SequenceLength(ir::Value* heads, ir::Value* alias, const ir::Shape& as,
+                          const std::string& name, ir::Node& pos, Rewriter& rw, Added& added) {
   const ir::Dim& d = ShapeOf(heads)->dim(2);
   if (d.is_known()) return {.known = d.value()};
-  const ir::Shape& as = *ShapeOf(alias);
   ir::Value* source = alias;
   int64_t axis = -1;
-  if (!SameDim(as.dim(as.rank() - 1), d)) {
+  if (as.rank() >= 2 && !SameDim(as.dim(as.rank() - 1), d) && SameDim(as.dim(as.rank() - 2), d)) {
+    axis = -2;
+  } else if (!SameDim(as.dim(as.rank() - 1), d)) {
     source = BeforeSplit(heads, rw);
     axis = 1;
     if (source == nullptr) {
@@ -165,19 +265,47 @@ TargetPart SequenceLength(ir::Value* heads, ir::Value* alias, const std::string&
   return {.value = length};
 }
 
+// The keys' length past + new for Concat(past, new) on axis 2: known, or Shape(past)[2] +
+// Shape(new)[2] (only Attention's own inputs: a Shape of the Concat's result would be a use of the
+// present before Attention, which then could not take it over).
+TargetPart TotalLength(ir::Node& concat, const std::string& name, ir::Node& pos, Rewriter& rw,
+                       Added& added) {
+  const ir::Dim& p = ShapeOf(concat.input(0))->dim(2);
+  const ir::Dim& n = ShapeOf(concat.input(1))->dim(2);
+  if (p.is_known() && n.is_known()) return {.known = p.value() + n.value()};
+  std::vector<ir::Value*> lengths;
+  for (size_t i : {0, 1}) {
+    // The new part's length from the value before its split into heads when there is one, so
+    // that MergeHeads can still take the split.
+    ir::Value* source = i == 1 ? BeforeSplit(concat.input(1), rw) : nullptr;
+    const int64_t axis = source != nullptr ? 1 : 2;
+    if (source == nullptr) source = concat.input(i);
+    ir::Value* length = AddNodeBefore(pos, "Shape", {source}, name, rw, added);
+    rw.SetAttribute(*length->producer(), ir::Attribute::Int("start", axis));
+    rw.SetAttribute(*length->producer(), ir::Attribute::Int("end", axis + 1));
+    lengths.push_back(length);
+  }
+  return {.value = AddNodeBefore(pos, "Add", lengths, name, rw, added)};
+}
+
 // The mask as onnxruntime's kernel takes it and as Attention computes it (see the top of the file):
 // `mask` itself when its rank is 2 to 4, its dim -2 surely Sq and its last surely Skv
 // (`keys_sure`); else Expand(mask, target), the target 1s but Sq at -2 and, unless `keys_sure`, Skv
-// last (1 there keeps the mask's). New nodes go before `pos` and are listed in `added`.
-ir::Value* MaskForAttention(ir::Value* mask, bool keys_sure, ir::Value* q, ir::Value* v,
-                            ir::Node& pos, Rewriter& rw, Added& added) {
-  const ir::Shape& ms = *ShapeOf(mask);
+// last (1 there keeps the mask's), the keys' length from `v_cat` (Concat(past, new) of the values)
+// when a past goes into Attention, else from `v` (the values as they go in). New nodes go before
+// `pos` and are listed in `added`.
+ir::Value* MaskForAttention(ir::Value* mask, const ir::Shape& ms, bool keys_sure, ir::Value* q,
+                            ir::Value* v, ir::Node* v_cat, ir::Node& pos, Rewriter& rw,
+                            Added& added) {
   const size_t rank = ms.rank();
   if (keys_sure && rank >= 2 && SameDim(ms.dim(rank - 2), ShapeOf(q)->dim(2))) return mask;
   const std::string base = mask->name() + (keys_sure ? "_rows" : "_full");
   std::vector<TargetPart> parts(std::max<size_t>(rank, 2));
-  parts[parts.size() - 2] = SequenceLength(q, mask, base + "_queries", pos, rw, added);
-  if (!keys_sure) parts.back() = SequenceLength(v, mask, base + "_keys", pos, rw, added);
+  parts[parts.size() - 2] = SequenceLength(q, mask, ms, base + "_queries", pos, rw, added);
+  if (!keys_sure) {
+    parts.back() = v_cat != nullptr ? TotalLength(*v_cat, base + "_keys", pos, rw, added)
+                                    : SequenceLength(v, mask, ms, base + "_keys", pos, rw, added);
+  }
   // Runs of known dims become constants between the values.
   std::vector<ir::Value*> inputs;
   std::vector<int64_t> run;
@@ -292,25 +420,26 @@ bool AllUsesAfter(const std::vector<ir::Value*>& values, const ir::Node& pos,
   return true;
 }
 
-// Makes the Concat(past, new) results `alls` (key, value) outputs 1 and 2 of `attention` (which
-// takes the past and the new parts), when every other use of them comes after it in the graph:
-// the Concats then go. Otherwise (both or neither) they stay, computing the same again.
+// Gives `attention` (which takes the past and the new parts) its outputs 1 and 2, present_key and
+// present_value, and makes them what the Concat(past, new) results `alls` (key, value) were used
+// for when every other use of those comes after it in the graph: the Concats then go. Otherwise
+// (both or neither) they stay, computing the same again, and the presents go unused.
 absl::Status TakePresentOver(ir::Node& attention, const std::vector<ir::Value*>& alls,
                              Rewriter& rw) {
-  if (!AllUsesAfter(alls, attention, rw.graph())) return absl::OkStatus();
+  // The outputs are there either way: onnxruntime 1.30 refuses a past_key without a present_key.
   std::vector<ir::Value*> presents;
   for (ir::Value* all : alls) {
     ir::Value* present = rw.AddOutput(attention, rw.names().Fresh(all->name() + "_present"));
     present->set_type(all->type());
-    if (!rw.ForwardUses(all, present)) {
-      // Undo: forward back what was forwarded, then drop the outputs added.
-      for (size_t i = 0; i < presents.size(); ++i) rw.ForwardUses(presents[i], alls[i]);
-      while (attention.num_outputs() > 1) {
-        if (absl::Status s = rw.RemoveLastOutput(attention); !s.ok()) return s;
-      }
+    presents.push_back(present);
+  }
+  if (!AllUsesAfter(alls, attention, rw.graph())) return absl::OkStatus();
+  for (size_t i = 0; i < alls.size(); ++i) {
+    if (!rw.ForwardUses(alls[i], presents[i])) {
+      // Undo: forward back what was forwarded; the outputs stay unused.
+      for (size_t j = 0; j < i; ++j) rw.ForwardUses(presents[j], alls[j]);
       return absl::OkStatus();
     }
-    presents.push_back(present);
   }
   // The Concats have no uses left.
   return EraseDeadProducers(alls, rw);
@@ -326,19 +455,52 @@ std::vector<int64_t> PermOf(const ir::Node& transpose, int64_t rank) {
 }
 
 // MatMul(Softmax(MatMul(Q, Kt) [scaled] [+ mask]), V), built once; what it binds is in the
-// captures.
+// captures. The Softmax may compute in float between Casts (Cast(Softmax(Cast(scores, float)),
+// back)), as exporters of float16 models write it.
 struct ScaledDotProductMatcher {
-  ValueSlot q, kt, v, mask;
-  NodeSlot softmax;
+  ValueSlot q, kt, v, mask, keep, drop;
+  NodeSlot softmax, up, down;
   // Up to three scalar factors: on Q, on Kt, on the product; each a Mul or a Div.
   ScalarSlot q_mul, q_div, k_mul, k_div, s_mul, s_div;
+  // Soft-capping of the scaled scores, c * Tanh(scores / c) (Gemma 2): the inner divisor (or
+  // multiplier) and the outer factor.
+  ScalarSlot cap_div, cap_mul, cap;
+  // The value masked scores take in Where(keep, scores, low) or Where(drop, low, scores).
+  ScalarSlot fill_low;
   const ValuePattern product =
       Op("MatMul", {Scaled(Capture(q), q_mul, q_div), Scaled(Capture(kt), k_mul, k_div)}).OneUse();
   const ValuePattern scaled = Scaled(product, s_mul, s_div);
-  const ValuePattern scores = OneOf({Op("Add", {scaled, Capture(mask)}).OneUse(), scaled});
-  const ValuePattern root =
-      Op("MatMul", {Op("Softmax", {scores}).OneUse().CaptureNode(softmax), Capture(v)});
+  const ValuePattern capped =
+      Op("Mul", {Op("Tanh", {OneOf({Op("Div", {scaled, StaticScalar(cap_div)}).OneUse(),
+                                    Op("Mul", {scaled, StaticScalar(cap_mul)}).OneUse()})})
+                     .OneUse(),
+                 StaticScalar(cap)})
+          .OneUse();
+  const ValuePattern logits = OneOf({capped, scaled});
+  const ValuePattern scores =
+      OneOf({Op("Add", {logits, Capture(mask)}).OneUse(),
+             Op("Where", {Capture(keep), logits, AnyConstScalar(fill_low)}).OneUse(),
+             Op("Where", {Capture(drop), AnyConstScalar(fill_low), logits}).OneUse(), logits});
+  const ValuePattern probs =
+      OneOf({Op("Cast", {Op("Softmax", {Op("Cast", {scores}).OneUse().CaptureNode(up)})
+                             .OneUse()
+                             .CaptureNode(softmax)})
+                 .OneUse()
+                 .CaptureNode(down),
+             Op("Softmax", {scores}).OneUse().CaptureNode(softmax)});
+  const ValuePattern root = Op("MatMul", {probs, Capture(v)});
 };
+
+// Whether the mask's axes before the last two broadcast to the scores' ([B, H]) without changing
+// them (the last two are the causal grid's).
+bool LeadingDimsFit(const std::optional<ir::Shape>& ms, const std::vector<ir::Dim>& scores) {
+  if (!ms.has_value() || ms->rank() < 2 || ms->rank() > scores.size()) return false;
+  const size_t offset = scores.size() - ms->rank();
+  for (size_t i = 0; i + 2 < ms->rank(); ++i) {
+    if (!SameDim(ms->dim(i), scores[offset + i]) && !IsOne(ms->dim(i))) return false;
+  }
+  return true;
+}
 
 absl::StatusOr<int64_t> MatchAndRewrite(const ScaledDotProductMatcher& p, ir::Node& matmul,
                                         Rewriter& rw) {
@@ -349,6 +511,8 @@ absl::StatusOr<int64_t> MatchAndRewrite(const ScaledDotProductMatcher& p, ir::No
   ir::Value* v = (*m)[p.v];
   ir::Value* mask = (*m)[p.mask];
   ir::Node* softmax = (*m)[p.softmax];
+  ir::Node* up = (*m)[p.up];
+  ir::Node* down = (*m)[p.down];
   // A factor not there is 1.
   auto factor = [m](const ScalarSlot& slot) { return m->has(slot) ? (*m)[slot] : 1.0; };
   const double q_mul = factor(p.q_mul), q_div = factor(p.q_div), k_mul = factor(p.k_mul),
@@ -369,20 +533,55 @@ absl::StatusOr<int64_t> MatchAndRewrite(const ScaledDotProductMatcher& p, ir::No
   if (!type.has_value() || FloatElemType(kt) != type || FloatElemType(v) != type) return 0;
   const int64_t axis = softmax->GetInt("axis", -1);
   if (axis != -1 && axis != 3) return 0;
+  // Softmax in float between Casts: Attention's softmax_precision, for float16 scores (the Casts
+  // must go to float and back). Not bfloat16: onnxruntime 1.30 has no CPU kernel for a bfloat16
+  // Attention and cannot run the function it falls back to.
+  const bool float_softmax = up != nullptr;
+  if (float_softmax && (*type != ir::DataType::kFloat16 ||
+                        up->GetInt("to", 0) != static_cast<int64_t>(ir::DataType::kFloat) ||
+                        down->GetInt("to", 0) != static_cast<int64_t>(*type))) {
+    return 0;
+  }
   bool keys_sure = true;
-  if (mask != nullptr) {
-    const ir::Shape* ms = ShapeOf(mask);
-    const std::vector<ir::Dim> score_dims = {qs->dim(0), qs->dim(1), qs->dim(2), ks->dim(3)};
-    if (ms == nullptr || !mask->type().is_tensor() || mask->type().elem_type() != *type ||
-        !MaskFits(*ms, score_dims, &keys_sure)) {
+  // A causal mask becomes is_causal (without a past; see below); any other mask goes in as it fits.
+  bool causal = false, mask_fits = false;
+  // Scores masked by Where (GPT-2): only the causal condition, with a low enough value, and it
+  // must become is_causal (there is no mask to keep).
+  if (ir::Value* condition = m->has(p.keep) ? (*m)[p.keep] : (*m)[p.drop]; condition != nullptr) {
+    if (!((*m)[p.fill_low] <= kCausalMaskLowest) ||
+        !IsCausalCondition(condition, m->has(p.keep), qs->dim(2), ks->dim(3), rw.graph(),
+                           rw.opset()) ||
+        !LeadingDimsFit(MaskShape(condition, rw.graph()),
+                        {qs->dim(0), qs->dim(1), qs->dim(2), ks->dim(3)})) {
       return 0;
     }
+    causal = true;
+  }
+  std::optional<ir::Shape> ms;  // the mask's, with the dims its Expand says
+  if (mask != nullptr) {
+    ms = MaskShape(mask, rw.graph());
+    const std::vector<ir::Dim> score_dims = {qs->dim(0), qs->dim(1), qs->dim(2), ks->dim(3)};
+    if (!mask->type().is_tensor() || mask->type().elem_type() != *type) return 0;
+    mask_fits = ms.has_value() && MaskFits(*ms, score_dims, &keys_sure);
+    causal = LeadingDimsFit(ms, score_dims) &&
+             IsCausalMask(mask, qs->dim(2), ks->dim(3), rw.graph(), rw.opset());
+    if (!mask_fits && !causal) return 0;
   }
   for (double d : {q_div, k_div, s_div}) {
     if (d == 0) return 0;
   }
   const double scale = q_mul / q_div * k_mul / k_div * s_mul / s_div;
   if (!(scale > 0) || !std::isfinite(scale) || !std::isfinite(static_cast<float>(scale))) return 0;
+  // Soft-capping: the same c inside (as a divisor, or its reciprocal as a factor) and outside,
+  // positive (Attention's softcap; 0 means none).
+  double softcap = 0;
+  if (m->has(p.cap)) {
+    softcap = (*m)[p.cap];
+    const double inner = m->has(p.cap_div) ? (*m)[p.cap_div] : 1.0 / (*m)[p.cap_mul];
+    if (!(softcap > 0) || !std::isfinite(softcap) || std::abs(inner - softcap) > 1e-6 * softcap) {
+      return 0;
+    }
+  }
 
   // K: Kt with its last two axes swapped, folded into the Transpose that makes Kt when there is
   // one.
@@ -395,49 +594,70 @@ absl::StatusOr<int64_t> MatchAndRewrite(const ScaledDotProductMatcher& p, ir::No
     if (p.size() == 4) {
       perm = {p[0], p[1], p[3], p[2]};
       k_source = kt_transpose->input(0);
-      rw.Track(kt_transpose);
     }
   }
-  Added added;
+  const bool k_transposed = perm != std::vector<int64_t>{0, 1, 2, 3};
   ir::Value* k = k_source;
-  if (perm != std::vector<int64_t>{0, 1, 2, 3}) {
-    k = AddNodeBefore(matmul, "Transpose", {k_source}, kt->name() + "_keys", rw, added);
-    rw.SetAttribute(*k->producer(), ir::Attribute::Ints("perm", perm));
-  }
-  std::vector<ir::Value*> inputs = {q, k, v};
-  if (mask != nullptr) inputs.push_back(MaskForAttention(mask, keys_sure, q, v, matmul, rw, added));
+  ir::Value* v_in = v;
   // Grouped-query attention: K and V repeated to the query heads go in as they were before the
-  // repeat (only when K needed no Transpose of its own: the repeat is on [B, Hkv, S, D]).
-  std::vector<ir::Value*> repeat_shapes;  // the repeats' target shapes, erased once dead
-  if (k == k_source) {
+  // repeat (only when K needs no Transpose of its own: the repeat is on [B, Hkv, S, D]).
+  std::vector<ir::Node*> repeats;
+  if (!k_transposed) {
     std::vector<ir::Node*> k_chain, v_chain;
     ir::Value* ku = Unrepeated(k, rw, &k_chain);
     ir::Value* vu = ku != nullptr ? Unrepeated(v, rw, &v_chain) : nullptr;
     if (vu != nullptr && SameDim(ShapeOf(ku)->dim(1), ShapeOf(vu)->dim(1)) &&
         SameDim(ShapeOf(ku)->dim(2), ShapeOf(vu)->dim(2))) {
-      inputs[1] = ku;
-      inputs[2] = vu;
-      for (const std::vector<ir::Node*>* chain : {&k_chain, &v_chain}) {
-        for (ir::Node* n : *chain) {
-          rw.Track(n);
-          for (size_t i = 1; i < n->num_inputs(); ++i) {
-            if (n->has_input(i)) repeat_shapes.push_back(n->input(i));
-          }
-        }
-      }
+      k = ku;
+      v_in = vu;
+      repeats = k_chain;
+      repeats.insert(repeats.end(), v_chain.begin(), v_chain.end());
     }
   }
   // A KV cache: K and V as Concat(past, new) on the sequence axis go in as past_key/past_value and
   // the new part; the Concats' results become Attention's present_key/present_value when that can
   // be done in place (TakePresentOver).
-  ir::Node* k_cat = PastConcat(inputs[1], rw);
-  ir::Node* v_cat = k_cat != nullptr ? PastConcat(inputs[2], rw) : nullptr;
+  ir::Node* k_cat = k_transposed ? nullptr : PastConcat(k, rw);
+  ir::Node* v_cat = k_cat != nullptr ? PastConcat(v_in, rw) : nullptr;
   std::vector<ir::Value*> alls;
   if (v_cat != nullptr &&
       SameDim(ShapeOf(k_cat->input(0))->dim(2), ShapeOf(v_cat->input(0))->dim(2))) {
-    alls = {inputs[1], inputs[2]};
+    alls = {k, v_in};
+  }
+  // With a past, is_causal counts differently in the spec and in onnxruntime: the spec's text says
+  // the causal bias is upper-left aligned (key j <= query i), while onnxruntime 1.30 (and our
+  // interpreter, and the ONNX reference implementation) let query i see the past and j <= past + i
+  // (measured by tools/ort_interop). They agree without a past only, so only then is the causal
+  // mask dropped; with one it goes in as a mask.
+  if (causal && !alls.empty()) {
+    causal = false;
+    if (!mask_fits) return 0;  // (a Where's condition never fits: it is no additive mask)
+  }
+
+  // The rewrite: nothing above changed the graph.
+  if (kt_transpose != nullptr && k_source != kt) rw.Track(kt_transpose);
+  Added added;
+  if (k_transposed) {
+    k = AddNodeBefore(matmul, "Transpose", {k_source}, kt->name() + "_keys", rw, added);
+    rw.SetAttribute(*k->producer(), ir::Attribute::Ints("perm", perm));
+  }
+  std::vector<ir::Value*> repeat_shapes;  // the repeats' target shapes, erased once dead
+  for (ir::Node* n : repeats) {
+    rw.Track(n);
+    for (size_t i = 1; i < n->num_inputs(); ++i) {
+      if (n->has_input(i)) repeat_shapes.push_back(n->input(i));
+    }
+  }
+  std::vector<ir::Value*> inputs = {q, k, v_in};
+  if (!alls.empty()) {
     inputs[1] = k_cat->input(1);
     inputs[2] = v_cat->input(1);
+  }
+  if (mask != nullptr && !causal) {
+    inputs.push_back(MaskForAttention(mask, *ms, keys_sure, q, v_in, alls.empty() ? nullptr : v_cat,
+                                      matmul, rw, added));
+  }
+  if (!alls.empty()) {
     if (inputs.size() == 3) inputs.push_back(nullptr);
     inputs.push_back(k_cat->input(0));
     inputs.push_back(v_cat->input(0));
@@ -449,6 +669,14 @@ absl::StatusOr<int64_t> MatchAndRewrite(const ScaledDotProductMatcher& p, ir::No
     return 0;
   }
   rw.SetAttribute(**fused, ir::Attribute::Float("scale", static_cast<float>(scale)));
+  if (causal) rw.SetAttribute(**fused, ir::Attribute::Int("is_causal", 1));
+  if (softcap > 0) {
+    rw.SetAttribute(**fused, ir::Attribute::Float("softcap", static_cast<float>(softcap)));
+  }
+  if (float_softmax) {
+    rw.SetAttribute(**fused, ir::Attribute::Int("softmax_precision",
+                                                static_cast<int64_t>(ir::DataType::kFloat)));
+  }
   if (absl::Status s = EraseDeadProducers(repeat_shapes, rw); !s.ok()) return s;
   if (!alls.empty()) {
     if (absl::Status s = TakePresentOver(**fused, alls, rw); !s.ok()) return s;

@@ -42,9 +42,9 @@ std::optional<std::vector<int64_t>> ConstInts(const ir::Node& n, size_t i) {
   return t == nullptr ? std::nullopt : ir::ConstantAsInts(*t);
 }
 
-// Whether Slice-10+ `slice` takes exactly [lo, hi) of the last axis (of 4) with step 1; `hi` may be
-// passed by any end >= `hi` when `hi` is the axis' size `size`.
-bool SlicesLastAxis(const ir::Node& slice, int64_t lo, int64_t hi, int64_t size) {
+// Whether Slice-10+ `slice` takes exactly [lo, hi) of the last axis (of 4) with step `step`; `hi`
+// may be passed by any end >= `hi` when `hi` is the axis' size `size`.
+bool SlicesLastAxis(const ir::Node& slice, int64_t lo, int64_t hi, int64_t size, int64_t step = 1) {
   if (slice.num_inputs() < 4) return false;  // without axes, the Slice is over axis 0
   std::optional<std::vector<int64_t>> starts = ConstInts(slice, 1), ends = ConstInts(slice, 2),
                                       axes = ConstInts(slice, 3);
@@ -53,7 +53,9 @@ bool SlicesLastAxis(const ir::Node& slice, int64_t lo, int64_t hi, int64_t size)
   if ((*axes)[0] != -1 && (*axes)[0] != 3) return false;
   if (slice.num_inputs() > 4 && slice.has_input(4)) {
     std::optional<std::vector<int64_t>> steps = ConstInts(slice, 4);
-    if (!steps || *steps != std::vector<int64_t>{1}) return false;
+    if (!steps || *steps != std::vector<int64_t>{step}) return false;
+  } else if (step != 1) {
+    return false;
   }
   return (*starts)[0] == lo && ((*ends)[0] == hi || (hi == size && (*ends)[0] >= size));
 }
@@ -90,8 +92,9 @@ bool SplitsLastAxisInHalves(const ir::Node& split, int64_t size) {
 }
 
 // The first half [rows, D/2] of constant `t` (rows of D, with any leading 1s), when its halves are
-// equal; nullopt otherwise.
-std::optional<std::vector<double>> RepeatedHalf(const ir::Tensor& t, int64_t d) {
+// equal; with `interleaved`, its even elements when each equals the odd one after it (the table of
+// pairs, repeat_interleave(half, 2)); nullopt otherwise.
+std::optional<std::vector<double>> RepeatedHalf(const ir::Tensor& t, int64_t d, bool interleaved) {
   if (t.data_type() != ir::DataType::kFloat || t.dims().empty() || t.dims().back() != d)
     return std::nullopt;
   std::optional<std::vector<double>> v = ir::ConstantAsDoubles(t);
@@ -102,8 +105,9 @@ std::optional<std::vector<double>> RepeatedHalf(const ir::Tensor& t, int64_t d) 
   half.reserve(rows * h);
   for (int64_t r = 0; r < rows; ++r) {
     for (int64_t i = 0; i < h; ++i) {
-      if ((*v)[r * d + i] != (*v)[r * d + h + i]) return std::nullopt;
-      half.push_back((*v)[r * d + i]);
+      const int64_t first = interleaved ? 2 * i : i, second = interleaved ? 2 * i + 1 : h + i;
+      if ((*v)[r * d + first] != (*v)[r * d + second]) return std::nullopt;
+      half.push_back((*v)[r * d + first]);
     }
   }
   return half;
@@ -176,29 +180,63 @@ bool ElementwiseOnTable(const ir::Node& n, const ir::Value* table) {
 }
 
 // A cos or sin table computed in the graph: v = Unsqueeze(e(Concat(f, f, axis = -1)), [1]), e a
-// chain of ElementwiseOnTable ops, f [B, S, D/2] with x's B and S. Nothing of it needs to be used
-// once: the half table is built anew, and the old nodes go when nothing uses them any more.
+// chain of ElementwiseOnTable ops, f [B, S, D/2] with x's B and S; with `interleaved`, the
+// duplication is Reshape(Concat(Unsqueeze(f, -1), Unsqueeze(f, -1), axis = -1), [B, S, D]) instead
+// (torch.stack((f, f), -1).flatten(-2): each element twice in a row, as repeat_interleave(f, 2)).
+// Nothing of it needs to be used once: the half table is built anew, and the old nodes go when
+// nothing uses them any more.
 struct ComputedTable {
   ir::Value* freqs = nullptr;
-  std::vector<ir::Node*> chain;  // e, from the Concat's user to the Unsqueeze's input
-  ir::Node* concat = nullptr;
+  std::vector<ir::Node*> chain;        // e, from the duplication's user to the Unsqueeze's input
+  ir::Value* duplicated = nullptr;     // the [B, S, D] table e takes
+  std::vector<ir::Node*> duplication;  // the nodes making it from f
   ir::Node* unsqueeze = nullptr;
 };
 
+// f when `v` ([B, S, D]) is Reshape(Concat(Unsqueeze(f, -1), Unsqueeze(f, -1), axis = -1)) of a
+// rank-3 f, the nodes into *nodes; null otherwise.
+ir::Value* InterleavedTwice(ir::Value* v, Rewriter& rw, std::vector<ir::Node*>* nodes) {
+  ir::Node* reshape = ProducerOf(v, "Reshape", &rw.graph());
+  if (reshape == nullptr || !reshape->has_input(0) || reshape->GetInt("allowzero", 0) != 0)
+    return nullptr;
+  ir::Node* concat = ProducerOf(reshape->input(0), "Concat", &rw.graph());
+  if (concat == nullptr || concat->num_inputs() != 2 || !concat->has_input(0) ||
+      !concat->has_input(1)) {
+    return nullptr;
+  }
+  const int64_t axis = concat->GetInt("axis", 0);
+  if (axis != -1 && axis != 3) return nullptr;
+  ir::Value* f = nullptr;
+  std::vector<ir::Node*> found = {reshape, concat};
+  for (size_t i : {0, 1}) {
+    ir::Node* u = ProducerOf(concat->input(i), "Unsqueeze", &rw.graph());
+    if (u == nullptr || !u->has_input(0) || RankOf(u->input(0)) != 3) return nullptr;
+    std::optional<std::vector<int64_t>> axes = AxesOf(*u, rw.opset());
+    if (!axes || (*axes != std::vector<int64_t>{-1} && *axes != std::vector<int64_t>{3}))
+      return nullptr;
+    if (f != nullptr && u->input(0) != f) return nullptr;
+    f = u->input(0);
+    if (i == 0 || u != found.back()) found.push_back(u);
+  }
+  *nodes = found;
+  return f;
+}
+
 std::optional<ComputedTable> ComputedTableOf(ir::Value* v, const ir::Shape& x, int64_t d,
-                                             Rewriter& rw) {
+                                             bool interleaved, Rewriter& rw) {
   ComputedTable t;
   t.unsqueeze = ProducerOf(v, "Unsqueeze", &rw.graph());
   if (t.unsqueeze == nullptr || !t.unsqueeze->has_input(0)) return std::nullopt;
   std::optional<std::vector<int64_t>> axes = AxesOf(*t.unsqueeze, rw.opset());
   if (!axes || *axes != std::vector<int64_t>{1}) return std::nullopt;
   ir::Value* cur = t.unsqueeze->input(0);
-  // Walk back through the elementwise ops to the Concat (a bound keeps a cycle-free walk short).
+  // Walk back through the elementwise ops to the duplication (a bound keeps a cycle-free walk
+  // short).
   for (int steps = 0; steps < 16; ++steps) {
     ir::Node* n = cur->producer();
     if (n == nullptr || n->graph() != &rw.graph()) return std::nullopt;
-    if (n->is_onnx_domain() && n->op_type() == "Concat") {
-      t.concat = n;
+    if (n->is_onnx_domain() && n->op_type() == (interleaved ? "Reshape" : "Concat")) {
+      t.duplicated = cur;
       break;
     }
     ir::Value* table = nullptr;
@@ -209,19 +247,33 @@ std::optional<ComputedTable> ComputedTableOf(ir::Value* v, const ir::Shape& x, i
     t.chain.insert(t.chain.begin(), n);
     cur = table;
   }
-  if (t.concat == nullptr || t.chain.empty() || t.concat->num_inputs() != 2 ||
-      t.concat->input(0) != t.concat->input(1)) {
-    return std::nullopt;
+  if (t.duplicated == nullptr || t.chain.empty()) return std::nullopt;
+  if (interleaved) {
+    t.freqs = InterleavedTwice(t.duplicated, rw, &t.duplication);
+    // The Reshape gives back [B, S, D] (not some other shape of the same elements).
+    const ir::Shape* ds = ShapeOf(t.duplicated);
+    if (t.freqs == nullptr || ds == nullptr || ds->rank() != 3 || !ds->dim(2).is_known() ||
+        ds->dim(2).value() != d) {
+      return std::nullopt;
+    }
+  } else {
+    ir::Node* concat = t.duplicated->producer();
+    if (concat->num_inputs() != 2 || concat->input(0) != concat->input(1)) return std::nullopt;
+    const int64_t axis = concat->GetInt("axis", 0);
+    if (axis != -1 && axis != 2) return std::nullopt;
+    t.freqs = concat->input(0);
+    t.duplication = {concat};
   }
-  t.freqs = t.concat->input(0);
   const ir::Type& ft = t.freqs->type();
   if (!ft.is_tensor() || !ft.shape().has_value() || ft.shape()->rank() != 3) return std::nullopt;
-  const int64_t axis = t.concat->GetInt("axis", 0);
-  if (axis != -1 && axis != 2) return std::nullopt;
   const ir::Shape& fs = *ft.shape();
   if (!SameDim(fs.dim(0), x.dim(0)) || !SameDim(fs.dim(1), x.dim(2)) || !fs.dim(2).is_known() ||
       fs.dim(2).value() * 2 != d) {
     return std::nullopt;
+  }
+  if (interleaved) {
+    const ir::Shape& ds = *ShapeOf(t.duplicated);
+    if (!SameDim(ds.dim(0), fs.dim(0)) || !SameDim(ds.dim(1), fs.dim(1))) return std::nullopt;
   }
   return t;
 }
@@ -231,7 +283,7 @@ std::optional<ComputedTable> ComputedTableOf(ir::Value* v, const ir::Shape& x, i
 ir::Value* HalfTable(const ComputedTable& t, ir::Node& pos, Rewriter& rw,
                      std::vector<ir::Node*>* added) {
   ir::Value* cur = t.freqs;
-  ir::Value* prev = t.concat->output(0);
+  ir::Value* prev = t.duplicated;
   std::vector<ir::Dim> dims = t.freqs->type().shape()->dims();
   for (const ir::Node* n : t.chain) {
     std::vector<ir::Value*> inputs;
@@ -253,10 +305,14 @@ ir::Value* HalfTable(const ComputedTable& t, ir::Node& pos, Rewriter& rw,
 }
 
 // x * cos + rotate_half(x) * sin, rotate_half as Concat(-second half, first half) of Slices or of a
-// Split: built once, what it binds is in the captures.
+// Split; or interleaved, x * cos + rotate_every_two(x) * sin with rotate_every_two as GPT-J's
+// torch.stack((-x[..., 1::2], x[..., ::2]), -1).flatten(-2) exports it:
+// Reshape(Concat(Unsqueeze(Neg(Slice(x, 1, end, step 2)), -1), Unsqueeze(Slice(x, 0, end, step 2),
+// -1), axis = -1)). Built once, what it binds is in the captures.
 struct RotateHalfMatcher {
   ValueSlot x, cos, sin;
   NodeSlot first, second, split;
+  NodeSlot even, odd, even_u, odd_u, pairs, flatten;
   const ValuePattern halves = OneOf(
       {Op("Concat", {Op("Neg", {Op("Slice", {Capture(x)}).OneUse().CaptureNode(second)}).OneUse(),
                      Op("Slice", {Capture(x)}).OneUse().CaptureNode(first)}),
@@ -265,10 +321,51 @@ struct RotateHalfMatcher {
     const int64_t axis = concat.GetInt("axis", 0);
     return concat.num_inputs() == 2 && (axis == -1 || axis == 3);
   });
+  const ValuePattern every_two =
+      Op("Reshape",
+         {Op("Concat",
+             {Op("Unsqueeze",
+                 {Op("Neg", {Op("Slice", {Capture(x)}).OneUse().CaptureNode(odd)}).OneUse()})
+                  .OneUse()
+                  .CaptureNode(odd_u),
+              Op("Unsqueeze", {Op("Slice", {Capture(x)}).OneUse().CaptureNode(even)})
+                  .OneUse()
+                  .CaptureNode(even_u)})
+              .OneUse()
+              .CaptureNode(pairs)})
+          .OneUse()
+          .CaptureNode(flatten);
   // The rotated product first, so that x is bound before x * cos is matched.
-  const ValuePattern root = Op("Add", {Op("Mul", {rotated, Capture(sin)}).OneUse(),
-                                       Op("Mul", {Capture(x), Capture(cos)}).OneUse()});
+  const ValuePattern root =
+      Op("Add", {Op("Mul", {OneOf({rotated, every_two}), Capture(sin)}).OneUse(),
+                 Op("Mul", {Capture(x), Capture(cos)}).OneUse()});
 };
+
+// Whether the interleaved rotation matched by `p` is rotate_every_two on x [B, H, S, D]: the odd
+// and even elements of the last axis (Slices from 1 and 0 with step 2), each Unsqueezed at the end,
+// paired (-odd, even) by a Concat on that axis and flattened back to x's shape by the Reshape.
+bool EveryTwoFits(const Captures& m, const RotateHalfMatcher& p, const ir::Shape& xs, int64_t d,
+                  int64_t opset) {
+  // Any end from d - 1 on takes all of them.
+  if (!SlicesLastAxis(*m[p.even], 0, d - 1, d - 1, 2) ||
+      !SlicesLastAxis(*m[p.odd], 1, d - 1, d - 1, 2)) {
+    return false;
+  }
+  for (const NodeSlot* u : {&p.odd_u, &p.even_u}) {
+    std::optional<std::vector<int64_t>> axes = AxesOf(*m[*u], opset);
+    if (!axes || (*axes != std::vector<int64_t>{-1} && *axes != std::vector<int64_t>{4}))
+      return false;
+  }
+  const int64_t axis = m[p.pairs]->GetInt("axis", 0);
+  if (m[p.pairs]->num_inputs() != 2 || (axis != -1 && axis != 4)) return false;
+  const ir::Node& flatten = *m[p.flatten];
+  const ir::Shape* fs = ShapeOf(flatten.output(0));
+  if (flatten.GetInt("allowzero", 0) != 0 || fs == nullptr || fs->rank() != 4) return false;
+  for (size_t i = 0; i < 4; ++i) {
+    if (!SameDim(fs->dim(i), xs.dim(i))) return false;
+  }
+  return true;
+}
 
 absl::StatusOr<int64_t> MatchAndRewrite(const RotateHalfMatcher& p, ir::Node& add, Rewriter& rw) {
   const Captures* m = rw.Match(p.root, add.output(0));
@@ -279,21 +376,26 @@ absl::StatusOr<int64_t> MatchAndRewrite(const RotateHalfMatcher& p, ir::Node& ad
   ir::Node* first = (*m)[p.first];
   ir::Node* second = (*m)[p.second];
   ir::Node* split = (*m)[p.split];
+  ir::Node* flatten = (*m)[p.flatten];
+  const bool interleaved = flatten != nullptr;
   std::optional<ir::DataType> type = FloatElemType(x);
   if (!type.has_value() || !x->type().shape().has_value()) return 0;
   const ir::Shape& xs = *x->type().shape();
   if (xs.rank() != 4 || !xs.dim(3).is_known()) return 0;
   const int64_t d = xs.dim(3).value();
   if (d < 2 || d % 2 != 0) return 0;
-  if (split != nullptr
-          ? !SplitsLastAxisInHalves(*split, d)
-          : !SlicesLastAxis(*first, 0, d / 2, d) || !SlicesLastAxis(*second, d / 2, d, d)) {
+  if (interleaved) {
+    if (!EveryTwoFits(*m, p, xs, d, rw.opset())) return 0;
+  } else if (split != nullptr
+                 ? !SplitsLastAxisInHalves(*split, d)
+                 : !SlicesLastAxis(*first, 0, d / 2, d) || !SlicesLastAxis(*second, d / 2, d, d)) {
     return 0;
   }
 
   // Tables computed in the graph: their halves, and no position ids.
-  std::optional<ComputedTable> cc = ComputedTableOf(cos, xs, d, rw);
-  std::optional<ComputedTable> sc = cc ? ComputedTableOf(sin, xs, d, rw) : std::nullopt;
+  std::optional<ComputedTable> cc = ComputedTableOf(cos, xs, d, interleaved, rw);
+  std::optional<ComputedTable> sc =
+      cc ? ComputedTableOf(sin, xs, d, interleaved, rw) : std::nullopt;
   if (cc && sc) {
     if (FloatElemType(cos) != type || FloatElemType(sin) != type) return 0;
     std::vector<ir::Node*> added;
@@ -302,10 +404,13 @@ absl::StatusOr<int64_t> MatchAndRewrite(const RotateHalfMatcher& p, ir::Node& ad
     for (const ComputedTable* t : {&*cc, &*sc}) {
       rw.Track(t->unsqueeze);
       for (auto it = t->chain.rbegin(); it != t->chain.rend(); ++it) rw.Track(*it);
-      rw.Track(t->concat);
+      for (ir::Node* n : t->duplication) rw.Track(n);
     }
     absl::StatusOr<ir::Node*> fused =
         rw.ReplaceWithNode(add, "RotaryEmbedding", {x, cos_half, sin_half}, "_rotary");
+    if (fused.ok() && *fused != nullptr && interleaved) {
+      rw.SetAttribute(**fused, ir::Attribute::Int("interleaved", 1));
+    }
     if (fused.ok() && *fused == nullptr) {
       for (auto it = added.rbegin(); it != added.rend(); ++it) {
         rw.RemoveAllInputs(**it);
@@ -319,8 +424,8 @@ absl::StatusOr<int64_t> MatchAndRewrite(const RotateHalfMatcher& p, ir::Node& ad
   std::optional<Table> ct = TableOf(cos, xs, rw.opset(), rw);
   std::optional<Table> st = TableOf(sin, xs, rw.opset(), rw);
   if (!ct || !st || ct->ids != st->ids) return 0;
-  std::optional<std::vector<double>> cos_half = RepeatedHalf(*ct->cache, d);
-  std::optional<std::vector<double>> sin_half = RepeatedHalf(*st->cache, d);
+  std::optional<std::vector<double>> cos_half = RepeatedHalf(*ct->cache, d, interleaved);
+  std::optional<std::vector<double>> sin_half = RepeatedHalf(*st->cache, d, interleaved);
   if (!cos_half || !sin_half || cos_half->size() != sin_half->size()) return 0;
   const int64_t rows = static_cast<int64_t>(cos_half->size()) / (d / 2);
 
@@ -345,6 +450,9 @@ absl::StatusOr<int64_t> MatchAndRewrite(const RotateHalfMatcher& p, ir::Node& ad
       ir::MakeFloatTensor(ir::DataType::kFloat, {rows, d / 2}, *sin_half), sin->name() + "_cache");
   absl::StatusOr<ir::Node*> fused =
       rw.ReplaceWithNode(add, "RotaryEmbedding", {x, cos_cache, sin_cache, ids}, "_rotary");
+  if (fused.ok() && *fused != nullptr && interleaved) {
+    rw.SetAttribute(**fused, ir::Attribute::Int("interleaved", 1));
+  }
   if (fused.ok() && *fused == nullptr) {
     std::vector<ir::Value*> unused = {cos_cache, sin_cache};
     if (ids != ct->ids) unused.push_back(ids);

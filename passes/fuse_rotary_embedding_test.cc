@@ -215,6 +215,120 @@ TEST(FuseRotaryEmbeddingTest, ComputedTablesWhoseHalvesMayDifferStay) {
   }
 }
 
+// GPT-J's interleaved rotation of x [N, 2, S, 4]: rotate_every_two(x) =
+// torch.stack((-x[..., 1::2], x[..., ::2]), -1).flatten(-2), the pairs (x0, x1), (x2, x3).
+constexpr char kRotateEveryTwo[] = R"(
+      odd = Slice(X, one_s, big, last, two_s)
+      even = Slice(X, zero, big, last, two_s)
+      n = Neg(odd)
+      nu = Unsqueeze(n, minus_one)
+      eu = Unsqueeze(even, minus_one)
+      pairs = Concat<axis = -1>(nu, eu)
+      r = Reshape(pairs, x_shape)
+      xc = Mul(X, c)
+      rs = Mul(r, s)
+      Y = Add(xc, rs)
+    })";
+
+constexpr char kEveryTwoConstants[] =
+    "int64[1] zero = {0}, int64[1] one_s = {1}, int64[1] two_s = {2}, int64[1] minus_one = {-1}, "
+    "int64[1] big = {9223372036854775807}, int64[1] last = {-1}, int64[1] one = {1}, "
+    "int64[1] two = {2}";
+
+TEST(FuseRotaryEmbeddingTest, InterleavedCachesGatheredByPositionIds) {
+  // Caches of pairs (repeat_interleave(half, 2)): RotaryEmbedding's interleaved = 1 on their
+  // halves.
+  const std::string text = std::string(R"(
+    <ir_version: 10, opset_import: ["" : 23]>
+    g (float[2,2,3,4] X, int64[2,3] ids) => (float[2,2,3,4] Y)
+    <)") + kEveryTwoConstants +
+                           R"(, int64[4] x_shape = {2, 2, 3, 4},
+     float[6,4] cos_cached = {1.0,1.0,0.5,0.5, 0.9,0.9,0.4,0.4, 0.8,0.8,0.3,0.3, 0.7,0.7,0.2,0.2, 0.6,0.6,0.1,0.1, 0.5,0.5,0.0,0.0},
+     float[6,4] sin_cached = {0.0,0.0,0.1,0.1, 0.2,0.2,0.3,0.3, 0.4,0.4,0.5,0.5, 0.6,0.6,0.7,0.7, 0.8,0.8,0.9,0.9, 1.0,1.0,-0.1,-0.1}>
+    {
+      cg = Gather(cos_cached, ids)
+      c = Unsqueeze(cg, one)
+      sg = Gather(sin_cached, ids)
+      s = Unsqueeze(sg, one)
+)" + kRotateEveryTwo;
+  auto run = RunPipelineOnText(text, "infer-shapes,fuse-rotary-embedding");
+  ASSERT_TRUE(run.ok()) << run.status();
+  EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("RotaryEmbedding"));
+  const ir::Node* rotary = run->after->graph().first_node();
+  EXPECT_EQ(rotary->GetInt("interleaved", 0), 1);
+  EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
+
+  // Caches of halves (cat(freqs, freqs)) with the interleaved rotation are no RotaryEmbedding.
+  std::string halves = text;
+  halves.replace(halves.find("1.0,1.0,0.5,0.5"), 15, "1.0,0.5,1.0,0.5");
+  run = RunPipelineOnText(halves, "infer-shapes,fuse-rotary-embedding");
+  ASSERT_TRUE(run.ok()) << run.status();
+  EXPECT_THAT(OpTypes(run->after->graph()), Not(Contains("RotaryEmbedding")));
+}
+
+TEST(FuseRotaryEmbeddingTest, InterleavedConstantTablesOfTheSequence) {
+  auto run = RunPipelineOnText(std::string(R"(
+    <ir_version: 10, opset_import: ["" : 23]>
+    g (float[2,2,3,4] X) => (float[2,2,3,4] Y)
+    <)") + kEveryTwoConstants + R"(, int64[4] x_shape = {2, 2, 3, 4},
+     float[3,4] c = {1.0,1.0,0.5,0.5, 0.9,0.9,0.4,0.4, 0.8,0.8,0.3,0.3},
+     float[1,1,3,4] s = {0.0,0.0,0.1,0.1, 0.2,0.2,0.3,0.3, 0.4,0.4,0.5,0.5}>
+    {
+)" + kRotateEveryTwo,
+                               "infer-shapes,fuse-rotary-embedding");
+  ASSERT_TRUE(run.ok()) << run.status();
+  EXPECT_THAT(OpTypes(run->after->graph()), ElementsAre("RotaryEmbedding"));
+  EXPECT_EQ(run->after->graph().first_node()->GetInt("interleaved", 0), 1);
+  EXPECT_OK(ExpectSameOutputs(*run->before, *run->after));
+}
+
+// The interleaved tables computed from position ids: each frequency twice in a row
+// (torch.stack((freqs, freqs), -1).flatten(-2)), Cos/Sin, the head axis.
+constexpr char kInterleavedComputedTables[] = R"(
+    <ir_version: 10, opset_import: ["" : 23]>
+    g (float[N,2,S,4] X, int64[N,S] ids) => (float[N,2,S,4] Y)
+    <@CONSTANTS, float[2] inv_freq = {1.0, 0.01}>
+    {
+      x_shape = Shape(X)
+      pos_u = Unsqueeze(ids, two)
+      pos = Cast<to = 1>(pos_u)
+      freqs = Mul(pos, inv_freq)
+      fu = Unsqueeze(freqs, minus_one)
+      fpairs = Concat<axis = -1>(fu, fu)
+      t_shape = Shape(pos)
+      t_head = Slice(t_shape, zero, two, zero)
+      t_full = Concat<axis = 0>(t_head, four)
+      emb = Reshape(fpairs, t_full)
+      cos_e = Cos(emb)
+      sin_e = Sin(emb)
+      c = Unsqueeze(cos_e, one)
+      s = Unsqueeze(sin_e, one)
+)";
+
+TEST(FuseRotaryEmbeddingTest, InterleavedTablesComputedFromPositionIds) {
+  std::string text = std::string(kInterleavedComputedTables) + kRotateEveryTwo;
+  text.replace(text.find("@CONSTANTS"), 10,
+               std::string(kEveryTwoConstants) + ", int64[1] four = {4}");
+  auto run = RunPipelineOnText(text, "infer-shapes,fuse-rotary-embedding,cse,dead-nodes");
+  ASSERT_TRUE(run.ok()) << run.status();
+  EXPECT_THAT(OpTypes(run->after->graph()),
+              ElementsAre("Unsqueeze", "Cast", "Mul", "Cos", "Sin", "RotaryEmbedding"));
+  const ir::Node* rotary = run->after->graph().last_node();
+  EXPECT_EQ(rotary->GetInt("interleaved", 0), 1);
+  EXPECT_EQ(rotary->num_inputs(), 3u);
+  equivalence::EquivalenceOptions options;
+  options.dims = {{"N", 2}, {"S", 3}};
+  EXPECT_OK(ExpectSameOutputs(*run->before, *run->after, options));
+
+  // A rotation of halves over interleaved tables stays.
+  std::string mixed = std::string(kInterleavedComputedTables) + kRotateHalf;
+  mixed.replace(mixed.find("@CONSTANTS"), 10,
+                std::string(kEveryTwoConstants) + ", int64[1] four = {4}, int64[1] half = {2}");
+  run = RunPipelineOnText(mixed, "infer-shapes,fuse-rotary-embedding");
+  ASSERT_TRUE(run.ok()) << run.status();
+  EXPECT_THAT(OpTypes(run->after->graph()), Not(Contains("RotaryEmbedding")));
+}
+
 // Phi's partial rotation: the first 4 of 8 rotated, the rest passed through.
 constexpr char kPartialRotation[] = R"(
     <ir_version: 10, opset_import: ["" : 23]>

@@ -15,6 +15,8 @@ package): run it in this folder to regenerate the *.onnxtxt written below.
   llama_gqa, llama_gqa_cache, phi_partial_rotary: a Llama layer with grouped-query attention (8/2
     heads), rotary tables computed from position_ids, without and with a KV cache, and with the
     rotation of half of each head only (see llama_gqa()).
+  llama_causal, llama_causal_cache: llama_gqa with the causal mask computed in the graph from the
+    lengths (no mask input), without and with a KV cache.
   self_attention_static, cross_attention: attention alone at opset 23 (see attention()).
 
 Weights come from a fixed linear congruential sequence, so the files are reproducible."""
@@ -276,7 +278,7 @@ def llama_block():
                   f"float[batch,1,seq,seq] mask) => (float[batch,seq,{hidden}] Y)")
 
 
-def llama_gqa(name, cache, rotary_dim=None):
+def llama_gqa(name, cache, rotary_dim=None, causal=False):
     """A Llama decoder layer as current exporters write it (opset 17), with grouped-query attention:
     8 query heads and 2 key/value heads of 8, RMSNorm as primitives, rotary tables computed from
     position_ids (inv_freq [1, 4, 1] expanded to the batch, times the positions by MatMul, Transpose,
@@ -285,7 +287,11 @@ def llama_gqa(name, cache, rotary_dim=None):
     (repeat_kv), an additive [batch, 1, seq, total] mask, SwiGLU. With `cache`: past_key/past_value
     [batch, 2, past, 8] concatenated before the new keys and values on the sequence axis, the results
     graph outputs (present_key/present_value). With `rotary_dim` (< 8): only the first rotary_dim of
-    each head are rotated and the rest passed through, as Phi writes it (Slice, rotate, Concat)."""
+    each head are rotated and the rest passed through, as Phi writes it (Slice, rotate, Concat).
+    With `causal`: no mask input; the causal mask is computed in the graph as transformers 4.4x's
+    _update_causal_mask exports it: triu(full([seq, total], finfo.min), 1) times
+    (arange(total) > cache_position[:, None]) with cache_position = arange(past, past + seq),
+    expanded to [batch, 1, seq, total]."""
     hidden, heads, kv_heads, inter = 64, 8, 2, 32
     head = hidden // heads
     rot = rotary_dim or head
@@ -402,6 +408,29 @@ def llama_gqa(name, cache, rotary_dim=None):
     m.node("kt", "Transpose", [k], "perm = [0, 1, 3, 2]")
     m.node("s", "MatMul", [q, "kt"])
     m.node("scaled", "Mul", ["s", "inv_sqrt_d"])
+    if causal:
+        m.ints("col", [2], [-1, 1])
+        m.ints("axes01", [2], [0, 1])
+        if cache:
+            m.node("past_shape", "Shape", ["past_key"])
+            m.node("past_len", "Gather", ["past_shape", "two_i"], "axis = 0")
+            m.node("total_len", "Add", ["past_len", "seqlen"])
+        else:
+            m.node("past_len", "Identity", ["zero"])
+            m.node("total_len", "Identity", ["seqlen"])
+        m.node("total1", "Unsqueeze", ["total_len", "axes0"])
+        m.node("full_shape", "Concat", ["seq1", "total1"], "axis = 0")
+        m.node("full", "ConstantOfShape", ["full_shape"], "value = float[1] {-3.4028234663852886e38}")
+        m.node("tri", "Trilu", ["full", "one"], "upper = 1")
+        m.node("kv_pos", "Range", ["zero", "total_len", "one"])
+        m.node("cache_position", "Range", ["past_len", "total_len", "one"])
+        m.node("cache_col", "Reshape", ["cache_position", "col"])
+        m.node("later", "Greater", ["kv_pos", "cache_col"])
+        m.node("later_f", "Cast", ["later"], "to = 1")
+        m.node("causal", "Mul", ["tri", "later_f"])
+        m.node("causal4", "Unsqueeze", ["causal", "axes01"])
+        m.node("mask_shape", "Concat", ["batch1", "ones1", "seq1", "total1"], "axis = 0")
+        m.node("mask", "Expand", ["causal4", "mask_shape"])
     m.node("masked", "Add", ["scaled", "mask"])
     m.node("probs", "Softmax", ["masked"], "axis = -1")
     m.node("ctx", "MatMul", ["probs", v])
@@ -424,13 +453,14 @@ def llama_gqa(name, cache, rotary_dim=None):
     header = '<ir_version: 8, opset_import: ["" : 17], producer_name: "onnx-opt ort_interop">'
     kv = f"[batch,{kv_heads},past,{head}]"
     present = f"[batch,{kv_heads},total,{head}]"
+    mask_input = "" if causal else f"float[batch,1,seq,{'total' if cache else 'seq'}] mask, "
     if cache:
         return m.text(header, f"{name} (float[batch,seq,{hidden}] X, int64[batch,seq] position_ids, "
-                              f"float[batch,1,seq,total] mask, float{kv} past_key, float{kv} past_value) => "
+                              f"{mask_input}float{kv} past_key, float{kv} past_value) => "
                               f"(float[batch,seq,{hidden}] Y, float{present} present_key, "
                               f"float{present} present_value)")
-    return m.text(header, f"{name} (float[batch,seq,{hidden}] X, int64[batch,seq] position_ids, "
-                          f"float[batch,1,seq,seq] mask) => (float[batch,seq,{hidden}] Y)")
+    return m.text(header, f"{name} (float[batch,seq,{hidden}] X, int64[batch,seq] position_ids"
+                          f"{', ' + mask_input[:-2] if mask_input else ''}) => (float[batch,seq,{hidden}] Y)")
 
 
 def attention(name, static):
@@ -470,6 +500,8 @@ if __name__ == "__main__":
                        ("cross_attention", lambda: attention("cross_attention", False)),
                        ("llama_gqa", lambda: llama_gqa("llama_gqa", False)),
                        ("llama_gqa_cache", lambda: llama_gqa("llama_gqa_cache", True)),
-                       ("phi_partial_rotary", lambda: llama_gqa("phi_partial_rotary", False, rotary_dim=4))):
+                       ("phi_partial_rotary", lambda: llama_gqa("phi_partial_rotary", False, rotary_dim=4)),
+                       ("llama_causal", lambda: llama_gqa("llama_causal", False, causal=True)),
+                       ("llama_causal_cache", lambda: llama_gqa("llama_causal_cache", True, causal=True))):
         with open(name + ".onnxtxt", "w") as f:
             f.write(f"# Written by make_models.py: {name}\n" + make())
