@@ -35,6 +35,7 @@ DEFINE_string(isa, "", "one ISA (baseline, avx2, avx512) instead of every one th
 DEFINE_double(gib, 1.0, "GiB of weight copies to cycle through (more than the caches)");
 DEFINE_string(sizes, "4096,8192", "K = N of the weights, comma-separated");
 DEFINE_int32(rounds, 3, "passes over the copies per measurement (median per call)");
+DEFINE_bool(bandwidth_only, false, "print the read bandwidth lines alone (for decode_step_bench)");
 
 namespace onnx_opt::interpreter {
 namespace {
@@ -193,6 +194,7 @@ int Main() {
       std::printf("read bandwidth, %d thread(s): %.2f GB/s\n", t, bandwidth.back() / 1e9);
     }
   }
+  if (FLAGS_bandwidth_only) return 0;
   std::printf("\n%-8s %7s %3s %13s %-14s %12s %12s %7s\n", "isa", "threads", "M", "K x N", "kernel",
               "per call", "weights", "of bw");
   for (absl::string_view field : absl::StrSplit(FLAGS_sizes, ',')) {
