@@ -60,6 +60,7 @@ dims="batch=1,seq=$tokens,past=$past,total=$((past + tokens))"
 echo "decoder: $layers layers, hidden $hidden (preset 1b otherwise); step: $tokens tokens after $past"
 # The 1b preset's other sizes, given explicitly for the share below.
 heads=32 kv_heads=8 intermediate=8192 vocab=32000
+mkdir -p "$work/source"
 "$make_decoder" --out="$work/source" --preset=1b --layers="$layers" --hidden="$hidden" \
   --heads="$heads" --kv_heads="$kv_heads" --intermediate="$intermediate" --vocab="$vocab" |
   sed 's/^/  /'
