@@ -249,6 +249,19 @@ grep -q "^onnx-convert: warning: node producing 'y' (Mul), Mul-6 -> Mul-7: B of 
 "$convert" "$work/legacy21.onnx" -o "$work/legacy6.onnx" --opset=6 --verify 2>"$work/legacy6.err" ||
   fail "onnx-convert back to 6: $(cat "$work/legacy6.err")"
 
+# A fixed(...) loop stopped at its round limit while the model still changed: one warning on stderr
+# (beside the statistics' own line with --print-stats), the result written and valid, exit 0.
+"$opt" "$good" -o "$work/fixed1.onnx" --passes='fixed<1>(default)' --print-stats 2>"$work/fixed1.err" ||
+  fail "onnx-opt fixed<1>(default): $(cat "$work/fixed1.err")"
+[ "$(grep -c "warning: 1 fixed(...) loop stopped at the round limit while still changing the model" "$work/fixed1.err")" -eq 1 ] ||
+  fail "onnx-opt fixed<1>(default): no single round-limit warning: $(cat "$work/fixed1.err")"
+"$check" "$work/fixed1.onnx" 2>/dev/null | grep ": ok$" >/dev/null || fail "fixed<1>(default) result not ok"
+"$opt" "$good" -o "$work/fixed16.onnx" --passes='fixed(default)' 2>"$work/fixed16.err" ||
+  fail "onnx-opt fixed(default): $(cat "$work/fixed16.err")"
+if grep -q "round limit" "$work/fixed16.err"; then
+  fail "onnx-opt fixed(default) warned of a limit it did not reach: $(cat "$work/fixed16.err")"
+fi
+
 if [ "$failures" -ne 0 ]; then
   echo "$failures check(s) failed"
   exit 1
