@@ -236,10 +236,22 @@ struct QuantizedColumns {
   }
 
   // Row k's n weights; `r` (< kGroup) names the buffer a 4-bit row is unpacked into.
-  const Q* Row(int64_t k, int r) {
-    const int64_t bytes = q.bits == 4 ? (n + 1) / 2 : n;
-    const uint8_t* row = q.data + k * q.ld + (q.bits == 4 ? col0 / 2 : col0);
-    if (k + kPrefetchRows < K) PrefetchL2(row + kPrefetchRows * q.ld, bytes);
+  // Row k's stored bytes of these columns.
+  const uint8_t* Stored(int64_t k) const {
+    return q.data + k * q.ld + (q.bits == 4 ? col0 / 2 : col0);
+  }
+  // Row k + kPrefetchRows's bytes, to prefetch while row k is used; null past the end.
+  const uint8_t* Ahead(int64_t k) const {
+    return k + kPrefetchRows < K ? Stored(k + kPrefetchRows) : nullptr;
+  }
+
+  // Row k's n weights; `r` (< kGroup) names the buffer a 4-bit row is unpacked into. With
+  // `prefetch`, row k + kPrefetchRows is asked for at once (where no loop spreads the requests).
+  const Q* Row(int64_t k, int r, bool prefetch) {
+    const uint8_t* row = Stored(k);
+    if (prefetch) {
+      if (const uint8_t* p = Ahead(k)) PrefetchL2(p, q.bits == 4 ? (n + 1) / 2 : n);
+    }
     if (q.bits != 4) return reinterpret_cast<const Q*>(row);
     // Two weights a byte, the low nibble first; signed ones sign-extended from bit 3.
     Q* out = unpacked[r];
@@ -292,8 +304,7 @@ struct QuantizedColumns {
 template <int M, bool kZero, typename Q>
 int64_t FusedGroup(const Q* const (&q)[kGroup], const float* __restrict s,
                    const float* __restrict z, const float (&a)[M][kGroup], float (*acc)[kColumns],
-                   int64_t n) {
-  int64_t j = 0;
+                   int64_t j, int64_t n) {
 #if defined(__AVX512F__)
   // Widening an int8 to int32 is one instruction here, where the compiler's own loop takes two
   // (through int16): the loop is bound by these vector ports, not by memory.
@@ -372,12 +383,25 @@ void QuantizedBlock(int64_t K, const float* A, int64_t lda, QuantizedColumns<Q>&
     const int64_t block = k / block_rows;
     if (count == kGroup && (k + kGroup - 1) / block_rows == block) {
       cols.LoadBlock(block);
-      const Q* const q[kGroup] = {cols.Row(k, 0), cols.Row(k + 1, 1), cols.Row(k + 2, 2),
-                                  cols.Row(k + 3, 3)};
-      if (cols.q.zero_points != nullptr) {
-        FusedGroup<M, true>(q, cols.scale, cols.zero, a, acc, n);
-      } else {
-        FusedGroup<M, false>(q, cols.scale, cols.zero, a, acc, n);
+      const Q* const q[kGroup] = {cols.Row(k, 0, false), cols.Row(k + 1, 1, false),
+                                  cols.Row(k + 2, 2, false), cols.Row(k + 3, 3, false)};
+      const uint8_t* const ahead[kGroup] = {cols.Ahead(k), cols.Ahead(k + 1), cols.Ahead(k + 2),
+                                            cols.Ahead(k + 3)};
+      // The rows ahead are asked for a step of columns at a time, between the steps' work (see
+      // kStep); a step is 64 (4-bit) or 128 (8-bit) bytes of each row.
+      const int shift = cols.q.bits == 4 ? 1 : 0;
+      for (int64_t j0 = 0; j0 < n; j0 += 2 * kStep) {
+        const int64_t j1 = n - j0 < 2 * kStep ? n : j0 + 2 * kStep;
+        for (int r = 0; r < kGroup; ++r) {
+          if (ahead[r] == nullptr) continue;
+          for (int64_t b = j0 >> shift; b < (j1 + shift) >> shift; b += 64)
+            __builtin_prefetch(ahead[r] + b, 0, 2);
+        }
+        if (cols.q.zero_points != nullptr) {
+          FusedGroup<M, true>(q, cols.scale, cols.zero, a, acc, j0, j1);
+        } else {
+          FusedGroup<M, false>(q, cols.scale, cols.zero, a, acc, j0, j1);
+        }
       }
       continue;
     }
@@ -385,7 +409,7 @@ void QuantizedBlock(int64_t K, const float* A, int64_t lda, QuantizedColumns<Q>&
     const float* b[kGroup];
     for (int r = 0; r < count; ++r) {
       cols.LoadBlock((k + r) / block_rows);
-      const Q* row = cols.Row(k + r, r);
+      const Q* row = cols.Row(k + r, r, true);
       for (int64_t j = 0; j < n; ++j)
         scratch[r][j] = (static_cast<float>(row[j]) - cols.zero[j]) * cols.scale[j];
       b[r] = scratch[r];
