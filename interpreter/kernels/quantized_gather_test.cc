@@ -95,7 +95,8 @@ struct Result {
   int64_t dequantize_calls = 0;
 };
 
-Result RunModel(DataType type, bool zero_points, Layout layout, bool expose_table, const Tensor& ids) {
+Result RunModel(DataType type, bool zero_points, Layout layout, bool expose_table,
+                const Tensor& ids) {
   Model m(type, zero_points, layout, expose_table);
   Evaluator ev(m.g, {{"", 21}});
   std::map<std::string, Evaluator::OpProfile> profile;
@@ -118,8 +119,8 @@ TEST(QuantizedGatherTest, MatchesDequantizeThenGather) {
       for (Layout layout : {Layout::kPerTensor, Layout::kPerRow, Layout::kPerColumn,
                             Layout::kBlockedAlongRow, Layout::kBlockedAlongAxis0}) {
         for (const Tensor& ids : all_ids) {
-          const std::string what = Describe(type, zero_points, layout) + " ids " +
-                                   std::to_string(ids.rank()) + "-D";
+          const std::string what =
+              Describe(type, zero_points, layout) + " ids " + std::to_string(ids.rank()) + "-D";
           const Result fused = RunModel(type, zero_points, layout, false, ids);
           const Result apart = RunModel(type, zero_points, layout, true, ids);
           ASSERT_TRUE(fused.status.ok()) << what << ": " << fused.status;
