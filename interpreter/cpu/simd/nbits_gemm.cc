@@ -3,12 +3,12 @@
 // each element of C is a dot product of A's row with one contiguous row of W: W streams front to
 // back, once, as a quarter of the bytes of a float weight, and is never written out as floats.
 //
-// Each weight is dequantized in registers as the full-dequantize path computes it, (q - z) * s (q - z
-// is exact in float, so the weight rounds once, to the same float), and multiplied into kLanes
-// partial sums (lane l takes k = l, l + kLanes, ...; a block of at least 16 values fills whole
-// vectors), which are added together at the end. That order is not a float GEMM's chain over k, so
-// the bits differ from the full-dequantize path by a few float roundings of the sum (the tests bound
-// it relative to sum |a * w|).
+// Each weight is dequantized in registers as the full-dequantize path computes it, (q - z) * s (q -
+// z is exact in float, so the weight rounds once, to the same float), and multiplied into partial
+// sums in the vector lanes (two sets of them with AVX2 and AVX-512; a block of at least 16 values
+// fills whole vectors), which are added together at the end. That order is not a float GEMM's chain
+// over k, so the bits differ from the full-dequantize path by a few float roundings of the sum (the
+// tests bound it relative to sum |a * w|).
 #include "interpreter/cpu/simd/simd.h"
 
 #if defined(__SSE2__)
@@ -35,24 +35,37 @@ inline __m512 Dequantize16(const uint8_t* p, __m512 z, __m512 s) {
   return _mm512_mul_ps(_mm512_sub_ps(q, z), s);
 }
 
+// Two sets of partial sums, so that consecutive vectors' multiply-adds do not wait on each other
+// (one chain of FMAs, 4 cycles each, would be slower than memory).
 template <int M>
 void Row(const float* A, int64_t lda, const Blocked4BitRows& W, int64_t n, float* C, int64_t ldc) {
   const int64_t blob = W.block_size / 2;
   const uint8_t* q = W.data + n * W.k_blocks * blob;
   const float* s = W.scales + n * W.k_blocks;
-  __m512 acc[M];
-  for (int m = 0; m < M; ++m) acc[m] = _mm512_setzero_ps();
+  __m512 acc0[M], acc1[M];
+  for (int m = 0; m < M; ++m) acc0[m] = acc1[m] = _mm512_setzero_ps();
   for (int64_t b = 0; b < W.k_blocks; ++b) {
     const __m512 zv = _mm512_set1_ps(ZeroPoint(W, n, b)), sv = _mm512_set1_ps(s[b]);
     const uint8_t* p = q + b * blob;
     const float* a = A + b * W.block_size;
-    for (int64_t i = 0; i < blob; i += 8) {
+    int64_t i = 0;
+    for (; i + 16 <= blob; i += 16) {
+      const __m512 w0 = Dequantize16(p + i, zv, sv), w1 = Dequantize16(p + i + 8, zv, sv);
+      for (int m = 0; m < M; ++m) {
+        acc0[m] = _mm512_fmadd_ps(_mm512_loadu_ps(a + m * lda + 2 * i), w0, acc0[m]);
+        acc1[m] = _mm512_fmadd_ps(_mm512_loadu_ps(a + m * lda + 2 * i + 16), w1, acc1[m]);
+      }
+    }
+    if (i < blob) {  // blocks of 16: one vector, the sets taking blocks in turn
       const __m512 w = Dequantize16(p + i, zv, sv);
-      for (int m = 0; m < M; ++m)
-        acc[m] = _mm512_fmadd_ps(_mm512_loadu_ps(a + m * lda + 2 * i), w, acc[m]);
+      for (int m = 0; m < M; ++m) {
+        const __m512 t = _mm512_fmadd_ps(_mm512_loadu_ps(a + m * lda + 2 * i), w, acc0[m]);
+        acc0[m] = acc1[m];
+        acc1[m] = t;
+      }
     }
   }
-  for (int m = 0; m < M; ++m) C[m * ldc] = _mm512_reduce_add_ps(acc[m]);
+  for (int m = 0; m < M; ++m) C[m * ldc] = _mm512_reduce_add_ps(_mm512_add_ps(acc0[m], acc1[m]));
 }
 #elif defined(__AVX2__) && defined(__FMA__)
 template <int M>
@@ -61,8 +74,8 @@ void Row(const float* A, int64_t lda, const Blocked4BitRows& W, int64_t n, float
   const uint8_t* q = W.data + n * W.k_blocks * blob;
   const float* s = W.scales + n * W.k_blocks;
   const __m128i low4 = _mm_set1_epi8(0x0F);
-  __m256 acc[M];
-  for (int m = 0; m < M; ++m) acc[m] = _mm256_setzero_ps();
+  __m256 acc[M], acc1[M];  // two sets of partial sums, as above
+  for (int m = 0; m < M; ++m) acc[m] = acc1[m] = _mm256_setzero_ps();
   for (int64_t b = 0; b < W.k_blocks; ++b) {
     const __m256 zv = _mm256_set1_ps(ZeroPoint(W, n, b)), sv = _mm256_set1_ps(s[b]);
     const uint8_t* p = q + b * blob;
@@ -72,20 +85,21 @@ void Row(const float* A, int64_t lda, const Blocked4BitRows& W, int64_t n, float
       const __m128i v = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(p + i));
       const __m128i lo = _mm_and_si128(v, low4), hi = _mm_and_si128(_mm_srli_epi16(v, 4), low4);
       const __m128i bytes = _mm_unpacklo_epi8(lo, hi);
-      const __m256 w0 = _mm256_mul_ps(
-          _mm256_sub_ps(_mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(bytes)), zv), sv);
+      const __m256 w0 =
+          _mm256_mul_ps(_mm256_sub_ps(_mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(bytes)), zv), sv);
       const __m256 w1 = _mm256_mul_ps(
           _mm256_sub_ps(_mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_srli_si128(bytes, 8))), zv),
           sv);
       for (int m = 0; m < M; ++m) {
         const float* am = a + m * lda + 2 * i;
         acc[m] = _mm256_fmadd_ps(_mm256_loadu_ps(am), w0, acc[m]);
-        acc[m] = _mm256_fmadd_ps(_mm256_loadu_ps(am + 8), w1, acc[m]);
+        acc1[m] = _mm256_fmadd_ps(_mm256_loadu_ps(am + 8), w1, acc1[m]);
       }
     }
   }
   for (int m = 0; m < M; ++m) {
-    const __m128 h = _mm_add_ps(_mm256_castps256_ps128(acc[m]), _mm256_extractf128_ps(acc[m], 1));
+    const __m256 sum = _mm256_add_ps(acc[m], acc1[m]);
+    const __m128 h = _mm_add_ps(_mm256_castps256_ps128(sum), _mm256_extractf128_ps(sum, 1));
     float lanes[4];
     _mm_storeu_ps(lanes, h);
     C[m * ldc] = (lanes[0] + lanes[2]) + (lanes[1] + lanes[3]);
