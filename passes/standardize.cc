@@ -38,9 +38,10 @@
 //                                     with unidirectional, which counts from the cache's end)
 //   GroupQueryAttention               [RotaryEmbedding (23) ->] Attention (23) on separate or
 //   packed Q,
-//                                     K, V with a bool mask from seqlens_k (and causal); only
-//                                     without a KV cache and with total_sequence_length the
-//                                     constant S
+//                                     K, V with a bool mask from seqlens_k (and causal); with
+//                                     total_sequence_length the constant P + S, and a KV cache
+//                                     [B, kv_heads, P, H] only when seqlens_k is the constant
+//                                     P + S - 1 (every sequence full): is_causal, past and presents
 // Everything else is left, with the reason in the report.
 #include "passes/standardize.h"
 
@@ -845,12 +846,6 @@ Reason GroupQueryAttention(Builder& b, Outputs& out) {
   const int64_t heads = n.GetInt("num_heads", 0), kv_heads = n.GetInt("kv_num_heads", 0);
   if (heads <= 0 || kv_heads <= 0 || heads % kv_heads != 0)
     return "num_heads is not a multiple of kv_num_heads";
-  if (In(n, 3) != nullptr || In(n, 4) != nullptr) {
-    return "with a KV cache GroupQueryAttention writes each sequence's new rows after its own "
-           "length (seqlens_k), "
-           "which Attention-23's concatenation matches only when every sequence is full; that is "
-           "not known here";
-  }
   for (size_t i = 10; i < n.num_inputs(); ++i) {
     if (In(n, i) != nullptr)
       return "attention_bias, head_sink, quantized caches and q/k norms have no standard form here";
@@ -863,14 +858,36 @@ Reason GroupQueryAttention(Builder& b, Outputs& out) {
   if (!qd || qd->size() != 3 || (*qd)[1] <= 0 || (*qd)[2] <= 0)
     return "the query's sequence length and width are not known";
   const int64_t S = (*qd)[1];
-  // Without a cache the keys run to total_sequence_length: equal to S only when it is the constant
-  // S.
+  // A KV cache: GroupQueryAttention writes each sequence's S new rows after its own length
+  // (seqlens_k[b] + 1 - S), Attention-23 after all P rows of the past. They agree when every
+  // sequence is full, seqlens_k[b] = P + S - 1 for all b: provable only when seqlens_k is a
+  // constant (a model's decode step computes it from the attention mask at run time) and P is
+  // known.
+  const bool cache = In(n, 3) != nullptr || In(n, 4) != nullptr;
+  int64_t P = 0;
+  if (cache) {
+    if (In(n, 3) == nullptr || In(n, 4) == nullptr)
+      return "past_key and past_value are not given together";
+    std::optional<std::vector<int64_t>> kd = Dims(In(n, 3)), vd = Dims(In(n, 4));
+    if (!kd || !vd || kd->size() != 4 || *kd != *vd || (*kd)[1] != kv_heads || (*kd)[2] < 0)
+      return "its KV cache is not [B, kv_num_heads, P, H] with P known";
+    P = (*kd)[2];
+    std::optional<interpreter::Tensor> lens = ConstantOf(In(n, 5));
+    bool full = lens.has_value() && lens->dtype() == ir::DataType::kInt32 && lens->size() > 0;
+    for (int64_t i = 0; full && i < lens->size(); ++i) full = lens->data<int32_t>()[i] == P + S - 1;
+    if (!full) {
+      return "with a KV cache GroupQueryAttention writes each sequence's new rows after its own "
+             "length (seqlens_k), which Attention-23's concatenation matches only when every "
+             "sequence is full (seqlens_k the constant past + S - 1); that is not known here";
+    }
+  }
+  // The keys run to total_sequence_length: the past's and the new ones only when it is the
+  // constant P + S (without a cache, keys past the new ones are zeros).
   std::optional<interpreter::Tensor> total = ConstantOf(In(n, 6));
   if (!total || total->size() != 1 ||
       (total->dtype() == ir::DataType::kInt32 ? total->data<int32_t>()[0]
-                                              : total->data<int64_t>()[0]) != S) {
-    return "its total_sequence_length is not the constant sequence length (keys past the new ones "
-           "are zeros there)";
+                                              : total->data<int64_t>()[0]) != P + S) {
+    return "its total_sequence_length is not the constant past + sequence length";
   }
   const bool packed = In(n, 1) == nullptr;
   const int64_t H = packed ? (*qd)[2] / (heads + 2 * kv_heads) : (*qd)[2] / heads;
@@ -887,22 +904,25 @@ Reason GroupQueryAttention(Builder& b, Outputs& out) {
   }
   ir::Value* shape = b.Op("Shape", {In(n, 0)});
   ir::Value* batch = b.Op("Slice", {shape, b.Ints({0}, "_zero"), b.Ints({1}, "_one")});
-  ir::Tensor zero64 = ir::Tensor::FromVector<int64_t>(ir::DataType::kInt64, {}, {0});
-  ir::Tensor one64 = ir::Tensor::FromVector<int64_t>(ir::DataType::kInt64, {}, {1});
-  ir::Tensor len64 = ir::Tensor::FromVector<int64_t>(ir::DataType::kInt64, {}, {S});
-  ir::Value* steps =
-      b.Op("Range", {b.Constant(std::move(zero64), "_start"), b.Constant(std::move(len64), "_len"),
-                     b.Constant(std::move(one64), "_delta")});  // [S]
+  auto range = [&](int64_t begin, int64_t end) {  // [end - begin]
+    ir::Tensor start = ir::Tensor::FromVector<int64_t>(ir::DataType::kInt64, {}, {begin});
+    ir::Tensor limit = ir::Tensor::FromVector<int64_t>(ir::DataType::kInt64, {}, {end});
+    ir::Tensor one = ir::Tensor::FromVector<int64_t>(ir::DataType::kInt64, {}, {1});
+    return b.Op("Range",
+                {b.Constant(std::move(start), "_start"), b.Constant(std::move(limit), "_len"),
+                 b.Constant(std::move(one), "_delta")});
+  };
+  ir::Value* steps = range(0, S);
   if (n.GetInt("do_rotary", 0) != 0) {
     std::optional<std::vector<int64_t>> cos = Dims(In(n, 7));
     if (!cos || cos->size() != 2 || (*cos)[1] <= 0 || 2 * (*cos)[1] > H)
       return "the rotary caches' width is not known";
     ir::Value* positions = In(n, 9);
     if (positions == nullptr) {
-      // A first prompt: positions 0..S-1 in every sequence.
-      positions =
-          b.Op("Expand", {b.Op("Unsqueeze", {steps, b.Ints({0}, "_zero")}),
-                          b.Op("Concat", {batch, b.Ints({S}, "_len")}, {AttrI("axis", 0)})});
+      // The new rows' positions, P..P+S-1 in every sequence (0..S-1 for a first prompt).
+      positions = b.Op("Expand",
+                       {b.Op("Unsqueeze", {cache ? range(P, P + S) : steps, b.Ints({0}, "_zero")}),
+                        b.Op("Concat", {batch, b.Ints({S}, "_len")}, {AttrI("axis", 0)})});
     } else if (ElemType(positions) != ir::DataType::kInt64) {
       positions = b.Cast(positions, ir::DataType::kInt64);
     }
@@ -912,6 +932,18 @@ Reason GroupQueryAttention(Builder& b, Outputs& out) {
       if (2 * (*cos)[1] != H) attrs.push_back(AttrI("rotary_embedding_dim", 2 * (*cos)[1]));
       *x = b.Op("RotaryEmbedding", {*x, In(n, 7), In(n, 8), positions}, std::move(attrs));
     }
+  }
+  std::vector<Attr> attrs = {AttrI("q_num_heads", heads), AttrI("kv_num_heads", kv_heads)};
+  const float scale = n.GetFloat("scale", 0);
+  if (scale != 0) attrs.push_back(AttrF("scale", scale));
+  if (cache) {
+    // Every key is in use (full sequences). Causal with a past: query i sees keys j <= P + i, as
+    // onnxruntime's Attention-23 (and our interpreter) offsets is_causal by the past's length.
+    if (n.GetInt("causal", 1) != 0) attrs.push_back(AttrI("is_causal", 1));
+    ir::Node* att =
+        b.Node("Attention", {q, k, v, nullptr, In(n, 3), In(n, 4)}, std::move(attrs), 3);
+    out = {att->output(0), att->output(1), att->output(2)};
+    return "";
   }
   // Key j takes part in query i when j < seqlens_k[b] + 1 and (causal) j <= i.
   ir::Value* lens = b.Op(
@@ -928,9 +960,6 @@ Reason GroupQueryAttention(Builder& b, Outputs& out) {
   } else {
     mask = b.Op("Expand", {mask, b.Ints({1, 1, S, 1}, "_rows")});
   }
-  std::vector<Attr> attrs = {AttrI("q_num_heads", heads), AttrI("kv_num_heads", kv_heads)};
-  const float scale = n.GetFloat("scale", 0);
-  if (scale != 0) attrs.push_back(AttrF("scale", scale));
   out = {b.Op("Attention", {q, k, v, mask}, std::move(attrs)), nullptr, nullptr};
   if (Used(n, 1)) out[1] = ToHeads(b, k, kv_heads, H);
   if (Used(n, 2)) out[2] = ToHeads(b, v, kv_heads, H);

@@ -275,7 +275,21 @@ TEST(StandardizeTest, GroupQueryAttention) {
       z, , = com.microsoft.GroupQueryAttention<num_heads = 4, kv_num_heads = 2, do_rotary = 1>(qkv, , , , , lens, total, cosc, sinc)
     })",
                      {"Attention", "RotaryEmbedding", "Split"});
-  // With a cache: left, and said why.
+  // With a cache of 4 whose sequences are all full (seqlens_k the constant 4 + S - 1): a decode
+  // step (S = 1) and a chunk of 3 with rotary (positions 4..6), causal from the cache's end;
+  // presents.
+  ExpectStandardized(Header() + R"(
+    g (float[2,1,16] q, float[2,1,8] k, float[2,1,8] v, float[2,2,4,4] pk, float[2,2,4,4] pv,
+       float[2,3,16] q3, float[2,3,8] k3, float[2,3,8] v3)
+      => (float[2,1,16] y, float[2,2,5,4] ok, float[2,2,5,4] ov, float[2,3,16] z, float[2,2,7,4] ok3) )" +
+                         consts.substr(0, consts.size() - 1) +
+                         R"(, int32[2] lens1 = {4, 4}, int32[2] lens3 = {6, 6},
+                         int32 total3 = {7}> {
+      y, ok, ov = com.microsoft.GroupQueryAttention<num_heads = 4, kv_num_heads = 2>(q, k, v, pk, pv, lens1, total)
+      z, ok3, = com.microsoft.GroupQueryAttention<num_heads = 4, kv_num_heads = 2, do_rotary = 1>(q3, k3, v3, pk, pv, lens3, total3, cosc, sinc)
+    })",
+                     {"Attention", "RotaryEmbedding"});
+  // With a cache and seqlens_k known only at run time: left, and said why.
   StandardizeReport report = ReportOf(Header() + R"(
     g (float[2,1,16] q, float[2,1,8] k, float[2,1,8] v, float[2,2,4,4] pk, float[2,2,4,4] pv, int32[2] lens, int32 total)
       => (float[2,1,16] y) {

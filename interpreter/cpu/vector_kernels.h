@@ -71,6 +71,20 @@ struct QuantizedMatrix {
   int bits = 8;
 };
 
+// MatMulNBits' 4-bit weight (com.microsoft), one row per output column: row n holds K weights in
+// k_blocks blocks of block_size, packed two a byte, the low nibble first ([N, k_blocks, block_size
+// / 2] bytes; the last block's padding past K is read but multiplied by zeros, see below). The
+// weight at (n, k) is (q - z) * s with s = scales[n * k_blocks + k / block_size] and z the 4-bit
+// value at position k / block_size of row n of zero_points (ceil(k_blocks / 2) bytes a row, the low
+// nibble first), or 8 when zero_points is null.
+struct Blocked4BitRows {
+  const uint8_t* data;
+  int64_t k_blocks;
+  int64_t block_size;  // a power of two, at least 16
+  const float* scales;
+  const uint8_t* zero_points;
+};
+
 struct VectorKernels {
   Isa isa;
 
@@ -101,6 +115,14 @@ struct VectorKernels {
   // L1: the bits of skinny_gemm_f32 on DequantizeLinear's output.
   void (*skinny_gemm_quantized_f32)(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda,
                                     const QuantizedMatrix& B, int64_t col0, float* C, int64_t ldc);
+  // C (M x N) = A * W^T for 1 <= M <= kSkinnyMaxRows and rows [row0, row0 + N) of W (MatMulNBits'
+  // weight: a dot product per column of C, W streamed once and never stored as floats). A's rows
+  // (lda apart) hold k_blocks * block_size values, zeros past the weight's K. Summed per block,
+  // sum((q - z) * a) in the ISA's vector lanes and then times s, the lanes added at the end: not
+  // the order of a float GEMM over dequantized weights (so not its bits), but as accurate. A column
+  // of C does not depend on the others computed with it.
+  void (*skinny_gemm_4bit_rows_f32)(int64_t M, int64_t N, const float* A, int64_t lda,
+                                    const Blocked4BitRows& W, int64_t row0, float* C, int64_t ldc);
 
   // out[i] = a[i] op b[i] over n elements, one side possibly a scalar (see Operands). out may alias
   // a or b when that side is a vector.

@@ -146,6 +146,18 @@ void SkinnyQuantizedGemm(int64_t M, int64_t N, int64_t K, const float* A, const 
   });
 }
 
+// Rows of W (columns of C) per chunk of SkinnyGemm4BitRows: 64 rows of 4096 weights are 128 KB.
+constexpr int64_t k4BitRowsChunk = 64;
+
+void SkinnyGemm4BitRows(int64_t M, int64_t N, const float* A, int64_t lda, const Blocked4BitRows& W,
+                        float* C) {
+  CHECK(M >= 1 && M <= kSkinnyMaxRows) << M << " rows";
+  const VectorKernels& vec = Vec();
+  ParallelFor(N, k4BitRowsChunk, [&](int64_t begin, int64_t end) {
+    vec.skinny_gemm_4bit_rows_f32(M, end - begin, A, lda, W, begin, C + begin, N);
+  });
+}
+
 void ExactInt8Gemm(int64_t M, int64_t N, int64_t K, const float* A, const float* B, int32_t* C) {
   constexpr int64_t kChunk = 256;  // 256 * 255 * 255 < 2^24
   for (int64_t i = 0; i < M * N; ++i) C[i] = 0;

@@ -24,6 +24,13 @@ void Gemm(bool trans_a, bool trans_b, int64_t M, int64_t N, int64_t K, T alpha, 
 void SkinnyQuantizedGemm(int64_t M, int64_t N, int64_t K, const float* A, const QuantizedMatrix& B,
                          float* C);
 
+// C (M x N) = A * W^T for MatMulNBits' 4-bit weight W (see Blocked4BitRows) and 1 <= M <=
+// kSkinnyMaxRows, on NumThreads() threads: A's rows (lda apart) hold W.k_blocks * W.block_size
+// values, zeros past K. Not the bits of the float GEMM on the dequantized weight (the sum is taken
+// in another order), but the same bits whatever the thread count.
+void SkinnyGemm4BitRows(int64_t M, int64_t N, const float* A, int64_t lda, const Blocked4BitRows& W,
+                        float* C);
+
 // C (int32, M x N) = A (M x K) * B (K x N) for integer-valued float operands of magnitude at most
 // 255 (8-bit values minus zero points), exactly: a product is below 2^16 and a sum of 256 of them
 // below 2^24, the range where float holds every integer, so float GEMMs over K in chunks of 256 are

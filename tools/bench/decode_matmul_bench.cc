@@ -9,7 +9,11 @@
 // and Gemm run for M <= 8; B as K x N, and as N x K for Gemm's transB), the blocked GEMM it
 // replaced for these shapes (tiles of 512 columns, as kernels/gemm.cc cut them), and the fused
 // dequantize-and-multiply on int8 (one scale per column) and int4 (blocks of 32 along K, packed two
-// a byte as the model file holds them and the interpreter reads them).
+// a byte as the model file holds them and the interpreter reads them). MatMulNBits' 4-bit weight
+// (com.microsoft; [N, K / 32, 16] bytes, blocks of 32, scales and packed zero points per block):
+// the fused dot products of decode steps (SkinnyGemm4BitRows) against the path all shapes took
+// before it, the whole weight dequantized to floats and then multiplied (timed on a few copies
+// only: it takes ~100x longer).
 //
 //   bazel run -c opt //tools/bench:decode_matmul_bench [-- --threads=2 --isa=avx2 --gib=1
 //   --sizes=4096]
@@ -100,14 +104,20 @@ double ReadBandwidth(const float* x, int64_t n) {
 struct Weights {
   int64_t K, N, bytes_each;
   std::vector<std::unique_ptr<uint8_t[]>> copies;
-  std::vector<float> scales;  // int8: [N]; int4: [ceil(K / 32), N]
+  std::vector<float> scales;         // int8: [N]; int4: [ceil(K / 32), N]; nbits: [N, ceil(K / 32)]
+  std::vector<uint8_t> zero_points;  // nbits: [N, ceil(K / 64)], packed
   bool quantized = false;
   int64_t block_rows = 0;
 };
 
 Weights MakeWeights(int64_t K, int64_t N, const std::string& type, double gib) {
-  const int64_t bytes = type == "f32" ? K * N * 4 : type == "int4" ? K * N / 2 : K * N;
-  Weights w{K, N, bytes, {}, {}, type != "f32", type == "int4" ? 32 : K};
+  const bool four_bits = type == "int4" || type == "nbits";
+  const int64_t nbits_bytes = N * ((K + 31) / 32) * 16;  // whole blocks, the last one padded
+  const int64_t bytes = type == "f32"     ? K * N * 4
+                        : type == "nbits" ? nbits_bytes
+                        : four_bits       ? K * N / 2
+                                          : K * N;
+  Weights w{K, N, bytes, {}, {}, {}, type != "f32", four_bits ? 32 : K};
   const int64_t count = std::max<int64_t>(
       2, static_cast<int64_t>(gib * (1 << 30) / static_cast<double>(w.bytes_each)));
   for (int64_t c = 0; c < count; ++c) {
@@ -116,8 +126,8 @@ Weights MakeWeights(int64_t K, int64_t N, const std::string& type, double gib) {
       float* f = reinterpret_cast<float*>(p.get());
       for (int64_t i = 0; i < K * N; ++i)
         f[i] = static_cast<float>((i * 7 + c) % 13) * 0.01f - 0.06f;
-    } else if (type == "int4") {
-      for (int64_t i = 0; i < K * N / 2; ++i)
+    } else if (four_bits) {
+      for (int64_t i = 0; i < w.bytes_each; ++i)
         p[i] = static_cast<uint8_t>((i * 7 + c) % 16 | ((i * 5 + c) % 16) << 4);
     } else {
       for (int64_t i = 0; i < K * N; ++i)
@@ -126,18 +136,24 @@ Weights MakeWeights(int64_t K, int64_t N, const std::string& type, double gib) {
     w.copies.push_back(std::move(p));
   }
   if (w.quantized) w.scales.assign(((K - 1) / w.block_rows + 1) * N, 0.01f);
+  if (type == "nbits") {
+    w.zero_points.resize(N * (((K + 31) / 32 + 1) / 2));
+    for (size_t i = 0; i < w.zero_points.size(); ++i)
+      w.zero_points[i] = static_cast<uint8_t>(0x78 + i % 3);
+  }
   return w;
 }
 
-// Median seconds per call over --rounds passes through the copies.
+// Median seconds per call over --rounds passes through the copies (the first `most` of them).
 template <typename Call>
-double TimeCalls(const Weights& w, Call call) {
+double TimeCalls(const Weights& w, Call call, size_t most = SIZE_MAX) {
   std::vector<double> times;
   call(w.copies[0].get());  // warm-up: threads started, code paged in
   for (int r = 0; r < FLAGS_rounds; ++r) {
-    for (const auto& copy : w.copies) {
+    for (size_t i = 0; i < std::min(most, w.copies.size()); ++i) {
+      const uint8_t* copy = w.copies[i].get();
       const auto t0 = Clock::now();
-      call(copy.get());
+      call(copy);
       times.push_back(Seconds(t0, Clock::now()));
     }
   }
@@ -155,6 +171,24 @@ void BlockedGemm(int64_t M, int64_t N, int64_t K, const float* A, const float* B
       vec.gemm_ld_f32(false, false, M, n, K, 1.0f, A, K, B + j0, N, 0.0f, C + j0, N);
     }
   });
+}
+
+// MatMulNBits before the fused path: each weight unpacked (its bits, block and zero point found one
+// at a time, as the kernel's general path still does) into a float [K, N], then the float GEMM.
+void FullyDequantized(int64_t M, int64_t N, int64_t K, const float* A, const uint8_t* b,
+                      const Weights& w, float* C) {
+  const int64_t block = 32, blocks = (K + block - 1) / block, blob = 16, zp_row = (blocks + 1) / 2;
+  std::vector<float> full(K * N);
+  auto unpack = [](const uint8_t* p, int64_t i) { return (p[i * 4 / 8] >> (i * 4 % 8)) & 15; };
+  for (int64_t n = 0; n < N; ++n) {
+    for (int64_t k = 0; k < K; ++k) {
+      const int64_t g = k / block;
+      const int32_t q = unpack(b + (n * blocks + g) * blob, k % block);
+      const float zp = static_cast<float>(unpack(w.zero_points.data() + n * zp_row, g));
+      full[k * N + n] = (static_cast<float>(q) - zp) * w.scales[n * blocks + g];
+    }
+  }
+  Gemm<float>(false, false, M, N, K, 1.0f, A, full.data(), 0.0f, C);
 }
 
 void Report(const std::string& isa, int threads, int64_t M, const Weights& w,
@@ -204,7 +238,7 @@ int Main() {
                    std::string(field).c_str());
       return 2;
     }
-    for (const std::string type : {"f32", "int8", "int4"}) {
+    for (const std::string type : {"f32", "int8", "int4", "nbits"}) {
       const Weights w = MakeWeights(size, size, type, FLAGS_gib);
       std::vector<float> a(8 * size, 0.5f), c(8 * size);
       for (Isa isa : isas) {
@@ -229,6 +263,29 @@ int Main() {
               Report(name, thread_counts[ti], M, w, "f32 skinny", skinny, bandwidth[ti]);
               Report(name, thread_counts[ti], M, w, "f32 skinny B^T", transposed, bandwidth[ti]);
               Report(name, thread_counts[ti], M, w, "f32 blocked", blocked, bandwidth[ti]);
+            } else if (type == "nbits") {
+              // Old and new alternate per shape, as above.
+              const int64_t blocks = (size + 31) / 32;
+              const Blocked4BitRows rows{nullptr, blocks, 32, w.scales.data(),
+                                         w.zero_points.data()};
+              // A's rows padded with zeros to whole blocks, as the kernel pads them.
+              std::vector<float> padded(M * blocks * 32, 0.0f);
+              for (int64_t i = 0; i < M; ++i)
+                std::copy(a.begin() + i * size, a.begin() + (i + 1) * size,
+                          padded.begin() + i * blocks * 32);
+              const double fused = TimeCalls(w, [&](const uint8_t* b) {
+                Blocked4BitRows r = rows;
+                r.data = b;
+                SkinnyGemm4BitRows(M, size, padded.data(), blocks * 32, r, c.data());
+              });
+              const double full = TimeCalls(
+                  w,
+                  [&](const uint8_t* b) {
+                    FullyDequantized(M, size, size, a.data(), b, w, c.data());
+                  },
+                  2);
+              Report(name, thread_counts[ti], M, w, "nbits fused", fused, bandwidth[ti]);
+              Report(name, thread_counts[ti], M, w, "nbits dequant", full, bandwidth[ti]);
             } else {
               const double fused = TimeCalls(w, [&](const uint8_t* b) {
                 const bool packed = type == "int4";

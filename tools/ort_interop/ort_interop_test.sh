@@ -130,6 +130,7 @@ inputs "$work/tiny_cnn.onnx" tiny_cnn
 inputs "$work/contrib_bert.onnx" contrib_bert --dim=batch=2,seq=5 --range=input_ids=0,29,segment_ids=0,1 --padding=input_mask
 inputs "$work/contrib_llama.onnx" contrib_llama --dim=batch=2,seq=5 --range=position_ids=0,26
 inputs "$work/contrib_gqa.onnx" contrib_gqa --range=seqlens_k=4,4
+inputs "$work/contrib_gqa_cache.onnx" contrib_gqa_cache
 inputs "$work/contrib_misc.onnx" contrib_misc --dim=batch=2,seq=5 --range=ids=0,29
 
 # ---- the cases -----------------------------------------------------------------------------------
@@ -150,7 +151,7 @@ for m in bert_model bert_encoder llama_block llama_gqa llama_gqa_cache llama_gqa
          llama_causal llama_causal_cache llama_causal_decode attention_half sdpa_causal sdpa_causal_dynamo \
          gemma_softcap gpt2_attention decoder_tiny decoder_tiny_half self_attention_static cross_attention \
          rotary_tables rotary_interleaved rmsnorm_half transformer_block \
-         tiny_cnn contrib_bert contrib_llama contrib_gqa contrib_misc; do
+         tiny_cnn contrib_bert contrib_llama contrib_gqa contrib_gqa_cache contrib_misc; do
   input_of[$m]=$m
 done
 interop() {
@@ -220,7 +221,7 @@ interop() {
 for m in bert_model bert_encoder llama_block llama_gqa llama_gqa_cache llama_gqa_decode phi_partial_rotary \
          llama_causal llama_causal_cache llama_causal_decode sdpa_causal sdpa_causal_dynamo gemma_softcap \
          gpt2_attention decoder_tiny self_attention_static cross_attention rotary_tables rotary_interleaved transformer_block \
-         tiny_cnn contrib_bert contrib_llama contrib_gqa contrib_misc; do
+         tiny_cnn contrib_bert contrib_llama contrib_gqa contrib_gqa_cache contrib_misc; do
   interop "${m}_as_is" "$m" "" none
 done
 # In float16, onnxruntime and our interpreter (which rounds once per node) land a few units in the
@@ -377,6 +378,10 @@ interop contrib_llama_convert23_standardize contrib_llama "" convert --opset=23 
 # GroupQueryAttention with its rotary, a prompt without a cache, and its presents.
 interop contrib_gqa_standardize contrib_gqa "Attention=1 RotaryEmbedding=2 com.microsoft::GroupQueryAttention=0" \
   opt --passes='convert(23),standardize'
+# The same with a KV cache whose sequences are all full (seqlens_k a constant): past and presents,
+# is_causal from the cache's end.
+interop contrib_gqa_cache_standardize contrib_gqa_cache \
+  "Attention=1 RotaryEmbedding=2 com.microsoft::GroupQueryAttention=0" opt --passes='convert(23),standardize'
 # GatherBlockQuantized, BiasGelu, Gelu, FusedMatMul.
 interop contrib_misc_standardize contrib_misc \
   "DequantizeLinear=1 Gather=1 Gelu=2 com.microsoft::GatherBlockQuantized=0 com.microsoft::BiasGelu=0

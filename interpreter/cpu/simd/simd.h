@@ -29,6 +29,8 @@ void SkinnyGemmF32(bool trans_b, bool accumulate, int64_t M, int64_t N, int64_t 
                    int64_t lda, const float* B, int64_t ldb, float* C, int64_t ldc);
 void SkinnyGemmQuantizedF32(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda,
                             const QuantizedMatrix& B, int64_t col0, float* C, int64_t ldc);
+void SkinnyGemm4BitRowsF32(int64_t M, int64_t N, const float* A, int64_t lda,
+                           const Blocked4BitRows& W, int64_t row0, float* C, int64_t ldc);
 
 void BinaryF32(BinaryOp op, Operands form, const float* a, const float* b, float* out, int64_t n);
 void UnaryF32(UnaryOp op, const float* x, float* y, int64_t n, float p0, float p1);

@@ -5,6 +5,13 @@
 // are uint8 packed the same way ([N, ceil(k_blocks * bits / 8)]) or of A's type ([N, k_blocks]);
 // without them 2^(bits - 1). Bits 2, 4 and 8. Computed in float: accuracy_level (how onnxruntime
 // may quantize A) is not applied.
+//
+// Decode steps (M <= kSkinnyMaxRows rows of A) with 4-bit weights, packed or no zero points and
+// blocks in order (no g_idx, or one that is k / block_size) read the packed weight in place
+// (SkinnyGemm4BitRows: at memory speed, no float copy of the weight); they sum in another order
+// than the general path below (dequantize the whole weight, then GEMM), so their results differ
+// from it by a few roundings. The rest takes the general path.
+#include <algorithm>
 #include <string>
 
 #include "interpreter/kernels/common.h"
@@ -20,6 +27,29 @@ using absl::Status;
 inline int32_t Unpack(const uint8_t* p, int64_t i, int64_t bits) {
   const int64_t bit = i * bits;
   return (p[bit / 8] >> (bit % 8)) & ((1 << bits) - 1);
+}
+
+// The general path: the whole weight dequantized to floats ([K, N]), then Y = A * W.
+void Dequantized(int64_t K, int64_t N, int64_t bits, int64_t block, int64_t blocks, int64_t blob,
+                 const std::vector<int64_t>& group, const Tensor& b, const Tensor& scales,
+                 const Tensor* zp_packed, int64_t zp_row, const Tensor& zp_float, const float* a,
+                 int64_t M, float* py) {
+  std::vector<float> w(K * N);
+  const uint8_t* pb = b.data<uint8_t>();
+  const float* ps = scales.data<float>();
+  const float default_zp = static_cast<float>(1 << (bits - 1));
+  for (int64_t n = 0; n < N; ++n) {
+    for (int64_t k = 0; k < K; ++k) {
+      const int64_t g = group[k];
+      const int32_t q = Unpack(pb + (n * blocks + k / block) * blob, k % block, bits);
+      float zp = default_zp;
+      if (zp_packed != nullptr)
+        zp = static_cast<float>(Unpack(zp_packed->data<uint8_t>() + n * zp_row, g, bits));
+      if (zp_float.is_defined()) zp = zp_float.data<float>()[n * blocks + g];
+      w[k * N + n] = (static_cast<float>(q) - zp) * ps[n * blocks + g];
+    }
+  }
+  Gemm<float>(false, false, M, N, K, 1.0f, a, w.data(), 0.0f, py);
 }
 
 Status MatMulNBitsKernel(KernelContext& ctx) {
@@ -73,6 +103,7 @@ Status MatMulNBitsKernel(KernelContext& ctx) {
   }
   std::vector<int64_t> group(K);
   for (int64_t k = 0; k < K; ++k) group[k] = k / block;
+  bool blocks_in_order = true;
   if (ctx.has_input(4)) {
     ASSIGN_OR_RETURN(std::vector<int64_t> g, ctx.IntsInput(4));
     if (static_cast<int64_t>(g.size()) != K)
@@ -80,6 +111,7 @@ Status MatMulNBitsKernel(KernelContext& ctx) {
     for (int64_t k = 0; k < K; ++k) {
       if (g[k] < 0 || g[k] >= blocks)
         return ctx.Error(absl::StrCat("input 'g_idx' holds ", g[k], ", outside 0..", blocks - 1));
+      blocks_in_order = blocks_in_order && g[k] == group[k];
       group[k] = g[k];
     }
   }
@@ -88,28 +120,29 @@ Status MatMulNBitsKernel(KernelContext& ctx) {
     ASSIGN_OR_RETURN(bias, FloatInput(ctx, 5, "bias"));
     RETURN_IF_ERROR(ExpectVector(ctx, bias, "bias", N));
   }
-  // The dequantized weight, [K, N].
-  std::vector<float> w(K * N);
-  const uint8_t* pb = b->data<uint8_t>();
-  const float* ps = scales.data<float>();
-  const float default_zp = static_cast<float>(1 << (bits - 1));
-  for (int64_t n = 0; n < N; ++n) {
-    for (int64_t k = 0; k < K; ++k) {
-      const int64_t g = group[k];
-      const int32_t q = Unpack(pb + (n * blocks + k / block) * blob, k % block, bits);
-      float zp = default_zp;
-      if (zp_packed != nullptr)
-        zp = static_cast<float>(Unpack(zp_packed->data<uint8_t>() + n * zp_row, g, bits));
-      if (zp_float.is_defined()) zp = zp_float.data<float>()[n * blocks + g];
-      w[k * N + n] = (static_cast<float>(q) - zp) * ps[n * blocks + g];
-    }
-  }
   std::vector<int64_t> out_dims = a.dims();
   out_dims.back() = N;
   const int64_t M = a.size() / K;
   Tensor y = Tensor::Uninitialized(DataType::kFloat, out_dims);
   float* py = y.mutable_data<float>();
-  Gemm<float>(false, false, M, N, K, 1.0f, a.data<float>(), w.data(), 0.0f, py);
+  if (bits == 4 && blocks_in_order && !zp_float.is_defined() && M >= 1 && M <= kSkinnyMaxRows) {
+    const Blocked4BitRows w{b->data<uint8_t>(), blocks, block, scales.data<float>(),
+                            zp_packed == nullptr ? nullptr : zp_packed->data<uint8_t>()};
+    // The kernel reads whole blocks: A's rows are padded with zeros to blocks * block.
+    const int64_t padded = blocks * block;
+    std::vector<float> a_padded;
+    const float* pa = a.data<float>();
+    if (padded != K) {
+      a_padded.assign(M * padded, 0.0f);
+      for (int64_t m = 0; m < M; ++m)
+        std::copy(pa + m * K, pa + (m + 1) * K, &a_padded[m * padded]);
+      pa = a_padded.data();
+    }
+    SkinnyGemm4BitRows(M, N, pa, padded, w, py);
+  } else {
+    Dequantized(K, N, bits, block, blocks, blob, group, *b, scales, zp_packed, zp_row, zp_float,
+                a.data<float>(), M, py);
+  }
   if (bias.is_defined()) {
     for (int64_t i = 0; i < M * N; ++i) py[i] += bias.data<float>()[i % N];
   }

@@ -1,10 +1,12 @@
 // MatMulNBits and GatherBlockQuantized against standard-op decompositions (BitwiseAnd/BitShift to
 // unpack, Sub/Mul to dequantize, MatMul/Gather) run by the same interpreter, and against loops
 // written from the documentation.
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "interpreter/cpu/isa.h"
 #include "interpreter/testing/contrib_test_util.h"
 
 namespace onnx_opt::interpreter::contrib {
@@ -111,6 +113,81 @@ TEST(ContribMatMulNBits, OtherBitsFloatZeroPointsAndGroupIndex) {
               {RandomF({1, 32}, 1), U8({2, 2, 4}, Bytes(16, 1)), RandomF({2, 2}, 2)},
               "input 'B' must be uint8 [2,2,8]");
 }
+
+// The decode-step path (4 bits, M <= 8: the packed weight read in place) on every ISA against a
+// double reference and against the general path (the same rows as the first rows of an A of 9
+// rows), within a few float roundings of sum |a * w| (the two sum in different orders): with and
+// without packed zero points (3 blocks: a zero-point byte half used), a bias, K = 40 not a multiple
+// of the block (16), N = 130 (chunks of 64 columns on the threads), the in-order g_idx, M 1 to 12.
+class MatMulNBitsEveryIsaTest : public ::testing::TestWithParam<Isa> {
+ protected:
+  void SetUp() override { ASSERT_TRUE(SetActiveIsa(GetParam()).ok()); }
+  void TearDown() override { ASSERT_TRUE(SetActiveIsa(DetectedIsa()).ok()); }
+};
+
+TEST_P(MatMulNBitsEveryIsaTest, DecodeStepsMatchReferenceAndGeneralPath) {
+  const int64_t K = 40, N = 130, block = 16, blocks = 3, blob = 8;
+  const std::vector<uint8_t> b = Bytes(N * blocks * blob, 21), zp = Bytes(N * 2, 22);
+  const Tensor sc = RandomF({N, blocks}, 23), bias = RandomF({N}, 24);
+  std::vector<int32_t> in_order(K);
+  for (int64_t k = 0; k < K; ++k) in_order[k] = static_cast<int32_t>(k / block);
+  for (int form = 0; form < 3; ++form) {  // no zero points; packed ones + bias; + g_idx
+    const bool zero_points = form > 0, with_bias = form > 0, g_idx = form == 2;
+    auto run = [&](int64_t M, const Tensor& a) {
+      const std::string text = absl::StrCat(
+          "g (float[", M,
+          ",40] a, uint8[130,3,8] b, float[130,3] sc, uint8[130,2] zp, int32[40] gi, ",
+          "float[130] bias) => (float[", M, ",130] y) {",
+          " y = com.microsoft.MatMulNBits<K = 40, N = 130, bits = 4, block_size = 16>(a, b, sc",
+          zero_points ? ", zp" : "",
+          with_bias ? absl::StrCat(", ", g_idx ? "gi" : "", ", bias") : "", ") }");
+      auto r = RunModel(Model(text), {a, U8({N, blocks, blob}, b), sc, U8({N, 2}, zp),
+                                      testing::I32({K}, in_order), bias});
+      EXPECT_TRUE(r.ok()) << r.status();
+      return r.ok() ? (*r)[0].tensor() : Tensor();
+    };
+    const Tensor a9 = RandomF({9, K}, 25);
+    const Tensor general = run(9, a9);
+    ASSERT_TRUE(general.is_defined());
+    for (int64_t M : {1, 2, 3, 4, 5, 6, 7, 8, 12}) {
+      const Tensor a =
+          M <= 9 ? F({M, K}, std::vector<float>(a9.data<float>(), a9.data<float>() + M * K))
+                 : RandomF({M, K}, 26);
+      const Tensor y = run(M, a);
+      ASSERT_TRUE(y.is_defined());
+      for (int64_t m = 0; m < M; ++m) {
+        for (int64_t n = 0; n < N; ++n) {
+          double want = with_bias ? bias.data<float>()[n] : 0.0, magnitude = std::abs(want);
+          for (int64_t k = 0; k < K; ++k) {
+            const uint8_t byte = b[(n * blocks + k / block) * blob + k % block / 2];
+            const int q = k % 2 == 0 ? byte & 15 : byte >> 4;
+            const int64_t g = k / block;
+            const uint8_t zbyte = zp[n * 2 + g / 2];
+            const int z = !zero_points ? 8 : g % 2 == 0 ? zbyte & 15 : zbyte >> 4;
+            const double term =
+                a.data<float>()[m * K + k] *
+                static_cast<double>((static_cast<float>(q) - static_cast<float>(z)) *
+                                    sc.data<float>()[n * blocks + g]);
+            want += term;
+            magnitude += std::abs(term);
+          }
+          const float got = y.data<float>()[m * N + n];
+          ASSERT_LE(std::abs(got - want), 1e-6 * magnitude)
+              << "form " << form << " M " << M << " at " << m << "," << n;
+          if (M <= 9) {
+            ASSERT_LE(std::abs(got - general.data<float>()[m * N + n]), 2e-6 * magnitude)
+                << "form " << form << " M " << M << " at " << m << "," << n;
+          }
+        }
+      }
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryIsa, MatMulNBitsEveryIsaTest, ::testing::ValuesIn(SupportedIsas()),
+                         [](const ::testing::TestParamInfo<Isa>& info) {
+                           return std::string(IsaName(info.param));
+                         });
 
 TEST(ContribGatherBlockQuantized, Int4AgainstDequantizeAndGather) {
   // int4 table [4, 32], blocks of 16 along axis 1, zero points; indices with a negative one.

@@ -11,6 +11,9 @@ the contrib_*.onnxtxt written below. The standardize pass turns them into standa
     RotaryEmbedding by position_ids, causal MultiHeadAttention, QuickGelu, FusedMatMul (transB).
   contrib_gqa: GroupQueryAttention (4 query heads over 2 KV heads, its own rotary) on a prompt of 5
     tokens without a cache, total_sequence_length constant, and its present outputs.
+  contrib_gqa_cache: the same with a KV cache of 4 and a chunk of 3 new tokens in a full sequence
+    (seqlens_k the constant 6, total_sequence_length 7), causal from the cache's end, its presents
+    (batch 1: onnxruntime 1.30's CPU kernel takes a chunk after a past only for one sequence).
   contrib_misc: GatherBlockQuantized (packed 4-bit table), BiasGelu, Gelu, FusedMatMul (alpha).
 
 Weights come from a fixed linear congruential sequence, so the files are reproducible."""
@@ -159,6 +162,28 @@ def contrib_gqa():
             "float[2,2,5,16] present_key, float[2,2,5,16] present_value)")
 
 
+def contrib_gqa_cache():
+    hidden, heads, kv_heads, positions, past, new = 64, 4, 2, 16, 4, 3
+    head = hidden // heads
+    m = Model()
+    m.floats("wq", [hidden, heads * head])
+    m.floats("wk", [hidden, kv_heads * head])
+    m.floats("wv", [hidden, kv_heads * head])
+    inv = [1.0 / (10000 ** (2 * i / head)) for i in range(head // 2)]
+    m.tensor("float", "cos_cache", [positions, head // 2], [round(math.cos(p * f), 6) for p in range(positions) for f in inv])
+    m.tensor("float", "sin_cache", [positions, head // 2], [round(math.sin(p * f), 6) for p in range(positions) for f in inv])
+    m.tensor("int32", "seqlens_k", [1], [past + new - 1])
+    m.tensor("int32", "total", [], [past + new])
+    m.node("q", "MatMul", ["X", "wq"])
+    m.node("k", "MatMul", ["X", "wk"])
+    m.node("v", "MatMul", ["X", "wv"])
+    m.node("Y, present_key, present_value", "com.microsoft.GroupQueryAttention",
+           ["q", "k", "v", "past_key", "past_value", "seqlens_k", "total", "cos_cache", "sin_cache"],
+           f"num_heads = {heads}, kv_num_heads = {kv_heads}, do_rotary = 1")
+    m.write("contrib_gqa_cache", 17, f"(float[1,{new},64] X, float[1,2,{past},16] past_key, float[1,2,{past},16] past_value) "
+            f"=> (float[1,{new},64] Y, float[1,2,{past + new},16] present_key, float[1,2,{past + new},16] present_value)")
+
+
 def contrib_misc():
     vocab, width, out = 30, 32, 8
     m = Model()
@@ -177,3 +202,4 @@ contrib_bert()
 contrib_llama()
 contrib_gqa()
 contrib_misc()
+contrib_gqa_cache()
