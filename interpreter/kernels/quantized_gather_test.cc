@@ -29,16 +29,7 @@ std::string Describe(DataType type, bool zero, Layout layout) {
 
 ir::Value* Quantized(ir::Graph& g, DataType type, std::vector<int64_t> dims, uint32_t seed,
                      const std::string& name) {
-  int64_t n = 1;
-  for (int64_t d : dims) n *= d;
-  const bool is_signed = type == DataType::kInt8 || type == DataType::kInt4;
-  const bool four_bits = type == DataType::kInt4 || type == DataType::kUint4;
-  const float lo = is_signed ? (four_bits ? -8 : -128) : 0,
-              hi = four_bits ? (is_signed ? 7.99f : 15.99f) : (is_signed ? 127.99f : 255.99f);
-  const std::vector<float> r = testing::RandomFloats(n, lo, hi, seed);
-  std::vector<int8_t> v(n);
-  for (int64_t i = 0; i < n; ++i) v[i] = static_cast<int8_t>(static_cast<int>(std::floor(r[i])));
-  ir::Tensor t = Tensor::FromVector<int8_t>(type, std::move(dims), v).ToIr();
+  ir::Tensor t = testing::RandomQuantized(type, std::move(dims), seed).ToIr();
   t.set_name(name);
   return g.AddInitializer(std::move(t));
 }

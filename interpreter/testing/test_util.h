@@ -53,6 +53,21 @@ inline std::vector<float> RandomFloats(int64_t n, float lo, float hi, uint32_t s
   return v;
 }
 
+// A tensor of `type` (int8, uint8, int4 or uint4; a byte per element, as the interpreter holds
+// them) with values spread over the type's whole range, the same for the same seed.
+inline Tensor RandomQuantized(ir::DataType type, std::vector<int64_t> dims, uint32_t seed) {
+  int64_t n = 1;
+  for (int64_t d : dims) n *= d;
+  const bool is_signed = type == ir::DataType::kInt8 || type == ir::DataType::kInt4;
+  const bool four_bits = type == ir::DataType::kInt4 || type == ir::DataType::kUint4;
+  const float lo = is_signed ? (four_bits ? -8 : -128) : 0,
+              hi = four_bits ? (is_signed ? 7.99f : 15.99f) : (is_signed ? 127.99f : 255.99f);
+  const std::vector<float> r = RandomFloats(n, lo, hi, seed);
+  std::vector<int8_t> v(n);
+  for (int64_t i = 0; i < n; ++i) v[i] = static_cast<int8_t>(static_cast<int>(std::floor(r[i])));
+  return Tensor::FromVector<int8_t>(type, std::move(dims), v);
+}
+
 // A test run once per ISA this CPU supports, with the vector kernels of that ISA:
 //   INSTANTIATE_TEST_SUITE_P(EveryIsa, MyTest, ::testing::ValuesIn(SupportedIsas()), IsaTestName);
 class PerIsaTest : public ::testing::TestWithParam<Isa> {
