@@ -16,7 +16,7 @@ REGISTER_PASS_GROUP(
     "sigmoid,fuse-hard-swish,fuse-softplus,fuse-mish,fuse-matmul-add,fuse-transpose-gemm,fuse-"
     "reduce-keepdims,merge-constants");
 REGISTER_PASS_GROUP(cleanup, "cleanup", "remove no-op nodes and merge duplicates",
-                    "nops,identity,dedup-initializers,cse");
+                    "nops,identity,redundant-expands,dedup-initializers,cse");
 REGISTER_PASS_GROUP(default_pipeline, "default", "the standard pipeline, to a fixed point",
                     "fixed(infer-shapes,fold,cleanup,fuse,dce)");
 

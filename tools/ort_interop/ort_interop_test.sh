@@ -261,13 +261,14 @@ interop llama_block_up23 llama_block "" convert --opset=23
 # (MatMul with inv_freq, Concat(freqs, freqs), Cos/Sin, Unsqueeze) become RotaryEmbedding with half
 # tables [batch, seq, 4] and no position ids, in the 3-D form (num_heads) on the projections; K and
 # V repeated from 2 to 8 heads (Unsqueeze/Expand/Reshape) go into Attention unrepeated, its 3-D
-# form with q_num_heads = 8, kv_num_heads = 2 (no head split or merge left; the one Expand, Concat
-# and Transpose left compute the tables: inv_freq to the batch, times the positions); with a KV
-# cache, past_key/past_value go into Attention and present_key/present_value come out of it, prefill
-# and a decode step; and a partial rotation (4 of 8, as Phi writes it) becomes rotary_embedding_dim.
-# 101 nodes become 28: 17 for the layer, 11 for the tables.
-llama_counts="RMSNormalization=2 RotaryEmbedding=2 Attention=1 Softmax=0 Neg=0 Slice=0 Sqrt=0 Expand=1 Reshape=0
-              Transpose=1 Concat=1"
+# form with q_num_heads = 8, kv_num_heads = 2 (no head split or merge left; the one Transpose left
+# computes the tables, inv_freq times the positions, with inv_freq not expanded to the batch first:
+# redundant-expands leaves that to MatMul's broadcast, and the Shape arithmetic of its target goes);
+# with a KV cache, past_key/past_value go into Attention and present_key/present_value come out of
+# it, prefill and a decode step; and a partial rotation (4 of 8, as Phi writes it) becomes
+# rotary_embedding_dim. 101 nodes become 23: 17 for the layer, 6 for the tables.
+llama_counts="RMSNormalization=2 RotaryEmbedding=2 Attention=1 Softmax=0 Neg=0 Slice=0 Sqrt=0 Expand=0 Reshape=0
+              Transpose=1 Concat=0 Shape=0"
 interop llama_gqa_convert23_default llama_gqa "$llama_counts" opt --passes='convert(23),default'
 interop llama_gqa_cache_convert23_default llama_gqa_cache "$llama_counts" opt --passes='convert(23),default'
 interop llama_gqa_decode_convert23_default llama_gqa_decode "$llama_counts" opt --passes='convert(23),default'
@@ -286,9 +287,12 @@ causal_cache_counts="RMSNormalization=2 RotaryEmbedding=2 Attention=1 Softmax=0 
 interop llama_causal_cache_convert23_default llama_causal_cache "$causal_cache_counts" opt --passes='convert(23),default'
 interop llama_causal_decode_convert23_default llama_causal_decode "$causal_cache_counts" opt --passes='convert(23),default'
 # The generated decoders: per layer RMSNormalization twice, RotaryEmbedding for Q and K, one
-# Attention (kv_num_heads, past and present through it) and no Expand of K or V; the float16 one's
-# softmax in float32 between Casts becomes softmax_precision = 1 (182 -> 48 and 196 -> 50 nodes).
-decoder_counts="Attention=2 RotaryEmbedding=4 RMSNormalization=5 Softmax=0 Neg=0 Slice=0 Sqrt=0 Reshape=0 Expand=1"
+# Attention (kv_num_heads, past and present through it) and no Expand of K or V, nor of inv_freq
+# to the batch for the rotary tables (redundant-expands: the MatMul broadcasts it, and the Shape
+# arithmetic of its target goes too); the float16 one's softmax in float32 between Casts becomes
+# softmax_precision = 1 (182 -> 43 and 196 -> 45 nodes).
+decoder_counts="Attention=2 RotaryEmbedding=4 RMSNormalization=5 Softmax=0 Neg=0 Slice=0 Sqrt=0 Reshape=0 Expand=0
+                Shape=0"
 interop decoder_tiny_convert23_default decoder_tiny "$decoder_counts Transpose=1" opt --passes='convert(23),default'
 ort_tolerance=1e-2,1e-3
 interop decoder_tiny_half_convert23_default decoder_tiny_half "$decoder_counts" opt --passes='convert(23),default'
