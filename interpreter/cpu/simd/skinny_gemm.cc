@@ -325,6 +325,38 @@ int64_t FusedGroup(const Q* const (&q)[kGroup], const float* __restrict s,
     if constexpr (kZero) f = _mm512_sub_ps(f, zv);
     return _mm512_mul_ps(f, sv);
   };
+  if constexpr (kPacked) {
+    // 32 columns a step: each row's 16 bytes split into their nibbles by one shift and two
+    // interleaves (a byte's low nibble is the weight; the bits above it are ignored), widened, and
+    // turned into floats by a 16-entry table lookup (vpermps reads only an index's low 4 bits):
+    // no shifts, masks or conversions per lane on the ports the multiply-adds need.
+    const __m512 values =
+        std::is_signed_v<Q> ? _mm512_setr_ps(0, 1, 2, 3, 4, 5, 6, 7, -8, -7, -6, -5, -4, -3, -2, -1)
+                            : _mm512_setr_ps(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    for (; j + 32 <= n; j += 32) {
+      __m512 w[2][kGroup];
+      for (int r = 0; r < kGroup; ++r) {
+        const __m128i b = _mm_loadu_si128(
+            reinterpret_cast<const __m128i*>(reinterpret_cast<const uint8_t*>(q[r]) + j / 2));
+        const __m128i high = _mm_srli_epi16(b, 4);
+        w[0][r] = _mm512_permutexvar_ps(_mm512_cvtepu8_epi32(_mm_unpacklo_epi8(b, high)), values);
+        w[1][r] = _mm512_permutexvar_ps(_mm512_cvtepu8_epi32(_mm_unpackhi_epi8(b, high)), values);
+      }
+      for (int h = 0; h < 2; ++h) {
+        const __m512 sv = _mm512_load_ps(s + j + 16 * h);
+        const __m512 zv = kZero ? _mm512_load_ps(z + j + 16 * h) : _mm512_setzero_ps();
+        for (int r = 0; r < kGroup; ++r) {
+          if constexpr (kZero) w[h][r] = _mm512_sub_ps(w[h][r], zv);
+          w[h][r] = _mm512_mul_ps(w[h][r], sv);
+        }
+        for (int m = 0; m < M; ++m) {
+          __m512 c = _mm512_load_ps(acc[m] + j + 16 * h);
+          for (int r = 0; r < kGroup; ++r) c = _mm512_fmadd_ps(_mm512_set1_ps(a[m][r]), w[h][r], c);
+          _mm512_store_ps(acc[m] + j + 16 * h, c);
+        }
+      }
+    }
+  }
   for (; j + 16 <= n; j += 16) {
     const __m512 sv = _mm512_load_ps(s + j);
     const __m512 zv = kZero ? _mm512_load_ps(z + j) : _mm512_setzero_ps();
