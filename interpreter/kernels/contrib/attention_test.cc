@@ -3,6 +3,7 @@
 // the decompositions are constants written here from the documented rules: Attention and
 // MultiHeadAttention add mask_filter_value (-10000) to masked scores, GroupQueryAttention leaves
 // masked keys out of the softmax.
+#include <algorithm>
 #include <functional>
 #include <string>
 #include <vector>
@@ -127,6 +128,33 @@ TEST(ContribGroupQueryAttention, PromptWithRightPadding) {
           y, prk, prv = Attention<q_num_heads = 4, kv_num_heads = 2>(q, k, v, am) })")),
       {RandomF({2, 3, 16}, 14), RandomF({2, 3, 8}, 15), RandomF({2, 3, 8}, 16), I32({2}, {2, 1}),
        Tensor::Scalar<int32_t>(DataType::kInt32, 3)});
+}
+
+TEST(ContribGroupQueryAttention, PromptWithPaddingWindowAndSoftcap) {
+  // B 2, S 5, entry 1 has 2 tokens; a window of 2 keys. Without softcap the window of padding
+  // query i ends at i (keys i - 1..i, those below 2 only), with softcap at the entry's last token
+  // (keys 0..1), as onnxruntime 1.30 computes them.
+  const std::vector<int64_t> len = {5, 2};
+  for (const bool softcap : {false, true}) {
+    const auto masked = [&](int64_t b, int64_t i, int64_t j) {
+      const int64_t end = softcap ? std::min(i, len[b] - 1) : i;
+      return j > i || j >= len[b] || j <= end - 2;
+    };
+    const std::string sig =
+        "(float[2,5,16] q, float[2,5,8] k, float[2,5,8] v, int32[2] sk, int32 t) => "
+        "(float[2,5,16] y)";
+    const std::string cap = softcap ? ", softcap = 2.0" : "";
+    ExpectSameOutputs(
+        Model(absl::StrCat("g ", sig,
+                           " { y, , = com.microsoft.GroupQueryAttention<num_heads = 4, "
+                           "kv_num_heads = 2, local_window_size = 2",
+                           cap, ">(q, k, v, , , sk, t) }")),
+        Model(absl::StrCat("g ", sig, " <", MaskInit("am", 2, 5, 5, true, masked),
+                           "> { y = Attention<q_num_heads = 4, kv_num_heads = 2", cap,
+                           ">(q, k, v, am) }")),
+        {RandomF({2, 5, 16}, 27), RandomF({2, 5, 8}, 28), RandomF({2, 5, 8}, 29), I32({2}, {4, 1}),
+         Tensor::Scalar<int32_t>(DataType::kInt32, 5)});
+  }
 }
 
 TEST(ContribGroupQueryAttention, DecodeWithPastRotaryWindowAndSoftcap) {
