@@ -869,7 +869,10 @@ ir::Value* ToHeads(Builder& b, ir::Value* x, int64_t heads, int64_t head_size) {
 //     i and (local_window_size W) j > P_b + i - W (with softcap j > min(P_b + i, T_b - 1) - W);
 //   Attention (23) on Q [B, N, S, H] (after RotaryEmbedding at the positions) over the presents.
 // Attention-23 with past_key would put the new rows after all P rows of the past, which differs
-// from this whenever an entry is shorter than the cache.
+// from this whenever an entry is shorter than the cache. onnxruntime's shared-buffer mode (the
+// present bound to the past's memory, by the caller) leaves the past's rows after each entry's
+// tokens where this has zeros: the output is the same (those rows are never attended), the
+// presents differ there.
 Reason GqaRuntimeLengths(Builder& b, Outputs& out, ir::Value* q, ir::Value* k, ir::Value* v,
                          int64_t heads, int64_t kv_heads, int64_t H, std::vector<Attr> attrs) {
   const ir::Node& n = b.node();
@@ -938,19 +941,22 @@ Reason GqaRuntimeLengths(Builder& b, Outputs& out, ir::Value* q, ir::Value* k, i
                           {to_1d(batch), b.Ints({kv_heads}, "_kv_heads"), to_1d(present_len),
                            b.Ints({H}, "_head_size")},
                           {AttrI("axis", 0)});
+  // The past's rows t < P_b, zero-padded to the present's length.
+  ir::Value* pads = nullptr;
+  ir::Value* keep = nullptr;
+  if (cache) {
+    pads = b.Op("Concat",
+                {b.Ints({0, 0, 0, 0, 0, 0}, "_pads"), to_1d(b.Op("Sub", {present_len, P})),
+                 b.Ints({0}, "_zero")},
+                {AttrI("axis", 0)});
+    keep = b.Op("Less", {b.Op("Unsqueeze", {columns, b.Ints({0}, "_zero")}),
+                         b.Op("Unsqueeze", {past_len, b.Ints({1}, "_one")})});  // [B, T]
+    keep = b.Op("Unsqueeze", {keep, b.Ints({1, 3}, "_axes")});                  // [B, 1, T, 1]
+  }
   std::vector<ir::Value*> presents;
   for (auto [past, now] : {std::pair{past_k, k}, std::pair{past_v, v}}) {
     ir::Value* base;
     if (cache) {
-      // The past's rows t < P_b, zero-padded to the present's length.
-      ir::Value* pads = b.Op("Concat",
-                             {b.Ints({0, 0, 0, 0, 0, 0}, "_pads"),
-                              to_1d(b.Op("Sub", {present_len, P})), b.Ints({0}, "_zero")},
-                             {AttrI("axis", 0)});
-      ir::Value* keep =
-          b.Op("Less", {b.Op("Unsqueeze", {columns, b.Ints({0}, "_zero")}),
-                        b.Op("Unsqueeze", {past_len, b.Ints({1}, "_one")})});  // [B, T]
-      keep = b.Op("Unsqueeze", {keep, b.Ints({1, 3}, "_axes")});               // [B, 1, T, 1]
       base = b.Op("Where",
                   {keep, b.Op("Pad", {past, pads}), b.Scalar(0, ir::DataType::kFloat, "_zero_f")});
     } else {
@@ -979,12 +985,12 @@ Reason GqaRuntimeLengths(Builder& b, Outputs& out, ir::Value* q, ir::Value* k, i
     allowed = b.Op("And",
                    {allowed, b.Op("Greater", {j, b.Op("Sub", {end, b.Int64(window, "_window")})})});
   }
-  ir::Value* mask = b.Op("Unsqueeze", {allowed, b.Ints({1}, "_one")});  // [B, 1, S, T]
-  if (n.GetInt("causal", 1) == 0) {
+  if (n.GetInt("causal", 1) == 0 && window < 0) {
     // [B, 1, T] to the query rows: onnxruntime's Attention takes no 1 at dim -2.
     allowed = b.Op("Expand", {allowed, b.Op("Concat", {to_1d(batch), to_1d(S), to_1d(present_len)},
                                             {AttrI("axis", 0)})});
   }
+  ir::Value* mask = b.Op("Unsqueeze", {allowed, b.Ints({1}, "_one")});  // [B, 1, S, T]
   ir::Value* y = b.Op("Attention", {q, presents[0], presents[1], mask}, std::move(attrs));
   y = b.Op("Transpose", {y}, {AttrIs("perm", {0, 2, 1, 3})});
   out = {b.Op("Reshape", {y, b.Ints({0, 0, heads * H}, "_hidden")}), presents[0], presents[1]};

@@ -339,6 +339,14 @@ TEST(StandardizeTest, GroupQueryAttentionDecodeStepsOfDifferentLengths) {
                           "int64[2,5] mask = {1, 1, 1, 1, 1, 1, 1, 0, 0, 0}", "",
                           "qkv, , , pk, pv, lens, total"),
       {"Attention", "Split", "ScatterND"});
+  // Not causal (the interpreter's causal = 0: every key of the entry): the mask goes to the query
+  // rows by an Expand.
+  ExpectStandardized(
+      RuntimeLengthsModel("(float[2,2,32] qkv, float[2,2,4,4] pk, float[2,2,4,4] pv) "
+                          "=> (float[2,2,16] y, float[2,2,6,4] pk_out, float[2,2,6,4] pv_out)",
+                          "int64[2,6] mask = {1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0}", ", causal = 0",
+                          "qkv, , , pk, pv, lens, total"),
+      {"Attention", "ScatterND", "Expand"});
 }
 
 TEST(StandardizeTest, GroupQueryAttentionFirstPromptWithPadding) {
