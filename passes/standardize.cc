@@ -664,14 +664,7 @@ Reason RotaryEmbedding(Builder& b, Outputs& out) {
     // A start offset: positions start + [0, S) for every sequence, [B, S].
     const int64_t seq_axis = x->size() == 4 ? 2 : 1;
     ir::Value* shape = b.Op("Shape", {In(n, 0)});
-    ir::Value* len =
-        b.Op("Squeeze",
-             {b.Op("Slice", {shape, b.Ints({seq_axis}, "_s0"), b.Ints({seq_axis + 1}, "_s1")}),
-              b.Ints({0}, "_zero")});
-    ir::Tensor zero = ir::Tensor::FromVector<int64_t>(ir::DataType::kInt64, {}, {0});
-    ir::Tensor one = ir::Tensor::FromVector<int64_t>(ir::DataType::kInt64, {}, {1});
-    ir::Value* range = b.Op("Range", {b.Constant(std::move(zero), "_start"), len,
-                                      b.Constant(std::move(one), "_delta")});
+    ir::Value* range = b.Range(b.Int64(0, "_start"), b.Dim(In(n, 0), seq_axis));
     ir::Value* start = b.Cast(position_ids, ir::DataType::kInt64);
     ir::Value* row = b.Op("Unsqueeze", {b.Op("Add", {range, start}), b.Ints({0}, "_zero")});
     ir::Value* bs =
@@ -727,15 +720,7 @@ Reason ScoreMask(Builder& b, ir::Value* key_mask, ir::Value* attention_bias, ir:
       return "its 1-D key mask is not known to hold one length per sequence ([2B] ends and starts "
              "have no form here)";
     }
-    ir::Value* total =
-        b.Op("Squeeze",
-             {b.Op("Slice", {b.Op("Shape", {keys}), b.Ints({1}, "_one"), b.Ints({2}, "_two")}),
-              b.Ints({0}, "_zero")});
-    ir::Value* j = b.Op(
-        "Range",
-        {b.Constant(ir::Tensor::FromVector<int64_t>(ir::DataType::kInt64, {}, {0}), "_start"),
-         total,
-         b.Constant(ir::Tensor::FromVector<int64_t>(ir::DataType::kInt64, {}, {1}), "_delta")});
+    ir::Value* j = b.Range(b.Int64(0, "_start"), b.Dim(keys, 1));
     ir::Value* lengths =
         b.Op("Unsqueeze", {b.Cast(key_mask, ir::DataType::kInt64), b.Ints({1}, "_one")});
     masked = b.Cast(b.Op("GreaterOrEqual", {b.Op("Unsqueeze", {j, b.Ints({0}, "_zero")}), lengths}),
@@ -1103,9 +1088,7 @@ Reason GroupQueryAttention(Builder& b, Outputs& out) {
     return "";
   }
   // Key j takes part in query i when j < seqlens_k[b] + 1 and (causal) j <= i.
-  ir::Value* lens = b.Op(
-      "Add", {b.Cast(In(n, 5), ir::DataType::kInt64),
-              b.Constant(ir::Tensor::FromVector<int64_t>(ir::DataType::kInt64, {}, {1}), "_one")});
+  ir::Value* lens = b.Op("Add", {b.Cast(In(n, 5), ir::DataType::kInt64), b.Int64(1, "_one")});
   ir::Value* keys = b.Op("Less", {b.Op("Unsqueeze", {steps, b.Ints({0}, "_zero")}),
                                   b.Op("Unsqueeze", {lens, b.Ints({1}, "_one")})});  // [B, S]
   ir::Value* mask = b.Op("Unsqueeze", {keys, b.Ints({1, 2}, "_axes")});              // [B, 1, 1, S]
