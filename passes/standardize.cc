@@ -858,11 +858,16 @@ ir::Value* ToHeads(Builder& b, ir::Value* x, int64_t heads, int64_t head_size) {
 // present bound to the past's memory, by the caller) leaves the past's rows after each entry's
 // tokens where this has zeros: the output is the same (those rows are never attended), the
 // presents differ there.
-Reason GqaRuntimeLengths(Builder& b, Outputs& out, ir::Value* q, ir::Value* k, ir::Value* v,
-                         int64_t heads, int64_t kv_heads, int64_t H, std::vector<Attr> attrs) {
+// The tensors of a GroupQueryAttention in float32 (Q, K and V split when packed).
+struct GqaTensors {
+  ir::Value *q, *k, *v, *past_k, *past_v, *cos, *sin;
+};
+
+Reason GqaRuntimeLengths(Builder& b, Outputs& out, GqaTensors t, int64_t heads, int64_t kv_heads,
+                         int64_t H, std::vector<Attr> attrs) {
   const ir::Node& n = b.node();
-  ir::Value* past_k = In(n, 3);
-  ir::Value* past_v = In(n, 4);
+  if (RankOf(In(n, 5)) != 1) return "its seqlens_k is not known to be 1-D";
+  ir::Value *q = t.q, *k = t.k, *v = t.v, *past_k = t.past_k, *past_v = t.past_v;
   const bool cache = past_k != nullptr;
   ir::Value* zero = b.Int64(0, "_zero");
   ir::Value* S = b.Dim(In(n, 0), 1);
@@ -893,9 +898,10 @@ Reason GqaRuntimeLengths(Builder& b, Outputs& out, ir::Value* q, ir::Value* k, i
   k = ToHeads(b, k, kv_heads, H);
   v = ToHeads(b, v, kv_heads, H);
   if (n.GetInt("do_rotary", 0) != 0) {
-    std::optional<std::vector<int64_t>> cos = Dims(In(n, 7));
-    if (!cos || cos->size() != 2 || (*cos)[1] <= 0 || 2 * (*cos)[1] > H)
+    std::optional<std::vector<int64_t>> cos_dims = Dims(In(n, 7));
+    if (!cos_dims || cos_dims->size() != 2 || (*cos_dims)[1] <= 0 || 2 * (*cos_dims)[1] > H)
       return "the rotary caches' width is not known";
+    const int64_t rotary_dim = 2 * (*cos_dims)[1];
     ir::Value* rotary_positions = In(n, 9);
     if (rotary_positions == nullptr) {
       rotary_positions = positions;
@@ -904,8 +910,8 @@ Reason GqaRuntimeLengths(Builder& b, Outputs& out, ir::Value* q, ir::Value* k, i
     }
     for (ir::Value** x : {&q, &k}) {  // 4-D [B, heads, S, H]
       std::vector<Attr> rotary = {AttrI("interleaved", n.GetInt("rotary_interleaved", 0))};
-      if (2 * (*cos)[1] != H) rotary.push_back(AttrI("rotary_embedding_dim", 2 * (*cos)[1]));
-      *x = b.Op("RotaryEmbedding", {*x, In(n, 7), In(n, 8), rotary_positions}, std::move(rotary));
+      if (rotary_dim != H) rotary.push_back(AttrI("rotary_embedding_dim", rotary_dim));
+      *x = b.Op("RotaryEmbedding", {*x, t.cos, t.sin, rotary_positions}, std::move(rotary));
     }
   }
   // The presents: ScatterND indices (b, h, P_b + s) for the new rows [B, kvN, S, H].
@@ -985,7 +991,8 @@ Reason GqaRuntimeLengths(Builder& b, Outputs& out, ir::Value* q, ir::Value* k, i
 Reason GroupQueryAttention(Builder& b, Outputs& out) {
   const ir::Node& n = b.node();
   KEEP_IF(NeedsOpset(b, 23, "Attention"));
-  KEEP_IF(FloatOnly(n, 0, "query"));
+  ir::DataType type;
+  KEEP_IF(FloatInputType(n, 0, "query", &type));
   const int64_t heads = n.GetInt("num_heads", 0), kv_heads = n.GetInt("kv_num_heads", 0);
   if (heads <= 0 || kv_heads <= 0 || heads % kv_heads != 0)
     return "num_heads is not a multiple of kv_num_heads";
@@ -1007,8 +1014,8 @@ Reason GroupQueryAttention(Builder& b, Outputs& out) {
     std::optional<std::vector<int64_t>> kd = Dims(In(n, 3)), vd = Dims(In(n, 4));
     if (!kd || !vd || kd->size() != 4 || vd->size() != 4 || (*kd)[1] != kv_heads)
       return "its KV cache is not [B, kv_num_heads, P, H]";
-    if (ElemType(In(n, 3)) != ir::DataType::kFloat || ElemType(In(n, 4)) != ir::DataType::kFloat)
-      return "its KV cache is not float32";
+    if (ElemType(In(n, 3)) != type || ElemType(In(n, 4)) != type)
+      return "its KV cache is not of the query's type (quantized caches have no standard form)";
   }
   // The simple forms, where the lengths are constants: without a cache, total_sequence_length S
   // (keys are the new ones); with a cache [B, kv_heads, P, H], every sequence full (seqlens_k the
@@ -1031,9 +1038,15 @@ Reason GroupQueryAttention(Builder& b, Outputs& out) {
                                                    : total->data<int64_t>()[0]) == P + S;
   const bool packed = In(n, 1) == nullptr;
   const int64_t H = packed ? (*qd)[2] / (heads + 2 * kv_heads) : (*qd)[2] / heads;
-  ir::Value* q = In(n, 0);
-  ir::Value* k = In(n, 1);
-  ir::Value* v = In(n, 2);
+  // Other float types than float32 through float32, as the kernel computes (rounded once at the
+  // end).
+  ir::Value* q = b.ToFloat(In(n, 0), type);
+  ir::Value* k = b.ToFloat(In(n, 1), type);
+  ir::Value* v = b.ToFloat(In(n, 2), type);
+  ir::Value* past_k = b.ToFloat(In(n, 3), type);
+  ir::Value* past_v = b.ToFloat(In(n, 4), type);
+  ir::Value* cos = b.ToFloat(In(n, 7), type);
+  ir::Value* sin = b.ToFloat(In(n, 8), type);
   if (packed) {
     ir::Node* split =
         b.Node("Split", {q, b.Ints({heads * H, kv_heads * H, kv_heads * H}, "_split")},
@@ -1049,7 +1062,12 @@ Reason GroupQueryAttention(Builder& b, Outputs& out) {
   // out as GroupQueryAttention leaves them out.
   const float softcap = n.GetFloat("softcap", 0);
   if (softcap > 0) attrs.push_back(AttrF("softcap", softcap));
-  if (!simple) return GqaRuntimeLengths(b, out, q, k, v, heads, kv_heads, H, std::move(attrs));
+  if (!simple) {
+    KEEP_IF(GqaRuntimeLengths(b, out, {q, k, v, past_k, past_v, cos, sin}, heads, kv_heads, H,
+                              std::move(attrs)));
+    for (ir::Value*& o : out) o = b.FromFloat(o, type);
+    return "";
+  }
   attrs.push_back(AttrI("q_num_heads", heads));
   attrs.push_back(AttrI("kv_num_heads", kv_heads));
   ir::Value* shape = b.Op("Shape", {In(n, 0)});
@@ -1059,9 +1077,10 @@ Reason GroupQueryAttention(Builder& b, Outputs& out) {
   };
   ir::Value* steps = range(0, S);
   if (n.GetInt("do_rotary", 0) != 0) {
-    std::optional<std::vector<int64_t>> cos = Dims(In(n, 7));
-    if (!cos || cos->size() != 2 || (*cos)[1] <= 0 || 2 * (*cos)[1] > H)
+    std::optional<std::vector<int64_t>> cos_dims = Dims(In(n, 7));
+    if (!cos_dims || cos_dims->size() != 2 || (*cos_dims)[1] <= 0 || 2 * (*cos_dims)[1] > H)
       return "the rotary caches' width is not known";
+    const int64_t rotary_dim = 2 * (*cos_dims)[1];
     ir::Value* positions = In(n, 9);
     if (positions == nullptr) {
       // The new rows' positions, P..P+S-1 in every sequence (0..S-1 for a first prompt).
@@ -1074,17 +1093,17 @@ Reason GroupQueryAttention(Builder& b, Outputs& out) {
     for (ir::Value** x : {&q, &k}) {
       std::vector<Attr> rotary = {AttrI("interleaved", n.GetInt("rotary_interleaved", 0)),
                                   AttrI("num_heads", x == &q ? heads : kv_heads)};
-      if (2 * (*cos)[1] != H) rotary.push_back(AttrI("rotary_embedding_dim", 2 * (*cos)[1]));
-      *x = b.Op("RotaryEmbedding", {*x, In(n, 7), In(n, 8), positions}, std::move(rotary));
+      if (rotary_dim != H) rotary.push_back(AttrI("rotary_embedding_dim", rotary_dim));
+      *x = b.Op("RotaryEmbedding", {*x, cos, sin, positions}, std::move(rotary));
     }
   }
   if (cache) {
     // Every key is in use (full sequences). Causal with a past: query i sees keys j <= P + i, as
     // onnxruntime's Attention-23 (and our interpreter) offsets is_causal by the past's length.
     if (n.GetInt("causal", 1) != 0) attrs.push_back(AttrI("is_causal", 1));
-    ir::Node* att =
-        b.Node("Attention", {q, k, v, nullptr, In(n, 3), In(n, 4)}, std::move(attrs), 3);
-    out = {att->output(0), att->output(1), att->output(2)};
+    ir::Node* att = b.Node("Attention", {q, k, v, nullptr, past_k, past_v}, std::move(attrs), 3);
+    out = {b.FromFloat(att->output(0), type), b.FromFloat(att->output(1), type),
+           b.FromFloat(att->output(2), type)};
     return "";
   }
   // Key j takes part in query i when j < seqlens_k[b] + 1 and (causal) j <= i.
@@ -1100,9 +1119,9 @@ Reason GroupQueryAttention(Builder& b, Outputs& out) {
   } else {
     mask = b.Op("Expand", {mask, b.Ints({1, 1, S, 1}, "_rows")});
   }
-  out = {b.Op("Attention", {q, k, v, mask}, std::move(attrs)), nullptr, nullptr};
-  if (Used(n, 1)) out[1] = ToHeads(b, k, kv_heads, H);
-  if (Used(n, 2)) out[2] = ToHeads(b, v, kv_heads, H);
+  out = {b.FromFloat(b.Op("Attention", {q, k, v, mask}, std::move(attrs)), type), nullptr, nullptr};
+  if (Used(n, 1)) out[1] = b.FromFloat(ToHeads(b, k, kv_heads, H), type);
+  if (Used(n, 2)) out[2] = b.FromFloat(ToHeads(b, v, kv_heads, H), type);
   return "";
 }
 

@@ -316,6 +316,8 @@ std::string RuntimeLengthsModel(const std::string& signature, const std::string&
       shape = Shape(mask)
       length = Gather<axis = 0>(shape, one)
       total = Cast<to = 6>(length)
+      cosc16 = Cast<to = 10>(cosc)
+      sinc16 = Cast<to = 10>(sinc)
       y, pk_out, pv_out = com.microsoft.GroupQueryAttention<num_heads = 4, kv_num_heads = 2)" +
          attrs + ">(" + inputs + R"()
     })";
@@ -339,6 +341,15 @@ TEST(StandardizeTest, GroupQueryAttentionDecodeStepsOfDifferentLengths) {
                           "int64[2,5] mask = {1, 1, 1, 1, 1, 1, 1, 0, 0, 0}", "",
                           "qkv, , , pk, pv, lens, total"),
       {"Attention", "Split", "ScatterND"});
+  // Float16 through float32 (the kernel's computation, rounded once at the end).
+  ExpectStandardized(
+      RuntimeLengthsModel(
+          "(float16[2,1,16] q, float16[2,1,8] k, float16[2,1,8] v, float16[2,2,4,4] pk, "
+          "float16[2,2,4,4] pv) => (float16[2,1,16] y, float16[2,2,5,4] pk_out, "
+          "float16[2,2,5,4] pv_out)",
+          "int64[2,5] mask = {1, 1, 1, 0, 0, 1, 1, 1, 1, 1}", ", do_rotary = 1",
+          "q, k, v, pk, pv, lens, total, cosc16, sinc16"),
+      {"Attention", "RotaryEmbedding", "ScatterND", "Cast"});
   // Not causal (the interpreter's causal = 0: every key of the entry): the mask goes to the query
   // rows by an Expand.
   ExpectStandardized(
