@@ -19,6 +19,7 @@ the contrib_*.onnxtxt written below. The standardize pass turns them into standa
     its length), a KV cache [batch, 2, past, 16] of any length (0 on the first run), rotary, a
     local window of 4 and softcap: run on a padded first prompt and on a decode step whose
     sequences have different lengths.
+  contrib_gqa_mask_half: the same in float16 (its projections in float32), for a decode step.
   contrib_misc: GatherBlockQuantized (packed 4-bit table), BiasGelu, Gelu, FusedMatMul (alpha).
 
 Weights come from a fixed linear congruential sequence, so the files are reproducible."""
@@ -189,9 +190,10 @@ def contrib_gqa_cache():
             f"=> (float[1,{new},64] Y, float[1,2,{past + new},16] present_key, float[1,2,{past + new},16] present_value)")
 
 
-def contrib_gqa_mask():
+def contrib_gqa_mask(half=False):
     hidden, heads, kv_heads, positions = 64, 4, 2, 16
     head = hidden // heads
+    name, t = ("contrib_gqa_mask_half", "float16") if half else ("contrib_gqa_mask", "float")
     m = Model()
     m.floats("wq", [hidden, heads * head])
     m.floats("wk", [hidden, kv_heads * head])
@@ -201,9 +203,20 @@ def contrib_gqa_mask():
     m.tensor("float", "sin_cache", [positions, head // 2], [round(math.sin(p * f), 6) for p in range(positions) for f in inv])
     m.tensor("int64", "axis1", [1], [1])
     m.tensor("int64", "one", [], [1])
-    m.node("q", "MatMul", ["X", "wq"])
-    m.node("k", "MatMul", ["X", "wk"])
-    m.node("v", "MatMul", ["X", "wv"])
+    rope = ["cos_cache", "sin_cache"]
+    if half:
+        # Projections in float32 (so that only GroupQueryAttention is in float16), then Cast.
+        m.node("X32", "Cast", ["X"], "to = 1")
+        for x in ("q", "k", "v"):
+            m.node(f"{x}32", "MatMul", ["X32", f"w{x}"])
+            m.node(x, "Cast", [f"{x}32"], "to = 10")
+        for c in rope:
+            m.node(f"{c}16", "Cast", [c], "to = 10")
+        rope = [f"{c}16" for c in rope]
+    else:
+        m.node("q", "MatMul", ["X", "wq"])
+        m.node("k", "MatMul", ["X", "wk"])
+        m.node("v", "MatMul", ["X", "wv"])
     m.node("mask_sum", "ReduceSum", ["attention_mask", "axis1"], "keepdims = 0")
     m.node("mask_last", "Sub", ["mask_sum", "one"])
     m.node("seqlens_k", "Cast", ["mask_last"], "to = 6")
@@ -211,11 +224,11 @@ def contrib_gqa_mask():
     m.node("mask_len", "Gather", ["mask_shape", "one"], "axis = 0")
     m.node("total", "Cast", ["mask_len"], "to = 6")
     m.node("Y, present_key, present_value", "com.microsoft.GroupQueryAttention",
-           ["q", "k", "v", "past_key", "past_value", "seqlens_k", "total", "cos_cache", "sin_cache"],
+           ["q", "k", "v", "past_key", "past_value", "seqlens_k", "total"] + rope,
            f"num_heads = {heads}, kv_num_heads = {kv_heads}, do_rotary = 1, local_window_size = 4, softcap = 2.0")
-    m.write("contrib_gqa_mask", 17, "(float[batch,seq,64] X, int64[batch,total] attention_mask, "
-            "float[batch,2,past,16] past_key, float[batch,2,past,16] past_value) => (float[batch,seq,64] Y, "
-            "float[batch,2,total,16] present_key, float[batch,2,total,16] present_value)")
+    m.write(name, 17, f"({t}[batch,seq,64] X, int64[batch,total] attention_mask, "
+            f"{t}[batch,2,past,16] past_key, {t}[batch,2,past,16] past_value) => ({t}[batch,seq,64] Y, "
+            f"{t}[batch,2,total,16] present_key, {t}[batch,2,total,16] present_value)")
 
 
 def contrib_misc():
@@ -238,3 +251,4 @@ contrib_gqa()
 contrib_misc()
 contrib_gqa_cache()
 contrib_gqa_mask()
+contrib_gqa_mask(half=True)
