@@ -841,6 +841,11 @@ ir::Value* ToHeads(Builder& b, ir::Value* x, int64_t heads, int64_t head_size) {
   return b.Op("Transpose", {split}, {AttrIs("perm", {0, 2, 1, 3})});
 }
 
+// The tensors of a GroupQueryAttention in float32 (Q, K and V split when packed).
+struct GqaTensors {
+  ir::Value *q, *k, *v, *past_k, *past_v, *cos, *sin;
+};
+
 // GroupQueryAttention whose sequence lengths are known only at run time (a decode step of a model
 // written by onnxruntime's model builder: seqlens_k = ReduceSum(attention_mask) - 1,
 // total_sequence_length from its shape), as onnxruntime's CPU kernel (1.30, measured in
@@ -858,11 +863,6 @@ ir::Value* ToHeads(Builder& b, ir::Value* x, int64_t heads, int64_t head_size) {
 // present bound to the past's memory, by the caller) leaves the past's rows after each entry's
 // tokens where this has zeros: the output is the same (those rows are never attended), the
 // presents differ there.
-// The tensors of a GroupQueryAttention in float32 (Q, K and V split when packed).
-struct GqaTensors {
-  ir::Value *q, *k, *v, *past_k, *past_v, *cos, *sin;
-};
-
 Reason GqaRuntimeLengths(Builder& b, Outputs& out, GqaTensors t, int64_t heads, int64_t kv_heads,
                          int64_t H, std::vector<Attr> attrs) {
   const ir::Node& n = b.node();
