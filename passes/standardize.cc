@@ -40,8 +40,11 @@
 //   packed Q,
 //                                     K, V with a bool mask from seqlens_k (and causal); with
 //                                     total_sequence_length the constant P + S, and a KV cache
-//                                     [B, kv_heads, P, H] only when seqlens_k is the constant
-//                                     P + S - 1 (every sequence full): is_causal, past and presents
+//                                     [B, kv_heads, P, H] when seqlens_k is the constant P + S - 1
+//                                     (every sequence full): is_causal, past and presents. Lengths
+//                                     known only at run time, or a local window: the presents
+//                                     built by ScatterND at each sequence's own length, Attention
+//                                     (23) over them with a bool mask (GqaRuntimeLengths)
 // Everything else is left, with the reason in the report.
 #include "passes/standardize.h"
 
@@ -153,6 +156,20 @@ class Builder {
     return Constant(
         ir::Tensor::FromVector<int64_t>(ir::DataType::kInt64, {static_cast<int64_t>(v.size())}, v),
         suffix);
+  }
+  // An int64 scalar.
+  ir::Value* Int64(int64_t v, const std::string& suffix) {
+    return Constant(ir::Tensor::FromVector<int64_t>(ir::DataType::kInt64, {}, {v}), suffix);
+  }
+  // Range(start, limit, 1) of int64 scalars: [limit - start].
+  ir::Value* Range(ir::Value* start, ir::Value* limit) {
+    return Op("Range", {start, limit, Int64(1, "_delta")});
+  }
+  // Dim `axis` of `x` as an int64 scalar, read at run time.
+  ir::Value* Dim(ir::Value* x, int64_t axis) {
+    ir::Value* dim =
+        Op("Slice", {Op("Shape", {x}), Ints({axis}, "_start"), Ints({axis + 1}, "_end")});
+    return Op("Squeeze", {dim, Ints({0}, "_zero")});
   }
   // A scalar of float type `type`.
   ir::Value* Scalar(double v, ir::DataType type, const std::string& suffix) {
@@ -647,14 +664,7 @@ Reason RotaryEmbedding(Builder& b, Outputs& out) {
     // A start offset: positions start + [0, S) for every sequence, [B, S].
     const int64_t seq_axis = x->size() == 4 ? 2 : 1;
     ir::Value* shape = b.Op("Shape", {In(n, 0)});
-    ir::Value* len =
-        b.Op("Squeeze",
-             {b.Op("Slice", {shape, b.Ints({seq_axis}, "_s0"), b.Ints({seq_axis + 1}, "_s1")}),
-              b.Ints({0}, "_zero")});
-    ir::Tensor zero = ir::Tensor::FromVector<int64_t>(ir::DataType::kInt64, {}, {0});
-    ir::Tensor one = ir::Tensor::FromVector<int64_t>(ir::DataType::kInt64, {}, {1});
-    ir::Value* range = b.Op("Range", {b.Constant(std::move(zero), "_start"), len,
-                                      b.Constant(std::move(one), "_delta")});
+    ir::Value* range = b.Range(b.Int64(0, "_start"), b.Dim(In(n, 0), seq_axis));
     ir::Value* start = b.Cast(position_ids, ir::DataType::kInt64);
     ir::Value* row = b.Op("Unsqueeze", {b.Op("Add", {range, start}), b.Ints({0}, "_zero")});
     ir::Value* bs =
@@ -710,15 +720,7 @@ Reason ScoreMask(Builder& b, ir::Value* key_mask, ir::Value* attention_bias, ir:
       return "its 1-D key mask is not known to hold one length per sequence ([2B] ends and starts "
              "have no form here)";
     }
-    ir::Value* total =
-        b.Op("Squeeze",
-             {b.Op("Slice", {b.Op("Shape", {keys}), b.Ints({1}, "_one"), b.Ints({2}, "_two")}),
-              b.Ints({0}, "_zero")});
-    ir::Value* j = b.Op(
-        "Range",
-        {b.Constant(ir::Tensor::FromVector<int64_t>(ir::DataType::kInt64, {}, {0}), "_start"),
-         total,
-         b.Constant(ir::Tensor::FromVector<int64_t>(ir::DataType::kInt64, {}, {1}), "_delta")});
+    ir::Value* j = b.Range(b.Int64(0, "_start"), b.Dim(keys, 1));
     ir::Value* lengths =
         b.Op("Unsqueeze", {b.Cast(key_mask, ir::DataType::kInt64), b.Ints({1}, "_one")});
     masked = b.Cast(b.Op("GreaterOrEqual", {b.Op("Unsqueeze", {j, b.Ints({0}, "_zero")}), lengths}),
@@ -839,10 +841,158 @@ ir::Value* ToHeads(Builder& b, ir::Value* x, int64_t heads, int64_t head_size) {
   return b.Op("Transpose", {split}, {AttrIs("perm", {0, 2, 1, 3})});
 }
 
+// The tensors of a GroupQueryAttention in float32 (Q, K and V split when packed).
+struct GqaTensors {
+  ir::Value *q, *k, *v, *past_k, *past_v, *cos, *sin;
+};
+
+// GroupQueryAttention whose sequence lengths are known only at run time (a decode step of a model
+// written by onnxruntime's model builder: seqlens_k = ReduceSum(attention_mask) - 1,
+// total_sequence_length from its shape), as onnxruntime's CPU kernel (1.30, measured in
+// tools/ort_interop) and our interpreter compute it, entry b of the batch on its own: with S new
+// tokens, T_b = seqlens_k[b] + 1 and a cache of P rows, the new tokens follow P_b = T_b - S cached
+// ones (P_b = 0 on a first prompt: S == total_sequence_length, or P == 0). Built from:
+//   first = (S == total) or (P == 0); P_b = first ? 0 : T_b - S; positions P_b + [0, S);
+//   the present [B, kvN, max(P, total), H]: the past's rows t < P_b (zero-padded to the length,
+//     zeros from P_b on), then the S new rows scattered in at rows P_b.. (ScatterND);
+//   a bool mask [B, 1, S, max(P, total)]: key j for query i when j < T_b and (causal) j <= P_b +
+//     i and (local_window_size W) j > P_b + i - W (with softcap j > min(P_b + i, T_b - 1) - W);
+//   Attention (23) on Q [B, N, S, H] (after RotaryEmbedding at the positions) over the presents.
+// Attention-23 with past_key would put the new rows after all P rows of the past, which differs
+// from this whenever an entry is shorter than the cache. onnxruntime's shared-buffer mode (the
+// present bound to the past's memory, by the caller) leaves the past's rows after each entry's
+// tokens where this has zeros: the output is the same (those rows are never attended), the
+// presents differ there.
+Reason GqaRuntimeLengths(Builder& b, Outputs& out, GqaTensors t, int64_t heads, int64_t kv_heads,
+                         int64_t H, std::vector<Attr> attrs) {
+  const ir::Node& n = b.node();
+  if (RankOf(In(n, 5)) != 1) return "its seqlens_k is not known to be 1-D";
+  ir::Value *q = t.q, *k = t.k, *v = t.v, *past_k = t.past_k, *past_v = t.past_v;
+  const bool cache = past_k != nullptr;
+  ir::Value* zero = b.Int64(0, "_zero");
+  ir::Value* S = b.Dim(In(n, 0), 1);
+  ir::Value* total =
+      b.Op("Reshape", {b.Cast(In(n, 6), ir::DataType::kInt64), b.Ints({}, "_scalar")});
+  ir::Value* lens =
+      b.Op("Add", {b.Cast(In(n, 5), ir::DataType::kInt64), b.Int64(1, "_one")});  // [B]
+  ir::Value* P = cache ? b.Dim(past_k, 2) : nullptr;
+  ir::Value* past_len = zero;  // [B] or a scalar 0 without a cache
+  ir::Value* present_len = total;
+  if (cache) {
+    ir::Value* first = b.Op("Or", {b.Op("Equal", {S, total}), b.Op("Equal", {P, zero})});
+    past_len = b.Op("Where", {first, zero, b.Op("Sub", {lens, S})});
+    present_len = b.Op("Max", {P, total});
+  }
+  ir::Value* steps = b.Range(zero, S);              // [S]
+  ir::Value* columns = b.Range(zero, present_len);  // [T]
+  ir::Value* positions =                            // [B, S] (or [1, S])
+      b.Op("Add", {b.Op("Unsqueeze", {past_len, b.Ints({-1}, "_last")}), steps});
+  ir::Value* batch = b.Dim(In(n, 0), 0);
+  const auto to_1d = [&](ir::Value* scalar) {
+    return b.Op("Unsqueeze", {scalar, b.Ints({0}, "_zero")});
+  };
+  // [B, S] for the rotary and the scatter.
+  positions =
+      b.Op("Expand", {positions, b.Op("Concat", {to_1d(batch), to_1d(S)}, {AttrI("axis", 0)})});
+  q = ToHeads(b, q, heads, H);
+  k = ToHeads(b, k, kv_heads, H);
+  v = ToHeads(b, v, kv_heads, H);
+  if (n.GetInt("do_rotary", 0) != 0) {
+    std::optional<std::vector<int64_t>> cos_dims = Dims(In(n, 7));
+    if (!cos_dims || cos_dims->size() != 2 || (*cos_dims)[1] <= 0 || 2 * (*cos_dims)[1] > H)
+      return "the rotary caches' width is not known";
+    const int64_t rotary_dim = 2 * (*cos_dims)[1];
+    ir::Value* rotary_positions = In(n, 9);
+    if (rotary_positions == nullptr) {
+      rotary_positions = positions;
+    } else if (ElemType(rotary_positions) != ir::DataType::kInt64) {
+      rotary_positions = b.Cast(rotary_positions, ir::DataType::kInt64);
+    }
+    for (ir::Value** x : {&q, &k}) {  // 4-D [B, heads, S, H]
+      std::vector<Attr> rotary = {AttrI("interleaved", n.GetInt("rotary_interleaved", 0))};
+      if (rotary_dim != H) rotary.push_back(AttrI("rotary_embedding_dim", rotary_dim));
+      *x = b.Op("RotaryEmbedding", {*x, t.cos, t.sin, rotary_positions}, std::move(rotary));
+    }
+  }
+  // The presents: ScatterND indices (b, h, P_b + s) for the new rows [B, kvN, S, H].
+  ir::Value* index_shape =
+      b.Op("Concat", {to_1d(batch), b.Ints({kv_heads}, "_kv_heads"), to_1d(S), b.Ints({1}, "_one")},
+           {AttrI("axis", 0)});
+  ir::Value* batch_index =
+      b.Op("Unsqueeze", {b.Range(zero, batch), b.Ints({1, 2, 3}, "_axes")});  // [B, 1, 1, 1]
+  ir::Value* head_index = b.Op(
+      "Unsqueeze", {b.Range(zero, b.Int64(kv_heads, "_kv_heads")), b.Ints({0, 2, 3}, "_axes")});
+  ir::Value* row_index = b.Op("Unsqueeze", {positions, b.Ints({1, 3}, "_axes")});  // [B, 1, S, 1]
+  ir::Value* indices =
+      b.Op("Concat",
+           {b.Op("Expand", {batch_index, index_shape}), b.Op("Expand", {head_index, index_shape}),
+            b.Op("Expand", {row_index, index_shape})},
+           {AttrI("axis", 3)});
+  ir::Value* shape = b.Op("Concat",
+                          {to_1d(batch), b.Ints({kv_heads}, "_kv_heads"), to_1d(present_len),
+                           b.Ints({H}, "_head_size")},
+                          {AttrI("axis", 0)});
+  // The past's rows t < P_b, zero-padded to the present's length.
+  ir::Value* pads = nullptr;
+  ir::Value* keep = nullptr;
+  if (cache) {
+    pads = b.Op("Concat",
+                {b.Ints({0, 0, 0, 0, 0, 0}, "_pads"), to_1d(b.Op("Sub", {present_len, P})),
+                 b.Ints({0}, "_zero")},
+                {AttrI("axis", 0)});
+    keep = b.Op("Less", {b.Op("Unsqueeze", {columns, b.Ints({0}, "_zero")}),
+                         b.Op("Unsqueeze", {past_len, b.Ints({1}, "_one")})});  // [B, T]
+    keep = b.Op("Unsqueeze", {keep, b.Ints({1, 3}, "_axes")});                  // [B, 1, T, 1]
+  }
+  std::vector<ir::Value*> presents;
+  for (auto [past, now] : {std::pair{past_k, k}, std::pair{past_v, v}}) {
+    ir::Value* base;
+    if (cache) {
+      base = b.Op("Where",
+                  {keep, b.Op("Pad", {past, pads}), b.Scalar(0, ir::DataType::kFloat, "_zero_f")});
+    } else {
+      ir::Node* zeros = b.Node("ConstantOfShape", {shape});
+      b.SetAttribute(
+          *zeros, ir::Attribute::FromTensor(
+                      "value", ir::Tensor::FromVector<float>(ir::DataType::kFloat, {1}, {0.0f})));
+      base = zeros->output(0);
+    }
+    presents.push_back(b.Op("ScatterND", {base, indices, now}));
+  }
+  // Key j for query i of entry b.
+  ir::Value* j = b.Op("Unsqueeze", {columns, b.Ints({0, 1}, "_axes")});  // [1, 1, T]
+  ir::Value* pos = b.Op("Unsqueeze", {positions, b.Ints({2}, "_two")});  // [B, S, 1]
+  ir::Value* allowed = b.Op("Less", {j, b.Op("Unsqueeze", {lens, b.Ints({1, 2}, "_axes")})});
+  if (n.GetInt("causal", 1) != 0) allowed = b.Op("And", {allowed, b.Op("LessOrEqual", {j, pos})});
+  const int64_t window = n.GetInt("local_window_size", -1);
+  if (window >= 0) {
+    // The window ends at the query, or with softcap at min(query, T_b - 1) (onnxruntime 1.30's two
+    // paths differ on padding queries of a first prompt; the interpreter follows both).
+    ir::Value* end = pos;
+    if (n.GetFloat("softcap", 0) > 0) {
+      end = b.Op("Min", {pos, b.Op("Unsqueeze", {b.Op("Sub", {lens, b.Int64(1, "_one")}),
+                                                 b.Ints({1, 2}, "_axes")})});
+    }
+    allowed = b.Op("And",
+                   {allowed, b.Op("Greater", {j, b.Op("Sub", {end, b.Int64(window, "_window")})})});
+  }
+  if (n.GetInt("causal", 1) == 0 && window < 0) {
+    // [B, 1, T] to the query rows: onnxruntime's Attention takes no 1 at dim -2.
+    allowed = b.Op("Expand", {allowed, b.Op("Concat", {to_1d(batch), to_1d(S), to_1d(present_len)},
+                                            {AttrI("axis", 0)})});
+  }
+  ir::Value* mask = b.Op("Unsqueeze", {allowed, b.Ints({1}, "_one")});  // [B, 1, S, T]
+  ir::Value* y = b.Op("Attention", {q, presents[0], presents[1], mask}, std::move(attrs));
+  y = b.Op("Transpose", {y}, {AttrIs("perm", {0, 2, 1, 3})});
+  out = {b.Op("Reshape", {y, b.Ints({0, 0, heads * H}, "_hidden")}), presents[0], presents[1]};
+  return "";
+}
+
 Reason GroupQueryAttention(Builder& b, Outputs& out) {
   const ir::Node& n = b.node();
   KEEP_IF(NeedsOpset(b, 23, "Attention"));
-  KEEP_IF(FloatOnly(n, 0, "query"));
+  ir::DataType type;
+  KEEP_IF(FloatInputType(n, 0, "query", &type));
   const int64_t heads = n.GetInt("num_heads", 0), kv_heads = n.GetInt("kv_num_heads", 0);
   if (heads <= 0 || kv_heads <= 0 || heads % kv_heads != 0)
     return "num_heads is not a multiple of kv_num_heads";
@@ -850,50 +1000,53 @@ Reason GroupQueryAttention(Builder& b, Outputs& out) {
     if (In(n, i) != nullptr)
       return "attention_bias, head_sink, quantized caches and q/k norms have no standard form here";
   }
-  if (n.GetInt("smooth_softmax", 0) != 0 || n.GetFloat("softcap", 0) != 0 ||
-      n.GetInt("local_window_size", -1) >= 0 || n.GetInt("qk_output", 0) != 0) {
-    return "smooth_softmax, softcap, local_window_size and qk_output have no standard form here";
-  }
+  if (n.GetInt("smooth_softmax", 0) != 0 || n.GetInt("qk_output", 0) != 0)
+    return "smooth_softmax and qk_output have no standard form here";
+  const int64_t window = n.GetInt("local_window_size", -1);
+  if (window == 0) return "local_window_size 0 leaves every query without a key";
   std::optional<std::vector<int64_t>> qd = Dims(In(n, 0));
-  if (!qd || qd->size() != 3 || (*qd)[1] <= 0 || (*qd)[2] <= 0)
-    return "the query's sequence length and width are not known";
-  const int64_t S = (*qd)[1];
-  // A KV cache: GroupQueryAttention writes each sequence's S new rows after its own length
-  // (seqlens_k[b] + 1 - S), Attention-23 after all P rows of the past. They agree when every
-  // sequence is full, seqlens_k[b] = P + S - 1 for all b: provable only when seqlens_k is a
-  // constant (a model's decode step computes it from the attention mask at run time) and P is
-  // known.
+  if (!qd || qd->size() != 3 || (*qd)[2] <= 0) return "the query's width is not known";
+  const int64_t S = (*qd)[1];  // -1 when not known
   const bool cache = In(n, 3) != nullptr || In(n, 4) != nullptr;
-  int64_t P = 0;
   if (cache) {
     if (In(n, 3) == nullptr || In(n, 4) == nullptr)
       return "past_key and past_value are not given together";
     std::optional<std::vector<int64_t>> kd = Dims(In(n, 3)), vd = Dims(In(n, 4));
-    if (!kd || !vd || kd->size() != 4 || *kd != *vd || (*kd)[1] != kv_heads || (*kd)[2] < 0)
-      return "its KV cache is not [B, kv_num_heads, P, H] with P known";
-    P = (*kd)[2];
+    if (!kd || !vd || kd->size() != 4 || vd->size() != 4 || (*kd)[1] != kv_heads)
+      return "its KV cache is not [B, kv_num_heads, P, H]";
+    if (ElemType(In(n, 3)) != type || ElemType(In(n, 4)) != type)
+      return "its KV cache is not of the query's type (quantized caches have no standard form)";
+  }
+  // The simple forms, where the lengths are constants: without a cache, total_sequence_length S
+  // (keys are the new ones); with a cache [B, kv_heads, P, H], every sequence full (seqlens_k the
+  // constant P + S - 1, total P + S), where Attention-23's concatenation of the past matches
+  // GroupQueryAttention's rows. Otherwise (lengths known at run time, local windows) the general
+  // form (GqaRuntimeLengths).
+  int64_t P = 0;
+  bool simple = window < 0 && S > 0;
+  if (simple && cache) {
+    P = (*Dims(In(n, 3)))[2];
     std::optional<interpreter::Tensor> lens = ConstantOf(In(n, 5));
-    bool full = lens.has_value() && lens->dtype() == ir::DataType::kInt32 && lens->size() > 0;
+    bool full =
+        P >= 0 && lens.has_value() && lens->dtype() == ir::DataType::kInt32 && lens->size() > 0;
     for (int64_t i = 0; full && i < lens->size(); ++i) full = lens->data<int32_t>()[i] == P + S - 1;
-    if (!full) {
-      return "with a KV cache GroupQueryAttention writes each sequence's new rows after its own "
-             "length (seqlens_k), which Attention-23's concatenation matches only when every "
-             "sequence is full (seqlens_k the constant past + S - 1); that is not known here";
-    }
+    simple = full;
   }
-  // The keys run to total_sequence_length: the past's and the new ones only when it is the
-  // constant P + S (without a cache, keys past the new ones are zeros).
   std::optional<interpreter::Tensor> total = ConstantOf(In(n, 6));
-  if (!total || total->size() != 1 ||
-      (total->dtype() == ir::DataType::kInt32 ? total->data<int32_t>()[0]
-                                              : total->data<int64_t>()[0]) != P + S) {
-    return "its total_sequence_length is not the constant past + sequence length";
-  }
+  simple = simple && total && total->size() == 1 &&
+           (total->dtype() == ir::DataType::kInt32 ? total->data<int32_t>()[0]
+                                                   : total->data<int64_t>()[0]) == P + S;
   const bool packed = In(n, 1) == nullptr;
   const int64_t H = packed ? (*qd)[2] / (heads + 2 * kv_heads) : (*qd)[2] / heads;
-  ir::Value* q = In(n, 0);
-  ir::Value* k = In(n, 1);
-  ir::Value* v = In(n, 2);
+  // Other float types than float32 through float32, as the kernel computes (rounded once at the
+  // end).
+  ir::Value* q = b.ToFloat(In(n, 0), type);
+  ir::Value* k = b.ToFloat(In(n, 1), type);
+  ir::Value* v = b.ToFloat(In(n, 2), type);
+  ir::Value* past_k = b.ToFloat(In(n, 3), type);
+  ir::Value* past_v = b.ToFloat(In(n, 4), type);
+  ir::Value* cos = b.ToFloat(In(n, 7), type);
+  ir::Value* sin = b.ToFloat(In(n, 8), type);
   if (packed) {
     ir::Node* split =
         b.Node("Split", {q, b.Ints({heads * H, kv_heads * H, kv_heads * H}, "_split")},
@@ -902,21 +1055,32 @@ Reason GroupQueryAttention(Builder& b, Outputs& out) {
     k = split->output(1);
     v = split->output(2);
   }
+  std::vector<Attr> attrs;
+  const float scale = n.GetFloat("scale", 0);
+  if (scale != 0) attrs.push_back(AttrF("scale", scale));
+  // Attention-23 caps the scores before its mask (as the ONNX reference does), so masked keys stay
+  // out as GroupQueryAttention leaves them out.
+  const float softcap = n.GetFloat("softcap", 0);
+  if (softcap > 0) attrs.push_back(AttrF("softcap", softcap));
+  if (!simple) {
+    KEEP_IF(GqaRuntimeLengths(b, out, {q, k, v, past_k, past_v, cos, sin}, heads, kv_heads, H,
+                              std::move(attrs)));
+    for (ir::Value*& o : out) o = b.FromFloat(o, type);
+    return "";
+  }
+  attrs.push_back(AttrI("q_num_heads", heads));
+  attrs.push_back(AttrI("kv_num_heads", kv_heads));
   ir::Value* shape = b.Op("Shape", {In(n, 0)});
   ir::Value* batch = b.Op("Slice", {shape, b.Ints({0}, "_zero"), b.Ints({1}, "_one")});
   auto range = [&](int64_t begin, int64_t end) {  // [end - begin]
-    ir::Tensor start = ir::Tensor::FromVector<int64_t>(ir::DataType::kInt64, {}, {begin});
-    ir::Tensor limit = ir::Tensor::FromVector<int64_t>(ir::DataType::kInt64, {}, {end});
-    ir::Tensor one = ir::Tensor::FromVector<int64_t>(ir::DataType::kInt64, {}, {1});
-    return b.Op("Range",
-                {b.Constant(std::move(start), "_start"), b.Constant(std::move(limit), "_len"),
-                 b.Constant(std::move(one), "_delta")});
+    return b.Range(b.Int64(begin, "_start"), b.Int64(end, "_len"));
   };
   ir::Value* steps = range(0, S);
   if (n.GetInt("do_rotary", 0) != 0) {
-    std::optional<std::vector<int64_t>> cos = Dims(In(n, 7));
-    if (!cos || cos->size() != 2 || (*cos)[1] <= 0 || 2 * (*cos)[1] > H)
+    std::optional<std::vector<int64_t>> cos_dims = Dims(In(n, 7));
+    if (!cos_dims || cos_dims->size() != 2 || (*cos_dims)[1] <= 0 || 2 * (*cos_dims)[1] > H)
       return "the rotary caches' width is not known";
+    const int64_t rotary_dim = 2 * (*cos_dims)[1];
     ir::Value* positions = In(n, 9);
     if (positions == nullptr) {
       // The new rows' positions, P..P+S-1 in every sequence (0..S-1 for a first prompt).
@@ -927,28 +1091,23 @@ Reason GroupQueryAttention(Builder& b, Outputs& out) {
       positions = b.Cast(positions, ir::DataType::kInt64);
     }
     for (ir::Value** x : {&q, &k}) {
-      std::vector<Attr> attrs = {AttrI("interleaved", n.GetInt("rotary_interleaved", 0)),
-                                 AttrI("num_heads", x == &q ? heads : kv_heads)};
-      if (2 * (*cos)[1] != H) attrs.push_back(AttrI("rotary_embedding_dim", 2 * (*cos)[1]));
-      *x = b.Op("RotaryEmbedding", {*x, In(n, 7), In(n, 8), positions}, std::move(attrs));
+      std::vector<Attr> rotary = {AttrI("interleaved", n.GetInt("rotary_interleaved", 0)),
+                                  AttrI("num_heads", x == &q ? heads : kv_heads)};
+      if (rotary_dim != H) rotary.push_back(AttrI("rotary_embedding_dim", rotary_dim));
+      *x = b.Op("RotaryEmbedding", {*x, cos, sin, positions}, std::move(rotary));
     }
   }
-  std::vector<Attr> attrs = {AttrI("q_num_heads", heads), AttrI("kv_num_heads", kv_heads)};
-  const float scale = n.GetFloat("scale", 0);
-  if (scale != 0) attrs.push_back(AttrF("scale", scale));
   if (cache) {
     // Every key is in use (full sequences). Causal with a past: query i sees keys j <= P + i, as
     // onnxruntime's Attention-23 (and our interpreter) offsets is_causal by the past's length.
     if (n.GetInt("causal", 1) != 0) attrs.push_back(AttrI("is_causal", 1));
-    ir::Node* att =
-        b.Node("Attention", {q, k, v, nullptr, In(n, 3), In(n, 4)}, std::move(attrs), 3);
-    out = {att->output(0), att->output(1), att->output(2)};
+    ir::Node* att = b.Node("Attention", {q, k, v, nullptr, past_k, past_v}, std::move(attrs), 3);
+    out = {b.FromFloat(att->output(0), type), b.FromFloat(att->output(1), type),
+           b.FromFloat(att->output(2), type)};
     return "";
   }
   // Key j takes part in query i when j < seqlens_k[b] + 1 and (causal) j <= i.
-  ir::Value* lens = b.Op(
-      "Add", {b.Cast(In(n, 5), ir::DataType::kInt64),
-              b.Constant(ir::Tensor::FromVector<int64_t>(ir::DataType::kInt64, {}, {1}), "_one")});
+  ir::Value* lens = b.Op("Add", {b.Cast(In(n, 5), ir::DataType::kInt64), b.Int64(1, "_one")});
   ir::Value* keys = b.Op("Less", {b.Op("Unsqueeze", {steps, b.Ints({0}, "_zero")}),
                                   b.Op("Unsqueeze", {lens, b.Ints({1}, "_one")})});  // [B, S]
   ir::Value* mask = b.Op("Unsqueeze", {keys, b.Ints({1, 2}, "_axes")});              // [B, 1, 1, S]
@@ -960,9 +1119,9 @@ Reason GroupQueryAttention(Builder& b, Outputs& out) {
   } else {
     mask = b.Op("Expand", {mask, b.Ints({1, 1, S, 1}, "_rows")});
   }
-  out = {b.Op("Attention", {q, k, v, mask}, std::move(attrs)), nullptr, nullptr};
-  if (Used(n, 1)) out[1] = ToHeads(b, k, kv_heads, H);
-  if (Used(n, 2)) out[2] = ToHeads(b, v, kv_heads, H);
+  out = {b.FromFloat(b.Op("Attention", {q, k, v, mask}, std::move(attrs)), type), nullptr, nullptr};
+  if (Used(n, 1)) out[1] = b.FromFloat(ToHeads(b, k, kv_heads, H), type);
+  if (Used(n, 2)) out[2] = b.FromFloat(ToHeads(b, v, kv_heads, H), type);
   return "";
 }
 

@@ -289,14 +289,125 @@ TEST(StandardizeTest, GroupQueryAttention) {
       z, ok3, = com.microsoft.GroupQueryAttention<num_heads = 4, kv_num_heads = 2, do_rotary = 1>(q3, k3, v3, pk, pv, lens3, total3, cosc, sinc)
     })",
                      {"Attention", "RotaryEmbedding"});
-  // With a cache and seqlens_k known only at run time: left, and said why.
+  // What has no standard form is left, and said why.
   StandardizeReport report = ReportOf(Header() + R"(
     g (float[2,1,16] q, float[2,1,8] k, float[2,1,8] v, float[2,2,4,4] pk, float[2,2,4,4] pv, int32[2] lens, int32 total)
       => (float[2,1,16] y) {
-      y, , = com.microsoft.GroupQueryAttention<num_heads = 4, kv_num_heads = 2>(q, k, v, pk, pv, lens, total)
+      y, , = com.microsoft.GroupQueryAttention<num_heads = 4, kv_num_heads = 2, smooth_softmax = 1>(q, k, v, pk, pv, lens, total)
     })");
   ASSERT_EQ(report.kept.size(), 1u);
-  EXPECT_THAT(report.kept[0], HasSubstr("KV cache"));
+  EXPECT_THAT(report.kept[0], HasSubstr("smooth_softmax"));
+}
+
+// GroupQueryAttention as onnxruntime's model builder writes it: seqlens_k and total_sequence_length
+// computed at run time from the attention mask (ReduceSum - 1, and its length), entries of the
+// batch of different lengths. The new rows go into each entry's present at its own length, which
+// Attention-23's past does not do: the presents are scattered (ScatterND) and Attention-23 takes
+// them with a bool mask. `mask` is the attention mask [B, T] as a constant (the pass does not fold
+// the lengths computed from it); `signature` the graph's; `attrs` and `inputs` the node's.
+std::string RuntimeLengthsModel(const std::string& signature, const std::string& mask,
+                                const std::string& attrs, const std::string& inputs) {
+  return Header() + "g " + signature + "\n    <" + mask + ", float[16,2] cosc = {" +
+         Values(32, 2.1, 1.0) + "}, float[16,2] sinc = {" + Values(32, 2.2, 1.0) +
+         R"(}, int64[1] axis1 = {1}, int64 one = {1}> {
+      sum = ReduceSum<keepdims = 0>(mask, axis1)
+      last = Sub(sum, one)
+      lens = Cast<to = 6>(last)
+      shape = Shape(mask)
+      length = Gather<axis = 0>(shape, one)
+      total = Cast<to = 6>(length)
+      cosc16 = Cast<to = 10>(cosc)
+      sinc16 = Cast<to = 10>(sinc)
+      y, pk_out, pv_out = com.microsoft.GroupQueryAttention<num_heads = 4, kv_num_heads = 2)" +
+         attrs + ">(" + inputs + R"()
+    })";
+}
+
+TEST(StandardizeTest, GroupQueryAttentionDecodeStepsOfDifferentLengths) {
+  // A decode step over a cache of 4: entry 0 holds 4 tokens (its new one at row 4), entry 1 only
+  // 2 (its new one at row 2, rows 3..4 of its present zeros); rotary at positions 4 and 2.
+  ExpectStandardized(
+      RuntimeLengthsModel(
+          "(float[2,1,16] q, float[2,1,8] k, float[2,1,8] v, float[2,2,4,4] pk, float[2,2,4,4] pv) "
+          "=> (float[2,1,16] y, float[2,2,5,4] pk_out, float[2,2,5,4] pv_out)",
+          "int64[2,5] mask = {1, 1, 1, 1, 1, 1, 1, 1, 0, 0}", ", do_rotary = 1",
+          "q, k, v, pk, pv, lens, total, cosc, sinc"),
+      {"Attention", "RotaryEmbedding", "ScatterND", "Pad", "Where"});
+  // The same without rotary, packed Q, K, V, and a cache longer than the total (a buffer of 6 for
+  // 5 tokens: the presents keep its length, zeros after each entry's tokens).
+  ExpectStandardized(
+      RuntimeLengthsModel("(float[2,1,32] qkv, float[2,2,6,4] pk, float[2,2,6,4] pv) "
+                          "=> (float[2,1,16] y, float[2,2,6,4] pk_out, float[2,2,6,4] pv_out)",
+                          "int64[2,5] mask = {1, 1, 1, 1, 1, 1, 1, 0, 0, 0}", "",
+                          "qkv, , , pk, pv, lens, total"),
+      {"Attention", "Split", "ScatterND"});
+  // Float16 through float32 (the kernel's computation, rounded once at the end).
+  ExpectStandardized(
+      RuntimeLengthsModel(
+          "(float16[2,1,16] q, float16[2,1,8] k, float16[2,1,8] v, float16[2,2,4,4] pk, "
+          "float16[2,2,4,4] pv) => (float16[2,1,16] y, float16[2,2,5,4] pk_out, "
+          "float16[2,2,5,4] pv_out)",
+          "int64[2,5] mask = {1, 1, 1, 0, 0, 1, 1, 1, 1, 1}", ", do_rotary = 1",
+          "q, k, v, pk, pv, lens, total, cosc16, sinc16"),
+      {"Attention", "RotaryEmbedding", "ScatterND", "Cast"});
+  // Not causal (the interpreter's causal = 0: every key of the entry): the mask goes to the query
+  // rows by an Expand.
+  ExpectStandardized(
+      RuntimeLengthsModel("(float[2,2,32] qkv, float[2,2,4,4] pk, float[2,2,4,4] pv) "
+                          "=> (float[2,2,16] y, float[2,2,6,4] pk_out, float[2,2,6,4] pv_out)",
+                          "int64[2,6] mask = {1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0}", ", causal = 0",
+                          "qkv, , , pk, pv, lens, total"),
+      {"Attention", "ScatterND", "Expand"});
+}
+
+TEST(StandardizeTest, GroupQueryAttentionFirstPromptWithPadding) {
+  // The model builder's first run: an empty cache [B, 2, 0, 4], a prompt of 4 (total 4 = S: the
+  // first prompt, positions from 0) where entry 1 has 2 tokens and 2 of padding.
+  ExpectStandardized(
+      RuntimeLengthsModel(
+          "(float[2,4,16] q, float[2,4,8] k, float[2,4,8] v, float[2,2,0,4] pk, float[2,2,0,4] pv) "
+          "=> (float[2,4,16] y, float[2,2,4,4] pk_out, float[2,2,4,4] pv_out)",
+          "int64[2,4] mask = {1, 1, 1, 1, 1, 1, 0, 0}", ", do_rotary = 1",
+          "q, k, v, pk, pv, lens, total, cosc, sinc"),
+      {"Attention", "RotaryEmbedding", "ScatterND"});
+  // Without a cache input, packed, total_sequence_length computed at run time.
+  ExpectStandardized(
+      RuntimeLengthsModel("(float[2,4,32] qkv) "
+                          "=> (float[2,4,16] y, float[2,2,4,4] pk_out, float[2,2,4,4] pv_out)",
+                          "int64[2,4] mask = {1, 1, 1, 0, 1, 0, 0, 0}", ", do_rotary = 1",
+                          "qkv, , , , , lens, total, cosc, sinc"),
+      {"Attention", "RotaryEmbedding", "ScatterND", "ConstantOfShape"});
+  // A window of 2 keys with softcap: the padding queries' windows end at their sequence's last
+  // token (onnxruntime's rule with softcap, the kernel's too).
+  ExpectStandardized(
+      RuntimeLengthsModel("(float[2,6,32] qkv, float[2,2,0,4] pk, float[2,2,0,4] pv) "
+                          "=> (float[2,6,16] y, float[2,2,6,4] pk_out, float[2,2,6,4] pv_out)",
+                          "int64[2,6] mask = {1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0}",
+                          ", local_window_size = 2, softcap = 2.0", "qkv, , , pk, pv, lens, total"),
+      {"Attention", "ScatterND", "Min"});
+}
+
+TEST(StandardizeTest, GroupQueryAttentionChunksWindowAndSoftcap) {
+  // A chunk of S new tokens (S symbolic: verification runs 2, 3 and 4) after a cache of 4, total
+  // 6: entry 0 holds 6 tokens, entry 1 holds 4, so the chunk starts at 6 - S and 4 - S; a local
+  // window of 2 keys and softcap.
+  ExpectStandardized(
+      RuntimeLengthsModel(
+          "(float[2,S,16] q, float[2,S,8] k, float[2,S,8] v, float[2,2,4,4] pk, float[2,2,4,4] pv) "
+          "=> (float[2,S,16] y, float[2,2,6,4] pk_out, float[2,2,6,4] pv_out)",
+          "int64[2,6] mask = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0}",
+          ", do_rotary = 1, local_window_size = 2, softcap = 1.5, scale = 0.4",
+          "q, k, v, pk, pv, lens, total, cosc, sinc"),
+      {"Attention", "RotaryEmbedding", "ScatterND"});
+  // One sequence, a chunk of 3 after 2 of its 4 cached rows (onnxruntime takes a chunk after a
+  // past for one sequence only).
+  ExpectStandardized(
+      RuntimeLengthsModel(
+          "(float[1,3,16] q, float[1,3,8] k, float[1,3,8] v, float[1,2,4,4] pk, float[1,2,4,4] pv) "
+          "=> (float[1,3,16] y, float[1,2,6,4] pk_out, float[1,2,6,4] pv_out)",
+          "int64[1,6] mask = {1, 1, 1, 1, 1, 0}", ", do_rotary = 1, rotary_interleaved = 1",
+          "q, k, v, pk, pv, lens, total, cosc, sinc"),
+      {"Attention", "RotaryEmbedding", "ScatterND"});
 }
 
 }  // namespace

@@ -98,6 +98,8 @@ done
 # The cached Llama layer again, for inputs of a decode step (one new token).
 cp "$work/llama_gqa_cache.onnx" "$work/llama_gqa_decode.onnx"
 cp "$work/llama_causal_cache.onnx" "$work/llama_causal_decode.onnx"
+# The model builder's GroupQueryAttention again, for a decode step (its lengths from the mask).
+cp "$work/contrib_gqa_mask.onnx" "$work/contrib_gqa_mask_decode.onnx"
 # Attention masks as tokenizers make them: 1s, then padding.
 inputs "$work/bert_model.onnx" bert_model --dim=batch=2,seq=5 --range=input_ids=0,29 --padding=attention_mask
 inputs "$work/bert_encoder.onnx" bert_encoder --dim=batch=2,seq=5 --padding=attention_mask
@@ -124,14 +126,21 @@ inputs "$work/rotary_interleaved.onnx" rotary_interleaved --dim=batch=2,seq=5 --
 inputs "$work/rmsnorm_half.onnx" rmsnorm_half --dim=batch=2,seq=5
 inputs "$work/transformer_block.onnx" transformer_block
 inputs "$work/tiny_cnn.onnx" tiny_cnn
-# onnxruntime's contrib dialect (make_contrib_models.py). GroupQueryAttention's sequences are full
-# (seqlens_k = 4 of 5 new tokens): the standard form is exact for any lengths, but onnxruntime's CPU
-# kernel is only held to ours on full ones here.
+# onnxruntime's contrib dialect (make_contrib_models.py). contrib_gqa's sequences are full
+# (seqlens_k = 4 of 5 new tokens); contrib_gqa_mask's have different lengths (below).
 inputs "$work/contrib_bert.onnx" contrib_bert --dim=batch=2,seq=5 --range=input_ids=0,29,segment_ids=0,1 --padding=input_mask
 inputs "$work/contrib_llama.onnx" contrib_llama --dim=batch=2,seq=5 --range=position_ids=0,26
 inputs "$work/contrib_gqa.onnx" contrib_gqa --range=seqlens_k=4,4
 inputs "$work/contrib_gqa_cache.onnx" contrib_gqa_cache
 inputs "$work/contrib_misc.onnx" contrib_misc --dim=batch=2,seq=5 --range=ids=0,29
+# Attention masks with padding (this seed: sequences of 4 and 3 of a prompt of 5 on an empty cache;
+# of 7 and 3 at a decode step over a cache of 6): seqlens_k differs per sequence and is known only
+# at run time.
+inputs "$work/contrib_gqa_mask.onnx" contrib_gqa_mask --dim=batch=2,seq=5,past=0,total=5 --padding=attention_mask
+inputs "$work/contrib_gqa_mask_decode.onnx" contrib_gqa_mask_decode --dim=batch=2,seq=1,past=6,total=7 \
+  --padding=attention_mask
+inputs "$work/contrib_gqa_mask_half.onnx" contrib_gqa_mask_half --dim=batch=2,seq=1,past=6,total=7 \
+  --padding=attention_mask
 
 # ---- the cases -----------------------------------------------------------------------------------
 # interop NAME SOURCE "OP=COUNT ..." TOOL [ARGS...]
@@ -151,7 +160,8 @@ for m in bert_model bert_encoder llama_block llama_gqa llama_gqa_cache llama_gqa
          llama_causal llama_causal_cache llama_causal_decode attention_half sdpa_causal sdpa_causal_dynamo \
          gemma_softcap gpt2_attention decoder_tiny decoder_tiny_half self_attention_static cross_attention \
          rotary_tables rotary_interleaved rmsnorm_half transformer_block \
-         tiny_cnn contrib_bert contrib_llama contrib_gqa contrib_gqa_cache contrib_misc; do
+         tiny_cnn contrib_bert contrib_llama contrib_gqa contrib_gqa_cache contrib_misc contrib_gqa_mask \
+         contrib_gqa_mask_decode contrib_gqa_mask_half; do
   input_of[$m]=$m
 done
 interop() {
@@ -221,7 +231,8 @@ interop() {
 for m in bert_model bert_encoder llama_block llama_gqa llama_gqa_cache llama_gqa_decode phi_partial_rotary \
          llama_causal llama_causal_cache llama_causal_decode sdpa_causal sdpa_causal_dynamo gemma_softcap \
          gpt2_attention decoder_tiny self_attention_static cross_attention rotary_tables rotary_interleaved transformer_block \
-         tiny_cnn contrib_bert contrib_llama contrib_gqa contrib_gqa_cache contrib_misc; do
+         tiny_cnn contrib_bert contrib_llama contrib_gqa contrib_gqa_cache contrib_misc contrib_gqa_mask \
+         contrib_gqa_mask_decode; do
   interop "${m}_as_is" "$m" "" none
 done
 # In float16, onnxruntime and our interpreter (which rounds once per node) land a few units in the
@@ -229,6 +240,7 @@ done
 ort_tolerance=1e-2,1e-3
 interop attention_half_as_is attention_half "" none
 interop decoder_tiny_half_as_is decoder_tiny_half "" none
+interop contrib_gqa_mask_half_as_is contrib_gqa_mask_half "" none
 ort_tolerance=""
 
 # A BERT model as TorchScript exports it (opset 17, dynamic batch and sequence, embeddings, the
@@ -386,6 +398,19 @@ interop contrib_gqa_standardize contrib_gqa "Attention=1 RotaryEmbedding=2 com.m
 # is_causal from the cache's end.
 interop contrib_gqa_cache_standardize contrib_gqa_cache \
   "Attention=1 RotaryEmbedding=2 com.microsoft::GroupQueryAttention=0" opt --passes='convert(23),standardize'
+# As the model builder writes it: seqlens_k and total_sequence_length computed from the attention
+# mask, sequences of different lengths, a local window and softcap; a padded first prompt on an
+# empty cache and a decode step. Each sequence's new rows go at its own length in the presents
+# (ScatterND), which Attention-23's past would not do: Attention over the presents with a bool mask.
+contrib_gqa_mask_gone="Attention=1 RotaryEmbedding=2 ScatterND=2 com.microsoft::GroupQueryAttention=0"
+interop contrib_gqa_mask_standardize contrib_gqa_mask "$contrib_gqa_mask_gone" opt --passes='convert(23),standardize'
+interop contrib_gqa_mask_decode_standardize contrib_gqa_mask_decode "$contrib_gqa_mask_gone" \
+  opt --passes='convert(23),standardize'
+# In float16: through float32 (Casts around the same form), as our kernel computes; onnxruntime's own
+# float16 kernel lands a unit in the last place from it (held to the float16 tolerance above), the
+# standardized model equals ours.
+interop contrib_gqa_mask_half_standardize contrib_gqa_mask_half "$contrib_gqa_mask_gone" \
+  opt --passes='convert(23),standardize'
 # GatherBlockQuantized, BiasGelu, Gelu, FusedMatMul.
 interop contrib_misc_standardize contrib_misc \
   "DequantizeLinear=1 Gather=1 Gelu=2 com.microsoft::GatherBlockQuantized=0 com.microsoft::BiasGelu=0

@@ -3,6 +3,7 @@
 // the decompositions are constants written here from the documented rules: Attention and
 // MultiHeadAttention add mask_filter_value (-10000) to masked scores, GroupQueryAttention leaves
 // masked keys out of the softmax.
+#include <algorithm>
 #include <functional>
 #include <string>
 #include <vector>
@@ -129,10 +130,37 @@ TEST(ContribGroupQueryAttention, PromptWithRightPadding) {
        Tensor::Scalar<int32_t>(DataType::kInt32, 3)});
 }
 
+TEST(ContribGroupQueryAttention, PromptWithPaddingWindowAndSoftcap) {
+  // B 2, S 5, entry 1 has 2 tokens; a window of 2 keys. Without softcap the window of padding
+  // query i ends at i (keys i - 1..i, those below 2 only), with softcap at the entry's last token
+  // (keys 0..1), as onnxruntime 1.30 computes them.
+  const std::vector<int64_t> len = {5, 2};
+  for (const bool softcap : {false, true}) {
+    const auto masked = [&](int64_t b, int64_t i, int64_t j) {
+      const int64_t end = softcap ? std::min(i, len[b] - 1) : i;
+      return j > i || j >= len[b] || j <= end - 2;
+    };
+    const std::string sig =
+        "(float[2,5,16] q, float[2,5,8] k, float[2,5,8] v, int32[2] sk, int32 t) => "
+        "(float[2,5,16] y)";
+    const std::string cap = softcap ? ", softcap = 2.0" : "";
+    ExpectSameOutputs(
+        Model(absl::StrCat("g ", sig,
+                           " { y, , = com.microsoft.GroupQueryAttention<num_heads = 4, "
+                           "kv_num_heads = 2, local_window_size = 2",
+                           cap, ">(q, k, v, , , sk, t) }")),
+        Model(absl::StrCat("g ", sig, " <", MaskInit("am", 2, 5, 5, true, masked),
+                           "> { y = Attention<q_num_heads = 4, kv_num_heads = 2", cap,
+                           ">(q, k, v, am) }")),
+        {RandomF({2, 5, 16}, 27), RandomF({2, 5, 8}, 28), RandomF({2, 5, 8}, 29), I32({2}, {4, 1}),
+         Tensor::Scalar<int32_t>(DataType::kInt32, 5)});
+  }
+}
+
 TEST(ContribGroupQueryAttention, DecodeWithPastRotaryWindowAndSoftcap) {
   // One new token after 3 cached ones (total 4), packed QKV, rotary at position 3, a window of 2
-  // (keys 1..3), softcap 2.
-  const auto masked = [&](int64_t, int64_t, int64_t j) { return j < 1; };
+  // (the last 2 keys, 2..3, as onnxruntime 1.30 counts it), softcap 2.
+  const auto masked = [&](int64_t, int64_t, int64_t j) { return j < 2; };
   const std::string sig =
       "(float[2,1,32] qkv, float[2,2,3,4] pk, float[2,2,3,4] pv, int32[2] sk, int32 t, float[8,2] "
       "c, "
@@ -151,6 +179,43 @@ TEST(ContribGroupQueryAttention, DecodeWithPastRotaryWindowAndSoftcap) {
       {RandomF({2, 1, 32}, 17), RandomF({2, 2, 3, 4}, 18), RandomF({2, 2, 3, 4}, 19),
        I32({2}, {3, 3}), Tensor::Scalar<int32_t>(DataType::kInt32, 4), RandomF({8, 2}, 20),
        RandomF({8, 2}, 21)});
+}
+
+TEST(ContribGroupQueryAttention, DecodeRowsOfDifferentLengths) {
+  // A decode step (S 1) over a cache of 3 rows in which entry 0 holds 3 tokens (seqlens_k 3: the
+  // new one goes at row 3) and entry 1 only 1 (seqlens_k 1: the new one at row 1, the cache's rows
+  // 1..2 dropped, rows 2..3 of the present zeros), as onnxruntime writes them; total 4. Query 0 of
+  // entry b sees keys 0..seqlens_k[b]. The expected presents are put together by hand per entry.
+  const std::vector<int64_t> len = {4, 2};
+  const auto masked = [&](int64_t b, int64_t i, int64_t j) { return j > len[b] - 1 + i; };
+  const std::string sig =
+      "(float[2,1,16] q, float[2,1,8] k, float[2,1,8] v, float[2,2,3,4] pk, float[2,2,3,4] pv, "
+      "int32[2] sk, int32 t) => (float[2,1,16] y, float[2,2,4,4] prk, float[2,2,4,4] prv)";
+  ExpectSameOutputs(
+      Model(absl::StrCat("g ", sig,
+                         " { y, prk, prv = com.microsoft.GroupQueryAttention<num_heads = 4, "
+                         "kv_num_heads = 2>(q, k, v, pk, pv, sk, t) }")),
+      Model(absl::StrCat("g ", sig, " <", MaskInit("am", 2, 1, 4, true, masked),
+                         R"(, int64[4] hq = {0, 0, 4, 4}, int64[4] hkv = {0, 0, 2, 4},
+          int64[3] flat = {0, 0, 16}, float[1,2,2,4] zeros = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+          int64[1] b0 = {0}, int64[1] b1 = {1}, int64[1] b2 = {2}, int64[1] ax0 = {0}, int64[1] ax2 = {2},
+          int64[2] start0 = {0, 0}, int64[2] end0 = {1, 3}, int64[2] start1 = {1, 0}, int64[2] end1 = {2, 1},
+          int64[2] axes = {0, 2}> {
+          q3 = Reshape(q, hq) q4 = Transpose<perm = [0, 2, 1, 3]>(q3)
+          k3 = Reshape(k, hkv) k4 = Transpose<perm = [0, 2, 1, 3]>(k3)
+          v3 = Reshape(v, hkv) v4 = Transpose<perm = [0, 2, 1, 3]>(v3)
+          k0 = Slice(k4, b0, b1, ax0) k1 = Slice(k4, b1, b2, ax0)
+          v0 = Slice(v4, b0, b1, ax0) v1 = Slice(v4, b1, b2, ax0)
+          pk0 = Slice(pk, start0, end0, axes) pk1 = Slice(pk, start1, end1, axes)
+          pv0 = Slice(pv, start0, end0, axes) pv1 = Slice(pv, start1, end1, axes)
+          rk0 = Concat<axis = 2>(pk0, k0) rk1 = Concat<axis = 2>(pk1, k1, zeros)
+          rv0 = Concat<axis = 2>(pv0, v0) rv1 = Concat<axis = 2>(pv1, v1, zeros)
+          prk = Concat<axis = 0>(rk0, rk1) prv = Concat<axis = 0>(rv0, rv1)
+          y4 = Attention(q4, prk, prv, am)
+          y5 = Transpose<perm = [0, 2, 1, 3]>(y4) y = Reshape(y5, flat) })")),
+      {RandomF({2, 1, 16}, 22), RandomF({2, 1, 8}, 23), RandomF({2, 1, 8}, 24),
+       RandomF({2, 2, 3, 4}, 25), RandomF({2, 2, 3, 4}, 26), I32({2}, {3, 1}),
+       Tensor::Scalar<int32_t>(DataType::kInt32, 4)});
 }
 
 TEST(ContribGroupQueryAttention, Errors) {

@@ -7,8 +7,10 @@
 //   cached ones. present_key/value have length max(past length, total_sequence_length): the first
 //   P_b rows of the past, then the S new rows (after rotary), zeros after. Query i (position P_b +
 //   i) sees keys j < T_b with j <= P_b + i (causal, the default), and with local_window_size W >= 0
-//   only j >= P_b + i - W; other keys take no part in its softmax. do_rotary rotates Q and the new
-//   K with cos_cache/sin_cache at position_ids, else at P_b + i (rotary_interleaved);
+//   only the last W of those, j > P_b + i - W (as onnxruntime 1.30's CPU kernel counts it: W keys
+//   including the query's own; with softcap a padding query's window ends at T_b - 1); other keys
+//   take no part in its softmax. do_rotary rotates Q and the
+//   new K with cos_cache/sin_cache at position_ids, else at P_b + i (rotary_interleaved);
 //   q_norm_weight/k_norm_weight apply an RMS norm per head first (qk_norm_epsilon); softcap,
 //   attention_bias, head_sink and smooth_softmax (a sink of 0) act on the scores; qk_output 1/2
 //   gives the scores before/after the softmax.
@@ -220,7 +222,11 @@ Status GroupQueryAttentionKernel(KernelContext& ctx) {
     const int64_t pos = past_len[b] + i;
     if (j >= len[b]) return false;
     if (causal && j > pos) return false;
-    if (window >= 0 && j < pos - window) return false;
+    // onnxruntime 1.30 anchors the window of a padding query (one past its sequence's end, on a
+    // first prompt) at the sequence's last token when softcap is set, at the query itself when not
+    // (measured; the two coincide for every query inside its sequence).
+    const int64_t anchor = p.softcap > 0 ? std::min(pos, len[b] - 1) : pos;
+    if (window >= 0 && j <= anchor - window) return false;
     return true;
   };
   if (attention_bias) p.bias = attention_bias;

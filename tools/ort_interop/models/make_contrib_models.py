@@ -14,6 +14,12 @@ the contrib_*.onnxtxt written below. The standardize pass turns them into standa
   contrib_gqa_cache: the same with a KV cache of 4 and a chunk of 3 new tokens in a full sequence
     (seqlens_k the constant 6, total_sequence_length 7), causal from the cache's end, its presents
     (batch 1: onnxruntime 1.30's CPU kernel takes a chunk after a past only for one sequence).
+  contrib_gqa_mask: GroupQueryAttention as the model builder writes a decoder layer's: seqlens_k and
+    total_sequence_length computed from the attention mask [batch, total] at run time (ReduceSum - 1,
+    its length), a KV cache [batch, 2, past, 16] of any length (0 on the first run), rotary, a
+    local window of 4 and softcap: run on a padded first prompt and on a decode step whose
+    sequences have different lengths.
+  contrib_gqa_mask_half: the same in float16 (its projections in float32), for a decode step.
   contrib_misc: GatherBlockQuantized (packed 4-bit table), BiasGelu, Gelu, FusedMatMul (alpha).
 
 Weights come from a fixed linear congruential sequence, so the files are reproducible."""
@@ -184,6 +190,47 @@ def contrib_gqa_cache():
             f"=> (float[1,{new},64] Y, float[1,2,{past + new},16] present_key, float[1,2,{past + new},16] present_value)")
 
 
+def contrib_gqa_mask(half=False):
+    hidden, heads, kv_heads, positions = 64, 4, 2, 16
+    head = hidden // heads
+    name, t = ("contrib_gqa_mask_half", "float16") if half else ("contrib_gqa_mask", "float")
+    m = Model()
+    m.floats("wq", [hidden, heads * head])
+    m.floats("wk", [hidden, kv_heads * head])
+    m.floats("wv", [hidden, kv_heads * head])
+    inv = [1.0 / (10000 ** (2 * i / head)) for i in range(head // 2)]
+    m.tensor("float", "cos_cache", [positions, head // 2], [round(math.cos(p * f), 6) for p in range(positions) for f in inv])
+    m.tensor("float", "sin_cache", [positions, head // 2], [round(math.sin(p * f), 6) for p in range(positions) for f in inv])
+    m.tensor("int64", "axis1", [1], [1])
+    m.tensor("int64", "one", [], [1])
+    rope = ["cos_cache", "sin_cache"]
+    if half:
+        # Projections in float32 (so that only GroupQueryAttention is in float16), then Cast.
+        m.node("X32", "Cast", ["X"], "to = 1")
+        for x in ("q", "k", "v"):
+            m.node(f"{x}32", "MatMul", ["X32", f"w{x}"])
+            m.node(x, "Cast", [f"{x}32"], "to = 10")
+        for c in rope:
+            m.node(f"{c}16", "Cast", [c], "to = 10")
+        rope = [f"{c}16" for c in rope]
+    else:
+        m.node("q", "MatMul", ["X", "wq"])
+        m.node("k", "MatMul", ["X", "wk"])
+        m.node("v", "MatMul", ["X", "wv"])
+    m.node("mask_sum", "ReduceSum", ["attention_mask", "axis1"], "keepdims = 0")
+    m.node("mask_last", "Sub", ["mask_sum", "one"])
+    m.node("seqlens_k", "Cast", ["mask_last"], "to = 6")
+    m.node("mask_shape", "Shape", ["attention_mask"])
+    m.node("mask_len", "Gather", ["mask_shape", "one"], "axis = 0")
+    m.node("total", "Cast", ["mask_len"], "to = 6")
+    m.node("Y, present_key, present_value", "com.microsoft.GroupQueryAttention",
+           ["q", "k", "v", "past_key", "past_value", "seqlens_k", "total"] + rope,
+           f"num_heads = {heads}, kv_num_heads = {kv_heads}, do_rotary = 1, local_window_size = 4, softcap = 2.0")
+    m.write(name, 17, f"({t}[batch,seq,64] X, int64[batch,total] attention_mask, "
+            f"{t}[batch,2,past,16] past_key, {t}[batch,2,past,16] past_value) => ({t}[batch,seq,64] Y, "
+            f"{t}[batch,2,total,16] present_key, {t}[batch,2,total,16] present_value)")
+
+
 def contrib_misc():
     vocab, width, out = 30, 32, 8
     m = Model()
@@ -203,3 +250,5 @@ contrib_llama()
 contrib_gqa()
 contrib_misc()
 contrib_gqa_cache()
+contrib_gqa_mask()
+contrib_gqa_mask(half=True)
