@@ -235,7 +235,22 @@ struct QuantizedColumns {
     loaded_block = block;
   }
 
-  // Row k's n weights; `r` (< kGroup) names the buffer a 4-bit row is unpacked into.
+  // While rows k.. (a group) of a block are used, asks for a share of the next block's scales
+  // and zero points, spread over the block's groups: read only when the block starts, a row of
+  // them (4 KB of scales) otherwise waits on memory at every block's first group, nothing else
+  // in flight to hide it.
+  void PrefetchNextBlock(int64_t k) const {
+    const int64_t rows = q.block_rows, next = k / rows + 1;
+    if (next * rows >= K) return;
+    const int64_t groups = rows < kGroup ? 1 : rows / kGroup, g = (k % rows) / kGroup;
+    if (g >= groups) return;
+    const int64_t share = (n + groups - 1) / groups, from = g * share;
+    if (from >= n) return;
+    const int64_t count = n - from < share ? n - from : share;
+    PrefetchL2(q.scales + next * q.cols + col0 + from, count * 4);
+    if (q.zero_points != nullptr) PrefetchL2(q.zero_points + next * q.cols + col0 + from, count);
+  }
+
   // Row k's stored bytes of these columns.
   const uint8_t* Stored(int64_t k) const {
     return q.data + k * q.ld + (q.bits == 4 ? col0 / 2 : col0);
@@ -448,6 +463,7 @@ void QuantizedBlock(int64_t K, const float* A, int64_t lda, QuantizedColumns<Q>&
       for (int r = 0; r < kGroup; ++r) a[m][r] = r < count ? A[m * lda + k + r] : 0.0f;
     }
     const int64_t block = k / block_rows;
+    cols.PrefetchNextBlock(k);
     if (count == kGroup && (k + kGroup - 1) / block_rows == block) {
       cols.LoadBlock(block);
       // 4-bit rows read as stored (whole bytes of them: col0 is even) or unpacked to bytes.
