@@ -61,6 +61,30 @@ TEST(ContribAttention, PackedWeightsRawMaskPastUnidirectional) {
                      RandomF({2, 2, 2, 2, 4}, 4)});
 }
 
+TEST(ContribAttention, LeftPaddingUnidirectionalPastAsOnnxruntime) {
+  // onnxruntime 1.30's rules, measured in tools/ort_interop: the mask adds -10000 where it holds 0
+  // or less (a 2 keeps a key, a -1 masks it); unidirectional leaves keys after the query out of
+  // the softmax altogether. Entry 1's first new token (at 2, after a past of 2) sees only masked
+  // keys: its softmax is over keys 0..2, never 3..4. Against Attention-23 with is_causal (offset by
+  // the past) and the additive mask.
+  const std::vector<int32_t> raw = {1, 2, 1, 1, 1, 0, 0, -1, 1, 1};
+  const auto masked = [&](int64_t b, int64_t, int64_t j) { return raw[b * 5 + j] <= 0; };
+  const std::string sig =
+      "(float[2,3,8] x, float[8,24] w, int32[2,5] m, float[2,2,2,2,4] past) => "
+      "(float[2,3,8] y, float[2,2,2,5,4] present)";
+  ExpectSameOutputs(Model(absl::StrCat("g ", sig,
+                                       " { y, present = com.microsoft.Attention<num_heads = 2, "
+                                       "unidirectional = 1>(x, w, , m, past) }")),
+                    Model(absl::StrCat("g ", sig, " <", MaskInit("am", 2, 3, 5, false, masked),
+                                       R"(, int64[1] z = {0}> {
+          qkv = MatMul(x, w) q, k, v = Split<axis = 2, num_outputs = 3>(qkv)
+          pk1, pv1 = Split<axis = 0, num_outputs = 2>(past) pk = Squeeze(pk1, z) pv = Squeeze(pv1, z)
+          y, prk, prv = Attention<q_num_heads = 2, kv_num_heads = 2, is_causal = 1>(q, k, v, am, pk, pv)
+          a = Unsqueeze(prk, z) b = Unsqueeze(prv, z) present = Concat<axis = 0>(a, b) })")),
+                    {RandomF({2, 3, 8}, 21), RandomF({8, 24}, 22), I32({2, 5}, raw),
+                     RandomF({2, 2, 2, 2, 4}, 23)});
+}
+
 TEST(ContribAttention, LengthsMaskAndSmallerValues) {
   // 1-D mask_index of key lengths; V of 2 x 2 while Q and K are 2 x 4; custom scale.
   const std::vector<int32_t> lengths = {3, 1};
