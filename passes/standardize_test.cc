@@ -247,6 +247,71 @@ TEST(StandardizeTest, Attention) {
                      {"MatMul", "Split", "Attention"});
 }
 
+// contrib Attention as onnxruntime's transformer optimizer writes it for GPT-2 decoders: packed
+// QKV weights [8, 24] (2 heads of 4), unidirectional, past [2, B, 2, P, 4] and present
+// [2, B, 2, P + S, 4], an attention mask [B, P + S] over the past and new tokens.
+std::string Gpt2Attention(int64_t B, int64_t S, int64_t P, const std::string& mask,
+                          const std::string& attrs = "") {
+  const int64_t T = P + S;
+  std::string sig =
+      absl::StrCat("(float[", B, ",", S, ",8] x, float[2,", B, ",2,", P, ",4] past) => (float[", B,
+                   ",", S, ",8] y, float[2,", B, ",2,", T, ",4] present)");
+  std::string inits =
+      "<float[8,24] w = {" + Values(192, 2.3) + "}, float[24] bias = {" + Values(24, 2.4) + "}";
+  if (!mask.empty()) absl::StrAppend(&inits, ", int32[", B, ",", T, "] m = {", mask, "}");
+  return Header() + "g " + sig + "\n" + inits +
+         ">\n{\n  y, present = " + "com.microsoft.Attention<num_heads = 2, unidirectional = 1" +
+         attrs + ">(x, w, bias, " + (mask.empty() ? "" : "m") + ", past)\n}";
+}
+
+TEST(StandardizeTest, AttentionWithPastDecodeStep) {
+  // One new token after 4: entry 1 left-padded (its first two keys masked).
+  ExpectStandardized(Gpt2Attention(2, 1, 4, "1, 1, 1, 1, 1, 0, 0, 1, 1, 1"),
+                     {"MatMul", "Split", "Squeeze", "Attention", "Unsqueeze", "Concat"});
+  // Without a mask; a scale.
+  ExpectStandardized(Gpt2Attention(2, 1, 4, "", ", scale = 0.3"),
+                     {"MatMul", "Split", "Squeeze", "Attention", "Concat"});
+}
+
+TEST(StandardizeTest, AttentionWithPastChunk) {
+  // Three new tokens after 2, causal from the past's end. Entry 1's first three keys are masked:
+  // its first new token sees only masked keys (they share its softmax, the keys after it stay out,
+  // as onnxruntime computes it); a mask value of 2 keeps a key, -1 masks it.
+  ExpectStandardized(Gpt2Attention(2, 3, 2, "1, 1, 2, 1, 1, 0, 0, -1, 1, 1"),
+                     {"MatMul", "Split", "Squeeze", "Attention", "Concat", "LessOrEqual"});
+  ExpectStandardized(Gpt2Attention(2, 3, 2, ""), {"Split", "Squeeze", "Attention", "Concat"});
+  // A first prompt on an empty past.
+  ExpectStandardized(Gpt2Attention(2, 3, 0, "1, 1, 1, 0, 1, 1"), {"Attention", "Concat"});
+}
+
+TEST(StandardizeTest, AttentionWithPastOtherMasks) {
+  // Key lengths [B] over the past and the new keys, attention_bias [B, 1, S, P + S], not causal;
+  // a present without a past.
+  ExpectStandardized(Header() + R"(
+    g (float[2,3,8] x, float[2,2,2,2,4] past, int32[2] lengths, float[2,1,3,5] ab)
+      => (float[2,3,8] y, float[2,2,2,5,4] present, float[2,3,8] z, float[2,2,2,3,4] present2)
+    <float[8,24] w = {)" +
+                         Values(192, 2.5) +
+                         R"(}> {
+      y, present = com.microsoft.Attention<num_heads = 2>(x, w, , lengths, past, ab)
+      z, present2 = com.microsoft.Attention<num_heads = 2, unidirectional = 1>(x, w)
+    })",
+                     {"Attention", "Range", "GreaterOrEqual", "Concat"});
+  // What stays, and why.
+  StandardizeReport report = ReportOf(Header() + R"(
+    g (float[2,1,8] x, float[8,24] w, float[2,2,2,4,4] past, int32 plen) => (float[2,1,8] y, float[2,2,2,4,4] present) {
+      y, present = com.microsoft.Attention<num_heads = 2, past_present_share_buffer = 1>(x, w, , , past, , plen)
+    })");
+  ASSERT_EQ(report.kept.size(), 1u);
+  EXPECT_THAT(report.kept[0], HasSubstr("past_present_share_buffer"));
+  report = ReportOf(Header() + R"(
+    g (float[2,3,8] x, float[8,20] w, float[2,2,2,2,4] past) => (float[2,3,8] y, float[2,2,2,5,4] present) {
+      y, present = com.microsoft.Attention<num_heads = 2, qkv_hidden_sizes = [8, 8, 4]>(x, w, , , past)
+    })");
+  ASSERT_EQ(report.kept.size(), 1u);
+  EXPECT_THAT(report.kept[0], HasSubstr("V's head size"));
+}
+
 TEST(StandardizeTest, MultiHeadAttention) {
   ExpectStandardized(Header() + R"(
     g (float[2,3,8] q, float[2,5,8] k, float[2,5,8] v, int32[2,5] mask, float[2,2,2,4] pk, float[2,2,2,4] pv,
@@ -259,6 +324,16 @@ TEST(StandardizeTest, MultiHeadAttention) {
       c = com.microsoft.MultiHeadAttention<num_heads = 2, unidirectional = 1>(q, k3, v3)
     })",
                      {"Attention", "Add", "Expand"});
+  // Unidirectional with a past (causal from the past's end, as Attention-23's is_causal) and a key
+  // mask [B, P + S]; key lengths [B] over the past and the new keys.
+  ExpectStandardized(Header() + R"(
+    g (float[2,3,8] q, float[2,3,8] k, float[2,3,8] v, float[2,2,2,4] pk, float[2,2,2,4] pv, int32[2] lens)
+      => (float[2,3,8] y, float[2,2,5,4] yk, float[2,2,5,4] yv, float[2,3,8] z)
+    <int32[2,5] mask = {1, 1, 1, 1, 1, 0, 0, 0, 1, 1}> {
+      y, yk, yv = com.microsoft.MultiHeadAttention<num_heads = 2, unidirectional = 1>(q, k, v, , mask, , pk, pv)
+      z, , = com.microsoft.MultiHeadAttention<num_heads = 2, unidirectional = 1>(q, k, v, , lens, , pk, pv)
+    })",
+                     {"Attention", "Expand", "Range"});
 }
 
 TEST(StandardizeTest, GroupQueryAttention) {
