@@ -20,6 +20,9 @@ the contrib_*.onnxtxt written below. The standardize pass turns them into standa
     local window of 4 and softcap: run on a padded first prompt and on a decode step whose
     sequences have different lengths.
   contrib_gqa_mask_half: the same in float16 (its projections in float32), for a decode step.
+  contrib_gpt2: a GPT-2 decoder's attention as onnxruntime's transformer optimizer writes it: Attention
+    with the packed QKV projection, unidirectional, past [2, batch, 4, past, 8] and present, the
+    attention mask [batch, past + seq] (int32); run on a chunk after a past and on a decode step.
   contrib_misc: GatherBlockQuantized (packed 4-bit table), BiasGelu, Gelu, FusedMatMul (alpha).
 
 Weights come from a fixed linear congruential sequence, so the files are reproducible."""
@@ -231,6 +234,22 @@ def contrib_gqa_mask(half=False):
             f"{t}[batch,2,total,16] present_key, {t}[batch,2,total,16] present_value)")
 
 
+def contrib_gpt2():
+    hidden, heads = 32, 4
+    head = hidden // heads
+    m = Model()
+    m.floats("qkv_w", [hidden, 3 * hidden])
+    m.floats("qkv_b", [3 * hidden], 0.1)
+    m.floats("proj_w", [hidden, hidden])
+    m.node("mask_index", "Cast", ["attention_mask"], "to = 6")
+    m.node("ctx, present", "com.microsoft.Attention", ["X", "qkv_w", "qkv_b", "mask_index", "past"],
+           f"num_heads = {heads}, unidirectional = 1")
+    m.node("Y", "MatMul", ["ctx", "proj_w"])
+    m.write("contrib_gpt2", 17, f"(float[batch,seq,{hidden}] X, int64[batch,total] attention_mask, "
+            f"float[2,batch,{heads},past,{head}] past) => (float[batch,seq,{hidden}] Y, "
+            f"float[2,batch,{heads},total,{head}] present)")
+
+
 def contrib_misc():
     vocab, width, out = 30, 32, 8
     m = Model()
@@ -252,3 +271,4 @@ contrib_misc()
 contrib_gqa_cache()
 contrib_gqa_mask()
 contrib_gqa_mask(half=True)
+contrib_gpt2()
