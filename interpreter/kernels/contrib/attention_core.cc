@@ -37,7 +37,10 @@ Tensor RunAttention(const AttentionProblem& p, Tensor* scores, bool probabilitie
           for (int64_t d = 0; d < H; ++d) dot += static_cast<double>(q[d]) * k[j * H + d];
           double x = dot * p.scale;
           if (p.softcap > 0) x = p.softcap * std::tanh(x / p.softcap);
-          if (p.bias) x += p.bias(b, h, i, j);
+          // Score and additive mask are summed in float32, as onnxruntime's kernels accumulate
+          // the scores onto the mask: next to -10000 a score keeps about 2^-10, which decides
+          // the softmax of a query whose keys are all masked.
+          if (p.bias) x = static_cast<float>(static_cast<float>(x) + p.bias(b, h, i, j));
           s[j] = x;
           max = std::max(max, x);
         }

@@ -85,6 +85,30 @@ TEST(ContribAttention, LeftPaddingUnidirectionalPastAsOnnxruntime) {
                      RandomF({2, 2, 2, 2, 4}, 23)});
 }
 
+TEST(ContribAttention, ScoresSumWithTheMaskInFloat32) {
+  // A query whose keys are all masked: onnxruntime sums each score with the mask in float32, so
+  // next to a filter of -1e6 only multiples of 1/16 are left of the scores, and its softmax is over
+  // those. The contrib kernel and Attention-23 (with a float32 mask) do the same, as the float32
+  // primitives below. One head of 4 (scale 0.5).
+  const std::string sig = "(float[1,3,4] x, float[4,12] w) => (float[1,3,4] y)";
+  const std::string primitives = R"(
+          s1 = MatMul(q, kt) s2 = Mul(s1, half) s3 = Add(s2, am) p = Softmax<axis = -1>(s3)
+          y = MatMul(p, v) })";
+  const std::string split = R"(
+          qkv = MatMul(x, w) q, k, v = Split<axis = 2, num_outputs = 3>(qkv)
+          kt = Transpose<perm = [0, 2, 1]>(k))";
+  const std::string consts = "<float half = {0.5}, float[3,3] am = {" +
+                             absl::StrJoin(std::vector<std::string>(9, "-1000000.0"), ", ") + "}";
+  const std::vector<RuntimeValue> inputs = {RandomF({1, 3, 4}, 31, 2.0f), RandomF({4, 12}, 32)};
+  ExpectSameOutputs(
+      Model(absl::StrCat("g ", sig, " <int32[1,3] m = {0, 0, 0}> { y = com.microsoft.Attention<",
+                         "num_heads = 1, mask_filter_value = -1000000.0>(x, w, , m) }")),
+      Model(absl::StrCat("g ", sig, " ", consts, "> {", split, primitives)), inputs);
+  ExpectSameOutputs(Model(absl::StrCat("g ", sig, " ", consts, "> {", split, R"(
+          y = Attention<q_num_heads = 1, kv_num_heads = 1>(q, k, v, am) })")),
+                    Model(absl::StrCat("g ", sig, " ", consts, "> {", split, primitives)), inputs);
+}
+
 TEST(ContribAttention, LengthsMaskAndSmallerValues) {
   // 1-D mask_index of key lengths; V of 2 x 2 while Q and K are 2 x 4; custom scale.
   const std::vector<int32_t> lengths = {3, 1};
