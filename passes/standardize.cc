@@ -30,13 +30,13 @@
 // Attention                         MatMul [+ bias] -> Split -> Attention (23) on 3-D Q, K, V;
 //                                   unidirectional as is_causal (keys after the query out of the
 //                                   softmax in both, counted from the past's end); mask_index [B,
-//                                   T] (masked where <= 0) or key lengths [B], and attention_bias,
-//                                   as an additive float attn_mask [B|1, N|1, S, T]. A past [2, B,
-//                                   N, P, H] (GPT-2 decoders): Split + Squeeze into
-//                                   past_key/past_value, and present [2, B, N, P + S, H] as
+//                                   T] or [B, S, T] (masked where <= 0) or key lengths [B], and
+//                                   attention_bias, as an additive float attn_mask [B|1, N|1, S,
+//                                   T]. A past [2, B, N, P, H] (GPT-2 decoders): Split + Squeeze
+//                                   into past_key/past_value, and present [2, B, N, P + S, H] as
 //                                   Unsqueeze + Concat of the presents. Not with
-//                                   past_sequence_length or a shared buffer, 3-D or 4-D or [2B]
-//                                   masks, do_rotary, or a V head size other than Q's with a past
+//                                   past_sequence_length or a shared buffer, 4-D or [2B] masks,
+//                                   do_rotary, or a V head size other than Q's with a past
 // MultiHeadAttention                [Add bias ->] Attention (23) on separate 3-D query, key,
 //                                   value; masks as for Attention, past_key/past_value and
 //                                   presents, unidirectional as is_causal (with a past too)
@@ -703,11 +703,11 @@ ir::Value* ToHeads(Builder& b, ir::Value* x, int64_t heads, int64_t head_size) {
 using KeyCount = std::function<ir::Value*()>;
 
 // The additive mask a contrib attention adds to its scores: `filter` where the int32 key mask [B,
-// T] holds 0 or less (or from key lengths [B] on, T = key_count()), plus attention_bias [B|1, N|1,
-// S, T]; as Attention-23's float attn_mask [B|1, N|1, S, T] (the key mask expanded to the query
-// rows: onnxruntime takes no 1 at dim -2). Null when neither is given; a reason when the key mask
-// has another form. Unidirectional is Attention-23's is_causal beside it: both kernels leave keys
-// after the query out of the softmax, whatever the mask adds to the others.
+// T] or [B, S, T] holds 0 or less (or from key lengths [B] on, T = key_count()), plus
+// attention_bias [B|1, N|1, S, T]; as Attention-23's float attn_mask [B|1, N|1, S, T] (the key mask
+// expanded to the query rows: onnxruntime takes no 1 at dim -2). Null when neither is given; a
+// reason when the key mask has another form. Unidirectional is Attention-23's is_causal beside it:
+// both kernels leave keys after the query out of the softmax, whatever the mask adds to the others.
 Reason ScoreMask(Builder& b, ir::Value* key_mask, ir::Value* attention_bias, ir::Value* query,
                  const KeyCount& key_count, float filter, ir::Value** mask) {
   *mask = nullptr;
@@ -735,22 +735,27 @@ Reason ScoreMask(Builder& b, ir::Value* key_mask, ir::Value* attention_bias, ir:
         b.Op("Unsqueeze", {b.Cast(key_mask, ir::DataType::kInt64), b.Ints({1}, "_one")});
     masked = b.Cast(b.Op("GreaterOrEqual", {b.Op("Unsqueeze", {j, b.Ints({0}, "_zero")}), lengths}),
                     ir::DataType::kFloat);  // [B, T]
-  } else if (r == 2) {
-    // onnxruntime keeps a key where the mask is > 0 (a 2 keeps it, a -1 masks it).
+  } else if (r == 2 || r == 3) {
+    // [B, T], or [B, S, T] per query. onnxruntime keeps a key where the mask is > 0 (a 2 keeps
+    // it, a -1 masks it).
     ir::Value* zero =
         b.Constant(ir::Tensor::FromVector<int32_t>(ir::DataType::kInt32, {}, {0}), "_zero_i32");
     masked = b.Cast(b.Op("LessOrEqual", {key_mask, zero}), ir::DataType::kFloat);
   } else {
-    return "its key mask is neither key lengths [B] nor [B, total length] (3-D and 4-D masks have "
-           "no form here)";
+    return "its key mask is neither key lengths [B] nor [B, total length] nor [B, S, total length] "
+           "(4-D masks have no form here)";
   }
   ir::Value* add = b.Op("Mul", {masked, b.Scalar(filter, ir::DataType::kFloat, "_filter")});
-  add = b.Op("Unsqueeze", {add, b.Ints({1, 2}, "_axes")});
-  ir::Value* rows =
-      b.Op("Slice", {b.Op("Shape", {query}), b.Ints({1}, "_one"), b.Ints({2}, "_two")});
-  ir::Value* target =
-      b.Op("Concat", {b.Ints({1, 1}, "_ones"), rows, b.Ints({1}, "_one")}, {AttrI("axis", 0)});
-  add = b.Op("Expand", {add, target});
+  if (r == 3) {
+    add = b.Op("Unsqueeze", {add, b.Ints({1}, "_one")});  // [B, 1, S, T]
+  } else {
+    add = b.Op("Unsqueeze", {add, b.Ints({1, 2}, "_axes")});
+    ir::Value* rows =
+        b.Op("Slice", {b.Op("Shape", {query}), b.Ints({1}, "_one"), b.Ints({2}, "_two")});
+    ir::Value* target =
+        b.Op("Concat", {b.Ints({1, 1}, "_ones"), rows, b.Ints({1}, "_one")}, {AttrI("axis", 0)});
+    add = b.Op("Expand", {add, target});
+  }
   *mask = *mask == nullptr ? add : b.Op("Add", {add, *mask});
   return "";
 }

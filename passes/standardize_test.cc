@@ -297,6 +297,16 @@ TEST(StandardizeTest, AttentionWithPastOtherMasks) {
       z, present2 = com.microsoft.Attention<num_heads = 2, unidirectional = 1>(x, w)
     })",
                      {"Attention", "Range", "GreaterOrEqual", "Concat"});
+  // A mask per query [B, S, P + S], causal.
+  ExpectStandardized(Header() + R"(
+    g (float[2,3,8] x, float[2,2,2,2,4] past) => (float[2,3,8] y, float[2,2,2,5,4] present)
+    <float[8,24] w = {)" +
+                         Values(192, 2.6) +
+                         R"(}, int32[2,3,5] m = {1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1,
+                                                0, 0, 0, 1, 1, 1, 1, 0, 1, 1, 0, 0, 0, 0, 0}> {
+      y, present = com.microsoft.Attention<num_heads = 2, unidirectional = 1>(x, w, , m, past)
+    })",
+                     {"Attention", "LessOrEqual", "Unsqueeze", "Concat"});
   // What stays, and why.
   StandardizeReport report = ReportOf(Header() + R"(
     g (float[2,1,8] x, float[8,24] w, float[2,2,2,4,4] past, int32 plen) => (float[2,1,8] y, float[2,2,2,4,4] present) {

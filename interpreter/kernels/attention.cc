@@ -1,5 +1,6 @@
 // Attention (opset 23+: 3-D/4-D inputs, past key/value, GQA, masks, causal and windowed masking,
-// softcap, qk_matmul_output modes), RotaryEmbedding, SwiGLU. Computed in double.
+// softcap, qk_matmul_output modes), RotaryEmbedding, SwiGLU. Computed in double, but for the sum of
+// the float32 scores with a float32 additive mask, rounded to float32 as onnxruntime computes it.
 #include <cmath>
 #include <limits>
 
