@@ -4,7 +4,9 @@
 // MultiHeadAttention add mask_filter_value (-10000) to masked scores, GroupQueryAttention leaves
 // masked keys out of the softmax.
 #include <algorithm>
+#include <cmath>
 #include <functional>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -21,6 +23,7 @@ using testing::I32;
 using testing::I64;
 using testing::Model;
 using testing::RandomF;
+using testing::RunModel;
 
 // A [B, 1, S, T] initializer named `name`: additive (0 or -10000) or bool (keep) from masked(b, i,
 // j).
@@ -146,6 +149,30 @@ TEST(ContribMultiHeadAttention, SeparateQkvBiasPaddingMaskPast) {
           y, prk, prv = Attention<q_num_heads = 2, kv_num_heads = 2>(q2, k2, v2, am, pk, pv) })")),
       {RandomF({2, 3, 8}, 7), RandomF({2, 3, 8}, 8), RandomF({2, 3, 8}, 9), RandomF({24}, 10),
        I32({2, 5}, raw), RandomF({2, 2, 2, 4}, 11), RandomF({2, 2, 2, 4}, 12)});
+}
+
+TEST(ContribMultiHeadAttention, QkOutputOfUnidirectional) {
+  // Keys after the query (j > P + i, past 1) come out as float's lowest, as onnxruntime 1.30's.
+  auto r = RunModel(
+      Model("g (float[1,2,4] q, float[1,2,4] k, float[1,2,4] v, float[1,1,1,4] pk, float[1,1,1,4] "
+            "pv) => (float[1,2,4] y, float[1,1,3,4] ok, float[1,1,3,4] ov, float[1,1,2,3] qk) { "
+            "y, ok, ov, qk = com.microsoft.MultiHeadAttention<num_heads = 1, unidirectional = 1>("
+            "q, k, v, , , , pk, pv) }"),
+      {RandomF({1, 2, 4}, 41), RandomF({1, 2, 4}, 42), RandomF({1, 2, 4}, 43),
+       RandomF({1, 1, 1, 4}, 44), RandomF({1, 1, 1, 4}, 45)});
+  ASSERT_TRUE(r.ok()) << r.status();
+  const std::vector<float> qk = (*r)[3].tensor().ToVector<float>();
+  ASSERT_EQ(qk.size(), 6u);
+  for (int i = 0; i < 2; ++i) {
+    for (int j = 0; j < 3; ++j) {
+      const float x = qk[i * 3 + j];
+      if (j > 1 + i) {
+        EXPECT_EQ(x, std::numeric_limits<float>::lowest()) << i << "," << j;
+      } else {
+        EXPECT_TRUE(std::isfinite(x) && x > -100) << i << "," << j << ": " << x;
+      }
+    }
+  }
 }
 
 TEST(ContribMultiHeadAttention, PackedQkv) {

@@ -8,6 +8,8 @@
 //   query (j > P + i) are out of the softmax. The optional qk output is the scores before the
 //   softmax.
 // Not supported (errors): past_sequence_length, cache_indirection, key_padding_mask of [3B + 2].
+#include <cmath>
+#include <limits>
 #include <string>
 
 #include "interpreter/kernels/common.h"
@@ -172,7 +174,14 @@ Status MultiHeadAttentionKernel(KernelContext& ctx) {
   const bool want_qk = ctx.num_outputs() > 3 && ctx.wants_output(3);
   Tensor qk;
   Tensor y = RunAttention(p, want_qk ? &qk : nullptr, false);
-  if (want_qk) RETURN_IF_ERROR(SetFloatOutput(ctx, 3, std::move(qk), type));
+  if (want_qk) {
+    // onnxruntime 1.30 reports keys after the query as float's lowest.
+    float* s = qk.mutable_data<float>();
+    for (int64_t i = 0; i < qk.size(); ++i) {
+      if (std::isinf(s[i]) && s[i] < 0) s[i] = std::numeric_limits<float>::lowest();
+    }
+    RETURN_IF_ERROR(SetFloatOutput(ctx, 3, std::move(qk), type));
+  }
   return SetFloatOutput(ctx, 0, std::move(y), type);
 }
 
