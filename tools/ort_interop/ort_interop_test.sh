@@ -143,6 +143,7 @@ inputs "$work/contrib_gpt2.onnx" contrib_gpt2 --dim=batch=2,seq=3,past=4,total=7
 inputs "$work/contrib_gpt2_decode.onnx" contrib_gpt2_decode --dim=batch=2,seq=1,past=6,total=7 \
   --padding=attention_mask
 inputs "$work/contrib_gpt2_left.onnx" contrib_gpt2_left
+inputs "$work/contrib_mha_cache.onnx" contrib_mha_cache --dim=batch=2,seq=3,past=4,total=7 --padding=attention_mask
 # Attention masks with padding (this seed: sequences of 4 and 3 of a prompt of 5 on an empty cache;
 # of 7 and 3 at a decode step over a cache of 6): seqlens_k differs per sequence and is known only
 # at run time.
@@ -171,7 +172,8 @@ for m in bert_model bert_encoder llama_block llama_gqa llama_gqa_cache llama_gqa
          gemma_softcap gpt2_attention decoder_tiny decoder_tiny_half self_attention_static cross_attention \
          rotary_tables rotary_interleaved rmsnorm_half transformer_block \
          tiny_cnn contrib_bert contrib_llama contrib_gqa contrib_gqa_cache contrib_misc contrib_gqa_mask \
-         contrib_gqa_mask_decode contrib_gqa_mask_half contrib_gpt2 contrib_gpt2_decode contrib_gpt2_left; do
+         contrib_gqa_mask_decode contrib_gqa_mask_half contrib_gpt2 contrib_gpt2_decode contrib_gpt2_left \
+         contrib_mha_cache; do
   input_of[$m]=$m
 done
 interop() {
@@ -242,7 +244,8 @@ for m in bert_model bert_encoder llama_block llama_gqa llama_gqa_cache llama_gqa
          llama_causal llama_causal_cache llama_causal_decode sdpa_causal sdpa_causal_dynamo gemma_softcap \
          gpt2_attention decoder_tiny self_attention_static cross_attention rotary_tables rotary_interleaved transformer_block \
          tiny_cnn contrib_bert contrib_llama contrib_gqa contrib_gqa_cache contrib_misc contrib_gqa_mask \
-         contrib_gqa_mask_decode contrib_gpt2 contrib_gpt2_decode contrib_gpt2_left; do
+         contrib_gqa_mask_decode contrib_gpt2 contrib_gpt2_decode contrib_gpt2_left \
+         contrib_mha_cache; do
   interop "${m}_as_is" "$m" "" none
 done
 # In float16, onnxruntime and our interpreter (which rounds once per node) land a few units in the
@@ -429,6 +432,10 @@ interop contrib_gpt2_standardize contrib_gpt2 "$contrib_gpt2_gone" opt --passes=
 interop contrib_gpt2_decode_standardize contrib_gpt2_decode "$contrib_gpt2_gone" \
   opt --passes='convert(23),standardize'
 interop contrib_gpt2_left_standardize contrib_gpt2_left "$contrib_gpt2_gone" opt --passes='convert(23),standardize'
+# MultiHeadAttention with unidirectional, a KV cache and a padded mask: Attention-23 with past and
+# presents, is_causal from the past's end.
+interop contrib_mha_cache_standardize contrib_mha_cache "Attention=1 com.microsoft::MultiHeadAttention=0" \
+  opt --passes='convert(23),standardize'
 # GatherBlockQuantized, BiasGelu, Gelu, FusedMatMul.
 interop contrib_misc_standardize contrib_misc \
   "DequantizeLinear=1 Gather=1 Gelu=2 com.microsoft::GatherBlockQuantized=0 com.microsoft::BiasGelu=0

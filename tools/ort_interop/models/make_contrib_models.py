@@ -25,6 +25,9 @@ the contrib_*.onnxtxt written below. The standardize pass turns them into standa
     attention mask [batch, past + seq] (int32); run on a chunk after a past and on a decode step.
   contrib_gpt2_left: the same with a constant left-padded mask, a sequence whose first new token
     sees only masked keys.
+  contrib_mha_cache: a decoder's MultiHeadAttention (separate Q, K, V projections, bias) with
+    unidirectional, past_key/past_value [batch, 4, past, 8] and presents, the attention mask
+    [batch, past + seq] (int32).
   contrib_misc: GatherBlockQuantized (packed 4-bit table), BiasGelu, Gelu, FusedMatMul (alpha).
 
 Weights come from a fixed linear congruential sequence, so the files are reproducible."""
@@ -260,6 +263,24 @@ def contrib_gpt2(left_padded=False):
             f"float[2,batch,{heads},total,{head}] present)")
 
 
+def contrib_mha_cache():
+    hidden, heads = 32, 4
+    head = hidden // heads
+    m = Model()
+    for x in ("q", "k", "v"):
+        m.floats(f"w{x}", [hidden, hidden])
+    m.floats("qkv_b", [3 * hidden], 0.1)
+    for x in ("q", "k", "v"):
+        m.node(x, "MatMul", ["X", f"w{x}"])
+    m.node("mask", "Cast", ["attention_mask"], "to = 6")
+    m.node("Y, present_key, present_value", "com.microsoft.MultiHeadAttention",
+           ["q", "k", "v", "qkv_b", "mask", "", "past_key", "past_value"], f"num_heads = {heads}, unidirectional = 1")
+    m.write("contrib_mha_cache", 17, f"(float[batch,seq,{hidden}] X, int64[batch,total] attention_mask, "
+            f"float[batch,{heads},past,{head}] past_key, float[batch,{heads},past,{head}] past_value) => "
+            f"(float[batch,seq,{hidden}] Y, float[batch,{heads},total,{head}] present_key, "
+            f"float[batch,{heads},total,{head}] present_value)")
+
+
 def contrib_misc():
     vocab, width, out = 30, 32, 8
     m = Model()
@@ -283,3 +304,4 @@ contrib_gqa_mask()
 contrib_gqa_mask(half=True)
 contrib_gpt2()
 contrib_gpt2(left_padded=True)
+contrib_mha_cache()
