@@ -30,13 +30,14 @@
 // Attention                         MatMul [+ bias] -> Split -> Attention (23) on 3-D Q, K, V;
 //                                   unidirectional as is_causal (keys after the query out of the
 //                                   softmax in both, counted from the past's end); mask_index [B,
-//                                   T] or [B, S, T] (masked where <= 0) or key lengths [B], and
-//                                   attention_bias, as an additive float attn_mask [B|1, N|1, S,
-//                                   T]. A past [2, B, N, P, H] (GPT-2 decoders): Split + Squeeze
-//                                   into past_key/past_value, and present [2, B, N, P + S, H] as
-//                                   Unsqueeze + Concat of the presents. Not with
-//                                   past_sequence_length or a shared buffer, 4-D or [2B] masks,
-//                                   do_rotary, or a V head size other than Q's with a past
+//                                   T] or [B, S, T] (masked where <= 0), key lengths [B] or [2B]
+//                                   ends and starts, and attention_bias, as an additive float
+//                                   attn_mask [B|1, N|1, S, T]. A past [2, B, N, P, H] (GPT-2
+//                                   decoders): Split + Squeeze into past_key/past_value, and
+//                                   present [2, B, N, P + S, H] as Unsqueeze + Concat of the
+//                                   presents. Not with past_sequence_length or a shared buffer,
+//                                   4-D masks, do_rotary, or a V head size other than Q's with a
+//                                   past
 // MultiHeadAttention                [Add bias ->] Attention (23) on separate 3-D query, key,
 //                                   value; masks as for Attention, past_key/past_value and
 //                                   presents, unidirectional as is_causal (with a past too)
@@ -724,17 +725,37 @@ Reason ScoreMask(Builder& b, ir::Value* key_mask, ir::Value* attention_bias, ir:
   ir::Value* masked;
   if (r == 1) {
     // Key lengths [B] (EmbedLayerNormalization's mask_index): key j is masked from lengths[b] on.
-    // Not the [2B] form of ends and starts: the mask's dim must be the query's batch dim.
+    // Or [2B], exclusive ends then inclusive starts: masked from ends[b] on and before starts[b].
+    // Which one is told by the mask's dim: the query's batch dim, or twice it (known numbers).
     std::optional<ir::Shape> ms = key_mask->type().shape(), qs = query->type().shape();
-    if (!ms || !qs || qs->rank() < 1 || ms->dim(0).is_unknown() || !(ms->dim(0) == qs->dim(0))) {
-      return "its 1-D key mask is not known to hold one length per sequence ([2B] ends and starts "
-             "have no form here)";
+    if (!ms || !qs || qs->rank() < 1 || ms->dim(0).is_unknown()) {
+      return "the shape of its 1-D key mask is not known";
     }
-    ir::Value* j = b.Range(b.Int64(0, "_start"), key_count());
-    ir::Value* lengths =
-        b.Op("Unsqueeze", {b.Cast(key_mask, ir::DataType::kInt64), b.Ints({1}, "_one")});
-    masked = b.Cast(b.Op("GreaterOrEqual", {b.Op("Unsqueeze", {j, b.Ints({0}, "_zero")}), lengths}),
-                    ir::DataType::kFloat);  // [B, T]
+    const bool lengths_form = ms->dim(0) == qs->dim(0);
+    const bool ends_and_starts = !lengths_form && ms->dim(0).is_known() && qs->dim(0).is_known() &&
+                                 ms->dim(0).value() == 2 * qs->dim(0).value();
+    if (!lengths_form && !ends_and_starts) {
+      return "its 1-D key mask is not known to hold one length per sequence, or an end and a "
+             "start";
+    }
+    ir::Value* j = b.Op(
+        "Unsqueeze", {b.Range(b.Int64(0, "_start"), key_count()), b.Ints({0}, "_zero")});  // [1, T]
+    ir::Value* bounds = b.Cast(key_mask, ir::DataType::kInt64);
+    ir::Value* ends = bounds;
+    ir::Value* starts = nullptr;
+    if (ends_and_starts) {
+      ir::Node* halves = b.Node("Split", {bounds}, {AttrI("axis", 0), AttrI("num_outputs", 2)}, 2);
+      ends = halves->output(0);
+      starts = halves->output(1);
+    }
+    ir::Value* out_of_range =
+        b.Op("GreaterOrEqual", {j, b.Op("Unsqueeze", {ends, b.Ints({1}, "_one")})});
+    if (starts != nullptr) {
+      out_of_range =
+          b.Op("Or",
+               {out_of_range, b.Op("Less", {j, b.Op("Unsqueeze", {starts, b.Ints({1}, "_one")})})});
+    }
+    masked = b.Cast(out_of_range, ir::DataType::kFloat);  // [B, T]
   } else if (r == 2 || r == 3) {
     // [B, T], or [B, S, T] per query. onnxruntime keeps a key where the mask is > 0 (a 2 keeps
     // it, a -1 masks it).

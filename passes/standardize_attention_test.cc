@@ -2,14 +2,13 @@
 // GroupQueryAttention): contrib models (com.microsoft) become Attention-23 and friends with the
 // outputs the contrib kernels compute, checked by the checker and by running both models on the
 // same inputs.
-#include "passes/standardize.h"
-
 #include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "passes/standardize.h"
 #include "passes/testing/standardize_test_util.h"
 
 namespace onnx_opt::passes {
@@ -92,6 +91,15 @@ TEST(StandardizeAttentionTest, AttentionWithPastOtherMasks) {
       z, present2 = com.microsoft.Attention<num_heads = 2, unidirectional = 1>(x, w)
     })",
                      {"Attention", "Range", "GreaterOrEqual", "Concat"});
+  // [2B] ends then starts over the past and the new keys (entry 1 keeps keys 2..3), causal.
+  ExpectStandardized(Header() + R"(
+    g (float[2,3,8] x, float[2,2,2,2,4] past) => (float[2,3,8] y, float[2,2,2,5,4] present)
+    <float[8,24] w = {)" +
+                         Values(192, 2.7) +
+                         R"(}, int32[4] m = {5, 4, 0, 2}> {
+      y, present = com.microsoft.Attention<num_heads = 2, unidirectional = 1>(x, w, , m, past)
+    })",
+                     {"Attention", "Split", "Or", "Less"});
   // A mask per query [B, S, P + S], causal.
   ExpectStandardized(Header() + R"(
     g (float[2,3,8] x, float[2,2,2,2,4] past) => (float[2,3,8] y, float[2,2,2,5,4] present)

@@ -1,5 +1,6 @@
-// Helpers of standardize's tests (passes/standardize_test.cc, passes/standardize_attention_test.cc):
-// contrib models in the ONNX text syntax, standardized, checked and run against the original.
+// Helpers of standardize's tests (passes/standardize_test.cc,
+// passes/standardize_attention_test.cc): contrib models in the ONNX text syntax, standardized,
+// checked and run against the original.
 #ifndef ONNX_OPT_PASSES_TESTING_STANDARDIZE_TEST_UTIL_H_
 #define ONNX_OPT_PASSES_TESTING_STANDARDIZE_TEST_UTIL_H_
 
