@@ -100,8 +100,9 @@ cp "$work/llama_gqa_cache.onnx" "$work/llama_gqa_decode.onnx"
 cp "$work/llama_causal_cache.onnx" "$work/llama_causal_decode.onnx"
 # The model builder's GroupQueryAttention again, for a decode step (its lengths from the mask).
 cp "$work/contrib_gqa_mask.onnx" "$work/contrib_gqa_mask_decode.onnx"
-# The GPT-2 decoder's Attention with a past again, for a decode step.
+# The GPT-2 decoder's Attention with a past again, for a decode step and a first prompt (empty past).
 cp "$work/contrib_gpt2.onnx" "$work/contrib_gpt2_decode.onnx"
+cp "$work/contrib_gpt2.onnx" "$work/contrib_gpt2_prompt.onnx"
 # Attention masks as tokenizers make them: 1s, then padding.
 inputs "$work/bert_model.onnx" bert_model --dim=batch=2,seq=5 --range=input_ids=0,29 --padding=attention_mask
 inputs "$work/bert_encoder.onnx" bert_encoder --dim=batch=2,seq=5 --padding=attention_mask
@@ -142,6 +143,8 @@ inputs "$work/contrib_misc.onnx" contrib_misc --dim=batch=2,seq=5 --range=ids=0,
 inputs "$work/contrib_gpt2.onnx" contrib_gpt2 --dim=batch=2,seq=3,past=4,total=7 --padding=attention_mask
 inputs "$work/contrib_gpt2_decode.onnx" contrib_gpt2_decode --dim=batch=2,seq=1,past=6,total=7 \
   --padding=attention_mask
+inputs "$work/contrib_gpt2_prompt.onnx" contrib_gpt2_prompt --dim=batch=2,seq=5,past=0,total=5 \
+  --padding=attention_mask
 inputs "$work/contrib_gpt2_left.onnx" contrib_gpt2_left
 inputs "$work/contrib_mha_cache.onnx" contrib_mha_cache --dim=batch=2,seq=3,past=4,total=7 --padding=attention_mask
 # Attention masks with padding (this seed: sequences of 4 and 3 of a prompt of 5 on an empty cache;
@@ -172,7 +175,7 @@ for m in bert_model bert_encoder llama_block llama_gqa llama_gqa_cache llama_gqa
          gemma_softcap gpt2_attention decoder_tiny decoder_tiny_half self_attention_static cross_attention \
          rotary_tables rotary_interleaved rmsnorm_half transformer_block \
          tiny_cnn contrib_bert contrib_llama contrib_gqa contrib_gqa_cache contrib_misc contrib_gqa_mask \
-         contrib_gqa_mask_decode contrib_gqa_mask_half contrib_gpt2 contrib_gpt2_decode contrib_gpt2_left \
+         contrib_gqa_mask_decode contrib_gqa_mask_half contrib_gpt2 contrib_gpt2_decode contrib_gpt2_prompt contrib_gpt2_left \
          contrib_mha_cache; do
   input_of[$m]=$m
 done
@@ -244,7 +247,7 @@ for m in bert_model bert_encoder llama_block llama_gqa llama_gqa_cache llama_gqa
          llama_causal llama_causal_cache llama_causal_decode sdpa_causal sdpa_causal_dynamo gemma_softcap \
          gpt2_attention decoder_tiny self_attention_static cross_attention rotary_tables rotary_interleaved transformer_block \
          tiny_cnn contrib_bert contrib_llama contrib_gqa contrib_gqa_cache contrib_misc contrib_gqa_mask \
-         contrib_gqa_mask_decode contrib_gpt2 contrib_gpt2_decode contrib_gpt2_left \
+         contrib_gqa_mask_decode contrib_gpt2 contrib_gpt2_decode contrib_gpt2_prompt contrib_gpt2_left \
          contrib_mha_cache; do
   interop "${m}_as_is" "$m" "" none
 done
@@ -426,10 +429,13 @@ interop contrib_gqa_mask_half_standardize contrib_gqa_mask_half "$contrib_gqa_ma
   opt --passes='convert(23),standardize'
 # GPT-2's Attention as onnxruntime's transformer optimizer writes it with a past: Attention-23 with
 # past_key/past_value split from the past, present stacked from its presents, is_causal from the
-# past's end, the padded mask as an additive attn_mask; a chunk and a decode step, and left padding.
+# past's end, the padded mask as an additive attn_mask; a chunk, a decode step, a first prompt on an
+# empty past, and left padding.
 contrib_gpt2_gone="Attention=1 Squeeze=2 Unsqueeze=3 com.microsoft::Attention=0"
 interop contrib_gpt2_standardize contrib_gpt2 "$contrib_gpt2_gone" opt --passes='convert(23),standardize'
 interop contrib_gpt2_decode_standardize contrib_gpt2_decode "$contrib_gpt2_gone" \
+  opt --passes='convert(23),standardize'
+interop contrib_gpt2_prompt_standardize contrib_gpt2_prompt "$contrib_gpt2_gone" \
   opt --passes='convert(23),standardize'
 interop contrib_gpt2_left_standardize contrib_gpt2_left "$contrib_gpt2_gone" opt --passes='convert(23),standardize'
 # MultiHeadAttention with unidirectional, a KV cache and a padded mask: Attention-23 with past and
