@@ -1,50 +1,57 @@
 // standardize: onnxruntime's contrib operators (com.microsoft) as standard ONNX operators at the
 // model's opset of ai.onnx. Each form computes what the contrib kernel computes
-// (interpreter/kernels/ contrib/): inputs of other floating-point types than float32 are cast to
+// (interpreter/kernels/contrib/): inputs of other floating-point types than float32 are cast to
 // float32 first and the results back, since the contrib kernels compute in float32 and round once.
 //
-//   SkipLayerNormalization            Add(input, skip) [+ bias] -> LayerNormalization (17); the
-//   mean,
-//                                     inv_std_var and input_skip_bias_sum outputs too
-//   SkipSimplifiedLayerNormalization  Add(input, skip) [+ bias] -> RMSNormalization (23); not when
-//   its
-//                                     mean or inv_std_var outputs are used
-//   SimplifiedLayerNormalization      RMSNormalization (23), in com.microsoft or the default domain
-//                                     (where onnxruntime registers it); not when inv_std_var is
-//                                     used
-//   FastGelu                          [Add bias ->] Gelu(approximate = "tanh") (20)
-//   BiasGelu, Gelu                    [Add ->] Gelu (20)
-//   QuickGelu                         x * Sigmoid(alpha * x)
-//   BiasAdd                           Add(Add(X, bias), skip)
-//   FusedMatMul                       [Transpose ->] MatMul [-> Mul(alpha)]
-//   EmbedLayerNormalization           Gather(word) + positions (Gather by position_ids, else the
-//   first
-//                                     S rows) [+ Gather(segment)] -> LayerNormalization (17);
-//                                     mask_index as ReduceSum(Cast(mask == 1)) (13)
-//   MatMulNBits                       constant 4/8-bit blocks as a [K, N] DequantizeLinear (21:
-//   int4 or
-//                                     uint4 with zero points, blocked along K) -> MatMul [-> Add
-//                                     bias]
-//   GatherBlockQuantized              DequantizeLinear (21) of the table -> Gather
-//   RotaryEmbedding                   RotaryEmbedding (23), position_ids [B, S] or a start offset
-//   [1] Attention                         MatMul [+ bias] -> Split -> Attention (23), 3-D form,
-//   is_causal for
-//                                     unidirectional; mask_index [B, T] or key lengths [B], and
-//                                     attention_bias, as an additive
-//                                     float attn_mask [B|1, N|1, S, T]; not with past or present
-//   MultiHeadAttention                [Add bias ->] Attention (23) on separate 3-D query, key,
-//   value,
-//                                     masks as for Attention, past_key/past_value and presents (not
-//                                     with unidirectional, which counts from the cache's end)
-//   GroupQueryAttention               [RotaryEmbedding (23) ->] Attention (23) on separate or
-//   packed Q,
-//                                     K, V with a bool mask from seqlens_k (and causal); with
-//                                     total_sequence_length the constant P + S, and a KV cache
-//                                     [B, kv_heads, P, H] when seqlens_k is the constant P + S - 1
-//                                     (every sequence full): is_causal, past and presents. Lengths
-//                                     known only at run time, or a local window: the presents
-//                                     built by ScatterND at each sequence's own length, Attention
-//                                     (23) over them with a bool mask (GqaRuntimeLengths)
+// clang-format off
+//
+// contrib operator                  standard form (opset), and what stays
+// --------------------------------  --------------------------------------------------------------
+// SkipLayerNormalization            Add(input, skip) [+ bias] -> LayerNormalization (17); the
+//                                   mean, inv_std_var and input_skip_bias_sum outputs too
+// SkipSimplifiedLayerNormalization  Add(input, skip) [+ bias] -> RMSNormalization (23); not when
+//                                   its mean or inv_std_var outputs are used
+// SimplifiedLayerNormalization      RMSNormalization (23), in com.microsoft or the default domain
+//                                   (where onnxruntime registers it); not when inv_std_var is used
+// FastGelu                          [Add bias ->] Gelu(approximate = "tanh") (20)
+// BiasGelu, Gelu                    [Add ->] Gelu (20)
+// QuickGelu                         x * Sigmoid(alpha * x)
+// BiasAdd                           Add(Add(X, bias), skip)
+// FusedMatMul                       [Transpose ->] MatMul [-> Mul(alpha)]
+// EmbedLayerNormalization           Gather(word) + positions (Gather by position_ids, else the
+//                                   first S rows) [+ Gather(segment)] -> LayerNormalization (17);
+//                                   mask_index as ReduceSum(Cast(mask == 1)) (13)
+// MatMulNBits                       constant 4/8-bit blocks as a [K, N] DequantizeLinear (21: int4
+//                                   or uint4 with zero points, blocked along K) -> MatMul [-> Add
+//                                   bias]
+// GatherBlockQuantized              DequantizeLinear (21) of the table -> Gather
+// RotaryEmbedding                   RotaryEmbedding (23), position_ids [B, S] or a start offset
+//                                   [1]
+// Attention                         MatMul [+ bias] -> Split -> Attention (23) on 3-D Q, K, V;
+//                                   unidirectional as is_causal (keys after the query out of the
+//                                   softmax in both, counted from the past's end); mask_index [B,
+//                                   T] or [B, S, T] (masked where <= 0), key lengths [B] or [2B]
+//                                   ends and starts, and attention_bias, as an additive float
+//                                   attn_mask [B|1, N|1, S, T]. A past [2, B, N, P, H] (GPT-2
+//                                   decoders): Split + Squeeze into past_key/past_value, and
+//                                   present [2, B, N, P + S, H] as Unsqueeze + Concat of the
+//                                   presents. Not with past_sequence_length or a shared buffer,
+//                                   4-D masks, do_rotary, or a V head size other than Q's with a
+//                                   past
+// MultiHeadAttention                [Add bias ->] Attention (23) on separate 3-D query, key,
+//                                   value; masks as for Attention, past_key/past_value and
+//                                   presents, unidirectional as is_causal (with a past too)
+// GroupQueryAttention               [RotaryEmbedding (23) ->] Attention (23) on separate or packed
+//                                   Q, K, V with a bool mask from seqlens_k (and causal); with
+//                                   total_sequence_length the constant P + S, and a KV cache [B,
+//                                   kv_heads, P, H] when seqlens_k is the constant P + S - 1
+//                                   (every sequence full): is_causal, past and presents. Lengths
+//                                   known only at run time, or a local window: the presents built
+//                                   by ScatterND at each sequence's own length, Attention (23)
+//                                   over them with a bool mask (GqaRuntimeLengths)
+//
+// clang-format on
+//
 // Everything else is left, with the reason in the report.
 #include "passes/standardize.h"
 
@@ -216,8 +223,7 @@ class Builder {
   std::vector<ir::Value*> initializers_;
 };
 
-// ---- what is known about a node's inputs and outputs
-// ---------------------------------------------
+// ---- what is known about a node's inputs and outputs --------------------------------------------
 
 ir::Value* In(const ir::Node& n, size_t i) { return n.has_input(i) ? n.input(i) : nullptr; }
 bool Used(const ir::Node& n, size_t i) { return i < n.num_outputs() && n.output(i)->has_uses(); }
@@ -277,8 +283,7 @@ using Outputs = std::vector<ir::Value*>;
     if (!reason_.empty()) return reason_; \
   } while (0)
 
-// ---- layer normalizations
-// -------------------------------------------------------------------------
+// ---- layer normalizations -----------------------------------------------------------------------
 
 Reason SkipLayerNorm(Builder& b, Outputs& out, bool simplified) {
   const ir::Node& n = b.node();
@@ -331,8 +336,7 @@ Reason SimplifiedLayerNorm(Builder& b, Outputs& out) {
   return "";
 }
 
-// ---- activations
-// ----------------------------------------------------------------------------------
+// ---- activations --------------------------------------------------------------------------------
 
 // [x + bias ->] Gelu(approximate), in float32.
 Reason GeluForm(Builder& b, Outputs& out, size_t bias_input, const std::string& approximate) {
@@ -371,8 +375,7 @@ Reason BiasAdd(Builder& b, Outputs& out) {
   return "";
 }
 
-// ---- matrix products
-// ------------------------------------------------------------------------------
+// ---- matrix products ----------------------------------------------------------------------------
 
 Reason FusedMatMul(Builder& b, Outputs& out) {
   const ir::Node& n = b.node();
@@ -572,8 +575,7 @@ Reason GatherBlockQuantized(Builder& b, Outputs& out) {
   return "";
 }
 
-// ---- embeddings and rotary
-// ------------------------------------------------------------------------
+// ---- embeddings and rotary ----------------------------------------------------------------------
 
 Reason EmbedLayerNorm(Builder& b, Outputs& out) {
   const ir::Node& n = b.node();
@@ -689,16 +691,26 @@ Reason RotaryEmbedding(Builder& b, Outputs& out) {
   return "";
 }
 
-// ---- attention
-// -------------------------------------------------------------------------------------
+// ---- attention ----------------------------------------------------------------------------------
+
+// x [B, S, heads * H] -> [B, heads, S, H].
+ir::Value* ToHeads(Builder& b, ir::Value* x, int64_t heads, int64_t head_size) {
+  ir::Value* split = b.Op("Reshape", {x, b.Ints({0, 0, heads, head_size}, "_heads")});
+  return b.Op("Transpose", {split}, {AttrIs("perm", {0, 2, 1, 3})});
+}
+
+// The number of keys T of a contrib attention (its past's and its new ones), an int64 scalar
+// made when a mask needs it.
+using KeyCount = std::function<ir::Value*()>;
 
 // The additive mask a contrib attention adds to its scores: `filter` where the int32 key mask [B,
-// T] holds 0 (or from key lengths [B] on, counted over `keys`' dim 1), plus attention_bias [B|1,
-// N|1, S, T]; as Attention-23's float attn_mask [B|1, N|1, S, T] (the key mask expanded to the
-// query rows: onnxruntime takes no 1 at dim -2). Null when neither is given; a reason when the key
-// mask has another form.
+// T] or [B, S, T] holds 0 or less (or from key lengths [B] on, T = key_count()), plus
+// attention_bias [B|1, N|1, S, T]; as Attention-23's float attn_mask [B|1, N|1, S, T] (the key mask
+// expanded to the query rows: onnxruntime takes no 1 at dim -2). Null when neither is given; a
+// reason when the key mask has another form. Unidirectional is Attention-23's is_causal beside it:
+// both kernels leave keys after the query out of the softmax, whatever the mask adds to the others.
 Reason ScoreMask(Builder& b, ir::Value* key_mask, ir::Value* attention_bias, ir::Value* query,
-                 ir::Value* keys, float filter, ir::Value** mask) {
+                 const KeyCount& key_count, float filter, ir::Value** mask) {
   *mask = nullptr;
   if (attention_bias != nullptr) {
     std::optional<int64_t> r = RankOf(attention_bias);
@@ -713,33 +725,58 @@ Reason ScoreMask(Builder& b, ir::Value* key_mask, ir::Value* attention_bias, ir:
   ir::Value* masked;
   if (r == 1) {
     // Key lengths [B] (EmbedLayerNormalization's mask_index): key j is masked from lengths[b] on.
-    // Not the [2B] form of ends and starts: the mask's dim must be the query's batch dim.
+    // Or [2B], exclusive ends then inclusive starts: masked from ends[b] on and before starts[b].
+    // Which one is told by the mask's dim: the query's batch dim, or twice it (known numbers).
     std::optional<ir::Shape> ms = key_mask->type().shape(), qs = query->type().shape();
-    if (keys == nullptr) return "key lengths with a past have no form here";
-    if (!ms || !qs || qs->rank() < 1 || ms->dim(0).is_unknown() || !(ms->dim(0) == qs->dim(0))) {
-      return "its 1-D key mask is not known to hold one length per sequence ([2B] ends and starts "
-             "have no form here)";
+    if (!ms || !qs || qs->rank() < 1 || ms->dim(0).is_unknown()) {
+      return "the shape of its 1-D key mask is not known";
     }
-    ir::Value* j = b.Range(b.Int64(0, "_start"), b.Dim(keys, 1));
-    ir::Value* lengths =
-        b.Op("Unsqueeze", {b.Cast(key_mask, ir::DataType::kInt64), b.Ints({1}, "_one")});
-    masked = b.Cast(b.Op("GreaterOrEqual", {b.Op("Unsqueeze", {j, b.Ints({0}, "_zero")}), lengths}),
-                    ir::DataType::kFloat);  // [B, T]
-  } else if (r == 2) {
+    const bool lengths_form = ms->dim(0) == qs->dim(0);
+    const bool ends_and_starts = !lengths_form && ms->dim(0).is_known() && qs->dim(0).is_known() &&
+                                 ms->dim(0).value() == 2 * qs->dim(0).value();
+    if (!lengths_form && !ends_and_starts) {
+      return "its 1-D key mask is not known to hold one length per sequence, or an end and a "
+             "start";
+    }
+    ir::Value* j = b.Op(
+        "Unsqueeze", {b.Range(b.Int64(0, "_start"), key_count()), b.Ints({0}, "_zero")});  // [1, T]
+    ir::Value* bounds = b.Cast(key_mask, ir::DataType::kInt64);
+    ir::Value* ends = bounds;
+    ir::Value* starts = nullptr;
+    if (ends_and_starts) {
+      ir::Node* halves = b.Node("Split", {bounds}, {AttrI("axis", 0), AttrI("num_outputs", 2)}, 2);
+      ends = halves->output(0);
+      starts = halves->output(1);
+    }
+    ir::Value* out_of_range =
+        b.Op("GreaterOrEqual", {j, b.Op("Unsqueeze", {ends, b.Ints({1}, "_one")})});
+    if (starts != nullptr) {
+      out_of_range =
+          b.Op("Or",
+               {out_of_range, b.Op("Less", {j, b.Op("Unsqueeze", {starts, b.Ints({1}, "_one")})})});
+    }
+    masked = b.Cast(out_of_range, ir::DataType::kFloat);  // [B, T]
+  } else if (r == 2 || r == 3) {
+    // [B, T], or [B, S, T] per query. onnxruntime keeps a key where the mask is > 0 (a 2 keeps
+    // it, a -1 masks it).
     ir::Value* zero =
         b.Constant(ir::Tensor::FromVector<int32_t>(ir::DataType::kInt32, {}, {0}), "_zero_i32");
-    masked = b.Cast(b.Op("Equal", {key_mask, zero}), ir::DataType::kFloat);
+    masked = b.Cast(b.Op("LessOrEqual", {key_mask, zero}), ir::DataType::kFloat);
   } else {
-    return "its key mask is neither key lengths [B] nor [B, total length] (3-D and 4-D masks have "
-           "no form here)";
+    return "its key mask is neither key lengths [B] nor [B, total length] nor [B, S, total length] "
+           "(4-D masks have no form here)";
   }
   ir::Value* add = b.Op("Mul", {masked, b.Scalar(filter, ir::DataType::kFloat, "_filter")});
-  add = b.Op("Unsqueeze", {add, b.Ints({1, 2}, "_axes")});
-  ir::Value* rows =
-      b.Op("Slice", {b.Op("Shape", {query}), b.Ints({1}, "_one"), b.Ints({2}, "_two")});
-  ir::Value* target =
-      b.Op("Concat", {b.Ints({1, 1}, "_ones"), rows, b.Ints({1}, "_one")}, {AttrI("axis", 0)});
-  add = b.Op("Expand", {add, target});
+  if (r == 3) {
+    add = b.Op("Unsqueeze", {add, b.Ints({1}, "_one")});  // [B, 1, S, T]
+  } else {
+    add = b.Op("Unsqueeze", {add, b.Ints({1, 2}, "_axes")});
+    ir::Value* rows =
+        b.Op("Slice", {b.Op("Shape", {query}), b.Ints({1}, "_one"), b.Ints({2}, "_two")});
+    ir::Value* target =
+        b.Op("Concat", {b.Ints({1, 1}, "_ones"), rows, b.Ints({1}, "_one")}, {AttrI("axis", 0)});
+    add = b.Op("Expand", {add, target});
+  }
   *mask = *mask == nullptr ? add : b.Op("Add", {add, *mask});
   return "";
 }
@@ -751,15 +788,30 @@ Reason FloatOnly(const ir::Node& n, size_t i, const char* name) {
   return "";
 }
 
+// attention_bias [.., .., S, W] is read over T keys by the contrib kernels and must be exactly T
+// wide for Attention-23 (which pads a narrower mask with -inf and refuses a wider one).
+Reason BiasWidth(const ir::Node& n, size_t i, int64_t total) {
+  if (In(n, i) == nullptr) return "";
+  std::optional<std::vector<int64_t>> d = Dims(In(n, i));
+  if (!d || d->size() != 4 || (*d)[3] < 0 || total < 0 || (*d)[3] != total)
+    return "its attention_bias is not known to be exactly as wide as the keys";
+  return "";
+}
+
+// contrib Attention: MatMul [+ bias] -> Split -> Attention (23) on 3-D Q, K, V. A past [2, B, N, P,
+// H] (the GPT-2 decoders of onnxruntime's transformer optimizer) is split into Attention-23's
+// past_key and past_value [B, N, P, H], and present [2, B, N, P + S, H] stacked from its
+// present_key and present_value; unidirectional is is_causal, which both count from the past's end
+// (query i sees keys j <= P + i).
 Reason ContribAttention(Builder& b, Outputs& out) {
   const ir::Node& n = b.node();
   KEEP_IF(NeedsOpset(b, 23, "Attention"));
   KEEP_IF(FloatOnly(n, 0, "input"));
   if (n.GetInt("do_rotary", 0) != 0) return "do_rotary rotates inside the packed projection";
-  if (In(n, 4) != nullptr || In(n, 6) != nullptr || n.GetInt("past_present_share_buffer", 0) != 0) {
-    return "its past state ([2, B, N, P, H]) has no standard form here";
+  if (In(n, 6) != nullptr || n.GetInt("past_present_share_buffer", 0) != 0) {
+    return "past_sequence_length and past_present_share_buffer (a cache buffer of its own length) "
+           "have no standard form here";
   }
-  KEEP_IF(Unused(n, 1, "present"));
   const int64_t heads = n.GetInt("num_heads", 0);
   std::optional<std::vector<int64_t>> w = Dims(In(n, 1));
   if (heads <= 0 || !w || w->size() != 2 || (*w)[1] <= 0)
@@ -770,8 +822,26 @@ Reason ContribAttention(Builder& b, Outputs& out) {
       sizes[0] % heads != 0 || sizes[2] % heads != 0) {
     return "its weights do not split into Q, K and V of num_heads heads";
   }
+  const int64_t H = sizes[0] / heads;
+  ir::Value* past = In(n, 4);
+  const bool cache = past != nullptr || Used(n, 1);
+  if (cache && sizes[2] != sizes[0])
+    return "its past/present needs V's head size equal to Q's (qkv_hidden_sizes)";
+  std::optional<std::vector<int64_t>> xd = Dims(In(n, 0));
+  int64_t total = xd && xd->size() == 3 ? (*xd)[1] : -1;  // -1: not known
+  if (past != nullptr) {
+    std::optional<std::vector<int64_t>> pd = Dims(past);
+    if (!pd || pd->size() != 5 || (*pd)[0] != 2 || (*pd)[2] != heads || (*pd)[4] != H)
+      return absl::StrCat("its past is not known to be [2, B, ", heads, ", P, ", H, "]");
+    total = total < 0 || (*pd)[3] < 0 ? -1 : total + (*pd)[3];
+  }
+  KEEP_IF(BiasWidth(n, 5, total));
+  const KeyCount key_count = [&]() -> ir::Value* {
+    ir::Value* t = b.Dim(In(n, 0), 1);
+    return past == nullptr ? t : b.Op("Add", {b.Dim(past, 3), t});
+  };
   ir::Value* mask;
-  KEEP_IF(ScoreMask(b, In(n, 3), In(n, 5), In(n, 0), In(n, 0),
+  KEEP_IF(ScoreMask(b, In(n, 3), In(n, 5), In(n, 0), key_count,
                     n.GetFloat("mask_filter_value", -10000.0f), &mask));
   ir::Value* qkv = b.Op("MatMul", {In(n, 0), In(n, 1)});
   if (In(n, 2) != nullptr) qkv = b.Op("Add", {qkv, In(n, 2)});
@@ -780,8 +850,25 @@ Reason ContribAttention(Builder& b, Outputs& out) {
   if (n.FindAttribute("scale") != nullptr) attrs.push_back(AttrF("scale", n.GetFloat("scale", 1)));
   if (n.GetInt("unidirectional", 0) != 0) attrs.push_back(AttrI("is_causal", 1));
   std::vector<ir::Value*> inputs = {split->output(0), split->output(1), split->output(2)};
-  if (mask != nullptr) inputs.push_back(mask);
-  out = {b.Op("Attention", inputs, std::move(attrs)), nullptr};
+  if (mask != nullptr || past != nullptr) inputs.push_back(mask);
+  ir::Value* zero = nullptr;
+  if (past != nullptr) {
+    zero = b.Ints({0}, "_zero");
+    ir::Node* halves = b.Node("Split", {past}, {AttrI("axis", 0), AttrI("num_outputs", 2)}, 2);
+    inputs.push_back(b.Op("Squeeze", {halves->output(0), zero}));
+    inputs.push_back(b.Op("Squeeze", {halves->output(1), zero}));
+  }
+  const bool present = Used(n, 1);
+  ir::Node* att = b.Node("Attention", inputs, std::move(attrs), past != nullptr ? 3 : 1);
+  out = {att->output(0), nullptr};
+  if (present) {
+    // Without a past the present is the new K and V in heads.
+    ir::Value* pk = past != nullptr ? att->output(1) : ToHeads(b, split->output(1), heads, H);
+    ir::Value* pv = past != nullptr ? att->output(2) : ToHeads(b, split->output(2), heads, H);
+    if (zero == nullptr) zero = b.Ints({0}, "_zero");
+    out[1] = b.Op("Concat", {b.Op("Unsqueeze", {pk, zero}), b.Op("Unsqueeze", {pv, zero})},
+                  {AttrI("axis", 0)});
+  }
   return "";
 }
 
@@ -801,9 +888,8 @@ Reason MultiHeadAttention(Builder& b, Outputs& out) {
   }
   const bool past = In(n, 6) != nullptr;
   if (past != (In(n, 7) != nullptr)) return "past_key and past_value are not given together";
+  // Unidirectional counts from the past's end in both (query i sees keys j <= P + i).
   const bool causal = n.GetInt("unidirectional", 0) != 0;
-  if (past && causal)
-    return "unidirectional with a past (causal from the cache's end) has no exact standard form";
   if (!past && (Used(n, 1) || Used(n, 2))) return "its present outputs are used without a past";
   ir::Value* q = In(n, 0);
   ir::Value* k = In(n, 1);
@@ -819,7 +905,15 @@ Reason MultiHeadAttention(Builder& b, Outputs& out) {
     v = b.Op("Add", {v, split->output(2)});
   }
   ir::Value* mask;
-  KEEP_IF(ScoreMask(b, In(n, 4), In(n, 5), In(n, 0), past ? nullptr : In(n, 1),
+  std::optional<std::vector<int64_t>> kd = Dims(In(n, 1)), pd = Dims(In(n, 6));
+  int64_t total = kd ? (*kd)[1] : -1;
+  if (past) total = total < 0 || !pd || pd->size() != 4 || (*pd)[2] < 0 ? -1 : total + (*pd)[2];
+  KEEP_IF(BiasWidth(n, 5, total));
+  const KeyCount key_count = [&]() -> ir::Value* {
+    ir::Value* t = b.Dim(In(n, 1), 1);
+    return past ? b.Op("Add", {b.Dim(In(n, 6), 2), t}) : t;
+  };
+  KEEP_IF(ScoreMask(b, In(n, 4), In(n, 5), In(n, 0), key_count,
                     n.GetFloat("mask_filter_value", -10000.0f), &mask));
   std::vector<Attr> attrs = {AttrI("q_num_heads", heads), AttrI("kv_num_heads", heads)};
   if (n.FindAttribute("scale") != nullptr) attrs.push_back(AttrF("scale", n.GetFloat("scale", 1)));
@@ -833,12 +927,6 @@ Reason MultiHeadAttention(Builder& b, Outputs& out) {
   ir::Node* att = b.Node("Attention", inputs, std::move(attrs), past ? 3 : 1);
   out = {att->output(0), past ? att->output(1) : nullptr, past ? att->output(2) : nullptr, nullptr};
   return "";
-}
-
-// x [B, S, heads * H] -> [B, heads, S, H].
-ir::Value* ToHeads(Builder& b, ir::Value* x, int64_t heads, int64_t head_size) {
-  ir::Value* split = b.Op("Reshape", {x, b.Ints({0, 0, heads, head_size}, "_heads")});
-  return b.Op("Transpose", {split}, {AttrIs("perm", {0, 2, 1, 3})});
 }
 
 // The tensors of a GroupQueryAttention in float32 (Q, K and V split when packed).
@@ -1125,8 +1213,7 @@ Reason GroupQueryAttention(Builder& b, Outputs& out) {
   return "";
 }
 
-// ---- the pass
-// -------------------------------------------------------------------------------------
+// ---- the pass -----------------------------------------------------------------------------------
 
 using RewriteFn = std::function<Reason(Builder&, Outputs&)>;
 
@@ -1252,7 +1339,6 @@ absl::StatusOr<StandardizeReport> Standardize(ir::Model& model, optimizer::PassC
 
 REGISTER_PASS(StandardizePass, StandardizePass::kName,
               "rewrite onnxruntime's com.microsoft contrib operators into standard ONNX operators "
-              "at the model's "
-              "opset where a standard form exists (opset 23 for the most)");
+              "at the model's opset where a standard form exists (opset 23 for the most)");
 
 }  // namespace onnx_opt::passes

@@ -1,5 +1,6 @@
 // Attention (opset 23+: 3-D/4-D inputs, past key/value, GQA, masks, causal and windowed masking,
-// softcap, qk_matmul_output modes), RotaryEmbedding, SwiGLU. Computed in double.
+// softcap, qk_matmul_output modes), RotaryEmbedding, SwiGLU. Computed in double, but for the sum of
+// the float32 scores with a float32 additive mask, rounded to float32 as onnxruntime computes it.
 #include <cmath>
 #include <limits>
 
@@ -134,6 +135,8 @@ Status AttentionKernel(KernelContext& ctx) {
     if (bd != full) return ctx.Error("attn_mask cannot be broadcast to the scores");
     mstr = BroadcastStrides(mask.dims(), full);
   }
+  const bool float_sum =
+      dt == DataType::kFloat && ctx.has_input(3) && ctx.input(3).dtype() == DataType::kFloat;
   std::vector<int64_t> nonpad;
   if (ctx.has_input(6)) {
     ASSIGN_OR_RETURN(nonpad, ctx.IntsInput(6));
@@ -180,7 +183,16 @@ Status AttentionKernel(KernelContext& ctx) {
         if (mode == 1) {  // the reference reports the soft-capped scores here
           for (int64_t j = 0; j < Skv; ++j) qko[j] = raw[j];
         }
-        for (int64_t j = 0; j < Skv; ++j) s[j] += raw[j];
+        if (float_sum) {
+          // A float32 additive mask is summed with the scores in float32, as onnxruntime's
+          // kernel (and the reference's float32 arithmetic) does: next to -10000 a score keeps
+          // about 2^-10, which decides the softmax of a query whose keys are all masked.
+          for (int64_t j = 0; j < Skv; ++j) {
+            s[j] = static_cast<float>(static_cast<float>(raw[j]) + static_cast<float>(s[j]));
+          }
+        } else {
+          for (int64_t j = 0; j < Skv; ++j) s[j] += raw[j];
+        }
         if (mode == 2) {
           for (int64_t j = 0; j < Skv; ++j) qko[j] = s[j];
         }

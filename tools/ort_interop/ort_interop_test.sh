@@ -100,6 +100,9 @@ cp "$work/llama_gqa_cache.onnx" "$work/llama_gqa_decode.onnx"
 cp "$work/llama_causal_cache.onnx" "$work/llama_causal_decode.onnx"
 # The model builder's GroupQueryAttention again, for a decode step (its lengths from the mask).
 cp "$work/contrib_gqa_mask.onnx" "$work/contrib_gqa_mask_decode.onnx"
+# The GPT-2 decoder's Attention with a past again, for a decode step and a first prompt (empty past).
+cp "$work/contrib_gpt2.onnx" "$work/contrib_gpt2_decode.onnx"
+cp "$work/contrib_gpt2.onnx" "$work/contrib_gpt2_prompt.onnx"
 # Attention masks as tokenizers make them: 1s, then padding.
 inputs "$work/bert_model.onnx" bert_model --dim=batch=2,seq=5 --range=input_ids=0,29 --padding=attention_mask
 inputs "$work/bert_encoder.onnx" bert_encoder --dim=batch=2,seq=5 --padding=attention_mask
@@ -133,6 +136,17 @@ inputs "$work/contrib_llama.onnx" contrib_llama --dim=batch=2,seq=5 --range=posi
 inputs "$work/contrib_gqa.onnx" contrib_gqa --range=seqlens_k=4,4
 inputs "$work/contrib_gqa_cache.onnx" contrib_gqa_cache
 inputs "$work/contrib_misc.onnx" contrib_misc --dim=batch=2,seq=5 --range=ids=0,29
+# GPT-2's Attention with a past: a chunk of 3 after 4 tokens and a decode step after 6, the
+# attention mask over past and new tokens padded on the right; and with a constant left-padded mask,
+# where a query sees only masked keys (its softmax is decided by the float32 sum of score and
+# -10000, as onnxruntime computes it; see the README).
+inputs "$work/contrib_gpt2.onnx" contrib_gpt2 --dim=batch=2,seq=3,past=4,total=7 --padding=attention_mask
+inputs "$work/contrib_gpt2_decode.onnx" contrib_gpt2_decode --dim=batch=2,seq=1,past=6,total=7 \
+  --padding=attention_mask
+inputs "$work/contrib_gpt2_prompt.onnx" contrib_gpt2_prompt --dim=batch=2,seq=5,past=0,total=5 \
+  --padding=attention_mask
+inputs "$work/contrib_gpt2_left.onnx" contrib_gpt2_left
+inputs "$work/contrib_mha_cache.onnx" contrib_mha_cache --dim=batch=2,seq=3,past=4,total=7 --padding=attention_mask
 # Attention masks with padding (this seed: sequences of 4 and 3 of a prompt of 5 on an empty cache;
 # of 7 and 3 at a decode step over a cache of 6): seqlens_k differs per sequence and is known only
 # at run time.
@@ -161,7 +175,8 @@ for m in bert_model bert_encoder llama_block llama_gqa llama_gqa_cache llama_gqa
          gemma_softcap gpt2_attention decoder_tiny decoder_tiny_half self_attention_static cross_attention \
          rotary_tables rotary_interleaved rmsnorm_half transformer_block \
          tiny_cnn contrib_bert contrib_llama contrib_gqa contrib_gqa_cache contrib_misc contrib_gqa_mask \
-         contrib_gqa_mask_decode contrib_gqa_mask_half; do
+         contrib_gqa_mask_decode contrib_gqa_mask_half contrib_gpt2 contrib_gpt2_decode contrib_gpt2_prompt contrib_gpt2_left \
+         contrib_mha_cache; do
   input_of[$m]=$m
 done
 interop() {
@@ -232,7 +247,8 @@ for m in bert_model bert_encoder llama_block llama_gqa llama_gqa_cache llama_gqa
          llama_causal llama_causal_cache llama_causal_decode sdpa_causal sdpa_causal_dynamo gemma_softcap \
          gpt2_attention decoder_tiny self_attention_static cross_attention rotary_tables rotary_interleaved transformer_block \
          tiny_cnn contrib_bert contrib_llama contrib_gqa contrib_gqa_cache contrib_misc contrib_gqa_mask \
-         contrib_gqa_mask_decode; do
+         contrib_gqa_mask_decode contrib_gpt2 contrib_gpt2_decode contrib_gpt2_prompt contrib_gpt2_left \
+         contrib_mha_cache; do
   interop "${m}_as_is" "$m" "" none
 done
 # In float16, onnxruntime and our interpreter (which rounds once per node) land a few units in the
@@ -410,6 +426,21 @@ interop contrib_gqa_mask_decode_standardize contrib_gqa_mask_decode "$contrib_gq
 # float16 kernel lands a unit in the last place from it (held to the float16 tolerance above), the
 # standardized model equals ours.
 interop contrib_gqa_mask_half_standardize contrib_gqa_mask_half "$contrib_gqa_mask_gone" \
+  opt --passes='convert(23),standardize'
+# GPT-2's Attention as onnxruntime's transformer optimizer writes it with a past: Attention-23 with
+# past_key/past_value split from the past, present stacked from its presents, is_causal from the
+# past's end, the padded mask as an additive attn_mask; a chunk, a decode step, a first prompt on an
+# empty past, and left padding.
+contrib_gpt2_gone="Attention=1 Squeeze=2 Unsqueeze=3 com.microsoft::Attention=0"
+interop contrib_gpt2_standardize contrib_gpt2 "$contrib_gpt2_gone" opt --passes='convert(23),standardize'
+interop contrib_gpt2_decode_standardize contrib_gpt2_decode "$contrib_gpt2_gone" \
+  opt --passes='convert(23),standardize'
+interop contrib_gpt2_prompt_standardize contrib_gpt2_prompt "$contrib_gpt2_gone" \
+  opt --passes='convert(23),standardize'
+interop contrib_gpt2_left_standardize contrib_gpt2_left "$contrib_gpt2_gone" opt --passes='convert(23),standardize'
+# MultiHeadAttention with unidirectional, a KV cache and a padded mask: Attention-23 with past and
+# presents, is_causal from the past's end.
+interop contrib_mha_cache_standardize contrib_mha_cache "Attention=1 com.microsoft::MultiHeadAttention=0" \
   opt --passes='convert(23),standardize'
 # GatherBlockQuantized, BiasGelu, Gelu, FusedMatMul.
 interop contrib_misc_standardize contrib_misc \

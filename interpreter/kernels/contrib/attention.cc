@@ -3,7 +3,8 @@
 //   (qkv_hidden_sizes, or three equal parts), num_heads heads each; past [2, B, N, P, H] is put in
 //   front of K and V and present = [2, B, N, P + S, H]. Scores are scale * Q K^T (scale default
 //   1/sqrt(head size)) plus attention_bias, plus mask_filter_value (-10000) where mask_index masks
-//   a key or, with unidirectional, the key follows the query (key j > P + i).
+//   a key; with unidirectional, keys after the query (j > P + i) are out of the softmax, as
+//   onnxruntime 1.30 computes it (tools/ort_interop).
 // Not supported (errors): do_rotary, past_present_share_buffer, past_sequence_length, mask_index of
 // [3B + 2].
 #include <string>
@@ -92,7 +93,8 @@ Status AttentionKernel(KernelContext& ctx) {
   p.v = v.data();
   p.scale = ctx.has_attr("scale") ? ctx.GetFloat("scale", 1)
                                   : static_cast<float>(1 / std::sqrt(static_cast<double>(H)));
-  p.bias = MaskedScores(std::move(attention_bias), std::move(mask), causal, past, filter);
+  p.bias = MaskedScores(std::move(attention_bias), std::move(mask), filter);
+  p.allowed = CausalKeys(causal, past);
   return SetFloatOutput(ctx, 0, RunAttention(p), ctx.input(0).dtype());
 }
 

@@ -37,7 +37,10 @@ Tensor RunAttention(const AttentionProblem& p, Tensor* scores, bool probabilitie
           for (int64_t d = 0; d < H; ++d) dot += static_cast<double>(q[d]) * k[j * H + d];
           double x = dot * p.scale;
           if (p.softcap > 0) x = p.softcap * std::tanh(x / p.softcap);
-          if (p.bias) x += p.bias(b, h, i, j);
+          // Score and additive mask are summed in float32, as onnxruntime's kernels accumulate
+          // the scores onto the mask: next to -10000 a score keeps about 2^-10, which decides
+          // the softmax of a query whose keys are all masked.
+          if (p.bias) x = static_cast<float>(static_cast<float>(x) + p.bias(b, h, i, j));
           s[j] = x;
           max = std::max(max, x);
         }
@@ -93,11 +96,11 @@ absl::StatusOr<KeyMaskFn> KeyMask(const KernelContext& ctx, size_t input, std::s
         [v, batch](int64_t b, int64_t, int64_t j) { return j >= v[b] || j < v[batch + b]; });
   }
   if (m->rank() == 2 && m->dim(0) == batch && m->dim(1) == total) {
-    return KeyMaskFn([v, total](int64_t b, int64_t, int64_t j) { return v[b * total + j] == 0; });
+    return KeyMaskFn([v, total](int64_t b, int64_t, int64_t j) { return v[b * total + j] <= 0; });
   }
   if (m->rank() == 3 && m->dim(0) == batch && m->dim(1) == q_len && m->dim(2) == total) {
     return KeyMaskFn([v, q_len, total](int64_t b, int64_t i, int64_t j) {
-      return v[(b * q_len + i) * total + j] == 0;
+      return v[(b * q_len + i) * total + j] <= 0;
     });
   }
   if (m->rank() == 4 && m->dim(0) == batch && m->dim(1) == 1 && m->dim(2) == m->dim(3) &&
@@ -155,14 +158,18 @@ std::vector<float> ConcatLength(const float* past, int64_t past_len, const float
   return out;
 }
 
-BiasFn MaskedScores(BiasFn attention_bias, KeyMaskFn mask, bool causal, int64_t past,
-                    float filter) {
-  return [attention_bias = std::move(attention_bias), mask = std::move(mask), causal, past, filter](
+BiasFn MaskedScores(BiasFn attention_bias, KeyMaskFn mask, float filter) {
+  return [attention_bias = std::move(attention_bias), mask = std::move(mask), filter](
              int64_t b, int64_t h, int64_t i, int64_t j) {
     float add = attention_bias ? attention_bias(b, h, i, j) : 0.0f;
-    if ((causal && j > past + i) || (mask && mask(b, i, j))) add += filter;
+    if (mask && mask(b, i, j)) add += filter;
     return add;
   };
+}
+
+std::function<bool(int64_t, int64_t, int64_t, int64_t)> CausalKeys(bool causal, int64_t past) {
+  if (!causal) return nullptr;
+  return [past](int64_t, int64_t, int64_t i, int64_t j) { return j <= past + i; };
 }
 
 }  // namespace onnx_opt::interpreter::contrib

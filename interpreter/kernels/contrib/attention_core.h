@@ -41,7 +41,8 @@ Tensor RunAttention(const AttentionProblem& p, Tensor* scores = nullptr,
 // The key masks of onnxruntime's Attention (mask_index) and MultiHeadAttention (key_padding_mask),
 // int32, as masked(b, i, j) for query i and key j of `total` keys, `past` of them from the cache:
 // [B] key lengths (right padding), [2B] exclusive ends then inclusive starts, [B, T] or [B, S, T]
-// with 0 for masked, [B, 1, M, M] with the rows of queries from `past` on. Null when the input is
+// masking where they hold 0 or less (as onnxruntime 1.30: only values > 0 keep a key), [B, 1, M, M]
+// with the rows of queries from `past` on. Null when the input is
 // absent; [3B + 2] and other shapes are errors naming the input.
 using KeyMaskFn = std::function<bool(int64_t b, int64_t i, int64_t j)>;
 absl::StatusOr<KeyMaskFn> KeyMask(const KernelContext& ctx, size_t input, std::string_view name,
@@ -53,9 +54,15 @@ absl::StatusOr<BiasFn> AttentionBias(const KernelContext& ctx, size_t input, int
                                      int64_t heads, int64_t q_len, int64_t total);
 
 // Attention's and MultiHeadAttention's additive scores: the attention_bias (when given), plus
-// `filter` once for a key the mask hides or, with `causal`, one after the query's position (the
-// query rows follow `past` cached keys).
-BiasFn MaskedScores(BiasFn attention_bias, KeyMaskFn mask, bool causal, int64_t past, float filter);
+// `filter` for a key the mask hides.
+BiasFn MaskedScores(BiasFn attention_bias, KeyMaskFn mask, float filter);
+
+// Their unidirectional rule: query i (after `past` cached keys) sees keys j <= past + i; the
+// others are out of its softmax, whatever the mask adds to the rest (onnxruntime 1.30: a padding
+// query whose keys are all masked weighs the keys up to it, never those after it). Null when not
+// `causal`.
+std::function<bool(int64_t b, int64_t h, int64_t i, int64_t j)> CausalKeys(bool causal,
+                                                                           int64_t past);
 
 // [b, s, heads * size] (rows of `row_stride` floats starting at `offset`) -> [b, heads, s, size].
 std::vector<float> ToHeads(const float* x, int64_t batch, int64_t len, int64_t heads, int64_t size,

@@ -4,7 +4,9 @@
 // MultiHeadAttention add mask_filter_value (-10000) to masked scores, GroupQueryAttention leaves
 // masked keys out of the softmax.
 #include <algorithm>
+#include <cmath>
 #include <functional>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -21,6 +23,7 @@ using testing::I32;
 using testing::I64;
 using testing::Model;
 using testing::RandomF;
+using testing::RunModel;
 
 // A [B, 1, S, T] initializer named `name`: additive (0 or -10000) or bool (keep) from masked(b, i,
 // j).
@@ -61,6 +64,54 @@ TEST(ContribAttention, PackedWeightsRawMaskPastUnidirectional) {
                      RandomF({2, 2, 2, 2, 4}, 4)});
 }
 
+TEST(ContribAttention, LeftPaddingUnidirectionalPastAsOnnxruntime) {
+  // onnxruntime 1.30's rules, measured in tools/ort_interop: the mask adds -10000 where it holds 0
+  // or less (a 2 keeps a key, a -1 masks it); unidirectional leaves keys after the query out of
+  // the softmax altogether. Entry 1's first new token (at 2, after a past of 2) sees only masked
+  // keys: its softmax is over keys 0..2, never 3..4. Against Attention-23 with is_causal (offset by
+  // the past) and the additive mask.
+  const std::vector<int32_t> raw = {1, 2, 1, 1, 1, 0, 0, -1, 1, 1};
+  const auto masked = [&](int64_t b, int64_t, int64_t j) { return raw[b * 5 + j] <= 0; };
+  const std::string sig =
+      "(float[2,3,8] x, float[8,24] w, int32[2,5] m, float[2,2,2,2,4] past) => "
+      "(float[2,3,8] y, float[2,2,2,5,4] present)";
+  ExpectSameOutputs(Model(absl::StrCat("g ", sig,
+                                       " { y, present = com.microsoft.Attention<num_heads = 2, "
+                                       "unidirectional = 1>(x, w, , m, past) }")),
+                    Model(absl::StrCat("g ", sig, " <", MaskInit("am", 2, 3, 5, false, masked),
+                                       R"(, int64[1] z = {0}> {
+          qkv = MatMul(x, w) q, k, v = Split<axis = 2, num_outputs = 3>(qkv)
+          pk1, pv1 = Split<axis = 0, num_outputs = 2>(past) pk = Squeeze(pk1, z) pv = Squeeze(pv1, z)
+          y, prk, prv = Attention<q_num_heads = 2, kv_num_heads = 2, is_causal = 1>(q, k, v, am, pk, pv)
+          a = Unsqueeze(prk, z) b = Unsqueeze(prv, z) present = Concat<axis = 0>(a, b) })")),
+                    {RandomF({2, 3, 8}, 21), RandomF({8, 24}, 22), I32({2, 5}, raw),
+                     RandomF({2, 2, 2, 2, 4}, 23)});
+}
+
+TEST(ContribAttention, ScoresSumWithTheMaskInFloat32) {
+  // A query whose keys are all masked: onnxruntime sums each score with the mask in float32, so
+  // next to a filter of -1e6 only multiples of 1/16 are left of the scores, and its softmax is over
+  // those. The contrib kernel and Attention-23 (with a float32 mask) do the same, as the float32
+  // primitives below. One head of 4 (scale 0.5).
+  const std::string sig = "(float[1,3,4] x, float[4,12] w) => (float[1,3,4] y)";
+  const std::string primitives = R"(
+          s1 = MatMul(q, kt) s2 = Mul(s1, half) s3 = Add(s2, am) p = Softmax<axis = -1>(s3)
+          y = MatMul(p, v) })";
+  const std::string split = R"(
+          qkv = MatMul(x, w) q, k, v = Split<axis = 2, num_outputs = 3>(qkv)
+          kt = Transpose<perm = [0, 2, 1]>(k))";
+  const std::string consts = "<float half = {0.5}, float[3,3] am = {" +
+                             absl::StrJoin(std::vector<std::string>(9, "-1000000.0"), ", ") + "}";
+  const std::vector<RuntimeValue> inputs = {RandomF({1, 3, 4}, 31, 2.0f), RandomF({4, 12}, 32)};
+  ExpectSameOutputs(
+      Model(absl::StrCat("g ", sig, " <int32[1,3] m = {0, 0, 0}> { y = com.microsoft.Attention<",
+                         "num_heads = 1, mask_filter_value = -1000000.0>(x, w, , m) }")),
+      Model(absl::StrCat("g ", sig, " ", consts, "> {", split, primitives)), inputs);
+  ExpectSameOutputs(Model(absl::StrCat("g ", sig, " ", consts, "> {", split, R"(
+          y = Attention<q_num_heads = 1, kv_num_heads = 1>(q, k, v, am) })")),
+                    Model(absl::StrCat("g ", sig, " ", consts, "> {", split, primitives)), inputs);
+}
+
 TEST(ContribAttention, LengthsMaskAndSmallerValues) {
   // 1-D mask_index of key lengths; V of 2 x 2 while Q and K are 2 x 4; custom scale.
   const std::vector<int32_t> lengths = {3, 1};
@@ -98,6 +149,30 @@ TEST(ContribMultiHeadAttention, SeparateQkvBiasPaddingMaskPast) {
           y, prk, prv = Attention<q_num_heads = 2, kv_num_heads = 2>(q2, k2, v2, am, pk, pv) })")),
       {RandomF({2, 3, 8}, 7), RandomF({2, 3, 8}, 8), RandomF({2, 3, 8}, 9), RandomF({24}, 10),
        I32({2, 5}, raw), RandomF({2, 2, 2, 4}, 11), RandomF({2, 2, 2, 4}, 12)});
+}
+
+TEST(ContribMultiHeadAttention, QkOutputOfUnidirectional) {
+  // Keys after the query (j > P + i, past 1) come out as float's lowest, as onnxruntime 1.30's.
+  auto r = RunModel(
+      Model("g (float[1,2,4] q, float[1,2,4] k, float[1,2,4] v, float[1,1,1,4] pk, float[1,1,1,4] "
+            "pv) => (float[1,2,4] y, float[1,1,3,4] ok, float[1,1,3,4] ov, float[1,1,2,3] qk) { "
+            "y, ok, ov, qk = com.microsoft.MultiHeadAttention<num_heads = 1, unidirectional = 1>("
+            "q, k, v, , , , pk, pv) }"),
+      {RandomF({1, 2, 4}, 41), RandomF({1, 2, 4}, 42), RandomF({1, 2, 4}, 43),
+       RandomF({1, 1, 1, 4}, 44), RandomF({1, 1, 1, 4}, 45)});
+  ASSERT_TRUE(r.ok()) << r.status();
+  const std::vector<float> qk = (*r)[3].tensor().ToVector<float>();
+  ASSERT_EQ(qk.size(), 6u);
+  for (int i = 0; i < 2; ++i) {
+    for (int j = 0; j < 3; ++j) {
+      const float x = qk[i * 3 + j];
+      if (j > 1 + i) {
+        EXPECT_EQ(x, std::numeric_limits<float>::lowest()) << i << "," << j;
+      } else {
+        EXPECT_TRUE(std::isfinite(x) && x > -100) << i << "," << j << ": " << x;
+      }
+    }
+  }
 }
 
 TEST(ContribMultiHeadAttention, PackedQkv) {

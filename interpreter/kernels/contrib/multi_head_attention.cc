@@ -4,9 +4,12 @@
 //   [B, N, L, H] (cross attention: bias applies to Q only, no past).
 //   bias [h + h + v] is added to Q, K and V; past_key/past_value [B, N, P, H] go in front of K and
 //   V (present_key/present_value [B, N, P + L, H]). Scores are scale * Q K^T (+ attention_bias),
-//   plus mask_filter_value where key_padding_mask masks a key or, with unidirectional, the key
-//   follows the query (j > P + i). The optional qk output is the scores before the softmax.
+//   plus mask_filter_value where key_padding_mask masks a key; with unidirectional, keys after the
+//   query (j > P + i) are out of the softmax. The optional qk output is the scores before the
+//   softmax.
 // Not supported (errors): past_sequence_length, cache_indirection, key_padding_mask of [3B + 2].
+#include <cmath>
+#include <limits>
 #include <string>
 
 #include "interpreter/kernels/common.h"
@@ -166,11 +169,19 @@ Status MultiHeadAttentionKernel(KernelContext& ctx) {
   p.v = v.data();
   p.scale = ctx.has_attr("scale") ? ctx.GetFloat("scale", 1)
                                   : static_cast<float>(1 / std::sqrt(static_cast<double>(H)));
-  p.bias = MaskedScores(std::move(attention_bias), std::move(mask), causal, past, filter);
+  p.bias = MaskedScores(std::move(attention_bias), std::move(mask), filter);
+  p.allowed = CausalKeys(causal, past);
   const bool want_qk = ctx.num_outputs() > 3 && ctx.wants_output(3);
   Tensor qk;
   Tensor y = RunAttention(p, want_qk ? &qk : nullptr, false);
-  if (want_qk) RETURN_IF_ERROR(SetFloatOutput(ctx, 3, std::move(qk), type));
+  if (want_qk) {
+    // onnxruntime 1.30 reports keys after the query as float's lowest.
+    float* s = qk.mutable_data<float>();
+    for (int64_t i = 0; i < qk.size(); ++i) {
+      if (std::isinf(s[i]) && s[i] < 0) s[i] = std::numeric_limits<float>::lowest();
+    }
+    RETURN_IF_ERROR(SetFloatOutput(ctx, 3, std::move(qk), type));
+  }
   return SetFloatOutput(ctx, 0, std::move(y), type);
 }
 

@@ -20,6 +20,14 @@ the contrib_*.onnxtxt written below. The standardize pass turns them into standa
     local window of 4 and softcap: run on a padded first prompt and on a decode step whose
     sequences have different lengths.
   contrib_gqa_mask_half: the same in float16 (its projections in float32), for a decode step.
+  contrib_gpt2: a GPT-2 decoder's attention as onnxruntime's transformer optimizer writes it: Attention
+    with the packed QKV projection, unidirectional, past [2, batch, 4, past, 8] and present, the
+    attention mask [batch, past + seq] (int32); run on a chunk after a past and on a decode step.
+  contrib_gpt2_left: the same with a constant left-padded mask, a sequence whose first new token
+    sees only masked keys.
+  contrib_mha_cache: a decoder's MultiHeadAttention (separate Q, K, V projections, bias) with
+    unidirectional, past_key/past_value [batch, 4, past, 8] and presents, the attention mask
+    [batch, past + seq] (int32).
   contrib_misc: GatherBlockQuantized (packed 4-bit table), BiasGelu, Gelu, FusedMatMul (alpha).
 
 Weights come from a fixed linear congruential sequence, so the files are reproducible."""
@@ -231,6 +239,48 @@ def contrib_gqa_mask(half=False):
             f"{t}[batch,2,total,16] present_key, {t}[batch,2,total,16] present_value)")
 
 
+def contrib_gpt2(left_padded=False):
+    hidden, heads = 32, 4
+    head = hidden // heads
+    m = Model()
+    m.floats("qkv_w", [hidden, 3 * hidden])
+    m.floats("qkv_b", [3 * hidden], 0.1)
+    m.floats("proj_w", [hidden, hidden])
+    if left_padded:
+        # Sequence 1 holds 2 tokens after 5 of padding: its first new token (at 4) sees only masked
+        # keys (onnxruntime's float32 sum of score and -10000 decides its softmax).
+        m.tensor("int64", "attention_mask", [2, 7], [1] * 7 + [0] * 5 + [1] * 2)
+    m.node("mask_index", "Cast", ["attention_mask"], "to = 6")
+    m.node("ctx, present", "com.microsoft.Attention", ["X", "qkv_w", "qkv_b", "mask_index", "past"],
+           f"num_heads = {heads}, unidirectional = 1")
+    m.node("Y", "MatMul", ["ctx", "proj_w"])
+    if left_padded:
+        m.write("contrib_gpt2_left", 17, f"(float[2,3,{hidden}] X, float[2,2,{heads},4,{head}] past) => "
+                f"(float[2,3,{hidden}] Y, float[2,2,{heads},7,{head}] present)")
+        return
+    m.write("contrib_gpt2", 17, f"(float[batch,seq,{hidden}] X, int64[batch,total] attention_mask, "
+            f"float[2,batch,{heads},past,{head}] past) => (float[batch,seq,{hidden}] Y, "
+            f"float[2,batch,{heads},total,{head}] present)")
+
+
+def contrib_mha_cache():
+    hidden, heads = 32, 4
+    head = hidden // heads
+    m = Model()
+    for x in ("q", "k", "v"):
+        m.floats(f"w{x}", [hidden, hidden])
+    m.floats("qkv_b", [3 * hidden], 0.1)
+    for x in ("q", "k", "v"):
+        m.node(x, "MatMul", ["X", f"w{x}"])
+    m.node("mask", "Cast", ["attention_mask"], "to = 6")
+    m.node("Y, present_key, present_value", "com.microsoft.MultiHeadAttention",
+           ["q", "k", "v", "qkv_b", "mask", "", "past_key", "past_value"], f"num_heads = {heads}, unidirectional = 1")
+    m.write("contrib_mha_cache", 17, f"(float[batch,seq,{hidden}] X, int64[batch,total] attention_mask, "
+            f"float[batch,{heads},past,{head}] past_key, float[batch,{heads},past,{head}] past_value) => "
+            f"(float[batch,seq,{hidden}] Y, float[batch,{heads},total,{head}] present_key, "
+            f"float[batch,{heads},total,{head}] present_value)")
+
+
 def contrib_misc():
     vocab, width, out = 30, 32, 8
     m = Model()
@@ -252,3 +302,6 @@ contrib_misc()
 contrib_gqa_cache()
 contrib_gqa_mask()
 contrib_gqa_mask(half=True)
+contrib_gpt2()
+contrib_gpt2(left_padded=True)
+contrib_mha_cache()
