@@ -63,8 +63,8 @@ absl::StatusOr<std::shared_ptr<SpillFile>> SpillFile::Create(const std::string& 
     std::string path = where + "/.onnx-opt-spill.XXXXXX";
     fd = ::mkostemp(path.data(), O_CLOEXEC);
     if (fd < 0) {
-      return absl::InternalError(absl::StrCat("cannot create a temporary file in '", where,
-                                              "': ", std::strerror(errno)));
+      return absl::InternalError(
+          absl::StrCat("cannot create a temporary file in '", where, "': ", std::strerror(errno)));
     }
     ::unlink(path.c_str());
   }
@@ -77,8 +77,8 @@ absl::StatusOr<std::shared_ptr<const Buffer>> SpillFile::Write(std::string_view 
   const uint64_t page = static_cast<uint64_t>(::sysconf(_SC_PAGESIZE));
   const uint64_t offset = (end_ + page - 1) / page * page;
   for (size_t done = 0; done < bytes.size();) {
-    const ssize_t n = ::pwrite(fd_, bytes.data() + done, bytes.size() - done,
-                               static_cast<off_t>(offset + done));
+    const ssize_t n =
+        ::pwrite(fd_, bytes.data() + done, bytes.size() - done, static_cast<off_t>(offset + done));
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) {
       return absl::ResourceExhaustedError(absl::StrCat(

@@ -157,9 +157,8 @@ Quantized Quantize(const ir::Tensor& w, int64_t reduction, const QuantizeOptions
       const uint16_t h = ir::FloatToHalf(fs);
       fs = ir::HalfToFloat(h);
     }
-    if (!(fs > 0) || !std::isfinite(fs))
-      fs = 1;  // all zeros (or below float16's least): any
-               // scale is as good
+    // All zeros (or a range below float16's least step): any scale is as good.
+    if (!(fs > 0) || !std::isfinite(fs)) fs = 1;
     if (stype == ir::DataType::kFloat16) {
       scale.mutable_data<uint16_t>()[si] = ir::FloatToHalf(fs);
     } else {
