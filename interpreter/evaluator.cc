@@ -3,6 +3,7 @@
 #include <chrono>
 #include <optional>
 
+#include "absl/cleanup/cleanup.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/container/node_hash_map.h"
 #include "absl/strings/match.h"
@@ -498,12 +499,24 @@ absl::Status Evaluator::Impl::RunDeferred(ExecutionPlan& plan, size_t d, Scope& 
                                           std::vector<RuntimeValue>& outputs) {
   const ir::Node& node = *plan.order[d];
   ExecutionPlan::Step& step = plan.steps[d];
-  // Its reader declined: a weight left packed in the file is loaded now.
+  // Its reader declined: a weight left packed in the file is loaded now, for this step only
+  // unless the evaluator is kept for many runs (keep_weight_pages): unpacked a byte per element, a
+  // float16 model's 4-bit weights (which the fused path declines) would otherwise pile up to twice
+  // their file's size over one run (6.7 GB for a 7B model).
+  std::vector<ValueRef*> loaded;
   for (ValueRef& r : step.inputs) {
     if (r.kind == ValueRef::Kind::kConstant && r.constant == nullptr) {
       ASSIGN_OR_RETURN(r.constant, Constant(r.value));
+      loaded.push_back(&r);
     }
   }
+  absl::Cleanup unload = [&] {
+    if (options.keep_weight_pages) return;
+    for (ValueRef* r : loaded) {
+      constants.erase(r->value);
+      r->constant = nullptr;
+    }
+  };
   std::vector<const RuntimeValue*> inputs;
   RETURN_IF_ERROR(ResolveInputs(node, step.inputs, scope, inputs));
   const auto start = profile != nullptr ? std::chrono::steady_clock::now()

@@ -25,6 +25,11 @@ class Buffer {
   // go of the whole pages inside the range (they are read from the file again when next touched),
   // so scanning a huge mapping does not keep it resident; memory-backed buffers ignore it.
   virtual void ReleasePages(const char* data, size_t size) const {}
+  // A promise that bytes [data, data + size) of this buffer are never read again (a save that is
+  // the model's last use, see SaveOptions::discard_written): a spilled buffer (ir/spill_file.h)
+  // gives the disk under them back, so its bytes and the saved copy need not fit on disk together.
+  // Others ignore it.
+  virtual void Discard(const char* data, size_t size) const {}
 };
 
 // Calls fn on [data, data + size) of `buffer` in pieces of kScanChunk bytes (the last one shorter)

@@ -31,6 +31,10 @@ struct PassOptions {
   int64_t fold_growth_limit = 0;
   // Treat initializers that are also graph inputs as constants (and drop them from the inputs).
   bool fold_overridable_initializers = false;
+  // Where a pass may put the large tensors it computes from weights mapped from a file (the
+  // quantized weights of quantize-weights) instead of keeping them in memory to the save: an
+  // unlinked temporary file there (ir/spill_file.h). Empty: kept in memory.
+  std::string spill_directory;
 };
 
 class PassContext {

@@ -1,7 +1,7 @@
-// quantize-weights (lossy): stores the float32 weights of MatMul, Gemm and Gather as 8- or 4-bit
-// integers with float scales (and zero points), read back by a DequantizeLinear in standard ONNX
-// (opset 21: blocked scales and int4/uint4, which onnxruntime runs too). The graph still computes
-// in float; only the weights lose precision.
+// quantize-weights (lossy): stores the float32 or float16 weights of MatMul, Gemm and Gather as 8-
+// or 4-bit integers with float scales (and zero points), read back by a DequantizeLinear in
+// standard ONNX (opset 21: blocked scales and int4/uint4, which onnxruntime runs too). The graph
+// still computes in float; only the weights lose precision.
 //
 // Arguments (`quantize-weights(bits=4,block=32)`):
 //   bits=8|4           int8 / int4, or uint8 / uint4 with zero points (default 8)
@@ -14,20 +14,25 @@
 //                      sensitive) stay float (default 1)
 //   exclude=P[:P...]   weights whose name matches a shell pattern (fnmatch) stay float
 //
-// A weight is quantized when it is a 2-D float32 initializer (not a graph input or output) whose
-// every use is MatMul's B, Gemm's B or Gather's data (axis 0), all reducing along the same axis.
-// Models below opset 21 are refused with a message naming convert(21).
+// A weight is quantized when it is a 2-D float32 or float16 initializer (not a graph input or
+// output) whose every use is MatMul's B, Gemm's B or Gather's data (axis 0), all reducing along the
+// same axis. Models below opset 21 are refused with a message naming convert(21). A float16 weight
+// gets float16 scales, so its DequantizeLinear computes float16 as the weight did.
 #include <fnmatch.h>
 
 #include <algorithm>
 #include <cmath>
 #include <optional>
+#include <tuple>
+#include <utility>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "interpreter/tensor.h"
 #include "ir/name_generator.h"
+#include "ir/numeric/float16.h"
+#include "ir/spill_file.h"
 #include "ir/status_macros.h"
 #include "optimizer/pass_registry.h"
 #include "passes/rewrite/graph_pass.h"
@@ -104,8 +109,18 @@ struct Quantized {
   int64_t block = 0;  // its block_size (0: per channel)
 };
 
-// Quantizes W [R, C] reducing along `reduction`: per channel (a scale per index of the other axis)
-// or in blocks along `reduction`. Round half to even, as QuantizeLinear does.
+// Element i of a float32 or float16 weight.
+float WeightAt(const ir::Tensor& w, size_t i) {
+  return w.data_type() == ir::DataType::kFloat16 ? ir::HalfToFloat(w.at<uint16_t>(i))
+                                                 : w.at<float>(i);
+}
+
+// Quantizes W [R, C] (float32 or float16) reducing along `reduction`: per channel (a scale per
+// index of the other axis) or in blocks along `reduction`. Round half to even, as QuantizeLinear
+// does. The scales have W's element type (DequantizeLinear's output type is its scale's), so a
+// float16 scale is rounded to float16 first and the weights are quantized by the rounded one. W is
+// read row by row (a MatMul's B [K, N] a block of rows at a time with every column's range kept),
+// never down a column: a mapped weight streams from the file once.
 Quantized Quantize(const ir::Tensor& w, int64_t reduction, const QuantizeOptions& o) {
   const int64_t dims[2] = {w.dims()[0], w.dims()[1]};
   const int64_t other = 1 - reduction;
@@ -123,39 +138,81 @@ Quantized Quantize(const ir::Tensor& w, int64_t reduction, const QuantizeOptions
   const ir::DataType qtype = o.bits == 8
                                  ? (o.symmetric ? ir::DataType::kInt8 : ir::DataType::kUint8)
                                  : (o.symmetric ? ir::DataType::kInt4 : ir::DataType::kUint4);
+  const ir::DataType stype = w.data_type();
   const double qmax = o.symmetric ? (o.bits == 8 ? 127 : 7) : (o.bits == 8 ? 255 : 15);
   interpreter::Tensor q(qtype, {dims[0], dims[1]});
-  interpreter::Tensor scale(ir::DataType::kFloat, scale_dims);
+  interpreter::Tensor scale(stype, scale_dims);
   interpreter::Tensor zero(qtype, scale_dims);
   int8_t* qs = q.mutable_data<int8_t>();  // one byte per element, packed by ToIr
   uint8_t* qu = q.mutable_data<uint8_t>();
-  float* sv = scale.mutable_data<float>();
   uint8_t* zv = zero.mutable_data<uint8_t>();
   auto at = [&](int64_t c, int64_t r) {  // element c of the other axis, r of the reduction axis
     return reduction == 0 ? r * dims[1] + c : c * dims[1] + r;
   };
-  for (int64_t c = 0; c < dims[other]; ++c) {
+  // The scale (as stored, and as the weights are divided by) and zero point of a range [lo, hi].
+  auto scale_of = [&](double lo, double hi, int64_t si) -> std::pair<float, double> {
+    double s = o.symmetric ? std::max(-lo, hi) / qmax : (hi - lo) / qmax;
+    float fs = static_cast<float>(s);
+    if (stype == ir::DataType::kFloat16) {
+      const uint16_t h = ir::FloatToHalf(fs);
+      fs = ir::HalfToFloat(h);
+    }
+    // All zeros (or a range below float16's least step): any scale is as good.
+    if (!(fs > 0) || !std::isfinite(fs)) fs = 1;
+    if (stype == ir::DataType::kFloat16) {
+      scale.mutable_data<uint16_t>()[si] = ir::FloatToHalf(fs);
+    } else {
+      scale.mutable_data<float>()[si] = fs;
+    }
+    const double z = o.symmetric ? 0 : std::clamp(std::nearbyint(-lo / fs), 0.0, qmax);
+    zv[si] = static_cast<uint8_t>(z);
+    return {fs, z};
+  };
+  auto put = [&](int64_t i, float v, float s, double z) {
+    const double x = std::nearbyint(v / s) + z;
+    if (o.symmetric) {
+      qs[i] = static_cast<int8_t>(std::clamp(x, -qmax, qmax));
+    } else {
+      qu[i] = static_cast<uint8_t>(std::clamp(x, 0.0, qmax));
+    }
+  };
+  auto scale_index = [&](int64_t c, int64_t b) {
+    return o.block == 0 ? c : (reduction == 0 ? b * dims[1] + c : c * blocks + b);
+  };
+  if (reduction == 0) {
+    // [K, N] along K: a block of rows at a time, each column's range over it, then its values.
+    const int64_t n = dims[1];
+    std::vector<double> lo(n), hi(n), z(n);
+    std::vector<float> s(n);
     for (int64_t b = 0; b < blocks; ++b) {
-      const int64_t r0 = b * block, r1 = std::min(dims[reduction], r0 + block);
-      double lo = 0, hi = 0;
+      const int64_t r0 = b * block, r1 = std::min(dims[0], r0 + block);
+      std::fill(lo.begin(), lo.end(), 0.0);
+      std::fill(hi.begin(), hi.end(), 0.0);
       for (int64_t r = r0; r < r1; ++r) {
-        const double v = w.at<float>(at(c, r));
-        lo = std::min(lo, v);
-        hi = std::max(hi, v);
-      }
-      double s = o.symmetric ? std::max(-lo, hi) / qmax : (hi - lo) / qmax;
-      if (!(s > 0) || !std::isfinite(s)) s = 1;  // all zeros: any scale is exact
-      const double z = o.symmetric ? 0 : std::clamp(std::nearbyint(-lo / s), 0.0, qmax);
-      const int64_t si = o.block == 0 ? c : (reduction == 0 ? b * dims[1] + c : c * blocks + b);
-      sv[si] = static_cast<float>(s);
-      zv[si] = static_cast<uint8_t>(z);
-      for (int64_t r = r0; r < r1; ++r) {
-        const double v = std::nearbyint(w.at<float>(at(c, r)) / static_cast<float>(s)) + z;
-        if (o.symmetric) {
-          qs[at(c, r)] = static_cast<int8_t>(std::clamp(v, -qmax, qmax));
-        } else {
-          qu[at(c, r)] = static_cast<uint8_t>(std::clamp(v, 0.0, qmax));
+        for (int64_t c = 0; c < n; ++c) {
+          const double v = WeightAt(w, r * n + c);
+          lo[c] = std::min(lo[c], v);
+          hi[c] = std::max(hi[c], v);
         }
+      }
+      for (int64_t c = 0; c < n; ++c)
+        std::tie(s[c], z[c]) = scale_of(lo[c], hi[c], scale_index(c, b));
+      for (int64_t r = r0; r < r1; ++r) {
+        for (int64_t c = 0; c < n; ++c) put(r * n + c, WeightAt(w, r * n + c), s[c], z[c]);
+      }
+    }
+  } else {
+    for (int64_t c = 0; c < dims[other]; ++c) {
+      for (int64_t b = 0; b < blocks; ++b) {
+        const int64_t r0 = b * block, r1 = std::min(dims[reduction], r0 + block);
+        double lo = 0, hi = 0;
+        for (int64_t r = r0; r < r1; ++r) {
+          const double v = WeightAt(w, at(c, r));
+          lo = std::min(lo, v);
+          hi = std::max(hi, v);
+        }
+        const auto [s, z] = scale_of(lo, hi, scale_index(c, b));
+        for (int64_t r = r0; r < r1; ++r) put(at(c, r), WeightAt(w, at(c, r)), s, z);
       }
     }
   }
@@ -209,7 +266,10 @@ class QuantizeWeights final : public rewrite::GraphPass {
         if (std::find(seen.begin(), seen.end(), in) != seen.end()) continue;
         seen.push_back(in);
         const ir::Tensor& t = *in->initializer();
-        if (t.data_type() != ir::DataType::kFloat || t.dims().size() != 2) continue;
+        if ((t.data_type() != ir::DataType::kFloat && t.data_type() != ir::DataType::kFloat16) ||
+            t.dims().size() != 2) {
+          continue;
+        }
         std::optional<int64_t> axis = ReductionAxis(*in);
         if (axis) candidates.emplace_back(in, *axis);
       }
@@ -223,20 +283,40 @@ class QuantizeWeights final : public rewrite::GraphPass {
       const ir::Tensor& t = *w->initializer();
       const std::optional<uint64_t> count = t.num_elements();
       if (!count || *count < static_cast<uint64_t>(options_.min_elements) ||
-          t.raw_size() != *count * sizeof(float)) {
+          t.raw_size() != ir::RawByteSize(t.data_type(), *count)) {
         continue;
       }
       if (Excluded(w->name())) continue;
       Quantized q = Quantize(t, axis, options_);
       t.ReleasePages();  // a weight mapped from a file is read once: its pages go before the next
                          // one's
+      // A weight mapped from a file gives file-backed quantized bytes where the tool allows: all
+      // of a 7B model's (3.8 GB at 4 bits) would otherwise stay in memory until the save.
+      if (t.storage() == ir::Tensor::Storage::kExternal &&
+          !run.ctx.options().spill_directory.empty()) {
+        if (spill_ == nullptr) {
+          ASSIGN_OR_RETURN(spill_, ir::SpillFile::Create(run.ctx.options().spill_directory));
+        }
+        RETURN_IF_ERROR(Spill(*spill_, q.values));
+        RETURN_IF_ERROR(Spill(*spill_, q.scale));
+        if (q.zero_point) RETURN_IF_ERROR(Spill(*spill_, *q.zero_point));
+      }
       RETURN_IF_ERROR(Replace(rw, *w, std::move(q)));
       ++quantized;
     }
+    spill_.reset();  // the tensors written keep it open
     return quantized;
   }
 
  private:
+  // `t`'s bytes moved to `file`, `t` a view of them there.
+  static absl::Status Spill(ir::SpillFile& file, ir::Tensor& t) {
+    const size_t size = t.raw_size();
+    ASSIGN_OR_RETURN(std::shared_ptr<const ir::Buffer> bytes, file.Write(t.raw_view()));
+    t.SetRawView(std::move(bytes), 0, size);
+    return absl::OkStatus();
+  }
+
   bool Excluded(const std::string& name) const {
     for (const std::string& p : options_.exclude) {
       if (fnmatch(p.c_str(), name.c_str(), 0) == 0) return true;
@@ -271,6 +351,7 @@ class QuantizeWeights final : public rewrite::GraphPass {
   }
 
   QuantizeOptions options_;
+  std::shared_ptr<ir::SpillFile> spill_;  // during a run that spills
 };
 
 }  // namespace

@@ -2,10 +2,16 @@
 // points, a reduction size the blocks do not divide), the weights it leaves alone, and numbers:
 // every dequantized weight within half a step of the float one, and the model's outputs within the
 // pass's lossy tolerance when the interpreter runs the DequantizeLinear it wrote.
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <memory>
 #include <optional>
 #include <string>
+#include <typeinfo>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -36,17 +42,19 @@ std::string Weights(int64_t n, double phase) {
 
 // tokens -> Gather(table [64, 40]) -> MatMul W1 [40, 48] -> Relu -> MatMul W2 [48, 20] ->
 // Gemm(W3 [12, 20], transB) : K = 40 is not a multiple of 32.
-std::string Model(int opset = 21) {
+// `type`: float, or float16 for a half-precision model.
+std::string Model(int opset = 21, const std::string& type = "float") {
   return absl::StrCat(R"(<ir_version: 10, opset_import: ["" : )", opset, R"(]>
-g (int64[N, 3] tokens) => (float[N, 3, 12] y)
-  <float[64, 40] table = {)",
-                      Weights(64 * 40, 0.0), R"(},
-   float[40, 48] W1 = {)",
-                      Weights(40 * 48, 1.0), R"(},
-   float[48, 20] W2 = {)",
-                      Weights(48 * 20, 2.0), R"(},
-   float[12, 20] W3 = {)",
-                      Weights(12 * 20, 3.0), R"(}> {
+g (int64[N, 3] tokens) => ()",
+                      type, R"([N, 3, 12] y)
+  <)",
+                      type, R"([64, 40] table = {)", Weights(64 * 40, 0.0), R"(},
+   )",
+                      type, R"([40, 48] W1 = {)", Weights(40 * 48, 1.0), R"(},
+   )",
+                      type, R"([48, 20] W2 = {)", Weights(48 * 20, 2.0), R"(},
+   )",
+                      type, R"([12, 20] W3 = {)", Weights(12 * 20, 3.0), R"(}> {
   e = Gather(table, tokens)
   h = MatMul(e, W1)
   r = Relu(h)
@@ -68,8 +76,9 @@ struct Dequantized {
 
 Dequantized Dequantize(const ir::Node& dq) {
   auto q = interpreter::Tensor::FromIr(*dq.input(0)->initializer());
-  auto s = interpreter::Tensor::FromIr(*dq.input(1)->initializer());
-  EXPECT_TRUE(q.ok() && s.ok());
+  auto s0 = interpreter::Tensor::FromIr(*dq.input(1)->initializer());
+  EXPECT_TRUE(q.ok() && s0.ok());
+  auto s = interpreter::CastTensor(*s0, ir::DataType::kFloat);  // float16 scales too
   std::optional<interpreter::Tensor> z;
   if (dq.num_inputs() > 2) z = *interpreter::Tensor::FromIr(*dq.input(2)->initializer());
   auto qi = *interpreter::CastTensor(*q, ir::DataType::kInt64);
@@ -107,11 +116,14 @@ void ExpectWithinHalfAStep(const ir::Model& before, const ir::Model& after) {
     }
     ASSERT_NE(original, nullptr) << name;
     const Dequantized d = Dequantize(*n);
-    const ir::Tensor& w = *original->initializer();
-    ASSERT_EQ(static_cast<uint64_t>(d.values.size()), *w.num_elements()) << name;
+    auto w = interpreter::Tensor::FromIr(*original->initializer());
+    ASSERT_TRUE(w.ok());
+    auto wf = interpreter::CastTensor(*w, ir::DataType::kFloat);  // a float16 weight too
+    ASSERT_TRUE(wf.ok());
+    ASSERT_EQ(static_cast<int64_t>(d.values.size()), wf->size()) << name;
     double worst = 0;
     for (size_t i = 0; i < d.values.size(); ++i)
-      worst = std::max<double>(worst, std::fabs(d.values[i] - w.at<float>(i)));
+      worst = std::max<double>(worst, std::fabs(d.values[i] - wf->data<float>()[i]));
     EXPECT_LE(worst, d.largest_step * 0.5 * (1 + 1e-5)) << name;
     EXPECT_GT(worst, 0) << name << ": nothing was lost: was it quantized at all?";
   }
@@ -172,6 +184,28 @@ TEST(QuantizeWeightsTest, Int4BlockedWithAShortLastBlock) {
   }
   ExpectWithinHalfAStep(*run->before, *run->after);
   ExpectWithinItsTolerance(*run, pipeline);
+}
+
+// A float16 model's weights get float16 scales: DequantizeLinear computes float16, as the weight
+// did, and the dequantized values land within half a step (of the float16 scale) of the weights.
+TEST(QuantizeWeightsTest, Float16WeightsGetFloat16Scales) {
+  for (const std::string pipeline :
+       {"quantize-weights(bits=4,block=32,min_elements=0,keep_ends=0)",
+        "quantize-weights(bits=8,min_elements=0,keep_ends=0)",
+        "quantize-weights(bits=4,block=16,symmetric=0,min_elements=0,keep_ends=0)"}) {
+    auto run = RunPipelineOnText(Model(21, "float16"), pipeline);
+    ASSERT_TRUE(run.ok()) << run.status();
+    int seen = 0;
+    for (const ir::Node* n : run->after->graph().nodes()) {
+      if (n->op_type() != "DequantizeLinear") continue;
+      ++seen;
+      EXPECT_EQ(n->input(1)->initializer()->data_type(), ir::DataType::kFloat16) << pipeline;
+      EXPECT_EQ(n->output(0)->type().elem_type(), ir::DataType::kFloat16) << pipeline;
+    }
+    EXPECT_EQ(seen, 4) << pipeline;
+    ExpectWithinHalfAStep(*run->before, *run->after);
+    ExpectWithinItsTolerance(*run, pipeline);
+  }
 }
 
 TEST(QuantizeWeightsTest, UnsignedWithZeroPoints) {
@@ -255,6 +289,57 @@ TEST(QuantizeWeightsTest, ExternalWeightsStayExternal) {
     }
   }
   EXPECT_EQ(external, 1);
+}
+
+// With a spill folder (onnx-opt gives the output's), the quantized bytes of a weight read from
+// external data wait for the save in a temporary file there instead of in memory: the same bytes as
+// kept in memory, a buffer of another kind, and nothing left in the folder. A weight that was
+// inline stays in memory.
+TEST(QuantizeWeightsTest, ExternalWeightsSpillToTheFolderGiven) {
+  const char* tmp = std::getenv("TEST_TMPDIR");
+  const std::string dir = std::string(tmp != nullptr ? tmp : "/tmp") + "/quantize_spill";
+  ASSERT_EQ(::mkdir(dir.c_str(), 0700), 0);
+  const std::string pipeline =
+      "quantize-weights(bits=4,block=16,symmetric=0,min_elements=0,keep_ends=0)";
+  std::unique_ptr<ir::Model> models[2];
+  for (int spill = 0; spill < 2; ++spill) {
+    auto model = ir::text::ParseModel(Model(21, "float16"));
+    ASSERT_TRUE(model.ok()) << model.status();
+    for (ir::Value* v : (*model)->graph().initializers()) {
+      if (v->name() != "W1") continue;
+      ir::Tensor& external = *v->mutable_initializer();
+      external.set_storage(ir::Tensor::Storage::kExternal);
+      external.mutable_external_data() = {
+          {"location", "weights.bin"}, {"offset", "0"}, {"length", "3840"}};
+    }
+    optimizer::PassManagerOptions options;
+    if (spill) options.pass_options.spill_directory = dir;
+    optimizer::PassManager manager(options);
+    auto result = manager.Run(**model, pipeline);
+    ASSERT_TRUE(result.ok()) << result.status();
+    models[spill] = *std::move(model);
+  }
+  int spilled = 0;
+  for (const ir::Node* n : models[1]->graph().nodes()) {
+    if (n->op_type() != "DequantizeLinear") continue;
+    const ir::Node* kept = nullptr;
+    for (const ir::Node* m : models[0]->graph().nodes()) {
+      if (m->op_type() == "DequantizeLinear" && m->output(0)->name() == n->output(0)->name())
+        kept = m;
+    }
+    ASSERT_NE(kept, nullptr);
+    ASSERT_EQ(n->num_inputs(), 3u);
+    for (size_t i = 0; i < 3; ++i) {
+      const ir::Tensor& a = *kept->input(i)->initializer();
+      const ir::Tensor& b = *n->input(i)->initializer();
+      EXPECT_EQ(a.raw_view(), b.raw_view()) << n->output(0)->name() << " input " << i;
+      const bool other_kind = typeid(*a.buffer()) != typeid(*b.buffer());
+      EXPECT_EQ(other_kind, n->output(0)->name() == "W1") << n->output(0)->name() << " input " << i;
+      spilled += other_kind;
+    }
+  }
+  EXPECT_EQ(spilled, 3);  // W1's values, scales and zero points
+  EXPECT_EQ(::rmdir(dir.c_str()), 0) << "a spill file was left in the folder";
 }
 
 }  // namespace

@@ -239,6 +239,9 @@ absl::StatusOr<Options> ParseOptions(const cli::ParsedCommandLine& command_line)
   ASSIGN_OR_RETURN(passes.fold_growth_limit,
                    ByteCount("fold-growth-limit", FLAGS_fold_growth_limit));
   passes.fold_overridable_initializers = FLAGS_fold_input_defaults;
+  // Weights a pass computes from mapped ones (quantize-weights) wait for the save in a temporary
+  // file beside the output, not in memory; the save then gives its disk back as it goes (below).
+  if (FLAGS_output != "-") passes.spill_directory = FolderOf(FLAGS_output);
 
   equivalence::EquivalenceOptions& equivalence = o.request.equivalence;
   RETURN_IF_ERROR(cli::ApplyInputFlags(equivalence));
@@ -416,8 +419,13 @@ absl::Status Report(const Options& options, Optimized& run, cli::PhaseTimes& pha
     RETURN_IF_ERROR(check_status);
     RETURN_IF_ERROR(WithContext(options.output + ": ", written));
   } else {
+    // Checked already, so nothing reads the model's tensors after they are written: spilled
+    // weights give back their disk as the side file grows (a 7B model's quantized weights and their
+    // saved copy need not fit on disk together).
+    ir::io::SaveOptions save = options.save;
+    save.discard_written = true;
     RETURN_IF_ERROR(
-        WithContext(options.output + ": ", WriteModel(*run.model, options.output, options.save)));
+        WithContext(options.output + ": ", WriteModel(*run.model, options.output, save)));
   }
   if (!options.want_report() && !options.data_file) return absl::OkStatus();
   phases.Begin("other");

@@ -3,10 +3,13 @@
 // QLinearMatMul, QLinearConv.
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
+#include <vector>
 
 #include "interpreter/cpu/vector_kernels.h"
 #include "interpreter/kernels/batched_matmul.h"
 #include "interpreter/kernels/common.h"
+#include "ir/numeric/float16.h"
 
 namespace onnx_opt::interpreter {
 namespace {
@@ -126,21 +129,24 @@ Status QuantizeKernel(KernelContext& ctx) {
   return OkStatus();
 }
 
-// float32 output from 8-bit or narrower integers with float32 scales (quantized weights): computed
-// in float without widening x, the scale index or y to double (which took ~28 bytes per element).
-// The same bits as the general path: (x - z) is a small integer, so its product with the scale
-// rounds once either way.
+// float32 (float16) output from 8-bit or narrower integers with float32 (float16) scales: quantized
+// weights, computed in float without widening x, the scale index or y to double (which took ~28
+// bytes per element). The same bits as the general path: (x - z) is a small integer, so its
+// product with the scale is exact in float for a float16 scale (at most 9 + 11 significant bits)
+// and rounds once for a float32 one, either way.
 bool DequantizesInFloat(const KernelContext& ctx, const Tensor& x, const Tensor& scale) {
   const DataType t = x.dtype();
   const bool narrow = t == DataType::kInt8 || t == DataType::kUint8 || t == DataType::kInt4 ||
                       t == DataType::kUint4;
+  const DataType st = scale.dtype();
   const int64_t od = ctx.GetInt("output_dtype", 0);
-  return narrow && scale.dtype() == DataType::kFloat &&
-         (od == 0 || od == static_cast<int64_t>(DataType::kFloat)) &&
+  return narrow && (st == DataType::kFloat || st == DataType::kFloat16) &&
+         (od == 0 || od == static_cast<int64_t>(st)) &&
          (!ctx.has_input(2) || ctx.input(2).dtype() == t);
 }
 
-Status DequantizeInFloat(KernelContext& ctx, const Tensor& x, const Tensor& scale) {
+template <typename Out>
+Status DequantizeInFloatTo(KernelContext& ctx, const Tensor& x, const Tensor& scale) {
   const Tensor& zp = ctx.has_input(2) ? ctx.input(2) : Tensor();
   RETURN_IF_ERROR(CheckZeroPointFitsScale(ctx, zp, scale));
   const bool is_signed = x.dtype() == DataType::kInt8 || x.dtype() == DataType::kInt4;
@@ -148,13 +154,32 @@ Status DequantizeInFloat(KernelContext& ctx, const Tensor& x, const Tensor& scal
   auto value = [is_signed](const Tensor& t, int64_t i) -> int32_t {
     return is_signed ? t.data<int8_t>()[i] : t.data<uint8_t>()[i];
   };
-  Tensor y = Tensor::Uninitialized(DataType::kFloat, x.dims());
-  float* py = y.mutable_data<float>();
-  const float* ps = scale.data<float>();
+  constexpr bool kHalf = std::is_same_v<Out, uint16_t>;
+  Tensor y = Tensor::Uninitialized(kHalf ? DataType::kFloat16 : DataType::kFloat, x.dims());
+  Out* py = y.mutable_data<Out>();
+  // float16 scales widened once (they are a block's or a channel's, few beside x).
+  std::vector<float> widened;
+  const float* ps;
+  if constexpr (kHalf) {
+    widened.resize(scale.size());
+    for (int64_t i = 0; i < scale.size(); ++i)
+      widened[i] = ir::HalfToFloat(scale.data<uint16_t>()[i]);
+    ps = widened.data();
+  } else {
+    ps = scale.data<float>();
+  }
+  auto store = [](float v) -> Out {
+    if constexpr (kHalf) {
+      return ir::FloatToHalf(v);
+    } else {
+      return v;
+    }
+  };
   const bool has_zp = zp.is_defined();
   if (scale.size() == 1 && scale.rank() <= 1) {
     const int32_t z = has_zp ? value(zp, 0) : 0;
-    for (int64_t i = 0; i < x.size(); ++i) py[i] = static_cast<float>(value(x, i) - z) * ps[0];
+    for (int64_t i = 0; i < x.size(); ++i)
+      py[i] = store(static_cast<float>(value(x, i) - z) * ps[0]);
   } else {
     // Per axis or blocked: x as [outer, n, inner] around the axis; the scale as [outer, n / block,
     // inner] (per axis: [n], block 1, outer ignored). ScaleIndex's checks first, on a one-row
@@ -173,13 +198,18 @@ Status DequantizeInFloat(KernelContext& ctx, const Tensor& x, const Tensor& scal
         for (int64_t k = 0; k < inner; ++k) {
           const int64_t si = per_axis ? srow : srow + k;
           const int32_t z = has_zp ? value(zp, si) : 0;
-          py[xrow + k] = static_cast<float>(value(x, xrow + k) - z) * ps[si];
+          py[xrow + k] = store(static_cast<float>(value(x, xrow + k) - z) * ps[si]);
         }
       }
     }
   }
   ctx.set_output(0, std::move(y));
   return OkStatus();
+}
+
+Status DequantizeInFloat(KernelContext& ctx, const Tensor& x, const Tensor& scale) {
+  if (scale.dtype() == DataType::kFloat16) return DequantizeInFloatTo<uint16_t>(ctx, x, scale);
+  return DequantizeInFloatTo<float>(ctx, x, scale);
 }
 
 Status DequantizeKernel(KernelContext& ctx) {

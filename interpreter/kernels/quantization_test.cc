@@ -14,6 +14,7 @@
 #include "interpreter/evaluator.h"
 #include "interpreter/testing/test_util.h"
 #include "ir/graph.h"
+#include "ir/numeric/float16.h"
 
 namespace onnx_opt::interpreter {
 namespace {
@@ -758,6 +759,49 @@ TEST(QuantizationTest, ZeroPointAndBlockedScaleMustFitTheScale) {
   auto fits = blocked.Run({F({1, 4}, {1, 2, 3, 4}), F({1, 2}, {1, 2})}, 21);
   ASSERT_TRUE(fits.ok()) << fits.status();
   EXPECT_EQ((*fits)[0].tensor().ToVector<uint8_t>(), (std::vector<uint8_t>{1, 2, 2, 2}));
+}
+
+// float16 scales (quantized float16 weights): the output is float16, each element the spec's
+// (x - zero point) * scale rounded once to float16; int4 blocked along axis 0 with a short last
+// block, and uint8 per channel with zero points.
+TEST(QuantizationTest, Float16ScalesGiveFloat16ByTheFormula) {
+  auto half = [](std::vector<int64_t> dims, const std::vector<float>& v) {
+    std::vector<uint16_t> bits;
+    for (float f : v) bits.push_back(ir::FloatToHalf(f));
+    return Tensor::FromVector<uint16_t>(ir::DataType::kFloat16, std::move(dims), bits);
+  };
+  // x [5, 2] int4 (a byte each), blocks of 4 along axis 0: scale [2, 2].
+  const std::vector<int8_t> x = {-8, 7, 3, -1, 0, 5, -7, 2, 6, -3};
+  const std::vector<float> s = {0.0123f, 3.5f, 1e-3f, 250.7f};
+  OneNode blocked("DequantizeLinear", 2);
+  blocked.node->SetAttribute(ir::Attribute::Int("axis", 0));
+  blocked.node->SetAttribute(ir::Attribute::Int("block_size", 4));
+  auto r = blocked.Run(
+      {Tensor::FromVector<int8_t>(ir::DataType::kInt4, {5, 2}, x), half({2, 2}, s)}, 21);
+  ASSERT_TRUE(r.ok()) << r.status();
+  const Tensor& y = (*r)[0].tensor();
+  ASSERT_EQ(y.dtype(), ir::DataType::kFloat16);
+  for (int i = 0; i < 10; ++i) {
+    const int row = i / 2, col = i % 2;
+    const double scale = ir::HalfToFloat(ir::FloatToHalf(s[(row / 4) * 2 + col]));
+    EXPECT_EQ(y.data<uint16_t>()[i], ir::FloatToHalf(static_cast<float>(x[i] * scale))) << i;
+  }
+  // uint8 per channel (axis 1) with zero points.
+  const std::vector<uint8_t> u = {0, 255, 128, 7, 200, 13};
+  const std::vector<float> cs = {0.02f, 0.5f, 7.25f};
+  const std::vector<uint8_t> z = {128, 3, 255};
+  OneNode channel("DequantizeLinear", 3);
+  channel.node->SetAttribute(ir::Attribute::Int("axis", 1));
+  auto c = channel.Run({Tensor::FromVector<uint8_t>(ir::DataType::kUint8, {2, 3}, u), half({3}, cs),
+                        Tensor::FromVector<uint8_t>(ir::DataType::kUint8, {3}, z)},
+                       21);
+  ASSERT_TRUE(c.ok()) << c.status();
+  ASSERT_EQ((*c)[0].tensor().dtype(), ir::DataType::kFloat16);
+  for (int i = 0; i < 6; ++i) {
+    const double scale = ir::HalfToFloat(ir::FloatToHalf(cs[i % 3]));
+    const double want = (static_cast<double>(u[i]) - z[i % 3]) * scale;
+    EXPECT_EQ((*c)[0].tensor().data<uint16_t>()[i], ir::FloatToHalf(static_cast<float>(want))) << i;
+  }
 }
 
 TEST(QuantizationTest, QLinearMatMulOperandsMustFit) {

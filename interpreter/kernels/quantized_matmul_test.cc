@@ -126,6 +126,33 @@ TEST(QuantizedMatMulTest, MatchesDequantizeThenMatMul) {
   }
 }
 
+// A packed 4-bit weight whose MatMul declines it (17 rows: more than the fused path takes) is
+// loaded for that step only (unless the evaluator keeps weights for many runs): every run of one
+// evaluator loads it again and gets the same bits.
+TEST(QuantizedMatMulTest, ADeclinedPackedWeightIsLoadedForEachRun) {
+  const Case c{DataType::kInt4, true, Layout::kBlocked, 17, 131, 1026};
+  const Result apart = RunModel(c, true);
+  for (bool keep : {false, true}) {
+    Model m(c, false);
+    EvaluatorOptions options;
+    options.keep_weight_pages = keep;
+    Evaluator ev(m.g, {{"", 21}}, options);
+    std::map<std::string, Evaluator::OpProfile> profile;
+    ev.EnableProfiling(&profile);
+    for (int run = 0; run < 3; ++run) {
+      absl::StatusOr<std::vector<RuntimeValue>> out =
+          ev.Run({testing::F({c.M, c.K}, testing::RandomFloats(c.M * c.K, -1, 1, 4))});
+      ASSERT_TRUE(out.ok()) << out.status();
+      const Tensor& y = (*out)[0].tensor();
+      ASSERT_EQ(static_cast<size_t>(y.size()), apart.y.size());
+      for (size_t i = 0; i < apart.y.size(); ++i)
+        ASSERT_EQ(y.data<float>()[i], apart.y[i])
+            << "keep " << keep << " run " << run << " at " << i;
+    }
+    EXPECT_EQ(profile["DequantizeLinear"].calls, 3) << "keep " << keep;
+  }
+}
+
 // A batch of rows ([2, 3, K]: 6 rows) and a rank-1 A ([K]: output [N]) take the fused path too.
 TEST(QuantizedMatMulTest, BatchedAndVectorA) {
   const Case c{DataType::kInt8, true, Layout::kBlocked, 1, 64, 1031};

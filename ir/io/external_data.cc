@@ -192,10 +192,11 @@ absl::Status ExternalDataReader::Attach(const StringPairs& entries, const std::s
   return absl::OkStatus();
 }
 
-ExternalDataWriter::ExternalDataWriter(std::string path, uint64_t alignment)
+ExternalDataWriter::ExternalDataWriter(std::string path, uint64_t alignment, bool discard_written)
     : path_(std::move(path)),
       location_(BaseName(path_)),
-      alignment_(std::max<uint64_t>(alignment, 1)) {}
+      alignment_(std::max<uint64_t>(alignment, 1)),
+      discard_written_(discard_written) {}
 
 absl::StatusOr<StringPairs> ExternalDataWriter::Append(const Tensor& tensor) {
   if (file_ == nullptr) {
@@ -235,6 +236,7 @@ absl::StatusOr<StringPairs> ExternalDataWriter::Append(const Tensor& tensor) {
                   if (written.ok()) written = file_->Write(chunk, n);
                 });
   if (!written.ok()) return written;
+  if (discard_written_ && size > 0) tensor.buffer()->Discard(tensor.raw_data(), size);
   StringPairs entries;
   if (tensor.storage() == Tensor::Storage::kExternal) entries = tensor.external_data();
   SetEntry(entries, "location", location_);

@@ -69,8 +69,9 @@ class ExternalDataReader {
 class ExternalDataWriter {
  public:
   // `path`: the side file to create. Tensors of at least `alignment` bytes start at multiples of
-  // `alignment` (so they can be mapped); smaller ones at multiples of 64.
-  ExternalDataWriter(std::string path, uint64_t alignment = 4096);
+  // `alignment` (so they can be mapped); smaller ones at multiples of 64. `discard_written`: each
+  // tensor's bytes are discarded (Buffer::Discard) once written (SaveOptions::discard_written).
+  ExternalDataWriter(std::string path, uint64_t alignment = 4096, bool discard_written = false);
 
   // The location recorded in tensors: the side file's name (it sits next to the model).
   const std::string& location() const { return location_; }
@@ -91,6 +92,7 @@ class ExternalDataWriter {
   std::string path_;
   std::string location_;
   uint64_t alignment_;
+  bool discard_written_;
   std::unique_ptr<AtomicFile> file_;  // created on the first Append
 };
 

@@ -140,7 +140,7 @@ absl::Status SaveModel(const Model& model, const std::string& path, const SaveOp
                                                    "' is not a plain file name next to the model"));
   }
   ExternalDataWriter writer(absl::StrCat(DirName(path), "/", side_name),
-                            options.external_data_alignment);
+                            options.external_data_alignment, options.discard_written);
   ExportOptions export_options;
   export_options.force_raw_data = options.force_raw_data;
   export_options.external_writer = &writer;

@@ -39,6 +39,10 @@ struct SaveOptions {
   uint64_t external_data_alignment = 4096;
   // Write inline data as raw_data even where the file used typed fields (float_data, ...).
   bool force_raw_data = false;
+  // The model is not read after this save (a tool's last step): each tensor written to the side
+  // file has its bytes discarded right after (Buffer::Discard), so weights a pass spilled to a
+  // temporary file (ir/spill_file.h) give their disk back as the side file grows.
+  bool discard_written = false;
   // SaveModel calls this once everything is written, before the files appear under their names; an
   // error from it is returned as it is and leaves nothing written (a caller checks the model on
   // another thread while it is being written, see tools/lib/model_source.h).
