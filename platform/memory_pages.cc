@@ -40,4 +40,22 @@ bool AdviseHugePages(void* data, size_t size) {
 #endif
 }
 
+size_t AvailableMemoryBytes() {
+  const int fd = ::open("/proc/meminfo", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return 0;
+  char text[4096] = {};
+  const ssize_t n = ::read(fd, text, sizeof(text) - 1);
+  ::close(fd);
+  if (n <= 0) return 0;
+  const std::string_view info(text, static_cast<size_t>(n));
+  constexpr std::string_view kField = "MemAvailable:";
+  const size_t at = info.find(kField);
+  if (at == std::string_view::npos) return 0;
+  size_t kib = 0;
+  for (size_t i = at + kField.size(); i < info.size() && info[i] != '\n'; ++i) {
+    if (info[i] >= '0' && info[i] <= '9') kib = kib * 10 + static_cast<size_t>(info[i] - '0');
+  }
+  return kib * 1024;
+}
+
 }  // namespace onnx_opt::platform

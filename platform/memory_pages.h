@@ -24,6 +24,10 @@ bool TransparentHugePagesAvailable();
 // can become one. False when the kernel refuses.
 bool AdviseHugePages(void* data, size_t size);
 
+// Bytes of memory the system can give this process without swapping (Linux's MemAvailable: free
+// memory and what the page cache can drop); 0 when it cannot tell.
+size_t AvailableMemoryBytes();
+
 }  // namespace onnx_opt::platform
 
 #endif  // ONNX_OPT_PLATFORM_MEMORY_PAGES_H_

@@ -54,5 +54,13 @@ TEST(AdviseHugePages, AcceptedOnAnAlignedMappingWhereAvailable) {
   ::munmap(raw, 2 * kHugePageBytes);
 }
 
+TEST(AvailableMemoryBytes, SomeButNoMoreThanTheMachineHas) {
+  const size_t available = AvailableMemoryBytes();
+  const size_t total =
+      static_cast<size_t>(::sysconf(_SC_PHYS_PAGES)) * static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+  EXPECT_GT(available, size_t{0});
+  EXPECT_LE(available, total);
+}
+
 }  // namespace
 }  // namespace onnx_opt::platform

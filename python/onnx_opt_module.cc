@@ -28,6 +28,7 @@
 #include "interpreter/value.h"
 #include "ir/io/model_io.h"
 #include "ir/model.h"
+#include "ir/resident_weights.h"
 #include "ir/text/parser.h"
 #include "ir/text/printer.h"
 #include "optimizer/pass_registry.h"
@@ -750,6 +751,9 @@ class Session {
     py::gil_scoped_release release;
     model_ = Load(arg);
     CheckInput(*model_, arg, warnings_);
+    // Every run streams every weight: read them into memory once (huge pages), off their mapping.
+    if (absl::Status s = ir::ReadMappedWeightsIntoMemory(model_->graph()).status(); !s.ok())
+      Fail(ErrorKind::kRuntime, std::string(s.message()));
     evaluator_ = std::make_unique<interpreter::Evaluator>(
         *model_, interpreter::EvaluatorOptions{.cache_constants = true, .keep_weight_pages = true});
   }

@@ -9,6 +9,7 @@ abs() { case $1 in /*) echo "$1" ;; *) echo "$PWD/$1" ;; esac; }
 make_model=$(abs "$1")
 opt=$(abs "$2")
 convert=$(abs "$3")
+run=$(abs "$4")
 work=$(mktemp -d "${TEST_TMPDIR:-/tmp}/large.XXXXXX")
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
@@ -30,6 +31,13 @@ grep -q "verified: 1 output equal" "$work/log" || fail "default --verify did not
 "$convert" "$work/in/large.onnx" -o "$work/out/conv.onnx" --opset=20 --verify 2>"$work/log" ||
   fail "onnx-convert --verify: $(cat "$work/log")"
 cmp -s "$work/in/large.onnx.data" "$work/out/conv.onnx.data" || fail "converted external data differs from the input's"
+
+# Repeated runs read the weights into memory once (ir/resident_weights.h): the same outputs as a
+# single run over the mapping.
+"$run" "$work/in/large.onnx" --outputs "$work/run1" 2>"$work/log" >/dev/null || fail "onnx-run: $(cat "$work/log")"
+"$run" "$work/in/large.onnx" --outputs "$work/run3" --repeat=3 2>"$work/log" >/dev/null ||
+  fail "onnx-run --repeat=3: $(cat "$work/log")"
+cmp -s "$work/run1/output_0.pb" "$work/run3/output_0.pb" || fail "onnx-run --repeat=3 changed the outputs"
 
 [ "$(cat "$work/in/large.onnx" "$work/in/large.onnx.data" | sha256sum)" = "$before" ] || fail "the input changed"
 # Outputs are written whole: no temporary files are left behind.

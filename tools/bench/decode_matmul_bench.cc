@@ -21,6 +21,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <thread>
@@ -29,10 +30,12 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
 #include "gflags/gflags.h"
+#include "glog/logging.h"
 #include "interpreter/cpu/isa.h"
 #include "interpreter/cpu/thread_pool.h"
 #include "interpreter/cpu/vector_kernels.h"
 #include "interpreter/kernels/gemm.h"
+#include "platform/memory_pages.h"
 
 DEFINE_int32(threads, 0, "threads besides 1 (default: the CPU's cores)");
 DEFINE_string(isa, "", "one ISA (baseline, avx2, avx512) instead of every one the CPU has");
@@ -40,6 +43,8 @@ DEFINE_double(gib, 1.0, "GiB of weight copies to cycle through (more than the ca
 DEFINE_string(sizes, "4096,8192", "K = N of the weights, comma-separated");
 DEFINE_int32(rounds, 3, "passes over the copies per measurement (median per call)");
 DEFINE_bool(bandwidth_only, false, "print the read bandwidth lines alone (for decode_step_bench)");
+DEFINE_bool(huge_pages, false,
+            "weights and the bandwidth buffer in transparent huge pages (2 MiB) instead of 4 KiB");
 
 namespace onnx_opt::interpreter {
 namespace {
@@ -101,9 +106,23 @@ double ReadBandwidth(const float* x, int64_t n) {
 }
 
 // Copies of one weight in one of the forms the bench times.
+// Bytes the bench reads, on 2 MiB boundaries and marked for huge pages with --huge_pages.
+struct FreeBytes {
+  void operator()(uint8_t* p) const { std::free(p); }
+};
+using Bytes = std::unique_ptr<uint8_t[], FreeBytes>;
+Bytes AllocateBytes(int64_t size) {
+  const size_t whole =
+      (static_cast<size_t>(size) + platform::kHugePageBytes - 1) & ~(platform::kHugePageBytes - 1);
+  Bytes p(static_cast<uint8_t*>(std::aligned_alloc(platform::kHugePageBytes, whole)));
+  CHECK(p != nullptr) << "out of memory for " << whole << " bytes";
+  if (FLAGS_huge_pages) platform::AdviseHugePages(p.get(), whole);
+  return p;
+}
+
 struct Weights {
   int64_t K, N, bytes_each;
-  std::vector<std::unique_ptr<uint8_t[]>> copies;
+  std::vector<Bytes> copies;
   std::vector<float> scales;         // int8: [N]; int4: [ceil(K / 32), N]; nbits: [N, ceil(K / 32)]
   std::vector<uint8_t> zero_points;  // nbits: [N, ceil(K / 64)], packed
   bool quantized = false;
@@ -121,7 +140,7 @@ Weights MakeWeights(int64_t K, int64_t N, const std::string& type, double gib) {
   const int64_t count = std::max<int64_t>(
       2, static_cast<int64_t>(gib * (1 << 30) / static_cast<double>(w.bytes_each)));
   for (int64_t c = 0; c < count; ++c) {
-    std::unique_ptr<uint8_t[]> p(new uint8_t[w.bytes_each]);
+    Bytes p = AllocateBytes(w.bytes_each);
     if (type == "f32") {
       float* f = reinterpret_cast<float*>(p.get());
       for (int64_t i = 0; i < K * N; ++i)
@@ -221,10 +240,12 @@ int Main() {
   std::vector<double> bandwidth;
   {
     const int64_t n = static_cast<int64_t>(FLAGS_gib * (1 << 30)) / 4;
-    std::vector<float> buffer(n, 1.0f);
+    Bytes bytes = AllocateBytes(n * 4);
+    float* buffer = reinterpret_cast<float*>(bytes.get());
+    std::fill(buffer, buffer + n, 1.0f);
     for (int t : thread_counts) {
       SetNumThreads(t);
-      bandwidth.push_back(ReadBandwidth(buffer.data(), n));
+      bandwidth.push_back(ReadBandwidth(buffer, n));
       std::printf("read bandwidth, %d thread(s): %.2f GB/s\n", t, bandwidth.back() / 1e9);
     }
   }
