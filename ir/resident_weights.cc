@@ -45,7 +45,8 @@ absl::StatusOr<ResidentWeights> ReadMappedWeightsIntoMemory(Graph& graph,
   size_t total = 0;
   for (const MappedFile* file : order) total += file->size();
   ResidentWeights done;
-  if (order.empty() || total > max_bytes.value_or(platform::AvailableMemoryBytes() / 2)) return done;
+  if (order.empty() || total > max_bytes.value_or(platform::AvailableMemoryBytes() / 2))
+    return done;
   for (const MappedFile* file : order) {
     const int fd = file->Reopen();
     if (fd < 0) continue;  // replaced on disk since it was mapped: keep the mapping's bytes

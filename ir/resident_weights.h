@@ -1,9 +1,10 @@
-// Weights of a model that is kept for many runs (onnx-run --repeat, a Python Session), read once out
-// of their file mappings into memory on transparent huge pages. A decode step streams every weight
-// once per run, and on a virtual machine a 4 KiB page costs a nested page walk per TLB miss: a
-// single thread read mapped float weights at 8.8-9 GB/s and the same bytes on 2 MiB pages at
+// Weights of a model that is kept for many runs (onnx-run --repeat, a Python Session), read once
+// out of their file mappings into memory on transparent huge pages. A decode step streams every
+// weight once per run, and on a virtual machine a 4 KiB page costs a nested page walk per TLB miss:
+// a single thread read mapped float weights at 8.8-9 GB/s and the same bytes on 2 MiB pages at
 // 13.5-15.6 GB/s (tools/bench:decode_matmul_bench --huge_pages, Sapphire Rapids VM). A model read
-// once (a single run, --verify, folding) keeps its mapping: the copy costs more than it saves there.
+// once (a single run, --verify, folding) keeps its mapping: the copy costs more than it saves
+// there.
 #ifndef ONNX_OPT_IR_RESIDENT_WEIGHTS_H_
 #define ONNX_OPT_IR_RESIDENT_WEIGHTS_H_
 

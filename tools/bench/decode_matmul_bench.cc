@@ -41,6 +41,7 @@ DEFINE_int32(threads, 0, "threads besides 1 (default: the CPU's cores)");
 DEFINE_string(isa, "", "one ISA (baseline, avx2, avx512) instead of every one the CPU has");
 DEFINE_double(gib, 1.0, "GiB of weight copies to cycle through (more than the caches)");
 DEFINE_string(sizes, "4096,8192", "K = N of the weights, comma-separated");
+DEFINE_string(types, "f32,int8,int4,nbits", "weight types to time, comma-separated");
 DEFINE_int32(rounds, 3, "passes over the copies per measurement (median per call)");
 DEFINE_bool(bandwidth_only, false, "print the read bandwidth lines alone (for decode_step_bench)");
 DEFINE_bool(huge_pages, false,
@@ -260,6 +261,8 @@ int Main() {
       return 2;
     }
     for (const std::string type : {"f32", "int8", "int4", "nbits"}) {
+      const std::vector<std::string> wanted = absl::StrSplit(FLAGS_types, ',');
+      if (std::find(wanted.begin(), wanted.end(), type) == wanted.end()) continue;
       const Weights w = MakeWeights(size, size, type, FLAGS_gib);
       std::vector<float> a(8 * size, 0.5f), c(8 * size);
       for (Isa isa : isas) {

@@ -210,6 +210,39 @@ struct FloatRows {
   }
 };
 
+// Whether 4-bit rows are widened straight from their nibbles (FusedGroup's kPacked) rather than
+// unpacked to bytes first. Measured at 4096 x 4096, M=4, one thread: AVX-512 3.2-3.7 against
+// 3.8-4.7 ms unpacking first; AVX2 4.5 against 3.7 ms (its 8 lanes pay the shifts per 8 weights).
+#if defined(__AVX512F__)
+constexpr bool kNibblesInRegisters = true;
+#else
+constexpr bool kNibblesInRegisters = false;
+#endif
+
+// Where column j of a block of n columns sits in acc, scales and zero points when 4-bit rows are
+// read in their bytes' order (FusedGroup's kPacked steps): in each whole 32 columns the 16 even
+// ones first, then the 16 odd ones; the columns after the last whole 32 in place.
+inline int64_t EvenOddPosition(int64_t j, int64_t n) {
+  if (j >= n / 32 * 32) return j;
+  const int64_t c = j & 31;
+  return (j & ~int64_t{31}) + ((c & 1) != 0 ? 16 + c / 2 : c / 2);
+}
+
+// to[EvenOddPosition(j, n)] = from[j] for j < n; `to` 64-byte aligned.
+inline void CopyEvenOdd(const float* from, int64_t n, float* to) {
+  int64_t j = 0;
+#if defined(__AVX512F__)
+  const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+  const __m512i odd = _mm512_add_epi32(even, _mm512_set1_epi32(1));
+  for (; j + 32 <= n; j += 32) {
+    const __m512 lo = _mm512_loadu_ps(from + j), hi = _mm512_loadu_ps(from + j + 16);
+    _mm512_store_ps(to + j, _mm512_permutex2var_ps(lo, even, hi));
+    _mm512_store_ps(to + j + 16, _mm512_permutex2var_ps(lo, odd, hi));
+  }
+#endif
+  for (; j < n; ++j) to[EvenOddPosition(j, n)] = from[j];
+}
+
 // Columns [col0, col0 + n) of a quantized B as the fused loop reads them: the current block's
 // scales and zero points as floats, and rows of 4-bit weights unpacked to a byte each. Rows are
 // prefetched kPrefetchRows ahead, as FloatRows does.
@@ -221,16 +254,26 @@ struct QuantizedColumns {
   alignas(64) float zero[kColumns];
   alignas(64) Q unpacked[kGroup][kColumns];
   int64_t loaded_block = -1;
+  // 4-bit rows read as stored (FusedGroup's kPacked): scale, zero and the block's sums are kept in
+  // EvenOddPosition order.
+  bool even_odd = kNibblesInRegisters && q.bits == 4;
+
+  // Where column j's scale, zero point and sums are kept.
+  int64_t Position(int64_t j) const { return even_odd ? EvenOddPosition(j, n) : j; }
 
   void LoadBlock(int64_t block) {
     if (block == loaded_block) return;
     const float* s = q.scales + block * q.cols + col0;
-    for (int64_t j = 0; j < n; ++j) scale[j] = s[j];
+    if (even_odd) {
+      CopyEvenOdd(s, n, scale);
+    } else {
+      for (int64_t j = 0; j < n; ++j) scale[j] = s[j];
+    }
     if (q.zero_points == nullptr) {
       for (int64_t j = 0; j < n; ++j) zero[j] = 0.0f;
     } else {
       const Q* z = reinterpret_cast<const Q*>(q.zero_points) + block * q.cols + col0;
-      for (int64_t j = 0; j < n; ++j) zero[j] = static_cast<float>(z[j]);
+      for (int64_t j = 0; j < n; ++j) zero[Position(j)] = static_cast<float>(z[j]);
     }
     loaded_block = block;
   }
@@ -341,21 +384,25 @@ int64_t FusedGroup(const Q* const (&q)[kGroup], const float* __restrict s,
     return _mm512_mul_ps(f, sv);
   };
   if constexpr (kPacked) {
-    // 32 columns a step: each row's 16 bytes split into their nibbles by one shift and two
-    // interleaves (a byte's low nibble is the weight; the bits above it are ignored), widened, and
-    // turned into floats by a 16-entry table lookup (vpermps reads only an index's low 4 bits):
-    // no shifts, masks or conversions per lane on the ports the multiply-adds need.
+    // 32 columns a step: each row's 16 bytes widened once and turned into floats by a 16-entry
+    // table lookup (vpermps reads only an index's low 4 bits, so the bits above a nibble are
+    // ignored): no masks or conversions per lane on the ports the multiply-adds need. Taking the
+    // columns in the bytes' own order (even, then odd) rather than interleaving the nibbles back
+    // into column order first saves three shuffles per 32 weights (M=4 in L2: see
+    // docs/performance.md).
     const __m512 values =
         std::is_signed_v<Q> ? _mm512_setr_ps(0, 1, 2, 3, 4, 5, 6, 7, -8, -7, -6, -5, -4, -3, -2, -1)
                             : _mm512_setr_ps(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
     for (; j + 32 <= n; j += 32) {
+      // Byte i of the 16 widened to lane i: its low nibble (column j + 2i) is the index as it
+      // stands, its high one (column j + 2i + 1) once shifted down, so the weights come out even
+      // columns first, then odd ones: the order of acc, s and z here (EvenOddPosition).
       __m512 w[2][kGroup];
       for (int r = 0; r < kGroup; ++r) {
-        const __m128i b = _mm_loadu_si128(
-            reinterpret_cast<const __m128i*>(reinterpret_cast<const uint8_t*>(q[r]) + j / 2));
-        const __m128i high = _mm_srli_epi16(b, 4);
-        w[0][r] = _mm512_permutexvar_ps(_mm512_cvtepu8_epi32(_mm_unpacklo_epi8(b, high)), values);
-        w[1][r] = _mm512_permutexvar_ps(_mm512_cvtepu8_epi32(_mm_unpackhi_epi8(b, high)), values);
+        const __m512i d = _mm512_cvtepu8_epi32(_mm_loadu_si128(
+            reinterpret_cast<const __m128i*>(reinterpret_cast<const uint8_t*>(q[r]) + j / 2)));
+        w[0][r] = _mm512_permutexvar_ps(d, values);
+        w[1][r] = _mm512_permutexvar_ps(_mm512_srli_epi32(d, 4), values);
       }
       for (int h = 0; h < 2; ++h) {
         const __m512 sv = _mm512_load_ps(s + j + 16 * h);
@@ -433,15 +480,6 @@ int64_t FusedGroup(const Q* const (&q)[kGroup], const float* __restrict s,
   return j;
 }
 
-// Whether 4-bit rows are widened straight from their nibbles (FusedGroup's kPacked) rather than
-// unpacked to bytes first. Measured at 4096 x 4096, M=4, one thread: AVX-512 3.2-3.7 against
-// 3.8-4.7 ms unpacking first; AVX2 4.5 against 3.7 ms (its 8 lanes pay the shifts per 8 weights).
-#if defined(__AVX512F__)
-constexpr bool kNibblesInRegisters = true;
-#else
-constexpr bool kNibblesInRegisters = false;
-#endif
-
 // One block of C from a quantized B: columns [0, n) of C's M rows over all of K. Each group of
 // kGroup rows of B in one block of scales is dequantized in registers as DequantizeLinear computes
 // it, (q - z) * s (q - z is exact in float, so the weight rounds once), and multiplied in at once:
@@ -467,7 +505,7 @@ void QuantizedBlock(int64_t K, const float* A, int64_t lda, QuantizedColumns<Q>&
     if (count == kGroup && (k + kGroup - 1) / block_rows == block) {
       cols.LoadBlock(block);
       // 4-bit rows read as stored (whole bytes of them: col0 is even) or unpacked to bytes.
-      const bool packed = kNibblesInRegisters && cols.q.bits == 4;
+      const bool packed = cols.even_odd;
       const Q* const q[kGroup] = {
           packed ? reinterpret_cast<const Q*>(cols.Stored(k)) : cols.Row(k, 0, false),
           packed ? reinterpret_cast<const Q*>(cols.Stored(k + 1)) : cols.Row(k + 1, 1, false),
@@ -503,14 +541,16 @@ void QuantizedBlock(int64_t K, const float* A, int64_t lda, QuantizedColumns<Q>&
     for (int r = 0; r < count; ++r) {
       cols.LoadBlock((k + r) / block_rows);
       const Q* row = cols.Row(k + r, r, true);
-      for (int64_t j = 0; j < n; ++j)
-        scratch[r][j] = (static_cast<float>(row[j]) - cols.zero[j]) * cols.scale[j];
+      for (int64_t j = 0; j < n; ++j) {
+        const int64_t p = cols.Position(j);
+        scratch[r][p] = (static_cast<float>(row[j]) - cols.zero[p]) * cols.scale[p];
+      }
       b[r] = scratch[r];
     }
     AddRows<M>(b, count, a, acc, n);
   }
   for (int m = 0; m < M; ++m) {
-    for (int64_t j = 0; j < n; ++j) C[m * ldc + j] = acc[m][j];
+    for (int64_t j = 0; j < n; ++j) C[m * ldc + j] = acc[m][cols.Position(j)];
   }
 }
 
