@@ -43,18 +43,12 @@ done
 # Tools from runfiles under bazel run; beside the script otherwise.
 here="${RUNFILES_DIR:-$0.runfiles}/onnx_opt"
 [[ -d "$here" ]] || here="$(cd "$(dirname "$0")/../.." && pwd)"
+source "$here/tools/bench/bench_preamble.sh"
 make_decoder="$here/tools/bench/make_decoder"
 bandwidth_bench="$here/tools/bench/decode_matmul_bench"
 onnx_opt="$here/tools/onnx-opt"
 onnx_run="$here/tools/onnx-run"
-[[ -x /usr/bin/time ]] || { echo "needs /usr/bin/time (apt-get install time)" >&2; exit 1; }
-
-work=$(mktemp -d "$dir/decode_step_bench.XXXXXX")
-if (( keep )); then
-  echo "models kept in $work"
-else
-  trap 'rm -rf "$work"' EXIT
-fi
+bench_work_dir decode_step_bench
 
 dims="batch=1,seq=$tokens,past=$past,total=$((past + tokens))"
 echo "decoder: $layers layers, hidden $hidden (preset 1b otherwise); step: $tokens tokens after $past"

@@ -40,23 +40,16 @@ done
 # Tools from runfiles under bazel run; beside the script otherwise.
 here="${RUNFILES_DIR:-$0.runfiles}/onnx_opt"
 [[ -d "$here" ]] || here="$(cd "$(dirname "$0")/../.." && pwd)"
+source "$here/tools/bench/bench_preamble.sh"
 make_model="$here/ir/io/testing/make_large_model"
 onnx_opt="$here/tools/onnx-opt"
 onnx_convert="$here/tools/onnx-convert"
 make_decoder="$here/tools/bench/make_decoder"
-[[ -x /usr/bin/time ]] || { echo "needs /usr/bin/time (apt-get install time)" >&2; exit 1; }
 
 if [[ "$preset" == 7b ]]; then
   # 13.5 GB of float16 weights and 3.8 GB of int4 ones; the quantized weights wait for the save in
   # a temporary file beside the output, whose disk the save gives back as it goes.
-  need_kb=$((18 * 1024 * 1024))
-  free_kb=$(df -Pk "$dir" | awk 'NR == 2 { print $4 }')
-  if (( free_kb < need_kb )); then
-    echo "not enough room in $dir: $((free_kb / 1024)) MiB free, $((need_kb / 1024)) MiB needed (use --dir)" >&2
-    exit 1
-  fi
-  work="$(mktemp -d "$dir/large_model_memory.XXXXXX")"
-  if (( keep )); then echo "models kept in $work"; else trap 'rm -rf "$work"' EXIT; fi
+  bench_work_dir large_model_memory $((18 * 1024 * 1024))
   mkdir -p "$work/source" "$work/int4"
   "$make_decoder" --out="$work/source" --preset=7b --float16 | sed 's/^/  /'
   if ! /usr/bin/time -o "$work/time" -f '%M %e' "$onnx_opt" "$work/source/decoder.onnx" \
@@ -78,15 +71,7 @@ if [[ "$preset" == 7b ]]; then
 fi
 
 # Input + one output at a time, plus slack.
-need_kb=$(awk -v g="$gib" 'BEGIN { printf "%d", g * 2.1 * 1024 * 1024 }')
-free_kb=$(df -Pk "$dir" | awk 'NR == 2 { print $4 }')
-if (( free_kb < need_kb )); then
-  echo "not enough room in $dir: $((free_kb / 1024)) MiB free, $((need_kb / 1024)) MiB needed (use --dir)" >&2
-  exit 1
-fi
-
-work="$(mktemp -d "$dir/large_model_memory.XXXXXX")"
-if (( ! keep )); then trap 'rm -rf "$work"' EXIT; fi
+bench_work_dir large_model_memory "$(awk -v g="$gib" 'BEGIN { printf "%d", g * 2.1 * 1024 * 1024 }')"
 "$make_model" "$work" "$gib" "$width"
 model="$work/large.onnx"
 
