@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # Installs what onnx-opt needs to build and test on Debian 12, as root. Safe to run again: it only
-# installs what is missing.
+# installs what is missing. First it trims Bazel's disk cache to its size limit
+# (scripts/prune_disk_cache.sh, $ONNX_OPT_DISK_CACHE_GIB).
 set -euo pipefail
+
+# Before the package check, which can end the script early. A failed pruning only costs disk.
+"$(dirname "$0")/prune_disk_cache.sh" || echo "setup: pruning the disk cache failed; going on" >&2
 
 packages=(
   bazel-bootstrap
