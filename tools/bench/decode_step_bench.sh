@@ -66,7 +66,8 @@ read_share=$(awk -v l="$layers" -v h="$hidden" -v hd="$heads" -v kv="$kv_heads" 
     params = l * (h * (2 * h + 2 * kvw) + 3 * h * i + 2 * h) + 2 * v * h + h
     printf "%.6f", 1 - v * h / params }')
 
-bandwidth=$("$bandwidth_bench" --bandwidth_only --threads="$threads" |
+# Over huge pages, as onnx-run --repeat holds the weights (ir/resident_weights.h).
+bandwidth=$("$bandwidth_bench" --bandwidth_only --huge_pages --threads="$threads" |
   awk -v t="$threads" '$0 ~ "^read bandwidth, " t " thread" { print $(NF - 1) }')
 echo "read bandwidth, $threads thread(s): $bandwidth GB/s"
 printf '\n%-8s %10s %8s %12s %12s %10s %10s %8s %9s\n' model bytes "of f32" "quantize s" "quantize RSS" \
