@@ -154,6 +154,27 @@ def test_model_saved_by_onnx_loads_by_path(tmp_path):
     onnx.checker.check_model(onnx.load_from_string(optimized))
 
 
+def test_session_on_external_weights_gives_what_run_gives(tmp_path):
+    # A weights file over 8 MiB: a Session reads it into memory once (ir/resident_weights.h), a
+    # single run reads it through its mapping; the outputs are the same.
+    rng = np.random.default_rng(5)
+    w = numpy_helper.from_array(rng.uniform(-1, 1, (1024, 2304)).astype(np.float32), "w")
+    graph = helper.make_graph(
+        [helper.make_node("MatMul", ["x", "w"], ["y"])], "external",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [4, 1024])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [4, 2304])], [w])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)], ir_version=7)
+    path = tmp_path / "external.onnx"
+    onnx.save_model(model, str(path), save_as_external_data=True, location="external.onnx.data")
+    assert (tmp_path / "external.onnx.data").stat().st_size > 8 << 20
+    session = onnx_opt.Session(path)
+    for seed in [1, 2]:
+        inputs = {"x": random_input((4, 1024), seed=seed)}
+        got, want = session.run(inputs), onnx_opt.run(path, inputs)
+        np.testing.assert_array_equal(got["y"], want["y"])
+        np.testing.assert_allclose(got["y"], inputs["x"] @ numpy_helper.to_array(w), rtol=1e-4, atol=1e-3)
+
+
 def test_either_import_order_works_in_a_fresh_process():
     # Both modules define the "onnx.*" protobuf messages; the module's own libprotobuf keeps them
     # apart (python/BUILD.bazel: private_protobuf). A clash would abort the process, so in a child.
