@@ -22,7 +22,8 @@ struct ResidentWeights {
 };
 
 // Reads each file that `graph`'s initializers (and its subgraphs') are mapped from into memory on
-// huge pages and points those tensors at the copy; the mapping goes when nothing else views it.
+// huge pages and points those tensors at the copy; the mapping goes when nothing else views it (a
+// Constant node's value attribute, rarely that large, keeps viewing it).
 // Files under MappedFile::kKeepResidentBelow are left alone (their pages stay resident anyway), and
 // so is everything when the files add up to more than `max_bytes` (by default half the memory the
 // system has available: a model larger than that stays mapped, its pages let go of behind each

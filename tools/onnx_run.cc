@@ -104,9 +104,6 @@ int Main(int argc, char** argv) {
     return 1;
   }
   const int repeat = FLAGS_repeat;
-  // The first run builds the evaluator's plans, loads the initializers, computes the constant-only
-  // nodes (kept for the later runs when there are any) and touches fresh memory; with --repeat it
-  // is a warm-up left out of the figures. Later runs read the same weights again: their pages stay.
   // With --time: the bytes of weights read into memory before the runs and how long that took.
   std::string resident_line;
   if (repeat > 1) {
@@ -125,6 +122,9 @@ int Main(int argc, char** argv) {
           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     }
   }
+  // The first run builds the evaluator's plans, loads the initializers, computes the constant-only
+  // nodes (kept for the later runs when there are any) and touches fresh memory; with --repeat it
+  // is a warm-up left out of the figures. Later runs read the same weights again: their pages stay.
   interpreter::Evaluator evaluator(
       **model, {.cache_constants = repeat > 1, .keep_weight_pages = repeat > 1});
   std::map<std::string, interpreter::Evaluator::OpProfile> profile;

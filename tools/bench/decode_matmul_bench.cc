@@ -15,8 +15,11 @@
 // before it, the whole weight dequantized to floats and then multiplied (timed on a few copies
 // only: it takes ~100x longer).
 //
+// --huge_pages puts the weights and the bandwidth buffer on 2 MiB pages, as onnx-run --repeat holds
+// a model's weights (ir/resident_weights.h); --types picks the weight types timed.
+//
 //   bazel run -c opt //tools/bench:decode_matmul_bench [-- --threads=2 --isa=avx2 --gib=1
-//   --sizes=4096]
+//   --sizes=4096 --huge_pages --types=f32,int4]
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -106,7 +109,6 @@ double ReadBandwidth(const float* x, int64_t n) {
   return sizeof(float) / Median(times);
 }
 
-// Copies of one weight in one of the forms the bench times.
 // Bytes the bench reads, on 2 MiB boundaries and marked for huge pages with --huge_pages.
 struct FreeBytes {
   void operator()(uint8_t* p) const { std::free(p); }
@@ -121,6 +123,7 @@ Bytes AllocateBytes(int64_t size) {
   return p;
 }
 
+// Copies of one weight in one of the forms the bench times.
 struct Weights {
   int64_t K, N, bytes_each;
   std::vector<Bytes> copies;
