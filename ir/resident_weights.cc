@@ -48,6 +48,8 @@ absl::StatusOr<ResidentWeights> ReadMappedWeightsIntoMemory(Graph& graph,
   if (order.empty() || total > max_bytes.value_or(platform::AvailableMemoryBytes() / 2))
     return done;
   for (const MappedFile* file : order) {
+    // Held until the loop is done with `file`: re-pointing its last tensor would free it otherwise.
+    const std::shared_ptr<const Buffer> mapping = tensors[file].front()->buffer();
     const int fd = file->Reopen();
     if (fd < 0) continue;  // replaced on disk since it was mapped: keep the mapping's bytes
     absl::StatusOr<std::shared_ptr<HugePageFile>> copy =
