@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "interpreter/cpu/isa.h"
 #include "interpreter/testing/test_util.h"
@@ -148,9 +149,10 @@ TEST_P(VectorKernelsTest, SkinnyGemmMatchesLoopsAndSplitsOfColumns) {
   }
 }
 
-// The quantized skinny GEMM equals the float one on weights dequantized as DequantizeLinear does,
-// bit for bit: 8-bit and packed 4-bit, signed and unsigned, with and without zero points, per
-// column and in blocks of rows (the last one short; 6 rows: groups of 4 rows straddle blocks),
+// The quantized skinny GEMM equals the float one on weights dequantized as DequantizeLinear does:
+// 8-bit bit for bit; packed 4-bit within a few float roundings of sum |a * w| (on AVX-512 a chunk
+// of rows is summed unscaled and scaled once), signed and unsigned, with and without zero points,
+// per column and in blocks of rows (the last one short; 6 rows: groups of 4 rows straddle blocks),
 // starting at a column other than 0.
 TEST_P(VectorKernelsTest, SkinnyQuantizedGemmIsTheFloatOneOnDequantizedWeights) {
   const int64_t K = 45, cols = 1100, ld = cols + 4;
@@ -203,10 +205,58 @@ TEST_P(VectorKernelsTest, SkinnyQuantizedGemmIsTheFloatOneOnDequantizedWeights) 
             std::vector<float> got(M * N), want(M * N);
             k().skinny_gemm_quantized_f32(M, N, K, a.data(), K, m, col0, got.data(), N);
             k().skinny_gemm_f32(false, false, M, N, K, a.data(), K, w.data(), N, want.data(), N);
-            ASSERT_EQ(got, want) << bits << " bits, signed " << is_signed << " zero points "
-                                 << zero_points << " block " << block_rows << " M " << M;
+            const std::string where = absl::StrCat(bits, " bits, signed ", is_signed,
+                                                   " zero points ", zero_points, " block ",
+                                                   block_rows, " M ", M);
+            if (bits == 8) {
+              ASSERT_EQ(got, want) << where;
+              continue;
+            }
+            for (int64_t i = 0; i < M; ++i) {
+              for (int64_t j = 0; j < N; ++j) {
+                float magnitude = 0;
+                for (int64_t p = 0; p < K; ++p) magnitude += std::abs(a[i * K + p] * w[p * N + j]);
+                ASSERT_NEAR(got[i * N + j], want[i * N + j], 1e-6f * magnitude)
+                    << where << " at " << i << "," << j;
+              }
+            }
           }
         }
+      }
+    }
+  }
+}
+
+// Packed 4-bit weights wider than one strip of the AVX-512 kernel (8192 columns) and more rows than
+// one chunk (32), blocks of 48 (chunks end at block ends), against a double reference: within a few
+// float roundings of sum |a * w|, with the columns past the last whole 32 included.
+TEST_P(VectorKernelsTest, SkinnyQuantizedGemm4BitAcrossStripsAndChunks) {
+  const int64_t K = 100, cols = 8192 + 150, block_rows = 48, blocks = (K + block_rows - 1) / 48;
+  const std::vector<float> r = testing::RandomFloats(K * cols / 2 + blocks * cols, 0, 255.99f, 61);
+  std::vector<uint8_t> stored(K * cols / 2), zero(blocks * cols);
+  for (size_t i = 0; i < stored.size(); ++i) stored[i] = static_cast<uint8_t>(r[i]);
+  for (size_t i = 0; i < zero.size(); ++i)
+    zero[i] = static_cast<uint8_t>(static_cast<int>(r[stored.size() + i]) % 16);
+  const std::vector<float> s = testing::RandomFloats(blocks * cols, 0.001f, 0.1f, 62);
+  for (bool zero_points : {false, true}) {
+    const QuantizedMatrix m{stored.data(),       false, cols / 2, cols, block_rows, s.data(),
+                            zero_points ? zero.data() : nullptr, 4};
+    const int64_t col0 = 2, N = cols - col0 - 1, M = 4;
+    const std::vector<float> a = testing::RandomFloats(M * K, -1, 1, 63);
+    std::vector<float> got(M * N);
+    k().skinny_gemm_quantized_f32(M, N, K, a.data(), K, m, col0, got.data(), N);
+    for (int64_t i = 0; i < M; ++i) {
+      for (int64_t j = 0; j < N; ++j) {
+        double want = 0, magnitude = 0;
+        for (int64_t p = 0; p < K; ++p) {
+          const int64_t c = col0 + j, at = p / block_rows * cols + c;
+          const int q = (stored[(p * cols + c) / 2] >> (4 * (c % 2))) & 15;
+          const double w = (q - (zero_points ? zero[at] : 0)) * static_cast<double>(s[at]);
+          want += a[i * K + p] * w;
+          magnitude += std::abs(a[i * K + p] * w);
+        }
+        ASSERT_NEAR(got[i * N + j], want, 1e-6 * magnitude)
+            << "zero points " << zero_points << " at " << i << "," << j;
       }
     }
   }

@@ -11,6 +11,7 @@
 // and the quantized product equals the float product over DequantizeLinear's weights bit for bit.
 // The loops are plain C++ that the compiler vectorizes over columns for this file's ISA.
 #include <type_traits>
+#include <vector>
 
 #include "interpreter/cpu/simd/simd.h"
 
@@ -302,6 +303,13 @@ struct QuantizedColumns {
     if (q.zero_points != nullptr) PrefetchL2(q.zero_points + next * q.cols + col0 + from, count);
   }
 
+  // Asks for all of a block's scales and zero points at once (PackedRows, once per block).
+  void PrefetchBlock(int64_t block) const {
+    if (block * q.block_rows >= K) return;
+    PrefetchL2(q.scales + block * q.cols + col0, n * 4);
+    if (q.zero_points != nullptr) PrefetchL2(q.zero_points + block * q.cols + col0, n);
+  }
+
   // Row k's stored bytes of these columns.
   const uint8_t* Stored(int64_t k) const {
     return q.data + k * q.ld + (q.bits == 4 ? col0 / 2 : col0);
@@ -488,6 +496,185 @@ int64_t FusedGroup(const Q* const (&q)[kGroup], const float* __restrict s,
   return j;
 }
 
+#if defined(__AVX512F__)
+// kNibblesInRegisters' path for 4-bit rows read as stored (PackedGemm): B is walked a chunk of at
+// most kChunkRows rows (all in one block of scales) at a time, across strips of up to kWideColumns
+// columns (4 KB of each row, one page: long enough for the L2 streamer to ramp up on, which the
+// software prefetches alone, at 10 lines in flight, could not replace), a sub-strip of kColumns at a
+// time.
+constexpr int64_t kChunkRows = 32;
+constexpr int64_t kWideColumns = 8192;
+// Bytes between the rows of a sub-strip's copy: a row segment plus a cache line, so that the rows'
+// lines fall in different L1 sets (rows of B are often 2 or 4 KB apart, which puts all of a
+// chunk's lines in one set of L1's 12 ways).
+constexpr int64_t kCopyStride = kColumns / 2 + 64;
+
+// Working memory of PackedGemm, 64-byte aligned: the wide strip's sums, its block's scales and zero
+// points (EvenOddPosition order), and the copy of a sub-strip of the chunk.
+class PackedWork {
+ public:
+  // `wide` rounded up to whole cache lines, so that every array starts on one.
+  PackedWork(int64_t M, int64_t wide)
+      : wide_((wide + 15) / 16 * 16), memory_((M + 2) * wide_ + kChunkRows * kCopyStride / 4 + 16) {
+    const uintptr_t at = reinterpret_cast<uintptr_t>(memory_.data());
+    base_ = reinterpret_cast<float*>((at + 63) & ~uintptr_t{63});
+  }
+  float* acc(int m) { return base_ + m * wide_; }
+  float* scale(int64_t M) { return base_ + M * wide_; }
+  float* zero(int64_t M) { return base_ + (M + 1) * wide_; }
+  uint8_t* copy(int64_t M) { return reinterpret_cast<uint8_t*>(base_ + (M + 2) * wide_); }
+
+ private:
+  int64_t wide_;
+  std::vector<float> memory_;
+  float* base_;
+};
+
+// Columns [j0, j1) (j0 a multiple of 32) of chunk rows [k0, k1) of a wide strip, whose row segments
+// start at `first` (ld bytes apart), added into acc (s, z: the block's scales and zero points; n
+// the strip's width; EvenOddPosition order below the strip's last whole 32 columns). The rows are
+// first copied to `copy` (kCopyStride apart), then for each 32 columns the chunk's products are
+// summed in registers unscaled, sum = a * (q - z) + sum down the rows (q - z is exact in float), and
+// scaled once: acc = sum * s + acc. That takes the per-weight multiply by the scale, and the loads
+// and stores of acc per group of rows, off the two vector ports the multiply-adds need (at 4 rows
+// of A the loop is bound by those ports when B is in cache). The rounding differs from
+// DequantizeLinear's weights multiplied in ((q - z) * s rounded, then each product) by a few float
+// roundings of sum |a * w|; the bits depend only on the chunk's rows, never on the columns asked
+// for. Meanwhile the same columns of the next chunk's `next` rows (from `ahead`) and of the next
+// block's scales (`next_scales`, if a block starts there) are asked for into L2, a line every few
+// rows of the work, so the requests are spread out rather than sent in a burst.
+template <int M, bool kZero, typename Q>
+void PackedSubStrip(const uint8_t* first, int64_t ld, int64_t k0, int64_t k1, int64_t j0,
+                    int64_t j1, int64_t n, const float* A, int64_t lda, const float* s,
+                    const float* z, const uint8_t* ahead, int64_t next, const float* next_scales,
+                    uint8_t* copy, float* const (&acc)[M]) {
+  const int64_t whole = n / 32 * 32, bytes = (j1 - j0 + 1) / 2;
+  for (int64_t k = k0; k < k1; ++k) {
+    const uint8_t* from = first + (k - k0) * ld + j0 / 2;
+    uint8_t* to = copy + (k - k0) * kCopyStride;
+    int64_t i = 0;
+    for (; i + 64 <= bytes; i += 64) _mm512_store_si512(to + i, _mm512_loadu_si512(from + i));
+    for (; i < bytes; ++i) to[i] = from[i];
+  }
+  const __m512 values =
+      std::is_signed_v<Q> ? _mm512_setr_ps(0, 1, 2, 3, 4, 5, 6, 7, -8, -7, -6, -5, -4, -3, -2, -1)
+                          : _mm512_setr_ps(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+  const int64_t vector_end = j1 < whole ? j1 : whole;
+  for (int64_t j = j0; j < vector_end; j += 32) {
+    // Line j / 128 of the next chunk's rows r with r % 4 == (j / 32) % 4: all of their lines once
+    // the four 32-column steps of a line are done; and the next block's scales of these columns.
+    int64_t r = (j / 32) % 4;
+    const uint8_t* line = ahead != nullptr ? ahead + j / 2 / 64 * 64 + r * ld : nullptr;
+    if (next_scales != nullptr) {
+      __builtin_prefetch(next_scales + j, 0, 2);
+      __builtin_prefetch(next_scales + j + 16, 0, 2);
+    }
+    __m512 sum[M][2];
+    for (int m = 0; m < M; ++m) sum[m][0] = sum[m][1] = _mm512_setzero_ps();
+    const __m512 z0 = kZero ? _mm512_load_ps(z + j) : _mm512_setzero_ps();
+    const __m512 z1 = kZero ? _mm512_load_ps(z + j + 16) : _mm512_setzero_ps();
+    const uint8_t* row = copy + (j - j0) / 2;
+    for (int64_t k = k0; k < k1; ++k, row += kCopyStride) {
+      if ((k - k0) % 4 == 0 && line != nullptr && r < next) {
+        __builtin_prefetch(line, 0, 2);
+        line += 4 * ld;
+        r += 4;
+      }
+      // Byte i of the 16 in lane i: its low nibble (column j + 2i, even) is the table's index as
+      // it stands, its high one (column j + 2i + 1, odd) once shifted down.
+      const __m512i d =
+          _mm512_cvtepu8_epi32(_mm_load_si128(reinterpret_cast<const __m128i*>(row)));
+      __m512 w0 = _mm512_permutexvar_ps(d, values);
+      __m512 w1 = _mm512_permutexvar_ps(_mm512_srli_epi32(d, 4), values);
+      if constexpr (kZero) {
+        w0 = _mm512_sub_ps(w0, z0);
+        w1 = _mm512_sub_ps(w1, z1);
+      }
+      for (int m = 0; m < M; ++m) {
+        const __m512 am = _mm512_set1_ps(A[m * lda + k]);
+        sum[m][0] = _mm512_fmadd_ps(am, w0, sum[m][0]);
+        sum[m][1] = _mm512_fmadd_ps(am, w1, sum[m][1]);
+      }
+    }
+    const __m512 s0 = _mm512_load_ps(s + j), s1 = _mm512_load_ps(s + j + 16);
+    for (int m = 0; m < M; ++m) {
+      _mm512_store_ps(acc[m] + j, _mm512_fmadd_ps(sum[m][0], s0, _mm512_load_ps(acc[m] + j)));
+      _mm512_store_ps(acc[m] + j + 16,
+                      _mm512_fmadd_ps(sum[m][1], s1, _mm512_load_ps(acc[m] + j + 16)));
+    }
+  }
+  // The columns after the strip's last whole 32 (in place): the same operations a lane at a time.
+  for (int64_t j = vector_end; j < j1; ++j) {
+    float sum[M] = {};
+    for (int64_t k = k0; k < k1; ++k) {
+      const uint8_t b = copy[(k - k0) * kCopyStride + (j - j0) / 2];
+      const int v = j % 2 == 0 ? (b & 15) : (b >> 4);
+      float w = static_cast<float>(std::is_signed_v<Q> && v >= 8 ? v - 16 : v);
+      if constexpr (kZero) w -= z[j];
+      for (int m = 0; m < M; ++m) sum[m] = MulAdd(A[m * lda + k], w, sum[m]);
+    }
+    for (int m = 0; m < M; ++m) acc[m][j] = MulAdd(sum[m], s[j], acc[m][j]);
+  }
+}
+
+// C = A * B for kNibblesInRegisters' 4-bit B read as stored: columns [col0, col0 + N) (col0 even),
+// wide strip by wide strip, chunk by chunk, sub-strip by sub-strip (see kWideColumns and
+// PackedSubStrip).
+template <int M, typename Q>
+void PackedGemm(int64_t N, int64_t K, const float* A, int64_t lda, const QuantizedMatrix& q,
+                int64_t col0, float* C, int64_t ldc) {
+  const int64_t wide = N < kWideColumns ? N : kWideColumns, block_rows = q.block_rows;
+  PackedWork work(M, wide);
+  float* acc[M];
+  for (int m = 0; m < M; ++m) acc[m] = work.acc(m);
+  float* const scale = work.scale(M);
+  float* const zero = work.zero(M);
+  // The chunk starting at k: to the end of its block, at most kChunkRows rows.
+  auto chunk_end = [&](int64_t k) {
+    const int64_t block_end = (k / block_rows + 1) * block_rows;
+    const int64_t end = k + kChunkRows < block_end ? k + kChunkRows : block_end;
+    return end < K ? end : K;
+  };
+  for (int64_t c0 = 0; c0 < N; c0 += wide) {
+    const int64_t n = N - c0 < wide ? N - c0 : wide, first_col = col0 + c0;
+    for (int m = 0; m < M; ++m) {
+      for (int64_t j = 0; j < n; ++j) acc[m][j] = 0.0f;
+    }
+    for (int64_t k0 = 0; k0 < K;) {
+      const int64_t k1 = chunk_end(k0), next = k1 < K ? chunk_end(k1) - k1 : 0;
+      const int64_t block = k0 / block_rows;
+      if (k0 % block_rows == 0) {
+        CopyEvenOdd(q.scales + block * q.cols + first_col, n, scale);
+        if (q.zero_points != nullptr) {
+          const Q* zp = reinterpret_cast<const Q*>(q.zero_points) + block * q.cols + first_col;
+          for (int64_t j = 0; j < n; ++j) zero[EvenOddPosition(j, n)] = static_cast<float>(zp[j]);
+        }
+      }
+      // The next block's scales, asked for while its last chunk before it is worked on.
+      const float* next_scales = next > 0 && k1 % block_rows == 0
+                                     ? q.scales + (k1 / block_rows) * q.cols + first_col
+                                     : nullptr;
+      const uint8_t* first = q.data + k0 * q.ld + first_col / 2;
+      const uint8_t* ahead = next > 0 ? q.data + k1 * q.ld + first_col / 2 : nullptr;
+      for (int64_t j0 = 0; j0 < n; j0 += kColumns) {
+        const int64_t j1 = n - j0 < kColumns ? n : j0 + kColumns;
+        if (q.zero_points != nullptr) {
+          PackedSubStrip<M, true, Q>(first, q.ld, k0, k1, j0, j1, n, A, lda, scale, zero, ahead,
+                                     next, next_scales, work.copy(M), acc);
+        } else {
+          PackedSubStrip<M, false, Q>(first, q.ld, k0, k1, j0, j1, n, A, lda, scale, zero, ahead,
+                                      next, next_scales, work.copy(M), acc);
+        }
+      }
+      k0 = k1;
+    }
+    for (int m = 0; m < M; ++m) {
+      for (int64_t j = 0; j < n; ++j) C[m * ldc + c0 + j] = acc[m][EvenOddPosition(j, n)];
+    }
+  }
+}
+#endif
+
 // One block of C from a quantized B: columns [0, n) of C's M rows over all of K. Each group of
 // kGroup rows of B in one block of scales is dequantized in registers as DequantizeLinear computes
 // it, (q - z) * s (q - z is exact in float, so the weight rounds once), and multiplied in at once:
@@ -565,6 +752,28 @@ void QuantizedBlock(int64_t K, const float* A, int64_t lda, QuantizedColumns<Q>&
 template <typename Q>
 void QuantizedGemm(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda,
                    const QuantizedMatrix& B, int64_t col0, float* C, int64_t ldc) {
+#if defined(__AVX512F__)
+  if (B.bits == 4) {
+    switch (M) {
+      case 1:
+        return PackedGemm<1, Q>(N, K, A, lda, B, col0, C, ldc);
+      case 2:
+        return PackedGemm<2, Q>(N, K, A, lda, B, col0, C, ldc);
+      case 3:
+        return PackedGemm<3, Q>(N, K, A, lda, B, col0, C, ldc);
+      case 4:
+        return PackedGemm<4, Q>(N, K, A, lda, B, col0, C, ldc);
+      case 5:
+        return PackedGemm<5, Q>(N, K, A, lda, B, col0, C, ldc);
+      case 6:
+        return PackedGemm<6, Q>(N, K, A, lda, B, col0, C, ldc);
+      case 7:
+        return PackedGemm<7, Q>(N, K, A, lda, B, col0, C, ldc);
+      default:
+        return PackedGemm<8, Q>(N, K, A, lda, B, col0, C, ldc);
+    }
+  }
+#endif
   for (int64_t j = 0; j < N; j += kColumns) {
     QuantizedColumns<Q> cols{B, K, col0 + j, N - j < kColumns ? N - j : kColumns};
     switch (M) {
