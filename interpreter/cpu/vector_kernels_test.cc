@@ -205,9 +205,9 @@ TEST_P(VectorKernelsTest, SkinnyQuantizedGemmIsTheFloatOneOnDequantizedWeights) 
             std::vector<float> got(M * N), want(M * N);
             k().skinny_gemm_quantized_f32(M, N, K, a.data(), K, m, col0, got.data(), N);
             k().skinny_gemm_f32(false, false, M, N, K, a.data(), K, w.data(), N, want.data(), N);
-            const std::string where = absl::StrCat(bits, " bits, signed ", is_signed,
-                                                   " zero points ", zero_points, " block ",
-                                                   block_rows, " M ", M);
+            const std::string where =
+                absl::StrCat(bits, " bits, signed ", is_signed, " zero points ", zero_points,
+                             " block ", block_rows, " M ", M);
             if (bits == 8) {
               ASSERT_EQ(got, want) << where;
               continue;
@@ -239,8 +239,14 @@ TEST_P(VectorKernelsTest, SkinnyQuantizedGemm4BitAcrossStripsAndChunks) {
     zero[i] = static_cast<uint8_t>(static_cast<int>(r[stored.size() + i]) % 16);
   const std::vector<float> s = testing::RandomFloats(blocks * cols, 0.001f, 0.1f, 62);
   for (bool zero_points : {false, true}) {
-    const QuantizedMatrix m{stored.data(),       false, cols / 2, cols, block_rows, s.data(),
-                            zero_points ? zero.data() : nullptr, 4};
+    const QuantizedMatrix m{stored.data(),
+                            false,
+                            cols / 2,
+                            cols,
+                            block_rows,
+                            s.data(),
+                            zero_points ? zero.data() : nullptr,
+                            4};
     const int64_t col0 = 2, N = cols - col0 - 1, M = 4;
     const std::vector<float> a = testing::RandomFloats(M * K, -1, 1, 63);
     std::vector<float> got(M * N);

@@ -113,10 +113,8 @@ TEST(QuantizedMatMulTest, MatchesDequantizeThenMatMul) {
             EXPECT_EQ(apart.dequantize_calls, 1) << Describe(c);
             // Packed 4-bit weights (an even N) are summed a chunk of rows before scaling on
             // AVX-512: within float roundings then.
-            const bool packed =
-                (type == DataType::kInt4 || type == DataType::kUint4) && N % 2 == 0;
-            const bool same_kernel =
-                M > kSkinnyMaxRows || (K * N >= (int64_t{1} << 16) && !packed);
+            const bool packed = (type == DataType::kInt4 || type == DataType::kUint4) && N % 2 == 0;
+            const bool same_kernel = M > kSkinnyMaxRows || (K * N >= (int64_t{1} << 16) && !packed);
             for (size_t i = 0; i < fused.y.size(); ++i) {
               if (same_kernel) {
                 ASSERT_EQ(fused.y[i], apart.y[i]) << Describe(c) << " at " << i;

@@ -8,7 +8,9 @@
 //
 // Each element of C is one chain of multiply-adds in the order k = 0, 1, ..., K - 1, whatever the
 // block or the columns a caller asks for, so splitting N across threads does not change the bits,
-// and the quantized product equals the float product over DequantizeLinear's weights bit for bit.
+// and the quantized product equals the float product over DequantizeLinear's weights bit for bit;
+// but for 4-bit weights on AVX-512 (PackedGemm), which sums up to 32 rows before scaling them: its
+// bits still do not depend on the columns asked for.
 // The loops are plain C++ that the compiler vectorizes over columns for this file's ISA.
 #include <type_traits>
 #include <vector>
@@ -219,18 +221,14 @@ struct FloatRows {
   }
 };
 
-// Whether 4-bit rows are widened straight from their nibbles (FusedGroup's kPacked) rather than
-// unpacked to bytes first. Measured at 4096 x 4096, M=4, one thread: AVX-512 3.2-3.7 against
-// 3.8-4.7 ms unpacking first; AVX2 4.5 against 3.7 ms (its 8 lanes pay the shifts per 8 weights).
-#if defined(__AVX512F__)
-constexpr bool kNibblesInRegisters = true;
-#else
-constexpr bool kNibblesInRegisters = false;
-#endif
-
-// Where column j of a block of n columns sits in acc, scales and zero points when 4-bit rows are
-// read in their bytes' order (FusedGroup's kPacked steps): in each whole 32 columns the 16 even
-// ones first, then the 16 odd ones; the columns after the last whole 32 in place.
+// 4-bit rows are widened straight from their nibbles on AVX-512 (PackedGemm) and unpacked to bytes
+// first otherwise (QuantizedColumns::Row): on AVX2 widening in registers measured 4.5 against
+// 3.7 ms unpacking first at 4096 x 4096, M=4, one thread (its 8 lanes pay the shifts per 8
+// weights).
+//
+// Where column j of a strip of n columns sits in PackedGemm's sums, scales and zero points, which
+// take 4-bit rows in their bytes' order: in each whole 32 columns the 16 even ones first, then the
+// 16 odd ones; the columns after the last whole 32 in place.
 inline int64_t EvenOddPosition(int64_t j, int64_t n) {
   if (j >= n / 32 * 32) return j;
   const int64_t c = j & 31;
@@ -253,8 +251,8 @@ inline void CopyEvenOdd(const float* from, int64_t n, float* to) {
 }
 
 // Columns [col0, col0 + n) of a quantized B as the fused loop reads them: the current block's
-// scales and zero points as floats, and rows of 4-bit weights unpacked to a byte each. Rows are
-// prefetched kPrefetchRows ahead, as FloatRows does.
+// scales and zero points as floats, and rows of 4-bit weights unpacked to a byte each (where
+// PackedGemm does not take them). Rows are prefetched kPrefetchRows ahead, as FloatRows does.
 template <typename Q>
 struct QuantizedColumns {
   const QuantizedMatrix& q;
@@ -263,26 +261,16 @@ struct QuantizedColumns {
   alignas(64) float zero[kColumns];
   alignas(64) Q unpacked[kGroup][kColumns];
   int64_t loaded_block = -1;
-  // 4-bit rows read as stored (FusedGroup's kPacked): scale, zero and the block's sums are kept in
-  // EvenOddPosition order.
-  bool even_odd = kNibblesInRegisters && q.bits == 4;
-
-  // Where column j's scale, zero point and sums are kept.
-  int64_t Position(int64_t j) const { return even_odd ? EvenOddPosition(j, n) : j; }
 
   void LoadBlock(int64_t block) {
     if (block == loaded_block) return;
     const float* s = q.scales + block * q.cols + col0;
-    if (even_odd) {
-      CopyEvenOdd(s, n, scale);
-    } else {
-      for (int64_t j = 0; j < n; ++j) scale[j] = s[j];
-    }
+    for (int64_t j = 0; j < n; ++j) scale[j] = s[j];
     if (q.zero_points == nullptr) {
       for (int64_t j = 0; j < n; ++j) zero[j] = 0.0f;
     } else {
       const Q* z = reinterpret_cast<const Q*>(q.zero_points) + block * q.cols + col0;
-      for (int64_t j = 0; j < n; ++j) zero[Position(j)] = static_cast<float>(z[j]);
+      for (int64_t j = 0; j < n; ++j) zero[j] = static_cast<float>(z[j]);
     }
     loaded_block = block;
   }
@@ -301,13 +289,6 @@ struct QuantizedColumns {
     const int64_t count = n - from < share ? n - from : share;
     PrefetchL2(q.scales + next * q.cols + col0 + from, count * 4);
     if (q.zero_points != nullptr) PrefetchL2(q.zero_points + next * q.cols + col0 + from, count);
-  }
-
-  // Asks for all of a block's scales and zero points at once (PackedRows, once per block).
-  void PrefetchBlock(int64_t block) const {
-    if (block * q.block_rows >= K) return;
-    PrefetchL2(q.scales + block * q.cols + col0, n * 4);
-    if (q.zero_points != nullptr) PrefetchL2(q.zero_points + block * q.cols + col0, n);
   }
 
   // Row k's stored bytes of these columns.
@@ -369,72 +350,20 @@ struct QuantizedColumns {
 // acc))), each step rounded (FMA), whatever the vector width, so the bits are the float path's.
 // Returns where it stopped: the vector loops leave the last columns to the scalar one. Without
 // zero points q - 0 is q exactly, so the subtraction is skipped.
-//
-// kPacked (AVX-512 only, see kNibblesInRegisters): the rows are 4-bit weights as stored (two a
-// byte, the low nibble first; `q` points at their bytes), widened straight from the nibbles: each
-// byte is doubled, widened to 32-bit lanes, and its low or high nibble shifted to the top and back
-// down (arithmetically for signed weights), which costs fewer vector operations than unpacking the
-// rows to bytes first.
-template <int M, bool kZero, bool kPacked, typename Q>
+template <int M, bool kZero, typename Q>
 int64_t FusedGroup(const Q* const (&q)[kGroup], const float* __restrict s,
                    const float* __restrict z, const float (&a)[M][kGroup], float (*acc)[kColumns],
                    int64_t j, int64_t n) {
 #if defined(__AVX512F__)
   // Widening an int8 to int32 is one instruction here, where the compiler's own loop takes two
   // (through int16): the loop is bound by these vector ports, not by memory.
-  const __m512i nibble_shift =
-      _mm512_set_epi32(24, 28, 24, 28, 24, 28, 24, 28, 24, 28, 24, 28, 24, 28, 24, 28);
   auto dequantize = [&](const Q* p, int64_t at, __m512 sv, __m512 zv) {
-    __m512i v;
-    if constexpr (kPacked) {
-      const __m128i b = _mm_loadl_epi64(
-          reinterpret_cast<const __m128i*>(reinterpret_cast<const uint8_t*>(p) + at / 2));
-      v = _mm512_sllv_epi32(_mm512_cvtepu8_epi32(_mm_unpacklo_epi8(b, b)), nibble_shift);
-      v = std::is_signed_v<Q> ? _mm512_srai_epi32(v, 28) : _mm512_srli_epi32(v, 28);
-    } else {
-      const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + at));
-      v = std::is_signed_v<Q> ? _mm512_cvtepi8_epi32(b) : _mm512_cvtepu8_epi32(b);
-    }
-    __m512 f = _mm512_cvtepi32_ps(v);
+    const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + at));
+    __m512 f =
+        _mm512_cvtepi32_ps(std::is_signed_v<Q> ? _mm512_cvtepi8_epi32(b) : _mm512_cvtepu8_epi32(b));
     if constexpr (kZero) f = _mm512_sub_ps(f, zv);
     return _mm512_mul_ps(f, sv);
   };
-  if constexpr (kPacked) {
-    // 32 columns a step: each row's 16 bytes widened once and turned into floats by a 16-entry
-    // table lookup (vpermps reads only an index's low 4 bits, so the bits above a nibble are
-    // ignored): no masks or conversions per lane on the ports the multiply-adds need. Taking the
-    // columns in the bytes' own order (even, then odd) rather than interleaving the nibbles back
-    // into column order first saves three shuffles per 32 weights (M=4 in L2: see
-    // docs/performance.md).
-    const __m512 values =
-        std::is_signed_v<Q> ? _mm512_setr_ps(0, 1, 2, 3, 4, 5, 6, 7, -8, -7, -6, -5, -4, -3, -2, -1)
-                            : _mm512_setr_ps(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-    for (; j + 32 <= n; j += 32) {
-      // Byte i of the 16 widened to lane i: its low nibble (column j + 2i) is the index as it
-      // stands, its high one (column j + 2i + 1) once shifted down, so the weights come out even
-      // columns first, then odd ones: the order of acc, s and z here (EvenOddPosition).
-      __m512 w[2][kGroup];
-      for (int r = 0; r < kGroup; ++r) {
-        const __m512i d = _mm512_cvtepu8_epi32(_mm_loadu_si128(
-            reinterpret_cast<const __m128i*>(reinterpret_cast<const uint8_t*>(q[r]) + j / 2)));
-        w[0][r] = _mm512_permutexvar_ps(d, values);
-        w[1][r] = _mm512_permutexvar_ps(_mm512_srli_epi32(d, 4), values);
-      }
-      for (int h = 0; h < 2; ++h) {
-        const __m512 sv = _mm512_load_ps(s + j + 16 * h);
-        const __m512 zv = kZero ? _mm512_load_ps(z + j + 16 * h) : _mm512_setzero_ps();
-        for (int r = 0; r < kGroup; ++r) {
-          if constexpr (kZero) w[h][r] = _mm512_sub_ps(w[h][r], zv);
-          w[h][r] = _mm512_mul_ps(w[h][r], sv);
-        }
-        for (int m = 0; m < M; ++m) {
-          __m512 c = _mm512_load_ps(acc[m] + j + 16 * h);
-          for (int r = 0; r < kGroup; ++r) c = _mm512_fmadd_ps(_mm512_set1_ps(a[m][r]), w[h][r], c);
-          _mm512_store_ps(acc[m] + j + 16 * h, c);
-        }
-      }
-    }
-  }
   for (; j + 16 <= n; j += 16) {
     const __m512 sv = _mm512_load_ps(s + j);
     const __m512 zv = kZero ? _mm512_load_ps(z + j) : _mm512_setzero_ps();
@@ -450,7 +379,6 @@ int64_t FusedGroup(const Q* const (&q)[kGroup], const float* __restrict s,
     }
   }
 #elif defined(__AVX2__) && defined(__FMA__)
-  static_assert(!kPacked, "4-bit rows are unpacked first on AVX2 (kNibblesInRegisters)");
   auto dequantize = [&](const Q* p, int64_t at, __m256 sv, __m256 zv) {
     const __m128i b = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(p + at));
     __m256 f =
@@ -473,15 +401,7 @@ int64_t FusedGroup(const Q* const (&q)[kGroup], const float* __restrict s,
     }
   }
 #endif
-  auto weight = [](const Q* p, int64_t at) -> float {
-    if constexpr (kPacked) {
-      const uint8_t b = reinterpret_cast<const uint8_t*>(p)[at / 2];
-      const int v = at % 2 == 0 ? (b & 15) : (b >> 4);
-      return static_cast<float>(std::is_signed_v<Q> && v >= 8 ? v - 16 : v);
-    } else {
-      return static_cast<float>(p[at]);
-    }
-  };
+  auto weight = [](const Q* p, int64_t at) -> float { return static_cast<float>(p[at]); };
   for (; j < n; ++j) {
     const float zj = kZero ? z[j] : 0.0f;
     const float w0 = (weight(q[0], j) - zj) * s[j];
@@ -497,11 +417,11 @@ int64_t FusedGroup(const Q* const (&q)[kGroup], const float* __restrict s,
 }
 
 #if defined(__AVX512F__)
-// kNibblesInRegisters' path for 4-bit rows read as stored (PackedGemm): B is walked a chunk of at
+// The AVX-512 path for 4-bit rows read as stored (PackedGemm): B is walked a chunk of at
 // most kChunkRows rows (all in one block of scales) at a time, across strips of up to kWideColumns
 // columns (4 KB of each row, one page: long enough for the L2 streamer to ramp up on, which the
-// software prefetches alone, at 10 lines in flight, could not replace), a sub-strip of kColumns at a
-// time.
+// software prefetches alone, at 10 lines in flight, could not replace), a sub-strip of kColumns at
+// a time.
 constexpr int64_t kChunkRows = 32;
 constexpr int64_t kWideColumns = 8192;
 // Bytes between the rows of a sub-strip's copy: a row segment plus a cache line, so that the rows'
@@ -534,20 +454,21 @@ class PackedWork {
 // start at `first` (ld bytes apart), added into acc (s, z: the block's scales and zero points; n
 // the strip's width; EvenOddPosition order below the strip's last whole 32 columns). The rows are
 // first copied to `copy` (kCopyStride apart), then for each 32 columns the chunk's products are
-// summed in registers unscaled, sum = a * (q - z) + sum down the rows (q - z is exact in float), and
-// scaled once: acc = sum * s + acc. That takes the per-weight multiply by the scale, and the loads
-// and stores of acc per group of rows, off the two vector ports the multiply-adds need (at 4 rows
-// of A the loop is bound by those ports when B is in cache). The rounding differs from
+// summed in registers unscaled, sum = a * (q - z) + sum down the rows (q - z is exact in float),
+// and scaled once: acc = sum * s + acc. That takes the per-weight multiply by the scale, and the
+// loads and stores of acc per group of rows, off the two vector ports the multiply-adds need (at 4
+// rows of A the loop is bound by those ports when B is in cache). The rounding differs from
 // DequantizeLinear's weights multiplied in ((q - z) * s rounded, then each product) by a few float
 // roundings of sum |a * w|; the bits depend only on the chunk's rows, never on the columns asked
 // for. Meanwhile the same columns of the next chunk's `next` rows (from `ahead`) and of the next
-// block's scales (`next_scales`, if a block starts there) are asked for into L2, a line every few
-// rows of the work, so the requests are spread out rather than sent in a burst.
+// block's scales and zero points (`next_scales`, `next_zero`, if a block starts there) are asked
+// for into L2, a line every few rows of the work, so the requests are spread out rather than sent
+// in a burst.
 template <int M, bool kZero, typename Q>
 void PackedSubStrip(const uint8_t* first, int64_t ld, int64_t k0, int64_t k1, int64_t j0,
                     int64_t j1, int64_t n, const float* A, int64_t lda, const float* s,
                     const float* z, const uint8_t* ahead, int64_t next, const float* next_scales,
-                    uint8_t* copy, float* const (&acc)[M]) {
+                    const uint8_t* next_zero, uint8_t* copy, float* const (&acc)[M]) {
   const int64_t whole = n / 32 * 32, bytes = (j1 - j0 + 1) / 2;
   for (int64_t k = k0; k < k1; ++k) {
     const uint8_t* from = first + (k - k0) * ld + j0 / 2;
@@ -556,9 +477,9 @@ void PackedSubStrip(const uint8_t* first, int64_t ld, int64_t k0, int64_t k1, in
     for (; i + 64 <= bytes; i += 64) _mm512_store_si512(to + i, _mm512_loadu_si512(from + i));
     for (; i < bytes; ++i) to[i] = from[i];
   }
-  const __m512 values =
-      std::is_signed_v<Q> ? _mm512_setr_ps(0, 1, 2, 3, 4, 5, 6, 7, -8, -7, -6, -5, -4, -3, -2, -1)
-                          : _mm512_setr_ps(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+  const __m512 values = std::is_signed_v<Q>
+                            ? _mm512_setr_ps(0, 1, 2, 3, 4, 5, 6, 7, -8, -7, -6, -5, -4, -3, -2, -1)
+                            : _mm512_setr_ps(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
   const int64_t vector_end = j1 < whole ? j1 : whole;
   for (int64_t j = j0; j < vector_end; j += 32) {
     // Line j / 128 of the next chunk's rows r with r % 4 == (j / 32) % 4: all of their lines once
@@ -568,6 +489,7 @@ void PackedSubStrip(const uint8_t* first, int64_t ld, int64_t k0, int64_t k1, in
     if (next_scales != nullptr) {
       __builtin_prefetch(next_scales + j, 0, 2);
       __builtin_prefetch(next_scales + j + 16, 0, 2);
+      if (next_zero != nullptr && j % 128 == 0) __builtin_prefetch(next_zero + j, 0, 2);
     }
     __m512 sum[M][2];
     for (int m = 0; m < M; ++m) sum[m][0] = sum[m][1] = _mm512_setzero_ps();
@@ -582,8 +504,7 @@ void PackedSubStrip(const uint8_t* first, int64_t ld, int64_t k0, int64_t k1, in
       }
       // Byte i of the 16 in lane i: its low nibble (column j + 2i, even) is the table's index as
       // it stands, its high one (column j + 2i + 1, odd) once shifted down.
-      const __m512i d =
-          _mm512_cvtepu8_epi32(_mm_load_si128(reinterpret_cast<const __m128i*>(row)));
+      const __m512i d = _mm512_cvtepu8_epi32(_mm_load_si128(reinterpret_cast<const __m128i*>(row)));
       __m512 w0 = _mm512_permutexvar_ps(d, values);
       __m512 w1 = _mm512_permutexvar_ps(_mm512_srli_epi32(d, 4), values);
       if constexpr (kZero) {
@@ -617,7 +538,7 @@ void PackedSubStrip(const uint8_t* first, int64_t ld, int64_t k0, int64_t k1, in
   }
 }
 
-// C = A * B for kNibblesInRegisters' 4-bit B read as stored: columns [col0, col0 + N) (col0 even),
+// C = A * B for a 4-bit B read as stored (AVX-512): columns [col0, col0 + N) (col0 even),
 // wide strip by wide strip, chunk by chunk, sub-strip by sub-strip (see kWideColumns and
 // PackedSubStrip).
 template <int M, typename Q>
@@ -651,8 +572,11 @@ void PackedGemm(int64_t N, int64_t K, const float* A, int64_t lda, const Quantiz
         }
       }
       // The next block's scales, asked for while its last chunk before it is worked on.
-      const float* next_scales = next > 0 && k1 % block_rows == 0
-                                     ? q.scales + (k1 / block_rows) * q.cols + first_col
+      const bool next_block = next > 0 && k1 % block_rows == 0;
+      const float* next_scales =
+          next_block ? q.scales + (k1 / block_rows) * q.cols + first_col : nullptr;
+      const uint8_t* next_zero = next_block && q.zero_points != nullptr
+                                     ? q.zero_points + (k1 / block_rows) * q.cols + first_col
                                      : nullptr;
       const uint8_t* first = q.data + k0 * q.ld + first_col / 2;
       const uint8_t* ahead = next > 0 ? q.data + k1 * q.ld + first_col / 2 : nullptr;
@@ -660,10 +584,10 @@ void PackedGemm(int64_t N, int64_t K, const float* A, int64_t lda, const Quantiz
         const int64_t j1 = n - j0 < kColumns ? n : j0 + kColumns;
         if (q.zero_points != nullptr) {
           PackedSubStrip<M, true, Q>(first, q.ld, k0, k1, j0, j1, n, A, lda, scale, zero, ahead,
-                                     next, next_scales, work.copy(M), acc);
+                                     next, next_scales, next_zero, work.copy(M), acc);
         } else {
           PackedSubStrip<M, false, Q>(first, q.ld, k0, k1, j0, j1, n, A, lda, scale, zero, ahead,
-                                      next, next_scales, work.copy(M), acc);
+                                      next, next_scales, next_zero, work.copy(M), acc);
         }
       }
       k0 = k1;
@@ -699,13 +623,8 @@ void QuantizedBlock(int64_t K, const float* A, int64_t lda, QuantizedColumns<Q>&
     cols.PrefetchNextBlock(k);
     if (count == kGroup && (k + kGroup - 1) / block_rows == block) {
       cols.LoadBlock(block);
-      // 4-bit rows read as stored (whole bytes of them: col0 is even) or unpacked to bytes.
-      const bool packed = cols.even_odd;
-      const Q* const q[kGroup] = {
-          packed ? reinterpret_cast<const Q*>(cols.Stored(k)) : cols.Row(k, 0, false),
-          packed ? reinterpret_cast<const Q*>(cols.Stored(k + 1)) : cols.Row(k + 1, 1, false),
-          packed ? reinterpret_cast<const Q*>(cols.Stored(k + 2)) : cols.Row(k + 2, 2, false),
-          packed ? reinterpret_cast<const Q*>(cols.Stored(k + 3)) : cols.Row(k + 3, 3, false)};
+      const Q* const q[kGroup] = {cols.Row(k, 0, false), cols.Row(k + 1, 1, false),
+                                  cols.Row(k + 2, 2, false), cols.Row(k + 3, 3, false)};
       const uint8_t* const ahead[kGroup] = {cols.Ahead(k), cols.Ahead(k + 1), cols.Ahead(k + 2),
                                             cols.Ahead(k + 3)};
       // The rows ahead are asked for a step of columns at a time, between the steps' work (see
@@ -718,16 +637,9 @@ void QuantizedBlock(int64_t K, const float* A, int64_t lda, QuantizedColumns<Q>&
           for (int64_t b = j0 >> shift; b < (j1 + shift) >> shift; b += 64)
             __builtin_prefetch(ahead[r] + b, 0, 2);
         }
-        const bool zero = cols.q.zero_points != nullptr;
-        if constexpr (kNibblesInRegisters) {
-          if (packed) {
-            zero ? FusedGroup<M, true, true>(q, cols.scale, cols.zero, a, acc, j0, j1)
-                 : FusedGroup<M, false, true>(q, cols.scale, cols.zero, a, acc, j0, j1);
-            continue;
-          }
-        }
-        zero ? FusedGroup<M, true, false>(q, cols.scale, cols.zero, a, acc, j0, j1)
-             : FusedGroup<M, false, false>(q, cols.scale, cols.zero, a, acc, j0, j1);
+        cols.q.zero_points != nullptr
+            ? FusedGroup<M, true>(q, cols.scale, cols.zero, a, acc, j0, j1)
+            : FusedGroup<M, false>(q, cols.scale, cols.zero, a, acc, j0, j1);
       }
       continue;
     }
@@ -736,16 +648,14 @@ void QuantizedBlock(int64_t K, const float* A, int64_t lda, QuantizedColumns<Q>&
     for (int r = 0; r < count; ++r) {
       cols.LoadBlock((k + r) / block_rows);
       const Q* row = cols.Row(k + r, r, true);
-      for (int64_t j = 0; j < n; ++j) {
-        const int64_t p = cols.Position(j);
-        scratch[r][p] = (static_cast<float>(row[j]) - cols.zero[p]) * cols.scale[p];
-      }
+      for (int64_t j = 0; j < n; ++j)
+        scratch[r][j] = (static_cast<float>(row[j]) - cols.zero[j]) * cols.scale[j];
       b[r] = scratch[r];
     }
     AddRows<M>(b, count, a, acc, n);
   }
   for (int m = 0; m < M; ++m) {
-    for (int64_t j = 0; j < n; ++j) C[m * ldc + j] = acc[m][cols.Position(j)];
+    for (int64_t j = 0; j < n; ++j) C[m * ldc + j] = acc[m][j];
   }
 }
 
