@@ -112,16 +112,68 @@ void ParallelItems(int64_t n, int64_t item_size,
   ParallelFor(n, std::max<int64_t>(1, kElementsPerTask / std::max<int64_t>(item_size, 1)), fn);
 }
 
-absl::StatusOr<Tensor> TransposeTensor(const Tensor& x, const std::vector<int64_t>& perm) {
-  const int64_t r = x.rank();
-  if (static_cast<int64_t>(perm.size()) != r) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("perm has ", perm.size(), " entries for rank ", r));
-  }
-  std::vector<int64_t> out_dims(r);
-  std::vector<bool> seen(r, false);
+namespace {
+
+// A transposition with the axes of size 1 dropped and the axes that stay neighbours, in order,
+// merged into one: [1, 32, 64, 64] by (0, 1, 3, 2) is [32, 64, 64] by (0, 2, 1); (0, 2, 1, 3) of
+// [1, 4, 1, 64] is a copy, [256] by (0).
+struct ReducedTranspose {
+  std::vector<int64_t> in_dims;
+  std::vector<int64_t> perm;
+};
+
+ReducedTranspose ReduceTranspose(const std::vector<int64_t>& dims,
+                                 const std::vector<int64_t>& perm) {
+  const int64_t r = static_cast<int64_t>(dims.size());
+  // Output axes of size > 1 as input axes, in output order, grouped where neighbours stay so.
+  std::vector<std::pair<int64_t, int64_t>> groups;  // [first, last] input axis, output order
   for (int64_t i = 0; i < r; ++i) {
-    if (perm[i] < 0 || perm[i] >= r || seen[perm[i]]) {
+    const int64_t a = perm[i];
+    if (dims[a] == 1) continue;
+    if (!groups.empty()) {
+      // The previous kept input axis before a, skipping axes of size 1.
+      int64_t prev = a - 1;
+      while (prev >= 0 && dims[prev] == 1) --prev;
+      if (prev >= 0 && groups.back().second == prev) {
+        groups.back().second = a;
+        continue;
+      }
+    }
+    groups.push_back({a, a});
+  }
+  // The groups in input order give the reduced input axes.
+  std::vector<int64_t> order(groups.size());
+  for (size_t g = 0; g < groups.size(); ++g) order[g] = static_cast<int64_t>(g);
+  std::sort(order.begin(), order.end(),
+            [&](int64_t a, int64_t b) { return groups[a].first < groups[b].first; });
+  ReducedTranspose out;
+  out.perm.resize(groups.size());
+  for (size_t i = 0; i < order.size(); ++i) {
+    const auto [first, last] = groups[order[i]];
+    int64_t size = 1;
+    for (int64_t a = first; a <= last; ++a) size *= dims[a];
+    out.in_dims.push_back(size);
+    out.perm[order[i]] = static_cast<int64_t>(i);
+  }
+  return out;
+}
+
+// Edge of the square tiles a transposition that moves the input's last axis copies in, so that
+// both the rows it reads and the ones it writes stay in L1.
+constexpr int64_t kTransposeTile = 16;
+
+}  // namespace
+
+absl::StatusOr<Tensor> TransposeTensor(const Tensor& x, const std::vector<int64_t>& perm) {
+  const int64_t rank = x.rank();
+  if (static_cast<int64_t>(perm.size()) != rank) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("perm has ", perm.size(), " entries for rank ", rank));
+  }
+  std::vector<int64_t> out_dims(rank);
+  std::vector<bool> seen(rank, false);
+  for (int64_t i = 0; i < rank; ++i) {
+    if (perm[i] < 0 || perm[i] >= rank || seen[perm[i]]) {
       return absl::InvalidArgumentError("perm is not a permutation");
     }
     seen[perm[i]] = true;
@@ -130,28 +182,67 @@ absl::StatusOr<Tensor> TransposeTensor(const Tensor& x, const std::vector<int64_
   Tensor out = Tensor::Uninitialized(x.dtype(), out_dims);  // every element is written below
   const int64_t n = x.size();
   if (n == 0) return out;
-  const std::vector<int64_t> in_strides = Strides(x.dims());
+  const ReducedTranspose t = ReduceTranspose(x.dims(), perm);
+  const int64_t r = static_cast<int64_t>(t.perm.size());
+  std::vector<int64_t> dims(r);  // the reduced output's
+  for (int64_t i = 0; i < r; ++i) dims[i] = t.in_dims[t.perm[i]];
+  const std::vector<int64_t> in_strides = Strides(t.in_dims), out_strides = Strides(dims);
   std::vector<int64_t> src_stride(r);
-  for (int64_t i = 0; i < r; ++i) src_stride[i] = in_strides[perm[i]];
+  for (int64_t i = 0; i < r; ++i) src_stride[i] = in_strides[t.perm[i]];
   absl::Status st = DispatchBySize(x.dtype(), [&](auto tag) -> absl::Status {
     using T = decltype(tag);
     const T* src = x.data<T>();
     T* dst = out.mutable_data<T>();
-    if (r == 0) {
-      dst[0] = src[0];
+    if (r <= 1) {  // the same order
+      std::copy_n(src, n, dst);
       return absl::OkStatus();
     }
-    std::vector<int64_t> idx(r, 0);
-    int64_t p = 0;
-    const int64_t inner = out_dims[r - 1], is = src_stride[r - 1];
-    for (int64_t o = 0; o < n; o += inner) {
-      for (int64_t j = 0; j < inner; ++j) dst[o + j] = src[p + j * is];
-      for (int64_t d = r - 2; d >= 0; --d) {
-        ++idx[d];
-        p += src_stride[d];
-        if (idx[d] < out_dims[d]) break;
-        p -= src_stride[d] * out_dims[d];
-        idx[d] = 0;
+    if (t.perm[r - 1] == r - 1) {
+      // The last axis stays last: runs of it copied whole.
+      std::vector<int64_t> idx(r, 0);
+      int64_t p = 0;
+      const int64_t inner = dims[r - 1];
+      for (int64_t o = 0; o < n; o += inner) {
+        std::copy_n(src + p, inner, dst + o);
+        for (int64_t d = r - 2; d >= 0; --d) {
+          ++idx[d];
+          p += src_stride[d];
+          if (idx[d] < dims[d]) break;
+          p -= src_stride[d] * dims[d];
+          idx[d] = 0;
+        }
+      }
+      return absl::OkStatus();
+    }
+    // The input's last axis moves to output axis q: each plane of output axes (q, r - 1) is a
+    // matrix transposition (read along q, written along r - 1), done in square tiles.
+    int64_t q = 0;
+    while (t.perm[q] != r - 1) ++q;
+    const int64_t rows = dims[q], cols = dims[r - 1], is = src_stride[r - 1];
+    const int64_t os = out_strides[q];
+    const int64_t planes = n / (rows * cols);
+    std::vector<int64_t> others;  // the remaining output axes, outermost first
+    for (int64_t i = 0; i < r - 1; ++i) {
+      if (i != q) others.push_back(i);
+    }
+    for (int64_t plane = 0; plane < planes; ++plane) {
+      int64_t p = 0, o = 0, rest = plane;
+      for (auto it = others.rbegin(); it != others.rend(); ++it) {
+        const int64_t i = rest % dims[*it];
+        rest /= dims[*it];
+        p += i * src_stride[*it];
+        o += i * out_strides[*it];
+      }
+      for (int64_t a0 = 0; a0 < rows; a0 += kTransposeTile) {
+        const int64_t a1 = std::min(rows, a0 + kTransposeTile);
+        for (int64_t b0 = 0; b0 < cols; b0 += kTransposeTile) {
+          const int64_t b1 = std::min(cols, b0 + kTransposeTile);
+          for (int64_t a = a0; a < a1; ++a) {
+            const T* from = src + p + a;
+            T* to = dst + o + a * os;
+            for (int64_t b = b0; b < b1; ++b) to[b] = from[b * is];
+          }
+        }
       }
     }
     return absl::OkStatus();

@@ -226,15 +226,24 @@ Status SplitKernel(KernelContext& ctx) {
   return OkStatus();
 }
 
-// Broadcasts x to `dims` (numpy rules) by copying.
+// Broadcasts x to `dims` (numpy rules) by copying: the innermost dims that x has as they are
+// (right-aligned) are copied as runs, one per element of the outer ones (a decoder's repeat_kv
+// copies 16 KB runs where it copied an element at a time, at ~3 GB/s).
 Tensor BroadcastTo(const Tensor& x, const std::vector<int64_t>& dims) {
   Tensor out(x.dtype(), dims);
+  const int64_t r = static_cast<int64_t>(dims.size()), xr = x.rank();
+  int64_t kept = 0, run = 1;
+  while (kept < xr && x.dim(xr - 1 - kept) == dims[r - 1 - kept]) run *= dims[r - 1 - kept++];
+  const std::vector<int64_t> out_outer(dims.begin(), dims.end() - kept);
+  const std::vector<int64_t> x_outer(x.dims().begin(), x.dims().end() - kept);
   const std::vector<int64_t> one{1};
   DispatchBySize(x.dtype(), [&](auto tag) -> Status {
     using T = decltype(tag);
     const T* src = x.data<T>();
     T* dst = out.mutable_data<T>();
-    ForEachBroadcast(dims, x.dims(), one, [&](int64_t o, int64_t i, int64_t) { dst[o] = src[i]; });
+    ForEachBroadcast(out_outer, x_outer, one, [&](int64_t o, int64_t i, int64_t) {
+      std::copy_n(src + i * run, run, dst + o * run);
+    });
     return OkStatus();
   }).IgnoreError();
   return out;

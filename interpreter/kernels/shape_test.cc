@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -25,6 +26,85 @@ TEST(ShapeTest, TransposeDefaultReverses) {
   auto r = g.Run({F({2, 3}, {1, 2, 3, 4, 5, 6})});
   ASSERT_TRUE(r.ok());
   EXPECT_EQ((*r)[0].tensor().ToVector<float>(), (std::vector<float>{1, 4, 2, 5, 3, 6}));
+}
+
+// Every permutation of ranks 1 to 5 over dims with and without axes of size 1 (which the kernel
+// drops before merging axes that stay neighbours), against the element-by-element definition:
+// runs copied whole, tiles of a moved last axis (sizes that do not fill the 16 x 16 tiles).
+TEST(ShapeTest, TransposeEveryPermutationMatchesTheDefinition) {
+  const std::vector<std::vector<int64_t>> shapes = {
+      {37},        {3, 20},      {1, 19},         {2, 1, 3},
+      {17, 18, 3}, {2, 3, 1, 5}, {1, 32, 20, 33}, {2, 1, 3, 4, 5}};
+  for (const std::vector<int64_t>& dims : shapes) {
+    const int64_t r = static_cast<int64_t>(dims.size());
+    int64_t n = 1;
+    for (int64_t d : dims) n *= d;
+    std::vector<float> x(n);
+    for (int64_t i = 0; i < n; ++i) x[i] = static_cast<float>(i);
+    std::vector<int64_t> perm(r);
+    for (int64_t i = 0; i < r; ++i) perm[i] = i;
+    do {
+      OneNode g("Transpose", 1);
+      g.node->SetAttribute(ir::Attribute::Ints("perm", perm));
+      auto out = g.Run({F(dims, x)});
+      ASSERT_TRUE(out.ok()) << out.status();
+      const Tensor& y = (*out)[0].tensor();
+      std::vector<int64_t> out_dims(r), in_strides(r, 1);
+      for (int64_t i = 0; i < r; ++i) out_dims[i] = dims[perm[i]];
+      for (int64_t i = r - 2; i >= 0; --i) in_strides[i] = in_strides[i + 1] * dims[i + 1];
+      ASSERT_EQ(y.dims(), out_dims);
+      const std::vector<float> got = y.ToVector<float>();
+      for (int64_t o = 0; o < n; ++o) {
+        int64_t rest = o, from = 0;
+        for (int64_t i = r - 1; i >= 0; --i) {
+          from += (rest % out_dims[i]) * in_strides[perm[i]];
+          rest /= out_dims[i];
+        }
+        ASSERT_EQ(got[o], x[from])
+            << "shape " << DimsToString(dims) << " perm " << DimsToString(perm) << " at " << o;
+      }
+    } while (std::next_permutation(perm.begin(), perm.end()));
+  }
+}
+
+// Expand copies the innermost dims it keeps as runs; broadcast axes inside, outside and between
+// them, and a scalar, against the definition.
+TEST(ShapeTest, ExpandMatchesTheDefinition) {
+  struct Case {
+    std::vector<int64_t> in, shape, out;
+  };
+  for (const Case& c : std::vector<Case>{{{1, 8, 1, 4, 6}, {1, 8, 3, 4, 6}, {1, 8, 3, 4, 6}},
+                                         {{3, 1}, {2, 3, 5}, {2, 3, 5}},
+                                         {{4, 1, 5}, {4, 3, 5}, {4, 3, 5}},
+                                         {{}, {2, 3}, {2, 3}},
+                                         {{2, 3}, {1}, {2, 3}},
+                                         {{5}, {2, 0, 5}, {2, 0, 5}}}) {
+    int64_t n = 1;
+    for (int64_t d : c.in) n *= d;
+    std::vector<float> x(n);
+    for (int64_t i = 0; i < n; ++i) x[i] = static_cast<float>(i + 1);
+    OneNode g("Expand", 2);
+    auto out = g.Run({F(c.in, x), I64({static_cast<int64_t>(c.shape.size())}, c.shape)});
+    ASSERT_TRUE(out.ok()) << out.status();
+    const Tensor& y = (*out)[0].tensor();
+    ASSERT_EQ(y.dims(), c.out);
+    const std::vector<float> got = y.ToVector<float>();
+    const int64_t r = static_cast<int64_t>(c.out.size()), xr = static_cast<int64_t>(c.in.size());
+    for (size_t o = 0; o < got.size(); ++o) {
+      int64_t rest = static_cast<int64_t>(o), from = 0, stride = 1;
+      for (int64_t i = r - 1; i >= 0; --i) {
+        const int64_t idx = rest % c.out[i];
+        rest /= c.out[i];
+        const int64_t xi = i - (r - xr);
+        if (xi >= 0) {
+          if (c.in[xi] != 1) from += idx * stride;
+          stride *= c.in[xi];
+        }
+      }
+      ASSERT_EQ(got[o], x[from]) << DimsToString(c.in) << " to " << DimsToString(c.out) << " at "
+                                 << o;
+    }
+  }
 }
 
 TEST(ShapeTest, SliceNegativeStep) {
