@@ -1,4 +1,4 @@
-// Which steps of the main graph's plan compute the same values on every run, so that an evaluator
+// Which steps of a graph's plan compute the same values on every run, so that an evaluator
 // kept across runs (onnx-run --repeat, a Python Session) computes them on its first run only: a
 // model whose weights are built at run time (ConstantOfShape, Constant and arithmetic on them)
 // would otherwise rebuild them on every run.
@@ -22,9 +22,10 @@ struct ConstantSteps {
   size_t num_constant = 0;  // steps
 };
 
-// Marks the steps of `plan` (made for `g`, the main graph of `model`, which may be null) that read
-// only constants: initializers that are not graph inputs (an input with an initializer may be given
-// by the caller), outputs of constant steps, and values captured by their subgraphs likewise. Never
+// Marks the steps of `plan` (made for `g`, the main graph of `model` or a subgraph in it; `model`
+// may be null) that read only constants: initializers of `g` that are not graph inputs (an input
+// with an initializer may be given by the caller; a value of an enclosing graph is never constant
+// here), outputs of constant steps, and values captured by their subgraphs likewise. Never
 // constant: the operators of schema/nondeterministic.h (the random generators, Dropout), nodes
 // whose subgraphs or model-local functions hold one, and a DequantizeLinear the plan defers to its
 // MatMul (whose float weight is never held). A constant Conv's folded chain is cut to its constant

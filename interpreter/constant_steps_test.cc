@@ -116,6 +116,76 @@ TEST(ConstantStepsTest, LaterRunsSkipConstantNodesAndGiveTheSameBits) {
   for (const char* op : {"Neg", "Add", "If"}) EXPECT_EQ(profile[op].calls, kRuns) << op;
 }
 
+// Constants inside subgraphs: an If branch and a Loop body build a value from constants only, which
+// a kept evaluator computes once (not on every run, nor on every iteration); a model-local function
+// whose Constant reads the caller's attribute is called from two sites with different values, and
+// each call keeps its own (function bodies are never cached).
+constexpr char kSubgraphModel[] = R"(
+<ir_version: 8, opset_import: ["" : 17, "local" : 1]>
+g (float[2] x, bool c, int64 n) => (float[2] z, float[2] v, float[2] p, float[2] q)
+<float[2] v0 = {0.0, 0.0}>
+{
+  z = If(c) <then_branch = t () => (float[2] a) {
+                 k = Constant<value = float[2] {1.0, 2.0}>()
+                 k2 = Mul(k, k)
+                 a = Add(x, k2)
+               },
+             else_branch = e () => (float[2] b) { b = Neg(x) }>
+  v = Loop(n, , v0) <body = body (int64 i, bool cond, float[2] acc) => (bool cond_out, float[2] acc_out) {
+                       cond_out = Identity(cond)
+                       quarter = Constant<value = float[2] {0.25, 0.25}>()
+                       root = Sqrt(quarter)
+                       s = Shape(acc)
+                       ones = ConstantOfShape<value = float[1] {1.0}>(s)
+                       step = Div(root, ones)
+                       acc_out = Add(acc, step)
+                     }>
+  p = local.addc<c = 3.0>(x)
+  q = local.addc<c = -1.0>(x)
+}
+<domain: "local", opset_import: ["" : 17]>
+addc <c> (x) => (y) {
+  t = Constant<value_float: float = @c>()
+  y = Add(x, t)
+}
+)";
+
+TEST(ConstantStepsTest, SubgraphConstantsAreComputedOnceAndFunctionBodiesPerCall) {
+  std::unique_ptr<ir::Model> m = Parse(kSubgraphModel);
+  ASSERT_NE(m, nullptr);
+  Evaluator cached(*m, {.cache_constants = true});
+  Evaluator uncached(*m);
+  std::map<std::string, Evaluator::OpProfile> profile;
+  cached.EnableProfiling(&profile);
+  constexpr int kRuns = 3;
+  constexpr int64_t kIterations = 4;
+  for (int run = 0; run < kRuns; ++run) {
+    SCOPED_TRACE(::testing::Message() << "run " << run);
+    const std::vector<RuntimeValue> inputs = {
+        F({2}, {1.0f * run, -2}), Tensor::Scalar<bool>(DataType::kBool, true),
+        Tensor::Scalar<int64_t>(DataType::kInt64, kIterations)};
+    absl::StatusOr<std::vector<RuntimeValue>> got = cached.Run(inputs);
+    absl::StatusOr<std::vector<RuntimeValue>> want = uncached.Run(inputs);
+    ASSERT_TRUE(got.ok()) << got.status();
+    ASSERT_TRUE(want.ok()) << want.status();
+    ExpectSameBits(*got, *want);
+    EXPECT_EQ((*got)[0].tensor().ToVector<float>(), (std::vector<float>{1.0f * run + 1, 2}));
+    EXPECT_EQ((*got)[1].tensor().ToVector<float>(), (std::vector<float>{2, 2}));
+    EXPECT_EQ((*got)[2].tensor().ToVector<float>(), (std::vector<float>{3.0f + run, 1}));
+    EXPECT_EQ((*got)[3].tensor().ToVector<float>(), (std::vector<float>{run - 1.0f, -3}));
+  }
+  // The branch's k and k2 once, the body's quarter and root once for every run and iteration; the
+  // body's Shape, ConstantOfShape and Div on every iteration (Shape reads a body input).
+  EXPECT_EQ(profile["Mul"].calls, 1);
+  EXPECT_EQ(profile["Sqrt"].calls, 1);
+  EXPECT_EQ(profile["If"].calls, kRuns);
+  EXPECT_EQ(profile["Shape"].calls, kRuns * kIterations);
+  EXPECT_EQ(profile["ConstantOfShape"].calls, kRuns * kIterations);
+  EXPECT_EQ(profile["Div"].calls, kRuns * kIterations);
+  // Two Constants per run in the function bodies (one per call site), the subgraphs' once each.
+  EXPECT_EQ(profile["Constant"].calls, 2 * kRuns + 2);
+}
+
 // An initializer that is also a graph input is a default the caller may override on any run: the
 // nodes reading it are not cached.
 TEST(ConstantStepsTest, AnInitializerTheCallerOverridesIsHonouredOnLaterRuns) {

@@ -104,14 +104,17 @@ struct Evaluator::Impl {
       plans;  // kernels filled in as nodes run
   ConstantMap constants;
   EvaluatorOptions options;
-  // The main graph's constant steps and, once a run has gone through, the values later runs reuse.
+  // A graph's constant steps and, once a run of it has gone through, the values later runs reuse.
   struct ConstantCache {
     bool planned = false;
     bool filled = false;
     ConstantSteps steps;
     std::vector<std::pair<uint32_t, RuntimeValue>> values;  // by slot
   };
-  ConstantCache constant_cache;
+  // Per graph: the main one and its nodes' subgraphs (If branches, Loop and Scan bodies: a body's
+  // constants are then computed once, not on every run or iteration).
+  // Node-based: a run holds its graph's entry while its subgraphs' entries are added.
+  absl::node_hash_map<const ir::Graph*, ConstantCache> constant_caches;
   int depth = 0;
   std::map<std::string, Evaluator::OpProfile>* profile = nullptr;
 
@@ -194,9 +197,10 @@ struct Evaluator::Impl {
   // Runs the deferred DequantizeLinear at position d (its inputs are constants) into its slot.
   absl::Status RunDeferred(ExecutionPlan& plan, size_t d, Scope& scope,
                            std::vector<RuntimeValue>& outputs);
-  // The constant cache for a run of `g` (null when `g` is not the main graph, caching is off or
-  // nothing in it is constant); plans its steps the first time.
-  ConstantCache* CacheFor(const ir::Graph& g, const Scope* parent, ExecutionPlan& plan);
+  // The constant cache for a run of `g` (null when caching is off, nothing in `g` is constant, or
+  // `g` runs with an attribute scope: the body of a model-local function, or a subgraph in one,
+  // whose constants may come from the caller's attributes); plans its steps the first time.
+  ConstantCache* CacheFor(const ir::Graph& g, const AttributeScope* attrs, ExecutionPlan& plan);
 };
 
 namespace {
@@ -264,14 +268,16 @@ class ScopedRunner final : public SubgraphRunner {
 
 }  // namespace
 
-Evaluator::Impl::ConstantCache* Evaluator::Impl::CacheFor(const ir::Graph& g, const Scope* parent,
+Evaluator::Impl::ConstantCache* Evaluator::Impl::CacheFor(const ir::Graph& g,
+                                                          const AttributeScope* attrs,
                                                           ExecutionPlan& plan) {
-  if (&g != main || parent != nullptr || !options.cache_constants) return nullptr;
-  if (!constant_cache.planned) {
-    constant_cache.steps = PlanConstantSteps(g, model, plan);
-    constant_cache.planned = true;
+  if (!options.cache_constants || attrs != nullptr) return nullptr;
+  ConstantCache& cache = constant_caches[&g];
+  if (!cache.planned) {
+    cache.steps = PlanConstantSteps(g, model, plan);
+    cache.planned = true;
   }
-  return constant_cache.steps.num_constant > 0 ? &constant_cache : nullptr;
+  return cache.steps.num_constant > 0 ? &cache : nullptr;
 }
 
 absl::StatusOr<std::vector<RuntimeValue>> Evaluator::Impl::RunGraph(
@@ -289,7 +295,7 @@ absl::StatusOr<std::vector<RuntimeValue>> Evaluator::Impl::RunGraph(
   ASSIGN_OR_RETURN(ExecutionPlan * plan, GetPlan(g));
   if (!plan->constants_loaded) RETURN_IF_ERROR(LoadConstants(g, *plan));
   // A run that fills the cache computes everything; later ones (replays) skip the constant steps.
-  ConstantCache* cache = CacheFor(g, parent, *plan);
+  ConstantCache* cache = CacheFor(g, attrs, *plan);
   const bool replay = cache != nullptr && cache->filled;
   const bool release_pages = !options.keep_weight_pages;
   if (cache != nullptr && !replay) cache->values.clear();  // what a failed run left
