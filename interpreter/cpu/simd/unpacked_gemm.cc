@@ -1,15 +1,19 @@
-// C = A * B for float GEMMs without transposes, reading both operands in place: each 6 x 64 block
-// of C is summed in 24 registers over a slice of K from a 64-column strip of B and stored once per
-// slice. Eigen packs both operands into panels and zero-fills C before accumulating into it; on
-// cores that run 512-bit FMAs as two halves (AMD Zen 4) that overhead is not hidden, and measured
-// side by side on one such core this kernel reaches 83-95% of peak where Eigen reaches 53-85%
-// (conv_matmul_bench: ResNet-50's 3x3 and 1x1 convolutions, BERT's MatMuls, MobileNetV2's 1x1
-// expansions). AVX-512 only (masked loads and stores cover the last columns); other ISAs keep
+// C = A * B for float GEMMs without transposes, reading A in place: each 6 x 64 block of C is
+// summed in 24 registers over a slice of K from a 64-column strip of B and stored once per slice.
+// The strip is read in place by the first block of rows, which copies it contiguous for the others
+// (see kPrefetchRows). Eigen packs both operands into panels and zero-fills C before accumulating
+// into it; on cores that run 512-bit FMAs as two halves (AMD Zen 4) that overhead is not hidden,
+// and measured side by side on one such core this kernel reaches 83-95% of peak where Eigen reaches
+// 53-85% (conv_matmul_bench: ResNet-50's 3x3 and 1x1 convolutions, BERT's MatMuls, MobileNetV2's
+// 1x1 expansions). AVX-512 only (masked loads and stores cover the last columns); other ISAs keep
 // Eigen.
 #include "interpreter/cpu/simd/simd.h"
 
 #if defined(__AVX512F__)
 #include <immintrin.h>
+
+#include <cstdint>
+#include <vector>
 
 namespace onnx_opt::interpreter::ONNX_OPT_SIMD_NS {
 namespace {
@@ -19,14 +23,20 @@ constexpr int kVectors = 4;  // columns per block: 4 x 16
 // K is taken in slices of this many rows of B, so a strip of B (512 x 64 floats, 128 KB) stays in
 // L2 while every row block of A passes over it; later slices add to C.
 constexpr int64_t kKSlice = 512;
+constexpr int64_t kStripColumns = kVectors * kLanes;
+// The first row block over a strip asks for B's rows this many ahead (see Block), and copies the
+// strip's rows, contiguous, for the later row blocks: rows of B 4 or 12 KB apart (BERT's 768 and
+// 3072 columns) fall in few sets of L2, and a strip of 512 of them thrashed there.
+constexpr int64_t kPrefetchRows = 8;
 
 // Rows [0, rows) (rows <= 6) x columns [0, kVectors * 16) of C from rows of A and a strip of B,
 // `masks` limiting the columns of the last strip. The 24 accumulators are named variables: as an
 // array GCC keeps them in memory and stores them on every step of k. Missing rows repeat the last
 // row of A and are not stored. `accumulate`: add to C's values (a later slice of K) instead of
 // overwriting them.
+template <bool kFirstPass>
 void Block(int rows, int64_t K, const float* A, int64_t lda, const float* B, int64_t ldb, float* C,
-           int64_t ldc, const __mmask16 (&masks)[kVectors], bool accumulate) {
+           int64_t ldc, const __mmask16 (&masks)[kVectors], bool accumulate, float* packed) {
   const float* a[6];
   for (int r = 0; r < 6; ++r) a[r] = A + (r < rows ? r : rows - 1) * lda;
   const float* c_in[6];  // rows past `rows` read the last row (never stored)
@@ -49,10 +59,26 @@ void Block(int rows, int64_t K, const float* A, int64_t lda, const float* B, int
 #undef ONNX_OPT_ACC_ROW
   for (int64_t k = 0; k < K; ++k) {
     const float* bk = B + k * ldb;
+    if constexpr (kFirstPass) {
+      // The strip's rows come from memory, a page apart or more, where the hardware prefetchers
+      // do not follow.
+      if (k + kPrefetchRows < K) {
+        const float* ahead = bk + kPrefetchRows * ldb;
+        for (int v = 0; v < kVectors; ++v)
+          _mm_prefetch(reinterpret_cast<const char*>(ahead + 16 * v), _MM_HINT_T0);
+      }
+    }
     const __m512 b0 = _mm512_maskz_loadu_ps(masks[0], bk),
                  b1 = _mm512_maskz_loadu_ps(masks[1], bk + 16),
                  b2 = _mm512_maskz_loadu_ps(masks[2], bk + 32),
                  b3 = _mm512_maskz_loadu_ps(masks[3], bk + 48);
+    if constexpr (kFirstPass) {
+      float* pk = packed + k * kStripColumns;
+      _mm512_store_ps(pk, b0);
+      _mm512_store_ps(pk + 16, b1);
+      _mm512_store_ps(pk + 32, b2);
+      _mm512_store_ps(pk + 48, b3);
+    }
 #define ONNX_OPT_FMA_ROW(r)                     \
   {                                             \
     const __m512 ar = _mm512_set1_ps(a[r][k]);  \
@@ -96,6 +122,10 @@ bool UnpackedGemmF32(int64_t M, int64_t N, int64_t K, const float* A, int64_t ld
                      int64_t ldb, float* C, int64_t ldc) {
   if (K == 0) return false;
   constexpr int kRows = 6;
+  // The strip's copy (kKSlice x kStripColumns, 128 KB), 64-byte aligned.
+  std::vector<float> memory(kKSlice * kStripColumns + 16);
+  float* const packed =
+      reinterpret_cast<float*>((reinterpret_cast<uintptr_t>(memory.data()) + 63) & ~uintptr_t{63});
   for (int64_t j = 0; j < N; j += kVectors * kLanes) {
     __mmask16 masks[kVectors];
     for (int v = 0; v < kVectors; ++v) {
@@ -107,8 +137,13 @@ bool UnpackedGemmF32(int64_t M, int64_t N, int64_t K, const float* A, int64_t ld
       const int64_t slice = K - k < kKSlice ? K - k : kKSlice;
       for (int64_t i = 0; i < M; i += kRows) {
         const int rows = static_cast<int>(M - i < kRows ? M - i : kRows);
-        Block(rows, slice, A + i * lda + k, lda, B + k * ldb + j, ldb, C + i * ldc + j, ldc, masks,
-              k > 0);
+        if (i == 0) {
+          Block<true>(rows, slice, A + i * lda + k, lda, B + k * ldb + j, ldb, C + i * ldc + j, ldc,
+                      masks, k > 0, packed);
+        } else {
+          Block<false>(rows, slice, A + i * lda + k, lda, packed, kStripColumns, C + i * ldc + j,
+                       ldc, masks, k > 0, nullptr);
+        }
       }
     }
   }
