@@ -68,10 +68,15 @@ void Block(int rows, int64_t K, const float* A, int64_t lda, const float* B, int
           _mm_prefetch(reinterpret_cast<const char*>(ahead + 16 * v), _MM_HINT_T0);
       }
     }
-    const __m512 b0 = _mm512_maskz_loadu_ps(masks[0], bk),
-                 b1 = _mm512_maskz_loadu_ps(masks[1], bk + 16),
-                 b2 = _mm512_maskz_loadu_ps(masks[2], bk + 32),
-                 b3 = _mm512_maskz_loadu_ps(masks[3], bk + 48);
+    // The copy (later passes) holds zeros past the last column: plain aligned loads, which unlike
+    // masked ones take no slot on the vector ports the FMAs need.
+    const __m512 b0 = kFirstPass ? _mm512_maskz_loadu_ps(masks[0], bk) : _mm512_load_ps(bk),
+                 b1 = kFirstPass ? _mm512_maskz_loadu_ps(masks[1], bk + 16)
+                                 : _mm512_load_ps(bk + 16),
+                 b2 = kFirstPass ? _mm512_maskz_loadu_ps(masks[2], bk + 32)
+                                 : _mm512_load_ps(bk + 32),
+                 b3 = kFirstPass ? _mm512_maskz_loadu_ps(masks[3], bk + 48)
+                                 : _mm512_load_ps(bk + 48);
     if constexpr (kFirstPass) {
       float* pk = packed + k * kStripColumns;
       _mm512_store_ps(pk, b0);
