@@ -10,14 +10,10 @@
 // (%peak). Every interpreter kernel is checked once against the naive loop (ConvInteger: an exact
 // integer loop) before it is timed; a result that differs beyond the tolerance stops the run with
 // exit status 1, so a fast wrong kernel cannot post a figure.
-#include <immintrin.h>
-
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
-#include <map>
 #include <set>
 #include <string>
 #include <utility>
@@ -30,86 +26,21 @@
 #include "interpreter/evaluator.h"
 #include "interpreter/kernels/gemm.h"
 #include "ir/graph.h"
+#include "tools/bench/machine_limits.h"
 
 namespace onnx_opt::interpreter {
 namespace {
 
-// ---- peak probes
-// ----------------------------------------------------------------------------------
+// ---- peak (the probe is tools/bench/machine_limits.h's)
+// --------------------------------------------------------------------
 
-// Each probe runs `iterations` rounds of 12 independent multiply-add chains held in registers
-// (enough to cover the FMA latency on two units) and returns the FLOPs it did. The baseline has no
-// FMA: a multiply and an add per lane.
-#define ONNX_OPT_PROBE(NAME, TARGET, VEC, LANES, SET1, STEP, STOREU)              \
-  TARGET double NAME(int64_t iterations) {                                        \
-    const VEC a = SET1(0.999999f), b = SET1(1e-7f);                               \
-    VEC c0 = SET1(1.00f), c1 = SET1(1.01f), c2 = SET1(1.02f), c3 = SET1(1.03f);   \
-    VEC c4 = SET1(1.04f), c5 = SET1(1.05f), c6 = SET1(1.06f), c7 = SET1(1.07f);   \
-    VEC c8 = SET1(1.08f), c9 = SET1(1.09f), c10 = SET1(1.10f), c11 = SET1(1.11f); \
-    for (int64_t it = 0; it < iterations; ++it) {                                 \
-      c0 = STEP(c0, a, b);                                                        \
-      c1 = STEP(c1, a, b);                                                        \
-      c2 = STEP(c2, a, b);                                                        \
-      c3 = STEP(c3, a, b);                                                        \
-      c4 = STEP(c4, a, b);                                                        \
-      c5 = STEP(c5, a, b);                                                        \
-      c6 = STEP(c6, a, b);                                                        \
-      c7 = STEP(c7, a, b);                                                        \
-      c8 = STEP(c8, a, b);                                                        \
-      c9 = STEP(c9, a, b);                                                        \
-      c10 = STEP(c10, a, b);                                                      \
-      c11 = STEP(c11, a, b);                                                      \
-    }                                                                             \
-    float lanes[LANES];                                                           \
-    STOREU(lanes, c0 + c1 + c2 + c3 + c4 + c5 + c6 + c7 + c8 + c9 + c10 + c11);   \
-    benchmark::DoNotOptimize(lanes[0]);                                           \
-    return 2.0 * LANES * 12 * iterations;                                         \
-  }
-
-#define ONNX_OPT_SSE_STEP(c, a, b) _mm_add_ps(_mm_mul_ps(c, a), b)
-ONNX_OPT_PROBE(ProbeAvx512, __attribute__((target("avx512f"))), __m512, 16, _mm512_set1_ps,
-               _mm512_fmadd_ps, _mm512_storeu_ps)
-ONNX_OPT_PROBE(ProbeAvx2, __attribute__((target("avx2,fma"))), __m256, 8, _mm256_set1_ps,
-               _mm256_fmadd_ps, _mm256_storeu_ps)
-ONNX_OPT_PROBE(ProbeBaseline, , __m128, 4, _mm_set1_ps, ONNX_OPT_SSE_STEP, _mm_storeu_ps)
-#undef ONNX_OPT_SSE_STEP
-#undef ONNX_OPT_PROBE
-
-int Lanes(Isa isa) { return isa == Isa::kAvx512 ? 16 : (isa == Isa::kAvx2 ? 8 : 4); }
-
-// Best of several timed probes, in GFLOP/s.
-double PeakGflops(Isa isa) {
-  static std::map<Isa, double> cache;
-  auto it = cache.find(isa);
-  if (it != cache.end()) return it->second;
-  double best = 0;
-  for (int rep = 0; rep < 5; ++rep) {
-    const auto start = std::chrono::steady_clock::now();
-    const int64_t iterations = 20'000'000;
-    const double flops = isa == Isa::kAvx512 ? ProbeAvx512(iterations)
-                         : isa == Isa::kAvx2 ? ProbeAvx2(iterations)
-                                             : ProbeBaseline(iterations);
-    const double s =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    best = std::max(best, flops / s / 1e9);
-  }
-  return cache[isa] = best;
-}
-
-double NominalGhz() {
-  std::ifstream cpuinfo("/proc/cpuinfo");
-  std::string line;
-  while (std::getline(cpuinfo, line)) {
-    if (line.rfind("cpu MHz", 0) == 0) return std::stod(line.substr(line.find(':') + 1)) / 1000;
-  }
-  return 0;
-}
+using bench::PeakGflops;
 
 void PrintPeaks() {
   // The probe measures vector FMAs per second; how they split into units x clock it cannot tell (a
   // core may run 512-bit FMAs on two 256-bit halves, and turbo clocks vary), so the split is given
   // at the nominal clock only.
-  const double nominal = NominalGhz();
+  const double nominal = bench::NominalGhz();
   std::printf(
       "Peak of one core, measured by an FMA throughput probe (flops = 2 x lanes x vector "
       "FMAs/s):\n");
@@ -117,9 +48,9 @@ void PrintPeaks() {
     if (isa > DetectedIsa()) continue;
     const double peak = PeakGflops(isa);
     const double fmas =
-        peak / (2.0 * Lanes(isa));  // G vector FMAs (baseline: mul + add pairs) per s
+        peak / (2.0 * bench::IsaLanes(isa));  // G vector FMAs (baseline: mul + add pairs) per s
     std::printf("  %-8s %7.1f GFLOP/s  (= 2 x %2d lanes x %.2f G vector FMAs/s",
-                std::string(IsaName(isa)).c_str(), peak, Lanes(isa), fmas);
+                std::string(IsaName(isa)).c_str(), peak, bench::IsaLanes(isa), fmas);
     if (nominal > 0) std::printf(": %.2f per cycle at the nominal clock", fmas / nominal);
     std::printf(")\n");
   }

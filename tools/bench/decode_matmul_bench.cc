@@ -24,8 +24,6 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
-#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
@@ -38,7 +36,7 @@
 #include "interpreter/cpu/thread_pool.h"
 #include "interpreter/cpu/vector_kernels.h"
 #include "interpreter/kernels/gemm.h"
-#include "platform/memory_pages.h"
+#include "tools/bench/machine_limits.h"
 
 DEFINE_int32(threads, 0, "threads besides 1 (default: the CPU's cores)");
 DEFINE_string(isa, "", "one ISA (baseline, avx2, avx512) instead of every one the CPU has");
@@ -59,67 +57,11 @@ double Seconds(Clock::time_point a, Clock::time_point b) {
   return std::chrono::duration<double>(b - a).count();
 }
 
-double Median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
-// The sum of n floats (n a multiple of 32) in eight independent 4-lane vector accumulators (SSE2,
-// which every x86-64 has): two loads and adds per cycle are far more than memory delivers, so a
-// pass runs at memory speed. (DynamicQuantizeLinear's min/max kernel, tried first, ran at a third
-// of the skinny GEMM's speed: not a streaming read.)
-float StreamingSum(const float* x, int64_t n) {
-  typedef float V4 __attribute__((vector_size(16)));
-  V4 acc[8] = {};
-  for (int64_t i = 0; i + 32 <= n; i += 32) {
-    for (int v = 0; v < 8; ++v) {
-      V4 t;
-      __builtin_memcpy(&t, x + i + 4 * v, sizeof(t));
-      acc[v] += t;
-    }
-  }
-  V4 total = {};
-  for (const V4& v : acc) total += v;
-  return total[0] + total[1] + total[2] + total[3];
-}
-
-// Read bandwidth: streaming sums over slices of 64 MiB of a buffer of `n` floats (slices taken in
-// turn, so none is in a cache), each slice in chunks of 1 MiB spread over the threads. The median
-// over slices, bytes per second: the same statistic as the GEMMs' (a median per call), so a slice
-// or a call that lost its core to another process drops out of both alike.
-double ReadBandwidth(const float* x, int64_t n) {
-  constexpr int64_t kChunk = int64_t{1} << 18, kSlice = int64_t{1} << 24;
-  std::vector<double> times;
-  volatile float sink = 0;
-  const int64_t slices = std::max<int64_t>(1, n / kSlice);
-  for (int r = 0; r < FLAGS_rounds; ++r) {
-    for (int64_t s = 0; s < slices; ++s) {
-      const float* slice = x + s * kSlice;
-      const int64_t m = std::min(kSlice, n);
-      std::vector<float> sums((m + kChunk - 1) / kChunk, 0.0f);
-      const auto t0 = Clock::now();
-      ParallelFor(static_cast<int64_t>(sums.size()), 1, [&](int64_t begin, int64_t end) {
-        for (int64_t c = begin; c < end; ++c)
-          sums[c] = StreamingSum(slice + c * kChunk, std::min(kChunk, m - c * kChunk));
-      });
-      times.push_back(Seconds(t0, Clock::now()) / static_cast<double>(m));
-      for (float v : sums) sink = sink + v;
-    }
-  }
-  return sizeof(float) / Median(times);
-}
-
 // Bytes the bench reads, on 2 MiB boundaries and marked for huge pages with --huge_pages.
-struct FreeBytes {
-  void operator()(uint8_t* p) const { std::free(p); }
-};
-using Bytes = std::unique_ptr<uint8_t[], FreeBytes>;
+using Bytes = bench::BenchBytes;
 Bytes AllocateBytes(int64_t size) {
-  const size_t whole =
-      (static_cast<size_t>(size) + platform::kHugePageBytes - 1) & ~(platform::kHugePageBytes - 1);
-  Bytes p(static_cast<uint8_t*>(std::aligned_alloc(platform::kHugePageBytes, whole)));
-  CHECK(p != nullptr) << "out of memory for " << whole << " bytes";
-  if (FLAGS_huge_pages) platform::AdviseHugePages(p.get(), whole);
+  Bytes p = bench::AllocateBenchBytes(size, FLAGS_huge_pages);
+  CHECK(p != nullptr) << "out of memory for " << size << " bytes";
   return p;
 }
 
@@ -180,7 +122,7 @@ double TimeCalls(const Weights& w, Call call, size_t most = SIZE_MAX) {
       times.push_back(Seconds(t0, Clock::now()));
     }
   }
-  return Median(times);
+  return bench::Median(times);
 }
 
 // The blocked GEMM these shapes took before the skinny kernel: C in tiles of 512 columns, one
@@ -249,7 +191,7 @@ int Main() {
     std::fill(buffer, buffer + n, 1.0f);
     for (int t : thread_counts) {
       SetNumThreads(t);
-      bandwidth.push_back(ReadBandwidth(buffer, n));
+      bandwidth.push_back(bench::ReadBandwidth(buffer, n, FLAGS_rounds));
       std::printf("read bandwidth, %d thread(s): %.2f GB/s\n", t, bandwidth.back() / 1e9);
     }
   }
