@@ -7,6 +7,8 @@
 //   bazel run -c opt //tools/bench:model_bench                      # ms per run, 5 repetitions
 //   bazel run -c opt //tools/bench:model_bench -- --profile         # share of run time per op type
 //   bazel run -c opt //tools/bench:model_bench -- --threads=2       # GEMMs on 2 threads
+//   bazel run -c opt //tools/bench:model_bench -- --limits          # against the machine's limits
+//   bazel run -c opt //tools/bench:model_bench -- --models=lstm,bert_layer   # some models only
 //
 // Each benchmark reports wall-clock ms per run and, where the model has Conv/MatMul/Gemm/LSTM work,
 // GFLOP/s, printed as "GFLOP=N/s" (2 per multiply-add of those ops only). Without
@@ -15,6 +17,13 @@
 // --profile skips the benchmarks and prints, per model, the op types by share of run time
 // (Evaluator::EnableProfiling), averaged over --profile_runs=N runs (default 5) after a warm-up
 // run.
+// --limits skips the benchmarks too and sets each model against what the machine can do: it probes
+// the FMA peak of one core per ISA and the read bandwidth at 1 and N threads (tools/bench/
+// machine_limits.h; N = --threads when above 1, else the CPU's logical cores), then prints, per
+// model and per configuration (the ISA in use and the baseline, each at 1 and N threads), the
+// median ms of --runs=N runs (default 5, after a warm-up run), GFLOP/s as a share of that ISA's
+// peak times the threads, and the model's weight bytes per run time as a share of the bandwidth at
+// that thread count. --bandwidth_mib=N sizes the bandwidth probe's buffer (default 1024).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -22,17 +31,22 @@
 #include <iostream>
 #include <map>
 #include <string>
+#include <string_view>
+#include <thread>
 #include <utility>
 #include <vector>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "benchmark/benchmark.h"
 #include "interpreter/cpu/isa.h"
 #include "interpreter/cpu/thread_pool.h"
 #include "interpreter/evaluator.h"
 #include "ir/status_macros.h"
+#include "tools/bench/machine_limits.h"
 #include "tools/bench/model_zoo.h"
 
 namespace onnx_opt::bench {
@@ -41,6 +55,8 @@ namespace {
 constexpr uint64_t kInputSeed = 1;
 constexpr int kDefaultRepetitions = 5;
 constexpr int kDefaultProfileRuns = 5;
+constexpr int kDefaultLimitRuns = 5;
+constexpr int64_t kDefaultBandwidthMib = 1024;
 
 // A model with everything a run needs, made once per process: ResNet-50 alone draws 25M weights.
 struct BenchModel {
@@ -49,10 +65,23 @@ struct BenchModel {
   double flops = 0;  // of the Conv/MatMul/Gemm/LSTM nodes; 0 when there are none
 };
 
-absl::StatusOr<std::vector<BenchModel>> LoadModels() {
-  ASSIGN_OR_RETURN(std::vector<ZooModel> zoo, MakeModelZoo());
+// The zoo's models named in `names` (all of them when it is empty), in the zoo's order; only those
+// are built.
+absl::StatusOr<std::vector<BenchModel>> LoadModels(const std::vector<std::string>& names) {
+  std::vector<std::string> known;
+  for (const NamedModelMaker& maker : ModelZooMakers()) known.emplace_back(maker.name);
+  for (const std::string& name : names) {
+    if (std::find(known.begin(), known.end(), name) == known.end()) {
+      return absl::InvalidArgumentError(absl::StrCat("--models: no model '", name, "' in the zoo (",
+                                                     absl::StrJoin(known, ", "), ")"));
+    }
+  }
   std::vector<BenchModel> models;
-  for (ZooModel& z : zoo) {
+  for (const NamedModelMaker& maker : ModelZooMakers()) {
+    if (!names.empty() && std::find(names.begin(), names.end(), maker.name) == names.end()) {
+      continue;
+    }
+    ASSIGN_OR_RETURN(ZooModel z, maker.make());
     ASSIGN_OR_RETURN(double flops, CountMatrixFlops(*z.model));
     NamedInputs inputs = z.make_inputs(kInputSeed);
     models.push_back({std::move(z), std::move(inputs), flops});
@@ -211,6 +240,143 @@ int RunProfiles(const std::vector<BenchModel>& models, int runs) {
   return 0;
 }
 
+// --- Limits mode
+// -----------------------------------------------------------------------------------
+
+// Bytes of the main graph's initializers: what a run reads at least once. A figure per run time is
+// a floor on the weight traffic (an LSTM reads its weights at every step, and weights small enough
+// to stay in a cache are not read from memory at all, so the share of the bandwidth can pass 100%).
+// Subgraph initializers are left out: of an If's two branches only one runs.
+int64_t WeightBytes(const ir::Model& model) {
+  int64_t bytes = 0;
+  for (const ir::Value* value : model.graph().initializers()) {
+    if (value->initializer() != nullptr) {
+      bytes += static_cast<int64_t>(value->initializer()->raw_size());
+    }
+  }
+  return bytes;
+}
+
+// One way to run the models: an ISA at a thread count.
+struct RunConfig {
+  interpreter::Isa isa;
+  int threads;
+};
+
+std::string ConfigName(const RunConfig& config) {
+  return absl::StrCat(std::string(interpreter::IsaName(config.isa)), " x", config.threads);
+}
+
+// The median wall time of `runs` runs after a warm-up run (which caches the constants, packs the
+// weights and starts the threads), on one evaluator as BM_Model keeps one, in `config`. The ISA and
+// thread count in force before are restored.
+absl::StatusOr<double> MedianRunSeconds(const BenchModel& model, const RunConfig& config,
+                                        int runs) {
+  const interpreter::Isa previous_isa = interpreter::ActiveIsa();
+  const int previous_threads = interpreter::NumThreads();
+  RETURN_IF_ERROR(interpreter::SetActiveIsa(config.isa));
+  interpreter::SetNumThreads(config.threads);
+  auto time_runs = [&]() -> absl::StatusOr<double> {
+    interpreter::Evaluator evaluator(*model.zoo.model,
+                                     {.cache_constants = true, .keep_weight_pages = true});
+    RETURN_IF_ERROR(evaluator.RunByName(model.inputs).status());
+    std::vector<double> seconds;
+    for (int i = 0; i < runs; ++i) {
+      const auto start = std::chrono::steady_clock::now();
+      absl::StatusOr<std::vector<interpreter::RuntimeValue>> outputs =
+          evaluator.RunByName(model.inputs);
+      seconds.push_back(
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+      RETURN_IF_ERROR(outputs.status());
+    }
+    return Median(std::move(seconds));
+  };
+  absl::StatusOr<double> median = time_runs();
+  interpreter::SetNumThreads(previous_threads);
+  RETURN_IF_ERROR(interpreter::SetActiveIsa(previous_isa));
+  return median;
+}
+
+// The probes' figures, each measured once: the FMA peak of one core per ISA timed, and the read
+// bandwidth per thread count timed.
+struct MeasuredLimits {
+  std::map<interpreter::Isa, double> peak_gflops;  // one core
+  std::map<int, double> bandwidth_gbs;             // by thread count
+};
+
+absl::StatusOr<MeasuredLimits> MeasureLimits(const std::vector<RunConfig>& configs,
+                                             int64_t bandwidth_bytes) {
+  MeasuredLimits limits;
+  for (const RunConfig& config : configs) {
+    if (!limits.peak_gflops.count(config.isa)) {
+      limits.peak_gflops[config.isa] = PeakGflops(config.isa);
+    }
+    if (!limits.bandwidth_gbs.count(config.threads)) {
+      ASSIGN_OR_RETURN(limits.bandwidth_gbs[config.threads],
+                       ReadBandwidthGBs(config.threads, {.bytes = bandwidth_bytes}));
+    }
+  }
+  return limits;
+}
+
+// A share in percent, or "-" when there is nothing to share.
+std::string Percent(double part, double whole) {
+  return whole > 0 && part > 0 ? absl::StrFormat("%.1f%%", 100 * part / whole) : "-";
+}
+
+int RunLimits(const std::vector<BenchModel>& models, int many_threads, int runs,
+              int64_t bandwidth_bytes) {
+  const interpreter::Isa active = interpreter::ActiveIsa();
+  std::vector<interpreter::Isa> isas = {active};
+  if (active != interpreter::Isa::kBaseline) isas.push_back(interpreter::Isa::kBaseline);
+  std::vector<int> thread_counts = {1};
+  if (many_threads > 1) thread_counts.push_back(many_threads);
+  std::vector<RunConfig> configs;
+  for (interpreter::Isa isa : isas) {
+    for (int threads : thread_counts) configs.push_back({isa, threads});
+  }
+
+  absl::StatusOr<MeasuredLimits> limits = MeasureLimits(configs, bandwidth_bytes);
+  if (!limits.ok()) {
+    std::cerr << "model_bench: " << limits.status().message() << "\n";
+    return 1;
+  }
+  std::cout << "CPU: " << CpuModelName() << "; ISA in use: " << interpreter::IsaName(active)
+            << "\n";
+  for (const auto& [isa, gflops] : limits->peak_gflops) {
+    std::cout << absl::StrFormat("peak of one core, %s (FMA probe): %.1f GFLOP/s\n",
+                                 std::string(interpreter::IsaName(isa)), gflops);
+  }
+  for (const auto& [threads, gbs] : limits->bandwidth_gbs) {
+    std::cout << absl::StrFormat("read bandwidth, %d thread(s): %.2f GB/s\n", threads, gbs);
+  }
+  // The N-thread peak is the one-core peak times N: what N threads reach when each has a core of
+  // its own. GFLOP/s counts Conv/ConvInteger/MatMul/Gemm/LSTM work only and sets ConvInteger's
+  // integer operations against the float peak.
+  std::cout << absl::StrFormat("\n%-14s %-12s %10s %9s %7s %10s %12s %7s\n", "model", "config",
+                               "ms", "GFLOP/s", "%peak", "weight MB", "weight GB/s", "%bw");
+  for (const BenchModel& model : models) {
+    const double weight_bytes = static_cast<double>(WeightBytes(*model.zoo.model));
+    for (const RunConfig& config : configs) {
+      absl::StatusOr<double> seconds = MedianRunSeconds(model, config, runs);
+      if (!seconds.ok()) {
+        std::cerr << "model_bench: " << model.zoo.name << " on " << ConfigName(config) << ": "
+                  << seconds.status().message() << "\n";
+        return 1;
+      }
+      const double gflops = model.flops / *seconds / 1e9;
+      const double weight_gbs = weight_bytes / *seconds / 1e9;
+      std::cout << absl::StrFormat(
+          "%-14s %-12s %10.3f %9s %7s %10.2f %12.2f %7s\n", model.zoo.name, ConfigName(config),
+          *seconds * 1e3, model.flops > 0 ? absl::StrFormat("%.1f", gflops) : "-",
+          Percent(gflops, limits->peak_gflops[config.isa] * config.threads), weight_bytes / 1e6,
+          weight_gbs, Percent(weight_gbs, limits->bandwidth_gbs[config.threads]));
+      std::cout.flush();  // a row as soon as it is measured: the whole table takes minutes
+    }
+  }
+  return 0;
+}
+
 // --- Command line
 // ----------------------------------------------------------------------------------
 
@@ -218,7 +384,20 @@ struct Flags {
   bool profile = false;
   int profile_runs = kDefaultProfileRuns;
   int threads = 1;
+  bool limits = false;
+  int limit_runs = kDefaultLimitRuns;
+  int64_t bandwidth_mib = kDefaultBandwidthMib;
+  std::vector<std::string> models;  // empty: all of them
 };
+
+// The positive count in "--name=COUNT", into `count`.
+template <typename Int>
+absl::Status ParseCount(const std::string& arg, std::string_view name, Int* count) {
+  if (!absl::SimpleAtoi(arg.substr(name.size()), count) || *count <= 0) {
+    return absl::InvalidArgumentError(absl::StrCat("bad ", arg, ": expected a positive count"));
+  }
+  return absl::OkStatus();
+}
 
 // Takes our own flags out of argv (Google Benchmark rejects flags it does not know) and, unless the
 // user chose a repetition count, asks for repetitions with aggregates only. A per-benchmark
@@ -231,16 +410,18 @@ absl::StatusOr<Flags> ParseFlags(int& argc, char** argv, std::vector<std::string
     const std::string arg = argv[i];
     if (arg == "--profile") {
       flags.profile = true;
+    } else if (arg == "--limits") {
+      flags.limits = true;
     } else if (arg.rfind("--profile_runs=", 0) == 0) {
-      if (!absl::SimpleAtoi(arg.substr(std::strlen("--profile_runs=")), &flags.profile_runs) ||
-          flags.profile_runs <= 0) {
-        return absl::InvalidArgumentError(absl::StrCat("bad ", arg, ": expected a positive count"));
-      }
+      RETURN_IF_ERROR(ParseCount(arg, "--profile_runs=", &flags.profile_runs));
     } else if (arg.rfind("--threads=", 0) == 0) {
-      if (!absl::SimpleAtoi(arg.substr(std::strlen("--threads=")), &flags.threads) ||
-          flags.threads <= 0) {
-        return absl::InvalidArgumentError(absl::StrCat("bad ", arg, ": expected a positive count"));
-      }
+      RETURN_IF_ERROR(ParseCount(arg, "--threads=", &flags.threads));
+    } else if (arg.rfind("--runs=", 0) == 0) {
+      RETURN_IF_ERROR(ParseCount(arg, "--runs=", &flags.limit_runs));
+    } else if (arg.rfind("--bandwidth_mib=", 0) == 0) {
+      RETURN_IF_ERROR(ParseCount(arg, "--bandwidth_mib=", &flags.bandwidth_mib));
+    } else if (arg.rfind("--models=", 0) == 0) {
+      flags.models = absl::StrSplit(arg.substr(std::strlen("--models=")), ',', absl::SkipEmpty());
     } else {
       repetitions_given |= arg.rfind("--benchmark_repetitions", 0) == 0;
       kept.push_back(argv[i]);
@@ -270,13 +451,19 @@ int Main(int argc, char** argv) {
   benchmark::AddCustomContext("interpreter_threads", absl::StrCat(flags->threads));
   benchmark::Initialize(&argc, args.data());
   if (benchmark::ReportUnrecognizedArguments(argc, args.data())) return 2;
-  absl::StatusOr<std::vector<BenchModel>> models = LoadModels();
+  absl::StatusOr<std::vector<BenchModel>> models = LoadModels(flags->models);
   if (!models.ok()) {
     std::cerr << "model_bench: cannot build the models: " << models.status().message() << "\n";
-    return 1;
+    return absl::IsInvalidArgument(models.status()) ? 2 : 1;
   }
   if (!CheckAllAgainstBaselineIsa(*models)) return 1;
   if (flags->profile) return RunProfiles(*models, flags->profile_runs);
+  if (flags->limits) {
+    const int many_threads =
+        flags->threads > 1 ? flags->threads
+                           : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    return RunLimits(*models, many_threads, flags->limit_runs, flags->bandwidth_mib << 20);
+  }
   RegisterBenchmarks(*models);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

@@ -662,22 +662,25 @@ absl::Span<const GeneratedModel> GeneratedModels() {
   return kModels;
 }
 
+absl::Span<const NamedModelMaker> ModelZooMakers() {
+  static constexpr NamedModelMaker kModels[] = {
+      {"resnet50", [] { return MakeResNet50(); }},
+      {"mobilenetv2", [] { return MakeMobileNetV2(); }},
+      {"lstm", [] { return MakeLstm(); }},
+      {"bert_layer", [] { return MakeBertLayer(); }},
+      {"small_ops", [] { return MakeSmallOps(); }},
+      {"quantized_cnn", [] { return MakeQuantizedCnn(); }},
+      {"branchy_steps", [] { return MakeBranchySteps(); }},
+  };
+  return kModels;
+}
+
 absl::StatusOr<std::vector<ZooModel>> MakeModelZoo() {
   std::vector<ZooModel> zoo;
-  ASSIGN_OR_RETURN(ZooModel resnet, MakeResNet50());
-  zoo.push_back(std::move(resnet));
-  ASSIGN_OR_RETURN(ZooModel mobilenet, MakeMobileNetV2());
-  zoo.push_back(std::move(mobilenet));
-  ASSIGN_OR_RETURN(ZooModel lstm, MakeLstm());
-  zoo.push_back(std::move(lstm));
-  ASSIGN_OR_RETURN(ZooModel bert, MakeBertLayer());
-  zoo.push_back(std::move(bert));
-  ASSIGN_OR_RETURN(ZooModel small_ops, MakeSmallOps());
-  zoo.push_back(std::move(small_ops));
-  ASSIGN_OR_RETURN(ZooModel quantized, MakeQuantizedCnn());
-  zoo.push_back(std::move(quantized));
-  ASSIGN_OR_RETURN(ZooModel branchy, MakeBranchySteps());
-  zoo.push_back(std::move(branchy));
+  for (const NamedModelMaker& maker : ModelZooMakers()) {
+    ASSIGN_OR_RETURN(ZooModel model, maker.make());
+    zoo.push_back(std::move(model));
+  }
   return zoo;
 }
 

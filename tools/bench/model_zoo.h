@@ -102,16 +102,24 @@ struct BranchyOptions {
 // run time is the interpreter's cost per subgraph call.
 absl::StatusOr<ZooModel> MakeBranchySteps(const BranchyOptions& options = {});
 
-// All seven at their standard sizes, in the order above.
+// A model by name, built when asked for (the large ones take seconds).
+struct NamedModelMaker {
+  std::string_view name;
+  absl::StatusOr<ZooModel> (*make)();
+};
+
+// All seven at their standard sizes, in the order above, named as ZooModel::name names them
+// ("resnet50", "mobilenetv2", "lstm", "bert_layer", "small_ops", "quantized_cnn",
+// "branchy_steps"): for a caller that wants only some of them.
+absl::Span<const NamedModelMaker> ModelZooMakers();
+
+// All seven built.
 absl::StatusOr<std::vector<ZooModel>> MakeModelZoo();
 
 // The whole-process benchmarks' generated models, sized near issue 16's targets: "cnn-700" and
 // "transformer-700" (~700 nodes / ~5 MB), "cnn-2k", "cnn-4k", "cnn-10k" and "transformer-10k"
 // (~10,000 nodes / ~60-100 MB): MobileNetV2 scaled by width and depth, and stacked BERT layers.
-struct GeneratedModel {
-  std::string_view name;
-  absl::StatusOr<ZooModel> (*make)();
-};
+using GeneratedModel = NamedModelMaker;
 absl::Span<const GeneratedModel> GeneratedModels();
 
 // Floating-point operations (2 per multiply-add) of the main graph's Conv, ConvInteger, MatMul,
