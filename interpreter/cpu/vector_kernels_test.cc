@@ -515,7 +515,19 @@ TEST_P(VectorKernelsTest, Int8GemmIsExact) {
       zb[0] = b_signed ? -128 : 0;
       std::vector<int32_t> c(s.M * s.N, 7);
       k().gemm_8bit_s32(s.M, s.N, s.K, Int8Operand{a.data(), a_signed, za.data(), per_index},
-                        Int8Operand{b.data(), b_signed, zb.data(), per_index}, c.data());
+                        Int8Operand{b.data(), b_signed, zb.data(), per_index}, s.N, c.data(), s.N);
+      // The same product in two calls on column ranges of B and C (their rows N apart), as the
+      // threads split it: the same values.
+      std::vector<int32_t> halves(s.M * s.N, 7);
+      const int64_t cut = s.N / 2;
+      for (const auto [j0, j1] : {std::pair<int64_t, int64_t>{0, cut}, {cut, s.N}}) {
+        if (j1 == j0) continue;
+        k().gemm_8bit_s32(
+            s.M, j1 - j0, s.K, Int8Operand{a.data(), a_signed, za.data(), per_index},
+            Int8Operand{b.data() + j0, b_signed, zb.data() + (per_index ? j0 : 0), per_index}, s.N,
+            halves.data() + j0, s.N);
+      }
+      ASSERT_EQ(halves, c) << s.M << "x" << s.N << "x" << s.K << " signs " << signs;
       for (int64_t i = 0; i < s.M; ++i) {
         for (int64_t j = 0; j < s.N; ++j) {
           int64_t want = 0;

@@ -445,8 +445,7 @@ Status ConvInteger8(KernelContext& ctx, const Tensor& x0, const Tensor& w0, Tens
 // Padding reads as X's zero point, so it adds nothing. Returns false (the caller takes the portable
 // path) without VNNI or when w_zero_point is malformed (which the portable path reports).
 StatusOr<bool> ConvIntegerVnni(KernelContext& ctx, const Tensor& x0, const Tensor& w0, Tensor& y) {
-  const auto gemm = Vec().gemm_8bit_s32;
-  if (gemm == nullptr) return false;
+  if (Vec().gemm_8bit_s32 == nullptr) return false;
   ASSIGN_OR_RETURN(const ConvShape shape, MakeConvShape(ctx, x0, w0));
   std::vector<int32_t> w_zero_points(static_cast<size_t>(shape.M), 0);
   if (ctx.has_input(3)) {
@@ -478,8 +477,8 @@ StatusOr<bool> ConvIntegerVnni(KernelContext& ctx, const Tensor& x0, const Tenso
       const Int8Operand weights{pw + gi * Mg * Cg * K, w_signed, w_zero_points.data() + gi * Mg,
                                 true};
       const Int8Operand columns{rhs, x_signed, &x_zero_point, false};
-      gemm(Mg, O, Cg * K, weights, columns,
-           y.mutable_data<int32_t>() + (n * shape.M + gi * Mg) * O);
+      Int8Gemm(Mg, O, Cg * K, weights, columns,
+               y.mutable_data<int32_t>() + (n * shape.M + gi * Mg) * O);
     }
   }
   return true;

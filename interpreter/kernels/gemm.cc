@@ -173,6 +173,23 @@ void ExactInt8Gemm(int64_t M, int64_t N, int64_t K, const float* A, const float*
   }
 }
 
+void Int8Gemm(int64_t M, int64_t N, int64_t K, const Int8Operand& A, const Int8Operand& B,
+              int32_t* C) {
+  const auto gemm = Vec().gemm_8bit_s32;
+  CHECK(gemm != nullptr) << "no 8-bit GEMM on this CPU";
+  // Columns per task: whole blocks of the kernel's packed B (512), at least 2^20 multiply-adds.
+  constexpr int64_t kBlock = 512;
+  const int64_t macs_per_column = std::max<int64_t>(1, M * K);
+  const int64_t cols =
+      CeilDiv(std::max<int64_t>(1, kMinTileMacs / macs_per_column), kBlock) * kBlock;
+  ParallelFor(CeilDiv(N, cols), 1, [&](int64_t begin, int64_t end) {
+    const int64_t j0 = begin * cols, j1 = std::min(N, end * cols);
+    const Int8Operand b{B.data + j0, B.is_signed, B.zero_points + (B.per_index ? j0 : 0),
+                        B.per_index};
+    gemm(M, j1 - j0, K, A, b, N, C + j0, N);
+  });
+}
+
 template void Gemm<float>(bool, bool, int64_t, int64_t, int64_t, float, const float*, const float*,
                           float, float*);
 template void Gemm<double>(bool, bool, int64_t, int64_t, int64_t, double, const double*,

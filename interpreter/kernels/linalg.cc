@@ -124,8 +124,7 @@ StatusOr<Tensor> MatMulIntegerAs(const KernelContext& ctx, const Tensor& a, cons
 // point, as dynamically quantized linear layers have; false (the portable path) otherwise.
 StatusOr<bool> MatMulIntegerVnni(KernelContext& ctx, const Tensor& a, const Tensor& b,
                                  Tensor& out) {
-  const auto gemm = Vec().gemm_8bit_s32;
-  if (gemm == nullptr || a.rank() < 2 || b.rank() != 2) return false;
+  if (Vec().gemm_8bit_s32 == nullptr || a.rank() < 2 || b.rank() != 2) return false;
   const int64_t K = a.dim(a.rank() - 1), N = b.dim(1);
   if (b.dim(0) != K || K == 0) return false;  // the portable path reports or handles these
   const int64_t M = a.size() / K;
@@ -149,7 +148,7 @@ StatusOr<bool> MatMulIntegerVnni(KernelContext& ctx, const Tensor& a, const Tens
                         za->data(), za->size() > 1};
   const Int8Operand rhs{reinterpret_cast<const uint8_t*>(b.raw()), b.dtype() == DataType::kInt8,
                         zb->data(), zb->size() > 1};
-  gemm(M, N, K, lhs, rhs, out.mutable_data<int32_t>());
+  Int8Gemm(M, N, K, lhs, rhs, out.mutable_data<int32_t>());
   return true;
 }
 

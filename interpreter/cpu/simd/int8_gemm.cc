@@ -187,7 +187,7 @@ void PackB(const uint8_t* B, int64_t ldb, uint8_t flip, int64_t K, int64_t k0, i
 }  // namespace
 
 void Gemm8BitS32(int64_t M, int64_t N, int64_t K, const Int8Operand& A, const Int8Operand& B,
-                 int32_t* C) {
+                 int64_t ldb, int32_t* C, int64_t ldc) {
   if (M == 0 || N == 0) return;
   const uint8_t flip_a = A.is_signed ? 0 : 0x80, flip_b = B.is_signed ? 0x80 : 0;
   const int64_t k4 = RoundUp4(K);
@@ -204,13 +204,13 @@ void Gemm8BitS32(int64_t M, int64_t N, int64_t K, const Int8Operand& A, const In
     const int64_t nc = N - j0 < kNc ? N - j0 : kNc;
     if (K == 0) {
       for (int64_t i = 0; i < M; ++i) {
-        for (int64_t j = 0; j < nc; ++j) C[i * N + j0 + j] = 0;
+        for (int64_t j = 0; j < nc; ++j) C[i * ldc + j0 + j] = 0;
       }
     }
     for (int64_t k0 = 0; k0 < K; k0 += kKc) {
       const int64_t kc = K - k0 < kKc ? K - k0 : kKc;
       const int64_t groups = RoundUp4(kc) / 4;
-      PackB(B.data, N, flip_b, K, k0, kc, j0, nc, packed_b);
+      PackB(B.data, ldb, flip_b, K, k0, kc, j0, nc, packed_b);
       const bool accumulate = k0 > 0;
       for (int64_t i0 = 0; i0 < M; i0 += kMr) {
         const int8_t* a = packed_a + i0 * k4 + k0 * kMr;
@@ -218,11 +218,11 @@ void Gemm8BitS32(int64_t M, int64_t N, int64_t K, const Int8Operand& A, const In
         for (int64_t q = 0; q < nc; q += kNr) {
           const int64_t cols = nc - q < kNr ? nc - q : kNr;
           const uint8_t* b = packed_b + q * RoundUp4(kc);
-          int32_t* c = C + i0 * N + j0 + q;
+          int32_t* c = C + i0 * ldc + j0 + q;
           if (rows == kMr && cols == kNr) {
-            MicroKernel(groups, a, b, c, N, accumulate);
+            MicroKernel(groups, a, b, c, ldc, accumulate);
           } else {
-            EdgeKernel(groups, a, b, c, N, rows, cols, accumulate);
+            EdgeKernel(groups, a, b, c, ldc, rows, cols, accumulate);
           }
         }
       }
@@ -230,7 +230,7 @@ void Gemm8BitS32(int64_t M, int64_t N, int64_t K, const Int8Operand& A, const In
     // The zero-point terms of this block of columns (see the top of the file).
     for (int64_t j = 0; j < nc; ++j) col_sums[j] = 0;
     for (int64_t k = 0; k < K; ++k) {
-      const uint8_t* row = B.data + k * N + j0;
+      const uint8_t* row = B.data + k * ldb + j0;
       for (int64_t j = 0; j < nc; ++j) col_sums[j] += static_cast<uint8_t>(row[j] ^ flip_b);
     }
     for (int64_t j = 0; j < nc; ++j) {
@@ -240,7 +240,7 @@ void Gemm8BitS32(int64_t M, int64_t N, int64_t K, const Int8Operand& A, const In
     for (int64_t i = 0; i < M; ++i) {
       const uint32_t alpha =
           (A.is_signed ? 0u : 128u) - static_cast<uint32_t>(A.zero_points[A.per_index ? i : 0]);
-      int32_t* row = C + i * N + j0;
+      int32_t* row = C + i * ldc + j0;
       for (int64_t j = 0; j < nc; ++j) {
         const uint32_t terms = alpha * col_sums[j] - betas[j] * row_sums[i] -
                                static_cast<uint32_t>(K) * alpha * betas[j];

@@ -48,7 +48,7 @@ void QuantizeU8F32(const float* x, int64_t n, float scale, float zero_point, uin
 bool UnpackedGemmF32(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, const float* B,
                      int64_t ldb, float* C, int64_t ldc);
 void Gemm8BitS32(int64_t M, int64_t N, int64_t K, const Int8Operand& A, const Int8Operand& B,
-                 int32_t* C);
+                 int64_t ldb, int32_t* C, int64_t ldc);
 #endif
 
 void DepthwiseConv2dF32(const float* x, const float* w, float bias, const Window2d& win, float* y);
