@@ -177,6 +177,8 @@ void Int8Gemm(int64_t M, int64_t N, int64_t K, const Int8Operand& A, const Int8O
               int32_t* C) {
   const auto gemm = Vec().gemm_8bit_s32;
   CHECK(gemm != nullptr) << "no 8-bit GEMM on this CPU";
+  // One thread: one call, which packs A once (exact integers: any split gives the same values).
+  if (NumThreads() == 1) return gemm(M, N, K, A, B, N, C, N);
   // Columns per task: whole blocks of the kernel's packed B (512), at least 2^20 multiply-adds.
   constexpr int64_t kBlock = 512;
   const int64_t macs_per_column = std::max<int64_t>(1, M * K);
