@@ -471,7 +471,10 @@ StatusOr<bool> ConvIntegerVnni(KernelContext& ctx, const Tensor& x0, const Tenso
     for (int64_t gi = 0; gi < shape.group; ++gi) {
       const uint8_t* rhs = px + (n * shape.C + gi * Cg) * I;
       if (!pointwise) {
-        Im2ColRows<uint8_t>(rhs, Cg, g, col.get(), pad);
+        // Split among threads in fixed chunks of channels, as the float path does.
+        ParallelFor(Cg, kChannelsPerTask, [&](int64_t begin, int64_t end) {
+          Im2ColRows<uint8_t>(rhs + begin * I, end - begin, g, col.get() + begin * K * O, pad);
+        });
         rhs = col.get();
       }
       const Int8Operand weights{pw + gi * Mg * Cg * K, w_signed, w_zero_points.data() + gi * Mg,
