@@ -361,7 +361,9 @@ absl::StatusOr<Tensor> CastTensor(const Tensor& in, DataType to, bool saturate) 
     }
     return out;
   }
-  Tensor out(to, in.dims());
+  // Every element is written below: no zero fill first (strings are constructed either way).
+  Tensor out =
+      to == DataType::kString ? Tensor(to, in.dims()) : Tensor::Uninitialized(to, in.dims());
   if (from == DataType::kString) {
     const std::string* s = in.data<std::string>();
     absl::Status st = DispatchCastTarget(to, [&](auto tag) -> absl::Status {
