@@ -184,6 +184,18 @@ void Int8Gemm(int64_t M, int64_t N, int64_t K, const Int8Operand& A, const Int8O
   const int64_t macs_per_column = std::max<int64_t>(1, M * K);
   const int64_t cols =
       CeilDiv(std::max<int64_t>(1, kMinTileMacs / macs_per_column), kBlock) * kBlock;
+  if (CeilDiv(N, cols) < NumThreads()) {
+    // Too few columns to go round (a 14x14 plane is 196): A's rows split instead, in whole panels
+    // of the kernel (12 rows), each task packing all of B, which is small then.
+    const int64_t rows = CeilDiv(CeilDiv(M, NumThreads()), 12) * 12;
+    ParallelFor(CeilDiv(M, rows), 1, [&](int64_t begin, int64_t end) {
+      const int64_t i0 = begin * rows, i1 = std::min(M, end * rows);
+      const Int8Operand a{A.data + i0 * K, A.is_signed, A.zero_points + (A.per_index ? i0 : 0),
+                          A.per_index};
+      gemm(i1 - i0, N, K, a, B, N, C + i0 * N, N);
+    });
+    return;
+  }
   ParallelFor(CeilDiv(N, cols), 1, [&](int64_t begin, int64_t end) {
     const int64_t j0 = begin * cols, j1 = std::min(N, end * cols);
     const Int8Operand b{B.data + j0, B.is_signed, B.zero_points + (B.per_index ? j0 : 0),

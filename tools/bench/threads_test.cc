@@ -44,6 +44,12 @@ TEST(ThreadsTest, BertLayerSameBitsOnOneTwoAndThreeThreads) {
   ExpectSameBits(MakeBertLayer({.sequence_length = 32}), {2, 3});
 }
 
+// ConvInteger's 8-bit GEMM splits B's columns (large planes) or A's rows (planes too small to go
+// round the threads) and its im2col by channels.
+TEST(ThreadsTest, QuantizedCnnSameBitsOnOneTwoAndThreeThreads) {
+  ExpectSameBits(MakeQuantizedCnn(), {2, 3});
+}
+
 // 64x64 images: the early convolutions' GEMMs are tiled.
 TEST(ThreadsTest, ResNet50SameBitsOnOneAndTwoThreads) {
   ExpectSameBits(MakeResNet50({.image_size = 64}), {2});
