@@ -195,6 +195,9 @@ T WrapNeg(T x) {
 // INT64_MAX instead of overflowing (only an empty tensor can have dims whose product overflows).
 int64_t DimProduct(const std::vector<int64_t>& dims, int64_t begin, int64_t end);
 
+// a / b rounded up, for a >= 0 and b > 0.
+inline int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
 // Copies `count` elements of any type (strings included).
 void CopyElements(const Tensor& src, int64_t src_offset, Tensor& dst, int64_t dst_offset,
                   int64_t count);

@@ -7,6 +7,7 @@
 #include "glog/logging.h"
 #include "interpreter/cpu/thread_pool.h"
 #include "interpreter/cpu/vector_kernels.h"
+#include "interpreter/kernels/common.h"
 
 namespace onnx_opt::interpreter {
 namespace {
@@ -43,8 +44,6 @@ constexpr int64_t kTileRows = 256;
 constexpr int64_t kTileCols = 512;
 // ...and tiles of fewer multiply-adds are merged (a thin K would make thousands of tiny calls).
 constexpr int64_t kMinTileMacs = int64_t{1} << 20;
-
-int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 // How C is cut: `rows` x `cols` blocks of (up to) `tile_m` x `tile_n` elements. A function of the
 // shape only, never of the thread count, so every thread count computes the same tiles with the

@@ -1,6 +1,7 @@
 #include <limits>
 
 #include "gtest/gtest.h"
+#include "interpreter/cpu/thread_pool.h"
 #include "interpreter/tensor_limit.h"
 #include "interpreter/testing/test_util.h"
 
@@ -68,6 +69,72 @@ TEST(ConvPoolTest, Conv2DPaddedAndStrided) {
   EXPECT_EQ((*r)[0].tensor().dims(), (std::vector<int64_t>{1, 1, 2, 2}));
   // Windows centred on (0,0), (0,2), (2,0), (2,2).
   EXPECT_EQ((*r)[0].tensor().ToVector<float>(), (std::vector<float>{8, 12, 20, 24}));
+}
+
+// Planes large enough for the convolution to build its column matrix a panel of output positions
+// at a time (conv_pool.cc, PanelColumns: 64 input channels of 3x3 make panels of 256-384
+// positions, which end inside output rows): asymmetric pads, strides, dilations, groups, a bias and
+// two images, against a direct loop in double; and the same bits on 1 and 3 threads.
+TEST(ConvPoolTest, LargePlanesInPanelsMatchADirectLoop) {
+  struct Geometry {
+    int64_t n, c, h, w, m, group;
+    std::vector<int64_t> pads, strides, dilations;
+  };
+  const std::vector<Geometry> cases = {
+      {1, 64, 24, 24, 8, 1, {1, 1, 1, 1}, {1, 1}, {1, 1}},
+      {1, 64, 40, 30, 5, 1, {0, 2, 1, 0}, {2, 1}, {1, 2}},
+      {2, 128, 20, 20, 6, 2, {1, 1, 1, 1}, {1, 1}, {1, 1}},
+  };
+  for (const Geometry& c : cases) {
+    const int64_t cg = c.c / c.group, mg = c.m / c.group;
+    const int64_t oh = (c.h + c.pads[0] + c.pads[2] - c.dilations[0] * 2 - 1) / c.strides[0] + 1;
+    const int64_t ow = (c.w + c.pads[1] + c.pads[3] - c.dilations[1] * 2 - 1) / c.strides[1] + 1;
+    const std::vector<float> x = testing::RandomFloats(c.n * c.c * c.h * c.w, -1, 1, 1),
+                             w = testing::RandomFloats(c.m * cg * 9, -1, 1, 2),
+                             b = testing::RandomFloats(c.m, -1, 1, 3);
+    std::vector<float> first;
+    for (int threads : {1, 3}) {
+      SetNumThreads(threads);
+      OneNode g("Conv", 3);
+      g.node->SetAttribute(ir::Attribute::Ints("pads", c.pads));
+      g.node->SetAttribute(ir::Attribute::Ints("strides", c.strides));
+      g.node->SetAttribute(ir::Attribute::Ints("dilations", c.dilations));
+      g.node->SetAttribute(ir::Attribute::Int("group", c.group));
+      auto r = g.Run({F({c.n, c.c, c.h, c.w}, x), F({c.m, cg, 3, 3}, w), F({c.m}, b)});
+      SetNumThreads(1);
+      ASSERT_TRUE(r.ok()) << r.status();
+      ASSERT_EQ((*r)[0].tensor().dims(), (std::vector<int64_t>{c.n, c.m, oh, ow}));
+      const std::vector<float> y = (*r)[0].tensor().ToVector<float>();
+      if (threads > 1) {
+        EXPECT_EQ(y, first) << "threads " << threads;
+        continue;
+      }
+      first = y;
+      for (int64_t n = 0; n < c.n; ++n) {
+        for (int64_t m = 0; m < c.m; ++m) {
+          for (int64_t i = 0; i < oh; ++i) {
+            for (int64_t j = 0; j < ow; ++j) {
+              double want = b[m];
+              for (int64_t ci = 0; ci < cg; ++ci) {
+                for (int64_t ki = 0; ki < 3; ++ki) {
+                  for (int64_t kj = 0; kj < 3; ++kj) {
+                    const int64_t ih = i * c.strides[0] - c.pads[0] + ki * c.dilations[0];
+                    const int64_t iw = j * c.strides[1] - c.pads[1] + kj * c.dilations[1];
+                    if (ih < 0 || ih >= c.h || iw < 0 || iw >= c.w) continue;
+                    const int64_t channel = m / mg * cg + ci;
+                    want += static_cast<double>(x[((n * c.c + channel) * c.h + ih) * c.w + iw]) *
+                            w[((m * cg + ci) * 3 + ki) * 3 + kj];
+                  }
+                }
+              }
+              ASSERT_NEAR(y[((n * c.m + m) * oh + i) * ow + j], want, 1e-4)
+                  << "image " << n << " channel " << m << " at " << i << "," << j;
+            }
+          }
+        }
+      }
+    }
+  }
 }
 
 TEST(ConvPoolTest, MaxPoolCeilModeAndAveragePoolPads) {

@@ -269,7 +269,9 @@ void BM_ConvNaive(benchmark::State& st) {
   st.counters["GFLOP/s"] = benchmark::Counter(ConvFlops(C, M, H, k, s, group) / 1e9,
                                               benchmark::Counter::kIsIterationInvariantRate);
 }
-// ResNet-50: conv2_x 3x3 64->64 @56, conv2_x 1x1 256->64 @56, conv3_x 3x3 128->128 @28;
+// ResNet-50: conv2_x 3x3 64->64 @56, conv2_x 1x1 256->64 @56, conv3_x 3x3 128->128 @28, conv4_x
+// 3x3 256->256 @14 and 1x1 1024->256 @14, conv5_x 3x3 512->512 @7 and 1x1 512->2048 @7 (planes
+// narrower than a strip of the GEMM, weights larger than L2);
 // MobileNetV2: depthwise 3x3 144 channels @56, stride 1 and 2, and the 1x1 expansion 24->144 @56 (a
 // short K: its own kernel on AVX-512).
 BENCHMARK(BM_Conv)
@@ -277,6 +279,10 @@ BENCHMARK(BM_Conv)
     ->Args({64, 64, 56, 3, 1, 1, 0})
     ->Args({256, 64, 56, 1, 1, 1, 0})
     ->Args({128, 128, 28, 3, 1, 1, 0})
+    ->Args({256, 256, 14, 3, 1, 1, 0})
+    ->Args({1024, 256, 14, 1, 1, 1, 0})
+    ->Args({512, 512, 7, 3, 1, 1, 0})
+    ->Args({512, 2048, 7, 1, 1, 1, 0})
     ->Args({144, 144, 56, 3, 1, 144, 0})
     ->Args({144, 144, 56, 3, 2, 144, 0})
     ->Args({24, 144, 56, 1, 1, 1, 0})
