@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "gtest/gtest.h"
+#include "interpreter/cpu/thread_pool.h"
 
 namespace onnx_opt::interpreter {
 namespace {
@@ -48,6 +49,25 @@ TEST(TensorTest, CastFollowsOnnxRules) {
   auto i2 = CastTensor(Tensor::FromVector<float>(DataType::kFloat, {2}, {-3, 2}), DataType::kInt2);
   ASSERT_TRUE(i2.ok());
   EXPECT_EQ(i2->ToVector<int8_t>(), (std::vector<int8_t>{1, -2}));  // wraps
+}
+
+// Numeric casts of large tensors run on the threads in chunks: every element converted, the last
+// chunk partial, the same on 1 and 3 threads.
+TEST(TensorTest, LargeCastOnThreadsConvertsEveryElement) {
+  std::vector<int32_t> v(100003);
+  for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<int32_t>(i * 2654435761u);
+  const Tensor t =
+      Tensor::FromVector<int32_t>(DataType::kInt32, {static_cast<int64_t>(v.size())}, v);
+  for (int threads : {1, 3}) {
+    SetNumThreads(threads);
+    auto f = CastTensor(t, DataType::kFloat);
+    SetNumThreads(1);
+    ASSERT_TRUE(f.ok()) << f.status();
+    const std::vector<float> got = f->ToVector<float>();
+    ASSERT_EQ(got.size(), v.size());
+    for (size_t i = 0; i < v.size(); ++i)
+      ASSERT_EQ(got[i], static_cast<float>(v[i])) << "element " << i << ", threads " << threads;
+  }
 }
 
 }  // namespace

@@ -255,12 +255,31 @@ Status DynamicQuantizeKernel(KernelContext& ctx) {
   constexpr float kQmin = 0.0f, kQmax = 255.0f;
   // NaN maps to qmin instead of reaching a float -> uint8 conversion.
   const auto saturate = [](float v) { return v >= kQmax ? kQmax : (v > kQmin ? v : kQmin); };
+  // Both passes on the threads: the range of each fixed chunk, then the smallest and largest of
+  // those (exact in any order), then the values quantized elementwise.
+  constexpr int64_t kRangeChunk = int64_t{1} << 15;
+  const VectorKernels& vec = Vec();
+  const int64_t n = x.size(), chunks = CeilDiv(n, kRangeChunk);
+  std::vector<float> chunk_min(static_cast<size_t>(chunks)), chunk_max(static_cast<size_t>(chunks));
+  ParallelItems(chunks, kRangeChunk, [&](int64_t begin, int64_t end) {
+    for (int64_t c = begin; c < end; ++c) {
+      const int64_t i0 = c * kRangeChunk;
+      vec.quantization_range_f32(px + i0, std::min(kRangeChunk, n - i0), &chunk_min[c],
+                                 &chunk_max[c]);
+    }
+  });
   float x_min = 0.0f, x_max = 0.0f;
-  Vec().quantization_range_f32(px, x.size(), &x_min, &x_max);
+  for (int64_t c = 0; c < chunks; ++c) {
+    x_min = std::min(x_min, chunk_min[c]);
+    x_max = std::max(x_max, chunk_max[c]);
+  }
   const float scale = x_max == x_min ? 1.0f : (x_max - x_min) / (kQmax - kQmin);
   const float zero_point = std::nearbyint(saturate(kQmin - x_min / scale));
   Tensor y = Tensor::Uninitialized(DataType::kUint8, x.dims());
-  Vec().quantize_u8_f32(px, x.size(), scale, zero_point, y.mutable_data<uint8_t>());
+  uint8_t* py = y.mutable_data<uint8_t>();
+  ParallelItems(n, 1, [&](int64_t begin, int64_t end) {
+    vec.quantize_u8_f32(px + begin, end - begin, scale, zero_point, py + begin);
+  });
   ctx.set_output(0, std::move(y));
   ctx.set_output(1, Tensor::Scalar<float>(DataType::kFloat, scale));
   ctx.set_output(2, Tensor::Scalar<uint8_t>(DataType::kUint8, static_cast<uint8_t>(zero_point)));

@@ -11,6 +11,7 @@
 
 #include "gtest/gtest.h"
 #include "interpreter/cpu/isa.h"
+#include "interpreter/cpu/thread_pool.h"
 #include "interpreter/evaluator.h"
 #include "interpreter/testing/test_util.h"
 #include "ir/graph.h"
@@ -202,6 +203,26 @@ TEST(DynamicQuantizeLinearTest, AllZeroAllPositiveAllNegative) {
     const Quantized got = RunDynamicQuantize(x);
     EXPECT_EQ(got.zero_point, 255);
     ExpectSame(got, ReferenceDynamicQuantize(x), "all negative");
+  }
+}
+
+// A tensor of several chunks (the range is taken chunk by chunk on the threads, 2^15 values each):
+// its minimum in the last, partial chunk, its maximum in the middle one, a NaN in the first; the
+// same values as the float32 reference on 1 and 3 threads.
+TEST(DynamicQuantizeLinearTest, LargeTensorOnThreadsMatchesFloat32Reference) {
+  Lcg rng(11);
+  std::vector<float> x(3 * (1 << 15) + 1000);
+  for (float& v : x) v = rng.Float(-1.0f, 2.0f);
+  x[x.size() - 3] = -3.5f;
+  x[x.size() / 2] = 6.25f;
+  Quantized want = ReferenceDynamicQuantize(x);
+  x[17] = std::nanf("");
+  want.y[17] = 0;  // NaN is written as 0 (vector_kernels.h), and does not move the range
+  for (int threads : {1, 3}) {
+    SetNumThreads(threads);
+    const Quantized got = RunDynamicQuantize(x);
+    SetNumThreads(1);
+    ExpectSame(got, want, "threads " + std::to_string(threads));
   }
 }
 
