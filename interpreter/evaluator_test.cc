@@ -139,9 +139,10 @@ TEST(EvaluatorTest, InPlaceOutputsNeverClobberLiveValues) {
   EXPECT_EQ((*out)[2].tensor().ToVector<float>(), r);
 }
 
-// Conv -> BatchNormalization -> activation chains are run as one Conv with an epilogue; the result
-// must have the same bits as the separate nodes (forced here by making the links graph outputs,
-// which the evaluator never folds).
+// Conv -> BatchNormalization -> activation chains are run as one Conv with an epilogue (on AVX-512
+// applied by the GEMM as it stores its output, Relu and Clip included); the result must have the
+// same bits as the separate nodes (forced here by making the links graph outputs, which the
+// evaluator never folds).
 struct ConvChain {
   ir::Graph g{"chain"};
   ir::Value* last = nullptr;
@@ -149,18 +150,19 @@ struct ConvChain {
 
   ir::Value* Init(const std::string& name, std::vector<int64_t> dims, float lo, float hi) {
     std::vector<float> v(NumElements(dims));
+    // Values with full mantissas, so that products round (a multiply-add rounded once or twice
+    // gives other bits).
     for (size_t i = 0; i < v.size(); ++i)
-      v[i] = lo + (hi - lo) * static_cast<float>((i * 7919) % 101) / 100;
+      v[i] = lo + (hi - lo) * (0.5f + 0.5f * std::sin(static_cast<float>(i) * 1.3f + 0.1f));
     ir::Tensor t = ir::Tensor::FromVector<float>(ir::DataType::kFloat, std::move(dims), v);
     t.set_name(name);
     return g.AddInitializer(std::move(t));
   }
-  ConvChain(int64_t group, bool bn, const std::string& act) {
-    const int64_t C = 4;
+  ConvChain(int64_t group, bool bn, const std::string& act, int64_t C = 4, int64_t k = 3) {
     ir::Node* conv = g.AddNode(
-        "Conv", {g.AddInput("x"), Init("w", {C, C / group, 3, 3}, -1, 1), Init("b", {C}, -1, 1)},
+        "Conv", {g.AddInput("x"), Init("w", {C, C / group, k, k}, -1, 1), Init("b", {C}, -1, 1)},
         {"c"});
-    conv->SetAttribute(ir::Attribute::Ints("pads", {1, 1, 1, 1}));
+    conv->SetAttribute(ir::Attribute::Ints("pads", {k / 2, k / 2, k / 2, k / 2}));
     conv->SetAttribute(ir::Attribute::Int("group", group));
     last = conv->output(0);
     if (bn) {
@@ -185,33 +187,57 @@ struct ConvChain {
   }
 };
 
-TEST(EvaluatorTest, FoldedConvEpiloguesMatchSeparateNodesBitForBit) {
-  Tensor x(DataType::kFloat, {2, 4, 7, 6});
+// Runs the chain folded and as separate nodes on x; the two must have the same bits.
+void ExpectFoldedChainMatchesSeparateNodes(const Tensor& x, int64_t group, bool bn,
+                                           const std::string& act, int64_t k) {
+  SCOPED_TRACE(::testing::Message()
+               << "channels " << x.dim(1) << " kernel " << k << " plane " << x.dim(2) << "x"
+               << x.dim(3) << " group " << group << " bn " << bn << " act " << act);
+  ConvChain folded(group, bn, act, x.dim(1), k), separate(group, bn, act, x.dim(1), k);
+  for (ir::Value* v : separate.links) separate.g.AddOutput(v);
+  Evaluator folded_ev(folded.g, {{"", 17}});
+  std::map<std::string, Evaluator::OpProfile> profile;
+  folded_ev.EnableProfiling(&profile);
+  auto a = folded_ev.Run({x});
+  auto b = Evaluator(separate.g, {{"", 17}}).Run({x});
+  // Only the Conv ran: the rest was its epilogue.
+  EXPECT_EQ(profile.size(), 1u);
+  EXPECT_TRUE(profile.contains("Conv"));
+  ASSERT_TRUE(a.ok()) << a.status();
+  ASSERT_TRUE(b.ok()) << b.status();
+  const Tensor& fa = (*a)[0].tensor();
+  const Tensor& fb = (*b)[0].tensor();
+  ASSERT_EQ(fa.dims(), fb.dims());
+  EXPECT_EQ(std::memcmp(fa.raw(), fb.raw(), fa.size() * sizeof(float)), 0);
+}
+
+Tensor ChainInput(std::vector<int64_t> dims) {
+  Tensor x(DataType::kFloat, std::move(dims));
   for (int64_t i = 0; i < x.size(); ++i)
-    x.mutable_data<float>()[i] = static_cast<float>((i * 37) % 23) / 7 - 1.5f;
+    x.mutable_data<float>()[i] = 1.5f * std::sin(static_cast<float>(i) * 0.7f);
+  return x;
+}
+
+TEST(EvaluatorTest, FoldedConvEpiloguesMatchSeparateNodesBitForBit) {
+  const Tensor x = ChainInput({2, 4, 7, 6});
   for (int64_t group : {1, 4}) {
     for (bool bn : {false, true}) {
       for (std::string act : {"", "Relu", "Clip", "HardSwish", "Sigmoid"}) {
         if (!bn && act.empty()) continue;
-        SCOPED_TRACE(::testing::Message() << "group " << group << " bn " << bn << " act " << act);
-        ConvChain folded(group, bn, act), separate(group, bn, act);
-        for (ir::Value* v : separate.links) separate.g.AddOutput(v);
-        Evaluator folded_ev(folded.g, {{"", 17}});
-        std::map<std::string, Evaluator::OpProfile> profile;
-        folded_ev.EnableProfiling(&profile);
-        auto a = folded_ev.Run({x});
-        auto b = Evaluator(separate.g, {{"", 17}}).Run({x});
-        // Only the Conv ran: the rest was its epilogue.
-        EXPECT_EQ(profile.size(), 1u);
-        EXPECT_TRUE(profile.contains("Conv"));
-        ASSERT_TRUE(a.ok()) << a.status();
-        ASSERT_TRUE(b.ok()) << b.status();
-        const Tensor& fa = (*a)[0].tensor();
-        const Tensor& fb = (*b)[0].tensor();
-        ASSERT_EQ(fa.dims(), fb.dims());
-        EXPECT_EQ(std::memcmp(fa.raw(), fb.raw(), fa.size() * sizeof(float)), 0);
+        ExpectFoldedChainMatchesSeparateNodes(x, group, bn, act, 3);
       }
     }
+  }
+}
+
+// The same on the GEMM's larger paths: a 3x3 convolution whose plane is cut into panels, and 1x1
+// ones whose GEMM is cut into tiles (conv_pool.cc, gemm.cc), with 2 groups too.
+TEST(EvaluatorTest, FoldedEpiloguesOfLargeConvolutionsMatchSeparateNodesBitForBit) {
+  const Tensor panels = ChainInput({1, 64, 24, 24}), tiles = ChainInput({1, 64, 40, 40});
+  for (std::string act : {"", "Relu", "Clip", "Sigmoid"}) {
+    ExpectFoldedChainMatchesSeparateNodes(panels, 1, true, act, 3);
+    ExpectFoldedChainMatchesSeparateNodes(tiles, 1, true, act, 1);
+    ExpectFoldedChainMatchesSeparateNodes(tiles, 2, act != "Relu", act, 1);
   }
 }
 

@@ -2,7 +2,10 @@
 
 # -O3 on every mode (the loops are written to be vectorized; fastbuild would leave them scalar and,
 # worse, leave inline helpers compiled with wide instructions out of line). -fno-math-errno lets sqrt
-# vectorize; FP contraction stays off (-std=c++20), so the non-GEMM loops round alike on every ISA.
+# vectorize. GCC contracts a * b + c into one FMA where the ISA has it (in C++ -std=c++20 does not
+# turn that off), so a loop written that way rounds once on AVX2 and AVX-512 and twice on the
+# baseline; kernels whose bits must match another's write the FMA out (elementwise.cc's
+# ScaleShiftF32).
 _ISAS = {
     "baseline": ("Isa::kBaseline", []),
     "avx2": ("Isa::kAvx2", ["-mavx2", "-mfma", "-mf16c"]),

@@ -85,6 +85,20 @@ struct Blocked4BitRows {
   const uint8_t* zero_points;
 };
 
+// What a convolution's GEMM applies to each row of C (an output channel) as it stores it, in the
+// order and roundings of the separate passes it replaces (kernel.h's ChannelEpilogue): the row's
+// bias added, then y * scale + shift (one rounding, as scale_shift_f32 on an ISA with FMA), then
+// Relu (NaN and -0 to +0) or Clip (v < lo ? lo : v, then > hi ? hi : that). Null pointers skip
+// their step.
+struct RowEpilogue {
+  enum class Activation { kNone, kRelu, kClip };
+  const float* bias = nullptr;   // one per row
+  const float* scale = nullptr;  // one per row, with shift
+  const float* shift = nullptr;
+  Activation activation = Activation::kNone;
+  float lo = 0, hi = 0;  // Clip's bounds
+};
+
 struct VectorKernels {
   Isa isa;
 
@@ -103,6 +117,13 @@ struct VectorKernels {
   void (*gemm_ld_f64)(bool trans_a, bool trans_b, int64_t M, int64_t N, int64_t K, double alpha,
                       const double* A, int64_t lda, const double* B, int64_t ldb, double beta,
                       double* C, int64_t ldc);
+  // C = A * B (no transposes, leading dimensions as gemm_ld_f32, whose bits the product has) with
+  // row i of C finished by `e` (its entries at i) while in registers: the output of a convolution
+  // is written once instead of written, read and written again. Null where the ISA has no such
+  // kernel (only AVX-512 has).
+  void (*gemm_epilogue_f32)(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda,
+                            const float* B, int64_t ldb, float* C, int64_t ldc,
+                            const RowEpilogue& e);
 
   // C (M x N) = A (M x K) * B (K x N, or N x K when trans_b) for 1 <= M <= kSkinnyMaxRows,
   // row-major with leading dimensions; `accumulate` adds the product to C. B is streamed once, and
@@ -130,8 +151,8 @@ struct VectorKernels {
                      int64_t n);
   // y[i] = f(x[i]); y may alias x.
   void (*unary_f32)(UnaryOp op, const float* x, float* y, int64_t n, float p0, float p1);
-  // y[i] = x[i] * scale + shift (inference BatchNormalization per channel, bias per channel); y may
-  // alias x.
+  // y[i] = x[i] * scale + shift (inference BatchNormalization per channel, bias per channel), one
+  // rounding (a fused multiply-add) on ISAs with FMA, two on the baseline; y may alias x.
   void (*scale_shift_f32)(const float* x, float scale, float shift, float* y, int64_t n);
 
   // sums[r] = the sum of row r's n elements, accumulated in double.

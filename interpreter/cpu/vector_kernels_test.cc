@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <string>
 #include <vector>
@@ -431,6 +432,56 @@ TEST_P(VectorKernelsTest, ScaleShift) {
   std::vector<float> y(x.size());
   k().scale_shift_f32(x.data(), 0.25f, -1, y.data(), x.size());
   for (size_t i = 0; i < x.size(); ++i) EXPECT_EQ(y[i], x[i] * 0.25f - 1);
+}
+
+// The GEMM that finishes rows as it stores them has the bits of the GEMM followed by the separate
+// passes (bias add, scale_shift_f32, Relu or Clip), over shapes with a partial row block, a partial
+// strip, two slices of K and a strided C; NaN and -0 through the activations.
+TEST_P(VectorKernelsTest, GemmWithRowEpilogueIsTheGemmThenTheSeparatePasses) {
+  if (k().gemm_epilogue_f32 == nullptr) GTEST_SKIP() << "no fused GEMM on this ISA (by design)";
+  struct Shape {
+    int64_t M, N, K;
+  };
+  for (const Shape& sh : {Shape{13, 75, 37}, Shape{6, 64, 600}, Shape{20, 130, 1}}) {
+    const int64_t ldc = sh.N + 3;
+    std::vector<float> a = testing::RandomFloats(sh.M * sh.K, -1, 1, 1);
+    const std::vector<float> b = testing::RandomFloats(sh.K * sh.N, -1, 1, 2),
+                             bias = testing::RandomFloats(sh.M, -1, 1, 3),
+                             scale = testing::RandomFloats(sh.M, 0.5f, 2, 4),
+                             shift = testing::RandomFloats(sh.M, -1, 1, 5);
+    a[0] = std::numeric_limits<float>::quiet_NaN();      // row 0 of C is NaN
+    for (int64_t p = 0; p < sh.K; ++p) a[sh.K + p] = 0;  // row 1 of C is zeros (-0 after -bias)
+    for (auto act : {RowEpilogue::Activation::kNone, RowEpilogue::Activation::kRelu,
+                     RowEpilogue::Activation::kClip}) {
+      for (bool affine : {false, true}) {
+        SCOPED_TRACE(absl::StrCat(sh.M, "x", sh.N, "x", sh.K, " activation ", static_cast<int>(act),
+                                  " affine ", affine));
+        RowEpilogue e;
+        e.bias = bias.data();
+        if (affine) {
+          e.scale = scale.data();
+          e.shift = shift.data();
+        }
+        e.activation = act;
+        e.lo = -0.5f;
+        e.hi = 0.75f;
+        std::vector<float> want(sh.M * ldc, 7), got(sh.M * ldc, 7);
+        k().gemm_ld_f32(false, false, sh.M, sh.N, sh.K, 1, a.data(), sh.K, b.data(), sh.N, 0,
+                        want.data(), ldc);
+        for (int64_t i = 0; i < sh.M; ++i) {
+          float* row = want.data() + i * ldc;
+          k().binary_f32(BinaryOp::kAdd, Operands::kVectorScalar, row, &bias[i], row, sh.N);
+          if (affine) k().scale_shift_f32(row, scale[i], shift[i], row, sh.N);
+          if (act == RowEpilogue::Activation::kRelu)
+            k().unary_f32(UnaryOp::kRelu, row, row, sh.N, 0, 0);
+          if (act == RowEpilogue::Activation::kClip)
+            k().unary_f32(UnaryOp::kClip, row, row, sh.N, e.lo, e.hi);
+        }
+        k().gemm_epilogue_f32(sh.M, sh.N, sh.K, a.data(), sh.K, b.data(), sh.N, got.data(), ldc, e);
+        ASSERT_EQ(std::memcmp(got.data(), want.data(), got.size() * sizeof(float)), 0);
+      }
+    }
+  }
 }
 
 TEST_P(VectorKernelsTest, QuantizationRangeIncludesZeroAndSkipsNan) {

@@ -135,6 +135,26 @@ void Gemm(bool ta, bool tb, int64_t M, int64_t N, int64_t K, T alpha, const T* A
   }
 }
 
+bool GemmWithRowEpilogue(int64_t M, int64_t N, int64_t K, const float* A, const float* B, float* C,
+                         const RowEpilogue& e) {
+  const auto kernel = Vec().gemm_epilogue_f32;
+  if (kernel == nullptr || IsSkinny(false, M, N, K, 1.0f)) return false;
+  if (M == 0 || N == 0) return true;
+  const Tiling t = M * N * K < kTiledMacs ? Tiling{1, 1, M, N} : ChooseTiling(M, N, K);
+  ParallelFor(t.rows * t.cols, 1, [&](int64_t begin, int64_t end) {
+    for (int64_t tile = begin; tile < end; ++tile) {
+      const int64_t i0 = tile / t.cols * t.tile_m, j0 = tile % t.cols * t.tile_n;
+      const int64_t m = std::min(t.tile_m, M - i0), n = std::min(t.tile_n, N - j0);
+      RowEpilogue rows = e;  // the tile's rows
+      if (rows.bias != nullptr) rows.bias += i0;
+      if (rows.scale != nullptr) rows.scale += i0;
+      if (rows.shift != nullptr) rows.shift += i0;
+      kernel(m, n, K, A + i0 * K, K, B + j0, N, C + i0 * N + j0, N, rows);
+    }
+  });
+  return true;
+}
+
 void SkinnyQuantizedGemm(int64_t M, int64_t N, int64_t K, const float* A, const QuantizedMatrix& B,
                          float* C) {
   CHECK(M >= 1 && M <= kSkinnyMaxRows) << M << " rows";

@@ -18,6 +18,13 @@ template <typename T>
 void Gemm(bool trans_a, bool trans_b, int64_t M, int64_t N, int64_t K, T alpha, const T* A,
           const T* B, T beta, T* C);
 
+// C (M x N) = A (M x K) * B (K x N), contiguous, with row i of C finished by `e` (its entries at i)
+// as it is stored, on NumThreads() threads in Gemm's tiles: Gemm's bits, then the epilogue's. False
+// (nothing done) where the vector kernels have no such GEMM (VectorKernels::gemm_epilogue_f32) or
+// Gemm would take its skinny kernel.
+bool GemmWithRowEpilogue(int64_t M, int64_t N, int64_t K, const float* A, const float* B, float* C,
+                         const RowEpilogue& e);
+
 // C (M x N) = A (M x K) * B (K x N, quantized: see QuantizedMatrix, columns from 0) for 1 <= M <=
 // kSkinnyMaxRows, on NumThreads() threads; the bits of the float GEMM on DequantizeLinear's
 // weights.

@@ -93,8 +93,15 @@ void UnaryF32(UnaryOp op, const float* x, float* y, int64_t n, float p0, float p
   }
 }
 
+// One rounding (a fused multiply-add) where the ISA has FMA, two where it does not: written out, so
+// that the GEMM that applies the same step to a convolution's output as it stores it
+// (unpacked_gemm.cc) can match these bits by construction.
 void ScaleShiftF32(const float* x, float scale, float shift, float* y, int64_t n) {
+#if defined(__FMA__)
+  for (int64_t i = 0; i < n; ++i) y[i] = __builtin_fmaf(x[i], scale, shift);
+#else
   for (int64_t i = 0; i < n; ++i) y[i] = x[i] * scale + shift;
+#endif
 }
 
 }  // namespace onnx_opt::interpreter::ONNX_OPT_SIMD_NS

@@ -6,8 +6,13 @@ namespace onnx_opt::interpreter::ONNX_OPT_SIMD_NS {
 const VectorKernels& Table() {
   static constexpr VectorKernels kTable {
     .isa = ONNX_OPT_SIMD_ISA, .gemm_f32 = GemmF32, .gemm_f64 = GemmF64, .gemm_ld_f32 = GemmLdF32,
-    .gemm_ld_f64 = GemmLdF64, .skinny_gemm_f32 = SkinnyGemmF32,
-    .skinny_gemm_quantized_f32 = SkinnyGemmQuantizedF32,
+    .gemm_ld_f64 = GemmLdF64,
+#if defined(__AVX512F__)
+    .gemm_epilogue_f32 = GemmEpilogueF32,
+#else
+    .gemm_epilogue_f32 = nullptr,
+#endif
+    .skinny_gemm_f32 = SkinnyGemmF32, .skinny_gemm_quantized_f32 = SkinnyGemmQuantizedF32,
     .skinny_gemm_4bit_rows_f32 = SkinnyGemm4BitRowsF32, .binary_f32 = BinaryF32,
     .unary_f32 = UnaryF32, .scale_shift_f32 = ScaleShiftF32, .row_sums_f32 = RowSumsF32,
     .softmax_rows_f32 = SoftmaxRowsF32, .layer_norm_rows_f32 = LayerNormRowsF32,

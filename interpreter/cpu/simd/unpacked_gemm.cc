@@ -34,9 +34,36 @@ constexpr int64_t kPrefetchRows = 8;
 // array GCC keeps them in memory and stores them on every step of k. Missing rows repeat the last
 // row of A and are not stored. `accumulate`: add to C's values (a later slice of K) instead of
 // overwriting them.
+// v finished as row `row` of `e` says (vector_kernels.h: RowEpilogue), with the separate passes'
+// operations and roundings.
+inline __m512 Finish(__m512 v, const RowEpilogue& e, int64_t row) {
+  if (e.bias != nullptr) v = _mm512_add_ps(v, _mm512_set1_ps(e.bias[row]));
+  // One rounding, as this ISA's scale_shift_f32 (elementwise.cc).
+  if (e.scale != nullptr) {
+    v = _mm512_fmadd_ps(v, _mm512_set1_ps(e.scale[row]), _mm512_set1_ps(e.shift[row]));
+  }
+  switch (e.activation) {
+    case RowEpilogue::Activation::kNone:
+      break;
+    case RowEpilogue::Activation::kRelu:  // v > 0 ? v : 0
+      v = _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(v, _mm512_setzero_ps(), _CMP_GT_OQ), v);
+      break;
+    case RowEpilogue::Activation::kClip: {
+      const __m512 lo = _mm512_set1_ps(e.lo), hi = _mm512_set1_ps(e.hi);
+      v = _mm512_mask_mov_ps(v, _mm512_cmp_ps_mask(v, lo, _CMP_LT_OQ), lo);
+      v = _mm512_mask_mov_ps(v, _mm512_cmp_ps_mask(v, hi, _CMP_GT_OQ), hi);
+      break;
+    }
+  }
+  return v;
+}
+
+// `e`, when given (the last slice of K), finishes the rows before they are stored; row r of the
+// block is row row0 + r of the epilogue.
 template <bool kFirstPass>
 void Block(int rows, int64_t K, const float* A, int64_t lda, const float* B, int64_t ldb, float* C,
-           int64_t ldc, const __mmask16 (&masks)[kVectors], bool accumulate, float* packed) {
+           int64_t ldc, const __mmask16 (&masks)[kVectors], bool accumulate, float* packed,
+           const RowEpilogue* e, int64_t row0) {
   const float* a[6];
   for (int r = 0; r < 6; ++r) a[r] = A + (r < rows ? r : rows - 1) * lda;
   const float* c_in[6];  // rows past `rows` read the last row (never stored)
@@ -104,6 +131,12 @@ void Block(int rows, int64_t K, const float* A, int64_t lda, const float* B, int
   }
 #define ONNX_OPT_STORE_ROW(r)                          \
   if (r < rows) {                                      \
+    if (e != nullptr) {                                \
+      c##r##0 = Finish(c##r##0, *e, row0 + r);         \
+      c##r##1 = Finish(c##r##1, *e, row0 + r);         \
+      c##r##2 = Finish(c##r##2, *e, row0 + r);         \
+      c##r##3 = Finish(c##r##3, *e, row0 + r);         \
+    }                                                  \
     float* cr = C + r * ldc;                           \
     _mm512_mask_storeu_ps(cr, masks[0], c##r##0);      \
     _mm512_mask_storeu_ps(cr + 16, masks[1], c##r##1); \
@@ -124,7 +157,7 @@ void Block(int rows, int64_t K, const float* A, int64_t lda, const float* B, int
 }  // namespace
 
 bool UnpackedGemmF32(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, const float* B,
-                     int64_t ldb, float* C, int64_t ldc) {
+                     int64_t ldb, float* C, int64_t ldc, const RowEpilogue* e) {
   if (K == 0) return false;
   constexpr int kRows = 6;
   // The strip's copy (kKSlice x kStripColumns, 128 KB), 64-byte aligned.
@@ -140,19 +173,35 @@ bool UnpackedGemmF32(int64_t M, int64_t N, int64_t K, const float* A, int64_t ld
     }
     for (int64_t k = 0; k < K; k += kKSlice) {
       const int64_t slice = K - k < kKSlice ? K - k : kKSlice;
+      const RowEpilogue* last = k + slice == K ? e : nullptr;
       for (int64_t i = 0; i < M; i += kRows) {
         const int rows = static_cast<int>(M - i < kRows ? M - i : kRows);
         if (i == 0) {
           Block<true>(rows, slice, A + i * lda + k, lda, B + k * ldb + j, ldb, C + i * ldc + j, ldc,
-                      masks, k > 0, packed);
+                      masks, k > 0, packed, last, i);
         } else {
           Block<false>(rows, slice, A + i * lda + k, lda, packed, kStripColumns, C + i * ldc + j,
-                       ldc, masks, k > 0, nullptr);
+                       ldc, masks, k > 0, nullptr, last, i);
         }
       }
     }
   }
   return true;
+}
+
+void GemmEpilogueF32(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, const float* B,
+                     int64_t ldb, float* C, int64_t ldc, const RowEpilogue& e) {
+  if (M == 0 || N == 0) return;
+  if (UnpackedGemmF32(M, N, K, A, lda, B, ldb, C, ldc, &e)) return;
+  // K == 0: every row is the epilogue of zeros.
+  const __mmask16 all = 0xFFFF;
+  for (int64_t i = 0; i < M; ++i) {
+    const __m512 v = Finish(_mm512_setzero_ps(), e, i);
+    for (int64_t j = 0; j < N; j += kLanes) {
+      const __mmask16 m = N - j >= kLanes ? all : __mmask16((1u << (N - j)) - 1);
+      _mm512_mask_storeu_ps(C + i * ldc + j, m, v);
+    }
+  }
 }
 
 }  // namespace onnx_opt::interpreter::ONNX_OPT_SIMD_NS
