@@ -675,7 +675,7 @@ TEST_P(VectorKernelsTest, WindowKernelsOverGeometries) {
   for (int64_t kernel : {1, 3, 5}) {
     for (int64_t stride : {1, 2}) {
       for (int64_t dilation : {1, 2}) {
-        for (int64_t pad : {0, 1, 2}) {
+        for (int64_t pad : {0, 1, 2, 3}) {
           Window2d win{};
           win.in_h = 9;
           win.in_w = 13;
@@ -684,8 +684,8 @@ TEST_P(VectorKernelsTest, WindowKernelsOverGeometries) {
           win.stride_h = win.stride_w = stride;
           win.dilation_h = win.dilation_w = dilation;
           win.pad_top = win.pad_left = pad;
-          win.pad_bottom = win.pad_right =
-              pad + (stride - 1);  // uneven, as ceil_mode and SAME make it
+          // Uneven, as ceil_mode and SAME make it (pad 3: the top and left ones alone).
+          win.pad_bottom = win.pad_right = pad == 3 ? 0 : pad + (stride - 1);
           const int64_t ek = (kernel - 1) * dilation + 1;
           win.out_h = (win.in_h + win.pad_top + win.pad_bottom - ek) / stride + 1;
           win.out_w = (win.in_w + win.pad_left + win.pad_right - ek) / stride + 1;
