@@ -44,6 +44,10 @@ constexpr int64_t kTileRows = 256;
 constexpr int64_t kTileCols = 512;
 // ...and tiles of fewer multiply-adds are merged (a thin K would make thousands of tiny calls).
 constexpr int64_t kMinTileMacs = int64_t{1} << 20;
+// Tiles a large product is cut into at least, each at least this many rows and columns.
+constexpr int64_t kMinTiles = 2;
+constexpr int64_t kMinTileRows = 16;
+constexpr int64_t kMinTileCols = 64;
 
 // How C is cut: `rows` x `cols` blocks of (up to) `tile_m` x `tile_n` elements. A function of the
 // shape only, never of the thread count, so every thread count computes the same tiles with the
@@ -64,6 +68,22 @@ Tiling ChooseTiling(int64_t M, int64_t N, int64_t K) {
       cols = CeilDiv(cols, 2);
     } else {
       rows = CeilDiv(rows, 2);
+    }
+  }
+  // ...and products that make fewer than kMinTiles tiles of those sizes but have the work for more
+  // are cut further, so that two threads share them: ResNet-50's 3x3 layers at 14x14 (256 x 196 x
+  // 2304) were one tile, run by one thread at any thread count. Columns first: each tile reads its
+  // own columns of B once, while row tiles would each read all of B again (4 tiles of BERT's
+  // 128 x 768 x 768 by rows cost 6% at one thread).
+  while (rows * cols < kMinTiles) {
+    const int64_t half_m = CeilDiv(M, rows * 2);
+    const int64_t half_n = std::min(N, CeilDiv(CeilDiv(N, cols * 2), 16) * 16);
+    if (half_n >= kMinTileCols && half_n < N && tile_m() * half_n * K >= kMinTileMacs) {
+      cols *= 2;
+    } else if (half_m >= kMinTileRows && half_m * tile_n() * K >= kMinTileMacs) {
+      rows *= 2;
+    } else {
+      break;
     }
   }
   const int64_t tm = tile_m(), tn = tile_n();

@@ -58,6 +58,36 @@ TEST(LinalgTest, GemmOfFewRowsAndLargeWeight) {
   }
 }
 
+// A product of few columns and a long K, which the GEMM cuts into column tiles so that threads
+// share it (gemm.cc, ChooseTiling): the same bits on 1 and 3 threads, and right against double sums
+// on a sample of elements.
+TEST(LinalgTest, MatMulOfFewColumnsAndLongKIsSharedByThreads) {
+  const int64_t M = 96, K = 2304, N = 196;
+  const std::vector<float> a = testing::RandomFloats(M * K, -1, 1, 1),
+                           b = testing::RandomFloats(K * N, -1, 1, 2);
+  std::vector<float> first;
+  for (int threads : {1, 3}) {
+    SetNumThreads(threads);
+    OneNode g("MatMul", 2);
+    auto r = g.Run({F({M, K}, a), F({K, N}, b)});
+    SetNumThreads(1);
+    ASSERT_TRUE(r.ok()) << r.status();
+    const std::vector<float> y = (*r)[0].tensor().ToVector<float>();
+    if (threads == 1) {
+      first = y;
+      for (int64_t i = 0; i < M; i += 7) {
+        for (int64_t j = 0; j < N; j += 5) {
+          double want = 0;
+          for (int64_t p = 0; p < K; ++p) want += static_cast<double>(a[i * K + p]) * b[p * N + j];
+          ASSERT_NEAR(y[i * N + j], want, 1e-3) << i << "," << j;
+        }
+      }
+    } else {
+      EXPECT_EQ(y, first) << "threads " << threads;
+    }
+  }
+}
+
 TEST(ConvPoolTest, Conv2DPaddedAndStrided) {
   OneNode g("Conv", 2);
   g.node->SetAttribute(ir::Attribute::Ints("pads", {1, 1, 1, 1}));
