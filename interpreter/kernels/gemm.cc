@@ -94,8 +94,11 @@ Tiling ChooseTiling(int64_t M, int64_t N, int64_t K) {
 // once at close to memory speed (simd/skinny_gemm.cc); smaller B stays on the blocked kernels.
 constexpr int64_t kSkinnyMinWeights = int64_t{1} << 16;
 // Columns of C per chunk of a skinny product spread over the threads: the kernel's block, so each
-// chunk reads B in whole pages. The kernel's bits do not depend on the split.
+// chunk reads B in whole pages. With B transposed a column is a row of B, whole pages already, and
+// chunks are smaller, so that a classifier of 1000 classes is shared too. The kernel's bits do not
+// depend on the split.
 constexpr int64_t kSkinnyChunk = 1024;
+constexpr int64_t kSkinnyRowsChunk = 128;
 
 bool IsSkinny(bool ta, int64_t M, int64_t N, int64_t K, float alpha) {
   return !ta && alpha == 1.0f && M >= 1 && M <= kSkinnyMaxRows && K >= 1 &&
@@ -138,8 +141,9 @@ void Gemm(bool ta, bool tb, int64_t M, int64_t N, int64_t K, T alpha, const T* A
       if (beta != 0.0f && beta != 1.0f) {
         for (int64_t i = 0; i < M * N; ++i) C[i] *= beta;
       }
-      ParallelFor(CeilDiv(N, kSkinnyChunk), 1, [&](int64_t begin, int64_t end) {
-        const int64_t j0 = begin * kSkinnyChunk, n = std::min(end * kSkinnyChunk, N) - j0;
+      const int64_t chunk = tb ? kSkinnyRowsChunk : kSkinnyChunk;
+      ParallelFor(CeilDiv(N, chunk), 1, [&](int64_t begin, int64_t end) {
+        const int64_t j0 = begin * chunk, n = std::min(end * chunk, N) - j0;
         // Columns j0.. of op(B): columns of B, or rows of B (N x K) when transposed.
         vec.skinny_gemm_f32(tb, beta != 0.0f, M, n, K, A, K, tb ? B + j0 * K : B + j0, tb ? K : N,
                             C + j0, N);
