@@ -120,7 +120,7 @@ struct VectorKernels {
   // C = A * B (no transposes, leading dimensions as gemm_ld_f32, whose bits the product has) with
   // row i of C finished by `e` (its entries at i) while in registers: the output of a convolution
   // is written once instead of written, read and written again. Null where the ISA has no such
-  // kernel (only AVX-512 has).
+  // kernel (AVX-512 and AVX2 have).
   void (*gemm_epilogue_f32)(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda,
                             const float* B, int64_t ldb, float* C, int64_t ldc,
                             const RowEpilogue& e);

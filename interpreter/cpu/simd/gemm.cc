@@ -81,7 +81,7 @@ namespace {
 // has it.
 bool Unpacked(bool ta, bool tb, int64_t M, int64_t N, int64_t K, float alpha, const float* A,
               int64_t lda, const float* B, int64_t ldb, float beta, float* C, int64_t ldc) {
-#if defined(__AVX512F__)
+#if defined(__AVX2__)
   if (!ta && !tb && alpha == 1.0f && beta == 0.0f)
     return UnpackedGemmF32(M, N, K, A, lda, B, ldb, C, ldc);
 #endif

@@ -43,13 +43,15 @@ void LayerNormRowsF32(const float* x, const float* scale, const float* bias, flo
 
 void QuantizationRangeF32(const float* x, int64_t n, float* min, float* max);
 void QuantizeU8F32(const float* x, int64_t n, float scale, float zero_point, uint8_t* y);
-#if defined(__AVX512F__)
+#if defined(__AVX2__)
 // C = A * B (row-major with leading dimensions, no transposes), each row finished by *e when given;
-// false (nothing done) when K is 0.
+// false (nothing done) when K is 0. AVX-512: unpacked_gemm.cc; AVX2: unpacked_gemm_avx2.cc.
 bool UnpackedGemmF32(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, const float* B,
                      int64_t ldb, float* C, int64_t ldc, const RowEpilogue* e = nullptr);
 void GemmEpilogueF32(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, const float* B,
                      int64_t ldb, float* C, int64_t ldc, const RowEpilogue& e);
+#endif
+#if defined(__AVX512F__)
 void Gemm8BitS32(int64_t M, int64_t N, int64_t K, const Int8Operand& A, const Int8Operand& B,
                  int64_t ldb, int32_t* C, int64_t ldc);
 #endif

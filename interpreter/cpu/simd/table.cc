@@ -7,7 +7,7 @@ const VectorKernels& Table() {
   static constexpr VectorKernels kTable {
     .isa = ONNX_OPT_SIMD_ISA, .gemm_f32 = GemmF32, .gemm_f64 = GemmF64, .gemm_ld_f32 = GemmLdF32,
     .gemm_ld_f64 = GemmLdF64,
-#if defined(__AVX512F__)
+#if defined(__AVX2__)
     .gemm_epilogue_f32 = GemmEpilogueF32,
 #else
     .gemm_epilogue_f32 = nullptr,

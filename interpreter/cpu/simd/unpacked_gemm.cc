@@ -5,8 +5,8 @@
 // into it; on cores that run 512-bit FMAs as two halves (AMD Zen 4) that overhead is not hidden,
 // and measured side by side on one such core this kernel reaches 83-95% of peak where Eigen reaches
 // 53-85% (conv_matmul_bench: ResNet-50's 3x3 and 1x1 convolutions, BERT's MatMuls, MobileNetV2's
-// 1x1 expansions). AVX-512 only (masked loads and stores cover the last columns); other ISAs keep
-// Eigen.
+// 1x1 expansions). AVX-512 (masked loads and stores cover the last columns); AVX2 has its own form
+// (unpacked_gemm_avx2.cc); the baseline keeps Eigen.
 #include "interpreter/cpu/simd/simd.h"
 
 #if defined(__AVX512F__)
