@@ -247,6 +247,7 @@ Window2d ToWindow2d(const Geometry& g) {
 // Channels per task when per-channel work (im2col rows, depthwise planes, epilogues) is split among
 // threads; fixed, so the split never depends on the thread count.
 constexpr int64_t kChannelsPerTask = 8;
+constexpr int64_t kDepthwiseOutputsPerTask = 2048;
 
 // A 1x1 (or all-ones) kernel with unit strides and no padding reads X as the GEMM's right operand.
 bool IsPointwise(const Geometry& g) {
@@ -361,8 +362,13 @@ Status ConvImpl(KernelContext& ctx, const Tensor& x, const Tensor& w, const Tens
     if (epilogue != nullptr) ctx.mark_epilogue_applied();
     if (g.nd == 2 && Cg == 1 && Mg == 1) {
       const Window2d win = ToWindow2d(g);
-      // Planes are independent: split among threads in fixed chunks.
-      ParallelFor(N * C, kChannelsPerTask, [&](int64_t begin, int64_t end) {
+      // Planes are independent: split among threads in fixed chunks of at least
+      // kDepthwiseOutputsPerTask outputs (a chunk of 8 planes of 7x7 took about as long as claiming
+      // it: MobileNetV2's 960 channels of 7x7 ran 0.10 ms at 2 threads against 0.12 at 1; 0.08 in
+      // larger chunks).
+      const int64_t planes_per_task =
+          std::max(kChannelsPerTask, CeilDiv(kDepthwiseOutputsPerTask, std::max<int64_t>(O, 1)));
+      ParallelFor(N * C, planes_per_task, [&](int64_t begin, int64_t end) {
         for (int64_t nc = begin; nc < end; ++nc) {
           const int64_t c = nc % C;
           float* plane = py + nc * O;
