@@ -306,16 +306,19 @@ void Im2ColRows(const T* x, int64_t channels, const Geometry& g, T* col, T pad =
 // matrix (`rows` x panel values) and of the output (`channels` x panel) fit in kPanelBytes, so the
 // GEMM reads the former from L2 right after it is built, instead of from memory after the whole
 // matrix was (ResNet-50's 56x56 3x3 layers: 7 MB), and the bias and epilogue find the latter there.
-// At least kMinPanel wide (narrower panels cut im2col into short copies), a multiple of the GEMM's
-// 64-column strips, all but the last of one width; a function of the shape only.
+// At least kMinPanel wide (narrower panels cut im2col into short copies), at most kMaxPanel (so
+// that a stem convolution of 3 input channels still makes enough panels for the threads to share
+// evenly), a multiple of the GEMM's 64-column strips, all but the last of one width; a function of
+// the shape only.
 constexpr int64_t kPanelBytes = int64_t{1} << 20;
 constexpr int64_t kPanelAlign = 64;
 constexpr int64_t kMinPanel = 256;
+constexpr int64_t kMaxPanel = 1024;
 
 int64_t PanelColumns(int64_t rows, int64_t channels, int64_t O) {
   const int64_t bytes_per_column = (rows + channels) * int64_t{sizeof(float)};
   const int64_t widest =
-      std::max(kMinPanel, kPanelBytes / bytes_per_column / kPanelAlign * kPanelAlign);
+      std::clamp(kPanelBytes / bytes_per_column / kPanelAlign * kPanelAlign, kMinPanel, kMaxPanel);
   if (O <= widest) return O;
   return CeilDiv(CeilDiv(O, CeilDiv(O, widest)), kPanelAlign) * kPanelAlign;
 }
