@@ -1,8 +1,9 @@
 // GFLOP/s of the interpreter's MatMul (GEMM) and Conv (im2col + GEMM, 1x1 as plain GEMM, depthwise
-// direct) at BERT-base, ResNet-50 and MobileNetV2 sizes, on the ISA the CPU picks and on the
-// baseline (SSE2) kernels, next to naive loops and next to the machine's peak, all measured in the
-// same run.
+// direct) at BERT-base, ResNet-50 and MobileNetV2 sizes, on the ISA the CPU picks (ONNX_OPT_ISA in
+// the environment lowers it, as for the tools) and on the baseline (SSE2) kernels, next to naive
+// loops and next to the machine's peak, all measured in the same run.
 //   bazel run -c opt //tools/bench:conv_matmul_bench
+//   ONNX_OPT_ISA=avx2 bazel run -c opt //tools/bench:conv_matmul_bench   # the AVX2 kernels
 //
 // Peak: an FMA throughput probe per ISA (independent multiply-adds on registers, nothing else)
 // gives the FLOP rate one core can reach, and with the vector width the vector FMAs per second (per
@@ -36,6 +37,12 @@ namespace {
 
 using bench::PeakGflops;
 
+// The ISA the interpreter's kernels run on: the CPU's best, lowered by ONNX_OPT_ISA.
+Isa KernelIsa() {
+  static const Isa isa = ActiveIsa();
+  return isa;
+}
+
 void PrintPeaks() {
   // The probe measures vector FMAs per second; how they split into units x clock it cannot tell (a
   // core may run 512-bit FMAs on two 256-bit halves, and turbo clocks vary), so the split is given
@@ -57,7 +64,7 @@ void PrintPeaks() {
   std::printf(
       "  nominal clock (/proc/cpuinfo): %.2f GHz; kernels run on %s unless the name says "
       "baseline\n\n",
-      nominal, std::string(IsaName(DetectedIsa())).c_str());
+      nominal, std::string(IsaName(KernelIsa())).c_str());
 }
 
 // ---- data and references
@@ -135,7 +142,7 @@ double TimedLoop(benchmark::State& st, F body) {
 // args: M, N, K (BERT-base: 128 tokens x 768 hidden, FFN 3072); isa (0 = the CPU's, 1 = baseline).
 void BM_MatMul(benchmark::State& st) {
   const int64_t M = st.range(0), N = st.range(1), K = st.range(2);
-  const Isa isa = st.range(3) ? Isa::kBaseline : DetectedIsa();
+  const Isa isa = st.range(3) ? Isa::kBaseline : KernelIsa();
   if (!SetActiveIsa(isa).ok()) return st.SkipWithError("ISA not supported");
   auto a = Random(M * K), b = Random(K * N);
   std::vector<float> c(M * N);
@@ -154,7 +161,7 @@ void BM_MatMul(benchmark::State& st) {
     benchmark::DoNotOptimize(c.data());
   });
   SetCounters(st, 2.0 * M * N * K, isa, seconds);
-  (void)SetActiveIsa(DetectedIsa());
+  (void)SetActiveIsa(KernelIsa());
 }
 void BM_MatMulNaive(benchmark::State& st) {
   const int64_t M = st.range(0), N = st.range(1), K = st.range(2);
@@ -225,7 +232,7 @@ double ConvFlops(int64_t C, int64_t M, int64_t H, int64_t k, int64_t s, int64_t 
 void BM_Conv(benchmark::State& st) {
   const int64_t C = st.range(0), M = st.range(1), H = st.range(2), k = st.range(3), s = st.range(4),
                 group = st.range(5);
-  const Isa isa = st.range(6) ? Isa::kBaseline : DetectedIsa();
+  const Isa isa = st.range(6) ? Isa::kBaseline : KernelIsa();
   if (!SetActiveIsa(isa).ok()) return st.SkipWithError("ISA not supported");
   ConvGraph cg(k, s, group);
   Evaluator ev(cg.g, {{"", 17}});
@@ -254,7 +261,7 @@ void BM_Conv(benchmark::State& st) {
     benchmark::DoNotOptimize(r);
   });
   SetCounters(st, ConvFlops(C, M, H, k, s, group), isa, seconds);
-  (void)SetActiveIsa(DetectedIsa());
+  (void)SetActiveIsa(KernelIsa());
 }
 void BM_ConvNaive(benchmark::State& st) {
   const int64_t C = st.range(0), M = st.range(1), H = st.range(2), k = st.range(3), s = st.range(4),
