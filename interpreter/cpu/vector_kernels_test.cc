@@ -438,7 +438,10 @@ TEST_P(VectorKernelsTest, ScaleShift) {
 // passes (bias add, scale_shift_f32, Relu or Clip), over shapes with a partial row block, a partial
 // strip, two slices of K and a strided C; NaN and -0 through the activations.
 TEST_P(VectorKernelsTest, GemmWithRowEpilogueIsTheGemmThenTheSeparatePasses) {
-  if (k().gemm_epilogue_f32 == nullptr) GTEST_SKIP() << "no fused GEMM on this ISA (by design)";
+  // The baseline has no such kernel (its GEMM is Eigen's; the convolution then runs the passes);
+  // every vector ISA has.
+  ASSERT_EQ(k().gemm_epilogue_f32 == nullptr, GetParam() == Isa::kBaseline);
+  if (GetParam() == Isa::kBaseline) return;
   struct Shape {
     int64_t M, N, K;
   };
