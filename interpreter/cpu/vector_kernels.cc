@@ -20,10 +20,10 @@ const VectorKernels& VecFor(Isa isa) {
                               << " asked on a CPU without it";
   switch (isa) {
     case Isa::kAvx512: {
-      // VNNI came after AVX-512's first CPUs: without it, the int8 GEMM entry is left out.
+      // VNNI came after AVX-512's first CPUs: without it, the int8 GEMM is AVX2's.
       static const VectorKernels table = [] {
         VectorKernels t = simd_avx512::Table();
-        if (!CpuHasAvx512Vnni()) t.gemm_8bit_s32 = nullptr;
+        if (!CpuHasAvx512Vnni()) t.gemm_8bit_s32 = simd_avx2::Table().gemm_8bit_s32;
         return t;
       }();
       return table;

@@ -173,8 +173,9 @@ struct VectorKernels {
   void (*quantize_u8_f32)(const float* x, int64_t n, float scale, float zero_point, uint8_t* y);
   // C (M x N, int32, rows ldc apart) = (A - za) * (B - zb) for A (M x K, contiguous) and B (K x N,
   // rows ldb apart) of 8-bit integers, row-major, za one value per row of A or one for all, zb one
-  // per column of B or one for all; exact modulo 2^32 (an int32 accumulator's wrapping). Null
-  // unless the CPU has AVX-512 VNNI: callers keep a portable path.
+  // per column of B or one for all; exact modulo 2^32 (an int32 accumulator's wrapping). AVX-512
+  // VNNI multiplies bytes; AVX2 (and AVX-512 without VNNI) widens them to int16. Null on the
+  // baseline: callers keep a portable path.
   void (*gemm_8bit_s32)(int64_t M, int64_t N, int64_t K, const Int8Operand& A, const Int8Operand& B,
                         int64_t ldb, int32_t* C, int64_t ldc);
 

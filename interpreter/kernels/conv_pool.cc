@@ -564,11 +564,11 @@ Status ConvInteger8(KernelContext& ctx, const Tensor& x0, const Tensor& w0, Tens
   return OkStatus();
 }
 
-// ConvInteger through the 8-bit GEMM (AVX-512 VNNI), which takes the bytes of W and of X's column
+// ConvInteger through the 8-bit GEMM (AVX2, AVX-512), which takes the bytes of W and of X's column
 // matrix as they are, with their zero points, and is exact modulo 2^32 like the portable path.
 // Padding reads as X's zero point, so it adds nothing. Returns false (the caller takes the portable
-// path) without VNNI or when w_zero_point is malformed (which the portable path reports).
-StatusOr<bool> ConvIntegerVnni(KernelContext& ctx, const Tensor& x0, const Tensor& w0, Tensor& y) {
+// path) on the baseline ISA or when w_zero_point is malformed (which the portable path reports).
+StatusOr<bool> ConvIntegerBytes(KernelContext& ctx, const Tensor& x0, const Tensor& w0, Tensor& y) {
   if (Vec().gemm_8bit_s32 == nullptr) return false;
   ASSIGN_OR_RETURN(const ConvShape shape, MakeConvShape(ctx, x0, w0));
   std::vector<int32_t> w_zero_points(static_cast<size_t>(shape.M), 0);
@@ -618,7 +618,7 @@ Status ConvIntegerKernel(KernelContext& ctx) {
   if (Is8BitInteger(x0->dtype()) && Is8BitInteger(w0->dtype()) &&
       (!ctx.has_input(2) || Is8BitInteger(ctx.input(2).dtype())) &&
       (!ctx.has_input(3) || Is8BitInteger(ctx.input(3).dtype()))) {
-    ASSIGN_OR_RETURN(const bool done, ConvIntegerVnni(ctx, *x0, *w0, y));
+    ASSIGN_OR_RETURN(const bool done, ConvIntegerBytes(ctx, *x0, *w0, y));
     if (!done) RETURN_IF_ERROR(ConvInteger8(ctx, *x0, *w0, y));
   } else {  // wider integers than the spec's: in double
     Tensor x, w;

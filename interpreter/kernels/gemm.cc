@@ -235,7 +235,8 @@ void Int8Gemm(int64_t M, int64_t N, int64_t K, const Int8Operand& A, const Int8O
       CeilDiv(std::max<int64_t>(1, kMinTileMacs / macs_per_column), kBlock) * kBlock;
   if (CeilDiv(N, cols) < NumThreads()) {
     // Too few columns to go round (a 14x14 plane is 196): A's rows split instead, in whole panels
-    // of the kernel (12 rows), each task packing all of B, which is small then.
+    // of the kernels (12 rows for AVX-512's, 6 for AVX2's), each task packing all of B, which is
+    // small then.
     const int64_t rows = CeilDiv(CeilDiv(M, NumThreads()), 12) * 12;
     ParallelFor(CeilDiv(M, rows), 1, [&](int64_t begin, int64_t end) {
       const int64_t i0 = begin * rows, i1 = std::min(M, end * rows);

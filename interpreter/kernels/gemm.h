@@ -45,7 +45,7 @@ void SkinnyGemm4BitRows(int64_t M, int64_t N, const float* A, int64_t lda, const
 // would).
 void ExactInt8Gemm(int64_t M, int64_t N, int64_t K, const float* A, const float* B, int32_t* C);
 
-// VectorKernels::gemm_8bit_s32 (which must be there: AVX-512 VNNI) on NumThreads() threads, B's
+// VectorKernels::gemm_8bit_s32 (which must be there: AVX2 or AVX-512) on NumThreads() threads, B's
 // columns split among them in blocks of 512, so that each packs only its own, or A's rows when B
 // has too few columns for that (exact integers: the same result whatever the split).
 void Int8Gemm(int64_t M, int64_t N, int64_t K, const Int8Operand& A, const Int8Operand& B,

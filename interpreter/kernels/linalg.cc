@@ -118,12 +118,12 @@ StatusOr<Tensor> MatMulIntegerAs(const KernelContext& ctx, const Tensor& a, cons
   return BatchedMatMul(fa, fb, std::is_same_v<T, float>);
 }
 
-// MatMulInteger through the 8-bit GEMM (AVX-512 VNNI), which takes the operands' bytes as they are
+// MatMulInteger through the 8-bit GEMM (AVX2, AVX-512), which takes the operands' bytes as they are
 // with their zero points and is exact modulo 2^32 like the portable path. Takes A of rank >= 2 with
 // a scalar zero point (or one per row when A is 2-D) and a 2-D B with a scalar or per-column zero
 // point, as dynamically quantized linear layers have; false (the portable path) otherwise.
-StatusOr<bool> MatMulIntegerVnni(KernelContext& ctx, const Tensor& a, const Tensor& b,
-                                 Tensor& out) {
+StatusOr<bool> MatMulIntegerBytes(KernelContext& ctx, const Tensor& a, const Tensor& b,
+                                  Tensor& out) {
   if (Vec().gemm_8bit_s32 == nullptr || a.rank() < 2 || b.rank() != 2) return false;
   const int64_t K = a.dim(a.rank() - 1), N = b.dim(1);
   if (b.dim(0) != K || K == 0) return false;  // the portable path reports or handles these
@@ -162,7 +162,7 @@ Status MatMulIntegerKernel(KernelContext& ctx) {
   Tensor out;
   bool done = false;
   if (int8) {
-    ASSIGN_OR_RETURN(done, MatMulIntegerVnni(ctx, *a, *b, out));
+    ASSIGN_OR_RETURN(done, MatMulIntegerBytes(ctx, *a, *b, out));
   }
   if (!done) {
     ASSIGN_OR_RETURN(out, int8 ? MatMulIntegerAs<float>(ctx, *a, *b, DataType::kFloat)

@@ -477,8 +477,8 @@ TEST(ConvIntegerTest, WeightZeroPointOfTheWrongLengthIsAnError) {
 }
 
 // ConvInteger (2-D, groups, strides, pads, dilations) against an int64 loop wrapped to int32, on
-// every ISA this CPU has: with AVX-512 VNNI through the 8-bit GEMM, elsewhere the portable exact
-// float path.
+// every ISA this CPU has: with AVX2 and AVX-512 through the 8-bit GEMM, on the baseline the
+// portable exact float path.
 struct ConvIntegerCase {
   int64_t C, M, H, W, kernel, stride, pad, dilation, group;
   bool signed_x, signed_w, per_channel, extreme;
@@ -597,7 +597,7 @@ std::vector<int32_t> ReferenceMatMulInteger(int64_t batch, int64_t M, int64_t K,
 
 // The shapes of dynamically quantized linear layers (batched A with a scalar zero point, B with one
 // zero point per column), with depth across several packed blocks, on every ISA this CPU has: with
-// AVX-512 VNNI they take the int8 GEMM, elsewhere the portable path; both exact.
+// AVX2 and AVX-512 they take the int8 GEMM, on the baseline the portable path; both exact.
 class MatMulIntegerEveryIsaTest : public ::testing::TestWithParam<Isa> {
  protected:
   void SetUp() override { ASSERT_TRUE(SetActiveIsa(GetParam()).ok()); }

@@ -308,8 +308,8 @@ BENCHMARK(BM_ConvNaive)
 
 // ConvInteger (uint8 x uint8, x zero point 128, w zero point `wz`) at the ResNet-50 3x3 size,
 // checked once against an exact integer loop; GOP/s counts 2 operations per multiply-add as for
-// float. The 8-bit GEMM runs where the CPU has AVX-512 VNNI; ONNX_OPT_ISA=avx2 measures the
-// portable exact float path.
+// float. The 8-bit GEMM runs on AVX-512 (bytes with VNNI) and AVX2 (widened to int16);
+// ONNX_OPT_ISA=baseline measures the portable exact float path.
 void BM_ConvInteger(benchmark::State& st) {
   const int64_t C = st.range(0), M = st.range(1), H = st.range(2), k = 3;
   const uint8_t wz_value = static_cast<uint8_t>(st.range(3));

@@ -14,9 +14,9 @@
 // Missing rows, columns and depth are packed as zeros, and edge tiles go through a small buffer.
 #include <immintrin.h>
 
-#include <cstdlib>
 #include <cstring>
 
+#include "interpreter/cpu/simd/scratch.h"
 #include "interpreter/cpu/simd/simd.h"
 
 namespace onnx_opt::interpreter::ONNX_OPT_SIMD_NS {
@@ -77,26 +77,6 @@ __attribute__((target("avx512vnni"))) void EdgeKernel(int64_t groups, const int8
     }
   }
 }
-
-// A growable, 64-byte aligned buffer per thread, reused from call to call (fresh pages would be
-// faulted in on every call).
-class Scratch {
- public:
-  ~Scratch() { std::free(data_); }
-  void* Get(int64_t bytes) {
-    if (bytes > size_) {
-      std::free(data_);
-      size_ = (bytes + 63) / 64 * 64;
-      data_ = std::aligned_alloc(64, static_cast<size_t>(size_));
-      if (data_ == nullptr) std::abort();
-    }
-    return data_;
-  }
-
- private:
-  void* data_ = nullptr;
-  int64_t size_ = 0;
-};
 
 thread_local Scratch a_scratch, b_scratch, sum_scratch;
 

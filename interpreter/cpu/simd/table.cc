@@ -17,8 +17,8 @@ const VectorKernels& Table() {
     .unary_f32 = UnaryF32, .scale_shift_f32 = ScaleShiftF32, .row_sums_f32 = RowSumsF32,
     .softmax_rows_f32 = SoftmaxRowsF32, .layer_norm_rows_f32 = LayerNormRowsF32,
     .quantization_range_f32 = QuantizationRangeF32, .quantize_u8_f32 = QuantizeU8F32,
-#if defined(__AVX512F__)
-    .gemm_8bit_s32 = Gemm8BitS32,  // cleared by VecFor when the CPU lacks VNNI
+#if defined(__AVX2__)
+    .gemm_8bit_s32 = Gemm8BitS32,  // AVX-512's is replaced by VecFor when the CPU lacks VNNI
 #else
     .gemm_8bit_s32 = nullptr,
 #endif
