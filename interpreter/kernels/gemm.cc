@@ -95,13 +95,14 @@ Tiling ChooseTiling(int64_t M, int64_t N, int64_t K) {
 constexpr int64_t kSkinnyMinWeights = int64_t{1} << 16;
 // Columns of C per chunk of a skinny product spread over the threads: the kernel's block, so each
 // chunk reads B in whole pages. With B transposed a column is a row of B, whole pages already, and
-// chunks are multiples of 128 rows of at least 2^17 multiply-adds, so that a classifier of 1000
-// classes is shared (1280 x 1000 at 2 threads: 0.33 -> 0.16 ms) but an LSTM step's 512 x 128 is
-// not (waking a thread for it cost more than it saved). The kernel's bits do not depend on the
-// split.
+// chunks are multiples of 128 rows of at least 2^15 multiply-adds, so that a classifier of 1000
+// classes is shared (1280 x 1000 at 2 threads: 0.33 -> 0.16 ms) and so is an LSTM step's 512 x 128
+// (in halves: each core then reads half of R from its own L2; the zoo's LSTM at 2 threads on Zen 4
+// 0.76-0.89 -> 0.64-0.73 ms; at 2^17 it stayed whole, measured as not paying on Sapphire Rapids
+// before the workers spun). The kernel's bits do not depend on the split.
 constexpr int64_t kSkinnyChunk = 1024;
 constexpr int64_t kSkinnyRowsChunk = 128;
-constexpr int64_t kSkinnyMinChunkMacs = int64_t{1} << 17;
+constexpr int64_t kSkinnyMinChunkMacs = int64_t{1} << 15;
 
 bool IsSkinny(bool ta, int64_t M, int64_t N, int64_t K, float alpha) {
   return !ta && alpha == 1.0f && M >= 1 && M <= kSkinnyMaxRows && K >= 1 &&
