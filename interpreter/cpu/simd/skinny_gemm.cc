@@ -18,10 +18,11 @@
 #include "interpreter/cpu/simd/simd.h"
 
 #if defined(__SSE2__)
-// GCC 12 warns that the intrinsics' own _mm512_undefined_* placeholders "may be used uninitialized"
-// (GCC bug 105593): nothing of ours.
+// GCC 12 warns that the intrinsics' own _mm512_undefined_* placeholders are "used uninitialized"
+// or "may be" (GCC bug 105593): nothing of ours.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
 #include <immintrin.h>
 #pragma GCC diagnostic pop
 #endif
@@ -148,11 +149,16 @@ void BlockOfRows(int64_t M, int64_t K, const float* A, int64_t lda, Rows& rows, 
 }
 
 // B stored N x K (Gemm's transB: a Linear layer's weight, an LSTM's R): each element of C is a dot
-// product of two contiguous rows, B read front to back. Summed in kDotLanes lanes (in order of k
-// within a lane, the last K % kDotLanes products in lanes of their own on AVX-512), then across the
-// lanes. The vector ISAs use intrinsics: the compiler's own loop over the lanes came out as scalar
-// FMAs for one row of A, and its sum across the lanes as a chain of 16 dependent adds (an LSTM
-// step's H_{t-1} * R^T, 1 x 512 x 128, spent 91% of the model's time there).
+// product of two contiguous rows, B read front to back, summed in kDotLanes lanes (in order of k
+// within a lane; on AVX-512 the last K % kDotLanes products too, masked, elsewhere added one by one
+// after the lanes), then across the lanes by one fixed tree (SumLanes). A few columns are computed
+// together (kDotColumns): their sums are independent chains (a single one waits the FMA's latency
+// on every step) and share the loads of A, which otherwise doubled the loads of a one-row product
+// (an LSTM step's H_{t-1} * R^T, 1 x 512 x 128, where R comes from L2 and loads are the limit).
+// Every column takes the same steps in the same order whichever columns it is computed with, so a
+// split of N does not change the bits. The vector ISAs use intrinsics: the compiler's own loop over
+// the lanes came out as scalar FMAs for one row of A, and its sum across the lanes as a chain of 16
+// dependent adds.
 #if defined(__AVX512F__)
 constexpr int kDotLanes = 16;
 #else
@@ -163,82 +169,102 @@ constexpr int kDotLanes = 8;
 // stream that the loads alone kept at ~6 GB/s on one thread where the row-segment kernel,
 // prefetching, reaches ~13 (4096 x 4096). Past the end of a row this runs into the next one's start
 // (rows are usually contiguous); past the end of B it asks for lines nobody reads, which is
-// harmless.
+// harmless. One request per 64 floats of each row.
 constexpr int64_t kDotAhead = 1024;
 
-// Independent sums per row of A, so that a few rows still keep both FMA units busy (a single chain
-// waits the FMA's 4-cycle latency on every step).
+// Columns per group: four independent sums for one row of A, two columns for two rows, and one
+// column (the rows' own sums) beyond, within the 16 (AVX2) or 32 registers.
 template <int M>
-constexpr int kDotChains = M <= 2 ? 4 / M : 1;
+constexpr int kDotColumns = M == 1 ? 4 : (M == 2 ? 2 : 1);
+
+#if defined(__AVX512F__) || (defined(__AVX2__) && defined(__FMA__))
+#if defined(__AVX512F__)
+using DotVector = __m512;
+inline DotVector DotZero() { return _mm512_setzero_ps(); }
+inline DotVector DotLoad(const float* p) { return _mm512_loadu_ps(p); }
+inline DotVector DotFma(DotVector a, DotVector b, DotVector c) { return _mm512_fmadd_ps(a, b, c); }
+// The 16 lanes halved to 8 (low + high), then to 4.
+inline __m128 HalveTo4(DotVector v) {
+  const __m256 high = _mm512_castps512_ps256(_mm512_shuffle_f32x4(v, v, _MM_SHUFFLE(3, 2, 3, 2)));
+  const __m256 h = _mm256_add_ps(_mm512_castps512_ps256(v), high);
+  return _mm_add_ps(_mm256_castps256_ps128(h), _mm256_extractf128_ps(h, 1));
+}
+#else
+using DotVector = __m256;
+inline DotVector DotZero() { return _mm256_setzero_ps(); }
+inline DotVector DotLoad(const float* p) { return _mm256_loadu_ps(p); }
+inline DotVector DotFma(DotVector a, DotVector b, DotVector c) { return _mm256_fmadd_ps(a, b, c); }
+inline __m128 HalveTo4(DotVector v) {
+  return _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+}
+#endif
+
+// The sum of the lanes: halved to 4, then lanes 0 + 2 and 1 + 3, then those two.
+inline float SumLanes(DotVector v) {
+  __m128 x = HalveTo4(v);
+  x = _mm_add_ps(x, _mm_movehl_ps(x, x));
+  x = _mm_add_ss(x, _mm_movehdup_ps(x));
+  return _mm_cvtss_f32(x);
+}
+
+// Columns 0..G-1 of C (rows b, b + ldb, ... of B): C[m][g] (+)= A's row m . B's row g.
+template <int M, int G>
+void DotColumns(int64_t K, const float* A, int64_t lda, const float* b, int64_t ldb, float* C,
+                int64_t ldc, bool accumulate) {
+  DotVector acc[G][M];
+  for (int g = 0; g < G; ++g) {
+    for (int m = 0; m < M; ++m) acc[g][m] = DotZero();
+  }
+  auto step = [&](int64_t k) {
+    DotVector bv[G];
+    for (int g = 0; g < G; ++g) bv[g] = DotLoad(b + g * ldb + k);
+    for (int m = 0; m < M; ++m) {
+      const DotVector av = DotLoad(A + m * lda + k);
+      for (int g = 0; g < G; ++g) acc[g][m] = DotFma(av, bv[g], acc[g][m]);
+    }
+  };
+  int64_t k = 0;
+  for (; k + 64 <= K; k += 64) {
+    for (int g = 0; g < G; ++g) __builtin_prefetch(b + g * ldb + k + kDotAhead, 0, 2);
+#pragma GCC unroll 8
+    for (int64_t s = 0; s < 64; s += kDotLanes) step(k + s);
+  }
+  for (; k + kDotLanes <= K; k += kDotLanes) step(k);
+#if defined(__AVX512F__)
+  if (k < K) {
+    const __mmask16 tail = static_cast<__mmask16>((1u << (K - k)) - 1);
+    for (int m = 0; m < M; ++m) {
+      const __m512 av = _mm512_maskz_loadu_ps(tail, A + m * lda + k);
+      for (int g = 0; g < G; ++g)
+        acc[g][m] = _mm512_fmadd_ps(av, _mm512_maskz_loadu_ps(tail, b + g * ldb + k), acc[g][m]);
+    }
+    k = K;
+  }
+#endif
+  for (int g = 0; g < G; ++g) {
+    for (int m = 0; m < M; ++m) {
+      float sum = SumLanes(acc[g][m]);
+      for (int64_t t = k; t < K; ++t) sum = MulAdd(A[m * lda + t], b[g * ldb + t], sum);
+      float& out = C[m * ldc + g];
+      out = accumulate ? out + sum : sum;
+    }
+  }
+}
 
 template <int M>
 void DotRows(int64_t N, int64_t K, const float* A, int64_t lda, const float* B, int64_t ldb,
              float* C, int64_t ldc, bool accumulate) {
-  constexpr int kChains = kDotChains<M>;
+  constexpr int G = kDotColumns<M>;
+  int64_t j = 0;
+  for (; j + G <= N; j += G) DotColumns<M, G>(K, A, lda, B + j * ldb, ldb, C + j, ldc, accumulate);
+  for (; j < N; ++j) DotColumns<M, 1>(K, A, lda, B + j * ldb, ldb, C + j, ldc, accumulate);
+}
+#else
+template <int M>
+void DotRows(int64_t N, int64_t K, const float* A, int64_t lda, const float* B, int64_t ldb,
+             float* C, int64_t ldc, bool accumulate) {
   for (int64_t j = 0; j < N; ++j) {
     const float* b = B + j * ldb;
-    float sums[M];
-#if defined(__AVX512F__)
-    __m512 acc[kChains][M];
-    for (int c = 0; c < kChains; ++c) {
-      for (int m = 0; m < M; ++m) acc[c][m] = _mm512_setzero_ps();
-    }
-    int64_t k = 0;
-    for (; k + kChains * kDotLanes <= K; k += kChains * kDotLanes) {
-      __builtin_prefetch(b + k + kDotAhead, 0, 2);
-      for (int c = 0; c < kChains; ++c) {
-        const int64_t at = k + c * kDotLanes;
-        const __m512 bv = _mm512_loadu_ps(b + at);
-        for (int m = 0; m < M; ++m)
-          acc[c][m] = _mm512_fmadd_ps(_mm512_loadu_ps(A + m * lda + at), bv, acc[c][m]);
-      }
-    }
-    for (; k + kDotLanes <= K; k += kDotLanes) {
-      const __m512 bv = _mm512_loadu_ps(b + k);
-      for (int m = 0; m < M; ++m)
-        acc[0][m] = _mm512_fmadd_ps(_mm512_loadu_ps(A + m * lda + k), bv, acc[0][m]);
-    }
-    if (k < K) {
-      const __mmask16 tail = static_cast<__mmask16>((1u << (K - k)) - 1);
-      const __m512 bv = _mm512_maskz_loadu_ps(tail, b + k);
-      for (int m = 0; m < M; ++m)
-        acc[0][m] = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(tail, A + m * lda + k), bv, acc[0][m]);
-    }
-    for (int m = 0; m < M; ++m) {
-      for (int c = 1; c < kChains; ++c) acc[0][m] = _mm512_add_ps(acc[0][m], acc[c][m]);
-      sums[m] = _mm512_reduce_add_ps(acc[0][m]);
-    }
-#elif defined(__AVX2__) && defined(__FMA__)
-    __m256 acc[kChains][M];
-    for (int c = 0; c < kChains; ++c) {
-      for (int m = 0; m < M; ++m) acc[c][m] = _mm256_setzero_ps();
-    }
-    int64_t k = 0;
-    for (; k + kChains * kDotLanes <= K; k += kChains * kDotLanes) {
-      __builtin_prefetch(b + k + kDotAhead, 0, 2);
-      for (int c = 0; c < kChains; ++c) {
-        const int64_t at = k + c * kDotLanes;
-        const __m256 bv = _mm256_loadu_ps(b + at);
-        for (int m = 0; m < M; ++m)
-          acc[c][m] = _mm256_fmadd_ps(_mm256_loadu_ps(A + m * lda + at), bv, acc[c][m]);
-      }
-    }
-    for (; k + kDotLanes <= K; k += kDotLanes) {
-      const __m256 bv = _mm256_loadu_ps(b + k);
-      for (int m = 0; m < M; ++m)
-        acc[0][m] = _mm256_fmadd_ps(_mm256_loadu_ps(A + m * lda + k), bv, acc[0][m]);
-    }
-    for (int m = 0; m < M; ++m) {
-      for (int c = 1; c < kChains; ++c) acc[0][m] = _mm256_add_ps(acc[0][m], acc[c][m]);
-      // Lanes 0-3 + 4-7, then pairs, then the two halves.
-      __m128 v = _mm_add_ps(_mm256_castps256_ps128(acc[0][m]), _mm256_extractf128_ps(acc[0][m], 1));
-      v = _mm_add_ps(v, _mm_movehl_ps(v, v));
-      v = _mm_add_ss(v, _mm_movehdup_ps(v));
-      float sum = _mm_cvtss_f32(v);
-      for (int64_t t = k; t < K; ++t) sum = MulAdd(A[m * lda + t], b[t], sum);
-      sums[m] = sum;
-    }
-#else
     float acc[M][kDotLanes] = {};
     int64_t k = 0;
     for (; k + kDotLanes <= K; k += kDotLanes) {
@@ -252,12 +278,11 @@ void DotRows(int64_t N, int64_t K, const float* A, int64_t lda, const float* B, 
       float sum = 0.0f;
       for (int l = 0; l < kDotLanes; ++l) sum += acc[m][l];
       for (int64_t t = k; t < K; ++t) sum = MulAdd(A[m * lda + t], b[t], sum);
-      sums[m] = sum;
+      C[m * ldc + j] = accumulate ? C[m * ldc + j] + sum : sum;
     }
-#endif
-    for (int m = 0; m < M; ++m) C[m * ldc + j] = accumulate ? C[m * ldc + j] + sums[m] : sums[m];
   }
 }
+#endif
 
 void DotRowsOf(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, const float* B,
                int64_t ldb, float* C, int64_t ldc, bool accumulate) {
