@@ -207,6 +207,31 @@ inline float SumLanes(DotVector v) {
   return _mm_cvtss_f32(x);
 }
 
+// SumLanes of four vectors at once, in lanes 0..3: the same additions, done side by side.
+inline __m128 SumLanes4(DotVector v0, DotVector v1, DotVector v2, DotVector v3) {
+#if defined(__AVX512F__)
+  auto halve = [](__m512 v) {
+    return _mm256_add_ps(_mm512_castps512_ps256(v), _mm512_castps512_ps256(_mm512_shuffle_f32x4(
+                                                        v, v, _MM_SHUFFLE(3, 2, 3, 2))));
+  };
+  const __m256 h0 = halve(v0), h1 = halve(v1), h2 = halve(v2), h3 = halve(v3);
+#else
+  const __m256 h0 = v0, h1 = v1, h2 = v2, h3 = v3;
+#endif
+  // [x0 | x1] with x_i = low half + high half of h_i, and [x2 | x3].
+  const __m256 w01 =
+      _mm256_add_ps(_mm256_permute2f128_ps(h0, h1, 0x20), _mm256_permute2f128_ps(h0, h1, 0x31));
+  const __m256 w23 =
+      _mm256_add_ps(_mm256_permute2f128_ps(h2, h3, 0x20), _mm256_permute2f128_ps(h2, h3, 0x31));
+  // Lanes 0 + 2 and 1 + 3 of each: [x0's, x2's | x1's, x3's] pairs.
+  const __m256 r = _mm256_add_ps(_mm256_shuffle_ps(w01, w23, _MM_SHUFFLE(1, 0, 1, 0)),
+                                 _mm256_shuffle_ps(w01, w23, _MM_SHUFFLE(3, 2, 3, 2)));
+  // Then the two: [s0, s2, s0, s2 | s1, s3, s1, s3].
+  const __m256 f = _mm256_add_ps(_mm256_shuffle_ps(r, r, _MM_SHUFFLE(2, 0, 2, 0)),
+                                 _mm256_shuffle_ps(r, r, _MM_SHUFFLE(3, 1, 3, 1)));
+  return _mm_unpacklo_ps(_mm256_castps256_ps128(f), _mm256_extractf128_ps(f, 1));
+}
+
 // Columns 0..G-1 of C (rows b, b + ldb, ... of B): C[m][g] (+)= A's row m . B's row g.
 template <int M, int G>
 void DotColumns(int64_t K, const float* A, int64_t lda, const float* b, int64_t ldb, float* C,
@@ -241,9 +266,21 @@ void DotColumns(int64_t K, const float* A, int64_t lda, const float* b, int64_t 
     k = K;
   }
 #endif
+  float sums[G][M];
+  if constexpr (G * M == 4) {
+    alignas(16) float four[4];
+    // Column g of row m is vector g + G * m.
+    _mm_store_ps(four,
+                 SumLanes4(acc[0][0], acc[1 % G][1 / G], acc[2 % G][2 / G], acc[3 % G][3 / G]));
+    for (int i = 0; i < 4; ++i) sums[i % G][i / G] = four[i];
+  } else {
+    for (int g = 0; g < G; ++g) {
+      for (int m = 0; m < M; ++m) sums[g][m] = SumLanes(acc[g][m]);
+    }
+  }
   for (int g = 0; g < G; ++g) {
     for (int m = 0; m < M; ++m) {
-      float sum = SumLanes(acc[g][m]);
+      float sum = sums[g][m];
       for (int64_t t = k; t < K; ++t) sum = MulAdd(A[m * lda + t], b[g * ldb + t], sum);
       float& out = C[m * ldc + g];
       out = accumulate ? out + sum : sum;
