@@ -675,43 +675,48 @@ void ReferenceWindow(const std::vector<float>& x, const std::vector<float>& w, f
 }
 
 TEST_P(VectorKernelsTest, WindowKernelsOverGeometries) {
-  for (int64_t kernel : {1, 3, 5}) {
-    for (int64_t stride : {1, 2}) {
-      for (int64_t dilation : {1, 2}) {
-        for (int64_t pad : {0, 1, 2, 3}) {
-          Window2d win{};
-          win.in_h = 9;
-          win.in_w = 13;
-          win.kernel_h = kernel;
-          win.kernel_w = kernel;
-          win.stride_h = win.stride_w = stride;
-          win.dilation_h = win.dilation_w = dilation;
-          win.pad_top = win.pad_left = pad;
-          // Uneven, as ceil_mode and SAME make it (pad 3: the top and left ones alone).
-          win.pad_bottom = win.pad_right = pad == 3 ? 0 : pad + (stride - 1);
-          const int64_t ek = (kernel - 1) * dilation + 1;
-          win.out_h = (win.in_h + win.pad_top + win.pad_bottom - ek) / stride + 1;
-          win.out_w = (win.in_w + win.pad_left + win.pad_right - ek) / stride + 1;
-          if (win.out_h <= 0 || win.out_w <= 0) continue;
-          const std::vector<float> x = testing::RandomFloats(win.in_h * win.in_w, -1, 1, 11),
-                                   w = testing::RandomFloats(kernel * kernel, -1, 1, 12);
-          std::vector<float> got(win.out_h * win.out_w), want;
-          const std::string where = "k" + std::to_string(kernel) + " s" + std::to_string(stride) +
-                                    " d" + std::to_string(dilation) + " p" + std::to_string(pad);
-          k().depthwise_conv2d_f32(x.data(), w.data(), 0.5f, win, got.data());
-          ReferenceWindow(x, w, 0.5f, win, 0, false, want);
-          for (size_t i = 0; i < got.size(); ++i)
-            ASSERT_TRUE(Near(got[i], want[i], 1e-5, 1e-6)) << where;
-          if (pad < kernel) {  // pooling windows always hold an input cell
-            k().max_pool2d_f32(x.data(), win, got.data());
-            ReferenceWindow(x, w, 0, win, 1, false, want);
-            for (size_t i = 0; i < got.size(); ++i) ASSERT_EQ(got[i], want[i]) << where;
-          }
-          for (bool count_pad : {false, true}) {
-            k().average_pool2d_f32(x.data(), win, count_pad, got.data());
-            ReferenceWindow(x, w, 0, win, 2, count_pad, want);
+  // Widths whose rows hold no whole vector, some, and some and a part (the stride-2 depthwise rows
+  // run in vectors of 8 or 16 outputs, the last one masked on AVX-512).
+  for (int64_t width : {13, 40, 75}) {
+    for (int64_t kernel : {1, 3, 5}) {
+      for (int64_t stride : {1, 2}) {
+        for (int64_t dilation : {1, 2}) {
+          for (int64_t pad : {0, 1, 2, 3}) {
+            Window2d win{};
+            win.in_h = 9;
+            win.in_w = width;
+            win.kernel_h = kernel;
+            win.kernel_w = kernel;
+            win.stride_h = win.stride_w = stride;
+            win.dilation_h = win.dilation_w = dilation;
+            win.pad_top = win.pad_left = pad;
+            // Uneven, as ceil_mode and SAME make it (pad 3: the top and left ones alone).
+            win.pad_bottom = win.pad_right = pad == 3 ? 0 : pad + (stride - 1);
+            const int64_t ek = (kernel - 1) * dilation + 1;
+            win.out_h = (win.in_h + win.pad_top + win.pad_bottom - ek) / stride + 1;
+            win.out_w = (win.in_w + win.pad_left + win.pad_right - ek) / stride + 1;
+            if (win.out_h <= 0 || win.out_w <= 0) continue;
+            const std::vector<float> x = testing::RandomFloats(win.in_h * win.in_w, -1, 1, 11),
+                                     w = testing::RandomFloats(kernel * kernel, -1, 1, 12);
+            std::vector<float> got(win.out_h * win.out_w), want;
+            const std::string where = "w" + std::to_string(width) + " k" + std::to_string(kernel) +
+                                      " s" + std::to_string(stride) + " d" +
+                                      std::to_string(dilation) + " p" + std::to_string(pad);
+            k().depthwise_conv2d_f32(x.data(), w.data(), 0.5f, win, got.data());
+            ReferenceWindow(x, w, 0.5f, win, 0, false, want);
             for (size_t i = 0; i < got.size(); ++i)
               ASSERT_TRUE(Near(got[i], want[i], 1e-5, 1e-6)) << where;
+            if (pad < kernel) {  // pooling windows always hold an input cell
+              k().max_pool2d_f32(x.data(), win, got.data());
+              ReferenceWindow(x, w, 0, win, 1, false, want);
+              for (size_t i = 0; i < got.size(); ++i) ASSERT_EQ(got[i], want[i]) << where;
+            }
+            for (bool count_pad : {false, true}) {
+              k().average_pool2d_f32(x.data(), win, count_pad, got.data());
+              ReferenceWindow(x, w, 0, win, 2, count_pad, want);
+              for (size_t i = 0; i < got.size(); ++i)
+                ASSERT_TRUE(Near(got[i], want[i], 1e-5, 1e-6)) << where;
+            }
           }
         }
       }
