@@ -72,6 +72,12 @@ void Block(int rows, int64_t K, const float* A, int64_t lda, const float* B, int
   ONNX_OPT_ACC_ROW(5)
   // clang-format on
 #undef ONNX_OPT_ACC_ROW
+  // C's lines asked for, for writing, while the block computes (see unpacked_gemm.cc); a row's 16
+  // floats may straddle two lines.
+  for (int r = 0; r < rows; ++r) {
+    __builtin_prefetch(C + r * ldc, 1, 3);
+    __builtin_prefetch(C + r * ldc + 15, 1, 3);
+  }
   for (int64_t k = 0; k < K; ++k) {
     const float* bk = B + k * ldb;
     __m256 b0, b1;
