@@ -59,8 +59,10 @@ inline __m512 Finish(__m512 v, const RowEpilogue& e, int64_t row) {
 }
 
 // `e`, when given (the last slice of K), finishes the rows before they are stored; row r of the
-// block is row row0 + r of the epilogue.
-template <bool kFirstPass>
+// block is row row0 + r of the epilogue. Only the first kV vectors of columns are computed: the
+// last strip of a plane of 14x14 (196 columns) holds 4 columns, and 4 vectors of FMAs for them made
+// the product cost 4 strips instead of 3 and a quarter.
+template <bool kFirstPass, int kV>
 void Block(int rows, int64_t K, const float* A, int64_t lda, const float* B, int64_t ldb, float* C,
            int64_t ldc, const __mmask16 (&masks)[kVectors], bool accumulate, float* packed,
            const RowEpilogue* e, int64_t row0) {
@@ -68,13 +70,11 @@ void Block(int rows, int64_t K, const float* A, int64_t lda, const float* B, int
   for (int r = 0; r < 6; ++r) a[r] = A + (r < rows ? r : rows - 1) * lda;
   const float* c_in[6];  // rows past `rows` read the last row (never stored)
   for (int r = 0; r < 6; ++r) c_in[r] = C + (r < rows ? r : rows - 1) * ldc;
-#define ONNX_OPT_ACC_ROW(r)                                                                     \
-  __m512 c##r##0 = accumulate ? _mm512_maskz_loadu_ps(masks[0], c_in[r]) : _mm512_setzero_ps(); \
-  __m512 c##r##1 =                                                                              \
-      accumulate ? _mm512_maskz_loadu_ps(masks[1], c_in[r] + 16) : _mm512_setzero_ps();         \
-  __m512 c##r##2 =                                                                              \
-      accumulate ? _mm512_maskz_loadu_ps(masks[2], c_in[r] + 32) : _mm512_setzero_ps();         \
-  __m512 c##r##3 = accumulate ? _mm512_maskz_loadu_ps(masks[3], c_in[r] + 48) : _mm512_setzero_ps();
+#define ONNX_OPT_ACC(r, v)                                                                  \
+  __m512 c##r##v = accumulate && v < kV ? _mm512_maskz_loadu_ps(masks[v], c_in[r] + 16 * v) \
+                                        : _mm512_setzero_ps();
+#define ONNX_OPT_ACC_ROW(r) \
+  ONNX_OPT_ACC(r, 0) ONNX_OPT_ACC(r, 1) ONNX_OPT_ACC(r, 2) ONNX_OPT_ACC(r, 3)
   // clang-format off: rows of macro calls, which it cannot lay out stably
   ONNX_OPT_ACC_ROW(0)
   ONNX_OPT_ACC_ROW(1)
@@ -84,10 +84,11 @@ void Block(int rows, int64_t K, const float* A, int64_t lda, const float* B, int
   ONNX_OPT_ACC_ROW(5)
   // clang-format on
 #undef ONNX_OPT_ACC_ROW
+#undef ONNX_OPT_ACC
   // C's lines are asked for, for writing, while the block computes: a plane larger than the caches
   // (a 1x1 convolution's output) otherwise takes each store's read-for-ownership miss at the end.
   for (int r = 0; r < rows; ++r) {
-    for (int v = 0; v < kVectors; ++v) __builtin_prefetch(C + r * ldc + 16 * v, 1, 3);
+    for (int v = 0; v < kV; ++v) __builtin_prefetch(C + r * ldc + 16 * v, 1, 3);
   }
   for (int64_t k = 0; k < K; ++k) {
     const float* bk = B + k * ldb;
@@ -96,33 +97,25 @@ void Block(int rows, int64_t K, const float* A, int64_t lda, const float* B, int
       // do not follow.
       if (k + kPrefetchRows < K) {
         const float* ahead = bk + kPrefetchRows * ldb;
-        for (int v = 0; v < kVectors; ++v)
+        for (int v = 0; v < kV; ++v)
           _mm_prefetch(reinterpret_cast<const char*>(ahead + 16 * v), _MM_HINT_T0);
       }
     }
     // The copy (later passes) holds zeros past the last column: plain aligned loads, which unlike
     // masked ones take no slot on the vector ports the FMAs need.
-    const __m512 b0 = kFirstPass ? _mm512_maskz_loadu_ps(masks[0], bk) : _mm512_load_ps(bk),
-                 b1 = kFirstPass ? _mm512_maskz_loadu_ps(masks[1], bk + 16)
-                                 : _mm512_load_ps(bk + 16),
-                 b2 = kFirstPass ? _mm512_maskz_loadu_ps(masks[2], bk + 32)
-                                 : _mm512_load_ps(bk + 32),
-                 b3 = kFirstPass ? _mm512_maskz_loadu_ps(masks[3], bk + 48)
-                                 : _mm512_load_ps(bk + 48);
-    if constexpr (kFirstPass) {
-      float* pk = packed + k * kStripColumns;
-      _mm512_store_ps(pk, b0);
-      _mm512_store_ps(pk + 16, b1);
-      _mm512_store_ps(pk + 32, b2);
-      _mm512_store_ps(pk + 48, b3);
+    __m512 b[kVectors];
+    for (int v = 0; v < kV; ++v) {
+      b[v] =
+          kFirstPass ? _mm512_maskz_loadu_ps(masks[v], bk + 16 * v) : _mm512_load_ps(bk + 16 * v);
+      if constexpr (kFirstPass) _mm512_store_ps(packed + k * kStripColumns + 16 * v, b[v]);
     }
-#define ONNX_OPT_FMA_ROW(r)                     \
-  {                                             \
-    const __m512 ar = _mm512_set1_ps(a[r][k]);  \
-    c##r##0 = _mm512_fmadd_ps(ar, b0, c##r##0); \
-    c##r##1 = _mm512_fmadd_ps(ar, b1, c##r##1); \
-    c##r##2 = _mm512_fmadd_ps(ar, b2, c##r##2); \
-    c##r##3 = _mm512_fmadd_ps(ar, b3, c##r##3); \
+#define ONNX_OPT_FMA_ROW(r)                                             \
+  {                                                                     \
+    const __m512 ar = _mm512_set1_ps(a[r][k]);                          \
+    c##r##0 = _mm512_fmadd_ps(ar, b[0], c##r##0);                       \
+    if constexpr (kV > 1) c##r##1 = _mm512_fmadd_ps(ar, b[1], c##r##1); \
+    if constexpr (kV > 2) c##r##2 = _mm512_fmadd_ps(ar, b[2], c##r##2); \
+    if constexpr (kV > 3) c##r##3 = _mm512_fmadd_ps(ar, b[3], c##r##3); \
   }
     // clang-format off: rows of macro calls, which it cannot lay out stably
     ONNX_OPT_FMA_ROW(0)
@@ -134,19 +127,14 @@ void Block(int rows, int64_t K, const float* A, int64_t lda, const float* B, int
     // clang-format on
 #undef ONNX_OPT_FMA_ROW
   }
-#define ONNX_OPT_STORE_ROW(r)                          \
-  if (r < rows) {                                      \
-    if (e != nullptr) {                                \
-      c##r##0 = Finish(c##r##0, *e, row0 + r);         \
-      c##r##1 = Finish(c##r##1, *e, row0 + r);         \
-      c##r##2 = Finish(c##r##2, *e, row0 + r);         \
-      c##r##3 = Finish(c##r##3, *e, row0 + r);         \
-    }                                                  \
-    float* cr = C + r * ldc;                           \
-    _mm512_mask_storeu_ps(cr, masks[0], c##r##0);      \
-    _mm512_mask_storeu_ps(cr + 16, masks[1], c##r##1); \
-    _mm512_mask_storeu_ps(cr + 32, masks[2], c##r##2); \
-    _mm512_mask_storeu_ps(cr + 48, masks[3], c##r##3); \
+#define ONNX_OPT_STORE(r, v)                                        \
+  if constexpr (v < kV) {                                           \
+    if (e != nullptr) c##r##v = Finish(c##r##v, *e, row0 + r);      \
+    _mm512_mask_storeu_ps(C + r * ldc + 16 * v, masks[v], c##r##v); \
+  }
+#define ONNX_OPT_STORE_ROW(r)                                                           \
+  if (r < rows) {                                                                       \
+    ONNX_OPT_STORE(r, 0) ONNX_OPT_STORE(r, 1) ONNX_OPT_STORE(r, 2) ONNX_OPT_STORE(r, 3) \
   }
   // clang-format off: rows of macro calls, which it cannot lay out stably
   ONNX_OPT_STORE_ROW(0)
@@ -157,6 +145,28 @@ void Block(int rows, int64_t K, const float* A, int64_t lda, const float* B, int
   ONNX_OPT_STORE_ROW(5)
   // clang-format on
 #undef ONNX_OPT_STORE_ROW
+#undef ONNX_OPT_STORE
+}
+
+// Block with the vectors the strip's columns need (1..kVectors).
+template <bool kFirstPass>
+void BlockOf(int vectors, int rows, int64_t K, const float* A, int64_t lda, const float* B,
+             int64_t ldb, float* C, int64_t ldc, const __mmask16 (&masks)[kVectors],
+             bool accumulate, float* packed, const RowEpilogue* e, int64_t row0) {
+  switch (vectors) {
+    case 1:
+      return Block<kFirstPass, 1>(rows, K, A, lda, B, ldb, C, ldc, masks, accumulate, packed, e,
+                                  row0);
+    case 2:
+      return Block<kFirstPass, 2>(rows, K, A, lda, B, ldb, C, ldc, masks, accumulate, packed, e,
+                                  row0);
+    case 3:
+      return Block<kFirstPass, 3>(rows, K, A, lda, B, ldb, C, ldc, masks, accumulate, packed, e,
+                                  row0);
+    default:
+      return Block<kFirstPass, 4>(rows, K, A, lda, B, ldb, C, ldc, masks, accumulate, packed, e,
+                                  row0);
+  }
 }
 
 }  // namespace
@@ -171,6 +181,8 @@ bool UnpackedGemmF32(int64_t M, int64_t N, int64_t K, const float* A, int64_t ld
       reinterpret_cast<float*>((reinterpret_cast<uintptr_t>(memory.data()) + 63) & ~uintptr_t{63});
   for (int64_t j = 0; j < N; j += kVectors * kLanes) {
     __mmask16 masks[kVectors];
+    const int64_t strip = N - j < kStripColumns ? N - j : kStripColumns;
+    const int vectors = static_cast<int>((strip + kLanes - 1) / kLanes);
     for (int v = 0; v < kVectors; ++v) {
       const int64_t left = N - j - v * kLanes;
       masks[v] = left >= kLanes ? __mmask16(0xFFFF)
@@ -182,11 +194,11 @@ bool UnpackedGemmF32(int64_t M, int64_t N, int64_t K, const float* A, int64_t ld
       for (int64_t i = 0; i < M; i += kRows) {
         const int rows = static_cast<int>(M - i < kRows ? M - i : kRows);
         if (i == 0) {
-          Block<true>(rows, slice, A + i * lda + k, lda, B + k * ldb + j, ldb, C + i * ldc + j, ldc,
-                      masks, k > 0, packed, last, i);
+          BlockOf<true>(vectors, rows, slice, A + i * lda + k, lda, B + k * ldb + j, ldb,
+                        C + i * ldc + j, ldc, masks, k > 0, packed, last, i);
         } else {
-          Block<false>(rows, slice, A + i * lda + k, lda, packed, kStripColumns, C + i * ldc + j,
-                       ldc, masks, k > 0, nullptr, last, i);
+          BlockOf<false>(vectors, rows, slice, A + i * lda + k, lda, packed, kStripColumns,
+                         C + i * ldc + j, ldc, masks, k > 0, nullptr, last, i);
         }
       }
     }
