@@ -52,7 +52,8 @@ inline __m256 Finish(__m256 v, const RowEpilogue& e, int64_t row) {
 }
 
 // Rows [0, rows) (rows <= 6) x columns [0, 16) of C, as unpacked_gemm.cc's Block.
-template <bool kFirstPass>
+// Only the first kV vectors of columns are computed (the last strip of a 7x7 plane holds 1 column).
+template <bool kFirstPass, int kV>
 void Block(int rows, int64_t K, const float* A, int64_t lda, const float* B, int64_t ldb, float* C,
            int64_t ldc, const __m256i (&masks)[kVectors], bool accumulate, float* packed,
            const RowEpilogue* e, int64_t row0) {
@@ -62,7 +63,8 @@ void Block(int rows, int64_t K, const float* A, int64_t lda, const float* B, int
   for (int r = 0; r < 6; ++r) c_in[r] = C + (r < rows ? r : rows - 1) * ldc;
 #define ONNX_OPT_ACC_ROW(r)                                                                  \
   __m256 c##r##0 = accumulate ? _mm256_maskload_ps(c_in[r], masks[0]) : _mm256_setzero_ps(); \
-  __m256 c##r##1 = accumulate ? _mm256_maskload_ps(c_in[r] + 8, masks[1]) : _mm256_setzero_ps();
+  __m256 c##r##1 =                                                                           \
+      accumulate && kV > 1 ? _mm256_maskload_ps(c_in[r] + 8, masks[1]) : _mm256_setzero_ps();
   // clang-format off: rows of macro calls, which it cannot lay out stably
   ONNX_OPT_ACC_ROW(0)
   ONNX_OPT_ACC_ROW(1)
@@ -76,7 +78,7 @@ void Block(int rows, int64_t K, const float* A, int64_t lda, const float* B, int
   // floats may straddle two lines.
   for (int r = 0; r < rows; ++r) {
     __builtin_prefetch(C + r * ldc, 1, 3);
-    __builtin_prefetch(C + r * ldc + 15, 1, 3);
+    __builtin_prefetch(C + r * ldc + (kV > 1 ? 15 : 7), 1, 3);
   }
   for (int64_t k = 0; k < K; ++k) {
     const float* bk = B + k * ldb;
@@ -85,22 +87,22 @@ void Block(int rows, int64_t K, const float* A, int64_t lda, const float* B, int
       if (k + kPrefetchRows < K) {
         const float* ahead = bk + kPrefetchRows * ldb;
         _mm_prefetch(reinterpret_cast<const char*>(ahead), _MM_HINT_T0);
-        _mm_prefetch(reinterpret_cast<const char*>(ahead + 15), _MM_HINT_T0);
+        _mm_prefetch(reinterpret_cast<const char*>(ahead + (kV > 1 ? 15 : 7)), _MM_HINT_T0);
       }
       b0 = _mm256_maskload_ps(bk, masks[0]);
-      b1 = _mm256_maskload_ps(bk + 8, masks[1]);
+      b1 = kV > 1 ? _mm256_maskload_ps(bk + 8, masks[1]) : _mm256_setzero_ps();
       float* pk = packed + k * kStripColumns;
       _mm256_store_ps(pk, b0);
-      _mm256_store_ps(pk + 8, b1);
+      if constexpr (kV > 1) _mm256_store_ps(pk + 8, b1);
     } else {
       b0 = _mm256_load_ps(bk);
-      b1 = _mm256_load_ps(bk + 8);
+      b1 = kV > 1 ? _mm256_load_ps(bk + 8) : _mm256_setzero_ps();
     }
-#define ONNX_OPT_FMA_ROW(r)                     \
-  {                                             \
-    const __m256 ar = _mm256_set1_ps(a[r][k]);  \
-    c##r##0 = _mm256_fmadd_ps(ar, b0, c##r##0); \
-    c##r##1 = _mm256_fmadd_ps(ar, b1, c##r##1); \
+#define ONNX_OPT_FMA_ROW(r)                                           \
+  {                                                                   \
+    const __m256 ar = _mm256_set1_ps(a[r][k]);                        \
+    c##r##0 = _mm256_fmadd_ps(ar, b0, c##r##0);                       \
+    if constexpr (kV > 1) c##r##1 = _mm256_fmadd_ps(ar, b1, c##r##1); \
   }
     // clang-format off: rows of macro calls, which it cannot lay out stably
     ONNX_OPT_FMA_ROW(0)
@@ -112,15 +114,15 @@ void Block(int rows, int64_t K, const float* A, int64_t lda, const float* B, int
     // clang-format on
 #undef ONNX_OPT_FMA_ROW
   }
-#define ONNX_OPT_STORE_ROW(r)                       \
-  if (r < rows) {                                   \
-    if (e != nullptr) {                             \
-      c##r##0 = Finish(c##r##0, *e, row0 + r);      \
-      c##r##1 = Finish(c##r##1, *e, row0 + r);      \
-    }                                               \
-    float* cr = C + r * ldc;                        \
-    _mm256_maskstore_ps(cr, masks[0], c##r##0);     \
-    _mm256_maskstore_ps(cr + 8, masks[1], c##r##1); \
+#define ONNX_OPT_STORE_ROW(r)                                             \
+  if (r < rows) {                                                         \
+    if (e != nullptr) {                                                   \
+      c##r##0 = Finish(c##r##0, *e, row0 + r);                            \
+      if constexpr (kV > 1) c##r##1 = Finish(c##r##1, *e, row0 + r);      \
+    }                                                                     \
+    float* cr = C + r * ldc;                                              \
+    _mm256_maskstore_ps(cr, masks[0], c##r##0);                           \
+    if constexpr (kV > 1) _mm256_maskstore_ps(cr + 8, masks[1], c##r##1); \
   }
   // clang-format off: rows of macro calls, which it cannot lay out stably
   ONNX_OPT_STORE_ROW(0)
@@ -150,12 +152,16 @@ bool UnpackedGemmF32(int64_t M, int64_t N, int64_t K, const float* A, int64_t ld
       const RowEpilogue* last = k + slice == K ? e : nullptr;
       for (int64_t i = 0; i < M; i += kRows) {
         const int rows = static_cast<int>(M - i < kRows ? M - i : kRows);
+        // A strip of at most 8 columns takes one vector.
+        const bool one = N - j <= kLanes;
         if (i == 0) {
-          Block<true>(rows, slice, A + i * lda + k, lda, B + k * ldb + j, ldb, C + i * ldc + j, ldc,
-                      masks, k > 0, packed, last, i);
+          (one ? Block<true, 1> : Block<true, 2>)(rows, slice, A + i * lda + k, lda,
+                                                  B + k * ldb + j, ldb, C + i * ldc + j, ldc, masks,
+                                                  k > 0, packed, last, i);
         } else {
-          Block<false>(rows, slice, A + i * lda + k, lda, packed, kStripColumns, C + i * ldc + j,
-                       ldc, masks, k > 0, nullptr, last, i);
+          (one ? Block<false, 1> : Block<false, 2>)(rows, slice, A + i * lda + k, lda, packed,
+                                                    kStripColumns, C + i * ldc + j, ldc, masks,
+                                                    k > 0, nullptr, last, i);
         }
       }
     }
