@@ -948,13 +948,18 @@ Status PoolKernel(KernelContext& ctx) {
     const Window2d win = ToWindow2d(g);
     const float* px = x.data<float>();
     float* py = y.mutable_data<float>();
-    for (int64_t nc = 0; nc < N * C; ++nc) {
-      if (kind == Pool::kMax) {
-        Vec().max_pool2d_f32(px + nc * I, win, py + nc * O);
-      } else {
-        Vec().average_pool2d_f32(px + nc * I, win, count_pad, py + nc * O);
+    // Planes split among threads as the depthwise convolution's are.
+    const int64_t chunk =
+        std::max(kChannelsPerTask, CeilDiv(kDepthwiseOutputsPerTask, std::max<int64_t>(O, 1)));
+    ParallelFor(N * C, chunk, [&](int64_t begin, int64_t end) {
+      for (int64_t nc = begin; nc < end; ++nc) {
+        if (kind == Pool::kMax) {
+          Vec().max_pool2d_f32(px + nc * I, win, py + nc * O);
+        } else {
+          Vec().average_pool2d_f32(px + nc * I, win, count_pad, py + nc * O);
+        }
       }
-    }
+    });
   }
   if (!vector_path)
     RETURN_IF_ERROR(DispatchNumeric(x.dtype(), [&](auto tag) -> Status {

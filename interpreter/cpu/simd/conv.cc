@@ -115,6 +115,18 @@ inline void EvenOdd(const float* p, StrideVector* even, StrideVector* odd) {
   *even = _mm512_permutex2var_ps(a, even_index, b);
   *odd = _mm512_permutex2var_ps(a, odd_index, b);
 }
+// The same reading only the first `count` (0..32) floats at p (the rest as zeros).
+inline void EvenOddMasked(const float* p, int64_t count, StrideVector* even, StrideVector* odd) {
+  const __m512i even_index =
+      _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+  const __m512i odd_index =
+      _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
+  const uint32_t bits = count >= 32 ? 0xffffffffu : (1u << count) - 1;
+  const __m512 a = _mm512_maskz_loadu_ps(static_cast<__mmask16>(bits), p);
+  const __m512 b = _mm512_maskz_loadu_ps(static_cast<__mmask16>(bits >> 16), p + 16);
+  *even = _mm512_permutex2var_ps(a, even_index, b);
+  *odd = _mm512_permutex2var_ps(a, odd_index, b);
+}
 #else
 using StrideVector = __m256;
 constexpr int64_t kStrideLanes = 8;
@@ -159,25 +171,15 @@ void Stride2Outputs(const float* const* rows, const float* w, float bias, int64_
 template <int K>
 void Stride2OutputsMasked(const float* const* rows, const float* w, float bias, int64_t o,
                           int64_t n, float* out) {
-  const __m512i even_index =
-      _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
-  const __m512i odd_index =
-      _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
   __m512 acc = _mm512_set1_ps(bias);
   for (int kh = 0; kh < K; ++kh) {
     const float* p = rows[kh] + 2 * o;
     for (int k = 0; k < K; k += 2) {
       // Floats j of p + k with j <= 2 (n - 1) + K - 1 - k are read.
-      const int64_t count = 2 * (n - 1) + K - k;
-      const uint32_t bits = count >= 32 ? 0xffffffffu : (1u << count) - 1;
-      const __m512 a = _mm512_maskz_loadu_ps(static_cast<__mmask16>(bits), p + k);
-      const __m512 b = _mm512_maskz_loadu_ps(static_cast<__mmask16>(bits >> 16), p + k + 16);
-      acc = _mm512_fmadd_ps(_mm512_set1_ps(w[kh * K + k]), _mm512_permutex2var_ps(a, even_index, b),
-                            acc);
-      if (k + 1 < K) {
-        acc = _mm512_fmadd_ps(_mm512_set1_ps(w[kh * K + k + 1]),
-                              _mm512_permutex2var_ps(a, odd_index, b), acc);
-      }
+      __m512 even, odd;
+      EvenOddMasked(p + k, 2 * (n - 1) + K - k, &even, &odd);
+      acc = _mm512_fmadd_ps(_mm512_set1_ps(w[kh * K + k]), even, acc);
+      if (k + 1 < K) acc = _mm512_fmadd_ps(_mm512_set1_ps(w[kh * K + k + 1]), odd, acc);
     }
   }
   _mm512_mask_storeu_ps(out + o, static_cast<__mmask16>((1u << n) - 1), acc);
@@ -388,15 +390,41 @@ void DepthwiseConv2dF32(const float* x, const float* w, float bias, const Window
 void MaxPool2dF32(const float* x, const Window2d& win, float* y) {
   for (int64_t i = 0; i < win.out_h * win.out_w; ++i) y[i] = -__builtin_inff();
   const int64_t sw = win.stride_w;
-  ForEachWindowRow(
-      win, [&](int64_t oh, int64_t ih, int64_t, int64_t, int64_t lo, int64_t hi, int64_t iw0) {
-        float* out = y + oh * win.out_w;
-        const float* in = x + ih * win.in_w + iw0;
-        for (int64_t o = lo; o < hi; ++o) {
-          const float v = in[o * sw];
-          out[o] = v > out[o] ? v : out[o];
-        }
-      });
+  ForEachWindowRow(win, [&](int64_t oh, int64_t ih, int64_t, int64_t, int64_t lo, int64_t hi,
+                            int64_t iw0) {
+    float* out = y + oh * win.out_w;
+    const float* in = x + ih * win.in_w + iw0;
+    int64_t o = lo;
+#if defined(__AVX2__)
+    // Stride 2 (ResNet's 3x3 pool) in whole vectors, as the depthwise rows: max_ps(v, out) is
+    // v > out ? v : out, NaNs included. Reads in[2o .. 2o + 2 * lanes - 1], inside the cells
+    // the row reads while o + lanes < hi.
+    if (sw == 2) {
+      for (; o + kStrideLanes < hi; o += kStrideLanes) {
+        StrideVector even, odd;
+        EvenOdd(in + 2 * o, &even, &odd);
+#if defined(__AVX512F__)
+        _mm512_storeu_ps(out + o, _mm512_max_ps(even, _mm512_loadu_ps(out + o)));
+#else
+            _mm256_storeu_ps(out + o, _mm256_max_ps(even, _mm256_loadu_ps(out + o)));
+#endif
+      }
+#if defined(__AVX512F__)
+      if (o < hi) {  // the last outputs, in[2o .. 2(hi - 1)]
+        StrideVector even, odd;
+        EvenOddMasked(in + 2 * o, 2 * (hi - o) - 1, &even, &odd);
+        const __mmask16 m = static_cast<__mmask16>((1u << (hi - o)) - 1);
+        _mm512_mask_storeu_ps(out + o, m, _mm512_max_ps(even, _mm512_maskz_loadu_ps(m, out + o)));
+        o = hi;
+      }
+#endif
+    }
+#endif
+    for (; o < hi; ++o) {
+      const float v = in[o * sw];
+      out[o] = v > out[o] ? v : out[o];
+    }
+  });
 }
 
 void AveragePool2dF32(const float* x, const Window2d& win, bool count_include_pad, float* y) {
