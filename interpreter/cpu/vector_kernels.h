@@ -183,6 +183,8 @@ struct VectorKernels {
   // padding).
   void (*depthwise_conv2d_f32)(const float* x, const float* w, float bias, const Window2d& win,
                                float* y);
+  // dst[i] = src[i * stride] for i < n (stride >= 1): an im2col row of a strided convolution.
+  void (*gather_strided_f32)(const float* src, int64_t stride, int64_t n, float* dst);
   // One channel of max / average pooling (average divides by the window cells inside the input, or
   // by the whole kernel when count_include_pad).
   void (*max_pool2d_f32)(const float* x, const Window2d& win, float* y);

@@ -674,6 +674,21 @@ void ReferenceWindow(const std::vector<float>& x, const std::vector<float>& w, f
   }
 }
 
+TEST_P(VectorKernelsTest, GatherStridedMatchesLoop) {
+  // Every length around the vector widths, each source exactly as long as it reads (the sanitizers
+  // catch a read past it).
+  for (int64_t stride : {1, 2, 3}) {
+    for (int64_t n = 1; n <= 70; ++n) {
+      const std::vector<float> src = testing::RandomFloats((n - 1) * stride + 1, -1, 1, 13);
+      std::vector<float> got(n + 1, 7.0f);
+      k().gather_strided_f32(src.data(), stride, n, got.data());
+      for (int64_t i = 0; i < n; ++i)
+        ASSERT_EQ(got[i], src[i * stride]) << "stride " << stride << " n " << n << " at " << i;
+      ASSERT_EQ(got[n], 7.0f) << "wrote past n: stride " << stride << " n " << n;
+    }
+  }
+}
+
 TEST_P(VectorKernelsTest, WindowKernelsOverGeometries) {
   // Widths whose rows hold no whole vector, some, and some and a part (the stride-2 depthwise rows
   // run in vectors of 8 or 16 outputs, the last one masked on AVX-512).

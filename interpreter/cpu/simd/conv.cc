@@ -387,6 +387,30 @@ void DepthwiseConv2dF32(const float* x, const float* w, float bias, const Window
   return DepthwisePlane<0, 0>(x, w, bias, win, y);
 }
 
+void GatherStridedF32(const float* src, int64_t stride, int64_t n, float* dst) {
+  int64_t i = 0;
+#if defined(__AVX2__)
+  // Stride 2 in whole vectors (the even floats of 2 * lanes), reading src[2i .. 2i + 2 * lanes -
+  // 1]: inside src[0 .. 2(n - 1)] while i + lanes < n.
+  if (stride == 2) {
+    for (; i + kStrideLanes < n; i += kStrideLanes) {
+      StrideVector even, odd;
+      EvenOdd(src + 2 * i, &even, &odd);
+      StrideStore(dst + i, even);
+    }
+#if defined(__AVX512F__)
+    if (i < n) {
+      StrideVector even, odd;
+      EvenOddMasked(src + 2 * i, 2 * (n - i) - 1, &even, &odd);
+      _mm512_mask_storeu_ps(dst + i, static_cast<__mmask16>((1u << (n - i)) - 1), even);
+      return;
+    }
+#endif
+  }
+#endif
+  for (; i < n; ++i) dst[i] = src[i * stride];
+}
+
 void MaxPool2dF32(const float* x, const Window2d& win, float* y) {
   for (int64_t i = 0; i < win.out_h * win.out_w; ++i) y[i] = -__builtin_inff();
   const int64_t sw = win.stride_w;

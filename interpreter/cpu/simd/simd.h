@@ -56,6 +56,7 @@ void Gemm8BitS32(int64_t M, int64_t N, int64_t K, const Int8Operand& A, const In
 #endif
 
 void DepthwiseConv2dF32(const float* x, const float* w, float bias, const Window2d& win, float* y);
+void GatherStridedF32(const float* src, int64_t stride, int64_t n, float* dst);
 void MaxPool2dF32(const float* x, const Window2d& win, float* y);
 void AveragePool2dF32(const float* x, const Window2d& win, bool count_include_pad, float* y);
 

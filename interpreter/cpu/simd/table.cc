@@ -22,8 +22,8 @@ const VectorKernels& Table() {
 #else
     .gemm_8bit_s32 = nullptr,
 #endif
-        .depthwise_conv2d_f32 = DepthwiseConv2dF32, .max_pool2d_f32 = MaxPool2dF32,
-    .average_pool2d_f32 = AveragePool2dF32,
+        .depthwise_conv2d_f32 = DepthwiseConv2dF32, .gather_strided_f32 = GatherStridedF32,
+    .max_pool2d_f32 = MaxPool2dF32, .average_pool2d_f32 = AveragePool2dF32,
   };
   return kTable;
 }
