@@ -112,26 +112,23 @@ inline StrideVector StrideFma(StrideVector a, StrideVector b, StrideVector c) {
   return _mm512_fmadd_ps(a, b, c);
 }
 inline void StrideStore(float* p, StrideVector v) { _mm512_storeu_ps(p, v); }
-inline void EvenOdd(const float* p, StrideVector* even, StrideVector* odd) {
+// The even and odd lanes of a then b.
+inline void SplitEvenOdd(__m512 a, __m512 b, StrideVector* even, StrideVector* odd) {
   const __m512i even_index =
       _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
   const __m512i odd_index =
       _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
-  const __m512 a = _mm512_loadu_ps(p), b = _mm512_loadu_ps(p + 16);
   *even = _mm512_permutex2var_ps(a, even_index, b);
   *odd = _mm512_permutex2var_ps(a, odd_index, b);
 }
+inline void EvenOdd(const float* p, StrideVector* even, StrideVector* odd) {
+  SplitEvenOdd(_mm512_loadu_ps(p), _mm512_loadu_ps(p + 16), even, odd);
+}
 // The same reading only the first `count` (0..32) floats at p (the rest as zeros).
 inline void EvenOddMasked(const float* p, int64_t count, StrideVector* even, StrideVector* odd) {
-  const __m512i even_index =
-      _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
-  const __m512i odd_index =
-      _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
   const uint32_t bits = count >= 32 ? 0xffffffffu : (1u << count) - 1;
-  const __m512 a = _mm512_maskz_loadu_ps(static_cast<__mmask16>(bits), p);
-  const __m512 b = _mm512_maskz_loadu_ps(static_cast<__mmask16>(bits >> 16), p + 16);
-  *even = _mm512_permutex2var_ps(a, even_index, b);
-  *odd = _mm512_permutex2var_ps(a, odd_index, b);
+  SplitEvenOdd(_mm512_maskz_loadu_ps(static_cast<__mmask16>(bits), p),
+               _mm512_maskz_loadu_ps(static_cast<__mmask16>(bits >> 16), p + 16), even, odd);
 }
 #else
 using StrideVector = __m256;
