@@ -64,13 +64,16 @@ TEST_P(VectorKernelsTest, GemmMatchesLoopsInEveryTransposition) {
   }
 }
 
-// Plain products (alpha 1, beta 0, no transposes) take a kernel of their own on AVX-512: every row
-// and column remainder of its 6 x 64 blocks, K within one slice of 512 and across several, and
+// Plain products (alpha 1, beta 0, no transposes) take a kernel of their own on AVX2 and AVX-512:
+// every row and column remainder of its 6 x 64 blocks (and of their last vector, computed as dot
+// products when it holds a few columns), K within one slice of 512 and across several, and
 // submatrices of larger arrays (leading dimensions).
 TEST_P(VectorKernelsTest, PlainGemmOverShortAndLongInnerDimensions) {
   for (int64_t K : {1, 7, 24, 64, 65, 512, 513, 1300}) {
     for (int64_t M : {1, 5, 6, 13}) {
-      for (int64_t N : {1, 15, 64, 100}) {
+      // 1, 3, 49 and 100: 1-4 columns past the last whole vector (dot products on AVX2 and
+      // AVX-512).
+      for (int64_t N : {1, 3, 15, 49, 64, 100}) {
         const int64_t lda = K + 3, ldb = N + 5, ldc = N + 2;
         const std::vector<float> a = testing::RandomFloats(M * lda, -1, 1, 21),
                                  b = testing::RandomFloats(K * ldb, -1, 1, 22);
@@ -445,7 +448,8 @@ TEST_P(VectorKernelsTest, GemmWithRowEpilogueIsTheGemmThenTheSeparatePasses) {
   struct Shape {
     int64_t M, N, K;
   };
-  for (const Shape& sh : {Shape{13, 75, 37}, Shape{6, 64, 600}, Shape{20, 130, 1}}) {
+  for (const Shape& sh :
+       {Shape{13, 75, 37}, Shape{6, 64, 600}, Shape{20, 130, 1}, Shape{7, 49, 300}}) {
     const int64_t ldc = sh.N + 3;
     std::vector<float> a = testing::RandomFloats(sh.M * sh.K, -1, 1, 1);
     const std::vector<float> b = testing::RandomFloats(sh.K * sh.N, -1, 1, 2),

@@ -8,6 +8,7 @@
 #include <optional>
 #include <type_traits>
 
+#include "interpreter/cpu/scratch.h"
 #include "interpreter/cpu/thread_pool.h"
 #include "interpreter/cpu/vector_kernels.h"
 #include "interpreter/cpu/window_cells.h"
@@ -451,19 +452,22 @@ Status ConvImpl(KernelContext& ctx, const Tensor& x, const Tensor& w, const Tens
         const T* a = pw + gi * Mg * Cg * K;
         T* out = py + (n * M + gi * Mg) * O;
         ParallelFor(panels, 1, [&](int64_t begin, int64_t end) {
-          // Every element of the panel's column matrix is written by Im2Col2dRange.
-          std::unique_ptr<T[]> col(new T[static_cast<size_t>(Cg * K * panel)]);
+          // Every element of the panel's column matrix is written by Im2Col2dRange. The thread's
+          // own buffer, kept from call to call (see Scratch).
+          thread_local Scratch panel_scratch;
+          std::unique_ptr<T[]> own;
+          T* const col = panel_scratch.ArrayOrOwn<T>(Cg * K * panel, own);
           for (int64_t p = begin; p < end; ++p) {
             const int64_t o0 = p * panel, o1 = std::min(O, o0 + panel);
-            Im2Col2dRange<T>(in, Cg, g, o0, o1, col.get());
+            Im2Col2dRange<T>(in, Cg, g, o0, o1, col);
             if constexpr (std::is_same_v<T, float>) {
               if (fused) {
-                Vec().gemm_epilogue_f32(Mg, o1 - o0, Cg * K, a, Cg * K, col.get(), o1 - o0,
-                                        out + o0, O, group_epilogue(gi));
+                Vec().gemm_epilogue_f32(Mg, o1 - o0, Cg * K, a, Cg * K, col, o1 - o0, out + o0, O,
+                                        group_epilogue(gi));
                 continue;
               }
             }
-            GemmLd<T>(Mg, o1 - o0, Cg * K, a, Cg * K, col.get(), o1 - o0, out + o0, O);
+            GemmLd<T>(Mg, o1 - o0, Cg * K, a, Cg * K, col, o1 - o0, out + o0, O);
             finish(gi, out, 0, Mg, o0, o1);
           }
         });
@@ -471,8 +475,11 @@ Status ConvImpl(KernelContext& ctx, const Tensor& x, const Tensor& w, const Tens
     }
     return OkStatus();
   }
-  // Every element of the column buffer is written by Im2Col.
-  std::unique_ptr<T[]> col(pointwise ? nullptr : new T[static_cast<size_t>(Cg * K * O)]);
+  // Every element of the column buffer is written by Im2Col. Kept by the calling thread from
+  // call to call, as the panels' (small planes' layers, e.g. ResNet-50's last stages, come here).
+  thread_local Scratch col_scratch;
+  std::unique_ptr<T[]> own;
+  T* const col = pointwise ? nullptr : col_scratch.ArrayOrOwn<T>(Cg * K * O, own);
   for (int64_t n = 0; n < N; ++n) {
     for (int64_t gi = 0; gi < group; ++gi) {
       const T* rhs = px + (n * C + gi * Cg) * I;
@@ -480,9 +487,9 @@ Status ConvImpl(KernelContext& ctx, const Tensor& x, const Tensor& w, const Tens
         // Each channel's rows of the column matrix are its own: split among threads in fixed
         // chunks.
         ParallelFor(Cg, kChannelsPerTask, [&](int64_t begin, int64_t end) {
-          Im2ColRows<T>(rhs + begin * I, end - begin, g, col.get() + begin * K * O);
+          Im2ColRows<T>(rhs + begin * I, end - begin, g, col + begin * K * O);
         });
-        rhs = col.get();
+        rhs = col;
       }
       T* out = py + (n * M + gi * Mg) * O;
       if constexpr (std::is_same_v<T, float>) {

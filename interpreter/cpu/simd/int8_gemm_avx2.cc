@@ -15,7 +15,7 @@
 
 #include <cstring>
 
-#include "interpreter/cpu/simd/scratch.h"
+#include "interpreter/cpu/scratch.h"
 #include "interpreter/cpu/simd/simd.h"
 
 namespace onnx_opt::interpreter::ONNX_OPT_SIMD_NS {

@@ -10,7 +10,8 @@
 #include <immintrin.h>
 
 #include <cstdint>
-#include <vector>
+
+#include "interpreter/cpu/scratch.h"
 
 namespace onnx_opt::interpreter::ONNX_OPT_SIMD_NS {
 namespace {
@@ -135,33 +136,103 @@ void Block(int rows, int64_t K, const float* A, int64_t lda, const float* B, int
 #undef ONNX_OPT_STORE_ROW
 }
 
+// At most this many columns past C's last whole vector (a quarter of its lanes) are computed as
+// dot products, as in unpacked_gemm.cc (DotRows): a 7x7 plane's 49th column took a whole vector of
+// FMAs per row and step of K.
+constexpr int64_t kMaxDotColumns = 2;
+
+float SumLanes(__m256 v) {
+  __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+  s = _mm_add_ps(s, _mm_movehl_ps(s, s));
+  s = _mm_add_ss(s, _mm_movehdup_ps(s));
+  return _mm_cvtss_f32(s);
+}
+
+// Rows [0, rows) x columns [0, kN) of C over one slice of K as dot products of A's rows with
+// `columns` (column c at columns + c * K), as unpacked_gemm.cc's DotRows.
+template <int kN>
+void DotRows(int rows, int64_t K, const float* A, int64_t lda, const float* columns, float* C,
+             int64_t ldc, bool accumulate, const RowEpilogue* e, int64_t row0) {
+  const int64_t whole = K / kLanes * kLanes;
+  const __m256i tail = LaneMask(K - whole);
+  for (int i = 0; i < rows; i += 4) {
+    const int group = rows - i < 4 ? rows - i : 4;
+    const float* a[4];
+    for (int r = 0; r < 4; ++r) a[r] = A + (i + (r < group ? r : group - 1)) * lda;
+    __m256 acc[4][kN];
+    for (int r = 0; r < 4; ++r) {
+      for (int c = 0; c < kN; ++c) acc[r][c] = _mm256_setzero_ps();
+    }
+    for (int64_t k = 0; k < whole; k += kLanes) {
+      __m256 b[kN];
+      for (int c = 0; c < kN; ++c) b[c] = _mm256_loadu_ps(columns + c * K + k);
+      for (int r = 0; r < 4; ++r) {
+        const __m256 ar = _mm256_loadu_ps(a[r] + k);
+        for (int c = 0; c < kN; ++c) acc[r][c] = _mm256_fmadd_ps(ar, b[c], acc[r][c]);
+      }
+    }
+    if (whole < K) {
+      __m256 b[kN];
+      for (int c = 0; c < kN; ++c) b[c] = _mm256_maskload_ps(columns + c * K + whole, tail);
+      for (int r = 0; r < 4; ++r) {
+        const __m256 ar = _mm256_maskload_ps(a[r] + whole, tail);
+        for (int c = 0; c < kN; ++c) acc[r][c] = _mm256_fmadd_ps(ar, b[c], acc[r][c]);
+      }
+    }
+    for (int r = 0; r < group; ++r) {
+      float* c_row = C + (i + r) * ldc;
+      for (int c = 0; c < kN; ++c) {
+        float v = SumLanes(acc[r][c]);
+        if (accumulate) v = c_row[c] + v;
+        // The blocks' own finish, on lane 0.
+        if (e != nullptr) v = _mm256_cvtss_f32(Finish(_mm256_set1_ps(v), *e, row0 + i + r));
+        c_row[c] = v;
+      }
+    }
+  }
+}
+
 }  // namespace
 
 bool UnpackedGemmF32(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, const float* B,
                      int64_t ldb, float* C, int64_t ldc, const RowEpilogue* e) {
   if (K == 0) return false;
   constexpr int kRows = 6;
-  // The strip's copy (kKSlice x kStripColumns, 32 KB), 32-byte aligned.
-  std::vector<float> memory(kKSlice * kStripColumns + 8);
-  float* const packed =
-      reinterpret_cast<float*>((reinterpret_cast<uintptr_t>(memory.data()) + 31) & ~uintptr_t{31});
-  for (int64_t j = 0; j < N; j += kStripColumns) {
-    const __m256i masks[kVectors] = {LaneMask(N - j), LaneMask(N - j - kLanes)};
+  // A few columns past the last whole vector are dot products (DotRows), done with the last strip
+  // (or alone when there are no whole vectors); the rest are blocks.
+  const int64_t dot = N % kLanes <= kMaxDotColumns ? N % kLanes : 0, blocked = N - dot;
+  // The strip's copy (kKSlice x kStripColumns, 32 KB), written by the first block of each slice
+  // before the others read it; then the dot columns' slice.
+  thread_local Scratch scratch;
+  float* const packed = scratch.Array<float>(kKSlice * (kStripColumns + kMaxDotColumns));
+  float* const columns = packed + kKSlice * kStripColumns;
+  for (int64_t j = 0; j < blocked || (j == 0 && dot > 0); j += kStripColumns) {
+    const __m256i masks[kVectors] = {LaneMask(blocked - j), LaneMask(blocked - j - kLanes)};
+    // A strip of at most 8 columns takes one vector; none when every column is a dot product.
+    const int vectors = blocked - j <= 0 ? 0 : (blocked - j <= kLanes ? 1 : 2);
+    const bool with_dot = dot > 0 && j + kStripColumns >= blocked;
     for (int64_t k = 0; k < K; k += kKSlice) {
       const int64_t slice = K - k < kKSlice ? K - k : kKSlice;
       const RowEpilogue* last = k + slice == K ? e : nullptr;
+      if (with_dot) {
+        for (int64_t p = 0; p < slice; ++p) {
+          for (int64_t c = 0; c < dot; ++c) columns[c * slice + p] = B[(k + p) * ldb + blocked + c];
+        }
+      }
       for (int64_t i = 0; i < M; i += kRows) {
         const int rows = static_cast<int>(M - i < kRows ? M - i : kRows);
-        // A strip of at most 8 columns takes one vector.
-        const bool one = N - j <= kLanes;
-        if (i == 0) {
-          (one ? Block<true, 1> : Block<true, 2>)(rows, slice, A + i * lda + k, lda,
-                                                  B + k * ldb + j, ldb, C + i * ldc + j, ldc, masks,
-                                                  k > 0, packed, last, i);
-        } else {
-          (one ? Block<false, 1> : Block<false, 2>)(rows, slice, A + i * lda + k, lda, packed,
-                                                    kStripColumns, C + i * ldc + j, ldc, masks,
-                                                    k > 0, nullptr, last, i);
+        if (vectors > 0 && i == 0) {
+          (vectors == 1 ? Block<true, 1> : Block<true, 2>)(rows, slice, A + i * lda + k, lda,
+                                                           B + k * ldb + j, ldb, C + i * ldc + j,
+                                                           ldc, masks, k > 0, packed, last, i);
+        } else if (vectors > 0) {
+          (vectors == 1 ? Block<false, 1> : Block<false, 2>)(rows, slice, A + i * lda + k, lda,
+                                                             packed, kStripColumns, C + i * ldc + j,
+                                                             ldc, masks, k > 0, nullptr, last, i);
+        }
+        if (with_dot) {
+          (dot == 1 ? DotRows<1> : DotRows<2>)(rows, slice, A + i * lda + k, lda, columns,
+                                               C + i * ldc + blocked, ldc, k > 0, last, i);
         }
       }
     }
