@@ -153,12 +153,19 @@ void Im2Col(const T* x, int64_t channels, const Geometry& g, T* col, T pad = T(0
 // Im2Col for 2-D, for the output positions [o0, o1) of the flattened output plane only (rows of
 // o1 - o0 values): each (channel, kernel cell) row is assembled output row by output row from one
 // input row, copying the run of columns that falls inside the input and writing `pad` for the rest.
+//
+// Stride 1 and output rows as wide as the input's ("same" padding, no column dilation) take a
+// shortcut: output position o then reads input element o + shift of its channel's plane for a
+// shift fixed per kernel cell, so the rows inside the input are one flat copy, after which the few
+// columns that wrapped into the neighbouring row are set to `pad`. A row per output row cost a
+// copy call per 7 to 56 values: 32 thousand calls for a 14x14 or 7x7 layer of ResNet-50.
 template <typename T>
 void Im2Col2dRange(const T* x, int64_t channels, const Geometry& g, int64_t o0, int64_t o1, T* col,
                    T pad = T(0)) {
-  const int64_t H = g.in[0], W = g.in[1], OW = g.out[1], KH = g.k[0], KW = g.k[1];
+  const int64_t H = g.in[0], W = g.in[1], OH = g.out[0], OW = g.out[1], KH = g.k[0], KW = g.k[1];
   const int64_t sh = g.s[0], sw = g.s[1], width = o1 - o0;
   if (width <= 0) return;
+  const bool flat = sh == 1 && sw == 1 && g.d[1] == 1 && OW == W;
   for (int64_t c = 0; c < channels; ++c) {
     for (int64_t kh = 0; kh < KH; ++kh) {
       for (int64_t kw = 0; kw < KW; ++kw) {
@@ -169,6 +176,33 @@ void Im2Col2dRange(const T* x, int64_t channels, const Geometry& g, int64_t o0, 
         int64_t hi = W - dx <= 0 ? 0 : (W - dx - 1) / sw + 1;
         lo = std::min(lo, OW);
         hi = std::max(lo, std::min(hi, OW));
+        if (flat) {
+          // Output rows [r_lo, r_hi) read input rows oh + dy inside [0, H); position o reads
+          // plane element o + shift, inside the plane for o in [p_lo, p_hi).
+          const int64_t dy = kh * g.d[0] - g.pb[0], shift = dy * W + dx;
+          const int64_t r_lo = std::clamp<int64_t>(-dy, 0, OH),
+                        r_hi = std::clamp<int64_t>(H - dy, r_lo, OH);
+          const int64_t f_lo = std::clamp(r_lo * OW, o0, o1),
+                        f_hi = std::clamp(r_hi * OW, f_lo, o1);
+          const int64_t p_lo = std::clamp(-shift, f_lo, f_hi),
+                        p_hi = std::clamp(H * W - shift, p_lo, f_hi);
+          const T* plane = x + c * H * W;
+          std::fill(dst, dst + (f_lo - o0), pad);
+          std::fill(dst + (f_lo - o0), dst + (p_lo - o0), pad);
+          std::copy(plane + p_lo + shift, plane + p_hi + shift, dst + (p_lo - o0));
+          std::fill(dst + (p_hi - o0), dst + (o1 - o0), pad);
+          // Columns outside [lo, hi) of the rows copied read a neighbouring row: padding.
+          if (lo > 0 || hi < OW) {
+            for (int64_t oh = f_lo / OW; oh * OW < f_hi; ++oh) {
+              const int64_t row = oh * OW;
+              for (int64_t o = std::max(row, f_lo); o < std::min(row + lo, f_hi); ++o)
+                dst[o - o0] = pad;
+              for (int64_t o = std::max(row + hi, f_lo); o < std::min(row + OW, f_hi); ++o)
+                dst[o - o0] = pad;
+            }
+          }
+          continue;
+        }
         for (int64_t oh = o0 / OW; oh * OW < o1; ++oh) {
           // This output row's part of the range: columns [b, e), at dst[oh * OW + b - o0...].
           const int64_t b = std::max<int64_t>(0, o0 - oh * OW), e = std::min(OW, o1 - oh * OW);

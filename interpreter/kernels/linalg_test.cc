@@ -103,8 +103,9 @@ TEST(ConvPoolTest, Conv2DPaddedAndStrided) {
 
 // Planes large enough for the convolution to build its column matrix a panel of output positions
 // at a time (conv_pool.cc, PanelColumns: 64 input channels of 3x3 make panels of 256-384
-// positions, which end inside output rows): asymmetric pads, strides, dilations, groups, a bias and
-// two images, against a direct loop in double; and the same bits on 1 and 3 threads.
+// positions, which end inside output rows), and smaller ones: asymmetric pads, strides, dilations,
+// groups, a bias and two images, against a direct loop in double; and the same bits on 1 and 3
+// threads.
 TEST(ConvPoolTest, LargePlanesInPanelsMatchADirectLoop) {
   struct Geometry {
     int64_t n, c, h, w, m, group;
@@ -114,6 +115,11 @@ TEST(ConvPoolTest, LargePlanesInPanelsMatchADirectLoop) {
       {1, 64, 24, 24, 8, 1, {1, 1, 1, 1}, {1, 1}, {1, 1}},
       {1, 64, 40, 30, 5, 1, {0, 2, 1, 0}, {2, 1}, {1, 2}},
       {2, 128, 20, 20, 6, 2, {1, 1, 1, 1}, {1, 1}, {1, 1}},
+      // Output rows as wide as the input's at stride 1 (Im2Col2dRange's flat copies): a plane
+      // small enough for one column matrix, and asymmetric pads with a row dilation in panels.
+      {1, 64, 14, 14, 8, 1, {1, 1, 1, 1}, {1, 1}, {1, 1}},
+      {1, 64, 24, 24, 8, 1, {2, 2, 0, 0}, {1, 1}, {2, 1}},
+      {1, 16, 9, 7, 4, 1, {0, 0, 3, 2}, {1, 1}, {2, 1}},
   };
   for (const Geometry& c : cases) {
     const int64_t cg = c.c / c.group, mg = c.m / c.group;
