@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "interpreter/cpu/scratch.h"
 #include "interpreter/cpu/simd/simd.h"
 #include "interpreter/cpu/window_cells.h"
 
@@ -414,44 +415,77 @@ void GatherStridedF32(const float* src, int64_t stride, int64_t n, float* dst) {
   for (; i < n; ++i) dst[i] = src[i * stride];
 }
 
-void MaxPool2dF32(const float* x, const Window2d& win, float* y) {
-  for (int64_t i = 0; i < win.out_h * win.out_w; ++i) y[i] = -__builtin_inff();
-  const int64_t sw = win.stride_w;
-  ForEachWindowRow(win, [&](int64_t oh, int64_t ih, int64_t, int64_t, int64_t lo, int64_t hi,
-                            int64_t iw0) {
-    float* out = y + oh * win.out_w;
-    const float* in = x + ih * win.in_w + iw0;
-    int64_t o = lo;
+namespace {
+
+// out[o] = max(in[o * sw], out[o]) for o in [lo, hi), as v > out ? v : out (a NaN in `in` is
+// skipped, never stored).
+void MaxIntoRow(const float* in, int64_t sw, int64_t lo, int64_t hi, float* out) {
+  int64_t o = lo;
 #if defined(__AVX2__)
-    // Stride 2 (ResNet's 3x3 pool) in whole vectors, as the depthwise rows: max_ps(v, out) is
-    // v > out ? v : out, NaNs included. Reads in[2o .. 2o + 2 * lanes - 1], inside the cells
-    // the row reads while o + lanes < hi.
-    if (sw == 2) {
-      for (; o + kStrideLanes < hi; o += kStrideLanes) {
-        StrideVector even, odd;
-        EvenOdd(in + 2 * o, &even, &odd);
+  // Stride 2 (ResNet's 3x3 pool) in whole vectors, as the depthwise rows: max_ps(v, out) is
+  // v > out ? v : out, NaNs included. Reads in[2o .. 2o + 2 * lanes - 1], inside the cells
+  // the row reads while o + lanes < hi.
+  if (sw == 2) {
+    for (; o + kStrideLanes < hi; o += kStrideLanes) {
+      StrideVector even, odd;
+      EvenOdd(in + 2 * o, &even, &odd);
 #if defined(__AVX512F__)
-        _mm512_storeu_ps(out + o, _mm512_max_ps(even, _mm512_loadu_ps(out + o)));
+      _mm512_storeu_ps(out + o, _mm512_max_ps(even, _mm512_loadu_ps(out + o)));
 #else
-            _mm256_storeu_ps(out + o, _mm256_max_ps(even, _mm256_loadu_ps(out + o)));
+      _mm256_storeu_ps(out + o, _mm256_max_ps(even, _mm256_loadu_ps(out + o)));
 #endif
-      }
+    }
 #if defined(__AVX512F__)
-      if (o < hi) {  // the last outputs, in[2o .. 2(hi - 1)]
-        StrideVector even, odd;
-        EvenOddMasked(in + 2 * o, 2 * (hi - o) - 1, &even, &odd);
-        const __mmask16 m = static_cast<__mmask16>((1u << (hi - o)) - 1);
-        _mm512_mask_storeu_ps(out + o, m, _mm512_max_ps(even, _mm512_maskz_loadu_ps(m, out + o)));
-        o = hi;
-      }
-#endif
+    if (o < hi) {  // the last outputs, in[2o .. 2(hi - 1)]
+      StrideVector even, odd;
+      EvenOddMasked(in + 2 * o, 2 * (hi - o) - 1, &even, &odd);
+      const __mmask16 m = static_cast<__mmask16>((1u << (hi - o)) - 1);
+      _mm512_mask_storeu_ps(out + o, m, _mm512_max_ps(even, _mm512_maskz_loadu_ps(m, out + o)));
+      o = hi;
     }
 #endif
-    for (; o < hi; ++o) {
-      const float v = in[o * sw];
-      out[o] = v > out[o] ? v : out[o];
+  }
+#endif
+  for (; o < hi; ++o) {
+    const float v = in[o * sw];
+    out[o] = v > out[o] ? v : out[o];
+  }
+}
+
+}  // namespace
+
+// Rows first: each output row's window rows are reduced to one row of column maxima, then the row
+// to the outputs, KH + KW passes over a row rather than KH x KW (ResNet-50's 3x3/2 pool: 9 passes
+// of even/odd splits over each output row). The maximum of the non-NaN cells whatever the order;
+// only which of -0 and +0 a window of zeros gives may differ from a cell-by-cell sweep.
+void MaxPool2dF32(const float* x, const Window2d& win, float* y) {
+  constexpr float kLowest = -__builtin_inff();
+  const int64_t W = win.in_w, OW = win.out_w;
+  // Kernel columns that reach the input for some output column (the others read only padding).
+  int64_t kw_lo, kw_hi;
+  WindowCellsIn(-win.pad_left, win.dilation_w, win.kernel_w, -(OW - 1) * win.stride_w, W, &kw_lo,
+                &kw_hi);
+  thread_local Scratch scratch;
+  float* const row = scratch.Array<float>(W);
+  for (int64_t oh = 0; oh < win.out_h; ++oh) {
+    float* out = y + oh * OW;
+    for (int64_t o = 0; o < OW; ++o) out[o] = kLowest;
+    int64_t kh_lo, kh_hi;
+    WindowCellsIn(oh * win.stride_h - win.pad_top, win.dilation_h, win.kernel_h, 0, win.in_h,
+                  &kh_lo, &kh_hi);
+    if (kh_lo >= kh_hi) continue;
+    for (int64_t i = 0; i < W; ++i) row[i] = kLowest;
+    for (int64_t kh = kh_lo; kh < kh_hi; ++kh) {
+      const float* in = x + (oh * win.stride_h - win.pad_top + kh * win.dilation_h) * W;
+      for (int64_t i = 0; i < W; ++i) row[i] = in[i] > row[i] ? in[i] : row[i];
     }
-  });
+    for (int64_t kw = kw_lo; kw < kw_hi; ++kw) {
+      int64_t lo, hi;
+      const int64_t offset = kw * win.dilation_w;
+      ValidRange(W, OW, win.stride_w, win.pad_left, offset, &lo, &hi);
+      MaxIntoRow(row + offset - win.pad_left, win.stride_w, lo, hi, out);
+    }
+  }
 }
 
 void AveragePool2dF32(const float* x, const Window2d& win, bool count_include_pad, float* y) {
