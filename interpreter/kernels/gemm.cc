@@ -86,6 +86,21 @@ Tiling ChooseTiling(int64_t M, int64_t N, int64_t K) {
       break;
     }
   }
+  // An odd number of tiles (more than one) is made even where one more column or row block still
+  // has the work: two threads, the usual count, then share them equally (a 56x56 1x1 layer's 7
+  // column tiles ran as 4 and 3, an expansion's 3 row tiles as 2 and 1).
+  auto count = [&] { return CeilDiv(M, tile_m()) * CeilDiv(N, tile_n()); };
+  if (count() > 1 && count() % 2 == 1) {
+    const int64_t before_rows = rows, before_cols = cols;
+    ++cols;
+    if (count() % 2 == 1 || tile_n() < kMinTileCols || tile_m() * tile_n() * K < kMinTileMacs) {
+      cols = before_cols;
+      ++rows;
+      if (count() % 2 == 1 || tile_m() < kMinTileRows || tile_m() * tile_n() * K < kMinTileMacs) {
+        rows = before_rows;
+      }
+    }
+  }
   const int64_t tm = tile_m(), tn = tile_n();
   return {CeilDiv(M, tm), CeilDiv(N, tn), tm, tn};
 }
