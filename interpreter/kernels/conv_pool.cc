@@ -187,8 +187,7 @@ void Im2Col2dRange(const T* x, int64_t channels, const Geometry& g, int64_t o0, 
           const int64_t p_lo = std::clamp(-shift, f_lo, f_hi),
                         p_hi = std::clamp(H * W - shift, p_lo, f_hi);
           const T* plane = x + c * H * W;
-          std::fill(dst, dst + (f_lo - o0), pad);
-          std::fill(dst + (f_lo - o0), dst + (p_lo - o0), pad);
+          std::fill(dst, dst + (p_lo - o0), pad);  // rows outside the input, then wrapped columns
           std::copy(plane + p_lo + shift, plane + p_hi + shift, dst + (p_lo - o0));
           std::fill(dst + (p_hi - o0), dst + (o1 - o0), pad);
           // Columns outside [lo, hi) of the rows copied read a neighbouring row: padding.
