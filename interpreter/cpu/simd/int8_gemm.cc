@@ -12,11 +12,10 @@
 // side (one broadcast int32 each); B is packed per kKc x kNc block into panels of kNr columns
 // holding, for each group of four k, every column's four bytes side by side (two 64-byte loads).
 // Missing rows, columns and depth are packed as zeros, and edge tiles go through a small buffer.
-#include <immintrin.h>
-
 #include <cstring>
 
 #include "interpreter/cpu/scratch.h"
+#include "interpreter/cpu/simd/intrinsics.h"
 #include "interpreter/cpu/simd/simd.h"
 
 namespace onnx_opt::interpreter::ONNX_OPT_SIMD_NS {

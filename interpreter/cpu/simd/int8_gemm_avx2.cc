@@ -11,11 +11,10 @@
 // (one broadcast int32 each); B packed per kKc x kNc block in panels of kNr columns holding, for
 // each pair of k, every column's two int16 side by side (two 32-byte loads). Missing rows, columns
 // and depth are packed as zeros; edge tiles go through a small buffer.
-#include <immintrin.h>
-
 #include <cstring>
 
 #include "interpreter/cpu/scratch.h"
+#include "interpreter/cpu/simd/intrinsics.h"
 #include "interpreter/cpu/simd/simd.h"
 
 namespace onnx_opt::interpreter::ONNX_OPT_SIMD_NS {

@@ -2,7 +2,7 @@
 #include "interpreter/cpu/simd/simd.h"
 
 #if defined(__AVX2__)
-#include <immintrin.h>
+#include "interpreter/cpu/simd/intrinsics.h"
 #endif
 
 namespace onnx_opt::interpreter::ONNX_OPT_SIMD_NS {

@@ -18,13 +18,7 @@
 #include "interpreter/cpu/simd/simd.h"
 
 #if defined(__SSE2__)
-// GCC 12 warns that the intrinsics' own _mm512_undefined_* placeholders are "used uninitialized"
-// or "may be" (GCC bug 105593): nothing of ours.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#include <immintrin.h>
-#pragma GCC diagnostic pop
+#include "interpreter/cpu/simd/intrinsics.h"
 #endif
 
 namespace onnx_opt::interpreter::ONNX_OPT_SIMD_NS {

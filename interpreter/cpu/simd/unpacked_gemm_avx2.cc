@@ -7,11 +7,10 @@
 #include "interpreter/cpu/simd/simd.h"
 
 #if defined(__AVX2__) && !defined(__AVX512F__)
-#include <immintrin.h>
-
 #include <cstdint>
 
 #include "interpreter/cpu/scratch.h"
+#include "interpreter/cpu/simd/intrinsics.h"
 
 namespace onnx_opt::interpreter::ONNX_OPT_SIMD_NS {
 namespace {
