@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "interpreter/constant_steps.h"
 #include "interpreter/execution_plan.h"
+#include "interpreter/tensor_buffer_pool.h"
 #include "interpreter/tensor_limit.h"
 #include "ir/function.h"
 #include "ir/opset_import.h"
@@ -117,6 +118,9 @@ struct Evaluator::Impl {
   absl::node_hash_map<const ir::Graph*, ConstantCache> constant_caches;
   int depth = 0;
   std::map<std::string, Evaluator::OpProfile>* profile = nullptr;
+  // What runs allocate tensors from (see tensor_buffer_pool.h); closed when the evaluator dies.
+  std::shared_ptr<TensorBufferPool> buffers = TensorBufferPool::Create();
+  ~Impl() { buffers->Close(); }
 
   absl::StatusOr<ExecutionPlan*> GetPlan(const ir::Graph& g) {
     auto it = plans.find(&g);
@@ -659,6 +663,7 @@ absl::StatusOr<std::vector<RuntimeValue>> Evaluator::Run(std::vector<RuntimeValu
     return absl::InvalidArgumentError(absl::StrCat(
         "got ", inputs.size(), " inputs for a graph with ", impl_->main->inputs().size()));
   }
+  TensorBufferPool::Use use(impl_->buffers.get());
   try {
     return impl_->RunGraph(*impl_->main, std::move(inputs), nullptr, nullptr, &impl_->main_opsets,
                            nullptr);

@@ -14,6 +14,7 @@
 #include "glog/logging.h"
 #include "interpreter/cpu/thread_pool.h"
 #include "interpreter/dispatch.h"
+#include "interpreter/tensor_buffer_pool.h"
 #include "interpreter/tensor_limit.h"
 #include "ir/numeric/bfloat16.h"
 #include "ir/numeric/float16.h"
@@ -61,6 +62,15 @@ struct alignas(64) CacheLine {
 // The buffer and its reference count in one allocation (tiny tensors pay for allocations, not
 // work).
 std::shared_ptr<void> AllocateAligned(size_t bytes, bool zero_fill = true) {
+  if (TensorBufferPool* pool = TensorBufferPool::Current();
+      pool != nullptr && bytes >= TensorBufferPool::kPooledFrom &&
+      bytes <= TensorBufferPool::kPooledUpTo) {
+    std::shared_ptr<void> buffer = pool->Take(bytes);
+    if (buffer == nullptr)
+      LOG(FATAL) << "out of memory allocating " << bytes << " bytes for a tensor";
+    if (zero_fill) std::memset(buffer.get(), 0, bytes);
+    return buffer;
+  }
   const size_t lines = std::max<size_t>((bytes + 63) / 64, 1);
   std::shared_ptr<CacheLine[]> buffer;
   try {
