@@ -183,6 +183,16 @@ struct VectorKernels {
   // padding).
   void (*depthwise_conv2d_f32)(const float* x, const float* w, float bias, const Window2d& win,
                                float* y);
+  // Up to depthwise_block_channels channels of a depthwise convolution at once (see
+  // simd/depthwise_blocked.cc), output rows [oh0, oh1): channel c's input plane at x + c *
+  // in_plane, its weights (kernel_h * kernel_w) at w + c * kernel_h * kernel_w, its output plane at
+  // y + c * out_plane. Each output is summed in depthwise_conv2d_f32's order, from e.bias[c] (when
+  // given) then the taps, and finished by the rest of `e` (channel c as its row c). Null, with
+  // depthwise_block_channels 0, on the baseline.
+  void (*depthwise_conv2d_block_f32)(const float* x, int64_t in_plane, const float* w,
+                                     const RowEpilogue& e, int64_t channels, const Window2d& win,
+                                     int64_t oh0, int64_t oh1, float* y, int64_t out_plane);
+  int64_t depthwise_block_channels;
   // dst[i] = src[i * stride] for i < n (stride >= 1): an im2col row of a strided convolution.
   void (*gather_strided_f32)(const float* src, int64_t stride, int64_t n, float* dst);
   // One channel of max / average pooling (average divides by the window cells inside the input, or

@@ -743,6 +743,102 @@ TEST_P(VectorKernelsTest, WindowKernelsOverGeometries) {
   }
 }
 
+TEST_P(VectorKernelsTest, BlockedDepthwiseMatchesTheReferencePerChannel) {
+  if (k().depthwise_conv2d_block_f32 == nullptr) {
+    EXPECT_EQ(k().depthwise_block_channels, 0);
+    return;
+  }
+  const int64_t lanes = k().depthwise_block_channels;
+  ASSERT_TRUE(lanes == 8 || lanes == 16);
+  struct Shape {
+    int64_t kh, kw, sh, sw, dh, dw;
+  };
+  // Square kernels at strides 1 and 2 (the compiled-in forms), dilations, and the general form
+  // (non-square, stride 3, unequal strides).
+  const Shape shapes[] = {{3, 3, 1, 1, 1, 1}, {3, 3, 2, 2, 1, 1}, {5, 5, 1, 1, 1, 1},
+                          {5, 5, 2, 2, 1, 1}, {3, 3, 1, 1, 2, 2}, {3, 1, 1, 1, 1, 1},
+                          {1, 5, 3, 3, 1, 1}, {3, 3, 2, 1, 1, 3}, {1, 1, 1, 1, 1, 1}};
+  int cases = 0;
+  for (int64_t width : {5, 7, 14, 17, 40}) {
+    for (const Shape& sh : shapes) {
+      for (int64_t pad : {0, 1, 2}) {
+        for (int64_t channels : {int64_t{1}, int64_t{5}, lanes}) {
+          Window2d win{};
+          win.in_h = width == 40 ? 6 : width;  // keeps the sweep quick
+          win.in_w = width;
+          win.kernel_h = sh.kh;
+          win.kernel_w = sh.kw;
+          win.stride_h = sh.sh;
+          win.stride_w = sh.sw;
+          win.dilation_h = sh.dh;
+          win.dilation_w = sh.dw;
+          win.pad_top = pad;
+          win.pad_left = pad == 2 ? 0 : pad;  // uneven pads too
+          win.pad_bottom = pad;
+          win.pad_right = pad + 1;
+          const int64_t ekh = (sh.kh - 1) * sh.dh + 1, ekw = (sh.kw - 1) * sh.dw + 1;
+          win.out_h = (win.in_h + win.pad_top + win.pad_bottom - ekh) / sh.sh + 1;
+          win.out_w = (win.in_w + win.pad_left + win.pad_right - ekw) / sh.sw + 1;
+          if (win.out_h <= 0 || win.out_w <= 0) continue;
+          // Planes further apart than their size, with guard values between the output planes.
+          const int64_t in_plane = win.in_h * win.in_w + 3, out_plane = win.out_h * win.out_w + 5;
+          const int64_t K = sh.kh * sh.kw;
+          const std::vector<float> x = testing::RandomFloats(channels * in_plane, -1, 1, 21),
+                                   w = testing::RandomFloats(channels * K, -1, 1, 22),
+                                   bias = testing::RandomFloats(channels, -1, 1, 23),
+                                   scale = testing::RandomFloats(channels, 0.5, 2, 24),
+                                   shift = testing::RandomFloats(channels, -1, 1, 25);
+          // The bias alone, then with a folded BatchNormalization and Clip (a ReLU6 in between:
+          // some outputs clipped at each end).
+          for (bool finished : {false, true}) {
+            RowEpilogue e;
+            e.bias = bias.data();
+            if (finished) {
+              e.scale = scale.data();
+              e.shift = shift.data();
+              e.activation = RowEpilogue::Activation::kClip;
+              e.lo = -0.5f;
+              e.hi = 0.6f;
+            }
+            const std::string where = "w" + std::to_string(width) + " k" + std::to_string(sh.kh) +
+                                      "x" + std::to_string(sh.kw) + " s" + std::to_string(sh.sh) +
+                                      "," + std::to_string(sh.sw) + " d" + std::to_string(sh.dh) +
+                                      "," + std::to_string(sh.dw) + " p" + std::to_string(pad) +
+                                      " c" + std::to_string(channels);
+            // The whole plane in one band, and in bands of 1 and 3 rows.
+            for (int64_t band : {win.out_h, int64_t{1}, int64_t{3}}) {
+              std::vector<float> got(channels * out_plane, 7.0f);
+              for (int64_t oh0 = 0; oh0 < win.out_h; oh0 += band) {
+                k().depthwise_conv2d_block_f32(x.data(), in_plane, w.data(), e, channels, win, oh0,
+                                               std::min(win.out_h, oh0 + band), got.data(),
+                                               out_plane);
+              }
+              for (int64_t c = 0; c < channels; ++c) {
+                const std::vector<float> xc(x.begin() + c * in_plane,
+                                            x.begin() + c * in_plane + win.in_h * win.in_w);
+                const std::vector<float> wc(w.begin() + c * K, w.begin() + (c + 1) * K);
+                std::vector<float> want;
+                ReferenceWindow(xc, wc, bias[c], win, 0, false, want);
+                if (finished) {
+                  for (float& v : want) v = std::clamp(v * scale[c] + shift[c], e.lo, e.hi);
+                }
+                for (int64_t i = 0; i < win.out_h * win.out_w; ++i) {
+                  ASSERT_TRUE(Near(got[c * out_plane + i], want[i], 1e-5, 1e-6))
+                      << where << " band " << band << " channel " << c << " at " << i;
+                }
+                for (int64_t i = win.out_h * win.out_w; i < out_plane; ++i)
+                  ASSERT_EQ(got[c * out_plane + i], 7.0f) << where << ": wrote between planes";
+              }
+            }
+          }
+          ++cases;
+        }
+      }
+    }
+  }
+  EXPECT_GT(cases, 300);
+}
+
 INSTANTIATE_TEST_SUITE_P(EveryIsa, VectorKernelsTest, ::testing::ValuesIn(SupportedIsas()),
                          [](const ::testing::TestParamInfo<Isa>& info) {
                            return std::string(IsaName(info.param));

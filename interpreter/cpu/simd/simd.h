@@ -53,6 +53,15 @@ void GemmEpilogueF32(int64_t M, int64_t N, int64_t K, const float* A, int64_t ld
 // AVX-512 (VNNI): int8_gemm.cc; AVX2: int8_gemm_avx2.cc.
 void Gemm8BitS32(int64_t M, int64_t N, int64_t K, const Int8Operand& A, const Int8Operand& B,
                  int64_t ldb, int32_t* C, int64_t ldc);
+// depthwise_blocked.cc.
+void DepthwiseConv2dBlockF32(const float* x, int64_t in_plane, const float* w, const RowEpilogue& e,
+                             int64_t channels, const Window2d& win, int64_t oh0, int64_t oh1,
+                             float* y, int64_t out_plane);
+#if defined(__AVX512F__)
+inline constexpr int64_t kDepthwiseBlockChannels = 16;
+#else
+inline constexpr int64_t kDepthwiseBlockChannels = 8;
+#endif
 #endif
 
 void DepthwiseConv2dF32(const float* x, const float* w, float bias, const Window2d& win, float* y);

@@ -22,8 +22,15 @@ const VectorKernels& Table() {
 #else
     .gemm_8bit_s32 = nullptr,
 #endif
-        .depthwise_conv2d_f32 = DepthwiseConv2dF32, .gather_strided_f32 = GatherStridedF32,
-    .max_pool2d_f32 = MaxPool2dF32, .average_pool2d_f32 = AveragePool2dF32,
+        .depthwise_conv2d_f32 = DepthwiseConv2dF32,
+#if defined(__AVX2__)
+    .depthwise_conv2d_block_f32 = DepthwiseConv2dBlockF32,
+    .depthwise_block_channels = kDepthwiseBlockChannels,
+#else
+    .depthwise_conv2d_block_f32 = nullptr, .depthwise_block_channels = 0,
+#endif
+    .gather_strided_f32 = GatherStridedF32, .max_pool2d_f32 = MaxPool2dF32,
+    .average_pool2d_f32 = AveragePool2dF32,
   };
   return kTable;
 }

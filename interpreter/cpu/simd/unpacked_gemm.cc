@@ -13,6 +13,7 @@
 #include <cstdint>
 
 #include "interpreter/cpu/scratch.h"
+#include "interpreter/cpu/simd/epilogue.h"
 #include "interpreter/cpu/simd/intrinsics.h"
 
 namespace onnx_opt::interpreter::ONNX_OPT_SIMD_NS {
@@ -38,24 +39,9 @@ constexpr int64_t kPrefetchRows = 8;
 // operations and roundings.
 inline __m512 Finish(__m512 v, const RowEpilogue& e, int64_t row) {
   if (e.bias != nullptr) v = _mm512_add_ps(v, _mm512_set1_ps(e.bias[row]));
-  // One rounding, as this ISA's scale_shift_f32 (elementwise.cc).
-  if (e.scale != nullptr) {
-    v = _mm512_fmadd_ps(v, _mm512_set1_ps(e.scale[row]), _mm512_set1_ps(e.shift[row]));
-  }
-  switch (e.activation) {
-    case RowEpilogue::Activation::kNone:
-      break;
-    case RowEpilogue::Activation::kRelu:  // v > 0 ? v : 0
-      v = _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(v, _mm512_setzero_ps(), _CMP_GT_OQ), v);
-      break;
-    case RowEpilogue::Activation::kClip: {
-      const __m512 lo = _mm512_set1_ps(e.lo), hi = _mm512_set1_ps(e.hi);
-      v = _mm512_mask_mov_ps(v, _mm512_cmp_ps_mask(v, lo, _CMP_LT_OQ), lo);
-      v = _mm512_mask_mov_ps(v, _mm512_cmp_ps_mask(v, hi, _CMP_GT_OQ), hi);
-      break;
-    }
-  }
-  return v;
+  const bool scaled = e.scale != nullptr;
+  return FinishVector(v, scaled, scaled ? _mm512_set1_ps(e.scale[row]) : _mm512_setzero_ps(),
+                      scaled ? _mm512_set1_ps(e.shift[row]) : _mm512_setzero_ps(), e);
 }
 
 // `e`, when given (the last slice of K), finishes the rows before they are stored; row r of the

@@ -10,6 +10,7 @@
 #include <cstdint>
 
 #include "interpreter/cpu/scratch.h"
+#include "interpreter/cpu/simd/epilogue.h"
 #include "interpreter/cpu/simd/intrinsics.h"
 
 namespace onnx_opt::interpreter::ONNX_OPT_SIMD_NS {
@@ -31,24 +32,9 @@ __m256i LaneMask(int64_t left) {
 // v finished as row `row` of `e` says, with the separate passes' operations and roundings.
 inline __m256 Finish(__m256 v, const RowEpilogue& e, int64_t row) {
   if (e.bias != nullptr) v = _mm256_add_ps(v, _mm256_set1_ps(e.bias[row]));
-  // One rounding, as this ISA's scale_shift_f32 (elementwise.cc).
-  if (e.scale != nullptr) {
-    v = _mm256_fmadd_ps(v, _mm256_set1_ps(e.scale[row]), _mm256_set1_ps(e.shift[row]));
-  }
-  switch (e.activation) {
-    case RowEpilogue::Activation::kNone:
-      break;
-    case RowEpilogue::Activation::kRelu:  // v > 0 ? v : 0
-      v = _mm256_and_ps(v, _mm256_cmp_ps(v, _mm256_setzero_ps(), _CMP_GT_OQ));
-      break;
-    case RowEpilogue::Activation::kClip: {
-      const __m256 lo = _mm256_set1_ps(e.lo), hi = _mm256_set1_ps(e.hi);
-      v = _mm256_blendv_ps(v, lo, _mm256_cmp_ps(v, lo, _CMP_LT_OQ));
-      v = _mm256_blendv_ps(v, hi, _mm256_cmp_ps(v, hi, _CMP_GT_OQ));
-      break;
-    }
-  }
-  return v;
+  const bool scaled = e.scale != nullptr;
+  return FinishVector(v, scaled, scaled ? _mm256_set1_ps(e.scale[row]) : _mm256_setzero_ps(),
+                      scaled ? _mm256_set1_ps(e.shift[row]) : _mm256_setzero_ps(), e);
 }
 
 // Rows [0, rows) (rows <= 6) x columns [0, 16) of C, as unpacked_gemm.cc's Block.

@@ -1,0 +1,60 @@
+// The steps of a RowEpilogue (vector_kernels.h) after its bias, on one vector of this ISA: v *
+// scale
+// + shift (one rounding, as this ISA's scale_shift_f32 in elementwise.cc) when `scaled`, then the
+// activation, with the separate passes' results (Relu: NaN and -0 to +0; Clip: v < lo ? lo : v,
+// then > hi ? hi : that). Scale and shift are per lane: the same value in every lane for a row of
+// a GEMM, a channel's in each lane for the channel-blocked depthwise convolution.
+#ifndef ONNX_OPT_INTERPRETER_CPU_SIMD_EPILOGUE_H_
+#define ONNX_OPT_INTERPRETER_CPU_SIMD_EPILOGUE_H_
+
+#include "interpreter/cpu/simd/simd.h"
+
+#if defined(__AVX2__)
+#include "interpreter/cpu/simd/intrinsics.h"
+#endif
+
+namespace onnx_opt::interpreter::ONNX_OPT_SIMD_NS {
+
+#if defined(__AVX512F__)
+inline __m512 FinishVector(__m512 v, bool scaled, __m512 scale, __m512 shift,
+                           const RowEpilogue& e) {
+  if (scaled) v = _mm512_fmadd_ps(v, scale, shift);
+  switch (e.activation) {
+    case RowEpilogue::Activation::kNone:
+      break;
+    case RowEpilogue::Activation::kRelu:  // v > 0 ? v : 0
+      v = _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(v, _mm512_setzero_ps(), _CMP_GT_OQ), v);
+      break;
+    case RowEpilogue::Activation::kClip: {
+      const __m512 lo = _mm512_set1_ps(e.lo), hi = _mm512_set1_ps(e.hi);
+      v = _mm512_mask_mov_ps(v, _mm512_cmp_ps_mask(v, lo, _CMP_LT_OQ), lo);
+      v = _mm512_mask_mov_ps(v, _mm512_cmp_ps_mask(v, hi, _CMP_GT_OQ), hi);
+      break;
+    }
+  }
+  return v;
+}
+#elif defined(__AVX2__)
+inline __m256 FinishVector(__m256 v, bool scaled, __m256 scale, __m256 shift,
+                           const RowEpilogue& e) {
+  if (scaled) v = _mm256_fmadd_ps(v, scale, shift);
+  switch (e.activation) {
+    case RowEpilogue::Activation::kNone:
+      break;
+    case RowEpilogue::Activation::kRelu:  // v > 0 ? v : 0
+      v = _mm256_and_ps(v, _mm256_cmp_ps(v, _mm256_setzero_ps(), _CMP_GT_OQ));
+      break;
+    case RowEpilogue::Activation::kClip: {
+      const __m256 lo = _mm256_set1_ps(e.lo), hi = _mm256_set1_ps(e.hi);
+      v = _mm256_blendv_ps(v, lo, _mm256_cmp_ps(v, lo, _CMP_LT_OQ));
+      v = _mm256_blendv_ps(v, hi, _mm256_cmp_ps(v, hi, _CMP_GT_OQ));
+      break;
+    }
+  }
+  return v;
+}
+#endif
+
+}  // namespace onnx_opt::interpreter::ONNX_OPT_SIMD_NS
+
+#endif  // ONNX_OPT_INTERPRETER_CPU_SIMD_EPILOGUE_H_
