@@ -241,5 +241,16 @@ TEST(EvaluatorTest, FoldedEpiloguesOfLargeConvolutionsMatchSeparateNodesBitForBi
   }
 }
 
+// Depthwise convolutions run a vector of channels at a time (simd/depthwise_blocked.cc) with Relu
+// and Clip finished in registers, other activations after: 20 channels are whole blocks and a part
+// at 8 and 16 lanes.
+TEST(EvaluatorTest, FoldedEpiloguesOfBlockedDepthwiseConvolutionsMatchSeparateNodesBitForBit) {
+  const Tensor x = ChainInput({2, 20, 15, 13});
+  for (std::string act : {"", "Relu", "Clip", "HardSwish"}) {
+    for (int64_t k : {3, 5}) ExpectFoldedChainMatchesSeparateNodes(x, 20, true, act, k);
+    ExpectFoldedChainMatchesSeparateNodes(x, 20, false, act.empty() ? "Relu" : act, 3);
+  }
+}
+
 }  // namespace
 }  // namespace onnx_opt::interpreter
