@@ -284,9 +284,11 @@ Window2d ToWindow2d(const Geometry& g) {
 // threads; fixed, so the split never depends on the thread count.
 constexpr int64_t kChannelsPerTask = 8;
 constexpr int64_t kDepthwiseOutputsPerTask = 2048;
-// Output pixels per band of the channel-blocked depthwise kernel: its interleaved outputs (64 bytes
-// a pixel with AVX-512) and their epilogue stay within L1.
-constexpr int64_t kDepthwiseBandOutputs = 384;
+// Output pixels per band of the channel-blocked depthwise kernel (its scratch: the band's input and
+// outputs interleaved, 64 bytes a pixel with AVX-512, within L2). Measured (conv_matmul_bench,
+// AVX-512): 144 channels of 56x56 0.20 ms in bands of 384 outputs, 0.17 in bands of 2048; the
+// small planes are one band either way.
+constexpr int64_t kDepthwiseBandOutputs = 2048;
 
 // A 1x1 (or all-ones) kernel with unit strides and no padding reads X as the GEMM's right operand.
 bool IsPointwise(const Geometry& g) {
@@ -438,11 +440,7 @@ Status ConvImpl(KernelContext& ctx, const Tensor& x, const Tensor& w, const Tens
       const int64_t planes_per_task =
           std::max(kChannelsPerTask, CeilDiv(kDepthwiseOutputsPerTask, std::max<int64_t>(O, 1)));
       const VectorKernels& vec = Vec();
-      // Wide planes at stride 1 are mostly interior, which a plane at a time runs as one flat loop
-      // without the blocked kernel's transposes (MobileNetV2's 32 channels of 112x112: 0.20 ms
-      // against 0.28 blocked; 144 of 56x56 the same either way).
-      const bool wide_plane = win.stride_w == 1 && win.stride_h == 1 && win.out_w >= 96;
-      if (vec.depthwise_conv2d_block_f32 != nullptr && O > 0 && !wide_plane) {
+      if (vec.depthwise_conv2d_block_f32 != nullptr && O > 0) {
         // A vector's worth of channels at a time, in bands of output rows finished (bias,
         // epilogue) before they leave the kernel.
         const int64_t lanes = vec.depthwise_block_channels, blocks = CeilDiv(C, lanes);

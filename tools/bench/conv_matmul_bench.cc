@@ -279,8 +279,8 @@ void BM_ConvNaive(benchmark::State& st) {
 // ResNet-50: conv2_x 3x3 64->64 @56, conv2_x 1x1 256->64 @56, conv3_x 3x3 128->128 @28, conv4_x
 // 3x3 256->256 @14 and 1x1 1024->256 @14, conv5_x 3x3 512->512 @7 and 1x1 512->2048 @7 (planes
 // narrower than a strip of the GEMM, weights larger than L2);
-// MobileNetV2: depthwise 3x3 144 channels @56, stride 1 and 2, and the 1x1 expansions 24->144 @56
-// and 16->96 @112 (short K; the latter writes a 5 MB output).
+// MobileNetV2: depthwise 3x3 32 channels @112, 96 @112 stride 2, 144 channels @56, stride 1 and 2,
+// and the 1x1 expansions 24->144 @56 and 16->96 @112 (short K; the latter writes a 5 MB output).
 BENCHMARK(BM_Conv)
     ->ArgNames({"C", "M", "HW", "k", "s", "group", "baseline"})
     ->Args({3, 64, 224, 7, 2, 1, 0})  // ResNet-50's stem
@@ -291,6 +291,8 @@ BENCHMARK(BM_Conv)
     ->Args({1024, 256, 14, 1, 1, 1, 0})
     ->Args({512, 512, 7, 3, 1, 1, 0})
     ->Args({512, 2048, 7, 1, 1, 1, 0})
+    ->Args({32, 32, 112, 3, 1, 32, 0})
+    ->Args({96, 96, 112, 3, 2, 96, 0})
     ->Args({144, 144, 56, 3, 1, 144, 0})
     ->Args({144, 144, 56, 3, 2, 144, 0})
     ->Args({576, 576, 14, 3, 1, 576, 0})
