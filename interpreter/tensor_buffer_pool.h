@@ -27,10 +27,12 @@ class TensorBufferPool : public std::enable_shared_from_this<TensorBufferPool> {
   // Smaller buffers come from the heap (its small-size caches are hot already, and a pooled
   // buffer's separate reference count would cost more than the buffer).
   static constexpr size_t kPooledFrom = size_t{16} << 10;
-  // Larger ones are not pooled (a decoder's multi-GB intermediates go back to the system).
-  static constexpr size_t kPooledUpTo = size_t{1} << 30;
+  // Larger ones are not pooled: they go back to the system when they die, as they did before (a
+  // large model's widened weights and embedding tables, hundreds of MB each, would otherwise stay
+  // resident for the evaluator's life; their work dwarfs the cost of mapping them).
+  static constexpr size_t kPooledUpTo = size_t{64} << 20;
   // Free bytes kept at most; a buffer returned past it is freed.
-  static constexpr size_t kMaxKeptBytes = size_t{2} << 30;
+  static constexpr size_t kMaxKeptBytes = size_t{512} << 20;
 
   static std::shared_ptr<TensorBufferPool> Create();
   ~TensorBufferPool();

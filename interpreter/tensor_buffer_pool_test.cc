@@ -93,6 +93,12 @@ TEST(TensorBufferPool, TensorsTakeLargeBuffersFromThePoolInUseOnTheirThread) {
     EXPECT_EQ(again.raw(), first);
     for (int64_t i = 0; i < again.size(); ++i) ASSERT_EQ(again.data<float>()[i], 0.0f);
   }
+  {
+    TensorBufferPool::Use use(pool.get());
+    // Past kPooledUpTo: from the heap, and back to it.
+    const int64_t floats = static_cast<int64_t>(TensorBufferPool::kPooledUpTo / sizeof(float)) + 16;
+    Tensor huge = Tensor::Uninitialized(DataType::kFloat, {floats});
+  }
   Tensor outside = Tensor::Uninitialized(DataType::kFloat, {64, 1024});  // no pool in use
   EXPECT_NE(outside.raw(), first);
   EXPECT_EQ(pool->kept_bytes(), TensorBufferPool::ClassBytes(64 * 1024 * 4));
