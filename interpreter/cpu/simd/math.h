@@ -52,7 +52,7 @@ inline float TanhF(float x) {
   // 1 - 2 / (e^2a + 1) cancels near zero: below 0.4 use the odd Taylor series to x^15 instead (its
   // next term is below 1e-9 relative there; at 0.4 the cancellation costs under a bit).
   const float a2 = a * a;
-  float s = -929569.0f / 638512875;
+  float s = -929569.0f / 638512875.0f;
   s = s * a2 + 21844.0f / 6081075;
   s = s * a2 - 1382.0f / 155925;
   s = s * a2 + 62.0f / 2835;

@@ -168,10 +168,10 @@ constexpr int64_t kDotAhead = 1024;
 
 // Columns per group: four independent sums for one row of A, two columns for two rows, and one
 // column (the rows' own sums) beyond, within the 16 (AVX2) or 32 registers.
+#if defined(__AVX512F__) || (defined(__AVX2__) && defined(__FMA__))
 template <int M>
 constexpr int kDotColumns = M == 1 ? 4 : (M == 2 ? 2 : 1);
 
-#if defined(__AVX512F__) || (defined(__AVX2__) && defined(__FMA__))
 #if defined(__AVX512F__)
 using DotVector = __m512;
 inline DotVector DotZero() { return _mm512_setzero_ps(); }
@@ -364,8 +364,9 @@ inline int64_t EvenOddPosition(int64_t j, int64_t n) {
   return (j & ~int64_t{31}) + ((c & 1) != 0 ? 16 + c / 2 : c / 2);
 }
 
-// to[EvenOddPosition(j, n)] = from[j] for j < n; `to` 64-byte aligned.
-inline void CopyEvenOdd(const float* from, int64_t n, float* to) {
+// to[EvenOddPosition(j, n)] = from[j] for j < n; `to` 64-byte aligned. (Only PackedGemm, AVX-512,
+// calls it.)
+[[maybe_unused]] inline void CopyEvenOdd(const float* from, int64_t n, float* to) {
   int64_t j = 0;
 #if defined(__AVX512F__)
   const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
