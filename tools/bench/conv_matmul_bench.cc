@@ -229,7 +229,10 @@ double ConvFlops(int64_t C, int64_t M, int64_t H, int64_t k, int64_t s, int64_t 
   return 2.0 * M * O * O * (C / group) * k * k;
 }
 
-void BM_Conv(benchmark::State& st) {
+// `cold_weights`: each run reads one of kWeightCopies copies of the weights in turn, together
+// larger than L3, as a model's layers do (each layer's weights come back from L3 or memory).
+constexpr int kWeightCopies = 64;
+void RunConv(benchmark::State& st, bool cold_weights) {
   const int64_t C = st.range(0), M = st.range(1), H = st.range(2), k = st.range(3), s = st.range(4),
                 group = st.range(5);
   const Isa isa = st.range(6) ? Isa::kBaseline : KernelIsa();
@@ -256,13 +259,20 @@ void BM_Conv(benchmark::State& st) {
           absl::StrFormat("%s differs from the naive loop (error %g > %g)", name, e, kTolerance));
     }
   }
+  std::vector<Tensor> copies;
+  if (cold_weights) {
+    for (int i = 0; i < kWeightCopies; ++i) copies.push_back(w.Clone());
+  }
+  int turn = 0;
   const double seconds = TimedLoop(st, [&] {
-    auto r = ev.Run({x, w});
+    auto r = ev.Run({x, cold_weights ? copies[turn++ % kWeightCopies] : w});
     benchmark::DoNotOptimize(r);
   });
   SetCounters(st, ConvFlops(C, M, H, k, s, group), isa, seconds);
   (void)SetActiveIsa(KernelIsa());
 }
+void BM_Conv(benchmark::State& st) { RunConv(st, false); }
+void BM_ConvColdWeights(benchmark::State& st) { RunConv(st, true); }
 void BM_ConvNaive(benchmark::State& st) {
   const int64_t C = st.range(0), M = st.range(1), H = st.range(2), k = st.range(3), s = st.range(4),
                 group = st.range(5);
@@ -300,9 +310,21 @@ BENCHMARK(BM_Conv)
     ->Args({960, 960, 7, 3, 1, 960, 0})
     ->Args({24, 144, 56, 1, 1, 1, 0})
     ->Args({16, 96, 112, 1, 1, 1, 0})
+    ->Args({96, 576, 14, 1, 1, 1, 0})
+    ->Args({160, 960, 7, 1, 1, 1, 0})
+    ->Args({320, 1280, 7, 1, 1, 1, 0})
     ->Args({24, 144, 56, 1, 1, 1, 1})
     ->Args({64, 64, 56, 3, 1, 1, 1})
     ->Args({256, 64, 56, 1, 1, 1, 1})
+    ->Unit(benchmark::kMillisecond);
+// MobileNetV2's 1x1 convolutions at 14x14 and 7x7 and ResNet-50's 512 -> 2048 at 7x7 with their
+// weights out of cache (few columns per weight: reading the weights shows).
+BENCHMARK(BM_ConvColdWeights)
+    ->ArgNames({"C", "M", "HW", "k", "s", "group", "baseline"})
+    ->Args({96, 576, 14, 1, 1, 1, 0})
+    ->Args({160, 960, 7, 1, 1, 1, 0})
+    ->Args({320, 1280, 7, 1, 1, 1, 0})
+    ->Args({512, 2048, 7, 1, 1, 1, 0})
     ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ConvNaive)
     ->Args({64, 64, 56, 3, 1, 1})
