@@ -41,6 +41,16 @@ struct Window2d {
   int64_t pad_top, pad_left, pad_bottom, pad_right;
 };
 
+// The column matrix of a 2-D convolution (im2col), never stored: row (c * kernel_h + kh) *
+// kernel_w + kw, column oh * out_w + ow holds channel c's x[oh * stride_h - pad_top + kh *
+// dilation_h][ow * stride_w - pad_left + kw * dilation_w], zero outside the input. Channel c's
+// plane (in_h x in_w) starts at x + c * in_h * in_w; pad_bottom and pad_right are not read.
+struct ConvColumns {
+  const float* x;
+  int64_t channels;
+  Window2d win;
+};
+
 // An operand of the 8-bit integer GEMM: bytes read as int8 or uint8, and its zero points (one per
 // row of A / column of B when per_index, else one).
 struct Int8Operand {
@@ -124,6 +134,13 @@ struct VectorKernels {
   void (*gemm_epilogue_f32)(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda,
                             const float* B, int64_t ldb, float* C, int64_t ldc,
                             const RowEpilogue& e);
+  // Columns [o0, o1) of C (M x out_h * out_w, rows ldc apart, C at column 0) = A (M x channels *
+  // kernel_h * kernel_w, rows lda apart) * the column matrix `cols`, rows finished by *e when
+  // given: the bits of gemm_epilogue_f32 (gemm_ld_f32 without e) on those columns of the stored
+  // matrix. The input plane must have fewer than 2^31 elements. Null where the ISA has no such
+  // kernel (AVX-512 and AVX2 have).
+  void (*conv_gemm_f32)(int64_t M, const float* A, int64_t lda, const ConvColumns& cols, int64_t o0,
+                        int64_t o1, float* C, int64_t ldc, const RowEpilogue* e);
 
   // C (M x N) = A (M x K) * B (K x N, or N x K when trans_b) for 1 <= M <= kSkinnyMaxRows,
   // row-major with leading dimensions; `accumulate` adds the product to C. B is streamed once, and

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -489,6 +490,102 @@ TEST_P(VectorKernelsTest, GemmWithRowEpilogueIsTheGemmThenTheSeparatePasses) {
       }
     }
   }
+}
+
+// The column matrix of a 2-D convolution, stored (im2col), as ConvColumns describes it.
+std::vector<float> StoredColumns(const ConvColumns& cols) {
+  const Window2d& win = cols.win;
+  const int64_t cells = win.kernel_h * win.kernel_w, O = win.out_h * win.out_w;
+  std::vector<float> m(cols.channels * cells * O);
+  for (int64_t c = 0; c < cols.channels; ++c) {
+    for (int64_t cell = 0; cell < cells; ++cell) {
+      const int64_t kh = cell / win.kernel_w, kw = cell % win.kernel_w;
+      for (int64_t o = 0; o < O; ++o) {
+        const int64_t ih = o / win.out_w * win.stride_h - win.pad_top + kh * win.dilation_h;
+        const int64_t iw = o % win.out_w * win.stride_w - win.pad_left + kw * win.dilation_w;
+        const bool inside = ih >= 0 && ih < win.in_h && iw >= 0 && iw < win.in_w;
+        m[(c * cells + cell) * O + o] = inside ? cols.x[(c * win.in_h + ih) * win.in_w + iw] : 0.0f;
+      }
+    }
+  }
+  return m;
+}
+
+TEST_P(VectorKernelsTest, ConvGemmIsTheGemmOnTheStoredColumnMatrix) {
+  ASSERT_EQ(k().conv_gemm_f32 == nullptr, GetParam() == Isa::kBaseline);
+  if (k().conv_gemm_f32 == nullptr) return;
+  struct Shape {
+    int64_t kh, kw, sh, sw, dh, dw;
+  };
+  // Strides 1 and 2 (read as runs of a row), 3 and unequal ones (gathered), dilations, 1x1 and
+  // 7x7 kernels.
+  const Shape shapes[] = {{3, 3, 1, 1, 1, 1}, {3, 3, 2, 2, 1, 1}, {1, 1, 2, 2, 1, 1},
+                          {7, 7, 2, 2, 1, 1}, {3, 3, 1, 1, 2, 2}, {1, 5, 3, 3, 1, 1},
+                          {3, 3, 2, 1, 1, 3}, {5, 3, 1, 2, 1, 1}};
+  int cases = 0;
+  for (int64_t width : {5, 7, 16, 29}) {
+    for (const Shape& sh : shapes) {
+      for (int64_t pad : {0, 1, 3}) {
+        for (int64_t channels : {1, 3, 70}) {
+          if (channels == 70 && width != 16 && width != 29) continue;  // K over one slice
+          Window2d win{};
+          win.in_h = std::min<int64_t>(width, 9);
+          win.in_w = width;
+          win.kernel_h = sh.kh;
+          win.kernel_w = sh.kw;
+          win.stride_h = sh.sh;
+          win.stride_w = sh.sw;
+          win.dilation_h = sh.dh;
+          win.dilation_w = sh.dw;
+          win.pad_top = pad;
+          win.pad_left = pad == 3 ? 1 : pad;  // uneven pads too
+          win.pad_bottom = pad;
+          win.pad_right = pad;
+          const int64_t ekh = (sh.kh - 1) * sh.dh + 1, ekw = (sh.kw - 1) * sh.dw + 1;
+          win.out_h = (win.in_h + win.pad_top + win.pad_bottom - ekh) / sh.sh + 1;
+          win.out_w = (win.in_w + win.pad_left + win.pad_right - ekw) / sh.sw + 1;
+          if (win.out_h <= 0 || win.out_w <= 0) continue;
+          const std::vector<float> x =
+              testing::RandomFloats(channels * win.in_h * win.in_w, -1, 1, 31);
+          const ConvColumns cols{x.data(), channels, win};
+          const std::vector<float> b = StoredColumns(cols);
+          const int64_t O = win.out_h * win.out_w, K = channels * sh.kh * sh.kw;
+          for (int64_t M : {1, 13}) {
+            const int64_t lda = K + 2, ldc = O + 3;
+            const std::vector<float> a = testing::RandomFloats(M * lda, -1, 1, 32),
+                                     bias = testing::RandomFloats(M, -1, 1, 33);
+            RowEpilogue e;
+            e.bias = bias.data();
+            e.activation = RowEpilogue::Activation::kRelu;
+            // The whole plane, and columns from inside it (a tile of a split product).
+            for (auto [o0, o1] : {std::pair<int64_t, int64_t>{0, O}, {O / 3, O - O / 4}}) {
+              for (bool finished : {false, true}) {
+                SCOPED_TRACE(absl::StrCat("w", width, " k", sh.kh, "x", sh.kw, " s", sh.sh, ",",
+                                          sh.sw, " d", sh.dh, ",", sh.dw, " p", pad, " c", channels,
+                                          " M", M, " columns ", o0, "-", o1,
+                                          finished ? " finished" : ""));
+                std::vector<float> want(M * ldc, 7.0f), got(M * ldc, 7.0f);
+                if (o1 > o0) {
+                  if (finished) {
+                    k().gemm_epilogue_f32(M, o1 - o0, K, a.data(), lda, b.data() + o0, O,
+                                          want.data() + o0, ldc, e);
+                  } else {
+                    k().gemm_ld_f32(false, false, M, o1 - o0, K, 1, a.data(), lda, b.data() + o0, O,
+                                    0, want.data() + o0, ldc);
+                  }
+                }
+                k().conv_gemm_f32(M, a.data(), lda, cols, o0, o1, got.data(), ldc,
+                                  finished ? &e : nullptr);
+                ASSERT_EQ(std::memcmp(got.data(), want.data(), got.size() * sizeof(float)), 0);
+                ++cases;
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GT(cases, 500);
 }
 
 TEST_P(VectorKernelsTest, QuantizationRangeIncludesZeroAndSkipsNan) {

@@ -510,6 +510,28 @@ Status ConvImpl(KernelContext& ctx, const Tensor& x, const Tensor& w, const Tens
     if (e.shift != nullptr) e.shift += gi * Mg;
     return e;
   };
+  if constexpr (std::is_same_v<T, float>) {
+    // The column matrix filled from the input as the GEMM goes (implicit im2col): no matrix
+    // written to memory and read back (ResNet-50's 3x3 layers spent ~11% of their time on it).
+    if (!pointwise && g.nd == 2 && Vec().conv_gemm_f32 != nullptr) {
+      const Window2d win = ToWindow2d(g);
+      bool done = true;
+      for (int64_t n = 0; n < N && done; ++n) {
+        for (int64_t gi = 0; gi < group && done; ++gi) {
+          const ConvColumns cols{px + (n * C + gi * Cg) * I, Cg, win};
+          T* out = py + (n * M + gi * Mg) * O;
+          std::optional<RowEpilogue> e;
+          if (fused) e = group_epilogue(gi);
+          done = ConvGemm(Mg, pw + gi * Mg * Cg * K, cols, out, e ? &*e : nullptr);
+          if (done && !fused && (pb != nullptr || epilogue != nullptr)) {
+            ParallelFor(Mg, kChannelsPerTask,
+                        [&](int64_t begin, int64_t end) { finish(gi, out, begin, end, 0, O); });
+          }
+        }
+      }
+      if (done) return OkStatus();
+    }
+  }
   const int64_t panel = PanelColumns(Cg * K, Mg, O);
   if (!pointwise && g.nd == 2 && panel < O) {
     // Large planes: a panel of output positions at a time, each its own task, its part of the

@@ -25,6 +25,15 @@ void Gemm(bool trans_a, bool trans_b, int64_t M, int64_t N, int64_t K, T alpha, 
 bool GemmWithRowEpilogue(int64_t M, int64_t N, int64_t K, const float* A, const float* B, float* C,
                          const RowEpilogue& e);
 
+// C (M x N) = A (M x K) * the column matrix of a 2-D convolution (`cols`, K = channels * kernel
+// cells, N = output positions), filled from the input as the product goes instead of stored
+// (implicit im2col), row i finished by *e when given, on NumThreads() threads in Gemm's tiles:
+// the bits of VectorKernels::gemm_epilogue_f32 (gemm_ld_f32 without e) on the stored matrix, the
+// same whatever the thread count. False (nothing done) where the
+// vector kernels have no such GEMM (VectorKernels::conv_gemm_f32), for fewer than 16 channels
+// (where the stored matrix is faster) or when an input plane has 2^31 elements or more.
+bool ConvGemm(int64_t M, const float* A, const ConvColumns& cols, float* C, const RowEpilogue* e);
+
 // C (M x N) = A (M x K) * B (K x N, quantized: see QuantizedMatrix, columns from 0) for 1 <= M <=
 // kSkinnyMaxRows, on NumThreads() threads; the bits of the float GEMM on DequantizeLinear's
 // weights.

@@ -101,11 +101,12 @@ TEST(ConvPoolTest, Conv2DPaddedAndStrided) {
   EXPECT_EQ((*r)[0].tensor().ToVector<float>(), (std::vector<float>{8, 12, 20, 24}));
 }
 
-// Planes large enough for the convolution to build its column matrix a panel of output positions
-// at a time (conv_pool.cc, PanelColumns: 64 input channels of 3x3 make panels of 256-384
-// positions, which end inside output rows), and smaller ones: asymmetric pads, strides, dilations,
-// groups, a bias and two images, against a direct loop in double; and the same bits on 1 and 3
-// threads.
+// Convolutions through the GEMM on their column matrix: filled from the input as the product goes
+// where the vector kernels can (16 channels a group or more: gemm.cc, ConvGemm, cut into strips
+// and, on several threads, row tiles), else stored a panel of output positions at a time
+// (conv_pool.cc, PanelColumns: panels of 256-384 positions end inside output rows) or whole.
+// Asymmetric pads, strides 1 to 3, dilations, groups, a bias and two images, against a direct loop
+// in double; and the same bits on 1 and 3 threads.
 TEST(ConvPoolTest, LargePlanesInPanelsMatchADirectLoop) {
   struct Geometry {
     int64_t n, c, h, w, m, group;
@@ -120,6 +121,12 @@ TEST(ConvPoolTest, LargePlanesInPanelsMatchADirectLoop) {
       {1, 64, 14, 14, 8, 1, {1, 1, 1, 1}, {1, 1}, {1, 1}},
       {1, 64, 24, 24, 8, 1, {2, 2, 0, 0}, {1, 1}, {2, 1}},
       {1, 16, 9, 7, 4, 1, {0, 0, 3, 2}, {1, 1}, {2, 1}},
+      // Strided: runs of every other column (2), gathers (3); a 7x7 output of one strip.
+      {1, 32, 30, 30, 12, 1, {1, 1, 1, 1}, {2, 2}, {1, 1}},
+      {1, 16, 20, 23, 6, 1, {0, 1, 2, 1}, {3, 2}, {1, 1}},
+      {2, 48, 15, 15, 40, 1, {1, 1, 1, 1}, {2, 2}, {1, 1}},
+      // Fewer channels a group than the implicit GEMM takes: the stored matrix.
+      {1, 24, 12, 12, 6, 2, {1, 1, 1, 1}, {1, 1}, {1, 1}},
   };
   for (const Geometry& c : cases) {
     const int64_t cg = c.c / c.group, mg = c.m / c.group;

@@ -286,7 +286,8 @@ void BM_ConvNaive(benchmark::State& st) {
   st.counters["GFLOP/s"] = benchmark::Counter(ConvFlops(C, M, H, k, s, group) / 1e9,
                                               benchmark::Counter::kIsIterationInvariantRate);
 }
-// ResNet-50: conv2_x 3x3 64->64 @56, conv2_x 1x1 256->64 @56, conv3_x 3x3 128->128 @28, conv4_x
+// ResNet-50: conv2_x 3x3 64->64 @56, conv2_x 1x1 256->64 @56, conv3_x 3x3 128->128 @28 (and its
+// first, stride 2 from 56, with the stride 2 1x1 256->512 beside it), conv4_x
 // 3x3 256->256 @14 and 1x1 1024->256 @14, conv5_x 3x3 512->512 @7 and 1x1 512->2048 @7 (planes
 // narrower than a strip of the GEMM, weights larger than L2);
 // MobileNetV2: depthwise 3x3 32 channels @112, 96 @112 stride 2, 144 channels @56, stride 1 and 2,
@@ -297,6 +298,8 @@ BENCHMARK(BM_Conv)
     ->Args({64, 64, 56, 3, 1, 1, 0})
     ->Args({256, 64, 56, 1, 1, 1, 0})
     ->Args({128, 128, 28, 3, 1, 1, 0})
+    ->Args({128, 128, 56, 3, 2, 1, 0})
+    ->Args({256, 512, 56, 1, 2, 1, 0})
     ->Args({256, 256, 14, 3, 1, 1, 0})
     ->Args({1024, 256, 14, 1, 1, 1, 0})
     ->Args({512, 512, 7, 3, 1, 1, 0})

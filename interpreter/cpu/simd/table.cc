@@ -8,9 +8,9 @@ const VectorKernels& Table() {
     .isa = ONNX_OPT_SIMD_ISA, .gemm_f32 = GemmF32, .gemm_f64 = GemmF64, .gemm_ld_f32 = GemmLdF32,
     .gemm_ld_f64 = GemmLdF64,
 #if defined(__AVX2__)
-    .gemm_epilogue_f32 = GemmEpilogueF32,
+    .gemm_epilogue_f32 = GemmEpilogueF32, .conv_gemm_f32 = ConvGemmF32,
 #else
-    .gemm_epilogue_f32 = nullptr,
+    .gemm_epilogue_f32 = nullptr, .conv_gemm_f32 = nullptr,
 #endif
     .skinny_gemm_f32 = SkinnyGemmF32, .skinny_gemm_quantized_f32 = SkinnyGemmQuantizedF32,
     .skinny_gemm_4bit_rows_f32 = SkinnyGemm4BitRowsF32, .binary_f32 = BinaryF32,

@@ -10,6 +10,7 @@
 #include <cstdint>
 
 #include "interpreter/cpu/scratch.h"
+#include "interpreter/cpu/simd/conv_columns.h"
 #include "interpreter/cpu/simd/epilogue.h"
 #include "interpreter/cpu/simd/intrinsics.h"
 
@@ -188,11 +189,99 @@ void DotRows(int rows, int64_t K, const float* A, int64_t lda, const float* colu
   }
 }
 
-}  // namespace
+// The lanes whose bits are set in `bits` (bit l: lane l), as a maskload mask.
+__m256i LanesOf(uint64_t bits) {
+  const __m256i bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+  const __m256i set = _mm256_and_si256(_mm256_set1_epi32(static_cast<int>(bits & 0xFF)), bit);
+  return _mm256_cmpeq_epi32(set, bit);
+}
 
-bool UnpackedGemmF32(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, const float* B,
-                     int64_t ldb, float* C, int64_t ldc, const RowEpilogue* e) {
-  if (K == 0) return false;
+// The elements of [lo, hi) at even positions: lanes 0-3 from lo, 4-7 from hi.
+inline __m256 Evens(__m256 lo, __m256 hi) {
+  // [lo0 lo2 hi0 hi2 | lo4 lo6 hi4 hi6], then its 64-bit quarters reordered.
+  const __m256 evens = _mm256_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0));
+  return _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(evens), _MM_SHUFFLE(3, 1, 2, 0)));
+}
+
+// The vector of a strip of the implicit column matrix that entry `t` of its table says, from the
+// channel plane at `plane` (unpacked_gemm.cc's ColumnVectorOf).
+ONNX_OPT_MASKED_LOADS_PAST_BUFFERS inline __m256 ColumnVectorOf(const ColumnVector<kLanes>& t,
+                                                                const float* plane, bool stride2) {
+  using Kind = ColumnVector<kLanes>::Kind;
+  if (t.kind == Kind::kWhole) {
+    const float* run = plane + t.base[0];
+    return stride2 ? Evens(_mm256_loadu_ps(run), _mm256_loadu_ps(run + 8)) : _mm256_loadu_ps(run);
+  }
+  __m256 value = _mm256_setzero_ps();
+  if (t.kind == Kind::kPieces) {
+    for (int i = 0; i < t.pieces; ++i) {
+      const float* run = plane + t.base[i];
+      const uint64_t m = t.load_mask[i];
+      const __m256 piece = stride2 ? Evens(_mm256_maskload_ps(run, LanesOf(m)),
+                                           _mm256_maskload_ps(run + 8, LanesOf(m >> 8)))
+                                   : _mm256_maskload_ps(run, LanesOf(m));
+      value = _mm256_or_ps(value, piece);
+    }
+  } else if (t.kind == Kind::kGather) {
+    const __m256i index = _mm256_load_si256(reinterpret_cast<const __m256i*>(t.index));
+    value = _mm256_mask_i32gather_ps(value, plane, index,
+                                     _mm256_castsi256_ps(LanesOf(t.gather_mask)), 4);
+  }
+  return value;
+}
+
+// Rows [k0, k0 + slice) of a strip of the implicit column matrix `cols`, as unpacked_gemm.cc's
+// PackStrip.
+ONNX_OPT_MASKED_LOADS_PAST_BUFFERS void PackStrip(const ConvColumns& cols,
+                                                  const ColumnVector<kLanes>* table, int vectors,
+                                                  int64_t k0, int64_t slice, float* packed) {
+  const int64_t cells = cols.win.kernel_h * cols.win.kernel_w;
+  const int64_t plane_size = cols.win.in_h * cols.win.in_w;
+  const bool stride2 = cols.win.stride_w == 2;
+  int64_t c = k0 / cells, cell = k0 % cells;
+  for (int64_t p = 0; p < slice; ++p) {
+    const float* plane = cols.x + c * plane_size;
+    const ColumnVector<kLanes>* t = table + cell * vectors;
+    float* dst = packed + p * kStripColumns;
+    for (int v = 0; v < vectors; ++v) {
+      _mm256_store_ps(dst + v * kLanes, ColumnVectorOf(t[v], plane, stride2));
+      _mm_prefetch(
+          reinterpret_cast<const char*>(reinterpret_cast<uintptr_t>(plane) +
+                                        (2 * plane_size + t[v].base[0]) * int64_t{sizeof(float)}),
+          _MM_HINT_T0);
+    }
+    if (++cell == cells) {
+      cell = 0;
+      ++c;
+    }
+  }
+}
+
+// The dot columns' rows [k0, k0 + slice) of the implicit column matrix (column c at columns + c *
+// slice), from their offsets (BuildDotTable).
+void PackDotColumns(const ConvColumns& cols, const int64_t* offsets, int64_t count, int64_t k0,
+                    int64_t slice, float* columns) {
+  const int64_t cells = cols.win.kernel_h * cols.win.kernel_w;
+  const int64_t plane_size = cols.win.in_h * cols.win.in_w;
+  int64_t c = k0 / cells, cell = k0 % cells;
+  for (int64_t p = 0; p < slice; ++p) {
+    const float* plane = cols.x + c * plane_size;
+    for (int64_t d = 0; d < count; ++d) {
+      const int64_t offset = offsets[cell * kMaxDotColumns + d];
+      columns[d * slice + p] = offset >= 0 ? plane[offset] : 0.0f;
+    }
+    if (++cell == cells) {
+      cell = 0;
+      ++c;
+    }
+  }
+}
+
+// C = A * B with B stored or implicit, as unpacked_gemm.cc's Product.
+template <bool kStored>
+void Product(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, const float* B,
+             int64_t ldb, const ConvColumns* cols, int64_t o0, float* C, int64_t ldc,
+             const RowEpilogue* e) {
   constexpr int kRows = 6;
   // A few columns past the last whole vector are dot products (DotRows), done with the last strip
   // (or alone when there are no whole vectors); the rest are blocks.
@@ -202,22 +291,46 @@ bool UnpackedGemmF32(int64_t M, int64_t N, int64_t K, const float* A, int64_t ld
   thread_local Scratch scratch;
   float* const packed = scratch.Array<float>(kKSlice * (kStripColumns + kMaxDotColumns));
   float* const columns = packed + kKSlice * kStripColumns;
+  ColumnVector<kLanes>* table = nullptr;
+  int64_t* dot_offsets = nullptr;
+  if constexpr (!kStored) {
+    thread_local Scratch table_scratch;
+    const int64_t cells = cols->win.kernel_h * cols->win.kernel_w;
+    const int64_t table_bytes = cells * kVectors * int64_t{sizeof(ColumnVector<kLanes>)};
+    char* const memory = static_cast<char*>(
+        table_scratch.Get(table_bytes + cells * kMaxDotColumns * int64_t{sizeof(int64_t)}));
+    table = reinterpret_cast<ColumnVector<kLanes>*>(memory);
+    dot_offsets = reinterpret_cast<int64_t*>(memory + table_bytes);
+  }
   for (int64_t j = 0; j < blocked || (j == 0 && dot > 0); j += kStripColumns) {
     const __m256i masks[kVectors] = {LaneMask(blocked - j), LaneMask(blocked - j - kLanes)};
     // A strip of at most 8 columns takes one vector; none when every column is a dot product.
     const int vectors = blocked - j <= 0 ? 0 : (blocked - j <= kLanes ? 1 : 2);
     const bool with_dot = dot > 0 && j + kStripColumns >= blocked;
+    if constexpr (!kStored) {
+      const int64_t strip = blocked - j < kStripColumns ? blocked - j : kStripColumns;
+      if (vectors > 0) BuildColumnTable<kLanes>(cols->win, o0 + j, strip, vectors, table);
+      if (with_dot) BuildDotTable<kMaxDotColumns>(cols->win, o0 + blocked, dot, dot_offsets);
+    }
     for (int64_t k = 0; k < K; k += kKSlice) {
       const int64_t slice = K - k < kKSlice ? K - k : kKSlice;
       const RowEpilogue* last = k + slice == K ? e : nullptr;
       if (with_dot) {
-        for (int64_t p = 0; p < slice; ++p) {
-          for (int64_t c = 0; c < dot; ++c) columns[c * slice + p] = B[(k + p) * ldb + blocked + c];
+        if constexpr (kStored) {
+          for (int64_t p = 0; p < slice; ++p) {
+            for (int64_t c = 0; c < dot; ++c)
+              columns[c * slice + p] = B[(k + p) * ldb + blocked + c];
+          }
+        } else {
+          PackDotColumns(*cols, dot_offsets, dot, k, slice, columns);
         }
+      }
+      if constexpr (!kStored) {
+        if (vectors > 0) PackStrip(*cols, table, vectors, k, slice, packed);
       }
       for (int64_t i = 0; i < M; i += kRows) {
         const int rows = static_cast<int>(M - i < kRows ? M - i : kRows);
-        if (vectors > 0 && i == 0) {
+        if (kStored && vectors > 0 && i == 0) {
           (vectors == 1 ? Block<true, 1> : Block<true, 2>)(rows, slice, A + i * lda + k, lda,
                                                            B + k * ldb + j, ldb, C + i * ldc + j,
                                                            ldc, masks, k > 0, packed, last, i);
@@ -233,19 +346,39 @@ bool UnpackedGemmF32(int64_t M, int64_t N, int64_t K, const float* A, int64_t ld
       }
     }
   }
+}
+
+// Rows [0, M) x columns [0, N) of C set to the epilogue of zeros (a product over K = 0).
+void EpilogueOfZeros(int64_t M, int64_t N, float* C, int64_t ldc, const RowEpilogue* e) {
+  for (int64_t i = 0; i < M; ++i) {
+    const __m256 v = e != nullptr ? Finish(_mm256_setzero_ps(), *e, i) : _mm256_setzero_ps();
+    for (int64_t j = 0; j < N; j += kLanes)
+      _mm256_maskstore_ps(C + i * ldc + j, LaneMask(N - j), v);
+  }
+}
+
+}  // namespace
+
+bool UnpackedGemmF32(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, const float* B,
+                     int64_t ldb, float* C, int64_t ldc, const RowEpilogue* e) {
+  if (K == 0) return false;
+  Product<true>(M, N, K, A, lda, B, ldb, nullptr, 0, C, ldc, e);
   return true;
+}
+
+void ConvGemmF32(int64_t M, const float* A, int64_t lda, const ConvColumns& cols, int64_t o0,
+                 int64_t o1, float* C, int64_t ldc, const RowEpilogue* e) {
+  const int64_t K = cols.channels * cols.win.kernel_h * cols.win.kernel_w, N = o1 - o0;
+  if (M == 0 || N <= 0) return;
+  if (K == 0) return EpilogueOfZeros(M, N, C + o0, ldc, e);
+  Product<false>(M, N, K, A, lda, nullptr, 0, &cols, o0, C + o0, ldc, e);
 }
 
 void GemmEpilogueF32(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, const float* B,
                      int64_t ldb, float* C, int64_t ldc, const RowEpilogue& e) {
   if (M == 0 || N == 0) return;
   if (UnpackedGemmF32(M, N, K, A, lda, B, ldb, C, ldc, &e)) return;
-  // K == 0: every row is the epilogue of zeros.
-  for (int64_t i = 0; i < M; ++i) {
-    const __m256 v = Finish(_mm256_setzero_ps(), e, i);
-    for (int64_t j = 0; j < N; j += kLanes)
-      _mm256_maskstore_ps(C + i * ldc + j, LaneMask(N - j), v);
-  }
+  EpilogueOfZeros(M, N, C, ldc, &e);  // K == 0
 }
 
 }  // namespace onnx_opt::interpreter::ONNX_OPT_SIMD_NS
