@@ -144,6 +144,27 @@ void BuildDotTable(const Window2d& win, int64_t o0, int64_t count, int64_t* tabl
   }
 }
 
+// Rows [k0, k0 + slice) of `count` single columns of the implicit column matrix (column d at
+// columns + d * slice), from their offsets (BuildDotTable).
+template <int kMaxDot>
+void PackDotColumns(const ConvColumns& cols, const int64_t* offsets, int64_t count, int64_t k0,
+                    int64_t slice, float* columns) {
+  const int64_t cells = cols.win.kernel_h * cols.win.kernel_w;
+  const int64_t plane_size = cols.win.in_h * cols.win.in_w;
+  int64_t c = k0 / cells, cell = k0 % cells;
+  for (int64_t p = 0; p < slice; ++p) {
+    const float* plane = cols.x + c * plane_size;
+    for (int64_t d = 0; d < count; ++d) {
+      const int64_t offset = offsets[cell * kMaxDot + d];
+      columns[d * slice + p] = offset >= 0 ? plane[offset] : 0.0f;
+    }
+    if (++cell == cells) {
+      cell = 0;
+      ++c;
+    }
+  }
+}
+
 }  // namespace onnx_opt::interpreter::ONNX_OPT_SIMD_NS
 
 #endif  // ONNX_OPT_INTERPRETER_CPU_SIMD_CONV_COLUMNS_H_

@@ -257,26 +257,6 @@ ONNX_OPT_MASKED_LOADS_PAST_BUFFERS void PackStrip(const ConvColumns& cols,
   }
 }
 
-// The dot columns' rows [k0, k0 + slice) of the implicit column matrix (column c at columns + c *
-// slice), from their offsets (BuildDotTable).
-void PackDotColumns(const ConvColumns& cols, const int64_t* offsets, int64_t count, int64_t k0,
-                    int64_t slice, float* columns) {
-  const int64_t cells = cols.win.kernel_h * cols.win.kernel_w;
-  const int64_t plane_size = cols.win.in_h * cols.win.in_w;
-  int64_t c = k0 / cells, cell = k0 % cells;
-  for (int64_t p = 0; p < slice; ++p) {
-    const float* plane = cols.x + c * plane_size;
-    for (int64_t d = 0; d < count; ++d) {
-      const int64_t offset = offsets[cell * kMaxDotColumns + d];
-      columns[d * slice + p] = offset >= 0 ? plane[offset] : 0.0f;
-    }
-    if (++cell == cells) {
-      cell = 0;
-      ++c;
-    }
-  }
-}
-
 // C = A * B with B stored or implicit, as unpacked_gemm.cc's Product.
 template <bool kStored>
 void Product(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, const float* B,
@@ -322,7 +302,7 @@ void Product(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, const
               columns[c * slice + p] = B[(k + p) * ldb + blocked + c];
           }
         } else {
-          PackDotColumns(*cols, dot_offsets, dot, k, slice, columns);
+          PackDotColumns<kMaxDotColumns>(*cols, dot_offsets, dot, k, slice, columns);
         }
       }
       if constexpr (!kStored) {
