@@ -1,10 +1,10 @@
 // C (int32) = (A - za) x (B - zb) for 8-bit A and B on AVX2, which has no 8-bit dot product that
-// cannot saturate (vpmaddubsw clips its sums of two products to int16): the bytes are widened to
-// int16 and vpmaddwd adds, to each int32 lane, the products of two int16 pairs. With the values
-// taken as they are (int8 or uint8, |v| <= 255), a pair's sum is at most 2 * 255^2 < 2^31, and
-//   (A - za)(B - zb) = A B - zb_j * rowsum(A)_i - za_i * colsum(B)_j + K * za_i * zb_j,
-// the last three terms added once per element at the end. Every sum wraps like an int32
-// accumulator, so the result is exact modulo 2^32 in any order: the bits of every other path.
+// cannot saturate (vpmaddubsw clips its sums of two products to int16): A less its zero points and
+// B are widened to int16 and vpmaddwd adds, to each int32 lane, the products of two int16 pairs.
+// With |A - za| <= 255 and |B| <= 255, a pair's sum is below 2^18, and
+//   (A - za)(B - zb) = (A - za) B - zb_j * rowsum(A - za)_i,
+// the last term added once per element at the end. Every sum wraps like an int32 accumulator, so
+// the result is exact modulo 2^32 in any order: the bits of every other path.
 //
 // The blocking is int8_gemm.cc's (AVX-512 VNNI) with pairs of k for its groups of four: A packed
 // once per call in panels of kMr rows holding, for each pair of k, the rows' two int16 side by side
@@ -83,26 +83,63 @@ void EdgeKernel(int64_t pairs, const int16_t* a, const int16_t* b, int32_t* c, i
 
 thread_local Scratch a_scratch, b_scratch, sum_scratch;
 
-// A (M x K bytes, rows lda apart) as int16 in panels of kMr rows, depth padded to even: panel p
-// holds, per pair of k, kMr runs of two values. row_sums[i] receives the sum of row i's values.
+constexpr int64_t kLanes = 8;
+
+// Lanes [0, left) of a maskload/maskstore of int32.
+__m256i LaneMask32(int64_t left) {
+  const int n = left <= 0 ? 0 : (left >= kLanes ? kLanes : static_cast<int>(left));
+  return _mm256_cmpgt_epi32(_mm256_set1_epi32(n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+}
+
+// A (M x K bytes, rows lda apart) less its zero points (A - za, int16 in [-255, 255]) in panels of
+// kMr rows, depth padded to even: panel p holds, per pair of k, kMr runs of two values. row_sums[i]
+// receives the sum of row i's. With za taken out here, B's column sums drop out of the result
+// (see the top of the file). Eight k of four rows at a time, transposed as pairs: packed value by
+// value, with a test each, a convolution's weights (packed on every call) cost a quantized CNN 8%.
 void PackA(const Int8Operand& A, int64_t lda, int64_t M, int64_t K, int16_t* packed,
            uint32_t* row_sums) {
-  const int64_t k2 = RoundUp2(K);
+  const int64_t k2 = RoundUp2(K), whole = K / 8 * 8;
+  auto zero_point = [&](int64_t i) { return A.zero_points[A.per_index ? i : 0]; };
   for (int64_t i = 0; i < M; ++i) {
     uint32_t sum = 0;
     for (int64_t k = 0; k < K; ++k)
       sum += static_cast<uint32_t>(ValueAt(A.data + i * lda + k, A.is_signed));
-    row_sums[i] = sum;
+    row_sums[i] = sum - static_cast<uint32_t>(K) * static_cast<uint32_t>(zero_point(i));
   }
   for (int64_t i0 = 0; i0 < M; i0 += kMr) {
     int16_t* panel = packed + i0 * k2;
-    for (int64_t k = 0; k < k2; k += 2) {
+    const int64_t rows = M - i0 < kMr ? M - i0 : kMr;
+    __m128i za[kMr];
+    for (int64_t r = 0; r < kMr; ++r)
+      za[r] = _mm_set1_epi16(static_cast<int16_t>(r < rows ? zero_point(i0 + r) : 0));
+    for (int64_t k = 0; k < whole; k += 8) {
+      __m128i x[kMr];  // four pairs of k of each row, as 32-bit elements
+      for (int64_t r = 0; r < kMr; ++r) {
+        if (r >= rows) {
+          x[r] = _mm_setzero_si128();
+          continue;
+        }
+        const __m128i bytes =
+            _mm_loadl_epi64(reinterpret_cast<const __m128i*>(A.data + (i0 + r) * lda + k));
+        x[r] =
+            _mm_sub_epi16(A.is_signed ? _mm_cvtepi8_epi16(bytes) : _mm_cvtepu8_epi16(bytes), za[r]);
+      }
+      const __m128i a = _mm_unpacklo_epi32(x[0], x[1]), b = _mm_unpackhi_epi32(x[0], x[1]);
+      const __m128i c = _mm_unpacklo_epi32(x[2], x[3]), d = _mm_unpackhi_epi32(x[2], x[3]);
+      auto* dst = reinterpret_cast<__m128i*>(panel + k * kMr);
+      _mm_storeu_si128(dst + 0, _mm_unpacklo_epi64(a, c));
+      _mm_storeu_si128(dst + 1, _mm_unpackhi_epi64(a, c));
+      _mm_storeu_si128(dst + 2, _mm_unpacklo_epi64(b, d));
+      _mm_storeu_si128(dst + 3, _mm_unpackhi_epi64(b, d));
+    }
+    for (int64_t k = whole; k < k2; k += 2) {
       int16_t* dst = panel + k * kMr;
       for (int64_t r = 0; r < kMr; ++r) {
         for (int64_t t = 0; t < 2; ++t) {
-          const bool inside = i0 + r < M && k + t < K;
+          const bool inside = r < rows && k + t < K;
           dst[r * 2 + t] =
-              inside ? static_cast<int16_t>(ValueAt(A.data + (i0 + r) * lda + k + t, A.is_signed))
+              inside ? static_cast<int16_t>(ValueAt(A.data + (i0 + r) * lda + k + t, A.is_signed) -
+                                            zero_point(i0 + r))
                      : 0;
         }
       }
@@ -157,10 +194,8 @@ void Gemm8BitS32(int64_t M, int64_t N, int64_t K, const Int8Operand& A, const In
       a_scratch.Get(panels * kMr * k2 * static_cast<int64_t>(sizeof(int16_t)) + 1));
   auto* packed_b = static_cast<int16_t*>(
       b_scratch.Get(kKc * ((kNc + kNr - 1) / kNr * kNr) * static_cast<int64_t>(sizeof(int16_t))));
-  auto* sums =
-      static_cast<uint32_t*>(sum_scratch.Get((M + kNc) * static_cast<int64_t>(sizeof(uint32_t))));
-  uint32_t* row_sums = sums;
-  uint32_t* col_sums = sums + M;  // of the current block of columns
+  auto* row_sums =
+      static_cast<uint32_t*>(sum_scratch.Get(M * static_cast<int64_t>(sizeof(uint32_t)) + 1));
   PackA(A, K, M, K, packed_a, row_sums);
   for (int64_t j0 = 0; j0 < N; j0 += kNc) {
     const int64_t nc = N - j0 < kNc ? N - j0 : kNc;
@@ -189,21 +224,17 @@ void Gemm8BitS32(int64_t M, int64_t N, int64_t K, const Int8Operand& A, const In
         }
       }
     }
-    // The zero-point terms of this block of columns (see the top of the file).
-    for (int64_t j = 0; j < nc; ++j) col_sums[j] = 0;
-    for (int64_t k = 0; k < K; ++k) {
-      const uint8_t* row = B.data + k * ldb + j0;
-      for (int64_t j = 0; j < nc; ++j)
-        col_sums[j] += static_cast<uint32_t>(ValueAt(row + j, B.is_signed));
-    }
+    // The zero-point term of this block of columns (see the top of the file): -zb_j * rowsum_i.
     for (int64_t i = 0; i < M; ++i) {
-      const uint32_t za = static_cast<uint32_t>(A.zero_points[A.per_index ? i : 0]);
+      const __m256i sum = _mm256_set1_epi32(static_cast<int32_t>(row_sums[i]));
       int32_t* row = C + i * ldc + j0;
-      for (int64_t j = 0; j < nc; ++j) {
-        const uint32_t zb = static_cast<uint32_t>(B.zero_points[B.per_index ? j0 + j : 0]);
-        const uint32_t terms =
-            static_cast<uint32_t>(K) * za * zb - zb * row_sums[i] - za * col_sums[j];
-        row[j] = static_cast<int32_t>(static_cast<uint32_t>(row[j]) + terms);
+      for (int64_t j = 0; j < nc; j += kLanes) {
+        const __m256i m = LaneMask32(nc - j);
+        const __m256i zb = B.per_index ? _mm256_maskload_epi32(B.zero_points + j0 + j, m)
+                                       : _mm256_set1_epi32(B.zero_points[0]);
+        const __m256i terms = _mm256_mullo_epi32(zb, sum);
+        _mm256_maskstore_epi32(row + j, m,
+                               _mm256_sub_epi32(_mm256_maskload_epi32(row + j, m), terms));
       }
     }
   }
