@@ -212,6 +212,8 @@ struct VectorKernels {
   int64_t depthwise_block_channels;
   // dst[i] = src[i * stride] for i < n (stride >= 1): an im2col row of a strided convolution.
   void (*gather_strided_f32)(const float* src, int64_t stride, int64_t n, float* dst);
+  // The same for bytes: an im2col row of a quantized convolution (ConvInteger).
+  void (*gather_strided_u8)(const uint8_t* src, int64_t stride, int64_t n, uint8_t* dst);
   // One channel of max / average pooling (average divides by the window cells inside the input, or
   // by the whole kernel when count_include_pad).
   void (*max_pool2d_f32)(const float* x, const Window2d& win, float* y);

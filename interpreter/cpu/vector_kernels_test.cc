@@ -791,6 +791,14 @@ TEST_P(VectorKernelsTest, GatherStridedMatchesLoop) {
       for (int64_t i = 0; i < n; ++i)
         ASSERT_EQ(got[i], src[i * stride]) << "stride " << stride << " n " << n << " at " << i;
       ASSERT_EQ(got[n], 7.0f) << "wrote past n: stride " << stride << " n " << n;
+      std::vector<uint8_t> bytes((n - 1) * stride + 1), got_bytes(n + 1, 7);
+      for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<uint8_t>(i * 37 + n);
+      k().gather_strided_u8(bytes.data(), stride, n, got_bytes.data());
+      for (int64_t i = 0; i < n; ++i) {
+        ASSERT_EQ(got_bytes[i], bytes[i * stride])
+            << "bytes, stride " << stride << " n " << n << " at " << i;
+      }
+      ASSERT_EQ(got_bytes[n], 7) << "wrote past n: bytes, stride " << stride << " n " << n;
     }
   }
 }

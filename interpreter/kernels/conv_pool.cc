@@ -218,6 +218,8 @@ void Im2Col2dRange(const T* x, int64_t channels, const Geometry& g, int64_t o0, 
             std::copy(src + in_lo, src + in_hi, out + (in_lo - b));
           } else if constexpr (std::is_same_v<T, float>) {
             Vec().gather_strided_f32(src + in_lo * sw, sw, in_hi - in_lo, out + (in_lo - b));
+          } else if constexpr (std::is_same_v<T, uint8_t>) {
+            Vec().gather_strided_u8(src + in_lo * sw, sw, in_hi - in_lo, out + (in_lo - b));
           } else {
             for (int64_t o = in_lo; o < in_hi; ++o) out[o - b] = src[o * sw];
           }

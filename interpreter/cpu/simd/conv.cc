@@ -8,7 +8,7 @@
 #include "interpreter/cpu/simd/simd.h"
 #include "interpreter/cpu/window_cells.h"
 
-#if defined(__AVX2__)
+#if defined(__SSE2__)
 #include "interpreter/cpu/simd/intrinsics.h"
 #endif
 
@@ -404,6 +404,25 @@ void GatherStridedF32(const float* src, int64_t stride, int64_t n, float* dst) {
       return;
     }
 #endif
+  }
+#endif
+  for (; i < n; ++i) dst[i] = src[i * stride];
+}
+
+void GatherStridedU8(const uint8_t* src, int64_t stride, int64_t n, uint8_t* dst) {
+  int64_t i = 0;
+#if defined(__SSE2__)
+  // Stride 2, 16 at a time: the low bytes of 16 pairs, packed. Reads src[2i .. 2i + 31], inside
+  // src[0 .. 2(n - 1)] while i + 16 < n. Byte by byte, a quantized CNN's stride 2 layers spent
+  // ~10% of its time in their column matrices.
+  if (stride == 2) {
+    const __m128i low = _mm_set1_epi16(0x00FF);
+    for (; i + 16 < n; i += 16) {
+      const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + 2 * i));
+      const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + 2 * i + 16));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + i),
+                       _mm_packus_epi16(_mm_and_si128(a, low), _mm_and_si128(b, low)));
+    }
   }
 #endif
   for (; i < n; ++i) dst[i] = src[i * stride];

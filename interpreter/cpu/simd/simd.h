@@ -68,6 +68,7 @@ inline constexpr int64_t kDepthwiseBlockChannels = 8;
 
 void DepthwiseConv2dF32(const float* x, const float* w, float bias, const Window2d& win, float* y);
 void GatherStridedF32(const float* src, int64_t stride, int64_t n, float* dst);
+void GatherStridedU8(const uint8_t* src, int64_t stride, int64_t n, uint8_t* dst);
 void MaxPool2dF32(const float* x, const Window2d& win, float* y);
 void AveragePool2dF32(const float* x, const Window2d& win, bool count_include_pad, float* y);
 

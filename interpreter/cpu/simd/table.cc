@@ -29,8 +29,8 @@ const VectorKernels& Table() {
 #else
     .depthwise_conv2d_block_f32 = nullptr, .depthwise_block_channels = 0,
 #endif
-    .gather_strided_f32 = GatherStridedF32, .max_pool2d_f32 = MaxPool2dF32,
-    .average_pool2d_f32 = AveragePool2dF32,
+    .gather_strided_f32 = GatherStridedF32, .gather_strided_u8 = GatherStridedU8,
+    .max_pool2d_f32 = MaxPool2dF32, .average_pool2d_f32 = AveragePool2dF32,
   };
   return kTable;
 }
