@@ -492,6 +492,18 @@ TEST_P(VectorKernelsTest, GemmWithRowEpilogueIsTheGemmThenTheSeparatePasses) {
   }
 }
 
+// A window of kernel kh x kw, strides sh, sw and dilations dh, dw over an in_h x in_w plane with
+// the given pads, and the output size that follows; out_h or out_w <= 0 when the kernel does not
+// fit.
+Window2d MakeWindow(int64_t in_h, int64_t in_w, int64_t kh, int64_t kw, int64_t sh, int64_t sw,
+                    int64_t dh, int64_t dw, int64_t top, int64_t left, int64_t bottom,
+                    int64_t right) {
+  Window2d win{in_h, in_w, 0, 0, kh, kw, sh, sw, dh, dw, top, left, bottom, right};
+  win.out_h = (in_h + top + bottom - ((kh - 1) * dh + 1)) / sh + 1;
+  win.out_w = (in_w + left + right - ((kw - 1) * dw + 1)) / sw + 1;
+  return win;
+}
+
 // The column matrix of a 2-D convolution, stored (im2col), as ConvColumns describes it.
 std::vector<float> StoredColumns(const ConvColumns& cols) {
   const Window2d& win = cols.win;
@@ -528,22 +540,9 @@ TEST_P(VectorKernelsTest, ConvGemmIsTheGemmOnTheStoredColumnMatrix) {
       for (int64_t pad : {0, 1, 3}) {
         for (int64_t channels : {1, 3, 70}) {
           if (channels == 70 && width != 16 && width != 29) continue;  // K over one slice
-          Window2d win{};
-          win.in_h = std::min<int64_t>(width, 9);
-          win.in_w = width;
-          win.kernel_h = sh.kh;
-          win.kernel_w = sh.kw;
-          win.stride_h = sh.sh;
-          win.stride_w = sh.sw;
-          win.dilation_h = sh.dh;
-          win.dilation_w = sh.dw;
-          win.pad_top = pad;
-          win.pad_left = pad == 3 ? 1 : pad;  // uneven pads too
-          win.pad_bottom = pad;
-          win.pad_right = pad;
-          const int64_t ekh = (sh.kh - 1) * sh.dh + 1, ekw = (sh.kw - 1) * sh.dw + 1;
-          win.out_h = (win.in_h + win.pad_top + win.pad_bottom - ekh) / sh.sh + 1;
-          win.out_w = (win.in_w + win.pad_left + win.pad_right - ekw) / sh.sw + 1;
+          // Uneven pads too.
+          const Window2d win = MakeWindow(std::min<int64_t>(width, 9), width, sh.kh, sh.kw, sh.sh,
+                                          sh.sw, sh.dh, sh.dw, pad, pad == 3 ? 1 : pad, pad, pad);
           if (win.out_h <= 0 || win.out_w <= 0) continue;
           const std::vector<float> x =
               testing::RandomFloats(channels * win.in_h * win.in_w, -1, 1, 31);
@@ -873,22 +872,10 @@ TEST_P(VectorKernelsTest, BlockedDepthwiseMatchesTheReferencePerChannel) {
     for (const Shape& sh : shapes) {
       for (int64_t pad : {0, 1, 2}) {
         for (int64_t channels : {int64_t{1}, int64_t{5}, lanes}) {
-          Window2d win{};
-          win.in_h = width == 40 ? 6 : width;  // keeps the sweep quick
-          win.in_w = width;
-          win.kernel_h = sh.kh;
-          win.kernel_w = sh.kw;
-          win.stride_h = sh.sh;
-          win.stride_w = sh.sw;
-          win.dilation_h = sh.dh;
-          win.dilation_w = sh.dw;
-          win.pad_top = pad;
-          win.pad_left = pad == 2 ? 0 : pad;  // uneven pads too
-          win.pad_bottom = pad;
-          win.pad_right = pad + 1;
-          const int64_t ekh = (sh.kh - 1) * sh.dh + 1, ekw = (sh.kw - 1) * sh.dw + 1;
-          win.out_h = (win.in_h + win.pad_top + win.pad_bottom - ekh) / sh.sh + 1;
-          win.out_w = (win.in_w + win.pad_left + win.pad_right - ekw) / sh.sw + 1;
+          // 6 rows of 40 keep the sweep quick; uneven pads too.
+          const Window2d win =
+              MakeWindow(width == 40 ? 6 : width, width, sh.kh, sh.kw, sh.sh, sh.sw, sh.dh, sh.dw,
+                         pad, pad == 2 ? 0 : pad, pad, pad + 1);
           if (win.out_h <= 0 || win.out_w <= 0) continue;
           // Planes further apart than their size, with guard values between the output planes.
           const int64_t in_plane = win.in_h * win.in_w + 3, out_plane = win.out_h * win.out_w + 5;

@@ -260,38 +260,6 @@ ONNX_OPT_MASKED_LOADS_PAST_BUFFERS inline __m512 ColumnVectorOf(const ColumnVect
   return value;
 }
 
-// Fills rows [k0, k0 + slice) of a strip of the implicit column matrix `cols` (packed, as
-// Block's copy: kStripColumns a row, zeros in the lanes past the strip) from its input planes, as
-// `table` (BuildColumnTable) says for the strip's vectors. Row by row, so that the copy is written
-// in order and a channel's rows read the same few lines of its plane (a cell at a time over the
-// channels, each store a line of its own, cost 10% of a 3x3 layer at 56x56).
-ONNX_OPT_MASKED_LOADS_PAST_BUFFERS void PackStrip(const ConvColumns& cols,
-                                                  const ColumnVector<kLanes>* table, int vectors,
-                                                  int64_t k0, int64_t slice, float* packed) {
-  const int64_t cells = cols.win.kernel_h * cols.win.kernel_w;
-  const int64_t plane_size = cols.win.in_h * cols.win.in_w;
-  const bool stride2 = cols.win.stride_w == 2;
-  int64_t c = k0 / cells, cell = k0 % cells;
-  for (int64_t p = 0; p < slice; ++p) {
-    const float* plane = cols.x + c * plane_size;
-    const ColumnVector<kLanes>* t = table + cell * vectors;
-    float* dst = packed + p * kStripColumns;
-    for (int v = 0; v < vectors; ++v) {
-      _mm512_store_ps(dst + v * kLanes, ColumnVectorOf(t[v], plane, stride2));
-      // The same vector two channels on: the strip's few lines of each plane are far apart, and
-      // read from L2 or L3 on demand they cost a 3x3 layer at 56x56 3% of its time.
-      _mm_prefetch(
-          reinterpret_cast<const char*>(reinterpret_cast<uintptr_t>(plane) +
-                                        (2 * plane_size + t[v].base[0]) * int64_t{sizeof(float)}),
-          _MM_HINT_T0);
-    }
-    if (++cell == cells) {
-      cell = 0;
-      ++c;
-    }
-  }
-}
-
 // C = A * B over M x N x K, B either stored (B, ldb: the first block of rows over a strip reads it
 // in place and copies it for the others) or the columns [o0, o0 + N) of a convolution's implicit
 // column matrix (*cols: each strip's slice packed from the input first, then read by every block).
@@ -312,6 +280,7 @@ void Product(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, const
   // Implicit columns: where each strip's and the dot columns' values are in the input.
   ColumnVector<kLanes>* table = nullptr;
   int64_t* dot_offsets = nullptr;
+  const bool stride2 = cols != nullptr && cols->win.stride_w == 2;
   if constexpr (!kStored) {
     thread_local Scratch table_scratch;
     const int64_t cells = cols->win.kernel_h * cols->win.kernel_w;
@@ -349,7 +318,13 @@ void Product(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, const
         }
       }
       if constexpr (!kStored) {
-        if (vectors > 0) PackStrip(*cols, table, vectors, k, slice, packed);
+        if (vectors > 0) {
+          PackStrip<kLanes>(
+              *cols, table, vectors, k, slice, kStripColumns, packed,
+              [stride2](const ColumnVector<kLanes>& t, const float* plane, float* dst) {
+                _mm512_store_ps(dst, ColumnVectorOf(t, plane, stride2));
+              });
+        }
       }
       for (int64_t i = 0; i < M; i += kRows) {
         const int rows = static_cast<int>(M - i < kRows ? M - i : kRows);
