@@ -11,7 +11,8 @@
 // per call into panels of kMr rows holding, for each group of four k, the rows' four bytes side by
 // side (one broadcast int32 each); B is packed per kKc x kNc block into panels of kNr columns
 // holding, for each group of four k, every column's four bytes side by side (two 64-byte loads).
-// Missing rows, columns and depth are packed as zeros, and edge tiles go through a small buffer.
+// Missing rows, columns and depth are packed as zeros; a tile at the edge of C computes only its
+// rows and stores its columns under masks (Tile).
 #include <cstring>
 
 #include "interpreter/cpu/scratch.h"
