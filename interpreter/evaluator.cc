@@ -183,11 +183,14 @@ struct Evaluator::Impl {
                          absl::Span<const RuntimeValue* const> inputs,
                          std::vector<RuntimeValue>& outputs, uint64_t dying_inputs = 0,
                          ExecutionPlan::Step* step = nullptr,
-                         const ChannelEpilogue* epilogue = nullptr, bool* applied = nullptr);
+                         const ChannelEpilogue* epilogue = nullptr, bool* applied = nullptr,
+                         uint64_t constant_inputs = 0);
+  // `step`, when given, lends the kernel its cache for the inputs set in `constant_inputs`.
   absl::Status RunKernel(const KernelFn& kernel, int64_t version, const ir::Node& node,
                          Scope& scope, absl::Span<const RuntimeValue* const> inputs,
                          std::vector<RuntimeValue>& outputs, uint64_t dying_inputs,
-                         const ChannelEpilogue* epilogue, bool* applied);
+                         const ChannelEpilogue* epilogue, bool* applied, ExecutionPlan::Step* step,
+                         uint64_t constant_inputs);
   // Builds the epilogue of the chain folded after node k (its Conv inputs are `conv_inputs`);
   // returns how many of the folded nodes it covers (a prefix of the chain; 0: none).
   absl::StatusOr<size_t> BuildEpilogue(const ExecutionPlan& plan, size_t k, Scope& scope,
@@ -205,6 +208,22 @@ struct Evaluator::Impl {
   // `g` runs with an attribute scope: the body of a model-local function, or a subgraph in one,
   // whose constants may come from the caller's attributes); plans its steps the first time.
   ConstantCache* CacheFor(const ir::Graph& g, const AttributeScope* attrs, ExecutionPlan& plan);
+  // The inputs of `step` that are the same on every run (bit i for input i): initializers (also
+  // those an old model lists among its inputs: a caller who gives one passes another tensor, which
+  // the kernel cache tells apart) and the constant values `cache` keeps between runs.
+  static uint64_t ConstantInputs(const ExecutionPlan::Step& step, const ConstantCache* cache) {
+    uint64_t bits = 0;
+    for (size_t i = 0; i < step.inputs.size() && i < 64; ++i) {
+      const ValueRef& r = step.inputs[i];
+      const bool constant =
+          r.kind == ValueRef::Kind::kConstant ||
+          (r.kind == ValueRef::Kind::kSlot &&
+           ((r.value != nullptr && r.value->initializer() != nullptr) ||
+            (cache != nullptr && r.slot < cache->steps.kept.size() && cache->steps.kept[r.slot])));
+      if (constant) bits |= uint64_t{1} << i;
+    }
+    return bits;
+  }
 };
 
 namespace {
@@ -373,7 +392,8 @@ absl::StatusOr<std::vector<RuntimeValue>> Evaluator::Impl::RunGraph(
         ASSIGN_OR_RETURN(folded, BuildEpilogue(*plan, k, scope, ins, epilogue));
       }
       RETURN_IF_ERROR(RunNodeIn(node, scope, ins, outs, step.dying_inputs, &step,
-                                folded > 0 ? &epilogue : nullptr, &applied));
+                                folded > 0 ? &epilogue : nullptr, &applied,
+                                ConstantInputs(step, cache)));
     }
     if (profile != nullptr) {
       Evaluator::OpProfile& p = (*profile)[node.QualifiedOpType()];
@@ -547,10 +567,12 @@ absl::Status Evaluator::Impl::RunKernel(const KernelFn& kernel, int64_t version,
                                         const ir::Node& node, Scope& scope,
                                         absl::Span<const RuntimeValue* const> inputs,
                                         std::vector<RuntimeValue>& outputs, uint64_t dying_inputs,
-                                        const ChannelEpilogue* epilogue, bool* applied) {
+                                        const ChannelEpilogue* epilogue, bool* applied,
+                                        ExecutionPlan::Step* step, uint64_t constant_inputs) {
   ScopedRunner runner(this, &scope);
   KernelContext ctx(node, version, inputs, scope.attrs, &runner, dying_inputs);
   ctx.set_epilogue(epilogue);
+  if (step != nullptr) ctx.set_cache(step->kernel_cache.get(), constant_inputs);
   absl::Status st;
   try {
     st = kernel(ctx);
@@ -574,11 +596,11 @@ absl::Status Evaluator::Impl::RunNodeIn(const ir::Node& node, Scope& scope,
                                         absl::Span<const RuntimeValue* const> inputs,
                                         std::vector<RuntimeValue>& outputs, uint64_t dying_inputs,
                                         ExecutionPlan::Step* step, const ChannelEpilogue* epilogue,
-                                        bool* applied) {
+                                        bool* applied, uint64_t constant_inputs) {
   if (applied != nullptr) *applied = false;
   if (step != nullptr && step->kernel != nullptr) {
     return RunKernel(*step->kernel, step->version, node, scope, inputs, outputs, dying_inputs,
-                     epilogue, applied);
+                     epilogue, applied, step, constant_inputs);
   }
   const std::vector<ir::OpsetImport>& opsets = scope.opsets ? *scope.opsets : main_opsets;
   std::optional<int64_t> version = ir::FindOpsetVersion(opsets, node.domain());
@@ -598,7 +620,7 @@ absl::Status Evaluator::Impl::RunNodeIn(const ir::Node& node, Scope& scope,
       step->version = *version;
     }
     return RunKernel(*kernel, *version, node, scope, inputs, outputs, dying_inputs, epilogue,
-                     applied);
+                     applied, step, constant_inputs);
   }
   if (fn != nullptr) {
     // Attributes visible in the body: the function's defaults, overridden by the call's attributes.

@@ -12,6 +12,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
 #include "interpreter/kernel.h"
+#include "interpreter/kernel_cache.h"
 #include "interpreter/value.h"
 #include "ir/graph.h"
 #include "ir/node.h"
@@ -65,6 +66,8 @@ struct ExecutionPlan {
     // For such a DequantizeLinear: its step runs nothing (the node whose `dequantized_weight` it is
     // does).
     bool deferred = false;
+    // What the node's kernel keeps from run to run (kernel_cache.h).
+    std::shared_ptr<KernelCache> kernel_cache = std::make_shared<KernelCache>();
   };
   std::vector<Step> steps;
   bool constants_loaded = false;  // the graph's initializers are loaded and `constant` refs filled

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -16,6 +17,7 @@
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "interpreter/cpu/vector_kernels.h"
+#include "interpreter/kernel_cache.h"
 #include "interpreter/value.h"
 #include "ir/attribute.h"
 #include "ir/graph.h"
@@ -121,6 +123,26 @@ class KernelContext {
   void mark_epilogue_applied() { epilogue_applied_ = true; }
   bool epilogue_applied() const { return epilogue_applied_; }
 
+  // What the kernel derives from input i (weights reordered for its inner loop): make()'s result
+  // (a T), kept in the node's plan step and returned again by later runs while input i is the same
+  // tensor, when the evaluator says input i is the same on every run (`constant_inputs`, bit i);
+  // made for this call alone otherwise. A node derives one type from a given input.
+  template <typename T, typename Make>
+  std::shared_ptr<const T> Derived(size_t i, Make&& make) {
+    const bool keep = cache_ != nullptr && i < 64 && ((constant_inputs_ >> i) & 1) != 0;
+    if (keep) {
+      if (std::shared_ptr<const void> kept = cache_->Find(i, input(i)))
+        return std::static_pointer_cast<const T>(kept);
+    }
+    auto made = std::make_shared<const T>(make());
+    if (keep) cache_->Keep(i, input(i), made);
+    return made;
+  }
+  void set_cache(KernelCache* cache, uint64_t constant_inputs) {
+    cache_ = cache;
+    constant_inputs_ = constant_inputs;
+  }
+
  private:
   const ir::Node& node_;
   int64_t opset_;
@@ -131,6 +153,8 @@ class KernelContext {
   uint64_t dying_inputs_;
   const ChannelEpilogue* epilogue_ = nullptr;
   bool epilogue_applied_ = false;
+  KernelCache* cache_ = nullptr;
+  uint64_t constant_inputs_ = 0;
 };
 
 class KernelRegistry {

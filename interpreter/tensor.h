@@ -94,6 +94,12 @@ class Tensor {
   bool has_unique_buffer() const {
     return holder_ != nullptr && !strings_ && holder_.use_count() == 1;
   }
+  // Whether `other` is this tensor: the same storage (the same bytes at the same address, kept by
+  // the same holder), type and dims.
+  bool SharesStorageWith(const Tensor& other) const {
+    return data_ == other.data_ && holder_ == other.holder_ && strings_ == other.strings_ &&
+           dtype_ == other.dtype_ && dims_ == other.dims_;
+  }
   // The bytes of this tensor seen as `type` and `dims` (same byte size), for an output written in
   // place over an input that dies; the caller checked has_unique_buffer().
   Tensor ReusedAs(DataType type, std::vector<int64_t> dims) const;

@@ -38,4 +38,20 @@ const VectorKernels& VecFor(Isa isa) {
 
 const VectorKernels& Vec() { return VecFor(ActiveIsa()); }
 
+int64_t LstmPackedWeightsSize(int64_t H) {
+  return (H + kLstmUnitBlock - 1) / kLstmUnitBlock * H * 4 * kLstmUnitBlock;
+}
+
+void PackLstmWeights(const float* R, int64_t H, float* packed) {
+  for (int64_t u0 = 0; u0 < H; u0 += kLstmUnitBlock) {
+    for (int64_t k = 0; k < H; ++k) {
+      for (int64_t g = 0; g < 4; ++g) {
+        for (int64_t u = 0; u < kLstmUnitBlock; ++u) {
+          *packed++ = u0 + u < H ? R[(g * H + u0 + u) * H + k] : 0.0f;
+        }
+      }
+    }
+  }
+}
+
 }  // namespace onnx_opt::interpreter

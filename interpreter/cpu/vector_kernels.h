@@ -109,6 +109,26 @@ struct RowEpilogue {
   float lo = 0, hi = 0;  // Clip's bounds
 };
 
+// An LSTM's recurrence weights R (4H x H, gates i, o, f, c as ONNX orders them) reordered for
+// lstm_step_f32: hidden units in blocks of kLstmUnitBlock, block p holding, for k = 0..H-1, the 4 x
+// kLstmUnitBlock weights R[g * H + p * kLstmUnitBlock + u][k] (gate g, unit u), zero past unit H:
+// a step then streams R once, front to back, with each unit's four gate sums side by side.
+inline constexpr int64_t kLstmUnitBlock = 16;
+int64_t LstmPackedWeightsSize(int64_t H);
+void PackLstmWeights(const float* R, int64_t H, float* packed);
+
+// The batch entries one LSTM step updates (lstm_step_f32), `count` of them: entry r reads its
+// hidden state h_prev[r] (H values) and projected input xw[r] (4H values, i, o, f, c, biases
+// included), updates its cell state c[r] and writes its new hidden state to h_out[r] (H values
+// each; h_out must not overlap any entry's h_prev).
+struct LstmStepRows {
+  int64_t count;
+  const float* const* h_prev;
+  const float* const* xw;
+  float* const* c;
+  float* const* h_out;
+};
+
 struct VectorKernels {
   Isa isa;
 
@@ -161,6 +181,15 @@ struct VectorKernels {
   // of C does not depend on the others computed with it.
   void (*skinny_gemm_4bit_rows_f32)(int64_t M, int64_t N, const float* A, int64_t lda,
                                     const Blocked4BitRows& W, int64_t row0, float* C, int64_t ldc);
+
+  // One step of an LSTM with ONNX's default activations and no peepholes, clip or input_forget,
+  // for unit blocks [block0, block1) (hidden units block * kLstmUnitBlock.., the last block
+  // shorter when H is not a multiple): gates = xw + h_prev * R^T (packed_r from PackLstmWeights),
+  // c = sigmoid(f) * c + sigmoid(i) * tanh(c~), h_out = sigmoid(o) * tanh(c). The gates never
+  // leave registers; R is read once per step for up to a few entries. A unit's values do not
+  // depend on which blocks a call covers, so any split of the blocks gives the same bits.
+  void (*lstm_step_f32)(int64_t H, const float* packed_r, const LstmStepRows& rows, int64_t block0,
+                        int64_t block1);
 
   // out[i] = a[i] op b[i] over n elements, one side possibly a scalar (see Operands). out may alias
   // a or b when that side is a vector.

@@ -321,6 +321,67 @@ TEST_P(VectorKernelsTest, SkinnyGemm4BitRowsMatchesDoubleReference) {
   }
 }
 
+// Entries of every group size the kernels use (up to 4 at once, then the rest), hidden sizes
+// below, at and across a unit block: against the cell computed in double from unpacked R, and the
+// same bits whichever blocks a call covers and whichever entries are computed with it.
+TEST_P(VectorKernelsTest, LstmStepMatchesTheCellInDouble) {
+  auto sigmoid = [](double x) { return 1 / (1 + std::exp(-x)); };
+  for (int64_t H : {1, 5, 16, 17, 40, 128}) {
+    for (int64_t count : {1, 2, 3, 5}) {
+      SCOPED_TRACE(absl::StrCat("H ", H, ", entries ", count));
+      const std::vector<float> r = testing::RandomFloats(4 * H * H, -0.5f, 0.5f, H),
+                               h = testing::RandomFloats(count * H, -1, 1, 7),
+                               xw = testing::RandomFloats(count * 4 * H, -2, 2, 8),
+                               c0 = testing::RandomFloats(count * H, -1, 1, 9);
+      std::vector<float> packed(LstmPackedWeightsSize(H));
+      PackLstmWeights(r.data(), H, packed.data());
+      std::vector<float> c = c0, h_out(count * H, -7.0f);
+      std::vector<const float*> h_rows, xw_rows;
+      std::vector<float*> c_rows, out_rows;
+      for (int64_t e = 0; e < count; ++e) {
+        h_rows.push_back(h.data() + e * H);
+        xw_rows.push_back(xw.data() + e * 4 * H);
+        c_rows.push_back(c.data() + e * H);
+        out_rows.push_back(h_out.data() + e * H);
+      }
+      const int64_t blocks = (H + kLstmUnitBlock - 1) / kLstmUnitBlock;
+      k().lstm_step_f32(H, packed.data(),
+                        {count, h_rows.data(), xw_rows.data(), c_rows.data(), out_rows.data()}, 0,
+                        blocks);
+      for (int64_t e = 0; e < count; ++e) {
+        for (int64_t u = 0; u < H; ++u) {
+          double gate[4];
+          for (int g = 0; g < 4; ++g) {
+            double sum = xw[e * 4 * H + g * H + u];
+            for (int64_t j = 0; j < H; ++j)
+              sum += static_cast<double>(h[e * H + j]) * r[(g * H + u) * H + j];
+            gate[g] = sum;
+          }
+          const double cell =
+              sigmoid(gate[2]) * c0[e * H + u] + sigmoid(gate[0]) * std::tanh(gate[3]);
+          ASSERT_TRUE(Near(c[e * H + u], cell, 1e-5, 1e-5)) << "c at " << e << "," << u;
+          ASSERT_TRUE(Near(h_out[e * H + u], sigmoid(gate[1]) * std::tanh(cell), 1e-5, 1e-5))
+              << "h at " << e << "," << u;
+        }
+      }
+      // Each entry alone, the blocks one call each: the same bits.
+      for (int64_t e = 0; e < count; ++e) {
+        std::vector<float> c1(c0.begin() + e * H, c0.begin() + (e + 1) * H), h1(H, -7.0f);
+        const float* hp = h_rows[e];
+        const float* xp = xw_rows[e];
+        float* cp = c1.data();
+        float* op = h1.data();
+        for (int64_t b = 0; b < blocks; ++b)
+          k().lstm_step_f32(H, packed.data(), {1, &hp, &xp, &cp, &op}, b, b + 1);
+        for (int64_t u = 0; u < H; ++u) {
+          ASSERT_EQ(c1[u], c[e * H + u]) << e << "," << u;
+          ASSERT_EQ(h1[u], h_out[e * H + u]) << e << "," << u;
+        }
+      }
+    }
+  }
+}
+
 TEST_P(VectorKernelsTest, GemmWithEmptyInnerDimensionScalesC) {
   std::vector<float> c{1, 2, 3, 4};
   k().gemm_f32(false, false, 2, 2, 0, 1.0f, nullptr, nullptr, 0.5f, c.data());

@@ -11,6 +11,7 @@
 #include <functional>
 #include <memory>
 
+#include "interpreter/cpu/thread_pool.h"
 #include "interpreter/cpu/vector_kernels.h"
 #include "interpreter/kernels/common.h"
 #include "interpreter/kernels/gemm.h"
@@ -329,6 +330,35 @@ StatusOr<bool> RecurrentFloat(KernelContext& ctx) {
   int64_t max_len = 0;
   for (int64_t l : lens) max_len = std::max(max_len, l);
 
+  // An LSTM with the default activations and none of peepholes, clip or input_forget (what
+  // exporters write) runs each step as one vector kernel over R packed once (kept for later runs
+  // when R is a constant).
+  bool fused_cells = kLstm && H > 0 && peep == nullptr && !has_clip && !input_forget;
+  for (int64_t d = 0; d < D && fused_cells; ++d) {
+    const FloatAct* a = &acts[d * n_act];
+    fused_cells = a[0].vector && a[0].op == UnaryOp::kSigmoid && a[1].vector &&
+                  a[1].op == UnaryOp::kTanh && a[2].vector && a[2].op == UnaryOp::kTanh;
+  }
+  const int64_t packed_size = LstmPackedWeightsSize(H);
+  std::shared_ptr<const std::vector<float>> packed_r;
+  if (fused_cells) {
+    packed_r = ctx.Derived<std::vector<float>>(2, [&] {
+      std::vector<float> packed(static_cast<size_t>(D * packed_size));
+      for (int64_t d = 0; d < D; ++d)
+        PackLstmWeights(R.data<float>() + d * GH * H, H, packed.data() + d * packed_size);
+      return packed;
+    });
+  }
+  std::vector<const float*> step_h_prev, step_xw;
+  std::vector<float*> step_c, step_h_out;
+  if (fused_cells) {
+    step_h_prev.resize(B);
+    step_xw.resize(B);
+    step_c.resize(B);
+    step_h_out.resize(B);
+  }
+  const int64_t unit_blocks = CeilDiv(H, kLstmUnitBlock);
+
   for (int64_t d = 0; d < D; ++d) {
     const bool reverse = direction == "reverse" || d == 1;
     const float* r = R.data<float>() + d * GH * H;
@@ -347,6 +377,28 @@ StatusOr<bool> RecurrentFloat(KernelContext& ctx) {
     }
     for (int64_t step = 0; step < max_len; ++step) {
       auto time_of = [&](int64_t b) { return reverse ? lens[b] - 1 - step : step; };
+      if (fused_cells) {
+        // Each entry reads its last output (or its initial state) and writes Y's row directly.
+        int64_t count = 0;
+        for (int64_t b = 0; b < B; ++b) {
+          if (step >= lens[b]) continue;
+          const int64_t t = time_of(b);
+          step_h_prev[count] = step == 0 ? h.data() + b * H : y_at(reverse ? t + 1 : t - 1, d, b);
+          step_xw[count] = xw_at(t, d, b);
+          step_c[count] = c.data() + b * H;
+          step_h_out[count] = y_at(t, d, b);
+          ++count;
+        }
+        const LstmStepRows rows{count, step_h_prev.data(), step_xw.data(), step_c.data(),
+                                step_h_out.data()};
+        const float* packed = packed_r->data() + d * packed_size;
+        // Blocks of at least ~32K multiply-adds a chunk (the skinny GEMM's split).
+        const int64_t chunk = CeilDiv(int64_t{1} << 15, count * 4 * kLstmUnitBlock * H);
+        ParallelFor(CeilDiv(unit_blocks, chunk), 1, [&](int64_t begin, int64_t end) {
+          vk.lstm_step_f32(H, packed, rows, begin * chunk, std::min(end * chunk, unit_blocks));
+        });
+        continue;
+      }
       if constexpr (kind == Cell::kGru) {
         // z and r (and the candidate's H_{t-1} * Rh^T when linear_before_reset) from H_{t-1} alone.
         Gemm<float>(false, true, B, N, H, 1.0f, h.data(), r, 0.0f, hr.data());
@@ -445,6 +497,9 @@ StatusOr<bool> RecurrentFloat(KernelContext& ctx) {
     }
     for (int64_t b = 0; b < B; ++b) {
       const int64_t off = state_offset(d, b);
+      if (fused_cells && lens[b] > 0) {  // the last step's output
+        std::memcpy(h.data() + b * H, y_at(reverse ? 0 : lens[b] - 1, d, b), sizeof(float) * H);
+      }
       std::memcpy(Yh.mutable_data<float>() + off, h.data() + b * H, sizeof(float) * H);
       std::memcpy(Yc.mutable_data<float>() + off, c.data() + b * H, sizeof(float) * H);
     }

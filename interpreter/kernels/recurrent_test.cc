@@ -273,6 +273,52 @@ TEST_P(RecurrentTest, RejectsInputsOfTheWrongShape) {
   EXPECT_FALSE(RunCase(c, ir::DataType::kFloat).ok());
 }
 
+// The LSTM keeps R packed from run to run when it is the same on every run. An IR 3 style model
+// lists R among the inputs with an initializer: runs that leave it out reuse what was packed, a
+// run that gives another R computes with that one (and later runs with the initializer again).
+TEST_P(RecurrentTest, WeightsKeptBetweenRunsFollowTheTensorGiven) {
+  const int64_t S = 4, I = 3, H = 20;
+  ir::Graph g("test");
+  ir::Value* x = g.AddInput("x");
+  ir::Value* w = g.AddInput("w");
+  ir::Value* r = g.AddInput("r");
+  const std::vector<float> w0 = testing::RandomFloats(4 * H * I, -0.5f, 0.5f, 1),
+                           r0 = testing::RandomFloats(4 * H * H, -0.5f, 0.5f, 2),
+                           r1 = testing::RandomFloats(4 * H * H, -0.5f, 0.5f, 3),
+                           xs = testing::RandomFloats(S * I, -1, 1, 4);
+  g.SetInitializer(w, ir::Tensor::FromVector<float>(ir::DataType::kFloat, {1, 4 * H, I}, w0));
+  g.SetInitializer(r, ir::Tensor::FromVector<float>(ir::DataType::kFloat, {1, 4 * H, H}, r0));
+  ir::Node* node = g.AddNode("LSTM", {x, w, r}, {"y", "y_h"});
+  node->SetAttribute(ir::Attribute::Int("hidden_size", H));
+  g.AddOutput(node->output(1));
+  auto feed = [&](const std::vector<float>* given_r) {
+    std::vector<RuntimeValue> in;
+    in.push_back(RuntimeValue(Tensor::FromVector<float>(ir::DataType::kFloat, {S, 1, I}, xs)));
+    in.push_back(RuntimeValue());
+    if (given_r != nullptr) {
+      in.push_back(
+          RuntimeValue(Tensor::FromVector<float>(ir::DataType::kFloat, {1, 4 * H, H}, *given_r)));
+    }
+    return in;
+  };
+  auto fresh = [&](const std::vector<float>* given_r) {
+    Evaluator once(g, {{"", 7}});
+    auto out = once.Run(feed(given_r));
+    EXPECT_TRUE(out.ok()) << out.status();
+    return out.ok() ? (*out)[0].tensor().ToVector<float>() : std::vector<float>();
+  };
+  const std::vector<float> with_r0 = fresh(nullptr), with_r1 = fresh(&r1);
+  ASSERT_NE(with_r0, with_r1);
+  Evaluator kept(g, {{"", 7}});
+  for (const std::vector<float>* given : {static_cast<const std::vector<float>*>(nullptr),
+                                          static_cast<const std::vector<float>*>(nullptr), &r1, &r1,
+                                          static_cast<const std::vector<float>*>(nullptr)}) {
+    auto out = kept.Run(feed(given));
+    ASSERT_TRUE(out.ok()) << out.status();
+    EXPECT_EQ((*out)[0].tensor().ToVector<float>(), given == nullptr ? with_r0 : with_r1);
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(EveryIsa, RecurrentTest, ::testing::ValuesIn(SupportedIsas()),
                          testing::IsaTestName);
 

@@ -31,6 +31,8 @@ void SkinnyGemmQuantizedF32(int64_t M, int64_t N, int64_t K, const float* A, int
                             const QuantizedMatrix& B, int64_t col0, float* C, int64_t ldc);
 void SkinnyGemm4BitRowsF32(int64_t M, int64_t N, const float* A, int64_t lda,
                            const Blocked4BitRows& W, int64_t row0, float* C, int64_t ldc);
+void LstmStepF32(int64_t H, const float* packed_r, const LstmStepRows& rows, int64_t block0,
+                 int64_t block1);
 
 void BinaryF32(BinaryOp op, Operands form, const float* a, const float* b, float* out, int64_t n);
 void UnaryF32(UnaryOp op, const float* x, float* y, int64_t n, float p0, float p1);

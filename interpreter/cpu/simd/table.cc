@@ -13,10 +13,11 @@ const VectorKernels& Table() {
     .gemm_epilogue_f32 = nullptr, .conv_gemm_f32 = nullptr,
 #endif
     .skinny_gemm_f32 = SkinnyGemmF32, .skinny_gemm_quantized_f32 = SkinnyGemmQuantizedF32,
-    .skinny_gemm_4bit_rows_f32 = SkinnyGemm4BitRowsF32, .binary_f32 = BinaryF32,
-    .unary_f32 = UnaryF32, .scale_shift_f32 = ScaleShiftF32, .row_sums_f32 = RowSumsF32,
-    .softmax_rows_f32 = SoftmaxRowsF32, .layer_norm_rows_f32 = LayerNormRowsF32,
-    .quantization_range_f32 = QuantizationRangeF32, .quantize_u8_f32 = QuantizeU8F32,
+    .skinny_gemm_4bit_rows_f32 = SkinnyGemm4BitRowsF32, .lstm_step_f32 = LstmStepF32,
+    .binary_f32 = BinaryF32, .unary_f32 = UnaryF32, .scale_shift_f32 = ScaleShiftF32,
+    .row_sums_f32 = RowSumsF32, .softmax_rows_f32 = SoftmaxRowsF32,
+    .layer_norm_rows_f32 = LayerNormRowsF32, .quantization_range_f32 = QuantizationRangeF32,
+    .quantize_u8_f32 = QuantizeU8F32,
 #if defined(__AVX2__)
     .gemm_8bit_s32 = Gemm8BitS32,  // AVX-512's is replaced by VecFor when the CPU lacks VNNI
 #else
