@@ -161,6 +161,15 @@ struct VectorKernels {
   // kernel (AVX-512 and AVX2 have).
   void (*conv_gemm_f32)(int64_t M, const float* A, int64_t lda, const ConvColumns& cols, int64_t o0,
                         int64_t o1, float* C, int64_t ldc, const RowEpilogue* e);
+  // Output rows [oh0, oh1) of a 2-D convolution of an input with few channels (a stem: `channels`
+  // planes of in_h x in_w at x, one group) by M filters (w: M x channels x kernel_h x kernel_w),
+  // into M planes of out_h x out_w at y, each channel finished by `e` (its row): what
+  // gemm_epilogue_f32 computes over the column matrix, without building it, each output summed in
+  // tap order (any split of the rows gives the same bits). Null where the ISA
+  // has no such kernel (AVX-512 and AVX2 have).
+  void (*conv_few_channels_f32)(const float* x, int64_t channels, const Window2d& win,
+                                const float* w, int64_t M, const RowEpilogue& e, int64_t oh0,
+                                int64_t oh1, float* y);
 
   // C (M x N) = A (M x K) * B (K x N, or N x K when trans_b) for 1 <= M <= kSkinnyMaxRows,
   // row-major with leading dimensions; `accumulate` adds the product to C. B is streamed once, and

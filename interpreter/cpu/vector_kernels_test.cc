@@ -648,6 +648,85 @@ TEST_P(VectorKernelsTest, ConvGemmIsTheGemmOnTheStoredColumnMatrix) {
   EXPECT_GT(cases, 500);
 }
 
+// A stem's direct convolution against the convolution in double over the stored column matrix, for
+// 1 to 4 channels, kernels up to 7x7, strides 1 to 3 (unequal too), dilation, uneven pads,
+// output rows narrower and wider than a group of vectors, channel counts with a remainder past the
+// groups of four, row ranges, and epilogues with and without an affine step and activation.
+TEST_P(VectorKernelsTest, FewChannelConvMatchesTheColumnMatrixProductInDouble) {
+  ASSERT_EQ(k().conv_few_channels_f32 == nullptr, GetParam() == Isa::kBaseline);
+  if (k().conv_few_channels_f32 == nullptr) return;
+  struct Shape {
+    int64_t kh, kw, sh, sw, dh, dw;
+  };
+  const Shape shapes[] = {{3, 3, 2, 2, 1, 1}, {7, 7, 2, 2, 1, 1}, {3, 3, 1, 1, 1, 1},
+                          {1, 1, 1, 1, 1, 1}, {3, 3, 1, 1, 2, 2}, {1, 5, 3, 3, 1, 1},
+                          {3, 3, 2, 1, 1, 3}, {5, 3, 1, 2, 1, 1}};
+  int cases = 0;
+  for (int64_t width : {5, 17, 40, 150}) {
+    for (const Shape& sh : shapes) {
+      for (int64_t pad : {0, 1, 3}) {
+        for (int64_t channels : {1, 3, 4}) {
+          const Window2d win =
+              MakeWindow(width == 150 ? 8 : std::min<int64_t>(width, 11), width, sh.kh, sh.kw,
+                         sh.sh, sh.sw, sh.dh, sh.dw, pad, pad == 3 ? 1 : pad, pad, pad);
+          if (win.out_h <= 0 || win.out_w <= 0) continue;
+          const std::vector<float> x =
+              testing::RandomFloats(channels * win.in_h * win.in_w, -1, 1, 41);
+          const std::vector<float> b = StoredColumns({x.data(), channels, win});
+          const int64_t O = win.out_h * win.out_w, K = channels * sh.kh * sh.kw;
+          for (int64_t M : {3, 9}) {
+            const std::vector<float> w = testing::RandomFloats(M * K, -1, 1, 42),
+                                     bias = testing::RandomFloats(M, -1, 1, 43),
+                                     scale = testing::RandomFloats(M, 0.5f, 2, 44),
+                                     shift = testing::RandomFloats(M, -1, 1, 45);
+            for (int form = 0; form < 3; ++form) {
+              RowEpilogue e;
+              e.bias = bias.data();
+              if (form >= 1) {
+                e.scale = scale.data();
+                e.shift = shift.data();
+              }
+              if (form == 1) e.activation = RowEpilogue::Activation::kRelu;
+              if (form == 2) {
+                e.activation = RowEpilogue::Activation::kClip;
+                e.lo = -0.5f;
+                e.hi = 1.5f;
+              }
+              SCOPED_TRACE(absl::StrCat("w", width, " k", sh.kh, "x", sh.kw, " s", sh.sh, ",",
+                                        sh.sw, " d", sh.dh, ",", sh.dw, " p", pad, " c", channels,
+                                        " M", M, " form ", form));
+              std::vector<float> whole(M * O, 7.0f), split(M * O, 7.0f);
+              k().conv_few_channels_f32(x.data(), channels, win, w.data(), M, e, 0, win.out_h,
+                                        whole.data());
+              for (int64_t m = 0; m < M; ++m) {
+                for (int64_t o = 0; o < O; ++o) {
+                  double sum = 0;
+                  for (int64_t t = 0; t < K; ++t)
+                    sum += static_cast<double>(w[m * K + t]) * b[t * O + o];
+                  sum += bias[m];
+                  if (form >= 1) sum = sum * scale[m] + shift[m];
+                  if (form == 1) sum = sum > 0 ? sum : 0;
+                  if (form == 2) sum = std::min(std::max(sum, -0.5), 1.5);
+                  ASSERT_TRUE(Near(whole[m * O + o], sum, 1e-5, 1e-5)) << m << "," << o;
+                }
+              }
+              // Two calls, rows [0, h) and [h, out_h): the same bits.
+              const int64_t h = win.out_h / 2;
+              k().conv_few_channels_f32(x.data(), channels, win, w.data(), M, e, 0, h,
+                                        split.data());
+              k().conv_few_channels_f32(x.data(), channels, win, w.data(), M, e, h, win.out_h,
+                                        split.data());
+              ASSERT_EQ(std::memcmp(split.data(), whole.data(), whole.size() * sizeof(float)), 0);
+              ++cases;
+            }
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GT(cases, 400);
+}
+
 TEST_P(VectorKernelsTest, QuantizationRangeIncludesZeroAndSkipsNan) {
   for (int64_t n : {0, 1, 15, 16, 17, 100}) {
     std::vector<float> x = testing::RandomFloats(n, 0.5f, 3, 8);

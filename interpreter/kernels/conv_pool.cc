@@ -285,6 +285,10 @@ Window2d ToWindow2d(const Geometry& g) {
 // Channels per task when per-channel work (im2col rows, depthwise planes, epilogues) is split among
 // threads; fixed, so the split never depends on the thread count.
 constexpr int64_t kChannelsPerTask = 8;
+// Inputs of at most this many channels (stems) take the direct convolution
+// (conv_few_channels_f32), in tasks of output rows of at least this many multiply-adds.
+constexpr int64_t kFewChannels = 4;
+constexpr int64_t kFewChannelsTaskMacs = int64_t{1} << 18;
 constexpr int64_t kDepthwiseOutputsPerTask = 2048;
 // Output pixels per band of the channel-blocked depthwise kernel (its scratch: the band's input and
 // outputs interleaved, 64 bytes a pixel with AVX-512, within L2). Measured (conv_matmul_bench,
@@ -513,6 +517,23 @@ Status ConvImpl(KernelContext& ctx, const Tensor& x, const Tensor& w, const Tens
     return e;
   };
   if constexpr (std::is_same_v<T, float>) {
+    // A stem (a handful of input channels): a direct convolution along the output rows, no
+    // column matrix (ResNet-50's 7x7 one has 147 rows).
+    if (group == 1 && g.nd == 2 && C <= kFewChannels && in_kernel &&
+        Vec().conv_few_channels_f32 != nullptr && O > 0) {
+      const Window2d win = ToWindow2d(g);
+      const int64_t row_macs = M * win.out_w * C * K;
+      const int64_t rows_per_task = std::max<int64_t>(1, CeilDiv(kFewChannelsTaskMacs, row_macs));
+      const int64_t tasks = CeilDiv(win.out_h, rows_per_task);
+      ParallelFor(N * tasks, 1, [&](int64_t begin, int64_t end) {
+        for (int64_t t = begin; t < end; ++t) {
+          const int64_t n = t / tasks, oh0 = t % tasks * rows_per_task;
+          Vec().conv_few_channels_f32(px + n * C * I, C, win, pw, M, *in_kernel, oh0,
+                                      std::min(win.out_h, oh0 + rows_per_task), py + n * M * O);
+        }
+      });
+      return OkStatus();
+    }
     // The column matrix filled from the input as the GEMM goes (implicit im2col): no matrix
     // written to memory and read back (ResNet-50's 3x3 layers spent ~11% of their time on it).
     if (!pointwise && g.nd == 2 && Vec().conv_gemm_f32 != nullptr) {

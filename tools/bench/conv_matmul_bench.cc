@@ -295,6 +295,7 @@ void BM_ConvNaive(benchmark::State& st) {
 BENCHMARK(BM_Conv)
     ->ArgNames({"C", "M", "HW", "k", "s", "group", "baseline"})
     ->Args({3, 64, 224, 7, 2, 1, 0})  // ResNet-50's stem
+    ->Args({3, 32, 224, 3, 2, 1, 0})  // MobileNetV2's
     ->Args({64, 64, 56, 3, 1, 1, 0})
     ->Args({256, 64, 56, 1, 1, 1, 0})
     ->Args({128, 128, 28, 3, 1, 1, 0})

@@ -57,6 +57,9 @@ void ConvGemmF32(int64_t M, const float* A, int64_t lda, const ConvColumns& cols
 // AVX-512 (VNNI): int8_gemm.cc; AVX2: int8_gemm_avx2.cc.
 void Gemm8BitS32(int64_t M, int64_t N, int64_t K, const Int8Operand& A, const Int8Operand& B,
                  int64_t ldb, int32_t* C, int64_t ldc);
+// conv_few_channels.cc.
+void ConvFewChannelsF32(const float* x, int64_t channels, const Window2d& win, const float* w,
+                        int64_t M, const RowEpilogue& e, int64_t oh0, int64_t oh1, float* y);
 // depthwise_blocked.cc.
 void DepthwiseConv2dBlockF32(const float* x, int64_t in_plane, const float* w, const RowEpilogue& e,
                              int64_t channels, const Window2d& win, int64_t oh0, int64_t oh1,
