@@ -13,6 +13,7 @@
 // output does not depend on which rows or channels a call computes.
 #include <algorithm>
 #include <cstring>
+#include <memory>
 
 #include "interpreter/cpu/scratch.h"
 #include "interpreter/cpu/simd/simd.h"
@@ -147,8 +148,10 @@ void ConvFewChannelsF32(const float* x, int64_t channels, const Window2d& win, c
   const int64_t phase_len = OW + ((KW - 1) * win.dilation_w) / S + kGroupPositions;
   const int64_t rows = channels * KH;  // input rows an output row reads
   thread_local Scratch phase_scratch, tap_scratch;
-  float* const phases = phase_scratch.Array<float>(rows * S * phase_len);
-  const float** const taps = tap_scratch.Array<const float*>(K);
+  std::unique_ptr<float[]> own_phases;
+  std::unique_ptr<const float*[]> own_taps;
+  float* const phases = phase_scratch.ArrayOrOwn<float>(rows * S * phase_len, own_phases);
+  const float** const taps = tap_scratch.ArrayOrOwn<const float*>(K, own_taps);
   // Tap (c, kh, kw) reads phase (kw * dilation) % S of row (c, kh) from (kw * dilation) / S.
   for (int64_t r = 0; r < rows; ++r) {
     for (int64_t kw = 0; kw < KW; ++kw) {
