@@ -180,7 +180,7 @@ void Stride2OutputsMasked(const float* const* rows, const float* w, float bias, 
       if (k + 1 < K) acc = _mm512_fmadd_ps(_mm512_set1_ps(w[kh * K + k + 1]), odd, acc);
     }
   }
-  _mm512_mask_storeu_ps(out + o, static_cast<__mmask16>((1u << n) - 1), acc);
+  _mm512_mask_storeu_ps(out + o, FirstLanes16(n), acc);
 }
 #endif
 #endif
@@ -400,7 +400,7 @@ void GatherStridedF32(const float* src, int64_t stride, int64_t n, float* dst) {
     if (i < n) {
       StrideVector even, odd;
       EvenOddMasked(src + 2 * i, 2 * (n - i) - 1, &even, &odd);
-      _mm512_mask_storeu_ps(dst + i, static_cast<__mmask16>((1u << (n - i)) - 1), even);
+      _mm512_mask_storeu_ps(dst + i, FirstLanes16(n - i), even);
       return;
     }
 #endif
@@ -452,7 +452,7 @@ void MaxIntoRow(const float* in, int64_t sw, int64_t lo, int64_t hi, float* out)
     if (o < hi) {  // the last outputs, in[2o .. 2(hi - 1)]
       StrideVector even, odd;
       EvenOddMasked(in + 2 * o, 2 * (hi - o) - 1, &even, &odd);
-      const __mmask16 m = static_cast<__mmask16>((1u << (hi - o)) - 1);
+      const __mmask16 m = FirstLanes16(hi - o);
       _mm512_mask_storeu_ps(out + o, m, _mm512_max_ps(even, _mm512_maskz_loadu_ps(m, out + o)));
       o = hi;
     }

@@ -35,7 +35,7 @@ inline V Load(const float* p) { return _mm512_loadu_ps(p); }
 inline V Broadcast(const float* p) { return _mm512_set1_ps(*p); }
 inline V Fma(V a, V b, V c) { return _mm512_fmadd_ps(a, b, c); }
 inline void StoreFirst(float* p, V v, int64_t n) {  // lanes [0, n)
-  _mm512_mask_storeu_ps(p, n >= kLanes ? __mmask16(0xFFFF) : __mmask16((1u << n) - 1), v);
+  _mm512_mask_storeu_ps(p, FirstLanes16(n), v);
 }
 #else
 using V = __m256;
@@ -46,11 +46,10 @@ inline V Zero() { return _mm256_setzero_ps(); }
 inline V Load(const float* p) { return _mm256_loadu_ps(p); }
 inline V Broadcast(const float* p) { return _mm256_broadcast_ss(p); }
 inline V Fma(V a, V b, V c) { return _mm256_fmadd_ps(a, b, c); }
-inline void StoreFirst(float* p, V v, int64_t n) {
+inline void StoreFirst(float* p, V v,
+                       int64_t n) {  // a maskstore only for a tail: it is slow on AMD
   if (n >= kLanes) return _mm256_storeu_ps(p, v);
-  alignas(32) float lanes[kLanes];
-  _mm256_store_ps(lanes, v);
-  std::memcpy(p, lanes, static_cast<size_t>(n) * sizeof(float));
+  _mm256_maskstore_ps(p, FirstLanes8(n), v);
 }
 #endif
 constexpr int64_t kGroupPositions = kPositionVectors * kLanes;

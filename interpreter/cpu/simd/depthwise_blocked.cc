@@ -10,7 +10,6 @@
 // Each output sums the bias and then its taps row by row, as conv.cc's paths do; padded taps
 // multiply zeros.
 #include <algorithm>
-#include <cstring>
 
 #include "interpreter/cpu/scratch.h"
 #include "interpreter/cpu/simd/simd.h"
@@ -33,12 +32,8 @@ inline void Store(float* p, V v) { _mm512_storeu_ps(p, v); }
 inline V Zero() { return _mm512_setzero_ps(); }
 inline V Fma(V a, V b, V c) { return _mm512_fmadd_ps(a, b, c); }
 // Lanes [0, n) of p (n < L), zeros after; and the store of those lanes.
-inline V LoadFirst(const float* p, int64_t n) {
-  return _mm512_maskz_loadu_ps(static_cast<__mmask16>((1u << n) - 1), p);
-}
-inline void StoreFirst(float* p, V v, int64_t n) {
-  _mm512_mask_storeu_ps(p, static_cast<__mmask16>((1u << n) - 1), v);
-}
+inline V LoadFirst(const float* p, int64_t n) { return _mm512_maskz_loadu_ps(FirstLanes16(n), p); }
+inline void StoreFirst(float* p, V v, int64_t n) { _mm512_mask_storeu_ps(p, FirstLanes16(n), v); }
 
 // r[i] becomes column i of the 16 x 16 matrix whose rows were r[0..15].
 inline void Transpose(V* r) {
@@ -75,12 +70,8 @@ inline V Load(const float* p) { return _mm256_loadu_ps(p); }
 inline void Store(float* p, V v) { _mm256_storeu_ps(p, v); }
 inline V Zero() { return _mm256_setzero_ps(); }
 inline V Fma(V a, V b, V c) { return _mm256_fmadd_ps(a, b, c); }
-inline __m256i FirstLanes(int64_t n) {
-  return _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(n)),
-                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-}
-inline V LoadFirst(const float* p, int64_t n) { return _mm256_maskload_ps(p, FirstLanes(n)); }
-inline void StoreFirst(float* p, V v, int64_t n) { _mm256_maskstore_ps(p, FirstLanes(n), v); }
+inline V LoadFirst(const float* p, int64_t n) { return _mm256_maskload_ps(p, FirstLanes8(n)); }
+inline void StoreFirst(float* p, V v, int64_t n) { _mm256_maskstore_ps(p, FirstLanes8(n), v); }
 
 // r[i] becomes column i of the 8 x 8 matrix whose rows were r[0..7].
 inline void Transpose(V* r) {

@@ -70,11 +70,7 @@ __attribute__((target("avx512vnni"))) void Tile(int64_t groups, const int8_t* a,
 // Tile<rows> for rows in [1, kMr] and the first `cols` (<= kNr) columns.
 void TileOf(int64_t rows, int64_t cols, int64_t groups, const int8_t* a, const uint8_t* b,
             int32_t* c, int64_t ldc, bool accumulate) {
-  auto mask = [](int64_t left) {
-    return left >= 16 ? __mmask16(0xFFFF)
-                      : (left <= 0 ? __mmask16(0) : __mmask16((1u << left) - 1));
-  };
-  const __mmask16 m0 = mask(cols), m1 = mask(cols - 16);
+  const __mmask16 m0 = FirstLanes16(cols), m1 = FirstLanes16(cols - 16);
   switch (rows) {
 #define ONNX_OPT_TILE_CASE(n) \
   case n:                     \
@@ -268,7 +264,7 @@ void Gemm8BitS32(int64_t M, int64_t N, int64_t K, const Int8Operand& A, const In
           _mm512_set1_epi32(static_cast<int32_t>(row_sums[i] + static_cast<uint32_t>(K) * alpha));
       int32_t* row = C + i * ldc + j0;
       for (int64_t j = 0; j < nc; j += 16) {
-        const __mmask16 m = nc - j >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << (nc - j)) - 1);
+        const __mmask16 m = FirstLanes16(nc - j);
         const __m512i terms =
             _mm512_sub_epi32(_mm512_mullo_epi32(va, _mm512_maskz_loadu_epi32(m, col_sums + j)),
                              _mm512_mullo_epi32(vr, _mm512_maskz_loadu_epi32(m, betas + j)));

@@ -85,12 +85,6 @@ thread_local Scratch a_scratch, b_scratch, sum_scratch;
 
 constexpr int64_t kLanes = 8;
 
-// Lanes [0, left) of a maskload/maskstore of int32.
-__m256i LaneMask32(int64_t left) {
-  const int n = left <= 0 ? 0 : (left >= kLanes ? kLanes : static_cast<int>(left));
-  return _mm256_cmpgt_epi32(_mm256_set1_epi32(n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-}
-
 // A (M x K bytes, rows lda apart) less its zero points (A - za, int16 in [-255, 255]) in panels of
 // kMr rows, depth padded to even: panel p holds, per pair of k, kMr runs of two values. row_sums[i]
 // receives the sum of row i's. With za taken out here, B's column sums drop out of the result
@@ -229,7 +223,7 @@ void Gemm8BitS32(int64_t M, int64_t N, int64_t K, const Int8Operand& A, const In
       const __m256i sum = _mm256_set1_epi32(static_cast<int32_t>(row_sums[i]));
       int32_t* row = C + i * ldc + j0;
       for (int64_t j = 0; j < nc; j += kLanes) {
-        const __m256i m = LaneMask32(nc - j);
+        const __m256i m = FirstLanes8(nc - j);
         const __m256i zb = B.per_index ? _mm256_maskload_epi32(B.zero_points + j0 + j, m)
                                        : _mm256_set1_epi32(B.zero_points[0]);
         const __m256i terms = _mm256_mullo_epi32(zb, sum);

@@ -251,7 +251,7 @@ void DotColumns(int64_t K, const float* A, int64_t lda, const float* b, int64_t 
   for (; k + kDotLanes <= K; k += kDotLanes) step(k);
 #if defined(__AVX512F__)
   if (k < K) {
-    const __mmask16 tail = static_cast<__mmask16>((1u << (K - k)) - 1);
+    const __mmask16 tail = FirstLanes16(K - k);
     for (int m = 0; m < M; ++m) {
       const __m512 av = _mm512_maskz_loadu_ps(tail, A + m * lda + k);
       for (int g = 0; g < G; ++g)

@@ -182,7 +182,7 @@ template <int kN>
 void DotRows(int rows, int64_t K, const float* A, int64_t lda, const float* columns, float* C,
              int64_t ldc, bool accumulate, const RowEpilogue* e, int64_t row0) {
   const int64_t whole = K / kLanes * kLanes;
-  const __mmask16 tail = static_cast<__mmask16>((1u << (K - whole)) - 1);
+  const __mmask16 tail = FirstLanes16(K - whole);
   for (int i = 0; i < rows; i += 4) {
     const int group = rows - i < 4 ? rows - i : 4;
     const float* a[4];
@@ -296,8 +296,7 @@ void Product(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, const
     const int vectors = static_cast<int>((strip + kLanes - 1) / kLanes);
     for (int v = 0; v < kVectors; ++v) {
       const int64_t left = blocked - j - v * kLanes;
-      masks[v] = left >= kLanes ? __mmask16(0xFFFF)
-                                : (left <= 0 ? __mmask16(0) : __mmask16((1u << left) - 1));
+      masks[v] = FirstLanes16(left);
     }
     const bool with_dot = dot > 0 && j + kStripColumns >= blocked;
     if constexpr (!kStored) {
@@ -346,11 +345,10 @@ void Product(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, const
 
 // Rows [0, M) x columns [0, N) of C set to the epilogue of zeros (a product over K = 0).
 void EpilogueOfZeros(int64_t M, int64_t N, float* C, int64_t ldc, const RowEpilogue* e) {
-  const __mmask16 all = 0xFFFF;
   for (int64_t i = 0; i < M; ++i) {
     const __m512 v = e != nullptr ? Finish(_mm512_setzero_ps(), *e, i) : _mm512_setzero_ps();
     for (int64_t j = 0; j < N; j += kLanes) {
-      const __mmask16 m = N - j >= kLanes ? all : __mmask16((1u << (N - j)) - 1);
+      const __mmask16 m = FirstLanes16(N - j);
       _mm512_mask_storeu_ps(C + i * ldc + j, m, v);
     }
   }

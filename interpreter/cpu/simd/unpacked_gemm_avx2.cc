@@ -23,13 +23,6 @@ constexpr int64_t kKSlice = 512;
 constexpr int64_t kStripColumns = kVectors * kLanes;
 constexpr int64_t kPrefetchRows = 8;
 
-// Lanes [0, left) of a maskload/maskstore.
-__m256i LaneMask(int64_t left) {
-  const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-  const int n = left <= 0 ? 0 : (left >= kLanes ? kLanes : static_cast<int>(left));
-  return _mm256_cmpgt_epi32(_mm256_set1_epi32(n), lanes);
-}
-
 // v finished as row `row` of `e` says, with the separate passes' operations and roundings.
 inline __m256 Finish(__m256 v, const RowEpilogue& e, int64_t row) {
   if (e.bias != nullptr) v = _mm256_add_ps(v, _mm256_set1_ps(e.bias[row]));
@@ -154,7 +147,7 @@ template <int kN>
 void DotRows(int rows, int64_t K, const float* A, int64_t lda, const float* columns, float* C,
              int64_t ldc, bool accumulate, const RowEpilogue* e, int64_t row0) {
   const int64_t whole = K / kLanes * kLanes;
-  const __m256i tail = LaneMask(K - whole);
+  const __m256i tail = FirstLanes8(K - whole);
   for (int i = 0; i < rows; i += 4) {
     const int group = rows - i < 4 ? rows - i : 4;
     const float* a[4];
@@ -260,7 +253,7 @@ void Product(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, const
     dot_offsets = reinterpret_cast<int64_t*>(memory + table_bytes);
   }
   for (int64_t j = 0; j < blocked || (j == 0 && dot > 0); j += kStripColumns) {
-    const __m256i masks[kVectors] = {LaneMask(blocked - j), LaneMask(blocked - j - kLanes)};
+    const __m256i masks[kVectors] = {FirstLanes8(blocked - j), FirstLanes8(blocked - j - kLanes)};
     // A strip of at most 8 columns takes one vector; none when every column is a dot product.
     const int vectors = blocked - j <= 0 ? 0 : (blocked - j <= kLanes ? 1 : 2);
     const bool with_dot = dot > 0 && j + kStripColumns >= blocked;
@@ -316,7 +309,7 @@ void EpilogueOfZeros(int64_t M, int64_t N, float* C, int64_t ldc, const RowEpilo
   for (int64_t i = 0; i < M; ++i) {
     const __m256 v = e != nullptr ? Finish(_mm256_setzero_ps(), *e, i) : _mm256_setzero_ps();
     for (int64_t j = 0; j < N; j += kLanes)
-      _mm256_maskstore_ps(C + i * ldc + j, LaneMask(N - j), v);
+      _mm256_maskstore_ps(C + i * ldc + j, FirstLanes8(N - j), v);
   }
 }
 
