@@ -71,7 +71,8 @@ TEST_P(VectorKernelsTest, GemmMatchesLoopsInEveryTransposition) {
 // submatrices of larger arrays (leading dimensions).
 TEST_P(VectorKernelsTest, PlainGemmOverShortAndLongInnerDimensions) {
   for (int64_t K : {1, 7, 24, 64, 65, 512, 513, 1300}) {
-    for (int64_t M : {1, 5, 6, 13}) {
+    // Blocks of every row count (1-6: 16 = 6 + 6 + 4), each compiled on its own.
+    for (int64_t M : {1, 2, 3, 5, 6, 13, 16}) {
       // 1, 3, 49 and 100: 1-4 columns past the last whole vector (dot products on AVX2 and
       // AVX-512).
       for (int64_t N : {1, 3, 15, 49, 64, 100}) {
@@ -610,7 +611,7 @@ TEST_P(VectorKernelsTest, ConvGemmIsTheGemmOnTheStoredColumnMatrix) {
           const ConvColumns cols{x.data(), channels, win};
           const std::vector<float> b = StoredColumns(cols);
           const int64_t O = win.out_h * win.out_w, K = channels * sh.kh * sh.kw;
-          for (int64_t M : {1, 13}) {
+          for (int64_t M : {1, 4, 13}) {
             const int64_t lda = K + 2, ldc = O + 3;
             const std::vector<float> a = testing::RandomFloats(M * lda, -1, 1, 32),
                                      bias = testing::RandomFloats(M, -1, 1, 33);

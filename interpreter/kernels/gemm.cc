@@ -208,14 +208,13 @@ bool GemmWithRowEpilogue(int64_t M, int64_t N, int64_t K, const float* A, const 
 // input once per tile, so row tiles would fill it again each (ResNet-50's stride 2 1x1 layers, cut
 // by Gemm's tiling into 4 and 8 row tiles, ran 4-9% slower than on the stored matrix), while a
 // strip per tile computes what one call over the plane would. With more than one thread, fewer
-// than kConvMinStrips strips are also cut into two row tiles (kept a multiple of the kernel's 6
-// rows), so that two threads share a 14x14 or 7x7 plane evenly (14x14 is 3 strips and 4 columns:
-// as 4 column tiles, two threads ran ResNet-50's 3x3 layers there 9% slower than Gemm's tiles; on
-// one thread the second fill cost them 3%). A row of C is summed the same way in any row tile, so
-// the bits do not depend on the thread count.
+// than kConvMinStrips strips are also cut into two equal row tiles (the kernel's last block of a
+// tile computes only its rows), so that two threads share a 14x14 or 7x7 plane evenly (14x14 is 3
+// strips and 4 columns: as 4 column tiles, two threads ran ResNet-50's 3x3 layers there 9% slower
+// than Gemm's tiles; on one thread the second fill cost them 3%). A row of C is summed the same way
+// in any row tile, so the bits do not depend on the thread count.
 constexpr int64_t kConvTileColumns = 64;
 constexpr int64_t kConvMinStrips = 8;
-constexpr int64_t kConvRowBlock = 6;
 // Fewer channels than this keep the stored column matrix: the kernel builds a table per strip of
 // columns and kernel cell, used for one row per channel, which for ResNet-50's stem (3 channels,
 // 7x7) cost more than the matrix (2.6 -> 2.9 ms).
@@ -226,7 +225,7 @@ Tiling ConvTiling(int64_t M, int64_t N, int64_t K) {
   const int64_t strips = CeilDiv(N, kConvTileColumns);
   int64_t tile_m = M;
   if (strips < kConvMinStrips && NumThreads() > 1) {
-    const int64_t half = CeilDiv(CeilDiv(M, 2), kConvRowBlock) * kConvRowBlock;
+    const int64_t half = CeilDiv(M, 2);
     if (half >= kMinTileRows && half < M) tile_m = half;
   }
   return {CeilDiv(M, tile_m), strips, tile_m, std::min(N, kConvTileColumns)};

@@ -222,7 +222,18 @@ void Gemm8BitS32(int64_t M, int64_t N, int64_t K, const Int8Operand& A, const In
     for (int64_t i = 0; i < M; ++i) {
       const __m256i sum = _mm256_set1_epi32(static_cast<int32_t>(row_sums[i]));
       int32_t* row = C + i * ldc + j0;
-      for (int64_t j = 0; j < nc; j += kLanes) {
+      // Whole vectors with plain loads and stores (a maskstore is microcoded on AMD cores).
+      int64_t j = 0;
+      for (; j + kLanes <= nc; j += kLanes) {
+        const __m256i zb =
+            B.per_index
+                ? _mm256_loadu_si256(reinterpret_cast<const __m256i*>(B.zero_points + j0 + j))
+                : _mm256_set1_epi32(B.zero_points[0]);
+        __m256i* const out = reinterpret_cast<__m256i*>(row + j);
+        _mm256_storeu_si256(out,
+                            _mm256_sub_epi32(_mm256_loadu_si256(out), _mm256_mullo_epi32(zb, sum)));
+      }
+      if (j < nc) {
         const __m256i m = FirstLanes8(nc - j);
         const __m256i zb = B.per_index ? _mm256_maskload_epi32(B.zero_points + j0 + j, m)
                                        : _mm256_set1_epi32(B.zero_points[0]);

@@ -31,11 +31,11 @@ constexpr int64_t kStripColumns = kVectors * kLanes;
 // 3072 columns) fall in few sets of L2, and a strip of 512 of them thrashed there.
 constexpr int64_t kPrefetchRows = 8;
 
-// Rows [0, rows) (rows <= 6) x columns [0, kVectors * 16) of C from rows of A and a strip of B,
+// Rows [0, kR) (kR <= 6) x columns [0, kVectors * 16) of C from rows of A and a strip of B,
 // `masks` limiting the columns of the last strip. The 24 accumulators are named variables: as an
-// array GCC keeps them in memory and stores them on every step of k. Missing rows repeat the last
-// row of A and are not stored. `accumulate`: add to C's values (a later slice of K) instead of
-// overwriting them.
+// array GCC keeps them in memory and stores them on every step of k. A block of fewer rows (the
+// last of M = 64: 4) has the FMAs of its rows only (computing and dropping 6 cost M = 64 and 128 3%
+// of their FMAs). `accumulate`: add to C's values (a later slice of K) instead of overwriting them.
 // v finished as row `row` of `e` says (vector_kernels.h: RowEpilogue), with the separate passes'
 // operations and roundings.
 inline __m512 Finish(__m512 v, const RowEpilogue& e, int64_t row) {
@@ -49,17 +49,16 @@ inline __m512 Finish(__m512 v, const RowEpilogue& e, int64_t row) {
 // block is row row0 + r of the epilogue. Only the first kV vectors of columns are computed: the
 // last strip of a plane of 14x14 (196 columns) holds 4 columns, and 4 vectors of FMAs for them made
 // the product cost 4 strips instead of 3 and a quarter.
-template <bool kFirstPass, int kV>
-void Block(int rows, int64_t K, const float* A, int64_t lda, const float* B, int64_t ldb, float* C,
+template <bool kFirstPass, int kV, int kR>
+void Block(int64_t K, const float* A, int64_t lda, const float* B, int64_t ldb, float* C,
            int64_t ldc, const __mmask16 (&masks)[kVectors], bool accumulate, float* packed,
            const RowEpilogue* e, int64_t row0) {
-  const float* a[6];
-  for (int r = 0; r < 6; ++r) a[r] = A + (r < rows ? r : rows - 1) * lda;
-  const float* c_in[6];  // rows past `rows` read the last row (never stored)
-  for (int r = 0; r < 6; ++r) c_in[r] = C + (r < rows ? r : rows - 1) * ldc;
-#define ONNX_OPT_ACC(r, v)                                                                  \
-  __m512 c##r##v = accumulate && v < kV ? _mm512_maskz_loadu_ps(masks[v], c_in[r] + 16 * v) \
-                                        : _mm512_setzero_ps();
+  const float* a[6];  // rows past kR name the last row (never read)
+  for (int r = 0; r < 6; ++r) a[r] = A + (r < kR ? r : kR - 1) * lda;
+#define ONNX_OPT_ACC(r, v)                                                     \
+  __m512 c##r##v = accumulate && v < kV && r < kR                              \
+                       ? _mm512_maskz_loadu_ps(masks[v], C + r * ldc + 16 * v) \
+                       : _mm512_setzero_ps();
 #define ONNX_OPT_ACC_ROW(r) \
   ONNX_OPT_ACC(r, 0) ONNX_OPT_ACC(r, 1) ONNX_OPT_ACC(r, 2) ONNX_OPT_ACC(r, 3)
   // clang-format off: rows of macro calls, which it cannot lay out stably
@@ -74,7 +73,7 @@ void Block(int rows, int64_t K, const float* A, int64_t lda, const float* B, int
 #undef ONNX_OPT_ACC
   // C's lines are asked for, for writing, while the block computes: a plane larger than the caches
   // (a 1x1 convolution's output) otherwise takes each store's read-for-ownership miss at the end.
-  for (int r = 0; r < rows; ++r) {
+  for (int r = 0; r < kR; ++r) {
     for (int v = 0; v < kV; ++v) __builtin_prefetch(C + r * ldc + 16 * v, 1, 3);
   }
   // The next block's rows of A, a line of each per 16 steps of k: weights are read in place, and
@@ -108,7 +107,7 @@ void Block(int rows, int64_t K, const float* A, int64_t lda, const float* B, int
       if constexpr (kFirstPass) _mm512_store_ps(packed + k * kStripColumns + 16 * v, b[v]);
     }
 #define ONNX_OPT_FMA_ROW(r)                                             \
-  {                                                                     \
+  if constexpr (r < kR) {                                               \
     const __m512 ar = _mm512_set1_ps(a[r][k]);                          \
     c##r##0 = _mm512_fmadd_ps(ar, b[0], c##r##0);                       \
     if constexpr (kV > 1) c##r##1 = _mm512_fmadd_ps(ar, b[1], c##r##1); \
@@ -131,7 +130,7 @@ void Block(int rows, int64_t K, const float* A, int64_t lda, const float* B, int
     _mm512_mask_storeu_ps(C + r * ldc + 16 * v, masks[v], c##r##v); \
   }
 #define ONNX_OPT_STORE_ROW(r)                                                           \
-  if (r < rows) {                                                                       \
+  if constexpr (r < kR) {                                                               \
     ONNX_OPT_STORE(r, 0) ONNX_OPT_STORE(r, 1) ONNX_OPT_STORE(r, 2) ONNX_OPT_STORE(r, 3) \
   }
   // clang-format off: rows of macro calls, which it cannot lay out stably
@@ -146,24 +145,45 @@ void Block(int rows, int64_t K, const float* A, int64_t lda, const float* B, int
 #undef ONNX_OPT_STORE
 }
 
-// Block with the vectors the strip's columns need (1..kVectors).
+// Block with the rows (1..6) and vectors the strip's columns need (1..kVectors).
+template <bool kFirstPass, int kR>
+void BlockOfRows(int vectors, int64_t K, const float* A, int64_t lda, const float* B, int64_t ldb,
+                 float* C, int64_t ldc, const __mmask16 (&masks)[kVectors], bool accumulate,
+                 float* packed, const RowEpilogue* e, int64_t row0) {
+  switch (vectors) {
+    case 1:
+      return Block<kFirstPass, 1, kR>(K, A, lda, B, ldb, C, ldc, masks, accumulate, packed, e,
+                                      row0);
+    case 2:
+      return Block<kFirstPass, 2, kR>(K, A, lda, B, ldb, C, ldc, masks, accumulate, packed, e,
+                                      row0);
+    case 3:
+      return Block<kFirstPass, 3, kR>(K, A, lda, B, ldb, C, ldc, masks, accumulate, packed, e,
+                                      row0);
+    default:
+      return Block<kFirstPass, 4, kR>(K, A, lda, B, ldb, C, ldc, masks, accumulate, packed, e,
+                                      row0);
+  }
+}
+
 template <bool kFirstPass>
 void BlockOf(int vectors, int rows, int64_t K, const float* A, int64_t lda, const float* B,
              int64_t ldb, float* C, int64_t ldc, const __mmask16 (&masks)[kVectors],
              bool accumulate, float* packed, const RowEpilogue* e, int64_t row0) {
-  switch (vectors) {
-    case 1:
-      return Block<kFirstPass, 1>(rows, K, A, lda, B, ldb, C, ldc, masks, accumulate, packed, e,
-                                  row0);
-    case 2:
-      return Block<kFirstPass, 2>(rows, K, A, lda, B, ldb, C, ldc, masks, accumulate, packed, e,
-                                  row0);
-    case 3:
-      return Block<kFirstPass, 3>(rows, K, A, lda, B, ldb, C, ldc, masks, accumulate, packed, e,
-                                  row0);
+  switch (rows) {
+#define ONNX_OPT_ROWS_CASE(n)                                                                \
+  case n:                                                                                    \
+    return BlockOfRows<kFirstPass, n>(vectors, K, A, lda, B, ldb, C, ldc, masks, accumulate, \
+                                      packed, e, row0);
+    ONNX_OPT_ROWS_CASE(1)
+    ONNX_OPT_ROWS_CASE(2)
+    ONNX_OPT_ROWS_CASE(3)
+    ONNX_OPT_ROWS_CASE(4)
+    ONNX_OPT_ROWS_CASE(5)
     default:
-      return Block<kFirstPass, 4>(rows, K, A, lda, B, ldb, C, ldc, masks, accumulate, packed, e,
-                                  row0);
+      return BlockOfRows<kFirstPass, 6>(vectors, K, A, lda, B, ldb, C, ldc, masks, accumulate,
+                                        packed, e, row0);
+#undef ONNX_OPT_ROWS_CASE
   }
 }
 
