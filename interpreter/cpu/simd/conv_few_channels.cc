@@ -46,8 +46,9 @@ inline V Zero() { return _mm256_setzero_ps(); }
 inline V Load(const float* p) { return _mm256_loadu_ps(p); }
 inline V Broadcast(const float* p) { return _mm256_broadcast_ss(p); }
 inline V Fma(V a, V b, V c) { return _mm256_fmadd_ps(a, b, c); }
-inline void StoreFirst(float* p, V v,
-                       int64_t n) {  // a maskstore only for a tail: it is slow on AMD
+// Lanes [0, n): a maskstore only for a tail (AMD cores microcode it: for every store it cost this
+// kernel 0.28 -> 0.44 ms on Zen 4).
+inline void StoreFirst(float* p, V v, int64_t n) {
   if (n >= kLanes) return _mm256_storeu_ps(p, v);
   _mm256_maskstore_ps(p, FirstLanes8(n), v);
 }
