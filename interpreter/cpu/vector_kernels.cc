@@ -42,6 +42,29 @@ int64_t LstmPackedWeightsSize(int64_t H) {
   return (H + kLstmUnitBlock - 1) / kLstmUnitBlock * H * 4 * kLstmUnitBlock;
 }
 
+int64_t WinogradWeightsSize(int64_t M, int64_t C) { return 16 * M * C; }
+
+void PackWinogradWeights(const float* w, int64_t M, int64_t C, float* u) {
+  static constexpr double kG[4][3] = {{1, 0, 0}, {0.5, 0.5, 0.5}, {0.5, -0.5, 0.5}, {0, 0, 1}};
+  for (int64_t m = 0; m < M; ++m) {
+    for (int64_t c = 0; c < C; ++c) {
+      const float* g = w + (m * C + c) * 9;
+      double gg[4][3];  // G g
+      for (int a = 0; a < 4; ++a) {
+        for (int q = 0; q < 3; ++q) {
+          gg[a][q] = kG[a][0] * g[q] + kG[a][1] * g[3 + q] + kG[a][2] * g[6 + q];
+        }
+      }
+      for (int a = 0; a < 4; ++a) {
+        for (int b = 0; b < 4; ++b) {
+          const double v = gg[a][0] * kG[b][0] + gg[a][1] * kG[b][1] + gg[a][2] * kG[b][2];
+          u[((a * 4 + b) * M + m) * C + c] = static_cast<float>(v);
+        }
+      }
+    }
+  }
+}
+
 void PackLstmWeights(const float* R, int64_t H, float* packed) {
   for (int64_t u0 = 0; u0 < H; u0 += kLstmUnitBlock) {
     for (int64_t k = 0; k < H; ++k) {

@@ -109,6 +109,14 @@ struct RowEpilogue {
   float lo = 0, hi = 0;  // Clip's bounds
 };
 
+// Tiles per call of winograd3x3_f32, and the layout of its filters: U[xi][m][c] (xi = 4a + b, a
+// 4 x 4 element of the transformed 3x3 filter G g G^T of output channel m, input channel c; G =
+// [1 0 0; 1/2 1/2 1/2; 1/2 -1/2 1/2; 0 0 1]), 16 * M * C floats, each computed in double and
+// rounded once.
+inline constexpr int64_t kWinogradTiles = 64;
+int64_t WinogradWeightsSize(int64_t M, int64_t C);
+void PackWinogradWeights(const float* w, int64_t M, int64_t C, float* u);
+
 // An LSTM's recurrence weights R (4H x H, gates i, o, f, c as ONNX orders them) reordered for
 // lstm_step_f32: hidden units in blocks of kLstmUnitBlock, block p holding, for k = 0..H-1, the 4 x
 // kLstmUnitBlock weights R[g * H + p * kLstmUnitBlock + u][k] (gate g, unit u), zero past unit H:
@@ -170,6 +178,18 @@ struct VectorKernels {
   void (*conv_few_channels_f32)(const float* x, int64_t channels, const Window2d& win,
                                 const float* w, int64_t M, const RowEpilogue& e, int64_t oh0,
                                 int64_t oh1, float* y);
+  // Output channels [m0, m1) of tiles [t0, t1) (at most kWinogradTiles of them) of a 3x3
+  // convolution at stride 1 without dilation, one group, by Winograd's F(2x2, 3x3): tile t covers
+  // output rows 2 (t / tiles_w) + {0, 1} and columns 2 (t % tiles_w) + {0, 1}, tiles_w = (out_w +
+  // 1) / 2, its parts past the plane dropped. `channels` planes of in_h x in_w at x; u: the M
+  // filters as PackWinogradWeights lays them out; Y's M planes of out_h x out_w at y, each channel
+  // finished by *e (its row) when given. Sums other than the direct convolution's (a few ulps of
+  // its terms apart); a tile's outputs do not depend on the channels a call computes, and given
+  // the same tiles [t0, t1), not on anything else. Null where the ISA has no such kernel (AVX-512
+  // and AVX2 have).
+  void (*winograd3x3_f32)(const float* x, int64_t channels, const Window2d& win, const float* u,
+                          int64_t M, const RowEpilogue* e, int64_t t0, int64_t t1, int64_t m0,
+                          int64_t m1, float* y);
 
   // C (M x N) = A (M x K) * B (K x N, or N x K when trans_b) for 1 <= M <= kSkinnyMaxRows,
   // row-major with leading dimensions; `accumulate` adds the product to C. B is streamed once, and

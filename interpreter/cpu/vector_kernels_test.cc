@@ -728,6 +728,85 @@ TEST_P(VectorKernelsTest, FewChannelConvMatchesTheColumnMatrixProductInDouble) {
   EXPECT_GT(cases, 400);
 }
 
+// Winograd's F(2x2, 3x3) against the convolution in double over the stored column matrix, within
+// a few float roundings of the sum of its terms' magnitudes: planes of odd and even sizes (tiles
+// cut by the plane's edge), narrower than a vector of tiles and wider than a block, pads 0 to 2 and
+// uneven, channel counts off the vectors and chunks, tile ranges starting mid-row, epilogues. Then
+// the same tiles in two calls of output channels: the same bits.
+TEST_P(VectorKernelsTest, WinogradConvMatchesTheColumnMatrixProductInDouble) {
+  ASSERT_EQ(k().winograd3x3_f32 == nullptr, GetParam() == Isa::kBaseline);
+  if (k().winograd3x3_f32 == nullptr) return;
+  struct Plane {
+    int64_t h, w, top, left, bottom, right;
+  };
+  const Plane planes[] = {{7, 7, 1, 1, 1, 1},  {14, 14, 1, 1, 1, 1}, {5, 40, 0, 0, 0, 0},
+                          {9, 23, 2, 2, 2, 2}, {3, 150, 1, 0, 2, 1}, {30, 3, 0, 1, 1, 0},
+                          {1, 1, 1, 1, 1, 1},  {4, 17, 1, 2, 0, 1}};
+  int cases = 0;
+  for (const Plane& p : planes) {
+    const Window2d win = MakeWindow(p.h, p.w, 3, 3, 1, 1, 1, 1, p.top, p.left, p.bottom, p.right);
+    const int64_t tiles = (win.out_h + 1) / 2 * ((win.out_w + 1) / 2), O = win.out_h * win.out_w;
+    for (int64_t C : {1, 37}) {
+      for (int64_t M : {3, 70}) {
+        const int64_t K = C * 9;
+        const std::vector<float> x = testing::RandomFloats(C * win.in_h * win.in_w, -1, 1, 51),
+                                 w = testing::RandomFloats(M * K, -1, 1, 52),
+                                 bias = testing::RandomFloats(M, -1, 1, 53),
+                                 scale = testing::RandomFloats(M, 0.5f, 2, 54),
+                                 shift = testing::RandomFloats(M, -1, 1, 55);
+        const std::vector<float> b = StoredColumns({x.data(), C, win});
+        std::vector<float> u(WinogradWeightsSize(M, C));
+        PackWinogradWeights(w.data(), M, C, u.data());
+        for (int form = 0; form < 3; ++form) {
+          RowEpilogue e;
+          e.bias = bias.data();
+          if (form == 1) e.activation = RowEpilogue::Activation::kRelu;
+          if (form == 2) {
+            e.scale = scale.data();
+            e.shift = shift.data();
+            e.activation = RowEpilogue::Activation::kClip;
+            e.lo = -0.5f;
+            e.hi = 1.5f;
+          }
+          for (int64_t block : {kWinogradTiles, int64_t{10}}) {
+            SCOPED_TRACE(absl::StrCat(p.h, "x", p.w, " pads ", p.top, ",", p.left, ",", p.bottom,
+                                      ",", p.right, " C", C, " M", M, " form ", form, " block ",
+                                      block));
+            std::vector<float> y(M * O, 7.0f), halves(M * O, 7.0f);
+            for (int64_t t0 = 0; t0 < tiles; t0 += block) {
+              const int64_t t1 = std::min(tiles, t0 + block);
+              k().winograd3x3_f32(x.data(), C, win, u.data(), M, form == 0 ? nullptr : &e, t0, t1,
+                                  0, M, y.data());
+              k().winograd3x3_f32(x.data(), C, win, u.data(), M, form == 0 ? nullptr : &e, t0, t1,
+                                  0, M / 2, halves.data());
+              k().winograd3x3_f32(x.data(), C, win, u.data(), M, form == 0 ? nullptr : &e, t0, t1,
+                                  M / 2, M, halves.data());
+            }
+            for (int64_t m = 0; m < M; ++m) {
+              for (int64_t o = 0; o < O; ++o) {
+                double sum = 0, magnitude = 0;
+                for (int64_t t = 0; t < K; ++t) {
+                  const double term = static_cast<double>(w[m * K + t]) * b[t * O + o];
+                  sum += term;
+                  magnitude += std::abs(term);
+                }
+                if (form != 0) sum += bias[m];
+                if (form == 1) sum = sum > 0 ? sum : 0;
+                if (form == 2) sum = std::min(std::max(sum * scale[m] + shift[m], -0.5), 1.5);
+                const double slack = 1e-6 * magnitude * (form == 2 ? scale[m] : 1.0f);
+                ASSERT_TRUE(Near(y[m * O + o], sum, 1e-6, slack + 1e-7)) << m << "," << o;
+              }
+            }
+            ASSERT_EQ(std::memcmp(halves.data(), y.data(), y.size() * sizeof(float)), 0);
+            ++cases;
+          }
+        }
+      }
+    }
+  }
+  EXPECT_EQ(cases, 8 * 2 * 2 * 3 * 2);
+}
+
 TEST_P(VectorKernelsTest, QuantizationRangeIncludesZeroAndSkipsNan) {
   for (int64_t n : {0, 1, 15, 16, 17, 100}) {
     std::vector<float> x = testing::RandomFloats(n, 0.5f, 3, 8);

@@ -296,6 +296,19 @@ constexpr int64_t kDepthwiseOutputsPerTask = 2048;
 // small planes are one band either way.
 constexpr int64_t kDepthwiseBandOutputs = 2048;
 
+// 3x3 convolutions at stride 1 without dilation of at least this many input and output channels
+// take Winograd's F(2x2, 3x3) (winograd3x3_f32), in tasks of at most this many output channels.
+constexpr int64_t kWinogradMinChannels = 32;
+constexpr int64_t kWinogradTaskChannels = 128;
+
+bool TakesWinograd(const Geometry& g, int64_t C, int64_t M) {
+  if (g.nd != 2 || C < kWinogradMinChannels || M < kWinogradMinChannels) return false;
+  for (int64_t i = 0; i < 2; ++i) {
+    if (g.k[i] != 3 || g.s[i] != 1 || g.d[i] != 1) return false;
+  }
+  return true;
+}
+
 // A 1x1 (or all-ones) kernel with unit strides and no padding reads X as the GEMM's right operand.
 bool IsPointwise(const Geometry& g) {
   for (int64_t i = 0; i < g.nd; ++i) {
@@ -532,6 +545,46 @@ Status ConvImpl(KernelContext& ctx, const Tensor& x, const Tensor& w, const Tens
                                       std::min(win.out_h, oh0 + rows_per_task), py + n * M * O);
         }
       });
+      return OkStatus();
+    }
+    // 3x3 at stride 1: Winograd's F(2x2, 3x3), 2.25 times fewer multiply-adds (ResNet-50 at one
+    // thread, AVX-512: 86 -> 72 ms). The bias and epilogue as the output is stored, or the bias
+    // alone and an activation the kernel lacks after.
+    if (group == 1 && O > 0 && TakesWinograd(g, C, M) && Vec().winograd3x3_f32 != nullptr) {
+      const Window2d win = ToWindow2d(g);
+      const std::shared_ptr<const std::vector<float>> u = ctx.Derived<std::vector<float>>(1, [&] {
+        std::vector<float> packed(static_cast<size_t>(WinogradWeightsSize(M, C)));
+        PackWinogradWeights(pw, M, C, packed.data());
+        return packed;
+      });
+      RowEpilogue e;
+      if (in_kernel) {
+        e = *in_kernel;
+      } else {
+        e.bias = pb;
+      }
+      // Blocks of tiles as even as kWinogradTiles allows, an even number of them when more than
+      // one (two threads share them evenly), output channels in chunks: a function of the shape
+      // only, as a tile's outputs depend on its block.
+      const int64_t tiles = CeilDiv(win.out_h, 2) * CeilDiv(win.out_w, 2);
+      int64_t blocks = CeilDiv(tiles, kWinogradTiles);
+      if (blocks > 1) blocks += blocks % 2;
+      const int64_t per_block = CeilDiv(tiles, blocks), chunks = CeilDiv(M, kWinogradTaskChannels);
+      ParallelFor(N * blocks * chunks, 1, [&](int64_t begin, int64_t end) {
+        for (int64_t t = begin; t < end; ++t) {
+          const int64_t n = t / (blocks * chunks), b = t / chunks % blocks, k = t % chunks;
+          const int64_t m0 = k * kWinogradTaskChannels, t0 = b * per_block;
+          if (t0 >= tiles) continue;
+          Vec().winograd3x3_f32(px + n * C * I, C, win, u->data(), M, &e, t0,
+                                std::min(tiles, t0 + per_block), m0,
+                                std::min(M, m0 + kWinogradTaskChannels), py + n * M * O);
+        }
+      });
+      if (!in_kernel && epilogue != nullptr) {
+        ParallelFor(N * M, kChannelsPerTask, [&](int64_t begin, int64_t end) {
+          for (int64_t nm = begin; nm < end; ++nm) epilogue->Apply(nm % M, py + nm * O, O);
+        });
+      }
       return OkStatus();
     }
     // The column matrix filled from the input as the GEMM goes (implicit im2col): no matrix

@@ -60,6 +60,10 @@ void Gemm8BitS32(int64_t M, int64_t N, int64_t K, const Int8Operand& A, const In
 // conv_few_channels.cc.
 void ConvFewChannelsF32(const float* x, int64_t channels, const Window2d& win, const float* w,
                         int64_t M, const RowEpilogue& e, int64_t oh0, int64_t oh1, float* y);
+// winograd_conv.cc.
+void Winograd3x3F32(const float* x, int64_t channels, const Window2d& win, const float* u,
+                    int64_t M, const RowEpilogue* e, int64_t t0, int64_t t1, int64_t m0, int64_t m1,
+                    float* y);
 // depthwise_blocked.cc.
 void DepthwiseConv2dBlockF32(const float* x, int64_t in_plane, const float* w, const RowEpilogue& e,
                              int64_t channels, const Window2d& win, int64_t oh0, int64_t oh1,

@@ -9,9 +9,10 @@ const VectorKernels& Table() {
     .gemm_ld_f64 = GemmLdF64,
 #if defined(__AVX2__)
     .gemm_epilogue_f32 = GemmEpilogueF32, .conv_gemm_f32 = ConvGemmF32,
-    .conv_few_channels_f32 = ConvFewChannelsF32,
+    .conv_few_channels_f32 = ConvFewChannelsF32, .winograd3x3_f32 = Winograd3x3F32,
 #else
     .gemm_epilogue_f32 = nullptr, .conv_gemm_f32 = nullptr, .conv_few_channels_f32 = nullptr,
+    .winograd3x3_f32 = nullptr,
 #endif
     .skinny_gemm_f32 = SkinnyGemmF32, .skinny_gemm_quantized_f32 = SkinnyGemmQuantizedF32,
     .skinny_gemm_4bit_rows_f32 = SkinnyGemm4BitRowsF32, .lstm_step_f32 = LstmStepF32,
