@@ -111,8 +111,8 @@ struct RowEpilogue {
 
 // Tiles per call of winograd3x3_f32, and the layout of its filters: U[xi][m][c] (xi = 4a + b, a
 // 4 x 4 element of the transformed 3x3 filter G g G^T of output channel m, input channel c; G =
-// [1 0 0; 1/2 1/2 1/2; 1/2 -1/2 1/2; 0 0 1]), 16 * M * C floats, each computed in double and
-// rounded once.
+// [1 0 0; 1/2 1/2 1/2; 1/2 -1/2 1/2; 0 0 1]), 16 * M * C floats, each a float sum of the 9 taps
+// times their coefficients (by the active ISA's GEMM).
 inline constexpr int64_t kWinogradTiles = 64;
 int64_t WinogradWeightsSize(int64_t M, int64_t C);
 void PackWinogradWeights(const float* w, int64_t M, int64_t C, float* u);

@@ -784,11 +784,25 @@ TEST_P(VectorKernelsTest, WinogradConvMatchesTheColumnMatrixProductInDouble) {
             }
             for (int64_t m = 0; m < M; ++m) {
               for (int64_t o = 0; o < O; ++o) {
-                double sum = 0, magnitude = 0;
-                for (int64_t t = 0; t < K; ++t) {
-                  const double term = static_cast<double>(w[m * K + t]) * b[t * O + o];
-                  sum += term;
-                  magnitude += std::abs(term);
+                double sum = 0;
+                for (int64_t t = 0; t < K; ++t)
+                  sum += static_cast<double>(w[m * K + t]) * b[t * O + o];
+                // The rounding error's scale: the tile's whole 4 x 4 input (terms that cancel
+                // exactly in the transforms still round) times each channel's largest tap.
+                const int64_t oh = o / win.out_w, ow = o % win.out_w;
+                const int64_t ih0 = oh / 2 * 2 - win.pad_top, iw0 = ow / 2 * 2 - win.pad_left;
+                double magnitude = 0;
+                for (int64_t c = 0; c < C; ++c) {
+                  double tap = 0, inputs = 0;
+                  for (int64_t t = 0; t < 9; ++t)
+                    tap = std::max<double>(tap, std::abs(w[m * K + c * 9 + t]));
+                  for (int64_t ih = std::max<int64_t>(ih0, 0); ih < std::min(ih0 + 4, win.in_h);
+                       ++ih) {
+                    for (int64_t iw = std::max<int64_t>(iw0, 0); iw < std::min(iw0 + 4, win.in_w);
+                         ++iw)
+                      inputs += std::abs(x[(c * win.in_h + ih) * win.in_w + iw]);
+                  }
+                  magnitude += tap * inputs;
                 }
                 if (form != 0) sum += bias[m];
                 if (form == 1) sum = sum > 0 ? sum : 0;

@@ -552,9 +552,10 @@ Status ConvImpl(KernelContext& ctx, const Tensor& x, const Tensor& w, const Tens
     // alone and an activation the kernel lacks after.
     if (group == 1 && O > 0 && TakesWinograd(g, C, M) && Vec().winograd3x3_f32 != nullptr) {
       const Window2d win = ToWindow2d(g);
-      const std::shared_ptr<const std::vector<float>> u = ctx.Derived<std::vector<float>>(1, [&] {
-        std::vector<float> packed(static_cast<size_t>(WinogradWeightsSize(M, C)));
-        PackWinogradWeights(pw, M, C, packed.data());
+      // Not zero-filled first: 16 MB for 512 x 512 filters.
+      const auto u = ctx.Derived<std::unique_ptr<float[]>>(1, [&] {
+        auto packed = std::make_unique_for_overwrite<float[]>(WinogradWeightsSize(M, C));
+        PackWinogradWeights(pw, M, C, packed.get());
         return packed;
       });
       RowEpilogue e;
@@ -575,7 +576,7 @@ Status ConvImpl(KernelContext& ctx, const Tensor& x, const Tensor& w, const Tens
           const int64_t n = t / (blocks * chunks), b = t / chunks % blocks, k = t % chunks;
           const int64_t m0 = k * kWinogradTaskChannels, t0 = b * per_block;
           if (t0 >= tiles) continue;
-          Vec().winograd3x3_f32(px + n * C * I, C, win, u->data(), M, &e, t0,
+          Vec().winograd3x3_f32(px + n * C * I, C, win, u->get(), M, &e, t0,
                                 std::min(tiles, t0 + per_block), m0,
                                 std::min(M, m0 + kWinogradTaskChannels), py + n * M * O);
         }
