@@ -161,6 +161,18 @@ std::vector<Case> Cases() {
                    17,
                    1e-5,
                    1e-5});
+  // 3x3 at stride 1 with 32 channels or more: Winograd's F(2x2, 3x3), other sums than the direct
+  // convolution's (their rounding scales with the 4x4 input tiles: atol), over a batch of two,
+  // uneven pads and odd planes (tiles cut by the edges).
+  cases.push_back({"Conv_winograd_3x3",
+                   "Conv",
+                   {{{2, 40, 13, 11}}, {{36, 40, 3, 3}}, {{36}}},
+                   [&](ir::Node& n) {
+                     ints("pads", {1, 0, 2, 1})(n);
+                   },
+                   17,
+                   1e-5,
+                   1e-4});
   // Pooling (2-D, with ceil_mode and count_include_pad).
   cases.push_back({"MaxPool", "MaxPool", {{{2, 3, 11, 10}}}, [&](ir::Node& n) {
                      ints("kernel_shape", {3, 3})(n);
