@@ -1245,6 +1245,14 @@ Status GlobalPoolKernel(KernelContext& ctx) {
     using T = decltype(tag);
     const T* px = x.data<T>();
     T* py = y.mutable_data<T>();
+    if constexpr (kind == Pool::kAvg && std::is_same_v<T, float>) {
+      // The planes' sums in vectors of doubles: one running double took ~2 cycles an element
+      // (its additions' latency), MobileNetV2's 1280 planes of 7x7 0.047 ms.
+      std::vector<double> sums(static_cast<size_t>(N * C));
+      Vec().row_sums_f32(px, N * C, I, sums.data());
+      for (int64_t nc = 0; nc < N * C; ++nc) py[nc] = static_cast<float>(sums[nc] / I);
+      return OkStatus();
+    }
     for (int64_t nc = 0; nc < N * C; ++nc) {
       double acc = kind == Pool::kMax ? -std::numeric_limits<double>::infinity() : 0;
       for (int64_t i = 0; i < I; ++i) {

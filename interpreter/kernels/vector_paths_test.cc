@@ -174,6 +174,9 @@ std::vector<Case> Cases() {
                    1e-5,
                    1e-4});
   // Pooling (2-D, with ceil_mode and count_include_pad).
+  // Plane sums in vectors of doubles (row_sums_f32), planes of 63 elements and of one.
+  cases.push_back({"GlobalAveragePool", "GlobalAveragePool", {{{2, 5, 7, 9}}}});
+  cases.push_back({"GlobalAveragePool_small", "GlobalAveragePool", {{{3, 4, 1, 1}}}});
   cases.push_back({"MaxPool", "MaxPool", {{{2, 3, 11, 10}}}, [&](ir::Node& n) {
                      ints("kernel_shape", {3, 3})(n);
                      ints("strides", {2, 2})(n);
