@@ -188,10 +188,20 @@ BENCHMARK(BM_MatMulNaive)->Args({128, 768, 768})->Unit(benchmark::kMillisecond);
 // ---------------------------------------------------------------------------------------------
 
 // One Conv node. args: C, M, H(=W), kernel, stride, group, isa (0 = the CPU's, 1 = baseline).
+// W an input of the graph, or (`weights` given) an initializer, as in a model: then what the
+// kernel derives from it (Winograd's transformed filters) is kept from run to run.
 struct ConvGraph {
   ir::Graph g{"conv"};
-  ConvGraph(int64_t k, int64_t stride, int64_t group) {
-    ir::Node* n = g.AddNode("Conv", {g.AddInput("x"), g.AddInput("w")}, {"y"});
+  ConvGraph(int64_t k, int64_t stride, int64_t group, const ir::Tensor* weights = nullptr) {
+    ir::Value* w = nullptr;
+    if (weights != nullptr) {
+      ir::Tensor t = *weights;
+      t.set_name("w");
+      w = g.AddInitializer(std::move(t));
+    } else {
+      w = g.AddInput("w");
+    }
+    ir::Node* n = g.AddNode("Conv", {g.AddInput("x"), w}, {"y"});
     n->SetAttribute(ir::Attribute::Ints("pads", {k / 2, k / 2, k / 2, k / 2}));
     n->SetAttribute(ir::Attribute::Ints("strides", {stride, stride}));
     n->SetAttribute(ir::Attribute::Int("group", group));
@@ -230,23 +240,30 @@ double ConvFlops(int64_t C, int64_t M, int64_t H, int64_t k, int64_t s, int64_t 
 }
 
 // `cold_weights`: each run reads one of kWeightCopies copies of the weights in turn, together
-// larger than L3, as a model's layers do (each layer's weights come back from L3 or memory).
+// larger than L3, as a model's layers do (each layer's weights come back from L3 or memory); being
+// an input, what a kernel derives from them (Winograd's filters) is derived again on every run.
 constexpr int kWeightCopies = 64;
 void RunConv(benchmark::State& st, bool cold_weights) {
   const int64_t C = st.range(0), M = st.range(1), H = st.range(2), k = st.range(3), s = st.range(4),
                 group = st.range(5);
   const Isa isa = st.range(6) ? Isa::kBaseline : KernelIsa();
   if (!SetActiveIsa(isa).ok()) return st.SkipWithError("ISA not supported");
-  ConvGraph cg(k, s, group);
-  Evaluator ev(cg.g, {{"", 17}});
   const std::vector<float> xv = Random(C * H * H), wv = Random(M * (C / group) * k * k);
+  const ir::Tensor weights =
+      ir::Tensor::FromVector<float>(ir::DataType::kFloat, {M, C / group, k, k}, wv);
+  // Warm weights are the model's own (an initializer); cold ones an input, a copy per run.
+  ConvGraph cg(k, s, group, cold_weights ? nullptr : &weights);
+  Evaluator ev(cg.g, {{"", 17}});
   Tensor x = Tensor::FromVector<float>(DataType::kFloat, {1, C, H, H}, xv);
   Tensor w = Tensor::FromVector<float>(DataType::kFloat, {M, C / group, k, k}, wv);
+  auto inputs = [&](const Tensor& weight) {
+    return cold_weights ? std::vector<RuntimeValue>{x, weight} : std::vector<RuntimeValue>{x};
+  };
   if (FirstCall("Conv", st, 7)) {
     const int64_t O = (H + 2 * (k / 2) - k) / s + 1;
     std::vector<float> want(M * O * O);
     NaiveConv(C, M, H, k, s, group, xv.data(), wv.data(), want.data());
-    auto first = ev.Run({x, w});
+    auto first = ev.Run(inputs(w));
     const std::string name = absl::StrFormat("Conv C=%d M=%d HW=%d k=%d s=%d group=%d on %s", C, M,
                                              H, k, s, group, std::string(IsaName(isa)));
     if (!first.ok())
@@ -265,7 +282,7 @@ void RunConv(benchmark::State& st, bool cold_weights) {
   }
   int turn = 0;
   const double seconds = TimedLoop(st, [&] {
-    auto r = ev.Run({x, cold_weights ? copies[turn++ % kWeightCopies] : w});
+    auto r = ev.Run(inputs(cold_weights ? copies[turn++ % kWeightCopies] : w));
     benchmark::DoNotOptimize(r);
   });
   SetCounters(st, ConvFlops(C, M, H, k, s, group), isa, seconds);
