@@ -183,10 +183,10 @@ struct VectorKernels {
   // output rows 2 (t / tiles_w) + {0, 1} and columns 2 (t % tiles_w) + {0, 1}, tiles_w = (out_w +
   // 1) / 2, its parts past the plane dropped. `channels` planes of in_h x in_w at x; u: the M
   // filters as PackWinogradWeights lays them out; Y's M planes of out_h x out_w at y, each channel
-  // finished by *e (its row) when given. Sums other than the direct convolution's (a few ulps of
-  // its terms apart); a tile's outputs do not depend on the channels a call computes, and given
-  // the same tiles [t0, t1), not on anything else. Null where the ISA has no such kernel (AVX-512
-  // and AVX2 have).
+  // finished by *e (its row) when given. Sums other than the direct convolution's, rounded on a
+  // scale of the tile's whole 4 x 4 input times the filters; a tile's outputs do not depend on the
+  // channels a call computes, and given the same tiles [t0, t1), not on anything else. Null where
+  // the ISA has no such kernel (AVX-512 and AVX2 have).
   void (*winograd3x3_f32)(const float* x, int64_t channels, const Window2d& win, const float* u,
                           int64_t M, const RowEpilogue* e, int64_t t0, int64_t t1, int64_t m0,
                           int64_t m1, float* y);
