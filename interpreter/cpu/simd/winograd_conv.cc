@@ -37,10 +37,8 @@ constexpr int64_t kChunkChannels = 64;
 
 #if defined(__AVX512F__)
 inline V Load(const float* p) { return _mm512_loadu_ps(p); }
-inline void Store(float* p, V v) { _mm512_storeu_ps(p, v); }
 inline V Add(V a, V b) { return _mm512_add_ps(a, b); }
 inline V Sub(V a, V b) { return _mm512_sub_ps(a, b); }
-inline V Set1(float v) { return _mm512_set1_ps(v); }
 inline V Zero() { return _mm512_setzero_ps(); }
 // Lanes 0..7 of a and b alternating, then lanes 8..15 (an output row's 2 columns per tile).
 inline void Interleave(V a, V b, V* lo, V* hi) {
@@ -55,10 +53,8 @@ inline void Interleave(V a, V b, V* lo, V* hi) {
 inline void StoreFirst(float* p, V v, int64_t n) { _mm512_mask_storeu_ps(p, FirstLanes16(n), v); }
 #else
 inline V Load(const float* p) { return _mm256_loadu_ps(p); }
-inline void Store(float* p, V v) { _mm256_storeu_ps(p, v); }
 inline V Add(V a, V b) { return _mm256_add_ps(a, b); }
 inline V Sub(V a, V b) { return _mm256_sub_ps(a, b); }
-inline V Set1(float v) { return _mm256_set1_ps(v); }
 inline V Zero() { return _mm256_setzero_ps(); }
 inline void Interleave(V a, V b, V* lo, V* hi) {
   const __m256 l = _mm256_unpacklo_ps(a, b), h = _mm256_unpackhi_ps(a, b);  // per 128-bit half
@@ -75,8 +71,8 @@ inline void StoreFirst(float* p, V v, int64_t n) {
 // The first n (0..2 * kLanes) floats of lo then hi.
 inline void StorePair(float* p, V lo, V hi, int64_t n) {
   if (n >= 2 * kLanes) {
-    Store(p, lo);
-    Store(p + kLanes, hi);
+    StrideStore(p, lo);
+    StrideStore(p + kLanes, hi);
     return;
   }
   StoreFirst(p, lo, n);
@@ -152,10 +148,10 @@ void InputTransform(const float* x, int64_t channels, const Window2d& win, const
         RowTransform(lines + 3 * kLineFloats + 2 * j, h3);
         float* out = vc + run.j0 + j;
         for (int b = 0; b < 4; ++b) {
-          Store(out + (0 * 4 + b) * plane_stride, Sub(h0[b], h2[b]));
-          Store(out + (1 * 4 + b) * plane_stride, Add(h1[b], h2[b]));
-          Store(out + (2 * 4 + b) * plane_stride, Sub(h2[b], h1[b]));
-          Store(out + (3 * 4 + b) * plane_stride, Sub(h1[b], h3[b]));
+          StrideStore(out + (0 * 4 + b) * plane_stride, Sub(h0[b], h2[b]));
+          StrideStore(out + (1 * 4 + b) * plane_stride, Add(h1[b], h2[b]));
+          StrideStore(out + (2 * 4 + b) * plane_stride, Sub(h2[b], h1[b]));
+          StrideStore(out + (3 * 4 + b) * plane_stride, Sub(h1[b], h3[b]));
         }
       }
     }
@@ -178,9 +174,9 @@ void OutputTransform(const float* p, int64_t ldp, int64_t plane_stride, int64_t 
     const int64_t row = m0 + m;
     const bool biased = e != nullptr && e->bias != nullptr;
     const bool scaled = e != nullptr && e->scale != nullptr;
-    const V bias = biased ? Set1(e->bias[row]) : Zero();
-    const V scale = scaled ? Set1(e->scale[row]) : Zero();
-    const V shift = scaled ? Set1(e->shift[row]) : Zero();
+    const V bias = biased ? StrideSet1(e->bias[row]) : Zero();
+    const V scale = scaled ? StrideSet1(e->scale[row]) : Zero();
+    const V shift = scaled ? StrideSet1(e->shift[row]) : Zero();
     float* plane = y + row * OH * OW;
     for (int64_t r = 0; r < run_count; ++r) {
       const Run& run = runs[r];
