@@ -2,8 +2,9 @@
 
 #include <sanitizer/asan_interface.h>  // no-op macros outside AddressSanitizer builds
 
-#include <bit>
+#include <algorithm>
 #include <cstdlib>
+#include <iterator>
 
 #include "glog/logging.h"
 
@@ -13,27 +14,18 @@ namespace {
 
 thread_local TensorBufferPool* current_pool = nullptr;
 
-// Size classes: four per power of two, 2^e * (1 + q/4) bytes, indexed e * 4 + q.
-int SizeClass(size_t bytes) {
-  const int e = std::bit_width(bytes) - 1;
-  const size_t base = size_t{1} << e;
-  const size_t step = base >> 2;
-  const size_t q = (bytes - base + step - 1) / step;  // 0..4
-  return e * 4 + static_cast<int>(q);                 // q == 4 is the next power's class 0
-}
+size_t RoundUp(size_t bytes, size_t to) { return (bytes + to - 1) / to * to; }
 
-size_t SizeOfClass(int size_class) {
-  const int e = size_class / 4;
-  const size_t base = size_t{1} << e;
-  return base + (base >> 2) * static_cast<size_t>(size_class % 4);
-}
+// Chunks are whole pages (std::aligned_alloc wants a multiple of the alignment).
+constexpr size_t kChunkAlignment = 4096;
 
 }  // namespace
 
 struct TensorBufferPool::Returner {
   std::shared_ptr<TensorBufferPool> pool;
-  int size_class;
-  void operator()(void* data) const { pool->Return(data, size_class); }
+  Chunk* chunk;
+  size_t bytes;
+  void operator()(void* data) const { pool->Return(chunk, data, bytes); }
 };
 
 std::shared_ptr<TensorBufferPool> TensorBufferPool::Create() {
@@ -42,56 +34,104 @@ std::shared_ptr<TensorBufferPool> TensorBufferPool::Create() {
 
 TensorBufferPool::~TensorBufferPool() { Close(); }
 
-size_t TensorBufferPool::ClassBytes(size_t bytes) { return SizeOfClass(SizeClass(bytes)); }
+void* TensorBufferPool::Carve(Chunk& chunk, size_t bytes) {
+  for (auto it = chunk.free_runs.begin(); it != chunk.free_runs.end(); ++it) {
+    if (it->second < bytes) continue;
+    const size_t offset = it->first, rest = it->second - bytes;
+    chunk.free_runs.erase(it);
+    if (rest > 0) chunk.free_runs.emplace(offset + bytes, rest);
+    ++chunk.live;
+    return chunk.base + offset;
+  }
+  return nullptr;
+}
 
 std::shared_ptr<void> TensorBufferPool::Take(size_t bytes) {
   DCHECK(bytes >= kPooledFrom && bytes <= kPooledUpTo) << bytes;
-  const int size_class = SizeClass(bytes);
+  bytes = RoundUp(bytes, kGranule);
   void* data = nullptr;
+  Chunk* from = nullptr;
   {
     absl::MutexLock lock(&mu_);
-    if (static_cast<size_t>(size_class) < free_.size() && !free_[size_class].empty()) {
-      data = free_[size_class].back();
-      free_[size_class].pop_back();
-      kept_bytes_ -= SizeOfClass(size_class);
+    // The newest chunk first: it is the largest, the one the runs settle in.
+    for (auto it = chunks_.rbegin(); it != chunks_.rend() && data == nullptr; ++it) {
+      data = Carve(**it, bytes);
+      from = it->get();
     }
+    if (data == nullptr) {
+      // A chunk at least as large as all before it together (the runs' peak outgrew them).
+      const size_t grow = chunk_bytes_ == 0 ? kFirstChunk : std::min(chunk_bytes_, kMaxGrowth);
+      auto chunk = std::make_unique<Chunk>();
+      chunk->size = RoundUp(std::max(bytes, grow), kChunkAlignment);
+      chunk->base = static_cast<char*>(std::aligned_alloc(kChunkAlignment, chunk->size));
+      if (chunk->base == nullptr) return nullptr;
+      ASAN_POISON_MEMORY_REGION(chunk->base, chunk->size);
+      chunk->free_runs.emplace(0, chunk->size);
+      chunk_bytes_ += chunk->size;
+      kept_bytes_ += chunk->size;
+      data = Carve(*chunk, bytes);
+      from = chunk.get();
+      chunks_.push_back(std::move(chunk));
+      // Older chunks with nothing live go now (the others when their last buffer returns).
+      for (size_t i = 0; i + 1 < chunks_.size();) {
+        if (chunks_[i]->live == 0) {
+          Release(chunks_[i].get());
+        } else {
+          ++i;
+        }
+      }
+    }
+    kept_bytes_ -= bytes;
   }
-  // Kept buffers are poisoned, so that AddressSanitizer still reports a tensor read after it died.
-  if (data != nullptr) ASAN_UNPOISON_MEMORY_REGION(data, SizeOfClass(size_class));
-  if (data == nullptr) {
-    data = std::aligned_alloc(64, SizeOfClass(size_class));
-    if (data == nullptr) return nullptr;
-  }
-  return std::shared_ptr<void>(data, Returner{shared_from_this(), size_class});
+  // Free runs are poisoned, so that AddressSanitizer still reports a tensor read after it died.
+  ASAN_UNPOISON_MEMORY_REGION(data, bytes);
+  return std::shared_ptr<void>(data, Returner{shared_from_this(), from, bytes});
 }
 
-void TensorBufferPool::Return(void* data, int size_class) {
-  const size_t size = SizeOfClass(size_class);
-  {
-    absl::MutexLock lock(&mu_);
-    if (!closed_ && kept_bytes_ + size <= kMaxKeptBytes) {
-      if (free_.size() <= static_cast<size_t>(size_class)) free_.resize(size_class + 1);
-      ASAN_POISON_MEMORY_REGION(data, size);
-      free_[size_class].push_back(data);
-      kept_bytes_ += size;
-      return;
+void TensorBufferPool::Return(Chunk* chunk, void* data, size_t bytes) {
+  ASAN_POISON_MEMORY_REGION(data, bytes);
+  absl::MutexLock lock(&mu_);
+  size_t offset = static_cast<char*>(data) - chunk->base;
+  size_t length = bytes;
+  // Merged with the free runs on either side.
+  auto next = chunk->free_runs.lower_bound(offset);
+  if (next != chunk->free_runs.end() && next->first == offset + length) {
+    length += next->second;
+    next = chunk->free_runs.erase(next);
+  }
+  if (next != chunk->free_runs.begin()) {
+    auto before = std::prev(next);
+    if (before->first + before->second == offset) {
+      offset = before->first;
+      length += before->second;
+      chunk->free_runs.erase(before);
     }
   }
-  std::free(data);
+  chunk->free_runs.emplace(offset, length);
+  kept_bytes_ += bytes;
+  if (--chunk->live == 0 && (closed_ || chunk != chunks_.back().get())) Release(chunk);
+}
+
+void TensorBufferPool::Release(Chunk* chunk) {
+  DCHECK_EQ(chunk->live, 0);
+  ASAN_UNPOISON_MEMORY_REGION(chunk->base, chunk->size);
+  std::free(chunk->base);
+  chunk_bytes_ -= chunk->size;
+  kept_bytes_ -= chunk->size;
+  auto it = std::find_if(chunks_.begin(), chunks_.end(),
+                         [chunk](const std::unique_ptr<Chunk>& c) { return c.get() == chunk; });
+  CHECK(it != chunks_.end());
+  chunks_.erase(it);
 }
 
 void TensorBufferPool::Close() {
-  std::vector<std::vector<void*>> kept;
-  {
-    absl::MutexLock lock(&mu_);
-    closed_ = true;
-    kept.swap(free_);
-    kept_bytes_ = 0;
-  }
-  for (size_t c = 0; c < kept.size(); ++c) {
-    for (void* data : kept[c]) {
-      ASAN_UNPOISON_MEMORY_REGION(data, SizeOfClass(static_cast<int>(c)));
-      std::free(data);
+  absl::MutexLock lock(&mu_);
+  closed_ = true;
+  for (size_t i = 0; i < chunks_.size();) {
+    if (chunks_[i]->live == 0) {
+      Release(chunks_[i].get());
+    } else {
+      ++i;
     }
   }
 }
@@ -99,6 +139,11 @@ void TensorBufferPool::Close() {
 size_t TensorBufferPool::kept_bytes() const {
   absl::MutexLock lock(&mu_);
   return kept_bytes_;
+}
+
+size_t TensorBufferPool::chunk_bytes() const {
+  absl::MutexLock lock(&mu_);
+  return chunk_bytes_;
 }
 
 TensorBufferPool::Use::Use(TensorBufferPool* pool) : previous_(current_pool) {

@@ -10,52 +10,75 @@
 namespace onnx_opt::interpreter {
 namespace {
 
-TEST(TensorBufferPool, SizeClassesAreQuarterPowersOfTwoNoSmallerThanTheRequest) {
-  EXPECT_EQ(TensorBufferPool::ClassBytes(16384), 16384u);
-  EXPECT_EQ(TensorBufferPool::ClassBytes(16385), 20480u);
-  EXPECT_EQ(TensorBufferPool::ClassBytes(20480), 20480u);
-  EXPECT_EQ(TensorBufferPool::ClassBytes(28673), 32768u);
-  EXPECT_EQ(TensorBufferPool::ClassBytes(3 * 1024 * 1024 + 1), 3670016u);  // 2^21 * 1.75
-  for (size_t bytes = TensorBufferPool::kPooledFrom; bytes < (size_t{1} << 26);
-       bytes = bytes * 9 / 7) {
-    const size_t c = TensorBufferPool::ClassBytes(bytes);
-    EXPECT_GE(c, bytes);
-    EXPECT_LE(c, bytes + bytes / 4) << bytes;  // wastes at most a quarter
-  }
-}
+uintptr_t Address(const std::shared_ptr<void>& p) { return reinterpret_cast<uintptr_t>(p.get()); }
 
-TEST(TensorBufferPool, HandsOutTheMostRecentlyFreedBufferOfAClass) {
+TEST(TensorBufferPool, ATensorOfAnySizeReusesTheLowestFreeMemory) {
   auto pool = TensorBufferPool::Create();
   std::shared_ptr<void> a = pool->Take(100000);
   std::shared_ptr<void> b = pool->Take(100000);
-  std::shared_ptr<void> other = pool->Take(40000);  // another class
-  void* const a_data = a.get();
-  void* const b_data = b.get();
-  EXPECT_NE(a_data, b_data);
-  EXPECT_EQ(pool->kept_bytes(), 0u);
+  std::shared_ptr<void> c = pool->Take(40000);
+  EXPECT_EQ(pool->chunk_bytes(), TensorBufferPool::kFirstChunk);  // all three in the first chunk
+  for (const auto& p : {a, b, c}) EXPECT_EQ(Address(p) % 64, 0u);
+  // Rounded to granules, one after another.
+  EXPECT_EQ(Address(b) - Address(a), 100352u);
+  EXPECT_EQ(Address(c) - Address(b), 100352u);
+  const uintptr_t a_at = Address(a);
+  EXPECT_EQ(pool->kept_bytes(), TensorBufferPool::kFirstChunk - 2 * 100352 - 40960);
   a.reset();
-  b.reset();
-  EXPECT_EQ(pool->kept_bytes(), 2 * TensorBufferPool::ClassBytes(100000));
-  std::shared_ptr<void> c = pool->Take(99000);  // same class as 100000: b's buffer, freed last
-  EXPECT_EQ(c.get(), b_data);
-  std::shared_ptr<void> d = pool->Take(100000);
-  EXPECT_EQ(d.get(), a_data);
-  std::shared_ptr<void> e = pool->Take(100000);  // none kept: a new one
-  EXPECT_NE(e.get(), a_data);
-  EXPECT_NE(e.get(), b_data);
-  EXPECT_EQ(reinterpret_cast<uintptr_t>(e.get()) % 64, 0u);
-  EXPECT_EQ(pool->kept_bytes(), 0u);
+  // Another size takes the memory `a` left (lowest first), not fresh memory past `c`.
+  std::shared_ptr<void> d = pool->Take(30000);
+  EXPECT_EQ(Address(d), a_at);
+  // Too large for what is left before `b`: after `c`.
+  std::shared_ptr<void> e = pool->Take(80000);
+  EXPECT_EQ(Address(e), Address(c) + 40960);
+  std::memset(d.get(), 1, 30000);
+  std::memset(e.get(), 2, 80000);
+}
+
+TEST(TensorBufferPool, FreedNeighboursMergeIntoOneRun) {
+  auto pool = TensorBufferPool::Create();
+  std::shared_ptr<void> a = pool->Take(20000);
+  std::shared_ptr<void> b = pool->Take(20000);
+  std::shared_ptr<void> c = pool->Take(20000);
+  std::shared_ptr<void> tail = pool->Take(500000);  // keeps the space after `c` taken
+  const uintptr_t a_at = Address(a);
+  a.reset();
+  c.reset();
+  b.reset();  // between two free runs: one run of all three now
+  std::shared_ptr<void> all = pool->Take(3 * 20480);
+  EXPECT_EQ(Address(all), a_at);
+  EXPECT_EQ(pool->chunk_bytes(), TensorBufferPool::kFirstChunk);
+}
+
+TEST(TensorBufferPool, GrowsByChunksAndSettlesInTheLargest) {
+  auto pool = TensorBufferPool::Create();
+  std::shared_ptr<void> a = pool->Take(600000);
+  std::shared_ptr<void> b = pool->Take(600000);  // does not fit beside `a`: a second chunk
+  const size_t first = TensorBufferPool::kFirstChunk;
+  EXPECT_EQ(pool->chunk_bytes(), 2 * first);
+  a.reset();  // the first chunk, empty and smaller than the second, goes
+  EXPECT_EQ(pool->chunk_bytes(), first);
+  b.reset();  // the last chunk stays for the next run
+  EXPECT_EQ(pool->chunk_bytes(), first);
+  EXPECT_EQ(pool->kept_bytes(), first);
+  // A request larger than all chunks together: a chunk of its own size, and the empty one goes.
+  std::shared_ptr<void> big = pool->Take(3 * first);
+  EXPECT_EQ(pool->chunk_bytes(), 3 * first);
+  std::memset(big.get(), 3, 3 * first);
 }
 
 TEST(TensorBufferPool, ClosingFreesWhatIsKeptAndWhatComesBackLater) {
   auto pool = TensorBufferPool::Create();
   std::shared_ptr<void> held = pool->Take(50000);
   pool->Take(50000).reset();
-  EXPECT_GT(pool->kept_bytes(), 0u);
-  pool->Close();
-  EXPECT_EQ(pool->kept_bytes(), 0u);
+  std::shared_ptr<void> elsewhere = pool->Take(2 * TensorBufferPool::kFirstChunk);  // a 2nd chunk
+  elsewhere.reset();
+  EXPECT_EQ(pool->chunk_bytes(), 3 * TensorBufferPool::kFirstChunk);
+  pool->Close();  // the second chunk goes; the first holds `held`
+  EXPECT_EQ(pool->chunk_bytes(), TensorBufferPool::kFirstChunk);
   std::memset(held.get(), 1, 50000);  // still the holder's
   held.reset();
+  EXPECT_EQ(pool->chunk_bytes(), 0u);
   EXPECT_EQ(pool->kept_bytes(), 0u);
 }
 
@@ -66,7 +89,7 @@ TEST(TensorBufferPool, BuffersOutliveThePoolsOwnerAndReturnFromAnyThread) {
     held = pool->Take(70000);
     std::shared_ptr<void> other = pool->Take(70000);
     std::thread([moved = std::move(other)]() mutable { moved.reset(); }).join();
-    EXPECT_EQ(pool->kept_bytes(), TensorBufferPool::ClassBytes(70000));
+    EXPECT_EQ(pool->kept_bytes(), TensorBufferPool::kFirstChunk - 70656);
   }  // the owner lets go; the held buffer keeps the pool alive until it dies
   std::memset(held.get(), 2, 70000);
   held.reset();
@@ -82,10 +105,10 @@ TEST(TensorBufferPool, TensorsTakeLargeBuffersFromThePoolInUseOnTheirThread) {
     first = large.raw();
     std::fill(large.mutable_data<float>(), large.mutable_data<float>() + large.size(), 1.0f);
     Tensor small(DataType::kFloat, {16});  // under kPooledFrom: from the heap
-    EXPECT_EQ(pool->kept_bytes(), 0u);
+    EXPECT_EQ(pool->kept_bytes(), pool->chunk_bytes() - 64 * 1024 * 4);
   }
   EXPECT_EQ(TensorBufferPool::Current(), nullptr);
-  EXPECT_EQ(pool->kept_bytes(), TensorBufferPool::ClassBytes(64 * 1024 * 4));
+  EXPECT_EQ(pool->kept_bytes(), pool->chunk_bytes());  // all free again
   {
     TensorBufferPool::Use use(pool.get());
     // Zero-filled tensors are zeroed even when their buffer held another tensor's values.
@@ -101,7 +124,7 @@ TEST(TensorBufferPool, TensorsTakeLargeBuffersFromThePoolInUseOnTheirThread) {
   }
   Tensor outside = Tensor::Uninitialized(DataType::kFloat, {64, 1024});  // no pool in use
   EXPECT_NE(outside.raw(), first);
-  EXPECT_EQ(pool->kept_bytes(), TensorBufferPool::ClassBytes(64 * 1024 * 4));
+  EXPECT_EQ(pool->kept_bytes(), pool->chunk_bytes());
 }
 
 }  // namespace
