@@ -201,6 +201,10 @@ struct Evaluator::Impl {
   // or layouts taken).
   absl::StatusOr<bool> RunDequantizedReader(ExecutionPlan& plan, size_t k, Scope& scope,
                                             std::vector<RuntimeValue>& outputs);
+  // Step k, a Conv with `fused_depthwise`, and that Conv run as one (with their folded chains)
+  // into outputs[0] when ComputePointwiseDepthwise takes them; false (nothing done) otherwise.
+  absl::StatusOr<bool> RunPointwiseDepthwise(const ExecutionPlan& plan, size_t k, Scope& scope,
+                                             std::vector<RuntimeValue>& outputs);
   // Runs the deferred DequantizeLinear at position d (its inputs are constants) into its slot.
   absl::Status RunDeferred(ExecutionPlan& plan, size_t d, Scope& scope,
                            std::vector<RuntimeValue>& outputs);
@@ -374,6 +378,28 @@ absl::StatusOr<std::vector<RuntimeValue>> Evaluator::Impl::RunGraph(
     }
     auto start = profile != nullptr ? std::chrono::steady_clock::now()
                                     : std::chrono::steady_clock::time_point();
+    if (step.fused_depthwise >= 0 && !(cache != nullptr && cache->steps.constant[k])) {
+      ASSIGN_OR_RETURN(const bool pair, RunPointwiseDepthwise(*plan, k, scope, outs));
+      if (pair) {
+        if (profile != nullptr) {
+          Evaluator::OpProfile& p = (*profile)[node.QualifiedOpType()];
+          ++p.calls;
+          p.seconds +=
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        }
+        // The depthwise Conv's output (or its last folded node's) is set; the rest are done.
+        const size_t d = static_cast<size_t>(step.fused_depthwise);
+        const std::vector<size_t>& d_folded = plan->steps[d].folded;
+        for (size_t f : step.folded) computed[f] = 1;
+        computed[d] = 1;
+        for (size_t f : d_folded) computed[f] = 1;
+        const ExecutionPlan::Step& last = plan->steps[d_folded.empty() ? d : d_folded.back()];
+        if (!last.output_slots.empty() && last.output_slots[0] >= 0)
+          scope.Set(last.output_slots[0], std::move(outs[0]));
+        ReleaseDead(step, scope, release_pages);
+        continue;
+      }
+    }
     bool fused = false;
     if (step.dequantized_weight >= 0) {
       ASSIGN_OR_RETURN(fused, RunDequantizedReader(*plan, k, scope, outs));
@@ -522,6 +548,49 @@ absl::StatusOr<bool> Evaluator::Impl::RunDequantizedReader(ExecutionPlan& plan, 
   if (!done.ok())
     return absl::Status(done.status().code(),
                         absl::StrCat(reader.Describe(), ": ", done.status().message()));
+  return *done;
+}
+
+absl::StatusOr<bool> Evaluator::Impl::RunPointwiseDepthwise(const ExecutionPlan& plan, size_t k,
+                                                            Scope& scope,
+                                                            std::vector<RuntimeValue>& outputs) {
+  const size_t d = static_cast<size_t>(plan.steps[k].fused_depthwise);
+  const ir::Node &pointwise = *plan.order[k], &depthwise = *plan.order[d];
+  const std::vector<ir::OpsetImport>& opsets = scope.opsets ? *scope.opsets : main_opsets;
+  const std::optional<int64_t> version = ir::FindOpsetVersion(opsets, "");
+  if (!version) return false;
+  // Inputs (the depthwise Conv's input 0 is the pointwise one's output: never computed), and
+  // each chain's epilogue, which must cover all of it.
+  std::vector<const RuntimeValue*> pointwise_ins, depthwise_ins;
+  if (!ResolveInputs(pointwise, plan.steps[k].inputs, scope, pointwise_ins).ok() ||
+      !ResolveInputs(depthwise, plan.steps[d].inputs, scope, depthwise_ins, 1).ok()) {
+    return false;  // each node runs on its own and reports it
+  }
+  ChannelEpilogue pointwise_epilogue, depthwise_epilogue;
+  ASSIGN_OR_RETURN(const size_t covered,
+                   BuildEpilogue(plan, k, scope, pointwise_ins, pointwise_epilogue));
+  if (covered != plan.steps[k].folded.size()) return false;
+  ASSIGN_OR_RETURN(const size_t depthwise_covered,
+                   BuildEpilogue(plan, d, scope, depthwise_ins, depthwise_epilogue));
+  if (depthwise_covered != plan.steps[d].folded.size()) return false;
+  KernelContext pointwise_ctx(pointwise, *version, pointwise_ins, scope.attrs, nullptr);
+  KernelContext depthwise_ctx(depthwise, *version, depthwise_ins, scope.attrs, nullptr);
+  if (covered > 0) pointwise_ctx.set_epilogue(&pointwise_epilogue);
+  if (depthwise_covered > 0) depthwise_ctx.set_epilogue(&depthwise_epilogue);
+  absl::StatusOr<bool> done;
+  try {
+    done = ComputePointwiseDepthwise(pointwise_ctx, depthwise_ctx);
+  } catch (const TensorTooLarge& e) {
+    done = absl::ResourceExhaustedError(e.what());
+  }
+  if (!done.ok()) {
+    return absl::Status(done.status().code(),
+                        absl::StrCat(depthwise.Describe(), ": ", done.status().message()));
+  }
+  if (*done) {
+    outputs.resize(1);
+    outputs[0] = std::move(depthwise_ctx.outputs()[0]);
+  }
   return *done;
 }
 

@@ -143,20 +143,25 @@ TEST(EvaluatorTest, InPlaceOutputsNeverClobberLiveValues) {
 // applied by the GEMM as it stores its output, Relu and Clip included); the result must have the
 // same bits as the separate nodes (forced here by making the links graph outputs, which the
 // evaluator never folds).
+// An initializer of values in [lo, hi] with full mantissas, so that products round (a multiply-add
+// rounded once or twice gives other bits).
+ir::Value* AddWavyInitializer(ir::Graph& g, const std::string& name, std::vector<int64_t> dims,
+                              float lo, float hi) {
+  std::vector<float> v(NumElements(dims));
+  for (size_t i = 0; i < v.size(); ++i)
+    v[i] = lo + (hi - lo) * (0.5f + 0.5f * std::sin(static_cast<float>(i) * 1.3f + 0.1f));
+  ir::Tensor t = ir::Tensor::FromVector<float>(ir::DataType::kFloat, std::move(dims), v);
+  t.set_name(name);
+  return g.AddInitializer(std::move(t));
+}
+
 struct ConvChain {
   ir::Graph g{"chain"};
   ir::Value* last = nullptr;
   std::vector<ir::Value*> links;
 
   ir::Value* Init(const std::string& name, std::vector<int64_t> dims, float lo, float hi) {
-    std::vector<float> v(NumElements(dims));
-    // Values with full mantissas, so that products round (a multiply-add rounded once or twice
-    // gives other bits).
-    for (size_t i = 0; i < v.size(); ++i)
-      v[i] = lo + (hi - lo) * (0.5f + 0.5f * std::sin(static_cast<float>(i) * 1.3f + 0.1f));
-    ir::Tensor t = ir::Tensor::FromVector<float>(ir::DataType::kFloat, std::move(dims), v);
-    t.set_name(name);
-    return g.AddInitializer(std::move(t));
+    return AddWavyInitializer(g, name, std::move(dims), lo, hi);
   }
   ConvChain(int64_t group, bool bn, const std::string& act, int64_t C = 4, int64_t k = 3) {
     ir::Node* conv = g.AddNode(
@@ -249,6 +254,81 @@ TEST(EvaluatorTest, FoldedEpiloguesOfBlockedDepthwiseConvolutionsMatchSeparateNo
   for (std::string act : {"", "Relu", "Clip", "HardSwish"}) {
     for (int64_t k : {3, 5}) ExpectFoldedChainMatchesSeparateNodes(x, 20, true, act, k);
     ExpectFoldedChainMatchesSeparateNodes(x, 20, false, act.empty() ? "Relu" : act, 3);
+  }
+}
+
+// An inverted residual block's expansion (1x1 Conv, BatchNormalization, Clip) and depthwise Conv
+// (with its own BatchNormalization and `act`) run as one kernel when the plane is large
+// (ComputePointwiseDepthwise): the same values as the nodes one by one, to a few float roundings
+// (the expansion's sums are the GEMM's, in the same order; its stores differ).
+struct InvertedResidual {
+  ir::Graph g{"inverted_residual"};
+  ir::Value* last = nullptr;
+  std::vector<ir::Value*> links;
+
+  ir::Value* Init(const std::string& name, std::vector<int64_t> dims, float lo, float hi) {
+    return AddWavyInitializer(g, name, std::move(dims), lo, hi);
+  }
+  InvertedResidual(int64_t channels_in, int64_t channels, int64_t stride, const std::string& act) {
+    auto bn = [&](ir::Value* in, const std::string& p, int64_t c) {
+      return g
+          .AddNode("BatchNormalization",
+                   {in, Init(p + "s", {c}, 0.5f, 2), Init(p + "b", {c}, -1, 1),
+                    Init(p + "m", {c}, -0.5f, 0.5f), Init(p + "v", {c}, 0.1f, 2)},
+                   {p + "n"})
+          ->output(0);
+    };
+    ir::Node* expand = g.AddNode("Conv",
+                                 {g.AddInput("x"), Init("w1", {channels, channels_in, 1, 1}, -1, 1),
+                                  Init("b1", {channels}, -1, 1)},
+                                 {"e"});
+    ir::Value* e = bn(expand->output(0), "e", channels);
+    ir::Value* relu6 =
+        g.AddNode("Clip", {e, Init("lo", {}, 0, 0), Init("hi", {}, 6, 6)}, {"e6"})->output(0);
+    ir::Node* dw = g.AddNode(
+        "Conv", {relu6, Init("w2", {channels, 1, 3, 3}, -1, 1), Init("b2", {channels}, -1, 1)},
+        {"d"});
+    dw->SetAttribute(ir::Attribute::Ints("pads", {1, 1, 1, 1}));
+    dw->SetAttribute(ir::Attribute::Ints("strides", {stride, stride}));
+    dw->SetAttribute(ir::Attribute::Int("group", channels));
+    ir::Value* d = bn(dw->output(0), "d", channels);
+    last = act.empty() ? d : g.AddNode(act, {d}, {"a"})->output(0);
+    links = {expand->output(0), relu6, dw->output(0)};
+    g.AddOutput(last);
+  }
+};
+
+TEST(EvaluatorTest, AnExpansionRunsInsideTheDepthwiseConvolutionReadingIt) {
+  for (int64_t stride : {1, 2}) {
+    for (int64_t side : {30, 14}) {  // fused on planes of 28x28 and up only
+      for (std::string act : {"Relu", "Sigmoid", ""}) {
+        SCOPED_TRACE(::testing::Message()
+                     << "stride " << stride << " side " << side << " act " << act);
+        const Tensor x = ChainInput({2, 24, side, side});
+        InvertedResidual fused(24, 40, stride, act), separate(24, 40, stride, act);
+        for (ir::Value* v : separate.links) separate.g.AddOutput(v);
+        Evaluator fused_ev(fused.g, {{"", 17}});
+        std::map<std::string, Evaluator::OpProfile> profile;
+        fused_ev.EnableProfiling(&profile);
+        auto a = fused_ev.Run({x});
+        auto b = Evaluator(separate.g, {{"", 17}}).Run({x});
+        ASSERT_TRUE(a.ok()) << a.status();
+        ASSERT_TRUE(b.ok()) << b.status();
+        // One Conv call for both when fused; a Sigmoid after the depthwise Conv is not an
+        // epilogue the kernels apply in registers: then each Conv runs on its own. The chains are
+        // their epilogues either way.
+        const bool fuses = side == 30 && act != "Sigmoid";
+        EXPECT_EQ(profile["Conv"].calls, fuses ? 1 : 2);
+        EXPECT_EQ(profile.size(), 1u);
+        const Tensor& fa = (*a)[0].tensor();
+        const Tensor& fb = (*b)[0].tensor();
+        ASSERT_EQ(fa.dims(), fb.dims());
+        for (int64_t i = 0; i < fa.size(); ++i) {
+          const float want = fb.data<float>()[i];
+          ASSERT_NEAR(fa.data<float>()[i], want, 1e-5f * (1 + std::abs(want))) << i;
+        }
+      }
+    }
   }
 }
 

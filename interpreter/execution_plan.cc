@@ -70,6 +70,22 @@ void PlanFolding(const absl::flat_hash_set<const ir::Value*>& outputs, Execution
       plan.steps[k].folded.push_back(pos[next]);
     }
   }
+  // Conv -> [folded chain] -> Conv pairs (the kernel checks for 1x1 and depthwise).
+  for (size_t k = 0; k < n; ++k) {
+    const ir::Node* conv = plan.order[k];
+    if (!conv->is_onnx_domain() || conv->op_type() != "Conv" || conv->num_outputs() != 1) continue;
+    const std::vector<size_t>& folded = plan.steps[k].folded;
+    const ir::Node* last = folded.empty() ? conv : plan.order[folded.back()];
+    const ir::Node* next = sole_consumer(last->output(0));
+    if (next == nullptr || !next->is_onnx_domain() || next->op_type() != "Conv" ||
+        next->num_outputs() != 1 || !inputs_ready(next, k)) {
+      continue;
+    }
+    const size_t d = pos[next];
+    bool ready = true;
+    for (size_t f : plan.steps[d].folded) ready = ready && inputs_ready(plan.order[f], k);
+    if (ready) plan.steps[k].fused_depthwise = static_cast<int64_t>(d);
+  }
 }
 
 // Finds DequantizeLinear -> MatMul (as B) and DequantizeLinear -> Gather (as data) pairs for the

@@ -205,6 +205,17 @@ absl::StatusOr<bool> ComputeQuantizedMatMul(KernelContext& matmul_ctx,
                                             const KernelContext& dequantize_ctx,
                                             const PackedFourBitWeight* packed = nullptr);
 
+// A 1x1 Conv (stride 1, no padding, one group) and the 2-D depthwise Conv that alone reads its
+// output (an inverted residual block's expansion and depthwise convolution) in one pass
+// (conv_pool.cc): the expansion's output is computed band by band inside the depthwise kernel and
+// never stored whole. Each context has its node's inputs (the depthwise one's input 0 is not read)
+// and the epilogue folded into it, which must be one the kernels apply in registers. True with the
+// depthwise Conv's output set in `depthwise_ctx`, its value as the two nodes would compute it;
+// false (nothing done) for types, shapes and epilogues it does not take: the evaluator then runs
+// the nodes one by one.
+absl::StatusOr<bool> ComputePointwiseDepthwise(KernelContext& pointwise_ctx,
+                                               KernelContext& depthwise_ctx);
+
 // The inputs of a DequantizeLinear over only the rows a Gather (axis 0) takes from its constant
 // quantized table, and the Gather's output shape (quantized_gather.cc): dequantizing them and
 // reshaping gives the Gather's output, without the table in float. `gather_ctx` has input 1 (the

@@ -109,6 +109,18 @@ struct RowEpilogue {
   float lo = 0, hi = 0;  // Clip's bounds
 };
 
+// The 1x1 convolution (stride 1, no padding) whose output a depthwise kernel reads in place of x
+// (depthwise_conv2d_block_f32): that output is computed band by band into the kernel's scratch and
+// never stored whole. Output channel c of the call (its row c) sums x's channels_in planes (of the
+// depthwise call's in_plane floats each) times weights[c * channels_in + k], in k order from zero,
+// then is finished by `e` (its row c) as the GEMM of the separate convolution finishes it.
+struct PointwiseSource {
+  const float* x = nullptr;
+  int64_t channels_in = 0;
+  const float* weights = nullptr;
+  RowEpilogue e;
+};
+
 // Tiles per call of winograd3x3_f32, and the layout of its filters: U[xi][m][c] (xi = 4a + b, a
 // 4 x 4 element of the transformed 3x3 filter G g G^T of output channel m, input channel c; G =
 // [1 0 0; 1/2 1/2 1/2; 1/2 -1/2 1/2; 0 0 1]), 16 * M * C floats, each a float sum of the 9 taps
@@ -262,11 +274,13 @@ struct VectorKernels {
   // simd/depthwise_blocked.cc), output rows [oh0, oh1): channel c's input plane at x + c *
   // in_plane, its weights (kernel_h * kernel_w) at w + c * kernel_h * kernel_w, its output plane at
   // y + c * out_plane. Each output is summed in depthwise_conv2d_f32's order, from e.bias[c] (when
-  // given) then the taps, and finished by the rest of `e` (channel c as its row c). Null, with
-  // depthwise_block_channels 0, on the baseline.
+  // given) then the taps, and finished by the rest of `e` (channel c as its row c). With `source`
+  // (else null) the input planes are that 1x1 convolution's output channels, computed here, and x
+  // is unused. Null, with depthwise_block_channels 0, on the baseline.
   void (*depthwise_conv2d_block_f32)(const float* x, int64_t in_plane, const float* w,
                                      const RowEpilogue& e, int64_t channels, const Window2d& win,
-                                     int64_t oh0, int64_t oh1, float* y, int64_t out_plane);
+                                     int64_t oh0, int64_t oh1, float* y, int64_t out_plane,
+                                     const PointwiseSource* source);
   int64_t depthwise_block_channels;
   // dst[i] = src[i * stride] for i < n (stride >= 1): an im2col row of a strided convolution.
   void (*gather_strided_f32)(const float* src, int64_t stride, int64_t n, float* dst);

@@ -1142,7 +1142,7 @@ TEST_P(VectorKernelsTest, BlockedDepthwiseMatchesTheReferencePerChannel) {
               for (int64_t oh0 = 0; oh0 < win.out_h; oh0 += band) {
                 k().depthwise_conv2d_block_f32(x.data(), in_plane, w.data(), e, channels, win, oh0,
                                                std::min(win.out_h, oh0 + band), got.data(),
-                                               out_plane);
+                                               out_plane, nullptr);
               }
               for (int64_t c = 0; c < channels; ++c) {
                 const std::vector<float> xc(x.begin() + c * in_plane,
@@ -1168,6 +1168,73 @@ TEST_P(VectorKernelsTest, BlockedDepthwiseMatchesTheReferencePerChannel) {
     }
   }
   EXPECT_GT(cases, 300);
+}
+
+// With a 1x1 convolution as its source, the kernel reads what that convolution would have stored:
+// the same outputs, bit for bit, as from the expansion computed first (each value summed in k order
+// from zero with one rounding per step, then bias, scale/shift, Clip, as the GEMM finishes rows).
+TEST_P(VectorKernelsTest, BlockedDepthwiseFromAPointwiseSourceMatchesItsOutputComputedFirst) {
+  if (k().depthwise_conv2d_block_f32 == nullptr) return;
+  const int64_t lanes = k().depthwise_block_channels;
+  int cases = 0;
+  for (int64_t width : {7, 13, 56}) {
+    for (int64_t stride : {1, 2}) {
+      for (int64_t channels_in : {int64_t{1}, int64_t{3}, int64_t{24}}) {
+        for (int64_t channels : {int64_t{5}, lanes}) {
+          const int64_t height = width == 56 ? 9 : width;
+          const Window2d win = MakeWindow(height, width, 3, 3, stride, stride, 1, 1, 1, 1, 1, 1);
+          const int64_t in_plane = height * width, out_plane = win.out_h * win.out_w;
+          const std::vector<float> x = testing::RandomFloats(channels_in * in_plane, -1, 1, 31),
+                                   w1 = testing::RandomFloats(channels * channels_in, -1, 1, 32),
+                                   b1 = testing::RandomFloats(channels, -1, 1, 33),
+                                   s1 = testing::RandomFloats(channels, 0.5, 2, 34),
+                                   t1 = testing::RandomFloats(channels, -1, 1, 35),
+                                   w2 = testing::RandomFloats(channels * 9, -1, 1, 36),
+                                   b2 = testing::RandomFloats(channels, -1, 1, 37);
+          RowEpilogue e1;
+          e1.bias = b1.data();
+          e1.scale = s1.data();
+          e1.shift = t1.data();
+          e1.activation = RowEpilogue::Activation::kClip;
+          e1.lo = -0.7f;
+          e1.hi = 0.8f;
+          // The expansion as the separate convolution's GEMM computes it.
+          std::vector<float> expanded(channels * in_plane);
+          for (int64_t c = 0; c < channels; ++c) {
+            for (int64_t p = 0; p < in_plane; ++p) {
+              float acc = 0;
+              for (int64_t q = 0; q < channels_in; ++q)
+                acc = std::fma(w1[c * channels_in + q], x[q * in_plane + p], acc);
+              const float v = std::fma(acc + b1[c], s1[c], t1[c]);
+              expanded[c * in_plane + p] = v < e1.lo ? e1.lo : (v > e1.hi ? e1.hi : v);
+            }
+          }
+          RowEpilogue e2;
+          e2.bias = b2.data();
+          e2.activation = RowEpilogue::Activation::kRelu;
+          const PointwiseSource source{
+              .x = x.data(), .channels_in = channels_in, .weights = w1.data(), .e = e1};
+          const std::string where = "w" + std::to_string(width) + " s" + std::to_string(stride) +
+                                    " in" + std::to_string(channels_in) + " c" +
+                                    std::to_string(channels);
+          for (int64_t band : {win.out_h, int64_t{2}}) {
+            std::vector<float> want(channels * out_plane), got(channels * out_plane);
+            for (int64_t oh0 = 0; oh0 < win.out_h; oh0 += band) {
+              const int64_t oh1 = std::min(win.out_h, oh0 + band);
+              k().depthwise_conv2d_block_f32(expanded.data(), in_plane, w2.data(), e2, channels,
+                                             win, oh0, oh1, want.data(), out_plane, nullptr);
+              k().depthwise_conv2d_block_f32(nullptr, in_plane, w2.data(), e2, channels, win, oh0,
+                                             oh1, got.data(), out_plane, &source);
+            }
+            for (size_t i = 0; i < got.size(); ++i)
+              ASSERT_EQ(got[i], want[i]) << where << " band " << band << " at " << i;
+          }
+          ++cases;
+        }
+      }
+    }
+  }
+  EXPECT_EQ(cases, 3 * 2 * 3 * 2);
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryIsa, VectorKernelsTest, ::testing::ValuesIn(SupportedIsas()),

@@ -296,6 +296,13 @@ constexpr int64_t kDepthwiseOutputsPerTask = 2048;
 // small planes are one band either way.
 constexpr int64_t kDepthwiseBandOutputs = 2048;
 
+// A 1x1 convolution feeding a depthwise one runs inside it (ComputePointwiseDepthwise) on planes of
+// at least this many pixels. MobileNetV2, one thread, AVX-512, the pair's time fused / separate:
+// 112x112 0.60 / 0.86 ms, 56x56 0.40 / 0.46, 28x28 0.16 / 0.175; 14x14 the same; 7x7 0.26 / 0.20
+// (160 input channels of 49 pixels: the input's rows no longer stay in L1 beside the weights, where
+// the GEMM's blocking keeps them close).
+constexpr int64_t kFusedDepthwiseMinPlane = 28 * 28;
+
 // 3x3 convolutions at stride 1 without dilation of at least this many input and output channels
 // take Winograd's F(2x2, 3x3) (winograd3x3_f32), in tasks of at most this many output channels.
 constexpr int64_t kWinogradMinChannels = 32;
@@ -331,6 +338,94 @@ void AddChannelBias(const T* bias, int64_t channels, int64_t size, T* y) {
   }
 }
 
+// The bias and a folded epilogue as a kernel applies them to its outputs in registers
+// (vector_kernels.h: RowEpilogue), when the epilogue's activation is one it knows; none otherwise.
+std::optional<RowEpilogue> InKernelEpilogue(const float* bias, const ChannelEpilogue* epilogue) {
+  RowEpilogue e;
+  e.bias = bias;
+  if (epilogue == nullptr) return e;
+  if (!epilogue->scale.empty()) {
+    e.scale = epilogue->scale.data();
+    e.shift = epilogue->shift.data();
+  }
+  if (epilogue->has_activation) {
+    if (epilogue->activation == UnaryOp::kRelu) {
+      e.activation = RowEpilogue::Activation::kRelu;
+    } else if (epilogue->activation == UnaryOp::kClip) {
+      e.activation = RowEpilogue::Activation::kClip;
+      e.lo = epilogue->p0;
+      e.hi = epilogue->p1;
+    } else {
+      return std::nullopt;
+    }
+  }
+  return e;
+}
+
+// Rows [c0, ...) of `e`: its per-row pointers moved on by c0.
+RowEpilogue RowsFrom(const RowEpilogue& e, int64_t c0) {
+  RowEpilogue r = e;
+  if (r.bias != nullptr) r.bias += c0;
+  if (r.scale != nullptr) r.scale += c0;
+  if (r.shift != nullptr) r.shift += c0;
+  return r;
+}
+
+// Depthwise planes are independent: split among threads in fixed chunks of at least
+// kDepthwiseOutputsPerTask outputs (a chunk of 8 planes of 7x7 took about as long as claiming it:
+// MobileNetV2's 960 channels of 7x7 ran 0.10 ms at 2 threads against 0.12 at 1; 0.08 in larger
+// chunks).
+int64_t DepthwisePlanesPerTask(int64_t O) {
+  return std::max(kChannelsPerTask, CeilDiv(kDepthwiseOutputsPerTask, std::max<int64_t>(O, 1)));
+}
+
+// A 2-D depthwise convolution of N x C planes of I inputs and O outputs, a vector's worth of
+// channels at a time (depthwise_conv2d_block_f32), in bands of output rows finished before they
+// leave the kernel: by `in_kernel` (bias included) when given, else by the bias there and
+// `epilogue` after each band. With `source` (all C of its output channels; x unused) the input
+// planes are that 1x1 convolution's output, its input being batch n's planes at source->x + n *
+// source->channels_in * I.
+void DepthwiseBlocked(const float* px, int64_t N, int64_t C, int64_t I, int64_t O,
+                      const Window2d& win, const float* pw, const float* pb,
+                      const std::optional<RowEpilogue>& in_kernel, const ChannelEpilogue* epilogue,
+                      const PointwiseSource* source, float* py) {
+  const VectorKernels& vec = Vec();
+  const int64_t K = win.kernel_h * win.kernel_w;
+  const int64_t lanes = vec.depthwise_block_channels, blocks = CeilDiv(C, lanes);
+  const int64_t band_rows = std::max<int64_t>(1, kDepthwiseBandOutputs / win.out_w);
+  const int64_t bands = CeilDiv(win.out_h, band_rows);
+  // Tasks of one band of one block (MobileNetV2's 144 channels of 56x56 in 9 blocks split 5 / 4
+  // between two threads, in 18 bands 9 / 9), or of several blocks of small planes.
+  const int64_t chunk = bands > 1 ? 1 : CeilDiv(DepthwisePlanesPerTask(O), lanes);
+  ParallelFor(N * blocks * bands, chunk, [&](int64_t begin, int64_t end) {
+    for (int64_t task = begin; task < end; ++task) {
+      const int64_t b = task / bands, oh0 = task % bands * band_rows;
+      const int64_t oh1 = std::min(win.out_h, oh0 + band_rows);
+      const int64_t n = b / blocks, c0 = b % blocks * lanes, count = std::min(lanes, C - c0);
+      const float* xb = source != nullptr ? nullptr : px + (n * C + c0) * I;
+      float* yb = py + (n * C + c0) * O;
+      // This block's channels of the epilogue (all of it, or the bias alone when the activation
+      // is one the kernel lacks: the rest then follows per band).
+      RowEpilogue be;
+      if (in_kernel) be = *in_kernel;
+      be = RowsFrom(be, c0);
+      be.bias = pb != nullptr ? pb + c0 : nullptr;
+      PointwiseSource sb;
+      if (source != nullptr) {
+        sb = *source;
+        sb.x = source->x + n * source->channels_in * I;
+        sb.weights = source->weights + c0 * source->channels_in;
+        sb.e = RowsFrom(source->e, c0);
+      }
+      vec.depthwise_conv2d_block_f32(xb, I, pw + c0 * K, be, count, win, oh0, oh1, yb, O,
+                                     source != nullptr ? &sb : nullptr);
+      if (epilogue == nullptr || in_kernel) continue;
+      for (int64_t c = 0; c < count; ++c)
+        epilogue->Apply(c0 + c, yb + c * O + oh0 * win.out_w, (oh1 - oh0) * win.out_w);
+    }
+  });
+}
+
 // A convolution's sizes, checked: batch N, channels C in and M out, groups, window geometry, Y's
 // dims.
 struct ConvShape {
@@ -339,19 +434,25 @@ struct ConvShape {
   std::vector<int64_t> ydims;
 };
 
-StatusOr<ConvShape> MakeConvShape(const KernelContext& ctx, const Tensor& x, const Tensor& w) {
-  if (x.rank() < 3 || w.rank() != x.rank())
+// X's dims given (`xdims`), for an X not computed yet (ComputePointwiseDepthwise).
+StatusOr<ConvShape> MakeConvShape(const KernelContext& ctx, const std::vector<int64_t>& xdims,
+                                  const Tensor& w) {
+  if (xdims.size() < 3 || w.rank() != static_cast<int64_t>(xdims.size()))
     return ctx.Error("X and W must have the same rank >= 3");
-  ConvShape s{x.dim(0), x.dim(1), w.dim(0), ctx.GetInt("group", 1), {}, {}};
+  ConvShape s{xdims[0], xdims[1], w.dim(0), ctx.GetInt("group", 1), {}, {}};
   if (s.group <= 0 || s.C % s.group != 0 || s.M % s.group != 0 || w.dim(1) * s.group != s.C) {
     return ctx.Error("channels do not match group and weights");
   }
   const std::vector<int64_t> kernel = ctx.GetInts("kernel_shape", Spatial(w));
   if (kernel != Spatial(w)) return ctx.Error("kernel_shape differs from the weights' spatial dims");
-  ASSIGN_OR_RETURN(s.g, MakeGeometry(ctx, Spatial(x), kernel, false));
+  ASSIGN_OR_RETURN(
+      s.g, MakeGeometry(ctx, std::vector<int64_t>(xdims.begin() + 2, xdims.end()), kernel, false));
   s.ydims = {s.N, s.M};
   s.ydims.insert(s.ydims.end(), s.g.out.begin(), s.g.out.end());
   return s;
+}
+StatusOr<ConvShape> MakeConvShape(const KernelContext& ctx, const Tensor& x, const Tensor& w) {
+  return MakeConvShape(ctx, x.dims(), w);
 }
 
 // The column matrix of `channels` channels (the 2-D form when it applies).
@@ -429,66 +530,14 @@ Status ConvImpl(KernelContext& ctx, const Tensor& x, const Tensor& w, const Tens
       epilogue = nullptr;
     }
     if (epilogue != nullptr) ctx.mark_epilogue_applied();
-    // The bias and epilogue as a kernel applies them to its outputs in registers (vector_kernels.h:
-    // RowEpilogue), when the epilogue's activation is one it knows.
-    RowEpilogue e;
-    e.bias = pb;
-    bool known = true;
-    if (epilogue != nullptr) {
-      if (!epilogue->scale.empty()) {
-        e.scale = epilogue->scale.data();
-        e.shift = epilogue->shift.data();
-      }
-      if (epilogue->has_activation) {
-        if (epilogue->activation == UnaryOp::kRelu) {
-          e.activation = RowEpilogue::Activation::kRelu;
-        } else if (epilogue->activation == UnaryOp::kClip) {
-          e.activation = RowEpilogue::Activation::kClip;
-          e.lo = epilogue->p0;
-          e.hi = epilogue->p1;
-        } else {
-          known = false;
-        }
-      }
-    }
-    if (known) in_kernel = e;
+    in_kernel = InKernelEpilogue(pb, epilogue);
     if (g.nd == 2 && Cg == 1 && Mg == 1) {
       const Window2d win = ToWindow2d(g);
-      // Planes are independent: split among threads in fixed chunks of at least
-      // kDepthwiseOutputsPerTask outputs (a chunk of 8 planes of 7x7 took about as long as claiming
-      // it: MobileNetV2's 960 channels of 7x7 ran 0.10 ms at 2 threads against 0.12 at 1; 0.08 in
-      // larger chunks).
-      const int64_t planes_per_task =
-          std::max(kChannelsPerTask, CeilDiv(kDepthwiseOutputsPerTask, std::max<int64_t>(O, 1)));
-      const VectorKernels& vec = Vec();
-      if (vec.depthwise_conv2d_block_f32 != nullptr && O > 0) {
-        // A vector's worth of channels at a time, in bands of output rows finished (bias,
-        // epilogue) before they leave the kernel.
-        const int64_t lanes = vec.depthwise_block_channels, blocks = CeilDiv(C, lanes);
-        const int64_t band_rows = std::max<int64_t>(1, kDepthwiseBandOutputs / win.out_w);
-        ParallelFor(N * blocks, CeilDiv(planes_per_task, lanes), [&](int64_t begin, int64_t end) {
-          for (int64_t b = begin; b < end; ++b) {
-            const int64_t c0 = b % blocks * lanes, count = std::min(lanes, C - c0);
-            const float* xb = px + (b / blocks * C + c0) * I;
-            float* yb = py + (b / blocks * C + c0) * O;
-            // This block's channels of the epilogue (all of it, or the bias alone when the
-            // activation is one the kernel lacks: the rest then follows per band).
-            RowEpilogue be;
-            if (in_kernel) be = *in_kernel;
-            be.bias = pb != nullptr ? pb + c0 : nullptr;
-            if (be.scale != nullptr) be.scale += c0;
-            if (be.shift != nullptr) be.shift += c0;
-            for (int64_t oh0 = 0; oh0 < win.out_h; oh0 += band_rows) {
-              const int64_t oh1 = std::min(win.out_h, oh0 + band_rows);
-              vec.depthwise_conv2d_block_f32(xb, I, pw + c0 * K, be, count, win, oh0, oh1, yb, O);
-              if (epilogue == nullptr || in_kernel) continue;
-              for (int64_t c = 0; c < count; ++c)
-                epilogue->Apply(c0 + c, yb + c * O + oh0 * win.out_w, (oh1 - oh0) * win.out_w);
-            }
-          }
-        });
+      if (Vec().depthwise_conv2d_block_f32 != nullptr && O > 0) {
+        DepthwiseBlocked(px, N, C, I, O, win, pw, pb, in_kernel, epilogue, nullptr, py);
         return OkStatus();
       }
+      const int64_t planes_per_task = DepthwisePlanesPerTask(O);
       ParallelFor(N * C, planes_per_task, [&](int64_t begin, int64_t end) {
         for (int64_t nc = begin; nc < end; ++nc) {
           const int64_t c = nc % C;
@@ -709,6 +758,59 @@ Status ConvKernel(KernelContext& ctx) {
   ctx.set_output(0, std::move(y));
   return OkStatus();
 }
+
+}  // namespace
+
+StatusOr<bool> ComputePointwiseDepthwise(KernelContext& pointwise_ctx,
+                                         KernelContext& depthwise_ctx) {
+  if (Vec().depthwise_conv2d_block_f32 == nullptr) return false;
+  const Tensor &x = pointwise_ctx.input(0), &w1 = pointwise_ctx.input(1);
+  const Tensor& w2 = depthwise_ctx.input(1);
+  const bool has_b1 = pointwise_ctx.has_input(2), has_b2 = depthwise_ctx.has_input(2);
+  const Tensor &b1 = pointwise_ctx.input(2), &b2 = depthwise_ctx.input(2);
+  for (const Tensor* t : {&x, &w1, &w2}) {
+    if (t->dtype() != DataType::kFloat || t->rank() != 4) return false;
+  }
+  if ((has_b1 && (b1.dtype() != DataType::kFloat || b1.size() != w1.dim(0))) ||
+      (has_b2 && (b2.dtype() != DataType::kFloat || b2.size() != w2.dim(0)))) {
+    return false;
+  }
+  // Shapes a Conv refuses are left to its own kernel, which reports them.
+  StatusOr<ConvShape> pointwise = MakeConvShape(pointwise_ctx, x, w1);
+  if (!pointwise.ok() || pointwise->group != 1 || !IsPointwise(pointwise->g)) return false;
+  StatusOr<ConvShape> depthwise = MakeConvShape(depthwise_ctx, pointwise->ydims, w2);
+  if (!depthwise.ok()) return false;
+  const int64_t N = depthwise->N, C = depthwise->C;
+  if (depthwise->g.nd != 2 || depthwise->group != C || depthwise->M != C) return false;
+  if (depthwise->g.in_size() < kFusedDepthwiseMinPlane) return false;
+  // Both epilogues applied in registers (the expansion's values exist only there).
+  const ChannelEpilogue *e1 = pointwise_ctx.epilogue(), *e2 = depthwise_ctx.epilogue();
+  for (const ChannelEpilogue* e : {e1, e2}) {
+    if (e != nullptr && !e->scale.empty() && static_cast<int64_t>(e->scale.size()) != C)
+      return false;
+  }
+  const float* pb1 = has_b1 ? b1.data<float>() : nullptr;
+  const float* pb2 = has_b2 ? b2.data<float>() : nullptr;
+  const std::optional<RowEpilogue> in_kernel1 = InKernelEpilogue(pb1, e1);
+  const std::optional<RowEpilogue> in_kernel2 = InKernelEpilogue(pb2, e2);
+  if (!in_kernel1 || !in_kernel2) return false;
+  const Geometry& g = depthwise->g;
+  Tensor y = Tensor::Uninitialized(DataType::kFloat, depthwise->ydims);
+  if (y.size() > 0) {
+    const PointwiseSource source{.x = x.data<float>(),
+                                 .channels_in = pointwise->C,
+                                 .weights = w1.data<float>(),
+                                 .e = *in_kernel1};
+    DepthwiseBlocked(nullptr, N, C, g.in_size(), g.out_size(), ToWindow2d(g), w2.data<float>(), pb2,
+                     in_kernel2, e2, &source, y.mutable_data<float>());
+  }
+  if (e1 != nullptr) pointwise_ctx.mark_epilogue_applied();
+  if (e2 != nullptr) depthwise_ctx.mark_epilogue_applied();
+  depthwise_ctx.set_output(0, std::move(y));
+  return true;
+}
+
+namespace {
 
 // X and W as `T` minus their zero points (x_zero_point a scalar; w_zero_point a scalar or one per
 // output channel). Padding then reads as x_zero_point, i.e. 0, which is what im2col writes there.
@@ -1139,9 +1241,7 @@ Status PoolKernel(KernelContext& ctx) {
     const float* px = x.data<float>();
     float* py = y.mutable_data<float>();
     // Planes split among threads as the depthwise convolution's are.
-    const int64_t chunk =
-        std::max(kChannelsPerTask, CeilDiv(kDepthwiseOutputsPerTask, std::max<int64_t>(O, 1)));
-    ParallelFor(N * C, chunk, [&](int64_t begin, int64_t end) {
+    ParallelFor(N * C, DepthwisePlanesPerTask(O), [&](int64_t begin, int64_t end) {
       for (int64_t nc = begin; nc < end; ++nc) {
         if (kind == Pool::kMax) {
           Vec().max_pool2d_f32(px + nc * I, win, py + nc * O);

@@ -9,6 +9,12 @@
 //
 // Each output sums the bias and then its taps row by row, as conv.cc's paths do; padded taps
 // multiply zeros.
+//
+// The input may instead be a 1x1 convolution's output (an inverted residual block's expansion,
+// PointwiseSource), computed for the band straight into its interleaved place: no transposes on
+// the way in, and the expansion (MobileNetV2's largest tensors, 4.8 MB at 112x112) never goes to
+// memory whole. The rows a band shares with the next (kernel_h - stride of them) are computed for
+// both.
 #include <algorithm>
 
 #include "interpreter/cpu/scratch.h"
@@ -30,6 +36,8 @@ constexpr int64_t L = kDepthwiseBlockChannels;
 inline V Load(const float* p) { return _mm512_loadu_ps(p); }
 inline void Store(float* p, V v) { _mm512_storeu_ps(p, v); }
 inline V Zero() { return _mm512_setzero_ps(); }
+inline V Set1(float v) { return _mm512_set1_ps(v); }
+inline V Add(V a, V b) { return _mm512_add_ps(a, b); }
 inline V Fma(V a, V b, V c) { return _mm512_fmadd_ps(a, b, c); }
 // Lanes [0, n) of p (n < L), zeros after; and the store of those lanes.
 inline V LoadFirst(const float* p, int64_t n) { return _mm512_maskz_loadu_ps(FirstLanes16(n), p); }
@@ -69,6 +77,8 @@ constexpr int64_t L = kDepthwiseBlockChannels;
 inline V Load(const float* p) { return _mm256_loadu_ps(p); }
 inline void Store(float* p, V v) { _mm256_storeu_ps(p, v); }
 inline V Zero() { return _mm256_setzero_ps(); }
+inline V Set1(float v) { return _mm256_set1_ps(v); }
+inline V Add(V a, V b) { return _mm256_add_ps(a, b); }
 inline V Fma(V a, V b, V c) { return _mm256_fmadd_ps(a, b, c); }
 inline V LoadFirst(const float* p, int64_t n) { return _mm256_maskload_ps(p, FirstLanes8(n)); }
 inline void StoreFirst(float* p, V v, int64_t n) { _mm256_maskstore_ps(p, FirstLanes8(n), v); }
@@ -135,6 +145,72 @@ ONNX_OPT_MASKED_LOADS_PAST_BUFFERS void Interleave(const float* src, int64_t str
   }
 }
 
+// A channel's value per lane (zeros past `channels`; all zeros without values).
+V Lanes(const float* values, int64_t channels) {
+  float v[L] = {};
+  if (values != nullptr) std::copy(values, values + channels, v);
+  return Load(v);
+}
+
+// The rest of a RowEpilogue after the bias, per lane (channel): what the GEMM's and this kernel's
+// stores apply.
+struct LaneFinish {
+  const RowEpilogue* e;  // null: nothing after the bias
+  bool scaled;
+  V scale, shift;
+  LaneFinish(const RowEpilogue& re, int64_t channels)
+      : e(re.scale != nullptr || re.activation != RowEpilogue::Activation::kNone ? &re : nullptr),
+        scaled(re.scale != nullptr),
+        scale(Lanes(re.scale, channels)),
+        shift(Lanes(re.shift, channels)) {}
+  V operator()(V v) const { return e == nullptr ? v : FinishVector(v, scaled, scale, shift, *e); }
+};
+
+// Interleave's work for the output of the 1x1 convolution `s` instead of a copy: pixels
+// [first, first + n) of its `channels` (<= L) output channels (its input planes in_plane floats
+// apart), each a vector of lanes, at dst + (q + q / width * gap) * L for q = pixel - first. Each
+// lane sums its taps in k order from zero, then adds the bias and finishes as the GEMM of the
+// separate convolution does, so the values are the ones that convolution would have stored.
+// `wt` is scratch for the channels' weights by lane (channels_in vectors).
+void Pointwise(const PointwiseSource& s, int64_t in_plane, int64_t channels, int64_t first,
+               int64_t n, int64_t width, int64_t gap, float* wt, float* dst) {
+  const int64_t K = s.channels_in;
+  Interleave(s.weights, K, channels, K, K, 0, wt);
+  const V bias = Lanes(s.e.bias, channels);
+  const LaneFinish finish(s.e, channels);
+  const bool biased = s.e.bias != nullptr;
+  float* d = dst;
+  int64_t left_in_row = width;
+  auto put = [&](V v) {
+    Store(d, finish(biased ? Add(v, bias) : v));
+    d += L;
+    if (--left_in_row == 0) {
+      d += gap * L;
+      left_in_row = width;
+    }
+  };
+  const float* x = s.x + first;
+  // Pixels in groups, a sum each in flight (FMA latency over its issue interval), each tap's
+  // weights loaded once for the group.
+  constexpr int64_t kGroup = 8;
+  int64_t i = 0;
+  for (; i + kGroup <= n; i += kGroup) {
+    V acc[kGroup];
+    for (int64_t r = 0; r < kGroup; ++r) acc[r] = Zero();
+    for (int64_t k = 0; k < K; ++k) {
+      const V wk = Load(wt + k * L);
+      const float* xk = x + k * in_plane + i;
+      for (int64_t r = 0; r < kGroup; ++r) acc[r] = Fma(wk, Set1(xk[r]), acc[r]);
+    }
+    for (int64_t r = 0; r < kGroup; ++r) put(acc[r]);
+  }
+  for (; i < n; ++i) {
+    V acc = Zero();
+    for (int64_t k = 0; k < K; ++k) acc = Fma(Load(wt + k * L), Set1(x[k * in_plane + i]), acc);
+    put(acc);
+  }
+}
+
 // The inverse: pixel q of src (L floats each) into dst[c * stride + q] for c < channels (the last
 // pixels under masks).
 ONNX_OPT_MASKED_LOADS_PAST_BUFFERS void Deinterleave(const float* src, int64_t channels, int64_t n,
@@ -159,14 +235,6 @@ ONNX_OPT_MASKED_LOADS_PAST_BUFFERS void Deinterleave(const float* src, int64_t c
     for (int64_t c = 0; c < channels; ++c) StoreFirst(dst + c * stride + i, r[c], m);
   }
 }
-
-// The rest of a RowEpilogue after the bias, per lane (channel), for the stores of ComputeRows.
-struct LaneFinish {
-  const RowEpilogue* e;  // null: nothing after the bias
-  bool scaled;
-  V scale, shift;
-  V operator()(V v) const { return e == nullptr ? v : FinishVector(v, scaled, scale, shift, *e); }
-};
 
 // Output rows [oh0, oh1) from the band `in` (rows of Wp pixels, P apart; row 0 is input row row0,
 // column 0 input column -pad_left) into `out` (rows of OW pixels), each finished by `finish` as it
@@ -222,7 +290,7 @@ void ComputeRows(const float* in, int64_t P, int64_t row0, const V* weights, V b
 
 void DepthwiseConv2dBlockF32(const float* x, int64_t in_plane, const float* w, const RowEpilogue& e,
                              int64_t channels, const Window2d& win, int64_t oh0, int64_t oh1,
-                             float* y, int64_t out_plane) {
+                             float* y, int64_t out_plane, const PointwiseSource* source) {
   const int64_t H = win.in_h, W = win.in_w, OW = win.out_w;
   const int64_t KH = win.kernel_h, KW = win.kernel_w, K = KH * KW;
   // The band: input rows row0 .. row0 + Hb - 1, columns -pad_left .. Wp - 1 - pad_left.
@@ -235,24 +303,24 @@ void DepthwiseConv2dBlockF32(const float* x, int64_t in_plane, const float* w, c
   const int64_t P = std::max(Wp, left + W);
   const int64_t band = Hb * P * L, outs = (oh1 - oh0) * OW * L;
   thread_local Scratch scratch;
-  float* const in = scratch.Array<float>(band + outs + K * L);
+  const int64_t source_weights = source != nullptr ? source->channels_in * L : 0;
+  float* const in = scratch.Array<float>(band + outs + K * L + source_weights);
   float* const out = in + band;
   V* const wv = reinterpret_cast<V*>(out + outs);  // aligned: band and outs are whole vectors
   // Weights by lane (each channel's K weights are a row of K "pixels"), bias by lane.
   Interleave(w, K, channels, K, K, 0, reinterpret_cast<float*>(wv));
-  // A channel's value per lane (zeros past `channels`).
-  auto lanes = [channels](const float* values) {
-    float v[L] = {};
-    if (values != nullptr) std::copy(values, values + channels, v);
-    return Load(v);
-  };
-  const V bv = lanes(e.bias);
+  const V bv = Lanes(e.bias, channels);
   // The band's input rows inside the plane (contiguous in each plane: one flat run) interleaved
-  // into place; zeros around them.
+  // into place, or computed there from the 1x1 convolution's input; zeros around them.
   const int64_t ih_lo = std::max<int64_t>(row0, 0), ih_hi = std::min(row0 + Hb, H);
   if (ih_hi > ih_lo) {
-    Interleave(x + ih_lo * W, in_plane, channels, (ih_hi - ih_lo) * W, W, P - W,
-               in + ((ih_lo - row0) * P + left) * L);
+    float* const dst = in + ((ih_lo - row0) * P + left) * L;
+    if (source != nullptr) {
+      Pointwise(*source, in_plane, channels, ih_lo * W, (ih_hi - ih_lo) * W, W, P - W,
+                reinterpret_cast<float*>(wv + K), dst);
+    } else {
+      Interleave(x + ih_lo * W, in_plane, channels, (ih_hi - ih_lo) * W, W, P - W, dst);
+    }
   }
   auto zero = [](float* from, int64_t pixels) {
     for (int64_t q = 0; q < pixels; ++q) Store(from + q * L, Zero());
@@ -266,9 +334,7 @@ void DepthwiseConv2dBlockF32(const float* x, int64_t in_plane, const float* w, c
       zero(row + (left + W) * L, P - left - W);
     }
   }
-  const bool scaled = e.scale != nullptr;
-  const LaneFinish finish{scaled || e.activation != RowEpilogue::Activation::kNone ? &e : nullptr,
-                          scaled, lanes(e.scale), lanes(e.shift)};
+  const LaneFinish finish(e, channels);
   const bool plain = win.dilation_h == 1 && win.dilation_w == 1 && win.stride_h == win.stride_w;
   const int64_t S = win.stride_w;
   if (plain && KH == 3 && KW == 3 && S == 1) {

@@ -67,7 +67,7 @@ void Winograd3x3F32(const float* x, int64_t channels, const Window2d& win, const
 // depthwise_blocked.cc.
 void DepthwiseConv2dBlockF32(const float* x, int64_t in_plane, const float* w, const RowEpilogue& e,
                              int64_t channels, const Window2d& win, int64_t oh0, int64_t oh1,
-                             float* y, int64_t out_plane);
+                             float* y, int64_t out_plane, const PointwiseSource* source);
 #if defined(__AVX512F__)
 inline constexpr int64_t kDepthwiseBlockChannels = 16;
 #else
