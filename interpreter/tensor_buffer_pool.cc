@@ -59,10 +59,12 @@ std::shared_ptr<void> TensorBufferPool::Take(size_t bytes) {
       from = it->get();
     }
     if (data == nullptr) {
-      // A chunk at least as large as all before it together (the runs' peak outgrew them).
-      const size_t grow = chunk_bytes_ == 0 ? kFirstChunk : std::min(chunk_bytes_, kMaxGrowth);
+      // A chunk for all the chunks before it hold and this request (the runs' peak outgrew them):
+      // were it only as large as they are, a run needing just a little more than one chunk would
+      // add a chunk, let the old one go and do the same on every run.
+      const size_t grow = std::min(chunk_bytes_, kMaxGrowth) + bytes;
       auto chunk = std::make_unique<Chunk>();
-      chunk->size = RoundUp(std::max(bytes, grow), kChunkAlignment);
+      chunk->size = RoundUp(std::max(grow, kFirstChunk), kChunkAlignment);
       chunk->base = static_cast<char*>(std::aligned_alloc(kChunkAlignment, chunk->size));
       if (chunk->base == nullptr) return nullptr;
       ASAN_POISON_MEMORY_REGION(chunk->base, chunk->size);

@@ -11,11 +11,11 @@
 // at 112x112 wrote its 4.8 MB output to memory long evicted from the 32 MB L3, 0.46 ms with the
 // buffer in cache, 0.74 from memory.
 //
-// Chunks are added as the runs need them, each at least as large as all before it together; a
-// chunk smaller than the largest is freed as soon as no buffer in it is live, so the runs of a
-// session settle in one chunk of about their peak of live pooled bytes. Buffers outlive the pool's
-// owner (outputs returned to a caller); a chunk is freed when the pool is closed and its last
-// buffer dies, on whatever thread that is.
+// Chunks are added as the runs need them, each as large as all before it together plus the request
+// that did not fit; a chunk smaller than the largest is freed as soon as no buffer in it is live,
+// so the runs of a session settle in one chunk of about their peak of live pooled bytes. Buffers
+// outlive the pool's owner (outputs returned to a caller); a chunk is freed when the pool is closed
+// and its last buffer dies, on whatever thread that is.
 #ifndef ONNX_OPT_INTERPRETER_TENSOR_BUFFER_POOL_H_
 #define ONNX_OPT_INTERPRETER_TENSOR_BUFFER_POOL_H_
 
@@ -41,7 +41,8 @@ class TensorBufferPool : public std::enable_shared_from_this<TensorBufferPool> {
   static constexpr size_t kPooledUpTo = size_t{64} << 20;
   // Requests are rounded up to whole granules (each buffer starts 64-byte aligned on a granule).
   static constexpr size_t kGranule = 1024;
-  // The first chunk's least size; later chunks double the total, by at most kMaxGrowth.
+  // The least size of a chunk; a new one holds the total before it (at most kMaxGrowth of it) and
+  // the request.
   static constexpr size_t kFirstChunk = size_t{1} << 20;
   static constexpr size_t kMaxGrowth = size_t{256} << 20;
 

@@ -50,21 +50,46 @@ TEST(TensorBufferPool, FreedNeighboursMergeIntoOneRun) {
   EXPECT_EQ(pool->chunk_bytes(), TensorBufferPool::kFirstChunk);
 }
 
+size_t Pages(size_t bytes) { return (bytes + 4095) / 4096 * 4096; }
+
 TEST(TensorBufferPool, GrowsByChunksAndSettlesInTheLargest) {
   auto pool = TensorBufferPool::Create();
+  const size_t first = TensorBufferPool::kFirstChunk;
   std::shared_ptr<void> a = pool->Take(600000);
   std::shared_ptr<void> b = pool->Take(600000);  // does not fit beside `a`: a second chunk
-  const size_t first = TensorBufferPool::kFirstChunk;
-  EXPECT_EQ(pool->chunk_bytes(), 2 * first);
+  const size_t second = Pages(first + 600064);   // for what the first holds and `b`
+  EXPECT_EQ(pool->chunk_bytes(), first + second);
   a.reset();  // the first chunk, empty and smaller than the second, goes
-  EXPECT_EQ(pool->chunk_bytes(), first);
+  EXPECT_EQ(pool->chunk_bytes(), second);
   b.reset();  // the last chunk stays for the next run
-  EXPECT_EQ(pool->chunk_bytes(), first);
-  EXPECT_EQ(pool->kept_bytes(), first);
-  // A request larger than all chunks together: a chunk of its own size, and the empty one goes.
+  EXPECT_EQ(pool->chunk_bytes(), second);
+  EXPECT_EQ(pool->kept_bytes(), second);
+  // A request larger than all chunks: a chunk for it and what they hold; the empty one goes.
   std::shared_ptr<void> big = pool->Take(3 * first);
-  EXPECT_EQ(pool->chunk_bytes(), 3 * first);
+  EXPECT_EQ(pool->chunk_bytes(), Pages(second + 3 * first));
   std::memset(big.get(), 3, 3 * first);
+}
+
+// Runs that take the same buffers settle in one chunk by the third run, at the same addresses from
+// then on (a chunk only as large as all before it would be replaced on every run here).
+TEST(TensorBufferPool, RepeatedRunsSettleInOneChunk) {
+  auto pool = TensorBufferPool::Create();
+  std::vector<uintptr_t> before;
+  size_t settled = 0;
+  for (int run = 0; run < 5; ++run) {
+    std::vector<std::shared_ptr<void>> live;
+    for (size_t bytes : {4800000, 4800000, 1200000}) live.push_back(pool->Take(bytes));
+    std::vector<uintptr_t> at;
+    for (const auto& p : live) at.push_back(Address(p));
+    live.clear();
+    if (run == 2) settled = pool->chunk_bytes();
+    if (run >= 3) {
+      EXPECT_EQ(pool->chunk_bytes(), settled) << "run " << run;
+      EXPECT_EQ(at, before) << "run " << run;
+    }
+    before = at;
+  }
+  EXPECT_LT(settled, 2 * size_t{10800000});
 }
 
 TEST(TensorBufferPool, ClosingFreesWhatIsKeptAndWhatComesBackLater) {
@@ -73,7 +98,7 @@ TEST(TensorBufferPool, ClosingFreesWhatIsKeptAndWhatComesBackLater) {
   pool->Take(50000).reset();
   std::shared_ptr<void> elsewhere = pool->Take(2 * TensorBufferPool::kFirstChunk);  // a 2nd chunk
   elsewhere.reset();
-  EXPECT_EQ(pool->chunk_bytes(), 3 * TensorBufferPool::kFirstChunk);
+  EXPECT_EQ(pool->chunk_bytes(), 4 * TensorBufferPool::kFirstChunk);
   pool->Close();  // the second chunk goes; the first holds `held`
   EXPECT_EQ(pool->chunk_bytes(), TensorBufferPool::kFirstChunk);
   std::memset(held.get(), 1, 50000);  // still the holder's

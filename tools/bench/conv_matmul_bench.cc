@@ -340,6 +340,77 @@ BENCHMARK(BM_Conv)
     ->Unit(benchmark::kMillisecond);
 // MobileNetV2's 1x1 convolutions at 14x14 and 7x7 and ResNet-50's 512 -> 2048 at 7x7 with their
 // weights out of cache (few columns per weight: reading the weights shows).
+// An inverted residual block's expansion and depthwise convolution: 1x1 Conv (Cin -> C) -> Clip(0,
+// 6) -> 3x3 depthwise Conv (stride s). args: Cin, C, H(=W), s, separate (1: the expansion is also
+// a graph output, so each Conv runs on its own, the expansion stored whole; 0: the evaluator may
+// run the pair as one, ComputePointwiseDepthwise). FLOPs: both convolutions' multiply-adds.
+struct InvertedResidualGraph {
+  ir::Graph g{"inverted_residual"};
+  ir::Value* Weights(const std::string& name, std::vector<int64_t> dims) {
+    int64_t n = 1;
+    for (int64_t d : dims) n *= d;
+    ir::Tensor t = ir::Tensor::FromVector<float>(ir::DataType::kFloat, std::move(dims), Random(n));
+    t.set_name(name);
+    return g.AddInitializer(std::move(t));
+  }
+  ir::Value* Scalar(const std::string& name, float v) {
+    ir::Tensor t = ir::Tensor::FromVector<float>(ir::DataType::kFloat, {}, {v});
+    t.set_name(name);
+    return g.AddInitializer(std::move(t));
+  }
+  InvertedResidualGraph(int64_t Cin, int64_t C, int64_t stride, bool separate) {
+    ir::Node* expand = g.AddNode(
+        "Conv", {g.AddInput("x"), Weights("w1", {C, Cin, 1, 1}), Weights("b1", {C})}, {"e"});
+    ir::Node* clip =
+        g.AddNode("Clip", {expand->output(0), Scalar("lo", 0), Scalar("hi", 6)}, {"e6"});
+    ir::Node* dw = g.AddNode(
+        "Conv", {clip->output(0), Weights("w2", {C, 1, 3, 3}), Weights("b2", {C})}, {"y"});
+    dw->SetAttribute(ir::Attribute::Ints("pads", {1, 1, 1, 1}));
+    dw->SetAttribute(ir::Attribute::Ints("strides", {stride, stride}));
+    dw->SetAttribute(ir::Attribute::Int("group", C));
+    g.AddOutput(dw->output(0));
+    if (separate) g.AddOutput(clip->output(0));
+  }
+};
+void BM_InvertedResidual(benchmark::State& st) {
+  const int64_t Cin = st.range(0), C = st.range(1), H = st.range(2), s = st.range(3);
+  const bool separate = st.range(4) != 0;
+  InvertedResidualGraph ir_graph(Cin, C, s, separate);
+  Evaluator ev(ir_graph.g, {{"", 17}});
+  Tensor x = Tensor::FromVector<float>(DataType::kFloat, {1, Cin, H, H}, Random(Cin * H * H));
+  if (FirstCall("InvertedResidual", st, 4)) {
+    // The pair as one against the two nodes one by one.
+    InvertedResidualGraph other_graph(Cin, C, s, !separate);
+    auto a = ev.Run({x});
+    auto b = Evaluator(other_graph.g, {{"", 17}}).Run({x});
+    if (!a.ok() || !b.ok()) AbortOnMismatch("an inverted residual block does not run");
+    const Tensor &ya = (*a)[0].tensor(), &yb = (*b)[0].tensor();
+    const std::vector<float> want(yb.data<float>(), yb.data<float>() + yb.size());
+    if (ya.dims() != yb.dims()) AbortOnMismatch("inverted residual: outputs of other shapes");
+    if (const double e = MaxError(ya.data<float>(), want); !(e <= kTolerance)) {
+      AbortOnMismatch(absl::StrFormat(
+          "inverted residual Cin=%d C=%d HW=%d s=%d: fused and separate differ (error %g > %g)",
+          Cin, C, H, s, e, kTolerance));
+    }
+  }
+  const double seconds = TimedLoop(st, [&] {
+    auto r = ev.Run({x});
+    benchmark::DoNotOptimize(r);
+  });
+  const int64_t O = (H - 1) / s + 1;
+  SetCounters(st, 2.0 * C * Cin * H * H + 2.0 * C * 9 * O * O, KernelIsa(), seconds);
+}
+// MobileNetV2's blocks at 112 (stride 2), 56, 28, 14 and 7 (the last two run separately either
+// way).
+BENCHMARK(BM_InvertedResidual)
+    ->ArgNames({"Cin", "C", "HW", "s", "separate"})
+    ->ArgsProduct({{16}, {96}, {112}, {2}, {0, 1}})
+    ->ArgsProduct({{24}, {144}, {56}, {1}, {0, 1}})
+    ->ArgsProduct({{32}, {192}, {28}, {1}, {0, 1}})
+    ->ArgsProduct({{64}, {384}, {14}, {1}, {0, 1}})
+    ->ArgsProduct({{160}, {960}, {7}, {1}, {0, 1}})
+    ->Unit(benchmark::kMillisecond);
+
 BENCHMARK(BM_ConvColdWeights)
     ->ArgNames({"C", "M", "HW", "k", "s", "group", "baseline"})
     ->Args({96, 576, 14, 1, 1, 1, 0})
