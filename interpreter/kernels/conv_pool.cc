@@ -296,12 +296,14 @@ constexpr int64_t kDepthwiseOutputsPerTask = 2048;
 // small planes are one band either way.
 constexpr int64_t kDepthwiseBandOutputs = 2048;
 
-// A 1x1 convolution feeding a depthwise one runs inside it (ComputePointwiseDepthwise) on planes of
-// at least this many pixels. MobileNetV2, one thread, AVX-512, the pair's time fused / separate:
-// 112x112 0.60 / 0.86 ms, 56x56 0.40 / 0.46, 28x28 0.16 / 0.175; 14x14 the same; 7x7 0.26 / 0.20
-// (160 input channels of 49 pixels: the input's rows no longer stay in L1 beside the weights, where
-// the GEMM's blocking keeps them close).
-constexpr int64_t kFusedDepthwiseMinPlane = 28 * 28;
+// A 1x1 convolution feeding a depthwise one runs inside it (ComputePointwiseDepthwise) when the
+// plane's pixels times the kernel's lanes reach this: planes of 14x14 and up with AVX-512's 16
+// lanes, 28x28 and up with AVX2's 8 (each block of lanes reads the expansion's input again).
+// MobileNetV2, one thread, the pair's time fused / separate (conv_matmul_bench
+// BM_InvertedResidual, AVX-512): 112x112 0.55 / 0.98 ms, 56x56 0.37 / 0.42, 28x28 0.14 / 0.17,
+// 14x14 0.12 / 0.14, 7x7 0.18 / 0.18; the whole model at 14x14 and up 7.63 ms, 28x28 and up
+// 7.74, 7x7 and up 7.80; on the AVX2 kernels 8.64, 8.56 and 8.85.
+constexpr int64_t kFusedDepthwiseMinLanePixels = 14 * 14 * 16;
 
 // 3x3 convolutions at stride 1 without dilation of at least this many input and output channels
 // take Winograd's F(2x2, 3x3) (winograd3x3_f32), in tasks of at most this many output channels.
@@ -782,7 +784,8 @@ StatusOr<bool> ComputePointwiseDepthwise(KernelContext& pointwise_ctx,
   if (!depthwise.ok()) return false;
   const int64_t N = depthwise->N, C = depthwise->C;
   if (depthwise->g.nd != 2 || depthwise->group != C || depthwise->M != C) return false;
-  if (depthwise->g.in_size() < kFusedDepthwiseMinPlane) return false;
+  if (depthwise->g.in_size() * Vec().depthwise_block_channels < kFusedDepthwiseMinLanePixels)
+    return false;
   // Both epilogues applied in registers (the expansion's values exist only there).
   const ChannelEpilogue *e1 = pointwise_ctx.epilogue(), *e2 = depthwise_ctx.epilogue();
   for (const ChannelEpilogue* e : {e1, e2}) {
