@@ -32,6 +32,24 @@ bool IsFoldableActivation(const ir::Node& n) {
   return n.is_onnx_domain() && kOps.contains(n.op_type());
 }
 
+// Whether `conv` is a 1x1 Conv and `next` a depthwise one as far as the graph tells without running
+// it (weights that are initializers, a group given as a value), so that pairs the fused kernel
+// would decline cost nothing per run.
+bool IsPointwiseThenDepthwise(const ir::Node& conv, const ir::Node& next) {
+  if (conv.num_inputs() < 2 || next.num_inputs() < 2) return false;
+  const ir::Value *w1 = conv.input(1), *w2 = next.input(1);
+  if (w1 == nullptr || w2 == nullptr || w1->initializer() == nullptr ||
+      w2->initializer() == nullptr) {
+    return false;
+  }
+  const std::vector<int64_t>& d1 = w1->initializer()->dims();
+  const std::vector<int64_t>& d2 = w2->initializer()->dims();
+  if (d1.size() != 4 || d2.size() != 4 || d1[2] != 1 || d1[3] != 1 || d2[1] != 1 || d1[0] != d2[0])
+    return false;
+  const ir::Attribute* group = next.FindAttribute("group");
+  return group != nullptr && group->i == d2[0];
+}
+
 // Finds Conv -> [BatchNormalization] -> [activation] chains for the steps' `folded`.
 void PlanFolding(const absl::flat_hash_set<const ir::Value*>& outputs, ExecutionPlan& plan) {
   const size_t n = plan.order.size();
@@ -70,7 +88,7 @@ void PlanFolding(const absl::flat_hash_set<const ir::Value*>& outputs, Execution
       plan.steps[k].folded.push_back(pos[next]);
     }
   }
-  // Conv -> [folded chain] -> Conv pairs (the kernel checks for 1x1 and depthwise).
+  // 1x1 Conv -> [folded chain] -> depthwise Conv pairs (the kernel checks the rest).
   for (size_t k = 0; k < n; ++k) {
     const ir::Node* conv = plan.order[k];
     if (!conv->is_onnx_domain() || conv->op_type() != "Conv" || conv->num_outputs() != 1) continue;
@@ -78,7 +96,8 @@ void PlanFolding(const absl::flat_hash_set<const ir::Value*>& outputs, Execution
     const ir::Node* last = folded.empty() ? conv : plan.order[folded.back()];
     const ir::Node* next = sole_consumer(last->output(0));
     if (next == nullptr || !next->is_onnx_domain() || next->op_type() != "Conv" ||
-        next->num_outputs() != 1 || !inputs_ready(next, k)) {
+        next->num_outputs() != 1 || !IsPointwiseThenDepthwise(*conv, *next) ||
+        !inputs_ready(next, k)) {
       continue;
     }
     const size_t d = pos[next];

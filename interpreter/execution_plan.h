@@ -57,10 +57,10 @@ struct ExecutionPlan {
     // For a Conv: the positions of the BatchNormalization and/or activation after it that it may
     // apply as an epilogue (each link's value has no other use), in chain order.
     std::vector<size_t> folded;
-    // For a Conv whose output (after its folded chain) only another Conv reads, as its input 0,
-    // with that Conv's other inputs and folded chain ready here: that Conv's position. When it is a
-    // depthwise one and this a 1x1, both may run here as one (kernel.h:
-    // ComputePointwiseDepthwise); otherwise each runs in its turn. -1: none.
+    // For a 1x1 Conv whose output (after its folded chain) only a depthwise Conv reads, as its
+    // input 0, with that Conv's other inputs and folded chain ready here (weights initializers):
+    // that Conv's position. Both may run here as one (kernel.h: ComputePointwiseDepthwise); when
+    // the kernel declines, each runs in its turn. -1: none.
     int64_t fused_depthwise = -1;
     // For a MatMul whose B, or a Gather whose data, is the only use of a DequantizeLinear of this
     // graph's initializers: that node's position. The MatMul may compute from the quantized weight
