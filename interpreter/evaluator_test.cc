@@ -144,27 +144,28 @@ TEST(EvaluatorTest, InPlaceOutputsNeverClobberLiveValues) {
 // applied by the GEMM as it stores its output, Relu and Clip included); the result must have the
 // same bits as the separate nodes (forced here by making the links graph outputs, which the
 // evaluator never folds).
-// An initializer of values in [lo, hi] with full mantissas, so that products round (a multiply-add
-// rounded once or twice gives other bits).
-ir::Value* AddWavyInitializer(ir::Graph& g, const std::string& name, std::vector<int64_t> dims,
-                              float lo, float hi) {
-  std::vector<float> v(NumElements(dims));
-  for (size_t i = 0; i < v.size(); ++i)
-    v[i] = lo + (hi - lo) * (0.5f + 0.5f * std::sin(static_cast<float>(i) * 1.3f + 0.1f));
-  ir::Tensor t = ir::Tensor::FromVector<float>(ir::DataType::kFloat, std::move(dims), v);
-  t.set_name(name);
-  return g.AddInitializer(std::move(t));
-}
-
-struct ConvChain {
-  ir::Graph g{"chain"};
+// A graph built node by node: its last value, the links between its nodes (made graph outputs to
+// keep the nodes apart), and initializers of values in [lo, hi] with full mantissas, so that
+// products round (a multiply-add rounded once or twice gives other bits).
+struct ChainGraph {
+  ir::Graph g;
   ir::Value* last = nullptr;
   std::vector<ir::Value*> links;
 
+  explicit ChainGraph(const std::string& name) : g(name) {}
   ir::Value* Init(const std::string& name, std::vector<int64_t> dims, float lo, float hi) {
-    return AddWavyInitializer(g, name, std::move(dims), lo, hi);
+    std::vector<float> v(NumElements(dims));
+    for (size_t i = 0; i < v.size(); ++i)
+      v[i] = lo + (hi - lo) * (0.5f + 0.5f * std::sin(static_cast<float>(i) * 1.3f + 0.1f));
+    ir::Tensor t = ir::Tensor::FromVector<float>(ir::DataType::kFloat, std::move(dims), v);
+    t.set_name(name);
+    return g.AddInitializer(std::move(t));
   }
-  ConvChain(int64_t group, bool bn, const std::string& act, int64_t C = 4, int64_t k = 3) {
+};
+
+struct ConvChain : ChainGraph {
+  ConvChain(int64_t group, bool bn, const std::string& act, int64_t C = 4, int64_t k = 3)
+      : ChainGraph("chain") {
     ir::Node* conv = g.AddNode(
         "Conv", {g.AddInput("x"), Init("w", {C, C / group, k, k}, -1, 1), Init("b", {C}, -1, 1)},
         {"c"});
@@ -262,15 +263,9 @@ TEST(EvaluatorTest, FoldedEpiloguesOfBlockedDepthwiseConvolutionsMatchSeparateNo
 // (with its own BatchNormalization and `act`) run as one kernel when the plane is large
 // (ComputePointwiseDepthwise): the same values as the nodes one by one, to a few float roundings
 // (the expansion's sums are the GEMM's, in the same order; its stores differ).
-struct InvertedResidual {
-  ir::Graph g{"inverted_residual"};
-  ir::Value* last = nullptr;
-  std::vector<ir::Value*> links;
-
-  ir::Value* Init(const std::string& name, std::vector<int64_t> dims, float lo, float hi) {
-    return AddWavyInitializer(g, name, std::move(dims), lo, hi);
-  }
-  InvertedResidual(int64_t channels_in, int64_t channels, int64_t stride, const std::string& act) {
+struct InvertedResidual : ChainGraph {
+  InvertedResidual(int64_t channels_in, int64_t channels, int64_t stride, const std::string& act)
+      : ChainGraph("inverted_residual") {
     auto bn = [&](ir::Value* in, const std::string& p, int64_t c) {
       return g
           .AddNode("BatchNormalization",

@@ -399,6 +399,11 @@ void DepthwiseBlocked(const float* px, int64_t N, int64_t C, int64_t I, int64_t 
   // Tasks of one band of one block (MobileNetV2's 144 channels of 56x56 in 9 blocks split 5 / 4
   // between two threads, in 18 bands 9 / 9), or of several blocks of small planes.
   const int64_t chunk = bands > 1 ? 1 : CeilDiv(DepthwisePlanesPerTask(O), lanes);
+  // What the kernel applies: all of the epilogue, or the bias alone when the activation is one it
+  // lacks (the rest then follows per band).
+  RowEpilogue all;
+  if (in_kernel) all = *in_kernel;
+  all.bias = pb;
   ParallelFor(N * blocks * bands, chunk, [&](int64_t begin, int64_t end) {
     for (int64_t task = begin; task < end; ++task) {
       const int64_t b = task / bands, oh0 = task % bands * band_rows;
@@ -406,12 +411,7 @@ void DepthwiseBlocked(const float* px, int64_t N, int64_t C, int64_t I, int64_t 
       const int64_t n = b / blocks, c0 = b % blocks * lanes, count = std::min(lanes, C - c0);
       const float* xb = source != nullptr ? nullptr : px + (n * C + c0) * I;
       float* yb = py + (n * C + c0) * O;
-      // This block's channels of the epilogue (all of it, or the bias alone when the activation
-      // is one the kernel lacks: the rest then follows per band).
-      RowEpilogue be;
-      if (in_kernel) be = *in_kernel;
-      be = RowsFrom(be, c0);
-      be.bias = pb != nullptr ? pb + c0 : nullptr;
+      const RowEpilogue be = RowsFrom(all, c0);  // this block's channels
       PointwiseSource sb;
       if (source != nullptr) {
         sb = *source;
