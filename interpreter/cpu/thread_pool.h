@@ -24,8 +24,10 @@ int NumThreads();
 
 // Calls fn(begin, end) for [0, chunk), [chunk, 2 * chunk), ... up to n (the last one shorter), each
 // chunk exactly once, on the calling thread and the pool's workers, and returns when all are done.
-// With one thread, or when called from inside another ParallelFor's chunk, it loops over the same
-// chunks inline, in order. chunk < 1 counts as 1. fn must not throw.
+// Each thread starts on its own contiguous run of chunks (the caller on the first) and then helps
+// with what is left of the others', so consecutive kernels split alike leave each thread the data
+// its own core wrote. With one thread, or when called from inside another ParallelFor's chunk, it
+// loops over the same chunks inline, in order. chunk < 1 counts as 1. fn must not throw.
 void ParallelFor(int64_t n, int64_t chunk,
                  const std::function<void(int64_t begin, int64_t end)>& fn);
 

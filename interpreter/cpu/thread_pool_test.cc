@@ -1,6 +1,7 @@
 #include "interpreter/cpu/thread_pool.h"
 
 #include <atomic>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -87,6 +88,36 @@ TEST_F(ThreadPoolTest, UsesOtherThreadsWhenAsked) {
   EXPECT_EQ(ids.size(), 2u);
 }
 
+// Each thread starts on its own contiguous segment of the chunks: with 2 threads the caller on
+// chunks 0-3 of 8, the worker on 4-7. (Chunk 0 waits, bounded, until another thread has started a
+// chunk, so the caller cannot take them all before the worker wakes.)
+TEST_F(ThreadPoolTest, EachThreadStartsOnItsOwnSegment) {
+  SetNumThreads(2);
+  const std::thread::id caller = std::this_thread::get_id();
+  for (int round = 0; round < 10; ++round) {
+    SCOPED_TRACE(absl::StrCat("round ", round));
+    std::atomic<int64_t> worker_first{-1};
+    std::atomic<int> hits{0};
+    std::thread::id first_runner;
+    ParallelFor(8, 1, [&](int64_t begin, int64_t) {
+      if (std::this_thread::get_id() != caller) {
+        int64_t none = -1;
+        worker_first.compare_exchange_strong(none, begin);
+      }
+      if (begin == 0) {
+        first_runner = std::this_thread::get_id();
+        for (int i = 0; i < 10000 && worker_first.load() < 0; ++i) {
+          std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        }
+      }
+      hits.fetch_add(1);
+    });
+    EXPECT_EQ(hits.load(), 8);
+    EXPECT_EQ(first_runner, caller);
+    EXPECT_EQ(worker_first.load(), 4);
+  }
+}
+
 TEST_F(ThreadPoolTest, NestedParallelForRunsInline) {
   SetNumThreads(3);
   std::vector<std::atomic<int>> hits(40 * 50);
@@ -151,7 +182,7 @@ struct Shape {
 const Shape kShapes[] = {
     {7, 9, 5},      {128, 128, 127}, {128, 768, 64},  {300, 257, 70},
     {1, 4096, 600}, {4096, 1, 600},  {33, 1000, 130}, {700, 49, 200},
-    {64, 3136, 16}, {520, 530, 12},  {8, 70000, 4},
+    {64, 3136, 16}, {520, 530, 12},  {8, 70000, 4},   {40, 200, 1100},
 };
 
 template <typename T>

@@ -202,7 +202,7 @@ inline int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 void CopyElements(const Tensor& src, int64_t src_offset, Tensor& dst, int64_t dst_offset,
                   int64_t count);
 
-// Runs fn(begin, end) over [0, n) in fixed chunks of about 32K elements' worth of work (an item
+// Runs fn(begin, end) over [0, n) in fixed chunks of about 4K elements' worth of work (an item
 // costing `item_size` elements) on the interpreter's threads; for work whose results do not depend
 // on how it is split (elementwise maps, independent rows).
 void ParallelItems(int64_t n, int64_t item_size,
