@@ -14,6 +14,7 @@
 
 #if defined(__SSE2__)
 #include "interpreter/cpu/simd/intrinsics.h"
+#include "interpreter/cpu/simd/prefetch.h"
 #endif
 
 namespace onnx_opt::interpreter::ONNX_OPT_SIMD_NS {
@@ -188,12 +189,6 @@ void Columns(const float* A, int64_t lda, const Blocked4BitRows& W, int64_t n, f
 
 constexpr int ColumnsAtOnce(int) { return 1; }
 #endif
-
-// Asks for bytes [p, p + n) to be brought into L2.
-inline void PrefetchL2(const void* p, int64_t n) {
-  const char* c = static_cast<const char*>(p);
-  for (int64_t i = 0; i < n; i += 64) __builtin_prefetch(c + i, 0, 2);
-}
 
 // Rows of W (and their scales) are fetched into L2 at least this many bytes ahead: left to the
 // hardware prefetchers, half the time went to waiting on the weights' loads.

@@ -19,6 +19,7 @@
 
 #if defined(__SSE2__)
 #include "interpreter/cpu/simd/intrinsics.h"
+#include "interpreter/cpu/simd/prefetch.h"
 #endif
 
 namespace onnx_opt::interpreter::ONNX_OPT_SIMD_NS {
@@ -32,12 +33,6 @@ constexpr int64_t kGroup = 4;
 // more apart), too short for the hardware prefetchers to ramp up on before it ends: without this
 // the loads wait on memory latency (int8 rows of 1 KB ran at a sixth of the bandwidth).
 constexpr int64_t kPrefetchRows = 2 * kGroup;
-
-// Asks for bytes [p, p + n) to be brought into L2.
-inline void PrefetchL2(const void* p, int64_t n) {
-  const char* c = static_cast<const char*>(p);
-  for (int64_t i = 0; i < n; i += 64) __builtin_prefetch(c + i, 0, 2);
-}
 
 #if defined(__FMA__)
 inline float MulAdd(float a, float b, float c) { return __builtin_fmaf(a, b, c); }
@@ -53,11 +48,6 @@ inline float MulAdd(float a, float b, float c) {
 // of the read bandwidth where 1-row ones reached 100%).
 constexpr int64_t kStep = 64;
 
-// Asks for the cache lines of [p, p + n) floats to be brought into L2.
-inline void PrefetchFloats(const float* p, int64_t n) {
-  for (int64_t i = 0; i < n; i += 16) __builtin_prefetch(p + i, 0, 2);
-}
-
 // acc[m][j] += a[m][k] * b_k[j] for the `rows` (1..kGroup) rows of B given, in row order, while
 // prefetching the same columns of the rows `ahead` (null: none).
 template <int M>
@@ -69,7 +59,7 @@ inline void AddRows(const float* const* b, int rows, const float (&a)[M][kGroup]
       const int64_t len = n - j0 < kStep ? n - j0 : kStep;
       if (ahead != nullptr) {
         for (int r = 0; r < kGroup; ++r) {
-          if (ahead[r] != nullptr) PrefetchFloats(ahead[r] + j0, len);
+          if (ahead[r] != nullptr) PrefetchL2(ahead[r] + j0, len * int64_t{sizeof(float)});
         }
       }
       for (int m = 0; m < M; ++m) {
