@@ -191,11 +191,12 @@ struct Evaluator::Impl {
                          std::vector<RuntimeValue>& outputs, uint64_t dying_inputs,
                          const ChannelEpilogue* epilogue, bool* applied, ExecutionPlan::Step* step,
                          uint64_t constant_inputs);
-  // Builds the epilogue of the chain folded after node k (its Conv inputs are `conv_inputs`);
-  // returns how many of the folded nodes it covers (a prefix of the chain; 0: none).
-  absl::StatusOr<size_t> BuildEpilogue(const ExecutionPlan& plan, size_t k, Scope& scope,
+  // The epilogue of the chain folded after node k (its Conv inputs are `conv_inputs`): built into
+  // `built`, or the one an earlier run kept (Step::folded_epilogue), set in *e; returns how many of
+  // the folded nodes it covers (a prefix of the chain; 0: none, *e null).
+  absl::StatusOr<size_t> BuildEpilogue(ExecutionPlan& plan, size_t k, Scope& scope,
                                        absl::Span<const RuntimeValue* const> conv_inputs,
-                                       ChannelEpilogue& e);
+                                       ChannelEpilogue& built, const ChannelEpilogue** e);
   // Step k, a MatMul or Gather with `dequantized_weight`: computes it from the quantized weight
   // into outputs[0] and returns true, or returns false having done nothing (no such shapes, types
   // or layouts taken).
@@ -203,7 +204,7 @@ struct Evaluator::Impl {
                                             std::vector<RuntimeValue>& outputs);
   // Step k, a Conv with `fused_depthwise`, and that Conv run as one (with their folded chains)
   // into outputs[0] when ComputePointwiseDepthwise takes them; false (nothing done) otherwise.
-  absl::StatusOr<bool> RunPointwiseDepthwise(const ExecutionPlan& plan, size_t k, Scope& scope,
+  absl::StatusOr<bool> RunPointwiseDepthwise(ExecutionPlan& plan, size_t k, Scope& scope,
                                              std::vector<RuntimeValue>& outputs);
   // Runs the deferred DequantizeLinear at position d (its inputs are constants) into its slot.
   absl::Status RunDeferred(ExecutionPlan& plan, size_t d, Scope& scope,
@@ -409,17 +410,17 @@ absl::StatusOr<std::vector<RuntimeValue>> Evaluator::Impl::RunGraph(
         if (profile != nullptr) start = std::chrono::steady_clock::now();
       }
     }
-    ChannelEpilogue epilogue;
+    ChannelEpilogue built;
+    const ChannelEpilogue* epilogue = nullptr;
     size_t folded = 0;
     bool applied = false;
     if (!fused) {
       RETURN_IF_ERROR(ResolveInputs(node, step.inputs, scope, ins));
       if (!step.folded.empty()) {
-        ASSIGN_OR_RETURN(folded, BuildEpilogue(*plan, k, scope, ins, epilogue));
+        ASSIGN_OR_RETURN(folded, BuildEpilogue(*plan, k, scope, ins, built, &epilogue));
       }
-      RETURN_IF_ERROR(RunNodeIn(node, scope, ins, outs, step.dying_inputs, &step,
-                                folded > 0 ? &epilogue : nullptr, &applied,
-                                ConstantInputs(step, cache)));
+      RETURN_IF_ERROR(RunNodeIn(node, scope, ins, outs, step.dying_inputs, &step, epilogue,
+                                &applied, ConstantInputs(step, cache)));
     }
     if (profile != nullptr) {
       Evaluator::OpProfile& p = (*profile)[node.QualifiedOpType()];
@@ -462,29 +463,52 @@ absl::StatusOr<std::vector<RuntimeValue>> Evaluator::Impl::RunGraph(
 }
 
 absl::StatusOr<size_t> Evaluator::Impl::BuildEpilogue(
-    const ExecutionPlan& plan, size_t k, Scope& scope,
-    absl::Span<const RuntimeValue* const> conv_inputs, ChannelEpilogue& e) {
+    ExecutionPlan& plan, size_t k, Scope& scope, absl::Span<const RuntimeValue* const> conv_inputs,
+    ChannelEpilogue& built, const ChannelEpilogue** e) {
+  *e = nullptr;
   if (conv_inputs.size() < 2 || conv_inputs[1] == nullptr || !conv_inputs[1]->is_tensor() ||
       conv_inputs[1]->tensor().rank() < 1) {
     return 0;
   }
   const int64_t channels = conv_inputs[1]->tensor().dim(0);
+  ExecutionPlan::Step& step = plan.steps[k];
+  if (const auto& kept = step.folded_epilogue; kept != nullptr && kept->channels == channels) {
+    *e = &kept->epilogue;
+    return kept->covered;
+  }
   const std::vector<ir::OpsetImport>& opsets = scope.opsets ? *scope.opsets : main_opsets;
   const std::optional<int64_t> version = ir::FindOpsetVersion(opsets, "");
   if (!version) return 0;
   size_t covered = 0;
+  bool constant = scope.attrs == nullptr;  // what it reads cannot change between runs
   std::vector<const RuntimeValue*> ins;
-  for (size_t f : plan.steps[k].folded) {
+  for (size_t f : step.folded) {
     const ir::Node& node = *plan.order[f];
     // Input 0 is the Conv's output, not computed yet; a missing input is left to the node, which
     // reports it.
-    if (!ResolveInputs(node, plan.steps[f].inputs, scope, ins, 1).ok()) return covered;
+    if (!ResolveInputs(node, plan.steps[f].inputs, scope, ins, 1).ok()) break;
     KernelContext ctx(node, *version, ins, scope.attrs, nullptr);
     absl::StatusOr<bool> added = node.op_type() == "BatchNormalization"
-                                     ? AppendBatchNormEpilogue(ctx, channels, e)
-                                     : AppendActivationEpilogue(ctx, e);
-    if (!added.ok() || !*added) return covered;  // the node runs on its own and reports any error
+                                     ? AppendBatchNormEpilogue(ctx, channels, built)
+                                     : AppendActivationEpilogue(ctx, built);
+    if (!added.ok() || !*added) break;  // the node runs on its own and reports any error
+    for (size_t i = 1; i < plan.steps[f].inputs.size(); ++i) {
+      const ValueRef::Kind kind = plan.steps[f].inputs[i].kind;
+      constant =
+          constant && (kind == ValueRef::Kind::kConstant || kind == ValueRef::Kind::kOmitted);
+    }
     ++covered;
+  }
+  if (covered == 0) return 0;
+  if (constant) {
+    auto kept = std::make_shared<ExecutionPlan::Step::FoldedEpilogue>();
+    kept->epilogue = std::move(built);
+    kept->covered = covered;
+    kept->channels = channels;
+    step.folded_epilogue = std::move(kept);
+    *e = &step.folded_epilogue->epilogue;
+  } else {
+    *e = &built;
   }
   return covered;
 }
@@ -551,7 +575,7 @@ absl::StatusOr<bool> Evaluator::Impl::RunDequantizedReader(ExecutionPlan& plan, 
   return *done;
 }
 
-absl::StatusOr<bool> Evaluator::Impl::RunPointwiseDepthwise(const ExecutionPlan& plan, size_t k,
+absl::StatusOr<bool> Evaluator::Impl::RunPointwiseDepthwise(ExecutionPlan& plan, size_t k,
                                                             Scope& scope,
                                                             std::vector<RuntimeValue>& outputs) {
   const size_t d = static_cast<size_t>(plan.steps[k].fused_depthwise);
@@ -566,17 +590,19 @@ absl::StatusOr<bool> Evaluator::Impl::RunPointwiseDepthwise(const ExecutionPlan&
       !ResolveInputs(depthwise, plan.steps[d].inputs, scope, depthwise_ins, 1).ok()) {
     return false;  // each node runs on its own and reports it
   }
-  ChannelEpilogue pointwise_epilogue, depthwise_epilogue;
-  ASSIGN_OR_RETURN(const size_t covered,
-                   BuildEpilogue(plan, k, scope, pointwise_ins, pointwise_epilogue));
+  ChannelEpilogue pointwise_built, depthwise_built;
+  const ChannelEpilogue *pointwise_epilogue = nullptr, *depthwise_epilogue = nullptr;
+  ASSIGN_OR_RETURN(const size_t covered, BuildEpilogue(plan, k, scope, pointwise_ins,
+                                                       pointwise_built, &pointwise_epilogue));
   if (covered != plan.steps[k].folded.size()) return false;
-  ASSIGN_OR_RETURN(const size_t depthwise_covered,
-                   BuildEpilogue(plan, d, scope, depthwise_ins, depthwise_epilogue));
+  ASSIGN_OR_RETURN(
+      const size_t depthwise_covered,
+      BuildEpilogue(plan, d, scope, depthwise_ins, depthwise_built, &depthwise_epilogue));
   if (depthwise_covered != plan.steps[d].folded.size()) return false;
   KernelContext pointwise_ctx(pointwise, *version, pointwise_ins, scope.attrs, nullptr);
   KernelContext depthwise_ctx(depthwise, *version, depthwise_ins, scope.attrs, nullptr);
-  if (covered > 0) pointwise_ctx.set_epilogue(&pointwise_epilogue);
-  if (depthwise_covered > 0) depthwise_ctx.set_epilogue(&depthwise_epilogue);
+  if (covered > 0) pointwise_ctx.set_epilogue(pointwise_epilogue);
+  if (depthwise_covered > 0) depthwise_ctx.set_epilogue(depthwise_epilogue);
   absl::StatusOr<bool> done;
   try {
     done = ComputePointwiseDepthwise(pointwise_ctx, depthwise_ctx);
