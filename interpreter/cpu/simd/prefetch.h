@@ -20,8 +20,9 @@ inline void PrefetchL2(const void* p) {
 #endif
 }
 
-// Bytes [p, p + n) into L2: a line every 64 bytes from p (the last line is missed when p is not
-// aligned; callers' ranges are whole lines or followed by more).
+// Bytes [p, p + n) into L2: a line every 64 bytes from p, so when p is not on a line the last line
+// of the range is missed (the skinny GEMMs' ranges are followed by more; next_strip.h's rows are
+// whole lines when B and its row length are 64-byte aligned, as tensor buffers are).
 inline void PrefetchL2(const void* p, int64_t n) {
   const char* c = static_cast<const char*>(p);
   for (int64_t i = 0; i < n; i += 64) PrefetchL2(c + i);
