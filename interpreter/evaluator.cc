@@ -667,7 +667,9 @@ absl::Status Evaluator::Impl::RunKernel(const KernelFn& kernel, int64_t version,
   ScopedRunner runner(this, &scope);
   KernelContext ctx(node, version, inputs, scope.attrs, &runner, dying_inputs);
   ctx.set_epilogue(epilogue);
-  if (step != nullptr) ctx.set_cache(step->kernel_cache.get(), constant_inputs);
+  if (step != nullptr) {
+    ctx.set_cache(step->kernel_cache.get(), constant_inputs, options.pack_weights);
+  }
   absl::Status st;
   try {
     st = kernel(ctx);

@@ -30,6 +30,12 @@ struct EvaluatorOptions {
   // resident (and a single run's peak RSS stays small); the next run faults them in again, which on
   // a 2.3 GB decoder cost ~9% of each run's time. For callers that run a model many times.
   bool keep_weight_pages = false;
+  // Constant weights are copied once into the layout their kernels read (a MatMul's B into the
+  // GEMM's strips, VectorKernels::pack_gemm_b_f32) and the copy kept for later runs, where the
+  // ISA's kernels take one. Off: each product reads its weight in place, as a single run
+  // (verification, folding) should, since it would pay for a copy it uses once. For callers that
+  // run a model many times; costs a copy of those weights in memory.
+  bool pack_weights = false;
 };
 
 class Evaluator {

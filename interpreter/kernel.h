@@ -138,9 +138,16 @@ class KernelContext {
     if (keep) cache_->Keep(i, input(i), made);
     return made;
   }
-  void set_cache(KernelCache* cache, uint64_t constant_inputs) {
+  void set_cache(KernelCache* cache, uint64_t constant_inputs, bool pack_weights = false) {
     cache_ = cache;
     constant_inputs_ = constant_inputs;
+    pack_weights_ = pack_weights;
+  }
+  // Whether the kernel should copy input i into its own layout once (with Derived) instead of
+  // reading it in place: it is the same on every run and the evaluator runs many
+  // (EvaluatorOptions::pack_weights).
+  bool PacksWeight(size_t i) const {
+    return pack_weights_ && cache_ != nullptr && i < 64 && ((constant_inputs_ >> i) & 1) != 0;
   }
 
  private:
@@ -155,6 +162,7 @@ class KernelContext {
   bool epilogue_applied_ = false;
   KernelCache* cache_ = nullptr;
   uint64_t constant_inputs_ = 0;
+  bool pack_weights_ = false;
 };
 
 class KernelRegistry {

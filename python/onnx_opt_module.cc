@@ -755,7 +755,8 @@ class Session {
     if (absl::Status s = ir::ReadMappedWeightsIntoMemory(model_->graph()).status(); !s.ok())
       Fail(ErrorKind::kRuntime, std::string(s.message()));
     evaluator_ = std::make_unique<interpreter::Evaluator>(
-        *model_, interpreter::EvaluatorOptions{.cache_constants = true, .keep_weight_pages = true});
+        *model_, interpreter::EvaluatorOptions{
+                     .cache_constants = true, .keep_weight_pages = true, .pack_weights = true});
   }
 
   py::list warnings() const { return ToList(warnings_); }

@@ -126,7 +126,8 @@ int Main(int argc, char** argv) {
   // nodes (kept for the later runs when there are any) and touches fresh memory; with --repeat it
   // is a warm-up left out of the figures. Later runs read the same weights again: their pages stay.
   interpreter::Evaluator evaluator(
-      **model, {.cache_constants = repeat > 1, .keep_weight_pages = repeat > 1});
+      **model,
+      {.cache_constants = repeat > 1, .keep_weight_pages = repeat > 1, .pack_weights = repeat > 1});
   std::map<std::string, interpreter::Evaluator::OpProfile> profile;
   std::vector<double> run_seconds;
   absl::StatusOr<std::vector<interpreter::RuntimeValue>> results;

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <limits>
 #include <string>
@@ -551,6 +552,58 @@ TEST_P(VectorKernelsTest, GemmWithRowEpilogueIsTheGemmThenTheSeparatePasses) {
         ASSERT_EQ(std::memcmp(got.data(), want.data(), got.size() * sizeof(float)), 0);
       }
     }
+  }
+}
+
+// A weight packed once (pack_gemm_b_f32) gives products with the bits of B read in place
+// (gemm_ld_f32; with a row epilogue, gemm_epilogue_f32), over a partial row block and strip, more
+// than one slice of K, a long K that is sliced over all of C (A of more than 512 KB), a strided C,
+// and a tile of columns and rows of K from inside the packed matrix; N % 8 of 1 or 2 (dot columns
+// in place) is declined. Only AVX2 has the packed kernel.
+TEST_P(VectorKernelsTest, PackedWeightGemmHasTheBitsOfBInPlace) {
+  ASSERT_EQ(k().packed_gemm_f32 != nullptr, GetParam() == Isa::kAvx2);
+  if (k().packed_gemm_f32 == nullptr) return;
+  const int64_t S = k().gemm_b_strip;
+  struct Shape {
+    int64_t M, N, K;
+  };
+  for (const Shape& sh : {Shape{13, 75, 37}, Shape{6, 64, 600}, Shape{20, 19, 1},
+                          Shape{100, 40, 1500}, Shape{7, 48, 300}}) {
+    SCOPED_TRACE(absl::StrCat(sh.M, "x", sh.N, "x", sh.K));
+    const int64_t ldc = sh.N + 3;
+    const std::vector<float> a = testing::RandomFloats(sh.M * sh.K, -1, 1, 1),
+                             b = testing::RandomFloats(sh.K * sh.N, -1, 1, 2),
+                             bias = testing::RandomFloats(sh.M, -1, 1, 3);
+    std::vector<float> packed((sh.N + S - 1) / S * S * sh.K + 16);
+    float* const p =
+        packed.data() + (16 - reinterpret_cast<uintptr_t>(packed.data()) % 64 / 4) % 16;
+    k().pack_gemm_b_f32(sh.K, sh.N, b.data(), sh.N, p);
+    std::vector<float> want(sh.M * ldc, 7), got(sh.M * ldc, 7);
+    k().gemm_ld_f32(false, false, sh.M, sh.N, sh.K, 1, a.data(), sh.K, b.data(), sh.N, 0,
+                    want.data(), ldc);
+    ASSERT_TRUE(
+        k().packed_gemm_f32(sh.M, sh.N, sh.K, a.data(), sh.K, p, sh.K, got.data(), ldc, nullptr));
+    EXPECT_EQ(std::memcmp(got.data(), want.data(), got.size() * sizeof(float)), 0);
+    RowEpilogue e;
+    e.bias = bias.data();
+    e.activation = RowEpilogue::Activation::kRelu;
+    k().gemm_epilogue_f32(sh.M, sh.N, sh.K, a.data(), sh.K, b.data(), sh.N, want.data(), ldc, e);
+    ASSERT_TRUE(
+        k().packed_gemm_f32(sh.M, sh.N, sh.K, a.data(), sh.K, p, sh.K, got.data(), ldc, &e));
+    EXPECT_EQ(std::memcmp(got.data(), want.data(), got.size() * sizeof(float)), 0);
+    // Columns from the second strip on, rows of K from 5 on.
+    if (sh.N > S && sh.K > 5) {
+      const int64_t n = sh.N - S, kk = sh.K - 5;
+      k().gemm_ld_f32(false, false, sh.M, n, kk, 1, a.data() + 5, sh.K, b.data() + 5 * sh.N + S,
+                      sh.N, 0, want.data(), ldc);
+      ASSERT_TRUE(k().packed_gemm_f32(sh.M, n, kk, a.data() + 5, sh.K, p + S * sh.K + 5 * S, sh.K,
+                                      got.data(), ldc, nullptr));
+      EXPECT_EQ(std::memcmp(got.data(), want.data(), got.size() * sizeof(float)), 0);
+    }
+  }
+  for (int64_t n : {17, 26}) {
+    std::vector<float> b(4 * n), c(2 * n), packed((n + S - 1) / S * S * 4);
+    EXPECT_FALSE(k().packed_gemm_f32(2, n, 4, b.data(), 4, packed.data(), 4, c.data(), n, nullptr));
   }
 }
 

@@ -203,6 +203,43 @@ bool GemmWithRowEpilogue(int64_t M, int64_t N, int64_t K, const float* A, const 
   return true;
 }
 
+PackedGemmB PackGemmB(int64_t K, int64_t N, const float* B) {
+  PackedGemmB p;
+  const VectorKernels& vec = Vec();
+  if (vec.pack_gemm_b_f32 == nullptr || K == 0 || N == 0 || (N % 8 != 0 && N % 8 <= 2)) return p;
+  const int64_t strips = CeilDiv(N, vec.gemm_b_strip);
+  const size_t bytes = static_cast<size_t>(strips * vec.gemm_b_strip * K) * sizeof(float);
+  p.data.reset(static_cast<float*>(std::aligned_alloc(64, (bytes + 63) / 64 * 64)));
+  if (p.data == nullptr) return p;  // no memory for the copy: B is read in place
+  vec.pack_gemm_b_f32(K, N, B, N, p.data.get());
+  p.K = K;
+  p.N = N;
+  p.strip = vec.gemm_b_strip;
+  return p;
+}
+
+bool GemmPackedB(int64_t M, const float* A, const PackedGemmB& B, float* C) {
+  const VectorKernels& vec = Vec();
+  const int64_t N = B.N, K = B.K;
+  if (B.data == nullptr || vec.packed_gemm_f32 == nullptr || vec.gemm_b_strip != B.strip ||
+      M == 0 || IsSkinny(false, M, N, K, 1.0f)) {
+    return false;
+  }
+  const Tiling t = M * N * K < kTiledMacs ? Tiling{1, 1, M, N} : ChooseTiling(M, N, K);
+  ParallelFor(t.rows * t.cols, 1, [&](int64_t begin, int64_t end) {
+    for (int64_t tile = begin; tile < end; ++tile) {
+      const int64_t i0 = tile / t.cols * t.tile_m, j0 = tile % t.cols * t.tile_n;
+      const int64_t m = std::min(t.tile_m, M - i0), n = std::min(t.tile_n, N - j0);
+      // Tiles start on multiples of 16 columns (ChooseTiling), so on a strip.
+      CHECK_EQ(j0 % B.strip, 0);
+      const bool done = vec.packed_gemm_f32(m, n, K, A + i0 * K, K, B.data.get() + j0 * K, K,
+                                            C + i0 * N + j0, N, nullptr);
+      CHECK(done) << "packed GEMM declined a tile of a product PackGemmB accepted";
+    }
+  });
+  return true;
+}
+
 // A convolution's implicit GEMM is cut into tiles of one strip of the kernel's columns (64: the
 // AVX-512 kernel's strip, four of AVX2's) over all rows of C: the kernel fills each strip from the
 // input once per tile, so row tiles would fill it again each (ResNet-50's stride 2 1x1 layers, cut

@@ -4,6 +4,8 @@
 #define ONNX_OPT_INTERPRETER_KERNELS_GEMM_H_
 
 #include <cstdint>
+#include <cstdlib>
+#include <memory>
 
 #include "interpreter/cpu/vector_kernels.h"
 
@@ -24,6 +26,22 @@ void Gemm(bool trans_a, bool trans_b, int64_t M, int64_t N, int64_t K, T alpha, 
 // Gemm would take its skinny kernel.
 bool GemmWithRowEpilogue(int64_t M, int64_t N, int64_t K, const float* A, const float* B, float* C,
                          const RowEpilogue& e);
+
+// B (K x N float, a constant weight) copied once into the strips of the vector kernels'
+// pack_gemm_b_f32, so that every product reads it contiguous instead of in place: the first row
+// block over each strip of B in place waits on rows a page or more apart, which L2 cannot hold when
+// they are 12 KB apart (BERT's 768 x 3072). Empty (data null) where the kernels have no packed GEMM
+// or would sum N's last columns in another order from it (see packed_gemm_f32).
+struct PackedGemmB {
+  int64_t K = 0, N = 0, strip = 0;
+  std::unique_ptr<float, decltype(&std::free)> data{nullptr, &std::free};
+};
+PackedGemmB PackGemmB(int64_t K, int64_t N, const float* B);
+
+// Gemm<float>(false, false, M, B.N, B.K, 1, A, B's matrix, 0, C) from the copy, in Gemm's tiles:
+// its bits. False (nothing done) where B is empty, was packed for other kernels, or Gemm would take
+// its skinny kernel (decode steps read B once anyway).
+bool GemmPackedB(int64_t M, const float* A, const PackedGemmB& B, float* C);
 
 // C (M x N) = A (M x K) * the column matrix of a 2-D convolution (`cols`, K = channels * kernel
 // cells, N = output positions), filled from the input as the product goes instead of stored

@@ -78,10 +78,36 @@ StatusOr<Tensor> BatchedMatMul(const Tensor& a0, const Tensor& b0, bool exact_in
 
 namespace {
 
+// A float MatMul by a constant 2-D weight B that the evaluator has it pack (KernelContext::
+// PacksWeight), from B's packed copy, made on the first run: each of a's matrices by it, the bits
+// of BatchedMatMul. Null where the product takes another path (few rows, kernels without a packed
+// GEMM).
+std::optional<Tensor> MatMulByPackedWeight(KernelContext& ctx, const Tensor& a, const Tensor& b) {
+  if (!ctx.PacksWeight(1) || a.dtype() != DataType::kFloat || a.rank() < 2 || b.rank() != 2)
+    return std::nullopt;
+  const int64_t M = a.dim(a.rank() - 2), K = a.dim(a.rank() - 1), N = b.dim(1);
+  if (K != b.dim(0) || M == 0 || K == 0 || Vec().packed_gemm_f32 == nullptr) return std::nullopt;
+  const auto packed = ctx.Derived<PackedGemmB>(1, [&] { return PackGemmB(K, N, b.data<float>()); });
+  std::vector<int64_t> dims(a.dims().begin(), a.dims().end());
+  dims.back() = N;
+  Tensor out = Tensor::Uninitialized(DataType::kFloat, dims);
+  const int64_t matrices = a.size() / (M * K);
+  for (int64_t i = 0; i < matrices; ++i) {
+    if (!GemmPackedB(M, a.data<float>() + i * M * K, *packed,
+                     out.mutable_data<float>() + i * M * N))
+      return std::nullopt;  // declined: then at the first matrix, nothing written
+  }
+  return out;
+}
+
 Status MatMulKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(const Tensor* a, ctx.TensorInput(0));
   ASSIGN_OR_RETURN(const Tensor* b, ctx.TensorInput(1));
   if (a->dtype() != b->dtype()) return ctx.Error("input types differ");
+  if (std::optional<Tensor> out = MatMulByPackedWeight(ctx, *a, *b)) {
+    ctx.set_output(0, *std::move(out));
+    return OkStatus();
+  }
   ASSIGN_OR_RETURN(Tensor out, BatchedMatMul(WidenToFloat(*a), WidenToFloat(*b)));
   if (out.dtype() != a->dtype()) {
     ASSIGN_OR_RETURN(out, CastTensor(out, a->dtype()));

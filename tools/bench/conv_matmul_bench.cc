@@ -15,6 +15,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <set>
 #include <string>
 #include <utility>
@@ -183,6 +184,38 @@ BENCHMARK(BM_MatMul)
     ->Args({128, 3072, 768, 1})
     ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_MatMulNaive)->Args({128, 768, 768})->Unit(benchmark::kMillisecond);
+
+// The same products by a weight packed once (GemmPackedB, as onnx-run --repeat and Session run a
+// MatMul by a constant B); on the CPU's ISA, skipped where its kernels have no packed GEMM (AVX-512
+// reads B in place). Against BM_MatMul/baseline:0 of the same shape.
+void BM_MatMulPackedWeight(benchmark::State& st) {
+  const int64_t M = st.range(0), N = st.range(1), K = st.range(2);
+  const Isa isa = KernelIsa();
+  auto a = Random(M * K), b = Random(K * N);
+  std::vector<float> c(M * N), in_place(M * N);
+  const PackedGemmB packed = PackGemmB(K, N, b.data());
+  if (!GemmPackedB(M, a.data(), packed, c.data()))
+    return st.SkipWithError("no packed GEMM on this ISA");
+  if (FirstCall("MatMulPackedWeight", st, 3)) {
+    Gemm<float>(false, false, M, N, K, 1.f, a.data(), b.data(), 0.f, in_place.data());
+    if (std::memcmp(c.data(), in_place.data(), c.size() * sizeof(float)) != 0) {
+      AbortOnMismatch(absl::StrFormat(
+          "MatMul M=%d N=%d K=%d on %s: the packed weight's bits differ from B read in place", M, N,
+          K, std::string(IsaName(isa))));
+    }
+  }
+  const double seconds = TimedLoop(st, [&] {
+    GemmPackedB(M, a.data(), packed, c.data());
+    benchmark::DoNotOptimize(c.data());
+  });
+  SetCounters(st, 2.0 * M * N * K, isa, seconds);
+}
+BENCHMARK(BM_MatMulPackedWeight)
+    ->ArgNames({"M", "N", "K"})
+    ->Args({128, 768, 768})
+    ->Args({128, 3072, 768})
+    ->Args({128, 768, 3072})
+    ->Unit(benchmark::kMillisecond);
 
 // ---- Conv
 // ---------------------------------------------------------------------------------------------

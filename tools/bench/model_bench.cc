@@ -145,8 +145,9 @@ bool CheckAllAgainstBaselineIsa(const std::vector<BenchModel>& models) {
 
 void BM_Model(benchmark::State& state, const BenchModel* model) {
   // One evaluator for all iterations, as a caller running a model repeatedly would keep one.
-  interpreter::Evaluator evaluator(*model->zoo.model,
-                                   {.cache_constants = true, .keep_weight_pages = true});
+  interpreter::Evaluator evaluator(
+      *model->zoo.model,
+      {.cache_constants = true, .keep_weight_pages = true, .pack_weights = true});
   for (auto _ : state) {
     absl::StatusOr<std::vector<interpreter::RuntimeValue>> outputs =
         evaluator.RunByName(model->inputs);
@@ -186,8 +187,8 @@ struct ProfileRow {
 // "(between ops)" for the evaluator's own time that no op accounts for.
 absl::StatusOr<std::vector<ProfileRow>> ProfileModel(const BenchModel& model, int runs,
                                                      double* ms_per_run) {
-  interpreter::Evaluator evaluator(*model.zoo.model,
-                                   {.cache_constants = true, .keep_weight_pages = true});
+  interpreter::Evaluator evaluator(
+      *model.zoo.model, {.cache_constants = true, .keep_weight_pages = true, .pack_weights = true});
   RETURN_IF_ERROR(evaluator.RunByName(model.inputs).status());
   std::map<std::string, interpreter::Evaluator::OpProfile> profile;
   evaluator.EnableProfiling(&profile);
@@ -277,8 +278,9 @@ absl::StatusOr<double> MedianRunSeconds(const BenchModel& model, const RunConfig
   RETURN_IF_ERROR(interpreter::SetActiveIsa(config.isa));
   interpreter::SetNumThreads(config.threads);
   auto time_runs = [&]() -> absl::StatusOr<double> {
-    interpreter::Evaluator evaluator(*model.zoo.model,
-                                     {.cache_constants = true, .keep_weight_pages = true});
+    interpreter::Evaluator evaluator(
+        *model.zoo.model,
+        {.cache_constants = true, .keep_weight_pages = true, .pack_weights = true});
     RETURN_IF_ERROR(evaluator.RunByName(model.inputs).status());
     std::vector<double> seconds;
     for (int i = 0; i < runs; ++i) {

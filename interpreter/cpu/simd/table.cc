@@ -14,6 +14,11 @@ const VectorKernels& Table() {
     .gemm_epilogue_f32 = nullptr, .conv_gemm_f32 = nullptr, .conv_few_channels_f32 = nullptr,
     .winograd3x3_f32 = nullptr,
 #endif
+#if defined(__AVX2__) && !defined(__AVX512F__)
+    .gemm_b_strip = kGemmBStrip, .pack_gemm_b_f32 = PackGemmBF32, .packed_gemm_f32 = PackedGemmF32,
+#else
+    .gemm_b_strip = 0, .pack_gemm_b_f32 = nullptr, .packed_gemm_f32 = nullptr,
+#endif
     .skinny_gemm_f32 = SkinnyGemmF32, .skinny_gemm_quantized_f32 = SkinnyGemmQuantizedF32,
     .skinny_gemm_4bit_rows_f32 = SkinnyGemm4BitRowsF32, .lstm_step_f32 = LstmStepF32,
     .binary_f32 = BinaryF32, .unary_f32 = UnaryF32, .scale_shift_f32 = ScaleShiftF32,

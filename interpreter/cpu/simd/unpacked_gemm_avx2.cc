@@ -264,8 +264,8 @@ ONNX_OPT_MASKED_LOADS_PAST_BUFFERS inline __m256 ColumnVectorOf(const ColumnVect
   return value;
 }
 
-// C = A * B with B stored or implicit, as unpacked_gemm.cc's Product.
-template <bool kStored>
+// C = A * B with B stored or implicit, as unpacked_gemm.cc's Product; with kOntoC, C += A * B.
+template <bool kStored, bool kOntoC = false>
 void Product(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, const float* B,
              int64_t ldb, const ConvColumns* cols, int64_t o0, float* C, int64_t ldc,
              const RowEpilogue* e) {
@@ -334,14 +334,16 @@ void Product(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, const
         if (vectors > 0 && i > 0) next.PrefetchShare(i / kRows);
         if (kStored && vectors > 0 && i == 0) {
           BlockOf<true>(vectors, rows, slice, A + i * lda + k, lda, B + k * ldb + j, ldb,
-                        C + i * ldc + j, ldc, masks, k > 0, more_strips, packed, last, i);
+                        C + i * ldc + j, ldc, masks, kOntoC || k > 0, more_strips, packed, last, i);
         } else if (vectors > 0) {
           BlockOf<false>(vectors, rows, slice, A + i * lda + k, lda, packed, kStripColumns,
-                         C + i * ldc + j, ldc, masks, k > 0, more_strips, nullptr, last, i);
+                         C + i * ldc + j, ldc, masks, kOntoC || k > 0, more_strips, nullptr, last,
+                         i);
         }
         if (with_dot) {
           (dot == 1 ? DotRows<1> : DotRows<2>)(rows, slice, A + i * lda + k, lda, columns,
-                                               C + i * ldc + blocked, ldc, k > 0, last, i);
+                                               C + i * ldc + blocked, ldc, kOntoC || k > 0, last,
+                                               i);
         }
       }
     }
@@ -357,12 +359,87 @@ void EpilogueOfZeros(int64_t M, int64_t N, float* C, int64_t ldc, const RowEpilo
   }
 }
 
+// C = A * B as slices of K over all of C where A is large and its slices are not: A of more than
+// half of L2 whose slice of K fits it (BERT's 128 x 3072 second product, 1.5 MB) would come from L3
+// once per strip of B. `product(k, slice, onto_c, e)` computes one such slice (or all of K at
+// once); each row of C sums its slices in the order a single product does, so the bits are the
+// same.
+template <typename Product>
+void OverSlicesOfK(int64_t M, int64_t K, const RowEpilogue* e, Product&& product) {
+  constexpr int64_t kL2Share = 512 << 10;
+  const int64_t a_bytes = M * K * int64_t{sizeof(float)};
+  if (K <= kKSlice || a_bytes <= kL2Share || M * kKSlice * int64_t{sizeof(float)} > kL2Share)
+    return product(0, K, false, e);
+  for (int64_t k = 0; k < K; k += kKSlice) {
+    const int64_t slice = K - k < kKSlice ? K - k : kKSlice;
+    product(k, slice, k > 0, k + slice == K ? e : nullptr);
+  }
+}
+
+// C (+= with kOntoC) = A * B from B packed in strips by PackGemmBF32: every row block reads the
+// strip's copy, none B in place. The blocks and their order are Product's for N % 8 not 1 or 2
+// (no dot columns), so are the bits.
+template <bool kOntoC>
+void PackedProduct(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda,
+                   const float* packed_b, int64_t ldp, float* C, int64_t ldc,
+                   const RowEpilogue* e) {
+  constexpr int kRows = 6;
+  for (int64_t j = 0; j < N; j += kStripColumns) {
+    const __m256i masks[kVectors] = {FirstLanes8(N - j), FirstLanes8(N - j - kLanes)};
+    const int vectors = N - j <= kLanes ? 1 : 2;
+    const bool more_strips = j + kStripColumns < N;
+    const float* strip = packed_b + j * ldp;
+    for (int64_t k = 0; k < K; k += kKSlice) {
+      const int64_t slice = K - k < kKSlice ? K - k : kKSlice;
+      const RowEpilogue* last = k + slice == K ? e : nullptr;
+      for (int64_t i = 0; i < M; i += kRows) {
+        const int rows = static_cast<int>(M - i < kRows ? M - i : kRows);
+        BlockOf<false>(vectors, rows, slice, A + i * lda + k, lda, strip + k * kStripColumns,
+                       kStripColumns, C + i * ldc + j, ldc, masks, kOntoC || k > 0, more_strips,
+                       nullptr, last, i);
+      }
+    }
+  }
+}
+
 }  // namespace
 
 bool UnpackedGemmF32(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, const float* B,
                      int64_t ldb, float* C, int64_t ldc, const RowEpilogue* e) {
   if (K == 0) return false;
-  Product<true>(M, N, K, A, lda, B, ldb, nullptr, 0, C, ldc, e);
+  OverSlicesOfK(M, K, e, [&](int64_t k, int64_t slice, bool onto_c, const RowEpilogue* last) {
+    if (onto_c) {
+      Product<true, true>(M, N, slice, A + k, lda, B + k * ldb, ldb, nullptr, 0, C, ldc, last);
+    } else {
+      Product<true>(M, N, slice, A + k, lda, B + k * ldb, ldb, nullptr, 0, C, ldc, last);
+    }
+  });
+  return true;
+}
+
+void PackGemmBF32(int64_t K, int64_t N, const float* B, int64_t ldb, float* packed) {
+  for (int64_t j = 0; j < N; j += kStripColumns) {
+    const int64_t n = N - j < kStripColumns ? N - j : kStripColumns;
+    float* strip = packed + j * K;
+    for (int64_t k = 0; k < K; ++k) {
+      float* row = strip + k * kStripColumns;
+      for (int64_t c = 0; c < kStripColumns; ++c) row[c] = c < n ? B[k * ldb + j + c] : 0.0f;
+    }
+  }
+}
+
+bool PackedGemmF32(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda,
+                   const float* packed_b, int64_t K_packed, float* C, int64_t ldc,
+                   const RowEpilogue* e) {
+  if (K == 0 || (N % kLanes != 0 && N % kLanes <= kMaxDotColumns)) return false;
+  OverSlicesOfK(M, K, e, [&](int64_t k, int64_t slice, bool onto_c, const RowEpilogue* last) {
+    const float* b = packed_b + k * kStripColumns;
+    if (onto_c) {
+      PackedProduct<true>(M, N, slice, A + k, lda, b, K_packed, C, ldc, last);
+    } else {
+      PackedProduct<false>(M, N, slice, A + k, lda, b, K_packed, C, ldc, last);
+    }
+  });
   return true;
 }
 
