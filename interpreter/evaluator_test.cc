@@ -279,46 +279,52 @@ TEST(EvaluatorTest, AFoldedEpilogueFromGraphInputsFollowsEachRun) {
   EXPECT_EQ(results[0], results[2]);
 }
 
-// An evaluator that packs weights (EvaluatorOptions::pack_weights: on AVX2, a MatMul's constant B
-// copied once into the GEMM's strips) computes the bits of one that reads them in place, run after
-// run, untiled and in tiles, over a batch of matrices; a B given as a graph input is not kept
-// from one run to the next.
+// An evaluator that packs weights (EvaluatorOptions::pack_weights: a MatMul's constant B copied
+// once into the GEMM's strips, on AVX2 and AVX-512) computes the bits of one that reads them in
+// place, run after run, untiled and in tiles, over a batch of matrices; a B given as a graph input
+// is not kept from one run to the next.
 TEST(EvaluatorTest, PackedWeightsGiveTheBitsOfWeightsInPlaceOnEveryRun) {
-  if (DetectedIsa() < Isa::kAvx2) GTEST_SKIP() << "the packed GEMM is AVX2's; this CPU lacks AVX2";
-  ASSERT_TRUE(SetActiveIsa(Isa::kAvx2).ok());
+  if (DetectedIsa() < Isa::kAvx2) GTEST_SKIP() << "the packed GEMM needs AVX2; this CPU lacks it";
   struct Shape {
     int64_t batch, M, K, N;
   };
-  for (const Shape& sh : {Shape{1, 20, 40, 35}, Shape{2, 64, 300, 200}}) {
-    SCOPED_TRACE(absl::StrCat(sh.batch, "x", sh.M, "x", sh.K, "x", sh.N));
-    for (bool weight_is_input : {false, true}) {
-      ChainGraph chain("matmul");
-      ir::Value* w = weight_is_input ? chain.g.AddInput("w") : chain.Init("w", {sh.K, sh.N}, -1, 1);
-      chain.g.AddOutput(chain.g.AddNode("MatMul", {chain.g.AddInput("x"), w}, {"y"})->output(0));
-      Evaluator packing(chain.g, {{"", 17}}, {.cache_constants = true, .pack_weights = true});
-      Evaluator in_place(chain.g, {{"", 17}});
-      std::vector<std::vector<float>> results;
-      for (int run = 0; run < 3; ++run) {
-        std::vector<RuntimeValue> inputs;
-        const Tensor x = Tensor::FromVector<float>(
-            DataType::kFloat, {sh.batch, sh.M, sh.K},
-            testing::RandomFloats(sh.batch * sh.M * sh.K, -1, 1, 10 + run));
-        if (weight_is_input) {
-          inputs.push_back(Tensor::FromVector<float>(
-              DataType::kFloat, {sh.K, sh.N},
-              testing::RandomFloats(sh.K * sh.N, -1, 1, run == 2 ? 20 : 21 + run)));
+  for (Isa isa : SupportedIsas()) {
+    if (isa == Isa::kBaseline) continue;
+    ASSERT_TRUE(SetActiveIsa(isa).ok());
+    for (const Shape& sh : {Shape{1, 20, 40, 45}, Shape{2, 64, 300, 200}}) {
+      SCOPED_TRACE(
+          absl::StrCat(std::string(IsaName(isa)), " ", sh.batch, "x", sh.M, "x", sh.K, "x", sh.N));
+      for (bool weight_is_input : {false, true}) {
+        ChainGraph chain("matmul");
+        ir::Value* w =
+            weight_is_input ? chain.g.AddInput("w") : chain.Init("w", {sh.K, sh.N}, -1, 1);
+        chain.g.AddOutput(chain.g.AddNode("MatMul", {chain.g.AddInput("x"), w}, {"y"})->output(0));
+        Evaluator packing(chain.g, {{"", 17}}, {.cache_constants = true, .pack_weights = true});
+        Evaluator in_place(chain.g, {{"", 17}});
+        std::vector<std::vector<float>> results;
+        for (int run = 0; run < 3; ++run) {
+          std::vector<RuntimeValue> inputs;
+          const Tensor x = Tensor::FromVector<float>(
+              DataType::kFloat, {sh.batch, sh.M, sh.K},
+              testing::RandomFloats(sh.batch * sh.M * sh.K, -1, 1, 10 + run));
+          if (weight_is_input) {
+            inputs.push_back(Tensor::FromVector<float>(
+                DataType::kFloat, {sh.K, sh.N},
+                testing::RandomFloats(sh.K * sh.N, -1, 1, run == 2 ? 20 : 21 + run)));
+          }
+          inputs.push_back(x);
+          auto got = packing.Run(inputs);
+          auto want = in_place.Run(inputs);
+          ASSERT_TRUE(got.ok()) << got.status();
+          ASSERT_TRUE(want.ok()) << want.status();
+          const std::vector<float> g = (*got)[0].tensor().ToVector<float>();
+          ASSERT_EQ(g.size(), static_cast<size_t>(sh.batch * sh.M * sh.N));
+          EXPECT_EQ(std::memcmp(g.data(), (*want)[0].tensor().data<float>(), g.size() * 4), 0)
+              << run;
+          results.push_back(g);
         }
-        inputs.push_back(x);
-        auto got = packing.Run(inputs);
-        auto want = in_place.Run(inputs);
-        ASSERT_TRUE(got.ok()) << got.status();
-        ASSERT_TRUE(want.ok()) << want.status();
-        const std::vector<float> g = (*got)[0].tensor().ToVector<float>();
-        ASSERT_EQ(g.size(), static_cast<size_t>(sh.batch * sh.M * sh.N));
-        EXPECT_EQ(std::memcmp(g.data(), (*want)[0].tensor().data<float>(), g.size() * 4), 0) << run;
-        results.push_back(g);
+        EXPECT_NE(results[0], results[1]);
       }
-      EXPECT_NE(results[0], results[1]);
     }
   }
   ASSERT_TRUE(SetActiveIsa(DetectedIsa()).ok());

@@ -204,15 +204,15 @@ struct VectorKernels {
                           int64_t m1, float* y);
   // B (K x N, rows ldb apart) copied for packed_gemm_f32 into strips of gemm_b_strip columns
   // (the last zero-padded), each K x gemm_b_strip contiguous: CeilDiv(N, gemm_b_strip) *
-  // gemm_b_strip * K floats at `packed`, 64-byte aligned. Null where the ISA has no such kernel
-  // (AVX2 has; AVX-512's reads B in place at 93% of its peak).
+  // gemm_b_strip * K floats at `packed`, 64-byte aligned. False (nothing written) for an N that
+  // packed_gemm_f32 declines. Null where the ISA has no such kernel (AVX2 and AVX-512 have).
   int64_t gemm_b_strip;
-  void (*pack_gemm_b_f32)(int64_t K, int64_t N, const float* B, int64_t ldb, float* packed);
+  bool (*pack_gemm_b_f32)(int64_t K, int64_t N, const float* B, int64_t ldb, float* packed);
   // C = A * B, e as gemm_epilogue_f32, from B packed by pack_gemm_b_f32 over K_packed rows:
   // packed_b names row k0 of the strip holding column j0 (j0 a multiple of gemm_b_strip), and the
   // product takes B's columns j0.. and rows k0..k0 + K. The bits of gemm_ld_f32 / gemm_epilogue_f32
   // on the stored B; false (nothing done) when K is 0 or N's last columns would take another
-  // order of sums there (N % 8 of 1 or 2).
+  // order of sums there (dot products: N % 8 of 1 or 2 on AVX2, N % 16 of 1 to 4 on AVX-512).
   bool (*packed_gemm_f32)(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda,
                           const float* packed_b, int64_t K_packed, float* C, int64_t ldc,
                           const RowEpilogue* e);

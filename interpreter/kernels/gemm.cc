@@ -206,12 +206,15 @@ bool GemmWithRowEpilogue(int64_t M, int64_t N, int64_t K, const float* A, const 
 PackedGemmB PackGemmB(int64_t K, int64_t N, const float* B) {
   PackedGemmB p;
   const VectorKernels& vec = Vec();
-  if (vec.pack_gemm_b_f32 == nullptr || K == 0 || N == 0 || (N % 8 != 0 && N % 8 <= 2)) return p;
+  if (vec.pack_gemm_b_f32 == nullptr || K == 0 || N == 0) return p;
   const int64_t strips = CeilDiv(N, vec.gemm_b_strip);
   const size_t bytes = static_cast<size_t>(strips * vec.gemm_b_strip * K) * sizeof(float);
   p.data.reset(static_cast<float*>(std::aligned_alloc(64, (bytes + 63) / 64 * 64)));
   if (p.data == nullptr) return p;  // no memory for the copy: B is read in place
-  vec.pack_gemm_b_f32(K, N, B, N, p.data.get());
+  if (!vec.pack_gemm_b_f32(K, N, B, N, p.data.get())) {
+    p.data.reset();
+    return p;
+  }
   p.K = K;
   p.N = N;
   p.strip = vec.gemm_b_strip;
@@ -225,13 +228,15 @@ bool GemmPackedB(int64_t M, const float* A, const PackedGemmB& B, float* C) {
       M == 0 || IsSkinny(false, M, N, K, 1.0f)) {
     return false;
   }
-  const Tiling t = M * N * K < kTiledMacs ? Tiling{1, 1, M, N} : ChooseTiling(M, N, K);
+  Tiling t = M * N * K < kTiledMacs ? Tiling{1, 1, M, N} : ChooseTiling(M, N, K);
+  // Column tiles start on a strip (AVX-512's are 64 columns, Gemm's tiles multiples of 16). A
+  // column's sums do not depend on the tile it is in, so neither do the bits.
+  t.tile_n = CeilDiv(t.tile_n, B.strip) * B.strip;
+  t.cols = CeilDiv(N, t.tile_n);
   ParallelFor(t.rows * t.cols, 1, [&](int64_t begin, int64_t end) {
     for (int64_t tile = begin; tile < end; ++tile) {
       const int64_t i0 = tile / t.cols * t.tile_m, j0 = tile % t.cols * t.tile_n;
       const int64_t m = std::min(t.tile_m, M - i0), n = std::min(t.tile_n, N - j0);
-      // Tiles start on multiples of 16 columns (ChooseTiling), so on a strip.
-      CHECK_EQ(j0 % B.strip, 0);
       const bool done = vec.packed_gemm_f32(m, n, K, A + i0 * K, K, B.data.get() + j0 * K, K,
                                             C + i0 * N + j0, N, nullptr);
       CHECK(done) << "packed GEMM declined a tile of a product PackGemmB accepted";

@@ -31,7 +31,8 @@ bool GemmWithRowEpilogue(int64_t M, int64_t N, int64_t K, const float* A, const 
 // pack_gemm_b_f32, so that every product reads it contiguous instead of in place: the first row
 // block over each strip of B in place waits on rows a page or more apart, which L2 cannot hold when
 // they are 12 KB apart (BERT's 768 x 3072). Empty (data null) where the kernels have no packed GEMM
-// or would sum N's last columns in another order from it (see packed_gemm_f32).
+// or would sum N's last columns in another order from it (see packed_gemm_f32). Made for the ISA
+// in use; GemmPackedB declines it under another.
 struct PackedGemmB {
   int64_t K = 0, N = 0, strip = 0;
   std::unique_ptr<float, decltype(&std::free)> data{nullptr, &std::free};

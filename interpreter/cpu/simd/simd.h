@@ -54,14 +54,16 @@ void GemmEpilogueF32(int64_t M, int64_t N, int64_t K, const float* A, int64_t ld
                      int64_t ldb, float* C, int64_t ldc, const RowEpilogue& e);
 void ConvGemmF32(int64_t M, const float* A, int64_t lda, const ConvColumns& cols, int64_t o0,
                  int64_t o1, float* C, int64_t ldc, const RowEpilogue* e);
-#if !defined(__AVX512F__)
-// unpacked_gemm_avx2.cc: B copied into strips once (weights), then products from the copy.
+// B copied into strips once (weights), then products from the copy (packed_b.h).
+#if defined(__AVX512F__)
+inline constexpr int64_t kGemmBStrip = 64;
+#else
 inline constexpr int64_t kGemmBStrip = 16;
-void PackGemmBF32(int64_t K, int64_t N, const float* B, int64_t ldb, float* packed);
+#endif
+bool PackGemmBF32(int64_t K, int64_t N, const float* B, int64_t ldb, float* packed);
 bool PackedGemmF32(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda,
                    const float* packed_b, int64_t K_packed, float* C, int64_t ldc,
                    const RowEpilogue* e);
-#endif
 // AVX-512 (VNNI): int8_gemm.cc; AVX2: int8_gemm_avx2.cc.
 void Gemm8BitS32(int64_t M, int64_t N, int64_t K, const Int8Operand& A, const Int8Operand& B,
                  int64_t ldb, int32_t* C, int64_t ldc);

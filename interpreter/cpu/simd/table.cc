@@ -14,7 +14,7 @@ const VectorKernels& Table() {
     .gemm_epilogue_f32 = nullptr, .conv_gemm_f32 = nullptr, .conv_few_channels_f32 = nullptr,
     .winograd3x3_f32 = nullptr,
 #endif
-#if defined(__AVX2__) && !defined(__AVX512F__)
+#if defined(__AVX2__)
     .gemm_b_strip = kGemmBStrip, .pack_gemm_b_f32 = PackGemmBF32, .packed_gemm_f32 = PackedGemmF32,
 #else
     .gemm_b_strip = 0, .pack_gemm_b_f32 = nullptr, .packed_gemm_f32 = nullptr,

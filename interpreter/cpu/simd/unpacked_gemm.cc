@@ -17,6 +17,7 @@
 #include "interpreter/cpu/simd/epilogue.h"
 #include "interpreter/cpu/simd/intrinsics.h"
 #include "interpreter/cpu/simd/next_strip.h"
+#include "interpreter/cpu/simd/packed_b.h"
 
 namespace onnx_opt::interpreter::ONNX_OPT_SIMD_NS {
 namespace {
@@ -294,7 +295,8 @@ ONNX_OPT_MASKED_LOADS_PAST_BUFFERS inline __m512 ColumnVectorOf(const ColumnVect
 // C = A * B over M x N x K, B either stored (B, ldb: the first block of rows over a strip reads it
 // in place and copies it for the others) or the columns [o0, o0 + N) of a convolution's implicit
 // column matrix (*cols: each strip's slice packed from the input first, then read by every block).
-template <bool kStored>
+// With kOntoC, C += A * B.
+template <bool kStored, bool kOntoC = false>
 void Product(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, const float* B,
              int64_t ldb, const ConvColumns* cols, int64_t o0, float* C, int64_t ldc,
              const RowEpilogue* e) {
@@ -366,14 +368,15 @@ void Product(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, const
         if (vectors > 0 && i > 0) next.PrefetchShare(i / kRows);
         if (kStored && vectors > 0 && i == 0) {
           BlockOf<true>(vectors, rows, slice, A + i * lda + k, lda, B + k * ldb + j, ldb,
-                        C + i * ldc + j, ldc, masks, k > 0, more_strips, packed, last, i);
+                        C + i * ldc + j, ldc, masks, kOntoC || k > 0, more_strips, packed, last, i);
         } else if (vectors > 0) {
           BlockOf<false>(vectors, rows, slice, A + i * lda + k, lda, packed, kStripColumns,
-                         C + i * ldc + j, ldc, masks, k > 0, more_strips, nullptr, last, i);
+                         C + i * ldc + j, ldc, masks, kOntoC || k > 0, more_strips, nullptr, last,
+                         i);
         }
         if (with_dot) {
           DotRowsOf(dot, rows, slice, A + i * lda + k, lda, columns, C + i * ldc + blocked, ldc,
-                    k > 0, last, i);
+                    kOntoC || k > 0, last, i);
         }
       }
     }
@@ -391,12 +394,71 @@ void EpilogueOfZeros(int64_t M, int64_t N, float* C, int64_t ldc, const RowEpilo
   }
 }
 
+// C (+= with kOntoC) = A * B from B packed in strips by PackGemmBF32: every row block reads the
+// strip's copy, none B in place. The blocks and their order are Product's for N % 16 not in
+// 1..kMaxDotColumns (no dot columns), so are the bits.
+template <bool kOntoC>
+void PackedProduct(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda,
+                   const float* packed_b, int64_t ldp, float* C, int64_t ldc,
+                   const RowEpilogue* e) {
+  constexpr int kRows = 6;
+  for (int64_t j = 0; j < N; j += kStripColumns) {
+    __mmask16 masks[kVectors];
+    const int64_t strip_columns = N - j < kStripColumns ? N - j : kStripColumns;
+    const int vectors = static_cast<int>((strip_columns + kLanes - 1) / kLanes);
+    for (int v = 0; v < kVectors; ++v) masks[v] = FirstLanes16(N - j - v * kLanes);
+    const bool more_strips = j + kStripColumns < N;
+    const float* strip = packed_b + j * ldp;
+    for (int64_t k = 0; k < K; k += kKSlice) {
+      const int64_t slice = K - k < kKSlice ? K - k : kKSlice;
+      const RowEpilogue* last = k + slice == K ? e : nullptr;
+      const NextPackedSlice<kStripColumns, kKSlice> next(strip, ldp, N, K, M, kRows, j, k, slice);
+      for (int64_t i = 0; i < M; i += kRows) {
+        const int rows = static_cast<int>(M - i < kRows ? M - i : kRows);
+        if (i > 0) next.PrefetchShare(i / kRows);
+        BlockOf<false>(vectors, rows, slice, A + i * lda + k, lda, strip + k * kStripColumns,
+                       kStripColumns, C + i * ldc + j, ldc, masks, kOntoC || k > 0, more_strips,
+                       nullptr, last, i);
+      }
+    }
+  }
+}
+
 }  // namespace
 
 bool UnpackedGemmF32(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, const float* B,
                      int64_t ldb, float* C, int64_t ldc, const RowEpilogue* e) {
   if (K == 0) return false;
-  Product<true>(M, N, K, A, lda, B, ldb, nullptr, 0, C, ldc, e);
+  OverSlicesOfK<kKSlice>(
+      M, K, e, [&](int64_t k, int64_t slice, bool onto_c, const RowEpilogue* last) {
+        if (onto_c) {
+          Product<true, true>(M, N, slice, A + k, lda, B + k * ldb, ldb, nullptr, 0, C, ldc, last);
+        } else {
+          Product<true>(M, N, slice, A + k, lda, B + k * ldb, ldb, nullptr, 0, C, ldc, last);
+        }
+      });
+  return true;
+}
+
+bool PackGemmBF32(int64_t K, int64_t N, const float* B, int64_t ldb, float* packed) {
+  if (N % kLanes != 0 && N % kLanes <= kMaxDotColumns) return false;  // see PackedGemmF32
+  PackStrips<kStripColumns>(K, N, B, ldb, packed);
+  return true;
+}
+
+bool PackedGemmF32(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda,
+                   const float* packed_b, int64_t K_packed, float* C, int64_t ldc,
+                   const RowEpilogue* e) {
+  if (K == 0 || (N % kLanes != 0 && N % kLanes <= kMaxDotColumns)) return false;
+  OverSlicesOfK<kKSlice>(
+      M, K, e, [&](int64_t k, int64_t slice, bool onto_c, const RowEpilogue* last) {
+        const float* b = packed_b + k * kStripColumns;
+        if (onto_c) {
+          PackedProduct<true>(M, N, slice, A + k, lda, b, K_packed, C, ldc, last);
+        } else {
+          PackedProduct<false>(M, N, slice, A + k, lda, b, K_packed, C, ldc, last);
+        }
+      });
   return true;
 }
 

@@ -14,7 +14,7 @@
 #include "interpreter/cpu/simd/epilogue.h"
 #include "interpreter/cpu/simd/intrinsics.h"
 #include "interpreter/cpu/simd/next_strip.h"
-#include "interpreter/cpu/simd/prefetch.h"
+#include "interpreter/cpu/simd/packed_b.h"
 
 namespace onnx_opt::interpreter::ONNX_OPT_SIMD_NS {
 namespace {
@@ -360,23 +360,6 @@ void EpilogueOfZeros(int64_t M, int64_t N, float* C, int64_t ldc, const RowEpilo
   }
 }
 
-// C = A * B as slices of K over all of C where A is large and its slices are not: A of more than
-// half of L2 whose slice of K fits it (BERT's 128 x 3072 second product, 1.5 MB) would come from L3
-// once per strip of B. `product(k, slice, onto_c, e)` computes one such slice (or all of K at
-// once); each row of C sums its slices in the order a single product does, so the bits are the
-// same.
-template <typename Product>
-void OverSlicesOfK(int64_t M, int64_t K, const RowEpilogue* e, Product&& product) {
-  constexpr int64_t kL2Share = 512 << 10;
-  const int64_t a_bytes = M * K * int64_t{sizeof(float)};
-  if (K <= kKSlice || a_bytes <= kL2Share || M * kKSlice * int64_t{sizeof(float)} > kL2Share)
-    return product(0, K, false, e);
-  for (int64_t k = 0; k < K; k += kKSlice) {
-    const int64_t slice = K - k < kKSlice ? K - k : kKSlice;
-    product(k, slice, k > 0, k + slice == K ? e : nullptr);
-  }
-}
-
 // C (+= with kOntoC) = A * B from B packed in strips by PackGemmBF32: every row block reads the
 // strip's copy, none B in place. The blocks and their order are Product's for N % 8 not 1 or 2
 // (no dot columns), so are the bits.
@@ -393,28 +376,10 @@ void PackedProduct(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda,
     for (int64_t k = 0; k < K; k += kKSlice) {
       const int64_t slice = K - k < kKSlice ? K - k : kKSlice;
       const RowEpilogue* last = k + slice == K ? e : nullptr;
-      // What the next first block reads (the next slice, or the next strip's first), contiguous,
-      // asked for into L2 a share per later block, as next_strip.h does for B in place: from L3
-      // the first block over each slice took ~1.5x as long as the others.
-      const bool next_slice = k + slice < K;
-      const float* next =
-          next_slice ? strip + (k + slice) * kStripColumns : strip + ldp * kStripColumns;
-      const int64_t next_rows = next_slice
-                                    ? (K - k - slice < kKSlice ? K - k - slice : kKSlice)
-                                    : (j + kStripColumns < N ? (K < kKSlice ? K : kKSlice) : 0);
-      const int64_t next_bytes = next_rows * kStripColumns * int64_t{sizeof(float)};
-      const int64_t later_blocks = (M + kRows - 1) / kRows - 1;
-      const int64_t share =
-          later_blocks > 0 ? (next_bytes / 64 + later_blocks - 1) / later_blocks * 64 : 0;
+      const NextPackedSlice<kStripColumns, kKSlice> next(strip, ldp, N, K, M, kRows, j, k, slice);
       for (int64_t i = 0; i < M; i += kRows) {
         const int rows = static_cast<int>(M - i < kRows ? M - i : kRows);
-        if (i > 0) {
-          const int64_t b0 = (i / kRows - 1) * share;
-          if (b0 < next_bytes) {
-            PrefetchL2(reinterpret_cast<const char*>(next) + b0,
-                       next_bytes - b0 < share ? next_bytes - b0 : share);
-          }
-        }
+        if (i > 0) next.PrefetchShare(i / kRows);
         BlockOf<false>(vectors, rows, slice, A + i * lda + k, lda, strip + k * kStripColumns,
                        kStripColumns, C + i * ldc + j, ldc, masks, kOntoC || k > 0, more_strips,
                        nullptr, last, i);
@@ -428,39 +393,36 @@ void PackedProduct(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda,
 bool UnpackedGemmF32(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, const float* B,
                      int64_t ldb, float* C, int64_t ldc, const RowEpilogue* e) {
   if (K == 0) return false;
-  OverSlicesOfK(M, K, e, [&](int64_t k, int64_t slice, bool onto_c, const RowEpilogue* last) {
-    if (onto_c) {
-      Product<true, true>(M, N, slice, A + k, lda, B + k * ldb, ldb, nullptr, 0, C, ldc, last);
-    } else {
-      Product<true>(M, N, slice, A + k, lda, B + k * ldb, ldb, nullptr, 0, C, ldc, last);
-    }
-  });
+  OverSlicesOfK<kKSlice>(
+      M, K, e, [&](int64_t k, int64_t slice, bool onto_c, const RowEpilogue* last) {
+        if (onto_c) {
+          Product<true, true>(M, N, slice, A + k, lda, B + k * ldb, ldb, nullptr, 0, C, ldc, last);
+        } else {
+          Product<true>(M, N, slice, A + k, lda, B + k * ldb, ldb, nullptr, 0, C, ldc, last);
+        }
+      });
   return true;
 }
 
-void PackGemmBF32(int64_t K, int64_t N, const float* B, int64_t ldb, float* packed) {
-  for (int64_t j = 0; j < N; j += kStripColumns) {
-    const int64_t n = N - j < kStripColumns ? N - j : kStripColumns;
-    float* strip = packed + j * K;
-    for (int64_t k = 0; k < K; ++k) {
-      float* row = strip + k * kStripColumns;
-      for (int64_t c = 0; c < kStripColumns; ++c) row[c] = c < n ? B[k * ldb + j + c] : 0.0f;
-    }
-  }
+bool PackGemmBF32(int64_t K, int64_t N, const float* B, int64_t ldb, float* packed) {
+  if (N % kLanes != 0 && N % kLanes <= kMaxDotColumns) return false;  // see PackedGemmF32
+  PackStrips<kStripColumns>(K, N, B, ldb, packed);
+  return true;
 }
 
 bool PackedGemmF32(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda,
                    const float* packed_b, int64_t K_packed, float* C, int64_t ldc,
                    const RowEpilogue* e) {
   if (K == 0 || (N % kLanes != 0 && N % kLanes <= kMaxDotColumns)) return false;
-  OverSlicesOfK(M, K, e, [&](int64_t k, int64_t slice, bool onto_c, const RowEpilogue* last) {
-    const float* b = packed_b + k * kStripColumns;
-    if (onto_c) {
-      PackedProduct<true>(M, N, slice, A + k, lda, b, K_packed, C, ldc, last);
-    } else {
-      PackedProduct<false>(M, N, slice, A + k, lda, b, K_packed, C, ldc, last);
-    }
-  });
+  OverSlicesOfK<kKSlice>(
+      M, K, e, [&](int64_t k, int64_t slice, bool onto_c, const RowEpilogue* last) {
+        const float* b = packed_b + k * kStripColumns;
+        if (onto_c) {
+          PackedProduct<true>(M, N, slice, A + k, lda, b, K_packed, C, ldc, last);
+        } else {
+          PackedProduct<false>(M, N, slice, A + k, lda, b, K_packed, C, ldc, last);
+        }
+      });
   return true;
 }
 
