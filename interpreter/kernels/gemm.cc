@@ -221,6 +221,10 @@ PackedGemmB PackGemmB(int64_t K, int64_t N, const float* B) {
   return p;
 }
 
+bool GemmReadsPackedB(int64_t M, int64_t N, int64_t K) {
+  return Vec().packed_gemm_f32 != nullptr && M > 0 && !IsSkinny(false, M, N, K, 1.0f);
+}
+
 bool GemmPackedB(int64_t M, const float* A, const PackedGemmB& B, float* C) {
   const VectorKernels& vec = Vec();
   const int64_t N = B.N, K = B.K;

@@ -39,6 +39,11 @@ struct PackedGemmB {
 };
 PackedGemmB PackGemmB(int64_t K, int64_t N, const float* B);
 
+// Whether a product of M rows by a K x N weight would read it packed (GemmPackedB): the kernels
+// have a packed GEMM and M is past the skinny kernel's rows (decode steps stream B once anyway, and
+// packing a decoder's weights for them would double its memory for nothing).
+bool GemmReadsPackedB(int64_t M, int64_t N, int64_t K);
+
 // Gemm<float>(false, false, M, B.N, B.K, 1, A, B's matrix, 0, C) from the copy, in Gemm's tiles:
 // its bits. False (nothing done) where B is empty, was packed for other kernels, or Gemm would take
 // its skinny kernel (decode steps read B once anyway).

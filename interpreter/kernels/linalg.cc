@@ -78,15 +78,22 @@ StatusOr<Tensor> BatchedMatMul(const Tensor& a0, const Tensor& b0, bool exact_in
 
 namespace {
 
+// Weights larger than this are read in place even when the evaluator packs weights: a large
+// language model's (4096 x 4096 and up) would double its memory, and a prefill's many rows already
+// spread the cost of reading B in place.
+constexpr int64_t kMaxPackedWeightBytes = int64_t{32} << 20;
+
 // A float MatMul by a constant 2-D weight B that the evaluator has it pack (KernelContext::
 // PacksWeight), from B's packed copy, made on the first run: each of a's matrices by it, the bits
 // of BatchedMatMul. Null where the product takes another path (few rows, kernels without a packed
-// GEMM).
+// GEMM, a weight over kMaxPackedWeightBytes).
 std::optional<Tensor> MatMulByPackedWeight(KernelContext& ctx, const Tensor& a, const Tensor& b) {
-  if (!ctx.PacksWeight(1) || a.dtype() != DataType::kFloat || a.rank() < 2 || b.rank() != 2)
+  if (!ctx.PacksWeight(1) || a.dtype() != DataType::kFloat || a.rank() < 2 || b.rank() != 2 ||
+      b.size() > kMaxPackedWeightBytes / int64_t{sizeof(float)}) {
     return std::nullopt;
+  }
   const int64_t M = a.dim(a.rank() - 2), K = a.dim(a.rank() - 1), N = b.dim(1);
-  if (K != b.dim(0) || M == 0 || K == 0 || Vec().packed_gemm_f32 == nullptr) return std::nullopt;
+  if (K != b.dim(0) || K == 0 || !GemmReadsPackedB(M, N, K)) return std::nullopt;
   const auto packed = ctx.Derived<PackedGemmB>(1, [&] { return PackGemmB(K, N, b.data<float>()); });
   std::vector<int64_t> dims(a.dims().begin(), a.dims().end());
   dims.back() = N;

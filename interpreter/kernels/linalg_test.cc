@@ -1,7 +1,9 @@
 #include <limits>
 
 #include "gtest/gtest.h"
+#include "interpreter/cpu/isa.h"
 #include "interpreter/cpu/thread_pool.h"
+#include "interpreter/kernels/gemm.h"
 #include "interpreter/tensor_limit.h"
 #include "interpreter/testing/test_util.h"
 
@@ -56,6 +58,32 @@ TEST(LinalgTest, GemmOfFewRowsAndLargeWeight) {
       }
     }
   }
+}
+
+// Weights are packed for products of many rows only, on the ISAs with a packed GEMM: decode steps
+// (the skinny kernel's rows) read B in place, and packing a decoder's weights for them would only
+// double its memory. A packed product has the bits of Gemm, also for a column count that is not a
+// whole number of AVX-512's 64-column strips.
+TEST(LinalgTest, WeightsArePackedForProductsOfManyRowsOnly) {
+  for (Isa isa : SupportedIsas()) {
+    ASSERT_TRUE(SetActiveIsa(isa).ok());
+    const bool packs = isa != Isa::kBaseline;
+    EXPECT_EQ(GemmReadsPackedB(128, 768, 768), packs) << IsaName(isa);
+    EXPECT_FALSE(GemmReadsPackedB(4, 4096, 4096)) << IsaName(isa);
+    const int64_t M = 40, K = 200, N = 400;
+    const std::vector<float> a = testing::RandomFloats(M * K, -1, 1, 1),
+                             b = testing::RandomFloats(K * N, -1, 1, 2);
+    const PackedGemmB packed = PackGemmB(K, N, b.data());
+    EXPECT_EQ(packed.data != nullptr, packs) << IsaName(isa);
+    std::vector<float> got(M * N), want(M * N);
+    EXPECT_EQ(GemmPackedB(M, a.data(), packed, got.data()), packs) << IsaName(isa);
+    if (!packs) continue;
+    SetNumThreads(2);  // column tiles (of 64 columns on AVX-512: 400 is 6 strips and a part)
+    Gemm<float>(false, false, M, N, K, 1.0f, a.data(), b.data(), 0.0f, want.data());
+    EXPECT_EQ(got, want) << IsaName(isa);
+    SetNumThreads(1);
+  }
+  ASSERT_TRUE(SetActiveIsa(DetectedIsa()).ok());
 }
 
 // A product of few columns and a long K, which the GEMM cuts into column tiles so that threads
