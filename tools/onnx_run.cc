@@ -35,7 +35,8 @@ DEFINE_bool(time, false,
 DEFINE_int32(
     repeat, 1,
     "N: run the model N times; nodes computed from constants only run on the first run alone and "
-    "weights mapped from the model's files stay resident between runs; with --time the first run "
+    "weights mapped from the model's files stay resident between runs, MatMul weights are packed "
+    "for the GEMM once; with --time the first run "
     "is a warm-up and the figures are the median total and the mean per op type of the other "
     "runs");
 
