@@ -7,12 +7,21 @@
 #define ONNX_OPT_INTERPRETER_CPU_SIMD_PACKED_B_H_
 
 #include <cstdint>
+#include <type_traits>
 
 #include "interpreter/cpu/simd/prefetch.h"
 #include "interpreter/cpu/simd/simd.h"
 
 // In each ISA's namespace, as next_strip.h.
 namespace onnx_opt::interpreter::ONNX_OPT_SIMD_NS {
+
+// Whether products from B packed have the bits of B in place for N columns: in place, a few columns
+// past the last whole vector (N % kLanes of 1..kMaxDotColumns) are dot products, summed in another
+// order than the blocks that read packed strips.
+template <int64_t kLanes, int64_t kMaxDotColumns>
+constexpr bool PackableColumns(int64_t N) {
+  return N % kLanes == 0 || N % kLanes > kMaxDotColumns;
+}
 
 // B (K x N, rows ldb apart) into strips of kStripColumns at `packed`.
 template <int64_t kStripColumns>
@@ -61,17 +70,22 @@ class NextPackedSlice {
 // C = A * B as slices of K over all of C where A is large and its slices are not: A of more than
 // half of L2 whose slice of K fits it (BERT's 128 x 3072 second product, 1.5 MB) would come from L3
 // once per strip of B. `product(k, slice, onto_c, e)` computes one such slice (or all of K at
-// once); each row of C sums its slices in the order a single product does, so the bits are the
-// same.
+// once), onto_c a std::bool_constant (true: add to C; usable as a template argument); each row of C
+// sums its slices in the order a single product does, so the bits are the same.
 template <int64_t kKSlice, typename Product>
 void OverSlicesOfK(int64_t M, int64_t K, const RowEpilogue* e, Product&& product) {
   constexpr int64_t kL2Share = 512 << 10;
   const int64_t a_bytes = M * K * int64_t{sizeof(float)};
   if (K <= kKSlice || a_bytes <= kL2Share || M * kKSlice * int64_t{sizeof(float)} > kL2Share)
-    return product(0, K, false, e);
+    return product(0, K, std::false_type{}, e);
   for (int64_t k = 0; k < K; k += kKSlice) {
     const int64_t slice = K - k < kKSlice ? K - k : kKSlice;
-    product(k, slice, k > 0, k + slice == K ? e : nullptr);
+    const RowEpilogue* last = k + slice == K ? e : nullptr;
+    if (k == 0) {
+      product(k, slice, std::false_type{}, last);
+    } else {
+      product(k, slice, std::true_type{}, last);
+    }
   }
 }
 

@@ -430,18 +430,14 @@ bool UnpackedGemmF32(int64_t M, int64_t N, int64_t K, const float* A, int64_t ld
                      int64_t ldb, float* C, int64_t ldc, const RowEpilogue* e) {
   if (K == 0) return false;
   OverSlicesOfK<kKSlice>(
-      M, K, e, [&](int64_t k, int64_t slice, bool onto_c, const RowEpilogue* last) {
-        if (onto_c) {
-          Product<true, true>(M, N, slice, A + k, lda, B + k * ldb, ldb, nullptr, 0, C, ldc, last);
-        } else {
-          Product<true>(M, N, slice, A + k, lda, B + k * ldb, ldb, nullptr, 0, C, ldc, last);
-        }
+      M, K, e, [&](int64_t k, int64_t slice, auto onto_c, const RowEpilogue* last) {
+        Product<true, onto_c>(M, N, slice, A + k, lda, B + k * ldb, ldb, nullptr, 0, C, ldc, last);
       });
   return true;
 }
 
 bool PackGemmBF32(int64_t K, int64_t N, const float* B, int64_t ldb, float* packed) {
-  if (N % kLanes != 0 && N % kLanes <= kMaxDotColumns) return false;  // see PackedGemmF32
+  if (!PackableColumns<kLanes, kMaxDotColumns>(N)) return false;
   PackStrips<kStripColumns>(K, N, B, ldb, packed);
   return true;
 }
@@ -449,15 +445,11 @@ bool PackGemmBF32(int64_t K, int64_t N, const float* B, int64_t ldb, float* pack
 bool PackedGemmF32(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda,
                    const float* packed_b, int64_t K_packed, float* C, int64_t ldc,
                    const RowEpilogue* e) {
-  if (K == 0 || (N % kLanes != 0 && N % kLanes <= kMaxDotColumns)) return false;
+  if (K == 0 || !PackableColumns<kLanes, kMaxDotColumns>(N)) return false;
   OverSlicesOfK<kKSlice>(
-      M, K, e, [&](int64_t k, int64_t slice, bool onto_c, const RowEpilogue* last) {
-        const float* b = packed_b + k * kStripColumns;
-        if (onto_c) {
-          PackedProduct<true>(M, N, slice, A + k, lda, b, K_packed, C, ldc, last);
-        } else {
-          PackedProduct<false>(M, N, slice, A + k, lda, b, K_packed, C, ldc, last);
-        }
+      M, K, e, [&](int64_t k, int64_t slice, auto onto_c, const RowEpilogue* last) {
+        PackedProduct<onto_c>(M, N, slice, A + k, lda, packed_b + k * kStripColumns, K_packed, C,
+                              ldc, last);
       });
   return true;
 }
