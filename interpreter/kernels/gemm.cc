@@ -228,10 +228,7 @@ bool GemmReadsPackedB(int64_t M, int64_t N, int64_t K) {
 bool GemmPackedB(int64_t M, const float* A, const PackedGemmB& B, float* C) {
   const VectorKernels& vec = Vec();
   const int64_t N = B.N, K = B.K;
-  if (B.data == nullptr || vec.packed_gemm_f32 == nullptr || vec.gemm_b_strip != B.strip ||
-      M == 0 || IsSkinny(false, M, N, K, 1.0f)) {
-    return false;
-  }
+  if (B.data == nullptr || vec.gemm_b_strip != B.strip || !GemmReadsPackedB(M, N, K)) return false;
   Tiling t = M * N * K < kTiledMacs ? Tiling{1, 1, M, N} : ChooseTiling(M, N, K);
   // Column tiles start on a strip (AVX-512's are 64 columns, Gemm's tiles multiples of 16). A
   // column's sums do not depend on the tile it is in, so neither do the bits.
