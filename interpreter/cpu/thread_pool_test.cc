@@ -90,22 +90,22 @@ TEST_F(ThreadPoolTest, UsesOtherThreadsWhenAsked) {
 
 // Each thread starts on its own contiguous segment of the chunks: with 2 threads the caller on
 // chunks 0-3 of 8, the worker on 4-7. (Chunk 0 waits, bounded, until another thread has started a
-// chunk, so the caller cannot take them all before the worker wakes.)
+// chunk, so the caller cannot take them all before the worker wakes.) A caller descheduled right
+// after handing out the job may find its segment taken by the worker, which helps with the rest
+// once its own is done (seen when tests share two cores): then it runs later chunks of its own
+// segment, or none.
 TEST_F(ThreadPoolTest, EachThreadStartsOnItsOwnSegment) {
   SetNumThreads(2);
   const std::thread::id caller = std::this_thread::get_id();
   for (int round = 0; round < 10; ++round) {
     SCOPED_TRACE(absl::StrCat("round ", round));
-    std::atomic<int64_t> worker_first{-1};
+    std::atomic<int64_t> worker_first{-1}, caller_first{-1};
     std::atomic<int> hits{0};
-    std::thread::id first_runner;
     ParallelFor(8, 1, [&](int64_t begin, int64_t) {
-      if (std::this_thread::get_id() != caller) {
-        int64_t none = -1;
-        worker_first.compare_exchange_strong(none, begin);
-      }
+      int64_t none = -1;
+      (std::this_thread::get_id() == caller ? caller_first : worker_first)
+          .compare_exchange_strong(none, begin);
       if (begin == 0) {
-        first_runner = std::this_thread::get_id();
         for (int i = 0; i < 10000 && worker_first.load() < 0; ++i) {
           std::this_thread::sleep_for(std::chrono::milliseconds(1));
         }
@@ -113,8 +113,8 @@ TEST_F(ThreadPoolTest, EachThreadStartsOnItsOwnSegment) {
       hits.fetch_add(1);
     });
     EXPECT_EQ(hits.load(), 8);
-    EXPECT_EQ(first_runner, caller);
     EXPECT_EQ(worker_first.load(), 4);
+    EXPECT_LT(caller_first.load(), 4);  // in its own segment, or -1: it ran none
   }
 }
 
