@@ -341,7 +341,9 @@ void BM_ConvNaive(benchmark::State& st) {
 // 3x3 256->256 @14 and 1x1 1024->256 @14, conv5_x 3x3 512->512 @7 and 1x1 512->2048 @7 (planes
 // narrower than a strip of the GEMM, weights larger than L2);
 // MobileNetV2: depthwise 3x3 32 channels @112, 96 @112 stride 2, 144 channels @56, stride 1 and 2,
-// and the 1x1 expansions 24->144 @56 and 16->96 @112 (short K; the latter writes a 5 MB output).
+// and the 1x1 expansions 24->144 @56 and 16->96 @112 (short K; the latter writes a 5 MB output);
+// 3x3 convolutions of few channels (Winograd's threshold): a DB text detector's head, 96->24 @160
+// and @20, and 32->16, 64->8, 16->64, 16->16, 8->32 and 8->8.
 BENCHMARK(BM_Conv)
     ->ArgNames({"C", "M", "HW", "k", "s", "group", "baseline"})
     ->Args({3, 64, 224, 7, 2, 1, 0})  // ResNet-50's stem
@@ -362,6 +364,14 @@ BENCHMARK(BM_Conv)
     ->Args({576, 576, 14, 3, 1, 576, 0})
     ->Args({576, 576, 14, 3, 2, 576, 0})
     ->Args({960, 960, 7, 3, 1, 960, 0})
+    ->Args({96, 24, 160, 3, 1, 1, 0})
+    ->Args({96, 24, 20, 3, 1, 1, 0})
+    ->Args({32, 16, 56, 3, 1, 1, 0})
+    ->Args({64, 8, 56, 3, 1, 1, 0})
+    ->Args({16, 64, 112, 3, 1, 1, 0})
+    ->Args({16, 16, 112, 3, 1, 1, 0})
+    ->Args({8, 32, 112, 3, 1, 1, 0})
+    ->Args({8, 8, 112, 3, 1, 1, 0})
     ->Args({24, 144, 56, 1, 1, 1, 0})
     ->Args({16, 96, 112, 1, 1, 1, 0})
     ->Args({96, 576, 14, 1, 1, 1, 0})
