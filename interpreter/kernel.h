@@ -55,6 +55,11 @@ class SubgraphRunner {
 // Resolves attribute references (`ref_attr_name`) inside function bodies.
 using AttributeScope = absl::flat_hash_map<std::string, const ir::Attribute*>;
 
+// One address per type of value a kernel derives (KernelContext::Derived): the kind it is kept
+// under.
+template <typename T>
+inline constexpr char kDerivedKind = 0;
+
 class KernelContext {
  public:
   // `dying_inputs` has bit i set when input i's value is not used after this node (the evaluator's
@@ -126,16 +131,18 @@ class KernelContext {
   // What the kernel derives from input i (weights reordered for its inner loop): make()'s result
   // (a T), kept in the node's plan step and returned again by later runs while input i is the same
   // tensor, when the evaluator says input i is the same on every run (`constant_inputs`, bit i);
-  // made for this call alone otherwise. A node derives one type from a given input.
+  // made for this call alone otherwise. Values of each type are kept apart: a node may derive
+  // several types from one input (a convolution's Winograd filters, its weights cropped to the
+  // cells that read X).
   template <typename T, typename Make>
   std::shared_ptr<const T> Derived(size_t i, Make&& make) {
     const bool keep = cache_ != nullptr && i < 64 && ((constant_inputs_ >> i) & 1) != 0;
     if (keep) {
-      if (std::shared_ptr<const void> kept = cache_->Find(i, input(i)))
+      if (std::shared_ptr<const void> kept = cache_->Find(i, &kDerivedKind<T>, input(i)))
         return std::static_pointer_cast<const T>(kept);
     }
     auto made = std::make_shared<const T>(make());
-    if (keep) cache_->Keep(i, input(i), made);
+    if (keep) cache_->Keep(i, &kDerivedKind<T>, input(i), made);
     return made;
   }
   void set_cache(KernelCache* cache, uint64_t constant_inputs, bool pack_weights = false) {

@@ -16,16 +16,20 @@ namespace onnx_opt::interpreter {
 
 class KernelCache {
  public:
-  // What was kept for input `input` when it was derived from this very tensor (its storage, type
-  // and dims), else null. The entry holds the source's storage, so that storage cannot be reused
-  // for another tensor (or written in place) while the entry lives.
-  std::shared_ptr<const void> Find(size_t input, const Tensor& source) const;
-  // Keeps `value` for input `input` derived from `source`, replacing what was kept for it.
-  void Keep(size_t input, const Tensor& source, std::shared_ptr<const void> value);
+  // What was kept of kind `kind` (a tag per type of derived value) for input `input` when it was
+  // derived from this very tensor (its storage, type and dims), else null. The entry holds the
+  // source's storage, so that storage cannot be reused for another tensor (or written in place)
+  // while the entry lives.
+  std::shared_ptr<const void> Find(size_t input, const void* kind, const Tensor& source) const;
+  // Keeps `value` of kind `kind` for input `input` derived from `source`, replacing what was kept
+  // of that kind for it.
+  void Keep(size_t input, const void* kind, const Tensor& source,
+            std::shared_ptr<const void> value);
 
  private:
   struct Entry {
     size_t input;
+    const void* kind;
     Tensor source;
     std::shared_ptr<const void> value;
   };

@@ -497,6 +497,82 @@ StatusOr<ConvShape> MakeConvShape(const KernelContext& ctx, const Tensor& x, con
   return MakeConvShape(ctx, x.dims(), w);
 }
 
+// The kernel cells of a convolution that read X for some output: per spatial axis, `kept` cells
+// from `lo` on. The others read only padding, for every output, and add nothing (a 3x3 kernel over
+// a map one row high, as text recognizers and audio models have after pooling the height away, is
+// a 1x3 kernel).
+struct LiveCells {
+  std::vector<int64_t> lo, kept;
+};
+
+// Nullopt when every cell counts, or when an axis has none (the output is the bias) or cropping
+// would need a negative pad (dilations).
+std::optional<LiveCells> FindLiveCells(const Geometry& g) {
+  LiveCells live{std::vector<int64_t>(g.nd), std::vector<int64_t>(g.nd)};
+  bool cropped = false;
+  for (int64_t i = 0; i < g.nd; ++i) {
+    int64_t first = -1, last = -1;
+    for (int64_t k = 0; k < g.k[i]; ++k) {
+      // The first output whose input position for cell k is not before X, and whether it is in X.
+      const int64_t before = g.pb[i] - k * g.d[i];
+      const int64_t o = before <= 0 ? 0 : (before + g.s[i] - 1) / g.s[i];
+      if (o < g.out[i] && o * g.s[i] - before < g.in[i]) {
+        if (first < 0) first = k;
+        last = k;
+      }
+    }
+    if (first < 0 || g.pb[i] < first * g.d[i] || g.pe[i] < (g.k[i] - 1 - last) * g.d[i])
+      return std::nullopt;
+    live.lo[i] = first;
+    live.kept[i] = last - first + 1;
+    cropped = cropped || live.kept[i] < g.k[i];
+  }
+  if (!cropped) return std::nullopt;
+  return live;
+}
+
+// The weights W [M, C/group, kernel...] of the live cells only, and W's kernel shape.
+struct CroppedWeights {
+  std::vector<int64_t> kernel;
+  LiveCells live;
+  Tensor w;
+};
+
+template <typename T>
+CroppedWeights CropWeights(const Tensor& w, const std::vector<int64_t>& kernel,
+                           const LiveCells& live) {
+  const int64_t nd = static_cast<int64_t>(kernel.size());
+  std::vector<int64_t> dims = {w.dim(0), w.dim(1)};
+  dims.insert(dims.end(), live.kept.begin(), live.kept.end());
+  CroppedWeights c{kernel, live, Tensor::Uninitialized(w.dtype(), dims)};
+  const std::vector<int64_t> strides = Strides(kernel);
+  // Runs of kept cells along the last axis, one per index of the axes before it.
+  const std::vector<int64_t> outer(live.kept.begin(), live.kept.end() - 1);
+  const int64_t K = NumElements(kernel), filters = w.dim(0) * w.dim(1), run = live.kept.back();
+  const T* src = w.data<T>();
+  T* dst = c.w.mutable_data<T>();
+  std::vector<int64_t> cell(nd - 1);
+  for (int64_t f = 0; f < filters; ++f) {
+    std::fill(cell.begin(), cell.end(), 0);
+    do {
+      int64_t at = f * K + live.lo[nd - 1];
+      for (int64_t i = 0; i + 1 < nd; ++i) at += (cell[i] + live.lo[i]) * strides[i];
+      dst = std::copy_n(src + at, run, dst);
+    } while (Next(cell, outer));
+  }
+  return c;
+}
+
+// The geometry of the same convolution over the live cells: pads less the cells cut, the same
+// outputs.
+void CropGeometry(const LiveCells& live, Geometry& g) {
+  for (int64_t i = 0; i < g.nd; ++i) {
+    g.pb[i] -= live.lo[i] * g.d[i];
+    g.pe[i] -= (g.k[i] - live.lo[i] - live.kept[i]) * g.d[i];
+    g.k[i] = live.kept[i];
+  }
+}
+
 // The column matrix of `channels` channels (the 2-D form when it applies).
 template <typename T>
 void Im2ColRows(const T* x, int64_t channels, const Geometry& g, T* col, T pad = T(0)) {
@@ -542,9 +618,12 @@ void GemmLd(int64_t m, int64_t n, int64_t k, const T* a, int64_t lda, const T* b
   }
 }
 
+// The convolution of `shape` with weights `w`: the node's input 1 when `w_is_input`, else W cropped
+// to its live cells or computed from the node's inputs, which what a path derives from W
+// (Winograd's filters) must not be kept for.
 template <typename T>
-Status ConvImpl(KernelContext& ctx, const Tensor& x, const Tensor& w, const Tensor* b, Tensor& y) {
-  ASSIGN_OR_RETURN(const ConvShape shape, MakeConvShape(ctx, x, w));
+Status ConvWithShape(KernelContext& ctx, const ConvShape& shape, const Tensor& x, const Tensor& w,
+                     bool w_is_input, const Tensor* b, Tensor& y) {
   const int64_t N = shape.N, C = shape.C, M = shape.M, group = shape.group;
   const Geometry& g = shape.g;
   if (b != nullptr && b->size() != M)
@@ -646,11 +725,13 @@ Status ConvImpl(KernelContext& ctx, const Tensor& x, const Tensor& w, const Tens
     if (group == 1 && O > 0 && TakesWinograd(g, C, M) && Vec().winograd3x3_f32 != nullptr) {
       const Window2d win = ToWindow2d(g);
       // Not zero-filled first: 16 MB for 512 x 512 filters.
-      const auto u = ctx.Derived<std::unique_ptr<float[]>>(1, [&] {
+      auto pack = [&] {
         auto packed = std::make_unique_for_overwrite<float[]>(WinogradWeightsSize(M, C));
         PackWinogradWeights(pw, M, C, packed.get());
         return packed;
-      });
+      };
+      const auto u = w_is_input ? ctx.Derived<std::unique_ptr<float[]>>(1, pack)
+                                : std::make_shared<const std::unique_ptr<float[]>>(pack());
       RowEpilogue e;
       if (in_kernel) {
         e = *in_kernel;
@@ -779,6 +860,29 @@ Status ConvImpl(KernelContext& ctx, const Tensor& x, const Tensor& w, const Tens
   return OkStatus();
 }
 
+// The convolution of the node's attributes; `w_is_input`: W is the node's input 1 (Conv), not
+// computed from its inputs (ConvInteger, QLinearConv), so what is derived from W may be kept for
+// the node.
+template <typename T>
+Status ConvImpl(KernelContext& ctx, const Tensor& x, const Tensor& w, bool w_is_input,
+                const Tensor* b, Tensor& y) {
+  ASSIGN_OR_RETURN(ConvShape shape, MakeConvShape(ctx, x, w));
+  const std::optional<LiveCells> live = FindLiveCells(shape.g);
+  if (!live) return ConvWithShape<T>(ctx, shape, x, w, w_is_input, b, y);
+  // Kept for the node while X's shape leaves the same cells live (a session's runs), cropped again
+  // for this call when another shape left others.
+  const std::vector<int64_t> kernel = shape.g.k;
+  auto crop = [&] { return CropWeights<T>(w, kernel, *live); };
+  std::shared_ptr<const CroppedWeights> cropped =
+      w_is_input ? ctx.Derived<CroppedWeights>(1, crop) : nullptr;
+  if (cropped == nullptr || cropped->kernel != kernel || cropped->live.lo != live->lo ||
+      cropped->live.kept != live->kept) {
+    cropped = std::make_shared<const CroppedWeights>(crop());
+  }
+  CropGeometry(*live, shape.g);
+  return ConvWithShape<T>(ctx, shape, x, cropped->w, false, b, y);
+}
+
 Status ConvKernel(KernelContext& ctx) {
   ASSIGN_OR_RETURN(const Tensor* x0, ctx.TensorInput(0));
   ASSIGN_OR_RETURN(const Tensor* w0, ctx.TensorInput(1));
@@ -792,7 +896,7 @@ Status ConvKernel(KernelContext& ctx) {
   Tensor y;
   RETURN_IF_ERROR(DispatchFloat(x.dtype(), [&](auto tag) -> Status {
     using T = decltype(tag);
-    return ConvImpl<T>(ctx, x, w, ctx.has_input(2) ? &b : nullptr, y);
+    return ConvImpl<T>(ctx, x, w, true, ctx.has_input(2) ? &b : nullptr, y);
   }));
   if (y.dtype() != x0->dtype()) {
     ASSIGN_OR_RETURN(y, CastTensor(y, x0->dtype()));
@@ -958,7 +1062,7 @@ Status ConvIntegerKernel(KernelContext& ctx) {
   } else {  // wider integers than the spec's: in double
     Tensor x, w;
     RETURN_IF_ERROR(SubtractZeroPoints<double>(ctx, *x0, *w0, x, w));
-    RETURN_IF_ERROR(ConvImpl<double>(ctx, x, w, nullptr, y));
+    RETURN_IF_ERROR(ConvImpl<double>(ctx, x, w, false, nullptr, y));
     ASSIGN_OR_RETURN(y, CastTensor(y, DataType::kInt32));
   }
   ctx.set_output(0, std::move(y));
@@ -1001,7 +1105,7 @@ Status QLinearConvKernel(KernelContext& ctx) {
       b.mutable_data<double>()[m] *= xs * ws.data<double>()[ws.size() == 1 ? 0 : m];
   }
   Tensor y;
-  RETURN_IF_ERROR(ConvImpl<double>(ctx, x, w, ctx.has_input(8) ? &b : nullptr, y));
+  RETURN_IF_ERROR(ConvImpl<double>(ctx, x, w, false, ctx.has_input(8) ? &b : nullptr, y));
   const DataType t = ctx.input(7).dtype();
   const double lo = t == DataType::kUint8 ? 0 : -128, hi = t == DataType::kUint8 ? 255 : 127;
   for (int64_t i = 0; i < y.size(); ++i) {
