@@ -101,12 +101,14 @@ struct Blocked4BitRows {
 // Relu (NaN and -0 to +0) or Clip (v < lo ? lo : v, then > hi ? hi : that). Null pointers skip
 // their step.
 struct RowEpilogue {
-  enum class Activation { kNone, kRelu, kClip };
+  // The activations unary_f32 has of the same names, with its bits.
+  enum class Activation { kNone, kRelu, kClip, kLeakyRelu, kHardSigmoid, kHardSwish };
   const float* bias = nullptr;   // one per row
   const float* scale = nullptr;  // one per row, with shift
   const float* shift = nullptr;
   Activation activation = Activation::kNone;
-  float lo = 0, hi = 0;  // Clip's bounds
+  float lo = 0, hi = 0;       // Clip's bounds
+  float alpha = 0, beta = 0;  // LeakyRelu's alpha; HardSigmoid's alpha and beta
 };
 
 // The 1x1 convolution (stride 1, no padding) whose output a depthwise kernel reads in place of x

@@ -502,8 +502,8 @@ TEST_P(VectorKernelsTest, ScaleShift) {
 }
 
 // The GEMM that finishes rows as it stores them has the bits of the GEMM followed by the separate
-// passes (bias add, scale_shift_f32, Relu or Clip), over shapes with a partial row block, a partial
-// strip, two slices of K and a strided C; NaN and -0 through the activations.
+// passes (bias add, scale_shift_f32, each activation), over shapes with a partial row block, a
+// partial strip, two slices of K and a strided C; NaN and -0 through the activations.
 TEST_P(VectorKernelsTest, GemmWithRowEpilogueIsTheGemmThenTheSeparatePasses) {
   // The baseline has no such kernel (its GEMM is Eigen's; the convolution then runs the passes);
   // every vector ISA has.
@@ -523,7 +523,8 @@ TEST_P(VectorKernelsTest, GemmWithRowEpilogueIsTheGemmThenTheSeparatePasses) {
     a[0] = std::numeric_limits<float>::quiet_NaN();      // row 0 of C is NaN
     for (int64_t p = 0; p < sh.K; ++p) a[sh.K + p] = 0;  // row 1 of C is zeros (-0 after -bias)
     for (auto act : {RowEpilogue::Activation::kNone, RowEpilogue::Activation::kRelu,
-                     RowEpilogue::Activation::kClip}) {
+                     RowEpilogue::Activation::kClip, RowEpilogue::Activation::kLeakyRelu,
+                     RowEpilogue::Activation::kHardSigmoid, RowEpilogue::Activation::kHardSwish}) {
       for (bool affine : {false, true}) {
         SCOPED_TRACE(absl::StrCat(sh.M, "x", sh.N, "x", sh.K, " activation ", static_cast<int>(act),
                                   " affine ", affine));
@@ -536,6 +537,8 @@ TEST_P(VectorKernelsTest, GemmWithRowEpilogueIsTheGemmThenTheSeparatePasses) {
         e.activation = act;
         e.lo = -0.5f;
         e.hi = 0.75f;
+        e.alpha = 0.3f;
+        e.beta = 0.4f;
         std::vector<float> want(sh.M * ldc, 7), got(sh.M * ldc, 7);
         k().gemm_ld_f32(false, false, sh.M, sh.N, sh.K, 1, a.data(), sh.K, b.data(), sh.N, 0,
                         want.data(), ldc);
@@ -547,6 +550,12 @@ TEST_P(VectorKernelsTest, GemmWithRowEpilogueIsTheGemmThenTheSeparatePasses) {
             k().unary_f32(UnaryOp::kRelu, row, row, sh.N, 0, 0);
           if (act == RowEpilogue::Activation::kClip)
             k().unary_f32(UnaryOp::kClip, row, row, sh.N, e.lo, e.hi);
+          if (act == RowEpilogue::Activation::kLeakyRelu)
+            k().unary_f32(UnaryOp::kLeakyRelu, row, row, sh.N, e.alpha, 0);
+          if (act == RowEpilogue::Activation::kHardSigmoid)
+            k().unary_f32(UnaryOp::kHardSigmoid, row, row, sh.N, e.alpha, e.beta);
+          if (act == RowEpilogue::Activation::kHardSwish)
+            k().unary_f32(UnaryOp::kHardSwish, row, row, sh.N, 0, 0);
         }
         k().gemm_epilogue_f32(sh.M, sh.N, sh.K, a.data(), sh.K, b.data(), sh.N, got.data(), ldc, e);
         ASSERT_EQ(std::memcmp(got.data(), want.data(), got.size() * sizeof(float)), 0);

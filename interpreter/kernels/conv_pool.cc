@@ -340,6 +340,15 @@ constexpr int64_t kDepthwiseBandOutputs = 2048;
 // 14x14 0.12 / 0.14, 7x7 0.18 / 0.18; the whole model at 14x14 and up 7.63 ms, 28x28 and up
 // 7.74, 7x7 and up 7.80; on the AVX2 kernels 8.64, 8.56 and 8.85.
 constexpr int64_t kFusedDepthwiseMinLanePixels = 14 * 14 * 16;
+// Kernels of fewer lanes (AVX2's 8) run the pair fused only for at most this many input channels:
+// each block of lanes reads all of them again, and past that the separate GEMM is faster
+// (BM_InvertedResidual, AVX2 kernels on Zen 4, fused / separate: 16 -> 96 at 112x112 0.78 / 0.97
+// ms, 24 -> 144 0.48 / 0.50, 32 -> 64 at 56x56 0.25 / 0.26, 64 -> 64 0.69 / 0.52, 128 -> 128 at
+// 28x28 0.58 / 0.30, 256 -> 256 at 22x22 0.91 / 0.67). With AVX-512's 16 the fused pair was as
+// fast or faster at every width measured (64 -> 64 0.31 / 0.34, 128 -> 128 0.26 / 0.28, 256 ->
+// 256 0.61 / 0.64).
+constexpr int64_t kFusedDepthwiseWideLanes = 16;
+constexpr int64_t kFusedDepthwiseMaxNarrowChannelsIn = 32;
 
 // 3x3 convolutions at stride 1 without dilation of at least this many input and output channels
 // take Winograd's F(2x2, 3x3) (winograd3x3_f32), in tasks of at most this many output channels.
@@ -397,6 +406,15 @@ std::optional<RowEpilogue> InKernelEpilogue(const float* bias, const ChannelEpil
       e.activation = RowEpilogue::Activation::kClip;
       e.lo = epilogue->p0;
       e.hi = epilogue->p1;
+    } else if (epilogue->activation == UnaryOp::kLeakyRelu) {
+      e.activation = RowEpilogue::Activation::kLeakyRelu;
+      e.alpha = epilogue->p0;
+    } else if (epilogue->activation == UnaryOp::kHardSigmoid) {
+      e.activation = RowEpilogue::Activation::kHardSigmoid;
+      e.alpha = epilogue->p0;
+      e.beta = epilogue->p1;
+    } else if (epilogue->activation == UnaryOp::kHardSwish) {
+      e.activation = RowEpilogue::Activation::kHardSwish;
     } else {
       return std::nullopt;
     }
@@ -930,6 +948,10 @@ StatusOr<bool> ComputePointwiseDepthwise(KernelContext& pointwise_ctx,
   if (depthwise->g.nd != 2 || depthwise->group != C || depthwise->M != C) return false;
   if (depthwise->g.in_size() * Vec().depthwise_block_channels < kFusedDepthwiseMinLanePixels)
     return false;
+  if (Vec().depthwise_block_channels < kFusedDepthwiseWideLanes &&
+      pointwise->C > kFusedDepthwiseMaxNarrowChannelsIn) {
+    return false;
+  }
   // Both epilogues applied in registers (the expansion's values exist only there).
   const ChannelEpilogue *e1 = pointwise_ctx.epilogue(), *e2 = depthwise_ctx.epilogue();
   for (const ChannelEpilogue* e : {e1, e2}) {

@@ -452,6 +452,11 @@ BENCHMARK(BM_InvertedResidual)
     ->ArgsProduct({{32}, {192}, {28}, {1}, {0, 1}})
     ->ArgsProduct({{64}, {384}, {14}, {1}, {0, 1}})
     ->ArgsProduct({{160}, {960}, {7}, {1}, {0, 1}})
+    ->ArgsProduct({{32}, {64}, {56}, {1}, {0, 1}})
+    ->ArgsProduct({{64}, {64}, {56}, {1}, {0, 1}})
+    ->ArgsProduct({{128}, {128}, {28}, {1}, {0, 1}})
+    ->ArgsProduct({{256}, {256}, {22}, {1}, {0, 1}})
+    ->ArgsProduct({{512}, {512}, {14}, {1}, {0, 1}})
     ->Unit(benchmark::kMillisecond);
 
 BENCHMARK(BM_ConvColdWeights)

@@ -52,6 +52,16 @@ void BinaryF32(BinaryOp op, Operands form, const float* a, const float* b, float
   }
 }
 
+// a * b + c in one rounding where the ISA has FMA (the epilogues of epilogue.h match it), two where
+// it has not: written out rather than left to the compiler's contraction.
+inline float MultiplyAdd(float a, float b, float c) {
+#if defined(__FMA__)
+  return __builtin_fmaf(a, b, c);
+#else
+  return a * b + c;
+#endif
+}
+
 void UnaryF32(UnaryOp op, const float* x, float* y, int64_t n, float p0, float p1) {
   switch (op) {
     case UnaryOp::kRelu:
@@ -66,12 +76,12 @@ void UnaryF32(UnaryOp op, const float* x, float* y, int64_t n, float p0, float p
       return Map(x, y, n, [p0](float v) { return v >= 0 ? v : v * p0; });
     case UnaryOp::kHardSigmoid:
       return Map(x, y, n, [p0, p1](float v) {
-        const float t = v * p0 + p1;
+        const float t = MultiplyAdd(v, p0, p1);
         return t < 0 ? 0.0f : (t > 1 ? 1.0f : t);
       });
     case UnaryOp::kHardSwish:
       return Map(x, y, n, [](float v) {
-        const float t = v * (1.0f / 6) + 0.5f;
+        const float t = MultiplyAdd(v, 1.0f / 6, 0.5f);
         return v * (t < 0 ? 0.0f : (t > 1 ? 1.0f : t));
       });
     case UnaryOp::kSigmoid:

@@ -1,9 +1,10 @@
 // The steps of a RowEpilogue (vector_kernels.h) after its bias, on one vector of this ISA: v *
-// scale
-// + shift (one rounding, as this ISA's scale_shift_f32 in elementwise.cc) when `scaled`, then the
-// activation, with the separate passes' results (Relu: NaN and -0 to +0; Clip: v < lo ? lo : v,
-// then > hi ? hi : that). Scale and shift are per lane: the same value in every lane for a row of
-// a GEMM, a channel's in each lane for the channel-blocked depthwise convolution.
+// scale + shift (one rounding, as this ISA's scale_shift_f32 in elementwise.cc) when `scaled`, then
+// the activation, with the separate passes' results (unary_f32: Relu takes NaN and -0 to +0; Clip
+// is v < lo ? lo : v, then > hi ? hi : that; LeakyRelu v >= 0 ? v : v * alpha; HardSigmoid clamps
+// fma(v, alpha, beta) to [0, 1] and HardSwish multiplies v by fma(v, 1/6, 1/2) so clamped, NaN
+// passing through both). Scale and shift are per lane: the same value in every lane for a row of a
+// GEMM, a channel's in each lane for the channel-blocked depthwise convolution.
 #ifndef ONNX_OPT_INTERPRETER_CPU_SIMD_EPILOGUE_H_
 #define ONNX_OPT_INTERPRETER_CPU_SIMD_EPILOGUE_H_
 
@@ -16,6 +17,14 @@
 namespace onnx_opt::interpreter::ONNX_OPT_SIMD_NS {
 
 #if defined(__AVX512F__)
+// t < 0 ? 0 : (t > 1 ? 1 : t).
+inline __m512 UnitClamp(__m512 t) {
+  t = _mm512_mask_mov_ps(t, _mm512_cmp_ps_mask(t, _mm512_setzero_ps(), _CMP_LT_OQ),
+                         _mm512_setzero_ps());
+  return _mm512_mask_mov_ps(t, _mm512_cmp_ps_mask(t, _mm512_set1_ps(1), _CMP_GT_OQ),
+                            _mm512_set1_ps(1));
+}
+
 inline __m512 FinishVector(__m512 v, bool scaled, __m512 scale, __m512 shift,
                            const RowEpilogue& e) {
   if (scaled) v = _mm512_fmadd_ps(v, scale, shift);
@@ -31,10 +40,27 @@ inline __m512 FinishVector(__m512 v, bool scaled, __m512 scale, __m512 shift,
       v = _mm512_mask_mov_ps(v, _mm512_cmp_ps_mask(v, hi, _CMP_GT_OQ), hi);
       break;
     }
+    case RowEpilogue::Activation::kLeakyRelu:
+      v = _mm512_mask_mov_ps(_mm512_mul_ps(v, _mm512_set1_ps(e.alpha)),
+                             _mm512_cmp_ps_mask(v, _mm512_setzero_ps(), _CMP_GE_OQ), v);
+      break;
+    case RowEpilogue::Activation::kHardSigmoid:
+      v = UnitClamp(_mm512_fmadd_ps(v, _mm512_set1_ps(e.alpha), _mm512_set1_ps(e.beta)));
+      break;
+    case RowEpilogue::Activation::kHardSwish:
+      v = _mm512_mul_ps(
+          v, UnitClamp(_mm512_fmadd_ps(v, _mm512_set1_ps(1.0f / 6), _mm512_set1_ps(0.5f))));
+      break;
   }
   return v;
 }
 #elif defined(__AVX2__)
+// t < 0 ? 0 : (t > 1 ? 1 : t).
+inline __m256 UnitClamp(__m256 t) {
+  t = _mm256_blendv_ps(t, _mm256_setzero_ps(), _mm256_cmp_ps(t, _mm256_setzero_ps(), _CMP_LT_OQ));
+  return _mm256_blendv_ps(t, _mm256_set1_ps(1), _mm256_cmp_ps(t, _mm256_set1_ps(1), _CMP_GT_OQ));
+}
+
 inline __m256 FinishVector(__m256 v, bool scaled, __m256 scale, __m256 shift,
                            const RowEpilogue& e) {
   if (scaled) v = _mm256_fmadd_ps(v, scale, shift);
@@ -50,6 +76,17 @@ inline __m256 FinishVector(__m256 v, bool scaled, __m256 scale, __m256 shift,
       v = _mm256_blendv_ps(v, hi, _mm256_cmp_ps(v, hi, _CMP_GT_OQ));
       break;
     }
+    case RowEpilogue::Activation::kLeakyRelu:
+      v = _mm256_blendv_ps(_mm256_mul_ps(v, _mm256_set1_ps(e.alpha)), v,
+                           _mm256_cmp_ps(v, _mm256_setzero_ps(), _CMP_GE_OQ));
+      break;
+    case RowEpilogue::Activation::kHardSigmoid:
+      v = UnitClamp(_mm256_fmadd_ps(v, _mm256_set1_ps(e.alpha), _mm256_set1_ps(e.beta)));
+      break;
+    case RowEpilogue::Activation::kHardSwish:
+      v = _mm256_mul_ps(
+          v, UnitClamp(_mm256_fmadd_ps(v, _mm256_set1_ps(1.0f / 6), _mm256_set1_ps(0.5f))));
+      break;
   }
   return v;
 }
