@@ -155,15 +155,19 @@ V Lanes(const float* values, int64_t channels) {
 // The rest of a RowEpilogue after the bias, per lane (channel): what the GEMM's and this kernel's
 // stores apply.
 struct LaneFinish {
-  const RowEpilogue* e;  // null: nothing after the bias
+  const RowEpilogue& e;
   bool scaled;
   V scale, shift;
   LaneFinish(const RowEpilogue& re, int64_t channels)
-      : e(re.scale != nullptr || re.activation != RowEpilogue::Activation::kNone ? &re : nullptr),
+      : e(re),
         scaled(re.scale != nullptr),
         scale(Lanes(re.scale, channels)),
         shift(Lanes(re.shift, channels)) {}
-  V operator()(V v) const { return e == nullptr ? v : FinishVector(v, scaled, scale, shift, *e); }
+  // For e's activation, A.
+  template <Activation A>
+  V As(V v) const {
+    return FinishAs<A>(v, scaled, scale, shift, e);
+  }
 };
 
 // Interleave's work for the output of the 1x1 convolution `s` instead of a copy: pixels
@@ -172,6 +176,7 @@ struct LaneFinish {
 // lane sums its taps in k order from zero, then adds the bias and finishes as the GEMM of the
 // separate convolution does, so the values are the ones that convolution would have stored.
 // `wt` is scratch for the channels' weights by lane (channels_in vectors).
+template <Activation A>
 void Pointwise(const PointwiseSource& s, int64_t in_plane, int64_t channels, int64_t first,
                int64_t n, int64_t width, int64_t gap, float* wt, float* dst) {
   const int64_t K = s.channels_in;
@@ -182,7 +187,7 @@ void Pointwise(const PointwiseSource& s, int64_t in_plane, int64_t channels, int
   float* d = dst;
   int64_t left_in_row = width;
   auto put = [&](V v) {
-    Store(d, finish(biased ? Add(v, bias) : v));
+    Store(d, finish.As<A>(biased ? Add(v, bias) : v));
     d += L;
     if (--left_in_row == 0) {
       d += gap * L;
@@ -241,7 +246,7 @@ ONNX_OPT_MASKED_LOADS_PAST_BUFFERS void Deinterleave(const float* src, int64_t c
 // is stored (a pass of its own over the outputs cost the 3x3 layers ~5%). With KH_, KW_ and S_
 // given (no dilation) every tap's offset from its kernel row is a constant and the weights stay in
 // registers; otherwise all comes from `win` (0).
-template <int KH_, int KW_, int S_>
+template <int KH_, int KW_, int S_, Activation A>
 void ComputeRows(const float* in, int64_t P, int64_t row0, const V* weights, V bias,
                  const LaneFinish& finish, const Window2d& win, int64_t oh0, int64_t oh1,
                  float* out) {
@@ -272,7 +277,7 @@ void ComputeRows(const float* in, int64_t P, int64_t row0, const V* weights, V b
             acc[q] = Fma(wt, Load(p + (q * sw + kw * dw) * L), acc[q]);
         }
       }
-      for (int64_t q = 0; q < kGroup; ++q) Store(o + (ow + q) * L, finish(acc[q]));
+      for (int64_t q = 0; q < kGroup; ++q) Store(o + (ow + q) * L, finish.As<A>(acc[q]));
     }
     for (; ow < OW; ++ow) {
       V acc = bias;
@@ -281,7 +286,7 @@ void ComputeRows(const float* in, int64_t P, int64_t row0, const V* weights, V b
         for (int64_t kw = 0; kw < KW; ++kw)
           acc = Fma(weight(kh * KW + kw), Load(p + kw * dw * L), acc);
       }
-      Store(o + ow * L, finish(acc));
+      Store(o + ow * L, finish.As<A>(acc));
     }
   }
 }
@@ -316,8 +321,10 @@ void DepthwiseConv2dBlockF32(const float* x, int64_t in_plane, const float* w, c
   if (ih_hi > ih_lo) {
     float* const dst = in + ((ih_lo - row0) * P + left) * L;
     if (source != nullptr) {
-      Pointwise(*source, in_plane, channels, ih_lo * W, (ih_hi - ih_lo) * W, W, P - W,
-                reinterpret_cast<float*>(wv + K), dst);
+      WithActivation(source->e.activation, [&](auto a) {
+        Pointwise<decltype(a)::value>(*source, in_plane, channels, ih_lo * W, (ih_hi - ih_lo) * W,
+                                      W, P - W, reinterpret_cast<float*>(wv + K), dst);
+      });
     } else {
       Interleave(x + ih_lo * W, in_plane, channels, (ih_hi - ih_lo) * W, W, P - W, dst);
     }
@@ -337,17 +344,20 @@ void DepthwiseConv2dBlockF32(const float* x, int64_t in_plane, const float* w, c
   const LaneFinish finish(e, channels);
   const bool plain = win.dilation_h == 1 && win.dilation_w == 1 && win.stride_h == win.stride_w;
   const int64_t S = win.stride_w;
-  if (plain && KH == 3 && KW == 3 && S == 1) {
-    ComputeRows<3, 3, 1>(in, P, row0, wv, bv, finish, win, oh0, oh1, out);
-  } else if (plain && KH == 3 && KW == 3 && S == 2) {
-    ComputeRows<3, 3, 2>(in, P, row0, wv, bv, finish, win, oh0, oh1, out);
-  } else if (plain && KH == 5 && KW == 5 && S == 1) {
-    ComputeRows<5, 5, 1>(in, P, row0, wv, bv, finish, win, oh0, oh1, out);
-  } else if (plain && KH == 5 && KW == 5 && S == 2) {
-    ComputeRows<5, 5, 2>(in, P, row0, wv, bv, finish, win, oh0, oh1, out);
-  } else {
-    ComputeRows<0, 0, 0>(in, P, row0, wv, bv, finish, win, oh0, oh1, out);
-  }
+  WithActivation(e.activation, [&](auto a) {
+    constexpr Activation A = decltype(a)::value;
+    if (plain && KH == 3 && KW == 3 && S == 1) {
+      ComputeRows<3, 3, 1, A>(in, P, row0, wv, bv, finish, win, oh0, oh1, out);
+    } else if (plain && KH == 3 && KW == 3 && S == 2) {
+      ComputeRows<3, 3, 2, A>(in, P, row0, wv, bv, finish, win, oh0, oh1, out);
+    } else if (plain && KH == 5 && KW == 5 && S == 1) {
+      ComputeRows<5, 5, 1, A>(in, P, row0, wv, bv, finish, win, oh0, oh1, out);
+    } else if (plain && KH == 5 && KW == 5 && S == 2) {
+      ComputeRows<5, 5, 2, A>(in, P, row0, wv, bv, finish, win, oh0, oh1, out);
+    } else {
+      ComputeRows<0, 0, 0, A>(in, P, row0, wv, bv, finish, win, oh0, oh1, out);
+    }
+  });
   Deinterleave(out, channels, (oh1 - oh0) * OW, y + oh0 * OW, out_plane);
 }
 
