@@ -10,6 +10,7 @@
 #include "gtest/gtest.h"
 #include "interpreter/cpu/thread_pool.h"
 #include "interpreter/evaluator.h"
+#include "interpreter/tensor.h"
 #include "interpreter/testing/test_util.h"
 #include "ir/graph.h"
 
@@ -26,12 +27,6 @@ struct Attrs {
   std::vector<std::vector<int64_t>> inputs;
 };
 
-int64_t Product(const std::vector<int64_t>& v) {
-  int64_t p = 1;
-  for (int64_t x : v) p *= x;
-  return p;
-}
-
 // Y by the operator's definition, in double; `out` gets Y's spatial shape.
 std::vector<double> Reference(const Attrs& a, const std::vector<int64_t>& in,
                               const std::vector<float>& x, const std::vector<float>& w,
@@ -43,7 +38,7 @@ std::vector<double> Reference(const Attrs& a, const std::vector<int64_t>& in,
     out[i] = (in[i] + a.pads[i] + a.pads[i + nd] - extent) / a.strides[i] + 1;
   }
   const int64_t Cg = a.channels / a.group, Mg = a.out_channels / a.group;
-  const int64_t O = Product(out), K = Product(a.kernel), I = Product(in);
+  const int64_t O = NumElements(out), K = NumElements(a.kernel), I = NumElements(in);
   std::vector<double> y(static_cast<size_t>(a.out_channels * O));
   for (int64_t m = 0; m < a.out_channels; ++m) {
     for (int64_t o = 0; o < O; ++o) {
@@ -107,7 +102,7 @@ TEST_P(ConvDeadCellsTest, ComputesWhatTheWholeKernelComputes) {
     SCOPED_TRACE(a.name);
     std::vector<int64_t> wdims = {a.out_channels, a.channels / a.group};
     wdims.insert(wdims.end(), a.kernel.begin(), a.kernel.end());
-    const std::vector<float> w = RandomFloats(Product(wdims), -1, 1, 1);
+    const std::vector<float> w = RandomFloats(NumElements(wdims), -1, 1, 1);
     const std::vector<float> b = RandomFloats(a.out_channels, -1, 1, 2);
     auto constant = [&](const std::string& name, std::vector<int64_t> dims,
                         const std::vector<float>& v) {
@@ -134,7 +129,7 @@ TEST_P(ConvDeadCellsTest, ComputesWhatTheWholeKernelComputes) {
       SCOPED_TRACE(::testing::PrintToString(in));
       std::vector<int64_t> xdims = {1, a.channels};
       xdims.insert(xdims.end(), in.begin(), in.end());
-      const std::vector<float> x = RandomFloats(Product(xdims), -1, 1, 3);
+      const std::vector<float> x = RandomFloats(NumElements(xdims), -1, 1, 3);
       const std::vector<double> xd(x.begin(), x.end());
       const Tensor xt = type == ir::DataType::kFloat ? Tensor::FromVector<float>(type, xdims, x)
                                                      : Tensor::FromVector<double>(type, xdims, xd);

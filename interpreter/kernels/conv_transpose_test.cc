@@ -10,6 +10,7 @@
 
 #include "gtest/gtest.h"
 #include "interpreter/cpu/thread_pool.h"
+#include "interpreter/tensor.h"
 #include "interpreter/testing/test_util.h"
 
 namespace onnx_opt::interpreter {
@@ -26,12 +27,6 @@ struct Shape {
   bool bias = true;
 };
 
-int64_t Product(const std::vector<int64_t>& v) {
-  int64_t p = 1;
-  for (int64_t x : v) p *= x;
-  return p;
-}
-
 // The output by the operator's definition, in double.
 std::vector<double> Reference(const Shape& s, const std::vector<float>& x,
                               const std::vector<float>& w, const std::vector<float>& b,
@@ -43,7 +38,7 @@ std::vector<double> Reference(const Shape& s, const std::vector<float>& x,
              (s.kernel[i] - 1) * s.dilations[i] + 1 - s.pads[i] - s.pads[i + nd];
   }
   const int64_t M = s.out_per_group * s.group, Cg = s.channels / s.group;
-  const int64_t I = Product(s.in), O = Product(out), K = Product(s.kernel);
+  const int64_t I = NumElements(s.in), O = NumElements(out), K = NumElements(s.kernel);
   std::vector<double> y(static_cast<size_t>(s.batch * M * O), 0.0);
   for (int64_t n = 0; n < s.batch; ++n) {
     for (int64_t c = 0; c < s.channels; ++c) {
@@ -113,8 +108,8 @@ TEST_P(ConvTransposeTest, SumsWhatTheDefinitionSums) {
     std::vector<int64_t> xdims = {s.batch, s.channels}, wdims = {s.channels, s.out_per_group};
     xdims.insert(xdims.end(), s.in.begin(), s.in.end());
     wdims.insert(wdims.end(), s.kernel.begin(), s.kernel.end());
-    const std::vector<float> x = RandomFloats(Product(xdims), -1, 1, 1);
-    const std::vector<float> w = RandomFloats(Product(wdims), -1, 1, 2);
+    const std::vector<float> x = RandomFloats(NumElements(xdims), -1, 1, 1);
+    const std::vector<float> w = RandomFloats(NumElements(wdims), -1, 1, 2);
     const std::vector<float> b = RandomFloats(s.out_per_group * s.group, -1, 1, 3);
     OneNode g("ConvTranspose", s.bias ? 3 : 2);
     g.node->SetAttribute(ir::Attribute::Ints("kernel_shape", s.kernel));

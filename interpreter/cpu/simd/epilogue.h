@@ -75,24 +75,6 @@ inline __m512 FinishAs(__m512 v, bool scaled, __m512 scale, __m512 shift, const 
   return v;
 }
 
-inline __m512 FinishVector(__m512 v, bool scaled, __m512 scale, __m512 shift,
-                           const RowEpilogue& e) {
-  switch (e.activation) {
-    case Activation::kNone:
-      break;
-    case Activation::kRelu:
-      return FinishAs<Activation::kRelu>(v, scaled, scale, shift, e);
-    case Activation::kClip:
-      return FinishAs<Activation::kClip>(v, scaled, scale, shift, e);
-    case Activation::kLeakyRelu:
-      return FinishAs<Activation::kLeakyRelu>(v, scaled, scale, shift, e);
-    case Activation::kHardSigmoid:
-      return FinishAs<Activation::kHardSigmoid>(v, scaled, scale, shift, e);
-    case Activation::kHardSwish:
-      return FinishAs<Activation::kHardSwish>(v, scaled, scale, shift, e);
-  }
-  return FinishAs<Activation::kNone>(v, scaled, scale, shift, e);
-}
 #elif defined(__AVX2__)
 // t < 0 ? 0 : (t > 1 ? 1 : t).
 inline __m256 UnitClamp(__m256 t) {
@@ -121,8 +103,12 @@ inline __m256 FinishAs(__m256 v, bool scaled, __m256 scale, __m256 shift, const 
   return v;
 }
 
-inline __m256 FinishVector(__m256 v, bool scaled, __m256 scale, __m256 shift,
-                           const RowEpilogue& e) {
+#endif
+
+#if defined(__AVX2__)
+// FinishAs for e's activation, chosen here (one vector type per build: this ISA's).
+template <typename V>
+inline V FinishVector(V v, bool scaled, V scale, V shift, const RowEpilogue& e) {
   switch (e.activation) {
     case Activation::kNone:
       break;
